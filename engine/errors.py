@@ -1,0 +1,29 @@
+"""Errors a user can cause. The CLI prints them in one line and exits 2; nothing else escapes."""
+
+
+class AerieError(Exception):
+    """A user-facing error: bad scene, bad .vox, bad argument, illegal action."""
+
+    exit_code = 2
+
+    def __init__(self, message: str):
+        super().__init__(message)
+        self.message = message
+
+    def __str__(self) -> str:
+        return self.message
+
+
+class SceneError(AerieError):
+    """A scene file is invalid. The message names the file and the key path."""
+
+    def __init__(self, file: str, path: str, problem: str):
+        where = f"{file}: {path}: " if path else f"{file}: "
+        super().__init__(where + problem)
+        self.file = file
+        self.path = path
+        self.problem = problem
+
+
+class VoxError(AerieError):
+    """A MagicaVoxel file is truncated, hostile or unsupported."""

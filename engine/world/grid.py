@@ -1,0 +1,142 @@
+"""The voxel grid.
+
+Layout: one dense C-ordered ``uint8`` array ``voxels[z, y, x]`` of material ids, x varying fastest. That is
+exactly the memory layout of a GL 3D texture of width X, height Y and depth Z, so the same bytes can be
+uploaded to the GPU for the compute-shader line of sight. Voxel ``(x, y, z)`` fills cell ``(x, y)`` and altitude
+``[z, z+1)`` metres (layers are exactly 1 m, AIR-02); below altitude 0 is solid ground.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from engine.world.materials import AIR, Material
+
+# Size caps: a scene over these is refused before any memory is allocated (docs/world.md).
+MAX_CELLS_XY = 1024
+MAX_LAYERS = 256
+MAX_VOXELS = 64 * 1024 * 1024   # 64 Mi voxels = 64 MiB of uint8
+
+
+@dataclass
+class World:
+    voxels: np.ndarray                      # uint8 [Z, Y, X]
+    materials: tuple[Material, ...]         # index = material id; 0 is air
+    cell_m: float = 1.5
+    _luts: dict = field(default_factory=dict, repr=False)
+
+    def __post_init__(self):
+        if self.voxels.dtype != np.uint8 or self.voxels.ndim != 3:
+            raise ValueError("voxels must be a 3D uint8 array [z, y, x]")
+        if not self.voxels.flags.c_contiguous:
+            self.voxels = np.ascontiguousarray(self.voxels)
+        if self.materials[0].name != "air":
+            self.materials = (AIR,) + tuple(self.materials[1:])
+
+    # -- shape -------------------------------------------------------------------------------------------
+    @property
+    def size(self) -> tuple[int, int, int]:
+        """(X cells, Y cells, Z layers)."""
+        z, y, x = self.voxels.shape
+        return (x, y, z)
+
+    @classmethod
+    def empty(cls, size, materials=(AIR,), cell_m: float = 1.5) -> "World":
+        x, y, z = size
+        return cls(np.zeros((z, y, x), dtype=np.uint8), tuple(materials), cell_m)
+
+    def in_bounds(self, x: int, y: int, z: int) -> bool:
+        X, Y, Z = self.size
+        return 0 <= x < X and 0 <= y < Y and 0 <= z < Z
+
+    def at(self, x: int, y: int, z: int) -> int:
+        """Material id at a voxel; below the map is solid ground (-1), outside it horizontally or above is air."""
+        if z < 0:
+            return -1
+        if not self.in_bounds(x, y, z):
+            return 0
+        return int(self.voxels[z, y, x])
+
+    # -- material lookups (256-entry tables, so a gather answers for many voxels at once) -----------------
+    def _lut(self, attr: str) -> np.ndarray:
+        lut = self._luts.get(attr)
+        if lut is None:
+            lut = np.zeros(256, dtype=bool)
+            for i, m in enumerate(self.materials):
+                lut[i] = getattr(m, attr)
+            self._luts[attr] = lut
+        return lut
+
+    @property
+    def sight_lut(self) -> np.ndarray:
+        return self._lut("blocks_sight")
+
+    @property
+    def solid_lut(self) -> np.ndarray:
+        return self._lut("solid")
+
+    def blocks_sight(self) -> np.ndarray:
+        """bool [Z, Y, X]: voxels that block sight."""
+        return self.sight_lut[self.voxels]
+
+    def solid(self) -> np.ndarray:
+        return self.solid_lut[self.voxels]
+
+    def los_blocking(self) -> np.ndarray:
+        """bool [Z*Y*X], x fastest: the flat sight-blocking grid the line of sight traverses (cached)."""
+        flat = self._luts.get("_los_flat")
+        if flat is None:
+            flat = self.blocks_sight().ravel()
+            self._luts["_los_flat"] = flat
+        return flat
+
+    def is_solid(self, x: int, y: int, z: int) -> bool:
+        if z < 0:
+            return True
+        if not self.in_bounds(x, y, z):
+            return False
+        return bool(self.solid_lut[self.voxels[z, y, x]])
+
+    def material_id(self, name: str) -> int:
+        for i, m in enumerate(self.materials):
+            if m.name == name:
+                return i
+        raise KeyError(name)
+
+    def set_voxels(self, box_from, box_to, material_id: int) -> tuple[tuple[int, int, int], tuple[int, int, int]]:
+        """Fill an inclusive box; returns the changed box (for re-meshing only the touched chunks)."""
+        (x0, y0, z0), (x1, y1, z1) = box_from, box_to
+        xa, xb = sorted((x0, x1))
+        ya, yb = sorted((y0, y1))
+        za, zb = sorted((z0, z1))
+        self.voxels[za:zb + 1, ya:yb + 1, xa:xb + 1] = material_id
+        self._luts.pop("_los_flat", None)   # derived grids are stale now
+        return (xa, ya, za), (xb, yb, zb)
+
+    # -- heights and support --------------------------------------------------------------------------------
+    def support_layer(self, x: int, y: int, below: int) -> int:
+        """The layer a body would land on falling in cell (x, y) from feet layer ``below`` (exclusive):
+        one above the highest solid voxel under it, or 0 for the ground."""
+        X, Y, Z = self.size
+        if not (0 <= x < X and 0 <= y < Y):
+            return 0
+        top = min(below, Z) - 1
+        if top < 0:
+            return 0
+        col = self.solid_lut[self.voxels[: top + 1, y, x]]
+        idx = np.flatnonzero(col)
+        return int(idx[-1]) + 1 if idx.size else 0
+
+    def is_supported(self, x: int, y: int, layer: int) -> bool:
+        """Standing is possible: at layer 0, or the voxel under the feet is solid."""
+        return layer == 0 or self.is_solid(x, y, layer - 1)
+
+    def heightmap(self) -> np.ndarray:
+        """int [Y, X]: the layer one stands on at the top of each column (0 where the column is empty)."""
+        solid = self.solid()
+        Z = solid.shape[0]
+        any_solid = solid.any(axis=0)
+        top = Z - 1 - np.argmax(solid[::-1], axis=0)
+        return np.where(any_solid, top + 1, 0)

@@ -1,0 +1,436 @@
+"""Scene files: TOML into typed, frozen, validated structures, and the World they describe.
+
+Every error names the file and the key path (``scenes/x.toml: characters[2].at: layer 14 is above the map's
+10 layers``) and is raised as :class:`SceneError`; nothing else escapes ``load_scene``.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+import msgspec
+import numpy as np
+
+from engine.errors import AerieError, SceneError
+from engine.world.grid import MAX_CELLS_XY, MAX_LAYERS, MAX_VOXELS, World
+from engine.world.materials import AIR, BUILTIN_MATERIALS, TERRAIN_KINDS, Material
+
+SCENE_VERSION = 1
+RULESETS = ("dnd5e", "baton")
+
+# Body sizes: footprint in cells, body height in layers (1 m each) and eye height in metres.
+SIZES = {
+    "tiny": (1, 1, 0.5),
+    "small": (1, 1, 0.9),
+    "medium": (1, 2, 1.6),
+    "large": (2, 3, 2.6),
+    "huge": (3, 4, 3.6),
+    "gargantuan": (4, 6, 5.5),
+}
+
+Vec3i = tuple[int, int, int]
+Vec3f = tuple[float, float, float]
+
+
+class _Strict(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
+    pass
+
+
+class FillSpec(_Strict, rename={"from_": "from"}):
+    material: str
+    from_: Vec3i
+    to: Vec3i
+
+
+class MapSpec(_Strict):
+    size: Vec3i | None = None
+    cell_m: float = 1.5
+    vox: str | None = None
+    vox_offset: Vec3i = (0, 0, 0)
+    vox_materials: dict[str, str] = {}
+    fill: list[FillSpec] = []
+
+
+class MaterialSpec(_Strict):
+    color: tuple[int, int, int] | str
+    blocks_sight: bool = True
+    solid: bool = True
+    translucent: bool = False
+    terrain: str | None = None
+
+
+class CameraSpec(_Strict):
+    name: str
+    position: Vec3f            # metres: x east, y north, z up (see docs/world.md)
+    look_at: Vec3f
+    fov: float = 50.0
+
+
+class KeyframeSpec(_Strict):
+    t: float                   # seconds
+    position: Vec3f
+    look_at: Vec3f
+    easing: Literal["linear", "ease", "ease-in", "ease-out", "hold"] = "ease"
+
+
+class CharacterCommon(_Strict):
+    """Keys every character has, whatever the ruleset. Ruleset keys are validated by the ruleset's schema."""
+    id: str
+    at: Vec3i                  # cell x, cell y, layer (altitude of the feet)
+    side: str = "neutral"
+    name: str | None = None
+    flying: bool = False
+    kind: str | None = None    # a ready stat block / model name (archer, knight, harpy, wyvern_rider...)
+    size: Literal["tiny", "small", "medium", "large", "huge", "gargantuan"] = "medium"
+    height_layers: int | None = None
+    eye_m: float | None = None
+    model: str | None = None
+
+
+_COMMON_KEYS = set(CharacterCommon.__struct_fields__)
+
+
+class SceneSpec(_Strict):
+    name: str
+    map: MapSpec
+    version: int = SCENE_VERSION
+    ruleset: Literal["dnd5e", "baton"] = "dnd5e"
+    description: str = ""
+    seed: int = 0
+    materials: dict[str, MaterialSpec] = {}
+    characters: list[dict[str, Any]] = []
+    cameras: list[CameraSpec] = []
+    flythrough: list[KeyframeSpec] = []
+    options: dict[str, Any] = {}
+    initiative_starts: str | None = None
+    script: list[dict[str, Any]] = []
+    expect: list[dict[str, Any]] = []
+
+
+@dataclass(frozen=True)
+class Character:
+    """A character as placed in the scene: geometry plus the ruleset's validated stats (``stats``)."""
+    id: str
+    side: str
+    at: tuple[int, int, int]
+    flying: bool
+    kind: str | None
+    size: str
+    footprint: int
+    height_layers: int
+    eye_m: float
+    name: str
+    model: str | None
+    stats: Any                 # the ruleset schema's struct (engine.rules.<ruleset>.schema)
+    raw: dict                  # the table as written, for saving the scene back
+
+
+@dataclass(frozen=True)
+class Scene:
+    path: str
+    spec: SceneSpec
+    world: World
+    characters: tuple[Character, ...]
+
+    @property
+    def name(self) -> str:
+        return self.spec.name
+
+    @property
+    def ruleset(self) -> str:
+        return self.spec.ruleset
+
+    def character(self, cid: str) -> Character:
+        for c in self.characters:
+            if c.id == cid:
+                return c
+        raise KeyError(cid)
+
+
+# ---------------------------------------------------------------------------------------------------------
+def _msgspec_path(msg: str) -> tuple[str, str]:
+    """Split msgspec's "problem - at `$.a[1].b`" into (path, problem)."""
+    m = re.search(r" - at `\$(.*)`$", msg)
+    if not m:
+        return "", msg
+    path = m.group(1).lstrip(".")
+    return path, msg[: m.start()]
+
+
+def _convert(data, typ, file: str, base: str):
+    try:
+        return msgspec.convert(data, typ)
+    except msgspec.ValidationError as e:
+        path, problem = _msgspec_path(str(e))
+        m = re.match(r"Object contains unknown field `(.+)`", problem)
+        if m:
+            path = f"{path}.{m.group(1)}" if path else m.group(1)
+            problem = "unknown key"
+        m = re.match(r"Object missing required field `(.+)`", problem)
+        if m:
+            path = f"{path}.{m.group(1)}" if path else m.group(1)
+            problem = "required key is missing"
+        full = base + ("." if base and path and not path.startswith("[") else "") + path if path else base
+        raise SceneError(file, full, problem.replace("`", "")) from None
+
+
+def _display(path: Path) -> str:
+    try:
+        return os.path.relpath(path)
+    except ValueError:
+        return str(path)
+
+
+def _safe_asset(scene_dir: Path, rel: str, file: str, key: str) -> Path:
+    """Resolve an asset path; it must stay inside the scene's folder (no absolute paths, no .., no links out)."""
+    if not rel or os.path.isabs(rel) or rel.startswith("~"):
+        raise SceneError(file, key, f"asset path {rel!r} must be relative to the scene's folder")
+    base = scene_dir.resolve()
+    target = (scene_dir / rel).resolve()
+    if target != base and base not in target.parents:
+        raise SceneError(file, key, f"asset path {rel!r} leaves the scene's folder")
+    if not target.is_file():
+        raise SceneError(file, key, f"asset file {rel!r} does not exist")
+    return target
+
+
+def _color(value, file: str, key: str) -> tuple[int, int, int]:
+    if isinstance(value, str):
+        m = re.fullmatch(r"#?([0-9a-fA-F]{6})", value)
+        if not m:
+            raise SceneError(file, key, f"colour {value!r} is not #rrggbb or [r, g, b]")
+        h = m.group(1)
+        return (int(h[0:2], 16), int(h[2:4], 16), int(h[4:6], 16))
+    if any(not 0 <= c <= 255 for c in value):
+        raise SceneError(file, key, f"colour {list(value)} must have components 0..255")
+    return tuple(value)
+
+
+def check_map_size(size, file: str, key: str = "map.size") -> None:
+    x, y, z = size
+    if min(size) < 1:
+        raise SceneError(file, key, f"every dimension must be at least 1, got {list(size)}")
+    if x > MAX_CELLS_XY or y > MAX_CELLS_XY:
+        raise SceneError(file, key, f"{x} x {y} cells is over the cap of {MAX_CELLS_XY} cells per side")
+    if z > MAX_LAYERS:
+        raise SceneError(file, key, f"{z} layers is over the cap of {MAX_LAYERS}")
+    if x * y * z > MAX_VOXELS:
+        raise SceneError(file, key, f"{x * y * z:,} voxels is over the cap of {MAX_VOXELS:,}")
+
+
+def _build_materials(spec: SceneSpec, file: str) -> dict[str, Material]:
+    mats = dict(BUILTIN_MATERIALS)
+    for name, m in spec.materials.items():
+        key = f"materials.{name}"
+        if name == "air" or not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_\-]*", name):
+            raise SceneError(file, key, "a material needs a name of letters, digits, _ or -, other than 'air'")
+        if m.terrain is not None and m.terrain not in TERRAIN_KINDS:
+            raise SceneError(file, f"{key}.terrain", f"unknown terrain {m.terrain!r}; one of {', '.join(TERRAIN_KINDS)}")
+        mats[name] = Material(name, _color(m.color, file, f"{key}.color"), m.blocks_sight, m.solid,
+                              m.translucent, m.terrain)
+    return mats
+
+
+def _build_world(spec: SceneSpec, scene_dir: Path, file: str) -> World:
+    mats = _build_materials(spec, file)
+    mp = spec.map
+    if not (0.1 <= mp.cell_m <= 10):
+        raise SceneError(file, "map.cell_m", f"cell size {mp.cell_m} m is outside 0.1..10 m")
+    vox = None
+    if mp.vox is not None:
+        from engine.world.vox import read_vox  # local: the reader is only needed for .vox maps
+
+        path = _safe_asset(scene_dir, mp.vox, file, "map.vox")
+        try:
+            vox = read_vox(path, name=_display(path), max_voxels=MAX_VOXELS, max_side=MAX_CELLS_XY)
+        except AerieError as e:
+            raise SceneError(file, "map.vox", str(e)) from None
+    size = mp.size
+    if size is None:
+        if vox is None:
+            raise SceneError(file, "map.size", "required key is missing (or give map.vox to take its size)")
+        ox, oy, oz = mp.vox_offset
+        size = (vox.size[0] + ox, vox.size[1] + oy, vox.size[2] + oz)
+    check_map_size(size, file)
+    X, Y, Z = size
+
+    names = list(mats)
+    ids = {"air": 0}
+    for n in names:
+        ids[n] = len(ids)
+    materials = [AIR] + [mats[n] for n in names]
+    voxels = np.zeros((Z, Y, X), dtype=np.uint8)
+
+    if vox is not None:
+        ox, oy, oz = mp.vox_offset
+        vx, vy, vz = vox.size
+        if min(ox, oy, oz) < 0 or ox + vx > X or oy + vy > Y or oz + vz > Z:
+            raise SceneError(file, "map.vox", f"the model's {vx} x {vy} x {vz} voxels at offset {list(mp.vox_offset)} "
+                                              f"do not fit the map's {X} x {Y} x {Z}")
+        used = np.unique(vox.voxels)
+        lut = np.zeros(256, dtype=np.int32)
+        for ci in used.tolist():
+            if ci == 0:
+                continue
+            mname = mp.vox_materials.get(str(ci))
+            if mname is not None:
+                if mname == "air":
+                    lut[ci] = 0
+                    continue
+                if mname not in ids:
+                    raise SceneError(file, f"map.vox_materials.{ci}", f"unknown material {mname!r}")
+                lut[ci] = ids[mname]
+            else:
+                r, g, b, _ = (int(v) for v in vox.palette[ci])
+                auto = Material(f"vox{ci}", (r, g, b))
+                ids[auto.name] = len(materials)
+                materials.append(auto)
+                lut[ci] = ids[auto.name]
+        if len(materials) > 256:
+            raise SceneError(file, "map.vox", f"{len(materials) - 1} materials; a map holds at most 255")
+        voxels[oz:oz + vz, oy:oy + vy, ox:ox + vx] = lut[vox.voxels].astype(np.uint8)
+    for key in mp.vox_materials:
+        if not key.isdigit() or not 1 <= int(key) <= 255:
+            raise SceneError(file, f"map.vox_materials.{key}", "keys are MagicaVoxel colour indices 1..255")
+
+    for i, f in enumerate(mp.fill):
+        key = f"map.fill[{i}]"
+        if f.material not in ids:
+            raise SceneError(file, f"{key}.material", f"unknown material {f.material!r}")
+        for corner_key, corner in (("from", f.from_), ("to", f.to)):
+            for axis, (v, n) in enumerate(zip(corner, size)):
+                if not 0 <= v < n:
+                    what = ("x", "y", "layer")[axis]
+                    raise SceneError(file, f"{key}.{corner_key}", f"{what} {v} is outside the map's 0..{n - 1}")
+        (x0, y0, z0), (x1, y1, z1) = f.from_, f.to
+        xa, xb = sorted((x0, x1))
+        ya, yb = sorted((y0, y1))
+        za, zb = sorted((z0, z1))
+        voxels[za:zb + 1, ya:yb + 1, xa:xb + 1] = ids[f.material]
+    return World(voxels, tuple(materials), float(mp.cell_m))
+
+
+def _body_solid(world: World, x: int, y: int, layer: int, footprint: int, height: int) -> tuple[int, int, int] | None:
+    X, Y, Z = world.size
+    z0, z1 = max(layer, 0), min(layer + height, Z)
+    if z0 >= z1:
+        return None
+    block = world.solid_lut[world.voxels[z0:z1, y:min(y + footprint, Y), x:min(x + footprint, X)]]
+    hit = np.argwhere(block)
+    if hit.size == 0:
+        return None
+    dz, dy, dx = hit[0]
+    return (x + int(dx), y + int(dy), z0 + int(dz))
+
+
+def supported(world: World, x: int, y: int, layer: int, footprint: int = 1) -> bool:
+    """A body stands when it is at layer 0 or any voxel under its footprint is solid."""
+    if layer == 0:
+        return True
+    return any(world.is_solid(x + i, y + j, layer - 1) for i in range(footprint) for j in range(footprint))
+
+
+def _build_characters(spec: SceneSpec, world: World, file: str) -> tuple[Character, ...]:
+    from engine.rules.schemas import character_schema  # the ruleset owns its character keys
+
+    schema = character_schema(spec.ruleset)
+    X, Y, Z = world.size
+    seen: dict[str, int] = {}
+    out = []
+    for i, raw in enumerate(spec.characters):
+        key = f"characters[{i}]"
+        common = _convert({k: v for k, v in raw.items() if k in _COMMON_KEYS}, CharacterCommon, file, key)
+        stats = _convert({k: v for k, v in raw.items() if k not in _COMMON_KEYS}, schema, file, key)
+        if not common.id.strip():
+            raise SceneError(file, f"{key}.id", "an id must not be empty")
+        if common.id in seen:
+            raise SceneError(file, f"{key}.id", f"duplicate id {common.id!r} (also characters[{seen[common.id]}])")
+        seen[common.id] = i
+        footprint, height, eye = SIZES[common.size]
+        height = common.height_layers if common.height_layers is not None else height
+        eye = common.eye_m if common.eye_m is not None else eye
+        if not 1 <= height <= 16:
+            raise SceneError(file, f"{key}.height_layers", "must be between 1 and 16")
+        if not 0 < eye <= height:
+            raise SceneError(file, f"{key}.eye_m", f"eye height {eye} m must be above 0 and within the body's {height} m")
+        x, y, layer = common.at
+        if not (0 <= x and x + footprint <= X):
+            raise SceneError(file, f"{key}.at", f"x {x} is outside the map's {X} cells" if footprint == 1 else
+                             f"a {common.size} body at x {x} needs cells {x}..{x + footprint - 1}; the map has {X}")
+        if not (0 <= y and y + footprint <= Y):
+            raise SceneError(file, f"{key}.at", f"y {y} is outside the map's {Y} cells" if footprint == 1 else
+                             f"a {common.size} body at y {y} needs cells {y}..{y + footprint - 1}; the map has {Y}")
+        if layer < 0:
+            raise SceneError(file, f"{key}.at", f"layer {layer} is below the ground (layer 0)")
+        if layer >= Z:
+            raise SceneError(file, f"{key}.at", f"layer {layer} is above the map's {Z} layers")
+        hit = _body_solid(world, x, y, layer, footprint, height)
+        if hit is not None:
+            mat = world.materials[world.voxels[hit[2], hit[1], hit[0]]].name
+            raise SceneError(file, f"{key}.at", f"{common.id!r} would be inside solid {mat} at voxel {list(hit)}")
+        if not common.flying and not supported(world, x, y, layer, footprint):
+            below = world.support_layer(x, y, layer)
+            raise SceneError(file, f"{key}.at", f"{common.id!r} is not flying but stands on nothing at layer {layer} "
+                                                f"(the surface below is layer {below}); set flying = true or lower it")
+        out.append(Character(common.id, common.side, (x, y, layer), common.flying, common.kind, common.size,
+                             footprint, height, float(eye), common.name or common.id, common.model, stats, dict(raw)))
+    return tuple(out)
+
+
+def _check_refs(spec: SceneSpec, chars: tuple[Character, ...], file: str) -> None:
+    ids = {c.id for c in chars}
+    if spec.initiative_starts is not None and spec.initiative_starts not in ids:
+        raise SceneError(file, "initiative_starts", f"no character has id {spec.initiative_starts!r}")
+    names = set()
+    for i, cam in enumerate(spec.cameras):
+        if cam.name in names:
+            raise SceneError(file, f"cameras[{i}].name", f"duplicate camera name {cam.name!r}")
+        names.add(cam.name)
+    last = -1.0
+    for i, k in enumerate(spec.flythrough):
+        if k.t < 0 or k.t <= last:
+            raise SceneError(file, f"flythrough[{i}].t", "keyframe times must start at 0 or later and increase")
+        last = k.t
+
+
+def parse_scene(text: str, file: str, scene_dir: Path | None = None) -> Scene:
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        raise SceneError(file, "", f"TOML syntax error: {e}") from None
+    return scene_from_data(data, file, scene_dir or Path("."))
+
+
+def scene_from_data(data: dict, file: str, scene_dir: Path) -> Scene:
+    if isinstance(data, dict) and "version" in data and data["version"] != SCENE_VERSION:
+        raise SceneError(file, "version", f"scene version {data['version']!r} is not supported (this is version {SCENE_VERSION})")
+    spec = _convert(data, SceneSpec, file, "")
+    world = _build_world(spec, scene_dir, file)
+    chars = _build_characters(spec, world, file)
+    _check_refs(spec, chars, file)
+    return Scene(file, spec, world, chars)
+
+
+def load_scene(path) -> Scene:
+    p = Path(path)
+    file = _display(p)
+    try:
+        raw = p.read_bytes()
+    except FileNotFoundError:
+        raise SceneError(file, "", "no such scene file") from None
+    except IsADirectoryError:
+        raise SceneError(file, "", "is a folder, not a scene file") from None
+    except OSError as e:
+        raise SceneError(file, "", f"cannot read: {e.strerror}") from None
+    if len(raw) > 16 * 1024 * 1024:
+        raise SceneError(file, "", "scene file is over 16 MiB")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise SceneError(file, "", f"not UTF-8 text (byte {e.start})") from None
+    return parse_scene(text, file, p.parent)
