@@ -66,7 +66,7 @@ DEFAULT_PALETTE: np.ndarray = np.array(_DEFAULT_PALETTE_WORDS, dtype="<u4").view
 DEFAULT_PALETTE.setflags(write=False)
 
 _MAGIC = b"VOX "
-_MAX_MODEL_SIDE = 256         # XYZI stores each coordinate in one byte
+_MAX_MODEL_SIDE = 256         # written models: XYZI stores each coordinate in one byte
 _MAX_CHUNKS = 1 << 18         # children of MAIN; far more than any real scene, bounds the time spent on junk
 _MAX_DICT = 4096              # entries in one DICT; real ones hold a handful
 _BATCH = 1 << 22              # voxels placed per numpy batch, bounds temporary memory on huge models
@@ -253,9 +253,11 @@ class _Parser:
         size = (f.i32("size x"), f.i32("size y"), f.i32("size z"))
         if min(size) <= 0:
             raise self.error(f"model size {size[0]}x{size[1]}x{size[2]} is empty or negative")
-        if max(size) > min(_MAX_MODEL_SIDE, self.max_side):
+        # MagicaVoxel models stop at 256 per axis, but a larger SIZE is harmless (XYZI cannot address past
+        # 255), so only our own caps apply.
+        if max(size) > self.max_side:
             raise self.error(f"model size {size[0]}x{size[1]}x{size[2]} exceeds the limit of "
-                             f"{min(_MAX_MODEL_SIDE, self.max_side)} per axis")
+                             f"{self.max_side} per axis")
         if size[0] * size[1] * size[2] > self.max_voxels:
             raise self.error(f"model size {size[0]}x{size[1]}x{size[2]} exceeds the limit of "
                              f"{self.max_voxels} voxels")
@@ -406,6 +408,12 @@ class _Parser:
             raise self.error(f"combined grid {extent[0]}x{extent[1]}x{extent[2]} exceeds the limit of "
                              f"{self.max_voxels} voxels")
 
+        # Many shapes may share one model, so the work is bounded by what the placements write, not by the
+        # file size. Real scenes overlap little; twice the grid is generous.
+        placements = sum(len(self.models[index].xyzi) for index, _axes in layouts)
+        if placements > 2 * self.max_voxels:
+            raise self.error(f"scene places {placements} voxels into a grid of at most {self.max_voxels}")
+
         sx, sy, sz = extent
         grid = np.zeros((sz, sy, sx), np.uint8)
         flat = grid.reshape(-1)
@@ -465,10 +473,12 @@ def _encode(voxels, palette, version: int, name: str) -> bytes:
         raise ValueError(f"palette must have shape (256, 4), got {palette.shape}")
     palette = palette.astype(np.uint8)
 
-    z, y, x = np.nonzero(voxels)
-    xyzi = np.empty((len(x), 4), np.uint8)
-    xyzi[:, 0], xyzi[:, 1], xyzi[:, 2] = x, y, z
-    xyzi[:, 3] = voxels[z, y, x]
+    flat = np.ascontiguousarray(voxels).reshape(-1)
+    index = np.flatnonzero(flat)                 # C order: x fastest, like MagicaVoxel writes them
+    xyzi = np.empty((len(index), 4), np.uint8)
+    xyzi[:, 3] = flat[index]
+    index, xyzi[:, 0] = np.divmod(index, sx)
+    xyzi[:, 2], xyzi[:, 1] = np.divmod(index, sy)
 
     chunks = [
         _chunk(b"SIZE", struct.pack("<3i", sx, sy, sz)),
