@@ -90,7 +90,7 @@ def cover_between(world, attacker: Body, target: Body, ruleset: str = "dnd5e", t
     size = world.size
     p1 = clamp_points(quantize(samples), size)
     p0 = clamp_points(np.broadcast_to(quantize(e), p1.shape).copy(), size)
-    blocked = trace_fixed(world.los_blocking(), size, p0, p1, ignore=_support_ignore(world, (attacker, target)))
+    blocked = trace_fixed(world.los_distance(), size, p0, p1, ignore=_support_ignore(world, (attacker, target)))
     frac = float(blocked.mean()) if len(blocked) else 0.0
     return CoverResult(frac, cover_level(frac, ruleset, thresholds), bool(frac < 1.0),
                        tuple(float(v) for v in e), tuple(tuple(float(v) for v in s) for s in samples),
@@ -119,7 +119,7 @@ def cover_map(world, attacker: Body, layer: int, ruleset: str = "dnd5e", target_
         return out
     p1 = clamp_points(quantize(np.concatenate(pts)), world.size)
     p0 = clamp_points(np.broadcast_to(e, p1.shape).copy(), world.size)
-    blocked = trace_fixed(world.los_blocking(), world.size, p0, p1).reshape(len(cells), -1)
+    blocked = trace_fixed(world.los_distance(), world.size, p0, p1).reshape(len(cells), -1)
     frac = blocked.mean(axis=1)
     for (x, y), f in zip(cells, frac):
         out[y, x] = f

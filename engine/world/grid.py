@@ -84,11 +84,14 @@ class World:
     def solid(self) -> np.ndarray:
         return self.solid_lut[self.voxels]
 
-    def los_blocking(self) -> np.ndarray:
-        """bool [Z*Y*X], x fastest: the flat sight-blocking grid the line of sight traverses (cached)."""
+    def los_distance(self) -> np.ndarray:
+        """uint8 [Z*Y*X], x fastest: distance to the nearest sight-blocking voxel, 0 on one (cached). The line
+        of sight traverses it (engine.world.los)."""
         flat = self._luts.get("_los_flat")
         if flat is None:
-            flat = self.blocks_sight().ravel()
+            from engine.world.los import distance_field
+
+            flat = distance_field(self.blocks_sight()).ravel()
             self._luts["_los_flat"] = flat
         return flat
 

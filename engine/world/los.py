@@ -25,6 +25,7 @@ FP_BITS = 8
 FP = 1 << FP_BITS
 _INF = np.int64(1) << np.int64(62)
 CHUNK = 32768
+DIST_CAP = 16
 
 
 def quantize(points) -> np.ndarray:
@@ -60,54 +61,79 @@ def _setup(p0: np.ndarray, p1: np.ndarray, size):
     return idx, T, inc, step, L
 
 
-def _trace_chunk(blk: np.ndarray, p0: np.ndarray, p1: np.ndarray, size, ignore, out_blocked, out_steps):
+def _trace_chunk(dist: np.ndarray, p0: np.ndarray, p1: np.ndarray, size, ignore, out_blocked, out_steps):
+    """Traverse one chunk of rays. ``dist`` is the capped Chebyshev distance (uint8, 0 = blocking) from every
+    voxel to the nearest sight-blocking voxel: at a voxel with distance k the cube of radius k - 1 around it is
+    clear, so the ray jumps to the first voxel it enters outside that cube (every voxel it passes on the way is
+    one the exact traversal would visit, and all are clear). k = 1 is the plain one-voxel step, ties included,
+    so the result is the exact traversal's, bit for bit (``_trace_plain`` checks it in the tests)."""
     idx, T, inc, step, L = _setup(p0, p1, size)
     n = len(idx)
-    # one packed state array, so dropping finished rays is a single gather
-    st = np.empty((10, n), dtype=np.int64)
+    st = np.empty((11, n), dtype=np.int64)     # one packed state array: dropping finished rays is one gather
     st[0] = idx
     st[1:4] = T.T
-    st[4:7] = inc.T
+    st[4:7] = np.where(inc > 0, inc, 1).T       # a safe divisor; axes that never cross have T = INF
     st[7:10] = step.T
-    L_ = L.copy()
+    st[10] = L
     rid = np.arange(n)
     steps = 0
     while st.shape[1]:
         idx = st[0]
-        hit = blk[idx]
-        if ignore is not None:
-            hit &= ~ignore(idx)
+        k = dist[idx].astype(np.int64)
+        hit = k == 0
+        if ignore is not None and hit.any():
+            clear = ignore(idx) & hit
+            hit &= ~clear
+            k[clear] = 1
+        k -= 1
+        np.maximum(k, 0, out=k)
         Tx, Ty, Tz = st[1], st[2], st[3]
-        m = np.minimum(np.minimum(Tx, Ty), Tz)
-        stop = hit | (m >= L_)
+        ix, iy, iz = st[4], st[5], st[6]
+        mp = np.minimum(np.minimum(Tx + k * ix, Ty + k * iy), Tz + k * iz)   # leaving the clear cube
+        stop = hit | (mp >= st[10])
+        steps += 1
         if stop.any():
             done = rid[stop]
             out_blocked[done] = hit[stop]
-            out_steps[done] = steps + 1
+            out_steps[done] = steps
             keep = ~stop
             st = st[:, keep]
-            L_ = L_[keep]
             rid = rid[keep]
             if not st.shape[1]:
                 break
+            mp = mp[keep]
             idx = st[0]
             Tx, Ty, Tz = st[1], st[2], st[3]
-            m = m[keep]
-        mx = Tx == m
-        my = Ty == m
-        mz = Tz == m
-        np.add(idx, st[7], out=idx, where=mx)
-        np.add(idx, st[8], out=idx, where=my)
-        np.add(idx, st[9], out=idx, where=mz)
-        np.add(Tx, st[4], out=Tx, where=mx)
-        np.add(Ty, st[5], out=Ty, where=my)
-        np.add(Tz, st[6], out=Tz, where=mz)
-        steps += 1
+            ix, iy, iz = st[4], st[5], st[6]
+        # crossings of each axis up to and including mp (ties step together)
+        for T_, i_, s_ in ((Tx, ix, st[7]), (Ty, iy, st[8]), (Tz, iz, st[9])):
+            c = mp - T_
+            c //= i_
+            c += 1
+            np.maximum(c, 0, out=c)
+            T_ += c * i_
+            idx += c * s_
 
 
-def trace_fixed(blocking_flat: np.ndarray, size, p0: np.ndarray, p1: np.ndarray, *, ignore=None,
-                return_steps: bool = False, chunk: int = CHUNK):
-    """Trace fixed-point segments. ``blocking_flat`` is bool [Z*Y*X] (x fastest).
+def _trace_plain(blk: np.ndarray, p0: np.ndarray, p1: np.ndarray, size):
+    """The plain one-voxel-at-a-time traversal (reference for the tests; same rules as ``_trace_chunk``)."""
+    idx, T, inc, step, L = _setup(p0, p1, size)
+    out = np.zeros(len(idx), dtype=bool)
+    active = np.ones(len(idx), dtype=bool)
+    while active.any():
+        out |= active & blk[idx]
+        active &= ~out
+        m = T.min(axis=1)
+        active &= m < L
+        mask = (T == m[:, None]) & active[:, None]
+        idx = idx + (step * mask).sum(axis=1)
+        T = T + inc * mask
+    return out
+
+
+def trace_fixed(dist_flat: np.ndarray, size, p0: np.ndarray, p1: np.ndarray, *, ignore=None,
+                return_steps: bool = False, chunk: int = CHUNK, threads: int = 1):
+    """Trace fixed-point segments. ``dist_flat`` is ``distance_field(blocking)`` flattened (x fastest).
 
     Returns bool [N]: True when some visited voxel blocks. ``ignore`` is an optional function of the flat voxel
     index array returning the voxels to treat as clear (used for the floor under a character's own feet).
@@ -122,15 +148,52 @@ def trace_fixed(blocking_flat: np.ndarray, size, p0: np.ndarray, p1: np.ndarray,
     n = len(p0)
     blocked = np.zeros(n, dtype=bool)
     steps = np.zeros(n, dtype=np.int32)
-    for s in range(0, n, chunk):
-        e = min(n, s + chunk)
-        _trace_chunk(blocking_flat, p0[s:e], p1[s:e], size, ignore, blocked[s:e], steps[s:e])
+    spans = [(s, min(n, s + chunk)) for s in range(0, n, chunk)]
+
+    def work(span):
+        s, e = span
+        _trace_chunk(dist_flat, p0[s:e], p1[s:e], size, ignore, blocked[s:e], steps[s:e])
+
+    if threads > 1 and len(spans) > 1:
+        from concurrent.futures import ThreadPoolExecutor   # numpy releases the GIL inside its loops
+
+        with ThreadPoolExecutor(threads) as pool:
+            list(pool.map(work, spans))
+    else:
+        for span in spans:
+            work(span)
     return (blocked, steps) if return_steps else blocked
 
 
+def distance_field(blocking: np.ndarray, cap: int = DIST_CAP) -> np.ndarray:
+    """uint8 [Z, Y, X]: Chebyshev distance from each voxel to the nearest blocking voxel, capped at ``cap``
+    (0 on blocking voxels). Outside the map counts as clear: rays never leave it."""
+    cur = blocking.astype(bool, copy=True)
+    dist = np.full(cur.shape, cap, dtype=np.uint8)
+    dist[cur] = 0
+    for k in range(1, cap):
+        if cur.all():
+            break
+        grown = cur.copy()
+        for axis in range(3):                       # a 3x3x3 dilation is three 1D ones
+            g = grown
+            src = g.copy()
+            sl = [slice(None)] * 3
+            sl2 = [slice(None)] * 3
+            sl[axis], sl2[axis] = slice(1, None), slice(None, -1)
+            g[tuple(sl)] |= src[tuple(sl2)]
+            g[tuple(sl2)] |= src[tuple(sl)]
+        new = grown & ~cur
+        dist[new] = k
+        cur = grown
+    return dist
+
+
 def trace(world, p0, p1, **kw):
-    """Trace float voxel-unit segments through a World (quantised, then exact)."""
-    return trace_fixed(world.blocks_sight().ravel(), world.size, quantize(p0), quantize(p1), **kw)
+    """Trace float voxel-unit segments through a World (quantised, clamped into the map, then exact)."""
+    size = world.size
+    return trace_fixed(world.los_distance(), size, clamp_points(quantize(p0), size),
+                       clamp_points(quantize(p1), size), **kw)
 
 
 def visited_voxels(size, p0q, p1q) -> list[tuple[int, int, int]]:
