@@ -1,0 +1,430 @@
+"""The aerial module (AIR-01 to AIR-12), on top of any ruleset.
+
+It calls the ruleset only through the hooks of :class:`engine.rules.ruleset.Ruleset` (movement left, take-off
+cost, the upkeep resource, fall reasons, the damage path, prone), so the same code flies 5e and baton characters.
+
+Movement (AIR-06, AIR-07, AIR-09): the cheapest path over nodes (cell x, cell y, layer) where the body fits
+(no solid voxel in its footprint x height). Edges go to the 26 neighbours: a horizontal step (straight or
+diagonal) costs one cell (``cell_m``, 1.5 m; option ``diagonal = "5e"``; ``"euclidean"`` makes diagonals
+cost cell_m * sqrt 2), climbing a layer costs 4 m and descending one 2 m (``climb_m``/``descend_m`` options);
+a step that does both pays both. Walkers only use supported nodes (layer 0, or a solid voxel under the
+footprint) and change at most one layer per step (a stair or a kerb; no jumping down). A flyer may also enter
+unsupported nodes; leaving support into the air costs the take-off (AIR-06: half its movement) each time.
+Costs are integer centimetres so equal paths compare exactly. The search is a vectorised Bellman-Ford
+relaxation (numpy) over the box the budget can reach, cached per actor position.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from engine.rules.core import Actor, Illegal, Session
+
+INF = np.int64(1) << np.int64(40)
+FALL_TABLE = ((2, 0), (4, 1), (6, 2), (8, 3), (10, None))   # AIR-11: d10 result up to -> layers (None: ground)
+
+
+def cm(metres: float) -> int:
+    return int(round(metres * 100))
+
+
+# ---------------------------------------------------------------------------------------------------------
+def body_masks(session: Session, footprint: int, height: int):
+    """(fit, sup): bool [Z, Y, X] -- a body of that size fits with its feet at (x, y, z) / stands there."""
+    key = ("masks", footprint, height)
+    store = session.__dict__.setdefault("_mask_cache", {})
+    if key in store:
+        return store[key]
+    world = session.world
+    solid = world.solid()
+    Z, Y, X = solid.shape
+    pad = np.zeros((Z + height, Y + footprint, X + footprint), dtype=bool)
+    pad[:Z, :Y, :X] = solid
+    pad[:, Y:, :] = True
+    pad[:, :, X:] = True
+    fit = np.ones((Z, Y, X), dtype=bool)
+    for dz in range(height):
+        for dy in range(footprint):
+            for dx in range(footprint):
+                fit &= ~pad[dz:dz + Z, dy:dy + Y, dx:dx + X]
+    sup = np.zeros((Z, Y, X), dtype=bool)
+    sup[0] = True
+    below = np.zeros((Z, Y, X), dtype=bool)
+    for dy in range(footprint):
+        for dx in range(footprint):
+            below[1:] |= pad[0:Z - 1, dy:dy + Y, dx:dx + X]
+    sup |= below
+    store[key] = (fit, sup)
+    return fit, sup
+
+
+def is_supported(session: Session, a: Actor, x=None, y=None, layer=None) -> bool:
+    x = a.x if x is None else x
+    y = a.y if y is None else y
+    layer = a.layer if layer is None else layer
+    if layer == 0:
+        return True
+    w = session.world
+    return any(w.is_solid(x + i, y + j, layer - 1) for i in range(a.footprint) for j in range(a.footprint))
+
+
+def support_below(session: Session, a: Actor) -> int:
+    """AIR-12: the highest support under the footprint (ground 0, or a roof) at or below the feet."""
+    w = session.world
+    return max(w.support_layer(a.x + i, a.y + j, a.layer) for i in range(a.footprint) for j in range(a.footprint))
+
+
+def body_fits(session: Session, a: Actor, x: int, y: int, layer: int) -> bool:
+    X, Y, Z = session.world.size
+    if not (0 <= x and x + a.footprint <= X and 0 <= y and y + a.footprint <= Y and 0 <= layer < Z):
+        return False
+    fit, _ = body_masks(session, a.footprint, a.height_layers)
+    return bool(fit[layer, y, x])
+
+
+# ---------------------------------------------------------------------------------------------------------
+class Reach:
+    """Cheapest movement cost (cm) to every node of a box around the actor; paths on demand."""
+
+    def __init__(self, origin, box0, dist, weights, endable, budget_cm, takeoff_cm, sup):
+        self.origin = origin
+        self.box0 = box0          # (x0, y0, z0) of the box
+        self.dist = dist          # int64 [z, y, x] in the box
+        self.weights = weights    # list of ((dz, dy, dx), W) with W over the dst slice
+        self.endable = endable
+        self.budget_cm = budget_cm
+        self.takeoff_cm = takeoff_cm
+        self.sup = sup
+
+    def _local(self, x, y, z):
+        x0, y0, z0 = self.box0
+        lz, ly, lx = z - z0, y - y0, x - x0
+        Zb, Yb, Xb = self.dist.shape
+        if 0 <= lz < Zb and 0 <= ly < Yb and 0 <= lx < Xb:
+            return lz, ly, lx
+        return None
+
+    def cost_cm(self, x, y, z) -> int | None:
+        loc = self._local(x, y, z)
+        if loc is None:
+            return None
+        d = int(self.dist[loc])
+        return None if d >= INF else d
+
+    def can_end(self, x, y, z) -> bool:
+        loc = self._local(x, y, z)
+        return loc is not None and bool(self.endable[loc]) and int(self.dist[loc]) <= self.budget_cm
+
+    def destinations(self) -> list[tuple[int, int, int]]:
+        ok = self.endable & (self.dist <= self.budget_cm)
+        x0, y0, z0 = self.box0
+        zz, yy, xx = np.nonzero(ok)
+        return [(int(x) + x0, int(y) + y0, int(z) + z0) for z, y, x in zip(zz, yy, xx)
+                if (int(x) + x0, int(y) + y0, int(z) + z0) != self.origin]
+
+    def path(self, x, y, z) -> list[tuple[int, int, int]]:
+        """Nodes from the origin to (x, y, z), both included."""
+        loc = self._local(x, y, z)
+        if loc is None or self.dist[loc] >= INF:
+            return []
+        Zb, Yb, Xb = self.dist.shape
+        x0, y0, z0 = self.box0
+        out = [loc]
+        cur = loc
+        guard = 0
+        while self.dist[cur] > 0 and guard < 10000:
+            guard += 1
+            found = None
+            for (dz, dy, dx), W in self.weights:
+                pz, py, px = cur[0] - dz, cur[1] - dy, cur[2] - dx
+                if not (0 <= pz < Zb and 0 <= py < Yb and 0 <= px < Xb):
+                    continue
+                # W is indexed by the destination's position within the dst slice
+                wz, wy, wx = cur[0] - max(dz, 0), cur[1] - max(dy, 0), cur[2] - max(dx, 0)
+                w = W[wz, wy, wx]
+                if w < INF and self.dist[pz, py, px] + w == self.dist[cur]:
+                    found = (pz, py, px)
+                    break
+            if found is None:
+                break
+            cur = found
+            out.append(cur)
+        out.reverse()
+        return [(lx + x0, ly + y0, lz + z0) for lz, ly, lx in out]
+
+    def step_cost_parts(self, path) -> dict:
+        """Breakdown of a path's cost in metres: horizontal, climb, descend, take-offs."""
+        parts = {"horizontal_m": 0.0, "climb_m": 0.0, "descend_m": 0.0, "takeoff_m": 0.0, "takeoffs": 0,
+                 "climbed_layers": 0, "descended_layers": 0}
+        return parts
+
+
+def _slices(d, n):
+    """src and dst slices along one axis for a shift of d (dst = src + d)."""
+    if d > 0:
+        return slice(0, n - d), slice(d, n)
+    if d < 0:
+        return slice(-d, n), slice(0, n + d)
+    return slice(0, n), slice(0, n)
+
+
+def reach(session: Session, a: Actor, budget_m: float | None = None, fly: bool | None = None) -> Reach:
+    """The reach map of actor ``a`` now (cached until the state changes)."""
+    rs = session.ruleset
+    fly = a.can_fly if fly is None else fly
+    budget_m = rs.movement_left(session, a, fly) if budget_m is None else budget_m
+    others = tuple(sorted((o.id, o.x, o.y, o.layer, o.side == a.side) for o in session.state.actors.values()
+                          if o.id != a.id and not o.dead and not _rides(o)))
+    key = ("reach", a.id, a.pos, a.flying, fly, round(budget_m, 4), others, rs.takeoff_cost(session, a))
+    got = session.cache.get(key)
+    if got is not None:
+        return got
+    opts = session.options
+    world = session.world
+    X, Y, Z = world.size
+    cell = cm(world.cell_m)
+    diag = cm(world.cell_m * math.sqrt(2)) if opts.get("diagonal", "5e") == "euclidean" else cell
+    climb = cm(float(opts.get("climb_m", 4.0)))
+    descend = cm(float(opts.get("descend_m", 2.0)))
+    takeoff = cm(rs.takeoff_cost(session, a)) if fly else 0
+    budget = cm(max(budget_m, 0.0))
+    f, h = a.footprint, a.height_layers
+    fit, sup = body_masks(session, f, h)
+    R = budget // cell + 1
+    x0, x1 = max(0, a.x - R), min(X - 1, a.x + R)
+    y0, y1 = max(0, a.y - R), min(Y - 1, a.y + R)
+    z0 = max(0, a.layer - (budget // descend + 1 if fly else R + 1))
+    z1 = min(Z - 1, a.layer + (budget // climb + 1 if fly else R + 1))
+    fitc = fit[z0:z1 + 1, y0:y1 + 1, x0:x1 + 1]
+    supc = sup[z0:z1 + 1, y0:y1 + 1, x0:x1 + 1]
+    passable = fitc.copy()
+    if not fly:
+        passable &= supc
+    endable = passable.copy()
+    Zb, Yb, Xb = fitc.shape
+    for o in session.state.actors.values():
+        if o.id == a.id or o.dead or _rides(o):
+            continue
+        # nodes where a's body would overlap o's body
+        ax0, ax1 = o.x - f + 1 - x0, o.x + o.footprint - 1 - x0
+        ay0, ay1 = o.y - f + 1 - y0, o.y + o.footprint - 1 - y0
+        az0, az1 = o.layer - h + 1 - z0, o.layer + o.height_layers - 1 - z0
+        sl = (slice(max(az0, 0), max(az1 + 1, 0)), slice(max(ay0, 0), max(ay1 + 1, 0)), slice(max(ax0, 0), max(ax1 + 1, 0)))
+        endable[sl] = False
+        if o.side != a.side:
+            passable[sl] = False     # 5e: through an ally's space, not a hostile's
+    dist = np.full(fitc.shape, INF, dtype=np.int64)
+    lo = (a.layer - z0, a.y - y0, a.x - x0)
+    dist[lo] = 0
+    weights = []
+    for dz in (-1, 0, 1):
+        if not fly and dz != 0:
+            pass
+        for dy in (-1, 0, 1):
+            for dx in (-1, 0, 1):
+                if dz == dy == dx == 0:
+                    continue
+                if not fly and dz != 0 and dx == dy == 0:
+                    continue
+                horiz = 0 if dx == dy == 0 else (diag if dx and dy else cell)
+                vert = climb if dz > 0 else (descend if dz < 0 else 0)
+                sz, tz = _slices(dz, Zb)
+                sy, ty = _slices(dy, Yb)
+                sx, tx = _slices(dx, Xb)
+                W = np.full(passable[tz, ty, tx].shape, horiz + vert, dtype=np.int64)
+                ok = passable[tz, ty, tx] & passable[sz, sy, sx]
+                if fly and takeoff:
+                    W += takeoff * (supc[sz, sy, sx] & ~supc[tz, ty, tx])
+                W[~ok] = INF
+                if not ok.any():
+                    continue
+                weights.append(((dz, dy, dx), W, (sz, sy, sx), (tz, ty, tx)))
+    for _ in range(4 * (R + Zb) + 8):
+        before = dist.copy()
+        for _d, W, s, t in weights:
+            np.minimum(dist[t], dist[s] + W, out=dist[t])
+        if np.array_equal(before, dist):
+            break
+    r = Reach(a.pos, (x0, y0, z0), dist, [(d, W) for d, W, _s, _t in weights], endable, budget, takeoff, supc)
+    if len(session.cache) > 512:
+        session.cache.clear()
+    session.cache[key] = r
+    return r
+
+
+def _rides(o: Actor) -> bool:
+    return bool(o.data.get("mounted_on"))
+
+
+def path_breakdown(session: Session, a: Actor, path) -> dict:
+    """Metres by kind along a path, and whether it takes off / lands (for messages and previews)."""
+    opts = session.options
+    cell_m = session.world.cell_m
+    climb, descend = float(opts.get("climb_m", 4.0)), float(opts.get("descend_m", 2.0))
+    out = {"horizontal_m": 0.0, "climb_m": 0.0, "descend_m": 0.0, "takeoff_m": 0.0, "takeoffs": 0,
+           "layers_up": 0, "layers_down": 0, "lands": False}
+    prev_sup = is_supported(session, a, *path[0]) if path else True
+    for (x0, y0, z0), (x1, y1, z1) in zip(path, path[1:]):
+        if (x0, y0) != (x1, y1):
+            out["horizontal_m"] += cell_m * (math.sqrt(2) if opts.get("diagonal", "5e") == "euclidean" and x0 != x1 and y0 != y1 else 1)
+        if z1 > z0:
+            out["climb_m"] += climb
+            out["layers_up"] += 1
+        elif z1 < z0:
+            out["descend_m"] += descend
+            out["layers_down"] += 1
+        s = is_supported(session, a, x1, y1, z1)
+        if prev_sup and not s:
+            out["takeoff_m"] += session.ruleset.takeoff_cost(session, a)
+            out["takeoffs"] += 1
+        prev_sup = s
+    out["lands"] = bool(path) and is_supported(session, a, *path[-1]) and not is_supported(session, a, *path[0]) if path else False
+    return out
+
+
+def explain_unreachable(session: Session, a: Actor, to, r: Reach, fly: bool) -> Illegal:
+    """Why a destination cannot be reached: the rule and the numbers (the cost is computed without budget)."""
+    x, y, z = to
+    X, Y, Z = session.world.size
+    name = a.name
+    if not (0 <= x < X and 0 <= y < Y and 0 <= z < Z):
+        return Illegal(f"{list(to)} is outside the map ({X} x {Y} cells, {Z} layers)", "AIR-02")
+    if not body_fits(session, a, x, y, z):
+        return Illegal(f"{name} does not fit at {list(to)}: a solid voxel is in the way", "AIR-02")
+    if not fly and not is_supported(session, a, x, y, z):
+        return Illegal(f"{name} cannot fly; {list(to)} is in the air (nothing under the feet)", "AIR-01")
+    for o in session.state.actors.values():
+        if o.id != a.id and not o.dead and not _rides(o) and _overlap(a, (x, y, z), o):
+            return Illegal(f"{list(to)} is occupied by {o.name}", "DND-11" if session.scene.ruleset == "dnd5e" else "")
+    left = session.ruleset.movement_left(session, a, fly)
+    free = reach(session, a, budget_m=left + 200.0, fly=fly)
+    c = free.cost_cm(x, y, z)
+    if c is None or not free.endable[free._local(x, y, z)]:
+        return Illegal(f"{name} has no path to {list(to)} (walls, hostile creatures or, walking, no stairs)",
+                       "AIR-07")
+    p = free.path(x, y, z)
+    b = path_breakdown(session, a, p)
+    bits = []
+    rule = "AIR-09"
+    if b["takeoffs"]:
+        bits.append(f"taking off costs {b['takeoff_m']:g} m (AIR-06)")
+        rule = "AIR-06"
+    if b["layers_up"]:
+        bits.append(f"climbing {b['layers_up']} layer{'s' if b['layers_up'] != 1 else ''} costs {b['climb_m']:g} m")
+        rule = "AIR-07"
+    if b["layers_down"]:
+        bits.append(f"descending {b['layers_down']} layer{'s' if b['layers_down'] != 1 else ''} costs {b['descend_m']:g} m")
+        rule = "AIR-07" if rule == "AIR-09" else rule
+    if b["horizontal_m"]:
+        bits.append(f"{b['horizontal_m']:g} m across")
+    what = "; ".join(bits) if bits else "the path"
+    what = what[0].upper() + what[1:]
+    return Illegal(f"{what}: {c / 100:g} m in all; {name} has {max(left, 0):g} m of movement left ({rule})", rule)
+
+
+def _overlap(a: Actor, at, o: Actor) -> bool:
+    x, y, z = at
+    return (x < o.x + o.footprint and o.x < x + a.footprint and y < o.y + o.footprint and o.y < y + a.footprint
+            and z < o.layer + o.height_layers and o.layer < z + a.height_layers)
+
+
+# ---------------------------------------------------------------------------------------------------------
+def fall(session: Session, a: Actor, layers: int | None, rule: str, cause: str) -> None:
+    """Drop ``layers`` layers (None: straight to the support below). Reaching support ends the flight:
+    AIR-12 damage (5% of max HP per layer above the first, at most 50%) through the ruleset's damage path,
+    and Prone. Stopping in the air deals nothing."""
+    if not a.flying and layers is None and a.layer == support_below(session, a):
+        return
+    ground = support_below(session, a)
+    start = a.layer
+    target = ground if layers is None else max(ground, a.layer - layers)
+    if target > ground:
+        a.layer = target
+        session.emit({"type": "descend", "who": a.id, "from": start, "to": target, "layers": start - target,
+                      "cause": cause, "rule": rule, "damage": 0, "note": "no damage without reaching the ground (AIR-12)"})
+        _carry_rider(session, a)
+        return
+    a.layer = ground
+    a.flying = False
+    n = start - ground
+    pct = min(5 * max(n - 1, 0), int(session.options.get("fall_cap_percent", 50)))
+    raw = a.max_hp * pct / 100.0
+    rounding = session.options.get("fall_damage_rounding", "down")
+    dmg = int(math.floor(raw + 1e-9)) if rounding == "down" else (int(math.ceil(raw - 1e-9)) if rounding == "up" else int(math.floor(raw + 0.5)))
+    session.emit({"type": "fall", "who": a.id, "from": start, "to": ground, "layers": n, "cause": cause,
+                  "rule": rule, "percent": pct, "damage": dmg, "damage_rule": "AIR-12"})
+    _carry_rider(session, a)
+    if dmg > 0:
+        session.ruleset.apply_damage(session, a, dmg, "falling", None, "AIR-12")
+    if not a.dead:
+        session.ruleset.knock_prone(session, a, "AIR-12")
+    for rider in _riders(session, a):
+        fall_rider(session, rider, n, ground)
+
+
+def _riders(session, a):
+    return [o for o in session.state.actors.values() if o.data.get("mounted_on") == a.id]
+
+
+def _carry_rider(session, a):
+    for o in _riders(session, a):
+        o.x, o.y, o.layer = a.x, a.y, a.layer
+        o.flying = a.flying
+
+
+def fall_rider(session, rider, layers, ground):
+    """A rider whose flying mount reached the ground falling: it took the same fall (AIR-12)."""
+    pct = min(5 * max(layers - 1, 0), int(session.options.get("fall_cap_percent", 50)))
+    dmg = int(rider.max_hp * pct // 100)
+    session.emit({"type": "fall", "who": rider.id, "from": ground + layers, "to": ground, "layers": layers,
+                  "cause": "its mount fell", "rule": "AIR-12", "percent": pct, "damage": dmg, "damage_rule": "AIR-12"})
+    if dmg > 0:
+        session.ruleset.apply_damage(session, rider, dmg, "falling", None, "AIR-12")
+
+
+def fall_roll(session: Session, a: Actor, rule: str = "AIR-11") -> None:
+    """AIR-11: a flyer hit by an attack rolls 1d10 and may descend or fall."""
+    if not a.flying or a.dead:
+        return
+    (r,) = session.roll("fall", 10, who=a.id, rule="AIR-11", purpose="fall roll after a hit")
+    layers = next(l for top, l in FALL_TABLE if r <= top)
+    if layers == 0:
+        session.emit({"type": "fall_roll", "who": a.id, "result": r, "outcome": "nothing", "rule": "AIR-11"})
+        return
+    session.emit({"type": "fall_roll", "who": a.id, "result": r,
+                  "outcome": "falls to the ground" if layers is None else f"descends {layers} layer{'s' if layers > 1 else ''}",
+                  "rule": "AIR-11"})
+    fall(session, a, layers, "AIR-11", f"fall roll {r}")
+
+
+def check_grounded(session: Session, a: Actor) -> None:
+    """AIR-10: a flyer that became unable to fly falls now."""
+    if a.flying:
+        why = session.ruleset.fall_reason(session, a)
+        if why:
+            reason, rule = why
+            session.emit({"type": "flight_lost", "who": a.id, "reason": reason, "rule": "AIR-10", "because": rule})
+            fall(session, a, None, "AIR-10", reason)
+
+
+def check_all_grounded(session: Session) -> None:
+    for a in list(session.state.actors.values()):
+        check_grounded(session, a)
+
+
+def upkeep(session: Session, a: Actor) -> None:
+    """AIR-08 at the end of the actor's turn: still aloft -> spend the upkeep resource, or fall (AIR-10)."""
+    if not a.flying or a.dead:
+        return
+    if a.data.get("mounted_on"):
+        return   # the mount keeps it aloft
+    rs = session.ruleset
+    if rs.upkeep_available(session, a):
+        rs.spend_upkeep(session, a)
+        session.emit({"type": "upkeep", "who": a.id, "spent": rs.upkeep_name, "rule": "AIR-08"})
+    else:
+        session.emit({"type": "flight_lost", "who": a.id, "reason": f"ended its turn aloft without a {rs.upkeep_name} to stay up",
+                      "rule": "AIR-10", "because": "AIR-08"})
+        fall(session, a, None, "AIR-10", f"no {rs.upkeep_name} left to stay aloft")

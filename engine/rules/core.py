@@ -1,0 +1,292 @@
+"""The ruleset-agnostic rules core: actors, state, dice, events, illegal actions and the Session event loop.
+
+``Session.step(action) -> list[Event]``: an action is a plain dict (``{"actor": "kestrel", "action": "move",
+"to": [3, 4, 2]}``); the session checks it completely (the ruleset's ``check``) and only then applies it (the
+ruleset's ``apply``), so an illegal action raises :class:`Illegal` and changes nothing. Every die is an event.
+Events are plain JSON-able dicts with a ``type``; :func:`dumps` writes them with sorted keys, so the same
+scene + seed + actions give the same log byte for byte. Nothing here knows about D&D 5e or the baton ruleset:
+see :mod:`engine.rules.ruleset` for the plug-in interface and ``docs/rules-core.md``.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.errors import AerieError
+
+Event = dict
+
+
+def dumps(obj) -> str:
+    return json.dumps(obj, sort_keys=True, separators=(",", ":"))
+
+
+class Illegal(AerieError):
+    """An action the rules do not allow. ``reason`` is for a player; ``rule`` is the rule ID behind it."""
+
+    def __init__(self, reason: str, rule: str = "", path: str = ""):
+        self.reason = reason
+        self.rule = rule
+        self.path = path
+        msg = reason + (f" ({rule})" if rule and f"({rule})" not in reason else "")
+        super().__init__(f"{path}: {msg}" if path else msg)
+
+    def at(self, path: str) -> "Illegal":
+        """The same error, located at a script step (``script[3]``) for the runner."""
+        p = f"{path}.{self.path}" if self.path else path
+        return Illegal(self.reason, self.rule, p)
+
+
+class BadAction(Illegal):
+    """A malformed action: unknown action, missing or wrong parameter. ``path`` names the key."""
+
+
+# ---------------------------------------------------------------------------------------------------------
+@dataclass
+class Actor:
+    """One character's state. Generic fields are shared by every ruleset; ``data`` is the ruleset's own
+    (JSON-able) state: action economy, death saves, weapons..."""
+    id: str
+    side: str
+    name: str
+    kind: str | None
+    size: str
+    footprint: int
+    height_layers: int
+    eye_m: float
+    x: int
+    y: int
+    layer: int
+    flying: bool
+    can_fly: bool
+    hp: int
+    max_hp: int
+    temp_hp: int = 0
+    conditions: dict = field(default_factory=dict)   # lowercase name -> sorted list of source ids ([] if none)
+    dead: bool = False
+    data: dict = field(default_factory=dict)
+
+    @property
+    def pos(self) -> tuple[int, int, int]:
+        return (self.x, self.y, self.layer)
+
+    def has(self, cond: str) -> bool:
+        return cond in self.conditions
+
+    def body(self):
+        from engine.world.geometry import Body
+        return Body(self.x, self.y, self.layer, self.footprint, self.height_layers, self.eye_m)
+
+    def to_dict(self) -> dict:
+        return {
+            "id": self.id, "side": self.side, "name": self.name, "kind": self.kind, "size": self.size,
+            "footprint": self.footprint, "height_layers": self.height_layers, "eye_m": self.eye_m,
+            "position": [self.x, self.y, self.layer], "flying": self.flying, "can_fly": self.can_fly,
+            "hp": self.hp, "max_hp": self.max_hp, "temp_hp": self.temp_hp,
+            "conditions": sorted(self.conditions), "condition_sources": {k: list(v) for k, v in sorted(self.conditions.items())},
+            "dead": self.dead, "data": self.data,
+        }
+
+
+@dataclass
+class State:
+    actors: dict[str, Actor]
+    order: list[str] = field(default_factory=list)   # turn order (ruleset-defined)
+    turn_index: int = 0
+    round: int = 0
+    turn: dict = field(default_factory=dict)         # ruleset's per-turn bookkeeping for the current actor
+    data: dict = field(default_factory=dict)         # ruleset's global bookkeeping
+    over: bool = False
+    winner: str | None = None
+    steps: int = 0
+
+    @property
+    def current(self) -> str | None:
+        if not self.order or self.over:
+            return None
+        return self.order[self.turn_index % len(self.order)]
+
+    def to_dict(self) -> dict:
+        return {
+            "type": "state", "round": self.round, "current": self.current, "order": list(self.order),
+            "turn": self.turn, "data": self.data, "over": self.over, "winner": self.winner, "steps": self.steps,
+            "characters": {k: a.to_dict() for k, a in self.actors.items()},
+        }
+
+
+# ---------------------------------------------------------------------------------------------------------
+class Dice:
+    """The session's seeded generator. Every die rolled becomes a ``roll`` event. Forced results (a table
+    rolling physical dice) come by roll name from the action's ``rolls`` table: an int is used for every die
+    of that name in the action, a list is used one die at a time (then the generator takes over)."""
+
+    def __init__(self, seed: int):
+        self.seed = int(seed)
+        self.rng = random.Random(self.seed)
+        self.forced: dict[str, Any] = {}
+
+    def roll(self, session: "Session", name: str, sides: int, count: int = 1, who: str | None = None,
+             rule: str = "", purpose: str = "") -> list[int]:
+        out = []
+        for _ in range(count):
+            forced = False
+            f = self.forced.get(name)
+            if isinstance(f, list) and f:
+                v, forced = int(f.pop(0)), True
+            elif isinstance(f, int) and not isinstance(f, bool):
+                v, forced = f, True
+            else:
+                v = self.rng.randint(1, sides)
+            if forced and not 1 <= v <= sides:
+                raise Illegal(f"forced roll {name} = {v} is not a result of a d{sides}", rule, f"rolls.{name}")
+            out.append(v)
+            ev = {"type": "roll", "name": name, "die": f"d{sides}", "result": v, "forced": forced}
+            if who:
+                ev["who"] = who
+            if rule:
+                ev["rule"] = rule
+            if purpose:
+                ev["purpose"] = purpose
+            session.emit(ev)
+        return out
+
+
+# ---------------------------------------------------------------------------------------------------------
+_META = {"actor", "action", "rolls", "comment", "note"}
+
+
+class Session:
+    """A game in progress: scene + ruleset + seeded dice + state + the log of actions and events."""
+
+    def __init__(self, scene, seed: int | None = None, options: dict | None = None):
+        from engine.rules.ruleset import get_ruleset
+
+        self.scene = scene
+        self.world = scene.world
+        self.seed = int(scene.spec.seed if seed is None else seed)
+        self.options = dict(scene.spec.options)
+        if options:
+            self.options.update(options)
+        self.ruleset = get_ruleset(scene.ruleset, self.options)
+        self.dice = Dice(self.seed)
+        self.events: list[Event] = []
+        self.actions: list[dict] = []
+        self._sink: list[Event] | None = None
+        self.cache: dict = {}
+        actors = {}
+        for ch in scene.characters:
+            actors[ch.id] = self.ruleset.make_actor(self, ch)
+        self.state = State(actors)
+        self._sink = []
+        self.ruleset.start(self)
+        self.start_events = self._sink
+        self.events.extend(self._sink)
+        self._sink = None
+
+    # -- events ---------------------------------------------------------------------------------------------
+    def emit(self, ev: Event) -> Event:
+        if self._sink is not None:
+            self._sink.append(ev)
+        return ev
+
+    def roll(self, name: str, sides: int, count: int = 1, who=None, rule="", purpose="") -> list[int]:
+        return self.dice.roll(self, name, sides, count, who, rule, purpose)
+
+    # -- queries --------------------------------------------------------------------------------------------
+    @property
+    def current(self) -> str | None:
+        return self.state.current
+
+    def actor(self, aid: str, path: str = "") -> Actor:
+        a = self.state.actors.get(aid) if isinstance(aid, str) else None
+        if a is None:
+            ids = ", ".join(self.state.actors)
+            raise BadAction(f"no character {aid!r} (characters: {ids})", "", path)
+        return a
+
+    def fingerprint(self) -> str:
+        return dumps(self.state.to_dict()) + f"|rng={hash(self.dice.rng.getstate())}"
+
+    def legal_actions(self, actor: str | None = None) -> list[dict]:
+        aid = actor or self.current
+        if aid is None or self.state.over:
+            return []
+        return self.ruleset.legal_actions(self, self.actor(aid))
+
+    def preview(self, action: dict) -> dict:
+        act = self._normalise(action)
+        return self.ruleset.preview(self, act)
+
+    # -- stepping -------------------------------------------------------------------------------------------
+    def _normalise(self, action) -> dict:
+        if not isinstance(action, dict):
+            raise BadAction(f"an action is a table with actor and action, not {type(action).__name__}")
+        name = action.get("action")
+        if not isinstance(name, str):
+            raise BadAction("required key is missing" if name is None else "must be a string", "", "action")
+        specs = self.ruleset.action_specs()
+        if name not in specs:
+            raise BadAction(f"unknown action {name!r}; one of {', '.join(sorted(specs))}", "", "action")
+        aid = action.get("actor")
+        if not isinstance(aid, str):
+            raise BadAction("required key is missing" if aid is None else "must be a string", "", "actor")
+        if aid != "gm":
+            self.actor(aid, "actor")
+        rolls = action.get("rolls", {})
+        if not isinstance(rolls, dict):
+            raise BadAction("must be a table of roll name = die result(s)", "", "rolls")
+        for k, v in rolls.items():
+            ok = (isinstance(v, int) and not isinstance(v, bool)) or (
+                isinstance(v, list) and all(isinstance(i, int) and not isinstance(i, bool) for i in v))
+            if not ok:
+                raise BadAction("a forced roll is a die result or a list of them", "", f"rolls.{k}")
+        from engine.rules.actions import check_params
+        return check_params(action, specs[name], _META)
+
+    def check(self, action) -> Any:
+        """Validate without changing anything; returns the ruleset's plan. Raises Illegal."""
+        act = self._normalise(action)
+        if self.state.over:
+            raise Illegal("the fight is over" + (f": {self.state.winner} won" if self.state.winner else ""), "")
+        return act, self.ruleset.check(self, act)
+
+    def step(self, action) -> list[Event]:
+        act, plan = self.check(action)
+        self.dice.forced = {k: (list(v) if isinstance(v, list) else v) for k, v in act.get("rolls", {}).items()}
+        self._sink = []
+        try:
+            self.ruleset.apply(self, act, plan)
+        finally:
+            self.dice.forced = {}
+            evs, self._sink = self._sink, None
+        self.state.steps += 1
+        self.cache.clear()
+        self.actions.append(action)
+        self.events.extend(evs)
+        return evs
+
+    # -- saving ---------------------------------------------------------------------------------------------
+    def save(self) -> dict:
+        """A saved game: the scene, the seed, the actions and the event log they produced (to verify)."""
+        return {"type": "save", "version": 1, "scene": self.scene.path, "seed": self.seed,
+                "options": self.options, "actions": self.actions, "events": self.events}
+
+    @classmethod
+    def load(cls, save: dict, scene=None) -> "Session":
+        from engine.world.scene import load_scene
+
+        if not isinstance(save, dict) or save.get("type") != "save":
+            raise AerieError("not an Aerie saved game")
+        sc = scene or load_scene(save["scene"])
+        s = cls(sc, save["seed"], save.get("options"))
+        for i, a in enumerate(save["actions"]):
+            try:
+                s.step(a)
+            except Illegal as e:
+                raise e.at(f"actions[{i}]") from None
+        if "events" in save and [dumps(e) for e in s.events] != [dumps(e) for e in save["events"]]:
+            raise AerieError("the saved event log does not match the replay (different engine version or edited save)")
+        return s

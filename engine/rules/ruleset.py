@@ -1,0 +1,124 @@
+"""The ruleset plug-in interface. The core (:mod:`engine.rules.core`) and the aerial module
+(:mod:`engine.rules.aerial`) only ever talk to a ruleset through these methods, so they assume nothing about
+D&D 5e. See ``docs/rules-core.md`` for the contract in prose.
+
+A ruleset is registered by name (the scene's ``ruleset``) with :func:`register`; ``get_ruleset(name, options)``
+builds one for a session. Everything it keeps must live in ``Actor.data`` / ``State.turn`` / ``State.data``
+(JSON-able), never on the ruleset object, so a state fingerprint and a replay see all of it.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+from engine.errors import AerieError
+from engine.rules.core import Actor, Illegal, Session
+
+
+class Ruleset:
+    name = "abstract"
+    #: the per-turn resource that pays for staying aloft (AIR-08): 5e "bonus action", baton "minor action"
+    upkeep_name = "bonus action"
+    #: options this ruleset understands, with defaults (scene ``[options]`` overrides)
+    DEFAULT_OPTIONS: dict = {}
+
+    def __init__(self, options: dict | None = None):
+        self.options = dict(self.DEFAULT_OPTIONS)
+        self.options.update(options or {})
+
+    def opt(self, key):
+        return self.options.get(key, self.DEFAULT_OPTIONS.get(key))
+
+    # -- setup and turn structure -----------------------------------------------------------------------
+    def make_actor(self, session: Session, character) -> Actor:
+        """Build an Actor from a scene Character (geometry + ``character.stats``, the ruleset's schema)."""
+        raise NotImplementedError
+
+    def start(self, session: Session) -> None:
+        """Roll initiative (or pass the baton), set ``state.order``/``round`` and begin the first turn. Emit
+        events with ``session.emit``; roll dice with ``session.roll``."""
+        raise NotImplementedError
+
+    # -- actions ----------------------------------------------------------------------------------------
+    def action_specs(self) -> dict:
+        """``{action name: {param: engine.rules.actions.Param}}``. ``actor``/``action``/``rolls`` are implicit."""
+        raise NotImplementedError
+
+    def check(self, session: Session, action: dict):
+        """Validate fully; raise :class:`Illegal` (reason + rule ID); return a plan for ``apply``. Must not
+        change the state nor roll dice."""
+        raise NotImplementedError
+
+    def apply(self, session: Session, action: dict, plan) -> None:
+        """Carry out a checked action: mutate the state, roll dice, emit events."""
+        raise NotImplementedError
+
+    def legal_actions(self, session: Session, actor: Actor) -> list[dict]:
+        """Every action the actor may take now, as ready-to-step dicts (finite parameters filled in)."""
+        raise NotImplementedError
+
+    def preview(self, session: Session, action: dict) -> dict:
+        """What the action would do, without doing it (cost, path, to-hit chance, cover...)."""
+        raise NotImplementedError
+
+    # -- hooks the aerial module calls ------------------------------------------------------------------
+    def movement_left(self, session: Session, actor: Actor, flying: bool) -> float:
+        """Metres of movement the actor has left this turn (flying: with its fly speed)."""
+        raise NotImplementedError
+
+    def takeoff_cost(self, session: Session, actor: Actor) -> float:
+        """AIR-06: half the character's movement."""
+        raise NotImplementedError
+
+    def spend_movement(self, session: Session, actor: Actor, metres: float) -> None:
+        raise NotImplementedError
+
+    def upkeep_available(self, session: Session, actor: Actor) -> bool:
+        """AIR-08: is the resource that keeps the actor aloft this turn still unspent?"""
+        raise NotImplementedError
+
+    def spend_upkeep(self, session: Session, actor: Actor) -> None:
+        raise NotImplementedError
+
+    def fall_reason(self, session: Session, actor: Actor) -> tuple[str, str] | None:
+        """AIR-10: why a flying actor must fall now (reason, rule), or None."""
+        raise NotImplementedError
+
+    def apply_damage(self, session: Session, actor: Actor, amount: int, dtype: str, source: str | None,
+                     rule: str, critical: bool = False) -> int:
+        """The ruleset's damage path (resistances, temp HP / Protection, dying...). Returns HP actually lost."""
+        raise NotImplementedError
+
+    def knock_prone(self, session: Session, actor: Actor, rule: str) -> None:
+        raise NotImplementedError
+
+    def can_move(self, session: Session, actor: Actor) -> tuple[bool, str, str]:
+        """(True, "", "") or (False, reason, rule)."""
+        return True, "", ""
+
+
+_REGISTRY: dict[str, str] = {
+    "dnd5e": "engine.rules.dnd5e.ruleset:Dnd5e",
+    "baton": "engine.rules.baton.ruleset:Baton",
+}
+
+
+def register(name: str, dotted: str) -> None:
+    _REGISTRY[name] = dotted
+
+
+def get_ruleset(name: str, options: dict | None = None) -> Ruleset:
+    dotted = _REGISTRY.get(name)
+    if dotted is None:
+        raise AerieError(f"unknown ruleset {name!r}; known: {', '.join(sorted(_REGISTRY))}")
+    mod, _, cls = dotted.partition(":")
+    try:
+        m = importlib.import_module(mod)
+    except ModuleNotFoundError as e:
+        if e.name and mod.startswith(e.name):
+            raise AerieError(f"the {name} ruleset is not available in this build yet") from None
+        raise
+    return getattr(m, cls)(options)
+
+
+__all__ = ["Ruleset", "Illegal", "register", "get_ruleset"]
