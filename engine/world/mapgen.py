@@ -139,3 +139,30 @@ def town(size=(128, 128, 32), seed: int = 1) -> World:
             if by + block < Y:
                 v[0, by + block - 1, bx + 1:min(X, bx + block - 2)] = ids["stone"]
     return World(v, mats, 1.5)
+
+
+def world_palette(world: World) -> np.ndarray:
+    """A .vox palette whose colour index i is material id i's colour (so reading it back maps colours to the
+    same materials)."""
+    pal = np.zeros((256, 4), dtype=np.uint8)
+    pal[:, 3] = 255
+    for i, m in enumerate(world.materials):
+        if i:
+            pal[i, :3] = m.color
+    return pal
+
+
+def main() -> None:
+    """Regenerate the shipped maps: `python -m engine.world.mapgen`."""
+    from engine.world.scene import ASSETS_DIR
+    from engine.world.vox import write_vox
+
+    w = town_square()
+    path = ASSETS_DIR / "maps" / "town_square.vox"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    write_vox(path, w.voxels, world_palette(w))
+    print(f"wrote {path} ({w.size[0]} x {w.size[1]} x {w.size[2]})")
+
+
+if __name__ == "__main__":
+    main()

@@ -186,14 +186,24 @@ def _display(path: Path) -> str:
         return str(path)
 
 
+ASSETS_DIR = Path(__file__).resolve().parents[2] / "assets"
+ASSET_PREFIX = "@assets/"
+
+
 def _safe_asset(scene_dir: Path, rel: str, file: str, key: str) -> Path:
-    """Resolve an asset path; it must stay inside the scene's folder (no absolute paths, no .., no links out)."""
-    if not rel or os.path.isabs(rel) or rel.startswith("~"):
-        raise SceneError(file, key, f"asset path {rel!r} must be relative to the scene's folder")
-    base = scene_dir.resolve()
-    target = (scene_dir / rel).resolve()
+    """Resolve an asset path. It is relative to the scene's folder and must stay inside it (no absolute paths,
+    no .., no links out); ``@assets/...`` names a file shipped in Aerie's own assets/ folder, and must stay in it."""
+    if rel.startswith(ASSET_PREFIX):
+        base, rel_in = ASSETS_DIR, rel[len(ASSET_PREFIX):]
+        where = "Aerie's assets folder"
+    else:
+        base, rel_in = scene_dir.resolve(), rel
+        where = "the scene's folder"
+    if not rel_in or os.path.isabs(rel_in) or rel_in.startswith("~") or "\x00" in rel_in:
+        raise SceneError(file, key, f"asset path {rel!r} must be relative to {where}")
+    target = (base / rel_in).resolve()
     if target != base and base not in target.parents:
-        raise SceneError(file, key, f"asset path {rel!r} leaves the scene's folder")
+        raise SceneError(file, key, f"asset path {rel!r} leaves {where}")
     if not target.is_file():
         raise SceneError(file, key, f"asset file {rel!r} does not exist")
     return target
@@ -286,8 +296,12 @@ def _build_world(spec: SceneSpec, scene_dir: Path, file: str) -> World:
                     raise SceneError(file, f"map.vox_materials.{ci}", f"unknown material {mname!r}")
                 lut[ci] = ids[mname]
             else:
-                r, g, b, _ = (int(v) for v in vox.palette[ci])
-                auto = Material(f"vox{ci}", (r, g, b))
+                rgb = tuple(int(v) for v in vox.palette[ci][:3])
+                same = next((i for i, m in enumerate(materials) if i and m.color == rgb), None)
+                if same is not None:      # a palette colour equal to a material's colour is that material
+                    lut[ci] = same
+                    continue
+                auto = Material(f"vox{ci}", rgb)
                 ids[auto.name] = len(materials)
                 materials.append(auto)
                 lut[ci] = ids[auto.name]
