@@ -40,13 +40,12 @@ def bench_los(args) -> int:
           f"{blocking.mean():.1%} of voxels block sight; {n:,} rays between random points in the air")
     print(f"distance field (built once per map, cached): {t_field * 1000:.1f} ms")
 
-    results = {}
+    results, rates = {}, {}
     for threads in (1, 2):
         t0 = time.perf_counter()
         blocked, steps = trace_fixed(dist, size, q0, q1, return_steps=True, threads=threads)
         dt = time.perf_counter() - t0
         results[threads] = blocked
-        rates = locals().setdefault("rates", {})
         rates[threads] = n / dt
         print(f"aerie numpy traversal, {threads} thread(s): {n / dt:,.0f} rays/s ({dt:.2f} s; "
               f"{blocked.mean():.1%} blocked; {steps.mean():.1f} loop iterations per ray)")
