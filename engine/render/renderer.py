@@ -1,0 +1,509 @@
+"""The renderer: terrain (greedy chunks, per-pixel AO, shadow map), characters at true altitude, overlays, text.
+
+``Renderer(rc, world)`` uploads the world once; ``draw(camera, state, overlays)`` draws one frame into the
+context's framebuffer (an offscreen FBO headless, the window's screen in a window); ``render(...)`` draws and
+reads the pixels back. ``world_changed(box)`` re-meshes only the chunks a changed voxel box touches. The renderer
+never changes the world or the state.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import moderngl
+import numpy as np
+
+from engine.render.camera import Camera, gl_matrix
+from engine.render.context import RenderContext
+from engine.render.mesh import CHUNK, GROUND, ChunkedMesh
+from engine.render.overlays import Label, Prims, character_markers
+from engine.render.shaders import load_program
+from engine.render.state import CharView, RenderState, side_colour
+from engine.render.text import GlyphAtlas, quads_to_array
+
+MODEL_DIR = Path(__file__).resolve().parents[2] / "assets" / "models"
+SKY = (0.72, 0.80, 0.88)
+GROUND_COLOUR = (104, 112, 78)
+SUN = np.array([-0.45, -0.35, 0.82]) / np.linalg.norm([-0.45, -0.35, 0.82])
+TRANSLUCENT_ALPHA = 0.42
+SHADOW_SIZE = 2048
+
+ALIASES = {
+    "soldier": "knight", "guard": "knight", "fighter": "knight", "paladin": "knight", "warrior": "knight",
+    "ranger": "archer", "hunter": "archer", "scout": "archer", "bowman": "archer", "crossbowman": "archer",
+    "wyvern": "wyvern_rider", "dragon": "wyvern_rider", "griffon_rider": "wyvern_rider",
+}
+WINGED = {"harpy", "wyvern_rider"}
+
+
+@dataclass
+class DrawOptions:
+    labels: bool = True
+    drop_lines: bool = True
+    rings: bool = True
+    characters: bool = True
+    hud: tuple[str, ...] = ()
+    label_px: float = 0.0         # 0: scale with the frame height
+
+
+def _ortho(l, r, b, t, n, f):
+    m = np.identity(4)
+    m[0, 0], m[1, 1], m[2, 2] = 2 / (r - l), 2 / (t - b), -2 / (f - n)
+    m[0, 3], m[1, 3], m[2, 3] = -(r + l) / (r - l), -(t + b) / (t - b), -(f + n) / (f - n)
+    return m
+
+
+def _rot(axis: str, deg: float) -> np.ndarray:
+    a = math.radians(deg)
+    c, s = math.cos(a), math.sin(a)
+    m = np.identity(4)
+    if axis == "x":
+        m[1, 1], m[1, 2], m[2, 1], m[2, 2] = c, -s, s, c
+    elif axis == "y":
+        m[0, 0], m[0, 2], m[2, 0], m[2, 2] = c, s, -s, c
+    else:
+        m[0, 0], m[0, 1], m[1, 0], m[1, 1] = c, -s, s, c
+    return m
+
+
+def _translate(v) -> np.ndarray:
+    m = np.identity(4)
+    m[:3, 3] = v
+    return m
+
+
+def _scale(s) -> np.ndarray:
+    return np.diag([s, s, s, 1.0])
+
+
+def frustum_planes(vp: np.ndarray) -> np.ndarray:
+    """[6, 4] planes (a, b, c, d), inside where a x + b y + c z + d >= 0."""
+    r = vp
+    planes = np.array([r[3] + r[0], r[3] - r[0], r[3] + r[1], r[3] - r[1], r[3] + r[2], r[3] - r[2]])
+    return planes / np.linalg.norm(planes[:, :3], axis=1, keepdims=True)
+
+
+def boxes_visible(planes: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
+    """AABBs [N, 3] against frustum planes: False only for boxes wholly outside some plane."""
+    pos = np.where(planes[None, :, :3] >= 0, hi[:, None, :], lo[:, None, :])      # [N, 6, 3] the positive vertex
+    d = np.einsum("npk,pk->np", pos, planes[:, :3]) + planes[None, :, 3]
+    return (d >= 0).all(axis=1)
+
+
+class _Model:
+    def __init__(self, ctx, prog, path: Path):
+        import trimesh
+
+        mesh = trimesh.load(str(path), force="mesh")
+        faces = mesh.faces
+        pos = mesh.vertices[faces].reshape(-1, 3).astype(np.float32)
+        nrm = np.repeat(mesh.face_normals, 3, axis=0).astype(np.float32)
+        if getattr(mesh.visual, "kind", None) == "vertex":
+            col = mesh.visual.vertex_colors[faces].reshape(-1, 4)
+        else:
+            col = np.tile(np.array([255, 255, 255, 0], np.uint8), (len(pos), 1))
+        col = col.astype(np.float32) / 255.0
+        data = np.hstack([pos, nrm, col]).astype(np.float32)
+        self.vbo = ctx.buffer(data.tobytes())
+        self.vao = ctx.vertex_array(prog, [(self.vbo, "3f 3f 4f", "in_position", "in_normal", "in_color")])
+        self.bounds = mesh.bounds.copy()
+        self.height = float(mesh.bounds[1, 2])
+
+
+class Renderer:
+    def __init__(self, rc: RenderContext, world, *, shadows: bool = True):
+        self.rc = rc
+        self.ctx = rc.ctx
+        self.world = world
+        self.shadows = shadows
+        ctx = self.ctx
+        self.prog = {n: load_program(ctx, n) for n in ("terrain", "shadow", "model", "line", "flat", "text")}
+        self.mesh = ChunkedMesh(world)
+        self._gpu_chunks: dict = {}
+        self._palette()
+        self._occupancy()
+        self._shadow_fbo = None
+        self._shadow_tex = None
+        self._models: dict[str, _Model] = {}
+        self.atlas = GlyphAtlas()
+        W, H = self.atlas.size
+        self.atlas_tex = ctx.texture((W, H), 1, self.atlas.image.tobytes())
+        self.atlas_tex.filter = (moderngl.LINEAR, moderngl.LINEAR)
+        self._dyn: dict[str, moderngl.Buffer] = {}
+        self._upload_chunks(list(self.mesh.chunks))
+        self._shadow_dirty = True
+        self.stats = {}
+
+    # -- world upload ------------------------------------------------------------------------------------------
+    def _palette(self):
+        pal = np.zeros((512, 4), np.uint8)
+        for i, m in enumerate(self.world.materials):
+            if i == 0:
+                continue
+            pal[i, :3] = m.color
+            pal[i, 3] = int(TRANSLUCENT_ALPHA * 255) if m.translucent else 255
+        pal[GROUND, :3] = GROUND_COLOUR
+        pal[GROUND, 3] = 255
+        self.palette = self.ctx.texture((512, 1), 4, pal.tobytes())
+        self.palette.filter = (moderngl.NEAREST, moderngl.NEAREST)
+
+    def _occ_lut(self):
+        lut = np.zeros(256, np.uint8)
+        for i, m in enumerate(self.world.materials):
+            if i and not m.translucent:
+                lut[i] = 255
+        return lut
+
+    def _occupancy(self):
+        X, Y, Z = self.world.size
+        occ = self._occ_lut()[self.world.voxels]
+        self.occ = self.ctx.texture3d((X, Y, Z), 1, np.ascontiguousarray(occ).tobytes())
+        self.occ.build_mipmaps()
+        self.occ.filter = (moderngl.LINEAR_MIPMAP_LINEAR, moderngl.LINEAR)
+        self.occ_sampler = self.ctx.sampler(texture=self.occ, border_color=(0.0, 0.0, 0.0, 0.0),
+                                            filter=(moderngl.LINEAR_MIPMAP_LINEAR, moderngl.LINEAR))
+
+    def _upload_chunks(self, keys):
+        ctx = self.ctx
+        for k in keys:
+            old = self._gpu_chunks.pop(k, None)
+            if old:
+                for part in old["parts"]:
+                    for obj in part:
+                        obj.release()
+            ch = self.mesh.chunks[k]
+            parts = {}
+            for name, (verts, idx) in (("opaque", ch.opaque), ("translucent", ch.translucent)):
+                if len(idx) == 0:
+                    continue
+                vbo = ctx.buffer(verts.tobytes())
+                ibo = ctx.buffer(idx.tobytes())
+                vao = ctx.vertex_array(self.prog["terrain"], [(vbo, "4u2", "in_vert")], index_buffer=ibo,
+                                       index_element_size=4)
+                svao = None
+                if name == "opaque":
+                    svao = ctx.vertex_array(self.prog["shadow"], [(vbo, "4u2", "in_vert")], index_buffer=ibo,
+                                            index_element_size=4)
+                parts[name] = (vbo, ibo, vao, svao)
+            cm = self.world.cell_m
+            (x0, y0, z0), (x1, y1, z1) = ch.bounds
+            self._gpu_chunks[k] = {
+                "parts": [tuple(o for o in p if o is not None) for p in parts.values()],
+                "opaque": parts.get("opaque"), "translucent": parts.get("translucent"),
+                "lo": np.array([x0 * cm, y0 * cm, z0]), "hi": np.array([x1 * cm, y1 * cm, z1 + 1.0]),
+            }
+        self._chunk_keys = list(self._gpu_chunks)
+        self._chunk_lo = np.array([self._gpu_chunks[k]["lo"] for k in self._chunk_keys]).reshape(-1, 3)
+        self._chunk_hi = np.array([self._gpu_chunks[k]["hi"] for k in self._chunk_keys]).reshape(-1, 3)
+
+    def world_changed(self, box) -> list:
+        """The voxels in an inclusive box changed: re-mesh and re-upload only the chunks it touches, refresh
+        the occupancy texture there and the shadow map. Returns the re-meshed chunk keys."""
+        keys = self.mesh.update(box)
+        self._upload_chunks(keys)
+        (x0, y0, z0), (x1, y1, z1) = box
+        occ = self._occ_lut()[self.world.voxels[z0:z1 + 1, y0:y1 + 1, x0:x1 + 1]]
+        self.occ.write(np.ascontiguousarray(occ).tobytes(), viewport=(x0, y0, z0, x1 - x0 + 1, y1 - y0 + 1, z1 - z0 + 1))
+        self.occ.build_mipmaps()
+        self._shadow_dirty = True
+        return keys
+
+    # -- shadow map --------------------------------------------------------------------------------------------
+    def _light_vp(self) -> np.ndarray:
+        X, Y, Z = self.world.size
+        cm = self.world.cell_m
+        lo = np.array([0.0, 0.0, -1.0])
+        hi = np.array([X * cm, Y * cm, Z + 1.0])
+        c = (lo + hi) / 2
+        eye = c + SUN * 1000.0
+        view = Camera(tuple(eye), tuple(c)).view()
+        corners = np.array([[x, y, z, 1] for x in (lo[0], hi[0]) for y in (lo[1], hi[1]) for z in (lo[2], hi[2])])
+        v = corners @ view.T
+        mn, mx = v[:, :3].min(axis=0), v[:, :3].max(axis=0)
+        return _ortho(mn[0], mx[0], mn[1], mx[1], -mx[2] - 1, -mn[2] + 1) @ view
+
+    def _render_shadow(self):
+        ctx = self.ctx
+        if self._shadow_tex is None:
+            self._shadow_tex = ctx.depth_texture((SHADOW_SIZE, SHADOW_SIZE))
+            self._shadow_tex.compare_func = "<="
+            self._shadow_tex.filter = (moderngl.LINEAR, moderngl.LINEAR)
+            self._shadow_tex.repeat_x = False
+            self._shadow_tex.repeat_y = False
+            self._shadow_fbo = ctx.framebuffer(depth_attachment=self._shadow_tex)
+        self.light_vp = self._light_vp()
+        self._shadow_fbo.use()
+        ctx.viewport = (0, 0, SHADOW_SIZE, SHADOW_SIZE)
+        self._shadow_fbo.clear(depth=1.0)
+        ctx.enable(moderngl.DEPTH_TEST)
+        ctx.disable(moderngl.CULL_FACE)
+        p = self.prog["shadow"]
+        p["u_light_vp"].write(gl_matrix(self.light_vp))
+        p["u_cell"].value = self.world.cell_m
+        if self.shadows:
+            for g in self._gpu_chunks.values():
+                if g["opaque"]:
+                    g["opaque"][3].render(moderngl.TRIANGLES)
+        self.rc.fbo.use()
+        self._shadow_dirty = False
+
+    # -- models ------------------------------------------------------------------------------------------------
+    def model(self, name: str) -> _Model:
+        name = ALIASES.get(name, name)
+        if name not in self._models:
+            path = MODEL_DIR / f"{name}.glb"
+            if not path.exists():
+                return self.model("generic")
+            self._models[name] = _Model(self.ctx, self.prog["model"], path)
+        return self._models[name]
+
+    def model_matrix(self, c: CharView, name: str) -> np.ndarray:
+        """Feet centre, facing, pose and scale: the body's height in layers is the model's height in metres."""
+        cm = self.world.cell_m
+        m = self.model(name)
+        s = c.height_layers * 0.95 / max(m.height, 0.1)
+        fx, fy = (c.x + c.footprint / 2) * cm, (c.y + c.footprint / 2) * cm
+        pose = np.identity(4)
+        lift = 0.0
+        if c.lying:
+            pose = _rot("x", 90.0 if c.down else -90.0)
+            b = m.bounds * s
+            corners = np.array([[x, y, z, 1] for x in b[:, 0] for y in b[:, 1] for z in b[:, 2]]) @ pose.T
+            lift = -corners[:, 2].min() + 0.02
+        elif c.flying:
+            pose = _rot("x", -10.0)
+        return _translate((fx, fy, c.layer + lift)) @ _rot("z", -c.facing_deg) @ pose @ _scale(s)
+
+    # -- dynamic buffers ---------------------------------------------------------------------------------------
+    def _buffer(self, key: str, data: np.ndarray) -> moderngl.Buffer:
+        raw = np.ascontiguousarray(data, dtype=np.float32).tobytes()
+        buf = self._dyn.get(key)
+        if buf is None or buf.size < len(raw):
+            if buf is not None:
+                buf.release()
+            buf = self.ctx.buffer(reserve=max(len(raw), 4096) * 2)
+            self._dyn[key] = buf
+        buf.write(raw)
+        return buf
+
+    def _draw_lines(self, key, arr, vp, width, alpha=1.0, depth=True, func="<="):
+        if len(arr) == 0:
+            return
+        ctx = self.ctx
+        p = self.prog["line"]
+        buf = self._buffer(key, arr)
+        vao = ctx.vertex_array(p, [(buf, "3f 4f", "in_position", "in_color")])
+        p["u_vp"].write(gl_matrix(vp))
+        p["u_viewport"].value = tuple(float(v) for v in self.rc.size)
+        p["u_width"].value = float(width)
+        p["u_alpha"].value = float(alpha)
+        if depth:
+            ctx.enable(moderngl.DEPTH_TEST)
+            ctx.depth_func = func
+        else:
+            ctx.disable(moderngl.DEPTH_TEST)
+        vao.render(moderngl.LINES, vertices=len(arr))
+        vao.release()
+        ctx.depth_func = "<"
+
+    def _draw_tris(self, key, arr, vp, alpha=1.0):
+        if len(arr) == 0:
+            return
+        ctx = self.ctx
+        p = self.prog["flat"]
+        buf = self._buffer(key, arr)
+        vao = ctx.vertex_array(p, [(buf, "3f 4f", "in_position", "in_color")])
+        p["u_vp"].write(gl_matrix(vp))
+        p["u_alpha"].value = float(alpha)
+        vao.render(moderngl.TRIANGLES, vertices=len(arr))
+        vao.release()
+
+    # -- a frame -----------------------------------------------------------------------------------------------
+    def draw(self, camera: Camera, state: RenderState | None = None, overlays: Prims | None = None,
+             options: DrawOptions | None = None):
+        """Draw one frame into the context's framebuffer."""
+        ctx = self.ctx
+        opts = options or DrawOptions()
+        state = state or RenderState()
+        if self._shadow_dirty:
+            self._render_shadow()
+        size = self.rc.size
+        self.rc.fbo.use()
+        ctx.viewport = (0, 0, size[0], size[1])
+        self.rc.fbo.clear(*SKY, 1.0, depth=1.0)
+        vp = camera.view_projection(size)
+        X, Y, Z = self.world.size
+
+        # terrain, opaque then translucent
+        ctx.enable(moderngl.DEPTH_TEST | moderngl.CULL_FACE)
+        ctx.disable(moderngl.BLEND)
+        t = self.prog["terrain"]
+        t["u_vp"].write(gl_matrix(vp))
+        t["u_light_vp"].write(gl_matrix(self.light_vp))
+        t["u_cell"].value = self.world.cell_m
+        t["u_map"].value = (float(X), float(Y), float(Z))
+        t["u_sun"].value = tuple(SUN)
+        t["u_eye"].value = tuple(camera.position)
+        t["u_sky"].value = SKY
+        t["u_fog"].value = 0.0025
+        t["u_shadow_texel"].value = 1.0 / SHADOW_SIZE
+        t["u_palette"].value = 0
+        t["u_occ"].value = 1
+        t["u_shadow"].value = 2
+        self.palette.use(0)
+        self.occ.use(1)
+        self.occ_sampler.use(1)
+        self._shadow_tex.use(2)
+        visible = boxes_visible(frustum_planes(vp), self._chunk_lo, self._chunk_hi) if self._chunk_keys else []
+        drawn = 0
+        for k, vis in zip(self._chunk_keys, visible):
+            g = self._gpu_chunks[k]
+            if vis and g["opaque"]:
+                g["opaque"][2].render(moderngl.TRIANGLES)
+                drawn += 1
+        self.stats["chunks_drawn"] = drawn
+
+        # characters
+        if opts.characters:
+            self._draw_characters(state, vp)
+
+        # markers and overlays (translucent shapes, lines), then translucent terrain
+        prims = character_markers(self.world, state, labels=opts.labels, drop_lines=opts.drop_lines, rings=opts.rings)
+        if overlays is not None:
+            prims.extend(overlays)
+        ctx.enable(moderngl.BLEND)
+        ctx.blend_func = moderngl.SRC_ALPHA, moderngl.ONE_MINUS_SRC_ALPHA
+        ctx.disable(moderngl.CULL_FACE)
+        ctx.depth_mask = False
+        ctx.enable(moderngl.DEPTH_TEST)
+        self._draw_tris("tris", prims.tri_array(), vp)
+        ctx.depth_mask = True
+        w = max(2.0, size[1] / 300)
+        self._draw_lines("lines", prims.line_array(), vp, w)
+        xr = prims.xray_array()
+        self._draw_lines("xray", xr, vp, w * 1.2)
+        ctx.depth_mask = False
+        self._draw_lines("xray2", xr, vp, w, alpha=0.35, func=">")
+
+        ctx.enable(moderngl.CULL_FACE)
+        self.palette.use(0)
+        self.occ.use(1)
+        self.occ_sampler.use(1)
+        self._shadow_tex.use(2)
+        for k, vis in zip(self._chunk_keys, visible):
+            g = self._gpu_chunks[k]
+            if vis and g["translucent"]:
+                g["translucent"][2].render(moderngl.TRIANGLES)
+        ctx.depth_mask = True
+        ctx.disable(moderngl.CULL_FACE)
+
+        # labels and the HUD, on top
+        self._draw_text(camera, prims.labels, opts)
+        ctx.disable(moderngl.BLEND)
+        self.occ_sampler.clear(1)
+
+    def _draw_characters(self, state: RenderState, vp):
+        ctx = self.ctx
+        p = self.prog["model"]
+        p["u_vp"].write(gl_matrix(vp))
+        p["u_sun"].value = tuple(SUN)
+        p["u_alpha"].value = 1.0
+        ctx.enable(moderngl.DEPTH_TEST)
+        ctx.disable(moderngl.CULL_FACE)
+        ctx.disable(moderngl.BLEND)
+        for c in state.characters:
+            col = np.array(side_colour(c.side), dtype=np.float32) / 255.0
+            p["u_side"].value = tuple(col)
+            if c.dead:
+                p["u_tint"].value = (0.18, 0.18, 0.2, 0.75)
+            elif c.down:
+                p["u_tint"].value = (0.55, 0.55, 0.58, 0.55)
+            else:
+                p["u_tint"].value = (0.0, 0.0, 0.0, 0.0)
+            name = c.model_name
+            m = self.model(name)
+            p["u_model"].write(gl_matrix(self.model_matrix(c, name)))
+            m.vao.render(moderngl.TRIANGLES)
+            base = ALIASES.get(name, name)
+            if c.flying and not c.lying and base not in WINGED and (MODEL_DIR / "wings.glb").exists():
+                w = self.model("wings")
+                mm = self.model_matrix(c, name) @ _scale(max(m.height, 0.1) / 1.8)
+                p["u_model"].write(gl_matrix(mm))
+                w.vao.render(moderngl.TRIANGLES)
+
+    def _layout_labels(self, camera, labels, size, px):
+        """Project labels, then push overlapping ones up so none hides another."""
+        placed = []
+        out = []
+        items = []
+        for lb in labels:
+            sx, sy, w = camera.project([lb.pos], size)[0]
+            if w <= 0:
+                continue
+            lpx = lb.size or px
+            tw = self.atlas.text_width(lb.text, lpx)
+            pad = lpx * 0.25
+            x0 = sx - tw / 2 - pad + lb.offset_px[0]
+            y1 = sy + lb.offset_px[1]
+            items.append((w, x0, y1, tw, pad, lpx, lb))
+        items.sort(key=lambda it: it[0])   # nearest first keeps its place
+        for w, x0, y1, tw, pad, lpx, lb in items:
+            h = lpx + 2 * pad
+            y0 = y1 - h
+            for _ in range(12):
+                hit = next((b for b in placed if x0 < b[2] and b[0] < x0 + tw + 2 * pad and y0 < b[3] and b[1] < y0 + h), None)
+                if hit is None:
+                    break
+                y0 = hit[1] - h - 2
+            placed.append((x0, y0, x0 + tw + 2 * pad, y0 + h))
+            out.append((x0, y0, tw, pad, lpx, lb))
+        return out
+
+    def _draw_text(self, camera, labels, opts: DrawOptions):
+        size = self.rc.size
+        px = opts.label_px or max(11.0, size[1] / 42)
+        quads = []
+        for x0, y0, tw, pad, lpx, lb in self._layout_labels(camera, labels, size, px):
+            if lb.bg[3] > 0:
+                quads.append(self.atlas.box(x0, y0, x0 + tw + 2 * pad, y0 + lpx + 2 * pad, lb.bg))
+            quads += self.atlas.quads(lb.text, x0 + pad, y0 + pad, lpx, lb.fg)
+        y = px * 0.5
+        for line in opts.hud:
+            tw = self.atlas.text_width(line, px)
+            quads.append(self.atlas.box(px * 0.4, y - px * 0.2, px * 0.8 + tw, y + px * 1.2, (20, 20, 24, 190)))
+            quads += self.atlas.quads(line, px * 0.6, y, px, (255, 255, 255, 255))
+            y += px * 1.5
+        arr = quads_to_array(quads)
+        if len(arr) == 0:
+            return
+        ctx = self.ctx
+        ctx.disable(moderngl.DEPTH_TEST)
+        ctx.enable(moderngl.BLEND)
+        p = self.prog["text"]
+        p["u_viewport"].value = tuple(float(v) for v in size)
+        p["u_atlas"].value = 3
+        self.atlas_tex.use(3)
+        buf = self._buffer("text", arr)
+        vao = ctx.vertex_array(p, [(buf, "2f 2f 4f", "in_position", "in_uv", "in_color")])
+        vao.render(moderngl.TRIANGLES, vertices=len(arr))
+        vao.release()
+
+    def render(self, camera: Camera, state=None, overlays=None, options=None) -> np.ndarray:
+        """Draw a frame and read it back: uint8 [H, W, 3]."""
+        self.draw(camera, state, overlays, options)
+        return self.rc.read()
+
+    def frame_time(self, camera: Camera, n: int = 20, state=None) -> float:
+        """Median seconds per frame over n frames (ctx.finish() after each, so the GPU's work is counted)."""
+        self.draw(camera, state)
+        self.rc.finish()
+        times = []
+        for _ in range(n):
+            t = time.perf_counter()
+            self.draw(camera, state)
+            self.rc.finish()
+            times.append(time.perf_counter() - t)
+        return float(np.median(times))

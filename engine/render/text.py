@@ -1,0 +1,96 @@
+"""Text without a window system: glyphs drawn with Pillow into one atlas, laid out as screen-space quads."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+from PIL import Image, ImageDraw, ImageFont
+
+FONT_PATHS = ("/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf", "/usr/share/fonts/TTF/DejaVuSans-Bold.ttf",
+              "/usr/share/fonts/dejavu/DejaVuSans-Bold.ttf")
+CHARS = "".join(chr(c) for c in range(32, 127)) + "·↑↓→←×°"
+ATLAS_PX = 32       # glyphs are drawn this tall in the atlas and scaled when drawn
+
+
+def _font(px: int):
+    for p in FONT_PATHS:
+        if Path(p).exists():
+            return ImageFont.truetype(p, px), True
+    return ImageFont.load_default(), False
+
+
+class GlyphAtlas:
+    """One row-packed L8 atlas; texel block (0..3, 0..3) is solid for boxes. ``layout`` returns quads."""
+
+    def __init__(self, px: int = ATLAS_PX):
+        font, scalable = _font(px)
+        self.scalable = scalable
+        asc, desc = font.getmetrics() if hasattr(font, "getmetrics") else (px, 0)
+        self.line_h = asc + desc
+        self.px = px
+        advances = {}
+        for ch in CHARS:
+            try:
+                advances[ch] = int(round(font.getlength(ch)))
+            except Exception:   # noqa: BLE001 - a glyph the font cannot measure
+                advances[ch] = px // 2
+        W = 1024
+        x, y = 6, 0
+        slots = {}
+        for ch in CHARS:
+            a = max(advances[ch], 1) + 2
+            if x + a > W:
+                x, y = 0, y + self.line_h + 2
+            slots[ch] = (x, y, a)
+            x += a
+        H = y + self.line_h + 2
+        H = 1 << (H - 1).bit_length()
+        img = Image.new("L", (W, H), 0)
+        d = ImageDraw.Draw(img)
+        d.rectangle((0, 0, 3, 3), fill=255)
+        for ch, (gx, gy, a) in slots.items():
+            d.text((gx + 1, gy), ch, font=font, fill=255)
+        self.image = np.asarray(img, dtype=np.uint8)
+        self.size = (W, H)
+        self.slots = slots
+        self.advances = advances
+
+    def text_width(self, text: str, size: float) -> float:
+        s = size / self.line_h
+        return sum(self.advances.get(ch, self.advances["?"]) for ch in text) * s
+
+    def quads(self, text: str, x: float, y: float, size: float, color) -> list:
+        """Glyph quads for text with its top left at (x, y) pixels and line height ``size`` pixels.
+        Each quad: (x0, y0, x1, y1, u0, v0, u1, v1, rgba)."""
+        W, H = self.size
+        s = size / self.line_h
+        out = []
+        for ch in text:
+            if ch not in self.slots:
+                ch = "?"
+            gx, gy, a = self.slots[ch]
+            adv = self.advances[ch]
+            if ch != " ":
+                out.append((x - s, y, x + (a - 1) * s, y + size, gx / W, gy / H, (gx + a) / W, (gy + self.line_h) / H, color))
+            x += adv * s
+        return out
+
+    def box(self, x0, y0, x1, y1, color):
+        W, H = self.size
+        return (x0, y0, x1, y1, 1 / W, 1 / H, 2 / W, 2 / H, color)
+
+
+def quads_to_array(quads) -> np.ndarray:
+    """float32 [N*6, 8]: x, y, u, v, r, g, b, a (colour 0..1)."""
+    if not quads:
+        return np.zeros((0, 8), np.float32)
+    q = np.array([(*q[:8], *q[8]) for q in quads], dtype=np.float32)
+    x0, y0, x1, y1, u0, v0, u1, v1 = (q[:, i] for i in range(8))
+    col = q[:, 8:12] / 255.0
+    corners = [(x0, y0, u0, v0), (x1, y0, u1, v0), (x1, y1, u1, v1), (x0, y0, u0, v0), (x1, y1, u1, v1), (x0, y1, u0, v1)]
+    out = np.empty((len(q), 6, 8), np.float32)
+    for i, (cx, cy, cu, cv) in enumerate(corners):
+        out[:, i, 0], out[:, i, 1], out[:, i, 2], out[:, i, 3] = cx, cy, cu, cv
+        out[:, i, 4:] = col
+    return out.reshape(-1, 8)

@@ -1,0 +1,3 @@
+#version 330
+void main() {
+}

@@ -1,0 +1,22 @@
+#version 330
+// Greedy-meshed voxel terrain. Vertex: uint16 x, y, z+1 (voxel units) and face | material << 3.
+in uvec4 in_vert;
+uniform mat4 u_vp;
+uniform mat4 u_light_vp;
+uniform float u_cell;
+out vec3 v_vox;          // voxel units, map z (layers)
+out vec3 v_world;        // metres
+out vec4 v_light;        // light clip space
+flat out int v_face;
+flat out int v_mat;
+
+void main() {
+    vec3 p = vec3(in_vert.xyz) - vec3(0.0, 0.0, 1.0);
+    v_vox = p;
+    v_face = int(in_vert.w & 7u);
+    v_mat = int(in_vert.w >> 3u);
+    vec3 w = vec3(p.x * u_cell, p.y * u_cell, p.z);
+    v_world = w;
+    v_light = u_light_vp * vec4(w, 1.0);
+    gl_Position = u_vp * vec4(w, 1.0);
+}
