@@ -67,6 +67,13 @@ def bench_los(args) -> int:
           f"{tm_rate:,.0f} rays/s on the first {m:,} of the same rays ({dt:.2f} s); agreement {agree.mean():.4%}")
     print(f"ratio aerie / trimesh: {rates[1] / tm_rate:.1f}x with 1 thread, {rates[2] / tm_rate:.1f}x with 2 threads")
 
+    try:   # the same traversal as a GLSL compute shader (llvmpipe here; a real GPU where there is one)
+        from engine.render.los_gpu import bench_gpu
+
+        print(bench_gpu(dist, size, q0, q1, results[1]))
+    except Exception as e:  # no GL here: the CPU figures stand alone
+        print(f"GLSL compute kernel: not measured ({type(e).__name__}: {e})")
+
     # one cover query: all its sample rays, in-process, median of many
     a, b = Body(size[0] // 2 - 8, size[1] // 2, 0), Body(size[0] // 2 + 8, size[1] // 2 + 3, 6)
     for body in (a, b):
