@@ -300,12 +300,12 @@ def cover_cells(scene, state, c: CharView, layer: int) -> Prims:
     return pr
 
 
-def movement(scene, state, c: CharView) -> Prims:
+def movement(scene, state, c: CharView, session=None) -> Prims:
     """Reachable cells this turn with their movement cost, from the rules core's own movement function."""
     from engine.render import rules_bridge
 
     world = scene.world
-    costs = rules_bridge.movement_costs(scene, state, c)     # {(x, y, layer): metres}
+    costs = rules_bridge.movement_costs(scene, state, c, session)     # {(x, y, layer): metres}
     pr = Prims()
     cm = world.cell_m
     if not costs:
@@ -327,7 +327,7 @@ def movement(scene, state, c: CharView) -> Prims:
     return pr
 
 
-def build_overlays(scene, state: RenderState, specs) -> Prims:
+def build_overlays(scene, state: RenderState, specs, session=None) -> Prims:
     """Parse overlay strings (``sightlines:A:B`` ...) into geometry. Unknown forms and ids are user errors."""
     pr = Prims()
     for spec in specs or ():
@@ -343,7 +343,7 @@ def build_overlays(scene, state: RenderState, specs) -> Prims:
             elif name == "reach" and len(parts) == 2:
                 pr.extend(reach(scene, state, _char(scene, state, parts[1], spec)))
             elif name == "movement" and len(parts) == 2:
-                pr.extend(movement(scene, state, _char(scene, state, parts[1], spec)))
+                pr.extend(movement(scene, state, _char(scene, state, parts[1], spec), session))
             elif name == "cover" and len(parts) == 3:
                 pr.extend(cover_cells(scene, state, _char(scene, state, parts[1], spec), int(parts[2])))
             else:

@@ -128,31 +128,33 @@ def face_enemies(chars: list[CharView]) -> list[CharView]:
 
 
 def from_session(scene, session) -> RenderState:
-    """Read a rules session's state (duck-typed: whatever engine.rules exposes), falling back to the scene."""
+    """Read a rules session's state (engine.rules.core: ``state.actors`` of ``Actor`` with x, y, layer, flying,
+    hp, max_hp, conditions, dead), falling back to the scene for anything it lacks."""
     base = RenderState.from_scene(scene)
     state = getattr(session, "state", session)
-    table = getattr(state, "characters", None) or getattr(state, "combatants", None)
+    table = getattr(state, "actors", None)
+    if table is None:
+        table = getattr(state, "characters", None)
     if table is None:
         return base
     items = table.values() if isinstance(table, dict) else table
-    by_id = {}
-    for s in items:
-        cid = getattr(s, "id", None)
-        if cid is not None:
-            by_id[cid] = s
+    by_id = {getattr(s, "id", None): s for s in items}
     out = []
     for c in base.characters:
         s = by_id.get(c.id)
         if s is None:
             out.append(c)
             continue
-        at = getattr(s, "at", None) or getattr(s, "position", None)
-        x, y, layer = (at if at is not None else (c.x, c.y, c.layer))
+        if hasattr(s, "x") and hasattr(s, "layer"):
+            x, y, layer = s.x, s.y, s.layer
+        else:
+            x, y, layer = getattr(s, "position", None) or getattr(s, "at", None) or (c.x, c.y, c.layer)
         conds = getattr(s, "conditions", None)
         conds = tuple(sorted(str(v).lower() for v in conds)) if conds is not None else c.conditions
-        hp = getattr(s, "hp", c.hp)
-        max_hp = getattr(s, "max_hp", c.max_hp)
-        flying = getattr(s, "flying", c.flying)
-        out.append(replace(c, x=float(x), y=float(y), layer=float(layer), conditions=conds, hp=hp, max_hp=max_hp,
-                           flying=bool(flying)))
-    return RenderState(face_enemies(out))
+        if getattr(s, "dead", False) and "dead" not in conds:
+            conds = conds + ("dead",)
+        out.append(replace(c, x=float(x), y=float(y), layer=float(layer), conditions=conds,
+                           hp=getattr(s, "hp", c.hp), max_hp=getattr(s, "max_hp", c.max_hp),
+                           flying=bool(getattr(s, "flying", c.flying))))
+    cur = getattr(state, "current", None)
+    return RenderState(face_enemies(out), turn=cur if isinstance(cur, str) else None)

@@ -1,0 +1,150 @@
+"""`aerie render`, `aerie flythrough`, `aerie replay`: stills and videos, headless."""
+
+from __future__ import annotations
+
+import math
+import sys
+from pathlib import Path
+
+from engine.errors import AerieError
+from engine.render.video import Progress, VideoWriter, check_output
+
+
+def _load(path):
+    from engine.world.scene import load_scene
+
+    return load_scene(path)
+
+
+def _renderer(scene, size):
+    from engine.render.context import RenderContext
+    from engine.render.renderer import Renderer
+
+    rc = RenderContext.headless(size)
+    return Renderer(rc, scene.world)
+
+
+def choose_camera(scene, state, camera=None, orbit=None):
+    from engine.render.camera import default_camera, orbit_camera, scene_camera
+
+    if camera:
+        return scene_camera(scene, camera)
+    if orbit is not None:
+        return orbit_camera(scene.world, state.characters, float(orbit))
+    return default_camera(scene.world, state.characters)
+
+
+def still_state(scene, step: int = 0, seed=None, actions=None):
+    """(state, session or None) for a still: the scene as placed, or after the first N scripted steps."""
+    from engine.render.state import RenderState, from_session
+
+    if step and step > 0:
+        from engine.render import rules_bridge
+
+        session, _ = rules_bridge.run_steps(scene, step, seed, actions)
+        return from_session(scene, session), session
+    if step and step < 0:
+        raise AerieError(f"--step {step}: must be 0 or more")
+    return RenderState.from_scene(scene), None
+
+
+def cmd_render(args) -> int:
+    from PIL import Image
+
+    from engine.render.overlays import build_overlays
+
+    out = check_output(args.output, (".png",))
+    scene = _load(args.scene)
+    state, session = still_state(scene, getattr(args, "step", 0), getattr(args, "seed", None))
+    cam = choose_camera(scene, state, getattr(args, "camera", None), getattr(args, "orbit", None))
+    overlays = build_overlays(scene, state, getattr(args, "overlay", None) or [], session)
+    r = _renderer(scene, tuple(args.size))
+    img = r.render(cam, state, overlays)
+    try:
+        Image.fromarray(img).save(out)
+    except OSError as e:
+        raise AerieError(f"{args.output}: cannot write: {e.strerror or e}") from None
+    w, h = args.size
+    print(f"wrote {out} ({w}x{h})")
+    return 0
+
+
+def cmd_flythrough(args) -> int:
+    from engine.render.camera import scene_path
+    from engine.render.state import RenderState
+
+    out = check_output(args.output, (".mp4", ".gif"))
+    scene = _load(args.scene)
+    state = RenderState.from_scene(scene)
+    path = scene_path(scene, state.characters, args.seconds)
+    seconds = args.seconds or path.duration or 10.0
+    scale = path.duration / seconds if path.duration > 0 else 0.0   # --seconds stretches the keyframes to fit
+    fps = int(args.fps)
+    n = max(1, int(round(seconds * fps)))
+    r = _renderer(scene, tuple(args.size))
+    prog = Progress(n, f"flythrough {out.name}")
+    with VideoWriter(out, tuple(args.size), fps) as vw:
+        for i in range(n):
+            t = i / fps * scale
+            vw.write(r.render(path.at(t), state))
+            prog.update(i + 1)
+    prog.done()
+    print(f"wrote {out} ({n} frames, {n / fps:.1f} s at {fps} fps, {args.size[0]}x{args.size[1]})")
+    return 0
+
+
+def cmd_replay(args) -> int:
+    from engine.render import rules_bridge
+    from engine.render.camera import orbit_camera
+    from engine.render.events import STEP_S, build_step, effects, frame_state
+    from engine.render.state import from_session
+
+    out = check_output(args.output, (".mp4", ".gif"))
+    scene = _load(args.scene)
+    actions = rules_bridge.script(scene, getattr(args, "actions", None))
+    if not actions:
+        raise AerieError(f"{scene.path}: nothing to replay: the scene has no [[script]] (or give --actions FILE)")
+    session = rules_bridge.new_session(scene, getattr(args, "seed", None))
+    fps = int(args.fps)
+    per_step = max(1, int(round(STEP_S * fps)))
+    hold = fps
+    n = hold + per_step * len(actions) + hold
+    before = from_session(scene, session)
+    r = _renderer(scene, tuple(args.size))
+    total_turn = 40.0
+    prog = Progress(n, f"replay {out.name}")
+    frame = 0
+
+    def cam():
+        return orbit_camera(scene.world, before.characters, 20.0 + total_turn * frame / n)
+
+    from engine.render.renderer import DrawOptions
+
+    with VideoWriter(out, tuple(args.size), fps) as vw:
+        for _ in range(hold):
+            vw.write(r.render(cam(), before, None, DrawOptions(hud=(f"{scene.name}: {len(actions)} steps",))))
+            frame += 1
+            prog.update(frame)
+        for i, act in enumerate(actions):
+            try:
+                events = list(session.step(act))
+            except AerieError as e:
+                raise AerieError(f"{scene.path}: script[{i}]: {e}") from None
+            after = from_session(scene, session)
+            anim = build_step(before, after, events)
+            for k in range(per_step):
+                u = k / max(per_step - 1, 1)
+                st, _, hud = frame_state(anim, u)
+                fx = effects(scene.world, anim, st, u)
+                head = f"step {i + 1}/{len(actions)}: {act.get('actor', '?')} {act.get('action', '')}"
+                vw.write(r.render(cam(), st, fx, DrawOptions(hud=(head, *hud))))
+                frame += 1
+                prog.update(frame)
+            before = after
+        for _ in range(hold):
+            vw.write(r.render(cam(), before, None, DrawOptions(hud=("end of the script",))))
+            frame += 1
+            prog.update(frame)
+    prog.done()
+    print(f"wrote {out} ({frame} frames, {frame / fps:.1f} s)")
+    return 0

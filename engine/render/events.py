@@ -1,0 +1,134 @@
+"""Rules events -> animation. The replay plays each scripted step over ``STEP_S`` seconds: characters glide from
+their state before the step to their state after it (along the move's path when the event gives one; falls drop
+with gravity), and the step's events show as effects: attack lines, floating damage numbers, a caption.
+
+Events are the rules core's dicts (``type`` plus fields); this adapter reads them defensively (``actor``/``who``,
+``target``, ``amount``/``damage``, ``path``), so a new event type only loses its effect, never the replay.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+from engine.render.overlays import Label, Prims, feet_centre
+from engine.render.state import CharView, RenderState
+
+STEP_S = 1.6
+ATTACKS = ("attack", "hit", "miss", "shot", "melee", "ranged_attack")
+
+
+@dataclass
+class StepAnim:
+    before: RenderState
+    after: RenderState
+    events: list
+    caption: str = ""
+    paths: dict = field(default_factory=dict)       # id -> [(x, y, layer), ...]
+    falls: set = field(default_factory=set)
+
+
+def _who(ev):
+    return ev.get("actor") or ev.get("who") or ev.get("attacker") or ev.get("id")
+
+
+def _describe(ev) -> str | None:
+    t = ev.get("type", "")
+    if t in ("roll", "state", "upkeep"):
+        return None
+    who = _who(ev)
+    tgt = ev.get("target")
+    amount = ev.get("amount", ev.get("damage"))
+    bits = [t.replace("_", " ")]
+    if who:
+        bits.insert(0, str(who))
+    if tgt:
+        bits.append(str(tgt))
+    if amount is not None and isinstance(amount, (int, float)):
+        bits.append(str(amount))
+    if "layers" in ev:
+        bits.append(f"{ev['layers']} layers")
+    return " ".join(bits)
+
+
+def build_step(before: RenderState, after: RenderState, events: list) -> StepAnim:
+    paths, falls = {}, set()
+    captions = []
+    for ev in events:
+        t = ev.get("type", "")
+        who = _who(ev)
+        if "path" in ev and who and isinstance(ev["path"], (list, tuple)) and ev["path"]:
+            try:
+                paths[who] = [tuple(float(v) for v in p) for p in ev["path"]]
+            except (TypeError, ValueError):
+                pass
+        if t in ("fall", "fell", "falls") and who:
+            falls.add(who)
+        d = _describe(ev)
+        if d and d not in captions:
+            captions.append(d)
+    return StepAnim(before, after, list(events), "; ".join(captions[:4]), paths, falls)
+
+
+def _lerp_path(path, u):
+    if len(path) == 1:
+        return path[0]
+    seg = u * (len(path) - 1)
+    i = min(int(seg), len(path) - 2)
+    f = seg - i
+    a, b = path[i], path[i + 1]
+    return tuple(p + (q - p) * f for p, q in zip(a, b))
+
+
+def frame_state(anim: StepAnim, u: float) -> tuple[RenderState, Prims, list[str]]:
+    """The state and the effects at fraction ``u`` (0..1) of a step."""
+    move_u = min(u / 0.6, 1.0)
+    chars = []
+    for a in anim.after.characters:
+        try:
+            b = anim.before.get(a.id)
+        except KeyError:
+            chars.append(a)
+            continue
+        if (b.x, b.y, b.layer) == (a.x, a.y, a.layer):
+            chars.append(a if u >= 0.6 else replace(a, conditions=b.conditions, hp=b.hp))
+            continue
+        if a.id in anim.falls and b.x == a.x and b.y == a.y:
+            g = move_u * move_u                       # falls accelerate
+            pos = (a.x, a.y, b.layer + (a.layer - b.layer) * g)
+        elif a.id in anim.paths:
+            pos = _lerp_path(anim.paths[a.id], move_u * move_u * (3 - 2 * move_u))
+        else:
+            s = move_u * move_u * (3 - 2 * move_u)
+            pos = (b.x + (a.x - b.x) * s, b.y + (a.y - b.y) * s, b.layer + (a.layer - b.layer) * s)
+        src = a if u >= 0.6 else replace(a, conditions=b.conditions, hp=b.hp, flying=b.flying)
+        chars.append(src.at(*pos))
+    state = RenderState(chars)
+    fx = Prims()
+    return state, fx, [anim.caption] if anim.caption else []
+
+
+def effects(world, anim: StepAnim, state: RenderState, u: float) -> Prims:
+    """Attack lines while the attack resolves, damage numbers rising from the target."""
+    fx = Prims()
+    for ev in anim.events:
+        t = ev.get("type", "")
+        who, tgt = _who(ev), ev.get("target")
+        try:
+            a = state.get(who) if who else None
+            b = state.get(tgt) if tgt else None
+        except KeyError:
+            continue
+        if t in ATTACKS and a is not None and b is not None and 0.2 <= u <= 0.85:
+            pa, pb = feet_centre(world, a), feet_centre(world, b)
+            hit = t != "miss" and ev.get("hit", True)
+            col = (255, 230, 80, 255) if hit else (200, 200, 200, 255)
+            fx.line((pa[0], pa[1], pa[2] + a.eye_m), (pb[0], pb[1], pb[2] + b.height_layers * 0.6), col, xray=True)
+        if t in ("damage", "hurt") and 0.35 <= u:
+            c = b or a
+            amount = ev.get("amount", ev.get("damage"))
+            if c is not None and amount is not None:
+                fxm = feet_centre(world, c)
+                rise = (u - 0.35) * 2.0
+                fx.labels.append(Label((fxm[0], fxm[1], c.layer + c.height_layers + 0.8 + rise), f"-{amount}",
+                                       (255, 70, 60, 255), (0, 0, 0, 0), size=0, offset_px=(18, 0)))
+    return fx

@@ -1,0 +1,77 @@
+"""The renderer's only door into the rules core (engine.rules): sessions, scripted steps, movement ranges.
+If the core or the scene's ruleset is missing, every function raises one clear AerieError."""
+
+from __future__ import annotations
+
+from engine.errors import AerieError
+
+
+def new_session(scene, seed=None):
+    try:
+        from engine.rules.core import Session
+    except ImportError as e:
+        raise AerieError(f"this needs the rules core (engine.rules.core), which is not available: {e}") from None
+    try:
+        return Session(scene, seed=seed)
+    except AerieError as e:
+        raise AerieError(f"{scene.path}: cannot start the rules: {e}") from None
+
+
+def script(scene, actions_file=None) -> list[dict]:
+    if actions_file:
+        import json
+        from pathlib import Path
+
+        p = Path(actions_file)
+        try:
+            text = p.read_text()
+        except OSError as e:
+            raise AerieError(f"{actions_file}: cannot read: {e.strerror}") from None
+        try:
+            if p.suffix == ".toml":
+                import tomllib
+
+                data = tomllib.loads(text)
+                return list(data.get("script", data.get("actions", [])))
+            data = json.loads(text)
+        except ValueError as e:
+            raise AerieError(f"{actions_file}: not a JSON list of actions: {e}") from None
+        if isinstance(data, dict):
+            data = data.get("actions", data.get("script", []))
+        return list(data)
+    return list(scene.spec.script)
+
+
+def run_steps(scene, n: int, seed=None, actions=None):
+    """A session after the first ``n`` scripted steps; returns (session, [events of each step])."""
+    acts = script(scene, actions)
+    if n > len(acts):
+        raise AerieError(f"{scene.path}: --step {n}: the script has only {len(acts)} step(s)")
+    s = new_session(scene, seed)
+    per_step = []
+    for i, a in enumerate(acts[:n]):
+        try:
+            per_step.append(list(s.step(a)))
+        except AerieError as e:
+            raise AerieError(f"{scene.path}: script[{i}]: {e}") from None
+    return s, per_step
+
+
+def movement_costs(scene, state, c, session=None) -> dict:
+    """{(x, y, layer): metres} for every place the character can end its move, from the rules' own reach map
+    (engine.rules.aerial.reach: AIR-06/07/09 costs, take-off included)."""
+    s = session or new_session(scene)
+    try:
+        from engine.rules.aerial import reach
+    except ImportError as e:
+        raise AerieError(f"the movement overlay needs engine.rules.aerial: {e}") from None
+    actor = s.state.actors.get(c.id)
+    if actor is None:
+        raise AerieError(f"overlay 'movement:{c.id}': the rules have no character {c.id!r}")
+    r = reach(s, actor)
+    out = {}
+    for (x, y, z) in r.destinations():
+        cm = r.cost_cm(x, y, z)
+        if cm is not None:
+            out[(x, y, z)] = round(cm / 100.0, 2)
+    return out
