@@ -43,6 +43,11 @@ class Dnd5eStats(_Strict):
     hidden: bool = False
     invisible: bool = False
     pc: bool | None = None
+    attacks: int | None = None          # attacks per Attack action (Extra Attack / Multiattack)
+    spell_slots: dict[str, int] | None = None   # {"1": 4, "2": 3}; absent: slots are not tracked
+    spellcasting: str | None = None     # casting ability (int/wis/cha); default: the highest of the three
+    items: list[str] = []               # objects usable with Use an Object (potion_of_healing...)
+    stable: bool = False
 
 
 class BatonStats(_Strict):
@@ -58,9 +63,14 @@ class BatonStats(_Strict):
     vigor: int | None = None
     wounds: list[Any] = []
     conditions: list[str] = []
-    defence: str | None = None          # dodge | shield
-    mount: str | None = None
-    destiny: int | None = None
+    defence: str | None = None          # dodge | shield | defence | none: the defence skill it resists with (BAT-14)
+    mount: str | None = None            # id of the character it rides (BAT-42)
+    destiny: int | None = None          # the players' Destiny pool (BAT-36), given on any PC
+    items: dict[str, int] = {}          # bandage, splint, potion_healing, ... -> count
+    equipped: list[str] = []            # weapons in hand: [main, off]; default: the first weapon
+    counterattack: bool = False         # gear or ability granting counterattacks (BAT-13)
+    undead: bool | None = None          # divine damage is always critical against it (BAT-52)
+    reach_m: float | None = None        # melee reach (default 1.5 m)
 
 
 _SCHEMAS: dict[str, type] = {"dnd5e": Dnd5eStats, "baton": BatonStats}
