@@ -274,6 +274,9 @@ def chunk_of(q: Quads) -> np.ndarray:
     """Chunk index (cx, cy) of each quad, packed as cy * 65536 + cx (quads never cross chunk borders)."""
     c = quad_corners(q)
     mn = c.min(axis=1)
+    # a face belongs to the voxel behind it: a +x / +y face at plane p is the face of the voxel at p - 1
+    mn[:, 0] -= (q.face == 1)
+    mn[:, 1] -= (q.face == 3)
     return (mn[:, 1] // CHUNK) * 65536 + (mn[:, 0] // CHUNK)
 
 
