@@ -33,18 +33,16 @@ void main() {
     float a1 = occ(v_vox + n * 0.5, 0.0);
     float a2 = occ(v_vox + n * 1.5, 1.0);
     float ao = clamp(1.0 - 0.75 * a1 - 0.35 * a2, 0.25, 1.0);
-    // sun with a 4-tap PCF shadow (each tap is a hardware 2 x 2 compare)
+    // sun with a 2-tap PCF shadow (each tap is a hardware 2 x 2 compare, so 8 depth samples in all)
     vec3 lp = v_light.xyz / v_light.w * 0.5 + 0.5;
     float ndl = dot(n, u_sun);
     float lit = 0.0;
     if (ndl > 0.0) {
         float bias = 0.0015;
         float t = u_shadow_texel;
-        lit += texture(u_shadow, vec3(lp.xy + vec2(-0.7, -0.3) * t, lp.z - bias));
-        lit += texture(u_shadow, vec3(lp.xy + vec2(0.3, -0.7) * t, lp.z - bias));
-        lit += texture(u_shadow, vec3(lp.xy + vec2(0.7, 0.3) * t, lp.z - bias));
-        lit += texture(u_shadow, vec3(lp.xy + vec2(-0.3, 0.7) * t, lp.z - bias));
-        lit *= 0.25 * ndl;
+        lit += texture(u_shadow, vec3(lp.xy + vec2(-0.6, -0.4) * t, lp.z - bias));
+        lit += texture(u_shadow, vec3(lp.xy + vec2(0.6, 0.4) * t, lp.z - bias));
+        lit *= 0.5 * ndl;
     }
     // sky light from above, a little bounce from below
     float sky = 0.55 + 0.25 * n.z;

@@ -79,6 +79,17 @@ def _scale(s) -> np.ndarray:
     return np.diag([s, s, s, 1.0])
 
 
+def _set(prog, name, value):
+    """Set a uniform if the program uses it (the GLSL compiler drops unused ones)."""
+    u = prog.get(name, None)
+    if u is None:
+        return
+    if isinstance(value, bytes):
+        u.write(value)
+    else:
+        u.value = value
+
+
 def frustum_planes(vp: np.ndarray) -> np.ndarray:
     """[6, 4] planes (a, b, c, d), inside where a x + b y + c z + d >= 0."""
     r = vp
@@ -341,30 +352,34 @@ class Renderer:
         ctx.enable(moderngl.DEPTH_TEST | moderngl.CULL_FACE)
         ctx.disable(moderngl.BLEND)
         t = self.prog["terrain"]
-        t["u_vp"].write(gl_matrix(vp))
-        t["u_light_vp"].write(gl_matrix(self.light_vp))
-        t["u_cell"].value = self.world.cell_m
-        t["u_map"].value = (float(X), float(Y), float(Z))
-        t["u_sun"].value = tuple(SUN)
-        t["u_eye"].value = tuple(camera.position)
-        t["u_sky"].value = SKY
-        t["u_fog"].value = 0.0025
-        t["u_shadow_texel"].value = 1.0 / SHADOW_SIZE
-        t["u_palette"].value = 0
-        t["u_occ"].value = 1
-        t["u_shadow"].value = 2
+        _set(t, "u_vp", gl_matrix(vp))
+        _set(t, "u_light_vp", gl_matrix(self.light_vp))
+        _set(t, "u_cell", self.world.cell_m)
+        _set(t, "u_map", (float(X), float(Y), float(Z)))
+        _set(t, "u_sun", tuple(SUN))
+        _set(t, "u_eye", tuple(camera.position))
+        _set(t, "u_sky", SKY)
+        _set(t, "u_fog", 0.0025)
+        _set(t, "u_shadow_texel", 1.0 / SHADOW_SIZE)
+        _set(t, "u_palette", 0)
+        _set(t, "u_occ", 1)
+        _set(t, "u_shadow", 2)
         self.palette.use(0)
         self.occ.use(1)
         self.occ_sampler.use(1)
         self._shadow_tex.use(2)
-        visible = boxes_visible(frustum_planes(vp), self._chunk_lo, self._chunk_hi) if self._chunk_keys else []
-        drawn = 0
-        for k, vis in zip(self._chunk_keys, visible):
+        # frustum culling per chunk, then front to back so early depth testing skips hidden fragments
+        order = []
+        if self._chunk_keys:
+            visible = boxes_visible(frustum_planes(vp), self._chunk_lo, self._chunk_hi)
+            centre = (self._chunk_lo + self._chunk_hi) / 2
+            dist = np.linalg.norm(centre - np.array(camera.position), axis=1)
+            order = [self._chunk_keys[i] for i in np.argsort(dist) if visible[i]]
+        for k in order:
             g = self._gpu_chunks[k]
-            if vis and g["opaque"]:
+            if g["opaque"]:
                 g["opaque"][2].render(moderngl.TRIANGLES)
-                drawn += 1
-        self.stats["chunks_drawn"] = drawn
+        self.stats["chunks_drawn"] = len(order)
 
         # characters
         if opts.characters:
@@ -393,9 +408,9 @@ class Renderer:
         self.occ.use(1)
         self.occ_sampler.use(1)
         self._shadow_tex.use(2)
-        for k, vis in zip(self._chunk_keys, visible):
+        for k in reversed(order):          # back to front for blending
             g = self._gpu_chunks[k]
-            if vis and g["translucent"]:
+            if g["translucent"]:
                 g["translucent"][2].render(moderngl.TRIANGLES)
         ctx.depth_mask = True
         ctx.disable(moderngl.CULL_FACE)
