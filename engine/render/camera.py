@@ -88,7 +88,7 @@ def focus(world, chars) -> tuple[np.ndarray, float]:
     if len(pts):
         a, b = pts.min(axis=0), pts.max(axis=0)
         c = (a + b) / 2
-        r = max(np.linalg.norm(b - a) / 2 + 4.0, np.linalg.norm(hi[:2] - lo[:2]) / 5)
+        r = max(np.linalg.norm(b - a) / 2 + 3.0, 10.0)
     else:
         c = (lo + hi) / 2
         c[2] = 0.0
@@ -101,7 +101,7 @@ def orbit_camera(world, chars, azimuth_deg: float, elevation_deg: float = 38.0, 
     """A camera on a circle around the action at this azimuth (0 = from the south looking north, 90 = from the
     east), high enough to see over walls, far enough that the action fits."""
     c, r = focus(world, chars)
-    d = r / math.sin(math.radians(fov) / 2) * 1.05 * distance_scale
+    d = r / math.sin(math.radians(fov) / 2) * 0.95 * distance_scale
     az, el = math.radians(azimuth_deg), math.radians(elevation_deg)
     off = np.array([math.sin(az) * math.cos(el), -math.cos(az) * math.cos(el), math.sin(el)]) * d
     return Camera(tuple(map(float, c + off)), tuple(map(float, c)), fov)

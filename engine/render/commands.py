@@ -83,7 +83,7 @@ def cmd_flythrough(args) -> int:
     n = max(1, int(round(seconds * fps)))
     r = _renderer(scene, tuple(args.size))
     prog = Progress(n, f"flythrough {out.name}")
-    with VideoWriter(out, tuple(args.size), fps) as vw:
+    with prog, VideoWriter(out, tuple(args.size), fps) as vw:
         for i in range(n):
             t = i / fps * scale
             vw.write(r.render(path.at(t), state))
@@ -120,7 +120,7 @@ def cmd_replay(args) -> int:
 
     from engine.render.renderer import DrawOptions
 
-    with VideoWriter(out, tuple(args.size), fps) as vw:
+    with prog, VideoWriter(out, tuple(args.size), fps) as vw:
         for _ in range(hold):
             vw.write(r.render(cam(), before, None, DrawOptions(hud=(f"{scene.name}: {len(actions)} steps",))))
             frame += 1

@@ -33,17 +33,28 @@ def _who(ev):
 
 def _describe(ev) -> str | None:
     t = ev.get("type", "")
-    if t in ("roll", "state", "upkeep"):
+    who, tgt = _who(ev), ev.get("target")
+    if t in ("roll", "state", "upkeep", "turn", "end_turn", "hp", "initiative"):
         return None
-    who = _who(ev)
-    tgt = ev.get("target")
-    amount = ev.get("amount", ev.get("damage"))
-    bits = [t.replace("_", " ")]
-    if who:
-        bits.insert(0, str(who))
+    if t == "attack":
+        res = "hits" if ev.get("hit") else "misses"
+        if ev.get("critical"):
+            res = "crits"
+        cover = ev.get("cover")
+        return f"{who} {res} {tgt}" + (f" ({cover} cover)" if cover and cover != "none" else "")
+    if t == "damage":
+        return f"{who} takes {ev.get('amount')} {ev.get('damage_type', '')}".rstrip()
+    if t == "move":
+        to = ev.get("to")
+        return f"{who} moves to layer {to[2]}" if isinstance(to, (list, tuple)) and len(to) == 3 else f"{who} moves"
+    if t == "fall_roll":
+        return f"{who} fall roll: {ev.get('outcome', ev.get('result'))}"
+    bits = [str(who)] if who else []
+    bits.append(t.replace("_", " "))
     if tgt:
         bits.append(str(tgt))
-    if amount is not None and isinstance(amount, (int, float)):
+    amount = ev.get("amount")
+    if isinstance(amount, (int, float)):
         bits.append(str(amount))
     if "layers" in ev:
         bits.append(f"{ev['layers']} layers")

@@ -463,9 +463,9 @@ class Renderer:
             pad = lpx * 0.25
             x0 = sx - tw / 2 - pad + lb.offset_px[0]
             y1 = sy + lb.offset_px[1]
-            items.append((w, x0, y1, tw, pad, lpx, lb))
+            items.append((w, x0, y1, tw, pad, lpx, lb, sx))
         items.sort(key=lambda it: it[0])   # nearest first keeps its place
-        for w, x0, y1, tw, pad, lpx, lb in items:
+        for w, x0, y1, tw, pad, lpx, lb, sx in items:
             h = lpx + 2 * pad
             y0 = y1 - h
             for _ in range(12):
@@ -474,14 +474,18 @@ class Renderer:
                     break
                 y0 = hit[1] - h - 2
             placed.append((x0, y0, x0 + tw + 2 * pad, y0 + h))
-            out.append((x0, y0, tw, pad, lpx, lb))
+            out.append((x0, y0, tw, pad, lpx, lb, (sx + lb.offset_px[0], y1)))
         return out
 
     def _draw_text(self, camera, labels, opts: DrawOptions):
         size = self.rc.size
         px = opts.label_px or max(11.0, size[1] / 42)
         quads = []
-        for x0, y0, tw, pad, lpx, lb in self._layout_labels(camera, labels, size, px):
+        leaders = []
+        for x0, y0, tw, pad, lpx, lb, (ax, ay) in self._layout_labels(camera, labels, size, px):
+            if ay - (y0 + lpx + 2 * pad) > 3:      # pushed up to avoid another label: a leader to its anchor
+                bx = min(max(ax, x0 + 2), x0 + tw + 2 * pad - 2)
+                leaders.append(((bx, y0 + lpx + 2 * pad), (ax, ay), lb.bg))
             if lb.bg[3] > 0:
                 quads.append(self.atlas.box(x0, y0, x0 + tw + 2 * pad, y0 + lpx + 2 * pad, lb.bg))
             quads += self.atlas.quads(lb.text, x0 + pad, y0 + pad, lpx, lb.fg)
@@ -491,6 +495,14 @@ class Renderer:
             quads.append(self.atlas.box(px * 0.4, y - px * 0.2, px * 0.8 + tw, y + px * 1.2, (20, 20, 24, 190)))
             quads += self.atlas.quads(line, px * 0.6, y, px, (255, 255, 255, 255))
             y += px * 1.5
+        if leaders:
+            W, H = size
+            segs = []
+            for (x0, y0), (x1, y1), c in leaders:
+                col = [c[0] / 255, c[1] / 255, c[2] / 255, 0.9]
+                segs.append([x0 / W * 2 - 1, 1 - y0 / H * 2, 0.0, *col])
+                segs.append([x1 / W * 2 - 1, 1 - y1 / H * 2, 0.0, *col])
+            self._draw_lines("leaders", np.array(segs, np.float32), np.identity(4), max(1.5, H / 480), depth=False)
         arr = quads_to_array(quads)
         if len(arr) == 0:
             return

@@ -98,3 +98,11 @@ class Progress:
         self.update(self.total)
         self.stream.write("\n")
         self.stream.flush()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, exc_type, *exc):
+        if exc_type is not None:      # end the bar's line so the error reads on its own line
+            self.stream.write("\n")
+            self.stream.flush()
