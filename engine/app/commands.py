@@ -1,0 +1,39 @@
+"""`aerie play SCENE [--seed N] [--size WxH]`: open the sandbox window."""
+
+from __future__ import annotations
+
+import os
+import sys
+
+from engine.errors import AerieError
+
+NO_DISPLAY = ("aerie play: no display (DISPLAY is not set): the window needs one; render instead with "
+              "`aerie render SCENE -o still.png` or `aerie flythrough SCENE -o tour.mp4` "
+              "(or run it under a virtual display: xvfb-run -a aerie play SCENE)")
+
+
+def has_display() -> bool:
+    return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
+
+
+def cmd_play(args) -> int:
+    if not has_display():
+        print(NO_DISPLAY, file=sys.stderr)
+        return 2
+    from engine.world.scene import load_scene
+
+    scene = load_scene(args.scene)
+    try:
+        import pyglet
+
+        pyglet.options["shadow_window"] = False
+        from engine.app.window import PlayWindow
+
+        win = PlayWindow(scene, getattr(args, "seed", None), tuple(getattr(args, "size", (1280, 720))))
+    except AerieError:
+        raise
+    except Exception as e:   # noqa: BLE001 - a display that will not give us a GL 3.3 window
+        raise AerieError(f"aerie play: cannot open a window on {os.environ.get('DISPLAY')}: {e}") from None
+    win.write_state()
+    pyglet.app.run(1 / 60.0)
+    return 0

@@ -1,0 +1,507 @@
+"""The window's brain, without a window: selection, the action being composed, its preview, undo / redo, forced
+dice, save and load. Pure Python over the rules core (``engine.rules.core.Session``); the pyglet window only turns
+input into calls here and draws what it reads back, so everything below is testable without a display.
+
+Nothing about a ruleset is hard-coded: the buttons are the core's ``legal_actions`` grouped by action name, the
+parameters an action still needs are read from the ruleset's ``action_specs`` (a ``pos`` is picked on the map,
+an ``id`` by clicking a character), and the preview is the core's ``preview``. Undo rebuilds the session from
+scene + seed + actions[:-1] -- the core is event-sourced, so the rebuilt state and log are exactly the old ones.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from engine.errors import AerieError
+from engine.rules.core import Illegal, Session, dumps
+
+HOTKEYS = "1234567890"
+
+
+@dataclass
+class Pending:
+    """An action being composed: its name, the legal variants still possible, the parameters chosen."""
+    name: str
+    variants: list
+    params: dict = field(default_factory=dict)
+    needs: list = field(default_factory=list)        # [(param, kind)] still to pick: kind "pos" or "id"
+    variant_i: int = 0
+
+    def candidates(self) -> list:
+        out = []
+        for v in self.variants:
+            if all(v.get(k, val) == val for k, val in self.params.items()):
+                out.append(v)
+        return out
+
+
+class Controller:
+    def __init__(self, scene, seed: int | None = None, session: Session | None = None):
+        self.scene = scene
+        self.session = session or Session(scene, seed)
+        self.seed = self.session.seed
+        self.redo_stack: list[dict] = []
+        self.selected: str | None = self.session.current
+        self.pending: Pending | None = None
+        self.cursor_layer: int = 0
+        self.hover: tuple[int, int, int] | None = None
+        self.forced: dict = {}
+        self.message: tuple[str, str] = ("", "info")     # (text, "info" | "error")
+        self.last_events: list = []
+        self.version = 0           # bumps on every change the window must redraw / recompute for
+        self.state_version = 0     # bumps when the rules state changes (step, undo, redo, load)
+        if self.selected:
+            self.cursor_layer = self.actor(self.selected).layer
+
+    # -- reading -----------------------------------------------------------------------------------------------
+    @property
+    def state(self):
+        return self.session.state
+
+    def actor(self, cid):
+        return self.session.state.actors[cid]
+
+    def specs(self) -> dict:
+        return self.session.ruleset.action_specs()
+
+    def legal(self) -> list[dict]:
+        if self.selected is None:
+            return []
+        try:
+            return list(self.session.legal_actions(self.selected))
+        except AerieError:
+            return []
+
+    def buttons(self) -> list[dict]:
+        """One button per legal action name, in the core's order, with a hotkey (1..9, 0)."""
+        names = []
+        for a in self.legal():
+            if a.get("action") not in names:
+                names.append(a.get("action"))
+        out = []
+        for i, n in enumerate(names):
+            out.append({"action": n, "label": str(n).replace("_", " "), "hotkey": HOTKEYS[i] if i < len(HOTKEYS) else "",
+                        "active": self.pending is not None and self.pending.name == n})
+        return out
+
+    def who_at(self, x: int, y: int, layer: int) -> list[str]:
+        out = []
+        for a in self.state.actors.values():
+            if a.x <= x < a.x + a.footprint and a.y <= y < a.y + a.footprint and a.layer <= layer < a.layer + a.height_layers:
+                out.append(a.id)
+        return out
+
+    def cell_info(self, cell) -> str:
+        """Hover text: coordinates, layer, altitude, the material under / at the cell, who stands there."""
+        if cell is None:
+            return ""
+        x, y, layer = cell
+        w = self.scene.world
+        cm = w.cell_m
+        X, Y, Z = w.size
+        bits = [f"cell ({x}, {y})  layer {layer}  ({x * cm:.1f} m E, {y * cm:.1f} m N, {layer} m up)"]
+        here = w.at(x, y, layer)
+        below = w.at(x, y, layer - 1)
+        if here > 0:
+            bits.append(f"inside {w.materials[here].name}")
+        elif layer == 0:
+            bits.append("on the ground")
+        elif below > 0:
+            bits.append(f"on {w.materials[below].name}")
+        else:
+            bits.append(f"in the air ({layer - w.support_layer(x, y, layer)} m above the surface)")
+        who = self.who_at(x, y, layer) or self.who_at(x, y, max(layer - 1, 0))
+        if who:
+            bits.append("here: " + ", ".join(who))
+        return "; ".join(bits)
+
+    # -- selection ---------------------------------------------------------------------------------------------
+    def _changed(self, state=False):
+        self.version += 1
+        if state:
+            self.state_version += 1
+
+    def select(self, cid: str | None):
+        if cid is not None and cid not in self.state.actors:
+            self.say(f"no character {cid!r}", "error")
+            return
+        if self.pending is not None and cid is not None:
+            # while composing an action that needs a character, a click chooses it instead of selecting
+            need = next((k for k, kind in self.pending.needs if kind == "id"), None)
+            if need is not None:
+                self.choose_param(need, cid)
+                return
+        self.selected = cid
+        self.pending = None
+        if cid is not None:
+            self.cursor_layer = self.actor(cid).layer
+            cur = self.session.current
+            if cur is not None and cid != cur and not self.legal():
+                self.say(f"it is {cur}'s turn; {cid} has nothing to do now")
+            else:
+                self.say("")
+        self._changed()
+
+    def select_current(self):
+        self.select(self.session.current)
+
+    def cycle_selection(self, step: int = 1):
+        ids = list(self.state.order) or list(self.state.actors)
+        if not ids:
+            return
+        i = ids.index(self.selected) if self.selected in ids else -1
+        self.select(ids[(i + step) % len(ids)])
+
+    def set_layer(self, layer: int):
+        Z = self.scene.world.size[2]
+        self.cursor_layer = int(min(max(layer, 0), Z - 1))
+        self._changed()
+
+    def change_layer(self, delta: int):
+        self.set_layer(self.cursor_layer + delta)
+
+    def say(self, text: str, kind: str = "info"):
+        self.message = (text, kind)
+        self.version += 1
+
+    # -- composing an action ------------------------------------------------------------------------------------
+    def choose(self, name: str) -> bool:
+        """Start composing the legal action ``name`` (a button / hotkey)."""
+        variants = [a for a in self.legal() if a.get("action") == name]
+        if not variants:
+            reason = f"{name.replace('_', ' ')} is not possible for {self.selected} now"
+            if self.session.current and self.selected != self.session.current:
+                reason += f" (it is {self.session.current}'s turn)"
+            self.say(reason, "error")
+            return False
+        spec = self.specs().get(name, {})
+        needs = []
+        for k, p in spec.items():
+            if p.kind in ("pos", "id") and p.required:
+                have = [v for v in variants if k in v]
+                if len(have) == len(variants) and len({json.dumps(v[k]) for v in variants}) == 1:
+                    continue   # the core filled it in, one value
+                needs.append((k, p.kind))
+        self.pending = Pending(name, variants, {}, needs)
+        self.say("")
+        self._changed()
+        return True
+
+    def hotkey(self, key: str) -> bool:
+        for b in self.buttons():
+            if b["hotkey"] == key:
+                return self.choose(b["action"])
+        return False
+
+    def choose_param(self, key: str, value):
+        p = self.pending
+        if p is None:
+            return
+        kinds = dict(p.needs)
+        if key not in kinds:
+            return
+        if kinds[key] == "id":
+            ok = [v for v in p.variants if k_ok(v, key, value)]
+            if not ok:
+                self.say(f"{value} is not a target {p.name.replace('_', ' ')} can take now", "error")
+                # keep the choice so the preview can show the core's reason
+        p.params[key] = value
+        p.variant_i = 0
+        self._changed()
+
+    def set_destination(self, cell):
+        """The hovered / clicked cell for the pending action's position parameter."""
+        p = self.pending
+        if p is None:
+            return
+        k = next((k for k, kind in p.needs if kind == "pos"), None)
+        if k is not None and cell is not None:
+            p.params[k] = [int(v) for v in cell]
+            self._changed()
+
+    def next_variant(self):
+        if self.pending is not None:
+            n = len(self.pending.candidates())
+            if n > 1:
+                self.pending.variant_i = (self.pending.variant_i + 1) % n
+                self._changed()
+
+    def cancel(self):
+        if self.pending is not None:
+            self.pending = None
+            self.say("")
+            self._changed()
+
+    def missing(self) -> list[str]:
+        p = self.pending
+        if p is None:
+            return []
+        return [k for k, _kind in p.needs if k not in p.params]
+
+    def action(self) -> dict | None:
+        """The complete action the pending choice describes, or None while something is missing."""
+        p = self.pending
+        if p is None or self.missing():
+            return None
+        cands = p.candidates()
+        if cands:
+            base = dict(cands[p.variant_i % len(cands)])
+        else:
+            base = dict(p.variants[0])
+        base.update(p.params)
+        base.setdefault("actor", self.selected)
+        base["action"] = p.name
+        if self.forced:
+            base["rolls"] = {k: (list(v) if isinstance(v, list) else v) for k, v in self.forced.items()}
+        return base
+
+    def variant_note(self) -> str:
+        p = self.pending
+        if p is None:
+            return ""
+        cands = p.candidates()
+        if len(cands) <= 1:
+            return ""
+        a = cands[p.variant_i % len(cands)]
+        diff = [k for k in a if any(c.get(k) != a.get(k) for c in cands) and k not in ("actor", "action")]
+        desc = ", ".join(f"{k} {a[k]}" for k in diff) or f"option {p.variant_i + 1}"
+        return f"{desc} ({p.variant_i % len(cands) + 1} of {len(cands)}; Tab: next)"
+
+    # -- previews (pure, may be slow: the window calls them in a worker thread) ----------------------------------
+    def preview_of(self, action: dict) -> dict:
+        """``{"ok": True, "preview": {...}}`` or ``{"ok": False, "reason": ..., "rule": ...}``. Never raises for an
+        illegal action."""
+        try:
+            self.session.check(action)
+        except Illegal as e:
+            out = {"ok": False, "reason": e.reason, "rule": e.rule, "path": e.path}
+            try:
+                out["preview"] = self.session.preview(action)
+            except Exception:   # noqa: BLE001 - the preview is a bonus on an illegal action
+                pass
+            return out
+        except AerieError as e:
+            return {"ok": False, "reason": str(e), "rule": ""}
+        try:
+            return {"ok": True, "preview": self.session.preview(action)}
+        except Illegal as e:
+            return {"ok": False, "reason": e.reason, "rule": e.rule, "path": e.path}
+        except AerieError as e:
+            return {"ok": False, "reason": str(e), "rule": ""}
+
+    # -- committing ------------------------------------------------------------------------------------------------
+    def confirm(self) -> list | None:
+        act = self.action()
+        if act is None:
+            miss = self.missing()
+            if self.pending is None:
+                self.say("choose an action first (the buttons or keys 1-9)", "error")
+            else:
+                self.say("pick " + " and ".join("a destination" if k in ("to",) else k for k in miss) + " first", "error")
+            return None
+        return self.step(act)
+
+    def step(self, act: dict) -> list | None:
+        try:
+            events = self.session.step(act)
+        except Illegal as e:
+            self.say(f"{e.reason}" + (f" ({e.rule})" if e.rule and f"({e.rule})" not in e.reason else ""), "error")
+            return None
+        except AerieError as e:
+            self.say(str(e), "error")
+            return None
+        self.redo_stack.clear()
+        self.forced = {}
+        self.pending = None
+        self.last_events = events
+        self._after_state_change()
+        self.say(f"{act.get('actor')}: {str(act.get('action')).replace('_', ' ')} done")
+        return events
+
+    def _after_state_change(self):
+        cur = self.session.current
+        if cur is not None and (self.selected is None or self.selected not in self.state.actors
+                                or not self.legal()):
+            self.selected = cur
+        if self.selected in self.state.actors:
+            a = self.actor(self.selected)
+            self.cursor_layer = a.layer
+        self._changed(state=True)
+
+    # -- undo / redo ----------------------------------------------------------------------------------------------
+    def _rebuild(self, actions: list[dict]):
+        s = Session(self.scene, self.seed, self.session.options)
+        for a in actions:
+            s.step(a)
+        self.session = s
+
+    def undo(self) -> bool:
+        if not self.session.actions:
+            self.say("nothing to undo")
+            return False
+        acts = list(self.session.actions)
+        last = acts.pop()
+        self._rebuild(acts)
+        self.redo_stack.append(last)
+        self.pending = None
+        self.last_events = []
+        self._after_state_change()
+        self.say(f"undone: {last.get('actor')} {last.get('action')}")
+        return True
+
+    def redo(self) -> bool:
+        if not self.redo_stack:
+            self.say("nothing to redo")
+            return False
+        act = self.redo_stack.pop()
+        keep = list(self.redo_stack)
+        events = self.step(act)
+        self.redo_stack = keep
+        if events is not None:
+            self.say(f"redone: {act.get('actor')} {act.get('action')}")
+        return events is not None
+
+    # -- forced dice ------------------------------------------------------------------------------------------------
+    def enter_roll(self, text: str) -> bool:
+        """``"attack 17"``, ``"damage 3 5"`` or ``"fall=9"``: the next action uses these results instead of rolling.
+        ``"clear"`` forgets them."""
+        t = text.replace("=", " ").replace(",", " ").split()
+        if not t:
+            return False
+        if t[0].lower() in ("clear", "none", "-"):
+            self.forced = {}
+            self.say("hand-entered dice cleared")
+            return True
+        name, vals = t[0], t[1:]
+        try:
+            nums = [int(v) for v in vals]
+        except ValueError:
+            self.say(f"a die result is a whole number: {text!r}", "error")
+            return False
+        if not nums:
+            self.say(f"give a result: e.g. '{name} 17'", "error")
+            return False
+        self.forced[name] = nums[0] if len(nums) == 1 else nums
+        self.say(f"next action uses {name} = {' '.join(map(str, nums))} (entered by hand)")
+        return True
+
+    # -- save / load -----------------------------------------------------------------------------------------------
+    def save(self, path) -> Path:
+        p = Path(path)
+        data = self.session.save()
+        p.write_text(json.dumps(data, indent=1, sort_keys=True))
+        self.say(f"saved {len(self.session.actions)} action(s) to {p}")
+        return p
+
+    def load(self, path) -> bool:
+        p = Path(path)
+        try:
+            data = json.loads(p.read_text())
+            s = Session.load(data, self.scene if data.get("scene") == self.scene.path else None)
+        except FileNotFoundError:
+            self.say(f"{p}: no saved game there", "error")
+            return False
+        except (ValueError, AerieError, KeyError, TypeError) as e:
+            self.say(f"{p}: cannot load: {e}", "error")
+            return False
+        self.scene = s.scene
+        self.session = s
+        self.seed = s.seed
+        self.redo_stack.clear()
+        self.pending = None
+        self._after_state_change()
+        self.say(f"loaded {len(s.actions)} action(s) from {p}")
+        return True
+
+    def event_log_text(self) -> str:
+        """The event log as JSON lines (the same bytes ``aerie run --log`` writes for the same game)."""
+        return "".join(dumps(e) + "\n" for e in self.session.events)
+
+    def snapshot(self) -> dict:
+        """What the tests (and a curious user) can read: the core's state plus the window's choices."""
+        p = self.pending
+        return {
+            "state": self.state.to_dict(), "selected": self.selected, "cursor_layer": self.cursor_layer,
+            "hover": list(self.hover) if self.hover else None,
+            "pending": None if p is None else {"action": p.name, "params": p.params, "missing": self.missing()},
+            "action": self.action(), "forced": self.forced, "message": list(self.message),
+            "buttons": self.buttons(), "actions": list(self.session.actions), "redo": len(self.redo_stack),
+            "events": len(self.session.events),
+        }
+
+
+def k_ok(v: dict, key: str, value) -> bool:
+    return key not in v or v[key] == value
+
+
+# -- text for the panels -----------------------------------------------------------------------------------------------
+def _fmt(v) -> str:
+    if isinstance(v, float):
+        return f"{v:g}"
+    if isinstance(v, bool):
+        return "yes" if v else "no"
+    if isinstance(v, (list, tuple)) and len(v) <= 4 and all(isinstance(i, (int, float)) for i in v):
+        return "[" + ", ".join(_fmt(i) for i in v) + "]"
+    if isinstance(v, dict):
+        return ", ".join(f"{k} {_fmt(x)}" for k, x in v.items())
+    return str(v)
+
+
+def event_line(ev: dict) -> str:
+    """One event as one log line, every roll with its die and rule ID."""
+    t = ev.get("type", "?")
+    rule = ev.get("rule") or ev.get("rules")
+    rule_s = ""
+    if rule:
+        rule_s = " [" + (", ".join(rule) if isinstance(rule, (list, tuple)) else str(rule)) + "]"
+    if t == "roll":
+        who = ev.get("who", "")
+        forced = " (by hand)" if ev.get("forced") else ""
+        purpose = f" {ev['purpose']}" if ev.get("purpose") else ""
+        return f"{who + ': ' if who else ''}{ev.get('name')} {ev.get('die')} = {ev.get('result')}{forced}{purpose}{rule_s}"
+    if "text" in ev and isinstance(ev["text"], str):
+        return ev["text"] + rule_s
+    if "message" in ev and isinstance(ev["message"], str):
+        return ev["message"] + rule_s
+    who = ev.get("actor") or ev.get("who") or ev.get("id") or ""
+    skip = {"type", "rule", "rules", "actor", "who", "id", "path"}
+    rest = " ".join(f"{k}={_fmt(v)}" for k, v in ev.items() if k not in skip and not isinstance(v, (dict, list)) or
+                    (k not in skip and isinstance(v, list) and len(v) <= 4))
+    return f"{who + ': ' if who else ''}{t.replace('_', ' ')} {rest}".rstrip() + rule_s
+
+
+PREVIEW_ORDER = ("summary", "text", "cost_m", "movement_cost_m", "path_cost_m", "horizontal_m", "climb_m",
+                 "descend_m", "descent_m", "takeoff_m", "take_off_m", "remaining_m", "movement_left_m",
+                 "upkeep", "bonus_action", "needs", "to_hit", "hit_chance", "chance", "advantage", "disadvantage",
+                 "cover", "cover_bonus", "blocked_fraction", "modifiers", "fall_risk", "fall_chance", "can_fall")
+
+
+def preview_lines(pv: dict) -> list[str]:
+    """A ruleset's preview dict as readable lines (known keys first, then the rest; long lists summarised)."""
+    if not isinstance(pv, dict):
+        return [str(pv)]
+    out = []
+    keys = [k for k in PREVIEW_ORDER if k in pv] + [k for k in pv if k not in PREVIEW_ORDER]
+    for k in keys:
+        v = pv[k]
+        if k in ("type", "actor", "action", "samples", "rays", "sight_lines"):
+            continue
+        if k in ("lines", "explain", "notes") and isinstance(v, list):
+            out += [str(x) for x in v]
+            continue
+        if k == "path" and isinstance(v, list):
+            out.append(f"path: {len(v)} node(s)" + (f", {_fmt(v[0])} -> {_fmt(v[-1])}" if v else ""))
+            continue
+        if isinstance(v, float) and k.endswith(("chance", "_hit", "probability")) and 0 <= v <= 1:
+            out.append(f"{k.replace('_', ' ')}: {v:.0%}")
+            continue
+        if isinstance(v, list) and len(v) > 6:
+            out.append(f"{k.replace('_', ' ')}: {len(v)} items")
+            continue
+        if isinstance(v, dict):
+            out.append(f"{k.replace('_', ' ')}: " + _fmt(v))
+            continue
+        out.append(f"{k.replace('_', ' ')}: {_fmt(v)}")
+    return out

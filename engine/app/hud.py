@@ -1,0 +1,150 @@
+"""The HUD: panels, text and buttons drawn on top of the renderer's frame, in the same moderngl context, with the
+renderer's own text shader and a glyph atlas rasterised at the HUD's text size (crisp, no scaling).
+
+Immediate mode: the window describes the HUD (``box``, ``text``, ``button``) whenever its content changes; the
+quads are uploaded once and redrawn every frame from the same buffer (a frame that changes nothing in the HUD
+costs one draw call). Buttons remember their rectangles for clicks (``hit``).
+"""
+
+from __future__ import annotations
+
+import moderngl
+import numpy as np
+
+from engine.render.text import GlyphAtlas, quads_to_array
+
+BG = (16, 19, 26, 222)
+BG_TITLE = (38, 48, 70, 240)
+FG = (236, 238, 244, 255)
+DIM = (160, 168, 184, 255)
+ACCENT = (255, 200, 70, 255)
+GOOD = (110, 220, 120, 255)
+BAD = (255, 96, 84, 255)
+BUTTON = (52, 62, 86, 245)
+BUTTON_ON = (200, 150, 40, 250)
+BUTTON_OFF = (40, 42, 48, 200)
+
+
+class Hud:
+    def __init__(self, renderer, px: int = 15):
+        self.r = renderer
+        self.ctx = renderer.ctx
+        self.px = px
+        self.atlas = GlyphAtlas(px)
+        W, H = self.atlas.size
+        self.tex = self.ctx.texture((W, H), 1, self.atlas.image.tobytes())
+        self.tex.filter = (moderngl.LINEAR, moderngl.LINEAR)
+        self.prog = renderer.prog["text"]
+        self.buf = None
+        self.vao = None
+        self.n = 0
+        self.quads: list = []
+        self.rects: list = []          # (x0, y0, x1, y1, id)
+        self.key = None
+
+    # -- description ---------------------------------------------------------------------------------------------
+    def begin(self):
+        self.quads = []
+        self.rects = []
+
+    def box(self, x0, y0, x1, y1, col):
+        self.quads.append(self.atlas.box(x0, y0, x1, y1, col))
+
+    def width(self, text: str, size: float | None = None) -> float:
+        return self.atlas.text_width(text, size or self.atlas.line_h)
+
+    @property
+    def line(self) -> float:
+        return float(self.atlas.line_h)
+
+    def text(self, x, y, text: str, col=FG, size: float | None = None, max_w: float | None = None) -> float:
+        """Text with its top left at (x, y); clipped with an ellipsis to max_w. Returns its width."""
+        size = size or self.atlas.line_h
+        if max_w is not None and self.width(text, size) > max_w:
+            while text and self.width(text + "…", size) > max_w:
+                text = text[:-1]
+            text += "…" if "…" in self.atlas.slots else "."
+        self.quads += self.atlas.quads(text, x, y, size, col)
+        return self.width(text, size)
+
+    def wrap(self, text: str, max_w: float, size: float | None = None) -> list[str]:
+        words = text.split(" ")
+        lines, cur = [], ""
+        for w in words:
+            t = (cur + " " + w) if cur else w
+            if self.width(t, size) <= max_w or not cur:
+                cur = t
+            else:
+                lines.append(cur)
+                cur = w
+        if cur:
+            lines.append(cur)
+        return lines
+
+    def panel(self, x, y, w, title: str, rows: list, title_col=BG_TITLE, max_rows: int | None = None) -> float:
+        """A titled panel of rows; a row is text or (text, colour). Returns its bottom y."""
+        lh = self.line + 3
+        rows = rows[-max_rows:] if max_rows and len(rows) > max_rows else rows
+        h = lh + 8 + len(rows) * lh + 6
+        self.box(x, y, x + w, y + h, BG)
+        self.box(x, y, x + w, y + lh + 4, title_col)
+        self.text(x + 8, y + 3, title, ACCENT, max_w=w - 16)
+        yy = y + lh + 8
+        for row in rows:
+            t, col = (row, FG) if isinstance(row, str) else row
+            self.text(x + 8, yy, t, col, max_w=w - 16)
+            yy += lh
+        return y + h
+
+    def button(self, x, y, label: str, ident, on=False, enabled=True, hotkey: str = "") -> float:
+        """A button; returns its right edge. ``hit(x, y)`` finds it again."""
+        pad = 8
+        full = f"{hotkey}  {label}" if hotkey else label
+        w = self.width(full) + 2 * pad
+        h = self.line + 10
+        col = BUTTON_ON if on else (BUTTON if enabled else BUTTON_OFF)
+        self.box(x, y, x + w, y + h, col)
+        self.box(x, y + h - 2, x + w, y + h, (255, 255, 255, 40))
+        if hotkey:
+            self.text(x + pad, y + 5, hotkey, ACCENT if not on else (30, 20, 0, 255))
+            self.text(x + pad + self.width(hotkey + "  "), y + 5, label, FG if enabled else DIM)
+        else:
+            self.text(x + pad, y + 5, label, FG if enabled else DIM)
+        self.rects.append((x, y, x + w, y + h, ident))
+        return x + w
+
+    def hit(self, x, y):
+        for x0, y0, x1, y1, ident in reversed(self.rects):
+            if x0 <= x <= x1 and y0 <= y <= y1:
+                return ident
+        return None
+
+    # -- GL ----------------------------------------------------------------------------------------------------------
+    def upload(self):
+        arr = quads_to_array(self.quads)
+        self.n = len(arr)
+        if self.n == 0:
+            return
+        raw = np.ascontiguousarray(arr, dtype=np.float32).tobytes()
+        if self.buf is None or self.buf.size < len(raw):
+            if self.vao is not None:
+                self.vao.release()
+            if self.buf is not None:
+                self.buf.release()
+            self.buf = self.ctx.buffer(reserve=len(raw) * 2)
+            self.vao = self.ctx.vertex_array(self.prog, [(self.buf, "2f 2f 4f", "in_position", "in_uv", "in_color")])
+        self.buf.write(raw)
+
+    def draw(self, size):
+        if self.n == 0 or self.vao is None:
+            return
+        ctx = self.ctx
+        ctx.disable(moderngl.DEPTH_TEST)
+        ctx.disable(moderngl.CULL_FACE)
+        ctx.enable(moderngl.BLEND)
+        ctx.blend_func = moderngl.SRC_ALPHA, moderngl.ONE_MINUS_SRC_ALPHA
+        self.prog["u_viewport"].value = (float(size[0]), float(size[1]))
+        self.prog["u_atlas"].value = 5
+        self.tex.use(5)
+        self.vao.render(moderngl.TRIANGLES, vertices=self.n)
+        ctx.disable(moderngl.BLEND)

@@ -1,0 +1,1015 @@
+"""The sandbox window (pyglet): input -> :class:`engine.app.controller.Controller`, the picture through the one
+renderer (:class:`engine.render.renderer.Renderer`) into the window's framebuffer, the HUD on top.
+
+Slow work -- the rules' preview of an action (path search, cover), the cover map, the movement range -- runs in a
+worker thread; the window keeps drawing and shows "computing..." until the answer is there. The session is only
+changed on the main thread, and only while no worker reads it (a confirm or undo asked for meanwhile waits for
+the worker, a fraction of a second).
+
+Test hooks (environment): ``AERIE_TEST_STATE=FILE`` -- after every change the window rewrites FILE with the core's
+state, the window's choices, the camera and where things are on screen (JSON), so tests driving the window with
+real X input can check the rules' state; ``AERIE_SCREENSHOT_DIR`` -- where F12 writes PNGs (default: the current
+folder).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import threading
+import time
+from concurrent.futures import Future, ThreadPoolExecutor
+from pathlib import Path
+
+import numpy as np
+import pyglet
+from pyglet.window import key, mouse
+
+from engine.app import hud as H
+from engine.app.camera_control import CameraControl
+from engine.app.controller import Controller, event_line, preview_lines
+from engine.app.picking import Picker
+from engine.render import overlays as ov
+from engine.render.events import build_step, effects, frame_state
+from engine.render.renderer import DrawOptions, Renderer
+from engine.render.state import from_session, side_colour
+
+ANIM_S = 1.2
+OVERLAYS = (("grid", key.G, "layer grid at the cursor's altitude"),
+            ("engagement", key.X, "engagement (AIR-04) and the selected character's reach (AIR-05)"),
+            ("sightlines", key.L, "sight lines from the selected character to its target / the hovered one"),
+            ("cover", key.C, "cover map of the selected attacker at the cursor's layer"),
+            ("movement", key.M, "where the selected character can move this turn, with costs"))
+
+BINDINGS = [
+    ("Mouse", ""),
+    ("left click", "select a character / pick the target / set the destination"),
+    ("left drag", "orbit the camera (free fly: look around)"),
+    ("right or middle drag", "pan"),
+    ("wheel", "zoom; while placing a move: destination altitude"),
+    ("Actions", ""),
+    ("1 .. 9, 0", "the selected character's legal actions (the buttons)"),
+    ("Enter", "confirm the previewed action"),
+    ("Esc", "cancel the action being composed"),
+    ("Tab", "next option of the action (weapon, variant)"),
+    ("T", "next possible target"),
+    ("arrow keys", "move the cell cursor (keyboard picking)"),
+    ("Page Up / Page Down, ] [", "cursor altitude (the ghost's layer) up / down"),
+    ("Space / N / Shift+N", "select whose turn it is / next / previous character"),
+    ("Camera", ""),
+    ("F", "free fly on/off: W A S D, Q down, E up, drag to look, Shift faster"),
+    ("V", "follow the selected character"),
+    ("K / Shift+K", "snap to the next named scene camera / home view"),
+    ("P", "play the scene's fly-through"),
+    ("Overlays", ""),
+] + [(pyglet.window.key.symbol_string(k), d) for _n, k, d in OVERLAYS] + [
+    ("Table", ""),
+    ("Ctrl+Z / Ctrl+Y", "undo / redo"),
+    ("Ctrl+S / Ctrl+O", "save / load the game (FILE.save.json next to where you started)"),
+    ("R", "enter a die result by hand for the next action (e.g. attack 17, Enter)"),
+    ("F12", "screenshot (PNG)"),
+    ("F1 or H", "this help"),
+    ("Ctrl+Q", "quit"),
+]
+
+
+class PlayWindow(pyglet.window.Window):
+    def __init__(self, scene, seed=None, size=(1280, 720), *, visible=True, overlays_on=(), vsync=False):
+        cfg = None
+        try:
+            cfg = pyglet.gl.Config(double_buffer=True, depth_size=24, major_version=3, minor_version=3,
+                                   forward_compatible=True)
+        except Exception:   # noqa: BLE001 - fall back to pyglet's default config
+            cfg = None
+        kw = dict(width=size[0], height=size[1], caption=f"Aerie - {scene.name}", resizable=True, vsync=vsync,
+                  visible=visible)
+        try:
+            super().__init__(config=cfg, **kw)
+        except pyglet.window.NoSuchConfigException:
+            super().__init__(**kw)
+        from engine.render.context import RenderContext
+
+        self.scene = scene
+        self.set_location(0, 0)
+        self.rc = RenderContext.from_current(self.get_framebuffer_size())
+        self.renderer = Renderer(self.rc, scene.world)
+        self.ctl = Controller(scene, seed)
+        self.camctl = CameraControl(scene, from_session(scene, self.ctl.session).characters)
+        self.picker = Picker(scene.world)
+        self.hud = H.Hud(self.renderer, px=15)
+        self.big = H.Hud(self.renderer, px=22)
+        self.keys = key.KeyStateHandler()
+        self.push_handlers(self.keys)
+        self.pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="aerie-worker")
+        self.session_lock = threading.Lock()
+        self.on = {n: (n in overlays_on) for n, _k, _d in OVERLAYS}
+        self.help = False
+        self.typing: str | None = None          # the die-entry prompt's text while it is open
+        self.mouse = (0, 0)                      # top-left origin pixels
+        self.drag = None
+        self.anims: list = []
+        self.anim_t = 0.0
+        self.log_lines: list[tuple[str, tuple]] = []
+        self.frames = 0
+        self.frame_times: list[float] = []
+        self.fps = 0.0
+        self._last = time.perf_counter()
+        self._jobs: dict[str, tuple] = {}       # name -> (key, Future)
+        self._results: dict[str, tuple] = {}    # name -> (key, value)
+        self._deferred: list = []                # actions waiting for the worker to finish
+        self._hud_key = None
+        self._ov_cache: dict = {}
+        self._rs_cache = None
+        self.test_state = os.environ.get("AERIE_TEST_STATE")
+        self.shot_dir = Path(os.environ.get("AERIE_SCREENSHOT_DIR", "."))
+        self.last_shot = None
+        self._state_written = None
+        self._shot_pending = None
+        self._rebuild_log()
+        pyglet.clock.schedule_interval(self.tick, 1 / 60.0)
+
+    # ================================================================================================ helpers
+    @property
+    def size_px(self):
+        return self.get_framebuffer_size()
+
+    def render_state(self):
+        sv = self.ctl.state_version
+        if self._rs_cache is None or self._rs_cache[0] != sv:
+            self._rs_cache = (sv, from_session(self.scene, self.ctl.session))
+        return self._rs_cache[1]
+
+    def _rebuild_log(self):
+        from engine.rules.runner import describe
+
+        out = []
+        s = self.ctl.session
+        for e in s.events:
+            if e.get("type") == "roll":
+                line = event_line(e)
+                col = H.DIM
+            else:
+                try:
+                    line = describe(s, e)
+                except Exception:   # noqa: BLE001 - an event the runner's describer does not know
+                    line = event_line(e)
+                if line is None:
+                    continue
+                line = line.strip()
+                t = e.get("type")
+                col = H.ACCENT if t in ("round", "turn") else (H.BAD if t in ("damage", "fall", "condition") else H.FG)
+            out.append((line, col))
+        self.log_lines = out
+
+    def submit(self, name: str, job_key, fn):
+        """Run fn() in the worker unless the same job (same key) is done or running."""
+        if name in self._results and self._results[name][0] == job_key:
+            return
+        cur = self._jobs.get(name)
+        if cur is not None and cur[0] == job_key:
+            return
+
+        def run():
+            with self.session_lock:
+                return fn()
+        self._jobs[name] = (job_key, self.pool.submit(run))
+
+    def result(self, name: str, job_key):
+        """(ready, value) of a job for this key."""
+        r = self._results.get(name)
+        if r is not None and r[0] == job_key:
+            return True, r[1]
+        return False, None
+
+    def _collect(self):
+        for name, (k, fut) in list(self._jobs.items()):
+            if fut.done():
+                try:
+                    val = fut.result()
+                except Exception as e:   # noqa: BLE001 - shown in the HUD, never a crash
+                    val = e
+                self._results[name] = (k, val)
+                del self._jobs[name]
+                self._hud_key = None
+
+    def busy(self) -> bool:
+        return any(not f.done() for _k, f in self._jobs.values())
+
+    # ================================================================================================ actions
+    def do(self, fn, *a):
+        """Run a session-changing controller call now, or as soon as no worker reads the session."""
+        if self.busy():
+            self._deferred.append((fn, a))
+            return
+        self._apply(fn, *a)
+
+    def _apply(self, fn, *a):
+        s_before = self.ctl.session
+        before = self.render_state()
+        n_events = len(s_before.events)
+        res = fn(*a)
+        if self.ctl.session is not s_before or len(self.ctl.session.events) != n_events:
+            after = self.render_state()
+            if fn == self.ctl.confirm or fn == self.ctl.redo or fn == self.ctl.step:
+                evs = self.ctl.session.events[n_events:]
+                self.anims.append(build_step(before, after, evs))
+            else:
+                self.anims.clear()
+            self._rebuild_log()
+            self._results.clear()
+        self.changed()
+        return res
+
+    def changed(self):
+        self._hud_key = None
+
+    # ================================================================================================ input
+    def on_resize(self, width, height):
+        self.rc.resize(self.get_framebuffer_size())
+        self.changed()
+        return pyglet.event.EVENT_HANDLED
+
+    def _pick(self):
+        rs = self.render_state()
+        return self.picker.pick(self.camctl.camera(), self.size_px, self.mouse[0], self.mouse[1], rs.characters,
+                                self.ctl.cursor_layer if self._placing() else None)
+
+    def _placing(self) -> bool:
+        return self.ctl.pending is not None and "pos" in dict(self.ctl.pending.needs).values()
+
+    def on_mouse_motion(self, x, y, dx, dy):
+        self.mouse = (x, self.height - y)
+        self._hover()
+
+    def _hover(self):
+        if self.hud.hit(*self.mouse) is not None:
+            return
+        hit = self._pick()
+        cell = hit["cell"].cell if hit["cell"] is not None else None
+        if hit["char"] is not None and not self._placing():
+            a = self.ctl.state.actors.get(hit["char"].char)
+            if a is not None:
+                cell = a.pos
+        if cell != self.ctl.hover:
+            self.ctl.hover = cell
+            if self._placing() and cell is not None:
+                x, y, _ = cell
+                self.ctl.set_destination((x, y, self._dest_layer(cell)))
+            self.changed()
+
+    def _dest_layer(self, cell) -> int:
+        """The destination layer: the cursor's altitude for a flyer, the surface for a walker."""
+        x, y, layer = cell
+        sel = self.ctl.selected
+        a = self.ctl.state.actors.get(sel) if sel else None
+        if a is not None and not a.can_fly:
+            return self.scene.world.support_layer(x, y, self.scene.world.size[2])
+        return self.ctl.cursor_layer if self.ctl.cursor_layer > 0 or layer == 0 else layer
+
+    def on_mouse_press(self, x, y, button, modifiers):
+        self.mouse = (x, self.height - y)
+        self.drag = {"button": button, "start": self.mouse, "moved": 0.0}
+
+    def on_mouse_drag(self, x, y, dx, dy, buttons, modifiers):
+        self.mouse = (x, self.height - y)
+        if self.drag is not None:
+            self.drag["moved"] += abs(dx) + abs(dy)
+        if self.drag is None or self.drag["moved"] < 4:
+            return
+        if buttons & mouse.LEFT:
+            if self.camctl.mode == "fly":
+                self.camctl.look(dx, dy)
+            else:
+                self.camctl.orbit(dx, dy)
+        elif buttons & (mouse.RIGHT | mouse.MIDDLE):
+            self.camctl.pan(dx, dy)
+        self.changed()
+
+    def on_mouse_release(self, x, y, button, modifiers):
+        self.mouse = (x, self.height - y)
+        d, self.drag = self.drag, None
+        if d is None or d["moved"] >= 4 or button != mouse.LEFT:
+            return
+        self.click(*self.mouse)
+
+    def click(self, px, py):
+        ident = self.hud.hit(px, py)
+        if ident is not None:
+            kind, val = ident
+            if kind == "action":
+                self.ctl.choose(val)
+            elif kind == "confirm":
+                self.do(self.ctl.confirm)
+            elif kind == "cancel":
+                self.ctl.cancel()
+            elif kind == "select":
+                self.ctl.select(val)
+            elif kind == "overlay":
+                self.on[val] = not self.on[val]
+            elif kind == "undo":
+                self.do(self.ctl.undo)
+            elif kind == "redo":
+                self.do(self.ctl.redo)
+            elif kind == "help":
+                self.help = not self.help
+            self.changed()
+            self.write_state()
+            return
+        hit = self._pick()
+        if self._placing() and hit["cell"] is not None and (hit["char"] is None or
+                                                          hit["char"].char == self.ctl.selected):
+            x, y, _ = hit["cell"].cell
+            self.ctl.set_destination((x, y, self._dest_layer(hit["cell"].cell)))
+            self.ctl.hover = hit["cell"].cell
+        elif hit["char"] is not None:
+            self.ctl.select(hit["char"].char)
+            if self.camctl.mode == "follow":
+                self.camctl.follow(self._centre(hit["char"].char))
+        self.changed()
+        self.write_state()
+
+    def on_mouse_scroll(self, x, y, scroll_x, scroll_y):
+        self.mouse = (x, self.height - y)
+        mods = self.keys[key.LCTRL] or self.keys[key.RCTRL]
+        if (self._placing() or self.keys[key.LSHIFT] or self.keys[key.RSHIFT]) and not mods:
+            self.ctl.change_layer(int(math.copysign(1, scroll_y)) if scroll_y else 0)
+            self._hover()
+            if self._placing() and self.ctl.hover is not None:
+                hx, hy, _ = self.ctl.hover
+                self.ctl.set_destination((hx, hy, self._dest_layer(self.ctl.hover)))
+        else:
+            self.camctl.zoom(scroll_y)
+        self.changed()
+        self.write_state()
+
+    def on_text(self, text):
+        if self.typing is not None and text.isprintable() and text not in "\r\n":
+            self.typing += text
+            self.changed()
+
+    def on_key_press(self, symbol, modifiers):
+        ctrl = modifiers & (key.MOD_CTRL | key.MOD_COMMAND)
+        shift = modifiers & key.MOD_SHIFT
+        if self.typing is not None:
+            if symbol in (key.ENTER, key.RETURN):
+                self.ctl.enter_roll(self.typing)
+                self.typing = None
+            elif symbol == key.ESCAPE:
+                self.typing = None
+            elif symbol == key.BACKSPACE:
+                self.typing = self.typing[:-1]
+            self.changed()
+            self.write_state()
+            return pyglet.event.EVENT_HANDLED
+        if symbol == key.ESCAPE:
+            if self.help:
+                self.help = False
+            elif self.ctl.pending is not None:
+                self.ctl.cancel()
+            elif self.camctl.mode in ("fly", "flythrough", "follow"):
+                self.camctl.set_mode("orbit")
+            self.changed()
+            self.write_state()
+            return pyglet.event.EVENT_HANDLED      # Esc never closes the window (Ctrl+Q does)
+        if ctrl:
+            if symbol == key.Z and not shift:
+                self.do(self.ctl.undo)
+            elif symbol == key.Y or (symbol == key.Z and shift):
+                self.do(self.ctl.redo)
+            elif symbol == key.S:
+                self.ctl.save(self.save_path())
+            elif symbol == key.O:
+                self.do(self.ctl.load, self.save_path())
+            elif symbol == key.Q:
+                self.close()
+                return pyglet.event.EVENT_HANDLED
+        elif self.camctl.mode == "fly" and symbol in (key.W, key.A, key.S, key.D, key.Q, key.E):
+            pass                                   # held keys, read every frame
+        elif symbol in (key.F1, key.H) or (symbol == key.SLASH and shift):
+            self.help = not self.help
+        elif symbol == key.F12:
+            self._shot_pending = True
+        elif symbol in (key.ENTER, key.RETURN):
+            self.do(self.ctl.confirm)
+        elif symbol == key.TAB:
+            self.ctl.next_variant()
+        elif symbol == key.T:
+            self.next_target()
+        elif symbol in (key.PAGEUP, key.BRACKETRIGHT):
+            self.layer(+1)
+        elif symbol in (key.PAGEDOWN, key.BRACKETLEFT):
+            self.layer(-1)
+        elif symbol in (key.LEFT, key.RIGHT, key.UP, key.DOWN):
+            self.nudge_cursor(symbol)
+        elif symbol == key.SPACE:
+            self.ctl.select_current()
+        elif symbol == key.N:
+            self.ctl.cycle_selection(-1 if shift else 1)
+        elif symbol == key.F:
+            self.camctl.set_mode("orbit" if self.camctl.mode == "fly" else "fly")
+        elif symbol == key.V:
+            if self.camctl.mode == "follow":
+                self.camctl.set_mode("orbit")
+            elif self.ctl.selected:
+                self.camctl.follow(self._centre(self.ctl.selected))
+                self.camctl.set_mode("follow")
+        elif symbol == key.K:
+            if shift:
+                self.camctl.home_view()
+            else:
+                name = self.camctl.snap()
+                self.ctl.say(f"camera: {name}")
+        elif symbol == key.P:
+            self.camctl.set_mode("flythrough")
+        elif symbol == key.R:
+            self.typing = ""
+        elif key._0 <= symbol <= key._9 or key.NUM_0 <= symbol <= key.NUM_9:
+            d = str((symbol - key._0) if symbol <= key._9 else (symbol - key.NUM_0))
+            self.ctl.hotkey(d)
+            if self._placing() and self.ctl.hover is None:
+                a = self.ctl.state.actors.get(self.ctl.selected)
+                if a is not None:
+                    self.ctl.hover = a.pos
+            if self._placing() and self.ctl.hover is not None:
+                hx, hy, _ = self.ctl.hover
+                self.ctl.set_destination((hx, hy, self._dest_layer(self.ctl.hover)))
+        else:
+            for name, k, _d in OVERLAYS:
+                if symbol == k:
+                    self.on[name] = not self.on[name]
+        self.changed()
+        self.write_state()
+        return pyglet.event.EVENT_HANDLED
+
+    def layer(self, d):
+        self.ctl.change_layer(d)
+        if self._placing() and self.ctl.hover is not None:
+            hx, hy, _ = self.ctl.hover
+            self.ctl.hover = (hx, hy, self.ctl.cursor_layer)
+            self.ctl.set_destination((hx, hy, self._dest_layer(self.ctl.hover)))
+
+    def nudge_cursor(self, symbol):
+        """Arrow keys move the cell cursor one cell in the direction the camera faces (up = away)."""
+        cur = self.ctl.hover
+        if cur is None:
+            a = self.ctl.state.actors.get(self.ctl.selected) if self.ctl.selected else None
+            cur = a.pos if a is not None else (0, 0, 0)
+        yaw = math.radians(self.camctl.cur.yaw)
+        fwd = (math.sin(yaw), math.cos(yaw))
+        snap = lambda v: (int(round(v[0])) if abs(v[0]) >= abs(v[1]) else 0, int(round(v[1])) if abs(v[1]) > abs(v[0]) else 0)
+        f = snap(fwd)
+        r = (f[1], -f[0])
+        d = {key.UP: f, key.DOWN: (-f[0], -f[1]), key.RIGHT: r, key.LEFT: (-r[0], -r[1])}[symbol]
+        X, Y, _ = self.scene.world.size
+        x = min(max(cur[0] + d[0], 0), X - 1)
+        y = min(max(cur[1] + d[1], 0), Y - 1)
+        cell = (x, y, self.ctl.cursor_layer if self._placing() else cur[2])
+        if not self._placing():
+            cell = (x, y, self.scene.world.support_layer(x, y, self.scene.world.size[2]))
+        self.ctl.hover = cell
+        if self._placing():
+            self.ctl.set_destination((x, y, self._dest_layer(cell)))
+
+    def next_target(self):
+        p = self.ctl.pending
+        if p is None:
+            return
+        k = next((k for k, kind in p.needs if kind == "id"), None)
+        if k is None:
+            return
+        opts = []
+        for v in p.variants:
+            if k in v and v[k] not in opts:
+                opts.append(v[k])
+        if not opts:
+            opts = [a for a in self.ctl.state.actors if a != self.ctl.selected]
+        cur = p.params.get(k)
+        i = opts.index(cur) if cur in opts else -1
+        self.ctl.choose_param(k, opts[(i + 1) % len(opts)])
+
+    def save_path(self) -> Path:
+        return Path(os.environ.get("AERIE_SAVE", Path(self.scene.path).stem + ".save.json"))
+
+    def _centre(self, cid):
+        a = self.ctl.state.actors[cid]
+        cm = self.scene.world.cell_m
+        return ((a.x + a.footprint / 2) * cm, (a.y + a.footprint / 2) * cm, a.layer + a.height_layers / 2)
+
+    # ================================================================================================ per frame
+    def tick(self, dt):
+        self._collect()
+        if self._deferred and not self.busy():
+            todo, self._deferred = self._deferred, []
+            for fn, a in todo:
+                self._apply(fn, *a)
+            self.write_state()
+        if self.camctl.mode == "fly":
+            fast = 3.0 if (self.keys[key.LSHIFT] or self.keys[key.RSHIFT]) else 1.0
+            v = np.array([(self.keys[key.D]) - (self.keys[key.A]), (self.keys[key.W]) - (self.keys[key.S]),
+                          (self.keys[key.E]) - (self.keys[key.Q])], dtype=float)
+            if v.any():
+                self.camctl.move(v, dt, 14.0 * fast)
+        if self.camctl.mode == "follow" and self.ctl.selected in self.ctl.state.actors:
+            self.camctl.follow(self._centre(self.ctl.selected))
+        self.camctl.update(dt)
+        if self.anims:
+            self.anim_t += dt
+            if self.anim_t >= ANIM_S or len(self.anims) > 2:
+                self.anims.pop(0)
+                self.anim_t = 0.0
+        self._schedule_jobs()
+
+    def _schedule_jobs(self):
+        ctl = self.ctl
+        sv = ctl.state_version
+        act = ctl.action()
+        if act is not None:
+            k = (sv, json.dumps(act, sort_keys=True))
+            self.submit("preview", k, lambda a=act, c=ctl: c.preview_of(a))
+        sel = ctl.selected
+        if sel and sel in ctl.state.actors:
+            a = ctl.state.actors[sel]
+            if self.on["cover"]:
+                layer = ctl.cursor_layer
+                k = (sv, sel, layer)
+                rs = self.render_state()
+                self.submit("cover", k, lambda c=rs.get(sel), layer=layer, rs=rs: ov.cover_cells(self.scene, rs, c, layer))
+            if self.on["movement"]:
+                k = (sv, sel)
+                rs = self.render_state()
+                sess = ctl.session
+                self.submit("movement", k, lambda c=rs.get(sel), rs=rs, s=sess: ov.movement(self.scene, rs, c, s))
+
+    def overlay_prims(self, rs):
+        """The overlays that are on, cached until what they depend on changes."""
+        ctl = self.ctl
+        pr = ov.Prims()
+        notes = []
+        sv = ctl.state_version
+        sel = ctl.selected if ctl.selected in ctl.state.actors else None
+
+        def cached(name, k, fn):
+            c = self._ov_cache.get(name)
+            if c is None or c[0] != k:
+                try:
+                    c = (k, fn())
+                except Exception as e:   # noqa: BLE001 - an overlay never takes the window down
+                    c = (k, ov.Prims())
+                    notes.append(f"{name}: {e}")
+                self._ov_cache[name] = c
+            return c[1]
+
+        if self.on["grid"]:
+            layer = ctl.cursor_layer
+            pr.extend(cached("grid", layer, lambda: self._grid(layer)))
+        if self.on["engagement"]:
+            pr.extend(cached("engagement", (sv, sel), lambda: self._engagement(rs, sel)))
+        if self.on["sightlines"] and sel:
+            tgt = self._sight_target()
+            pr.extend(cached("sightlines", (sv, sel, tgt), lambda: self._sightlines(rs, sel, tgt)))
+        for name in ("cover", "movement"):
+            if self.on[name] and sel:
+                k = (sv, sel, ctl.cursor_layer) if name == "cover" else (sv, sel)
+                ok, val = self.result(name, k)
+                if ok and isinstance(val, ov.Prims):
+                    pr.extend(val)
+                elif ok:
+                    notes.append(f"{name}: {val}")
+                else:
+                    notes.append(f"{name} map: computing...")
+        return pr, notes
+
+    def _grid(self, layer):
+        """The layer grid, around the action (a 64-cell square at most, centred on the cursor)."""
+        world = self.scene.world
+        X, Y, Z = world.size
+        cm = world.cell_m
+        cx, cy = (self.ctl.hover[:2] if self.ctl.hover else (X // 2, Y // 2))
+        pr = ov.Prims()
+        z = float(layer) + 0.03
+        col = (255, 255, 255, 120)
+        for x in range(X + 1):
+            pr.line((x * cm, 0, z), (x * cm, Y * cm, z), col)
+        for y in range(Y + 1):
+            pr.line((0, y * cm, z), (X * cm, y * cm, z), col)
+        pr.quad((0, 0, z), (X * cm, 0, z), (X * cm, Y * cm, z), (0, Y * cm, z), (120, 180, 255, 30))
+        pr.labels.append(ov.Label(((cx + 0.5) * cm, (cy + 0.5) * cm, z), f"layer {layer}", ov.WHITE, (40, 70, 140, 220),
+                                  offset_px=(0, 30)))
+        return pr
+
+    def _engagement(self, rs, sel):
+        pr = ov.engagement(self.scene, rs)
+        if sel:
+            pr.extend(ov.reach(self.scene, rs, rs.get(sel)))
+        return pr
+
+    def _sight_target(self):
+        p = self.ctl.pending
+        if p is not None:
+            for k, v in p.params.items():
+                if isinstance(v, str) and v in self.ctl.state.actors:
+                    return v
+        if self.ctl.hover:
+            who = self.ctl.who_at(*self.ctl.hover)
+            if who and who[0] != self.ctl.selected:
+                return who[0]
+        return None
+
+    def _sightlines(self, rs, sel, tgt):
+        pr = ov.Prims()
+        a = rs.get(sel)
+        targets = [tgt] if tgt else [c.id for c in rs.characters if c.side != a.side and not c.dead]
+        for t in targets:
+            pr.extend(ov.sightlines(self.scene, rs, a, rs.get(t)))
+        return pr
+
+    def ghost_prims(self, rs) -> ov.Prims:
+        """The cell cursor, the ghost at the destination layer with its drop line, and the previewed path."""
+        pr = ov.Prims()
+        world = self.scene.world
+        cm = world.cell_m
+        ctl = self.ctl
+        sel = ctl.selected if ctl.selected in ctl.state.actors else None
+        if ctl.hover is not None and not self._placing():
+            x, y, layer = ctl.hover
+            z = layer + 0.04
+            pr.box_wire((x * cm, y * cm, z), ((x + 1) * cm, (y + 1) * cm, z + 0.05), (255, 255, 255, 230))
+        act = ctl.action()
+        if self._placing() and sel:
+            a = ctl.state.actors[sel]
+            dest = (act or {}).get("to") or (ctl.pending.params.get("to") if ctl.pending else None)
+            if dest is None and ctl.hover is not None:
+                dest = (ctl.hover[0], ctl.hover[1], ctl.cursor_layer)
+            if dest is not None:
+                x, y, layer = dest
+                col = side_colour(a.side)
+                ok, res = self.result("preview", (ctl.state_version, json.dumps(act, sort_keys=True))) if act else (False, None)
+                legal = ok and isinstance(res, dict) and res.get("ok")
+                edge = (120, 255, 140, 255) if legal else ((255, 90, 80, 255) if ok else (255, 255, 255, 220))
+                lo = (x * cm + 0.08, y * cm + 0.08, float(layer))
+                hi = ((x + a.footprint) * cm - 0.08, (y + a.footprint) * cm - 0.08, float(layer + a.height_layers))
+                pr.box_wire(lo, hi, edge, xray=True)
+                fill = (col[0], col[1], col[2], 70)
+                x0, y0, z0 = lo
+                x1, y1, z1 = hi
+                for zz in (z0, z1):
+                    pr.quad((x0, y0, zz), (x1, y0, zz), (x1, y1, zz), (x0, y1, zz), fill)
+                pr.quad((x0, y0, z0), (x1, y0, z0), (x1, y0, z1), (x0, y0, z1), fill)
+                pr.quad((x0, y1, z0), (x1, y1, z0), (x1, y1, z1), (x0, y1, z1), fill)
+                pr.quad((x0, y0, z0), (x0, y1, z0), (x0, y1, z1), (x0, y0, z1), fill)
+                pr.quad((x1, y0, z0), (x1, y1, z0), (x1, y1, z1), (x1, y0, z1), fill)
+                s = max(world.support_layer(x + i, y + j, layer) for i in range(a.footprint) for j in range(a.footprint))
+                fx, fy = (x + a.footprint / 2) * cm, (y + a.footprint / 2) * cm
+                if layer > s:
+                    pr.line((fx, fy, float(layer)), (fx, fy, float(s) + 0.02), edge, xray=True)
+                    pr.ring((fx, fy, s + 0.05), 0.3, 0.45, edge)
+                pr.labels.append(ov.Label((fx, fy, layer + a.height_layers + 0.3), f"to ({x}, {y}) layer {layer}",
+                                          ov.WHITE, (30, 60, 40, 220) if legal else (90, 30, 30, 220)))
+                if ok and isinstance(res, dict):
+                    path = (res.get("preview") or {}).get("path")
+                    if isinstance(path, list) and len(path) > 1:
+                        pts = [((p[0] + a.footprint / 2) * cm, (p[1] + a.footprint / 2) * cm, p[2] + 0.15) for p in path]
+                        for p0, p1 in zip(pts, pts[1:]):
+                            pr.line(p0, p1, (255, 230, 90, 255), xray=True)
+        # the selected character: a bright ring at its feet
+        if sel:
+            c = rs.get(sel)
+            fx, fy = (c.x + c.footprint / 2) * cm, (c.y + c.footprint / 2) * cm
+            r = c.footprint * cm * 0.55
+            pr.ring((fx, fy, c.layer + 0.06), r, r + 0.18, (255, 240, 120, 255))
+        tgt = self._sight_target()
+        if tgt and ctl.pending is not None:
+            c = rs.get(tgt)
+            fx, fy = (c.x + c.footprint / 2) * cm, (c.y + c.footprint / 2) * cm
+            r = c.footprint * cm * 0.55
+            pr.ring((fx, fy, c.layer + 0.06), r, r + 0.18, (255, 80, 60, 255))
+        return pr
+
+    def on_draw(self):
+        t0 = time.perf_counter()
+        ctl = self.ctl
+        rs = self.render_state()
+        fx = ov.Prims()
+        if self.anims:
+            anim = self.anims[0]
+            u = min(self.anim_t / ANIM_S, 1.0)
+            rs, _fx, _hud = frame_state(anim, u)
+            fx = effects(self.scene.world, anim, rs, u)
+        prims, notes = self.overlay_prims(rs)
+        prims.extend(self.ghost_prims(rs))
+        prims.extend(fx)
+        cam = self.camctl.camera()
+        self.renderer.draw(cam, rs, prims, DrawOptions())
+        self.draw_hud(notes)
+        if self._shot_pending:
+            self._shot_pending = None
+            self.screenshot()
+        self.frames += 1
+        now = time.perf_counter()
+        self.frame_times.append(now - t0)
+        if len(self.frame_times) > 60:
+            self.frame_times.pop(0)
+        if self.frames % 15 == 0:
+            dt = now - self._last
+            self._last = now
+            self.fps = 15 / dt if dt > 0 else 0.0
+            self.write_state()
+
+    # ================================================================================================ HUD
+    def draw_hud(self, notes):
+        ctl = self.ctl
+        k = (ctl.version, ctl.state_version, self.size_px, tuple(sorted(self.on.items())), self.help, self.typing,
+             tuple(notes), self.camctl.mode,
+             tuple((n, r[0]) for n, r in self._results.items()), tuple(self._jobs), ctl.hover)
+        if k != self._hud_key or self.camctl.mode == "flythrough":
+            self._hud_key = k
+            self.build_hud(notes)
+        self.hud.draw(self.size_px)
+        self.big.draw(self.size_px)
+
+    def build_hud(self, notes):
+        hud, big, ctl = self.hud, self.big, self.ctl
+        hud.begin()
+        big.begin()
+        W, Hh = self.size_px
+        s = ctl.session
+        st = s.state
+        lh = hud.line + 3
+        # -- top bar
+        hud.box(0, 0, W, lh + 8, (12, 14, 20, 230))
+        cur = st.current
+        turn = f"round {st.round}, {st.actors[cur].name}'s turn" if cur in st.actors else ("fight over" if st.over else "")
+        if st.over:
+            turn = f"fight over: {st.winner} won" if st.winner else "fight over"
+        x = 10
+        x += hud.text(x, 4, f"Aerie  {self.scene.name}", H.ACCENT) + 20
+        x += hud.text(x, 4, turn, H.FG) + 20
+        cam = f"camera: {self.camctl.describe()}"
+        x += hud.text(x, 4, cam, H.DIM) + 20
+        right = W - 10
+        for ident, label in (("help", "F1 help"), ("redo", "Ctrl+Y redo"), ("undo", "Ctrl+Z undo")):
+            w = hud.width(label) + 16
+            right -= w
+            hud.button(right, 0, label, (ident, None))
+            right -= 6
+        on = [n for n, v in self.on.items() if v]
+        hud.text(right - hud.width("overlays: " + (", ".join(on) or "none")) - 16, 4,
+                 "overlays: " + (", ".join(on) or "none"), H.GOOD if on else H.DIM)
+
+        # -- left: turn order, then the selected character
+        y = lh + 16
+        rows = []
+        for i, cid in enumerate(st.order):
+            a = st.actors[cid]
+            mark = ">" if cid == cur else " "
+            hp = f"{a.hp}/{a.max_hp}"
+            where = f"L{a.layer}{' fly' if a.flying else ''}"
+            col = side_colour(a.side)
+            col = (min(col[0] + 80, 255), min(col[1] + 80, 255), min(col[2] + 80, 255), 255)
+            if a.dead:
+                col = H.DIM
+            rows.append((f"{mark} {a.name[:26]:<26}", col, f"{hp:>7} {where}", cid))
+        pw = 330
+        ph = lh + 8 + len(rows) * lh + 6
+        hud.box(8, y, 8 + pw, y + ph, H.BG)
+        hud.box(8, y, 8 + pw, y + lh + 4, H.BG_TITLE)
+        hud.text(16, y + 3, f"Turn order  (round {st.round})", H.ACCENT)
+        yy = y + lh + 8
+        for text, col, tail, cid in rows:
+            if cid == ctl.selected:
+                hud.box(10, yy - 2, 6 + pw, yy + lh - 2, (70, 80, 110, 200))
+            hud.text(16, yy, text, col, max_w=pw - 120)
+            hud.text(8 + pw - 8 - hud.width(tail), yy, tail, H.FG)
+            hud.rects.append((8, yy - 2, 8 + pw, yy + lh - 2, ("select", cid)))
+            yy += lh
+        y = yy + 14
+        if ctl.selected in st.actors:
+            y = self.character_panel(8, y, pw, st.actors[ctl.selected]) + 10
+
+        # -- bottom: message, hover, buttons
+        by = Hh - (hud.line + 10) - 10
+        x = 10
+        for b in ctl.buttons():
+            x = hud.button(x, by, b["label"], ("action", b["action"]), on=b["active"], hotkey=b["hotkey"]) + 6
+        if ctl.pending is not None:
+            x += 12
+            x = hud.button(x, by, "confirm", ("confirm", None), enabled=ctl.action() is not None, hotkey="Enter") + 6
+            hud.button(x, by, "cancel", ("cancel", None), hotkey="Esc")
+        if not ctl.buttons():
+            who = ctl.selected or "nobody"
+            hud.text(12, by + 5, f"{who} has no action now" + (f" - it is {cur}'s turn (Space selects)" if cur else ""), H.DIM)
+        y2 = by - lh - 6
+        text, kind = ctl.message
+        if self.typing is not None:
+            text, kind = f"die result for the next action (e.g. attack 17; 'clear'): {self.typing}_", "info"
+        if text:
+            w = min(hud.width(text) + 20, W - 20)
+            hud.box(8, y2 - 4, 8 + w, y2 + lh + 2, (90, 24, 20, 235) if kind == "error" else (20, 40, 30, 230))
+            hud.text(18, y2, text, H.FG, max_w=W - 40)
+            y2 -= lh + 10
+        info = ctl.cell_info(ctl.hover)
+        if info:
+            w = min(hud.width(info) + 20, W - 20)
+            hud.box(8, y2 - 4, 8 + w, y2 + lh + 2, H.BG)
+            hud.text(18, y2, info, H.FG, max_w=W - 40)
+            y2 -= lh + 10
+        hud.text(12, y2, f"cursor altitude: layer {ctl.cursor_layer}   (PgUp/PgDn; wheel while placing)", H.DIM)
+
+        # -- right: the preview, then the event log
+        rw = min(440, W // 3)
+        rx = W - rw - 8
+        ry = lh + 16
+        if ctl.pending is not None:
+            ry = self.preview_panel(rx, ry, rw) + 10
+        for n in notes:
+            hud.box(rx, ry, rx + rw, ry + lh + 4, (60, 50, 20, 220))
+            hud.text(rx + 8, ry + 2, n, H.FG, max_w=rw - 16)
+            ry += lh + 8
+        log_bottom = by - 10
+        avail = max(3, int((log_bottom - ry - lh - 20) // lh))
+        lines = []
+        for text, col in self.log_lines:
+            for i, part in enumerate(hud.wrap(text, rw - 24)):
+                lines.append(("  " + part if i else part, col))
+        lines = lines[-avail:]
+        top = log_bottom - (lh + 8 + len(lines) * lh + 6)
+        hud.panel(rx, max(top, ry), rw, f"Event log  ({len(s.events)} events, {len(s.actions)} actions)", lines)
+
+        if self.help:
+            self.help_panel(W, Hh)
+        hud.upload()
+        big.upload()
+
+    def character_panel(self, x, y, w, a) -> float:
+        hud, ctl = self.hud, self.ctl
+        s = ctl.session
+        rs = s.ruleset
+        rows = []
+        rows.append((f"{a.name}", H.FG))
+        rows.append((f"{a.id} - {a.side} - {a.kind or a.size}", H.DIM))
+        data = a.data or {}
+        ac = data.get("ac")
+        rows.append((f"HP {a.hp}/{a.max_hp}" + (f" (+{a.temp_hp} temp)" if a.temp_hp else "") +
+                     (f"   AC {ac}" if ac is not None else ""), H.FG))
+        try:
+            left = rs.movement_left(s, a, a.flying or a.can_fly)
+            rows.append((f"movement left: {left:g} m", H.FG))
+        except Exception:   # noqa: BLE001 - not this actor's turn, or a ruleset without the hook
+            pass
+        cur = s.current == a.id
+        turn = s.state.turn if cur else {}
+        used = []
+        for k in ("action", "bonus", "bonus_action", "reaction", "minor"):
+            for kk in (k, f"{k}_used", f"used_{k}"):
+                if kk in turn:
+                    used.append((k.replace("_", " "), bool(turn[kk])))
+                    break
+        if "reaction_used" in data and not any(u[0] == "reaction" for u in used):
+            used.append(("reaction", bool(data["reaction_used"])))
+        elif "reaction" in data and not any(u[0] == "reaction" for u in used):
+            used.append(("reaction", bool(data["reaction"])))
+        if used:
+            rows.append(("  ".join(f"{n}: {'used' if u else 'free'}" for n, u in used), H.FG))
+        elif cur:
+            try:
+                rows.append((f"{rs.upkeep_name}: {'free' if rs.upkeep_available(s, a) else 'used'}", H.FG))
+            except Exception:   # noqa: BLE001
+                pass
+        alt = f"layer {a.layer} ({a.layer} m)"
+        try:
+            from engine.rules.aerial import support_below
+
+            below = support_below(s, a)
+            if a.layer > below:
+                alt += f", {a.layer - below} m above the surface"
+        except Exception:   # noqa: BLE001
+            pass
+        rows.append((("flying, " if a.flying else ("can fly, " if a.can_fly else "")) + alt, H.FG))
+        conds = sorted(a.conditions)
+        rows.append(("conditions: " + (", ".join(conds) if conds else "none"), H.BAD if conds else H.DIM))
+        if a.dead:
+            rows.append(("DEAD", H.BAD))
+        rows.append((("it is their turn" if cur else f"waiting (it is {s.current}'s turn)"), H.GOOD if cur else H.DIM))
+        return hud.panel(x, y, w, "Selected", rows)
+
+    def preview_panel(self, x, y, w) -> float:
+        hud, ctl = self.hud, self.ctl
+        p = ctl.pending
+        rows = []
+        act = ctl.action()
+        title = f"Preview: {ctl.selected} - {p.name.replace('_', ' ')}"
+        note = ctl.variant_note()
+        if note:
+            rows.append((note, H.DIM))
+        for k, v in p.params.items():
+            rows.append((f"{k}: {v}", H.FG))
+        miss = ctl.missing()
+        if miss:
+            for m in miss:
+                kind = dict(p.needs)[m]
+                rows.append(((f"pick {m}: hover a cell, wheel/PgUp for altitude, click" if kind == "pos"
+                              else f"pick {m}: click a character (T: next)"), H.ACCENT))
+        col = H.BG_TITLE
+        if act is not None:
+            ok, res = self.result("preview", (ctl.state_version, json.dumps(act, sort_keys=True)))
+            if not ok:
+                rows.append(("computing...", H.DIM))
+            elif isinstance(res, Exception):
+                rows.append((f"preview failed: {res}", H.BAD))
+            else:
+                pv = res.get("preview") or {}
+                if res.get("ok"):
+                    col = (30, 90, 50, 245)
+                    rows.append(("LEGAL - Enter to confirm", H.GOOD))
+                else:
+                    col = (120, 30, 26, 245)
+                    reason = res.get("reason", "")
+                    rule = res.get("rule")
+                    for i, line in enumerate(hud.wrap("ILLEGAL: " + reason + (f" ({rule})" if rule and f"({rule})" not in reason else ""), w - 16)):
+                        rows.append((line, H.BAD))
+                for line in preview_lines(pv):
+                    for i, part in enumerate(hud.wrap(line, w - 24)):
+                        rows.append(("  " + part if i else part, H.FG))
+        if ctl.forced:
+            rows.append(("dice entered by hand: " + ", ".join(f"{k}={v}" for k, v in ctl.forced.items()), H.ACCENT))
+        return hud.panel(x, y, w, title, rows, title_col=col)
+
+    def help_panel(self, W, Hh):
+        hud = self.hud
+        rows = []
+        for k, d in BINDINGS:
+            rows.append((k, d))
+        lh = hud.line + 3
+        col_w = 250
+        w = min(W - 80, 900)
+        h = 40 + len(rows) * lh
+        x0, y0 = (W - w) // 2, max(30, (Hh - h) // 2)
+        hud.box(x0, y0, x0 + w, y0 + h, (10, 12, 18, 245))
+        hud.text(x0 + 16, y0 + 8, "Keys and mouse (F1 / H / Esc closes)", H.ACCENT)
+        yy = y0 + 14 + lh
+        for k, d in rows:
+            if not d:
+                hud.text(x0 + 16, yy, k, H.ACCENT)
+            else:
+                hud.text(x0 + 30, yy, k, H.FG, max_w=col_w - 20)
+                hud.text(x0 + 30 + col_w, yy, d, H.DIM, max_w=w - col_w - 50)
+            yy += lh
+
+    # ================================================================================================ output
+    def screenshot(self, path=None) -> Path:
+        from PIL import Image
+
+        img = self.rc.read()
+        if path is None:
+            self.shot_dir.mkdir(parents=True, exist_ok=True)
+            path = self.shot_dir / f"aerie-{time.strftime('%Y%m%d-%H%M%S')}-{self.frames:05d}.png"
+        Image.fromarray(np.ascontiguousarray(img)).save(path)
+        self.last_shot = str(path)
+        self.ctl.say(f"screenshot: {path}")
+        self.write_state()
+        return Path(path)
+
+    def screen_points(self) -> dict:
+        cam = self.camctl.camera()
+        rs = self.render_state()
+        cm = self.scene.world.cell_m
+        out = {}
+        for c in rs.characters:
+            p = ((c.x + c.footprint / 2) * cm, (c.y + c.footprint / 2) * cm, c.layer + c.height_layers * 0.5)
+            x, y, w = cam.project([p], self.size_px)[0]
+            out[c.id] = [float(x), float(y), bool(w > 0)]
+        return out
+
+    def write_state(self):
+        if not self.test_state:
+            return
+        snap = self.ctl.snapshot()
+        cam = self.camctl.camera()
+        act = self.ctl.action()
+        pv = None
+        if act is not None:
+            ok, res = self.result("preview", (self.ctl.state_version, json.dumps(act, sort_keys=True)))
+            pv = res if ok and not isinstance(res, Exception) else None
+        snap.update({
+            "window": {"size": list(self.size_px), "frames": self.frames, "fps": self.fps,
+                       "camera": {"position": list(cam.position), "look_at": list(cam.look_at), "fov": cam.fov,
+                                  "mode": self.camctl.mode},
+                       "overlays": self.on, "help": self.help, "busy": self.busy(), "animating": bool(self.anims),
+                       "buttons": [{"x0": r[0], "y0": r[1], "x1": r[2], "y1": r[3], "id": list(r[4])}
+                                   for r in self.hud.rects],
+                       "screen": self.screen_points(), "last_screenshot": self.last_shot},
+            "preview": pv,
+        })
+        text = json.dumps(snap, sort_keys=True, default=str)
+        if text == self._state_written:
+            return
+        self._state_written = text
+        tmp = self.test_state + ".tmp"
+        with open(tmp, "w") as f:
+            f.write(text)
+        os.replace(tmp, self.test_state)
+
+    def on_close(self):
+        self.pool.shutdown(wait=False, cancel_futures=True)
+        super().on_close()
