@@ -321,7 +321,8 @@ def explain_unreachable(session: Session, a: Actor, to, r: Reach, fly: bool) -> 
         bits.append(f"{b['horizontal_m']:g} m across")
     what = "; ".join(bits) if bits else "the path"
     what = what[0].upper() + what[1:]
-    return Illegal(f"{what}: {c / 100:g} m in all; {name} has {max(left, 0):g} m of movement left ({rule})", rule)
+    total = f": {c / 100:g} m in all" if len(bits) > 1 else ""
+    return Illegal(f"{what}{total}; {name} has {max(left, 0):g} m of movement left", rule)
 
 
 def _overlap(a: Actor, at, o: Actor) -> bool:

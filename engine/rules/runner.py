@@ -1,0 +1,285 @@
+"""`aerie run SCENE [--seed N] [--actions FILE] [--json] [--log FILE]`: play a scene's script, check expectations.
+
+Exit status: 0 when every step was legal and every expectation held; 1 when a step was illegal (unless the step
+says ``illegal = "RULE-ID"``, in which case it must be refused with that rule) or an expectation failed; 2 for
+a bad scene or actions file (one line naming the file and key path).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import tomllib
+from pathlib import Path
+
+from engine.errors import AerieError
+from engine.rules.core import BadAction, Illegal, Session, dumps
+
+EXPECT_KEYS = {"after", "character", "layer", "x", "y", "position", "hp", "max_hp", "temp_hp", "conditions",
+               "has_conditions", "lacks_conditions", "flying", "dead", "stable", "current", "round", "over",
+               "winner", "events", "no_events", "event", "no_event", "comment", "note"}
+
+
+def event_matches(ev: dict, want: dict) -> bool:
+    """``want`` is a subset of ``ev``; a list in ``want`` must be contained in the event's list."""
+    for k, v in want.items():
+        if k not in ev:
+            return False
+        got = ev[k]
+        if isinstance(v, list) and isinstance(got, list) and not (v and isinstance(v[0], int)):
+            if not all(x in got for x in v):
+                return False
+        elif got != v:
+            return False
+    return True
+
+
+def load_actions(path: str) -> tuple[list, list]:
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except OSError as e:
+        raise AerieError(f"{path}: cannot read actions file: {e.strerror}") from None
+    except UnicodeDecodeError:
+        raise AerieError(f"{path}: not UTF-8 text") from None
+    if p.suffix in (".json", ".jsonl"):
+        try:
+            if p.suffix == ".jsonl":
+                items = [json.loads(line) for line in text.splitlines() if line.strip()]
+            else:
+                items = json.loads(text)
+        except json.JSONDecodeError as e:
+            raise AerieError(f"{path}: JSON syntax error: {e}") from None
+        if isinstance(items, dict):
+            return list(items.get("script", [])), list(items.get("expect", []))
+        if not isinstance(items, list):
+            raise AerieError(f"{path}: expected a list of actions")
+        return items, []
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        raise AerieError(f"{path}: TOML syntax error: {e}") from None
+    unknown = set(data) - {"script", "expect"}
+    if unknown:
+        raise AerieError(f"{path}: {sorted(unknown)[0]}: unknown key (an actions file holds [[script]] and [[expect]] tables)")
+    return list(data.get("script", [])), list(data.get("expect", []))
+
+
+def check_expectations(session: Session, expects: list, after: int, step_events: list, where: str) -> list[str]:
+    fails = []
+    st = session.state
+    for k, e in enumerate(expects):
+        if not isinstance(e, dict):
+            raise AerieError(f"{where}: expect[{k}]: must be a table")
+        unknown = set(e) - EXPECT_KEYS
+        if unknown:
+            raise AerieError(f"{where}: expect[{k}].{sorted(unknown)[0]}: unknown key; known: {', '.join(sorted(EXPECT_KEYS))}")
+        if "after" not in e or not isinstance(e["after"], int):
+            raise AerieError(f"{where}: expect[{k}].after: required: the number of script steps played")
+        if e["after"] != after:
+            continue
+        tag = f"expect[{k}] (after step {after})"
+        a = None
+        if "character" in e:
+            a = st.actors.get(e["character"])
+            if a is None:
+                raise AerieError(f"{where}: expect[{k}].character: no character {e['character']!r}")
+        def cmp(name, got, want):
+            if got != want:
+                fails.append(f"{tag}: {e.get('character', 'state')}: {name} is {got!r}, expected {want!r}")
+        for f in ("layer", "x", "y", "position", "hp", "max_hp", "temp_hp", "flying", "dead", "stable",
+                  "conditions", "has_conditions", "lacks_conditions"):
+            if f not in e:
+                continue
+            if a is None:
+                raise AerieError(f"{where}: expect[{k}].{f}: needs character = ID")
+            got = {"layer": a.layer, "x": a.x, "y": a.y, "position": [a.x, a.y, a.layer], "hp": a.hp,
+                   "max_hp": a.max_hp, "temp_hp": a.temp_hp, "flying": a.flying, "dead": a.dead,
+                   "stable": bool(a.data.get("stable")), "conditions": sorted(a.conditions)}.get(f)
+            if f == "conditions":
+                cmp(f, got, sorted(x.lower() for x in e[f]))
+            elif f == "has_conditions":
+                missing = [c for c in e[f] if c.lower() not in a.conditions]
+                if missing:
+                    fails.append(f"{tag}: {a.id}: lacks {missing}; has {sorted(a.conditions)}")
+            elif f == "lacks_conditions":
+                extra = [c for c in e[f] if c.lower() in a.conditions]
+                if extra:
+                    fails.append(f"{tag}: {a.id}: has {extra}, expected not")
+            else:
+                cmp(f, got, e[f])
+        if "current" in e:
+            cmp("current", st.current, e["current"])
+        if "round" in e:
+            cmp("round", st.round, e["round"])
+        if "over" in e:
+            cmp("over", st.over, e["over"])
+        if "winner" in e:
+            cmp("winner", st.winner, e["winner"])
+        types = [ev.get("type") for ev in step_events]
+        for t in e.get("events", []):
+            if t not in types:
+                fails.append(f"{tag}: no {t!r} event in step {after} (events: {', '.join(dict.fromkeys(types))})")
+        for key, neg in (("event", False), ("no_event", True)):
+            if key in e:
+                wants = e[key] if isinstance(e[key], list) else [e[key]]
+                for w in wants:
+                    if not isinstance(w, dict):
+                        raise AerieError(f"{where}: expect[{k}].{key}: a table of event fields, e.g. {{ type = \"fall\", layers = 3 }}")
+                    hit = any(event_matches(ev, w) for ev in step_events)
+                    if hit == neg:
+                        fails.append(f"{tag}: {'unexpected' if neg else 'no'} event matching {json.dumps(w, sort_keys=True)} in step {after}")
+        for t in e.get("no_events", []):
+            if t in types:
+                fails.append(f"{tag}: unexpected {t!r} event in step {after}")
+    return fails
+
+
+def play(scene, seed=None, script=None, expects=None, on_events=None, source="script"):
+    """Play a script; returns (session, problems). Problems are readable lines naming the step and rule."""
+    session = Session(scene, seed)
+    script = scene.spec.script if script is None else script
+    expects = scene.spec.expect if expects is None else expects
+    problems = []
+    if on_events:
+        on_events(session, session.start_events)
+    problems += check_expectations(session, expects, 0, session.start_events, scene.path)
+    for i, raw in enumerate(script):
+        where = f"{source}[{i}]"
+        if not isinstance(raw, dict):
+            problems.append(f"{where}: a step is a table with actor and action")
+            break
+        step = dict(raw)
+        want_illegal = step.pop("illegal", None)
+        try:
+            evs = session.step(step)
+        except Illegal as e:
+            if want_illegal is not None and (want_illegal is True or want_illegal == e.rule):
+                ev = {"type": "illegal", "step": i, "reason": e.reason, "rule": e.rule, "expected": True}
+                if on_events:
+                    on_events(session, [ev])
+                problems += check_expectations(session, expects, i + 1, [ev], scene.path)
+                continue
+            who = step.get("actor", "?")
+            what = step.get("action", "?")
+            loc = f"{where}.{e.path}" if e.path else where
+            kind = "malformed" if isinstance(e, BadAction) else "illegal"
+            problems.append(f"{loc} ({who} {what}): {kind}: {e.reason}" + (f" ({e.rule})" if e.rule else ""))
+            if on_events:
+                on_events(session, [{"type": "illegal", "step": i, "reason": e.reason, "rule": e.rule, "path": loc}])
+            break
+        if want_illegal is not None:
+            problems.append(f"{where} ({step.get('actor')} {step.get('action')}): expected to be refused ({want_illegal}) but it was legal")
+            break
+        if on_events:
+            on_events(session, evs)
+        problems += check_expectations(session, expects, i + 1, evs, scene.path)
+    return session, problems
+
+
+# ---------------------------------------------------------------------------------------------------------
+def _n(session, aid):
+    a = session.state.actors.get(aid)
+    return a.name if a else str(aid)
+
+
+def describe(session, e: dict) -> str | None:
+    t = e.get("type")
+    n = lambda k: _n(session, e.get(k))
+    r = f" [{e['rule']}]" if e.get("rule") else ""
+    if t == "roll":
+        return f"    rolls {e['die']} for {e['name']}: {e['result']}{' (forced)' if e['forced'] else ''}"
+    if t == "initiative":
+        return f"{n('who')} initiative {e['total']}{' (fixed)' if e['fixed'] else ''}{r}"
+    if t == "round":
+        return f"== round {e['round']} ==" + (f" order: {', '.join(_n(session, i) for i in e['order'])}" if "order" in e else "")
+    if t == "turn":
+        return f"-- {n('who')}'s turn"
+    if t == "turn_skipped":
+        return f"-- {e['reason']}: turn passes{r}"
+    if t == "move":
+        bits = [f"{e['cost_m']:g} m"]
+        if e["takeoffs"]:
+            bits.append("takes off (AIR-06)")
+        if e["layers_up"]:
+            bits.append(f"climbs {e['layers_up']} (AIR-07)")
+        if e["layers_down"]:
+            bits.append(f"descends {e['layers_down']} (AIR-07)")
+        return f"{n('who')} moves {e['from']} -> {e['to']}: {', '.join(bits)}; {max(e['left_m'], 0):g} m left{', aloft' if e['flying'] else ''}"
+    if t == "attack":
+        adv = f"; advantage: {', '.join(e['advantage'])}" if e["advantage"] else ""
+        dis = f"; disadvantage: {', '.join(e['disadvantage'])}" if e["disadvantage"] else ""
+        cov = f" + {e['cover']} cover {e['cover_bonus']}" if e["cover_bonus"] else ""
+        res = "CRITICAL HIT" if e["critical"] else ("hits" if e["hit"] else "misses")
+        return (f"{n('who')} attacks {n('target')} with {e['weapon']}: {e['roll']} + {e['bonus']} = {e['total']} "
+                f"vs AC {e['ac']}{cov}: {res}{adv}{dis} [{', '.join(e['rules'])}]")
+    if t == "damage":
+        return f"{n('who')} takes {e['amount']} {e['damage_type']} damage{r}"
+    if t == "hp":
+        return f"    {n('who')}: {e['hp']}/{e['max_hp']} HP"
+    if t == "fall_roll":
+        return f"{n('who')} fall roll {e['result']}: {e['outcome']}{r}"
+    if t == "fall":
+        return (f"{n('who')} falls {e['layers']} layer(s) to layer {e['to']} ({e['cause']}): {e['percent']}% of max HP = "
+                f"{e['damage']} damage [{e['rule']}, AIR-12]")
+    if t == "descend":
+        return f"{n('who')} drops {e['layers']} layer(s) to layer {e['to']}, still aloft, no damage [AIR-11, AIR-12]"
+    if t == "upkeep":
+        return f"{n('who')} spends its {e['spent']} to stay aloft{r}"
+    if t == "flight_lost":
+        return f"{n('who')} can no longer fly: {e['reason']}{r}"
+    if t == "condition":
+        return f"{n('who')} {'is now' if e['added'] else 'is no longer'} {e['condition']}{r}"
+    if t == "illegal":
+        return f"!! step {e['step']}: refused{' as expected' if e.get('expected') else ''}: {e['reason']} ({e['rule']})"
+    if t in ("end_turn",):
+        return None
+    rest = {k: v for k, v in e.items() if k not in ("type", "who", "rule")}
+    who = f"{n('who')} " if "who" in e else ""
+    return f"{who}{t.replace('_', ' ')}" + (f": {json.dumps(rest, sort_keys=True)}" if rest else "") + r
+
+
+def state_json(session) -> dict:
+    return session.state.to_dict()
+
+
+def cmd_run(args) -> int:
+    from engine.world.scene import load_scene
+
+    scene = load_scene(args.scene)
+    script, expects, source = None, None, "script"
+    if args.actions:
+        script, extra = load_actions(args.actions)
+        expects = list(scene.spec.expect) + extra if extra else []
+        source = f"{args.actions}: script"
+    out = sys.stdout
+    log_lines = []
+
+    def sink(session, evs):
+        for e in evs:
+            line = dumps(e)
+            log_lines.append(line)
+            if args.json:
+                out.write(line + "\n")
+            else:
+                d = describe(session, e)
+                if d:
+                    out.write(d + "\n")
+
+    session, problems = play(scene, args.seed, script, expects, sink, source)
+    st = state_json(session)
+    if args.json:
+        out.write(dumps(st) + "\n")
+    else:
+        out.write("== end ==\n")
+        for a in session.state.actors.values():
+            out.write(f"  {a.name}: {a.hp}/{a.max_hp} HP at {[a.x, a.y, a.layer]}{' aloft' if a.flying else ''}"
+                      f"{' DEAD' if a.dead else ''}{' ' + ', '.join(sorted(a.conditions)) if a.conditions else ''}\n")
+    if args.log:
+        try:
+            Path(args.log).write_text("\n".join(log_lines + [dumps(st)]) + "\n", encoding="utf-8")
+        except OSError as e:
+            raise AerieError(f"{args.log}: cannot write the log: {e.strerror}") from None
+    for p in problems:
+        print(f"aerie run: {scene.path}: {p}", file=sys.stderr)
+    return 1 if problems else 0
