@@ -88,15 +88,16 @@ def body_fits(session: Session, a: Actor, x: int, y: int, layer: int) -> bool:
 class Reach:
     """Cheapest movement cost (cm) to every node of a box around the actor; paths on demand."""
 
-    def __init__(self, origin, box0, dist, weights, endable, budget_cm, takeoff_cm, sup):
+    def __init__(self, origin, box0, dist, passable, endable, sup, budget_cm, costs, fly):
         self.origin = origin
         self.box0 = box0          # (x0, y0, z0) of the box
         self.dist = dist          # int64 [z, y, x] in the box
-        self.weights = weights    # list of ((dz, dy, dx), W) with W over the dst slice
+        self.passable = passable
         self.endable = endable
-        self.budget_cm = budget_cm
-        self.takeoff_cm = takeoff_cm
         self.sup = sup
+        self.budget_cm = budget_cm
+        self.costs = costs        # (cell, diag, climb, descend, takeoff) in cm
+        self.fly = fly
 
     def _local(self, x, y, z):
         x0, y0, z0 = self.box0
@@ -120,9 +121,28 @@ class Reach:
     def destinations(self) -> list[tuple[int, int, int]]:
         ok = self.endable & (self.dist <= self.budget_cm)
         x0, y0, z0 = self.box0
+        ox, oy, oz = self.origin
+        if 0 <= oz - z0 < ok.shape[0] and 0 <= oy - y0 < ok.shape[1] and 0 <= ox - x0 < ok.shape[2]:
+            ok[oz - z0, oy - y0, ox - x0] = False
         zz, yy, xx = np.nonzero(ok)
-        return [(int(x) + x0, int(y) + y0, int(z) + z0) for z, y, x in zip(zz, yy, xx)
-                if (int(x) + x0, int(y) + y0, int(z) + z0) != self.origin]
+        return list(zip((xx + x0).tolist(), (yy + y0).tolist(), (zz + z0).tolist()))
+
+    def edge_cm(self, p, q) -> int:
+        """Cost of one edge p -> q (local box indices), INF when not allowed."""
+        if not (self.passable[p] and self.passable[q]):
+            return int(INF)
+        dz, dy, dx = q[0] - p[0], q[1] - p[1], q[2] - p[2]
+        sp, sq = bool(self.sup[p]), bool(self.sup[q])
+        if dz and (dx or dy) and not (sp and sq):
+            return int(INF)      # climbing while stepping across: only a walking step (stairs)
+        if not self.fly and dz and not (dx or dy):
+            return int(INF)
+        cell, diag, climb, descend, takeoff = self.costs
+        c = 0 if not (dx or dy) else (diag if dx and dy else cell)
+        c += climb if dz > 0 else (descend if dz < 0 else 0)
+        if self.fly and sp and not sq:
+            c += takeoff
+        return c
 
     def path(self, x, y, z) -> list[tuple[int, int, int]]:
         """Nodes from the origin to (x, y, z), both included."""
@@ -137,15 +157,13 @@ class Reach:
         while self.dist[cur] > 0 and guard < 10000:
             guard += 1
             found = None
-            for (dz, dy, dx), W in self.weights:
-                pz, py, px = cur[0] - dz, cur[1] - dy, cur[2] - dx
-                if not (0 <= pz < Zb and 0 <= py < Yb and 0 <= px < Xb):
+            for dz, dy, dx in _SHIFTS:
+                p = (cur[0] - dz, cur[1] - dy, cur[2] - dx)
+                if not (0 <= p[0] < Zb and 0 <= p[1] < Yb and 0 <= p[2] < Xb):
                     continue
-                # W is indexed by the destination's position within the dst slice
-                wz, wy, wx = cur[0] - max(dz, 0), cur[1] - max(dy, 0), cur[2] - max(dx, 0)
-                w = W[wz, wy, wx]
-                if w < INF and self.dist[pz, py, px] + w == self.dist[cur]:
-                    found = (pz, py, px)
+                w = self.edge_cm(p, cur)
+                if w < INF and self.dist[p] + w == self.dist[cur]:
+                    found = p
                     break
             if found is None:
                 break
@@ -154,11 +172,10 @@ class Reach:
         out.reverse()
         return [(lx + x0, ly + y0, lz + z0) for lz, ly, lx in out]
 
-    def step_cost_parts(self, path) -> dict:
-        """Breakdown of a path's cost in metres: horizontal, climb, descend, take-offs."""
-        parts = {"horizontal_m": 0.0, "climb_m": 0.0, "descend_m": 0.0, "takeoff_m": 0.0, "takeoffs": 0,
-                 "climbed_layers": 0, "descended_layers": 0}
-        return parts
+
+# straight moves first, so reconstructed paths prefer them among equal costs
+_SHIFTS = sorted(((dz, dy, dx) for dz in (-1, 0, 1) for dy in (-1, 0, 1) for dx in (-1, 0, 1) if (dz, dy, dx) != (0, 0, 0)),
+                 key=lambda d: (abs(d[0]) + abs(d[1]) + abs(d[2]), d))
 
 
 def _slices(d, n):
@@ -171,7 +188,7 @@ def _slices(d, n):
 
 
 def reach(session: Session, a: Actor, budget_m: float | None = None, fly: bool | None = None) -> Reach:
-    """The reach map of actor ``a`` now (cached until the state changes)."""
+    """The reach map of actor ``a`` now (cached by everything it depends on)."""
     rs = session.ruleset
     fly = a.can_fly if fly is None else fly
     budget_m = rs.movement_left(session, a, fly) if budget_m is None else budget_m
@@ -192,7 +209,7 @@ def reach(session: Session, a: Actor, budget_m: float | None = None, fly: bool |
     budget = cm(max(budget_m, 0.0))
     f, h = a.footprint, a.height_layers
     fit, sup = body_masks(session, f, h)
-    R = budget // cell + 1
+    R = budget // min(cell, diag) + 1
     x0, x1 = max(0, a.x - R), min(X - 1, a.x + R)
     y0, y1 = max(0, a.y - R), min(Y - 1, a.y + R)
     z0 = max(0, a.layer - (budget // descend + 1 if fly else R + 1))
@@ -203,7 +220,6 @@ def reach(session: Session, a: Actor, budget_m: float | None = None, fly: bool |
     if not fly:
         passable &= supc
     endable = passable.copy()
-    Zb, Yb, Xb = fitc.shape
     for o in session.state.actors.values():
         if o.id == a.id or o.dead or _rides(o):
             continue
@@ -215,40 +231,55 @@ def reach(session: Session, a: Actor, budget_m: float | None = None, fly: bool |
         endable[sl] = False
         if o.side != a.side:
             passable[sl] = False     # 5e: through an ally's space, not a hostile's
-    dist = np.full(fitc.shape, INF, dtype=np.int64)
     lo = (a.layer - z0, a.y - y0, a.x - x0)
+    passable[lo] = True
+    Zb, Yb, Xb = fitc.shape
+    big = np.int32(1 << 29)     # big + big still fits an int32
+    dist = np.full(fitc.shape, big, dtype=np.int32)
     dist[lo] = 0
-    weights = []
-    for dz in (-1, 0, 1):
-        if not fly and dz != 0:
-            pass
-        for dy in (-1, 0, 1):
-            for dx in (-1, 0, 1):
-                if dz == dy == dx == 0:
-                    continue
-                if not fly and dz != 0 and dx == dy == 0:
-                    continue
-                horiz = 0 if dx == dy == 0 else (diag if dx and dy else cell)
-                vert = climb if dz > 0 else (descend if dz < 0 else 0)
-                sz, tz = _slices(dz, Zb)
-                sy, ty = _slices(dy, Yb)
-                sx, tx = _slices(dx, Xb)
-                W = np.full(passable[tz, ty, tx].shape, horiz + vert, dtype=np.int64)
-                ok = passable[tz, ty, tx] & passable[sz, sy, sx]
-                if fly and takeoff:
-                    W += takeoff * (supc[sz, sy, sx] & ~supc[tz, ty, tx])
-                W[~ok] = INF
-                if not ok.any():
-                    continue
-                weights.append(((dz, dy, dx), W, (sz, sy, sx), (tz, ty, tx)))
+    dense, sparse = [], []
+    walk_pairs = passable & supc
+    for dz, dy, dx in _SHIFTS:
+        if not fly and dz != 0 and dx == dy == 0:
+            continue
+        horiz = 0 if dx == dy == 0 else (diag if dx and dy else cell)
+        vert = climb if dz > 0 else (descend if dz < 0 else 0)
+        sz, tz = _slices(dz, Zb)
+        sy, ty = _slices(dy, Yb)
+        sx, tx = _slices(dx, Xb)
+        s, t = (sz, sy, sx), (tz, ty, tx)
+        if dz and (dx or dy):
+            ok = walk_pairs[t] & walk_pairs[s]          # stepping up or down while moving across: walking only
+            if not ok.any():
+                continue
+            tidx = np.flatnonzero(ok)
+            # flat indices in the full box of the dst and src nodes
+            tz_, ty_, tx_ = np.unravel_index(tidx, ok.shape)
+            dst = np.ravel_multi_index((tz_ + t[0].start, ty_ + t[1].start, tx_ + t[2].start), dist.shape)
+            src = np.ravel_multi_index((tz_ + s[0].start, ty_ + s[1].start, tx_ + s[2].start), dist.shape)
+            sparse.append((src, dst, np.int32(horiz + vert)))
+            continue
+        ok = passable[t] & passable[s]
+        if not ok.any():
+            continue
+        W = np.full(ok.shape, horiz + vert, dtype=np.int32)
+        if fly and takeoff:
+            W += np.int32(takeoff) * (supc[s] & ~supc[t])
+        W[~ok] = big
+        dense.append((W, s, t))
+    flat = dist.reshape(-1)
     for _ in range(4 * (R + Zb) + 8):
         before = dist.copy()
-        for _d, W, s, t in weights:
+        for W, s, t in dense:
             np.minimum(dist[t], dist[s] + W, out=dist[t])
+        for src, dst, w in sparse:
+            np.minimum.at(flat, dst, flat[src] + w)
         if np.array_equal(before, dist):
             break
-    r = Reach(a.pos, (x0, y0, z0), dist, [(d, W) for d, W, _s, _t in weights], endable, budget, takeoff, supc)
-    if len(session.cache) > 512:
+    dist = np.minimum(dist.astype(np.int64), INF)
+    dist[dist >= big] = INF
+    r = Reach(a.pos, (x0, y0, z0), dist, passable, endable, supc, budget, (cell, diag, climb, descend, takeoff), fly)
+    if len(session.cache) > 4096:
         session.cache.clear()
     session.cache[key] = r
     return r

@@ -263,7 +263,8 @@ class Session:
             self.dice.forced = {}
             evs, self._sink = self._sink, None
         self.state.steps += 1
-        self.cache.clear()
+        if len(self.cache) > 4096:      # entries are keyed by everything they depend on; just bound the size
+            self.cache.clear()
         self.actions.append(action)
         self.events.extend(evs)
         return evs

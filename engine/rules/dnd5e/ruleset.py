@@ -598,6 +598,13 @@ class Dnd5e(Ruleset):
 
     # ------------------------------------------------------------------------------------------ actions
     def action_specs(self):
+        specs = type(self).__dict__.get("_SPECS")
+        if specs is None:
+            specs = self._make_specs()
+            type(self)._SPECS = specs
+        return specs
+
+    def _make_specs(self):
         P = Param
         return {
             "move": {"to": P("pos", True, help="the destination [x, y, layer]")},
@@ -1634,7 +1641,7 @@ class Dnd5e(Ruleset):
                           {"actor": a.id, "action": "dismount"}]
         for c in cands:
             try:
-                session.check(c)
+                self.check(session, c)      # candidates are well-formed: skip the parameter validation
             except Illegal:
                 continue
             out.append(c)
