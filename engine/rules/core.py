@@ -10,6 +10,7 @@ see :mod:`engine.rules.ruleset` for the plug-in interface and ``docs/rules-core.
 
 from __future__ import annotations
 
+import copy
 import json
 import random
 from dataclasses import dataclass, field
@@ -81,7 +82,7 @@ class Actor:
         return Body(self.x, self.y, self.layer, self.footprint, self.height_layers, self.eye_m)
 
     def to_dict(self) -> dict:
-        return {
+        d = {
             "id": self.id, "side": self.side, "name": self.name, "kind": self.kind, "size": self.size,
             "footprint": self.footprint, "height_layers": self.height_layers, "eye_m": self.eye_m,
             "position": [self.x, self.y, self.layer], "flying": self.flying, "can_fly": self.can_fly,
@@ -89,6 +90,9 @@ class Actor:
             "conditions": sorted(self.conditions), "condition_sources": {k: list(v) for k, v in sorted(self.conditions.items())},
             "dead": self.dead, "data": self.data,
         }
+        for k in self.data.get("public", ()):    # the ruleset's own top-level fields (baton: vigor, protection, wounds)
+            d.setdefault(k, self.data.get(k))
+        return d
 
 
 @dataclass
@@ -156,6 +160,8 @@ class Dice:
 
 # ---------------------------------------------------------------------------------------------------------
 _META = {"actor", "action", "rolls", "comment", "note"}
+# roll names whose die is always the same (checked before anything happens); others are checked when rolled
+FIXED_DICE = {"attack": 20, "save": 20, "death_save": 20, "initiative": 20, "check": 20, "contest": 20, "fall": 10}
 
 
 class Session:
@@ -243,6 +249,10 @@ class Session:
                 isinstance(v, list) and all(isinstance(i, int) and not isinstance(i, bool) for i in v))
             if not ok:
                 raise BadAction("a forced roll is a die result or a list of them", "", f"rolls.{k}")
+            sides = FIXED_DICE.get(k)
+            for v1 in (v if isinstance(v, list) else [v]):
+                if v1 < 1 or (sides and v1 > sides):
+                    raise BadAction(f"{v1} is not a result of a d{sides or 'N'}", "", f"rolls.{k}")
         from engine.rules.actions import check_params
         return check_params(action, specs[name], _META)
 
@@ -255,10 +265,21 @@ class Session:
 
     def step(self, action) -> list[Event]:
         act, plan = self.check(action)
-        self.dice.forced = {k: (list(v) if isinstance(v, list) else v) for k, v in act.get("rolls", {}).items()}
+        forced = act.get("rolls", {})
+        self.dice.forced = {k: (list(v) if isinstance(v, list) else v) for k, v in forced.items()}
+        snapshot = None
+        if forced:
+            # a forced result that does not fit the die actually rolled is found while applying: keep a copy to
+            # restore, so even then the illegal action changes nothing
+            snapshot = (copy.deepcopy(self.state), self.dice.rng.getstate())
         self._sink = []
         try:
             self.ruleset.apply(self, act, plan)
+        except Illegal:
+            if snapshot is not None:
+                self.state, rng = snapshot
+                self.dice.rng.setstate(rng)
+            raise
         finally:
             self.dice.forced = {}
             evs, self._sink = self._sink, None

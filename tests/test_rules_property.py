@@ -1,0 +1,158 @@
+"""Property test: random scenes, thousands of random legal actions, invariants after every step."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from engine.rules import aerial
+from engine.rules.bench import random_action
+from engine.rules.core import Illegal, Session, dumps
+from engine.world.scene import parse_scene
+
+pytestmark = pytest.mark.unit
+
+KINDS = ["archer", "knight", "harpy", "rogue", "priest", "mage", "guard", "duelist", "giant_eagle", "griffon",
+         "flying_scout"]
+
+
+def random_scene_text(rng: random.Random) -> str:
+    X, Y, Z = rng.randint(8, 12), rng.randint(8, 12), rng.randint(6, 9)
+    fills = []
+    for _ in range(rng.randint(1, 4)):
+        x0, y0 = rng.randrange(X), rng.randrange(Y)
+        x1, y1 = min(X - 1, x0 + rng.randint(0, 3)), min(Y - 1, y0 + rng.randint(0, 3))
+        top = rng.randint(0, Z - 4)
+        mat = rng.choice(["stone", "roof", "brick", "wood"])
+        fills.append(f'{{ material = "{mat}", from = [{x0}, {y0}, 0], to = [{x1}, {y1}, {top}] }}')
+    lines = [f'name = "random"', 'ruleset = "dnd5e"', f"seed = {rng.randint(0, 10**6)}", "[map]",
+             f"size = [{X}, {Y}, {Z}]", f"fill = [{', '.join(fills)}]"]
+    solid = set()
+    for f in fills:
+        import re
+        a = list(map(int, re.findall(r"-?\d+", f)))
+        for x in range(a[0], a[3] + 1):
+            for y in range(a[1], a[4] + 1):
+                for z in range(a[2], a[5] + 1):
+                    solid.add((x, y, z))
+    taken = set()
+    n = 0
+    for side in ("red", "blue"):
+        for _ in range(rng.randint(1, 3)):
+            kind = rng.choice(KINDS)
+            big = kind in ("giant_eagle", "griffon")
+            fp = 2 if big else 1
+            h = 3 if big else 2
+            flyer = kind in ("harpy", "giant_eagle", "griffon", "flying_scout")
+            for _try in range(50):
+                x, y = rng.randrange(X - fp + 1), rng.randrange(Y - fp + 1)
+                ground = max([z + 1 for (sx, sy, z) in solid if x <= sx < x + fp and y <= sy < y + fp] + [0])
+                layer = ground + (rng.randint(0, 3) if flyer and rng.random() < 0.6 else 0)
+                cells = {(x + i, y + j, layer + k) for i in range(fp) for j in range(fp) for k in range(h)}
+                if layer + 1 > Z or cells & solid or cells & taken or any(c[2] >= Z for c in cells if c[2] < layer + 1):
+                    continue
+                taken |= cells
+                n += 1
+                lines += ["[[characters]]", f'id = "c{n}"', f'side = "{side}"', f"at = [{x}, {y}, {layer}]"]
+                if kind == "flying_scout":
+                    lines += ['kind = "scout"', "fly_speed_m = 12"]
+                else:
+                    lines += [f'kind = "{kind}"']
+                if big:
+                    lines += ['size = "large"']
+                if flyer and layer > ground:
+                    lines += ["flying = true"]
+                if rng.random() < 0.2:
+                    lines += ['items = ["potion_of_healing"]']
+                if rng.random() < 0.3:
+                    lines += ["pc = true"]
+                break
+    return "\n".join(lines) + "\n"
+
+
+def check_invariants(s: Session):
+    rs = s.ruleset
+    for a in s.state.actors.values():
+        assert 0 <= a.hp <= a.max_hp, (a.id, a.hp, a.max_hp)
+        assert a.temp_hp >= 0
+        if a.dead:
+            assert a.hp == 0
+        assert aerial.body_fits(s, a, a.x, a.y, a.layer), f"{a.id} inside a solid voxel at {a.pos}"
+        riding = a.data.get("mounted_on")
+        if riding:
+            m = s.state.actors[riding]
+            assert a.pos == m.pos
+            continue
+        if a.flying:
+            assert a.can_fly, f"{a.id} flies without a fly speed"
+            assert not a.dead and rs.fall_reason(s, a) is None, f"{a.id} aloft but {rs.fall_reason(s, a)}"
+            assert not aerial.is_supported(s, a), f"{a.id} marked flying while standing"
+        else:
+            assert aerial.is_supported(s, a), f"{a.id} at rest in the air at {a.pos}"
+
+
+def mutate(rng: random.Random, s: Session, act: dict) -> dict:
+    bad = dict(act)
+    X, Y, Z = s.world.size
+    r = rng.random()
+    ids = list(s.state.actors) + ["nobody"]
+    if r < 0.25:
+        bad["action"] = "move"
+        bad["to"] = [rng.randint(-1, X), rng.randint(-1, Y), rng.randint(-1, Z)]
+    elif r < 0.45:
+        bad["action"] = rng.choice(["attack", "grapple", "shove", "help", "cast"])
+        bad["target"] = rng.choice(ids)
+        if bad["action"] == "cast":
+            bad["spell"] = rng.choice(["fire_bolt", "fireball", "cure_wounds", "nothing"])
+    elif r < 0.6:
+        bad["actor"] = rng.choice(ids)
+    elif r < 0.75:
+        bad["action"] = rng.choice(["dash", "dodge", "disengage", "hide", "stand", "escape", "dismount", "ready"])
+    elif r < 0.85:
+        bad["to"] = "up"
+        bad["action"] = "move"
+    else:
+        bad["rolls"] = {"attack": rng.choice([0, 21, "x"])}
+    return bad
+
+
+def test_random_play_invariants():
+    rng = random.Random(20260)
+    total_steps = 0
+    illegal_checked = 0
+    for game in range(24):
+        scene = parse_scene(random_scene_text(rng), f"<random {game}>")
+        s = Session(scene, rng.randint(0, 10**6))
+        check_invariants(s)
+        for _ in range(140):
+            if s.state.over:
+                break
+            acts = s.legal_actions()
+            assert acts and all(a["actor"] == s.current for a in acts)
+            act = random_action(s, rng)
+            if rng.random() < 0.3:
+                bad = mutate(rng, s, act)
+                before = s.fingerprint()
+                try:
+                    s.step(bad)
+                except Illegal:
+                    assert s.fingerprint() == before, f"illegal {bad} changed the state"
+                    illegal_checked += 1
+                else:
+                    check_invariants(s)
+                    total_steps += 1
+                    continue
+            s.step(act)        # every listed action must be legal
+            total_steps += 1
+            check_invariants(s)
+        # the log replays to the same state, byte for byte
+        again = Session(scene, s.seed)
+        for a in s.actions:
+            again.step(a)
+        assert again.fingerprint() == s.fingerprint()
+        assert [dumps(e) for e in again.events] == [dumps(e) for e in s.events]
+        loaded = Session.load(s.save(), scene=scene)
+        assert loaded.fingerprint() == s.fingerprint()
+    assert total_steps >= 2000
+    assert illegal_checked >= 300
