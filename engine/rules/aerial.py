@@ -385,11 +385,15 @@ def fall(session: Session, a: Actor, layers: int | None, rule: str, cause: str) 
     raw = a.max_hp * pct / 100.0
     rounding = session.options.get("fall_damage_rounding", "down")
     dmg = int(math.floor(raw + 1e-9)) if rounding == "down" else (int(math.ceil(raw - 1e-9)) if rounding == "up" else int(math.floor(raw + 0.5)))
+    drule = "AIR-12"
+    own = session.ruleset.fall_damage(session, a, n)      # a ruleset's own fall rule, or None for AIR-12
+    if own is not None:
+        (dmg, drule), pct = own, None
     session.emit({"type": "fall", "who": a.id, "from": start, "to": ground, "layers": n, "cause": cause,
-                  "rule": rule, "percent": pct, "damage": dmg, "damage_rule": "AIR-12"})
+                  "rule": rule, "percent": pct, "damage": dmg, "damage_rule": drule})
     _carry_rider(session, a)
     if dmg > 0:
-        session.ruleset.apply_damage(session, a, dmg, "falling", None, "AIR-12")
+        session.ruleset.apply_damage(session, a, dmg, "falling", None, drule)
     if not a.dead:
         session.ruleset.knock_prone(session, a, "AIR-12")
     for rider in _riders(session, a):

@@ -92,6 +92,11 @@ class Ruleset:
     def knock_prone(self, session: Session, actor: Actor, rule: str) -> None:
         raise NotImplementedError
 
+    def fall_damage(self, session: Session, actor: Actor, layers: int) -> tuple[int, str] | None:
+        """A fall of ``layers`` layers just reached the ground: (damage, rule) by the ruleset's own fall rule
+        (it may roll), or None for AIR-12's percentage of max HP (the default)."""
+        return None
+
     def can_move(self, session: Session, actor: Actor) -> tuple[bool, str, str]:
         """(True, "", "") or (False, reason, rule)."""
         return True, "", ""
