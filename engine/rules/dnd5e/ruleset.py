@@ -701,6 +701,8 @@ class Dnd5e(Ruleset):
                         raise Illegal(f"{a.name} is frightened of {src.name} and cannot move closer to it", "DND-49", "to")
         r = aerial.reach(session, a, budget_m=left, fly=fly)
         if not r.can_end(*to):
+            if crawl and a.can_fly and aerial.body_fits(session, a, *to) and not aerial.is_supported(session, a, *to):
+                raise Illegal(f"{a.name} is prone: it must stand up before it can fly", "DND-48", "to")
             e = aerial.explain_unreachable(session, a, to, r, fly)
             if crawl and "movement left" in e.reason:
                 e = Illegal(e.reason.replace(" of movement left", " of movement left, crawling at half speed (Prone, stand up first)"), "DND-48")

@@ -1,0 +1,67 @@
+"""Helpers for the rules tests: scenes from Python data, sessions, stepping with forced dice."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from engine.rules.core import Session
+from engine.world.scene import parse_scene
+
+pytestmark = pytest.mark.unit
+
+
+def _toml(v):
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, (int, float)):
+        return repr(v)
+    if isinstance(v, str):
+        return json.dumps(v)
+    if isinstance(v, (list, tuple)):
+        return "[" + ", ".join(_toml(x) for x in v) + "]"
+    if isinstance(v, dict):
+        return "{ " + ", ".join(f"{k} = {_toml(x)}" for k, x in v.items()) + " }"
+    raise TypeError(v)
+
+
+def scene_text(chars, size=(12, 12, 10), fill=(), options=None, seed=1, extra=""):
+    lines = ['name = "test"', 'ruleset = "dnd5e"', f"seed = {seed}", "[map]", f"size = {_toml(list(size))}"]
+    if fill:
+        lines.append("fill = [" + ", ".join(_toml({"material": m, "from": list(a), "to": list(b)}) for m, a, b in fill) + "]")
+    if options:
+        lines.append("[options]")
+        lines += [f"{k} = {_toml(v)}" for k, v in options.items()]
+    for i, c in enumerate(chars):
+        lines.append("[[characters]]")
+        c = dict(c)
+        c.setdefault("initiative", 30 - i)       # listed order = turn order unless given
+        lines += [f"{k} = {_toml(v)}" for k, v in c.items()]
+    return "\n".join(lines) + "\n" + extra
+
+
+def make(chars, **kw) -> Session:
+    seed = kw.pop("session_seed", None)
+    return Session(parse_scene(scene_text(chars, **kw), "<test>"), seed)
+
+
+def step(s: Session, actor: str, action: str, **params):
+    act = {"actor": actor, "action": action, **params}
+    return s.step(act)
+
+
+def types(events):
+    return [e["type"] for e in events]
+
+
+def find(events, type_, **fields):
+    for e in events:
+        if e["type"] == type_ and all(e.get(k) == v for k, v in fields.items()):
+            return e
+    return None
+
+
+def test_helpers_build_a_session():
+    s = make([{"id": "a", "kind": "archer", "at": [1, 1, 0]}])
+    assert s.current == "a"
