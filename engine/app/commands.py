@@ -27,6 +27,7 @@ def cmd_play(args) -> int:
         import pyglet
 
         pyglet.options["shadow_window"] = False
+        pyglet.options["debug_gl"] = False      # no glGetError after every pyglet call: the renderer is moderngl
         from engine.app.window import PlayWindow
 
         win = PlayWindow(scene, getattr(args, "seed", None), tuple(getattr(args, "size", (1280, 720))))

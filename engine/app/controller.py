@@ -52,6 +52,7 @@ class Controller:
         self.last_events: list = []
         self.version = 0           # bumps on every change the window must redraw / recompute for
         self.state_version = 0     # bumps when the rules state changes (step, undo, redo, load)
+        self._legal_cache = None
         if self.selected:
             self.cursor_layer = self.actor(self.selected).layer
 
@@ -69,10 +70,15 @@ class Controller:
     def legal(self) -> list[dict]:
         if self.selected is None:
             return []
+        k = (id(self.session), self.state_version, len(self.session.actions), self.selected)
+        if self._legal_cache is not None and self._legal_cache[0] == k:
+            return self._legal_cache[1]
         try:
-            return list(self.session.legal_actions(self.selected))
+            out = list(self.session.legal_actions(self.selected))
         except AerieError:
-            return []
+            out = []
+        self._legal_cache = (k, out)
+        return out
 
     def buttons(self) -> list[dict]:
         """One button per legal action name, in the core's order, with a hotkey (1..9, 0)."""
@@ -177,14 +183,17 @@ class Controller:
             self.say(reason, "error")
             return False
         spec = self.specs().get(name, {})
-        needs = []
+        needs, params = [], {}
         for k, p in spec.items():
             if p.kind in ("pos", "id") and p.required:
                 have = [v for v in variants if k in v]
-                if len(have) == len(variants) and len({json.dumps(v[k]) for v in variants}) == 1:
+                values = {json.dumps(v[k]) for v in have}
+                if p.kind == "pos" and len(have) == len(variants) and len(values) == 1:
                     continue   # the core filled it in, one value
                 needs.append((k, p.kind))
-        self.pending = Pending(name, variants, {}, needs)
+                if p.kind == "id" and len(have) == len(variants) and len(values) == 1:
+                    params[k] = have[0][k]      # the only target: chosen already, a click can still change it
+        self.pending = Pending(name, variants, params, needs)
         self.say("")
         self._changed()
         return True
@@ -478,15 +487,80 @@ PREVIEW_ORDER = ("summary", "text", "cost_m", "movement_cost_m", "path_cost_m", 
                  "cover", "cover_bonus", "blocked_fraction", "modifiers", "fall_risk", "fall_chance", "can_fall")
 
 
+def _move_lines(pv: dict) -> list[str]:
+    path = pv.get("path") or []
+    out = []
+    if path:
+        out.append(f"path: {len(path) - 1} step(s), {_fmt(path[0])} -> {_fmt(path[-1])}")
+    parts = [f"horizontal {_fmt(pv.get('horizontal_m', 0))} m"]
+    if pv.get("climb_m"):
+        parts.append(f"climb {_fmt(pv['climb_m'])} m ({pv.get('layers_up', '?')} layer(s) up, AIR-07)")
+    if pv.get("descend_m"):
+        parts.append(f"descent {_fmt(pv['descend_m'])} m ({pv.get('layers_down', '?')} down, AIR-07)")
+    if pv.get("takeoff_m"):
+        parts.append(f"take-off {_fmt(pv['takeoff_m'])} m (x{pv.get('takeoffs', 1)}, AIR-06)")
+    out.append(f"cost: {_fmt(pv.get('cost_m', '?'))} m = " + " + ".join(parts))
+    if "left_after_m" in pv:
+        out.append(f"movement left after: {_fmt(pv['left_after_m'])} m")
+    if pv.get("bonus_action_needed"):
+        avail = pv.get("bonus_action_available")
+        out.append("bonus action needed to stay aloft (AIR-08): " + ("available" if avail else "ALREADY USED"))
+    elif "bonus_action_needed" in pv:
+        out.append("no bonus action needed for flight this turn (AIR-08)")
+    if pv.get("lands"):
+        out.append("lands on a surface")
+    elif pv.get("ends_aloft"):
+        out.append("ends in the air")
+    if pv.get("falls_at_end_of_turn"):
+        out.append("FALLS at the end of the turn (no bonus action to stay aloft, AIR-08/AIR-10)")
+    if pv.get("provokes"):
+        out.append("provokes opportunity attacks from: " + ", ".join(map(str, pv["provokes"])))
+    return out
+
+
+def _attack_lines(pv: dict) -> list[str]:
+    out = []
+    kind = "melee" if pv.get("melee") else "ranged"
+    dist = f", {pv['distance_m']:.1f} m" if isinstance(pv.get("distance_m"), (int, float)) else ""
+    out.append(f"{pv.get('weapon', 'attack')} ({kind}) at {pv.get('target', '?')}{dist}")
+    if "cover" in pv:
+        bf = pv.get("blocked_fraction")
+        n = f" - {round(bf * 36)}/36 sight lines blocked ({bf:.0%})" if isinstance(bf, (int, float)) else ""
+        out.append(f"cover: {pv['cover']}{n} (AIR-13..16)")
+    if "target_ac" in pv:
+        out.append(f"target AC with cover: {pv['target_ac']}")
+    adv, dis = pv.get("advantage") or [], pv.get("disadvantage") or []
+    out.append("advantage: " + (", ".join(map(str, adv)) or "none") + "; disadvantage: " + (", ".join(map(str, dis)) or "none"))
+    if "hit_chance" in pv:
+        b = pv.get("to_hit_bonus")
+        out.append(f"CHANCE TO HIT: {pv['hit_chance']:.0%}" + (f" (d20 {b:+d} vs AC {pv.get('target_ac')})" if isinstance(b, int) else ""))
+    if pv.get("height"):
+        out.append(f"height: {pv['height']}")
+    if pv.get("target_flying") or pv.get("fall_roll_on_hit"):
+        ch = pv.get("chance_fall_roll_moves_it")
+        out.append("a hit makes the flyer roll to fall (AIR-11)" + (f": {ch:.0%} it drops" if isinstance(ch, (int, float)) else ""))
+    else:
+        out.append("target is not flying: a hit cannot make it fall")
+    return out
+
+
 def preview_lines(pv: dict) -> list[str]:
-    """A ruleset's preview dict as readable lines (known keys first, then the rest; long lists summarised)."""
+    """A ruleset's preview dict as readable lines (move and attack in full sentences, anything else key by key;
+    long lists summarised)."""
     if not isinstance(pv, dict):
         return [str(pv)]
+    try:
+        if pv.get("action") == "move" and "cost_m" in pv:
+            return _move_lines(pv)
+        if pv.get("action") == "attack" and ("hit_chance" in pv or "cover" in pv):
+            return _attack_lines(pv)
+    except (TypeError, ValueError, KeyError):
+        pass
     out = []
     keys = [k for k in PREVIEW_ORDER if k in pv] + [k for k in pv if k not in PREVIEW_ORDER]
     for k in keys:
         v = pv[k]
-        if k in ("type", "actor", "action", "samples", "rays", "sight_lines"):
+        if k in ("type", "actor", "action", "samples", "rays", "sight_lines", "legal"):
             continue
         if k in ("lines", "explain", "notes") and isinstance(v, list):
             out += [str(x) for x in v]

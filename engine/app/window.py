@@ -126,6 +126,7 @@ class PlayWindow(pyglet.window.Window):
         self.last_shot = None
         self._state_written = None
         self._shot_pending = None
+        self.panels = {}
         self._rebuild_log()
         pyglet.clock.schedule_interval(self.tick, 1 / 60.0)
 
@@ -192,6 +193,7 @@ class PlayWindow(pyglet.window.Window):
                 self._results[name] = (k, val)
                 del self._jobs[name]
                 self._hud_key = None
+                self._fresh = True
 
     def busy(self) -> bool:
         return any(not f.done() for _k, f in self._jobs.values())
@@ -378,11 +380,11 @@ class PlayWindow(pyglet.window.Window):
             elif symbol == key.Y or (symbol == key.Z and shift):
                 self.do(self.ctl.redo)
             elif symbol == key.S:
-                self.ctl.save(self.save_path())
+                self.save()
             elif symbol == key.O:
                 self.do(self.ctl.load, self.save_path())
             elif symbol == key.Q:
-                self.close()
+                self.quit()
                 return pyglet.event.EVENT_HANDLED
         elif self.camctl.mode == "fly" and symbol in (key.W, key.A, key.S, key.D, key.Q, key.E):
             pass                                   # held keys, read every frame
@@ -427,10 +429,12 @@ class PlayWindow(pyglet.window.Window):
         elif key._0 <= symbol <= key._9 or key.NUM_0 <= symbol <= key.NUM_9:
             d = str((symbol - key._0) if symbol <= key._9 else (symbol - key.NUM_0))
             self.ctl.hotkey(d)
-            if self._placing() and self.ctl.hover is None:
+            if self._placing():
+                # placing starts at the character itself, at its own altitude: PgUp twice = climb two layers
                 a = self.ctl.state.actors.get(self.ctl.selected)
                 if a is not None:
                     self.ctl.hover = a.pos
+                    self.ctl.set_layer(a.layer)
             if self._placing() and self.ctl.hover is not None:
                 hx, hy, _ = self.ctl.hover
                 self.ctl.set_destination((hx, hy, self._dest_layer(self.ctl.hover)))
@@ -487,6 +491,17 @@ class PlayWindow(pyglet.window.Window):
         cur = p.params.get(k)
         i = opts.index(cur) if cur in opts else -1
         self.ctl.choose_param(k, opts[(i + 1) % len(opts)])
+
+    def save(self):
+        """Ctrl+S: the saved game, and next to it the event log in ``aerie run --log``'s format (events, then the
+        final state, one JSON object a line)."""
+        from engine.rules.core import dumps
+
+        p = self.ctl.save(self.save_path())
+        s = self.ctl.session
+        log = p.with_suffix(".log.jsonl") if p.suffix == ".json" else Path(str(p) + ".log.jsonl")
+        log.write_text("\n".join([dumps(e) for e in s.events] + [dumps(s.state.to_dict())]) + "\n", encoding="utf-8")
+        self.ctl.say(f"saved {len(s.actions)} action(s) to {p} (event log: {log})")
 
     def save_path(self) -> Path:
         return Path(os.environ.get("AERIE_SAVE", Path(self.scene.path).stem + ".save.json"))
@@ -706,6 +721,9 @@ class PlayWindow(pyglet.window.Window):
             self._shot_pending = None
             self.screenshot()
         self.frames += 1
+        if getattr(self, "_fresh", False):
+            self._fresh = False
+            self.write_state()
         now = time.perf_counter()
         self.frame_times.append(now - t0)
         if len(self.frame_times) > 60:
@@ -732,6 +750,7 @@ class PlayWindow(pyglet.window.Window):
         hud, big, ctl = self.hud, self.big, self.ctl
         hud.begin()
         big.begin()
+        self.panels = {}
         W, Hh = self.size_px
         s = ctl.session
         st = s.state
@@ -769,8 +788,8 @@ class PlayWindow(pyglet.window.Window):
             col = (min(col[0] + 80, 255), min(col[1] + 80, 255), min(col[2] + 80, 255), 255)
             if a.dead:
                 col = H.DIM
-            rows.append((f"{mark} {a.name[:26]:<26}", col, f"{hp:>7} {where}", cid))
-        pw = 330
+            rows.append((f"{mark} {a.name.split(' (')[0]}", col, f"{hp:>7} {where}", cid))
+        pw = 360
         ph = lh + 8 + len(rows) * lh + 6
         hud.box(8, y, 8 + pw, y + ph, H.BG)
         hud.box(8, y, 8 + pw, y + lh + 4, H.BG_TITLE)
@@ -870,19 +889,19 @@ class PlayWindow(pyglet.window.Window):
         elif "reaction" in data and not any(u[0] == "reaction" for u in used):
             used.append(("reaction", bool(data["reaction"])))
         if used:
-            rows.append(("  ".join(f"{n}: {'used' if u else 'free'}" for n, u in used), H.FG))
+            rows.append((", ".join(f"{n} {'USED' if u else 'free'}" for n, u in used), H.FG))
         elif cur:
             try:
                 rows.append((f"{rs.upkeep_name}: {'free' if rs.upkeep_available(s, a) else 'used'}", H.FG))
             except Exception:   # noqa: BLE001
                 pass
-        alt = f"layer {a.layer} ({a.layer} m)"
+        alt = f"layer {a.layer}"
         try:
             from engine.rules.aerial import support_below
 
             below = support_below(s, a)
             if a.layer > below:
-                alt += f", {a.layer - below} m above the surface"
+                alt += f": {a.layer - below} m above the surface"
         except Exception:   # noqa: BLE001
             pass
         rows.append((("flying, " if a.flying else ("can fly, " if a.can_fly else "")) + alt, H.FG))
@@ -891,6 +910,7 @@ class PlayWindow(pyglet.window.Window):
         if a.dead:
             rows.append(("DEAD", H.BAD))
         rows.append((("it is their turn" if cur else f"waiting (it is {s.current}'s turn)"), H.GOOD if cur else H.DIM))
+        self.panels["selected"] = (x, y, x + w, y + hud.line + 7, H.BG_TITLE)
         return hud.panel(x, y, w, "Selected", rows)
 
     def preview_panel(self, x, y, w) -> float:
@@ -933,6 +953,7 @@ class PlayWindow(pyglet.window.Window):
                         rows.append(("  " + part if i else part, H.FG))
         if ctl.forced:
             rows.append(("dice entered by hand: " + ", ".join(f"{k}={v}" for k, v in ctl.forced.items()), H.ACCENT))
+        self.panels["preview"] = (x, y, x + w, y + hud.line + 7, col)
         return hud.panel(x, y, w, title, rows, title_col=col)
 
     def help_panel(self, W, Hh):
@@ -978,7 +999,8 @@ class PlayWindow(pyglet.window.Window):
         for c in rs.characters:
             p = ((c.x + c.footprint / 2) * cm, (c.y + c.footprint / 2) * cm, c.layer + c.height_layers * 0.5)
             x, y, w = cam.project([p], self.size_px)[0]
-            out[c.id] = [float(x), float(y), bool(w > 0)]
+            fx, fy, fw = cam.project([(p[0], p[1], c.layer + 0.06)], self.size_px)[0]
+            out[c.id] = [float(x), float(y), bool(w > 0), float(fx), float(fy)]
         return out
 
     def write_state(self):
@@ -998,7 +1020,8 @@ class PlayWindow(pyglet.window.Window):
                        "overlays": self.on, "help": self.help, "busy": self.busy(), "animating": bool(self.anims),
                        "buttons": [{"x0": r[0], "y0": r[1], "x1": r[2], "y1": r[3], "id": list(r[4])}
                                    for r in self.hud.rects],
-                       "screen": self.screen_points(), "last_screenshot": self.last_shot},
+                       "screen": self.screen_points(), "last_screenshot": self.last_shot,
+                       "panels": {k: list(v) for k, v in getattr(self, "panels", {}).items()}},
             "preview": pv,
         })
         text = json.dumps(snap, sort_keys=True, default=str)
@@ -1010,6 +1033,21 @@ class PlayWindow(pyglet.window.Window):
             f.write(text)
         os.replace(tmp, self.test_state)
 
-    def on_close(self):
+    def quit(self):
+        if getattr(self, "_quitting", False):
+            return
+        self._quitting = True
         self.pool.shutdown(wait=False, cancel_futures=True)
-        super().on_close()
+        try:
+            _ = self.rc.ctx.error          # consume a pending GL error so pyglet's teardown does not raise it
+        except Exception:   # noqa: BLE001
+            pass
+        try:
+            self.close()
+        except Exception:   # noqa: BLE001 - tearing down a GL context on exit must not print a traceback
+            pass
+        pyglet.app.exit()
+
+    def on_close(self):
+        self.quit()
+        return pyglet.event.EVENT_HANDLED
