@@ -1,0 +1,1 @@
+"""The baton ruleset ("Combate", BAT-00 to BAT-64): see docs/baton.md."""
