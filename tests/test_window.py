@@ -339,3 +339,143 @@ def test_play_flyer_climbs_attacks_over_low_wall_and_undoes(display, duel, tmp_p
         app.wait(lambda s: len(s["actions"]) == 2, 20, "the redo")
     finally:
         app.close()
+
+
+FIGHT = """
+[[script]]
+actor = "kite"
+action = "move"
+to = [7, 2, 4]
+
+[[script]]
+actor = "kite"
+action = "attack"
+target = "brann"
+weapon = "longbow"
+
+[[script]]
+actor = "kite"
+action = "end_turn"
+
+[[script]]
+actor = "brann"
+action = "attack"
+target = "kite"
+weapon = "shortbow"
+
+[[script]]
+actor = "brann"
+action = "move"
+to = [9, 9, 0]
+
+[[script]]
+actor = "brann"
+action = "end_turn"
+
+[[script]]
+actor = "kite"
+action = "move"
+to = [8, 3, 2]
+
+[[script]]
+actor = "kite"
+action = "attack"
+target = "brann"
+weapon = "longbow"
+
+[[script]]
+actor = "kite"
+action = "end_turn"
+
+[[script]]
+actor = "brann"
+action = "attack"
+target = "kite"
+weapon = "shortbow"
+
+[[script]]
+actor = "brann"
+action = "end_turn"
+
+[[script]]
+actor = "kite"
+action = "attack"
+target = "brann"
+weapon = "longbow"
+"""
+
+
+def _play_action(app, i, act, cm=1.5):
+    """One scripted action, the way a player does it: select, hotkey, pick on the map with the mouse, Enter."""
+    st = app.state()
+    if st["selected"] != act["actor"]:
+        app.key("space")
+        st = app.wait(lambda s: s["selected"] == act["actor"], 10, f"step {i}: {act['actor']} selected")
+    app.key(app.button(act["action"])["hotkey"])
+    st = app.wait(lambda s: s["pending"] and s["pending"]["action"] == act["action"], 10, f"step {i}: {act['action']}")
+    if "to" in act:
+        x, y, layer = act["to"]
+        here = st["state"]["characters"][act["actor"]]["position"][2]
+        flyer = st["state"]["characters"][act["actor"]]["can_fly"]
+        if flyer and layer != here:
+            app.key(*(["Page_Up"] * (layer - here) if layer > here else ["Page_Down"] * (here - layer)))
+            app.wait(lambda s: s["cursor_layer"] == layer, 10, f"step {i}: cursor at layer {layer}")
+        for ox, oy in ((0.5, 0.5), (0.5, 0.9), (0.2, 0.9), (0.8, 0.9), (0.5, 0.1), (0.9, 0.5), (0.1, 0.5)):
+            px, py = app.project(((x + ox) * cm, (y + oy) * cm, float(layer)))
+            app.click(px, py)
+            try:
+                app.wait(lambda s: s["action"] and s["action"].get("to") == [x, y, layer], 3, f"step {i}: destination")
+                break
+            except AssertionError:
+                continue
+        else:
+            raise AssertionError(f"step {i}: could not pick {act['to']} with the mouse")
+    if "target" in act:
+        st = app.state()
+        tx, ty = st["window"]["screen"][act["target"]][:2]
+        app.click(tx, ty)
+        app.wait(lambda s: s["action"] and s["action"].get("target") == act["target"], 10, f"step {i}: target")
+    for _ in range(6):
+        st = app.state()
+        if all(st["action"] and st["action"].get(k) == v for k, v in act.items()):
+            break
+        app.key("Tab")
+        time.sleep(0.2)
+    st = app.wait(lambda s: s["action"] == act, 10, f"step {i}: the action composed as scripted")
+    n = len(st["actions"])
+    app.key("Return")
+    app.wait(lambda s: len(s["actions"]) == n + 1, 20, f"step {i}: confirmed")
+
+
+def test_scripted_fight_through_the_window_gives_the_same_log_as_aerie_run(display, duel, tmp_path):
+    import tomllib
+
+    fight = tmp_path / "fight.toml"
+    fight.write_text(SCENE + FIGHT)
+    script = tomllib.loads(FIGHT)["script"]
+    assert len(script) >= 10
+    r = subprocess.run([sys.executable, "-m", "engine", "run", str(fight), "--seed", "3", "--log", str(tmp_path / "run.log")],
+                       cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+    app = App(display, fight, tmp_path)
+    try:
+        app.idle()
+        for i, act in enumerate(script):
+            _play_action(app, i, act)
+        st = app.state()
+        assert [a for a in st["actions"]] == script
+        app.key("ctrl+s")
+        log = tmp_path / "game.save.log.jsonl"
+        app.wait(lambda s: "saved" in s["message"][0] and log.exists(), 20, "the save")
+        time.sleep(0.3)
+        assert log.read_bytes() == (tmp_path / "run.log").read_bytes()
+        events = [json.loads(line) for line in log.read_text().splitlines()]
+        assert any(e.get("type") == "fall" for e in events), "the fight was meant to show a fall"
+        # the saved game loads back (Ctrl+O) to the same state
+        app.key("ctrl+z", "ctrl+z")
+        app.wait(lambda s: len(s["actions"]) == len(script) - 2, 20, "two undos")
+        app.key("ctrl+o")
+        st = app.wait(lambda s: len(s["actions"]) == len(script), 20, "the load")
+        assert st["state"] == json.loads(log.read_text().splitlines()[-1])
+    finally:
+        app.close()
