@@ -270,6 +270,30 @@ def pack_vertices(q: Quads) -> tuple[np.ndarray, np.ndarray]:
     return v.reshape(-1, 4), idx
 
 
+# Opaque quads are stored grouped by face in this order, so the faces a camera can see in a chunk (at most one of
+# each pair, never -z from above) are mostly one or two contiguous index ranges.
+FACE_ORDER = (0, 2, 5, 1, 3, 4)       # -x, -y, +z, +x, +y, -z
+
+
+def sort_by_face(q: Quads) -> tuple[Quads, tuple]:
+    rank = np.argsort(np.array(FACE_ORDER))[q.face]        # position of each quad's face in FACE_ORDER
+    order = np.argsort(rank, kind="stable")
+    q = q.select(order)
+    counts = np.bincount(rank, minlength=6)
+    ranges, first = [], 0
+    for i, f in enumerate(FACE_ORDER):
+        ranges.append((f, first * 6, int(counts[i]) * 6))
+        first += int(counts[i])
+    return q, tuple(ranges)
+
+
+def facing_faces(cam_vox, lo, hi) -> list[bool]:
+    """Which face directions of a box [lo, hi] (voxel units) can face a camera at ``cam_vox``: a -x face at
+    plane p faces the camera only if the camera's x < p, and so on."""
+    x, y, z = cam_vox
+    return [x < hi[0], x > lo[0], y < hi[1], y > lo[1], z < hi[2], z > lo[2]]
+
+
 def chunk_of(q: Quads) -> np.ndarray:
     """Chunk index (cx, cy) of each quad, packed as cy * 65536 + cx (quads never cross chunk borders)."""
     c = quad_corners(q)
@@ -295,6 +319,7 @@ class ChunkMesh:
     translucent: tuple[np.ndarray, np.ndarray]
     bounds: tuple[tuple[float, float, float], tuple[float, float, float]]   # voxel units, map z
     version: int = 0
+    face_ranges: tuple = ()              # opaque indices by face, in FACE_ORDER: ((face, first, count), ...)
 
     @property
     def triangles(self) -> int:
@@ -339,9 +364,10 @@ class ChunkedMesh:
                 for q in (so, st):
                     if len(q):
                         zmax = max(zmax, int(quad_corners(q)[..., 2].max()) - 1)
+                so, ranges = sort_by_face(so)
                 self.chunks[(cx, cy)] = ChunkMesh((cx, cy), pack_vertices(so), pack_vertices(st),
                                                   ((bx0, by0, -1.0), (bx1, by1, float(max(zmax, 0)))),
-                                                  self.version)
+                                                  self.version, ranges)
                 keys.append((cx, cy))
         return keys
 

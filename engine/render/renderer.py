@@ -18,7 +18,7 @@ import numpy as np
 
 from engine.render.camera import Camera, gl_matrix
 from engine.render.context import RenderContext
-from engine.render.mesh import CHUNK, GROUND, ChunkedMesh
+from engine.render.mesh import CHUNK, GROUND, ChunkedMesh, facing_faces
 from engine.render.overlays import Label, Prims, character_markers
 from engine.render.shaders import load_program
 from engine.render.state import CharView, RenderState, side_colour
@@ -205,6 +205,7 @@ class Renderer:
                 "parts": [tuple(o for o in p if o is not None) for p in parts.values()],
                 "opaque": parts.get("opaque"), "translucent": parts.get("translucent"),
                 "lo": np.array([x0 * cm, y0 * cm, z0]), "hi": np.array([x1 * cm, y1 * cm, z1 + 1.0]),
+                "vlo": (x0, y0, z0), "vhi": (x1, y1, z1 + 1.0), "ranges": tuple(ch.face_ranges),
             }
         self._chunk_keys = list(self._gpu_chunks)
         self._chunk_lo = np.array([self._gpu_chunks[k]["lo"] for k in self._chunk_keys]).reshape(-1, 3)
@@ -375,11 +376,37 @@ class Renderer:
             centre = (self._chunk_lo + self._chunk_hi) / 2
             dist = np.linalg.norm(centre - np.array(camera.position), axis=1)
             order = [self._chunk_keys[i] for i in np.argsort(dist) if visible[i]]
+        cm = self.world.cell_m
+        cam_vox = (camera.position[0] / cm, camera.position[1] / cm, camera.position[2])
+        calls = tris = 0
         for k in order:
             g = self._gpu_chunks[k]
-            if g["opaque"]:
-                g["opaque"][2].render(moderngl.TRIANGLES)
-        self.stats["chunks_drawn"] = len(order)
+            if not g["opaque"]:
+                continue
+            # only the face directions that can face the camera: contiguous runs of them, one draw each
+            face_ok = facing_faces(cam_vox, g["vlo"], g["vhi"])
+            vao = g["opaque"][2]
+            run_first, run_count = None, 0
+            for f, first, count in g["ranges"] + ((None, None, 0),):
+                if f is not None and face_ok[f]:
+                    if count == 0:
+                        continue
+                    if run_first is None:
+                        run_first, run_count = first, count
+                    elif run_first + run_count == first:
+                        run_count += count
+                    else:
+                        vao.render(moderngl.TRIANGLES, vertices=run_count, first=run_first)
+                        calls += 1
+                        tris += run_count // 3
+                        run_first, run_count = first, count
+                elif f is None or count:
+                    if run_first is not None:
+                        vao.render(moderngl.TRIANGLES, vertices=run_count, first=run_first)
+                        calls += 1
+                        tris += run_count // 3
+                    run_first, run_count = None, 0
+        self.stats.update(chunks_drawn=len(order), draw_calls=calls, triangles_drawn=tris)
 
         # characters
         if opts.characters:
