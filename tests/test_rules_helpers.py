@@ -36,7 +36,9 @@ def scene_text(chars, size=(12, 12, 10), fill=(), options=None, seed=1, extra=""
     for i, c in enumerate(chars):
         lines.append("[[characters]]")
         c = dict(c)
-        c.setdefault("initiative", 30 - i)       # listed order = turn order unless given
+        c.setdefault("initiative", 30 - i)       # listed order = turn order unless given (None: rolled)
+        if c["initiative"] is None:
+            del c["initiative"]
         lines += [f"{k} = {_toml(v)}" for k, v in c.items()]
     return "\n".join(lines) + "\n" + extra
 
