@@ -28,6 +28,7 @@ from pyglet.window import key, mouse
 
 from engine.app import hud as H
 from engine.app.camera_control import CameraControl
+from engine.app import maps
 from engine.app.controller import Controller, event_line, preview_lines
 from engine.app.picking import Picker
 from engine.render import overlays as ov
@@ -93,7 +94,11 @@ class PlayWindow(pyglet.window.Window):
         self.scene = scene
         self.set_location(0, 0)
         self.rc = RenderContext.from_current(self.get_framebuffer_size())
+        self._target = None
+        self._make_target()
         self.renderer = Renderer(self.rc, scene.world)
+        self._scene_key = None
+        self.redraws = 0
         self.ctl = Controller(scene, seed)
         self.camctl = CameraControl(scene, from_session(scene, self.ctl.session).characters)
         self.picker = Picker(scene.world)
@@ -127,6 +132,7 @@ class PlayWindow(pyglet.window.Window):
         self._state_written = None
         self._shot_pending = None
         self.panels = {}
+        self._notes = []
         self._rebuild_log()
         pyglet.clock.schedule_interval(self.tick, 1 / 60.0)
 
@@ -227,8 +233,27 @@ class PlayWindow(pyglet.window.Window):
         self._hud_key = None
 
     # ================================================================================================ input
+    def _make_target(self):
+        """The 3D view is drawn into an offscreen framebuffer and copied to the window; when nothing in the 3D
+        view changed since the last frame (camera, state, overlays, cursor) the copy is all a frame costs."""
+        ctx = self.rc.ctx
+        size = tuple(self.get_framebuffer_size())
+        if self._target is not None:
+            if self._target[0] == size:
+                return
+            for obj in self._target[1:]:
+                obj.release()
+        color = ctx.renderbuffer(size, 4)
+        depth = ctx.depth_renderbuffer(size)
+        fbo = ctx.framebuffer(color_attachments=[color], depth_attachment=depth)
+        blit = ctx.framebuffer(color_attachments=[color])     # colour only: the copy to the window's buffer
+        self._target = (size, fbo, blit, color, depth)
+        self.rc.fbo = fbo
+        self.rc.size = size
+        self._scene_key = None
+
     def on_resize(self, width, height):
-        self.rc.resize(self.get_framebuffer_size())
+        self._make_target()
         self.changed()
         return pyglet.event.EVENT_HANDLED
 
@@ -548,13 +573,19 @@ class PlayWindow(pyglet.window.Window):
             if self.on["cover"]:
                 layer = ctl.cursor_layer
                 k = (sv, sel, layer)
-                rs = self.render_state()
-                self.submit("cover", k, lambda c=rs.get(sel), layer=layer, rs=rs: ov.cover_cells(self.scene, rs, c, layer))
+                cm = self.scene.world.cell_m
+                at = ((a.x + a.footprint / 2) * cm, (a.y + a.footprint / 2) * cm, a.layer + a.height_layers + 0.4)
+                self.submit("cover", k, lambda b=a.body(), layer=layer, at=at: maps.cover_prims(self.scene, b, layer, at)[0])
             if self.on["movement"]:
                 k = (sv, sel)
                 rs = self.render_state()
                 sess = ctl.session
-                self.submit("movement", k, lambda c=rs.get(sel), rs=rs, s=sess: ov.movement(self.scene, rs, c, s))
+                self.submit("movement", k, lambda c=rs.get(sel), rs=rs, s=sess: self._movement_costs(rs, c, s))
+
+    def _movement_costs(self, rs, c, session):
+        from engine.render import rules_bridge
+
+        return rules_bridge.movement_costs(self.scene, rs, c, session)
 
     def overlay_prims(self, rs):
         """The overlays that are on, cached until what they depend on changes."""
@@ -577,7 +608,10 @@ class PlayWindow(pyglet.window.Window):
 
         if self.on["grid"]:
             layer = ctl.cursor_layer
-            pr.extend(cached("grid", layer, lambda: self._grid(layer)))
+            X, Y, _ = self.scene.world.size
+            c = ctl.hover[:2] if ctl.hover else (ctl.actor(sel).pos[:2] if sel else (X // 2, Y // 2))
+            c = (int(c[0]) // 4 * 4, int(c[1]) // 4 * 4)       # the patch moves in steps, not with every cell
+            pr.extend(cached("grid", (layer, c), lambda: self._grid(layer, c)))
         if self.on["engagement"]:
             pr.extend(cached("engagement", (sv, sel), lambda: self._engagement(rs, sel)))
         if self.on["sightlines"] and sel:
@@ -589,28 +623,38 @@ class PlayWindow(pyglet.window.Window):
                 ok, val = self.result(name, k)
                 if ok and isinstance(val, ov.Prims):
                     pr.extend(val)
+                elif ok and isinstance(val, dict):
+                    layer = ctl.cursor_layer
+                    mv = cached("movement_layer", (k, layer), lambda: maps.movement_prims(self.scene, val, layer))
+                    pr.extend(mv[0] if isinstance(mv, tuple) else mv)
+                    n = mv[1] if isinstance(mv, tuple) else 0
+                    notes.append(f"movement: {n} cell(s) reachable at layer {layer} (PgUp/PgDn: other layers)")
                 elif ok:
                     notes.append(f"{name}: {val}")
                 else:
                     notes.append(f"{name} map: computing...")
         return pr, notes
 
-    def _grid(self, layer):
-        """The layer grid, around the action (a 64-cell square at most, centred on the cursor)."""
+    GRID_R = 10
+
+    def _grid(self, layer, centre):
+        """The layer grid at the cursor's altitude: a 21 x 21-cell patch around the cursor (the whole map's grid at
+        altitude is unreadable clutter), with the layer written on it."""
         world = self.scene.world
         X, Y, Z = world.size
         cm = world.cell_m
-        cx, cy = (self.ctl.hover[:2] if self.ctl.hover else (X // 2, Y // 2))
+        cx, cy = centre
+        R = self.GRID_R
+        x0, x1 = max(cx - R, 0), min(cx + R + 1, X)
+        y0, y1 = max(cy - R, 0), min(cy + R + 1, Y)
         pr = ov.Prims()
         z = float(layer) + 0.03
-        col = (255, 255, 255, 120)
-        for x in range(X + 1):
-            pr.line((x * cm, 0, z), (x * cm, Y * cm, z), col)
-        for y in range(Y + 1):
-            pr.line((0, y * cm, z), (X * cm, y * cm, z), col)
-        pr.quad((0, 0, z), (X * cm, 0, z), (X * cm, Y * cm, z), (0, Y * cm, z), (120, 180, 255, 30))
-        pr.labels.append(ov.Label(((cx + 0.5) * cm, (cy + 0.5) * cm, z), f"layer {layer}", ov.WHITE, (40, 70, 140, 220),
-                                  offset_px=(0, 30)))
+        col = (255, 255, 255, 150)
+        for x in range(x0, x1 + 1):
+            pr.line((x * cm, y0 * cm, z), (x * cm, y1 * cm, z), col)
+        for y in range(y0, y1 + 1):
+            pr.line((x0 * cm, y * cm, z), (x1 * cm, y * cm, z), col)
+        pr.labels.append(ov.Label((x0 * cm, y0 * cm, z), f"layer {layer} ({layer} m)", ov.WHITE, (40, 70, 140, 220)))
         return pr
 
     def _engagement(self, rs, sel):
@@ -634,7 +678,12 @@ class PlayWindow(pyglet.window.Window):
     def _sightlines(self, rs, sel, tgt):
         pr = ov.Prims()
         a = rs.get(sel)
-        targets = [tgt] if tgt else [c.id for c in rs.characters if c.side != a.side and not c.dead]
+        if tgt:
+            targets = [tgt]
+        else:   # no target chosen or hovered: the nearest two foes
+            foes = [c for c in rs.characters if c.side != a.side and not c.dead]
+            foes.sort(key=lambda c: (c.x - a.x) ** 2 + (c.y - a.y) ** 2 + (c.layer - a.layer) ** 2)
+            targets = [c.id for c in foes[:2]]
         for t in targets:
             pr.extend(ov.sightlines(self.scene, rs, a, rs.get(t)))
         return pr
@@ -711,12 +760,22 @@ class PlayWindow(pyglet.window.Window):
             u = min(self.anim_t / ANIM_S, 1.0)
             rs, _fx, _hud = frame_state(anim, u)
             fx = effects(self.scene.world, anim, rs, u)
-        prims, notes = self.overlay_prims(rs)
-        prims.extend(self.ghost_prims(rs))
-        prims.extend(fx)
         cam = self.camctl.camera()
-        self.renderer.draw(cam, rs, prims, DrawOptions())
-        self.draw_hud(notes)
+        ctx = self.rc.ctx
+        key3d = (cam, ctl.state_version, ctl.version, ctl.hover, ctl.cursor_layer, tuple(sorted(self.on.items())),
+                 tuple((n, r[0]) for n, r in self._results.items()), bool(self.anims), self.anim_t if self.anims else 0)
+        if key3d != self._scene_key:
+            prims, notes = self.overlay_prims(rs)
+            prims.extend(self.ghost_prims(rs))
+            prims.extend(fx)
+            self.renderer.draw(cam, rs, prims, DrawOptions())
+            self._scene_key = key3d
+            self._notes = notes
+            self.redraws += 1
+        ctx.copy_framebuffer(ctx.screen, self._target[2])
+        ctx.screen.use()
+        ctx.viewport = (0, 0, *self.size_px)
+        self.draw_hud(self._notes)
         if self._shot_pending:
             self._shot_pending = None
             self.screenshot()
@@ -981,7 +1040,9 @@ class PlayWindow(pyglet.window.Window):
     def screenshot(self, path=None) -> Path:
         from PIL import Image
 
-        img = self.rc.read()
+        w, h = self.size_px
+        data = self.rc.ctx.screen.read(viewport=(0, 0, w, h), components=3, alignment=1)
+        img = np.frombuffer(data, dtype=np.uint8).reshape(h, w, 3)[::-1]
         if path is None:
             self.shot_dir.mkdir(parents=True, exist_ok=True)
             path = self.shot_dir / f"aerie-{time.strftime('%Y%m%d-%H%M%S')}-{self.frames:05d}.png"

@@ -1,0 +1,96 @@
+"""Per-layer maps for the window's overlays -- the cover map of an attacker and the movement range at one layer --
+as few quads as possible (cells of equal class merged into rectangles), so they cost little to draw every frame.
+
+The numbers come from the rules' own functions: ``engine.world.cover.cover_map`` (the same sight lines and
+thresholds as an attack's cover, AIR-13..16) and the rules core's reach map (``engine.rules.aerial.reach``,
+AIR-06/07/09 costs). Pure numpy; called in the window's worker thread.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from engine.render.overlays import Label, Prims
+from engine.world.cover import DEFAULT_THRESHOLDS, cover_map
+
+COVER_COLOURS = {"none": (70, 210, 90, 110), "half": (240, 200, 60, 120), "three-quarters": (245, 120, 40, 130),
+                 "partial": (240, 170, 50, 120), "total": (220, 50, 50, 140)}
+
+
+def rectangles(classes: np.ndarray) -> list[tuple[int, int, int, int, int]]:
+    """Merge equal non-negative classes of a [Y, X] int array into rectangles (x0, y0, x1, y1, class), half-open:
+    runs along x, then runs with the same extent stacked along y."""
+    Y, X = classes.shape
+    out = []
+    open_runs: dict = {}     # (x0, x1, cls) -> y0
+    for y in range(Y + 1):
+        runs = set()
+        if y < Y:
+            row = classes[y]
+            x = 0
+            while x < X:
+                c = int(row[x])
+                if c < 0:
+                    x += 1
+                    continue
+                x1 = x + 1
+                while x1 < X and int(row[x1]) == c:
+                    x1 += 1
+                runs.add((x, x1, c))
+                x = x1
+        for k in list(open_runs):
+            if k not in runs:
+                out.append((k[0], open_runs[k], k[1], y, k[2]))
+                del open_runs[k]
+        for k in runs:
+            if k not in open_runs:
+                open_runs[k] = y
+    return out
+
+
+def _quads(pr: Prims, rects, cm: float, z: float, colours, inset: float = 0.0):
+    for x0, y0, x1, y1, c in rects:
+        col = colours[c]
+        a = (x0 * cm + inset, y0 * cm + inset, z)
+        b = (x1 * cm - inset, y0 * cm + inset, z)
+        cc = (x1 * cm - inset, y1 * cm - inset, z)
+        d = (x0 * cm + inset, y1 * cm - inset, z)
+        pr.quad(a, b, cc, d, col)
+
+
+def cover_prims(scene, body, layer: int, label_at=None) -> tuple[Prims, dict]:
+    """The cover a standard body standing at each cell of ``layer`` would have against ``body`` (the attacker),
+    coloured by the ruleset's cover level. Returns (prims, {level: cells})."""
+    world = scene.world
+    thresholds = scene.spec.options.get("cover_thresholds") or DEFAULT_THRESHOLDS[scene.ruleset]
+    frac = cover_map(world, body, layer, scene.ruleset)
+    levels = [name for name, _start in thresholds]
+    cls = np.full(frac.shape, -1, dtype=np.int32)
+    ok = ~np.isnan(frac)
+    for i, (_name, start) in enumerate(thresholds):
+        cls[ok & (frac >= start - 1e-12)] = i
+    colours = {i: COVER_COLOURS.get(n, (160, 160, 160, 120)) for i, n in enumerate(levels)}
+    pr = Prims()
+    _quads(pr, rectangles(cls), world.cell_m, layer + 0.05, colours)
+    counts = {n: int((cls == i).sum()) for i, n in enumerate(levels)}
+    if label_at is not None:
+        pr.labels.append(Label(label_at, f"cover map at layer {layer}: " +
+                               ", ".join(f"{n} {counts[n]}" for n in levels if counts[n]), (255, 255, 255, 255),
+                               (40, 40, 40, 220), offset_px=(0, -30)))
+    return pr, counts
+
+
+def movement_prims(scene, costs: dict, layer: int, budget_m: float | None = None) -> tuple[Prims, int]:
+    """The cells of one layer the character can end its move on this turn, shaded by cost (thirds of the
+    budget), from the rules' reach map ``{(x, y, layer): metres}``."""
+    world = scene.world
+    X, Y, _Z = world.size
+    cls = np.full((Y, X), -1, dtype=np.int32)
+    here = [(x, y, m) for (x, y, z), m in costs.items() if z == layer]
+    top = budget_m or max([m for _x, _y, m in here], default=1.0) or 1.0
+    for x, y, m in here:
+        cls[y, x] = min(int(3 * m / (top + 1e-9)), 2)
+    colours = {0: (90, 170, 255, 95), 1: (70, 130, 235, 95), 2: (50, 90, 210, 95)}
+    pr = Prims()
+    _quads(pr, rectangles(cls), world.cell_m, layer + 0.03, colours, inset=0.0)
+    return pr, len(here)
