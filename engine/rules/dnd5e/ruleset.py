@@ -336,7 +336,7 @@ class Dnd5e(Ruleset):
             base = max(base, a.data["speed_m"])
         t = session.state.turn
         if t.get("actor") != a.id:
-            return 0.0
+            return base        # not its turn: what it will have when its turn starts (for overlays)
         return base * (1 + t["dash"]) - t["moved_m"]
 
     def takeoff_cost(self, session, a):
