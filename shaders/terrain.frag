@@ -38,7 +38,7 @@ void main() {
     float ndl = dot(n, u_sun);
     float lit = 0.0;
     if (ndl > 0.0) {
-        float bias = 0.0015;
+        float bias = 0.0008;
         float t = u_shadow_texel;
         lit += texture(u_shadow, vec3(lp.xy + vec2(-0.6, -0.4) * t, lp.z - bias));
         lit += texture(u_shadow, vec3(lp.xy + vec2(0.6, 0.4) * t, lp.z - bias));

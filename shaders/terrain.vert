@@ -17,6 +17,10 @@ void main() {
     v_mat = int(in_vert.w >> 3u);
     vec3 w = vec3(p.x * u_cell, p.y * u_cell, p.z);
     v_world = w;
-    v_light = u_light_vp * vec4(w, 1.0);
+    // normal offset: look the shadow map up a little in front of the face, so faces never shadow themselves
+    int face = int(in_vert.w & 7u);
+    vec3 n = vec3(face == 0 ? -1.0 : face == 1 ? 1.0 : 0.0, face == 2 ? -1.0 : face == 3 ? 1.0 : 0.0,
+                  face == 4 ? -1.0 : face == 5 ? 1.0 : 0.0);
+    v_light = u_light_vp * vec4(w + n * 0.12, 1.0);
     gl_Position = u_vp * vec4(w, 1.0);
 }
