@@ -143,9 +143,51 @@ def label_text(c: CharView) -> str:
     return text
 
 
-def character_markers(world, state: RenderState, labels=True, drop_lines=True, rings=True) -> Prims:
+def hidden_from(world, eye_m, points_m) -> np.ndarray:
+    """bool [N]: the terrain's sight-blocking voxels cut the straight line from the camera to each point (both
+    in metres). Used to dim the labels of characters the camera cannot see; uses the exact voxel traversal."""
+    from engine.world import los
+
+    pts = np.atleast_2d(np.asarray(points_m, dtype=np.float64))
+    out = np.zeros(len(pts), dtype=bool)
+    if not len(pts):
+        return out
+    cm = world.cell_m
+    X, Y, Z = world.size
+    scale = np.array([1 / cm, 1 / cm, 1.0])
+    e = np.asarray(eye_m, dtype=np.float64) * scale
+    q = pts * scale
+    hi = np.array([X, Y, Z], dtype=np.float64) - 1e-6
+    p0s, p1s, idx = [], [], []
+    for i, p in enumerate(q):
+        d = p - e
+        t0, t1 = 0.0, 1.0
+        for a in range(3):             # clip the segment to the map box (slabs)
+            if abs(d[a]) < 1e-12:
+                if not 0 <= e[a] <= hi[a]:
+                    t0, t1 = 1.0, 0.0
+                continue
+            ta, tb = (0 - e[a]) / d[a], (hi[a] - e[a]) / d[a]
+            t0, t1 = max(t0, min(ta, tb)), min(t1, max(ta, tb))
+        if t0 < t1:
+            p0s.append(e + d * t0)
+            p1s.append(e + d * t1)
+            idx.append(i)
+    if idx:
+        out[np.array(idx)] = los.trace(world, np.array(p0s), np.array(p1s))
+    return out
+
+
+def character_markers(world, state: RenderState, labels=True, drop_lines=True, rings=True, eye=None) -> Prims:
+    """Rings, shadows, drop lines, labels and death crosses. With the camera's ``eye`` (metres), the labels of
+    characters the terrain hides from it are dimmed."""
     pr = Prims()
-    for c in state.characters:
+    hidden = np.zeros(len(state.characters), dtype=bool)
+    if labels and eye is not None and state.characters:
+        heads = [(*feet_centre(world, c)[:2], c.layer + (0.5 if c.lying else c.height_layers * 0.75))
+                 for c in state.characters]
+        hidden = hidden_from(world, eye, heads)
+    for c, hid in zip(state.characters, hidden):
         col = side_colour(c.side)
         fx, fy, fz = feet_centre(world, c)
         s = surface_below(world, c)
@@ -168,7 +210,10 @@ def character_markers(world, state: RenderState, labels=True, drop_lines=True, r
         if labels:
             top = c.layer + (0.6 if c.lying else c.height_layers) + 0.25
             bg = rgba([v * 0.55 for v in col], 215) if not c.down else (40, 40, 40, 215)
-            pr.labels.append(Label((fx, fy, top), label_text(c), WHITE, bg))
+            fg = WHITE
+            if hid:    # the camera cannot see it: a faint label
+                bg, fg = (bg[0], bg[1], bg[2], 110), (255, 255, 255, 150)
+            pr.labels.append(Label((fx, fy, top), label_text(c), fg, bg))
         if c.dead:   # a red cross over the body
             h = c.layer + 0.5
             d = r * 0.8

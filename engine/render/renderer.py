@@ -413,7 +413,8 @@ class Renderer:
             self._draw_characters(state, vp)
 
         # markers and overlays (translucent shapes, lines), then translucent terrain
-        prims = character_markers(self.world, state, labels=opts.labels, drop_lines=opts.drop_lines, rings=opts.rings)
+        prims = character_markers(self.world, state, labels=opts.labels, drop_lines=opts.drop_lines, rings=opts.rings,
+                                  eye=camera.position)
         if overlays is not None:
             prims.extend(overlays)
         ctx.enable(moderngl.BLEND)
