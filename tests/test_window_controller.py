@@ -1,0 +1,227 @@
+"""The window's pure parts, without a display: the controller over the rules core, camera control, picking and the
+per-layer overlay maps. (The real window under Xvfb is tests/test_window.py.)"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from engine.app.camera_control import CLEARANCE, CameraControl
+from engine.app.controller import Controller, event_line, preview_lines
+from engine.app.maps import cover_prims, rectangles
+from engine.app.picking import Picker, ray
+from engine.render.camera import Camera
+from engine.rules.core import Session, dumps
+from engine.world.cover import cover_map
+from engine.world.scene import load_scene
+
+from test_window import SCENE
+
+ROOT = Path(__file__).resolve().parents[1]
+pytestmark = pytest.mark.unit
+
+
+@pytest.fixture
+def scene(tmp_path):
+    p = tmp_path / "duel.toml"
+    p.write_text(SCENE)
+    return load_scene(p)
+
+
+def _climb(ctl):
+    assert ctl.choose("move")
+    assert ctl.missing() == ["to"]
+    ctl.set_destination((7, 2, 4))
+    return ctl.action()
+
+
+def test_buttons_are_the_cores_legal_actions(scene):
+    ctl = Controller(scene, 3)
+    names = [b["action"] for b in ctl.buttons()]
+    legal = []
+    for a in Session(scene, 3).legal_actions():
+        if a["action"] not in legal:
+            legal.append(a["action"])
+    assert names == legal
+    assert [b["hotkey"] for b in ctl.buttons()] == list("1234567890"[:len(names)])
+
+
+def test_compose_preview_confirm_undo_redo_is_exact(scene):
+    ctl = Controller(scene, 3)
+    act = _climb(ctl)
+    assert act == {"actor": "kite", "action": "move", "to": [7, 2, 4]}
+    pv = ctl.preview_of(act)
+    assert pv["ok"] and pv["preview"]["climb_m"] == 8.0
+    text = "\n".join(preview_lines(pv["preview"]))
+    assert "climb 8 m" in text and "AIR-07" in text and "bonus action" in text
+    assert ctl.confirm()
+    ctl.choose("attack")
+    assert ctl.pending.params == {"target": "brann"}          # the only target, chosen; a click can change it
+    pv = ctl.preview_of(ctl.action())
+    lines = "\n".join(preview_lines(pv["preview"]))
+    assert "CHANCE TO HIT" in lines and "cover:" in lines and "cannot make it fall" in lines
+    before = (dumps(ctl.state.to_dict()), [dumps(e) for e in ctl.session.events])
+    assert ctl.confirm()
+    after = (dumps(ctl.state.to_dict()), [dumps(e) for e in ctl.session.events])
+    assert ctl.undo()
+    assert (dumps(ctl.state.to_dict()), [dumps(e) for e in ctl.session.events]) == before
+    assert ctl.redo()
+    assert (dumps(ctl.state.to_dict()), [dumps(e) for e in ctl.session.events]) == after
+    assert not ctl.redo() and ctl.message[0] == "nothing to redo"
+
+
+def test_illegal_choice_shows_the_cores_reason_and_changes_nothing(scene):
+    ctl = Controller(scene, 3)
+    ctl.choose("move")
+    ctl.set_destination((7, 2, 8))                   # six layers up: 24 m of climbing
+    pv = ctl.preview_of(ctl.action())
+    assert pv["ok"] is False and "AIR-07" in pv["reason"] + pv["rule"]
+    state = dumps(ctl.state.to_dict())
+    assert ctl.confirm() is None
+    assert ctl.message[1] == "error" and "AIR-07" in ctl.message[0]
+    assert dumps(ctl.state.to_dict()) == state
+    ctl.cancel()
+    assert not ctl.choose("grapple")                 # not a legal action now: said, not raised
+    assert ctl.message[1] == "error"
+
+
+def test_dice_entered_by_hand_go_on_the_next_action_only(scene):
+    ctl = Controller(scene, 3)
+    assert not ctl.enter_roll("attack x")
+    assert ctl.enter_roll("attack 20")
+    ctl.choose("attack")
+    assert ctl.action()["rolls"] == {"attack": 20}
+    evs = ctl.confirm()
+    rolls = [e for e in evs if e["type"] == "roll" and e["name"] == "attack"]
+    assert rolls and rolls[0]["result"] == 20 and rolls[0]["forced"] is True
+    assert "(by hand)" in event_line(rolls[0]) and ctl.forced == {}
+
+
+def test_save_and_load_round_trip(scene, tmp_path):
+    ctl = Controller(scene, 3)
+    _climb(ctl)
+    ctl.confirm()
+    path = ctl.save(tmp_path / "g.json")
+    state = dumps(ctl.state.to_dict())
+    ctl.undo()
+    assert ctl.load(path) and dumps(ctl.state.to_dict()) == state
+    assert not ctl.load(tmp_path / "missing.json") and ctl.message[1] == "error"
+    (tmp_path / "bad.json").write_text("{not json")
+    assert not ctl.load(tmp_path / "bad.json") and ctl.message[1] == "error"
+
+
+def test_hover_text_names_coordinates_layer_and_who_is_there(scene):
+    ctl = Controller(scene, 3)
+    assert ctl.cell_info((7, 9, 0)).startswith("cell (7, 9)  layer 0") and "brann" in ctl.cell_info((7, 9, 0))
+    assert "in the air (2 m above the surface)" in ctl.cell_info((7, 2, 2))
+    assert "on stone" in ctl.cell_info((5, 8, 1))
+
+
+def test_snapshot_is_json(scene):
+    ctl = Controller(scene, 3)
+    ctl.choose("move")
+    snap = json.loads(json.dumps(ctl.snapshot()))
+    assert snap["pending"]["missing"] == ["to"] and snap["state"]["current"] == "kite"
+
+
+# -- camera --------------------------------------------------------------------------------------------------------
+def test_camera_never_goes_inside_terrain():
+    scene = load_scene(ROOT / "scenes" / "showcase.toml")
+    cc = CameraControl(scene)
+    rng = np.random.default_rng(1)
+    for _ in range(300):
+        op = rng.integers(0, 4)
+        if op == 0:
+            cc.orbit(*rng.normal(0, 300, 2))
+        elif op == 1:
+            cc.pan(*rng.normal(0, 400, 2))
+        elif op == 2:
+            cc.zoom(float(rng.normal(0, 8)))
+        else:
+            cc.set_mode("fly")
+            cc.move(rng.normal(0, 1, 3), 1.0, 40.0)
+            cc.set_mode("orbit")
+        cc.update(1 / 30)
+        eye = np.array(cc.camera().position)
+        assert eye[2] >= cc.ground_at(eye[0], eye[1]) + CLEARANCE - 1e-6
+
+
+def test_snap_glides_to_named_cameras_and_flythrough_plays():
+    scene = load_scene(ROOT / "scenes" / "showcase.toml")
+    cc = CameraControl(scene)
+    assert cc.snap("square") == "square"
+    first = cc.camera().position
+    cc.update(1 / 60)
+    mid = cc.camera().position
+    for _ in range(200):
+        cc.update(1 / 60)
+    end = cc.camera()
+    target = [c for c in scene.spec.cameras if c.name == "square"][0]
+    assert np.allclose(end.look_at, target.look_at, atol=1e-2)
+    assert mid != first and mid != end.position          # it glides, it does not cut
+    cc.set_mode("flythrough")
+    cc.update(2.0)
+    assert cc.mode == "flythrough"
+    cc.update(60.0)
+    assert cc.mode == "orbit"
+
+
+# -- picking -------------------------------------------------------------------------------------------------------
+def test_pick_ray_hits_the_cell_under_a_projected_point(scene):
+    cam = Camera((30.0, -6.0, 14.0), (11.0, 12.0, 1.0), 50.0)
+    size = (1280, 720)
+    picker = Picker(scene.world)
+    cm = scene.world.cell_m
+    for (x, y) in ((3, 3), (10, 12), (14, 2)):
+        px, py, _ = cam.project([((x + 0.5) * cm, (y + 0.5) * cm, 0.0)], size)[0]
+        hit = picker.pick(cam, size, px, py)["cell"]
+        assert hit.cell[:2] == (x, y)
+    # on the wall's top: the cell stood on is one layer up
+    px, py, _ = cam.project([((5 + 0.5) * cm, (8 + 0.5) * cm, 1.0)], size)[0]
+    assert picker.pick(cam, size, px, py)["cell"].cell == (5, 8, 1)
+    # a layer's plane for a flyer's destination
+    px, py, _ = cam.project([((7 + 0.5) * cm, (2 + 0.5) * cm, 4.0)], size)[0]
+    assert picker.pick(cam, size, px, py, layer=4)["cell"].cell == (7, 2, 4)
+    o, d = ray(cam, size, 640, 360)
+    assert abs(np.linalg.norm(d) - 1) < 1e-9
+
+
+# -- overlay maps --------------------------------------------------------------------------------------------------
+def test_rectangles_cover_exactly_the_classified_cells():
+    rng = np.random.default_rng(3)
+    cls = rng.integers(-1, 3, (20, 30))
+    cls[5:12, 4:20] = 1
+    out = np.full(cls.shape, -1)
+    for x0, y0, x1, y1, c in rectangles(cls):
+        assert (out[y0:y1, x0:x1] == -1).all()
+        out[y0:y1, x0:x1] = c
+    assert (out == cls).all()
+    assert len(rectangles(cls)) < (cls >= 0).sum()
+
+
+def test_cover_map_overlay_uses_the_rules_cover(scene):
+    ctl = Controller(scene, 3)
+    kite = ctl.actor("kite").body()
+    pr, counts = cover_prims(scene, kite, 0)
+    frac = cover_map(scene.world, kite, 0, "dnd5e")
+    assert sum(counts.values()) == int((~np.isnan(frac)).sum())
+    assert counts["half"] > 0 and counts["none"] > 0      # behind the low wall vs in the open
+
+
+def test_play_without_a_display_says_so_in_one_line(tmp_path):
+    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
+    r = subprocess.run([sys.executable, "-m", "engine", "play", str(ROOT / "scenes" / "showcase.toml")], cwd=tmp_path,
+                       env=env, capture_output=True, text=True, timeout=120)
+    assert r.returncode == 2
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and "aerie render" in lines[0] and "aerie flythrough" in lines[0]
+    r = subprocess.run([sys.executable, "-m", "engine", "bench", "window"], cwd=tmp_path, env=env,
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode == 2 and "xvfb-run" in r.stderr
