@@ -213,3 +213,14 @@ def test_run_seed_and_log(tmp_path, capsys):
 def test_cli_subprocess_exit_codes():
     r = subprocess.run([sys.executable, "-m", "engine", "run", "scenes/nope.toml"], cwd=ROOT, capture_output=True, text=True)
     assert r.returncode == 2 and r.stderr.count("\n") == 1
+
+
+def test_initiative_can_be_forced_from_the_scene():
+    chars = [{"id": "a", "kind": "guard", "side": "r", "at": [1, 1, 0], "initiative": None},
+             {"id": "b", "kind": "guard", "side": "b", "at": [5, 5, 0], "initiative": None}]
+    s = make(chars, options={"rolls": {"initiative": [3, 18]}})
+    assert s.state.order == ["b", "a"]
+    assert [e["forced"] for e in s.start_events if e["type"] == "roll"] == [True, True]
+    with pytest.raises(Exception) as e:
+        make(chars, options={"rolls": {"initiative": [30]}})
+    assert "options.rolls" in str(e.value)

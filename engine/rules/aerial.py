@@ -273,7 +273,7 @@ def reach(session: Session, a: Actor, budget_m: float | None = None, fly: bool |
         for W, s, t in dense:
             np.minimum(dist[t], dist[s] + W, out=dist[t])
         for src, dst, w in sparse:
-            np.minimum.at(flat, dst, flat[src] + w)
+            flat[dst] = np.minimum(flat[dst], flat[src] + w)   # dst unique within a shift
         if np.array_equal(before, dist):
             break
     dist = np.minimum(dist.astype(np.int64), INF)

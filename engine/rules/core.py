@@ -176,7 +176,10 @@ class Session:
         self.options = dict(scene.spec.options)
         if options:
             self.options.update(options)
-        self.ruleset = get_ruleset(scene.ruleset, self.options)
+        try:
+            self.ruleset = get_ruleset(scene.ruleset, self.options)
+        except AerieError as e:
+            raise AerieError(f"{scene.path}: {e}") from None
         self.dice = Dice(self.seed)
         self.events: list[Event] = []
         self.actions: list[dict] = []
@@ -187,7 +190,18 @@ class Session:
             actors[ch.id] = self.ruleset.make_actor(self, ch)
         self.state = State(actors)
         self._sink = []
-        self.ruleset.start(self)
+        # dice rolled before any action (initiative) may be forced by the scene: [options] rolls = { initiative = [...] }
+        start_rolls = self.options.get("rolls", {})
+        if not isinstance(start_rolls, dict) or not all(
+                isinstance(v, int) or (isinstance(v, list) and all(isinstance(i, int) for i in v)) for v in start_rolls.values()):
+            raise AerieError(f"{scene.path}: options.rolls: a table of roll name = die result(s), e.g. {{ initiative = [15, 4] }}")
+        self.dice.forced = {k: (list(v) if isinstance(v, list) else v) for k, v in start_rolls.items()}
+        try:
+            self.ruleset.start(self)
+        except Illegal as e:
+            raise AerieError(f"{scene.path}: options.rolls: {e.reason}") from None
+        finally:
+            self.dice.forced = {}
         self.start_events = self._sink
         self.events.extend(self._sink)
         self._sink = None

@@ -52,6 +52,25 @@ class Dnd5e(Ruleset):
         "sneak_attack_per": "round",      # DND-38: "once per round"
     }
 
+    CHOICES = {"diagonal": ("5e", "euclidean"), "fall_damage_rounding": ("down", "up", "nearest"),
+               "fall_roll_on": ("hit",), "nat20_death_save": ("two_successes", "regain_1hp"),
+               "prone_ranged": ("disadvantage", "none"), "grounding_grappler": ("not_flying", "can_fly"),
+               "temp_hp": ("keep_higher", "replace"), "sneak_attack_per": ("round", "turn")}
+
+    def __init__(self, options=None):
+        super().__init__(options)
+        from engine.errors import AerieError
+        for k, choices in self.CHOICES.items():
+            if self.options.get(k) not in choices:
+                raise AerieError(f"options.{k}: {self.options.get(k)!r} is not one of {', '.join(choices)}")
+        for k in ("climb_m", "descend_m", "fall_cap_percent"):
+            v = self.options.get(k)
+            if isinstance(v, bool) or not isinstance(v, (int, float)) or v < 0:
+                raise AerieError(f"options.{k}: must be a number >= 0, got {v!r}")
+        for k in ("half_cover_dex_saves", "monsters_die_at_0"):
+            if not isinstance(self.options.get(k), bool):
+                raise AerieError(f"options.{k}: must be true or false")
+
     # ------------------------------------------------------------------------------------------ setup
     def make_actor(self, session: Session, ch) -> Actor:
         st = ch.stats
