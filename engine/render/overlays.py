@@ -346,29 +346,51 @@ def cover_cells(scene, state, c: CharView, layer: int) -> Prims:
 
 
 def movement(scene, state, c: CharView, session=None) -> Prims:
-    """Reachable cells this turn with their movement cost, from the rules core's own movement function."""
+    """Where the character can end its move this turn and what it costs, from the rules core's own reach map.
+
+    Drawn as a map: each reachable column once, at the reachable layer nearest the character's (so a flyer's
+    range is a slice at its altitude, a walker's follows the floors it can reach), tinted from light (cheap) to
+    dark (all its movement); for a flyer, ticks up and down its own column label what climbing and diving cost."""
     from engine.render import rules_bridge
 
     world = scene.world
     costs = rules_bridge.movement_costs(scene, state, c, session)     # {(x, y, layer): metres}
     pr = Prims()
     cm = world.cell_m
+    x0, y0, layer0 = c.cell
     if not costs:
+        fx, fy, _ = feet_centre(world, c)
+        pr.labels.append(Label((fx, fy, c.layer + c.height_layers + 0.3), "cannot move", WHITE, (90, 30, 30, 220),
+                               offset_px=(0, -26)))
         return pr
     top = max(costs.values()) or 1.0
+    best: dict = {}
+    for (x, y, z), m in costs.items():
+        k = (x, y)
+        cur = best.get(k)
+        if cur is None or (abs(z - layer0), m) < (abs(cur[0] - layer0), cur[1]):
+            best[k] = (z, m)
     col_side = side_colour(c.side)
-    for (x, y, layer), m in costs.items():
+    e = 0.08 * cm
+    for (x, y), (z, m) in best.items():
         f = m / top
-        z = layer + 0.03
-        col = (int(col_side[0] * (1 - 0.5 * f)), int(col_side[1] * (1 - 0.5 * f)), int(col_side[2] * (1 - 0.5 * f)), 90)
-        e = 0.12 * cm
-        pr.quad((x * cm + e, y * cm + e, z), ((x + 1) * cm - e, y * cm + e, z), ((x + 1) * cm - e, (y + 1) * cm - e, z),
-                (x * cm + e, (y + 1) * cm - e, z), col)
-    # cost labels on the cells at the edge of the range would clutter; label the farthest few in the air
-    aloft = sorted(((m, k) for k, m in costs.items() if k[2] > 0 and world.support_layer(k[0], k[1], k[2]) < k[2]),
-                   reverse=True)[:6]
-    for m, (x, y, layer) in aloft:
-        pr.labels.append(Label(((x + 0.5) * cm, (y + 0.5) * cm, layer + 0.1), f"{m:g} m", WHITE, (30, 30, 60, 200)))
+        shade = 1.0 - 0.6 * f
+        col = (int(col_side[0] * shade + 90 * (1 - f)), int(col_side[1] * shade + 90 * (1 - f)),
+               int(col_side[2] * shade + 90 * (1 - f)), 110)
+        col = tuple(min(v, 255) for v in col[:3]) + (110,)
+        zz = z + 0.04
+        pr.quad((x * cm + e, y * cm + e, zz), ((x + 1) * cm - e, y * cm + e, zz),
+                ((x + 1) * cm - e, (y + 1) * cm - e, zz), (x * cm + e, (y + 1) * cm - e, zz), col)
+    fx, fy, _ = feet_centre(world, c)
+    if c.flying:
+        col_costs = sorted((z, m) for (x, y, z), m in costs.items() if (x, y) == (x0, y0) and z != layer0)
+        for z, m in col_costs:
+            pr.ring((fx, fy, z + 0.02), c.footprint * cm * 0.2, c.footprint * cm * 0.3, rgba(col_side, 200), n=12)
+        ends = [zm for zm in col_costs if zm[0] in (min(z for z, _ in col_costs), max(z for z, _ in col_costs))]
+        for z, m in ends if col_costs else ():
+            pr.labels.append(Label((fx, fy, z + 0.1), f"L{z}: {m:g} m", WHITE, (30, 30, 60, 210), offset_px=(0, 0)))
+    pr.labels.append(Label((fx, fy, c.layer + c.height_layers + 0.3), f"move: up to {top:g} m", WHITE,
+                           (30, 30, 60, 220), offset_px=(0, -26)))
     return pr
 
 
