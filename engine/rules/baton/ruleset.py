@@ -244,6 +244,7 @@ class Baton(Ruleset):
                         "ground_items": [], "effects": [], "acted": [], "acted_turn": [], "activations": 0,
                         "hour": 8, "next_effect": 1, "opportunity": []})
         st.round = 0
+        aerial.check_all_grounded(session)
         sides = self._able_sides(session)
         if len(sides) < 2:
             session.emit({"type": "out_of_combat", "sides": sorted(sides), "rule": "BAT-01",
@@ -470,7 +471,12 @@ class Baton(Ruleset):
             if not self._can_hold(a):       # the effects just killed it: the side's first able character
                 alt = self._prefer(session, [o for o in st.actors.values() if o.side == a.side and self._can_hold(o)])
                 if not alt:
-                    self._check_over(session)
+                    d["holder"] = None
+                    self._check_over(session, auto=False)
+                    if self.combat(session) and not st.over:     # the whole side is down: back to the others
+                        nxt = self._prefer(session, [o for o in st.actors.values() if o.side != a.side and self._can_hold(o)])
+                        if nxt is not None and guard < 8:
+                            self._give_baton(session, nxt.id, "BAT-09", False, "auto", guard + 1)
                     return
                 a = alt
                 to = a.id
@@ -516,7 +522,7 @@ class Baton(Ruleset):
             keep.append(ef)
         st.data["effects"] = [e for e in keep if not e.get("ended")]
         st.data["opportunity"] = [o for o in st.data["opportunity"] if o["side"] != side]
-        self._check_over(session)
+        self._check_over(session, auto=False)
 
     def _tick_effect(self, session, t: Actor, ef: dict) -> None:
         kind = ef["kind"]
@@ -632,10 +638,16 @@ class Baton(Ruleset):
             if ok:
                 rr = aerial.reach(session, body, fly=body.can_fly and not body.has("prone"))
                 dests = sorted(rr.destinations())
-            if dests:
-                (k,) = session.roll("confusion_target", len(dests), who=a.id, rule="BAT-58", purpose="random destination")
+            plans = []
+            for dd in dests:
+                try:
+                    plans.append(self._check_move(session, a, {"to": list(dd)}))
+                except Illegal:
+                    continue
+            if plans:
+                (k,) = session.roll("confusion_target", len(plans), who=a.id, rule="BAT-58", purpose="random destination")
                 session.emit({"type": "confused", "who": a.id, "result": r, "does": "moves randomly", "rule": "BAT-58"})
-                self._apply_move(session, a, {"to": list(dests[k - 1])}, self._check_move(session, a, {"to": list(dests[k - 1])}))
+                self._apply_move(session, a, {"to": list(plans[k - 1]["path"][-1])}, plans[k - 1])
             else:
                 session.emit({"type": "confused", "who": a.id, "result": r, "does": "cannot move", "rule": "BAT-58"})
         elif r <= 5:
@@ -673,14 +685,14 @@ class Baton(Ruleset):
             return
         self._give_baton(session, nxt.id, "BAT-58", kept, "confused", guard + 1)
 
-    def _check_over(self, session) -> None:
+    def _check_over(self, session, auto: bool = True) -> None:
         st = session.state
         if st.over or not self.combat(session):
             return
         sides = self._able_sides(session)
         if len(sides) > 1:
             h = self.holder(session)
-            if h is not None and not self._can_hold(h):
+            if auto and h is not None and not self._can_hold(h):
                 self._auto_pass(session, h)
             return
         st.data["combat"] = False
@@ -1133,13 +1145,19 @@ class Baton(Ruleset):
         start = body.pos
         # BAT-38: leaving an enemy's reach lets it attack at once (a counterattack)
         if not plan["careful"] and self.combat(session) and self.opt("opportunity_attacks"):
-            for e in self._provokers(session, body, path):
-                if a.dead or body.pos != start or a.has("prone") or body.has("prone") or not self.can_move(session, body)[0]:
+            prone0 = (a.has("prone"), body.has("prone"), body.flying, a.data.get("mounted_on"))
+
+            def stopped():
+                return (a.dead or body.dead or body.pos != start or not self.can_move(session, body)[0]
+                        or (a.has("prone"), body.has("prone"), body.flying, a.data.get("mounted_on")) != prone0)
+            provokers = self._provokers(session, body, path)
+            for e in provokers:
+                if stopped():
                     break
                 w = self.melee_weapon(e)
                 session.emit({"type": "opportunity_attack", "who": e.id, "target": a.id, "rule": "BAT-38"})
                 self._resolve_attack(session, e, a, w, {"counter": True, "rule": "BAT-38"})
-            if a.dead or body.dead or body.pos != start or (a.has("prone") and not body.flying) or not self.can_move(session, body)[0]:
+            if provokers and stopped():
                 session.emit({"type": "move_interrupted", "who": a.id, "at": list(body.pos), "rule": "BAT-38"})
                 return
         # BAT-46 / BAT-64: difficult terrain along the ground part of the path
@@ -1191,7 +1209,8 @@ class Baton(Ruleset):
             g = st.actors[tid]
             if self.size_cmp(body, g) > 0 and len(path[:stop + 1]) >= 2:
                 px, py, pz = path[stop - 1]
-                if aerial.body_fits(session, g, px, py, pz) and not self._occupied(session, g, (px, py, pz)):
+                if (aerial.body_fits(session, g, px, py, pz) and not self._occupied(session, g, (px, py, pz))
+                        and (g.flying or aerial.is_supported(session, g, px, py, pz))):
                     g.x, g.y, g.layer = px, py, pz
                     session.emit({"type": "dragged", "who": g.id, "by": body.id, "to": [px, py, pz], "rule": "BAT-55"})
         if failed:
@@ -2165,7 +2184,7 @@ class Baton(Ruleset):
                     dests = r.destinations()
                     step = max(1, len(dests) // 10)
                     for dd in dests[::step]:
-                        out.append({"actor": a.id, "action": "move", "to": list(dd)})
+                        cands.append({"actor": a.id, "action": "move", "to": list(dd)})
                     if dests:
                         cands.append({"actor": a.id, "action": "move", "to": list(dests[-1]), "careful": True})
             foes = [o for o in st.actors.values() if o.side != a.side and self._able(o)]
