@@ -89,12 +89,14 @@ class CameraControl:
         self.smooth = 12.0          # 1/s: how fast current follows goal
 
     # -- the terrain -------------------------------------------------------------------------------------------
-    def ground_at(self, x_m: float, y_m: float) -> float:
-        """Highest surface (metres) under a point, over the 3 x 3 cells around it (a margin against clipping)."""
+    def ground_at(self, x_m: float, y_m: float, margin: float = 0.5) -> float:
+        """Highest surface (metres) under a point and the cells within ``margin`` m of it (so the near plane does not
+        cut into a wall the eye stands right next to)."""
         cm = self.world.cell_m
         Y, X = self.height.shape
-        cx, cy = int(math.floor(x_m / cm)), int(math.floor(y_m / cm))
-        x0, x1, y0, y1 = max(cx - 1, 0), min(cx + 2, X), max(cy - 1, 0), min(cy + 2, Y)
+        x0, x1 = int(math.floor((x_m - margin) / cm)), int(math.floor((x_m + margin) / cm)) + 1
+        y0, y1 = int(math.floor((y_m - margin) / cm)), int(math.floor((y_m + margin) / cm)) + 1
+        x0, x1, y0, y1 = max(x0, 0), min(x1, X), max(y0, 0), min(y1, Y)
         if x0 >= x1 or y0 >= y1:
             return 0.0
         return float(self.height[y0:y1, x0:x1].max())

@@ -529,8 +529,17 @@ def _attack_lines(pv: dict) -> list[str]:
         out.append(f"cover: {pv['cover']}{n} (AIR-13..16)")
     if "target_ac" in pv:
         out.append(f"target AC with cover: {pv['target_ac']}")
-    adv, dis = pv.get("advantage") or [], pv.get("disadvantage") or []
-    out.append("advantage: " + (", ".join(map(str, adv)) or "none") + "; disadvantage: " + (", ".join(map(str, dis)) or "none"))
+    def reasons(v):
+        items = []
+        for r in v or []:
+            if isinstance(r, (list, tuple)) and r:
+                items.append(f"{r[0]}" + (f" ({r[1]})" if len(r) > 1 and r[1] else ""))
+            else:
+                items.append(str(r))
+        return ", ".join(items) or "none"
+    adv, dis = pv.get("advantage"), pv.get("disadvantage")
+    out.append(f"advantage: {reasons(adv)}")
+    out.append(f"disadvantage: {reasons(dis)}")
     if "hit_chance" in pv:
         b = pv.get("to_hit_bonus")
         out.append(f"CHANCE TO HIT: {pv['hit_chance']:.0%}" + (f" (d20 {b:+d} vs AC {pv.get('target_ac')})" if isinstance(b, int) else ""))

@@ -14,7 +14,7 @@ from engine.render.overlays import Label, Prims
 from engine.world.cover import DEFAULT_THRESHOLDS, cover_map
 
 COVER_COLOURS = {"none": (70, 210, 90, 110), "half": (240, 200, 60, 120), "three-quarters": (245, 120, 40, 130),
-                 "partial": (240, 170, 50, 120), "total": (220, 50, 50, 140)}
+                 "partial": (240, 170, 50, 120), "total": (30, 30, 45, 120)}
 
 
 def rectangles(classes: np.ndarray) -> list[tuple[int, int, int, int, int]]:

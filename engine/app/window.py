@@ -895,7 +895,7 @@ class PlayWindow(pyglet.window.Window):
         hud.text(12, y2, f"cursor altitude: layer {ctl.cursor_layer}   (PgUp/PgDn; wheel while placing)", H.DIM)
 
         # -- right: the preview, then the event log
-        rw = min(440, W // 3)
+        rw = min(430, W // 3)
         rx = W - rw - 8
         ry = lh + 16
         if ctl.pending is not None:
@@ -905,7 +905,7 @@ class PlayWindow(pyglet.window.Window):
             hud.text(rx + 8, ry + 2, n, H.FG, max_w=rw - 16)
             ry += lh + 8
         log_bottom = by - 10
-        avail = max(3, int((log_bottom - ry - lh - 20) // lh))
+        avail = max(3, min(int((log_bottom - ry - lh - 20) // lh), 12))
         lines = []
         for text, col in self.log_lines:
             for i, part in enumerate(hud.wrap(text, rw - 24)):
@@ -913,6 +913,7 @@ class PlayWindow(pyglet.window.Window):
         lines = lines[-avail:]
         top = log_bottom - (lh + 8 + len(lines) * lh + 6)
         hud.panel(rx, max(top, ry), rw, f"Event log  ({len(s.events)} events, {len(s.actions)} actions)", lines)
+        self.panels["log"] = (rx, max(top, ry), rx + rw, max(top, ry) + lh + 4, H.BG_TITLE)
 
         if self.help:
             self.help_panel(W, Hh)
@@ -1037,12 +1038,16 @@ class PlayWindow(pyglet.window.Window):
             yy += lh
 
     # ================================================================================================ output
+    def grab(self) -> np.ndarray:
+        """The frame just drawn (3D view and HUD), uint8 [H, W, 3], top row first. Call before flip()."""
+        w, h = self.size_px
+        data = self.rc.ctx.screen.read(viewport=(0, 0, w, h), components=3, alignment=1)
+        return np.ascontiguousarray(np.frombuffer(data, dtype=np.uint8).reshape(h, w, 3)[::-1])
+
     def screenshot(self, path=None) -> Path:
         from PIL import Image
 
-        w, h = self.size_px
-        data = self.rc.ctx.screen.read(viewport=(0, 0, w, h), components=3, alignment=1)
-        img = np.frombuffer(data, dtype=np.uint8).reshape(h, w, 3)[::-1]
+        img = self.grab()
         if path is None:
             self.shot_dir.mkdir(parents=True, exist_ok=True)
             path = self.shot_dir / f"aerie-{time.strftime('%Y%m%d-%H%M%S')}-{self.frames:05d}.png"

@@ -1,0 +1,131 @@
+"""Stills and GIFs of the real window, made with the window's own code (the same PlayWindow, renderer, HUD and
+screenshot function as ``aerie play``), for the README and bug reports. Needs a display (Xvfb is fine)::
+
+    xvfb-run -a -s "-screen 0 1600x900x24" python -m engine.app.capture scenes/showcase.toml \\
+        --actions docs/images/window_actions.json --compose '{"action": "attack", "target": "harpy_low"}' \\
+        --overlay sightlines --camera square -o docs/images/window.png
+
+    xvfb-run -a -s "-screen 0 1600x900x24" python -m engine.app.capture scenes/showcase.toml \\
+        --actions docs/images/fall_actions.json --gif docs/images/fall.gif --size 960x540
+
+``--actions`` are played through the controller one by one (the last one animated); ``--compose`` leaves an
+action being composed with its preview; ``--gif`` records the last action's animation from the window.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(prog="python -m engine.app.capture")
+    p.add_argument("scene")
+    p.add_argument("--seed", type=int)
+    p.add_argument("--size", default="1280x720")
+    p.add_argument("--actions", help="JSON list of actions to play first")
+    p.add_argument("--compose", help="JSON action to leave composed (its preview on screen)")
+    p.add_argument("--overlay", default="", help="comma-separated: grid, engagement, sightlines, cover, movement")
+    p.add_argument("--camera", help="a scene camera to snap to")
+    p.add_argument("--select", help="the character to select at the end")
+    p.add_argument("--zoom", type=float, default=0.0, help="zoom steps (mouse wheel clicks; negative: out)")
+    p.add_argument("--orbit", type=float, default=0.0, help="turn the camera by this many degrees")
+    p.add_argument("--layer", type=int, help="cursor altitude")
+    p.add_argument("-o", "--output", help="PNG still")
+    p.add_argument("--gif", help="GIF of the last action's animation")
+    p.add_argument("--fps", type=int, default=12)
+    a = p.parse_args(argv)
+
+    import pyglet
+
+    pyglet.options["shadow_window"] = False
+    pyglet.options["debug_gl"] = False
+    from engine.app.window import ANIM_S, PlayWindow
+    from engine.world.scene import load_scene
+
+    w, h = (int(v) for v in a.size.lower().split("x"))
+    scene = load_scene(a.scene)
+    win = PlayWindow(scene, a.seed, (w, h), overlays_on=[o.strip() for o in a.overlay.split(",") if o.strip()])
+    ctl = win.ctl
+
+    def frame(dt=1 / 30, grab=False):
+        win.dispatch_events()
+        win.tick(dt)
+        win.switch_to()
+        win.on_draw()
+        img = win.grab() if grab else None
+        win.flip()
+        return img
+
+    def settle(limit=20.0):
+        t0 = time.perf_counter()
+        for _ in range(5):
+            frame()
+        while time.perf_counter() - t0 < limit:
+            before = win.camctl.camera()
+            frame()
+            if not win.busy() and not win.anims and win.camctl.camera() == before:
+                break
+        for _ in range(3):
+            frame()
+
+    if a.camera:
+        win.camctl.snap(a.camera)
+    if a.zoom:
+        win.camctl.zoom(a.zoom)
+    if a.orbit:
+        win.camctl.orbit(a.orbit / 0.3, 0.0)
+    actions = json.loads(Path(a.actions).read_text()) if a.actions else []
+    frames = []
+    for i, act in enumerate(actions):
+        last = i == len(actions) - 1
+        if last and a.gif:
+            settle()
+            for _ in range(int(a.fps * 0.6)):
+                frames.append(frame(1 / a.fps, grab=True))
+        ev = win._apply(ctl.step, act)
+        if ev is None:
+            print(f"capture: action {i} refused: {ctl.message[0]}", file=sys.stderr)
+            return 2
+        if last and a.gif:
+            n = int(a.fps * (ANIM_S + 1.6))
+            for _ in range(n):
+                frames.append(frame(1 / a.fps, grab=True))
+        else:
+            win.anims.clear()
+    if a.select:
+        ctl.select(a.select)
+    if a.compose:
+        c = json.loads(a.compose)
+        ctl.choose(c.pop("action"))
+        for k, v in c.items():
+            if k == "to":
+                ctl.set_destination(v)
+                ctl.hover = tuple(v)
+            elif ctl.pending is not None and k in dict(ctl.pending.needs):
+                ctl.choose_param(k, v)
+            elif ctl.pending is not None:
+                ctl.pending.params[k] = v
+    if a.layer is not None:
+        ctl.set_layer(a.layer)
+    settle()
+    if a.output:
+        out = win.screenshot(Path(a.output))
+        print(f"wrote {out}")
+    if a.gif and frames:
+        from PIL import Image
+
+        imgs = [Image.fromarray(f).convert("P", palette=Image.ADAPTIVE, colors=128) for f in frames]
+        imgs[0].save(a.gif, save_all=True, append_images=imgs[1:], duration=int(1000 / a.fps), loop=0, optimize=True)
+        print(f"wrote {a.gif} ({len(frames)} frames)")
+    win.quit()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
