@@ -392,12 +392,13 @@ def fall(session: Session, a: Actor, layers: int | None, rule: str, cause: str) 
     session.emit({"type": "fall", "who": a.id, "from": start, "to": ground, "layers": n, "cause": cause,
                   "rule": rule, "percent": pct, "damage": dmg, "damage_rule": drule})
     _carry_rider(session, a)
+    riders = _riders(session, a)
     if dmg > 0:
         session.ruleset.apply_damage(session, a, dmg, "falling", None, drule)
+    for rider in riders:            # the rider took the same fall; then the mount's Prone applies to it (DND-36)
+        fall_rider(session, rider, n, ground)
     if not a.dead:
         session.ruleset.knock_prone(session, a, "AIR-12")
-    for rider in _riders(session, a):
-        fall_rider(session, rider, n, ground)
 
 
 def _riders(session, a):
