@@ -1098,6 +1098,8 @@ class Baton(Ruleset):
         if to == body.pos:
             raise Illegal(f"{body.name} is already at {list(to)}", "BAT-06", "to")
         t = session.state.turn
+        if self.combat(session) and t["move_used"] and t["extra_m"] <= t["moved_m"]:
+            raise Illegal(f"{a.name} has used its movement ({t['last'] or 'standing up'})", "BAT-06", "to")
         careful = bool(act.get("careful")) or (self.combat(session) and t["careful"])
         fly = body.can_fly and not body.has("prone")
         left = self.movement_left(session, body, fly)
