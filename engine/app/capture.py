@@ -39,6 +39,9 @@ def main(argv=None) -> int:
     p.add_argument("-o", "--output", help="PNG still")
     p.add_argument("--gif", help="GIF of the last action's animation")
     p.add_argument("--fps", type=int, default=12)
+    p.add_argument("--look-at", dest="look_at", help="point the camera at this character's column (from its feet "
+                   "to the ground), DIST metres away: ID or ID:DIST")
+    p.add_argument("--crop", help="X,Y,W,H: keep this part of each GIF frame")
     a = p.parse_args(argv)
 
     import pyglet
@@ -76,6 +79,16 @@ def main(argv=None) -> int:
 
     if a.camera:
         win.camctl.snap(a.camera)
+    if a.look_at:
+        import numpy as _np
+
+        cid, _, dist = a.look_at.partition(":")
+        act = ctl.actor(cid)
+        cm = scene.world.cell_m
+        g = win.camctl.goal
+        g.target = _np.array([(act.x + act.footprint / 2) * cm, (act.y + act.footprint / 2) * cm, act.layer / 2 + 1])
+        g.dist = float(dist or 25.0)
+        win.camctl.goal = win.camctl._fix(g)
     if a.zoom:
         win.camctl.zoom(a.zoom)
     if a.orbit:
@@ -120,7 +133,10 @@ def main(argv=None) -> int:
     if a.gif and frames:
         from PIL import Image
 
-        imgs = [Image.fromarray(f).convert("P", palette=Image.ADAPTIVE, colors=128) for f in frames]
+        if a.crop:
+            x, y, cw, ch = (int(v) for v in a.crop.split(","))
+            frames = [f[y:y + ch, x:x + cw] for f in frames]
+        imgs = [Image.fromarray(np.ascontiguousarray(f)).convert("P", palette=Image.ADAPTIVE, colors=160) for f in frames]
         imgs[0].save(a.gif, save_all=True, append_images=imgs[1:], duration=int(1000 / a.fps), loop=0, optimize=True)
         print(f"wrote {a.gif} ({len(frames)} frames)")
     win.quit()

@@ -824,7 +824,8 @@ class PlayWindow(pyglet.window.Window):
         x += hud.text(x, 4, f"Aerie  {self.scene.name}", H.ACCENT) + 20
         x += hud.text(x, 4, turn, H.FG) + 20
         cam = f"camera: {self.camctl.describe()}"
-        x += hud.text(x, 4, cam, H.DIM) + 20
+        if x + hud.width(cam) < W - 420:
+            x += hud.text(x, 4, cam, H.DIM) + 20
         right = W - 10
         for ident, label in (("help", "F1 help"), ("redo", "Ctrl+Y redo"), ("undo", "Ctrl+Z undo")):
             w = hud.width(label) + 16
@@ -832,8 +833,9 @@ class PlayWindow(pyglet.window.Window):
             hud.button(right, 0, label, (ident, None))
             right -= 6
         on = [n for n, v in self.on.items() if v]
-        hud.text(right - hud.width("overlays: " + (", ".join(on) or "none")) - 16, 4,
-                 "overlays: " + (", ".join(on) or "none"), H.GOOD if on else H.DIM)
+        ov_text = "overlays: " + (", ".join(on) or "none")
+        if right - hud.width(ov_text) - 16 > x:
+            hud.text(right - hud.width(ov_text) - 16, 4, ov_text, H.GOOD if on else H.DIM)
 
         # -- left: turn order, then the selected character
         y = lh + 16
