@@ -343,9 +343,11 @@ class Baton(Ruleset):
         return None
 
     def in_reach(self, session, a: Actor, t: Actor, w: dict | None = None, at=None) -> bool:
+        """Melee reach (AIR-05); a rider reaches from, and is reached at, its mount's whole body (BAT-42)."""
         w = w or self.melee_weapon(a) or {"reach_m": a.data["reach_m"]}
-        ab = a.body() if at is None else a.body().moved(*at)
-        return in_melee_reach(ab, t.body(), self.reach_of(a, w), session.world.cell_m)
+        ab = self._body(session, a).body() if at is None else a.body().moved(*at)
+        tb = self._body(session, t).body()
+        return in_melee_reach(ab, tb, self.reach_of(a, w), session.world.cell_m)
 
     def cover(self, session, a: Actor, t: Actor, at=None, t_at=None):
         ab = a.body() if at is None else a.body().moved(*at)
@@ -1195,8 +1197,10 @@ class Baton(Ruleset):
         aerial._carry_rider(session, body)
         spent = costs[stop]
         self.spend_movement(session, body, spent)
-        steps = {(p[0] - q[0], p[1] - q[1], p[2] - q[2]) for p, q in zip(path[1:stop + 1], path[:stop])}
-        straight = distance_m(body.body().moved(*path[0]), body.body().moved(*end), session.world.cell_m) if len(steps) == 1 else 0.0
+        dx, dy, dz = end[0] - path[0][0], end[1] - path[0][1], end[2] - path[0][2]
+        cells = max(abs(dx), abs(dy))
+        on_line = dz == 0 and (dx == 0 or dy == 0 or abs(dx) == abs(dy))
+        straight = cells * session.world.cell_m if on_line and abs(spent - cells * session.world.cell_m) < 1e-6 else 0.0
         if self.combat(session):
             t["last"] = "move"
             t["straight_m"] = round(straight, 4)
@@ -1399,8 +1403,6 @@ class Baton(Ruleset):
         self._slot(session, a, "major", "charging" if charge else "attacking")
         t = self._target(session, a, act["target"])
         w = self._pick_weapon(a, act.get("weapon"))
-        plan = self._attack_plan(session, a, t, w)
-        plan.update({"target": t.id, "weapon": w["name"]})
         if charge:
             self._needs_movement(session, a, "charge")
             tt = session.state.turn
@@ -1409,9 +1411,12 @@ class Baton(Ruleset):
             if tt["straight_m"] < 3.0 - 1e-9:
                 raise Illegal(f"{a.name} moved {tt['straight_m']:g} m in a straight line; a charge gains +1 damage per 3 m",
                               "BAT-35")
-            if not plan["melee"]:
+            if not self.is_melee(w):
                 raise Illegal("a charge is a melee attack", "BAT-35", "weapon")
-            plan["scale"] = int(tt["straight_m"] // 3.0 + 1e-9)
+        plan = self._attack_plan(session, a, t, w)
+        plan.update({"target": t.id, "weapon": w["name"]})
+        if charge:
+            plan["scale"] = int(session.state.turn["straight_m"] // 3.0 + 1e-9)
         return plan
 
     def _check_charge(self, session, a, act):
@@ -1533,7 +1538,8 @@ class Baton(Ruleset):
             session.emit({"type": "miss", "who": a.id, "target": t.id, "rule": rule})
         else:
             expr = bd.shift(w["damage"], int(ctx.get("scale", 0)), self.opt("damage_scale"))
-            rolls = session.roll("damage", *self._dice(expr), who=a.id, rule=rule, purpose=f"{w['name']} damage") if bd.parse(expr)[0] else []
+            rolls = session.roll("damage", *self._dice(expr), who=a.id, rule=rule, purpose=f"{w['name']} damage") \
+                if bd.parse(expr)[0] and not helpless else []
             n, sides, bonus = bd.parse(expr)
             base = sum(rolls) + bonus
             crit = ev["critical"] or sneak or helpless or (t.data["undead"] and w.get("type") == "divine")
