@@ -165,7 +165,8 @@ def test_bat42_mounted_combat():
     step(s, "kay", "pass", to="gob")
     evs = step(s, "gob", "attack", target="gri", rolls={"test": [10, 2], "damage": 5})   # 6 damage; Ride 2+1 < 13
     one(evs, "thrown", who="kay")
-    assert not k.data.get("mounted_on") and k.has("prone")
+    k = A(s, "kay")
+    assert not k.data.get("mounted_on") and k.has("prone") and k.pos != A(s, "gri").pos
 
 
 def test_bat43_two_weapons():
