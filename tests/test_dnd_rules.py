@@ -576,3 +576,15 @@ def test_dnd54_charmed():
     with pytest.raises(Illegal) as e:
         step(s, "k", "attack", target="t")
     assert e.value.rule == "DND-54"
+
+
+def test_dnd36_rider_knocked_prone_or_pushed_saves_or_falls_off():
+    rider = {"id": "r", "kind": "wyvern_rider", "side": "b", "at": [5, 4, 0], "mount": "w"}
+    mount = {"id": "w", "kind": "griffon", "size": "large", "side": "b", "at": [5, 4, 0], "controlled_mount": True}
+    foe = knight("k", side="r", at=(4, 4, 0))
+    s = make([foe, rider, mount])
+    step(s, "k", "shove", target="r", mode="prone", rolls={"check": 20, "contest": 1, "save": 15})
+    r = s.state.actors["r"]
+    assert r.data["mounted_on"] == "w" and not r.has("prone") and r.pos == (5, 4, 0)
+    step(s, "k", "shove", target="r", mode="push", rolls={"check": 20, "contest": 1, "save": 2})
+    assert r.data["mounted_on"] is None and r.has("prone") and r.pos != (5, 4, 0)

@@ -224,3 +224,33 @@ def test_initiative_can_be_forced_from_the_scene():
     with pytest.raises(Exception) as e:
         make(chars, options={"rolls": {"initiative": [30]}})
     assert "options.rolls" in str(e.value)
+
+
+def test_fuzzed_scripts_never_crash():
+    """Random malformed steps and expectations: only AerieError (one clear line), never another exception."""
+    import random
+
+    from engine.errors import AerieError
+    from engine.rules.runner import play
+
+    scene = load_scene(ROOT / "scenes" / "air_reach.toml")
+    rng = random.Random(7)
+    values = [None, 1, -3, 2.5, True, "x", "", [], [1], [1, 2], [1, 2, 3], [1.5, 2, 3], [10**12, 0, 0], {}, {"a": 1},
+              "knight", "harpy", "longsword", "prone", "gm", ["prone"], {"attack": 21}, {"attack": [1, 2]}]
+    keys = ["actor", "action", "target", "to", "weapon", "bonus", "rolls", "spell", "at", "mode", "add", "amount",
+            "object", "against", "illegal", "knock_out", "zzz"]
+    actions = ["move", "attack", "dash", "cast", "grapple", "shove", "condition", "damage", "use", "help", "ready",
+               "end_turn", "stand", "mount", "dismount", "nope"]
+    for _ in range(400):
+        step_ = {"actor": rng.choice(["knight", "halberdier", "harpy", "gm", "nobody", 3]),
+                 "action": rng.choice(actions)}
+        for _k in range(rng.randint(0, 4)):
+            step_[rng.choice(keys)] = rng.choice(values)
+        script = [step_] if rng.random() < 0.8 else [rng.choice(values)]
+        expects = []
+        if rng.random() < 0.3:
+            expects = [{rng.choice(["after", "character", "hp", "event", "layer", "bogus"]): rng.choice(values)}]
+        try:
+            play(scene, None, script, expects)
+        except AerieError as e:
+            assert "\n" not in str(e)

@@ -156,3 +156,70 @@ def test_random_play_invariants():
         assert loaded.fingerprint() == s.fingerprint()
     assert total_steps >= 2000
     assert illegal_checked >= 300
+
+
+MOUNTED = """
+name = "mounted skirmish"
+ruleset = "dnd5e"
+seed = 5
+[map]
+size = [12, 12, 8]
+fill = [{ material = "roof", from = [5, 5, 0], to = [7, 7, 2] }]
+[[characters]]
+id = "rider"
+kind = "wyvern_rider"
+side = "blue"
+at = [1, 1, 0]
+mount = "griffon"
+[[characters]]
+id = "griffon"
+kind = "griffon"
+size = "large"
+side = "blue"
+at = [1, 1, 0]
+controlled_mount = true
+[[characters]]
+id = "eagle_rider"
+kind = "scout"
+side = "red"
+at = [9, 9, 3]
+flying = true
+mount = "eagle"
+[[characters]]
+id = "eagle"
+kind = "giant_eagle"
+size = "large"
+side = "red"
+at = [9, 9, 3]
+flying = true
+[[characters]]
+id = "knight"
+kind = "knight"
+side = "red"
+at = [6, 6, 3]
+[[characters]]
+id = "mage"
+kind = "mage"
+side = "blue"
+at = [2, 9, 0]
+"""
+
+
+def test_random_play_with_mounts():
+    rng = random.Random(77)
+    scene = parse_scene(MOUNTED, "<mounted>")
+    steps = 0
+    for game in range(8):
+        s = Session(scene, game)
+        for _ in range(120):
+            if s.state.over:
+                break
+            act = random_action(s, rng)
+            s.step(act)
+            steps += 1
+            check_invariants(s)
+        again = Session(scene, game)
+        for a in s.actions:
+            again.step(a)
+        assert again.fingerprint() == s.fingerprint()
+    assert steps > 300

@@ -102,6 +102,12 @@ class Dnd5e(Ruleset):
                 raise SceneError(file, f"{key}.abilities.{k}", "an ability score is 1..30")
             abilities[k] = v
         level = int(pick("level", 1))
+        if not 1 <= level <= 30:
+            raise SceneError(file, f"{key}.level", "a level is 1..30")
+        for f, lo in (("speed_m", 0), ("fly_speed_m", 0), ("swim_speed_m", 0), ("reach_m", 0.5), ("attacks", 1)):
+            v = raw.get(f)
+            if v is not None and (v < lo or v > 1000):
+                raise SceneError(file, f"{key}.{f}", f"must be between {lo} and 1000")
         max_hp = pick("max_hp")
         if max_hp is None:
             max_hp = max(1, 8 + mod(abilities["con"]) + (level - 1) * (5 + mod(abilities["con"])))
@@ -396,6 +402,10 @@ class Dnd5e(Ruleset):
 
     # ------------------------------------------------------------------------------------------ conditions
     def add_condition(self, session, a: Actor, name: str, rule: str, source: str | None = None) -> None:
+        if name == "prone" and a.data.get("mounted_on") and "prone" not in a.conditions and not self.incapacitated(a):
+            # DND-36: knocked prone while mounted -> Dexterity save DC 10 to stay in the saddle, else fall off prone
+            if self.saving_throw(session, a, "dex", 10, None, "DND-36", "stay mounted"):
+                return
         had = name in a.conditions
         srcs = set(a.conditions.get(name, []))
         if source:
@@ -1282,6 +1292,12 @@ class Dnd5e(Ruleset):
             session.emit({"type": "shove", "who": a.id, "target": t.id, "mode": "prone", "rule": "DND-31"})
             self.knock_prone(session, t, "DND-31")
             return
+        if t.data.get("mounted_on"):
+            # DND-36: moved against its will while mounted -> Dexterity save DC 10 or fall off, prone
+            session.emit({"type": "shove", "who": a.id, "target": t.id, "mode": "push", "moved": False,
+                          "reason": "mounted", "rule": "DND-31"})
+            self._mount_moved_against_will(session, t, session.state.actors[t.data["mounted_on"]])
+            return
         dx = (t.x > a.x) - (t.x < a.x)
         dy = (t.y > a.y) - (t.y < a.y)
         if dx == dy == 0:
@@ -1417,6 +1433,8 @@ class Dnd5e(Ruleset):
     def _mount_moved_against_will(self, session, rider, m):
         if not self.saving_throw(session, rider, "dex", 10, None, "DND-36", "stay mounted"):
             self._fall_off_mount(session, rider, "DND-36")
+        else:
+            aerial._carry_rider(session, m)
 
     # -- spells (DND-21, DND-14) -----------------------------------------------------------------------------------------------
     def _check_cast(self, session, a, act):
@@ -1560,6 +1578,9 @@ class Dnd5e(Ruleset):
                     pass   # AIR-11 concerns attacks; a failed save is not an attack hit
 
     def _push_from(self, session, a, t, cells):
+        if t.data.get("mounted_on"):
+            self._mount_moved_against_will(session, t, session.state.actors[t.data["mounted_on"]])
+            return
         dx = (t.x > a.x) - (t.x < a.x)
         dy = (t.y > a.y) - (t.y < a.y)
         for _ in range(cells):
@@ -1568,7 +1589,10 @@ class Dnd5e(Ruleset):
                     aerial._overlap(t, (nx, ny, t.layer), o) for o in session.state.actors.values() if o.id != t.id and not o.dead):
                 break
             t.x, t.y = nx, ny
+        aerial._carry_rider(session, t)
         session.emit({"type": "pushed", "who": t.id, "to": list(t.pos), "rule": "DND-31"})
+        if t.data.get("rider"):
+            self._mount_moved_against_will(session, session.state.actors[t.data["rider"]], t)
         if not t.flying and not aerial.is_supported(session, t):
             t.flying = True
             aerial.fall(session, t, None, "AIR-12", "pushed off an edge")
