@@ -10,8 +10,8 @@ see :mod:`engine.rules.ruleset` for the plug-in interface and ``docs/rules-core.
 
 from __future__ import annotations
 
-import copy
 import json
+import pickle
 import random
 from dataclasses import dataclass, field
 from typing import Any
@@ -281,18 +281,16 @@ class Session:
         act, plan = self.check(action)
         forced = act.get("rolls", {})
         self.dice.forced = {k: (list(v) if isinstance(v, list) else v) for k, v in forced.items()}
-        snapshot = None
-        if forced:
-            # a forced result that does not fit the die actually rolled is found while applying: keep a copy to
-            # restore, so even then the illegal action changes nothing
-            snapshot = (copy.deepcopy(self.state), self.dice.rng.getstate())
+        # Rulesets validate fully in check(); still, something found only while applying (a forced result that
+        # does not fit the die actually rolled, a bug) must leave the state as it was: keep a copy to restore.
+        snapshot = pickle.dumps(self.state, pickle.HIGHEST_PROTOCOL)
+        rng_state = self.dice.rng.getstate()
         self._sink = []
         try:
             self.ruleset.apply(self, act, plan)
-        except Illegal:
-            if snapshot is not None:
-                self.state, rng = snapshot
-                self.dice.rng.setstate(rng)
+        except BaseException:
+            self.state = pickle.loads(snapshot)
+            self.dice.rng.setstate(rng_state)
             raise
         finally:
             self.dice.forced = {}

@@ -810,10 +810,14 @@ class Dnd5e(Ruleset):
                 a.x, a.y, a.layer = here
                 if not self.sees(session, r, a):
                     continue
+                try:
+                    plan = self._attack_plan(session, r, a, w, False)
+                except Illegal:
+                    continue          # e.g. charmed by the mover (DND-54)
+                plan["kind"] = "reaction"
                 r.data["reaction_used"] = True
                 session.emit({"type": "opportunity_attack", "who": r.id, "target": a.id, "weapon": w["name"],
                               "rule": "DND-28", "reach_rule": "AIR-05"})
-                plan = {"target": a.id, "weapon": w, "melee": True, "thrown": False, "kind": "reaction"}
                 self._resolve_attack(session, r, a, plan, {})
                 any_ = True
                 if a.dead or a.hp == 0 or a.pos != here:
