@@ -41,6 +41,8 @@ def bench_window(args) -> int:
         win._rebuild_log()
     if any(b["action"] == "attack" for b in ctl.buttons()):
         ctl.choose("attack")
+        if ctl.action() is None:
+            win.next_target()
     ctl.hover = ctl.actor(ctl.selected).pos if ctl.selected else None
     ctl.set_layer(ctl.actor(ctl.selected).layer if ctl.selected else 0)
     n = 40 if args.quick else 300
@@ -65,6 +67,7 @@ def bench_window(args) -> int:
     def measure(what, before_frame):
         times = []
         r0 = win.redraws
+        s0 = win.scaled
         for i in range(n):
             before_frame(i)
             t = time.perf_counter()
@@ -74,12 +77,22 @@ def bench_window(args) -> int:
         med = statistics.median(times)
         p95 = times[int(len(times) * 0.95) - 1]
         return (f"{what}: median {med * 1000:.1f} ms ({1 / med:.1f} fps), p95 {p95 * 1000:.1f} ms ({1 / p95:.1f} fps); "
-                f"3D view redrawn in {win.redraws - r0} of {n} frames")
+                f"3D view redrawn in {win.redraws - r0} of {n} frames"
+                + (f", {sc} of them at reduced scale" if (sc := win.scaled - s0) else ""))
 
     W, Hh = win.get_framebuffer_size()
+    def orbit(i):
+        win.camctl.orbit(2.0, 0.0)
+
+    win.adaptive = False
+    full = measure("camera orbiting, 3D view at full resolution in every frame", orbit)
+    win.adaptive = True
+    win._full_dt = None
     results = [
         # the worst case: the camera moves every frame (an orbit drag), so every frame draws the whole 3D view
-        measure("camera orbiting (every frame redraws the 3D view)", lambda i: win.camctl.orbit(2.0, 0.0)),
+        full,
+        measure(f"camera orbiting, adaptive (moving frames at {win.motion_scale:.0%} scale when full resolution "
+                "is under 30 fps; still frames full)", orbit),
         # the cursor sweeping over the map: picking every frame, the ghost / cell box redrawn when the cell changes
         measure("cursor sweeping the map (picking every frame)",
                 lambda i: win.on_mouse_motion(int(W * (0.3 + 0.4 * (i % 60) / 60)), int(Hh * 0.45), 4, 0)),

@@ -99,6 +99,16 @@ class PlayWindow(pyglet.window.Window):
         self.renderer = Renderer(self.rc, scene.world)
         self._scene_key = None
         self.redraws = 0
+        self.scaled = 0
+        # while the camera moves and full resolution cannot hold 30 fps here, the 3D view is drawn at this scale and
+        # stretched (the HUD stays sharp); a still view is always drawn at full resolution. AERIE_FULL_RES=1: never.
+        self.adaptive = os.environ.get("AERIE_FULL_RES", "") not in ("1", "yes", "true")
+        self.motion_scale = 0.7
+        self._small_target = None
+        self._scale = 1.0
+        self._last_cam = None
+        self._prev_full = None
+        self._full_dt = None
         self.ctl = Controller(scene, seed)
         self.camctl = CameraControl(scene, from_session(scene, self.ctl.session).characters)
         self.picker = Picker(scene.world)
@@ -251,6 +261,45 @@ class PlayWindow(pyglet.window.Window):
         self.rc.fbo = fbo
         self.rc.size = size
         self._scene_key = None
+
+    # -- adaptive resolution while the camera moves ------------------------------------------------------------------
+    def _small(self, scale):
+        """The reduced-resolution target for frames drawn while the camera moves (colour-only twin for the blit)."""
+        W, Hh = self._target[0]
+        size = (max(int(W * scale), 16), max(int(Hh * scale), 16))
+        if self._small_target is None or self._small_target[0] != size:
+            if self._small_target is not None:
+                for obj in self._small_target[1:]:
+                    obj.release()
+            ctx = self.rc.ctx
+            color = ctx.renderbuffer(size, 4)
+            depth = ctx.depth_renderbuffer(size)
+            fbo = ctx.framebuffer(color_attachments=[color], depth_attachment=depth)
+            blit = ctx.framebuffer(color_attachments=[color])
+            self._small_target = (size, fbo, blit, color, depth)
+        return self._small_target
+
+    def _blit_scaled(self, small):
+        from pyglet import gl
+
+        (sw, sh), _fbo, blit = small[0], small[1], small[2]
+        W, Hh = self._target[0]
+        gl.glBindFramebuffer(gl.GL_READ_FRAMEBUFFER, blit.glo)
+        gl.glBindFramebuffer(gl.GL_DRAW_FRAMEBUFFER, 0)
+        gl.glBlitFramebuffer(0, 0, sw, sh, 0, 0, W, Hh, gl.GL_COLOR_BUFFER_BIT, gl.GL_LINEAR)
+        gl.glBindFramebuffer(gl.GL_FRAMEBUFFER, 0)
+
+    def _track(self, scale):
+        """Frame intervals of consecutive full-resolution 3D redraws: the evidence for drawing moving frames at
+        reduced resolution (only when full resolution is slower than 30 fps here)."""
+        now = time.perf_counter()
+        if scale == 1.0 and self._prev_full is not None and now - self._prev_full < 0.5:
+            dt = now - self._prev_full
+            self._full_dt = dt if self._full_dt is None else 0.8 * self._full_dt + 0.2 * dt
+        self._prev_full = now if scale == 1.0 else None
+
+    def _full_slow(self) -> bool:
+        return self._full_dt is not None and self._full_dt > 1 / 30.0
 
     def on_resize(self, width, height):
         self._make_target()
@@ -762,17 +811,33 @@ class PlayWindow(pyglet.window.Window):
             fx = effects(self.scene.world, anim, rs, u)
         cam = self.camctl.camera()
         ctx = self.rc.ctx
-        key3d = (cam, ctl.state_version, ctl.version, ctl.hover, ctl.cursor_layer, tuple(sorted(self.on.items())),
+        moving = self._last_cam is not None and cam != self._last_cam
+        self._last_cam = cam
+        scale = self.motion_scale if (moving and self.adaptive and self._full_slow()) else 1.0
+        key3d = (cam, scale, ctl.state_version, ctl.version, ctl.hover, ctl.cursor_layer, tuple(sorted(self.on.items())),
                  tuple((n, r[0]) for n, r in self._results.items()), bool(self.anims), self.anim_t if self.anims else 0)
         if key3d != self._scene_key:
             prims, notes = self.overlay_prims(rs)
             prims.extend(self.ghost_prims(rs))
             prims.extend(fx)
+            full = self._target
+            if scale != 1.0:
+                small = self._small(scale)
+                self.rc.fbo, self.rc.size = small[1], small[0]
             self.renderer.draw(cam, rs, prims, DrawOptions())
+            self.rc.fbo, self.rc.size = full[1], full[0]
             self._scene_key = key3d
+            self._scale = scale
             self._notes = notes
             self.redraws += 1
-        ctx.copy_framebuffer(ctx.screen, self._target[2])
+            self.scaled += scale != 1.0
+            self._track(scale)
+        else:
+            self._track(None)
+        if self._scale == 1.0:
+            ctx.copy_framebuffer(ctx.screen, self._target[2])
+        else:
+            self._blit_scaled(self._small(self._scale))
         ctx.screen.use()
         ctx.viewport = (0, 0, *self.size_px)
         self.draw_hud(self._notes)
