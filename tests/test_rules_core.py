@@ -254,3 +254,19 @@ def test_fuzzed_scripts_never_crash():
             play(scene, None, script, expects)
         except AerieError as e:
             assert "\n" not in str(e)
+
+
+def test_the_event_log_alone_rebuilds_the_state(tmp_path, capsys):
+    log = tmp_path / "log.jsonl"
+    scene = ROOT / "scenes" / "air_fall_table.toml"
+    assert main(["run", str(scene), "--seed", "11", "--log", str(log)]) == 0
+    lines = log.read_text().splitlines()
+    final = json.loads(lines[-1])
+    assert final["type"] == "state"
+    s = Session.from_log(lines)
+    assert s.state.to_dict() == final
+    assert json.loads(lines[0])["type"] == "session" and json.loads(lines[0])["seed"] == 11
+    assert sum(1 for l in lines if json.loads(l)["type"] == "action") == 5
+    assert main(["run", str(ROOT / "scenes" / "air_takeoff_climb.toml"), "--log", str(log)]) == 0   # refused steps too
+    lines = log.read_text().splitlines()
+    assert Session.from_log(lines).state.to_dict() == json.loads(lines[-1])

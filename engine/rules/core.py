@@ -189,7 +189,8 @@ class Session:
         for ch in scene.characters:
             actors[ch.id] = self.ruleset.make_actor(self, ch)
         self.state = State(actors)
-        self._sink = []
+        self._sink = [{"type": "session", "version": 1, "scene": scene.path, "seed": self.seed,
+                       "ruleset": scene.ruleset, "options": self.options}]
         # dice rolled before any action (initiative) may be forced by the scene: [options] rolls = { initiative = [...] }
         start_rolls = self.options.get("rolls", {})
         if not isinstance(start_rolls, dict) or not all(
@@ -285,7 +286,7 @@ class Session:
         # does not fit the die actually rolled, a bug) must leave the state as it was: keep a copy to restore.
         snapshot = pickle.dumps(self.state, pickle.HIGHEST_PROTOCOL)
         rng_state = self.dice.rng.getstate()
-        self._sink = []
+        self._sink = [{"type": "action", "step": self.state.steps, "action": action}]
         try:
             self.ruleset.apply(self, act, plan)
         except BaseException:
@@ -307,6 +308,19 @@ class Session:
         """A saved game: the scene, the seed, the actions and the event log they produced (to verify)."""
         return {"type": "save", "version": 1, "scene": self.scene.path, "seed": self.seed,
                 "options": self.options, "actions": self.actions, "events": self.events}
+
+    @classmethod
+    def from_log(cls, events, scene=None) -> "Session":
+        """Rebuild a game from its event log (dicts or JSON lines): the ``session`` event names the scene and the
+        seed, the ``action`` events the actions; the replay must reproduce every event."""
+        evs = [json.loads(e) if isinstance(e, str) else e for e in events if not (isinstance(e, str) and not e.strip())]
+        evs = [e for e in evs if e.get("type") not in ("state", "illegal")]   # the runner's annotations
+        if not evs or evs[0].get("type") != "session":
+            raise AerieError("an event log starts with a 'session' event")
+        head = evs[0]
+        save = {"type": "save", "scene": head["scene"], "seed": head["seed"], "options": head.get("options"),
+                "actions": [e["action"] for e in evs if e.get("type") == "action"], "events": evs}
+        return cls.load(save, scene)
 
     @classmethod
     def load(cls, save: dict, scene=None) -> "Session":
