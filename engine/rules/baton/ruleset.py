@@ -1119,6 +1119,9 @@ class Baton(Ruleset):
         if not r.can_end(*to):
             e = aerial.explain_unreachable(session, body, to, r, fly)
             e.path = "to"
+            if careful and "movement left" in e.reason:
+                e = Illegal(e.reason.rsplit(";", 1)[0] + f"; {body.name} has {max(left, 0):g} m left at half movement "
+                            "(leaving reach without provoking)", "BAT-39", "to")
             raise e
         path = r.path(*to)
         cost = r.cost_cm(*to) / 100.0

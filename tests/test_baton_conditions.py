@@ -1,0 +1,180 @@
+"""Baton: conditions (BAT-54..64) and flight in baton terms (AIR-06/08/10/11/12 with the minor action)."""
+
+from __future__ import annotations
+
+import pytest
+
+from test_baton_util import A, ch, ev, foe, hero, illegal, one, session, step
+
+pytestmark = pytest.mark.unit
+
+
+def test_bat54_grappled_is_exposed_and_stuck_under_a_larger_grabber():
+    s = session([hero("ana"), hero("bea", at=(2, 4, 0)), foe(at=(3, 3, 0))], starts="ana")
+    step(s, "ana", "grab", target="gob", rolls={"test": 8})
+    step(s, "ana", "pass", to="bea")
+    t = one(step(s, "bea", "attack", target="gob", rolls={"test": [1, 9]}), "test")
+    assert ["grappled: exposed", "BAT-54"] in t["positive"]
+    s = session([ch("ogre", "foes", (3, 2, 0), size="large", attributes={"physique": 4}), hero()], starts="ana")
+    s = session([hero(surprised=True), ch("ogre", "foes", (3, 2, 0), size="large", attributes={"physique": 4})])
+    step(s, "ogre", "grab", target="ana", rolls={"test": 6})
+    assert A(s, "ana").has("stuck") and not A(s, "ana").has("overloaded")
+
+
+def test_bat54_a_flyer_grappled_by_a_walker_falls():
+    s = session([hero(), ch("har", "foes", (3, 2, 1), kind="harpy", flying=True)], starts="ana")
+    evs = step(s, "ana", "grab", target="har", rolls={"test": [9, 1]})
+    one(evs, "flight_lost", who="har")
+    assert A(s, "har").layer == 0 and not A(s, "har").flying
+
+
+def test_bat55_grappling_is_exposed_except_to_the_grappled_and_drags_smaller_ones():
+    s = session([hero("ana"), foe("gob", at=(3, 2, 0))], starts="ana")
+    step(s, "ana", "grab", target="gob", rolls={"test": 9})                       # odd: the foes get it
+    step(s, "ana", "pass", to="gob")
+    t = one(step(s, "gob", "attack", target="ana", weapon="unarmed", rolls={"test": 3}), "test")
+    assert t["positive"] == []                                                      # not exposed to the grappled
+    s = session([hero("ana"), foe("gob", at=(3, 2, 0)), foe("orc", at=(2, 3, 0))], starts="ana")
+    step(s, "ana", "grab", target="gob", rolls={"test": 9})
+    step(s, "ana", "pass", to="orc")
+    t = one(step(s, "orc", "attack", target="ana", rolls={"test": [3, 5]}), "test")
+    assert ["grappling: exposed", "BAT-55"] in t["positive"]
+    s = session([ch("ogre", "party", (2, 2, 0), pc=True, size="large", attributes={"physique": 4}),
+                 foe("gob", at=(4, 2, 0), speed_m=0.0)], starts="ogre")
+    step(s, "ogre", "grab", target="gob", rolls={"test": 7})
+    evs = step(s, "ogre", "move", to=[2, 5, 0], careful=True, rolls={"test": 9})
+    assert one(evs, "dragged", who="gob") and A(s, "gob").has("grappled")
+
+
+def test_bat56_shaken_is_a_negative_chance_on_attacks_and_penalised_tests():
+    s = session([hero(conditions=["shaken"]), foe()], starts="ana")
+    t = one(step(s, "ana", "attack", target="gob", rolls={"test": [9, 4]}), "test")
+    assert ["shaken", "BAT-56"] in t["negative"] and t["kept"] == 4
+    s = session([hero(conditions=["shaken", "grappled:gob"]), foe()], starts="ana")
+    t = one(step(s, "ana", "break_free", rolls={"test": 4}), "test")
+    assert t["negative"] == []                                                      # a Physique test: no penalty
+
+
+def test_bat57_prone_halves_speed_and_exposes():
+    s = session([hero(conditions=["prone"]), foe(at=(10, 10, 0))], starts="ana")
+    illegal(s, "ana", "move", to=[6, 2, 0])                                         # 6 m > 4.5 m
+    step(s, "ana", "move", to=[5, 2, 0])
+    s = session([hero(), foe(conditions=["prone"])], starts="ana")
+    t = one(step(s, "ana", "attack", target="gob", rolls={"test": [2, 8]}), "test")
+    assert ["prone: exposed", "BAT-57"] in t["positive"]
+
+
+def test_bat58_confused_rolls_on_getting_the_baton_and_passes_to_an_ally():
+    s = session([hero(), foe("gob", conditions=["confused"]), foe("orc", at=(8, 8, 0))], starts="ana")
+    evs = step(s, "ana", "pass", to="orc") if False else None
+    illegal(s, "ana", "pass", "BAT-09", to="orc") if False else None
+    e = illegal(s, "ana", "pass", to="orc")                                         # the confused one acts first
+    assert e.rule in ("BAT-58", "BAT-09")
+    evs = step(s, "ana", "pass", to="gob", rolls={"confusion": 6})
+    assert one(evs, "confused", who="gob")["does"] == "nothing"
+    p = ev(evs, "pass", who="gob")[0]
+    assert p["to"] == "orc" and p["kept"] is True and s.current == "orc"
+    s = session([hero(), foe("gob", conditions=["confused"]), foe("orc", at=(8, 8, 0))], starts="ana")
+    evs = step(s, "ana", "pass", to="gob", rolls={"confusion": 4, "confusion_target": 1, "test": 3})
+    one(evs, "attack", who="gob", target="ana")
+
+
+def test_bat59_exposed_gives_a_positive_chance():
+    s = session([hero(), foe(conditions=["exposed"])], starts="ana")
+    t = one(step(s, "ana", "attack", target="gob", rolls={"test": [2, 8]}), "test")
+    assert t["positive"] == [["exposed", "BAT-59"]] and t["kept"] == 8
+
+
+def test_bat60_slow_allows_only_one_of_the_three():
+    s = session([hero(conditions=["slow"]), foe(at=(5, 2, 0))], starts="ana")
+    step(s, "ana", "move", to=[4, 2, 0])
+    illegal(s, "ana", "attack", "BAT-60", target="gob")
+    illegal(s, "ana", "shout", "BAT-60")
+    step(s, "ana", "move", to=[4, 3, 0])                                            # more of the same movement
+
+
+def test_bat61_paralyzed_cannot_move():
+    s = session([hero(conditions=["paralyzed"]), foe()], starts="ana")
+    illegal(s, "ana", "move", "BAT-61", to=[2, 4, 0])
+    step(s, "ana", "attack", target="gob", rolls={"test": 3})
+    s = session([hero(), ch("har", "foes", (5, 5, 3), kind="harpy", flying=True)], starts="ana")
+    evs = step(s, "gm", "condition", target="har", add="paralyzed")
+    one(evs, "flight_lost", who="har")
+
+
+def test_bat62_petrified_is_a_statue():
+    s = session([hero(), foe("gob", conditions=["petrified"]), foe("orc", at=(8, 8, 0))], starts="ana")
+    illegal(s, "ana", "pass", to="gob")
+    illegal(s, "ana", "attack", "BAT-62", target="gob")
+    step(s, "ana", "pass", to="orc")
+    illegal(s, "gob", "shout", "BAT-62")
+    s = session([hero(), foe("gob", at=(5, 5, 0))], starts="ana")
+    evs = step(s, "gm", "condition", target="gob", add="petrified")
+    one(evs, "combat_over", winner="party")
+
+
+def test_bat63_stuck_cannot_move_until_it_breaks_free():
+    s = session([hero(conditions=["stuck"]), foe(at=(8, 8, 0))], starts="ana")
+    illegal(s, "ana", "move", "BAT-63", to=[2, 4, 0])
+    step(s, "ana", "break_free", rolls={"test": 9})                                 # 9 + 1 vs 8
+    assert not A(s, "ana").has("stuck")
+    step(s, "ana", "move", to=[2, 4, 0])
+
+
+def test_bat64_overloaded_moves_as_through_exhausting_terrain():
+    s = session([hero(conditions=["overloaded"]), foe(at=(10, 10, 0))], starts="ana")
+    evs = step(s, "ana", "move", to=[6, 2, 0], rolls={"test": 2})                  # 4 cells = 6 m: vs 7 + 4
+    t = one(evs, "test")
+    assert t["difficulty"] == 11 and t["rule"] == "BAT-64"
+    assert one(evs, "damage", who="ana")["damage_type"] == "fatigue" and one(evs, "damage")["amount"] == 2
+
+
+# -- flight in baton terms -------------------------------------------------------------------------------------
+def _flyer(**kw):
+    return ch("har", "party", (2, 2, 0), kind="harpy", pc=True, **kw)
+
+
+def test_air08_staying_aloft_costs_the_minor_action():
+    s = session([_flyer(), foe(at=(10, 10, 0))], starts="har")
+    step(s, "har", "move", to=[2, 3, 1])
+    evs = step(s, "har", "pass", to="gob")
+    assert one(evs, "upkeep", who="har")["spent"] == "minor action"
+    assert A(s, "har").flying
+    s = session([_flyer(), foe(at=(10, 10, 0))], starts="har")
+    step(s, "har", "move", to=[2, 3, 1])
+    step(s, "har", "shout")
+    evs = step(s, "har", "pass", to="gob")
+    one(evs, "flight_lost", who="har")
+    assert A(s, "har").layer == 0 and A(s, "har").has("prone")
+
+
+def test_air06_takeoff_costs_half_the_movement():
+    s = session([_flyer(), foe(at=(10, 10, 0))], starts="har")
+    evs = step(s, "har", "move", to=[2, 2, 1])
+    m = one(evs, "move")
+    assert m["takeoffs"] == 1 and m["cost_m"] == 6.0 + 4.0                          # half of 12 m + one layer
+
+
+def test_air11_a_successful_attack_makes_the_flyer_roll():
+    chars = [hero(weapons=["shortbow"], skills={"fight_shortbow": 3}), ch("har", "foes", (5, 2, 4), kind="harpy",
+             flying=True)]
+    s = session(chars, starts="ana")
+    evs = step(s, "ana", "attack", target="har", rolls={"test": 8, "damage": 1, "fall": 5})
+    assert one(evs, "fall_roll")["outcome"] == "descends 2 layers" and A(s, "har").layer == 2
+    s = session(chars, starts="ana")
+    assert not ev(step(s, "ana", "attack", target="har", rolls={"test": 3}), "fall_roll")
+
+
+def test_a_flyer_knocked_prone_falls_with_a_bat47_wound():
+    s = session([hero(), ch("har", "foes", (3, 2, 2), kind="harpy", flying=True)], starts="ana")
+    evs = step(s, "ana", "trip", target="har", rolls={"test": [9, 2]})
+    f = one(evs, "fall", who="har")
+    assert f["layers"] == 2 and f["damage"] == 1 and f["damage_rule"] == "BAT-47"
+
+
+def test_json_state_has_life_vigor_protection_wounds():
+    s = session([hero(armour=["mail"], wounds=[2]), foe()], starts="ana")
+    c = s.state.to_dict()["characters"]["ana"]
+    assert (c["hp"], c["max_hp"], c["vigor"], c["protection"]) == (8, 10, 8, 6)
+    assert c["wounds"][0]["severity"] == 2 and c["wounds"][0]["category"] == "light"
+    assert s.state.to_dict()["data"]["holder"] == "ana"
