@@ -212,8 +212,9 @@ def reach(session: Session, a: Actor, budget_m: float | None = None, fly: bool |
     R = budget // min(cell, diag) + 1
     x0, x1 = max(0, a.x - R), min(X - 1, a.x + R)
     y0, y1 = max(0, a.y - R), min(Y - 1, a.y + R)
-    z0 = max(0, a.layer - (budget // descend + 1 if fly else R + 1))
-    z1 = min(Z - 1, a.layer + (budget // climb + 1 if fly else R + 1))
+    # walkers change a layer only with a step across (cell + climb/descend), flyers may go straight up or down
+    z0 = max(0, a.layer - (budget // descend if fly else budget // (min(cell, diag) + descend)) - 1)
+    z1 = min(Z - 1, a.layer + (budget // climb if fly else budget // (min(cell, diag) + climb)) + 1)
     fitc = fit[z0:z1 + 1, y0:y1 + 1, x0:x1 + 1]
     supc = sup[z0:z1 + 1, y0:y1 + 1, x0:x1 + 1]
     passable = fitc.copy()
