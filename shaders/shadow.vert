@@ -1,6 +1,7 @@
 #version 330
 // Depth-only pass of the terrain from the sun (the shadow map); same vertex format as terrain.vert.
 in uvec4 in_vert;
+invariant gl_Position;
 uniform mat4 u_light_vp;
 uniform float u_cell;
 void main() {

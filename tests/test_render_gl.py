@@ -116,6 +116,25 @@ def test_every_shader_compiles(gl):
     assert stages == set(names), "every shader file belongs to a program"
     for n in names:
         load_program(gl.ctx, n).release()
+    from engine.render.shaders import VARIANTS
+
+    for n, variants in VARIANTS.items():
+        for defines in variants:
+            load_program(gl.ctx, n, defines).release()
+
+
+def test_both_lighting_modes_draw(gl, yard):
+    from engine.render.camera import default_camera
+    from engine.render.renderer import Renderer
+
+    st = state_of(yard)
+    cam = default_camera(yard.world, st.characters)
+    gl.resize(SIZE)
+    imgs = [Renderer(gl, yard.world, lighting=m).render(cam, st) for m in ("baked", "shadowmap")]
+    for img in imgs:
+        assert img.std() > 10
+    # the same scene either way: mostly the same pixels, shading differs a little
+    assert np.abs(imgs[0].astype(int) - imgs[1].astype(int)).mean() < 20
 
 
 # -- goldens ----------------------------------------------------------------------------------------------------

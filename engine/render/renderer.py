@@ -125,13 +125,22 @@ class _Model:
 
 
 class Renderer:
-    def __init__(self, rc: RenderContext, world, *, shadows: bool = True):
+    def __init__(self, rc: RenderContext, world, *, shadows: bool = True, lighting: str = "baked",
+                 prepass: bool = False):
+        """``lighting``: "baked" (one light volume computed in numpy, one texture fetch per pixel: fastest) or
+        "shadowmap" (per-pixel PCF shadow map and occupancy AO: crisper shadow edges, slower on llvmpipe)."""
+        if lighting not in ("baked", "shadowmap"):
+            raise ValueError(f"lighting {lighting!r}: baked or shadowmap")
         self.rc = rc
         self.ctx = rc.ctx
         self.world = world
         self.shadows = shadows
+        self.lighting = lighting
+        self.light_tex = None
+        self.prepass = prepass
         ctx = self.ctx
-        self.prog = {n: load_program(ctx, n) for n in ("terrain", "shadow", "model", "line", "flat", "text")}
+        self.prog = {n: load_program(ctx, n) for n in ("shadow", "model", "line", "flat", "text")}
+        self.prog["terrain"] = load_program(ctx, "terrain", {"BAKED": 1} if lighting == "baked" else None)
         self.mesh = ChunkedMesh(world)
         self._gpu_chunks: dict = {}
         self._palette()
@@ -167,6 +176,19 @@ class Renderer:
             if i and not m.translucent:
                 lut[i] = 255
         return lut
+
+    def _bake_light(self):
+        from engine.render.lighting import light_volume
+
+        X, Y, Z = self.world.size
+        vol = light_volume(self.world, SUN if self.shadows else np.array([0.0, 0.0, 1.0]))
+        if self.light_tex is None:
+            self.light_tex = self.ctx.texture3d((X, Y, Z + 1), 4, vol.tobytes())
+            self.light_tex.filter = (moderngl.LINEAR, moderngl.LINEAR)
+            self.light_sampler = self.ctx.sampler(texture=self.light_tex, border_color=(0.0, 1.0, 0.0, 1.0),
+                                                  filter=(moderngl.LINEAR, moderngl.LINEAR))
+        else:
+            self.light_tex.write(vol.tobytes())
 
     def _occupancy(self):
         X, Y, Z = self.world.size
@@ -341,7 +363,15 @@ class Renderer:
         opts = options or DrawOptions()
         state = state or RenderState()
         if self._shadow_dirty:
-            self._render_shadow()
+            if self.lighting == "baked":
+                self._bake_light()
+                self.light_vp = np.identity(4)
+                self._shadow_dirty = False
+                if self._shadow_tex is None:     # a 1 x 1 stand-in so the sampler unit is never empty
+                    self._shadow_tex = self.ctx.depth_texture((1, 1))
+                    self._shadow_tex.compare_func = "<="
+            else:
+                self._render_shadow()
         size = self.rc.size
         self.rc.fbo.use()
         ctx.viewport = (0, 0, size[0], size[1])
@@ -365,10 +395,8 @@ class Renderer:
         _set(t, "u_palette", 0)
         _set(t, "u_occ", 1)
         _set(t, "u_shadow", 2)
-        self.palette.use(0)
-        self.occ.use(1)
-        self.occ_sampler.use(1)
-        self._shadow_tex.use(2)
+        _set(t, "u_light", 4)
+        self._bind_terrain_textures()
         # frustum culling per chunk, then front to back so early depth testing skips hidden fragments
         order = []
         if self._chunk_keys:
@@ -378,14 +406,13 @@ class Renderer:
             order = [self._chunk_keys[i] for i in np.argsort(dist) if visible[i]]
         cm = self.world.cell_m
         cam_vox = (camera.position[0] / cm, camera.position[1] / cm, camera.position[2])
-        calls = tris = 0
+        draws = []
         for k in order:
             g = self._gpu_chunks[k]
             if not g["opaque"]:
                 continue
             # only the face directions that can face the camera: contiguous runs of them, one draw each
             face_ok = facing_faces(cam_vox, g["vlo"], g["vhi"])
-            vao = g["opaque"][2]
             run_first, run_count = None, 0
             for f, first, count in g["ranges"] + ((None, None, 0),):
                 if f is not None and face_ok[f]:
@@ -396,16 +423,28 @@ class Renderer:
                     elif run_first + run_count == first:
                         run_count += count
                     else:
-                        vao.render(moderngl.TRIANGLES, vertices=run_count, first=run_first)
-                        calls += 1
-                        tris += run_count // 3
+                        draws.append((g["opaque"], run_first, run_count))
                         run_first, run_count = first, count
                 elif f is None or count:
                     if run_first is not None:
-                        vao.render(moderngl.TRIANGLES, vertices=run_count, first=run_first)
-                        calls += 1
-                        tris += run_count // 3
+                        draws.append((g["opaque"], run_first, run_count))
                     run_first, run_count = None, 0
+        calls = len(draws)
+        tris = sum(c for _, _, c in draws) // 3
+        if self.prepass:
+            # depth first with an empty fragment shader, then shade only the nearest surface (LEQUAL); both
+            # vertex shaders declare gl_Position invariant so the depths match exactly
+            sp = self.prog["shadow"]
+            _set(sp, "u_light_vp", gl_matrix(vp))
+            _set(sp, "u_cell", self.world.cell_m)
+            ctx.color_mask = (False, False, False, False)
+            for part, first, count in draws:
+                part[3].render(moderngl.TRIANGLES, vertices=count, first=first)
+            ctx.color_mask = (True, True, True, True)
+            ctx.depth_func = "<="
+        for part, first, count in draws:
+            part[2].render(moderngl.TRIANGLES, vertices=count, first=first)
+        ctx.depth_func = "<"
         self.stats.update(chunks_drawn=len(order), draw_calls=calls, triangles_drawn=tris)
 
         # characters
@@ -432,10 +471,7 @@ class Renderer:
         self._draw_lines("xray2", xr, vp, w, alpha=0.35, func=">")
 
         ctx.enable(moderngl.CULL_FACE)
-        self.palette.use(0)
-        self.occ.use(1)
-        self.occ_sampler.use(1)
-        self._shadow_tex.use(2)
+        self._bind_terrain_textures()
         for k in reversed(order):          # back to front for blending
             g = self._gpu_chunks[k]
             if g["translucent"]:
@@ -447,6 +483,17 @@ class Renderer:
         self._draw_text(camera, prims.labels, opts)
         ctx.disable(moderngl.BLEND)
         self.occ_sampler.clear(1)
+        if self.light_tex is not None:
+            self.light_sampler.clear(4)
+
+    def _bind_terrain_textures(self):
+        self.palette.use(0)
+        self.occ.use(1)
+        self.occ_sampler.use(1)
+        self._shadow_tex.use(2)
+        if self.light_tex is not None:
+            self.light_tex.use(4)
+            self.light_sampler.use(4)
 
     def _draw_characters(self, state: RenderState, vp):
         ctx = self.ctx

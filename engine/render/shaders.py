@@ -19,8 +19,24 @@ def source(name: str, stage: str) -> str | None:
     return p.read_text() if p.exists() else None
 
 
-def load_program(ctx, name: str):
+def with_defines(src: str | None, defines) -> str | None:
+    """Insert ``#define NAME VALUE`` lines after the ``#version`` line (compile-time variants: llvmpipe runs both
+    sides of a branch on a uniform, so variants are chosen when compiling, not per pixel)."""
+    if src is None or not defines:
+        return src
+    lines = src.split("\n")
+    at = 1 if lines and lines[0].startswith("#version") else 0
+    extra = [f"#define {k} {v}" for k, v in dict(defines).items()]
+    return "\n".join(lines[:at] + extra + lines[at:])
+
+
+def load_program(ctx, name: str, defines=None):
     vs, fs, gs = source(name, "vert"), source(name, "frag"), source(name, "geom")
     if vs is None or fs is None:
         raise AerieError(f"shader program {name!r}: {SHADER_DIR}/{name}.vert and .frag must both exist")
-    return ctx.program(vertex_shader=vs, fragment_shader=fs, geometry_shader=gs)
+    return ctx.program(vertex_shader=with_defines(vs, defines), fragment_shader=with_defines(fs, defines),
+                       geometry_shader=with_defines(gs, defines))
+
+
+# Compile-time variants a test compiles besides the plain programs.
+VARIANTS = {"terrain": ({"BAKED": 1},)}
