@@ -142,8 +142,8 @@ class Baton(Ruleset):
             w["recovery"] = None
         speed = float(pick("speed_m", self.opt("default_speed_m")))
         fly = pick("fly_speed_m")
-        if ch.flying and fly is None:
-            fly = speed
+        if ch.flying and fly is None and not st.mount:
+            fly = speed          # placed in the air without a fly speed: it flies at its ground speed (AIR-09)
         equipped = list(pick("equipped", []) or [])
         for j, e in enumerate(equipped):
             if e not in [w["name"] for w in weapons] and e != "shield":
