@@ -479,3 +479,48 @@ def test_scripted_fight_through_the_window_gives_the_same_log_as_aerie_run(displ
         assert st["state"] == json.loads(log.read_text().splitlines()[-1])
     finally:
         app.close()
+
+
+def test_dice_by_hand_help_overlays_and_cameras_with_x_input(display, duel, tmp_path):
+    app = App(display, duel, tmp_path)
+    try:
+        app.idle()
+        # a die result entered by hand goes on the next action
+        app.key("r")
+        app.xdo("type", "--delay", "40", "attack 20")
+        app.key("Return")
+        st = app.wait(lambda s: s["forced"] == {"attack": 20}, 10, "the hand-entered die")
+        app.key(app.button("attack")["hotkey"])
+        app.wait(lambda s: s["action"] and s["action"].get("rolls") == {"attack": 20}, 10, "the attack with the die")
+        app.key("Return")
+        st = app.wait(lambda s: len(s["actions"]) == 1, 20, "the attack")
+        assert st["actions"][0]["rolls"] == {"attack": 20} and st["forced"] == {}
+        # every overlay on its key; the cover map and the movement range come from the worker
+        app.key("g", "x", "l", "c", "m")
+        st = app.wait(lambda s: all(s["window"]["overlays"].values()) and not s["window"]["busy"], 30, "all overlays")
+        img = app.screenshot()
+        assert img.shape == (720, 1280, 3)
+        # the help overlay lists the bindings; Esc closes it and never quits
+        app.key("F1")
+        app.wait(lambda s: s["window"]["help"], 10, "help")
+        img = app.screenshot()
+        assert region_has(img, 500, 300, 780, 420, (10, 12, 18), tol=12, min_px=2000), "no help panel"
+        app.key("Escape")
+        app.wait(lambda s: not s["window"]["help"], 10, "help closed")
+        # free fly: W held moves the eye; P plays the fly-through; K glides to a named camera
+        app.key("f")
+        st = app.wait(lambda s: s["window"]["camera"]["mode"] == "fly", 10, "free fly")
+        eye0 = st["window"]["camera"]["position"]
+        app.xdo("keydown", "w")
+        time.sleep(0.8)
+        app.xdo("keyup", "w")
+        st = app.wait(lambda s: s["window"]["camera"]["position"] != eye0, 10, "the eye to move")
+        app.key("f", "k")
+        st = app.idle()
+        assert st["window"]["camera"]["mode"] == "orbit" and "camera: side" in st["message"][0]
+        assert np.allclose(st["window"]["camera"]["look_at"], [11.0, 12.0, 1.0], atol=0.05)
+        app.key("p")
+        app.wait(lambda s: s["window"]["camera"]["mode"] == "flythrough", 10, "the fly-through")
+        assert app.proc.poll() is None
+    finally:
+        app.close()

@@ -45,30 +45,34 @@ OVERLAYS = (("grid", key.G, "layer grid at the cursor's altitude"),
 
 BINDINGS = [
     ("Mouse", ""),
-    ("left click", "select a character / pick the target / set the destination"),
+    ("left click", "select; while composing: target / destination"),
     ("left drag", "orbit the camera (free fly: look around)"),
-    ("right or middle drag", "pan"),
-    ("wheel", "zoom; while placing a move: destination altitude"),
+    ("right / middle drag", "pan"),
+    ("wheel", "zoom; while placing a move: the altitude"),
     ("Actions", ""),
-    ("1 .. 9, 0", "the selected character's legal actions (the buttons)"),
-    ("Enter", "confirm the previewed action"),
-    ("Esc", "cancel the action being composed"),
-    ("Tab", "next option of the action (weapon, variant)"),
+    ("1 .. 9, 0", "the legal actions (the buttons)"),
+    ("Enter / Esc", "confirm the previewed action / cancel it"),
+    ("Tab", "next option (weapon, variant)"),
     ("T", "next possible target"),
-    ("arrow keys", "move the cell cursor (keyboard picking)"),
-    ("Page Up / Page Down, ] [", "cursor altitude (the ghost's layer) up / down"),
-    ("Space / N / Shift+N", "select whose turn it is / next / previous character"),
+    ("arrow keys", "move the cell cursor"),
+    ("PgUp / PgDn, ] [", "cursor altitude (the ghost's layer)"),
+    ("Space", "select whose turn it is"),
+    ("N / Shift+N", "next / previous character"),
     ("Camera", ""),
-    ("F", "free fly on/off: W A S D, Q down, E up, drag to look, Shift faster"),
+    ("F", "free fly: W A S D, Q down, E up, drag to look"),
     ("V", "follow the selected character"),
-    ("K / Shift+K", "snap to the next named scene camera / home view"),
+    ("K / Shift+K", "next named scene camera / home view"),
     ("P", "play the scene's fly-through"),
     ("Overlays", ""),
-] + [(pyglet.window.key.symbol_string(k), d) for _n, k, d in OVERLAYS] + [
+    ("G", "layer grid at the cursor's altitude"),
+    ("X", "engagement (AIR-04) and reach (AIR-05)"),
+    ("L", "sight lines to the target / hovered / nearest"),
+    ("C", "cover map of the selected, cursor's layer"),
+    ("M", "movement range at the cursor's layer"),
     ("Table", ""),
     ("Ctrl+Z / Ctrl+Y", "undo / redo"),
-    ("Ctrl+S / Ctrl+O", "save / load the game (FILE.save.json next to where you started)"),
-    ("R", "enter a die result by hand for the next action (e.g. attack 17, Enter)"),
+    ("Ctrl+S / Ctrl+O", "save / load (SCENE.save.json)"),
+    ("R", "enter a die result by hand: attack 17, Enter"),
     ("F12", "screenshot (PNG)"),
     ("F1 or H", "this help"),
     ("Ctrl+Q", "quit"),
@@ -121,6 +125,7 @@ class PlayWindow(pyglet.window.Window):
         self.on = {n: (n in overlays_on) for n, _k, _d in OVERLAYS}
         self.help = False
         self.typing: str | None = None          # the die-entry prompt's text while it is open
+        self._typing_skip = False
         self.mouse = (0, 0)                      # top-left origin pixels
         self.drag = None
         self.anims: list = []
@@ -420,6 +425,10 @@ class PlayWindow(pyglet.window.Window):
         self.write_state()
 
     def on_text(self, text):
+        if self._typing_skip:            # the R that opened the prompt arrives as text too
+            self._typing_skip = False
+            if text.lower() == "r":
+                return
         if self.typing is not None and text.isprintable() and text not in "\r\n":
             self.typing += text
             self.changed()
@@ -428,7 +437,9 @@ class PlayWindow(pyglet.window.Window):
         ctrl = modifiers & (key.MOD_CTRL | key.MOD_COMMAND)
         shift = modifiers & key.MOD_SHIFT
         if self.typing is not None:
-            if symbol in (key.ENTER, key.RETURN):
+            if symbol == key.F12:
+                self._shot_pending = True
+            elif symbol in (key.ENTER, key.RETURN):
                 self.ctl.enter_roll(self.typing)
                 self.typing = None
             elif symbol == key.ESCAPE:
@@ -500,6 +511,7 @@ class PlayWindow(pyglet.window.Window):
             self.camctl.set_mode("flythrough")
         elif symbol == key.R:
             self.typing = ""
+            self._typing_skip = True
         elif key._0 <= symbol <= key._9 or key.NUM_0 <= symbol <= key.NUM_9:
             d = str((symbol - key._0) if symbol <= key._9 else (symbol - key.NUM_0))
             self.ctl.hotkey(d)
@@ -677,7 +689,7 @@ class PlayWindow(pyglet.window.Window):
                     mv = cached("movement_layer", (k, layer), lambda: maps.movement_prims(self.scene, val, layer))
                     pr.extend(mv[0] if isinstance(mv, tuple) else mv)
                     n = mv[1] if isinstance(mv, tuple) else 0
-                    notes.append(f"movement: {n} cell(s) reachable at layer {layer} (PgUp/PgDn: other layers)")
+                    notes.append(f"movement: {n} cell(s) reachable at layer {layer}")
                 elif ok:
                     notes.append(f"{name}: {val}")
                 else:
@@ -889,7 +901,9 @@ class PlayWindow(pyglet.window.Window):
         x += hud.text(x, 4, f"Aerie  {self.scene.name}", H.ACCENT) + 20
         x += hud.text(x, 4, turn, H.FG) + 20
         cam = f"camera: {self.camctl.describe()}"
-        if x + hud.width(cam) < W - 420:
+        on = [n for n, v in self.on.items() if v]
+        ov_text = "overlays: " + (", ".join(on) or "none")
+        if x + hud.width(cam) + hud.width(ov_text) + 40 < W - 360:
             x += hud.text(x, 4, cam, H.DIM) + 20
         right = W - 10
         for ident, label in (("help", "F1 help"), ("redo", "Ctrl+Y redo"), ("undo", "Ctrl+Z undo")):
@@ -897,8 +911,6 @@ class PlayWindow(pyglet.window.Window):
             right -= w
             hud.button(right, 0, label, (ident, None))
             right -= 6
-        on = [n for n, v in self.on.items() if v]
-        ov_text = "overlays: " + (", ".join(on) or "none")
         if right - hud.width(ov_text) - 16 > x:
             hud.text(right - hud.width(ov_text) - 16, 4, ov_text, H.GOOD if on else H.DIM)
 
@@ -948,17 +960,22 @@ class PlayWindow(pyglet.window.Window):
         text, kind = ctl.message
         if self.typing is not None:
             text, kind = f"die result for the next action (e.g. attack 17; 'clear'): {self.typing}_", "info"
+        room = W - min(430, W // 3) - 30
         if text:
-            w = min(hud.width(text) + 20, W - 20)
-            hud.box(8, y2 - 4, 8 + w, y2 + lh + 2, (90, 24, 20, 235) if kind == "error" else (20, 40, 30, 230))
-            hud.text(18, y2, text, H.FG, max_w=W - 40)
-            y2 -= lh + 10
+            for line in reversed(hud.wrap(text, room - 20)[:3]):
+                w = min(hud.width(line) + 20, room)
+                hud.box(8, y2 - 4, 8 + w, y2 + lh + 2, (90, 24, 20, 235) if kind == "error" else (20, 40, 30, 230))
+                hud.text(18, y2, line, H.FG, max_w=room - 20)
+                y2 -= lh + 6
+            y2 -= 4
         info = ctl.cell_info(ctl.hover)
         if info:
-            w = min(hud.width(info) + 20, W - 20)
-            hud.box(8, y2 - 4, 8 + w, y2 + lh + 2, H.BG)
-            hud.text(18, y2, info, H.FG, max_w=W - 40)
-            y2 -= lh + 10
+            for line in reversed(hud.wrap(info, room - 20)[:2]):
+                w = min(hud.width(line) + 20, room)
+                hud.box(8, y2 - 4, 8 + w, y2 + lh + 2, H.BG)
+                hud.text(18, y2, line, H.FG, max_w=room - 20)
+                y2 -= lh + 6
+            y2 -= 4
         hud.text(12, y2, f"cursor altitude: layer {ctl.cursor_layer}   (PgUp/PgDn; wheel while placing)", H.DIM)
 
         # -- right: the preview, then the event log
@@ -1084,25 +1101,29 @@ class PlayWindow(pyglet.window.Window):
         return hud.panel(x, y, w, title, rows, title_col=col)
 
     def help_panel(self, W, Hh):
+        """Every binding, in two columns."""
         hud = self.hud
-        rows = []
-        for k, d in BINDINGS:
-            rows.append((k, d))
-        lh = hud.line + 3
-        col_w = 250
-        w = min(W - 80, 900)
-        h = 40 + len(rows) * lh
-        x0, y0 = (W - w) // 2, max(30, (Hh - h) // 2)
+        lh = hud.line + 4
+        half = (len(BINDINGS) + 1) // 2
+        cut = next((i for i in range(half, len(BINDINGS)) if not BINDINGS[i][1]), half)
+        cols = [BINDINGS[:cut], BINDINGS[cut:]]
+        w = min(W - 40, 1160)
+        cw = (w - 40) // 2
+        kw = min(170, cw // 3)
+        h = 50 + max(len(c) for c in cols) * lh
+        x0, y0 = (W - w) // 2, max(34, (Hh - h) // 2)
         hud.box(x0, y0, x0 + w, y0 + h, (10, 12, 18, 245))
-        hud.text(x0 + 16, y0 + 8, "Keys and mouse (F1 / H / Esc closes)", H.ACCENT)
-        yy = y0 + 14 + lh
-        for k, d in rows:
-            if not d:
-                hud.text(x0 + 16, yy, k, H.ACCENT)
-            else:
-                hud.text(x0 + 30, yy, k, H.FG, max_w=col_w - 20)
-                hud.text(x0 + 30 + col_w, yy, d, H.DIM, max_w=w - col_w - 50)
-            yy += lh
+        hud.text(x0 + 16, y0 + 10, "Keys and mouse   (F1, H or Esc closes)", H.ACCENT)
+        for ci, col in enumerate(cols):
+            xx = x0 + 16 + ci * (cw + 10)
+            yy = y0 + 16 + lh
+            for k, d in col:
+                if not d:
+                    hud.text(xx, yy, k, H.ACCENT)
+                else:
+                    hud.text(xx + 10, yy, k, H.FG, max_w=kw - 14)
+                    hud.text(xx + kw, yy, d, H.DIM, max_w=cw - kw - 4)
+                yy += lh
 
     # ================================================================================================ output
     def grab(self) -> np.ndarray:
