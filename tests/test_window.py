@@ -454,8 +454,9 @@ def test_scripted_fight_through_the_window_gives_the_same_log_as_aerie_run(displ
     fight.write_text(SCENE + FIGHT)
     script = tomllib.loads(FIGHT)["script"]
     assert len(script) >= 10
+    # the same working folder as the window: the log's session event names the scene by its path from there
     r = subprocess.run([sys.executable, "-m", "engine", "run", str(fight), "--seed", "3", "--log", str(tmp_path / "run.log")],
-                       cwd=ROOT, capture_output=True, text=True, timeout=300)
+                       cwd=tmp_path, capture_output=True, text=True, timeout=300)
     assert r.returncode == 0, r.stderr
     app = App(display, fight, tmp_path)
     try:
