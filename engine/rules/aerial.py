@@ -424,8 +424,8 @@ def fall_rider(session, rider, layers, ground):
 
 def fall_roll(session: Session, a: Actor, rule: str = "AIR-11") -> None:
     """AIR-11: a flyer hit by an attack rolls 1d10 and may descend or fall."""
-    if not a.flying or a.dead:
-        return
+    if not a.flying or a.dead or a.data.get("mounted_on"):
+        return      # a rider is kept aloft by its mount: the mount rolls when it is hit (docs/rules-core.md)
     (r,) = session.roll("fall", 10, who=a.id, rule="AIR-11", purpose="fall roll after a hit")
     layers = next(l for top, l in FALL_TABLE if r <= top)
     if layers == 0:
