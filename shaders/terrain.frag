@@ -16,6 +16,7 @@ uniform sampler3D u_light;          // baked (engine/render/lighting.py): r occu
 uniform vec3 u_map;                 // X, Y, Z in voxels
 uniform vec3 u_sun;                 // unit vector towards the sun
 uniform vec3 u_sky;
+uniform float u_face_offset;        // where light is looked up in front of a face: 0.5 voxel (f - 0.5 for LOD f)
 uniform float u_shadow_texel;
 out vec4 f_color;
 
@@ -35,7 +36,7 @@ void main() {
 #ifdef BAKED
         // one trilinear fetch half a voxel in front of the face: occupancy there (AO at edges and corners),
         // the sun's visibility there (soft shadows) and a broader occupancy (narrow streets are darker)
-        vec4 L = texture(u_light, (v_vox + n * 0.5) / vec3(u_map.xy, u_map.z + 1.0));
+        vec4 L = texture(u_light, (v_vox + n * u_face_offset) / vec3(u_map.xy, u_map.z + 1.0));
         ao = clamp(1.0 - 0.75 * L.r - 0.55 * L.b, 0.25, 1.0);
         lit = max(ndl, 0.0) * L.g;
 #else
@@ -62,13 +63,15 @@ void main() {
     if (v_face < 4) {
         float z = v_vox.z;
         float d = min(fract(z), 1.0 - fract(z));
-        float line = 1.0 - smoothstep(0.0, 1.5 * fwidth(z), d);
+        float fw = fwidth(z);
+        float line = (1.0 - smoothstep(0.0, 1.5 * fw, d)) * (1.0 - smoothstep(0.25, 0.5, fw));
         col *= 1.0 - 0.22 * line;
     } else {
         g = v_vox.xy;
         vec2 d = min(fract(g), 1.0 - fract(g));
         vec2 w = 1.2 * fwidth(g);
         float line = max(1.0 - smoothstep(vec2(0.0), w, d).x, 1.0 - smoothstep(vec2(0.0), w, d).y);
+        line *= 1.0 - smoothstep(0.3, 0.6, max(w.x, w.y));      // no moire where cells are under a few pixels
         col *= 1.0 - 0.10 * line;
     }
     // gently brighter with height, so high roofs stand out from the street

@@ -107,3 +107,28 @@ def test_greedy_is_at_most_15_percent_of_culled_on_the_showcase_town():
     tc = triangle_counts(w.voxels, w.materials)
     assert tc["greedy"] <= 0.15 * tc["culled"], tc
     assert tc["culled"] < tc["naive"]
+
+
+def test_coarse_levels_keep_blocks_where_they_are():
+    from engine.render.mesh import downsample, lod_quads
+
+    v = np.zeros((8, 16, 16), np.uint8)
+    v[0:4, 4:8, 8:12] = IDS["stone"]
+    v[2, 12, 2] = IDS["brick"]                         # a lone voxel: less than half of its 2 x 2 x 2 block
+    c = downsample(v, MATS, 2)
+    assert c.shape == (4, 8, 8) and c[0:2, 2:4, 4:6].all() and c.sum() == 8 * IDS["stone"]
+    for f in (2, 4):
+        q, corners = lod_quads(v, MATS, f, 0, 0, 16, 16)
+        stone = corners[q.mat == IDS["stone"]]
+        lo, hi = stone.reshape(-1, 3).min(axis=0), stone.reshape(-1, 3).max(axis=0)
+        assert tuple(lo) == (8, 4, 1) and tuple(hi) == (12, 8, 5)       # x, y and extended z (layer + 1)
+        assert len(q.select(q.mat == IDS["stone"])) == 5      # it stands on the ground: no bottom face
+
+
+def test_chunked_mesh_keeps_coarse_levels_per_chunk():
+    w = random_world(4, size=(70, 40, 8))
+    cm = ChunkedMesh(w, lods=(2, 4))
+    assert set(cm.lod_chunks) == {2, 4} and set(cm.lod_chunks[2]) == set(cm.chunks)
+    assert 0 < sum(c.triangles for c in cm.lod_chunks[4].values()) < sum(c.triangles for c in cm.lod_chunks[2].values()) < cm.triangles
+    box = w.set_voxels((1, 1, 0), (1, 1, 3), IDS["stone"])
+    assert cm.update(box) == [(0, 0)]

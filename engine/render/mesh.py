@@ -191,7 +191,7 @@ def _merge_pass(rects, along_cols: bool, blocks):
 
 
 def mesh_region(voxels: np.ndarray, materials, x0: int = 0, y0: int = 0, x1: int | None = None,
-                y1: int | None = None, mode: str = "greedy", luts=None) -> tuple[Quads, Quads]:
+                y1: int | None = None, mode: str = "greedy", luts=None, chunk: int = CHUNK) -> tuple[Quads, Quads]:
     """Mesh the columns [x0, x1) x [y0, y1) of a map. Returns (opaque quads, translucent quads), with quads
     split at chunk borders. ``mode``: "greedy" merges, "culled" is one quad per visible face."""
     Z, Y, X = voxels.shape
@@ -209,8 +209,8 @@ def mesh_region(voxels: np.ndarray, materials, x0: int = 0, y0: int = 0, x1: int
         # chunk borders: columns/rows along x or y split at CHUNK (z never splits)
         axis_origin = {0: 0, 1: y0, 2: x0}           # numpy axis -> map origin of the region
         row_ax, col_ax = order[1], order[2]
-        row_block = CHUNK if row_ax != 0 else None
-        col_block = CHUNK if col_ax != 0 else None
+        row_block = chunk if row_ax != 0 else None
+        col_block = chunk if col_ax != 0 else None
         s, r0, r1, c0, c1, key = _merge(kt, row_block, col_block, axis_origin[col_ax], axis_origin[row_ax],
                                         greedy=(mode == "greedy"))
         plane = s + axis_origin[npax] + (1 if sign > 0 else 0)
@@ -258,10 +258,10 @@ def quad_corners(q: Quads) -> np.ndarray:
     return out
 
 
-def pack_vertices(q: Quads) -> tuple[np.ndarray, np.ndarray]:
-    """(vertices uint16 [N*4, 4], indices uint32 [N*6]) for a quad list."""
+def pack_vertices(q: Quads, corners: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """(vertices uint16 [N*4, 4], indices uint32 [N*6]) for a quad list (``corners`` overrides its corners)."""
     n = len(q)
-    c = quad_corners(q)
+    c = quad_corners(q) if corners is None else corners
     v = np.empty((n, 4, 4), dtype=np.uint16)
     v[..., :3] = c
     v[..., 3] = (q.face.astype(np.uint16) | (q.mat.astype(np.uint16) << 3))[:, None]
@@ -287,6 +287,18 @@ def sort_by_face(q: Quads) -> tuple[Quads, tuple]:
     return q, tuple(ranges)
 
 
+def sort_by_face_with(q: Quads, corners: np.ndarray):
+    """sort_by_face for quads with explicit corners: ((quads, corners), ranges)."""
+    rank = np.argsort(np.array(FACE_ORDER))[q.face]
+    order = np.argsort(rank, kind="stable")
+    counts = np.bincount(rank, minlength=6)
+    ranges, first = [], 0
+    for i, f in enumerate(FACE_ORDER):
+        ranges.append((f, first * 6, int(counts[i]) * 6))
+        first += int(counts[i])
+    return (q.select(order), corners[order]), tuple(ranges)
+
+
 def facing_faces(cam_vox, lo, hi) -> list[bool]:
     """Which face directions of a box [lo, hi] (voxel units) can face a camera at ``cam_vox``: a -x face at
     plane p faces the camera only if the camera's x < p, and so on."""
@@ -294,14 +306,14 @@ def facing_faces(cam_vox, lo, hi) -> list[bool]:
     return [x < hi[0], x > lo[0], y < hi[1], y > lo[1], z < hi[2], z > lo[2]]
 
 
-def chunk_of(q: Quads) -> np.ndarray:
+def chunk_of(q: Quads, chunk: int = CHUNK) -> np.ndarray:
     """Chunk index (cx, cy) of each quad, packed as cy * 65536 + cx (quads never cross chunk borders)."""
     c = quad_corners(q)
     mn = c.min(axis=1)
     # a face belongs to the voxel behind it: a +x / +y face at plane p is the face of the voxel at p - 1
     mn[:, 0] -= (q.face == 1)
     mn[:, 1] -= (q.face == 3)
-    return (mn[:, 1] // CHUNK) * 65536 + (mn[:, 0] // CHUNK)
+    return (mn[:, 1] // chunk) * 65536 + (mn[:, 0] // chunk)
 
 
 def triangle_counts(voxels: np.ndarray, materials) -> dict:
@@ -310,6 +322,43 @@ def triangle_counts(voxels: np.ndarray, materials) -> dict:
     co, ct = mesh_region(voxels, materials, mode="culled")
     go, gt = mesh_region(voxels, materials, mode="greedy")
     return {"naive": naive, "culled": 2 * (len(co) + len(ct)), "greedy": 2 * (len(go) + len(gt))}
+
+
+def downsample(voxels: np.ndarray, materials, f: int) -> np.ndarray:
+    """A coarse grid for distant chunks: each f x f x f block is opaque when at least half of it is, with the
+    material of its highest opaque voxel (what one sees from above); translucent and air blocks are air."""
+    Z, Y, X = voxels.shape
+    Zc, Yc, Xc = -(-Z // f), -(-Y // f), -(-X // f)
+    pad = np.zeros((Zc * f, Yc * f, Xc * f), np.uint8)
+    pad[:Z, :Y, :X] = voxels
+    opaque, _ = material_luts(materials)
+    op = opaque[:256][pad]
+    blocks = pad.reshape(Zc, f, Yc, f, Xc, f)
+    ob = op.reshape(Zc, f, Yc, f, Xc, f)
+    count = ob.sum(axis=(1, 3, 5))
+    out = np.zeros((Zc, Yc, Xc), np.uint8)
+    for dz in range(f - 1, -1, -1):
+        for dy in range(f):
+            for dx in range(f):
+                cand = blocks[:, dz, :, dy, :, dx]
+                take = (out == 0) & ob[:, dz, :, dy, :, dx]
+                out[take] = cand[take]
+    out[count * 2 < f ** 3] = 0
+    return out
+
+
+def lod_quads(voxels: np.ndarray, materials, f: int, x0: int, y0: int, x1: int, y1: int, luts=None):
+    """Greedy quads of the coarse grid for the columns [x0, x1) x [y0, y1) (multiples of f), and their corners
+    in map voxel units (fine x, y; extended z)."""
+    coarse = downsample(voxels[:, max(y0 - f, 0):y1 + f, max(x0 - f, 0):x1 + f], materials, f)
+    ox, oy = max(x0 - f, 0) // f, max(y0 - f, 0) // f
+    q, _ = mesh_region(coarse, materials, x0 // f - ox, y0 // f - oy, -(-x1 // f) - ox, -(-y1 // f) - oy,
+                       luts=luts, chunk=CHUNK // f)
+    c = quad_corners(q).astype(np.int64)
+    c[..., 0] = (c[..., 0] + ox) * f
+    c[..., 1] = (c[..., 1] + oy) * f
+    c[..., 2] = (c[..., 2] - 1) * f + 1
+    return q, c
 
 
 @dataclass
@@ -333,6 +382,8 @@ class ChunkedMesh:
     world: object
     chunks: dict = field(default_factory=dict)
     version: int = 0
+    lods: tuple = ()                      # coarse levels (e.g. (2, 4)) for distant chunks
+    lod_chunks: dict = field(default_factory=dict)   # f -> {key: ChunkMesh} (opaque only)
 
     def __post_init__(self):
         self._luts = material_luts(self.world.materials)
@@ -369,7 +420,27 @@ class ChunkedMesh:
                                                   ((bx0, by0, -1.0), (bx1, by1, float(max(zmax, 0)))),
                                                   self.version, ranges)
                 keys.append((cx, cy))
+        for f in self.lods:
+            self._remesh_lod(f, cx0, cy0, cx1, cy1, ax0, ay0, ax1, ay1)
         return keys
+
+    def _remesh_lod(self, f, cx0, cy0, cx1, cy1, ax0, ay0, ax1, ay1):
+        X, Y, Z = self.world.size
+        q, corners = lod_quads(self.world.voxels, self.world.materials, f, ax0, ay0, ax1, ay1, self._luts)
+        mn = corners.min(axis=1)
+        mn[:, 0] -= (q.face == 1) * f
+        mn[:, 1] -= (q.face == 3) * f
+        key = (mn[:, 1] // CHUNK) * 65536 + (mn[:, 0] // CHUNK)
+        store = self.lod_chunks.setdefault(f, {})
+        empty = Quads.concat([])
+        for cy in range(cy0, cy1):
+            for cx in range(cx0, cx1):
+                m = key == cy * 65536 + cx
+                sq, ranges = sort_by_face_with(q.select(m), corners[m])
+                bx0, by0 = cx * CHUNK, cy * CHUNK
+                bx1, by1 = min(bx0 + CHUNK, X), min(by0 + CHUNK, Y)
+                store[(cx, cy)] = ChunkMesh((cx, cy), pack_vertices(*sq), pack_vertices(empty),
+                                            ((bx0, by0, -1.0), (bx1, by1, float(Z))), self.version, ranges)
 
     def update(self, box) -> list[tuple[int, int]]:
         """A changed inclusive voxel box ((x0, y0, z0), (x1, y1, z1)) -> re-mesh the chunks it touches, counting

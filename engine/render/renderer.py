@@ -30,6 +30,8 @@ GROUND_COLOUR = (104, 112, 78)
 SUN = np.array([-0.45, -0.35, 0.82]) / np.linalg.norm([-0.45, -0.35, 0.82])
 TRANSLUCENT_ALPHA = 0.42
 SHADOW_SIZE = 2048
+LOD2_PX = 2.0         # a chunk is drawn from the 2 x 2 x 2 coarse mesh when a cell covers fewer pixels than this
+LOD4_PX = 1.0         # and from the 4 x 4 x 4 one below this
 
 ALIASES = {
     "soldier": "knight", "guard": "knight", "fighter": "knight", "paladin": "knight", "warrior": "knight",
@@ -126,7 +128,7 @@ class _Model:
 
 class Renderer:
     def __init__(self, rc: RenderContext, world, *, shadows: bool = True, lighting: str = "baked",
-                 prepass: bool = False):
+                 lods: tuple = (2, 4)):
         """``lighting``: "baked" (one light volume computed in numpy, one texture fetch per pixel: fastest) or
         "shadowmap" (per-pixel PCF shadow map and occupancy AO: crisper shadow edges, slower on llvmpipe)."""
         if lighting not in ("baked", "shadowmap"):
@@ -137,11 +139,10 @@ class Renderer:
         self.shadows = shadows
         self.lighting = lighting
         self.light_tex = None
-        self.prepass = prepass
         ctx = self.ctx
         self.prog = {n: load_program(ctx, n) for n in ("shadow", "model", "line", "flat", "text")}
         self.prog["terrain"] = load_program(ctx, "terrain", {"BAKED": 1} if lighting == "baked" else None)
-        self.mesh = ChunkedMesh(world)
+        self.mesh = ChunkedMesh(world, lods=tuple(lods))
         self._gpu_chunks: dict = {}
         self._palette()
         self._occupancy()
@@ -210,28 +211,50 @@ class Renderer:
             ch = self.mesh.chunks[k]
             parts = {}
             for name, (verts, idx) in (("opaque", ch.opaque), ("translucent", ch.translucent)):
-                if len(idx) == 0:
-                    continue
-                vbo = ctx.buffer(verts.tobytes())
-                ibo = ctx.buffer(idx.tobytes())
-                vao = ctx.vertex_array(self.prog["terrain"], [(vbo, "4u2", "in_vert")], index_buffer=ibo,
-                                       index_element_size=4)
-                svao = None
-                if name == "opaque":
-                    svao = ctx.vertex_array(self.prog["shadow"], [(vbo, "4u2", "in_vert")], index_buffer=ibo,
-                                            index_element_size=4)
-                parts[name] = (vbo, ibo, vao, svao)
+                if len(idx):
+                    parts[name] = self._gpu_part(verts, idx, shadow=(name == "opaque"))
+            lods = {}
+            for f, store in self.mesh.lod_chunks.items():
+                lc = store.get(k)
+                if lc is not None and len(lc.opaque[1]):
+                    lods[f] = (self._gpu_part(*lc.opaque, shadow=False), tuple(lc.face_ranges))
             cm = self.world.cell_m
             (x0, y0, z0), (x1, y1, z1) = ch.bounds
             self._gpu_chunks[k] = {
-                "parts": [tuple(o for o in p if o is not None) for p in parts.values()],
-                "opaque": parts.get("opaque"), "translucent": parts.get("translucent"),
+                "parts": [tuple(o for o in p if o is not None) for p in parts.values()]
+                         + [tuple(o for o in p if o is not None) for p, _ in lods.values()],
+                "opaque": parts.get("opaque"), "translucent": parts.get("translucent"), "lods": lods,
                 "lo": np.array([x0 * cm, y0 * cm, z0]), "hi": np.array([x1 * cm, y1 * cm, z1 + 1.0]),
                 "vlo": (x0, y0, z0), "vhi": (x1, y1, z1 + 1.0), "ranges": tuple(ch.face_ranges),
             }
         self._chunk_keys = list(self._gpu_chunks)
         self._chunk_lo = np.array([self._gpu_chunks[k]["lo"] for k in self._chunk_keys]).reshape(-1, 3)
         self._chunk_hi = np.array([self._gpu_chunks[k]["hi"] for k in self._chunk_keys]).reshape(-1, 3)
+
+    def _gpu_part(self, verts, idx, shadow: bool):
+        ctx = self.ctx
+        vbo = ctx.buffer(verts.tobytes())
+        ibo = ctx.buffer(idx.tobytes())
+        vao = ctx.vertex_array(self.prog["terrain"], [(vbo, "4u2", "in_vert")], index_buffer=ibo, index_element_size=4)
+        svao = None
+        if shadow:
+            svao = ctx.vertex_array(self.prog["shadow"], [(vbo, "4u2", "in_vert")], index_buffer=ibo,
+                                    index_element_size=4)
+        return (vbo, ibo, vao, svao)
+
+    def chunk_lod(self, camera: Camera, lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
+        """Level of detail per chunk box: 1 (full), or a coarse factor when a cell would cover less than a pixel
+        (2 below LOD2_PX pixels, 4 below LOD4_PX) at the box's nearest point."""
+        p = np.array(camera.position)
+        d = np.linalg.norm(np.maximum(np.maximum(lo - p, p - hi), 0.0), axis=1)
+        ppm = (self.rc.size[1] / 2) / math.tan(math.radians(camera.fov) / 2) / np.maximum(d, 1e-3)
+        cell_px = self.world.cell_m * ppm
+        out = np.ones(len(lo), dtype=int)
+        if 2 in self.mesh.lods:
+            out[cell_px < LOD2_PX] = 2
+        if 4 in self.mesh.lods:
+            out[cell_px < LOD4_PX] = 4
+        return out
 
     def world_changed(self, box) -> list:
         """The voxels in an inclusive box changed: re-mesh and re-upload only the chunks it touches, refresh
@@ -390,7 +413,10 @@ class Renderer:
         _set(t, "u_sun", tuple(SUN))
         _set(t, "u_eye", tuple(camera.position))
         _set(t, "u_sky", SKY)
-        _set(t, "u_fog", 0.0025)
+        # fog scaled to the view: the far side of the map fades a little, whatever the map's size
+        diag = math.hypot(X * self.world.cell_m, Y * self.world.cell_m)
+        reach = np.linalg.norm(np.array(camera.position) - np.array(camera.look_at)) + 0.5 * diag
+        _set(t, "u_fog", 0.25 / max(reach, 100.0))
         _set(t, "u_shadow_texel", 1.0 / SHADOW_SIZE)
         _set(t, "u_palette", 0)
         _set(t, "u_occ", 1)
@@ -398,24 +424,31 @@ class Renderer:
         _set(t, "u_light", 4)
         self._bind_terrain_textures()
         # frustum culling per chunk, then front to back so early depth testing skips hidden fragments
-        order = []
+        order, lod_of = [], {}
         if self._chunk_keys:
             visible = boxes_visible(frustum_planes(vp), self._chunk_lo, self._chunk_hi)
             centre = (self._chunk_lo + self._chunk_hi) / 2
             dist = np.linalg.norm(centre - np.array(camera.position), axis=1)
             order = [self._chunk_keys[i] for i in np.argsort(dist) if visible[i]]
+            lods = self.chunk_lod(camera, self._chunk_lo, self._chunk_hi) if self.mesh.lods else None
+            if lods is not None:
+                lod_of = {k: int(f) for k, f in zip(self._chunk_keys, lods)}
         cm = self.world.cell_m
         cam_vox = (camera.position[0] / cm, camera.position[1] / cm, camera.position[2])
         draws = []
         for k in order:
             g = self._gpu_chunks[k]
-            if not g["opaque"]:
+            f = lod_of.get(k, 1)
+            part, ranges = (g["opaque"], g["ranges"]) if f == 1 or f not in g["lods"] else g["lods"][f]
+            if f != 1 and f not in g["lods"]:
+                f = 1
+            if not part:
                 continue
             # only the face directions that can face the camera: contiguous runs of them, one draw each
             face_ok = facing_faces(cam_vox, g["vlo"], g["vhi"])
             run_first, run_count = None, 0
-            for f, first, count in g["ranges"] + ((None, None, 0),):
-                if f is not None and face_ok[f]:
+            for face, first, count in ranges + ((None, None, 0),):
+                if face is not None and face_ok[face]:
                     if count == 0:
                         continue
                     if run_first is None:
@@ -423,29 +456,23 @@ class Renderer:
                     elif run_first + run_count == first:
                         run_count += count
                     else:
-                        draws.append((g["opaque"], run_first, run_count))
+                        draws.append((part, run_first, run_count, f))
                         run_first, run_count = first, count
-                elif f is None or count:
+                elif face is None or count:
                     if run_first is not None:
-                        draws.append((g["opaque"], run_first, run_count))
+                        draws.append((part, run_first, run_count, f))
                     run_first, run_count = None, 0
         calls = len(draws)
-        tris = sum(c for _, _, c in draws) // 3
-        if self.prepass:
-            # depth first with an empty fragment shader, then shade only the nearest surface (LEQUAL); both
-            # vertex shaders declare gl_Position invariant so the depths match exactly
-            sp = self.prog["shadow"]
-            _set(sp, "u_light_vp", gl_matrix(vp))
-            _set(sp, "u_cell", self.world.cell_m)
-            ctx.color_mask = (False, False, False, False)
-            for part, first, count in draws:
-                part[3].render(moderngl.TRIANGLES, vertices=count, first=first)
-            ctx.color_mask = (True, True, True, True)
-            ctx.depth_func = "<="
-        for part, first, count in draws:
+        tris = sum(d[2] for d in draws) // 3
+        current = None
+        for part, first, count, f in draws:
+            if f != current:     # coarse faces may sit inside fine voxels: light them from outside the block
+                _set(t, "u_face_offset", f - 0.5)
+                current = f
             part[2].render(moderngl.TRIANGLES, vertices=count, first=first)
-        ctx.depth_func = "<"
-        self.stats.update(chunks_drawn=len(order), draw_calls=calls, triangles_drawn=tris)
+        _set(t, "u_face_offset", 0.5)
+        self.stats.update(chunks_drawn=len(order), draw_calls=calls, triangles_drawn=tris,
+                          lod_chunks={f: sum(1 for k in order if lod_of.get(k, 1) == f) for f in (1, 2, 4)})
 
         # characters
         if opts.characters:
