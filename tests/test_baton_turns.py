@@ -54,7 +54,8 @@ def test_bat00_damage_scale():
     assert bd.shift("1d12", 2) == "1d12+2"
     assert bd.shift("1d10", 3) == "1d12+2"
     assert bd.shift("1d2", -1) == "1d2"
-    assert bd.shift("1d6", 1, ["1d4", "1d6", "2d4"]) == "2d4" or bd.shift("1d6", 1, ["1d4", "1d6", "1d10"]) == "1d10"
+    assert bd.shift("1d6", 1, ["1d4", "1d6", "2d4"]) == "2d4"                 # a scale from the options
+    assert bd.shift("2d6", 1) == "2d8" and bd.shift("2d12", 1) == "2d12+2"
     assert bd.maximum("1d8+2") == 10
 
 

@@ -34,22 +34,25 @@ def fmt(n: int, sides: int, bonus: int) -> str:
 
 
 def shift(expr: str, steps: int, scale=DAMAGE_SCALE) -> str:
-    """Move a damage expression ``steps`` places along the damage scale (BAT-35, BAT-48): the die moves one place
-    per step; past the scale's last die each step adds +1 per die. Dice not on the scale are left as they are."""
+    """Move a damage expression ``steps`` places along the damage scale (BAT-35, BAT-48). An expression that is an
+    entry of the scale (plus a bonus) moves to the entry ``steps`` further; otherwise each die moves along the
+    scale's one-die entries. Past the scale's last entry each step adds +1 per die."""
     n, sides, bonus = parse(expr)
     if steps == 0 or n == 0:
         return expr
-    dice = [parse(s) for s in scale]
-    idx = next((i for i, (dn, ds, db) in enumerate(dice) if ds == sides and db == 0), None)
-    if idx is None:
-        return fmt(n, sides, bonus + steps * n) if steps > 0 else expr
-    j = idx + steps
-    if j < 0:
-        j = 0
-    if j >= len(dice):
-        over = j - (len(dice) - 1)
-        return fmt(n, dice[-1][1], bonus + over * n)
-    return fmt(n, dice[j][1], bonus)
+    entries = [parse(s) for s in scale]
+    if (n, sides, 0) in entries:
+        idx, count, base_n = entries.index((n, sides, 0)), 1, n
+    else:
+        one = [(1, s_, 0) for s_ in [e[1] for e in entries if e[0] == 1 and e[2] == 0]]
+        if (1, sides, 0) not in one:
+            return fmt(n, sides, bonus + steps * n) if steps > 0 else expr
+        entries = one
+        idx, count, base_n = one.index((1, sides, 0)), n, 1
+    j = max(0, idx + steps)
+    over = max(0, j - (len(entries) - 1))
+    en, es, eb = entries[min(j, len(entries) - 1)]
+    return fmt(en * count, es, eb * count + bonus + over * count)
 
 
 def maximum(expr: str) -> int:
