@@ -116,7 +116,7 @@ class PlayWindow(pyglet.window.Window):
         self.ctl = Controller(scene, seed)
         self.camctl = CameraControl(scene, from_session(scene, self.ctl.session).characters)
         self.picker = Picker(scene.world)
-        self.hud = H.Hud(self.renderer, px=15)
+        self.hud = H.Hud(self.renderer, px=15 if size[1] >= 650 else 12)
         self.big = H.Hud(self.renderer, px=22)
         self.keys = key.KeyStateHandler()
         self.push_handlers(self.keys)
@@ -168,7 +168,18 @@ class PlayWindow(pyglet.window.Window):
         out = []
         s = self.ctl.session
         for e in s.events:
-            if e.get("type") == "roll":
+            t = e.get("type")
+            if t == "session":
+                out.append((f"{e.get('scene')}: seed {e.get('seed')}, {e.get('ruleset')}", H.DIM))
+                continue
+            if t == "action" and isinstance(e.get("action"), dict):
+                a = e["action"]
+                params = ", ".join(f"{k} {v}" for k, v in a.items() if k not in ("actor", "action", "rolls"))
+                rolls = a.get("rolls")
+                out.append((f"> {a.get('actor')}: {str(a.get('action')).replace('_', ' ')}" + (f" ({params})" if params else "")
+                            + (f", dice by hand {rolls}" if rolls else ""), (150, 200, 255, 255)))
+                continue
+            if t == "roll":
                 line = event_line(e)
                 col = H.DIM
             else:
@@ -927,7 +938,7 @@ class PlayWindow(pyglet.window.Window):
             if a.dead:
                 col = H.DIM
             rows.append((f"{mark} {a.name.split(' (')[0]}", col, f"{hp:>7} {where}", cid))
-        pw = 360
+        pw = int(min(360, max(240, W * 0.28)))
         ph = lh + 8 + len(rows) * lh + 6
         hud.box(8, y, 8 + pw, y + ph, H.BG)
         hud.box(8, y, 8 + pw, y + lh + 4, H.BG_TITLE)
