@@ -178,3 +178,11 @@ def test_json_state_has_life_vigor_protection_wounds():
     assert (c["hp"], c["max_hp"], c["vigor"], c["protection"]) == (8, 10, 8, 6)
     assert c["wounds"][0]["severity"] == 2 and c["wounds"][0]["category"] == "light"
     assert s.state.to_dict()["data"]["holder"] == "ana"
+
+
+def test_turn_marks_show_the_holder_and_who_has_acted():
+    s = session([hero("ana"), hero("bea", at=(2, 5, 0)), foe()], starts="ana")
+    step(s, "ana", "attack", target="gob", rolls={"test": 2, "damage": 1})
+    step(s, "ana", "pass", to="bea")
+    m = s.ruleset.turn_marks(s)
+    assert m == {"bea": "holds the baton", "ana": "acted this turn", "gob": "has not acted"}

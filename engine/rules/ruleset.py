@@ -101,6 +101,10 @@ class Ruleset:
         """(True, "", "") or (False, reason, rule)."""
         return True, "", ""
 
+    def turn_marks(self, session: Session) -> dict:
+        """{character id: short note} for a turn panel (baton: who holds the baton, who has acted). Optional."""
+        return {}
+
 
 _REGISTRY: dict[str, str] = {
     "dnd5e": "engine.rules.dnd5e.ruleset:Dnd5e",

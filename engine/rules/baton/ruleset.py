@@ -715,6 +715,23 @@ class Baton(Ruleset):
         else:
             st.over = True
 
+    def turn_marks(self, session) -> dict:
+        """For the window's turn panel: who holds the baton, who has acted in this turn / in this combat."""
+        d = session.state.data
+        out = {}
+        for aid, a in session.state.actors.items():
+            if a.dead:
+                continue
+            if aid == d.get("holder"):
+                out[aid] = "holds the baton"
+            elif aid in d.get("acted_turn", []):
+                out[aid] = "acted this turn"
+            elif aid in d.get("acted", []):
+                out[aid] = "acted"
+            elif d.get("combat"):
+                out[aid] = "has not acted"
+        return out
+
     # ================================================================================ aerial hooks
     def _body(self, session, a: Actor) -> Actor:
         """The body that moves for ``a``: its mount while it rides (BAT-42)."""
