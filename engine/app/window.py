@@ -956,14 +956,28 @@ class PlayWindow(pyglet.window.Window):
             y = self.character_panel(8, y, pw, st.actors[ctl.selected]) + 10
 
         # -- bottom: message, hover, buttons
-        by = Hh - (hud.line + 10) - 10
-        x = 10
-        for b in ctl.buttons():
-            x = hud.button(x, by, b["label"], ("action", b["action"]), on=b["active"], hotkey=b["hotkey"]) + 6
+        bh = hud.line + 10
+        items = [(b["label"], ("action", b["action"]), b["active"], True, b["hotkey"]) for b in ctl.buttons()]
         if ctl.pending is not None:
-            x += 12
-            x = hud.button(x, by, "confirm", ("confirm", None), enabled=ctl.action() is not None, hotkey="Enter") + 6
-            hud.button(x, by, "cancel", ("cancel", None), hotkey="Esc")
+            items += [("confirm", ("confirm", None), False, ctl.action() is not None, "Enter"),
+                      ("cancel", ("cancel", None), False, True, "Esc")]
+        rows, row, x = [], [], 10        # buttons wrap onto more rows rather than run off the window
+        for it in items:
+            w = hud.width(f"{it[4]}  {it[0]}" if it[4] else it[0]) + 16 + 6 + (12 if it[1][0] == "confirm" else 0)
+            if row and x + w > W - 10:
+                rows.append(row)
+                row, x = [], 10
+            row.append(it)
+            x += w
+        if row:
+            rows.append(row)
+        by = Hh - bh - 10 - (len(rows) - 1) * (bh + 6)
+        for ri, row in enumerate(rows):
+            x, y = 10, by + ri * (bh + 6)
+            for label, ident, on_, enabled, hk in row:
+                if ident[0] == "confirm":
+                    x += 12
+                x = hud.button(x, y, label, ident, on=on_, enabled=enabled, hotkey=hk) + 6
         if not ctl.buttons():
             who = ctl.selected or "nobody"
             hud.text(12, by + 5, f"{who} has no action now" + (f" - it is {cur}'s turn (Space selects)" if cur else ""), H.DIM)
