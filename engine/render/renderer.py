@@ -499,9 +499,9 @@ class Renderer:
 
         ctx.enable(moderngl.CULL_FACE)
         self._bind_terrain_textures()
-        for k in reversed(order):          # back to front for blending
+        for k in reversed(order):          # back to front for blending; distant (coarse) chunks have no glass
             g = self._gpu_chunks[k]
-            if g["translucent"]:
+            if g["translucent"] and lod_of.get(k, 1) == 1:
                 g["translucent"][2].render(moderngl.TRIANGLES)
         ctx.depth_mask = True
         ctx.disable(moderngl.CULL_FACE)
