@@ -79,6 +79,23 @@ BINDINGS = [
 ]
 
 
+def _safe(fn):
+    """Input handlers never take the window down: an unexpected error is printed once and shown in red."""
+    import functools
+    import traceback
+
+    @functools.wraps(fn)
+    def run(self, *a, **kw):
+        try:
+            return fn(self, *a, **kw)
+        except Exception as e:   # noqa: BLE001 - the table's game must survive a bug in one handler
+            traceback.print_exc()
+            self.ctl.say(f"internal error in {fn.__name__}: {type(e).__name__}: {e}", "error")
+            self.changed()
+            return pyglet.event.EVENT_HANDLED
+    return run
+
+
 class PlayWindow(pyglet.window.Window):
     def __init__(self, scene, seed=None, size=(1280, 720), *, visible=True, overlays_on=(), vsync=False):
         cfg = None
@@ -330,6 +347,7 @@ class PlayWindow(pyglet.window.Window):
     def _placing(self) -> bool:
         return self.ctl.pending is not None and "pos" in dict(self.ctl.pending.needs).values()
 
+    @_safe
     def on_mouse_motion(self, x, y, dx, dy):
         self.mouse = (x, self.height - y)
         self._hover()
@@ -359,10 +377,12 @@ class PlayWindow(pyglet.window.Window):
             return self.scene.world.support_layer(x, y, self.scene.world.size[2])
         return self.ctl.cursor_layer if self.ctl.cursor_layer > 0 or layer == 0 else layer
 
+    @_safe
     def on_mouse_press(self, x, y, button, modifiers):
         self.mouse = (x, self.height - y)
         self.drag = {"button": button, "start": self.mouse, "moved": 0.0}
 
+    @_safe
     def on_mouse_drag(self, x, y, dx, dy, buttons, modifiers):
         self.mouse = (x, self.height - y)
         if self.drag is not None:
@@ -378,6 +398,7 @@ class PlayWindow(pyglet.window.Window):
             self.camctl.pan(dx, dy)
         self.changed()
 
+    @_safe
     def on_mouse_release(self, x, y, button, modifiers):
         self.mouse = (x, self.height - y)
         d, self.drag = self.drag, None
@@ -421,6 +442,7 @@ class PlayWindow(pyglet.window.Window):
         self.changed()
         self.write_state()
 
+    @_safe
     def on_mouse_scroll(self, x, y, scroll_x, scroll_y):
         self.mouse = (x, self.height - y)
         mods = self.keys[key.LCTRL] or self.keys[key.RCTRL]
@@ -435,6 +457,7 @@ class PlayWindow(pyglet.window.Window):
         self.changed()
         self.write_state()
 
+    @_safe
     def on_text(self, text):
         if self._typing_skip:            # the R that opened the prompt arrives as text too
             self._typing_skip = False
@@ -444,6 +467,7 @@ class PlayWindow(pyglet.window.Window):
             self.typing += text
             self.changed()
 
+    @_safe
     def on_key_press(self, symbol, modifiers):
         ctrl = modifiers & (key.MOD_CTRL | key.MOD_COMMAND)
         shift = modifiers & key.MOD_SHIFT
@@ -609,6 +633,7 @@ class PlayWindow(pyglet.window.Window):
         return ((a.x + a.footprint / 2) * cm, (a.y + a.footprint / 2) * cm, a.layer + a.height_layers / 2)
 
     # ================================================================================================ per frame
+    @_safe
     def tick(self, dt):
         self._collect()
         if self._deferred and not self.busy():
@@ -686,8 +711,13 @@ class PlayWindow(pyglet.window.Window):
             pr.extend(cached("grid", (layer, c), lambda: self._grid(layer, c)))
         if self.on["engagement"]:
             pr.extend(cached("engagement", (sv, sel), lambda: self._engagement(rs, sel)))
-        if self.on["sightlines"] and sel:
-            tgt = self._sight_target()
+        pending_tgt = None
+        if ctl.pending is not None and sel:
+            pending_tgt = next((v for k, v in ctl.pending.params.items()
+                                if dict(ctl.pending.needs).get(k) == "id" and v in ctl.state.actors and v != sel), None)
+        if (self.on["sightlines"] or pending_tgt) and sel:
+            # composing an action against a target always shows the sight lines its cover comes from
+            tgt = pending_tgt or self._sight_target()
             pr.extend(cached("sightlines", (sv, sel, tgt), lambda: self._sightlines(rs, sel, tgt)))
         for name in ("cover", "movement"):
             if self.on[name] and sel:
