@@ -119,3 +119,11 @@ def test_replay_animates_the_script(aerie, scene, tmp_path):
     assert r.returncode == 0, r.stderr
     frames = iio.imread(tmp_path / "r.mp4", index=None)
     assert len(frames) == 5 + 2 * 8 + 5
+
+
+@pytest.mark.slow
+def test_bench_render_quick_reports_every_figure(aerie):
+    r = aerie("bench", "render", "--quick")
+    assert r.returncode == 0, r.stderr
+    for what in ("naive", "face-culled", "greedy", "meshing", "median frame", "CPU"):
+        assert what in r.stdout

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import os
 import time
 
 import numpy as np
@@ -70,8 +71,9 @@ def bench_render(args) -> int:
     frames = 8 if getattr(args, "quick", False) else 30
     seed = getattr(args, "seed", 1) or 1
     rc = RenderContext.headless(FRAME)
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     print(f"aerie bench render: towns from engine.world.mapgen.town (seed {seed}), frames at {FRAME[0]}x{FRAME[1]}, "
-          f"{rc.ctx.info.get('GL_RENDERER', '?')}")
+          f"{rc.ctx.info.get('GL_RENDERER', '?')}; {os.cpu_count()} cores, load average {load:.2f} at the start")
     goals = {(128, 128, 32): (5.0, 100.0), (512, 512, 64): (20.0, None)}
     for size in sizes:
         r = bench_map(size, seed, frames, rc=rc)
@@ -88,7 +90,8 @@ def bench_render(args) -> int:
         for key, what in (("whole_map", "with the whole map in view"), ("play_view", "from a table-top play camera")):
             st = r[f"stats_{key}"]
             lod = st.get("lod_chunks", {})
-            print(f"    median frame: {r[f'frame_ms_{key}']:.1f} ms {what} ({st['chunks_drawn']} chunks: "
+            print(f"    median frame: {r[f'frame_ms_{key}']:.1f} ms (CPU {st['cpu_s_per_frame'] * 1000:.1f} ms, all "
+                  f"threads) {what} ({st['chunks_drawn']} chunks: "
                   f"{lod.get(1, 0)} full, {lod.get(2, 0)} at 2x, {lod.get(4, 0)} at 4x; "
                   f"{st['triangles_drawn']:,} triangles drawn){fg if key == 'whole_map' else ''}")
     rc.release()
