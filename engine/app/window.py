@@ -342,7 +342,11 @@ class PlayWindow(pyglet.window.Window):
     def _pick(self):
         rs = self.render_state()
         return self.picker.pick(self.camctl.camera(), self.size_px, self.mouse[0], self.mouse[1], rs.characters,
-                                self.ctl.cursor_layer if self._placing() else None)
+                                self.ctl.cursor_layer if self._placing() and self._flyer() else None)
+
+    def _flyer(self) -> bool:
+        a = self.ctl.state.actors.get(self.ctl.selected) if self.ctl.selected else None
+        return a is not None and a.can_fly
 
     def _placing(self) -> bool:
         return self.ctl.pending is not None and "pos" in dict(self.ctl.pending.needs).values()
@@ -374,7 +378,7 @@ class PlayWindow(pyglet.window.Window):
         sel = self.ctl.selected
         a = self.ctl.state.actors.get(sel) if sel else None
         if a is not None and not a.can_fly:
-            return self.scene.world.support_layer(x, y, self.scene.world.size[2])
+            return layer                     # a walker: the surface the cursor is on
         return self.ctl.cursor_layer if self.ctl.cursor_layer > 0 or layer == 0 else layer
 
     @_safe
@@ -569,7 +573,7 @@ class PlayWindow(pyglet.window.Window):
 
     def layer(self, d):
         self.ctl.change_layer(d)
-        if self._placing() and self.ctl.hover is not None:
+        if self._placing() and self.ctl.hover is not None and self._flyer():
             hx, hy, _ = self.ctl.hover
             self.ctl.hover = (hx, hy, self.ctl.cursor_layer)
             self.ctl.set_destination((hx, hy, self._dest_layer(self.ctl.hover)))
