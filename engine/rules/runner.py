@@ -2,7 +2,8 @@
 
 Exit status: 0 when every step was legal and every expectation held; 1 when a step was illegal (unless the step
 says ``illegal = "RULE-ID"``, in which case it must be refused with that rule) or an expectation failed; 2 for
-a bad scene or actions file (one line naming the file and key path).
+a bad scene or actions file (one line naming the file and key path). With ``--actions FILE`` the file's
+``[[script]]`` replaces the scene's and only the file's ``[[expect]]`` tables are checked.
 """
 
 from __future__ import annotations
@@ -249,8 +250,7 @@ def cmd_run(args) -> int:
     scene = load_scene(args.scene)
     script, expects, source = None, None, "script"
     if args.actions:
-        script, extra = load_actions(args.actions)
-        expects = list(scene.spec.expect) + extra if extra else []
+        script, expects = load_actions(args.actions)     # the scene's own [[expect]] belong to its own script
         source = f"{args.actions}: script"
     out = sys.stdout
     log_lines = []

@@ -1658,20 +1658,29 @@ class Dnd5e(Ruleset):
                 foes = [o for o in others if self.hostile(a, o)]
                 friends = [o for o in others if not self.hostile(a, o)]
                 can_attack = turn["attacks_left"] > 0 or not turn["action"]
+                cell = session.world.cell_m
+                ab = a.body()
+                reach_any = max(self.melee_reach(a, w) for w in a.data["weapons"])
                 for t in foes:
+                    tb = t.body()
+                    near = in_melee_reach(ab, tb, reach_any, cell)          # cheap prefilters; check() decides
+                    adjacent = engaged(ab, tb)
                     for w in a.data["weapons"]:
                         if can_attack:
                             cands.append({"actor": a.id, "action": "attack", "target": t.id, "weapon": w["name"]})
                         if turn["light_weapon"] and not turn["bonus"]:
                             cands.append({"actor": a.id, "action": "attack", "target": t.id, "weapon": w["name"], "bonus": True})
-                    if can_attack:
+                    if can_attack and near:
                         cands.append({"actor": a.id, "action": "grapple", "target": t.id})
                         cands.append({"actor": a.id, "action": "shove", "target": t.id, "mode": "prone"})
                         cands.append({"actor": a.id, "action": "shove", "target": t.id, "mode": "push"})
-                    for f in friends:
-                        cands.append({"actor": a.id, "action": "help", "target": f.id, "against": t.id})
+                    if adjacent and not turn["action"]:
+                        for f in friends:
+                            cands.append({"actor": a.id, "action": "help", "target": f.id, "against": t.id})
                 for sp in a.data["spells"]:
                     info = SPELLS[sp]
+                    if turn["action"] if info["time"] == "action" else turn["bonus"]:
+                        continue
                     if info["kind"] == "temp_hp" or (info.get("area") and info["area"]["shape"] == "self"):
                         cands.append({"actor": a.id, "action": "cast", "spell": sp})
                     else:
