@@ -588,3 +588,13 @@ def test_dnd36_rider_knocked_prone_or_pushed_saves_or_falls_off():
     assert r.data["mounted_on"] == "w" and not r.has("prone") and r.pos == (5, 4, 0)
     step(s, "k", "shove", target="r", mode="push", rolls={"check": 20, "contest": 1, "save": 2})
     assert r.data["mounted_on"] is None and r.has("prone") and r.pos != (5, 4, 0)
+
+
+def test_dnd21_areas_stop_at_walls_and_dnd54_charm_is_one_way():
+    m = {"id": "m", "kind": "mage", "side": "b", "at": [1, 1, 0]}
+    fill = [("stone", (0, 6, 0), (19, 6, 5))]
+    s = make([m, guard(at=(8, 4, 0), max_hp=60), guard("u", at=(8, 8, 0), max_hp=60)], size=(20, 12, 10), fill=fill)
+    evs = step(s, "m", "cast", spell="fireball", at=[8, 4, 0], rolls={"damage": 3, "save": 1})
+    assert find(evs, "cast")["targets"] == ["t"]                       # u is behind the wall
+    s = make([knight(), guard(conditions=["charmed:k"])])
+    attack_event(s, "k", "t", rolls={"attack": 1})                      # t is charmed by k: k may still attack t

@@ -837,7 +837,7 @@ class Dnd5e(Ruleset):
     def _attack_plan(self, session, a: Actor, t: Actor, w: dict, bonus: bool, reaction=False) -> dict:
         if t.id == a.id:
             raise Illegal(f"{a.name} cannot attack itself", "DND-16", "target")
-        if a.id in t.conditions.get("charmed", []) or t.id in a.conditions.get("charmed", []):
+        if t.id in a.conditions.get("charmed", []):
             raise Illegal(f"{a.name} is charmed by {t.name} and cannot attack it", "DND-54", "target")
         cell = session.world.cell_m
         ab, tb = a.body(), t.body()
@@ -1482,9 +1482,8 @@ class Dnd5e(Ruleset):
             raise Illegal(f"{t.name} is {d:.1f} m away, beyond {name}'s range of {sp['range_m']:g} m", "DND-21", "target")
         if t.id != a.id and self.cover(session, a, t).level == "total":
             raise Illegal(f"{t.name} has total cover from {a.name}", "DND-32", "target")
-        if sp["kind"] in ("attack", "save", "auto") and a.id in t.conditions.get("charmed", []) or t.id in a.conditions.get("charmed", []):
-            if sp["kind"] != "heal":
-                raise Illegal(f"{a.name} is charmed by {t.name} and cannot harm it", "DND-54", "target")
+        if sp["kind"] in ("attack", "save", "auto") and t.id in a.conditions.get("charmed", []):
+            raise Illegal(f"{a.name} is charmed by {t.name} and cannot harm it", "DND-54", "target")
         plan["targets"] = [t.id]
         return plan
 
@@ -1513,6 +1512,10 @@ class Dnd5e(Ruleset):
                 centre = a.body() if area["shape"] == "self" else pb
                 if distance_m(centre, o.body(), cell) > area["radius_m"] + 1e-9:
                     continue
+            # an area reaches what its point of origin can see: not through walls (total cover from the point)
+            eye = (point[0] + 0.5, point[1] + 0.5, point[2] + 0.5) if area["shape"] == "sphere" else None
+            if o.id != a.id and self.cover(session, a, o, eye=eye).level == "total":
+                continue
             out.append(o.id)
         return out
 
