@@ -80,6 +80,13 @@ def random_scene_text(rng: random.Random) -> str:
                     lines += ["surprised = true"]
                 if rng.random() < 0.1:
                     lines += [f'conditions = ["{rng.choice(["slow", "shaken", "confused", "overloaded", "prone"])}"]']
+                if big and rng.random() < 0.6:          # a rider on the griffon (BAT-42)
+                    mount = f"c{n}"
+                    n += 1
+                    lines += ["[[characters]]", f'id = "c{n}"', f'side = "{side}"', f"at = [{x}, {y}, {layer}]",
+                              'kind = "knight"', f'mount = "{mount}"', "flying = true"]   # carried
+                    if side == "party":
+                        lines += ["pc = true"]
                 break
     return "\n".join(lines) + "\n"
 

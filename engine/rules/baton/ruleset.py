@@ -942,7 +942,14 @@ class Baton(Ruleset):
                     self._release(session, g, t)
 
     # ================================================================================ actions
+    _SPECS: dict | None = None
+
     def action_specs(self):
+        if Baton._SPECS is None:
+            Baton._SPECS = self._build_specs()
+        return Baton._SPECS
+
+    def _build_specs(self):
         P = Param
         tgt = P("id", True, help="the character")
         return {
