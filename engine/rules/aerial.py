@@ -269,12 +269,16 @@ def reach(session: Session, a: Actor, budget_m: float | None = None, fly: bool |
         W[~ok] = big
         dense.append((W, s, t))
     flat = dist.reshape(-1)
+    if sparse:       # all walking steps as one edge list (np.minimum.at copes with repeated destinations)
+        s_src = np.concatenate([e[0] for e in sparse])
+        s_dst = np.concatenate([e[1] for e in sparse])
+        s_w = np.concatenate([np.full(len(e[0]), e[2], dtype=np.int32) for e in sparse])
     for _ in range(4 * (R + Zb) + 8):
         before = dist.copy()
         for W, s, t in dense:
             np.minimum(dist[t], dist[s] + W, out=dist[t])
-        for src, dst, w in sparse:
-            flat[dst] = np.minimum(flat[dst], flat[src] + w)   # dst unique within a shift
+        if sparse:
+            np.minimum.at(flat, s_dst, flat[s_src] + s_w)
         if np.array_equal(before, dist):
             break
     dist = np.minimum(dist.astype(np.int64), INF)
