@@ -304,6 +304,11 @@ def test_play_flyer_climbs_attacks_over_low_wall_and_undoes(display, duel, tmp_p
         app.key("Return")
         st = app.wait(lambda s: s["state"]["characters"]["kite"]["position"] == [7, 2, 4], 20, "the climb done")
         assert len(st["actions"]) == 1 and st["actions"][0]["to"] == [7, 2, 4]
+        st = app.idle()
+        img = app.screenshot()
+        fx, fy = st["window"]["screen"]["kite"][3:5]
+        assert region_has(img, fx - 40, fy - 25, fx + 40, fy + 25, SELECT_RING), "the ring did not climb with the flyer"
+        assert "preview" not in st["window"]["panels"]
 
         # attack the archer behind the low wall: click him as the target, read the preview
         app.key(app.button("attack")["hotkey"])
@@ -323,6 +328,11 @@ def test_play_flyer_climbs_attacks_over_low_wall_and_undoes(display, duel, tmp_p
         app.key("Return")
         st = app.wait(lambda s: len(s["actions"]) == 2, 20, "the attack done")
         assert st["actions"][1]["action"] == "attack" and st["events"] > n_events
+        st = app.idle()
+        img = app.screenshot()
+        x0, y0, x1, y1, _c = st["window"]["panels"]["log"]      # the log's title: the attack's lines are under it
+        assert region_has(img, x0, y0, x1, y1, (38, 48, 70), tol=12, min_px=200)
+        assert not region_has(img, x0, 30, x1, 60, GREEN_TITLE, tol=10, min_px=200), "the preview stayed up"
 
         # undo: the attack is gone, the climb stays; the state is exactly the one before the attack
         app.key("ctrl+z")
