@@ -233,8 +233,54 @@ def describe(session, e: dict) -> str | None:
         return f"{n('who')} {'is now' if e['added'] else 'is no longer'} {e['condition']}{r}"
     if t == "illegal":
         return f"!! step {e['step']}: refused{' as expected' if e.get('expected') else ''}: {e['reason']} ({e['rule']})"
-    if t in ("end_turn",):
+    if t in ("end_turn", "action", "session"):
         return None
+    if t == "check":
+        return f"{n('who')} {e['skill'].replace('_', ' ')} check: {e['roll']} -> {e['total']}{r}"
+    if t == "contest":
+        if e.get("automatic"):
+            return f"{n('who')} against {n('target')}: automatic success (the target is incapacitated){r}"
+        return (f"{n('who')} {e['attacker_total']} against {n('target')}'s {e['defender_skill']} {e['defender_total']}: "
+                f"{'success' if e['success'] else 'fails'}{r}")
+    if t == "save":
+        if "auto_fail" in e:
+            return f"{n('who')} fails its {e['ability'].upper()} save automatically ({e['auto_fail']}){r}"
+        return f"{n('who')} {e['ability'].upper()} save {e['roll']} -> {e['total']} vs DC {e['dc']}: {'success' if e['success'] else 'failure'}{r}"
+    if t == "death_save":
+        if "outcome" in e:
+            return f"{n('who')} death save {e['result']}: {e['outcome']}{r}"
+        return f"{n('who')} death save {e['result']}: {e['successes']} success(es), {e['failures']} failure(s){r}"
+    if t == "death_save_failure":
+        return f"{n('who')} is hurt at 0 HP: +{e['added']} failed death save(s), {e['failures']} in all{r}"
+    if t == "death":
+        return f"{n('who')} DIES: {e['reason']}{r}"
+    if t == "dying":
+        return f"{n('who')} drops to 0 HP: unconscious and dying{r}"
+    if t == "stable":
+        return f"{n('who')} is stable{r}"
+    if t == "opportunity_attack":
+        return f"{n('who')} makes an opportunity attack on {n('target')} as it leaves its reach{r}"
+    if t == "grapple":
+        return f"{n('who')} grapples {n('target')}{r}"
+    if t == "grapple_ends":
+        return f"{n('who')} is no longer grappled by {n('grappler')}: {e['reason']}{r}"
+    if t == "shove":
+        if e["mode"] == "prone":
+            return f"{n('who')} shoves {n('target')} prone{r}"
+        return (f"{n('who')} pushes {n('target')} to {e['to']}" if e.get("moved") else f"{n('who')} cannot push {n('target')}: {e.get('reason')}") + r
+    if t == "cast":
+        return f"{n('who')} casts {e['spell'].replace('_', ' ')}" + (f" on {', '.join(_n(session, i) for i in e['targets'])}" if e["targets"] else "") + r
+    if t == "heal":
+        return f"{n('who')} regains {e['amount']} HP ({e['hp']} now){r}"
+    if t in ("dash", "disengage", "dodge", "hide", "search", "ready", "stand", "use", "help", "mount", "dismount"):
+        extra = {"dash": "dashes", "disengage": "disengages", "dodge": "dodges", "hide": f"hides (Stealth {e.get('stealth')})",
+                 "search": f"searches (Perception {e.get('perception')}){': finds ' + ', '.join(e['found']) if e.get('found') else ''}",
+                 "ready": f"readies an attack with {e.get('weapon')}", "stand": "stands up",
+                 "use": f"uses {e.get('object')}", "help": f"helps {_n(session, e.get('ally'))} against {_n(session, e.get('target'))}",
+                 "mount": f"mounts {_n(session, e.get('mount'))}", "dismount": f"dismounts to {e.get('to')}"}[t]
+        return f"{n('who')} {extra}{r}"
+    if t == "combat_over":
+        return f"== the fight is over: {e.get('winner') or 'nobody'} wins =="
     rest = {k: v for k, v in e.items() if k not in ("type", "who", "rule")}
     who = f"{n('who')} " if "who" in e else ""
     return f"{who}{t.replace('_', ' ')}" + (f": {json.dumps(rest, sort_keys=True)}" if rest else "") + r
