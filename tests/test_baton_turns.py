@@ -230,3 +230,14 @@ def test_bat15_create_opportunity_without_damage():
     s = session([hero(), foe()], starts="ana")
     step(s, "ana", "create_opportunity", skill="intimidate", target="gob", effect="shake", rolls={"test": 8})
     assert A(s, "gob").has("shaken")
+
+
+def test_preview_of_attack_move_and_pass():
+    s = session([hero(), foe(conditions=["exposed"])], starts="ana")
+    p = s.preview({"actor": "ana", "action": "attack", "target": "gob"})
+    assert p["legal"] and p["difficulty"] == 8 and p["chances"] == 1 and 0 < p["hit_chance"] <= 1
+    assert p["positive"] == [["exposed", "BAT-59"]]
+    p = s.preview({"actor": "ana", "action": "move", "to": [2, 4, 0]})
+    assert p["legal"] and p["cost_m"] == 3.0 and p["provokes"] == ["gob"]
+    p = s.preview({"actor": "ana", "action": "pass", "to": "ana"})
+    assert not p["legal"] and p["rule"] == "BAT-09"
