@@ -284,3 +284,21 @@ def test_world_change_remeshes_only_touched_chunks(gl, yard):
     assert r.world_changed(box) == [(0, 0)]
     after = r.render(cam, st)
     assert _changed(before, after).sum() > 50
+
+
+def test_screen_layer_draws_text_over_a_frame(gl, yard):
+    from engine.render.camera import default_camera
+    from engine.render.screen import ScreenLayer
+    from engine.render.text import GlyphAtlas
+
+    r = renderer_for(gl, yard)
+    cam = default_camera(yard.world, [])
+    r.draw(cam)
+    before = gl.read().copy()
+    layer = ScreenLayer(r, GlyphAtlas(12))
+    layer.upload([layer.atlas.box(4, 4, 60, 24, (255, 0, 255, 255))] + layer.atlas.quads("HUD", 8, 6, 14, (0, 0, 0, 255)))
+    layer.draw(SIZE)
+    after = gl.read()
+    assert (after[5:20, 5:50] != before[5:20, 5:50]).any()
+    assert tuple(after[20, 50]) == (255, 0, 255)
+    layer.release()
