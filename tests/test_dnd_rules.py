@@ -598,3 +598,11 @@ def test_dnd21_areas_stop_at_walls_and_dnd54_charm_is_one_way():
     assert find(evs, "cast")["targets"] == ["t"]                       # u is behind the wall
     s = make([knight(), guard(conditions=["charmed:k"])])
     attack_event(s, "k", "t", rolls={"attack": 1})                      # t is charmed by k: k may still attack t
+
+
+def test_dnd29_thrown_off_hand():
+    d = {"id": "d", "kind": "duelist", "side": "b", "at": [1, 5, 0], "weapons": ["dagger", "dagger"]}
+    s = make([d, guard(side="r", at=(5, 5, 0), max_hp=50)])
+    step(s, "d", "attack", target="t", weapon="dagger", rolls={"attack": 1})
+    att = find(step(s, "d", "attack", target="t", weapon="dagger", bonus=True, rolls={"attack": 19, "damage": 3}), "attack")
+    assert att["melee"] is False and s.state.actors["t"].hp == 47

@@ -896,7 +896,7 @@ class Dnd5e(Ruleset):
             session.state.turn["bonus"] = True
         else:
             self._use_attack(session, a)
-            if "light" in plan["weapon"]["properties"] and plan["melee"]:
+            if "light" in plan["weapon"]["properties"] and self.is_melee(plan["weapon"]):   # thrown too (DND-29)
                 session.state.turn["light_weapon"] = plan["weapon"]["name"]
         t = session.state.actors[plan["target"]]
         self._resolve_attack(session, a, t, plan, act)
