@@ -270,3 +270,9 @@ def test_the_event_log_alone_rebuilds_the_state(tmp_path, capsys):
     assert main(["run", str(ROOT / "scenes" / "air_takeoff_climb.toml"), "--log", str(log)]) == 0   # refused steps too
     lines = log.read_text().splitlines()
     assert Session.from_log(lines).state.to_dict() == json.loads(lines[-1])
+
+
+def test_bench_rules_quick(capsys):
+    assert main(["bench", "rules", "--quick"]) == 0
+    out = capsys.readouterr().out
+    assert "actions/s" in out and "4 v 4 aerial skirmish" in out
