@@ -331,6 +331,9 @@ class Renderer:
             b = m.bounds * s
             corners = np.array([[x, y, z, 1] for x in b[:, 0] for y in b[:, 1] for z in b[:, 2]]) @ pose.T
             lift = -corners[:, 2].min() + 0.02
+            # lying across its own cell: the body's middle over the footprint's centre
+            centre = (corners[:, :2].min(axis=0) + corners[:, :2].max(axis=0)) / 2
+            pose = _translate((-centre[0], -centre[1], 0.0)) @ pose
         elif c.flying:
             pose = _rot("x", -10.0)
         return _translate((fx, fy, c.layer + lift)) @ _rot("z", -c.facing_deg) @ pose @ _scale(s)
