@@ -606,3 +606,12 @@ def test_dnd29_thrown_off_hand():
     step(s, "d", "attack", target="t", weapon="dagger", rolls={"attack": 1})
     att = find(step(s, "d", "attack", target="t", weapon="dagger", bonus=True, rolls={"attack": 19, "damage": 3}), "attack")
     assert att["melee"] is False and s.state.actors["t"].hp == 47
+
+
+def test_dnd31_push_off_a_roof_falls():
+    s = make([knight("k", side="b", at=(5, 4, 4)), {"id": "a", "kind": "archer", "side": "r", "at": [6, 4, 4]}],
+             fill=[("roof", (2, 2, 0), (6, 6, 3))])
+    evs = step(s, "k", "shove", target="a", mode="push", rolls={"check": 18, "contest": 2})
+    a = s.state.actors["a"]
+    assert a.pos == (7, 4, 0) and a.has("prone") and a.hp == 22 - 3
+    assert find(evs, "fall", who="a", layers=4, percent=15)
