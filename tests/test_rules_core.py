@@ -276,3 +276,13 @@ def test_bench_rules_quick(capsys):
     assert main(["bench", "rules", "--quick"]) == 0
     out = capsys.readouterr().out
     assert "actions/s" in out and "4 v 4 aerial skirmish" in out
+
+
+def test_previews_of_spells_and_grapples():
+    s = make([{"id": "m", "kind": "mage", "side": "b", "at": [1, 1, 0]},
+              {"id": "k", "kind": "knight", "side": "r", "at": [2, 1, 0]},
+              {"id": "h", "kind": "harpy", "side": "r", "at": [1, 2, 1], "flying": True}])
+    p = s.preview({"actor": "m", "action": "cast", "spell": "hold_person", "target": "k"})
+    assert p["legal"] and p["save"] == "wis" and p["dc"] == 8 + 3 + 3 and p["targets"] == ["k"]
+    p = s.preview({"actor": "m", "action": "grapple", "target": "h"})
+    assert p["legal"] and p["grounds_a_flyer"] is True

@@ -1742,6 +1742,21 @@ class Dnd5e(Ruleset):
                         "height": "no bonus to hit (AIR-17)", "to_hit_bonus": bonus, "target_ac": ac,
                         "hit_chance": round(p, 4), "target_flying": t.flying,
                         "fall_roll_on_hit": t.flying, "chance_fall_roll_moves_it": 0.8 if t.flying else 0.0})
+        elif act["action"] == "cast":
+            sp = SPELLS[plan["spell"]]
+            cmod = self.ab(a, a.data["casting"])
+            out.update({"spell": plan["spell"], "kind": sp["kind"], "targets": plan["targets"],
+                        "level": sp["level"], "casting_time": sp["time"]})
+            if sp["kind"] == "save":
+                out.update({"save": sp["save"], "dc": 8 + a.data["prof"] + cmod})
+            elif sp["kind"] == "attack":
+                out["to_hit_bonus"] = cmod + a.data["prof"]
+        elif act["action"] in ("grapple", "shove"):
+            t = session.state.actors[plan["target"]]
+            out.update({"target": t.id, "your_bonus": self.skill(a, "athletics"),
+                        "their_bonus": max(self.skill(t, "athletics"), self.skill(t, "acrobatics")),
+                        "grounds_a_flyer": bool(t.flying and (act["action"] == "shove" and act.get("mode", "prone") == "prone"
+                                                              or act["action"] == "grapple" and not a.flying))})
         return out
 
     def _would_provoke(self, session, a, path) -> list:
