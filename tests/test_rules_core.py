@@ -286,3 +286,14 @@ def test_previews_of_spells_and_grapples():
     assert p["legal"] and p["save"] == "wis" and p["dc"] == 8 + 3 + 3 and p["targets"] == ["k"]
     p = s.preview({"actor": "m", "action": "grapple", "target": "h"})
     assert p["legal"] and p["grounds_a_flyer"] is True
+
+
+def test_editing_the_world_refreshes_movement_and_cover():
+    s = make([{"id": "a", "kind": "archer", "side": "r", "at": [1, 1, 0]},
+              {"id": "t", "kind": "guard", "side": "b", "at": [1, 8, 0]}])
+    assert s.preview({"actor": "a", "action": "attack", "target": "t"})["cover"] == "none"
+    assert s.preview({"actor": "a", "action": "move", "to": [1, 4, 0]})["legal"]
+    stone = s.world.material_id("stone")
+    s.world.set_voxels((0, 4, 0), (11, 4, 5), stone)          # a wall across the map
+    assert s.preview({"actor": "a", "action": "attack", "target": "t"})["legal"] is False
+    assert s.preview({"actor": "a", "action": "move", "to": [1, 4, 0]})["legal"] is False

@@ -207,6 +207,15 @@ class Session:
         self.events.extend(self._sink)
         self._sink = None
 
+    def sync_world(self) -> None:
+        """Drop derived caches (reach maps, cover, body masks) when the world's voxels were edited
+        (``World.set_voxels`` drops the world's derived grids; we notice the new one)."""
+        token = getattr(self.world, "_luts", {}).get("_los_flat")     # rebuilt by the world after each edit
+        if token is not getattr(self, "_world_token", None):
+            self._world_token = token
+            self.cache.clear()
+            self.__dict__.pop("_mask_cache", None)
+
     # -- events ---------------------------------------------------------------------------------------------
     def emit(self, ev: Event) -> Event:
         if self._sink is not None:
@@ -232,12 +241,14 @@ class Session:
         return dumps(self.state.to_dict()) + f"|rng={hash(self.dice.rng.getstate())}"
 
     def legal_actions(self, actor: str | None = None) -> list[dict]:
+        self.sync_world()
         aid = actor or self.current
         if aid is None or self.state.over:
             return []
         return self.ruleset.legal_actions(self, self.actor(aid))
 
     def preview(self, action: dict) -> dict:
+        self.sync_world()
         act = self._normalise(action)
         return self.ruleset.preview(self, act)
 
@@ -273,6 +284,7 @@ class Session:
 
     def check(self, action) -> Any:
         """Validate without changing anything; returns the ruleset's plan. Raises Illegal."""
+        self.sync_world()
         act = self._normalise(action)
         if self.state.over and act.get("actor") != "gm":
             raise Illegal("the fight is over" + (f": {self.state.winner} won" if self.state.winner else ""), "")
