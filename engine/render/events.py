@@ -34,7 +34,7 @@ def _who(ev):
 def _describe(ev) -> str | None:
     t = ev.get("type", "")
     who, tgt = _who(ev), ev.get("target")
-    if t in ("roll", "state", "upkeep", "turn", "end_turn", "hp", "initiative"):
+    if t in ("roll", "state", "upkeep", "turn", "end_turn", "hp", "initiative", "action"):
         return None
     if t == "attack":
         res = "hits" if ev.get("hit") else "misses"
@@ -90,9 +90,23 @@ def _lerp_path(path, u):
     return tuple(p + (q - p) * f for p, q in zip(a, b))
 
 
+# The timeline of a step (fractions of STEP_S): moves glide over MOVE, attack lines show over ATTACK, damage numbers
+# rise from DAMAGE on, a fall (after the hit that caused it) drops with gravity over FALL; the new conditions and
+# hit points show once the motion is done.
+MOVE = (0.0, 0.6)
+ATTACK = (0.1, 0.55)
+DAMAGE = 0.3
+FALL = (0.5, 0.9)
+
+
+def _phase(u, span):
+    a, b = span
+    return min(max((u - a) / (b - a), 0.0), 1.0)
+
+
 def frame_state(anim: StepAnim, u: float) -> tuple[RenderState, Prims, list[str]]:
-    """The state and the effects at fraction ``u`` (0..1) of a step."""
-    move_u = min(u / 0.6, 1.0)
+    """The state and the caption at fraction ``u`` (0..1) of a step (effects come from :func:`effects`)."""
+    move_u = _phase(u, MOVE)
     chars = []
     for a in anim.after.characters:
         try:
@@ -100,22 +114,23 @@ def frame_state(anim: StepAnim, u: float) -> tuple[RenderState, Prims, list[str]
         except KeyError:
             chars.append(a)
             continue
+        falling = a.id in anim.falls and b.x == a.x and b.y == a.y and b.layer != a.layer
+        done = u >= (FALL[1] if falling else MOVE[1])
+        src = a if done else replace(a, conditions=b.conditions, hp=b.hp, flying=b.flying)
         if (b.x, b.y, b.layer) == (a.x, a.y, a.layer):
-            chars.append(a if u >= 0.6 else replace(a, conditions=b.conditions, hp=b.hp))
+            chars.append(src)
             continue
-        if a.id in anim.falls and b.x == a.x and b.y == a.y:
-            g = move_u * move_u                       # falls accelerate
+        if falling:
+            g = _phase(u, FALL) ** 2                      # falls accelerate
             pos = (a.x, a.y, b.layer + (a.layer - b.layer) * g)
         elif a.id in anim.paths:
             pos = _lerp_path(anim.paths[a.id], move_u * move_u * (3 - 2 * move_u))
         else:
-            s = move_u * move_u * (3 - 2 * move_u)
-            pos = (b.x + (a.x - b.x) * s, b.y + (a.y - b.y) * s, b.layer + (a.layer - b.layer) * s)
-        src = a if u >= 0.6 else replace(a, conditions=b.conditions, hp=b.hp, flying=b.flying)
+            sm = move_u * move_u * (3 - 2 * move_u)
+            pos = (b.x + (a.x - b.x) * sm, b.y + (a.y - b.y) * sm, b.layer + (a.layer - b.layer) * sm)
         chars.append(src.at(*pos))
     state = RenderState(chars)
-    fx = Prims()
-    return state, fx, [anim.caption] if anim.caption else []
+    return state, Prims(), [anim.caption] if anim.caption else []
 
 
 def effects(world, anim: StepAnim, state: RenderState, u: float) -> Prims:
@@ -129,17 +144,21 @@ def effects(world, anim: StepAnim, state: RenderState, u: float) -> Prims:
             b = state.get(tgt) if tgt else None
         except KeyError:
             continue
-        if t in ATTACKS and a is not None and b is not None and 0.2 <= u <= 0.85:
+        if t in ATTACKS and a is not None and b is not None and ATTACK[0] <= u <= ATTACK[1]:
             pa, pb = feet_centre(world, a), feet_centre(world, b)
             hit = t != "miss" and ev.get("hit", True)
             col = (255, 230, 80, 255) if hit else (200, 200, 200, 255)
             fx.line((pa[0], pa[1], pa[2] + a.eye_m), (pb[0], pb[1], pb[2] + b.height_layers * 0.6), col, xray=True)
-        if t in ("damage", "hurt") and 0.35 <= u:
+            if not hit:
+                fx.labels.append(Label((pb[0], pb[1], b.layer + b.height_layers + 0.8), "miss", (230, 230, 230, 255),
+                                       (30, 30, 30, 170), offset_px=(24, 0), scale=1.3))
+        start = FALL[1] if ev.get("damage_type") == "falling" else DAMAGE    # falling damage when it lands
+        if t in ("damage", "hurt") and start <= u:
             c = b or a
             amount = ev.get("amount", ev.get("damage"))
             if c is not None and amount is not None:
                 fxm = feet_centre(world, c)
-                rise = (u - 0.35) * 2.0
+                rise = (u - start) * 2.0
                 fx.labels.append(Label((fxm[0], fxm[1], c.layer + c.height_layers + 0.8 + rise), f"-{amount}",
-                                       (255, 70, 60, 255), (0, 0, 0, 0), size=0, offset_px=(18, 0)))
+                                       (255, 90, 70, 255), (20, 0, 0, 170), offset_px=(24, 0), scale=1.5))
     return fx

@@ -33,6 +33,7 @@ class Label:
     bg: tuple[int, int, int, int] = (30, 30, 36, 200)
     size: int = 0                        # 0 = the renderer's default
     offset_px: tuple[float, float] = (0.0, 0.0)
+    scale: float = 1.0                   # times the default size (when size is 0)
 
 
 @dataclass

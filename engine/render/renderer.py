@@ -564,7 +564,7 @@ class Renderer:
             sx, sy, w = camera.project([lb.pos], size)[0]
             if w <= 0:
                 continue
-            lpx = lb.size or px
+            lpx = lb.size or px * lb.scale
             tw = self.atlas.text_width(lb.text, lpx)
             pad = lpx * 0.25
             x0 = sx - tw / 2 - pad + lb.offset_px[0]
