@@ -1,0 +1,65 @@
+"""Replay animation from rules events (pure, no GL): moves follow the path, falls drop after the hit, damage
+numbers and attack lines appear in their windows."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.render import events as E
+from engine.render.state import CharView, RenderState
+
+pytestmark = pytest.mark.unit
+
+
+def states():
+    before = RenderState([CharView("a", "red", 1, 1, 0), CharView("h", "blue", 5, 5, 9, flying=True, hp=10)])
+    after = RenderState([CharView("a", "red", 1, 1, 0),
+                         CharView("h", "blue", 5, 5, 0, flying=False, hp=2, conditions=("prone",))])
+    return before, after
+
+
+EVENTS = [
+    {"type": "action", "step": 1},
+    {"type": "attack", "who": "a", "target": "h", "hit": True},
+    {"type": "damage", "who": "h", "amount": 3, "damage_type": "piercing"},
+    {"type": "fall", "who": "h", "from": 9, "to": 0, "layers": 9},
+    {"type": "damage", "who": "h", "amount": 5, "damage_type": "falling"},
+]
+
+
+def test_a_fall_happens_after_the_hit_and_accelerates():
+    before, after = states()
+    anim = E.build_step(before, after, EVENTS)
+    assert anim.falls == {"h"} and "a hits h" in anim.caption and "action" not in anim.caption
+    layer = lambda u: E.frame_state(anim, u)[0].get("h").layer        # noqa: E731
+    assert layer(0.0) == layer(E.FALL[0]) == 9
+    assert layer(1.0) == 0
+    mid = (E.FALL[0] + E.FALL[1]) / 2
+    assert 9 > layer(mid) > 4.5                                        # slow at first: gravity
+    h = E.frame_state(anim, 0.2)[0].get("h")
+    assert h.flying and h.conditions == () and h.hp == 10              # still aloft before the fall
+    h = E.frame_state(anim, 1.0)[0].get("h")
+    assert h.conditions == ("prone",) and h.hp == 2
+
+
+def test_attack_line_then_damage_numbers(monkeypatch):
+    from engine.world.grid import World
+
+    world = World.empty((8, 8, 12))
+    before, after = states()
+    anim = E.build_step(before, after, EVENTS)
+    early = E.effects(world, anim, E.frame_state(anim, 0.2)[0], 0.2)
+    assert len(early.xray) == 1 and not early.labels
+    mid = E.effects(world, anim, E.frame_state(anim, 0.6)[0], 0.6)
+    assert [lb.text for lb in mid.labels] == ["-3"] and not mid.xray
+    end = E.effects(world, anim, E.frame_state(anim, 0.95)[0], 0.95)
+    assert [lb.text for lb in end.labels] == ["-3", "-5"]
+
+
+def test_a_move_follows_the_rules_path():
+    before = RenderState([CharView("a", "red", 0, 0, 0)])
+    after = RenderState([CharView("a", "red", 2, 0, 0)])
+    path = [[0, 0, 0], [1, 1, 0], [2, 0, 0]]
+    anim = E.build_step(before, after, [{"type": "move", "who": "a", "to": [2, 0, 0], "path": path}])
+    a = E.frame_state(anim, E.MOVE[1] / 2)[0].get("a")
+    assert (a.x, a.y) == pytest.approx((1.0, 1.0))                     # the corner of the path, not the chord
