@@ -132,3 +132,22 @@ def test_chunked_mesh_keeps_coarse_levels_per_chunk():
     assert 0 < sum(c.triangles for c in cm.lod_chunks[4].values()) < sum(c.triangles for c in cm.lod_chunks[2].values()) < cm.triangles
     box = w.set_voxels((1, 1, 0), (1, 1, 3), IDS["stone"])
     assert cm.update(box) == [(0, 0)]
+
+
+def test_greedy_is_at_most_15_percent_of_culled_on_every_shipped_scene():
+    from pathlib import Path
+
+    from engine.errors import AerieError
+    from engine.world.scene import load_scene
+
+    scenes = sorted((Path(__file__).resolve().parents[1] / "scenes").glob("*.toml"))
+    checked = 0
+    for p in scenes:
+        try:
+            s = load_scene(p)
+        except AerieError:
+            continue            # a scene another test is about; its own tests report it
+        tc = triangle_counts(s.world.voxels, s.world.materials)
+        assert tc["greedy"] <= 0.15 * tc["culled"], (p.name, tc)
+        checked += 1
+    assert checked >= 1
