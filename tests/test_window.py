@@ -535,3 +535,31 @@ def test_dice_by_hand_help_overlays_and_cameras_with_x_input(display, duel, tmp_
         assert app.proc.poll() is None
     finally:
         app.close()
+
+
+def test_demo_opens_the_showcase_in_the_window_when_a_display_exists(display, tmp_path):
+    state = tmp_path / "state.json"
+    env = dict(os.environ, DISPLAY=display, AERIE_TEST_STATE=str(state))
+    env.pop("WAYLAND_DISPLAY", None)
+    proc = subprocess.Popen([sys.executable, "-m", "engine", "demo"], cwd=tmp_path, env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        t0 = time.time()
+        st = None
+        while time.time() - t0 < 90 and proc.poll() is None:
+            try:
+                st = json.loads(state.read_text())
+                if st["window"]["frames"] > 2:
+                    break
+            except (FileNotFoundError, ValueError, KeyError):
+                pass
+            time.sleep(0.2)
+        assert st is not None and st["window"]["frames"] > 2, proc.stdout.read() if proc.poll() is not None else ""
+        assert set(st["state"]["characters"]) >= {"wall_archer", "harpy_low", "wyvern_rider"}
+        subprocess.run(["xdotool", "search", "--sync", "--onlyvisible", "--name", "Aerie", "windowfocus", "--sync",
+                        "key", "ctrl+q"], env=env, timeout=30)
+        assert proc.wait(20) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(10)
