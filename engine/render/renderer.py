@@ -480,7 +480,7 @@ class Renderer:
 
         # characters
         if opts.characters:
-            self._draw_characters(state, vp)
+            self._draw_characters(state, vp, camera)
 
         # markers and overlays (translucent shapes, lines), then translucent terrain
         prims = character_markers(self.world, state, labels=opts.labels, drop_lines=opts.drop_lines, rings=opts.rings,
@@ -526,34 +526,52 @@ class Renderer:
             self.light_tex.use(4)
             self.light_sampler.use(4)
 
-    def _draw_characters(self, state: RenderState, vp):
+    def _draw_characters(self, state: RenderState, vp, camera: Camera):
+        """Each model twice: a dark outline (its back faces pushed out by about 1.5 pixels, so it separates from
+        the terrain at any distance), then the model itself."""
         ctx = self.ctx
         p = self.prog["model"]
         p["u_vp"].write(gl_matrix(vp))
         p["u_sun"].value = tuple(SUN)
         p["u_alpha"].value = 1.0
         ctx.enable(moderngl.DEPTH_TEST)
-        ctx.disable(moderngl.CULL_FACE)
         ctx.disable(moderngl.BLEND)
+        px_m = 2 * math.tan(math.radians(camera.fov) / 2) / self.rc.size[1]     # metres per pixel at 1 m
+        eye = np.array(camera.position)
         for c in state.characters:
             col = np.array(side_colour(c.side), dtype=np.float32) / 255.0
             p["u_side"].value = tuple(col)
             if c.dead:
-                p["u_tint"].value = (0.18, 0.18, 0.2, 0.75)
+                tint = (0.18, 0.18, 0.2, 0.75)
             elif c.down:
-                p["u_tint"].value = (0.55, 0.55, 0.58, 0.55)
+                tint = (0.55, 0.55, 0.58, 0.55)
             else:
-                p["u_tint"].value = (0.0, 0.0, 0.0, 0.0)
+                tint = (0.0, 0.0, 0.0, 0.0)
             name = c.model_name
             m = self.model(name)
-            p["u_model"].write(gl_matrix(self.model_matrix(c, name)))
-            m.vao.render(moderngl.TRIANGLES)
+            mm = self.model_matrix(c, name)
+            parts = [(m, mm)]
             base = ALIASES.get(name, name)
             if c.flying and not c.lying and base not in WINGED and (MODEL_DIR / "wings.glb").exists():
-                w = self.model("wings")
-                mm = self.model_matrix(c, name) @ _scale(max(m.height, 0.1) / 1.8)
-                p["u_model"].write(gl_matrix(mm))
-                w.vao.render(moderngl.TRIANGLES)
+                parts.append((self.model("wings"), mm @ _scale(max(m.height, 0.1) / 1.8)))
+            scale = float(np.cbrt(abs(np.linalg.det(mm[:3, :3])))) or 1.0
+            dist = float(np.linalg.norm(mm[:3, 3] - eye))
+            outline = 1.5 * px_m * dist / scale
+            # outline: back faces only, pushed out, flat dark
+            ctx.enable(moderngl.CULL_FACE)
+            ctx.cull_face = "front"
+            p["u_tint"].value = (0.06, 0.06, 0.08, 1.0)
+            p["u_outline"].value = outline
+            for model, matrix in parts:
+                p["u_model"].write(gl_matrix(matrix))
+                model.vao.render(moderngl.TRIANGLES)
+            ctx.cull_face = "back"
+            ctx.disable(moderngl.CULL_FACE)
+            p["u_tint"].value = tint
+            p["u_outline"].value = 0.0
+            for model, matrix in parts:
+                p["u_model"].write(gl_matrix(matrix))
+                model.vao.render(moderngl.TRIANGLES)
 
     def _layout_labels(self, camera, labels, size, px):
         """Project labels, then push overlapping ones up so none hides another."""
