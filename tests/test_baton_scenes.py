@@ -31,6 +31,13 @@ def test_baton_scene_plays_with_every_expectation(path):
     assert scene.spec.expect, "a demo scene checks what it shows"
 
 
+@pytest.mark.parametrize("path", SCENES, ids=lambda p: p.stem)
+def test_aerie_run_readable_log(aerie, path):
+    r = aerie("run", path.relative_to(ROOT))
+    assert r.returncode == 0, r.stderr[-2000:]
+    assert "Traceback" not in r.stderr
+
+
 def test_aerie_run_json_state_for_baton(aerie):
     r = aerie("run", "scenes/baton_wounds.toml", "--json")
     assert r.returncode == 0, r.stderr

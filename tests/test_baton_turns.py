@@ -241,3 +241,20 @@ def test_preview_of_attack_move_and_pass():
     assert p["legal"] and p["cost_m"] == 3.0 and p["provokes"] == ["gob"]
     p = s.preview({"actor": "ana", "action": "pass", "to": "ana"})
     assert not p["legal"] and p["rule"] == "BAT-09"
+
+
+def test_a_holder_killed_in_its_own_activation_loses_the_baton():
+    s = session([hero("ana", wounds=[9]), hero("bea", at=(2, 6, 0)), foe()], starts="ana")
+    evs = step(s, "ana", "move", to=[0, 2, 0], rolls={"test": 9, "damage": 5})     # the opportunity attack kills
+    one(evs, "death", who="ana")
+    p = one(evs, "pass", who="ana")
+    assert p["auto"] and p["to"] == "gob" and s.current == "gob" and s.state.data["side"] == "foes"
+
+
+def test_one_side_only_is_out_of_combat():
+    s = session([hero("ana", wounds=[2], items={"bandage": 1}), hero("bea", at=(2, 6, 0))])
+    one(s.start_events, "out_of_combat")
+    assert s.state.data["holder"] is None and not s.state.over
+    names = {a["action"] for a in s.legal_actions("ana")}
+    assert {"rest", "treat", "wait", "day"} <= names
+    illegal(s, "ana", "attack", "BAT-01", target="bea")

@@ -709,10 +709,7 @@ class Baton(Ruleset):
                     self.remove_condition(session, a, c, "BAT-11", "until_next_turn")
         session.emit({"type": "combat_over", "winner": st.winner, "rule": "BAT-10"})
         st.data["holder"] = None
-        if self.opt("after_combat") == "continue":
-            st.order = []
-            st.turn_index = 0
-        else:
+        if self.opt("after_combat") != "continue":
             st.over = True
 
     def turn_marks(self, session) -> dict:
@@ -870,7 +867,8 @@ class Baton(Ruleset):
     def _maybe_die(self, session, a: Actor, rule: str) -> None:
         if a.hp <= 0 and not a.dead:
             a.dead = True
-            session.emit({"type": "death", "who": a.id, "rule": "BAT-25", "cause": rule})
+            session.emit({"type": "death", "who": a.id, "rule": "BAT-25", "cause": rule,
+                          "reason": f"Life 0 ({sum(w['severity'] for w in a.data['wounds'])} in wounds, {rule})"})
             for o in session.state.actors.values():                     # a grapple ends with the grabber
                 if a.id in o.conditions.get("grappled", []) or a.id in o.conditions.get("grappling", []):
                     self._release(session, a, o)
