@@ -58,8 +58,14 @@ def cmd_render(args) -> int:
     state, session = still_state(scene, getattr(args, "step", 0), getattr(args, "seed", None))
     cam = choose_camera(scene, state, getattr(args, "camera", None), getattr(args, "orbit", None))
     overlays = build_overlays(scene, state, getattr(args, "overlay", None) or [], session)
+    from engine.render.renderer import DrawOptions
+
     r = _renderer(scene, tuple(args.size))
-    img = r.render(cam, state, overlays)
+    step = getattr(args, "step", 0) or 0
+    legend = f"{scene.name}  ·  cell {scene.world.cell_m:g} m  ·  L = layer of the feet (1 m each)"
+    if step:
+        legend += f"  ·  after step {step}"
+    img = r.render(cam, state, overlays, DrawOptions(hud=(legend,)))
     try:
         Image.fromarray(img).save(out)
     except OSError as e:
@@ -83,10 +89,13 @@ def cmd_flythrough(args) -> int:
     n = max(1, int(round(seconds * fps)))
     r = _renderer(scene, tuple(args.size))
     prog = Progress(n, f"flythrough {out.name}")
+    from engine.render.renderer import DrawOptions
+
+    opts = DrawOptions(hud=(f"{scene.name}  ·  L = layer of the feet (1 m each)",))
     with prog, VideoWriter(out, tuple(args.size), fps) as vw:
         for i in range(n):
             t = i / fps * scale
-            vw.write(r.render(path.at(t), state))
+            vw.write(r.render(path.at(t), state, None, opts))
             prog.update(i + 1)
     prog.done()
     print(f"wrote {out} ({n} frames, {n / fps:.1f} s at {fps} fps, {args.size[0]}x{args.size[1]})")
