@@ -342,3 +342,15 @@ def test_air17_height_gives_no_bonus_to_hit():
     a2 = find(step(s, "high", "attack", target="t", rolls={"attack": 10}), "attack")
     assert a1["bonus"] == a2["bonus"] and a1["total"] == a2["total"]
     assert a1["advantage"] == a2["advantage"] == []
+
+
+def test_air08_option_upkeep_at_the_start_of_a_turn_aloft():
+    chars = [HARPY | {"at": [2, 2, 1], "flying": True}, {"id": "x", "kind": "guard", "side": "g", "at": [9, 9, 0]}]
+    s = make(chars)                                   # default: landing before the end of the turn owes nothing
+    step(s, "h", "move", to=[2, 2, 0])
+    assert s.state.turn["bonus"] is False
+    s = make(chars, options={"upkeep": "start_of_turn"})
+    assert find(s.start_events, "upkeep", who="h") and s.state.turn["bonus"] is True
+    step(s, "h", "move", to=[2, 2, 0])
+    evs = step(s, "h", "end_turn")
+    assert "upkeep" not in types(evs) and "fall" not in types(evs)

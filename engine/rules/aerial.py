@@ -456,17 +456,30 @@ def check_all_grounded(session: Session) -> None:
         check_grounded(session, a)
 
 
-def upkeep(session: Session, a: Actor) -> None:
+def upkeep_at_start(session: Session, a: Actor) -> None:
+    """AIR-08, option ``upkeep = "start_of_turn"``: a character that starts its turn aloft spends the upkeep
+    resource at once (it spends this turn in the air even if it lands), or falls (AIR-10)."""
+    if session.options.get("upkeep", "end_of_turn") != "start_of_turn":
+        return
+    if not a.flying or a.dead or a.data.get("mounted_on"):
+        return
+    upkeep(session, a, when="started its turn aloft")
+    session.state.turn["upkeep_paid"] = True
+
+
+def upkeep(session: Session, a: Actor, when: str = "ended its turn aloft") -> None:
     """AIR-08 at the end of the actor's turn: still aloft -> spend the upkeep resource, or fall (AIR-10)."""
     if not a.flying or a.dead:
         return
     if a.data.get("mounted_on"):
         return   # the mount keeps it aloft
+    if session.state.turn.get("upkeep_paid") and session.state.turn.get("actor") == a.id:
+        return   # paid at the start of this turn
     rs = session.ruleset
     if rs.upkeep_available(session, a):
         rs.spend_upkeep(session, a)
         session.emit({"type": "upkeep", "who": a.id, "spent": rs.upkeep_name, "rule": "AIR-08"})
     else:
-        session.emit({"type": "flight_lost", "who": a.id, "reason": f"ended its turn aloft without a {rs.upkeep_name} to stay up",
+        session.emit({"type": "flight_lost", "who": a.id, "reason": f"{when} without a {rs.upkeep_name} to stay up",
                       "rule": "AIR-10", "because": "AIR-08"})
         fall(session, a, None, "AIR-10", f"no {rs.upkeep_name} left to stay aloft")

@@ -50,12 +50,14 @@ class Dnd5e(Ruleset):
         "temp_hp": "keep_higher",         # DND-35: new temporary HP replace the old only when higher
         "monsters_die_at_0": True,        # pc = false creatures die at 0 HP
         "sneak_attack_per": "round",      # DND-38: "once per round"
+        "upkeep": "end_of_turn",          # AIR-08: paid at the end of a turn aloft; "start_of_turn": on starting one aloft
     }
 
     CHOICES = {"diagonal": ("5e", "euclidean"), "fall_damage_rounding": ("down", "up", "nearest"),
                "fall_roll_on": ("hit",), "nat20_death_save": ("two_successes", "regain_1hp"),
                "prone_ranged": ("disadvantage", "none"), "grounding_grappler": ("not_flying", "can_fly"),
-               "temp_hp": ("keep_higher", "replace"), "sneak_attack_per": ("round", "turn")}
+               "temp_hp": ("keep_higher", "replace"), "sneak_attack_per": ("round", "turn"),
+               "upkeep": ("end_of_turn", "start_of_turn")}
 
     def __init__(self, options=None):
         super().__init__(options)
@@ -313,6 +315,7 @@ class Dnd5e(Ruleset):
             if not a.dead and a.hp == 0 and not a.data["stable"]:
                 self._death_save(session, a)
             if self.can_act(a):
+                aerial.upkeep_at_start(session, a)              # option upkeep = "start_of_turn" (AIR-08)
                 return
             why = "is dead" if a.dead else ("is " + next(c for c in INCAPACITATING if c in a.conditions))
             session.emit({"type": "turn_skipped", "who": a.id, "reason": f"{a.name} {why}", "rule": "DND-43"})
