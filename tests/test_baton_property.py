@@ -104,15 +104,15 @@ def _check_invariants(s: Session):
     st = s.state
     for a in st.actors.values():
         assert 0 <= a.hp <= a.max_hp, (a.id, a.hp, a.max_hp)
-        assert a.hp == max(0, a.data["max_life"] - sum(w["severity"] for w in a.data["wounds"]))   # BAT-26
-        assert a.max_hp == a.data["max_life"]
+        assert a.hp == max(0, a.data["max_life"] - sum(w["severity"] for w in a.data["wounds"])), a.id   # BAT-26
+        assert a.max_hp == a.data["max_life"], a.id
         assert 0 <= a.data["vigor"] <= a.hp, (a.id, a.data["vigor"], a.hp)                         # BAT-20
-        assert 0 <= a.data["protection"] <= a.data["protection_max"]
+        assert 0 <= a.data["protection"] <= a.data["protection_max"], a.id
         if a.dead:
-            assert a.hp == 0 or a.has("petrified")
+            assert a.hp == 0 or a.has("petrified"), a.id
         assert aerial.body_fits(s, a, a.x, a.y, a.layer), f"{a.id} inside a solid voxel at {a.pos}"
         if a.data.get("mounted_on"):
-            assert a.pos == st.actors[a.data["mounted_on"]].pos
+            assert a.pos == st.actors[a.data["mounted_on"]].pos, f"{a.id} rides but is not on its mount"
             continue
         if a.flying:
             assert a.can_fly and not a.dead and rs.fall_reason(s, a) is None, a.id
@@ -122,11 +122,11 @@ def _check_invariants(s: Session):
     d = st.data
     if d["combat"] and not st.over:
         h = st.actors[d["holder"]]
-        assert st.current == h.id
-        assert d["side"] == h.side                                   # exactly one side holds the baton
-        assert not h.dead and not h.has("petrified")
+        assert st.current == h.id, (st.current, h.id)
+        assert d["side"] == h.side, (d["side"], h.id)               # exactly one side holds the baton
+        assert not h.dead and not h.has("petrified"), f"the holder {h.id} cannot act"
     else:
-        assert d["holder"] is None
+        assert d["holder"] is None, d["holder"]
 
 
 def baton_log_ok(s: Session):

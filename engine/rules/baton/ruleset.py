@@ -381,6 +381,9 @@ class Baton(Ruleset):
         return "grave"
 
     def add_condition(self, session, a: Actor, name: str, rule: str, source: str | None = None) -> None:
+        if name == "prone" and a.data.get("mounted_on") and not a.dead:
+            self._throw_rider(session, a, f"knocked prone ({rule})")     # a prone rider is off its mount (BAT-42)
+            return
         new = name not in a.conditions
         srcs = set(a.conditions.get(name, []))
         if source:
@@ -783,6 +786,8 @@ class Baton(Ruleset):
             t["minor"] = "stay aloft"
 
     def fall_reason(self, session, a):
+        if a.data.get("mounted_on"):
+            return None                                              # its mount carries it (BAT-42)
         if a.dead:
             return ("dead", "BAT-25")
         for c in ("prone", "paralyzed", "petrified", "stuck"):
