@@ -318,3 +318,12 @@ def test_bat53_poisons():
     assert A(s, "ana").data["wounds"] == []
     evs = step(s, "gm", "wait", hours=1, rolls={"poison": [5, 5]})
     assert A(s, "ana").data["wounds"][0]["severity"] == 10
+
+
+def test_bat42_a_rider_tripped_is_off_its_mount():
+    s = session(_rider(), starts="kay")
+    step(s, "kay", "pass", to="gob")
+    evs = step(s, "gob", "trip", target="kay", rolls={"test": 11})
+    one(evs, "thrown", who="kay")
+    k = A(s, "kay")
+    assert k.has("prone") and not k.data["mounted_on"] and not A(s, "gri").data["rider"]
