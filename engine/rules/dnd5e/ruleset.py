@@ -430,8 +430,6 @@ class Dnd5e(Ruleset):
         if name == "prone" and a.data.get("rider"):
             rider = session.state.actors[a.data["rider"]]
             self._mount_fell(session, rider, a)
-        if name == "invisible" or name in INCAPACITATING:
-            pass
         aerial.check_grounded(session, a)
 
     def remove_condition(self, session, a: Actor, name: str, rule: str) -> None:
@@ -1380,7 +1378,8 @@ class Dnd5e(Ruleset):
             raise Illegal(f"{a.name} is not riding", "DND-36")
         m = session.state.actors[a.data["mounted_on"]]
         cost = a.data["speed_m"] / 2
-        left = self.movement_left(session, a, False) if False else a.data["speed_m"] * (1 + session.state.turn["dash"]) - session.state.turn["moved_m"]
+        # a rider's own movement (its mount's is the mount's): speed x (1 + Dash) - metres already spent
+        left = a.data["speed_m"] * (1 + session.state.turn["dash"]) - session.state.turn["moved_m"]
         if left + 1e-9 < cost:
             raise Illegal(f"dismounting costs half the speed ({cost:g} m); {a.name} has {max(left, 0):g} m left", "DND-36")
         spot = self._dismount_spot(session, a, m, act.get("to"))
@@ -1584,8 +1583,7 @@ class Dnd5e(Ruleset):
                         t.data.setdefault("repeat_saves", {})[sp["condition"]] = {"save": sp["save"], "dc": dc, "spell": plan["spell"], "rule": "DND-21"}
                 if not ok and sp.get("push_cells") and not t.dead:
                     self._push_from(session, a, t, sp["push_cells"])
-                if t.flying and not t.dead and not ok and sp.get("damage") and self.opt("fall_roll_on") == "hit":
-                    pass   # AIR-11 concerns attacks; a failed save is not an attack hit
+                # no fall roll here: AIR-11 concerns attacks, and a failed save is not an attack hit
 
     def _push_from(self, session, a, t, cells):
         if t.data.get("mounted_on"):
@@ -1629,8 +1627,6 @@ class Dnd5e(Ruleset):
         if k == "condition":
             if act.get("add"):
                 self.add_condition(session, t, act["add"], CONDITION_RULE[act["add"]], source=act.get("source"))
-                if act["add"] in ("unconscious",) and t.hp > 0:
-                    pass
             if act.get("remove"):
                 self.remove_condition(session, t, act["remove"], CONDITION_RULE[act["remove"]])
         elif k == "damage":
