@@ -271,12 +271,15 @@ def test_the_drop_line_ends_on_the_surface_below(gl, yard):
     assert abs(xs.mean() - px_bot) <= 3
 
 
-def test_world_change_remeshes_only_touched_chunks(gl, yard):
+@pytest.mark.parametrize("lighting", ["baked", "shadowmap"])
+def test_world_change_remeshes_only_touched_chunks(gl, yard, lighting):
     from engine.render.camera import default_camera
+    from engine.render.renderer import Renderer
     from engine.world.scene import parse_scene
 
     scene = parse_scene(YARD, "test.toml")
-    r = renderer_for(gl, scene)
+    gl.resize(SIZE)
+    r = Renderer(gl, scene.world, lighting=lighting)
     st = state_of(scene)
     cam = default_camera(scene.world, st.characters)
     before = r.render(cam, st)

@@ -146,7 +146,9 @@ class Renderer:
         self.mesh = ChunkedMesh(world, lods=tuple(lods))
         self._gpu_chunks: dict = {}
         self._palette()
-        self._occupancy()
+        self.occ = None
+        if lighting == "shadowmap":
+            self._occupancy()
         self._shadow_fbo = None
         self._shadow_tex = None
         self._models: dict[str, _Model] = {}
@@ -264,8 +266,10 @@ class Renderer:
         self._upload_chunks(keys)
         (x0, y0, z0), (x1, y1, z1) = box
         occ = self._occ_lut()[self.world.voxels[z0:z1 + 1, y0:y1 + 1, x0:x1 + 1]]
-        self.occ.write(np.ascontiguousarray(occ).tobytes(), viewport=(x0, y0, z0, x1 - x0 + 1, y1 - y0 + 1, z1 - z0 + 1))
-        self.occ.build_mipmaps()
+        if self.occ is not None:
+            self.occ.write(np.ascontiguousarray(occ).tobytes(),
+                           viewport=(x0, y0, z0, x1 - x0 + 1, y1 - y0 + 1, z1 - z0 + 1))
+            self.occ.build_mipmaps()
         self._shadow_dirty = True
         return keys
 
@@ -513,14 +517,16 @@ class Renderer:
         # labels and the HUD, on top
         self._draw_text(camera, prims.labels, opts)
         ctx.disable(moderngl.BLEND)
-        self.occ_sampler.clear(1)
+        if self.occ is not None:
+            self.occ_sampler.clear(1)
         if self.light_tex is not None:
             self.light_sampler.clear(4)
 
     def _bind_terrain_textures(self):
         self.palette.use(0)
-        self.occ.use(1)
-        self.occ_sampler.use(1)
+        if self.occ is not None:
+            self.occ.use(1)
+            self.occ_sampler.use(1)
         self._shadow_tex.use(2)
         if self.light_tex is not None:
             self.light_tex.use(4)
