@@ -354,3 +354,26 @@ def test_air08_option_upkeep_at_the_start_of_a_turn_aloft():
     step(s, "h", "move", to=[2, 2, 0])
     evs = step(s, "h", "end_turn")
     assert "upkeep" not in types(evs) and "fall" not in types(evs)
+
+
+def test_flat_relaxation_equals_the_3d_reference():
+    import random
+
+    import numpy as np
+
+    rng = random.Random(3)
+    for _ in range(60):
+        Zb, Yb, Xb = rng.randint(1, 6), rng.randint(1, 9), rng.randint(1, 9)
+        passable = np.array([[[rng.random() < 0.8 for _ in range(Xb)] for _ in range(Yb)] for _ in range(Zb)])
+        supc = np.array([[[rng.random() < 0.5 for _ in range(Xb)] for _ in range(Yb)] for _ in range(Zb)])
+        supc[0] = True
+        lo = (rng.randrange(Zb), rng.randrange(Yb), rng.randrange(Xb))
+        passable[lo] = True
+        fly = rng.random() < 0.6
+        if not fly:
+            passable &= supc
+            passable[lo] = True
+        costs = (150, rng.choice([150, 212]), 400, 200, rng.choice([0, 450, 600]) if fly else 0)
+        a = aerial._relax_flat(passable, supc, lo, fly, costs, 200)
+        b = aerial._relax_3d(passable, supc, lo, fly, costs, 200)
+        assert (a == b).all()

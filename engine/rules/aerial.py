@@ -234,9 +234,20 @@ def reach(session: Session, a: Actor, budget_m: float | None = None, fly: bool |
             passable[sl] = False     # 5e: through an ally's space, not a hostile's
     lo = (a.layer - z0, a.y - y0, a.x - x0)
     passable[lo] = True
-    Zb, Yb, Xb = fitc.shape
+    dist = _relax_flat(passable, supc, lo, fly, (cell, diag, climb, descend, takeoff), 4 * (R + fitc.shape[0]) + 8)
+    r = Reach(a.pos, (x0, y0, z0), dist, passable, endable, supc, budget, (cell, diag, climb, descend, takeoff), fly)
+    if len(session.cache) > 4096:
+        session.cache.clear()
+    session.cache[key] = r
+    return r
+
+
+def _relax_3d(passable, supc, lo, fly, costs, max_iter):
+    """Reference implementation of the relaxation on 3D slices (tests compare it with :func:`_relax_flat`)."""
+    cell, diag, climb, descend, takeoff = costs
+    Zb, Yb, Xb = passable.shape
     big = np.int32(1 << 29)     # big + big still fits an int32
-    dist = np.full(fitc.shape, big, dtype=np.int32)
+    dist = np.full(passable.shape, big, dtype=np.int32)
     dist[lo] = 0
     dense, sparse = [], []
     walk_pairs = passable & supc
@@ -273,7 +284,7 @@ def reach(session: Session, a: Actor, budget_m: float | None = None, fly: bool |
         s_src = np.concatenate([e[0] for e in sparse])
         s_dst = np.concatenate([e[1] for e in sparse])
         s_w = np.concatenate([np.full(len(e[0]), e[2], dtype=np.int32) for e in sparse])
-    for _ in range(4 * (R + Zb) + 8):
+    for _ in range(max_iter):
         before = dist.copy()
         for W, s, t in dense:
             np.minimum(dist[t], dist[s] + W, out=dist[t])
@@ -283,11 +294,62 @@ def reach(session: Session, a: Actor, budget_m: float | None = None, fly: bool |
             break
     dist = np.minimum(dist.astype(np.int64), INF)
     dist[dist >= big] = INF
-    r = Reach(a.pos, (x0, y0, z0), dist, passable, endable, supc, budget, (cell, diag, climb, descend, takeoff), fly)
-    if len(session.cache) > 4096:
-        session.cache.clear()
-    session.cache[key] = r
-    return r
+    return dist
+
+
+def _relax_flat(passable, supc, lo, fly, costs, max_iter):
+    """Cheapest cost (cm, int64, INF where unreachable) from ``lo`` to every node of the box: Gauss-Seidel
+    Bellman-Ford over the 26 neighbour shifts, on a flat array padded by one impassable node on every side, so
+    every shift is a constant offset and every update one contiguous 1D numpy operation."""
+    cell, diag, climb, descend, takeoff = costs
+    Zb, Yb, Xb = passable.shape
+    P = np.zeros((Zb + 2, Yb + 2, Xb + 2), dtype=bool)
+    P[1:-1, 1:-1, 1:-1] = passable
+    S = np.zeros_like(P)
+    S[1:-1, 1:-1, 1:-1] = supc
+    Pf, Sf = P.reshape(-1), S.reshape(-1)
+    WPf = Pf & Sf
+    N = Pf.size
+    sy, sz = Xb + 2, (Yb + 2) * (Xb + 2)
+    big = np.int32(1 << 29)     # big + big still fits an int32
+    dist = np.full(N, big, dtype=np.int32)
+    dist[((lo[0] + 1) * (Yb + 2) + lo[1] + 1) * (Xb + 2) + lo[2] + 1] = 0
+    dense, s_src, s_dst, s_w = [], [], [], []
+    for dz, dy, dx in _SHIFTS:
+        if not fly and dz != 0 and dx == dy == 0:
+            continue
+        horiz = 0 if dx == dy == 0 else (diag if dx and dy else cell)
+        vert = climb if dz > 0 else (descend if dz < 0 else 0)
+        o = dz * sz + dy * sy + dx
+        a0, a1 = max(0, o), N + min(0, o)          # destinations i with source i - o inside the array
+        if dz and (dx or dy):                       # stepping up or down while moving across: walking only
+            dst = np.flatnonzero(WPf[a0:a1] & WPf[a0 - o:a1 - o]) + a0
+            if dst.size:
+                s_dst.append(dst)
+                s_src.append(dst - o)
+                s_w.append(np.full(dst.size, horiz + vert, dtype=np.int32))
+            continue
+        ok = Pf[a0:a1] & Pf[a0 - o:a1 - o]
+        if not ok.any():
+            continue
+        W = np.full(a1 - a0, horiz + vert, dtype=np.int32)
+        if fly and takeoff:
+            W += np.int32(takeoff) * (Sf[a0 - o:a1 - o] & ~Sf[a0:a1])
+        W[~ok] = big
+        dense.append((a0, a1, o, W))
+    if s_dst:        # all walking steps as one edge list (np.minimum.at copes with repeated destinations)
+        s_src, s_dst, s_w = np.concatenate(s_src), np.concatenate(s_dst), np.concatenate(s_w)
+    for _ in range(max_iter):
+        before = dist.copy()
+        for a0, a1, o, W in dense:
+            np.minimum(dist[a0:a1], dist[a0 - o:a1 - o] + W, out=dist[a0:a1])
+        if len(s_dst):
+            np.minimum.at(dist, s_dst, dist[s_src] + s_w)
+        if np.array_equal(before, dist):
+            break
+    out = dist.reshape(Zb + 2, Yb + 2, Xb + 2)[1:-1, 1:-1, 1:-1].astype(np.int64)
+    out[out >= big] = INF
+    return out
 
 
 def _rides(o: Actor) -> bool:
