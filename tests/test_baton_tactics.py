@@ -164,6 +164,7 @@ def test_bat42_mounted_combat():
     s = session(_rider(), starts="kay")
     step(s, "kay", "pass", to="gob")
     evs = step(s, "gob", "attack", target="gri", rolls={"test": [10, 2], "damage": 5})   # 6 damage; Ride 2+1 < 13
+    assert one(evs, "attack")["difficulty"] == 9 and one(evs, "attack")["defence"] == "dodge"   # its own Defence only
     one(evs, "thrown", who="kay")
     k = A(s, "kay")
     assert not k.data.get("mounted_on") and k.has("prone") and k.pos != A(s, "gri").pos
