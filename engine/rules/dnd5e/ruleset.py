@@ -794,20 +794,24 @@ class Dnd5e(Ruleset):
     def _opportunity_attacks(self, session, a: Actor, here, there) -> bool:
         """DND-28 with AIR-05 reach: hostile creatures whose reach a leaves between ``here`` and ``there``."""
         cell = session.world.cell_m
-        bh = a.body().moved(*here)
-        bt = a.body().moved(*there)
+        bh = bt = None
         any_ = False
         for r in list(session.state.actors.values()):
             if r.id == a.id or not self.hostile(r, a) or r.dead or self.incapacitated(r) or r.data["reaction_used"]:
                 continue
             if r.data["mounted_on"] == a.id or a.data.get("rider") == r.id:
                 continue
-            melee = [w for w in r.data["weapons"] if self.is_melee(w)]
-            if not melee:
+            w, reach = self._oa_weapon(r)
+            if w is None:
                 continue
-            w = max(melee, key=lambda w: self.melee_reach(r, w))
-            reach = self.melee_reach(r, w)
-            if in_melee_reach(r.body(), bh, reach, cell) and not in_melee_reach(r.body(), bt, reach, cell):
+            rb = r.body()
+            # cheap test first: far beyond its reach (in cells, with room for the largest footprints) at both ends
+            lim = int(reach / cell) + 5
+            if max(abs(rb.x - here[0]), abs(rb.y - here[1])) > lim and max(abs(rb.x - there[0]), abs(rb.y - there[1])) > lim:
+                continue
+            if bh is None:
+                bh, bt = a.body().moved(*here), a.body().moved(*there)
+            if in_melee_reach(rb, bh, reach, cell) and not in_melee_reach(rb, bt, reach, cell):
                 a.x, a.y, a.layer = here
                 if not self.sees(session, r, a):
                     continue
@@ -824,6 +828,16 @@ class Dnd5e(Ruleset):
                 if a.dead or a.hp == 0 or a.pos != here:
                     break
         return any_
+
+    def _oa_weapon(self, r: Actor):
+        """The melee weapon with the longest reach, and that reach (None, 0 without a melee weapon)."""
+        best, reach = None, 0.0
+        for w in r.data["weapons"]:
+            if self.is_melee(w):
+                rr = self.melee_reach(r, w)
+                if best is None or rr > reach:
+                    best, reach = w, rr
+        return best, reach
 
     def _maybe_revealed(self, session, a: Actor) -> None:
         for o in session.state.actors.values():
