@@ -615,3 +615,14 @@ def test_dnd31_push_off_a_roof_falls():
     a = s.state.actors["a"]
     assert a.pos == (7, 4, 0) and a.has("prone") and a.hp == 22 - 3
     assert find(evs, "fall", who="a", layers=4, percent=15)
+
+
+@pytest.mark.parametrize("choice", ["mount", "rider"])
+def test_dnd36_opportunity_attack_provoked_by_a_mount(choice):
+    rider = {"id": "r", "kind": "wyvern_rider", "side": "b", "at": [5, 4, 0], "mount": "w"}
+    mount = {"id": "w", "kind": "griffon", "size": "large", "side": "b", "at": [5, 4, 0], "controlled_mount": True}
+    s = make([rider, mount, knight("k", side="r", at=(7, 4, 0))], size=(16, 12, 8), options={"mount_oa_target": choice})
+    step(s, "r", "end_turn")
+    evs = step(s, "w", "move", to=[1, 4, 0], rolls={"attack": 1})
+    assert find(evs, "opportunity_attack", who="k", target="r" if choice == "rider" else "w")
+    assert s.state.actors["r"].pos == s.state.actors["w"].pos

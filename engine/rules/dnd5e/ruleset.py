@@ -50,6 +50,7 @@ class Dnd5e(Ruleset):
         "temp_hp": "keep_higher",         # DND-35: new temporary HP replace the old only when higher
         "monsters_die_at_0": True,        # pc = false creatures die at 0 HP
         "sneak_attack_per": "round",      # DND-38: "once per round"
+        "mount_oa_target": "mount",       # DND-36: an opportunity attack provoked by a mount hits the mount or the rider
         "upkeep": "end_of_turn",          # AIR-08: paid at the end of a turn aloft; "start_of_turn": on starting one aloft
     }
 
@@ -57,7 +58,7 @@ class Dnd5e(Ruleset):
                "fall_roll_on": ("hit",), "nat20_death_save": ("two_successes", "regain_1hp"),
                "prone_ranged": ("disadvantage", "none"), "grounding_grappler": ("not_flying", "can_fly"),
                "temp_hp": ("keep_higher", "replace"), "sneak_attack_per": ("round", "turn"),
-               "upkeep": ("end_of_turn", "start_of_turn")}
+               "upkeep": ("end_of_turn", "start_of_turn"), "mount_oa_target": ("mount", "rider")}
 
     def __init__(self, options=None):
         super().__init__(options)
@@ -813,21 +814,33 @@ class Dnd5e(Ruleset):
                 bh, bt = a.body().moved(*here), a.body().moved(*there)
             if in_melee_reach(rb, bh, reach, cell) and not in_melee_reach(rb, bt, reach, cell):
                 a.x, a.y, a.layer = here
-                if not self.sees(session, r, a):
+                aerial._carry_rider(session, a)
+                victim = a
+                if a.data.get("rider") and self.opt("mount_oa_target") == "rider":
+                    victim = session.state.actors[a.data["rider"]]     # DND-36: the attacker's choice
+                if not self.sees(session, r, victim):
                     continue
                 try:
-                    plan = self._attack_plan(session, r, a, w, False)
+                    plan = self._attack_plan(session, r, victim, w, False)
                 except Illegal:
                     continue          # e.g. charmed by the mover (DND-54)
                 plan["kind"] = "reaction"
                 r.data["reaction_used"] = True
-                session.emit({"type": "opportunity_attack", "who": r.id, "target": a.id, "weapon": w["name"],
+                session.emit({"type": "opportunity_attack", "who": r.id, "target": victim.id, "weapon": w["name"],
                               "rule": "DND-28", "reach_rule": "AIR-05"})
-                self._resolve_attack(session, r, a, plan, {})
+                self._resolve_attack(session, r, victim, plan, {})
                 any_ = True
                 if a.dead or a.hp == 0 or a.pos != here:
                     break
         return any_
+
+    def geom(self, session, a: Actor) -> Body:
+        """A rider occupies its mount's footprint (it reaches and is reached from any side of it, DND-36)."""
+        m = a.data.get("mounted_on")
+        if m:
+            mt = session.state.actors[m]
+            return Body(mt.x, mt.y, mt.layer, mt.footprint, max(mt.height_layers, a.height_layers), a.eye_m)
+        return a.body()
 
     def _oa_weapon(self, r: Actor):
         """The melee weapon with the longest reach, and that reach (None, 0 without a melee weapon)."""
@@ -855,7 +868,7 @@ class Dnd5e(Ruleset):
         if t.id in a.conditions.get("charmed", []):
             raise Illegal(f"{a.name} is charmed by {t.name} and cannot attack it", "DND-54", "target")
         cell = session.world.cell_m
-        ab, tb = a.body(), t.body()
+        ab, tb = self.geom(session, a), self.geom(session, t)
         dist = distance_m(ab, tb, cell)
         melee = self.is_melee(w)
         thrown = False
