@@ -1498,7 +1498,8 @@ class Dnd5e(Ruleset):
             if act.get("at") is None and not act.get("target"):
                 raise Illegal(f"{name} needs a point (at = [x, y, layer]) or a target", "DND-21", "at")
             point = tuple(act["at"]) if act.get("at") is not None else session.actor(act["target"], "target").pos
-            if distance_m(a.body(), a.body().moved(*point), cell) > sp["range_m"] + (0 if area["shape"] != "cone" else 0) + 1e-9 and area["shape"] != "cone":
+            # a cone starts at the caster and points at ``at``/the target; a sphere's centre must be within range
+            if area["shape"] != "cone" and distance_m(a.body(), a.body().moved(*point), cell) > sp["range_m"] + 1e-9:
                 raise Illegal(f"{list(point)} is beyond {name}'s range of {sp['range_m']:g} m", "DND-21", "at")
             plan["targets"] = self._area_targets(session, a, sp, point, act.get("target"))
             plan["point"] = list(point)
