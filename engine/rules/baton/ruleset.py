@@ -1243,11 +1243,12 @@ class Baton(Ruleset):
         # dragging a smaller grappled character (BAT-55)
         for tid in list(body.conditions.get("grappling", [])):
             g = st.actors[tid]
-            if self.size_cmp(body, g) > 0 and len(path[:stop + 1]) >= 2:
+            if self.size_cmp(body, g) > 0 and len(path[:stop + 1]) >= 2 and not g.data.get("mounted_on"):
                 px, py, pz = path[stop - 1]
                 if (aerial.body_fits(session, g, px, py, pz) and not self._occupied(session, g, (px, py, pz))
                         and (g.flying or aerial.is_supported(session, g, px, py, pz))):
                     g.x, g.y, g.layer = px, py, pz
+                    aerial._carry_rider(session, g)
                     session.emit({"type": "dragged", "who": g.id, "by": body.id, "to": [px, py, pz], "rule": "BAT-55"})
         if failed:
             cell = session.world.cell_m
@@ -1746,6 +1747,9 @@ class Baton(Ruleset):
         if not ev["success"]:
             return
         cells = ev["level"] // 2
+        if t.data.get("mounted_on") and cells:
+            self._throw_rider(session, t, "pushed off its mount")          # BAT-42 "derrubado"
+            return
         dx = (t.x > a.x) - (t.x < a.x)
         dy = (t.y > a.y) - (t.y < a.y)
         if dx == dy == 0:
