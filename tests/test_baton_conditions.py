@@ -186,3 +186,13 @@ def test_turn_marks_show_the_holder_and_who_has_acted():
     step(s, "ana", "pass", to="bea")
     m = s.ruleset.turn_marks(s)
     assert m == {"bea": "holds the baton", "ana": "acted this turn", "gob": "has not acted"}
+
+
+def test_air08_option_upkeep_at_the_start_of_the_activation():
+    chars = [hero("ana", surprised=True), ch("har", "foes", (5, 5, 3), kind="harpy", flying=True)]
+    s = session(chars, options={"upkeep": "start_of_turn"})
+    one(s.start_events, "upkeep", who="har")
+    illegal(s, "har", "shout", "BAT-05")                                            # the minor action is spent
+    evs = step(s, "har", "move", to=[5, 6, 3])
+    evs = step(s, "har", "pass", to="ana")
+    assert not ev(evs, "upkeep") and A(s, "har").flying

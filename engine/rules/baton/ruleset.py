@@ -496,6 +496,7 @@ class Baton(Ruleset):
             a.data["surprised"] = False
         session.emit({"type": "baton", "to": to, "side": a.side, "kept": kept, "how": how, "turn": d["turn_no"],
                       "rule": rule})
+        aerial.upkeep_at_start(session, self._body(session, a))   # only with the option upkeep = "start_of_turn"
         if a.has("confused") and self.opt("auto_confusion") and guard < 8:
             self._confused_activation(session, a, guard)
 
@@ -601,6 +602,8 @@ class Baton(Ruleset):
 
     def _end_activation(self, session, a: Actor) -> None:
         """AIR-08 at the end of the character's activation: a flyer spends its minor action to stay up."""
+        if session.state.turn.get("upkeep_paid"):
+            return                                              # paid when the activation began (option)
         if a.data.get("mounted_on"):
             m = session.state.actors[a.data["mounted_on"]]
             aerial.upkeep(session, m)
