@@ -36,6 +36,8 @@ def random_scene_text(rng: random.Random) -> str:
         opts.append("air17_overrides_elevation = false")
     if rng.random() < 0.3:
         opts.append('keep_prefers = "turn"')
+    if rng.random() < 0.2:
+        opts.append('upkeep = "start_of_turn"')
     lines = ['name = "random baton"', 'ruleset = "baton"', f"seed = {rng.randint(0, 10**6)}"]
     if opts:
         lines += ["[options]"] + opts
