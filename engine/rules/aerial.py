@@ -314,7 +314,7 @@ def _relax_flat(passable, supc, lo, fly, costs, max_iter):
     big = np.int32(1 << 29)     # big + big still fits an int32
     dist = np.full(N, big, dtype=np.int32)
     dist[((lo[0] + 1) * (Yb + 2) + lo[1] + 1) * (Xb + 2) + lo[2] + 1] = 0
-    dense, s_src, s_dst, s_w = [], [], [], []
+    dense, step_off, step_w = [], [], []
     for dz, dy, dx in _SHIFTS:
         if not fly and dz != 0 and dx == dy == 0:
             continue
@@ -323,11 +323,8 @@ def _relax_flat(passable, supc, lo, fly, costs, max_iter):
         o = dz * sz + dy * sy + dx
         a0, a1 = max(0, o), N + min(0, o)          # destinations i with source i - o inside the array
         if dz and (dx or dy):                       # stepping up or down while moving across: walking only
-            dst = np.flatnonzero(WPf[a0:a1] & WPf[a0 - o:a1 - o]) + a0
-            if dst.size:
-                s_dst.append(dst)
-                s_src.append(dst - o)
-                s_w.append(np.full(dst.size, horiz + vert, dtype=np.int32))
+            step_off.append(o)
+            step_w.append(horiz + vert)
             continue
         ok = Pf[a0:a1] & Pf[a0 - o:a1 - o]
         if not ok.any():
@@ -337,8 +334,18 @@ def _relax_flat(passable, supc, lo, fly, costs, max_iter):
             W += np.int32(takeoff) * (Sf[a0 - o:a1 - o] & ~Sf[a0:a1])
         W[~ok] = big
         dense.append((a0, a1, o, W))
-    if s_dst:        # all walking steps as one edge list (np.minimum.at copes with repeated destinations)
-        s_src, s_dst, s_w = np.concatenate(s_src), np.concatenate(s_dst), np.concatenate(s_w)
+    # all walking steps as one edge list (np.minimum.at copes with repeated destinations); walkable nodes are
+    # inside the padding, so a node minus any offset stays inside the array
+    s_dst = s_src = s_w = ()
+    walk = np.flatnonzero(WPf)
+    if walk.size and step_off:
+        offs = np.array(step_off, dtype=np.int64)[:, None]
+        src = walk[None, :] - offs
+        ok = WPf[src]
+        if ok.any():
+            s_src = src[ok]
+            s_dst = np.broadcast_to(walk[None, :], src.shape)[ok]
+            s_w = np.broadcast_to(np.array(step_w, dtype=np.int32)[:, None], src.shape)[ok]
     for _ in range(max_iter):
         before = dist.copy()
         for a0, a1, o, W in dense:
