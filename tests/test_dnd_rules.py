@@ -626,3 +626,15 @@ def test_dnd36_opportunity_attack_provoked_by_a_mount(choice):
     evs = step(s, "w", "move", to=[1, 4, 0], rolls={"attack": 1})
     assert find(evs, "opportunity_attack", who="k", target="r" if choice == "rider" else "w")
     assert s.state.actors["r"].pos == s.state.actors["w"].pos
+
+
+def test_dnd36_a_controlled_mount_takes_the_riders_initiative():
+    rider = {"id": "r", "kind": "wyvern_rider", "side": "b", "at": [4, 4, 0], "initiative": 20}
+    mount = {"id": "w", "kind": "griffon", "size": "large", "side": "b", "at": [5, 4, 0], "controlled_mount": True, "initiative": 2}
+    e = guard("e", side="r", at=(10, 10, 0), initiative=10)
+    s = make([rider, mount, e])
+    assert s.state.order == ["r", "e", "w"]
+    step(s, "r", "mount", target="w")
+    assert s.state.order == ["r", "w", "e"]
+    step(s, "r", "end_turn")
+    assert s.current == "w"

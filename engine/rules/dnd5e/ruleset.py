@@ -1380,7 +1380,17 @@ class Dnd5e(Ruleset):
 
     def _apply_mount(self, session, a, act, plan):
         self.spend_movement(session, a, plan["cost"])
-        self._do_mount(session, a, session.state.actors[plan["mount"]])
+        m = session.state.actors[plan["mount"]]
+        self._do_mount(session, a, m)
+        st = session.state
+        if m.data["controlled_mount"] and m.id in st.order and a.id in st.order:
+            # DND-36: a controlled mount acts on its rider's initiative, right after it
+            i = st.order.index(m.id)
+            st.order.pop(i)
+            if i < st.turn_index:
+                st.turn_index -= 1
+            st.order.insert(st.order.index(a.id) + 1, m.id)
+            session.emit({"type": "initiative_moved", "who": m.id, "after": a.id, "order": list(st.order), "rule": "DND-36"})
 
     def _dismount_spot(self, session, a, m, prefer=None):
         cands = []
