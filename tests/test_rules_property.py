@@ -128,9 +128,12 @@ def test_random_play_invariants():
         for _ in range(140):
             if s.state.over:
                 break
+            fp = s.fingerprint()
             acts = s.legal_actions()
             assert acts and all(a["actor"] == s.current for a in acts)
             act = random_action(s, rng)
+            s.preview(act)
+            assert s.fingerprint() == fp, "listing or previewing actions changed the state"
             if rng.random() < 0.3:
                 bad = mutate(rng, s, act)
                 before = s.fingerprint()
