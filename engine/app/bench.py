@@ -52,10 +52,8 @@ def bench_window(args) -> int:
         win.dispatch_events()
         pyglet.clock.tick()
         win.tick(dt)
-        win.switch_to()
-        win.on_draw()
+        win.draw(dt)          # what pyglet's loop calls: on_draw and flip, or nothing when nothing changed
         win.rc.ctx.finish()
-        win.flip()
 
     # wait for the worker's first answers (cover map, movement, preview) so the frames measured draw everything
     t0 = time.perf_counter()
@@ -68,6 +66,7 @@ def bench_window(args) -> int:
         times = []
         r0 = win.redraws
         s0 = win.scaled
+        k0 = win.skipped
         for i in range(n):
             before_frame(i)
             t = time.perf_counter()
@@ -78,7 +77,8 @@ def bench_window(args) -> int:
         p95 = times[int(len(times) * 0.95) - 1]
         return (f"{what}: median {med * 1000:.1f} ms ({1 / med:.1f} fps), p95 {p95 * 1000:.1f} ms ({1 / p95:.1f} fps); "
                 f"3D view redrawn in {win.redraws - r0} of {n} frames"
-                + (f", {sc} of them at reduced scale" if (sc := win.scaled - s0) else ""))
+                + (f", {sc} of them at reduced scale" if (sc := win.scaled - s0) else "")
+                + (f"; {sk} frames skipped (nothing changed on screen)" if (sk := win.skipped - k0) else ""))
 
     W, Hh = win.get_framebuffer_size()
     def orbit(i):
@@ -96,7 +96,9 @@ def bench_window(args) -> int:
         # the cursor sweeping over the map: picking every frame, the ghost / cell box redrawn when the cell changes
         measure("cursor sweeping the map (picking every frame)",
                 lambda i: win.on_mouse_motion(int(W * (0.3 + 0.4 * (i % 60) / 60)), int(Hh * 0.45), 4, 0)),
-        # reading the panels: nothing moves
+        # the HUD changes (a message, the hovered cell's text) over a still 3D view: a copy of the cached view + HUD
+        measure("HUD changing over a still view", lambda i: (win.ctl.say(f"message {i}"), win.changed())),
+        # reading the panels: nothing moves, nothing is drawn
         measure("idle (nothing changes)", lambda i: None),
     ]
     on = [k for k, v in win.on.items() if v]

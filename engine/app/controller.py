@@ -53,6 +53,7 @@ class Controller:
         self.version = 0           # bumps on every change the window must redraw / recompute for
         self.state_version = 0     # bumps when the rules state changes (step, undo, redo, load)
         self._legal_cache = None
+        self.msg_version = 0
         if self.selected:
             self.cursor_layer = self.actor(self.selected).layer
 
@@ -170,7 +171,7 @@ class Controller:
 
     def say(self, text: str, kind: str = "info"):
         self.message = (text, kind)
-        self.version += 1
+        self.msg_version += 1      # the HUD's message line only: nothing in the 3D view depends on it
 
     # -- composing an action ------------------------------------------------------------------------------------
     def choose(self, name: str) -> bool:

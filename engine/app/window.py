@@ -121,6 +121,9 @@ class PlayWindow(pyglet.window.Window):
         self._scene_key = None
         self.redraws = 0
         self.scaled = 0
+        self.skipped = 0
+        self._force = True
+        self._drawn_key = None
         # while the camera moves and full resolution cannot hold 30 fps here, the 3D view is drawn at this scale and
         # stretched (the HUD stays sharp); a still view is always drawn at full resolution. AERIE_FULL_RES=1: never.
         self.adaptive = os.environ.get("AERIE_FULL_RES", "") not in ("1", "yes", "true")
@@ -274,6 +277,23 @@ class PlayWindow(pyglet.window.Window):
 
     def changed(self):
         self._hud_key = None
+        self._force = True
+
+    def _frame_key(self):
+        ctl = self.ctl
+        return (self.camctl.camera(), ctl.version, ctl.msg_version, ctl.state_version, ctl.hover, ctl.cursor_layer,
+                tuple(sorted(self.on.items())), self.help, self.typing, self.camctl.mode, self.size_px,
+                tuple((n, r[0]) for n, r in self._results.items()), tuple(self._jobs), len(self.anims), self.anim_t)
+
+    def draw(self, dt):
+        """pyglet's redraw: skipped when nothing on screen would change (the last frame stays up)."""
+        if not self._force and not self._shot_pending and self._frame_key() == self._drawn_key:
+            self.skipped += 1
+            return
+        super().draw(dt)
+
+    def on_expose(self):
+        self._force = True
 
     # ================================================================================================ input
     def _make_target(self):
@@ -878,20 +898,27 @@ class PlayWindow(pyglet.window.Window):
             prims.extend(self.ghost_prims(rs))
             prims.extend(fx)
             full = self._target
-            if scale != 1.0:
+            # a moving frame at full resolution goes straight to the window (no copy; the next still frame redraws
+            # into the cache), a reduced one into the small buffer, a still one into the cache
+            direct = moving and scale == 1.0
+            if direct:
+                self.rc.fbo = ctx.screen
+            elif scale != 1.0:
                 small = self._small(scale)
                 self.rc.fbo, self.rc.size = small[1], small[0]
             self.renderer.draw(cam, rs, prims, DrawOptions())
             self.rc.fbo, self.rc.size = full[1], full[0]
-            self._scene_key = key3d
-            self._scale = scale
+            self._scene_key = ("direct",) if direct else key3d
+            self._scale = "direct" if direct else scale
             self._notes = notes
             self.redraws += 1
             self.scaled += scale != 1.0
-            self._track(scale)
+            self._track(1.0 if direct else scale)
         else:
             self._track(None)
-        if self._scale == 1.0:
+        if self._scale == "direct":
+            pass
+        elif self._scale == 1.0:
             ctx.copy_framebuffer(ctx.screen, self._target[2])
         else:
             self._blit_scaled(self._small(self._scale))
@@ -902,7 +929,9 @@ class PlayWindow(pyglet.window.Window):
             self._shot_pending = None
             self.screenshot()
         self.frames += 1
-        if getattr(self, "_fresh", False):
+        self._drawn_key = self._frame_key()
+        self._force = False
+        if getattr(self, "_fresh", False) or self.test_state:
             self._fresh = False
             self.write_state()
         now = time.perf_counter()
@@ -918,7 +947,7 @@ class PlayWindow(pyglet.window.Window):
     # ================================================================================================ HUD
     def draw_hud(self, notes):
         ctl = self.ctl
-        k = (ctl.version, ctl.state_version, self.size_px, tuple(sorted(self.on.items())), self.help, self.typing,
+        k = (ctl.version, ctl.msg_version, ctl.state_version, self.size_px, tuple(sorted(self.on.items())), self.help, self.typing,
              tuple(notes), self.camctl.mode,
              tuple((n, r[0]) for n, r in self._results.items()), tuple(self._jobs), ctl.hover)
         if k != self._hud_key or self.camctl.mode == "flythrough":
