@@ -750,9 +750,13 @@ class Dnd5e(Ruleset):
         spent = 0.0
         seg_start = 0
         stopped = None
+        # anyone who could possibly react (DND-28): hostile, able, reaction unused, armed for melee
+        watchers = not t["disengaged"] and any(
+            self.hostile(r, a) and not r.dead and not r.data["reaction_used"] and not self.incapacitated(r)
+            and self._oa_weapon(r)[0] is not None for r in session.state.actors.values())
         for i in range(len(path) - 1):
             nxt = path[i + 1]
-            if not t["disengaged"]:
+            if watchers:
                 provoked = self._opportunity_attacks(session, a, path[i], nxt)
                 if provoked:
                     self._emit_move(session, a, path[seg_start:i + 1], costs[i] - costs[seg_start], "before leaving reach")
