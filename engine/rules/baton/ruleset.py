@@ -283,13 +283,15 @@ class Baton(Ruleset):
     def _able(self, a: Actor) -> bool:
         return not a.dead and not a.has("petrified")
 
-    def _can_hold(self, a: Actor) -> bool:
+    def _can_hold(self, a: Actor, session=None) -> bool:
         """May receive the baton: alive, not a statue, not a ridden mount (it acts with its rider, BAT-42)."""
-        return self._able(a) and not a.data.get("rider")
+        if not self._able(a):
+            return False
+        r = a.data.get("rider")
+        return not r or (session is not None and not self._able(session.state.actors[r]))
 
     def _able_sides(self, session) -> set:
-        return {a.side for a in session.state.actors.values() if self._able(a) and not a.data.get("rider")
-                or (self._able(a) and a.data.get("rider") and not self._able(session.state.actors[a.data["rider"]]))}
+        return {a.side for a in session.state.actors.values() if self._can_hold(a, session)}
 
     def combat(self, session) -> bool:
         return bool(session.state.data.get("combat"))
@@ -473,13 +475,13 @@ class Baton(Ruleset):
             self._side_turn_starts(session, a.side)
             if not self.combat(session) or st.over:
                 return
-            if not self._can_hold(a):       # the effects just killed it: the side's first able character
-                alt = self._prefer(session, [o for o in st.actors.values() if o.side == a.side and self._can_hold(o)])
+            if not self._can_hold(a, session):       # the effects just killed it: the side's first able character
+                alt = self._prefer(session, [o for o in st.actors.values() if o.side == a.side and self._can_hold(o, session)])
                 if not alt:
                     d["holder"] = None
                     self._check_over(session, auto=False)
                     if self.combat(session) and not st.over:     # the whole side is down: back to the others
-                        nxt = self._prefer(session, [o for o in st.actors.values() if o.side != a.side and self._can_hold(o)])
+                        nxt = self._prefer(session, [o for o in st.actors.values() if o.side != a.side and self._can_hold(o, session)])
                         if nxt is not None and guard < 8:
                             self._give_baton(session, nxt.id, "BAT-09", False, "auto", guard + 1)
                     return
@@ -575,7 +577,7 @@ class Baton(Ruleset):
         confused = a.has("confused")
         kept = confused or (die is not None and die % 2 == 0)
         rule = "BAT-58" if confused else ("BAT-08" if kept else "BAT-09")
-        others = [o for o in st.actors.values() if o.id != a.id and self._can_hold(o)]
+        others = [o for o in st.actors.values() if o.id != a.id and self._can_hold(o, session)]
         allies = [o for o in others if o.side == a.side]
         foes = [o for o in others if o.side != a.side]
         if kept:
@@ -616,7 +618,7 @@ class Baton(Ruleset):
         if st.over or not self.combat(session):
             return
         tgt = st.actors[to]
-        if not self._can_hold(tgt):
+        if not self._can_hold(tgt, session):
             self._auto_pass(session, a)
             return
         session.emit({"type": "pass", "who": a.id, "to": to, "kept": kept, "rule": rule,
@@ -626,7 +628,7 @@ class Baton(Ruleset):
     def _auto_pass(self, session, a: Actor, guard: int = 0) -> None:
         """The holder cannot pass (dead, a statue): the baton goes to the other side (BAT-09)."""
         st = session.state
-        foes = [o for o in st.actors.values() if o.side != a.side and self._can_hold(o)]
+        foes = [o for o in st.actors.values() if o.side != a.side and self._can_hold(o, session)]
         nxt = self._prefer(session, foes)
         if nxt is None:
             self._check_over(session)
@@ -676,7 +678,7 @@ class Baton(Ruleset):
         st = session.state
         if st.over or not self.combat(session) or st.data["holder"] != a.id:
             return
-        if not self._can_hold(a):
+        if not self._can_hold(a, session):
             self._auto_pass(session, a, guard + 1)
             return
         ids, kept, rule = self.pass_targets(session, a)
@@ -700,7 +702,7 @@ class Baton(Ruleset):
         sides = self._able_sides(session)
         if len(sides) > 1:
             h = self.holder(session)
-            if auto and h is not None and not self._can_hold(h):
+            if auto and h is not None and not self._can_hold(h, session):
                 self._auto_pass(session, h)
             return
         st.data["combat"] = False
@@ -1092,7 +1094,7 @@ class Baton(Ruleset):
         if to in ids:
             return {"to": to, "kept": kept, "rule": rule}
         die = session.state.turn.get("test_die")
-        if not self._can_hold(t):
+        if not self._can_hold(t, session):
             why = "dead" if t.dead else ("petrified" if t.has("petrified") else f"a mount: it acts with its rider")
             raise Illegal(f"{t.name} cannot take the baton: {why}", "BAT-42" if t.data.get("rider") else "BAT-25", "to")
         if rule == "BAT-58":
@@ -1114,7 +1116,7 @@ class Baton(Ruleset):
             self._end_activation(session, a)
             session.emit({"type": "pass", "who": a.id, "to": a.id, "kept": True, "rule": "BAT-08",
                           "die": session.state.turn.get("test_die"), "note": "no other ally can act"})
-            if not session.state.over and self.combat(session) and self._can_hold(a):
+            if not session.state.over and self.combat(session) and self._can_hold(a, session):
                 self._give_baton(session, a.id, "BAT-08", True, "kept")
             return
         self._do_pass(session, a, plan["to"], plan["kept"], plan["rule"])
