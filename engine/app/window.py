@@ -286,11 +286,14 @@ class PlayWindow(pyglet.window.Window):
                 tuple((n, r[0]) for n, r in self._results.items()), tuple(self._jobs), len(self.anims), self.anim_t)
 
     def draw(self, dt):
-        """pyglet's redraw: skipped when nothing on screen would change (the last frame stays up)."""
+        """pyglet's redraw: skipped when nothing on screen would change (the last frame stays up). on_draw is
+        called directly, not queued as an event, so the flip always shows the frame just drawn."""
         if not self._force and not self._shot_pending and self._frame_key() == self._drawn_key:
             self.skipped += 1
             return
-        super().draw(dt)
+        self.switch_to()
+        self.on_draw()
+        self.flip()
 
     def on_expose(self):
         self._force = True
