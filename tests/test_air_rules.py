@@ -377,3 +377,80 @@ def test_flat_relaxation_equals_the_3d_reference():
         a = aerial._relax_flat(passable, supc, lo, fly, costs, 200)
         b = aerial._relax_3d(passable, supc, lo, fly, costs, 200)
         assert (a == b).all()
+
+
+def _dijkstra(passable, supc, lo, fly, costs, alternate):
+    """Plain Dijkstra over (node, parity of diagonals) -- the reference for the vectorised relaxation."""
+    import heapq
+
+    cell, diag, climb, descend, takeoff = costs
+    Zb, Yb, Xb = passable.shape
+    best = {}
+    heap = [(0, lo, 0)]
+    while heap:
+        d, u, par = heapq.heappop(heap)
+        if (u, par) in best:
+            continue
+        best[(u, par)] = d
+        for dz in (-1, 0, 1):
+            for dy in (-1, 0, 1):
+                for dx in (-1, 0, 1):
+                    if dz == dy == dx == 0 or (not fly and dz and not (dx or dy)):
+                        continue
+                    v = (u[0] + dz, u[1] + dy, u[2] + dx)
+                    if not (0 <= v[0] < Zb and 0 <= v[1] < Yb and 0 <= v[2] < Xb):
+                        continue
+                    if not (passable[u] and passable[v]):
+                        continue
+                    if dz and (dx or dy) and not (supc[u] and supc[v]):
+                        continue
+                    npar = par
+                    if dx and dy:
+                        if alternate:
+                            h, npar = (cell if par == 0 else 2 * cell), 1 - par
+                        else:
+                            h = diag
+                    else:
+                        h = cell if (dx or dy) else 0
+                    c = h + (climb if dz > 0 else descend if dz < 0 else 0)
+                    if fly and takeoff and supc[u] and not supc[v]:
+                        c += takeoff
+                    heapq.heappush(heap, (d + c, v, npar))
+    out = {}
+    for (u, _p), d in best.items():
+        out[u] = min(out.get(u, d), d)
+    return out
+
+
+@pytest.mark.parametrize("alternate", [False, True])
+def test_relaxation_matches_dijkstra(alternate):
+    import random
+
+    import numpy as np
+
+    rng = random.Random(11 + alternate)
+    for _ in range(40):
+        Zb, Yb, Xb = rng.randint(1, 5), rng.randint(1, 8), rng.randint(1, 8)
+        passable = np.array([[[rng.random() < 0.8 for _ in range(Xb)] for _ in range(Yb)] for _ in range(Zb)])
+        supc = np.array([[[rng.random() < 0.5 for _ in range(Xb)] for _ in range(Yb)] for _ in range(Zb)])
+        supc[0] = True
+        lo = (rng.randrange(Zb), rng.randrange(Yb), rng.randrange(Xb))
+        fly = rng.random() < 0.6
+        if not fly:
+            passable &= supc
+        passable[lo] = True
+        costs = (150, 150 if alternate else rng.choice([150, 212]), 400, 200, rng.choice([0, 450, 600]) if fly else 0)
+        got = aerial._relax_flat(passable, supc, lo, fly, costs, 500, alternate=alternate)
+        got = got[0] if alternate else got
+        want = _dijkstra(passable, supc, lo, fly, costs, alternate)
+        for idx in np.ndindex(passable.shape):
+            assert int(got[idx]) == want.get(idx, int(aerial.INF)), (idx, alternate)
+
+
+def test_air09_diagonal_5_10_5_option():
+    s = make([HARPY | {"at": [0, 0, 3], "flying": True}], options={"diagonal": "5-10-5"})
+    m = moved(step(s, "h", "move", to=[4, 4, 3]))[0]
+    assert m["cost_m"] == 1.5 + 3 + 1.5 + 3
+    s = make([HARPY | {"at": [0, 0, 3], "flying": True}], options={"diagonal": "5-10-5"})
+    p = s.preview({"actor": "h", "action": "move", "to": [5, 3, 3]})      # 3 diagonals + 2 straight = 1.5+3+1.5+3
+    assert p["cost_m"] == 9.0 and p["horizontal_m"] == 9.0 and len(p["path"]) == 6

@@ -27,7 +27,8 @@ def random_scene_text(rng: random.Random) -> str:
         mat = rng.choice(["stone", "roof", "brick", "wood"])
         fills.append(f'{{ material = "{mat}", from = [{x0}, {y0}, 0], to = [{x1}, {y1}, {top}] }}')
     lines = [f'name = "random"', 'ruleset = "dnd5e"', f"seed = {rng.randint(0, 10**6)}", "[map]",
-             f"size = [{X}, {Y}, {Z}]", f"fill = [{', '.join(fills)}]"]
+             f"size = [{X}, {Y}, {Z}]", f"fill = [{', '.join(fills)}]",
+             "[options]", f'diagonal = "{rng.choice(["5e", "5e", "euclidean", "5-10-5"])}"']
     solid = set()
     for f in fills:
         import re

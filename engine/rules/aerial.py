@@ -6,7 +6,7 @@ cost, the upkeep resource, fall reasons, the damage path, prone), so the same co
 Movement (AIR-06, AIR-07, AIR-09): the cheapest path over nodes (cell x, cell y, layer) where the body fits
 (no solid voxel in its footprint x height). Edges go to the 26 neighbours: a horizontal step (straight or
 diagonal) costs one cell (``cell_m``, 1.5 m; option ``diagonal = "5e"``; ``"euclidean"`` makes diagonals
-cost cell_m * sqrt 2), climbing a layer costs 4 m and descending one 2 m (``climb_m``/``descend_m`` options);
+cost cell_m * sqrt 2, ``"5-10-5"`` one cell then two, alternately), climbing a layer costs 4 m and descending one 2 m (``climb_m``/``descend_m`` options);
 a step that does both pays both. Walkers only use supported nodes (layer 0, or a solid voxel under the
 footprint) and change at most one layer per step (a stair or a kerb; no jumping down). A flyer may also enter
 unsupported nodes; leaving support into the air costs the take-off (AIR-06: half its movement) each time.
@@ -88,7 +88,8 @@ def body_fits(session: Session, a: Actor, x: int, y: int, layer: int) -> bool:
 class Reach:
     """Cheapest movement cost (cm) to every node of a box around the actor; paths on demand."""
 
-    def __init__(self, origin, box0, dist, passable, endable, sup, budget_cm, costs, fly):
+    def __init__(self, origin, box0, dist, passable, endable, sup, budget_cm, costs, fly, per=None):
+        self.per = per            # 5-10-5 diagonals: cost per parity of diagonals so far, [2, z, y, x]
         self.origin = origin
         self.box0 = box0          # (x0, y0, z0) of the box
         self.dist = dist          # int64 [z, y, x] in the box
@@ -127,7 +128,7 @@ class Reach:
         zz, yy, xx = np.nonzero(ok)
         return list(zip((xx + x0).tolist(), (yy + y0).tolist(), (zz + z0).tolist()))
 
-    def edge_cm(self, p, q) -> int:
+    def edge_cm(self, p, q, diag_cm=None) -> int:
         """Cost of one edge p -> q (local box indices), INF when not allowed."""
         if not (self.passable[p] and self.passable[q]):
             return int(INF)
@@ -138,6 +139,8 @@ class Reach:
         if not self.fly and dz and not (dx or dy):
             return int(INF)
         cell, diag, climb, descend, takeoff = self.costs
+        if diag_cm is not None:
+            diag = diag_cm
         c = 0 if not (dx or dy) else (diag if dx and dy else cell)
         c += climb if dz > 0 else (descend if dz < 0 else 0)
         if self.fly and sp and not sq:
@@ -151,6 +154,8 @@ class Reach:
             return []
         Zb, Yb, Xb = self.dist.shape
         x0, y0, z0 = self.box0
+        if self.per is not None:
+            return [(lx + x0, ly + y0, lz + z0) for lz, ly, lx in self._path_parity(loc)]
         out = [loc]
         cur = loc
         guard = 0
@@ -171,6 +176,34 @@ class Reach:
             out.append(cur)
         out.reverse()
         return [(lx + x0, ly + y0, lz + z0) for lz, ly, lx in out]
+
+
+    def _path_parity(self, loc):
+        D = self.per
+        Zb, Yb, Xb = self.dist.shape
+        cell = self.costs[0]
+        par = 0 if D[0][loc] == self.dist[loc] else 1
+        cur, out, guard = loc, [loc], 0
+        while D[par][cur] > 0 and guard < 10000:
+            guard += 1
+            found = None
+            for dz, dy, dx in _SHIFTS:
+                p = (cur[0] - dz, cur[1] - dy, cur[2] - dx)
+                if not (0 <= p[0] < Zb and 0 <= p[1] < Yb and 0 <= p[2] < Xb):
+                    continue
+                if dx and dy:      # a diagonal flips the parity: the odd one costs one cell, the even one two
+                    pp, w = 1 - par, self.edge_cm(p, cur, cell if par == 1 else 2 * cell)
+                else:
+                    pp, w = par, self.edge_cm(p, cur)
+                if w < INF and D[pp][p] + w == D[par][cur]:
+                    found = (p, pp)
+                    break
+            if found is None:
+                break
+            cur, par = found
+            out.append(cur)
+        out.reverse()
+        return out
 
 
 # straight moves first, so reconstructed paths prefer them among equal costs
@@ -202,7 +235,8 @@ def reach(session: Session, a: Actor, budget_m: float | None = None, fly: bool |
     world = session.world
     X, Y, Z = world.size
     cell = cm(world.cell_m)
-    diag = cm(world.cell_m * math.sqrt(2)) if opts.get("diagonal", "5e") == "euclidean" else cell
+    mode = opts.get("diagonal", "5e")
+    diag = cm(world.cell_m * math.sqrt(2)) if mode == "euclidean" else cell
     climb = cm(float(opts.get("climb_m", 4.0)))
     descend = cm(float(opts.get("descend_m", 2.0)))
     takeoff = cm(rs.takeoff_cost(session, a)) if fly else 0
@@ -234,8 +268,13 @@ def reach(session: Session, a: Actor, budget_m: float | None = None, fly: bool |
             passable[sl] = False     # 5e: through an ally's space, not a hostile's
     lo = (a.layer - z0, a.y - y0, a.x - x0)
     passable[lo] = True
-    dist = _relax_flat(passable, supc, lo, fly, (cell, diag, climb, descend, takeoff), 4 * (R + fitc.shape[0]) + 8)
-    r = Reach(a.pos, (x0, y0, z0), dist, passable, endable, supc, budget, (cell, diag, climb, descend, takeoff), fly)
+    costs = (cell, diag, climb, descend, takeoff)
+    per = None
+    if mode == "5-10-5":
+        dist, per = _relax_flat(passable, supc, lo, fly, costs, 4 * (R + fitc.shape[0]) + 8, alternate=True)
+    else:
+        dist = _relax_flat(passable, supc, lo, fly, costs, 4 * (R + fitc.shape[0]) + 8)
+    r = Reach(a.pos, (x0, y0, z0), dist, passable, endable, supc, budget, costs, fly, per)
     if len(session.cache) > 4096:
         session.cache.clear()
     session.cache[key] = r
@@ -297,10 +336,13 @@ def _relax_3d(passable, supc, lo, fly, costs, max_iter):
     return dist
 
 
-def _relax_flat(passable, supc, lo, fly, costs, max_iter):
+def _relax_flat(passable, supc, lo, fly, costs, max_iter, alternate=False):
     """Cheapest cost (cm, int64, INF where unreachable) from ``lo`` to every node of the box: Gauss-Seidel
     Bellman-Ford over the 26 neighbour shifts, on a flat array padded by one impassable node on every side, so
-    every shift is a constant offset and every update one contiguous 1D numpy operation."""
+    every shift is a constant offset and every update one contiguous 1D numpy operation.
+
+    ``alternate`` (diagonal = "5-10-5"): diagonals cost one cell, then two, alternately; the search then keeps
+    two costs per node (an even or odd number of diagonals so far) and returns ``(cost, per_parity)``."""
     cell, diag, climb, descend, takeoff = costs
     Zb, Yb, Xb = passable.shape
     P = np.zeros((Zb + 2, Yb + 2, Xb + 2), dtype=bool)
@@ -312,52 +354,60 @@ def _relax_flat(passable, supc, lo, fly, costs, max_iter):
     N = Pf.size
     sy, sz = Xb + 2, (Yb + 2) * (Xb + 2)
     big = np.int32(1 << 29)     # big + big still fits an int32
-    dist = np.full(N, big, dtype=np.int32)
-    dist[((lo[0] + 1) * (Yb + 2) + lo[1] + 1) * (Xb + 2) + lo[2] + 1] = 0
-    dense, step_off, step_w = [], [], []
+    npar = 2 if alternate else 1
+    dist = np.full((npar, N), big, dtype=np.int32)
+    dist[0, ((lo[0] + 1) * (Yb + 2) + lo[1] + 1) * (Xb + 2) + lo[2] + 1] = 0
+    # moves: (src parity, dst parity, offset, horizontal cost, vertical cost)
+    dense, steps = [], []
     for dz, dy, dx in _SHIFTS:
         if not fly and dz != 0 and dx == dy == 0:
             continue
-        horiz = 0 if dx == dy == 0 else (diag if dx and dy else cell)
         vert = climb if dz > 0 else (descend if dz < 0 else 0)
         o = dz * sz + dy * sy + dx
-        a0, a1 = max(0, o), N + min(0, o)          # destinations i with source i - o inside the array
+        if dx and dy and alternate:
+            variants = [(0, 1, cell), (1, 0, 2 * cell)]
+        else:
+            horiz = 0 if dx == dy == 0 else (diag if dx and dy else cell)
+            variants = [(p, p, horiz) for p in range(npar)]
         if dz and (dx or dy):                       # stepping up or down while moving across: walking only
-            step_off.append(o)
-            step_w.append(horiz + vert)
+            steps += [(ps, pd, o, h + vert) for ps, pd, h in variants]
             continue
+        a0, a1 = max(0, o), N + min(0, o)          # destinations i with source i - o inside the array
         ok = Pf[a0:a1] & Pf[a0 - o:a1 - o]
         if not ok.any():
             continue
-        W = np.full(a1 - a0, horiz + vert, dtype=np.int32)
-        if fly and takeoff:
-            W += np.int32(takeoff) * (Sf[a0 - o:a1 - o] & ~Sf[a0:a1])
-        W[~ok] = big
-        dense.append((a0, a1, o, W))
-    # all walking steps as one edge list (np.minimum.at copes with repeated destinations); walkable nodes are
-    # inside the padding, so a node minus any offset stays inside the array
-    s_dst = s_src = s_w = ()
+        extra = np.int32(takeoff) * (Sf[a0 - o:a1 - o] & ~Sf[a0:a1]) if fly and takeoff else 0
+        for ps, pd, h in variants:
+            W = np.full(a1 - a0, h + vert, dtype=np.int32) + extra
+            W[~ok] = big
+            dense.append((ps, pd, a0, a1, o, W))
+    # all walking steps as one edge list per parity pair (np.minimum.at copes with repeated destinations);
+    # walkable nodes are inside the padding, so a node minus any offset stays inside the array
+    sparse = []
     walk = np.flatnonzero(WPf)
-    if walk.size and step_off:
-        offs = np.array(step_off, dtype=np.int64)[:, None]
-        src = walk[None, :] - offs
-        ok = WPf[src]
-        if ok.any():
-            s_src = src[ok]
-            s_dst = np.broadcast_to(walk[None, :], src.shape)[ok]
-            s_w = np.broadcast_to(np.array(step_w, dtype=np.int32)[:, None], src.shape)[ok]
+    for ps in range(npar):
+        for pd in range(npar):
+            sel = [(o, w) for a, b, o, w in steps if (a, b) == (ps, pd)]
+            if not walk.size or not sel:
+                continue
+            offs = np.array([o for o, _ in sel], dtype=np.int64)[:, None]
+            src = walk[None, :] - offs
+            ok = WPf[src]
+            if ok.any():
+                sparse.append((ps, pd, src[ok], np.broadcast_to(walk[None, :], src.shape)[ok],
+                               np.broadcast_to(np.array([w for _, w in sel], dtype=np.int32)[:, None], src.shape)[ok]))
     for _ in range(max_iter):
         before = dist.copy()
-        for a0, a1, o, W in dense:
-            np.minimum(dist[a0:a1], dist[a0 - o:a1 - o] + W, out=dist[a0:a1])
-        if len(s_dst):
-            np.minimum.at(dist, s_dst, dist[s_src] + s_w)
+        for ps, pd, a0, a1, o, W in dense:
+            np.minimum(dist[pd, a0:a1], dist[ps, a0 - o:a1 - o] + W, out=dist[pd, a0:a1])
+        for ps, pd, s_src, s_dst, s_w in sparse:
+            np.minimum.at(dist[pd], s_dst, dist[ps][s_src] + s_w)
         if np.array_equal(before, dist):
             break
-    out = dist.reshape(Zb + 2, Yb + 2, Xb + 2)[1:-1, 1:-1, 1:-1].astype(np.int64)
-    out[out >= big] = INF
-    return out
-
+    per = dist.reshape(npar, Zb + 2, Yb + 2, Xb + 2)[:, 1:-1, 1:-1, 1:-1].astype(np.int64)
+    per[per >= big] = INF
+    out = per.min(axis=0)
+    return (out, per) if alternate else out
 
 def _rides(o: Actor) -> bool:
     return bool(o.data.get("mounted_on"))
@@ -371,9 +421,16 @@ def path_breakdown(session: Session, a: Actor, path) -> dict:
     out = {"horizontal_m": 0.0, "climb_m": 0.0, "descend_m": 0.0, "takeoff_m": 0.0, "takeoffs": 0,
            "layers_up": 0, "layers_down": 0, "lands": False}
     prev_sup = is_supported(session, a, *path[0]) if path else True
+    mode = opts.get("diagonal", "5e")
+    diagonals = 0
     for (x0, y0, z0), (x1, y1, z1) in zip(path, path[1:]):
         if (x0, y0) != (x1, y1):
-            out["horizontal_m"] += cell_m * (math.sqrt(2) if opts.get("diagonal", "5e") == "euclidean" and x0 != x1 and y0 != y1 else 1)
+            if x0 != x1 and y0 != y1:
+                diagonals += 1
+                k = math.sqrt(2) if mode == "euclidean" else (2 if mode == "5-10-5" and diagonals % 2 == 0 else 1)
+            else:
+                k = 1
+            out["horizontal_m"] += cell_m * k
         if z1 > z0:
             out["climb_m"] += climb
             out["layers_up"] += 1

@@ -54,7 +54,7 @@ class Dnd5e(Ruleset):
         "upkeep": "end_of_turn",          # AIR-08: paid at the end of a turn aloft; "start_of_turn": on starting one aloft
     }
 
-    CHOICES = {"diagonal": ("5e", "euclidean"), "fall_damage_rounding": ("down", "up", "nearest"),
+    CHOICES = {"diagonal": ("5e", "euclidean", "5-10-5"), "fall_damage_rounding": ("down", "up", "nearest"),
                "fall_roll_on": ("hit",), "nat20_death_save": ("two_successes", "regain_1hp"),
                "prone_ranged": ("disadvantage", "none"), "grounding_grappler": ("not_flying", "can_fly"),
                "temp_hp": ("keep_higher", "replace"), "sneak_attack_per": ("round", "turn"),
