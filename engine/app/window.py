@@ -122,6 +122,7 @@ class PlayWindow(pyglet.window.Window):
         self.redraws = 0
         self.scaled = 0
         self.skipped = 0
+        self._hover_t = 0.0
         self._force = True
         self._drawn_key = None
         # while the camera moves and full resolution cannot hold 30 fps here, the 3D view is drawn at this scale and
@@ -288,7 +289,8 @@ class PlayWindow(pyglet.window.Window):
     def draw(self, dt):
         """pyglet's redraw: skipped when nothing on screen would change (the last frame stays up). on_draw is
         called directly, not queued as an event, so the flip always shows the frame just drawn."""
-        if not self._force and not self._shot_pending and self._frame_key() == self._drawn_key:
+        settled = self._scale in (1.0, "direct") and not self._recently_hovered()
+        if settled and not self._force and not self._shot_pending and self._frame_key() == self._drawn_key:
             self.skipped += 1
             return
         self.switch_to()
@@ -354,6 +356,9 @@ class PlayWindow(pyglet.window.Window):
             self._full_dt = dt if self._full_dt is None else 0.8 * self._full_dt + 0.2 * dt
         self._prev_full = now if scale == 1.0 else None
 
+    def _recently_hovered(self) -> bool:
+        return time.perf_counter() - self._hover_t < 0.2
+
     def _full_slow(self) -> bool:
         return self._full_dt is not None and self._full_dt > 1 / 30.0
 
@@ -389,6 +394,7 @@ class PlayWindow(pyglet.window.Window):
             if a is not None:
                 cell = a.pos
         if cell != self.ctl.hover:
+            self._hover_t = time.perf_counter()
             self.ctl.hover = cell
             if self._placing() and cell is not None:
                 x, y, _ = cell
@@ -891,7 +897,8 @@ class PlayWindow(pyglet.window.Window):
             fx = effects(self.scene.world, anim, rs, u)
         cam = self.camctl.camera()
         ctx = self.rc.ctx
-        moving = self._last_cam is not None and cam != self._last_cam
+        # moving: the camera moved since the last frame, or the cursor is crossing cells (the ghost follows it)
+        moving = (self._last_cam is not None and cam != self._last_cam) or self._recently_hovered()
         self._last_cam = cam
         scale = self.motion_scale if (moving and self.adaptive and self._full_slow()) else 1.0
         key3d = (cam, scale, ctl.state_version, ctl.version, ctl.hover, ctl.cursor_layer, tuple(sorted(self.on.items())),
