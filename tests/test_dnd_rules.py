@@ -638,3 +638,16 @@ def test_dnd36_a_controlled_mount_takes_the_riders_initiative():
     assert s.state.order == ["r", "w", "e"]
     step(s, "r", "end_turn")
     assert s.current == "w"
+
+
+def test_dnd32_another_creature_is_half_cover():
+    chars = [{"id": "a", "kind": "archer", "side": "r", "at": [1, 5, 0]}, guard(at=(9, 5, 0)),
+             guard("g2", side="b", at=(5, 5, 0))]
+    s = make(chars)
+    att = attack_event(s, "a", "t", rolls={"attack": 1})
+    assert att["cover"] == "half" and att["cover_by"] == "g2" and att["cover_bonus"] == 2
+    s = make(chars, options={"creatures_give_cover": False})
+    assert attack_event(s, "a", "t", rolls={"attack": 1})["cover"] == "none"
+    s = make([{"id": "a", "kind": "archer", "side": "r", "at": [1, 5, 0]}, guard(at=(9, 5, 0)),
+              guard("g2", side="b", at=(5, 8, 0))])
+    assert attack_event(s, "a", "t", rolls={"attack": 1})["cover"] == "none"

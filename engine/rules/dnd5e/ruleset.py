@@ -50,6 +50,7 @@ class Dnd5e(Ruleset):
         "temp_hp": "keep_higher",         # DND-35: new temporary HP replace the old only when higher
         "monsters_die_at_0": True,        # pc = false creatures die at 0 HP
         "sneak_attack_per": "round",      # DND-38: "once per round"
+        "creatures_give_cover": True,     # DND-32: another creature in the way is half cover (the document's example)
         "mount_oa_target": "mount",       # DND-36: an opportunity attack provoked by a mount hits the mount or the rider
         "upkeep": "end_of_turn",          # AIR-08: paid at the end of a turn aloft; "start_of_turn": on starting one aloft
     }
@@ -70,7 +71,7 @@ class Dnd5e(Ruleset):
             v = self.options.get(k)
             if isinstance(v, bool) or not isinstance(v, (int, float)) or v < 0:
                 raise AerieError(f"options.{k}: must be a number >= 0, got {v!r}")
-        for k in ("half_cover_dex_saves", "monsters_die_at_0"):
+        for k in ("half_cover_dex_saves", "monsters_die_at_0", "creatures_give_cover"):
             if not isinstance(self.options.get(k), bool):
                 raise AerieError(f"options.{k}: must be true or false")
 
@@ -892,8 +893,45 @@ class Dnd5e(Ruleset):
         cov = self.cover(session, a, t)
         if cov.level == "total":
             raise Illegal(f"{t.name} has total cover from {a.name}: no line of sight", "DND-32", "target")
-        return {"target": t.id, "weapon": w, "melee": melee, "thrown": thrown, "distance_m": round(dist, 3),
-                "cover": cov.level, "blocked_fraction": cov.blocked_fraction, "kind": "bonus" if bonus else "action"}
+        level, by = cov.level, None
+        if level == "none" and self.opt("creatures_give_cover"):
+            by = self._creature_between(session, a, t)
+            if by:
+                level = "half"          # DND-32 (the document: "inna istota", another creature, is half cover)
+        plan = {"target": t.id, "weapon": w, "melee": melee, "thrown": thrown, "distance_m": round(dist, 3),
+                "cover": level, "blocked_fraction": cov.blocked_fraction, "kind": "bonus" if bonus else "action"}
+        if by:
+            plan["cover_by"] = by
+        return plan
+
+    def _creature_between(self, session, a: Actor, t: Actor) -> str | None:
+        """A living creature whose body the line from a's eye to t's centre crosses (slab test, voxel units)."""
+        ax, ay = a.body().centre
+        p0 = (ax, ay, a.layer + a.eye_m)
+        tx, ty = t.body().centre
+        p1 = (tx, ty, t.layer + t.height_layers / 2.0)
+        skip = {a.id, t.id, a.data.get("mounted_on"), a.data.get("rider"), t.data.get("mounted_on"), t.data.get("rider")}
+        for o in session.state.actors.values():
+            if o.id in skip or o.dead:
+                continue
+            lo = (o.x + 0.1, o.y + 0.1, o.layer + 0.1)
+            hi = (o.x + o.footprint - 0.1, o.y + o.footprint - 0.1, o.layer + o.height_layers - 0.1)
+            t0, t1 = 0.0, 1.0
+            for k in range(3):
+                d = p1[k] - p0[k]
+                if abs(d) < 1e-12:
+                    if not lo[k] <= p0[k] <= hi[k]:
+                        break
+                    continue
+                u0, u1 = (lo[k] - p0[k]) / d, (hi[k] - p0[k]) / d
+                if u0 > u1:
+                    u0, u1 = u1, u0
+                t0, t1 = max(t0, u0), min(t1, u1)
+                if t0 > t1:
+                    break
+            else:
+                return o.id
+        return None
 
     def _check_attack(self, session, a, act):
         t = self._target(session, a, act["target"])
@@ -1027,6 +1065,8 @@ class Dnd5e(Ruleset):
               "hit": hit, "critical": crit and hit, "advantage": [s for s, _ in adv], "disadvantage": [s for s, _ in dis],
               "rules": sorted({rid for _, rid in adv + dis} | {"DND-16", "DND-32", "AIR-17"}),
               "melee": plan["melee"], "kind": plan.get("kind", "action")}
+        if plan.get("cover_by"):
+            ev["cover_by"] = plan["cover_by"]
         if plan["melee"]:
             ev["reach_rule"] = "AIR-05"
         session.emit(ev)
