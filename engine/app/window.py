@@ -130,7 +130,7 @@ class PlayWindow(pyglet.window.Window):
         self.adaptive = os.environ.get("AERIE_FULL_RES", "") not in ("1", "yes", "true")
         self.motion_scale = 0.7
         self._small_target = None
-        self._scale = 1.0
+        self._view_scale = 1.0
         self._last_cam = None
         self._prev_full = None
         self._full_dt = None
@@ -289,7 +289,7 @@ class PlayWindow(pyglet.window.Window):
     def draw(self, dt):
         """pyglet's redraw: skipped when nothing on screen would change (the last frame stays up). on_draw is
         called directly, not queued as an event, so the flip always shows the frame just drawn."""
-        settled = self._scale in (1.0, "direct") and not self._recently_hovered()
+        settled = self._view_scale in (1.0, "direct") and not self._recently_hovered()
         if settled and not self._force and not self._shot_pending and self._frame_key() == self._drawn_key:
             self.skipped += 1
             return
@@ -919,19 +919,19 @@ class PlayWindow(pyglet.window.Window):
             self.renderer.draw(cam, rs, prims, DrawOptions())
             self.rc.fbo, self.rc.size = full[1], full[0]
             self._scene_key = ("direct",) if direct else key3d
-            self._scale = "direct" if direct else scale
+            self._view_scale = "direct" if direct else scale
             self._notes = notes
             self.redraws += 1
             self.scaled += scale != 1.0
             self._track(1.0 if direct else scale)
         else:
             self._track(None)
-        if self._scale == "direct":
+        if self._view_scale == "direct":
             pass
-        elif self._scale == 1.0:
+        elif self._view_scale == 1.0:
             ctx.copy_framebuffer(ctx.screen, self._target[2])
         else:
-            self._blit_scaled(self._small(self._scale))
+            self._blit_scaled(self._small(self._view_scale))
         ctx.screen.use()
         ctx.viewport = (0, 0, *self.size_px)
         self.draw_hud(self._notes)
