@@ -747,40 +747,43 @@ class Dnd5e(Ruleset):
     def _apply_move(self, session, a, act, plan):
         path, costs = plan["path"], plan["costs"]
         t = session.state.turn
-        start = a.pos
-        spent = 0.0
-        seg_start = 0
+        left0 = self.movement_left(session, a, a.can_fly and not plan["crawl"])
+        seg = [0]
         stopped = None
         # anyone who could possibly react (DND-28): hostile, able, reaction unused, armed for melee
         watchers = not t["disengaged"] and any(
             self.hostile(r, a) and not r.dead and not r.data["reaction_used"] and not self.incapacitated(r)
             and self._oa_weapon(r)[0] is not None for r in session.state.actors.values())
+
+        def flush(i, note):      # the move so far, up to path[i], as one event
+            self._emit_move(session, a, path[seg[0]:i + 1], costs[i] - costs[seg[0]], left0 - costs[i], note)
+            seg[0] = i
+
         for i in range(len(path) - 1):
             nxt = path[i + 1]
             if watchers:
-                provoked = self._opportunity_attacks(session, a, path[i], nxt)
-                if provoked:
-                    self._emit_move(session, a, path[seg_start:i + 1], costs[i] - costs[seg_start], "before leaving reach")
-                    seg_start = i
-                    if a.pos != path[i] or self.speed_zero(a) or a.has("prone") or a.dead or a.hp == 0:
-                        stopped = i
-                        break
+                provoked = self._opportunity_attacks(session, a, path[i], nxt,
+                                                     before=lambda i=i: flush(i, "stops before leaving a reach"))
+                if provoked and (a.pos != path[i] or self.speed_zero(a) or a.has("prone") or a.dead or a.hp == 0):
+                    stopped = i
+                    break
             a.x, a.y, a.layer = nxt
             if a.can_fly:
                 a.flying = not aerial.is_supported(session, a)
             aerial._carry_rider(session, a)
-            spent = costs[i + 1]
-        if stopped is not None:
-            spent = costs[stopped]
+        if stopped is None:
+            flush(len(path) - 1, None)
+            spent = costs[-1]
         else:
-            self._emit_move(session, a, path[seg_start:], costs[-1] - costs[seg_start], None)
+            spent = costs[stopped]
+            session.emit({"type": "move_stopped", "who": a.id, "at": list(a.pos), "rule": "DND-28"})
         self.spend_movement(session, a, spent)
         if a.data["hidden"] is not None:
             self._maybe_revealed(session, a)
         self._check_grapples(session)
         self._readied_triggers(session, a)
 
-    def _emit_move(self, session, a, path, cost, note):
+    def _emit_move(self, session, a, path, cost, left, note):
         if len(path) < 2:
             return
         b = aerial.path_breakdown(session, a, path)
@@ -791,14 +794,15 @@ class Dnd5e(Ruleset):
             rules.append("AIR-07")
         ev = {"type": "move", "who": a.id, "from": list(path[0]), "to": list(path[-1]), "path": [list(p) for p in path],
               "cost_m": round(cost, 4), "takeoffs": b["takeoffs"], "layers_up": b["layers_up"],
-              "layers_down": b["layers_down"], "flying": a.flying, "rule": "+".join(rules),
-              "left_m": round(self.movement_left(session, a, a.can_fly) - cost, 4)}
+              "layers_down": b["layers_down"], "flying": not aerial.is_supported(session, a, *path[-1]) if a.can_fly else False,
+              "rule": "+".join(rules), "left_m": round(left, 4)}
         if note:
             ev["note"] = note
         session.emit(ev)
 
-    def _opportunity_attacks(self, session, a: Actor, here, there) -> bool:
-        """DND-28 with AIR-05 reach: hostile creatures whose reach a leaves between ``here`` and ``there``."""
+    def _opportunity_attacks(self, session, a: Actor, here, there, before=None) -> bool:
+        """DND-28 with AIR-05 reach: hostile creatures whose reach a leaves between ``here`` and ``there``.
+        ``before`` is called once, just before the first opportunity attack (to report the move so far)."""
         cell = session.world.cell_m
         bh = bt = None
         any_ = False
@@ -831,6 +835,8 @@ class Dnd5e(Ruleset):
                     continue          # e.g. charmed by the mover (DND-54)
                 plan["kind"] = "reaction"
                 r.data["reaction_used"] = True
+                if before is not None and not any_:
+                    before()
                 session.emit({"type": "opportunity_attack", "who": r.id, "target": victim.id, "weapon": w["name"],
                               "rule": "DND-28", "reach_rule": "AIR-05"})
                 self._resolve_attack(session, r, victim, plan, {})
