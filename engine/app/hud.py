@@ -33,7 +33,9 @@ class Hud:
         self.atlas = GlyphAtlas(px)
         W, H = self.atlas.size
         self.tex = self.ctx.texture((W, H), 1, self.atlas.image.tobytes())
-        self.tex.filter = (moderngl.LINEAR, moderngl.LINEAR)
+        # the atlas is rasterised at the HUD's own size and text is placed on whole pixels: nearest sampling is
+        # exact here, and cheaper than linear on a software renderer
+        self.tex.filter = (moderngl.NEAREST, moderngl.NEAREST)
         self.prog = renderer.prog["text"]
         self.buf = None
         self.vao = None
@@ -60,6 +62,7 @@ class Hud:
     def text(self, x, y, text: str, col=FG, size: float | None = None, max_w: float | None = None) -> float:
         """Text with its top left at (x, y); clipped with an ellipsis to max_w. Returns its width."""
         size = size or self.atlas.line_h
+        x, y = round(x), round(y)
         if max_w is not None and self.width(text, size) > max_w:
             while text and self.width(text + "…", size) > max_w:
                 text = text[:-1]
