@@ -209,9 +209,9 @@ class Session:
 
     def sync_world(self) -> None:
         """Drop derived caches (reach maps, cover, body masks) when the world's voxels were edited
-        (``World.set_voxels`` drops the world's derived grids; we notice the new one)."""
-        token = getattr(self.world, "_luts", {}).get("_los_flat")     # rebuilt by the world after each edit
-        if token is not getattr(self, "_world_token", None):
+        (``World.set_voxels`` bumps ``World.revision``)."""
+        token = self.world.revision
+        if token != getattr(self, "_world_token", None):
             self._world_token = token
             self.cache.clear()
             self.__dict__.pop("_mask_cache", None)

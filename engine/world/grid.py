@@ -25,6 +25,7 @@ class World:
     voxels: np.ndarray                      # uint8 [Z, Y, X]
     materials: tuple[Material, ...]         # index = material id; 0 is air
     cell_m: float = 1.5
+    revision: int = 0                       # bumped by every edit: caches derived from the voxels key on it
     _luts: dict = field(default_factory=dict, repr=False)
 
     def __post_init__(self):
@@ -116,6 +117,7 @@ class World:
         za, zb = sorted((z0, z1))
         self.voxels[za:zb + 1, ya:yb + 1, xa:xb + 1] = material_id
         self._luts.pop("_los_flat", None)   # derived grids are stale now
+        self.revision += 1
         return (xa, ya, za), (xb, yb, zb)
 
     # -- heights and support --------------------------------------------------------------------------------
