@@ -959,7 +959,8 @@ class PlayWindow(pyglet.window.Window):
         ctl = self.ctl
         k = (ctl.version, ctl.msg_version, ctl.state_version, self.size_px, tuple(sorted(self.on.items())), self.help, self.typing,
              tuple(notes), self.camctl.mode,
-             tuple((n, r[0]) for n, r in self._results.items()), tuple(self._jobs), ctl.hover)
+             tuple((n, r[0]) for n, r in self._results.items()), tuple(self._jobs), ctl.hover,
+             self.anims[0].caption if self.anims else None)
         if k != self._hud_key or self.camctl.mode == "flythrough":
             self._hud_key = k
             self.build_hud(notes)
@@ -1097,6 +1098,16 @@ class PlayWindow(pyglet.window.Window):
         hud.panel(rx, max(top, ry), rw, f"Event log  ({len(s.events)} events, {len(s.actions)} actions)", lines)
         self.panels["log"] = (rx, max(top, ry), rx + rw, max(top, ry) + lh + 4, H.BG_TITLE)
 
+        if self.anims and self.anims[0].caption:
+            # what is happening, big, while the step animates (the log has the details)
+            parts = [p.strip() for p in self.anims[0].caption.split(";") if p.strip()][:4]
+            room = W - (pw + 24) - 12       # right of the left panels (no preview panel while a step animates)
+            cw = min(max(big.width(p) for p in parts) + 40, room)
+            cx = max(pw + 24, (W - cw) / 2)
+            y = lh + 14
+            big.box(cx, y, cx + cw, y + len(parts) * (big.line + 4) + 14, (12, 14, 20, 210))
+            for i, part in enumerate(parts):
+                big.text(cx + 20, y + 7 + i * (big.line + 4), part, H.ACCENT if i == 0 else H.FG, max_w=cw - 40)
         if self.help:
             self.help_panel(W, Hh)
         hud.upload()
