@@ -512,14 +512,7 @@ def fall(session: Session, a: Actor, layers: int | None, rule: str, cause: str) 
     a.layer = ground
     a.flying = False
     n = start - ground
-    pct = min(5 * max(n - 1, 0), int(session.options.get("fall_cap_percent", 50)))
-    raw = a.max_hp * pct / 100.0
-    rounding = session.options.get("fall_damage_rounding", "down")
-    dmg = int(math.floor(raw + 1e-9)) if rounding == "down" else (int(math.ceil(raw - 1e-9)) if rounding == "up" else int(math.floor(raw + 0.5)))
-    drule = "AIR-12"
-    own = session.ruleset.fall_damage(session, a, n)      # a ruleset's own fall rule, or None for AIR-12
-    if own is not None:
-        (dmg, drule), pct = own, None
+    dmg, pct, drule = fall_damage(session, a, n)
     session.emit({"type": "fall", "who": a.id, "from": start, "to": ground, "layers": n, "cause": cause,
                   "rule": rule, "percent": pct, "damage": dmg, "damage_rule": drule})
     _carry_rider(session, a)
@@ -542,14 +535,33 @@ def _carry_rider(session, a):
         o.flying = a.flying
 
 
-def fall_rider(session, rider, layers, ground):
-    """A rider whose flying mount reached the ground falling: it took the same fall (AIR-12)."""
+def fall_damage(session, a, layers: int) -> tuple[int, int | None, str]:
+    """Damage for reaching the ground after falling ``layers`` layers: the ruleset's own fall rule when it has
+    one (baton's BAT-47 option), else AIR-12: 5% of max HP per layer above the first, capped (50%), rounded by
+    the ``fall_damage_rounding`` option. Returns (damage, percent or None, rule)."""
+    own = session.ruleset.fall_damage(session, a, layers)
+    if own is not None:
+        dmg, rule = own
+        return dmg, None, rule
     pct = min(5 * max(layers - 1, 0), int(session.options.get("fall_cap_percent", 50)))
-    dmg = int(rider.max_hp * pct // 100)
+    raw = a.max_hp * pct / 100.0
+    rounding = session.options.get("fall_damage_rounding", "down")
+    if rounding == "down":
+        dmg = int(math.floor(raw + 1e-9))
+    elif rounding == "up":
+        dmg = int(math.ceil(raw - 1e-9))
+    else:
+        dmg = int(math.floor(raw + 0.5))
+    return dmg, pct, "AIR-12"
+
+
+def fall_rider(session, rider, layers, ground):
+    """A rider whose flying mount reached the ground falling: it took the same fall, through the same rule."""
+    dmg, pct, drule = fall_damage(session, rider, layers)
     session.emit({"type": "fall", "who": rider.id, "from": ground + layers, "to": ground, "layers": layers,
-                  "cause": "its mount fell", "rule": "AIR-12", "percent": pct, "damage": dmg, "damage_rule": "AIR-12"})
+                  "cause": "its mount fell", "rule": "AIR-12", "percent": pct, "damage": dmg, "damage_rule": drule})
     if dmg > 0:
-        session.ruleset.apply_damage(session, rider, dmg, "falling", None, "AIR-12")
+        session.ruleset.apply_damage(session, rider, dmg, "falling", None, drule)
 
 
 def fall_roll(session: Session, a: Actor, rule: str = "AIR-11") -> None:

@@ -185,6 +185,23 @@ def _n(session, aid):
 
 
 def describe(session, e: dict) -> str | None:
+    """One readable line per event (None: nothing to say). Never fails: an event a ruleset shaped differently
+    falls back to its type and fields."""
+    try:
+        return _describe(session, e)
+    except (KeyError, TypeError, ValueError, AttributeError):
+        return _generic(session, e)
+
+
+def _generic(session, e: dict) -> str:
+    t = str(e.get("type", "event"))
+    r = f" [{e['rule']}]" if e.get("rule") else ""
+    rest = {k: v for k, v in e.items() if k not in ("type", "who", "rule")}
+    who = f"{_n(session, e.get('who'))} " if "who" in e else ""
+    return f"{who}{t.replace('_', ' ')}" + (f": {json.dumps(rest, sort_keys=True)}" if rest else "") + r
+
+
+def _describe(session, e: dict) -> str | None:
     t = e.get("type")
     n = lambda k: _n(session, e.get(k))
     r = f" [{e['rule']}]" if e.get("rule") else ""
@@ -212,8 +229,41 @@ def describe(session, e: dict) -> str | None:
         dis = f"; disadvantage: {', '.join(e['disadvantage'])}" if e["disadvantage"] else ""
         cov = f" + {e['cover']} cover {e['cover_bonus']}" if e["cover_bonus"] else ""
         res = "CRITICAL HIT" if e["critical"] else ("hits" if e["hit"] else "misses")
+        against = (f"difficulty {e['difficulty']}" + (f" ({e['defence']})" if e.get("defence") else "")
+                   if "difficulty" in e else f"AC {e['ac']}")
+        adv = adv.replace("advantage", "positive chance") if "difficulty" in e else adv
+        dis = dis.replace("disadvantage", "negative chance") if "difficulty" in e else dis
         return (f"{n('who')} attacks {n('target')} with {e['weapon']}: {e['roll']} + {e['bonus']} = {e['total']} "
-                f"vs AC {e['ac']}{cov}: {res}{adv}{dis} [{', '.join(e['rules'])}]")
+                f"vs {against}{cov}: {res}{adv}{dis} [{', '.join(e['rules'])}]")
+    if t == "test":
+        ch = ""
+        if e.get("positive") or e.get("negative"):
+            ch = "; chances: " + ", ".join([f"+{p[0]}" for p in e.get("positive", [])] +
+                                           [f"-{q[0]}" for q in e.get("negative", [])])
+        res = ("critical success" if e.get("critical") else "critical failure" if e.get("critical_failure")
+               else "success" if e["success"] else "failure")
+        lvl = f", level {e['level']}" if e["success"] else ""
+        return (f"    {n('who')} tests {e['skill'].replace('_', ' ')} for {e['purpose']}: d12 {e['kept']}"
+                f"{' (of ' + ', '.join(map(str, e['dice'])) + ')' if len(e['dice']) > 1 else ''} + {e['skill_level']}"
+                f" = {e['total']} vs {e['difficulty']}: {res}{lvl}{ch}{r}")
+    if t == "hit" and "damage" in e and "rolled" in e:
+        extra = [f"rolled {e['rolled']} on {e['dice']}"]
+        if e.get("physique_bonus"):
+            extra.append(f"+{e['physique_bonus']} Physique")
+        if e.get("second_weapon"):
+            extra.append(f"+{e['second_weapon']} second weapon")
+        if e.get("critical_extra"):
+            extra.append(f"+{e['critical_extra']} critical")
+        return f"{n('who')} hits {n('target')} for {e['damage']} ({', '.join(extra)}){r}"
+    if t == "baton":
+        how = {"starts": "starts with it", "pass": "kept by the side" if e.get("kept") else "passed"}.get(e.get("how"), e.get("how"))
+        return f"   baton -> {n('to')} ({e['side']}, turn {e['turn']}): {how}{r}"
+    if t == "pass":
+        return f"{n('who')} passes the initiative to {n('to')} (die {e.get('die')}: {'kept' if e.get('kept') else 'lost'}){r}"
+    if t == "side_turn":
+        return f"== {e['side']}'s turn {e['turn']} =={r}"
+    if t == "combat_start":
+        return f"== combat: {' against '.join(e['sides'])} =={r}"
     if t == "damage":
         return f"{n('who')} takes {e['amount']} {e['damage_type']} damage{r}"
     if t == "hp":
@@ -221,6 +271,9 @@ def describe(session, e: dict) -> str | None:
     if t == "fall_roll":
         return f"{n('who')} fall roll {e['result']}: {e['outcome']}{r}"
     if t == "fall":
+        if e.get("percent") is None:     # the ruleset's own fall rule (baton's BAT-47 wound)
+            return (f"{n('who')} falls {e['layers']} layer(s) to layer {e['to']} ({e['cause']}): "
+                    f"{e['damage']} damage [{e['rule']}, {e.get('damage_rule')}]")
         return (f"{n('who')} falls {e['layers']} layer(s) to layer {e['to']} ({e['cause']}): {e['percent']}% of max HP = "
                 f"{e['damage']} damage [{e['rule']}, AIR-12]")
     if t == "descend":
@@ -281,9 +334,7 @@ def describe(session, e: dict) -> str | None:
         return f"{n('who')} {extra}{r}"
     if t == "combat_over":
         return f"== the fight is over: {e.get('winner') or 'nobody'} wins =="
-    rest = {k: v for k, v in e.items() if k not in ("type", "who", "rule")}
-    who = f"{n('who')} " if "who" in e else ""
-    return f"{who}{t.replace('_', ' ')}" + (f": {json.dumps(rest, sort_keys=True)}" if rest else "") + r
+    return _generic(session, e)
 
 
 def state_json(session) -> dict:
