@@ -563,3 +563,14 @@ def test_demo_opens_the_showcase_in_the_window_when_a_display_exists(display, tm
         if proc.poll() is None:
             proc.kill()
             proc.wait(10)
+
+
+def test_bench_window_runs_under_xvfb(display, tmp_path):
+    """A smoke test of the benchmark command (no timing is asserted: figures go to docs/performance.md)."""
+    env = dict(os.environ, DISPLAY=display)
+    env.pop("WAYLAND_DISPLAY", None)
+    r = subprocess.run([sys.executable, "-m", "engine", "bench", "window", "--quick"], cwd=tmp_path, env=env,
+                       capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0, r.stderr[-2000:]
+    assert "overlays on: grid, engagement, sightlines, cover, movement" in r.stdout
+    assert "camera orbiting" in r.stdout and "fps" in r.stdout

@@ -1,14 +1,14 @@
 """The HUD: panels, text and buttons drawn on top of the renderer's frame, in the same moderngl context, with the
 renderer's own text shader and a glyph atlas rasterised at the HUD's text size (crisp, no scaling).
 
-Immediate mode: the window describes the HUD (``box``, ``text``, ``button``) whenever its content changes; the
+It never imports moderngl itself (the GL boundary is engine/render/, tests/test_purity.py): it uses the renderer's
+context object and its constants. Immediate mode: the window describes the HUD (``box``, ``text``, ``button``) whenever its content changes; the
 quads are uploaded once and redrawn every frame from the same buffer (a frame that changes nothing in the HUD
 costs one draw call). Buttons remember their rectangles for clicks (``hit``).
 """
 
 from __future__ import annotations
 
-import moderngl
 import numpy as np
 
 from engine.render.text import GlyphAtlas, quads_to_array
@@ -35,7 +35,7 @@ class Hud:
         self.tex = self.ctx.texture((W, H), 1, self.atlas.image.tobytes())
         # the atlas is rasterised at the HUD's own size and text is placed on whole pixels: nearest sampling is
         # exact here, and cheaper than linear on a software renderer
-        self.tex.filter = (moderngl.NEAREST, moderngl.NEAREST)
+        self.tex.filter = (self.ctx.NEAREST, self.ctx.NEAREST)
         self.prog = renderer.prog["text"]
         self.buf = None
         self.vao = None
@@ -142,12 +142,12 @@ class Hud:
         if self.n == 0 or self.vao is None:
             return
         ctx = self.ctx
-        ctx.disable(moderngl.DEPTH_TEST)
-        ctx.disable(moderngl.CULL_FACE)
-        ctx.enable(moderngl.BLEND)
-        ctx.blend_func = moderngl.SRC_ALPHA, moderngl.ONE_MINUS_SRC_ALPHA
+        ctx.disable(ctx.DEPTH_TEST)
+        ctx.disable(ctx.CULL_FACE)
+        ctx.enable(ctx.BLEND)
+        ctx.blend_func = ctx.SRC_ALPHA, ctx.ONE_MINUS_SRC_ALPHA
         self.prog["u_viewport"].value = (float(size[0]), float(size[1]))
         self.prog["u_atlas"].value = 5
         self.tex.use(5)
-        self.vao.render(moderngl.TRIANGLES, vertices=self.n)
-        ctx.disable(moderngl.BLEND)
+        self.vao.render(ctx.TRIANGLES, vertices=self.n)
+        ctx.disable(ctx.BLEND)
