@@ -157,6 +157,7 @@ class PlayWindow(pyglet.window.Window):
         self.fps = 0.0
         self._last = time.perf_counter()
         self._jobs: dict[str, tuple] = {}       # name -> (key, Future)
+        self._futures: list = []
         self._results: dict[str, tuple] = {}    # name -> (key, value)
         self._deferred: list = []                # actions waiting for the worker to finish
         self._hud_key = None
@@ -227,7 +228,9 @@ class PlayWindow(pyglet.window.Window):
         def run():
             with self.session_lock:
                 return fn()
-        self._jobs[name] = (job_key, self.pool.submit(run))
+        fut = self.pool.submit(run)
+        self._jobs[name] = (job_key, fut)
+        self._futures = [f for f in self._futures if not f.done()] + [fut]
 
     def result(self, name: str, job_key):
         """(ready, value) of a job for this key."""
@@ -249,7 +252,8 @@ class PlayWindow(pyglet.window.Window):
                 self._fresh = True
 
     def busy(self) -> bool:
-        return any(not f.done() for _k, f in self._jobs.values())
+        """Is the worker reading the session (a current job, or one replaced by a newer request but still running)?"""
+        return any(not f.done() for f in self._futures)
 
     # ================================================================================================ actions
     def do(self, fn, *a):
@@ -260,6 +264,10 @@ class PlayWindow(pyglet.window.Window):
         self._apply(fn, *a)
 
     def _apply(self, fn, *a):
+        with self.session_lock:          # never while the worker reads the session (it is idle here: a formality)
+            return self._apply_locked(fn, *a)
+
+    def _apply_locked(self, fn, *a):
         s_before = self.ctl.session
         before = self.render_state()
         n_events = len(s_before.events)
