@@ -87,6 +87,15 @@ class Hud:
     def panel(self, x, y, w, title: str, rows: list, title_col=BG_TITLE, max_rows: int | None = None) -> float:
         """A titled panel of rows; a row is text or (text, colour). Returns its bottom y."""
         lh = self.line + 3
+        wrapped = []                    # long rows wrap (indented) rather than lose their end
+        for row in rows:
+            t, col = (row, FG) if isinstance(row, str) else row
+            if self.width(t) <= w - 16:
+                wrapped.append((t, col))
+                continue
+            for i, part in enumerate(self.wrap(t, w - 28)):
+                wrapped.append(("  " + part if i else part, col))
+        rows = wrapped
         rows = rows[-max_rows:] if max_rows and len(rows) > max_rows else rows
         h = lh + 8 + len(rows) * lh + 6
         self.box(x, y, x + w, y + h, BG)

@@ -1029,13 +1029,14 @@ class PlayWindow(pyglet.window.Window):
         for text, col, tail, cid in rows:
             if cid == ctl.selected:
                 hud.box(10, yy - 2, 6 + pw, yy + lh - 2, (70, 80, 110, 200))
-            hud.text(16, yy, text, col, max_w=pw - 120)
+            hud.text(16, yy, text, col, max_w=pw - hud.width(tail) - 28)
             hud.text(8 + pw - 8 - hud.width(tail), yy, tail, H.FG)
             hud.rects.append((8, yy - 2, 8 + pw, yy + lh - 2, ("select", cid)))
             yy += lh
         y = yy + 14
         if ctl.selected in st.actors:
             y = self.character_panel(8, y, pw, st.actors[ctl.selected]) + 10
+        left_bottom = y
 
         # -- bottom: message, hover, buttons
         bh = hud.line + 10
@@ -1068,22 +1069,31 @@ class PlayWindow(pyglet.window.Window):
         if self.typing is not None:
             text, kind = f"die result for the next action (e.g. attack 17; 'clear'): {self.typing}_", "info"
         room = W - min(430, W // 3) - 30
+        def lx(yy):          # status lines move right of the left panels where those reach down (small windows)
+            return 8 if yy - 4 > left_bottom else 8 + pw + 12
+
+        if by - 5 * (lh + 6) < left_bottom:
+            room -= pw + 12
+
         if text:
             for line in reversed(hud.wrap(text, room - 20)[:3]):
+                x0 = lx(y2)
                 w = min(hud.width(line) + 20, room)
-                hud.box(8, y2 - 4, 8 + w, y2 + lh + 2, (90, 24, 20, 235) if kind == "error" else (20, 40, 30, 230))
-                hud.text(18, y2, line, H.FG, max_w=room - 20)
+                hud.box(x0, y2 - 4, x0 + w, y2 + lh + 2, (90, 24, 20, 235) if kind == "error" else (20, 40, 30, 230))
+                hud.text(x0 + 10, y2, line, H.FG, max_w=w - 20)
                 y2 -= lh + 6
             y2 -= 4
         info = ctl.cell_info(ctl.hover)
         if info:
             for line in reversed(hud.wrap(info, room - 20)[:2]):
+                x0 = lx(y2)
                 w = min(hud.width(line) + 20, room)
-                hud.box(8, y2 - 4, 8 + w, y2 + lh + 2, H.BG)
-                hud.text(18, y2, line, H.FG, max_w=room - 20)
+                hud.box(x0, y2 - 4, x0 + w, y2 + lh + 2, H.BG)
+                hud.text(x0 + 10, y2, line, H.FG, max_w=w - 20)
                 y2 -= lh + 6
             y2 -= 4
-        hud.text(12, y2, f"cursor altitude: layer {ctl.cursor_layer}   (PgUp/PgDn; wheel while placing)", H.DIM)
+        hud.text(lx(y2) + 4, y2, f"cursor altitude: layer {ctl.cursor_layer}   (PgUp/PgDn; wheel while placing)", H.DIM,
+                 max_w=room)
 
         # -- right: the preview, then the event log
         rw = min(430, W // 3)
