@@ -506,6 +506,24 @@ def test_dice_by_hand_help_overlays_and_cameras_with_x_input(display, duel, tmp_
         app.key("Return")
         st = app.wait(lambda s: len(s["actions"]) == 1, 20, "the attack")
         assert st["actions"][0]["rolls"] == {"attack": 20} and st["forced"] == {}
+        # the wheel sets a flyer's destination altitude while a move is being placed (and zooms otherwise)
+        app.key(app.button("move")["hotkey"])
+        st = app.wait(lambda s: s["pending"] and s["pending"]["action"] == "move", 10, "move chosen")
+        layer0 = st["cursor_layer"]
+        app.move(640, 300)
+        app.xdo("click", "4")
+        app.xdo("click", "4")
+        st = app.wait(lambda s: s["cursor_layer"] == layer0 + 2, 10, "two wheel clicks up")
+        app.xdo("click", "5")
+        st = app.wait(lambda s: s["cursor_layer"] == layer0 + 1 and s["action"] and s["action"]["to"][2] == layer0 + 1,
+                      10, "one wheel click down, the destination at that layer")
+        app.key("Escape")
+        st = app.wait(lambda s: s["pending"] is None, 10, "move cancelled")
+        dist0 = np.linalg.norm(np.subtract(st["window"]["camera"]["position"], st["window"]["camera"]["look_at"]))
+        app.xdo("click", "4")
+        st = app.idle()
+        dist1 = np.linalg.norm(np.subtract(st["window"]["camera"]["position"], st["window"]["camera"]["look_at"]))
+        assert dist1 < dist0 - 0.5, "the wheel did not zoom"
         # every overlay on its key; the cover map and the movement range come from the worker
         app.key("g", "x", "l", "c", "m")
         st = app.wait(lambda s: all(s["window"]["overlays"].values()) and not s["window"]["busy"], 30, "all overlays")
