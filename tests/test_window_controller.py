@@ -65,8 +65,9 @@ def test_compose_preview_confirm_undo_redo_is_exact(scene):
     ctl.choose("attack")
     assert ctl.pending.params == {"target": "brann"}          # the only target, chosen; a click can change it
     pv = ctl.preview_of(ctl.action())
-    lines = "\n".join(preview_lines(pv["preview"]))
+    lines = "\n".join(preview_lines(pv["preview"], ctl.actor("brann").data["ac"]))
     assert "CHANCE TO HIT" in lines and "cover:" in lines and "cannot make it fall" in lines
+    assert "cover bonus +2 to AC: 13 -> 15" in lines
     before = (dumps(ctl.state.to_dict()), [dumps(e) for e in ctl.session.events])
     assert ctl.confirm()
     after = (dumps(ctl.state.to_dict()), [dumps(e) for e in ctl.session.events])

@@ -519,7 +519,7 @@ def _move_lines(pv: dict) -> list[str]:
     return out
 
 
-def _attack_lines(pv: dict) -> list[str]:
+def _attack_lines(pv: dict, base_ac=None) -> list[str]:
     out = []
     kind = "melee" if pv.get("melee") else "ranged"
     dist = f", {pv['distance_m']:.1f} m" if isinstance(pv.get("distance_m"), (int, float)) else ""
@@ -529,7 +529,10 @@ def _attack_lines(pv: dict) -> list[str]:
         n = f" - {round(bf * 36)}/36 sight lines blocked ({bf:.0%})" if isinstance(bf, (int, float)) else ""
         out.append(f"cover: {pv['cover']}{n} (AIR-13..16)")
     if "target_ac" in pv:
-        out.append(f"target AC with cover: {pv['target_ac']}")
+        if isinstance(base_ac, int) and isinstance(pv["target_ac"], int):
+            out.append(f"cover bonus {pv['target_ac'] - base_ac:+d} to AC: {base_ac} -> {pv['target_ac']}")
+        else:
+            out.append(f"target AC with cover: {pv['target_ac']}")
     def reasons(v):
         items = []
         for r in v or []:
@@ -554,7 +557,7 @@ def _attack_lines(pv: dict) -> list[str]:
     return out
 
 
-def preview_lines(pv: dict) -> list[str]:
+def preview_lines(pv: dict, base_ac=None) -> list[str]:
     """A ruleset's preview dict as readable lines (move and attack in full sentences, anything else key by key;
     long lists summarised)."""
     if not isinstance(pv, dict):
@@ -563,7 +566,7 @@ def preview_lines(pv: dict) -> list[str]:
         if pv.get("action") == "move" and "cost_m" in pv:
             return _move_lines(pv)
         if pv.get("action") == "attack" and ("hit_chance" in pv or "cover" in pv):
-            return _attack_lines(pv)
+            return _attack_lines(pv, base_ac)
     except (TypeError, ValueError, KeyError):
         pass
     out = []

@@ -1219,7 +1219,9 @@ class PlayWindow(pyglet.window.Window):
                     rule = res.get("rule")
                     for i, line in enumerate(hud.wrap("ILLEGAL: " + reason + (f" ({rule})" if rule and f"({rule})" not in reason else ""), w - 16)):
                         rows.append((line, H.BAD))
-                for line in preview_lines(pv):
+                tgt = ctl.state.actors.get(pv.get("target")) if isinstance(pv.get("target"), str) else None
+                base_ac = (tgt.data or {}).get("ac") if tgt is not None else None
+                for line in preview_lines(pv, base_ac):
                     for i, part in enumerate(hud.wrap(line, w - 24)):
                         rows.append(("  " + part if i else part, H.FG))
         if ctl.forced:
