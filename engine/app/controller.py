@@ -275,8 +275,12 @@ class Controller:
         if len(cands) <= 1:
             return ""
         a = cands[p.variant_i % len(cands)]
-        diff = [k for k in a if any(c.get(k) != a.get(k) for c in cands) and k not in ("actor", "action")]
-        desc = ", ".join(f"{k} {a[k]}" for k in diff) or f"option {p.variant_i + 1}"
+        picked = {k for k, _kind in p.needs}          # chosen on the map / by a click, not by Tab
+        diff = [k for k in a if any(c.get(k) != a.get(k) for c in cands) and k not in ("actor", "action")
+                and k not in picked]
+        if not diff:
+            return ""
+        desc = ", ".join(f"{k} {a[k]}" for k in diff)
         return f"{desc} ({p.variant_i % len(cands) + 1} of {len(cands)}; Tab: next)"
 
     # -- previews (pure, may be slow: the window calls them in a worker thread) ----------------------------------
