@@ -28,12 +28,15 @@ class Pending:
     params: dict = field(default_factory=dict)
     needs: list = field(default_factory=list)        # [(param, kind)] still to pick: kind "pos" or "id"
     variant_i: int = 0
+    _cand: tuple | None = None
 
     def candidates(self) -> list:
-        out = []
-        for v in self.variants:
-            if all(v.get(k, val) == val for k, val in self.params.items()):
-                out.append(v)
+        """The legal variants that agree with the parameters chosen so far (cached: a flyer's move has thousands)."""
+        key = json.dumps(self.params, sort_keys=True, default=str)
+        if self._cand is not None and self._cand[0] == key:
+            return self._cand[1]
+        out = [v for v in self.variants if all(v.get(k, val) == val for k, val in self.params.items())]
+        self._cand = (key, out)
         return out
 
 
