@@ -279,8 +279,8 @@ class Controller:
             return ""
         a = cands[p.variant_i % len(cands)]
         picked = {k for k, _kind in p.needs}          # chosen on the map / by a click, not by Tab
-        diff = [k for k in a if any(c.get(k) != a.get(k) for c in cands) and k not in ("actor", "action")
-                and k not in picked]
+        diff = [k for k in a if k not in ("actor", "action") and k not in picked
+                and any(c.get(k) != a.get(k) for c in cands)]
         if not diff:
             return ""
         desc = ", ".join(f"{k} {a[k]}" for k in diff)
