@@ -85,17 +85,30 @@ def display():
     missing = _tools_missing()
     if missing:
         pytest.skip(f"{' and '.join(missing)} not installed (apt-get install xvfb xdotool; .ci/run does it)")
-    for n in range(91, 200):
-        if not os.path.exists(f"/tmp/.X{n}-lock") and not os.path.exists(f"/tmp/.X11-unix/X{n}"):
-            break
-    proc = subprocess.Popen(["Xvfb", f":{n}", "-screen", "0", "1600x900x24", "-nolisten", "tcp"],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    # Xvfb picks a free display number itself and writes it to a pipe (-displayfd): no race with other servers
+    r, w = os.pipe()
+    proc = subprocess.Popen(["Xvfb", "-displayfd", str(w), "-screen", "0", "1600x900x24", "-nolisten", "tcp"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, pass_fds=(w,))
+    os.close(w)
+    got = b""
     t0 = time.time()
-    while not os.path.exists(f"/tmp/.X11-unix/X{n}"):
-        if proc.poll() is not None or time.time() - t0 > 20:
-            pytest.fail(f"Xvfb :{n} did not start")
-        time.sleep(0.1)
-    time.sleep(0.3)
+    import select
+
+    while not got.endswith(b"\n"):
+        ready, _, _ = select.select([r], [], [], 1.0)
+        if ready:
+            chunk = os.read(r, 64)
+            if not chunk:
+                break
+            got += chunk
+        if proc.poll() is not None or time.time() - t0 > 30:
+            break
+    os.close(r)
+    if not got.strip().isdigit():
+        proc.kill()
+        pytest.fail(f"Xvfb did not start (it said {got!r})")
+    n = int(got.strip())
+    time.sleep(0.2)
     yield f":{n}"
     proc.terminate()
     try:
