@@ -170,6 +170,7 @@ class PlayWindow(pyglet.window.Window):
         self._shot_pending = None
         self.panels = {}
         self._notes = []
+        self._follow_anim = None
         self._rebuild_log()
         pyglet.clock.schedule_interval(self.tick, 1 / 60.0)
 
@@ -689,7 +690,7 @@ class PlayWindow(pyglet.window.Window):
             if v.any():
                 self.camctl.move(v, dt, 14.0 * fast)
         if self.camctl.mode == "follow" and self.ctl.selected in self.ctl.state.actors:
-            self.camctl.follow(self._centre(self.ctl.selected))
+            self.camctl.follow(self._follow_anim or self._centre(self.ctl.selected))
         self.camctl.update(dt)
         if self.anims:
             self.anim_t += dt
@@ -903,6 +904,16 @@ class PlayWindow(pyglet.window.Window):
             u = min(self.anim_t / ANIM_S, 1.0)
             rs, _fx, _hud = frame_state(anim, u)
             fx = effects(self.scene.world, anim, rs, u)
+            if self.camctl.mode == "follow" and ctl.selected:
+                try:                      # follow the character along its animated path (a fall, a flight)
+                    c = rs.get(ctl.selected)
+                    cm = self.scene.world.cell_m
+                    self._follow_anim = ((c.x + c.footprint / 2) * cm, (c.y + c.footprint / 2) * cm,
+                                         c.layer + c.height_layers / 2)
+                except KeyError:
+                    self._follow_anim = None
+        else:
+            self._follow_anim = None
         cam = self.camctl.camera()
         ctx = self.rc.ctx
         # moving: the camera moved since the last frame, or the cursor is crossing cells (the ghost follows it)
