@@ -1,17 +1,16 @@
-"""The HUD: panels, text and buttons drawn on top of the renderer's frame, in the same moderngl context, with the
-renderer's own text shader and a glyph atlas rasterised at the HUD's text size (crisp, no scaling).
+"""The HUD: panels, text and buttons drawn on top of the renderer's frame with the renderer's own text shader and a
+glyph atlas rasterised at the HUD's text size (crisp, no scaling).
 
-It never imports moderngl itself (the GL boundary is engine/render/, tests/test_purity.py): it uses the renderer's
-context object and its constants. Immediate mode: the window describes the HUD (``box``, ``text``, ``button``) whenever its content changes; the
-quads are uploaded once and redrawn every frame from the same buffer (a frame that changes nothing in the HUD
-costs one draw call). Buttons remember their rectangles for clicks (``hit``).
+It never touches GL itself (the GL boundary is engine/render/, tests/test_purity.py): it builds quads and hands them
+to the renderer's ``engine.render.screen.ScreenLayer``. Immediate mode: the window describes the HUD (``box``,
+``text``, ``panel``, ``button``) whenever its content changes; the quads are uploaded once and redrawn every frame
+from the same buffer (a frame that changes nothing in the HUD costs one draw call). Buttons remember their
+rectangles for clicks (``hit``).
 """
 
 from __future__ import annotations
 
-import numpy as np
-
-from engine.render.text import GlyphAtlas, quads_to_array
+from engine.render.text import GlyphAtlas
 
 BG = (16, 19, 26, 222)
 BG_TITLE = (38, 48, 70, 240)
@@ -27,19 +26,17 @@ BUTTON_OFF = (40, 42, 48, 200)
 
 class Hud:
     def __init__(self, renderer, px: int = 15):
+        from engine.render.screen import ScreenLayer
+
         self.r = renderer
         self.ctx = renderer.ctx
         self.px = px
         self.atlas = GlyphAtlas(px)
-        W, H = self.atlas.size
-        self.tex = self.ctx.texture((W, H), 1, self.atlas.image.tobytes())
+        # the GL side (buffer, shader, atlas texture) is the renderer's ScreenLayer; this module only builds quads
+        self.layer = ScreenLayer(renderer, self.atlas)
         # the atlas is rasterised at the HUD's own size and text is placed on whole pixels: nearest sampling is
         # exact here, and cheaper than linear on a software renderer
-        self.tex.filter = (self.ctx.NEAREST, self.ctx.NEAREST)
-        self.prog = renderer.prog["text"]
-        self.buf = None
-        self.vao = None
-        self.n = 0
+        self.layer.tex.filter = (self.ctx.NEAREST, self.ctx.NEAREST)
         self.quads: list = []
         self.rects: list = []          # (x0, y0, x1, y1, id)
         self.key = None
@@ -131,32 +128,9 @@ class Hud:
                 return ident
         return None
 
-    # -- GL ----------------------------------------------------------------------------------------------------------
+    # -- GL (through the renderer's ScreenLayer) ---------------------------------------------------------------------
     def upload(self):
-        arr = quads_to_array(self.quads)
-        self.n = len(arr)
-        if self.n == 0:
-            return
-        raw = np.ascontiguousarray(arr, dtype=np.float32).tobytes()
-        if self.buf is None or self.buf.size < len(raw):
-            if self.vao is not None:
-                self.vao.release()
-            if self.buf is not None:
-                self.buf.release()
-            self.buf = self.ctx.buffer(reserve=len(raw) * 2)
-            self.vao = self.ctx.vertex_array(self.prog, [(self.buf, "2f 2f 4f", "in_position", "in_uv", "in_color")])
-        self.buf.write(raw)
+        self.layer.upload(self.quads)
 
     def draw(self, size):
-        if self.n == 0 or self.vao is None:
-            return
-        ctx = self.ctx
-        ctx.disable(ctx.DEPTH_TEST)
-        ctx.disable(ctx.CULL_FACE)
-        ctx.enable(ctx.BLEND)
-        ctx.blend_func = ctx.SRC_ALPHA, ctx.ONE_MINUS_SRC_ALPHA
-        self.prog["u_viewport"].value = (float(size[0]), float(size[1]))
-        self.prog["u_atlas"].value = 5
-        self.tex.use(5)
-        self.vao.render(ctx.TRIANGLES, vertices=self.n)
-        ctx.disable(ctx.BLEND)
+        self.layer.draw(size)
