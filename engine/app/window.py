@@ -1021,11 +1021,15 @@ class PlayWindow(pyglet.window.Window):
         # -- left: turn order, then the selected character
         y = lh + 16
         rows = []
+        marks = s.ruleset.turn_marks(s)     # baton: who holds the baton, who has acted (BAT-08..10)
+        short = {"holds the baton": "baton", "acted this turn": "acted", "acted": "done", "has not acted": "ready"}
         for i, cid in enumerate(st.order):
             a = st.actors[cid]
             mark = ">" if cid == cur else " "
             hp = f"{a.hp}/{a.max_hp}"
             where = f"L{a.layer}{' fly' if a.flying else ''}"
+            if cid in marks:
+                where = f"{short.get(marks[cid], marks[cid])} {where}"
             col = side_colour(a.side)
             col = (min(col[0] + 80, 255), min(col[1] + 80, 255), min(col[2] + 80, 255), 255)
             if a.dead:
@@ -1035,7 +1039,11 @@ class PlayWindow(pyglet.window.Window):
         ph = lh + 8 + len(rows) * lh + 6
         hud.box(8, y, 8 + pw, y + ph, H.BG)
         hud.box(8, y, 8 + pw, y + lh + 4, H.BG_TITLE)
-        hud.text(16, y + 3, f"Turn order  (round {st.round})", H.ACCENT)
+        title = f"Turn order  (round {st.round})"
+        if marks:
+            holder = st.actors.get(st.data.get("holder")) if isinstance(st.data, dict) else None
+            title = f"Baton: {holder.side} side" if holder is not None else "Baton"
+        hud.text(16, y + 3, title, H.ACCENT)
         yy = y + lh + 8
         for text, col, tail, cid in rows:
             if cid == ctl.selected:
@@ -1151,8 +1159,14 @@ class PlayWindow(pyglet.window.Window):
         rows.append((f"{a.id} - {a.side} - {a.kind or a.size}", H.DIM))
         data = a.data or {}
         ac = data.get("ac")
-        rows.append((f"HP {a.hp}/{a.max_hp}" + (f" (+{a.temp_hp} temp)" if a.temp_hp else "") +
-                     (f"   AC {ac}" if ac is not None else ""), H.FG))
+        if s.scene.ruleset == "baton":      # baton: hp is Life; Vigor and Protection absorb damage first
+            rows.append((f"Life {a.hp}/{a.max_hp}   Vigor {data.get('vigor')}/{data.get('max_vigor')}", H.FG))
+            wounds = data.get("wounds") or []
+            rows.append((f"Protection {data.get('protection')}/{data.get('protection_max')}   "
+                         f"wounds {len(wounds)}", H.FG))
+        else:
+            rows.append((f"HP {a.hp}/{a.max_hp}" + (f" (+{a.temp_hp} temp)" if a.temp_hp else "") +
+                         (f"   AC {ac}" if ac is not None else ""), H.FG))
         try:
             left = rs.movement_left(s, a, a.flying or a.can_fly)
             rows.append((f"movement left: {left:g} m", H.FG))
@@ -1161,7 +1175,7 @@ class PlayWindow(pyglet.window.Window):
         cur = s.current == a.id
         turn = s.state.turn if cur else {}
         used = []
-        for k in ("action", "bonus", "bonus_action", "reaction", "minor"):
+        for k in ("action", "bonus", "bonus_action", "reaction", "major", "minor"):
             for kk in (k, f"{k}_used", f"used_{k}"):
                 if kk in turn:
                     used.append((k.replace("_", " "), bool(turn[kk])))

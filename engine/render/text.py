@@ -9,7 +9,8 @@ from PIL import Image, ImageDraw, ImageFont
 
 FONT_PATHS = ("/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf", "/usr/share/fonts/TTF/DejaVuSans-Bold.ttf",
               "/usr/share/fonts/dejavu/DejaVuSans-Bold.ttf")
-CHARS = "".join(chr(c) for c in range(32, 127)) + "·↑↓→←×°"
+# ASCII, Latin-1 (Portuguese and other Western names: Inês, Tomé) and Latin Extended-A (Polish: ą, ł, ż...)
+CHARS = "".join(chr(c) for c in range(32, 127)) + "".join(chr(c) for c in range(0xA1, 0x180)) + "·↑↓→←×°"
 ATLAS_PX = 32       # glyphs are drawn this tall in the atlas and scaled when drawn
 
 
