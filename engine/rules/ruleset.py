@@ -61,6 +61,27 @@ class Ruleset:
         """What the action would do, without doing it (cost, path, to-hit chance, cover...)."""
         raise NotImplementedError
 
+    # -- helpers for rulesets ---------------------------------------------------------------------------
+    def keep_legal(self, session: Session, candidates: list[dict], check=None) -> list[dict]:
+        """The candidates that pass ``check`` (default: this ruleset's own ``check``; candidates built by the
+        ruleset are well-formed, so parameter validation is skipped)."""
+        check = check or (lambda c: self.check(session, c))
+        out = []
+        for c in candidates:
+            try:
+                check(c)
+            except Illegal:
+                continue
+            out.append(c)
+        return out
+
+    def checked_plan(self, session: Session, action: dict):
+        """(plan, None) when the action is legal, else (None, the preview of a refusal)."""
+        try:
+            return self.check(session, action), None
+        except Illegal as e:
+            return None, {"action": action["action"], "legal": False, "reason": e.reason, "rule": e.rule}
+
     # -- hooks the aerial module calls ------------------------------------------------------------------
     def movement_left(self, session: Session, actor: Actor, flying: bool) -> float:
         """Metres of movement the actor has left this turn (flying: with its fly speed)."""

@@ -2255,22 +2255,14 @@ class Baton(Ruleset):
                 cands.append({"actor": a.id, "action": "drink", "potion": p})
             for it in st.data["ground_items"]:
                 cands.append({"actor": a.id, "action": "pick_up", "item": it["name"]})
-        for c in cands:
-            try:
-                session.check(c)
-            except Illegal:
-                continue
-            out.append(c)
-        return out
+        return out + self.keep_legal(session, cands, session.check)
 
     def preview(self, session, act: dict) -> dict:
         a = session.state.actors.get(act["actor"])
-        out = {"action": act["action"]}
-        try:
-            plan = self.check(session, act)
-            out["legal"] = True
-        except Illegal as e:
-            return {"action": act["action"], "legal": False, "reason": e.reason, "rule": e.rule}
+        plan, refused = self.checked_plan(session, act)
+        if refused:
+            return refused
+        out = {"action": act["action"], "legal": True}
         if act["action"] == "move":
             body = session.state.actors[plan["body"]]
             b = aerial.path_breakdown(session, body, plan["path"])

@@ -1787,22 +1787,14 @@ class Dnd5e(Ruleset):
                           {"actor": a.id, "action": "ready", "weapon": a.data["weapons"][0]["name"]},
                           {"actor": a.id, "action": "stand"}, {"actor": a.id, "action": "escape"},
                           {"actor": a.id, "action": "dismount"}]
-        for c in cands:
-            try:
-                self.check(session, c)      # candidates are well-formed: skip the parameter validation
-            except Illegal:
-                continue
-            out.append(c)
-        return out
+        return out + self.keep_legal(session, cands)
 
     def preview(self, session, act: dict) -> dict:
         a = session.state.actors.get(act["actor"])
-        out = {"action": act["action"]}
-        try:
-            plan = self.check(session, act)
-            out["legal"] = True
-        except Illegal as e:
-            return {"action": act["action"], "legal": False, "reason": e.reason, "rule": e.rule}
+        plan, refused = self.checked_plan(session, act)
+        if refused:
+            return refused
+        out = {"action": act["action"], "legal": True}
         if act["action"] == "move":
             path = plan["path"]
             b = aerial.path_breakdown(session, a, path)
