@@ -6,13 +6,13 @@ baton was kept for it (BAT-08), replay and save/load give the same state."""
 from __future__ import annotations
 
 import random
-import re
 
 import pytest
 
 from engine.rules import aerial
 from engine.rules.core import Illegal, Session, dumps
 from engine.world.scene import parse_scene
+from scenegen import random_fills
 
 pytestmark = pytest.mark.unit
 
@@ -22,13 +22,7 @@ FLYERS = ("harpy", "griffon")
 
 def random_scene_text(rng: random.Random) -> str:
     X, Y, Z = rng.randint(7, 10), rng.randint(7, 10), rng.randint(6, 8)
-    fills = []
-    for _ in range(rng.randint(1, 4)):
-        x0, y0 = rng.randrange(X), rng.randrange(Y)
-        x1, y1 = min(X - 1, x0 + rng.randint(0, 3)), min(Y - 1, y0 + rng.randint(0, 3))
-        top = rng.randint(0, Z - 4)
-        mat = rng.choice(["stone", "roof", "mud", "ice", "coals", "snow", "wood"])
-        fills.append(f'{{ material = "{mat}", from = [{x0}, {y0}, 0], to = [{x1}, {y1}, {top}] }}')
+    fills, solid = random_fills(rng, X, Y, Z, ["stone", "roof", "mud", "ice", "coals", "snow", "wood"])
     opts = []
     if rng.random() < 0.5:
         opts.append(f'air12_vs_bat47 = "{rng.choice(["bat47", "air12"])}"')
@@ -42,13 +36,6 @@ def random_scene_text(rng: random.Random) -> str:
     if opts:
         lines += ["[options]"] + opts
     lines += ["[map]", f"size = [{X}, {Y}, {Z}]", f"fill = [{', '.join(fills)}]"]
-    solid = set()
-    for f in fills:
-        a = list(map(int, re.findall(r"-?\d+", f)))
-        for x in range(a[0], a[3] + 1):
-            for y in range(a[1], a[4] + 1):
-                for z in range(a[2], a[5] + 1):
-                    solid.add((x, y, z))
     taken = set()
     n = 0
     for side in ("party", "foes"):

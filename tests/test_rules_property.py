@@ -10,6 +10,7 @@ from engine.rules import aerial
 from engine.rules.bench import random_action
 from engine.rules.core import Illegal, Session, dumps
 from engine.world.scene import parse_scene
+from scenegen import random_fills
 
 pytestmark = pytest.mark.unit
 
@@ -19,24 +20,10 @@ KINDS = ["archer", "knight", "harpy", "rogue", "priest", "mage", "guard", "dueli
 
 def random_scene_text(rng: random.Random) -> str:
     X, Y, Z = rng.randint(8, 12), rng.randint(8, 12), rng.randint(6, 9)
-    fills = []
-    for _ in range(rng.randint(1, 4)):
-        x0, y0 = rng.randrange(X), rng.randrange(Y)
-        x1, y1 = min(X - 1, x0 + rng.randint(0, 3)), min(Y - 1, y0 + rng.randint(0, 3))
-        top = rng.randint(0, Z - 4)
-        mat = rng.choice(["stone", "roof", "brick", "wood"])
-        fills.append(f'{{ material = "{mat}", from = [{x0}, {y0}, 0], to = [{x1}, {y1}, {top}] }}')
+    fills, solid = random_fills(rng, X, Y, Z, ["stone", "roof", "brick", "wood"])
     lines = [f'name = "random"', 'ruleset = "dnd5e"', f"seed = {rng.randint(0, 10**6)}", "[map]",
              f"size = [{X}, {Y}, {Z}]", f"fill = [{', '.join(fills)}]",
              "[options]", f'diagonal = "{rng.choice(["5e", "5e", "euclidean", "5-10-5"])}"']
-    solid = set()
-    for f in fills:
-        import re
-        a = list(map(int, re.findall(r"-?\d+", f)))
-        for x in range(a[0], a[3] + 1):
-            for y in range(a[1], a[4] + 1):
-                for z in range(a[2], a[5] + 1):
-                    solid.add((x, y, z))
     taken = set()
     n = 0
     for side in ("red", "blue"):
