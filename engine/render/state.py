@@ -24,11 +24,29 @@ SIDE_COLOURS = {
 EXTRA_COLOURS = [(150, 70, 210), (40, 170, 150), (240, 130, 30), (230, 90, 170), (120, 200, 60), (90, 90, 100)]
 
 
+_ASSIGNED: dict[str, tuple[int, int, int]] = {}
+_FIRST_CHOICES = [SIDE_COLOURS["blue"], SIDE_COLOURS["red"]] + EXTRA_COLOURS
+
+
+def assign_side_colours(sides) -> None:
+    """Give the sides of one scene distinct colours: known names keep theirs; other names take, in order of
+    first appearance, the first colours no other side of the scene uses (so "ground" and "sky" are blue and
+    red, not two hashes that may look alike)."""
+    used = {SIDE_COLOURS[s.lower()] for s in sides if s.lower() in SIDE_COLOURS}
+    for s in dict.fromkeys(x.lower() for x in sides):
+        if s in SIDE_COLOURS:
+            continue
+        free = [c for c in _FIRST_CHOICES if c not in used]
+        _ASSIGNED[s] = free[0] if free else EXTRA_COLOURS[zlib.crc32(s.encode()) % len(EXTRA_COLOURS)]
+        used.add(_ASSIGNED[s])
+
+
 def side_colour(side: str) -> tuple[int, int, int]:
-    c = SIDE_COLOURS.get(side.lower())
+    key = side.lower()
+    c = SIDE_COLOURS.get(key) or _ASSIGNED.get(key)
     if c is not None:
         return c
-    return EXTRA_COLOURS[zlib.crc32(side.lower().encode()) % len(EXTRA_COLOURS)]
+    return EXTRA_COLOURS[zlib.crc32(key.encode()) % len(EXTRA_COLOURS)]
 
 
 LYING = ("prone", "unconscious", "dead", "dying", "down")
@@ -99,6 +117,7 @@ class RenderState:
 
     @classmethod
     def from_scene(cls, scene) -> "RenderState":
+        assign_side_colours([c.side for c in scene.characters])
         chars = []
         for c in scene.characters:
             st = c.stats
