@@ -1,6 +1,8 @@
-"""Shared pieces of the random scenes the property tests build."""
+"""Shared pieces of the property tests: the random scenes they build and the check on illegal actions."""
 
 import re
+
+from engine.rules.core import Illegal
 
 
 def random_fills(rng, X, Y, Z, materials):
@@ -24,3 +26,15 @@ def solid_cells(fills):
                 for z in range(a[2], a[5] + 1):
                     solid.add((x, y, z))
     return solid
+
+
+def refused_unchanged(session, action) -> bool:
+    """Step a possibly illegal action. True when it was refused, asserting it changed nothing; False when it
+    was legal and happened."""
+    before = session.fingerprint()
+    try:
+        session.step(action)
+    except Illegal:
+        assert session.fingerprint() == before, f"illegal {action} changed the state"
+        return True
+    return False
