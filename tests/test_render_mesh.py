@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from engine.render.mesh import CHUNK, ChunkedMesh, mesh_region, quad_corners, triangle_counts
+from engine.render.mesh import CHUNK, VERTEX_COMPONENTS, ChunkedMesh, mesh_region, quad_corners, triangle_counts
 from engine.world.grid import World
 from engine.world.materials import AIR, BUILTIN_MATERIALS
 
@@ -97,7 +97,7 @@ def test_changed_box_remeshes_only_its_chunks_and_matches_a_full_mesh():
         got = cm.chunks[k]
         for part in ("opaque", "translucent"):
             a, b = getattr(ch, part)[0], getattr(got, part)[0]
-            assert sorted(map(tuple, a.reshape(-1, 16).tolist())) == sorted(map(tuple, b.reshape(-1, 16).tolist()))
+            assert sorted(map(tuple, a.reshape(-1, 4 * VERTEX_COMPONENTS).tolist())) == sorted(map(tuple, b.reshape(-1, 4 * VERTEX_COMPONENTS).tolist()))
 
 
 def test_greedy_is_at_most_15_percent_of_culled_on_the_showcase_town():

@@ -8,13 +8,14 @@ Conventions
 * Opaque voxels are every non-air material that is not translucent. An opaque face is drawn where the
   neighbour is not opaque; a translucent face (glass, water) where the neighbour is air or another
   translucent material. Translucent faces go to a separate mesh drawn after the opaque one.
-* Faces are merged into quads by material only: ambient occlusion is computed per pixel on the GPU from a
-  3D occupancy texture of the same voxels, so it never splits a merge (docs/renderer.md).
+* Faces are merged into quads by material only: light (ambient occlusion, sun) lives in a per-chunk light map
+  with a texel per voxel face (engine/render/lightmap.py), so it never splits a merge (docs/renderer.md).
 * Chunks are ``CHUNK`` x ``CHUNK`` columns, the map's full height. Quads never cross a chunk border, so a
   changed box re-meshes only the chunks it (plus its one-voxel rim) touches.
 
-Vertex format (8 bytes): uint16 x, y, z + 1 (voxel units; z is shifted so the ground's bottom is 0) and
-uint16 ``face | material << 3`` where ``face`` is 0..5 = -x, +x, -y, +y, -z, +z.
+Vertex format (12 bytes): uint16 x, y, z + 1 (voxel units; z is shifted so the ground's bottom is 0),
+uint16 ``face | material << 3`` where ``face`` is 0..5 = -x, +x, -y, +y, -z, +z, and uint16 s, t: the
+corner's texel coordinates in its chunk's light map (engine/render/lightmap.py).
 """
 
 from __future__ import annotations
@@ -22,6 +23,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import numpy as np
+
+from engine.render.lightmap import Lightmap, layout
 
 CHUNK = 32
 GROUND = 256          # the slab under the map; its colour is the renderer's ground colour
@@ -258,16 +261,23 @@ def quad_corners(q: Quads) -> np.ndarray:
     return out
 
 
-def pack_vertices(q: Quads, corners: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
-    """(vertices uint16 [N*4, 4], indices uint32 [N*6]) for a quad list (``corners`` overrides its corners)."""
+VERTEX_COMPONENTS = 6
+
+
+def pack_vertices(q: Quads, corners: np.ndarray | None = None, uv: np.ndarray | None = None
+                  ) -> tuple[np.ndarray, np.ndarray]:
+    """(vertices uint16 [N*4, 6], indices uint32 [N*6]) for a quad list (``corners`` overrides its corners;
+    ``uv``: light-map texel coordinates [N, 4, 2], zero when not given)."""
     n = len(q)
     c = quad_corners(q) if corners is None else corners
-    v = np.empty((n, 4, 4), dtype=np.uint16)
+    v = np.zeros((n, 4, VERTEX_COMPONENTS), dtype=np.uint16)
     v[..., :3] = c
     v[..., 3] = (q.face.astype(np.uint16) | (q.mat.astype(np.uint16) << 3))[:, None]
+    if uv is not None:
+        v[..., 4:6] = uv
     base = (np.arange(n, dtype=np.uint32) * 4)[:, None]
     idx = (base + np.array([0, 1, 2, 0, 2, 3], dtype=np.uint32)).reshape(-1)
-    return v.reshape(-1, 4), idx
+    return v.reshape(-1, VERTEX_COMPONENTS), idx
 
 
 # Opaque quads are stored grouped by face in this order, so the faces a camera can see in a chunk (at most one of
@@ -357,7 +367,9 @@ def lod_quads(voxels: np.ndarray, materials, f: int, x0: int, y0: int, x1: int, 
     c = quad_corners(q).astype(np.int64)
     c[..., 0] = (c[..., 0] + ox) * f
     c[..., 1] = (c[..., 1] + oy) * f
-    c[..., 2] = (c[..., 2] - 1) * f + 1
+    # the coarse ground slab would reach below the fine one (and wrap around in the uint16 vertices): stop it at
+    # the bottom of the fine slab
+    c[..., 2] = np.maximum((c[..., 2] - 1) * f + 1, 0)
     return q, c
 
 
@@ -369,6 +381,7 @@ class ChunkMesh:
     bounds: tuple[tuple[float, float, float], tuple[float, float, float]]   # voxel units, map z
     version: int = 0
     face_ranges: tuple = ()              # opaque indices by face, in FACE_ORDER: ((face, first, count), ...)
+    lightmap: Lightmap | None = None     # where the chunk's quads (opaque, then translucent) keep their light
 
     @property
     def triangles(self) -> int:
@@ -411,14 +424,14 @@ class ChunkedMesh:
                 so, st = qo.select(ko == k), qt.select(kt == k)
                 bx0, by0 = cx * CHUNK, cy * CHUNK
                 bx1, by1 = min(bx0 + CHUNK, X), min(by0 + CHUNK, Y)
-                zmax = 0
-                for q in (so, st):
-                    if len(q):
-                        zmax = max(zmax, int(quad_corners(q)[..., 2].max()) - 1)
                 so, ranges = sort_by_face(so)
-                self.chunks[(cx, cy)] = ChunkMesh((cx, cy), pack_vertices(so), pack_vertices(st),
-                                                  ((bx0, by0, -1.0), (bx1, by1, float(max(zmax, 0)))),
-                                                  self.version, ranges)
+                co, ct = quad_corners(so), quad_corners(st)
+                zmax = max([int(c[..., 2].max()) - 1 for c in (co, ct) if len(c)] + [0])
+                lm, uv = layout(np.concatenate([so.face, st.face]), np.concatenate([co, ct]))
+                self.chunks[(cx, cy)] = ChunkMesh((cx, cy), pack_vertices(so, co, uv[:len(so)]),
+                                                  pack_vertices(st, ct, uv[len(so):]),
+                                                  ((bx0, by0, -1.0), (bx1, by1, float(zmax))),
+                                                  self.version, ranges, lm)
                 keys.append((cx, cy))
         for f in self.lods:
             self._remesh_lod(f, cx0, cy0, cx1, cy1, ax0, ay0, ax1, ay1)
@@ -436,11 +449,12 @@ class ChunkedMesh:
         for cy in range(cy0, cy1):
             for cx in range(cx0, cx1):
                 m = key == cy * 65536 + cx
-                sq, ranges = sort_by_face_with(q.select(m), corners[m])
+                (sq, sc), ranges = sort_by_face_with(q.select(m), corners[m])
                 bx0, by0 = cx * CHUNK, cy * CHUNK
                 bx1, by1 = min(bx0 + CHUNK, X), min(by0 + CHUNK, Y)
-                store[(cx, cy)] = ChunkMesh((cx, cy), pack_vertices(*sq), pack_vertices(empty),
-                                            ((bx0, by0, -1.0), (bx1, by1, float(Z))), self.version, ranges)
+                lm, uv = layout(sq.face, sc, scale=f)
+                store[(cx, cy)] = ChunkMesh((cx, cy), pack_vertices(sq, sc, uv), pack_vertices(empty),
+                                            ((bx0, by0, -1.0), (bx1, by1, float(Z))), self.version, ranges, lm)
 
     def update(self, box) -> list[tuple[int, int]]:
         """A changed inclusive voxel box ((x0, y0, z0), (x1, y1, z1)) -> re-mesh the chunks it touches, counting

@@ -19,6 +19,7 @@ import numpy as np
 
 from engine.render.camera import Camera, gl_matrix
 from engine.render.context import RenderContext
+from engine.render.lightmap import fill
 from engine.render.mesh import CHUNK, GROUND, ChunkedMesh, facing_faces
 from engine.render.overlays import Label, Prims, character_markers
 from engine.render.shaders import load_program
@@ -139,7 +140,7 @@ class Renderer:
         self.world = world
         self.shadows = shadows
         self.lighting = lighting
-        self.light_tex = None
+        self._light_volume = None
         ctx = self.ctx
         self.prog = {n: load_program(ctx, n) for n in ("shadow", "model", "line", "flat", "text")}
         self.prog["terrain"] = load_program(ctx, "terrain", {"BAKED": 1} if lighting == "baked" else None)
@@ -182,17 +183,24 @@ class Renderer:
         return lut
 
     def _bake_light(self):
+        """The light volume (numpy), then every chunk's light maps filled from it (engine/render/lightmap.py)."""
         from engine.render.lighting import light_volume
 
-        X, Y, Z = self.world.size
+        t0 = time.perf_counter()
         vol = light_volume(self.world, SUN if self.shadows else np.array([0.0, 0.0, 1.0]))
-        if self.light_tex is None:
-            self.light_tex = self.ctx.texture3d((X, Y, Z + 1), 4, vol.tobytes())
-            self.light_tex.filter = (moderngl.LINEAR, moderngl.LINEAR)
-            self.light_sampler = self.ctx.sampler(texture=self.light_tex, border_color=(0.0, 1.0, 0.0, 1.0),
-                                                  filter=(moderngl.LINEAR, moderngl.LINEAR))
-        else:
-            self.light_tex.write(vol.tobytes())
+        self._light_volume = vol
+        for g in self._gpu_chunks.values():
+            for lm, tex in g["lightmaps"]:
+                tex.write(fill(lm, vol, SUN, self.world.size[2]).tobytes())
+        self.stats["light_bake_s"] = time.perf_counter() - t0
+
+    def _lightmap_texture(self, lm):
+        tex = self.ctx.texture((lm.width, lm.height), 2)
+        tex.filter = (moderngl.LINEAR, moderngl.LINEAR)
+        tex.repeat_x = tex.repeat_y = False
+        if self._light_volume is not None:
+            tex.write(fill(lm, self._light_volume, SUN, self.world.size[2]).tobytes())
+        return tex
 
     def _occupancy(self):
         X, Y, Z = self.world.size
@@ -213,19 +221,31 @@ class Renderer:
                         obj.release()
             ch = self.mesh.chunks[k]
             parts = {}
+            lightmaps = []
+            baked = self.lighting == "baked"
+            tex = None
+            if baked and (len(ch.opaque[1]) or len(ch.translucent[1])):
+                tex = self._lightmap_texture(ch.lightmap)
+                lightmaps.append((ch.lightmap, tex))
             for name, (verts, idx) in (("opaque", ch.opaque), ("translucent", ch.translucent)):
                 if len(idx):
-                    parts[name] = self._gpu_part(verts, idx, shadow=(name == "opaque"))
+                    parts[name] = self._gpu_part(verts, idx, shadow=(name == "opaque"), lightmap=tex)
             lods = {}
             for f, store in self.mesh.lod_chunks.items():
                 lc = store.get(k)
                 if lc is not None and len(lc.opaque[1]):
-                    lods[f] = (self._gpu_part(*lc.opaque, shadow=False), tuple(lc.face_ranges))
+                    ltex = None
+                    if baked:
+                        ltex = self._lightmap_texture(lc.lightmap)
+                        lightmaps.append((lc.lightmap, ltex))
+                    lods[f] = (self._gpu_part(*lc.opaque, shadow=False, lightmap=ltex), tuple(lc.face_ranges))
             cm = self.world.cell_m
             (x0, y0, z0), (x1, y1, z1) = ch.bounds
             self._gpu_chunks[k] = {
-                "parts": [tuple(o for o in p if o is not None) for p in parts.values()]
-                         + [tuple(o for o in p if o is not None) for p, _ in lods.values()],
+                "parts": [tuple(o for o in p[:4] if o is not None) for p in parts.values()]
+                         + [tuple(o for o in p[:4] if o is not None) for p, _ in lods.values()]
+                         + [(t,) for _, t in lightmaps],
+                "lightmaps": lightmaps,
                 "opaque": parts.get("opaque"), "translucent": parts.get("translucent"), "lods": lods,
                 "lo": np.array([x0 * cm, y0 * cm, z0]), "hi": np.array([x1 * cm, y1 * cm, z1 + 1.0]),
                 "vlo": (x0, y0, z0), "vhi": (x1, y1, z1 + 1.0), "ranges": tuple(ch.face_ranges),
@@ -234,16 +254,21 @@ class Renderer:
         self._chunk_lo = np.array([self._gpu_chunks[k]["lo"] for k in self._chunk_keys]).reshape(-1, 3)
         self._chunk_hi = np.array([self._gpu_chunks[k]["hi"] for k in self._chunk_keys]).reshape(-1, 3)
 
-    def _gpu_part(self, verts, idx, shadow: bool):
+    def _gpu_part(self, verts, idx, shadow: bool, lightmap=None):
+        """(vbo, ibo, vao, shadow vao, light-map texture, its texel size). Vertices: 4 x uint16 position and
+        face/material, then 2 x uint16 light-map texel coordinates (read only by the baked-light program)."""
         ctx = self.ctx
         vbo = ctx.buffer(verts.tobytes())
         ibo = ctx.buffer(idx.tobytes())
-        vao = ctx.vertex_array(self.prog["terrain"], [(vbo, "4u2", "in_vert")], index_buffer=ibo, index_element_size=4)
+        prog = self.prog["terrain"]
+        fmt = [(vbo, "4u2 2u2", "in_vert", "in_uv")] if "in_uv" in prog else [(vbo, "4u2 4x", "in_vert")]
+        vao = ctx.vertex_array(prog, fmt, index_buffer=ibo, index_element_size=4)
         svao = None
         if shadow:
-            svao = ctx.vertex_array(self.prog["shadow"], [(vbo, "4u2", "in_vert")], index_buffer=ibo,
+            svao = ctx.vertex_array(self.prog["shadow"], [(vbo, "4u2 4x", "in_vert")], index_buffer=ibo,
                                     index_element_size=4)
-        return (vbo, ibo, vao, svao)
+        texel = (1.0 / lightmap.width, 1.0 / lightmap.height) if lightmap is not None else (1.0, 1.0)
+        return (vbo, ibo, vao, svao, lightmap, texel)
 
     def chunk_lod(self, camera: Camera, lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
         """Level of detail per chunk box: 1 (full), or a coarse factor when a cell would cover less than a pixel
@@ -429,7 +454,7 @@ class Renderer:
         _set(t, "u_palette", 0)
         _set(t, "u_occ", 1)
         _set(t, "u_shadow", 2)
-        _set(t, "u_light", 4)
+        _set(t, "u_lightmap", 4)
         self._bind_terrain_textures()
         # frustum culling per chunk, then front to back so early depth testing skips hidden fragments
         order, lod_of = [], {}
@@ -472,11 +497,15 @@ class Renderer:
                     run_first, run_count = None, 0
         calls = len(draws)
         tris = sum(d[2] for d in draws) // 3
-        current = None
+        current, current_lm = None, None
         for part, first, count, f in draws:
             if f != current:     # coarse faces may sit inside fine voxels: light them from outside the block
                 _set(t, "u_face_offset", f - 0.5)
                 current = f
+            if part[4] is not None and part[4] is not current_lm:     # the chunk's light map (baked light)
+                part[4].use(4)
+                _set(t, "u_lm_texel", part[5])
+                current_lm = part[4]
             part[2].render(moderngl.TRIANGLES, vertices=count, first=first)
         _set(t, "u_face_offset", 0.5)
         self.stats.update(chunks_drawn=len(order), draw_calls=calls, triangles_drawn=tris,
@@ -510,7 +539,11 @@ class Renderer:
         for k in reversed(order):          # back to front for blending; distant (coarse) chunks have no glass
             g = self._gpu_chunks[k]
             if g["translucent"] and lod_of.get(k, 1) == 1:
-                g["translucent"][2].render(moderngl.TRIANGLES)
+                part = g["translucent"]
+                if part[4] is not None:
+                    part[4].use(4)
+                    _set(t, "u_lm_texel", part[5])
+                part[2].render(moderngl.TRIANGLES)
         ctx.depth_mask = True
         ctx.disable(moderngl.CULL_FACE)
 
@@ -519,8 +552,6 @@ class Renderer:
         ctx.disable(moderngl.BLEND)
         if self.occ is not None:
             self.occ_sampler.clear(1)
-        if self.light_tex is not None:
-            self.light_sampler.clear(4)
 
     def _bind_terrain_textures(self):
         self.palette.use(0)
@@ -528,9 +559,6 @@ class Renderer:
             self.occ.use(1)
             self.occ_sampler.use(1)
         self._shadow_tex.use(2)
-        if self.light_tex is not None:
-            self.light_tex.use(4)
-            self.light_sampler.use(4)
 
     def _draw_characters(self, state: RenderState, vp, camera: Camera):
         """Each model twice: a dark outline (its back faces pushed out by about 1.5 pixels, so it separates from
