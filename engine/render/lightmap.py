@@ -137,10 +137,11 @@ def _texel_voxels(lm: Lightmap):
 
 
 def fill(lm: Lightmap, volume: np.ndarray, sun, map_layers: int) -> np.ndarray:
-    """uint8 [height, width, 2]: the light of every texel from a light volume (uint8 [Z+1, Y, X, 4], as
+    """uint8 [height, width, 4] (RGBA: ambient, direct, 0, 0; four channels because llvmpipe filters RGBA8
+    fastest): the light of every texel from a light volume (uint8 [Z+1, Y, X, 4], as
     engine.render.lighting.light_volume makes it; outside it: nothing occupied, full sun). ``sun``: unit vector
     towards the sun (the faces' sun angle); ``map_layers``: Z, for the height tint."""
-    out = np.zeros((lm.height, lm.width, 2), np.uint8)
+    out = np.zeros((lm.height, lm.width, 4), np.uint8)
     if len(lm.face) == 0:
         return out
     tex, pos, f, zt = _texel_voxels(lm)
@@ -151,7 +152,7 @@ def fill(lm: Lightmap, volume: np.ndarray, sun, map_layers: int) -> np.ndarray:
     L[:] = (0.0, 1.0, 0.0)
     v = volume[pos[inside, 2], pos[inside, 1], pos[inside, 0], :3]
     L[inside] = v.astype(np.float32) / 255.0
-    out.reshape(-1, 2)[tex] = texel_light(L, f, zt, sun, map_layers)
+    out.reshape(-1, 4)[tex, :2] = texel_light(L, f, zt, sun, map_layers)
     return out
 
 

@@ -285,9 +285,17 @@ def pack_vertices(q: Quads, corners: np.ndarray | None = None, uv: np.ndarray | 
 FACE_ORDER = (0, 2, 5, 1, 3, 4)       # -x, -y, +z, +x, +y, -z
 
 
+def _near_first(face: np.ndarray, plane: np.ndarray) -> np.ndarray:
+    """A sort key putting, within one face direction, the faces furthest along their normal first: a camera sees
+    a face direction only from that side, so those are in front (roofs before the ground under them for a +z
+    face seen from above), and the depth test then rejects the hidden fragments before they are shaded."""
+    sign = np.where(face % 2 == 1, 1, -1)
+    return -sign * plane.astype(np.int64)
+
+
 def sort_by_face(q: Quads) -> tuple[Quads, tuple]:
     rank = np.argsort(np.array(FACE_ORDER))[q.face]        # position of each quad's face in FACE_ORDER
-    order = np.argsort(rank, kind="stable")
+    order = np.lexsort((_near_first(q.face, q.plane), rank))
     q = q.select(order)
     counts = np.bincount(rank, minlength=6)
     ranges, first = [], 0
@@ -300,7 +308,9 @@ def sort_by_face(q: Quads) -> tuple[Quads, tuple]:
 def sort_by_face_with(q: Quads, corners: np.ndarray):
     """sort_by_face for quads with explicit corners: ((quads, corners), ranges)."""
     rank = np.argsort(np.array(FACE_ORDER))[q.face]
-    order = np.argsort(rank, kind="stable")
+    axis = np.array([0, 0, 1, 1, 2, 2])[q.face]
+    plane = corners[np.arange(len(q)), 0, axis] if len(q) else np.zeros(0, np.int64)
+    order = np.lexsort((_near_first(q.face, plane), rank))
     counts = np.bincount(rank, minlength=6)
     ranges, first = [], 0
     for i, f in enumerate(FACE_ORDER):

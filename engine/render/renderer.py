@@ -195,7 +195,7 @@ class Renderer:
         self.stats["light_bake_s"] = time.perf_counter() - t0
 
     def _lightmap_texture(self, lm):
-        tex = self.ctx.texture((lm.width, lm.height), 2)
+        tex = self.ctx.texture((lm.width, lm.height), 4)     # RGBA8: llvmpipe's fastest filtering path
         tex.filter = (moderngl.LINEAR, moderngl.LINEAR)
         tex.repeat_x = tex.repeat_y = False
         if self._light_volume is not None:
