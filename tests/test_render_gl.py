@@ -305,3 +305,23 @@ def test_screen_layer_draws_text_over_a_frame(gl, yard):
     assert (after[5:20, 5:50] != before[5:20, 5:50]).any()
     assert tuple(after[20, 50]) == (255, 0, 255)
     layer.release()
+
+
+def test_a_change_relights_only_nearby_chunks_and_matches_a_fresh_renderer(gl):
+    """Re-meshing the touched chunks and refilling only the light maps whose light changed gives the same picture
+    as building everything again."""
+    from engine.render.camera import orbit_camera
+    from engine.render.renderer import Renderer
+    from test_render_mesh import IDS, random_world
+
+    w = random_world(5, size=(96, 64, 10))
+    gl.resize(SIZE)
+    r = Renderer(gl, w)
+    cam = orbit_camera(w, [], 30.0)
+    r.render(cam)
+    box = w.set_voxels((40, 20, 0), (42, 23, 8), IDS["brick"])
+    keys = r.world_changed(box)
+    after = r.render(cam)
+    assert 0 < r.stats["light_chunks_refilled"] < len(r.mesh.chunks) and len(keys) < len(r.mesh.chunks)
+    fresh = Renderer(gl, w).render(cam)
+    assert np.array_equal(after, fresh)

@@ -132,6 +132,12 @@ def test_chunked_mesh_keeps_coarse_levels_per_chunk():
     assert 0 < sum(c.triangles for c in cm.lod_chunks[4].values()) < sum(c.triangles for c in cm.lod_chunks[2].values()) < cm.triangles
     box = w.set_voxels((1, 1, 0), (1, 1, 3), IDS["stone"])
     assert cm.update(box) == [(0, 0)]
+    box = w.set_voxels((40, 20, 0), (42, 23, 6), IDS["brick"])      # a chunk that is not at the map's corner
+    assert cm.update(box) == [(1, 0)]
+    fresh = ChunkedMesh(w, lods=(2, 4))
+    for f in (2, 4):
+        for k, ch in fresh.lod_chunks[f].items():
+            assert np.array_equal(ch.opaque[0], cm.lod_chunks[f][k].opaque[0]), (f, k)
 
 
 def test_greedy_is_at_most_15_percent_of_culled_on_every_shipped_scene():

@@ -295,7 +295,8 @@ def _near_first(face: np.ndarray, plane: np.ndarray) -> np.ndarray:
 
 def sort_by_face(q: Quads) -> tuple[Quads, tuple]:
     rank = np.argsort(np.array(FACE_ORDER))[q.face]        # position of each quad's face in FACE_ORDER
-    order = np.lexsort((_near_first(q.face, q.plane), rank))
+    # ties broken by position: the same quads always come out in the same order, however they were meshed
+    order = np.lexsort((q.v0, q.u0, _near_first(q.face, q.plane), rank))
     q = q.select(order)
     counts = np.bincount(rank, minlength=6)
     ranges, first = [], 0
@@ -310,7 +311,8 @@ def sort_by_face_with(q: Quads, corners: np.ndarray):
     rank = np.argsort(np.array(FACE_ORDER))[q.face]
     axis = np.array([0, 0, 1, 1, 2, 2])[q.face]
     plane = corners[np.arange(len(q)), 0, axis] if len(q) else np.zeros(0, np.int64)
-    order = np.lexsort((_near_first(q.face, plane), rank))
+    lo = corners.min(axis=1) if len(q) else np.zeros((0, 3), np.int64)
+    order = np.lexsort((lo[:, 2], lo[:, 1], lo[:, 0], _near_first(q.face, plane), rank))
     counts = np.bincount(rank, minlength=6)
     ranges, first = [], 0
     for i, f in enumerate(FACE_ORDER):
@@ -370,8 +372,12 @@ def downsample(voxels: np.ndarray, materials, f: int) -> np.ndarray:
 def lod_quads(voxels: np.ndarray, materials, f: int, x0: int, y0: int, x1: int, y1: int, luts=None):
     """Greedy quads of the coarse grid for the columns [x0, x1) x [y0, y1) (multiples of f), and their corners
     in map voxel units (fine x, y; extended z)."""
-    coarse = downsample(voxels[:, max(y0 - f, 0):y1 + f, max(x0 - f, 0):x1 + f], materials, f)
-    ox, oy = max(x0 - f, 0) // f, max(y0 - f, 0) // f
+    # the coarse grid starts a whole chunk before the region (x0, y0 are chunk borders): mesh_region aligns its
+    # chunk splits to the array's origin, so that origin must itself be a chunk border (a rim of f would shift
+    # every split by one coarse cell, and an updated chunk would not match a full mesh)
+    sx0, sy0 = max(x0 - CHUNK, 0), max(y0 - CHUNK, 0)
+    coarse = downsample(voxels[:, sy0:y1 + f, sx0:x1 + f], materials, f)
+    ox, oy = sx0 // f, sy0 // f
     q, _ = mesh_region(coarse, materials, x0 // f - ox, y0 // f - oy, -(-x1 // f) - ox, -(-y1 // f) - oy,
                        luts=luts, chunk=CHUNK // f)
     c = quad_corners(q).astype(np.int64)

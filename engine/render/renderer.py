@@ -188,11 +188,24 @@ class Renderer:
 
         t0 = time.perf_counter()
         vol = light_volume(self.world, SUN if self.shadows else np.array([0.0, 0.0, 1.0]))
-        self._light_volume = vol
-        for g in self._gpu_chunks.values():
+        old, self._light_volume = self._light_volume, vol
+        # after a change, only the chunks whose light maps sample a column where the light changed (its rim and
+        # the coarse levels reach a few voxels beyond the chunk)
+        changed = None if old is None or old.shape != vol.shape else np.any(old != vol, axis=(0, 3))
+        reach = 1 + max((f for f in self.mesh.lods), default=1)
+        X, Y = self.world.size[0], self.world.size[1]
+        refilled = 0
+        for (cx, cy), g in self._gpu_chunks.items():
+            if changed is not None:
+                x0, y0 = max(cx * CHUNK - reach, 0), max(cy * CHUNK - reach, 0)
+                x1, y1 = min((cx + 1) * CHUNK + reach, X), min((cy + 1) * CHUNK + reach, Y)
+                if not changed[y0:y1, x0:x1].any():
+                    continue
             for lm, tex in g["lightmaps"]:
                 tex.write(fill(lm, vol, SUN, self.world.size[2]).tobytes())
+            refilled += 1
         self.stats["light_bake_s"] = time.perf_counter() - t0
+        self.stats["light_chunks_refilled"] = refilled
 
     def _lightmap_texture(self, lm):
         tex = self.ctx.texture((lm.width, lm.height), 4)     # RGBA8: llvmpipe's fastest filtering path
@@ -250,7 +263,7 @@ class Renderer:
                 "lo": np.array([x0 * cm, y0 * cm, z0]), "hi": np.array([x1 * cm, y1 * cm, z1 + 1.0]),
                 "vlo": (x0, y0, z0), "vhi": (x1, y1, z1 + 1.0), "ranges": tuple(ch.face_ranges),
             }
-        self._chunk_keys = list(self._gpu_chunks)
+        self._chunk_keys = sorted(self._gpu_chunks)       # a stable order: re-uploaded chunks draw as before
         self._chunk_lo = np.array([self._gpu_chunks[k]["lo"] for k in self._chunk_keys]).reshape(-1, 3)
         self._chunk_hi = np.array([self._gpu_chunks[k]["hi"] for k in self._chunk_keys]).reshape(-1, 3)
 
