@@ -35,3 +35,13 @@ def test_only_the_render_package_imports_moderngl():
     for f in ENGINE.rglob("*.py"):
         if "moderngl" in _imports(f):
             assert (ENGINE / "render") in f.parents, f"{f} imports moderngl outside engine/render/"
+
+
+def test_the_window_reaches_the_gl_only_through_engine_render():
+    """No moderngl object is touched outside engine/render/: the window draws through RenderContext
+    (targets, drawing_into, show, read_screen) and the renderer, never through the raw context."""
+    for f in (ENGINE / "app").rglob("*.py"):
+        tree = ast.parse(f.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Attribute) and node.attr in ("ctx", "mglo", "fbo"):
+                raise AssertionError(f"{f}:{node.lineno} uses .{node.attr} (GL internals) outside engine/render/")

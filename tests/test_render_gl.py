@@ -325,3 +325,28 @@ def test_a_change_relights_only_nearby_chunks_and_matches_a_fresh_renderer(gl):
     assert 0 < r.stats["light_chunks_refilled"] < len(r.mesh.chunks) and len(keys) < len(r.mesh.chunks)
     fresh = Renderer(gl, w).render(cam)
     assert np.array_equal(after, fresh)
+
+
+def test_a_view_drawn_small_and_shown_stretched_looks_like_the_full_view(gl, yard):
+    """The window's reduced-resolution frames: drawn into a small sampled target, stretched to full size."""
+    from engine.render.camera import default_camera
+    from engine.render.renderer import DrawOptions
+
+    gl.resize(SIZE)
+    r = renderer_for(gl, yard)
+    st = state_of(yard)
+    cam = default_camera(yard.world, st.characters)
+    opts = DrawOptions(labels=False)         # labels keep their pixel size, so they would differ
+    full = r.render(cam, st, None, opts).astype(np.int16)
+    small = gl.target((SIZE[0] * 7 // 10, SIZE[1] * 7 // 10), sampled=True)
+    out = gl.target(SIZE)
+    with gl.drawing_into(small):
+        r.draw(cam, st, None, opts)
+    gl.show(small, SIZE, into=out)
+    with gl.drawing_into(out):
+        got = gl.read().astype(np.int16)
+    small.release()
+    out.release()
+    diff = np.abs(got - full).max(axis=2)
+    assert got.std() > 10                      # a picture, not a cleared buffer
+    assert diff.mean() < 12 and (diff > 60).mean() < 0.05, (diff.mean(), (diff > 60).mean())

@@ -605,3 +605,5 @@ def test_bench_window_runs_under_xvfb(display, tmp_path):
     assert r.returncode == 0, r.stderr[-2000:]
     assert "overlays on: grid, engagement, sightlines, cover, movement" in r.stdout
     assert "camera orbiting" in r.stdout and "fps" in r.stdout
+    forced = next(line for line in r.stdout.splitlines() if "reduced resolution forced" in line)
+    assert "at reduced scale" in forced, forced      # the stretched path ran in a real window

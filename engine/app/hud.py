@@ -29,14 +29,12 @@ class Hud:
         from engine.render.screen import ScreenLayer
 
         self.r = renderer
-        self.ctx = renderer.ctx
         self.px = px
         self.atlas = GlyphAtlas(px)
-        # the GL side (buffer, shader, atlas texture) is the renderer's ScreenLayer; this module only builds quads
-        self.layer = ScreenLayer(renderer, self.atlas)
-        # the atlas is rasterised at the HUD's own size and text is placed on whole pixels: nearest sampling is
+        # the GL side (buffer, shader, atlas texture) is the renderer's ScreenLayer; this module only builds quads.
+        # The atlas is rasterised at the HUD's own size and text is placed on whole pixels: nearest sampling is
         # exact here, and cheaper than linear on a software renderer
-        self.layer.tex.filter = (self.ctx.NEAREST, self.ctx.NEAREST)
+        self.layer = ScreenLayer(renderer, self.atlas, nearest=True)
         self.quads: list = []
         self.rects: list = []          # (x0, y0, x1, y1, id)
         self.key = None

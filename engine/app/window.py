@@ -311,50 +311,27 @@ class PlayWindow(pyglet.window.Window):
 
     # ================================================================================================ input
     def _make_target(self):
-        """The 3D view is drawn into an offscreen framebuffer and copied to the window; when nothing in the 3D
-        view changed since the last frame (camera, state, overlays, cursor) the copy is all a frame costs."""
-        ctx = self.rc.ctx
+        """The 3D view is drawn into an offscreen target and copied to the window; when nothing in the 3D view
+        changed since the last frame (camera, state, overlays, cursor) the copy is all a frame costs."""
         size = tuple(self.get_framebuffer_size())
         if self._target is not None:
-            if self._target[0] == size:
+            if self._target.size == size:
                 return
-            for obj in self._target[1:]:
-                obj.release()
-        color = ctx.renderbuffer(size, 4)
-        depth = ctx.depth_renderbuffer(size)
-        fbo = ctx.framebuffer(color_attachments=[color], depth_attachment=depth)
-        blit = ctx.framebuffer(color_attachments=[color])     # colour only: the copy to the window's buffer
-        self._target = (size, fbo, blit, color, depth)
-        self.rc.fbo = fbo
+            self._target.release()
+        self._target = self.rc.target(size)
         self.rc.size = size
         self._scene_key = None
 
     # -- adaptive resolution while the camera moves ------------------------------------------------------------------
     def _small(self, scale):
-        """The reduced-resolution target for frames drawn while the camera moves (colour-only twin for the blit)."""
-        W, Hh = self._target[0]
+        """The reduced-resolution target for frames drawn while the camera moves (shown stretched)."""
+        W, Hh = self._target.size
         size = (max(int(W * scale), 16), max(int(Hh * scale), 16))
-        if self._small_target is None or self._small_target[0] != size:
+        if self._small_target is None or self._small_target.size != size:
             if self._small_target is not None:
-                for obj in self._small_target[1:]:
-                    obj.release()
-            ctx = self.rc.ctx
-            color = ctx.renderbuffer(size, 4)
-            depth = ctx.depth_renderbuffer(size)
-            fbo = ctx.framebuffer(color_attachments=[color], depth_attachment=depth)
-            blit = ctx.framebuffer(color_attachments=[color])
-            self._small_target = (size, fbo, blit, color, depth)
+                self._small_target.release()
+            self._small_target = self.rc.target(size, sampled=True)
         return self._small_target
-
-    def _blit_scaled(self, small):
-        from pyglet import gl
-
-        (sw, sh), _fbo, blit = small[0], small[1], small[2]
-        W, Hh = self._target[0]
-        gl.glBindFramebuffer(gl.GL_READ_FRAMEBUFFER, blit.glo)
-        gl.glBindFramebuffer(gl.GL_DRAW_FRAMEBUFFER, 0)
-        gl.glBlitFramebuffer(0, 0, sw, sh, 0, 0, W, Hh, gl.GL_COLOR_BUFFER_BIT, gl.GL_LINEAR)
-        gl.glBindFramebuffer(gl.GL_FRAMEBUFFER, 0)
 
     def _track(self, scale):
         """Frame intervals of consecutive full-resolution 3D redraws: the evidence for drawing moving frames at
@@ -915,7 +892,6 @@ class PlayWindow(pyglet.window.Window):
         else:
             self._follow_anim = None
         cam = self.camctl.camera()
-        ctx = self.rc.ctx
         # moving: the camera moved since the last frame, or the cursor is crossing cells (the ghost follows it)
         moving = (self._last_cam is not None and cam != self._last_cam) or self._recently_hovered()
         self._last_cam = cam
@@ -926,17 +902,12 @@ class PlayWindow(pyglet.window.Window):
             prims, notes = self.overlay_prims(rs)
             prims.extend(self.ghost_prims(rs))
             prims.extend(fx)
-            full = self._target
             # a moving frame at full resolution goes straight to the window (no copy; the next still frame redraws
             # into the cache), a reduced one into the small buffer, a still one into the cache
             direct = moving and scale == 1.0
-            if direct:
-                self.rc.fbo = ctx.screen
-            elif scale != 1.0:
-                small = self._small(scale)
-                self.rc.fbo, self.rc.size = small[1], small[0]
-            self.renderer.draw(cam, rs, prims, DrawOptions())
-            self.rc.fbo, self.rc.size = full[1], full[0]
+            into = None if direct else self._small(scale) if scale != 1.0 else self._target
+            with self.rc.drawing_into(into, self._target.size):
+                self.renderer.draw(cam, rs, prims, DrawOptions())
             self._scene_key = ("direct",) if direct else key3d
             self._view_scale = "direct" if direct else scale
             self._notes = notes
@@ -948,11 +919,10 @@ class PlayWindow(pyglet.window.Window):
         if self._view_scale == "direct":
             pass
         elif self._view_scale == 1.0:
-            ctx.copy_framebuffer(ctx.screen, self._target[2])
+            self.rc.show(self._target, self._target.size)
         else:
-            self._blit_scaled(self._small(self._view_scale))
-        ctx.screen.use()
-        ctx.viewport = (0, 0, *self.size_px)
+            self.rc.show(self._small(self._view_scale), self._target.size)
+        self.rc.use_screen(self.size_px)
         self.draw_hud(self._notes)
         if self._shot_pending:
             self._shot_pending = None
@@ -1282,9 +1252,7 @@ class PlayWindow(pyglet.window.Window):
     # ================================================================================================ output
     def grab(self) -> np.ndarray:
         """The frame just drawn (3D view and HUD), uint8 [H, W, 3], top row first. Call before flip()."""
-        w, h = self.size_px
-        data = self.rc.ctx.screen.read(viewport=(0, 0, w, h), components=3, alignment=1)
-        return np.ascontiguousarray(np.frombuffer(data, dtype=np.uint8).reshape(h, w, 3)[::-1])
+        return self.rc.read_screen(self.size_px)
 
     def screenshot(self, path=None) -> Path:
         from PIL import Image
@@ -1346,10 +1314,7 @@ class PlayWindow(pyglet.window.Window):
             return
         self._quitting = True
         self.pool.shutdown(wait=False, cancel_futures=True)
-        try:
-            _ = self.rc.ctx.error          # consume a pending GL error so pyglet's teardown does not raise it
-        except Exception:   # noqa: BLE001
-            pass
+        self.rc.clear_error()          # a pending GL error would make pyglet's teardown raise it
         try:
             self.close()
         except Exception:   # noqa: BLE001 - tearing down a GL context on exit must not print a traceback

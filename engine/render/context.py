@@ -3,6 +3,8 @@ a window (pyglet). The renderer draws into whatever framebuffer ``target`` is.""
 
 from __future__ import annotations
 
+from contextlib import contextmanager
+
 import numpy as np
 
 from engine.errors import AerieError
@@ -36,6 +38,30 @@ def keep_freed_memory() -> bool:
     except (OSError, AttributeError):
         _tuned = False
     return _tuned
+
+
+class ViewTarget:
+    """An offscreen colour + depth buffer the renderer draws into (``RenderContext.drawing_into``), shown in the
+    window with ``RenderContext.show``. ``sampled``: the colour is a texture, so it can be shown stretched."""
+
+    def __init__(self, ctx, size, sampled: bool = False):
+        import moderngl
+
+        self.size = tuple(int(v) for v in size)
+        if sampled:
+            self.color = ctx.texture(self.size, 4)
+            self.color.filter = (moderngl.LINEAR, moderngl.LINEAR)
+            self.color.repeat_x = self.color.repeat_y = False
+        else:
+            self.color = ctx.renderbuffer(self.size, 4)
+        self.depth = ctx.depth_renderbuffer(self.size)
+        self.fbo = ctx.framebuffer(color_attachments=[self.color], depth_attachment=self.depth)
+        self.colour_only = ctx.framebuffer(color_attachments=[self.color])     # the copy source for show()
+        self.sampled = sampled
+
+    def release(self):
+        for obj in (self.colour_only, self.fbo, self.depth, self.color):
+            obj.release()
 
 
 class RenderContext:
@@ -96,6 +122,73 @@ class RenderContext:
 
     def finish(self):
         self.ctx.finish()
+
+    @property
+    def info(self) -> dict:
+        return self.ctx.info
+
+    # -- offscreen targets and the window's framebuffer ------------------------------------------------------------
+    def target(self, size, sampled: bool = False) -> ViewTarget:
+        return ViewTarget(self.ctx, size, sampled)
+
+    @contextmanager
+    def drawing_into(self, target: ViewTarget | None, size=None):
+        """The renderer draws into ``target`` (None: the window's own framebuffer, at ``size`` or the current size)
+        for the duration of the block."""
+        saved = (self.fbo, self.size)
+        if target is None:
+            self.fbo, self.size = self.ctx.screen, tuple(size or self.size)
+        else:
+            self.fbo, self.size = target.fbo, target.size
+        try:
+            yield self
+        finally:
+            self.fbo, self.size = saved
+
+    def show(self, target: ViewTarget, size, into: ViewTarget | None = None) -> None:
+        """Put a target's colour into the window's framebuffer of ``size`` (or into another target): a copy at
+        the same size, stretched with linear filtering otherwise (the target must then be ``sampled``)."""
+        import moderngl
+
+        ctx = self.ctx
+        size = tuple(size)
+        dst = ctx.screen if into is None else into.fbo
+        if target.size == size:
+            ctx.copy_framebuffer(dst, target.colour_only)
+            return
+        if not target.sampled:
+            raise ValueError("a target shown at another size must be created with sampled=True")
+        if getattr(self, "_blit", None) is None:
+            from engine.render.shaders import load_program
+
+            prog = load_program(ctx, "blit")
+            self._blit = (prog, ctx.vertex_array(prog, []))
+        prog, vao = self._blit
+        dst.use()
+        ctx.viewport = (0, 0, size[0], size[1])
+        ctx.disable(moderngl.DEPTH_TEST | moderngl.BLEND | moderngl.CULL_FACE)
+        target.color.use(0)
+        if "u_image" in prog:
+            prog["u_image"].value = 0
+        vao.render(moderngl.TRIANGLES, vertices=3)
+
+    def use_screen(self, size) -> None:
+        """Draw to the window's framebuffer from here on (the HUD after the 3D view)."""
+        self.ctx.screen.use()
+        self.ctx.viewport = (0, 0, int(size[0]), int(size[1]))
+
+    def read_screen(self, size) -> np.ndarray:
+        """The window's framebuffer, uint8 [H, W, 3], top row first."""
+        w, h = int(size[0]), int(size[1])
+        data = self.ctx.screen.read(viewport=(0, 0, w, h), components=3, alignment=1)
+        return np.ascontiguousarray(np.frombuffer(data, dtype=np.uint8).reshape(h, w, 3)[::-1])
+
+    def clear_error(self) -> None:
+        """Consume a pending GL error (so a toolkit's teardown does not raise it)."""
+        try:
+            _ = self.ctx.error
+        except Exception:   # noqa: BLE001 - a context already gone has nothing to report
+            pass
 
     def release(self):
         self.ctx.release()

@@ -17,12 +17,14 @@ ATLAS_UNIT = 5
 
 
 class ScreenLayer:
-    def __init__(self, renderer, atlas: GlyphAtlas | None = None):
+    def __init__(self, renderer, atlas: GlyphAtlas | None = None, nearest: bool = False):
+        """``nearest``: sample the glyphs without filtering (text drawn at the atlas's own size, on whole pixels)."""
         self.ctx = renderer.ctx
         self.atlas = atlas or GlyphAtlas()
         W, H = self.atlas.size
         self.tex = self.ctx.texture((W, H), 1, self.atlas.image.tobytes())
-        self.tex.filter = (moderngl.LINEAR, moderngl.LINEAR)
+        f = moderngl.NEAREST if nearest else moderngl.LINEAR
+        self.tex.filter = (f, f)
         self.prog = renderer.prog["text"]
         self.buf = None
         self.vao = None
