@@ -93,6 +93,8 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--rays", type=_positive(int), default=1_000_000)
     s.add_argument("--seed", type=int, default=1)
     s.add_argument("--quick", action="store_true", help="smaller sizes, for a smoke test")
+    s.add_argument("--breakdown", action="store_true",
+                   help="render: also time the same views with a single-colour terrain and with no terrain")
 
     s = sub.add_parser("demo", help="the main job: show the showcase scene")
     s.add_argument("--scene", default=None)

@@ -29,6 +29,11 @@ const vec3 AMBIENT = vec3(0.50, 0.54, 0.62);    // engine/render/lightmap.py: AM
 const vec3 SUN = vec3(1.0, 0.95, 0.85);
 
 void main() {
+#ifdef FLAT
+    // a measurement aid (aerie bench render --breakdown): the terrain's cost without any shading
+    f_color = vec4(0.55, 0.55, 0.55, 1.0);
+    return;
+#endif
 #ifdef BAKED
     vec2 L = texture(u_lightmap, v_uv).rg;
     vec3 col = v_base.rgb * (AMBIENT * L.r + SUN * L.g);

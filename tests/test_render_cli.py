@@ -123,9 +123,10 @@ def test_replay_animates_the_script(aerie, scene, tmp_path):
 
 @pytest.mark.slow
 def test_bench_render_quick_reports_every_figure(aerie):
-    r = aerie("bench", "render", "--quick")
+    r = aerie("bench", "render", "--quick", "--breakdown")
     assert r.returncode == 0, r.stderr
-    for what in ("naive", "face-culled", "greedy", "meshing", "median frame", "CPU"):
+    for what in ("naive", "face-culled", "greedy", "meshing", "light maps", "median frame", "CPU", "best of 3",
+                 "terrain in one unlit grey", "no terrain"):
         assert what in r.stdout
 
 

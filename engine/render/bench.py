@@ -20,7 +20,7 @@ def _town(size, seed):
     return town(size, seed=seed)
 
 
-def bench_map(size, seed: int = 1, frames: int = 30, frame=FRAME, rc=None) -> dict:
+def bench_map(size, seed: int = 1, frames: int = 30, frame=FRAME, rc=None, breakdown: bool = False) -> dict:
     from engine.render.camera import Camera, orbit_camera
     from engine.render.context import RenderContext
     from engine.render.mesh import ChunkedMesh, mesh_region, triangle_counts
@@ -71,6 +71,18 @@ def bench_map(size, seed: int = 1, frames: int = 30, frame=FRAME, rc=None) -> di
     for key, ms in rounds.items():
         out[f"frame_ms_{key}"] = min(ms)
         out[f"rounds_{key}"] = ms
+    if breakdown:
+        # where the time goes: the same views with the terrain in one unlit grey (rasterising the same triangles
+        # and depth testing, no shading), and with no terrain at all (clear, glass, the rest of the frame)
+        from engine.render.renderer import DrawOptions
+
+        flat = Renderer(rc, world, flat_terrain=True)
+        none = DrawOptions(terrain=False)
+        for key, cam in (("whole_map", whole), ("play_view", play)):
+            flat.frame_time(cam, 10)
+            out[f"flat_ms_{key}"] = min(flat.frame_time(cam, frames) * 1000 for _ in range(ROUNDS))
+            r.frame_time(cam, 10, options=none)
+            out[f"none_ms_{key}"] = min(r.frame_time(cam, frames, options=none) * 1000 for _ in range(ROUNDS))
     out["chunks"] = len(r.mesh.chunks)
     out["renderer"] = rc.ctx.info.get("GL_RENDERER", "?")
     if own:
@@ -90,7 +102,7 @@ def bench_render(args) -> int:
           f"{rc.ctx.info.get('GL_RENDERER', '?')}; {os.cpu_count()} cores, load average {load:.2f} at the start")
     goals = {(128, 128, 32): (5.0, 100.0), (512, 512, 64): (20.0, None)}
     for size in sizes:
-        r = bench_map(size, seed, frames, rc=rc)
+        r = bench_map(size, seed, frames, rc=rc, breakdown=getattr(args, "breakdown", False))
         g_frame, g_mesh = goals.get(size, (None, None))
         print(f"\n  map {r['size']}  ({r['chunks']} chunks of 32 x 32 columns)")
         print(f"    triangles: naive {r['tris_naive']:,}  face-culled {r['tris_culled']:,}  greedy {r['tris_greedy']:,} "
@@ -112,5 +124,9 @@ def bench_render(args) -> int:
                   f"{st['triangles_drawn']:,} triangles drawn){fg if key == 'whole_map' else ''}")
             print(f"      [{frames} frames a round, best of {ROUNDS} interleaved rounds; medians "
                   + ", ".join(f"{m:.1f}" for m in r[f"rounds_{key}"]) + " ms]")
+            if f"flat_ms_{key}" in r:
+                print(f"      breakdown: terrain in one unlit grey {r[f'flat_ms_{key}']:.1f} ms, no terrain "
+                      f"{r[f'none_ms_{key}']:.1f} ms (so shading {r[f'frame_ms_{key}'] - r[f'flat_ms_{key}']:.1f} ms, "
+                      f"the terrain's triangles unshaded {r[f'flat_ms_{key}'] - r[f'none_ms_{key}']:.1f} ms)")
     rc.release()
     return 0

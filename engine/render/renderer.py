@@ -49,6 +49,7 @@ class DrawOptions:
     drop_lines: bool = True
     rings: bool = True
     characters: bool = True
+    terrain: bool = True          # False: characters and overlays over the sky (and a measurement aid)
     hud: tuple[str, ...] = ()
     label_px: float = 0.0         # 0: scale with the frame height
 
@@ -130,9 +131,10 @@ class _Model:
 
 class Renderer:
     def __init__(self, rc: RenderContext, world, *, shadows: bool = True, lighting: str = "baked",
-                 lods: tuple = (2, 4)):
+                 lods: tuple = (2, 4), flat_terrain: bool = False):
         """``lighting``: "baked" (one light volume computed in numpy, one texture fetch per pixel: fastest) or
-        "shadowmap" (per-pixel PCF shadow map and occupancy AO: crisper shadow edges, slower on llvmpipe)."""
+        "shadowmap" (per-pixel PCF shadow map and occupancy AO: crisper shadow edges, slower on llvmpipe).
+        ``flat_terrain``: terrain in one grey, unlit (a measurement aid for ``aerie bench render --breakdown``)."""
         if lighting not in ("baked", "shadowmap"):
             raise ValueError(f"lighting {lighting!r}: baked or shadowmap")
         self.rc = rc
@@ -143,7 +145,10 @@ class Renderer:
         self._light_volume = None
         ctx = self.ctx
         self.prog = {n: load_program(ctx, n) for n in ("shadow", "model", "line", "flat", "text")}
-        self.prog["terrain"] = load_program(ctx, "terrain", {"BAKED": 1} if lighting == "baked" else None)
+        defines = {"BAKED": 1} if lighting == "baked" else {}
+        if flat_terrain:
+            defines["FLAT"] = 1
+        self.prog["terrain"] = load_program(ctx, "terrain", defines or None)
         self.mesh = ChunkedMesh(world, lods=tuple(lods))
         self._gpu_chunks: dict = {}
         self._palette()
@@ -471,7 +476,7 @@ class Renderer:
         self._bind_terrain_textures()
         # frustum culling per chunk, then front to back so early depth testing skips hidden fragments
         order, lod_of = [], {}
-        if self._chunk_keys:
+        if self._chunk_keys and opts.terrain:
             visible = boxes_visible(frustum_planes(vp), self._chunk_lo, self._chunk_hi)
             centre = (self._chunk_lo + self._chunk_hi) / 2
             dist = np.linalg.norm(centre - np.array(camera.position), axis=1)
@@ -694,15 +699,15 @@ class Renderer:
         self.draw(camera, state, overlays, options)
         return self.rc.read()
 
-    def frame_time(self, camera: Camera, n: int = 20, state=None) -> float:
+    def frame_time(self, camera: Camera, n: int = 20, state=None, options: DrawOptions | None = None) -> float:
         """Median seconds per frame over n frames (ctx.finish() after each, so the GPU's work is counted)."""
-        self.draw(camera, state)
+        self.draw(camera, state, options=options)
         self.rc.finish()
         times = []
         c0 = os.times()
         for _ in range(n):
             t = time.perf_counter()
-            self.draw(camera, state)
+            self.draw(camera, state, options=options)
             self.rc.finish()
             times.append(time.perf_counter() - t)
         c1 = os.times()
