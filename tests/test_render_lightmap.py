@@ -10,7 +10,9 @@ import pytest
 from engine.render.lighting import light_volume
 from engine.render.lightmap import _B, _C, _AXIS, _SIGN, fill, layout, texel_light
 from engine.render.mesh import ChunkedMesh, mesh_region, quad_corners
-from test_render_mesh import random_world
+from test_render_mesh import MATS, random_world
+
+MATS_AIR, MATS_STONE = MATS[0], next(m for m in MATS if m.name == "stone")
 
 pytestmark = pytest.mark.unit
 SUN = np.array([-0.45, -0.35, 0.82]) / np.linalg.norm([-0.45, -0.35, 0.82])
@@ -116,3 +118,17 @@ def test_sampling_a_quad_gives_the_light_in_front_of_it(seed):
                 assert np.abs(got - want).max() <= 1.0, (face, lo, hi, point, lm.scale, got, want)
                 checked += 1
     assert checked > 200
+
+
+def test_a_checkerboard_chunk_still_fits_a_texture():
+    """The worst chunk: every voxel of 32 x 32 x 256 alternating, every face its own quad."""
+    from engine.render.lightmap import MAX_SIDE
+
+    v = np.zeros((256, 32, 32), np.uint8)
+    z, y, x = np.indices(v.shape)
+    v[(x + y + z) % 2 == 0] = 1
+    q = mesh_region(v, (MATS_AIR, MATS_STONE), 0, 0, 32, 32)[0]
+    lm, uv = layout(q.face, quad_corners(q))
+    assert len(q) > 700_000
+    assert lm.width <= MAX_SIDE and lm.height <= MAX_SIDE and lm.texels >= 9 * len(q)
+    assert uv[..., 0].max() < lm.width and uv[..., 1].max() < lm.height

@@ -27,6 +27,8 @@ from dataclasses import dataclass
 import numpy as np
 
 WIDTH = 256                 # texels; grows for a chunk whose quads are wider (a wall taller than 254 layers)
+MAX_HEIGHT = 4096           # texels; past this a chunk's map gets wider rather than taller
+MAX_SIDE = 16384            # GL_MAX_TEXTURE_SIZE of llvmpipe (and the common minimum of desktop GPUs)
 # face id -> (axis, sign), as in engine.render.mesh.FACES; in-plane axes b < c
 _AXIS = np.array([0, 0, 1, 1, 2, 2])
 _SIGN = np.array([-1, 1, -1, 1, -1, 1])
@@ -74,6 +76,11 @@ def layout(face: np.ndarray, corners: np.ndarray, scale: int = 1, width: int = W
     nc = (hi[rows, c] - lo[rows, c]) // scale
     w, h = nb + 2, nc + 2
     width = max(width, int(w.max()) if n else 0)
+    # a chunk of many small quads (a 3D checkerboard has 786,432 faces in 32 x 32 x 256) would outgrow the
+    # texture height limit (16384 here): widen the map towards a square instead
+    total = int((w * h).sum())
+    if total > width * MAX_HEIGHT // 2:
+        width = min(max(width, 1 << int(np.ceil(np.log2(np.sqrt(total) * 1.25)))), MAX_SIDE)
     # tallest first, then a full key so that the same quads always get the same places
     a = _AXIS[face]
     order = np.lexsort((lo[:, 2], lo[:, 1], lo[:, 0], lo[rows, a], face, -w, -h))
