@@ -350,3 +350,26 @@ def test_a_view_drawn_small_and_shown_stretched_looks_like_the_full_view(gl, yar
     diff = np.abs(got - full).max(axis=2)
     assert got.std() > 10                      # a picture, not a cleared buffer
     assert diff.mean() < 12 and (diff > 60).mean() < 0.05, (diff.mean(), (diff > 60).mean())
+
+
+def test_character_markers_follow_the_state_even_when_it_is_changed_in_place(gl, yard):
+    """The renderer keeps the markers between frames; a character moved (the state's list changed in place) must
+    move its ring, drop line and label in the next frame, and moving it back gives the first picture again."""
+    from dataclasses import replace
+
+    from engine.render.camera import default_camera
+    from engine.render.renderer import DrawOptions
+
+    gl.resize(SIZE)
+    r = renderer_for(gl, yard)
+    st = state_of(yard)
+    cam = default_camera(yard.world, st.characters)
+    only_markers = DrawOptions(characters=False)       # the models are drawn from the state every frame anyway
+    first = r.render(cam, st, None, only_markers)
+    i = next(k for k, c in enumerate(st.characters) if c.flying)
+    orig = st.characters[i]
+    st.characters[i] = replace(orig, layer=orig.layer + 4)
+    moved = r.render(cam, st, None, only_markers)
+    assert _changed(first, moved).sum() > 30
+    st.characters[i] = orig
+    assert np.array_equal(r.render(cam, st, None, only_markers), first)

@@ -179,15 +179,22 @@ def hidden_from(world, eye_m, points_m) -> np.ndarray:
     return out
 
 
-def character_markers(world, state: RenderState, labels=True, drop_lines=True, rings=True, eye=None) -> Prims:
+def labels_hidden(world, state: RenderState, eye) -> np.ndarray:
+    """bool per character: the terrain hides its head from a camera at ``eye`` (metres)."""
+    if eye is None or not state.characters:
+        return np.zeros(len(state.characters), dtype=bool)
+    heads = [(*feet_centre(world, c)[:2], c.layer + (0.5 if c.lying else c.height_layers * 0.75))
+             for c in state.characters]
+    return hidden_from(world, eye, heads)
+
+
+def character_markers(world, state: RenderState, labels=True, drop_lines=True, rings=True, eye=None,
+                      hidden=None) -> Prims:
     """Rings, shadows, drop lines, labels and death crosses. With the camera's ``eye`` (metres), the labels of
-    characters the terrain hides from it are dimmed."""
+    characters the terrain hides from it are dimmed (or pass ``hidden``, from labels_hidden)."""
     pr = Prims()
-    hidden = np.zeros(len(state.characters), dtype=bool)
-    if labels and eye is not None and state.characters:
-        heads = [(*feet_centre(world, c)[:2], c.layer + (0.5 if c.lying else c.height_layers * 0.75))
-                 for c in state.characters]
-        hidden = hidden_from(world, eye, heads)
+    if hidden is None:
+        hidden = labels_hidden(world, state, eye) if labels else np.zeros(len(state.characters), dtype=bool)
     for c, hid in zip(state.characters, hidden):
         col = side_colour(c.side)
         fx, fy, fz = feet_centre(world, c)

@@ -21,7 +21,7 @@ from engine.render.camera import Camera, gl_matrix
 from engine.render.context import RenderContext
 from engine.render.lightmap import fill
 from engine.render.mesh import CHUNK, GROUND, ChunkedMesh, facing_faces
-from engine.render.overlays import Label, Prims, character_markers
+from engine.render.overlays import Label, Prims, character_markers, labels_hidden
 from engine.render.shaders import load_program
 from engine.render.state import CharView, RenderState, side_colour
 from engine.render.text import GlyphAtlas, quads_to_array
@@ -534,20 +534,22 @@ class Renderer:
             self._draw_characters(state, vp, camera)
 
         # markers and overlays (translucent shapes, lines), then translucent terrain
-        prims = character_markers(self.world, state, labels=opts.labels, drop_lines=opts.drop_lines, rings=opts.rings,
-                                  eye=camera.position)
-        if overlays is not None:
-            prims.extend(overlays)
+        markers = self._markers(state, opts, camera.position)
+        extra = overlays if overlays is not None else Prims()
+
+        def both(a, b):
+            return b if not len(a) else a if not len(b) else np.concatenate([a, b])
+
         ctx.enable(moderngl.BLEND)
         ctx.blend_func = moderngl.SRC_ALPHA, moderngl.ONE_MINUS_SRC_ALPHA
         ctx.disable(moderngl.CULL_FACE)
         ctx.depth_mask = False
         ctx.enable(moderngl.DEPTH_TEST)
-        self._draw_tris("tris", prims.tri_array(), vp)
+        self._draw_tris("tris", both(markers["tris"], extra.tri_array()), vp)
         ctx.depth_mask = True
         w = max(2.0, size[1] / 300)
-        self._draw_lines("lines", prims.line_array(), vp, w)
-        xr = prims.xray_array()
+        self._draw_lines("lines", both(markers["lines"], extra.line_array()), vp, w)
+        xr = both(markers["xray"], extra.xray_array())
         self._draw_lines("xray", xr, vp, w * 1.2)
         ctx.depth_mask = False
         self._draw_lines("xray2", xr, vp, w, alpha=0.35, func=">")
@@ -566,10 +568,25 @@ class Renderer:
         ctx.disable(moderngl.CULL_FACE)
 
         # labels and the HUD, on top
-        self._draw_text(camera, prims.labels, opts)
+        self._draw_text(camera, markers["labels"] + extra.labels, opts)
         ctx.disable(moderngl.BLEND)
         if self.occ is not None:
             self.occ_sampler.clear(1)
+
+    def _markers(self, state: RenderState, opts: DrawOptions, eye) -> dict:
+        """The characters' rings, shadows, drop lines, labels and crosses as upload-ready arrays, rebuilt only when
+        the characters, the options or which labels the terrain hides from the camera change (a moving camera
+        redraws every frame; the markers' Python then costs only the few sight lines of the labels)."""
+        hidden = (labels_hidden(self.world, state, eye) if opts.labels
+                  else np.zeros(len(state.characters), dtype=bool))
+        key = (tuple(state.characters), opts.labels, opts.drop_lines, opts.rings, tuple(bool(h) for h in hidden))
+        if getattr(self, "_markers_key", None) != key:
+            pr = character_markers(self.world, state, labels=opts.labels, drop_lines=opts.drop_lines,
+                                   rings=opts.rings, hidden=hidden)
+            self._markers_cache = {"tris": pr.tri_array(), "lines": pr.line_array(), "xray": pr.xray_array(),
+                                   "labels": list(pr.labels)}
+            self._markers_key = key
+        return self._markers_cache
 
     def _bind_terrain_textures(self):
         self.palette.use(0)
@@ -630,8 +647,8 @@ class Renderer:
         placed = []
         out = []
         items = []
-        for lb in labels:
-            sx, sy, w = camera.project([lb.pos], size)[0]
+        proj = camera.project([lb.pos for lb in labels], size) if labels else []   # one projection for all
+        for lb, (sx, sy, w) in zip(labels, proj):
             if w <= 0:
                 continue
             lpx = lb.size or px * lb.scale
