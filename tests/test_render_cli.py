@@ -125,7 +125,7 @@ def test_replay_animates_the_script(aerie, scene, tmp_path):
 def test_bench_render_quick_reports_every_figure(aerie):
     r = aerie("bench", "render", "--quick", "--breakdown")
     assert r.returncode == 0, r.stderr
-    for what in ("naive", "face-culled", "greedy", "meshing", "light maps", "median frame", "CPU", "best of 3",
+    for what in ("shipped maps", "naive", "face-culled", "greedy", "meshing", "light maps", "median frame", "CPU", "best of 3",
                  "terrain in one unlit grey", "no terrain"):
         assert what in r.stdout
 
