@@ -1,15 +1,16 @@
-"""Baked terrain light in numpy: one RGBA8 volume the terrain shader samples once per pixel, in front of the face.
+"""Baked terrain light in numpy: one RGBA8 volume, read in front of every face to fill the chunks' light maps
+(engine/render/lightmap.py, bilinear over the voxel centres in the face's plane).
 
-* R: occupancy (1 where a voxel is opaque). Trilinear filtering at the point half a voxel in front of a face
-  blends the four nearest voxels there: wall bases and inner corners darken (ambient occlusion).
+* R: occupancy (1 where a voxel is opaque). Blended over the four voxels nearest a point half a voxel in front of
+  a face: wall bases and inner corners darken (ambient occlusion).
 * G: sun visibility of each voxel centre, propagated down from the sky one layer at a time: a voxel is lit when
   it is not opaque and the voxel one layer up towards the sun is lit (the layers are sheared by whole cells so
-  that k layers up lies round(k * d) cells towards the sun: no blur accumulates with height). Trilinear filtering
-  in the shader softens the shadow edges over one voxel.
+  that k layers up lies round(k * d) cells towards the sun: no blur accumulates with height). The light maps'
+  bilinear filtering softens the shadow edges over one voxel.
 * B: the occupancy averaged over 3 x 3 x 3 voxels: a broader occlusion (open ground stays bright, a narrow street
   darkens).
 
-The volume covers map layers 0..Z (one air layer above the map), x fastest: the layout of a GL 3D texture.
+The volume covers map layers 0..Z (one air layer above the map), [z, y, x] like the world's grid.
 Below the map is solid ground: the ground's top face samples layer 0.
 """
 

@@ -132,7 +132,8 @@ class _Model:
 class Renderer:
     def __init__(self, rc: RenderContext, world, *, shadows: bool = True, lighting: str = "baked",
                  lods: tuple = (2, 4), flat_terrain: bool = False):
-        """``lighting``: "baked" (one light volume computed in numpy, one texture fetch per pixel: fastest) or
+        """``lighting``: "baked" (a light volume computed in numpy into per-chunk light maps, one 2D texture
+        fetch per pixel: fastest) or
         "shadowmap" (per-pixel PCF shadow map and occupancy AO: crisper shadow edges, slower on llvmpipe).
         ``flat_terrain``: terrain in one grey, unlit (a measurement aid for ``aerie bench render --breakdown``)."""
         if lighting not in ("baked", "shadowmap"):
