@@ -252,3 +252,24 @@ def test_every_shipped_scene_composes_and_previews_every_button(path):
         assert isinstance(preview_lines(res.get("preview") or {}), list)
         ctl.cancel()
     json.dumps(ctl.snapshot())
+
+
+def test_a_target_the_core_does_not_offer_gets_the_cores_own_answer():
+    """The core offers enemies as attack targets; an ally may still be attacked (5e allows it) and the message
+    must agree with the preview instead of calling it impossible; a bad id gets the core's reason."""
+    sc = load_scene(ROOT / "scenes" / "showcase.toml")
+    ctl = Controller(sc, None)
+    for a in json.loads((ROOT / "docs" / "images" / "window_actions.json").read_text()):
+        ctl.step(a)
+    ctl.select_current()
+    assert ctl.choose("attack")
+    me = ctl.actor(ctl.selected)
+    ally = next(c for c, a in ctl.state.actors.items() if a.side == me.side and c != ctl.selected)
+    enemy = next(v["target"] for v in ctl.legal() if v.get("action") == "attack")
+    ctl.choose_param("target", ally)
+    text, kind = ctl.message
+    assert kind == "info" and "own side" in text and ctl.preview_of(ctl.action())["ok"]
+    ctl.choose_param("target", "nobody")
+    assert ctl.message[1] == "error" and "no character 'nobody'" in ctl.message[0]
+    ctl.choose_param("target", enemy)
+    assert ctl.message == ("", "info")

@@ -218,11 +218,32 @@ class Controller:
         if kinds[key] == "id":
             ok = [v for v in p.variants if k_ok(v, key, value)]
             if not ok:
-                self.say(f"{value} is not a target {p.name.replace('_', ' ')} can take now", "error")
+                # not among the targets the core offers (it offers enemies): ask the core itself, so the message
+                # agrees with the preview: an ally may be attacked (5e allows it), a target out of range may not
+                self.say(*self._unoffered(p, key, value))
                 # keep the choice so the preview can show the core's reason
+            else:
+                self.say("")          # a complaint about the previous choice no longer applies
         p.params[key] = value
         p.variant_i = 0
         self._changed()
+
+    def _unoffered(self, p, key: str, value) -> tuple[str, str]:
+        """What to say when ``value`` is not among the targets the core offered for ``key``: the core's own
+        answer (its reason when illegal; a note when it is an ally, which the rules allow)."""
+        act = {"actor": self.selected, "action": p.name, **p.params, key: value}
+        try:
+            self.session.check(act)
+        except Illegal as e:
+            rule = f" ({e.rule})" if e.rule and f"({e.rule})" not in e.reason else ""
+            return f"{value}: {e.reason}{rule}", "error"
+        except AerieError:
+            return f"{value} is not a target {p.name.replace('_', ' ')} can take now", "error"
+        try:
+            own = self.actor(value).side == self.actor(self.selected).side
+        except (KeyError, AttributeError):
+            own = False
+        return (f"{value} is on {self.selected}'s own side: the rules allow it", "info") if own else ("", "info")
 
     def set_destination(self, cell):
         """The hovered / clicked cell for the pending action's position parameter."""
