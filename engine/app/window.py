@@ -1214,6 +1214,9 @@ class PlayWindow(pyglet.window.Window):
                     rule = res.get("rule")
                     for i, line in enumerate(hud.wrap("ILLEGAL: " + reason + (f" ({rule})" if rule and f"({rule})" not in reason else ""), w - 16)):
                         rows.append((line, H.BAD))
+                    # the header says it already: the preview's own copy of the reason and rule would repeat it
+                    pv = {k: v for k, v in pv.items()
+                          if not (k == "reason" and v == reason) and not (k == "rule" and v == rule)}
                 tgt = ctl.state.actors.get(pv.get("target")) if isinstance(pv.get("target"), str) else None
                 base_ac = (tgt.data or {}).get("ac") if tgt is not None else None
                 for line in preview_lines(pv, base_ac):
