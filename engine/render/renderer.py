@@ -516,17 +516,13 @@ class Renderer:
                     run_first, run_count = None, 0
         calls = len(draws)
         tris = sum(d[2] for d in draws) // 3
-        current, current_lm = None, None
-        for part, first, count, f in draws:
-            if f != current:     # coarse faces may sit inside fine voxels: light them from outside the block
-                _set(t, "u_face_offset", f - 0.5)
-                current = f
+        current_lm = None
+        for part, first, count, _f in draws:
             if part[4] is not None and part[4] is not current_lm:     # the chunk's light map (baked light)
                 part[4].use(4)
                 _set(t, "u_lm_texel", part[5])
                 current_lm = part[4]
             part[2].render(moderngl.TRIANGLES, vertices=count, first=first)
-        _set(t, "u_face_offset", 0.5)
         self.stats.update(chunks_drawn=len(order), draw_calls=calls, triangles_drawn=tris,
                           lod_chunks={f: sum(1 for k in order if lod_of.get(k, 1) == f) for f in (1, 2, 4)})
 
