@@ -23,6 +23,11 @@ uniform vec3 u_map;
 uniform float u_shadow_texel;
 #endif
 uniform vec3 u_sky;
+#ifdef GROUND_IMAGE
+flat in float v_is_ground;
+in vec2 v_ground_uv;
+uniform sampler2D u_ground;         // [map] ground_image, uploaded bottom row first (north at v = 1)
+#endif
 out vec4 f_color;
 
 const vec3 AMBIENT = vec3(0.50, 0.54, 0.62);    // engine/render/lightmap.py: AMBIENT_COLOUR, SUN_COLOUR
@@ -34,9 +39,13 @@ void main() {
     f_color = vec4(0.55, 0.55, 0.55, 1.0);
     return;
 #endif
+    vec3 base = v_base.rgb;
+#ifdef GROUND_IMAGE
+    base = mix(base, texture(u_ground, v_ground_uv).rgb, v_is_ground);
+#endif
 #ifdef BAKED
     vec2 L = texture(u_lightmap, v_uv).rg;
-    vec3 col = v_base.rgb * (AMBIENT * L.r + SUN * L.g);
+    vec3 col = base * (AMBIENT * L.r + SUN * L.g);
 #else
     float a1 = textureLod(u_occ, (v_vox + v_n * 0.5) / u_map, 0.0).r;
     float a2 = textureLod(u_occ, (v_vox + v_n * 1.5) / u_map, 1.0).r;
@@ -47,7 +56,7 @@ void main() {
     float t = u_shadow_texel;
     float lit = 0.5 * v_sunlit * (texture(u_shadow, vec3(lp.xy + vec2(-0.6, -0.4) * t, lp.z - bias))
                                   + texture(u_shadow, vec3(lp.xy + vec2(0.6, 0.4) * t, lp.z - bias)));
-    vec3 col = v_base.rgb * (AMBIENT * v_sky * ao + SUN * 0.75 * lit * (0.6 + 0.4 * ao)) * v_tint;
+    vec3 col = base * (AMBIENT * v_sky * ao + SUN * 0.75 * lit * (0.6 + 0.4 * ao)) * v_tint;
 #endif
     // layer lines on walls (every 1 m) and a faint cell grid on floors, faded out below a pixel (no moire).
     // One branch-free path for both (walls get (z, z), floors (x, y)): llvmpipe would run both sides of a branch.

@@ -30,6 +30,10 @@ out vec2 v_grid;                 // walls: (z, z), floors and ceilings: (x, y), 
 out float v_fog;                 // distance fog, per vertex (smooth enough over a quad, saves an exp per pixel)
 flat out vec2 v_grid_line;       // grid line strength and width: 1 m layer lines on walls, a faint cell grid on floors
 flat out vec4 v_base;
+#ifdef GROUND_IMAGE
+flat out float v_is_ground;      // 1 on the ground's top face: its colour comes from the map image
+out vec2 v_ground_uv;            // the map image's coordinates: (0, 0) south-west corner, (1, 1) north-east
+#endif
 
 void main() {
     vec3 p = vec3(in_vert.xyz) - vec3(0.0, 0.0, 1.0);
@@ -38,6 +42,10 @@ void main() {
     v_grid_line = face < 4 ? vec2(0.22, 1.5) : vec2(0.10, 1.2);
     v_base = texelFetch(u_palette, ivec2(int(in_vert.w >> 3u), 0), 0);
     vec3 w = vec3(p.x * u_cell, p.y * u_cell, p.z);
+#ifdef GROUND_IMAGE
+    v_is_ground = (int(in_vert.w >> 3u) == 256 && face == 5) ? 1.0 : 0.0;
+    v_ground_uv = p.xy / u_map.xy;
+#endif
     v_fog = clamp(1.0 - exp(-u_fog * length(w - u_eye)), 0.0, 0.6);
 #ifdef BAKED
     v_uv = vec2(in_uv) * u_lm_texel;

@@ -149,6 +149,10 @@ class Renderer:
         defines = {"BAKED": 1} if lighting == "baked" else {}
         if flat_terrain:
             defines["FLAT"] = 1
+        self._ground_tex = None
+        if getattr(world, "ground_image", None) is not None:      # [map] ground_image: the map drawn on the floor
+            defines["GROUND_IMAGE"] = 1
+            self._ground_tex = self._ground_texture(world.ground_image)
         self.prog["terrain"] = load_program(ctx, "terrain", defines or None)
         self.mesh = ChunkedMesh(world, lods=tuple(lods))
         self._gpu_chunks: dict = {}
@@ -169,6 +173,26 @@ class Renderer:
         self.stats = {}
 
     # -- world upload ------------------------------------------------------------------------------------------
+    GROUND_MAX_PX = 4096
+
+    def _ground_texture(self, path):
+        """The ground image as an RGB8 mipmapped texture, its bottom row first (texture v = map y / Y, north up),
+        scaled down to at most GROUND_MAX_PX per side."""
+        from PIL import Image
+
+        with Image.open(path) as im:
+            im = im.convert("RGB")
+            limit = min(self.GROUND_MAX_PX, int(self.ctx.info.get("GL_MAX_TEXTURE_SIZE", 4096) or 4096))
+            if max(im.size) > limit:
+                k = limit / max(im.size)
+                im = im.resize((max(1, round(im.size[0] * k)), max(1, round(im.size[1] * k))), Image.LANCZOS)
+            arr = np.ascontiguousarray(np.asarray(im, dtype=np.uint8)[::-1])
+        tex = self.ctx.texture((arr.shape[1], arr.shape[0]), 3, arr.tobytes(), alignment=1)
+        tex.build_mipmaps()
+        tex.filter = (moderngl.LINEAR_MIPMAP_LINEAR, moderngl.LINEAR)
+        tex.repeat_x = tex.repeat_y = False
+        return tex
+
     def _palette(self):
         pal = np.zeros((512, 4), np.uint8)
         for i, m in enumerate(self.world.materials):
@@ -474,6 +498,7 @@ class Renderer:
         _set(t, "u_occ", 1)
         _set(t, "u_shadow", 2)
         _set(t, "u_lightmap", 4)
+        _set(t, "u_ground", 5)
         self._bind_terrain_textures()
         # frustum culling per chunk, then front to back so early depth testing skips hidden fragments
         order, lod_of = [], {}
@@ -591,6 +616,8 @@ class Renderer:
             self.occ.use(1)
             self.occ_sampler.use(1)
         self._shadow_tex.use(2)
+        if self._ground_tex is not None:
+            self._ground_tex.use(5)
 
     def _draw_characters(self, state: RenderState, vp, camera: Camera):
         """Each model twice: a dark outline (its back faces pushed out by about 1.5 pixels, so it separates from

@@ -27,6 +27,7 @@ class World:
     cell_m: float = 1.5
     revision: int = 0                       # bumped by every edit: caches derived from the voxels key on it
     _luts: dict = field(default_factory=dict, repr=False)
+    ground_image: object = None             # a Path: the image the renderer lays on the ground ([map] ground_image)
 
     def __post_init__(self):
         if self.voxels.dtype != np.uint8 or self.voxels.ndim != 3:

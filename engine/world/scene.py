@@ -54,6 +54,7 @@ class MapSpec(_Strict):
     vox_offset: Vec3i = (0, 0, 0)
     vox_materials: dict[str, str] = {}
     fill: list[FillSpec] = []
+    ground_image: str | None = None    # an image laid on the ground (engine/interop writes it; see _ground_image)
 
 
 class MaterialSpec(_Strict):
@@ -412,6 +413,31 @@ def _check_refs(spec: SceneSpec, chars: tuple[Character, ...], file: str) -> Non
         last = k.t
 
 
+GROUND_IMAGE_MAX_PX = 16384        # per side; the renderer scales larger images down anyway
+
+
+def _ground_image(rel: str | None, scene_dir: Path, file: str) -> Path | None:
+    """``[map] ground_image``: a PNG, JPEG or WebP file in the scene's folder, stretched over the whole map's
+    ground (the image's top edge is the map's north edge). Checked here: it exists, stays inside the folder and
+    is an image of a sane size; its pixels are read only by the renderer."""
+    if rel is None:
+        return None
+    key = "map.ground_image"
+    path = _safe_asset(scene_dir, rel, file, key)
+    try:
+        from PIL import Image
+
+        with Image.open(path) as im:
+            fmt, (w, h) = im.format, im.size
+    except Exception as e:  # Pillow raises many kinds for a broken file
+        raise SceneError(file, key, f"{rel!r} is not a readable image ({type(e).__name__}: {e})") from None
+    if fmt not in ("PNG", "JPEG", "WEBP"):
+        raise SceneError(file, key, f"{rel!r} is a {fmt} image; PNG, JPEG or WebP please")
+    if not (1 <= w <= GROUND_IMAGE_MAX_PX and 1 <= h <= GROUND_IMAGE_MAX_PX):
+        raise SceneError(file, key, f"{rel!r} is {w} x {h} pixels; at most {GROUND_IMAGE_MAX_PX} per side")
+    return path
+
+
 def parse_scene(text: str, file: str, scene_dir: Path | None = None) -> Scene:
     try:
         data = tomllib.loads(text)
@@ -425,6 +451,7 @@ def scene_from_data(data: dict, file: str, scene_dir: Path) -> Scene:
         raise SceneError(file, "version", f"scene version {data['version']!r} is not supported (this is version {SCENE_VERSION})")
     spec = _convert(data, SceneSpec, file, "")
     world = _build_world(spec, scene_dir, file)
+    world.ground_image = _ground_image(spec.map.ground_image, scene_dir, file)
     chars = _build_characters(spec, world, file)
     _check_refs(spec, chars, file)
     return Scene(file, spec, world, chars)
