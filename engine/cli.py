@@ -96,6 +96,10 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--breakdown", action="store_true",
                    help="render: also time the same views with a single-colour terrain and with no terrain")
 
+    from engine.interop.commands import add_arguments as interop_arguments   # import MAP, export SCENE
+
+    interop_arguments(sub, _positive)
+
     s = sub.add_parser("demo", help="the main job: show the showcase scene")
     s.add_argument("--scene", default=None)
     return p
@@ -141,6 +145,8 @@ COMMANDS = {
     "replay": _delegate("engine.render.commands", "cmd_replay"),
     "play": _delegate("engine.app.commands", "cmd_play"),
     "demo": _delegate("engine.demo", "cmd_demo"),
+    "import": _delegate("engine.interop.commands", "cmd_import"),
+    "export": _delegate("engine.interop.commands", "cmd_export"),
 }
 
 BENCHES = {

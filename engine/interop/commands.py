@@ -1,0 +1,140 @@
+"""``aerie import MAP -o scene.toml`` and ``aerie export SCENE -o scene.glb``."""
+
+from __future__ import annotations
+
+import shlex
+import tomllib
+from pathlib import Path
+
+from engine.errors import AerieError
+from engine.interop.common import InteropError, check_image, display, read_json
+
+DEFAULTS = dict(wall_height=3.0, object_height=1.0, thickness=1, wall_material="stone", doors="wall",
+                cells_per_grid=1, grid_m=1.5)
+
+
+def add_arguments(sub, positive) -> None:
+    """Register both commands on the CLI's subparsers (engine/cli.py)."""
+    s = sub.add_parser("import", help="import a Universal VTT (.dd2vtt/.df2vtt/.uvtt) or Foundry VTT scene as a scene")
+    s.add_argument("map")
+    s.add_argument("-o", "--output", required=True, metavar="SCENE.toml")
+    s.add_argument("--wall-height", type=positive(float), default=DEFAULTS["wall_height"], metavar="M",
+                   help="height of walls that have no top of their own (default 3 m)")
+    s.add_argument("--object-height", type=positive(float), default=DEFAULTS["object_height"], metavar="M",
+                   help="height of object lines (furniture, low walls; default 1 m)")
+    s.add_argument("--thickness", type=positive(int), default=1, metavar="CELLS")
+    s.add_argument("--wall-material", default="stone", metavar="NAME")
+    s.add_argument("--doors", choices=("wall", "gap"), default="wall",
+                   help="closed doors become walls of material door (default) or gaps; open doors are always gaps")
+    s.add_argument("--layers", type=positive(int), metavar="Z", help="the map's height in layers (default: auto)")
+    s.add_argument("--cells-per-grid", type=positive(int), default=1, metavar="N",
+                   help="cells per grid square (default 1: a 5 ft square is one 1.5 m cell)")
+    s.add_argument("--grid-m", type=positive(float), default=1.5, metavar="M",
+                   help="metres per grid square (default 1.5, i.e. 5 ft)")
+    s.add_argument("--scene", metavar="NAME", help="a Foundry compendium (.db) with several scenes: which one")
+    s.add_argument("--characters", metavar="FILE.toml",
+                   help='character keys per token name: [characters."Token name"] kind = "archer" ...')
+    g = s.add_mutually_exclusive_group()
+    g.add_argument("--image", metavar="FILE", help="the map image, when the file does not carry it")
+    g.add_argument("--no-image", action="store_true", help="import without a ground image")
+
+    s = sub.add_parser("export", help="export a scene's voxels and characters as glTF 2.0 (.glb)")
+    s.add_argument("scene")
+    s.add_argument("-o", "--output", required=True, metavar="SCENE.glb")
+    s.add_argument("--step", type=int, default=0, metavar="N", help="the state after the first N script steps")
+    s.add_argument("--seed", type=int)
+
+
+def _mapping(path: str | None) -> dict:
+    if not path:
+        return {}
+    p = Path(path)
+    try:
+        data = tomllib.loads(p.read_text(encoding="utf-8"))
+    except OSError as e:
+        raise AerieError(f"{path}: cannot read: {e.strerror}") from None
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
+        raise AerieError(f"{path}: not a TOML file: {e}") from None
+    table = data.get("characters", {})
+    if not isinstance(table, dict) or not all(isinstance(v, dict) for v in table.values()):
+        raise AerieError(f"{path}: characters: must be tables by token name, e.g. [characters.\"Goblin\"]")
+    return table
+
+
+def read_map(path: Path, *, cells_per_grid=1, grid_m=1.5, want_image=True, scene_name=None):
+    """Either reader, by content (not by extension)."""
+    from engine.interop import foundry, uvtt
+
+    file = display(path)
+    data = read_json(path, file)
+    if isinstance(data, list):
+        data, idx = foundry.pick_scene(data, file, scene_name)
+        return foundry.read_foundry(data, file, path.parent, cells_per_grid=cells_per_grid, grid_m=grid_m,
+                                    want_image=want_image, prefix=f"{idx}.")
+    if uvtt.is_uvtt(data):
+        return uvtt.read_uvtt(data, file, path.parent, cells_per_grid=cells_per_grid, grid_m=grid_m,
+                              want_image=want_image)
+    if foundry.is_foundry(data):
+        return foundry.read_foundry(data, file, path.parent, cells_per_grid=cells_per_grid, grid_m=grid_m,
+                                    want_image=want_image)
+    if isinstance(data, dict):
+        keys = ", ".join(list(data)[:6]) or "none"
+        raise InteropError(file, "", f"neither a Universal VTT map (no resolution) nor a Foundry scene (walls, width, "
+                                     f"grid); its keys: {keys}")
+    raise InteropError(file, "", "neither a Universal VTT map nor a Foundry scene (a JSON object)")
+
+
+def cmd_import(args) -> int:
+    from engine.interop.build import Options, build_scene
+
+    src = Path(args.map)
+    out = Path(args.output)
+    if out.suffix != ".toml":
+        raise AerieError(f"-o {args.output}: the scene must be a .toml file")
+    m = read_map(src, cells_per_grid=args.cells_per_grid, grid_m=args.grid_m,
+                 want_image=not (args.no_image or args.image), scene_name=args.scene)
+    if args.image:
+        p = Path(args.image)
+        if not p.is_file():
+            raise AerieError(f"--image {args.image}: no such file")
+        m.image = check_image(p.read_bytes(), display(p), "", display(p))
+    opt = Options(args.wall_height, args.object_height, args.thickness, args.wall_material, args.doors, args.layers,
+                  args.cells_per_grid, args.grid_m)
+    command = "aerie import " + " ".join(shlex.quote(a) for a in [Path(args.map).name, "-o", out.name]
+                                         + _flags(args))
+    summary = build_scene(m, opt, out, command, _mapping(args.characters))
+    X, Y, Z = summary["size"]
+    img = f" and {display(summary['image'])}" if summary["image"] else ""
+    print(f"wrote {display(out)}{img}: {m.fmt}, {X} x {Y} cells x {Z} layers, {summary['walls']} wall segments in "
+          f"{summary['fills']} fill boxes, {summary['characters']} characters")
+    return 0
+
+
+def _flags(args) -> list[str]:
+    out = []
+    for k in ("wall_height", "object_height", "thickness", "wall_material", "doors", "layers", "cells_per_grid",
+              "grid_m", "scene", "characters", "image"):
+        v = getattr(args, k)
+        if v is not None and v != DEFAULTS.get(k):
+            out += ["--" + k.replace("_", "-"), str(v)]
+    if args.no_image:
+        out.append("--no-image")
+    return out
+
+
+def cmd_export(args) -> int:
+    from engine.interop.gltf import export_glb
+    from engine.world.scene import load_scene
+
+    scene = load_scene(args.scene)
+    out = Path(args.output)
+    if out.suffix.lower() != ".glb":
+        raise AerieError(f"-o {args.output}: the export is binary glTF, a .glb file")
+    if args.step < 0:
+        raise AerieError(f"--step {args.step}: must be 0 or more")
+    info = export_glb(scene, out, step=args.step, seed=args.seed)
+    print(f"wrote {display(out)}: {info['triangles']} triangles ({info['terrain_triangles']} terrain), "
+          f"{len(info['materials'])} materials, {info['characters']} characters; +Y up, metres"
+          + (f"; after step {args.step}" if args.step else ""))
+    return 0
+

@@ -1,0 +1,208 @@
+"""What the readers share: the error, reading a JSON map safely, decoding its image, and the map model.
+
+A reader (``uvtt.read_uvtt``, ``foundry.read_foundry``) turns a file into an :class:`ImportedMap`: walls as
+segments in cell units of the Aerie map (x east, y north, 0..X, 0..Y), each with its bottom and top in metres and
+what it blocks, doors, tokens, and the map image's bytes. ``build.build_scene`` turns that into voxels and TOML.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import io
+import json
+import math
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from engine.errors import AerieError
+
+MAX_FILE_BYTES = 128 * 1024 * 1024     # a map file (JSON with its base64 image) over this is refused unread
+MAX_IMAGE_PX = 16384                   # per side
+MAX_IMAGE_PIXELS = 160 * 1024 * 1024   # in all (Pillow's own "decompression bomb" guard is 179 Mpx)
+IMAGE_FORMATS = {"PNG": ".png", "JPEG": ".jpg", "WEBP": ".webp"}
+
+
+class InteropError(AerieError):
+    """A map file that cannot be imported: names the file and the key."""
+
+    def __init__(self, file: str, key: str, problem: str):
+        super().__init__(f"{file}: {key}: {problem}" if key else f"{file}: {problem}")
+        self.file, self.key, self.problem = file, key, problem
+
+
+def display(path) -> str:
+    try:
+        return os.path.relpath(path)
+    except ValueError:
+        return str(path)
+
+
+def read_json(path: Path, file: str, max_bytes: int = MAX_FILE_BYTES):
+    """The file's JSON, refused before reading when it is over ``max_bytes``."""
+    try:
+        size = path.stat().st_size
+    except FileNotFoundError:
+        raise InteropError(file, "", "no such file") from None
+    except OSError as e:
+        raise InteropError(file, "", f"cannot read: {e.strerror}") from None
+    if path.is_dir():
+        raise InteropError(file, "", "is a folder, not a map file")
+    if size > max_bytes:
+        raise InteropError(file, "", f"{size / 2**20:.0f} MiB is over the cap of {max_bytes // 2**20} MiB for a map file")
+    try:
+        raw = path.read_bytes()
+    except OSError as e:
+        raise InteropError(file, "", f"cannot read: {e.strerror}") from None
+    if raw[:3] == b"\xef\xbb\xbf":
+        raw = raw[3:]
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise InteropError(file, "", f"not UTF-8 JSON text (byte {e.start}); not a Universal VTT or Foundry map") from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as e:
+        # Foundry's NeDB compendium (.db) holds one scene per line
+        lines = [ln for ln in text.splitlines() if ln.strip()]
+        if len(lines) > 1 and all(ln.lstrip().startswith("{") for ln in lines):
+            try:
+                return [json.loads(ln) for ln in lines]
+            except json.JSONDecodeError:
+                pass
+        raise InteropError(file, "", f"not JSON (line {e.lineno}, column {e.colno}: {e.msg}); "
+                                     "not a Universal VTT or Foundry map") from None
+
+
+# ---------------------------------------------------------------------------------------------------------------
+def number(value, file: str, key: str, *, positive: bool = False, allow_none: bool = False):
+    if value is None and allow_none:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        raise InteropError(file, key, f"{value!r} is not a number")
+    if positive and value <= 0:
+        raise InteropError(file, key, f"{value!r} must be above 0")
+    return float(value)
+
+
+def point(value, file: str, key: str) -> tuple[float, float]:
+    """A UVTT point: {"x": .., "y": ..}."""
+    if not isinstance(value, dict) or "x" not in value or "y" not in value:
+        raise InteropError(file, key, f"{_short(value)} is not a point {{\"x\": .., \"y\": ..}}")
+    return number(value["x"], file, f"{key}.x"), number(value["y"], file, f"{key}.y")
+
+
+def _short(v) -> str:
+    s = json.dumps(v) if not isinstance(v, str) else repr(v)
+    return s if len(s) <= 60 else s[:57] + "..."
+
+
+# ---------------------------------------------------------------------------------------------------------------
+@dataclass
+class MapImage:
+    data: bytes            # the file's bytes as they were (PNG, JPEG or WebP)
+    fmt: str               # PNG | JPEG | WEBP
+    size: tuple[int, int]  # pixels
+    source: str            # "base64" or the file it came from
+
+    @property
+    def ext(self) -> str:
+        return IMAGE_FORMATS[self.fmt]
+
+
+def check_image(data: bytes, file: str, key: str, source: str) -> MapImage:
+    """Open and fully decode the image (a truncated one fails here), within the size caps."""
+    from PIL import Image
+
+    try:
+        with Image.open(io.BytesIO(data)) as im:
+            fmt, (w, h) = im.format, im.size
+            if fmt not in IMAGE_FORMATS:
+                raise InteropError(file, key, f"the image is {fmt}; PNG, JPEG or WebP please")
+            if w > MAX_IMAGE_PX or h > MAX_IMAGE_PX or w * h > MAX_IMAGE_PIXELS:
+                raise InteropError(file, key, f"the image is {w} x {h} pixels, over the cap of {MAX_IMAGE_PX} per "
+                                              f"side and {MAX_IMAGE_PIXELS // 2**20} Mpx")
+            im.load()
+    except InteropError:
+        raise
+    except Exception as e:
+        raise InteropError(file, key, f"the image does not decode ({type(e).__name__}: {e}); is it truncated?") from None
+    return MapImage(data, fmt, (w, h), source)
+
+
+def decode_base64_image(text: str, file: str, key: str) -> MapImage:
+    t = text.strip()
+    if t.startswith("data:"):
+        t = t.split(",", 1)[-1]
+    t = "".join(t.split())
+    try:
+        data = base64.b64decode(t, validate=True)
+    except (binascii.Error, ValueError) as e:
+        raise InteropError(file, key, f"the base64 image does not decode ({e}); is it truncated?") from None
+    return check_image(data, file, key, "base64")
+
+
+def image_file(rel: str, base_dir: Path, file: str, key: str) -> MapImage:
+    """An image named by path (relative to the map file's folder)."""
+    p = Path(rel)
+    if not p.is_absolute():
+        p = base_dir / p
+    if not p.is_file() and (base_dir / Path(rel).name).is_file():
+        p = base_dir / Path(rel).name        # a Foundry path (modules/x/maps/a.jpg) with the image saved beside the map
+    if not p.is_file():
+        raise InteropError(file, key, f"the image is the path {rel!r}, and there is no such file next to the map; "
+                                      "give --image FILE, or --no-image")
+    size = p.stat().st_size
+    if size > MAX_FILE_BYTES:
+        raise InteropError(file, key, f"the image file {rel!r} is over {MAX_FILE_BYTES // 2**20} MiB")
+    return check_image(p.read_bytes(), file, key, display(p))
+
+
+def looks_base64(text: str) -> bool:
+    head = text.strip()[:64]
+    if head.startswith("data:image/"):
+        return True
+    if len(text) < 256:
+        return False
+    return all(c.isalnum() or c in "+/=\n\r" for c in head)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+@dataclass
+class Wall:
+    """A segment in Aerie cell units (x east, y north), from ``bottom_m`` to ``top_m`` (None: the wall height
+    option / the top of the map), of one material kind."""
+    a: tuple[float, float]
+    b: tuple[float, float]
+    kind: str              # wall | object | door | window | barrier (blocks movement only) | veil (sight only)
+    bottom_m: float = 0.0
+    top_m: float | None = None
+    source: str = ""       # the key it came from, e.g. line_of_sight[3]
+    state: str = ""        # doors: "closed", "open", "locked", "secret"
+
+
+@dataclass
+class Token:
+    name: str
+    cell: tuple[float, float]      # centre, Aerie cell units
+    size_cells: float              # token width in cells
+    elevation_m: float
+    side: str
+    extra: dict = field(default_factory=dict)   # keys for the character table (flags.aerie, --characters)
+    source: str = ""
+
+
+@dataclass
+class ImportedMap:
+    file: str
+    fmt: str                       # "uvtt 0.3", "foundry 10.291", ...
+    name: str
+    size: tuple[int, int]          # X, Y cells
+    cell_m: float
+    walls: list[Wall] = field(default_factory=list)
+    tokens: list[Token] = field(default_factory=list)
+    image: MapImage | None = None
+    notes: list[str] = field(default_factory=list)    # what was read and ignored, for the TOML's comments
+    m_per_unit: float = 0.3        # metres per map distance unit (elevations, wall heights)
+    size_key: str = ""             # the key the map's size came from (for the size cap's message)

@@ -1,0 +1,215 @@
+"""Foundry VTT scenes: a scene exported from Foundry (``fvtt-Scene-*.json``, v10 to v14), or one line of a v9/v10
+NeDB compendium (``*.db``, one scene per line; ``--scene NAME`` picks one).
+
+Read: ``name``, ``width``, ``height``, ``padding``, ``grid`` (v10+: ``size``, ``distance``, ``units``, ``type``;
+v9: ``grid`` is the size, ``gridDistance``, ``gridUnits``, ``gridType``), ``walls`` (``c`` = [x0, y0, x1, y1] in
+canvas pixels, ``move``, ``sight`` / v9 ``sense``, ``door``, ``ds``, the elevation flags ``flags["wall-height"]``
+``top``/``bottom`` and Levels' ``flags.levels.rangeTop``/``rangeBottom``, and v14's ``levels`` list of scene
+level ids), v14's scene ``levels`` (``_id``, ``elevation.bottom``/``top``), ``tokens`` (``x``, ``y``, ``width``,
+``height``, ``elevation``, ``name``, ``disposition``, ``flags.aerie``), and the background image path
+(``background.src``, v9 ``img``). Canvas pixels include the scene's padding, which is taken off.
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+from engine.interop.common import ImportedMap, InteropError, Token, Wall, image_file, number
+
+# Wall senses: v10+ ``move``/``sight`` are 0 none, 10 limited, 20 normal (30/40 proximity); v9 ``move`` 0/1 and
+# ``sense`` 0 none, 1 normal, 2 limited.
+DOOR_STATES = {0: "closed", 1: "open", 2: "locked"}
+SIDES = {1: "friendly", 0: "neutral", -1: "hostile", -2: "secret"}
+
+
+def is_foundry(data) -> bool:
+    return isinstance(data, dict) and isinstance(data.get("walls"), list) and "width" in data and "grid" in data
+
+
+def pick_scene(data, file: str, name: str | None):
+    """A NeDB compendium: the scene named ``name`` (or the only one)."""
+    scenes = [d for d in data if is_foundry(d)]
+    if not scenes:
+        raise InteropError(file, "", "a list of JSON records, none of them a Foundry scene (walls, width, grid)")
+    if name is None:
+        if len(scenes) == 1:
+            return scenes[0], "[0]"
+        names = ", ".join(repr(s.get("name")) for s in scenes[:3])
+        raise InteropError(file, "", f"holds {len(scenes)} scenes; pick one with --scene NAME ({names}, ...)")
+    for i, s in enumerate(data):
+        if is_foundry(s) and s.get("name") == name:
+            return s, f"[{i}]"
+    raise InteropError(file, "", f"no scene named {name!r}")
+
+
+def _flag(flags, *path):
+    cur = flags
+    for k in path:
+        if not isinstance(cur, dict) or k not in cur:
+            return None
+        cur = cur[k]
+    return cur
+
+
+def _elev(v, file, key):
+    """An elevation flag: a number, or None / "" / infinite for no limit."""
+    if v is None or v == "":
+        return None
+    if isinstance(v, str):
+        try:
+            v = float(v)
+        except ValueError:
+            raise InteropError(file, key, f"{v!r} is not a number") from None
+    if isinstance(v, bool) or not isinstance(v, (int, float)) or math.isnan(v):
+        raise InteropError(file, key, f"{v!r} is not a number")
+    return None if math.isinf(v) else float(v)
+
+
+def read_foundry(data: dict, file: str, base_dir: Path, *, cells_per_grid: int = 1, grid_m: float = 1.5,
+                 want_image: bool = True, prefix: str = "") -> ImportedMap:
+    P = prefix
+    core = _flag(data, "_stats", "coreVersion") or _flag(data, "flags", "exportSource", "coreVersion")
+    grid = data["grid"]
+    if isinstance(grid, dict):                       # v10+
+        size = number(grid.get("size"), file, f"{P}grid.size", positive=True)
+        distance = number(grid.get("distance", 5), file, f"{P}grid.distance", positive=True)
+        units = grid.get("units", "ft")
+        gtype = grid.get("type", 1)
+    else:                                            # v9
+        size = number(grid, file, f"{P}grid", positive=True)
+        distance = number(data.get("gridDistance", 5), file, f"{P}gridDistance", positive=True)
+        units = data.get("gridUnits", "ft")
+        gtype = data.get("gridType", 1)
+    if gtype not in (0, 1):
+        raise InteropError(file, f"{P}grid.type", f"grid type {gtype} is a hex grid; only square (1) and gridless (0) "
+                                                  "scenes are read")
+    width = number(data.get("width"), file, f"{P}width", positive=True)
+    height = number(data.get("height"), file, f"{P}height", positive=True)
+    padding = number(data.get("padding", 0.25), file, f"{P}padding")
+    if not 0 <= padding <= 0.5:
+        raise InteropError(file, f"{P}padding", f"{padding} is outside 0..0.5")
+    pad_x = math.ceil(width * padding / size - 1e-9) * size
+    pad_y = math.ceil(height * padding / size - 1e-9) * size
+    N = cells_per_grid
+    gx, gy = width / size, height / size
+    X, Y = max(1, math.ceil(gx * N - 1e-6)), max(1, math.ceil(gy * N - 1e-6))
+    m_per_unit = grid_m / distance                   # metres per scene unit (ft): wall heights, elevations
+    name = data.get("name") or Path(file).stem
+    m = ImportedMap(file, f"foundry {core or ('9' if not isinstance(grid, dict) else '10+')}", str(name), (X, Y),
+                    grid_m / N, m_per_unit=m_per_unit, size_key=f"{P}width")
+    m.notes.append(f"Foundry scene {name!r} (core {core or 'unknown'}): {width:g} x {height:g} px, grid {size:g} px = "
+                   f"{distance:g} {units}, padding {padding:g}; {N} cell(s) per grid square; 1 {units} = "
+                   f"{m_per_unit:.4g} m")
+    tol = size / 8
+
+    def conv(x, y, key):
+        px, py = x - pad_x, y - pad_y
+        if not (-tol <= px <= width + tol and -tol <= py <= height + tol):
+            raise InteropError(file, key, f"point ({x:g}, {y:g}) px is outside the map: x {pad_x:g}..{pad_x + width:g}, "
+                                          f"y {pad_y:g}..{pad_y + height:g} (the scene without its padding)")
+        px, py = min(max(px, 0.0), width), min(max(py, 0.0), height)
+        return (px / size * N, (height - py) / size * N)
+
+    levels = {}
+    for i, lv in enumerate(data.get("levels") or []):          # v14 scene levels
+        if not isinstance(lv, dict):
+            raise InteropError(file, f"{P}levels[{i}]", "must be a table")
+        el = lv.get("elevation") or {}
+        if not isinstance(el, dict):
+            raise InteropError(file, f"{P}levels[{i}].elevation", "must be a table with bottom and top")
+        levels[lv.get("_id")] = (_elev(el.get("bottom"), file, f"{P}levels[{i}].elevation.bottom"),
+                                 _elev(el.get("top"), file, f"{P}levels[{i}].elevation.top"), lv.get("name"))
+    if levels:
+        m.notes.append("v14 scene levels: " + ", ".join(f"{v[2] or k!r} {v[0] if v[0] is not None else '-inf'}.."
+                                                        f"{v[1] if v[1] is not None else 'inf'} {units}"
+                                                        for k, v in levels.items()))
+    counts = {"wall": 0, "door": 0, "barrier": 0, "veil": 0, "skipped": 0, "heights": 0}
+    for i, w in enumerate(data["walls"]):
+        k = f"{P}walls[{i}]"
+        if not isinstance(w, dict):
+            raise InteropError(file, k, "must be a table")
+        c = w.get("c")
+        if not isinstance(c, list) or len(c) != 4:
+            raise InteropError(file, f"{k}.c", "must be [x0, y0, x1, y1]")
+        x0, y0, x1, y1 = (number(v, file, f"{k}.c[{j}]") for j, v in enumerate(c))
+        a, b = conv(x0, y0, f"{k}.c"), conv(x1, y1, f"{k}.c")
+        move = w.get("move", 20)
+        sight = w.get("sight", w.get("sense", 20))
+        blocks_move = bool(move)
+        blocks_sight = bool(sight)
+        door = w.get("door", 0) or 0
+        ds = w.get("ds", 0) or 0
+        bottom = top = None
+        wh = _flag(w.get("flags"), "wall-height")
+        if isinstance(wh, dict):
+            bottom = _elev(wh.get("bottom"), file, f'{k}.flags["wall-height"].bottom')
+            top = _elev(wh.get("top"), file, f'{k}.flags["wall-height"].top')
+        lv = _flag(w.get("flags"), "levels")
+        if isinstance(lv, dict) and bottom is None and top is None:
+            bottom = _elev(lv.get("rangeBottom"), file, f"{k}.flags.levels.rangeBottom")
+            top = _elev(lv.get("rangeTop"), file, f"{k}.flags.levels.rangeTop")
+        if bottom is None and top is None and isinstance(w.get("levels"), list) and levels:
+            spans = [levels[i_] for i_ in w["levels"] if i_ in levels]
+            if spans:
+                bots = [s[0] for s in spans]
+                tops = [s[1] for s in spans]
+                bottom = None if any(v is None for v in bots) else min(bots)
+                top = None if any(v is None for v in tops) else max(tops)
+        if bottom is not None or top is not None:
+            counts["heights"] += 1
+        bottom_m = max(0.0, (bottom or 0.0) * m_per_unit)
+        top_m = None if top is None else top * m_per_unit
+        if top_m is not None and top_m <= bottom_m:
+            continue                                 # entirely below the ground
+        if door:
+            state = "secret" if door == 2 and ds != 1 else DOOR_STATES.get(ds, "closed")
+            m.walls.append(Wall(a, b, "door", bottom_m, top_m, k, state))
+            counts["door"] += 1
+        elif blocks_move and blocks_sight:
+            m.walls.append(Wall(a, b, "wall", bottom_m, top_m, k))
+            counts["wall"] += 1
+        elif blocks_move:
+            m.walls.append(Wall(a, b, "barrier", bottom_m, top_m, k))
+            counts["barrier"] += 1
+        elif blocks_sight:
+            m.walls.append(Wall(a, b, "veil", bottom_m, top_m, k))
+            counts["veil"] += 1
+        else:
+            counts["skipped"] += 1
+    m.notes.append(f"read: {counts['wall']} wall(s), {counts['door']} door(s), {counts['barrier']} movement-only "
+                   f"wall(s) (barrier), {counts['veil']} sight-only wall(s) (veil), {counts['heights']} with a top or "
+                   f"bottom; skipped {counts['skipped']} that block neither")
+
+    for i, t in enumerate(data.get("tokens") or []):
+        k = f"{P}tokens[{i}]"
+        if not isinstance(t, dict):
+            raise InteropError(file, k, "must be a table")
+        tw = number(t.get("width", 1), file, f"{k}.width", positive=True)
+        th = number(t.get("height", 1), file, f"{k}.height", positive=True)
+        tx = number(t.get("x", 0), file, f"{k}.x")
+        ty = number(t.get("y", 0), file, f"{k}.y")
+        cx, cy = conv(tx + tw * size / 2, ty + th * size / 2, f"{k}.x")
+        elev = _elev(t.get("elevation", 0), file, f"{k}.elevation") or 0.0
+        extra = _flag(t.get("flags"), "aerie")
+        if extra is not None and not isinstance(extra, dict):
+            raise InteropError(file, f"{k}.flags.aerie", "must be a table of character keys")
+        disp = t.get("disposition", 0)
+        m.tokens.append(Token(str(t.get("name") or f"token{i}"), (cx, cy), max(tw, th) * N, max(elev, 0.0) * m_per_unit,
+                              SIDES.get(disp, "neutral"), dict(extra or {}), k))
+    ignored = [f"{len(data.get(n) or [])} {n}" for n in ("lights", "tiles", "drawings", "sounds", "notes", "templates")
+               if data.get(n)]
+    if ignored:
+        m.notes.append("ignored: " + ", ".join(ignored))
+
+    if want_image:
+        bg = data.get("background")
+        src = bg.get("src") if isinstance(bg, dict) else data.get("img")
+        key = f"{P}background.src" if isinstance(bg, dict) else f"{P}img"
+        if not src:
+            raise InteropError(file, key, "the scene has no background image; give --image FILE, or --no-image")
+        if isinstance(bg, dict) and (bg.get("offsetX") or bg.get("offsetY") or bg.get("scaleX", 1) != 1
+                                     or bg.get("scaleY", 1) != 1 or bg.get("rotation")):
+            m.notes.append("the background's offset, scale and rotation are ignored: the image fills the scene")
+        m.image = image_file(str(src), base_dir, file, key)
+    return m
