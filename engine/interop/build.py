@@ -53,6 +53,18 @@ def _slug(name: str) -> str:
     return s or "token"
 
 
+def door_cells(w, cells):
+    """A door takes the cells of its segment whose centres lie between its ends (so a door one square wide on the
+    grid is one cell, not the two its end points touch); a door shorter than a cell keeps all its cells."""
+    (ax, ay), (bx, by) = w.a, w.b
+    dx, dy = bx - ax, by - ay
+    n2 = dx * dx + dy * dy
+    if n2 == 0:
+        return cells
+    inner = [c for c in cells if 0 < ((c[0] + 0.5 - ax) * dx + (c[1] + 0.5 - ay) * dy) / n2 < 1]
+    return inner or cells
+
+
 def rasterise(m: ImportedMap, opt: Options):
     """(voxels uint8 [Z, Y, X] of material indices into ``names``, names, door notes)."""
     X, Y = m.size
@@ -68,6 +80,8 @@ def rasterise(m: ImportedMap, opt: Options):
     order = {"wall": 0, "barrier": 0, "veil": 0, "object": 1, "door": 2}    # doors last: they cut their walls
     for w in sorted(m.walls, key=lambda w: order[w.kind]):
         cells = segment_cells(w.a, w.b, X, Y)
+        if w.kind == "door":
+            cells = door_cells(w, cells)
         mask = np.zeros((Y, X), dtype=bool)
         for cx, cy in cells:
             mask[cy, cx] = True
@@ -75,8 +89,9 @@ def rasterise(m: ImportedMap, opt: Options):
             top = w.bottom_m + opt.object_height if w.top_m is None else w.top_m
         else:
             top = opt.wall_height if w.top_m is None else w.top_m
-        z0 = max(0, math.floor(w.bottom_m + 1e-6))
-        z1 = min(Z, max(z0 + 1, math.ceil(top - 1e-6)))
+        # a layer is filled where the wall covers at least half of it (and a wall fills at least one layer)
+        z0 = max(0, math.floor(w.bottom_m + 0.5))
+        z1 = min(Z, max(z0 + 1, math.floor(top + 0.5)))
         if w.kind == "door":
             closed = w.state in ("closed", "locked", "secret")
             as_wall = closed and opt.doors == "wall"

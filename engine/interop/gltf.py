@@ -1,0 +1,199 @@
+"""A scene to glTF 2.0 binary (.glb): the voxel terrain greedy-meshed (one mesh per material, each a glTF PBR
+material), the ground slab with the map image on its top face, and the characters' models at their positions.
+
+Axes: glTF is +Y up, metres, right-handed; Aerie is x east, y north, z up. A point (x, y, z) in Aerie metres goes
+to (x, z, -y): east stays +X, up is +Y, north is -Z (glTF's "forward"). A rotation, so faces keep their winding.
+The meshing is the renderer's own pure-numpy greedy mesher (engine/render/mesh.py, no GL); the model placement
+follows the renderer's (feet centre, facing, the body's height in layers = the model's height in metres).
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from pathlib import Path
+
+import numpy as np
+
+from engine.errors import AerieError
+
+MODEL_DIR = Path(__file__).resolve().parents[2] / "assets" / "models"
+GROUND_COLOUR = (104, 112, 78)       # the renderer's ground colour (engine/render/renderer.py)
+TRANSLUCENT_ALPHA = 0.42
+TEXTURE_MAX_PX = 4096
+# the renderer's model aliases (engine/render/renderer.py ALIASES), for kinds without a model of their own
+ALIASES = {
+    "soldier": "knight", "guard": "knight", "fighter": "knight", "paladin": "knight", "warrior": "knight",
+    "ranger": "archer", "hunter": "archer", "scout": "archer", "bowman": "archer", "crossbowman": "archer",
+    "wyvern": "wyvern_rider", "dragon": "wyvern_rider", "griffon_rider": "wyvern_rider",
+}
+TO_Y_UP = np.array([[1, 0, 0, 0], [0, 0, 1, 0], [0, -1, 0, 0], [0, 0, 0, 1]], dtype=np.float64)
+
+
+def _linear(c) -> list[float]:
+    """sRGB 0..255 to glTF's linear baseColorFactor."""
+    out = []
+    for v in c:
+        s = v / 255.0
+        out.append(s / 12.92 if s <= 0.04045 else ((s + 0.055) / 1.055) ** 2.4)
+    return out
+
+
+def terrain_quads(world):
+    """Greedy quads of the whole map (no chunk splits): (opaque, translucent) engine.render.mesh.Quads."""
+    from engine.render.mesh import mesh_region
+
+    return mesh_region(world.voxels, world.materials, chunk=1 << 20)
+
+
+def _quad_mesh(q, world, uv_ground: bool = False):
+    """(vertices [N*4, 3] in glTF metres, faces [N*2, 3], uv or None)."""
+    from engine.render.mesh import quad_corners
+
+    c = quad_corners(q).astype(np.float64)                     # [N, 4, 3] x, y cells, z_ext (= layer + 1)
+    cm = world.cell_m
+    X, Y, _ = world.size
+    ax, ay, az = c[..., 0] * cm, c[..., 1] * cm, c[..., 2] - 1.0
+    verts = np.stack([ax, az, -ay], axis=-1).reshape(-1, 3)
+    base = (np.arange(len(q)) * 4)[:, None]
+    faces = (base + np.array([[0, 1, 2], [0, 2, 3]]).reshape(1, 6)).reshape(-1, 3)
+    uv = None
+    if uv_ground:
+        # trimesh's uv origin is the image's bottom-left (it writes glTF's top-left v = 1 - v): the image's top
+        # edge (v = 1) is the map's north edge
+        uv = np.stack([c[..., 0] / X, c[..., 1] / Y], axis=-1).reshape(-1, 2)
+    return verts, faces, uv
+
+
+def _material(name, color, alpha=1.0, texture=None):
+    from trimesh.visual.material import PBRMaterial
+
+    f = _linear(color) + [alpha]
+    return PBRMaterial(name=name, baseColorFactor=f if texture is None else [1.0, 1.0, 1.0, 1.0],
+                       baseColorTexture=texture, metallicFactor=0.0, roughnessFactor=0.9,
+                       alphaMode="BLEND" if alpha < 1 else "OPAQUE", doubleSided=False)
+
+
+def _ground_texture(path):
+    from PIL import Image
+
+    with Image.open(path) as im:
+        im = im.convert("RGB")
+        if max(im.size) > TEXTURE_MAX_PX:
+            k = TEXTURE_MAX_PX / max(im.size)
+            im = im.resize((max(1, round(im.size[0] * k)), max(1, round(im.size[1] * k))), Image.LANCZOS)
+        return im.copy()
+
+
+def _model(name: str):
+    import trimesh
+
+    name = ALIASES.get(name, name)
+    path = MODEL_DIR / f"{name}.glb"
+    if not path.exists():
+        path = MODEL_DIR / "generic.glb"
+    return trimesh.load(str(path), force="mesh")
+
+
+def _model_matrix(c, mesh, cm: float) -> np.ndarray:
+    """Aerie metres (z up): feet centre, facing, scale; a lying body on its back."""
+    h = float(mesh.bounds[1, 2])
+    s = c.height_layers * 0.95 / max(h, 0.1)
+    fx, fy = (c.x + c.footprint / 2) * cm, (c.y + c.footprint / 2) * cm
+    a = math.radians(-c.facing_deg)
+    rz = np.array([[math.cos(a), -math.sin(a), 0, 0], [math.sin(a), math.cos(a), 0, 0], [0, 0, 1, 0], [0, 0, 0, 1]])
+    pose = np.identity(4)
+    lift = 0.0
+    if c.lying:
+        pose = np.array([[1, 0, 0, 0], [0, 0, -1, 0], [0, 1, 0, 0], [0, 0, 0, 1]], dtype=float)   # 90 deg about x
+        lift = float(-(mesh.bounds * s)[0, 1]) + 0.02
+    t = np.identity(4)
+    t[:3, 3] = (fx, fy, c.layer + lift)
+    return t @ rz @ pose @ np.diag([s, s, s, 1.0])
+
+
+def build_gltf_scene(scene, step: int = 0, seed=None):
+    """(trimesh.Scene in glTF axes, info dict)."""
+    import trimesh
+    from trimesh.visual import TextureVisuals
+
+    from engine.render.state import RenderState, from_session
+
+    world = scene.world
+    state = RenderState.from_scene(scene)
+    if step:
+        from engine.rules.core import Session
+
+        acts = list(scene.spec.script)
+        if step > len(acts):
+            raise AerieError(f"{scene.path}: --step {step}: the script has only {len(acts)} step(s)")
+        session = Session(scene, seed=seed)
+        for i, a in enumerate(acts[:step]):
+            try:
+                list(session.step(a))
+            except AerieError as e:
+                raise AerieError(f"{scene.path}: script[{i}]: {e}") from None
+        world = session.world
+        state = from_session(scene, session)
+    out = trimesh.Scene()
+    opaque, transl = terrain_quads(world)
+    info = {"materials": [], "terrain_triangles": 0, "triangles": 0, "characters": 0}
+    from engine.render.mesh import GROUND
+
+    tex = None
+    if getattr(world, "ground_image", None) is not None:
+        tex = _ground_texture(world.ground_image)
+    for quads, translucent in ((opaque, False), (transl, True)):
+        for mid in np.unique(quads.mat).tolist():
+            sel = quads.mat == mid
+            groups = [(sel, None)]
+            if mid == GROUND and tex is not None:
+                top = sel & (quads.face == 5)
+                groups = [(sel & ~top, None), (top, tex)]
+            for mask, texture in groups:
+                q = quads.select(mask)
+                if not len(q):
+                    continue
+                if mid == GROUND:
+                    name, colour = ("ground_image" if texture is not None else "ground"), GROUND_COLOUR
+                else:
+                    m = world.materials[mid]
+                    name, colour = m.name, m.color
+                verts, faces, uv = _quad_mesh(q, world, uv_ground=texture is not None)
+                mat = _material(name, colour, TRANSLUCENT_ALPHA if translucent else 1.0, texture)
+                visual = TextureVisuals(uv=uv, material=mat)
+                mesh = trimesh.Trimesh(vertices=verts, faces=faces, visual=visual, process=False)
+                out.add_geometry(mesh, node_name=f"terrain_{name}", geom_name=f"terrain_{name}")
+                info["materials"].append(name)
+                info["terrain_triangles"] += len(faces)
+    cm = world.cell_m
+    for c in state.characters:
+        mesh = _model(c.model_name).copy()
+        mesh.apply_transform(TO_Y_UP @ _model_matrix(c, mesh, cm))
+        out.add_geometry(mesh, node_name=f"character_{c.id}", geom_name=f"character_{c.id}")
+        info["characters"] += 1
+        info["triangles"] += len(mesh.faces)
+    info["triangles"] += info["terrain_triangles"]
+    return out, info
+
+
+def export_glb(scene, path: Path, step: int = 0, seed=None) -> dict:
+    out, info = build_gltf_scene(scene, step, seed)
+    data = out.export(file_type="glb")
+    path = Path(path)
+    if not path.parent.is_dir():
+        raise AerieError(f"{path}: the folder {path.parent} does not exist")
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        with open(tmp, "wb") as f:
+            f.write(data)
+        os.replace(tmp, path)
+    except OSError as e:
+        try:
+            tmp.unlink()
+        except OSError:
+            pass
+        raise AerieError(f"{path}: cannot write: {e.strerror or e}") from None
+    info["bounds"] = out.bounds.tolist()
+    info["bytes"] = len(data)
+    return info
