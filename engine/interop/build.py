@@ -207,8 +207,8 @@ def scene_text(m: ImportedMap, opt: Options, vox, names, door_notes, chars, toke
     S = max(W, H)
     L += ["[[cameras]]", 'name = "overview"', f"position = [{W / 2:.2f}, {-0.3 * H:.2f}, {0.75 * S + 6:.2f}]",
           f"look_at = [{W / 2:.2f}, {H / 2:.2f}, 0.0]", "",
-          "[[cameras]]", 'name = "top"', f"position = [{W / 2:.2f}, {H / 2 - 0.02 * H:.2f}, {1.12 * S + Z:.2f}]",
-          f"look_at = [{W / 2:.2f}, {H / 2:.2f}, 0.0]", "fov = 50.0", ""]
+          "[[cameras]]", 'name = "top"', f"position = [{W / 2:.2f}, {H / 2 - 0.01 * H:.2f}, {1.9 * S + Z:.2f}]",
+          f"look_at = [{W / 2:.2f}, {H / 2:.2f}, 0.0]", "fov = 30.0", ""]
     for c in chars:
         L.append("[[characters]]")
         L += [f"{k} = {_value(v)}" for k, v in c.items()]

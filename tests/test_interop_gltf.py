@@ -1,0 +1,118 @@
+"""aerie export: glTF 2.0 that trimesh loads back with the same triangles and bounds, +Y up, metres, materials
+as glTF materials, characters at their positions, and --step N."""
+
+import json
+import struct
+
+import numpy as np
+import pytest
+
+from engine.world.scene import load_scene
+
+pytestmark = pytest.mark.unit
+trimesh = pytest.importorskip("trimesh")
+
+
+def instances(scene):
+    """(node name, mesh in world coordinates) for every node that draws a mesh."""
+    out = []
+    for node in scene.graph.nodes_geometry:
+        T, g = scene.graph[node]
+        out.append((node, scene.geometry[g].copy().apply_transform(T)))
+    return out
+
+
+def glb_json(path):
+    data = path.read_bytes()
+    magic, version, _ = struct.unpack_from("<4sII", data, 0)
+    n, kind = struct.unpack_from("<I4s", data, 12)
+    assert magic == b"glTF" and version == 2 and kind == b"JSON"
+    return json.loads(data[20:20 + n])
+
+
+def export(aerie, scene_path, out, *flags):
+    r = aerie("export", scene_path, "-o", out, *flags)
+    assert r.returncode == 0, r.stderr
+    return trimesh.load(str(out))
+
+
+def test_export_an_imported_map(aerie, tmp_path):
+    from tests.test_interop import uvtt, write
+
+    out = tmp_path / "s"
+    out.mkdir()
+    assert aerie("import", write(tmp_path, "room.dd2vtt", uvtt()), "-o", out / "room.toml").returncode == 0
+    path = out / "room.toml"
+    path.write_text(path.read_text() + '\n[[characters]]\nid = "archer"\nkind = "archer"\nat = [4, 7, 0]\n'
+                    '\n[[characters]]\nid = "harpy"\nkind = "harpy"\nat = [6, 3, 6]\nflying = true\n')
+    scene = load_scene(path)
+    from engine.interop.gltf import build_gltf_scene
+
+    _, info = build_gltf_scene(scene)
+    g = export(aerie, path, tmp_path / "room.glb")
+    inst = dict(instances(g))
+    assert sum(len(m.faces) for m in inst.values()) == info["triangles"]
+    # bounds: +Y up, metres. 10 x 10 cells of 1.5 m, the ground slab 1 m thick under y = 0, walls 3 m high
+    terrain = trimesh.util.concatenate([m for n, m in inst.items() if n.startswith("terrain_")])
+    assert np.allclose(terrain.bounds, [[0, -1, -15], [15, 3, 0]])
+    assert np.allclose(inst["terrain_stone"].bounds[:, 1], [0, 3])
+    assert np.allclose(inst["terrain_obstacle"].bounds[:, 1], [0, 1])
+    # every terrain triangle faces outwards: normals of the ground's top are +Y
+    top = inst["terrain_ground_image"]
+    assert np.allclose(top.face_normals, [0, 1, 0])
+    # materials are glTF materials by name, with the scene's colours (linear)
+    doc = glb_json(tmp_path / "room.glb")
+    names = {m["name"] for m in doc["materials"]}
+    assert {"stone", "door", "obstacle", "ground", "ground_image"} <= names
+    stone = next(m for m in doc["materials"] if m["name"] == "stone")
+    assert np.allclose(stone["pbrMetallicRoughness"]["baseColorFactor"][:3],
+                       [(c / 255) ** 2.2 for c in (150, 148, 140)], atol=0.01)
+    # the ground's image: the north-west corner (x 0, north = -Z) samples the red quarter
+    gm = g.geometry[g.graph["terrain_ground_image"][1]]
+    img = np.asarray(gm.visual.material.baseColorTexture.convert("RGB"))
+    i = np.argmin(gm.vertices[:, 0] + gm.vertices[:, 2])          # smallest x, most negative z: north-west
+    assert np.allclose(gm.vertices[i], [0, 0, -15]) and np.allclose(gm.visual.uv[i], [0, 1])   # trimesh: v up
+    h, w = img.shape[:2]
+    nw, se = img[int(0.15 * h), int(0.15 * w)], img[int(0.85 * h), int(0.85 * w)]    # image rows run north-south
+    assert nw[0] > 180 and nw[1] < 80 and se[1] > 150, (nw, se)
+    # characters: feet at their layer, centred on their cell (x east, -Z north)
+    cm = 1.5
+    for cid, (x, y, layer) in (("archer", (4, 7, 0)), ("harpy", (6, 3, 6))):
+        b = inst[f"character_{cid}"].bounds
+        assert abs(b[0, 1] - layer) < 0.05, (cid, b)
+        cx, cz = (b[0, 0] + b[1, 0]) / 2, (b[0, 2] + b[1, 2]) / 2
+        assert abs(cx - (x + 0.5) * cm) < 0.75 and abs(cz + (y + 0.5) * cm) < 0.75, (cid, cx, cz)
+
+
+def test_export_the_showcase_and_a_step(aerie, tmp_path):
+    from engine.interop.gltf import build_gltf_scene
+    from engine.render.mesh import mesh_region
+
+    scene = load_scene("scenes/showcase.toml")
+    g = export(aerie, "scenes/showcase.toml", tmp_path / "show.glb")
+    inst = dict(instances(g))
+    _, info = build_gltf_scene(scene)
+    assert sum(len(m.faces) for m in inst.values()) == info["triangles"]
+    o, t = mesh_region(scene.world.voxels, scene.world.materials, chunk=1 << 20)
+    assert info["terrain_triangles"] == 2 * (len(o) + len(t))
+    X, Y, Z = scene.world.size
+    top = max(float(m.bounds[1, 1]) for n, m in inst.items() if n.startswith("terrain_"))
+    hm = scene.world.heightmap()
+    assert top == pytest.approx(float(hm.max()))                   # the tallest column, in metres, along +Y
+    assert len([n for n in inst if n.startswith("character_")]) == len(scene.characters)
+
+    # --step N: the state after N script steps (a refused step, marked illegal, changes nothing)
+    sc = load_scene("scenes/air_takeoff_climb.toml")
+    k0 = dict(instances(export(aerie, "scenes/air_takeoff_climb.toml", tmp_path / "s0.glb")))["character_kestrel"]
+    k1 = dict(instances(export(aerie, "scenes/air_takeoff_climb.toml", tmp_path / "s1.glb", "--step", "1")))[
+        "character_kestrel"]
+    k2 = dict(instances(export(aerie, "scenes/air_takeoff_climb.toml", tmp_path / "s2.glb", "--step", "2")))[
+        "character_kestrel"]
+    x0, y0, l0 = sc.character("kestrel").at
+    assert abs(k0.bounds[0, 1] - l0) < 0.05
+    assert abs(k1.bounds[0, 1] - 1) < 0.05                         # moved to [2, 2, 1]
+    assert np.allclose(k1.bounds, k2.bounds)
+    r = aerie("export", "scenes/air_takeoff_climb.toml", "-o", tmp_path / "s.glb", "--step", "99")
+    assert r.returncode == 2 and "--step 99" in r.stderr and not (tmp_path / "s.glb").exists()
+    r = aerie("export", "scenes/air_takeoff_climb.toml", "-o", tmp_path / "s.gltf")
+    assert r.returncode == 2 and ".glb" in r.stderr
