@@ -53,16 +53,20 @@ def _slug(name: str) -> str:
     return s or "token"
 
 
-def door_cells(w, cells):
+def door_cells(w, cells, X: int, Y: int):
     """A door takes the cells of its segment whose centres lie between its ends (so a door one square wide on the
-    grid is one cell, not the two its end points touch); a door shorter than a cell keeps all its cells."""
+    grid is one cell, not the two its end points touch); a door that no cell centre falls within (half a square
+    off the grid) takes the one cell under its middle, so it never cuts into the wall it ends against."""
     (ax, ay), (bx, by) = w.a, w.b
     dx, dy = bx - ax, by - ay
     n2 = dx * dx + dy * dy
     if n2 == 0:
         return cells
     inner = [c for c in cells if 0 < ((c[0] + 0.5 - ax) * dx + (c[1] + 0.5 - ay) * dy) / n2 < 1]
-    return inner or cells
+    if inner:
+        return inner
+    mid = ((ax + bx) / 2, (ay + by) / 2)
+    return segment_cells(mid, mid, X, Y)
 
 
 def rasterise(m: ImportedMap, opt: Options):
@@ -77,11 +81,11 @@ def rasterise(m: ImportedMap, opt: Options):
     vox = np.zeros((Z, Y, X), dtype=np.uint8)
     door_notes = []
     gaps = []
-    order = {"wall": 0, "barrier": 0, "veil": 0, "object": 1, "door": 2}    # doors last: they cut their walls
+    order = {"object": 0, "wall": 1, "barrier": 1, "veil": 1, "door": 2}    # walls over objects; doors last
     for w in sorted(m.walls, key=lambda w: order[w.kind]):
         cells = segment_cells(w.a, w.b, X, Y)
         if w.kind == "door":
-            cells = door_cells(w, cells)
+            cells = door_cells(w, cells, X, Y)
         mask = np.zeros((Y, X), dtype=bool)
         for cx, cy in cells:
             mask[cy, cx] = True

@@ -1,0 +1,62 @@
+"""Real Universal VTT exports (tests/data/interop/, where they come from: docs/interop.md). Their images are
+scaled down to keep the repository small; everything else is as the exporter wrote it."""
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from engine.world.scene import load_scene
+
+pytestmark = pytest.mark.unit
+DATA = Path(__file__).resolve().parent / "data" / "interop"
+
+
+def mat(s, x, y, z=0):
+    return s.world.materials[s.world.voxels[z, y, x]].name
+
+
+def test_dungeondraft_sample_with_an_origin(aerie, tmp_path):
+    """Dungeondraft 1.0.1.3 (Imagix/uvtt2fgu exampleMaps/sampleMap.dd2vtt): format 0.3, map_origin (2, 1), a room
+    on grid x 3..11, y 2..10 split by a wall at x 7 with a closed door (y 2.5..3.5) and an open one (y 8.6..9.4)."""
+    r = aerie("import", DATA / "imagix_sampleMap_small.dd2vtt", "-o", tmp_path / "s.toml")
+    assert r.returncode == 0, r.stderr
+    s = load_scene(tmp_path / "s.toml")
+    assert s.world.size == (10, 10, 12)
+    # grid x 3 - origin 2 = cell 1; grid y 2 - origin 1 = 1 from the top = cell row 9
+    assert all(mat(s, 1, y) == "stone" and mat(s, 9, y) == "stone" for y in range(1, 10))
+    assert all(mat(s, x, 1) == "stone" and mat(s, x, 9) == "stone" for x in range(1, 10))
+    # the inner wall x 7 (cell 5): the open door's middle (grid y 9 -> row 2) a gap, the closed one's (y 3 -> row
+    # 8) a door; both are half a square off the grid, so each takes the one cell under its middle
+    assert [mat(s, 5, y) for y in range(1, 10)] == ["stone", "air"] + ["stone"] * 5 + ["door", "stone"]
+    assert (s.world.voxels[:, 3:7, 2:5] == 0).all() and (s.world.voxels[:, 3:7, 6:9] == 0).all()
+    assert (s.world.voxels == s.world.material_id("obstacle")).sum() > 0      # its one object line
+    assert s.world.ground_image.suffix == ".png"
+    assert aerie("check", tmp_path / "s.toml").returncode == 0
+    r = aerie("export", tmp_path / "s.toml", "-o", tmp_path / "s.glb")
+    assert r.returncode == 0, r.stderr
+
+
+def test_dungeondraft_sample_with_portals(aerie, tmp_path):
+    """oganm/dd2vtt_importer test.dd2vtt: 20 x 20 squares, 9 wall polylines, 2 object lines, 3 portals."""
+    src = DATA / "oganm_test_small.dd2vtt"
+    d = json.loads(src.read_text())
+    r = aerie("import", src, "-o", tmp_path / "s.toml")
+    assert r.returncode == 0, r.stderr
+    s = load_scene(tmp_path / "s.toml")
+    text = (tmp_path / "s.toml").read_text()
+    assert text.count("# door portals[") == len(d["portals"]) == 3
+    # every closed portal's middle is a door cell, as high as the walls
+    for p in d["portals"]:
+        (ax, ay), (bx, by) = [(q["x"], q["y"]) for q in p["bounds"]]
+        mx, my = (ax + bx) / 2, (ay + by) / 2
+        x, y = int(mx + 1e-4), int(20 - my + 2e-4)
+        near = s.world.voxels[:3, max(0, y - 1):y + 2, max(0, x - 1):x + 2]
+        want = s.world.material_id("door") if p["closed"] else 0
+        assert (near == want).any(), (p, x, y)
+    # the first wall polyline: every point's cell is stone
+    for q in d["line_of_sight"][0]:
+        x, y = min(int(q["x"] + 1e-4), 19), min(int(20 - q["y"] + 2e-4), 19)
+        assert mat(s, x, y) in ("stone", "door") or mat(s, x, y) == "air" and "(open)" in text, (q, x, y)
+    assert aerie("check", tmp_path / "s.toml").returncode == 0
