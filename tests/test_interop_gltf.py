@@ -75,6 +75,21 @@ def test_export_an_imported_map(aerie, tmp_path):
     h, w = img.shape[:2]
     nw, se = img[int(0.15 * h), int(0.15 * w)], img[int(0.85 * h), int(0.85 * w)]    # image rows run north-south
     assert nw[0] > 180 and nw[1] < 80 and se[1] > 150, (nw, se)
+    # and in the file itself (glTF's texture origin is the top-left): the north-west corner has uv (0, 0)
+    doc_mesh = next(m for m in doc["meshes"] if m["name"] == "terrain_ground_image")
+    raw = (tmp_path / "room.glb").read_bytes()
+    bin_at = 20 + struct.unpack_from("<I", raw, 12)[0] + 8
+
+    def accessor(i, k):
+        a = doc["accessors"][i]
+        bv = doc["bufferViews"][a["bufferView"]]
+        off = bin_at + bv.get("byteOffset", 0) + a.get("byteOffset", 0)
+        return np.frombuffer(raw, np.float32, a["count"] * k, off).reshape(-1, k)
+
+    attrs = doc_mesh["primitives"][0]["attributes"]
+    pos, uv = accessor(attrs["POSITION"], 3), accessor(attrs["TEXCOORD_0"], 2)
+    j = np.argmin(pos[:, 0] + pos[:, 2])
+    assert np.allclose(pos[j], [0, 0, -15]) and np.allclose(uv[j], [0, 0])
     # characters: feet at their layer, centred on their cell (x east, -Z north)
     cm = 1.5
     for cid, (x, y, layer) in (("archer", (4, 7, 0)), ("harpy", (6, 3, 6))):
