@@ -246,6 +246,17 @@ def test_foundry_v14_scene_levels(aerie, tmp_path):
     assert [mat_at(s, 3, 4, z) for z in range(4)] == ["stone"] * 3 + ["air"]
     assert [mat_at(s, 5, 4, z) for z in range(7)] == ["stone"] * 6 + ["air"]
     assert "v14 scene levels" in path.read_text()
+    # v14 keeps a background per level (the Universal Battlemap importer writes them so): the lowest level's is
+    # the ground image
+    (tmp_path / "ground.png").write_bytes(map_image(1000, 800))
+    (tmp_path / "upper.png").write_bytes(map_image(500, 400))
+    d.pop("background")
+    levels[0]["background"] = {"src": "worlds/w/ground.png"}
+    levels[1]["background"] = {"src": "upper.png"}
+    s, path = imported(aerie, tmp_path, write(tmp_path, "v14b.json", dict(d, levels=levels[::-1])), name="b.toml")
+    assert s.world.ground_image.name == "b.map.png"
+    assert Image.open(s.world.ground_image).size == (1000, 800)
+    assert "level 'Ground''s background" in path.read_text()
 
 
 def test_foundry_v9_compendium_and_character_mapping(aerie, tmp_path):

@@ -206,6 +206,14 @@ def read_foundry(data: dict, file: str, base_dir: Path, *, cells_per_grid: int =
         bg = data.get("background")
         src = bg.get("src") if isinstance(bg, dict) else data.get("img")
         key = f"{P}background.src" if isinstance(bg, dict) else f"{P}img"
+        if not src and isinstance(data.get("levels"), list):
+            # v14: each scene level has its own background; the ground's is the lowest level's
+            lv = [(levels.get(l.get("_id"), (None,))[0] or 0.0, i, l) for i, l in enumerate(data["levels"])
+                  if isinstance(l, dict) and isinstance(l.get("background"), dict) and l["background"].get("src")]
+            if lv:
+                _, i, l = min(lv, key=lambda t: (t[0], t[1]))
+                src, key, bg = l["background"]["src"], f"{P}levels[{i}].background.src", l["background"]
+                m.notes.append(f"the ground image is level {l.get('name') or l.get('_id')!r}'s background")
         if not src:
             raise InteropError(file, key, "the scene has no background image; give --image FILE, or --no-image")
         if isinstance(bg, dict) and (bg.get("offsetX") or bg.get("offsetY") or bg.get("scaleX", 1) != 1
