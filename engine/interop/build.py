@@ -209,8 +209,12 @@ def scene_text(m: ImportedMap, opt: Options, vox, names, door_notes, chars, toke
     L.append("")
     W, H = X * cm, Y * cm
     S = max(W, H)
-    L += ["[[cameras]]", 'name = "overview"', f"position = [{W / 2:.2f}, {-0.3 * H:.2f}, {0.75 * S + 6:.2f}]",
-          f"look_at = [{W / 2:.2f}, {H / 2:.2f}, 0.0]", "",
+    solid_z = np.flatnonzero(vox.any(axis=(1, 2)))
+    tall = max([int(solid_z[-1]) + 1 if len(solid_z) else 0] + [c["at"][2] + 2 for c in chars])
+    # from the south, high enough to see over the walls, far enough back to frame the tallest thing
+    L += ["[[cameras]]", 'name = "overview"',
+          f"position = [{W / 2:.2f}, {-0.3 * H - 0.4 * tall:.2f}, {0.6 * S + tall + 4:.2f}]",
+          f"look_at = [{W / 2:.2f}, {H / 2:.2f}, {tall / 3:.2f}]", "",
           "[[cameras]]", 'name = "top"', f"position = [{W / 2:.2f}, {H / 2 - 0.01 * H:.2f}, {1.9 * S + Z:.2f}]",
           f"look_at = [{W / 2:.2f}, {H / 2:.2f}, 0.0]", "fov = 30.0", ""]
     for c in chars:
