@@ -308,6 +308,10 @@ def test_bad_input(aerie, tmp_path):
     d = uvtt()
     d["resolution"]["map_size"] = P(1500, 10)
     _refused(aerie, tmp_path, write(tmp_path, "huge.dd2vtt", d), "resolution.map_size: the map is 1500 x 10 cells")
+    d = uvtt()
+    d["resolution"]["map_size"] = P(1000, 1000)
+    _refused(aerie, tmp_path, write(tmp_path, "deep.dd2vtt", d), "resolution.map_size: the map is 1000 x 1000 cells x 100",
+             "--layers", "100")
     d = uvtt(fmt=0.9)
     _refused(aerie, tmp_path, write(tmp_path, "fmt.dd2vtt", d), "format: Universal VTT format 0.9 is not supported")
     big = tmp_path / "big.dd2vtt"

@@ -69,13 +69,19 @@ def door_cells(w, cells, X: int, Y: int):
     return segment_cells(mid, mid, X, Y)
 
 
+def map_layers(m: ImportedMap, opt: Options) -> int:
+    """--layers, or the tallest wall + 8 (at least 12, 6 above the highest token, at most 256)."""
+    if opt.layers:
+        return opt.layers
+    tops = [w.top_m for w in m.walls if w.top_m is not None]
+    tallest = max([opt.wall_height] + tops)
+    return min(256, max(12, math.ceil(tallest - 1e-6) + 8, *[math.floor(t.elevation_m + 1e-6) + 6 for t in m.tokens]))
+
+
 def rasterise(m: ImportedMap, opt: Options):
     """(voxels uint8 [Z, Y, X] of material indices into ``names``, names, door notes)."""
     X, Y = m.size
-    tops = [w.top_m for w in m.walls if w.top_m is not None]
-    tallest = max([opt.wall_height] + tops)
-    Z = opt.layers or min(256, max(12, math.ceil(tallest - 1e-6) + 8,
-                                   *[math.floor(t.elevation_m + 1e-6) + 6 for t in m.tokens]))
+    Z = map_layers(m, opt)
     names = ["air", opt.wall_material, "obstacle", "door", "barrier", "veil"]
     index = {n: i for i, n in enumerate(names)}
     vox = np.zeros((Z, Y, X), dtype=np.uint8)
@@ -226,7 +232,7 @@ def scene_text(m: ImportedMap, opt: Options, vox, names, door_notes, chars, toke
 
 def build_scene(m: ImportedMap, opt: Options, out: Path, command: str, mapping: dict | None = None) -> dict:
     """Build, check and write the scene. Returns a summary."""
-    from engine.world.grid import MAX_CELLS_XY
+    from engine.world.grid import MAX_CELLS_XY, MAX_LAYERS, MAX_VOXELS
     from engine.world.materials import BUILTIN_MATERIALS
     from engine.world.scene import scene_from_data
 
@@ -234,6 +240,10 @@ def build_scene(m: ImportedMap, opt: Options, out: Path, command: str, mapping: 
     if X > MAX_CELLS_XY or Y > MAX_CELLS_XY:
         raise InteropError(m.file, m.size_key, f"the map is {X} x {Y} cells, over the cap of {MAX_CELLS_XY} cells per "
                                                f"side (at {opt.cells_per_grid} cell(s) per grid square)")
+    Z = map_layers(m, opt)
+    if Z > MAX_LAYERS or X * Y * Z > MAX_VOXELS:          # before anything is allocated
+        raise InteropError(m.file, m.size_key, f"the map is {X} x {Y} cells x {Z} layers = {X * Y * Z:,} voxels, over "
+                                               f"the caps of {MAX_LAYERS} layers and {MAX_VOXELS:,} voxels")
     if opt.wall_material not in BUILTIN_MATERIALS:
         raise AerieError(f"--wall-material {opt.wall_material!r}: one of {', '.join(BUILTIN_MATERIALS)}")
     vox, names, door_notes = rasterise(m, opt)
