@@ -259,6 +259,32 @@ def test_foundry_v14_scene_levels(aerie, tmp_path):
     assert "level 'Ground''s background" in path.read_text()
 
 
+def test_foundry_v14_default_scene_layout(aerie, tmp_path):
+    """The layout of a v14.363 scene as Foundry returns it: no scene background (the level has it), a gridless
+    grid of 1 unit per 100 px, no padding, a token with its ``level``, walls and lights with ``levels`` lists."""
+    (tmp_path / "fvtt-background.webp").write_bytes(map_image(384, 192, "WEBP"))
+    d = {"_id": "NUEDEFAULTSCENE0", "name": "Foundry Virtual Tabletop", "width": 3840, "height": 1920, "padding": 0,
+         "initialLevel": "defaultLevel0000",
+         "grid": {"type": 0, "size": 100, "style": "solidLines", "distance": 1, "units": ""},
+         "tokens": [{"name": "test", "level": "defaultLevel0000", "x": 0, "y": 0, "elevation": 0, "width": 1,
+                     "height": 1, "depth": 1, "disposition": -1, "flags": {}}],
+         "levels": [{"_id": "defaultLevel0000", "name": "Foundry Virtual Tabletop",
+                     "elevation": {"bottom": 0, "top": 4},
+                     "background": {"color": "#25070d", "src": "nue/defaultscene/fvtt-background.webp"}}],
+         "lights": [{"x": 656, "y": 1473, "elevation": 0, "levels": []}],
+         "walls": [{"c": [1000, 500, 1000, 1500], "move": 20, "sight": 20, "door": 0, "ds": 0, "levels": []}],
+         "_stats": {"coreVersion": "14.363"}}
+    s, path = imported(aerie, tmp_path, write(tmp_path, "v14-default.json", d))
+    # 38.4 x 19.2 squares: stretched to 39 x 20 cells, the image with them, so walls stay where the image has them
+    assert s.world.size[:2] == (39, 20) and s.world.cell_m == 1.5
+    assert s.world.ground_image.suffix == ".webp"
+    assert "38.4 x 19.2 cells stretched to 39 x 20" in path.read_text()
+    # a wall in no level is --wall-height (3 m) high; x 1000 px of 3840 is cell 10.16 of 39
+    assert [mat_at(s, 10, 10, z) for z in range(4)] == ["stone"] * 3 + ["air"]
+    assert s.character("test").at == (0, 19, 0)                      # the top-left square is the north-west cell
+    assert "core 14.363" in path.read_text()
+
+
 def test_foundry_v9_compendium_and_character_mapping(aerie, tmp_path):
     a = foundry_scene()
     v9 = {k: v for k, v in a.items() if k not in ("grid", "background", "_stats")}

@@ -102,6 +102,8 @@ def read_foundry(data: dict, file: str, base_dir: Path, *, cells_per_grid: int =
                    f"{distance:g} {units}, padding {padding:g}; {N} cell(s) per grid square; 1 {units} = "
                    f"{m_per_unit:.4g} m")
     tol = size / 8
+    if abs(X - gx * N) > 1e-6 or abs(Y - gy * N) > 1e-6:
+        m.notes.append(f"{gx * N:g} x {gy * N:g} cells stretched to {X} x {Y}, the image with them")
 
     def conv(x, y, key):
         px, py = x - pad_x, y - pad_y
@@ -109,7 +111,7 @@ def read_foundry(data: dict, file: str, base_dir: Path, *, cells_per_grid: int =
             raise InteropError(file, key, f"point ({x:g}, {y:g}) px is outside the map: x {pad_x:g}..{pad_x + width:g}, "
                                           f"y {pad_y:g}..{pad_y + height:g} (the scene without its padding)")
         px, py = min(max(px, 0.0), width), min(max(py, 0.0), height)
-        return (px / size * N, (height - py) / size * N)
+        return (px / width * X, (height - py) / height * Y)
 
     levels = {}
     for i, lv in enumerate(data.get("levels") or []):          # v14 scene levels
@@ -197,7 +199,7 @@ def read_foundry(data: dict, file: str, base_dir: Path, *, cells_per_grid: int =
         disp = t.get("disposition", 0)
         m.tokens.append(Token(str(t.get("name") or f"token{i}"), (cx, cy), max(tw, th) * N, max(elev, 0.0) * m_per_unit,
                               SIDES.get(disp, "neutral"), dict(extra or {}), k))
-    ignored = [f"{len(data.get(n) or [])} {n}" for n in ("lights", "tiles", "drawings", "sounds", "notes", "templates")
+    ignored = [f"{len(data.get(n) or [])} {n}" for n in ("lights", "tiles", "drawings", "sounds", "notes", "templates", "regions")
                if data.get(n)]
     if ignored:
         m.notes.append("ignored: " + ", ".join(ignored))

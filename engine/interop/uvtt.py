@@ -52,6 +52,9 @@ def read_uvtt(data: dict, file: str, base_dir: Path, *, cells_per_grid: int = 1,
                     size_key="resolution.map_size")
     m.notes.append(f"Universal VTT format {version}: {sx:g} x {sy:g} grid squares of {ppg:g} px, "
                    f"origin ({ox:g}, {oy:g}); {N} cell(s) per grid square")
+    kx, ky = X / sx, Y / sy             # N, unless the map is a fraction of a square wider: then stretched to X x Y
+    if abs(kx - N) > 1e-9 or abs(ky - N) > 1e-9:
+        m.notes.append(f"{sx * N:g} x {sy * N:g} cells stretched to {X} x {Y}, the image with them")
 
     def conv(p, key):
         gx, gy = p[0] - ox, p[1] - oy
@@ -59,7 +62,7 @@ def read_uvtt(data: dict, file: str, base_dir: Path, *, cells_per_grid: int = 1,
             raise InteropError(file, key, f"point ({p[0]:g}, {p[1]:g}) is outside the map: grid x {ox:g}..{ox + sx:g}, "
                                           f"y {oy:g}..{oy + sy:g}")
         gx, gy = min(max(gx, 0.0), sx), min(max(gy, 0.0), sy)
-        return (gx * N, (sy - gy) * N)
+        return (gx * kx, (sy - gy) * ky)
 
     def polylines(key: str, kind: str):
         lines = data.get(key)
