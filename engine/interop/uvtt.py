@@ -118,4 +118,8 @@ def read_uvtt(data: dict, file: str, base_dir: Path, *, cells_per_grid: int = 1,
         if not isinstance(img, str):
             raise InteropError(file, "image", "must be a base64 string or a file path")
         m.image = decode_base64_image(img, file, "image") if looks_base64(img) else image_file(img, base_dir, file, "image")
+        want = (round(sx * ppg), round(sy * ppg))
+        if m.image.size != want:
+            m.notes.append(f"the image is {m.image.size[0]} x {m.image.size[1]} px, not the {want[0]} x {want[1]} of "
+                           f"map_size x pixels_per_grid: stretched over the map")
     return m
