@@ -368,3 +368,13 @@ def test_output_written_whole_or_not_at_all(aerie, tmp_path):
     r = aerie("import", write(tmp_path, "bad.dd2vtt", d), "-o", out / "scene.toml")
     assert r.returncode == 2 and "portals[0].closed" in r.stderr
     assert (out / "scene.toml").read_text() == "old" and sorted(os.listdir(out)) == ["scene.toml"]
+
+
+def test_the_same_map_imports_to_the_same_bytes(aerie, tmp_path):
+    src = write(tmp_path, "room.dd2vtt", uvtt())
+    a, pa = imported(aerie, tmp_path, src, name="a.toml")
+    b, pb = imported(aerie, tmp_path, src, name="b.toml")
+    assert pa.read_text().replace("a.map.png", "X").replace("a.toml", "Y") == \
+        pb.read_text().replace("b.map.png", "X").replace("b.toml", "Y")
+    assert (pa.parent / "a.map.png").read_bytes() == (pb.parent / "b.map.png").read_bytes()
+    assert np.array_equal(a.world.voxels, b.world.voxels)
