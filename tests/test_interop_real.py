@@ -4,7 +4,6 @@ scaled down to keep the repository small; everything else is as the exporter wro
 import json
 from pathlib import Path
 
-import numpy as np
 import pytest
 
 from engine.world.scene import load_scene
