@@ -11,6 +11,9 @@ import pytest
 from engine.world.scene import load_scene
 
 pytestmark = pytest.mark.unit
+ROOT = Path(__file__).resolve().parents[1]
+SHOWCASE = ROOT / "scenes" / "showcase.toml"
+CLIMB = ROOT / "scenes" / "air_takeoff_climb.toml"
 trimesh = pytest.importorskip("trimesh")
 
 
@@ -38,7 +41,7 @@ def export(aerie, scene_path, out, *flags):
 
 
 def test_export_an_imported_map(aerie, tmp_path):
-    from tests.test_interop import uvtt, write
+    from test_interop import uvtt, write
 
     out = tmp_path / "s"
     out.mkdir()
@@ -104,8 +107,8 @@ def test_export_the_showcase_and_a_step(aerie, tmp_path):
     from engine.interop.gltf import build_gltf_scene
     from engine.render.mesh import mesh_region
 
-    scene = load_scene("scenes/showcase.toml")
-    g = export(aerie, "scenes/showcase.toml", tmp_path / "show.glb")
+    scene = load_scene(SHOWCASE)
+    g = export(aerie, SHOWCASE, tmp_path / "show.glb")
     inst = dict(instances(g))
     _, info = build_gltf_scene(scene)
     assert sum(len(m.faces) for m in inst.values()) == info["triangles"]
@@ -118,19 +121,19 @@ def test_export_the_showcase_and_a_step(aerie, tmp_path):
     assert len([n for n in inst if n.startswith("character_")]) == len(scene.characters)
 
     # --step N: the state after N script steps (a refused step, marked illegal, changes nothing)
-    sc = load_scene("scenes/air_takeoff_climb.toml")
-    k0 = dict(instances(export(aerie, "scenes/air_takeoff_climb.toml", tmp_path / "s0.glb")))["character_kestrel"]
-    k1 = dict(instances(export(aerie, "scenes/air_takeoff_climb.toml", tmp_path / "s1.glb", "--step", "1")))[
+    sc = load_scene(CLIMB)
+    k0 = dict(instances(export(aerie, CLIMB, tmp_path / "s0.glb")))["character_kestrel"]
+    k1 = dict(instances(export(aerie, CLIMB, tmp_path / "s1.glb", "--step", "1")))[
         "character_kestrel"]
-    k2 = dict(instances(export(aerie, "scenes/air_takeoff_climb.toml", tmp_path / "s2.glb", "--step", "2")))[
+    k2 = dict(instances(export(aerie, CLIMB, tmp_path / "s2.glb", "--step", "2")))[
         "character_kestrel"]
     x0, y0, l0 = sc.character("kestrel").at
     assert abs(k0.bounds[0, 1] - l0) < 0.05
     assert abs(k1.bounds[0, 1] - 1) < 0.05                         # moved to [2, 2, 1]
     assert np.allclose(k1.bounds, k2.bounds)
-    r = aerie("export", "scenes/air_takeoff_climb.toml", "-o", tmp_path / "s.glb", "--step", "99")
+    r = aerie("export", CLIMB, "-o", tmp_path / "s.glb", "--step", "99")
     assert r.returncode == 2 and "--step 99" in r.stderr and not (tmp_path / "s.glb").exists()
-    r = aerie("export", "scenes/air_takeoff_climb.toml", "-o", tmp_path / "s.gltf")
+    r = aerie("export", CLIMB, "-o", tmp_path / "s.gltf")
     assert r.returncode == 2 and ".glb" in r.stderr
 
 
@@ -190,13 +193,13 @@ def check_gltf(path):
 
 
 def test_the_glb_keeps_the_rules_a_viewer_relies_on(aerie, tmp_path):
-    from tests.test_interop import uvtt, write
+    from test_interop import uvtt, write
 
     out = tmp_path / "s"
     out.mkdir()
     assert aerie("import", write(tmp_path, "room.dd2vtt", uvtt()), "-o", out / "room.toml").returncode == 0
     docs = []
-    for scene, glb in ((out / "room.toml", tmp_path / "room.glb"), ("scenes/showcase.toml", tmp_path / "show.glb")):
+    for scene, glb in ((out / "room.toml", tmp_path / "room.glb"), (SHOWCASE, tmp_path / "show.glb")):
         export(aerie, scene, glb)
         docs.append(check_gltf(glb))
     room, show = docs
