@@ -48,7 +48,8 @@ def test_export_an_imported_map(aerie, tmp_path):
     assert aerie("import", write(tmp_path, "room.dd2vtt", uvtt()), "-o", out / "room.toml").returncode == 0
     path = out / "room.toml"
     path.write_text(path.read_text() + '\n[[characters]]\nid = "archer"\nkind = "archer"\nat = [4, 7, 0]\n'
-                    '\n[[characters]]\nid = "harpy"\nkind = "harpy"\nat = [6, 3, 6]\nflying = true\n')
+                    '\n[[characters]]\nid = "harpy"\nkind = "harpy"\nat = [6, 3, 6]\nflying = true\n'
+                    '\n[[characters]]\nid = "scout"\nkind = "archer"\nat = [7, 7, 5]\nflying = true\n')
     scene = load_scene(path)
     from engine.interop.gltf import build_gltf_scene
 
@@ -94,6 +95,8 @@ def test_export_an_imported_map(aerie, tmp_path):
     pos, uv = accessor(attrs["POSITION"], 3), accessor(attrs["TEXCOORD_0"], 2)
     j = np.argmin(pos[:, 0] + pos[:, 2])
     assert np.allclose(pos[j], [0, 0, -15]) and np.allclose(uv[j], [0, 0])
+    # a flying archer gets the renderer's wings, the harpy has its own, the archer on the ground none
+    assert {n for n in inst if n.endswith("_wings")} == {"character_scout_wings"}
     # characters: feet at their layer, centred on their cell (x east, -Z north)
     cm = 1.5
     for cid, (x, y, layer) in (("archer", (4, 7, 0)), ("harpy", (6, 3, 6))):
@@ -118,7 +121,11 @@ def test_export_the_showcase_and_a_step(aerie, tmp_path):
     top = max(float(m.bounds[1, 1]) for n, m in inst.items() if n.startswith("terrain_"))
     hm = scene.world.heightmap()
     assert top == pytest.approx(float(hm.max()))                   # the tallest column, in metres, along +Y
-    assert len([n for n in inst if n.startswith("character_")]) == len(scene.characters)
+    bodies = [n for n in inst if n.startswith("character_") and not n.endswith("_wings")]
+    assert len(bodies) == len(scene.characters)
+    # flyers without wings of their own get the renderer's pair; walkers and winged models do not
+    flyers = {c.id for c in scene.characters if c.flying and (c.kind or "") not in ("harpy", "wyvern_rider", "wyvern")}
+    assert {n[len("character_"):-len("_wings")] for n in inst if n.endswith("_wings")} == flyers
 
     # --step N: the state after N script steps (a refused step, marked illegal, changes nothing)
     sc = load_scene(CLIMB)

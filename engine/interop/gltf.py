@@ -27,6 +27,7 @@ ALIASES = {
     "ranger": "archer", "hunter": "archer", "scout": "archer", "bowman": "archer", "crossbowman": "archer",
     "wyvern": "wyvern_rider", "dragon": "wyvern_rider", "griffon_rider": "wyvern_rider",
 }
+WINGED = {"harpy", "wyvern_rider"}                  # the renderer's WINGED: models that have wings of their own
 TO_Y_UP = np.array([[1, 0, 0, 0], [0, 0, 1, 0], [0, -1, 0, 0], [0, 0, 0, 1]], dtype=np.float64)
 
 
@@ -172,10 +173,19 @@ def build_gltf_scene(scene, step: int = 0, seed=None):
     cm = world.cell_m
     for c in state.characters:
         mesh = _model(c.model_name).copy()
-        mesh.apply_transform(TO_Y_UP @ _model_matrix(c, mesh, cm))
+        mm = _model_matrix(c, mesh, cm)
+        height = float(mesh.bounds[1, 2])
+        mesh.apply_transform(TO_Y_UP @ mm)
         out.add_geometry(mesh, node_name=f"character_{c.id}", geom_name=f"character_{c.id}")
         info["characters"] += 1
         info["triangles"] += len(mesh.faces)
+        base = ALIASES.get(c.model_name, c.model_name)
+        if c.flying and not c.lying and base not in WINGED and (MODEL_DIR / "wings.glb").exists():
+            wings = _model("wings").copy()        # as the renderer: a flyer without wings of its own gets a pair
+            k = max(height, 0.1) / 1.8
+            wings.apply_transform(TO_Y_UP @ mm @ np.diag([k, k, k, 1.0]))
+            out.add_geometry(wings, node_name=f"character_{c.id}_wings", geom_name=f"character_{c.id}_wings")
+            info["triangles"] += len(wings.faces)
     info["triangles"] += info["terrain_triangles"]
     return out, info
 
