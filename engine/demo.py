@@ -9,10 +9,11 @@ import os
 from pathlib import Path
 
 from engine.world.cover import cover_between
+from engine.resources import resource_dir
 from engine.world.geometry import Body, distance_m
 from engine.world.scene import load_scene
 
-SHOWCASE = Path(__file__).resolve().parents[1] / "scenes" / "showcase.toml"
+SHOWCASE = resource_dir("scenes") / "showcase.toml"
 
 
 def los_report(scene) -> str:

@@ -8,6 +8,8 @@ import time
 
 import numpy as np
 
+from engine.resources import resource_dir
+
 SIZES = ((128, 128, 32), (512, 512, 64))
 QUICK_SIZES = ((64, 64, 24), (128, 128, 32))
 FRAME = (1280, 720)
@@ -99,7 +101,7 @@ def shipped_greedy_ratios() -> dict:
     from engine.world.scene import load_scene
 
     out = {}
-    for p in sorted((Path(__file__).resolve().parents[2] / "scenes").glob("*.toml")):
+    for p in sorted(resource_dir("scenes").glob("*.toml")):
         try:
             s = load_scene(p)
         except AerieError:

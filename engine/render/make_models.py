@@ -14,7 +14,9 @@ from pathlib import Path
 import numpy as np
 import trimesh
 
-OUT = Path(__file__).resolve().parents[2] / "assets" / "models"
+from engine.resources import resource_dir
+
+OUT = resource_dir("assets") / "models"
 
 SKIN = (222, 184, 150, 255)
 LEATHER = (96, 66, 40, 255)

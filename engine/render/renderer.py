@@ -25,8 +25,9 @@ from engine.render.overlays import Label, Prims, character_markers, labels_hidde
 from engine.render.shaders import load_program
 from engine.render.state import CharView, RenderState, side_colour
 from engine.render.text import GlyphAtlas, quads_to_array
+from engine.resources import resource_dir
 
-MODEL_DIR = Path(__file__).resolve().parents[2] / "assets" / "models"
+MODEL_DIR = resource_dir("assets") / "models"
 SKY = (0.72, 0.80, 0.88)
 GROUND_COLOUR = (104, 112, 78)
 SUN = np.array([-0.45, -0.35, 0.82]) / np.linalg.norm([-0.45, -0.35, 0.82])

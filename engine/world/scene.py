@@ -17,6 +17,7 @@ import msgspec
 import numpy as np
 
 from engine.errors import AerieError, SceneError
+from engine.resources import resource_dir, shipped_scene
 from engine.world.grid import MAX_CELLS_XY, MAX_LAYERS, MAX_VOXELS, World
 from engine.world.materials import AIR, BUILTIN_MATERIALS, TERRAIN_KINDS, Material
 
@@ -186,7 +187,7 @@ def _display(path: Path) -> str:
         return str(path)
 
 
-ASSETS_DIR = Path(__file__).resolve().parents[2] / "assets"
+ASSETS_DIR = resource_dir("assets").resolve()
 ASSET_PREFIX = "@assets/"
 
 
@@ -431,7 +432,10 @@ def scene_from_data(data: dict, file: str, scene_dir: Path) -> Scene:
 
 
 def load_scene(path) -> Scene:
+    """Load a scene file; a bare name such as ``showcase`` that is not a file here names a shipped scene."""
     p = Path(path)
+    if not p.exists():
+        p = shipped_scene(str(path)) or p
     file = _display(p)
     try:
         raw = p.read_bytes()
