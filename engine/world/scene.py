@@ -17,7 +17,7 @@ import msgspec
 import numpy as np
 
 from engine.errors import AerieError, SceneError
-from engine.resources import resource_dir, shipped_scene
+from engine.resources import resource_dir, shipped_scene, shipped_scenes
 from engine.world.grid import MAX_CELLS_XY, MAX_LAYERS, MAX_VOXELS, World
 from engine.world.materials import AIR, BUILTIN_MATERIALS, TERRAIN_KINDS, Material
 
@@ -440,7 +440,9 @@ def load_scene(path) -> Scene:
     try:
         raw = p.read_bytes()
     except FileNotFoundError:
-        raise SceneError(file, "", "no such scene file") from None
+        hint = "" if ("/" in str(path) or "\\" in str(path)) else \
+            f" (and no shipped scene of that name: {', '.join(shipped_scenes())})"
+        raise SceneError(file, "", "no such scene file" + hint) from None
     except IsADirectoryError:
         raise SceneError(file, "", "is a folder, not a scene file") from None
     except OSError as e:
