@@ -28,6 +28,8 @@ from engine.render.text import GlyphAtlas, quads_to_array
 from engine.resources import resource_dir
 
 MODEL_DIR = resource_dir("assets") / "models"
+# glTF 2.0 axes (+Y up, +Z front, -X right) -> the world's (z up, +y front, +x right); a rotation, its own inverse
+GLTF_TO_WORLD = np.array([[-1.0, 0, 0, 0], [0, 0, 1, 0], [0, 1, 0, 0], [0, 0, 0, 1]])
 SKY = (0.72, 0.80, 0.88)
 GROUND_COLOUR = (104, 112, 78)
 SUN = np.array([-0.45, -0.35, 0.82]) / np.linalg.norm([-0.45, -0.35, 0.82])
@@ -115,6 +117,7 @@ class _Model:
         import trimesh
 
         mesh = trimesh.load(str(path), force="mesh")
+        mesh.apply_transform(GLTF_TO_WORLD)      # glTF's +Y up, +Z front -> the world's z up, +y (north) front
         faces = mesh.faces
         pos = mesh.vertices[faces].reshape(-1, 3).astype(np.float32)
         nrm = np.repeat(mesh.face_normals, 3, axis=0).astype(np.float32)
