@@ -16,10 +16,15 @@ say "build the wheel"
 "$BUILD_PY" -m pip wheel -q --no-deps -w "$T/dist" "$ROOT"
 WHEEL=$(ls "$T"/dist/aerie_sandbox-*.whl)
 ls -l "$WHEEL"
-for f in engine/_data/shaders/terrain.frag engine/_data/assets/maps/town_square.vox \
-         engine/_data/assets/models/archer.glb engine/_data/scenes/showcase.toml; do
-  unzip -l "$WHEEL" | grep -q " $f\$" || { echo "the wheel lacks $f"; exit 1; }
-done
+"$BUILD_PY" - "$WHEEL" <<'PYEOF'
+import sys, zipfile
+names = set(zipfile.ZipFile(sys.argv[1]).namelist())
+need = ["engine/_data/shaders/terrain.frag", "engine/_data/assets/maps/town_square.vox",
+        "engine/_data/assets/models/archer.glb", "engine/_data/scenes/showcase.toml", "engine/resources.py"]
+missing = [n for n in need if n not in names]
+assert not missing, f"the wheel lacks {missing}"
+print(len(names), "files in the wheel, the data folders among them")
+PYEOF
 
 say "a fresh virtual environment, the wheel with the video extra"
 "$PY" -m venv "$T/venv"
@@ -49,7 +54,8 @@ grep -q '"@assets/' my_scene.toml
 "$A" query my_scene.toml --from harpy_high --to wall_archer
 
 say "aerie run on a demo scene"
-"$A" run air_fall_table
+"$A" run air_fall_table >run.txt
+tail -7 run.txt
 "$A" run baton_skyfall --seed 3 >/dev/null
 
 say "aerie render"
