@@ -83,7 +83,8 @@ def build_parser() -> argparse.ArgumentParser:
                        "  aerie play showcase\n\n`aerie COMMAND --help` shows a command's options and examples.")
     p.add_argument("--version", action="version", version=_version(), help="print the version and exit")
     _verbosity(p, suppress=False)
-    sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser, metavar="COMMAND")
+    sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser, metavar="COMMAND",
+                           help="what to do (`aerie COMMAND --help`: its options and examples)")
 
     s = sub.add_parser("check", help="validate a scene file")
     s.add_argument("scene", help=SCENE_HELP)

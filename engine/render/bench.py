@@ -6,7 +6,6 @@ from __future__ import annotations
 import os
 import time
 
-import numpy as np
 
 from engine.resources import resource_dir
 
@@ -94,7 +93,6 @@ def bench_map(size, seed: int = 1, frames: int = 30, frame=FRAME, rc=None, break
 
 def shipped_greedy_ratios() -> dict:
     """Greedy / face-culled triangles of every scene in scenes/ that loads (the issue's 15% goal is on these)."""
-    from pathlib import Path
 
     from engine.errors import AerieError
     from engine.render.mesh import triangle_counts

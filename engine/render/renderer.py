@@ -21,7 +21,7 @@ from engine.render.camera import Camera, gl_matrix
 from engine.render.context import RenderContext
 from engine.render.lightmap import fill
 from engine.render.mesh import CHUNK, GROUND, ChunkedMesh, facing_faces
-from engine.render.overlays import Label, Prims, character_markers, labels_hidden
+from engine.render.overlays import Prims, character_markers, labels_hidden
 from engine.render.shaders import load_program
 from engine.render.state import CharView, RenderState, side_colour
 from engine.render.text import GlyphAtlas, quads_to_array
@@ -57,10 +57,10 @@ class DrawOptions:
     label_px: float = 0.0         # 0: scale with the frame height
 
 
-def _ortho(l, r, b, t, n, f):
+def _ortho(lo, r, b, t, n, f):
     m = np.identity(4)
-    m[0, 0], m[1, 1], m[2, 2] = 2 / (r - l), 2 / (t - b), -2 / (f - n)
-    m[0, 3], m[1, 3], m[2, 3] = -(r + l) / (r - l), -(t + b) / (t - b), -(f + n) / (f - n)
+    m[0, 0], m[1, 1], m[2, 2] = 2 / (r - lo), 2 / (t - b), -2 / (f - n)
+    m[0, 3], m[1, 3], m[2, 3] = -(r + lo) / (r - lo), -(t + b) / (t - b), -(f + n) / (f - n)
     return m
 
 
@@ -235,7 +235,6 @@ class Renderer:
                                             filter=(moderngl.LINEAR_MIPMAP_LINEAR, moderngl.LINEAR))
 
     def _upload_chunks(self, keys):
-        ctx = self.ctx
         for k in keys:
             old = self._gpu_chunks.pop(k, None)
             if old:

@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 
 from engine.errors import AerieError
 from engine.resources import resource_dir
