@@ -71,6 +71,29 @@ say "a one-second flythrough (stderr is a file: progress is one line per milesto
 cat progress.txt
 [ -s fly.mp4 ] && ! grep -q $'\r' progress.txt
 
+say "aerie demo without a display: the report, a still and the 12 s fly-through"
+"$A" demo >demo.txt 2>demo.err
+tail -3 demo.txt
+[ -s out/showcase.png ] && [ -s out/showcase.mp4 ]
+
+say "aerie play without a display: one line saying what to do"
+set +e
+"$A" play showcase 2>err.txt
+rc=$?
+set -e
+cat err.txt; echo
+[ "$rc" = 2 ] && ! grep -q Traceback err.txt
+
+if command -v xvfb-run >/dev/null; then
+  say "the window (the one aerie play opens) on a virtual display, from the wheel"
+  xvfb-run -a -s "-screen 0 1280x800x24" "$T/venv/bin/python" -m engine.app.capture showcase -o win.png --size 640x360
+  "$T/venv/bin/python" -c "
+from PIL import Image
+im = Image.open('win.png'); assert im.size == (640, 360), im.size
+assert len(im.convert('RGB').getcolors(640 * 360)) > 50, 'a flat window'
+print('win.png:', im.size)"
+fi
+
 say "a missing extra is one line naming it (bench is not installed here)"
 set +e
 "$A" bench los --quick 2>err.txt
@@ -79,4 +102,7 @@ set -e
 cat err.txt
 [ "$rc" = 2 ] && grep -q "aerie-sandbox\[bench\]" err.txt && ! grep -q Traceback err.txt
 
+if [ -n "${AERIE_CHECK_OUT:-}" ]; then    # keep the pictures to look at
+  mkdir -p "$AERIE_CHECK_OUT" && cp x.png out/showcase.png "$AERIE_CHECK_OUT"/ && { cp win.png "$AERIE_CHECK_OUT"/ || true; }
+fi
 say "wheel check: all passed"
