@@ -45,14 +45,17 @@ EXAMPLES = {
     "query": ["aerie query showcase --from ground_archer --to wall_archer",
               "aerie query showcase --from ground_archer --to wall_archer --json"],
     "run": ["aerie run air_fall_table", "aerie run baton_skyfall --seed 7 --json --log fight.jsonl",
-            "aerie run my_scene.toml --actions moves.json"],
-    "render": ["aerie render showcase -o out.png", "aerie render showcase -o top.png --size 640x360 --orbit 90",
-               "aerie render showcase -o lines.png --overlay sightlines:ground_archer:wall_archer"],
+            "aerie run showcase --actions docs/images/fall_actions.json"],
+    "render": ["aerie render showcase -o out.png", "aerie render showcase -o east.png --size 640x360 --orbit 90",
+               "aerie render showcase -o belfry.png --camera belfry",
+               "aerie render air_fall_table -o after.png --step 3 --seed 7",
+               "aerie render showcase -o lines.png --overlay sightlines:ground_archer:wall_archer --overlay grid:0"],
     "flythrough": ["aerie flythrough showcase -o fly.mp4 --seconds 4 --size 640x360",
                    "aerie flythrough showcase -o fly.gif --seconds 2 --fps 12 --size 320x180"],
-    "replay": ["aerie replay air_fall_table -o fight.mp4 --size 640x360"],
+    "replay": ["aerie replay air_fall_table -o fight.mp4 --size 640x360 --seed 5",
+               "aerie replay showcase -o fall.gif --actions docs/images/fall_actions.json --fps 12"],
     "play": ["aerie play showcase", "aerie play my_scene.toml --seed 3 --size 1600x900"],
-    "bench": ["aerie bench los --quick", "aerie bench render --breakdown", "aerie bench rules --seed 2"],
+    "bench": ["aerie bench los --quick", "aerie bench los --rays 200000 --seed 2", "aerie bench render --breakdown"],
     "demo": ["aerie demo", "aerie demo --scene air_low_wall"],
 }
 
@@ -80,6 +83,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = _Parser(prog="aerie", description="Aerie: a 3D sandbox for aerial tabletop combat.",
                 formatter_class=argparse.RawDescriptionHelpFormatter,
                 epilog="examples:\n  aerie check showcase\n  aerie render showcase -o out.png --size 640x360\n"
+                       "  aerie -q flythrough showcase -o fly.mp4     (no progress bar)\n"
+                       "  aerie -v check showcase                    (where the files are, how long it took)\n"
                        "  aerie play showcase\n\n`aerie COMMAND --help` shows a command's options and examples.")
     p.add_argument("--version", action="version", version=_version(), help="print the version and exit")
     _verbosity(p, suppress=False)

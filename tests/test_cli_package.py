@@ -4,6 +4,7 @@ engine.resources from any folder, progress that animates only on a terminal, mis
 import argparse
 import io
 import re
+import shlex
 from pathlib import Path
 
 import pytest
@@ -46,6 +47,20 @@ def test_every_option_has_help_and_every_command_an_example():
         assert "examples:" in sp.format_help(), name
         for a in sp._actions:
             assert a.help and a.help != argparse.SUPPRESS, (name, a.option_strings or a.dest)
+
+
+def test_the_examples_parse_and_use_every_option():
+    p, commands = _subparsers()
+    for name, lines in EXAMPLES.items():
+        used = set()
+        for line in lines:
+            argv = shlex.split(line)[1:]
+            p.parse_args(argv)                       # exits (SystemExit) on a bad example
+            used.update(a for a in argv if a.startswith("-"))
+        for a in commands[name]._actions:
+            if a.option_strings and not set(a.option_strings) & {"-h", "-q", "-v"}:
+                assert set(a.option_strings) & used, (name, a.option_strings)
+    assert {"-q", "-v"} <= set(re.findall(r"aerie (-[qv]) ", p.epilog))
 
 
 @pytest.mark.parametrize("argv", [["-q", "check", "showcase"], ["check", "showcase", "--quiet"],
