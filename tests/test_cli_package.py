@@ -186,3 +186,16 @@ def test_a_missing_optional_module_at_import_is_named(monkeypatch, capsys):
     assert main(["check", "showcase"]) == 2
     err = capsys.readouterr().err
     assert "'video' extra" in err and "aerie-sandbox[video]" in err and "Traceback" not in err
+
+
+def test_no_egl_names_the_system_packages(monkeypatch, tmp_path, capsys):
+    import moderngl
+
+    def no_egl(*a, **k):
+        raise Exception("libEGL.so.1: cannot open shared object file")
+
+    monkeypatch.setattr(moderngl, "create_standalone_context", no_egl)
+    assert main(["render", "showcase", "-o", str(tmp_path / "x.png"), "--size", "64x48"]) == 2
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1 and "EGL" in err and "libegl1" in err
+    assert not (tmp_path / "x.png").exists()
