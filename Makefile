@@ -4,12 +4,13 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test venv bench clean
+.PHONY: demo test lint venv bench wheel-check lowest ci clean
 
+# Everything: the package (editable) with the video and bench extras, the test tools, ruff, mypy and uv.
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
-	$(BIN)/python -m pip install -q -e '.[test]'
+	$(BIN)/python -m pip install -q -e '.[test,dev]'
 	touch $(STAMP)
 
 venv: $(STAMP)
@@ -19,11 +20,27 @@ demo: $(STAMP)
 
 test: $(STAMP)
 	$(BIN)/python -m pytest -q
+	$(MAKE) --no-print-directory lint
+
+lint: $(STAMP)
+	$(BIN)/ruff check engine tests
+	$(BIN)/mypy
 
 bench: $(STAMP)
 	$(BIN)/aerie bench los
 	$(BIN)/aerie bench rules
 	$(BIN)/aerie bench render
 
+# The wheel, installed in a fresh environment outside the checkout and used from a temporary folder.
+wheel-check: $(STAMP)
+	bash .ci/wheel_check.sh
+
+# The test suite against the lowest versions pyproject.toml allows.
+lowest: $(STAMP)
+	bash .ci/lowest.sh
+
+ci:
+	bash .ci/run
+
 clean:
-	rm -rf $(VENV) out
+	rm -rf $(VENV) out build dist

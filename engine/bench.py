@@ -20,6 +20,9 @@ def _air_points(rng, blocking, n):
 
 
 def bench_los(args) -> int:
+    from engine.extras import require
+
+    require("rtree", "embreex", what="aerie bench los (it times trimesh's ray casters against Aerie's)")
     from engine.world.cover import cover_between
     from engine.world.geometry import Body
     from engine.world.los import FP, clamp_points, quantize, trace_fixed

@@ -5,8 +5,11 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import time
 
+from engine import console
 from engine.errors import AerieError
+from engine.extras import install_hint, missing_message
 
 
 class _Parser(argparse.ArgumentParser):
@@ -36,62 +39,117 @@ def _positive(kind):
     return conv
 
 
+# One example line (or more) per command, shown under its --help. A new command adds its entry here.
+EXAMPLES = {
+    "check": ["aerie check showcase", "aerie check my_scenes/ambush.toml"],
+    "query": ["aerie query showcase --from ground_archer --to wall_archer",
+              "aerie query showcase --from ground_archer --to wall_archer --json"],
+    "run": ["aerie run air_fall_table", "aerie run baton_skyfall --seed 7 --json --log fight.jsonl",
+            "aerie run showcase --actions docs/images/fall_actions.json"],
+    "render": ["aerie render showcase -o out.png", "aerie render showcase -o east.png --size 640x360 --orbit 90",
+               "aerie render showcase -o belfry.png --camera belfry",
+               "aerie render air_fall_table -o after.png --step 3 --seed 7",
+               "aerie render showcase -o lines.png --overlay sightlines:ground_archer:wall_archer --overlay grid:0"],
+    "flythrough": ["aerie flythrough showcase -o fly.mp4 --seconds 4 --size 640x360",
+                   "aerie flythrough showcase -o fly.gif --seconds 2 --fps 12 --size 320x180"],
+    "replay": ["aerie replay air_fall_table -o fight.mp4 --size 640x360 --seed 5",
+               "aerie replay showcase -o fall.gif --actions docs/images/fall_actions.json --fps 12"],
+    "play": ["aerie play showcase", "aerie play my_scene.toml --seed 3 --size 1600x900"],
+    "bench": ["aerie bench los --quick", "aerie bench los --rays 200000 --seed 2", "aerie bench render --breakdown"],
+    "demo": ["aerie demo", "aerie demo --scene air_low_wall"],
+    "import": ["aerie import tavern.dd2vtt -o tavern/scene.toml",
+               "aerie import keep.json -o keep/scene.toml --wall-height 4.5 --object-height 1 --doors gap",
+               "aerie import world.db -o crypt/scene.toml --scene Crypt --characters tokens.toml --cells-per-grid 2",
+               "aerie import map.uvtt -o map/scene.toml --image map.webp --thickness 2 --wall-material wood --layers 16 --grid-m 1.5",
+               "aerie import map.uvtt -o bare/scene.toml --no-image"],
+    "export": ["aerie export showcase -o showcase.glb", "aerie export air_fall_table -o after.glb --step 3 --seed 7"],
+}
+
+SCENE_HELP = ("a scene file (.toml), or the name of a shipped scene (showcase, air_fall_table, ...: "
+              "see `aerie check --help`)")
+
+
+def _version() -> str:
+    from engine import __version__
+
+    return f"aerie {__version__} (distribution aerie-sandbox, Python {sys.version.split()[0]})"
+
+
+def _verbosity(parser: argparse.ArgumentParser, suppress: bool) -> None:
+    """-q / -v: accepted before the command (aerie -q render ...) and after it (aerie render ... -q)."""
+    default = argparse.SUPPRESS if suppress else 0
+    g = parser.add_mutually_exclusive_group()
+    g.add_argument("-q", "--quiet", dest="verbosity", action="store_const", const=-1, default=default,
+                   help="no progress bars or notes on stderr (results and errors still print)")
+    g.add_argument("-v", "--verbose", dest="verbosity", action="store_const", const=1, default=default,
+                   help="also say where Aerie's files are and how long the command took")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    p = _Parser(prog="aerie", description="Aerie: a 3D sandbox for aerial tabletop combat.")
-    sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    p = _Parser(prog="aerie", description="Aerie: a 3D sandbox for aerial tabletop combat.",
+                formatter_class=argparse.RawDescriptionHelpFormatter,
+                epilog="examples:\n  aerie check showcase\n  aerie render showcase -o out.png --size 640x360\n"
+                       "  aerie -q flythrough showcase -o fly.mp4     (no progress bar)\n"
+                       "  aerie -v check showcase                    (where the files are, how long it took)\n"
+                       "  aerie play showcase\n\n`aerie COMMAND --help` shows a command's options and examples.")
+    p.add_argument("--version", action="version", version=_version(), help="print the version and exit")
+    _verbosity(p, suppress=False)
+    sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser, metavar="COMMAND",
+                           help="what to do (`aerie COMMAND --help`: its options and examples)")
 
     s = sub.add_parser("check", help="validate a scene file")
-    s.add_argument("scene")
+    s.add_argument("scene", help=SCENE_HELP)
 
     s = sub.add_parser("query", help="the geometry between two characters: distance, engagement, line of sight, cover")
-    s.add_argument("scene")
-    s.add_argument("--from", dest="frm", required=True, metavar="A")
-    s.add_argument("--to", required=True, metavar="B")
-    s.add_argument("--json", action="store_true")
+    s.add_argument("scene", help=SCENE_HELP)
+    s.add_argument("--from", dest="frm", required=True, metavar="A", help="the id of the looking character")
+    s.add_argument("--to", required=True, metavar="B", help="the id of the character looked at")
+    s.add_argument("--json", action="store_true", help="print the result as one JSON object")
 
     s = sub.add_parser("run", help="play a scene's script of actions and check its expectations")
-    s.add_argument("scene")
-    s.add_argument("--seed", type=int)
-    s.add_argument("--actions", metavar="FILE")
-    s.add_argument("--json", action="store_true")
+    s.add_argument("scene", help=SCENE_HELP)
+    s.add_argument("--seed", type=int, help="the dice seed (default: the scene's)")
+    s.add_argument("--actions", metavar="FILE", help="play the actions in this JSON file instead of the scene's")
+    s.add_argument("--json", action="store_true", help="print the event log as JSON lines")
     s.add_argument("--log", metavar="FILE", help="also write the event log (JSON lines) here")
 
     s = sub.add_parser("render", help="render a still of a scene to PNG")
-    s.add_argument("scene")
-    s.add_argument("-o", "--output", required=True)
-    s.add_argument("--size", type=_size, default=(1280, 720))
+    s.add_argument("scene", help=SCENE_HELP)
+    s.add_argument("-o", "--output", required=True, metavar="PNG", help="the PNG file to write")
+    s.add_argument("--size", type=_size, default=(1280, 720), metavar="WxH", help="image size (default 1280x720)")
     g = s.add_mutually_exclusive_group()
-    g.add_argument("--camera", metavar="NAME")
-    g.add_argument("--orbit", type=float, metavar="DEG")
-    s.add_argument("--step", type=int, default=0, metavar="N")
-    s.add_argument("--seed", type=int)
+    g.add_argument("--camera", metavar="NAME", help="one of the scene's named cameras")
+    g.add_argument("--orbit", type=float, metavar="DEG", help="view from this azimuth around the action (0 = from the south, 90 = from the east)")
+    s.add_argument("--step", type=int, default=0, metavar="N", help="show the scene after its first N scripted actions (default 0: as placed)")
+    s.add_argument("--seed", type=int, help="the dice seed for --step (default: the scene's)")
     s.add_argument("--overlay", action="append", default=[], metavar="NAME",
-                   help="sightlines:A:B, grid:LAYER, engagement, reach:ID, movement:ID, cover:ID:LAYER")
+                   help="draw an overlay (repeatable): sightlines:A:B, grid:LAYER, engagement, reach:ID, "
+                        "movement:ID, cover:ID:LAYER")
 
     s = sub.add_parser("flythrough", help="render the scene's camera fly-through to a video")
-    s.add_argument("scene")
-    s.add_argument("-o", "--output", required=True)
-    s.add_argument("--seconds", type=_positive(float))
-    s.add_argument("--fps", type=_positive(int), default=30)
-    s.add_argument("--size", type=_size, default=(1280, 720))
+    s.add_argument("scene", help=SCENE_HELP)
+    s.add_argument("-o", "--output", required=True, metavar="VIDEO", help="the .mp4 or .gif file to write")
+    s.add_argument("--seconds", type=_positive(float), help="length in seconds; stretches the scene's keyframes to fit (default: their length, or a 10 s orbit)")
+    s.add_argument("--fps", type=_positive(int), default=30, help="frames per second (default 30)")
+    s.add_argument("--size", type=_size, default=(1280, 720), metavar="WxH", help="frame size (default 1280x720)")
 
     s = sub.add_parser("replay", help="render a scripted fight with its events animated")
-    s.add_argument("scene")
-    s.add_argument("-o", "--output", required=True)
-    s.add_argument("--fps", type=_positive(int), default=30)
-    s.add_argument("--size", type=_size, default=(1280, 720))
-    s.add_argument("--seed", type=int)
-    s.add_argument("--actions", metavar="FILE")
+    s.add_argument("scene", help=SCENE_HELP)
+    s.add_argument("-o", "--output", required=True, metavar="VIDEO", help="the .mp4 or .gif file to write")
+    s.add_argument("--fps", type=_positive(int), default=30, help="frames per second (default 30)")
+    s.add_argument("--size", type=_size, default=(1280, 720), metavar="WxH", help="frame size (default 1280x720)")
+    s.add_argument("--seed", type=int, help="the dice seed (default: the scene's)")
+    s.add_argument("--actions", metavar="FILE", help="replay the actions in this JSON file instead of the scene's")
 
     s = sub.add_parser("play", help="open the interactive window")
-    s.add_argument("scene")
-    s.add_argument("--seed", type=int)
-    s.add_argument("--size", type=_size, default=(1280, 720))
+    s.add_argument("scene", help=SCENE_HELP)
+    s.add_argument("--seed", type=int, help="the dice seed (default: the scene's)")
+    s.add_argument("--size", type=_size, default=(1280, 720), metavar="WxH", help="window size (default 1280x720)")
 
     s = sub.add_parser("bench", help="benchmarks (figures for docs/performance.md)")
-    s.add_argument("what", choices=["los", "rules", "render", "window"])
-    s.add_argument("--rays", type=_positive(int), default=1_000_000)
-    s.add_argument("--seed", type=int, default=1)
+    s.add_argument("what", choices=["los", "rules", "render", "window"], help="what to time: %(choices)s")
+    s.add_argument("--rays", type=_positive(int), default=1_000_000, help="los: how many rays (default 1000000)")
+    s.add_argument("--seed", type=int, default=1, help="the seed of the generated maps and dice (default 1)")
     s.add_argument("--quick", action="store_true", help="smaller sizes, for a smoke test")
     s.add_argument("--breakdown", action="store_true",
                    help="render: also time the same views with a single-colour terrain and with no terrain")
@@ -101,8 +159,22 @@ def build_parser() -> argparse.ArgumentParser:
     interop_arguments(sub, _positive)
 
     s = sub.add_parser("demo", help="the main job: show the showcase scene")
-    s.add_argument("--scene", default=None)
+    s.add_argument("--scene", default=None, help="show this scene instead of the showcase (a file or a name)")
+
+    for name, sp in sub.choices.items():
+        _verbosity(sp, suppress=True)
+        sp.formatter_class = argparse.RawDescriptionHelpFormatter
+        if name in EXAMPLES:
+            sp.epilog = "examples:\n" + "\n".join(f"  {line}" for line in EXAMPLES[name])
+    sub.choices["check"].description = "Validate a scene file. Shipped scenes, usable by name: " + ", ".join(
+        _shipped_scenes()) + "."
     return p
+
+
+def _shipped_scenes() -> list[str]:
+    from engine.resources import shipped_scenes
+
+    return shipped_scenes()
 
 
 def cmd_check(args) -> int:
@@ -159,17 +231,30 @@ BENCHES = {
 
 def main(argv=None) -> int:
     args = build_parser().parse_args(argv)
+    console.set_level(getattr(args, "verbosity", 0) or 0)
+    t0 = time.perf_counter()
+    if console.verbose():
+        from engine.resources import resource_dir
+
+        console.detail(f"aerie: {_version()}; files: " + ", ".join(
+            f"{k} {resource_dir(k)}" for k in ("scenes", "assets", "shaders")))
     try:
         if args.command == "bench":
             mod, fn = BENCHES[args.what]
-            return _delegate(mod, fn)(args)
-        return COMMANDS[args.command](args)
+            code = _delegate(mod, fn)(args)
+        else:
+            code = COMMANDS[args.command](args)
+        console.detail(f"aerie {args.command}: {time.perf_counter() - t0:.2f} s, exit status {code}")
+        return code
     except AerieError as e:
         print(f"aerie: {e}", file=sys.stderr)
         return e.exit_code
     except ModuleNotFoundError as e:
         if e.name and e.name.startswith("engine."):
             print(f"aerie {args.command}: not available in this build ({e.name} is missing)", file=sys.stderr)
+            return 2
+        if e.name and install_hint(e.name):
+            print(f"aerie: {missing_message(e.name, 'aerie ' + args.command)}", file=sys.stderr)
             return 2
         raise
     except KeyboardInterrupt:

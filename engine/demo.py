@@ -9,10 +9,12 @@ import os
 from pathlib import Path
 
 from engine.world.cover import cover_between
+from engine.extras import missing_message
+from engine.resources import resource_dir
 from engine.world.geometry import Body, distance_m
 from engine.world.scene import load_scene
 
-SHOWCASE = Path(__file__).resolve().parents[1] / "scenes" / "showcase.toml"
+SHOWCASE = resource_dir("scenes") / "showcase.toml"
 
 
 def los_report(scene) -> str:
@@ -57,10 +59,13 @@ def cmd_demo(args) -> int:
     still = out / "showcase.png"
     commands.cmd_render(argparse.Namespace(scene=str(scene_path), output=str(still), size=(1280, 720),
                                            camera=None, orbit=None, step=0, seed=None, overlay=[]))
-    video = out / "showcase.mp4"
-    commands.cmd_flythrough(argparse.Namespace(scene=str(scene_path), output=str(video), seconds=None, fps=30,
-                                               size=(1280, 720)))
     print(f"Still: {still.resolve()}")
-    print(f"Fly-through video: {video.resolve()}")
-    print("Open the window on a machine with a display: aerie play scenes/showcase.toml")
+    if importlib.util.find_spec("imageio_ffmpeg") is None:
+        print(f"No fly-through video: {missing_message('imageio_ffmpeg', 'video output')}")
+    else:
+        video = out / "showcase.mp4"
+        commands.cmd_flythrough(argparse.Namespace(scene=str(scene_path), output=str(video), seconds=None, fps=30,
+                                                   size=(1280, 720)))
+        print(f"Fly-through video: {video.resolve()}")
+    print("Open the window on a machine with a display: aerie play showcase")
     return 0

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from test_baton_util import A, ev, foe, hero, illegal, one, session, step
+from test_baton_util import A, foe, hero, illegal, one, session, step
 
 pytestmark = pytest.mark.unit
 

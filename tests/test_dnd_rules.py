@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from engine.rules.core import Illegal
-from test_rules_helpers import find, make, step, types
+from test_rules_helpers import find, make, step
 
 pytestmark = pytest.mark.unit
 

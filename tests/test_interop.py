@@ -212,7 +212,9 @@ def test_foundry_walls_heights_doors_tokens(aerie, tmp_path):
     s, path = imported(aerie, tmp_path, src)
     assert s.world.size[:2] == (10, 8) and s.name == "Test Keep"
     # canvas (300 + 100 x, 200 + 100 y) -> cell x, and y = 8 - grid y; wall x = 1 from grid y 1..7: cells y 1..7
-    col = lambda x, y: [mat_at(s, x, y, z) for z in range(12)]
+    def col(x, y):
+        return [mat_at(s, x, y, z) for z in range(12)]
+
     assert col(1, 4) == ["stone"] * 3 + ["air"] * 9                       # no flags: --wall-height 3 m
     assert col(3, 4) == ["stone"] * 3 + ["air"] * 9                       # wall-height top 10 ft = 3 m
     assert col(5, 4) == ["air"] * 6 + ["stone"] * 3 + ["air"] * 3         # 20..30 ft = 6..9 m: a gap below

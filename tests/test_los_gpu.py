@@ -4,7 +4,7 @@ every ray (tie-heavy end points on a 1/4-voxel grid included)."""
 import numpy as np
 import pytest
 
-from engine.world.los import FP, clamp_points, distance_field, quantize, trace_fixed
+from engine.world.los import clamp_points, distance_field, quantize, trace_fixed
 
 pytestmark = pytest.mark.gl
 

@@ -12,7 +12,7 @@ import pytest
 from engine.cli import main
 from engine.rules.core import BadAction, Illegal, Session, dumps
 from engine.world.scene import load_scene
-from test_rules_helpers import find, make, step, types
+from test_rules_helpers import find, make, step
 
 pytestmark = pytest.mark.unit
 ROOT = Path(__file__).resolve().parent.parent
@@ -162,7 +162,7 @@ def test_every_scripted_scene_runs_clean(path, capsys):
     capsys.readouterr()
     assert main(["run", str(path), "--json"]) == 0
     lines = capsys.readouterr().out.strip().splitlines()
-    objs = [json.loads(l) for l in lines]
+    objs = [json.loads(ln) for ln in lines]
     assert all("type" in o for o in objs)
     st = objs[-1]
     assert st["type"] == "state"
@@ -266,7 +266,7 @@ def test_the_event_log_alone_rebuilds_the_state(tmp_path, capsys):
     s = Session.from_log(lines)
     assert s.state.to_dict() == final
     assert json.loads(lines[0])["type"] == "session" and json.loads(lines[0])["seed"] == 11
-    assert sum(1 for l in lines if json.loads(l)["type"] == "action") == 5
+    assert sum(1 for ln in lines if json.loads(ln)["type"] == "action") == 5
     assert main(["run", str(ROOT / "scenes" / "air_takeoff_climb.toml"), "--log", str(log)]) == 0   # refused steps too
     lines = log.read_text().splitlines()
     assert Session.from_log(lines).state.to_dict() == json.loads(lines[-1])

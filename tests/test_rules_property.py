@@ -21,7 +21,7 @@ KINDS = ["archer", "knight", "harpy", "rogue", "priest", "mage", "guard", "dueli
 def random_scene_text(rng: random.Random) -> str:
     X, Y, Z = rng.randint(8, 12), rng.randint(8, 12), rng.randint(6, 9)
     fills, solid = random_fills(rng, X, Y, Z, ["stone", "roof", "brick", "wood"])
-    lines = [f'name = "random"', 'ruleset = "dnd5e"', f"seed = {rng.randint(0, 10**6)}", "[map]",
+    lines = ['name = "random"', 'ruleset = "dnd5e"', f"seed = {rng.randint(0, 10**6)}", "[map]",
              f"size = [{X}, {Y}, {Z}]", f"fill = [{', '.join(fills)}]",
              "[options]", f'diagonal = "{rng.choice(["5e", "5e", "euclidean", "5-10-5"])}"']
     taken = set()

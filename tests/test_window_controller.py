@@ -4,7 +4,6 @@ per-layer overlay maps. (The real window under Xvfb is tests/test_window.py.)"""
 from __future__ import annotations
 
 import json
-import math
 import os
 import subprocess
 import sys

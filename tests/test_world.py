@@ -2,7 +2,6 @@
 
 import math
 
-import numpy as np
 import pytest
 
 from engine.world.cover import cover_between, cover_level

@@ -8,9 +8,9 @@ from __future__ import annotations
 import statistics
 import sys
 import time
-from pathlib import Path
+from engine.resources import resource_dir
 
-SHOWCASE = Path(__file__).resolve().parents[2] / "scenes" / "showcase.toml"
+SHOWCASE = resource_dir("scenes") / "showcase.toml"
 
 
 def bench_window(args) -> int:

@@ -19,7 +19,7 @@ import math
 import os
 import threading
 import time
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import numpy as np
@@ -601,7 +601,10 @@ class PlayWindow(pyglet.window.Window):
             cur = a.pos if a is not None else (0, 0, 0)
         yaw = math.radians(self.camctl.cur.yaw)
         fwd = (math.sin(yaw), math.cos(yaw))
-        snap = lambda v: (int(round(v[0])) if abs(v[0]) >= abs(v[1]) else 0, int(round(v[1])) if abs(v[1]) > abs(v[0]) else 0)
+
+        def snap(v):
+            return (int(round(v[0])) if abs(v[0]) >= abs(v[1]) else 0, int(round(v[1])) if abs(v[1]) > abs(v[0]) else 0)
+
         f = snap(fwd)
         r = (f[1], -f[0])
         d = {key.UP: f, key.DOWN: (-f[0], -f[1]), key.RIGHT: r, key.LEFT: (-r[0], -r[1])}[symbol]

@@ -16,14 +16,17 @@ DEFAULTS = dict(wall_height=3.0, object_height=1.0, thickness=1, wall_material="
 def add_arguments(sub, positive) -> None:
     """Register both commands on the CLI's subparsers (engine/cli.py)."""
     s = sub.add_parser("import", help="import a Universal VTT (.dd2vtt/.df2vtt/.uvtt) or Foundry VTT scene as a scene")
-    s.add_argument("map")
-    s.add_argument("-o", "--output", required=True, metavar="SCENE.toml")
+    s.add_argument("map", help="the .dd2vtt / .df2vtt / .uvtt file, a Foundry scene .json, or a Foundry .db compendium")
+    s.add_argument("-o", "--output", required=True, metavar="SCENE.toml",
+                   help="the scene to write (its .vox map and ground image go beside it)")
     s.add_argument("--wall-height", type=positive(float), default=DEFAULTS["wall_height"], metavar="M",
                    help="height of walls that have no top of their own (default 3 m)")
     s.add_argument("--object-height", type=positive(float), default=DEFAULTS["object_height"], metavar="M",
                    help="height of object lines (furniture, low walls; default 1 m)")
-    s.add_argument("--thickness", type=positive(int), default=1, metavar="CELLS")
-    s.add_argument("--wall-material", default="stone", metavar="NAME")
+    s.add_argument("--thickness", type=positive(int), default=1, metavar="CELLS",
+                   help="wall thickness in cells (default 1)")
+    s.add_argument("--wall-material", default="stone", metavar="NAME",
+                   help="the material of the walls (default stone)")
     s.add_argument("--doors", choices=("wall", "gap"), default="wall",
                    help="closed doors become walls of material door (default) or gaps; open doors are always gaps")
     s.add_argument("--layers", type=positive(int), metavar="Z", help="the map's height in layers (default: auto)")
@@ -39,10 +42,10 @@ def add_arguments(sub, positive) -> None:
     g.add_argument("--no-image", action="store_true", help="import without a ground image")
 
     s = sub.add_parser("export", help="export a scene's voxels and characters as glTF 2.0 (.glb)")
-    s.add_argument("scene")
-    s.add_argument("-o", "--output", required=True, metavar="SCENE.glb")
+    s.add_argument("scene", help="a scene file (.toml), or the name of a shipped scene")
+    s.add_argument("-o", "--output", required=True, metavar="SCENE.glb", help="the glTF 2.0 binary file to write")
     s.add_argument("--step", type=int, default=0, metavar="N", help="the state after the first N script steps")
-    s.add_argument("--seed", type=int)
+    s.add_argument("--seed", type=int, help="the dice seed for --step (default: the scene's)")
 
 
 def _mapping(path: str | None) -> dict:

@@ -210,12 +210,12 @@ def read_foundry(data: dict, file: str, base_dir: Path, *, cells_per_grid: int =
         key = f"{P}background.src" if isinstance(bg, dict) else f"{P}img"
         if not src and isinstance(data.get("levels"), list):
             # v14: each scene level has its own background; the ground's is the lowest level's
-            lv = [(levels.get(l.get("_id"), (None,))[0] or 0.0, i, l) for i, l in enumerate(data["levels"])
-                  if isinstance(l, dict) and isinstance(l.get("background"), dict) and l["background"].get("src")]
+            lv = [(levels.get(lvl.get("_id"), (None,))[0] or 0.0, i, lvl) for i, lvl in enumerate(data["levels"])
+                  if isinstance(lvl, dict) and isinstance(lvl.get("background"), dict) and lvl["background"].get("src")]
             if lv:
-                _, i, l = min(lv, key=lambda t: (t[0], t[1]))
-                src, key, bg = l["background"]["src"], f"{P}levels[{i}].background.src", l["background"]
-                m.notes.append(f"the ground image is level {l.get('name') or l.get('_id')!r}'s background")
+                _, i, lvl = min(lv, key=lambda t: (t[0], t[1]))
+                src, key, bg = lvl["background"]["src"], f"{P}levels[{i}].background.src", lvl["background"]
+                m.notes.append(f"the ground image is level {lvl.get('name') or lvl.get('_id')!r}'s background")
         if not src:
             raise InteropError(file, key, "the scene has no background image; give --image FILE, or --no-image")
         if isinstance(bg, dict) and (bg.get("offsetX") or bg.get("offsetY") or bg.get("scaleX", 1) != 1

@@ -16,10 +16,13 @@ from pathlib import Path
 import numpy as np
 
 from engine.errors import AerieError
+from engine.resources import resource_dir
 
-MODEL_DIR = Path(__file__).resolve().parents[2] / "assets" / "models"
+MODEL_DIR = resource_dir("assets") / "models"
 GROUND_COLOUR = (104, 112, 78)       # the renderer's ground colour (engine/render/renderer.py)
 TRANSLUCENT_ALPHA = 0.42
+# glTF (+Y up, +Z front) -> the world (z up, +y front): the same matrix as the renderer's, its own inverse
+GLTF_TO_WORLD = np.array([[-1.0, 0, 0, 0], [0, 0, 1, 0], [0, 1, 0, 0], [0, 0, 0, 1]])
 TEXTURE_MAX_PX = 4096
 # the renderer's model aliases (engine/render/renderer.py ALIASES), for kinds without a model of their own
 ALIASES = {
@@ -93,7 +96,9 @@ def _model(name: str):
     path = MODEL_DIR / f"{name}.glb"
     if not path.exists():
         path = MODEL_DIR / "generic.glb"
-    return trimesh.load(str(path), force="mesh")
+    mesh = trimesh.load(str(path), force="mesh")
+    mesh.apply_transform(GLTF_TO_WORLD)       # the shipped files are glTF axes (+Y up); this module works z up
+    return mesh
 
 
 def _model_matrix(c, mesh, cm: float) -> np.ndarray:

@@ -6,7 +6,8 @@ from __future__ import annotations
 import os
 import time
 
-import numpy as np
+
+from engine.resources import resource_dir
 
 SIZES = ((128, 128, 32), (512, 512, 64))
 QUICK_SIZES = ((64, 64, 24), (128, 128, 32))
@@ -92,14 +93,13 @@ def bench_map(size, seed: int = 1, frames: int = 30, frame=FRAME, rc=None, break
 
 def shipped_greedy_ratios() -> dict:
     """Greedy / face-culled triangles of every scene in scenes/ that loads (the issue's 15% goal is on these)."""
-    from pathlib import Path
 
     from engine.errors import AerieError
     from engine.render.mesh import triangle_counts
     from engine.world.scene import load_scene
 
     out = {}
-    for p in sorted((Path(__file__).resolve().parents[2] / "scenes").glob("*.toml")):
+    for p in sorted(resource_dir("scenes").glob("*.toml")):
         try:
             s = load_scene(p)
         except AerieError:

@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import math
-import sys
-from pathlib import Path
 
 from engine.errors import AerieError
 from engine.render.video import Progress, VideoWriter, check_output

@@ -81,7 +81,8 @@ class RenderContext:
         try:
             ctx = moderngl.create_standalone_context(backend="egl", require=330)
         except Exception as e:  # noqa: BLE001 - any EGL failure means no headless GL here
-            raise AerieError(f"no headless OpenGL (EGL) context available: {e}") from None
+            raise AerieError(f"no headless OpenGL (EGL) context available: {e}; rendering needs Mesa's EGL "
+                             "(Debian/Ubuntu: apt-get install libegl1 libegl-mesa0 libgl1-mesa-dri)") from None
         rc = cls(ctx, None, size, True)
         rc._samples = samples
         rc._make_fbo(size)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from engine.render.overlays import Label, Prims, feet_centre
-from engine.render.state import CharView, RenderState
+from engine.render.state import RenderState
 
 STEP_S = 1.6
 ATTACKS = ("attack", "hit", "miss", "shot", "melee", "ranged_attack")

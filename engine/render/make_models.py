@@ -1,8 +1,10 @@
 """Make the low-poly character models in ``assets/models/`` (glTF binary), reproducibly.
 
-Run once: ``python -m engine.render.make_models``; the outputs are committed. Models are in metres, feet at the
-origin, facing +y (north), z up. Vertex colours are RGBA: alpha 0 marks parts painted in the side's colour (their
-rgb scales it: white = the side colour, grey = a darker shade); alpha 255 parts keep their own colour.
+Run once: ``python -m engine.render.make_models [FOLDER]``; the outputs are committed. The parts below are laid out
+in the world's axes (metres, feet at the origin, facing +y = north, z up); the files are written the way glTF 2.0
+wants them: +Y up, front facing +Z, -X to the model's right, metres (:data:`TO_GLTF`; the renderer turns them
+back with the same matrix, its own inverse). Vertex colours are RGBA: alpha 0 marks parts painted in the side's
+colour (their rgb scales it: white = the side colour, grey = a darker shade); alpha 255 parts keep their own colour.
 """
 
 from __future__ import annotations
@@ -14,7 +16,13 @@ from pathlib import Path
 import numpy as np
 import trimesh
 
-OUT = Path(__file__).resolve().parents[2] / "assets" / "models"
+from engine.resources import resource_dir
+
+OUT = resource_dir("assets") / "models"
+
+# world (x east, y north = the model's front, z up) -> glTF (+Y up, +Z front, -X right): a rotation (det +1),
+# and its own inverse, so the same matrix turns a loaded glTF model back into the world's axes.
+TO_GLTF = np.array([[-1.0, 0, 0, 0], [0, 0, 1, 0], [0, 1, 0, 0], [0, 0, 0, 1]])
 
 SKIN = (222, 184, 150, 255)
 LEATHER = (96, 66, 40, 255)
@@ -201,17 +209,26 @@ WINGED = {"harpy", "wyvern_rider", "wings"}
 
 def build(name: str) -> trimesh.Trimesh:
     mesh = trimesh.util.concatenate(MODELS[name]())
-    mesh.metadata["name"] = name
+    mesh.metadata = {"name": name}       # not the last part's primitive parameters, which concatenate keeps
     return mesh
 
 
+def glb_bytes(name: str) -> bytes:
+    """The model as a glTF 2.0 binary, in glTF's axes."""
+    mesh = build(name)
+    mesh.apply_transform(TO_GLTF)
+    return trimesh.exchange.gltf.export_glb(trimesh.Scene(mesh))
+
+
 def main(argv=None) -> int:
-    OUT.mkdir(parents=True, exist_ok=True)
+    argv = sys.argv[1:] if argv is None else argv
+    out = Path(argv[0]) if argv else OUT
+    out.mkdir(parents=True, exist_ok=True)
     for name in MODELS:
-        mesh = build(name)
-        path = OUT / f"{name}.glb"
-        path.write_bytes(trimesh.exchange.gltf.export_glb(trimesh.Scene(mesh)))
-        print(f"{path}: {len(mesh.faces)} triangles, {mesh.bounds.round(2).tolist()}")
+        path = out / f"{name}.glb"
+        path.write_bytes(glb_bytes(name))
+        mesh = trimesh.load(str(path), force="mesh")
+        print(f"{path}: {len(mesh.faces)} triangles, bounds (glTF axes, m) {mesh.bounds.round(2).tolist()}")
     return 0
 
 

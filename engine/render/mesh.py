@@ -237,7 +237,6 @@ def quad_corners(q: Quads) -> np.ndarray:
         if not m.any():
             continue
         axis, sign = FACES[face]
-        npax = 2 - axis
         order = _SLICE_ORDER[axis]
         row_world = 2 - order[1]   # world axis index (x=0, y=1, z=2) of rows
         col_world = 2 - order[2]

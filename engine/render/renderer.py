@@ -21,12 +21,15 @@ from engine.render.camera import Camera, gl_matrix
 from engine.render.context import RenderContext
 from engine.render.lightmap import fill
 from engine.render.mesh import CHUNK, GROUND, ChunkedMesh, facing_faces
-from engine.render.overlays import Label, Prims, character_markers, labels_hidden
+from engine.render.overlays import Prims, character_markers, labels_hidden
 from engine.render.shaders import load_program
 from engine.render.state import CharView, RenderState, side_colour
 from engine.render.text import GlyphAtlas, quads_to_array
+from engine.resources import resource_dir
 
-MODEL_DIR = Path(__file__).resolve().parents[2] / "assets" / "models"
+MODEL_DIR = resource_dir("assets") / "models"
+# glTF 2.0 axes (+Y up, +Z front, -X right) -> the world's (z up, +y front, +x right); a rotation, its own inverse
+GLTF_TO_WORLD = np.array([[-1.0, 0, 0, 0], [0, 0, 1, 0], [0, 1, 0, 0], [0, 0, 0, 1]])
 SKY = (0.72, 0.80, 0.88)
 GROUND_COLOUR = (104, 112, 78)
 SUN = np.array([-0.45, -0.35, 0.82]) / np.linalg.norm([-0.45, -0.35, 0.82])
@@ -54,10 +57,10 @@ class DrawOptions:
     label_px: float = 0.0         # 0: scale with the frame height
 
 
-def _ortho(l, r, b, t, n, f):
+def _ortho(lo, r, b, t, n, f):
     m = np.identity(4)
-    m[0, 0], m[1, 1], m[2, 2] = 2 / (r - l), 2 / (t - b), -2 / (f - n)
-    m[0, 3], m[1, 3], m[2, 3] = -(r + l) / (r - l), -(t + b) / (t - b), -(f + n) / (f - n)
+    m[0, 0], m[1, 1], m[2, 2] = 2 / (r - lo), 2 / (t - b), -2 / (f - n)
+    m[0, 3], m[1, 3], m[2, 3] = -(r + lo) / (r - lo), -(t + b) / (t - b), -(f + n) / (f - n)
     return m
 
 
@@ -114,6 +117,7 @@ class _Model:
         import trimesh
 
         mesh = trimesh.load(str(path), force="mesh")
+        mesh.apply_transform(GLTF_TO_WORLD)      # glTF's +Y up, +Z front -> the world's z up, +y (north) front
         faces = mesh.faces
         pos = mesh.vertices[faces].reshape(-1, 3).astype(np.float32)
         nrm = np.repeat(mesh.face_normals, 3, axis=0).astype(np.float32)
@@ -255,7 +259,6 @@ class Renderer:
                                             filter=(moderngl.LINEAR_MIPMAP_LINEAR, moderngl.LINEAR))
 
     def _upload_chunks(self, keys):
-        ctx = self.ctx
         for k in keys:
             old = self._gpu_chunks.pop(k, None)
             if old:

@@ -1,12 +1,13 @@
-"""Shaders are files in ``shaders/`` at the repository root, loaded by name through :func:`load_program`."""
+"""Shaders are files in ``shaders/`` (found by :func:`engine.resources.resource_dir`), loaded by name through
+:func:`load_program`."""
 
 from __future__ import annotations
 
-from pathlib import Path
 
 from engine.errors import AerieError
+from engine.resources import resource_dir
 
-SHADER_DIR = Path(__file__).resolve().parents[2] / "shaders"
+SHADER_DIR = resource_dir("shaders")
 
 
 def program_names() -> list[str]:

@@ -8,7 +8,9 @@ from pathlib import Path
 
 import numpy as np
 
+from engine import console
 from engine.errors import AerieError
+from engine.extras import require
 
 VIDEO_EXTS = (".mp4", ".gif")
 
@@ -36,6 +38,7 @@ class VideoWriter:
     frame), encoded by the ffmpeg that imageio-ffmpeg ships, fed frame by frame through a pipe."""
 
     def __init__(self, path, size, fps: int):
+        require("imageio_ffmpeg", what="video output")
         import imageio_ffmpeg
 
         self.path = Path(path)
@@ -73,7 +76,10 @@ class VideoWriter:
 
 
 class Progress:
-    """A one-line progress bar on stderr."""
+    """Progress on stderr: an animated one-line bar on a terminal; elsewhere (a log file, a pipe) one line per
+    milestone (every quarter); nothing with ``aerie --quiet``."""
+
+    MILESTONES = (0.25, 0.5, 0.75, 1.0)
 
     def __init__(self, total: int, label: str = "", stream=None):
         self.total = max(total, 1)
@@ -81,28 +87,46 @@ class Progress:
         self.stream = stream or sys.stderr
         self.t0 = time.perf_counter()
         self._last = -1.0
+        self.silent = console.quiet()
+        self.animate = not self.silent and console.is_terminal(self.stream)
+        self._next = 0           # the next milestone to report (non-terminal output)
+        self._open = False       # a bar line is on screen without its newline
 
     def update(self, done: int):
+        if self.silent:
+            return
         now = time.perf_counter()
+        frac = min(done / self.total, 1.0)
+        el = now - self.t0
+        if not self.animate:
+            if self._next < len(self.MILESTONES) and frac >= self.MILESTONES[self._next]:
+                while self._next < len(self.MILESTONES) and frac >= self.MILESTONES[self._next]:
+                    self._next += 1
+                self.stream.write(f"{self.label}: {frac:4.0%} ({done}/{self.total} frames, {el:.1f} s)\n")
+                self.stream.flush()
+            return
         if done < self.total and now - self._last < 0.2:
             return
         self._last = now
-        frac = done / self.total
         bar = "#" * int(frac * 30)
-        el = now - self.t0
         eta = el / frac - el if frac > 0 else 0.0
         self.stream.write(f"\r{self.label} [{bar:<30}] {done}/{self.total} frames, {el:5.1f} s, eta {eta:5.1f} s ")
         self.stream.flush()
+        self._open = True
 
     def done(self):
         self.update(self.total)
-        self.stream.write("\n")
-        self.stream.flush()
+        self._end_line()
+
+    def _end_line(self):
+        if self._open:
+            self.stream.write("\n")
+            self.stream.flush()
+            self._open = False
 
     def __enter__(self):
         return self
 
     def __exit__(self, exc_type, *exc):
         if exc_type is not None:      # end the bar's line so the error reads on its own line
-            self.stream.write("\n")
-            self.stream.flush()
+            self._end_line()

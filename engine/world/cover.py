@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from engine.world.geometry import Body
-from engine.world.los import FP, clamp_points, quantize, trace_fixed
+from engine.world.los import clamp_points, quantize, trace_fixed
 
 SAMPLE_XY = (-0.3, 0.0, 0.3)
 SAMPLE_Z = (0.1, 0.37, 0.63, 0.9)
@@ -93,7 +93,8 @@ def cover_between(world, attacker: Body, target: Body, ruleset: str = "dnd5e", t
     blocked = trace_fixed(world.los_distance(), size, p0, p1, ignore=_support_ignore(world, (attacker, target)))
     frac = float(blocked.mean()) if len(blocked) else 0.0
     return CoverResult(frac, cover_level(frac, ruleset, thresholds), bool(frac < 1.0),
-                       tuple(float(v) for v in e), tuple(tuple(float(v) for v in s) for s in samples),
+                       (float(e[0]), float(e[1]), float(e[2])),
+                       tuple((float(s[0]), float(s[1]), float(s[2])) for s in samples),
                        tuple(bool(b) for b in blocked))
 
 

@@ -116,7 +116,7 @@ def town(size=(128, 128, 32), seed: int = 1) -> World:
             r = rng.random()
             if r < 0.12:                       # a little square with trees
                 for _ in range(4):
-                    tx, ty = bx + rng.integers(3, block - 3), by + rng.integers(3, block - 3)
+                    tx, ty = bx + int(rng.integers(3, block - 3)), by + int(rng.integers(3, block - 3))
                     if tx < X - 1 and ty < Y - 1:
                         _tree(v, ids, int(tx), int(ty), int(rng.integers(4, 8)))
                 continue

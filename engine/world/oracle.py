@@ -3,6 +3,8 @@ of the same voxels. Used by the tests (float64 triangle intersector) and by `aer
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 # the six faces of a unit cube: (axis, side) -> 4 corners, counter-clockwise seen from outside
@@ -62,6 +64,7 @@ def segments_blocked(mesh, p0: np.ndarray, p1: np.ndarray, *, engine: str = "flo
     grazing = np.zeros(len(p0), dtype=bool)
     if len(mesh.faces) == 0 or not ok.any():
         return blocked, grazing
+    inter: ray_triangle.RayMeshIntersector | Any
     if engine == "embree":
         from trimesh.ray import ray_pyembree
 

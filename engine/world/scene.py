@@ -17,6 +17,7 @@ import msgspec
 import numpy as np
 
 from engine.errors import AerieError, SceneError
+from engine.resources import resource_dir, shipped_scene, shipped_scenes
 from engine.world.grid import MAX_CELLS_XY, MAX_LAYERS, MAX_VOXELS, World
 from engine.world.materials import AIR, BUILTIN_MATERIALS, TERRAIN_KINDS, Material
 
@@ -41,13 +42,13 @@ class _Strict(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
     pass
 
 
-class FillSpec(_Strict, rename={"from_": "from"}):
+class FillSpec(_Strict, rename={"from_": "from"}, frozen=True):
     material: str
     from_: Vec3i
     to: Vec3i
 
 
-class MapSpec(_Strict):
+class MapSpec(_Strict, frozen=True):
     size: Vec3i | None = None
     cell_m: float = 1.5
     vox: str | None = None
@@ -57,7 +58,7 @@ class MapSpec(_Strict):
     ground_image: str | None = None    # an image laid on the ground (engine/interop writes it; see _ground_image)
 
 
-class MaterialSpec(_Strict):
+class MaterialSpec(_Strict, frozen=True):
     color: tuple[int, int, int] | str
     blocks_sight: bool = True
     solid: bool = True
@@ -65,21 +66,21 @@ class MaterialSpec(_Strict):
     terrain: str | None = None
 
 
-class CameraSpec(_Strict):
+class CameraSpec(_Strict, frozen=True):
     name: str
     position: Vec3f            # metres: x east, y north, z up (see docs/world.md)
     look_at: Vec3f
     fov: float = 50.0
 
 
-class KeyframeSpec(_Strict):
+class KeyframeSpec(_Strict, frozen=True):
     t: float                   # seconds
     position: Vec3f
     look_at: Vec3f
     easing: Literal["linear", "ease", "ease-in", "ease-out", "hold"] = "ease"
 
 
-class CharacterCommon(_Strict):
+class CharacterCommon(_Strict, frozen=True):
     """Keys every character has, whatever the ruleset. Ruleset keys are validated by the ruleset's schema."""
     id: str
     at: Vec3i                  # cell x, cell y, layer (altitude of the feet)
@@ -96,7 +97,7 @@ class CharacterCommon(_Strict):
 _COMMON_KEYS = set(CharacterCommon.__struct_fields__)
 
 
-class SceneSpec(_Strict):
+class SceneSpec(_Strict, frozen=True):
     name: str
     map: MapSpec
     version: int = SCENE_VERSION
@@ -187,7 +188,7 @@ def _display(path: Path) -> str:
         return str(path)
 
 
-ASSETS_DIR = Path(__file__).resolve().parents[2] / "assets"
+ASSETS_DIR = resource_dir("assets").resolve()
 ASSET_PREFIX = "@assets/"
 
 
@@ -297,7 +298,8 @@ def _build_world(spec: SceneSpec, scene_dir: Path, file: str) -> World:
                     raise SceneError(file, f"map.vox_materials.{ci}", f"unknown material {mname!r}")
                 lut[ci] = ids[mname]
             else:
-                rgb = tuple(int(v) for v in vox.palette[ci][:3])
+                cr, cg, cb = (int(v) for v in vox.palette[ci][:3])
+                rgb = (cr, cg, cb)
                 same = next((i for i, m in enumerate(materials) if i and m.color == rgb), None)
                 if same is not None:      # a palette colour equal to a material's colour is that material
                     lut[ci] = same
@@ -318,10 +320,10 @@ def _build_world(spec: SceneSpec, scene_dir: Path, file: str) -> World:
         if f.material not in ids:
             raise SceneError(file, f"{key}.material", f"unknown material {f.material!r}")
         for corner_key, corner in (("from", f.from_), ("to", f.to)):
-            for axis, (v, n) in enumerate(zip(corner, size)):
-                if not 0 <= v < n:
+            for axis, (v, limit) in enumerate(zip(corner, size)):
+                if not 0 <= v < limit:
                     what = ("x", "y", "layer")[axis]
-                    raise SceneError(file, f"{key}.{corner_key}", f"{what} {v} is outside the map's 0..{n - 1}")
+                    raise SceneError(file, f"{key}.{corner_key}", f"{what} {v} is outside the map's 0..{limit - 1}")
         (x0, y0, z0), (x1, y1, z1) = f.from_, f.to
         xa, xb = sorted((x0, x1))
         ya, yb = sorted((y0, y1))
@@ -458,12 +460,17 @@ def scene_from_data(data: dict, file: str, scene_dir: Path) -> Scene:
 
 
 def load_scene(path) -> Scene:
+    """Load a scene file; a bare name such as ``showcase`` that is not a file here names a shipped scene."""
     p = Path(path)
+    if not p.exists():
+        p = shipped_scene(str(path)) or p
     file = _display(p)
     try:
         raw = p.read_bytes()
     except FileNotFoundError:
-        raise SceneError(file, "", "no such scene file") from None
+        hint = "" if ("/" in str(path) or "\\" in str(path)) else \
+            f" (and no shipped scene of that name: {', '.join(shipped_scenes())})"
+        raise SceneError(file, "", "no such scene file" + hint) from None
     except IsADirectoryError:
         raise SceneError(file, "", "is a folder, not a scene file") from None
     except OSError as e:

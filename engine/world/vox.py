@@ -118,7 +118,7 @@ class _Model:
 @dataclass
 class _Node:
     kind: str                      # "nTRN", "nGRP" or "nSHP"
-    children: Sequence[int]        # child node ids (nTRN: one; nGRP: an int32 array; nSHP: none)
+    children: Sequence[int] | np.ndarray   # child node ids (nTRN: one; nGRP: an int32 array; nSHP: none)
     rotation: tuple = _IDENTITY    # nTRN only
     translation: tuple = (0, 0, 0) # nTRN only
     model: int | None = None       # nSHP only
@@ -330,7 +330,8 @@ class _Parser:
         try:
             if len(parts) != 3:
                 raise ValueError
-            return tuple(int(p) for p in parts)
+            x, y, z = (int(p) for p in parts)
+            return (x, y, z)
         except ValueError:
             raise self.error(f"nTRN chunk has an unreadable translation {text[:40]!r}") from None
 
@@ -339,7 +340,7 @@ class _Parser:
         if 0 not in self.nodes:
             raise self.error("scene graph has no root node 0")
         out, seen = [], set()
-        stack = [(0, _IDENTITY, (0, 0, 0))]
+        stack: list[tuple[int, tuple, tuple]] = [(0, _IDENTITY, (0, 0, 0))]
         while stack:                                # explicit stack: a deep chain of nodes cannot overflow
             node_id, rot, trans = stack.pop()
             if node_id in seen:
