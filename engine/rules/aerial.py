@@ -1,7 +1,7 @@
 """The aerial module (AIR-01 to AIR-12), on top of any ruleset.
 
 It calls the ruleset only through the hooks of :class:`engine.rules.ruleset.Ruleset` (movement left, take-off
-cost, the upkeep resource, fall reasons, the damage path, prone), so the same code flies 5e and baton characters.
+cost, the upkeep resource, fall reasons, the damage path, prone), so the same code flies the characters of every ruleset.
 
 Movement (AIR-06, AIR-07, AIR-09): the cheapest path over nodes (cell x, cell y, layer) where the body fits
 (no solid voxel in its footprint x height). Edges go to the 26 neighbours: a horizontal step (straight or
@@ -265,7 +265,7 @@ def reach(session: Session, a: Actor, budget_m: float | None = None, fly: bool |
         sl = (slice(max(az0, 0), max(az1 + 1, 0)), slice(max(ay0, 0), max(ay1 + 1, 0)), slice(max(ax0, 0), max(ax1 + 1, 0)))
         endable[sl] = False
         if o.side != a.side:
-            passable[sl] = False     # 5e: through an ally's space, not a hostile's
+            passable[sl] = False     # through an ally's space, not a hostile's
     lo = (a.layer - z0, a.y - y0, a.x - x0)
     passable[lo] = True
     costs = (cell, diag, climb, descend, takeoff)
@@ -459,7 +459,7 @@ def explain_unreachable(session: Session, a: Actor, to, r: Reach, fly: bool) -> 
         return Illegal(f"{name} cannot fly; {list(to)} is in the air (nothing under the feet)", "AIR-01")
     for o in session.state.actors.values():
         if o.id != a.id and not o.dead and not _rides(o) and _overlap(a, (x, y, z), o):
-            return Illegal(f"{list(to)} is occupied by {o.name}", "DND-11" if session.scene.ruleset == "dnd5e" else "")
+            return Illegal(f"{list(to)} is occupied by {o.name}", session.ruleset.occupied_rule)
     left = session.ruleset.movement_left(session, a, fly)
     free = reach(session, a, budget_m=left + 200.0, fly=fly)
     c = free.cost_cm(x, y, z)
@@ -519,7 +519,7 @@ def fall(session: Session, a: Actor, layers: int | None, rule: str, cause: str) 
     riders = _riders(session, a)
     if dmg > 0:
         session.ruleset.apply_damage(session, a, dmg, "falling", None, drule)
-    for rider in riders:            # the rider took the same fall; then the mount's Prone applies to it (DND-36)
+    for rider in riders:            # the rider took the same fall; then the mount's Prone applies to it
         fall_rider(session, rider, n, ground)
     if not a.dead:
         session.ruleset.knock_prone(session, a, "AIR-12")
@@ -537,7 +537,7 @@ def _carry_rider(session, a):
 
 def fall_damage(session, a, layers: int) -> tuple[int, int | None, str]:
     """Damage for reaching the ground after falling ``layers`` layers: the ruleset's own fall rule when it has
-    one (baton's BAT-47 option), else AIR-12: 5% of max HP per layer above the first, capped (50%), rounded by
+    one, else AIR-12: 5% of max HP per layer above the first, capped (50%), rounded by
     the ``fall_damage_rounding`` option. Returns (damage, percent or None, rule)."""
     own = session.ruleset.fall_damage(session, a, layers)
     if own is not None:

@@ -17,6 +17,7 @@ from engine.rules.baton.data import (ARMOUR, DAMAGE_SCALE, FIRE_SOURCES, KINDS, 
                                      WEAPONS)
 from engine.rules.core import Actor, Illegal, Session
 from engine.rules.ruleset import Ruleset
+from engine.rules.baton.text import EVENT_LINES
 from engine.world.cover import cover_between
 from engine.world.geometry import distance_m, in_melee_reach
 
@@ -46,6 +47,7 @@ def _rule_of(cond: str) -> str:
 class Baton(Ruleset):
     name = "baton"
     upkeep_name = "minor action"
+    EVENT_LINES = EVENT_LINES     # how its events read in the runner's log
     DEFAULT_OPTIONS = {
         "diagonal": "5e", "climb_m": 4.0, "descend_m": 2.0,         # AIR-07 (as for 5e)
         "fall_cap_percent": 50, "fall_damage_rounding": "down",     # AIR-12 when air12_vs_bat47 = "air12"
@@ -719,6 +721,21 @@ class Baton(Ruleset):
         st.data["holder"] = None
         if self.opt("after_combat") != "continue":
             st.over = True
+
+    ECONOMY_KEYS = ("major", "minor")
+    TURN_MARKS_SHORT = {"holds the baton": "baton", "acted this turn": "acted", "acted": "done", "has not acted": "ready"}
+
+    def hud_rows(self, session, a: Actor) -> list[str]:
+        """Life is the HP; Vigor and Protection absorb damage first (BAT-17..26)."""
+        data = a.data or {}
+        wounds = data.get("wounds") or []
+        return [f"Life {a.hp}/{a.max_hp}   Vigor {data.get('vigor')}/{data.get('max_vigor')}",
+                f"Protection {data.get('protection')}/{data.get('protection_max')}   wounds {len(wounds)}"]
+
+    def turn_title(self, session) -> str | None:
+        st = session.state
+        holder = st.actors.get(st.data.get("holder")) if isinstance(st.data, dict) else None
+        return f"Baton: {holder.side} side" if holder is not None else "Baton"
 
     def turn_marks(self, session) -> dict:
         """For the window's turn panel: who holds the baton, who has acted in this turn / in this combat."""

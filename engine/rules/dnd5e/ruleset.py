@@ -15,6 +15,7 @@ from engine.rules.dnd5e.data import (ATTACKED_WITH_ADVANTAGE, AUTO_FAIL_STR_DEX,
                                      INCAPACITATING, SIZES, SPEED_ZERO, SPELLS, STATBLOCKS, UNDERWATER_MELEE_OK,
                                      UNDERWATER_RANGED_OK, WEAPONS)
 from engine.rules.ruleset import Ruleset
+from engine.rules.dnd5e.text import EVENT_LINES
 from engine.world.cover import cover_between
 from engine.world.geometry import Body, distance_m, engaged, in_melee_reach
 
@@ -37,6 +38,8 @@ def dice_spec(text: str) -> tuple[int, int]:
 class Dnd5e(Ruleset):
     name = "dnd5e"
     upkeep_name = "bonus action"
+    EVENT_LINES = EVENT_LINES     # how its events read in the runner's log
+    occupied_rule = "DND-11"
     DEFAULT_OPTIONS = {
         "diagonal": "5e",                 # every horizontal step, diagonal or not, costs one cell (1.5 m)
         "climb_m": 4.0, "descend_m": 2.0,  # AIR-07
@@ -293,6 +296,22 @@ class Dnd5e(Ruleset):
         return {a.side for a in session.state.actors.values() if not a.dead and a.hp > 0}
 
     # ------------------------------------------------------------------------------------------ turn structure
+    ECONOMY_KEYS = ("action", "bonus")
+
+    def hud_rows(self, session, a: Actor) -> list[str]:
+        ac = (a.data or {}).get("ac")
+        return [f"HP {a.hp}/{a.max_hp}" + (f" (+{a.temp_hp} temp)" if a.temp_hp else "") +
+                (f"   AC {ac}" if ac is not None else "")]
+
+    @staticmethod
+    def move_preview_lines(pv: dict) -> list[str]:
+        if pv.get("bonus_action_needed"):
+            avail = pv.get("bonus_action_available")
+            return ["bonus action needed to stay aloft (AIR-08): " + ("available" if avail else "ALREADY USED")]
+        if "bonus_action_needed" in pv:
+            return ["no bonus action needed for flight this turn (AIR-08)"]
+        return []
+
     def _new_turn(self, aid):
         return {"actor": aid, "moved_m": 0.0, "action": False, "bonus": False, "attacks_left": 0, "dash": 0,
                 "disengaged": False, "light_weapon": None, "bonus_spell": False, "action_spell": False}
