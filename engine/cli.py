@@ -96,6 +96,9 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--breakdown", action="store_true",
                    help="render: also time the same views with a single-colour terrain and with no terrain")
 
+    s = sub.add_parser("rules", help="the rule catalogue (--markdown: docs/rules.md, generated from the registry)")
+    s.add_argument("--markdown", action="store_true")
+
     s = sub.add_parser("demo", help="the main job: show the showcase scene")
     s.add_argument("--scene", default=None)
     return p
@@ -141,6 +144,7 @@ COMMANDS = {
     "replay": _delegate("engine.render.commands", "cmd_replay"),
     "play": _delegate("engine.app.commands", "cmd_play"),
     "demo": _delegate("engine.demo", "cmd_demo"),
+    "rules": _delegate("engine.rules.catalogue", "cmd_rules"),
 }
 
 BENCHES = {

@@ -10,4 +10,5 @@ RULESET = RulesetInfo(
     cover_levels=(("none", 0.0), ("partial", 0.25), ("total", 1.0)),
     cover_rule="BAT-40/BAT-41",
     doc="docs/baton.md",
+    extra={"catalogue": "engine.rules.baton.catalogue", "where": {"baton": "engine.rules.baton.ruleset"}},
 )
