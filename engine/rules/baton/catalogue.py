@@ -22,7 +22,7 @@ RULES = [
      'decision': 'The baton: `state.data.holder` = `state.current`; only it acts; `pass` hands it on',
      'where': '`baton/ruleset.py` `_give_baton`, `check`',
      'tests': ['tests/test_baton_turns.py::test_bat01_the_holder_is_the_current_character_and_passes_the_baton',
-               'tests/test_baton_property.py']},
+               'tests/test_ruleset_api.py::test_random_play_keeps_the_invariants']},
     {'id': 'BAT-02',
      'rule': 'When combat starts, a non-surprised PC chosen by the players starts with the initiative; if every PC '
              'is sur…',

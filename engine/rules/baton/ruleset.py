@@ -723,6 +723,43 @@ class Baton(Ruleset):
             st.over = True
 
     ECONOMY_KEYS = ("major", "minor")
+
+    def invariants(self, session) -> list[str]:
+        """Life = max Life - wounds (BAT-26), 0 <= Vigor <= Life (BAT-20), Protection within its maximum, the dead
+        at 0 Life (or statues); exactly one side holds the baton and the holder can act; a character gets the
+        baton twice in a side's turn only after a kept pass (BAT-08)."""
+        bad = []
+        st = session.state
+        for a in st.actors.values():
+            d = a.data
+            if a.hp != max(0, d["max_life"] - sum(w["severity"] for w in d["wounds"])):
+                bad.append(f"{a.id}: Life {a.hp} is not max Life - wounds (BAT-26)")
+            if a.max_hp != d["max_life"]:
+                bad.append(f"{a.id}: max_hp {a.max_hp} != max Life {d['max_life']}")
+            if not 0 <= d["vigor"] <= a.hp:
+                bad.append(f"{a.id}: Vigor {d['vigor']} outside [0, Life {a.hp}] (BAT-20)")
+            if not 0 <= d["protection"] <= d["protection_max"]:
+                bad.append(f"{a.id}: Protection {d['protection']} outside [0, {d['protection_max']}]")
+            if a.dead and not (a.hp == 0 or a.has("petrified")):
+                bad.append(f"{a.id}: dead with {a.hp} Life")
+        d = st.data
+        if d["combat"] and not st.over:
+            h = st.actors[d["holder"]]
+            if st.current != h.id or d["side"] != h.side:
+                bad.append(f"the holder {h.id} is not the current character / its side ({st.current}, {d['side']})")
+            if h.dead or h.has("petrified"):
+                bad.append(f"the holder {h.id} cannot act")
+        elif d["holder"] is not None:
+            bad.append(f"out of combat but {d['holder']} holds the baton")
+        got: set = set()
+        for e in session.events:
+            if e["type"] == "side_turn":
+                got = set()
+            elif e["type"] == "baton":
+                if e["to"] in got and not e["kept"]:
+                    bad.append(f"{e['to']} got the baton twice in one turn without a kept pass (BAT-08)")
+                got.add(e["to"])
+        return bad
     TURN_MARKS_SHORT = {"holds the baton": "baton", "acted this turn": "acted", "acted": "done", "has not acted": "ready"}
 
     def hud_rows(self, session, a: Actor) -> list[str]:

@@ -298,6 +298,9 @@ class Dnd5e(Ruleset):
     # ------------------------------------------------------------------------------------------ turn structure
     ECONOMY_KEYS = ("action", "bonus")
 
+    def invariants(self, session) -> list[str]:
+        return [f"{a.id} is dead with {a.hp} HP" for a in session.state.actors.values() if a.dead and a.hp != 0]
+
     def hud_rows(self, session, a: Actor) -> list[str]:
         ac = (a.data or {}).get("ac")
         return [f"HP {a.hp}/{a.max_hp}" + (f" (+{a.temp_hp} temp)" if a.temp_hp else "") +
