@@ -164,6 +164,8 @@ def _cover_table() -> str:
 
     rows = ["  | ruleset | cover levels by the blocked fraction f of the 36 sight lines |", "  |---|---|"]
     for info in registry.infos():
+        if not info.extra.get("catalogue"):
+            continue             # a ruleset without a catalogue (an add-on, a test's) has no rows here either
         lv = info.cover_levels
         parts = []
         for i, (name, start) in enumerate(lv):
