@@ -60,10 +60,14 @@ def _lookup(modname: str, cls, name: str):
         m = importlib.import_module(modname)
     except ImportError:
         return None
-    if cls is not None and hasattr(cls, name) and cls.__module__ == modname:
-        owner = next((c for c in cls.__mro__ if name in c.__dict__), cls)
-        if owner.__module__ == modname:
-            return f"{_module_file(modname)}:{owner.__name__}.{name}"
+    if cls is not None:
+        unit = re.match(r"_(check|apply)_(\w+)$", name)
+        if unit and unit.group(2) in getattr(cls, "ACTIONS", {}):      # an action's check / apply: its unit
+            u = cls.ACTIONS[unit.group(2)]
+            return f"{_module_file(u.__module__)}:{u.__name__}.{unit.group(1)}"
+        if hasattr(cls, name):
+            owner = next((c for c in cls.__mro__ if name in c.__dict__), cls)
+            return f"{_module_file(owner.__module__)}:{owner.__name__}.{name}"
     if name in vars(m):
         return f"{_module_file(modname)}:{name}"
     return None
