@@ -1,6 +1,8 @@
 """D&D 5e attacks: sight, cover, reach, advantage sources, resolution, opportunity and readied attacks (DND-16, DND-26..29, DND-32, DND-38, AIR-03..05, AIR-11, AIR-13..17)."""
 
 from __future__ import annotations
+
+from engine.rules.dnd5e import advantage
 import math
 from engine.rules import aerial
 from engine.rules.core import Actor, Illegal, Session
@@ -212,63 +214,9 @@ class Attacks:
             turn["attacks_left"] = a.data["attacks"] - 1
 
     def attack_sources(self, session, a: Actor, t: Actor, plan) -> tuple[list, list]:
-        """Advantage and disadvantage sources (rule IDs), every source of the catalogue."""
-        adv, dis = [], []
-        cell = session.world.cell_m
-        ranged = not plan["melee"]
-        near = engaged(a.body(), t.body())
-        if not self.sees(session, t, a) and not t.dead:
-            adv.append(("the target cannot see the attacker", "DND-26"))
-        if not self.sees(session, a, t):
-            dis.append(("the attacker cannot see the target", "DND-26"))
-        if a.has("invisible"):
-            adv.append(("the attacker is invisible", "DND-42"))
-        if t.has("invisible"):
-            dis.append(("the target is invisible", "DND-42"))
-        if ranged:
-            for o in session.state.actors.values():
-                if self.hostile(o, a) and not o.dead and not self.incapacitated(o) and engaged(o.body(), a.body()) \
-                        and self.sees(session, o, a):
-                    dis.append((f"ranged attack within 1.5 m of {o.name}", "DND-27"))
-                    break
-            w = plan["weapon"]
-            if w.get("range") and plan["distance_m"] > w["range"][0] + 1e-9:
-                dis.append(("beyond the weapon's normal range", "DND-16"))
-        if a.has("prone"):
-            dis.append(("the attacker is prone", "DND-48"))
-        if t.has("prone"):
-            if near and not ranged:
-                adv.append(("the target is prone, attacker within 1.5 m", "DND-48"))
-            elif near:
-                adv.append(("the target is prone, attacker within 1.5 m", "DND-48"))
-            elif self.opt("prone_ranged") == "disadvantage":
-                dis.append(("the target is prone and the attacker farther than 1.5 m", "DND-48"))
-        for c in ATTACKED_WITH_ADVANTAGE:
-            if c in t.conditions and c != "blinded":
-                adv.append((f"the target is {c}", CONDITION_RULE[c]))
-        if t.has("blinded"):
-            adv.append(("the target is blinded", "DND-46"))
-        if a.has("blinded"):
-            dis.append(("the attacker is blinded", "DND-46"))
-        if a.has("restrained"):
-            dis.append(("the attacker is restrained", "DND-52"))
-        if a.has("poisoned"):
-            dis.append(("the attacker is poisoned", "DND-53"))
-        if a.has("frightened") and self._fear_source_in_sight(session, a):
-            dis.append(("the attacker is frightened and sees the source", "DND-49"))
-        if t.data["dodging"] and not self.incapacitated(t) and not self.speed_zero(t) and self.sees(session, t, a):
-            dis.append(("the target is dodging", "DND-24"))
-        for h in session.state.data.get("help", []):
-            if h["ally"] == a.id and h["target"] == t.id:
-                adv.append((f"helped by {h['helper']}", "DND-18"))
-                break
-        if a.data["underwater"] and not a.data["swim_speed_m"]:
-            w = plan["weapon"]
-            if plan["melee"] and w["name"] not in UNDERWATER_MELEE_OK:
-                dis.append(("melee underwater without a swim speed", "DND-37"))
-            if not plan["melee"] and w["name"] not in UNDERWATER_RANGED_OK:
-                dis.append(("ranged attack underwater", "DND-37"))
-        return adv, dis
+        """Advantage and disadvantage sources (rule IDs): the named functions on the hook
+        ``engine.rules.dnd5e.advantage.ATTACK_SOURCES``."""
+        return advantage.attack_sources(self, session, a, t, plan)
 
     def attack_bonus(self, a: Actor, w: dict, melee: bool) -> int:
         if "to_hit" in w:

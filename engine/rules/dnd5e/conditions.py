@@ -3,7 +3,7 @@
 from __future__ import annotations
 from engine.rules import aerial
 from engine.rules.core import Actor, Illegal
-from engine.rules.dnd5e.data import AUTO_FAIL_STR_DEX, CONDITION_RULE, INCAPACITATING, SIZES, SPEED_ZERO
+from engine.rules.dnd5e.data import CONDITION_RULE, CONDITION_TAGS, INCAPACITATING, SIZES
 from engine.world.geometry import in_melee_reach
 from engine.rules.dnd5e.common import SKILL_ABILITY, mod
 
@@ -18,17 +18,26 @@ class Conditions:
     def skill(self, a: Actor, name: str) -> int:
         return self.ab(a, SKILL_ABILITY[name]) + a.data["prof"] * int(a.data["skills"].get(name, 0))
 
+    def tagged(self, a: Actor, tag: str) -> str | None:
+        """The first of the actor's conditions that carries ``tag`` (data.CONDITION_TAGS), or None."""
+        for c in CONDITION_TAGS[tag]:
+            if c in a.conditions:
+                return c
+        return None
+
+    @staticmethod
+    def conditions_tagged(tag: str) -> tuple:
+        return CONDITION_TAGS[tag]
+
     def incapacitated(self, a: Actor) -> bool:
-        return a.dead or any(c in a.conditions for c in INCAPACITATING)
+        return a.dead or self.tagged(a, "incapacitated") is not None
 
     def hostile(self, a: Actor, b: Actor) -> bool:
         return a.side != b.side
 
     def speed_zero(self, a: Actor) -> tuple[str, str] | None:
-        for c in SPEED_ZERO:
-            if c in a.conditions:
-                return c, CONDITION_RULE[c]
-        return None
+        c = self.tagged(a, "speed_zero")
+        return (c, CONDITION_RULE[c]) if c else None
 
     # ------------------------------------------------------------------------------------------ conditions
     def add_condition(self, session, a: Actor, name: str, rule: str, source: str | None = None) -> None:
@@ -101,11 +110,11 @@ class Conditions:
     def saving_throw(self, session, a: Actor, ability: str, dc: int, source_actor, rule: str, purpose: str,
                      cover_level: str = "none") -> bool:
         if ability in ("str", "dex"):
-            for c in AUTO_FAIL_STR_DEX:
-                if c in a.conditions:
-                    session.emit({"type": "save", "who": a.id, "ability": ability, "dc": dc, "success": False,
-                                  "auto_fail": c, "rule": CONDITION_RULE[c]})
-                    return False
+            c = self.tagged(a, "auto_fail_str_dex")
+            if c:
+                session.emit({"type": "save", "who": a.id, "ability": ability, "dc": dc, "success": False,
+                              "auto_fail": c, "rule": CONDITION_RULE[c]})
+                return False
         adv = ability == "dex" and a.data["dodging"] and not self.incapacitated(a)          # DND-24
         dis = ability == "dex" and a.has("restrained")                                      # DND-52
         bonus = self.ab(a, ability) + (a.data["prof"] if ability in a.data["saves"] else 0)

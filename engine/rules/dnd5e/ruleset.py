@@ -11,7 +11,7 @@ from engine.errors import SceneError
 from engine.rules import aerial
 from engine.rules.actions import Param
 from engine.rules.core import Actor, Illegal, Session
-from engine.rules.dnd5e.data import (ATTACKED_WITH_ADVANTAGE, AUTO_FAIL_STR_DEX, CONDITION_RULE, CONDITIONS,
+from engine.rules.dnd5e.data import (GROUNDING_TEXT, ATTACKED_WITH_ADVANTAGE, AUTO_FAIL_STR_DEX, CONDITION_RULE, CONDITIONS,
                                      INCAPACITATING, SIZES, SPEED_ZERO, SPELLS, STATBLOCKS, UNDERWATER_MELEE_OK,
                                      UNDERWATER_RANGED_OK, WEAPONS)
 from engine.rules.ruleset import Ruleset
@@ -284,7 +284,7 @@ class Dnd5e(Conditions, Damage, Attacks, Mounts, Ruleset):
             if self.can_act(a):
                 aerial.upkeep_at_start(session, a)              # option upkeep = "start_of_turn" (AIR-08)
                 return
-            why = "is dead" if a.dead else ("is " + next(c for c in INCAPACITATING if c in a.conditions))
+            why = "is dead" if a.dead else ("is " + self.tagged(a, "incapacitated"))
             session.emit({"type": "turn_skipped", "who": a.id, "reason": f"{a.name} {why}", "rule": "DND-43"})
             self._end_of_turn_effects(session, a)
             self._advance(session)
@@ -352,11 +352,9 @@ class Dnd5e(Conditions, Damage, Attacks, Mounts, Ruleset):
             return None
         if a.dead:
             return (f"{a.name} is dead", "DND-01")
-        for c, why in (("prone", "is Prone"), ("unconscious", "is unconscious"), ("stunned", "is stunned"),
-                       ("paralyzed", "is paralyzed: it cannot move"), ("petrified", "is petrified: it cannot move"),
-                       ("restrained", "is restrained: it loses its bonus action")):
-            if c in a.conditions:
-                return (f"{a.name} {why}", CONDITION_RULE[c])
+        c = self.tagged(a, "grounds_flyer")
+        if c:
+            return (f"{a.name} {GROUNDING_TEXT[c]}", CONDITION_RULE[c])
         if a.hp == 0:
             return (f"{a.name} is dying", "DND-02")
         if "grappled" in a.conditions:
@@ -421,7 +419,7 @@ class Dnd5e(Conditions, Damage, Attacks, Mounts, Ruleset):
         if a.data["controlled_mount"] and a.data["rider"] and name not in self.CONTROLLED_MOUNT_ACTIONS:
             raise Illegal(f"{a.name} is a controlled mount: it may only move, Dash, Disengage or Dodge", "DND-36", "action")
         if name != "end_turn" and self.incapacitated(a):
-            c = next(c for c in INCAPACITATING if c in a.conditions) if not a.dead else "dead"
+            c = self.tagged(a, "incapacitated") if not a.dead else "dead"
             raise Illegal(f"{a.name} is {c} and can take no actions", CONDITION_RULE.get(c, "DND-43"), "action")
         return self.ACTIONS[name].check(self, session, a, act)
 
