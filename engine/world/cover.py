@@ -100,9 +100,9 @@ def cover_between(world, attacker: Body, target: Body, ruleset: str | None = Non
     p0 = clamp_points(np.broadcast_to(quantize(e), p1.shape).copy(), size)
     blocked = trace_fixed(world.los_distance(), size, p0, p1, ignore=_support_ignore(world, (attacker, target)))
     frac = float(blocked.mean()) if len(blocked) else 0.0
+    # tolist() gives the same Python floats and bools as float() / bool() one by one, faster
     return CoverResult(frac, cover_level(frac, ruleset, thresholds), bool(frac < 1.0),
-                       tuple(float(v) for v in e), tuple(tuple(float(v) for v in s) for s in samples),
-                       tuple(bool(b) for b in blocked))
+                       tuple(e.tolist()), tuple(map(tuple, samples.tolist())), tuple(blocked.tolist()))
 
 
 def cover_map(world, attacker: Body, layer: int, ruleset: str | None = None, target_template: Body | None = None):
