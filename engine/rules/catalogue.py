@@ -31,8 +31,8 @@ def _catalogues():
 
     out = [(None, aerial_catalogue)]
     for info in registry.infos():
-        mod = info.extra.get("catalogue")
-        if mod:
+        mods = info.extra.get("catalogue") or []
+        for mod in [mods] if isinstance(mods, str) else mods:
             out.append((info, importlib.import_module(mod)))
     return out
 

@@ -12,6 +12,6 @@ RULESET = RulesetInfo(
     cover_rule="DND-32",
     default=True,
     doc="docs/rules-core.md",
-    extra={"catalogue": "engine.rules.dnd5e.catalogue",
+    extra={"catalogue": ["engine.rules.dnd5e.catalogue", "engine.rules.dnd5e.feats_catalogue"],
            "where": {"5e": "engine.rules.dnd5e.ruleset", "5e data": "engine.rules.dnd5e.data", "data": "engine.rules.dnd5e.data"}},
 )
