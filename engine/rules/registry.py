@@ -127,4 +127,4 @@ class CoverLevels(dict):
         return True
 
 
-__all__ = ["RulesetInfo", "register", "names", "infos", "info", "default", "cover_levels", "load_dotted"]
+__all__ = ["RulesetInfo", "cover_levels", "default", "info", "infos", "load_dotted", "names", "register"]

@@ -198,4 +198,4 @@ def get_ruleset(name: str, options: dict | None = None) -> Ruleset:
     return cls(options)
 
 
-__all__ = ["Ruleset", "Illegal", "register", "get_ruleset"]
+__all__ = ["Illegal", "Ruleset", "get_ruleset", "register"]

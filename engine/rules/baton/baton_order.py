@@ -1,9 +1,10 @@
 """The baton: who holds the initiative, passing it, keeping it, sides' turns and per-turn effects (BAT-01..11, BAT-58)."""
 
 from __future__ import annotations
+
 from engine.rules import aerial
-from engine.rules.core import Actor, Illegal
 from engine.rules.baton.common import CONDITIONS
+from engine.rules.core import Actor, Illegal
 
 
 class BatonOrder:

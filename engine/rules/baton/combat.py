@@ -1,6 +1,7 @@
 """Baton attacks: weapons, reach, cover, chances, defence, resolution, opportunity attacks, terrain (BAT-12..14, BAT-32..46)."""
 
 from __future__ import annotations
+
 from engine.rules import aerial
 from engine.rules.baton import dice as bd
 from engine.rules.core import Actor, Illegal

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-
 CONDITIONS = {
     "grappled": "BAT-54", "grappling": "BAT-55", "shaken": "BAT-56", "prone": "BAT-57", "confused": "BAT-58",
     "exposed": "BAT-59", "slow": "BAT-60", "paralyzed": "BAT-61", "petrified": "BAT-62", "stuck": "BAT-63",

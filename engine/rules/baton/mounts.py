@@ -1,6 +1,7 @@
 """Baton mounts and riders (BAT-42)."""
 
 from __future__ import annotations
+
 from engine.rules import aerial
 from engine.rules.core import Actor
 

@@ -12,25 +12,58 @@ import math
 from engine.errors import SceneError
 from engine.rules import aerial
 from engine.rules.actions import Param
-from engine.rules.baton import dice as bd
-from engine.rules.baton.data import (ARMOUR, DAMAGE_SCALE, FIRE_SOURCES, KINDS, POISONS, POTIONS, SIZES,
-                                     WEAPONS)
+from engine.rules.baton.actions.attacks import (
+    Attack,
+    BreakFree,
+    Charge,
+    CreateOpportunity,
+    Disarm,
+    Grab,
+    Push,
+    Trip,
+)
+from engine.rules.baton.actions.downtime import Day, Gm, Rest, Treat, Wait
+from engine.rules.baton.actions.minor import (
+    Drink,
+    DropItem,
+    Equip,
+    Extinguish,
+    PickUp,
+    ResistPoison,
+    Shout,
+    Stow,
+    TakeItem,
+    UsePower,
+)
+from engine.rules.baton.actions.turn import Dash, Dismount, Drop, Move, Pass, Stand
+from engine.rules.baton.baton_order import BatonOrder
+from engine.rules.baton.combat import Combat
+from engine.rules.baton.common import (  # noqa: F401
+    ANYONE_ACTIONS,
+    CONDITIONS,
+    DIRECT,
+    DIRS8,
+    FATIGUE,
+    GM_ACTIONS,
+    MAJOR,
+    MINOR,
+    NEEDS_MOVEMENT,
+    OUT_OF_COMBAT,
+    PROTECTION_PENALTY,
+    _rule_of,
+)
+from engine.rules.baton.data import (
+    DAMAGE_SCALE,
+    POISONS,
+    POTIONS,
+)
+from engine.rules.baton.health import Health
+from engine.rules.baton.mounts import Mounts
+from engine.rules.baton.setup import Setup
+from engine.rules.baton.skills import Skills
+from engine.rules.baton.text import EVENT_LINES
 from engine.rules.core import Actor, Illegal, Session
 from engine.rules.ruleset import Ruleset
-from engine.rules.baton.text import EVENT_LINES
-from engine.world.cover import cover_between
-from engine.world.geometry import distance_m, in_melee_reach
-from engine.rules.baton.common import CONDITIONS, NEEDS_MOVEMENT, MAJOR, MINOR, DIRECT, FATIGUE, PROTECTION_PENALTY, DIRS8, GM_ACTIONS, ANYONE_ACTIONS, OUT_OF_COMBAT, _rule_of  # noqa: F401
-from engine.rules.baton.baton_order import BatonOrder
-from engine.rules.baton.skills import Skills
-from engine.rules.baton.health import Health
-from engine.rules.baton.combat import Combat
-from engine.rules.baton.setup import Setup
-from engine.rules.baton.mounts import Mounts
-from engine.rules.baton.actions.turn import Pass, Move, Stand, Drop, Dismount, Dash
-from engine.rules.baton.actions.attacks import Attack, Charge, CreateOpportunity, Disarm, Grab, Trip, Push, BreakFree
-from engine.rules.baton.actions.minor import ResistPoison, Extinguish, TakeItem, UsePower, Equip, Stow, DropItem, PickUp, Drink, Shout
-from engine.rules.baton.actions.downtime import Rest, Treat, Wait, Day, Gm
 
 
 class Baton(BatonOrder, Skills, Health, Combat, Setup, Mounts, Ruleset):

@@ -1,12 +1,13 @@
 """Baton characters from the scene: attributes, skills, gear, Life, Vigor, Protection (BAT-16, BAT-22)."""
 
 from __future__ import annotations
+
 from engine.errors import SceneError
 from engine.rules import aerial
 from engine.rules.baton import dice as bd
+from engine.rules.baton.common import CONDITIONS
 from engine.rules.baton.data import ARMOUR, KINDS, WEAPONS
 from engine.rules.core import Actor, Session
-from engine.rules.baton.common import CONDITIONS
 
 
 class Setup:

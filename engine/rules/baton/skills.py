@@ -1,11 +1,12 @@
 """Baton skill tests and chances: attributes, penalties, exposure (BAT-00, BAT-17, BAT-24, BAT-37, BAT-56, BAT-59)."""
 
 from __future__ import annotations
+
 from engine.rules import aerial
 from engine.rules.baton import dice as bd
+from engine.rules.baton.common import PROTECTION_PENALTY
 from engine.rules.baton.data import SIZES
 from engine.rules.core import Actor
-from engine.rules.baton.common import PROTECTION_PENALTY
 
 
 class Skills:

@@ -9,7 +9,11 @@ source may need once: ``ranged``, ``near`` (engaged in the AIR-04 sense).
 
 from __future__ import annotations
 
-from engine.rules.dnd5e.data import CONDITION_RULE, UNDERWATER_MELEE_OK, UNDERWATER_RANGED_OK
+from engine.rules.dnd5e.data import (
+    CONDITION_RULE,
+    UNDERWATER_MELEE_OK,
+    UNDERWATER_RANGED_OK,
+)
 from engine.world.geometry import engaged
 
 ADV, DIS = "advantage", "disadvantage"

@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-from engine.rules.dnd5e import advantage
 import math
+
 from engine.rules import aerial
 from engine.rules.core import Actor, Illegal, Session
-from engine.rules.dnd5e.data import (ATTACKED_WITH_ADVANTAGE, CONDITION_RULE, UNDERWATER_MELEE_OK,
-                                     UNDERWATER_RANGED_OK)
+from engine.rules.dnd5e import advantage
+from engine.rules.dnd5e.common import dice_spec
 from engine.world.cover import cover_between
 from engine.world.geometry import Body, distance_m, engaged, in_melee_reach
-from engine.rules.dnd5e.common import dice_spec
 
 
 class Attacks:

@@ -1,11 +1,17 @@
 """D&D 5e conditions, checks and saves (DND-41..54, DND-30 contests)."""
 
 from __future__ import annotations
+
 from engine.rules import aerial
 from engine.rules.core import Actor, Illegal
-from engine.rules.dnd5e.data import CONDITION_RULE, CONDITION_TAGS, INCAPACITATING, SIZES
-from engine.world.geometry import in_melee_reach
 from engine.rules.dnd5e.common import SKILL_ABILITY, mod
+from engine.rules.dnd5e.data import (
+    CONDITION_RULE,
+    CONDITION_TAGS,
+    INCAPACITATING,
+    SIZES,
+)
+from engine.world.geometry import in_melee_reach
 
 
 class Conditions:

@@ -1,6 +1,7 @@
 """D&D 5e damage, healing, temporary HP, dying and death saves (DND-01..05, DND-33..35)."""
 
 from __future__ import annotations
+
 from engine.rules import aerial
 from engine.rules.core import Actor
 

@@ -1,6 +1,7 @@
 """D&D 5e mounts and forced movement (DND-31, DND-36)."""
 
 from __future__ import annotations
+
 from engine.rules import aerial
 
 

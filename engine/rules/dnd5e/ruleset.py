@@ -5,27 +5,43 @@ Rule IDs are those of ``../shared/rules/CATALOGUE.md``; decisions on gaps are in
 
 from __future__ import annotations
 
-import math
-
 from engine.errors import SceneError
 from engine.rules import aerial
 from engine.rules.actions import Param
 from engine.rules.core import Actor, Illegal, Session
-from engine.rules.dnd5e.data import (GROUNDING_TEXT, ATTACKED_WITH_ADVANTAGE, AUTO_FAIL_STR_DEX, CONDITION_RULE, CONDITIONS,
-                                     INCAPACITATING, SIZES, SPEED_ZERO, SPELLS, STATBLOCKS, UNDERWATER_MELEE_OK,
-                                     UNDERWATER_RANGED_OK, WEAPONS)
-from engine.rules.ruleset import Ruleset
-from engine.rules.dnd5e.text import EVENT_LINES
-from engine.world.cover import cover_between
-from engine.world.geometry import Body, distance_m, engaged, in_melee_reach
-from engine.rules.dnd5e.common import SKILL_ABILITY, ABILITIES, OBJECTS, mod, dice_spec  # noqa: F401
+from engine.rules.dnd5e.actions.contact import Dismount, Escape, Grapple, Mount, Shove
+from engine.rules.dnd5e.actions.magic import Cast, Gm
+from engine.rules.dnd5e.actions.standard import (
+    Attack,
+    Dash,
+    Disengage,
+    Dodge,
+    EndTurn,
+    Help,
+    Hide,
+    Move,
+    Ready,
+    Search,
+    Stabilize,
+    Stand,
+    Use,
+)
+from engine.rules.dnd5e.attacks import Attacks
+from engine.rules.dnd5e.common import ABILITIES, OBJECTS, SKILL_ABILITY, dice_spec, mod  # noqa: F401
 from engine.rules.dnd5e.conditions import Conditions
 from engine.rules.dnd5e.damage import Damage
-from engine.rules.dnd5e.attacks import Attacks
+from engine.rules.dnd5e.data import (
+    CONDITION_RULE,
+    CONDITIONS,
+    GROUNDING_TEXT,
+    SPELLS,
+    STATBLOCKS,
+    WEAPONS,
+)
 from engine.rules.dnd5e.mounts import Mounts
-from engine.rules.dnd5e.actions.standard import Move, Attack, Dash, Disengage, Dodge, Help, Hide, Search, Ready, Use, Stand, Stabilize, EndTurn
-from engine.rules.dnd5e.actions.contact import Grapple, Escape, Shove, Mount, Dismount
-from engine.rules.dnd5e.actions.magic import Cast, Gm
+from engine.rules.dnd5e.text import EVENT_LINES
+from engine.rules.ruleset import Ruleset
+from engine.world.geometry import engaged, in_melee_reach
 
 
 class Dnd5e(Conditions, Damage, Attacks, Mounts, Ruleset):

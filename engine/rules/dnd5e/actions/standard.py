@@ -2,10 +2,11 @@
 dispatched by ``Dnd5e.ACTIONS``. ``rs`` is the ruleset."""
 
 from __future__ import annotations
+
 from engine.rules import aerial
 from engine.rules.core import Illegal
-from engine.world.geometry import distance_m, engaged
 from engine.rules.dnd5e.common import OBJECTS, dice_spec
+from engine.world.geometry import distance_m, engaged
 
 
 class Move:
@@ -50,9 +51,7 @@ class Move:
         costs = [r.cost_cm(*p) / 100.0 * (2 if crawl else 1) for p in path]
         return {"path": path, "costs": costs, "crawl": crawl}
 
-
     @staticmethod
-
     def apply(rs, session, a, act, plan):
         path, costs = plan["path"], plan["costs"]
         t = session.state.turn
@@ -96,9 +95,7 @@ class Move:
 class Attack:
     name = "attack"
 
-
     @staticmethod
-
     def check(rs, session, a, act):
         t = rs._target(session, a, act["target"])
         w = rs.weapon(a, act.get("weapon"))
@@ -119,9 +116,7 @@ class Attack:
             raise Illegal("only a melee attack can knock a creature out", "DND-34", "knock_out")
         return rs._attack_plan(session, a, t, w, bool(act.get("bonus")))
 
-
     @staticmethod
-
     def apply(rs, session, a, act, plan):
         if plan["kind"] == "bonus":
             session.state.turn["bonus"] = True
@@ -142,9 +137,7 @@ class Dash:
     def check(rs, session, a, act):
         rs._need_action(a, session, "Dash", "DND-22")
 
-
     @staticmethod
-
     def apply(rs, session, a, act, plan):
         t = session.state.turn
         t["action"] = True
@@ -155,15 +148,11 @@ class Dash:
 class Disengage:
     name = "disengage"
 
-
     @staticmethod
-
     def check(rs, session, a, act):
         rs._need_action(a, session, "Disengage", "DND-17")
 
-
     @staticmethod
-
     def apply(rs, session, a, act, plan):
         session.state.turn["action"] = True
         session.state.turn["disengaged"] = True
@@ -173,15 +162,11 @@ class Disengage:
 class Dodge:
     name = "dodge"
 
-
     @staticmethod
-
     def check(rs, session, a, act):
         rs._need_action(a, session, "Dodge", "DND-24")
 
-
     @staticmethod
-
     def apply(rs, session, a, act, plan):
         session.state.turn["action"] = True
         a.data["dodging"] = True
@@ -191,9 +176,7 @@ class Dodge:
 class Help:
     name = "help"
 
-
     @staticmethod
-
     def check(rs, session, a, act):
         rs._need_action(a, session, "Help", "DND-18")
         ally = rs._target(session, a, act["target"])
@@ -208,9 +191,7 @@ class Help:
             raise Illegal(f"{a.name} must be within 1.5 m of {foe.name} to help attack it", "DND-18", "against")
         return {"ally": ally.id, "target": foe.id}
 
-
     @staticmethod
-
     def apply(rs, session, a, act, plan):
         session.state.turn["action"] = True
         session.state.data.setdefault("help", []).append({"ally": plan["ally"], "target": plan["target"], "helper": a.id})
@@ -220,9 +201,7 @@ class Help:
 class Hide:
     name = "hide"
 
-
     @staticmethod
-
     def check(rs, session, a, act):
         rs._need_action(a, session, "Hide", "DND-23")
         if a.has("invisible"):
@@ -233,9 +212,7 @@ class Hide:
                     raise Illegal(f"{a.name} is in plain sight of {o.name} (no cover): it cannot hide", "DND-23")
         return {}
 
-
     @staticmethod
-
     def apply(rs, session, a, act, plan):
         session.state.turn["action"] = True
         total = rs.check_roll(session, a, "stealth", "check", "DND-23", "Stealth to hide")
@@ -246,15 +223,11 @@ class Hide:
 class Search:
     name = "search"
 
-
     @staticmethod
-
     def check(rs, session, a, act):
         rs._need_action(a, session, "Search", "DND-19")
 
-
     @staticmethod
-
     def apply(rs, session, a, act, plan):
         session.state.turn["action"] = True
         total = rs.check_roll(session, a, "perception", "check", "DND-19", "Perception to search")
@@ -271,9 +244,7 @@ class Search:
 class Ready:
     name = "ready"
 
-
     @staticmethod
-
     def check(rs, session, a, act):
         rs._need_action(a, session, "Ready", "DND-20")
         w = rs.weapon(a, act.get("weapon"))
@@ -283,9 +254,7 @@ class Ready:
                 raise Illegal(f"{t.name} is not an enemy", "DND-20", "target")
         return {"weapon": w["name"], "target": act.get("target")}
 
-
     @staticmethod
-
     def apply(rs, session, a, act, plan):
         session.state.turn["action"] = True
         a.data["readied"] = {"weapon": plan["weapon"], "target": plan["target"], "trigger": "enters_reach"}
@@ -296,9 +265,7 @@ class Ready:
 class Use:
     name = "use"
 
-
     @staticmethod
-
     def check(rs, session, a, act):
         rs._need_action(a, session, "Use an Object", "DND-25")
         obj = act["object"]
@@ -311,9 +278,7 @@ class Use:
                 raise Illegal(f"{t.name} is not within 1.5 m", "DND-25", "target")
         return {"object": obj, "target": t.id}
 
-
     @staticmethod
-
     def apply(rs, session, a, act, plan):
         session.state.turn["action"] = True
         obj = plan["object"]
@@ -329,9 +294,7 @@ class Use:
 class Stand:
     name = "stand"
 
-
     @staticmethod
-
     def check(rs, session, a, act):
         if not a.has("prone"):
             raise Illegal(f"{a.name} is not prone", "DND-48")
@@ -344,9 +307,7 @@ class Stand:
             raise Illegal(f"standing up costs half the speed ({cost:g} m); {a.name} has {max(left, 0):g} m left", "DND-48")
         return {"cost": cost}
 
-
     @staticmethod
-
     def apply(rs, session, a, act, plan):
         rs.spend_movement(session, a, plan["cost"])
         rs.remove_condition(session, a, "prone", "DND-48")
@@ -356,9 +317,7 @@ class Stand:
 class Stabilize:
     name = "stabilize"
 
-
     @staticmethod
-
     def check(rs, session, a, act):
         rs._need_action(a, session, "stabilising", "DND-05")
         t = rs._target(session, a, act["target"])
@@ -368,9 +327,7 @@ class Stabilize:
             raise Illegal(f"{t.name} is not within 1.5 m", "DND-05", "target")
         return {"target": t.id}
 
-
     @staticmethod
-
     def apply(rs, session, a, act, plan):
         session.state.turn["action"] = True
         t = session.state.actors[plan["target"]]
@@ -384,15 +341,11 @@ class Stabilize:
 class EndTurn:
     name = "end_turn"
 
-
     @staticmethod
-
     def check(rs, session, a, act):
         return {}
 
-
     @staticmethod
-
     def apply(rs, session, a, act, plan):
         session.emit({"type": "end_turn", "who": a.id})
         rs._end_of_turn_effects(session, a)
