@@ -16,6 +16,7 @@ relaxation (numpy) over the box the budget can reach, cached per actor position.
 
 from __future__ import annotations
 
+import itertools
 import math
 
 import numpy as np
@@ -27,7 +28,7 @@ FALL_TABLE = ((2, 0), (4, 1), (6, 2), (8, 3), (10, None))   # AIR-11: d10 result
 
 
 def cm(metres: float) -> int:
-    return int(round(metres * 100))
+    return round(metres * 100)
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -368,7 +369,7 @@ def path_breakdown(session: Session, a: Actor, path) -> dict:
     prev_sup = is_supported(session, a, *path[0]) if path else True
     mode = opts.get("diagonal", "5e")
     diagonals = 0
-    for (x0, y0, z0), (x1, y1, z1) in zip(path, path[1:]):
+    for (x0, y0, z0), (x1, y1, z1) in itertools.pairwise(path):
         if (x0, y0) != (x1, y1):
             if x0 != x1 and y0 != y1:
                 diagonals += 1
@@ -492,11 +493,11 @@ def fall_damage(session, a, layers: int) -> tuple[int, int | None, str]:
     raw = a.max_hp * pct / 100.0
     rounding = session.options.get("fall_damage_rounding", "down")
     if rounding == "down":
-        dmg = int(math.floor(raw + 1e-9))
+        dmg = math.floor(raw + 1e-9)
     elif rounding == "up":
-        dmg = int(math.ceil(raw - 1e-9))
+        dmg = math.ceil(raw - 1e-9)
     else:
-        dmg = int(math.floor(raw + 0.5))
+        dmg = math.floor(raw + 0.5)
     return dmg, pct, "AIR-12"
 
 

@@ -106,7 +106,7 @@ def default() -> RulesetInfo:
     for i in _REG.values():
         if i.default:
             return i
-    return _REG[sorted(_REG)[0]]
+    return _REG[min(_REG)]
 
 
 def cover_levels(name: str | None) -> tuple:

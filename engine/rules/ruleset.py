@@ -9,6 +9,8 @@ builds one for a session. Everything it keeps must live in ``Actor.data`` / ``St
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from engine.errors import AerieError
 from engine.rules.core import Actor, Illegal, Session
 
@@ -20,7 +22,7 @@ class Ruleset:
     #: the rule ID of "a move cannot end in another creature's space" (empty: no ID)
     occupied_rule = ""
     #: options this ruleset understands, with defaults (scene ``[options]`` overrides)
-    DEFAULT_OPTIONS: dict = {}
+    DEFAULT_OPTIONS: ClassVar[dict] = {}
 
     def __init__(self, options: dict | None = None):
         self.options = dict(self.DEFAULT_OPTIONS)
@@ -132,10 +134,10 @@ class Ruleset:
     #: the per-turn resources the HUD lists as "used"/"free", as keys of ``State.turn``
     ECONOMY_KEYS: tuple = ()
     #: short forms of ``turn_marks`` notes for the turn-order panel
-    TURN_MARKS_SHORT: dict = {}
+    TURN_MARKS_SHORT: ClassVar[dict] = {}
     #: ``{event type: fn(session, event, name_of, rule_suffix) -> line or None}``: how its events read in the
     #: runner's log (on top of ``engine.rules.runner.GENERIC_LINES``)
-    EVENT_LINES: dict = {}
+    EVENT_LINES: ClassVar[dict] = {}
 
     def hud_rows(self, session: Session, actor: Actor) -> list[str]:
         """The character panel's rows about its health."""

@@ -257,7 +257,7 @@ class BatonOrder:
         if not self._can_hold(a, session):
             self._auto_pass(session, a, guard + 1)
             return
-        ids, kept, rule = self.pass_targets(session, a)
+        ids, kept, _rule = self.pass_targets(session, a)
         ids = [i for i in ids if i != a.id] or ids
         if not ids:
             return

@@ -223,7 +223,7 @@ class Combat:
             expr = bd.shift(w["damage"], int(ctx.get("scale", 0)), self.opt("damage_scale"))
             rolls = session.roll("damage", *self._dice(expr), who=a.id, rule=rule, purpose=f"{w['name']} damage") \
                 if bd.parse(expr)[0] and not helpless else []
-            n, sides, bonus = bd.parse(expr)
+            _n, _sides, bonus = bd.parse(expr)
             base = sum(rolls) + bonus
             crit = ev["critical"] or sneak or helpless or (t.data["undead"] and w.get("type") == "divine")
             why_crit = "critical success" if ev["critical"] else ("sneak attack" if sneak else ("helpless" if helpless else "divine vs undead"))

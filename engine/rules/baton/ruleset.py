@@ -8,6 +8,7 @@ Protection, then Vigor, then Life as wounds (BAT-16..26). Decisions on the docum
 from __future__ import annotations
 
 import math
+from typing import ClassVar
 
 from engine.errors import SceneError
 from engine.rules import aerial
@@ -70,7 +71,7 @@ class Baton(BatonOrder, Skills, Health, Combat, Setup, Mounts, Ruleset):
     name = "baton"
     upkeep_name = "minor action"
     EVENT_LINES = EVENT_LINES     # how its events read in the runner's log
-    DEFAULT_OPTIONS = {
+    DEFAULT_OPTIONS: ClassVar[dict] = {
         "diagonal": "5e", "climb_m": 4.0, "descend_m": 2.0,         # AIR-07 (as for 5e)
         "fall_cap_percent": 50, "fall_damage_rounding": "down",     # AIR-12 when air12_vs_bat47 = "air12"
         "success_level": "total-difficulty+1",   # BAT-00 inferred: | "total-difficulty" | "per-3"
@@ -95,7 +96,7 @@ class Baton(BatonOrder, Skills, Health, Combat, Setup, Mounts, Ruleset):
         "auto_confusion": True,                  # BAT-58 the engine plays a confused character's activation
     }
     ECONOMY_KEYS = ("major", "minor")
-    TURN_MARKS_SHORT = {"holds the baton": "baton", "acted this turn": "acted", "acted": "done", "has not acted": "ready"}
+    TURN_MARKS_SHORT: ClassVar[dict] = {"holds the baton": "baton", "acted this turn": "acted", "acted": "done", "has not acted": "ready"}
     # ================================================================================ actions
     _SPECS: dict | None = None
 
@@ -294,9 +295,8 @@ class Baton(BatonOrder, Skills, Health, Combat, Setup, Mounts, Ruleset):
         if t["minor"] is not None:
             return False
         h = self.holder(session)
-        if h is not None and h.has("slow") and (t["major"] or t["moved_m"] > 0 or t["move_used"]):
-            return False                                             # BAT-60: only one of the three
-        return True
+        # BAT-60: slow -> only one of the three
+        return not (h is not None and h.has("slow") and (t["major"] or t["moved_m"] > 0 or t["move_used"]))
 
     def spend_upkeep(self, session, a):
         t = self._turn_of(session, a)
@@ -342,7 +342,7 @@ class Baton(BatonOrder, Skills, Health, Combat, Setup, Mounts, Ruleset):
         return sev, "BAT-47"
 
     def fall_severity(self, layers: int) -> int:
-        return int(math.floor(layers * 1.0 / 1.5 + 1e-9))
+        return math.floor(layers * 1.0 / 1.5 + 1e-9)
 
     def action_specs(self):
         if Baton._SPECS is None:

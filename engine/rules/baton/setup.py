@@ -72,7 +72,7 @@ class Setup:
             elif isinstance(w, dict) and isinstance(w.get("severity"), int) and w["severity"] > 0:
                 extra = set(w) - {"severity", "type", "treated", "necrotic"}
                 if extra:
-                    raise SceneError(file, f"{key}.wounds[{j}].{sorted(extra)[0]}", "unknown key")
+                    raise SceneError(file, f"{key}.wounds[{j}].{min(extra)}", "unknown key")
                 wounds.append({"severity": w["severity"], "type": str(w.get("type", "cutting")),
                                "treated": bool(w.get("treated", False)), "necrotic": bool(w.get("necrotic", False))})
             else:

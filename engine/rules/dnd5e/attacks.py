@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import math
 
 from engine.rules import aerial
@@ -364,7 +365,7 @@ class Attacks:
             if not melee:
                 continue
             reach = max(self.melee_reach(r, w) for w in melee)
-            for p, q in zip(path, path[1:]):
+            for p, q in itertools.pairwise(path):
                 if in_melee_reach(r.body(), a.body().moved(*p), reach, cell) and not in_melee_reach(r.body(), a.body().moved(*q), reach, cell):
                     out.append(r.id)
                     break

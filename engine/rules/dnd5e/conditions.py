@@ -47,10 +47,10 @@ class Conditions:
 
     # ------------------------------------------------------------------------------------------ conditions
     def add_condition(self, session, a: Actor, name: str, rule: str, source: str | None = None) -> None:
-        if name == "prone" and a.data.get("mounted_on") and "prone" not in a.conditions and not self.incapacitated(a):
-            # DND-36: knocked prone while mounted -> Dexterity save DC 10 to stay in the saddle, else fall off prone
-            if self.saving_throw(session, a, "dex", 10, None, "DND-36", "stay mounted"):
-                return
+        # DND-36: knocked prone while mounted -> Dexterity save DC 10 to stay in the saddle, else fall off prone
+        if name == "prone" and a.data.get("mounted_on") and "prone" not in a.conditions and not self.incapacitated(a) \
+                and self.saving_throw(session, a, "dex", 10, None, "DND-36", "stay mounted"):
+            return
         had = name in a.conditions
         srcs = set(a.conditions.get(name, []))
         if source:

@@ -23,7 +23,7 @@ class Mounts:
                 x, y = m.x + dx, m.y + dy
                 if 0 <= dx < m.footprint and 0 <= dy < m.footprint:
                     continue
-                X, Y, Z = session.world.size
+                X, Y, _Z = session.world.size
                 if not (0 <= x < X and 0 <= y < Y):
                     continue
                 z = session.world.support_layer(x, y, m.layer + 1) if not m.flying else m.layer

@@ -5,6 +5,8 @@ Rule IDs are those of ``../shared/rules/CATALOGUE.md``; decisions on gaps are in
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from engine.errors import SceneError
 from engine.rules import aerial
 from engine.rules.actions import Param
@@ -49,7 +51,7 @@ class Dnd5e(Conditions, Damage, Attacks, Mounts, Ruleset):
     upkeep_name = "bonus action"
     EVENT_LINES = EVENT_LINES     # how its events read in the runner's log
     occupied_rule = "DND-11"
-    DEFAULT_OPTIONS = {
+    DEFAULT_OPTIONS: ClassVar[dict] = {
         "diagonal": "5e",                 # every horizontal step, diagonal or not, costs one cell (1.5 m)
         "climb_m": 4.0, "descend_m": 2.0,  # AIR-07
         "fall_damage_rounding": "down",    # AIR-12: 5% of max HP, rounded down
@@ -67,7 +69,7 @@ class Dnd5e(Conditions, Damage, Attacks, Mounts, Ruleset):
         "upkeep": "end_of_turn",          # AIR-08: paid at the end of a turn aloft; "start_of_turn": on starting one aloft
     }
 
-    CHOICES = {"diagonal": ("5e", "euclidean", "5-10-5"), "fall_damage_rounding": ("down", "up", "nearest"),
+    CHOICES: ClassVar[dict] = {"diagonal": ("5e", "euclidean", "5-10-5"), "fall_damage_rounding": ("down", "up", "nearest"),
                "fall_roll_on": ("hit",), "nat20_death_save": ("two_successes", "regain_1hp"),
                "prone_ranged": ("disadvantage", "none"), "grounding_grappler": ("not_flying", "can_fly"),
                "temp_hp": ("keep_higher", "replace"), "sneak_attack_per": ("round", "turn"),

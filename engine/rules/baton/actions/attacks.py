@@ -122,7 +122,7 @@ class Disarm:
             return
         (k,) = session.roll("direction", 8, who=a.id, rule="BAT-32", purpose="where the weapon lands")
         dx, dy = DIRS8[k - 1]
-        X, Y, Z = session.world.size
+        X, Y, _Z = session.world.size
         x, y = t.x, t.y
         for _ in range(ev["level"]):
             nx, ny = x + dx, y + dy

@@ -185,9 +185,8 @@ class Gm:
             if act["source"] not in src:
                 raise Illegal(f"unknown heat source {act['source']!r}; one of {', '.join(sorted(src))}", "BAT-50", "source")
             return {"fire": src[act["source"]]}
-        elif k == "breath":
-            if not 0 <= act["minutes"] <= 600:
-                raise Illegal("0..600 minutes", "BAT-49", "minutes")
+        elif k == "breath" and not 0 <= act["minutes"] <= 600:
+            raise Illegal("0..600 minutes", "BAT-49", "minutes")
         return {}
 
     @staticmethod

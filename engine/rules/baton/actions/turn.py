@@ -139,7 +139,7 @@ class Move:
         failed = False
         if n_diff:
             metres = n_diff * session.world.cell_m
-            diff = 7 + int(math.ceil(metres / 1.5 - 1e-9))
+            diff = 7 + math.ceil(metres / 1.5 - 1e-9)
             skill, _ = rs.best(a, "athletics", "agility")
             ev = rs._test(session, a, skill, diff, "BAT-64" if overloaded else "BAT-46",
                             f"cross {metres:g} m of difficult terrain")

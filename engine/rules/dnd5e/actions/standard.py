@@ -207,9 +207,9 @@ class Hide:
         if a.has("invisible"):
             return {}
         for o in session.state.actors.values():
-            if rs.hostile(o, a) and not o.dead and not rs.incapacitated(o) and not o.has("blinded"):
-                if rs.cover(session, o, a).level == "none":
-                    raise Illegal(f"{a.name} is in plain sight of {o.name} (no cover): it cannot hide", "DND-23")
+            if rs.hostile(o, a) and not o.dead and not rs.incapacitated(o) and not o.has("blinded") \
+                    and rs.cover(session, o, a).level == "none":
+                raise Illegal(f"{a.name} is in plain sight of {o.name} (no cover): it cannot hide", "DND-23")
         return {}
 
     @staticmethod
@@ -233,11 +233,11 @@ class Search:
         total = rs.check_roll(session, a, "perception", "check", "DND-19", "Perception to search")
         found = []
         for o in session.state.actors.values():
-            if o.data["hidden"] is not None and rs.hostile(a, o) and rs.cover(session, a, o).visible:
-                if total >= o.data["hidden"]:                     # DND-23: contested by active searchers
-                    o.data["hidden"] = None
-                    found.append(o.id)
-                    session.emit({"type": "revealed", "who": o.id, "by": a.id, "reason": "found by a search", "rule": "DND-23"})
+            if o.data["hidden"] is not None and rs.hostile(a, o) and rs.cover(session, a, o).visible \
+                    and total >= o.data["hidden"]:                   # DND-23: contested by active searchers
+                o.data["hidden"] = None
+                found.append(o.id)
+                session.emit({"type": "revealed", "who": o.id, "by": a.id, "reason": "found by a search", "rule": "DND-23"})
         session.emit({"type": "search", "who": a.id, "perception": total, "found": found, "rule": "DND-19"})
 
 
