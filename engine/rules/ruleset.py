@@ -138,6 +138,8 @@ class Ruleset:
     #: ``{event type: fn(session, event, name_of, rule_suffix) -> line or None}``: how its events read in the
     #: runner's log (on top of ``engine.rules.runner.GENERIC_LINES``)
     EVENT_LINES: ClassVar[dict] = {}
+    #: the action table: name -> unit (``check(rs, session, actor, action) -> plan``, ``apply(...)``)
+    ACTIONS: ClassVar[dict] = {}
 
     def hud_rows(self, session: Session, actor: Actor) -> list[str]:
         """The character panel's rows about its health."""

@@ -5,9 +5,10 @@ from __future__ import annotations
 from engine.rules import aerial
 from engine.rules.baton.common import CONDITIONS
 from engine.rules.core import Actor, Illegal
+from engine.rules.mixin import RulesetMixin
 
 
-class BatonOrder:
+class BatonOrder(RulesetMixin):
     """The baton: who holds the initiative, passing it, keeping it, sides' turns and per-turn effects (BAT-01..11, BAT-58) (a mixin of Baton: ``self`` is the ruleset)."""
 
     # ================================================================================ helpers

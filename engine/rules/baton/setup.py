@@ -8,9 +8,10 @@ from engine.rules.baton import dice as bd
 from engine.rules.baton.common import CONDITIONS
 from engine.rules.baton.data import ARMOUR, KINDS, WEAPONS
 from engine.rules.core import Actor, Session
+from engine.rules.mixin import RulesetMixin
 
 
-class Setup:
+class Setup(RulesetMixin):
     """Baton characters from the scene: attributes, skills, gear, Life, Vigor, Protection (BAT-16, BAT-22) (a mixin of Baton: ``self`` is the ruleset)."""
 
     # ================================================================================ setup

@@ -7,9 +7,10 @@ from engine.rules.baton import dice as bd
 from engine.rules.baton.common import PROTECTION_PENALTY
 from engine.rules.baton.data import SIZES
 from engine.rules.core import Actor
+from engine.rules.mixin import RulesetMixin
 
 
-class Skills:
+class Skills(RulesetMixin):
     """Baton skill tests and chances: attributes, penalties, exposure (BAT-00, BAT-17, BAT-24, BAT-37, BAT-56, BAT-59) (a mixin of Baton: ``self`` is the ruleset)."""
 
     def attr(self, a: Actor, name: str) -> int:

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from engine.rules import aerial
+from engine.rules.mixin import RulesetMixin
 
 
-class Mounts:
+class Mounts(RulesetMixin):
     """D&D 5e mounts and forced movement (DND-31, DND-36) (a mixin of Dnd5e: ``self`` is the ruleset)."""
 
     def _do_mount(self, session, a, m, quiet=False):
