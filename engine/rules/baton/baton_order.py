@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import cast
+
 from engine.rules import aerial
 from engine.rules.baton.common import CONDITIONS
 from engine.rules.core import Actor, Illegal
@@ -265,7 +267,7 @@ class BatonOrder(RulesetMixin):
         self._end_activation(session, a)
         if st.over or not self.combat(session):
             return
-        nxt = self._prefer(session, [st.actors[i] for i in ids])
+        nxt = cast(Actor, self._prefer(session, [st.actors[i] for i in ids]))
         session.emit({"type": "pass", "who": a.id, "to": nxt.id, "kept": kept, "rule": "BAT-58", "auto": True})
         if nxt.id == a.id:
             st.turn = self._new_turn(a.id)

@@ -95,7 +95,7 @@ class Setup(RulesetMixin):
             raise SceneError(file, f"{key}.equipped", "two hands: at most two weapons")
         if not equipped:
             equipped = [weapons[0]["name"]]
-        conds = {}
+        conds: dict = {}
         for j, c in enumerate(st.conditions or []):
             name, _, src = str(c).partition(":")
             name = name.strip().lower()

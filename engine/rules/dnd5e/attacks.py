@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from typing import Any
 
 from engine.rules import aerial
 from engine.rules.core import Actor, Illegal, Session
@@ -71,7 +72,8 @@ class Attacks(RulesetMixin):
         """DND-28 with AIR-05 reach: hostile creatures whose reach a leaves between ``here`` and ``there``.
         ``before`` is called once, just before the first opportunity attack (to report the move so far)."""
         cell = session.world.cell_m
-        bh = bt = None
+        bh: Any = None
+        bt: Any = None
         any_ = False
         for r in list(session.state.actors.values()):
             if r.id == a.id or not self.hostile(r, a) or r.dead or self.incapacitated(r) or r.data["reaction_used"]:
