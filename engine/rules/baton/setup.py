@@ -95,15 +95,7 @@ class Setup(RulesetMixin):
             raise SceneError(file, f"{key}.equipped", "two hands: at most two weapons")
         if not equipped:
             equipped = [weapons[0]["name"]]
-        conds: dict = {}
-        for j, c in enumerate(st.conditions or []):
-            name, _, src = str(c).partition(":")
-            name = name.strip().lower()
-            if name not in CONDITIONS:
-                raise SceneError(file, f"{key}.conditions[{j}]", f"unknown condition {c!r}; one of {', '.join(sorted(CONDITIONS))}")
-            conds.setdefault(name, [])
-            if src:
-                conds[name] = sorted(set(conds[name] + [src.strip()]))
+        conds = self.scene_conditions(st.conditions, CONDITIONS, file, key)
         undead = pick("undead")
         if undead is None:
             undead = bool(base.get("undead", False))

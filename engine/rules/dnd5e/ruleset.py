@@ -150,15 +150,7 @@ class Dnd5e(Conditions, Damage, Attacks, Mounts, Ruleset):
         for j, sp in enumerate(spells):
             if sp not in SPELLS:
                 raise SceneError(file, f"{key}.spells[{j}]", f"unknown spell {sp!r}; known: {', '.join(sorted(SPELLS))}")
-        conds: dict = {}
-        for j, c in enumerate(raw["conditions"]):
-            name, _, src = str(c).partition(":")
-            name = name.strip().lower()
-            if name not in CONDITIONS:
-                raise SceneError(file, f"{key}.conditions[{j}]", f"unknown condition {c!r}; one of {', '.join(CONDITIONS)}")
-            conds.setdefault(name, [])
-            if src:
-                conds[name] = sorted(set(conds[name] + [src.strip()]))
+        conds = self.scene_conditions(raw["conditions"], CONDITIONS, file, key)
         for j, s in enumerate(pick("saves", []) or []):
             if s not in ABILITIES:
                 raise SceneError(file, f"{key}.saves[{j}]", f"unknown ability {s!r}")
