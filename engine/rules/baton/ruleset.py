@@ -308,9 +308,9 @@ class Baton(BatonOrder, Skills, Health, Combat, Setup, Mounts, Ruleset):
             return None                                              # its mount carries it (BAT-42)
         if a.dead:
             return ("dead", "BAT-25")
-        for c in ("prone", "paralyzed", "petrified", "stuck"):
-            if a.has(c):
-                return (c, CONDITIONS[c])
+        c = self.tagged(a, "grounds_flyer")
+        if c:
+            return (c, CONDITIONS[c])
         if a.has("grappled"):
             for g in a.conditions.get("grappled", []):
                 o = session.state.actors.get(g)
@@ -323,9 +323,9 @@ class Baton(BatonOrder, Skills, Health, Combat, Setup, Mounts, Ruleset):
             self.add_condition(session, a, "prone", rule)
 
     def can_move(self, session, a):
-        for c in ("petrified", "paralyzed", "stuck"):
-            if a.has(c):
-                return False, f"{a.name} is {c}", CONDITIONS[c]
+        c = self.tagged(a, "speed_zero")
+        if c:
+            return False, f"{a.name} is {c}", CONDITIONS[c]
         return True, "", ""
 
     def fall_damage(self, session, a, layers):
