@@ -62,6 +62,7 @@ EXAMPLES = {
                "aerie import world.db -o crypt/scene.toml --scene Crypt --characters tokens.toml --cells-per-grid 2",
                "aerie import map.uvtt -o map/scene.toml --image map.webp --thickness 2 --wall-material wood --layers 16 --grid-m 1.5",
                "aerie import map.uvtt -o bare/scene.toml --no-image"],
+    "rules": ["aerie rules", "aerie rules --markdown > docs/rules.md"],
     "export": ["aerie export showcase -o showcase.glb", "aerie export air_fall_table -o after.glb --step 3 --seed 7"],
 }
 
@@ -157,6 +158,9 @@ def build_parser() -> argparse.ArgumentParser:
     from engine.interop.commands import add_arguments as interop_arguments   # import MAP, export SCENE
 
     interop_arguments(sub, _positive)
+    s = sub.add_parser("rules", help="the rule catalogue (--markdown: docs/rules.md, generated from the registry)")
+    s.add_argument("--markdown", action="store_true",
+                   help="print docs/rules.md (every rule ID: decision, module:function, tests, options) as Markdown")
 
     s = sub.add_parser("demo", help="the main job: show the showcase scene")
     s.add_argument("--scene", default=None, help="show this scene instead of the showcase (a file or a name)")
@@ -219,6 +223,7 @@ COMMANDS = {
     "demo": _delegate("engine.demo", "cmd_demo"),
     "import": _delegate("engine.interop.commands", "cmd_import"),
     "export": _delegate("engine.interop.commands", "cmd_export"),
+    "rules": _delegate("engine.rules.catalogue", "cmd_rules"),
 }
 
 BENCHES = {

@@ -4,7 +4,7 @@
 "to": [3, 4, 2]}``); the session checks it completely (the ruleset's ``check``) and only then applies it (the
 ruleset's ``apply``), so an illegal action raises :class:`Illegal` and changes nothing. Every die is an event.
 Events are plain JSON-able dicts with a ``type``; :func:`dumps` writes them with sorted keys, so the same
-scene + seed + actions give the same log byte for byte. Nothing here knows about D&D 5e or the baton ruleset:
+scene + seed + actions give the same log byte for byte. Nothing here knows about any one ruleset:
 see :mod:`engine.rules.ruleset` for the plug-in interface and ``docs/rules-core.md``.
 """
 
@@ -35,7 +35,7 @@ class Illegal(AerieError):
         msg = reason + (f" ({rule})" if rule and f"({rule})" not in reason else "")
         super().__init__(f"{path}: {msg}" if path else msg)
 
-    def at(self, path: str) -> "Illegal":
+    def at(self, path: str) -> Illegal:
         """The same error, located at a script step (``script[3]``) for the runner."""
         p = f"{path}.{self.path}" if self.path else path
         return Illegal(self.reason, self.rule, p)
@@ -90,7 +90,7 @@ class Actor:
             "conditions": sorted(self.conditions), "condition_sources": {k: list(v) for k, v in sorted(self.conditions.items())},
             "dead": self.dead, "data": self.data,
         }
-        for k in self.data.get("public", ()):    # the ruleset's own top-level fields (baton: vigor, protection, wounds)
+        for k in self.data.get("public", ()):    # the ruleset's own top-level fields (Actor.data["public"])
             d.setdefault(k, self.data.get(k))
         return d
 
@@ -132,7 +132,7 @@ class Dice:
         self.rng = random.Random(self.seed)
         self.forced: dict[str, Any] = {}
 
-    def roll(self, session: "Session", name: str, sides: int, count: int = 1, who: str | None = None,
+    def roll(self, session: Session, name: str, sides: int, count: int = 1, who: str | None = None,
              rule: str = "", purpose: str = "") -> list[int]:
         out = []
         for _ in range(count):

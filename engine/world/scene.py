@@ -22,7 +22,6 @@ from engine.world.grid import MAX_CELLS_XY, MAX_LAYERS, MAX_VOXELS, World
 from engine.world.materials import AIR, BUILTIN_MATERIALS, TERRAIN_KINDS, Material
 
 SCENE_VERSION = 1
-RULESETS = ("dnd5e", "baton")
 
 # Body sizes: footprint in cells, body height in layers (1 m each) and eye height in metres.
 SIZES = {
@@ -101,7 +100,7 @@ class SceneSpec(_Strict, frozen=True):
     name: str
     map: MapSpec
     version: int = SCENE_VERSION
-    ruleset: Literal["dnd5e", "baton"] = "dnd5e"
+    ruleset: str | None = None           # a registered ruleset (engine.rules.registry); none: the default
     description: str = ""
     seed: int = 0
     materials: dict[str, MaterialSpec] = {}
@@ -145,7 +144,7 @@ class Scene:
 
     @property
     def ruleset(self) -> str:
-        return self.spec.ruleset
+        return self.spec.ruleset or ""      # never empty: scene_from_data resolves it (the default ruleset)
 
     def character(self, cid: str) -> Character:
         for c in self.characters:
@@ -355,7 +354,7 @@ def supported(world: World, x: int, y: int, layer: int, footprint: int = 1) -> b
 def _build_characters(spec: SceneSpec, world: World, file: str) -> tuple[Character, ...]:
     from engine.rules.schemas import character_schema  # the ruleset owns its character keys
 
-    schema = character_schema(spec.ruleset)
+    schema = character_schema(spec.ruleset or "")
     X, Y, Z = world.size
     seen: dict[str, int] = {}
     out = []
@@ -448,10 +447,21 @@ def parse_scene(text: str, file: str, scene_dir: Path | None = None) -> Scene:
     return scene_from_data(data, file, scene_dir or Path("."))
 
 
+def _resolve_ruleset(spec: SceneSpec, file: str) -> SceneSpec:
+    from engine.rules import registry
+
+    if spec.ruleset is None:
+        return msgspec.structs.replace(spec, ruleset=registry.default().name)
+    if spec.ruleset not in registry.names():
+        raise SceneError(file, "ruleset", f"unknown ruleset {spec.ruleset!r}; one of {', '.join(registry.names())}")
+    return spec
+
+
 def scene_from_data(data: dict, file: str, scene_dir: Path) -> Scene:
     if isinstance(data, dict) and "version" in data and data["version"] != SCENE_VERSION:
         raise SceneError(file, "version", f"scene version {data['version']!r} is not supported (this is version {SCENE_VERSION})")
     spec = _convert(data, SceneSpec, file, "")
+    spec = _resolve_ruleset(spec, file)
     world = _build_world(spec, scene_dir, file)
     world.ground_image = _ground_image(spec.map.ground_image, scene_dir, file)
     chars = _build_characters(spec, world, file)

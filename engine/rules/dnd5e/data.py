@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 # name: (damage dice, type, properties, (normal, long) range in m or None, versatile dice or None)
 # properties: finesse light thrown reach heavy two-handed ammunition loading versatile
 _W = {
@@ -55,7 +57,7 @@ _W = {
     "stinger": ("2d6", "piercing", ("reach",), None, None),
 }
 
-WEAPONS = {}
+WEAPONS: dict[str, Any] = {}
 for _n, (_d, _t, _p, _r, _v) in _W.items():
     WEAPONS[_n] = {"name": _n, "damage": _d, "type": _t, "properties": list(_p),
                    "range": list(_r) if _r else None, "versatile": _v}
@@ -64,7 +66,7 @@ UNDERWATER_MELEE_OK = {"dagger", "javelin", "shortsword", "spear", "trident"}   
 UNDERWATER_RANGED_OK = {"light_crossbow", "hand_crossbow", "heavy_crossbow", "net", "javelin", "spear", "trident", "dart"}
 
 # Spells as data. kind: attack (spell attack roll) | save | auto | heal | temp_hp
-SPELLS = {
+SPELLS: dict[str, Any] = {
     "fire_bolt": {"level": 0, "time": "action", "range_m": 36, "kind": "attack", "damage": "1d10", "type": "fire", "scales": True},
     "ray_of_frost": {"level": 0, "time": "action", "range_m": 18, "kind": "attack", "damage": "1d8", "type": "cold", "scales": True},
     "eldritch_blast": {"level": 0, "time": "action", "range_m": 36, "kind": "attack", "damage": "1d10", "type": "force", "scales": True},
@@ -84,10 +86,24 @@ SPELLS = {
 
 CONDITIONS = ("blinded", "charmed", "deafened", "frightened", "grappled", "incapacitated", "invisible",
               "paralyzed", "petrified", "poisoned", "prone", "restrained", "stunned", "unconscious")
-INCAPACITATING = ("incapacitated", "unconscious", "stunned", "paralyzed", "petrified")   # DND-43 and those that include it
-SPEED_ZERO = ("grappled", "restrained", "stunned", "paralyzed", "petrified", "unconscious")
-AUTO_FAIL_STR_DEX = ("unconscious", "stunned", "paralyzed", "petrified")
-ATTACKED_WITH_ADVANTAGE = ("unconscious", "stunned", "paralyzed", "petrified", "restrained", "blinded")
+#: What the conditions do, as tags: each tag lists the conditions that carry it, in the order the rules report
+#: them (the first present one names the reason). Code asks for a tag (``Conditions.tagged(actor, tag)``), never
+#: for a list of condition names; a new condition adds itself to the tags it has.
+CONDITION_TAGS = {
+    "incapacitated": ("incapacitated", "unconscious", "stunned", "paralyzed", "petrified"),   # DND-43 and those that include it
+    "speed_zero": ("grappled", "restrained", "stunned", "paralyzed", "petrified", "unconscious"),
+    "auto_fail_str_dex": ("unconscious", "stunned", "paralyzed", "petrified"),
+    "attacked_with_advantage": ("unconscious", "stunned", "paralyzed", "petrified", "restrained", "blinded"),
+    "grounds_flyer": ("prone", "unconscious", "stunned", "paralyzed", "petrified", "restrained"),   # AIR-10
+}
+#: why a condition grounds a flyer (AIR-10), for the fall's reason
+GROUNDING_TEXT = {"prone": "is Prone", "unconscious": "is unconscious", "stunned": "is stunned",
+                  "paralyzed": "is paralyzed: it cannot move", "petrified": "is petrified: it cannot move",
+                  "restrained": "is restrained: it loses its bonus action"}
+INCAPACITATING = CONDITION_TAGS["incapacitated"]
+SPEED_ZERO = CONDITION_TAGS["speed_zero"]
+AUTO_FAIL_STR_DEX = CONDITION_TAGS["auto_fail_str_dex"]
+ATTACKED_WITH_ADVANTAGE = CONDITION_TAGS["attacked_with_advantage"]
 CONDITION_RULE = {"unconscious": "DND-41", "invisible": "DND-42", "incapacitated": "DND-43", "deafened": "DND-44",
                   "stunned": "DND-45", "blinded": "DND-46", "grappled": "DND-47", "prone": "DND-48",
                   "frightened": "DND-49", "petrified": "DND-50", "paralyzed": "DND-51", "restrained": "DND-52",
@@ -96,7 +112,7 @@ CONDITION_RULE = {"unconscious": "DND-41", "invisible": "DND-42", "incapacitated
 SIZES = ("tiny", "small", "medium", "large", "huge", "gargantuan")
 
 # Ready stat blocks (kind = "..."); scene keys override any of them.
-STATBLOCKS = {
+STATBLOCKS: dict[str, Any] = {
     "archer": {"max_hp": 22, "ac": 14, "speed_m": 9, "abilities": {"str": 10, "dex": 16, "con": 12, "wis": 13},
                "level": 3, "weapons": ["longbow", "shortsword"], "skills": {"perception": 1, "stealth": 1}},
     "knight": {"max_hp": 52, "ac": 18, "speed_m": 9, "abilities": {"str": 16, "dex": 11, "con": 14, "wis": 11, "cha": 15},
