@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 
 from engine.errors import AerieError
@@ -24,16 +25,30 @@ def _size(text: str) -> tuple[int, int]:
     return w, h
 
 
-def _positive(kind):
+def _number(kind, lo=None, hi=None, positive=False):
+    """A finite number (never NaN or infinity) within lo..hi; ``positive``: above 0."""
     def conv(text):
         try:
             v = kind(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
-        if v <= 0:
+        except (ValueError, OverflowError):
+            raise argparse.ArgumentTypeError(f"{text!r} is not {'an integer' if kind is int else 'a number'}") from None
+        if kind is float and not math.isfinite(v):
+            raise argparse.ArgumentTypeError(f"{text!r} must be a finite number")
+        if positive and v <= 0:
             raise argparse.ArgumentTypeError(f"{text!r} must be positive")
+        if lo is not None and v < lo:
+            raise argparse.ArgumentTypeError(f"{text!r} must be at least {lo:g}")
+        if hi is not None and v > hi:
+            raise argparse.ArgumentTypeError(f"{text!r} must be at most {hi:g}")
         return v
     return conv
+
+
+def _positive(kind, hi=None):
+    return _number(kind, None, hi, positive=True)
+
+
+_seed = _number(int, -(2 ** 53), 2 ** 53)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -51,7 +66,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     s = sub.add_parser("run", help="play a scene's script of actions and check its expectations")
     s.add_argument("scene")
-    s.add_argument("--seed", type=int)
+    s.add_argument("--seed", type=_seed)
     s.add_argument("--actions", metavar="FILE")
     s.add_argument("--json", action="store_true")
     s.add_argument("--log", metavar="FILE", help="also write the event log (JSON lines) here")
@@ -62,36 +77,36 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--size", type=_size, default=(1280, 720))
     g = s.add_mutually_exclusive_group()
     g.add_argument("--camera", metavar="NAME")
-    g.add_argument("--orbit", type=float, metavar="DEG")
-    s.add_argument("--step", type=int, default=0, metavar="N")
-    s.add_argument("--seed", type=int)
+    g.add_argument("--orbit", type=_number(float, -1e6, 1e6), metavar="DEG")
+    s.add_argument("--step", type=_number(int, 0, 1_000_000), default=0, metavar="N")
+    s.add_argument("--seed", type=_seed)
     s.add_argument("--overlay", action="append", default=[], metavar="NAME",
                    help="sightlines:A:B, grid:LAYER, engagement, reach:ID, movement:ID, cover:ID:LAYER")
 
     s = sub.add_parser("flythrough", help="render the scene's camera fly-through to a video")
     s.add_argument("scene")
     s.add_argument("-o", "--output", required=True)
-    s.add_argument("--seconds", type=_positive(float))
-    s.add_argument("--fps", type=_positive(int), default=30)
+    s.add_argument("--seconds", type=_positive(float, 3600))
+    s.add_argument("--fps", type=_positive(int, 240), default=30)
     s.add_argument("--size", type=_size, default=(1280, 720))
 
     s = sub.add_parser("replay", help="render a scripted fight with its events animated")
     s.add_argument("scene")
     s.add_argument("-o", "--output", required=True)
-    s.add_argument("--fps", type=_positive(int), default=30)
+    s.add_argument("--fps", type=_positive(int, 240), default=30)
     s.add_argument("--size", type=_size, default=(1280, 720))
-    s.add_argument("--seed", type=int)
+    s.add_argument("--seed", type=_seed)
     s.add_argument("--actions", metavar="FILE")
 
     s = sub.add_parser("play", help="open the interactive window")
     s.add_argument("scene")
-    s.add_argument("--seed", type=int)
+    s.add_argument("--seed", type=_seed)
     s.add_argument("--size", type=_size, default=(1280, 720))
 
     s = sub.add_parser("bench", help="benchmarks (figures for docs/performance.md)")
     s.add_argument("what", choices=["los", "rules", "render", "window"])
-    s.add_argument("--rays", type=_positive(int), default=1_000_000)
-    s.add_argument("--seed", type=int, default=1)
+    s.add_argument("--rays", type=_positive(int, 100_000_000), default=1_000_000)
+    s.add_argument("--seed", type=_seed, default=1)
     s.add_argument("--quick", action="store_true", help="smaller sizes, for a smoke test")
     s.add_argument("--breakdown", action="store_true",
                    help="render: also time the same views with a single-colour terrain and with no terrain")

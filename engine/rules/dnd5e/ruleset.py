@@ -303,7 +303,7 @@ class Dnd5e(Ruleset):
     def _begin_turn(self, session: Session, guard: int) -> None:
         st = session.state
         for _ in range(4 * len(st.order) + 4):
-            if st.over:
+            if st.over or st.current is None:       # a scene with no characters has no turns
                 return
             a = st.actors[st.current]
             st.turn = self._new_turn(a.id)
