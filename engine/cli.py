@@ -7,12 +7,12 @@ import json
 import math
 import sys
 
-from engine.errors import AerieError
+from engine.errors import AerieError, one_line
 
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message):  # argparse's own errors: one line, exit 2
-        self.exit(2, f"{self.prog}: error: {message}\n")
+        self.exit(2, f"{self.prog}: error: {one_line(message)}\n")
 
 
 def _size(text: str) -> tuple[int, int]:

@@ -13,7 +13,7 @@ import sys
 import tomllib
 from pathlib import Path
 
-from engine.errors import AerieError
+from engine.errors import AerieError, one_line
 from engine.rules.core import BadAction, Illegal, Session, dumps
 
 EXPECT_KEYS = {"after", "character", "layer", "x", "y", "position", "hp", "max_hp", "temp_hp", "conditions",
@@ -460,5 +460,5 @@ def cmd_run(args) -> int:
     if args.log:
         write_output(log_path, ("\n".join(log_lines + [dumps(st)]) + "\n").encode("utf-8"), what="the log")
     for p in problems:
-        print(f"aerie run: {scene.path}: {p}", file=sys.stderr)
+        print(one_line(f"aerie run: {scene.path}: {p}"), file=sys.stderr)
     return 1 if problems else 0

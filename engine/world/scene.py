@@ -495,7 +495,12 @@ def load_scene(path) -> Scene:
 
     p = Path(path)
     file = _display(p)
-    raw = read_bounded(p, SCENE_MAX_BYTES, file, lambda m: SceneError(file, "", m[len(file) + 2:]))
+    def err(m):
+        m = m[len(file) + 2:]
+        return SceneError(file, "", {"no such file": "no such scene file",
+                                     "is a folder, not a file": "is a folder, not a scene file"}.get(m, m))
+
+    raw = read_bounded(p, SCENE_MAX_BYTES, file, err)
     if b"\x00" in raw:
         raise SceneError(file, "", "not a text file (it holds NUL bytes)")
     try:
