@@ -50,10 +50,52 @@ SCRIPT = "".join('[[script]]\nactor = "a"\naction = "attack"\ntarget = "b"\n'
                  '[[script]]\nactor = "b"\naction = "end_turn"\n' for _ in range(60))
 
 CHILD = r'''
-import sys, json
+import builtins, io, os, sys, json, time
 from pathlib import Path
 from engine.cli import main
 kind, out, scene_a, scene_b = sys.argv[1:5]
+folder = os.path.dirname(os.path.abspath(out))
+
+# a slow disk for files in the output's folder: every write goes out in 8 KiB pieces 10 ms apart, so that a
+# kill lands inside a write most of the time (the code under test is unchanged: only the file object is slow)
+class Slow:
+    def __init__(self, f):
+        self._f = f
+    def write(self, b):
+        for i in range(0, len(b), 8192):
+            self._f.write(b[i:i + 8192])
+            self._f.flush()
+            time.sleep(0.01)
+        return len(b)
+    def __getattr__(self, k):
+        return getattr(self._f, k)
+    def __iter__(self):
+        return iter(self._f)
+    def __enter__(self):
+        return self
+    def __exit__(self, *a):
+        return self._f.__exit__(*a)
+
+def slow(opener):
+    def wrapped(file, mode="r", *a, **k):
+        f = opener(file, mode, *a, **k)
+        name = file if isinstance(file, (str, bytes, os.PathLike)) else getattr(f, "name", "")
+        if any(c in mode for c in "wax+") and isinstance(name, (str, os.PathLike)) and \
+                os.path.dirname(os.path.abspath(os.fspath(name))) == folder:
+            return Slow(f)
+        return f
+    return wrapped
+
+builtins.open = io.open = slow(io.open)
+_fdopen = os.fdopen
+def fdopen(fd, mode="r", *a, **k):
+    f = _fdopen(fd, mode, *a, **k)
+    try:
+        here = os.path.dirname(os.readlink(f"/proc/self/fd/{fd}")) == folder
+    except OSError:
+        here = False
+    return Slow(f) if here and any(c in mode for c in "wax+") else f
+os.fdopen = fdopen
 i = 0
 print("ready", flush=True)
 while True:
@@ -129,7 +171,7 @@ def _kill_loop(kind, tmp_path, kills, window_s):
     out.write_bytes(b"OLD FILE: must survive or be replaced whole")
     old = out.read_bytes()
     rng = random.Random(15)
-    seen = {"old": 0, "new": 0}
+    seen = {"old": 0, "new": 0, "mid-write": 0}
     for _ in range(kills):
         p = subprocess.Popen([sys.executable, "-c", CHILD, kind, str(out), str(a), str(b)], cwd=ROOT,
                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
@@ -137,6 +179,11 @@ def _kill_loop(kind, tmp_path, kills, window_s):
         time.sleep(rng.uniform(0, window_s))
         os.kill(p.pid, signal.SIGKILL)
         p.wait()
+        temps = [f for f in tmp_path.iterdir() if ".tmp-" in f.name]
+        if temps:
+            seen["mid-write"] += 1          # the kill landed inside a write: its temporary is left over
+            for f in temps:
+                f.unlink()
         got = out.read_bytes()
         if got == old:
             seen["old"] += 1
@@ -155,13 +202,15 @@ def _kill_loop(kind, tmp_path, kills, window_s):
     for f in tmp_path.iterdir():       # leftovers of a kill are hidden temporaries, never the output's name
         assert f.name.startswith(".") or f.suffix in (".toml",) or f.name.startswith("ref") or f == out, f
     assert seen["new"] > 0, f"no kill came after a complete write; lengthen the window ({seen})"
+    assert seen["mid-write"] > 0, f"no kill landed inside a write ({seen})"
+    print(kind, seen)
     return seen
 
 
 @pytest.mark.unit
 @pytest.mark.parametrize("kind", ["log", "save"])
 def test_sigkill_while_writing_a_log_or_a_save(tmp_path, kind):
-    _kill_loop(kind, tmp_path, kills=12, window_s=4.0)
+    _kill_loop(kind, tmp_path, kills=16, window_s=4.0)
 
 
 @pytest.mark.gl
