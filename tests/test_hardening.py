@@ -417,3 +417,35 @@ def test_illegal_step_exit_status_is_documented_the_same_everywhere():
     assert "an illegal action —\ngets one line" not in readme          # the old README: illegal -> 2
     for text in (readme, core):
         assert "illegal" in text and "exit status 1" in text
+
+
+@pytest.mark.gl
+def test_a_replay_refused_at_step_3_keeps_the_old_video(capsys, tmp_path):
+    p = write(tmp_path, scene(tail='''
+[[script]]
+actor = "a"
+action = "end_turn"
+[[script]]
+actor = "b"
+action = "end_turn"
+[[script]]
+actor = "a"
+action = "move"
+to = [11, 9, 7]
+'''), "fight.toml")
+    out = tmp_path / "fight.mp4"
+    out.write_bytes(b"the old video")
+    rc, _, err = cli(capsys, "replay", p, "-o", out, "--fps", "4", "--size", "64x48")
+    err = "\n".join(line for line in err.splitlines() if " frames, " not in line)     # the progress bar
+    one_line(rc, err, "script[2]", file="fight.toml")
+    assert out.read_bytes() == b"the old video"
+    assert [f.name for f in tmp_path.iterdir() if ".tmp-" in f.name] == []
+
+
+@pytest.mark.gl
+def test_render_refuses_to_overwrite_its_scene(capsys, tmp_path):
+    p = write(tmp_path, scene(), "fight.png")          # a scene file that happens to end in .png
+    before = p.read_bytes()
+    rc, _, err = cli(capsys, "render", p, "-o", p, "--size", "64x48")
+    one_line(rc, err, "input", file="fight.png")
+    assert p.read_bytes() == before
