@@ -449,3 +449,17 @@ def test_render_refuses_to_overwrite_its_scene(capsys, tmp_path):
     rc, _, err = cli(capsys, "render", p, "-o", p, "--size", "64x48")
     one_line(rc, err, "input", file="fight.png")
     assert p.read_bytes() == before
+
+
+@pytest.mark.parametrize("name", ["dnd5e", "baton"])
+def test_every_default_option_is_declared_and_valid(name):
+    """A ruleset's DEFAULT_OPTIONS and its typed SPECS agree (a new option must be declared to be usable)."""
+    from engine.rules.options import specs_for, validate_options
+    from engine.rules.ruleset import get_ruleset
+
+    rs = type(get_ruleset(name))
+    specs = specs_for(name)
+    assert set(rs.DEFAULT_OPTIONS) <= set(specs), set(rs.DEFAULT_OPTIONS) - set(specs)
+    defaults = {k: v for k, v in rs.DEFAULT_OPTIONS.items() if v is not None}
+    defaults = json.loads(json.dumps(defaults))          # as a scene would write them (lists, not tuples)
+    assert validate_options(specs, defaults) == defaults
