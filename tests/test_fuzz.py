@@ -268,10 +268,22 @@ def test_fuzz_step_and_preview(ruleset):
     """A sequence of hostile actions: each is refused with a project error and nothing changes, or it is played
     and its events are whole JSON; preview never raises anything else and never changes the state."""
 
-    @given(st.lists(action(ruleset), min_size=1, max_size=6))
-    def run(actions):
+    @given(st.data())
+    def run(data):
         s = Session(_SCENE_OBJ[ruleset])
-        for act in actions:
+        for _ in range(data.draw(st.integers(1, 8))):
+            kind = data.draw(st.sampled_from(["legal", "mutated legal", "hostile"]))
+            legal = s.legal_actions() if kind != "hostile" else []
+            if legal:
+                act = json.loads(json.dumps(data.draw(st.sampled_from(legal))))
+                if kind == "mutated legal":        # one parameter changed, added or dropped
+                    k = data.draw(st.sampled_from(sorted(act) + ["rolls", "comment", "to", "target", "at"]))
+                    if data.draw(st.booleans()) and k in act:
+                        del act[k]
+                    else:
+                        act[k] = data.draw(hostile_value | st.lists(st.integers(-3, 12), min_size=3, max_size=3))
+            else:
+                act = data.draw(action(ruleset))
             before = _state(s)
             try:
                 s.preview(act)
@@ -328,9 +340,12 @@ _LOG = [dumps(e) for e in _played().events]
 @st.composite
 def damaged_save(draw):
     d = json.loads(json.dumps(_SAVE))
-    for _ in range(draw(st.integers(1, 4))):
-        op = draw(st.sampled_from(["drop", "set", "action", "event", "junk"]))
-        if op == "drop" and d:
+    for _ in range(draw(st.integers(1, 3))):
+        op = draw(st.sampled_from(["drop", "set", "action", "event", "junk", "param", "param"]))
+        if op == "param" and d.get("actions"):          # one parameter of one action changed
+            a = d["actions"][draw(st.integers(0, len(d["actions"]) - 1))]
+            a[draw(st.sampled_from(sorted(a) + ["rolls", "comment"]))] = draw(json_like)
+        elif op == "drop" and d:
             d.pop(draw(st.sampled_from(sorted(d))), None)
         elif op == "set":
             d[draw(st.sampled_from(["type", "version", "scene", "seed", "options", "actions", "events", "scene_hash"]))] = \
@@ -437,7 +452,34 @@ target = "b"
 '''
 
 
-@given(st.lists(st.sampled_from(TOKENS) | st.text(max_size=6), max_size=8))
+FLAGS = {
+    "check": [], "query": ["--from", "--to", "--json"],
+    "run": ["--seed", "--actions", "--json", "--log"],
+    "render": ["-o", "--size", "--camera", "--orbit", "--step", "--seed", "--overlay"],
+    "flythrough": ["-o", "--seconds", "--fps", "--size"], "replay": ["-o", "--fps", "--size", "--seed", "--actions"],
+    "play": ["--seed", "--size"], "bench": ["--rays", "--seed", "--quick"], "demo": ["--scene"],
+}
+VALUES = ["nan", "inf", "-inf", "1e999", "-1", "0", "3", "2.5", "1280x720", "0x0", "99999x2", "x.png", "x.mp4",
+          "LOG", "SCENE", "ACTS", "1" + "0" * 30, "a", "b", "nobody", "grid:2", "reach:a", "sightlines:a:b", "-", ""]
+
+
+@st.composite
+def argv(draw):
+    """Mostly well-formed command lines with hostile values; sometimes random tokens."""
+    if draw(st.integers(0, 9)) == 0:
+        return draw(st.lists(st.sampled_from(TOKENS) | st.text(max_size=6), max_size=8))
+    cmd = draw(st.sampled_from(sorted(FLAGS)))
+    out = [cmd] + ([] if cmd in ("bench", "demo") else [draw(st.sampled_from(["SCENE", "SCENE", "SCENE", "ACTS", "LOG", "nope.toml"]))])
+    if cmd == "bench":
+        out.append(draw(st.sampled_from(["los", "rules", "render", "window", "x"])))
+    for f in draw(st.lists(st.sampled_from(FLAGS[cmd] or ["--x"]), max_size=4)):
+        out.append(f)
+        if f not in ("--json", "--quick"):
+            out.append(draw(st.sampled_from(VALUES) | st.text(max_size=5)))
+    return out
+
+
+@given(argv())
 def test_fuzz_cli_arguments(tmp_path_factory, argv):
     """The argument parser: exit 2 with one line, or a namespace of finite numbers. ``check`` and ``run`` are then
     run for real: a refused command leaves an existing output byte for byte, a finished one writes it whole."""
