@@ -342,9 +342,10 @@ def damaged_save(draw):
     d = json.loads(json.dumps(_SAVE))
     for _ in range(draw(st.integers(1, 3))):
         op = draw(st.sampled_from(["drop", "set", "action", "event", "junk", "param", "param"]))
-        if op == "param" and d.get("actions"):          # one parameter of one action changed
+        if op == "param" and isinstance(d.get("actions"), list) and d["actions"]:   # one action's parameter
             a = d["actions"][draw(st.integers(0, len(d["actions"]) - 1))]
-            a[draw(st.sampled_from(sorted(a) + ["rolls", "comment"]))] = draw(json_like)
+            if isinstance(a, dict):
+                a[draw(st.sampled_from(sorted(a) + ["rolls", "comment"]))] = draw(json_like)
         elif op == "drop" and d:
             d.pop(draw(st.sampled_from(sorted(d))), None)
         elif op == "set":
