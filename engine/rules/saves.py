@@ -127,6 +127,8 @@ def load(cls, save, scene=None, base_dir=None, where: str = "saved game"):
                          f"{', '.join(map(str, READABLE_VERSIONS))})")
     _need(save, "scene", str, "a scene path", where)
     seed = _need(save, "seed", int, "an integer", where)
+    if not -(2 ** 53) <= seed <= 2 ** 53:
+        raise AerieError(f"{where}: seed: {str(seed)[:20]}... is outside +-2**53")
     options = _need(save, "options", (dict, type(None)), "a table", where, optional=True)
     actions = _need(save, "actions", list, "a list of actions", where)
     events = _need(save, "events", list, "a list of events", where, optional=True)
