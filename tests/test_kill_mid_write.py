@@ -171,12 +171,28 @@ def _kill_loop(kind, tmp_path, kills, window_s):
     out.write_bytes(b"OLD FILE: must survive or be replaced whole")
     old = out.read_bytes()
     rng = random.Random(15)
+    for f in tmp_path.iterdir():
+        if ".tmp-" in f.name:
+            f.unlink()
     seen = {"old": 0, "new": 0, "mid-write": 0}
-    for _ in range(kills):
+    for k in range(kills):
         p = subprocess.Popen([sys.executable, "-c", CHILD, kind, str(out), str(a), str(b)], cwd=ROOT,
                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
         assert p.stdout.readline().strip() == b"ready"
-        time.sleep(rng.uniform(0, window_s))
+        if k % 2:                       # at a random moment
+            time.sleep(rng.uniform(0, window_s))
+        else:                           # aimed: just after a write has begun (its temporary file appears)
+            t0 = time.monotonic()
+            skip = rng.randint(0, 1)    # sometimes the second write, after a complete first one
+            while time.monotonic() - t0 < 4 * window_s:
+                if any(".tmp-" in f.name for f in tmp_path.iterdir()):
+                    if skip == 0:
+                        break
+                    while any(".tmp-" in f.name for f in tmp_path.iterdir()) and time.monotonic() - t0 < 4 * window_s:
+                        time.sleep(0.001)
+                    skip -= 1
+                time.sleep(0.001)
+            time.sleep(rng.uniform(0, 0.02))
         os.kill(p.pid, signal.SIGKILL)
         p.wait()
         temps = [f for f in tmp_path.iterdir() if ".tmp-" in f.name]
@@ -201,7 +217,7 @@ def _kill_loop(kind, tmp_path, kills, window_s):
                 json.loads(line)
     for f in tmp_path.iterdir():       # leftovers of a kill are hidden temporaries, never the output's name
         assert f.name.startswith(".") or f.suffix in (".toml",) or f.name.startswith("ref") or f == out, f
-    assert seen["new"] > 0, f"no kill came after a complete write; lengthen the window ({seen})"
+    assert seen["new"] > 0 and seen["old"] >= 0, f"no kill came after a complete write; lengthen the window ({seen})"
     assert seen["mid-write"] > 0, f"no kill landed inside a write ({seen})"
     print(kind, seen)
     return seen
