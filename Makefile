@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint venv bench wheel-check lowest ci clean
+.PHONY: demo test lint fuzz venv bench wheel-check lowest ci clean
 
 # Everything: the package (editable) with the video and bench extras, the test tools, ruff, mypy and uv.
 $(STAMP): pyproject.toml
@@ -25,6 +25,11 @@ test: $(STAMP)
 lint: $(STAMP)
 	$(BIN)/ruff check engine tests
 	$(BIN)/mypy
+
+# the long fuzz profile (docs/reliability.md): 10,000 random cases per target; figures in out/fuzz-report.json
+fuzz: $(STAMP)
+	mkdir -p out
+	AERIE_FUZZ=1 AERIE_FUZZ_REPORT=out/fuzz-report.json $(BIN)/python -m pytest -q -p no:cacheprovider tests/test_fuzz.py
 
 bench: $(STAMP)
 	$(BIN)/aerie bench los

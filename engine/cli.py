@@ -4,17 +4,18 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 import time
 
 from engine import console
-from engine.errors import AerieError
+from engine.errors import AerieError, one_line
 from engine.extras import install_hint, missing_message
 
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message):  # argparse's own errors: one line, exit 2
-        self.exit(2, f"{self.prog}: error: {message}\n")
+        self.exit(2, f"{self.prog}: error: {one_line(message)}\n")
 
 
 def _size(text: str) -> tuple[int, int]:
@@ -27,16 +28,30 @@ def _size(text: str) -> tuple[int, int]:
     return w, h
 
 
-def _positive(kind):
+def _number(kind, lo=None, hi=None, positive=False):
+    """A finite number (never NaN or infinity) within lo..hi; ``positive``: above 0."""
     def conv(text):
         try:
             v = kind(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
-        if v <= 0:
+        except (ValueError, OverflowError):
+            raise argparse.ArgumentTypeError(f"{text!r} is not {'an integer' if kind is int else 'a number'}") from None
+        if kind is float and not math.isfinite(v):
+            raise argparse.ArgumentTypeError(f"{text!r} must be a finite number")
+        if positive and v <= 0:
             raise argparse.ArgumentTypeError(f"{text!r} must be positive")
+        if lo is not None and v < lo:
+            raise argparse.ArgumentTypeError(f"{text!r} must be at least {lo:g}")
+        if hi is not None and v > hi:
+            raise argparse.ArgumentTypeError(f"{text!r} must be at most {hi:g}")
         return v
     return conv
+
+
+def _positive(kind, hi=None):
+    return _number(kind, None, hi, positive=True)
+
+
+_seed = _number(int, -(2 ** 53), 2 ** 53)
 
 
 # One example line (or more) per command, shown under its --help. A new command adds its entry here.
@@ -62,7 +77,7 @@ EXAMPLES = {
                "aerie import world.db -o crypt/scene.toml --scene Crypt --characters tokens.toml --cells-per-grid 2",
                "aerie import map.uvtt -o map/scene.toml --image map.webp --thickness 2 --wall-material wood --layers 16 --grid-m 1.5",
                "aerie import map.uvtt -o bare/scene.toml --no-image"],
-    "rules": ["aerie rules", "aerie rules --markdown > docs/rules.md"],
+    "rules": ["aerie rules", "aerie rules --markdown"],
     "export": ["aerie export showcase -o showcase.glb", "aerie export air_fall_table -o after.glb --step 3 --seed 7"],
 }
 
@@ -109,7 +124,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     s = sub.add_parser("run", help="play a scene's script of actions and check its expectations")
     s.add_argument("scene", help=SCENE_HELP)
-    s.add_argument("--seed", type=int, help="the dice seed (default: the scene's)")
+    s.add_argument("--seed", type=_seed, help="the dice seed (default: the scene's)")
     s.add_argument("--actions", metavar="FILE", help="play the actions in this JSON file instead of the scene's")
     s.add_argument("--json", action="store_true", help="print the event log as JSON lines")
     s.add_argument("--log", metavar="FILE", help="also write the event log (JSON lines) here")
@@ -120,9 +135,9 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--size", type=_size, default=(1280, 720), metavar="WxH", help="image size (default 1280x720)")
     g = s.add_mutually_exclusive_group()
     g.add_argument("--camera", metavar="NAME", help="one of the scene's named cameras")
-    g.add_argument("--orbit", type=float, metavar="DEG", help="view from this azimuth around the action (0 = from the south, 90 = from the east)")
-    s.add_argument("--step", type=int, default=0, metavar="N", help="show the scene after its first N scripted actions (default 0: as placed)")
-    s.add_argument("--seed", type=int, help="the dice seed for --step (default: the scene's)")
+    g.add_argument("--orbit", type=_number(float, -1e6, 1e6), metavar="DEG", help="view from this azimuth around the action (0 = from the south, 90 = from the east)")
+    s.add_argument("--step", type=_number(int, 0, 1_000_000), default=0, metavar="N", help="show the scene after its first N scripted actions (default 0: as placed)")
+    s.add_argument("--seed", type=_seed, help="the dice seed for --step (default: the scene's)")
     s.add_argument("--overlay", action="append", default=[], metavar="NAME",
                    help="draw an overlay (repeatable): sightlines:A:B, grid:LAYER, engagement, reach:ID, "
                         "movement:ID, cover:ID:LAYER")
@@ -130,27 +145,27 @@ def build_parser() -> argparse.ArgumentParser:
     s = sub.add_parser("flythrough", help="render the scene's camera fly-through to a video")
     s.add_argument("scene", help=SCENE_HELP)
     s.add_argument("-o", "--output", required=True, metavar="VIDEO", help="the .mp4 or .gif file to write")
-    s.add_argument("--seconds", type=_positive(float), help="length in seconds; stretches the scene's keyframes to fit (default: their length, or a 10 s orbit)")
-    s.add_argument("--fps", type=_positive(int), default=30, help="frames per second (default 30)")
+    s.add_argument("--seconds", type=_positive(float, 3600), help="length in seconds; stretches the scene's keyframes to fit (default: their length, or a 10 s orbit)")
+    s.add_argument("--fps", type=_positive(int, 240), default=30, help="frames per second (default 30)")
     s.add_argument("--size", type=_size, default=(1280, 720), metavar="WxH", help="frame size (default 1280x720)")
 
     s = sub.add_parser("replay", help="render a scripted fight with its events animated")
     s.add_argument("scene", help=SCENE_HELP)
     s.add_argument("-o", "--output", required=True, metavar="VIDEO", help="the .mp4 or .gif file to write")
-    s.add_argument("--fps", type=_positive(int), default=30, help="frames per second (default 30)")
+    s.add_argument("--fps", type=_positive(int, 240), default=30, help="frames per second (default 30)")
     s.add_argument("--size", type=_size, default=(1280, 720), metavar="WxH", help="frame size (default 1280x720)")
-    s.add_argument("--seed", type=int, help="the dice seed (default: the scene's)")
+    s.add_argument("--seed", type=_seed, help="the dice seed (default: the scene's)")
     s.add_argument("--actions", metavar="FILE", help="replay the actions in this JSON file instead of the scene's")
 
     s = sub.add_parser("play", help="open the interactive window")
     s.add_argument("scene", help=SCENE_HELP)
-    s.add_argument("--seed", type=int, help="the dice seed (default: the scene's)")
+    s.add_argument("--seed", type=_seed, help="the dice seed (default: the scene's)")
     s.add_argument("--size", type=_size, default=(1280, 720), metavar="WxH", help="window size (default 1280x720)")
 
     s = sub.add_parser("bench", help="benchmarks (figures for docs/performance.md)")
     s.add_argument("what", choices=["los", "rules", "render", "window"], help="what to time: %(choices)s")
-    s.add_argument("--rays", type=_positive(int), default=1_000_000, help="los: how many rays (default 1000000)")
-    s.add_argument("--seed", type=int, default=1, help="the seed of the generated maps and dice (default 1)")
+    s.add_argument("--rays", type=_positive(int, 100_000_000), default=1_000_000, help="los: how many rays (default 1000000)")
+    s.add_argument("--seed", type=_seed, default=1, help="the seed of the generated maps and dice (default 1)")
     s.add_argument("--quick", action="store_true", help="smaller sizes, for a smoke test")
     s.add_argument("--breakdown", action="store_true",
                    help="render: also time the same views with a single-colour terrain and with no terrain")

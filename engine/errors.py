@@ -1,12 +1,22 @@
 """Errors a user can cause. The CLI prints them in one line and exits 2; nothing else escapes."""
 
 
+def one_line(text) -> str:
+    """``text`` with every control character (a newline in a TOML key, a tab, an escape) written as its escape,
+    so that an error naming user-supplied text stays one line on a terminal."""
+    s = str(text)
+    if s.isprintable():
+        return s
+    return "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in s)
+
+
 class AerieError(Exception):
-    """A user-facing error: bad scene, bad .vox, bad argument, illegal action."""
+    """A user-facing error: bad scene, bad .vox, bad argument, illegal action. The message is always one line."""
 
     exit_code = 2
 
     def __init__(self, message: str):
+        message = one_line(message)
         super().__init__(message)
         self.message = message
 

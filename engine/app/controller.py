@@ -427,22 +427,25 @@ class Controller:
 
     # -- save / load -----------------------------------------------------------------------------------------------
     def save(self, path) -> Path:
-        p = Path(path)
-        data = self.session.save()
-        p.write_text(json.dumps(data, indent=1, sort_keys=True))
+        from engine.rules.saves import write_file     # atomic: a save cut off mid-write leaves the old one
+
+        p = write_file(self.session, path)
         self.say(f"saved {len(self.session.actions)} action(s) to {p}")
         return p
 
     def load(self, path) -> bool:
+        from engine.rules import saves
+
         p = Path(path)
-        try:
-            data = json.loads(p.read_text())
-            s = Session.load(data, self.scene if data.get("scene") == self.scene.path else None)
-        except FileNotFoundError:
+        if not p.exists():
             self.say(f"{p}: no saved game there", "error")
             return False
-        except (ValueError, AerieError, KeyError, TypeError) as e:
-            self.say(f"{p}: cannot load: {e}", "error")
+        try:
+            data = saves.read_file(p)
+            same = isinstance(data, dict) and data.get("scene") == self.scene.path
+            s = saves.load(Session, data, self.scene if same else None, p.parent, str(p))
+        except AerieError as e:
+            self.say(f"cannot load: {e}", "error")
             return False
         self.scene = s.scene
         self.session = s

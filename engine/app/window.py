@@ -643,7 +643,9 @@ class PlayWindow(pyglet.window.Window):
         p = self.ctl.save(self.save_path())
         s = self.ctl.session
         log = p.with_suffix(".log.jsonl") if p.suffix == ".json" else Path(str(p) + ".log.jsonl")
-        log.write_text("\n".join([dumps(e) for e in s.events] + [dumps(s.state.to_dict())]) + "\n", encoding="utf-8")
+        from engine.outputs import write_text_output   # atomic, as every output
+
+        write_text_output(log, "\n".join([dumps(e) for e in s.events] + [dumps(s.state.to_dict())]) + "\n", "the log")
         self.ctl.say(f"saved {len(s.actions)} action(s) to {p} (event log: {log})")
 
     def save_path(self) -> Path:
@@ -1248,7 +1250,10 @@ class PlayWindow(pyglet.window.Window):
         if path is None:
             self.shot_dir.mkdir(parents=True, exist_ok=True)
             path = self.shot_dir / f"aerie-{time.strftime('%Y%m%d-%H%M%S')}-{self.frames:05d}.png"
-        Image.fromarray(np.ascontiguousarray(img)).save(path)
+        from engine.outputs import atomic_path
+
+        with atomic_path(Path(path), "the screenshot") as tmp:
+            Image.fromarray(np.ascontiguousarray(img)).save(tmp, format="PNG")
         self.last_shot = str(path)
         self.ctl.say(f"screenshot: {path}")
         self.write_state()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 
 from engine.errors import AerieError
+from engine.outputs import atomic_path
 from engine.render.video import Progress, VideoWriter, check_output
 
 
@@ -50,7 +51,7 @@ def cmd_render(args) -> int:
 
     from engine.render.overlays import build_overlays
 
-    out = check_output(args.output, (".png",))
+    out = check_output(args.output, (".png",), inputs=[args.scene])
     scene = _load(args.scene)
     state, session = still_state(scene, getattr(args, "step", 0), getattr(args, "seed", None))
     cam = choose_camera(scene, state, getattr(args, "camera", None), getattr(args, "orbit", None))
@@ -63,10 +64,8 @@ def cmd_render(args) -> int:
     if step:
         legend += f"  ·  after step {step}"
     img = r.render(cam, state, overlays, DrawOptions(hud=(legend,)))
-    try:
-        Image.fromarray(img).save(out)
-    except OSError as e:
-        raise AerieError(f"{args.output}: cannot write: {e.strerror or e}") from None
+    with atomic_path(out, "the image") as tmp:      # whole or not at all: the old file stays until this is done
+        Image.fromarray(img).save(tmp, format="PNG")
     w, h = args.size
     print(f"wrote {out} ({w}x{h})")
     return 0
@@ -76,7 +75,7 @@ def cmd_flythrough(args) -> int:
     from engine.render.camera import scene_path
     from engine.render.state import RenderState
 
-    out = check_output(args.output, (".mp4", ".gif"))
+    out = check_output(args.output, (".mp4", ".gif"), inputs=[args.scene])
     scene = _load(args.scene)
     state = RenderState.from_scene(scene)
     path = scene_path(scene, state.characters, args.seconds)
@@ -89,7 +88,7 @@ def cmd_flythrough(args) -> int:
     from engine.render.renderer import DrawOptions
 
     opts = DrawOptions(hud=(f"{scene.name}  ·  L = layer of the feet (1 m each)",))
-    with prog, VideoWriter(out, tuple(args.size), fps) as vw:
+    with atomic_path(out, "the video") as tmp, prog, VideoWriter(tmp, tuple(args.size), fps) as vw:
         for i in range(n):
             t = i / fps * scale
             vw.write(r.render(path.at(t), state, None, opts))
@@ -105,7 +104,7 @@ def cmd_replay(args) -> int:
     from engine.render.events import STEP_S, build_step, effects, frame_state
     from engine.render.state import from_session
 
-    out = check_output(args.output, (".mp4", ".gif"))
+    out = check_output(args.output, (".mp4", ".gif"), inputs=[args.scene, getattr(args, "actions", None)])
     scene = _load(args.scene)
     actions = rules_bridge.script(scene, getattr(args, "actions", None))
     if not actions:
@@ -126,7 +125,8 @@ def cmd_replay(args) -> int:
 
     from engine.render.renderer import DrawOptions
 
-    with prog, VideoWriter(out, tuple(args.size), fps) as vw:
+    # a step refused half-way raises inside: the temporary video is dropped, the old one stays
+    with atomic_path(out, "the video") as tmp, prog, VideoWriter(tmp, tuple(args.size), fps) as vw:
         for _ in range(hold):
             vw.write(r.render(cam(), before, None, DrawOptions(hud=(f"{scene.name}: {len(actions)} steps",))))
             frame += 1

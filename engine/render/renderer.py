@@ -17,6 +17,7 @@ from pathlib import Path
 import moderngl
 import numpy as np
 
+from engine.errors import AerieError
 from engine.render.camera import Camera, gl_matrix
 from engine.render.context import RenderContext
 from engine.render.lightmap import fill
@@ -387,8 +388,12 @@ class Renderer:
     def model(self, name: str) -> _Model:
         name = ALIASES.get(name, name)
         if name not in self._models:
-            path = MODEL_DIR / f"{name}.glb"
-            if not path.exists():
+            from engine.inputs import model_file   # plain names only, contained, regular file, size-capped
+
+            path = model_file(MODEL_DIR, name)
+            if path is None:
+                if name == "generic":
+                    raise AerieError(f"{MODEL_DIR / 'generic.glb'}: the generic model is missing or unreadable")
                 return self.model("generic")
             self._models[name] = _Model(self.ctx, self.prog["model"], path)
         return self._models[name]

@@ -15,22 +15,11 @@ from engine.extras import require
 VIDEO_EXTS = (".mp4", ".gif")
 
 
-def check_output(path: str, exts) -> Path:
-    p = Path(path)
-    if p.suffix.lower() not in exts:
-        raise AerieError(f"{path}: the output must end in {' or '.join(exts)}")
-    parent = p.parent if str(p.parent) else Path(".")
-    if not parent.exists():
-        raise AerieError(f"{path}: the folder {parent} does not exist")
-    if not parent.is_dir():
-        raise AerieError(f"{path}: {parent} is not a folder")
-    import os
+def check_output(path: str, exts, inputs=()) -> Path:
+    """The output path, checked before any work (engine.outputs: extension, folder, not an input)."""
+    from engine.outputs import check_output_path
 
-    if not os.access(parent, os.W_OK) or (p.exists() and not os.access(p, os.W_OK)):
-        raise AerieError(f"{path}: cannot write there (permission denied)")
-    if p.is_dir():
-        raise AerieError(f"{path}: is a folder")
-    return p
+    return check_output_path(path, exts, inputs)
 
 
 class VideoWriter:

@@ -189,7 +189,9 @@ class Session:
         for ch in scene.characters:
             actors[ch.id] = self.ruleset.make_actor(self, ch)
         self.state = State(actors)
-        self._sink = [{"type": "session", "version": 1, "scene": scene.path, "seed": self.seed,
+        from engine.rules.saves import SAVE_VERSION, header   # the scene named by content (engine/rules/saves.py)
+
+        self._sink = [{"type": "session", "version": SAVE_VERSION, **header(scene, with_file=False), "seed": self.seed,
                        "ruleset": scene.ruleset, "options": self.options}]
         # dice rolled before any action (initiative) may be forced by the scene: [options] rolls = { initiative = [...] }
         start_rolls = self.options.get("rolls", {})
@@ -253,9 +255,17 @@ class Session:
         return self.ruleset.preview(self, act)
 
     # -- stepping -------------------------------------------------------------------------------------------
-    def _normalise(self, action) -> dict:
+    def _clean(self, action) -> dict:
+        """A deep, JSON-safe copy of the caller's action (finite numbers, no sets or objects, nested at most 8
+        deep): the log keeps this copy, so changing the caller's dict afterwards never rewrites history."""
+        from engine.rules.validate import json_safe
+
         if not isinstance(action, dict):
             raise BadAction(f"an action is a table with actor and action, not {type(action).__name__}")
+        return json_safe(action, "", lambda path, problem: BadAction(problem, "", path), max_depth=8, max_items=10_000)
+
+    def _normalise(self, action) -> dict:
+        action = self._clean(action)
         name = action.get("action")
         if not isinstance(name, str):
             raise BadAction("required key is missing" if name is None else "must be a string", "", "action")
@@ -280,7 +290,13 @@ class Session:
                 if v1 < 1 or (sides and v1 > sides):
                     raise BadAction(f"{v1} is not a result of a d{sides or 'N'}", "", f"rolls.{k}")
         from engine.rules.actions import check_params
-        return check_params(action, specs[name], _META)
+        act = check_params(action, specs[name], _META)
+        X, Y, Z = self.world.size
+        for k, p in specs[name].items():       # a point off the map is refused, never silently ignored
+            v = act.get(k)
+            if p.kind == "pos" and v is not None and not (0 <= v[0] < X and 0 <= v[1] < Y and 0 <= v[2] < Z):
+                raise Illegal(f"{list(v)} is outside the map ({X} x {Y} cells, {Z} layers)", "AIR-02", k)
+        return act
 
     def check(self, action) -> Any:
         """Validate without changing anything; returns the ruleset's plan. Raises Illegal."""
@@ -291,6 +307,7 @@ class Session:
         return act, self.ruleset.check(self, act)
 
     def step(self, action) -> list[Event]:
+        action = self._clean(action)
         act, plan = self.check(action)
         forced = act.get("rolls", {})
         self.dice.forced = {k: (list(v) if isinstance(v, list) else v) for k, v in forced.items()}
@@ -317,36 +334,23 @@ class Session:
 
     # -- saving ---------------------------------------------------------------------------------------------
     def save(self) -> dict:
-        """A saved game: the scene, the seed, the actions and the event log they produced (to verify)."""
-        return {"type": "save", "version": 1, "scene": self.scene.path, "seed": self.seed,
-                "options": self.options, "actions": self.actions, "events": self.events}
+        """A saved game (engine/rules/saves.py, version 2): the scene by path and content hash, the seed, the
+        actions and the event log they produced (to verify). A snapshot: changing it never changes the session."""
+        from engine.rules.saves import SAVE_VERSION, header, snapshot
+
+        return snapshot({"type": "save", "version": SAVE_VERSION, **header(self.scene), "seed": self.seed,
+                         "options": self.options, "actions": self.actions, "events": self.events})
 
     @classmethod
     def from_log(cls, events, scene=None) -> "Session":
         """Rebuild a game from its event log (dicts or JSON lines): the ``session`` event names the scene and the
         seed, the ``action`` events the actions; the replay must reproduce every event."""
-        evs = [json.loads(e) if isinstance(e, str) else e for e in events if not (isinstance(e, str) and not e.strip())]
-        evs = [e for e in evs if e.get("type") not in ("state", "illegal")]   # the runner's annotations
-        if not evs or evs[0].get("type") != "session":
-            raise AerieError("an event log starts with a 'session' event")
-        head = evs[0]
-        save = {"type": "save", "scene": head["scene"], "seed": head["seed"], "options": head.get("options"),
-                "actions": [e["action"] for e in evs if e.get("type") == "action"], "events": evs}
-        return cls.load(save, scene)
+        from engine.rules import saves
+
+        return saves.from_log(cls, events, scene)
 
     @classmethod
     def load(cls, save: dict, scene=None) -> "Session":
-        from engine.world.scene import load_scene
+        from engine.rules import saves
 
-        if not isinstance(save, dict) or save.get("type") != "save":
-            raise AerieError("not an Aerie saved game")
-        sc = scene or load_scene(save["scene"])
-        s = cls(sc, save["seed"], save.get("options"))
-        for i, a in enumerate(save["actions"]):
-            try:
-                s.step(a)
-            except Illegal as e:
-                raise e.at(f"actions[{i}]") from None
-        if "events" in save and [dumps(e) for e in s.events] != [dumps(e) for e in save["events"]]:
-            raise AerieError("the saved event log does not match the replay (different engine version or edited save)")
-        return s
+        return saves.load(cls, save, scene)

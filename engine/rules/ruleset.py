@@ -25,8 +25,10 @@ class Ruleset:
     DEFAULT_OPTIONS: ClassVar[dict] = {}
 
     def __init__(self, options: dict | None = None):
+        from engine.rules.options import validate_for   # typed options (engine/rules/<name>/options.py)
+
         self.options = dict(self.DEFAULT_OPTIONS)
-        self.options.update(options or {})
+        self.options.update(validate_for(self.name, options))
 
     def opt(self, key):
         return self.options.get(key, self.DEFAULT_OPTIONS.get(key))

@@ -14,12 +14,72 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
-from engine.errors import AerieError
+from engine.errors import AerieError, one_line
 from engine.rules.core import BadAction, Illegal, Session, dumps
 
 EXPECT_KEYS = {"after", "character", "layer", "x", "y", "position", "hp", "max_hp", "temp_hp", "conditions",
                "has_conditions", "lacks_conditions", "flying", "dead", "stable", "current", "round", "over",
                "winner", "events", "no_events", "event", "no_event", "comment", "note"}
+
+
+def _is_int(v) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _strs(v) -> bool:
+    return isinstance(v, list) and all(isinstance(i, str) for i in v)
+
+
+def _tables(v) -> bool:
+    return isinstance(v, dict) or (isinstance(v, list) and all(isinstance(i, dict) for i in v))
+
+
+# key: (test, what it must be)
+EXPECT_TYPES = {
+    "after": (lambda v: _is_int(v) and v >= 0, "the number of script steps played (an integer >= 0)"),
+    "character": (lambda v: isinstance(v, str), "a character id"),
+    "layer": (_is_int, "an integer"), "x": (_is_int, "an integer"), "y": (_is_int, "an integer"),
+    "position": (lambda v: isinstance(v, list) and len(v) == 3 and all(_is_int(i) for i in v), "[x, y, layer]"),
+    "hp": (_is_int, "an integer"), "max_hp": (_is_int, "an integer"), "temp_hp": (_is_int, "an integer"),
+    "conditions": (_strs, "a list of condition names"), "has_conditions": (_strs, "a list of condition names"),
+    "lacks_conditions": (_strs, "a list of condition names"),
+    "flying": (lambda v: isinstance(v, bool), "true or false"), "dead": (lambda v: isinstance(v, bool), "true or false"),
+    "stable": (lambda v: isinstance(v, bool), "true or false"), "over": (lambda v: isinstance(v, bool), "true or false"),
+    "current": (lambda v: isinstance(v, str), "a character id"), "round": (_is_int, "an integer"),
+    "winner": (lambda v: isinstance(v, str), "a side"),
+    "events": (_strs, "a list of event types"), "no_events": (_strs, "a list of event types"),
+    "event": (_tables, "a table of event fields (or a list of them), e.g. { type = \"fall\", layers = 3 }"),
+    "no_event": (_tables, "a table of event fields (or a list of them)"),
+    "comment": (lambda v: True, ""), "note": (lambda v: True, ""),
+}
+CHARACTER_KEYS = {"layer", "x", "y", "position", "hp", "max_hp", "temp_hp", "flying", "dead", "stable",
+                  "conditions", "has_conditions", "lacks_conditions"}
+
+
+def validate_expectations(expects, error, base: str = "expect") -> list:
+    """Every ``[[expect]]`` table typed before anything is played; ``error(path, problem)`` builds the error."""
+    from engine.rules.options import closest
+
+    if not isinstance(expects, list):
+        raise error(base, "must be a list of tables ([[expect]])")
+    for k, e in enumerate(expects):
+        where = f"{base}[{k}]"
+        if not isinstance(e, dict):
+            raise error(where, "must be a table")
+        for key in e:
+            if key not in EXPECT_TYPES:
+                raise error(f"{where}.{key}", f"unknown key{closest(str(key), EXPECT_TYPES)}")
+        if "after" not in e:
+            raise error(f"{where}.after", "required: the number of script steps played")
+        for key, v in e.items():
+            test, what = EXPECT_TYPES[key]
+            if not test(v):
+                raise error(f"{where}.{key}", f"must be {what}, got {v!r}")
+        if "character" not in e:
+            need = sorted(set(e) & CHARACTER_KEYS)
+            if need:
+                raise error(f"{where}.{need[0]}", "needs character = ID")
+    return expects
 
 
 def event_matches(ev: dict, want: dict) -> bool:
@@ -37,13 +97,15 @@ def event_matches(ev: dict, want: dict) -> bool:
 
 
 def load_actions(path: str) -> tuple[list, list]:
+    """An actions file: ``.toml`` with ``[[script]]`` and ``[[expect]]`` tables, ``.json`` (a list of actions or
+    ``{"script": [...], "expect": [...]}``) or ``.jsonl`` (one action a line). Everything is checked here: a step
+    must be a table, values JSON-safe, expectations typed; errors name the file and the key."""
+    from engine.inputs import ACTIONS_MAX_BYTES, read_text
+    from engine.rules.validate import aerie_error, json_safe
+
     p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except OSError as e:
-        raise AerieError(f"{path}: cannot read actions file: {e.strerror}") from None
-    except UnicodeDecodeError:
-        raise AerieError(f"{path}: not UTF-8 text") from None
+    text = read_text(p, ACTIONS_MAX_BYTES, str(path))
+    err = aerie_error(str(path))
     if p.suffix in (".json", ".jsonl"):
         try:
             if p.suffix == ".jsonl":
@@ -52,19 +114,36 @@ def load_actions(path: str) -> tuple[list, list]:
                 items = json.loads(text)
         except json.JSONDecodeError as e:
             raise AerieError(f"{path}: JSON syntax error: {e}") from None
+        except (RecursionError, ValueError) as e:
+            raise AerieError(f"{path}: JSON cannot be read: {'nested too deep' if isinstance(e, RecursionError) else e}") from None
         if isinstance(items, dict):
-            return list(items.get("script", [])), list(items.get("expect", []))
-        if not isinstance(items, list):
-            raise AerieError(f"{path}: expected a list of actions")
-        return items, []
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as e:
-        raise AerieError(f"{path}: TOML syntax error: {e}") from None
-    unknown = set(data) - {"script", "expect"}
-    if unknown:
-        raise AerieError(f"{path}: {min(unknown)}: unknown key (an actions file holds [[script]] and [[expect]] tables)")
-    return list(data.get("script", [])), list(data.get("expect", []))
+            unknown = set(items) - {"script", "expect"}
+            if unknown:
+                raise AerieError(f"{path}: {sorted(unknown)[0]}: unknown key (an actions file holds script and expect)")
+            data = items
+        elif isinstance(items, list):
+            data = {"script": items}
+        else:
+            raise AerieError(f"{path}: expected a list of actions or {{\"script\": [...], \"expect\": [...]}}")
+    else:
+        try:
+            data = tomllib.loads(text)
+        except tomllib.TOMLDecodeError as e:
+            raise AerieError(f"{path}: TOML syntax error: {e}") from None
+        except (RecursionError, ValueError) as e:
+            raise AerieError(f"{path}: TOML cannot be read: {'nested too deep' if isinstance(e, RecursionError) else e}") from None
+        unknown = set(data) - {"script", "expect"}
+        if unknown:
+            raise AerieError(f"{path}: {sorted(unknown)[0]}: unknown key (an actions file holds [[script]] and [[expect]] tables)")
+    data = json_safe(data, "", err)
+    script, expects = data.get("script", []), data.get("expect", [])
+    if not isinstance(script, list):
+        raise err("script", "must be a list of actions")
+    for i, a in enumerate(script):
+        if not isinstance(a, dict):
+            raise err(f"script[{i}]", "a step is a table with actor and action")
+    validate_expectations(expects, err, "expect")
+    return script, expects
 
 
 def check_expectations(session: Session, expects: list, after: int, step_events: list, where: str) -> list[str]:
@@ -302,6 +381,12 @@ def state_json(session) -> dict:
 def cmd_run(args) -> int:
     from engine.world.scene import load_scene
 
+    from engine.outputs import check_output_path, write_output
+
+    log_path = None
+    if args.log:     # refused before anything is played: the log may not replace the scene or the actions file
+        log_path = check_output_path(args.log, inputs=[args.scene] + ([args.actions] if args.actions else []),
+                                     force=getattr(args, "force", True))
     scene = load_scene(args.scene)
     script, expects, source = None, None, "script"
     if args.actions:
@@ -331,10 +416,7 @@ def cmd_run(args) -> int:
             out.write(f"  {a.name}: {a.hp}/{a.max_hp} HP at {[a.x, a.y, a.layer]}{' aloft' if a.flying else ''}"
                       f"{' DEAD' if a.dead else ''}{' ' + ', '.join(sorted(a.conditions)) if a.conditions else ''}\n")
     if args.log:
-        try:
-            Path(args.log).write_text("\n".join(log_lines + [dumps(st)]) + "\n", encoding="utf-8")
-        except OSError as e:
-            raise AerieError(f"{args.log}: cannot write the log: {e.strerror}") from None
+        write_output(log_path, ("\n".join(log_lines + [dumps(st)]) + "\n").encode("utf-8"), what="the log")
     for p in problems:
-        print(f"aerie run: {scene.path}: {p}", file=sys.stderr)
+        print(one_line(f"aerie run: {scene.path}: {p}"), file=sys.stderr)
     return 1 if problems else 0

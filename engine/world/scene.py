@@ -18,6 +18,8 @@ import numpy as np
 
 from engine.errors import AerieError, SceneError
 from engine.resources import resource_dir, shipped_scene, shipped_scenes
+from engine.inputs import MODEL_NAME
+from engine.rules.validate import check_character
 from engine.world.grid import MAX_CELLS_XY, MAX_LAYERS, MAX_VOXELS, World
 from engine.world.materials import AIR, BUILTIN_MATERIALS, TERRAIN_KINDS, Material
 
@@ -137,6 +139,7 @@ class Scene:
     spec: SceneSpec
     world: World
     characters: tuple[Character, ...]
+    source: str | None = None  # the scene file's absolute path (None: parsed from text); saves find it from any folder
 
     @property
     def name(self) -> str:
@@ -156,7 +159,7 @@ class Scene:
 # ---------------------------------------------------------------------------------------------------------
 def _msgspec_path(msg: str) -> tuple[str, str]:
     """Split msgspec's "problem - at `$.a[1].b`" into (path, problem)."""
-    m = re.search(r" - at `\$(.*)`$", msg)
+    m = re.search(r" - at `\$(.*)`$", msg, re.S)
     if not m:
         return "", msg
     path = m.group(1).lstrip(".")
@@ -168,11 +171,11 @@ def _convert(data, typ, file: str, base: str):
         return msgspec.convert(data, typ)
     except msgspec.ValidationError as e:
         path, problem = _msgspec_path(str(e))
-        m = re.match(r"Object contains unknown field `(.+)`", problem)
+        m = re.match(r"Object contains unknown field `(.+)`", problem, re.S)
         if m:
             path = f"{path}.{m.group(1)}" if path else m.group(1)
             problem = "unknown key"
-        m = re.match(r"Object missing required field `(.+)`", problem)
+        m = re.match(r"Object missing required field `(.+)`", problem, re.S)
         if m:
             path = f"{path}.{m.group(1)}" if path else m.group(1)
             problem = "required key is missing"
@@ -191,23 +194,21 @@ ASSETS_DIR = resource_dir("assets").resolve()
 ASSET_PREFIX = "@assets/"
 
 
-def _safe_asset(scene_dir: Path, rel: str, file: str, key: str) -> Path:
+def _safe_asset(scene_dir: Path, rel: str, file: str, key: str, cap: int | None = None) -> Path:
     """Resolve an asset path. It is relative to the scene's folder and must stay inside it (no absolute paths,
-    no .., no links out); ``@assets/...`` names a file shipped in Aerie's own assets/ folder, and must stay in it."""
+    no .., no links out); ``@assets/...`` names a file shipped in Aerie's own assets/ folder, and must stay in it.
+    It must be a regular file under ``cap`` bytes (engine.inputs.contained: the one check every asset goes through)."""
+    from engine.inputs import VOX_MAX_BYTES, contained
+
     if rel.startswith(ASSET_PREFIX):
         base, rel_in = ASSETS_DIR, rel[len(ASSET_PREFIX):]
         where = "Aerie's assets folder"
     else:
         base, rel_in = scene_dir.resolve(), rel
         where = "the scene's folder"
-    if not rel_in or os.path.isabs(rel_in) or rel_in.startswith("~") or "\x00" in rel_in:
+    if not rel_in:
         raise SceneError(file, key, f"asset path {rel!r} must be relative to {where}")
-    target = (base / rel_in).resolve()
-    if target != base and base not in target.parents:
-        raise SceneError(file, key, f"asset path {rel!r} leaves {where}")
-    if not target.is_file():
-        raise SceneError(file, key, f"asset file {rel!r} does not exist")
-    return target
+    return contained(base, rel_in, cap or VOX_MAX_BYTES, where, lambda m: SceneError(file, key, m.replace(repr(rel_in), repr(rel), 1)))
 
 
 def _color(value, file: str, key: str) -> tuple[int, int, int]:
@@ -357,7 +358,7 @@ def _build_characters(spec: SceneSpec, world: World, file: str) -> tuple[Charact
     schema = character_schema(spec.ruleset or "")
     X, Y, Z = world.size
     seen: dict[str, int] = {}
-    out = []
+    out: list[Character] = []
     for i, raw in enumerate(spec.characters):
         key = f"characters[{i}]"
         common = _convert({k: v for k, v in raw.items() if k in _COMMON_KEYS}, CharacterCommon, file, key)
@@ -367,6 +368,16 @@ def _build_characters(spec: SceneSpec, world: World, file: str) -> tuple[Charact
         if common.id in seen:
             raise SceneError(file, f"{key}.id", f"duplicate id {common.id!r} (also characters[{seen[common.id]}])")
         seen[common.id] = i
+        for f in ("model", "kind"):
+            v = getattr(common, f)
+            if v is not None and not re.fullmatch(MODEL_NAME, v):
+                raise SceneError(file, f"{key}.{f}", f"{v!r} is not a name (letters, digits, _ and -; it names "
+                                                     f"assets/models/NAME.glb and a stat block, never a path)")
+        for f in ("id", "side", "name"):
+            v = getattr(common, f)
+            if v is not None and len(v) > 200:
+                raise SceneError(file, f"{key}.{f}", "at most 200 characters")
+        check_character(spec.ruleset or "", {k: v for k, v in raw.items() if k not in _COMMON_KEYS}, file, key)
         footprint, height, eye = SIZES[common.size]
         height = common.height_layers if common.height_layers is not None else height
         eye = common.eye_m if common.eye_m is not None else eye
@@ -393,6 +404,15 @@ def _build_characters(spec: SceneSpec, world: World, file: str) -> tuple[Charact
             below = world.support_layer(x, y, layer)
             raise SceneError(file, f"{key}.at", f"{common.id!r} is not flying but stands on nothing at layer {layer} "
                                                 f"(the surface below is layer {below}); set flying = true or lower it")
+        rides = raw.get("mount")
+        for other in out:
+            if rides == other.id or other.raw.get("mount") == common.id:
+                continue                      # a rider shares its mount's space (DND-36, BAT-42)
+            ox, oy, ol = other.at
+            if (x < ox + other.footprint and ox < x + footprint and y < oy + other.footprint and oy < y + footprint
+                    and layer < ol + other.height_layers and ol < layer + height):
+                raise SceneError(file, f"{key}.at", f"{common.id!r} would stand in the same space as {other.id!r} "
+                                                    f"(characters[{seen[other.id]}], at {list(other.at)})")
         out.append(Character(common.id, common.side, (x, y, layer), common.flying, common.kind, common.size,
                              footprint, height, float(eye), common.name or common.id, common.model, stats, dict(raw)))
     return tuple(out)
@@ -407,11 +427,30 @@ def _check_refs(spec: SceneSpec, chars: tuple[Character, ...], file: str) -> Non
         if cam.name in names:
             raise SceneError(file, f"cameras[{i}].name", f"duplicate camera name {cam.name!r}")
         names.add(cam.name)
+    for i, cam in enumerate(spec.cameras):
+        _check_view(cam.position, cam.look_at, file, f"cameras[{i}]")
+        if not 1.0 <= cam.fov <= 170.0:
+            raise SceneError(file, f"cameras[{i}].fov", f"field of view {cam.fov:g} is outside 1..170 degrees")
     last = -1.0
     for i, k in enumerate(spec.flythrough):
-        if k.t < 0 or k.t <= last:
-            raise SceneError(file, f"flythrough[{i}].t", "keyframe times must start at 0 or later and increase")
+        if k.t < 0 or k.t <= last or k.t > 3600:
+            raise SceneError(file, f"flythrough[{i}].t", "keyframe times must start at 0 or later, increase and stay "
+                                                         "within 3600 s")
+        _check_view(k.position, k.look_at, file, f"flythrough[{i}]")
         last = k.t
+    if len(spec.flythrough) > 10_000:
+        raise SceneError(file, "flythrough", "at most 10,000 keyframes")
+    from engine.rules.runner import validate_expectations
+
+    validate_expectations(spec.expect, lambda path, problem: SceneError(file, path, problem), "expect")
+
+
+def _check_view(position, look_at, file: str, key: str) -> None:
+    for name, v in (("position", position), ("look_at", look_at)):
+        if any(abs(c) > 1e6 for c in v):
+            raise SceneError(file, f"{key}.{name}", f"{list(v)} is more than 1,000 km from the map")
+    if tuple(position) == tuple(look_at):
+        raise SceneError(file, f"{key}.look_at", "the camera looks at its own position")
 
 
 GROUND_IMAGE_MAX_PX = 16384        # per side; the renderer scales larger images down anyway
@@ -444,6 +483,16 @@ def parse_scene(text: str, file: str, scene_dir: Path | None = None) -> Scene:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
         raise SceneError(file, "", f"TOML syntax error: {e}") from None
+    except RecursionError:
+        raise SceneError(file, "", "TOML nested too deep") from None
+    except ValueError as e:               # an integer of thousands of digits (Python's int limit)
+        m = re.search(r"\d{4000,}", text)
+        if m is None:
+            raise SceneError(file, "", f"TOML value cannot be read: {e}") from None
+        line = text.count("\n", 0, m.start()) + 1
+        k = re.match(r"\s*([A-Za-z0-9_\-.\"']+)\s*=", text.splitlines()[line - 1])
+        raise SceneError(file, k.group(1) if k else "", f"line {line}: an integer of {len(m.group())} digits "
+                                                        "(integers are within +-2**53)") from None
     return scene_from_data(data, file, scene_dir or Path("."))
 
 
@@ -457,7 +506,13 @@ def _resolve_ruleset(spec: SceneSpec, file: str) -> SceneSpec:
     return spec
 
 
-def scene_from_data(data: dict, file: str, scene_dir: Path) -> Scene:
+def scene_from_data(data: dict, file: str, scene_dir: Path, *, check_rules: bool = True) -> Scene:
+    """Validate everything: JSON-safe values (finite numbers, no dates, bounded depth), the typed keys, the map,
+    the characters, then the ruleset itself (it builds its actors and starts the fight once, so whatever this
+    accepts ``aerie run``, ``render`` and ``play`` can play)."""
+    from engine.rules.validate import json_safe, scene_error
+
+    data = json_safe(data, "", scene_error(file))
     if isinstance(data, dict) and "version" in data and data["version"] != SCENE_VERSION:
         raise SceneError(file, "version", f"scene version {data['version']!r} is not supported (this is version {SCENE_VERSION})")
     spec = _convert(data, SceneSpec, file, "")
@@ -466,29 +521,37 @@ def scene_from_data(data: dict, file: str, scene_dir: Path) -> Scene:
     world.ground_image = _ground_image(spec.map.ground_image, scene_dir, file)
     chars = _build_characters(spec, world, file)
     _check_refs(spec, chars, file)
-    return Scene(file, spec, world, chars)
+    scene = Scene(file, spec, world, chars)
+    if check_rules:
+        from engine.rules.core import Session
+
+        Session(scene)        # the ruleset's own checks (stat blocks, weapons, options, mounts, initiative)
+    return scene
 
 
 def load_scene(path) -> Scene:
     """Load a scene file; a bare name such as ``showcase`` that is not a file here names a shipped scene."""
+    from engine.inputs import SCENE_MAX_BYTES, read_bounded
+
     p = Path(path)
     if not p.exists():
         p = shipped_scene(str(path)) or p
     file = _display(p)
-    try:
-        raw = p.read_bytes()
-    except FileNotFoundError:
-        hint = "" if ("/" in str(path) or "\\" in str(path)) else \
-            f" (and no shipped scene of that name: {', '.join(shipped_scenes())})"
-        raise SceneError(file, "", "no such scene file" + hint) from None
-    except IsADirectoryError:
-        raise SceneError(file, "", "is a folder, not a scene file") from None
-    except OSError as e:
-        raise SceneError(file, "", f"cannot read: {e.strerror}") from None
-    if len(raw) > 16 * 1024 * 1024:
-        raise SceneError(file, "", "scene file is over 16 MiB")
+    hint = "" if ("/" in str(path) or "\\" in str(path)) else \
+        f" (and no shipped scene of that name: {', '.join(shipped_scenes())})"
+
+    def err(m):
+        m = m[len(file) + 2:]
+        return SceneError(file, "", {"no such file": "no such scene file" + hint,
+                                     "is a folder, not a file": "is a folder, not a scene file"}.get(m, m))
+
+    raw = read_bounded(p, SCENE_MAX_BYTES, file, err)
+    if b"\x00" in raw:
+        raise SceneError(file, "", "not a text file (it holds NUL bytes)")
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as e:
         raise SceneError(file, "", f"not UTF-8 text (byte {e.start})") from None
-    return parse_scene(text, file, p.parent)
+    scene = parse_scene(text, file, p.parent)
+    object.__setattr__(scene, "source", str(p.resolve()))
+    return scene

@@ -85,7 +85,7 @@ class VoxModel:
 # --------------------------------------------------------------------------------------------------------------
 
 def read_vox(source, *, name: str | None = None, max_voxels: int = 64 * 1024 * 1024,
-             max_side: int = 1024) -> VoxModel:
+             max_side: int = 1024, max_bytes: int = 256 * 1024 * 1024) -> VoxModel:
     """Read a .vox file from a path or from bytes; every model is merged into one grid.
 
     With a scene graph, each shape's model is placed at its accumulated transform; without one, all models
@@ -94,6 +94,8 @@ def read_vox(source, *, name: str | None = None, max_voxels: int = 64 * 1024 * 1
     """
     if isinstance(source, (bytes, bytearray, memoryview)):
         label = name if name is not None else "<bytes>"
+        if len(source) > max_bytes:
+            raise VoxError(f"{label}: {len(source) / 2 ** 20:g} MiB is over the {max_bytes / 2 ** 20:g} MiB cap")
         data = bytes(source)
     else:
         try:
@@ -101,11 +103,11 @@ def read_vox(source, *, name: str | None = None, max_voxels: int = 64 * 1024 * 1
         except TypeError:
             raise VoxError(f"{name or '<vox>'}: cannot read a .vox from a {type(source).__name__}") from None
         label = name if name is not None else path
-        try:
-            with open(path, "rb") as f:
-                data = f.read()
-        except OSError as e:
-            raise VoxError(f"{label}: cannot read file: {e.strerror or e}") from None
+        from engine.inputs import VOX_MAX_BYTES, read_bounded
+
+        # regular files only, size capped before reading (a 3 GiB file is refused from its size; a FIFO never
+        # blocks); the cap covers the largest model the voxel caps admit
+        data = read_bounded(path, min(max_bytes, VOX_MAX_BYTES), label, VoxError)
     return _Parser(data, label, max_voxels, max_side).parse()
 
 

@@ -278,9 +278,9 @@ class Dnd5e(Conditions, Damage, Attacks, Mounts, Ruleset):
     def _begin_turn(self, session: Session, guard: int) -> None:
         st = session.state
         for _ in range(4 * len(st.order) + 4):
-            if st.over:
+            if st.over or st.current is None:       # a scene with no characters has no turns
                 return
-            a = st.actors[cast(str, st.current)]
+            a = st.actors[st.current]
             st.turn = self._new_turn(a.id)
             session.emit({"type": "turn", "who": a.id, "round": st.round, "rule": "DND-10"})
             a.data["reaction_used"] = False                     # DND-13
