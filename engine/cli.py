@@ -100,6 +100,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     interop_arguments(sub, _positive)
 
+    s = sub.add_parser("rules", help="the rule catalogue (--markdown: docs/rules.md, generated from the registry)")
+    s.add_argument("--markdown", action="store_true")
+
     s = sub.add_parser("demo", help="the main job: show the showcase scene")
     s.add_argument("--scene", default=None)
     return p
@@ -147,6 +150,7 @@ COMMANDS = {
     "demo": _delegate("engine.demo", "cmd_demo"),
     "import": _delegate("engine.interop.commands", "cmd_import"),
     "export": _delegate("engine.interop.commands", "cmd_export"),
+    "rules": _delegate("engine.rules.catalogue", "cmd_rules"),
 }
 
 BENCHES = {

@@ -1,5 +1,7 @@
-"""Shared pieces of the property tests: the random scenes they build and the check on illegal actions."""
+"""Shared pieces of the ruleset tests: the random scenes they build (``GENERATORS`` by ruleset name; any other
+registered ruleset gets ``generic_scene_text``) and the check on illegal actions."""
 
+import random
 import re
 
 from engine.rules.core import Illegal
@@ -38,3 +40,195 @@ def refused_unchanged(session, action) -> bool:
         assert session.fingerprint() == before, f"illegal {action} changed the state"
         return True
     return False
+
+
+# ---------------------------------------------------------------------------------------------------------
+DND_KINDS = ["archer", "knight", "harpy", "rogue", "priest", "mage", "guard", "duelist", "giant_eagle", "griffon",
+         "flying_scout"]
+
+
+def dnd5e_scene_text(rng: random.Random) -> str:
+    X, Y, Z = rng.randint(8, 12), rng.randint(8, 12), rng.randint(6, 9)
+    fills, solid = random_fills(rng, X, Y, Z, ["stone", "roof", "brick", "wood"])
+    lines = [f'name = "random"', 'ruleset = "dnd5e"', f"seed = {rng.randint(0, 10**6)}", "[map]",
+             f"size = [{X}, {Y}, {Z}]", f"fill = [{', '.join(fills)}]",
+             "[options]", f'diagonal = "{rng.choice(["5e", "5e", "euclidean", "5-10-5"])}"']
+    taken = set()
+    n = 0
+    for side in ("red", "blue"):
+        for _ in range(rng.randint(1, 3)):
+            kind = rng.choice(DND_KINDS)
+            big = kind in ("giant_eagle", "griffon")
+            fp = 2 if big else 1
+            h = 3 if big else 2
+            flyer = kind in ("harpy", "giant_eagle", "griffon", "flying_scout")
+            for _try in range(50):
+                x, y = rng.randrange(X - fp + 1), rng.randrange(Y - fp + 1)
+                ground = max([z + 1 for (sx, sy, z) in solid if x <= sx < x + fp and y <= sy < y + fp] + [0])
+                layer = ground + (rng.randint(0, 3) if flyer and rng.random() < 0.6 else 0)
+                cells = {(x + i, y + j, layer + k) for i in range(fp) for j in range(fp) for k in range(h)}
+                if layer + 1 > Z or cells & solid or cells & taken or any(c[2] >= Z for c in cells if c[2] < layer + 1):
+                    continue
+                taken |= cells
+                n += 1
+                lines += ["[[characters]]", f'id = "c{n}"', f'side = "{side}"', f"at = [{x}, {y}, {layer}]"]
+                if kind == "flying_scout":
+                    lines += ['kind = "scout"', "fly_speed_m = 12"]
+                else:
+                    lines += [f'kind = "{kind}"']
+                if big:
+                    lines += ['size = "large"']
+                if flyer and layer > ground:
+                    lines += ["flying = true"]
+                if rng.random() < 0.2:
+                    lines += ['items = ["potion_of_healing"]']
+                if rng.random() < 0.3:
+                    lines += ["pc = true"]
+                break
+    return "\n".join(lines) + "\n"
+
+
+MOUNTED = """
+name = "mounted skirmish"
+ruleset = "dnd5e"
+seed = 5
+[map]
+size = [12, 12, 8]
+fill = [{ material = "roof", from = [5, 5, 0], to = [7, 7, 2] }]
+[[characters]]
+id = "rider"
+kind = "wyvern_rider"
+side = "blue"
+at = [1, 1, 0]
+mount = "griffon"
+[[characters]]
+id = "griffon"
+kind = "griffon"
+size = "large"
+side = "blue"
+at = [1, 1, 0]
+controlled_mount = true
+[[characters]]
+id = "eagle_rider"
+kind = "scout"
+side = "red"
+at = [9, 9, 3]
+flying = true
+mount = "eagle"
+[[characters]]
+id = "eagle"
+kind = "giant_eagle"
+size = "large"
+side = "red"
+at = [9, 9, 3]
+flying = true
+[[characters]]
+id = "knight"
+kind = "knight"
+side = "red"
+at = [6, 6, 3]
+[[characters]]
+id = "mage"
+kind = "mage"
+side = "blue"
+at = [2, 9, 0]
+"""
+
+
+BATON_KINDS = ["knight", "archer", "brigand", "harpy", "wolf", "skeleton", "griffon"]
+BATON_FLYERS = ("harpy", "griffon")
+
+
+def baton_scene_text(rng: random.Random) -> str:
+    X, Y, Z = rng.randint(7, 10), rng.randint(7, 10), rng.randint(6, 8)
+    fills, solid = random_fills(rng, X, Y, Z, ["stone", "roof", "mud", "ice", "coals", "snow", "wood"])
+    opts = []
+    if rng.random() < 0.5:
+        opts.append(f'air12_vs_bat47 = "{rng.choice(["bat47", "air12"])}"')
+    if rng.random() < 0.3:
+        opts.append("air17_overrides_elevation = false")
+    if rng.random() < 0.3:
+        opts.append('keep_prefers = "turn"')
+    if rng.random() < 0.2:
+        opts.append('upkeep = "start_of_turn"')
+    lines = ['name = "random baton"', 'ruleset = "baton"', f"seed = {rng.randint(0, 10**6)}"]
+    if opts:
+        lines += ["[options]"] + opts
+    lines += ["[map]", f"size = [{X}, {Y}, {Z}]", f"fill = [{', '.join(fills)}]"]
+    taken = set()
+    n = 0
+    for side in ("party", "foes"):
+        for _ in range(rng.randint(1, 3)):
+            kind = rng.choice(BATON_KINDS)
+            big = kind == "griffon"
+            fp, h = (2, 3) if big else (1, 2)
+            flyer = kind in BATON_FLYERS
+            for _try in range(50):
+                x, y = rng.randrange(X - fp + 1), rng.randrange(Y - fp + 1)
+                ground = max([z + 1 for (sx, sy, z) in solid if x <= sx < x + fp and y <= sy < y + fp] + [0])
+                layer = ground + (rng.randint(1, 3) if flyer and rng.random() < 0.6 else 0)
+                cells = {(x + i, y + j, layer + k) for i in range(fp) for j in range(fp) for k in range(h)}
+                if layer + h > Z or cells & solid or cells & taken:
+                    continue
+                taken |= cells
+                n += 1
+                lines += ["[[characters]]", f'id = "c{n}"', f'side = "{side}"', f"at = [{x}, {y}, {layer}]",
+                          f'kind = "{kind}"']
+                if big:
+                    lines += ['size = "large"']
+                if flyer and layer > ground:
+                    lines += ["flying = true"]
+                if side == "party":
+                    lines += ["pc = true"]
+                if rng.random() < 0.2:
+                    lines += ["counterattack = true"]
+                if rng.random() < 0.2:
+                    lines += ['items = { potion_healing = 1, potion_vigor = 1 }']
+                if rng.random() < 0.15:
+                    lines += ["surprised = true"]
+                if rng.random() < 0.1:
+                    lines += [f'conditions = ["{rng.choice(["slow", "shaken", "confused", "overloaded", "prone"])}"]']
+                if big and rng.random() < 0.6:          # a rider on the griffon (BAT-42)
+                    mount = f"c{n}"
+                    n += 1
+                    lines += ["[[characters]]", f'id = "c{n}"', f'side = "{side}"', f"at = [{x}, {y}, {layer}]",
+                              'kind = "knight"', f'mount = "{mount}"', "flying = true"]   # carried
+                    if side == "party":
+                        lines += ["pc = true"]
+                break
+    return "\n".join(lines) + "\n"
+
+
+def generic_scene_text(rng: random.Random, ruleset: str) -> str:
+    """A small random map and 2-4 characters with no ruleset keys (every schema key has a default)."""
+    X, Y, Z = rng.randint(7, 10), rng.randint(7, 10), rng.randint(5, 7)
+    fills, solid = random_fills(rng, X, Y, Z, ["stone", "roof", "wood"])
+    lines = [f'name = "random {ruleset}"', f'ruleset = "{ruleset}"', f"seed = {rng.randint(0, 10**6)}", "[map]",
+             f"size = [{X}, {Y}, {Z}]", f"fill = [{', '.join(fills)}]"]
+    taken = set()
+    n = 0
+    for side in ("red", "blue"):
+        for _ in range(rng.randint(1, 2)):
+            for _try in range(50):
+                x, y = rng.randrange(X), rng.randrange(Y)
+                layer = max([z + 1 for (sx, sy, z) in solid if (sx, sy) == (x, y)] + [0])
+                cells = {(x, y, layer), (x, y, layer + 1)}
+                if layer + 2 > Z or cells & solid or cells & taken:
+                    continue
+                taken |= cells
+                n += 1
+                lines += ["[[characters]]", f'id = "c{n}"', f'side = "{side}"', f"at = [{x}, {y}, {layer}]"]
+                break
+    return "\n".join(lines) + "\n"
+
+
+def dnd5e_scene(rng: random.Random) -> str:
+    return MOUNTED if rng.random() < 0.12 else dnd5e_scene_text(rng)
+
+
+GENERATORS = {"dnd5e": dnd5e_scene, "baton": baton_scene_text}
+
+
+def random_scene(rng: random.Random, ruleset: str) -> str:
+    gen = GENERATORS.get(ruleset)
+    return gen(rng) if gen else generic_scene_text(rng, ruleset)

@@ -516,7 +516,15 @@ PREVIEW_ORDER = ("summary", "text", "cost_m", "movement_cost_m", "path_cost_m", 
                  "cover", "cover_bonus", "blocked_fraction", "modifiers", "fall_risk", "fall_chance", "can_fall")
 
 
-def _move_lines(pv: dict) -> list[str]:
+def _ruleset_class(ruleset):
+    if ruleset is not None:
+        return ruleset
+    from engine.rules.registry import default
+
+    return default().ruleset_class()
+
+
+def _move_lines(pv: dict, ruleset=None) -> list[str]:
     path = pv.get("path") or []
     out = []
     if path:
@@ -531,11 +539,7 @@ def _move_lines(pv: dict) -> list[str]:
     out.append(f"cost: {_fmt(pv.get('cost_m', '?'))} m = " + " + ".join(parts))
     if "left_after_m" in pv:
         out.append(f"movement left after: {_fmt(pv['left_after_m'])} m")
-    if pv.get("bonus_action_needed"):
-        avail = pv.get("bonus_action_available")
-        out.append("bonus action needed to stay aloft (AIR-08): " + ("available" if avail else "ALREADY USED"))
-    elif "bonus_action_needed" in pv:
-        out.append("no bonus action needed for flight this turn (AIR-08)")
+    out += _ruleset_class(ruleset).move_preview_lines(pv)     # the upkeep of flight, in the ruleset's words
     if pv.get("lands"):
         out.append("lands on a surface")
     elif pv.get("ends_aloft"):
@@ -585,14 +589,14 @@ def _attack_lines(pv: dict, base_ac=None) -> list[str]:
     return out
 
 
-def preview_lines(pv: dict, base_ac=None) -> list[str]:
+def preview_lines(pv: dict, base_ac=None, ruleset=None) -> list[str]:
     """A ruleset's preview dict as readable lines (move and attack in full sentences, anything else key by key;
     long lists summarised)."""
     if not isinstance(pv, dict):
         return [str(pv)]
     try:
         if pv.get("action") == "move" and "cost_m" in pv:
-            return _move_lines(pv)
+            return _move_lines(pv, ruleset)
         if pv.get("action") == "attack" and ("hit_chance" in pv or "cover" in pv):
             return _attack_lines(pv, base_ac)
     except (TypeError, ValueError, KeyError):

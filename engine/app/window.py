@@ -991,8 +991,8 @@ class PlayWindow(pyglet.window.Window):
         # -- left: turn order, then the selected character
         y = lh + 16
         rows = []
-        marks = s.ruleset.turn_marks(s)     # baton: who holds the baton, who has acted (BAT-08..10)
-        short = {"holds the baton": "baton", "acted this turn": "acted", "acted": "done", "has not acted": "ready"}
+        marks = s.ruleset.turn_marks(s)     # the ruleset's notes on the turn order (who has acted...)
+        short = s.ruleset.TURN_MARKS_SHORT
         for i, cid in enumerate(st.order):
             a = st.actors[cid]
             mark = ">" if cid == cur else " "
@@ -1011,8 +1011,7 @@ class PlayWindow(pyglet.window.Window):
         hud.box(8, y, 8 + pw, y + lh + 4, H.BG_TITLE)
         title = f"Turn order  (round {st.round})"
         if marks:
-            holder = st.actors.get(st.data.get("holder")) if isinstance(st.data, dict) else None
-            title = f"Baton: {holder.side} side" if holder is not None else "Baton"
+            title = s.ruleset.turn_title(s) or title
         hud.text(16, y + 3, title, H.ACCENT)
         yy = y + lh + 8
         for text, col, tail, cid in rows:
@@ -1128,15 +1127,7 @@ class PlayWindow(pyglet.window.Window):
         rows.append((f"{a.name}", H.FG))
         rows.append((f"{a.id} - {a.side} - {a.kind or a.size}", H.DIM))
         data = a.data or {}
-        ac = data.get("ac")
-        if s.scene.ruleset == "baton":      # baton: hp is Life; Vigor and Protection absorb damage first
-            rows.append((f"Life {a.hp}/{a.max_hp}   Vigor {data.get('vigor')}/{data.get('max_vigor')}", H.FG))
-            wounds = data.get("wounds") or []
-            rows.append((f"Protection {data.get('protection')}/{data.get('protection_max')}   "
-                         f"wounds {len(wounds)}", H.FG))
-        else:
-            rows.append((f"HP {a.hp}/{a.max_hp}" + (f" (+{a.temp_hp} temp)" if a.temp_hp else "") +
-                         (f"   AC {ac}" if ac is not None else ""), H.FG))
+        rows.extend((row, H.FG) for row in rs.hud_rows(s, a))     # the ruleset's own rows (hit points...)
         try:
             left = rs.movement_left(s, a, a.flying or a.can_fly)
             rows.append((f"movement left: {left:g} m", H.FG))
@@ -1144,16 +1135,7 @@ class PlayWindow(pyglet.window.Window):
             pass
         cur = s.current == a.id
         turn = s.state.turn if cur else {}
-        used = []
-        for k in ("action", "bonus", "bonus_action", "reaction", "major", "minor"):
-            for kk in (k, f"{k}_used", f"used_{k}"):
-                if kk in turn:
-                    used.append((k.replace("_", " "), bool(turn[kk])))
-                    break
-        if "reaction_used" in data and not any(u[0] == "reaction" for u in used):
-            used.append(("reaction", bool(data["reaction_used"])))
-        elif "reaction" in data and not any(u[0] == "reaction" for u in used):
-            used.append(("reaction", bool(data["reaction"])))
+        used = rs.economy(s, a, turn)       # [(resource, used)] for this turn
         if used:
             rows.append((", ".join(f"{n} {'USED' if u else 'free'}" for n, u in used), H.FG))
         elif cur:
@@ -1219,7 +1201,7 @@ class PlayWindow(pyglet.window.Window):
                           if not (k == "reason" and v == reason) and not (k == "rule" and v == rule)}
                 tgt = ctl.state.actors.get(pv.get("target")) if isinstance(pv.get("target"), str) else None
                 base_ac = (tgt.data or {}).get("ac") if tgt is not None else None
-                for line in preview_lines(pv, base_ac):
+                for line in preview_lines(pv, base_ac, ctl.session.ruleset):
                     for i, part in enumerate(hud.wrap(line, w - 24)):
                         rows.append(("  " + part if i else part, H.FG))
         if ctl.forced:

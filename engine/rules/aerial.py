@@ -1,7 +1,7 @@
 """The aerial module (AIR-01 to AIR-12), on top of any ruleset.
 
 It calls the ruleset only through the hooks of :class:`engine.rules.ruleset.Ruleset` (movement left, take-off
-cost, the upkeep resource, fall reasons, the damage path, prone), so the same code flies 5e and baton characters.
+cost, the upkeep resource, fall reasons, the damage path, prone), so the same code flies the characters of every ruleset.
 
 Movement (AIR-06, AIR-07, AIR-09): the cheapest path over nodes (cell x, cell y, layer) where the body fits
 (no solid voxel in its footprint x height). Edges go to the 26 neighbours: a horizontal step (straight or
@@ -265,7 +265,7 @@ def reach(session: Session, a: Actor, budget_m: float | None = None, fly: bool |
         sl = (slice(max(az0, 0), max(az1 + 1, 0)), slice(max(ay0, 0), max(ay1 + 1, 0)), slice(max(ax0, 0), max(ax1 + 1, 0)))
         endable[sl] = False
         if o.side != a.side:
-            passable[sl] = False     # 5e: through an ally's space, not a hostile's
+            passable[sl] = False     # through an ally's space, not a hostile's
     lo = (a.layer - z0, a.y - y0, a.x - x0)
     passable[lo] = True
     costs = (cell, diag, climb, descend, takeoff)
@@ -279,61 +279,6 @@ def reach(session: Session, a: Actor, budget_m: float | None = None, fly: bool |
         session.cache.clear()
     session.cache[key] = r
     return r
-
-
-def _relax_3d(passable, supc, lo, fly, costs, max_iter):
-    """Reference implementation of the relaxation on 3D slices (tests compare it with :func:`_relax_flat`)."""
-    cell, diag, climb, descend, takeoff = costs
-    Zb, Yb, Xb = passable.shape
-    big = np.int32(1 << 29)     # big + big still fits an int32
-    dist = np.full(passable.shape, big, dtype=np.int32)
-    dist[lo] = 0
-    dense, sparse = [], []
-    walk_pairs = passable & supc
-    for dz, dy, dx in _SHIFTS:
-        if not fly and dz != 0 and dx == dy == 0:
-            continue
-        horiz = 0 if dx == dy == 0 else (diag if dx and dy else cell)
-        vert = climb if dz > 0 else (descend if dz < 0 else 0)
-        sz, tz = _slices(dz, Zb)
-        sy, ty = _slices(dy, Yb)
-        sx, tx = _slices(dx, Xb)
-        s, t = (sz, sy, sx), (tz, ty, tx)
-        if dz and (dx or dy):
-            ok = walk_pairs[t] & walk_pairs[s]          # stepping up or down while moving across: walking only
-            if not ok.any():
-                continue
-            tidx = np.flatnonzero(ok)
-            # flat indices in the full box of the dst and src nodes
-            tz_, ty_, tx_ = np.unravel_index(tidx, ok.shape)
-            dst = np.ravel_multi_index((tz_ + t[0].start, ty_ + t[1].start, tx_ + t[2].start), dist.shape)
-            src = np.ravel_multi_index((tz_ + s[0].start, ty_ + s[1].start, tx_ + s[2].start), dist.shape)
-            sparse.append((src, dst, np.int32(horiz + vert)))
-            continue
-        ok = passable[t] & passable[s]
-        if not ok.any():
-            continue
-        W = np.full(ok.shape, horiz + vert, dtype=np.int32)
-        if fly and takeoff:
-            W += np.int32(takeoff) * (supc[s] & ~supc[t])
-        W[~ok] = big
-        dense.append((W, s, t))
-    flat = dist.reshape(-1)
-    if sparse:       # all walking steps as one edge list (np.minimum.at copes with repeated destinations)
-        s_src = np.concatenate([e[0] for e in sparse])
-        s_dst = np.concatenate([e[1] for e in sparse])
-        s_w = np.concatenate([np.full(len(e[0]), e[2], dtype=np.int32) for e in sparse])
-    for _ in range(max_iter):
-        before = dist.copy()
-        for W, s, t in dense:
-            np.minimum(dist[t], dist[s] + W, out=dist[t])
-        if sparse:
-            np.minimum.at(flat, s_dst, flat[s_src] + s_w)
-        if np.array_equal(before, dist):
-            break
-    dist = np.minimum(dist.astype(np.int64), INF)
-    dist[dist >= big] = INF
-    return dist
 
 
 def _relax_flat(passable, supc, lo, fly, costs, max_iter, alternate=False):
@@ -459,7 +404,7 @@ def explain_unreachable(session: Session, a: Actor, to, r: Reach, fly: bool) -> 
         return Illegal(f"{name} cannot fly; {list(to)} is in the air (nothing under the feet)", "AIR-01")
     for o in session.state.actors.values():
         if o.id != a.id and not o.dead and not _rides(o) and _overlap(a, (x, y, z), o):
-            return Illegal(f"{list(to)} is occupied by {o.name}", "DND-11" if session.scene.ruleset == "dnd5e" else "")
+            return Illegal(f"{list(to)} is occupied by {o.name}", session.ruleset.occupied_rule)
     left = session.ruleset.movement_left(session, a, fly)
     free = reach(session, a, budget_m=left + 200.0, fly=fly)
     c = free.cost_cm(x, y, z)
@@ -519,7 +464,7 @@ def fall(session: Session, a: Actor, layers: int | None, rule: str, cause: str) 
     riders = _riders(session, a)
     if dmg > 0:
         session.ruleset.apply_damage(session, a, dmg, "falling", None, drule)
-    for rider in riders:            # the rider took the same fall; then the mount's Prone applies to it (DND-36)
+    for rider in riders:            # the rider took the same fall; then the mount's Prone applies to it
         fall_rider(session, rider, n, ground)
     if not a.dead:
         session.ruleset.knock_prone(session, a, "AIR-12")
@@ -537,7 +482,7 @@ def _carry_rider(session, a):
 
 def fall_damage(session, a, layers: int) -> tuple[int, int | None, str]:
     """Damage for reaching the ground after falling ``layers`` layers: the ruleset's own fall rule when it has
-    one (baton's BAT-47 option), else AIR-12: 5% of max HP per layer above the first, capped (50%), rounded by
+    one, else AIR-12: 5% of max HP per layer above the first, capped (50%), rounded by
     the ``fall_damage_rounding`` option. Returns (damage, percent or None, rule)."""
     own = session.ruleset.fall_damage(session, a, layers)
     if own is not None:

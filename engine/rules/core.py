@@ -4,7 +4,7 @@
 "to": [3, 4, 2]}``); the session checks it completely (the ruleset's ``check``) and only then applies it (the
 ruleset's ``apply``), so an illegal action raises :class:`Illegal` and changes nothing. Every die is an event.
 Events are plain JSON-able dicts with a ``type``; :func:`dumps` writes them with sorted keys, so the same
-scene + seed + actions give the same log byte for byte. Nothing here knows about D&D 5e or the baton ruleset:
+scene + seed + actions give the same log byte for byte. Nothing here knows about any one ruleset:
 see :mod:`engine.rules.ruleset` for the plug-in interface and ``docs/rules-core.md``.
 """
 
@@ -90,7 +90,7 @@ class Actor:
             "conditions": sorted(self.conditions), "condition_sources": {k: list(v) for k, v in sorted(self.conditions.items())},
             "dead": self.dead, "data": self.data,
         }
-        for k in self.data.get("public", ()):    # the ruleset's own top-level fields (baton: vigor, protection, wounds)
+        for k in self.data.get("public", ()):    # the ruleset's own top-level fields (Actor.data["public"])
             d.setdefault(k, self.data.get(k))
         return d
 

@@ -1,6 +1,6 @@
 """The ruleset plug-in interface. The core (:mod:`engine.rules.core`) and the aerial module
 (:mod:`engine.rules.aerial`) only ever talk to a ruleset through these methods, so they assume nothing about
-D&D 5e. See ``docs/rules-core.md`` for the contract in prose.
+any one ruleset. See ``docs/rules-core.md`` for the contract in prose.
 
 A ruleset is registered by name (the scene's ``ruleset``) with :func:`register`; ``get_ruleset(name, options)``
 builds one for a session. Everything it keeps must live in ``Actor.data`` / ``State.turn`` / ``State.data``
@@ -9,16 +9,16 @@ builds one for a session. Everything it keeps must live in ``Actor.data`` / ``St
 
 from __future__ import annotations
 
-import importlib
-
 from engine.errors import AerieError
 from engine.rules.core import Actor, Illegal, Session
 
 
 class Ruleset:
     name = "abstract"
-    #: the per-turn resource that pays for staying aloft (AIR-08): 5e "bonus action", baton "minor action"
+    #: the per-turn resource that pays for staying aloft (AIR-08), in the ruleset's words
     upkeep_name = "bonus action"
+    #: the rule ID of "a move cannot end in another creature's space" (empty: no ID)
+    occupied_rule = ""
     #: options this ruleset understands, with defaults (scene ``[options]`` overrides)
     DEFAULT_OPTIONS: dict = {}
 
@@ -35,7 +35,7 @@ class Ruleset:
         raise NotImplementedError
 
     def start(self, session: Session) -> None:
-        """Roll initiative (or pass the baton), set ``state.order``/``round`` and begin the first turn. Emit
+        """Roll initiative (or whatever decides who acts first), set ``state.order``/``round`` and begin the first turn. Emit
         events with ``session.emit``; roll dice with ``session.roll``."""
         raise NotImplementedError
 
@@ -122,33 +122,80 @@ class Ruleset:
         """(True, "", "") or (False, reason, rule)."""
         return True, "", ""
 
+    def invariants(self, session: Session) -> list[str]:
+        """What must hold after every step in this ruleset, beyond the shared ones (HP bounds, bodies in free
+        space, flyers aloft only while able): a list of problems, empty when all is well. The API test
+        (tests/test_ruleset_api.py) checks it after every random step."""
+        return []
+
+    # -- how its panels read (the window asks; it never names a ruleset) ---------------------------------
+    #: the per-turn resources the HUD lists as "used"/"free", as keys of ``State.turn``
+    ECONOMY_KEYS: tuple = ()
+    #: short forms of ``turn_marks`` notes for the turn-order panel
+    TURN_MARKS_SHORT: dict = {}
+    #: ``{event type: fn(session, event, name_of, rule_suffix) -> line or None}``: how its events read in the
+    #: runner's log (on top of ``engine.rules.runner.GENERIC_LINES``)
+    EVENT_LINES: dict = {}
+
+    def hud_rows(self, session: Session, actor: Actor) -> list[str]:
+        """The character panel's rows about its health."""
+        return [f"HP {actor.hp}/{actor.max_hp}" + (f" (+{actor.temp_hp} temp)" if actor.temp_hp else "")]
+
+    def economy(self, session: Session, actor: Actor, turn: dict) -> list[tuple[str, bool]]:
+        """[(resource, used)] of the current turn (``turn`` is ``State.turn``, or {} when not its turn)."""
+        used = []
+        for k in self.ECONOMY_KEYS:
+            for kk in (k, f"{k}_used", f"used_{k}"):
+                if kk in turn:
+                    used.append((k.replace("_", " "), bool(turn[kk])))
+                    break
+        data = actor.data or {}
+        if "reaction_used" in data and not any(u[0] == "reaction" for u in used):
+            used.append(("reaction", bool(data["reaction_used"])))
+        elif "reaction" in data and not any(u[0] == "reaction" for u in used):
+            used.append(("reaction", bool(data["reaction"])))
+        return used
+
+    def turn_title(self, session: Session) -> str | None:
+        """The turn-order panel's title when ``turn_marks`` has notes (None: "Turn order")."""
+        return None
+
+    @staticmethod
+    def move_preview_lines(preview: dict) -> list[str]:
+        """Lines about the upkeep of flight (AIR-08) for a move's preview, from the ruleset's own preview keys."""
+        return []
+
     def turn_marks(self, session: Session) -> dict:
-        """{character id: short note} for a turn panel (baton: who holds the baton, who has acted). Optional."""
+        """{character id: short note} for a turn panel (who has acted, who acts next). Optional."""
         return {}
 
 
-_REGISTRY: dict[str, str] = {
-    "dnd5e": "engine.rules.dnd5e.ruleset:Dnd5e",
-    "baton": "engine.rules.baton.ruleset:Baton",
-}
+def register(name, dotted: str | None = None) -> None:
+    """Register a ruleset: a :class:`engine.rules.registry.RulesetInfo`, or (older form) a name and the
+    ``"module:Class"`` of its Ruleset (schema and cover levels then as the default ruleset's)."""
+    import dataclasses
 
+    from engine.rules import registry
 
-def register(name: str, dotted: str) -> None:
-    _REGISTRY[name] = dotted
+    if isinstance(name, registry.RulesetInfo):
+        registry.register(name)
+        return
+    base = registry.default()
+    registry.register(dataclasses.replace(base, name=name, ruleset=dotted, default=False))
 
 
 def get_ruleset(name: str, options: dict | None = None) -> Ruleset:
-    dotted = _REGISTRY.get(name)
-    if dotted is None:
-        raise AerieError(f"unknown ruleset {name!r}; known: {', '.join(sorted(_REGISTRY))}")
-    mod, _, cls = dotted.partition(":")
+    from engine.rules import registry
+
+    info = registry.info(name)
     try:
-        m = importlib.import_module(mod)
+        cls = info.ruleset_class()
     except ModuleNotFoundError as e:
+        mod = info.ruleset.partition(":")[0] if isinstance(info.ruleset, str) else ""
         if e.name and mod.startswith(e.name):
             raise AerieError(f"the {name} ruleset is not available in this build yet") from None
         raise
-    return getattr(m, cls)(options)
+    return cls(options)
 
 
 __all__ = ["Ruleset", "Illegal", "register", "get_ruleset"]

@@ -179,11 +179,6 @@ def play(scene, seed=None, script=None, expects=None, on_events=None, source="sc
 
 
 # ---------------------------------------------------------------------------------------------------------
-def _n(session, aid):
-    a = session.state.actors.get(aid)
-    return a.name if a else str(aid)
-
-
 def describe(session, e: dict) -> str | None:
     """One readable line per event (None: nothing to say). Never fails: an event a ruleset shaped differently
     falls back to its type and fields."""
@@ -201,139 +196,101 @@ def _generic(session, e: dict) -> str:
     return f"{who}{t.replace('_', ' ')}" + (f": {json.dumps(rest, sort_keys=True)}" if rest else "") + r
 
 
+def _n(session, aid):
+    a = session.state.actors.get(aid)
+    return a.name if a else str(aid)
+
+
+def rule_suffix(e: dict) -> str:
+    return f" [{e['rule']}]" if e.get("rule") else ""
+
+
+def _roll(session, e, n, r):
+    return f"    rolls {e['die']} for {e['name']}: {e['result']}{' (forced)' if e['forced'] else ''}"
+
+
+def _round(session, e, n, r):
+    return f"== round {e['round']} ==" + (f" order: {', '.join(_n(session, i) for i in e['order'])}" if "order" in e else "")
+
+
+def _move(session, e, n, r):
+    bits = [f"{e['cost_m']:g} m"]
+    if e["takeoffs"]:
+        bits.append("takes off (AIR-06)")
+    if e["layers_up"]:
+        bits.append(f"climbs {e['layers_up']} (AIR-07)")
+    if e["layers_down"]:
+        bits.append(f"descends {e['layers_down']} (AIR-07)")
+    return f"{n('who')} moves {e['from']} -> {e['to']}: {', '.join(bits)}; {max(e['left_m'], 0):g} m left{', aloft' if e['flying'] else ''}"
+
+
+def _attack(session, e, n, r):
+    adv = f"; advantage: {', '.join(e['advantage'])}" if e["advantage"] else ""
+    dis = f"; disadvantage: {', '.join(e['disadvantage'])}" if e["disadvantage"] else ""
+    cov = f" + {e['cover']} cover {e['cover_bonus']}" if e["cover_bonus"] else ""
+    res = "CRITICAL HIT" if e["critical"] else ("hits" if e["hit"] else "misses")
+    against = (f"difficulty {e['difficulty']}" + (f" ({e['defence']})" if e.get("defence") else "")
+               if "difficulty" in e else f"AC {e['ac']}")
+    adv = adv.replace("advantage", "positive chance") if "difficulty" in e else adv
+    dis = dis.replace("disadvantage", "negative chance") if "difficulty" in e else dis
+    return (f"{n('who')} attacks {n('target')} with {e['weapon']}: {e['roll']} + {e['bonus']} = {e['total']} "
+            f"vs {against}{cov}: {res}{adv}{dis} [{', '.join(e['rules'])}]")
+
+
+def _fall(session, e, n, r):
+    if e.get("percent") is None:     # the ruleset's own fall rule (``Ruleset.fall_damage``)
+        return (f"{n('who')} falls {e['layers']} layer(s) to layer {e['to']} ({e['cause']}): "
+                f"{e['damage']} damage [{e['rule']}, {e.get('damage_rule')}]")
+    return (f"{n('who')} falls {e['layers']} layer(s) to layer {e['to']} ({e['cause']}): {e['percent']}% of max HP = "
+            f"{e['damage']} damage [{e['rule']}, AIR-12]")
+
+
+def _simple(verb):
+    return lambda session, e, n, r: f"{n('who')} {verb(e) if callable(verb) else verb}{r}"
+
+
+#: the readable line of the events every ruleset shares: ``type -> fn(session, event, name_of, rule_suffix)``.
+#: A ruleset adds (or overrides) its own with ``Ruleset.EVENT_LINES``; ``None`` says nothing.
+GENERIC_LINES = {
+    "roll": _roll,
+    "round": _round,
+    "turn": lambda session, e, n, r: f"-- {n('who')}'s turn",
+    "turn_skipped": lambda session, e, n, r: f"-- {e['reason']}: turn passes{r}",
+    "move": _move,
+    "attack": _attack,
+    "damage": lambda session, e, n, r: f"{n('who')} takes {e['amount']} {e['damage_type']} damage{r}",
+    "hp": lambda session, e, n, r: f"    {n('who')}: {e['hp']}/{e['max_hp']} HP",
+    "fall_roll": lambda session, e, n, r: f"{n('who')} fall roll {e['result']}: {e['outcome']}{r}",
+    "fall": _fall,
+    "descend": lambda session, e, n, r: f"{n('who')} drops {e['layers']} layer(s) to layer {e['to']}, still aloft, no damage [AIR-11, AIR-12]",
+    "upkeep": lambda session, e, n, r: f"{n('who')} spends its {e['spent']} to stay aloft{r}",
+    "flight_lost": lambda session, e, n, r: f"{n('who')} can no longer fly: {e['reason']}{r}",
+    "condition": lambda session, e, n, r: f"{n('who')} {'is now' if e['added'] else 'is no longer'} {e['condition']}{r}",
+    "illegal": lambda session, e, n, r: f"!! step {e['step']}: refused{' as expected' if e.get('expected') else ''}: {e['reason']} ({e['rule']})",
+    "end_turn": None,
+    "action": None,
+    "session": None,
+    "death": lambda session, e, n, r: f"{n('who')} DIES: {e['reason']}{r}",
+    "opportunity_attack": lambda session, e, n, r: f"{n('who')} makes an opportunity attack on {n('target')} as it leaves its reach{r}",
+    "dash": _simple("dashes"),
+    "disengage": _simple("disengages"),
+    "dodge": _simple("dodges"),
+    "stand": _simple("stands up"),
+    "dismount": _simple(lambda e: f"dismounts to {e.get('to')}"),
+    "combat_over": lambda session, e, n, r: f"== the fight is over: {e.get('winner') or 'nobody'} wins ==",
+}
+
+
 def _describe(session, e: dict) -> str | None:
     t = e.get("type")
-    n = lambda k: _n(session, e.get(k))
-    r = f" [{e['rule']}]" if e.get("rule") else ""
-    if t == "roll":
-        return f"    rolls {e['die']} for {e['name']}: {e['result']}{' (forced)' if e['forced'] else ''}"
-    if t == "initiative":
-        return f"{n('who')} initiative {e['total']}{' (fixed)' if e['fixed'] else ''}{r}"
-    if t == "round":
-        return f"== round {e['round']} ==" + (f" order: {', '.join(_n(session, i) for i in e['order'])}" if "order" in e else "")
-    if t == "turn":
-        return f"-- {n('who')}'s turn"
-    if t == "turn_skipped":
-        return f"-- {e['reason']}: turn passes{r}"
-    if t == "move":
-        bits = [f"{e['cost_m']:g} m"]
-        if e["takeoffs"]:
-            bits.append("takes off (AIR-06)")
-        if e["layers_up"]:
-            bits.append(f"climbs {e['layers_up']} (AIR-07)")
-        if e["layers_down"]:
-            bits.append(f"descends {e['layers_down']} (AIR-07)")
-        return f"{n('who')} moves {e['from']} -> {e['to']}: {', '.join(bits)}; {max(e['left_m'], 0):g} m left{', aloft' if e['flying'] else ''}"
-    if t == "attack":
-        adv = f"; advantage: {', '.join(e['advantage'])}" if e["advantage"] else ""
-        dis = f"; disadvantage: {', '.join(e['disadvantage'])}" if e["disadvantage"] else ""
-        cov = f" + {e['cover']} cover {e['cover_bonus']}" if e["cover_bonus"] else ""
-        res = "CRITICAL HIT" if e["critical"] else ("hits" if e["hit"] else "misses")
-        against = (f"difficulty {e['difficulty']}" + (f" ({e['defence']})" if e.get("defence") else "")
-                   if "difficulty" in e else f"AC {e['ac']}")
-        adv = adv.replace("advantage", "positive chance") if "difficulty" in e else adv
-        dis = dis.replace("disadvantage", "negative chance") if "difficulty" in e else dis
-        return (f"{n('who')} attacks {n('target')} with {e['weapon']}: {e['roll']} + {e['bonus']} = {e['total']} "
-                f"vs {against}{cov}: {res}{adv}{dis} [{', '.join(e['rules'])}]")
-    if t == "test":
-        ch = ""
-        if e.get("positive") or e.get("negative"):
-            ch = "; chances: " + ", ".join([f"+{p[0]}" for p in e.get("positive", [])] +
-                                           [f"-{q[0]}" for q in e.get("negative", [])])
-        res = ("critical success" if e.get("critical") else "critical failure" if e.get("critical_failure")
-               else "success" if e["success"] else "failure")
-        lvl = f", level {e['level']}" if e["success"] else ""
-        return (f"    {n('who')} tests {e['skill'].replace('_', ' ')} for {e['purpose']}: d12 {e['kept']}"
-                f"{' (of ' + ', '.join(map(str, e['dice'])) + ')' if len(e['dice']) > 1 else ''} + {e['skill_level']}"
-                f" = {e['total']} vs {e['difficulty']}: {res}{lvl}{ch}{r}")
-    if t == "hit" and "damage" in e and "rolled" in e:
-        extra = [f"rolled {e['rolled']} on {e['dice']}"]
-        if e.get("physique_bonus"):
-            extra.append(f"+{e['physique_bonus']} Physique")
-        if e.get("second_weapon"):
-            extra.append(f"+{e['second_weapon']} second weapon")
-        if e.get("critical_extra"):
-            extra.append(f"+{e['critical_extra']} critical")
-        return f"{n('who')} hits {n('target')} for {e['damage']} ({', '.join(extra)}){r}"
-    if t == "baton":
-        how = {"starts": "starts with it", "pass": "kept by the side" if e.get("kept") else "passed"}.get(e.get("how"), e.get("how"))
-        return f"   baton -> {n('to')} ({e['side']}, turn {e['turn']}): {how}{r}"
-    if t == "pass":
-        return f"{n('who')} passes the initiative to {n('to')} (die {e.get('die')}: {'kept' if e.get('kept') else 'lost'}){r}"
-    if t == "side_turn":
-        return f"== {e['side']}'s turn {e['turn']} =={r}"
-    if t == "combat_start":
-        return f"== combat: {' against '.join(e['sides'])} =={r}"
-    if t == "damage":
-        return f"{n('who')} takes {e['amount']} {e['damage_type']} damage{r}"
-    if t == "hp":
-        return f"    {n('who')}: {e['hp']}/{e['max_hp']} HP"
-    if t == "fall_roll":
-        return f"{n('who')} fall roll {e['result']}: {e['outcome']}{r}"
-    if t == "fall":
-        if e.get("percent") is None:     # the ruleset's own fall rule (baton's BAT-47 wound)
-            return (f"{n('who')} falls {e['layers']} layer(s) to layer {e['to']} ({e['cause']}): "
-                    f"{e['damage']} damage [{e['rule']}, {e.get('damage_rule')}]")
-        return (f"{n('who')} falls {e['layers']} layer(s) to layer {e['to']} ({e['cause']}): {e['percent']}% of max HP = "
-                f"{e['damage']} damage [{e['rule']}, AIR-12]")
-    if t == "descend":
-        return f"{n('who')} drops {e['layers']} layer(s) to layer {e['to']}, still aloft, no damage [AIR-11, AIR-12]"
-    if t == "upkeep":
-        return f"{n('who')} spends its {e['spent']} to stay aloft{r}"
-    if t == "flight_lost":
-        return f"{n('who')} can no longer fly: {e['reason']}{r}"
-    if t == "condition":
-        return f"{n('who')} {'is now' if e['added'] else 'is no longer'} {e['condition']}{r}"
-    if t == "illegal":
-        return f"!! step {e['step']}: refused{' as expected' if e.get('expected') else ''}: {e['reason']} ({e['rule']})"
-    if t in ("end_turn", "action", "session"):
+    own = getattr(session.ruleset, "EVENT_LINES", {})
+    fn = own[t] if t in own else GENERIC_LINES.get(t, _generic_line)
+    if fn is None:
         return None
-    if t == "check":
-        return f"{n('who')} {e['skill'].replace('_', ' ')} check: {e['roll']} -> {e['total']}{r}"
-    if t == "contest":
-        if e.get("automatic"):
-            return f"{n('who')} against {n('target')}: automatic success (the target is incapacitated){r}"
-        return (f"{n('who')} {e['attacker_total']} against {n('target')}'s {e['defender_skill']} {e['defender_total']}: "
-                f"{'success' if e['success'] else 'fails'}{r}")
-    if t == "save":
-        if "auto_fail" in e:
-            return f"{n('who')} fails its {e['ability'].upper()} save automatically ({e['auto_fail']}){r}"
-        return f"{n('who')} {e['ability'].upper()} save {e['roll']} -> {e['total']} vs DC {e['dc']}: {'success' if e['success'] else 'failure'}{r}"
-    if t == "death_save":
-        if "outcome" in e:
-            return f"{n('who')} death save {e['result']}: {e['outcome']}{r}"
-        return f"{n('who')} death save {e['result']}: {e['successes']} success(es), {e['failures']} failure(s){r}"
-    if t == "death_save_failure":
-        return f"{n('who')} is hurt at 0 HP: +{e['added']} failed death save(s), {e['failures']} in all{r}"
-    if t == "death":
-        return f"{n('who')} DIES: {e['reason']}{r}"
-    if t == "dying":
-        return f"{n('who')} drops to 0 HP: unconscious and dying{r}"
-    if t == "stable":
-        return f"{n('who')} is stable{r}"
-    if t == "opportunity_attack":
-        return f"{n('who')} makes an opportunity attack on {n('target')} as it leaves its reach{r}"
-    if t == "grapple":
-        return f"{n('who')} grapples {n('target')}{r}"
-    if t == "grapple_ends":
-        return f"{n('who')} is no longer grappled by {n('grappler')}: {e['reason']}{r}"
-    if t == "shove":
-        if e["mode"] == "prone":
-            return f"{n('who')} shoves {n('target')} prone{r}"
-        return (f"{n('who')} pushes {n('target')} to {e['to']}" if e.get("moved") else f"{n('who')} cannot push {n('target')}: {e.get('reason')}") + r
-    if t == "cast":
-        return f"{n('who')} casts {e['spell'].replace('_', ' ')}" + (f" on {', '.join(_n(session, i) for i in e['targets'])}" if e["targets"] else "") + r
-    if t == "heal":
-        return f"{n('who')} regains {e['amount']} HP ({e['hp']} now){r}"
-    if t in ("dash", "disengage", "dodge", "hide", "search", "ready", "stand", "use", "help", "mount", "dismount"):
-        extra = {"dash": "dashes", "disengage": "disengages", "dodge": "dodges", "hide": f"hides (Stealth {e.get('stealth')})",
-                 "search": f"searches (Perception {e.get('perception')}){': finds ' + ', '.join(e['found']) if e.get('found') else ''}",
-                 "ready": f"readies an attack with {e.get('weapon')}", "stand": "stands up",
-                 "use": f"uses {e.get('object')}", "help": f"helps {_n(session, e.get('ally'))} against {_n(session, e.get('target'))}",
-                 "mount": f"mounts {_n(session, e.get('mount'))}", "dismount": f"dismounts to {e.get('to')}"}[t]
-        return f"{n('who')} {extra}{r}"
-    if t == "combat_over":
-        return f"== the fight is over: {e.get('winner') or 'nobody'} wins =="
+    return fn(session, e, lambda k: _n(session, e.get(k)), rule_suffix(e))
+
+
+def _generic_line(session, e, n, r):
     return _generic(session, e)
 
 

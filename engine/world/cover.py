@@ -1,4 +1,4 @@
-"""Cover between two characters from the exact line of sight (AIR-13 to AIR-16, DND-32, BAT-40/41).
+"""Cover between two characters from the exact line of sight (AIR-13 to AIR-16; the levels are the ruleset's).
 
 Sample layout (docs/rules.md): from the attacker's eye -- the centre of its footprint at ``layer + eye_m`` -- to
 36 points inside the target's body: a 3 x 3 grid across it (offsets -0.3, 0, +0.3 of its footprint width from its
@@ -21,11 +21,19 @@ from engine.world.los import FP, clamp_points, quantize, trace_fixed
 SAMPLE_XY = (-0.3, 0.0, 0.3)
 SAMPLE_Z = (0.1, 0.37, 0.63, 0.9)
 
-# blocked fraction -> level; a level applies from its threshold up (docs/rules.md, "Cover thresholds")
-DEFAULT_THRESHOLDS = {
-    "dnd5e": (("none", 0.0), ("half", 0.25), ("three-quarters", 0.75), ("total", 1.0)),
-    "baton": (("none", 0.0), ("partial", 0.25), ("total", 1.0)),
-}
+
+
+class _Levels(dict):
+    """``{ruleset name: ((level, blocked fraction from which it applies), ...)}``, each ruleset's own
+    (``cover_levels`` in its registry entry; docs/rules.md, "Cover thresholds"). ``None``: the default ruleset."""
+
+    def __missing__(self, key):
+        from engine.rules.registry import cover_levels
+
+        return cover_levels(key)
+
+
+DEFAULT_THRESHOLDS = _Levels()
 
 
 @dataclass(frozen=True)
@@ -55,7 +63,7 @@ def sample_points(b: Body) -> np.ndarray:
     return np.array(pts, dtype=np.float64)
 
 
-def cover_level(fraction: float, ruleset: str, thresholds=None) -> str:
+def cover_level(fraction: float, ruleset: str | None = None, thresholds=None) -> str:
     table = thresholds or DEFAULT_THRESHOLDS[ruleset]
     level = table[0][0]
     for name, start in table:
@@ -82,7 +90,7 @@ def _support_ignore(world, bodies):
     return lambda flat: np.isin(flat, table)
 
 
-def cover_between(world, attacker: Body, target: Body, ruleset: str = "dnd5e", thresholds=None,
+def cover_between(world, attacker: Body, target: Body, ruleset: str | None = None, thresholds=None,
                   eye=None) -> CoverResult:
     """Cover of ``target`` against ``attacker``. ``eye`` overrides the attacker's eye point (voxel units)."""
     e = np.array(eye if eye is not None else eye_point(attacker), dtype=np.float64)
@@ -92,12 +100,12 @@ def cover_between(world, attacker: Body, target: Body, ruleset: str = "dnd5e", t
     p0 = clamp_points(np.broadcast_to(quantize(e), p1.shape).copy(), size)
     blocked = trace_fixed(world.los_distance(), size, p0, p1, ignore=_support_ignore(world, (attacker, target)))
     frac = float(blocked.mean()) if len(blocked) else 0.0
+    # tolist() gives the same Python floats and bools as float() / bool() one by one, faster
     return CoverResult(frac, cover_level(frac, ruleset, thresholds), bool(frac < 1.0),
-                       tuple(float(v) for v in e), tuple(tuple(float(v) for v in s) for s in samples),
-                       tuple(bool(b) for b in blocked))
+                       tuple(e.tolist()), tuple(map(tuple, samples.tolist())), tuple(blocked.tolist()))
 
 
-def cover_map(world, attacker: Body, layer: int, ruleset: str = "dnd5e", target_template: Body | None = None):
+def cover_map(world, attacker: Body, layer: int, ruleset: str | None = None, target_template: Body | None = None):
     """Blocked fraction for a standard body standing at every cell of one layer (for the cover overlay).
 
     Returns float32 [Y, X]; NaN where a body could not stand (solid voxels). Same functions as the rules.

@@ -15,7 +15,7 @@ class Material:
     blocks_sight: bool = True
     solid: bool = True                   # can be stood on; characters cannot be inside it
     translucent: bool = False            # drawn with alpha (glass)
-    terrain: str | None = None           # baton difficult terrain: slippery | trapping | dangerous | exhausting
+    terrain: str | None = None           # difficult terrain (for rulesets that read it): slippery | trapping | dangerous | exhausting
 
 
 AIR = Material("air", (0, 0, 0), blocks_sight=False, solid=False)

@@ -36,6 +36,12 @@ def query(scene, a_id: str, b_id: str, a_at=None, b_at=None) -> dict:
     }
 
 
+def cover_rule(ruleset: str) -> str:
+    from engine.rules.registry import info
+
+    return info(ruleset).cover_rule
+
+
 def explain(scene, r: dict) -> str:
     lines = [
         f"{r['from']} at {r['from_position']} -> {r['to']} at {r['to_position']} ({scene.ruleset})",
@@ -45,6 +51,6 @@ def explain(scene, r: dict) -> str:
         f"  line of sight: {r['rays_blocked']} of {r['rays']} sight lines from {r['from']}'s eye to {r['to']}'s body "
         f"are blocked ({r['blocked_fraction']:.0%}); computed by the program (AIR-13, AIR-16)",
         f"  visible: {'yes' if r['visible'] else 'no'} (AIR-15)",
-        f"  cover: {r['cover']} ({'DND-32' if scene.ruleset == 'dnd5e' else 'BAT-40/BAT-41'}; thresholds in docs/rules.md)",
+        f"  cover: {r['cover']} ({cover_rule(scene.ruleset)}; thresholds in docs/rules.md)",
     ]
     return "\n".join(lines)

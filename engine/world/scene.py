@@ -21,7 +21,6 @@ from engine.world.grid import MAX_CELLS_XY, MAX_LAYERS, MAX_VOXELS, World
 from engine.world.materials import AIR, BUILTIN_MATERIALS, TERRAIN_KINDS, Material
 
 SCENE_VERSION = 1
-RULESETS = ("dnd5e", "baton")
 
 # Body sizes: footprint in cells, body height in layers (1 m each) and eye height in metres.
 SIZES = {
@@ -100,7 +99,7 @@ class SceneSpec(_Strict):
     name: str
     map: MapSpec
     version: int = SCENE_VERSION
-    ruleset: Literal["dnd5e", "baton"] = "dnd5e"
+    ruleset: str | None = None           # a registered ruleset (engine.rules.registry); none: the default
     description: str = ""
     seed: int = 0
     materials: dict[str, MaterialSpec] = {}
@@ -446,10 +445,21 @@ def parse_scene(text: str, file: str, scene_dir: Path | None = None) -> Scene:
     return scene_from_data(data, file, scene_dir or Path("."))
 
 
+def _resolve_ruleset(spec: SceneSpec, file: str) -> SceneSpec:
+    from engine.rules import registry
+
+    if spec.ruleset is None:
+        return msgspec.structs.replace(spec, ruleset=registry.default().name)
+    if spec.ruleset not in registry.names():
+        raise SceneError(file, "ruleset", f"unknown ruleset {spec.ruleset!r}; one of {', '.join(registry.names())}")
+    return spec
+
+
 def scene_from_data(data: dict, file: str, scene_dir: Path) -> Scene:
     if isinstance(data, dict) and "version" in data and data["version"] != SCENE_VERSION:
         raise SceneError(file, "version", f"scene version {data['version']!r} is not supported (this is version {SCENE_VERSION})")
     spec = _convert(data, SceneSpec, file, "")
+    spec = _resolve_ruleset(spec, file)
     world = _build_world(spec, scene_dir, file)
     world.ground_image = _ground_image(spec.map.ground_image, scene_dir, file)
     chars = _build_characters(spec, world, file)

@@ -1,1 +1,14 @@
 """The baton ruleset ("Combate", BAT-00 to BAT-64): see docs/baton.md."""
+
+from engine.rules.registry import RulesetInfo
+
+RULESET = RulesetInfo(
+    name="baton",
+    title="Baton (Combate)",
+    ruleset="engine.rules.baton.ruleset:Baton",
+    schema="engine.rules.baton.schema:BatonStats",
+    cover_levels=(("none", 0.0), ("partial", 0.25), ("total", 1.0)),
+    cover_rule="BAT-40/BAT-41",
+    doc="docs/baton.md",
+    extra={"catalogue": "engine.rules.baton.catalogue", "where": {"baton": "engine.rules.baton.ruleset"}},
+)

@@ -1,1 +1,17 @@
 """The D&D 5e ruleset (DND-01 to DND-05, DND-10 to DND-38, DND-41 to DND-54)."""
+
+from engine.rules.registry import RulesetInfo
+
+RULESET = RulesetInfo(
+    name="dnd5e",
+    title="D&D 5e",
+    ruleset="engine.rules.dnd5e.ruleset:Dnd5e",
+    schema="engine.rules.dnd5e.schema:Dnd5eStats",
+    # blocked fraction -> level; a level applies from its threshold up (docs/rules.md, "Cover thresholds")
+    cover_levels=(("none", 0.0), ("half", 0.25), ("three-quarters", 0.75), ("total", 1.0)),
+    cover_rule="DND-32",
+    default=True,
+    doc="docs/rules-core.md",
+    extra={"catalogue": ["engine.rules.dnd5e.catalogue", "engine.rules.dnd5e.feats_catalogue"],
+           "where": {"5e": "engine.rules.dnd5e.ruleset", "5e data": "engine.rules.dnd5e.data", "data": "engine.rules.dnd5e.data"}},
+)

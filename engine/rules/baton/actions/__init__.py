@@ -1,0 +1,1 @@
+"""The Baton actions, one unit each."""

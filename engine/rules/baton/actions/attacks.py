@@ -1,0 +1,269 @@
+"""Baton actions attack, charge, create_opportunity, disarm, grab, trip, push, break_free: each one unit (``check`` -> plan, ``apply``),
+dispatched by ``Baton.ACTIONS``. ``rs`` is the ruleset."""
+
+from __future__ import annotations
+from engine.rules import aerial
+from engine.rules.core import Illegal
+from engine.rules.baton.common import DIRS8
+
+
+class Attack:
+    name = "attack"
+
+
+    @staticmethod
+
+    def check(rs, session, a, act, charge=False):
+        rs._slot(session, a, "major", "charging" if charge else "attacking")
+        t = rs._target(session, a, act["target"])
+        w = rs._pick_weapon(a, act.get("weapon"))
+        if charge:
+            rs._needs_movement(session, a, "charge")
+            tt = session.state.turn
+            if tt["last"] != "move":
+                raise Illegal(f"a charge is an attack at the end of a move; {a.name} has not just moved", "BAT-35")
+            if tt["straight_m"] < 3.0 - 1e-9:
+                raise Illegal(f"{a.name} moved {tt['straight_m']:g} m in a straight line; a charge gains +1 damage per 3 m",
+                              "BAT-35")
+            if not rs.is_melee(w):
+                raise Illegal("a charge is a melee attack", "BAT-35", "weapon")
+        plan = rs._attack_plan(session, a, t, w)
+        plan.update({"target": t.id, "weapon": w["name"]})
+        if charge:
+            plan["scale"] = int(session.state.turn["straight_m"] // 3.0 + 1e-9)
+        return plan
+
+
+    @staticmethod
+
+    def apply(rs, session, a, act, plan, charge=False):
+        t = session.state.actors[plan["target"]]
+        w = rs._pick_weapon(a, plan["weapon"])
+        rs._use(session, "major", "charge" if charge else "attack")
+        if rs.combat(session):
+            session.state.turn["last"] = "attack"
+        rs._resolve_attack(session, a, t, w, {"major": True, "scale": plan.get("scale", 0), "charge": charge,
+                                                 "crit": act.get("crit", "damage"), "defence": act.get("defence")})
+
+
+class Charge:
+    name = "charge"
+
+
+    @staticmethod
+
+    def check(rs, session, a, act):
+        return rs.ACTIONS["attack"].check(rs, session, a, act, charge=True)
+
+
+    @staticmethod
+
+    def apply(rs, session, a, act, plan):
+        rs.ACTIONS["attack"].apply(rs, session, a, act, plan, charge=True)
+        if not a.dead:
+            rs.add_condition(session, a, "exposed", "BAT-35", "until_next_turn")
+
+
+class CreateOpportunity:
+    name = "create_opportunity"
+
+
+    # -- other major actions ------------------------------------------------------------------------------
+    @staticmethod
+    def check(rs, session, a, act):
+        rs._slot(session, a, "major", "creating an opportunity")
+        if act.get("effect") in ("expose", "shake", "advantage") and act.get("effect") != "advantage" and not act.get("target"):
+            raise Illegal("name the target of the effect", "BAT-15", "target")
+        if act.get("target"):
+            rs._target(session, a, act["target"])
+        if not 2 <= act["difficulty"] <= 30:
+            raise Illegal("a difficulty between 2 and 30", "BAT-15", "difficulty")
+        return {}
+
+
+    @staticmethod
+
+    def apply(rs, session, a, act, plan):
+        rs._use(session, "major", "create opportunity")
+        ev = rs._test(session, a, act["skill"], act["difficulty"], "BAT-15", f"create an opportunity ({act['effect']})",
+                        major=True)
+        if not ev["success"]:
+            return
+        tid = act.get("target")
+        eff = act["effect"]
+        if eff == "advantage" and tid:
+            session.state.data["opportunity"].append({"target": tid, "side": a.side, "by": a.id})
+            session.emit({"type": "opportunity", "who": a.id, "target": tid, "effect": "next attack by an ally gets a positive chance", "rule": "BAT-15"})
+        elif eff == "expose":
+            rs.add_condition(session, session.state.actors[tid], "exposed", "BAT-15", "until_next_turn")
+        elif eff == "shake":
+            rs.add_condition(session, session.state.actors[tid], "shaken", "BAT-15", "until_next_turn")
+
+
+class Disarm:
+    name = "disarm"
+
+
+    @staticmethod
+
+    def check(rs, session, a, act):
+        rs._slot(session, a, "major", "disarming")
+        t = rs._target(session, a, act["target"])
+        w = rs._pick_weapon(a, act.get("weapon"))
+        if not rs.is_melee(w):
+            raise Illegal("disarming takes a melee weapon", "BAT-32", "weapon")
+        rs._attack_plan(session, a, t, w)
+        held = [x for x in rs.equipped(t) if x["name"] not in ("unarmed",)]
+        natural = {"claws", "talons", "bite"}
+        held = [x for x in held if x["name"] not in natural]
+        if not held:
+            raise Illegal(f"{t.name} holds no weapon", "BAT-32", "target")
+        return {"target": t.id, "weapon": w["name"], "theirs": held[0]["name"]}
+
+
+    @staticmethod
+
+    def apply(rs, session, a, act, plan):
+        rs._use(session, "major", "disarm")
+        t = session.state.actors[plan["target"]]
+        w = rs._pick_weapon(a, plan["weapon"])
+        theirs = next(x for x in t.data["weapons"] if x["name"] == plan["theirs"])
+        skill, lv = rs.weapon_skill(a, w)
+        _, tv = rs.weapon_skill(t, theirs)
+        ev = rs._test(session, a, skill, 7 + tv, "BAT-32", f"disarm {t.id}", major=True, attack=True, level=lv)
+        if not ev["success"]:
+            return
+        (k,) = session.roll("direction", 8, who=a.id, rule="BAT-32", purpose="where the weapon lands")
+        dx, dy = DIRS8[k - 1]
+        X, Y, Z = session.world.size
+        x, y = t.x, t.y
+        for _ in range(ev["level"]):
+            nx, ny = x + dx, y + dy
+            if not (0 <= nx < X and 0 <= ny < Y) or session.world.is_solid(nx, ny, max(t.layer, 0)):
+                break
+            x, y = nx, ny
+        z = session.world.support_layer(x, y, t.layer)
+        t.data["equipped"] = [e for e in t.data["equipped"] if e != theirs["name"]]
+        t.data["weapons"] = [x_ for x_ in t.data["weapons"] if x_ is not theirs]
+        item = {"name": theirs["name"], "weapon": theirs, "at": [x, y, z]}
+        session.state.data["ground_items"].append(item)
+        session.emit({"type": "disarmed", "who": t.id, "by": a.id, "weapon": theirs["name"], "lands": [x, y, z],
+                      "direction": [dx, dy], "cells": max(abs(x - t.x), abs(y - t.y)), "rule": "BAT-32"})
+
+
+class Grab:
+    name = "grab"
+
+
+    @staticmethod
+
+    def check(rs, session, a, act):
+        rs._slot(session, a, "major", act["action"])
+        t = rs._target(session, a, act["target"])
+        if not rs.in_reach(session, a, t, {"reach_m": a.data["reach_m"]}):
+            raise Illegal(f"{t.name} is not within reach", "BAT-34", "target")
+        if act["action"] == "grab" and a.id in t.conditions.get("grappled", []):
+            raise Illegal(f"{a.name} already grapples {t.name}", "BAT-34", "target")
+        return {"target": t.id}
+
+
+    @staticmethod
+
+    def apply(rs, session, a, act, plan):
+        t = session.state.actors[plan["target"]]
+        ev = rs._manoeuvre(session, a, t, "grab")
+        if not ev["success"]:
+            return
+        rs.add_condition(session, t, "grappled", "BAT-54", a.id)
+        rs.add_condition(session, a, "grappling", "BAT-55", t.id)
+        c = rs.size_cmp(a, t)
+        if c == 0:
+            rs.add_condition(session, t, "overloaded", "BAT-54", f"grab:{a.id}")
+            rs.add_condition(session, a, "overloaded", "BAT-55", f"grab:{t.id}")
+        elif c > 0:
+            rs.add_condition(session, t, "stuck", "BAT-54", f"grab:{a.id}")
+        aerial.check_grounded(session, t)
+
+
+class Trip:
+    name = "trip"
+
+    check = Grab.check          # the same check as grab (BAT-34)
+
+
+    @staticmethod
+
+    def apply(rs, session, a, act, plan):
+        t = session.state.actors[plan["target"]]
+        ev = rs._manoeuvre(session, a, t, "trip")
+        if ev["success"]:
+            rs.knock_prone(session, t, "BAT-34")
+
+
+class Push:
+    name = "push"
+
+    check = Grab.check          # the same check as grab (BAT-34)
+
+
+    @staticmethod
+
+    def apply(rs, session, a, act, plan):
+        t = session.state.actors[plan["target"]]
+        ev = rs._manoeuvre(session, a, t, "push")
+        if not ev["success"]:
+            return
+        cells = ev["level"] // 2
+        if t.data.get("mounted_on") and cells:
+            rs._throw_rider(session, t, "pushed off its mount")          # BAT-42 "derrubado"
+            return
+        dx = (t.x > a.x) - (t.x < a.x)
+        dy = (t.y > a.y) - (t.y < a.y)
+        if dx == dy == 0:
+            dx = 1
+        moved = 0
+        for _ in range(cells):
+            nx, ny = t.x + dx, t.y + dy
+            if not aerial.body_fits(session, t, nx, ny, t.layer) or rs._occupied(session, t, (nx, ny, t.layer)):
+                break
+            t.x, t.y = nx, ny
+            moved += 1
+        aerial._carry_rider(session, t)
+        session.emit({"type": "pushed", "who": t.id, "by": a.id, "cells": moved, "metres": moved * session.world.cell_m,
+                      "to": list(t.pos), "rule": "BAT-34"})
+        if not t.flying and not aerial.is_supported(session, t):
+            t.flying = True
+            aerial.fall(session, t, None, "BAT-34", "pushed off the edge")
+
+
+class BreakFree:
+    name = "break_free"
+
+
+    @staticmethod
+
+    def check(rs, session, a, act):
+        rs._slot(session, a, "major", "breaking free")
+        if not a.has("grappled") and not a.has("stuck"):
+            raise Illegal(f"{a.name} is neither grappled nor stuck", "BAT-63")
+        return {}
+
+
+    @staticmethod
+
+    def apply(rs, session, a, act, plan):
+        rs._use(session, "major", "break free")
+        st = session.state
+        if a.has("grappled"):
+            g = st.actors[a.conditions["grappled"][0]]
+            _, gv = rs.best(g, "physique", "fight_unarmed")
+            ev = rs._test(session, a, "physique", 7 + gv, "BAT-34", f"break free of {g.id}", major=True)
+            if ev["success"]:
+                rs._release(session, g, a)
+        else:
+            diff = int(a.data.get("stuck_difficulty", 8))
+            skill, _ = rs.best(a, "physique", "athletics")
+            ev = rs._test(session, a, skill, diff, "BAT-63", "break free", major=True)
+            if ev["success"]:
+                a.conditions.pop("stuck", None)
+                session.emit({"type": "condition", "who": a.id, "condition": "stuck", "added": False, "rule": "BAT-63"})

@@ -1,0 +1,252 @@
+"""Baton actions rest, treat, wait, day, gm: each one unit (``check`` -> plan, ``apply``),
+dispatched by ``Baton.ACTIONS``. ``rs`` is the ruleset."""
+
+from __future__ import annotations
+from engine.rules.baton.data import FIRE_SOURCES
+from engine.rules.core import Illegal
+from engine.rules.baton.common import CONDITIONS
+
+
+class Rest:
+    name = "rest"
+
+
+    # -- out of combat: rest, treatment, days ---------------------------------------------------------
+    @staticmethod
+    def check(rs, session, a, act):
+        d = session.state.data
+        if act["kind"] == "short":
+            period = d["hour"] // 6
+            if a.data["short_rest_period"] == period:
+                raise Illegal(f"{a.name} has already rested this period of the day", "BAT-30")
+            if act.get("wound") is not None:
+                raise Illegal("a wound is recovered during a long rest", "BAT-28", "wound")
+            return {}
+        day = d["hour"] // 24
+        if a.data["long_rest_day"] == day:
+            raise Illegal(f"{a.name} has already had its long rest today", "BAT-31")
+        wi = act.get("wound")
+        if wi is not None:
+            w = rs._wound(a, wi)
+            if w["necrotic"]:
+                raise Illegal(f"wound {wi} is necrotic: it never recovers naturally (magic only)", "BAT-51", "wound")
+        return {}
+
+
+    @staticmethod
+
+    def apply(rs, session, a, act, plan):
+        d = session.state.data
+        if act["kind"] == "short":
+            a.data["short_rest_period"] = d["hour"] // 6
+            (r,) = session.roll("rest", 6, who=a.id, rule="BAT-30", purpose="short rest")
+            gain = max(0, r + a.data["attributes"].get("physique", 0))
+            before = a.data["vigor"]
+            a.data["vigor"] = min(a.data["max_vigor"], a.data["vigor"] + gain)
+            session.emit({"type": "rest", "who": a.id, "kind": "short", "vigor": a.data["vigor"],
+                          "gained": a.data["vigor"] - before, "rule": "BAT-30"})
+            return
+        a.data["long_rest_day"] = d["hour"] // 24
+        a.data["vigor"] = a.data["max_vigor"]
+        session.emit({"type": "rest", "who": a.id, "kind": "long", "vigor": a.data["vigor"], "rule": "BAT-31"})
+        if act.get("wound") is not None:
+            w = rs._wound(a, act["wound"])
+            ev = rs._test(session, a, "physique", 7 + w["severity"], "BAT-28", f"recover wound {w['id']}")
+            w["recovery"] = "success" if ev["success"] else "failure"
+
+
+class Treat:
+    name = "treat"
+
+
+    @staticmethod
+
+    def check(rs, session, a, act):
+        t = session.actor(act["target"], "target")
+        if t.dead:
+            raise Illegal(f"{t.name} is dead", "BAT-25", "target")
+        from engine.world.geometry import cell_gap
+        if t.id != a.id and (cell_gap(a.body(), t.body()) > 1 or abs(a.layer - t.layer) > 1):
+            raise Illegal(f"{t.name} is not beside {a.name}", "BAT-29", "target")
+        w = rs._wound(t, act["wound"])
+        if w["necrotic"]:
+            raise Illegal("a necrotic wound needs magic, not a bandage", "BAT-51", "wound")
+        if w["treated"]:
+            raise Illegal(f"wound {w['id']} is already treated", "BAT-29", "wound")
+        need = "splint" if w["type"] in ("blunt", "falling") else "bandage"
+        kit = act.get("kit") or need
+        if kit != need:
+            raise Illegal(f"a {w['type']} wound needs a {need}, not a {kit}", "BAT-29", "kit")
+        if a.data["items"].get(kit, 0) <= 0:
+            raise Illegal(f"{a.name} has no {kit}", "BAT-29", "kit")
+        return {"kit": kit}
+
+
+    @staticmethod
+
+    def apply(rs, session, a, act, plan):
+        t = session.state.actors[act["target"]]
+        w = rs._wound(t, act["wound"])
+        a.data["items"][plan["kit"]] -= 1
+        ev = rs._test(session, a, "treat_wounds", 7 + w["severity"], "BAT-29", f"treat wound {w['id']} of {t.id}")
+        if ev["success"]:
+            w["treated"] = True
+        session.emit({"type": "treat", "who": a.id, "target": t.id, "wound": w["id"], "kit": plan["kit"],
+                      "success": ev["success"], "rule": "BAT-29"})
+
+
+class Wait:
+    name = "wait"
+
+
+    @staticmethod
+
+    def check(rs, session, a, act):
+        if rs.combat(session):
+            raise Illegal("time does not pass in hours during combat", "BAT-10")
+        if not 1 <= act["hours"] <= 72:
+            raise Illegal("1 to 72 hours", "", "hours")
+        return {}
+
+
+    @staticmethod
+
+    def apply(rs, session, a, act, plan):
+        d = session.state.data
+        for _ in range(act["hours"]):
+            d["hour"] += 1
+            rs._hourly(session)
+        session.emit({"type": "time", "hour": d["hour"], "day": d["hour"] // 24, "period": (d["hour"] % 24) // 6})
+
+
+class Day:
+    name = "day"
+
+
+    @staticmethod
+
+    def check(rs, session, a, act):
+        if rs.combat(session):
+            raise Illegal("days do not pass during combat", "BAT-27")
+        if not 1 <= act["days"] <= 30:
+            raise Illegal("1 to 30 days", "", "days")
+        return {}
+
+
+    @staticmethod
+
+    def apply(rs, session, a, act, plan):
+        """BAT-27/28/29: at the end of each day light wounds stay, moderate +1, grave +2; a treated wound evolves
+        as one category lower; the long rest's recovery test replaces the change."""
+        st = session.state
+        for _ in range(act["days"]):
+            for t in st.actors.values():
+                if t.dead:
+                    continue
+                for w in t.data["wounds"]:
+                    cat = w["category"]
+                    evolve = cat
+                    if w["treated"]:
+                        evolve = {"grave": "moderate", "moderate": "light", "light": "light"}[cat]
+                    rec = w.get("recovery")
+                    if rec == "success":
+                        delta = {"light": -1, "moderate": -1, "grave": 0}[evolve]
+                    else:
+                        delta = {"light": 0, "moderate": 1, "grave": 2}[evolve]
+                    w["recovery"] = None
+                    if delta:
+                        w["severity"] += delta
+                    session.emit({"type": "wound_day", "who": t.id, "wound": w["id"], "category": cat,
+                                  "evolves_as": evolve, "recovered": rec == "success", "change": delta,
+                                  "severity": w["severity"], "rule": "BAT-28" if rec else "BAT-27"})
+                t.data["wounds"] = [w for w in t.data["wounds"] if w["severity"] > 0]
+                rs._sync_life(t)
+                rs._maybe_die(session, t, "BAT-27")
+            d = st.data
+            d["hour"] = (d["hour"] // 24 + 1) * 24 + 8
+            rs._hourly(session)
+            session.emit({"type": "day", "day": d["hour"] // 24, "rule": "BAT-27"})
+
+
+class Gm:
+    name = "gm"
+
+
+    # -- the game master's tools ------------------------------------------------------------------------
+    @staticmethod
+    def check(rs, session, act):
+        t = session.actor(act["target"], "target")
+        k = act["action"]
+        if t.dead:
+            raise Illegal(f"{t.name} is dead", "BAT-25", "target")
+        if k == "condition":
+            if not act.get("add") and not act.get("remove"):
+                raise Illegal("give add = NAME or remove = NAME", "", "add")
+            for key in ("add", "remove"):
+                c = act.get(key)
+                if c and c not in CONDITIONS:
+                    raise Illegal(f"unknown condition {c!r}; one of {', '.join(sorted(CONDITIONS))}", "", key)
+        elif k == "damage":
+            if act["amount"] < 0:
+                raise Illegal("amount must not be negative", "", "amount")
+        elif k == "poison":
+            if not 0 <= act["potency"] <= 20:
+                raise Illegal("potency 0..20", "BAT-53", "potency")
+        elif k == "fire":
+            src = dict(FIRE_SOURCES)
+            src.update({k2: tuple(v) for k2, v in (rs.opt("fire_sources") or {}).items()})
+            if act["source"] not in src:
+                raise Illegal(f"unknown heat source {act['source']!r}; one of {', '.join(sorted(src))}", "BAT-50", "source")
+            return {"fire": src[act["source"]]}
+        elif k == "breath":
+            if not 0 <= act["minutes"] <= 600:
+                raise Illegal("0..600 minutes", "BAT-49", "minutes")
+        return {}
+
+
+    @staticmethod
+
+    def apply(rs, session, act, plan):
+        st = session.state
+        t = st.actors[act["target"]]
+        k = act["action"]
+        if k == "damage":
+            typ = act.get("type", "blunt")
+            rule = {"necrotic": "BAT-51", "divine": "BAT-52", "fatigue": "BAT-21"}.get(typ, "BAT-23")
+            amount = act["amount"]
+            if typ == "divine" and t.data["undead"]:
+                session.emit({"type": "critical", "who": t.id, "why": "divine damage against undead", "rule": "BAT-52"})
+            rs.apply_damage(session, t, amount, typ, "gm", rule)
+        elif k == "condition":
+            if act.get("add"):
+                c = act["add"]
+                if act.get("turns"):
+                    rs._add_effect(session, t, c, "turn", turns=act["turns"], conditions=[c])
+                else:
+                    rs.add_condition(session, t, c, CONDITIONS[c])
+            if act.get("remove"):
+                c = act["remove"]
+                t.conditions.pop(c, None)
+                session.emit({"type": "condition", "who": t.id, "condition": c, "added": False, "rule": CONDITIONS[c]})
+        elif k == "poison":
+            rs._poison(session, t, act["kind"], act["potency"])
+        elif k == "fire":
+            base, growth = plan["fire"]
+            rs.apply_damage(session, t, base, "fire", "gm", "BAT-50")
+            w = t.data["wounds"][-1] if t.data["wounds"] and t.data["wounds"][-1]["type"] == "fire" else None
+            if w is not None and not t.dead:
+                rs._add_effect(session, t, "burning", "turn", turns=act.get("turns"), wound=w["id"], growth=growth,
+                                 source=act["source"])
+        elif k == "breath":
+            phys = max(0, t.data["attributes"].get("physique", 0))
+            before = t.data["breath_min"]
+            t.data["breath_min"] = before + act["minutes"]
+            over = max(0, t.data["breath_min"] - max(before, phys))
+            session.emit({"type": "breath", "who": t.id, "minutes": t.data["breath_min"], "can_hold": phys, "rule": "BAT-49"})
+            for _ in range(over):
+                if t.dead:
+                    break
+                (r,) = session.roll("breath", 6, who=t.id, rule="BAT-49", purpose="a minute without air")
+                rs.apply_damage(session, t, r, "fatigue", None, "BAT-49")
+            if act["minutes"] == 0:
+                t.data["breath_min"] = 0

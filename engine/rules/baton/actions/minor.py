@@ -1,0 +1,258 @@
+"""Baton actions resist_poison, extinguish, take_item, use_power, equip, stow, drop_item, pick_up, drink, shout: each one unit (``check`` -> plan, ``apply``),
+dispatched by ``Baton.ACTIONS``. ``rs`` is the ruleset."""
+
+from __future__ import annotations
+from engine.rules.baton import dice as bd
+from engine.rules.baton.data import POISONS, POTIONS
+from engine.rules.core import Illegal
+
+
+class ResistPoison:
+    name = "resist_poison"
+
+
+    @staticmethod
+
+    def check(rs, session, a, act):
+        rs._slot(session, a, "major", "resisting the poison")
+        if not rs._poison_effect(session, a):
+            raise Illegal(f"{a.name} suffers no lasting poison", "BAT-53")
+        return {}
+
+
+    @staticmethod
+
+    def apply(rs, session, a, act, plan):
+        rs._use(session, "major", "resist poison")
+        ef = rs._poison_effect(session, a)
+        ev = rs._test(session, a, "physique", 7 + ef["potency"], "BAT-53", f"resist the {ef['kind']} poison", major=True)
+        if ev["success"]:
+            rs._end_effect(session, a, ef, "resisted")
+            session.state.data["effects"] = [e for e in session.state.data["effects"] if not e.get("ended")]
+
+
+class Extinguish:
+    name = "extinguish"
+
+
+    @staticmethod
+
+    def check(rs, session, a, act):
+        rs._slot(session, a, "major", "putting out the fire")
+        if not any(e["target"] == a.id and e["kind"] == "burning" for e in session.state.data["effects"]):
+            raise Illegal(f"{a.name} is not burning", "BAT-50")
+        return {}
+
+
+    @staticmethod
+
+    def apply(rs, session, a, act, plan):
+        rs._use(session, "major", "extinguish")
+        for e in session.state.data["effects"]:
+            if e["target"] == a.id and e["kind"] == "burning":
+                rs._end_effect(session, a, e, "put out")
+        session.state.data["effects"] = [e for e in session.state.data["effects"] if not e.get("ended")]
+
+
+class TakeItem:
+    name = "take_item"
+
+
+    @staticmethod
+
+    def check(rs, session, a, act):
+        slot = "major" if act["from"] == "backpack" else "minor"
+        rs._slot(session, a, slot, f"taking an item from the {act['from']}")
+        if a.data["items"].get(act["item"], 0) <= 0:
+            raise Illegal(f"{a.name} carries no {act['item']}", "BAT-04" if slot == "major" else "BAT-05", "item")
+        return {"slot": slot}
+
+
+    @staticmethod
+
+    def apply(rs, session, a, act, plan):
+        rs._use(session, plan["slot"], f"take {act['item']}")
+        a.data.setdefault("in_hand", [])
+        session.emit({"type": "take_item", "who": a.id, "item": act["item"], "from": act["from"],
+                      "rule": "BAT-04" if plan["slot"] == "major" else "BAT-05"})
+
+
+class UsePower:
+    name = "use_power"
+
+
+    @staticmethod
+
+    def check(rs, session, a, act):
+        slot = "major" if act["kind"] == "ring" else "minor"
+        rs._slot(session, a, slot, f"activating a {act['kind']}")
+        return {"slot": slot}
+
+
+    @staticmethod
+
+    def apply(rs, session, a, act, plan):
+        rs._use(session, plan["slot"], act["kind"])
+        session.emit({"type": "use_power", "who": a.id, "kind": act["kind"], "target": act.get("target"),
+                      "rule": "BAT-04" if plan["slot"] == "major" else "BAT-05",
+                      "note": "the effect is the table's: the document gives no powers"})
+
+
+class Equip:
+    name = "equip"
+
+
+    # -- minor actions ---------------------------------------------------------------------------------
+    @staticmethod
+    def check(rs, session, a, act):
+        rs._slot(session, a, "minor", "equipping a weapon")
+        name = act["weapon"]
+        if name != "shield" and not any(w["name"] == name for w in a.data["weapons"]):
+            raise Illegal(f"{a.name} has no {name}", "BAT-05", "weapon")
+        if name in a.data["equipped"]:
+            raise Illegal(f"{a.name} already holds its {name}", "BAT-05", "weapon")
+        return {}
+
+
+    @staticmethod
+
+    def apply(rs, session, a, act, plan):
+        rs._use(session, "minor", "equip")
+        eq = [e for e in a.data["equipped"] if e != "unarmed"]
+        if act["hand"] == "main":
+            eq = [act["weapon"]] + eq[1:2]
+        else:
+            eq = (eq[:1] or ["unarmed"]) + [act["weapon"]]
+        a.data["equipped"] = eq
+        session.emit({"type": "equip", "who": a.id, "weapon": act["weapon"], "hand": act["hand"], "rule": "BAT-05"})
+
+
+class Stow:
+    name = "stow"
+
+
+    @staticmethod
+
+    def check(rs, session, a, act):
+        rs._slot(session, a, "minor", "stowing a weapon")
+        if act["weapon"] not in a.data["equipped"]:
+            raise Illegal(f"{a.name} does not hold a {act['weapon']}", "BAT-05", "weapon")
+        return {}
+
+
+    @staticmethod
+
+    def apply(rs, session, a, act, plan):
+        rs._use(session, "minor", "stow")
+        a.data["equipped"] = [e for e in a.data["equipped"] if e != act["weapon"]]
+        session.emit({"type": "stow", "who": a.id, "weapon": act["weapon"], "rule": "BAT-05"})
+
+
+class DropItem:
+    name = "drop_item"
+
+
+    @staticmethod
+
+    def check(rs, session, a, act):
+        rs._slot(session, a, "minor", "dropping an item")
+        if act["item"] not in a.data["equipped"]:
+            raise Illegal(f"{a.name} holds no {act['item']}", "BAT-05", "item")
+        return {}
+
+
+    @staticmethod
+
+    def apply(rs, session, a, act, plan):
+        rs._use(session, "minor", "drop item")
+        w = next(x for x in a.data["weapons"] if x["name"] == act["item"])
+        a.data["equipped"] = [e for e in a.data["equipped"] if e != act["item"]]
+        a.data["weapons"] = [x for x in a.data["weapons"] if x is not w]
+        z = session.world.support_layer(a.x, a.y, a.layer)
+        session.state.data["ground_items"].append({"name": w["name"], "weapon": w, "at": [a.x, a.y, z]})
+        session.emit({"type": "drop_item", "who": a.id, "item": w["name"], "at": [a.x, a.y, z], "rule": "BAT-05"})
+
+
+class PickUp:
+    name = "pick_up"
+
+
+    @staticmethod
+
+    def check(rs, session, a, act):
+        rs._slot(session, a, "minor", "picking up an item")
+        if rs._ground_item(session, a, act["item"]) is None:
+            raise Illegal(f"no {act['item']} on the ground within reach of {a.name}", "BAT-05", "item")
+        return {}
+
+
+    @staticmethod
+
+    def apply(rs, session, a, act, plan):
+        rs._use(session, "minor", "pick up")
+        i = rs._ground_item(session, a, act["item"])
+        it = session.state.data["ground_items"].pop(i)
+        a.data["weapons"].insert(0, it["weapon"])
+        a.data["equipped"] = [it["name"]] + [e for e in a.data["equipped"] if e != "unarmed"][:1]
+        session.emit({"type": "pick_up", "who": a.id, "item": it["name"], "rule": "BAT-05"})
+
+
+class Drink:
+    name = "drink"
+
+
+    @staticmethod
+
+    def check(rs, session, a, act):
+        rs._slot(session, a, "minor", "drinking a potion")
+        p = act["potion"]
+        if p not in POTIONS:
+            raise Illegal(f"unknown potion {p!r}; one of {', '.join(POTIONS)}", "BAT-05", "potion")
+        if a.data["items"].get(f"potion_{p}", 0) <= 0:
+            raise Illegal(f"{a.name} has no potion_{p}", "BAT-05", "potion")
+        return {}
+
+
+    @staticmethod
+
+    def apply(rs, session, a, act, plan):
+        rs._use(session, "minor", "drink")
+        p = act["potion"]
+        a.data["items"][f"potion_{p}"] -= 1
+        eff = POTIONS[p]
+        session.emit({"type": "drink", "who": a.id, "potion": p, "rule": "BAT-05"})
+        if "heal_wound" in eff and a.data["wounds"]:
+            n, s, b = bd.parse(eff["heal_wound"])
+            r = sum(session.roll("heal", s, n, who=a.id, rule="BAT-51", purpose="healing potion")) + b
+            w = max(a.data["wounds"], key=lambda w: (w["severity"], -w["id"]))
+            w["severity"] -= r
+            session.emit({"type": "wound_healed", "who": a.id, "wound": w["id"], "by": r, "magical": True, "rule": "BAT-51"})
+            a.data["wounds"] = [x for x in a.data["wounds"] if x["severity"] > 0]
+            rs._sync_life(a)
+        if "vigor" in eff:
+            n, s, b = bd.parse(eff["vigor"])
+            r = sum(session.roll("heal", s, n, who=a.id, rule="BAT-20", purpose="vigor potion")) + b
+            a.data["vigor"] = min(a.data["max_vigor"], a.data["vigor"] + r)
+        if eff.get("cure_poison"):
+            for e in session.state.data["effects"]:
+                if e["target"] == a.id and e["kind"] in POISONS:
+                    rs._end_effect(session, a, e, "antidote")
+            session.state.data["effects"] = [e for e in session.state.data["effects"] if not e.get("ended")]
+
+
+class Shout:
+    name = "shout"
+
+
+    @staticmethod
+
+    def check(rs, session, a, act):
+        rs._slot(session, a, "minor", "shouting a command")
+        return {}
+
+
+    @staticmethod
+
+    def apply(rs, session, a, act, plan):
+        rs._use(session, "minor", "shout")
+        session.emit({"type": "shout", "who": a.id, "text": act.get("text", ""), "rule": "BAT-05"})

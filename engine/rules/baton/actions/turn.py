@@ -1,0 +1,376 @@
+"""Baton actions pass, move, stand, drop, dismount, dash: each one unit (``check`` -> plan, ``apply``),
+dispatched by ``Baton.ACTIONS``. ``rs`` is the ruleset."""
+
+from __future__ import annotations
+import math
+from engine.rules import aerial
+from engine.rules.core import Illegal
+from engine.world.geometry import distance_m, in_melee_reach
+from engine.rules.baton.common import DIRS8
+
+
+class Pass:
+    name = "pass"
+
+
+    # -- pass -----------------------------------------------------------------------------------------
+    @staticmethod
+    def check(rs, session, a, act):
+        to = act["to"]
+        t = session.actor(to, "to")
+        ids, kept, rule = rs.pass_targets(session, a)
+        if to in ids:
+            return {"to": to, "kept": kept, "rule": rule}
+        die = session.state.turn.get("test_die")
+        if not rs._can_hold(t, session):
+            why = "dead" if t.dead else ("petrified" if t.has("petrified") else f"a mount: it acts with its rider")
+            raise Illegal(f"{t.name} cannot take the baton: {why}", "BAT-42" if t.data.get("rider") else "BAT-25", "to")
+        if rule == "BAT-58":
+            raise Illegal(f"must pass to {', '.join(ids)} (a confused character acts before its allies and always passes to an ally)", "BAT-58", "to")
+        if kept:
+            if t.side != a.side:
+                raise Illegal(f"the test die was {die} (even): {a.name}'s side keeps the initiative and passes it to an ally "
+                              f"({', '.join(ids)}), not to {t.name}", "BAT-08", "to")
+            if t.id == a.id:
+                raise Illegal(f"{a.name} must pass the baton to another character ({', '.join(ids)})", "BAT-08", "to")
+            raise Illegal(f"{t.name} has already acted; pass to an ally who has not yet ({', '.join(ids)})", "BAT-08", "to")
+        why = "no skill test in its major action" if die is None else f"the test die was {die} (odd)"
+        if not ids:
+            raise Illegal("nobody on the other side can take the baton", "BAT-09", "to")
+        raise Illegal(f"{why}: the initiative goes to the opponents' side ({', '.join(ids)}), not to {t.name}", "BAT-09", "to")
+
+
+    @staticmethod
+
+    def apply(rs, session, a, act, plan):
+        if plan["to"] == a.id:
+            rs._end_activation(session, a)
+            session.emit({"type": "pass", "who": a.id, "to": a.id, "kept": True, "rule": "BAT-08",
+                          "die": session.state.turn.get("test_die"), "note": "no other ally can act"})
+            if not session.state.over and rs.combat(session) and rs._can_hold(a, session):
+                rs._give_baton(session, a.id, "BAT-08", True, "kept")
+            return
+        rs._do_pass(session, a, plan["to"], plan["kept"], plan["rule"])
+
+
+class Move:
+    name = "move"
+
+
+    # -- movement --------------------------------------------------------------------------------------
+    @staticmethod
+    def check(rs, session, a, act):
+        to = tuple(act["to"])
+        body = rs._body(session, a)
+        if a.data.get("rider") and rs.combat(session):
+            raise Illegal(f"{a.name} carries {session.state.actors[a.data['rider']].name}: the rider moves it", "BAT-42", "actor")
+        rs._needs_movement(session, a, "move")
+        rs._slot(session, a, "movement", "move")
+        if to == body.pos:
+            raise Illegal(f"{body.name} is already at {list(to)}", "BAT-06", "to")
+        t = session.state.turn
+        if rs.combat(session) and t["move_used"] and t["extra_m"] <= t["moved_m"]:
+            raise Illegal(f"{a.name} has used its movement ({t['last'] or 'standing up'})", "BAT-06", "to")
+        careful = bool(act.get("careful")) or (rs.combat(session) and t["careful"])
+        fly = body.can_fly and not body.has("prone")
+        left = rs.movement_left(session, body, fly)
+        if careful and rs.combat(session) and not t["careful"]:
+            base = rs.movement_left(session, body, fly) + t["moved_m"] - t["extra_m"]
+            left = base / 2.0 + t["extra_m"] - t["moved_m"]
+            if left <= 0:
+                raise Illegal(f"{body.name} has already moved {t['moved_m']:g} m: half its movement is spent", "BAT-39", "careful")
+        if a.has("grappled"):
+            for g in a.conditions["grappled"]:
+                o = session.state.actors[g]
+                if not in_melee_reach(body.body().moved(*to), o.body(), rs.reach_of(o, {"reach_m": o.data["reach_m"]}), session.world.cell_m):
+                    raise Illegal(f"{a.name} is grappled by {o.name}: it cannot move out of its reach (break free first)", "BAT-54", "to")
+        r = aerial.reach(session, body, budget_m=left, fly=fly)
+        if not r.can_end(*to):
+            e = aerial.explain_unreachable(session, body, to, r, fly)
+            e.path = "to"
+            if careful and "movement left" in e.reason:
+                e = Illegal(e.reason.rsplit(";", 1)[0] + f"; {body.name} has {max(left, 0):g} m left at half movement "
+                            "(leaving reach without provoking)", "BAT-39", "to")
+            raise e
+        path = r.path(*to)
+        cost = r.cost_cm(*to) / 100.0
+        costs = [r.cost_cm(*p) / 100.0 for p in path]
+        return {"path": path, "cost": cost, "costs": costs, "careful": careful, "body": body.id}
+
+
+    @staticmethod
+
+    def apply(rs, session, a, act, plan):
+        st = session.state
+        body = st.actors[plan["body"]]
+        path, costs = plan["path"], plan["costs"]
+        t = st.turn
+        if plan["careful"] and rs.combat(session) and not t["careful"]:
+            t["careful"] = True
+            session.emit({"type": "careful", "who": a.id, "rule": "BAT-39", "note": "half movement, no opportunity attacks"})
+        start = body.pos
+        # BAT-38: leaving an enemy's reach lets it attack at once (a counterattack)
+        if not plan["careful"] and rs.combat(session) and rs.opt("opportunity_attacks"):
+            prone0 = (a.has("prone"), body.has("prone"), body.flying, a.data.get("mounted_on"))
+
+            def stopped():
+                return (a.dead or body.dead or body.pos != start or not rs.can_move(session, body)[0]
+                        or (a.has("prone"), body.has("prone"), body.flying, a.data.get("mounted_on")) != prone0)
+            provokers = rs._provokers(session, body, path)
+            for e in provokers:
+                if stopped():
+                    break
+                w = rs.melee_weapon(e)
+                session.emit({"type": "opportunity_attack", "who": e.id, "target": a.id, "rule": "BAT-38"})
+                rs._resolve_attack(session, e, a, w, {"counter": True, "rule": "BAT-38"})
+            if provokers and stopped():
+                session.emit({"type": "move_interrupted", "who": a.id, "at": list(body.pos), "rule": "BAT-38"})
+                return
+        # BAT-46 / BAT-64: difficult terrain along the ground part of the path
+        stop = len(path) - 1
+        kinds = []
+        overloaded = body.has("overloaded") or a.has("overloaded")
+        for i, p in enumerate(path[1:], 1):
+            if body.can_fly and not aerial.is_supported(session, body, *p):
+                kinds.append(None)
+                continue
+            kinds.append(rs._terrain_at(session, body, *p))
+        if overloaded:
+            kinds = ["exhausting"] * (len(path) - 1)
+        n_diff = sum(1 for k in kinds if k)
+        failed = False
+        if n_diff:
+            metres = n_diff * session.world.cell_m
+            diff = 7 + int(math.ceil(metres / 1.5 - 1e-9))
+            skill, _ = rs.best(a, "athletics", "agility")
+            ev = rs._test(session, a, skill, diff, "BAT-64" if overloaded else "BAT-46",
+                            f"cross {metres:g} m of difficult terrain")
+            failed = not ev["success"]
+            if failed:
+                for i, k in enumerate(kinds, 1):
+                    if k in ("slippery", "trapping"):
+                        stop = i
+                        break
+        end = path[stop]
+        carried_from = body.pos
+        body.x, body.y, body.layer = end
+        if body.can_fly:
+            body.flying = not aerial.is_supported(session, body)
+        aerial._carry_rider(session, body)
+        spent = costs[stop]
+        rs.spend_movement(session, body, spent)
+        dx, dy, dz = end[0] - path[0][0], end[1] - path[0][1], end[2] - path[0][2]
+        cells = max(abs(dx), abs(dy))
+        on_line = dz == 0 and (dx == 0 or dy == 0 or abs(dx) == abs(dy))
+        straight = cells * session.world.cell_m if on_line and abs(spent - cells * session.world.cell_m) < 1e-6 else 0.0
+        if rs.combat(session):
+            t["last"] = "move"
+            t["straight_m"] = round(straight, 4)
+        b = aerial.path_breakdown(session, body, path[:stop + 1])
+        session.emit({"type": "move", "who": body.id, "by": a.id, "from": list(path[0]), "to": list(end),
+                      "path": [list(p) for p in path[:stop + 1]], "cost_m": round(spent, 4), "flying": body.flying,
+                      "takeoffs": b["takeoffs"], "layers_up": b["layers_up"], "layers_down": b["layers_down"],
+                      "straight_m": round(straight, 4), "rule": "BAT-06+AIR-09",
+                      "left_m": round(rs.movement_left(session, body, body.can_fly), 4)})
+        # dragging a smaller grappled character (BAT-55)
+        for tid in list(body.conditions.get("grappling", [])):
+            g = st.actors[tid]
+            if rs.size_cmp(body, g) > 0 and len(path[:stop + 1]) >= 2 and not g.data.get("mounted_on"):
+                px, py, pz = path[stop - 1]
+                if (aerial.body_fits(session, g, px, py, pz) and not rs._occupied(session, g, (px, py, pz))
+                        and (g.flying or aerial.is_supported(session, g, px, py, pz))):
+                    g.x, g.y, g.layer = px, py, pz
+                    aerial._carry_rider(session, g)
+                    session.emit({"type": "dragged", "who": g.id, "by": body.id, "to": [px, py, pz], "rule": "BAT-55"})
+        if failed:
+            cell = session.world.cell_m
+            crossed = kinds[:stop]
+            if stop < len(path) - 1 or (kinds and kinds[stop - 1] in ("slippery", "trapping")):
+                k = kinds[stop - 1]
+                if k == "slippery":
+                    rs.knock_prone(session, a, "BAT-46")
+                elif k == "trapping":
+                    rs.add_condition(session, body, "stuck", "BAT-46", "terrain")
+                    body.data["stuck_difficulty"] = 7 + n_diff
+            dang = sum(1 for k in crossed if k == "dangerous")
+            if dang:
+                rs.apply_damage(session, a, int(dang * cell / 1.5 + 1e-9), "dangerous", None, "BAT-46")
+            exh = sum(1 for k in crossed if k == "exhausting") * cell
+            if int(exh / 3.0 + 1e-9):
+                rs.apply_damage(session, a, int(exh / 3.0 + 1e-9), "fatigue", None, "BAT-64" if overloaded else "BAT-46")
+        rs._check_grapples(session)
+        # BAT-41: leaving total cover exposes it to an immediate ranged attack
+        if rs.combat(session) and rs.opt("cover_exposure") and not a.dead:
+            for e in st.actors.values():
+                if e.side == a.side or not rs._able(e) or e.data.get("rider") and False:
+                    continue
+                rw = next((w for w in rs.equipped(e) if not rs.is_melee(w)), None)
+                if rw is None or a.dead:
+                    continue
+                if distance_m(e.body(), body.body(), session.world.cell_m) > rw["range_m"]:
+                    continue
+                if rs.cover(session, e, body, t_at=carried_from).level == "total" and rs.cover(session, e, body).level != "total":
+                    session.emit({"type": "exposed_leaving_cover", "who": a.id, "by": e.id, "rule": "BAT-41"})
+                    rs._resolve_attack(session, e, a, rw, {"counter": True, "rule": "BAT-41"})
+
+
+class Stand:
+    name = "stand"
+
+
+    @staticmethod
+
+    def check(rs, session, a, act):
+        if not a.has("prone"):
+            raise Illegal(f"{a.name} is not prone", "BAT-06")
+        rs._needs_movement(session, a, "stand up")
+        rs._slot(session, a, "movement", "standing up")
+        return {}
+
+
+    @staticmethod
+
+    def apply(rs, session, a, act, plan):
+        if rs.combat(session):
+            session.state.turn["move_used"] = True
+            session.state.turn["last"] = "stand"
+        rs.remove_condition(session, a, "prone", "BAT-06")
+
+
+class Drop:
+    name = "drop"
+
+
+    @staticmethod
+
+    def check(rs, session, a, act):
+        body = rs._body(session, a)
+        rs._needs_movement(session, a, "drop")
+        rs._slot(session, a, "movement", "dropping down")
+        ground = aerial.support_below(session, body)
+        if ground >= body.layer:
+            raise Illegal(f"{body.name} is standing on the ground: there is nowhere to drop", "BAT-47")
+        if rs._occupied(session, body, (body.x, body.y, ground)):
+            raise Illegal(f"someone is right below {body.name}", "BAT-47")
+        plan = {"ground": ground, "layers": body.layer - ground}
+        if act.get("attack"):
+            rs._slot(session, a, "major", "a falling attack")
+            t = rs._target(session, a, act["attack"], "attack")
+            w = rs._pick_weapon(a, act.get("weapon"), "weapon")
+            if not rs.is_melee(w):
+                raise Illegal("a falling attack is a melee attack", "BAT-48", "weapon")
+            if not in_melee_reach(body.body().moved(body.x, body.y, ground), t.body(), rs.reach_of(a, w), session.world.cell_m):
+                raise Illegal(f"{t.name} is not within reach of where {a.name} lands", "BAT-48", "attack")
+            plan.update({"target": t.id, "weapon": w["name"]})
+        return plan
+
+
+    @staticmethod
+
+    def apply(rs, session, a, act, plan):
+        """BAT-47/BAT-48: drop to the surface below; with ``attack`` the attack at the end of the fall gains +1 on
+        the damage scale per 1.5 m and its roll replaces the Agility test."""
+        body = rs._body(session, a)
+        st = session.state
+        if rs.combat(session):
+            st.turn["move_used"] = True
+        start = body.layer
+        body.layer = plan["ground"]
+        body.flying = False
+        aerial._carry_rider(session, body)
+        sev = rs.fall_severity(plan["layers"])
+        session.emit({"type": "fall", "who": body.id, "from": start, "to": plan["ground"], "layers": plan["layers"],
+                      "cause": "dropped", "rule": "BAT-47", "damage": sev, "damage_rule": "BAT-47"})
+        if plan.get("target"):
+            t = st.actors[plan["target"]]
+            w = rs._pick_weapon(a, plan["weapon"])
+            steps = rs.fall_severity(plan["layers"])
+            rs._use(session, "major", "falling attack")
+            ev = rs._resolve_attack(session, a, t, w, {"major": True, "scale": steps, "rule": "BAT-48",
+                                                         "crit": act.get("crit", "damage"), "defence": act.get("defence")})
+            if sev and ev is not None and ev["total"] >= 7 + sev:
+                sev = (sev + 1) // 2
+                session.emit({"type": "fall_halved", "who": a.id, "by": "the attack roll", "severity": sev, "rule": "BAT-48"})
+            if sev:
+                rs.apply_damage(session, a, sev, "falling", None, "BAT-47")
+        else:
+            if sev:
+                ev = rs._test(session, a, "agility", 7 + sev, "BAT-47", f"Agility to halve a fall wound of {sev}")
+                if ev["success"]:
+                    sev = (sev + 1) // 2
+                rs.apply_damage(session, a, sev, "falling", None, "BAT-47")
+        if rs.combat(session):
+            st.turn["fell_m"] = float(plan["layers"])
+
+
+class Dismount:
+    name = "dismount"
+
+
+    @staticmethod
+
+    def check(rs, session, a, act):
+        if not a.data.get("mounted_on"):
+            raise Illegal(f"{a.name} is not riding", "BAT-42")
+        rs._slot(session, a, "movement", "dismounting")
+        m = session.state.actors[a.data["mounted_on"]]
+        to = tuple(act["to"]) if act.get("to") else None
+        if to is None:
+            for dx, dy in DIRS8:
+                p = (m.x + dx * (m.footprint if dx > 0 else 1), m.y + dy * (m.footprint if dy > 0 else 1), m.layer)
+                if aerial.body_fits(session, a, *p) and not rs._occupied(session, a, p) and (a.can_fly or aerial.is_supported(session, a, *p)):
+                    to = p
+                    break
+        if to is None:
+            raise Illegal(f"no free space beside {m.name} to dismount", "BAT-42", "to")
+        if not aerial.body_fits(session, a, *to) or rs._occupied(session, a, to):
+            raise Illegal(f"{list(to)} is not free", "BAT-42", "to")
+        from engine.world.geometry import cell_gap
+        if cell_gap(a.body().moved(*to), m.body()) > 1 or abs(to[2] - m.layer) > 1:
+            raise Illegal(f"{list(to)} is not beside {m.name}", "BAT-42", "to")
+        if not a.can_fly and not aerial.is_supported(session, a, *to):
+            raise Illegal(f"{list(to)} is in the air and {a.name} cannot fly", "AIR-01", "to")
+        return {"to": to}
+
+
+    @staticmethod
+
+    def apply(rs, session, a, act, plan):
+        m = session.state.actors[a.data["mounted_on"]]
+        a.data["mounted_on"] = None
+        m.data["rider"] = None
+        a.x, a.y, a.layer = plan["to"]
+        a.flying = a.can_fly and not aerial.is_supported(session, a)
+        if rs.combat(session):
+            session.state.turn["move_used"] = True
+        session.emit({"type": "dismount", "who": a.id, "mount": m.id, "to": list(plan["to"]), "rule": "BAT-42"})
+
+
+class Dash:
+    name = "dash"
+
+
+    @staticmethod
+
+    def check(rs, session, a, act):
+        rs._slot(session, a, "major", "dashing")
+        rs._needs_movement(session, a, "dash")
+        body = rs._body(session, a)
+        left = rs.movement_left(session, body, body.flying)
+        if left >= session.world.cell_m - 1e-9:
+            raise Illegal(f"{a.name} still has {left:g} m of movement: dash after using all of it", "BAT-33")
+        return {}
+
+
+    @staticmethod
+
+    def apply(rs, session, a, act, plan):
+        rs._use(session, "major", "dash")
+        skill, _ = rs.best(a, "athletics", "agility")
+        ev = rs._test(session, a, skill, 8, "BAT-33", "dash beyond its movement", major=True)
+        if ev["success"]:
+            m = 1.5 * ev["level"]
+            session.state.turn["extra_m"] += m
+            session.emit({"type": "dash", "who": a.id, "extra_m": m, "rule": "BAT-33"})
+        else:
+            rs.add_condition(session, a, "exposed", "BAT-33", "until_next_turn")

@@ -1,0 +1,132 @@
+"""Baton skill tests and chances: attributes, penalties, exposure (BAT-00, BAT-17, BAT-24, BAT-37, BAT-56, BAT-59)."""
+
+from __future__ import annotations
+from engine.rules import aerial
+from engine.rules.baton import dice as bd
+from engine.rules.baton.data import SIZES
+from engine.rules.core import Actor
+from engine.rules.baton.common import PROTECTION_PENALTY
+
+
+class Skills:
+    """Baton skill tests and chances: attributes, penalties, exposure (BAT-00, BAT-17, BAT-24, BAT-37, BAT-56, BAT-59) (a mixin of Baton: ``self`` is the ruleset)."""
+
+    def attr(self, a: Actor, name: str) -> int:
+        if name in a.data["attributes"]:
+            return int(a.data["attributes"][name])
+        return int(a.data["skills"].get(name, 0))
+
+    def best(self, a: Actor, *names) -> tuple[str, int]:
+        vals = [(self.attr(a, n), -i, n) for i, n in enumerate(names)]
+        v, _, n = max(vals)
+        return n, v
+
+    def weapon_skill(self, a: Actor, w: dict) -> tuple[str, int]:
+        name = w.get("skill") or f"fight_{w['name']}"
+        return name, self.attr(a, name)
+
+    def size_cmp(self, a: Actor, b: Actor) -> int:
+        return SIZES.index(a.size) - SIZES.index(b.size)
+
+    def category(self, severity: int) -> str:
+        if severity <= int(self.opt("wound_light_max")):
+            return "light"
+        if severity <= int(self.opt("wound_moderate_max")):
+            return "moderate"
+        return "grave"
+
+    def add_condition(self, session, a: Actor, name: str, rule: str, source: str | None = None) -> None:
+        if name == "prone" and a.data.get("mounted_on") and not a.dead:
+            self._throw_rider(session, a, f"knocked prone ({rule})")     # a prone rider is off its mount (BAT-42)
+            return
+        new = name not in a.conditions
+        srcs = set(a.conditions.get(name, []))
+        if source:
+            srcs.add(source)
+        a.conditions[name] = sorted(srcs)
+        if new:
+            session.emit({"type": "condition", "who": a.id, "condition": name, "added": True, "rule": rule,
+                          **({"source": source} if source else {})})
+            if name in ("prone", "paralyzed", "petrified", "stuck"):
+                aerial.check_grounded(session, a)
+
+    def remove_condition(self, session, a: Actor, name: str, rule: str, source: str | None = None) -> None:
+        if name not in a.conditions:
+            return
+        if source is not None:
+            srcs = [s for s in a.conditions[name] if s != source]
+            if srcs or source not in a.conditions[name] and a.conditions[name]:
+                a.conditions[name] = srcs
+                if srcs:
+                    return
+        a.conditions.pop(name, None)
+        session.emit({"type": "condition", "who": a.id, "condition": name, "added": False, "rule": rule})
+
+    def exposed_to(self, session, t: Actor, attacker: Actor) -> list:
+        """BAT-59 sources that give ``attacker`` a positive chance against ``t``."""
+        out = []
+        if t.has("exposed"):
+            out.append(["exposed", "BAT-59"])
+        if t.has("prone"):
+            out.append(["prone: exposed", "BAT-57"])
+        if t.has("grappled"):
+            out.append(["grappled: exposed", "BAT-54"])
+        if t.has("grappling") and attacker.id not in t.conditions.get("grappling", []):
+            out.append(["grappling: exposed", "BAT-55"])
+        return out[:1] if session.options.get("exposed_counts_once", True) else out
+
+    def unaware(self, session, t: Actor) -> bool:
+        return t.has("unaware") or (t.data["surprised"] and t.id not in session.state.data["acted"])
+
+    def life_penalty(self, a: Actor) -> int:
+        return (a.data["max_life"] - a.hp) // 6                       # BAT-24
+
+    def protection_penalty(self, a: Actor) -> int:
+        p = a.data["protection_max"] if self.opt("protection_penalty") == "worn" else a.data["protection"]
+        return p // 6                                                 # BAT-17
+
+    def negatives(self, a: Actor, skill: str, attack: bool = False) -> list:
+        out = []
+        for _ in range(self.life_penalty(a)):
+            out.append(["Life lost (per 6)", "BAT-24"])
+        pp = skill in PROTECTION_PENALTY or skill.split("_")[0] in PROTECTION_PENALTY
+        if pp:
+            for _ in range(self.protection_penalty(a)):
+                out.append(["Protection penalty (per 6)", "BAT-17"])
+        if a.has("shaken") and (attack or pp):
+            out.append(["shaken", "BAT-56"])
+        return out
+
+    def _test(self, session, a: Actor, skill: str, difficulty: int, rule: str, purpose: str, pos=(), neg=(),
+              major: bool = False, attack: bool = False, level: int | None = None) -> dict:
+        lv = self.attr(a, skill) if level is None else level
+        negs = list(neg) + self.negatives(a, skill, attack)
+        ev = bd.test(session, a.id, skill, lv, difficulty, list(pos), negs, rule, purpose, self.options)
+        t = session.state.turn
+        if major and t.get("test_die") is None and self.combat(session):
+            t["test_die"] = ev["kept"]                                # BAT-08/09 read this die
+            t["test_rule"] = rule
+        return ev
+
+    def _release(self, session, a: Actor, b: Actor) -> None:
+        """End a grapple between a and b (either way round)."""
+        for g, t in ((a, b), (b, a)):
+            if t.id in g.conditions.get("grappling", []):
+                self.remove_condition(session, g, "grappling", "BAT-55", t.id)
+                self.remove_condition(session, g, "overloaded", "BAT-55", f"grab:{t.id}")
+                self.remove_condition(session, t, "grappled", "BAT-54", g.id)
+                self.remove_condition(session, t, "overloaded", "BAT-54", f"grab:{g.id}")
+                self.remove_condition(session, t, "stuck", "BAT-54", f"grab:{g.id}")
+                session.emit({"type": "grapple_end", "grabber": g.id, "target": t.id, "rule": "BAT-34"})
+
+    def _check_grapples(self, session) -> None:
+        st = session.state
+        for g in st.actors.values():
+            for tid in list(g.conditions.get("grappling", [])):
+                t = st.actors[tid]
+                if g.dead or t.dead or g.has("petrified") or not self.in_reach(session, g, t, {"reach_m": g.data["reach_m"]}):
+                    self._release(session, g, t)
+
+    def _dice(self, expr):
+        n, sides, _ = bd.parse(expr)
+        return sides, n

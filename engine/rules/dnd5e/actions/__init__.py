@@ -1,0 +1,1 @@
+"""The Dnd5e actions, one unit each."""

@@ -1,0 +1,189 @@
+"""Dnd5e actions grapple, escape, shove, mount, dismount: each one unit (``check`` -> plan, ``apply``),
+dispatched by ``Dnd5e.ACTIONS``. ``rs`` is the ruleset."""
+
+from __future__ import annotations
+from engine.rules import aerial
+from engine.rules.core import Illegal
+from engine.rules.dnd5e.data import SIZES
+from engine.world.geometry import engaged
+
+
+class Grapple:
+    name = "grapple"
+
+
+    @staticmethod
+
+    def check(rs, session, a, act):
+        t = rs._contest_target(session, a, act, "DND-30")
+        if a.id in t.conditions.get("grappled", []):
+            raise Illegal(f"{a.name} already grapples {t.name}", "DND-30", "target")
+        return {"target": t.id}
+
+
+    @staticmethod
+
+    def apply(rs, session, a, act, plan):
+        rs._use_attack(session, a)
+        t = session.state.actors[plan["target"]]
+        if rs._contest(session, a, t, "DND-30"):
+            rs.add_condition(session, t, "grappled", "DND-30", source=a.id)
+            session.emit({"type": "grapple", "who": a.id, "target": t.id, "rule": "DND-30"})
+
+
+class Escape:
+    name = "escape"
+
+
+    @staticmethod
+
+    def check(rs, session, a, act):
+        rs._need_action(a, session, "escaping a grapple", "DND-30")
+        if not a.has("grappled"):
+            raise Illegal(f"{a.name} is not grappled", "DND-30")
+        return {}
+
+
+    @staticmethod
+
+    def apply(rs, session, a, act, plan):
+        session.state.turn["action"] = True
+        gid = a.conditions["grappled"][0] if a.conditions["grappled"] else None
+        g = session.state.actors.get(gid) if gid else None
+        skill = max(("athletics", "acrobatics"), key=lambda s: rs.skill(a, s))
+        mine = rs.check_roll(session, a, skill, "check", "DND-30", "escape")
+        theirs = (rs.d20(session, "contest", g.id, False, False, "DND-30", "Athletics") + rs.skill(g, "athletics")) if g else 0
+        ok = mine > theirs
+        session.emit({"type": "escape", "who": a.id, "from": gid, "total": mine, "against": theirs, "success": ok, "rule": "DND-30"})
+        if ok:
+            if g:
+                rs._release(session, a, g, "DND-30", "escaped")
+            else:
+                rs.remove_condition(session, a, "grappled", "DND-30")
+
+
+class Shove:
+    name = "shove"
+
+
+    @staticmethod
+
+    def check(rs, session, a, act):
+        t = rs._contest_target(session, a, act, "DND-31")
+        return {"target": t.id, "mode": act.get("mode", "prone")}
+
+
+    @staticmethod
+
+    def apply(rs, session, a, act, plan):
+        rs._use_attack(session, a)
+        t = session.state.actors[plan["target"]]
+        if not rs._contest(session, a, t, "DND-31"):
+            return
+        if plan["mode"] == "prone":
+            session.emit({"type": "shove", "who": a.id, "target": t.id, "mode": "prone", "rule": "DND-31"})
+            rs.knock_prone(session, t, "DND-31")
+            return
+        if t.data.get("mounted_on"):
+            # DND-36: moved against its will while mounted -> Dexterity save DC 10 or fall off, prone
+            session.emit({"type": "shove", "who": a.id, "target": t.id, "mode": "push", "moved": False,
+                          "reason": "mounted", "rule": "DND-31"})
+            rs._mount_moved_against_will(session, t, session.state.actors[t.data["mounted_on"]])
+            return
+        dx = (t.x > a.x) - (t.x < a.x)
+        dy = (t.y > a.y) - (t.y < a.y)
+        if dx == dy == 0:
+            dx = 1
+        nx, ny, nz = t.x + dx, t.y + dy, t.layer
+        blocked = not aerial.body_fits(session, t, nx, ny, nz) or any(
+            aerial._overlap(t, (nx, ny, nz), o) for o in session.state.actors.values() if o.id != t.id and not o.dead and not o.data.get("mounted_on"))
+        if blocked:
+            session.emit({"type": "shove", "who": a.id, "target": t.id, "mode": "push", "moved": False,
+                          "reason": "no room behind", "rule": "DND-31"})
+            return
+        frm = t.pos
+        t.x, t.y = nx, ny
+        aerial._carry_rider(session, t)
+        session.emit({"type": "shove", "who": a.id, "target": t.id, "mode": "push", "moved": True, "from": list(frm),
+                      "to": list(t.pos), "rule": "DND-31", "note": "forced movement provokes no opportunity attack (DND-28)"})
+        if t.data.get("rider"):
+            rs._mount_moved_against_will(session, session.state.actors[t.data["rider"]], t)
+        if not t.flying and not aerial.is_supported(session, t):
+            session.emit({"type": "pushed_off", "who": t.id, "rule": "AIR-12"})
+            t.flying = True
+            aerial.fall(session, t, None, "AIR-12", "pushed off an edge")
+
+
+class Mount:
+    name = "mount"
+
+
+    # -- mounts (DND-36) -------------------------------------------------------------------------------------------------
+    @staticmethod
+    def check(rs, session, a, act):
+        m = rs._target(session, a, act["target"])
+        if m.id == a.id or rs.hostile(a, m):
+            raise Illegal(f"{m.name} is not a willing mount", "DND-36", "target")
+        if a.data["mounted_on"] or m.data["rider"] or m.data["mounted_on"]:
+            raise Illegal("already riding or ridden", "DND-36", "target")
+        if SIZES.index(m.size) <= SIZES.index(a.size):
+            raise Illegal(f"{m.name} must be larger than {a.name} to carry it", "DND-36", "target")
+        if not engaged(a.body(), m.body()):
+            raise Illegal(f"{m.name} is not within 1.5 m", "DND-36", "target")
+        cost = a.data["speed_m"] / 2
+        left = rs.movement_left(session, a, False)
+        if left + 1e-9 < cost:
+            raise Illegal(f"mounting costs half the speed ({cost:g} m); {a.name} has {max(left, 0):g} m left", "DND-36")
+        return {"mount": m.id, "cost": cost}
+
+
+    @staticmethod
+
+    def apply(rs, session, a, act, plan):
+        rs.spend_movement(session, a, plan["cost"])
+        m = session.state.actors[plan["mount"]]
+        rs._do_mount(session, a, m)
+        st = session.state
+        if m.data["controlled_mount"] and m.id in st.order and a.id in st.order:
+            # DND-36: a controlled mount acts on its rider's initiative, right after it
+            i = st.order.index(m.id)
+            st.order.pop(i)
+            if i < st.turn_index:
+                st.turn_index -= 1
+            st.order.insert(st.order.index(a.id) + 1, m.id)
+            session.emit({"type": "initiative_moved", "who": m.id, "after": a.id, "order": list(st.order), "rule": "DND-36"})
+
+
+class Dismount:
+    name = "dismount"
+
+
+    @staticmethod
+
+    def check(rs, session, a, act):
+        if not a.data["mounted_on"]:
+            raise Illegal(f"{a.name} is not riding", "DND-36")
+        m = session.state.actors[a.data["mounted_on"]]
+        cost = a.data["speed_m"] / 2
+        # a rider's own movement (its mount's is the mount's): speed x (1 + Dash) - metres already spent
+        left = a.data["speed_m"] * (1 + session.state.turn["dash"]) - session.state.turn["moved_m"]
+        if left + 1e-9 < cost:
+            raise Illegal(f"dismounting costs half the speed ({cost:g} m); {a.name} has {max(left, 0):g} m left", "DND-36")
+        spot = rs._dismount_spot(session, a, m, act.get("to"))
+        if spot is None:
+            raise Illegal(f"no free space next to {m.name} to dismount into", "DND-36")
+        if act.get("to") and tuple(act["to"]) != spot:
+            raise Illegal(f"{list(act['to'])} is not a free space within 1.5 m of {m.name}", "DND-36", "to")
+        return {"spot": spot, "cost": cost}
+
+
+    @staticmethod
+
+    def apply(rs, session, a, act, plan):
+        m = session.state.actors[a.data["mounted_on"]]
+        rs.spend_movement(session, a, plan["cost"])
+        a.data["mounted_on"] = None
+        m.data["rider"] = None
+        a.x, a.y, a.layer = plan["spot"]
+        session.emit({"type": "dismount", "who": a.id, "mount": m.id, "to": list(a.pos), "rule": "DND-36"})
+        rs._after_unhorsed(session, a)

@@ -1,0 +1,168 @@
+"""Dnd5e actions cast, gm: each one unit (``check`` -> plan, ``apply``),
+dispatched by ``Dnd5e.ACTIONS``. ``rs`` is the ruleset."""
+
+from __future__ import annotations
+from engine.rules.core import Illegal
+from engine.rules.dnd5e.data import CONDITION_RULE, CONDITIONS, SPELLS
+from engine.world.geometry import distance_m, engaged
+from engine.rules.dnd5e.common import dice_spec
+
+
+class Cast:
+    name = "cast"
+
+
+    # -- spells (DND-21, DND-14) -----------------------------------------------------------------------------------------------
+    @staticmethod
+    def check(rs, session, a, act):
+        name = act["spell"]
+        if name not in a.data["spells"]:
+            raise Illegal(f"{a.name} does not know {name}; its spells: {', '.join(a.data['spells']) or 'none'}", "DND-21", "spell")
+        sp = SPELLS[name]
+        turn = session.state.turn
+        if sp["time"] == "bonus":
+            if turn["bonus"]:
+                raise Illegal(f"{a.name} has already used its bonus action", "DND-12")
+            if turn["action_spell"]:
+                raise Illegal("after casting a spell with the action, the bonus-action spell is not allowed this turn", "DND-14")
+        else:
+            rs._need_action(a, session, name, "DND-21")
+            if turn["bonus_spell"] and sp["level"] > 0:
+                raise Illegal("after a bonus-action spell the only other spell this turn may be a cantrip", "DND-14", "spell")
+        slots = a.data["spell_slots"]
+        if sp["level"] > 0 and slots is not None and slots.get(str(sp["level"]), 0) <= 0:
+            raise Illegal(f"{a.name} has no level {sp['level']} spell slot left", "DND-21", "spell")
+        cell = session.world.cell_m
+        area = sp.get("area")
+        plan = {"spell": name}
+        if sp["kind"] == "temp_hp" or (area and area["shape"] == "self"):
+            plan["targets"] = [a.id] if sp["kind"] == "temp_hp" else rs._area_targets(session, a, sp, a.pos, None)
+            return plan
+        if area:
+            if act.get("at") is None and not act.get("target"):
+                raise Illegal(f"{name} needs a point (at = [x, y, layer]) or a target", "DND-21", "at")
+            point = tuple(act["at"]) if act.get("at") is not None else session.actor(act["target"], "target").pos
+            # a cone starts at the caster and points at ``at``/the target; a sphere's centre must be within range
+            if area["shape"] != "cone" and distance_m(a.body(), a.body().moved(*point), cell) > sp["range_m"] + 1e-9:
+                raise Illegal(f"{list(point)} is beyond {name}'s range of {sp['range_m']:g} m", "DND-21", "at")
+            plan["targets"] = rs._area_targets(session, a, sp, point, act.get("target"))
+            plan["point"] = list(point)
+            return plan
+        if not act.get("target"):
+            raise Illegal(f"{name} needs a target", "DND-21", "target")
+        t = rs._target(session, a, act["target"])
+        d = distance_m(a.body(), t.body(), cell)
+        if d > max(sp["range_m"], 1.5 if sp["range_m"] <= 1.5 else 0) + 1e-9 and not (sp["range_m"] <= 1.5 and engaged(a.body(), t.body())):
+            raise Illegal(f"{t.name} is {d:.1f} m away, beyond {name}'s range of {sp['range_m']:g} m", "DND-21", "target")
+        if t.id != a.id and rs.cover(session, a, t).level == "total":
+            raise Illegal(f"{t.name} has total cover from {a.name}", "DND-32", "target")
+        if sp["kind"] in ("attack", "save", "auto") and t.id in a.conditions.get("charmed", []):
+            raise Illegal(f"{a.name} is charmed by {t.name} and cannot harm it", "DND-54", "target")
+        plan["targets"] = [t.id]
+        return plan
+
+
+    @staticmethod
+
+    def apply(rs, session, a, act, plan):
+        sp = SPELLS[plan["spell"]]
+        turn = session.state.turn
+        if sp["time"] == "bonus":
+            turn["bonus"] = True
+            turn["bonus_spell"] = True
+        else:
+            turn["action"] = True
+            if sp["level"] > 0:
+                turn["action_spell"] = True
+        if sp["level"] > 0 and a.data["spell_slots"] is not None:
+            a.data["spell_slots"][str(sp["level"])] -= 1
+        session.emit({"type": "cast", "who": a.id, "spell": plan["spell"], "targets": plan["targets"],
+                      **({"at": plan["point"]} if "point" in plan else {}), "rule": "DND-21"})
+        cmod = rs.ab(a, a.data["casting"])
+        dc = 8 + a.data["prof"] + cmod
+        lvl = a.data["level"]
+        n_scale = 1 + (lvl >= 5) + (lvl >= 11) + (lvl >= 17) if sp.get("scales") else 1
+        kind = sp["kind"]
+        if kind == "save" and sp.get("damage"):
+            n, s = dice_spec(sp["damage"])
+            dmg = sum(session.roll("damage", s, n * n_scale, who=a.id, rule="DND-21"))
+        for tid in plan["targets"]:
+            t = session.state.actors[tid]
+            if t.dead:
+                continue
+            if kind == "attack":
+                fake = {"weapon": {"name": plan["spell"], "damage": sp["damage"], "type": sp["type"], "properties": ["ranged"],
+                                   "range": [sp["range_m"], sp["range_m"]], "to_hit": cmod + a.data["prof"]},
+                        "melee": False, "thrown": False, "kind": "spell"}
+                p = rs._attack_plan(session, a, t, fake["weapon"], False)
+                p["kind"] = "spell"
+                w = dict(fake["weapon"])
+                w["damage"] = f"{n_scale * dice_spec(sp['damage'])[0]}d{dice_spec(sp['damage'])[1]}"
+                w["damage_bonus"] = -rs._dmg_mod(a, w, False)       # spell attacks add no ability to damage
+                p["weapon"] = w
+                rs._resolve_attack(session, a, t, p, {})
+            elif kind == "auto":
+                n, s = dice_spec(sp["damage"])
+                total = 0
+                for _ in range(sp.get("darts", 1)):
+                    total += sum(session.roll("damage", s, n, who=a.id, rule="DND-21")) + sp.get("bonus", 0)
+                rs.apply_damage(session, t, total, sp["type"], a.id, "DND-21")
+            elif kind == "heal":
+                n, s = dice_spec(sp["heal"])
+                rs.heal(session, t, sum(session.roll("heal", s, n, who=a.id, rule="DND-21")) + cmod, "DND-21")
+            elif kind == "temp_hp":
+                n, s = dice_spec(sp["amount"])
+                rs.give_temp_hp(session, t, sum(session.roll("heal", s, n, who=a.id, rule="DND-35")) + sp.get("bonus", 0), "DND-35")
+            elif kind == "save":
+                cov = "none" if sp.get("ignores_cover") else rs.cover(session, a, t).level
+                ok = rs.saving_throw(session, t, sp["save"], dc, a, "DND-21", plan["spell"], cover_level=cov)
+                if sp.get("damage"):
+                    amt = dmg if not ok else (dmg // 2 if sp.get("half") else 0)
+                    if amt:
+                        rs.apply_damage(session, t, amt, sp["type"], a.id, "DND-21")
+                if not ok and sp.get("condition") and not t.dead:
+                    rs.add_condition(session, t, sp["condition"], CONDITION_RULE[sp["condition"]], source=a.id)
+                    if sp.get("repeat_save"):
+                        t.data.setdefault("repeat_saves", {})[sp["condition"]] = {"save": sp["save"], "dc": dc, "spell": plan["spell"], "rule": "DND-21"}
+                if not ok and sp.get("push_cells") and not t.dead:
+                    rs._push_from(session, a, t, sp["push_cells"])
+
+
+class Gm:
+    name = "gm"
+
+
+    # -- GM tools -------------------------------------------------------------------------------------------------------------
+    @staticmethod
+    def check(rs, session, act):
+        t = session.actor(act["target"], "target")
+        if act["action"] == "condition":
+            if not act.get("add") and not act.get("remove"):
+                raise Illegal("give add = NAME or remove = NAME", "", "add")
+            for k in ("add", "remove"):
+                c = act.get(k)
+                if c and c not in CONDITIONS:
+                    raise Illegal(f"unknown condition {c!r}; one of {', '.join(CONDITIONS)}", "", k)
+            if act.get("source"):
+                session.actor(act["source"], "source")
+        elif act["amount"] < 0:
+            raise Illegal("amount must not be negative", "", "amount")
+        return {"target": t.id}
+
+
+    @staticmethod
+
+    def apply(rs, session, act, plan):
+        t = session.state.actors[plan["target"]]
+        k = act["action"]
+        if k == "condition":
+            if act.get("add"):
+                rs.add_condition(session, t, act["add"], CONDITION_RULE[act["add"]], source=act.get("source"))
+            if act.get("remove"):
+                rs.remove_condition(session, t, act["remove"], CONDITION_RULE[act["remove"]])
+        elif k == "damage":
+            rs.apply_damage(session, t, act["amount"], act.get("type", "bludgeoning"), "gm", "DND-33")
+        elif k == "heal":
+            rs.heal(session, t, act["amount"], "DND-02")
+        elif k == "temp_hp":
+            rs.give_temp_hp(session, t, act["amount"], "DND-35")

@@ -1,0 +1,401 @@
+"""Dnd5e actions move, attack, dash, disengage, dodge, help, hide, search, ready, use, stand, stabilize, end_turn: each one unit (``check`` -> plan, ``apply``),
+dispatched by ``Dnd5e.ACTIONS``. ``rs`` is the ruleset."""
+
+from __future__ import annotations
+from engine.rules import aerial
+from engine.rules.core import Illegal
+from engine.world.geometry import distance_m, engaged
+from engine.rules.dnd5e.common import OBJECTS, dice_spec
+
+
+class Move:
+    name = "move"
+
+
+    # -- move ----------------------------------------------------------------------------------------------------
+    @staticmethod
+    def check(rs, session, a, act):
+        to = tuple(act["to"])
+        if a.data["mounted_on"]:
+            m = session.state.actors[a.data["mounted_on"]]
+            raise Illegal(f"{a.name} rides {m.name}: the mount moves (or dismount first)", "DND-36", "to")
+        sz = rs.speed_zero(a)
+        if sz:
+            raise Illegal(f"{a.name} is {sz[0]}: its speed is 0", sz[1], "to")
+        if to == a.pos:
+            raise Illegal(f"{a.name} is already at {list(to)}", "DND-11", "to")
+        crawl = a.has("prone")
+        fly = a.can_fly and not crawl
+        left = rs.movement_left(session, a, fly)
+        if crawl:
+            left = left / 2.0          # DND-48: crawling costs double
+        if a.has("frightened"):        # DND-49
+            for s in a.conditions["frightened"]:
+                src = session.state.actors.get(s)
+                if src and rs.sees(session, a, src):
+                    here = distance_m(a.body(), src.body(), session.world.cell_m)
+                    there = distance_m(a.body().moved(*to), src.body(), session.world.cell_m)
+                    if there < here - 1e-9:
+                        raise Illegal(f"{a.name} is frightened of {src.name} and cannot move closer to it", "DND-49", "to")
+        r = aerial.reach(session, a, budget_m=left, fly=fly)
+        if not r.can_end(*to):
+            if crawl and a.can_fly and aerial.body_fits(session, a, *to) and not aerial.is_supported(session, a, *to):
+                raise Illegal(f"{a.name} is prone: it must stand up before it can fly", "DND-48", "to")
+            e = aerial.explain_unreachable(session, a, to, r, fly)
+            if crawl and "movement left" in e.reason:
+                e = Illegal(e.reason.replace(" of movement left", " of movement left, crawling at half speed (Prone, stand up first)"), "DND-48")
+            e.path = "to"
+            raise e
+        path = r.path(*to)
+        costs = [r.cost_cm(*p) / 100.0 * (2 if crawl else 1) for p in path]
+        return {"path": path, "costs": costs, "crawl": crawl}
+
+
+    @staticmethod
+
+    def apply(rs, session, a, act, plan):
+        path, costs = plan["path"], plan["costs"]
+        t = session.state.turn
+        left0 = rs.movement_left(session, a, a.can_fly and not plan["crawl"])
+        seg = [0]
+        stopped = None
+        # anyone who could possibly react (DND-28): hostile, able, reaction unused, armed for melee
+        watchers = not t["disengaged"] and any(
+            rs.hostile(r, a) and not r.dead and not r.data["reaction_used"] and not rs.incapacitated(r)
+            and rs._oa_weapon(r)[0] is not None for r in session.state.actors.values())
+
+        def flush(i, note):      # the move so far, up to path[i], as one event
+            rs._emit_move(session, a, path[seg[0]:i + 1], costs[i] - costs[seg[0]], left0 - costs[i], note)
+            seg[0] = i
+
+        for i in range(len(path) - 1):
+            nxt = path[i + 1]
+            if watchers:
+                provoked = rs._opportunity_attacks(session, a, path[i], nxt,
+                                                     before=lambda i=i: flush(i, "stops before leaving a reach"))
+                if provoked and (a.pos != path[i] or rs.speed_zero(a) or a.has("prone") or a.dead or a.hp == 0):
+                    stopped = i
+                    break
+            a.x, a.y, a.layer = nxt
+            if a.can_fly:
+                a.flying = not aerial.is_supported(session, a)
+            aerial._carry_rider(session, a)
+        if stopped is None:
+            flush(len(path) - 1, None)
+            spent = costs[-1]
+        else:
+            spent = costs[stopped]
+            session.emit({"type": "move_stopped", "who": a.id, "at": list(a.pos), "rule": "DND-28"})
+        rs.spend_movement(session, a, spent)
+        if a.data["hidden"] is not None:
+            rs._maybe_revealed(session, a)
+        rs._check_grapples(session)
+        rs._readied_triggers(session, a)
+
+
+class Attack:
+    name = "attack"
+
+
+    @staticmethod
+
+    def check(rs, session, a, act):
+        t = rs._target(session, a, act["target"])
+        w = rs.weapon(a, act.get("weapon"))
+        turn = session.state.turn
+        if act.get("bonus"):
+            if turn["bonus"]:
+                raise Illegal(f"{a.name} has already used its bonus action this turn", "DND-12")
+            if not turn["light_weapon"]:
+                raise Illegal("the off-hand attack needs an attack with a light melee weapon first, with the Attack action", "DND-29")
+            if "light" not in w["properties"] or not rs.is_melee(w):
+                raise Illegal(f"the off-hand attack needs a light melee weapon; {w['name']} is not", "DND-29", "weapon")
+            n_light = sum(1 for x in a.data["weapons"] if "light" in x["properties"] and rs.is_melee(x))
+            if n_light < 2:
+                raise Illegal(f"{a.name} holds no second light weapon for the other hand", "DND-29", "weapon")
+        elif turn["attacks_left"] <= 0 and turn["action"]:
+            raise Illegal(f"{a.name} has no attack left this turn (its action is used)", "DND-16")
+        if act.get("knock_out") and not rs.is_melee(w):
+            raise Illegal("only a melee attack can knock a creature out", "DND-34", "knock_out")
+        return rs._attack_plan(session, a, t, w, bool(act.get("bonus")))
+
+
+    @staticmethod
+
+    def apply(rs, session, a, act, plan):
+        if plan["kind"] == "bonus":
+            session.state.turn["bonus"] = True
+        else:
+            rs._use_attack(session, a)
+            if "light" in plan["weapon"]["properties"] and rs.is_melee(plan["weapon"]):   # thrown too (DND-29)
+                session.state.turn["light_weapon"] = plan["weapon"]["name"]
+        t = session.state.actors[plan["target"]]
+        rs._resolve_attack(session, a, t, plan, act)
+
+
+class Dash:
+    name = "dash"
+
+
+    # -- simple actions --------------------------------------------------------------------------------------------
+    @staticmethod
+    def check(rs, session, a, act):
+        rs._need_action(a, session, "Dash", "DND-22")
+
+
+    @staticmethod
+
+    def apply(rs, session, a, act, plan):
+        t = session.state.turn
+        t["action"] = True
+        t["dash"] += 1
+        session.emit({"type": "dash", "who": a.id, "movement_left_m": round(rs.movement_left(session, a, a.can_fly), 4), "rule": "DND-22"})
+
+
+class Disengage:
+    name = "disengage"
+
+
+    @staticmethod
+
+    def check(rs, session, a, act):
+        rs._need_action(a, session, "Disengage", "DND-17")
+
+
+    @staticmethod
+
+    def apply(rs, session, a, act, plan):
+        session.state.turn["action"] = True
+        session.state.turn["disengaged"] = True
+        session.emit({"type": "disengage", "who": a.id, "rule": "DND-17"})
+
+
+class Dodge:
+    name = "dodge"
+
+
+    @staticmethod
+
+    def check(rs, session, a, act):
+        rs._need_action(a, session, "Dodge", "DND-24")
+
+
+    @staticmethod
+
+    def apply(rs, session, a, act, plan):
+        session.state.turn["action"] = True
+        a.data["dodging"] = True
+        session.emit({"type": "dodge", "who": a.id, "rule": "DND-24"})
+
+
+class Help:
+    name = "help"
+
+
+    @staticmethod
+
+    def check(rs, session, a, act):
+        rs._need_action(a, session, "Help", "DND-18")
+        ally = rs._target(session, a, act["target"])
+        if ally.id == a.id or rs.hostile(a, ally):
+            raise Illegal(f"{ally.name} is not an ally of {a.name}", "DND-18", "target")
+        if not act.get("against"):
+            raise Illegal("name the enemy the ally will attack (against = ID)", "DND-18", "against")
+        foe = rs._target(session, a, act["against"], "against")
+        if not rs.hostile(a, foe):
+            raise Illegal(f"{foe.name} is not an enemy", "DND-18", "against")
+        if not engaged(a.body(), foe.body()):
+            raise Illegal(f"{a.name} must be within 1.5 m of {foe.name} to help attack it", "DND-18", "against")
+        return {"ally": ally.id, "target": foe.id}
+
+
+    @staticmethod
+
+    def apply(rs, session, a, act, plan):
+        session.state.turn["action"] = True
+        session.state.data.setdefault("help", []).append({"ally": plan["ally"], "target": plan["target"], "helper": a.id})
+        session.emit({"type": "help", "who": a.id, "ally": plan["ally"], "target": plan["target"], "rule": "DND-18"})
+
+
+class Hide:
+    name = "hide"
+
+
+    @staticmethod
+
+    def check(rs, session, a, act):
+        rs._need_action(a, session, "Hide", "DND-23")
+        if a.has("invisible"):
+            return {}
+        for o in session.state.actors.values():
+            if rs.hostile(o, a) and not o.dead and not rs.incapacitated(o) and not o.has("blinded"):
+                if rs.cover(session, o, a).level == "none":
+                    raise Illegal(f"{a.name} is in plain sight of {o.name} (no cover): it cannot hide", "DND-23")
+        return {}
+
+
+    @staticmethod
+
+    def apply(rs, session, a, act, plan):
+        session.state.turn["action"] = True
+        total = rs.check_roll(session, a, "stealth", "check", "DND-23", "Stealth to hide")
+        a.data["hidden"] = total
+        session.emit({"type": "hide", "who": a.id, "stealth": total, "rule": "DND-23"})
+
+
+class Search:
+    name = "search"
+
+
+    @staticmethod
+
+    def check(rs, session, a, act):
+        rs._need_action(a, session, "Search", "DND-19")
+
+
+    @staticmethod
+
+    def apply(rs, session, a, act, plan):
+        session.state.turn["action"] = True
+        total = rs.check_roll(session, a, "perception", "check", "DND-19", "Perception to search")
+        found = []
+        for o in session.state.actors.values():
+            if o.data["hidden"] is not None and rs.hostile(a, o) and rs.cover(session, a, o).visible:
+                if total >= o.data["hidden"]:                     # DND-23: contested by active searchers
+                    o.data["hidden"] = None
+                    found.append(o.id)
+                    session.emit({"type": "revealed", "who": o.id, "by": a.id, "reason": "found by a search", "rule": "DND-23"})
+        session.emit({"type": "search", "who": a.id, "perception": total, "found": found, "rule": "DND-19"})
+
+
+class Ready:
+    name = "ready"
+
+
+    @staticmethod
+
+    def check(rs, session, a, act):
+        rs._need_action(a, session, "Ready", "DND-20")
+        w = rs.weapon(a, act.get("weapon"))
+        if act.get("target"):
+            t = rs._target(session, a, act["target"])
+            if not rs.hostile(a, t):
+                raise Illegal(f"{t.name} is not an enemy", "DND-20", "target")
+        return {"weapon": w["name"], "target": act.get("target")}
+
+
+    @staticmethod
+
+    def apply(rs, session, a, act, plan):
+        session.state.turn["action"] = True
+        a.data["readied"] = {"weapon": plan["weapon"], "target": plan["target"], "trigger": "enters_reach"}
+        session.emit({"type": "ready", "who": a.id, "weapon": plan["weapon"], "target": plan["target"],
+                      "trigger": "a hostile creature ends a move within reach or range", "rule": "DND-20"})
+
+
+class Use:
+    name = "use"
+
+
+    @staticmethod
+
+    def check(rs, session, a, act):
+        rs._need_action(a, session, "Use an Object", "DND-25")
+        obj = act["object"]
+        if obj not in a.data["items"]:
+            raise Illegal(f"{a.name} carries no {obj}; it carries: {', '.join(a.data['items']) or 'nothing'}", "DND-25", "object")
+        t = a
+        if act.get("target"):
+            t = rs._target(session, a, act["target"])
+            if t.id != a.id and not engaged(a.body(), t.body()):
+                raise Illegal(f"{t.name} is not within 1.5 m", "DND-25", "target")
+        return {"object": obj, "target": t.id}
+
+
+    @staticmethod
+
+    def apply(rs, session, a, act, plan):
+        session.state.turn["action"] = True
+        obj = plan["object"]
+        a.data["items"].remove(obj)
+        session.emit({"type": "use", "who": a.id, "object": obj, "target": plan["target"], "rule": "DND-25"})
+        info = OBJECTS.get(obj)
+        if info and "heal" in info:
+            n, s = dice_spec(info["heal"])
+            amt = sum(session.roll("heal", s, n, who=a.id, rule="DND-25")) + info["bonus"]
+            rs.heal(session, session.state.actors[plan["target"]], amt, "DND-25")
+
+
+class Stand:
+    name = "stand"
+
+
+    @staticmethod
+
+    def check(rs, session, a, act):
+        if not a.has("prone"):
+            raise Illegal(f"{a.name} is not prone", "DND-48")
+        sz = rs.speed_zero(a)
+        if sz:
+            raise Illegal(f"{a.name} is {sz[0]}: speed 0, it cannot stand up", sz[1])
+        cost = a.data["speed_m"] / 2
+        left = rs.movement_left(session, a, False)
+        if left + 1e-9 < cost:
+            raise Illegal(f"standing up costs half the speed ({cost:g} m); {a.name} has {max(left, 0):g} m left", "DND-48")
+        return {"cost": cost}
+
+
+    @staticmethod
+
+    def apply(rs, session, a, act, plan):
+        rs.spend_movement(session, a, plan["cost"])
+        rs.remove_condition(session, a, "prone", "DND-48")
+        session.emit({"type": "stand", "who": a.id, "cost_m": plan["cost"], "rule": "DND-48"})
+
+
+class Stabilize:
+    name = "stabilize"
+
+
+    @staticmethod
+
+    def check(rs, session, a, act):
+        rs._need_action(a, session, "stabilising", "DND-05")
+        t = rs._target(session, a, act["target"])
+        if t.hp > 0 or t.data["stable"]:
+            raise Illegal(f"{t.name} is not dying", "DND-05", "target")
+        if not engaged(a.body(), t.body()):
+            raise Illegal(f"{t.name} is not within 1.5 m", "DND-05", "target")
+        return {"target": t.id}
+
+
+    @staticmethod
+
+    def apply(rs, session, a, act, plan):
+        session.state.turn["action"] = True
+        t = session.state.actors[plan["target"]]
+        total = rs.check_roll(session, a, "medicine", "check", "DND-05", "Medicine DC 10")
+        ok = total >= 10
+        if ok:
+            t.data["stable"] = True
+        session.emit({"type": "stabilize", "who": a.id, "target": t.id, "total": total, "success": ok, "rule": "DND-05"})
+
+
+class EndTurn:
+    name = "end_turn"
+
+
+    @staticmethod
+
+    def check(rs, session, a, act):
+        return {}
+
+
+    @staticmethod
+
+    def apply(rs, session, a, act, plan):
+        session.emit({"type": "end_turn", "who": a.id})
+        rs._end_of_turn_effects(session, a)
+        rs._check_over(session)
+        rs._advance(session)
+        rs._begin_turn(session, 0)

@@ -1,0 +1,135 @@
+"""Advantage and disadvantage on an attack roll: one small named function per source, each carrying its rule ID,
+on the ``ATTACK_SOURCES`` hook (evaluated in order; the order is the order of the event's lists). A feat or a
+condition adds a function to the hook instead of editing a big method.
+
+A source is ``fn(rs, session, attacker, target, plan, ctx)`` yielding ``(ADV or DIS, reason)`` or
+``(ADV or DIS, reason, rule)`` (the rule defaults to the one given to :func:`source`). ``ctx`` holds what every
+source may need once: ``ranged``, ``near`` (engaged in the AIR-04 sense).
+"""
+
+from __future__ import annotations
+
+from engine.rules.dnd5e.data import CONDITION_RULE, UNDERWATER_MELEE_OK, UNDERWATER_RANGED_OK
+from engine.world.geometry import engaged
+
+ADV, DIS = "advantage", "disadvantage"
+ATTACK_SOURCES: list = []
+
+
+def source(rule: str):
+    """Register an advantage/disadvantage source on the ATTACK_SOURCES hook, with its rule ID."""
+    def deco(fn):
+        fn.rule = rule
+        ATTACK_SOURCES.append(fn)
+        return fn
+    return deco
+
+
+@source("DND-26")
+def unseen_attacker(rs, session, a, t, plan, ctx):
+    if not rs.sees(session, t, a) and not t.dead:
+        yield ADV, "the target cannot see the attacker"
+    if not rs.sees(session, a, t):
+        yield DIS, "the attacker cannot see the target"
+
+
+@source("DND-42")
+def invisible(rs, session, a, t, plan, ctx):
+    if a.has("invisible"):
+        yield ADV, "the attacker is invisible"
+    if t.has("invisible"):
+        yield DIS, "the target is invisible"
+
+
+@source("DND-27")
+def ranged_while_engaged(rs, session, a, t, plan, ctx):
+    if not ctx["ranged"]:
+        return
+    for o in session.state.actors.values():
+        if rs.hostile(o, a) and not o.dead and not rs.incapacitated(o) and engaged(o.body(), a.body()) \
+                and rs.sees(session, o, a):
+            yield DIS, f"ranged attack within 1.5 m of {o.name}"
+            break
+    w = plan["weapon"]
+    if w.get("range") and plan["distance_m"] > w["range"][0] + 1e-9:
+        yield DIS, "beyond the weapon's normal range", "DND-16"
+
+
+@source("DND-48")
+def prone(rs, session, a, t, plan, ctx):
+    if a.has("prone"):
+        yield DIS, "the attacker is prone"
+    if t.has("prone"):
+        if ctx["near"]:
+            yield ADV, "the target is prone, attacker within 1.5 m"
+        elif rs.opt("prone_ranged") == "disadvantage":
+            yield DIS, "the target is prone and the attacker farther than 1.5 m"
+
+
+@source("DND-41")
+def attacked_with_advantage(rs, session, a, t, plan, ctx):
+    """The conditions tagged ``attacked_with_advantage`` (blinded has its own line below)."""
+    for c in rs.conditions_tagged("attacked_with_advantage"):
+        if c in t.conditions and c != "blinded":
+            yield ADV, f"the target is {c}", CONDITION_RULE[c]
+
+
+@source("DND-46")
+def blinded(rs, session, a, t, plan, ctx):
+    if t.has("blinded"):
+        yield ADV, "the target is blinded"
+    if a.has("blinded"):
+        yield DIS, "the attacker is blinded"
+
+
+@source("DND-52")
+def restrained_attacker(rs, session, a, t, plan, ctx):
+    if a.has("restrained"):
+        yield DIS, "the attacker is restrained"
+
+
+@source("DND-53")
+def poisoned_attacker(rs, session, a, t, plan, ctx):
+    if a.has("poisoned"):
+        yield DIS, "the attacker is poisoned"
+
+
+@source("DND-49")
+def frightened_attacker(rs, session, a, t, plan, ctx):
+    if a.has("frightened") and rs._fear_source_in_sight(session, a):
+        yield DIS, "the attacker is frightened and sees the source"
+
+
+@source("DND-24")
+def dodging_target(rs, session, a, t, plan, ctx):
+    if t.data["dodging"] and not rs.incapacitated(t) and not rs.speed_zero(t) and rs.sees(session, t, a):
+        yield DIS, "the target is dodging"
+
+
+@source("DND-18")
+def helped(rs, session, a, t, plan, ctx):
+    for h in session.state.data.get("help", []):
+        if h["ally"] == a.id and h["target"] == t.id:
+            yield ADV, f"helped by {h['helper']}"
+            break
+
+
+@source("DND-37")
+def underwater(rs, session, a, t, plan, ctx):
+    if a.data["underwater"] and not a.data["swim_speed_m"]:
+        w = plan["weapon"]
+        if plan["melee"] and w["name"] not in UNDERWATER_MELEE_OK:
+            yield DIS, "melee underwater without a swim speed"
+        if not plan["melee"] and w["name"] not in UNDERWATER_RANGED_OK:
+            yield DIS, "ranged attack underwater"
+
+
+def attack_sources(rs, session, a, t, plan) -> tuple[list, list]:
+    """Every source on the hook, in order: ([(reason, rule)] advantage, [(reason, rule)] disadvantage)."""
+    ctx = {"ranged": not plan["melee"], "near": engaged(a.body(), t.body())}
+    adv, dis = [], []
+    for fn in ATTACK_SOURCES:
+        for item in fn(rs, session, a, t, plan, ctx):
+            side, reason = item[0], item[1]
+            (adv if side == ADV else dis).append((reason, item[2] if len(item) > 2 else fn.rule))
+    return adv, dis

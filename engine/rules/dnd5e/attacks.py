@@ -1,0 +1,372 @@
+"""D&D 5e attacks: sight, cover, reach, advantage sources, resolution, opportunity and readied attacks (DND-16, DND-26..29, DND-32, DND-38, AIR-03..05, AIR-11, AIR-13..17)."""
+
+from __future__ import annotations
+
+from engine.rules.dnd5e import advantage
+import math
+from engine.rules import aerial
+from engine.rules.core import Actor, Illegal, Session
+from engine.rules.dnd5e.data import (ATTACKED_WITH_ADVANTAGE, CONDITION_RULE, UNDERWATER_MELEE_OK,
+                                     UNDERWATER_RANGED_OK)
+from engine.world.cover import cover_between
+from engine.world.geometry import Body, distance_m, engaged, in_melee_reach
+from engine.rules.dnd5e.common import dice_spec
+
+
+class Attacks:
+    """D&D 5e attacks: sight, cover, reach, advantage sources, resolution, opportunity and readied attacks (DND-16, DND-26..29, DND-32, DND-38, AIR-03..05, AIR-11, AIR-13..17) (a mixin of Dnd5e: ``self`` is the ruleset)."""
+
+    def cover(self, session: Session, a: Actor, b: Actor, eye=None):
+        key = ("cover", a.x, a.y, a.layer, a.footprint, a.height_layers, a.eye_m, b.x, b.y, b.layer, b.footprint, b.height_layers, eye)
+        c = session.cache.get(key)
+        if c is None:
+            c = cover_between(session.world, a.body(), b.body(), "dnd5e", session.options.get("cover_thresholds"), eye=eye)
+            session.cache[key] = c
+        return c
+
+    def sees(self, session: Session, a: Actor, b: Actor) -> bool:
+        """a can see b: not blinded, b not invisible nor hidden from a, some line of sight (AIR-15)."""
+        if a.has("blinded") or b.has("invisible") or self.incapacitated(a) and a.has("unconscious"):
+            return False
+        if b.data["hidden"] is not None and self.hostile(a, b):
+            return False
+        return self.cover(session, a, b).visible
+
+    def melee_reach(self, a: Actor, w: dict) -> float:
+        if "reach_m" in w:
+            return float(w["reach_m"])
+        return a.data["reach_m"] + (1.5 if "reach" in w["properties"] else 0.0)
+
+    def is_melee(self, w) -> bool:
+        return "ranged" not in w["properties"]
+
+    def weapon(self, a: Actor, name: str | None, path="weapon") -> dict:
+        ws = a.data["weapons"]
+        if name is None:
+            return ws[0]
+        for w in ws:
+            if w["name"] == name:
+                return w
+        raise Illegal(f"{a.name} has no {name}; its weapons: {', '.join(w['name'] for w in ws)}", "DND-16", path)
+
+    def _emit_move(self, session, a, path, cost, left, note):
+        if len(path) < 2:
+            return
+        b = aerial.path_breakdown(session, a, path)
+        rules = ["AIR-09"]
+        if b["takeoffs"]:
+            rules.append("AIR-06")
+        if b["layers_up"] or b["layers_down"]:
+            rules.append("AIR-07")
+        ev = {"type": "move", "who": a.id, "from": list(path[0]), "to": list(path[-1]), "path": [list(p) for p in path],
+              "cost_m": round(cost, 4), "takeoffs": b["takeoffs"], "layers_up": b["layers_up"],
+              "layers_down": b["layers_down"], "flying": not aerial.is_supported(session, a, *path[-1]) if a.can_fly else False,
+              "rule": "+".join(rules), "left_m": round(left, 4)}
+        if note:
+            ev["note"] = note
+        session.emit(ev)
+
+    def _opportunity_attacks(self, session, a: Actor, here, there, before=None) -> bool:
+        """DND-28 with AIR-05 reach: hostile creatures whose reach a leaves between ``here`` and ``there``.
+        ``before`` is called once, just before the first opportunity attack (to report the move so far)."""
+        cell = session.world.cell_m
+        bh = bt = None
+        any_ = False
+        for r in list(session.state.actors.values()):
+            if r.id == a.id or not self.hostile(r, a) or r.dead or self.incapacitated(r) or r.data["reaction_used"]:
+                continue
+            if r.data["mounted_on"] == a.id or a.data.get("rider") == r.id:
+                continue
+            w, reach = self._oa_weapon(r)
+            if w is None:
+                continue
+            rb = r.body()
+            # cheap test first: far beyond its reach (in cells, with room for the largest footprints) at both ends
+            lim = int(reach / cell) + 5
+            if max(abs(rb.x - here[0]), abs(rb.y - here[1])) > lim and max(abs(rb.x - there[0]), abs(rb.y - there[1])) > lim:
+                continue
+            if bh is None:
+                bh, bt = a.body().moved(*here), a.body().moved(*there)
+            if in_melee_reach(rb, bh, reach, cell) and not in_melee_reach(rb, bt, reach, cell):
+                a.x, a.y, a.layer = here
+                aerial._carry_rider(session, a)
+                victim = a
+                if a.data.get("rider") and self.opt("mount_oa_target") == "rider":
+                    victim = session.state.actors[a.data["rider"]]     # DND-36: the attacker's choice
+                if not self.sees(session, r, victim):
+                    continue
+                try:
+                    plan = self._attack_plan(session, r, victim, w, False)
+                except Illegal:
+                    continue          # e.g. charmed by the mover (DND-54)
+                plan["kind"] = "reaction"
+                r.data["reaction_used"] = True
+                if before is not None and not any_:
+                    before()
+                session.emit({"type": "opportunity_attack", "who": r.id, "target": victim.id, "weapon": w["name"],
+                              "rule": "DND-28", "reach_rule": "AIR-05"})
+                self._resolve_attack(session, r, victim, plan, {})
+                any_ = True
+                if a.dead or a.hp == 0 or a.pos != here:
+                    break
+        return any_
+
+    def geom(self, session, a: Actor) -> Body:
+        """A rider occupies its mount's footprint (it reaches and is reached from any side of it, DND-36)."""
+        m = a.data.get("mounted_on")
+        if m:
+            mt = session.state.actors[m]
+            return Body(mt.x, mt.y, mt.layer, mt.footprint, max(mt.height_layers, a.height_layers), a.eye_m)
+        return a.body()
+
+    def _oa_weapon(self, r: Actor):
+        """The melee weapon with the longest reach, and that reach (None, 0 without a melee weapon)."""
+        best, reach = None, 0.0
+        for w in r.data["weapons"]:
+            if self.is_melee(w):
+                rr = self.melee_reach(r, w)
+                if best is None or rr > reach:
+                    best, reach = w, rr
+        return best, reach
+
+    def _maybe_revealed(self, session, a: Actor) -> None:
+        for o in session.state.actors.values():
+            if self.hostile(o, a) and not o.dead and not self.incapacitated(o) and not o.has("blinded"):
+                c = self.cover(session, o, a)
+                if c.level == "none":
+                    a.data["hidden"] = None
+                    session.emit({"type": "revealed", "who": a.id, "by": o.id, "reason": "in plain sight", "rule": "DND-23"})
+                    return
+
+    # -- attack --------------------------------------------------------------------------------------------------
+    def _attack_plan(self, session, a: Actor, t: Actor, w: dict, bonus: bool, reaction=False) -> dict:
+        if t.id == a.id:
+            raise Illegal(f"{a.name} cannot attack itself", "DND-16", "target")
+        if t.id in a.conditions.get("charmed", []):
+            raise Illegal(f"{a.name} is charmed by {t.name} and cannot attack it", "DND-54", "target")
+        cell = session.world.cell_m
+        ab, tb = self.geom(session, a), self.geom(session, t)
+        dist = distance_m(ab, tb, cell)
+        melee = self.is_melee(w)
+        thrown = False
+        if melee and not in_melee_reach(ab, tb, self.melee_reach(a, w), cell):
+            if "thrown" in w["properties"] and w["range"]:
+                melee, thrown = False, True
+            else:
+                lay = abs(a.layer - t.layer)
+                raise Illegal(f"{t.name} is out of reach of {a.name}'s {w['name']} ({dist:.1f} m away, {lay} layer"
+                              f"{'s' if lay != 1 else ''} apart; reach {self.melee_reach(a, w):g} m)", "AIR-05", "target")
+        if not melee:
+            lo, hi = w["range"]
+            if dist > hi + 1e-9:
+                raise Illegal(f"{t.name} is {dist:.1f} m away, beyond the {w['name']}'s long range of {hi:g} m", "AIR-03", "target")
+            if a.data["underwater"] and dist > lo + 1e-9:
+                raise Illegal(f"underwater a ranged attack beyond normal range ({lo:g} m) misses", "DND-37", "target")
+        cov = self.cover(session, a, t)
+        if cov.level == "total":
+            raise Illegal(f"{t.name} has total cover from {a.name}: no line of sight", "DND-32", "target")
+        level, by = cov.level, None
+        if level == "none" and self.opt("creatures_give_cover"):
+            by = self._creature_between(session, a, t)
+            if by:
+                level = "half"          # DND-32 (the document: "inna istota", another creature, is half cover)
+        plan = {"target": t.id, "weapon": w, "melee": melee, "thrown": thrown, "distance_m": round(dist, 3),
+                "cover": level, "blocked_fraction": cov.blocked_fraction, "kind": "bonus" if bonus else "action"}
+        if by:
+            plan["cover_by"] = by
+        return plan
+
+    def _creature_between(self, session, a: Actor, t: Actor) -> str | None:
+        """A living creature whose body the line from a's eye to t's centre crosses (slab test, voxel units)."""
+        ax, ay = a.body().centre
+        p0 = (ax, ay, a.layer + a.eye_m)
+        tx, ty = t.body().centre
+        p1 = (tx, ty, t.layer + t.height_layers / 2.0)
+        skip = {a.id, t.id, a.data.get("mounted_on"), a.data.get("rider"), t.data.get("mounted_on"), t.data.get("rider")}
+        for o in session.state.actors.values():
+            if o.id in skip or o.dead:
+                continue
+            lo = (o.x + 0.1, o.y + 0.1, o.layer + 0.1)
+            hi = (o.x + o.footprint - 0.1, o.y + o.footprint - 0.1, o.layer + o.height_layers - 0.1)
+            t0, t1 = 0.0, 1.0
+            for k in range(3):
+                d = p1[k] - p0[k]
+                if abs(d) < 1e-12:
+                    if not lo[k] <= p0[k] <= hi[k]:
+                        break
+                    continue
+                u0, u1 = (lo[k] - p0[k]) / d, (hi[k] - p0[k]) / d
+                if u0 > u1:
+                    u0, u1 = u1, u0
+                t0, t1 = max(t0, u0), min(t1, u1)
+                if t0 > t1:
+                    break
+            else:
+                return o.id
+        return None
+
+    def _use_attack(self, session, a):
+        turn = session.state.turn
+        if turn["attacks_left"] > 0:
+            turn["attacks_left"] -= 1
+        else:
+            turn["action"] = True
+            turn["attacks_left"] = a.data["attacks"] - 1
+
+    def attack_sources(self, session, a: Actor, t: Actor, plan) -> tuple[list, list]:
+        """Advantage and disadvantage sources (rule IDs): the named functions on the hook
+        ``engine.rules.dnd5e.advantage.ATTACK_SOURCES``."""
+        return advantage.attack_sources(self, session, a, t, plan)
+
+    def attack_bonus(self, a: Actor, w: dict, melee: bool) -> int:
+        if "to_hit" in w:
+            return int(w["to_hit"])
+        return self._dmg_mod(a, w, melee) + a.data["prof"]
+
+    def _dmg_mod(self, a, w, melee):
+        s, d = self.ab(a, "str"), self.ab(a, "dex")
+        if "finesse" in w["properties"]:
+            return max(s, d)
+        if "ranged" in w["properties"]:
+            return d
+        return s
+
+    def _resolve_attack(self, session, a: Actor, t: Actor, plan, act) -> None:
+        w = plan["weapon"]
+        if "cover" not in plan:
+            p2 = self._attack_plan(session, a, t, w, False)
+            p2["kind"] = plan.get("kind", "action")
+            plan = p2
+        adv, dis = self.attack_sources(session, a, t, plan)
+        cover_bonus = {"half": 2, "three-quarters": 5}.get(plan["cover"], 0)
+        ac = t.data["ac"] + cover_bonus
+        bonus = self.attack_bonus(a, w, plan["melee"])
+        r = self.d20(session, "attack", a.id, bool(adv), bool(dis), "DND-16", f"{w['name']} against {t.name}")
+        total = r + bonus
+        crit = r == 20
+        hit = crit or (r != 1 and total >= ac)
+        near = engaged(a.body(), t.body())
+        if hit and near and (t.has("unconscious") or t.has("paralyzed")):
+            crit = True                           # DND-41 / DND-51
+        ev = {"type": "attack", "who": a.id, "target": t.id, "weapon": w["name"], "roll": r, "bonus": bonus,
+              "total": total, "ac": t.data["ac"], "cover": plan["cover"], "cover_bonus": cover_bonus,
+              "hit": hit, "critical": crit and hit, "advantage": [s for s, _ in adv], "disadvantage": [s for s, _ in dis],
+              "rules": sorted({rid for _, rid in adv + dis} | {"DND-16", "DND-32", "AIR-17"}),
+              "melee": plan["melee"], "kind": plan.get("kind", "action")}
+        if plan.get("cover_by"):
+            ev["cover_by"] = plan["cover_by"]
+        if plan["melee"]:
+            ev["reach_rule"] = "AIR-05"
+        session.emit(ev)
+        if a.data["hidden"] is not None:          # DND-26: attacking reveals the attacker
+            a.data["hidden"] = None
+            session.emit({"type": "revealed", "who": a.id, "reason": "attacked", "rule": "DND-26"})
+        help_ = session.state.data.get("help", [])
+        for h in help_:
+            if h["ally"] == a.id and h["target"] == t.id:
+                help_.remove(h)
+                break
+        if not hit:
+            return
+        n, s = dice_spec(w["damage"])
+        if crit:
+            n *= 2
+        rolls = session.roll("damage", s, n, who=a.id, rule="DND-16") if n else []
+        dmod = self._dmg_mod(a, w, plan["melee"]) + int(w.get("damage_bonus", 0))
+        if plan.get("kind") == "bonus" and dmod > 0:
+            dmod = 0                               # DND-29: no ability modifier unless negative
+        amount = max(0, sum(rolls) + dmod)
+        extra = []
+        if a.data["sneak_attack"] and self._sneak_ok(session, a, t, w, plan, adv, dis):
+            k = (a.data["level"] + 1) // 2
+            sr = session.roll("sneak_attack", 6, k * (2 if crit else 1), who=a.id, rule="DND-38")
+            amount += sum(sr)
+            a.data["sneak_round"] = session.state.round
+            extra.append("sneak attack")
+        self.apply_damage(session, t, amount, w["type"], a.id, "DND-16", critical=crit,
+                          knock_out=bool(act.get("knock_out")) and plan["melee"])
+        if t.flying and not t.dead and self.opt("fall_roll_on") == "hit":
+            aerial.fall_roll(session, t)           # AIR-11: every hit against a flyer
+
+    def _sneak_ok(self, session, a, t, w, plan, adv, dis) -> bool:
+        if a.data["sneak_round"] == session.state.round:
+            return False
+        if not ("finesse" in w["properties"] or not plan["melee"]):
+            return False
+        if adv and not dis:
+            return True
+        if dis:
+            return False
+        for o in session.state.actors.values():
+            if o.id not in (a.id, t.id) and self.hostile(o, t) and not o.dead and not self.incapacitated(o) \
+                    and engaged(o.body(), t.body()):
+                return True
+        return False
+
+    def _readied_triggers(self, session, mover: Actor) -> None:
+        for r in list(session.state.actors.values()):
+            rd = r.data.get("readied")
+            if not rd or r.dead or self.incapacitated(r) or r.data["reaction_used"] or not self.hostile(r, mover):
+                continue
+            if mover.dead or (rd["target"] and rd["target"] != mover.id):
+                continue
+            w = self.weapon(r, rd["weapon"])
+            try:
+                plan = self._attack_plan(session, r, mover, w, False)
+            except Illegal:
+                continue
+            r.data["reaction_used"] = True
+            r.data["readied"] = None
+            session.emit({"type": "readied_action", "who": r.id, "target": mover.id, "weapon": w["name"], "rule": "DND-20"})
+            plan["kind"] = "reaction"
+            self._resolve_attack(session, r, mover, plan, {})
+
+    def _area_targets(self, session, a, sp, point, tid):
+        cell = session.world.cell_m
+        area = sp["area"]
+        pb = Body(point[0], point[1], point[2])
+        out = []
+        for o in session.state.actors.values():
+            if o.dead or (area["shape"] in ("self", "cone") and o.id == a.id):
+                continue
+            if area["shape"] == "cone":
+                d = distance_m(a.body(), o.body(), cell)
+                if d > area["length_m"] + 1e-9:
+                    continue
+                ax, ay = a.body().centre
+                px, py = pb.centre
+                ox, oy = o.body().centre
+                v1 = ((px - ax) * cell, (py - ay) * cell, point[2] - a.layer)
+                v2 = ((ox - ax) * cell, (oy - ay) * cell, o.layer - a.layer)
+                n1 = math.sqrt(sum(c * c for c in v1)) or 1
+                n2 = math.sqrt(sum(c * c for c in v2)) or 1
+                if sum(x * y for x, y in zip(v1, v2)) / (n1 * n2) < math.cos(math.atan(0.5)) - 1e-9:
+                    continue
+            else:
+                centre = a.body() if area["shape"] == "self" else pb
+                if distance_m(centre, o.body(), cell) > area["radius_m"] + 1e-9:
+                    continue
+            # an area reaches what its point of origin can see: not through walls (total cover from the point)
+            eye = (point[0] + 0.5, point[1] + 0.5, point[2] + 0.5) if area["shape"] == "sphere" else None
+            if o.id != a.id and self.cover(session, a, o, eye=eye).level == "total":
+                continue
+            out.append(o.id)
+        return out
+
+    def _would_provoke(self, session, a, path) -> list:
+        if session.state.turn["disengaged"]:
+            return []
+        cell = session.world.cell_m
+        out = []
+        for r in session.state.actors.values():
+            if r.id == a.id or not self.hostile(r, a) or r.dead or self.incapacitated(r) or r.data["reaction_used"]:
+                continue
+            melee = [w for w in r.data["weapons"] if self.is_melee(w)]
+            if not melee:
+                continue
+            reach = max(self.melee_reach(r, w) for w in melee)
+            for p, q in zip(path, path[1:]):
+                if in_melee_reach(r.body(), a.body().moved(*p), reach, cell) and not in_melee_reach(r.body(), a.body().moved(*q), reach, cell):
+                    out.append(r.id)
+                    break
+        return out

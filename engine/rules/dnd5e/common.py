@@ -1,0 +1,19 @@
+"""Module-level names of the Dnd5e ruleset (shared by its ruleset, parts and actions)."""
+
+from __future__ import annotations
+
+
+SKILL_ABILITY = {"athletics": "str", "acrobatics": "dex", "stealth": "dex", "sleight_of_hand": "dex",
+                 "perception": "wis", "medicine": "wis", "insight": "wis", "survival": "wis",
+                 "investigation": "int", "arcana": "int", "intimidation": "cha", "persuasion": "cha"}
+ABILITIES = ("str", "dex", "con", "int", "wis", "cha")
+OBJECTS = {"potion_of_healing": {"heal": "2d4", "bonus": 2, "range_m": 1.5}}
+
+
+def mod(score: int) -> int:
+    return (int(score) - 10) // 2
+
+
+def dice_spec(text: str) -> tuple[int, int]:
+    n, _, s = text.partition("d")
+    return int(n or 1), int(s)

@@ -1,0 +1,173 @@
+"""D&D 5e conditions, checks and saves (DND-41..54, DND-30 contests)."""
+
+from __future__ import annotations
+from engine.rules import aerial
+from engine.rules.core import Actor, Illegal
+from engine.rules.dnd5e.data import CONDITION_RULE, CONDITION_TAGS, INCAPACITATING, SIZES
+from engine.world.geometry import in_melee_reach
+from engine.rules.dnd5e.common import SKILL_ABILITY, mod
+
+
+class Conditions:
+    """D&D 5e conditions, checks and saves (DND-41..54, DND-30 contests) (a mixin of Dnd5e: ``self`` is the ruleset)."""
+
+    # ------------------------------------------------------------------------------------------ helpers
+    def ab(self, a: Actor, k: str) -> int:
+        return mod(a.data["abilities"][k])
+
+    def skill(self, a: Actor, name: str) -> int:
+        return self.ab(a, SKILL_ABILITY[name]) + a.data["prof"] * int(a.data["skills"].get(name, 0))
+
+    def tagged(self, a: Actor, tag: str) -> str | None:
+        """The first of the actor's conditions that carries ``tag`` (data.CONDITION_TAGS), or None."""
+        for c in CONDITION_TAGS[tag]:
+            if c in a.conditions:
+                return c
+        return None
+
+    @staticmethod
+    def conditions_tagged(tag: str) -> tuple:
+        return CONDITION_TAGS[tag]
+
+    def incapacitated(self, a: Actor) -> bool:
+        return a.dead or self.tagged(a, "incapacitated") is not None
+
+    def hostile(self, a: Actor, b: Actor) -> bool:
+        return a.side != b.side
+
+    def speed_zero(self, a: Actor) -> tuple[str, str] | None:
+        c = self.tagged(a, "speed_zero")
+        return (c, CONDITION_RULE[c]) if c else None
+
+    # ------------------------------------------------------------------------------------------ conditions
+    def add_condition(self, session, a: Actor, name: str, rule: str, source: str | None = None) -> None:
+        if name == "prone" and a.data.get("mounted_on") and "prone" not in a.conditions and not self.incapacitated(a):
+            # DND-36: knocked prone while mounted -> Dexterity save DC 10 to stay in the saddle, else fall off prone
+            if self.saving_throw(session, a, "dex", 10, None, "DND-36", "stay mounted"):
+                return
+        had = name in a.conditions
+        srcs = set(a.conditions.get(name, []))
+        if source:
+            srcs.add(source)
+        a.conditions[name] = sorted(srcs)
+        if not had:
+            session.emit({"type": "condition", "who": a.id, "condition": name, "added": True, "rule": rule,
+                          **({"source": source} if source else {})})
+        if name in INCAPACITATING:
+            # DND-47: a grapple ends when the grappler is incapacitated
+            for o in session.state.actors.values():
+                if a.id in o.conditions.get("grappled", []):
+                    self._release(session, o, a, "DND-47", f"{a.name} is {name}")
+            a.data["dodging"] = False
+        if name == "unconscious" and "prone" not in a.conditions:
+            self.add_condition(session, a, "prone", "DND-41")    # falls prone
+        if name == "prone" and a.data.get("mounted_on"):
+            self._fall_off_mount(session, a, "DND-36")
+        if name == "prone" and a.data.get("rider"):
+            rider = session.state.actors[a.data["rider"]]
+            self._mount_fell(session, rider, a)
+        aerial.check_grounded(session, a)
+
+    def remove_condition(self, session, a: Actor, name: str, rule: str) -> None:
+        if name in a.conditions:
+            a.conditions.pop(name)
+            session.emit({"type": "condition", "who": a.id, "condition": name, "added": False, "rule": rule})
+
+    def _release(self, session, target: Actor, grappler: Actor, rule: str, why: str) -> None:
+        srcs = [s for s in target.conditions.get("grappled", []) if s != grappler.id]
+        if "grappled" not in target.conditions or grappler.id not in target.conditions["grappled"]:
+            return
+        if srcs:
+            target.conditions["grappled"] = srcs
+            session.emit({"type": "grapple_ends", "who": target.id, "grappler": grappler.id, "reason": why, "rule": rule})
+        else:
+            session.emit({"type": "grapple_ends", "who": target.id, "grappler": grappler.id, "reason": why, "rule": rule})
+            self.remove_condition(session, target, "grappled", rule)
+
+    def _check_grapples(self, session) -> None:
+        """DND-47: a grapple ends when the target is out of the grappler's reach."""
+        acts = session.state.actors
+        for t in acts.values():
+            for gid in list(t.conditions.get("grappled", [])):
+                g = acts.get(gid)
+                if g is None:
+                    continue
+                if g.dead or self.incapacitated(g):
+                    self._release(session, t, g, "DND-47", f"{g.name} is incapacitated")
+                elif not in_melee_reach(g.body(), t.body(), max(self.melee_reach(g, w) for w in g.data["weapons"]), session.world.cell_m):
+                    self._release(session, t, g, "DND-47", f"{t.name} is out of {g.name}'s reach")
+
+    # ------------------------------------------------------------------------------------------ checks and saves
+    def d20(self, session, name, who, adv: bool, dis: bool, rule: str, purpose: str) -> int:
+        if adv and not dis:
+            rs = session.roll(name, 20, 2, who=who, rule=rule, purpose=purpose + " (advantage)")
+            return max(rs)
+        if dis and not adv:
+            rs = session.roll(name, 20, 2, who=who, rule=rule, purpose=purpose + " (disadvantage)")
+            return min(rs)
+        return session.roll(name, 20, 1, who=who, rule=rule, purpose=purpose)[0]
+
+    def saving_throw(self, session, a: Actor, ability: str, dc: int, source_actor, rule: str, purpose: str,
+                     cover_level: str = "none") -> bool:
+        if ability in ("str", "dex"):
+            c = self.tagged(a, "auto_fail_str_dex")
+            if c:
+                session.emit({"type": "save", "who": a.id, "ability": ability, "dc": dc, "success": False,
+                              "auto_fail": c, "rule": CONDITION_RULE[c]})
+                return False
+        adv = ability == "dex" and a.data["dodging"] and not self.incapacitated(a)          # DND-24
+        dis = ability == "dex" and a.has("restrained")                                      # DND-52
+        bonus = self.ab(a, ability) + (a.data["prof"] if ability in a.data["saves"] else 0)
+        if ability == "dex":
+            if cover_level == "three-quarters":
+                bonus += 5
+            elif cover_level == "half" and self.opt("half_cover_dex_saves"):
+                bonus += 2
+        r = self.d20(session, "save", a.id, adv, dis, rule, purpose)
+        ok = r + bonus >= dc
+        session.emit({"type": "save", "who": a.id, "ability": ability, "dc": dc, "roll": r, "total": r + bonus,
+                      "success": ok, "rule": rule})
+        return ok
+
+    def check_roll(self, session, a: Actor, skill: str, name: str, rule: str, purpose: str) -> int:
+        dis = a.has("poisoned") or (a.has("frightened") and self._fear_source_in_sight(session, a))   # DND-53, DND-49
+        r = self.d20(session, name, a.id, False, dis, rule, purpose)
+        total = r + self.skill(a, skill)
+        session.emit({"type": "check", "who": a.id, "skill": skill, "roll": r, "total": total, "rule": rule})
+        return total
+
+    def _fear_source_in_sight(self, session, a: Actor) -> bool:
+        for s in a.conditions.get("frightened", []):
+            src = session.state.actors.get(s)
+            if src is None or self.sees(session, a, src):
+                return True
+        return not a.conditions.get("frightened")
+
+    # -- grapple, shove, escape ---------------------------------------------------------------------------------------
+    def _contest_target(self, session, a, act, rule):
+        t = self._target(session, a, act["target"])
+        if t.id == a.id:
+            raise Illegal(f"{a.name} cannot {act['action']} itself", rule, "target")
+        turn = session.state.turn
+        if turn["attacks_left"] <= 0 and turn["action"]:
+            raise Illegal(f"a {act['action']} replaces an attack; {a.name} has none left this turn", rule)
+        if SIZES.index(t.size) > SIZES.index(a.size) + 1:
+            raise Illegal(f"{t.name} is more than one size larger than {a.name}", rule, "target")
+        reach = max(self.melee_reach(a, w) for w in a.data["weapons"])
+        if not in_melee_reach(a.body(), t.body(), reach, session.world.cell_m):
+            raise Illegal(f"{t.name} is out of {a.name}'s reach", "AIR-05", "target")
+        return t
+
+    def _contest(self, session, a, t, rule) -> bool:
+        if self.incapacitated(t):
+            session.emit({"type": "contest", "who": a.id, "target": t.id, "automatic": True, "success": True, "rule": rule})
+            return True
+        ta = self.check_roll(session, a, "athletics", "check", rule, "Athletics")
+        skill = max(("athletics", "acrobatics"), key=lambda s: self.skill(t, s))
+        dis = t.has("poisoned")
+        r = self.d20(session, "contest", t.id, False, dis, rule, skill.capitalize())
+        tt = r + self.skill(t, skill)
+        ok = ta > tt
+        session.emit({"type": "contest", "who": a.id, "target": t.id, "attacker_total": ta, "defender_total": tt,
+                      "defender_skill": skill, "success": ok, "rule": rule})
+        return ok

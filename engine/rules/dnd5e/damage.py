@@ -1,0 +1,128 @@
+"""D&D 5e damage, healing, temporary HP, dying and death saves (DND-01..05, DND-33..35)."""
+
+from __future__ import annotations
+from engine.rules import aerial
+from engine.rules.core import Actor
+
+
+class Damage:
+    """D&D 5e damage, healing, temporary HP, dying and death saves (DND-01..05, DND-33..35) (a mixin of Dnd5e: ``self`` is the ruleset)."""
+
+    # ------------------------------------------------------------------------------------------ damage and dying
+    def apply_damage(self, session, a: Actor, amount: int, dtype: str, source, rule: str, critical: bool = False,
+                     knock_out: bool = False) -> int:
+        if a.dead or amount <= 0:
+            return 0
+        d = a.data
+        resist = set(d["resist"])
+        if a.has("petrified"):
+            resist.add(dtype)                        # DND-50
+        if d["underwater"] and dtype == "fire":
+            resist.add("fire")                       # DND-37
+        notes = []
+        if dtype in d["immune"]:
+            amount, notes = 0, ["immune"]
+        else:
+            if dtype in resist:
+                amount //= 2
+                notes.append("resistance halves it (DND-33)")
+            if dtype in d["vuln"]:
+                amount *= 2
+                notes.append("vulnerability doubles it (DND-33)")
+        ev = {"type": "damage", "who": a.id, "amount": amount, "damage_type": dtype, "rule": rule}
+        if source:
+            ev["source"] = source
+        if notes:
+            ev["notes"] = notes
+        session.emit(ev)
+        if amount <= 0:
+            return 0
+        if a.hp == 0:                                # DND-04: damage at 0 HP
+            if amount >= a.max_hp:
+                self._die(session, a, "damage at 0 HP of at least its max HP", "DND-04")
+                return 0
+            d["stable"] = False
+            fails = 2 if critical else 1
+            d["death"]["failures"] += fails
+            session.emit({"type": "death_save_failure", "who": a.id, "failures": d["death"]["failures"], "added": fails, "rule": "DND-04"})
+            if d["death"]["failures"] >= 3:
+                self._die(session, a, "three failed death saves", "DND-03")
+            return 0
+        if a.temp_hp:                                # DND-35: temporary HP are lost first
+            used = min(a.temp_hp, amount)
+            a.temp_hp -= used
+            amount -= used
+            session.emit({"type": "temp_hp_lost", "who": a.id, "amount": used, "left": a.temp_hp, "rule": "DND-35"})
+        lost = min(a.hp, amount)
+        over = amount - a.hp
+        a.hp = max(0, a.hp - amount)
+        session.emit({"type": "hp", "who": a.id, "hp": a.hp, "max_hp": a.max_hp})
+        if a.hp == 0:
+            if over >= a.max_hp:
+                self._die(session, a, f"{over} damage left over is at least its max HP {a.max_hp}", "DND-01")
+            elif not d["pc"] and self.opt("monsters_die_at_0") and not knock_out:
+                self._die(session, a, "a monster dies at 0 HP", "DND-02")
+            else:
+                d["death"] = {"successes": 0, "failures": 0}
+                d["stable"] = bool(knock_out)
+                if knock_out:
+                    session.emit({"type": "knocked_out", "who": a.id, "rule": "DND-34"})
+                else:
+                    session.emit({"type": "dying", "who": a.id, "rule": "DND-02"})
+                self.add_condition(session, a, "unconscious", "DND-34" if knock_out else "DND-02")
+        aerial.check_grounded(session, a)
+        self._check_over(session)
+        return lost
+
+    def _die(self, session, a: Actor, why: str, rule: str) -> None:
+        a.hp = 0
+        a.dead = True
+        a.temp_hp = 0
+        session.emit({"type": "death", "who": a.id, "reason": why, "rule": rule})
+        for o in session.state.actors.values():
+            if a.id in o.conditions.get("grappled", []):
+                self._release(session, o, a, "DND-47", f"{a.name} died")
+        if a.data.get("rider"):
+            self._mount_fell(session, session.state.actors[a.data["rider"]], a)
+        aerial.check_grounded(session, a)
+        self._check_over(session)
+
+    def heal(self, session, a: Actor, amount: int, rule: str) -> None:
+        if a.dead or amount <= 0:
+            return
+        was0 = a.hp == 0
+        a.hp = min(a.max_hp, a.hp + amount)
+        session.emit({"type": "heal", "who": a.id, "amount": amount, "hp": a.hp, "rule": rule})
+        if was0:                                     # DND-02: regaining any HP ends unconsciousness
+            a.data["death"] = {"successes": 0, "failures": 0}
+            a.data["stable"] = False
+            self.remove_condition(session, a, "unconscious", "DND-02")
+
+    def give_temp_hp(self, session, a: Actor, amount: int, rule: str) -> None:
+        if self.opt("temp_hp") == "keep_higher" and amount <= a.temp_hp:
+            session.emit({"type": "temp_hp_declined", "who": a.id, "offered": amount, "kept": a.temp_hp, "rule": "DND-35"})
+            return
+        a.temp_hp = amount
+        session.emit({"type": "temp_hp", "who": a.id, "temp_hp": amount, "rule": "DND-35"})
+
+    def _death_save(self, session, a: Actor) -> None:
+        (r,) = session.roll("death_save", 20, who=a.id, rule="DND-03")
+        d = a.data["death"]
+        if r == 20:
+            if self.opt("nat20_death_save") == "regain_1hp":
+                session.emit({"type": "death_save", "who": a.id, "result": r, "outcome": "natural 20: regains 1 HP", "rule": "DND-03"})
+                self.heal(session, a, 1, "DND-03")
+                return
+            d["successes"] += 2
+        elif r == 1:
+            d["failures"] += 2
+        elif r >= 10:
+            d["successes"] += 1
+        else:
+            d["failures"] += 1
+        session.emit({"type": "death_save", "who": a.id, "result": r, "successes": d["successes"], "failures": d["failures"], "rule": "DND-03"})
+        if d["failures"] >= 3:
+            self._die(session, a, "three failed death saves", "DND-03")
+        elif d["successes"] >= 3:
+            a.data["stable"] = True
+            session.emit({"type": "stable", "who": a.id, "rule": "DND-03"})

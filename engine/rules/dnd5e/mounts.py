@@ -1,0 +1,99 @@
+"""D&D 5e mounts and forced movement (DND-31, DND-36)."""
+
+from __future__ import annotations
+from engine.rules import aerial
+
+
+class Mounts:
+    """D&D 5e mounts and forced movement (DND-31, DND-36) (a mixin of Dnd5e: ``self`` is the ruleset)."""
+
+    def _do_mount(self, session, a, m, quiet=False):
+        a.data["mounted_on"] = m.id
+        m.data["rider"] = a.id
+        a.x, a.y, a.layer = m.x, m.y, m.layer
+        a.flying = m.flying
+        if not quiet:
+            session.emit({"type": "mount", "who": a.id, "mount": m.id, "rule": "DND-36"})
+
+    def _dismount_spot(self, session, a, m, prefer=None):
+        cands = []
+        for dy in range(-1, m.footprint + 1):
+            for dx in range(-1, m.footprint + 1):
+                x, y = m.x + dx, m.y + dy
+                if 0 <= dx < m.footprint and 0 <= dy < m.footprint:
+                    continue
+                X, Y, Z = session.world.size
+                if not (0 <= x < X and 0 <= y < Y):
+                    continue
+                z = session.world.support_layer(x, y, m.layer + 1) if not m.flying else m.layer
+                if aerial.body_fits(session, a, x, y, z) and not any(
+                        aerial._overlap(a, (x, y, z), o) for o in session.state.actors.values() if o.id not in (a.id, m.id) and not o.dead):
+                    cands.append((x, y, z))
+        if prefer and tuple(prefer) in cands:
+            return tuple(prefer)
+        return cands[0] if cands else None
+
+    def _after_unhorsed(self, session, a):
+        supported = aerial.is_supported(session, a)
+        if supported:
+            a.flying = False
+        elif a.can_fly and self.fall_reason(session, a) is None:
+            a.flying = True
+        else:
+            a.flying = True
+            aerial.fall(session, a, None, "AIR-10", "left its flying mount without flying")
+
+    def _fall_off_mount(self, session, rider, rule):
+        m = session.state.actors[rider.data["mounted_on"]]
+        spot = self._dismount_spot(session, rider, m)
+        rider.data["mounted_on"] = None
+        m.data["rider"] = None
+        if spot:
+            rider.x, rider.y, rider.layer = spot
+        session.emit({"type": "falls_off_mount", "who": rider.id, "mount": m.id, "to": list(rider.pos), "rule": rule})
+        self._after_unhorsed(session, rider)
+        if "prone" not in rider.conditions:
+            self.add_condition(session, rider, "prone", rule)
+
+    def _mount_fell(self, session, rider, m):
+        """DND-36: the mount is knocked prone (or dies): the rider uses its reaction to land on its feet, else falls prone."""
+        if rider.data.get("mounted_on") != m.id:
+            return
+        if not rider.data["reaction_used"] and not self.incapacitated(rider) and not m.flying:
+            rider.data["reaction_used"] = True
+            spot = self._dismount_spot(session, rider, m)
+            rider.data["mounted_on"] = None
+            m.data["rider"] = None
+            if spot:
+                rider.x, rider.y, rider.layer = spot
+            session.emit({"type": "lands_on_feet", "who": rider.id, "mount": m.id, "to": list(rider.pos), "rule": "DND-36"})
+            self._after_unhorsed(session, rider)
+        else:
+            self._fall_off_mount(session, rider, "DND-36")
+
+    def _mount_moved_against_will(self, session, rider, m):
+        if not self.saving_throw(session, rider, "dex", 10, None, "DND-36", "stay mounted"):
+            self._fall_off_mount(session, rider, "DND-36")
+        else:
+            aerial._carry_rider(session, m)
+                # no fall roll here: AIR-11 concerns attacks, and a failed save is not an attack hit
+
+    def _push_from(self, session, a, t, cells):
+        if t.data.get("mounted_on"):
+            self._mount_moved_against_will(session, t, session.state.actors[t.data["mounted_on"]])
+            return
+        dx = (t.x > a.x) - (t.x < a.x)
+        dy = (t.y > a.y) - (t.y < a.y)
+        for _ in range(cells):
+            nx, ny = t.x + dx, t.y + dy
+            if (dx, dy) == (0, 0) or not aerial.body_fits(session, t, nx, ny, t.layer) or any(
+                    aerial._overlap(t, (nx, ny, t.layer), o) for o in session.state.actors.values() if o.id != t.id and not o.dead):
+                break
+            t.x, t.y = nx, ny
+        aerial._carry_rider(session, t)
+        session.emit({"type": "pushed", "who": t.id, "to": list(t.pos), "rule": "DND-31"})
+        if t.data.get("rider"):
+            self._mount_moved_against_will(session, session.state.actors[t.data["rider"]], t)
+        if not t.flying and not aerial.is_supported(session, t):
+            t.flying = True
+            aerial.fall(session, t, None, "AIR-12", "pushed off an edge")

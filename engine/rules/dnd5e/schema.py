@@ -1,0 +1,42 @@
+"""The character keys of a D&D 5e scene (validated by the scene loader; unknown keys are errors)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.rules.schemas import _Strict
+
+
+class Dnd5eStats(_Strict):
+    max_hp: int | None = None
+    hp: int | None = None               # defaults to max_hp
+    temp_hp: int = 0
+    ac: int | None = None
+    speed_m: float | None = None
+    fly_speed_m: float | None = None    # absent: cannot fly
+    swim_speed_m: float | None = None
+    abilities: dict[str, int] = {}      # str dex con int wis cha; each defaults to 10
+    level: int | None = None
+    weapons: list[Any] = []             # names from the built-in table, or tables with their own stats
+    initiative: int | None = None       # a fixed result the GM entered; rolled when absent
+    reach_m: float | None = None
+    conditions: list[str] = []
+    resistances: list[str] = []
+    vulnerabilities: list[str] = []
+    immunities: list[str] = []
+    proficiency: int | None = None
+    skills: dict[str, int] = {}
+    saves: list[str] = []
+    spells: list[Any] = []
+    sneak_attack: bool | None = None
+    mount: str | None = None
+    controlled_mount: bool | None = None
+    underwater: bool = False
+    hidden: bool = False
+    invisible: bool = False
+    pc: bool | None = None
+    attacks: int | None = None          # attacks per Attack action (Extra Attack / Multiattack)
+    spell_slots: dict[str, int] | None = None   # {"1": 4, "2": 3}; absent: slots are not tracked
+    spellcasting: str | None = None     # casting ability (int/wis/cha); default: the highest of the three
+    items: list[str] = []               # objects usable with Use an Object (potion_of_healing...)
+    stable: bool = False
