@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from engine.rules.schemas import _Strict
 
@@ -40,3 +40,4 @@ class Dnd5eStats(_Strict):
     spellcasting: str | None = None     # casting ability (int/wis/cha); default: the highest of the three
     items: list[str] = []               # objects usable with Use an Object (potion_of_healing...)
     stable: bool = False
+    tools: dict[str, Literal["carried", "proficient", "expertise"]] = {}   # thieves_tools = "expertise" (DND-39)

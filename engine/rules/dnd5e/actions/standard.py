@@ -3,7 +3,8 @@ dispatched by ``Dnd5e.ACTIONS``. ``rs`` is the ruleset."""
 
 from __future__ import annotations
 from engine.rules import aerial
-from engine.rules.core import Illegal
+from engine.rules.core import BadAction, Illegal
+from engine.rules.dnd5e.actions.objects import AttackObject, names_object
 from engine.world.geometry import distance_m, engaged
 from engine.rules.dnd5e.common import OBJECTS, dice_spec
 
@@ -100,6 +101,10 @@ class Attack:
     @staticmethod
 
     def check(rs, session, a, act):
+        if names_object(session, act):                  # an object, a part or a voxel (DND-40)
+            return AttackObject.check(rs, session, a, act)
+        if act.get("target") is None:
+            raise BadAction("required for attack", "", "target")
         t = rs._target(session, a, act["target"])
         w = rs.weapon(a, act.get("weapon"))
         turn = session.state.turn
@@ -123,6 +128,8 @@ class Attack:
     @staticmethod
 
     def apply(rs, session, a, act, plan):
+        if plan.get("object"):
+            return AttackObject.apply(rs, session, a, act, plan)
         if plan["kind"] == "bonus":
             session.state.turn["bonus"] = True
         else:
