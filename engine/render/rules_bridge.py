@@ -17,6 +17,20 @@ def new_session(scene, seed=None):
         raise AerieError(f"{scene.path}: cannot start the rules: {e}") from None
 
 
+def session_world(session):
+    """The world a session plays on: its own copy of the scene's, which breaking objects edits (the renderer draws
+    this one and re-meshes the boxes ``changed_boxes`` names)."""
+    from engine.rules.objects import own_world
+
+    return own_world(session)
+
+
+def changed_boxes(events) -> list:
+    """The voxel boxes a step's events changed (objects destroyed, doors opened): [((x0, y0, z0), (x1, y1, z1))]."""
+    return [(tuple(lo), tuple(hi)) for e in events if e.get("type") in ("object_destroyed", "lock_opened")
+            for lo, hi in e.get("voxels", ())]
+
+
 def script(scene, actions_file=None) -> list[dict]:
     if actions_file:
         import json
