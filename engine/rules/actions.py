@@ -52,9 +52,8 @@ def check_params(action: dict, spec: dict, meta: set) -> dict:
         elif p.kind == "bool":
             if not isinstance(v, bool):
                 raise BadAction(f"must be true or false, got {v!r}", "", k)
-        elif p.kind == "table":
-            if not isinstance(v, dict):
-                raise BadAction(f"must be a table, got {v!r}", "", k)
+        elif p.kind == "table" and not isinstance(v, dict):
+            raise BadAction(f"must be a table, got {v!r}", "", k)
         if p.choices and v not in p.choices:
             raise BadAction(f"{v!r} is not one of {', '.join(map(str, p.choices))}", "", k)
         out[k] = v

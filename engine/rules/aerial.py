@@ -16,6 +16,7 @@ relaxation (numpy) over the box the budget can reach, cached per actor position.
 
 from __future__ import annotations
 
+import itertools
 import math
 
 import numpy as np
@@ -27,7 +28,7 @@ FALL_TABLE = ((2, 0), (4, 1), (6, 2), (8, 3), (10, None))   # AIR-11: d10 result
 
 
 def cm(metres: float) -> int:
-    return int(round(metres * 100))
+    return round(metres * 100)
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -368,7 +369,7 @@ def path_breakdown(session: Session, a: Actor, path) -> dict:
     prev_sup = is_supported(session, a, *path[0]) if path else True
     mode = opts.get("diagonal", "5e")
     diagonals = 0
-    for (x0, y0, z0), (x1, y1, z1) in zip(path, path[1:]):
+    for (x0, y0, z0), (x1, y1, z1) in itertools.pairwise(path):
         if (x0, y0) != (x1, y1):
             if x0 != x1 and y0 != y1:
                 diagonals += 1
@@ -438,6 +439,28 @@ def _overlap(a: Actor, at, o: Actor) -> bool:
             and z < o.layer + o.height_layers and o.layer < z + a.height_layers)
 
 
+def slide(session: Session, t: Actor, dx: int, dy: int, cells: int, occupied) -> int:
+    """Forced movement (a shove, a push): ``t`` slides by (dx, dy) one cell at a time, at most ``cells``, and
+    stops before a cell its body does not fit in or that ``occupied((x, y, layer))`` says is taken; its rider
+    comes along. Returns the cells moved. Then :func:`fall_if_unsupported` (pushed off an edge)."""
+    moved = 0
+    for _ in range(cells):
+        nx, ny = t.x + dx, t.y + dy
+        if (dx, dy) == (0, 0) or not body_fits(session, t, nx, ny, t.layer) or occupied((nx, ny, t.layer)):
+            break
+        t.x, t.y = nx, ny
+        moved += 1
+    _carry_rider(session, t)
+    return moved
+
+
+def fall_if_unsupported(session: Session, t: Actor, rule: str, cause: str) -> None:
+    """A walker moved over nothing (pushed off a roof) falls (AIR-12)."""
+    if not t.flying and not is_supported(session, t):
+        t.flying = True
+        fall(session, t, None, rule, cause)
+
+
 # ---------------------------------------------------------------------------------------------------------
 def fall(session: Session, a: Actor, layers: int | None, rule: str, cause: str) -> None:
     """Drop ``layers`` layers (None: straight to the support below). Reaching support ends the flight:
@@ -492,11 +515,11 @@ def fall_damage(session, a, layers: int) -> tuple[int, int | None, str]:
     raw = a.max_hp * pct / 100.0
     rounding = session.options.get("fall_damage_rounding", "down")
     if rounding == "down":
-        dmg = int(math.floor(raw + 1e-9))
+        dmg = math.floor(raw + 1e-9)
     elif rounding == "up":
-        dmg = int(math.ceil(raw - 1e-9))
+        dmg = math.ceil(raw - 1e-9)
     else:
-        dmg = int(math.floor(raw + 0.5))
+        dmg = math.floor(raw + 0.5)
     return dmg, pct, "AIR-12"
 
 

@@ -43,7 +43,7 @@ def _id_key(rid: str):
 
 
 def all_rules() -> list[dict]:
-    seen = {}
+    seen: dict = {}
     for info, mod in _catalogues():
         for r in mod.RULES:
             seen.setdefault(r["id"], dict(r, _info=info))

@@ -35,7 +35,7 @@ class Illegal(AerieError):
         msg = reason + (f" ({rule})" if rule and f"({rule})" not in reason else "")
         super().__init__(f"{path}: {msg}" if path else msg)
 
-    def at(self, path: str) -> "Illegal":
+    def at(self, path: str) -> Illegal:
         """The same error, located at a script step (``script[3]``) for the runner."""
         p = f"{path}.{self.path}" if self.path else path
         return Illegal(self.reason, self.rule, p)
@@ -136,7 +136,7 @@ class Dice:
         self.rng = random.Random(self.seed)
         self.forced: dict[str, Any] = {}
 
-    def roll(self, session: "Session", name: str, sides: int, count: int = 1, who: str | None = None,
+    def roll(self, session: Session, name: str, sides: int, count: int = 1, who: str | None = None,
              rule: str = "", purpose: str = "") -> list[int]:
         out = []
         for _ in range(count):

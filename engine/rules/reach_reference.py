@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from engine.rules.aerial import INF, _SHIFTS, _slices
+from engine.rules.aerial import _SHIFTS, INF, _slices
 
 
 def _relax_3d(passable, supc, lo, fly, costs, max_iter):

@@ -106,7 +106,7 @@ def default() -> RulesetInfo:
     for i in _REG.values():
         if i.default:
             return i
-    return _REG[sorted(_REG)[0]]
+    return _REG[min(_REG)]
 
 
 def cover_levels(name: str | None) -> tuple:
@@ -127,4 +127,4 @@ class CoverLevels(dict):
         return True
 
 
-__all__ = ["RulesetInfo", "register", "names", "infos", "info", "default", "cover_levels", "load_dotted"]
+__all__ = ["RulesetInfo", "cover_levels", "default", "info", "infos", "load_dotted", "names", "register"]

@@ -9,6 +9,8 @@ builds one for a session. Everything it keeps must live in ``Actor.data`` / ``St
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from engine.errors import AerieError
 from engine.rules.core import Actor, Illegal, Session
 
@@ -20,7 +22,7 @@ class Ruleset:
     #: the rule ID of "a move cannot end in another creature's space" (empty: no ID)
     occupied_rule = ""
     #: options this ruleset understands, with defaults (scene ``[options]`` overrides)
-    DEFAULT_OPTIONS: dict = {}
+    DEFAULT_OPTIONS: ClassVar[dict] = {}
 
     def __init__(self, options: dict | None = None):
         self.options = dict(self.DEFAULT_OPTIONS)
@@ -74,6 +76,23 @@ class Ruleset:
                 continue
             out.append(c)
         return out
+
+    @staticmethod
+    def scene_conditions(items, known, file: str, key: str) -> dict:
+        """A scene character's ``conditions = ["prone", "grappled:ogre"]`` as ``{name: sorted source ids}``; an
+        unknown name is a SceneError at ``key.conditions[j]``."""
+        from engine.errors import SceneError
+
+        conds: dict = {}
+        for j, c in enumerate(items or []):
+            name, _, src = str(c).partition(":")
+            name = name.strip().lower()
+            if name not in known:
+                raise SceneError(file, f"{key}.conditions[{j}]", f"unknown condition {c!r}; one of {', '.join(sorted(known))}")
+            conds.setdefault(name, [])
+            if src:
+                conds[name] = sorted(set(conds[name] + [src.strip()]))
+        return conds
 
     def checked_plan(self, session: Session, action: dict):
         """(plan, None) when the action is legal, else (None, the preview of a refusal)."""
@@ -132,10 +151,12 @@ class Ruleset:
     #: the per-turn resources the HUD lists as "used"/"free", as keys of ``State.turn``
     ECONOMY_KEYS: tuple = ()
     #: short forms of ``turn_marks`` notes for the turn-order panel
-    TURN_MARKS_SHORT: dict = {}
+    TURN_MARKS_SHORT: ClassVar[dict] = {}
     #: ``{event type: fn(session, event, name_of, rule_suffix) -> line or None}``: how its events read in the
     #: runner's log (on top of ``engine.rules.runner.GENERIC_LINES``)
-    EVENT_LINES: dict = {}
+    EVENT_LINES: ClassVar[dict] = {}
+    #: the action table: name -> unit (``check(rs, session, actor, action) -> plan``, ``apply(...)``)
+    ACTIONS: ClassVar[dict] = {}
 
     def hud_rows(self, session: Session, actor: Actor) -> list[str]:
         """The character panel's rows about its health."""
@@ -198,4 +219,4 @@ def get_ruleset(name: str, options: dict | None = None) -> Ruleset:
     return cls(options)
 
 
-__all__ = ["Ruleset", "Illegal", "register", "get_ruleset"]
+__all__ = ["Illegal", "Ruleset", "get_ruleset", "register"]

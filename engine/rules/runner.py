@@ -12,6 +12,7 @@ import json
 import sys
 import tomllib
 from pathlib import Path
+from typing import Any
 
 from engine.errors import AerieError
 from engine.rules.core import BadAction, Illegal, Session, dumps
@@ -62,7 +63,7 @@ def load_actions(path: str) -> tuple[list, list]:
         raise AerieError(f"{path}: TOML syntax error: {e}") from None
     unknown = set(data) - {"script", "expect"}
     if unknown:
-        raise AerieError(f"{path}: {sorted(unknown)[0]}: unknown key (an actions file holds [[script]] and [[expect]] tables)")
+        raise AerieError(f"{path}: {min(unknown)}: unknown key (an actions file holds [[script]] and [[expect]] tables)")
     return list(data.get("script", [])), list(data.get("expect", []))
 
 
@@ -74,7 +75,7 @@ def check_expectations(session: Session, expects: list, after: int, step_events:
             raise AerieError(f"{where}: expect[{k}]: must be a table")
         unknown = set(e) - EXPECT_KEYS
         if unknown:
-            raise AerieError(f"{where}: expect[{k}].{sorted(unknown)[0]}: unknown key; known: {', '.join(sorted(EXPECT_KEYS))}")
+            raise AerieError(f"{where}: expect[{k}].{min(unknown)}: unknown key; known: {', '.join(sorted(EXPECT_KEYS))}")
         if "after" not in e or not isinstance(e["after"], int):
             raise AerieError(f"{where}: expect[{k}].after: required: the number of script steps played")
         if e["after"] != after:
@@ -85,7 +86,7 @@ def check_expectations(session: Session, expects: list, after: int, step_events:
             a = st.actors.get(e["character"])
             if a is None:
                 raise AerieError(f"{where}: expect[{k}].character: no character {e['character']!r}")
-        def cmp(name, got, want):
+        def cmp(name, got, want, tag=tag, e=e):
             if got != want:
                 fails.append(f"{tag}: {e.get('character', 'state')}: {name} is {got!r}, expected {want!r}")
         for f in ("layer", "x", "y", "position", "hp", "max_hp", "temp_hp", "flying", "dead", "stable",
@@ -291,7 +292,7 @@ GENERIC_LINES = {
 
 
 def _describe(session, e: dict) -> str | None:
-    t = e.get("type")
+    t: Any = e.get("type")
     own = getattr(session.ruleset, "EVENT_LINES", {})
     fn = own[t] if t in own else GENERIC_LINES.get(t, _generic_line)
     if fn is None:

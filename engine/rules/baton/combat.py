@@ -1,14 +1,16 @@
 """Baton attacks: weapons, reach, cover, chances, defence, resolution, opportunity attacks, terrain (BAT-12..14, BAT-32..46)."""
 
 from __future__ import annotations
+
 from engine.rules import aerial
 from engine.rules.baton import dice as bd
 from engine.rules.core import Actor, Illegal
+from engine.rules.mixin import RulesetMixin
 from engine.world.cover import cover_between
 from engine.world.geometry import distance_m, in_melee_reach
 
 
-class Combat:
+class Combat(RulesetMixin):
     """Baton attacks: weapons, reach, cover, chances, defence, resolution, opportunity attacks, terrain (BAT-12..14, BAT-32..46) (a mixin of Baton: ``self`` is the ruleset)."""
 
     def equipped(self, a: Actor) -> list[dict]:
@@ -222,7 +224,7 @@ class Combat:
             expr = bd.shift(w["damage"], int(ctx.get("scale", 0)), self.opt("damage_scale"))
             rolls = session.roll("damage", *self._dice(expr), who=a.id, rule=rule, purpose=f"{w['name']} damage") \
                 if bd.parse(expr)[0] and not helpless else []
-            n, sides, bonus = bd.parse(expr)
+            _n, _sides, bonus = bd.parse(expr)
             base = sum(rolls) + bonus
             crit = ev["critical"] or sneak or helpless or (t.data["undead"] and w.get("type") == "divine")
             why_crit = "critical success" if ev["critical"] else ("sneak attack" if sneak else ("helpless" if helpless else "divine vs undead"))

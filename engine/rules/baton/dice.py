@@ -42,13 +42,13 @@ def shift(expr: str, steps: int, scale=DAMAGE_SCALE) -> str:
         return expr
     entries = [parse(s) for s in scale]
     if (n, sides, 0) in entries:
-        idx, count, base_n = entries.index((n, sides, 0)), 1, n
+        idx, count, _base_n = entries.index((n, sides, 0)), 1, n
     else:
         one = [(1, s_, 0) for s_ in [e[1] for e in entries if e[0] == 1 and e[2] == 0]]
         if (1, sides, 0) not in one:
             return fmt(n, sides, bonus + steps * n) if steps > 0 else expr
         entries = one
-        idx, count, base_n = one.index((1, sides, 0)), n, 1
+        idx, count, _base_n = one.index((1, sides, 0)), n, 1
     j = max(0, idx + steps)
     over = max(0, j - (len(entries) - 1))
     en, es, eb = entries[min(j, len(entries) - 1)]

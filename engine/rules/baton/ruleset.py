@@ -8,36 +8,70 @@ Protection, then Vigor, then Life as wounds (BAT-16..26). Decisions on the docum
 from __future__ import annotations
 
 import math
+from typing import ClassVar, cast
 
 from engine.errors import SceneError
 from engine.rules import aerial
 from engine.rules.actions import Param
-from engine.rules.baton import dice as bd
-from engine.rules.baton.data import (ARMOUR, DAMAGE_SCALE, FIRE_SOURCES, KINDS, POISONS, POTIONS, SIZES,
-                                     WEAPONS)
+from engine.rules.baton.actions.attacks import (
+    Attack,
+    BreakFree,
+    Charge,
+    CreateOpportunity,
+    Disarm,
+    Grab,
+    Push,
+    Trip,
+)
+from engine.rules.baton.actions.downtime import Day, Gm, Rest, Treat, Wait
+from engine.rules.baton.actions.minor import (
+    Drink,
+    DropItem,
+    Equip,
+    Extinguish,
+    PickUp,
+    ResistPoison,
+    Shout,
+    Stow,
+    TakeItem,
+    UsePower,
+)
+from engine.rules.baton.actions.turn import Dash, Dismount, Drop, Move, Pass, Stand
+from engine.rules.baton.baton_order import BatonOrder
+from engine.rules.baton.combat import Combat
+from engine.rules.baton.common import (  # noqa: F401
+    ANYONE_ACTIONS,
+    CONDITIONS,
+    DIRECT,
+    DIRS8,
+    FATIGUE,
+    GM_ACTIONS,
+    MAJOR,
+    MINOR,
+    NEEDS_MOVEMENT,
+    OUT_OF_COMBAT,
+    PROTECTION_PENALTY,
+    _rule_of,
+)
+from engine.rules.baton.data import (
+    DAMAGE_SCALE,
+    POISONS,
+    POTIONS,
+)
+from engine.rules.baton.health import Health
+from engine.rules.baton.mounts import Mounts
+from engine.rules.baton.setup import Setup
+from engine.rules.baton.skills import Skills
+from engine.rules.baton.text import EVENT_LINES
 from engine.rules.core import Actor, Illegal, Session
 from engine.rules.ruleset import Ruleset
-from engine.rules.baton.text import EVENT_LINES
-from engine.world.cover import cover_between
-from engine.world.geometry import distance_m, in_melee_reach
-from engine.rules.baton.common import CONDITIONS, NEEDS_MOVEMENT, MAJOR, MINOR, DIRECT, FATIGUE, PROTECTION_PENALTY, DIRS8, GM_ACTIONS, ANYONE_ACTIONS, OUT_OF_COMBAT, _rule_of  # noqa: F401
-from engine.rules.baton.baton_order import BatonOrder
-from engine.rules.baton.skills import Skills
-from engine.rules.baton.health import Health
-from engine.rules.baton.combat import Combat
-from engine.rules.baton.setup import Setup
-from engine.rules.baton.mounts import Mounts
-from engine.rules.baton.actions.turn import Pass, Move, Stand, Drop, Dismount, Dash
-from engine.rules.baton.actions.attacks import Attack, Charge, CreateOpportunity, Disarm, Grab, Trip, Push, BreakFree
-from engine.rules.baton.actions.minor import ResistPoison, Extinguish, TakeItem, UsePower, Equip, Stow, DropItem, PickUp, Drink, Shout
-from engine.rules.baton.actions.downtime import Rest, Treat, Wait, Day, Gm
 
 
 class Baton(BatonOrder, Skills, Health, Combat, Setup, Mounts, Ruleset):
     name = "baton"
     upkeep_name = "minor action"
     EVENT_LINES = EVENT_LINES     # how its events read in the runner's log
-    DEFAULT_OPTIONS = {
+    DEFAULT_OPTIONS: ClassVar[dict] = {
         "diagonal": "5e", "climb_m": 4.0, "descend_m": 2.0,         # AIR-07 (as for 5e)
         "fall_cap_percent": 50, "fall_damage_rounding": "down",     # AIR-12 when air12_vs_bat47 = "air12"
         "success_level": "total-difficulty+1",   # BAT-00 inferred: | "total-difficulty" | "per-3"
@@ -62,7 +96,7 @@ class Baton(BatonOrder, Skills, Health, Combat, Setup, Mounts, Ruleset):
         "auto_confusion": True,                  # BAT-58 the engine plays a confused character's activation
     }
     ECONOMY_KEYS = ("major", "minor")
-    TURN_MARKS_SHORT = {"holds the baton": "baton", "acted this turn": "acted", "acted": "done", "has not acted": "ready"}
+    TURN_MARKS_SHORT: ClassVar[dict] = {"holds the baton": "baton", "acted this turn": "acted", "acted": "done", "has not acted": "ready"}
     # ================================================================================ actions
     _SPECS: dict | None = None
 
@@ -79,7 +113,7 @@ class Baton(BatonOrder, Skills, Health, Combat, Setup, Mounts, Ruleset):
                 mt = actors[m]
                 a.data["mounted_on"], mt.data["rider"] = m, a.id
                 a.x, a.y, a.layer, a.flying = mt.x, mt.y, mt.layer, mt.flying
-        destiny = {}
+        destiny: dict = {}
         for a in actors.values():
             if a.data["pc"]:
                 destiny.setdefault(a.side, 0)
@@ -261,9 +295,8 @@ class Baton(BatonOrder, Skills, Health, Combat, Setup, Mounts, Ruleset):
         if t["minor"] is not None:
             return False
         h = self.holder(session)
-        if h is not None and h.has("slow") and (t["major"] or t["moved_m"] > 0 or t["move_used"]):
-            return False                                             # BAT-60: only one of the three
-        return True
+        # BAT-60: slow -> only one of the three
+        return not (h is not None and h.has("slow") and (t["major"] or t["moved_m"] > 0 or t["move_used"]))
 
     def spend_upkeep(self, session, a):
         t = self._turn_of(session, a)
@@ -275,9 +308,9 @@ class Baton(BatonOrder, Skills, Health, Combat, Setup, Mounts, Ruleset):
             return None                                              # its mount carries it (BAT-42)
         if a.dead:
             return ("dead", "BAT-25")
-        for c in ("prone", "paralyzed", "petrified", "stuck"):
-            if a.has(c):
-                return (c, CONDITIONS[c])
+        c = self.tagged(a, "grounds_flyer")
+        if c:
+            return (c, CONDITIONS[c])
         if a.has("grappled"):
             for g in a.conditions.get("grappled", []):
                 o = session.state.actors.get(g)
@@ -290,9 +323,9 @@ class Baton(BatonOrder, Skills, Health, Combat, Setup, Mounts, Ruleset):
             self.add_condition(session, a, "prone", rule)
 
     def can_move(self, session, a):
-        for c in ("petrified", "paralyzed", "stuck"):
-            if a.has(c):
-                return False, f"{a.name} is {c}", CONDITIONS[c]
+        c = self.tagged(a, "speed_zero")
+        if c:
+            return False, f"{a.name} is {c}", CONDITIONS[c]
         return True, "", ""
 
     def fall_damage(self, session, a, layers):
@@ -309,7 +342,7 @@ class Baton(BatonOrder, Skills, Health, Combat, Setup, Mounts, Ruleset):
         return sev, "BAT-47"
 
     def fall_severity(self, layers: int) -> int:
-        return int(math.floor(layers * 1.0 / 1.5 + 1e-9))
+        return math.floor(layers * 1.0 / 1.5 + 1e-9)
 
     def action_specs(self):
         if Baton._SPECS is None:
@@ -383,7 +416,7 @@ class Baton(BatonOrder, Skills, Health, Combat, Setup, Mounts, Ruleset):
             return self.ACTIONS[name].check(self, session, a, act)
         if name in ("rest", "treat"):
             raise Illegal(f"no {name} during combat", "BAT-30" if name == "rest" else "BAT-29", "action")
-        h = self.holder(session)
+        h = cast(Actor, self.holder(session))      # in combat someone holds the baton
         if aid != h.id:
             if h.data.get("mounted_on") == aid and name not in ("pass", "move", "stand", "dismount", "drop"):
                 pass                                     # BAT-42: the mount acts with its rider's actions
@@ -415,7 +448,7 @@ class Baton(BatonOrder, Skills, Health, Combat, Setup, Mounts, Ruleset):
         if not self.combat(session):
             return
         t = session.state.turn
-        h = self.holder(session)
+        h = cast(Actor, self.holder(session))
         rule = {"major": "BAT-04", "minor": "BAT-05", "movement": "BAT-06"}[slot]
         if slot in ("major", "minor") and t[slot] is not None:
             raise Illegal(f"{h.name} has already used its {slot} action ({t[slot]}); {what} takes the {slot} action", rule)
@@ -448,8 +481,8 @@ class Baton(BatonOrder, Skills, Health, Combat, Setup, Mounts, Ruleset):
     # ================================================================================ menus and previews
     def legal_actions(self, session, a: Actor) -> list[dict]:
         st = session.state
-        out = []
-        cands = []
+        out: list = []
+        cands: list = []
         if not self.combat(session):
             cands += [{"actor": a.id, "action": "rest", "kind": "short"}, {"actor": a.id, "action": "rest", "kind": "long"}]
             for w in a.data["wounds"]:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-
 SKILL_ABILITY = {"athletics": "str", "acrobatics": "dex", "stealth": "dex", "sleight_of_hand": "dex",
                  "perception": "wis", "medicine": "wis", "insight": "wis", "survival": "wis",
                  "investigation": "int", "arcana": "int", "intimidation": "cha", "persuasion": "cha"}

@@ -1,14 +1,21 @@
 """D&D 5e conditions, checks and saves (DND-41..54, DND-30 contests)."""
 
 from __future__ import annotations
+
 from engine.rules import aerial
 from engine.rules.core import Actor, Illegal
-from engine.rules.dnd5e.data import CONDITION_RULE, CONDITION_TAGS, INCAPACITATING, SIZES
-from engine.world.geometry import in_melee_reach
 from engine.rules.dnd5e.common import SKILL_ABILITY, mod
+from engine.rules.dnd5e.data import (
+    CONDITION_RULE,
+    CONDITION_TAGS,
+    INCAPACITATING,
+    SIZES,
+)
+from engine.rules.mixin import RulesetMixin
+from engine.world.geometry import in_melee_reach
 
 
-class Conditions:
+class Conditions(RulesetMixin):
     """D&D 5e conditions, checks and saves (DND-41..54, DND-30 contests) (a mixin of Dnd5e: ``self`` is the ruleset)."""
 
     # ------------------------------------------------------------------------------------------ helpers
@@ -41,10 +48,10 @@ class Conditions:
 
     # ------------------------------------------------------------------------------------------ conditions
     def add_condition(self, session, a: Actor, name: str, rule: str, source: str | None = None) -> None:
-        if name == "prone" and a.data.get("mounted_on") and "prone" not in a.conditions and not self.incapacitated(a):
-            # DND-36: knocked prone while mounted -> Dexterity save DC 10 to stay in the saddle, else fall off prone
-            if self.saving_throw(session, a, "dex", 10, None, "DND-36", "stay mounted"):
-                return
+        # DND-36: knocked prone while mounted -> Dexterity save DC 10 to stay in the saddle, else fall off prone
+        if name == "prone" and a.data.get("mounted_on") and "prone" not in a.conditions and not self.incapacitated(a) \
+                and self.saving_throw(session, a, "dex", 10, None, "DND-36", "stay mounted"):
+            return
         had = name in a.conditions
         srcs = set(a.conditions.get(name, []))
         if source:

@@ -1,11 +1,13 @@
 """D&D 5e damage, healing, temporary HP, dying and death saves (DND-01..05, DND-33..35)."""
 
 from __future__ import annotations
+
 from engine.rules import aerial
 from engine.rules.core import Actor
+from engine.rules.mixin import RulesetMixin
 
 
-class Damage:
+class Damage(RulesetMixin):
     """D&D 5e damage, healing, temporary HP, dying and death saves (DND-01..05, DND-33..35) (a mixin of Dnd5e: ``self`` is the ruleset)."""
 
     # ------------------------------------------------------------------------------------------ damage and dying

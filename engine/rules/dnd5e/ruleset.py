@@ -5,28 +5,47 @@ Rule IDs are those of ``../shared/rules/CATALOGUE.md``; decisions on gaps are in
 
 from __future__ import annotations
 
-import math
+from typing import ClassVar, cast
 
 from engine.errors import SceneError
 from engine.rules import aerial
 from engine.rules.actions import Param
 from engine.rules.core import Actor, Illegal, Session
-from engine.rules.dnd5e.data import (GROUNDING_TEXT, ATTACKED_WITH_ADVANTAGE, AUTO_FAIL_STR_DEX, CONDITION_RULE, CONDITIONS,
-                                     INCAPACITATING, SIZES, SPEED_ZERO, SPELLS, STATBLOCKS, UNDERWATER_MELEE_OK,
-                                     UNDERWATER_RANGED_OK, WEAPONS)
-from engine.rules.ruleset import Ruleset
-from engine.rules.dnd5e.text import EVENT_LINES
-from engine.world.cover import cover_between
-from engine.world.geometry import Body, distance_m, engaged, in_melee_reach
-from engine.rules.dnd5e.common import SKILL_ABILITY, ABILITIES, OBJECTS, mod, dice_spec  # noqa: F401
+from engine.rules.dnd5e.actions.contact import Dismount, Escape, Grapple, Mount, Shove
+from engine.rules.dnd5e.actions.magic import Cast, Gm
+from engine.rules.dnd5e.actions.objects import EVENT_LINES as OBJECT_LINES
+from engine.rules.dnd5e.actions.objects import ForceLock, PickLock, object_candidates, preview_object_attack
+from engine.rules.dnd5e.actions.standard import (
+    Attack,
+    Dash,
+    Disengage,
+    Dodge,
+    EndTurn,
+    Help,
+    Hide,
+    Move,
+    Ready,
+    Search,
+    Stabilize,
+    Stand,
+    Use,
+)
+from engine.rules.dnd5e.attacks import Attacks
+from engine.rules.dnd5e.common import ABILITIES, OBJECTS, SKILL_ABILITY, dice_spec, mod  # noqa: F401
 from engine.rules.dnd5e.conditions import Conditions
 from engine.rules.dnd5e.damage import Damage
-from engine.rules.dnd5e.attacks import Attacks
+from engine.rules.dnd5e.data import (
+    CONDITION_RULE,
+    CONDITIONS,
+    GROUNDING_TEXT,
+    SPELLS,
+    STATBLOCKS,
+    WEAPONS,
+)
 from engine.rules.dnd5e.mounts import Mounts
-from engine.rules.dnd5e.actions.standard import Move, Attack, Dash, Disengage, Dodge, Help, Hide, Search, Ready, Use, Stand, Stabilize, EndTurn
-from engine.rules.dnd5e.actions.contact import Grapple, Escape, Shove, Mount, Dismount
-from engine.rules.dnd5e.actions.magic import Cast, Gm
-from engine.rules.dnd5e.actions.objects import EVENT_LINES as OBJECT_LINES, ForceLock, PickLock, object_candidates, preview_object_attack
+from engine.rules.dnd5e.text import EVENT_LINES
+from engine.rules.ruleset import Ruleset
+from engine.world.geometry import engaged, in_melee_reach
 
 
 class Dnd5e(Conditions, Damage, Attacks, Mounts, Ruleset):
@@ -34,7 +53,7 @@ class Dnd5e(Conditions, Damage, Attacks, Mounts, Ruleset):
     upkeep_name = "bonus action"
     EVENT_LINES = {**EVENT_LINES, **OBJECT_LINES}     # how its events read in the runner's log
     occupied_rule = "DND-11"
-    DEFAULT_OPTIONS = {
+    DEFAULT_OPTIONS: ClassVar[dict] = {
         "diagonal": "5e",                 # every horizontal step, diagonal or not, costs one cell (1.5 m)
         "climb_m": 4.0, "descend_m": 2.0,  # AIR-07
         "fall_damage_rounding": "down",    # AIR-12: 5% of max HP, rounded down
@@ -52,7 +71,7 @@ class Dnd5e(Conditions, Damage, Attacks, Mounts, Ruleset):
         "upkeep": "end_of_turn",          # AIR-08: paid at the end of a turn aloft; "start_of_turn": on starting one aloft
     }
 
-    CHOICES = {"diagonal": ("5e", "euclidean", "5-10-5"), "fall_damage_rounding": ("down", "up", "nearest"),
+    CHOICES: ClassVar[dict] = {"diagonal": ("5e", "euclidean", "5-10-5"), "fall_damage_rounding": ("down", "up", "nearest"),
                "fall_roll_on": ("hit",), "nat20_death_save": ("two_successes", "regain_1hp"),
                "prone_ranged": ("disadvantage", "none"), "grounding_grappler": ("not_flying", "can_fly"),
                "temp_hp": ("keep_higher", "replace"), "sneak_attack_per": ("round", "turn"),
@@ -99,7 +118,7 @@ class Dnd5e(Conditions, Damage, Attacks, Mounts, Ruleset):
                 return base[f]
             return default if raw.get(f) in (None, [], {}) else raw[f]
 
-        abilities = {k: 10 for k in ABILITIES}
+        abilities: dict = {k: 10 for k in ABILITIES}
         abilities.update(base.get("abilities", {}))
         for k, v in (raw["abilities"] or {}).items():
             if k not in ABILITIES:
@@ -133,15 +152,7 @@ class Dnd5e(Conditions, Damage, Attacks, Mounts, Ruleset):
         for j, sp in enumerate(spells):
             if sp not in SPELLS:
                 raise SceneError(file, f"{key}.spells[{j}]", f"unknown spell {sp!r}; known: {', '.join(sorted(SPELLS))}")
-        conds = {}
-        for j, c in enumerate(raw["conditions"]):
-            name, _, src = str(c).partition(":")
-            name = name.strip().lower()
-            if name not in CONDITIONS:
-                raise SceneError(file, f"{key}.conditions[{j}]", f"unknown condition {c!r}; one of {', '.join(CONDITIONS)}")
-            conds.setdefault(name, [])
-            if src:
-                conds[name] = sorted(set(conds[name] + [src.strip()]))
+        conds = self.scene_conditions(raw["conditions"], CONDITIONS, file, key)
         for j, s in enumerate(pick("saves", []) or []):
             if s not in ABILITIES:
                 raise SceneError(file, f"{key}.saves[{j}]", f"unknown ability {s!r}")
@@ -271,7 +282,7 @@ class Dnd5e(Conditions, Damage, Attacks, Mounts, Ruleset):
         for _ in range(4 * len(st.order) + 4):
             if st.over:
                 return
-            a = st.actors[st.current]
+            a = st.actors[cast(str, st.current)]
             st.turn = self._new_turn(a.id)
             session.emit({"type": "turn", "who": a.id, "round": st.round, "rule": "DND-10"})
             a.data["reaction_used"] = False                     # DND-13
@@ -285,7 +296,7 @@ class Dnd5e(Conditions, Damage, Attacks, Mounts, Ruleset):
             if self.can_act(a):
                 aerial.upkeep_at_start(session, a)              # option upkeep = "start_of_turn" (AIR-08)
                 return
-            why = "is dead" if a.dead else ("is " + self.tagged(a, "incapacitated"))
+            why = "is dead" if a.dead else ("is " + cast(str, self.tagged(a, "incapacitated")))
             session.emit({"type": "turn_skipped", "who": a.id, "reason": f"{a.name} {why}", "rule": "DND-43"})
             self._end_of_turn_effects(session, a)
             self._advance(session)
@@ -417,13 +428,13 @@ class Dnd5e(Conditions, Damage, Attacks, Mounts, Ruleset):
         if aid == "gm":
             raise Illegal(f"the game master cannot {name}; characters act on their turns", "DND-10", "actor")
         a = session.state.actors[aid]
-        cur = session.current
+        cur = cast(str, session.current)
         if aid != cur:
             raise Illegal(f"it is {session.state.actors[cur].name}'s turn, not {a.name}'s", "DND-10", "actor")
         if a.data["controlled_mount"] and a.data["rider"] and name not in self.CONTROLLED_MOUNT_ACTIONS:
             raise Illegal(f"{a.name} is a controlled mount: it may only move, Dash, Disengage or Dodge", "DND-36", "action")
         if name != "end_turn" and self.incapacitated(a):
-            c = self.tagged(a, "incapacitated") if not a.dead else "dead"
+            c = cast(str, self.tagged(a, "incapacitated")) if not a.dead else "dead"
             raise Illegal(f"{a.name} is {c} and can take no actions", CONDITION_RULE.get(c, "DND-43"), "action")
         return self.ACTIONS[name].check(self, session, a, act)
 
@@ -452,8 +463,8 @@ class Dnd5e(Conditions, Damage, Attacks, Mounts, Ruleset):
     def legal_actions(self, session, a: Actor) -> list[dict]:
         if a.id != session.current:
             return []
-        out = [{"actor": a.id, "action": "end_turn"}]
-        cands = []
+        out: list[dict] = [{"actor": a.id, "action": "end_turn"}]
+        cands: list[dict] = []
         turn = session.state.turn
         if not self.incapacitated(a):
             if not (a.data["mounted_on"]) and not self.speed_zero(a):

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
+import msgspec
+
 from engine.rules.schemas import _Strict
 
 
-class Dnd5eStats(_Strict):
+class Dnd5eStats(_Strict, frozen=True):
     max_hp: int | None = None
     hp: int | None = None               # defaults to max_hp
     temp_hp: int = 0
@@ -15,19 +17,19 @@ class Dnd5eStats(_Strict):
     speed_m: float | None = None
     fly_speed_m: float | None = None    # absent: cannot fly
     swim_speed_m: float | None = None
-    abilities: dict[str, int] = {}      # str dex con int wis cha; each defaults to 10
+    abilities: dict[str, int] = msgspec.field(default_factory=dict)      # str dex con int wis cha; each defaults to 10
     level: int | None = None
-    weapons: list[Any] = []             # names from the built-in table, or tables with their own stats
+    weapons: list[Any] = msgspec.field(default_factory=list)             # names from the built-in table, or tables with their own stats
     initiative: int | None = None       # a fixed result the GM entered; rolled when absent
     reach_m: float | None = None
-    conditions: list[str] = []
-    resistances: list[str] = []
-    vulnerabilities: list[str] = []
-    immunities: list[str] = []
+    conditions: list[str] = msgspec.field(default_factory=list)
+    resistances: list[str] = msgspec.field(default_factory=list)
+    vulnerabilities: list[str] = msgspec.field(default_factory=list)
+    immunities: list[str] = msgspec.field(default_factory=list)
     proficiency: int | None = None
-    skills: dict[str, int] = {}
-    saves: list[str] = []
-    spells: list[Any] = []
+    skills: dict[str, int] = msgspec.field(default_factory=dict)
+    saves: list[str] = msgspec.field(default_factory=list)
+    spells: list[Any] = msgspec.field(default_factory=list)
     sneak_attack: bool | None = None
     mount: str | None = None
     controlled_mount: bool | None = None
@@ -38,6 +40,6 @@ class Dnd5eStats(_Strict):
     attacks: int | None = None          # attacks per Attack action (Extra Attack / Multiattack)
     spell_slots: dict[str, int] | None = None   # {"1": 4, "2": 3}; absent: slots are not tracked
     spellcasting: str | None = None     # casting ability (int/wis/cha); default: the highest of the three
-    items: list[str] = []               # objects usable with Use an Object (potion_of_healing...)
+    items: list[str] = msgspec.field(default_factory=list)               # objects usable with Use an Object (potion_of_healing...)
     stable: bool = False
     tools: dict[str, Literal["carried", "proficient", "expertise"]] = {}   # thieves_tools = "expertise" (DND-39)

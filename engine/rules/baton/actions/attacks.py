@@ -2,17 +2,16 @@
 dispatched by ``Baton.ACTIONS``. ``rs`` is the ruleset."""
 
 from __future__ import annotations
+
 from engine.rules import aerial
-from engine.rules.core import Illegal
 from engine.rules.baton.common import DIRS8
+from engine.rules.core import Illegal
 
 
 class Attack:
     name = "attack"
 
-
     @staticmethod
-
     def check(rs, session, a, act, charge=False):
         rs._slot(session, a, "major", "charging" if charge else "attacking")
         t = rs._target(session, a, act["target"])
@@ -33,9 +32,7 @@ class Attack:
             plan["scale"] = int(session.state.turn["straight_m"] // 3.0 + 1e-9)
         return plan
 
-
     @staticmethod
-
     def apply(rs, session, a, act, plan, charge=False):
         t = session.state.actors[plan["target"]]
         w = rs._pick_weapon(a, plan["weapon"])
@@ -49,15 +46,11 @@ class Attack:
 class Charge:
     name = "charge"
 
-
     @staticmethod
-
     def check(rs, session, a, act):
         return rs.ACTIONS["attack"].check(rs, session, a, act, charge=True)
 
-
     @staticmethod
-
     def apply(rs, session, a, act, plan):
         rs.ACTIONS["attack"].apply(rs, session, a, act, plan, charge=True)
         if not a.dead:
@@ -80,9 +73,7 @@ class CreateOpportunity:
             raise Illegal("a difficulty between 2 and 30", "BAT-15", "difficulty")
         return {}
 
-
     @staticmethod
-
     def apply(rs, session, a, act, plan):
         rs._use(session, "major", "create opportunity")
         ev = rs._test(session, a, act["skill"], act["difficulty"], "BAT-15", f"create an opportunity ({act['effect']})",
@@ -103,9 +94,7 @@ class CreateOpportunity:
 class Disarm:
     name = "disarm"
 
-
     @staticmethod
-
     def check(rs, session, a, act):
         rs._slot(session, a, "major", "disarming")
         t = rs._target(session, a, act["target"])
@@ -120,9 +109,7 @@ class Disarm:
             raise Illegal(f"{t.name} holds no weapon", "BAT-32", "target")
         return {"target": t.id, "weapon": w["name"], "theirs": held[0]["name"]}
 
-
     @staticmethod
-
     def apply(rs, session, a, act, plan):
         rs._use(session, "major", "disarm")
         t = session.state.actors[plan["target"]]
@@ -135,7 +122,7 @@ class Disarm:
             return
         (k,) = session.roll("direction", 8, who=a.id, rule="BAT-32", purpose="where the weapon lands")
         dx, dy = DIRS8[k - 1]
-        X, Y, Z = session.world.size
+        X, Y, _Z = session.world.size
         x, y = t.x, t.y
         for _ in range(ev["level"]):
             nx, ny = x + dx, y + dy
@@ -154,9 +141,7 @@ class Disarm:
 class Grab:
     name = "grab"
 
-
     @staticmethod
-
     def check(rs, session, a, act):
         rs._slot(session, a, "major", act["action"])
         t = rs._target(session, a, act["target"])
@@ -166,9 +151,7 @@ class Grab:
             raise Illegal(f"{a.name} already grapples {t.name}", "BAT-34", "target")
         return {"target": t.id}
 
-
     @staticmethod
-
     def apply(rs, session, a, act, plan):
         t = session.state.actors[plan["target"]]
         ev = rs._manoeuvre(session, a, t, "grab")
@@ -190,9 +173,7 @@ class Trip:
 
     check = Grab.check          # the same check as grab (BAT-34)
 
-
     @staticmethod
-
     def apply(rs, session, a, act, plan):
         t = session.state.actors[plan["target"]]
         ev = rs._manoeuvre(session, a, t, "trip")
@@ -205,9 +186,7 @@ class Push:
 
     check = Grab.check          # the same check as grab (BAT-34)
 
-
     @staticmethod
-
     def apply(rs, session, a, act, plan):
         t = session.state.actors[plan["target"]]
         ev = rs._manoeuvre(session, a, t, "push")
@@ -221,36 +200,23 @@ class Push:
         dy = (t.y > a.y) - (t.y < a.y)
         if dx == dy == 0:
             dx = 1
-        moved = 0
-        for _ in range(cells):
-            nx, ny = t.x + dx, t.y + dy
-            if not aerial.body_fits(session, t, nx, ny, t.layer) or rs._occupied(session, t, (nx, ny, t.layer)):
-                break
-            t.x, t.y = nx, ny
-            moved += 1
-        aerial._carry_rider(session, t)
+        moved = aerial.slide(session, t, dx, dy, cells, lambda at: rs._occupied(session, t, at))
         session.emit({"type": "pushed", "who": t.id, "by": a.id, "cells": moved, "metres": moved * session.world.cell_m,
                       "to": list(t.pos), "rule": "BAT-34"})
-        if not t.flying and not aerial.is_supported(session, t):
-            t.flying = True
-            aerial.fall(session, t, None, "BAT-34", "pushed off the edge")
+        aerial.fall_if_unsupported(session, t, "BAT-34", "pushed off the edge")
 
 
 class BreakFree:
     name = "break_free"
 
-
     @staticmethod
-
     def check(rs, session, a, act):
         rs._slot(session, a, "major", "breaking free")
         if not a.has("grappled") and not a.has("stuck"):
             raise Illegal(f"{a.name} is neither grappled nor stuck", "BAT-63")
         return {}
 
-
     @staticmethod
-
     def apply(rs, session, a, act, plan):
         rs._use(session, "major", "break free")
         st = session.state

@@ -2,9 +2,10 @@
 dispatched by ``Baton.ACTIONS``. ``rs`` is the ruleset."""
 
 from __future__ import annotations
+
+from engine.rules.baton.common import CONDITIONS
 from engine.rules.baton.data import FIRE_SOURCES
 from engine.rules.core import Illegal
-from engine.rules.baton.common import CONDITIONS
 
 
 class Rest:
@@ -32,9 +33,7 @@ class Rest:
                 raise Illegal(f"wound {wi} is necrotic: it never recovers naturally (magic only)", "BAT-51", "wound")
         return {}
 
-
     @staticmethod
-
     def apply(rs, session, a, act, plan):
         d = session.state.data
         if act["kind"] == "short":
@@ -58,9 +57,7 @@ class Rest:
 class Treat:
     name = "treat"
 
-
     @staticmethod
-
     def check(rs, session, a, act):
         t = session.actor(act["target"], "target")
         if t.dead:
@@ -81,9 +78,7 @@ class Treat:
             raise Illegal(f"{a.name} has no {kit}", "BAT-29", "kit")
         return {"kit": kit}
 
-
     @staticmethod
-
     def apply(rs, session, a, act, plan):
         t = session.state.actors[act["target"]]
         w = rs._wound(t, act["wound"])
@@ -98,9 +93,7 @@ class Treat:
 class Wait:
     name = "wait"
 
-
     @staticmethod
-
     def check(rs, session, a, act):
         if rs.combat(session):
             raise Illegal("time does not pass in hours during combat", "BAT-10")
@@ -108,9 +101,7 @@ class Wait:
             raise Illegal("1 to 72 hours", "", "hours")
         return {}
 
-
     @staticmethod
-
     def apply(rs, session, a, act, plan):
         d = session.state.data
         for _ in range(act["hours"]):
@@ -122,9 +113,7 @@ class Wait:
 class Day:
     name = "day"
 
-
     @staticmethod
-
     def check(rs, session, a, act):
         if rs.combat(session):
             raise Illegal("days do not pass during combat", "BAT-27")
@@ -132,9 +121,7 @@ class Day:
             raise Illegal("1 to 30 days", "", "days")
         return {}
 
-
     @staticmethod
-
     def apply(rs, session, a, act, plan):
         """BAT-27/28/29: at the end of each day light wounds stay, moderate +1, grave +2; a treated wound evolves
         as one category lower; the long rest's recovery test replaces the change."""
@@ -198,14 +185,11 @@ class Gm:
             if act["source"] not in src:
                 raise Illegal(f"unknown heat source {act['source']!r}; one of {', '.join(sorted(src))}", "BAT-50", "source")
             return {"fire": src[act["source"]]}
-        elif k == "breath":
-            if not 0 <= act["minutes"] <= 600:
-                raise Illegal("0..600 minutes", "BAT-49", "minutes")
+        elif k == "breath" and not 0 <= act["minutes"] <= 600:
+            raise Illegal("0..600 minutes", "BAT-49", "minutes")
         return {}
 
-
     @staticmethod
-
     def apply(rs, session, act, plan):
         st = session.state
         t = st.actors[act["target"]]

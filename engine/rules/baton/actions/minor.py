@@ -2,6 +2,7 @@
 dispatched by ``Baton.ACTIONS``. ``rs`` is the ruleset."""
 
 from __future__ import annotations
+
 from engine.rules.baton import dice as bd
 from engine.rules.baton.data import POISONS, POTIONS
 from engine.rules.core import Illegal
@@ -10,18 +11,14 @@ from engine.rules.core import Illegal
 class ResistPoison:
     name = "resist_poison"
 
-
     @staticmethod
-
     def check(rs, session, a, act):
         rs._slot(session, a, "major", "resisting the poison")
         if not rs._poison_effect(session, a):
             raise Illegal(f"{a.name} suffers no lasting poison", "BAT-53")
         return {}
 
-
     @staticmethod
-
     def apply(rs, session, a, act, plan):
         rs._use(session, "major", "resist poison")
         ef = rs._poison_effect(session, a)
@@ -34,18 +31,14 @@ class ResistPoison:
 class Extinguish:
     name = "extinguish"
 
-
     @staticmethod
-
     def check(rs, session, a, act):
         rs._slot(session, a, "major", "putting out the fire")
         if not any(e["target"] == a.id and e["kind"] == "burning" for e in session.state.data["effects"]):
             raise Illegal(f"{a.name} is not burning", "BAT-50")
         return {}
 
-
     @staticmethod
-
     def apply(rs, session, a, act, plan):
         rs._use(session, "major", "extinguish")
         for e in session.state.data["effects"]:
@@ -57,9 +50,7 @@ class Extinguish:
 class TakeItem:
     name = "take_item"
 
-
     @staticmethod
-
     def check(rs, session, a, act):
         slot = "major" if act["from"] == "backpack" else "minor"
         rs._slot(session, a, slot, f"taking an item from the {act['from']}")
@@ -67,9 +58,7 @@ class TakeItem:
             raise Illegal(f"{a.name} carries no {act['item']}", "BAT-04" if slot == "major" else "BAT-05", "item")
         return {"slot": slot}
 
-
     @staticmethod
-
     def apply(rs, session, a, act, plan):
         rs._use(session, plan["slot"], f"take {act['item']}")
         a.data.setdefault("in_hand", [])
@@ -80,17 +69,13 @@ class TakeItem:
 class UsePower:
     name = "use_power"
 
-
     @staticmethod
-
     def check(rs, session, a, act):
         slot = "major" if act["kind"] == "ring" else "minor"
         rs._slot(session, a, slot, f"activating a {act['kind']}")
         return {"slot": slot}
 
-
     @staticmethod
-
     def apply(rs, session, a, act, plan):
         rs._use(session, plan["slot"], act["kind"])
         session.emit({"type": "use_power", "who": a.id, "kind": act["kind"], "target": act.get("target"),
@@ -113,9 +98,7 @@ class Equip:
             raise Illegal(f"{a.name} already holds its {name}", "BAT-05", "weapon")
         return {}
 
-
     @staticmethod
-
     def apply(rs, session, a, act, plan):
         rs._use(session, "minor", "equip")
         eq = [e for e in a.data["equipped"] if e != "unarmed"]
@@ -130,18 +113,14 @@ class Equip:
 class Stow:
     name = "stow"
 
-
     @staticmethod
-
     def check(rs, session, a, act):
         rs._slot(session, a, "minor", "stowing a weapon")
         if act["weapon"] not in a.data["equipped"]:
             raise Illegal(f"{a.name} does not hold a {act['weapon']}", "BAT-05", "weapon")
         return {}
 
-
     @staticmethod
-
     def apply(rs, session, a, act, plan):
         rs._use(session, "minor", "stow")
         a.data["equipped"] = [e for e in a.data["equipped"] if e != act["weapon"]]
@@ -151,18 +130,14 @@ class Stow:
 class DropItem:
     name = "drop_item"
 
-
     @staticmethod
-
     def check(rs, session, a, act):
         rs._slot(session, a, "minor", "dropping an item")
         if act["item"] not in a.data["equipped"]:
             raise Illegal(f"{a.name} holds no {act['item']}", "BAT-05", "item")
         return {}
 
-
     @staticmethod
-
     def apply(rs, session, a, act, plan):
         rs._use(session, "minor", "drop item")
         w = next(x for x in a.data["weapons"] if x["name"] == act["item"])
@@ -176,18 +151,14 @@ class DropItem:
 class PickUp:
     name = "pick_up"
 
-
     @staticmethod
-
     def check(rs, session, a, act):
         rs._slot(session, a, "minor", "picking up an item")
         if rs._ground_item(session, a, act["item"]) is None:
             raise Illegal(f"no {act['item']} on the ground within reach of {a.name}", "BAT-05", "item")
         return {}
 
-
     @staticmethod
-
     def apply(rs, session, a, act, plan):
         rs._use(session, "minor", "pick up")
         i = rs._ground_item(session, a, act["item"])
@@ -200,9 +171,7 @@ class PickUp:
 class Drink:
     name = "drink"
 
-
     @staticmethod
-
     def check(rs, session, a, act):
         rs._slot(session, a, "minor", "drinking a potion")
         p = act["potion"]
@@ -212,9 +181,7 @@ class Drink:
             raise Illegal(f"{a.name} has no potion_{p}", "BAT-05", "potion")
         return {}
 
-
     @staticmethod
-
     def apply(rs, session, a, act, plan):
         rs._use(session, "minor", "drink")
         p = act["potion"]
@@ -243,16 +210,12 @@ class Drink:
 class Shout:
     name = "shout"
 
-
     @staticmethod
-
     def check(rs, session, a, act):
         rs._slot(session, a, "minor", "shouting a command")
         return {}
 
-
     @staticmethod
-
     def apply(rs, session, a, act, plan):
         rs._use(session, "minor", "shout")
         session.emit({"type": "shout", "who": a.id, "text": act.get("text", ""), "rule": "BAT-05"})

@@ -2,11 +2,13 @@
 dispatched by ``Baton.ACTIONS``. ``rs`` is the ruleset."""
 
 from __future__ import annotations
+
 import math
+
 from engine.rules import aerial
+from engine.rules.baton.common import DIRS8
 from engine.rules.core import Illegal
 from engine.world.geometry import distance_m, in_melee_reach
-from engine.rules.baton.common import DIRS8
 
 
 class Pass:
@@ -23,7 +25,7 @@ class Pass:
             return {"to": to, "kept": kept, "rule": rule}
         die = session.state.turn.get("test_die")
         if not rs._can_hold(t, session):
-            why = "dead" if t.dead else ("petrified" if t.has("petrified") else f"a mount: it acts with its rider")
+            why = "dead" if t.dead else ("petrified" if t.has("petrified") else "a mount: it acts with its rider")
             raise Illegal(f"{t.name} cannot take the baton: {why}", "BAT-42" if t.data.get("rider") else "BAT-25", "to")
         if rule == "BAT-58":
             raise Illegal(f"must pass to {', '.join(ids)} (a confused character acts before its allies and always passes to an ally)", "BAT-58", "to")
@@ -39,9 +41,7 @@ class Pass:
             raise Illegal("nobody on the other side can take the baton", "BAT-09", "to")
         raise Illegal(f"{why}: the initiative goes to the opponents' side ({', '.join(ids)}), not to {t.name}", "BAT-09", "to")
 
-
     @staticmethod
-
     def apply(rs, session, a, act, plan):
         if plan["to"] == a.id:
             rs._end_activation(session, a)
@@ -97,9 +97,7 @@ class Move:
         costs = [r.cost_cm(*p) / 100.0 for p in path]
         return {"path": path, "cost": cost, "costs": costs, "careful": careful, "body": body.id}
 
-
     @staticmethod
-
     def apply(rs, session, a, act, plan):
         st = session.state
         body = st.actors[plan["body"]]
@@ -141,7 +139,7 @@ class Move:
         failed = False
         if n_diff:
             metres = n_diff * session.world.cell_m
-            diff = 7 + int(math.ceil(metres / 1.5 - 1e-9))
+            diff = 7 + math.ceil(metres / 1.5 - 1e-9)
             skill, _ = rs.best(a, "athletics", "agility")
             ev = rs._test(session, a, skill, diff, "BAT-64" if overloaded else "BAT-46",
                             f"cross {metres:g} m of difficult terrain")
@@ -217,9 +215,7 @@ class Move:
 class Stand:
     name = "stand"
 
-
     @staticmethod
-
     def check(rs, session, a, act):
         if not a.has("prone"):
             raise Illegal(f"{a.name} is not prone", "BAT-06")
@@ -227,9 +223,7 @@ class Stand:
         rs._slot(session, a, "movement", "standing up")
         return {}
 
-
     @staticmethod
-
     def apply(rs, session, a, act, plan):
         if rs.combat(session):
             session.state.turn["move_used"] = True
@@ -240,9 +234,7 @@ class Stand:
 class Drop:
     name = "drop"
 
-
     @staticmethod
-
     def check(rs, session, a, act):
         body = rs._body(session, a)
         rs._needs_movement(session, a, "drop")
@@ -264,9 +256,7 @@ class Drop:
             plan.update({"target": t.id, "weapon": w["name"]})
         return plan
 
-
     @staticmethod
-
     def apply(rs, session, a, act, plan):
         """BAT-47/BAT-48: drop to the surface below; with ``attack`` the attack at the end of the fall gains +1 on
         the damage scale per 1.5 m and its roll replaces the Agility test."""
@@ -306,9 +296,7 @@ class Drop:
 class Dismount:
     name = "dismount"
 
-
     @staticmethod
-
     def check(rs, session, a, act):
         if not a.data.get("mounted_on"):
             raise Illegal(f"{a.name} is not riding", "BAT-42")
@@ -332,9 +320,7 @@ class Dismount:
             raise Illegal(f"{list(to)} is in the air and {a.name} cannot fly", "AIR-01", "to")
         return {"to": to}
 
-
     @staticmethod
-
     def apply(rs, session, a, act, plan):
         m = session.state.actors[a.data["mounted_on"]]
         a.data["mounted_on"] = None
@@ -349,9 +335,7 @@ class Dismount:
 class Dash:
     name = "dash"
 
-
     @staticmethod
-
     def check(rs, session, a, act):
         rs._slot(session, a, "major", "dashing")
         rs._needs_movement(session, a, "dash")
@@ -361,9 +345,7 @@ class Dash:
             raise Illegal(f"{a.name} still has {left:g} m of movement: dash after using all of it", "BAT-33")
         return {}
 
-
     @staticmethod
-
     def apply(rs, session, a, act, plan):
         rs._use(session, "major", "dash")
         skill, _ = rs.best(a, "athletics", "agility")

@@ -2,6 +2,7 @@
 dispatched by ``Dnd5e.ACTIONS``. ``rs`` is the ruleset."""
 
 from __future__ import annotations
+
 from engine.rules import aerial
 from engine.rules.core import Illegal
 from engine.rules.dnd5e.data import SIZES
@@ -11,18 +12,14 @@ from engine.world.geometry import engaged
 class Grapple:
     name = "grapple"
 
-
     @staticmethod
-
     def check(rs, session, a, act):
         t = rs._contest_target(session, a, act, "DND-30")
         if a.id in t.conditions.get("grappled", []):
             raise Illegal(f"{a.name} already grapples {t.name}", "DND-30", "target")
         return {"target": t.id}
 
-
     @staticmethod
-
     def apply(rs, session, a, act, plan):
         rs._use_attack(session, a)
         t = session.state.actors[plan["target"]]
@@ -34,18 +31,14 @@ class Grapple:
 class Escape:
     name = "escape"
 
-
     @staticmethod
-
     def check(rs, session, a, act):
         rs._need_action(a, session, "escaping a grapple", "DND-30")
         if not a.has("grappled"):
             raise Illegal(f"{a.name} is not grappled", "DND-30")
         return {}
 
-
     @staticmethod
-
     def apply(rs, session, a, act, plan):
         session.state.turn["action"] = True
         gid = a.conditions["grappled"][0] if a.conditions["grappled"] else None
@@ -65,16 +58,12 @@ class Escape:
 class Shove:
     name = "shove"
 
-
     @staticmethod
-
     def check(rs, session, a, act):
         t = rs._contest_target(session, a, act, "DND-31")
         return {"target": t.id, "mode": act.get("mode", "prone")}
 
-
     @staticmethod
-
     def apply(rs, session, a, act, plan):
         rs._use_attack(session, a)
         t = session.state.actors[plan["target"]]
@@ -136,9 +125,7 @@ class Mount:
             raise Illegal(f"mounting costs half the speed ({cost:g} m); {a.name} has {max(left, 0):g} m left", "DND-36")
         return {"mount": m.id, "cost": cost}
 
-
     @staticmethod
-
     def apply(rs, session, a, act, plan):
         rs.spend_movement(session, a, plan["cost"])
         m = session.state.actors[plan["mount"]]
@@ -157,9 +144,7 @@ class Mount:
 class Dismount:
     name = "dismount"
 
-
     @staticmethod
-
     def check(rs, session, a, act):
         if not a.data["mounted_on"]:
             raise Illegal(f"{a.name} is not riding", "DND-36")
@@ -176,9 +161,7 @@ class Dismount:
             raise Illegal(f"{list(act['to'])} is not a free space within 1.5 m of {m.name}", "DND-36", "to")
         return {"spot": spot, "cost": cost}
 
-
     @staticmethod
-
     def apply(rs, session, a, act, plan):
         m = session.state.actors[a.data["mounted_on"]]
         rs.spend_movement(session, a, plan["cost"])

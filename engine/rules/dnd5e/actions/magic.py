@@ -2,10 +2,11 @@
 dispatched by ``Dnd5e.ACTIONS``. ``rs`` is the ruleset."""
 
 from __future__ import annotations
+
 from engine.rules.core import Illegal
+from engine.rules.dnd5e.common import dice_spec
 from engine.rules.dnd5e.data import CONDITION_RULE, CONDITIONS, SPELLS
 from engine.world.geometry import distance_m, engaged
-from engine.rules.dnd5e.common import dice_spec
 
 
 class Cast:
@@ -61,9 +62,7 @@ class Cast:
         plan["targets"] = [t.id]
         return plan
 
-
     @staticmethod
-
     def apply(rs, session, a, act, plan):
         sp = SPELLS[plan["spell"]]
         turn = session.state.turn
@@ -149,9 +148,7 @@ class Gm:
             raise Illegal("amount must not be negative", "", "amount")
         return {"target": t.id}
 
-
     @staticmethod
-
     def apply(rs, session, act, plan):
         t = session.state.actors[plan["target"]]
         k = act["action"]

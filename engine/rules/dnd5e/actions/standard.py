@@ -2,11 +2,12 @@
 dispatched by ``Dnd5e.ACTIONS``. ``rs`` is the ruleset."""
 
 from __future__ import annotations
+
 from engine.rules import aerial
 from engine.rules.core import BadAction, Illegal
 from engine.rules.dnd5e.actions.objects import AttackObject, names_object
-from engine.world.geometry import distance_m, engaged
 from engine.rules.dnd5e.common import OBJECTS, dice_spec
+from engine.world.geometry import distance_m, engaged
 
 
 class Move:
@@ -51,9 +52,7 @@ class Move:
         costs = [r.cost_cm(*p) / 100.0 * (2 if crawl else 1) for p in path]
         return {"path": path, "costs": costs, "crawl": crawl}
 
-
     @staticmethod
-
     def apply(rs, session, a, act, plan):
         path, costs = plan["path"], plan["costs"]
         t = session.state.turn
@@ -97,9 +96,7 @@ class Move:
 class Attack:
     name = "attack"
 
-
     @staticmethod
-
     def check(rs, session, a, act):
         if names_object(session, act):                  # an object, a part or a voxel (DND-40)
             return AttackObject.check(rs, session, a, act)
@@ -124,9 +121,7 @@ class Attack:
             raise Illegal("only a melee attack can knock a creature out", "DND-34", "knock_out")
         return rs._attack_plan(session, a, t, w, bool(act.get("bonus")))
 
-
     @staticmethod
-
     def apply(rs, session, a, act, plan):
         if plan.get("object"):
             return AttackObject.apply(rs, session, a, act, plan)
@@ -149,9 +144,7 @@ class Dash:
     def check(rs, session, a, act):
         rs._need_action(a, session, "Dash", "DND-22")
 
-
     @staticmethod
-
     def apply(rs, session, a, act, plan):
         t = session.state.turn
         t["action"] = True
@@ -162,15 +155,11 @@ class Dash:
 class Disengage:
     name = "disengage"
 
-
     @staticmethod
-
     def check(rs, session, a, act):
         rs._need_action(a, session, "Disengage", "DND-17")
 
-
     @staticmethod
-
     def apply(rs, session, a, act, plan):
         session.state.turn["action"] = True
         session.state.turn["disengaged"] = True
@@ -180,15 +169,11 @@ class Disengage:
 class Dodge:
     name = "dodge"
 
-
     @staticmethod
-
     def check(rs, session, a, act):
         rs._need_action(a, session, "Dodge", "DND-24")
 
-
     @staticmethod
-
     def apply(rs, session, a, act, plan):
         session.state.turn["action"] = True
         a.data["dodging"] = True
@@ -198,9 +183,7 @@ class Dodge:
 class Help:
     name = "help"
 
-
     @staticmethod
-
     def check(rs, session, a, act):
         rs._need_action(a, session, "Help", "DND-18")
         ally = rs._target(session, a, act["target"])
@@ -215,9 +198,7 @@ class Help:
             raise Illegal(f"{a.name} must be within 1.5 m of {foe.name} to help attack it", "DND-18", "against")
         return {"ally": ally.id, "target": foe.id}
 
-
     @staticmethod
-
     def apply(rs, session, a, act, plan):
         session.state.turn["action"] = True
         session.state.data.setdefault("help", []).append({"ally": plan["ally"], "target": plan["target"], "helper": a.id})
@@ -227,22 +208,18 @@ class Help:
 class Hide:
     name = "hide"
 
-
     @staticmethod
-
     def check(rs, session, a, act):
         rs._need_action(a, session, "Hide", "DND-23")
         if a.has("invisible"):
             return {}
         for o in session.state.actors.values():
-            if rs.hostile(o, a) and not o.dead and not rs.incapacitated(o) and not o.has("blinded"):
-                if rs.cover(session, o, a).level == "none":
-                    raise Illegal(f"{a.name} is in plain sight of {o.name} (no cover): it cannot hide", "DND-23")
+            if rs.hostile(o, a) and not o.dead and not rs.incapacitated(o) and not o.has("blinded") \
+                    and rs.cover(session, o, a).level == "none":
+                raise Illegal(f"{a.name} is in plain sight of {o.name} (no cover): it cannot hide", "DND-23")
         return {}
 
-
     @staticmethod
-
     def apply(rs, session, a, act, plan):
         session.state.turn["action"] = True
         total = rs.check_roll(session, a, "stealth", "check", "DND-23", "Stealth to hide")
@@ -253,34 +230,28 @@ class Hide:
 class Search:
     name = "search"
 
-
     @staticmethod
-
     def check(rs, session, a, act):
         rs._need_action(a, session, "Search", "DND-19")
 
-
     @staticmethod
-
     def apply(rs, session, a, act, plan):
         session.state.turn["action"] = True
         total = rs.check_roll(session, a, "perception", "check", "DND-19", "Perception to search")
         found = []
         for o in session.state.actors.values():
-            if o.data["hidden"] is not None and rs.hostile(a, o) and rs.cover(session, a, o).visible:
-                if total >= o.data["hidden"]:                     # DND-23: contested by active searchers
-                    o.data["hidden"] = None
-                    found.append(o.id)
-                    session.emit({"type": "revealed", "who": o.id, "by": a.id, "reason": "found by a search", "rule": "DND-23"})
+            if o.data["hidden"] is not None and rs.hostile(a, o) and rs.cover(session, a, o).visible \
+                    and total >= o.data["hidden"]:                   # DND-23: contested by active searchers
+                o.data["hidden"] = None
+                found.append(o.id)
+                session.emit({"type": "revealed", "who": o.id, "by": a.id, "reason": "found by a search", "rule": "DND-23"})
         session.emit({"type": "search", "who": a.id, "perception": total, "found": found, "rule": "DND-19"})
 
 
 class Ready:
     name = "ready"
 
-
     @staticmethod
-
     def check(rs, session, a, act):
         rs._need_action(a, session, "Ready", "DND-20")
         w = rs.weapon(a, act.get("weapon"))
@@ -290,9 +261,7 @@ class Ready:
                 raise Illegal(f"{t.name} is not an enemy", "DND-20", "target")
         return {"weapon": w["name"], "target": act.get("target")}
 
-
     @staticmethod
-
     def apply(rs, session, a, act, plan):
         session.state.turn["action"] = True
         a.data["readied"] = {"weapon": plan["weapon"], "target": plan["target"], "trigger": "enters_reach"}
@@ -303,9 +272,7 @@ class Ready:
 class Use:
     name = "use"
 
-
     @staticmethod
-
     def check(rs, session, a, act):
         rs._need_action(a, session, "Use an Object", "DND-25")
         obj = act["object"]
@@ -318,9 +285,7 @@ class Use:
                 raise Illegal(f"{t.name} is not within 1.5 m", "DND-25", "target")
         return {"object": obj, "target": t.id}
 
-
     @staticmethod
-
     def apply(rs, session, a, act, plan):
         session.state.turn["action"] = True
         obj = plan["object"]
@@ -336,9 +301,7 @@ class Use:
 class Stand:
     name = "stand"
 
-
     @staticmethod
-
     def check(rs, session, a, act):
         if not a.has("prone"):
             raise Illegal(f"{a.name} is not prone", "DND-48")
@@ -351,9 +314,7 @@ class Stand:
             raise Illegal(f"standing up costs half the speed ({cost:g} m); {a.name} has {max(left, 0):g} m left", "DND-48")
         return {"cost": cost}
 
-
     @staticmethod
-
     def apply(rs, session, a, act, plan):
         rs.spend_movement(session, a, plan["cost"])
         rs.remove_condition(session, a, "prone", "DND-48")
@@ -363,9 +324,7 @@ class Stand:
 class Stabilize:
     name = "stabilize"
 
-
     @staticmethod
-
     def check(rs, session, a, act):
         rs._need_action(a, session, "stabilising", "DND-05")
         t = rs._target(session, a, act["target"])
@@ -375,9 +334,7 @@ class Stabilize:
             raise Illegal(f"{t.name} is not within 1.5 m", "DND-05", "target")
         return {"target": t.id}
 
-
     @staticmethod
-
     def apply(rs, session, a, act, plan):
         session.state.turn["action"] = True
         t = session.state.actors[plan["target"]]
@@ -391,15 +348,11 @@ class Stabilize:
 class EndTurn:
     name = "end_turn"
 
-
     @staticmethod
-
     def check(rs, session, a, act):
         return {}
 
-
     @staticmethod
-
     def apply(rs, session, a, act, plan):
         session.emit({"type": "end_turn", "who": a.id})
         rs._end_of_turn_effects(session, a)
