@@ -340,7 +340,7 @@ def drop_unsupported(session, rule: str, cause: str) -> list[str]:
             continue
         if aerial.is_supported(session, a):
             continue
-        aerial.fall(session, a, None, rule, cause)
+        aerial.fall_if_unsupported(session, a, rule, cause)
         fell.append(a.id)
     return fell
 
