@@ -315,3 +315,29 @@ def test_dnd40_one_broken_voxel_remeshes_only_its_chunk():
     changed = [k for k, c in cm.chunks.items() if not np.array_equal(c.opaque[0], before[k])]
     assert changed == keys
     assert dt < 5.0
+
+
+# -- baton: the same objects, and manipulating the battlefield (BAT-12, BAT-15) ------------------------------
+def test_baton_objects_are_attacked_against_the_base_difficulty_and_knocked_over():
+    from engine.rules.runner import play
+
+    sc = load_scene(ROOT / "scenes" / "baton_objects.toml")
+    session, problems = play(sc, None, [dict(x) for x in sc.spec.script], [dict(x) for x in sc.spec.expect])
+    assert problems == []
+    assert session.state.objects["barricade"]["destroyed"] and session.state.objects["crates"]["destroyed"]
+    assert not session.world.voxels[1:3, 6, 10].any() and not session.world.voxels[1, 7, 4:9].any()
+
+
+def test_baton_manipulate_needs_to_stand_next_to_the_object_and_scales_with_its_size():
+    from engine.rules.baton.actions.objects import manipulate_difficulty
+
+    sc = load_scene(ROOT / "scenes" / "baton_objects.toml")
+    s = Session(sc, 4)
+    with pytest.raises(Illegal) as e:
+        step(s, "lia", "manipulate", target="crates")
+    assert e.value.rule == "BAT-15" and "next to" in e.value.reason
+    crates = next(o for o in sc.objects if o.id == "crates")
+    assert manipulate_difficulty(crates) == 10                      # 6 + 2 per voxel, 2 voxels
+    with pytest.raises(Illegal) as e:
+        step(s, "lia", "attack", voxel=[6, 5, 1], weapon="longbow")
+    assert e.value.rule == "BAT-12" and "air" in e.value.reason
