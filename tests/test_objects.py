@@ -341,3 +341,21 @@ def test_baton_manipulate_needs_to_stand_next_to_the_object_and_scales_with_its_
     with pytest.raises(Illegal) as e:
         step(s, "lia", "attack", voxel=[6, 5, 1], weapon="longbow")
     assert e.value.rule == "BAT-12" and "air" in e.value.reason
+
+
+def test_a_break_is_animated_with_falling_debris():
+    from engine.render.events import DAMAGE, build_step, effects
+    from engine.render.state import from_session
+
+    sc = load_scene(ROOT / "scenes" / "objects_rope_bridge.toml")
+    s = Session(sc, 3)
+    before = from_session(sc, s)
+    evs = step(s, "raider", "attack", target="bridge", rolls={"attack": 12, "damage": 3})
+    anim = build_step(before, from_session(sc, s), evs)
+    assert not effects(s.world, anim, before, DAMAGE - 0.05).tris           # nothing before the damage lands
+    early, late = effects(s.world, anim, before, 0.4).tris, effects(s.world, anim, before, 0.95).tris
+    assert len(early) == len(late) > 0
+    z_early = np.mean([p[2] for t in early for p in t[:3]])
+    z_late = np.mean([p[2] for t in late for p in t[:3]])
+    assert z_late < z_early and min(p[2] for t in late for p in t[:3]) >= 0.0      # it falls, not through the ground
+    assert effects(s.world, anim, before, 0.4).tris == early                        # the same in every replay
