@@ -359,3 +359,18 @@ def test_a_break_is_animated_with_falling_debris():
     z_late = np.mean([p[2] for t in late for p in t[:3]])
     assert z_late < z_early and min(p[2] for t in late for p in t[:3]) >= 0.0      # it falls, not through the ground
     assert effects(s.world, anim, before, 0.4).tris == early                        # the same in every replay
+
+
+def test_the_preview_says_what_breaking_would_open():
+    from engine.app.controller import preview_lines
+
+    s = Session(load_scene(ROOT / "scenes" / "objects_low_wall.toml"), 1)
+    pv = s.preview({"actor": "ground_archer", "action": "attack", "target": "wall"})
+    assert pv["target_ac"] == 17 and (pv["hp"], pv["max_hp"]) == (16, 16)
+    (o,) = pv["opens"]
+    assert (o["to"], o["blocked_before"], o["blocked_after"], o["lines"]) == ("brann", 18, 0, 36)
+    lines = preview_lines(pv, 17)
+    assert any("18/36 blocked -> 0/36" in line for line in lines)
+    b = Session(load_scene(ROOT / "scenes" / "baton_objects.toml"), 1)
+    pv = b.preview({"actor": "lia", "action": "attack", "target": "barricade", "weapon": "longbow"})
+    assert pv["object"] and pv["difficulty"] == 7 and pv["opens"][0]["to"] == "bri"

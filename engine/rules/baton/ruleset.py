@@ -25,7 +25,7 @@ from engine.rules.baton.actions.attacks import (
 )
 from engine.rules.baton.actions.downtime import Day, Gm, Rest, Treat, Wait
 from engine.rules.baton.actions.objects import EVENT_LINES as OBJECT_LINES
-from engine.rules.baton.actions.objects import Manipulate, object_candidates
+from engine.rules.baton.actions.objects import Manipulate, object_candidates, object_opens
 from engine.rules.baton.actions.minor import (
     Drink,
     DropItem,
@@ -554,6 +554,7 @@ class Baton(BatonOrder, Skills, Health, Combat, Setup, Mounts, Ruleset):
         elif act["action"] == "attack" and plan.get("object"):
             out.update({k: plan[k] for k in ("target", "voxel", "weapon", "melee", "cover", "difficulty", "hp", "max_hp")})
             out["object"] = True
+            out["opens"] = object_opens(self, session, a, plan)
         elif act["action"] in ("attack", "charge"):
             t = session.state.actors[plan["target"]]
             w = self._pick_weapon(a, plan["weapon"])

@@ -148,6 +148,14 @@ def object_candidates(rs, session, a) -> list[dict]:
     return out
 
 
+def object_opens(rs, session, a, plan) -> list[dict]:
+    """The preview's "what breaking it would open" (sight lines from the attacker to each foe)."""
+    vox = plan["target"].startswith("voxel:")
+    t = objects.resolve(session, None if vox else plan["target"], plan["voxel"] if vox else None, ATTACK_RULE)
+    others = [o for o in session.state.actors.values() if o.side != a.side and not o.dead]
+    return objects.what_breaking_opens(session, t, a, others, "baton")
+
+
 EVENT_LINES = {
     "object_attack": lambda session, e, n, r: (
         f"{n('who')} attacks {e['target']} (voxel {e['voxel']}) with {e['weapon']}: {e['roll']} + {e['bonus']} = "

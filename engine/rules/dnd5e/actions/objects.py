@@ -247,7 +247,11 @@ def preview_object_attack(rs, session, a, plan) -> dict:
     need = max(2, min(20, ac - bonus))
     p1 = (21 - need) / 20.0
     p = 1 - (1 - p1) ** 2 if adv and not dis else (p1 * p1 if dis and not adv else p1)
+    t = objects.resolve(session, plan["target"] if not plan["target"].startswith("voxel:") else None,
+                        plan["voxel"] if plan["target"].startswith("voxel:") else None, OBJECT_RULE)
+    others = [o for o in session.state.actors.values() if o.id != a.id and not o.dead and rs.hostile(a, o)]
     return {"target": plan["target"], "object": True, "voxel": plan["voxel"], "weapon": plan["weapon"]["name"],
+            "opens": objects.what_breaking_opens(session, t, a, others, "dnd5e"),
             "melee": plan["melee"], "cover": plan["cover"], "blocked_fraction": plan["blocked_fraction"],
             "distance_m": plan["distance_m"], "to_hit_bonus": bonus, "target_ac": ac, "hit_chance": round(p, 4),
             "hp": plan["hp"], "max_hp": plan["max_hp"], "advantage": [list(s) for s in adv],
