@@ -374,3 +374,17 @@ def test_the_preview_says_what_breaking_would_open():
     b = Session(load_scene(ROOT / "scenes" / "baton_objects.toml"), 1)
     pv = b.preview({"actor": "lia", "action": "attack", "target": "barricade", "weapon": "longbow"})
     assert pv["object"] and pv["difficulty"] == 7 and pv["opens"][0]["to"] == "bri"
+
+
+def test_a_display_world_follows_the_session_through_breaks_and_undo():
+    from engine.render.rules_bridge import display_world, sync_display_world
+
+    sc = scene(extra=WALL)
+    s = Session(sc, 1)
+    disp = display_world(sc.world)
+    assert sync_display_world(disp, s) == []
+    step(s, "a", "attack", target="wall", rolls={"attack": 15, "damage": 5})
+    assert sync_display_world(disp, s) == [((3, 6, 0), (7, 6, 0))]
+    assert np.array_equal(disp.voxels, s.world.voxels) and sc.world.voxels[0, 6, 3:8].all()
+    undone = Session(sc, 1)                                   # undo rebuilds the session from the scene
+    assert sync_display_world(disp, undone) == [((3, 6, 0), (7, 6, 0))] and disp.voxels[0, 6, 3:8].all()

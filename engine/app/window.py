@@ -117,7 +117,9 @@ class PlayWindow(pyglet.window.Window):
         self.rc = RenderContext.from_current(self.get_framebuffer_size())
         self._target = None
         self._make_target()
-        self.renderer = Renderer(self.rc, scene.world)
+        from engine.render.rules_bridge import display_world
+
+        self.renderer = Renderer(self.rc, display_world(scene.world))   # follows the session's voxels (issue 14)
         self._scene_key = None
         self.redraws = 0
         self.scaled = 0
@@ -182,6 +184,10 @@ class PlayWindow(pyglet.window.Window):
     def render_state(self):
         sv = self.ctl.state_version
         if self._rs_cache is None or self._rs_cache[0] != sv:
+            from engine.render.rules_bridge import sync_display_world
+
+            for box in sync_display_world(self.renderer.world, self.ctl.session):   # broken objects, undone breaks
+                self.renderer.world_changed(box)
             self._rs_cache = (sv, from_session(self.scene, self.ctl.session))
         return self._rs_cache[1]
 

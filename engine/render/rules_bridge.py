@@ -31,6 +31,34 @@ def changed_boxes(events) -> list:
             for lo, hi in e.get("voxels", ())]
 
 
+def display_world(world):
+    """A copy of a world for a renderer that follows sessions (the scene's own stays as loaded)."""
+    from engine.world.grid import World
+
+    w = World(world.voxels.copy(), world.materials, world.cell_m)
+    w.ground_image = world.ground_image
+    return w
+
+
+def sync_display_world(display, session) -> list:
+    """Make ``display`` (a renderer's world) show the session's voxels; returns the changed box (one bounding
+    box, or none) for ``Renderer.world_changed``. Cheap when nothing changed: one array comparison."""
+    import numpy as np
+
+    src = session.world.voxels
+    if src.shape != display.voxels.shape:
+        return []
+    diff = src != display.voxels
+    if not diff.any():
+        return []
+    zs, ys, xs = np.nonzero(diff)
+    lo, hi = (int(xs.min()), int(ys.min()), int(zs.min())), (int(xs.max()), int(ys.max()), int(zs.max()))
+    display.voxels[lo[2]:hi[2] + 1, lo[1]:hi[1] + 1, lo[0]:hi[0] + 1] = src[lo[2]:hi[2] + 1, lo[1]:hi[1] + 1, lo[0]:hi[0] + 1]
+    display._luts.pop("_los_flat", None)
+    display.revision += 1
+    return [(lo, hi)]
+
+
 def script(scene, actions_file=None) -> list[dict]:
     if actions_file:
         import json
