@@ -12,9 +12,6 @@ from __future__ import annotations
 
 import importlib
 import re
-from pathlib import Path
-
-ROOT = Path(__file__).resolve().parents[2]
 
 #: module abbreviations used in the catalogues' ``where`` (every ruleset adds its own: ``RulesetInfo.extra["where"]``)
 SHARED_WHERE = {"core": "engine.rules.core", "aerial": "engine.rules.aerial", "runner": "engine.rules.runner"}
