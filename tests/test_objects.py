@@ -388,3 +388,16 @@ def test_a_display_world_follows_the_session_through_breaks_and_undo():
     assert np.array_equal(disp.voxels, s.world.voxels) and sc.world.voxels[0, 6, 3:8].all()
     undone = Session(sc, 1)                                   # undo rebuilds the session from the scene
     assert sync_display_world(disp, undone) == [((3, 6, 0), (7, 6, 0))] and disp.voxels[0, 6, 3:8].all()
+
+
+def test_the_window_controller_takes_an_object_as_the_target_of_a_click():
+    from engine.app.controller import Controller
+
+    ctl = Controller(load_scene(ROOT / "scenes" / "objects_low_wall.toml"), 1)
+    assert ctl.choose("attack")
+    cm = ctl.session.world.cell_m
+    assert not ctl.target_object_at((1.2 * cm, 1.5 * cm, 0.0))            # bare ground: no object there
+    assert ctl.target_object_at((5.5 * cm, 6.0 * cm, 0.5))                # the wall's south face
+    assert ctl.pending.params["target"] == "wall"
+    assert ctl.confirm()
+    assert find(ctl.last_events, "object_attack", target="wall")

@@ -154,6 +154,25 @@ class Controller:
                 self.say("")
         self._changed()
 
+    def target_object_at(self, point) -> bool:
+        """A click on the map while an action needs a target: the object whose voxel the click touched (a point in
+        metres on a voxel face) becomes the target (issue 14). False when no object is there."""
+        p = self.pending
+        if p is None or "target" not in dict(p.needs) or not self.state.objects:
+            return False
+        from engine.rules.objects import gone, object_at
+
+        cm = self.session.world.cell_m
+        for dx in (-0.05, 0.05):
+            for dy in (-0.05, 0.05):
+                for dz in (-0.05, 0.05):
+                    v = (int((point[0] + dx) // cm), int((point[1] + dy) // cm), int((point[2] + dz) // 1))
+                    o = object_at(self.session, *v)
+                    if o is not None and not gone(self.session, o):
+                        self.choose_param("target", o.id)
+                        return True
+        return False
+
     def select_current(self):
         self.select(self.session.current)
 

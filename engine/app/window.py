@@ -138,7 +138,7 @@ class PlayWindow(pyglet.window.Window):
         self._full_dt = None
         self.ctl = Controller(scene, seed)
         self.camctl = CameraControl(scene, from_session(scene, self.ctl.session).characters)
-        self.picker = Picker(scene.world)
+        self.picker = Picker(self.renderer.world)
         self.hud = H.Hud(self.renderer, px=15 if size[1] >= 650 else 12)
         self.big = H.Hud(self.renderer, px=22)
         self.keys = key.KeyStateHandler()
@@ -188,6 +188,7 @@ class PlayWindow(pyglet.window.Window):
 
             for box in sync_display_world(self.renderer.world, self.ctl.session):   # broken objects, undone breaks
                 self.renderer.world_changed(box)
+                self.picker = Picker(self.renderer.world)
             self._rs_cache = (sv, from_session(self.scene, self.ctl.session))
         return self._rs_cache[1]
 
@@ -460,6 +461,8 @@ class PlayWindow(pyglet.window.Window):
             x, y, _ = hit["cell"].cell
             self.ctl.set_destination((x, y, self._dest_layer(hit["cell"].cell)))
             self.ctl.hover = hit["cell"].cell
+        elif hit["char"] is None and hit["terrain"] is not None and self.ctl.target_object_at(hit["terrain"].point):
+            pass                          # an object chosen as the target (issue 14)
         elif hit["char"] is not None:
             self.ctl.select(hit["char"].char)
             if self.camctl.mode == "follow":
