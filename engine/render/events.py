@@ -42,6 +42,12 @@ def _describe(ev) -> str | None:
             res = "crits"
         cover = ev.get("cover")
         return f"{who} {res} {tgt}" + (f" ({cover} cover)" if cover and cover != "none" else "")
+    if t == "object_attack":
+        return f"{who} {'hits' if ev.get('hit') else 'misses'} {tgt}"
+    if t == "object_damage":
+        return f"{tgt} takes {ev.get('dealt')} ({ev.get('hp')}/{ev.get('max_hp')} HP left)"
+    if t == "object_destroyed":
+        return f"{tgt} breaks"
     if t == "damage":
         return f"{who} takes {ev.get('amount')} {ev.get('damage_type', '')}".rstrip()
     if t == "move":

@@ -281,9 +281,9 @@ GENERIC_LINES = {
     "combat_over": lambda session, e, n, r: f"== the fight is over: {e.get('winner') or 'nobody'} wins ==",
     # objects and breakable terrain (engine/rules/objects.py)
     "object_damage": lambda session, e, n, r: (
-        f"    {e['target']} ({e['material']}) takes {e['dealt']} of {e['amount']} {e['damage_type']}"
-        + (f" ({e['applied']})" if e.get("applied") else "")
-        + (f" (below its damage threshold {e['below_threshold']})" if e.get("below_threshold") else "")
+        f"    {e['target']} ({e['material']}) takes {e['dealt']}"
+        + (f" ({e['amount']} {e['damage_type']}, {e['applied']})" if e.get("applied") else f" {e['damage_type']}")
+        + (f" (below its damage threshold {e['below_threshold']}: nothing)" if e.get("below_threshold") else "")
         + f": {e['hp']}/{e['max_hp']} HP{r}"),
     "object_destroyed": lambda session, e, n, r: (
         f"{e['target']} is DESTROYED ({e['cause']}): voxels {' '.join(f'{a}..{b}' for a, b in e['voxels'])} are gone{r}"),
