@@ -401,3 +401,27 @@ def test_the_window_controller_takes_an_object_as_the_target_of_a_click():
     assert ctl.pending.params["target"] == "wall"
     assert ctl.confirm()
     assert find(ctl.last_events, "object_attack", target="wall")
+
+
+def test_an_edit_patches_the_line_of_sight_distance_field_exactly():
+    """World.set_voxels recomputes the cached distance field only near the edited box; it equals a full rebuild."""
+    import random
+
+    from engine.world.los import distance_field
+
+    rng = random.Random(5)
+    mats = tuple(BUILTIN_MATERIALS.values())
+    stone = 1 + list(BUILTIN_MATERIALS).index("stone")
+    glass = 1 + list(BUILTIN_MATERIALS).index("glass")
+    from engine.world.materials import AIR
+
+    for trial in range(6):
+        X, Y, Z = rng.choice([(90, 70, 12), (40, 40, 40), (120, 20, 8)])
+        v = (np.random.default_rng(trial).random((Z, Y, X)) < 0.04).astype(np.uint8) * stone
+        w = World(v, (AIR,) + mats, 1.5)
+        w.los_distance()                                          # cached
+        for _ in range(4):
+            lo = (rng.randrange(X), rng.randrange(Y), rng.randrange(Z))
+            hi = tuple(min(n - 1, a + rng.randint(0, 4)) for a, n in zip(lo, (X, Y, Z)))
+            w.set_voxels(lo, hi, rng.choice([0, stone, glass]))
+            assert np.array_equal(w.los_distance(), distance_field(w.blocks_sight()).ravel()), (trial, lo, hi)
