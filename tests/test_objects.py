@@ -425,3 +425,11 @@ def test_an_edit_patches_the_line_of_sight_distance_field_exactly():
             hi = tuple(min(n - 1, a + rng.randint(0, 4)) for a, n in zip(lo, (X, Y, Z)))
             w.set_voxels(lo, hi, rng.choice([0, stone, glass]))
             assert np.array_equal(w.los_distance(), distance_field(w.blocks_sight()).ravel()), (trial, lo, hi)
+
+
+def test_stills_and_replays_play_through_steps_the_script_expects_refused():
+    from engine.render.rules_bridge import run_steps
+
+    sc = load_scene(ROOT / "scenes" / "objects_low_wall.toml")
+    s, per_step = run_steps(sc, len(sc.spec.script))          # the last step is marked illegal = "DND-40"
+    assert per_step[-1] == [] and s.state.objects["wall"]["destroyed"]

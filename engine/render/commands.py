@@ -141,10 +141,7 @@ def cmd_replay(args) -> int:
             frame += 1
             prog.update(frame)
         for i, act in enumerate(actions):
-            try:
-                events = list(session.step(act))
-            except AerieError as e:
-                raise AerieError(f"{scene.path}: script[{i}]: {e}") from None
+            events = rules_bridge.play_step(session, act, f"{scene.path}: script[{i}]")
             after = from_session(scene, session)
             for box in rules_bridge.changed_boxes(events):     # broken objects: re-mesh only their chunks
                 r.world_changed(box)

@@ -92,11 +92,24 @@ def run_steps(scene, n: int, seed=None, actions=None):
     s = new_session(scene, seed)
     per_step = []
     for i, a in enumerate(acts[:n]):
-        try:
-            per_step.append(list(s.step(a)))
-        except AerieError as e:
-            raise AerieError(f"{scene.path}: script[{i}]: {e}") from None
+        per_step.append(play_step(s, a, f"{scene.path}: script[{i}]"))
     return s, per_step
+
+
+def play_step(session, act: dict, where: str) -> list:
+    """One scripted step; a step the script marks ``illegal = ...`` (the runner's key) must be refused and gives
+    no events."""
+    step = dict(act) if isinstance(act, dict) else act
+    want = step.pop("illegal", None) if isinstance(step, dict) else None
+    try:
+        evs = list(session.step(step))
+    except AerieError as e:
+        if want is not None:
+            return []
+        raise AerieError(f"{where}: {e}") from None
+    if want is not None:
+        raise AerieError(f"{where}: expected to be refused ({want}) but it was legal")
+    return evs
 
 
 def movement_costs(scene, state, c, session=None) -> dict:
