@@ -26,7 +26,8 @@ from engine.world.cover import cover_level, sample_points
 from engine.world.geometry import Body, distance_m
 from engine.world.grid import World
 from engine.world.los import clamp_points, quantize, trace_fixed
-from engine.world.objects import Box
+from engine.world.materials import Material
+from engine.world.objects import Box, ObjectSpec, PartSpec
 
 
 @dataclass(frozen=True)
@@ -35,9 +36,9 @@ class Target:
     kind: str                  # "object" | "part" | "voxel"
     id: str                    # "door", "statue.leg", "voxel:3,4,0"
     name: str
-    obj: object                # the ObjectSpec (None for terrain)
-    part: object               # the PartSpec (kind "part")
-    material: object           # Material
+    obj: ObjectSpec | None     # the ObjectSpec (None for terrain)
+    part: PartSpec | None      # the PartSpec (kind "part")
+    material: Material
     ac: int
     threshold: int
     voxel: tuple[int, int, int] | None = None    # a voxel named by the action (kind "voxel", or inside an object)
@@ -120,6 +121,7 @@ def resolve(session, target: str | None, voxel, rule: str, key: str = "target") 
             return Target("object", o.id, o.name, o, None, mat, o.ac, o.threshold, (x, y, z))
         return Target("voxel", f"voxel:{x},{y},{z}", f"the {mat.name} at {list(voxel)}", None, None, mat, mat.ac,
                       mat.threshold, (x, y, z))
+    assert target is not None          # the callers route an action here only when it names a target or a voxel
     oid, _, pid = target.partition(".")
     o = find_object(session, oid)
     if o is None:
@@ -138,11 +140,29 @@ def resolve(session, target: str | None, voxel, rule: str, key: str = "target") 
     return Target("object", o.id, o.name, o, None, mat, o.ac, o.threshold)
 
 
+def _obj(t: Target) -> ObjectSpec:
+    """The object of a target of kind "object" or "part" (always set for those kinds)."""
+    assert t.obj is not None, t.id
+    return t.obj
+
+
+def _part(t: Target) -> PartSpec:
+    """The part of a target of kind "part" (always set for that kind)."""
+    assert t.part is not None, t.id
+    return t.part
+
+
+def _voxel(t: Target) -> tuple[int, int, int]:
+    """The voxel of a target of kind "voxel" (always set for that kind)."""
+    assert t.voxel is not None, t.id
+    return t.voxel
+
+
 def candidate_voxels(session, t: Target) -> list[tuple[int, int, int]]:
     if t.voxel is not None:
         return [t.voxel]
     if t.kind == "part":
-        b = t.part.box
+        b = _part(t).box
         return [(x, y, z) for z in range(b.lo[2], b.hi[2] + 1) for y in range(b.lo[1], b.hi[1] + 1)
                 for x in range(b.lo[0], b.hi[0] + 1)]
     return object_voxels(session, t.obj)
@@ -189,7 +209,9 @@ def sight(session, attacker: Body, t: Target, cover_ruleset: str, thresholds=Non
     w = session.world
     cell = w.cell_m
     vox = sorted(candidate_voxels(session, t) if voxels is None else voxels, key=lambda v: (distance_m(attacker, voxel_body(v), cell), v))
-    vox = vox[:max_voxels] or [t.voxel or t.obj.box.lo]
+    vox = vox[:max_voxels]
+    if not vox:
+        vox = [t.voxel if t.voxel is not None else _obj(t).box.lo]
     ex, ey = attacker.centre
     eye = np.array([ex, ey, attacker.layer + attacker.eye_m])
     pts = np.concatenate([sample_points(voxel_body(v)) for v in vox])
@@ -207,12 +229,12 @@ def sight(session, attacker: Body, t: Target, cover_ruleset: str, thresholds=Non
 def hp_of(session, t: Target) -> tuple[int, int]:
     """(hp, max_hp) of a target."""
     if t.kind == "object":
-        st = session.state.objects[t.obj.id]
+        st = session.state.objects[_obj(t).id]
         return st["hp"], st["max_hp"]
     if t.kind == "part":
-        st = session.state.objects[t.obj.id]["parts"][t.part.id]
+        st = session.state.objects[_obj(t).id]["parts"][_part(t).id]
         return st["hp"], st["max_hp"]
-    x, y, z = t.voxel
+    x, y, z = _voxel(t)
     left = session.state.terrain.get(f"{x},{y},{z}")
     return (t.material.hp if left is None else left), t.material.hp
 
@@ -248,11 +270,11 @@ def damage(session, t: Target, amount: int, dtype: str, who: str | None, rule: s
     ev.update({"dealt": hp - new, "hp": new, "max_hp": max_hp})
     session.emit(ev)
     if t.kind == "object":
-        session.state.objects[t.obj.id]["hp"] = new
+        session.state.objects[_obj(t).id]["hp"] = new
     elif t.kind == "part":
-        session.state.objects[t.obj.id]["parts"][t.part.id]["hp"] = new
+        session.state.objects[_obj(t).id]["parts"][_part(t).id]["hp"] = new
     else:
-        x, y, z = t.voxel
+        x, y, z = _voxel(t)
         session.state.terrain[f"{x},{y},{z}"] = new
     if new == 0 and hp > 0:
         break_target(session, t, who, rule, fall_rule, f"{dtype} damage")
@@ -262,28 +284,30 @@ def damage(session, t: Target, amount: int, dtype: str, who: str | None, rule: s
 def break_target(session, t: Target, who, rule: str, fall_rule: str, cause: str) -> None:
     """Destroy a target: its voxels become air (an object: all of them; a part: its own, and the whole object
     when the part ``fells`` it), one ``object_destroyed`` event each, then everyone left on nothing falls."""
-    boxes = []
+    boxes: list[Box] = []
+    ev: dict[str, object]
     if t.kind == "voxel":
-        x, y, z = t.voxel
+        x, y, z = _voxel(t)
         session.state.terrain.pop(f"{x},{y},{z}", None)
         boxes.append(Box((x, y, z), (x, y, z)))
         ev = {"type": "object_destroyed", "target": t.id, "kind": "voxel", "material": t.material.name}
     else:
-        st = session.state.objects[t.obj.id]
-        whole = t.kind == "object" or t.part.fells
+        o = _obj(t)
+        st = session.state.objects[o.id]
+        whole = t.kind == "object" or _part(t).fells
         if t.kind == "part":
-            st["parts"][t.part.id]["destroyed"] = True
-            st["parts"][t.part.id]["hp"] = 0
+            st["parts"][_part(t).id]["destroyed"] = True
+            st["parts"][_part(t).id]["hp"] = 0
         if whole:
             st["destroyed"] = True
             st["hp"] = 0
-            boxes.append(t.obj.box)
+            boxes.append(o.box)
         else:
-            boxes.append(t.part.box)
+            boxes.append(_part(t).box)
         ev = {"type": "object_destroyed", "target": t.id, "kind": t.kind, "material": t.material.name,
-              "object": t.obj.id, "whole": whole}
+              "object": o.id, "whole": whole}
         if t.kind == "part" and whole:
-            ev["fells"] = t.obj.id
+            ev["fells"] = o.id
     ev.update({"by": who, "cause": cause, "rule": rule,
                "voxels": [[list(b.lo), list(b.hi)] for b in boxes]})
     session.emit(ev)
@@ -369,7 +393,7 @@ def what_breaking_opens(session, t: Target, viewer, others, cover_ruleset: str) 
     v = w.voxels.copy()
     for (x, y, z) in (object_voxels(session, t.obj) if t.kind == "object" else candidate_voxels(session, t)):
         v[z, y, x] = 0
-    if t.kind == "part" and t.part.fells:
+    if t.kind == "part" and _part(t).fells:
         for (x, y, z) in object_voxels(session, t.obj):
             v[z, y, x] = 0
     gone_world = World(v, w.materials, w.cell_m)

@@ -14,6 +14,7 @@ breaks glass better than slashing; a pick -- piercing -- works on stone, worse o
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TypedDict
 
 
 @dataclass(frozen=True)
@@ -40,10 +41,21 @@ AIR = Material("air", (0, 0, 0), blocks_sight=False, solid=False, indestructible
 TOUGHNESS_HP = {"fragile": 4, "resilient": 18}
 DAMAGE_TYPES = ("acid", "bludgeoning", "cold", "fire", "force", "lightning", "necrotic", "piercing", "poison",
                 "psychic", "radiant", "slashing", "thunder")
-_GROUND = dict(indestructible=True)
-_STONE = dict(ac=17, resistances=("fire", "slashing"), vulnerabilities=("piercing",))
-_WOOD = dict(ac=15, resistances=("piercing",), vulnerabilities=("fire",))
-_GLASS = dict(ac=13, hp=4, resistances=("slashing",), vulnerabilities=("bludgeoning",))
+
+
+class _ObjectStats(TypedDict, total=False):
+    """Object keyword arguments of Material shared by several built-in materials."""
+    ac: int
+    hp: int
+    indestructible: bool
+    resistances: tuple[str, ...]
+    vulnerabilities: tuple[str, ...]
+
+
+_GROUND: _ObjectStats = {"indestructible": True}
+_STONE: _ObjectStats = {"ac": 17, "resistances": ("fire", "slashing"), "vulnerabilities": ("piercing",)}
+_WOOD: _ObjectStats = {"ac": 15, "resistances": ("piercing",), "vulnerabilities": ("fire",)}
+_GLASS: _ObjectStats = {"ac": 13, "hp": 4, "resistances": ("slashing",), "vulnerabilities": ("bludgeoning",)}
 
 # The built-in palette. Scenes may add or override with [materials.NAME].
 BUILTIN_MATERIALS: dict[str, Material] = {

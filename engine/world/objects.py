@@ -41,12 +41,12 @@ class _Strict(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
     pass
 
 
-class LockSpec(_Strict):
+class LockSpec(_Strict, frozen=True):
     dc: int | None = None
     opens: bool = True
 
 
-class PartSpecIn(_Strict, rename={"from_": "from"}):
+class PartSpecIn(_Strict, frozen=True, rename={"from_": "from"}):
     id: str
     from_: Vec3i
     to: Vec3i
@@ -54,7 +54,7 @@ class PartSpecIn(_Strict, rename={"from_": "from"}):
     fells: bool = False
 
 
-class ObjectSpecIn(_Strict, rename={"from_": "from"}):
+class ObjectSpecIn(_Strict, frozen=True, rename={"from_": "from"}):
     id: str
     from_: Vec3i
     to: Vec3i
@@ -83,7 +83,8 @@ class Box:
         return all(a <= d and c <= b for a, b, c, d in zip(self.lo, self.hi, o.lo, o.hi))
 
     def centre(self) -> tuple[float, float, float]:
-        return tuple((a + b + 1) / 2.0 for a, b in zip(self.lo, self.hi))
+        (x0, y0, z0), (x1, y1, z1) = self.lo, self.hi
+        return ((x0 + x1 + 1) / 2.0, (y0 + y1 + 1) / 2.0, (z0 + z1 + 1) / 2.0)
 
 
 @dataclass(frozen=True)
@@ -197,7 +198,7 @@ def build_objects(raw: list, world, file: str) -> tuple[ObjectSpec, ...]:
                 raise SceneError(file, f"{key}.lock.dc", "a lock needs a DC (lock = { dc = 15 })")
             if not 1 <= o.lock.dc <= 40:
                 raise SceneError(file, f"{key}.lock.dc", f"a DC is 1..40, got {o.lock.dc}")
-        parts = []
+        parts: list[PartSpec] = []
         pids: dict[str, int] = {}
         for j, p in enumerate(o.parts):
             pkey = f"{key}.parts[{j}]"

@@ -172,7 +172,8 @@ def _tools(session, a) -> str | None:
 def lockpick_bonus(rs, a, how: str | None) -> int:
     """DND-39: Dexterity, + proficiency when proficient with thieves' tools, doubled with expertise."""
     prof = a.data["prof"]
-    return rs.ab(a, "dex") + {"proficient": prof, "expertise": 2 * prof}.get(how, 0)
+    bonus: dict[str | None, int] = {"proficient": prof, "expertise": 2 * prof}
+    return rs.ab(a, "dex") + bonus.get(how, 0)
 
 
 class PickLock:
