@@ -232,3 +232,47 @@ GENERATORS = {"dnd5e": dnd5e_scene, "baton": baton_scene_text}
 def random_scene(rng: random.Random, ruleset: str) -> str:
     gen = GENERATORS.get(ruleset)
     return gen(rng) if gen else generic_scene_text(rng, ruleset)
+
+
+OBJECT_MATERIALS = ["wood", "rope", "glass", "stone", "plaster"]
+
+
+def random_scene_with_objects(rng: random.Random, ruleset: str) -> str:
+    """A random scene plus 2-5 destructible ``[[objects]]`` with few HP: some right under a character's feet (so
+    that breaking them drops it), others anywhere clear of bodies; now and then a lock."""
+    from engine.world.scene import parse_scene
+
+    text = random_scene(rng, ruleset)
+    sc = parse_scene(text, "<gen>")
+    X, Y, Z = sc.world.size
+    bodies = set()
+    for c in sc.characters:
+        for i in range(c.footprint):
+            for j in range(c.footprint):
+                for k in range(c.height_layers):
+                    bodies.add((c.at[0] + i, c.at[1] + j, c.at[2] + k))
+    boxes = []
+
+    def free(lo, hi):
+        cells = {(x, y, z) for x in range(lo[0], hi[0] + 1) for y in range(lo[1], hi[1] + 1) for z in range(lo[2], hi[2] + 1)}
+        return not (cells & bodies) and all(not (all(a <= d and c <= b for a, b, c, d in zip(lo, hi, l2, h2)))
+                                            for l2, h2 in boxes)
+
+    for c in sc.characters:
+        if c.at[2] > 0 and not c.flying and rng.random() < 0.9:
+            lo = (c.at[0], c.at[1], c.at[2] - 1)
+            hi = (min(X - 1, c.at[0] + c.footprint - 1 + rng.randint(0, 1)), c.at[1] + c.footprint - 1, c.at[2] - 1)
+            if free(lo, hi):
+                boxes.append((lo, hi))
+    for _ in range(rng.randint(3, 6)):
+        x, y, z = rng.randrange(X), rng.randrange(Y), rng.randrange(max(1, Z - 3))
+        lo, hi = (x, y, z), (min(X - 1, x + rng.randint(0, 2)), y, min(Z - 1, z + rng.randint(0, 1)))
+        if free(lo, hi):
+            boxes.append((lo, hi))
+    out = [text]
+    for n, (lo, hi) in enumerate(boxes):
+        out += ["[[objects]]", f'id = "o{n}"', f"from = {list(lo)}", f"to = {list(hi)}",
+                f'material = "{rng.choice(OBJECT_MATERIALS)}"', f"hp = {rng.randint(1, 6)}"]
+        if rng.random() < 0.3:
+            out.append(f"lock = {{ dc = {rng.randint(5, 20)} }}")
+    return "\n".join(out) + "\n"

@@ -59,3 +59,26 @@ def test_every_compute_shader_compiles(ctx):
     assert comps
     for p in comps:
         ctx.compute_shader(p.read_text()).release()
+
+
+def test_a_break_uploads_only_the_changed_part_of_the_field_and_the_gpu_still_matches(ctx):
+    from engine.render.los_gpu import GpuTracer
+    from engine.world.grid import World
+    from engine.world.materials import AIR, BUILTIN_MATERIALS
+
+    rng = np.random.default_rng(11)
+    X, Y, Z = 80, 60, 10
+    stone = 1 + list(BUILTIN_MATERIALS).index("stone")
+    w = World((rng.random((Z, Y, X)) < 0.08).astype(np.uint8) * stone, (AIR,) + tuple(BUILTIN_MATERIALS.values()))
+    gpu = GpuTracer.for_world(ctx, w)
+    q0 = clamp_points(quantize(rng.random((3000, 3)) * [X, Y, Z]), (X, Y, Z))
+    q1 = clamp_points(quantize(rng.random((3000, 3)) * [X, Y, Z]), (X, Y, Z))
+    for lo, hi, m in (((10, 10, 0), (14, 12, 4), 0), ((60, 40, 2), (60, 40, 2), stone), ((0, 0, 0), (79, 1, 9), 0)):
+        box = w.set_voxels(lo, hi, m)
+        region = gpu.world_changed(w, box)
+        if lo == hi:                                     # one voxel: a 33 x 33 x 10 block of the 80 x 60 x 10 field
+            assert region == (44, 24, 0, 33, 33, 10)
+        cpu_blocked, cpu_steps = trace_fixed(w.los_distance(), (X, Y, Z), q0, q1, return_steps=True)
+        gpu_blocked, gpu_steps = gpu.trace(q0, q1)
+        assert np.array_equal(cpu_blocked, gpu_blocked) and np.array_equal(cpu_steps, gpu_steps)
+    gpu.release()

@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import random
 
+import numpy as np
 import pytest
 
 from engine.rules import aerial, registry
 from engine.rules.bench import random_action
 from engine.rules.core import Illegal, Session, dumps
 from engine.world.scene import parse_scene
-from scenegen import random_scene, refused_unchanged
+from scenegen import random_scene, random_scene_with_objects, refused_unchanged
 
 pytestmark = pytest.mark.unit
 
@@ -45,6 +46,38 @@ def shared_invariants(s: Session) -> list[str]:
                 bad.append(f"{a.id} marked flying while standing")
         elif not aerial.is_supported(s, a):
             bad.append(f"{a.id} at rest in the air at {a.pos}")
+    if s.state.broken:
+        bad += world_invariants(s)
+    return bad
+
+
+def world_invariants(s: Session) -> list[str]:
+    """After any destruction (issue 14): the session's voxels are the scene's less the broken boxes, and cover
+    and line of sight -- as the ruleset's own cached query gives them -- equal those computed on a freshly built
+    map with the same voxels."""
+    from engine.rules.objects import rebuild_world  # noqa: F401  (the function the rollback uses)
+    from engine.world.cover import cover_between
+    from engine.world.grid import World
+
+    bad = []
+    v = s.scene.world.voxels.copy()
+    for lo, hi in s.state.broken:
+        v[lo[2]:hi[2] + 1, lo[1]:hi[1] + 1, lo[0]:hi[0] + 1] = 0
+    if not np.array_equal(v, s.world.voxels):
+        bad.append("the session's voxels are not the scene's less the broken boxes")
+    fresh = World(v, s.world.materials, s.world.cell_m)
+    s.sync_world()
+    actors = [a for a in s.state.actors.values() if not a.dead]
+    own = getattr(s.ruleset, "cover", None)
+    for a in actors:
+        for b in actors:
+            if a is b:
+                continue
+            want = cover_between(fresh, a.body(), b.body(), s.scene.ruleset)
+            got = own(s, a, b) if own is not None else cover_between(s.world, a.body(), b.body(), s.scene.ruleset)
+            if (got.blocked, got.level, got.visible) != (want.blocked, want.level, want.visible):
+                bad.append(f"cover {a.id} -> {b.id} after a break: {got.level} {sum(got.blocked)}/36, a fresh map "
+                           f"gives {want.level} {sum(want.blocked)}/36")
     return bad
 
 
@@ -78,11 +111,11 @@ def mutate(rng: random.Random, s: Session, act: dict) -> dict:
     return bad
 
 
-def play_random(ruleset: str, seed: int, games: int = GAMES, steps: int = STEPS) -> dict:
+def play_random(ruleset: str, seed: int, games: int = GAMES, steps: int = STEPS, make_scene=random_scene) -> dict:
     rng = random.Random(seed)
-    stats = {"steps": 0, "refused": 0, "games": 0, "kinds": set()}
+    stats = {"steps": 0, "refused": 0, "games": 0, "kinds": set(), "destroyed": 0, "fell": 0}
     for game in range(games):
-        scene = parse_scene(random_scene(rng, ruleset), f"<random {ruleset} {game}>")
+        scene = parse_scene(make_scene(rng, ruleset), f"<random {ruleset} {game}>")
         s = Session(scene, rng.randint(0, 10**6))
         check_invariants(s)
         for _ in range(steps):
@@ -106,7 +139,9 @@ def play_random(ruleset: str, seed: int, games: int = GAMES, steps: int = STEPS)
                     check_invariants(s)
                     stats["steps"] += 1
                     continue
-            s.step(act)                         # ...and steps
+            evs = s.step(act)                   # ...and steps
+            stats["destroyed"] += sum(1 for e in evs if e["type"] in ("object_destroyed", "lock_opened"))
+            stats["fell"] += sum(1 for e in evs if e["type"] == "fall" and "under it" in str(e.get("cause")))
             stats["kinds"].add(act["action"])
             stats["steps"] += 1
             check_invariants(s)
@@ -147,3 +182,25 @@ def test_a_refused_action_is_refused_with_a_reason():
     with pytest.raises(Illegal) as e:
         s.step({"actor": s.current, "action": "move", "to": [-1, 0, 0]})
     assert e.value.reason
+
+
+@pytest.mark.parametrize("ruleset", [n for n in registry.names() if "attack" in
+                                     Session(parse_scene(random_scene(random.Random(1), n), "<x>"), 1).ruleset.action_specs()])
+def test_random_play_with_destructible_objects_keeps_the_world_invariants(ruleset):
+    """Random destructible objects (some under the characters' feet): after every destruction, cover and line of
+    sight equal those of a freshly loaded map with the same voxels, and nobody stands on nothing unless flying."""
+    stats = play_random(ruleset, 4141, games=12, steps=100, make_scene=random_scene_with_objects)
+    if not any("voxel" in p for p in Session(parse_scene(random_scene_with_objects(random.Random(2), ruleset), "<x>"),
+                                              1).ruleset.action_specs()["attack"]):
+        pytest.skip(f"{ruleset} has no attack on objects")
+    assert stats["destroyed"] >= 10 and stats["fell"] >= 1, stats
+
+
+def test_the_world_invariant_catches_a_stale_cache():
+    # a voxel changed behind the session's back (no State.broken entry, no revision bump) is reported
+    from scenegen import random_scene_with_objects
+
+    s = Session(parse_scene(random_scene_with_objects(random.Random(7), "dnd5e"), "<x>"), 1)
+    s.state.broken.append([[0, 0, 0], [0, 0, 0]])          # says a voxel broke that did not
+    s.world.voxels[0, 0, 0] = 1
+    assert world_invariants(s)

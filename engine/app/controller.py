@@ -154,6 +154,25 @@ class Controller:
                 self.say("")
         self._changed()
 
+    def target_object_at(self, point) -> bool:
+        """A click on the map while an action needs a target: the object whose voxel the click touched (a point in
+        metres on a voxel face) becomes the target (issue 14). False when no object is there."""
+        p = self.pending
+        if p is None or "target" not in dict(p.needs) or not self.state.objects:
+            return False
+        from engine.rules.objects import gone, object_at
+
+        cm = self.session.world.cell_m
+        for dx in (-0.05, 0.05):
+            for dy in (-0.05, 0.05):
+                for dz in (-0.05, 0.05):
+                    v = (int((point[0] + dx) // cm), int((point[1] + dy) // cm), int((point[2] + dz) // 1))
+                    o = object_at(self.session, *v)
+                    if o is not None and not gone(self.session, o):
+                        self.choose_param("target", o.id)
+                        return True
+        return False
+
     def select_current(self):
         self.select(self.session.current)
 
@@ -189,7 +208,9 @@ class Controller:
         spec = self.specs().get(name, {})
         needs, params = [], {}
         for k, p in spec.items():
-            if p.kind in ("pos", "id") and p.required:
+            # a target every listed variant names is asked for even when the action could go without one (an
+            # attack may name a voxel instead, issue 14)
+            if p.kind in ("pos", "id") and (p.required or (k == "target" and all(k in v for v in variants))):
                 have = [v for v in variants if k in v]
                 values = {json.dumps(v[k]) for v in have}
                 if p.kind == "pos" and len(have) == len(variants) and len(values) == 1:
@@ -584,6 +605,12 @@ def _attack_lines(pv: dict, base_ac=None) -> list[str]:
         out.append(f"CHANCE TO HIT: {pv['hit_chance']:.0%}" + (f" (d20 {b:+d} vs AC {pv.get('target_ac')})" if isinstance(b, int) else ""))
     if pv.get("height"):
         out.append(f"height: {pv['height']}")
+    if pv.get("object"):                     # an object or a voxel (issue 14): its HP and what breaking opens
+        out.append(f"object: {pv.get('hp')}/{pv.get('max_hp')} HP, aimed at voxel {pv.get('voxel')}")
+        opens = pv.get("opens") or []
+        out += [f"breaking it opens {o['text']}" for o in opens if isinstance(o, dict) and "text" in o] or \
+            ["breaking it opens no sight line to a foe"]
+        return out
     if pv.get("target_flying") or pv.get("fall_roll_on_hit"):
         ch = pv.get("chance_fall_roll_moves_it")
         out.append("a hit makes the flyer roll to fall (AIR-11)" + (f": {ch:.0%} it drops" if isinstance(ch, (int, float)) else ""))

@@ -117,7 +117,9 @@ class PlayWindow(pyglet.window.Window):
         self.rc = RenderContext.from_current(self.get_framebuffer_size())
         self._target = None
         self._make_target()
-        self.renderer = Renderer(self.rc, scene.world)
+        from engine.render.rules_bridge import display_world
+
+        self.renderer = Renderer(self.rc, display_world(scene.world))   # follows the session's voxels (issue 14)
         self._scene_key = None
         self.redraws = 0
         self.scaled = 0
@@ -136,7 +138,7 @@ class PlayWindow(pyglet.window.Window):
         self._full_dt = None
         self.ctl = Controller(scene, seed)
         self.camctl = CameraControl(scene, from_session(scene, self.ctl.session).characters)
-        self.picker = Picker(scene.world)
+        self.picker = Picker(self.renderer.world)
         self.hud = H.Hud(self.renderer, px=15 if size[1] >= 650 else 12)
         self.big = H.Hud(self.renderer, px=22)
         self.keys = key.KeyStateHandler()
@@ -182,6 +184,11 @@ class PlayWindow(pyglet.window.Window):
     def render_state(self):
         sv = self.ctl.state_version
         if self._rs_cache is None or self._rs_cache[0] != sv:
+            from engine.render.rules_bridge import sync_display_world
+
+            for box in sync_display_world(self.renderer.world, self.ctl.session):   # broken objects, undone breaks
+                self.renderer.world_changed(box)
+                self.picker = Picker(self.renderer.world)
             self._rs_cache = (sv, from_session(self.scene, self.ctl.session))
         return self._rs_cache[1]
 
@@ -454,6 +461,8 @@ class PlayWindow(pyglet.window.Window):
             x, y, _ = hit["cell"].cell
             self.ctl.set_destination((x, y, self._dest_layer(hit["cell"].cell)))
             self.ctl.hover = hit["cell"].cell
+        elif hit["char"] is None and hit["terrain"] is not None and self.ctl.target_object_at(hit["terrain"].point):
+            pass                          # an object chosen as the target (issue 14)
         elif hit["char"] is not None:
             self.ctl.select(hit["char"].char)
             if self.camctl.mode == "follow":

@@ -14,12 +14,12 @@ def _load(path):
     return load_scene(path)
 
 
-def _renderer(scene, size):
+def _renderer(scene, size, world=None):
     from engine.render.context import RenderContext
     from engine.render.renderer import Renderer
 
     rc = RenderContext.headless(size)
-    return Renderer(rc, scene.world)
+    return Renderer(rc, world if world is not None else scene.world)
 
 
 def choose_camera(scene, state, camera=None, orbit=None):
@@ -54,6 +54,12 @@ def cmd_render(args) -> int:
     out = check_output(args.output, (".png",), inputs=[args.scene])
     scene = _load(args.scene)
     state, session = still_state(scene, getattr(args, "step", 0), getattr(args, "seed", None))
+    if session is not None:                 # after N steps: the map as the steps left it (broken objects gone)
+        import dataclasses
+
+        from engine.render.rules_bridge import session_world
+
+        scene = dataclasses.replace(scene, world=session_world(session))
     cam = choose_camera(scene, state, getattr(args, "camera", None), getattr(args, "orbit", None))
     overlays = build_overlays(scene, state, getattr(args, "overlay", None) or [], session)
     from engine.render.renderer import DrawOptions
@@ -115,7 +121,7 @@ def cmd_replay(args) -> int:
     hold = fps
     n = hold + per_step * len(actions) + hold
     before = from_session(scene, session)
-    r = _renderer(scene, tuple(args.size))
+    r = _renderer(scene, tuple(args.size), rules_bridge.session_world(session))
     total_turn = 40.0
     prog = Progress(n, f"replay {out.name}")
     frame = 0
@@ -132,11 +138,10 @@ def cmd_replay(args) -> int:
             frame += 1
             prog.update(frame)
         for i, act in enumerate(actions):
-            try:
-                events = list(session.step(act))
-            except AerieError as e:
-                raise AerieError(f"{scene.path}: script[{i}]: {e}") from None
+            events = rules_bridge.play_step(session, act, f"{scene.path}: script[{i}]")
             after = from_session(scene, session)
+            for box in rules_bridge.changed_boxes(events):     # broken objects: re-mesh only their chunks
+                r.world_changed(box)
             anim = build_step(before, after, events)
             for k in range(per_step):
                 u = k / max(per_step - 1, 1)

@@ -42,6 +42,12 @@ def _describe(ev) -> str | None:
             res = "crits"
         cover = ev.get("cover")
         return f"{who} {res} {tgt}" + (f" ({cover} cover)" if cover and cover != "none" else "")
+    if t == "object_attack":
+        return f"{who} {'hits' if ev.get('hit') else 'misses'} {tgt}"
+    if t == "object_damage":
+        return f"{tgt} takes {ev.get('dealt')} ({ev.get('hp')}/{ev.get('max_hp')} HP left)"
+    if t == "object_destroyed":
+        return f"{tgt} breaks"
     if t == "damage":
         return f"{who} takes {ev.get('amount')} {ev.get('damage_type', '')}".rstrip()
     if t == "move":
@@ -133,11 +139,66 @@ def frame_state(anim: StepAnim, u: float) -> tuple[RenderState, Prims, list[str]
     return state, Prims(), [anim.caption] if anim.caption else []
 
 
+def _unit(*k) -> float:
+    """A deterministic pseudo-random number in [0, 1) from integers (debris that is the same in every replay)."""
+    h = 2166136261
+    for v in k:
+        h = ((h ^ (int(v) & 0xFFFFFFFF)) * 16777619) & 0xFFFFFFFF
+    return (h >> 8) / float(1 << 24)
+
+
+DEBRIS_PER_VOXEL, DEBRIS_MAX_VOXELS = 5, 48
+
+
+def debris(world, ev: dict, u: float, fx: Prims) -> None:
+    """An object breaking (``object_destroyed``): chunks of its material burst from each voxel and fall with
+    gravity to the ground below, from the moment the damage lands to the end of the step."""
+    if u < DAMAGE:
+        return
+    cm = world.cell_m
+    rgb = next((tuple(m.color) for m in world.materials if m.name == ev.get("material")), (150, 140, 120))
+    col = (*rgb, 255)
+    dark = (*(int(c * 0.7) for c in rgb), 255)
+    tau = (u - DAMAGE) / (1.0 - DAMAGE) * STEP_S * (1.0 - DAMAGE)        # seconds since the break
+    n = 0
+    for lo, hi in ev.get("voxels", ()):
+        for z in range(lo[2], hi[2] + 1):
+            for y in range(lo[1], hi[1] + 1):
+                for x in range(lo[0], hi[0] + 1):
+                    n += 1
+                    if n > DEBRIS_MAX_VOXELS:
+                        return
+                    floor = world.support_layer(x, y, z + 1)
+                    for k in range(DEBRIS_PER_VOXEL):
+                        r = [_unit(x, y, z, k, j) for j in range(4)]
+                        vx, vy = (r[0] - 0.5) * 2.4, (r[1] - 0.5) * 2.4        # m/s outwards
+                        vz = 1.0 + 2.0 * r[2]
+                        px = (x + 0.5) * cm + vx * tau
+                        py = (y + 0.5) * cm + vy * tau
+                        pz = max(float(floor), z + 0.5 + vz * tau - 4.9 * tau * tau)
+                        s = 0.12 + 0.18 * r[3]
+                        fx.quad((px - s, py - s, pz), (px + s, py - s, pz), (px + s, py + s, pz + s), (px - s, py + s, pz + s), col)
+                        fx.tri((px - s, py - s, pz), (px + s, py - s, pz), (px, py, pz + 2 * s), dark)
+
+
 def effects(world, anim: StepAnim, state: RenderState, u: float) -> Prims:
-    """Attack lines while the attack resolves, damage numbers rising from the target."""
+    """Attack lines while the attack resolves, damage numbers rising from the target, debris of what breaks."""
     fx = Prims()
     for ev in anim.events:
         t = ev.get("type", "")
+        if t == "object_destroyed":
+            debris(world, ev, u, fx)
+            continue
+        if t == "object_attack" and ATTACK[0] <= u <= ATTACK[1] and isinstance(ev.get("voxel"), list):
+            try:
+                a = state.get(_who(ev))
+            except KeyError:
+                continue
+            pa, v = feet_centre(world, a), ev["voxel"]
+            col = (255, 230, 80, 255) if ev.get("hit") else (200, 200, 200, 255)
+            fx.line((pa[0], pa[1], pa[2] + a.eye_m), ((v[0] + 0.5) * world.cell_m, (v[1] + 0.5) * world.cell_m, v[2] + 0.5),
+                    col, xray=True)
+            continue
         who, tgt = _who(ev), ev.get("target")
         try:
             a = state.get(who) if who else None

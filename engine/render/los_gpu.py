@@ -29,6 +29,22 @@ class GpuTracer:
     def for_world(cls, ctx, world):
         return cls(ctx, world.los_distance(), world.size)
 
+    def world_changed(self, world, box) -> tuple:
+        """The voxels of an inclusive box changed (something broke): upload only the part of the distance field
+        that can have changed -- the box grown by the distance cap -- from the world's (patched) field. Returns
+        the uploaded region (x0, y0, z0, w, h, d)."""
+        from engine.world.los import DIST_CAP
+
+        X, Y, Z = self.size
+        (ax, ay, az), (bx, by, bz) = box
+        x0, y0, z0 = max(0, ax - DIST_CAP), max(0, ay - DIST_CAP), max(0, az - DIST_CAP)
+        x1, y1, z1 = min(X, bx + 1 + DIST_CAP), min(Y, by + 1 + DIST_CAP), min(Z, bz + 1 + DIST_CAP)
+        field = world.los_distance().reshape(Z, Y, X)
+        sub = np.ascontiguousarray(field[z0:z1, y0:y1, x0:x1], dtype=np.uint8)
+        region = (x0, y0, z0, x1 - x0, y1 - y0, z1 - z0)
+        self.texture.write(sub.tobytes(), viewport=region)
+        return region
+
     def trace(self, p0: np.ndarray, p1: np.ndarray):
         """Fixed-point segments (int [N, 3], inside the map) -> (blocked bool [N], loop count int [N])."""
         p0 = np.asarray(p0, dtype=np.int64).reshape(-1, 3)

@@ -17,6 +17,48 @@ def new_session(scene, seed=None):
         raise AerieError(f"{scene.path}: cannot start the rules: {e}") from None
 
 
+def session_world(session):
+    """The world a session plays on: its own copy of the scene's, which breaking objects edits (the renderer draws
+    this one and re-meshes the boxes ``changed_boxes`` names)."""
+    from engine.rules.objects import own_world
+
+    return own_world(session)
+
+
+def changed_boxes(events) -> list:
+    """The voxel boxes a step's events changed (objects destroyed, doors opened): [((x0, y0, z0), (x1, y1, z1))]."""
+    return [(tuple(lo), tuple(hi)) for e in events if e.get("type") in ("object_destroyed", "lock_opened")
+            for lo, hi in e.get("voxels", ())]
+
+
+def display_world(world):
+    """A copy of a world for a renderer that follows sessions (the scene's own stays as loaded)."""
+    from engine.world.grid import World
+
+    w = World(world.voxels.copy(), world.materials, world.cell_m)
+    w.ground_image = world.ground_image
+    return w
+
+
+def sync_display_world(display, session) -> list:
+    """Make ``display`` (a renderer's world) show the session's voxels; returns the changed box (one bounding
+    box, or none) for ``Renderer.world_changed``. Cheap when nothing changed: one array comparison."""
+    import numpy as np
+
+    src = session.world.voxels
+    if src.shape != display.voxels.shape:
+        return []
+    diff = src != display.voxels
+    if not diff.any():
+        return []
+    zs, ys, xs = np.nonzero(diff)
+    lo, hi = (int(xs.min()), int(ys.min()), int(zs.min())), (int(xs.max()), int(ys.max()), int(zs.max()))
+    display.voxels[lo[2]:hi[2] + 1, lo[1]:hi[1] + 1, lo[0]:hi[0] + 1] = src[lo[2]:hi[2] + 1, lo[1]:hi[1] + 1, lo[0]:hi[0] + 1]
+    display._luts.pop("_los_flat", None)
+    display.revision += 1
+    return [(lo, hi)]
+
+
 def script(scene, actions_file=None) -> list[dict]:
     if actions_file:
         import json
@@ -50,11 +92,24 @@ def run_steps(scene, n: int, seed=None, actions=None):
     s = new_session(scene, seed)
     per_step = []
     for i, a in enumerate(acts[:n]):
-        try:
-            per_step.append(list(s.step(a)))
-        except AerieError as e:
-            raise AerieError(f"{scene.path}: script[{i}]: {e}") from None
+        per_step.append(play_step(s, a, f"{scene.path}: script[{i}]"))
     return s, per_step
+
+
+def play_step(session, act: dict, where: str) -> list:
+    """One scripted step; a step the script marks ``illegal = ...`` (the runner's key) must be refused and gives
+    no events."""
+    step = dict(act) if isinstance(act, dict) else act
+    want = step.pop("illegal", None) if isinstance(step, dict) else None
+    try:
+        evs = list(session.step(step))
+    except AerieError as e:
+        if want is not None:
+            return []
+        raise AerieError(f"{where}: {e}") from None
+    if want is not None:
+        raise AerieError(f"{where}: expected to be refused ({want}) but it was legal")
+    return evs
 
 
 def movement_costs(scene, state, c, session=None) -> dict:

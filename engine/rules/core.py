@@ -106,6 +106,9 @@ class State:
     over: bool = False
     winner: str | None = None
     steps: int = 0
+    objects: dict = field(default_factory=dict)      # the scene's [[objects]]: hp, destroyed, lock (engine/rules/objects.py)
+    terrain: dict = field(default_factory=dict)      # damaged terrain voxels: "x,y,z" -> hit points left
+    broken: list = field(default_factory=list)       # voxel boxes broken, in order: [[lo], [hi]]
 
     @property
     def current(self) -> str | None:
@@ -118,6 +121,7 @@ class State:
             "type": "state", "round": self.round, "current": self.current, "order": list(self.order),
             "turn": self.turn, "data": self.data, "over": self.over, "winner": self.winner, "steps": self.steps,
             "characters": {k: a.to_dict() for k, a in self.actors.items()},
+            **{k: v for k, v in (("objects", self.objects), ("terrain", self.terrain), ("broken", self.broken)) if v},
         }
 
 
@@ -189,6 +193,9 @@ class Session:
         for ch in scene.characters:
             actors[ch.id] = self.ruleset.make_actor(self, ch)
         self.state = State(actors)
+        from engine.rules.objects import init_objects, rebuild_world
+        self._rebuild_world = rebuild_world
+        init_objects(self)
         from engine.rules.saves import SAVE_VERSION, header   # the scene named by content (engine/rules/saves.py)
 
         self._sink = [{"type": "session", "version": SAVE_VERSION, **header(scene, with_file=False), "seed": self.seed,
@@ -321,6 +328,7 @@ class Session:
         except BaseException:
             self.state = pickle.loads(snapshot)
             self.dice.rng.setstate(rng_state)
+            self._rebuild_world(self)        # voxels broken by the failed step come back
             raise
         finally:
             self.dice.forced = {}

@@ -358,6 +358,15 @@ GENERIC_LINES = {
     "stand": _simple("stands up"),
     "dismount": _simple(lambda e: f"dismounts to {e.get('to')}"),
     "combat_over": lambda session, e, n, r: f"== the fight is over: {e.get('winner') or 'nobody'} wins ==",
+    # objects and breakable terrain (engine/rules/objects.py)
+    "object_damage": lambda session, e, n, r: (
+        f"    {e['target']} ({e['material']}) takes {e['dealt']}"
+        + (f" ({e['amount']} {e['damage_type']}, {e['applied']})" if e.get("applied") else f" {e['damage_type']}")
+        + (f" (below its damage threshold {e['below_threshold']}: nothing)" if e.get("below_threshold") else "")
+        + f": {e['hp']}/{e['max_hp']} HP{r}"),
+    "object_destroyed": lambda session, e, n, r: (
+        f"{e['target']} is DESTROYED ({e['cause']}): voxels {' '.join(f'{a}..{b}' for a, b in e['voxels'])} are gone{r}"),
+    "lock_opened": lambda session, e, n, r: f"{e['target']}'s lock is open ({e['how']})" + (", it swings open" if e["opens"] else "") + r,
 }
 
 

@@ -117,9 +117,31 @@ class World:
         ya, yb = sorted((y0, y1))
         za, zb = sorted((z0, z1))
         self.voxels[za:zb + 1, ya:yb + 1, xa:xb + 1] = material_id
-        self._luts.pop("_los_flat", None)   # derived grids are stale now
+        self._patch_los((xa, ya, za), (xb, yb, zb))
         self.revision += 1
         return (xa, ya, za), (xb, yb, zb)
+
+    def _patch_los(self, lo, hi) -> None:
+        """Keep the cached line-of-sight distance field after an edit of the box lo..hi, recomputing only what can
+        have changed: a capped Chebyshev distance moves only within ``cap`` of the box, and is exact there when
+        computed over the box grown by twice the cap (voxels farther away cannot bring any value under the cap)."""
+        flat = self._luts.get("_los_flat")
+        if flat is None:
+            return
+        from engine.world.los import DIST_CAP, distance_field
+
+        X, Y, Z = self.size
+        cap = DIST_CAP
+
+        def span(a, b, n, g):
+            return max(0, a - g), min(n, b + 1 + g)
+
+        (x0, x1), (y0, y1), (z0, z1) = (span(lo[i], hi[i], n, 2 * cap) for i, n in enumerate((X, Y, Z)))
+        (u0, u1), (v0, v1), (w0, w1) = (span(lo[i], hi[i], n, cap) for i, n in enumerate((X, Y, Z)))
+        sub = distance_field(self.sight_lut[self.voxels[z0:z1, y0:y1, x0:x1]], cap)
+        field = flat.reshape(Z, Y, X).copy()          # the cached array may be shared with another world's cache
+        field[w0:w1, v0:v1, u0:u1] = sub[w0 - z0:w1 - z0, v0 - y0:v1 - y0, u0 - x0:u1 - x0]
+        self._luts["_los_flat"] = field.ravel()
 
     # -- heights and support --------------------------------------------------------------------------------
     def support_layer(self, x: int, y: int, below: int) -> int:

@@ -65,6 +65,15 @@ class MaterialSpec(_Strict, frozen=True):
     solid: bool = True
     translucent: bool = False
     terrain: str | None = None
+    # as an object (engine/world/objects.py); absent: the built-in material of that name's, else the defaults
+    ac: int | None = None
+    hp: int | None = None                # per voxel
+    toughness: str | None = None         # fragile | resilient: sets hp when hp is absent
+    threshold: int | None = None
+    indestructible: bool | None = None
+    immunities: list[str] | None = None
+    resistances: list[str] | None = None
+    vulnerabilities: list[str] | None = None
 
 
 class CameraSpec(_Strict, frozen=True):
@@ -113,6 +122,7 @@ class SceneSpec(_Strict, frozen=True):
     initiative_starts: str | None = None
     script: list[dict[str, Any]] = []
     expect: list[dict[str, Any]] = []
+    objects: list[dict[str, Any]] = []   # [[objects]]: breakable things (engine/world/objects.py)
 
 
 @dataclass(frozen=True)
@@ -139,6 +149,7 @@ class Scene:
     spec: SceneSpec
     world: World
     characters: tuple[Character, ...]
+    objects: tuple = ()        # engine.world.objects.ObjectSpec, from [[objects]]
     source: str | None = None  # the scene file's absolute path (None: parsed from text); saves find it from any folder
 
     @property
@@ -243,8 +254,10 @@ def _build_materials(spec: SceneSpec, file: str) -> dict[str, Material]:
             raise SceneError(file, key, "a material needs a name of letters, digits, _ or -, other than 'air'")
         if m.terrain is not None and m.terrain not in TERRAIN_KINDS:
             raise SceneError(file, f"{key}.terrain", f"unknown terrain {m.terrain!r}; one of {', '.join(TERRAIN_KINDS)}")
+        from engine.world.objects import material_object_stats
+
         mats[name] = Material(name, _color(m.color, file, f"{key}.color"), m.blocks_sight, m.solid,
-                              m.translucent, m.terrain)
+                              m.translucent, m.terrain, **material_object_stats(m, BUILTIN_MATERIALS.get(name), file, key))
     return mats
 
 
@@ -519,9 +532,12 @@ def scene_from_data(data: dict, file: str, scene_dir: Path, *, check_rules: bool
     spec = _resolve_ruleset(spec, file)
     world = _build_world(spec, scene_dir, file)
     world.ground_image = _ground_image(spec.map.ground_image, scene_dir, file)
+    from engine.world.objects import build_objects
+
+    objects = build_objects(spec.objects, world, file)
     chars = _build_characters(spec, world, file)
     _check_refs(spec, chars, file)
-    scene = Scene(file, spec, world, chars)
+    scene = Scene(file, spec, world, chars, objects)
     if check_rules:
         from engine.rules.core import Session
 

@@ -97,9 +97,11 @@ RULES = [
              'against an op…',
      'status': 'built',
      'decision': "Attack: `fight_<weapon>` test; success deals the weapon's damage, failure none; melee within "
-                 'reach (AIR-05), ranged within `range_m`',
-     'where': '`_check_attack`, `_resolve_attack`',
-     'tests': ['tests/test_baton_turns.py::test_bat12_an_attack_hits_with_the_weapon_skill_and_deals_its_damage']},
+                 'reach (AIR-05), ranged within `range_m`; an object or a voxel (`target = OBJECT`, `voxel = [x, y, '
+                 'z]`) against the base difficulty (no defence), its damage through the material',
+     'where': '`_check_attack`, `_resolve_attack`; `baton/actions/objects.py` `AttackObject`',
+     'tests': ['tests/test_baton_turns.py::test_bat12_an_attack_hits_with_the_weapon_skill_and_deals_its_damage',
+               'tests/test_objects.py::test_baton_objects_are_attacked_against_the_base_difficulty_and_knocked_over']},
     {'id': 'BAT-13',
      'rule': "Some gear or abilities grant a counterattack, an attack in response to an opponent's attack. A "
              'counterattac…',
@@ -120,9 +122,14 @@ RULES = [
              'distractions,…',
      'status': 'built',
      'decision': '`create_opportunity`: a test (a major action, it reads for the baton); effects advantage / '
-                 'expose / shake',
-     'where': '`_apply_create_opportunity`',
-     'tests': ['tests/test_baton_turns.py::test_bat15_create_opportunity_without_damage']},
+                 'expose / shake; `manipulate` (manipulating the battlefield, knocking an object over): a test of '
+                 '`skill` (athletics) against 6 + 2 per voxel of the object, next to it; success: its voxels leave '
+                 'the place (those on it fall)',
+     'where': '`_apply_create_opportunity`; `baton/actions/objects.py` `Manipulate`, `manipulate_difficulty`',
+     'tests': ['tests/test_baton_turns.py::test_bat15_create_opportunity_without_damage',
+               'tests/test_objects.py::test_baton_manipulate_needs_to_stand_next_to_the_object_and_scales_with_its_size',
+               'tests/test_objects.py::test_baton_objects_are_attacked_against_the_base_difficulty_and_knocked_over',
+               'scenes/baton_objects.toml']},
     {'id': 'BAT-16',
      'rule': 'Protection is the sum of the Protection of each armour layer worn.',
      'status': 'built',

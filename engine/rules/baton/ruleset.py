@@ -24,6 +24,8 @@ from engine.rules.baton.actions.attacks import (
     Trip,
 )
 from engine.rules.baton.actions.downtime import Day, Gm, Rest, Treat, Wait
+from engine.rules.baton.actions.objects import EVENT_LINES as OBJECT_LINES
+from engine.rules.baton.actions.objects import Manipulate, object_candidates, object_opens
 from engine.rules.baton.actions.minor import (
     Drink,
     DropItem,
@@ -70,7 +72,7 @@ from engine.rules.ruleset import Ruleset
 class Baton(BatonOrder, Skills, Health, Combat, Setup, Mounts, Ruleset):
     name = "baton"
     upkeep_name = "minor action"
-    EVENT_LINES = EVENT_LINES     # how its events read in the runner's log
+    EVENT_LINES = {**EVENT_LINES, **OBJECT_LINES}     # how its events read in the runner's log
     DEFAULT_OPTIONS: ClassVar[dict] = {
         "diagonal": "5e", "climb_m": 4.0, "descend_m": 2.0,         # AIR-07 (as for 5e)
         "fall_cap_percent": 50, "fall_damage_rounding": "down",     # AIR-12 when air12_vs_bat47 = "air12"
@@ -360,8 +362,12 @@ class Baton(BatonOrder, Skills, Health, Combat, Setup, Mounts, Ruleset):
             "drop": {"attack": P("id", help="attack this character at the end of the fall (BAT-48)"),
                      "weapon": P("str"), "defence": P("str", choices=("best", "dodge", "shield", "defence", "none"))},
             "dismount": {"to": P("pos")},
-            "attack": {"target": tgt, "weapon": P("str"), "crit": P("str", choices=("damage", "destiny"), default="damage"),
-                       "defence": P("str", choices=("best", "dodge", "shield", "defence", "none"))},
+            "attack": {"target": P("id", help="a character or object id"), "weapon": P("str"),
+                       "crit": P("str", choices=("damage", "destiny"), default="damage"),
+                       "defence": P("str", choices=("best", "dodge", "shield", "defence", "none")),
+                       "voxel": P("pos", help="a voxel [x, y, z] to attack (issue 14)")},
+            "manipulate": {"target": P("id", True, help="the object to knock over (BAT-15)"), "skill": P("str"),
+                           "difficulty": P("int")},
             "charge": {"target": tgt, "weapon": P("str"), "crit": P("str", choices=("damage", "destiny"), default="damage"),
                        "defence": P("str", choices=("best", "dodge", "shield", "defence", "none"))},
             "create_opportunity": {"skill": P("str", True, help="the skill used (intimidate, perform, ...)"),
@@ -528,6 +534,8 @@ class Baton(BatonOrder, Skills, Health, Combat, Setup, Mounts, Ruleset):
                 cands.append({"actor": a.id, "action": "drink", "potion": p})
             for it in st.data["ground_items"]:
                 cands.append({"actor": a.id, "action": "pick_up", "item": it["name"]})
+            if st.objects:
+                cands += object_candidates(self, session, a)         # issue 14: objects, BAT-12 / BAT-15
         return out + self.keep_legal(session, cands, session.check)
 
     def preview(self, session, act: dict) -> dict:
@@ -543,6 +551,10 @@ class Baton(BatonOrder, Skills, Health, Combat, Setup, Mounts, Ruleset):
             out.update({"path": [list(p) for p in plan["path"]], "cost_m": plan["cost"], **b, "ends_aloft": ends_aloft,
                         "minor_action_needed": ends_aloft, "minor_action_available": self.upkeep_available(session, body),
                         "provokes": [e.id for e in self._provokers(session, body, plan["path"])] if not plan["careful"] else []})
+        elif act["action"] == "attack" and plan.get("object"):
+            out.update({k: plan[k] for k in ("target", "voxel", "weapon", "melee", "cover", "difficulty", "hp", "max_hp")})
+            out["object"] = True
+            out["opens"] = object_opens(self, session, a, plan)
         elif act["action"] in ("attack", "charge"):
             t = session.state.actors[plan["target"]]
             w = self._pick_weapon(a, plan["weapon"])
@@ -575,6 +587,7 @@ Baton.ACTIONS = {
     "attack": Attack,
     "charge": Charge,
     "create_opportunity": CreateOpportunity,
+    "manipulate": Manipulate,
     "disarm": Disarm,
     "dash": Dash,
     "grab": Grab,

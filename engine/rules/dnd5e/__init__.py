@@ -1,4 +1,4 @@
-"""The D&D 5e ruleset (DND-01 to DND-05, DND-10 to DND-38, DND-41 to DND-54)."""
+"""The D&D 5e ruleset (DND-01 to DND-05, DND-10 to DND-54)."""
 
 from engine.rules.registry import RulesetInfo
 

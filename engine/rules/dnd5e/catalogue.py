@@ -239,17 +239,47 @@ RULES = [
     {'id': 'DND-39',
      'rule': "Opening locks: thieves' tools (Dexterity + proficiency, doubled with expertise), forcing (Strength "
              'against…',
-     'status': 'planned (later issue: feats, locks, objects)',
-     'decision': '',
-     'where': '',
-     'tests': []},
+     'status': 'built',
+     'decision': "`pick_lock` (an action, next to the object, needs the character key `tools = { thieves_tools = "
+                 '"carried" / "proficient" / "expertise" }`: Dex, + proficiency, doubled with expertise), `force_lock` '
+                 '(an action: Str against the DC), or breaking it (attack the object, DND-40); `lock = { dc = N }` on '
+                 'an object; an opened door (`opens`, default) leaves the way (its voxels go, not destroyed); a chest '
+                 '(`opens = false`) is only unlocked',
+     'where': '`dnd5e/actions/objects.py` `PickLock`, `ForceLock`, `lockpick_bonus`, `_roll_lock`; '
+              '`objects.py` `open_lock`',
+     'tests': ['tests/test_objects.py::test_dnd39_thieves_tools_dex_plus_proficiency_doubled_with_expertise',
+               'tests/test_objects.py::test_dnd39_picking_needs_tools_and_opening_clears_the_way',
+               'tests/test_objects.py::test_dnd39_a_lock_is_worked_from_next_to_it',
+               'tests/test_objects.py::test_dnd39_the_locked_doors_scene_picks_forces_and_breaks',
+               'scenes/objects_locked_doors.toml']},
     {'id': 'DND-40',
      'rule': 'Objects: AC by material (paper 11 … adamantine 23; wood about 15, stone 17, metal 19); HP by size and '
              'tough…',
-     'status': 'planned (later issue: feats, locks, objects)',
-     'decision': '',
-     'where': '',
-     'tests': []},
+     'status': 'built',
+     'decision': 'materials carry AC (rope 11, glass 13, wood 15, stone 17, metal 19), HP per voxel (a voxel is a '
+                 'medium object: fragile 4, resilient 18), a damage threshold, immunity to psychic and poison, '
+                 'resistances and vulnerabilities from the examples (fire works on wood not stone, bludgeoning on '
+                 'glass, a pick on stone); ground is indestructible; `[materials.NAME]` may set `ac`, `hp`, '
+                 '`toughness`, `threshold`, `indestructible`, the damage-type lists; `[[objects]]` (id, from/to, '
+                 'material, hp = HP per voxel x voxels unless given, ac, threshold, lock, parts with their own HP, '
+                 '`fells`); `attack` with `target = OBJECT[.PART]` or `voxel = [x, y, z]`: range, reach and line of '
+                 'sight as for a creature, cover from the voxels, no dodge; at 0 HP the voxels become air (not '
+                 'rubble) for everyone, walkers on them fall (AIR-12), `object_destroyed`',
+     'where': '`dnd5e/actions/objects.py` `AttackObject`, `object_sources`, `target_of`; `objects.py` `resolve`, '
+              '`sight`, `adjusted`, `damage`, `break_target`, `remove_boxes`, `drop_unsupported`, `rebuild_world`; '
+              '`engine/world/objects.py` `build_objects`, `material_object_stats`',
+     'tests': ['tests/test_objects.py::test_dnd40_builtin_materials_carry_object_stats',
+               'tests/test_objects.py::test_dnd40_scene_materials_may_set_object_stats',
+               'tests/test_objects.py::test_dnd40_bad_objects_are_one_line_naming_the_key',
+               'tests/test_objects.py::test_dnd40_immune_resistant_vulnerable_threshold',
+               'tests/test_objects.py::test_dnd40_destroyed_at_0_hp_changes_the_world_and_cover_for_everyone',
+               'tests/test_objects.py::test_dnd40_an_object_is_hit_against_its_ac_plus_cover_and_cannot_dodge',
+               'tests/test_objects.py::test_dnd40_a_voxel_of_terrain_can_be_attacked_air_and_out_of_reach_are_refused',
+               'tests/test_objects.py::test_dnd40_parts_have_their_own_hp_and_a_felling_part_brings_the_object_down',
+               'tests/test_objects.py::test_dnd40_breaking_drops_walkers_with_the_aerial_fall_and_leaves_flyers',
+               'tests/test_objects.py::test_dnd40_replays_and_saves_rebuild_the_same_voxels',
+               'tests/test_objects.py::test_dnd40_one_broken_voxel_remeshes_only_its_chunk',
+               'scenes/objects_low_wall.toml', 'scenes/objects_rope_bridge.toml']},
     {'id': 'DND-41',
      'rule': 'Unconscious: incapacitated; drops what it holds and falls prone; auto-fails Strength and Dexterity '
              'saves; a…',

@@ -13,6 +13,8 @@ from engine.rules.actions import Param
 from engine.rules.core import Actor, Illegal, Session
 from engine.rules.dnd5e.actions.contact import Dismount, Escape, Grapple, Mount, Shove
 from engine.rules.dnd5e.actions.magic import Cast, Gm
+from engine.rules.dnd5e.actions.objects import EVENT_LINES as OBJECT_LINES
+from engine.rules.dnd5e.actions.objects import ForceLock, PickLock, object_candidates, preview_object_attack
 from engine.rules.dnd5e.actions.standard import (
     Attack,
     Dash,
@@ -49,7 +51,7 @@ from engine.world.geometry import engaged, in_melee_reach
 class Dnd5e(Conditions, Damage, Attacks, Mounts, Ruleset):
     name = "dnd5e"
     upkeep_name = "bonus action"
-    EVENT_LINES = EVENT_LINES     # how its events read in the runner's log
+    EVENT_LINES = {**EVENT_LINES, **OBJECT_LINES}     # how its events read in the runner's log
     occupied_rule = "DND-11"
     DEFAULT_OPTIONS: ClassVar[dict] = {
         "diagonal": "5e",                 # every horizontal step, diagonal or not, costs one cell (1.5 m)
@@ -390,8 +392,11 @@ class Dnd5e(Conditions, Damage, Attacks, Mounts, Ruleset):
         P = Param
         return {
             "move": {"to": P("pos", True, help="the destination [x, y, layer]")},
-            "attack": {"target": P("id", True), "weapon": P("str"), "bonus": P("bool", default=False),
-                       "knock_out": P("bool", default=False)},
+            "attack": {"target": P("id", help="a character or object id"), "weapon": P("str"),
+                       "bonus": P("bool", default=False), "knock_out": P("bool", default=False),
+                       "voxel": P("pos", help="a voxel [x, y, z] to attack (DND-40)")},
+            "pick_lock": {"target": P("id", True, help="the locked object")},
+            "force_lock": {"target": P("id", True, help="the locked object")},
             "dash": {}, "disengage": {}, "dodge": {},
             "help": {"target": P("id", True, help="the ally helped"), "against": P("id", help="the enemy the ally attacks")},
             "hide": {}, "search": {},
@@ -517,6 +522,8 @@ class Dnd5e(Conditions, Damage, Attacks, Mounts, Ruleset):
                           {"actor": a.id, "action": "ready", "weapon": a.data["weapons"][0]["name"]},
                           {"actor": a.id, "action": "stand"}, {"actor": a.id, "action": "escape"},
                           {"actor": a.id, "action": "dismount"}]
+        if session.state.objects and not self.incapacitated(a) and not (a.data["controlled_mount"] and a.data["rider"]):
+            cands += object_candidates(self, session, a)          # DND-39 / DND-40
         return out + self.keep_legal(session, cands)
 
     def preview(self, session, act: dict) -> dict:
@@ -537,6 +544,8 @@ class Dnd5e(Conditions, Damage, Attacks, Mounts, Ruleset):
                         "bonus_action_available": self.upkeep_available(session, a),
                         "falls_at_end_of_turn": ends_aloft and not self.upkeep_available(session, a),
                         "provokes": self._would_provoke(session, a, path)})
+        elif act["action"] == "attack" and plan.get("object"):
+            out.update(preview_object_attack(self, session, a, plan))
         elif act["action"] == "attack":
             t = session.state.actors[plan["target"]]
             adv, dis = self.attack_sources(session, a, t, plan)
@@ -591,5 +600,7 @@ Dnd5e.ACTIONS = {
     "mount": Mount,
     "dismount": Dismount,
     "cast": Cast,
+    "pick_lock": PickLock,
+    "force_lock": ForceLock,
     "gm": Gm,
 }

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 import msgspec
 
@@ -42,3 +42,4 @@ class Dnd5eStats(_Strict, frozen=True):
     spellcasting: str | None = None     # casting ability (int/wis/cha); default: the highest of the three
     items: list[str] = msgspec.field(default_factory=list)               # objects usable with Use an Object (potion_of_healing...)
     stable: bool = False
+    tools: dict[str, Literal["carried", "proficient", "expertise"]] = {}   # thieves_tools = "expertise" (DND-39)

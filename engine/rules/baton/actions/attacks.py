@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from engine.rules import aerial
 from engine.rules.baton.common import DIRS8
-from engine.rules.core import Illegal
+from engine.rules.baton.actions.objects import AttackObject, names_object
+from engine.rules.core import BadAction, Illegal
 
 
 class Attack:
@@ -13,6 +14,10 @@ class Attack:
 
     @staticmethod
     def check(rs, session, a, act, charge=False):
+        if not charge and names_object(session, act):           # an object or a voxel (issue 14)
+            return AttackObject.check(rs, session, a, act)
+        if act.get("target") is None:
+            raise BadAction(f"required for {'charge' if charge else 'attack'}: the character", "", "target")
         rs._slot(session, a, "major", "charging" if charge else "attacking")
         t = rs._target(session, a, act["target"])
         w = rs._pick_weapon(a, act.get("weapon"))
@@ -34,6 +39,8 @@ class Attack:
 
     @staticmethod
     def apply(rs, session, a, act, plan, charge=False):
+        if plan.get("object"):
+            return AttackObject.apply(rs, session, a, act, plan)
         t = session.state.actors[plan["target"]]
         w = rs._pick_weapon(a, plan["weapon"])
         rs._use(session, "major", "charge" if charge else "attack")

@@ -4,7 +4,8 @@ dispatched by ``Dnd5e.ACTIONS``. ``rs`` is the ruleset."""
 from __future__ import annotations
 
 from engine.rules import aerial
-from engine.rules.core import Illegal
+from engine.rules.core import BadAction, Illegal
+from engine.rules.dnd5e.actions.objects import AttackObject, names_object
 from engine.rules.dnd5e.common import OBJECTS, dice_spec
 from engine.world.geometry import distance_m, engaged
 
@@ -97,6 +98,10 @@ class Attack:
 
     @staticmethod
     def check(rs, session, a, act):
+        if names_object(session, act):                  # an object, a part or a voxel (DND-40)
+            return AttackObject.check(rs, session, a, act)
+        if act.get("target") is None:
+            raise BadAction("required for attack", "", "target")
         t = rs._target(session, a, act["target"])
         w = rs.weapon(a, act.get("weapon"))
         turn = session.state.turn
@@ -118,6 +123,8 @@ class Attack:
 
     @staticmethod
     def apply(rs, session, a, act, plan):
+        if plan.get("object"):
+            return AttackObject.apply(rs, session, a, act, plan)
         if plan["kind"] == "bonus":
             session.state.turn["bonus"] = True
         else:
