@@ -1,0 +1,170 @@
+#version 430
+// The line-of-sight grid: the exact traversal of engine/world/los.py (fixed point 1/256 voxel, integer boundary
+// parameters over a common denominator, every tied axis stepped at once) with two changes that leave the answer
+// alone and make it faster here:
+//  * the empty space is skipped with eight "octant" distance fields (engine/world/volumes.py, octant_fields):
+//    at a voxel with value k the k x k x k cube that starts at it and grows in the ray's direction of travel is
+//    clear, and a ray that moves the same way on every axis cannot leave that cube but through its far faces,
+//    so it jumps to the first voxel it enters outside it (k = 0 blocks; k = 1 is the plain one-voxel step);
+//  * the crossings counted on that jump, c = (mp - T) // inc + 1 (never more than the cube's side), come from a
+//    float estimate corrected with one exact integer test, instead of a 64-bit division.
+// The fields are bytes, four to a word, in a storage buffer (x fastest, one field after the other).
+//
+// Variants (defines added after this line by engine/render/los_grid.py):
+//   MODE_SEGMENTS: one invocation per segment of a batch -> blocked bit.
+//   MODE_CELLS:    one invocation per cell of a box of layers; rays generated here, eye x sample points x cells:
+//                  the fewest blocked sample lines over a list of eyes (threat: only eyes whose reach or range
+//                  covers the cell), 255 when no eye may attack there, 0xFFFF where a body cannot be.
+#extension GL_ARB_gpu_shader_int64 : require
+#if !defined(MODE_SEGMENTS) && !defined(MODE_CELLS)
+#define MODE_SEGMENTS
+#endif
+
+#ifndef LOCAL
+#define LOCAL 64
+#endif
+layout(local_size_x = LOCAL) in;
+
+layout(std430, binding = 0) readonly buffer Field { uint field[]; };
+
+uniform ivec3 size;          // X, Y, Z
+uniform int n_fields;        // 8: one field per octant of the direction of travel; 1: one Chebyshev field
+uniform int field_len;       // X * Y * Z
+
+const int FP = 256;
+const int64_t INF = int64_t(1) << 62;
+
+uint field_at(int i) {
+    return (field[i >> 2] >> uint((i & 3) * 8)) & 0xFFu;
+}
+
+bool in_box(ivec3 v, ivec4 box, int z) {
+    return v.z == z && v.x >= box.x && v.x < box.z && v.y >= box.y && v.y < box.w;
+}
+
+// true when a sight-blocking voxel (other than those of the two floor boxes) lies on p0 -> p1
+bool blocked(ivec3 p0, ivec3 p1, ivec4 box_a, int za, ivec4 box_b, int zb) {
+    ivec3 d = p1 - p0;
+    ivec3 dd = max(abs(d), ivec3(1));
+    i64vec3 per = i64vec3(int64_t(dd.y) * int64_t(dd.z), int64_t(dd.x) * int64_t(dd.z),
+                          int64_t(dd.x) * int64_t(dd.y));                 // L / |D_a|, no division
+    int64_t L = per.x * int64_t(dd.x);
+    ivec3 v = p0 >> 8;                                                    // p0 >= 0: floor(p0 / FP)
+    ivec3 stp = sign(d);
+    i64vec3 T, inc;
+    vec3 rinc;
+    for (int a = 0; a < 3; ++a) {
+        if (d[a] < 0 && (p0[a] & (FP - 1)) == 0) v[a] -= 1;             // a start on a plane, moving down
+        int n = d[a] > 0 ? (v[a] + 1) * FP - p0[a] : p0[a] - v[a] * FP;
+        T[a] = d[a] != 0 ? int64_t(n) * per[a] : INF;
+        inc[a] = d[a] != 0 ? int64_t(FP) * per[a] : int64_t(0);
+        rinc[a] = d[a] != 0 ? 1.0 / float(inc[a]) : 0.0;
+    }
+    int base = 0;
+    if (n_fields == 8) base = (int(d.x < 0) + 2 * int(d.y < 0) + 4 * int(d.z < 0)) * field_len;
+    for (;;) {
+        uint k = field_at(base + (v.z * size.y + v.y) * size.x + v.x);
+        if (k == 0u) {
+            if (!(in_box(v, box_a, za) || in_box(v, box_b, zb))) return true;
+            k = 1u;                                                       // a floor that never counts
+        }
+        int64_t kk = int64_t(k - 1u);
+        int64_t mp = min(min(T.x + kk * inc.x, T.y + kk * inc.y), T.z + kk * inc.z);
+        if (mp >= L) return false;
+        for (int a = 0; a < 3; ++a) {
+            int64_t r = mp - T[a];
+            if (r >= int64_t(0)) {
+                int q = int(float(r) * rinc[a]);                          // floor(r / inc), maybe one off
+                int64_t rem = r - int64_t(q) * inc[a];
+                if (rem < int64_t(0)) q -= 1;
+                else if (rem >= inc[a]) q += 1;
+                q += 1;
+                T[a] += int64_t(q) * inc[a];
+                v[a] += q * stp[a];
+            }
+        }
+    }
+}
+
+#ifdef MODE_SEGMENTS
+layout(std430, binding = 1) readonly buffer Segments { int seg[]; };      // 6 ints a segment: p0.xyz, p1.xyz
+layout(std430, binding = 2) writeonly buffer Results { uint result[]; };
+uniform int n_rays;
+
+void main() {
+    int i = int(gl_GlobalInvocationID.x);
+    if (i >= n_rays) return;
+    ivec3 p0 = ivec3(seg[6 * i], seg[6 * i + 1], seg[6 * i + 2]);
+    ivec3 p1 = ivec3(seg[6 * i + 3], seg[6 * i + 4], seg[6 * i + 5]);
+    result[i] = blocked(p0, p1, ivec4(0), -2, ivec4(0), -2) ? 1u : 0u;
+}
+#endif
+
+#ifdef MODE_CELLS
+#ifndef MAX_SAMPLES
+#define MAX_SAMPLES 36
+#endif
+struct Eye {
+    ivec4 eye;        // xyz: the eye, fixed point, inside the map; w: the layer of its floor (feet layer - 1)
+    ivec4 floor_box;  // x0, y0, x1, y1 (half-open) of its footprint: its own floor never counts
+    ivec4 centre;     // 2 x the footprint's centre (x, y), its feet layer, its footprint
+};
+layout(std430, binding = 1) readonly buffer Eyes { Eye eyes[]; };
+layout(std430, binding = 2) readonly buffer Free { uint free_bits[]; };  // 1 bit a voxel: a body can be here
+layout(std430, binding = 3) readonly buffer Range { int max_dx2[]; };  // [|dz|][|2 dy|] -> max |2 dx|, -1
+layout(std430, binding = 4) writeonly buffer Counts { uint counts[]; };
+
+uniform ivec3 box0;          // the first cell of the box: (0, 0, first layer)
+uniform ivec3 box_size;      // cells in the box (X, Y, layers)
+uniform int n_samples;
+uniform ivec3 offsets[MAX_SAMPLES];   // sample points from a body's cell corner (x, y, feet layer), fixed point
+uniform int footprint;       // the standard body's footprint (cells a side)
+uniform int eye0;            // the eyes this run uses: eyes[eye0 .. eye0 + n_eyes)
+uniform int n_eyes;
+uniform int check;           // 0: every eye counts (cover); 1: only eyes that reach the cell (threat)
+uniform int melee_cells;     // AIR-05 horizontal reach in cells, -1: no melee weapon
+uniform int melee_layers;    // AIR-05 layers of difference reached
+uniform int range_w;         // row length of max_dx2; 0: no ranged weapon
+
+bool may_attack(Eye e, ivec3 c) {
+    int f = e.centre.w;
+    int gx = max(0, max(c.x - (e.floor_box.z - 1), e.floor_box.x - (c.x + footprint - 1)));
+    int gy = max(0, max(c.y - (e.floor_box.w - 1), e.floor_box.y - (c.y + footprint - 1)));
+    int dz = abs(c.z - e.centre.z);
+    if (melee_cells >= 0 && max(gx, gy) <= melee_cells && dz <= melee_layers) return true;
+    if (range_w > 0 && dz < size.z) {
+        int dx2 = abs(2 * c.x + footprint - e.centre.x);
+        int dy2 = abs(2 * c.y + footprint - e.centre.y);
+        if (dy2 < range_w && dx2 <= max_dx2[dz * range_w + dy2]) return true;
+    }
+    return false;
+}
+
+void main() {
+    int i = int(gl_GlobalInvocationID.x);
+    int per_layer = box_size.x * box_size.y;
+    if (i >= per_layer * box_size.z) return;
+    ivec3 c = box0 + ivec3(i % box_size.x, (i / box_size.x) % box_size.y, i / per_layer);
+    int vi = (c.z * size.y + c.y) * size.x + c.x;
+    if ((free_bits[vi >> 5] & (1u << uint(vi & 31))) == 0u) { counts[i] = 0xFFFFu; return; }
+    ivec3 hi = size * FP - 1;
+    ivec3 base = c * FP;
+    ivec4 own = ivec4(c.x, c.y, c.x + footprint, c.y + footprint);
+    uint best = 255u;
+    for (int j = 0; j < n_eyes; ++j) {
+        Eye e = eyes[eye0 + j];
+        if (check != 0 && !may_attack(e, c)) continue;
+        uint n = 0u;
+        for (int s = 0; s < n_samples; ++s) {
+            ivec3 p1 = clamp(base + offsets[s], ivec3(0), hi);
+            if (blocked(e.eye.xyz, p1, e.floor_box, e.eye.w, own, c.z - 1)) {
+                n += 1u;
+                if (n >= best) break;
+            }
+        }
+        best = min(best, n);
+        if (best == 0u) break;
+    }
+    counts[i] = best;
+}
+#endif
