@@ -89,7 +89,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--size", type=_size, default=(1280, 720))
 
     s = sub.add_parser("bench", help="benchmarks (figures for docs/performance.md)")
-    s.add_argument("what", choices=["los", "rules", "render", "window"])
+    s.add_argument("what", choices=["los", "rules", "render", "window", "cover"])
     s.add_argument("--rays", type=_positive(int), default=1_000_000)
     s.add_argument("--seed", type=int, default=1)
     s.add_argument("--quick", action="store_true", help="smaller sizes, for a smoke test")
@@ -148,6 +148,7 @@ BENCHES = {
     "rules": ("engine.rules.bench", "bench_rules"),
     "render": ("engine.render.bench", "bench_render"),
     "window": ("engine.app.bench", "bench_window"),
+    "cover": ("engine.render.bench_cover", "bench_cover"),
 }
 
 

@@ -1,0 +1,265 @@
+"""The line-of-sight grid on the GPU: ``shaders/los_grid.comp`` runs the traversal of ``engine.world.los`` (bit
+for bit: same fixed point, same tie rule) over the octant fields of ``engine.world.volumes``, packed four bytes
+to a word in a storage buffer. Two variants: a batch of segments, and cells -- the rays made in the kernel
+(eye x 36 sample points x every cell of a box of layers), so nothing per ray crosses from Python.
+
+``open_backend(world)`` gives the GPU backend where a GL 4.3 context with 64-bit integers is there, else the CPU
+one (``engine.world.volumes``): the same answers either way (tests/test_los_grid.py holds them equal).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from engine.render.shaders import SHADER_DIR, with_defines
+from engine.world.geometry import Body
+from engine.world.volumes import (NO_ATTACK, NO_BODY, STANDARD, cover_counts_cpu, eye_fixed, free_cells,
+                                  melee_limits, range_table, sample_offsets, threat_counts_cpu,
+                                  world_octant_fields)
+
+LOCAL = 64
+MAX_GROUPS = 65535
+FIELDS_MAX_BYTES = 512 << 20      # eight octant fields up to this size; past it one Chebyshev field
+
+
+def _compile(ctx, mode: str):
+    src = with_defines((SHADER_DIR / "los_grid.comp").read_text(), {mode: 1, "LOCAL": LOCAL})
+    return ctx.compute_shader(src)
+
+
+def gl_context():
+    """A headless GL 4.3 context with 64-bit integers in shaders, or None (then the CPU backend runs)."""
+    try:
+        import moderngl
+
+        ctx = moderngl.create_standalone_context(backend="egl", require=430)
+    except Exception:   # noqa: BLE001 - no EGL, no GL 4.3: the CPU backend
+        return None
+    if "GL_ARB_gpu_shader_int64" not in ctx.extensions:
+        ctx.release()
+        return None
+    return ctx
+
+
+def _current(method):
+    """Run a method with this tracer's context current (another context may have been made current since;
+    left current afterwards: leaving a standalone context's ``with`` block here made no context current)."""
+    import functools
+
+    @functools.wraps(method)
+    def run(self, *a, **kw):
+        self.ctx.__enter__()
+        return method(self, *a, **kw)
+    return run
+
+
+class GridTracer:
+    """The kernel bound to one world's voxels (re-uploaded by itself after an edit: the world's revision)."""
+
+    def __init__(self, ctx, world):
+        self.ctx = ctx
+        self._programs = {}
+        self._bufs = {}
+        self.world = world
+        self.revision = None
+        self.update()
+
+    @property
+    def name(self) -> str:
+        return f"GLSL compute ({self.ctx.info['GL_RENDERER']})"
+
+    @_current
+    def update(self):
+        """(Re)upload the fields if the world changed since the last upload."""
+        w = self.world
+        if self.revision == w.revision and "field" in self._bufs:
+            return
+        X, Y, Z = w.size
+        n = X * Y * Z
+        if 8 * n <= FIELDS_MAX_BYTES:
+            fields = world_octant_fields(w)
+        else:
+            fields = w.los_distance()[None, :]
+        self.n_fields = len(fields)
+        raw = np.ascontiguousarray(fields).reshape(-1)
+        raw = np.concatenate([raw, np.zeros((-len(raw)) % 4, np.uint8)])
+        self._set("field", raw.tobytes())
+        self.revision = w.revision
+        self.size = (X, Y, Z)
+        self._free = {}
+
+    def _set(self, key, data: bytes):
+        old = self._bufs.pop(key, None)
+        if old is not None:
+            old.release()
+        self._bufs[key] = self.ctx.buffer(data if data else b"\0\0\0\0")
+        return self._bufs[key]
+
+    def _program(self, mode):
+        p = self._programs.get(mode)
+        if p is None:
+            p = self._programs[mode] = _compile(self.ctx, mode)
+        return p
+
+    def _common(self, p):
+        X, Y, Z = self.size
+        p["size"].value = (X, Y, Z)
+        p["n_fields"].value = self.n_fields
+        p["field_len"].value = X * Y * Z
+        self._bufs["field"].bind_to_storage_buffer(0)
+
+    # -- segments --------------------------------------------------------------------------------------------
+    @_current
+    def trace(self, p0: np.ndarray, p1: np.ndarray) -> np.ndarray:
+        """Fixed-point segments (int [N, 3], inside the map) -> blocked bool [N]."""
+        self.update()
+        p0 = np.asarray(p0, dtype=np.int64).reshape(-1, 3)
+        p1 = np.asarray(p1, dtype=np.int64).reshape(-1, 3)
+        n = len(p0)
+        if n == 0:
+            return np.zeros(0, dtype=bool)
+        hi = np.array(self.size, dtype=np.int64) * 256
+        if (p0 < 0).any() or (p1 < 0).any() or (p0 >= hi).any() or (p1 >= hi).any():
+            raise ValueError("ray end points must lie inside the map box [0, size)")
+        p = self._program("MODE_SEGMENTS")
+        self._common(p)
+        out = np.empty(n, dtype=np.uint32)
+        chunk = MAX_GROUPS * LOCAL
+        for s in range(0, n, chunk):
+            e = min(n, s + chunk)
+            seg = np.concatenate([p0[s:e], p1[s:e]], axis=1).astype(np.int32)
+            self._set("seg", seg.tobytes()).bind_to_storage_buffer(1)
+            res = self._set("res", bytes(4 * (e - s)))
+            res.bind_to_storage_buffer(2)
+            p["n_rays"].value = e - s
+            p.run((e - s + LOCAL - 1) // LOCAL)
+            out[s:e] = np.frombuffer(res.read(), dtype=np.uint32)
+        return out.astype(bool)
+
+    # -- cells -----------------------------------------------------------------------------------------------
+    def _free_bits(self, template):
+        key = (template.footprint, template.height_layers)
+        if key not in self._free:
+            bits = np.packbits(free_cells(self.world, template).reshape(-1), bitorder="little")
+            bits = np.concatenate([bits, np.zeros((-len(bits)) % 4, np.uint8)])
+            self._free[key] = bits.tobytes()
+        return self._free[key]
+
+    @_current
+    def cell_counts(self, places, layers, template: Body = STANDARD, weapons=None) -> np.ndarray:
+        """uint16 [layers, Y, X]: the fewest blocked sample lines from the eyes of ``places`` (Bodies) to a
+        template body at each cell of ``layers``; with ``weapons`` (volumes.Weapons) only from places whose
+        reach or range covers the cell (NO_ATTACK where none does). NO_BODY where a body cannot be."""
+        self.update()
+        X, Y, Z = self.size
+        offs = sample_offsets(self.size, template)
+        if offs is None or len(offs) > 36:
+            raise ValueError("the sample points are not one offset per cell here")
+        layers = [int(z) for z in layers]
+        out = np.full((len(layers), Y, X), NO_BODY, dtype=np.uint16)
+        if not layers or not places:
+            if not places:
+                free = free_cells(self.world, template)
+                for i, z in enumerate(layers):
+                    out[i][free[z]] = NO_ATTACK if weapons is not None else 0
+            return out
+        p = self._program("MODE_CELLS")
+        self._common(p)
+        eyes = np.zeros((len(places), 3, 4), dtype=np.int32)
+        for i, b in enumerate(places):
+            eyes[i, 0, :3] = eye_fixed(self.world, b)
+            eyes[i, 0, 3] = b.layer - 1
+            eyes[i, 1] = (b.x, b.y, b.x + b.footprint, b.y + b.footprint)
+            eyes[i, 2] = (2 * b.x + b.footprint, 2 * b.y + b.footprint, b.layer, b.footprint)
+        self._set("eyes", eyes.tobytes()).bind_to_storage_buffer(1)
+        self._set("free", self._free_bits(template)).bind_to_storage_buffer(2)
+        if weapons is not None and weapons.range_m is not None:
+            rt = range_table(weapons.range_m, self.world.cell_m, self.size)
+            self._set("range", rt.astype(np.int32).tobytes()).bind_to_storage_buffer(3)
+            p["range_w"].value = rt.shape[1]
+        else:
+            self._set("range", b"").bind_to_storage_buffer(3)
+            p["range_w"].value = 0
+        mc, ml = melee_limits(weapons.reach_m if weapons is not None else None, self.world.cell_m)
+        p["melee_cells"].value = mc
+        p["melee_layers"].value = ml
+        p["check"].value = 1 if weapons is not None else 0
+        p["n_samples"].value = len(offs)
+        pad = np.zeros((36, 3), dtype=np.int32)
+        pad[:len(offs)] = offs
+        p["offsets"].write(pad.tobytes())
+        p["footprint"].value = template.footprint
+        p["eye0"].value = 0
+        p["n_eyes"].value = len(places)
+        # runs of consecutive layers, each one dispatch (under the work-group limit)
+        per = max(1, (MAX_GROUPS * LOCAL) // (X * Y))
+        runs, i = [], 0
+        while i < len(layers):
+            j = i
+            while j + 1 < len(layers) and layers[j + 1] == layers[j] + 1 and j + 1 - i < per:
+                j += 1
+            runs.append((i, j + 1))
+            i = j + 1
+        for i, j in runs:
+            cells = X * Y * (j - i)
+            res = self._set("counts", bytes(4 * cells))
+            res.bind_to_storage_buffer(4)
+            p["box0"].value = (0, 0, layers[i])
+            p["box_size"].value = (X, Y, j - i)
+            p.run((cells + LOCAL - 1) // LOCAL)
+            out[i:j] = np.frombuffer(res.read(), dtype=np.uint32).reshape(j - i, Y, X)
+        return out
+
+    @_current
+    def release(self):
+        for b in self._bufs.values():
+            b.release()
+        for p in self._programs.values():
+            p.release()
+        self._bufs.clear()
+        self._programs.clear()
+
+
+class CpuBackend:
+    """The same answers from numpy (engine.world.volumes), where there is no GL 4.3."""
+
+    name = "CPU (numpy)"
+
+    def __init__(self, world):
+        self.world = world
+
+    def cell_counts(self, places, layers, template: Body = STANDARD, weapons=None) -> np.ndarray:
+        if weapons is None:
+            if len(places) != 1:
+                raise ValueError("a cover volume has one attacker")
+            return cover_counts_cpu(self.world, places[0], layers, template)
+        return threat_counts_cpu(self.world, [(list(places), weapons)], layers, template)[0]
+
+    def release(self):
+        pass
+
+
+def open_backend(world, prefer: str = "auto", ctx=None):
+    """``GridTracer`` on a GL 4.3 context (``ctx`` or a new headless one) unless ``prefer == "cpu"``, else
+    ``CpuBackend``. The GPU one owns a context it made (``release`` frees it)."""
+    if prefer != "cpu":
+        own = ctx is None
+        ctx = ctx or gl_context()
+        if ctx is not None:
+            try:
+                t = GridTracer(ctx, world)
+            except Exception:   # noqa: BLE001 - a driver that cannot build the kernel: the CPU answers
+                if own:
+                    ctx.release()
+            else:
+                if own:
+                    rel = t.release
+
+                    def release():
+                        rel()
+                        ctx.release()
+                    t.release = release
+                return t
+        if prefer == "gpu":
+            raise RuntimeError("no OpenGL 4.3 context with 64-bit shader integers here")
+    return CpuBackend(world)
