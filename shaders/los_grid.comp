@@ -32,7 +32,6 @@ uniform int n_fields;        // 8: one field per octant of the direction of trav
 uniform int field_len;       // X * Y * Z
 
 const int FP = 256;
-const int64_t INF = int64_t(1) << 62;
 
 uint field_at(int i) {
     return (field[i >> 2] >> uint((i & 3) * 8)) & 0xFFu;
@@ -42,22 +41,35 @@ bool in_box(ivec3 v, ivec4 box, int z) {
     return v.z == z && v.x >= box.x && v.x < box.z && v.y >= box.y && v.y < box.w;
 }
 
+// The boundary parameters are integers. ARITH_DOUBLE keeps them in doubles, exactly: every value a decision
+// depends on is below L = |Dx| |Dy| |Dz| <= X Y Z 2^24 <= 2^50 (the 64 Mi voxel cap) < 2^53, and a value past L
+// stays past it when rounded. Otherwise they are 64-bit integers. Same answers; which is faster is the
+// hardware's business (llvmpipe: doubles; most GPUs: integers).
+#ifdef ARITH_DOUBLE
+#define NUM double
+#define NUM3 dvec3
+#define NUM_INF 4.611686018427388e18lf
+#else
+#define NUM int64_t
+#define NUM3 i64vec3
+#define NUM_INF (int64_t(1) << 62)
+#endif
+
 // true when a sight-blocking voxel (other than those of the two floor boxes) lies on p0 -> p1
 bool blocked(ivec3 p0, ivec3 p1, ivec4 box_a, int za, ivec4 box_b, int zb) {
     ivec3 d = p1 - p0;
     ivec3 dd = max(abs(d), ivec3(1));
-    i64vec3 per = i64vec3(int64_t(dd.y) * int64_t(dd.z), int64_t(dd.x) * int64_t(dd.z),
-                          int64_t(dd.x) * int64_t(dd.y));                 // L / |D_a|, no division
-    int64_t L = per.x * int64_t(dd.x);
+    NUM3 per = NUM3(NUM(dd.y) * NUM(dd.z), NUM(dd.x) * NUM(dd.z), NUM(dd.x) * NUM(dd.y));  // L / |D_a|
+    NUM L = per.x * NUM(dd.x);
     ivec3 v = p0 >> 8;                                                    // p0 >= 0: floor(p0 / FP)
     ivec3 stp = sign(d);
-    i64vec3 T, inc;
+    NUM3 T, inc;
     vec3 rinc;
     for (int a = 0; a < 3; ++a) {
         if (d[a] < 0 && (p0[a] & (FP - 1)) == 0) v[a] -= 1;             // a start on a plane, moving down
         int n = d[a] > 0 ? (v[a] + 1) * FP - p0[a] : p0[a] - v[a] * FP;
-        T[a] = d[a] != 0 ? int64_t(n) * per[a] : INF;
-        inc[a] = d[a] != 0 ? int64_t(FP) * per[a] : int64_t(0);
+        T[a] = d[a] != 0 ? NUM(n) * per[a] : NUM_INF;
+        inc[a] = d[a] != 0 ? NUM(FP) * per[a] : NUM(0);
         rinc[a] = d[a] != 0 ? 1.0 / float(inc[a]) : 0.0;
     }
     int base = 0;
@@ -68,35 +80,50 @@ bool blocked(ivec3 p0, ivec3 p1, ivec4 box_a, int za, ivec4 box_b, int zb) {
             if (!(in_box(v, box_a, za) || in_box(v, box_b, zb))) return true;
             k = 1u;                                                       // a floor that never counts
         }
-        int64_t kk = int64_t(k - 1u);
-        int64_t mp = min(min(T.x + kk * inc.x, T.y + kk * inc.y), T.z + kk * inc.z);
+        NUM kk = NUM(k - 1u);
+        NUM mp = min(min(T.x + kk * inc.x, T.y + kk * inc.y), T.z + kk * inc.z);
         if (mp >= L) return false;
-        for (int a = 0; a < 3; ++a) {
-            int64_t r = mp - T[a];
-            if (r >= int64_t(0)) {
-                int q = int(float(r) * rinc[a]);                          // floor(r / inc), maybe one off
-                int64_t rem = r - int64_t(q) * inc[a];
-                if (rem < int64_t(0)) q -= 1;
-                else if (rem >= inc[a]) q += 1;
-                q += 1;
-                T[a] += int64_t(q) * inc[a];
-                v[a] += q * stp[a];
-            }
-        }
+        // crossings of each axis up to and including mp: c = max(floor((mp - T) / inc) + 1, 0), the floor from
+        // a float estimate (within one of it: the quotient is at most the cube's side) and one exact test
+        NUM3 r = NUM3(mp) - T;
+        ivec3 q = ivec3(vec3(r) * rinc);
+        NUM3 rem = r - NUM3(q) * inc;
+        q -= ivec3(lessThan(rem, NUM3(0)));
+        q += ivec3(greaterThanEqual(rem, inc));
+        ivec3 c = max(q + 1, ivec3(0));
+        T += NUM3(c) * inc;
+        v += c * stp;
     }
 }
 
 #ifdef MODE_SEGMENTS
-layout(std430, binding = 1) readonly buffer Segments { int seg[]; };      // 6 ints a segment: p0.xyz, p1.xyz
-layout(std430, binding = 2) writeonly buffer Results { uint result[]; };
+// The end points as the caller's int64 arrays [N, 3] (their low words: 0 <= v < 2^31), no conversion in Python.
+// Each invocation traces RAYS_PER consecutive segments one after the other: a SIMD lane then waits for the
+// slowest of its neighbours' sums of RAYS_PER rays rather than for the slowest single ray.
+#ifndef RAYS_PER
+#define RAYS_PER 8
+#endif
+layout(std430, binding = 1) readonly buffer P0 { int p0w[]; };
+layout(std430, binding = 3) readonly buffer P1 { int p1w[]; };
+layout(std430, binding = 2) writeonly buffer Results { uint result[]; };   // one byte a segment: 1 = blocked
 uniform int n_rays;
 
 void main() {
-    int i = int(gl_GlobalInvocationID.x);
-    if (i >= n_rays) return;
-    ivec3 p0 = ivec3(seg[6 * i], seg[6 * i + 1], seg[6 * i + 2]);
-    ivec3 p1 = ivec3(seg[6 * i + 3], seg[6 * i + 4], seg[6 * i + 5]);
-    result[i] = blocked(p0, p1, ivec4(0), -2, ivec4(0), -2) ? 1u : 0u;
+    int first = int(gl_GlobalInvocationID.x) * RAYS_PER;
+    if (first >= n_rays) return;
+    uint word = 0u;
+    for (int j = 0; j < RAYS_PER; ++j) {
+        int i = first + j;
+        if (i < n_rays) {
+            ivec3 p0 = ivec3(p0w[6 * i], p0w[6 * i + 2], p0w[6 * i + 4]);
+            ivec3 p1 = ivec3(p1w[6 * i], p1w[6 * i + 2], p1w[6 * i + 4]);
+            if (blocked(p0, p1, ivec4(0), -2, ivec4(0), -2)) word |= 1u << uint(8 * (j & 3));
+        }
+        if ((j & 3) == 3) {
+            result[(first >> 2) + (j >> 2)] = word;
+            word = 0u;
+        }
+    }
 }
 #endif
 

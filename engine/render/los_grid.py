@@ -18,12 +18,19 @@ from engine.world.volumes import (NO_ATTACK, NO_BODY, STANDARD, cover_counts_cpu
                                   world_octant_fields)
 
 LOCAL = 64
+RAYS_PER = 8                      # segments an invocation traces one after the other (a multiple of 4)
 MAX_GROUPS = 65535
 FIELDS_MAX_BYTES = 512 << 20      # eight octant fields up to this size; past it one Chebyshev field
 
 
+ARITH = "int64"                   # "int64" or "double": the boundary parameters' type in the kernel (same answers)
+
+
 def _compile(ctx, mode: str):
-    src = with_defines((SHADER_DIR / "los_grid.comp").read_text(), {mode: 1, "LOCAL": LOCAL})
+    defs = {mode: 1, "LOCAL": LOCAL, "RAYS_PER": RAYS_PER}
+    if ARITH == "double":
+        defs["ARITH_DOUBLE"] = 1
+    src = with_defines((SHADER_DIR / "los_grid.comp").read_text(), defs)
     return ctx.compute_shader(src)
 
 
@@ -88,11 +95,14 @@ class GridTracer:
         self.size = (X, Y, Z)
         self._free = {}
 
-    def _set(self, key, data: bytes):
+    def _set(self, key, data=None, reserve: int = 0):
         old = self._bufs.pop(key, None)
         if old is not None:
             old.release()
-        self._bufs[key] = self.ctx.buffer(data if data else b"\0\0\0\0")
+        if data is None:
+            self._bufs[key] = self.ctx.buffer(reserve=max(4, reserve))
+        else:
+            self._bufs[key] = self.ctx.buffer(data if len(data) else b"\0\0\0\0")
         return self._bufs[key]
 
     def _program(self, mode):
@@ -123,18 +133,19 @@ class GridTracer:
             raise ValueError("ray end points must lie inside the map box [0, size)")
         p = self._program("MODE_SEGMENTS")
         self._common(p)
-        out = np.empty(n, dtype=np.uint32)
-        chunk = MAX_GROUPS * LOCAL
+        out = np.empty(n, dtype=bool)
+        chunk = MAX_GROUPS * LOCAL * RAYS_PER
         for s in range(0, n, chunk):
             e = min(n, s + chunk)
-            seg = np.concatenate([p0[s:e], p1[s:e]], axis=1).astype(np.int32)
-            self._set("seg", seg.tobytes()).bind_to_storage_buffer(1)
-            res = self._set("res", bytes(4 * (e - s)))
+            self._set("p0", np.ascontiguousarray(p0[s:e]).data).bind_to_storage_buffer(1)
+            self._set("p1", np.ascontiguousarray(p1[s:e]).data).bind_to_storage_buffer(3)
+            words = (e - s + RAYS_PER - 1) // RAYS_PER * RAYS_PER // 4
+            res = self._set("res", reserve=4 * words)
             res.bind_to_storage_buffer(2)
             p["n_rays"].value = e - s
-            p.run((e - s + LOCAL - 1) // LOCAL)
-            out[s:e] = np.frombuffer(res.read(), dtype=np.uint32)
-        return out.astype(bool)
+            p.run((e - s + LOCAL * RAYS_PER - 1) // (LOCAL * RAYS_PER))
+            out[s:e] = np.frombuffer(res.read(), dtype=np.uint8)[:e - s].view(bool)
+        return out
 
     # -- cells -----------------------------------------------------------------------------------------------
     def _free_bits(self, template):
@@ -202,7 +213,7 @@ class GridTracer:
             i = j + 1
         for i, j in runs:
             cells = X * Y * (j - i)
-            res = self._set("counts", bytes(4 * cells))
+            res = self._set("counts", reserve=4 * cells)
             res.bind_to_storage_buffer(4)
             p["box0"].value = (0, 0, layers[i])
             p["box_size"].value = (X, Y, j - i)
