@@ -88,6 +88,10 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--seed", type=int)
     s.add_argument("--size", type=_size, default=(1280, 720))
 
+    from engine.render.volume_cli import add_parsers as volume_parsers   # aerie cover, aerie threat
+
+    volume_parsers(sub)
+
     s = sub.add_parser("bench", help="benchmarks (figures for docs/performance.md)")
     s.add_argument("what", choices=["los", "rules", "render", "window", "cover"])
     s.add_argument("--rays", type=_positive(int), default=1_000_000)
@@ -141,6 +145,8 @@ COMMANDS = {
     "replay": _delegate("engine.render.commands", "cmd_replay"),
     "play": _delegate("engine.app.commands", "cmd_play"),
     "demo": _delegate("engine.demo", "cmd_demo"),
+    "cover": _delegate("engine.render.volume_cli", "cmd_cover"),
+    "threat": _delegate("engine.render.volume_cli", "cmd_threat"),
 }
 
 BENCHES = {

@@ -69,11 +69,9 @@ class GridTracer:
         self._bufs = {}
         self.world = world
         self.revision = None
+        self.name = f"GLSL compute ({ctx.info['GL_RENDERER']})"
         self.update()
 
-    @property
-    def name(self) -> str:
-        return f"GLSL compute ({self.ctx.info['GL_RENDERER']})"
 
     @_current
     def update(self):
