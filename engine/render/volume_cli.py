@@ -54,6 +54,8 @@ def _output(path: str, suffixes) -> Path:
     if p.suffix.lower() not in suffixes:
         raise AerieError(f"{path}: -o must end in {' or '.join(suffixes)}")
     parent = p.parent if str(p.parent) else Path(".")
+    if parent.exists() and not parent.is_dir():
+        raise AerieError(f"{path}: cannot write: {parent} is not a folder")
     if not parent.is_dir():
         raise AerieError(f"{path}: cannot write: the folder {parent} does not exist")
     if p.is_dir():
