@@ -248,6 +248,26 @@ class CpuBackend:
         pass
 
 
+_LOCAL = __import__("threading").local()
+
+
+def shared_backend(world):
+    """This thread's backend for ``world`` (made once; GL contexts belong to a thread, so each thread has its own).
+    ``AERIE_LOS_BACKEND=cpu`` in the environment chooses the CPU one."""
+    import os
+
+    cache = getattr(_LOCAL, "backends", None)
+    if cache is None:
+        cache = _LOCAL.backends = {}
+    got = cache.get(id(world))
+    if got is None or got[0] is not world:
+        for _w, b in cache.values():
+            b.release()
+        cache.clear()
+        got = cache[id(world)] = (world, open_backend(world, os.environ.get("AERIE_LOS_BACKEND", "auto")))
+    return got[1]
+
+
 def open_backend(world, prefer: str = "auto", ctx=None):
     """``GridTracer`` on a GL 4.3 context (``ctx`` or a new headless one) unless ``prefer == "cpu"``, else
     ``CpuBackend``. The GPU one owns a context it made (``release`` frees it)."""

@@ -22,6 +22,7 @@ clear, so the answer is the plain traversal's (tests/test_volumes.py checks it a
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 import numpy as np
@@ -162,7 +163,20 @@ def free_cells(world, template: Body = STANDARD) -> np.ndarray:
     return ~acc
 
 
+@functools.lru_cache(maxsize=16)
+def _sample_table(size, template):
+    t = _sample_table_uncached(size, template)
+    for a in t:
+        a.setflags(write=False)
+    return t
+
+
 def sample_table(size, template: Body = STANDARD):
+    """(Cached, read-only) see ``_sample_table_uncached``."""
+    return _sample_table(tuple(int(v) for v in size), template)
+
+
+def _sample_table_uncached(size, template: Body = STANDARD):
     """Per axis, the fixed-point sample coordinates of a body at every cell: ``qx[x, s]``, ``qy[y, s]``,
     ``qz[layer, s]`` (int64, the 36 samples of ``cover.sample_points``, quantised and clamped into the map as
     cover_between does). A sample's x depends only on the cell's x (and so on), so three small tables give every
@@ -176,6 +190,12 @@ def sample_table(size, template: Body = STANDARD):
 
 
 def sample_offsets(size, template: Body = STANDARD) -> np.ndarray | None:
+    """(Cached, read-only) see ``_sample_offsets``."""
+    return _sample_offsets(tuple(int(v) for v in size), template)
+
+
+@functools.lru_cache(maxsize=16)
+def _sample_offsets(size, template: Body = STANDARD) -> np.ndarray | None:
     """int [36, 3]: the samples as fixed-point offsets from a cell's corner ``(x, y, layer) * FP``, when that is
     exact at every cell of the map (before clamping); None otherwise (then the GPU cannot make them itself)."""
     X, Y, Z = size
@@ -190,7 +210,9 @@ def sample_offsets(size, template: Body = STANDARD) -> np.ndarray | None:
         if not (q == q[0]).all():
             return None
         out.append(q[0])
-    return np.stack(out, axis=1)
+    res = np.stack(out, axis=1)
+    res.setflags(write=False)
+    return res
 
 
 def eye_fixed(world, attacker: Body) -> np.ndarray:
@@ -268,6 +290,12 @@ class Weapons:
 
 
 def range_table(range_m: float, cell_m: float, size) -> np.ndarray:
+    """(Cached: the same weapon on the same map gives the same table; read-only.)"""
+    return _range_table(float(range_m), float(cell_m), tuple(int(v) for v in size))
+
+
+@functools.lru_cache(maxsize=64)
+def _range_table(range_m: float, cell_m: float, size) -> np.ndarray:
     """int32 [Z, W]: for layers apart |dz| and doubled centre offset |2 dy|, the largest doubled centre offset
     |2 dx| (of the same parity: bodies of footprints f and 1 always differ by (f - 1) / 2 on both axes) with
     ``distance_m(a, b, cell_m) <= range_m + 1e-9``, the rules' own test (AIR-03); -1 if none. Built with
@@ -299,6 +327,7 @@ def range_table(range_m: float, cell_m: float, size) -> np.ndarray:
                 else:
                     hi = mid
             out[dz, dy2] = 2 * lo + p
+    out.setflags(write=False)
     return out
 
 
