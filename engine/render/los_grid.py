@@ -69,6 +69,7 @@ class GridTracer:
         self._bufs = {}
         self.world = world
         self.revision = None
+        self.rays_per = RAYS_PER
         self.name = f"GLSL compute ({ctx.info['GL_RENDERER']})"
         self.update()
 
@@ -127,21 +128,22 @@ class GridTracer:
         if n == 0:
             return np.zeros(0, dtype=bool)
         hi = np.array(self.size, dtype=np.int64) * 256
-        if (p0 < 0).any() or (p1 < 0).any() or (p0 >= hi).any() or (p1 >= hi).any():
+        if min(p0.min(), p1.min()) < 0 or (np.maximum(p0.max(axis=0), p1.max(axis=0)) >= hi).any():
             raise ValueError("ray end points must lie inside the map box [0, size)")
         p = self._program("MODE_SEGMENTS")
         self._common(p)
         out = np.empty(n, dtype=bool)
-        chunk = MAX_GROUPS * LOCAL * RAYS_PER
+        R = self.rays_per
+        chunk = MAX_GROUPS * LOCAL * R
         for s in range(0, n, chunk):
             e = min(n, s + chunk)
             self._set("p0", np.ascontiguousarray(p0[s:e]).data).bind_to_storage_buffer(1)
             self._set("p1", np.ascontiguousarray(p1[s:e]).data).bind_to_storage_buffer(3)
-            words = (e - s + RAYS_PER - 1) // RAYS_PER * RAYS_PER // 4
+            words = (e - s + R - 1) // R * R // 4
             res = self._set("res", reserve=4 * words)
             res.bind_to_storage_buffer(2)
             p["n_rays"].value = e - s
-            p.run((e - s + LOCAL * RAYS_PER - 1) // (LOCAL * RAYS_PER))
+            p.run((e - s + LOCAL * R - 1) // (LOCAL * R))
             out[s:e] = np.frombuffer(res.read(), dtype=np.uint8)[:e - s].view(bool)
         return out
 
