@@ -106,6 +106,7 @@ bool blocked(ivec3 p0, ivec3 p1, ivec4 box_a, int za, ivec4 box_b, int zb) {
 layout(std430, binding = 1) readonly buffer P0 { int p0w[]; };
 layout(std430, binding = 3) readonly buffer P1 { int p1w[]; };
 layout(std430, binding = 2) writeonly buffer Results { uint result[]; };   // one byte a segment: 1 = blocked
+layout(std430, binding = 4) buffer Bad { uint bad_points; };               // set: an end point outside the map
 uniform int n_rays;
 
 void main() {
@@ -117,7 +118,15 @@ void main() {
         if (i < n_rays) {
             ivec3 p0 = ivec3(p0w[6 * i], p0w[6 * i + 2], p0w[6 * i + 4]);
             ivec3 p1 = ivec3(p1w[6 * i], p1w[6 * i + 2], p1w[6 * i + 4]);
-            if (blocked(p0, p1, ivec4(0), -2, ivec4(0), -2)) word |= 1u << uint(8 * (j & 3));
+            ivec3 hw = ivec3(p0w[6 * i + 1], p0w[6 * i + 3], p0w[6 * i + 5]) |
+                       ivec3(p1w[6 * i + 1], p1w[6 * i + 3], p1w[6 * i + 5]);
+            ivec3 top = size * FP;
+            if (any(notEqual(hw, ivec3(0))) || any(lessThan(min(p0, p1), ivec3(0))) ||
+                any(greaterThanEqual(max(p0, p1), top))) {
+                atomicOr(bad_points, 1u);                 // outside the map box: refused by the caller
+            } else if (blocked(p0, p1, ivec4(0), -2, ivec4(0), -2)) {
+                word |= 1u << uint(8 * (j & 3));
+            }
         }
         if ((j & 3) == 3) {
             result[(first >> 2) + (j >> 2)] = word;

@@ -210,3 +210,17 @@ def test_open_backend_falls_back_to_the_cpu_with_the_same_answers(ctx):
     Z = scene.world.size[2]
     assert np.array_equal(cpu.cell_counts([att], range(Z)), gpu.cell_counts([att], range(Z)))
     gpu.release()
+
+
+def test_grid_kernel_refuses_end_points_outside_the_map(ctx):
+    from engine.render.los_grid import GridTracer
+    from engine.world.grid import World
+
+    w = World.empty((6, 5, 4))
+    t = GridTracer(ctx, w)
+    inside = np.array([[0, 0, 0]]), np.array([[6 * 256 - 1, 5 * 256 - 1, 4 * 256 - 1]])
+    assert not t.trace(*inside)[0]
+    for bad in ([[6 * 256, 0, 0]], [[-1, 0, 0]], [[0, 0, 2 ** 33]], [[0, 2 ** 31 + 5, 0]]):
+        with pytest.raises(ValueError):
+            t.trace(np.array([[0, 0, 0]]), np.array(bad))
+    t.release()

@@ -127,11 +127,10 @@ class GridTracer:
         n = len(p0)
         if n == 0:
             return np.zeros(0, dtype=bool)
-        hi = np.array(self.size, dtype=np.int64) * 256
-        if min(p0.min(), p1.min()) < 0 or (np.maximum(p0.max(axis=0), p1.max(axis=0)) >= hi).any():
-            raise ValueError("ray end points must lie inside the map box [0, size)")
         p = self._program("MODE_SEGMENTS")
         self._common(p)
+        bad = self._set("bad", bytes(4))            # the kernel checks the end points (cheaper than numpy here)
+        bad.bind_to_storage_buffer(4)
         out = np.empty(n, dtype=bool)
         R = self.rays_per
         chunk = MAX_GROUPS * LOCAL * R
@@ -145,6 +144,8 @@ class GridTracer:
             p["n_rays"].value = e - s
             p.run((e - s + LOCAL * R - 1) // (LOCAL * R))
             out[s:e] = np.frombuffer(res.read(), dtype=np.uint8)[:e - s].view(bool)
+        if np.frombuffer(bad.read(), dtype=np.uint32)[0]:
+            raise ValueError("ray end points must lie inside the map box [0, size)")
         return out
 
     # -- cells -----------------------------------------------------------------------------------------------
