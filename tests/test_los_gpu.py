@@ -224,3 +224,19 @@ def test_grid_kernel_refuses_end_points_outside_the_map(ctx):
         with pytest.raises(ValueError):
             t.trace(np.array([[0, 0, 0]]), np.array(bad))
     t.release()
+
+
+def test_grid_kernel_melee_after_a_move_in_tiles_matches_the_cpu(ctx):
+    """Many places and melee only: the kernel runs in tiles with only the places that can reach each one."""
+    import engine.render.los_grid as lg
+    from engine.world.volumes import Weapons, threat_counts_cpu
+    from tests.test_volumes import free_body
+
+    rng = np.random.default_rng(53)
+    w = _grid_world(rng, 20, 36, density=0.06)
+    places = [free_body(rng, w, 1 + (k % 3 == 0)) for k in range(lg.TILE_EYES + 8)]
+    for weapons in (Weapons(1.5, None), Weapons(4.5, None)):
+        t = lg.GridTracer(ctx, w)
+        got = t.cell_counts(places, range(w.size[2]), weapons=weapons)
+        t.release()
+        assert np.array_equal(got, threat_counts_cpu(w, [(places, weapons)])[0])

@@ -20,6 +20,8 @@ from engine.world.volumes import (NO_ATTACK, NO_BODY, STANDARD, cover_counts_cpu
 LOCAL = 64
 RAYS_PER = 8                      # segments an invocation traces one after the other (a multiple of 4)
 MAX_GROUPS = 65535
+TILE = 16                         # melee threat after a move: tiles of this many cells a side...
+TILE_EYES = 32                    # ...when an enemy has more places than this
 FIELDS_MAX_BYTES = 512 << 20      # eight octant fields up to this size; past it one Chebyshev field
 
 
@@ -203,6 +205,8 @@ class GridTracer:
         p["footprint"].value = template.footprint
         p["eye0"].value = 0
         p["n_eyes"].value = len(places)
+        if weapons is not None and weapons.range_m is None and len(places) > TILE_EYES:
+            return self._melee_tiles(p, eyes, places, layers, out, mc, ml, template)
         # runs of consecutive layers, each one dispatch (under the work-group limit)
         per = max(1, (MAX_GROUPS * LOCAL) // (X * Y))
         runs, i = [], 0
@@ -220,6 +224,40 @@ class GridTracer:
             p["box_size"].value = (X, Y, j - i)
             p.run((cells + LOCAL - 1) // LOCAL)
             out[i:j] = np.frombuffer(res.read(), dtype=np.uint32).reshape(j - i, Y, X)
+        return out
+
+    def _melee_tiles(self, p, eyes, places, layers, out, mc, ml, template):
+        """Melee only, many places (after a move): each layer in tiles of TILE x TILE cells, each with only the
+        places whose reach can cover some cell of the tile (a superset: the kernel still checks each cell)."""
+        X, Y, Z = self.size
+        f = template.footprint
+        bx = np.array([b.x for b in places])
+        by = np.array([b.y for b in places])
+        bz = np.array([b.layer for b in places])
+        bf = np.array([b.footprint for b in places])
+        free = free_cells(self.world, template)
+        for i, z in enumerate(layers):
+            near_z = np.abs(bz - z) <= ml
+            for y0 in range(0, Y, TILE):
+                y1 = min(Y, y0 + TILE)
+                gy = np.maximum(0, np.maximum(y0 - (by + bf - 1), by - (y1 - 1 + f - 1)))
+                for x0 in range(0, X, TILE):
+                    x1 = min(X, x0 + TILE)
+                    gx = np.maximum(0, np.maximum(x0 - (bx + bf - 1), bx - (x1 - 1 + f - 1)))
+                    sel = np.flatnonzero(near_z & (np.maximum(gx, gy) <= mc))
+                    tile = out[i, y0:y1, x0:x1]
+                    if not len(sel):
+                        tile[free[z, y0:y1, x0:x1]] = NO_ATTACK
+                        continue
+                    self._set("eyes", np.ascontiguousarray(eyes[sel]).tobytes()).bind_to_storage_buffer(1)
+                    p["n_eyes"].value = len(sel)
+                    cells = (x1 - x0) * (y1 - y0)
+                    res = self._set("counts", reserve=4 * cells)
+                    res.bind_to_storage_buffer(4)
+                    p["box0"].value = (x0, y0, z)
+                    p["box_size"].value = (x1 - x0, y1 - y0, 1)
+                    p.run((cells + LOCAL - 1) // LOCAL)
+                    tile[:] = np.frombuffer(res.read(), dtype=np.uint32).reshape(y1 - y0, x1 - x0)
         return out
 
     @_current
