@@ -70,7 +70,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def _grid_world(rng, lo=5, hi=24, density=None):
-    from tests.test_volumes import random_world
+    from test_volumes import random_world
 
     return random_world(rng, lo, hi, density)
 
@@ -147,7 +147,7 @@ def test_grid_kernel_cover_volumes_match_the_cpu(ctx, arith):
 def test_grid_kernel_threat_volumes_match_the_cpu(ctx):
     from engine.render.los_grid import GridTracer
     from engine.world.volumes import NO_ATTACK, Weapons, threat_counts_cpu
-    from tests.test_volumes import free_body
+    from test_volumes import free_body
 
     rng = np.random.default_rng(43)
     for i in range(4):
@@ -230,7 +230,7 @@ def test_grid_kernel_melee_after_a_move_in_tiles_matches_the_cpu(ctx):
     """Many places and melee only: the kernel runs in tiles with only the places that can reach each one."""
     import engine.render.los_grid as lg
     from engine.world.volumes import Weapons, threat_counts_cpu
-    from tests.test_volumes import free_body
+    from test_volumes import free_body
 
     rng = np.random.default_rng(53)
     w = _grid_world(rng, 20, 36, density=0.06)
