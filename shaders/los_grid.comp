@@ -55,6 +55,56 @@ bool in_box(ivec3 v, ivec4 box, int z) {
 #define NUM_INF (int64_t(1) << 62)
 #endif
 
+#ifdef ARITH_I32
+// 32-bit variant, exact where every coordinate is below 2^15 (a map of at most 128 voxels a side): the crossing
+// parameters as fractions N_a / |D_a| (N_a: fixed-point distance from p0 to axis a's next boundary plane), compared
+// by cross-multiplication -- the same comparisons as T_a = N_a L / |D_a| over the common denominator, so the same
+// voxels, ties included. Products stay below 2^31: N_a + 256 (k - 1) < |D_a| + 2^14 and |D_b| < 2^15.
+bool blocked(ivec3 p0, ivec3 p1, ivec4 box_a, int za, ivec4 box_b, int zb) {
+    ivec3 d = p1 - p0;
+    bvec3 mv = notEqual(d, ivec3(0));
+    ivec3 dd = max(abs(d), ivec3(1));
+    ivec3 v = p0 >> 8;
+    ivec3 stp = sign(d);
+    ivec3 N;
+    vec3 rden;                                        // 1 / (256 |D_a|)
+    for (int a = 0; a < 3; ++a) {
+        if (d[a] < 0 && (p0[a] & (FP - 1)) == 0) v[a] -= 1;
+        N[a] = d[a] > 0 ? (v[a] + 1) * FP - p0[a] : p0[a] - v[a] * FP;
+        rden[a] = 1.0 / float(FP * dd[a]);
+    }
+    int base = 0;
+    if (n_fields == 8) base = (int(d.x < 0) + 2 * int(d.y < 0) + 4 * int(d.z < 0)) * field_len;
+    for (;;) {
+        uint k = field_at(base + (v.z * size.y + v.y) * size.x + v.x);
+        if (k == 0u) {
+            if (!(in_box(v, box_a, za) || in_box(v, box_b, zb))) return true;
+            k = 1u;
+        }
+        int kk = int(k) - 1;
+        // the far faces' crossings; an axis the ray does not move along never comes first (32768 / 1)
+        ivec3 cand = ivec3(mix(vec3(32768.0), vec3(N + FP * kk), vec3(mv)));
+        ivec3 den = ivec3(mix(vec3(1.0), vec3(dd), vec3(mv)));
+        // the smallest fraction cand_a / den_a (the first in x, y, z order on a tie: same value either way)
+        int m = 0;
+        if (cand.y * den[m] < cand[m] * den.y) m = 1;
+        if (cand.z * den[m] < cand[m] * den.z) m = 2;
+        int cm = cand[m];
+        int dm = den[m];
+        if (cm >= dm) return false;                   // the parameter reached 1: the end point
+        // crossings of each axis up to it: (N_b + 256 j) / |D_b| <= cm / dm for j = 0 .. c_b - 1
+        ivec3 num = cm * den - N * dm;
+        int step_den = FP * dm;
+        ivec3 q = ivec3(vec3(num) * rden[m]);
+        ivec3 rem = num - q * step_den;
+        q -= ivec3(lessThan(rem, ivec3(0)));
+        q += ivec3(greaterThanEqual(rem, ivec3(step_den)));
+        ivec3 c = max(q + 1, ivec3(0)) * ivec3(mv);
+        N += FP * c;
+        v += c * stp;
+    }
+}
+#else
 // true when a sight-blocking voxel (other than those of the two floor boxes) lies on p0 -> p1
 bool blocked(ivec3 p0, ivec3 p1, ivec4 box_a, int za, ivec4 box_b, int zb) {
     ivec3 d = p1 - p0;
@@ -95,6 +145,8 @@ bool blocked(ivec3 p0, ivec3 p1, ivec4 box_a, int za, ivec4 box_b, int zb) {
         v += c * stp;
     }
 }
+
+#endif
 
 #ifdef MODE_SEGMENTS
 // The end points as the caller's int64 arrays [N, 3] (their low words: 0 <= v < 2^31), no conversion in Python.

@@ -75,7 +75,7 @@ def _grid_world(rng, lo=5, hi=24, density=None):
     return random_world(rng, lo, hi, density)
 
 
-@pytest.fixture(scope="module", params=["int64", "double"])
+@pytest.fixture(scope="module", params=["int64", "double", "i32"])
 def arith(request):
     import engine.render.los_grid as lg
 
@@ -240,3 +240,18 @@ def test_grid_kernel_melee_after_a_move_in_tiles_matches_the_cpu(ctx):
         got = t.cell_counts(places, range(w.size[2]), weapons=weapons)
         t.release()
         assert np.array_equal(got, threat_counts_cpu(w, [(places, weapons)])[0])
+
+
+def test_grid_kernel_chooses_32_bits_only_where_exact(ctx):
+    import engine.render.los_grid as lg
+    from engine.world.grid import World
+
+    assert lg.GridTracer(ctx, World.empty((128, 8, 8))).arith == "i32"
+    assert lg.GridTracer(ctx, World.empty((129, 8, 8))).arith == "int64"
+    old = lg.ARITH
+    lg.ARITH = "i32"
+    try:
+        with pytest.raises(ValueError):
+            lg.GridTracer(ctx, World.empty((8, 8, 200)))
+    finally:
+        lg.ARITH = old

@@ -25,13 +25,16 @@ TILE_EYES = 32                    # ...when an enemy has more places than this
 FIELDS_MAX_BYTES = 512 << 20      # eight octant fields up to this size; past it one Chebyshev field
 
 
-ARITH = "int64"                   # "int64" or "double": the boundary parameters' type in the kernel (same answers)
+ARITH = "auto"                    # "auto" (i32 up to 128 a side, else int64), "int64", "double", "i32": the
+                                  # boundary parameters' type in the kernel (same answers)
 
 
-def _compile(ctx, mode: str):
+def _compile(ctx, mode: str, arith: str = "int64"):
     defs = {mode: 1, "LOCAL": LOCAL, "RAYS_PER": RAYS_PER}
-    if ARITH == "double":
+    if arith == "double":
         defs["ARITH_DOUBLE"] = 1
+    elif arith == "i32":
+        defs["ARITH_I32"] = 1
     src = with_defines((SHADER_DIR / "los_grid.comp").read_text(), defs)
     return ctx.compute_shader(src)
 
@@ -72,6 +75,10 @@ class GridTracer:
         self.world = world
         self.revision = None
         self.rays_per = RAYS_PER
+        small = max(world.size) * 256 <= 1 << 15      # every coordinate below 2^15: the 32-bit arithmetic is exact
+        self.arith = "i32" if ARITH == "auto" and small else ("int64" if ARITH == "auto" else ARITH)
+        if self.arith == "i32" and not small:
+            raise ValueError("the 32-bit kernel needs a map of at most 128 voxels a side")
         self.name = f"GLSL compute ({ctx.info['GL_RENDERER']})"
         self.update()
 
@@ -109,7 +116,7 @@ class GridTracer:
     def _program(self, mode):
         p = self._programs.get(mode)
         if p is None:
-            p = self._programs[mode] = _compile(self.ctx, mode)
+            p = self._programs[mode] = _compile(self.ctx, mode, self.arith)
         return p
 
     def _common(self, p):
