@@ -175,6 +175,10 @@ def test_grid_kernel_follows_edits(ctx):
     t.cell_counts([att], range(w.size[2]))
     w.set_voxels((3, 0, 0), (3, w.size[1] - 1, w.size[2] - 1), 1)     # a wall east of the attacker
     got = t.cell_counts([att], range(w.size[2]))
+    assert np.array_equal(got, cover_counts_cpu(w, att))
+    w.voxels[:, :, 3] = 0                                         # by hand, as engine/bench.py does
+    w._luts.clear()
+    got = t.cell_counts([att], range(w.size[2]))
     t.release()
     assert np.array_equal(got, cover_counts_cpu(w, att))
 

@@ -74,6 +74,7 @@ class GridTracer:
         self._bufs = {}
         self.world = world
         self.revision = None
+        self._src = None
         self.rays_per = RAYS_PER
         small = max(world.size) * 256 <= 1 << 15      # every coordinate below 2^15: the 32-bit arithmetic is exact
         self.arith = "i32" if ARITH == "auto" and small else ("int64" if ARITH == "auto" else ARITH)
@@ -85,16 +86,16 @@ class GridTracer:
 
     @_current
     def update(self):
-        """(Re)upload the fields if the world changed since the last upload."""
+        """(Re)upload the fields if the world changed since the last upload: an edit (its revision) or derived
+        grids dropped by hand (``world._luts.clear()`` after writing ``voxels``: the cached fields are new)."""
         w = self.world
-        if self.revision == w.revision and "field" in self._bufs:
-            return
         X, Y, Z = w.size
         n = X * Y * Z
-        if 8 * n <= FIELDS_MAX_BYTES:
-            fields = world_octant_fields(w)
-        else:
-            fields = w.los_distance()[None, :]
+        src = world_octant_fields(w) if 8 * n <= FIELDS_MAX_BYTES else w.los_distance()
+        if self.revision == w.revision and "field" in self._bufs and src is self._src:
+            return
+        self._src = src
+        fields = src if src.ndim == 2 else src[None, :]
         self.n_fields = len(fields)
         raw = np.ascontiguousarray(fields).reshape(-1)
         raw = np.concatenate([raw, np.zeros((-len(raw)) % 4, np.uint8)])
