@@ -70,7 +70,8 @@ EXAMPLES = {
     "replay": ["aerie replay air_fall_table -o fight.mp4 --size 640x360 --seed 5",
                "aerie replay showcase -o fall.gif --actions docs/images/fall_actions.json --fps 12"],
     "play": ["aerie play showcase", "aerie play my_scene.toml --seed 3 --size 1600x900"],
-    "bench": ["aerie bench los --quick", "aerie bench los --rays 200000 --seed 2", "aerie bench render --breakdown"],
+    "bench": ["aerie bench los --quick", "aerie bench los --rays 200000 --seed 2", "aerie bench render --breakdown",
+              "aerie bench cover --quick"],
     "demo": ["aerie demo", "aerie demo --scene air_low_wall"],
     "import": ["aerie import tavern.dd2vtt -o tavern/scene.toml",
                "aerie import keep.json -o keep/scene.toml --wall-height 4.5 --object-height 1 --doors gap",
@@ -78,6 +79,10 @@ EXAMPLES = {
                "aerie import map.uvtt -o map/scene.toml --image map.webp --thickness 2 --wall-material wood --layers 16 --grid-m 1.5",
                "aerie import map.uvtt -o bare/scene.toml --no-image"],
     "rules": ["aerie rules", "aerie rules --markdown"],
+    "cover": ["aerie cover showcase --from ground_archer --layer 0 -o cover.png",
+              "aerie cover showcase --from ground_archer -o cover.npy --json --backend cpu"],
+    "threat": ["aerie threat showcase --side blue --layer 0 -o threat.png",
+               "aerie threat showcase --side blue --after-move -o threat.npz --json --backend gpu"],
     "export": ["aerie export showcase -o showcase.glb", "aerie export air_fall_table -o after.glb --step 3 --seed 7"],
 }
 
@@ -162,8 +167,12 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--seed", type=_seed, help="the dice seed (default: the scene's)")
     s.add_argument("--size", type=_size, default=(1280, 720), metavar="WxH", help="window size (default 1280x720)")
 
+    from engine.render.volume_cli import add_parsers as volume_parsers   # aerie cover, aerie threat
+
+    volume_parsers(sub)
+
     s = sub.add_parser("bench", help="benchmarks (figures for docs/performance.md)")
-    s.add_argument("what", choices=["los", "rules", "render", "window"], help="what to time: %(choices)s")
+    s.add_argument("what", choices=["los", "rules", "render", "window", "cover"], help="what to time: %(choices)s")
     s.add_argument("--rays", type=_positive(int, 100_000_000), default=1_000_000, help="los: how many rays (default 1000000)")
     s.add_argument("--seed", type=_seed, default=1, help="the seed of the generated maps and dice (default 1)")
     s.add_argument("--quick", action="store_true", help="smaller sizes, for a smoke test")
@@ -239,6 +248,8 @@ COMMANDS = {
     "import": _delegate("engine.interop.commands", "cmd_import"),
     "export": _delegate("engine.interop.commands", "cmd_export"),
     "rules": _delegate("engine.rules.catalogue", "cmd_rules"),
+    "cover": _delegate("engine.render.volume_cli", "cmd_cover"),
+    "threat": _delegate("engine.render.volume_cli", "cmd_threat"),
 }
 
 BENCHES = {
@@ -246,6 +257,7 @@ BENCHES = {
     "rules": ("engine.rules.bench", "bench_rules"),
     "render": ("engine.render.bench", "bench_render"),
     "window": ("engine.app.bench", "bench_window"),
+    "cover": ("engine.render.bench_cover", "bench_cover"),
 }
 
 

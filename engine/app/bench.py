@@ -149,5 +149,21 @@ def bench_window(args) -> int:
           "(other work on the machine slows llvmpipe: the figures are the best of interleaved rounds)")
     for line in results:
         print(f"{n} frames, {line}")
+    # after an action (end of turn: a new state), frames until the cover and threat maps of the new state are up
+    lat = []
+    for _ in range(3 if args.quick else 8):
+        ctl.step({"actor": ctl.session.current, "action": "end_turn"})
+        ctl.select_current()
+        win._rebuild_log()
+        k = (ctl.state_version, ctl.selected, ctl.cursor_layer)
+        t, frames = time.perf_counter(), 0
+        while not (win.result("cover", k)[0] and win.result("threat", k)[0]) and time.perf_counter() - t < 30:
+            frame()
+            frames += 1
+        lat.append((time.perf_counter() - t, frames))
+    lat.sort()
+    med = lat[len(lat) // 2]
+    print(f"after an action, the cover and threat maps of the new state: median {med[0] * 1000:.0f} ms, "
+          f"{med[1]} frame(s) (all: " + ", ".join(f"{t * 1000:.0f} ms/{f}" for t, f in lat) + ")")
     win.close()
     return 0

@@ -1,9 +1,10 @@
 """Per-layer maps for the window's overlays -- the cover map of an attacker and the movement range at one layer --
 as few quads as possible (cells of equal class merged into rectangles), so they cost little to draw every frame.
 
-The numbers come from the rules' own functions: ``engine.world.cover.cover_map`` (the same sight lines and
-thresholds as an attack's cover, AIR-13..16) and the rules core's reach map (``engine.rules.aerial.reach``,
-AIR-06/07/09 costs). Pure numpy; called in the window's worker thread.
+The numbers come from the rules' own functions: the cover volume of ``engine.world.volumes`` (the same sight
+lines and thresholds as an attack's cover, AIR-13..16: ``cover_between`` at every cell), on the GPU kernel of
+``engine.render.los_grid`` where GL 4.3 is there, and the rules core's reach map (``engine.rules.aerial.reach``,
+AIR-06/07/09 costs). Called in the window's worker thread (which then has its own headless GL context).
 """
 
 from __future__ import annotations
@@ -11,7 +12,8 @@ from __future__ import annotations
 import numpy as np
 
 from engine.render.overlays import Label, Prims
-from engine.world.cover import DEFAULT_THRESHOLDS, cover_map
+from engine.world.cover import DEFAULT_THRESHOLDS
+from engine.world.volumes import NO_ATTACK, NO_BODY, N_SAMPLES, fraction, level_table
 
 COVER_COLOURS = {"none": (70, 210, 90, 110), "half": (240, 200, 60, 120), "three-quarters": (245, 120, 40, 130),
                  "partial": (240, 170, 50, 120), "total": (30, 30, 45, 120)}
@@ -63,7 +65,9 @@ def cover_prims(scene, body, layer: int, label_at=None) -> tuple[Prims, dict]:
     coloured by the ruleset's cover level. Returns (prims, {level: cells})."""
     world = scene.world
     thresholds = scene.spec.options.get("cover_thresholds") or DEFAULT_THRESHOLDS[scene.ruleset]
-    frac = cover_map(world, body, layer, scene.ruleset)
+    from engine.render.los_grid import shared_backend
+
+    frac = fraction(shared_backend(world).cell_counts([body], [layer]))[0]
     levels = [name for name, _start in thresholds]
     cls = np.full(frac.shape, -1, dtype=np.int32)
     ok = ~np.isnan(frac)
@@ -94,3 +98,39 @@ def movement_prims(scene, costs: dict, layer: int, budget_m: float | None = None
     pr = Prims()
     _quads(pr, rectangles(cls), world.cell_m, layer + 0.03, colours, inset=0.0)
     return pr, len(here)
+
+
+THREAT_COLOURS = {0: (70, 210, 90, 100), 1: (240, 210, 60, 115), 2: (245, 140, 40, 125), 3: (225, 60, 45, 135),
+                  4: (150, 30, 90, 140)}
+
+
+def threat_prims(scene, session, side: str, layer: int, after_move: bool = False, label_at=None):
+    """How many enemies of ``side`` could attack a standard body at each cell of ``layer`` (their reach, AIR-05,
+    and range, and line of sight), from where they stand or after moving. Returns (prims, {count: cells})."""
+    from engine.render.los_grid import shared_backend
+    from engine.render.volume_cli import threat_inputs, threat_volume
+
+    world = scene.world
+    thresholds = scene.spec.options.get("cover_thresholds") or DEFAULT_THRESHOLDS[scene.ruleset]
+    levels = level_table(scene.ruleset, thresholds)
+    first_total = next(k for k in range(N_SAMPLES + 1) if levels[k] == levels[-1])
+    per = threat_volume(shared_backend(world), threat_inputs(session, side, after_move), [layer])
+    free = None
+    count = np.zeros(world.voxels.shape[1:], dtype=np.int32)
+    for c in per:
+        c = c[0]
+        free = c != NO_BODY
+        count += (c != NO_BODY) & (c != NO_ATTACK) & (c < first_total)
+    if free is None:
+        from engine.world.volumes import free_cells
+
+        free = free_cells(world)[layer]
+    cls = np.where(free, np.minimum(count, 4), -1)
+    pr = Prims()
+    _quads(pr, rectangles(cls), world.cell_m, layer + 0.04, THREAT_COLOURS)
+    counts = {k: int((cls == k).sum()) for k in range(5)}
+    if label_at is not None:
+        pr.labels.append(Label(label_at, f"threat to {side} at layer {layer}: safe {counts[0]}, " +
+                               ", ".join(f"{k}{'+' if k == 4 else ''} enemies {counts[k]}" for k in range(1, 5) if counts[k]),
+                               (255, 255, 255, 255), (40, 40, 40, 220), offset_px=(0, -48)))
+    return pr, counts

@@ -41,7 +41,8 @@ OVERLAYS = (("grid", key.G, "layer grid at the cursor's altitude"),
             ("engagement", key.X, "engagement (AIR-04) and the selected character's reach (AIR-05)"),
             ("sightlines", key.L, "sight lines from the selected character to its target / the hovered one"),
             ("cover", key.C, "cover map of the selected attacker at the cursor's layer"),
-            ("movement", key.M, "where the selected character can move this turn, with costs"))
+            ("movement", key.M, "where the selected character can move this turn, with costs"),
+            ("threat", key.U, "threat map: enemies that could attack the selected character's side at the cursor's layer"))
 
 BINDINGS = [
     ("Mouse", ""),
@@ -706,6 +707,10 @@ class PlayWindow(pyglet.window.Window):
                 cm = self.scene.world.cell_m
                 at = ((a.x + a.footprint / 2) * cm, (a.y + a.footprint / 2) * cm, a.layer + a.height_layers + 0.4)
                 self.submit("cover", k, lambda b=a.body(), layer=layer, at=at: maps.cover_prims(self.scene, b, layer, at)[0])
+            if self.on["threat"]:
+                layer = ctl.cursor_layer
+                self.submit("threat", (sv, sel, layer), lambda side=a.side, layer=layer, s=ctl.session:
+                            maps.threat_prims(self.scene, s, side, layer)[0])
             if self.on["movement"]:
                 k = (sv, sel)
                 rs = self.render_state()
@@ -752,9 +757,9 @@ class PlayWindow(pyglet.window.Window):
             # composing an action against a target always shows the sight lines its cover comes from
             tgt = pending_tgt or self._sight_target()
             pr.extend(cached("sightlines", (sv, sel, tgt), lambda: self._sightlines(rs, sel, tgt)))
-        for name in ("cover", "movement"):
+        for name in ("cover", "threat", "movement"):
             if self.on[name] and sel:
-                k = (sv, sel, ctl.cursor_layer) if name == "cover" else (sv, sel)
+                k = (sv, sel, ctl.cursor_layer) if name in ("cover", "threat") else (sv, sel)
                 ok, val = self.result(name, k)
                 if ok and isinstance(val, ov.Prims):
                     pr.extend(val)

@@ -192,6 +192,24 @@ class Ruleset:
         """{character id: short note} for a turn panel (who has acted, who acts next). Optional."""
         return {}
 
+    def attack_reach(self, session: Session, actor: Actor) -> tuple[float | None, float | None]:
+        """(longest melee reach, longest range), metres, of the attacks the actor could make, None for none: for
+        threat maps (engine/world/volumes.py). Default: ``actor.data["weapons"]`` with the ruleset's
+        ``is_melee`` and ``melee_reach`` / ``reach_of`` when it has them; a range is ``range`` (normal, long) or
+        ``range_m`` (> 0), thrown weapons included."""
+        reach = rng = None
+        for w in actor.data.get("weapons", ()):
+            r = w.get("range") or None
+            hi = float(r[1] if isinstance(r, (list, tuple)) else r) if r else float(w.get("range_m") or 0) or None
+            melee = self.is_melee(w) if hasattr(self, "is_melee") else hi is None
+            if melee:
+                fn = getattr(self, "melee_reach", None) or getattr(self, "reach_of", None)
+                m = fn(actor, w) if fn else float(w.get("reach_m", actor.data.get("reach_m", 1.5)))
+                reach = m if reach is None else max(reach, m)
+            if hi is not None:
+                rng = hi if rng is None else max(rng, hi)
+        return reach, rng
+
 
 def register(name, dotted: str | None = None) -> None:
     """Register a ruleset: a :class:`engine.rules.registry.RulesetInfo`, or (older form) a name and the

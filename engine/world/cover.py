@@ -108,27 +108,9 @@ def cover_between(world, attacker: Body, target: Body, ruleset: str | None = Non
 def cover_map(world, attacker: Body, layer: int, ruleset: str | None = None, target_template: Body | None = None):
     """Blocked fraction for a standard body standing at every cell of one layer (for the cover overlay).
 
-    Returns float32 [Y, X]; NaN where a body could not stand (solid voxels). Same functions as the rules.
-    """
-    X, Y, Z = world.size
+    Returns float32 [Y, X]; NaN where a body could not stand (solid voxels). The same answer as
+    ``cover_between`` at every cell, the floors under both bodies' feet never counting (engine.world.volumes)."""
+    from engine.world.volumes import cover_counts_cpu, fraction
+
     tpl = target_template or Body(0, 0, layer)
-    solid = world.solid()
-    out = np.full((Y, X), np.nan, dtype=np.float32)
-    e = quantize(eye_point(attacker))
-    cells, pts = [], []
-    for y in range(Y):
-        for x in range(X):
-            z0, z1 = layer, min(layer + tpl.height_layers, Z)
-            if z0 < Z and solid[z0:z1, y, x].any():
-                continue
-            cells.append((x, y))
-            pts.append(sample_points(tpl.moved(x, y, layer)))
-    if not cells:
-        return out
-    p1 = clamp_points(quantize(np.concatenate(pts)), world.size)
-    p0 = clamp_points(np.broadcast_to(e, p1.shape).copy(), world.size)
-    blocked = trace_fixed(world.los_distance(), world.size, p0, p1).reshape(len(cells), -1)
-    frac = blocked.mean(axis=1)
-    for (x, y), f in zip(cells, frac):
-        out[y, x] = f
-    return out
+    return fraction(cover_counts_cpu(world, attacker, [layer], tpl.moved(0, 0, 0)))[0]
