@@ -1856,8 +1856,7 @@ class PlayWindow(pyglet.window.Window):
                 if ident[0] == "confirm":
                     x += 12
                 x = hud.button(x, y, label, ident, on=on_, enabled=enabled, hotkey=hk) + 6
-        if rows_b:
-            hud.block(8, by - 2, W - 8, Hh, "actions")
+            hud.block(8, y - 2, x, y + bh + 2, "actions")
         if not ctl.buttons():
             who = self.name(ctl.selected) if ctl.selected else "nobody"
             hud.text(12, by - lh - 2, f"{who} has no action now" + (f" - it is {self.name(cur)}'s turn (Space selects)" if cur else ""),
@@ -2030,7 +2029,7 @@ class PlayWindow(pyglet.window.Window):
         rs = s.ruleset
         rows = []
         rows.append((f"{a.name}", H.FG))
-        rows.append((f"{a.id} - {a.side} - {a.kind or a.size}", H.DIM))
+        rows.append((f"{a.side} - {a.kind or a.size}  (id: {a.id})", H.DIM))
         data = a.data or {}
         ac = data.get("ac")
         own = getattr(rs, "panel_rows", None)       # the ruleset's own rows when it offers them
