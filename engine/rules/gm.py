@@ -270,18 +270,20 @@ def apply(session, act, plan) -> None:
         elif key == "temp_hp":
             a.temp_hp = v
         else:
-            a.data[key] = v
+            a.data = {**a.data, key: v}      # new containers: events already logged may share the old ones
         ev.update(who=a.id, key=key, value=v, **{"from": plan["from"]},
                   text=f"GM sets {a.id}'s {key} {plan['from']} -> {v}")
     elif name == "gm_condition":
         a = st.actors[act["target"]]
         bits = []
+        conds = dict(a.conditions)
         if act.get("remove"):
-            a.conditions.pop(act["remove"], None)
+            conds.pop(act["remove"], None)
             bits.append(f"-{act['remove']}")
         if act.get("add"):
-            a.conditions[act["add"]] = ["gm"]
+            conds[act["add"]] = ["gm"]
             bits.append(f"+{act['add']}")
+        a.conditions = conds
         ev.update(who=a.id, add=act.get("add"), remove=act.get("remove"), text=f"GM: {a.id} {' '.join(bits)}")
     elif name == "gm_place":
         a = st.actors[act["target"]]
@@ -294,15 +296,14 @@ def apply(session, act, plan) -> None:
         a = _make(session, plan["character"])
         st.actors[a.id] = a
         if st.order:
-            st.order.append(a.id)
+            st.order = st.order + [a.id]     # a new list: the round event already logged holds the old one
         ev.update(who=a.id, like=act["like"], at=list(act["at"]), side=a.side,
                   text=f"GM adds {a.id} (like {act['like']}) at {list(act['at'])}, last in the turn order")
     elif name == "gm_remove":
         a = st.actors.pop(act["target"])
         if a.id in st.order:
-            i = st.order.index(a.id)
             cur = st.current
-            st.order.remove(a.id)
+            st.order = [i for i in st.order if i != a.id]
             if cur is not None and cur in st.order:
                 st.turn_index = st.order.index(cur)
             elif st.order:
@@ -310,7 +311,7 @@ def apply(session, act, plan) -> None:
         ev.update(who=a.id, text=f"GM removes {a.id}")
     elif name == "gm_order":
         cur = st.current
-        st.order = plan["order"]
+        st.order = list(plan["order"])
         if cur is not None:
             st.turn_index = st.order.index(cur)
         rel = "after" if act.get("after") else "before"
