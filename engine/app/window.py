@@ -2133,6 +2133,7 @@ class PlayWindow(pyglet.window.Window):
         if ctl.forced:
             rows.append(("dice entered by hand: " + ", ".join(f"{k}={v}" for k, v in ctl.forced.items()), H.ACCENT))
         self.panels["preview"] = (x, y, x + w, y + hud.line + 7, col)
+        rows = [(self.named(t), c) for t, c in rows]      # names, not ids, like everything on screen
         return hud.panel(x, y, w, title, rows, title_col=col)
 
     def help_panel(self, W, Hh):
