@@ -290,6 +290,8 @@ class PlayWindow(pyglet.window.Window):
                 continue
             if t == "action" and isinstance(e.get("action"), dict):
                 a = e["action"]
+                if a.get("actor") == "gm" and str(a.get("action", "")).startswith("gm_"):
+                    continue          # the GM's event line that follows says it in words
                 params = ", ".join(f"{k} {v}" for k, v in a.items() if k not in ("actor", "action", "rolls"))
                 rolls = a.get("rolls")
                 who = "GM" if a.get("actor") == "gm" else self.name(a.get("actor"))
@@ -297,7 +299,7 @@ class PlayWindow(pyglet.window.Window):
                             + (f", dice by hand {rolls}" if rolls else "")), (150, 200, 255, 255)))
                 continue
             if t in ("gm", "table_roll") and isinstance(e.get("text"), str):
-                out.append((self.named(e["text"]), H.ACCENT))
+                out.append((self.named(e["text"]), H.ACCENT, "gm" if t == "gm" else ""))
                 continue
             if t == "roll":
                 line = event_line(e)
@@ -1385,7 +1387,7 @@ class PlayWindow(pyglet.window.Window):
     def draw_tokens(self, cam, rs):
         st = self.hud_state()
         k = (cam, self.ctl.state_version, tuple(self.size_px), self.anim_t if self.anims else None, self.player_side,
-             id(st), tuple(c.id for c in rs.characters))
+             id(st), tuple(c.id for c in rs.characters), tuple(t[1] for t in getattr(self, "_table_tags", ())))
         if k != self._tok_key:
             self._tok_key = k
             self.build_tokens(cam, rs, st)
@@ -1428,13 +1430,29 @@ class PlayWindow(pyglet.window.Window):
             items.append({"id": c.id, "anchor": (hx, hy), "depth": hw, "full": (wf, hf),
                           "compact": (tok.width(name) + 10, lh + 4), "model": model})
             info[c.id] = (a, c, name, head, bars, tags)
+        tags = list(getattr(self, "_table_tags", ()))
+        tproj = cam.project([t[0] for t in tags], (W, Hh)) if tags else []
+        for j, ((_p, text, bg), (tx, ty, tw_)) in enumerate(zip(tags, tproj)):
+            if tw_ <= 0:
+                continue
+            w_ = tok.width(text) + 10
+            items.append({"id": f"_tag{j}", "anchor": (tx, ty), "depth": -1.0, "full": (w_, lh + 4), "compact": (w_, lh + 4),
+                          "model": None})
+            info[f"_tag{j}"] = (text, bg)
         places = T.layout(items, self.token_max_px(), bounds=(0, 0, W, Hh))
         folded = {}
         for it, pl in zip(items, places):
-            if pl["mode"] == "folded" and pl["into"]:
+            if pl["mode"] == "folded" and pl["into"] and not it["id"].startswith("_tag"):
                 folded[pl["into"]] = folded.get(pl["into"], 0) + 1
         self.token_boxes = {}
         for it, pl in zip(items, places):
+            if it["id"].startswith("_tag"):
+                if pl["box"] is not None:
+                    text, bg = info[it["id"]]
+                    x0, y0, x1, y1 = pl["box"]
+                    tok.box(x0, y0, x1, y1, bg)
+                    tok.text(x0 + 5, y0 + 2, text, H.FG)
+                continue
             a, c, name, head, bars, tags = info[it["id"]]
             rec = {"name": name, "anchor": list(it["anchor"]), "mode": pl["mode"], "box": pl["box"],
                    "bars": [list(b) for b in bars], "tags": [t for t, _c in tags], "model": list(it["model"])}
@@ -1646,7 +1664,10 @@ class PlayWindow(pyglet.window.Window):
         return out
 
     def table_prims(self, rs) -> ov.Prims:
+        """The ruler and the area template in 3D; their figures go to the token layer as tags (laid out with the
+        names, so none hides another)."""
         pr = ov.Prims()
+        self._table_tags = []
         info = self.ruler_info() if self.ruler else None
         if self.ruler:
             pa = self._point_of(self.ruler["a"])[0]
@@ -1662,7 +1683,7 @@ class PlayWindow(pyglet.window.Window):
                     for p0, p1 in zip(pts, pts[1:]):
                         pr.line(p0, p1, (255, 170, 60, 255), xray=True)
                 mid = tuple((x + y) / 2 for x, y in zip(pa, pb))
-                pr.labels.append(ov.Label((mid[0], mid[1], mid[2] + 0.6), self.ruler_text(info), ov.WHITE, (20, 60, 90, 230)))
+                self._table_tags.append((mid, self.ruler_text(info, short=True), (20, 60, 90, 235)))
         g = self.template_geometry()
         if g is not None:
             shape, o, aim, size = g
@@ -1696,13 +1717,18 @@ class PlayWindow(pyglet.window.Window):
                     if k % 6 == 0:
                         pr.line(tuple(o) if shape == "cone" else tuple(np.array(o) + (np.array(ring[k]) - end)), ring[k], col, xray=True)
             who = self.template_inside()
-            pr.labels.append(ov.Label((aim[0], aim[1], aim[2] + 1.2), f"{shape} {size:g} m: " +
-                                      (", ".join(self.name(i) for i in who) or "nobody inside"), ov.WHITE, (90, 30, 80, 230)))
+            self._table_tags.append(((aim[0], aim[1], aim[2]), f"{shape} {size:g} m: " +
+                                     (", ".join(self.name(i) for i in who) or "nobody inside"), (90, 30, 80, 235)))
         return pr
 
-    def ruler_text(self, info) -> str:
+    def ruler_text(self, info, short=False) -> str:
         t = f"{info['straight_m']:.1f} m straight ({info['layers']:+d} layers, AIR-03)"
         path = info.get("path")
+        if short:
+            t = f"{info['straight_m']:.1f} m"
+            if isinstance(path, dict):
+                t += f", path {path['cost_m']:g} m" if path.get("reachable") else ", no path"
+            return t
         if isinstance(path, dict):
             who = self.name(info["mover"])
             t += (f"; path {path['cost_m']:g} m for {who} (AIR-07)" if path.get("reachable")
@@ -1833,8 +1859,9 @@ class PlayWindow(pyglet.window.Window):
         if not small:
             items += [(g["label"], ("greyed", g["action"]), False, False, "") for g in greyed]
         if ctl.pending is not None:
-            items += [("confirm", ("confirm", None), False, ctl.action() is not None, "Enter"),
-                      ("cancel", ("cancel", None), False, True, "Esc")]
+            cc = [("confirm", ("confirm", None), False, ctl.action() is not None, "Enter"),
+                  ("cancel", ("cancel", None), False, True, "Esc")]
+            items = cc + items if small else items + cc       # a small window: confirm / cancel first
         rows_b, row, x = [], [], 10        # buttons wrap onto more rows rather than run off the window
         max_rows = 1 if small else 3
         for it in items:
@@ -1846,9 +1873,12 @@ class PlayWindow(pyglet.window.Window):
             x += w
         if row:
             rows_b.append(row)
-        if len(rows_b) > max_rows:        # too many: the confirm/cancel row stays, greyed ones give way
+        if len(rows_b) > max_rows:        # too many: the greyed ones give way first, then the last rows
             keep = [r for r in rows_b if any(i[1][0] in ("confirm", "cancel", "action") for i in r)]
-            rows_b = (keep or rows_b)[-max_rows:]
+            rows_b = (keep or rows_b)
+            if len(rows_b) > max_rows and not small and ctl.pending is not None:
+                rows_b = rows_b[:max_rows - 1] + rows_b[-1:]     # confirm / cancel are on the last row
+            rows_b = rows_b[:max_rows]
         by = Hh - bh - 6 - (len(rows_b) - 1) * (bh + 4)
         for ri, row in enumerate(rows_b):
             x, y = 10, by + ri * (bh + 4)
@@ -1870,6 +1900,12 @@ class PlayWindow(pyglet.window.Window):
         hov = self.hover_greyed()
         if hov and not text:
             text, kind = hov, "info"
+        secret = []
+        if self.player_side is not None:     # nothing on the players' screen names whom they cannot see
+            seen = self.visible_ids()
+            secret = [T.short_name(a) for a in st.actors.values() if a.id not in seen] + ["GM "]
+            if any(n in self.named(text or "") for n in secret):
+                text = ""
         rw = int(min(380, W * 0.28)) if not small else int(min(260, W * 0.4))
         room = W - rw - 30
 
@@ -1889,6 +1925,8 @@ class PlayWindow(pyglet.window.Window):
                 y2 -= lh + 6
             y2 -= 4
         info = self.named(ctl.cell_info(ctl.hover)) if not small else ""
+        if any(n in info for n in secret):
+            info = ""
         if info:
             for line in reversed(hud.wrap(info, room - 20)[:2]):
                 x0 = lx(y2)
@@ -1913,7 +1951,7 @@ class PlayWindow(pyglet.window.Window):
             extra.append(("Ruler (U): " + (self.ruler_text(info) if info else "click the second point"), (140, 220, 255, 255)))
         if self.template:
             who = self.template_inside()
-            extra.append((f"Template (Y): {self.template['shape']} {self.template['size_m']:g} m (wheel+Shift: size) - inside: "
+            extra.append((f"Template (Y): {self.template['shape']} {self.template['size_m']:g} m (Ctrl+wheel: size) - inside: "
                           + (", ".join(self.name(i) for i in who) or "nobody"), (255, 150, 230, 255)))
         for n in notes + [e[0] for e in extra]:
             for line in hud.wrap(self.named(n), rw - 16)[:3]:
@@ -1926,7 +1964,15 @@ class PlayWindow(pyglet.window.Window):
         max_lines = 3 if small else 8
         avail = max(1, min(int((log_bottom - ry - lh - 20) // lh), max_lines))
         lines = []
-        for text_, col in self.log_lines:
+        hidden_names = []
+        if self.player_side is not None:     # the players' screen: no GM edits, nothing about who they cannot see
+            seen = self.visible_ids()
+            hidden_names = [T.short_name(a) for a in st.actors.values() if a.id not in seen]
+        for entry in self.log_lines:
+            text_, col = entry[0], entry[1]
+            if self.player_side is not None and ((len(entry) > 2 and entry[2] == "gm") or
+                                                 any(n in text_ for n in hidden_names)):
+                continue
             for i, part in enumerate(hud.wrap(text_, rw - 24)):
                 lines.append(("  " + part if i else part, col))
         self.log_scroll = max(0, min(self.log_scroll, max(len(lines) - avail, 0)))
