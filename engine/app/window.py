@@ -788,7 +788,7 @@ class PlayWindow(pyglet.window.Window):
                 self.say("Shift+K: home view")
             else:
                 name = self.camctl.snap()
-                self.say(f"K: camera {name} (K: next, Shift+K: home)")
+                self.say(f"K - camera: {name} (K: next, Shift+K: home)")
         elif symbol == key.P:
             self.camctl.set_mode("flythrough")
             self.say("P: the scene's fly-through (Esc stops it)")
