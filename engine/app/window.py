@@ -2023,25 +2023,39 @@ class PlayWindow(pyglet.window.Window):
 
     def banner(self, caption, bar_h, pw):
         """What is happening, big, while a step animates -- placed where it covers none of the characters that
-        move in the step (a falling flyer stays in view): at the top, else at the bottom, else the side."""
-        big = self.big
+        move in the step (a falling flyer stays in view): at the top, beside or below the movers; in small print
+        when the big one fits nowhere."""
         W, Hh = self.size_px
         parts = [p.strip() for p in caption.split(";") if p.strip()][:4]
         if not parts:
             return
-        cw = min(max(big.width(p) for p in parts) + 40, W - 20)
-        bh = len(parts) * (big.line + 4) + 14
         movers = self.moving_boxes()
-        cands = [(max(pw + 24, (W - cw) / 2), bar_h + 8), ((W - cw) / 2, Hh * 0.55), (10, Hh * 0.35),
-                 (W - cw - 10, Hh * 0.35), ((W - cw) / 2, bar_h + 8)]
-        for cx, cy in cands:
-            box = (cx, cy, cx + cw, cy + bh)
-            if not any(T._overlaps(box, m, 4.0) for m in movers):
+        for layer in (self.big, self.hud):
+            cw = min(max(layer.width(p) for p in parts) + 40, W - 20)
+            bh = len(parts) * (layer.line + 4) + 14
+            xs = [max(pw + 24, (W - cw) / 2), (W - cw) / 2, 10, W - cw - 10]
+            ys = [bar_h + 8, Hh * 0.55, Hh * 0.35]
+            for m in movers:
+                xs += [m[2] + 8, m[0] - 8 - cw]
+                ys += [m[3] + 8, m[1] - 8 - bh]
+            cands = [(x, y) for y in ys for x in xs
+                     if 0 <= x and x + cw <= W and bar_h <= y and y + bh <= Hh - 40]
+            panels = [b[:4] for b in self.hud.blocks if b[4] != "top bar"]
+            got = None
+            for avoid in (movers + panels, movers):      # over no panel if it can, over no mover ever
+                got = next(((x, y) for x, y in cands
+                            if not any(T._overlaps((x, y, x + cw, y + bh), m, 4.0) for m in avoid)), None)
+                if got is not None:
+                    break
+            if got is not None:
                 break
+        if got is None:
+            return                       # nowhere to put it without hiding the action: the log has it
+        cx, cy = got
         self.banner_box = [cx, cy, cx + cw, cy + bh]
-        big.box(cx, cy, cx + cw, cy + bh, (12, 14, 20, 210))
+        layer.box(cx, cy, cx + cw, cy + bh, (12, 14, 20, 210))
         for i, part in enumerate(parts):
-            big.text(cx + 20, cy + 7 + i * (big.line + 4), part, H.ACCENT if i == 0 else H.FG, max_w=cw - 40)
+            layer.text(cx + 20, cy + 7 + i * (layer.line + 4), part, H.ACCENT if i == 0 else H.FG, max_w=cw - 40)
 
     def moving_boxes(self) -> list:
         """Screen boxes of the characters a step moves (from where they start to where they end, a fall's whole
