@@ -81,12 +81,13 @@ def box_distance(box, pt) -> float:
     return math.hypot(dx, dy)
 
 
-def layout(items: list[dict], max_px: float, bounds=None) -> list[dict]:
+def layout(items: list[dict], max_px: float, bounds=None, avoid=()) -> list[dict]:
     """Place label boxes. ``items``: dicts with ``id``, ``anchor`` (x, y: the model's head on screen), ``depth``
     (nearest first keeps the best spot), ``full`` (w, h) and ``compact`` (w, h) sizes, ``model`` (its own screen
     box). Returns one dict per item: ``box`` (x0, y0, x1, y1) and ``mode`` ("full" or "compact"), or ``mode``
-    "folded" with ``into`` (the id of the label that counts it)."""
-    models = [it["model"] for it in items if it.get("model") is not None]
+    "folded" with ``into`` (the id of the label that counts it). ``avoid``: more boxes no label may cover (the
+    HUD's panels)."""
+    models = [it["model"] for it in items if it.get("model") is not None] + [tuple(b) for b in avoid]
     placed: list[tuple] = []
     out = {}
     order = sorted(items, key=lambda it: it["depth"])

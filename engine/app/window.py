@@ -1340,6 +1340,9 @@ class PlayWindow(pyglet.window.Window):
             prims, notes = self.overlay_prims(rs)
             prims.extend(self.ghost_prims(rs))
             prims.extend(self.table_prims(rs))
+            # the overlays' labels join the names in the token layer (one layout: none hides another)
+            self._table_tags += [(lb.pos, lb.text, lb.bg if lb.bg[3] else (20, 20, 24, 220)) for lb in prims.labels]
+            prims.labels = []
             prims.extend(fx)
             # a moving frame at full resolution goes straight to the window (no copy; the next still frame redraws
             # into the cache), a reduced one into the small buffer, a still one into the cache
@@ -1387,7 +1390,8 @@ class PlayWindow(pyglet.window.Window):
     def draw_tokens(self, cam, rs):
         st = self.hud_state()
         k = (cam, self.ctl.state_version, tuple(self.size_px), self.anim_t if self.anims else None, self.player_side,
-             id(st), tuple(c.id for c in rs.characters), tuple(t[1] for t in getattr(self, "_table_tags", ())))
+             id(st), tuple(c.id for c in rs.characters), tuple(t[1] for t in getattr(self, "_table_tags", ())),
+             tuple(tuple(b[:4]) for b in self.hud.blocks))
         if k != self._tok_key:
             self._tok_key = k
             self.build_tokens(cam, rs, st)
@@ -1430,6 +1434,10 @@ class PlayWindow(pyglet.window.Window):
             items.append({"id": c.id, "anchor": (hx, hy), "depth": hw, "full": (wf, hf),
                           "compact": (tok.width(name) + 10, lh + 4), "model": model})
             info[c.id] = (a, c, name, head, bars, tags)
+        focus = {self.ctl.selected, self._sight_target()}
+        for it in items:                     # the selected character and its target are placed first
+            if it["id"] in focus:
+                it["depth"] = -0.5
         tags = list(getattr(self, "_table_tags", ()))
         tproj = cam.project([t[0] for t in tags], (W, Hh)) if tags else []
         for j, ((_p, text, bg), (tx, ty, tw_)) in enumerate(zip(tags, tproj)):
@@ -1439,7 +1447,8 @@ class PlayWindow(pyglet.window.Window):
             items.append({"id": f"_tag{j}", "anchor": (tx, ty), "depth": -1.0, "full": (w_, lh + 4), "compact": (w_, lh + 4),
                           "model": None})
             info[f"_tag{j}"] = (text, bg)
-        places = T.layout(items, self.token_max_px(), bounds=(0, 0, W, Hh))
+        panels = [b[:4] for b in self.hud.blocks if b[4] != "modal"]     # the HUD as last drawn
+        places = T.layout(items, self.token_max_px(), bounds=(0, 0, W, Hh), avoid=panels)
         folded = {}
         for it, pl in zip(items, places):
             if pl["mode"] == "folded" and pl["into"] and not it["id"].startswith("_tag"):
