@@ -47,6 +47,8 @@ def main(argv=None) -> int:
     p.add_argument("--hover", help="X,Y,LAYER: the cell under the cursor")
     p.add_argument("--player", help="SIDE: the player view of that side (what it sees by true 3D sight lines)")
     p.add_argument("--fold", action="store_true", help="fold the side panels (F2)")
+    p.add_argument("--picker", choices=("open", "choose"), help="Ctrl+O's picker: open it, or open it and choose "
+                   "its first entry (the unsaved-work prompt when there is unsaved work)")
     a = p.parse_args(argv)
 
     import pyglet
@@ -150,6 +152,10 @@ def main(argv=None) -> int:
         win.player_side = a.player
     if a.fold:
         win.fold = True
+    if a.picker:
+        win.open_chooser()
+        if a.picker == "choose":
+            win.open_chosen()
     settle()
     if a.ruler:                      # the path cost comes from the worker
         t0 = time.perf_counter()

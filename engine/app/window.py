@@ -303,6 +303,8 @@ class PlayWindow(pyglet.window.Window):
                 continue
             if t == "roll":
                 line = event_line(e)
+                if e.get("who") == "gm":
+                    line = "GM" + line[2:]
                 col = H.DIM
             else:
                 try:
@@ -922,7 +924,7 @@ class PlayWindow(pyglet.window.Window):
         for d in dict.fromkeys([here.resolve(), scene_dir, Path("scenes").resolve()]):
             try:
                 paths += sorted(p for p in d.glob("*.save.json") if p.resolve() != sp.resolve())
-                paths += sorted(d.glob("*.toml"))
+                paths += sorted(p for p in d.glob("*.toml") if self._looks_like_scene(p))
             except OSError:
                 continue
         seen, out = set(), []
@@ -936,6 +938,16 @@ class PlayWindow(pyglet.window.Window):
             return
         self.chooser = {"paths": [str(p) for p in out[:30]], "i": 0}
         self.say("Ctrl+O: choose a scene or a saved game (Up/Down, Enter; Esc: cancel)", toast=False)
+
+    @staticmethod
+    def _looks_like_scene(p: Path) -> bool:
+        """A scene file has a [map] table (pyproject.toml and other TOML files are not offered)."""
+        try:
+            with open(p, encoding="utf-8", errors="replace") as f:
+                head = f.read(65536)
+        except OSError:
+            return False
+        return "[map]" in head
 
     def open_chosen(self):
         ch, self.chooser = self.chooser, None
