@@ -644,6 +644,12 @@ class PlayWindow(pyglet.window.Window):
             self.changed()
             self.write_state()
             return
+        if self.drag is not None and self.drag.get("gm"):      # dragging a character: the wheel sets its layer
+            self.ctl.change_layer(1 if scroll_y > 0 else -1)
+            self.say(f"GM: drop {self.name(self.drag['gm'])} at layer {self.ctl.cursor_layer} (a flyer; a walker "
+                     "lands on the surface)", toast=False)
+            self.write_state()
+            return
         if self.template is not None and mods:
             self.template["size_m"] = float(min(max(self.template["size_m"] + (1.5 if scroll_y > 0 else -1.5), 1.5), 60.0))
             self.changed()
