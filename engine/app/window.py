@@ -380,7 +380,7 @@ class PlayWindow(pyglet.window.Window):
         res = fn(*a)
         if self.ctl.session is not s_before or len(self.ctl.session.events) != n_events:
             after = self.render_state()
-            if fn == self.ctl.confirm or fn == self.ctl.redo or fn == self.ctl.step:
+            if fn in (self.ctl.confirm, self.ctl.redo, self.ctl.step, self._gm_step_now):
                 evs = self.ctl.session.events[n_events:]
                 anim = build_step(before, after, evs)
                 anim.hud_before = state_before
@@ -562,8 +562,12 @@ class PlayWindow(pyglet.window.Window):
         self.gm_step({"actor": "gm", "action": "gm_place", "target": cid, "to": [x, y, layer]})
 
     def gm_step(self, act):
+        """A GM action, now or as soon as the worker is done reading the session."""
+        self.do(self._gm_step_now, act)
+
+    def _gm_step_now(self, act):
         before = len(self.ctl.session.actions)
-        self.do(self.ctl.step, act)
+        self.ctl.step(act)
         if len(self.ctl.session.actions) > before:
             ev = self.ctl.session.events[-1]
             self.say(self.named(ev.get("text", f"GM: {act['action']} done")) + "  (Ctrl+Z undoes)")
@@ -1852,9 +1856,15 @@ class PlayWindow(pyglet.window.Window):
                 col = H.DIM
             rows.append((f"{mark} {T.short_name(a)}", col, f"{a.hp}/{a.max_hp} {where}", cid))
         title = f"Turn order  (round {st.round})"
-        if marks:
+        own_title = getattr(s.ruleset, "turn_title", None)      # a ruleset may title its own turn panel
+        if callable(own_title):
+            try:
+                title = str(own_title(s))
+            except Exception:   # noqa: BLE001 - an optional hook
+                pass
+        elif marks:
             holder = st.actors.get(st.data.get("holder")) if isinstance(st.data, dict) else None
-            title = f"Baton: {holder.side} side" if holder is not None else "Baton"
+            title = f"Turn: {holder.side} side" if holder is not None else "Turn"
         if small:      # folded: the title and whose turn it is
             rows = [r for r in rows if r[3] == cur][:1]
             title += "  (F2)"
