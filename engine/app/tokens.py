@@ -6,7 +6,7 @@ Labels are placed in screen space near their model and never farther than :data:
 window; scaled with the height) from the model's head: the distance from the projected top of the model to the
 nearest point of its label box. A label first tries the spot right above the head, then spots moved up, left and
 right (never over a model, its own or another's, nor over another label); a label with no free spot within that
-distance loses its bars (a compact name tag) and, if even that does not fit, is folded into the nearest label as
+distance loses its bars (a compact name tag, its condition icons kept) and, if even that does not fit, is folded into the nearest label as
 "+N" (a zoomed-out crowd shows one tag per cluster instead of a column of tags far from the models).
 
 Nothing here names a ruleset: the bars come from the ruleset object when it offers them (``token_bars`` or

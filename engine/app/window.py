@@ -1454,7 +1454,7 @@ class PlayWindow(pyglet.window.Window):
             half = max(5.0, abs(fy_ - hy) * 0.3 * c.footprint)
             model = (min(hx, fx_) - half, min(hy, fy_), max(hx, fx_) + half, max(hy, fy_))
             items.append({"id": c.id, "anchor": (hx, hy), "depth": hw, "full": (wf, hf),
-                          "compact": (tok.width(name) + 10, lh + 4), "model": model})
+                          "compact": (tok.width(name) + 10 + tag_w, lh + 4), "model": model})
             info[c.id] = (a, c, name, head, bars, tags)
         focus = {self.ctl.selected, self._sight_target()}
         for it in items:                     # the selected character and its target are placed first
@@ -1499,8 +1499,13 @@ class PlayWindow(pyglet.window.Window):
             if y1 < ay - 6:                       # moved up: a thin leader to its model
                 lx = min(max(ax, x0 + 2), x1 - 2)
                 tok.box(lx - 1, y1, lx + 1, ay - 2, (bg[0], bg[1], bg[2], 200))
-            if pl["mode"] == "compact":
-                tok.text(x0 + 5, y0 + 2, name, H.FG)
+            if pl["mode"] == "compact":          # a name tag, its condition icons kept
+                xx = x0 + 5 + tok.text(x0 + 5, y0 + 2, name, H.FG) + 4
+                for t, tc in tags:
+                    tw = tok.width(t) + 6
+                    tok.box(xx, y0 + 1, xx + tw, y1 - 1, (tc[0], tc[1], tc[2], 235))
+                    tok.text(xx + 3, y0 + 2, t, (10, 10, 10, 255))
+                    xx += tw + 2
             else:
                 tok.text(x0 + 5, y0 + 2, head, H.FG)
                 yy = y0 + lh + 4
