@@ -62,7 +62,7 @@ EXAMPLES = {
                "aerie import world.db -o crypt/scene.toml --scene Crypt --characters tokens.toml --cells-per-grid 2",
                "aerie import map.uvtt -o map/scene.toml --image map.webp --thickness 2 --wall-material wood --layers 16 --grid-m 1.5",
                "aerie import map.uvtt -o bare/scene.toml --no-image"],
-    "rules": ["aerie rules", "aerie rules --markdown > docs/rules.md"],
+    "rules": ["aerie rules", "aerie rules --markdown"],
     "export": ["aerie export showcase -o showcase.glb", "aerie export air_fall_table -o after.glb --step 3 --seed 7"],
 }
 

@@ -249,6 +249,8 @@ class Session:
 
     def preview(self, action: dict) -> dict:
         self.sync_world()
+        if gm.handles(action):                       # the GM's table actions (engine/rules/gm.py)
+            return gm.preview(self, action)
         act = self._normalise(action)
         return self.ruleset.preview(self, act)
 
@@ -285,6 +287,8 @@ class Session:
     def check(self, action) -> Any:
         """Validate without changing anything; returns the ruleset's plan. Raises Illegal."""
         self.sync_world()
+        if gm.handles(action):                       # the GM's table actions (engine/rules/gm.py)
+            return gm.check(self, action)
         act = self._normalise(action)
         if self.state.over and act.get("actor") != "gm":
             raise Illegal("the fight is over" + (f": {self.state.winner} won" if self.state.winner else ""), "")
@@ -300,7 +304,7 @@ class Session:
         rng_state = self.dice.rng.getstate()
         self._sink = [{"type": "action", "step": self.state.steps, "action": action}]
         try:
-            self.ruleset.apply(self, act, plan)
+            (gm.apply if gm.handles(act) else self.ruleset.apply)(self, act, plan)
         except BaseException:
             self.state = pickle.loads(snapshot)
             self.dice.rng.setstate(rng_state)
@@ -350,3 +354,6 @@ class Session:
         if "events" in save and [dumps(e) for e in s.events] != [dumps(e) for e in save["events"]]:
             raise AerieError("the saved event log does not match the replay (different engine version or edited save)")
         return s
+
+
+from engine.rules import gm  # noqa: E402  (gm imports this module: bound after Session exists)
