@@ -498,7 +498,11 @@ def test_scripted_fight_through_the_window_gives_the_same_log_as_aerie_run(displ
         # the saved game loads back (Ctrl+O) to the same state
         app.key("ctrl+z", "ctrl+z")
         app.wait(lambda s: len(s["actions"]) == len(script) - 2, 20, "two undos")
-        app.key("ctrl+o")
+        app.key("ctrl+o")            # the picker, the save first; the undone steps are unsaved work: it asks
+        app.wait(lambda s: s["window"]["chooser"] is not None, 20, "the open picker")
+        app.key("Return")
+        app.wait(lambda s: s["window"]["prompt"] and "redo" in s["window"]["prompt"], 20, "the unsaved-work prompt")
+        app.key("y")
         st = app.wait(lambda s: len(s["actions"]) == len(script), 20, "the load")
         assert st["state"] == json.loads(log.read_text().splitlines()[-1])
     finally:
@@ -538,7 +542,7 @@ def test_dice_by_hand_help_overlays_and_cameras_with_x_input(display, duel, tmp_
         dist1 = np.linalg.norm(np.subtract(st["window"]["camera"]["position"], st["window"]["camera"]["look_at"]))
         assert dist1 < dist0 - 0.5, "the wheel did not zoom"
         # every overlay on its key; the cover map and the movement range come from the worker
-        app.key("g", "x", "l", "c", "m", "u")
+        app.key("g", "x", "l", "c", "m", "b")
         st = app.wait(lambda s: all(s["window"]["overlays"].values()) and not s["window"]["busy"], 30, "all overlays")
         img = app.screenshot()
         assert img.shape == (720, 1280, 3)

@@ -272,3 +272,63 @@ def test_a_target_the_core_does_not_offer_gets_the_cores_own_answer():
     assert ctl.message[1] == "error" and "no character 'nobody'" in ctl.message[0]
     ctl.choose_param("target", enemy)
     assert ctl.message == ("", "info")
+
+
+# -- the GM's table: token layout, bars, the command line (pure) --------------------------------------------------------
+def test_token_layout_keeps_labels_near_their_models_and_folds_a_crowd():
+    from engine.app import tokens as T
+
+    # twelve models in a tight cluster (a zoomed-out crowd) and one alone
+    items = []
+    for i in range(12):
+        x, y = 400 + (i % 4) * 6, 300 + (i // 4) * 5
+        items.append({"id": f"c{i}", "anchor": (x, y), "depth": float(i), "full": (90, 30), "compact": (50, 18),
+                      "model": (x - 3, y, x + 3, y + 20)})
+    items.append({"id": "far", "anchor": (900, 300), "depth": 1.0, "full": (90, 30), "compact": (50, 18),
+                  "model": (897, 300, 903, 320)})
+    out = T.layout(items, 40.0, bounds=(0, 0, 1280, 720))
+    placed = [(it, pl) for it, pl in zip(items, out) if pl["box"] is not None]
+    for it, pl in placed:
+        assert T.box_distance(pl["box"], it["anchor"]) <= 40.0
+        for other in items:
+            assert not T._overlaps(pl["box"], other["model"], 0.0)
+    for i, (a, pa) in enumerate(placed):
+        for b, pb in placed[i + 1:]:
+            assert not T._overlaps(pa["box"], pb["box"])
+    folded = [pl for pl in out if pl["mode"] == "folded"]
+    assert folded and all(pl["into"] for pl in folded), "a crowd folds into '+N' tags"
+    assert out[-1]["mode"] == "full", "a model alone keeps its full label"
+    # a panel to avoid: no label over it
+    out = T.layout(items[-1:], 40.0, avoid=[(850, 200, 1000, 299)])
+    assert out[0]["box"] is None or not T._overlaps(out[0]["box"], (850, 200, 1000, 299), 0.0)
+
+
+def test_token_bars_are_the_rulesets_numbers_without_naming_a_ruleset():
+    from engine.app import tokens as T
+
+    s5 = Session(load_scene(ROOT / "scenes" / "showcase.toml"))
+    a = s5.state.actors["wall_archer"]
+    assert T.bars(s5, a) == [("HP", a.hp, a.max_hp)]
+    sb = Session(load_scene(ROOT / "scenes" / "baton_passing.toml"))
+    b = next(iter(sb.state.actors.values()))
+    got = {lb: (v, m) for lb, v, m in T.bars(sb, b)}
+    assert got == {"Vigor": (b.data["vigor"], b.data["max_vigor"]), "Protection": (b.data["protection"], b.data["protection_max"]),
+                   "Life": (b.hp, b.max_hp)}
+    s5.step({"actor": "gm", "action": "gm_condition", "target": "wall_archer", "add": "prone"})
+    assert T.condition_tags(s5.state.actors["wall_archer"])[0][0] == "PRO"
+
+
+def test_gm_command_line_parses_to_core_actions_and_refuses_clearly():
+    from engine.app.gmtext import parse
+
+    st = Session(load_scene(ROOT / "scenes" / "showcase.toml")).state
+    assert parse("hp Brann 12", st) == {"actor": "gm", "action": "gm_set", "target": "wall_archer", "key": "hp", "value": 12}
+    assert parse("cond brann +prone -poisoned", st)["add"] == "prone"
+    assert parse("place knight 3 4 0", st) == {"actor": "gm", "action": "gm_place", "target": "knight", "to": [3, 4, 0]}
+    assert parse("add t2 like kestrel at 3 4 5 fly", st) == {"actor": "gm", "action": "gm_add", "id": "t2", "like": "harpy_low",
+                                                            "at": [3, 4, 5], "flying": True}
+    assert parse("order Kestrel after Oda", st) == {"actor": "gm", "action": "gm_order", "target": "harpy_low", "after": "lookout"}
+    assert parse("roll 2d6+3 gust of wind", st) == {"actor": "gm", "action": "gm_roll", "dice": "2d6+3", "label": "gust of wind"}
+    for bad in ("hp nobody 3", "hp Brann x", "place Brann 1 2", "frobnicate", "add t2 kestrel 1 2 3"):
+        with pytest.raises(ValueError):
+            parse(bad, st)

@@ -42,6 +42,13 @@ def main(argv=None) -> int:
     p.add_argument("--look-at", dest="look_at", help="point the camera at this character's column (from its feet "
                    "to the ground), DIST metres away: ID or ID:DIST")
     p.add_argument("--crop", help="X,Y,W,H: keep this part of each GIF frame")
+    p.add_argument("--ruler", help="FROM,TO: the 3D ruler between two characters (ids) or cells (x:y:layer)")
+    p.add_argument("--template", help="SHAPE[:SIZE_M]: an area template (sphere, cone, line, cube) at --hover")
+    p.add_argument("--hover", help="X,Y,LAYER: the cell under the cursor")
+    p.add_argument("--player", help="SIDE: the player view of that side (what it sees by true 3D sight lines)")
+    p.add_argument("--fold", action="store_true", help="fold the side panels (F2)")
+    p.add_argument("--picker", choices=("open", "choose"), help="Ctrl+O's picker: open it, or open it and choose "
+                   "its first entry (the unsaved-work prompt when there is unsaved work)")
     a = p.parse_args(argv)
 
     import pyglet
@@ -126,7 +133,35 @@ def main(argv=None) -> int:
                 ctl.pending.params[k] = v
     if a.layer is not None:
         ctl.set_layer(a.layer)
+    if a.hover:
+        ctl.hover = tuple(int(v) for v in a.hover.split(","))
+    if a.ruler:
+        ends = []
+        for end in a.ruler.split(","):
+            if end in ctl.state.actors:
+                ends.append({"char": end, "cell": list(ctl.actor(end).pos)})
+            else:
+                ends.append({"char": None, "cell": [int(v) for v in end.split(":")]})
+        win.ruler_mode = True
+        win.ruler = {"a": ends[0], "b": ends[1]}
+        win.ruler_info()
+    if a.template:
+        shape, _, size = a.template.partition(":")
+        win.template = {"shape": shape, "size_m": float(size or 6.0)}
+    if a.player:
+        win.player_side = a.player
+    if a.fold:
+        win.fold = True
+    if a.picker:
+        win.open_chooser()
+        if a.picker == "choose":
+            win.open_chosen()
     settle()
+    if a.ruler:                      # the path cost comes from the worker
+        t0 = time.perf_counter()
+        while time.perf_counter() - t0 < 30 and not isinstance((win.ruler_info() or {}).get("path"), dict):
+            frame()
+        settle()
     if a.output:
         out = win.screenshot(Path(a.output))
         print(f"wrote {out}")

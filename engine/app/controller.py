@@ -376,7 +376,8 @@ class Controller:
         self.pending = None
         self.last_events = events
         self._after_state_change()
-        self.say(f"{act.get('actor')}: {str(act.get('action')).replace('_', ' ')} done")
+        gm_text = next((e["text"] for e in reversed(events) if act.get("actor") == "gm" and isinstance(e.get("text"), str)), None)
+        self.say(gm_text or f"{act.get('actor')}: {str(act.get('action')).replace('_', ' ')} done")
         return events
 
     def _after_state_change(self):

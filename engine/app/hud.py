@@ -37,12 +37,30 @@ class Hud:
         self.layer = ScreenLayer(renderer, self.atlas, nearest=True)
         self.quads: list = []
         self.rects: list = []          # (x0, y0, x1, y1, id)
+        self.blocks: list = []         # (x0, y0, x1, y1, name): areas the HUD covers; the mouse there is the HUD's
+        self.texts: list = []          # (x0, y0, x1, y1, text): every text drawn (tests check none overlaps)
         self.key = None
 
     # -- description ---------------------------------------------------------------------------------------------
     def begin(self):
         self.quads = []
         self.rects = []
+        self.blocks = []
+        self.texts = []
+
+    def block(self, x0, y0, x1, y1, name="panel"):
+        """Mark an area as the HUD's: clicks, hovering and the wheel there never reach the 3D view."""
+        self.blocks.append((x0, y0, x1, y1, name))
+
+    def over(self, x, y):
+        """The name of the HUD area under (x, y) (a button's id first), or None: the 3D view is under it."""
+        ident = self.hit(x, y)
+        if ident is not None:
+            return ident
+        for x0, y0, x1, y1, name in reversed(self.blocks):
+            if x0 <= x <= x1 and y0 <= y <= y1:
+                return ("area", name)
+        return None
 
     def box(self, x0, y0, x1, y1, col):
         self.quads.append(self.atlas.box(x0, y0, x1, y1, col))
@@ -63,7 +81,10 @@ class Hud:
                 text = text[:-1]
             text += "…" if "…" in self.atlas.slots else "."
         self.quads += self.atlas.quads(text, x, y, size, col)
-        return self.width(text, size)
+        w = self.width(text, size)
+        if text.strip():
+            self.texts.append((x, y, x + w, y + size, text))
+        return w
 
     def wrap(self, text: str, max_w: float, size: float | None = None) -> list[str]:
         words = text.split(" ")
@@ -94,6 +115,7 @@ class Hud:
         rows = rows[-max_rows:] if max_rows and len(rows) > max_rows else rows
         h = lh + 8 + len(rows) * lh + 6
         self.box(x, y, x + w, y + h, BG)
+        self.block(x, y, x + w, y + h, title)
         self.box(x, y, x + w, y + lh + 4, title_col)
         self.text(x + 8, y + 3, title, ACCENT, max_w=w - 16)
         yy = y + lh + 8
@@ -119,6 +141,9 @@ class Hud:
             self.text(x + pad, y + 5, label, FG if enabled else DIM)
         self.rects.append((x, y, x + w, y + h, ident))
         return x + w
+
+    def button_width(self, label: str, hotkey: str = "") -> float:
+        return self.width(f"{hotkey}  {label}" if hotkey else label) + 16
 
     def hit(self, x, y):
         for x0, y0, x1, y1, ident in reversed(self.rects):

@@ -80,9 +80,11 @@ class Picker:
                     px_, py_, pz_ = int(ix[i - 1]), int(iy[i - 1]), int(iz[i - 1])
                     if pz_ > z and (px_, py_) == (x, y):
                         return Hit("terrain", (x, y, z + 1), tuple(map(float, pt)), float(t[i]))
-                    # a side face: the cell in front of it, at the altitude of the hit
+                    # a side face: the cell in front of it, on the surface under the hit (a wall seen through an
+                    # open belfry designates the belfry's floor, never a cell in mid-air)
                     if (px_, py_) != (x, y) and pz_ == z:
-                        return Hit("terrain", (px_, py_, z), tuple(map(float, pt)), float(t[i]))
+                        return Hit("terrain", (px_, py_, self.world.support_layer(px_, py_, z + 1)),
+                                   tuple(map(float, pt)), float(t[i]))
                 return Hit("terrain", (x, y, z + 1), tuple(map(float, pt)), float(t[i]))
         # the ground plane
         if d[2] < -1e-9:

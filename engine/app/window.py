@@ -29,6 +29,7 @@ from pyglet.window import key, mouse
 from engine.app import hud as H
 from engine.app.camera_control import CameraControl
 from engine.app import maps
+from engine.app import tokens as T
 from engine.app.controller import Controller, event_line, preview_lines
 from engine.app.picking import Picker
 from engine.render import overlays as ov
@@ -36,13 +37,15 @@ from engine.render.events import build_step, effects, frame_state
 from engine.render.renderer import DrawOptions, Renderer
 from engine.render.state import from_session, side_colour
 
-ANIM_S = 1.2
+ANIM_S = float(os.environ.get("AERIE_ANIM_S", "1.2"))
+HOLD_S = 1.3           # a step with a fall or damage stays on screen this long after the motion (its numbers rise)
+TOAST_S = 3.0
 OVERLAYS = (("grid", key.G, "layer grid at the cursor's altitude"),
             ("engagement", key.X, "engagement (AIR-04) and the selected character's reach (AIR-05)"),
             ("sightlines", key.L, "sight lines from the selected character to its target / the hovered one"),
             ("cover", key.C, "cover map of the selected attacker at the cursor's layer"),
             ("movement", key.M, "where the selected character can move this turn, with costs"),
-            ("threat", key.U, "threat map: enemies that could attack the selected character's side at the cursor's layer"))
+            ("threat", key.B, "threat map: enemies that could attack the selected character's side at the cursor's layer"))
 
 BINDINGS = [
     ("Mouse", ""),
@@ -72,8 +75,14 @@ BINDINGS = [
     ("M", "movement range at the cursor's layer"),
     ("Table", ""),
     ("Ctrl+Z / Ctrl+Y", "undo / redo"),
-    ("Ctrl+S / Ctrl+O", "save / load (SCENE.save.json)"),
+    ("Ctrl+S / Ctrl+O", "save / open a scene or save (a picker)"),
     ("R", "enter a die result by hand: attack 17, Enter"),
+    ("; (semicolon)", "GM command: hp NAME 12, cond NAME +prone, place NAME x y layer, add ID like NAME at x y layer, remove NAME, order NAME after NAME, roll 2d6+3"),
+    ("Alt+drag", "GM: drag a character to another cell (wheel: layer)"),
+    ("U", "3D ruler: click two points or characters (AIR-03, AIR-07)"),
+    ("Y", "area template: sphere, cone, line, cube, off (wheel: size)"),
+    ("F2", "fold / unfold the side panels"),
+    ("F3", "player view: what each side sees (true 3D sight lines)"),
     ("F12", "screenshot (PNG)"),
     ("F1 or H", "this help"),
     ("Ctrl+Q", "quit"),
@@ -140,8 +149,26 @@ class PlayWindow(pyglet.window.Window):
         self.ctl = Controller(scene, seed)
         self.camctl = CameraControl(scene, from_session(scene, self.ctl.session).characters)
         self.picker = Picker(self.renderer.world)
-        self.hud = H.Hud(self.renderer, px=15 if size[1] >= 650 else 12)
-        self.big = H.Hud(self.renderer, px=22)
+        self.hud = H.Hud(self.renderer, px=self._hud_px(size))
+        self.big = H.Hud(self.renderer, px=22 if size[1] >= 400 else 14)
+        self.tok = H.Hud(self.renderer, px=12 if size[1] >= 400 else 10)     # names, bars, icons over the models
+        self._tok_key = None
+        self.token_boxes: dict = {}
+        self.floaters: list = []
+        self.log_scroll = 0                      # lines scrolled back from the newest
+        self.prompt = None                       # a question waiting for y / n: {"text", "yes": callable}
+        self.chooser = None                      # the open-file picker: {"paths": [...], "i": int}
+        self.toast = None                        # (text, until): a key's effect, said on screen
+        self.fold = False                        # F2: side panels folded
+        self.player_side = None                  # F3: the side whose view is shown (None: the GM's, everything)
+        self.ruler = None                        # U: {"a": point, "b": point}
+        self.template = None                     # Y: {"shape", "size_m", "dir_deg"}
+        self.gm_typing = None                    # ';': the GM command line
+        self._gm_skip = False
+        self.ruler_mode = False
+        self.log_view = {}
+        self.banner_box = None
+        self._saved_actions = []                 # the actions as last saved / opened: more is unsaved work
         self.keys = key.KeyStateHandler()
         self.push_handlers(self.keys)
         self.pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="aerie-worker")
@@ -182,16 +209,82 @@ class PlayWindow(pyglet.window.Window):
     def size_px(self):
         return self.get_framebuffer_size()
 
+    @staticmethod
+    def _hud_px(size):
+        return 15 if size[1] >= 650 and size[0] >= 1000 else (12 if size[1] >= 400 else 10)
+
+    def compact(self) -> bool:
+        """A small window: panels folded to their titles, the event log to its newest lines."""
+        W, Hh = self.size_px
+        return self.fold or W < 900 or Hh < 500
+
+    def name(self, cid) -> str:
+        a = self.ctl.state.actors.get(cid) if isinstance(cid, str) else None
+        return T.short_name(a) if a is not None else str(cid)
+
+    def named(self, text: str) -> str:
+        """Character ids in a line replaced by their names (the log, messages and labels all say names)."""
+        import re
+
+        acts = self.ctl.state.actors
+        if not acts:
+            return text
+        pat = self._name_pat if getattr(self, "_name_pat_for", None) == tuple(acts) else None
+        if pat is None:
+            table = {}
+            for k, a in acts.items():
+                table[k] = T.short_name(a)
+                if a.name and a.name != table[k]:
+                    table[a.name] = table[k]          # "Kestrel (harpy, low)" -> "Kestrel"
+            keys = sorted(table, key=len, reverse=True)
+            pat = re.compile(r"(?<![\w])(" + "|".join(re.escape(k) for k in keys) + r")(?![\w])")
+            self._name_pat, self._name_pat_for, self._name_table = pat, tuple(acts), table
+        return pat.sub(lambda m: self._name_table[m.group(1)], text)
+
+    def say(self, text, kind="info", toast=True):
+        """A message in the message line and, for a key's effect, big on screen for a few seconds."""
+        self.ctl.say(text, kind)
+        if toast:
+            self.toast = (text, time.perf_counter() + TOAST_S, kind)
+        self.changed()
+
+    def hud_state(self):
+        """The rules state the panels show: while a step animates, the state before it (the turn order and the
+        hit points change when the motion on screen is over, not before)."""
+        if self.anims and getattr(self.anims[0], "hud_before", None) is not None:
+            return self.anims[0].hud_before
+        return self.ctl.state
+
     def render_state(self):
         sv = self.ctl.state_version
-        if self._rs_cache is None or self._rs_cache[0] != sv:
+        if self._rs_cache is None or self._rs_cache[0] != (sv, id(self.ctl.session)):
             from engine.render.rules_bridge import sync_display_world
 
             for box in sync_display_world(self.renderer.world, self.ctl.session):   # broken objects, undone breaks
                 self.renderer.world_changed(box)
                 self.picker = Picker(self.renderer.world)
-            self._rs_cache = (sv, from_session(self.scene, self.ctl.session))
+            self._rs_cache = ((sv, id(self.ctl.session)), self._views(from_session(self.scene, self.ctl.session)))
         return self._rs_cache[1]
+
+    def _views(self, rs):
+        """The render state of the session's characters: one the GM removed is gone, one the GM added looks like
+        the scene character it copies (``gm_add``'s ``like``)."""
+        from dataclasses import replace
+
+        acts = self.ctl.state.actors
+        keep = [c for c in rs.characters if c.id in acts]
+        have = {c.id for c in keep}
+        base = {c.id: c for c in rs.characters}
+        likes = {e.get("who"): e.get("like") for e in self.ctl.session.events if e.get("type") == "gm" and e.get("what") == "add"}
+        for aid, a in acts.items():
+            if aid in have or likes.get(aid) not in base:
+                continue
+            keep.append(replace(base[likes[aid]], id=aid, name=a.name, side=a.side, x=float(a.x), y=float(a.y),
+                                layer=float(a.layer), flying=a.flying, hp=a.hp, max_hp=a.max_hp,
+                                conditions=tuple(sorted(a.conditions)) + (("dead",) if a.dead else ())))
+        if len(keep) == len(rs.characters) and have == set(base):
+            return rs
+        return type(rs)(keep, turn=getattr(rs, "turn", None))
 
     def _rebuild_log(self):
         from engine.rules.runner import describe
@@ -205,13 +298,21 @@ class PlayWindow(pyglet.window.Window):
                 continue
             if t == "action" and isinstance(e.get("action"), dict):
                 a = e["action"]
+                if a.get("actor") == "gm" and str(a.get("action", "")).startswith("gm_"):
+                    continue          # the GM's event line that follows says it in words
                 params = ", ".join(f"{k} {v}" for k, v in a.items() if k not in ("actor", "action", "rolls"))
                 rolls = a.get("rolls")
-                out.append((f"> {a.get('actor')}: {str(a.get('action')).replace('_', ' ')}" + (f" ({params})" if params else "")
-                            + (f", dice by hand {rolls}" if rolls else ""), (150, 200, 255, 255)))
+                who = "GM" if a.get("actor") == "gm" else self.name(a.get("actor"))
+                out.append((self.named(f"> {who}: {str(a.get('action')).replace('_', ' ')}" + (f" ({params})" if params else "")
+                            + (f", dice by hand {rolls}" if rolls else "")), (150, 200, 255, 255)))
+                continue
+            if t in ("gm", "table_roll") and isinstance(e.get("text"), str):
+                out.append((self.named(e["text"]), H.ACCENT, "gm" if t == "gm" else ""))
                 continue
             if t == "roll":
                 line = event_line(e)
+                if e.get("who") == "gm":
+                    line = "GM" + line[2:]
                 col = H.DIM
             else:
                 try:
@@ -223,8 +324,9 @@ class PlayWindow(pyglet.window.Window):
                 line = line.strip()
                 t = e.get("type")
                 col = H.ACCENT if t in ("round", "turn") else (H.BAD if t in ("damage", "fall", "condition") else H.FG)
-            out.append((line, col))
+            out.append((self.named(line), col))
         self.log_lines = out
+        self.log_scroll = 0
 
     def submit(self, name: str, job_key, fn):
         """Run fn() in the worker unless the same job (same key) is done or running."""
@@ -277,15 +379,22 @@ class PlayWindow(pyglet.window.Window):
             return self._apply_locked(fn, *a)
 
     def _apply_locked(self, fn, *a):
+        import pickle
+
         s_before = self.ctl.session
         before = self.render_state()
         n_events = len(s_before.events)
+        state_before = pickle.loads(pickle.dumps(s_before.state, pickle.HIGHEST_PROTOCOL))
         res = fn(*a)
         if self.ctl.session is not s_before or len(self.ctl.session.events) != n_events:
             after = self.render_state()
-            if fn == self.ctl.confirm or fn == self.ctl.redo or fn == self.ctl.step:
+            if fn in (self.ctl.confirm, self.ctl.redo, self.ctl.step, self._gm_step_now):
                 evs = self.ctl.session.events[n_events:]
-                self.anims.append(build_step(before, after, evs))
+                anim = build_step(before, after, evs)
+                anim.hud_before = state_before
+                hurt = any(e.get("type") == "damage" for e in evs)
+                anim.duration = ANIM_S + (HOLD_S if (anim.falls or hurt) else 0.0)
+                self.anims.append(anim)
             else:
                 self.anims.clear()
             self._rebuild_log()
@@ -379,8 +488,8 @@ class PlayWindow(pyglet.window.Window):
         self._hover()
 
     def _hover(self):
-        if self.hud.hit(*self.mouse) is not None:
-            return
+        if self.hud.over(*self.mouse) is not None:
+            return                      # over a panel: the map under it is not pointed at
         hit = self._pick()
         cell = hit["cell"].cell if hit["cell"] is not None else None
         if hit["char"] is not None and not self._placing():
@@ -407,14 +516,23 @@ class PlayWindow(pyglet.window.Window):
     @_safe
     def on_mouse_press(self, x, y, button, modifiers):
         self.mouse = (x, self.height - y)
-        self.drag = {"button": button, "start": self.mouse, "moved": 0.0}
+        over = self.hud.over(*self.mouse) is not None
+        self.drag = {"button": button, "start": self.mouse, "moved": 0.0, "hud": over, "gm": None}
+        if button == mouse.LEFT and modifiers & key.MOD_ALT and not over:
+            hit = self._pick()
+            if hit["char"] is not None:          # GM: Alt+drag a character to another cell
+                self.drag["gm"] = hit["char"].char
+                self.say(f"GM: dragging {self.name(hit['char'].char)} - release on a cell (wheel: layer)")
 
     @_safe
     def on_mouse_drag(self, x, y, dx, dy, buttons, modifiers):
         self.mouse = (x, self.height - y)
         if self.drag is not None:
             self.drag["moved"] += abs(dx) + abs(dy)
-        if self.drag is None or self.drag["moved"] < 4:
+        if self.drag is None or self.drag["moved"] < 4 or self.drag.get("hud"):
+            return
+        if self.drag.get("gm"):
+            self._hover()
             return
         if buttons & mouse.LEFT:
             if self.camctl.mode == "fly":
@@ -429,15 +547,54 @@ class PlayWindow(pyglet.window.Window):
     def on_mouse_release(self, x, y, button, modifiers):
         self.mouse = (x, self.height - y)
         d, self.drag = self.drag, None
+        if d is not None and d.get("gm"):
+            self.gm_drop(d["gm"])
+            return
         if d is None or d["moved"] >= 4 or button != mouse.LEFT:
             return
         self.click(*self.mouse)
 
+    def gm_drop(self, cid):
+        """The end of a GM drag: the character is placed on the cell under the cursor (a flyer at the cursor's
+        layer when that is above the surface) -- a recorded gm_place action."""
+        a = self.ctl.state.actors.get(cid)
+        if a is None:
+            return
+        rs = self.render_state()
+        hit = self.picker.pick(self.camctl.camera(), self.size_px, self.mouse[0], self.mouse[1], rs.characters,
+                               self.ctl.cursor_layer if a.can_fly else None)
+        if hit["cell"] is None:
+            self.say("GM: no cell under the cursor", "error")
+            return
+        x, y, layer = hit["cell"].cell
+        self.gm_step({"actor": "gm", "action": "gm_place", "target": cid, "to": [x, y, layer]})
+
+    def gm_step(self, act):
+        """A GM action, now or as soon as the worker is done reading the session."""
+        self.do(self._gm_step_now, act)
+
+    def _gm_step_now(self, act):
+        before = len(self.ctl.session.actions)
+        self.ctl.step(act)
+        if len(self.ctl.session.actions) > before:
+            ev = self.ctl.session.events[-1]
+            self.say(self.named(ev.get("text", f"GM: {act['action']} done")) + "  (Ctrl+Z undoes)")
+        else:
+            self.say(self.ctl.message[0], "error")
+
     def click(self, px, py):
-        ident = self.hud.hit(px, py)
+        ident = self.hud.over(px, py)
         if ident is not None:
             kind, val = ident
-            if kind == "action":
+            if kind == "area":
+                pass                       # a panel's background: never the map under it
+            elif kind == "open" and self.chooser is not None:
+                self.chooser["i"] = val
+                self.open_chosen()
+            elif kind == "greyed":
+                g = next((g for g in self.greyed() if g["action"] == val), None)
+                self.say(f"{val.replace('_', ' ')}: not now - {g['reason'] if g else 'not possible now'}", "error")
+            elif kind == "action":
                 self.ctl.choose(val)
             elif kind == "confirm":
                 self.do(self.ctl.confirm)
@@ -456,9 +613,27 @@ class PlayWindow(pyglet.window.Window):
             self.changed()
             self.write_state()
             return
+        if self.prompt is not None or self.chooser is not None:
+            return
         hit = self._pick()
-        if self._placing() and hit["cell"] is not None and (hit["char"] is None or
-                                                          hit["char"].char == self.ctl.selected):
+        if self.ruler_mode:
+            t = {"char": hit["char"].char if hit["char"] is not None else None,
+                 "cell": list(hit["cell"].cell) if hit["cell"] is not None else None}
+            if t["cell"] is None and t["char"] is None:
+                return
+            if t["cell"] is None:
+                t["cell"] = list(self.ctl.actor(t["char"]).pos)
+            if self.ruler is None or "b" in self.ruler:
+                self.ruler = {"a": t}
+                self.say("ruler: click the second point or character (U: ruler off)", toast=False)
+            else:
+                self.ruler["b"] = t
+            self.changed()
+            self.write_state()
+            return
+        if self._placing() and hit["cell"] is not None:
+            # placing a move: the click sets the destination the hover previewed, even where a character stands
+            # behind that point on screen (select another one with Esc first)
             x, y, _ = hit["cell"].cell
             self.ctl.set_destination((x, y, self._dest_layer(hit["cell"].cell)))
             self.ctl.hover = hit["cell"].cell
@@ -475,6 +650,25 @@ class PlayWindow(pyglet.window.Window):
     def on_mouse_scroll(self, x, y, scroll_x, scroll_y):
         self.mouse = (x, self.height - y)
         mods = self.keys[key.LCTRL] or self.keys[key.RCTRL]
+        over = self.hud.over(*self.mouse)
+        if over is not None:                 # over a panel: the wheel is the panel's (the log scrolls)
+            area = getattr(self, "log_view", {}).get("area")
+            if area and area[0] <= self.mouse[0] <= area[2] and area[1] <= self.mouse[1] <= area[3]:
+                self.log_scroll = max(0, self.log_scroll + (3 if scroll_y > 0 else -3))
+            self.changed()
+            self.write_state()
+            return
+        if self.drag is not None and self.drag.get("gm"):      # dragging a character: the wheel sets its layer
+            self.ctl.change_layer(1 if scroll_y > 0 else -1)
+            self.say(f"GM: drop {self.name(self.drag['gm'])} at layer {self.ctl.cursor_layer} (a flyer; a walker "
+                     "lands on the surface)", toast=False)
+            self.write_state()
+            return
+        if self.template is not None and mods:
+            self.template["size_m"] = float(min(max(self.template["size_m"] + (1.5 if scroll_y > 0 else -1.5), 1.5), 60.0))
+            self.changed()
+            self.write_state()
+            return
         if (self._placing() or self.keys[key.LSHIFT] or self.keys[key.RSHIFT]) and not mods:
             self.ctl.change_layer(int(math.copysign(1, scroll_y)) if scroll_y else 0)
             self._hover()
@@ -495,11 +689,50 @@ class PlayWindow(pyglet.window.Window):
         if self.typing is not None and text.isprintable() and text not in "\r\n":
             self.typing += text
             self.changed()
+        elif self.gm_typing is not None and text.isprintable() and text not in "\r\n":
+            if self._gm_skip:
+                self._gm_skip = False
+                if text == ";":
+                    return
+            self.gm_typing += text
+            self.changed()
 
     @_safe
     def on_key_press(self, symbol, modifiers):
         ctrl = modifiers & (key.MOD_CTRL | key.MOD_COMMAND)
         shift = modifiers & key.MOD_SHIFT
+        if self.prompt is not None:                 # a question: Y answers yes, N / Esc no; nothing else happens
+            if symbol in (key.Y, key.ENTER, key.RETURN):
+                fn, self.prompt = self.prompt["yes"], None
+                fn()
+            elif symbol in (key.N, key.ESCAPE):
+                self.prompt = None
+                self.say("kept the game as it is")
+            self.changed()
+            self.write_state()
+            return pyglet.event.EVENT_HANDLED
+        if self.chooser is not None:
+            ch = self.chooser
+            if symbol in (key.UP, key.DOWN):
+                ch["i"] = (ch["i"] + (1 if symbol == key.DOWN else -1)) % max(len(ch["paths"]), 1)
+            elif symbol in (key.ENTER, key.RETURN):
+                self.open_chosen()
+            elif symbol == key.ESCAPE:
+                self.chooser = None
+            self.changed()
+            self.write_state()
+            return pyglet.event.EVENT_HANDLED
+        if self.gm_typing is not None:
+            if symbol in (key.ENTER, key.RETURN):
+                text, self.gm_typing = self.gm_typing, None
+                self.gm_command(text)
+            elif symbol == key.ESCAPE:
+                self.gm_typing = None
+            elif symbol == key.BACKSPACE:
+                self.gm_typing = self.gm_typing[:-1]
+            self.changed()
+            self.write_state()
+            return pyglet.event.EVENT_HANDLED
         if self.typing is not None:
             if symbol == key.F12:
                 self._shot_pending = True
@@ -526,12 +759,14 @@ class PlayWindow(pyglet.window.Window):
         if ctrl:
             if symbol == key.Z and not shift:
                 self.do(self.ctl.undo)
+                self.do(lambda: self.say(f"Ctrl+Z: {self.named(self.ctl.message[0])} (Ctrl+Y redoes)"))
             elif symbol == key.Y or (symbol == key.Z and shift):
                 self.do(self.ctl.redo)
+                self.do(lambda: self.say(f"Ctrl+Y: {self.named(self.ctl.message[0])} (Ctrl+Z undoes)"))
             elif symbol == key.S:
                 self.save()
             elif symbol == key.O:
-                self.do(self.ctl.load, self.save_path())
+                self.open_chooser()
             elif symbol == key.Q:
                 self.quit()
                 return pyglet.event.EVENT_HANDLED
@@ -559,20 +794,50 @@ class PlayWindow(pyglet.window.Window):
             self.ctl.cycle_selection(-1 if shift else 1)
         elif symbol == key.F:
             self.camctl.set_mode("orbit" if self.camctl.mode == "fly" else "fly")
+            self.say("F: free fly - W A S D, Q down, E up, drag to look (F or Esc: back to orbit)"
+                     if self.camctl.mode == "fly" else "F: orbit camera again")
         elif symbol == key.V:
             if self.camctl.mode == "follow":
                 self.camctl.set_mode("orbit")
+                self.say("V: follow off")
             elif self.ctl.selected:
                 self.camctl.follow(self._centre(self.ctl.selected))
                 self.camctl.set_mode("follow")
+                self.say(f"V: the camera follows {self.name(self.ctl.selected)} (V: off)")
         elif symbol == key.K:
             if shift:
                 self.camctl.home_view()
+                self.say("Shift+K: home view")
             else:
                 name = self.camctl.snap()
-                self.ctl.say(f"camera: {name}")
+                self.say(f"K - camera: {name} (K: next, Shift+K: home)")
         elif symbol == key.P:
             self.camctl.set_mode("flythrough")
+            self.say("P: the scene's fly-through (Esc stops it)")
+        elif symbol == key.SEMICOLON:
+            self.gm_typing = ""
+            self._gm_skip = True
+        elif symbol == key.U:
+            self.ruler_mode = not self.ruler_mode
+            self.ruler = None
+            self.say("U: ruler - click two points or characters (U: off)" if self.ruler_mode else "U: ruler off")
+        elif symbol == key.Y:
+            shapes = self.TEMPLATES
+            cur = self.template["shape"] if self.template else None
+            i = shapes.index(cur) + 1 if cur in shapes else 0
+            if i >= len(shapes):
+                self.template = None
+                self.say("Y: area template off")
+            else:
+                size = self.template["size_m"] if self.template else 6.0
+                self.template = {"shape": shapes[i], "size_m": size}
+                self.say(f"Y: {shapes[i]} template, {size:g} m, at the cursor (cone and line from the selected; "
+                         "Ctrl+wheel: size; Y: next shape)")
+        elif symbol == key.F2:
+            self.fold = not self.fold
+            self.say("F2: panels folded (F2: unfold)" if self.fold else "F2: panels unfolded")
+        elif symbol == key.F3:
+            self.cycle_player_view()
         elif symbol == key.R:
             self.typing = ""
             self._typing_skip = True
@@ -592,6 +857,7 @@ class PlayWindow(pyglet.window.Window):
             for name, k, _d in OVERLAYS:
                 if symbol == k:
                     self.on[name] = not self.on[name]
+                    self.say(f"{key.symbol_string(k)}: {name} overlay {'on' if self.on[name] else 'off'}")
         self.changed()
         self.write_state()
         return pyglet.event.EVENT_HANDLED
@@ -656,7 +922,133 @@ class PlayWindow(pyglet.window.Window):
         from engine.outputs import write_text_output   # atomic, as every output
 
         write_text_output(log, "\n".join([dumps(e) for e in s.events] + [dumps(s.state.to_dict())]) + "\n", "the log")
-        self.ctl.say(f"saved {len(s.actions)} action(s) to {p} (event log: {log})")
+        self._saved_actions = list(s.actions)
+        self.say(f"saved {len(s.actions)} action(s) to {p} (event log: {log})")
+
+    # -- opening scenes and saves ---------------------------------------------------------------------------------
+    def unsaved(self) -> str:
+        """What opening something else would throw away ("" when nothing)."""
+        n = len(self.ctl.session.actions)
+        saved = self._saved_actions
+        new = n if self.ctl.session.actions[:len(saved)] != saved else n - len(saved)
+        bits = []
+        if new > 0 or len(saved) > n:
+            bits.append(f"{max(new, 0)} unsaved action(s)")
+        if self.ctl.redo_stack:
+            bits.append(f"{len(self.ctl.redo_stack)} redo step(s)")
+        return " and ".join(bits)
+
+    def open_chooser(self):
+        """Ctrl+O: a picker of the saves and scenes around (the default save first)."""
+        paths = []
+        sp = self.save_path()
+        if sp.exists():
+            paths.append(sp)
+        here = Path(".")
+        scene_dir = Path(self.scene.path).resolve().parent
+        for d in dict.fromkeys([here.resolve(), scene_dir, Path("scenes").resolve()]):
+            try:
+                paths += sorted(p for p in d.glob("*.save.json") if p.resolve() != sp.resolve())
+                paths += sorted(p for p in d.glob("*.toml") if self._looks_like_scene(p))
+            except OSError:
+                continue
+        seen, out = set(), []
+        for p in paths:
+            r = p.resolve()
+            if r not in seen:
+                seen.add(r)
+                out.append(p)
+        if not out:
+            self.say("Ctrl+O: no scene or saved game here", "error")
+            return
+        self.chooser = {"paths": [str(p) for p in out[:30]], "i": 0}
+        self.say("Ctrl+O: choose a scene or a saved game (Up/Down, Enter; Esc: cancel)", toast=False)
+
+    @staticmethod
+    def _looks_like_scene(p: Path) -> bool:
+        """A scene file has a [map] table (pyproject.toml and other TOML files are not offered)."""
+        try:
+            with open(p, encoding="utf-8", errors="replace") as f:
+                head = f.read(65536)
+        except OSError:
+            return False
+        return "[map]" in head
+
+    def open_chosen(self):
+        ch, self.chooser = self.chooser, None
+        if not ch or not ch["paths"]:
+            return
+        path = Path(ch["paths"][ch["i"] % len(ch["paths"])])
+        lost = self.unsaved()
+        if lost:
+            self.prompt = {"text": f"Open {path.name}? {lost} will be lost.", "yes": lambda: self.open_path(path)}
+            self.say(f"Ctrl+O: {lost} would be lost - Y opens {path.name}, N keeps the game", toast=False)
+            return
+        self.open_path(path)
+
+    def open_path(self, path: Path):
+        if str(path).endswith(".toml"):
+            from engine.errors import AerieError
+            from engine.world.scene import load_scene
+
+            try:
+                scene = load_scene(str(path))
+                ctl = Controller(scene)
+            except AerieError as e:
+                self.say(f"{path}: {e}", "error")
+                return
+            self.do(self._set_controller, ctl)
+            self.say(f"opened scene {path}")
+            return
+        self.do(self._load_save, path)
+
+    def _load_save(self, path):
+        old_scene = self.ctl.scene
+        if self.ctl.load(path):
+            if self.ctl.scene is not old_scene:
+                self._set_controller(self.ctl)
+            self._saved_actions = list(self.ctl.session.actions)
+            self.say(self.named(self.ctl.message[0]))
+        else:
+            self.say(self.ctl.message[0], "error")
+
+    def _set_controller(self, ctl):
+        """Another scene: its world, renderer, camera and picker."""
+        self.ctl = ctl
+        if ctl.scene is not self.scene:
+            self.scene = ctl.scene
+            from engine.render.rules_bridge import display_world
+
+            self.renderer = Renderer(self.rc, display_world(self.scene.world))   # follows the session's voxels
+            self.hud = H.Hud(self.renderer, px=self._hud_px(self.size_px))
+            self.big = H.Hud(self.renderer, px=self.big.px)
+            self.tok = H.Hud(self.renderer, px=self.tok.px)
+            self.camctl = CameraControl(self.scene, from_session(self.scene, ctl.session).characters)
+            self.picker = Picker(self.renderer.world)
+            self.set_caption(f"Aerie - {self.scene.name}")
+        self._saved_actions = list(ctl.session.actions)
+        self._rs_cache = None
+        self._ov_cache.clear()
+        self._results.clear()
+        self._scene_key = None
+        self._tok_key = None
+        self.anims.clear()
+        self.ruler = None
+        self._rebuild_log()
+        self.changed()
+
+    # -- the GM's command line ---------------------------------------------------------------------------------------
+    def gm_command(self, text: str):
+        from engine.app.gmtext import parse
+
+        try:
+            act = parse(text, self.ctl.state)
+        except ValueError as e:
+            self.say(f"GM: {e}", "error")
+            return
+        if act is None:
+            return
+        self.gm_step(act)
 
     def save_path(self) -> Path:
         return Path(os.environ.get("AERIE_SAVE", Path(self.scene.path).stem + ".save.json"))
@@ -686,9 +1078,13 @@ class PlayWindow(pyglet.window.Window):
         self.camctl.update(dt)
         if self.anims:
             self.anim_t += dt
-            if self.anim_t >= ANIM_S or len(self.anims) > 2:
+            if self.anim_t >= getattr(self.anims[0], "duration", ANIM_S) or len(self.anims) > 2:
                 self.anims.pop(0)
                 self.anim_t = 0.0
+                self.changed()
+        if self.toast is not None and time.perf_counter() > self.toast[1]:
+            self.toast = None
+            self.changed()
         self._schedule_jobs()
 
     def _schedule_jobs(self):
@@ -716,6 +1112,67 @@ class PlayWindow(pyglet.window.Window):
                 rs = self.render_state()
                 sess = ctl.session
                 self.submit("movement", k, lambda c=rs.get(sel), rs=rs, s=sess: self._movement_costs(rs, c, s))
+
+    def greyed(self) -> list[dict]:
+        """The selected character's actions that are not legal now, each with the core's reason (worked out in the
+        worker: one check per action with each possible target)."""
+        ctl = self.ctl
+        sel = ctl.selected
+        if sel not in ctl.state.actors:
+            return []
+        k = (ctl.state_version, sel, id(ctl.session))
+        self.submit("greyed", k, lambda: self._greyed_now(sel))
+        ok, val = self.result("greyed", k)
+        return val if ok and isinstance(val, list) else []
+
+    def _greyed_now(self, sel) -> list[dict]:
+        import sys
+
+        from engine.errors import AerieError
+        from engine.rules.core import BadAction, Illegal
+
+        s = self.ctl.session
+        rs = s.ruleset
+        gm_only = set(getattr(rs, "GM_ACTIONS", None) or getattr(sys.modules.get(type(rs).__module__), "GM_ACTIONS", ()) or ())
+        legal = {a.get("action") for a in self.ctl.legal()}
+        out = []
+        others = [a.id for a in s.state.actors.values() if a.id != sel][:8]
+        for name, spec in rs.action_specs().items():
+            if name in legal or name in gm_only:
+                continue
+            base = {"actor": sel, "action": name}
+            cands = [base]
+            for k, p in spec.items():
+                if p.required and p.kind == "id":
+                    cands = [dict(c, **{k: o}) for c in cands for o in others]
+                elif p.required and p.kind == "pos":
+                    a = s.state.actors[sel]
+                    cands = [dict(c, **{k: [a.x, a.y, a.layer]}) for c in cands]
+                elif p.required and p.choices:
+                    cands = [dict(c, **{k: p.choices[0]}) for c in cands]
+            reason = None
+            for c in cands[:8]:
+                try:
+                    s.check(c)
+                except BadAction as e:
+                    reason = reason or (f"needs {e.path}" if e.path else e.reason)
+                    continue
+                except Illegal as e:
+                    reason = e.reason + (f" ({e.rule})" if e.rule and f"({e.rule})" not in e.reason else "")
+                    break
+                except AerieError as e:
+                    reason = reason or str(e)
+                    continue
+            out.append({"action": name, "label": name.replace("_", " "), "reason": reason or "not possible now"})
+        return out
+
+    def hover_greyed(self) -> str:
+        ident = self.hud.hit(*self.mouse)
+        if ident and ident[0] == "greyed":
+            g = next((g for g in self.greyed() if g["action"] == ident[1]), None)
+            if g:
+                return f"{g['label']}: not now - {g['reason']}"
+        return ""
 
     def _movement_costs(self, rs, c, session):
         from engine.render import rules_bridge
@@ -910,23 +1367,32 @@ class PlayWindow(pyglet.window.Window):
                     self._follow_anim = None
         else:
             self._follow_anim = None
+        if self.player_side is not None:          # the players' screen: only what their side sees
+            seen = self.visible_ids()
+            rs = type(rs)([c for c in rs.characters if c.id in seen])
+        self.floaters = [lb.text for lb in fx.labels]
         cam = self.camctl.camera()
         # moving: the camera moved since the last frame, or the cursor is crossing cells (the ghost follows it)
         moving = (self._last_cam is not None and cam != self._last_cam) or self._recently_hovered()
         self._last_cam = cam
         scale = self.motion_scale if (moving and self.adaptive and self._full_slow()) else 1.0
         key3d = (cam, scale, ctl.state_version, ctl.version, ctl.hover, ctl.cursor_layer, tuple(sorted(self.on.items())),
-                 tuple((n, r[0]) for n, r in self._results.items()), bool(self.anims), self.anim_t if self.anims else 0)
+                 tuple((n, r[0]) for n, r in self._results.items()), bool(self.anims), self.anim_t if self.anims else 0,
+                 self.player_side, json.dumps(self.ruler, default=str), json.dumps(self.template, default=str))
         if key3d != self._scene_key:
             prims, notes = self.overlay_prims(rs)
             prims.extend(self.ghost_prims(rs))
+            prims.extend(self.table_prims(rs))
+            # the overlays' labels join the names in the token layer (one layout: none hides another)
+            self._table_tags += [(lb.pos, lb.text, lb.bg if lb.bg[3] else (20, 20, 24, 220)) for lb in prims.labels]
+            prims.labels = []
             prims.extend(fx)
             # a moving frame at full resolution goes straight to the window (no copy; the next still frame redraws
             # into the cache), a reduced one into the small buffer, a still one into the cache
             direct = moving and scale == 1.0
             into = None if direct else self._small(scale) if scale != 1.0 else self._target
             with self.rc.drawing_into(into, self._target.size):
-                self.renderer.draw(cam, rs, prims, DrawOptions())
+                self.renderer.draw(cam, rs, prims, DrawOptions(labels=False))
             self._scene_key = ("direct",) if direct else key3d
             self._view_scale = "direct" if direct else scale
             self._notes = notes
@@ -942,6 +1408,7 @@ class PlayWindow(pyglet.window.Window):
         else:
             self.rc.show(self._small(self._view_scale), self._target.size)
         self.rc.use_screen(self.size_px)
+        self.draw_tokens(cam, rs)
         self.draw_hud(self._notes)
         if self._shot_pending:
             self._shot_pending = None
@@ -962,13 +1429,380 @@ class PlayWindow(pyglet.window.Window):
             self.fps = 15 / dt if dt > 0 else 0.0
             self.write_state()
 
+    # ================================================================================================ tokens
+    def draw_tokens(self, cam, rs):
+        st = self.hud_state()
+        k = (cam, self.ctl.state_version, tuple(self.size_px), self.anim_t if self.anims else None, self.player_side,
+             id(st), tuple(c.id for c in rs.characters), tuple(t[1] for t in getattr(self, "_table_tags", ())),
+             tuple(tuple(b[:4]) for b in self.hud.blocks))
+        if k != self._tok_key:
+            self._tok_key = k
+            self.build_tokens(cam, rs, st)
+        self.tok.draw(self.size_px)
+
+    def token_max_px(self) -> float:
+        return T.MAX_PX * self.size_px[1] / 720.0
+
+    def build_tokens(self, cam, rs, st):
+        """Names, bars and condition icons above the models (engine.app.tokens places them)."""
+        tok = self.tok
+        tok.begin()
+        W, Hh = self.size_px
+        cm = self.scene.world.cell_m
+        s = self.ctl.session
+        chars = [c for c in rs.characters if c.id in st.actors]
+        pts = []
+        for c in chars:
+            fx, fy = (c.x + c.footprint / 2) * cm, (c.y + c.footprint / 2) * cm
+            top = c.layer + (0.6 if c.lying else c.height_layers) + 0.1
+            pts += [(fx, fy, top), (fx, fy, c.layer)]
+        proj = cam.project(pts, (W, Hh)) if pts else []
+        lh = tok.line
+        items, info = [], {}
+        for i, c in enumerate(chars):
+            hx, hy, hw = proj[2 * i]
+            fx_, fy_, fw = proj[2 * i + 1]
+            if hw <= 0 or fw <= 0 or not (-50 < hx < W + 50 and -50 < hy < Hh + 50):
+                continue
+            a = st.actors[c.id]
+            name = T.short_name(a)
+            head = f"{name}  L{int(round(c.layer))}" + (" fly" if c.flying and not c.down else "")
+            bars = T.bars(s, a)
+            tags = T.condition_tags(a)
+            tag_w = sum(tok.width(t) + 8 for t, _c in tags)
+            wf = max(tok.width(head) + 10, 64, tag_w + 4)
+            hf = lh + 4 + len(bars) * 5 + (lh + 2 if tags else 0) + 2
+            half = max(5.0, abs(fy_ - hy) * 0.3 * c.footprint)
+            model = (min(hx, fx_) - half, min(hy, fy_), max(hx, fx_) + half, max(hy, fy_))
+            items.append({"id": c.id, "anchor": (hx, hy), "depth": hw, "full": (wf, hf),
+                          "compact": (tok.width(name) + 10 + tag_w, lh + 4), "model": model})
+            info[c.id] = (a, c, name, head, bars, tags)
+        focus = {self.ctl.selected, self._sight_target()}
+        for it in items:                     # the selected character and its target are placed first
+            if it["id"] in focus:
+                it["depth"] = -0.5
+        tags = list(getattr(self, "_table_tags", ()))
+        tproj = cam.project([t[0] for t in tags], (W, Hh)) if tags else []
+        for j, ((_p, text, bg), (tx, ty, tw_)) in enumerate(zip(tags, tproj)):
+            if tw_ <= 0:
+                continue
+            w_ = tok.width(text) + 10
+            items.append({"id": f"_tag{j}", "anchor": (tx, ty), "depth": -1.0, "full": (w_, lh + 4), "compact": (w_, lh + 4),
+                          "model": None})
+            info[f"_tag{j}"] = (text, bg)
+        panels = [b[:4] for b in self.hud.blocks if b[4] != "modal"]     # the HUD as last drawn
+        places = T.layout(items, self.token_max_px(), bounds=(0, 0, W, Hh), avoid=panels)
+        folded = {}
+        for it, pl in zip(items, places):
+            if pl["mode"] == "folded" and pl["into"] and not it["id"].startswith("_tag"):
+                folded[pl["into"]] = folded.get(pl["into"], 0) + 1
+        self.token_boxes = {}
+        for it, pl in zip(items, places):
+            if it["id"].startswith("_tag"):
+                if pl["box"] is not None:
+                    text, bg = info[it["id"]]
+                    x0, y0, x1, y1 = pl["box"]
+                    tok.box(x0, y0, x1, y1, bg)
+                    tok.text(x0 + 5, y0 + 2, text, H.FG)
+                continue
+            a, c, name, head, bars, tags = info[it["id"]]
+            rec = {"name": name, "anchor": list(it["anchor"]), "mode": pl["mode"], "box": pl["box"],
+                   "bars": [list(b) for b in bars], "tags": [t for t, _c in tags], "model": list(it["model"])}
+            self.token_boxes[it["id"]] = rec
+            if pl["box"] is None:
+                rec["into"] = pl.get("into")
+                continue
+            x0, y0, x1, y1 = pl["box"]
+            col = side_colour(a.side)
+            bg = (int(col[0] * 0.45), int(col[1] * 0.45), int(col[2] * 0.45), 215) if not a.dead else (40, 40, 40, 215)
+            tok.box(x0, y0, x1, y1, bg)
+            ax, ay = it["anchor"]
+            if y1 < ay - 6:                       # moved up: a thin leader to its model
+                lx = min(max(ax, x0 + 2), x1 - 2)
+                tok.box(lx - 1, y1, lx + 1, ay - 2, (bg[0], bg[1], bg[2], 200))
+            if pl["mode"] == "compact":          # a name tag, its condition icons kept
+                xx = x0 + 5 + tok.text(x0 + 5, y0 + 2, name, H.FG) + 4
+                for t, tc in tags:
+                    tw = tok.width(t) + 6
+                    tok.box(xx, y0 + 1, xx + tw, y1 - 1, (tc[0], tc[1], tc[2], 235))
+                    tok.text(xx + 3, y0 + 2, t, (10, 10, 10, 255))
+                    xx += tw + 2
+            else:
+                tok.text(x0 + 5, y0 + 2, head, H.FG)
+                yy = y0 + lh + 4
+                for label, v, mx in bars:
+                    f = max(0.0, min(1.0, v / mx)) if mx else 0.0
+                    tok.box(x0 + 4, yy, x1 - 4, yy + 4, (20, 20, 20, 230))
+                    hpcol = (80, 210, 90, 255) if f > 0.5 else ((235, 190, 50, 255) if f > 0.25 else (230, 60, 50, 255))
+                    if label.lower() not in ("hp", "life"):
+                        hpcol = (90, 160, 240, 255) if "prot" in label.lower() else (210, 170, 240, 255)
+                    tok.box(x0 + 4, yy, x0 + 4 + (x1 - x0 - 8) * f, yy + 4, hpcol)
+                    yy += 5
+                if tags:
+                    xx = x0 + 4
+                    yy += 1
+                    for t, tc in tags:
+                        tw = tok.width(t) + 6
+                        tok.box(xx, yy, xx + tw, yy + lh + 1, (tc[0], tc[1], tc[2], 235))
+                        tok.text(xx + 3, yy, t, (10, 10, 10, 255))
+                        xx += tw + 2
+            n = folded.get(it["id"])
+            if n:
+                t = f"+{n}"
+                tok.box(x1 + 1, y0, x1 + tok.width(t) + 9, y0 + lh + 4, (30, 30, 36, 230))
+                tok.text(x1 + 5, y0 + 2, t, H.ACCENT)
+                rec["folded"] = n
+        # damage numbers of the step on screen (falls included), held while the step's numbers are up
+        tok.upload()
+
+    def visible_ids(self) -> set:
+        """The characters the player side sees: its own, and any another one of its members has a line of sight
+        to -- the ruleset's own ``sees`` when it has one (the rules' test), else the world's 36 sight lines
+        (engine.world.cover.cover_between, AIR-15)."""
+        side = self.player_side
+        k = (self.ctl.state_version, side, id(self.ctl.session))
+        c = getattr(self, "_vis_cache", None)
+        if c is not None and c[0] == k:
+            return c[1]
+        s = self.ctl.session
+        acts = list(s.state.actors.values())
+        viewers = [a for a in acts if a.side == side and not a.dead]
+        sees = getattr(s.ruleset, "sees", None)
+        out = {a.id for a in acts if a.side == side}
+        for b in acts:
+            if b.id in out:
+                continue
+            for a in viewers:
+                try:
+                    ok = sees(s, a, b) if callable(sees) else None
+                except Exception:   # noqa: BLE001 - a ruleset's sees() that needs data this actor lacks
+                    ok = None
+                if ok is None:
+                    from engine.world.cover import cover_between
+
+                    ok = cover_between(s.world, a.body(), b.body(), s.scene.ruleset,
+                                       s.options.get("cover_thresholds")).visible
+                if ok:
+                    out.add(b.id)
+                    break
+        self._vis_cache = (k, out)
+        return out
+
+    def cycle_player_view(self):
+        sides = list(dict.fromkeys(a.side for a in self.ctl.state.actors.values()))
+        if self.player_side is None:
+            self.player_side = sides[0] if sides else None
+        else:
+            i = sides.index(self.player_side) if self.player_side in sides else -1
+            self.player_side = sides[i + 1] if i + 1 < len(sides) else None
+        if self.player_side is None:
+            self.say("F3: game master's view (everything)")
+        else:
+            n = len(self.visible_ids())
+            self.say(f"F3: player view of side {self.player_side}: {n} of {len(self.ctl.state.actors)} characters "
+                     f"seen by true 3D sight lines (F3: next side)")
+
+    # -- the ruler and area templates --------------------------------------------------------------------------
+    def _point_of(self, target):
+        """(metres point, Body, character id or None) of a ruler end: a character or a cell."""
+        from engine.world.geometry import Body
+
+        cm = self.scene.world.cell_m
+        if target.get("char") in self.ctl.state.actors:
+            a = self.ctl.state.actors[target["char"]]
+            b = a.body()
+            return ((a.x + a.footprint / 2) * cm, (a.y + a.footprint / 2) * cm, a.layer + 0.05), b, a.id
+        x, y, layer = target["cell"]
+        return ((x + 0.5) * cm, (y + 0.5) * cm, layer + 0.05), Body(x, y, layer, 1, 2, 1.6), None
+
+    def ruler_info(self):
+        """The ruler's figures: the straight distance with height (AIR-03) and, for the mover (the character at the
+        first end, else the selected one standing there), the cost of the cheapest path to the second end (AIR-07:
+        climbs and descents priced by the rules' own reach map)."""
+        r = self.ruler
+        if not r or "b" not in r:
+            return None
+        from engine.world.geometry import distance_m
+
+        pa, ba, ida = self._point_of(r["a"])
+        pb, bb, idb = self._point_of(r["b"])
+        d = distance_m(ba, bb, self.scene.world.cell_m)
+        mover = ida or (self.ctl.selected if self.ctl.selected in self.ctl.state.actors else None)
+        key = (self.ctl.state_version, json.dumps(r, sort_keys=True), mover)
+        info = {"straight_m": round(d, 2), "layers": int(bb.layer - ba.layer), "mover": mover, "key": key}
+        if mover:
+            self.submit("ruler", key, lambda: self._path_cost(mover, ba, bb, idb))
+            ok, val = self.result("ruler", key)
+            info["path"] = val if ok else "computing"
+        return info
+
+    def _path_cost(self, mover, ba, bb, idb):
+        from dataclasses import replace
+
+        from engine.rules.aerial import reach
+
+        s = self.ctl.session
+        a = s.state.actors[mover]
+        probe = replace(a, x=ba.x, y=ba.y, layer=ba.layer)
+        from engine.world.geometry import distance_m
+
+        # a budget that covers any sensible detour: three times the straight line, plus room for a climb
+        r = reach(s, probe, budget_m=3.0 * distance_m(ba, bb, s.world.cell_m) + 24.0)
+        goals = [(bb.x, bb.y, bb.layer)]
+        if idb is not None:            # to a character: the cheapest cell next to it (where a melee attack stands)
+            t = s.state.actors[idb]
+            goals = [(t.x + i, t.y + j, t.layer + k) for i in range(-a.footprint, t.footprint + 1)
+                     for j in range(-a.footprint, t.footprint + 1) for k in (-1, 0, 1)]
+        best = None
+        for g in goals:
+            loc = r._local(*g)
+            c = r.cost_cm(*g) if loc is not None else None
+            if c is None or (idb is not None and not r.endable[loc]):
+                continue
+            if best is None or c < best[0]:
+                best = (c, g)
+        if best is None:
+            return {"reachable": False, "fly": r.fly}
+        path = r.path(*best[1])
+        return {"reachable": True, "cost_m": round(best[0] / 100.0, 2), "to": list(best[1]), "fly": r.fly,
+                "path": [list(p) for p in path]}
+
+    TEMPLATES = ("sphere", "cone", "line", "cube")
+
+    def template_geometry(self):
+        """(shape, origin metres, aim metres, size metres) of the area template, or None."""
+        t = self.template
+        if not t:
+            return None
+        cm = self.scene.world.cell_m
+        cell = self.ctl.hover
+        if cell is None:
+            return None
+        aim = ((cell[0] + 0.5) * cm, (cell[1] + 0.5) * cm, cell[2] + 0.5)
+        sel = self.ctl.state.actors.get(self.ctl.selected) if self.ctl.selected else None
+        if t["shape"] in ("cone", "line") and sel is not None:
+            origin = ((sel.x + sel.footprint / 2) * cm, (sel.y + sel.footprint / 2) * cm, sel.layer + sel.eye_m)
+        else:
+            origin = aim
+        return t["shape"], origin, aim, float(t["size_m"])
+
+    def template_inside(self):
+        """Who is inside the template: any of a body's 36 sample points (the points sight lines aim at) inside."""
+        g = self.template_geometry()
+        if g is None:
+            return []
+        from engine.world.cover import sample_points
+
+        shape, o, aim, size = g
+        cm = self.scene.world.cell_m
+        o = np.array(o)
+        d = np.array(aim) - o
+        n = np.linalg.norm(d)
+        u = d / n if n > 1e-9 else np.array([0.0, 1.0, 0.0])
+        out = []
+        for a in self.ctl.state.actors.values():
+            if a.dead or (shape in ("cone", "line") and a.id == self.ctl.selected):
+                continue
+            p = sample_points(a.body()) * np.array([cm, cm, 1.0])
+            v = p - o
+            if shape == "sphere":
+                ins = np.linalg.norm(v, axis=1) <= size
+            elif shape == "cube":
+                ins = (np.abs(v[:, 0]) <= size / 2) & (np.abs(v[:, 1]) <= size / 2) & (p[:, 2] >= aim[2] - 0.5) & (p[:, 2] <= aim[2] - 0.5 + size)
+            else:
+                along = v @ u
+                perp = np.linalg.norm(v - np.outer(along, u), axis=1)
+                if shape == "cone":       # 5e: the width at any point equals the distance from the point of origin
+                    ins = (along >= 0) & (along <= size) & (perp <= along / 2)
+                else:                     # a line 1.5 m wide
+                    ins = (along >= 0) & (along <= size) & (perp <= 0.75)
+            if ins.any():
+                out.append(a.id)
+        return out
+
+    def table_prims(self, rs) -> ov.Prims:
+        """The ruler and the area template in 3D; their figures go to the token layer as tags (laid out with the
+        names, so none hides another)."""
+        pr = ov.Prims()
+        self._table_tags = []
+        info = self.ruler_info() if self.ruler else None
+        if self.ruler:
+            pa = self._point_of(self.ruler["a"])[0]
+            pr.ring((pa[0], pa[1], pa[2]), 0.25, 0.4, (120, 220, 255, 255))
+            if info is not None:
+                pb = self._point_of(self.ruler["b"])[0]
+                pr.ring((pb[0], pb[1], pb[2]), 0.25, 0.4, (120, 220, 255, 255))
+                pr.line(pa, pb, (120, 220, 255, 255), xray=True)
+                path = info.get("path")
+                if isinstance(path, dict) and path.get("path"):
+                    cm = self.scene.world.cell_m
+                    pts = [((p[0] + 0.5) * cm, (p[1] + 0.5) * cm, p[2] + 0.12) for p in path["path"]]
+                    for p0, p1 in zip(pts, pts[1:]):
+                        pr.line(p0, p1, (255, 170, 60, 255), xray=True)
+                mid = tuple((x + y) / 2 for x, y in zip(pa, pb))
+                self._table_tags.append((mid, self.ruler_text(info, short=True), (20, 60, 90, 235)))
+        g = self.template_geometry()
+        if g is not None:
+            shape, o, aim, size = g
+            col = (255, 120, 220, 255)
+            if shape == "sphere":
+                for k in range(-2, 3):
+                    z = o[2] + size * k / 3
+                    rr = math.sqrt(max(size * size - (z - o[2]) ** 2, 0.0))
+                    pr.ring((o[0], o[1], z), max(rr - 0.08, 0.0), rr, col, n=48)
+            elif shape == "cube":
+                z0 = aim[2] - 0.5
+                pr.box_wire((o[0] - size / 2, o[1] - size / 2, z0), (o[0] + size / 2, o[1] + size / 2, z0 + size), col, xray=True)
+            else:
+                d = np.array(aim) - np.array(o)
+                n = np.linalg.norm(d)
+                u = d / n if n > 1e-9 else np.array([0.0, 1.0, 0.0])
+                side = np.cross(u, [0.0, 0.0, 1.0])
+                if np.linalg.norm(side) < 1e-6:
+                    side = np.array([1.0, 0.0, 0.0])
+                side = side / np.linalg.norm(side)
+                upv = np.cross(side, u)
+                end = np.array(o) + u * size
+                half = size / 2 if shape == "cone" else 0.75
+                ring = []
+                for k in range(24):
+                    ang = 2 * math.pi * k / 24
+                    ring.append(tuple(end + (side * math.cos(ang) + upv * math.sin(ang)) * half))
+                for k in range(24):
+                    pr.line(ring[k], ring[(k + 1) % 24], col, xray=True)
+                    if k % 6 == 0:
+                        pr.line(tuple(o) if shape == "cone" else tuple(np.array(o) + (np.array(ring[k]) - end)), ring[k], col, xray=True)
+            who = self.template_inside()
+            self._table_tags.append(((aim[0], aim[1], aim[2]), f"{shape} {size:g} m: " +
+                                     (", ".join(self.name(i) for i in who) or "nobody inside"), (90, 30, 80, 235)))
+        return pr
+
+    def ruler_text(self, info, short=False) -> str:
+        t = f"{info['straight_m']:.1f} m straight ({info['layers']:+d} layers, AIR-03)"
+        path = info.get("path")
+        if short:
+            t = f"{info['straight_m']:.1f} m"
+            if isinstance(path, dict):
+                t += f", path {path['cost_m']:g} m" if path.get("reachable") else ", no path"
+            return t
+        if isinstance(path, dict):
+            who = self.name(info["mover"])
+            t += (f"; path {path['cost_m']:g} m for {who} (AIR-07)" if path.get("reachable")
+                  else f"; {who} has no path there")
+        elif path == "computing":
+            t += "; path: computing..."
+        return t
+
     # ================================================================================================ HUD
     def draw_hud(self, notes):
         ctl = self.ctl
         k = (ctl.version, ctl.msg_version, ctl.state_version, self.size_px, tuple(sorted(self.on.items())), self.help, self.typing,
              tuple(notes), self.camctl.mode,
              tuple((n, r[0]) for n, r in self._results.items()), tuple(self._jobs), ctl.hover,
-             self.anims[0].caption if self.anims else None)
+             self.anims[0].caption if self.anims else None, len(self.anims), id(self.hud_state()), self.log_scroll,
+             json.dumps([self.prompt and self.prompt["text"], self.chooser, self.toast and self.toast[0], self.gm_typing,
+                         self.fold, self.player_side, self.ruler, self.template, self.ruler_mode], default=str),
+             self.hover_greyed(), tuple(self.mouse) if self.anims else None)
         if k != self._hud_key or self.camctl.mode == "flythrough":
             self._hud_key = k
             self.build_hud(notes)
@@ -982,40 +1816,62 @@ class PlayWindow(pyglet.window.Window):
         self.panels = {}
         W, Hh = self.size_px
         s = ctl.session
-        st = s.state
+        st = self.hud_state()
         lh = hud.line + 3
-        # -- top bar
-        hud.box(0, 0, W, lh + 8, (12, 14, 20, 230))
+        small = self.compact()
+        # -- top bar: whose turn and the camera mode always fit (the scene's name gives way first)
+        bar_h = lh + 8
+        hud.box(0, 0, W, bar_h, (12, 14, 20, 230))
+        hud.block(0, 0, W, bar_h, "top bar")
         cur = st.current
-        turn = f"round {st.round}, {st.actors[cur].name}'s turn" if cur in st.actors else ("fight over" if st.over else "")
+        turn = f"round {st.round}, {self.name(cur)}'s turn" if cur in st.actors else ""
         if st.over:
             turn = f"fight over: {st.winner} won" if st.winner else "fight over"
-        x = 10
-        x += hud.text(x, 4, f"Aerie  {self.scene.name}", H.ACCENT) + 20
-        x += hud.text(x, 4, turn, H.FG) + 20
-        cam = f"camera: {self.camctl.describe()}"
-        on = [n for n, v in self.on.items() if v]
-        ov_text = "overlays: " + (", ".join(on) or "none")
-        if x + hud.width(cam) + hud.width(ov_text) + 40 < W - 360:
-            x += hud.text(x, 4, cam, H.DIM) + 20
-        right = W - 10
-        for ident, label in (("help", "F1 help"), ("redo", "Ctrl+Y redo"), ("undo", "Ctrl+Z undo")):
-            w = hud.width(label) + 16
-            right -= w
+        right = W - 6
+        btns = (("help", "F1 help"), ("redo", "Ctrl+Y redo"), ("undo", "Ctrl+Z undo"))
+        if W < 700:
+            btns = (("help", "F1"), ("redo", "redo"), ("undo", "undo"))
+        for ident, label in btns:
+            right -= hud.button_width(label)
             hud.button(right, 0, label, (ident, None))
-            right -= 6
-        if right - hud.width(ov_text) - 16 > x:
-            hud.text(right - hud.width(ov_text) - 16, 4, ov_text, H.GOOD if on else H.DIM)
+            right -= 4
+        cam = self.camctl.describe()
+        on = [n for n, v in self.on.items() if v]
+        pieces = [(f"camera: {cam}", H.DIM), (turn, H.FG)]
+        if self.player_side is not None:
+            pieces.insert(0, (f"PLAYER VIEW: {self.player_side}", H.BAD))
+        x = 8
+        room = right - 12
+        title = f"Aerie  {self.scene.name}"
+        need = sum(hud.width(t) + 16 for t, _c in pieces)
+        if x + hud.width(title) + 16 + need <= room:
+            x += hud.text(x, 4, title, H.ACCENT) + 16
+        for t, col in reversed(pieces):
+            if not t:
+                continue
+            w = hud.width(t)
+            if x + w > room:
+                w = hud.text(x, 4, t, col, max_w=max(room - x, 10))
+            else:
+                hud.text(x, 4, t, col)
+            x += w + 16
+        if on and x + hud.width("overlays: " + ", ".join(on)) < room:
+            hud.text(x, 4, "overlays: " + ", ".join(on), H.GOOD)
 
         # -- left: turn order, then the selected character
-        y = lh + 16
+        pw = int(min(300, max(200, W * 0.22))) if not small else int(min(220, W * 0.45))
+        y = bar_h + 6
         rows = []
         marks = s.ruleset.turn_marks(s)     # the ruleset's notes on the turn order (who has acted...)
         short = s.ruleset.TURN_MARKS_SHORT
-        for i, cid in enumerate(st.order):
-            a = st.actors[cid]
+        seen = self.visible_ids() if self.player_side is not None else None
+        for cid in st.order:
+            a = st.actors.get(cid)
+            if a is None:
+                continue
+            if seen is not None and cid not in seen:
+                continue
             mark = ">" if cid == cur else " "
-            hp = f"{a.hp}/{a.max_hp}"
             where = f"L{a.layer}{' fly' if a.flying else ''}"
             if cid in marks:
                 where = f"{short.get(marks[cid], marks[cid])} {where}"
@@ -1023,120 +1879,264 @@ class PlayWindow(pyglet.window.Window):
             col = (min(col[0] + 80, 255), min(col[1] + 80, 255), min(col[2] + 80, 255), 255)
             if a.dead:
                 col = H.DIM
-            rows.append((f"{mark} {a.name.split(' (')[0]}", col, f"{hp:>7} {where}", cid))
-        pw = int(min(360, max(240, W * 0.28)))
-        ph = lh + 8 + len(rows) * lh + 6
-        hud.box(8, y, 8 + pw, y + ph, H.BG)
-        hud.box(8, y, 8 + pw, y + lh + 4, H.BG_TITLE)
+            rows.append((f"{mark} {T.short_name(a)}", col, f"{a.hp}/{a.max_hp} {where}", cid))
         title = f"Turn order  (round {st.round})"
         if marks:
-            title = s.ruleset.turn_title(s) or title
-        hud.text(16, y + 3, title, H.ACCENT)
+            title = s.ruleset.turn_title(s) or title      # a ruleset may title its own turn panel
+        if small:      # folded: the title and whose turn it is
+            rows = [r for r in rows if r[3] == cur][:1]
+            title += "  (F2)"
+        ph = lh + 8 + len(rows) * lh + 6
+        hud.box(8, y, 8 + pw, y + ph, H.BG)
+        hud.block(8, y, 8 + pw, y + ph, "turn order")
+        hud.box(8, y, 8 + pw, y + lh + 4, H.BG_TITLE)
+        hud.text(16, y + 3, title, H.ACCENT, max_w=pw - 16)
         yy = y + lh + 8
         for text, col, tail, cid in rows:
             if cid == ctl.selected:
                 hud.box(10, yy - 2, 6 + pw, yy + lh - 2, (70, 80, 110, 200))
-            hud.text(16, yy, text, col, max_w=pw - hud.width(tail) - 28)
-            hud.text(8 + pw - 8 - hud.width(tail), yy, tail, H.FG)
+            tw = hud.width(tail)
+            hud.text(16, yy, text, col, max_w=pw - tw - 28)
+            hud.text(8 + pw - 8 - tw, yy, tail, H.FG)
             hud.rects.append((8, yy - 2, 8 + pw, yy + lh - 2, ("select", cid)))
             yy += lh
-        y = yy + 14
-        if ctl.selected in st.actors:
-            y = self.character_panel(8, y, pw, st.actors[ctl.selected]) + 10
+        self.panels["turn"] = (8, y, 8 + pw, y + lh + 4, H.BG_TITLE)
+        self.panel_rows = {"turn": [(r[0] + " " + r[2]) for r in rows]}
+        y = yy + 8
+        if ctl.selected in st.actors and not small:
+            y = self.character_panel(8, y, pw, st.actors[ctl.selected]) + 8
         left_bottom = y
 
-        # -- bottom: message, hover, buttons
+        # -- bottom: the actions (legal ones first; the others greyed, their reason on hover), message, hover
         bh = hud.line + 10
         items = [(b["label"], ("action", b["action"]), b["active"], True, b["hotkey"]) for b in ctl.buttons()]
+        greyed = self.greyed()
+        if not small:
+            items += [(g["label"], ("greyed", g["action"]), False, False, "") for g in greyed]
         if ctl.pending is not None:
-            items += [("confirm", ("confirm", None), False, ctl.action() is not None, "Enter"),
-                      ("cancel", ("cancel", None), False, True, "Esc")]
-        rows, row, x = [], [], 10        # buttons wrap onto more rows rather than run off the window
+            cc = [("confirm", ("confirm", None), False, ctl.action() is not None, "Enter"),
+                  ("cancel", ("cancel", None), False, True, "Esc")]
+            items = cc + items if small else items + cc       # a small window: confirm / cancel first
+        rows_b, row, x = [], [], 10        # buttons wrap onto more rows rather than run off the window
+        max_rows = 1 if small else 3
         for it in items:
-            w = hud.width(f"{it[4]}  {it[0]}" if it[4] else it[0]) + 16 + 6 + (12 if it[1][0] == "confirm" else 0)
+            w = hud.button_width(it[0], it[4]) + 6 + (12 if it[1][0] == "confirm" else 0)
             if row and x + w > W - 10:
-                rows.append(row)
+                rows_b.append(row)
                 row, x = [], 10
             row.append(it)
             x += w
         if row:
-            rows.append(row)
-        by = Hh - bh - 10 - (len(rows) - 1) * (bh + 6)
-        for ri, row in enumerate(rows):
-            x, y = 10, by + ri * (bh + 6)
+            rows_b.append(row)
+        if len(rows_b) > max_rows:        # too many: the greyed ones give way first, then the last rows
+            keep = [r for r in rows_b if any(i[1][0] in ("confirm", "cancel", "action") for i in r)]
+            rows_b = (keep or rows_b)
+            if len(rows_b) > max_rows and not small and ctl.pending is not None:
+                rows_b = rows_b[:max_rows - 1] + rows_b[-1:]     # confirm / cancel are on the last row
+            rows_b = rows_b[:max_rows]
+        by = Hh - bh - 6 - (len(rows_b) - 1) * (bh + 4)
+        for ri, row in enumerate(rows_b):
+            x, y = 10, by + ri * (bh + 4)
             for label, ident, on_, enabled, hk in row:
                 if ident[0] == "confirm":
                     x += 12
                 x = hud.button(x, y, label, ident, on=on_, enabled=enabled, hotkey=hk) + 6
+            hud.block(8, y - 2, x, y + bh + 2, "actions")
         if not ctl.buttons():
-            who = ctl.selected or "nobody"
-            hud.text(12, by + 5, f"{who} has no action now" + (f" - it is {cur}'s turn (Space selects)" if cur else ""), H.DIM)
-        y2 = by - lh - 6
+            who = self.name(ctl.selected) if ctl.selected else "nobody"
+            hud.text(12, by - lh - 2, f"{who} has no action now" + (f" - it is {self.name(cur)}'s turn (Space selects)" if cur else ""),
+                     H.DIM, max_w=W - 24)
+        y2 = by - lh - 6 - (lh if not ctl.buttons() else 0)
         text, kind = ctl.message
         if self.typing is not None:
             text, kind = f"die result for the next action (e.g. attack 17; 'clear'): {self.typing}_", "info"
-        room = W - min(430, W // 3) - 30
+        if self.gm_typing is not None:
+            text, kind = f"GM: {self.gm_typing}_   (hp NAME 12 | cond NAME +prone | place NAME x y layer | add ID like NAME at x y layer | remove NAME | order NAME after NAME | roll 2d6+3)", "info"
+        hov = self.hover_greyed()
+        if hov and not text:
+            text, kind = hov, "info"
+        secret = []
+        if self.player_side is not None:     # nothing on the players' screen names whom they cannot see
+            seen = self.visible_ids()
+            secret = [T.short_name(a) for a in st.actors.values() if a.id not in seen] + ["GM "]
+            if any(n in self.named(text or "") for n in secret):
+                text = ""
+        rw = int(min(380, W * 0.28)) if not small else int(min(260, W * 0.4))
+        room = W - rw - 30
+
         def lx(yy):          # status lines move right of the left panels where those reach down (small windows)
             return 8 if yy - 4 > left_bottom else 8 + pw + 12
 
         if by - 5 * (lh + 6) < left_bottom:
             room -= pw + 12
-
+        room = max(room, 60)
         if text:
-            for line in reversed(hud.wrap(text, room - 20)[:3]):
+            for line in reversed(hud.wrap(self.named(text), room - 20)[:2 if small else 3]):
                 x0 = lx(y2)
                 w = min(hud.width(line) + 20, room)
                 hud.box(x0, y2 - 4, x0 + w, y2 + lh + 2, (90, 24, 20, 235) if kind == "error" else (20, 40, 30, 230))
+                hud.block(x0, y2 - 4, x0 + w, y2 + lh + 2, "message")
                 hud.text(x0 + 10, y2, line, H.FG, max_w=w - 20)
                 y2 -= lh + 6
             y2 -= 4
-        info = ctl.cell_info(ctl.hover)
+        info = self.named(ctl.cell_info(ctl.hover)) if not small else ""
+        if any(n in info for n in secret):
+            info = ""
         if info:
             for line in reversed(hud.wrap(info, room - 20)[:2]):
                 x0 = lx(y2)
                 w = min(hud.width(line) + 20, room)
                 hud.box(x0, y2 - 4, x0 + w, y2 + lh + 2, H.BG)
+                hud.block(x0, y2 - 4, x0 + w, y2 + lh + 2, "hover")
                 hud.text(x0 + 10, y2, line, H.FG, max_w=w - 20)
                 y2 -= lh + 6
             y2 -= 4
-        hud.text(lx(y2) + 4, y2, f"cursor altitude: layer {ctl.cursor_layer}   (PgUp/PgDn; wheel while placing)", H.DIM,
-                 max_w=room)
+        if not small and y2 > left_bottom + 4:
+            hud.text(lx(y2) + 4, y2, f"cursor altitude: layer {ctl.cursor_layer}   (PgUp/PgDn; wheel while placing)", H.DIM,
+                     max_w=room)
 
-        # -- right: the preview, then the event log
-        rw = min(430, W // 3)
+        # -- right: the preview, the ruler / template, then the event log (the wheel scrolls it)
         rx = W - rw - 8
-        ry = lh + 16
-        if ctl.pending is not None:
-            ry = self.preview_panel(rx, ry, rw) + 10
-        for n in notes:
-            hud.box(rx, ry, rx + rw, ry + lh + 4, (60, 50, 20, 220))
-            hud.text(rx + 8, ry + 2, n, H.FG, max_w=rw - 16)
-            ry += lh + 8
-        log_bottom = by - 10
-        avail = max(3, min(int((log_bottom - ry - lh - 20) // lh), 12))
+        ry = bar_h + 6
+        if ctl.pending is not None and not small:
+            ry = self.preview_panel(rx, ry, rw) + 6
+        extra = []
+        info = self.ruler_info() if self.ruler else None
+        if self.ruler:
+            extra.append(("Ruler (U): " + (self.ruler_text(info) if info else "click the second point"), (140, 220, 255, 255)))
+        if self.template:
+            who = self.template_inside()
+            extra.append((f"Template (Y): {self.template['shape']} {self.template['size_m']:g} m (Ctrl+wheel: size) - inside: "
+                          + (", ".join(self.name(i) for i in who) or "nobody"), (255, 150, 230, 255)))
+        for n in notes + [e[0] for e in extra]:
+            for line in hud.wrap(self.named(n), rw - 16)[:3]:
+                hud.box(rx, ry, rx + rw, ry + lh + 4, (60, 50, 20, 220))
+                hud.block(rx, ry, rx + rw, ry + lh + 4, "note")
+                hud.text(rx + 8, ry + 2, line, H.FG, max_w=rw - 16)
+                ry += lh + 4
+            ry += 4
+        log_bottom = by - 8
+        max_lines = 3 if small else 8
+        avail = max(1, min(int((log_bottom - ry - lh - 20) // lh), max_lines))
         lines = []
-        for text, col in self.log_lines:
-            for i, part in enumerate(hud.wrap(text, rw - 24)):
+        hidden_names = []
+        if self.player_side is not None:     # the players' screen: no GM edits, nothing about who they cannot see
+            seen = self.visible_ids()
+            hidden_names = [T.short_name(a) for a in st.actors.values() if a.id not in seen]
+        for entry in self.log_lines:
+            text_, col = entry[0], entry[1]
+            if self.player_side is not None and ((len(entry) > 2 and entry[2] == "gm") or
+                                                 any(n in text_ for n in hidden_names)):
+                continue
+            for i, part in enumerate(hud.wrap(text_, rw - 24)):
                 lines.append(("  " + part if i else part, col))
-        lines = lines[-avail:]
-        top = log_bottom - (lh + 8 + len(lines) * lh + 6)
-        hud.panel(rx, max(top, ry), rw, f"Event log  ({len(s.events)} events, {len(s.actions)} actions)", lines)
-        self.panels["log"] = (rx, max(top, ry), rx + rw, max(top, ry) + lh + 4, H.BG_TITLE)
+        self.log_scroll = max(0, min(self.log_scroll, max(len(lines) - avail, 0)))
+        end = len(lines) - self.log_scroll
+        shown = lines[max(end - avail, 0):end]
+        top = max(log_bottom - (lh + 8 + len(shown) * lh + 6), ry)
+        if ry < log_bottom - lh - 10:
+            ttl = f"Event log  ({len(s.events)} events)" + (f"  - {self.log_scroll} newer below" if self.log_scroll else "  (wheel: older)")
+            hud.panel(rx, top, rw, ttl, shown)
+            self.panels["log"] = (rx, top, rx + rw, top + lh + 4, H.BG_TITLE)
+            self.log_view = {"first": shown[0][0] if shown else "", "last": shown[-1][0] if shown else "",
+                             "scroll": self.log_scroll, "lines": len(lines), "area": [rx, top, rx + rw, log_bottom]}
 
         if self.anims and self.anims[0].caption:
-            # what is happening, big, while the step animates (the log has the details)
-            parts = [p.strip() for p in self.anims[0].caption.split(";") if p.strip()][:4]
-            room = W - (pw + 24) - 12       # right of the left panels (no preview panel while a step animates)
-            cw = min(max(big.width(p) for p in parts) + 40, room)
-            cx = max(pw + 24, (W - cw) / 2)
-            y = lh + 14
-            big.box(cx, y, cx + cw, y + len(parts) * (big.line + 4) + 14, (12, 14, 20, 210))
-            for i, part in enumerate(parts):
-                big.text(cx + 20, y + 7 + i * (big.line + 4), part, H.ACCENT if i == 0 else H.FG, max_w=cw - 40)
+            self.banner(self.named(self.anims[0].caption), bar_h, pw)
+        if self.toast is not None and not (self.anims and self.anims[0].caption):
+            t, _until, kind = self.toast
+            tw = min(big.width(t) + 30, W - 20)
+            bx = (W - tw) / 2
+            y = bar_h + 8
+            big.box(bx, y, bx + tw, y + big.line + 10, (90, 24, 20, 220) if kind == "error" else (20, 30, 50, 220))
+            big.text(bx + 15, y + 5, t, H.FG, max_w=tw - 30)
+        if self.prompt is not None:
+            self.modal([self.prompt["text"], "Y: yes      N or Esc: no"])
+        if self.chooser is not None:
+            ch = self.chooser
+            lines = ["Open a scene or a saved game (Up/Down, Enter; Esc: cancel)"]
+            lines += [("> " if i == ch["i"] else "  ") + str(pth) for i, pth in enumerate(ch["paths"])]
+            self.modal(lines, click=True)
         if self.help:
             self.help_panel(W, Hh)
         hud.upload()
         big.upload()
+
+    def modal(self, lines, click=False):
+        hud = self.hud
+        W, Hh = self.size_px
+        lh = hud.line + 6
+        w = min(max(hud.width(t) for t in lines) + 40, W - 20)
+        h = len(lines) * lh + 24
+        x0, y0 = (W - w) / 2, max((Hh - h) / 2, 4)
+        hud.box(x0, y0, x0 + w, y0 + h, (10, 12, 18, 248))
+        hud.block(0, 0, W, Hh, "modal")
+        for i, t in enumerate(lines):
+            hud.text(x0 + 20, y0 + 12 + i * lh, t, H.ACCENT if i == 0 else H.FG, max_w=w - 40)
+            if click and i > 0:
+                hud.rects.append((x0, y0 + 12 + i * lh - 2, x0 + w, y0 + 12 + (i + 1) * lh - 4, ("open", i - 1)))
+
+    def banner(self, caption, bar_h, pw):
+        """What is happening, big, while a step animates -- placed where it covers none of the characters that
+        move in the step (a falling flyer stays in view): at the top, beside or below the movers; in small print
+        when the big one fits nowhere."""
+        W, Hh = self.size_px
+        parts = [p.strip() for p in caption.split(";") if p.strip()][:4]
+        if not parts:
+            return
+        movers = self.moving_boxes()
+        for layer in (self.big, self.hud):
+            cw = min(max(layer.width(p) for p in parts) + 40, W - 20)
+            bh = len(parts) * (layer.line + 4) + 14
+            xs = [max(pw + 24, (W - cw) / 2), (W - cw) / 2, 10, W - cw - 10]
+            ys = [bar_h + 8, Hh * 0.55, Hh * 0.35]
+            for m in movers:
+                xs += [m[2] + 8, m[0] - 8 - cw]
+                ys += [m[3] + 8, m[1] - 8 - bh]
+            cands = [(x, y) for y in ys for x in xs
+                     if 0 <= x and x + cw <= W and bar_h <= y and y + bh <= Hh - 40]
+            panels = [b[:4] for b in self.hud.blocks if b[4] != "top bar"]
+            got = None
+            for avoid in (movers + panels, movers):      # over no panel if it can, over no mover ever
+                got = next(((x, y) for x, y in cands
+                            if not any(T._overlaps((x, y, x + cw, y + bh), m, 4.0) for m in avoid)), None)
+                if got is not None:
+                    break
+            if got is not None:
+                break
+        if got is None:
+            return                       # nowhere to put it without hiding the action: the log has it
+        cx, cy = got
+        self.banner_box = [cx, cy, cx + cw, cy + bh]
+        layer.box(cx, cy, cx + cw, cy + bh, (12, 14, 20, 210))
+        for i, part in enumerate(parts):
+            layer.text(cx + 20, cy + 7 + i * (layer.line + 4), part, H.ACCENT if i == 0 else H.FG, max_w=cw - 40)
+
+    def moving_boxes(self) -> list:
+        """Screen boxes of the characters a step moves (from where they start to where they end, a fall's whole
+        column) and of their labels."""
+        if not self.anims:
+            return []
+        anim = self.anims[0]
+        cam = self.camctl.camera()
+        cm = self.scene.world.cell_m
+        out = []
+        for a in anim.after.characters:
+            try:
+                b = anim.before.get(a.id)
+            except KeyError:
+                continue
+            if (a.x, a.y, a.layer) == (b.x, b.y, b.layer) and a.hp == b.hp:
+                continue
+            pts = []
+            for c in (a, b):
+                fx, fy = (c.x + c.footprint / 2) * cm, (c.y + c.footprint / 2) * cm
+                pts += [(fx, fy, c.layer), (fx, fy, c.layer + c.height_layers + 1.5)]
+            pr = [p for p in cam.project(pts, self.size_px) if p[2] > 0]
+            if pr:
+                xs, ys = [p[0] for p in pr], [p[1] for p in pr]
+                out.append((min(xs) - 50, min(ys) - 20, max(xs) + 50, max(ys) + 10))
+        return out
 
     def character_panel(self, x, y, w, a) -> float:
         hud, ctl = self.hud, self.ctl
@@ -1144,7 +2144,7 @@ class PlayWindow(pyglet.window.Window):
         rs = s.ruleset
         rows = []
         rows.append((f"{a.name}", H.FG))
-        rows.append((f"{a.id} - {a.side} - {a.kind or a.size}", H.DIM))
+        rows.append((f"{a.side} - {a.kind or a.size}  (id: {a.id})", H.DIM))
         rows.extend((row, H.FG) for row in rs.hud_rows(s, a))     # the ruleset's own rows (hit points...)
         try:
             left = rs.movement_left(s, a, a.flying or a.can_fly)
@@ -1175,7 +2175,7 @@ class PlayWindow(pyglet.window.Window):
         rows.append(("conditions: " + (", ".join(conds) if conds else "none"), H.BAD if conds else H.DIM))
         if a.dead:
             rows.append(("DEAD", H.BAD))
-        rows.append((("it is their turn" if cur else f"waiting (it is {s.current}'s turn)"), H.GOOD if cur else H.DIM))
+        rows.append((("it is their turn" if cur else f"waiting (it is {self.name(s.current)}'s turn)"), H.GOOD if cur else H.DIM))
         self.panels["selected"] = (x, y, x + w, y + hud.line + 7, H.BG_TITLE)
         return hud.panel(x, y, w, "Selected", rows)
 
@@ -1184,7 +2184,7 @@ class PlayWindow(pyglet.window.Window):
         p = ctl.pending
         rows = []
         act = ctl.action()
-        title = f"Preview: {ctl.selected} - {p.name.replace('_', ' ')}"
+        title = f"Preview: {self.name(ctl.selected)} - {p.name.replace('_', ' ')}"
         note = ctl.variant_note()
         if note:
             rows.append((note, H.DIM))
@@ -1225,6 +2225,7 @@ class PlayWindow(pyglet.window.Window):
         if ctl.forced:
             rows.append(("dice entered by hand: " + ", ".join(f"{k}={v}" for k, v in ctl.forced.items()), H.ACCENT))
         self.panels["preview"] = (x, y, x + w, y + hud.line + 7, col)
+        rows = [(self.named(t), c) for t, c in rows]      # names, not ids, like everything on screen
         return hud.panel(x, y, w, title, rows, title_col=col)
 
     def help_panel(self, W, Hh):
@@ -1303,7 +2304,17 @@ class PlayWindow(pyglet.window.Window):
                        "buttons": [{"x0": r[0], "y0": r[1], "x1": r[2], "y1": r[3], "id": list(r[4])}
                                    for r in self.hud.rects],
                        "screen": self.screen_points(), "last_screenshot": self.last_shot,
-                       "panels": {k: list(v) for k, v in getattr(self, "panels", {}).items()}},
+                       "panels": {k: list(v) for k, v in getattr(self, "panels", {}).items()},
+                       "blocks": [list(b) for b in self.hud.blocks], "texts": [list(t) for t in self.hud.texts],
+                       "tokens": self.token_boxes, "token_max_px": self.token_max_px(), "floaters": self.floaters,
+                       "log": self.log_view, "toast": self.toast[0] if self.toast else None,
+                       "prompt": self.prompt["text"] if self.prompt else None, "chooser": self.chooser,
+                       "banner": self.banner_box if self.anims else None, "moving": self.moving_boxes(),
+                       "hud_turn": getattr(self, "panel_rows", {}).get("turn"), "player_side": self.player_side,
+                       "visible": sorted(self.visible_ids()) if self.player_side is not None else None,
+                       "ruler": self.ruler_info() if self.ruler else None, "template": self.template,
+                       "inside": self.template_inside() if self.template else None,
+                       "greyed": self.greyed(), "compact": self.compact()},
             "preview": pv,
         })
         text = json.dumps(snap, sort_keys=True, default=str)

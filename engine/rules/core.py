@@ -258,6 +258,8 @@ class Session:
 
     def preview(self, action: dict) -> dict:
         self.sync_world()
+        if gm.handles(action):                       # the GM's table actions (engine/rules/gm.py)
+            return gm.preview(self, action)
         act = self._normalise(action)
         return self.ruleset.preview(self, act)
 
@@ -308,6 +310,8 @@ class Session:
     def check(self, action) -> Any:
         """Validate without changing anything; returns the ruleset's plan. Raises Illegal."""
         self.sync_world()
+        if gm.handles(action):                       # the GM's table actions (engine/rules/gm.py)
+            return gm.check(self, action)
         act = self._normalise(action)
         if self.state.over and act.get("actor") != "gm":
             raise Illegal("the fight is over" + (f": {self.state.winner} won" if self.state.winner else ""), "")
@@ -324,7 +328,7 @@ class Session:
         rng_state = self.dice.rng.getstate()
         self._sink = [{"type": "action", "step": self.state.steps, "action": action}]
         try:
-            self.ruleset.apply(self, act, plan)
+            (gm.apply if gm.handles(act) else self.ruleset.apply)(self, act, plan)
         except BaseException:
             self.state = pickle.loads(snapshot)
             self.dice.rng.setstate(rng_state)
@@ -362,3 +366,6 @@ class Session:
         from engine.rules import saves
 
         return saves.load(cls, save, scene)
+
+
+from engine.rules import gm  # noqa: E402  (gm imports this module: bound after Session exists)

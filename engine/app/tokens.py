@@ -1,0 +1,131 @@
+"""What floats above each model in the window: its name, its resource bars (hit points, or whatever pools the
+ruleset's actor data holds), its condition icons and, while a step animates, the damage it takes. Pure Python: the window
+draws the result with its HUD (``engine.app.hud``).
+
+Labels are placed in screen space near their model and never farther than :data:`MAX_PX` (at a 720-pixel-high
+window; scaled with the height) from the model's head: the distance from the projected top of the model to the
+nearest point of its label box. A label first tries the spot right above the head, then spots moved up, left and
+right (never over a model, its own or another's, nor over another label); a label with no free spot within that
+distance loses its bars (a compact name tag, its condition icons kept) and, if even that does not fit, is folded into the nearest label as
+"+N" (a zoomed-out crowd shows one tag per cluster instead of a column of tags far from the models).
+
+Nothing here names a ruleset: the bars come from the ruleset object when it offers them (``token_bars`` or
+``panel_rows``), else from the actor's generic fields (``hp`` / ``max_hp``, ``temp_hp``) and the numbers the
+ruleset publishes in ``Actor.data["public"]`` that have a maximum beside them (``max_X`` or ``X_max``).
+"""
+
+from __future__ import annotations
+
+import math
+import zlib
+
+MAX_PX = 40.0          # a label's box is at most this far from its model's head (at 720 px window height)
+
+
+def short_name(actor) -> str:
+    """The name a table uses: the scene's name without its parenthesised note ("Brann (archer)" -> "Brann")."""
+    n = getattr(actor, "name", "") or getattr(actor, "id", "")
+    return n.split(" (")[0].strip() or actor.id
+
+
+def bars(session, actor) -> list[tuple[str, int, int]]:
+    """[(label, value, max)] for the bars above a model, most important last (drawn bottom row)."""
+    rs = session.ruleset
+    fn = getattr(rs, "token_bars", None)
+    if callable(fn):
+        try:
+            return [(str(a), int(b), int(c)) for a, b, c in fn(session, actor)]
+        except Exception:   # noqa: BLE001 - a ruleset's optional hook must not take the window down
+            pass
+    out = []
+    data = actor.data or {}
+    for k in data.get("public", ()) if isinstance(data, dict) else ():
+        v = data.get(k)
+        mx = data.get(f"max_{k}", data.get(f"{k}_max"))
+        if isinstance(v, int) and not isinstance(v, bool) and isinstance(mx, int) and mx > 0:
+            out.append((k.replace("_", " ").capitalize(), v, mx))
+    label = getattr(rs, "hp_label", None) or ("Life" if out else "HP")
+    if actor.max_hp:
+        out.append((label, int(actor.hp), int(actor.max_hp)))
+    return out
+
+
+CONDITION_COLOURS = {"prone": (230, 170, 60), "unconscious": (200, 60, 60), "dead": (120, 120, 120),
+                     "grappled": (200, 120, 220), "restrained": (200, 120, 220), "poisoned": (90, 200, 90),
+                     "frightened": (240, 220, 90), "blinded": (150, 150, 160), "invisible": (160, 210, 255),
+                     "stunned": (250, 120, 40), "paralyzed": (250, 120, 40), "burning": (255, 110, 30)}
+
+
+def condition_tags(actor) -> list[tuple[str, tuple]]:
+    """[(three-letter tag, colour)] for each condition, in name order; the full names are in the side panel."""
+    out = []
+    for c in sorted(actor.conditions):
+        col = CONDITION_COLOURS.get(c)
+        if col is None:
+            h = zlib.crc32(c.encode())
+            col = (120 + h % 120, 120 + (h >> 8) % 120, 120 + (h >> 16) % 120)
+        out.append((c[:3].upper(), col))
+    if actor.dead and "dead" not in actor.conditions:
+        out.insert(0, ("DEAD", CONDITION_COLOURS["dead"]))
+    return out
+
+
+def _overlaps(a, b, pad=1.0) -> bool:
+    return a[0] < b[2] + pad and b[0] < a[2] + pad and a[1] < b[3] + pad and b[1] < a[3] + pad
+
+
+def box_distance(box, pt) -> float:
+    """Distance from a point to the nearest point of a box (0 inside)."""
+    dx = max(box[0] - pt[0], 0.0, pt[0] - box[2])
+    dy = max(box[1] - pt[1], 0.0, pt[1] - box[3])
+    return math.hypot(dx, dy)
+
+
+def layout(items: list[dict], max_px: float, bounds=None, avoid=()) -> list[dict]:
+    """Place label boxes. ``items``: dicts with ``id``, ``anchor`` (x, y: the model's head on screen), ``depth``
+    (nearest first keeps the best spot), ``full`` (w, h) and ``compact`` (w, h) sizes, ``model`` (its own screen
+    box). Returns one dict per item: ``box`` (x0, y0, x1, y1) and ``mode`` ("full" or "compact"), or ``mode``
+    "folded" with ``into`` (the id of the label that counts it). ``avoid``: more boxes no label may cover (the
+    HUD's panels)."""
+    models = [it["model"] for it in items if it.get("model") is not None] + [tuple(b) for b in avoid]
+    placed: list[tuple] = []
+    out = {}
+    order = sorted(items, key=lambda it: it["depth"])
+    for it in order:
+        ax, ay = it["anchor"]
+        got = None
+        for mode in ("full", "compact"):
+            w, h = it[mode]
+            step = max(h * 0.5, 4.0)
+            cands = []
+            n = int(max_px // step) + 1
+            for k in range(n):
+                up = k * step
+                cands.append((ax - w / 2, ay - 3 - up - h))
+            for k in range(n):
+                up = k * step
+                for side in (1, -1):
+                    x0 = ax + 6 if side > 0 else ax - 6 - w
+                    cands.append((x0, ay - h / 2 - up))
+            for x0, y0 in cands:
+                box = (x0, y0, x0 + w, y0 + h)
+                if box_distance(box, (ax, ay)) > max_px:
+                    continue
+                if bounds is not None and (box[0] < bounds[0] or box[1] < bounds[1] or box[2] > bounds[2] or box[3] > bounds[3]):
+                    continue
+                if any(_overlaps(box, p[0]) for p in placed):
+                    continue
+                if any(_overlaps(box, m, 0.0) for m in models):
+                    continue
+                got = (box, mode)
+                break
+            if got:
+                break
+        if got is None:
+            # fold into the nearest placed label
+            near = min(placed, key=lambda p: box_distance(p[0], (ax, ay)), default=None)
+            out[it["id"]] = {"mode": "folded", "into": near[1] if near else None, "box": None}
+            continue
+        placed.append((got[0], it["id"]))
+        out[it["id"]] = {"mode": got[1], "box": got[0]}
+    return [out[it["id"]] for it in items]

@@ -1,0 +1,344 @@
+"""The game master's table actions, for any ruleset: what the table decided, recorded in the event log.
+
+Each is an ordinary action with ``actor = "gm"`` and an action name starting with ``gm_``; :class:`Session` sends
+them here instead of to the ruleset (``Session.check`` / ``step`` / ``preview``, one ``if`` each). So they are
+checked completely before anything changes (a refusal is one :class:`Illegal` naming the key), replayed from a save
+or a log, and undone like any other action (the window rebuilds the session from scene + seed + actions).
+
+=============== ======================================================================= =================================
+action          parameters                                                              does
+=============== ======================================================================= =================================
+``gm_set``      ``target``, ``key`` (``hp``, ``temp_hp`` or a number the ruleset          sets it (0..its maximum)
+                publishes in ``Actor.data["public"]``: baton ``vigor``, ``protection``),
+                ``value``
+``gm_condition`` ``target``, ``add`` and / or ``remove`` (a condition name)             adds / removes it (source "gm")
+``gm_place``    ``target``, ``to`` [x, y, layer], optional ``flying``                    puts it there (the body must fit;
+                                                                                         in the air only a flyer, flying)
+``gm_add``      ``id``, ``like`` (a scene character), ``at``, optional ``name``,         a new creature with the stats of
+                ``side``, ``flying``                                                     ``like``, last in the turn order
+``gm_remove``   ``target``                                                               takes it off the table
+``gm_order``    ``target``, ``after`` or ``before`` (another character)                  moves it in the turn order (delay)
+``gm_roll``     ``dice`` ("2d6+3", "d20", "4d6-1d4"), optional ``label``                 rolls for the table, in the log
+=============== ======================================================================= =================================
+
+Rules of thumb: a GM action never touches the ruleset's private bookkeeping beyond the generic ``Actor`` fields
+(position, flying, hp, temp_hp, conditions) and the published numbers; what a ruleset derives from them (death at
+0 HP, a fall) happens when its own rules next look (the GM's word is final for the value itself). The current
+character cannot be removed or moved in the turn order (end its turn first): that would need the ruleset's turn
+change. Dice for ``gm_roll`` are the session's seeded dice (roll name ``table``; forced with ``rolls = {table =
+[..]}`` like any roll).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+from engine.rules.actions import Param, check_params
+from engine.rules.core import BadAction, Illegal
+
+P = Param
+SPECS = {
+    "gm_set": {"target": P("id", True), "key": P("str", True, help="hp, temp_hp or a published number"),
+               "value": P("int", True)},
+    "gm_condition": {"target": P("id", True), "add": P("str"), "remove": P("str")},
+    "gm_place": {"target": P("id", True), "to": P("pos", True), "flying": P("bool")},
+    "gm_add": {"id": P("str", True), "like": P("id", True, help="a scene character whose stats it copies"),
+               "at": P("pos", True), "name": P("str"), "side": P("str"), "flying": P("bool")},
+    "gm_remove": {"target": P("id", True)},
+    "gm_order": {"target": P("id", True), "after": P("id"), "before": P("id")},
+    "gm_roll": {"dice": P("str", True, help='an expression like "2d6+3"'), "label": P("str")},
+}
+_META = {"actor", "action", "rolls", "comment", "note"}
+DICE_RE = re.compile(r"\s*([+-]?)\s*(?:(\d*)d(\d+)|(\d+))\s*")
+
+
+def handles(action) -> bool:
+    """Is this a GM table action (``gm_*``)? Anything else goes to the ruleset."""
+    return isinstance(action, dict) and isinstance(action.get("action"), str) and action["action"] in SPECS
+
+
+def parse_dice(expr: str, path: str = "dice") -> list[tuple[int, int, int]]:
+    """``"2d6+3"`` -> [(+1, 2, 6), (+1, 3, 0)]: (sign, count, sides), sides 0 for a constant."""
+    if not isinstance(expr, str) or not expr.strip():
+        raise BadAction('a dice expression like "2d6+3"', "", path)
+    pos, out = 0, list[tuple[int, int, int]]()
+    text = expr.strip().lower()
+    while pos < len(text):
+        m = DICE_RE.match(text, pos)
+        if not m or m.end() == pos or (out and not m.group(1)):
+            raise BadAction(f'cannot read {expr!r} at {text[pos:]!r}: a dice expression like "2d6+3"', "", path)
+        sign = -1 if m.group(1) == "-" else 1
+        if m.group(3):
+            n = int(m.group(2) or 1)
+            sides = int(m.group(3))
+            if not 1 <= n <= 100 or not 2 <= sides <= 1000:
+                raise BadAction(f"{n}d{sides}: 1 to 100 dice of 2 to 1000 sides", "", path)
+            out.append((sign, n, sides))
+        else:
+            out.append((sign, int(m.group(4)), 0))
+        pos = m.end()
+    if len(out) > 20:
+        raise BadAction("at most 20 terms", "", path)
+    return out
+
+
+def _normalise(session, action) -> dict:
+    if action.get("actor") != "gm":
+        raise Illegal(f"{action['action']} is a game master's action: use actor = \"gm\"", "", "actor")
+    rolls = action.get("rolls", {})
+    if not isinstance(rolls, dict) or any(not (isinstance(v, int) or (isinstance(v, list) and all(isinstance(i, int) for i in v)))
+                                          for v in rolls.values()):
+        raise BadAction("must be a table of roll name = die result(s)", "", "rolls")
+    return check_params(action, SPECS[action["action"]], _META)
+
+
+def _who(session, aid, key):
+    return session.actor(aid, key)
+
+
+def _name(a) -> str:
+    return a.name.split(" (")[0] if a.name else a.id
+
+
+def _maximum(a, key):
+    if key == "hp":
+        return a.max_hp
+    if key == "temp_hp":
+        return None
+    d = a.data or {}
+    return d.get(f"max_{key}", d.get(f"{key}_max"))
+
+
+def _fits(session, a, x, y, layer, ignore=()):
+    """The body fits at (x, y, layer): inside the map, no solid voxel, no other body there."""
+    from engine.rules import aerial
+
+    if not aerial.body_fits(session, a, x, y, layer):
+        return False, "the body does not fit there (terrain or the map's edge)"
+    for o in session.state.actors.values():
+        if o.id == a.id or o.id in ignore or o.dead:
+            continue
+        if (x < o.x + o.footprint and o.x < x + a.footprint and y < o.y + o.footprint and o.y < y + a.footprint
+                and layer < o.layer + o.height_layers and o.layer < layer + a.height_layers):
+            return False, f"{_name(o)} is there"
+    return True, ""
+
+
+class _With:
+    """A read-only view of an object with some attributes replaced (a scene with one more character, for the
+    ruleset's ``make_actor``, which locates a character in its scene for its error messages)."""
+
+    def __init__(self, base, **over):
+        self.__dict__.update(over)
+        self._base = base
+
+    def __getattr__(self, k):
+        return getattr(self._base, k)
+
+
+def _make(session, ch):
+    scene = _With(session.scene, characters=tuple(session.scene.characters) + (ch,))
+    return session.ruleset.make_actor(_With(session, scene=scene), ch)
+
+
+def check(session, action):
+    """Validate a GM action completely (nothing changes); returns (normalised action, plan)."""
+    act = _normalise(session, action)
+    name = act["action"]
+    st = session.state
+    if name == "gm_set":
+        a = _who(session, act["target"], "target")
+        key, v = act["key"], act["value"]
+        pub = (a.data or {}).get("public", ()) if isinstance(a.data, dict) else ()
+        allowed = ["hp", "temp_hp"] + [k for k in pub if isinstance(a.data.get(k), int) and not isinstance(a.data.get(k), bool)]
+        if key not in allowed:
+            raise BadAction(f"{key!r} is not a number the GM can set on {_name(a)}; one of {', '.join(allowed)}", "", "key")
+        mx = _maximum(a, key)
+        if v < 0 or (mx is not None and v > mx):
+            raise BadAction(f"{key} {v} is outside 0..{mx if mx is not None else 'any'} for {_name(a)}", "", "value")
+        return act, {"from": a.hp if key == "hp" else (a.temp_hp if key == "temp_hp" else a.data.get(key))}
+    if name == "gm_condition":
+        a = _who(session, act["target"], "target")
+        add, rem = act.get("add"), act.get("remove")
+        if not add and not rem:
+            raise BadAction("give add = CONDITION or remove = CONDITION", "", "add")
+        for k, c in (("add", add), ("remove", rem)):
+            if c is not None and not re.fullmatch(r"[a-z][a-z_]{1,30}", c):
+                raise BadAction(f"{c!r}: a condition is a lowercase name (prone, poisoned...)", "", k)
+        known = getattr(session.ruleset, "CONDITIONS", None)
+        if known is None:
+            import sys
+
+            known = getattr(sys.modules.get(type(session.ruleset).__module__), "CONDITIONS", None)
+        if add and known and add not in known:
+            raise BadAction(f"{add!r} is not a condition of this ruleset; one of {', '.join(sorted(known))}", "", "add")
+        if add and a.has(add):
+            raise Illegal(f"{_name(a)} is already {add}", "", "add")
+        if rem and not a.has(rem):
+            raise Illegal(f"{_name(a)} is not {rem}" + (f" (conditions: {', '.join(sorted(a.conditions))})" if a.conditions else ""), "", "remove")
+        return act, None
+    if name == "gm_place":
+        a = _who(session, act["target"], "target")
+        x, y, layer = act["to"]
+        ok, why = _fits(session, a, x, y, layer)
+        if not ok:
+            raise Illegal(f"{_name(a)} cannot be placed at {[x, y, layer]}: {why}", "", "to")
+        from engine.rules import aerial
+
+        supported = aerial.is_supported(session, a, x, y, layer)
+        fly = act.get("flying")
+        if fly is None:
+            fly = not supported
+        if fly and not a.can_fly:
+            raise Illegal(f"{_name(a)} cannot fly: place it on a surface (layer {session.world.support_layer(x, y, layer)} there)",
+                          "AIR-01", "to")
+        if not fly and not supported:
+            raise Illegal(f"nothing to stand on at {[x, y, layer]}: flying = true, or the surface at layer "
+                          f"{session.world.support_layer(x, y, layer)}", "AIR-10", "to")
+        return act, {"flying": bool(fly)}
+    if name == "gm_add":
+        nid = act["id"]
+        if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]{0,40}", nid) or nid == "gm":
+            raise BadAction(f"{nid!r}: an id is letters, digits and _", "", "id")
+        if nid in st.actors:
+            raise Illegal(f"there is already a character {nid!r}", "", "id")
+        like = next((c for c in session.scene.characters if c.id == act["like"]), None)
+        if like is None:
+            raise BadAction(f"no scene character {act['like']!r} to copy (scene characters: "
+                            f"{', '.join(c.id for c in session.scene.characters)})", "", "like")
+        ch = replace(like, id=nid, name=act.get("name") or f"{like.name.split(' (')[0]} ({nid})", at=tuple(act["at"]),
+                     side=act.get("side") or like.side, flying=bool(act.get("flying", False)))
+        probe = _make(session, ch)
+        x, y, layer = act["at"]
+        ok, why = _fits(session, probe, x, y, layer)
+        if not ok:
+            raise Illegal(f"{nid} cannot be placed at {[x, y, layer]}: {why}", "", "at")
+        from engine.rules import aerial
+
+        if not probe.flying and not aerial.is_supported(session, probe, x, y, layer):
+            raise Illegal(f"nothing to stand on at {[x, y, layer]}" + ("" if probe.can_fly else f": {nid} cannot fly"),
+                          "AIR-10", "at")
+        if probe.flying and not probe.can_fly:
+            raise Illegal(f"{nid} cannot fly", "AIR-01", "flying")
+        return act, {"character": ch}
+    if name == "gm_remove":
+        a = _who(session, act["target"], "target")
+        if a.id == st.current:
+            raise Illegal(f"it is {_name(a)}'s turn: end it before removing {_name(a)}", "", "target")
+        import json
+
+        for o in st.actors.values():
+            if o.id != a.id and json.dumps(o.data, default=str).find(f'"{a.id}"') >= 0:
+                raise Illegal(f"{_name(o)}'s state refers to {_name(a)} (a grapple, a mount, a target...): "
+                              f"resolve that first", "", "target")
+        if json.dumps(st.data, default=str).find(f'"{a.id}"') >= 0:
+            raise Illegal(f"the ruleset's bookkeeping refers to {_name(a)} this round: remove it when it has no part "
+                          "in the current turn", "", "target")
+        return act, None
+    if name == "gm_order":
+        a = _who(session, act["target"], "target")
+        after, before = act.get("after"), act.get("before")
+        if (after is None) == (before is None):
+            raise BadAction("give after = ID or before = ID (one of them)", "", "after")
+        other = _who(session, after or before, "after" if after else "before")
+        if other.id == a.id:
+            raise BadAction(f"{_name(a)} cannot be placed relative to itself", "", "after" if after else "before")
+        if a.id not in st.order or other.id not in st.order:
+            missing = a if a.id not in st.order else other
+            raise Illegal(f"{_name(missing)} is not in the turn order", "", "target")
+        if st.current in (a.id,):
+            raise Illegal(f"it is {_name(a)}'s turn: it acts now (end its turn, then move it)", "", "target")
+        order = [i for i in st.order if i != a.id]
+        j = order.index(other.id) + (1 if after else 0)
+        order.insert(j, a.id)
+        return act, {"order": order}
+    if name == "gm_roll":
+        return act, {"terms": parse_dice(act["dice"])}
+    raise BadAction(f"unknown GM action {name!r}", "", "action")
+
+
+def apply(session, act, plan) -> None:
+    name = act["action"]
+    st = session.state
+    ev = {"type": "gm", "what": name[3:]}
+    if name == "gm_set":
+        a = st.actors[act["target"]]
+        key, v = act["key"], act["value"]
+        if key == "hp":
+            a.hp = v
+        elif key == "temp_hp":
+            a.temp_hp = v
+        else:
+            a.data = {**a.data, key: v}      # new containers: events already logged may share the old ones
+        ev.update(who=a.id, key=key, value=v, **{"from": plan["from"]},
+                  text=f"GM sets {a.id}'s {key} {plan['from']} -> {v}")
+    elif name == "gm_condition":
+        a = st.actors[act["target"]]
+        bits = []
+        conds = dict(a.conditions)
+        if act.get("remove"):
+            conds.pop(act["remove"], None)
+            bits.append(f"-{act['remove']}")
+        if act.get("add"):
+            conds[act["add"]] = ["gm"]
+            bits.append(f"+{act['add']}")
+        a.conditions = conds
+        ev.update(who=a.id, add=act.get("add"), remove=act.get("remove"), text=f"GM: {a.id} {' '.join(bits)}")
+    elif name == "gm_place":
+        a = st.actors[act["target"]]
+        frm = list(a.pos)
+        a.x, a.y, a.layer = act["to"]
+        a.flying = plan["flying"]
+        ev.update(who=a.id, **{"from": frm}, to=list(act["to"]), flying=a.flying,
+                  text=f"GM places {a.id} at {list(act['to'])}" + (" (flying)" if a.flying else ""))
+    elif name == "gm_add":
+        a = _make(session, plan["character"])
+        st.actors[a.id] = a
+        if st.order:
+            st.order = st.order + [a.id]     # a new list: the round event already logged holds the old one
+        ev.update(who=a.id, like=act["like"], at=list(act["at"]), side=a.side,
+                  text=f"GM adds {a.id} (like {act['like']}) at {list(act['at'])}, last in the turn order")
+    elif name == "gm_remove":
+        a = st.actors.pop(act["target"])
+        if a.id in st.order:
+            cur = st.current
+            st.order = [i for i in st.order if i != a.id]
+            if cur is not None and cur in st.order:
+                st.turn_index = st.order.index(cur)
+            elif st.order:
+                st.turn_index = st.turn_index % len(st.order)
+        ev.update(who=a.id, text=f"GM removes {a.id}")
+    elif name == "gm_order":
+        cur = st.current
+        st.order = list(plan["order"])
+        if cur is not None:
+            st.turn_index = st.order.index(cur)
+        rel = "after" if act.get("after") else "before"
+        ev.update(who=act["target"], order=list(st.order),
+                  text=f"GM moves {act['target']} {rel} {act.get('after') or act.get('before')} in the turn order")
+    elif name == "gm_roll":
+        total, parts = 0, []
+        for sign, n, sides in plan["terms"]:
+            if sides == 0:
+                total += sign * n
+                parts.append(f"{'-' if sign < 0 else '+'}{n}")
+                continue
+            got = session.roll("table", sides, n, who="gm", purpose=act.get("label", ""))
+            total += sign * sum(got)
+            parts.append(f"{'-' if sign < 0 else '+'}{n}d{sides}{got}")
+        desc = " ".join(parts).lstrip("+")
+        ev.update(dice=act["dice"], total=total, label=act.get("label", ""),
+                  text=f"table roll {act['dice']}" + (f" ({act['label']})" if act.get("label") else "") + f": {desc} = {total}")
+        ev["type"] = "table_roll"
+    session.emit(ev)
+
+
+def preview(session, action) -> dict:
+    act, plan = check(session, action)
+    out = {"action": act["action"], "gm": True}
+    if act["action"] == "gm_order":
+        out["order"] = plan["order"]
+    if act["action"] == "gm_place":
+        out["flying"] = plan["flying"]
+    return out
