@@ -92,10 +92,13 @@ RULES = [
      'rule': "A per-turn condition or effect affects its target whenever the initiative returns to the target's "
              'side, and…',
      'status': 'built',
-     'decision': 'Per-turn effects tick when the initiative returns to the target\'s side; "until next turn" ends '
-                 'then',
+     'decision': 'Per-turn effects tick when the initiative returns to the target\'s side; an effect for N turns '
+                 'affects its target in each of the N turns of its side and ends when the Nth is lost (option '
+                 '`effect_turns = "through"`; `"on_return"`: the old reading, it ended as the Nth began); "until '
+                 'next turn" ends when the side gets the baton back',
      'where': '`_side_turn_starts`, `_tick_effect`',
      'tests': ['tests/test_baton_turns.py::test_bat11_per_turn_effects_tick_when_the_initiative_returns',
+               'tests/test_baton_turns.py::test_bat11_a_one_turn_effect_given_in_the_givers_turn_lasts_through_the_targets_next_turn',
                'tests/test_baton_turns.py::test_bat11_until_next_turn_ends_when_the_side_gets_the_baton_back']},
     {'id': 'BAT-12',
      'rule': 'An attack is an overcome-obstacle action with the matching Fight with [Weapon] specialization '
@@ -277,10 +280,12 @@ RULES = [
      'rule': 'Sneak attack: melee attacks against unaware opponents get a positive chance and are always critical; '
              'ranged…',
      'status': 'built',
-     'decision': 'Unaware: positive chance, critical; ranged difficulty 7; helpless: auto hit, critical, max '
-                 'damage',
+     'decision': 'Unaware: positive chance, critical; ranged difficulty 7; helpless: always hits, critical, max '
+                 'damage, and the test die is still rolled: it reads for the baton (BAT-08; option `helpless_test = '
+                 '"roll"`; `"none"`: no die, the side loses the initiative)',
      'where': '`_resolve_attack`, `unaware`',
-     'tests': ['tests/test_baton_tactics.py::test_bat37_sneak_attacks']},
+     'tests': ['tests/test_baton_tactics.py::test_bat37_sneak_attacks',
+               'tests/test_baton_tactics.py::test_bat37_a_helpless_target_is_always_hit_but_the_die_still_reads_for_the_baton']},
     {'id': 'BAT-38',
      'rule': 'Opportunity attack: leaving the reach of an enemy wielding a melee weapon lets it attack at once; it '
              'counts…',
@@ -352,6 +357,7 @@ RULES = [
                  "module's falls too (option)",
      'where': '`fall_damage`, `_apply_drop`',
      'tests': ['tests/test_baton_tactics.py::test_bat47_a_fall_is_a_wound_halved_by_agility',
+               'tests/test_baton_tactics.py::test_bat47_a_rider_falling_with_its_flying_mount_takes_a_bat47_wound',
                'tests/test_baton_conditions.py::test_a_flyer_knocked_prone_falls_with_a_bat47_wound']},
     {'id': 'BAT-48',
      'rule': 'Falling attack: an attack at the end of a fall gains +1 damage scale per 1.5 m fallen, and its roll '
@@ -424,9 +430,11 @@ RULES = [
      'rule': 'Confused: on getting the initiative roll 1d6 — 1–3 moves randomly, 4–5 attacks a random character in '
              'reach,…',
      'status': 'built',
-     'decision': 'Confused: d6 on getting the baton; acts before its allies; always passes to an ally',
-     'where': '`_confused_activation`, `pass_targets`',
-     'tests': ['tests/test_baton_conditions.py::test_bat58_confused_rolls_on_getting_the_baton_and_passes_to_an_ally']},
+     'decision': 'Confused: d6 on getting the baton; acts before its allies (a pass to another character of its '
+                 'side is refused with BAT-58, naming it); always passes to an ally',
+     'where': '`_confused_activation`, `pass_targets`, `Pass.check`',
+     'tests': ['tests/test_baton_conditions.py::test_bat58_confused_rolls_on_getting_the_baton_and_passes_to_an_ally',
+               'tests/test_baton_conditions.py::test_bat58_refusing_a_pass_to_an_opponent_while_a_confused_one_must_act_first_cites_bat58']},
     {'id': 'BAT-59',
      'rule': 'Exposed: others get a positive chance to attack it.',
      'status': 'built',

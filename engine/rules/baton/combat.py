@@ -189,13 +189,15 @@ class Combat:
         if sneak and not melee:
             difficulty, dname = 7, "none (sneak attack)"                          # BAT-37 ranged
         skill, lv = self.weapon_skill(a, w)
-        if helpless:                                                               # BAT-37 totally helpless
+        if helpless and self.opt("helpless_test") == "none":                      # BAT-37 the old reading
             ev = {"success": True, "critical": True, "kept": 12, "total": 12 + lv, "level": 1, "auto": True}
             session.emit({"type": "test", "who": a.id, "skill": skill, "auto": True, "success": True,
                           "critical": True, "rule": "BAT-37", "purpose": "attack against a helpless target",
                           "difficulty": difficulty})
-            if ctx.get("major") and self.combat(session) and session.state.turn.get("test_die") is None:
-                pass    # no die rolled: the side loses the initiative (BAT-09)
+            # no die rolled: the side loses the initiative (BAT-09)
+        elif helpless:           # BAT-37 always hits, yet it is a skill test: its die reads for the baton (BAT-08)
+            ev = self._test(session, a, skill, difficulty, "BAT-37", f"attack helpless {t.id} with {w['name']}",
+                            pos, neg, major=ctx.get("major", False), attack=True, level=lv, auto=True)
         else:
             ev = self._test(session, a, skill, difficulty, rule, f"attack {t.id} with {w['name']}", pos, neg,
                             major=ctx.get("major", False), attack=True, level=lv)
@@ -205,7 +207,7 @@ class Combat:
                       "counter": counter, "defence": dname, "difficulty": difficulty, "hit": bool(ev["success"]),
                       "critical": bool(ev["critical"]), "roll": ev["kept"], "bonus": lv, "total": ev["total"],
                       "ac": difficulty, "cover": cov, "cover_bonus": 0, "level": ev["level"],
-                      "advantage": [p[0] for p in pos], "disadvantage": [n[0] for n in neg] if helpless else
+                      "advantage": [p[0] for p in pos], "disadvantage": [n[0] for n in neg] if ev.get("auto") and "dice" not in ev else
                       [n[0] for n in neg + self.negatives(a, skill, True)], "rules": rules, "rule": rule})
         for o in session.state.data["opportunity"]:
             if o["target"] == t.id and o["side"] == a.side and not o.get("used"):

@@ -94,6 +94,10 @@ class Baton(BatonOrder, Skills, Health, Combat, Setup, Mounts, Ruleset):
         "cover_exposure": True,                  # BAT-41 leaving total cover
         "fire_sources": {},                      # BAT-50 extra or replaced sources: {name = [base, growth]}
         "auto_confusion": True,                  # BAT-58 the engine plays a confused character's activation
+        "effect_turns": "through",               # BAT-11 an effect for N turns affects its target in each of the
+                                                 # N turns of its side, ending when the Nth is lost | "on_return"
+        "helpless_test": "roll",                 # BAT-37 + BAT-08: an attack on a helpless target rolls the die
+                                                 # (for the baton) and always hits | "none" (no die: BAT-09)
     }
     ECONOMY_KEYS = ("major", "minor")
     TURN_MARKS_SHORT: ClassVar[dict] = {"holds the baton": "baton", "acted this turn": "acted", "acted": "done", "has not acted": "ready"}

@@ -27,8 +27,14 @@ class Pass:
         if not rs._can_hold(t, session):
             why = "dead" if t.dead else ("petrified" if t.has("petrified") else "a mount: it acts with its rider")
             raise Illegal(f"{t.name} cannot take the baton: {why}", "BAT-42" if t.data.get("rider") else "BAT-25", "to")
-        if rule == "BAT-58":
-            raise Illegal(f"must pass to {', '.join(ids)} (a confused character acts before its allies and always passes to an ally)", "BAT-58", "to")
+        first = [session.state.actors[i] for i in ids if session.state.actors[i].has("confused")]
+        if first and t.side == first[0].side and t.id != a.id:
+            names = ", ".join(o.name for o in first)
+            raise Illegal(f"{names} {'is' if len(first) == 1 else 'are'} confused, and a confused character acts "
+                          f"before its allies ({t.name} among them): pass to {', '.join(ids)}", "BAT-58", "to")
+        if a.has("confused"):
+            raise Illegal(f"{a.name} is confused: it always passes the initiative to an ally who has not acted in "
+                          f"this turn ({', '.join(ids)}), not to {t.name}", "BAT-58", "to")
         if kept:
             if t.side != a.side:
                 raise Illegal(f"the test die was {die} (even): {a.name}'s side keeps the initiative and passes it to an ally "
