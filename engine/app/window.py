@@ -996,7 +996,7 @@ class PlayWindow(pyglet.window.Window):
         for i, cid in enumerate(st.order):
             a = st.actors[cid]
             mark = ">" if cid == cur else " "
-            hp = f"{a.hp}/{a.max_hp}"
+            hp = s.ruleset.health_brief(s, a)      # the ruleset's own health figure
             where = f"L{a.layer}{' fly' if a.flying else ''}"
             if cid in marks:
                 where = f"{short.get(marks[cid], marks[cid])} {where}"

@@ -226,13 +226,6 @@ class Baton(BatonOrder, Skills, Health, Combat, Setup, Mounts, Ruleset):
                 got.add(e["to"])
         return bad
 
-    def hud_rows(self, session, a: Actor) -> list[str]:
-        """Life is the HP; Vigor and Protection absorb damage first (BAT-17..26)."""
-        data = a.data or {}
-        wounds = data.get("wounds") or []
-        return [f"Life {a.hp}/{a.max_hp}   Vigor {data.get('vigor')}/{data.get('max_vigor')}",
-                f"Protection {data.get('protection')}/{data.get('protection_max')}   wounds {len(wounds)}"]
-
     def turn_title(self, session) -> str | None:
         st = session.state
         holder = st.actors.get(st.data.get("holder")) if isinstance(st.data, dict) else None
@@ -548,23 +541,11 @@ class Baton(BatonOrder, Skills, Health, Combat, Setup, Mounts, Ruleset):
                         "minor_action_needed": ends_aloft, "minor_action_available": self.upkeep_available(session, body),
                         "provokes": [e.id for e in self._provokers(session, body, plan["path"])] if not plan["careful"] else []})
         elif act["action"] in ("attack", "charge"):
-            t = session.state.actors[plan["target"]]
-            w = self._pick_weapon(a, plan["weapon"])
-            pos, neg = self.attack_chances(session, a, t, w, plan["melee"])
-            neg = neg + self.negatives(a, "attack", True)
-            dname, dval = self.defence_of(session, t, plan["melee"], act.get("defence"))
-            diff = int(self.opt("base_difficulty")) + dval
-            _, lv = self.weapon_skill(a, w)
-            net = max(-3, min(3, len(pos) - len(neg)))
-            need = diff - lv
-            p1 = min(1.0, max(1 / 12, (13 - max(need, 1)) / 12.0)) if need <= 12 else 1 / 12
-            p = 1 - (1 - p1) ** (1 + net) if net > 0 else (p1 ** (1 - net) if net < 0 else p1)
-            out.update({"target": t.id, "weapon": w["name"], "melee": plan["melee"], "cover": plan.get("cover", "none"),
-                        "difficulty": diff, "defence": dname, "skill_level": lv, "positive": pos, "negative": neg,
-                        "chances": net, "hit_chance": round(p, 4), "height": "no bonus for height (AIR-17)",
-                        "fall_roll_on_hit": t.flying})
+            out.update(self._attack_preview(session, a, act, plan))
         elif act["action"] == "pass":
-            out.update({"kept": plan["kept"], "rule": plan["rule"]})
+            ids, kept, rule = self.pass_targets(session, a)
+            out.update({"kept": plan["kept"], "rule": plan["rule"], "may_receive": ids,
+                        "lines": self._pass_lines(session, a, ids, plan)})
         return out
 
 
