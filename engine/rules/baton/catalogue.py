@@ -28,9 +28,11 @@ RULES = [
              'is sur…',
      'status': 'built',
      'decision': '`initiative_starts` must be a non-surprised PC; all PCs surprised: an opponent; default the '
-                 'first such',
-     'where': '`start`, `_first_holder`',
-     'tests': ['tests/test_baton_turns.py::test_bat02_a_non_surprised_pc_starts_else_an_opponent']},
+                 'first such'
+                 '; without it the players may hand the opening to another non-surprised PC (`open_with`, before anything is done)',
+     'where': '`start`, `_first_holder`, `Choices.opening_candidates`',
+     'tests': ['tests/test_baton_choices.py::test_bat02_the_players_choose_who_opens_the_initiative_when_the_scene_does_not_say',
+               'tests/test_baton_turns.py::test_bat02_a_non_surprised_pc_starts_else_an_opponent']},
     {'id': 'BAT-03',
      'rule': 'Holding the initiative, a character may take, in any order, one major action, one minor action and '
              'one move…',
@@ -120,17 +122,21 @@ RULES = [
      'rule': "A target may resist an attack, imposing a difficulty on the attacker's test: Dodge against physical "
              'melee a…',
      'status': 'built',
-     'decision': 'Difficulty 7 + Dodge (melee) / Shield (with a shield) / creature Defence',
-     'where': '`defence_of`',
-     'tests': ['tests/test_baton_turns.py::test_bat14_dodge_against_melee_shield_against_any_physical_attack']},
+     'decision': 'Difficulty 7 + Dodge (melee) / Shield (with a shield) / creature Defence'
+                 '; the defender chooses (`defence`: dodge, shield, defence, none; default its `defence` key, else best), offered by legal_actions',
+     'where': '`defence_of`, `Choices.choice_variants`',
+     'tests': ['tests/test_baton_choices.py::test_bat14_the_defender_resists_with_dodge_or_shield_or_not_at_all',
+               'tests/test_baton_turns.py::test_bat14_dodge_against_melee_shield_against_any_physical_attack']},
     {'id': 'BAT-15',
      'rule': 'Create opportunity: actions that influence the fight without dealing damage (sound or visual '
              'distractions,…',
      'status': 'built',
      'decision': '`create_opportunity`: a test (a major action, it reads for the baton); effects advantage / '
-                 'expose / shake',
+                 'expose / shake'
+                 '; or `effect = "stated"`: the GM states the effect (`text`) and the `difficulty`',
      'where': '`_apply_create_opportunity`',
-     'tests': ['tests/test_baton_turns.py::test_bat15_create_opportunity_without_damage']},
+     'tests': ['tests/test_baton_choices.py::test_bat15_the_gm_states_an_effect_and_a_difficulty_and_the_test_reads_for_the_baton',
+               'tests/test_baton_turns.py::test_bat15_create_opportunity_without_damage']},
     {'id': 'BAT-16',
      'rule': 'Protection is the sum of the Protection of each armour layer worn.',
      'status': 'built',
@@ -273,9 +279,11 @@ RULES = [
              'the at…',
      'status': 'built',
      'decision': 'Natural 12: extra = max weapon dice (PC: or a Destiny point); Physique bonus and second weapon '
-                 'once; NPCs always',
-     'where': '`_resolve_attack`',
-     'tests': ['tests/test_baton_tactics.py::test_bat36_critical_damage_or_a_destiny_point']},
+                 'once; NPCs always'
+                 '; `crit` offered by legal_actions for PCs; the document gives no way to spend Destiny in this chapter',
+     'where': '`_resolve_attack`, `Choices.choices_of`',
+     'tests': ['tests/test_baton_choices.py::test_bat36_a_pcs_natural_12_gives_more_damage_or_a_destiny_point_as_the_player_chooses',
+               'tests/test_baton_tactics.py::test_bat36_critical_damage_or_a_destiny_point']},
     {'id': 'BAT-37',
      'rule': 'Sneak attack: melee attacks against unaware opponents get a positive chance and are always critical; '
              'ranged…',
@@ -290,9 +298,11 @@ RULES = [
      'rule': 'Opportunity attack: leaving the reach of an enemy wielding a melee weapon lets it attack at once; it '
              'counts…',
      'status': 'built',
-     'decision': "Leaving an armed enemy's reach: an immediate attack (a counterattack)",
+     'decision': "Leaving an armed enemy's reach: an immediate attack (a counterattack)"
+                 '; an enemy may decline (`declined = [ids]` on the move)',
      'where': '`_apply_move`, `_provokers`',
-     'tests': ['tests/test_baton_tactics.py::test_bat38_leaving_reach_provokes_an_opportunity_attack']},
+     'tests': ['tests/test_baton_choices.py::test_bat38_an_opportunity_attack_may_be_declined',
+               'tests/test_baton_tactics.py::test_bat38_leaving_reach_provokes_an_opportunity_attack']},
     {'id': 'BAT-39',
      'rule': "A character may leave an enemy's reach without provoking, at half movement.",
      'status': 'built',
@@ -309,9 +319,11 @@ RULES = [
      'rule': 'Total cover: ranged attacks need line of sight; no ranged attack against a character whose line of '
              'sight is…',
      'status': 'built',
-     'decision': 'Total cover: no ranged attack; leaving it: an immediate ranged attack',
+     'decision': 'Total cover: no ranged attack; leaving it: an immediate ranged attack'
+                 '; an enemy may decline (`declined`)',
      'where': '`_attack_plan`, `_apply_move`',
-     'tests': ['tests/test_baton_tactics.py::test_bat41_total_cover_blocks_ranged_attacks_and_leaving_it_exposes']},
+     'tests': ['tests/test_baton_choices.py::test_bat41_the_attack_on_leaving_total_cover_may_be_declined',
+               'tests/test_baton_tactics.py::test_bat41_total_cover_blocks_ranged_attacks_and_leaving_it_exposes']},
     {'id': 'BAT-42',
      'rule': "Mounted: the rider counts as in an elevated position; adds the mount's Defence to its defence skill; "
              'the mo…',
@@ -363,9 +375,11 @@ RULES = [
      'rule': 'Falling attack: an attack at the end of a fall gains +1 damage scale per 1.5 m fallen, and its roll '
              'may rep…',
      'status': 'built',
-     'decision': '`drop` + `attack`: +1 scale per 1.5 m fallen; the attack total replaces the Agility test',
+     'decision': '`drop` + `attack`: +1 scale per 1.5 m fallen; the attack total replaces the Agility test'
+                 '; `fall_test = "agility"` makes the Agility test instead',
      'where': '`_apply_drop`',
-     'tests': ['tests/test_baton_tactics.py::test_bat48_falling_attack']},
+     'tests': ['tests/test_baton_choices.py::test_bat48_a_falling_character_may_make_the_agility_test_instead_of_using_the_attack',
+               'tests/test_baton_tactics.py::test_bat48_falling_attack']},
     {'id': 'BAT-49',
      'rule': 'Breath: held for 1 minute per Physique level, then 1d6 fatigue damage per minute.',
      'status': 'built',

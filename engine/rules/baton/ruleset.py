@@ -58,6 +58,7 @@ from engine.rules.baton.data import (
     POISONS,
     POTIONS,
 )
+from engine.rules.baton.choices import Choices, OpenWith
 from engine.rules.baton.health import Health
 from engine.rules.baton.mounts import Mounts
 from engine.rules.baton.setup import Setup
@@ -67,7 +68,7 @@ from engine.rules.core import Actor, Illegal, Session
 from engine.rules.ruleset import Ruleset
 
 
-class Baton(BatonOrder, Skills, Health, Combat, Setup, Mounts, Ruleset):
+class Baton(BatonOrder, Skills, Health, Combat, Setup, Mounts, Choices, Ruleset):
     name = "baton"
     upkeep_name = "minor action"
     EVENT_LINES = EVENT_LINES     # how its events read in the runner's log
@@ -352,10 +353,13 @@ class Baton(BatonOrder, Skills, Health, Combat, Setup, Mounts, Ruleset):
         return {
             "pass": {"to": P("id", True, help="who gets the baton")},
             "move": {"to": P("pos", True, help="the destination [x, y, layer]"),
-                     "careful": P("bool", default=False, help="leave reach without provoking, at half movement")},
+                     "careful": P("bool", default=False, help="leave reach without provoking, at half movement"),
+                     "declined": P("any", help="enemies who let the mover go without their immediate attack (BAT-38, BAT-41)")},
             "stand": {},
             "drop": {"attack": P("id", help="attack this character at the end of the fall (BAT-48)"),
-                     "weapon": P("str"), "defence": P("str", choices=("best", "dodge", "shield", "defence", "none"))},
+                     "weapon": P("str"), "defence": P("str", choices=("best", "dodge", "shield", "defence", "none")),
+                     "crit": P("str", choices=("damage", "destiny"), default="damage"),
+                     "fall_test": P("str", choices=("attack", "agility"), default="attack")},
             "dismount": {"to": P("pos")},
             "attack": {"target": tgt, "weapon": P("str"), "crit": P("str", choices=("damage", "destiny"), default="damage"),
                        "defence": P("str", choices=("best", "dodge", "shield", "defence", "none"))},
@@ -363,7 +367,9 @@ class Baton(BatonOrder, Skills, Health, Combat, Setup, Mounts, Ruleset):
                        "defence": P("str", choices=("best", "dodge", "shield", "defence", "none"))},
             "create_opportunity": {"skill": P("str", True, help="the skill used (intimidate, perform, ...)"),
                                    "target": P("id"), "difficulty": P("int", default=8),
-                                   "effect": P("str", choices=("advantage", "expose", "shake"), default="advantage")},
+                                   "effect": P("str", choices=("advantage", "expose", "shake", "stated"), default="advantage"),
+                                   "text": P("str", help="the effect the GM states (effect = \"stated\")")},
+            "open_with": {"to": P("id", True, help="the non-surprised PC the players choose to open the initiative (BAT-02)")},
             "disarm": {"target": tgt, "weapon": P("str")},
             "dash": {},
             "grab": {"target": tgt}, "trip": {"target": tgt}, "push": {"target": tgt},
@@ -492,6 +498,7 @@ class Baton(BatonOrder, Skills, Health, Combat, Setup, Mounts, Ruleset):
             ids, _, _ = self.pass_targets(session, a)
             for i in ids:
                 cands.append({"actor": a.id, "action": "pass", "to": i})
+            cands += [{"actor": a.id, "action": "open_with", "to": i} for i in self.opening_candidates(session)]
             body = self._body(session, a)
             if self.can_move(session, body)[0]:
                 fly = body.can_fly and not body.has("prone")
@@ -525,7 +532,7 @@ class Baton(BatonOrder, Skills, Health, Combat, Setup, Mounts, Ruleset):
                 cands.append({"actor": a.id, "action": "drink", "potion": p})
             for it in st.data["ground_items"]:
                 cands.append({"actor": a.id, "action": "pick_up", "item": it["name"]})
-        return out + self.keep_legal(session, cands, session.check)
+        return out + self.keep_legal(session, self.choice_variants(session, cands), session.check)
 
     def preview(self, session, act: dict) -> dict:
         a = session.state.actors.get(act["actor"])
@@ -546,6 +553,12 @@ class Baton(BatonOrder, Skills, Health, Combat, Setup, Mounts, Ruleset):
             ids, kept, rule = self.pass_targets(session, a)
             out.update({"kept": plan["kept"], "rule": plan["rule"], "may_receive": ids,
                         "lines": self._pass_lines(session, a, ids, plan)})
+        ch = self.choices_of(session, a, act) if a is not None else {}
+        if ch:
+            out["choices"] = ch
+            out["lines"] = out.get("lines", []) + [
+                f"choice {k} ({v['rule']}{', the defender' if k == 'defence' else ''}; default {v['default']}): "
+                + "; ".join(f"{o} = {d}" for o, d in v["options"].items()) for k, v in ch.items()]
         return out
 
 
@@ -553,6 +566,7 @@ class Baton(BatonOrder, Skills, Health, Combat, Setup, Mounts, Ruleset):
 #: the action table: name -> unit (``check(rs, session, actor, action) -> plan``, ``apply(rs, session, actor, action, plan)``)
 Baton.ACTIONS = {
     "pass": Pass,
+    "open_with": OpenWith,
     "move": Move,
     "stand": Stand,
     "drop": Drop,

@@ -101,7 +101,8 @@ class Move:
         path = r.path(*to)
         cost = r.cost_cm(*to) / 100.0
         costs = [r.cost_cm(*p) / 100.0 for p in path]
-        return {"path": path, "cost": cost, "costs": costs, "careful": careful, "body": body.id}
+        return {"path": path, "cost": cost, "costs": costs, "careful": careful, "body": body.id,
+                "declined": rs._declined(session, act)}
 
     @staticmethod
     def apply(rs, session, a, act, plan):
@@ -121,6 +122,9 @@ class Move:
                 return (a.dead or body.dead or body.pos != start or not rs.can_move(session, body)[0]
                         or (a.has("prone"), body.has("prone"), body.flying, a.data.get("mounted_on")) != prone0)
             provokers = rs._provokers(session, body, path)
+            for e in [e for e in provokers if e.id in plan.get("declined", [])]:
+                session.emit({"type": "declines", "who": e.id, "target": a.id, "what": "opportunity attack", "rule": "BAT-38"})
+            provokers = [e for e in provokers if e.id not in plan.get("declined", [])]
             for e in provokers:
                 if stopped():
                     break
@@ -214,6 +218,10 @@ class Move:
                 if distance_m(e.body(), body.body(), session.world.cell_m) > rw["range_m"]:
                     continue
                 if rs.cover(session, e, body, t_at=carried_from).level == "total" and rs.cover(session, e, body).level != "total":
+                    if e.id in plan.get("declined", []):
+                        session.emit({"type": "declines", "who": e.id, "target": a.id, "what": "attack on leaving cover",
+                                      "rule": "BAT-41"})
+                        continue
                     session.emit({"type": "exposed_leaving_cover", "who": a.id, "by": e.id, "rule": "BAT-41"})
                     rs._resolve_attack(session, e, a, rw, {"counter": True, "rule": "BAT-41"})
 
@@ -284,7 +292,12 @@ class Drop:
             rs._use(session, "major", "falling attack")
             ev = rs._resolve_attack(session, a, t, w, {"major": True, "scale": steps, "rule": "BAT-48",
                                                          "crit": act.get("crit", "damage"), "defence": act.get("defence")})
-            if sev and ev is not None and ev["total"] >= 7 + sev:
+            if act.get("fall_test") == "agility":          # the player keeps the Agility test (BAT-47)
+                if sev and not a.dead:
+                    tv = rs._test(session, a, "agility", 7 + sev, "BAT-47", f"Agility to halve a fall wound of {sev}")
+                    if tv["success"]:
+                        sev = (sev + 1) // 2
+            elif sev and ev is not None and ev["total"] >= 7 + sev:
                 sev = (sev + 1) // 2
                 session.emit({"type": "fall_halved", "who": a.id, "by": "the attack roll", "severity": sev, "rule": "BAT-48"})
             if sev:
