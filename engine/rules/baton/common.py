@@ -7,6 +7,12 @@ CONDITIONS = {
     "exposed": "BAT-59", "slow": "BAT-60", "paralyzed": "BAT-61", "petrified": "BAT-62", "stuck": "BAT-63",
     "overloaded": "BAT-64", "unaware": "BAT-37", "helpless": "BAT-37", "hallucinating": "BAT-53",
 }
+#: What the conditions do, as tags: each tag lists its conditions in the order the rules report them. Code asks
+#: for a tag (``Baton.tagged(actor, tag)``), not for names.
+CONDITION_TAGS = {
+    "grounds_flyer": ("prone", "paralyzed", "petrified", "stuck"),        # AIR-10 with BAT-57, BAT-61..63
+    "speed_zero": ("petrified", "paralyzed", "stuck"),                    # BAT-61..63: cannot move
+}
 NEEDS_MOVEMENT = ("move", "stand", "dash", "charge", "drop", "dismount")
 MAJOR = ("attack", "charge", "create_opportunity", "disarm", "dash", "grab", "trip", "push", "break_free",
          "resist_poison", "extinguish", "take_item_backpack", "use_power_major")

@@ -4,9 +4,50 @@ from __future__ import annotations
 
 from engine.rules import aerial
 from engine.rules.core import Actor
+from engine.rules.mixin import RulesetMixin
+
+#: The damage modifiers, applied in order before the damage is dealt: each a small named function with its rule ID,
+#: ``fn(rs, session, target, dmg)`` changing ``dmg`` (``amount``, ``type``, ``resist`` (a set of damage types),
+#: ``notes``, ``source``, ``critical``). A feat that reduces damage adds a function here.
+DAMAGE_MODIFIERS: list = []
 
 
-class Damage:
+def damage_modifier(rule: str):
+    def deco(fn):
+        fn.rule = rule
+        DAMAGE_MODIFIERS.append(fn)
+        return fn
+    return deco
+
+
+@damage_modifier("DND-50")
+def petrified_resists_everything(rs, session, a, dmg):
+    if a.has("petrified"):
+        dmg["resist"].add(dmg["type"])
+
+
+@damage_modifier("DND-37")
+def underwater_resists_fire(rs, session, a, dmg):
+    if a.data["underwater"] and dmg["type"] == "fire":
+        dmg["resist"].add("fire")
+
+
+@damage_modifier("DND-33")
+def immunity_resistance_vulnerability(rs, session, a, dmg):
+    """After all other modifiers; the same type counts once."""
+    d = a.data
+    if dmg["type"] in d["immune"]:
+        dmg["amount"], dmg["notes"] = 0, ["immune"]
+        return
+    if dmg["type"] in dmg["resist"]:
+        dmg["amount"] //= 2
+        dmg["notes"].append("resistance halves it (DND-33)")
+    if dmg["type"] in d["vuln"]:
+        dmg["amount"] *= 2
+        dmg["notes"].append("vulnerability doubles it (DND-33)")
+
+
+class Damage(RulesetMixin):
     """D&D 5e damage, healing, temporary HP, dying and death saves (DND-01..05, DND-33..35) (a mixin of Dnd5e: ``self`` is the ruleset)."""
 
     # ------------------------------------------------------------------------------------------ damage and dying
@@ -15,21 +56,11 @@ class Damage:
         if a.dead or amount <= 0:
             return 0
         d = a.data
-        resist = set(d["resist"])
-        if a.has("petrified"):
-            resist.add(dtype)                        # DND-50
-        if d["underwater"] and dtype == "fire":
-            resist.add("fire")                       # DND-37
-        notes = []
-        if dtype in d["immune"]:
-            amount, notes = 0, ["immune"]
-        else:
-            if dtype in resist:
-                amount //= 2
-                notes.append("resistance halves it (DND-33)")
-            if dtype in d["vuln"]:
-                amount *= 2
-                notes.append("vulnerability doubles it (DND-33)")
+        dmg = {"amount": amount, "type": dtype, "resist": set(d["resist"]), "notes": [], "source": source,
+               "critical": critical}
+        for stage in DAMAGE_MODIFIERS:          # the named stages on the hook, in order
+            stage(self, session, a, dmg)
+        amount, notes = dmg["amount"], dmg["notes"]
         ev = {"type": "damage", "who": a.id, "amount": amount, "damage_type": dtype, "rule": rule}
         if source:
             ev["source"] = source
