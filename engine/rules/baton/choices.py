@@ -22,11 +22,12 @@ option does), so a menu, a prompt and an automatic player all see it.
 from __future__ import annotations
 
 from engine.rules.core import Actor, Illegal
+from engine.rules.mixin import RulesetMixin
 
 DEFENCES = ("dodge", "shield", "defence", "none")
 
 
-class Choices:
+class Choices(RulesetMixin):
     """The players' choices: legal variants and what each option does (a mixin of Baton)."""
 
     # ---------------------------------------------------------------------------------------- BAT-02
