@@ -29,17 +29,19 @@ def test_bat36_a_pcs_natural_12_gives_more_damage_or_a_destiny_point_as_the_play
 def test_bat14_the_defender_resists_with_dodge_or_shield_or_not_at_all():
     s = session([hero(), foe(skills={"dodge": 3, "shield": 1}, armour=["shield"])], starts="ana")
     defs = {a.get("defence") for a in legal(s, action="attack", target="gob")}
-    assert defs == {None, "dodge", "shield", "none"}                                   # default "best"
+    assert defs == {None, "shield", "none"}                      # default "best" = dodge here: no second dodge
     pv = s.preview({"actor": "ana", "action": "attack", "target": "gob", "defence": "none"})
     assert pv["difficulty"] == 7 and pv["choices"]["defence"]["by"] == "gob"
     assert pv["choices"]["defence"]["options"] == {"dodge": "difficulty 10 (dodge)", "shield": "difficulty 8 (shield)",
                                                    "none": "difficulty 7 (none)"}
-    assert any(ln.startswith("choice defence (BAT-14, the defender; default best)") for ln in pv["lines"])
+    assert any(ln.startswith("choice defence (BAT-14, the defender; default best, now none)") for ln in pv["lines"])
     a = one(step(s, "ana", "attack", target="gob", defence="shield", rolls={"test": 5, "damage": 1}), "attack")
     assert a["difficulty"] == 8 and a["defence"] == "shield"
     bow = dict(weapons=["shortbow"], skills={"fight_shortbow": 2})
     s = session([hero(**bow), foe(at=(8, 2, 0), skills={"dodge": 3})], starts="ana")
-    assert {a.get("defence") for a in legal(s, action="attack", target="gob")} == {None, "none"}   # no Dodge at range
+    assert {a.get("defence") for a in legal(s, action="attack", target="gob")} == {None}   # no Dodge at range: no choice
+    s = session([hero(**bow), foe(at=(8, 2, 0), skills={"dodge": 3, "shield": 1}, armour=["shield"])], starts="ana")
+    assert {a.get("defence") for a in legal(s, action="attack", target="gob")} == {None, "none"}   # Shield, or nothing
 
 
 def test_bat38_an_opportunity_attack_may_be_declined():

@@ -107,9 +107,9 @@ class Choices(RulesetMixin):
                 except Illegal:
                     continue
                 melee = self.is_melee(w)
-                default = t.data["defence"] or "best"
+                same = self.defence_of(session, t, melee, None)[0]       # what the default gives
                 for opt in self.defence_options(t, melee):
-                    if opt != default:
+                    if self.defence_of(session, t, melee, opt)[0] != same:   # only the options that change it
                         out.append({**c, "defence": opt})
                 if act == "drop":
                     out.append({**c, "fall_test": "agility"})

@@ -557,7 +557,8 @@ class Baton(BatonOrder, Skills, Health, Combat, Setup, Mounts, Choices, Ruleset)
         if ch:
             out["choices"] = ch
             out["lines"] = out.get("lines", []) + [
-                f"choice {k} ({v['rule']}{', the defender' if k == 'defence' else ''}; default {v['default']}): "
+                f"choice {k} ({v['rule']}{', the defender' if k == 'defence' else ''}; default {v['default']}, "
+                f"now {v['chosen']}): "
                 + "; ".join(f"{o} = {d}" for o, d in v["options"].items()) for k, v in ch.items()]
         return out
 
