@@ -81,6 +81,9 @@ def test_bat02_the_players_choose_who_opens_the_initiative_when_the_scene_does_n
     s = session([hero(), hero("bia", at=(2, 6, 0)), hero("caio", at=(2, 8, 0), surprised=True), foe()])
     assert s.current == "ana"                                                          # the default: the first
     assert {a["to"] for a in legal(s, action="open_with")} == {"bia"}                  # not a surprised PC
+    pv = s.preview({"actor": "ana", "action": "open_with", "to": "bia"})
+    assert pv["choices"]["to"]["options"] == {"ana": "keeps the opening (the first non-surprised PC of the scene)",
+                                              "bia": "opens the initiative instead"}
     evs = step(s, "ana", "open_with", to="bia")
     one(evs, "opens_with", who="ana", to="bia")
     assert s.current == "bia" and s.state.data["acted"] == ["bia"] and s.state.data["activations"] == 1

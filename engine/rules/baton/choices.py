@@ -164,6 +164,11 @@ class Choices(RulesetMixin):
                 out["fall_test"] = {"default": "attack", "chosen": act.get("fall_test", "attack"), "rule": "BAT-48",
                                     "options": {"attack": "the attack's total halves the fall wound if it reaches 7 + severity",
                                                 "agility": "an Agility test against 7 + severity halves it (BAT-47)"}}
+        elif name == "open_with":
+            ids = self.opening_candidates(session)
+            out["to"] = {"default": a.id, "chosen": act.get("to"), "rule": "BAT-02",
+                         "options": {a.id: "keeps the opening (the first non-surprised PC of the scene)",
+                                     **{i: "opens the initiative instead" for i in ids}}}
         elif name == "move" and act.get("declined") is not None:
             out["declined"] = {"default": [], "chosen": act["declined"], "rule": "BAT-38",
                                "options": {"[]": "every enemy entitled attacks at once",
