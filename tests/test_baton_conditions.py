@@ -66,10 +66,8 @@ def test_bat57_prone_halves_speed_and_exposes():
 
 def test_bat58_confused_rolls_on_getting_the_baton_and_passes_to_an_ally():
     s = session([hero(), foe("gob", conditions=["confused"]), foe("orc", at=(8, 8, 0))], starts="ana")
-    evs = step(s, "ana", "pass", to="orc") if False else None
-    illegal(s, "ana", "pass", "BAT-09", to="orc") if False else None
-    e = illegal(s, "ana", "pass", to="orc")                                         # the confused one acts first
-    assert e.rule in ("BAT-58", "BAT-09")
+    e = illegal(s, "ana", "pass", "BAT-58", to="orc")                               # the confused one acts first
+    assert "confused, and a confused character acts before its allies" in e.reason and "opponent" not in e.reason
     evs = step(s, "ana", "pass", to="gob", rolls={"confusion": 6})
     assert one(evs, "confused", who="gob")["does"] == "nothing"
     p = ev(evs, "pass", who="gob")[0]
@@ -77,6 +75,18 @@ def test_bat58_confused_rolls_on_getting_the_baton_and_passes_to_an_ally():
     s = session([hero(), foe("gob", conditions=["confused"]), foe("orc", at=(8, 8, 0))], starts="ana")
     evs = step(s, "ana", "pass", to="gob", rolls={"confusion": 4, "confusion_target": 1, "test": 3})
     one(evs, "attack", who="gob", target="ana")
+
+
+def test_bat58_refusing_a_pass_to_an_opponent_while_a_confused_one_must_act_first_cites_bat58():
+    s = session([hero(), foe("gob", conditions=["confused"]), foe("orc", at=(8, 8, 0))], starts="ana")
+    e = illegal(s, "ana", "pass", "BAT-58", to="orc")                               # odd/no test: to the foes
+    assert e.reason == "gob is confused, and a confused character acts before its allies (orc among them): pass to gob"
+    s = session([hero(), hero("bia", at=(2, 6, 0), conditions=["confused"]), hero("caio", at=(2, 8, 0)), foe()],
+                starts="ana")
+    step(s, "ana", "attack", target="gob", rolls={"test": 4, "damage": 1})          # even: kept
+    e = illegal(s, "ana", "pass", "BAT-58", to="caio")
+    assert e.reason.startswith("bia is confused") and "(caio among them)" in e.reason
+    e = illegal(s, "ana", "pass", "BAT-08", to="gob")                               # the wrong side: still BAT-08
 
 
 def test_bat59_exposed_gives_a_positive_chance():

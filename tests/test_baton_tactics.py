@@ -95,10 +95,29 @@ def test_bat37_sneak_attacks():
     s = session([hero(weapons=["shortbow"], skills={"fight_shortbow": 0}), foe(at=(8, 2, 0), conditions=["unaware"],
                  skills={"dodge": 4})], starts="ana")
     assert one(step(s, "ana", "attack", target="gob", rolls={"test": [3, 3], "damage": 1}), "attack")["difficulty"] == 7
-    s = session([hero(), foe(conditions=["helpless"])], starts="ana")
+    s = session([hero(), foe(conditions=["helpless"])], starts="ana", options={"helpless_test": "none"})
     evs = step(s, "ana", "attack", target="gob")
     h = one(evs, "hit")
     assert h["rolled"] == 8 and h["critical"] and h["damage"] == 8 + 8 + 2 and not ev(evs, "roll")
+
+
+def test_bat37_a_helpless_target_is_always_hit_but_the_die_still_reads_for_the_baton():
+    """BAT-37 "o ataque sempre acerta" with BAT-08: it is still a skill test, so the kept die decides the pass;
+    the option helpless_test = "none" keeps the old reading (no die: the side loses the initiative, BAT-09)."""
+    for die, kept in ((1, False), (4, True)):          # even a natural 1 hits; 4 is even: the side keeps it
+        s = session([hero(), hero("bia", at=(2, 4, 0)), foe(conditions=["helpless"], attributes={"physique": 12})], starts="ana")
+        evs = step(s, "ana", "attack", target="gob", rolls={"test": die})
+        t = one(evs, "test")
+        assert t["auto"] and t["success"] and t["critical"] and t["kept"] == die and t["rule"] == "BAT-37"
+        h = one(evs, "hit")
+        assert h["critical"] and h["damage"] == 8 + 8 + 2 and not ev(evs, "roll", name="damage")
+        ids, k, rule = s.ruleset.pass_targets(s, A(s, "ana"))
+        assert k is kept and rule == ("BAT-08" if kept else "BAT-09")
+        assert ids == (["bia"] if kept else ["gob"])
+    old = session([hero(), hero("bia", at=(2, 4, 0)), foe(conditions=["helpless"], attributes={"physique": 12})], starts="ana",
+                  options={"helpless_test": "none"})
+    step(old, "ana", "attack", target="gob")
+    assert old.ruleset.pass_targets(old, A(old, "ana"))[1:] == (False, "BAT-09")
 
 
 def test_bat38_leaving_reach_provokes_an_opportunity_attack():
@@ -168,6 +187,22 @@ def test_bat42_mounted_combat():
     one(evs, "thrown", who="kay")
     k = A(s, "kay")
     assert not k.data.get("mounted_on") and k.has("prone") and k.pos != A(s, "gri").pos
+
+
+def test_bat47_a_rider_falling_with_its_flying_mount_takes_a_bat47_wound():
+    """The rider took the same fall as its mount: the wound is BAT-47's (1 per 1.5 m, Agility halves it), and
+    the event says so (it said AIR-12)."""
+    s = session([hero("kay", at=(2, 2, 6), mount="gri", flying=True, skills={"fight_longsword": 3, "ride": 1}),
+                 ch("gri", "party", (2, 2, 6), kind="griffon", size="large", flying=True),
+                 foe(at=(8, 8, 0))], starts="kay")
+    evs = step(s, "gm", "condition", target="gri", add="paralyzed", rolls={"test": [2, 2]})
+    f = one(evs, "fall", who="kay")
+    assert f["cause"] == "its mount fell" and f["rule"] == "BAT-47" and f["damage_rule"] == "BAT-47"
+    assert f["layers"] == 6 and f["damage"] == 4                                     # 6 m = 4 x 1.5 m, Agility failed
+    k = A(s, "kay")
+    assert [w["severity"] for w in k.data["wounds"]] == [4] and k.hp == k.max_hp - 4
+    from engine.rules.runner import describe
+    assert "AIR-12" not in describe(s, f)
 
 
 def test_bat43_two_weapons():

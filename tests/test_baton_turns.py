@@ -168,9 +168,33 @@ def test_bat11_per_turn_effects_tick_when_the_initiative_returns():
     one(evs, "effect_tick", who="gob")
     assert A(s, "gob").has("shaken")
     step(s, "gob", "pass", to="ana")
-    evs = step(s, "ana", "pass", to="gob")                                            # its second turn: it ends
+    evs = step(s, "ana", "pass", to="gob")                                            # its second turn: still on
+    one(evs, "effect_tick", who="gob")
+    assert not ev(evs, "effect_end") and A(s, "gob").has("shaken")
+    evs = step(s, "gob", "pass", to="ana")                                            # the second turn is lost: ends
     one(evs, "effect_end", who="gob")
     assert not A(s, "gob").has("shaken")
+
+
+def test_bat11_a_one_turn_effect_given_in_the_givers_turn_lasts_through_the_targets_next_turn():
+    """BAT-11 "se encerra depois que um número definido de turnos tenham passado para ele": a one-turn effect
+    given while the other side holds the baton affects the target in its side's next turn, and ends when that
+    turn is lost. The option effect_turns = "on_return" keeps the old reading (it ends as that turn begins)."""
+    s = session([hero("ana"), foe()], starts="ana")
+    step(s, "gm", "condition", target="gob", add="slow", turns=1)
+    evs = step(s, "ana", "pass", to="gob")
+    one(evs, "effect_tick", who="gob")
+    assert A(s, "gob").has("slow")                                                     # slow in its own turn
+    step(s, "gob", "move", to=[4, 2, 0])
+    illegal(s, "gob", "attack", "BAT-60", target="ana")                                 # slow: one of the three
+    evs = step(s, "gob", "pass", to="ana")
+    one(evs, "effect_end", who="gob")
+    assert not A(s, "gob").has("slow")
+    old = session([hero("ana"), foe()], starts="ana", options={"effect_turns": "on_return"})
+    step(old, "gm", "condition", target="gob", add="slow", turns=1)
+    evs = step(old, "ana", "pass", to="gob")
+    one(evs, "effect_end", who="gob")
+    assert not A(old, "gob").has("slow")
 
 
 def test_bat11_until_next_turn_ends_when_the_side_gets_the_baton_back():

@@ -625,6 +625,9 @@ def preview_lines(pv: dict, base_ac=None, ruleset=None) -> list[str]:
     long lists summarised)."""
     if not isinstance(pv, dict):
         return [str(pv)]
+    own = pv.get("lines")
+    if isinstance(own, list) and own and pv.get("action") != "move":
+        return [str(x) for x in own]           # the ruleset's own readable lines
     try:
         if pv.get("action") == "move" and "cost_m" in pv:
             return _move_lines(pv, ruleset)

@@ -1872,6 +1872,7 @@ class PlayWindow(pyglet.window.Window):
             if seen is not None and cid not in seen:
                 continue
             mark = ">" if cid == cur else " "
+            hp = s.ruleset.health_brief(s, a)      # the ruleset's own health figure
             where = f"L{a.layer}{' fly' if a.flying else ''}"
             if cid in marks:
                 where = f"{short.get(marks[cid], marks[cid])} {where}"
@@ -1879,7 +1880,7 @@ class PlayWindow(pyglet.window.Window):
             col = (min(col[0] + 80, 255), min(col[1] + 80, 255), min(col[2] + 80, 255), 255)
             if a.dead:
                 col = H.DIM
-            rows.append((f"{mark} {T.short_name(a)}", col, f"{a.hp}/{a.max_hp} {where}", cid))
+            rows.append((f"{mark} {T.short_name(a)}", col, f"{hp} {where}", cid))
         title = f"Turn order  (round {st.round})"
         if marks:
             title = s.ruleset.turn_title(s) or title      # a ruleset may title its own turn panel

@@ -527,7 +527,7 @@ def fall_rider(session, rider, layers, ground):
     """A rider whose flying mount reached the ground falling: it took the same fall, through the same rule."""
     dmg, pct, drule = fall_damage(session, rider, layers)
     session.emit({"type": "fall", "who": rider.id, "from": ground + layers, "to": ground, "layers": layers,
-                  "cause": "its mount fell", "rule": "AIR-12", "percent": pct, "damage": dmg, "damage_rule": drule})
+                  "cause": "its mount fell", "rule": drule, "percent": pct, "damage": dmg, "damage_rule": drule})
     if dmg > 0:
         session.ruleset.apply_damage(session, rider, dmg, "falling", None, drule)
 

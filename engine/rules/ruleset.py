@@ -164,6 +164,10 @@ class Ruleset:
         """The character panel's rows about its health."""
         return [f"HP {actor.hp}/{actor.max_hp}" + (f" (+{actor.temp_hp} temp)" if actor.temp_hp else "")]
 
+    def health_brief(self, session: Session, actor: Actor) -> str:
+        """One short health figure for a row of the turn order and the runner's end-of-run list."""
+        return f"{actor.hp}/{actor.max_hp} HP"
+
     def economy(self, session: Session, actor: Actor, turn: dict) -> list[tuple[str, bool]]:
         """[(resource, used)] of the current turn (``turn`` is ``State.turn``, or {} when not its turn)."""
         used = []

@@ -373,7 +373,7 @@ GENERIC_LINES = {
 def _describe(session, e: dict) -> str | None:
     t: Any = e.get("type")
     own = getattr(session.ruleset, "EVENT_LINES", {})
-    fn = own[t] if t in own else GENERIC_LINES.get(t, _generic_line)
+    fn = own[t] if t in own else GENERIC_LINES.get(t, own.get("*", _generic_line))   # "*": the ruleset's fallback
     if fn is None:
         return None
     return fn(session, e, lambda k: _n(session, e.get(k)), rule_suffix(e))
@@ -422,7 +422,7 @@ def cmd_run(args) -> int:
     else:
         out.write("== end ==\n")
         for a in session.state.actors.values():
-            out.write(f"  {a.name}: {a.hp}/{a.max_hp} HP at {[a.x, a.y, a.layer]}{' aloft' if a.flying else ''}"
+            out.write(f"  {a.name}: {session.ruleset.health_brief(session, a)} at {[a.x, a.y, a.layer]}{' aloft' if a.flying else ''}"
                       f"{' DEAD' if a.dead else ''}{' ' + ', '.join(sorted(a.conditions)) if a.conditions else ''}\n")
     if args.log:
         write_output(log_path, ("\n".join(log_lines + [dumps(st)]) + "\n").encode("utf-8"), what="the log")

@@ -92,18 +92,26 @@ class BatonOrder(RulesetMixin):
                 srcs = a.conditions.get(c, [])
                 if "until_next_turn" in srcs:
                     self.remove_condition(session, a, c, "BAT-11", "until_next_turn")
+        through = self.opt("effect_turns") == "through"
         keep = []
         for ef in st.data["effects"]:
             t = st.actors.get(ef["target"])
             if t is None or t.dead:
                 continue
-            if t.side != side or ef.get("per") != "turn":
+            if ef.get("per") != "turn":
+                keep.append(ef)
+                continue
+            if t.side != side:
+                # "through" (default): the Nth turn of the target's side has passed when the baton leaves it
+                if through and ef.get("turns") is not None and ef["turns"] <= 0:
+                    self._end_effect(session, t, ef, "its turns have passed")
+                    continue
                 keep.append(ef)
                 continue
             self._tick_effect(session, t, ef)
             if ef.get("turns") is not None:
                 ef["turns"] -= 1
-                if ef["turns"] <= 0:
+                if ef["turns"] <= 0 and not through:      # the old reading: ends as its last turn begins
                     self._end_effect(session, t, ef, "its turns have passed")
                     continue
             keep.append(ef)

@@ -23,9 +23,11 @@ RULES = [
              'is sur…',
      'status': 'built',
      'decision': '`initiative_starts` must be a non-surprised PC; all PCs surprised: an opponent; default the '
-                 'first such',
-     'where': '`start`, `_first_holder`',
-     'tests': ['tests/test_baton_turns.py::test_bat02_a_non_surprised_pc_starts_else_an_opponent']},
+                 'first such'
+                 '; without it the players may hand the opening to another non-surprised PC (`open_with`, before anything is done)',
+     'where': '`start`, `_first_holder`, `Choices.opening_candidates`',
+     'tests': ['tests/test_baton_choices.py::test_bat02_the_players_choose_who_opens_the_initiative_when_the_scene_does_not_say',
+               'tests/test_baton_turns.py::test_bat02_a_non_surprised_pc_starts_else_an_opponent']},
     {'id': 'BAT-03',
      'rule': 'Holding the initiative, a character may take, in any order, one major action, one minor action and '
              'one move…',
@@ -87,10 +89,13 @@ RULES = [
      'rule': "A per-turn condition or effect affects its target whenever the initiative returns to the target's "
              'side, and…',
      'status': 'built',
-     'decision': 'Per-turn effects tick when the initiative returns to the target\'s side; "until next turn" ends '
-                 'then',
+     'decision': 'Per-turn effects tick when the initiative returns to the target\'s side; an effect for N turns '
+                 'affects its target in each of the N turns of its side and ends when the Nth is lost (option '
+                 '`effect_turns = "through"`; `"on_return"`: the old reading, it ended as the Nth began); "until '
+                 'next turn" ends when the side gets the baton back',
      'where': '`_side_turn_starts`, `_tick_effect`',
      'tests': ['tests/test_baton_turns.py::test_bat11_per_turn_effects_tick_when_the_initiative_returns',
+               'tests/test_baton_turns.py::test_bat11_a_one_turn_effect_given_in_the_givers_turn_lasts_through_the_targets_next_turn',
                'tests/test_baton_turns.py::test_bat11_until_next_turn_ends_when_the_side_gets_the_baton_back']},
     {'id': 'BAT-12',
      'rule': 'An attack is an overcome-obstacle action with the matching Fight with [Weapon] specialization '
@@ -114,19 +119,23 @@ RULES = [
      'rule': "A target may resist an attack, imposing a difficulty on the attacker's test: Dodge against physical "
              'melee a…',
      'status': 'built',
-     'decision': 'Difficulty 7 + Dodge (melee) / Shield (with a shield) / creature Defence',
-     'where': '`defence_of`',
-     'tests': ['tests/test_baton_turns.py::test_bat14_dodge_against_melee_shield_against_any_physical_attack']},
+     'decision': 'Difficulty 7 + Dodge (melee) / Shield (with a shield) / creature Defence'
+                 '; the defender chooses (`defence`: dodge, shield, defence, none; default its `defence` key, else best), offered by legal_actions',
+     'where': '`defence_of`, `Choices.choice_variants`',
+     'tests': ['tests/test_baton_choices.py::test_bat14_the_defender_resists_with_dodge_or_shield_or_not_at_all',
+               'tests/test_baton_turns.py::test_bat14_dodge_against_melee_shield_against_any_physical_attack']},
     {'id': 'BAT-15',
      'rule': 'Create opportunity: actions that influence the fight without dealing damage (sound or visual '
              'distractions,…',
      'status': 'built',
      'decision': '`create_opportunity`: a test (a major action, it reads for the baton); effects advantage / '
-                 'expose / shake; `manipulate` (manipulating the battlefield, knocking an object over): a test of '
+                 'expose / shake; or `effect = "stated"`: the GM states the effect (`text`) and the `difficulty`; '
+                 '`manipulate` (manipulating the battlefield, knocking an object over): a test of '
                  '`skill` (athletics) against 6 + 2 per voxel of the object, next to it; success: its voxels leave '
                  'the place (those on it fall)',
      'where': '`_apply_create_opportunity`; `baton/actions/objects.py` `Manipulate`, `manipulate_difficulty`',
-     'tests': ['tests/test_baton_turns.py::test_bat15_create_opportunity_without_damage',
+     'tests': ['tests/test_baton_choices.py::test_bat15_the_gm_states_an_effect_and_a_difficulty_and_the_test_reads_for_the_baton',
+               'tests/test_baton_turns.py::test_bat15_create_opportunity_without_damage',
                'tests/test_objects.py::test_baton_manipulate_needs_to_stand_next_to_the_object_and_scales_with_its_size',
                'tests/test_objects.py::test_baton_objects_are_attacked_against_the_base_difficulty_and_knocked_over',
                'scenes/baton_objects.toml']},
@@ -272,24 +281,30 @@ RULES = [
              'the at…',
      'status': 'built',
      'decision': 'Natural 12: extra = max weapon dice (PC: or a Destiny point); Physique bonus and second weapon '
-                 'once; NPCs always',
-     'where': '`_resolve_attack`',
-     'tests': ['tests/test_baton_tactics.py::test_bat36_critical_damage_or_a_destiny_point']},
+                 'once; NPCs always'
+                 '; `crit` offered by legal_actions for PCs; the document gives no way to spend Destiny in this chapter',
+     'where': '`_resolve_attack`, `Choices.choices_of`',
+     'tests': ['tests/test_baton_choices.py::test_bat36_a_pcs_natural_12_gives_more_damage_or_a_destiny_point_as_the_player_chooses',
+               'tests/test_baton_tactics.py::test_bat36_critical_damage_or_a_destiny_point']},
     {'id': 'BAT-37',
      'rule': 'Sneak attack: melee attacks against unaware opponents get a positive chance and are always critical; '
              'ranged…',
      'status': 'built',
-     'decision': 'Unaware: positive chance, critical; ranged difficulty 7; helpless: auto hit, critical, max '
-                 'damage',
+     'decision': 'Unaware: positive chance, critical; ranged difficulty 7; helpless: always hits, critical, max '
+                 'damage, and the test die is still rolled: it reads for the baton (BAT-08; option `helpless_test = '
+                 '"roll"`; `"none"`: no die, the side loses the initiative)',
      'where': '`_resolve_attack`, `unaware`',
-     'tests': ['tests/test_baton_tactics.py::test_bat37_sneak_attacks']},
+     'tests': ['tests/test_baton_tactics.py::test_bat37_sneak_attacks',
+               'tests/test_baton_tactics.py::test_bat37_a_helpless_target_is_always_hit_but_the_die_still_reads_for_the_baton']},
     {'id': 'BAT-38',
      'rule': 'Opportunity attack: leaving the reach of an enemy wielding a melee weapon lets it attack at once; it '
              'counts…',
      'status': 'built',
-     'decision': "Leaving an armed enemy's reach: an immediate attack (a counterattack)",
+     'decision': "Leaving an armed enemy's reach: an immediate attack (a counterattack)"
+                 '; an enemy may decline (`declined = [ids]` on the move)',
      'where': '`_apply_move`, `_provokers`',
-     'tests': ['tests/test_baton_tactics.py::test_bat38_leaving_reach_provokes_an_opportunity_attack']},
+     'tests': ['tests/test_baton_choices.py::test_bat38_an_opportunity_attack_may_be_declined',
+               'tests/test_baton_tactics.py::test_bat38_leaving_reach_provokes_an_opportunity_attack']},
     {'id': 'BAT-39',
      'rule': "A character may leave an enemy's reach without provoking, at half movement.",
      'status': 'built',
@@ -306,9 +321,11 @@ RULES = [
      'rule': 'Total cover: ranged attacks need line of sight; no ranged attack against a character whose line of '
              'sight is…',
      'status': 'built',
-     'decision': 'Total cover: no ranged attack; leaving it: an immediate ranged attack',
+     'decision': 'Total cover: no ranged attack; leaving it: an immediate ranged attack'
+                 '; an enemy may decline (`declined`)',
      'where': '`_attack_plan`, `_apply_move`',
-     'tests': ['tests/test_baton_tactics.py::test_bat41_total_cover_blocks_ranged_attacks_and_leaving_it_exposes']},
+     'tests': ['tests/test_baton_choices.py::test_bat41_the_attack_on_leaving_total_cover_may_be_declined',
+               'tests/test_baton_tactics.py::test_bat41_total_cover_blocks_ranged_attacks_and_leaving_it_exposes']},
     {'id': 'BAT-42',
      'rule': "Mounted: the rider counts as in an elevated position; adds the mount's Defence to its defence skill; "
              'the mo…',
@@ -354,14 +371,17 @@ RULES = [
                  "module's falls too (option)",
      'where': '`fall_damage`, `_apply_drop`',
      'tests': ['tests/test_baton_tactics.py::test_bat47_a_fall_is_a_wound_halved_by_agility',
+               'tests/test_baton_tactics.py::test_bat47_a_rider_falling_with_its_flying_mount_takes_a_bat47_wound',
                'tests/test_baton_conditions.py::test_a_flyer_knocked_prone_falls_with_a_bat47_wound']},
     {'id': 'BAT-48',
      'rule': 'Falling attack: an attack at the end of a fall gains +1 damage scale per 1.5 m fallen, and its roll '
              'may rep…',
      'status': 'built',
-     'decision': '`drop` + `attack`: +1 scale per 1.5 m fallen; the attack total replaces the Agility test',
+     'decision': '`drop` + `attack`: +1 scale per 1.5 m fallen; the attack total replaces the Agility test'
+                 '; `fall_test = "agility"` makes the Agility test instead',
      'where': '`_apply_drop`',
-     'tests': ['tests/test_baton_tactics.py::test_bat48_falling_attack']},
+     'tests': ['tests/test_baton_choices.py::test_bat48_a_falling_character_may_make_the_agility_test_instead_of_using_the_attack',
+               'tests/test_baton_tactics.py::test_bat48_falling_attack']},
     {'id': 'BAT-49',
      'rule': 'Breath: held for 1 minute per Physique level, then 1d6 fatigue damage per minute.',
      'status': 'built',
@@ -426,9 +446,11 @@ RULES = [
      'rule': 'Confused: on getting the initiative roll 1d6 — 1–3 moves randomly, 4–5 attacks a random character in '
              'reach,…',
      'status': 'built',
-     'decision': 'Confused: d6 on getting the baton; acts before its allies; always passes to an ally',
-     'where': '`_confused_activation`, `pass_targets`',
-     'tests': ['tests/test_baton_conditions.py::test_bat58_confused_rolls_on_getting_the_baton_and_passes_to_an_ally']},
+     'decision': 'Confused: d6 on getting the baton; acts before its allies (a pass to another character of its '
+                 'side is refused with BAT-58, naming it); always passes to an ally',
+     'where': '`_confused_activation`, `pass_targets`, `Pass.check`',
+     'tests': ['tests/test_baton_conditions.py::test_bat58_confused_rolls_on_getting_the_baton_and_passes_to_an_ally',
+               'tests/test_baton_conditions.py::test_bat58_refusing_a_pass_to_an_opponent_while_a_confused_one_must_act_first_cites_bat58']},
     {'id': 'BAT-59',
      'rule': 'Exposed: others get a positive chance to attack it.',
      'status': 'built',

@@ -150,6 +150,61 @@ class Combat(RulesetMixin):
                 return True
         return False
 
+    def _attack_preview(self, session, a: Actor, act: dict, plan: dict) -> dict:
+        """What an attack would do, in baton terms: the difficulty and what it is made of, the chances, the
+        chance to succeed, what the die means for the baton (BAT-00, BAT-08/09, BAT-14, BAT-37)."""
+        t = session.state.actors[plan["target"]]
+        w = self._pick_weapon(a, plan["weapon"])
+        pos, neg = self.attack_chances(session, a, t, w, plan["melee"])
+        neg = neg + self.negatives(a, "attack", True)
+        dname, dval = self.defence_of(session, t, plan["melee"], act.get("defence"))
+        diff = int(self.opt("base_difficulty")) + dval
+        made = f"{int(self.opt('base_difficulty'))} + {dname} {dval}"
+        if self.unaware(session, t) and not plan["melee"]:
+            diff, dname, made = 7, "none (sneak attack)", "7, the defence ignored (BAT-37)"
+        _, lv = self.weapon_skill(a, w)
+        net = max(-int(self.opt("chance_cap")), min(int(self.opt("chance_cap")), len(pos) - len(neg)))
+        need = diff - lv                                   # the d12 must show at least this
+        lo, hi = (1 / 12, 11 / 12) if self.opt("criticals_decide") else (0.0, 1.0)
+        p1 = min(hi, max(lo, (13 - need) / 12.0))
+        p = 1 - (1 - p1) ** (1 + net) if net > 0 else (p1 ** (1 - net) if net < 0 else p1)
+        helpless = t.has("helpless")
+        if helpless:
+            p = 1.0
+        cover = plan.get("cover", "none")
+        lines = [f"{w['name']} ({'melee' if plan['melee'] else 'ranged'}) at {t.name}: d12 + {lv} against "
+                 f"difficulty {diff} ({made})"]
+        if pos or neg:
+            keep = "highest" if net > 0 else ("lowest" if net < 0 else "first")
+            lines.append("chances: " + ", ".join([f"+{x[0]} ({x[1]})" for x in pos] + [f"-{x[0]} ({x[1]})" for x in neg])
+                         + f" -> {1 + abs(net)} d12, keep the {keep}")
+        else:
+            lines.append("chances: none (one d12)")
+        lines.append(f"chance to succeed: {p:.0%}" + (" (helpless: always hits, critical, maximum damage, BAT-37)"
+                                                      if helpless else ""))
+        if not plan["melee"]:
+            lines.append(f"cover: {cover}" + (" (a negative chance, BAT-40)" if cover not in ("none", "total") else ""))
+        if t.flying:
+            lines.append("a hit makes the flyer roll to fall (AIR-11)")
+        lines.append("the kept die decides the baton: even keeps it for the side (BAT-08), odd loses it (BAT-09)")
+        return {"target": t.id, "weapon": w["name"], "melee": plan["melee"], "cover": cover,
+                "difficulty": diff, "defence": dname, "skill_level": lv, "positive": pos, "negative": neg,
+                "chances": net, "hit_chance": round(p, 4), "height": "no bonus for height (AIR-17)",
+                "fall_roll_on_hit": t.flying, "lines": lines}
+
+    def _pass_lines(self, session, a: Actor, ids: list, plan: dict) -> list:
+        die = session.state.turn.get("test_die")
+        names = ", ".join(session.state.actors[i].name for i in ids)
+        if a.has("confused"):
+            why = "confused: it always passes to an ally (BAT-58)"
+        elif die is None:
+            why = "no skill test in the major action: the initiative goes to the opponents (BAT-09)"
+        elif die % 2 == 0:
+            why = f"test die {die}, even: the side keeps the initiative (BAT-08)"
+        else:
+            why = f"test die {die}, odd: the initiative goes to the opponents (BAT-09)"
+        return [why, f"may receive the baton: {names}"]
+
     def defence_of(self, session, t: Actor, melee: bool, choice: str | None) -> tuple[str, int]:
         """BAT-14: Dodge against melee, Shield (with a shield) against any physical attack; creatures' Defence;
         a rider adds its mount's Defence (BAT-42)."""
@@ -190,13 +245,15 @@ class Combat(RulesetMixin):
         if sneak and not melee:
             difficulty, dname = 7, "none (sneak attack)"                          # BAT-37 ranged
         skill, lv = self.weapon_skill(a, w)
-        if helpless:                                                               # BAT-37 totally helpless
+        if helpless and self.opt("helpless_test") == "none":                      # BAT-37 the old reading
             ev = {"success": True, "critical": True, "kept": 12, "total": 12 + lv, "level": 1, "auto": True}
             session.emit({"type": "test", "who": a.id, "skill": skill, "auto": True, "success": True,
                           "critical": True, "rule": "BAT-37", "purpose": "attack against a helpless target",
                           "difficulty": difficulty})
-            if ctx.get("major") and self.combat(session) and session.state.turn.get("test_die") is None:
-                pass    # no die rolled: the side loses the initiative (BAT-09)
+            # no die rolled: the side loses the initiative (BAT-09)
+        elif helpless:           # BAT-37 always hits, yet it is a skill test: its die reads for the baton (BAT-08)
+            ev = self._test(session, a, skill, difficulty, "BAT-37", f"attack helpless {t.id} with {w['name']}",
+                            pos, neg, major=ctx.get("major", False), attack=True, level=lv, auto=True)
         else:
             ev = self._test(session, a, skill, difficulty, rule, f"attack {t.id} with {w['name']}", pos, neg,
                             major=ctx.get("major", False), attack=True, level=lv)
@@ -206,7 +263,7 @@ class Combat(RulesetMixin):
                       "counter": counter, "defence": dname, "difficulty": difficulty, "hit": bool(ev["success"]),
                       "critical": bool(ev["critical"]), "roll": ev["kept"], "bonus": lv, "total": ev["total"],
                       "ac": difficulty, "cover": cov, "cover_bonus": 0, "level": ev["level"],
-                      "advantage": [p[0] for p in pos], "disadvantage": [n[0] for n in neg] if helpless else
+                      "advantage": [p[0] for p in pos], "disadvantage": [n[0] for n in neg] if ev.get("auto") and "dice" not in ev else
                       [n[0] for n in neg + self.negatives(a, skill, True)], "rules": rules, "rule": rule})
         for o in session.state.data["opportunity"]:
             if o["target"] == t.id and o["side"] == a.side and not o.get("used"):

@@ -73,7 +73,7 @@ def success_level(total: int, difficulty: int, success: bool, mode: str) -> int:
 
 
 def test(session, who: str, skill_name: str, skill: int, difficulty: int, positive: list, negative: list,
-         rule: str, purpose: str, options: dict, roll_name: str = "test") -> dict:
+         rule: str, purpose: str, options: dict, roll_name: str = "test", auto: bool = False) -> dict:
     """Roll a skill test; emit the ``test`` event; return it. ``positive``/``negative`` are lists of
     [reason, rule] (each one chance)."""
     net = len(positive) - len(negative)
@@ -89,11 +89,15 @@ def test(session, who: str, skill_name: str, skill: int, difficulty: int, positi
         success = crit or (not fumble and total >= difficulty)
     else:
         success = total >= difficulty
+    if auto:                        # BAT-37 a helpless target: the test always hits, the die still counts (BAT-08)
+        success, crit = True, True
     level = success_level(total, difficulty, success, options.get("success_level", "total-difficulty+1"))
     ev = {"type": "test", "who": who, "skill": skill_name, "skill_level": skill, "difficulty": difficulty,
           "positive": [list(p) for p in positive], "negative": [list(p) for p in negative], "chances": capped,
           "dice": dice, "kept": kept, "total": total, "success": success, "level": level,
           "critical": crit and success, "critical_failure": fumble and not success, "even": kept % 2 == 0,
           "rule": rule, "purpose": purpose}
+    if auto:
+        ev["auto"] = True
     session.emit(ev)
     return ev

@@ -23,6 +23,18 @@ class Health(RulesetMixin):
         for w in a.data["wounds"]:
             w["category"] = self.category(w["severity"])
 
+    def hud_rows(self, session, a: Actor) -> list[str]:
+        """Life is the HP; Vigor and Protection absorb damage first (BAT-17..26)."""
+        data = a.data or {}
+        wounds = data.get("wounds") or []
+        return [f"Life {a.hp}/{a.max_hp}   Vigor {data.get('vigor')}/{data.get('max_vigor')}",
+                f"Protection {data.get('protection')}/{data.get('protection_max')}   wounds {len(wounds)}"]
+
+    def health_brief(self, session, a: Actor) -> str:
+        """Protection, Vigor and Life now (BAT-16..26): what a hit took is seen at once."""
+        d = a.data or {}
+        return f"P{d.get('protection', 0)} V{d.get('vigor', 0)}/{d.get('max_vigor', 0)} L{a.hp}/{a.max_hp}"
+
     # ================================================================================ damage
     def apply_damage(self, session, a: Actor, amount: int, dtype: str, source, rule: str, critical: bool = False) -> int:
         """Protection -> Vigor -> Life (BAT-16..26). Direct damage (necrotic, fire, falls, caustic poison) skips

@@ -59,6 +59,12 @@ SPECS = {
     "exposed_counts_once": OptionSpec("bool", True, help="BAT-41: an exposure counts once per turn"),
     "fire_sources": OptionSpec("custom", {}, check=_fire_sources, help="BAT-50 extra or replaced fire sources"),
     "auto_confusion": OptionSpec("bool", True, help="BAT-58: the engine plays a confused character's activation"),
+    "effect_turns": OptionSpec("choice", "through", choices=("through", "on_return"),
+                               help="BAT-11: an effect for N turns affects its target in each of the N turns of its side "
+                                    "(through) or ends when the baton returns to the giver's side (on_return, the old reading)"),
+    "helpless_test": OptionSpec("choice", "roll", choices=("roll", "none"),
+                                help="BAT-37 with BAT-08: an attack on a helpless target rolls the die for the baton "
+                                     "(roll) or takes no test and loses the initiative (none, the old reading)"),
 }
 
 #: the document's attributes (Físico, Agilidade; BAT-22) -- a character may give only these

@@ -60,6 +60,7 @@ from engine.rules.baton.data import (
     POISONS,
     POTIONS,
 )
+from engine.rules.baton.choices import Choices, OpenWith
 from engine.rules.baton.health import Health
 from engine.rules.baton.mounts import Mounts
 from engine.rules.baton.setup import Setup
@@ -69,7 +70,7 @@ from engine.rules.core import Actor, Illegal, Session
 from engine.rules.ruleset import Ruleset
 
 
-class Baton(BatonOrder, Skills, Health, Combat, Setup, Mounts, Ruleset):
+class Baton(BatonOrder, Skills, Health, Combat, Setup, Mounts, Choices, Ruleset):
     name = "baton"
     upkeep_name = "minor action"
     EVENT_LINES = {**EVENT_LINES, **OBJECT_LINES}     # how its events read in the runner's log
@@ -96,6 +97,10 @@ class Baton(BatonOrder, Skills, Health, Combat, Setup, Mounts, Ruleset):
         "cover_exposure": True,                  # BAT-41 leaving total cover
         "fire_sources": {},                      # BAT-50 extra or replaced sources: {name = [base, growth]}
         "auto_confusion": True,                  # BAT-58 the engine plays a confused character's activation
+        "effect_turns": "through",               # BAT-11 an effect for N turns affects its target in each of the
+                                                 # N turns of its side, ending when the Nth is lost | "on_return"
+        "helpless_test": "roll",                 # BAT-37 + BAT-08: an attack on a helpless target rolls the die
+                                                 # (for the baton) and always hits | "none" (no die: BAT-09)
     }
     ECONOMY_KEYS = ("major", "minor")
     TURN_MARKS_SHORT: ClassVar[dict] = {"holds the baton": "baton", "acted this turn": "acted", "acted": "done", "has not acted": "ready"}
@@ -224,13 +229,6 @@ class Baton(BatonOrder, Skills, Health, Combat, Setup, Mounts, Ruleset):
                 got.add(e["to"])
         return bad
 
-    def hud_rows(self, session, a: Actor) -> list[str]:
-        """Life is the HP; Vigor and Protection absorb damage first (BAT-17..26)."""
-        data = a.data or {}
-        wounds = data.get("wounds") or []
-        return [f"Life {a.hp}/{a.max_hp}   Vigor {data.get('vigor')}/{data.get('max_vigor')}",
-                f"Protection {data.get('protection')}/{data.get('protection_max')}   wounds {len(wounds)}"]
-
     def turn_title(self, session) -> str | None:
         st = session.state
         holder = st.actors.get(st.data.get("holder")) if isinstance(st.data, dict) else None
@@ -357,10 +355,13 @@ class Baton(BatonOrder, Skills, Health, Combat, Setup, Mounts, Ruleset):
         return {
             "pass": {"to": P("id", True, help="who gets the baton")},
             "move": {"to": P("pos", True, help="the destination [x, y, layer]"),
-                     "careful": P("bool", default=False, help="leave reach without provoking, at half movement")},
+                     "careful": P("bool", default=False, help="leave reach without provoking, at half movement"),
+                     "declined": P("any", help="enemies who let the mover go without their immediate attack (BAT-38, BAT-41)")},
             "stand": {},
             "drop": {"attack": P("id", help="attack this character at the end of the fall (BAT-48)"),
-                     "weapon": P("str"), "defence": P("str", choices=("best", "dodge", "shield", "defence", "none"))},
+                     "weapon": P("str"), "defence": P("str", choices=("best", "dodge", "shield", "defence", "none")),
+                     "crit": P("str", choices=("damage", "destiny"), default="damage"),
+                     "fall_test": P("str", choices=("attack", "agility"), default="attack")},
             "dismount": {"to": P("pos")},
             "attack": {"target": P("id", help="a character or object id"), "weapon": P("str"),
                        "crit": P("str", choices=("damage", "destiny"), default="damage"),
@@ -372,7 +373,9 @@ class Baton(BatonOrder, Skills, Health, Combat, Setup, Mounts, Ruleset):
                        "defence": P("str", choices=("best", "dodge", "shield", "defence", "none"))},
             "create_opportunity": {"skill": P("str", True, help="the skill used (intimidate, perform, ...)"),
                                    "target": P("id"), "difficulty": P("int", default=8),
-                                   "effect": P("str", choices=("advantage", "expose", "shake"), default="advantage")},
+                                   "effect": P("str", choices=("advantage", "expose", "shake", "stated"), default="advantage"),
+                                   "text": P("str", help="the effect the GM states (effect = \"stated\")")},
+            "open_with": {"to": P("id", True, help="the non-surprised PC the players choose to open the initiative (BAT-02)")},
             "disarm": {"target": tgt, "weapon": P("str")},
             "dash": {},
             "grab": {"target": tgt}, "trip": {"target": tgt}, "push": {"target": tgt},
@@ -501,6 +504,7 @@ class Baton(BatonOrder, Skills, Health, Combat, Setup, Mounts, Ruleset):
             ids, _, _ = self.pass_targets(session, a)
             for i in ids:
                 cands.append({"actor": a.id, "action": "pass", "to": i})
+            cands += [{"actor": a.id, "action": "open_with", "to": i} for i in self.opening_candidates(session)]
             body = self._body(session, a)
             if self.can_move(session, body)[0]:
                 fly = body.can_fly and not body.has("prone")
@@ -536,7 +540,7 @@ class Baton(BatonOrder, Skills, Health, Combat, Setup, Mounts, Ruleset):
                 cands.append({"actor": a.id, "action": "pick_up", "item": it["name"]})
             if st.objects:
                 cands += object_candidates(self, session, a)         # issue 14: objects, BAT-12 / BAT-15
-        return out + self.keep_legal(session, cands, session.check)
+        return out + self.keep_legal(session, self.choice_variants(session, cands), session.check)
 
     def preview(self, session, act: dict) -> dict:
         a = session.state.actors.get(act["actor"])
@@ -556,23 +560,18 @@ class Baton(BatonOrder, Skills, Health, Combat, Setup, Mounts, Ruleset):
             out["object"] = True
             out["opens"] = object_opens(self, session, a, plan)
         elif act["action"] in ("attack", "charge"):
-            t = session.state.actors[plan["target"]]
-            w = self._pick_weapon(a, plan["weapon"])
-            pos, neg = self.attack_chances(session, a, t, w, plan["melee"])
-            neg = neg + self.negatives(a, "attack", True)
-            dname, dval = self.defence_of(session, t, plan["melee"], act.get("defence"))
-            diff = int(self.opt("base_difficulty")) + dval
-            _, lv = self.weapon_skill(a, w)
-            net = max(-3, min(3, len(pos) - len(neg)))
-            need = diff - lv
-            p1 = min(1.0, max(1 / 12, (13 - max(need, 1)) / 12.0)) if need <= 12 else 1 / 12
-            p = 1 - (1 - p1) ** (1 + net) if net > 0 else (p1 ** (1 - net) if net < 0 else p1)
-            out.update({"target": t.id, "weapon": w["name"], "melee": plan["melee"], "cover": plan.get("cover", "none"),
-                        "difficulty": diff, "defence": dname, "skill_level": lv, "positive": pos, "negative": neg,
-                        "chances": net, "hit_chance": round(p, 4), "height": "no bonus for height (AIR-17)",
-                        "fall_roll_on_hit": t.flying})
+            out.update(self._attack_preview(session, a, act, plan))
         elif act["action"] == "pass":
-            out.update({"kept": plan["kept"], "rule": plan["rule"]})
+            ids, kept, rule = self.pass_targets(session, a)
+            out.update({"kept": plan["kept"], "rule": plan["rule"], "may_receive": ids,
+                        "lines": self._pass_lines(session, a, ids, plan)})
+        ch = self.choices_of(session, a, act) if a is not None else {}
+        if ch:
+            out["choices"] = ch
+            out["lines"] = out.get("lines", []) + [
+                f"choice {k} ({v['rule']}{', the defender' if k == 'defence' else ''}; default {v['default']}, "
+                f"now {v['chosen']}): "
+                + "; ".join(f"{o} = {d}" for o, d in v["options"].items()) for k, v in ch.items()]
         return out
 
 
@@ -580,6 +579,7 @@ class Baton(BatonOrder, Skills, Health, Combat, Setup, Mounts, Ruleset):
 #: the action table: name -> unit (``check(rs, session, actor, action) -> plan``, ``apply(rs, session, actor, action, plan)``)
 Baton.ACTIONS = {
     "pass": Pass,
+    "open_with": OpenWith,
     "move": Move,
     "stand": Stand,
     "drop": Drop,

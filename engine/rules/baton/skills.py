@@ -107,10 +107,10 @@ class Skills(RulesetMixin):
         return out
 
     def _test(self, session, a: Actor, skill: str, difficulty: int, rule: str, purpose: str, pos=(), neg=(),
-              major: bool = False, attack: bool = False, level: int | None = None) -> dict:
+              major: bool = False, attack: bool = False, level: int | None = None, auto: bool = False) -> dict:
         lv = self.attr(a, skill) if level is None else level
         negs = list(neg) + self.negatives(a, skill, attack)
-        ev = bd.test(session, a.id, skill, lv, difficulty, list(pos), negs, rule, purpose, self.options)
+        ev = bd.test(session, a.id, skill, lv, difficulty, list(pos), negs, rule, purpose, self.options, auto=auto)
         t = session.state.turn
         if major and t.get("test_die") is None and self.combat(session):
             t["test_die"] = ev["kept"]                                # BAT-08/09 read this die

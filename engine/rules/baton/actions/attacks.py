@@ -76,6 +76,8 @@ class CreateOpportunity:
             raise Illegal("name the target of the effect", "BAT-15", "target")
         if act.get("target"):
             rs._target(session, a, act["target"])
+        if act.get("effect") == "stated" and not act.get("text"):
+            raise Illegal("the game master states the effect: give it as text (and its difficulty)", "BAT-15", "text")
         if not 2 <= act["difficulty"] <= 30:
             raise Illegal("a difficulty between 2 and 30", "BAT-15", "difficulty")
         return {}
@@ -83,7 +85,7 @@ class CreateOpportunity:
     @staticmethod
     def apply(rs, session, a, act, plan):
         rs._use(session, "major", "create opportunity")
-        ev = rs._test(session, a, act["skill"], act["difficulty"], "BAT-15", f"create an opportunity ({act['effect']})",
+        ev = rs._test(session, a, act["skill"], act["difficulty"], "BAT-15", f"create an opportunity ({act.get('text') if act['effect'] == 'stated' else act['effect']})",
                         major=True)
         if not ev["success"]:
             return
@@ -96,6 +98,9 @@ class CreateOpportunity:
             rs.add_condition(session, session.state.actors[tid], "exposed", "BAT-15", "until_next_turn")
         elif eff == "shake":
             rs.add_condition(session, session.state.actors[tid], "shaken", "BAT-15", "until_next_turn")
+        elif eff == "stated":                  # the GM's own effect: it happens as stated (its tools apply it)
+            session.emit({"type": "opportunity", "who": a.id, "effect": act["text"], "stated": True, "rule": "BAT-15",
+                          **({"target": tid} if tid else {})})
 
 
 class Disarm:

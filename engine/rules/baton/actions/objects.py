@@ -160,4 +160,10 @@ EVENT_LINES = {
     "object_attack": lambda session, e, n, r: (
         f"{n('who')} attacks {e['target']} (voxel {e['voxel']}) with {e['weapon']}: {e['roll']} + {e['bonus']} = "
         f"{e['total']} vs difficulty {e['difficulty']} (no defence): {'success' if e['hit'] else 'fails'}{r}"),
+    # the object rules count an object's toughness in points; baton has no hit points, so the line says structure
+    "object_damage": lambda session, e, n, r: (
+        f"    {e['target']} ({e['material']}) takes {e['dealt']}"
+        + (f" ({e['amount']} {e['damage_type']}, {e['applied']})" if e.get("applied") else f" {e['damage_type']}")
+        + (f" (below its damage threshold {e['below_threshold']}: nothing)" if e.get("below_threshold") else "")
+        + f": {e['hp']}/{e['max_hp']} structure left{r}"),
 }

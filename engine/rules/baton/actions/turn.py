@@ -27,8 +27,14 @@ class Pass:
         if not rs._can_hold(t, session):
             why = "dead" if t.dead else ("petrified" if t.has("petrified") else "a mount: it acts with its rider")
             raise Illegal(f"{t.name} cannot take the baton: {why}", "BAT-42" if t.data.get("rider") else "BAT-25", "to")
-        if rule == "BAT-58":
-            raise Illegal(f"must pass to {', '.join(ids)} (a confused character acts before its allies and always passes to an ally)", "BAT-58", "to")
+        first = [session.state.actors[i] for i in ids if session.state.actors[i].has("confused")]
+        if first and t.side == first[0].side and t.id != a.id:
+            names = ", ".join(o.name for o in first)
+            raise Illegal(f"{names} {'is' if len(first) == 1 else 'are'} confused, and a confused character acts "
+                          f"before its allies ({t.name} among them): pass to {', '.join(ids)}", "BAT-58", "to")
+        if a.has("confused"):
+            raise Illegal(f"{a.name} is confused: it always passes the initiative to an ally who has not acted in "
+                          f"this turn ({', '.join(ids)}), not to {t.name}", "BAT-58", "to")
         if kept:
             if t.side != a.side:
                 raise Illegal(f"the test die was {die} (even): {a.name}'s side keeps the initiative and passes it to an ally "
@@ -95,7 +101,8 @@ class Move:
         path = r.path(*to)
         cost = r.cost_cm(*to) / 100.0
         costs = [r.cost_cm(*p) / 100.0 for p in path]
-        return {"path": path, "cost": cost, "costs": costs, "careful": careful, "body": body.id}
+        return {"path": path, "cost": cost, "costs": costs, "careful": careful, "body": body.id,
+                "declined": rs._declined(session, act)}
 
     @staticmethod
     def apply(rs, session, a, act, plan):
@@ -115,6 +122,9 @@ class Move:
                 return (a.dead or body.dead or body.pos != start or not rs.can_move(session, body)[0]
                         or (a.has("prone"), body.has("prone"), body.flying, a.data.get("mounted_on")) != prone0)
             provokers = rs._provokers(session, body, path)
+            for e in [e for e in provokers if e.id in plan.get("declined", [])]:
+                session.emit({"type": "declines", "who": e.id, "target": a.id, "what": "opportunity attack", "rule": "BAT-38"})
+            provokers = [e for e in provokers if e.id not in plan.get("declined", [])]
             for e in provokers:
                 if stopped():
                     break
@@ -208,6 +218,10 @@ class Move:
                 if distance_m(e.body(), body.body(), session.world.cell_m) > rw["range_m"]:
                     continue
                 if rs.cover(session, e, body, t_at=carried_from).level == "total" and rs.cover(session, e, body).level != "total":
+                    if e.id in plan.get("declined", []):
+                        session.emit({"type": "declines", "who": e.id, "target": a.id, "what": "attack on leaving cover",
+                                      "rule": "BAT-41"})
+                        continue
                     session.emit({"type": "exposed_leaving_cover", "who": a.id, "by": e.id, "rule": "BAT-41"})
                     rs._resolve_attack(session, e, a, rw, {"counter": True, "rule": "BAT-41"})
 
@@ -278,7 +292,12 @@ class Drop:
             rs._use(session, "major", "falling attack")
             ev = rs._resolve_attack(session, a, t, w, {"major": True, "scale": steps, "rule": "BAT-48",
                                                          "crit": act.get("crit", "damage"), "defence": act.get("defence")})
-            if sev and ev is not None and ev["total"] >= 7 + sev:
+            if act.get("fall_test") == "agility":          # the player keeps the Agility test (BAT-47)
+                if sev and not a.dead:
+                    tv = rs._test(session, a, "agility", 7 + sev, "BAT-47", f"Agility to halve a fall wound of {sev}")
+                    if tv["success"]:
+                        sev = (sev + 1) // 2
+            elif sev and ev is not None and ev["total"] >= 7 + sev:
                 sev = (sev + 1) // 2
                 session.emit({"type": "fall_halved", "who": a.id, "by": "the attack roll", "severity": sev, "rule": "BAT-48"})
             if sev:

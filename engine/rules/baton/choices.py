@@ -1,0 +1,190 @@
+"""The players' choices the document gives (a mixin of Baton): each one is an action parameter with a default,
+offered by ``legal_actions`` as a variant of the action and described by ``preview``'s ``choices`` (what each
+option does), so a menu, a prompt and an automatic player all see it.
+
+* ``crit`` (attack, charge, drop): a PC's natural 12 -- ``"damage"`` (default) or ``"destiny"`` (BAT-36). It is
+  given with the attack and read only when the kept die is a natural 12: nothing random comes between the
+  critical and the choice, so choosing beforehand for that case is choosing after seeing it.
+* ``defence`` (attack, charge, drop): the defender's resistance -- ``"dodge"`` (melee only), ``"shield"`` (any
+  physical attack, with a shield), ``"defence"`` (a creature's), ``"none"``; default the character's ``defence``
+  key, else ``"best"`` (BAT-14, "Defendendo-se": "o personagem pode oferecer resistência").
+* ``declined`` (move): the enemies who let the mover go without their immediate attack -- an opportunity attack
+  (BAT-38) or leaving total cover (BAT-41); default ``[]`` (everyone entitled attacks).
+* ``fall_test`` (drop with ``attack``): ``"attack"`` (default: the attack's total replaces the Agility test,
+  BAT-48 "ele pode usar o resultado da rolagem de ataque") or ``"agility"`` (make the Agility test, BAT-47).
+* ``open_with`` (an action): who opens the initiative when the scene does not say (BAT-02 "um PJ que não esteja
+  surpreendido, à escolha dos jogadores"): the default holder may hand the opening to another candidate before
+  anything is done.
+* ``create_opportunity`` with ``effect = "stated"``: the GM states the effect (``text``) and the ``difficulty``;
+  the test keeps or loses the baton like any other (BAT-15, BAT-08/09).
+"""
+
+from __future__ import annotations
+
+from engine.rules.core import Actor, Illegal
+from engine.rules.mixin import RulesetMixin
+
+DEFENCES = ("dodge", "shield", "defence", "none")
+
+
+class Choices(RulesetMixin):
+    """The players' choices: legal variants and what each option does (a mixin of Baton)."""
+
+    # ---------------------------------------------------------------------------------------- BAT-02
+    def opening_candidates(self, session) -> list:
+        """Who may open the initiative now instead of the default holder (BAT-02): only at the very start of
+        the combat, when the scene does not name ``initiative_starts``, and before the holder has done anything."""
+        st = session.state
+        d = st.data
+        if (session.scene.spec.initiative_starts or not self.combat(session) or d.get("activations") != 1
+                or d.get("opening_chosen")):
+            return []
+        h = self.holder(session)
+        t = st.turn
+        if h is None or t.get("major") or t.get("minor") or t.get("moved_m") or t.get("move_used"):
+            return []
+        pcs = [a for a in st.actors.values() if a.data["pc"] and self._able(a)]
+        awake = [a for a in pcs if not a.data["surprised"]]
+        if awake:
+            pool = awake
+        else:                       # every PC surprised: an opponent, chosen by the GM
+            pool = [a for a in st.actors.values() if self._can_hold(a, session) and not a.data["pc"]
+                    and not a.data["surprised"] and a.side == h.side]
+        return [a.id for a in pool if a.id != h.id and a.side == h.side]
+
+    def check_open_with(self, session, a: Actor, act: dict) -> dict:
+        ids = self.opening_candidates(session)
+        if not ids:
+            raise Illegal("the opening of the initiative can be changed only at the start of a combat whose scene "
+                          "does not name initiative_starts, before anything is done", "BAT-02", "to")
+        if act["to"] not in ids:
+            raise Illegal(f"{act['to']} cannot open the initiative: a non-surprised PC chosen by the players opens it "
+                          f"(here: {', '.join(ids)})", "BAT-02", "to")
+        return {"to": act["to"]}
+
+    def apply_open_with(self, session, a: Actor, act: dict, plan: dict) -> None:
+        d = session.state.data
+        for k in ("acted", "acted_turn"):
+            if a.id in d[k]:
+                d[k].remove(a.id)
+        d["activations"] -= 1
+        d["opening_chosen"] = True
+        session.emit({"type": "opens_with", "who": a.id, "to": plan["to"], "rule": "BAT-02"})
+        self._give_baton(session, plan["to"], "BAT-02", False, "starts")
+
+    # ---------------------------------------------------------------------------------------- variants
+    def defence_options(self, t: Actor, melee: bool) -> list:
+        out = []
+        if melee:
+            out.append("dodge")
+        if t.data["has_shield"]:
+            out.append("shield")
+        if "defence" in t.data["skills"]:
+            out.append("defence")
+        return out + ["none"]
+
+    def choice_variants(self, session, cands: list) -> list:
+        """Each candidate, then its variants with a non-default choice (kept only when legal, by the caller)."""
+        st = session.state
+        out = []
+        more = []
+        for c in cands:                  # a drop may end in an attack on any foe (BAT-48)
+            if c["action"] == "drop" and not c.get("attack") and c["actor"] in st.actors:
+                me = st.actors[c["actor"]]
+                more += [{**c, "attack": o.id} for o in st.actors.values() if o.side != me.side and self._able(o)]
+        for c in cands + more:
+            out.append(c)
+            act = c["action"]
+            if act in ("attack", "charge") or (act == "drop" and c.get("attack")):
+                who = st.actors.get(c["actor"])
+                t = st.actors.get(c.get("target") or c.get("attack"))
+                if who is None or t is None:
+                    continue
+                if who.data["pc"]:
+                    out.append({**c, "crit": "destiny"})
+                try:
+                    w = self._pick_weapon(who, c.get("weapon"))
+                except Illegal:
+                    continue
+                melee = self.is_melee(w)
+                same = self.defence_of(session, t, melee, None)[0]       # what the default gives
+                for opt in self.defence_options(t, melee):
+                    if self.defence_of(session, t, melee, opt)[0] != same:   # only the options that change it
+                        out.append({**c, "defence": opt})
+                if act == "drop":
+                    out.append({**c, "fall_test": "agility"})
+            elif act == "move" and not c.get("careful") and self.combat(session):
+                body = self._body(session, st.actors[c["actor"]])
+                try:
+                    plan = self.ACTIONS["move"].check(self, session, st.actors[c["actor"]], {"to": c["to"]})
+                except Illegal:
+                    continue
+                prov = [e.id for e in self._provokers(session, body, plan["path"])]
+                if prov:
+                    out.append({**c, "declined": prov})
+        return out
+
+    def _declined(self, session, act: dict) -> list:
+        v = act.get("declined")
+        if v is None:
+            return []
+        if not isinstance(v, list) or not all(isinstance(i, str) for i in v):
+            raise Illegal("declined is a list of character ids (the enemies who let the mover go)", "BAT-38", "declined")
+        for i in v:
+            if i not in session.state.actors:
+                raise Illegal(f"no character {i!r}", "BAT-38", "declined")
+        return list(v)
+
+    def choices_of(self, session, a: Actor, act: dict) -> dict:
+        """For a preview: each choice the action carries, its options and what each does."""
+        st = session.state
+        out: dict[str, dict] = {}
+        name = act["action"]
+        if name in ("attack", "charge") or (name == "drop" and act.get("attack")):
+            t = st.actors.get(act.get("target") or act.get("attack"))
+            if t is None:
+                return out
+            w = self._pick_weapon(a, act.get("weapon"))
+            melee = self.is_melee(w)
+            if a.data["pc"]:
+                from engine.rules.baton import dice as bd
+                mx = bd.maximum(w["damage"])
+                pts = st.data["destiny"].get(a.side, 0)
+                out["crit"] = {"default": "damage", "chosen": act.get("crit", "damage"), "rule": "BAT-36",
+                               "options": {"damage": f"on a natural 12: +{mx} damage (the weapon's maximum)",
+                                           "destiny": f"on a natural 12: +1 Destiny point for {a.side} (now {pts})"}}
+            opts = {}
+            for o in self.defence_options(t, melee):
+                dn, dv = self.defence_of(session, t, melee, o)
+                opts[o] = f"difficulty {int(self.opt('base_difficulty')) + dv} ({dn})"
+            dflt = t.data["defence"] or "best"
+            out["defence"] = {"default": dflt, "chosen": act.get("defence") or dflt, "rule": "BAT-14",
+                              "by": t.id, "options": opts}
+            if name == "drop":
+                out["fall_test"] = {"default": "attack", "chosen": act.get("fall_test", "attack"), "rule": "BAT-48",
+                                    "options": {"attack": "the attack's total halves the fall wound if it reaches 7 + severity",
+                                                "agility": "an Agility test against 7 + severity halves it (BAT-47)"}}
+        elif name == "open_with":
+            ids = self.opening_candidates(session)
+            out["to"] = {"default": a.id, "chosen": act.get("to"), "rule": "BAT-02",
+                         "options": {a.id: "keeps the opening (the first non-surprised PC of the scene)",
+                                     **{i: "opens the initiative instead" for i in ids}}}
+        elif name == "move" and act.get("declined") is not None:
+            out["declined"] = {"default": [], "chosen": act["declined"], "rule": "BAT-38",
+                               "options": {"[]": "every enemy entitled attacks at once",
+                                           "[ids]": "those enemies let the mover go"}}
+        return out
+
+
+class OpenWith:
+    """``open_with`` (``to``): the players hand the opening of the initiative to another non-surprised PC (BAT-02)."""
+
+    name = "open_with"
+
+    @staticmethod
+    def check(rs, session, a, act):
+        return rs.check_open_with(session, a, act)
+
+    @staticmethod
+    def apply(rs, session, a, act, plan):
+        rs.apply_open_with(session, a, act, plan)
