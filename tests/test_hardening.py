@@ -411,11 +411,35 @@ def test_run_log_refuses_to_overwrite_its_actions_file(capsys, tmp_path):
 
 
 def test_illegal_step_exit_status_is_documented_the_same_everywhere():
-    readme = (ROOT / "README.md").read_text()
-    core = (ROOT / "docs/rules-core.md").read_text()
-    assert "an illegal action —\ngets one line" not in readme          # the old README: illegal -> 2
-    for text in (readme, core):
-        assert "illegal" in text and "exit status 1" in text
+    """An illegal step is bad input (exit 2); failed expectations on a legal script exit 1: both documents say so."""
+    readme = " ".join((ROOT / "README.md").read_text().split())
+    core = " ".join((ROOT / "docs/rules-core.md").read_text().split())
+    assert "is bad input too: one line naming the step, the key and the rule, exit status 2" in readme
+    assert "expectations fail exits with status 1" in readme
+    assert "a step that is illegal or malformed" in core and "exit status 1 when every step was legal" in core
+
+
+def test_an_illegal_step_exits_2_with_one_line_and_a_failed_expectation_exits_1(tmp_path):
+    import subprocess
+    import sys
+
+    scene = ROOT / "scenes" / "air_layers.toml"
+    bad = tmp_path / "bad.json"
+    bad.write_text('[{"actor": "nobody", "action": "end_turn"}]')
+    r = subprocess.run([sys.executable, "-m", "engine", "run", str(scene), "--actions", str(bad)],
+                       capture_output=True, text=True, cwd=ROOT)
+    assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1 and "script[0]" in r.stderr, r.stderr
+    fail = tmp_path / "fail.json"
+    fail.write_text('{"script": [], "expect": [{"after": 0, "character": "%s", "hp": -999}]}' % _first_id(scene))
+    r = subprocess.run([sys.executable, "-m", "engine", "run", str(scene), "--actions", str(fail)],
+                       capture_output=True, text=True, cwd=ROOT)
+    assert r.returncode == 1 and "Traceback" not in r.stderr, r.stderr
+
+
+def _first_id(scene):
+    from engine.world.scene import load_scene
+
+    return load_scene(scene).characters[0].id
 
 
 @pytest.mark.gl

@@ -190,11 +190,11 @@ def test_run_reports_failed_expectation_and_illegal_step(tmp_path, capsys):
     actions = tmp_path / "a.toml"
     actions.write_text('[[script]]\nactor = "archer"\naction = "attack"\ntarget = "h1"\n\n'
                        '[[script]]\nactor = "archer"\naction = "move"\nto = [5, 1, 7]\n')
-    assert main(["run", str(ROOT / "scenes" / "air_fall_table.toml"), "--actions", str(actions)]) == 1
+    assert main(["run", str(ROOT / "scenes" / "air_fall_table.toml"), "--actions", str(actions)]) == 2      # an illegal step is bad input
     err = capsys.readouterr().err
     assert "script[1].to (archer move): illegal:" in err and "(AIR-01)" in err
     actions.write_text('[[script]]\nactor = "archer"\naction = "attack"\ntargett = "h1"\n')
-    assert main(["run", str(ROOT / "scenes" / "air_fall_table.toml"), "--actions", str(actions)]) == 1
+    assert main(["run", str(ROOT / "scenes" / "air_fall_table.toml"), "--actions", str(actions)]) == 2      # so is a malformed one
     assert "script[0].targett" in capsys.readouterr().err
     actions.write_text('[[script]\n')
     assert main(["run", str(ROOT / "scenes" / "air_fall_table.toml"), "--actions", str(actions)]) == 2

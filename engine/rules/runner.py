@@ -8,6 +8,8 @@ a bad scene or actions file (one line naming the file and key path). With ``--ac
 
 from __future__ import annotations
 
+import re
+
 import json
 import sys
 import tomllib
@@ -428,4 +430,12 @@ def cmd_run(args) -> int:
         write_output(log_path, ("\n".join(log_lines + [dumps(st)]) + "\n").encode("utf-8"), what="the log")
     for p in problems:
         print(one_line(f"aerie run: {scene.path}: {p}"), file=sys.stderr)
+    # An illegal or malformed step is bad input (exit 2, as every bad input); expectations that fail on a legal
+    # script are a result of playing (exit 1).
+    if any(_is_bad_step(p) for p in problems):
+        return 2
     return 1 if problems else 0
+
+
+def _is_bad_step(problem: str) -> bool:
+    return bool(re.search(r"\): (illegal|malformed): ", problem)) or problem.endswith("a step is a table with actor and action")
