@@ -420,7 +420,7 @@ def _build_characters(spec: SceneSpec, world: World, file: str) -> tuple[Charact
         rides = raw.get("mount")
         for other in out:
             if rides == other.id or other.raw.get("mount") == common.id:
-                continue                      # a rider shares its mount's space (DND-36, BAT-42)
+                continue                      # a rider shares its mount's space (the rulesets' mount rules)
             ox, oy, ol = other.at
             if (x < ox + other.footprint and ox < x + footprint and y < oy + other.footprint and oy < y + footprint
                     and layer < ol + other.height_layers and ol < layer + height):
