@@ -463,3 +463,15 @@ def test_every_default_option_is_declared_and_valid(name):
     defaults = {k: v for k, v in rs.DEFAULT_OPTIONS.items() if v is not None}
     defaults = json.loads(json.dumps(defaults))          # as a scene would write them (lists, not tuples)
     assert validate_options(specs, defaults) == defaults
+
+
+@pytest.mark.parametrize("args", [
+    ["run", "SCENE", "--actions", "\x00"], ["check", "a\x00b.toml"], ["run", "SCENE", "--log", "x\x00.jsonl"],
+    ["render", "SCENE", "-o", "x\x00.png"],
+])
+def test_a_path_with_a_nul_byte(capsys, tmp_path, args):
+    """Found by `make fuzz` (the CLI target): os.open raised ValueError on a NUL in a path."""
+    p = write(tmp_path, scene(), "s.toml")
+    args = [str(p) if a == "SCENE" else a for a in args]
+    rc, out, err = cli(capsys, *args)
+    assert rc == 2 and len(err.strip().splitlines()) == 1 and "NUL" in err, err
