@@ -475,3 +475,11 @@ def test_a_path_with_a_nul_byte(capsys, tmp_path, args):
     args = [str(p) if a == "SCENE" else a for a in args]
     rc, out, err = cli(capsys, *args)
     assert rc == 2 and len(err.strip().splitlines()) == 1 and "NUL" in err, err
+
+
+def test_an_argument_with_a_control_character(capsys):
+    """Found by the fuzz CLI target: argparse's own message for an argument holding \\x85 printed two lines."""
+    with pytest.raises(SystemExit) as e:
+        main(["check", "a.toml", "\x85x"])
+    err = capsys.readouterr().err
+    assert e.value.code == 2 and len(err.strip().splitlines()) == 1 and "\\x85" in err, err
