@@ -36,9 +36,15 @@ def _problem(st_mode: int) -> str | None:
     return f"is {kind}, not a regular file"
 
 
+def _no_nul(path, label, error) -> None:
+    if "\x00" in os.fsdecode(os.fspath(path)):
+        raise error(f"{label}: a path may not hold a NUL byte")
+
+
 def check_file(path, cap: int, label: str | None = None, error=AerieError) -> int:
     """The file's size when ``path`` is a regular file of at most ``cap`` bytes; else ``error(label: problem)``."""
     label = label or os.fsdecode(path)
+    _no_nul(path, label, error)
     try:
         st = os.stat(path)
     except FileNotFoundError:
@@ -57,6 +63,7 @@ def read_bounded(path, cap: int, label: str | None = None, error=AerieError) -> 
     """The bytes of a regular file of at most ``cap`` bytes, or ``error(label: problem)``: never blocks on a FIFO,
     never reads a device, never reads more than ``cap + 1`` bytes."""
     label = label or os.fsdecode(path)
+    _no_nul(path, label, error)
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
     except FileNotFoundError:

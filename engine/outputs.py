@@ -33,6 +33,8 @@ def _same_file(a: Path, b: Path) -> bool:
 def check_output_path(path, exts=None, inputs=(), force: bool = True, what: str = "the output") -> Path:
     """Validate an output path before any work: extension, folder exists and is writable, not a folder, not one
     of ``inputs`` (same file, links resolved); with ``force=False`` an existing file is refused too."""
+    if "\x00" in str(path):
+        raise AerieError(f"{path}: a path may not hold a NUL byte")
     p = Path(path)
     if exts and p.suffix.lower() not in exts:
         raise AerieError(f"{path}: {what} must end in {' or '.join(exts)}")

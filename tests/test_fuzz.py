@@ -510,15 +510,26 @@ def test_fuzz_cli_arguments(tmp_path_factory, argv):
         _count("CLI arguments", "parsed")
         return
     err = io.StringIO()
-    with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
-        rc = main(args)
+    before = {p.name for p in tmp.iterdir()}
+    here = os.getcwd()
+    os.chdir(tmp)                  # a relative --log lands in the case's own folder, never in the checkout
+    try:
+        with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
+            rc = main(args)
+        log_target = os.path.abspath(ns.log) if ns.command == "run" and ns.log else None
+    finally:
+        os.chdir(here)
     assert rc in (0, 1, 2), rc
     if rc == 2:
         assert len(err.getvalue().strip().splitlines()) == 1, err.getvalue()
     log = (tmp / "old.log").read_text()
     if log != "OLD\n":
-        assert ns.command == "run" and rc in (0, 1) and os.path.abspath(ns.log) == str(tmp / "old.log")
-        for line in log.splitlines():
-            json.loads(line)                    # whole, never partial
+        assert ns.command == "run" and rc in (0, 1) and log_target == str(tmp / "old.log")
+    for p in tmp.iterdir():
+        if p.name not in before:         # a new file: only the log asked for, whole
+            assert log_target == str(p) and rc in (0, 1), p
+        if (p.name == "old.log" or (rc in (0, 1) and str(p) == log_target)) and p.read_text() != "OLD\n":
+            for line in p.read_text().splitlines():
+                json.loads(line)                        # whole, never partial
     assert (tmp / "s.toml").read_text() == _TINY and not [p for p in tmp.iterdir() if ".tmp-" in p.name]
     _count("CLI arguments", f"ran, exit {rc}")

@@ -486,3 +486,23 @@ def test_every_default_option_is_declared_and_valid(name):
     defaults = {k: v for k, v in rs.DEFAULT_OPTIONS.items() if v is not None}
     defaults = json.loads(json.dumps(defaults))          # as a scene would write them (lists, not tuples)
     assert validate_options(specs, defaults) == defaults
+
+
+@pytest.mark.parametrize("args", [
+    ["run", "SCENE", "--actions", "\x00"], ["check", "a\x00b.toml"], ["run", "SCENE", "--log", "x\x00.jsonl"],
+    ["render", "SCENE", "-o", "x\x00.png"],
+])
+def test_a_path_with_a_nul_byte(capsys, tmp_path, args):
+    """Found by `make fuzz` (the CLI target): os.open raised ValueError on a NUL in a path."""
+    p = write(tmp_path, scene(), "s.toml")
+    args = [str(p) if a == "SCENE" else a for a in args]
+    rc, out, err = cli(capsys, *args)
+    assert rc == 2 and len(err.strip().splitlines()) == 1 and "NUL" in err, err
+
+
+def test_an_argument_with_a_control_character(capsys):
+    """Found by the fuzz CLI target: argparse's own message for an argument holding \\x85 printed two lines."""
+    with pytest.raises(SystemExit) as e:
+        main(["check", "a.toml", "\x85x"])
+    err = capsys.readouterr().err
+    assert e.value.code == 2 and len(err.strip().splitlines()) == 1 and "\\x85" in err, err
