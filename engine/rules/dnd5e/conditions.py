@@ -43,7 +43,11 @@ class Conditions:
 
     def speed_zero(self, a: Actor) -> tuple[str, str] | None:
         c = self.tagged(a, "speed_zero")
-        return (c, CONDITION_RULE[c]) if c else None
+        if c:
+            return (c, CONDITION_RULE[c])
+        if a.data.get("speed_zero_by"):
+            return ("stopped by a Sentinel's opportunity attack", "DND-F37")
+        return None
 
     # ------------------------------------------------------------------------------------------ conditions
     def add_condition(self, session, a: Actor, name: str, rule: str, source: str | None = None) -> None:

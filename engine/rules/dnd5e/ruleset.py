@@ -31,6 +31,7 @@ from engine.rules.dnd5e.actions.standard import (
 from engine.rules.dnd5e.attacks import Attacks
 from engine.rules.dnd5e.common import ABILITIES, OBJECTS, SKILL_ABILITY, dice_spec, mod  # noqa: F401
 from engine.rules.dnd5e.conditions import Conditions
+from engine.rules.dnd5e import feats
 from engine.rules.dnd5e.damage import Damage
 from engine.rules.dnd5e.data import (
     CONDITION_RULE,
@@ -127,6 +128,10 @@ class Dnd5e(Conditions, Damage, Attacks, Mounts, Ruleset):
         level = int(pick("level", 1))
         if not 1 <= level <= 30:
             raise SceneError(file, f"{key}.level", "a level is 1..30")
+        featdata = None
+        if raw["feats"] or raw["feat_choices"] or raw["reactions"]:     # DND-F00: increases before anything derived
+            featdata = feats.setup(raw["feats"], raw["feat_choices"], raw["reactions"], abilities,
+                                   list(pick("spells", []) or []), file, key)
         for f, lo in (("speed_m", 0), ("fly_speed_m", 0), ("swim_speed_m", 0), ("reach_m", 0.5), ("attacks", 1)):
             v = raw.get(f)
             if v is not None and (v < lo or v > 1000):
@@ -136,6 +141,8 @@ class Dnd5e(Conditions, Damage, Attacks, Mounts, Ruleset):
             max_hp = max(1, 8 + mod(abilities["con"]) + (level - 1) * (5 + mod(abilities["con"])))
         if max_hp < 1:
             raise SceneError(file, f"{key}.max_hp", "must be at least 1")
+        if featdata and "tough" in featdata["feats"]:
+            max_hp += 2 * level                           # DND-F34 Tough
         hp = raw["hp"] if raw["hp"] is not None else max_hp
         if not 0 <= hp <= max_hp:
             raise SceneError(file, f"{key}.hp", f"must be between 0 and max_hp ({max_hp})")
@@ -186,6 +193,21 @@ class Dnd5e(Conditions, Damage, Attacks, Mounts, Ruleset):
             "stable": bool(raw["stable"]), "initiative": raw["initiative"], "readied": None,
             "sneak_round": -1, "mounted_on": None, "rider": None, "mount_at_start": raw["mount"],
         }
+        if featdata:
+            data.update(featdata)
+            data["public"] = ["feats"]
+            if feats.has_raw(featdata, "mobile"):
+                data["speed_m"] += 3.0                    # DND-F27 Mobile
+            if feats.has_raw(featdata, "dual_wielder") and sum(1 for w in weapons if self.is_melee(w)) >= 2:
+                data["ac"] += 1                           # DND-F24 Dual Wielder
+            if feats.has_raw(featdata, "resilient"):
+                ab = featdata["feat_increases"]["resilient"]
+                if ab not in data["saves"]:
+                    data["saves"].append(ab)              # DND-F25 Resilient
+            if feats.has_raw(featdata, "tavern_brawler"):
+                for w in weapons:
+                    if w["name"] == "unarmed":
+                        w["damage"] = "1d4"               # DND-F39 Tavern Brawler
         if raw["invisible"]:
             conds.setdefault("invisible", [])
         a = Actor(ch.id, ch.side, ch.name, ch.kind, ch.size, ch.footprint, ch.height_layers, ch.eye_m,
@@ -239,7 +261,7 @@ class Dnd5e(Conditions, Damage, Attacks, Mounts, Ruleset):
                 total, die = int(fixed), None
             else:
                 (die,) = session.roll("initiative", 20, who=a.id, rule="DND-10")
-                total = die + mod(a.data["abilities"]["dex"])
+                total = die + mod(a.data["abilities"]["dex"]) + (5 if feats.has(a, "alert") else 0)   # DND-F10
             rolls[a.id] = total
             session.emit({"type": "initiative", "who": a.id, "total": total, "die": die, "fixed": fixed is not None,
                           "rule": "DND-10"})
@@ -294,6 +316,9 @@ class Dnd5e(Conditions, Damage, Attacks, Mounts, Ruleset):
             a.data["reaction_used"] = False                     # DND-13
             a.data["dodging"] = False                           # DND-24 ends at the start of its next turn
             a.data["readied"] = None                            # DND-20
+            for o in st.actors.values():                        # DND-F37: "for the rest of the turn"
+                if o.data.get("speed_zero_by"):
+                    o.data.pop("speed_zero_by")
             st.data["help"] = [h for h in st.data.get("help", []) if h["helper"] != a.id]   # DND-18
             if self.opt("sneak_attack_per") == "turn":
                 a.data["sneak_round"] = -1
@@ -375,6 +400,8 @@ class Dnd5e(Conditions, Damage, Attacks, Mounts, Ruleset):
             return (f"{a.name} {GROUNDING_TEXT[c]}", CONDITION_RULE[c])
         if a.hp == 0:
             return (f"{a.name} is dying", "DND-02")
+        if a.data.get("speed_zero_by"):
+            return (f"{a.name}'s speed is 0 (Sentinel): a flyer that loses its movement falls", "DND-F37")
         if "grappled" in a.conditions:
             for gid in a.conditions["grappled"]:
                 g = session.state.actors.get(gid)
@@ -399,7 +426,13 @@ class Dnd5e(Conditions, Damage, Attacks, Mounts, Ruleset):
         return {
             "move": {"to": P("pos", True, help="the destination [x, y, layer]")},
             "attack": {"target": P("id", True), "weapon": P("str"), "bonus": P("bool", default=False),
-                       "knock_out": P("bool", default=False)},
+                       "knock_out": P("bool", default=False),
+                       "power_attack": P("bool", help="-5 to hit, +10 damage (Great Weapon Master, Sharpshooter)"),
+                       "lucky": P("bool", help="spend a luck point: one more d20, named luck (Lucky)"),
+                       "savage": P("bool", help="reroll the melee damage once a turn, keep the higher (Savage Attacker)"),
+                       "bonus_from": P("str", choices=("two_weapon", "great_weapon_master", "polearm_master",
+                                                       "crossbow_expert", "charger"),
+                                       help="what allows the bonus-action attack (default: the first that applies)")},
             "dash": {}, "disengage": {}, "dodge": {},
             "help": {"target": P("id", True, help="the ally helped"), "against": P("id", help="the enemy the ally attacks")},
             "hide": {}, "search": {},

@@ -42,3 +42,6 @@ class Dnd5eStats(_Strict):
     spellcasting: str | None = None     # casting ability (int/wis/cha); default: the highest of the three
     items: list[str] = msgspec.field(default_factory=list)               # objects usable with Use an Object (potion_of_healing...)
     stable: bool = False
+    feats: list[str] = msgspec.field(default_factory=list)              # DND-F01..F42, snake_case names
+    feat_choices: dict[str, str] = msgspec.field(default_factory=dict)  # {resilient = "con", elemental_adept = "fire"}
+    reactions: dict[str, bool] = msgspec.field(default_factory=dict)    # {opportunity_attack = false}: decline (default take)
