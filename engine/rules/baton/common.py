@@ -6,6 +6,7 @@ CONDITIONS = {
     "grappled": "BAT-54", "grappling": "BAT-55", "shaken": "BAT-56", "prone": "BAT-57", "confused": "BAT-58",
     "exposed": "BAT-59", "slow": "BAT-60", "paralyzed": "BAT-61", "petrified": "BAT-62", "stuck": "BAT-63",
     "overloaded": "BAT-64", "unaware": "BAT-37", "helpless": "BAT-37", "hallucinating": "BAT-53",
+    "frozen": "AIR-10",   # Congelado (AIR-10): GM-applied; takes a flyer's movement, so it falls
 }
 NEEDS_MOVEMENT = ("move", "stand", "dash", "charge", "drop", "dismount")
 MAJOR = ("attack", "charge", "create_opportunity", "disarm", "dash", "grab", "trip", "push", "break_free",

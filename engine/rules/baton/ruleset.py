@@ -308,7 +308,7 @@ class Baton(BatonOrder, Skills, Health, Combat, Setup, Mounts, Ruleset):
             return None                                              # its mount carries it (BAT-42)
         if a.dead:
             return ("dead", "BAT-25")
-        for c in ("prone", "paralyzed", "petrified", "stuck"):
+        for c in ("prone", "paralyzed", "petrified", "stuck", "frozen"):
             if a.has(c):
                 return (c, CONDITIONS[c])
         if a.has("grappled"):
@@ -323,7 +323,7 @@ class Baton(BatonOrder, Skills, Health, Combat, Setup, Mounts, Ruleset):
             self.add_condition(session, a, "prone", rule)
 
     def can_move(self, session, a):
-        for c in ("petrified", "paralyzed", "stuck"):
+        for c in ("petrified", "paralyzed", "stuck", "frozen"):
             if a.has(c):
                 return False, f"{a.name} is {c}", CONDITIONS[c]
         return True, "", ""

@@ -38,10 +38,20 @@ class Damage:
         session.emit(ev)
         if amount <= 0:
             return 0
+        if a.hp == 0 and a.temp_hp and self.opt("temp_hp_at_zero") == "absorb":   # DND-35 with DND-04
+            used = min(a.temp_hp, amount)
+            a.temp_hp -= used
+            amount -= used
+            session.emit({"type": "temp_hp_lost", "who": a.id, "amount": used, "left": a.temp_hp, "rule": "DND-35"})
+            if amount <= 0:
+                return 0
         if a.hp == 0:                                # DND-04: damage at 0 HP
             if amount >= a.max_hp:
                 self._die(session, a, "damage at 0 HP of at least its max HP", "DND-04")
                 return 0
+            if d["stable"] and self.opt("stable_damage") == "restart":
+                d["death"] = {"successes": 0, "failures": 0}     # DND-05: its death saves start over
+                session.emit({"type": "death_saves_restart", "who": a.id, "rule": "DND-05"})
             d["stable"] = False
             fails = 2 if critical else 1
             d["death"]["failures"] += fails

@@ -52,6 +52,8 @@ class Dnd5e(Conditions, Damage, Attacks, Mounts, Ruleset):
     upkeep_name = "bonus action"
     EVENT_LINES = EVENT_LINES     # how its events read in the runner's log
     occupied_rule = "DND-11"
+    walk_rule = "DND-11"          # a walker's over-long move: the movement rule, not the flight rule
+    fall_damage_type = "bludgeoning"   # 5e: falling damage is bludgeoning (resistance and immunity apply)
     DEFAULT_OPTIONS: ClassVar[dict] = {
         "diagonal": "5e",                 # every horizontal step, diagonal or not, costs one cell (1.5 m)
         "climb_m": 4.0, "descend_m": 2.0,  # AIR-07
@@ -68,13 +70,24 @@ class Dnd5e(Conditions, Damage, Attacks, Mounts, Ruleset):
         "creatures_give_cover": True,     # DND-32: another creature in the way is half cover (the document's example)
         "mount_oa_target": "mount",       # DND-36: an opportunity attack provoked by a mount hits the mount or the rider
         "upkeep": "end_of_turn",          # AIR-08: paid at the end of a turn aloft; "start_of_turn": on starting one aloft
+        "air_speed": "ground",            # AIR-09: in the air at the ground speed; "fly_speed": 5e's separate fly speed
+        "temp_hp_at_zero": "absorb",      # DND-35: temporary HP absorb damage at 0 HP before a death-save failure
+        "stable_damage": "restart",       # DND-05: damage to a stable creature restarts its death saves from zero
+        "frightened_move": "always",      # DND-49: never willingly closer to the source; "in_sight": only while seen
+        "incapacitated_flyer": "falls_now",  # AIR-10: loses its bonus action -> falls at once; "end_of_turn"
+        "fall_damage_type": "bludgeoning",   # 5e falling damage; "untyped": no resistance applies (old reading)
+        "dodge_unseen": "disadvantage",   # DND-24 the document: every attack; "needs_sight": 5e's "if it can see"
     }
 
     CHOICES: ClassVar[dict] = {"diagonal": ("5e", "euclidean", "5-10-5"), "fall_damage_rounding": ("down", "up", "nearest"),
                "fall_roll_on": ("hit",), "nat20_death_save": ("two_successes", "regain_1hp"),
                "prone_ranged": ("disadvantage", "none"), "grounding_grappler": ("not_flying", "can_fly"),
                "temp_hp": ("keep_higher", "replace"), "sneak_attack_per": ("round", "turn"),
-               "upkeep": ("end_of_turn", "start_of_turn"), "mount_oa_target": ("mount", "rider")}
+               "upkeep": ("end_of_turn", "start_of_turn"), "mount_oa_target": ("mount", "rider"),
+               "air_speed": ("ground", "fly_speed"), "temp_hp_at_zero": ("absorb", "failure_first"),
+               "stable_damage": ("restart", "keep_counts"), "frightened_move": ("always", "in_sight"),
+               "incapacitated_flyer": ("falls_now", "end_of_turn"), "fall_damage_type": ("bludgeoning", "untyped"),
+               "dodge_unseen": ("disadvantage", "needs_sight")}
     # ------------------------------------------------------------------------------------------ turn structure
     ECONOMY_KEYS = ("action", "bonus")
     GM_ACTIONS = ("condition", "damage", "heal", "temp_hp")
@@ -369,16 +382,18 @@ class Dnd5e(Conditions, Damage, Attacks, Mounts, Ruleset):
             return 0.0
         if self.speed_zero(a) or a.dead:
             return 0.0
-        base = a.data["fly_speed_m"] if flying and a.data["fly_speed_m"] is not None else a.data["speed_m"]
-        if flying and a.data["fly_speed_m"] is not None:
-            base = max(base, a.data["speed_m"])
+        base = a.data["speed_m"]           # AIR-09: in the air at the ground speed
+        if flying and a.data["fly_speed_m"] is not None and self.opt("air_speed") == "fly_speed":
+            base = a.data["fly_speed_m"]
         t = session.state.turn
         if t.get("actor") != a.id:
             return base        # not its turn: what it will have when its turn starts (for overlays)
         return base * (1 + t["dash"]) - t["moved_m"]
 
     def takeoff_cost(self, session, a):
-        return (a.data["fly_speed_m"] or a.data["speed_m"]) / 2.0     # AIR-06: half its movement
+        if self.opt("air_speed") == "fly_speed":
+            return (a.data["fly_speed_m"] or a.data["speed_m"]) / 2.0
+        return a.data["speed_m"] / 2.0     # AIR-06: half its movement (AIR-09: its ground speed)
 
     def spend_movement(self, session, a, metres):
         session.state.turn["moved_m"] = round(session.state.turn["moved_m"] + metres, 4)
@@ -390,6 +405,9 @@ class Dnd5e(Conditions, Damage, Attacks, Mounts, Ruleset):
     def spend_upkeep(self, session, a):
         session.state.turn["bonus"] = True
 
+    def fall_type(self, session):
+        return "bludgeoning" if self.opt("fall_damage_type") == "bludgeoning" else "falling"
+
     def fall_reason(self, session, a):
         if a.data.get("mounted_on"):
             return None
@@ -400,6 +418,8 @@ class Dnd5e(Conditions, Damage, Attacks, Mounts, Ruleset):
             return (f"{a.name} {GROUNDING_TEXT[c]}", CONDITION_RULE[c])
         if a.hp == 0:
             return (f"{a.name} is dying", "DND-02")
+        if a.has("incapacitated") and self.opt("incapacitated_flyer") == "falls_now":
+            return (f"{a.name} is incapacitated: it loses its bonus action", "AIR-10")
         if a.data.get("speed_zero_by"):
             return (f"{a.name}'s speed is 0 (Sentinel): a flyer that loses its movement falls", "DND-F37")
         if "grappled" in a.conditions:
@@ -446,7 +466,7 @@ class Dnd5e(Conditions, Damage, Attacks, Mounts, Ruleset):
             "stabilize": {"target": P("id", True)},
             "mount": {"target": P("id", True)},
             "dismount": {"to": P("pos")},
-            "end_turn": {},
+            "end_turn": {"stay_aloft": P("bool", help="false: do not spend the bonus action on staying aloft, and fall (AIR-10)")},
             # the game master's tools (actor = "gm"), for tables and demos
             "condition": {"target": P("id", True), "add": P("str"), "remove": P("str"), "source": P("id")},
             "damage": {"target": P("id", True), "amount": P("int", True), "type": P("str", default="bludgeoning")},

@@ -34,7 +34,7 @@ class Move:
         if a.has("frightened"):        # DND-49
             for s in a.conditions["frightened"]:
                 src = session.state.actors.get(s)
-                if src and rs.sees(session, a, src):
+                if src and (rs.opt("frightened_move") == "always" or rs.sees(session, a, src)):
                     here = distance_m(a.body(), src.body(), session.world.cell_m)
                     there = distance_m(a.body().moved(*to), src.body(), session.world.cell_m)
                     if there < here - 1e-9:
@@ -386,6 +386,11 @@ class EndTurn:
     @staticmethod
     def apply(rs, session, a, act, plan):
         session.emit({"type": "end_turn", "who": a.id})
+        if act.get("stay_aloft") is False and a.flying and not a.data.get("mounted_on"):
+            # AIR-10 "não gasta a Ação Bônus pra se manter no ar": the player's choice, it falls
+            session.emit({"type": "flight_lost", "who": a.id, "reason": f"{a.name} does not spend its bonus action to stay aloft",
+                          "rule": "AIR-10", "because": "AIR-08"})
+            aerial.fall(session, a, None, "AIR-10", "chose not to spend the bonus action to stay aloft")
         rs._end_of_turn_effects(session, a)
         rs._check_over(session)
         rs._advance(session)
