@@ -346,7 +346,8 @@ class Attacks:
         if plan["melee"]:
             ev["reach_rule"] = "AIR-05"
         session.emit(ev)
-        if a.data["hidden"] is not None:          # DND-26: attacking reveals the attacker
+        if a.data["hidden"] is not None and not (not hit and not plan["melee"] and feats.has(a, "skulker")):
+            # DND-26: attacking reveals the attacker (DND-F09 Skulker: not a missed ranged attack)
             a.data["hidden"] = None
             session.emit({"type": "revealed", "who": a.id, "reason": "attacked", "rule": "DND-26"})
         help_ = session.state.data.get("help", [])
@@ -361,6 +362,8 @@ class Attacks:
         if crit:
             n *= 2
         rolls = session.roll("damage", s, n, who=a.id, rule="DND-16") if n else []
+        if session.state.turn.get("elemental_adept") == w["type"] and plan.get("kind") == "spell":
+            rolls = feats.adept_dice(rolls, True)          # DND-F02: 1s count as 2
         if act.get("savage") and n:                # DND-F06: reroll the weapon's damage dice once a turn, keep either
             session.state.turn["savage_used"] = True
             again = session.roll("savage", s, n, who=a.id, rule="DND-F06", purpose="Savage Attacker: the damage rerolled")
@@ -368,9 +371,10 @@ class Attacks:
             session.emit({"type": "feat", "who": a.id, "feat": "savage_attacker", "rule": "DND-F06",
                           "first": sum(rolls), "second": sum(again), "kept": sum(keep)})
             rolls = keep
-        dmod = self._dmg_mod(a, w, plan["melee"]) + int(w.get("damage_bonus", 0)) + sum(m["damage"] for m in mods)
-        if plan.get("kind") == "bonus" and dmod > 0:
-            dmod = 0                               # DND-29: no ability modifier unless negative
+        dmod = self._dmg_mod(a, w, plan["melee"]) + int(w.get("damage_bonus", 0))
+        if plan.get("kind") == "bonus" and dmod > 0 and not plan.get("bonus_from"):
+            dmod = 0                               # DND-29: no ability modifier unless negative (not a feat's attack)
+        dmod += sum(m["damage"] for m in mods)
         amount = max(0, sum(rolls) + dmod)
         extra = []
         if a.data["sneak_attack"] and self._sneak_ok(session, a, t, w, plan, adv, dis):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from engine.rules import aerial
 from engine.rules.core import Actor, Illegal
+from engine.rules.dnd5e import feats
 from engine.rules.dnd5e.common import SKILL_ABILITY, mod
 from engine.rules.dnd5e.data import (
     CONDITION_RULE,
@@ -126,8 +127,12 @@ class Conditions:
                               "auto_fail": c, "rule": CONDITION_RULE[c]})
                 return False
         adv = ability == "dex" and a.data["dodging"] and not self.incapacitated(a)          # DND-24
+        if a.data.get("feats"):
+            adv = adv or feats.save_advantage(self, session, a, ability, source_actor, rule)
         dis = ability == "dex" and a.has("restrained")                                      # DND-52
         bonus = self.ab(a, ability) + (a.data["prof"] if ability in a.data["saves"] else 0)
+        if a.data.get("feats") and ability == "dex" and source_actor is not None and feats.has(a, "shield_master"):
+            bonus += 2                               # DND-F20: its shield's +2 to a Dex save against one target (itself)
         if ability == "dex":
             if cover_level == "three-quarters":
                 bonus += 5

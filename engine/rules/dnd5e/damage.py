@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from engine.rules import aerial
 from engine.rules.core import Actor
+from engine.rules.dnd5e import feats
 
 
 class Damage:
@@ -16,11 +17,15 @@ class Damage:
             return 0
         d = a.data
         resist = set(d["resist"])
+        notes = []
+        ea = session.state.turn.get("elemental_adept")
+        if ea and ea == dtype and source == session.state.turn.get("actor") and dtype in resist:
+            resist.discard(dtype)                    # DND-F02: its spells ignore resistance to its element
+            notes.append("Elemental Adept ignores the resistance (DND-F02)")
         if a.has("petrified"):
             resist.add(dtype)                        # DND-50
         if d["underwater"] and dtype == "fire":
             resist.add("fire")                       # DND-37
-        notes = []
         if dtype in d["immune"]:
             amount, notes = 0, ["immune"]
         else:
@@ -30,6 +35,10 @@ class Damage:
             if dtype in d["vuln"]:
                 amount *= 2
                 notes.append("vulnerability doubles it (DND-33)")
+        if d.get("feats") and amount > 0 and dtype in ("bludgeoning", "piercing", "slashing") and rule == "DND-16" \
+                and feats.has(a, "heavy_armor_master") and amount:
+            amount = max(0, amount - 3)              # DND-F17: nonmagical weapon damage -3 (its heavy armour)
+            notes.append("Heavy Armor Master: -3 (DND-F17)")
         ev = {"type": "damage", "who": a.id, "amount": amount, "damage_type": dtype, "rule": rule}
         if source:
             ev["source"] = source

@@ -193,7 +193,7 @@ def cover_ignored(a, plan, spell_attack=False) -> str | None:
     three-quarters cover do not count; the sight line (and total cover) is the same function's."""
     if plan["cover"] not in ("half", "three-quarters"):
         return None
-    if spell_attack:
+    if spell_attack or plan["weapon"].get("spell"):
         return "spell_sniper" if has(a, "spell_sniper") else None
     if not plan["melee"] and has(a, "sharpshooter"):
         return "sharpshooter"
@@ -352,3 +352,156 @@ def straight_line_m(session, path) -> float:
         n += 1
     dx, dy, dz = (c * n for c in d0)
     return ((dx * cell) ** 2 + (dy * cell) ** 2 + (dz * lay) ** 2) ** 0.5
+
+
+def adept_dice(rolls: list, on: bool) -> list:
+    """DND-F02 Elemental Adept: a 1 on a damage die of its element counts as a 2."""
+    return [2 if on and r == 1 else r for r in rolls]
+
+
+def save_advantage(rs, session, a, ability, source, rule) -> bool:
+    """DND-F40 Mage Slayer: advantage on saves against spells cast within 1.5 m."""
+    if source is None or rule != "DND-21" or not has(a, "mage_slayer"):
+        return False
+    from engine.world.geometry import engaged
+    return engaged(a.body(), source.body())
+
+
+def shield_master_evades(rs, session, t) -> bool:
+    """DND-F20 Shield Master: on a successful Dex save against half damage, the reaction takes none."""
+    if not t.data.get("feats") or not has(t, "shield_master") or t.data["reaction_used"] or rs.incapacitated(t) \
+            or not reaction_taken(t, "shield_master"):
+        return False
+    t.data["reaction_used"] = True
+    session.emit({"type": "reaction", "who": t.id, "feat": "shield_master", "rule": "DND-F20",
+                  "text": "no damage on the successful Dexterity save"})
+    return True
+
+
+def mage_slayer(rs, session, caster):
+    """DND-F40: a creature within 1.5 m casts a spell: a reaction melee weapon attack against it."""
+    from engine.rules.core import Illegal
+    from engine.world.geometry import engaged
+    for r in list(session.state.actors.values()):
+        if r.id == caster.id or not r.data.get("feats") or not has(r, "mage_slayer") or not rs.hostile(r, caster):
+            continue
+        if r.dead or rs.incapacitated(r) or r.data["reaction_used"] or not reaction_taken(r, "mage_slayer"):
+            continue
+        if not engaged(r.body(), caster.body()):
+            continue
+        w, _reach = rs._oa_weapon(r)
+        if w is None:
+            continue
+        try:
+            plan = rs._attack_plan(session, r, caster, w, False)
+        except Illegal:
+            continue
+        plan["kind"] = "reaction"
+        r.data["reaction_used"] = True
+        session.emit({"type": "reaction", "who": r.id, "feat": "mage_slayer", "target": caster.id, "rule": "DND-F40",
+                      "text": "a melee attack against the caster"})
+        rs._resolve_attack(session, r, caster, plan, {})
+        if caster.dead or caster.hp == 0:
+            return
+
+
+def sentinel_protects(rs, session, attacker, target):
+    """DND-F37: a creature within 1.5 m attacks someone other than the Sentinel: a reaction melee attack on it."""
+    from engine.rules.core import Illegal
+    from engine.world.geometry import engaged
+    for r in list(session.state.actors.values()):
+        if r.id in (attacker.id, target.id) or not r.data.get("feats") or not has(r, "sentinel"):
+            continue
+        if not rs.hostile(r, attacker) or r.dead or rs.incapacitated(r) or r.data["reaction_used"] \
+                or not reaction_taken(r, "sentinel") or not engaged(r.body(), attacker.body()):
+            continue
+        w, _reach = rs._oa_weapon(r)
+        if w is None:
+            continue
+        try:
+            plan = rs._attack_plan(session, r, attacker, w, False)
+        except Illegal:
+            continue
+        plan["kind"] = "reaction"
+        r.data["reaction_used"] = True
+        session.emit({"type": "reaction", "who": r.id, "feat": "sentinel", "target": attacker.id, "rule": "DND-F37",
+                      "text": f"{attacker.name} attacked {target.name}: a reaction attack"})
+        rs._resolve_attack(session, r, attacker, plan, {})
+        return
+
+
+#: the reactions each feat brings (the ordinary opportunity attack is everyone's)
+FEAT_REACTIONS = {"sentinel": "sentinel", "mage_slayer": "mage_slayer", "defensive_duelist": "defensive_duelist",
+                  "shield_master": "shield_master", "polearm_master": "polearm_master"}
+
+
+def legal_choices(rs, session, a, cands) -> list[dict]:
+    """The choices a feat gives, as ready-to-step actions: power attack, a luck point, Savage Attacker's reroll,
+    bonus attacks (GWM, Polearm Master, Crossbow Expert, Charger), reactions to take or decline."""
+    out = []
+    turn = session.state.turn
+    for c in cands:
+        if c["action"] != "attack" or c.get("bonus"):
+            continue
+        w = rs.weapon(a, c["weapon"])
+        melee = rs.is_melee(w)
+        if power_attack_feat(rs, a, w, melee) or (melee and power_attack_feat(rs, a, w, True)):
+            out.append({**c, "power_attack": True})
+        if a.data.get("luck", 0) > 0:
+            out.append({**c, "lucky": True})
+        if melee and has(a, "savage_attacker") and not turn.get("savage_used"):
+            out.append({**c, "savage": True})
+    if not turn.get("bonus"):
+        foes = [o for o in session.state.actors.values() if o.id != a.id and not o.dead and rs.hostile(a, o)]
+        for w in a.data["weapons"]:
+            for src in bonus_attack_sources(rs, session, a, w):
+                if src == "two_weapon":
+                    continue
+                for t in foes:
+                    out.append({"actor": a.id, "action": "attack", "target": t.id, "weapon": w["name"], "bonus": True,
+                                "bonus_from": src})
+    pol = a.data.get("reactions", {})
+    for r in ("opportunity_attack", *[FEAT_REACTIONS[f] for f in a.data["feats"] if f in FEAT_REACTIONS]):
+        out.append({"actor": a.id, "action": "reaction_policy", "reaction": r, "take": not pol.get(r, True)})
+    return out
+
+
+def preview_lines(rs, session, a, t, plan, act, mods) -> list[dict]:
+    """Which feat changed which number of this attack (the attack preview, ``aerie query``)."""
+    out = [{"feat": m["feat"], "rule": m["rule"], "to_hit": m["to_hit"], "damage": m["damage"]} for m in mods]
+    if plan.get("cover_ignored"):
+        ci = plan["cover_ignored"]
+        out.append({"feat": ci["feat"], "rule": ci["rule"], "text": f"ignores the {ci['cover']} cover (AC +0, not +"
+                    f"{2 if ci['cover'] == 'half' else 5})"})
+    for f in plan.get("feats_used", []):
+        out.append({"feat": f, "rule": FEAT_ID[f], "text": {"sharpshooter": "no disadvantage at long range",
+                                                            "crossbow_expert": "no disadvantage within 1.5 m of an enemy",
+                                                            "alert": "the unseen attacker gains no advantage"}[f]})
+    if not act.get("power_attack") and power_attack_feat(rs, a, plan["weapon"], plan["melee"]):
+        f = power_attack_feat(rs, a, plan["weapon"], plan["melee"])
+        out.append({"feat": f, "rule": FEAT_ID[f], "text": "power_attack = true: -5 to hit, +10 damage"})
+    if a.data.get("luck", 0) > 0 and not act.get("lucky"):
+        out.append({"feat": "lucky", "rule": "DND-F32", "text": f"lucky = true: one more d20 ({a.data['luck']} points left)"})
+    if t.data.get("feats") and has(t, "defensive_duelist") and plan["melee"] and not t.data["reaction_used"]:
+        out.append({"feat": "defensive_duelist", "rule": "DND-F21", "text": f"the target may add +{t.data['prof']} AC as a reaction"})
+    return out
+
+
+def panel_rows(a) -> list[str]:
+    """The character panel's rows: every feat (sheet feats too), the raised ability, luck points, unusable ones."""
+    rows = []
+    names = []
+    for f in a.data["feats"]:
+        n = FEATS[f]["name"]
+        inc = a.data["feat_increases"].get(f)
+        if inc:
+            n += f" (+1 {inc.capitalize()})"
+        if FEATS[f]["scope"] == "sheet":
+            n += " [sheet]"
+        if not has(a, f):
+            n += " [unusable: prerequisite lost]"
+        names.append(n)
+    rows.append("Feats: " + ", ".join(names))
+    if "lucky" in a.data["feats"]:
+        rows.append(f"Luck points {a.data['luck']}/3")
+    return rows

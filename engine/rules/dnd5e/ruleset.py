@@ -13,6 +13,7 @@ from engine.rules.actions import Param
 from engine.rules.core import Actor, Illegal, Session
 from engine.rules.dnd5e.actions.contact import Dismount, Escape, Grapple, Mount, Shove
 from engine.rules.dnd5e.actions.magic import Cast, Gm
+from engine.rules.dnd5e.actions.policy import ReactionPolicy
 from engine.rules.dnd5e.actions.standard import (
     Attack,
     Dash,
@@ -299,8 +300,11 @@ class Dnd5e(Conditions, Damage, Attacks, Mounts, Ruleset):
 
     def hud_rows(self, session, a: Actor) -> list[str]:
         ac = (a.data or {}).get("ac")
-        return [f"HP {a.hp}/{a.max_hp}" + (f" (+{a.temp_hp} temp)" if a.temp_hp else "") +
+        rows = [f"HP {a.hp}/{a.max_hp}" + (f" (+{a.temp_hp} temp)" if a.temp_hp else "") +
                 (f"   AC {ac}" if ac is not None else "")]
+        if (a.data or {}).get("feats"):
+            rows += feats.panel_rows(a)
+        return rows
 
     @staticmethod
     def move_preview_lines(pv: dict) -> list[str]:
@@ -466,6 +470,7 @@ class Dnd5e(Conditions, Damage, Attacks, Mounts, Ruleset):
             "stabilize": {"target": P("id", True)},
             "mount": {"target": P("id", True)},
             "dismount": {"to": P("pos")},
+            "reaction_policy": {"reaction": P("str", True, choices=feats.REACTIONS), "take": P("bool", True)},
             "end_turn": {"stay_aloft": P("bool", help="false: do not spend the bonus action on staying aloft, and fall (AIR-10)")},
             # the game master's tools (actor = "gm"), for tables and demos
             "condition": {"target": P("id", True), "add": P("str"), "remove": P("str"), "source": P("id")},
@@ -578,6 +583,10 @@ class Dnd5e(Conditions, Damage, Attacks, Mounts, Ruleset):
                           {"actor": a.id, "action": "ready", "weapon": a.data["weapons"][0]["name"]},
                           {"actor": a.id, "action": "stand"}, {"actor": a.id, "action": "escape"},
                           {"actor": a.id, "action": "dismount"}]
+        if a.data.get("feats") and not self.incapacitated(a):
+            cands += feats.legal_choices(self, session, a, cands)
+        if a.flying and not a.data.get("mounted_on"):
+            out.append({"actor": a.id, "action": "end_turn", "stay_aloft": False})     # AIR-10: the player's choice
         return out + self.keep_legal(session, cands)
 
     def preview(self, session, act: dict) -> dict:
@@ -602,6 +611,8 @@ class Dnd5e(Conditions, Damage, Attacks, Mounts, Ruleset):
             t = session.state.actors[plan["target"]]
             adv, dis = self.attack_sources(session, a, t, plan)
             bonus = self.attack_bonus(a, plan["weapon"], plan["melee"])
+            mods = feats.attack_mods(self, session, a, t, plan, act)
+            bonus += sum(m["to_hit"] for m in mods)
             ac = t.data["ac"] + {"half": 2, "three-quarters": 5}.get(plan["cover"], 0)
             need = max(2, min(20, ac - bonus))
             p1 = (21 - need) / 20.0
@@ -612,6 +623,8 @@ class Dnd5e(Conditions, Damage, Attacks, Mounts, Ruleset):
                         "height": "no bonus to hit (AIR-17)", "to_hit_bonus": bonus, "target_ac": ac,
                         "hit_chance": round(p, 4), "target_flying": t.flying,
                         "fall_roll_on_hit": t.flying, "chance_fall_roll_moves_it": 0.8 if t.flying else 0.0})
+            if a.data.get("feats") or t.data.get("feats"):
+                out["feats"] = feats.preview_lines(self, session, a, t, plan, act, mods)
         elif act["action"] == "cast":
             sp = SPELLS[plan["spell"]]
             cmod = self.ab(a, a.data["casting"])
@@ -652,5 +665,6 @@ Dnd5e.ACTIONS = {
     "mount": Mount,
     "dismount": Dismount,
     "cast": Cast,
+    "reaction_policy": ReactionPolicy,
     "gm": Gm,
 }

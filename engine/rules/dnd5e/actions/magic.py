@@ -4,6 +4,7 @@ dispatched by ``Dnd5e.ACTIONS``. ``rs`` is the ruleset."""
 from __future__ import annotations
 
 from engine.rules.core import Illegal
+from engine.rules.dnd5e import feats
 from engine.rules.dnd5e.common import dice_spec
 from engine.rules.dnd5e.data import CONDITION_RULE, CONDITIONS, SPELLS
 from engine.world.geometry import distance_m, engaged
@@ -53,6 +54,8 @@ class Cast:
             raise Illegal(f"{name} needs a target", "DND-21", "target")
         t = rs._target(session, a, act["target"])
         d = distance_m(a.body(), t.body(), cell)
+        if sp["kind"] == "attack" and feats.has(a, "spell_sniper"):
+            sp = {**sp, "range_m": sp["range_m"] * 2}     # DND-F22: an attack-roll spell's range doubled
         if d > max(sp["range_m"], 1.5 if sp["range_m"] <= 1.5 else 0) + 1e-9 and not (sp["range_m"] <= 1.5 and engaged(a.body(), t.body())):
             raise Illegal(f"{t.name} is {d:.1f} m away, beyond {name}'s range of {sp['range_m']:g} m", "DND-21", "target")
         if t.id != a.id and rs.cover(session, a, t).level == "total":
@@ -77,6 +80,12 @@ class Cast:
             a.data["spell_slots"][str(sp["level"])] -= 1
         session.emit({"type": "cast", "who": a.id, "spell": plan["spell"], "targets": plan["targets"],
                       **({"at": plan["point"]} if "point" in plan else {}), "rule": "DND-21"})
+        feats.mage_slayer(rs, session, a)              # DND-F40: a reaction attack on a caster within 1.5 m
+        if a.dead or a.hp == 0:
+            return
+        ea = feats.has(a, "elemental_adept") and a.data.get("element") == sp.get("type")
+        if ea:
+            session.state.turn["elemental_adept"] = sp["type"]
         cmod = rs.ab(a, a.data["casting"])
         dc = 8 + a.data["prof"] + cmod
         lvl = a.data["level"]
@@ -84,14 +93,15 @@ class Cast:
         kind = sp["kind"]
         if kind == "save" and sp.get("damage"):
             n, s = dice_spec(sp["damage"])
-            dmg = sum(session.roll("damage", s, n * n_scale, who=a.id, rule="DND-21"))
+            dmg = sum(feats.adept_dice(session.roll("damage", s, n * n_scale, who=a.id, rule="DND-21"), ea))
         for tid in plan["targets"]:
             t = session.state.actors[tid]
             if t.dead:
                 continue
             if kind == "attack":
+                rng = sp["range_m"] * (2 if feats.has(a, "spell_sniper") else 1)      # DND-F22
                 fake = {"weapon": {"name": plan["spell"], "damage": sp["damage"], "type": sp["type"], "properties": ["ranged"],
-                                   "range": [sp["range_m"], sp["range_m"]], "to_hit": cmod + a.data["prof"]},
+                                   "range": [rng, rng], "to_hit": cmod + a.data["prof"], "spell": True},
                         "melee": False, "thrown": False, "kind": "spell"}
                 p = rs._attack_plan(session, a, t, fake["weapon"], False)
                 p["kind"] = "spell"
@@ -104,7 +114,7 @@ class Cast:
                 n, s = dice_spec(sp["damage"])
                 total = 0
                 for _ in range(sp.get("darts", 1)):
-                    total += sum(session.roll("damage", s, n, who=a.id, rule="DND-21")) + sp.get("bonus", 0)
+                    total += sum(feats.adept_dice(session.roll("damage", s, n, who=a.id, rule="DND-21"), ea)) + sp.get("bonus", 0)
                 rs.apply_damage(session, t, total, sp["type"], a.id, "DND-21")
             elif kind == "heal":
                 n, s = dice_spec(sp["heal"])
@@ -117,6 +127,8 @@ class Cast:
                 ok = rs.saving_throw(session, t, sp["save"], dc, a, "DND-21", plan["spell"], cover_level=cov)
                 if sp.get("damage"):
                     amt = dmg if not ok else (dmg // 2 if sp.get("half") else 0)
+                    if ok and amt and sp["save"] == "dex" and len(plan["targets"]) == 1 and feats.shield_master_evades(rs, session, t):
+                        amt = 0
                     if amt:
                         rs.apply_damage(session, t, amt, sp["type"], a.id, "DND-21")
                 if not ok and sp.get("condition") and not t.dead:
@@ -125,6 +137,7 @@ class Cast:
                         t.data.setdefault("repeat_saves", {})[sp["condition"]] = {"save": sp["save"], "dc": dc, "spell": plan["spell"], "rule": "DND-21"}
                 if not ok and sp.get("push_cells") and not t.dead:
                     rs._push_from(session, a, t, sp["push_cells"])
+        session.state.turn.pop("elemental_adept", None)
 
 
 class Gm:

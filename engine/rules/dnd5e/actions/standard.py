@@ -164,6 +164,8 @@ class Attack:
                 session.state.turn["light_weapon"] = plan["weapon"]["name"]
         t = session.state.actors[plan["target"]]
         rs._resolve_attack(session, a, t, plan, act)
+        if not a.dead:
+            feats.sentinel_protects(rs, session, a, t)     # DND-F37: it attacked someone else next to a Sentinel
 
 
 class Dash:
@@ -340,6 +342,8 @@ class Stand:
         if sz:
             raise Illegal(f"{a.name} is {sz[0]}: speed 0, it cannot stand up", sz[1])
         cost = a.data["speed_m"] / 2
+        if feats.has(a, "athlete"):
+            cost = 1.5                 # DND-F04 Athlete: standing up costs only 1.5 m
         left = rs.movement_left(session, a, False)
         if left + 1e-9 < cost:
             raise Illegal(f"standing up costs half the speed ({cost:g} m); {a.name} has {max(left, 0):g} m left", "DND-48")
@@ -374,6 +378,8 @@ class Stabilize:
         if ok:
             t.data["stable"] = True
         session.emit({"type": "stabilize", "who": a.id, "target": t.id, "total": total, "success": ok, "rule": "DND-05"})
+        if ok and feats.has(a, "healer") and "healers_kit" in a.data["items"]:
+            rs.heal(session, t, 1, "DND-F36")      # DND-F36 Healer: a healer's kit also restores 1 HP
 
 
 class EndTurn:
