@@ -95,6 +95,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--quick", action="store_true", help="smaller sizes, for a smoke test")
     s.add_argument("--breakdown", action="store_true",
                    help="render: also time the same views with a single-colour terrain and with no terrain")
+    s.add_argument("--feats", action="store_true", help="rules: every character of the skirmish takes 14 combat feats")
 
     s = sub.add_parser("rules", help="the rule catalogue (--markdown: docs/rules.md, generated from the registry)")
     s.add_argument("--markdown", action="store_true")

@@ -461,6 +461,8 @@ def legal_choices(rs, session, a, cands) -> list[dict]:
                     out.append({"actor": a.id, "action": "attack", "target": t.id, "weapon": w["name"], "bonus": True,
                                 "bonus_from": src})
     pol = a.data.get("reactions", {})
+    if turn.get("policy_set"):
+        return out                     # one policy change listed per turn (the action stays legal)
     for r in ("opportunity_attack", *[FEAT_REACTIONS[f] for f in a.data["feats"] if f in FEAT_REACTIONS]):
         out.append({"actor": a.id, "action": "reaction_policy", "reaction": r, "take": not pol.get(r, True)})
     return out

@@ -296,7 +296,13 @@ class Dnd5e(Conditions, Damage, Attacks, Mounts, Ruleset):
         return {a.side for a in session.state.actors.values() if not a.dead and a.hp > 0}
 
     def invariants(self, session) -> list[str]:
-        return [f"{a.id} is dead with {a.hp} HP" for a in session.state.actors.values() if a.dead and a.hp != 0]
+        bad = [f"{a.id} is dead with {a.hp} HP" for a in session.state.actors.values() if a.dead and a.hp != 0]
+        for a in session.state.actors.values():
+            if a.data.get("feats") is not None and not 0 <= a.data["luck"] <= 3:
+                bad.append(f"{a.id} has {a.data['luck']} luck points")
+            if a.data.get("speed_zero_by") and session.state.turn.get("actor") is None:
+                bad.append(f"{a.id} keeps a Sentinel's speed 0 outside a turn")
+        return bad
 
     def hud_rows(self, session, a: Actor) -> list[str]:
         ac = (a.data or {}).get("ac")

@@ -22,5 +22,6 @@ class ReactionPolicy:
     @staticmethod
     def apply(rs, session, a, act, plan):
         a.data.setdefault("reactions", {})[plan["reaction"]] = plan["take"]
+        session.state.turn["policy_set"] = True
         session.emit({"type": "reaction_policy", "who": a.id, "reaction": plan["reaction"], "take": plan["take"],
                       "rule": "DND-13"})
