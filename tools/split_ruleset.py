@@ -1,4 +1,6 @@
-"""One-off refactoring tool (issue 10): split a ruleset class into action units and mixin modules, mechanically.
+"""One-off refactoring tool (issue 10), already applied (tools/split_dnd5e.spec, tools/split_baton.spec on the
+monolithic ruleset.py of b33a015; kept to show how the split was made): split a ruleset class into action units
+and mixin modules, mechanically.
 
     python tools/split_ruleset.py engine/rules/dnd5e/ruleset.py Dnd5e
 

@@ -439,6 +439,28 @@ def _overlap(a: Actor, at, o: Actor) -> bool:
             and z < o.layer + o.height_layers and o.layer < z + a.height_layers)
 
 
+def slide(session: Session, t: Actor, dx: int, dy: int, cells: int, occupied) -> int:
+    """Forced movement (a shove, a push): ``t`` slides by (dx, dy) one cell at a time, at most ``cells``, and
+    stops before a cell its body does not fit in or that ``occupied((x, y, layer))`` says is taken; its rider
+    comes along. Returns the cells moved. Then :func:`fall_if_unsupported` (pushed off an edge)."""
+    moved = 0
+    for _ in range(cells):
+        nx, ny = t.x + dx, t.y + dy
+        if (dx, dy) == (0, 0) or not body_fits(session, t, nx, ny, t.layer) or occupied((nx, ny, t.layer)):
+            break
+        t.x, t.y = nx, ny
+        moved += 1
+    _carry_rider(session, t)
+    return moved
+
+
+def fall_if_unsupported(session: Session, t: Actor, rule: str, cause: str) -> None:
+    """A walker moved over nothing (pushed off a roof) falls (AIR-12)."""
+    if not t.flying and not is_supported(session, t):
+        t.flying = True
+        fall(session, t, None, rule, cause)
+
+
 # ---------------------------------------------------------------------------------------------------------
 def fall(session: Session, a: Actor, layers: int | None, rule: str, cause: str) -> None:
     """Drop ``layers`` layers (None: straight to the support below). Reaching support ends the flight:

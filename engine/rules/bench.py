@@ -91,7 +91,7 @@ def random_action(session, rng: random.Random) -> dict | None:
     acts = session.legal_actions()
     if not acts:
         return None
-    kinds = {}
+    kinds: dict = {}
     for a in acts:
         kinds.setdefault(a["action"], []).append(a)
     k = rng.choice(sorted(kinds))

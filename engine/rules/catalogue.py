@@ -12,9 +12,6 @@ from __future__ import annotations
 
 import importlib
 import re
-from pathlib import Path
-
-ROOT = Path(__file__).resolve().parents[2]
 
 #: module abbreviations used in the catalogues' ``where`` (every ruleset adds its own: ``RulesetInfo.extra["where"]``)
 SHARED_WHERE = {"core": "engine.rules.core", "aerial": "engine.rules.aerial", "runner": "engine.rules.runner"}
@@ -43,7 +40,7 @@ def _id_key(rid: str):
 
 
 def all_rules() -> list[dict]:
-    seen = {}
+    seen: dict = {}
     for info, mod in _catalogues():
         for r in mod.RULES:
             seen.setdefault(r["id"], dict(r, _info=info))

@@ -81,6 +81,23 @@ class Ruleset:
             out.append(c)
         return out
 
+    @staticmethod
+    def scene_conditions(items, known, file: str, key: str) -> dict:
+        """A scene character's ``conditions = ["prone", "grappled:ogre"]`` as ``{name: sorted source ids}``; an
+        unknown name is a SceneError at ``key.conditions[j]``."""
+        from engine.errors import SceneError
+
+        conds: dict = {}
+        for j, c in enumerate(items or []):
+            name, _, src = str(c).partition(":")
+            name = name.strip().lower()
+            if name not in known:
+                raise SceneError(file, f"{key}.conditions[{j}]", f"unknown condition {c!r}; one of {', '.join(sorted(known))}")
+            conds.setdefault(name, [])
+            if src:
+                conds[name] = sorted(set(conds[name] + [src.strip()]))
+        return conds
+
     def checked_plan(self, session: Session, action: dict):
         """(plan, None) when the action is legal, else (None, the preview of a refusal)."""
         try:
@@ -146,6 +163,8 @@ class Ruleset:
     #: ``{event type: fn(session, event, name_of, rule_suffix) -> line or None}``: how its events read in the
     #: runner's log (on top of ``engine.rules.runner.GENERIC_LINES``)
     EVENT_LINES: ClassVar[dict] = {}
+    #: the action table: name -> unit (``check(rs, session, actor, action) -> plan``, ``apply(...)``)
+    ACTIONS: ClassVar[dict] = {}
 
     def hud_rows(self, session: Session, actor: Actor) -> list[str]:
         """The character panel's rows about its health."""

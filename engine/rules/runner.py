@@ -12,6 +12,7 @@ import json
 import sys
 import tomllib
 from pathlib import Path
+from typing import Any
 
 from engine.errors import AerieError
 from engine.rules.core import BadAction, Illegal, Session, dumps
@@ -282,7 +283,7 @@ GENERIC_LINES = {
 
 
 def _describe(session, e: dict) -> str | None:
-    t = e.get("type")
+    t: Any = e.get("type")
     own = getattr(session.ruleset, "EVENT_LINES", {})
     fn = own[t] if t in own else GENERIC_LINES.get(t, _generic_line)
     if fn is None:

@@ -142,7 +142,7 @@ class Scene:
 
     @property
     def ruleset(self) -> str:
-        return self.spec.ruleset
+        return self.spec.ruleset or ""      # never empty: scene_from_data resolves it (the default ruleset)
 
     def character(self, cid: str) -> Character:
         for c in self.characters:
@@ -351,7 +351,7 @@ def supported(world: World, x: int, y: int, layer: int, footprint: int = 1) -> b
 def _build_characters(spec: SceneSpec, world: World, file: str) -> tuple[Character, ...]:
     from engine.rules.schemas import character_schema  # the ruleset owns its character keys
 
-    schema = character_schema(spec.ruleset)
+    schema = character_schema(spec.ruleset or "")
     X, Y, Z = world.size
     seen: dict[str, int] = {}
     out = []

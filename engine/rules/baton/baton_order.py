@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from typing import cast
+
 from engine.rules import aerial
 from engine.rules.baton.common import CONDITIONS
 from engine.rules.core import Actor, Illegal
+from engine.rules.mixin import RulesetMixin
 
 
-class BatonOrder:
+class BatonOrder(RulesetMixin):
     """The baton: who holds the initiative, passing it, keeping it, sides' turns and per-turn effects (BAT-01..11, BAT-58) (a mixin of Baton: ``self`` is the ruleset)."""
 
     # ================================================================================ helpers
@@ -264,7 +267,7 @@ class BatonOrder:
         self._end_activation(session, a)
         if st.over or not self.combat(session):
             return
-        nxt = self._prefer(session, [st.actors[i] for i in ids])
+        nxt = cast(Actor, self._prefer(session, [st.actors[i] for i in ids]))
         session.emit({"type": "pass", "who": a.id, "to": nxt.id, "kept": kept, "rule": "BAT-58", "auto": True})
         if nxt.id == a.id:
             st.turn = self._new_turn(a.id)

@@ -1,9 +1,4 @@
-"""The baton rules (BAT-00 to BAT-64) and the decisions taken on them: the metadata behind docs/rules.md.
-
-One entry per catalogue ID (``/work/shared/rules/CATALOGUE.md``): the rule in short, its status, the
-decision taken, where it is resolved (``where``: modules and functions, abbreviated as ``docs/rules.md``
-explains) and the tests (and demo scenes) that fail when it breaks. ``aerie rules --markdown`` renders them
-into docs/rules.md."""
+"""The baton rules (BAT-00 to BAT-64) and the decisions taken on them: the metadata behind docs/rules.md. Fields and rendering: engine/rules/catalogue.py."""
 
 RULES = [
     {'id': 'BAT-00',

@@ -5,11 +5,12 @@ from __future__ import annotations
 from engine.rules import aerial
 from engine.rules.baton import dice as bd
 from engine.rules.core import Actor, Illegal
+from engine.rules.mixin import RulesetMixin
 from engine.world.cover import cover_between
 from engine.world.geometry import distance_m, in_melee_reach
 
 
-class Combat:
+class Combat(RulesetMixin):
     """Baton attacks: weapons, reach, cover, chances, defence, resolution, opportunity attacks, terrain (BAT-12..14, BAT-32..46) (a mixin of Baton: ``self`` is the ruleset)."""
 
     def equipped(self, a: Actor) -> list[dict]:

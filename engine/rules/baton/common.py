@@ -8,6 +8,12 @@ CONDITIONS = {
     "overloaded": "BAT-64", "unaware": "BAT-37", "helpless": "BAT-37", "hallucinating": "BAT-53",
     "frozen": "AIR-10",   # Congelado (AIR-10): GM-applied; takes a flyer's movement, so it falls
 }
+#: What the conditions do, as tags: each tag lists its conditions in the order the rules report them. Code asks
+#: for a tag (``Baton.tagged(actor, tag)``), not for names.
+CONDITION_TAGS = {
+    "grounds_flyer": ("prone", "paralyzed", "petrified", "stuck", "frozen"),   # AIR-10 with BAT-57, BAT-61..63
+    "speed_zero": ("petrified", "paralyzed", "stuck", "frozen"),          # BAT-61..63 (frozen: AIR-10): cannot move
+}
 NEEDS_MOVEMENT = ("move", "stand", "dash", "charge", "drop", "dismount")
 MAJOR = ("attack", "charge", "create_opportunity", "disarm", "dash", "grab", "trip", "push", "break_free",
          "resist_poison", "extinguish", "take_item_backpack", "use_power_major")

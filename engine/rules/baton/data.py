@@ -6,9 +6,11 @@ docs/baton.md; scenes may override weapons inline and the fire table with ``[opt
 
 from __future__ import annotations
 
+from typing import Any
+
 # name: (damage, size, range_m, type)   size: light | small | medium | large ("medium and large weapons add
 # Physique", BAT-36); range_m 0 = melee; type: cutting | piercing | blunt (BAT-29 bandage vs splint)
-WEAPONS = {
+WEAPONS: dict[str, Any] = {
     "unarmed": ("1d2", "light", 0, "blunt"),
     "dagger": ("1d4", "light", 0, "piercing"),
     "shortsword": ("1d6", "small", 0, "piercing"),
@@ -31,7 +33,7 @@ WEAPONS = {
 }
 
 # armour layers (BAT-16): name -> Protection
-ARMOUR = {
+ARMOUR: dict[str, Any] = {
     "padded": 2, "gambeson": 3, "leather": 3, "mail": 6, "scale": 7, "plate": 9, "helmet": 1, "shield": 2,
     "hide": 2,
 }
@@ -62,7 +64,7 @@ POTIONS = {
 SIZES = ("tiny", "small", "medium", "large", "huge", "gargantuan")
 
 # ready stat blocks by ``kind``: keys a scene character omits are taken from here
-KINDS = {
+KINDS: dict[str, Any] = {
     "knight": {"attributes": {"physique": 3, "agility": 1}, "skills": {"fight_longsword": 3, "shield": 2, "dodge": 1,
                "athletics": 1, "ride": 2}, "armour": ["mail", "helmet", "shield"],
                "weapons": ["longsword", "lance"], "speed_m": 9.0},

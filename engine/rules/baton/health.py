@@ -6,9 +6,10 @@ from engine.rules import aerial
 from engine.rules.baton import dice as bd
 from engine.rules.baton.common import DIRECT, FATIGUE
 from engine.rules.core import Actor, Illegal
+from engine.rules.mixin import RulesetMixin
 
 
-class Health:
+class Health(RulesetMixin):
     """Baton damage: Protection, Vigor, Life and wounds, poison and the hours (BAT-16..31, BAT-51, BAT-53) (a mixin of Baton: ``self`` is the ruleset)."""
 
     def _sync_life(self, a: Actor) -> None:

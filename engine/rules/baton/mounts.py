@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from engine.rules import aerial
 from engine.rules.core import Actor
+from engine.rules.mixin import RulesetMixin
 
 
-class Mounts:
+class Mounts(RulesetMixin):
     """Baton mounts and riders (BAT-42) (a mixin of Baton: ``self`` is the ruleset)."""
 
     def _ride_check(self, session, a: Actor, amount: int) -> None:

@@ -8,7 +8,7 @@ Protection, then Vigor, then Life as wounds (BAT-16..26). Decisions on the docum
 from __future__ import annotations
 
 import math
-from typing import ClassVar
+from typing import ClassVar, cast
 
 from engine.errors import SceneError
 from engine.rules import aerial
@@ -113,7 +113,7 @@ class Baton(BatonOrder, Skills, Health, Combat, Setup, Mounts, Ruleset):
                 mt = actors[m]
                 a.data["mounted_on"], mt.data["rider"] = m, a.id
                 a.x, a.y, a.layer, a.flying = mt.x, mt.y, mt.layer, mt.flying
-        destiny = {}
+        destiny: dict = {}
         for a in actors.values():
             if a.data["pc"]:
                 destiny.setdefault(a.side, 0)
@@ -308,9 +308,9 @@ class Baton(BatonOrder, Skills, Health, Combat, Setup, Mounts, Ruleset):
             return None                                              # its mount carries it (BAT-42)
         if a.dead:
             return ("dead", "BAT-25")
-        for c in ("prone", "paralyzed", "petrified", "stuck", "frozen"):
-            if a.has(c):
-                return (c, CONDITIONS[c])
+        c = self.tagged(a, "grounds_flyer")
+        if c:
+            return (c, CONDITIONS[c])
         if a.has("grappled"):
             for g in a.conditions.get("grappled", []):
                 o = session.state.actors.get(g)
@@ -323,9 +323,9 @@ class Baton(BatonOrder, Skills, Health, Combat, Setup, Mounts, Ruleset):
             self.add_condition(session, a, "prone", rule)
 
     def can_move(self, session, a):
-        for c in ("petrified", "paralyzed", "stuck", "frozen"):
-            if a.has(c):
-                return False, f"{a.name} is {c}", CONDITIONS[c]
+        c = self.tagged(a, "speed_zero")
+        if c:
+            return False, f"{a.name} is {c}", CONDITIONS[c]
         return True, "", ""
 
     def fall_damage(self, session, a, layers):
@@ -416,7 +416,7 @@ class Baton(BatonOrder, Skills, Health, Combat, Setup, Mounts, Ruleset):
             return self.ACTIONS[name].check(self, session, a, act)
         if name in ("rest", "treat"):
             raise Illegal(f"no {name} during combat", "BAT-30" if name == "rest" else "BAT-29", "action")
-        h = self.holder(session)
+        h = cast(Actor, self.holder(session))      # in combat someone holds the baton
         if aid != h.id:
             if h.data.get("mounted_on") == aid and name not in ("pass", "move", "stand", "dismount", "drop"):
                 pass                                     # BAT-42: the mount acts with its rider's actions
@@ -448,7 +448,7 @@ class Baton(BatonOrder, Skills, Health, Combat, Setup, Mounts, Ruleset):
         if not self.combat(session):
             return
         t = session.state.turn
-        h = self.holder(session)
+        h = cast(Actor, self.holder(session))
         rule = {"major": "BAT-04", "minor": "BAT-05", "movement": "BAT-06"}[slot]
         if slot in ("major", "minor") and t[slot] is not None:
             raise Illegal(f"{h.name} has already used its {slot} action ({t[slot]}); {what} takes the {slot} action", rule)
@@ -481,8 +481,8 @@ class Baton(BatonOrder, Skills, Health, Combat, Setup, Mounts, Ruleset):
     # ================================================================================ menus and previews
     def legal_actions(self, session, a: Actor) -> list[dict]:
         st = session.state
-        out = []
-        cands = []
+        out: list = []
+        cands: list = []
         if not self.combat(session):
             cands += [{"actor": a.id, "action": "rest", "kind": "short"}, {"actor": a.id, "action": "rest", "kind": "long"}]
             for w in a.data["wounds"]:

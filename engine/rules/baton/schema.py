@@ -9,7 +9,7 @@ import msgspec
 from engine.rules.schemas import _Strict
 
 
-class BatonStats(_Strict):
+class BatonStats(_Strict, frozen=True):
     pc: bool = False
     attributes: dict[str, int] = msgspec.field(default_factory=dict)
     skills: dict[str, int] = msgspec.field(default_factory=dict)

@@ -8,9 +8,10 @@ from engine.rules.baton import dice as bd
 from engine.rules.baton.common import CONDITIONS
 from engine.rules.baton.data import ARMOUR, KINDS, WEAPONS
 from engine.rules.core import Actor, Session
+from engine.rules.mixin import RulesetMixin
 
 
-class Setup:
+class Setup(RulesetMixin):
     """Baton characters from the scene: attributes, skills, gear, Life, Vigor, Protection (BAT-16, BAT-22) (a mixin of Baton: ``self`` is the ruleset)."""
 
     # ================================================================================ setup
@@ -94,15 +95,7 @@ class Setup:
             raise SceneError(file, f"{key}.equipped", "two hands: at most two weapons")
         if not equipped:
             equipped = [weapons[0]["name"]]
-        conds = {}
-        for j, c in enumerate(st.conditions or []):
-            name, _, src = str(c).partition(":")
-            name = name.strip().lower()
-            if name not in CONDITIONS:
-                raise SceneError(file, f"{key}.conditions[{j}]", f"unknown condition {c!r}; one of {', '.join(sorted(CONDITIONS))}")
-            conds.setdefault(name, [])
-            if src:
-                conds[name] = sorted(set(conds[name] + [src.strip()]))
+        conds = self.scene_conditions(st.conditions, CONDITIONS, file, key)
         undead = pick("undead")
         if undead is None:
             undead = bool(base.get("undead", False))

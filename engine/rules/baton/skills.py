@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from engine.rules import aerial
 from engine.rules.baton import dice as bd
-from engine.rules.baton.common import PROTECTION_PENALTY
+from engine.rules.baton.common import CONDITION_TAGS, PROTECTION_PENALTY
 from engine.rules.baton.data import SIZES
 from engine.rules.core import Actor
+from engine.rules.mixin import RulesetMixin
 
 
-class Skills:
+class Skills(RulesetMixin):
     """Baton skill tests and chances: attributes, penalties, exposure (BAT-00, BAT-17, BAT-24, BAT-37, BAT-56, BAT-59) (a mixin of Baton: ``self`` is the ruleset)."""
 
     def attr(self, a: Actor, name: str) -> int:
@@ -36,6 +37,13 @@ class Skills:
             return "moderate"
         return "grave"
 
+    def tagged(self, a: Actor, tag: str) -> str | None:
+        """The first of the actor's conditions that carries ``tag`` (common.CONDITION_TAGS), or None."""
+        for c in CONDITION_TAGS[tag]:
+            if c in a.conditions:
+                return c
+        return None
+
     def add_condition(self, session, a: Actor, name: str, rule: str, source: str | None = None) -> None:
         if name == "prone" and a.data.get("mounted_on") and not a.dead:
             self._throw_rider(session, a, f"knocked prone ({rule})")     # a prone rider is off its mount (BAT-42)
@@ -48,7 +56,7 @@ class Skills:
         if new:
             session.emit({"type": "condition", "who": a.id, "condition": name, "added": True, "rule": rule,
                           **({"source": source} if source else {})})
-            if name in ("prone", "paralyzed", "petrified", "stuck"):
+            if name in CONDITION_TAGS["grounds_flyer"]:
                 aerial.check_grounded(session, a)
 
     def remove_condition(self, session, a: Actor, name: str, rule: str, source: str | None = None) -> None:

@@ -132,7 +132,8 @@ def underwater(rs, session, a, t, plan, ctx):
 def attack_sources(rs, session, a, t, plan) -> tuple[list, list]:
     """Every source on the hook, in order: ([(reason, rule)] advantage, [(reason, rule)] disadvantage)."""
     ctx = {"ranged": not plan["melee"], "near": engaged(a.body(), t.body())}
-    adv, dis = [], []
+    adv: list = []
+    dis: list = []
     for fn in ATTACK_SOURCES:
         for item in fn(rs, session, a, t, plan, ctx):
             side, reason = item[0], item[1]

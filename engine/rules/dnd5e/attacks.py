@@ -4,16 +4,18 @@ from __future__ import annotations
 
 import itertools
 import math
+from typing import Any
 
 from engine.rules import aerial
 from engine.rules.core import Actor, Illegal, Session
 from engine.rules.dnd5e import advantage, feats
 from engine.rules.dnd5e.common import dice_spec
+from engine.rules.mixin import RulesetMixin
 from engine.world.cover import cover_between
 from engine.world.geometry import Body, distance_m, engaged, in_melee_reach
 
 
-class Attacks:
+class Attacks(RulesetMixin):
     """D&D 5e attacks: sight, cover, reach, advantage sources, resolution, opportunity and readied attacks (DND-16, DND-26..29, DND-32, DND-38, AIR-03..05, AIR-11, AIR-13..17) (a mixin of Dnd5e: ``self`` is the ruleset)."""
 
     def cover(self, session: Session, a: Actor, b: Actor, eye=None):
@@ -70,7 +72,8 @@ class Attacks:
         """DND-28 with AIR-05 reach: hostile creatures whose reach a leaves between ``here`` and ``there``.
         ``before`` is called once, just before the first opportunity attack (to report the move so far)."""
         cell = session.world.cell_m
-        bh = bt = None
+        bh: Any = None
+        bt: Any = None
         any_ = False
         for r in list(session.state.actors.values()):
             if r.id == a.id or not self.hostile(r, a) or r.dead or self.incapacitated(r) or r.data["reaction_used"]:

@@ -12,10 +12,11 @@ from engine.rules.dnd5e.data import (
     INCAPACITATING,
     SIZES,
 )
+from engine.rules.mixin import RulesetMixin
 from engine.world.geometry import in_melee_reach
 
 
-class Conditions:
+class Conditions(RulesetMixin):
     """D&D 5e conditions, checks and saves (DND-41..54, DND-30 contests) (a mixin of Dnd5e: ``self`` is the ruleset)."""
 
     # ------------------------------------------------------------------------------------------ helpers

@@ -5,9 +5,68 @@ from __future__ import annotations
 from engine.rules import aerial
 from engine.rules.core import Actor
 from engine.rules.dnd5e import feats
+from engine.rules.mixin import RulesetMixin
+
+#: The damage modifiers, applied in order before the damage is dealt: each a small named function with its rule ID,
+#: ``fn(rs, session, target, dmg)`` changing ``dmg`` (``amount``, ``type``, ``resist`` (a set of damage types),
+#: ``notes``, ``source``, ``critical``). A feat that reduces damage adds a function here.
+DAMAGE_MODIFIERS: list = []
 
 
-class Damage:
+def damage_modifier(rule: str):
+    def deco(fn):
+        fn.rule = rule
+        DAMAGE_MODIFIERS.append(fn)
+        return fn
+    return deco
+
+
+@damage_modifier("DND-50")
+def petrified_resists_everything(rs, session, a, dmg):
+    if a.has("petrified"):
+        dmg["resist"].add(dmg["type"])
+
+
+@damage_modifier("DND-37")
+def underwater_resists_fire(rs, session, a, dmg):
+    if a.data["underwater"] and dmg["type"] == "fire":
+        dmg["resist"].add("fire")
+
+
+@damage_modifier("DND-F02")
+def elemental_adept(rs, session, a, dmg):
+    """Its spells of the chosen element ignore resistance to it (the caster's turn, ``turn["elemental_adept"]``)."""
+    t = session.state.turn
+    if t.get("elemental_adept") == dmg["type"] and dmg["source"] == t.get("actor") and dmg["type"] in dmg["resist"]:
+        dmg["resist"].discard(dmg["type"])
+        dmg["notes"].append("Elemental Adept ignores the resistance (DND-F02)")
+
+
+@damage_modifier("DND-33")
+def immunity_resistance_vulnerability(rs, session, a, dmg):
+    """After all other modifiers; the same type counts once."""
+    d = a.data
+    if dmg["type"] in d["immune"]:
+        dmg["amount"], dmg["notes"] = 0, ["immune"]
+        return
+    if dmg["type"] in dmg["resist"]:
+        dmg["amount"] //= 2
+        dmg["notes"].append("resistance halves it (DND-33)")
+    if dmg["type"] in d["vuln"]:
+        dmg["amount"] *= 2
+        dmg["notes"].append("vulnerability doubles it (DND-33)")
+
+
+@damage_modifier("DND-F17")
+def heavy_armor_master(rs, session, a, dmg):
+    """Bludgeoning, piercing and slashing damage from weapon attacks -3 (its heavy armour: armour is not modelled)."""
+    if a.data.get("feats") and dmg["amount"] > 0 and dmg["type"] in ("bludgeoning", "piercing", "slashing") \
+            and dmg["rule"] == "DND-16" and feats.has(a, "heavy_armor_master"):
+        dmg["amount"] = max(0, dmg["amount"] - 3)
+        dmg["notes"].append("Heavy Armor Master: -3 (DND-F17)")
+
+
+class Damage(RulesetMixin):
     """D&D 5e damage, healing, temporary HP, dying and death saves (DND-01..05, DND-33..35) (a mixin of Dnd5e: ``self`` is the ruleset)."""
 
     # ------------------------------------------------------------------------------------------ damage and dying
@@ -16,29 +75,11 @@ class Damage:
         if a.dead or amount <= 0:
             return 0
         d = a.data
-        resist = set(d["resist"])
-        notes = []
-        ea = session.state.turn.get("elemental_adept")
-        if ea and ea == dtype and source == session.state.turn.get("actor") and dtype in resist:
-            resist.discard(dtype)                    # DND-F02: its spells ignore resistance to its element
-            notes.append("Elemental Adept ignores the resistance (DND-F02)")
-        if a.has("petrified"):
-            resist.add(dtype)                        # DND-50
-        if d["underwater"] and dtype == "fire":
-            resist.add("fire")                       # DND-37
-        if dtype in d["immune"]:
-            amount, notes = 0, ["immune"]
-        else:
-            if dtype in resist:
-                amount //= 2
-                notes.append("resistance halves it (DND-33)")
-            if dtype in d["vuln"]:
-                amount *= 2
-                notes.append("vulnerability doubles it (DND-33)")
-        if d.get("feats") and amount > 0 and dtype in ("bludgeoning", "piercing", "slashing") and rule == "DND-16" \
-                and feats.has(a, "heavy_armor_master") and amount:
-            amount = max(0, amount - 3)              # DND-F17: nonmagical weapon damage -3 (its heavy armour)
-            notes.append("Heavy Armor Master: -3 (DND-F17)")
+        dmg = {"amount": amount, "type": dtype, "resist": set(d["resist"]), "notes": [], "source": source,
+               "critical": critical, "rule": rule}
+        for stage in DAMAGE_MODIFIERS:          # the named stages on the hook, in order
+            stage(self, session, a, dmg)
+        amount, notes = dmg["amount"], dmg["notes"]
         ev = {"type": "damage", "who": a.id, "amount": amount, "damage_type": dtype, "rule": rule}
         if source:
             ev["source"] = source

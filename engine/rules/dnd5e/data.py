@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 # name: (damage dice, type, properties, (normal, long) range in m or None, versatile dice or None)
 # properties: finesse light thrown reach heavy two-handed ammunition loading versatile
 _W = {
@@ -55,7 +57,7 @@ _W = {
     "stinger": ("2d6", "piercing", ("reach",), None, None),
 }
 
-WEAPONS = {}
+WEAPONS: dict[str, Any] = {}
 for _n, (_d, _t, _p, _r, _v) in _W.items():
     WEAPONS[_n] = {"name": _n, "damage": _d, "type": _t, "properties": list(_p),
                    "range": list(_r) if _r else None, "versatile": _v}
@@ -64,7 +66,7 @@ UNDERWATER_MELEE_OK = {"dagger", "javelin", "shortsword", "spear", "trident"}   
 UNDERWATER_RANGED_OK = {"light_crossbow", "hand_crossbow", "heavy_crossbow", "net", "javelin", "spear", "trident", "dart"}
 
 # Spells as data. kind: attack (spell attack roll) | save | auto | heal | temp_hp
-SPELLS = {
+SPELLS: dict[str, Any] = {
     "fire_bolt": {"level": 0, "time": "action", "range_m": 36, "kind": "attack", "damage": "1d10", "type": "fire", "scales": True},
     "ray_of_frost": {"level": 0, "time": "action", "range_m": 18, "kind": "attack", "damage": "1d8", "type": "cold", "scales": True},
     "eldritch_blast": {"level": 0, "time": "action", "range_m": 36, "kind": "attack", "damage": "1d10", "type": "force", "scales": True},
@@ -111,7 +113,7 @@ CONDITION_RULE = {"unconscious": "DND-41", "invisible": "DND-42", "incapacitated
 SIZES = ("tiny", "small", "medium", "large", "huge", "gargantuan")
 
 # Ready stat blocks (kind = "..."); scene keys override any of them.
-STATBLOCKS = {
+STATBLOCKS: dict[str, Any] = {
     "archer": {"max_hp": 22, "ac": 14, "speed_m": 9, "abilities": {"str": 10, "dex": 16, "con": 12, "wis": 13},
                "level": 3, "weapons": ["longbow", "shortsword"], "skills": {"perception": 1, "stealth": 1}},
     "knight": {"max_hp": 52, "ac": 18, "speed_m": 9, "abilities": {"str": 16, "dex": 11, "con": 14, "wis": 11, "cha": 15},

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from engine.rules import aerial
+from engine.rules.mixin import RulesetMixin
 
 
-class Mounts:
+class Mounts(RulesetMixin):
     """D&D 5e mounts and forced movement (DND-31, DND-36) (a mixin of Dnd5e: ``self`` is the ruleset)."""
 
     def _do_mount(self, session, a, m, quiet=False):
@@ -85,16 +86,9 @@ class Mounts:
             return
         dx = (t.x > a.x) - (t.x < a.x)
         dy = (t.y > a.y) - (t.y < a.y)
-        for _ in range(cells):
-            nx, ny = t.x + dx, t.y + dy
-            if (dx, dy) == (0, 0) or not aerial.body_fits(session, t, nx, ny, t.layer) or any(
-                    aerial._overlap(t, (nx, ny, t.layer), o) for o in session.state.actors.values() if o.id != t.id and not o.dead):
-                break
-            t.x, t.y = nx, ny
-        aerial._carry_rider(session, t)
+        aerial.slide(session, t, dx, dy, cells, lambda at: any(
+            aerial._overlap(t, at, o) for o in session.state.actors.values() if o.id != t.id and not o.dead))
         session.emit({"type": "pushed", "who": t.id, "to": list(t.pos), "rule": "DND-31"})
         if t.data.get("rider"):
             self._mount_moved_against_will(session, session.state.actors[t.data["rider"]], t)
-        if not t.flying and not aerial.is_supported(session, t):
-            t.flying = True
-            aerial.fall(session, t, None, "AIR-12", "pushed off an edge")
+        aerial.fall_if_unsupported(session, t, "AIR-12", "pushed off an edge")

@@ -5,7 +5,7 @@ Rule IDs are those of ``../shared/rules/CATALOGUE.md``; decisions on gaps are in
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import ClassVar, cast
 
 from engine.errors import SceneError
 from engine.rules import aerial
@@ -131,7 +131,7 @@ class Dnd5e(Conditions, Damage, Attacks, Mounts, Ruleset):
                 return base[f]
             return default if raw.get(f) in (None, [], {}) else raw[f]
 
-        abilities = {k: 10 for k in ABILITIES}
+        abilities: dict = {k: 10 for k in ABILITIES}
         abilities.update(base.get("abilities", {}))
         for k, v in (raw["abilities"] or {}).items():
             if k not in ABILITIES:
@@ -171,15 +171,7 @@ class Dnd5e(Conditions, Damage, Attacks, Mounts, Ruleset):
         for j, sp in enumerate(spells):
             if sp not in SPELLS:
                 raise SceneError(file, f"{key}.spells[{j}]", f"unknown spell {sp!r}; known: {', '.join(sorted(SPELLS))}")
-        conds = {}
-        for j, c in enumerate(raw["conditions"]):
-            name, _, src = str(c).partition(":")
-            name = name.strip().lower()
-            if name not in CONDITIONS:
-                raise SceneError(file, f"{key}.conditions[{j}]", f"unknown condition {c!r}; one of {', '.join(CONDITIONS)}")
-            conds.setdefault(name, [])
-            if src:
-                conds[name] = sorted(set(conds[name] + [src.strip()]))
+        conds = self.scene_conditions(raw["conditions"], CONDITIONS, file, key)
         for j, s in enumerate(pick("saves", []) or []):
             if s not in ABILITIES:
                 raise SceneError(file, f"{key}.saves[{j}]", f"unknown ability {s!r}")
@@ -333,7 +325,7 @@ class Dnd5e(Conditions, Damage, Attacks, Mounts, Ruleset):
         for _ in range(4 * len(st.order) + 4):
             if st.over:
                 return
-            a = st.actors[st.current]
+            a = st.actors[cast(str, st.current)]
             st.turn = self._new_turn(a.id)
             session.emit({"type": "turn", "who": a.id, "round": st.round, "rule": "DND-10"})
             a.data["reaction_used"] = False                     # DND-13
@@ -350,7 +342,7 @@ class Dnd5e(Conditions, Damage, Attacks, Mounts, Ruleset):
             if self.can_act(a):
                 aerial.upkeep_at_start(session, a)              # option upkeep = "start_of_turn" (AIR-08)
                 return
-            why = "is dead" if a.dead else ("is " + self.tagged(a, "incapacitated"))
+            why = "is dead" if a.dead else ("is " + cast(str, self.tagged(a, "incapacitated")))
             session.emit({"type": "turn_skipped", "who": a.id, "reason": f"{a.name} {why}", "rule": "DND-43"})
             self._end_of_turn_effects(session, a)
             self._advance(session)
@@ -495,13 +487,13 @@ class Dnd5e(Conditions, Damage, Attacks, Mounts, Ruleset):
         if aid == "gm":
             raise Illegal(f"the game master cannot {name}; characters act on their turns", "DND-10", "actor")
         a = session.state.actors[aid]
-        cur = session.current
+        cur = cast(str, session.current)
         if aid != cur:
             raise Illegal(f"it is {session.state.actors[cur].name}'s turn, not {a.name}'s", "DND-10", "actor")
         if a.data["controlled_mount"] and a.data["rider"] and name not in self.CONTROLLED_MOUNT_ACTIONS:
             raise Illegal(f"{a.name} is a controlled mount: it may only move, Dash, Disengage or Dodge", "DND-36", "action")
         if name != "end_turn" and self.incapacitated(a):
-            c = self.tagged(a, "incapacitated") if not a.dead else "dead"
+            c = cast(str, self.tagged(a, "incapacitated")) if not a.dead else "dead"
             raise Illegal(f"{a.name} is {c} and can take no actions", CONDITION_RULE.get(c, "DND-43"), "action")
         return self.ACTIONS[name].check(self, session, a, act)
 
@@ -530,8 +522,8 @@ class Dnd5e(Conditions, Damage, Attacks, Mounts, Ruleset):
     def legal_actions(self, session, a: Actor) -> list[dict]:
         if a.id != session.current:
             return []
-        out = [{"actor": a.id, "action": "end_turn"}]
-        cands = []
+        out: list[dict] = [{"actor": a.id, "action": "end_turn"}]
+        cands: list[dict] = []
         turn = session.state.turn
         if not self.incapacitated(a):
             if not (a.data["mounted_on"]) and not self.speed_zero(a):

@@ -9,7 +9,7 @@ import msgspec
 from engine.rules.schemas import _Strict
 
 
-class Dnd5eStats(_Strict):
+class Dnd5eStats(_Strict, frozen=True):
     max_hp: int | None = None
     hp: int | None = None               # defaults to max_hp
     temp_hp: int = 0

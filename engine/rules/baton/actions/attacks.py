@@ -200,19 +200,10 @@ class Push:
         dy = (t.y > a.y) - (t.y < a.y)
         if dx == dy == 0:
             dx = 1
-        moved = 0
-        for _ in range(cells):
-            nx, ny = t.x + dx, t.y + dy
-            if not aerial.body_fits(session, t, nx, ny, t.layer) or rs._occupied(session, t, (nx, ny, t.layer)):
-                break
-            t.x, t.y = nx, ny
-            moved += 1
-        aerial._carry_rider(session, t)
+        moved = aerial.slide(session, t, dx, dy, cells, lambda at: rs._occupied(session, t, at))
         session.emit({"type": "pushed", "who": t.id, "by": a.id, "cells": moved, "metres": moved * session.world.cell_m,
                       "to": list(t.pos), "rule": "BAT-34"})
-        if not t.flying and not aerial.is_supported(session, t):
-            t.flying = True
-            aerial.fall(session, t, None, "BAT-34", "pushed off the edge")
+        aerial.fall_if_unsupported(session, t, "BAT-34", "pushed off the edge")
 
 
 class BreakFree:
