@@ -421,3 +421,16 @@ def test_dnd_f_recorded_feats(feat, ability, value):
     assert a.data["feats"] == [feat]
     if ability:
         assert a.data["abilities"][ability] == value
+
+
+# aerie query says which feat changes a number ------------------------------------------------------------------------
+def test_dnd_f30_aerie_query_names_the_feat(capsys):
+    from engine.cli import main
+    from engine.world.query import query
+    from engine.world.scene import load_scene
+    scene = load_scene("scenes/feat_sharpshooter_low_wall.toml")
+    r = query(scene, "vesna", "brann")
+    assert r["cover"] == "half" and r["features"][0]["rule"] == "DND-F30"
+    assert "features" not in query(scene, "archer", "brann")
+    assert main(["query", "scenes/feat_sharpshooter_low_wall.toml", "--from", "vesna", "--to", "brann"]) == 0
+    assert "Sharpshooter: vesna's ranged weapon attacks ignore this half cover (AC +0, not +2) (DND-F30)" in capsys.readouterr().out

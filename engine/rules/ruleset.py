@@ -166,6 +166,12 @@ class Ruleset:
     #: the action table: name -> unit (``check(rs, session, actor, action) -> plan``, ``apply(...)``)
     ACTIONS: ClassVar[dict] = {}
 
+    @classmethod
+    def query_notes(cls, scene, a, b, result: dict) -> list[dict]:
+        """``aerie query``: what the characters' own features change in these numbers (5e: feats), as
+        ``{"feature", "rule", "text"}``; none by default."""
+        return []
+
     def hud_rows(self, session: Session, actor: Actor) -> list[str]:
         """The character panel's rows about its health."""
         return [f"HP {actor.hp}/{actor.max_hp}" + (f" (+{actor.temp_hp} temp)" if actor.temp_hp else "")]

@@ -507,3 +507,29 @@ def panel_rows(a) -> list[str]:
     if "lucky" in a.data["feats"]:
         rows.append(f"Luck points {a.data['luck']}/3")
     return rows
+
+
+def query_notes(a, b, result: dict) -> list[dict]:
+    """``aerie query``: which of the two characters' feats change the numbers between them."""
+    fa = list(getattr(a.stats, "feats", None) or [])
+    fb = list(getattr(b.stats, "feats", None) or [])
+    out = []
+    cov = result["cover"]
+    if cov in ("half", "three-quarters"):
+        bonus = 2 if cov == "half" else 5
+        if "sharpshooter" in fa:
+            out.append({"feature": "Sharpshooter", "rule": "DND-F30",
+                        "text": f"{a.id}'s ranged weapon attacks ignore this {cov} cover (AC +0, not +{bonus})"})
+        if "spell_sniper" in fa:
+            out.append({"feature": "Spell Sniper", "rule": "DND-F22",
+                        "text": f"{a.id}'s ranged spell attacks ignore this {cov} cover (AC +0, not +{bonus})"})
+    if result["engaged"]:
+        if "crossbow_expert" in fa:
+            out.append({"feature": "Crossbow Expert", "rule": "DND-F28",
+                        "text": f"{a.id} has no disadvantage on ranged attacks while engaged"})
+        if "sentinel" in fb:
+            out.append({"feature": "Sentinel", "rule": "DND-F37",
+                        "text": f"{b.id}'s opportunity attacks stop {a.id} (speed 0; a flyer falls, AIR-10), Disengage or not"})
+    if "alert" in fb and not result["visible"]:
+        out.append({"feature": "Alert", "rule": "DND-F10", "text": f"{a.id}, unseen, gains no advantage against {b.id}"})
+    return out

@@ -296,6 +296,10 @@ class Dnd5e(Conditions, Damage, Attacks, Mounts, Ruleset):
                 bad.append(f"{a.id} keeps a Sentinel's speed 0 outside a turn")
         return bad
 
+    @classmethod
+    def query_notes(cls, scene, a, b, result: dict) -> list[dict]:
+        return feats.query_notes(a, b, result)
+
     def hud_rows(self, session, a: Actor) -> list[str]:
         ac = (a.data or {}).get("ac")
         rows = [f"HP {a.hp}/{a.max_hp}" + (f" (+{a.temp_hp} temp)" if a.temp_hp else "") +
