@@ -434,3 +434,28 @@ def test_dnd_f30_aerie_query_names_the_feat(capsys):
     assert "features" not in query(scene, "archer", "brann")
     assert main(["query", "scenes/feat_sharpshooter_low_wall.toml", "--from", "vesna", "--to", "brann"]) == 0
     assert "Sharpshooter: vesna's ranged weapon attacks ignore this half cover (AC +0, not +2) (DND-F30)" in capsys.readouterr().out
+
+
+def test_dnd_f20_shield_master_bonus_shove_after_the_attack_action():
+    s = make([fighter(feats=["shield_master"], weapons=["longsword"]), guard(max_hp=90)])
+    with pytest.raises(Illegal):
+        step(s, "f", "shove", target="g", bonus=True)
+    step(s, "f", "attack", target="g", rolls={"attack": 2})
+    evs = step(s, "f", "shove", target="g", bonus=True, rolls={"check": 20, "contest": 1})
+    assert find(evs, "feat", feat="shield_master") and s.state.actors["g"].has("prone") and s.state.turn["bonus"]
+
+
+def test_dnd_f31_charger_shove_pushes_3_m():
+    s = make([fighter("c", feats=["charger"], weapons=["longsword"], at=(1, 5, 0)), guard(at=(6, 5, 0), max_hp=90)])
+    step(s, "c", "dash")
+    step(s, "c", "move", to=[5, 5, 0])
+    step(s, "c", "shove", target="g", mode="push", bonus=True, rolls={"check": 20, "contest": 1})
+    assert s.state.actors["g"].pos == (8, 5, 0)
+
+
+def test_dnd_f39_tavern_brawler_bonus_grapple_after_an_unarmed_hit():
+    s = make([fighter(feats=["tavern_brawler"], weapons=["unarmed"]), guard(max_hp=90)])
+    step(s, "f", "attack", target="g", rolls={"attack": 15, "damage": 2})
+    assert {"actor": "f", "action": "grapple", "target": "g", "bonus": True} in s.legal_actions()
+    step(s, "f", "grapple", target="g", bonus=True, rolls={"check": 20, "contest": 1})
+    assert s.state.actors["g"].has("grappled")

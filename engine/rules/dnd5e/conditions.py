@@ -165,7 +165,14 @@ class Conditions(RulesetMixin):
         if t.id == a.id:
             raise Illegal(f"{a.name} cannot {act['action']} itself", rule, "target")
         turn = session.state.turn
-        if turn["attacks_left"] <= 0 and turn["action"]:
+        if act.get("bonus"):
+            src = feats.bonus_contest_source(self, session, a, act["action"])      # DND-F20, F31, F39
+            if turn["bonus"]:
+                raise Illegal(f"{a.name} has already used its bonus action this turn", "DND-12", "bonus")
+            if not src:
+                raise Illegal(f"nothing allows {a.name} a bonus-action {act['action']} now (Shield Master after the "
+                              "Attack action, Charger after Dash, Tavern Brawler after an unarmed hit)", "DND-12", "bonus")
+        elif turn["attacks_left"] <= 0 and turn["action"]:
             raise Illegal(f"a {act['action']} replaces an attack; {a.name} has none left this turn", rule)
         if SIZES.index(t.size) > SIZES.index(a.size) + 1:
             raise Illegal(f"{t.name} is more than one size larger than {a.name}", rule, "target")

@@ -271,6 +271,8 @@ def after_attack(rs, session, a, t, plan, hit, crit, killed):
         turn.setdefault("melee_attacked", [])
         if t.id not in turn["melee_attacked"]:
             turn["melee_attacked"].append(t.id)       # DND-F27 Mobile
+    if hit and w["name"] == "unarmed" and has(a, "tavern_brawler"):
+        turn["unarmed_hit"] = True                    # DND-F39: a bonus-action grapple now
     if plan["melee"] and (crit or killed) and has(a, "great_weapon_master") and plan.get("kind") != "bonus":
         if not turn.get("gwm_bonus"):
             turn["gwm_bonus"] = True
@@ -453,6 +455,13 @@ def legal_choices(rs, session, a, cands) -> list[dict]:
             out.append({**c, "savage": True})
     if not turn.get("bonus"):
         foes = [o for o in session.state.actors.values() if o.id != a.id and not o.dead and rs.hostile(a, o)]
+        for kind in ("shove", "grapple"):
+            if bonus_contest_source(rs, session, a, kind):
+                for t in foes:
+                    if kind == "shove":
+                        out += [{"actor": a.id, "action": "shove", "target": t.id, "mode": m, "bonus": True} for m in ("prone", "push")]
+                    else:
+                        out.append({"actor": a.id, "action": "grapple", "target": t.id, "bonus": True})
         for w in a.data["weapons"]:
             for src in bonus_attack_sources(rs, session, a, w):
                 if src == "two_weapon":
@@ -533,3 +542,33 @@ def query_notes(a, b, result: dict) -> list[dict]:
     if "alert" in fb and not result["visible"]:
         out.append({"feature": "Alert", "rule": "DND-F10", "text": f"{a.id}, unseen, gains no advantage against {b.id}"})
     return out
+
+
+def bonus_contest_source(rs, session, a, kind: str) -> str | None:
+    """What lets a bonus-action shove or grapple now: Shield Master after taking the Attack action (DND-F20),
+    Charger after Dash (DND-F31), Tavern Brawler after an unarmed hit (grapple, DND-F39)."""
+    if not a.data.get("feats"):
+        return None
+    turn = session.state.turn
+    if kind == "shove":
+        if turn.get("attacked_with") and has(a, "shield_master"):
+            return "shield_master"
+        if turn.get("dash") and not turn.get("charged") and has(a, "charger"):
+            return "charger"
+    if kind == "grapple" and turn.get("unarmed_hit") and has(a, "tavern_brawler"):
+        return "tavern_brawler"
+    return None
+
+
+def spend_contest(rs, session, a, plan) -> None:
+    """A shove or grapple replaces an attack (DND-30/31), or spends the bonus action a feat allows."""
+    src = plan.get("bonus_from")
+    if not src:
+        rs._use_attack(session, a)
+        return
+    turn = session.state.turn
+    turn["bonus"] = True
+    if src == "charger":
+        turn["charged"] = True
+    session.emit({"type": "feat", "who": a.id, "feat": src, "rule": FEAT_ID[src], "text": "a bonus-action " +
+                  ("shove" if "mode" in plan else "grapple")})
