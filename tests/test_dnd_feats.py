@@ -459,3 +459,19 @@ def test_dnd_f39_tavern_brawler_bonus_grapple_after_an_unarmed_hit():
     assert {"actor": "f", "action": "grapple", "target": "g", "bonus": True} in s.legal_actions()
     step(s, "f", "grapple", target="g", bonus=True, rolls={"check": 20, "contest": 1})
     assert s.state.actors["g"].has("grappled")
+
+
+def test_dnd_f32_lucky_against_an_attack_and_on_a_save_by_policy():
+    def duel(pol):
+        s = make([guard("g", side="b", at=(5, 4, 0)),
+                  fighter("k", feats=["lucky"], **({"reactions": {"lucky": True}} if pol else {}))])
+        return s, step(s, "g", "attack", target="k", rolls={"attack": 19, "luck": 2})
+    s, evs = duel(True)
+    assert not find(evs, "attack")["hit"] and find(evs, "feat", feat="lucky")["kept"] == 2
+    assert s.state.actors["k"].data["luck"] == 2
+    s, evs = duel(False)                                             # default: the points are kept
+    assert find(evs, "attack")["hit"] and s.state.actors["k"].data["luck"] == 3
+    s = make([{"id": "m", "kind": "mage", "side": "r", "at": [5, 5, 0], "spells": ["burning_hands"]},
+              fighter("k", side="b", at=(7, 5, 0), feats=["lucky"], reactions={"lucky": True})])
+    evs = step(s, "m", "cast", spell="burning_hands", target="k", rolls={"save": 3, "luck": 18, "damage": 3})
+    assert find(evs, "save", who="k")["success"] and find(evs, "feat", feat="lucky")["kept"] == 18

@@ -316,6 +316,13 @@ class Attacks(RulesetMixin):
         total = r + bonus
         crit = r == 20
         hit = crit or (r != 1 and total >= ac)
+        if hit and t.data.get("feats"):
+            r2 = feats.lucky_defence(self, session, t, r)      # DND-F32: its own d20 against the attack
+            if r2 != r:
+                r = r2
+                total = r + bonus
+                crit = r == 20
+                hit = crit or (r != 1 and total >= ac)
         dd_ac = None
         if hit and t.data.get("feats"):
             dd_ac = feats.defensive_duelist(self, session, a, t, plan, r, total, ac, hit, crit)

@@ -141,6 +141,9 @@ class Conditions(RulesetMixin):
                 bonus += 2
         r = self.d20(session, "save", a.id, adv, dis, rule, purpose)
         ok = r + bonus >= dc
+        if not ok and a.data.get("feats"):
+            r = feats.lucky_save(self, session, a, r)           # DND-F32: one more d20 on a failed save
+            ok = r + bonus >= dc
         session.emit({"type": "save", "who": a.id, "ability": ability, "dc": dc, "roll": r, "total": r + bonus,
                       "success": ok, "rule": rule})
         return ok

@@ -65,7 +65,10 @@ FEATS = {n: {"id": i, "name": en, "scope": sc, "asi": asi, "prereq": pr} for n, 
 FEAT_ID = {n: f["id"] for n, f in FEATS.items()}
 POLEARMS = ("glaive", "halberd", "quarterstaff", "spear", "pike")   # DND-F15 (pike: the 5e errata)
 #: the reactions a character may take or decline (``reactions = {name = false}`` on the character, default take)
-REACTIONS = ("opportunity_attack", "sentinel", "mage_slayer", "defensive_duelist", "shield_master", "polearm_master")
+REACTIONS = ("opportunity_attack", "sentinel", "mage_slayer", "defensive_duelist", "shield_master", "polearm_master",
+             "lucky")
+#: choices whose default is decline (they spend a limited resource): Lucky's points against attacks and on saves
+DEFAULT_DECLINE = ("lucky",)
 
 
 def closest(name: str, known) -> str:
@@ -144,7 +147,7 @@ def has(a, name: str) -> bool:
 
 def reaction_taken(a, name: str) -> bool:
     """The character's policy for a reaction the rules offer (``reactions = {sentinel = false}``; default take)."""
-    return a.data.get("reactions", {}).get(name, True)
+    return a.data.get("reactions", {}).get(name, name not in DEFAULT_DECLINE)
 
 
 # -- to hit and damage ----------------------------------------------------------------------------------------
@@ -433,7 +436,7 @@ def sentinel_protects(rs, session, attacker, target):
 
 
 #: the reactions each feat brings (the ordinary opportunity attack is everyone's)
-FEAT_REACTIONS = {"sentinel": "sentinel", "mage_slayer": "mage_slayer", "defensive_duelist": "defensive_duelist",
+FEAT_REACTIONS = {"lucky": "lucky", "sentinel": "sentinel", "mage_slayer": "mage_slayer", "defensive_duelist": "defensive_duelist",
                   "shield_master": "shield_master", "polearm_master": "polearm_master"}
 
 
@@ -473,7 +476,7 @@ def legal_choices(rs, session, a, cands) -> list[dict]:
     if turn.get("policy_set"):
         return out                     # one policy change listed per turn (the action stays legal)
     for r in ("opportunity_attack", *[FEAT_REACTIONS[f] for f in a.data["feats"] if f in FEAT_REACTIONS]):
-        out.append({"actor": a.id, "action": "reaction_policy", "reaction": r, "take": not pol.get(r, True)})
+        out.append({"actor": a.id, "action": "reaction_policy", "reaction": r, "take": not pol.get(r, r not in DEFAULT_DECLINE)})
     return out
 
 
@@ -572,3 +575,30 @@ def spend_contest(rs, session, a, plan) -> None:
         turn["charged"] = True
     session.emit({"type": "feat", "who": a.id, "feat": src, "rule": FEAT_ID[src], "text": "a bonus-action " +
                   ("shove" if "mode" in plan else "grapple")})
+
+
+def _spend_luck(session, a, purpose) -> int:
+    a.data["luck"] -= 1
+    (v,) = session.roll("luck", 20, who=a.id, rule="DND-F32", purpose=purpose)
+    return v
+
+
+def lucky_defence(rs, session, t, roll: int) -> int:
+    """DND-F32 against an attack that hits it: its own d20 (``luck``), the attack uses the lower. Policy
+    ``lucky`` (default decline: it spends a point; ``reactions = {lucky = true}`` or ``reaction_policy``)."""
+    if not has(t, "lucky") or t.data.get("luck", 0) <= 0 or not reaction_taken(t, "lucky") or rs.incapacitated(t):
+        return roll
+    v = _spend_luck(session, t, "Lucky: a d20 against the attack")
+    session.emit({"type": "feat", "who": t.id, "feat": "lucky", "rule": "DND-F32", "attack_roll": roll, "luck": v,
+                  "kept": min(roll, v)})
+    return min(roll, v)
+
+
+def lucky_save(rs, session, a, roll: int) -> int:
+    """DND-F32 on a failed saving throw (same policy): one more d20, the higher kept."""
+    if not has(a, "lucky") or a.data.get("luck", 0) <= 0 or not reaction_taken(a, "lucky"):
+        return roll
+    v = _spend_luck(session, a, "Lucky: one more d20 on the save")
+    session.emit({"type": "feat", "who": a.id, "feat": "lucky", "rule": "DND-F32", "save_roll": roll, "luck": v,
+                  "kept": max(roll, v)})
+    return max(roll, v)

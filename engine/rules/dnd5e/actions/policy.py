@@ -13,7 +13,8 @@ class ReactionPolicy:
 
     @staticmethod
     def check(rs, session, a, act):
-        cur = a.data.get("reactions", {}).get(act["reaction"], True)
+        from engine.rules.dnd5e.feats import reaction_taken
+        cur = reaction_taken(a, act["reaction"])
         if cur == act["take"]:
             raise Illegal(f"{a.name} already {'takes' if cur else 'declines'} {act['reaction'].replace('_', ' ')}", "DND-13",
                           "take")
