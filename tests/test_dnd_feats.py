@@ -475,3 +475,17 @@ def test_dnd_f32_lucky_against_an_attack_and_on_a_save_by_policy():
               fighter("k", side="b", at=(7, 5, 0), feats=["lucky"], reactions={"lucky": True})])
     evs = step(s, "m", "cast", spell="burning_hands", target="k", rolls={"save": 3, "luck": 18, "damage": 3})
     assert find(evs, "save", who="k")["success"] and find(evs, "feat", feat="lucky")["kept"] == 18
+
+
+def test_dnd_f36_healer_tends_with_a_kit_once_per_creature():
+    s = make([fighter("h", feats=["healer"], items=["healers_kit", "healers_kit"]), fighter("d", at=(6, 5, 0), hp=10)])
+    evs = step(s, "h", "use", object="healers_kit", target="d", rolls={"heal": 3})
+    assert find(evs, "heal", who="d", rule="DND-F36")["amount"] == 3 + 4 + 5
+    step(s, "h", "end_turn")
+    step(s, "d", "end_turn")
+    with pytest.raises(Illegal) as e:
+        step(s, "h", "use", object="healers_kit", target="d")
+    assert e.value.rule == "DND-F36"
+    s2 = make([fighter("h", items=["healers_kit"]), fighter("d", at=(6, 5, 0), hp=10)])
+    with pytest.raises(Illegal):
+        step(s2, "h", "use", object="healers_kit", target="d")

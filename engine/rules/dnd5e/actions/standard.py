@@ -316,6 +316,11 @@ class Use:
             t = rs._target(session, a, act["target"])
             if t.id != a.id and not engaged(a.body(), t.body()):
                 raise Illegal(f"{t.name} is not within 1.5 m", "DND-25", "target")
+        if obj == "healers_kit":
+            if not feats.has(a, "healer"):
+                raise Illegal("a healer's kit heals only with the Healer feat (stabilise with it: `stabilize`)", "DND-F36", "object")
+            if t.id in session.state.data.get("healer_tended", []):
+                raise Illegal(f"{t.name} has been tended with Healer already (once per rest)", "DND-F36", "target")
         return {"object": obj, "target": t.id}
 
     @staticmethod
@@ -325,7 +330,12 @@ class Use:
         a.data["items"].remove(obj)
         session.emit({"type": "use", "who": a.id, "object": obj, "target": plan["target"], "rule": "DND-25"})
         info = OBJECTS.get(obj)
-        if info and "heal" in info:
+        if obj == "healers_kit":                  # DND-F36: 1d6 + 4 + the creature's hit dice (its level), once per rest
+            t = session.state.actors[plan["target"]]
+            session.state.data.setdefault("healer_tended", []).append(t.id)
+            amt = session.roll("heal", 6, 1, who=a.id, rule="DND-F36")[0] + 4 + t.data["level"]
+            rs.heal(session, t, amt, "DND-F36")
+        elif info and "heal" in info:
             n, s = dice_spec(info["heal"])
             amt = sum(session.roll("heal", s, n, who=a.id, rule="DND-25")) + info["bonus"]
             rs.heal(session, session.state.actors[plan["target"]], amt, "DND-25")
