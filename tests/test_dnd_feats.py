@@ -489,3 +489,18 @@ def test_dnd_f36_healer_tends_with_a_kit_once_per_creature():
     s2 = make([fighter("h", items=["healers_kit"]), fighter("d", at=(6, 5, 0), hp=10)])
     with pytest.raises(Illegal):
         step(s2, "h", "use", object="healers_kit", target="d")
+
+
+def test_dnd_f41_grappler_pins_both_restrained_until_the_grapple_ends():
+    s = make([fighter(feats=["grappler"], weapons=["longsword"]), guard(max_hp=90)])
+    step(s, "f", "grapple", target="g", rolls={"check": 20, "contest": 1})
+    step(s, "f", "end_turn")
+    step(s, "g", "end_turn", rolls={"check": 20, "contest": 1})
+    evs = step(s, "f", "grapple", target="g", pin=True, rolls={"check": 20, "contest": 1})
+    assert find(evs, "feat", feat="grappler")
+    assert s.state.actors["g"].has("restrained") and s.state.actors["f"].has("restrained")
+    step(s, "gm", "condition", target="f", add="incapacitated")        # the grapple ends (DND-47): so does the pin
+    assert not s.state.actors["g"].has("restrained") and not s.state.actors["f"].has("restrained")
+    s2 = make([fighter(abilities={"str": 13}, weapons=["longsword"]), guard()])
+    with pytest.raises(Illegal):
+        step(s2, "f", "grapple", target="g", pin=True)

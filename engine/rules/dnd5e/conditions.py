@@ -95,6 +95,7 @@ class Conditions(RulesetMixin):
         else:
             session.emit({"type": "grapple_ends", "who": target.id, "grappler": grappler.id, "reason": why, "rule": rule})
             self.remove_condition(session, target, "grappled", rule)
+        feats.unpin(self, session, grappler, target)
 
     def _check_grapples(self, session) -> None:
         """DND-47: a grapple ends when the target is out of the grappler's reach."""

@@ -472,6 +472,10 @@ def legal_choices(rs, session, a, cands) -> list[dict]:
                 for t in foes:
                     out.append({"actor": a.id, "action": "attack", "target": t.id, "weapon": w["name"], "bonus": True,
                                 "bonus_from": src})
+    if not turn.get("action") and has(a, "grappler"):
+        for o in session.state.actors.values():
+            if a.id in o.conditions.get("grappled", []) and [a.id, o.id] not in session.state.data.get("pins", []):
+                out.append({"actor": a.id, "action": "grapple", "target": o.id, "pin": True})
     pol = a.data.get("reactions", {})
     if turn.get("policy_set"):
         return out                     # one policy change listed per turn (the action stays legal)
@@ -602,3 +606,37 @@ def lucky_save(rs, session, a, roll: int) -> int:
     session.emit({"type": "feat", "who": a.id, "feat": "lucky", "rule": "DND-F32", "save_roll": roll, "luck": v,
                   "kept": max(roll, v)})
     return max(roll, v)
+
+
+def check_pin(rs, session, a, act):
+    """DND-F41 Grappler: an action to pin a creature it grapples (another grapple check)."""
+    from engine.rules.core import Illegal
+    t = rs._target(session, a, act["target"])
+    if not has(a, "grappler"):
+        raise Illegal(f"{a.name} does not have Grappler", "DND-F41", "pin")
+    if a.id not in t.conditions.get("grappled", []):
+        raise Illegal(f"{a.name} does not grapple {t.name}", "DND-F41", "target")
+    if [a.id, t.id] in session.state.data.get("pins", []):
+        raise Illegal(f"{t.name} is already pinned", "DND-F41", "target")
+    rs._need_action(a, session, "pinning", "DND-F41")
+    return {"target": t.id, "pin": True}
+
+
+def apply_pin(rs, session, a, plan):
+    session.state.turn["action"] = True
+    t = session.state.actors[plan["target"]]
+    if not rs._contest(session, a, t, "DND-F41"):
+        return
+    session.state.data.setdefault("pins", []).append([a.id, t.id])
+    session.emit({"type": "feat", "who": a.id, "feat": "grappler", "target": t.id, "rule": "DND-F41",
+                  "text": "pinned: both restrained until the grapple ends"})
+    rs.add_condition(session, t, "restrained", "DND-F41", source=a.id)
+    rs.add_condition(session, a, "restrained", "DND-F41", source=t.id)
+
+
+def unpin(rs, session, grappler, target):
+    pins = session.state.data.get("pins")
+    if pins and [grappler.id, target.id] in pins and grappler.id not in target.conditions.get("grappled", []):
+        pins.remove([grappler.id, target.id])
+        rs.remove_condition(session, target, "restrained", "DND-F41")
+        rs.remove_condition(session, grappler, "restrained", "DND-F41")

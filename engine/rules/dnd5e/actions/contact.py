@@ -15,6 +15,8 @@ class Grapple:
 
     @staticmethod
     def check(rs, session, a, act):
+        if act.get("pin"):
+            return feats.check_pin(rs, session, a, act)
         t = rs._contest_target(session, a, act, "DND-30")
         if a.id in t.conditions.get("grappled", []):
             raise Illegal(f"{a.name} already grapples {t.name}", "DND-30", "target")
@@ -25,6 +27,9 @@ class Grapple:
 
     @staticmethod
     def apply(rs, session, a, act, plan):
+        if plan.get("pin"):
+            feats.apply_pin(rs, session, a, plan)
+            return
         feats.spend_contest(rs, session, a, plan)
         t = session.state.actors[plan["target"]]
         if rs._contest(session, a, t, "DND-30"):
