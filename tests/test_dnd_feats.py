@@ -504,3 +504,16 @@ def test_dnd_f41_grappler_pins_both_restrained_until_the_grapple_ends():
     s2 = make([fighter(abilities={"str": 13}, weapons=["longsword"]), guard()])
     with pytest.raises(Illegal):
         step(s2, "f", "grapple", target="g", pin=True)
+
+
+def test_dnd_f14_war_caster_casts_a_cantrip_instead_of_the_opportunity_attack():
+    def leave(pol):
+        mage = {"id": "m", "kind": "mage", "side": "r", "at": [5, 5, 0], "spells": ["fire_bolt"], "feats": ["war_caster"],
+                "weapons": ["dagger"]} | ({"reactions": {"war_caster": True}} if pol else {})
+        s = make([guard("g", side="b", at=(5, 4, 0)), mage])
+        return step(s, "g", "move", to=[5, 1, 0], rolls={"attack": 15, "damage": 3})
+    evs = leave(True)
+    oa = find(evs, "opportunity_attack", who="m")
+    assert oa["rule"] == "DND-F14" and oa["spell"] == "fire_bolt" and find(evs, "attack", who="m")["weapon"] == "fire_bolt"
+    evs = leave(False)                                                # default: the weapon
+    assert find(evs, "opportunity_attack", who="m")["weapon"] == "dagger"

@@ -100,6 +100,11 @@ class Attacks(RulesetMixin):
                     victim = session.state.actors[a.data["rider"]]     # DND-36: the attacker's choice
                 if not self.sees(session, r, victim):
                     continue
+                if feats.war_caster_spell(self, session, r, victim, before if not any_ else None):
+                    any_ = True       # DND-F14: a cantrip instead of the opportunity attack
+                    if a.dead or a.hp == 0 or a.pos != here:
+                        break
+                    continue
                 try:
                     plan = self._attack_plan(session, r, victim, w, False)
                 except Illegal:

@@ -66,9 +66,9 @@ FEAT_ID = {n: f["id"] for n, f in FEATS.items()}
 POLEARMS = ("glaive", "halberd", "quarterstaff", "spear", "pike")   # DND-F15 (pike: the 5e errata)
 #: the reactions a character may take or decline (``reactions = {name = false}`` on the character, default take)
 REACTIONS = ("opportunity_attack", "sentinel", "mage_slayer", "defensive_duelist", "shield_master", "polearm_master",
-             "lucky")
+             "lucky", "war_caster")
 #: choices whose default is decline (they spend a limited resource): Lucky's points against attacks and on saves
-DEFAULT_DECLINE = ("lucky",)
+DEFAULT_DECLINE = ("lucky", "war_caster")
 
 
 def closest(name: str, known) -> str:
@@ -436,7 +436,7 @@ def sentinel_protects(rs, session, attacker, target):
 
 
 #: the reactions each feat brings (the ordinary opportunity attack is everyone's)
-FEAT_REACTIONS = {"lucky": "lucky", "sentinel": "sentinel", "mage_slayer": "mage_slayer", "defensive_duelist": "defensive_duelist",
+FEAT_REACTIONS = {"war_caster": "war_caster", "lucky": "lucky", "sentinel": "sentinel", "mage_slayer": "mage_slayer", "defensive_duelist": "defensive_duelist",
                   "shield_master": "shield_master", "polearm_master": "polearm_master"}
 
 
@@ -640,3 +640,29 @@ def unpin(rs, session, grappler, target):
         pins.remove([grappler.id, target.id])
         rs.remove_condition(session, target, "restrained", "DND-F41")
         rs.remove_condition(session, grappler, "restrained", "DND-F41")
+
+
+def war_caster_spell(rs, session, r, victim, before) -> bool:
+    """DND-F14 War Caster: instead of the opportunity attack, an attack cantrip at the creature leaving (policy
+    ``war_caster``: default decline, the weapon attack is made). True when the spell was cast."""
+    if not r.data.get("feats") or not has(r, "war_caster") or not reaction_taken(r, "war_caster"):
+        return False
+    from engine.rules.core import Illegal
+    from engine.rules.dnd5e.actions.magic import spell_attack, spell_plan
+    from engine.rules.dnd5e.data import SPELLS
+    for name in r.data["spells"]:
+        sp = SPELLS[name]
+        if sp["level"] != 0 or sp["kind"] != "attack" or sp["time"] != "action":
+            continue
+        try:
+            plan = spell_plan(rs, session, r, victim, name)
+        except Illegal:
+            continue
+        r.data["reaction_used"] = True
+        if before is not None:
+            before()
+        session.emit({"type": "opportunity_attack", "who": r.id, "target": victim.id, "spell": name,
+                      "rule": "DND-F14", "reach_rule": "AIR-05", "text": "War Caster: a cantrip instead"})
+        spell_attack(rs, session, r, victim, name, plan)
+        return True
+    return False

@@ -10,6 +10,28 @@ from engine.rules.dnd5e.data import CONDITION_RULE, CONDITIONS, SPELLS
 from engine.world.geometry import distance_m, engaged
 
 
+def spell_plan(rs, session, a, t, name):
+    """The attack plan of an attack-roll spell (``_attack_plan`` with the spell as a ranged weapon; raises Illegal)."""
+    sp = SPELLS[name]
+    cmod = rs.ab(a, a.data["casting"])
+    lvl = a.data["level"]
+    n_scale = 1 + (lvl >= 5) + (lvl >= 11) + (lvl >= 17) if sp.get("scales") else 1
+    rng = sp["range_m"] * (2 if feats.has(a, "spell_sniper") else 1)      # DND-F22
+    w = {"name": name, "damage": sp["damage"], "type": sp["type"], "properties": ["ranged"],
+         "range": [rng, rng], "to_hit": cmod + a.data["prof"], "spell": True}
+    p = rs._attack_plan(session, a, t, w, False)
+    p["kind"] = "spell"
+    w = dict(w)
+    w["damage"] = f"{n_scale * dice_spec(sp['damage'])[0]}d{dice_spec(sp['damage'])[1]}"
+    w["damage_bonus"] = -rs._dmg_mod(a, w, False)       # spell attacks add no ability to damage
+    p["weapon"] = w
+    return p
+
+
+def spell_attack(rs, session, a, t, name, plan=None):
+    rs._resolve_attack(session, a, t, plan or spell_plan(rs, session, a, t, name), {})
+
+
 class Cast:
     name = "cast"
 
@@ -99,17 +121,7 @@ class Cast:
             if t.dead:
                 continue
             if kind == "attack":
-                rng = sp["range_m"] * (2 if feats.has(a, "spell_sniper") else 1)      # DND-F22
-                fake = {"weapon": {"name": plan["spell"], "damage": sp["damage"], "type": sp["type"], "properties": ["ranged"],
-                                   "range": [rng, rng], "to_hit": cmod + a.data["prof"], "spell": True},
-                        "melee": False, "thrown": False, "kind": "spell"}
-                p = rs._attack_plan(session, a, t, fake["weapon"], False)
-                p["kind"] = "spell"
-                w = dict(fake["weapon"])
-                w["damage"] = f"{n_scale * dice_spec(sp['damage'])[0]}d{dice_spec(sp['damage'])[1]}"
-                w["damage_bonus"] = -rs._dmg_mod(a, w, False)       # spell attacks add no ability to damage
-                p["weapon"] = w
-                rs._resolve_attack(session, a, t, p, {})
+                spell_attack(rs, session, a, t, plan["spell"])
             elif kind == "auto":
                 n, s = dice_spec(sp["damage"])
                 total = 0
