@@ -517,3 +517,19 @@ def test_dnd_f14_war_caster_casts_a_cantrip_instead_of_the_opportunity_attack():
     assert oa["rule"] == "DND-F14" and oa["spell"] == "fire_bolt" and find(evs, "attack", who="m")["weapon"] == "fire_bolt"
     evs = leave(False)                                                # default: the weapon
     assert find(evs, "opportunity_attack", who="m")["weapon"] == "dagger"
+
+
+def test_dnd_f01_martial_adept_trip_and_precision():
+    s = make([fighter(feats=["martial_adept"], weapons=["longsword"], attacks=2), guard(max_hp=90)])
+    evs = step(s, "f", "attack", target="g", manoeuvre="trip", rolls={"attack": 15, "damage": 2, "superiority": 4, "save": 2})
+    assert find(evs, "damage", who="g")["amount"] == 2 + 3 + 4 and s.state.actors["g"].has("prone")
+    with pytest.raises(Illegal) as e:                                    # one die per rest
+        step(s, "f", "attack", target="g", manoeuvre="precision")
+    assert e.value.rule == "DND-F01"
+    s = make([fighter(feats=["martial_adept"], weapons=["longsword"]), guard(max_hp=90)])
+    att = find(step(s, "f", "attack", target="g", manoeuvre="precision", rolls={"attack": 8, "superiority": 3, "damage": 1}), "attack")
+    assert att["hit"]                                                   # 8 + 6 = 14 < 16; + 3 = 17 hits
+    with pytest.raises(Illegal):
+        step(make([fighter(feats=["martial_adept"]), guard()]), "f", "attack", target="g", manoeuvre="pushing")
+    with pytest.raises(SceneError):
+        make([fighter(feats=["martial_adept"], feat_choices={"martial_adept": "trip+trip"})])

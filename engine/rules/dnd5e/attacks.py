@@ -321,6 +321,12 @@ class Attacks(RulesetMixin):
         total = r + bonus
         crit = r == 20
         hit = crit or (r != 1 and total >= ac)
+        sup = None
+        if act.get("manoeuvre"):
+            sup = feats.superiority_die(session, a, act["manoeuvre"])    # DND-F01
+            if act["manoeuvre"] == "precision":
+                total += sup
+                hit = crit or (r != 1 and total >= ac)
         if hit and t.data.get("feats"):
             r2 = feats.lucky_defence(self, session, t, r)      # DND-F32: its own d20 against the attack
             if r2 != r:
@@ -390,6 +396,8 @@ class Attacks(RulesetMixin):
         if plan.get("kind") == "bonus" and dmod > 0 and not plan.get("bonus_from"):
             dmod = 0                               # DND-29: no ability modifier unless negative (not a feat's attack)
         dmod += sum(m["damage"] for m in mods)
+        if sup is not None and act["manoeuvre"] in ("trip", "pushing"):
+            dmod += sup
         amount = max(0, sum(rolls) + dmod)
         extra = []
         if a.data["sneak_attack"] and self._sneak_ok(session, a, t, w, plan, adv, dis):
@@ -402,6 +410,8 @@ class Attacks(RulesetMixin):
         self.apply_damage(session, t, amount, w["type"], a.id, "DND-16", critical=crit,
                           knock_out=bool(act.get("knock_out")) and plan["melee"])
         feats.after_attack(self, session, a, t, plan, True, crit, was_up and (t.dead or t.hp == 0))
+        if sup is not None and act["manoeuvre"] in ("trip", "pushing") and not t.dead:
+            feats.manoeuvre_effect(self, session, a, t, act["manoeuvre"])
         feats.sentinel_hit(self, session, a, t, plan)
         aerial.check_grounded(session, t)
         if t.flying and not t.dead and self.opt("fall_roll_on") == "hit":

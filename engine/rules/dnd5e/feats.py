@@ -63,6 +63,7 @@ _F = [
 ]
 FEATS = {n: {"id": i, "name": en, "scope": sc, "asi": asi, "prereq": pr} for n, i, en, sc, asi, pr in _F}
 FEAT_ID = {n: f["id"] for n, f in FEATS.items()}
+MANOEUVRES = ("trip", "pushing", "precision")     # DND-F01: the manoeuvres the program resolves
 POLEARMS = ("glaive", "halberd", "quarterstaff", "spear", "pike")   # DND-F15 (pike: the 5e errata)
 #: the reactions a character may take or decline (``reactions = {name = false}`` on the character, default take)
 REACTIONS = ("opportunity_attack", "sentinel", "mage_slayer", "defensive_duelist", "shield_master", "polearm_master",
@@ -98,8 +99,6 @@ def setup(raw_feats, raw_choices, raw_reactions, abilities: dict, spells: list, 
             continue
         opts = (asi,) if isinstance(asi, str) else asi
         pick = choices.get(f, opts[0])
-        if f == "elemental_adept":
-            continue
         if pick not in opts:
             raise SceneError(file, f"{key}.feat_choices.{f}", f"{f} raises one of {', '.join(opts)}, not {pick!r}")
         abilities[pick] = min(20, abilities[pick] + 1)
@@ -119,6 +118,13 @@ def setup(raw_feats, raw_choices, raw_reactions, abilities: dict, spells: list, 
     if element is not None and element not in ("acid", "cold", "fire", "lightning", "thunder"):
         raise SceneError(file, f"{key}.feat_choices.elemental_adept", "one of acid, cold, fire, lightning, thunder")
     out = {"feats": feats, "feat_increases": increases, "luck": 3 if "lucky" in feats else 0}
+    if "martial_adept" in feats:
+        ms = str(choices.get("martial_adept", "trip+precision")).split("+")
+        if len(ms) != 2 or len(set(ms)) != 2 or any(m not in MANOEUVRES for m in ms):
+            raise SceneError(file, f"{key}.feat_choices.martial_adept", "two manoeuvres joined by +, from "
+                             + ", ".join(MANOEUVRES) + " (e.g. \"trip+precision\")")
+        out["manoeuvres"] = ms
+        out["superiority"] = 1
     if element:
         out["element"] = element
     if rx:
@@ -456,6 +462,8 @@ def legal_choices(rs, session, a, cands) -> list[dict]:
             out.append({**c, "lucky": True})
         if melee and has(a, "savage_attacker") and not turn.get("savage_used"):
             out.append({**c, "savage": True})
+        if a.data.get("superiority", 0) > 0:
+            out += [{**c, "manoeuvre": m} for m in a.data["manoeuvres"]]
     if not turn.get("bonus"):
         foes = [o for o in session.state.actors.values() if o.id != a.id and not o.dead and rs.hostile(a, o)]
         for kind in ("shove", "grapple"):
@@ -666,3 +674,27 @@ def war_caster_spell(rs, session, r, victim, before) -> bool:
         spell_attack(rs, session, r, victim, name, plan)
         return True
     return False
+
+
+def superiority_die(session, a, manoeuvre) -> int:
+    """DND-F01 Martial Adept: spend the superiority die (one per short rest: one per scene here), a d6 named
+    ``superiority``."""
+    a.data["superiority"] -= 1
+    (v,) = session.roll("superiority", 6, who=a.id, rule="DND-F01", purpose=f"Martial Adept: {manoeuvre}")
+    session.emit({"type": "feat", "who": a.id, "feat": "martial_adept", "manoeuvre": manoeuvre, "die": v, "rule": "DND-F01"})
+    return v
+
+
+def manoeuvre_effect(rs, session, a, t, m) -> None:
+    """Trip: Str save or prone (Large or smaller); pushing: Str save or pushed up to 3 m (2 cells). DC 8 + prof +
+    Str or Dex modifier."""
+    from engine.rules.dnd5e.data import SIZES
+    if SIZES.index(t.size) > SIZES.index("large"):
+        return
+    dc = 8 + a.data["prof"] + max(rs.ab(a, "str"), rs.ab(a, "dex"))
+    if rs.saving_throw(session, t, "str", dc, a, "DND-F01", f"against the {m} manoeuvre"):
+        return
+    if m == "trip":
+        rs.knock_prone(session, t, "DND-F01")
+    else:
+        rs._push_from(session, a, t, 2)

@@ -456,6 +456,8 @@ class Dnd5e(Conditions, Damage, Attacks, Mounts, Ruleset):
                        "power_attack": P("bool", help="-5 to hit, +10 damage (Great Weapon Master, Sharpshooter)"),
                        "lucky": P("bool", help="spend a luck point: one more d20, named luck (Lucky)"),
                        "savage": P("bool", help="reroll the melee damage once a turn, keep the higher (Savage Attacker)"),
+                       "manoeuvre": P("str", choices=("trip", "pushing", "precision"),
+                                      help="spend the superiority die (Martial Adept): trip, pushing, precision"),
                        "bonus_from": P("str", choices=("two_weapon", "great_weapon_master", "polearm_master",
                                                        "crossbow_expert", "charger"),
                                        help="what allows the bonus-action attack (default: the first that applies)")},

@@ -145,6 +145,14 @@ class Attack:
                 raise Illegal("savage needs Savage Attacker and a melee weapon", "DND-F06", "savage")
             if turn.get("savage_used"):
                 raise Illegal("Savage Attacker rerolls once per turn", "DND-F06", "savage")
+        if act.get("manoeuvre"):
+            m = act["manoeuvre"]
+            if m not in a.data.get("manoeuvres", ()):
+                raise Illegal(f"{a.name} does not know the {m} manoeuvre", "DND-F01", "manoeuvre")
+            if a.data.get("superiority", 0) <= 0:
+                raise Illegal(f"{a.name} has no superiority die left", "DND-F01", "manoeuvre")
+            if m != "precision" and not rs.is_melee(w) and "ranged" not in w["properties"]:
+                raise Illegal("a weapon attack is needed", "DND-F01", "manoeuvre")
         if bonus_from == "polearm_master":
             w = feats.butt_end(w)
         plan = rs._attack_plan(session, a, t, w, bool(act.get("bonus")))
