@@ -533,3 +533,18 @@ def test_dnd_f01_martial_adept_trip_and_precision():
         step(make([fighter(feats=["martial_adept"]), guard()]), "f", "attack", target="g", manoeuvre="pushing")
     with pytest.raises(SceneError):
         make([fighter(feats=["martial_adept"], feat_choices={"martial_adept": "trip+trip"})])
+
+
+def test_dnd_f12_mounted_combatant_redirects_attacks_and_the_mount_evades():
+    rider = {"id": "r", "kind": "wyvern_rider", "side": "b", "at": [4, 4, 0], "feats": ["mounted_combatant"]}
+    mount = {"id": "w", "kind": "griffon", "size": "large", "side": "b", "at": [5, 4, 0], "controlled_mount": True}
+    s = make([rider, mount, guard("e", side="r", at=(7, 4, 0), max_hp=90),
+              {"id": "m", "kind": "mage", "side": "r", "at": [9, 4, 0], "spells": ["burning_hands"]}])
+    step(s, "r", "mount", target="w")
+    step(s, "r", "end_turn")
+    step(s, "w", "end_turn")
+    evs = step(s, "e", "attack", target="w", rolls={"attack": 18, "damage": 3})
+    assert find(evs, "feat", feat="mounted_combatant") and find(evs, "attack")["target"] == "r"
+    step(s, "e", "end_turn")
+    evs = step(s, "m", "cast", spell="burning_hands", target="w", rolls={"save": [20, 20], "damage": 3})
+    assert not find(evs, "damage", who="w")                             # a successful save: nothing

@@ -306,6 +306,8 @@ class Attacks(RulesetMixin):
             p2 = self._attack_plan(session, a, t, w, False)
             p2["kind"] = plan.get("kind", "action")
             plan = p2
+        if t.data.get("rider"):
+            t, plan = feats.mounted_redirect(self, session, a, t, plan)     # DND-F12: the rider takes it
         adv, dis = self.attack_sources(session, a, t, plan)
         cover_bonus = {"half": 2, "three-quarters": 5}.get(plan["cover"], 0)
         ac = t.data["ac"] + cover_bonus

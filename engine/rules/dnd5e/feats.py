@@ -67,7 +67,7 @@ MANOEUVRES = ("trip", "pushing", "precision")     # DND-F01: the manoeuvres the 
 POLEARMS = ("glaive", "halberd", "quarterstaff", "spear", "pike")   # DND-F15 (pike: the 5e errata)
 #: the reactions a character may take or decline (``reactions = {name = false}`` on the character, default take)
 REACTIONS = ("opportunity_attack", "sentinel", "mage_slayer", "defensive_duelist", "shield_master", "polearm_master",
-             "lucky", "war_caster")
+             "lucky", "war_caster", "mounted_combatant")
 #: choices whose default is decline (they spend a limited resource): Lucky's points against attacks and on saves
 DEFAULT_DECLINE = ("lucky", "war_caster")
 
@@ -442,7 +442,7 @@ def sentinel_protects(rs, session, attacker, target):
 
 
 #: the reactions each feat brings (the ordinary opportunity attack is everyone's)
-FEAT_REACTIONS = {"war_caster": "war_caster", "lucky": "lucky", "sentinel": "sentinel", "mage_slayer": "mage_slayer", "defensive_duelist": "defensive_duelist",
+FEAT_REACTIONS = {"mounted_combatant": "mounted_combatant", "war_caster": "war_caster", "lucky": "lucky", "sentinel": "sentinel", "mage_slayer": "mage_slayer", "defensive_duelist": "defensive_duelist",
                   "shield_master": "shield_master", "polearm_master": "polearm_master"}
 
 
@@ -698,3 +698,34 @@ def manoeuvre_effect(rs, session, a, t, m) -> None:
         rs.knock_prone(session, t, "DND-F01")
     else:
         rs._push_from(session, a, t, 2)
+
+
+def mounted_redirect(rs, session, a, mount, plan):
+    """DND-F12 Mounted Combatant: an attack aimed at its mount is made against the rider instead (policy
+    ``mounted_combatant``, default take). Returns (target, plan)."""
+    from engine.rules.core import Illegal
+    rider = session.state.actors.get(mount.data["rider"])
+    if rider is None or rider.id == a.id or not rider.data.get("feats") or not has(rider, "mounted_combatant") \
+            or rider.dead or rs.incapacitated(rider) or not reaction_taken(rider, "mounted_combatant"):
+        return mount, plan
+    try:
+        p2 = rs._attack_plan(session, a, rider, plan["weapon"], plan.get("kind") == "bonus")
+    except Illegal:
+        return mount, plan
+    for k in ("kind", "opportunity", "bonus_from"):
+        if k in plan:
+            p2[k] = plan[k]
+    session.emit({"type": "feat", "who": rider.id, "feat": "mounted_combatant", "rule": "DND-F12", "attacker": a.id,
+                  "text": f"the attack aimed at {mount.name} is made against {rider.name}"})
+    return rider, p2
+
+
+def mount_evasion(rs, session, mount, ok, full, amt) -> int:
+    """DND-F12: its mount takes no damage on a successful Dex save for half, half on a failed one."""
+    rider = session.state.actors.get(mount.data.get("rider") or "")
+    if rider is None or not rider.data.get("feats") or not has(rider, "mounted_combatant"):
+        return amt
+    new = 0 if ok else full // 2
+    session.emit({"type": "feat", "who": rider.id, "feat": "mounted_combatant", "rule": "DND-F12", "mount": mount.id,
+                  "text": f"its mount evades: {new} damage instead of {amt}"})
+    return new

@@ -141,6 +141,8 @@ class Cast:
                     amt = dmg if not ok else (dmg // 2 if sp.get("half") else 0)
                     if ok and amt and sp["save"] == "dex" and len(plan["targets"]) == 1 and feats.shield_master_evades(rs, session, t):
                         amt = 0
+                    if amt and sp["save"] == "dex" and sp.get("half"):
+                        amt = feats.mount_evasion(rs, session, t, ok, dmg, amt)     # DND-F12
                     if amt:
                         rs.apply_damage(session, t, amt, sp["type"], a.id, "DND-21")
                 if not ok and sp.get("condition") and not t.dead:
