@@ -548,3 +548,15 @@ def test_dnd_f12_mounted_combatant_redirects_attacks_and_the_mount_evades():
     step(s, "e", "end_turn")
     evs = step(s, "m", "cast", spell="burning_hands", target="w", rolls={"save": [20, 20], "damage": 3})
     assert not find(evs, "damage", who="w")                             # a successful save: nothing
+
+
+def test_dnd_f26_inspiring_leader_temp_hp_within_9_m():
+    s = make([fighter("l", feats=["inspiring_leader"], abilities={"cha": 15}), fighter("a", at=(7, 5, 0)),
+              fighter("far", at=(11, 11, 0)), guard("g", side="b", at=(6, 6, 0))])
+    evs = step(s, "gm", "inspire", target="l")
+    assert set(find(evs, "feat", feat="inspiring_leader")["inspired"]) == {"l", "a"}
+    assert s.state.actors["a"].temp_hp == 5 + 2 and s.state.actors["far"].temp_hp == 0 and s.state.actors["g"].temp_hp == 0
+    with pytest.raises(Illegal):
+        step(s, "gm", "inspire", target="l")                              # once each
+    with pytest.raises(Illegal):
+        step(s, "gm", "inspire", target="a")                              # no feat

@@ -729,3 +729,35 @@ def mount_evasion(rs, session, mount, ok, full, amt) -> int:
     session.emit({"type": "feat", "who": rider.id, "feat": "mounted_combatant", "rule": "DND-F12", "mount": mount.id,
                   "text": f"its mount evades: {new} damage instead of {amt}"})
     return new
+
+
+def check_inspire(rs, session, leader):
+    """DND-F26 Inspiring Leader: a 10-minute speech is out of combat time, so the game master rules it took place
+    (``actor = "gm"``, ``inspire``, ``target = LEADER``): up to six friendly creatures (the leader included) within
+    9 m that can see it gain temporary HP = its level + Cha modifier; once per rest each (once per scene here)."""
+    from engine.rules.core import Illegal
+    from engine.world.geometry import distance_m
+    if not has(leader, "inspiring_leader"):
+        raise Illegal(f"{leader.name} does not have Inspiring Leader (or lost its Cha 13)", "DND-F26", "target")
+    if leader.dead or rs.incapacitated(leader):
+        raise Illegal(f"{leader.name} cannot speak now", "DND-F26", "target")
+    done = session.state.data.get("inspired", [])
+    cell = session.world.cell_m
+    out = []
+    for o in sorted(session.state.actors.values(), key=lambda o: (o.id != leader.id, o.id)):
+        if o.dead or rs.hostile(o, leader) or o.id in done:
+            continue
+        if o.id == leader.id or (distance_m(o.body(), leader.body(), cell) <= 9.0 + 1e-9 and rs.sees(session, o, leader)):
+            out.append(o.id)
+    if not out:
+        raise Illegal("nobody within 9 m who sees the leader can still be inspired", "DND-F26", "target")
+    return {"target": leader.id, "inspired": out[:6]}
+
+
+def apply_inspire(rs, session, leader, plan):
+    amt = max(0, leader.data["level"] + rs.ab(leader, "cha"))
+    session.emit({"type": "feat", "who": leader.id, "feat": "inspiring_leader", "rule": "DND-F26",
+                  "inspired": plan["inspired"], "temp_hp": amt})
+    for i in plan["inspired"]:
+        session.state.data.setdefault("inspired", []).append(i)
+        rs.give_temp_hp(session, session.state.actors[i], amt, "DND-F26")

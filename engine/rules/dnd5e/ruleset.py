@@ -91,7 +91,7 @@ class Dnd5e(Conditions, Damage, Attacks, Mounts, Ruleset):
                "dodge_unseen": ("disadvantage", "needs_sight")}
     # ------------------------------------------------------------------------------------------ turn structure
     ECONOMY_KEYS = ("action", "bonus")
-    GM_ACTIONS = ("condition", "damage", "heal", "temp_hp")
+    GM_ACTIONS = ("condition", "damage", "heal", "temp_hp", "inspire")
     CONTROLLED_MOUNT_ACTIONS = ("move", "dash", "disengage", "dodge", "end_turn")
 
 
@@ -483,6 +483,7 @@ class Dnd5e(Conditions, Damage, Attacks, Mounts, Ruleset):
             "damage": {"target": P("id", True), "amount": P("int", True), "type": P("str", default="bludgeoning")},
             "heal": {"target": P("id", True), "amount": P("int", True)},
             "temp_hp": {"target": P("id", True), "amount": P("int", True)},
+            "inspire": {"target": P("id", True, help="the Inspiring Leader whose 10-minute speech the game master rules took place")},
         }
 
     def check(self, session: Session, act: dict):

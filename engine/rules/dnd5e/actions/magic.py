@@ -171,6 +171,8 @@ class Gm:
                     raise Illegal(f"unknown condition {c!r}; one of {', '.join(CONDITIONS)}", "", k)
             if act.get("source"):
                 session.actor(act["source"], "source")
+        elif act["action"] == "inspire":
+            return feats.check_inspire(rs, session, t)
         elif act["amount"] < 0:
             raise Illegal("amount must not be negative", "", "amount")
         return {"target": t.id}
@@ -190,3 +192,5 @@ class Gm:
             rs.heal(session, t, act["amount"], "DND-02")
         elif k == "temp_hp":
             rs.give_temp_hp(session, t, act["amount"], "DND-35")
+        elif k == "inspire":
+            feats.apply_inspire(rs, session, t, plan)
