@@ -446,24 +446,32 @@ FEAT_REACTIONS = {"mounted_combatant": "mounted_combatant", "war_caster": "war_c
                   "shield_master": "shield_master", "polearm_master": "polearm_master"}
 
 
-def legal_choices(rs, session, a, cands) -> list[dict]:
-    """The choices a feat gives, as ready-to-step actions: power attack, a luck point, Savage Attacker's reroll,
-    bonus attacks (GWM, Polearm Master, Crossbow Expert, Charger), reactions to take or decline."""
+def attack_variants(rs, session, a, legal) -> list[dict]:
+    """The options of each legal (Attack-action) attack: power attack, a luck point, Savage Attacker, a manoeuvre;
+    each under the same condition ``Attack.check`` applies to it."""
     out = []
     turn = session.state.turn
-    for c in cands:
+    for c in legal:
         if c["action"] != "attack" or c.get("bonus"):
             continue
         w = rs.weapon(a, c["weapon"])
         melee = rs.is_melee(w)
-        if power_attack_feat(rs, a, w, melee) or (melee and power_attack_feat(rs, a, w, True)):
+        if power_attack_feat(rs, a, w, melee):
             out.append({**c, "power_attack": True})
         if a.data.get("luck", 0) > 0:
             out.append({**c, "lucky": True})
         if melee and has(a, "savage_attacker") and not turn.get("savage_used"):
             out.append({**c, "savage": True})
-        if a.data.get("superiority", 0) > 0:
+        if a.data.get("superiority", 0) > 0 and (melee or "ranged" in w["properties"]):
             out += [{**c, "manoeuvre": m} for m in a.data["manoeuvres"]]
+    return out
+
+
+def legal_choices(rs, session, a, cands) -> list[dict]:
+    """The choices a feat gives, as ready-to-step actions: power attack, a luck point, Savage Attacker's reroll,
+    bonus attacks (GWM, Polearm Master, Crossbow Expert, Charger), reactions to take or decline."""
+    out = []
+    turn = session.state.turn
     if not turn.get("bonus"):
         foes = [o for o in session.state.actors.values() if o.id != a.id and not o.dead and rs.hostile(a, o)]
         for kind in ("shove", "grapple"):

@@ -590,10 +590,14 @@ class Dnd5e(Conditions, Damage, Attacks, Mounts, Ruleset):
                           {"actor": a.id, "action": "ready", "weapon": a.data["weapons"][0]["name"]},
                           {"actor": a.id, "action": "stand"}, {"actor": a.id, "action": "escape"},
                           {"actor": a.id, "action": "dismount"}]
-        if a.data.get("feats") and not self.incapacitated(a):
-            cands += feats.legal_choices(self, session, a, cands)
         if a.flying and not a.data.get("mounted_on"):
             out.append({"actor": a.id, "action": "end_turn", "stay_aloft": False})     # AIR-10: the player's choice
+        if a.data.get("feats") and not self.incapacitated(a):
+            legal = self.keep_legal(session, cands)
+            # the options of an attack already found legal (power attack, luck, savage, a manoeuvre) are legal when
+            # their own condition holds (checked in feats.attack_variants, as Attack.check does); the rest is checked
+            return out + legal + feats.attack_variants(self, session, a, legal) + \
+                self.keep_legal(session, feats.legal_choices(self, session, a, cands))
         return out + self.keep_legal(session, cands)
 
     def preview(self, session, act: dict) -> dict:
