@@ -75,7 +75,7 @@ RULES = [
      'tests': ['tests/test_dnd_feats.py::test_dnd_f_sheet_feats_recorded_with_their_increase']},
     {'id': 'DND-F12',
      'rule': 'Mounted Combatant',
-     'status': "partly (the advantage; redirecting attacks and the mount's evasion are not automated)",
+     'status': 'built',
      'decision': 'advantage on melee attacks against an unmounted creature smaller than its mount; an attack aimed at its mount is made against the rider (policy `mounted_combatant`, default take); its mount takes no damage on a successful Dex save for half, half on a failure',
      'where': 'feats `extra_advantage`, `mounted_redirect`, `mount_evasion`',
      'tests': ['tests/test_dnd_feats.py::test_dnd_f12_mounted_combatant_redirects_attacks_and_the_mount_evades', 'tests/test_dnd_feats.py::test_dnd_f12_mounted_combatant_advantage_on_smaller_unmounted']},
