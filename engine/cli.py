@@ -178,6 +178,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--quick", action="store_true", help="smaller sizes, for a smoke test")
     s.add_argument("--breakdown", action="store_true",
                    help="render: also time the same views with a single-colour terrain and with no terrain")
+    s.add_argument("--feats", action="store_true", help="rules: every character of the skirmish takes 14 combat feats")
 
     from engine.interop.commands import add_arguments as interop_arguments   # import MAP, export SCENE
 

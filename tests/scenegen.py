@@ -47,6 +47,14 @@ DND_KINDS = ["archer", "knight", "harpy", "rogue", "priest", "mage", "guard", "d
          "flying_scout"]
 
 
+def _feat_pool():
+    from engine.rules.dnd5e.feats import FEATS
+    return sorted(n for n, f in FEATS.items() if f["prereq"] is None)
+
+
+FEAT_POOL = _feat_pool()
+
+
 def dnd5e_scene_text(rng: random.Random) -> str:
     X, Y, Z = rng.randint(8, 12), rng.randint(8, 12), rng.randint(6, 9)
     fills, solid = random_fills(rng, X, Y, Z, ["stone", "roof", "brick", "wood"])
@@ -84,6 +92,11 @@ def dnd5e_scene_text(rng: random.Random) -> str:
                     lines += ['items = ["potion_of_healing"]']
                 if rng.random() < 0.3:
                     lines += ["pc = true"]
+                if rng.random() < 0.7:               # random feats (issue 12): those without a prerequisite
+                    picks = rng.sample(FEAT_POOL, rng.randint(1, 4))
+                    lines += ["feats = [" + ", ".join(f'"{f}"' for f in picks) + "]"]
+                    if rng.random() < 0.25:
+                        lines += ["reactions = { opportunity_attack = false }"]
                 break
     return "\n".join(lines) + "\n"
 

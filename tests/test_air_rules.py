@@ -10,7 +10,7 @@ from test_rules_helpers import find, make, step, types
 
 pytestmark = pytest.mark.unit
 
-HARPY = {"id": "h", "name": "Kestrel", "kind": "harpy", "side": "sky"}      # speed 6, fly 12, 38 HP, AC 11
+HARPY = {"id": "h", "name": "Kestrel", "kind": "harpy", "side": "sky", "speed_m": 12}   # fly 12 (AIR-09: in the air at its ground speed, 12 here), 38 HP, AC 11
 ROOF = ("roof", (2, 2, 0), (6, 6, 3))        # roof top: layer 4
 
 
@@ -92,7 +92,7 @@ def test_air05_melee_reach_in_layers(weapon, layer, ok):
 
 
 def test_air05_climbing_out_of_reach_provokes_an_opportunity_attack():
-    chars = [{"id": "h", "kind": "harpy", "side": "s", "at": [5, 4, 1], "flying": True},
+    chars = [{"id": "h", "kind": "harpy", "side": "s", "at": [5, 4, 1], "flying": True, "speed_m": 12},
              {"id": "k", "kind": "knight", "side": "g", "at": [5, 5, 0]}]
     s2 = make(chars)
     evs = step(s2, "h", "move", to=[5, 4, 2], rolls={"attack": 1})
@@ -227,12 +227,22 @@ def test_air10_grappler_option_can_fly():
     assert s.state.actors["h"].flying
 
 
-def test_air10_incapacitated_flyer_cannot_pay_upkeep():
+def test_air10_incapacitated_flyer_falls_at_once():
+    """AIR-10 "perde ... a Ação Bônus": an incapacitated flyer drops when it becomes incapacitated."""
     s = make([HARPY | {"at": [2, 2, 4], "flying": True}, {"id": "x", "kind": "guard", "side": "g", "at": [9, 9, 0]}])
+    evs = step(s, "gm", "condition", target="h", add="incapacitated")
+    assert not s.state.actors["h"].flying and find(evs, "fall", who="h")
+    assert find(evs, "flight_lost", who="h")["because"] == "AIR-10"
+
+
+def test_air10_incapacitated_flyer_cannot_pay_upkeep():
+    """The old reading (option incapacitated_flyer = "end_of_turn"): it falls when its skipped turn ends."""
+    opts = {"incapacitated_flyer": "end_of_turn"}
+    s = make([HARPY | {"at": [2, 2, 4], "flying": True}, {"id": "x", "kind": "guard", "side": "g", "at": [9, 9, 0]}], options=opts)
     step(s, "gm", "condition", target="h", add="incapacitated")
     assert s.state.actors["h"].flying
     # its turn is skipped (it cannot act) and it cannot spend the bonus action: it falls
-    s2 = make([{"id": "x", "kind": "guard", "side": "g", "at": [9, 9, 0]}, HARPY | {"at": [2, 2, 4], "flying": True}])
+    s2 = make([{"id": "x", "kind": "guard", "side": "g", "at": [9, 9, 0]}, HARPY | {"at": [2, 2, 4], "flying": True}], options=opts)
     step(s2, "gm", "condition", target="h", add="incapacitated")
     evs = step(s2, "x", "end_turn")
     assert find(evs, "turn_skipped", who="h") and find(evs, "fall", who="h")

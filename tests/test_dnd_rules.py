@@ -394,7 +394,7 @@ def test_dnd35_temporary_hp():
 def test_dnd36_mounts():
     rider = {"id": "r", "kind": "wyvern_rider", "side": "b", "at": [4, 4, 0]}
     mount = {"id": "w", "kind": "griffon", "size": "large", "side": "b", "at": [5, 4, 0], "controlled_mount": True}
-    s = make([rider, mount, guard("e", side="r", at=(10, 10, 0))])
+    s = make([rider, mount, guard("e", side="r", at=(10, 10, 0))], options={"air_speed": "fly_speed"})
     step(s, "r", "mount", target="w")
     assert s.state.turn["moved_m"] == 4.5 and s.state.actors["r"].pos == (5, 4, 0)
     with pytest.raises(Illegal):

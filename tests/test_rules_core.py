@@ -19,7 +19,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 DUEL = [
     {"id": "archer", "kind": "archer", "side": "red", "at": [1, 1, 0]},
-    {"id": "harpy", "kind": "harpy", "side": "blue", "at": [6, 6, 3], "flying": True},
+    {"id": "harpy", "kind": "harpy", "side": "blue", "at": [6, 6, 3], "flying": True, "speed_m": 12},
 ]
 
 
@@ -63,7 +63,7 @@ def test_forced_list_then_generator():
 
 
 def test_illegal_action_changes_nothing_and_names_rule():
-    s = make([{"id": "kestrel", "name": "Kestrel", "kind": "harpy", "side": "sky", "at": [2, 2, 0]}])
+    s = make([{"id": "kestrel", "name": "Kestrel", "kind": "harpy", "side": "sky", "at": [2, 2, 0], "speed_m": 12}])
     step(s, "kestrel", "move", to=[2, 2, 1])
     before = s.fingerprint()
     with pytest.raises(Illegal) as e:
@@ -126,7 +126,7 @@ def test_legal_actions_are_all_legal_and_preview():
 
 
 def test_preview_of_flight_says_bonus_action_needed():
-    s = make([{"id": "h", "kind": "harpy", "side": "sky", "at": [2, 2, 0]}])
+    s = make([{"id": "h", "kind": "harpy", "side": "sky", "at": [2, 2, 0], "speed_m": 12}])
     p = s.preview({"actor": "h", "action": "move", "to": [2, 3, 1]})
     assert p["takeoffs"] == 1 and p["ends_aloft"] and p["bonus_action_needed"] and p["bonus_action_available"]
 

@@ -415,7 +415,7 @@ def explain_unreachable(session: Session, a: Actor, to, r: Reach, fly: bool) -> 
     p = free.path(x, y, z)
     b = path_breakdown(session, a, p)
     bits = []
-    rule = "AIR-09"
+    rule = "AIR-09" if fly else session.ruleset.walk_rule
     if b["takeoffs"]:
         bits.append(f"taking off costs {b['takeoff_m']:g} m (AIR-06)")
         rule = "AIR-06"
@@ -424,7 +424,7 @@ def explain_unreachable(session: Session, a: Actor, to, r: Reach, fly: bool) -> 
         rule = "AIR-07"
     if b["layers_down"]:
         bits.append(f"descending {b['layers_down']} layer{'s' if b['layers_down'] != 1 else ''} costs {b['descend_m']:g} m")
-        rule = "AIR-07" if rule == "AIR-09" else rule
+        rule = "AIR-07" if rule in ("AIR-09", session.ruleset.walk_rule) else rule
     if b["horizontal_m"]:
         bits.append(f"{b['horizontal_m']:g} m across")
     what = "; ".join(bits) if bits else "the path"
@@ -486,7 +486,7 @@ def fall(session: Session, a: Actor, layers: int | None, rule: str, cause: str) 
     _carry_rider(session, a)
     riders = _riders(session, a)
     if dmg > 0:
-        session.ruleset.apply_damage(session, a, dmg, "falling", None, drule)
+        session.ruleset.apply_damage(session, a, dmg, session.ruleset.fall_type(session), None, drule)
     for rider in riders:            # the rider took the same fall; then the mount's Prone applies to it
         fall_rider(session, rider, n, ground)
     if not a.dead:
@@ -529,7 +529,7 @@ def fall_rider(session, rider, layers, ground):
     session.emit({"type": "fall", "who": rider.id, "from": ground + layers, "to": ground, "layers": layers,
                   "cause": "its mount fell", "rule": drule, "percent": pct, "damage": dmg, "damage_rule": drule})
     if dmg > 0:
-        session.ruleset.apply_damage(session, rider, dmg, "falling", None, drule)
+        session.ruleset.apply_damage(session, rider, dmg, session.ruleset.fall_type(session), None, drule)
 
 
 def fall_roll(session: Session, a: Actor, rule: str = "AIR-11") -> None:

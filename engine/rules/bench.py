@@ -72,10 +72,19 @@ at = [20, 8, 3]
 """
 
 
-def skirmish_scene():
+#: ``aerie bench rules --feats``: every character takes these (the feats without a prerequisite that act in combat)
+BENCH_FEATS = ("sentinel", "mobile", "alert", "lucky", "savage_attacker", "great_weapon_master", "sharpshooter",
+               "polearm_master", "crossbow_expert", "tough", "mage_slayer", "shield_master", "heavy_armor_master", "charger")
+
+
+def skirmish_scene(feats: bool = False):
     from engine.world.scene import parse_scene
 
-    return parse_scene(SKIRMISH, "<bench skirmish>")
+    text = SKIRMISH
+    if feats:
+        line = "feats = [" + ", ".join(f'"{f}"' for f in BENCH_FEATS) + "]"
+        text = text.replace("[[characters]]\n", f"[[characters]]\n{line}\n")
+    return parse_scene(text, "<bench skirmish>")
 
 
 def random_action(session, rng: random.Random) -> dict | None:
@@ -92,7 +101,8 @@ def random_action(session, rng: random.Random) -> dict | None:
 def bench_rules(args) -> int:
     from engine.rules.core import Session
 
-    scene = skirmish_scene()
+    feats = bool(getattr(args, "feats", False))
+    scene = skirmish_scene(feats)
     quick = getattr(args, "quick", False)
     seed = int(getattr(args, "seed", 1) or 1)
     budget_s = 2.0 if quick else 10.0
@@ -130,7 +140,8 @@ def bench_rules(args) -> int:
         assert again.fingerprint() == f.fingerprint()
     replay = time.perf_counter() - t1
     X, Y, Z = scene.world.size
-    print(f"rules: 4 v 4 aerial skirmish ({X}x{Y}x{Z}, line of sight on every attack): {steps} random legal actions "
+    print(f"rules: 4 v 4 aerial skirmish ({X}x{Y}x{Z}, line of sight on every attack"
+          f"{', %d feats on every character' % len(BENCH_FEATS) if feats else ''}): {steps} random legal actions "
           f"in {total:.2f} s over {len(fights)} fights")
     print(f"  {replayed / replay:,.0f} actions/s stepped (replaying them from scratch, {replay:.2f} s)")
     print(f"  {steps / max(step_time, 1e-9):,.0f} actions/s for Session.step in the loop; "

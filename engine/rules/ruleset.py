@@ -21,6 +21,10 @@ class Ruleset:
     upkeep_name = "bonus action"
     #: the rule ID of "a move cannot end in another creature's space" (empty: no ID)
     occupied_rule = ""
+    #: the rule ID that limits a walker's move (a flyer's is AIR-09)
+    walk_rule = "AIR-09"
+    #: the damage type of a fall (AIR-12), passed to apply_damage
+    fall_damage_type = "falling"
     #: options this ruleset understands, with defaults (scene ``[options]`` overrides)
     DEFAULT_OPTIONS: ClassVar[dict] = {}
 
@@ -134,6 +138,10 @@ class Ruleset:
     def knock_prone(self, session: Session, actor: Actor, rule: str) -> None:
         raise NotImplementedError
 
+    def fall_type(self, session: Session) -> str:
+        """The damage type of a fall (AIR-12), for resistances and immunities."""
+        return self.fall_damage_type
+
     def fall_damage(self, session: Session, actor: Actor, layers: int) -> tuple[int, str] | None:
         """A fall of ``layers`` layers just reached the ground: (damage, rule) by the ruleset's own fall rule
         (it may roll), or None for AIR-12's percentage of max HP (the default)."""
@@ -159,6 +167,12 @@ class Ruleset:
     EVENT_LINES: ClassVar[dict] = {}
     #: the action table: name -> unit (``check(rs, session, actor, action) -> plan``, ``apply(...)``)
     ACTIONS: ClassVar[dict] = {}
+
+    @classmethod
+    def query_notes(cls, scene, a, b, result: dict) -> list[dict]:
+        """``aerie query``: what the characters' own features change in these numbers (5e: feats), as
+        ``{"feature", "rule", "text"}``; none by default."""
+        return []
 
     def hud_rows(self, session: Session, actor: Actor) -> list[str]:
         """The character panel's rows about its health."""

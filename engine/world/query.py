@@ -19,7 +19,7 @@ def query(scene, a_id: str, b_id: str, a_at=None, b_at=None) -> dict:
     a, b = _char(scene, a_id, "--from"), _char(scene, b_id, "--to")
     ba, bb = Body.of(a, a_at), Body.of(b, b_at)
     cov = cover_between(scene.world, ba, bb, scene.ruleset, scene.spec.options.get("cover_thresholds"))
-    return {
+    out = {
         "from": a.id,
         "to": b.id,
         "from_position": [ba.x, ba.y, ba.layer],
@@ -34,6 +34,12 @@ def query(scene, a_id: str, b_id: str, a_at=None, b_at=None) -> dict:
         "cover": cov.level,
         "ruleset": scene.ruleset,
     }
+    from engine.rules.registry import info
+
+    notes = info(scene.ruleset).ruleset_class().query_notes(scene, a, b, out)
+    if notes:
+        out["features"] = notes       # which feature (5e: feat) changes which of these numbers
+    return out
 
 
 def cover_rule(ruleset: str) -> str:
@@ -53,4 +59,6 @@ def explain(scene, r: dict) -> str:
         f"  visible: {'yes' if r['visible'] else 'no'} (AIR-15)",
         f"  cover: {r['cover']} ({cover_rule(scene.ruleset)}; thresholds in docs/rules.md)",
     ]
+    for n in r.get("features", []):
+        lines.append(f"  {n['feature']}: {n['text']} ({n['rule']})")
     return "\n".join(lines)

@@ -6,12 +6,13 @@ CONDITIONS = {
     "grappled": "BAT-54", "grappling": "BAT-55", "shaken": "BAT-56", "prone": "BAT-57", "confused": "BAT-58",
     "exposed": "BAT-59", "slow": "BAT-60", "paralyzed": "BAT-61", "petrified": "BAT-62", "stuck": "BAT-63",
     "overloaded": "BAT-64", "unaware": "BAT-37", "helpless": "BAT-37", "hallucinating": "BAT-53",
+    "frozen": "AIR-10",   # Congelado (AIR-10): GM-applied; takes a flyer's movement, so it falls
 }
 #: What the conditions do, as tags: each tag lists its conditions in the order the rules report them. Code asks
 #: for a tag (``Baton.tagged(actor, tag)``), not for names.
 CONDITION_TAGS = {
-    "grounds_flyer": ("prone", "paralyzed", "petrified", "stuck"),        # AIR-10 with BAT-57, BAT-61..63
-    "speed_zero": ("petrified", "paralyzed", "stuck"),                    # BAT-61..63: cannot move
+    "grounds_flyer": ("prone", "paralyzed", "petrified", "stuck", "frozen"),   # AIR-10 with BAT-57, BAT-61..63
+    "speed_zero": ("petrified", "paralyzed", "stuck", "frozen"),          # BAT-61..63 (frozen: AIR-10): cannot move
 }
 NEEDS_MOVEMENT = ("move", "stand", "dash", "charge", "drop", "dismount")
 MAJOR = ("attack", "charge", "create_opportunity", "disarm", "dash", "grab", "trip", "push", "break_free",

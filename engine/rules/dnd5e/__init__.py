@@ -13,5 +13,7 @@ RULESET = RulesetInfo(
     default=True,
     doc="docs/rules-core.md",
     extra={"catalogue": ["engine.rules.dnd5e.catalogue", "engine.rules.dnd5e.feats_catalogue"],
-           "where": {"5e": "engine.rules.dnd5e.ruleset", "5e data": "engine.rules.dnd5e.data", "data": "engine.rules.dnd5e.data"}},
+           "where": {"5e": "engine.rules.dnd5e.ruleset", "5e data": "engine.rules.dnd5e.data", "data": "engine.rules.dnd5e.data",
+                     "feats": "engine.rules.dnd5e.feats",
+                     "feat moments": "engine.rules.dnd5e.feats_moments"}},
 )

@@ -106,7 +106,8 @@ def frightened_attacker(rs, session, a, t, plan, ctx):
 
 @source("DND-24")
 def dodging_target(rs, session, a, t, plan, ctx):
-    if t.data["dodging"] and not rs.incapacitated(t) and not rs.speed_zero(t) and rs.sees(session, t, a):
+    if t.data["dodging"] and not rs.incapacitated(t) and not rs.speed_zero(t) \
+            and (rs.opt("dodge_unseen") == "disadvantage" or rs.sees(session, t, a)):
         yield DIS, "the target is dodging"
 
 

@@ -8,7 +8,7 @@ from typing import Any
 
 from engine.rules import aerial
 from engine.rules.core import Actor, Illegal, Session
-from engine.rules.dnd5e import advantage
+from engine.rules.dnd5e import advantage, feats
 from engine.rules.dnd5e.common import dice_spec
 from engine.rules.mixin import RulesetMixin
 from engine.world.cover import cover_between
@@ -80,6 +80,8 @@ class Attacks(RulesetMixin):
                 continue
             if r.data["mounted_on"] == a.id or a.data.get("rider") == r.id:
                 continue
+            if not self._oa_allowed(session, r, a):
+                continue
             w, reach = self._oa_weapon(r)
             if w is None:
                 continue
@@ -98,11 +100,17 @@ class Attacks(RulesetMixin):
                     victim = session.state.actors[a.data["rider"]]     # DND-36: the attacker's choice
                 if not self.sees(session, r, victim):
                     continue
+                if feats.war_caster_spell(self, session, r, victim, before if not any_ else None):
+                    any_ = True       # DND-F14: a cantrip instead of the opportunity attack
+                    if a.dead or a.hp == 0 or a.pos != here:
+                        break
+                    continue
                 try:
                     plan = self._attack_plan(session, r, victim, w, False)
                 except Illegal:
                     continue          # e.g. charmed by the mover (DND-54)
                 plan["kind"] = "reaction"
+                plan["opportunity"] = True
                 r.data["reaction_used"] = True
                 if before is not None and not any_:
                     before()
@@ -110,9 +118,56 @@ class Attacks(RulesetMixin):
                               "rule": "DND-28", "reach_rule": "AIR-05"})
                 self._resolve_attack(session, r, victim, plan, {})
                 any_ = True
-                if a.dead or a.hp == 0 or a.pos != here:
+                if a.dead or a.hp == 0 or a.pos != here or a.data.get("speed_zero_by"):
                     break
         return any_
+
+    def _oa_allowed(self, session, r: Actor, a: Actor) -> bool:
+        """The reactor's policy (default take, DND-28), Disengage (not against a Sentinel, DND-F37), Mobile
+        (no opportunity attack from a creature it attacked in melee this turn, DND-F27)."""
+        turn = session.state.turn
+        if turn.get("disengaged") and not feats.can_oa_despite_disengage(r):
+            return False
+        if not feats.reaction_taken(r, "opportunity_attack"):
+            return False
+        if a.data.get("feats") and feats.has(a, "mobile") and r.id in turn.get("melee_attacked", ()) \
+                and turn.get("actor") == a.id:
+            return False
+        return True
+
+    def _entering_reach(self, session, a: Actor, here, there) -> bool:
+        """DND-F15 Polearm Master: an opportunity attack when a creature enters its polearm's reach (AIR-05 across
+        layers). Returns True when the mover must stop (hit to 0 HP, speed 0 by Sentinel, knocked down)."""
+        cell = session.world.cell_m
+        for r in list(session.state.actors.values()):
+            if r.id == a.id or not r.data.get("feats") or not feats.has(r, "polearm_master") or not self.hostile(r, a):
+                continue
+            if r.dead or self.incapacitated(r) or r.data["reaction_used"] or not feats.reaction_taken(r, "polearm_master"):
+                continue
+            ws = [w for w in r.data["weapons"] if w["name"] in feats.POLEARMS and self.is_melee(w)]
+            if not ws:
+                continue
+            w = ws[0]
+            reach = self.melee_reach(r, w)
+            rb = r.body()
+            if in_melee_reach(rb, a.body().moved(*there), reach, cell) and not in_melee_reach(rb, a.body().moved(*here), reach, cell):
+                a.x, a.y, a.layer = there
+                aerial._carry_rider(session, a)
+                if not self.sees(session, r, a):
+                    continue
+                try:
+                    plan = self._attack_plan(session, r, a, w, False)
+                except Illegal:
+                    continue
+                plan["kind"] = "reaction"
+                plan["opportunity"] = True
+                r.data["reaction_used"] = True
+                session.emit({"type": "opportunity_attack", "who": r.id, "target": a.id, "weapon": w["name"],
+                              "rule": "DND-F15", "reach_rule": "AIR-05", "trigger": "entered reach"})
+                self._resolve_attack(session, r, a, plan, {})
+                if a.dead or a.hp == 0 or a.data.get("speed_zero_by") or a.has("prone"):
+                    return True
+        return False
 
     def geom(self, session, a: Actor) -> Body:
         """A rider occupies its mount's footprint (it reaches and is reached from any side of it, DND-36)."""
@@ -177,6 +232,11 @@ class Attacks(RulesetMixin):
                 "cover": level, "blocked_fraction": cov.blocked_fraction, "kind": "bonus" if bonus else "action"}
         if by:
             plan["cover_by"] = by
+        if a.data.get("feats"):
+            ig = feats.cover_ignored(a, plan)     # DND-F30: the same sight line; half/three-quarters do not count
+            if ig:
+                plan["cover_ignored"] = {"cover": level, "feat": ig, "rule": feats.FEAT_ID[ig]}
+                plan["cover"] = "none"
         return plan
 
     def _creature_between(self, session, a: Actor, t: Actor) -> str | None:
@@ -219,7 +279,13 @@ class Attacks(RulesetMixin):
     def attack_sources(self, session, a: Actor, t: Actor, plan) -> tuple[list, list]:
         """Advantage and disadvantage sources (rule IDs): the named functions on the hook
         ``engine.rules.dnd5e.advantage.ATTACK_SOURCES``."""
-        return advantage.attack_sources(self, session, a, t, plan)
+        adv, dis = advantage.attack_sources(self, session, a, t, plan)
+        if a.data.get("feats") or t.data.get("feats"):
+            adv, dis, used = feats.drop_sources(self, session, a, t, plan, adv, dis)
+            for f in used:
+                plan.setdefault("feats_used", []).append(f)
+            adv += feats.extra_advantage(self, session, a, t, plan)
+        return adv, dis
 
     def attack_bonus(self, a: Actor, w: dict, melee: bool) -> int:
         if "to_hit" in w:
@@ -240,14 +306,41 @@ class Attacks(RulesetMixin):
             p2 = self._attack_plan(session, a, t, w, False)
             p2["kind"] = plan.get("kind", "action")
             plan = p2
+        if t.data.get("rider"):
+            t, plan = feats.mounted_redirect(self, session, a, t, plan)     # DND-F12: the rider takes it
         adv, dis = self.attack_sources(session, a, t, plan)
         cover_bonus = {"half": 2, "three-quarters": 5}.get(plan["cover"], 0)
         ac = t.data["ac"] + cover_bonus
         bonus = self.attack_bonus(a, w, plan["melee"])
+        mods = feats.attack_mods(self, session, a, t, plan, act)
+        bonus += sum(m["to_hit"] for m in mods)
         r = self.d20(session, "attack", a.id, bool(adv), bool(dis), "DND-16", f"{w['name']} against {t.name}")
+        luck = None
+        if act.get("lucky"):                       # DND-F32: one more d20, the player picks (the better one)
+            a.data["luck"] -= 1
+            (luck,) = session.roll("luck", 20, who=a.id, rule="DND-F32", purpose="Lucky: an extra d20 on the attack")
+            r = max(r, luck)
         total = r + bonus
         crit = r == 20
         hit = crit or (r != 1 and total >= ac)
+        sup = None
+        if act.get("manoeuvre"):
+            sup = feats.superiority_die(session, a, act["manoeuvre"])    # DND-F01
+            if act["manoeuvre"] == "precision":
+                total += sup
+                hit = crit or (r != 1 and total >= ac)
+        if hit and t.data.get("feats"):
+            r2 = feats.lucky_defence(self, session, t, r)      # DND-F32: its own d20 against the attack
+            if r2 != r:
+                r = r2
+                total = r + bonus
+                crit = r == 20
+                hit = crit or (r != 1 and total >= ac)
+        dd_ac = None
+        if hit and t.data.get("feats"):
+            dd_ac = feats.defensive_duelist(self, session, a, t, plan, r, total, ac, hit, crit)
+            if dd_ac is not None:
+                ac, hit = dd_ac, False
         near = engaged(a.body(), t.body())
         if hit and near and (t.has("unconscious") or t.has("paralyzed")):
             crit = True                           # DND-41 / DND-51
@@ -258,10 +351,26 @@ class Attacks(RulesetMixin):
               "melee": plan["melee"], "kind": plan.get("kind", "action")}
         if plan.get("cover_by"):
             ev["cover_by"] = plan["cover_by"]
+        if plan.get("cover_ignored") or mods or luck is not None or plan.get("feats_used") or plan.get("bonus_from"):
+            fu = sorted(set(plan.get("feats_used", []) + [m["feat"] for m in mods]
+                            + ([plan["cover_ignored"]["feat"]] if plan.get("cover_ignored") else [])
+                            + (["lucky"] if luck is not None else [])
+                            + ([plan["bonus_from"]] if plan.get("bonus_from") not in (None, "two_weapon") else [])))
+            ev["feats"] = fu
+            ev["rules"] = sorted(set(ev["rules"]) | {feats.FEAT_ID[f] for f in fu})
+            if plan.get("cover_ignored"):
+                ev["cover_ignored"] = plan["cover_ignored"]
+            if mods:
+                ev["modifiers"] = mods
+            if luck is not None:
+                ev["luck"] = luck
+        if plan.get("bonus_from"):
+            ev["bonus_from"] = plan["bonus_from"]
         if plan["melee"]:
             ev["reach_rule"] = "AIR-05"
         session.emit(ev)
-        if a.data["hidden"] is not None:          # DND-26: attacking reveals the attacker
+        if a.data["hidden"] is not None and not (not hit and not plan["melee"] and feats.has(a, "skulker")):
+            # DND-26: attacking reveals the attacker (DND-F09 Skulker: not a missed ranged attack)
             a.data["hidden"] = None
             session.emit({"type": "revealed", "who": a.id, "reason": "attacked", "rule": "DND-26"})
         help_ = session.state.data.get("help", [])
@@ -270,14 +379,27 @@ class Attacks(RulesetMixin):
                 help_.remove(h)
                 break
         if not hit:
+            feats.after_attack(self, session, a, t, plan, False, False, False)
             return
         n, s = dice_spec(w["damage"])
         if crit:
             n *= 2
         rolls = session.roll("damage", s, n, who=a.id, rule="DND-16") if n else []
+        if session.state.turn.get("elemental_adept") == w["type"] and plan.get("kind") == "spell":
+            rolls = feats.adept_dice(rolls, True)          # DND-F02: 1s count as 2
+        if act.get("savage") and n:                # DND-F06: reroll the weapon's damage dice once a turn, keep either
+            session.state.turn["savage_used"] = True
+            again = session.roll("savage", s, n, who=a.id, rule="DND-F06", purpose="Savage Attacker: the damage rerolled")
+            keep = again if sum(again) > sum(rolls) else rolls
+            session.emit({"type": "feat", "who": a.id, "feat": "savage_attacker", "rule": "DND-F06",
+                          "first": sum(rolls), "second": sum(again), "kept": sum(keep)})
+            rolls = keep
         dmod = self._dmg_mod(a, w, plan["melee"]) + int(w.get("damage_bonus", 0))
-        if plan.get("kind") == "bonus" and dmod > 0:
-            dmod = 0                               # DND-29: no ability modifier unless negative
+        if plan.get("kind") == "bonus" and dmod > 0 and not plan.get("bonus_from"):
+            dmod = 0                               # DND-29: no ability modifier unless negative (not a feat's attack)
+        dmod += sum(m["damage"] for m in mods)
+        if sup is not None and act["manoeuvre"] in ("trip", "pushing"):
+            dmod += sup
         amount = max(0, sum(rolls) + dmod)
         extra = []
         if a.data["sneak_attack"] and self._sneak_ok(session, a, t, w, plan, adv, dis):
@@ -286,8 +408,14 @@ class Attacks(RulesetMixin):
             amount += sum(sr)
             a.data["sneak_round"] = session.state.round
             extra.append("sneak attack")
+        was_up = t.hp > 0
         self.apply_damage(session, t, amount, w["type"], a.id, "DND-16", critical=crit,
                           knock_out=bool(act.get("knock_out")) and plan["melee"])
+        feats.after_attack(self, session, a, t, plan, True, crit, was_up and (t.dead or t.hp == 0))
+        if sup is not None and act["manoeuvre"] in ("trip", "pushing") and not t.dead:
+            feats.manoeuvre_effect(self, session, a, t, act["manoeuvre"])
+        feats.sentinel_hit(self, session, a, t, plan)
+        aerial.check_grounded(session, t)
         if t.flying and not t.dead and self.opt("fall_roll_on") == "hit":
             aerial.fall_roll(session, t)           # AIR-11: every hit against a flyer
 
@@ -357,12 +485,12 @@ class Attacks(RulesetMixin):
         return out
 
     def _would_provoke(self, session, a, path) -> list:
-        if session.state.turn["disengaged"]:
-            return []
         cell = session.world.cell_m
         out = []
         for r in session.state.actors.values():
             if r.id == a.id or not self.hostile(r, a) or r.dead or self.incapacitated(r) or r.data["reaction_used"]:
+                continue
+            if not self._oa_allowed(session, r, a):
                 continue
             melee = [w for w in r.data["weapons"] if self.is_melee(w)]
             if not melee:

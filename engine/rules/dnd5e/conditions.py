@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from engine.rules import aerial
 from engine.rules.core import Actor, Illegal
+from engine.rules.dnd5e import feats
 from engine.rules.dnd5e.common import SKILL_ABILITY, mod
 from engine.rules.dnd5e.data import (
     CONDITION_RULE,
@@ -44,7 +45,11 @@ class Conditions(RulesetMixin):
 
     def speed_zero(self, a: Actor) -> tuple[str, str] | None:
         c = self.tagged(a, "speed_zero")
-        return (c, CONDITION_RULE[c]) if c else None
+        if c:
+            return (c, CONDITION_RULE[c])
+        if a.data.get("speed_zero_by"):
+            return ("stopped by a Sentinel's opportunity attack", "DND-F37")
+        return None
 
     # ------------------------------------------------------------------------------------------ conditions
     def add_condition(self, session, a: Actor, name: str, rule: str, source: str | None = None) -> None:
@@ -90,6 +95,7 @@ class Conditions(RulesetMixin):
         else:
             session.emit({"type": "grapple_ends", "who": target.id, "grappler": grappler.id, "reason": why, "rule": rule})
             self.remove_condition(session, target, "grappled", rule)
+        feats.unpin(self, session, grappler, target)
 
     def _check_grapples(self, session) -> None:
         """DND-47: a grapple ends when the target is out of the grappler's reach."""
@@ -123,8 +129,12 @@ class Conditions(RulesetMixin):
                               "auto_fail": c, "rule": CONDITION_RULE[c]})
                 return False
         adv = ability == "dex" and a.data["dodging"] and not self.incapacitated(a)          # DND-24
+        if a.data.get("feats"):
+            adv = adv or feats.save_advantage(self, session, a, ability, source_actor, rule)
         dis = ability == "dex" and a.has("restrained")                                      # DND-52
         bonus = self.ab(a, ability) + (a.data["prof"] if ability in a.data["saves"] else 0)
+        if a.data.get("feats") and ability == "dex" and source_actor is not None and feats.has(a, "shield_master"):
+            bonus += 2                               # DND-F20: its shield's +2 to a Dex save against one target (itself)
         if ability == "dex":
             if cover_level == "three-quarters":
                 bonus += 5
@@ -132,6 +142,9 @@ class Conditions(RulesetMixin):
                 bonus += 2
         r = self.d20(session, "save", a.id, adv, dis, rule, purpose)
         ok = r + bonus >= dc
+        if not ok and a.data.get("feats"):
+            r = feats.lucky_save(self, session, a, r)           # DND-F32: one more d20 on a failed save
+            ok = r + bonus >= dc
         session.emit({"type": "save", "who": a.id, "ability": ability, "dc": dc, "roll": r, "total": r + bonus,
                       "success": ok, "rule": rule})
         return ok
@@ -156,7 +169,14 @@ class Conditions(RulesetMixin):
         if t.id == a.id:
             raise Illegal(f"{a.name} cannot {act['action']} itself", rule, "target")
         turn = session.state.turn
-        if turn["attacks_left"] <= 0 and turn["action"]:
+        if act.get("bonus"):
+            src = feats.bonus_contest_source(self, session, a, act["action"])      # DND-F20, F31, F39
+            if turn["bonus"]:
+                raise Illegal(f"{a.name} has already used its bonus action this turn", "DND-12", "bonus")
+            if not src:
+                raise Illegal(f"nothing allows {a.name} a bonus-action {act['action']} now (Shield Master after the "
+                              "Attack action, Charger after Dash, Tavern Brawler after an unarmed hit)", "DND-12", "bonus")
+        elif turn["attacks_left"] <= 0 and turn["action"]:
             raise Illegal(f"a {act['action']} replaces an attack; {a.name} has none left this turn", rule)
         if SIZES.index(t.size) > SIZES.index(a.size) + 1:
             raise Illegal(f"{t.name} is more than one size larger than {a.name}", rule, "target")

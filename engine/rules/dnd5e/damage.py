@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from engine.rules import aerial
 from engine.rules.core import Actor
+from engine.rules.dnd5e import feats
 from engine.rules.mixin import RulesetMixin
 
 #: The damage modifiers, applied in order before the damage is dealt: each a small named function with its rule ID,
@@ -32,6 +33,15 @@ def underwater_resists_fire(rs, session, a, dmg):
         dmg["resist"].add("fire")
 
 
+@damage_modifier("DND-F02")
+def elemental_adept(rs, session, a, dmg):
+    """Its spells of the chosen element ignore resistance to it (the caster's turn, ``turn["elemental_adept"]``)."""
+    t = session.state.turn
+    if t.get("elemental_adept") == dmg["type"] and dmg["source"] == t.get("actor") and dmg["type"] in dmg["resist"]:
+        dmg["resist"].discard(dmg["type"])
+        dmg["notes"].append("Elemental Adept ignores the resistance (DND-F02)")
+
+
 @damage_modifier("DND-33")
 def immunity_resistance_vulnerability(rs, session, a, dmg):
     """After all other modifiers; the same type counts once."""
@@ -47,6 +57,15 @@ def immunity_resistance_vulnerability(rs, session, a, dmg):
         dmg["notes"].append("vulnerability doubles it (DND-33)")
 
 
+@damage_modifier("DND-F17")
+def heavy_armor_master(rs, session, a, dmg):
+    """Bludgeoning, piercing and slashing damage from weapon attacks -3 (its heavy armour: armour is not modelled)."""
+    if a.data.get("feats") and dmg["amount"] > 0 and dmg["type"] in ("bludgeoning", "piercing", "slashing") \
+            and dmg["rule"] == "DND-16" and feats.has(a, "heavy_armor_master"):
+        dmg["amount"] = max(0, dmg["amount"] - 3)
+        dmg["notes"].append("Heavy Armor Master: -3 (DND-F17)")
+
+
 class Damage(RulesetMixin):
     """D&D 5e damage, healing, temporary HP, dying and death saves (DND-01..05, DND-33..35) (a mixin of Dnd5e: ``self`` is the ruleset)."""
 
@@ -57,7 +76,7 @@ class Damage(RulesetMixin):
             return 0
         d = a.data
         dmg = {"amount": amount, "type": dtype, "resist": set(d["resist"]), "notes": [], "source": source,
-               "critical": critical}
+               "critical": critical, "rule": rule}
         for stage in DAMAGE_MODIFIERS:          # the named stages on the hook, in order
             stage(self, session, a, dmg)
         amount, notes = dmg["amount"], dmg["notes"]
@@ -69,10 +88,20 @@ class Damage(RulesetMixin):
         session.emit(ev)
         if amount <= 0:
             return 0
+        if a.hp == 0 and a.temp_hp and self.opt("temp_hp_at_zero") == "absorb":   # DND-35 with DND-04
+            used = min(a.temp_hp, amount)
+            a.temp_hp -= used
+            amount -= used
+            session.emit({"type": "temp_hp_lost", "who": a.id, "amount": used, "left": a.temp_hp, "rule": "DND-35"})
+            if amount <= 0:
+                return 0
         if a.hp == 0:                                # DND-04: damage at 0 HP
             if amount >= a.max_hp:
                 self._die(session, a, "damage at 0 HP of at least its max HP", "DND-04")
                 return 0
+            if d["stable"] and self.opt("stable_damage") == "restart":
+                d["death"] = {"successes": 0, "failures": 0}     # DND-05: its death saves start over
+                session.emit({"type": "death_saves_restart", "who": a.id, "rule": "DND-05"})
             d["stable"] = False
             fails = 2 if critical else 1
             d["death"]["failures"] += fails

@@ -85,21 +85,22 @@ SPELLS: dict[str, Any] = {
 }
 
 CONDITIONS = ("blinded", "charmed", "deafened", "frightened", "grappled", "incapacitated", "invisible",
-              "paralyzed", "petrified", "poisoned", "prone", "restrained", "stunned", "unconscious")
+              "paralyzed", "petrified", "poisoned", "prone", "restrained", "stunned", "unconscious", "frozen")
 #: What the conditions do, as tags: each tag lists the conditions that carry it, in the order the rules report
 #: them (the first present one names the reason). Code asks for a tag (``Conditions.tagged(actor, tag)``), never
 #: for a list of condition names; a new condition adds itself to the tags it has.
 CONDITION_TAGS = {
     "incapacitated": ("incapacitated", "unconscious", "stunned", "paralyzed", "petrified"),   # DND-43 and those that include it
-    "speed_zero": ("grappled", "restrained", "stunned", "paralyzed", "petrified", "unconscious"),
+    "speed_zero": ("grappled", "restrained", "stunned", "paralyzed", "petrified", "unconscious", "frozen"),
     "auto_fail_str_dex": ("unconscious", "stunned", "paralyzed", "petrified"),
     "attacked_with_advantage": ("unconscious", "stunned", "paralyzed", "petrified", "restrained", "blinded"),
-    "grounds_flyer": ("prone", "unconscious", "stunned", "paralyzed", "petrified", "restrained"),   # AIR-10
+    "grounds_flyer": ("prone", "unconscious", "stunned", "paralyzed", "petrified", "restrained", "frozen"),   # AIR-10
 }
 #: why a condition grounds a flyer (AIR-10), for the fall's reason
 GROUNDING_TEXT = {"prone": "is Prone", "unconscious": "is unconscious", "stunned": "is stunned",
                   "paralyzed": "is paralyzed: it cannot move", "petrified": "is petrified: it cannot move",
-                  "restrained": "is restrained: it loses its bonus action"}
+                  "restrained": "is restrained: it loses its bonus action",
+                  "frozen": "is frozen (Congelado): it loses its movement"}
 INCAPACITATING = CONDITION_TAGS["incapacitated"]
 SPEED_ZERO = CONDITION_TAGS["speed_zero"]
 AUTO_FAIL_STR_DEX = CONDITION_TAGS["auto_fail_str_dex"]
@@ -107,7 +108,7 @@ ATTACKED_WITH_ADVANTAGE = CONDITION_TAGS["attacked_with_advantage"]
 CONDITION_RULE = {"unconscious": "DND-41", "invisible": "DND-42", "incapacitated": "DND-43", "deafened": "DND-44",
                   "stunned": "DND-45", "blinded": "DND-46", "grappled": "DND-47", "prone": "DND-48",
                   "frightened": "DND-49", "petrified": "DND-50", "paralyzed": "DND-51", "restrained": "DND-52",
-                  "poisoned": "DND-53", "charmed": "DND-54"}
+                  "poisoned": "DND-53", "charmed": "DND-54", "frozen": "AIR-10"}
 
 SIZES = ("tiny", "small", "medium", "large", "huge", "gargantuan")
 

@@ -15,6 +15,7 @@ from engine.rules.dnd5e.actions.contact import Dismount, Escape, Grapple, Mount,
 from engine.rules.dnd5e.actions.magic import Cast, Gm
 from engine.rules.dnd5e.actions.objects import EVENT_LINES as OBJECT_LINES
 from engine.rules.dnd5e.actions.objects import ForceLock, PickLock, object_candidates, preview_object_attack
+from engine.rules.dnd5e.actions.policy import ReactionPolicy
 from engine.rules.dnd5e.actions.standard import (
     Attack,
     Dash,
@@ -33,6 +34,7 @@ from engine.rules.dnd5e.actions.standard import (
 from engine.rules.dnd5e.attacks import Attacks
 from engine.rules.dnd5e.common import ABILITIES, OBJECTS, SKILL_ABILITY, dice_spec, mod  # noqa: F401
 from engine.rules.dnd5e.conditions import Conditions
+from engine.rules.dnd5e import feats
 from engine.rules.dnd5e.damage import Damage
 from engine.rules.dnd5e.data import (
     CONDITION_RULE,
@@ -53,6 +55,8 @@ class Dnd5e(Conditions, Damage, Attacks, Mounts, Ruleset):
     upkeep_name = "bonus action"
     EVENT_LINES = {**EVENT_LINES, **OBJECT_LINES}     # how its events read in the runner's log
     occupied_rule = "DND-11"
+    walk_rule = "DND-11"          # a walker's over-long move: the movement rule, not the flight rule
+    fall_damage_type = "bludgeoning"   # 5e: falling damage is bludgeoning (resistance and immunity apply)
     DEFAULT_OPTIONS: ClassVar[dict] = {
         "diagonal": "5e",                 # every horizontal step, diagonal or not, costs one cell (1.5 m)
         "climb_m": 4.0, "descend_m": 2.0,  # AIR-07
@@ -69,16 +73,27 @@ class Dnd5e(Conditions, Damage, Attacks, Mounts, Ruleset):
         "creatures_give_cover": True,     # DND-32: another creature in the way is half cover (the document's example)
         "mount_oa_target": "mount",       # DND-36: an opportunity attack provoked by a mount hits the mount or the rider
         "upkeep": "end_of_turn",          # AIR-08: paid at the end of a turn aloft; "start_of_turn": on starting one aloft
+        "air_speed": "ground",            # AIR-09: in the air at the ground speed; "fly_speed": 5e's separate fly speed
+        "temp_hp_at_zero": "absorb",      # DND-35: temporary HP absorb damage at 0 HP before a death-save failure
+        "stable_damage": "restart",       # DND-05: damage to a stable creature restarts its death saves from zero
+        "frightened_move": "always",      # DND-49: never willingly closer to the source; "in_sight": only while seen
+        "incapacitated_flyer": "falls_now",  # AIR-10: loses its bonus action -> falls at once; "end_of_turn"
+        "fall_damage_type": "bludgeoning",   # 5e falling damage; "untyped": no resistance applies (old reading)
+        "dodge_unseen": "disadvantage",   # DND-24 the document: every attack; "needs_sight": 5e's "if it can see"
     }
 
     CHOICES: ClassVar[dict] = {"diagonal": ("5e", "euclidean", "5-10-5"), "fall_damage_rounding": ("down", "up", "nearest"),
                "fall_roll_on": ("hit",), "nat20_death_save": ("two_successes", "regain_1hp"),
                "prone_ranged": ("disadvantage", "none"), "grounding_grappler": ("not_flying", "can_fly"),
                "temp_hp": ("keep_higher", "replace"), "sneak_attack_per": ("round", "turn"),
-               "upkeep": ("end_of_turn", "start_of_turn"), "mount_oa_target": ("mount", "rider")}
+               "upkeep": ("end_of_turn", "start_of_turn"), "mount_oa_target": ("mount", "rider"),
+               "air_speed": ("ground", "fly_speed"), "temp_hp_at_zero": ("absorb", "failure_first"),
+               "stable_damage": ("restart", "keep_counts"), "frightened_move": ("always", "in_sight"),
+               "incapacitated_flyer": ("falls_now", "end_of_turn"), "fall_damage_type": ("bludgeoning", "untyped"),
+               "dodge_unseen": ("disadvantage", "needs_sight")}
     # ------------------------------------------------------------------------------------------ turn structure
     ECONOMY_KEYS = ("action", "bonus")
-    GM_ACTIONS = ("condition", "damage", "heal", "temp_hp")
+    GM_ACTIONS = ("condition", "damage", "heal", "temp_hp", "inspire")
     CONTROLLED_MOUNT_ACTIONS = ("move", "dash", "disengage", "dodge", "end_turn")
 
 
@@ -129,6 +144,10 @@ class Dnd5e(Conditions, Damage, Attacks, Mounts, Ruleset):
         level = int(pick("level", 1))
         if not 1 <= level <= 30:
             raise SceneError(file, f"{key}.level", "a level is 1..30")
+        featdata = None
+        if raw["feats"] or raw["feat_choices"] or raw["reactions"]:     # DND-F00: increases before anything derived
+            featdata = feats.setup(raw["feats"], raw["feat_choices"], raw["reactions"], abilities,
+                                   list(pick("spells", []) or []), file, key)
         for f, lo in (("speed_m", 0), ("fly_speed_m", 0), ("swim_speed_m", 0), ("reach_m", 0.5), ("attacks", 1)):
             v = raw.get(f)
             if v is not None and (v < lo or v > 1000):
@@ -138,6 +157,8 @@ class Dnd5e(Conditions, Damage, Attacks, Mounts, Ruleset):
             max_hp = max(1, 8 + mod(abilities["con"]) + (level - 1) * (5 + mod(abilities["con"])))
         if max_hp < 1:
             raise SceneError(file, f"{key}.max_hp", "must be at least 1")
+        if featdata and "tough" in featdata["feats"]:
+            max_hp += 2 * level                           # DND-F34 Tough
         hp = raw["hp"] if raw["hp"] is not None else max_hp
         if not 0 <= hp <= max_hp:
             raise SceneError(file, f"{key}.hp", f"must be between 0 and max_hp ({max_hp})")
@@ -180,6 +201,21 @@ class Dnd5e(Conditions, Damage, Attacks, Mounts, Ruleset):
             "stable": bool(raw["stable"]), "initiative": raw["initiative"], "readied": None,
             "sneak_round": -1, "mounted_on": None, "rider": None, "mount_at_start": raw["mount"],
         }
+        if featdata:
+            data.update(featdata)
+            data["public"] = ["feats"]
+            if feats.has_raw(featdata, "mobile"):
+                data["speed_m"] += 3.0                    # DND-F27 Mobile
+            if feats.has_raw(featdata, "dual_wielder") and sum(1 for w in weapons if self.is_melee(w)) >= 2:
+                data["ac"] += 1                           # DND-F24 Dual Wielder
+            if feats.has_raw(featdata, "resilient"):
+                ab = featdata["feat_increases"]["resilient"]
+                if ab not in data["saves"]:
+                    data["saves"].append(ab)              # DND-F25 Resilient
+            if feats.has_raw(featdata, "tavern_brawler"):
+                for w in weapons:
+                    if w["name"] == "unarmed":
+                        w["damage"] = "1d4"               # DND-F39 Tavern Brawler
         if raw["invisible"]:
             conds.setdefault("invisible", [])
         a = Actor(ch.id, ch.side, ch.name, ch.kind, ch.size, ch.footprint, ch.height_layers, ch.eye_m,
@@ -233,7 +269,7 @@ class Dnd5e(Conditions, Damage, Attacks, Mounts, Ruleset):
                 total, die = int(fixed), None
             else:
                 (die,) = session.roll("initiative", 20, who=a.id, rule="DND-10")
-                total = die + mod(a.data["abilities"]["dex"])
+                total = die + mod(a.data["abilities"]["dex"]) + (5 if feats.has(a, "alert") else 0)   # DND-F10
             rolls[a.id] = total
             session.emit({"type": "initiative", "who": a.id, "total": total, "die": die, "fixed": fixed is not None,
                           "rule": "DND-10"})
@@ -254,12 +290,25 @@ class Dnd5e(Conditions, Damage, Attacks, Mounts, Ruleset):
         return {a.side for a in session.state.actors.values() if not a.dead and a.hp > 0}
 
     def invariants(self, session) -> list[str]:
-        return [f"{a.id} is dead with {a.hp} HP" for a in session.state.actors.values() if a.dead and a.hp != 0]
+        bad = [f"{a.id} is dead with {a.hp} HP" for a in session.state.actors.values() if a.dead and a.hp != 0]
+        for a in session.state.actors.values():
+            if a.data.get("feats") is not None and not 0 <= a.data["luck"] <= 3:
+                bad.append(f"{a.id} has {a.data['luck']} luck points")
+            if a.data.get("speed_zero_by") and session.state.turn.get("actor") is None:
+                bad.append(f"{a.id} keeps a Sentinel's speed 0 outside a turn")
+        return bad
+
+    @classmethod
+    def query_notes(cls, scene, a, b, result: dict) -> list[dict]:
+        return feats.query_notes(a, b, result)
 
     def hud_rows(self, session, a: Actor) -> list[str]:
         ac = (a.data or {}).get("ac")
-        return [f"HP {a.hp}/{a.max_hp}" + (f" (+{a.temp_hp} temp)" if a.temp_hp else "") +
+        rows = [f"HP {a.hp}/{a.max_hp}" + (f" (+{a.temp_hp} temp)" if a.temp_hp else "") +
                 (f"   AC {ac}" if ac is not None else "")]
+        if (a.data or {}).get("feats"):
+            rows += feats.panel_rows(a)
+        return rows
 
     @staticmethod
     def move_preview_lines(pv: dict) -> list[str]:
@@ -288,6 +337,9 @@ class Dnd5e(Conditions, Damage, Attacks, Mounts, Ruleset):
             a.data["reaction_used"] = False                     # DND-13
             a.data["dodging"] = False                           # DND-24 ends at the start of its next turn
             a.data["readied"] = None                            # DND-20
+            for o in st.actors.values():                        # DND-F37: "for the rest of the turn"
+                if o.data.get("speed_zero_by"):
+                    o.data.pop("speed_zero_by")
             st.data["help"] = [h for h in st.data.get("help", []) if h["helper"] != a.id]   # DND-18
             if self.opt("sneak_attack_per") == "turn":
                 a.data["sneak_round"] = -1
@@ -338,16 +390,18 @@ class Dnd5e(Conditions, Damage, Attacks, Mounts, Ruleset):
             return 0.0
         if self.speed_zero(a) or a.dead:
             return 0.0
-        base = a.data["fly_speed_m"] if flying and a.data["fly_speed_m"] is not None else a.data["speed_m"]
-        if flying and a.data["fly_speed_m"] is not None:
-            base = max(base, a.data["speed_m"])
+        base = a.data["speed_m"]           # AIR-09: in the air at the ground speed
+        if flying and a.data["fly_speed_m"] is not None and self.opt("air_speed") == "fly_speed":
+            base = a.data["fly_speed_m"]
         t = session.state.turn
         if t.get("actor") != a.id:
             return base        # not its turn: what it will have when its turn starts (for overlays)
         return base * (1 + t["dash"]) - t["moved_m"]
 
     def takeoff_cost(self, session, a):
-        return (a.data["fly_speed_m"] or a.data["speed_m"]) / 2.0     # AIR-06: half its movement
+        if self.opt("air_speed") == "fly_speed":
+            return (a.data["fly_speed_m"] or a.data["speed_m"]) / 2.0
+        return a.data["speed_m"] / 2.0     # AIR-06: half its movement (AIR-09: its ground speed)
 
     def spend_movement(self, session, a, metres):
         session.state.turn["moved_m"] = round(session.state.turn["moved_m"] + metres, 4)
@@ -359,6 +413,9 @@ class Dnd5e(Conditions, Damage, Attacks, Mounts, Ruleset):
     def spend_upkeep(self, session, a):
         session.state.turn["bonus"] = True
 
+    def fall_type(self, session):
+        return "bludgeoning" if self.opt("fall_damage_type") == "bludgeoning" else "falling"
+
     def fall_reason(self, session, a):
         if a.data.get("mounted_on"):
             return None
@@ -369,6 +426,10 @@ class Dnd5e(Conditions, Damage, Attacks, Mounts, Ruleset):
             return (f"{a.name} {GROUNDING_TEXT[c]}", CONDITION_RULE[c])
         if a.hp == 0:
             return (f"{a.name} is dying", "DND-02")
+        if a.has("incapacitated") and self.opt("incapacitated_flyer") == "falls_now":
+            return (f"{a.name} is incapacitated: it loses its bonus action", "AIR-10")
+        if a.data.get("speed_zero_by"):
+            return (f"{a.name}'s speed is 0 (Sentinel): a flyer that loses its movement falls", "DND-F37")
         if "grappled" in a.conditions:
             for gid in a.conditions["grappled"]:
                 g = session.state.actors.get(gid)
@@ -394,7 +455,15 @@ class Dnd5e(Conditions, Damage, Attacks, Mounts, Ruleset):
             "move": {"to": P("pos", True, help="the destination [x, y, layer]")},
             "attack": {"target": P("id", help="a character or object id"), "weapon": P("str"),
                        "bonus": P("bool", default=False), "knock_out": P("bool", default=False),
-                       "voxel": P("pos", help="a voxel [x, y, z] to attack (DND-40)")},
+                       "voxel": P("pos", help="a voxel [x, y, z] to attack (DND-40)"),
+                       "power_attack": P("bool", help="-5 to hit, +10 damage (Great Weapon Master, Sharpshooter)"),
+                       "lucky": P("bool", help="spend a luck point: one more d20, named luck (Lucky)"),
+                       "savage": P("bool", help="reroll the melee damage once a turn, keep the higher (Savage Attacker)"),
+                       "manoeuvre": P("str", choices=("trip", "pushing", "precision"),
+                                      help="spend the superiority die (Martial Adept): trip, pushing, precision"),
+                       "bonus_from": P("str", choices=("two_weapon", "great_weapon_master", "polearm_master",
+                                                       "crossbow_expert", "charger"),
+                                       help="what allows the bonus-action attack (default: the first that applies)")},
             "pick_lock": {"target": P("id", True, help="the locked object")},
             "force_lock": {"target": P("id", True, help="the locked object")},
             "dash": {}, "disengage": {}, "dodge": {},
@@ -403,19 +472,23 @@ class Dnd5e(Conditions, Damage, Attacks, Mounts, Ruleset):
             "ready": {"target": P("id"), "weapon": P("str"), "trigger": P("str", choices=("enters_reach",), default="enters_reach")},
             "use": {"object": P("str", True), "target": P("id")},
             "cast": {"spell": P("str", True), "target": P("id"), "at": P("pos")},
-            "grapple": {"target": P("id", True)},
+            "grapple": {"target": P("id", True), "bonus": P("bool", help="as a bonus action (Tavern Brawler after an unarmed hit)"),
+                        "pin": P("bool", help="Grappler: pin the creature it grapples (both restrained)")},
             "escape": {},
-            "shove": {"target": P("id", True), "mode": P("str", choices=("prone", "push"), default="prone")},
+            "shove": {"target": P("id", True), "mode": P("str", choices=("prone", "push"), default="prone"),
+                      "bonus": P("bool", help="as a bonus action (Shield Master after the Attack action, Charger after Dash)")},
             "stand": {},
             "stabilize": {"target": P("id", True)},
             "mount": {"target": P("id", True)},
             "dismount": {"to": P("pos")},
-            "end_turn": {},
+            "reaction_policy": {"reaction": P("str", True, choices=feats.REACTIONS), "take": P("bool", True)},
+            "end_turn": {"stay_aloft": P("bool", help="false: do not spend the bonus action on staying aloft, and fall (AIR-10)")},
             # the game master's tools (actor = "gm"), for tables and demos
             "condition": {"target": P("id", True), "add": P("str"), "remove": P("str"), "source": P("id")},
             "damage": {"target": P("id", True), "amount": P("int", True), "type": P("str", default="bludgeoning")},
             "heal": {"target": P("id", True), "amount": P("int", True)},
             "temp_hp": {"target": P("id", True), "amount": P("int", True)},
+            "inspire": {"target": P("id", True, help="the Inspiring Leader whose 10-minute speech the game master rules took place")},
         }
 
     def check(self, session: Session, act: dict):
@@ -522,8 +595,18 @@ class Dnd5e(Conditions, Damage, Attacks, Mounts, Ruleset):
                           {"actor": a.id, "action": "ready", "weapon": a.data["weapons"][0]["name"]},
                           {"actor": a.id, "action": "stand"}, {"actor": a.id, "action": "escape"},
                           {"actor": a.id, "action": "dismount"}]
+        obj = []
         if session.state.objects and not self.incapacitated(a) and not (a.data["controlled_mount"] and a.data["rider"]):
-            cands += object_candidates(self, session, a)          # DND-39 / DND-40
+            obj = object_candidates(self, session, a)             # DND-39 / DND-40
+        if a.flying and not a.data.get("mounted_on"):
+            out.append({"actor": a.id, "action": "end_turn", "stay_aloft": False})     # AIR-10: the player's choice
+        if a.data.get("feats") and not self.incapacitated(a):
+            legal = self.keep_legal(session, cands)
+            # the options of an attack already found legal (power attack, luck, savage, a manoeuvre) are legal when
+            # their own condition holds (checked in feats.attack_variants, as Attack.check does); the rest is checked
+            return out + legal + feats.attack_variants(self, session, a, legal) + \
+                self.keep_legal(session, feats.legal_choices(self, session, a, cands)) + self.keep_legal(session, obj)
+        cands += obj
         return out + self.keep_legal(session, cands)
 
     def preview(self, session, act: dict) -> dict:
@@ -550,6 +633,8 @@ class Dnd5e(Conditions, Damage, Attacks, Mounts, Ruleset):
             t = session.state.actors[plan["target"]]
             adv, dis = self.attack_sources(session, a, t, plan)
             bonus = self.attack_bonus(a, plan["weapon"], plan["melee"])
+            mods = feats.attack_mods(self, session, a, t, plan, act)
+            bonus += sum(m["to_hit"] for m in mods)
             ac = t.data["ac"] + {"half": 2, "three-quarters": 5}.get(plan["cover"], 0)
             need = max(2, min(20, ac - bonus))
             p1 = (21 - need) / 20.0
@@ -560,6 +645,8 @@ class Dnd5e(Conditions, Damage, Attacks, Mounts, Ruleset):
                         "height": "no bonus to hit (AIR-17)", "to_hit_bonus": bonus, "target_ac": ac,
                         "hit_chance": round(p, 4), "target_flying": t.flying,
                         "fall_roll_on_hit": t.flying, "chance_fall_roll_moves_it": 0.8 if t.flying else 0.0})
+            if a.data.get("feats") or t.data.get("feats"):
+                out["feats"] = feats.preview_lines(self, session, a, t, plan, act, mods)
         elif act["action"] == "cast":
             sp = SPELLS[plan["spell"]]
             cmod = self.ab(a, a.data["casting"])
@@ -602,5 +689,6 @@ Dnd5e.ACTIONS = {
     "cast": Cast,
     "pick_lock": PickLock,
     "force_lock": ForceLock,
+    "reaction_policy": ReactionPolicy,
     "gm": Gm,
 }

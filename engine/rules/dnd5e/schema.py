@@ -43,3 +43,6 @@ class Dnd5eStats(_Strict, frozen=True):
     items: list[str] = msgspec.field(default_factory=list)               # objects usable with Use an Object (potion_of_healing...)
     stable: bool = False
     tools: dict[str, Literal["carried", "proficient", "expertise"]] = {}   # thieves_tools = "expertise" (DND-39)
+    feats: list[str] = msgspec.field(default_factory=list)              # DND-F01..F42, snake_case names
+    feat_choices: dict[str, str] = msgspec.field(default_factory=dict)  # {resilient = "con", elemental_adept = "fire"}
+    reactions: dict[str, bool] = msgspec.field(default_factory=dict)    # {opportunity_attack = false}: decline (default take)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from engine.rules import aerial
 from engine.rules.core import Illegal
+from engine.rules.dnd5e import feats
 from engine.rules.dnd5e.data import SIZES
 from engine.world.geometry import engaged
 
@@ -14,14 +15,22 @@ class Grapple:
 
     @staticmethod
     def check(rs, session, a, act):
+        if act.get("pin"):
+            return feats.check_pin(rs, session, a, act)
         t = rs._contest_target(session, a, act, "DND-30")
         if a.id in t.conditions.get("grappled", []):
             raise Illegal(f"{a.name} already grapples {t.name}", "DND-30", "target")
-        return {"target": t.id}
+        plan = {"target": t.id}
+        if act.get("bonus"):
+            plan["bonus_from"] = feats.bonus_contest_source(rs, session, a, "grapple")
+        return plan
 
     @staticmethod
     def apply(rs, session, a, act, plan):
-        rs._use_attack(session, a)
+        if plan.get("pin"):
+            feats.apply_pin(rs, session, a, plan)
+            return
+        feats.spend_contest(rs, session, a, plan)
         t = session.state.actors[plan["target"]]
         if rs._contest(session, a, t, "DND-30"):
             rs.add_condition(session, t, "grappled", "DND-30", source=a.id)
@@ -61,13 +70,21 @@ class Shove:
     @staticmethod
     def check(rs, session, a, act):
         t = rs._contest_target(session, a, act, "DND-31")
-        return {"target": t.id, "mode": act.get("mode", "prone")}
+        plan = {"target": t.id, "mode": act.get("mode", "prone")}
+        if act.get("bonus"):
+            plan["bonus_from"] = feats.bonus_contest_source(rs, session, a, "shove")
+        return plan
 
     @staticmethod
     def apply(rs, session, a, act, plan):
-        rs._use_attack(session, a)
+        feats.spend_contest(rs, session, a, plan)
         t = session.state.actors[plan["target"]]
         if not rs._contest(session, a, t, "DND-31"):
+            return
+        if plan.get("bonus_from") == "charger" and plan["mode"] == "push" and session.state.turn.get("charge_line_m", 0) >= 3 - 1e-9:
+            session.emit({"type": "shove", "who": a.id, "target": t.id, "mode": "push", "moved": True, "cells": 2,
+                          "rule": "DND-F31", "note": "Charger: pushed up to 3 m"})
+            rs._push_from(session, a, t, 2)            # DND-F31: after a 3 m straight run, a push of up to 3 m
             return
         if plan["mode"] == "prone":
             session.emit({"type": "shove", "who": a.id, "target": t.id, "mode": "prone", "rule": "DND-31"})

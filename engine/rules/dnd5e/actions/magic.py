@@ -4,9 +4,32 @@ dispatched by ``Dnd5e.ACTIONS``. ``rs`` is the ruleset."""
 from __future__ import annotations
 
 from engine.rules.core import Illegal
+from engine.rules.dnd5e import feats
 from engine.rules.dnd5e.common import dice_spec
 from engine.rules.dnd5e.data import CONDITION_RULE, CONDITIONS, SPELLS
 from engine.world.geometry import distance_m, engaged
+
+
+def spell_plan(rs, session, a, t, name):
+    """The attack plan of an attack-roll spell (``_attack_plan`` with the spell as a ranged weapon; raises Illegal)."""
+    sp = SPELLS[name]
+    cmod = rs.ab(a, a.data["casting"])
+    lvl = a.data["level"]
+    n_scale = 1 + (lvl >= 5) + (lvl >= 11) + (lvl >= 17) if sp.get("scales") else 1
+    rng = sp["range_m"] * (2 if feats.has(a, "spell_sniper") else 1)      # DND-F22
+    w = {"name": name, "damage": sp["damage"], "type": sp["type"], "properties": ["ranged"],
+         "range": [rng, rng], "to_hit": cmod + a.data["prof"], "spell": True}
+    p = rs._attack_plan(session, a, t, w, False)
+    p["kind"] = "spell"
+    w = dict(w)
+    w["damage"] = f"{n_scale * dice_spec(sp['damage'])[0]}d{dice_spec(sp['damage'])[1]}"
+    w["damage_bonus"] = -rs._dmg_mod(a, w, False)       # spell attacks add no ability to damage
+    p["weapon"] = w
+    return p
+
+
+def spell_attack(rs, session, a, t, name, plan=None):
+    rs._resolve_attack(session, a, t, plan or spell_plan(rs, session, a, t, name), {})
 
 
 class Cast:
@@ -53,6 +76,8 @@ class Cast:
             raise Illegal(f"{name} needs a target", "DND-21", "target")
         t = rs._target(session, a, act["target"])
         d = distance_m(a.body(), t.body(), cell)
+        if sp["kind"] == "attack" and feats.has(a, "spell_sniper"):
+            sp = {**sp, "range_m": sp["range_m"] * 2}     # DND-F22: an attack-roll spell's range doubled
         if d > max(sp["range_m"], 1.5 if sp["range_m"] <= 1.5 else 0) + 1e-9 and not (sp["range_m"] <= 1.5 and engaged(a.body(), t.body())):
             raise Illegal(f"{t.name} is {d:.1f} m away, beyond {name}'s range of {sp['range_m']:g} m", "DND-21", "target")
         if t.id != a.id and rs.cover(session, a, t).level == "total":
@@ -77,6 +102,12 @@ class Cast:
             a.data["spell_slots"][str(sp["level"])] -= 1
         session.emit({"type": "cast", "who": a.id, "spell": plan["spell"], "targets": plan["targets"],
                       **({"at": plan["point"]} if "point" in plan else {}), "rule": "DND-21"})
+        feats.mage_slayer(rs, session, a)              # DND-F40: a reaction attack on a caster within 1.5 m
+        if a.dead or a.hp == 0:
+            return
+        ea = feats.has(a, "elemental_adept") and a.data.get("element") == sp.get("type")
+        if ea:
+            session.state.turn["elemental_adept"] = sp["type"]
         cmod = rs.ab(a, a.data["casting"])
         dc = 8 + a.data["prof"] + cmod
         lvl = a.data["level"]
@@ -84,27 +115,18 @@ class Cast:
         kind = sp["kind"]
         if kind == "save" and sp.get("damage"):
             n, s = dice_spec(sp["damage"])
-            dmg = sum(session.roll("damage", s, n * n_scale, who=a.id, rule="DND-21"))
+            dmg = sum(feats.adept_dice(session.roll("damage", s, n * n_scale, who=a.id, rule="DND-21"), ea))
         for tid in plan["targets"]:
             t = session.state.actors[tid]
             if t.dead:
                 continue
             if kind == "attack":
-                fake = {"weapon": {"name": plan["spell"], "damage": sp["damage"], "type": sp["type"], "properties": ["ranged"],
-                                   "range": [sp["range_m"], sp["range_m"]], "to_hit": cmod + a.data["prof"]},
-                        "melee": False, "thrown": False, "kind": "spell"}
-                p = rs._attack_plan(session, a, t, fake["weapon"], False)
-                p["kind"] = "spell"
-                w = dict(fake["weapon"])
-                w["damage"] = f"{n_scale * dice_spec(sp['damage'])[0]}d{dice_spec(sp['damage'])[1]}"
-                w["damage_bonus"] = -rs._dmg_mod(a, w, False)       # spell attacks add no ability to damage
-                p["weapon"] = w
-                rs._resolve_attack(session, a, t, p, {})
+                spell_attack(rs, session, a, t, plan["spell"])
             elif kind == "auto":
                 n, s = dice_spec(sp["damage"])
                 total = 0
                 for _ in range(sp.get("darts", 1)):
-                    total += sum(session.roll("damage", s, n, who=a.id, rule="DND-21")) + sp.get("bonus", 0)
+                    total += sum(feats.adept_dice(session.roll("damage", s, n, who=a.id, rule="DND-21"), ea)) + sp.get("bonus", 0)
                 rs.apply_damage(session, t, total, sp["type"], a.id, "DND-21")
             elif kind == "heal":
                 n, s = dice_spec(sp["heal"])
@@ -117,6 +139,10 @@ class Cast:
                 ok = rs.saving_throw(session, t, sp["save"], dc, a, "DND-21", plan["spell"], cover_level=cov)
                 if sp.get("damage"):
                     amt = dmg if not ok else (dmg // 2 if sp.get("half") else 0)
+                    if ok and amt and sp["save"] == "dex" and len(plan["targets"]) == 1 and feats.shield_master_evades(rs, session, t):
+                        amt = 0
+                    if amt and sp["save"] == "dex" and sp.get("half"):
+                        amt = feats.mount_evasion(rs, session, t, ok, dmg, amt)     # DND-F12
                     if amt:
                         rs.apply_damage(session, t, amt, sp["type"], a.id, "DND-21")
                 if not ok and sp.get("condition") and not t.dead:
@@ -125,6 +151,7 @@ class Cast:
                         t.data.setdefault("repeat_saves", {})[sp["condition"]] = {"save": sp["save"], "dc": dc, "spell": plan["spell"], "rule": "DND-21"}
                 if not ok and sp.get("push_cells") and not t.dead:
                     rs._push_from(session, a, t, sp["push_cells"])
+        session.state.turn.pop("elemental_adept", None)
 
 
 class Gm:
@@ -144,6 +171,8 @@ class Gm:
                     raise Illegal(f"unknown condition {c!r}; one of {', '.join(CONDITIONS)}", "", k)
             if act.get("source"):
                 session.actor(act["source"], "source")
+        elif act["action"] == "inspire":
+            return feats.check_inspire(rs, session, t)
         elif act["amount"] < 0:
             raise Illegal("amount must not be negative", "", "amount")
         return {"target": t.id}
@@ -163,3 +192,5 @@ class Gm:
             rs.heal(session, t, act["amount"], "DND-02")
         elif k == "temp_hp":
             rs.give_temp_hp(session, t, act["amount"], "DND-35")
+        elif k == "inspire":
+            feats.apply_inspire(rs, session, t, plan)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from engine.rules import aerial
 from engine.rules.core import BadAction, Illegal
 from engine.rules.dnd5e.actions.objects import AttackObject, names_object
+from engine.rules.dnd5e import feats
 from engine.rules.dnd5e.common import OBJECTS, dice_spec
 from engine.world.geometry import distance_m, engaged
 
@@ -34,7 +35,7 @@ class Move:
         if a.has("frightened"):        # DND-49
             for s in a.conditions["frightened"]:
                 src = session.state.actors.get(s)
-                if src and rs.sees(session, a, src):
+                if src and (rs.opt("frightened_move") == "always" or rs.sees(session, a, src)):
                     here = distance_m(a.body(), src.body(), session.world.cell_m)
                     there = distance_m(a.body().moved(*to), src.body(), session.world.cell_m)
                     if there < here - 1e-9:
@@ -60,9 +61,10 @@ class Move:
         seg = [0]
         stopped = None
         # anyone who could possibly react (DND-28): hostile, able, reaction unused, armed for melee
-        watchers = not t["disengaged"] and any(
+        watchers = any(
             rs.hostile(r, a) and not r.dead and not r.data["reaction_used"] and not rs.incapacitated(r)
-            and rs._oa_weapon(r)[0] is not None for r in session.state.actors.values())
+            and rs._oa_weapon(r)[0] is not None and rs._oa_allowed(session, r, a) for r in session.state.actors.values())
+        polearms = any(o.data.get("feats") and "polearm_master" in o.data["feats"] for o in session.state.actors.values())
 
         def flush(i, note):      # the move so far, up to path[i], as one event
             rs._emit_move(session, a, path[seg[0]:i + 1], costs[i] - costs[seg[0]], left0 - costs[i], note)
@@ -76,6 +78,12 @@ class Move:
                 if provoked and (a.pos != path[i] or rs.speed_zero(a) or a.has("prone") or a.dead or a.hp == 0):
                     stopped = i
                     break
+            if polearms and rs._entering_reach(session, a, path[i], nxt):
+                if a.can_fly:
+                    a.flying = not aerial.is_supported(session, a)
+                stopped = i + 1
+                flush(i + 1, "stopped on entering a polearm's reach")
+                break
             a.x, a.y, a.layer = nxt
             if a.can_fly:
                 a.flying = not aerial.is_supported(session, a)
@@ -87,6 +95,8 @@ class Move:
             spent = costs[stopped]
             session.emit({"type": "move_stopped", "who": a.id, "at": list(a.pos), "rule": "DND-28"})
         rs.spend_movement(session, a, spent)
+        if t.get("dash") and a.data.get("feats") and "charger" in a.data["feats"]:
+            t["charge_line_m"] = feats.straight_line_m(session, path[:(stopped if stopped is not None else len(path) - 1) + 1])
         if a.data["hidden"] is not None:
             rs._maybe_revealed(session, a)
         rs._check_grapples(session)
@@ -105,21 +115,55 @@ class Attack:
         t = rs._target(session, a, act["target"])
         w = rs.weapon(a, act.get("weapon"))
         turn = session.state.turn
+        bonus_from = None
         if act.get("bonus"):
             if turn["bonus"]:
                 raise Illegal(f"{a.name} has already used its bonus action this turn", "DND-12")
-            if not turn["light_weapon"]:
-                raise Illegal("the off-hand attack needs an attack with a light melee weapon first, with the Attack action", "DND-29")
-            if "light" not in w["properties"] or not rs.is_melee(w):
-                raise Illegal(f"the off-hand attack needs a light melee weapon; {w['name']} is not", "DND-29", "weapon")
-            n_light = sum(1 for x in a.data["weapons"] if "light" in x["properties"] and rs.is_melee(x))
-            if n_light < 2:
+            srcs = feats.bonus_attack_sources(rs, session, a, w)
+            want = act.get("bonus_from")
+            if want and want not in srcs:
+                raise Illegal(f"{want.replace('_', ' ')} does not allow a bonus-action attack with the {w['name']} now",
+                              feats.FEAT_ID.get(want, "DND-29"), "bonus_from")
+            if not srcs:
+                if a.data.get("feats") and not turn["light_weapon"]:
+                    raise Illegal(f"nothing allows {a.name} a bonus-action attack with the {w['name']} now (two-weapon "
+                                  "fighting needs a light-weapon attack first; feats: after a kill or crit, a polearm "
+                                  "attack, a one-handed attack, a Dash)", "DND-29")
+                if not turn["light_weapon"]:
+                    raise Illegal("the off-hand attack needs an attack with a light melee weapon first, with the Attack action", "DND-29")
+                if "light" not in w["properties"] or not rs.is_melee(w):
+                    raise Illegal(f"the off-hand attack needs a light melee weapon; {w['name']} is not", "DND-29", "weapon")
                 raise Illegal(f"{a.name} holds no second light weapon for the other hand", "DND-29", "weapon")
+            bonus_from = want or srcs[0]
         elif turn["attacks_left"] <= 0 and turn["action"]:
             raise Illegal(f"{a.name} has no attack left this turn (its action is used)", "DND-16")
         if act.get("knock_out") and not rs.is_melee(w):
             raise Illegal("only a melee attack can knock a creature out", "DND-34", "knock_out")
-        return rs._attack_plan(session, a, t, w, bool(act.get("bonus")))
+        if act.get("power_attack") and not feats.power_attack_feat(rs, a, w, rs.is_melee(w)):
+            raise Illegal("power_attack needs Great Weapon Master with a heavy melee weapon or Sharpshooter with a "
+                          "ranged weapon", "DND-F16", "power_attack")
+        if act.get("lucky") and a.data.get("luck", 0) <= 0:
+            raise Illegal(f"{a.name} has no luck point left" if feats.has(a, "lucky") else f"{a.name} does not have Lucky",
+                          "DND-F32", "lucky")
+        if act.get("savage"):
+            if not feats.has(a, "savage_attacker") or not rs.is_melee(w):
+                raise Illegal("savage needs Savage Attacker and a melee weapon", "DND-F06", "savage")
+            if turn.get("savage_used"):
+                raise Illegal("Savage Attacker rerolls once per turn", "DND-F06", "savage")
+        if act.get("manoeuvre"):
+            m = act["manoeuvre"]
+            if m not in a.data.get("manoeuvres", ()):
+                raise Illegal(f"{a.name} does not know the {m} manoeuvre", "DND-F01", "manoeuvre")
+            if a.data.get("superiority", 0) <= 0:
+                raise Illegal(f"{a.name} has no superiority die left", "DND-F01", "manoeuvre")
+            if m != "precision" and not rs.is_melee(w) and "ranged" not in w["properties"]:
+                raise Illegal("a weapon attack is needed", "DND-F01", "manoeuvre")
+        if bonus_from == "polearm_master":
+            w = feats.butt_end(w)
+        plan = rs._attack_plan(session, a, t, w, bool(act.get("bonus")))
+        if bonus_from and bonus_from != "two_weapon":
+            plan["bonus_from"] = bonus_from
+        return plan
 
     @staticmethod
     def apply(rs, session, a, act, plan):
@@ -127,12 +171,16 @@ class Attack:
             return AttackObject.apply(rs, session, a, act, plan)
         if plan["kind"] == "bonus":
             session.state.turn["bonus"] = True
+            if plan.get("bonus_from") == "charger":
+                session.state.turn["charged"] = True
         else:
             rs._use_attack(session, a)
             if "light" in plan["weapon"]["properties"] and rs.is_melee(plan["weapon"]):   # thrown too (DND-29)
                 session.state.turn["light_weapon"] = plan["weapon"]["name"]
         t = session.state.actors[plan["target"]]
         rs._resolve_attack(session, a, t, plan, act)
+        if not a.dead:
+            feats.sentinel_protects(rs, session, a, t)     # DND-F37: it attacked someone else next to a Sentinel
 
 
 class Dash:
@@ -283,6 +331,11 @@ class Use:
             t = rs._target(session, a, act["target"])
             if t.id != a.id and not engaged(a.body(), t.body()):
                 raise Illegal(f"{t.name} is not within 1.5 m", "DND-25", "target")
+        if obj == "healers_kit":
+            if not feats.has(a, "healer"):
+                raise Illegal("a healer's kit heals only with the Healer feat (stabilise with it: `stabilize`)", "DND-F36", "object")
+            if t.id in session.state.data.get("healer_tended", []):
+                raise Illegal(f"{t.name} has been tended with Healer already (once per rest)", "DND-F36", "target")
         return {"object": obj, "target": t.id}
 
     @staticmethod
@@ -292,7 +345,12 @@ class Use:
         a.data["items"].remove(obj)
         session.emit({"type": "use", "who": a.id, "object": obj, "target": plan["target"], "rule": "DND-25"})
         info = OBJECTS.get(obj)
-        if info and "heal" in info:
+        if obj == "healers_kit":                  # DND-F36: 1d6 + 4 + the creature's hit dice (its level), once per rest
+            t = session.state.actors[plan["target"]]
+            session.state.data.setdefault("healer_tended", []).append(t.id)
+            amt = session.roll("heal", 6, 1, who=a.id, rule="DND-F36")[0] + 4 + t.data["level"]
+            rs.heal(session, t, amt, "DND-F36")
+        elif info and "heal" in info:
             n, s = dice_spec(info["heal"])
             amt = sum(session.roll("heal", s, n, who=a.id, rule="DND-25")) + info["bonus"]
             rs.heal(session, session.state.actors[plan["target"]], amt, "DND-25")
@@ -309,6 +367,8 @@ class Stand:
         if sz:
             raise Illegal(f"{a.name} is {sz[0]}: speed 0, it cannot stand up", sz[1])
         cost = a.data["speed_m"] / 2
+        if feats.has(a, "athlete"):
+            cost = 1.5                 # DND-F04 Athlete: standing up costs only 1.5 m
         left = rs.movement_left(session, a, False)
         if left + 1e-9 < cost:
             raise Illegal(f"standing up costs half the speed ({cost:g} m); {a.name} has {max(left, 0):g} m left", "DND-48")
@@ -343,6 +403,8 @@ class Stabilize:
         if ok:
             t.data["stable"] = True
         session.emit({"type": "stabilize", "who": a.id, "target": t.id, "total": total, "success": ok, "rule": "DND-05"})
+        if ok and feats.has(a, "healer") and "healers_kit" in a.data["items"]:
+            rs.heal(session, t, 1, "DND-F36")      # DND-F36 Healer: a healer's kit also restores 1 HP
 
 
 class EndTurn:
@@ -355,6 +417,11 @@ class EndTurn:
     @staticmethod
     def apply(rs, session, a, act, plan):
         session.emit({"type": "end_turn", "who": a.id})
+        if act.get("stay_aloft") is False and a.flying and not a.data.get("mounted_on"):
+            # AIR-10 "não gasta a Ação Bônus pra se manter no ar": the player's choice, it falls
+            session.emit({"type": "flight_lost", "who": a.id, "reason": f"{a.name} does not spend its bonus action to stay aloft",
+                          "rule": "AIR-10", "because": "AIR-08"})
+            aerial.fall(session, a, None, "AIR-10", "chose not to spend the bonus action to stay aloft")
         rs._end_of_turn_effects(session, a)
         rs._check_over(session)
         rs._advance(session)

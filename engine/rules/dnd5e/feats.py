@@ -1,0 +1,562 @@
+"""D&D 5e feats (DND-F00..F42) as data on a character (``feats = ["sharpshooter", ...]``) and small functions on
+named hooks. A feat never edits a big method: the attack, damage, movement and reaction code asks these hooks.
+
+* ``FEATS``: snake_case name -> id, English name, scope (auto / sheet), ability increase, prerequisite.
+* ``has(a, name)``: the character has the feat *and* meets its prerequisite now (DND-F00: unusable while lost).
+* hooks: ``ATTACK_MODS`` (to-hit / damage changes, each naming its feat), ``COVER_IGNORE`` (cover a feat ignores),
+  ``DROP_SOURCES`` (advantage/disadvantage a feat cancels), ``BONUS_ATTACKS`` (what lets a bonus-action attack),
+  plus the reaction helpers ``reaction_taken`` (the character's policy) and the Sentinel / Polearm Master /
+  Mage Slayer / Defensive Duelist functions called where those moments happen.
+"""
+
+from __future__ import annotations
+
+import difflib
+
+from engine.errors import SceneError
+
+# name: (id, English name, scope, ability increase: None | "str" | ("str", "dex") (a choice, first by default),
+#        prerequisite: None | {"ability": ("str",) , "min": 13} | "spellcaster")
+_F = [
+    ("martial_adept", "DND-F01", "Martial Adept", "auto", None, None),
+    ("elemental_adept", "DND-F02", "Elemental Adept", "auto", None, "spellcaster"),
+    ("actor", "DND-F03", "Actor", "sheet", "cha", None),
+    ("athlete", "DND-F04", "Athlete", "auto", ("str", "dex"), None),
+    ("dungeon_delver", "DND-F05", "Dungeon Delver", "auto", None, None),
+    ("savage_attacker", "DND-F06", "Savage Attacker", "auto", None, None),
+    ("keen_mind", "DND-F07", "Keen Mind", "sheet", "int", None),
+    ("heavily_armored", "DND-F08", "Heavily Armored", "auto", "str", None),
+    ("skulker", "DND-F09", "Skulker", "auto", None, {"ability": ("dex",), "min": 13}),
+    ("alert", "DND-F10", "Alert", "auto", None, None),
+    ("linguist", "DND-F11", "Linguist", "sheet", "int", None),
+    ("mounted_combatant", "DND-F12", "Mounted Combatant", "auto", None, None),
+    ("lightly_armored", "DND-F13", "Lightly Armored", "auto", ("dex", "str"), None),
+    ("war_caster", "DND-F14", "War Caster", "auto", None, "spellcaster"),
+    ("polearm_master", "DND-F15", "Polearm Master", "auto", None, None),
+    ("great_weapon_master", "DND-F16", "Great Weapon Master", "auto", None, None),
+    ("heavy_armor_master", "DND-F17", "Heavy Armor Master", "auto", "str", None),
+    ("weapon_master", "DND-F18", "Weapon Master", "auto", ("str", "dex"), None),
+    ("medium_armor_master", "DND-F19", "Medium Armor Master", "auto", None, None),
+    ("shield_master", "DND-F20", "Shield Master", "auto", None, None),
+    ("defensive_duelist", "DND-F21", "Defensive Duelist", "auto", None, {"ability": ("dex",), "min": 13}),
+    ("spell_sniper", "DND-F22", "Spell Sniper", "auto", None, "spellcaster"),
+    ("durable", "DND-F23", "Durable", "auto", "con", None),
+    ("dual_wielder", "DND-F24", "Dual Wielder", "auto", None, None),
+    ("resilient", "DND-F25", "Resilient", "auto", ("str", "dex", "con", "int", "wis", "cha"), None),
+    ("inspiring_leader", "DND-F26", "Inspiring Leader", "auto", None, {"ability": ("cha",), "min": 13}),
+    ("mobile", "DND-F27", "Mobile", "auto", None, None),
+    ("crossbow_expert", "DND-F28", "Crossbow Expert", "auto", None, None),
+    ("observant", "DND-F29", "Observant", "auto", ("int", "wis"), None),
+    ("sharpshooter", "DND-F30", "Sharpshooter", "auto", None, None),
+    ("charger", "DND-F31", "Charger", "auto", None, None),
+    ("lucky", "DND-F32", "Lucky", "auto", None, None),
+    ("moderately_armored", "DND-F33", "Moderately Armored", "auto", ("str", "dex"), None),
+    ("tough", "DND-F34", "Tough", "auto", None, None),
+    ("skilled", "DND-F35", "Skilled", "sheet", None, None),
+    ("healer", "DND-F36", "Healer", "auto", None, None),
+    ("sentinel", "DND-F37", "Sentinel", "auto", None, None),
+    ("magic_initiate", "DND-F38", "Magic Initiate", "sheet", None, None),
+    ("tavern_brawler", "DND-F39", "Tavern Brawler", "auto", ("str", "con"), None),
+    ("mage_slayer", "DND-F40", "Mage Slayer", "auto", None, None),
+    ("grappler", "DND-F41", "Grappler", "auto", None, {"ability": ("str",), "min": 13}),
+    ("ritual_caster", "DND-F42", "Ritual Caster", "sheet", None, {"ability": ("int", "wis"), "min": 13}),
+]
+FEATS = {n: {"id": i, "name": en, "scope": sc, "asi": asi, "prereq": pr} for n, i, en, sc, asi, pr in _F}
+FEAT_ID = {n: f["id"] for n, f in FEATS.items()}
+MANOEUVRES = ("trip", "pushing", "precision")     # DND-F01: the manoeuvres the program resolves
+POLEARMS = ("glaive", "halberd", "quarterstaff", "spear", "pike")   # DND-F15 (pike: the 5e errata)
+#: the reactions a character may take or decline (``reactions = {name = false}`` on the character, default take)
+REACTIONS = ("opportunity_attack", "sentinel", "mage_slayer", "defensive_duelist", "shield_master", "polearm_master",
+             "lucky", "war_caster", "mounted_combatant")
+#: choices whose default is decline (they spend a limited resource): Lucky's points against attacks and on saves
+DEFAULT_DECLINE = ("lucky", "war_caster")
+
+
+def closest(name: str, known) -> str:
+    m = difflib.get_close_matches(str(name), list(known), n=1, cutoff=0.0)
+    return m[0] if m else ""
+
+
+def setup(raw_feats, raw_choices, raw_reactions, abilities: dict, spells: list, file, key) -> dict:
+    """Validate the scene's feats (DND-F00), apply their ability increases to ``abilities`` (in place, max 20) and
+    return the actor data fields the feats need."""
+    feats = []
+    for j, f in enumerate(raw_feats or []):
+        if f not in FEATS:
+            raise SceneError(file, f"{key}.feats[{j}]", f"unknown feat {f!r}; did you mean {closest(f, FEATS)!r}? "
+                             "(snake_case of the catalogue's names, DND-F01..F42)")
+        if f in feats:
+            raise SceneError(file, f"{key}.feats[{j}]", f"{f} is taken twice; each feat once (DND-F00)")
+        feats.append(f)
+    choices = dict(raw_choices or {})
+    for k, v in choices.items():
+        if k not in feats:
+            raise SceneError(file, f"{key}.feat_choices.{k}", f"{k!r} is not one of this character's feats")
+    increases = {}
+    for f in feats:
+        asi = FEATS[f]["asi"]
+        if asi is None:
+            continue
+        opts = (asi,) if isinstance(asi, str) else asi
+        pick = choices.get(f, opts[0])
+        if pick not in opts:
+            raise SceneError(file, f"{key}.feat_choices.{f}", f"{f} raises one of {', '.join(opts)}, not {pick!r}")
+        abilities[pick] = min(20, abilities[pick] + 1)
+        increases[f] = pick
+    for j, f in enumerate(feats):    # DND-F00: the prerequisite must hold when the feat is taken
+        why = unmet(FEATS[f]["prereq"], abilities, spells)
+        if why:
+            raise SceneError(file, f"{key}.feats[{j}]", f"{f} needs {why} (DND-F00)")
+    rx = dict(raw_reactions or {})
+    for k, v in rx.items():
+        if k not in REACTIONS:
+            raise SceneError(file, f"{key}.reactions.{k}", f"unknown reaction; one of {', '.join(REACTIONS)} "
+                             f"(did you mean {closest(k, REACTIONS)!r}?)")
+        if not isinstance(v, bool):
+            raise SceneError(file, f"{key}.reactions.{k}", "true (take it, the default) or false (decline)")
+    element = choices.get("elemental_adept", "fire") if "elemental_adept" in feats else None
+    if element is not None and element not in ("acid", "cold", "fire", "lightning", "thunder"):
+        raise SceneError(file, f"{key}.feat_choices.elemental_adept", "one of acid, cold, fire, lightning, thunder")
+    out = {"feats": feats, "feat_increases": increases, "luck": 3 if "lucky" in feats else 0}
+    if "martial_adept" in feats:
+        ms = str(choices.get("martial_adept", "trip+precision")).split("+")
+        if len(ms) != 2 or len(set(ms)) != 2 or any(m not in MANOEUVRES for m in ms):
+            raise SceneError(file, f"{key}.feat_choices.martial_adept", "two manoeuvres joined by +, from "
+                             + ", ".join(MANOEUVRES) + " (e.g. \"trip+precision\")")
+        out["manoeuvres"] = ms
+        out["superiority"] = 1
+    if element:
+        out["element"] = element
+    if rx:
+        out["reactions"] = rx
+    return out
+
+
+def unmet(prereq, abilities: dict, spells: list) -> str | None:
+    if prereq is None:
+        return None
+    if prereq == "spellcaster":
+        return None if spells else "the ability to cast at least one spell"
+    if any(abilities.get(k, 10) >= prereq["min"] for k in prereq["ability"]):
+        return None
+    return " or ".join(k.capitalize() for k in prereq["ability"]) + f" {prereq['min']} or higher"
+
+
+def has(a, name: str) -> bool:
+    """The actor has the feat and meets its prerequisite now (DND-F00: a lost prerequisite makes it unusable)."""
+    d = a.data
+    fs = d.get("feats")
+    if not fs or name not in fs:
+        return False
+    return unmet(FEATS[name]["prereq"], d["abilities"], d["spells"]) is None
+
+
+def reaction_taken(a, name: str) -> bool:
+    """The character's policy for a reaction the rules offer (``reactions = {sentinel = false}``; default take)."""
+    return a.data.get("reactions", {}).get(name, name not in DEFAULT_DECLINE)
+
+
+# -- to hit and damage ----------------------------------------------------------------------------------------
+ATTACK_MODS: list = []
+
+
+def mod_hook(fn):
+    ATTACK_MODS.append(fn)
+    return fn
+
+
+def power_attack_feat(rs, a, w, melee) -> str | None:
+    """Which feat allows the −5 / +10 with this weapon: GWM (melee, heavy), Sharpshooter (ranged weapon)."""
+    if melee and "heavy" in w["properties"] and has(a, "great_weapon_master"):
+        return "great_weapon_master"
+    if not melee and "ranged" in w["properties"] and has(a, "sharpshooter"):
+        return "sharpshooter"
+    return None
+
+
+@mod_hook
+def power_attack(rs, session, a, t, plan, act):
+    """DND-F16 / DND-F30: ``power_attack = true`` on ``attack``: −5 to hit, +10 damage."""
+    if act.get("power_attack"):
+        f = power_attack_feat(rs, a, plan["weapon"], plan["melee"])
+        if f:
+            yield {"feat": f, "rule": FEAT_ID[f], "to_hit": -5, "damage": 10}
+
+
+@mod_hook
+def charger(rs, session, a, t, plan, act):
+    """DND-F31: the bonus attack after Dash, having moved 3 m or more in a straight line just before: +5 damage."""
+    if plan.get("bonus_from") == "charger" and session.state.turn.get("charge_line_m", 0) >= 3.0 - 1e-9:
+        yield {"feat": "charger", "rule": "DND-F31", "to_hit": 0, "damage": 5}
+
+
+def attack_mods(rs, session, a, t, plan, act) -> list[dict]:
+    if not a.data.get("feats"):
+        return []
+    return [m for fn in ATTACK_MODS for m in fn(rs, session, a, t, plan, act)]
+
+
+# -- cover ----------------------------------------------------------------------------------------------------
+def cover_ignored(a, plan, spell_attack=False) -> str | None:
+    """DND-F30 Sharpshooter (ranged weapon attacks), DND-F22 Spell Sniper (ranged spell attacks): half and
+    three-quarters cover do not count; the sight line (and total cover) is the same function's."""
+    if plan["cover"] not in ("half", "three-quarters"):
+        return None
+    if spell_attack or plan["weapon"].get("spell"):
+        return "spell_sniper" if has(a, "spell_sniper") else None
+    if not plan["melee"] and has(a, "sharpshooter"):
+        return "sharpshooter"
+    return None
+
+
+# -- advantage / disadvantage a feat cancels --------------------------------------------------------------------
+def drop_sources(rs, session, a, t, plan, adv, dis):
+    """Sharpshooter: no disadvantage at long range (DND-F30); Crossbow Expert: none within 1.5 m of an enemy
+    (DND-F28); Alert: unseen attackers gain no advantage against it (DND-F10). Returns (adv, dis, [feats])."""
+    used = []
+    if a.data.get("feats"):
+        if has(a, "sharpshooter") and not plan["melee"]:
+            n = len(dis)
+            dis = [s for s in dis if s[0] != "beyond the weapon's normal range"]
+            if len(dis) < n:
+                used.append("sharpshooter")
+        if has(a, "crossbow_expert") and not plan["melee"]:
+            n = len(dis)
+            dis = [s for s in dis if not s[0].startswith("ranged attack within 1.5 m of")]
+            if len(dis) < n:
+                used.append("crossbow_expert")
+    if t.data.get("feats") and has(t, "alert"):
+        n = len(adv)
+        adv = [s for s in adv if s[0] != "the target cannot see the attacker"]
+        if len(adv) < n:
+            used.append("alert")
+    return adv, dis, used
+
+
+# -- bonus-action attacks -----------------------------------------------------------------------------------------
+def bonus_attack_sources(rs, session, a, w) -> list[str]:
+    """What lets ``a`` make a bonus-action attack with ``w`` now (DND-29 two-weapon fighting first)."""
+    turn = session.state.turn
+    out = []
+    melee = rs.is_melee(w)
+    if turn.get("light_weapon") and melee:
+        light = "light" in w["properties"]
+        n = sum(1 for x in a.data["weapons"] if rs.is_melee(x) and ("light" in x["properties"] or has(a, "dual_wielder")))
+        if (light or has(a, "dual_wielder")) and n >= 2:
+            out.append("two_weapon")
+    if not a.data.get("feats"):
+        return out
+    if turn.get("gwm_bonus") and melee and has(a, "great_weapon_master"):
+        out.append("great_weapon_master")
+    if turn.get("attacked_with") and w["name"] in POLEARMS and has(a, "polearm_master") \
+            and turn["attacked_with"] in POLEARMS:
+        out.append("polearm_master")
+    if turn.get("one_handed_attack") and w["name"] == "hand_crossbow" and has(a, "crossbow_expert"):
+        out.append("crossbow_expert")
+    if turn.get("dash") and melee and has(a, "charger") and not turn.get("charged"):
+        out.append("charger")
+    return out
+
+
+def butt_end(w) -> dict:
+    """DND-F15: the polearm's other end: 1d4 bludgeoning."""
+    return {**w, "damage": "1d4", "type": "bludgeoning", "name": w["name"]}
+
+
+def after_attack(rs, session, a, t, plan, hit, crit, killed):
+    """Bookkeeping a later bonus attack needs: GWM after a crit or a kill with a melee weapon (DND-F16);
+    Polearm Master after an Attack-action attack with a polearm; Crossbow Expert after a one-handed attack."""
+    if not a.data.get("feats"):
+        return
+    turn = session.state.turn
+    if turn.get("actor") != a.id:
+        return
+    w = plan["weapon"]
+    if plan.get("kind") == "action":
+        turn["attacked_with"] = w["name"]
+        if "two-handed" not in w["properties"]:
+            turn["one_handed_attack"] = True
+    if plan["melee"]:
+        turn.setdefault("melee_attacked", [])
+        if t.id not in turn["melee_attacked"]:
+            turn["melee_attacked"].append(t.id)       # DND-F27 Mobile
+    if hit and w["name"] == "unarmed" and has(a, "tavern_brawler"):
+        turn["unarmed_hit"] = True                    # DND-F39: a bonus-action grapple now
+    if plan["melee"] and (crit or killed) and has(a, "great_weapon_master") and plan.get("kind") != "bonus":
+        if not turn.get("gwm_bonus"):
+            turn["gwm_bonus"] = True
+            session.emit({"type": "feat", "who": a.id, "feat": "great_weapon_master", "rule": "DND-F16",
+                          "text": "a bonus-action melee attack is now available (" + ("critical hit" if crit else "kill") + ")"})
+
+
+# -- reactions ----------------------------------------------------------------------------------------------------
+def defensive_duelist(rs, session, a, t, plan, roll, total, ac, hit, crit):
+    """DND-F21: hit by a melee attack it can see, wielding a finesse weapon: + proficiency to AC (reaction)."""
+    if not hit or crit or not plan["melee"] or not t.data.get("feats") or not has(t, "defensive_duelist"):
+        return None
+    if t.data["reaction_used"] or rs.incapacitated(t) or not rs.sees(session, t, a):
+        return None
+    if not any("finesse" in w["properties"] for w in t.data["weapons"]) or not reaction_taken(t, "defensive_duelist"):
+        return None
+    if total >= ac + t.data["prof"]:
+        return None            # it would not turn the hit: a table would not spend the reaction
+    t.data["reaction_used"] = True
+    session.emit({"type": "reaction", "who": t.id, "feat": "defensive_duelist", "against": a.id,
+                  "ac": ac + t.data["prof"], "rule": "DND-F21", "text": f"+{t.data['prof']} AC: the hit becomes a miss"})
+    return ac + t.data["prof"]
+
+
+def sentinel_hit(rs, session, r, victim, plan):
+    """DND-F37: an opportunity attack that hits makes the target's speed 0 for the rest of the turn; a flyer falls
+    (AIR-10: a flyer that loses its movement falls)."""
+    if plan.get("kind") == "reaction" and plan.get("opportunity") and r.data.get("feats") and has(r, "sentinel") \
+            and not victim.dead:
+        victim.data["speed_zero_by"] = r.id
+        session.emit({"type": "feat", "who": r.id, "feat": "sentinel", "target": victim.id, "rule": "DND-F37",
+                      "text": f"{victim.name}'s speed is 0 for the rest of the turn"})
+
+
+def can_oa_despite_disengage(r) -> bool:
+    return bool(r.data.get("feats")) and has(r, "sentinel")
+
+
+def sheet(a) -> list[dict]:
+    """The character's feats for the JSON state and the panel: name, id, scope, ability raised, usable now."""
+    return [{"feat": f, "id": FEATS[f]["id"], "name": FEATS[f]["name"], "scope": FEATS[f]["scope"],
+             "increase": a.data["feat_increases"].get(f), "usable": has(a, f)} for f in a.data.get("feats", [])]
+
+
+def has_raw(featdata: dict, name: str) -> bool:
+    """At setup (prerequisites already checked): the feat is on the sheet."""
+    return name in featdata["feats"]
+
+
+def extra_advantage(rs, session, a, t, plan) -> list:
+    """Advantage a feat gives: Grappler against the creature it grapples (DND-F41); Mounted Combatant in melee
+    against an unmounted creature smaller than its mount (DND-F12)."""
+    out = []
+    if not a.data.get("feats"):
+        return out
+    if has(a, "grappler") and a.id in t.conditions.get("grappled", []):
+        out.append(("Grappler: the target is grappled by the attacker", "DND-F41"))
+    m = a.data.get("mounted_on")
+    if m and plan["melee"] and has(a, "mounted_combatant") and not t.data.get("mounted_on"):
+        from engine.rules.dnd5e.data import SIZES
+        mount = session.state.actors[m]
+        if SIZES.index(t.size) < SIZES.index(mount.size):
+            out.append(("Mounted Combatant: unmounted target smaller than the mount", "DND-F12"))
+    return out
+
+
+def straight_line_m(session, path) -> float:
+    """DND-F31 Charger: the metres of the move's last straight run in 3D (cells in x/y, layers in z, one direction)."""
+    if len(path) < 2:
+        return 0.0
+    cell = session.world.cell_m
+    lay = 1.0                     # a layer is 1 m (engine.world.geometry.distance_m)
+    d0 = tuple(b - a for a, b in zip(path[-2], path[-1]))
+    n = 1
+    for i in range(len(path) - 2, 0, -1):
+        d = tuple(b - a for a, b in zip(path[i - 1], path[i]))
+        if d != d0:
+            break
+        n += 1
+    dx, dy, dz = (c * n for c in d0)
+    return ((dx * cell) ** 2 + (dy * cell) ** 2 + (dz * lay) ** 2) ** 0.5
+
+
+def adept_dice(rolls: list, on: bool) -> list:
+    """DND-F02 Elemental Adept: a 1 on a damage die of its element counts as a 2."""
+    return [2 if on and r == 1 else r for r in rolls]
+
+
+def save_advantage(rs, session, a, ability, source, rule) -> bool:
+    """DND-F40 Mage Slayer: advantage on saves against spells cast within 1.5 m."""
+    if source is None or rule != "DND-21" or not has(a, "mage_slayer"):
+        return False
+    from engine.world.geometry import engaged
+    return engaged(a.body(), source.body())
+
+
+def shield_master_evades(rs, session, t) -> bool:
+    """DND-F20 Shield Master: on a successful Dex save against half damage, the reaction takes none."""
+    if not t.data.get("feats") or not has(t, "shield_master") or t.data["reaction_used"] or rs.incapacitated(t) \
+            or not reaction_taken(t, "shield_master"):
+        return False
+    t.data["reaction_used"] = True
+    session.emit({"type": "reaction", "who": t.id, "feat": "shield_master", "rule": "DND-F20",
+                  "text": "no damage on the successful Dexterity save"})
+    return True
+
+
+def mage_slayer(rs, session, caster):
+    """DND-F40: a creature within 1.5 m casts a spell: a reaction melee weapon attack against it."""
+    from engine.rules.core import Illegal
+    from engine.world.geometry import engaged
+    for r in list(session.state.actors.values()):
+        if r.id == caster.id or not r.data.get("feats") or not has(r, "mage_slayer") or not rs.hostile(r, caster):
+            continue
+        if r.dead or rs.incapacitated(r) or r.data["reaction_used"] or not reaction_taken(r, "mage_slayer"):
+            continue
+        if not engaged(r.body(), caster.body()):
+            continue
+        w, _reach = rs._oa_weapon(r)
+        if w is None:
+            continue
+        try:
+            plan = rs._attack_plan(session, r, caster, w, False)
+        except Illegal:
+            continue
+        plan["kind"] = "reaction"
+        r.data["reaction_used"] = True
+        session.emit({"type": "reaction", "who": r.id, "feat": "mage_slayer", "target": caster.id, "rule": "DND-F40",
+                      "text": "a melee attack against the caster"})
+        rs._resolve_attack(session, r, caster, plan, {})
+        if caster.dead or caster.hp == 0:
+            return
+
+
+def sentinel_protects(rs, session, attacker, target):
+    """DND-F37: a creature within 1.5 m attacks someone other than the Sentinel: a reaction melee attack on it."""
+    from engine.rules.core import Illegal
+    from engine.world.geometry import engaged
+    for r in list(session.state.actors.values()):
+        if r.id in (attacker.id, target.id) or not r.data.get("feats") or not has(r, "sentinel"):
+            continue
+        if not rs.hostile(r, attacker) or r.dead or rs.incapacitated(r) or r.data["reaction_used"] \
+                or not reaction_taken(r, "sentinel") or not engaged(r.body(), attacker.body()):
+            continue
+        w, _reach = rs._oa_weapon(r)
+        if w is None:
+            continue
+        try:
+            plan = rs._attack_plan(session, r, attacker, w, False)
+        except Illegal:
+            continue
+        plan["kind"] = "reaction"
+        r.data["reaction_used"] = True
+        session.emit({"type": "reaction", "who": r.id, "feat": "sentinel", "target": attacker.id, "rule": "DND-F37",
+                      "text": f"{attacker.name} attacked {target.name}: a reaction attack"})
+        rs._resolve_attack(session, r, attacker, plan, {})
+        return
+
+
+#: the reactions each feat brings (the ordinary opportunity attack is everyone's)
+FEAT_REACTIONS = {"mounted_combatant": "mounted_combatant", "war_caster": "war_caster", "lucky": "lucky", "sentinel": "sentinel", "mage_slayer": "mage_slayer", "defensive_duelist": "defensive_duelist",
+                  "shield_master": "shield_master", "polearm_master": "polearm_master"}
+
+
+def attack_variants(rs, session, a, legal) -> list[dict]:
+    """The options of each legal (Attack-action) attack: power attack, a luck point, Savage Attacker, a manoeuvre;
+    each under the same condition ``Attack.check`` applies to it."""
+    out = []
+    turn = session.state.turn
+    for c in legal:
+        if c["action"] != "attack" or c.get("bonus"):
+            continue
+        w = rs.weapon(a, c["weapon"])
+        melee = rs.is_melee(w)
+        if power_attack_feat(rs, a, w, melee):
+            out.append({**c, "power_attack": True})
+        if a.data.get("luck", 0) > 0:
+            out.append({**c, "lucky": True})
+        if melee and has(a, "savage_attacker") and not turn.get("savage_used"):
+            out.append({**c, "savage": True})
+        if a.data.get("superiority", 0) > 0 and (melee or "ranged" in w["properties"]):
+            out += [{**c, "manoeuvre": m} for m in a.data["manoeuvres"]]
+    return out
+
+
+def legal_choices(rs, session, a, cands) -> list[dict]:
+    """The choices a feat gives, as ready-to-step actions: power attack, a luck point, Savage Attacker's reroll,
+    bonus attacks (GWM, Polearm Master, Crossbow Expert, Charger), reactions to take or decline."""
+    out = []
+    turn = session.state.turn
+    if not turn.get("bonus"):
+        foes = [o for o in session.state.actors.values() if o.id != a.id and not o.dead and rs.hostile(a, o)]
+        for kind in ("shove", "grapple"):
+            if bonus_contest_source(rs, session, a, kind):
+                for t in foes:
+                    if kind == "shove":
+                        out += [{"actor": a.id, "action": "shove", "target": t.id, "mode": m, "bonus": True} for m in ("prone", "push")]
+                    else:
+                        out.append({"actor": a.id, "action": "grapple", "target": t.id, "bonus": True})
+        for w in a.data["weapons"]:
+            for src in bonus_attack_sources(rs, session, a, w):
+                if src == "two_weapon":
+                    continue
+                for t in foes:
+                    out.append({"actor": a.id, "action": "attack", "target": t.id, "weapon": w["name"], "bonus": True,
+                                "bonus_from": src})
+    if not turn.get("action") and has(a, "grappler"):
+        for o in session.state.actors.values():
+            if a.id in o.conditions.get("grappled", []) and [a.id, o.id] not in session.state.data.get("pins", []):
+                out.append({"actor": a.id, "action": "grapple", "target": o.id, "pin": True})
+    pol = a.data.get("reactions", {})
+    if turn.get("policy_set"):
+        return out                     # one policy change listed per turn (the action stays legal)
+    for r in ("opportunity_attack", *[FEAT_REACTIONS[f] for f in a.data["feats"] if f in FEAT_REACTIONS]):
+        out.append({"actor": a.id, "action": "reaction_policy", "reaction": r, "take": not pol.get(r, r not in DEFAULT_DECLINE)})
+    return out
+
+
+def preview_lines(rs, session, a, t, plan, act, mods) -> list[dict]:
+    """Which feat changed which number of this attack (the attack preview, ``aerie query``)."""
+    out = [{"feat": m["feat"], "rule": m["rule"], "to_hit": m["to_hit"], "damage": m["damage"]} for m in mods]
+    if plan.get("cover_ignored"):
+        ci = plan["cover_ignored"]
+        out.append({"feat": ci["feat"], "rule": ci["rule"], "text": f"ignores the {ci['cover']} cover (AC +0, not +"
+                    f"{2 if ci['cover'] == 'half' else 5})"})
+    for f in plan.get("feats_used", []):
+        out.append({"feat": f, "rule": FEAT_ID[f], "text": {"sharpshooter": "no disadvantage at long range",
+                                                            "crossbow_expert": "no disadvantage within 1.5 m of an enemy",
+                                                            "alert": "the unseen attacker gains no advantage"}[f]})
+    if not act.get("power_attack") and power_attack_feat(rs, a, plan["weapon"], plan["melee"]):
+        f = power_attack_feat(rs, a, plan["weapon"], plan["melee"])
+        out.append({"feat": f, "rule": FEAT_ID[f], "text": "power_attack = true: -5 to hit, +10 damage"})
+    if a.data.get("luck", 0) > 0 and not act.get("lucky"):
+        out.append({"feat": "lucky", "rule": "DND-F32", "text": f"lucky = true: one more d20 ({a.data['luck']} points left)"})
+    if t.data.get("feats") and has(t, "defensive_duelist") and plan["melee"] and not t.data["reaction_used"]:
+        out.append({"feat": "defensive_duelist", "rule": "DND-F21", "text": f"the target may add +{t.data['prof']} AC as a reaction"})
+    return out
+
+
+def panel_rows(a) -> list[str]:
+    """The character panel's rows: every feat (sheet feats too), the raised ability, luck points, unusable ones."""
+    rows = []
+    names = []
+    for f in a.data["feats"]:
+        n = FEATS[f]["name"]
+        inc = a.data["feat_increases"].get(f)
+        if inc:
+            n += f" (+1 {inc.capitalize()})"
+        if FEATS[f]["scope"] == "sheet":
+            n += " [sheet]"
+        if not has(a, f):
+            n += " [unusable: prerequisite lost]"
+        names.append(n)
+    rows.append("Feats: " + ", ".join(names))
+    if "lucky" in a.data["feats"]:
+        rows.append(f"Luck points {a.data['luck']}/3")
+    return rows
+
+
+
+# the feats' own moments live in feats_moments.py (re-exported here for the rules' callers)
+from engine.rules.dnd5e.feats_moments import (  # noqa: E402, F401  (re-exported for the rules' callers)
+    bonus_contest_source,
+    query_notes,
+    spend_contest,
+    lucky_defence,
+    lucky_save,
+    check_pin,
+    apply_pin,
+    unpin,
+    war_caster_spell,
+    superiority_die,
+    manoeuvre_effect,
+    mounted_redirect,
+    mount_evasion,
+    check_inspire,
+    apply_inspire,
+)

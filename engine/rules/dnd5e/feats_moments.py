@@ -1,0 +1,251 @@
+"""The feats' own moments (DND-F01, F12, F14, F26, F32, F41): Lucky's point against an attack and on a save, the
+Grappler's pin, War Caster's cantrip, Mounted Combatant's redirect and its mount's evasion, Inspiring Leader's
+speech, Martial Adept's manoeuvres; the feats' bonus shove and grapple; what `aerie query` says about feats. Split from ``feats.py`` (modules under 600 lines); ``feats`` re-exports them."""
+
+from __future__ import annotations
+
+
+
+def has(a, name: str) -> bool:          # feats.has (imported when called: feats re-exports this module)
+    from engine.rules.dnd5e.feats import has as _has
+    return _has(a, name)
+
+
+def reaction_taken(a, name: str) -> bool:
+    from engine.rules.dnd5e.feats import reaction_taken as _rt
+    return _rt(a, name)
+
+
+def _feat_id(name: str) -> str:
+    from engine.rules.dnd5e.feats import FEAT_ID
+    return FEAT_ID[name]
+
+
+def query_notes(a, b, result: dict) -> list[dict]:
+    """``aerie query``: which of the two characters' feats change the numbers between them."""
+    fa = list(getattr(a.stats, "feats", None) or [])
+    fb = list(getattr(b.stats, "feats", None) or [])
+    out = []
+    cov = result["cover"]
+    if cov in ("half", "three-quarters"):
+        bonus = 2 if cov == "half" else 5
+        if "sharpshooter" in fa:
+            out.append({"feature": "Sharpshooter", "rule": "DND-F30",
+                        "text": f"{a.id}'s ranged weapon attacks ignore this {cov} cover (AC +0, not +{bonus})"})
+        if "spell_sniper" in fa:
+            out.append({"feature": "Spell Sniper", "rule": "DND-F22",
+                        "text": f"{a.id}'s ranged spell attacks ignore this {cov} cover (AC +0, not +{bonus})"})
+    if result["engaged"]:
+        if "crossbow_expert" in fa:
+            out.append({"feature": "Crossbow Expert", "rule": "DND-F28",
+                        "text": f"{a.id} has no disadvantage on ranged attacks while engaged"})
+        if "sentinel" in fb:
+            out.append({"feature": "Sentinel", "rule": "DND-F37",
+                        "text": f"{b.id}'s opportunity attacks stop {a.id} (speed 0; a flyer falls, AIR-10), Disengage or not"})
+    if "alert" in fb and not result["visible"]:
+        out.append({"feature": "Alert", "rule": "DND-F10", "text": f"{a.id}, unseen, gains no advantage against {b.id}"})
+    return out
+
+
+def bonus_contest_source(rs, session, a, kind: str) -> str | None:
+    """What lets a bonus-action shove or grapple now: Shield Master after taking the Attack action (DND-F20),
+    Charger after Dash (DND-F31), Tavern Brawler after an unarmed hit (grapple, DND-F39)."""
+    if not a.data.get("feats"):
+        return None
+    turn = session.state.turn
+    if kind == "shove":
+        if turn.get("attacked_with") and has(a, "shield_master"):
+            return "shield_master"
+        if turn.get("dash") and not turn.get("charged") and has(a, "charger"):
+            return "charger"
+    if kind == "grapple" and turn.get("unarmed_hit") and has(a, "tavern_brawler"):
+        return "tavern_brawler"
+    return None
+
+
+def spend_contest(rs, session, a, plan) -> None:
+    """A shove or grapple replaces an attack (DND-30/31), or spends the bonus action a feat allows."""
+    src = plan.get("bonus_from")
+    if not src:
+        rs._use_attack(session, a)
+        return
+    turn = session.state.turn
+    turn["bonus"] = True
+    if src == "charger":
+        turn["charged"] = True
+    session.emit({"type": "feat", "who": a.id, "feat": src, "rule": _feat_id(src), "text": "a bonus-action " +
+                  ("shove" if "mode" in plan else "grapple")})
+
+
+def _spend_luck(session, a, purpose) -> int:
+    a.data["luck"] -= 1
+    (v,) = session.roll("luck", 20, who=a.id, rule="DND-F32", purpose=purpose)
+    return v
+
+
+def lucky_defence(rs, session, t, roll: int) -> int:
+    """DND-F32 against an attack that hits it: its own d20 (``luck``), the attack uses the lower. Policy
+    ``lucky`` (default decline: it spends a point; ``reactions = {lucky = true}`` or ``reaction_policy``)."""
+    if not has(t, "lucky") or t.data.get("luck", 0) <= 0 or not reaction_taken(t, "lucky") or rs.incapacitated(t):
+        return roll
+    v = _spend_luck(session, t, "Lucky: a d20 against the attack")
+    session.emit({"type": "feat", "who": t.id, "feat": "lucky", "rule": "DND-F32", "attack_roll": roll, "luck": v,
+                  "kept": min(roll, v)})
+    return min(roll, v)
+
+
+def lucky_save(rs, session, a, roll: int) -> int:
+    """DND-F32 on a failed saving throw (same policy): one more d20, the higher kept."""
+    if not has(a, "lucky") or a.data.get("luck", 0) <= 0 or not reaction_taken(a, "lucky"):
+        return roll
+    v = _spend_luck(session, a, "Lucky: one more d20 on the save")
+    session.emit({"type": "feat", "who": a.id, "feat": "lucky", "rule": "DND-F32", "save_roll": roll, "luck": v,
+                  "kept": max(roll, v)})
+    return max(roll, v)
+
+
+def check_pin(rs, session, a, act):
+    """DND-F41 Grappler: an action to pin a creature it grapples (another grapple check)."""
+    from engine.rules.core import Illegal
+    t = rs._target(session, a, act["target"])
+    if not has(a, "grappler"):
+        raise Illegal(f"{a.name} does not have Grappler", "DND-F41", "pin")
+    if a.id not in t.conditions.get("grappled", []):
+        raise Illegal(f"{a.name} does not grapple {t.name}", "DND-F41", "target")
+    if [a.id, t.id] in session.state.data.get("pins", []):
+        raise Illegal(f"{t.name} is already pinned", "DND-F41", "target")
+    rs._need_action(a, session, "pinning", "DND-F41")
+    return {"target": t.id, "pin": True}
+
+
+def apply_pin(rs, session, a, plan):
+    session.state.turn["action"] = True
+    t = session.state.actors[plan["target"]]
+    if not rs._contest(session, a, t, "DND-F41"):
+        return
+    session.state.data.setdefault("pins", []).append([a.id, t.id])
+    session.emit({"type": "feat", "who": a.id, "feat": "grappler", "target": t.id, "rule": "DND-F41",
+                  "text": "pinned: both restrained until the grapple ends"})
+    rs.add_condition(session, t, "restrained", "DND-F41", source=a.id)
+    rs.add_condition(session, a, "restrained", "DND-F41", source=t.id)
+
+
+def unpin(rs, session, grappler, target):
+    pins = session.state.data.get("pins")
+    if pins and [grappler.id, target.id] in pins and grappler.id not in target.conditions.get("grappled", []):
+        pins.remove([grappler.id, target.id])
+        rs.remove_condition(session, target, "restrained", "DND-F41")
+        rs.remove_condition(session, grappler, "restrained", "DND-F41")
+
+
+def war_caster_spell(rs, session, r, victim, before) -> bool:
+    """DND-F14 War Caster: instead of the opportunity attack, an attack cantrip at the creature leaving (policy
+    ``war_caster``: default decline, the weapon attack is made). True when the spell was cast."""
+    if not r.data.get("feats") or not has(r, "war_caster") or not reaction_taken(r, "war_caster"):
+        return False
+    from engine.rules.core import Illegal
+    from engine.rules.dnd5e.actions.magic import spell_attack, spell_plan
+    from engine.rules.dnd5e.data import SPELLS
+    for name in r.data["spells"]:
+        sp = SPELLS[name]
+        if sp["level"] != 0 or sp["kind"] != "attack" or sp["time"] != "action":
+            continue
+        try:
+            plan = spell_plan(rs, session, r, victim, name)
+        except Illegal:
+            continue
+        r.data["reaction_used"] = True
+        if before is not None:
+            before()
+        session.emit({"type": "opportunity_attack", "who": r.id, "target": victim.id, "spell": name,
+                      "rule": "DND-F14", "reach_rule": "AIR-05", "text": "War Caster: a cantrip instead"})
+        spell_attack(rs, session, r, victim, name, plan)
+        return True
+    return False
+
+
+def superiority_die(session, a, manoeuvre) -> int:
+    """DND-F01 Martial Adept: spend the superiority die (one per short rest: one per scene here), a d6 named
+    ``superiority``."""
+    a.data["superiority"] -= 1
+    (v,) = session.roll("superiority", 6, who=a.id, rule="DND-F01", purpose=f"Martial Adept: {manoeuvre}")
+    session.emit({"type": "feat", "who": a.id, "feat": "martial_adept", "manoeuvre": manoeuvre, "die": v, "rule": "DND-F01"})
+    return v
+
+
+def manoeuvre_effect(rs, session, a, t, m) -> None:
+    """Trip: Str save or prone (Large or smaller); pushing: Str save or pushed up to 3 m (2 cells). DC 8 + prof +
+    Str or Dex modifier."""
+    from engine.rules.dnd5e.data import SIZES
+    if SIZES.index(t.size) > SIZES.index("large"):
+        return
+    dc = 8 + a.data["prof"] + max(rs.ab(a, "str"), rs.ab(a, "dex"))
+    if rs.saving_throw(session, t, "str", dc, a, "DND-F01", f"against the {m} manoeuvre"):
+        return
+    if m == "trip":
+        rs.knock_prone(session, t, "DND-F01")
+    else:
+        rs._push_from(session, a, t, 2)
+
+
+def mounted_redirect(rs, session, a, mount, plan):
+    """DND-F12 Mounted Combatant: an attack aimed at its mount is made against the rider instead (policy
+    ``mounted_combatant``, default take). Returns (target, plan)."""
+    from engine.rules.core import Illegal
+    rider = session.state.actors.get(mount.data["rider"])
+    if rider is None or rider.id == a.id or not rider.data.get("feats") or not has(rider, "mounted_combatant") \
+            or rider.dead or rs.incapacitated(rider) or not reaction_taken(rider, "mounted_combatant"):
+        return mount, plan
+    try:
+        p2 = rs._attack_plan(session, a, rider, plan["weapon"], plan.get("kind") == "bonus")
+    except Illegal:
+        return mount, plan
+    for k in ("kind", "opportunity", "bonus_from"):
+        if k in plan:
+            p2[k] = plan[k]
+    session.emit({"type": "feat", "who": rider.id, "feat": "mounted_combatant", "rule": "DND-F12", "attacker": a.id,
+                  "text": f"the attack aimed at {mount.name} is made against {rider.name}"})
+    return rider, p2
+
+
+def mount_evasion(rs, session, mount, ok, full, amt) -> int:
+    """DND-F12: its mount takes no damage on a successful Dex save for half, half on a failed one."""
+    rider = session.state.actors.get(mount.data.get("rider") or "")
+    if rider is None or not rider.data.get("feats") or not has(rider, "mounted_combatant"):
+        return amt
+    new = 0 if ok else full // 2
+    session.emit({"type": "feat", "who": rider.id, "feat": "mounted_combatant", "rule": "DND-F12", "mount": mount.id,
+                  "text": f"its mount evades: {new} damage instead of {amt}"})
+    return new
+
+
+def check_inspire(rs, session, leader):
+    """DND-F26 Inspiring Leader: a 10-minute speech is out of combat time, so the game master rules it took place
+    (``actor = "gm"``, ``inspire``, ``target = LEADER``): up to six friendly creatures (the leader included) within
+    9 m that can see it gain temporary HP = its level + Cha modifier; once per rest each (once per scene here)."""
+    from engine.rules.core import Illegal
+    from engine.world.geometry import distance_m
+    if not has(leader, "inspiring_leader"):
+        raise Illegal(f"{leader.name} does not have Inspiring Leader (or lost its Cha 13)", "DND-F26", "target")
+    if leader.dead or rs.incapacitated(leader):
+        raise Illegal(f"{leader.name} cannot speak now", "DND-F26", "target")
+    done = session.state.data.get("inspired", [])
+    cell = session.world.cell_m
+    out = []
+    for o in sorted(session.state.actors.values(), key=lambda o: (o.id != leader.id, o.id)):
+        if o.dead or rs.hostile(o, leader) or o.id in done:
+            continue
+        if o.id == leader.id or (distance_m(o.body(), leader.body(), cell) <= 9.0 + 1e-9 and rs.sees(session, o, leader)):
+            out.append(o.id)
+    if not out:
+        raise Illegal("nobody within 9 m who sees the leader can still be inspired", "DND-F26", "target")
+    return {"target": leader.id, "inspired": out[:6]}
+
+
+def apply_inspire(rs, session, leader, plan):
+    amt = max(0, leader.data["level"] + rs.ab(leader, "cha"))
+    session.emit({"type": "feat", "who": leader.id, "feat": "inspiring_leader", "rule": "DND-F26",
+                  "inspired": plan["inspired"], "temp_hp": amt})
+    for i in plan["inspired"]:
+        session.state.data.setdefault("inspired", []).append(i)
+        rs.give_temp_hp(session, session.state.actors[i], amt, "DND-F26")

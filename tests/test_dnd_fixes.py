@@ -1,0 +1,129 @@
+"""The 5e and aerial rules found wrong when the documents were checked line by line (issue 12): each test is named
+after its rule ID and checks the old reading through its scene option where a table could want it."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.rules.core import Illegal
+from test_rules_helpers import find, make, step
+
+pytestmark = pytest.mark.unit
+
+
+def knight(i="k", side="r", at=(5, 5, 0), **kw):
+    return {"id": i, "kind": "knight", "side": side, "at": list(at)} | kw
+
+
+def harpy(i="h", side="s", at=(2, 2, 4), **kw):
+    return {"id": i, "kind": "harpy", "side": side, "at": list(at), "flying": True} | kw
+
+
+def test_dnd35_dnd04_temp_hp_absorb_damage_at_0_hp_before_a_failure():
+    s = make([knight(), knight("d", side="b", at=(9, 9, 0), hp=0)])
+    step(s, "gm", "temp_hp", target="d", amount=5)
+    evs = step(s, "gm", "damage", target="d", amount=3)
+    assert find(evs, "temp_hp_lost", who="d")["amount"] == 3 and not find(evs, "death_save_failure")
+    evs = step(s, "gm", "damage", target="d", amount=4)                 # 2 temp HP left: they go first, then a failure
+    assert find(evs, "temp_hp_lost", who="d")["amount"] == 2 and find(evs, "death_save_failure", who="d")
+    old = make([knight(), knight("d", side="b", at=(9, 9, 0), hp=0)], options={"temp_hp_at_zero": "failure_first"})
+    step(old, "gm", "temp_hp", target="d", amount=5)
+    evs = step(old, "gm", "damage", target="d", amount=3)
+    assert find(evs, "death_save_failure", who="d") and old.state.actors["d"].temp_hp == 5
+
+
+def test_dnd05_damage_to_a_stable_creature_restarts_its_death_saves():
+    s = make([knight(), knight("d", side="b", at=(9, 9, 0), hp=0)])
+    d = s.state.actors["d"]
+    d.data["death"] = {"successes": 2, "failures": 2}
+    d.data["stable"] = True
+    evs = step(s, "gm", "damage", target="d", amount=1)
+    assert find(evs, "death_saves_restart", who="d")
+    assert d.data["death"] == {"successes": 0, "failures": 1} and not d.dead
+    old = make([knight(), knight("d", side="b", at=(9, 9, 0), hp=0)], options={"stable_damage": "keep_counts"})
+    d = old.state.actors["d"]
+    d.data["death"] = {"successes": 2, "failures": 2}
+    d.data["stable"] = True
+    step(old, "gm", "damage", target="d", amount=1)
+    assert d.dead                                                       # the third failure
+
+
+def test_dnd49_frightened_cannot_move_closer_even_without_seeing_the_source():
+    chars = [knight("g", side="b", at=(2, 2, 0), conditions=["frightened:k", "blinded"]), knight(at=(6, 2, 0))]
+    s = make(chars)
+    with pytest.raises(Illegal) as e:
+        step(s, "g", "move", to=[3, 2, 0])
+    assert e.value.rule == "DND-49"
+    old = make(chars, options={"frightened_move": "in_sight"})
+    step(old, "g", "move", to=[3, 2, 0])                                 # blinded: the old reading lets it
+
+
+def test_air10_a_flyer_may_choose_not_to_stay_aloft():
+    s = make([harpy(speed_m=12), knight(at=(9, 9, 0))])
+    legal = s.legal_actions()
+    assert {"actor": "h", "action": "end_turn", "stay_aloft": False} in legal
+    evs = step(s, "h", "end_turn", stay_aloft=False)
+    assert find(evs, "flight_lost", who="h")["rule"] == "AIR-10" and find(evs, "fall", who="h")
+    assert not find(evs, "upkeep", who="h")
+
+
+def test_air09_in_the_air_a_flyer_moves_at_its_ground_speed():
+    s = make([harpy(at=(1, 1, 4)), knight(at=(11, 11, 0))])             # harpy: speed 6, fly 12
+    with pytest.raises(Illegal) as e:
+        step(s, "h", "move", to=[7, 1, 4])                              # 9 m across
+    assert "6 m of movement left" in e.value.reason and e.value.rule == "AIR-09"
+    step(s, "h", "move", to=[5, 1, 4])                                  # 6 m
+    old = make([harpy(at=(1, 1, 4)), knight(at=(11, 11, 0))], options={"air_speed": "fly_speed"})
+    step(old, "h", "move", to=[7, 1, 4])
+
+
+def test_air12_falling_damage_is_bludgeoning():
+    def fall(**kw):
+        s = make([harpy(**kw), knight(at=(9, 9, 0))], size=(12, 12, 24), **({"options": kw.pop("options")} if "options" in kw else {}))
+        evs = step(s, "gm", "condition", target="h", add="prone")
+        return find(evs, "fall", who="h"), find(evs, "damage", who="h")
+    f, d = fall(at=[2, 2, 21])                                          # 21 layers: 50% of 38 = 19
+    assert f["damage"] == 19 and d["damage_type"] == "bludgeoning" and d["amount"] == 19
+    f, d = fall(at=[2, 2, 21], resistances=["bludgeoning"])
+    assert d["amount"] == 9 and "resistance" in d["notes"][0]
+    f, d = fall(at=[2, 2, 21], immunities=["bludgeoning"])
+    assert d["amount"] == 0
+    s = make([harpy(at=[2, 2, 21], resistances=["bludgeoning"]), knight(at=(9, 9, 0))], size=(12, 12, 24),
+             options={"fall_damage_type": "untyped"})
+    d = find(step(s, "gm", "condition", target="h", add="prone"), "damage", who="h")
+    assert d["amount"] == 19 and d["damage_type"] == "falling"
+
+
+def test_air10_frozen_grounds_a_flyer_in_dnd5e():
+    s = make([harpy(), knight(at=(9, 9, 0))])
+    evs = step(s, "gm", "condition", target="h", add="frozen")
+    assert find(evs, "flight_lost", who="h")["because"] == "AIR-10" and find(evs, "fall", who="h")
+    assert s.ruleset.speed_zero(s.state.actors["h"])[1] == "AIR-10"
+
+
+def test_air10_frozen_grounds_a_flyer_in_baton():
+    from test_baton_util import A, ch, hero, one, session
+    from test_baton_util import step as bstep
+    s = session([hero(), ch("har", "foes", (3, 2, 4), kind="harpy", flying=True)], starts="ana")
+    evs = bstep(s, "gm", "condition", target="har", add="frozen")
+    one(evs, "flight_lost", who="har")
+    assert A(s, "har").layer == 0 and not A(s, "har").flying
+
+
+def test_dnd24_dodge_against_an_unseen_attacker():
+    chars = [{"id": "r", "kind": "rogue", "side": "r", "at": [5, 5, 0], "invisible": True}, knight("k", side="b", at=(6, 5, 0))]
+    s = make(chars, options={"rolls": {}})
+    s.state.actors["k"].data["dodging"] = True
+    att = find(step(s, "r", "attack", target="k", rolls={"attack": [5, 5]}), "attack")
+    assert "the target is dodging" in att["disadvantage"]                # the document: every attack
+    old = make(chars, options={"dodge_unseen": "needs_sight"})
+    old.state.actors["k"].data["dodging"] = True
+    att = find(step(old, "r", "attack", target="k", rolls={"attack": [5, 5]}), "attack")
+    assert "the target is dodging" not in att["disadvantage"]            # 5e: only if it can see the attacker
+
+
+def test_dnd11_a_walkers_long_move_cites_the_movement_rule():
+    s = make([knight(at=(0, 0, 0)), knight("b", side="b", at=(11, 11, 0))])
+    with pytest.raises(Illegal) as e:
+        step(s, "k", "move", to=[9, 0, 0])                              # 13.5 m > 9 m
+    assert e.value.rule == "DND-11"
