@@ -12,12 +12,29 @@ named hooks. A feat never edits a big method: the attack, damage, movement and r
 from __future__ import annotations
 
 import difflib
+from typing import TypedDict
 
 from engine.errors import SceneError
 
+
+class Prereq(TypedDict):
+    """A feat's ability prerequisite: one of ``ability`` at ``min`` or higher."""
+    ability: tuple[str, ...]
+    min: int
+
+
+class FeatInfo(TypedDict):
+    """One row of ``FEATS``."""
+    id: str
+    name: str
+    scope: str
+    asi: str | tuple[str, ...] | None
+    prereq: Prereq | str | None
+
+
 # name: (id, English name, scope, ability increase: None | "str" | ("str", "dex") (a choice, first by default),
 #        prerequisite: None | {"ability": ("str",) , "min": 13} | "spellcaster")
-_F = [
+_F: list[tuple[str, str, str, str, str | tuple[str, ...] | None, Prereq | str | None]] = [
     ("martial_adept", "DND-F01", "Martial Adept", "auto", None, None),
     ("elemental_adept", "DND-F02", "Elemental Adept", "auto", None, "spellcaster"),
     ("actor", "DND-F03", "Actor", "sheet", "cha", None),
@@ -61,8 +78,9 @@ _F = [
     ("grappler", "DND-F41", "Grappler", "auto", None, {"ability": ("str",), "min": 13}),
     ("ritual_caster", "DND-F42", "Ritual Caster", "sheet", None, {"ability": ("int", "wis"), "min": 13}),
 ]
-FEATS = {n: {"id": i, "name": en, "scope": sc, "asi": asi, "prereq": pr} for n, i, en, sc, asi, pr in _F}
-FEAT_ID = {n: f["id"] for n, f in FEATS.items()}
+FEATS: dict[str, FeatInfo] = {n: {"id": i, "name": en, "scope": sc, "asi": asi, "prereq": pr}
+                              for n, i, en, sc, asi, pr in _F}
+FEAT_ID: dict[str, str] = {n: f["id"] for n, f in FEATS.items()}
 MANOEUVRES = ("trip", "pushing", "precision")     # DND-F01: the manoeuvres the program resolves
 POLEARMS = ("glaive", "halberd", "quarterstaff", "spear", "pike")   # DND-F15 (pike: the 5e errata)
 #: the reactions a character may take or decline (``reactions = {name = false}`` on the character, default take)
@@ -334,7 +352,7 @@ def has_raw(featdata: dict, name: str) -> bool:
 def extra_advantage(rs, session, a, t, plan) -> list:
     """Advantage a feat gives: Grappler against the creature it grapples (DND-F41); Mounted Combatant in melee
     against an unmounted creature smaller than its mount (DND-F12)."""
-    out = []
+    out: list[tuple[str, str]] = []
     if not a.data.get("feats"):
         return out
     if has(a, "grappler") and a.id in t.conditions.get("grappled", []):
@@ -511,9 +529,8 @@ def preview_lines(rs, session, a, t, plan, act, mods) -> list[dict]:
         out.append({"feat": f, "rule": FEAT_ID[f], "text": {"sharpshooter": "no disadvantage at long range",
                                                             "crossbow_expert": "no disadvantage within 1.5 m of an enemy",
                                                             "alert": "the unseen attacker gains no advantage"}[f]})
-    if not act.get("power_attack") and power_attack_feat(rs, a, plan["weapon"], plan["melee"]):
-        f = power_attack_feat(rs, a, plan["weapon"], plan["melee"])
-        out.append({"feat": f, "rule": FEAT_ID[f], "text": "power_attack = true: -5 to hit, +10 damage"})
+    if not act.get("power_attack") and (pf := power_attack_feat(rs, a, plan["weapon"], plan["melee"])):
+        out.append({"feat": pf, "rule": FEAT_ID[pf], "text": "power_attack = true: -5 to hit, +10 damage"})
     if a.data.get("luck", 0) > 0 and not act.get("lucky"):
         out.append({"feat": "lucky", "rule": "DND-F32", "text": f"lucky = true: one more d20 ({a.data['luck']} points left)"})
     if t.data.get("feats") and has(t, "defensive_duelist") and plan["melee"] and not t.data["reaction_used"]:
