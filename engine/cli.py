@@ -71,7 +71,7 @@ EXAMPLES = {
                "aerie replay showcase -o fall.gif --actions docs/images/fall_actions.json --fps 12"],
     "play": ["aerie play showcase", "aerie play my_scene.toml --seed 3 --size 1600x900"],
     "bench": ["aerie bench los --quick", "aerie bench los --rays 200000 --seed 2", "aerie bench render --breakdown",
-              "aerie bench cover --quick"],
+              "aerie bench cover --quick", "aerie bench rules --feats"],
     "demo": ["aerie demo", "aerie demo --scene air_low_wall"],
     "import": ["aerie import tavern.dd2vtt -o tavern/scene.toml",
                "aerie import keep.json -o keep/scene.toml --wall-height 4.5 --object-height 1 --doors gap",

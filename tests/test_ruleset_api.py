@@ -189,7 +189,7 @@ def test_a_refused_action_is_refused_with_a_reason():
 def test_random_play_with_destructible_objects_keeps_the_world_invariants(ruleset):
     """Random destructible objects (some under the characters' feet): after every destruction, cover and line of
     sight equal those of a freshly loaded map with the same voxels, and nobody stands on nothing unless flying."""
-    stats = play_random(ruleset, 4141, games=12, steps=100, make_scene=random_scene_with_objects)
+    stats = play_random(ruleset, 4141, games=18, steps=100, make_scene=random_scene_with_objects)
     if not any("voxel" in p for p in Session(parse_scene(random_scene_with_objects(random.Random(2), ruleset), "<x>"),
                                               1).ruleset.action_specs()["attack"]):
         pytest.skip(f"{ruleset} has no attack on objects")

@@ -90,6 +90,9 @@ def _compose_move(app):
 
 
 def test_a_click_on_a_destination_moves_and_never_selects_the_character_behind(display, duel, tmp_path):
+    # the destination behind Brann is 10.5 m away: Kite flies at 5e's fly speed (12 m) here, not AIR-09's ground 9 m
+    duel.write_text(duel.read_text().replace('initiative_starts = "kite"\n',
+                                             'initiative_starts = "kite"\n\n[options]\nair_speed = "fly_speed"\n', 1))
     app = App(display, duel, tmp_path)
     try:
         _compose_move(app)
