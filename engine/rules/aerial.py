@@ -359,6 +359,13 @@ def _rides(o: Actor) -> bool:
     return bool(o.data.get("mounted_on"))
 
 
+def move_preview(session: Session, a: Actor, path) -> dict:
+    """The shared part of a move's preview: the path, its metres by kind (``path_breakdown``) and whether it ends
+    in the air (then the upkeep is owed, AIR-08)."""
+    ends_aloft = a.can_fly and not is_supported(session, a, *path[-1])
+    return {"path": [list(p) for p in path], **path_breakdown(session, a, path), "ends_aloft": ends_aloft}
+
+
 def path_breakdown(session: Session, a: Actor, path) -> dict:
     """Metres by kind along a path, and whether it takes off / lands (for messages and previews)."""
     opts = session.options

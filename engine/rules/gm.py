@@ -83,6 +83,17 @@ def parse_dice(expr: str, path: str = "dice") -> list[tuple[int, int, int]]:
     return out
 
 
+def check_condition_tool(act, known) -> None:
+    """A ruleset's own ``condition`` tool (``add`` / ``remove`` a condition by name): at least one of them, each a
+    condition in ``known`` (the names in the order the refusal lists them)."""
+    if not act.get("add") and not act.get("remove"):
+        raise Illegal("give add = NAME or remove = NAME", "", "add")
+    for key in ("add", "remove"):
+        c = act.get(key)
+        if c and c not in known:
+            raise Illegal(f"unknown condition {c!r}; one of {', '.join(known)}", "", key)
+
+
 def _normalise(session, action) -> dict:
     if action.get("actor") != "gm":
         raise Illegal(f"{action['action']} is a game master's action: use actor = \"gm\"", "", "actor")

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from engine.rules.core import Illegal
-from engine.world.cover import cover_level, sample_points
+from engine.world.cover import cover_level, sample_points, support_indices
 from engine.world.geometry import Body, distance_m
 from engine.world.grid import World
 from engine.world.los import clamp_points, quantize, trace_fixed
@@ -181,13 +181,7 @@ def _ignore_for(session, t: Target, attacker: Body):
             idx.add((z * Y + y) * X + x)
     for (x, y, z) in candidate_voxels(session, t):
         idx.add((z * Y + y) * X + x)
-    z = attacker.layer - 1
-    if 0 <= z < Z:
-        for j in range(attacker.footprint):
-            for i in range(attacker.footprint):
-                x, y = attacker.x + i, attacker.y + j
-                if 0 <= x < X and 0 <= y < Y:
-                    idx.add((z * Y + y) * X + x)
+    idx.update(support_indices(session.world, (attacker,)))
     table = np.array(sorted(idx), dtype=np.int64)
     return lambda flat: np.isin(flat, table)
 

@@ -145,3 +145,9 @@ def describe(ruleset: str) -> list[tuple[str, str, str]]:
             t += f" {s.lo:g}..{s.hi:g}"
         out.append((k, t, s.help))
     return out
+
+
+def choice(*choices: str, help: str = "") -> OptionSpec:
+    """A ``choice`` option whose default is its first choice (the reading the document gives; the rest are the
+    other readings a scene may pick)."""
+    return OptionSpec("choice", choices[0], choices=tuple(choices), help=help)

@@ -66,8 +66,16 @@ class Ruleset:
         raise NotImplementedError
 
     def preview(self, session: Session, action: dict) -> dict:
-        """What the action would do, without doing it (cost, path, to-hit chance, cover...)."""
-        raise NotImplementedError
+        """What the action would do, without doing it (cost, path, to-hit chance, cover...): the refusal
+        ``{action, legal: False, reason, rule}``, or ``{action, legal: True}`` with what ``preview_legal`` adds."""
+        plan, refused = self.checked_plan(session, action)
+        if refused:
+            return refused
+        return self.preview_legal(session, action, plan, {"action": action["action"], "legal": True})
+
+    def preview_legal(self, session: Session, action: dict, plan, out: dict) -> dict:
+        """The ruleset's own fields of a legal action's preview (``plan`` from ``check``), added to ``out``."""
+        return out
 
     # -- helpers for rulesets ---------------------------------------------------------------------------
     def keep_legal(self, session: Session, candidates: list[dict], check=None) -> list[dict]:

@@ -17,6 +17,7 @@ from typing import Any
 
 from engine.errors import AerieError, one_line
 from engine.rules.core import BadAction, Illegal, Session, dumps
+from engine.rules.lines import say
 
 EXPECT_KEYS = {"after", "character", "layer", "x", "y", "position", "hp", "max_hp", "temp_hp", "conditions",
                "has_conditions", "lacks_conditions", "flying", "dead", "stable", "current", "round", "over",
@@ -97,6 +98,16 @@ def event_matches(ev: dict, want: dict) -> bool:
     return True
 
 
+def _parse(path, text: str, fmt: str, syntax_error: type[Exception], loads):
+    """``loads(text)``, its errors as one line naming the file: a syntax error, or a document nested too deep."""
+    try:
+        return loads(text)
+    except syntax_error as e:
+        raise AerieError(f"{path}: {fmt} syntax error: {e}") from None
+    except (RecursionError, ValueError) as e:
+        raise AerieError(f"{path}: {fmt} cannot be read: {'nested too deep' if isinstance(e, RecursionError) else e}") from None
+
+
 def load_actions(path: str) -> tuple[list, list]:
     """An actions file: ``.toml`` with ``[[script]]`` and ``[[expect]]`` tables, ``.json`` (a list of actions or
     ``{"script": [...], "expect": [...]}``) or ``.jsonl`` (one action a line). Everything is checked here: a step
@@ -108,15 +119,11 @@ def load_actions(path: str) -> tuple[list, list]:
     text = read_text(p, ACTIONS_MAX_BYTES, str(path))
     err = aerie_error(str(path))
     if p.suffix in (".json", ".jsonl"):
-        try:
-            if p.suffix == ".jsonl":
-                items = [json.loads(line) for line in text.splitlines() if line.strip()]
-            else:
-                items = json.loads(text)
-        except json.JSONDecodeError as e:
-            raise AerieError(f"{path}: JSON syntax error: {e}") from None
-        except (RecursionError, ValueError) as e:
-            raise AerieError(f"{path}: JSON cannot be read: {'nested too deep' if isinstance(e, RecursionError) else e}") from None
+        if p.suffix == ".jsonl":
+            items = _parse(path, text, "JSON", json.JSONDecodeError,
+                           lambda t: [json.loads(line) for line in t.splitlines() if line.strip()])
+        else:
+            items = _parse(path, text, "JSON", json.JSONDecodeError, json.loads)
         if isinstance(items, dict):
             unknown = set(items) - {"script", "expect"}
             if unknown:
@@ -127,12 +134,7 @@ def load_actions(path: str) -> tuple[list, list]:
         else:
             raise AerieError(f"{path}: expected a list of actions or {{\"script\": [...], \"expect\": [...]}}")
     else:
-        try:
-            data = tomllib.loads(text)
-        except tomllib.TOMLDecodeError as e:
-            raise AerieError(f"{path}: TOML syntax error: {e}") from None
-        except (RecursionError, ValueError) as e:
-            raise AerieError(f"{path}: TOML cannot be read: {'nested too deep' if isinstance(e, RecursionError) else e}") from None
+        data = _parse(path, text, "TOML", tomllib.TOMLDecodeError, tomllib.loads)
         unknown = set(data) - {"script", "expect"}
         if unknown:
             raise AerieError(f"{path}: {sorted(unknown)[0]}: unknown key (an actions file holds [[script]] and [[expect]] tables)")
@@ -339,24 +341,24 @@ def _simple(verb):
 GENERIC_LINES = {
     "roll": _roll,
     "round": _round,
-    "turn": lambda session, e, n, r: f"-- {n('who')}'s turn",
-    "turn_skipped": lambda session, e, n, r: f"-- {e['reason']}: turn passes{r}",
+    "turn": say("-- {@who}'s turn"),
+    "turn_skipped": say("-- {reason}: turn passes{r}"),
     "move": _move,
     "attack": _attack,
-    "damage": lambda session, e, n, r: f"{n('who')} takes {e['amount']} {e['damage_type']} damage{r}",
-    "hp": lambda session, e, n, r: f"    {n('who')}: {e['hp']}/{e['max_hp']} HP",
-    "fall_roll": lambda session, e, n, r: f"{n('who')} fall roll {e['result']}: {e['outcome']}{r}",
+    "damage": say("{@who} takes {amount} {damage_type} damage{r}"),
+    "hp": say("    {@who}: {hp}/{max_hp} HP"),
+    "fall_roll": say("{@who} fall roll {result}: {outcome}{r}"),
     "fall": _fall,
-    "descend": lambda session, e, n, r: f"{n('who')} drops {e['layers']} layer(s) to layer {e['to']}, still aloft, no damage [AIR-11, AIR-12]",
-    "upkeep": lambda session, e, n, r: f"{n('who')} spends its {e['spent']} to stay aloft{r}",
-    "flight_lost": lambda session, e, n, r: f"{n('who')} can no longer fly: {e['reason']}{r}",
+    "descend": say("{@who} drops {layers} layer(s) to layer {to}, still aloft, no damage [AIR-11, AIR-12]"),
+    "upkeep": say("{@who} spends its {spent} to stay aloft{r}"),
+    "flight_lost": say("{@who} can no longer fly: {reason}{r}"),
     "condition": lambda session, e, n, r: f"{n('who')} {'is now' if e['added'] else 'is no longer'} {e['condition']}{r}",
     "illegal": lambda session, e, n, r: f"!! step {e['step']}: refused{' as expected' if e.get('expected') else ''}: {e['reason']} ({e['rule']})",
     "end_turn": None,
     "action": None,
     "session": None,
-    "death": lambda session, e, n, r: f"{n('who')} DIES: {e['reason']}{r}",
-    "opportunity_attack": lambda session, e, n, r: f"{n('who')} makes an opportunity attack on {n('target')} as it leaves its reach{r}",
+    "death": say("{@who} DIES: {reason}{r}"),
+    "opportunity_attack": say("{@who} makes an opportunity attack on {@target} as it leaves its reach{r}"),
     "dash": _simple("dashes"),
     "disengage": _simple("disengages"),
     "dodge": _simple("dodges"),

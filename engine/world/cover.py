@@ -72,8 +72,9 @@ def cover_level(fraction: float, ruleset: str | None = None, thresholds=None) ->
     return level
 
 
-def _support_ignore(world, bodies):
-    """The flat indices of the voxels right under each body's footprint (its own floor)."""
+def support_indices(world, bodies) -> list[int]:
+    """The flat indices (``(z * Y + y) * X + x``) of the voxels right under each body's footprint (its own
+    floor), inside the world."""
     X, Y, Z = world.size
     idx = []
     for b in bodies:
@@ -84,6 +85,12 @@ def _support_ignore(world, bodies):
                     x, y = b.x + i, b.y + j
                     if 0 <= x < X and 0 <= y < Y:
                         idx.append((z * Y + y) * X + x)
+    return idx
+
+
+def _support_ignore(world, bodies):
+    """A line-of-sight ignore test for the voxels right under each body's footprint (its own floor)."""
+    idx = support_indices(world, bodies)
     if not idx:
         return None
     table = np.array(sorted(set(idx)), dtype=np.int64)

@@ -542,17 +542,13 @@ class Baton(BatonOrder, Skills, Health, Combat, Setup, Mounts, Choices, Ruleset)
                 cands += object_candidates(self, session, a)         # issue 14: objects, BAT-12 / BAT-15
         return out + self.keep_legal(session, self.choice_variants(session, cands), session.check)
 
-    def preview(self, session, act: dict) -> dict:
+    def preview_legal(self, session, act: dict, plan, out: dict) -> dict:
         a = session.state.actors.get(act["actor"])
-        plan, refused = self.checked_plan(session, act)
-        if refused:
-            return refused
-        out = {"action": act["action"], "legal": True}
         if act["action"] == "move":
             body = session.state.actors[plan["body"]]
-            b = aerial.path_breakdown(session, body, plan["path"])
-            ends_aloft = body.can_fly and not aerial.is_supported(session, body, *plan["path"][-1])
-            out.update({"path": [list(p) for p in plan["path"]], "cost_m": plan["cost"], **b, "ends_aloft": ends_aloft,
+            out.update(aerial.move_preview(session, body, plan["path"]))
+            ends_aloft = out["ends_aloft"]
+            out.update({"cost_m": plan["cost"],
                         "minor_action_needed": ends_aloft, "minor_action_available": self.upkeep_available(session, body),
                         "provokes": [e.id for e in self._provokers(session, body, plan["path"])] if not plan["careful"] else []})
         elif act["action"] == "attack" and plan.get("object"):

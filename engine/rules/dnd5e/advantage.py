@@ -9,6 +9,7 @@ source may need once: ``ranged``, ``near`` (engaged in the AIR-04 sense).
 
 from __future__ import annotations
 
+from engine.rules.hooks import Hook
 from engine.rules.dnd5e.data import (
     CONDITION_RULE,
     UNDERWATER_MELEE_OK,
@@ -17,16 +18,20 @@ from engine.rules.dnd5e.data import (
 from engine.world.geometry import engaged
 
 ADV, DIS = "advantage", "disadvantage"
-ATTACK_SOURCES: list = []
+ATTACK_SOURCES = Hook("attack_sources", "fn(rs, session, attacker, target, plan, ctx) yields (ADV or DIS, reason[, rule])")
+#: register an advantage/disadvantage source on the ATTACK_SOURCES hook, with its rule ID
+source = ATTACK_SOURCES.rule
 
 
-def source(rule: str):
-    """Register an advantage/disadvantage source on the ATTACK_SOURCES hook, with its rule ID."""
-    def deco(fn):
-        fn.rule = rule
-        ATTACK_SOURCES.append(fn)
-        return fn
-    return deco
+def _condition_source(rule: str, name: str, condition: str, *sides):
+    """A source that is one condition on the attacker and/or the target: ``sides`` in order, each
+    (``"attacker"`` or ``"target"``, ADV or DIS), with the reason "the attacker/target is <condition>"."""
+    def fn(rs, session, a, t, plan, ctx):
+        for who, effect in sides:
+            if (a if who == "attacker" else t).has(condition):
+                yield effect, f"the {who} is {condition}"
+    fn.__name__ = fn.__qualname__ = name
+    return source(rule)(fn)
 
 
 @source("DND-26")
@@ -37,12 +42,7 @@ def unseen_attacker(rs, session, a, t, plan, ctx):
         yield DIS, "the attacker cannot see the target"
 
 
-@source("DND-42")
-def invisible(rs, session, a, t, plan, ctx):
-    if a.has("invisible"):
-        yield ADV, "the attacker is invisible"
-    if t.has("invisible"):
-        yield DIS, "the target is invisible"
+invisible = _condition_source("DND-42", "invisible", "invisible", ("attacker", ADV), ("target", DIS))
 
 
 @source("DND-27")
@@ -78,24 +78,9 @@ def attacked_with_advantage(rs, session, a, t, plan, ctx):
             yield ADV, f"the target is {c}", CONDITION_RULE[c]
 
 
-@source("DND-46")
-def blinded(rs, session, a, t, plan, ctx):
-    if t.has("blinded"):
-        yield ADV, "the target is blinded"
-    if a.has("blinded"):
-        yield DIS, "the attacker is blinded"
-
-
-@source("DND-52")
-def restrained_attacker(rs, session, a, t, plan, ctx):
-    if a.has("restrained"):
-        yield DIS, "the attacker is restrained"
-
-
-@source("DND-53")
-def poisoned_attacker(rs, session, a, t, plan, ctx):
-    if a.has("poisoned"):
-        yield DIS, "the attacker is poisoned"
+blinded = _condition_source("DND-46", "blinded", "blinded", ("target", ADV), ("attacker", DIS))
+restrained_attacker = _condition_source("DND-52", "restrained_attacker", "restrained", ("attacker", DIS))
+poisoned_attacker = _condition_source("DND-53", "poisoned_attacker", "poisoned", ("attacker", DIS))
 
 
 @source("DND-49")

@@ -4,21 +4,15 @@ from __future__ import annotations
 
 from engine.rules import aerial
 from engine.rules.core import Actor
+from engine.rules.hooks import Hook
 from engine.rules.dnd5e import feats
 from engine.rules.mixin import RulesetMixin
 
 #: The damage modifiers, applied in order before the damage is dealt: each a small named function with its rule ID,
 #: ``fn(rs, session, target, dmg)`` changing ``dmg`` (``amount``, ``type``, ``resist`` (a set of damage types),
 #: ``notes``, ``source``, ``critical``). A feat that reduces damage adds a function here.
-DAMAGE_MODIFIERS: list = []
-
-
-def damage_modifier(rule: str):
-    def deco(fn):
-        fn.rule = rule
-        DAMAGE_MODIFIERS.append(fn)
-        return fn
-    return deco
+DAMAGE_MODIFIERS = Hook("damage_modifiers", "fn(rs, session, target, dmg) changes dmg before it is dealt")
+damage_modifier = DAMAGE_MODIFIERS.rule
 
 
 @damage_modifier("DND-50")

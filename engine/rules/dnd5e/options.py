@@ -2,33 +2,26 @@
 
 from __future__ import annotations
 
-from engine.rules.options import AERIAL, OptionSpec
+from engine.rules.options import AERIAL, OptionSpec, choice
 
 SPECS = {
     **AERIAL,
-    "fall_roll_on": OptionSpec("choice", "hit", choices=("hit",), help="AIR-11: which attack results force a fall roll"),
-    "nat20_death_save": OptionSpec("choice", "two_successes", choices=("two_successes", "regain_1hp"), help="DND-03"),
-    "prone_ranged": OptionSpec("choice", "disadvantage", choices=("disadvantage", "none"), help="DND-48"),
-    "grounding_grappler": OptionSpec("choice", "not_flying", choices=("not_flying", "can_fly"), help="AIR-10"),
+    "fall_roll_on": choice("hit", help="AIR-11: which attack results force a fall roll"),
+    "nat20_death_save": choice("two_successes", "regain_1hp", help="DND-03"),
+    "prone_ranged": choice("disadvantage", "none", help="DND-48"),
+    "grounding_grappler": choice("not_flying", "can_fly", help="AIR-10"),
     "half_cover_dex_saves": OptionSpec("bool", True, help="half cover adds +2 to Dexterity saves"),
-    "temp_hp": OptionSpec("choice", "keep_higher", choices=("keep_higher", "replace"), help="DND-35"),
+    "temp_hp": choice("keep_higher", "replace", help="DND-35"),
     "monsters_die_at_0": OptionSpec("bool", True, help="pc = false creatures die at 0 HP"),
-    "sneak_attack_per": OptionSpec("choice", "round", choices=("round", "turn"), help="DND-38"),
+    "sneak_attack_per": choice("round", "turn", help="DND-38"),
     "creatures_give_cover": OptionSpec("bool", True, help="DND-32: a creature in the way is half cover"),
-    "mount_oa_target": OptionSpec("choice", "mount", choices=("mount", "rider"), help="DND-36"),
+    "mount_oa_target": choice("mount", "rider", help="DND-36"),
     # issue 12: the readings fixed against the documents, each with the old one as a choice
-    "air_speed": OptionSpec("choice", "ground", choices=("ground", "fly_speed"),
-                            help="AIR-09: in the air at the ground speed (the document) or 5e's own fly speed"),
-    "temp_hp_at_zero": OptionSpec("choice", "absorb", choices=("absorb", "failure_first"),
-                                  help="DND-35 with DND-04: temporary HP absorb damage at 0 HP before a death-save failure"),
-    "stable_damage": OptionSpec("choice", "restart", choices=("restart", "keep_counts"),
-                                help="DND-05: damage to a stable creature restarts its death saves from zero"),
-    "frightened_move": OptionSpec("choice", "always", choices=("always", "in_sight"),
-                                  help="DND-49: never willingly closer to the source (always) or only while it is seen"),
-    "incapacitated_flyer": OptionSpec("choice", "falls_now", choices=("falls_now", "end_of_turn"),
-                                      help="AIR-10: a flyer that loses its bonus action falls at once or at its turn's end"),
-    "fall_damage_type": OptionSpec("choice", "bludgeoning", choices=("bludgeoning", "untyped"),
-                                   help="5e: falling damage is bludgeoning (resistance applies) or untyped (old reading)"),
-    "dodge_unseen": OptionSpec("choice", "disadvantage", choices=("disadvantage", "needs_sight"),
-                               help="DND-24: Dodge gives every attack disadvantage (the digest) or only seen attackers (5e)"),
+    "air_speed": choice("ground", "fly_speed", help="AIR-09: in the air at the ground speed (the document) or 5e's own fly speed"),
+    "temp_hp_at_zero": choice("absorb", "failure_first", help="DND-35 with DND-04: temporary HP absorb damage at 0 HP before a death-save failure"),
+    "stable_damage": choice("restart", "keep_counts", help="DND-05: damage to a stable creature restarts its death saves from zero"),
+    "frightened_move": choice("always", "in_sight", help="DND-49: never willingly closer to the source (always) or only while it is seen"),
+    "incapacitated_flyer": choice("falls_now", "end_of_turn", help="AIR-10: a flyer that loses its bonus action falls at once or at its turn's end"),
+    "fall_damage_type": choice("bludgeoning", "untyped", help="5e: falling damage is bludgeoning (resistance applies) or untyped (old reading)"),
+    "dodge_unseen": choice("disadvantage", "needs_sight", help="DND-24: Dodge gives every attack disadvantage (the digest) or only seen attackers (5e)"),
 }

@@ -609,20 +609,15 @@ class Dnd5e(Conditions, Damage, Attacks, Mounts, Ruleset):
         cands += obj
         return out + self.keep_legal(session, cands)
 
-    def preview(self, session, act: dict) -> dict:
+    def preview_legal(self, session, act: dict, plan, out: dict) -> dict:
         a = session.state.actors.get(act["actor"])
-        plan, refused = self.checked_plan(session, act)
-        if refused:
-            return refused
-        out = {"action": act["action"], "legal": True}
         if act["action"] == "move":
             path = plan["path"]
-            b = aerial.path_breakdown(session, a, path)
             fly = a.can_fly and not plan["crawl"]
-            ends_aloft = a.can_fly and not aerial.is_supported(session, a, *path[-1])
-            out.update({"path": [list(p) for p in path], "cost_m": plan["costs"][-1],
-                        "left_after_m": round(self.movement_left(session, a, fly) - plan["costs"][-1], 4), **b,
-                        "ends_aloft": ends_aloft,
+            out.update(aerial.move_preview(session, a, path))
+            ends_aloft = out["ends_aloft"]
+            out.update({"cost_m": plan["costs"][-1],
+                        "left_after_m": round(self.movement_left(session, a, fly) - plan["costs"][-1], 4),
                         "bonus_action_needed": ends_aloft,
                         "bonus_action_available": self.upkeep_available(session, a),
                         "falls_at_end_of_turn": ends_aloft and not self.upkeep_available(session, a),

@@ -3,6 +3,8 @@ Events every ruleset shares (rolls, moves, attacks, falls...) are in ``engine.ru
 
 from __future__ import annotations
 
+from engine.rules.lines import say
+
 
 def _name(session, aid):
     a = session.state.actors.get(aid)
@@ -56,14 +58,14 @@ EVENT_LINES = {
     "contest": _contest,
     "save": _save,
     "death_save": _death_save,
-    "death_save_failure": lambda session, e, n, r: f"{n('who')} is hurt at 0 HP: +{e['added']} failed death save(s), {e['failures']} in all{r}",
-    "dying": lambda session, e, n, r: f"{n('who')} drops to 0 HP: unconscious and dying{r}",
-    "stable": lambda session, e, n, r: f"{n('who')} is stable{r}",
-    "grapple": lambda session, e, n, r: f"{n('who')} grapples {n('target')}{r}",
-    "grapple_ends": lambda session, e, n, r: f"{n('who')} is no longer grappled by {n('grappler')}: {e['reason']}{r}",
+    "death_save_failure": say("{@who} is hurt at 0 HP: +{added} failed death save(s), {failures} in all{r}"),
+    "dying": say("{@who} drops to 0 HP: unconscious and dying{r}"),
+    "stable": say("{@who} is stable{r}"),
+    "grapple": say("{@who} grapples {@target}{r}"),
+    "grapple_ends": say("{@who} is no longer grappled by {@grappler}: {reason}{r}"),
     "shove": _shove,
     "cast": _cast,
-    "heal": lambda session, e, n, r: f"{n('who')} regains {e['amount']} HP ({e['hp']} now){r}",
+    "heal": say("{@who} regains {amount} HP ({hp} now){r}"),
     "hide": _did(lambda s, e: f"hides (Stealth {e.get('stealth')})"),
     "search": _did(lambda s, e: f"searches (Perception {e.get('perception')}){': finds ' + ', '.join(e['found']) if e.get('found') else ''}"),
     "ready": _did(lambda s, e: f"readies an attack with {e.get('weapon')}"),

@@ -5,8 +5,15 @@ from __future__ import annotations
 
 from engine.rules import aerial
 from engine.rules.baton.common import DIRS8
+from engine.rules.baton.actions.minor import drop_weapon
 from engine.rules.baton.actions.objects import AttackObject, names_object
 from engine.rules.core import BadAction, Illegal
+
+
+def _major_on(rs, session, a, act, doing: str):
+    """The prologue of a major action against a target: the slot is free (BAT-04) and the target exists."""
+    rs._slot(session, a, "major", doing)
+    return rs._target(session, a, act["target"])
 
 
 class Attack:
@@ -108,8 +115,7 @@ class Disarm:
 
     @staticmethod
     def check(rs, session, a, act):
-        rs._slot(session, a, "major", "disarming")
-        t = rs._target(session, a, act["target"])
+        t = _major_on(rs, session, a, act, "disarming")
         w = rs._pick_weapon(a, act.get("weapon"))
         if not rs.is_melee(w):
             raise Illegal("disarming takes a melee weapon", "BAT-32", "weapon")
@@ -142,33 +148,42 @@ class Disarm:
                 break
             x, y = nx, ny
         z = session.world.support_layer(x, y, t.layer)
-        t.data["equipped"] = [e for e in t.data["equipped"] if e != theirs["name"]]
-        t.data["weapons"] = [x_ for x_ in t.data["weapons"] if x_ is not theirs]
-        item = {"name": theirs["name"], "weapon": theirs, "at": [x, y, z]}
-        session.state.data["ground_items"].append(item)
+        drop_weapon(session, t, theirs, [x, y, z])
         session.emit({"type": "disarmed", "who": t.id, "by": a.id, "weapon": theirs["name"], "lands": [x, y, z],
                       "direction": [dx, dy], "cells": max(abs(x - t.x), abs(y - t.y)), "rule": "BAT-32"})
 
 
-class Grab:
-    name = "grab"
+class _Manoeuvre:
+    """Grab, trip and push (BAT-34): one check (a major action, the target within reach) and one contest
+    (``rs._manoeuvre``); each subclass says what a success does (``success``)."""
+    name = ""
 
     @staticmethod
     def check(rs, session, a, act):
-        rs._slot(session, a, "major", act["action"])
-        t = rs._target(session, a, act["target"])
+        t = _major_on(rs, session, a, act, act["action"])
         if not rs.in_reach(session, a, t, {"reach_m": a.data["reach_m"]}):
             raise Illegal(f"{t.name} is not within reach", "BAT-34", "target")
         if act["action"] == "grab" and a.id in t.conditions.get("grappled", []):
             raise Illegal(f"{a.name} already grapples {t.name}", "BAT-34", "target")
         return {"target": t.id}
 
-    @staticmethod
-    def apply(rs, session, a, act, plan):
+    @classmethod
+    def apply(cls, rs, session, a, act, plan):
         t = session.state.actors[plan["target"]]
-        ev = rs._manoeuvre(session, a, t, "grab")
-        if not ev["success"]:
-            return
+        ev = rs._manoeuvre(session, a, t, cls.name)
+        if ev["success"]:
+            cls.success(rs, session, a, t, ev)
+
+    @staticmethod
+    def success(rs, session, a, t, ev):
+        raise NotImplementedError
+
+
+class Grab(_Manoeuvre):
+    name = "grab"
+
+    @staticmethod
+    def success(rs, session, a, t, ev):
         rs.add_condition(session, t, "grappled", "BAT-54", a.id)
         rs.add_condition(session, a, "grappling", "BAT-55", t.id)
         c = rs.size_cmp(a, t)
@@ -180,30 +195,19 @@ class Grab:
         aerial.check_grounded(session, t)
 
 
-class Trip:
+class Trip(_Manoeuvre):
     name = "trip"
 
-    check = Grab.check          # the same check as grab (BAT-34)
-
     @staticmethod
-    def apply(rs, session, a, act, plan):
-        t = session.state.actors[plan["target"]]
-        ev = rs._manoeuvre(session, a, t, "trip")
-        if ev["success"]:
-            rs.knock_prone(session, t, "BAT-34")
+    def success(rs, session, a, t, ev):
+        rs.knock_prone(session, t, "BAT-34")
 
 
-class Push:
+class Push(_Manoeuvre):
     name = "push"
 
-    check = Grab.check          # the same check as grab (BAT-34)
-
     @staticmethod
-    def apply(rs, session, a, act, plan):
-        t = session.state.actors[plan["target"]]
-        ev = rs._manoeuvre(session, a, t, "push")
-        if not ev["success"]:
-            return
+    def success(rs, session, a, t, ev):
         cells = ev["level"] // 2
         if t.data.get("mounted_on") and cells:
             rs._throw_rider(session, t, "pushed off its mount")          # BAT-42 "derrubado"

@@ -5,7 +5,17 @@ from __future__ import annotations
 
 from engine.rules.baton.common import CONDITIONS
 from engine.rules.baton.data import FIRE_SOURCES
+from engine.rules import gm
 from engine.rules.core import Illegal
+
+
+def _time_passes(rs, session, act, unit: str, most: int, rule: str) -> dict:
+    """Wait and day: time passes out of combat only, 1 to ``most`` of the unit (BAT-10, BAT-27)."""
+    if rs.combat(session):
+        raise Illegal(f"{'time does not pass in hours' if unit == 'hours' else 'days do not pass'} during combat", rule)
+    if not 1 <= act[unit] <= most:
+        raise Illegal(f"1 to {most} {unit}", "", unit)
+    return {}
 
 
 class Rest:
@@ -95,11 +105,7 @@ class Wait:
 
     @staticmethod
     def check(rs, session, a, act):
-        if rs.combat(session):
-            raise Illegal("time does not pass in hours during combat", "BAT-10")
-        if not 1 <= act["hours"] <= 72:
-            raise Illegal("1 to 72 hours", "", "hours")
-        return {}
+        return _time_passes(rs, session, act, "hours", 72, "BAT-10")
 
     @staticmethod
     def apply(rs, session, a, act, plan):
@@ -115,11 +121,7 @@ class Day:
 
     @staticmethod
     def check(rs, session, a, act):
-        if rs.combat(session):
-            raise Illegal("days do not pass during combat", "BAT-27")
-        if not 1 <= act["days"] <= 30:
-            raise Illegal("1 to 30 days", "", "days")
-        return {}
+        return _time_passes(rs, session, act, "days", 30, "BAT-27")
 
     @staticmethod
     def apply(rs, session, a, act, plan):
@@ -167,12 +169,7 @@ class Gm:
         if t.dead:
             raise Illegal(f"{t.name} is dead", "BAT-25", "target")
         if k == "condition":
-            if not act.get("add") and not act.get("remove"):
-                raise Illegal("give add = NAME or remove = NAME", "", "add")
-            for key in ("add", "remove"):
-                c = act.get(key)
-                if c and c not in CONDITIONS:
-                    raise Illegal(f"unknown condition {c!r}; one of {', '.join(sorted(CONDITIONS))}", "", key)
+            gm.check_condition_tool(act, sorted(CONDITIONS))
         elif k == "damage":
             if act["amount"] < 0:
                 raise Illegal("amount must not be negative", "", "amount")

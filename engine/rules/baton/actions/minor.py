@@ -8,6 +8,40 @@ from engine.rules.baton.data import POISONS, POTIONS
 from engine.rules.core import Illegal
 
 
+def end_effects(rs, session, a, kinds, why: str, only=None) -> None:
+    """End the lasting effects on ``a`` whose kind is in ``kinds`` (or just ``only``), then drop the ended ones from
+    the list (BAT-50 fire put out, BAT-53 poison resisted, an antidote)."""
+    for e in session.state.data["effects"]:
+        if e is only or (only is None and e["target"] == a.id and e["kind"] in kinds):
+            rs._end_effect(session, a, e, why)
+    session.state.data["effects"] = [e for e in session.state.data["effects"] if not e.get("ended")]
+
+
+def unequip(holder, name: str) -> None:
+    """``name`` is no longer in the holder's hands (BAT-05)."""
+    holder.data["equipped"] = [e for e in holder.data["equipped"] if e != name]
+
+
+def drop_weapon(session, holder, w: dict, at) -> None:
+    """The weapon leaves the holder's hands and gear and lies on the ground at ``at`` (BAT-05 dropped, BAT-32
+    disarmed), where anyone may pick it up."""
+    unequip(holder, w["name"])
+    holder.data["weapons"] = [x for x in holder.data["weapons"] if x is not w]
+    session.state.data["ground_items"].append({"name": w["name"], "weapon": w, "at": list(at)})
+
+
+class _FromHand:
+    """Stow and drop_item (BAT-05): a minor action on something in hand (``key`` names the parameter)."""
+    name = key = doing = missing = ""
+
+    @classmethod
+    def check(cls, rs, session, a, act):
+        rs._slot(session, a, "minor", cls.doing)
+        if act[cls.key] not in a.data["equipped"]:
+            raise Illegal(f"{a.name} {cls.missing} {act[cls.key]}", "BAT-05", cls.key)
+        return {}
+
+
 class ResistPoison:
     name = "resist_poison"
 
@@ -24,8 +58,7 @@ class ResistPoison:
         ef = rs._poison_effect(session, a)
         ev = rs._test(session, a, "physique", 7 + ef["potency"], "BAT-53", f"resist the {ef['kind']} poison", major=True)
         if ev["success"]:
-            rs._end_effect(session, a, ef, "resisted")
-            session.state.data["effects"] = [e for e in session.state.data["effects"] if not e.get("ended")]
+            end_effects(rs, session, a, (), "resisted", only=ef)
 
 
 class Extinguish:
@@ -41,10 +74,7 @@ class Extinguish:
     @staticmethod
     def apply(rs, session, a, act, plan):
         rs._use(session, "major", "extinguish")
-        for e in session.state.data["effects"]:
-            if e["target"] == a.id and e["kind"] == "burning":
-                rs._end_effect(session, a, e, "put out")
-        session.state.data["effects"] = [e for e in session.state.data["effects"] if not e.get("ended")]
+        end_effects(rs, session, a, ("burning",), "put out")
 
 
 class TakeItem:
@@ -110,41 +140,25 @@ class Equip:
         session.emit({"type": "equip", "who": a.id, "weapon": act["weapon"], "hand": act["hand"], "rule": "BAT-05"})
 
 
-class Stow:
-    name = "stow"
-
-    @staticmethod
-    def check(rs, session, a, act):
-        rs._slot(session, a, "minor", "stowing a weapon")
-        if act["weapon"] not in a.data["equipped"]:
-            raise Illegal(f"{a.name} does not hold a {act['weapon']}", "BAT-05", "weapon")
-        return {}
+class Stow(_FromHand):
+    name, key, doing, missing = "stow", "weapon", "stowing a weapon", "does not hold a"
 
     @staticmethod
     def apply(rs, session, a, act, plan):
         rs._use(session, "minor", "stow")
-        a.data["equipped"] = [e for e in a.data["equipped"] if e != act["weapon"]]
+        unequip(a, act["weapon"])
         session.emit({"type": "stow", "who": a.id, "weapon": act["weapon"], "rule": "BAT-05"})
 
 
-class DropItem:
-    name = "drop_item"
-
-    @staticmethod
-    def check(rs, session, a, act):
-        rs._slot(session, a, "minor", "dropping an item")
-        if act["item"] not in a.data["equipped"]:
-            raise Illegal(f"{a.name} holds no {act['item']}", "BAT-05", "item")
-        return {}
+class DropItem(_FromHand):
+    name, key, doing, missing = "drop_item", "item", "dropping an item", "holds no"
 
     @staticmethod
     def apply(rs, session, a, act, plan):
         rs._use(session, "minor", "drop item")
         w = next(x for x in a.data["weapons"] if x["name"] == act["item"])
-        a.data["equipped"] = [e for e in a.data["equipped"] if e != act["item"]]
-        a.data["weapons"] = [x for x in a.data["weapons"] if x is not w]
         z = session.world.support_layer(a.x, a.y, a.layer)
-        session.state.data["ground_items"].append({"name": w["name"], "weapon": w, "at": [a.x, a.y, z]})
+        drop_weapon(session, a, w, [a.x, a.y, z])
         session.emit({"type": "drop_item", "who": a.id, "item": w["name"], "at": [a.x, a.y, z], "rule": "BAT-05"})
 
 
@@ -201,10 +215,7 @@ class Drink:
             r = sum(session.roll("heal", s, n, who=a.id, rule="BAT-20", purpose="vigor potion")) + b
             a.data["vigor"] = min(a.data["max_vigor"], a.data["vigor"] + r)
         if eff.get("cure_poison"):
-            for e in session.state.data["effects"]:
-                if e["target"] == a.id and e["kind"] in POISONS:
-                    rs._end_effect(session, a, e, "antidote")
-            session.state.data["effects"] = [e for e in session.state.data["effects"] if not e.get("ended")]
+            end_effects(rs, session, a, POISONS, "antidote")
 
 
 class Shout:

@@ -3,6 +3,7 @@ dispatched by ``Dnd5e.ACTIONS``. ``rs`` is the ruleset."""
 
 from __future__ import annotations
 
+from engine.rules import gm
 from engine.rules.core import Illegal
 from engine.rules.dnd5e import feats
 from engine.rules.dnd5e.common import dice_spec
@@ -163,12 +164,7 @@ class Gm:
     def check(rs, session, act):
         t = session.actor(act["target"], "target")
         if act["action"] == "condition":
-            if not act.get("add") and not act.get("remove"):
-                raise Illegal("give add = NAME or remove = NAME", "", "add")
-            for k in ("add", "remove"):
-                c = act.get(k)
-                if c and c not in CONDITIONS:
-                    raise Illegal(f"unknown condition {c!r}; one of {', '.join(CONDITIONS)}", "", k)
+            gm.check_condition_tool(act, list(CONDITIONS))
             if act.get("source"):
                 session.actor(act["source"], "source")
         elif act["action"] == "inspire":

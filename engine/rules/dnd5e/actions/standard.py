@@ -11,6 +11,12 @@ from engine.rules.dnd5e.common import OBJECTS, dice_spec
 from engine.world.geometry import distance_m, engaged
 
 
+def _action_on(rs, session, a, act, label: str, rule: str):
+    """The prologue of an action on a creature: the action is unused (``label``, ``rule``), the target exists."""
+    rs._need_action(a, session, label, rule)
+    return rs._target(session, a, act["target"])
+
+
 class Move:
     name = "move"
 
@@ -183,49 +189,52 @@ class Attack:
             feats.sentinel_protects(rs, session, a, t)     # DND-F37: it attacked someone else next to a Sentinel
 
 
-class Dash:
-    name = "dash"
+class _SpendsAction:
+    """A simple action (Dash, Disengage, Dodge, Hide, Search): the check is that the action is unused
+    (``label`` and ``rule`` name it); ``apply`` spends it, does the action's one thing (``effect``, which returns
+    the event's own fields) and says so in an event of the action's name."""
+    name = label = rule = ""
 
+    @classmethod
+    def check(cls, rs, session, a, act):
+        rs._need_action(a, session, cls.label, cls.rule)
 
-    # -- simple actions --------------------------------------------------------------------------------------------
-    @staticmethod
-    def check(rs, session, a, act):
-        rs._need_action(a, session, "Dash", "DND-22")
-
-    @staticmethod
-    def apply(rs, session, a, act, plan):
-        t = session.state.turn
-        t["action"] = True
-        t["dash"] += 1
-        session.emit({"type": "dash", "who": a.id, "movement_left_m": round(rs.movement_left(session, a, a.can_fly), 4), "rule": "DND-22"})
-
-
-class Disengage:
-    name = "disengage"
-
-    @staticmethod
-    def check(rs, session, a, act):
-        rs._need_action(a, session, "Disengage", "DND-17")
-
-    @staticmethod
-    def apply(rs, session, a, act, plan):
+    @classmethod
+    def apply(cls, rs, session, a, act, plan):
         session.state.turn["action"] = True
+        fields = cls.effect(rs, session, a)
+        session.emit({"type": cls.name, "who": a.id, **fields, "rule": cls.rule})
+
+    @staticmethod
+    def effect(rs, session, a) -> dict:
+        return {}
+
+
+class Dash(_SpendsAction):
+    name, label, rule = "dash", "Dash", "DND-22"
+
+    @staticmethod
+    def effect(rs, session, a):
+        session.state.turn["dash"] += 1
+        return {"movement_left_m": round(rs.movement_left(session, a, a.can_fly), 4)}
+
+
+class Disengage(_SpendsAction):
+    name, label, rule = "disengage", "Disengage", "DND-17"
+
+    @staticmethod
+    def effect(rs, session, a):
         session.state.turn["disengaged"] = True
-        session.emit({"type": "disengage", "who": a.id, "rule": "DND-17"})
+        return {}
 
 
-class Dodge:
-    name = "dodge"
-
-    @staticmethod
-    def check(rs, session, a, act):
-        rs._need_action(a, session, "Dodge", "DND-24")
+class Dodge(_SpendsAction):
+    name, label, rule = "dodge", "Dodge", "DND-24"
 
     @staticmethod
-    def apply(rs, session, a, act, plan):
-        session.state.turn["action"] = True
+    def effect(rs, session, a):
         a.data["dodging"] = True
-        session.emit({"type": "dodge", "who": a.id, "rule": "DND-24"})
+        return {}
 
 
 class Help:
@@ -233,8 +242,7 @@ class Help:
 
     @staticmethod
     def check(rs, session, a, act):
-        rs._need_action(a, session, "Help", "DND-18")
-        ally = rs._target(session, a, act["target"])
+        ally = _action_on(rs, session, a, act, "Help", "DND-18")
         if ally.id == a.id or rs.hostile(a, ally):
             raise Illegal(f"{ally.name} is not an ally of {a.name}", "DND-18", "target")
         if not act.get("against"):
@@ -253,12 +261,12 @@ class Help:
         session.emit({"type": "help", "who": a.id, "ally": plan["ally"], "target": plan["target"], "rule": "DND-18"})
 
 
-class Hide:
-    name = "hide"
+class Hide(_SpendsAction):
+    name, label, rule = "hide", "Hide", "DND-23"
 
-    @staticmethod
-    def check(rs, session, a, act):
-        rs._need_action(a, session, "Hide", "DND-23")
+    @classmethod
+    def check(cls, rs, session, a, act):
+        rs._need_action(a, session, cls.label, cls.rule)
         if a.has("invisible"):
             return {}
         for o in session.state.actors.values():
@@ -268,23 +276,17 @@ class Hide:
         return {}
 
     @staticmethod
-    def apply(rs, session, a, act, plan):
-        session.state.turn["action"] = True
+    def effect(rs, session, a):
         total = rs.check_roll(session, a, "stealth", "check", "DND-23", "Stealth to hide")
         a.data["hidden"] = total
-        session.emit({"type": "hide", "who": a.id, "stealth": total, "rule": "DND-23"})
+        return {"stealth": total}
 
 
-class Search:
-    name = "search"
-
-    @staticmethod
-    def check(rs, session, a, act):
-        rs._need_action(a, session, "Search", "DND-19")
+class Search(_SpendsAction):
+    name, label, rule = "search", "Search", "DND-19"
 
     @staticmethod
-    def apply(rs, session, a, act, plan):
-        session.state.turn["action"] = True
+    def effect(rs, session, a):
         total = rs.check_roll(session, a, "perception", "check", "DND-19", "Perception to search")
         found = []
         for o in session.state.actors.values():
@@ -293,7 +295,7 @@ class Search:
                 o.data["hidden"] = None
                 found.append(o.id)
                 session.emit({"type": "revealed", "who": o.id, "by": a.id, "reason": "found by a search", "rule": "DND-23"})
-        session.emit({"type": "search", "who": a.id, "perception": total, "found": found, "rule": "DND-19"})
+        return {"perception": total, "found": found}
 
 
 class Ready:
@@ -386,8 +388,7 @@ class Stabilize:
 
     @staticmethod
     def check(rs, session, a, act):
-        rs._need_action(a, session, "stabilising", "DND-05")
-        t = rs._target(session, a, act["target"])
+        t = _action_on(rs, session, a, act, "stabilising", "DND-05")
         if t.hp > 0 or t.data["stable"]:
             raise Illegal(f"{t.name} is not dying", "DND-05", "target")
         if not engaged(a.body(), t.body()):
