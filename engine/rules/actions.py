@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from engine.rules.core import BadAction
+from engine.rules.core import BadAction, Illegal
 
 
 @dataclass(frozen=True)
@@ -58,3 +58,9 @@ def check_params(action: dict, spec: dict, meta: set) -> dict:
             raise BadAction(f"{v!r} is not one of {', '.join(map(str, p.choices))}", "", k)
         out[k] = v
     return out
+
+
+def require_condition(actor, condition: str, rule: str) -> None:
+    """Refuse an action that needs the actor to be ``condition`` (standing up needs prone): "X is not prone"."""
+    if not actor.has(condition):
+        raise Illegal(f"{actor.name} is not {condition}", rule)

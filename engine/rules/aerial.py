@@ -21,6 +21,7 @@ import math
 
 import numpy as np
 
+from engine.rules import riding
 from engine.rules.core import Actor, Illegal, Session
 
 INF = np.int64(1) << np.int64(40)
@@ -153,7 +154,6 @@ class Reach:
         loc = self._local(x, y, z)
         if loc is None or self.dist[loc] >= INF:
             return []
-        Zb, Yb, Xb = self.dist.shape
         x0, y0, z0 = self.box0
         if self.per is not None:
             return [(lx + x0, ly + y0, lz + z0) for lz, ly, lx in self._path_parity(loc)]
@@ -163,10 +163,7 @@ class Reach:
         while self.dist[cur] > 0 and guard < 10000:
             guard += 1
             found = None
-            for dz, dy, dx in _SHIFTS:
-                p = (cur[0] - dz, cur[1] - dy, cur[2] - dx)
-                if not (0 <= p[0] < Zb and 0 <= p[1] < Yb and 0 <= p[2] < Xb):
-                    continue
+            for p, dy, dx in _back_steps(cur, self.dist.shape):
                 w = self.edge_cm(p, cur)
                 if w < INF and self.dist[p] + w == self.dist[cur]:
                     found = p
@@ -181,17 +178,13 @@ class Reach:
 
     def _path_parity(self, loc):
         D = self.per
-        Zb, Yb, Xb = self.dist.shape
         cell = self.costs[0]
         par = 0 if D[0][loc] == self.dist[loc] else 1
         cur, out, guard = loc, [loc], 0
         while D[par][cur] > 0 and guard < 10000:
             guard += 1
             found = None
-            for dz, dy, dx in _SHIFTS:
-                p = (cur[0] - dz, cur[1] - dy, cur[2] - dx)
-                if not (0 <= p[0] < Zb and 0 <= p[1] < Yb and 0 <= p[2] < Xb):
-                    continue
+            for p, dy, dx in _back_steps(cur, self.dist.shape):
                 if dx and dy:      # a diagonal flips the parity: the odd one costs one cell, the even one two
                     pp, w = 1 - par, self.edge_cm(p, cur, cell if par == 1 else 2 * cell)
                 else:
@@ -210,6 +203,16 @@ class Reach:
 # straight moves first, so reconstructed paths prefer them among equal costs
 _SHIFTS = sorted(((dz, dy, dx) for dz in (-1, 0, 1) for dy in (-1, 0, 1) for dx in (-1, 0, 1) if (dz, dy, dx) != (0, 0, 0)),
                  key=lambda d: (abs(d[0]) + abs(d[1]) + abs(d[2]), d))
+
+
+def _back_steps(cur, shape):
+    """The nodes inside the box one step before ``cur`` (each of ``_SHIFTS`` undone, in its order), with the
+    step's dy, dx (for path reconstruction)."""
+    Zb, Yb, Xb = shape
+    for dz, dy, dx in _SHIFTS:
+        p = (cur[0] - dz, cur[1] - dy, cur[2] - dx)
+        if 0 <= p[0] < Zb and 0 <= p[1] < Yb and 0 <= p[2] < Xb:
+            yield p, dy, dx
 
 
 def _slices(d, n):
@@ -356,7 +359,7 @@ def _relax_flat(passable, supc, lo, fly, costs, max_iter, alternate=False):
     return (out, per) if alternate else out
 
 def _rides(o: Actor) -> bool:
-    return bool(o.data.get("mounted_on"))
+    return riding.rides(o)
 
 
 def move_preview(session: Session, a: Actor, path) -> dict:
@@ -501,7 +504,7 @@ def fall(session: Session, a: Actor, layers: int | None, rule: str, cause: str) 
 
 
 def _riders(session, a):
-    return [o for o in session.state.actors.values() if o.data.get("mounted_on") == a.id]
+    return riding.riders(session, a)
 
 
 def _carry_rider(session, a):
@@ -541,7 +544,7 @@ def fall_rider(session, rider, layers, ground):
 
 def fall_roll(session: Session, a: Actor, rule: str = "AIR-11") -> None:
     """AIR-11: a flyer hit by an attack rolls 1d10 and may descend or fall."""
-    if not a.flying or a.dead or a.data.get("mounted_on"):
+    if not a.flying or a.dead or riding.rides(a):
         return      # a rider is kept aloft by its mount: the mount rolls when it is hit (docs/rules-core.md)
     (r,) = session.roll("fall", 10, who=a.id, rule="AIR-11", purpose="fall roll after a hit")
     layers = next(n for top, n in FALL_TABLE if r <= top)
@@ -574,7 +577,7 @@ def upkeep_at_start(session: Session, a: Actor) -> None:
     resource at once (it spends this turn in the air even if it lands), or falls (AIR-10)."""
     if session.options.get("upkeep", "end_of_turn") != "start_of_turn":
         return
-    if not a.flying or a.dead or a.data.get("mounted_on"):
+    if not a.flying or a.dead or riding.rides(a):
         return
     upkeep(session, a, when="started its turn aloft")
     session.state.turn["upkeep_paid"] = True
@@ -584,7 +587,7 @@ def upkeep(session: Session, a: Actor, when: str = "ended its turn aloft") -> No
     """AIR-08 at the end of the actor's turn: still aloft -> spend the upkeep resource, or fall (AIR-10)."""
     if not a.flying or a.dead:
         return
-    if a.data.get("mounted_on"):
+    if riding.rides(a):
         return   # the mount keeps it aloft
     if session.state.turn.get("upkeep_paid") and session.state.turn.get("actor") == a.id:
         return   # paid at the start of this turn

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from engine.rules import riding
 from engine.rules.core import Illegal
 from engine.world.cover import cover_level, sample_points, support_indices
 from engine.world.geometry import Body, distance_m
@@ -354,7 +355,7 @@ def drop_unsupported(session, rule: str, cause: str) -> list[str]:
 
     fell = []
     for a in list(session.state.actors.values()):
-        if a.flying or a.data.get("mounted_on"):
+        if a.flying or riding.rides(a):
             continue
         if aerial.is_supported(session, a):
             continue

@@ -5,6 +5,8 @@ from __future__ import annotations
 from typing import cast
 
 from engine.rules import aerial
+from engine.rules import riding
+from engine.rules.baton import turns
 from engine.rules.baton.common import CONDITIONS
 from engine.rules.core import Actor, Illegal
 from engine.rules.mixin import RulesetMixin
@@ -21,8 +23,9 @@ class BatonOrder(RulesetMixin):
         """May receive the baton: alive, not a statue, not a ridden mount (it acts with its rider, BAT-42)."""
         if not self._able(a):
             return False
-        r = a.data.get("rider")
-        return not r or (session is not None and not self._able(session.state.actors[r]))
+        if not riding.carries(a):
+            return True
+        return session is not None and not self._able(riding.rider_of(session, a))
 
     def _able_sides(self, session) -> set:
         return {a.side for a in session.state.actors.values() if self._can_hold(a, session)}
@@ -82,41 +85,9 @@ class BatonOrder(RulesetMixin):
             self._confused_activation(session, a, guard)
 
     def _side_turn_starts(self, session, side: str) -> None:
-        """BAT-11: per-turn effects tick when the initiative returns to their target's side; "until its next turn"
-        effects end."""
-        st = session.state
-        for a in st.actors.values():
-            if a.side != side:
-                continue
-            for c in list(a.conditions):
-                srcs = a.conditions.get(c, [])
-                if "until_next_turn" in srcs:
-                    self.remove_condition(session, a, c, "BAT-11", "until_next_turn")
-        through = self.opt("effect_turns") == "through"
-        keep = []
-        for ef in st.data["effects"]:
-            t = st.actors.get(ef["target"])
-            if t is None or t.dead:
-                continue
-            if ef.get("per") != "turn":
-                keep.append(ef)
-                continue
-            if t.side != side:
-                # "through" (default): the Nth turn of the target's side has passed when the baton leaves it
-                if through and ef.get("turns") is not None and ef["turns"] <= 0:
-                    self._end_effect(session, t, ef, "its turns have passed")
-                    continue
-                keep.append(ef)
-                continue
-            self._tick_effect(session, t, ef)
-            if ef.get("turns") is not None:
-                ef["turns"] -= 1
-                if ef["turns"] <= 0 and not through:      # the old reading: ends as its last turn begins
-                    self._end_effect(session, t, ef, "its turns have passed")
-                    continue
-            keep.append(ef)
-        st.data["effects"] = [e for e in keep if not e.get("ended")]
-        st.data["opportunity"] = [o for o in st.data["opportunity"] if o["side"] != side]
+        """BAT-11: the rules on ``turns.SIDE_TURN_START`` ("until its next turn" conditions end, per-turn effects
+        tick, the side's opportunities lapse); then the fight may be over."""
+        turns.SIDE_TURN_START.run(self, session, side)
         self._check_over(session, auto=False)
 
     def _tick_effect(self, session, t: Actor, ef: dict) -> None:
@@ -190,14 +161,8 @@ class BatonOrder(RulesetMixin):
         return [o.id for o in (conf or foes)], False, rule
 
     def _end_activation(self, session, a: Actor) -> None:
-        """AIR-08 at the end of the character's activation: a flyer spends its minor action to stay up."""
-        if session.state.turn.get("upkeep_paid"):
-            return                                              # paid when the activation began (option)
-        if a.data.get("mounted_on"):
-            m = session.state.actors[a.data["mounted_on"]]
-            aerial.upkeep(session, m)
-        else:
-            aerial.upkeep(session, a)
+        """The rules on ``turns.ACTIVATION_END`` (AIR-08: a flyer spends its minor action to stay up)."""
+        turns.ACTIVATION_END.run(self, session, a)
 
     def _do_pass(self, session, a: Actor, to: str, kept: bool, rule: str, how="pass") -> None:
         self._end_activation(session, a)

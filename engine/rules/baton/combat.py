@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from engine.rules import riding
 from engine.rules import aerial
 from engine.rules.baton import dice as bd
 from engine.rules.core import Actor, Illegal
@@ -78,8 +79,7 @@ class Combat(RulesetMixin):
         for e in session.state.actors.values():
             if e.side == body.side or not self._able(e) or e.id == body.id:
                 continue
-            rider = body.data.get("rider")
-            if rider and e.id == rider:
+            if riding.rider_id(body) == e.id:
                 continue
             w = self.melee_weapon(e)
             if w is None:
@@ -125,7 +125,7 @@ class Combat(RulesetMixin):
         pos += self.exposed_to(session, t, a)                                    # BAT-59
         if self.unaware(session, t):
             pos.append(["sneak attack: unaware target", "BAT-37"])
-        if a.data.get("mounted_on"):
+        if riding.rides(a):
             pos.append(["mounted: elevated position", "BAT-42"])                  # BAT-42 -> BAT-44
         elif not self.opt("air17_overrides_elevation") and a.layer - t.layer >= int(self.opt("elevation_layers")):
             pos.append(["elevated position", "BAT-44"])
@@ -143,7 +143,7 @@ class Combat(RulesetMixin):
 
     def _outnumbered(self, session, a: Actor, t: Actor) -> bool:
         for o in session.state.actors.values():
-            if o.id in (a.id, t.id) or o.side == t.side or not self._able(o) or o.data.get("rider") and False:
+            if o.id in (a.id, t.id) or o.side == t.side or not self._able(o) or riding.carries(o) and False:
                 continue
             w = self.melee_weapon(o)
             if w is not None and self.in_reach(session, o, t, w):
@@ -223,8 +223,8 @@ class Combat(RulesetMixin):
         else:
             got = [o for o in opts if o[0] == choice]
             name, v = got[0] if got else max(opts, key=lambda o: o[1])
-        if t.data.get("mounted_on"):
-            m = session.state.actors[t.data["mounted_on"]]
+        if riding.rides(t):
+            m = riding.mount_of(session, t)
             v += self.attr(m, "defence")
             name += "+mount"
         return name, max(0, v)

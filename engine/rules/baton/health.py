@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from engine.rules import riding
 from engine.rules import aerial
 from engine.rules.baton import dice as bd
 from engine.rules.baton.common import DIRECT, FATIGUE
@@ -86,14 +87,11 @@ class Health(RulesetMixin):
             for o in session.state.actors.values():                     # a grapple ends with the grabber
                 if a.id in o.conditions.get("grappled", []) or a.id in o.conditions.get("grappling", []):
                     self._release(session, a, o)
-            if a.data.get("rider"):
-                r = session.state.actors[a.data["rider"]]
+            if riding.carries(a):
+                r = riding.rider_of(session, a)
                 self._throw_rider(session, r, "its mount died")
-            if a.data.get("mounted_on"):
-                m = session.state.actors[a.data["mounted_on"]]
-                a.data["mounted_on"] = None
-                m.data["rider"] = None
-                self._place_beside(session, a, m)
+            if riding.rides(a):
+                self._place_beside(session, a, riding.unseat(session, a))
             aerial.check_grounded(session, a)
 
     def _poison_effect(self, session, a):

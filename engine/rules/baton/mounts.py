@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from engine.rules import riding
 from engine.rules import aerial
 from engine.rules.core import Actor
 from engine.rules.mixin import RulesetMixin
@@ -12,11 +13,10 @@ class Mounts(RulesetMixin):
 
     def _ride_check(self, session, a: Actor, amount: int) -> None:
         """BAT-42: when rider or mount takes damage the rider tests Ride against 7 + the damage or is thrown."""
-        st = session.state
-        rider = a if a.data.get("mounted_on") else (st.actors.get(a.data["rider"]) if a.data.get("rider") else None)
-        if rider is None or rider.dead or not rider.data.get("mounted_on"):
+        rider = a if riding.rides(a) else riding.rider_of(session, a)
+        if rider is None or rider.dead or not riding.rides(rider):
             return
-        mount = st.actors[rider.data["mounted_on"]]
+        mount = riding.mount_of(session, rider)
         skill = f"ride_{mount.kind}" if mount.kind and f"ride_{mount.kind}" in rider.data["skills"] else "ride"
         ev = self._test(session, rider, skill, 7 + amount, "BAT-42", f"stay on {mount.name} after {amount} damage")
         if not ev["success"]:
@@ -31,13 +31,11 @@ class Mounts(RulesetMixin):
                     return
 
     def _occupied(self, session, a: Actor, at) -> bool:
-        return any(o.id != a.id and not o.dead and not o.data.get("mounted_on") and aerial._overlap(a, at, o)
+        return any(o.id != a.id and not o.dead and not riding.rides(o) and aerial._overlap(a, at, o)
                    for o in session.state.actors.values())
 
     def _throw_rider(self, session, r: Actor, why: str) -> None:
-        m = session.state.actors[r.data["mounted_on"]]
-        r.data["mounted_on"] = None
-        m.data["rider"] = None
+        m = riding.unseat(session, r)
         self._place_beside(session, r, m)
         session.emit({"type": "thrown", "who": r.id, "mount": m.id, "why": why, "at": list(r.pos), "rule": "BAT-42"})
         if not aerial.is_supported(session, r) and not r.can_fly:

@@ -11,8 +11,10 @@ import math
 from typing import ClassVar, cast
 
 from engine.errors import SceneError
+from engine.rules import riding
 from engine.rules import aerial
 from engine.rules.actions import Param
+from engine.rules.baton import turns
 from engine.rules.baton.actions.attacks import (
     Attack,
     BreakFree,
@@ -118,7 +120,7 @@ class Baton(BatonOrder, Skills, Health, Combat, Setup, Mounts, Choices, Ruleset)
                 if m not in actors or m == a.id:
                     raise SceneError(file, f"characters[{i}].mount", f"no character {m!r} to ride")
                 mt = actors[m]
-                a.data["mounted_on"], mt.data["rider"] = m, a.id
+                riding.seat(a, mt)
                 a.x, a.y, a.layer, a.flying = mt.x, mt.y, mt.layer, mt.flying
         destiny: dict = {}
         for a in actors.values():
@@ -163,7 +165,7 @@ class Baton(BatonOrder, Skills, Health, Combat, Setup, Mounts, Choices, Ruleset)
         if awake:
             return awake[0].id
         pc_sides = {p.side for p in pcs}
-        opp = [a for a in acts.values() if self._able(a) and a.side not in pc_sides and not a.data["rider"]]
+        opp = [a for a in acts.values() if self._able(a) and a.side not in pc_sides and not riding.carries(a)]
         opp = [a for a in opp if not a.data["surprised"]] or opp
         return (opp or [a for a in acts.values() if self._able(a)])[0].id
 
@@ -254,15 +256,14 @@ class Baton(BatonOrder, Skills, Health, Combat, Setup, Mounts, Choices, Ruleset)
     # ================================================================================ aerial hooks
     def _body(self, session, a: Actor) -> Actor:
         """The body that moves for ``a``: its mount while it rides (BAT-42)."""
-        m = a.data.get("mounted_on")
-        return session.state.actors[m] if m else a
+        return riding.mount_of(session, a) or a
 
     def _turn_of(self, session, body: Actor) -> dict | None:
         """The activation whose movement ``body`` uses: the holder's own, or its mount's."""
         h = self.holder(session)
         if h is None:
             return None
-        if body.id == h.id or h.data.get("mounted_on") == body.id:
+        if body.id == h.id or riding.rides_on(h, body):
             return session.state.turn
         return None
 
@@ -304,19 +305,9 @@ class Baton(BatonOrder, Skills, Health, Combat, Setup, Mounts, Choices, Ruleset)
             t["minor"] = "stay aloft"
 
     def fall_reason(self, session, a):
-        if a.data.get("mounted_on"):
+        if riding.rides(a):
             return None                                              # its mount carries it (BAT-42)
-        if a.dead:
-            return ("dead", "BAT-25")
-        c = self.tagged(a, "grounds_flyer")
-        if c:
-            return (c, CONDITIONS[c])
-        if a.has("grappled"):
-            for g in a.conditions.get("grappled", []):
-                o = session.state.actors.get(g)
-                if o is not None and not o.flying:
-                    return (f"grappled by {o.name}, who is not flying", "BAT-54")
-        return None
+        return turns.FALL_TRIGGERS.first(self, session, a)
 
     def knock_prone(self, session, a, rule):
         if not a.dead:
@@ -427,7 +418,7 @@ class Baton(BatonOrder, Skills, Health, Combat, Setup, Mounts, Choices, Ruleset)
             raise Illegal(f"no {name} during combat", "BAT-30" if name == "rest" else "BAT-29", "action")
         h = cast(Actor, self.holder(session))      # in combat someone holds the baton
         if aid != h.id:
-            if h.data.get("mounted_on") == aid and name not in ("pass", "move", "stand", "dismount", "drop"):
+            if riding.mount_id(h) == aid and name not in ("pass", "move", "stand", "dismount", "drop"):
                 pass                                     # BAT-42: the mount acts with its rider's actions
             else:
                 raise Illegal(f"{h.name} holds the baton, not {a.name}", "BAT-01", "actor")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from engine.rules import riding
 from engine.rules import aerial
 from engine.rules.baton import dice as bd
 from engine.rules.baton.common import CONDITION_TAGS, PROTECTION_PENALTY
@@ -45,7 +46,7 @@ class Skills(RulesetMixin):
         return None
 
     def add_condition(self, session, a: Actor, name: str, rule: str, source: str | None = None) -> None:
-        if name == "prone" and a.data.get("mounted_on") and not a.dead:
+        if name == "prone" and riding.rides(a) and not a.dead:
             self._throw_rider(session, a, f"knocked prone ({rule})")     # a prone rider is off its mount (BAT-42)
             return
         new = name not in a.conditions

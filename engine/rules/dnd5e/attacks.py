@@ -6,6 +6,7 @@ import itertools
 import math
 from typing import Any
 
+from engine.rules import riding
 from engine.rules import aerial
 from engine.rules.core import Actor, Illegal, Session
 from engine.rules.dnd5e import advantage, feats
@@ -78,7 +79,7 @@ class Attacks(RulesetMixin):
         for r in list(session.state.actors.values()):
             if r.id == a.id or not self.hostile(r, a) or r.dead or self.incapacitated(r) or r.data["reaction_used"]:
                 continue
-            if r.data["mounted_on"] == a.id or a.data.get("rider") == r.id:
+            if riding.rides_on(r, a) or riding.rider_id(a) == r.id:
                 continue
             if not self._oa_allowed(session, r, a):
                 continue
@@ -96,8 +97,8 @@ class Attacks(RulesetMixin):
                 a.x, a.y, a.layer = here
                 aerial._carry_rider(session, a)
                 victim = a
-                if a.data.get("rider") and self.opt("mount_oa_target") == "rider":
-                    victim = session.state.actors[a.data["rider"]]     # DND-36: the attacker's choice
+                if riding.carries(a) and self.opt("mount_oa_target") == "rider":
+                    victim = riding.rider_of(session, a)     # DND-36: the attacker's choice
                 if not self.sees(session, r, victim):
                     continue
                 if feats.war_caster_spell(self, session, r, victim, before if not any_ else None):
@@ -171,9 +172,8 @@ class Attacks(RulesetMixin):
 
     def geom(self, session, a: Actor) -> Body:
         """A rider occupies its mount's footprint (it reaches and is reached from any side of it, DND-36)."""
-        m = a.data.get("mounted_on")
-        if m:
-            mt = session.state.actors[m]
+        mt = riding.mount_of(session, a)
+        if mt is not None:
             return Body(mt.x, mt.y, mt.layer, mt.footprint, max(mt.height_layers, a.height_layers), a.eye_m)
         return a.body()
 
@@ -245,7 +245,7 @@ class Attacks(RulesetMixin):
         p0 = (ax, ay, a.layer + a.eye_m)
         tx, ty = t.body().centre
         p1 = (tx, ty, t.layer + t.height_layers / 2.0)
-        skip = {a.id, t.id, a.data.get("mounted_on"), a.data.get("rider"), t.data.get("mounted_on"), t.data.get("rider")}
+        skip = {a.id, t.id} | riding.partners(a) | riding.partners(t)
         for o in session.state.actors.values():
             if o.id in skip or o.dead:
                 continue
@@ -306,7 +306,7 @@ class Attacks(RulesetMixin):
             p2 = self._attack_plan(session, a, t, w, False)
             p2["kind"] = plan.get("kind", "action")
             plan = p2
-        if t.data.get("rider"):
+        if riding.carries(t):
             t, plan = feats.mounted_redirect(self, session, a, t, plan)     # DND-F12: the rider takes it
         adv, dis = self.attack_sources(session, a, t, plan)
         cover_bonus = {"half": 2, "three-quarters": 5}.get(plan["cover"], 0)

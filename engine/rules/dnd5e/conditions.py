@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from engine.rules import riding
 from engine.rules import aerial
 from engine.rules.core import Actor, Illegal
 from engine.rules.dnd5e import feats
@@ -54,7 +55,7 @@ class Conditions(RulesetMixin):
     # ------------------------------------------------------------------------------------------ conditions
     def add_condition(self, session, a: Actor, name: str, rule: str, source: str | None = None) -> None:
         # DND-36: knocked prone while mounted -> Dexterity save DC 10 to stay in the saddle, else fall off prone
-        if name == "prone" and a.data.get("mounted_on") and "prone" not in a.conditions and not self.incapacitated(a) \
+        if name == "prone" and riding.rides(a) and "prone" not in a.conditions and not self.incapacitated(a) \
                 and self.saving_throw(session, a, "dex", 10, None, "DND-36", "stay mounted"):
             return
         had = name in a.conditions
@@ -73,10 +74,10 @@ class Conditions(RulesetMixin):
             a.data["dodging"] = False
         if name == "unconscious" and "prone" not in a.conditions:
             self.add_condition(session, a, "prone", "DND-41")    # falls prone
-        if name == "prone" and a.data.get("mounted_on"):
+        if name == "prone" and riding.rides(a):
             self._fall_off_mount(session, a, "DND-36")
-        if name == "prone" and a.data.get("rider"):
-            rider = session.state.actors[a.data["rider"]]
+        if name == "prone" and riding.carries(a):
+            rider = riding.rider_of(session, a)
             self._mount_fell(session, rider, a)
         aerial.check_grounded(session, a)
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from engine.rules import riding
 from engine.rules import aerial
 from engine.rules.core import Actor
 from engine.rules.hooks import Hook
@@ -137,8 +138,8 @@ class Damage(RulesetMixin):
         for o in session.state.actors.values():
             if a.id in o.conditions.get("grappled", []):
                 self._release(session, o, a, "DND-47", f"{a.name} died")
-        if a.data.get("rider"):
-            self._mount_fell(session, session.state.actors[a.data["rider"]], a)
+        if riding.carries(a):
+            self._mount_fell(session, riding.rider_of(session, a), a)
         aerial.check_grounded(session, a)
         self._check_over(session)
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from engine.rules import riding
 from engine.rules import aerial
 from engine.rules.mixin import RulesetMixin
 
@@ -10,8 +11,7 @@ class Mounts(RulesetMixin):
     """D&D 5e mounts and forced movement (DND-31, DND-36) (a mixin of Dnd5e: ``self`` is the ruleset)."""
 
     def _do_mount(self, session, a, m, quiet=False):
-        a.data["mounted_on"] = m.id
-        m.data["rider"] = a.id
+        riding.seat(a, m)
         a.x, a.y, a.layer = m.x, m.y, m.layer
         a.flying = m.flying
         if not quiet:
@@ -45,31 +45,28 @@ class Mounts(RulesetMixin):
             a.flying = True
             aerial.fall(session, a, None, "AIR-10", "left its flying mount without flying")
 
-    def _fall_off_mount(self, session, rider, rule):
-        m = session.state.actors[rider.data["mounted_on"]]
+    def _leave_mount(self, session, rider, m, event: str, rule: str) -> None:
+        """The rider leaves its mount for the first free space beside it (if any), says so (``event``) and lands,
+        flies or falls there."""
         spot = self._dismount_spot(session, rider, m)
-        rider.data["mounted_on"] = None
-        m.data["rider"] = None
+        riding.unseat(session, rider)
         if spot:
             rider.x, rider.y, rider.layer = spot
-        session.emit({"type": "falls_off_mount", "who": rider.id, "mount": m.id, "to": list(rider.pos), "rule": rule})
+        session.emit({"type": event, "who": rider.id, "mount": m.id, "to": list(rider.pos), "rule": rule})
         self._after_unhorsed(session, rider)
+
+    def _fall_off_mount(self, session, rider, rule):
+        self._leave_mount(session, rider, riding.mount_of(session, rider), "falls_off_mount", rule)
         if "prone" not in rider.conditions:
             self.add_condition(session, rider, "prone", rule)
 
     def _mount_fell(self, session, rider, m):
         """DND-36: the mount is knocked prone (or dies): the rider uses its reaction to land on its feet, else falls prone."""
-        if rider.data.get("mounted_on") != m.id:
+        if not riding.rides_on(rider, m):
             return
         if not rider.data["reaction_used"] and not self.incapacitated(rider) and not m.flying:
             rider.data["reaction_used"] = True
-            spot = self._dismount_spot(session, rider, m)
-            rider.data["mounted_on"] = None
-            m.data["rider"] = None
-            if spot:
-                rider.x, rider.y, rider.layer = spot
-            session.emit({"type": "lands_on_feet", "who": rider.id, "mount": m.id, "to": list(rider.pos), "rule": "DND-36"})
-            self._after_unhorsed(session, rider)
+            self._leave_mount(session, rider, m, "lands_on_feet", "DND-36")
         else:
             self._fall_off_mount(session, rider, "DND-36")
 
@@ -81,14 +78,14 @@ class Mounts(RulesetMixin):
                 # no fall roll here: AIR-11 concerns attacks, and a failed save is not an attack hit
 
     def _push_from(self, session, a, t, cells):
-        if t.data.get("mounted_on"):
-            self._mount_moved_against_will(session, t, session.state.actors[t.data["mounted_on"]])
+        if riding.rides(t):
+            self._mount_moved_against_will(session, t, riding.mount_of(session, t))
             return
         dx = (t.x > a.x) - (t.x < a.x)
         dy = (t.y > a.y) - (t.y < a.y)
         aerial.slide(session, t, dx, dy, cells, lambda at: any(
             aerial._overlap(t, at, o) for o in session.state.actors.values() if o.id != t.id and not o.dead))
         session.emit({"type": "pushed", "who": t.id, "to": list(t.pos), "rule": "DND-31"})
-        if t.data.get("rider"):
-            self._mount_moved_against_will(session, session.state.actors[t.data["rider"]], t)
+        if riding.carries(t):
+            self._mount_moved_against_will(session, riding.rider_of(session, t), t)
         aerial.fall_if_unsupported(session, t, "AIR-12", "pushed off an edge")

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import ClassVar, cast
 
 from engine.errors import SceneError
+from engine.rules import riding
 from engine.rules import aerial
 from engine.rules.actions import Param
 from engine.rules.core import Actor, Illegal, Session
@@ -39,12 +40,12 @@ from engine.rules.dnd5e.damage import Damage
 from engine.rules.dnd5e.data import (
     CONDITION_RULE,
     CONDITIONS,
-    GROUNDING_TEXT,
     SPELLS,
     STATBLOCKS,
     WEAPONS,
 )
 from engine.rules.dnd5e.mounts import Mounts
+from engine.rules.dnd5e import turns
 from engine.rules.dnd5e.text import EVENT_LINES
 from engine.rules.ruleset import Ruleset
 from engine.world.geometry import engaged, in_melee_reach
@@ -262,7 +263,7 @@ class Dnd5e(Conditions, Damage, Attacks, Mounts, Ruleset):
                 self._do_mount(session, a, actors[m], quiet=True)
         rolls = {}
         for a in actors.values():
-            if a.data["controlled_mount"] and a.data["rider"]:
+            if a.data["controlled_mount"] and riding.carries(a):
                 continue
             fixed = a.data["initiative"]
             if fixed is not None:
@@ -275,8 +276,8 @@ class Dnd5e(Conditions, Damage, Attacks, Mounts, Ruleset):
                           "rule": "DND-10"})
         order = sorted(rolls, key=lambda i: (-rolls[i], -actors[i].data["abilities"]["dex"], i))
         for a in actors.values():   # a controlled mount acts on its rider's initiative, right after it (DND-36)
-            if a.data["controlled_mount"] and a.data["rider"]:
-                order.insert(order.index(a.data["rider"]) + 1, a.id)
+            if a.data["controlled_mount"] and riding.carries(a):
+                order.insert(order.index(riding.rider_id(a)) + 1, a.id)
         if session.scene.spec.initiative_starts:
             k = order.index(session.scene.spec.initiative_starts)
             order = order[k:] + order[:k]
@@ -334,17 +335,7 @@ class Dnd5e(Conditions, Damage, Attacks, Mounts, Ruleset):
             a = st.actors[st.current]
             st.turn = self._new_turn(a.id)
             session.emit({"type": "turn", "who": a.id, "round": st.round, "rule": "DND-10"})
-            a.data["reaction_used"] = False                     # DND-13
-            a.data["dodging"] = False                           # DND-24 ends at the start of its next turn
-            a.data["readied"] = None                            # DND-20
-            for o in st.actors.values():                        # DND-F37: "for the rest of the turn"
-                if o.data.get("speed_zero_by"):
-                    o.data.pop("speed_zero_by")
-            st.data["help"] = [h for h in st.data.get("help", []) if h["helper"] != a.id]   # DND-18
-            if self.opt("sneak_attack_per") == "turn":
-                a.data["sneak_round"] = -1
-            if not a.dead and a.hp == 0 and not a.data["stable"]:
-                self._death_save(session, a)
+            turns.TURN_START.run(self, session, a)               # reaction back, Dodge ends, death save...
             if self.can_act(a):
                 aerial.upkeep_at_start(session, a)              # option upkeep = "start_of_turn" (AIR-08)
                 return
@@ -364,15 +355,7 @@ class Dnd5e(Conditions, Damage, Attacks, Mounts, Ruleset):
             session.emit({"type": "round", "round": st.round, "rule": "DND-10"})
 
     def _end_of_turn_effects(self, session: Session, a: Actor) -> None:
-        aerial.upkeep(session, a)                                # AIR-08 / AIR-10
-        for name, src in list(a.data.get("repeat_saves", {}).items()):
-            if name not in a.conditions:
-                a.data["repeat_saves"].pop(name)
-                continue
-            ok = self.saving_throw(session, a, src["save"], src["dc"], None, src["rule"], f"end of turn save against {src['spell']}")
-            if ok:
-                self.remove_condition(session, a, name, src["rule"])
-                a.data["repeat_saves"].pop(name)
+        turns.TURN_END.run(self, session, a)                     # AIR-08 upkeep, DND-21 repeated saves
 
     def _check_over(self, session: Session) -> None:
         st = session.state
@@ -386,7 +369,7 @@ class Dnd5e(Conditions, Damage, Attacks, Mounts, Ruleset):
 
     # ------------------------------------------------------------------------------------------ aerial hooks
     def movement_left(self, session, a, flying):
-        if a.data.get("mounted_on"):
+        if riding.rides(a):
             return 0.0
         if self.speed_zero(a) or a.dead:
             return 0.0
@@ -417,26 +400,9 @@ class Dnd5e(Conditions, Damage, Attacks, Mounts, Ruleset):
         return "bludgeoning" if self.opt("fall_damage_type") == "bludgeoning" else "falling"
 
     def fall_reason(self, session, a):
-        if a.data.get("mounted_on"):
-            return None
-        if a.dead:
-            return (f"{a.name} is dead", "DND-01")
-        c = self.tagged(a, "grounds_flyer")
-        if c:
-            return (f"{a.name} {GROUNDING_TEXT[c]}", CONDITION_RULE[c])
-        if a.hp == 0:
-            return (f"{a.name} is dying", "DND-02")
-        if a.has("incapacitated") and self.opt("incapacitated_flyer") == "falls_now":
-            return (f"{a.name} is incapacitated: it loses its bonus action", "AIR-10")
-        if a.data.get("speed_zero_by"):
-            return (f"{a.name}'s speed is 0 (Sentinel): a flyer that loses its movement falls", "DND-F37")
-        if "grappled" in a.conditions:
-            for gid in a.conditions["grappled"]:
-                g = session.state.actors.get(gid)
-                holds_down = g is None or (not g.flying if self.opt("grounding_grappler") == "not_flying" else not g.can_fly)
-                if holds_down:
-                    return (f"{a.name} is grappled by {g.name if g else gid}, who does not fly", "DND-47")
-        return None
+        if riding.rides(a):
+            return None                                          # its mount keeps it up (DND-36)
+        return turns.FALL_TRIGGERS.first(self, session, a)
 
     def knock_prone(self, session, a, rule):
         self.add_condition(session, a, "prone", rule)
@@ -504,7 +470,7 @@ class Dnd5e(Conditions, Damage, Attacks, Mounts, Ruleset):
         cur = cast(str, session.current)
         if aid != cur:
             raise Illegal(f"it is {session.state.actors[cur].name}'s turn, not {a.name}'s", "DND-10", "actor")
-        if a.data["controlled_mount"] and a.data["rider"] and name not in self.CONTROLLED_MOUNT_ACTIONS:
+        if a.data["controlled_mount"] and riding.carries(a) and name not in self.CONTROLLED_MOUNT_ACTIONS:
             raise Illegal(f"{a.name} is a controlled mount: it may only move, Dash, Disengage or Dodge", "DND-36", "action")
         if name != "end_turn" and self.incapacitated(a):
             c = cast(str, self.tagged(a, "incapacitated")) if not a.dead else "dead"

@@ -3,6 +3,7 @@ dispatched by ``Baton.ACTIONS``. ``rs`` is the ruleset."""
 
 from __future__ import annotations
 
+from engine.rules import riding
 from engine.rules import aerial
 from engine.rules.baton.common import DIRS8
 from engine.rules.baton.actions.minor import drop_weapon
@@ -209,7 +210,7 @@ class Push(_Manoeuvre):
     @staticmethod
     def success(rs, session, a, t, ev):
         cells = ev["level"] // 2
-        if t.data.get("mounted_on") and cells:
+        if riding.rides(t) and cells:
             rs._throw_rider(session, t, "pushed off its mount")          # BAT-42 "derrubado"
             return
         dx = (t.x > a.x) - (t.x < a.x)

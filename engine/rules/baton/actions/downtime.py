@@ -9,13 +9,19 @@ from engine.rules import gm
 from engine.rules.core import Illegal
 
 
-def _time_passes(rs, session, act, unit: str, most: int, rule: str) -> dict:
-    """Wait and day: time passes out of combat only, 1 to ``most`` of the unit (BAT-10, BAT-27)."""
-    if rs.combat(session):
-        raise Illegal(f"{'time does not pass in hours' if unit == 'hours' else 'days do not pass'} during combat", rule)
-    if not 1 <= act[unit] <= most:
-        raise Illegal(f"1 to {most} {unit}", "", unit)
-    return {}
+class _TimePasses:
+    """Wait and day: time passes out of combat only (``rule``), 1 to ``most`` of the ``unit``."""
+    name = unit = rule = ""
+    most = 0
+
+    @classmethod
+    def check(cls, rs, session, a, act):
+        if rs.combat(session):
+            raise Illegal(f"{'time does not pass in hours' if cls.unit == 'hours' else 'days do not pass'} during combat",
+                          cls.rule)
+        if not 1 <= act[cls.unit] <= cls.most:
+            raise Illegal(f"1 to {cls.most} {cls.unit}", "", cls.unit)
+        return {}
 
 
 class Rest:
@@ -100,12 +106,8 @@ class Treat:
                       "success": ev["success"], "rule": "BAT-29"})
 
 
-class Wait:
-    name = "wait"
-
-    @staticmethod
-    def check(rs, session, a, act):
-        return _time_passes(rs, session, act, "hours", 72, "BAT-10")
+class Wait(_TimePasses):
+    name, unit, most, rule = "wait", "hours", 72, "BAT-10"
 
     @staticmethod
     def apply(rs, session, a, act, plan):
@@ -116,12 +118,8 @@ class Wait:
         session.emit({"type": "time", "hour": d["hour"], "day": d["hour"] // 24, "period": (d["hour"] % 24) // 6})
 
 
-class Day:
-    name = "day"
-
-    @staticmethod
-    def check(rs, session, a, act):
-        return _time_passes(rs, session, act, "days", 30, "BAT-27")
+class Day(_TimePasses):
+    name, unit, most, rule = "day", "days", 30, "BAT-27"
 
     @staticmethod
     def apply(rs, session, a, act, plan):

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import math
 
+from engine.rules import riding
 from engine.rules import aerial
 from engine.rules.baton.common import DIRS8
+from engine.rules.actions import require_condition
 from engine.rules.core import Illegal
 from engine.world.geometry import distance_m, in_melee_reach
 
@@ -26,7 +28,7 @@ class Pass:
         die = session.state.turn.get("test_die")
         if not rs._can_hold(t, session):
             why = "dead" if t.dead else ("petrified" if t.has("petrified") else "a mount: it acts with its rider")
-            raise Illegal(f"{t.name} cannot take the baton: {why}", "BAT-42" if t.data.get("rider") else "BAT-25", "to")
+            raise Illegal(f"{t.name} cannot take the baton: {why}", "BAT-42" if riding.carries(t) else "BAT-25", "to")
         first = [session.state.actors[i] for i in ids if session.state.actors[i].has("confused")]
         if first and t.side == first[0].side and t.id != a.id:
             names = ", ".join(o.name for o in first)
@@ -68,8 +70,8 @@ class Move:
     def check(rs, session, a, act):
         to = tuple(act["to"])
         body = rs._body(session, a)
-        if a.data.get("rider") and rs.combat(session):
-            raise Illegal(f"{a.name} carries {session.state.actors[a.data['rider']].name}: the rider moves it", "BAT-42", "actor")
+        if riding.carries(a) and rs.combat(session):
+            raise Illegal(f"{a.name} carries {riding.rider_of(session, a).name}: the rider moves it", "BAT-42", "actor")
         rs._needs_movement(session, a, "move")
         rs._slot(session, a, "movement", "move")
         if to == body.pos:
@@ -116,11 +118,11 @@ class Move:
         start = body.pos
         # BAT-38: leaving an enemy's reach lets it attack at once (a counterattack)
         if not plan["careful"] and rs.combat(session) and rs.opt("opportunity_attacks"):
-            prone0 = (a.has("prone"), body.has("prone"), body.flying, a.data.get("mounted_on"))
+            prone0 = (a.has("prone"), body.has("prone"), body.flying, riding.mount_id(a))
 
             def stopped():
                 return (a.dead or body.dead or body.pos != start or not rs.can_move(session, body)[0]
-                        or (a.has("prone"), body.has("prone"), body.flying, a.data.get("mounted_on")) != prone0)
+                        or (a.has("prone"), body.has("prone"), body.flying, riding.mount_id(a)) != prone0)
             provokers = rs._provokers(session, body, path)
             for e in [e for e in provokers if e.id in plan.get("declined", [])]:
                 session.emit({"type": "declines", "who": e.id, "target": a.id, "what": "opportunity attack", "rule": "BAT-38"})
@@ -183,7 +185,7 @@ class Move:
         # dragging a smaller grappled character (BAT-55)
         for tid in list(body.conditions.get("grappling", [])):
             g = st.actors[tid]
-            if rs.size_cmp(body, g) > 0 and len(path[:stop + 1]) >= 2 and not g.data.get("mounted_on"):
+            if rs.size_cmp(body, g) > 0 and len(path[:stop + 1]) >= 2 and not riding.rides(g):
                 px, py, pz = path[stop - 1]
                 if (aerial.body_fits(session, g, px, py, pz) and not rs._occupied(session, g, (px, py, pz))
                         and (g.flying or aerial.is_supported(session, g, px, py, pz))):
@@ -210,7 +212,7 @@ class Move:
         # BAT-41: leaving total cover exposes it to an immediate ranged attack
         if rs.combat(session) and rs.opt("cover_exposure") and not a.dead:
             for e in st.actors.values():
-                if e.side == a.side or not rs._able(e) or e.data.get("rider") and False:
+                if e.side == a.side or not rs._able(e) or riding.carries(e) and False:
                     continue
                 rw = next((w for w in rs.equipped(e) if not rs.is_melee(w)), None)
                 if rw is None or a.dead:
@@ -231,8 +233,7 @@ class Stand:
 
     @staticmethod
     def check(rs, session, a, act):
-        if not a.has("prone"):
-            raise Illegal(f"{a.name} is not prone", "BAT-06")
+        require_condition(a, "prone", "BAT-06")
         rs._needs_movement(session, a, "stand up")
         rs._slot(session, a, "movement", "standing up")
         return {}
@@ -317,10 +318,10 @@ class Dismount:
 
     @staticmethod
     def check(rs, session, a, act):
-        if not a.data.get("mounted_on"):
+        if not riding.rides(a):
             raise Illegal(f"{a.name} is not riding", "BAT-42")
         rs._slot(session, a, "movement", "dismounting")
-        m = session.state.actors[a.data["mounted_on"]]
+        m = riding.mount_of(session, a)
         to = tuple(act["to"]) if act.get("to") else None
         if to is None:
             for dx, dy in DIRS8:
@@ -341,9 +342,7 @@ class Dismount:
 
     @staticmethod
     def apply(rs, session, a, act, plan):
-        m = session.state.actors[a.data["mounted_on"]]
-        a.data["mounted_on"] = None
-        m.data["rider"] = None
+        m = riding.unseat(session, a)
         a.x, a.y, a.layer = plan["to"]
         a.flying = a.can_fly and not aerial.is_supported(session, a)
         if rs.combat(session):

@@ -3,6 +3,7 @@ dispatched by ``Dnd5e.ACTIONS``. ``rs`` is the ruleset."""
 
 from __future__ import annotations
 
+from engine.rules import riding
 from engine.rules import aerial
 from engine.rules.core import Illegal
 from engine.rules.dnd5e import feats
@@ -90,11 +91,11 @@ class Shove:
             session.emit({"type": "shove", "who": a.id, "target": t.id, "mode": "prone", "rule": "DND-31"})
             rs.knock_prone(session, t, "DND-31")
             return
-        if t.data.get("mounted_on"):
+        if riding.rides(t):
             # DND-36: moved against its will while mounted -> Dexterity save DC 10 or fall off, prone
             session.emit({"type": "shove", "who": a.id, "target": t.id, "mode": "push", "moved": False,
                           "reason": "mounted", "rule": "DND-31"})
-            rs._mount_moved_against_will(session, t, session.state.actors[t.data["mounted_on"]])
+            rs._mount_moved_against_will(session, t, riding.mount_of(session, t))
             return
         dx = (t.x > a.x) - (t.x < a.x)
         dy = (t.y > a.y) - (t.y < a.y)
@@ -102,7 +103,7 @@ class Shove:
             dx = 1
         nx, ny, nz = t.x + dx, t.y + dy, t.layer
         blocked = not aerial.body_fits(session, t, nx, ny, nz) or any(
-            aerial._overlap(t, (nx, ny, nz), o) for o in session.state.actors.values() if o.id != t.id and not o.dead and not o.data.get("mounted_on"))
+            aerial._overlap(t, (nx, ny, nz), o) for o in session.state.actors.values() if o.id != t.id and not o.dead and not riding.rides(o))
         if blocked:
             session.emit({"type": "shove", "who": a.id, "target": t.id, "mode": "push", "moved": False,
                           "reason": "no room behind", "rule": "DND-31"})
@@ -112,8 +113,8 @@ class Shove:
         aerial._carry_rider(session, t)
         session.emit({"type": "shove", "who": a.id, "target": t.id, "mode": "push", "moved": True, "from": list(frm),
                       "to": list(t.pos), "rule": "DND-31", "note": "forced movement provokes no opportunity attack (DND-28)"})
-        if t.data.get("rider"):
-            rs._mount_moved_against_will(session, session.state.actors[t.data["rider"]], t)
+        if riding.carries(t):
+            rs._mount_moved_against_will(session, riding.rider_of(session, t), t)
         if not t.flying and not aerial.is_supported(session, t):
             session.emit({"type": "pushed_off", "who": t.id, "rule": "AIR-12"})
             t.flying = True
@@ -130,7 +131,7 @@ class Mount:
         m = rs._target(session, a, act["target"])
         if m.id == a.id or rs.hostile(a, m):
             raise Illegal(f"{m.name} is not a willing mount", "DND-36", "target")
-        if a.data["mounted_on"] or m.data["rider"] or m.data["mounted_on"]:
+        if riding.rides(a) or riding.carries(m) or riding.rides(m):
             raise Illegal("already riding or ridden", "DND-36", "target")
         if SIZES.index(m.size) <= SIZES.index(a.size):
             raise Illegal(f"{m.name} must be larger than {a.name} to carry it", "DND-36", "target")
@@ -163,9 +164,9 @@ class Dismount:
 
     @staticmethod
     def check(rs, session, a, act):
-        if not a.data["mounted_on"]:
+        if not riding.rides(a):
             raise Illegal(f"{a.name} is not riding", "DND-36")
-        m = session.state.actors[a.data["mounted_on"]]
+        m = riding.mount_of(session, a)
         cost = a.data["speed_m"] / 2
         # a rider's own movement (its mount's is the mount's): speed x (1 + Dash) - metres already spent
         left = a.data["speed_m"] * (1 + session.state.turn["dash"]) - session.state.turn["moved_m"]
@@ -180,10 +181,8 @@ class Dismount:
 
     @staticmethod
     def apply(rs, session, a, act, plan):
-        m = session.state.actors[a.data["mounted_on"]]
         rs.spend_movement(session, a, plan["cost"])
-        a.data["mounted_on"] = None
-        m.data["rider"] = None
+        m = riding.unseat(session, a)
         a.x, a.y, a.layer = plan["spot"]
         session.emit({"type": "dismount", "who": a.id, "mount": m.id, "to": list(a.pos), "rule": "DND-36"})
         rs._after_unhorsed(session, a)

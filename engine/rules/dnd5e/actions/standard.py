@@ -3,7 +3,9 @@ dispatched by ``Dnd5e.ACTIONS``. ``rs`` is the ruleset."""
 
 from __future__ import annotations
 
+from engine.rules import riding
 from engine.rules import aerial
+from engine.rules.actions import require_condition
 from engine.rules.core import BadAction, Illegal
 from engine.rules.dnd5e.actions.objects import AttackObject, names_object
 from engine.rules.dnd5e import feats
@@ -25,8 +27,8 @@ class Move:
     @staticmethod
     def check(rs, session, a, act):
         to = tuple(act["to"])
-        if a.data["mounted_on"]:
-            m = session.state.actors[a.data["mounted_on"]]
+        if riding.rides(a):
+            m = riding.mount_of(session, a)
             raise Illegal(f"{a.name} rides {m.name}: the mount moves (or dismount first)", "DND-36", "to")
         sz = rs.speed_zero(a)
         if sz:
@@ -363,8 +365,7 @@ class Stand:
 
     @staticmethod
     def check(rs, session, a, act):
-        if not a.has("prone"):
-            raise Illegal(f"{a.name} is not prone", "DND-48")
+        require_condition(a, "prone", "DND-48")
         sz = rs.speed_zero(a)
         if sz:
             raise Illegal(f"{a.name} is {sz[0]}: speed 0, it cannot stand up", sz[1])
@@ -418,7 +419,7 @@ class EndTurn:
     @staticmethod
     def apply(rs, session, a, act, plan):
         session.emit({"type": "end_turn", "who": a.id})
-        if act.get("stay_aloft") is False and a.flying and not a.data.get("mounted_on"):
+        if act.get("stay_aloft") is False and a.flying and not riding.rides(a):
             # AIR-10 "não gasta a Ação Bônus pra se manter no ar": the player's choice, it falls
             session.emit({"type": "flight_lost", "who": a.id, "reason": f"{a.name} does not spend its bonus action to stay aloft",
                           "rule": "AIR-10", "because": "AIR-08"})

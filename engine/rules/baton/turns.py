@@ -1,0 +1,107 @@
+"""Baton rules on the turn's named hooks: what happens when the initiative comes to a side, when a character's
+activation ends, and why a flyer falls (AIR-10). Each is a small named function carrying its rule ID
+(``engine.rules.hooks.Hook``), run in order of registration; a condition or an effect that acts at one of these
+moments adds a function here instead of editing ``BatonOrder._side_turn_starts`` / ``_end_activation`` /
+``Baton.fall_reason``.
+
+* ``SIDE_TURN_START``: ``fn(rs, session, side)``, when the initiative returns to ``side`` (BAT-11).
+* ``ACTIVATION_END``: ``fn(rs, session, actor)``, when the character's activation ends.
+* ``FALL_TRIGGERS``: ``fn(rs, session, actor) -> (reason, rule) or None``; the first answer is why it falls.
+"""
+
+from __future__ import annotations
+
+from engine.rules import aerial
+from engine.rules.baton.common import CONDITIONS
+from engine.rules.hooks import Hook
+
+SIDE_TURN_START = Hook("side_turn_start", "fn(rs, session, side) when the initiative comes to the side")
+ACTIVATION_END = Hook("activation_end", "fn(rs, session, actor) when its activation ends")
+FALL_TRIGGERS = Hook("fall_triggers", "fn(rs, session, actor) -> (reason, rule) or None: why a flyer falls")
+
+
+# -- the initiative comes to a side --------------------------------------------------------------------------------
+@SIDE_TURN_START.rule("BAT-11")
+def until_next_turn_ends(rs, session, side):
+    """Conditions that last "until its next turn" end when the initiative returns to the bearer's side."""
+    for a in session.state.actors.values():
+        if a.side != side:
+            continue
+        for c in list(a.conditions):
+            srcs = a.conditions.get(c, [])
+            if "until_next_turn" in srcs:
+                rs.remove_condition(session, a, c, "BAT-11", "until_next_turn")
+
+
+@SIDE_TURN_START.rule("BAT-11")
+def effects_tick(rs, session, side):
+    """Per-turn effects tick when the initiative returns to their target's side, and end when their turns have
+    passed (``effect_turns = "through"``: when the baton leaves the side on the last one)."""
+    st = session.state
+    through = rs.opt("effect_turns") == "through"
+    keep = []
+    for ef in st.data["effects"]:
+        t = st.actors.get(ef["target"])
+        if t is None or t.dead:
+            continue
+        if ef.get("per") != "turn":
+            keep.append(ef)
+            continue
+        if t.side != side:
+            # "through" (default): the Nth turn of the target's side has passed when the baton leaves it
+            if through and ef.get("turns") is not None and ef["turns"] <= 0:
+                rs._end_effect(session, t, ef, "its turns have passed")
+                continue
+            keep.append(ef)
+            continue
+        rs._tick_effect(session, t, ef)
+        if ef.get("turns") is not None:
+            ef["turns"] -= 1
+            if ef["turns"] <= 0 and not through:      # the old reading: ends as its last turn begins
+                rs._end_effect(session, t, ef, "its turns have passed")
+                continue
+        keep.append(ef)
+    st.data["effects"] = [e for e in keep if not e.get("ended")]
+
+
+@SIDE_TURN_START.rule("BAT-15")
+def opportunities_lapse(rs, session, side):
+    """An opportunity the side created lasts until the initiative comes back to it."""
+    st = session.state
+    st.data["opportunity"] = [o for o in st.data["opportunity"] if o["side"] != side]
+
+
+# -- a character's activation ends ----------------------------------------------------------------------------------
+@ACTIVATION_END.rule("AIR-08")
+def stay_aloft(rs, session, a):
+    """A flyer spends its minor action to stay up (a rider: its mount does); not again when the option had it paid
+    as the activation began."""
+    if session.state.turn.get("upkeep_paid"):
+        return
+    if a.data.get("mounted_on"):
+        aerial.upkeep(session, session.state.actors[a.data["mounted_on"]])
+    else:
+        aerial.upkeep(session, a)
+
+
+# -- why a flyer falls (AIR-10) ------------------------------------------------------------------------------------
+@FALL_TRIGGERS.rule("BAT-25")
+def dead(rs, session, a):
+    return ("dead", "BAT-25") if a.dead else None
+
+
+@FALL_TRIGGERS.rule("AIR-10")
+def grounding_condition(rs, session, a):
+    """A condition tagged ``grounds_flyer``."""
+    c = rs.tagged(a, "grounds_flyer")
+    return (c, CONDITIONS[c]) if c else None
+
+
+@FALL_TRIGGERS.rule("BAT-54")
+def grappled_by_a_walker(rs, session, a):
+    """Grappled by a character that is not flying."""
+    for g in a.conditions.get("grappled", []):
+        o = session.state.actors.get(g)
+        if o is not None and not o.flying:
+            return (f"grappled by {o.name}, who is not flying", "BAT-54")
+    return None

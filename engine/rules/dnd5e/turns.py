@@ -1,0 +1,129 @@
+"""D&D 5e rules on the turn's named hooks: what happens when a creature's turn starts and ends, and why a flyer
+falls (AIR-10). Each is a small named function carrying its rule ID (``engine.rules.hooks.Hook``), run in order of
+registration; a feat or a condition that acts at one of these moments adds a function here (or registers one on the
+hook from its own module) instead of editing ``Dnd5e._begin_turn`` / ``_end_of_turn_effects`` / ``fall_reason``.
+
+* ``TURN_START``: ``fn(rs, session, actor)``, after the ``turn`` event, before the turn is found skipped or playable.
+* ``TURN_END``: ``fn(rs, session, actor)``, when the turn ends (also a skipped one).
+* ``FALL_TRIGGERS``: ``fn(rs, session, actor) -> (reason, rule) or None``; the first answer is why it falls.
+"""
+
+from __future__ import annotations
+
+from engine.rules import aerial
+from engine.rules.dnd5e.data import CONDITION_RULE, GROUNDING_TEXT
+from engine.rules.hooks import Hook
+
+TURN_START = Hook("turn_start", "fn(rs, session, actor) when its turn starts")
+TURN_END = Hook("turn_end", "fn(rs, session, actor) when its turn ends")
+FALL_TRIGGERS = Hook("fall_triggers", "fn(rs, session, actor) -> (reason, rule) or None: why a flyer falls")
+
+
+# -- the turn starts ---------------------------------------------------------------------------------------------
+@TURN_START.rule("DND-13")
+def reaction_returns(rs, session, a):
+    a.data["reaction_used"] = False
+
+
+@TURN_START.rule("DND-24")
+def dodge_ends(rs, session, a):
+    """Dodge lasts until the start of its next turn."""
+    a.data["dodging"] = False
+
+
+@TURN_START.rule("DND-20")
+def readied_action_lapses(rs, session, a):
+    a.data["readied"] = None
+
+
+@TURN_START.rule("DND-F37")
+def sentinel_stop_ends(rs, session, a):
+    """Sentinel's speed 0 lasts "for the rest of the turn": every creature's ends when a turn starts."""
+    for o in session.state.actors.values():
+        if o.data.get("speed_zero_by"):
+            o.data.pop("speed_zero_by")
+
+
+@TURN_START.rule("DND-18")
+def help_lapses(rs, session, a):
+    """The help it gave lasts until its next turn."""
+    st = session.state
+    st.data["help"] = [h for h in st.data.get("help", []) if h["helper"] != a.id]
+
+
+@TURN_START.rule("DND-38")
+def sneak_attack_per_turn(rs, session, a):
+    """With ``sneak_attack_per = "turn"`` Sneak Attack is once per turn (the creature's own turn included)."""
+    if rs.opt("sneak_attack_per") == "turn":
+        a.data["sneak_round"] = -1
+
+
+@TURN_START.rule("DND-03")
+def death_save(rs, session, a):
+    """A dying creature (0 HP, not stable) rolls its death save when its turn starts."""
+    if not a.dead and a.hp == 0 and not a.data["stable"]:
+        rs._death_save(session, a)
+
+
+# -- the turn ends -----------------------------------------------------------------------------------------------
+@TURN_END.rule("AIR-08")
+def stay_aloft(rs, session, a):
+    """AIR-08 / AIR-10: a flyer still aloft spends its bonus action or falls."""
+    aerial.upkeep(session, a)
+
+
+@TURN_END.rule("DND-21")
+def repeat_saves(rs, session, a):
+    """A spell's condition that allows a save at the end of each turn (``repeat_saves``)."""
+    for name, src in list(a.data.get("repeat_saves", {}).items()):
+        if name not in a.conditions:
+            a.data["repeat_saves"].pop(name)
+            continue
+        ok = rs.saving_throw(session, a, src["save"], src["dc"], None, src["rule"], f"end of turn save against {src['spell']}")
+        if ok:
+            rs.remove_condition(session, a, name, src["rule"])
+            a.data["repeat_saves"].pop(name)
+
+
+# -- why a flyer falls (AIR-10) ------------------------------------------------------------------------------------
+@FALL_TRIGGERS.rule("DND-01")
+def dead(rs, session, a):
+    return (f"{a.name} is dead", "DND-01") if a.dead else None
+
+
+@FALL_TRIGGERS.rule("AIR-10")
+def grounding_condition(rs, session, a):
+    """A condition tagged ``grounds_flyer`` (prone, unconscious, stunned, paralyzed, petrified, restrained...)."""
+    c = rs.tagged(a, "grounds_flyer")
+    return (f"{a.name} {GROUNDING_TEXT[c]}", CONDITION_RULE[c]) if c else None
+
+
+@FALL_TRIGGERS.rule("DND-02")
+def dying(rs, session, a):
+    return (f"{a.name} is dying", "DND-02") if a.hp == 0 else None
+
+
+@FALL_TRIGGERS.rule("AIR-10")
+def incapacitated(rs, session, a):
+    """With ``incapacitated_flyer = "falls_now"`` an incapacitated flyer loses its bonus action, so it falls now."""
+    if a.has("incapacitated") and rs.opt("incapacitated_flyer") == "falls_now":
+        return (f"{a.name} is incapacitated: it loses its bonus action", "AIR-10")
+    return None
+
+
+@FALL_TRIGGERS.rule("DND-F37")
+def sentinel_stop(rs, session, a):
+    if a.data.get("speed_zero_by"):
+        return (f"{a.name}'s speed is 0 (Sentinel): a flyer that loses its movement falls", "DND-F37")
+    return None
+
+
+@FALL_TRIGGERS.rule("DND-47")
+def grappled_by_a_walker(rs, session, a):
+    """Grappled by a creature that is not aloft (``grounding_grappler = "not_flying"``) or cannot fly."""
+    for gid in a.conditions.get("grappled", []):
+        g = session.state.actors.get(gid)
+        holds_down = g is None or (not g.flying if rs.opt("grounding_grappler") == "not_flying" else not g.can_fly)
+        if holds_down:
+            return (f"{a.name} is grappled by {g.name if g else gid}, who does not fly", "DND-47")
+    return None
