@@ -11,6 +11,7 @@ generated one or names a test that does not exist.
 from __future__ import annotations
 
 import importlib
+import sys
 import re
 
 #: module abbreviations used in the catalogues' ``where`` (every ruleset adds its own: ``RulesetInfo.extra["where"]``)
@@ -65,6 +66,11 @@ def _lookup(modname: str, cls, name: str):
         if hasattr(cls, name):
             owner = next((c for c in cls.__mro__ if name in c.__dict__), cls)
             return f"{_module_file(owner.__module__)}:{owner.__name__}.{name}"
+        package = cls.__module__.rpartition(".")[0]
+        for c in cls.__mro__:          # a function of one of the ruleset's own modules (its mixins': mounts.py...)
+            cm = sys.modules.get(c.__module__)
+            if cm is not None and c.__module__.startswith(package + ".") and callable(vars(cm).get(name)):
+                return f"{_module_file(c.__module__)}:{name}"
     if name in vars(m):
         return f"{_module_file(modname)}:{name}"
     return None

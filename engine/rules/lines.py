@@ -30,6 +30,6 @@ class _Fields:
 def say(template: str):
     """The line function of ``template`` (see the module's docstring)."""
     def line(session, e, n, r):
-        return _FORMATTER.vformat(template, (), _Fields(e, n, r))  # type: ignore[arg-type]
+        return _FORMATTER.vformat(template, (), _Fields(e, n, r))
     line.template = template  # type: ignore[attr-defined]
     return line

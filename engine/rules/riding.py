@@ -24,16 +24,14 @@ def carries(m: Actor) -> bool:
     return bool(m.data.get("rider"))
 
 
-def mount_of(session: Session, a: Actor) -> Actor | None:
-    """The creature ``a`` rides, or None."""
-    mid = a.data.get("mounted_on")
-    return session.state.actors.get(mid) if mid else None
+def mount_of(session: Session, a: Actor) -> Actor:
+    """The creature ``a`` rides (ask ``rides(a)`` first)."""
+    return session.state.actors[a.data["mounted_on"]]
 
 
-def rider_of(session: Session, m: Actor) -> Actor | None:
-    """The creature riding ``m``, or None."""
-    rid = m.data.get("rider")
-    return session.state.actors.get(rid) if rid else None
+def rider_of(session: Session, m: Actor) -> Actor:
+    """The creature riding ``m`` (ask ``carries(m)`` first)."""
+    return session.state.actors[m.data["rider"]]
 
 
 def linked(a: Actor, b: Actor) -> bool:

@@ -76,7 +76,7 @@ RULES = [
              'the in…',
      'status': 'built',
      'decision': 'No test or odd: pass to an opponent',
-     'where': '`pass_targets`, `_auto_pass`',
+     'where': '`pass_targets`, `auto_pass`',
      'tests': ['tests/test_baton_turns.py::test_bat09_odd_die_or_no_test_loses_the_baton']},
     {'id': 'BAT-10',
      'rule': 'A turn is the period during which one side holds the initiative: it starts for a character when the '
@@ -93,7 +93,7 @@ RULES = [
                  'affects its target in each of the N turns of its side and ends when the Nth is lost (option '
                  '`effect_turns = "through"`; `"on_return"`: the old reading, it ended as the Nth began); "until '
                  'next turn" ends when the side gets the baton back',
-     'where': '`_side_turn_starts`, `_tick_effect`',
+     'where': '`side_turn_starts`, `tick_effect`',
      'tests': ['tests/test_baton_turns.py::test_bat11_per_turn_effects_tick_when_the_initiative_returns',
                'tests/test_baton_turns.py::test_bat11_a_one_turn_effect_given_in_the_givers_turn_lasts_through_the_targets_next_turn',
                'tests/test_baton_turns.py::test_bat11_until_next_turn_ends_when_the_side_gets_the_baton_back']},
@@ -169,7 +169,7 @@ RULES = [
      'rule': 'Vigor is spent to avoid lethal blows; max Vigor equals the current Life value.',
      'status': 'built',
      'decision': 'Vigor next; max Vigor = current Life (clamped when Life drops)',
-     'where': '`_sync_life`, `apply_damage`',
+     'where': '`sync_life`, `apply_damage`',
      'tests': ['tests/test_baton_damage.py::test_bat20_max_vigor_is_the_current_life']},
     {'id': 'BAT-21',
      'rule': 'At 0 Vigor the character is exhausted and starts suffering wounds.',
@@ -199,14 +199,14 @@ RULES = [
      'rule': 'At 0 Life the character dies.',
      'status': 'built',
      'decision': 'Life 0: dead',
-     'where': '`_maybe_die`',
+     'where': '`maybe_die`',
      'tests': ['tests/test_baton_damage.py::test_bat25_death_at_zero_life']},
     {'id': 'BAT-26',
      'rule': 'Damage reaching Life causes a wound whose severity equals that damage; the sum of all severities is '
              'subtrac…',
      'status': 'built',
      'decision': "A wound's severity = the damage reaching Life; Life = max − sum",
-     'where': '`apply_damage`, `_sync_life`',
+     'where': '`apply_damage`, `sync_life`',
      'tests': ['tests/test_baton_damage.py::test_bat26_wound_severity_equals_the_damage_and_they_add_up']},
     {'id': 'BAT-27',
      'rule': 'Wounds are light (never worsen on their own), moderate (severity +1 at the end of each day) or grave '
@@ -332,7 +332,7 @@ RULES = [
      'status': 'built',
      'decision': "Mounted: elevated (positive chance, not cancelled by AIR-17), + mount's Defence, the mount's "
                  "movement, the mount acts with the rider's actions, Ride vs 7 + damage or thrown",
-     'where': '`attack_chances`, `defence_of`, `_body`, `_ride_check`, `_throw_rider`',
+     'where': '`attack_chances`, `defence_of`, `_body`, `ride_check`, `throw_rider`',
      'tests': ['tests/test_baton_tactics.py::test_bat42_mounted_combat', 'scenes/baton_skyfall.toml']},
     {'id': 'BAT-43',
      'rule': "Two weapons: one test with the main-hand Fight with [Weapon]; on a hit add the second weapon's "
@@ -394,7 +394,7 @@ RULES = [
      'status': 'built',
      'decision': 'Fire: a direct wound from a heat-source table (data, option), growing each turn in contact; '
                  '`extinguish`',
-     'where': '`_apply_gm` (fire), `_tick_effect`, `data.FIRE_SOURCES`',
+     'where': '`_apply_gm` (fire), `tick_effect`, `data.FIRE_SOURCES`',
      'tests': ['tests/test_baton_tactics.py::test_bat50_fire_worsens_every_turn_in_contact']},
     {'id': 'BAT-51',
      'rule': 'Necrotic damage is always direct damage; its wounds never recover naturally (only magical healing).',
@@ -413,7 +413,7 @@ RULES = [
              '(negative c…',
      'status': 'built',
      'decision': "Physique vs 7 + potency; the five poisons' partial / total effects; `resist_poison`",
-     'where': '`_poison`, `_hourly`, `_tick_effect`',
+     'where': '`poison`, `hourly`, `tick_effect`',
      'tests': ['tests/test_baton_tactics.py::test_bat53_poisons']},
     {'id': 'BAT-54',
      'rule': 'Grappled: exposed; grabber of equal size → also overloaded; larger grabber → stuck.',
@@ -448,7 +448,7 @@ RULES = [
      'status': 'built',
      'decision': 'Confused: d6 on getting the baton; acts before its allies (a pass to another character of its '
                  'side is refused with BAT-58, naming it); always passes to an ally',
-     'where': '`_confused_activation`, `pass_targets`, `Pass.check`',
+     'where': '`confused_activation`, `pass_targets`, `Pass.check`',
      'tests': ['tests/test_baton_conditions.py::test_bat58_confused_rolls_on_getting_the_baton_and_passes_to_an_ally',
                'tests/test_baton_conditions.py::test_bat58_refusing_a_pass_to_an_opponent_while_a_confused_one_must_act_first_cites_bat58']},
     {'id': 'BAT-59',

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from engine.rules.baton import skills
 from engine.rules import riding
 from engine.rules import aerial
 from engine.rules.baton import dice as bd
@@ -122,8 +123,8 @@ class Combat(RulesetMixin):
 
     def attack_chances(self, session, a: Actor, t: Actor, w: dict, melee: bool) -> tuple[list, list]:
         pos, neg = [], []
-        pos += self.exposed_to(session, t, a)                                    # BAT-59
-        if self.unaware(session, t):
+        pos += skills.exposed_to(self, session, t, a)                                    # BAT-59
+        if skills.unaware(self, session, t):
             pos.append(["sneak attack: unaware target", "BAT-37"])
         if riding.rides(a):
             pos.append(["mounted: elevated position", "BAT-42"])                  # BAT-42 -> BAT-44
@@ -156,11 +157,11 @@ class Combat(RulesetMixin):
         t = session.state.actors[plan["target"]]
         w = self._pick_weapon(a, plan["weapon"])
         pos, neg = self.attack_chances(session, a, t, w, plan["melee"])
-        neg = neg + self.negatives(a, "attack", True)
+        neg = neg + skills.negatives(self, a, "attack", True)
         dname, dval = self.defence_of(session, t, plan["melee"], act.get("defence"))
         diff = int(self.opt("base_difficulty")) + dval
         made = f"{int(self.opt('base_difficulty'))} + {dname} {dval}"
-        if self.unaware(session, t) and not plan["melee"]:
+        if skills.unaware(self, session, t) and not plan["melee"]:
             diff, dname, made = 7, "none (sneak attack)", "7, the defence ignored (BAT-37)"
         _, lv = self.weapon_skill(a, w)
         net = max(-int(self.opt("chance_cap")), min(int(self.opt("chance_cap")), len(pos) - len(neg)))
@@ -238,7 +239,7 @@ class Combat(RulesetMixin):
         counter = ctx.get("counter", False)
         rule = ctx.get("rule", "BAT-12")
         pos, neg = self.attack_chances(session, a, t, w, melee)
-        sneak = self.unaware(session, t)
+        sneak = skills.unaware(self, session, t)
         helpless = t.has("helpless")
         dname, dval = self.defence_of(session, t, melee, ctx.get("defence"))
         difficulty = int(self.opt("base_difficulty")) + dval
@@ -264,7 +265,7 @@ class Combat(RulesetMixin):
                       "critical": bool(ev["critical"]), "roll": ev["kept"], "bonus": lv, "total": ev["total"],
                       "ac": difficulty, "cover": cov, "cover_bonus": 0, "level": ev["level"],
                       "advantage": [p[0] for p in pos], "disadvantage": [n[0] for n in neg] if ev.get("auto") and "dice" not in ev else
-                      [n[0] for n in neg + self.negatives(a, skill, True)], "rules": rules, "rule": rule})
+                      [n[0] for n in neg + skills.negatives(self, a, skill, True)], "rules": rules, "rule": rule})
         for o in session.state.data["opportunity"]:
             if o["target"] == t.id and o["side"] == a.side and not o.get("used"):
                 o["used"] = True
@@ -279,7 +280,7 @@ class Combat(RulesetMixin):
             session.emit({"type": "miss", "who": a.id, "target": t.id, "rule": rule})
         else:
             expr = bd.shift(w["damage"], int(ctx.get("scale", 0)), self.opt("damage_scale"))
-            rolls = session.roll("damage", *self._dice(expr), who=a.id, rule=rule, purpose=f"{w['name']} damage") \
+            rolls = session.roll("damage", *skills.dice_of(self, expr), who=a.id, rule=rule, purpose=f"{w['name']} damage") \
                 if bd.parse(expr)[0] and not helpless else []
             _n, _sides, bonus = bd.parse(expr)
             base = sum(rolls) + bonus

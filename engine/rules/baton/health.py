@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from engine.rules.baton import skills
+from engine.rules.baton import baton_order
+from engine.rules.baton import mounts
 from engine.rules import riding
 from engine.rules import aerial
 from engine.rules.baton import dice as bd
@@ -12,17 +15,6 @@ from engine.rules.mixin import RulesetMixin
 
 class Health(RulesetMixin):
     """Baton damage: Protection, Vigor, Life and wounds, poison and the hours (BAT-16..31, BAT-51, BAT-53) (a mixin of Baton: ``self`` is the ruleset)."""
-
-    def _sync_life(self, a: Actor) -> None:
-        """BAT-22/26/20: Life = max Life - the sum of wound severities; max Vigor = current Life."""
-        sev = sum(w["severity"] for w in a.data["wounds"])
-        a.hp = max(0, a.data["max_life"] - sev)
-        a.max_hp = a.data["max_life"]
-        a.data["life"] = a.hp
-        a.data["max_vigor"] = a.hp
-        a.data["vigor"] = max(0, min(a.data["vigor"], a.hp))
-        for w in a.data["wounds"]:
-            w["category"] = self.category(w["severity"])
 
     def hud_rows(self, session, a: Actor) -> list[str]:
         """Life is the HP; Vigor and Protection absorb damage first (BAT-17..26)."""
@@ -56,10 +48,10 @@ class Health(RulesetMixin):
         wound = None
         if left > 0:                                                    # BAT-23, BAT-26
             wound = {"id": d["next_wound"], "severity": left, "type": dtype, "treated": False,
-                     "necrotic": dtype == "necrotic", "recovery": None, "category": self.category(left)}
+                     "necrotic": dtype == "necrotic", "recovery": None, "category": skills.wound_category(self, left)}
             d["next_wound"] += 1
             d["wounds"].append(wound)
-        self._sync_life(a)
+        sync_life(self, a)
         ev = {"type": "damage", "who": a.id, "amount": int(amount), "damage_type": dtype, "protection_absorbed": took_p,
               "vigor_absorbed": took_v, "wound": wound["severity"] if wound else 0, "protection": d["protection"],
               "vigor": d["vigor"], "life": a.hp, "rule": rule, "layers_rule": "BAT-16+BAT-20+BAT-23"}
@@ -74,74 +66,91 @@ class Health(RulesetMixin):
             session.emit({"type": "unprotected", "who": a.id, "rule": "BAT-18"})
         if took_v and d["vigor"] == 0:
             session.emit({"type": "exhausted", "who": a.id, "rule": "BAT-21"})
-        self._maybe_die(session, a, rule)
+        maybe_die(self, session, a, rule)
         if not a.dead:
-            self._ride_check(session, a, int(amount))
+            mounts.ride_check(self, session, a, int(amount))
         return left
 
-    def _maybe_die(self, session, a: Actor, rule: str) -> None:
-        if a.hp <= 0 and not a.dead:
-            a.dead = True
-            session.emit({"type": "death", "who": a.id, "rule": "BAT-25", "cause": rule,
-                          "reason": f"Life 0 ({sum(w['severity'] for w in a.data['wounds'])} in wounds, {rule})"})
-            for o in session.state.actors.values():                     # a grapple ends with the grabber
-                if a.id in o.conditions.get("grappled", []) or a.id in o.conditions.get("grappling", []):
-                    self._release(session, a, o)
-            if riding.carries(a):
-                r = riding.rider_of(session, a)
-                self._throw_rider(session, r, "its mount died")
-            if riding.rides(a):
-                self._place_beside(session, a, riding.unseat(session, a))
-            aerial.check_grounded(session, a)
 
-    def _poison_effect(self, session, a):
-        return next((e for e in session.state.data["effects"] if e["target"] == a.id and e["kind"] in ("inoculant", "neurotoxic")), None)
+def sync_life(rs, a: Actor) -> None:
+    """BAT-22/26/20: Life = max Life - the sum of wound severities; max Vigor = current Life."""
+    sev = sum(w["severity"] for w in a.data["wounds"])
+    a.hp = max(0, a.data["max_life"] - sev)
+    a.max_hp = a.data["max_life"]
+    a.data["life"] = a.hp
+    a.data["max_vigor"] = a.hp
+    a.data["vigor"] = max(0, min(a.data["vigor"], a.hp))
+    for w in a.data["wounds"]:
+        w["category"] = skills.wound_category(rs, w["severity"])
 
-    def _wound(self, a: Actor, wid: int, key="wound") -> dict:
-        w = next((w for w in a.data["wounds"] if w["id"] == wid), None)
-        if w is None:
-            ids = ", ".join(str(w["id"]) for w in a.data["wounds"]) or "none"
-            raise Illegal(f"{a.name} has no wound {wid} (its wounds: {ids})", "BAT-26", key)
-        return w
 
-    def _hourly(self, session) -> None:
-        st = session.state
-        h = st.data["hour"]
-        for ef in st.data["effects"]:
-            if ef.get("per") != "hour" or ef.get("ended"):
-                continue
-            t = st.actors[ef["target"]]
-            if h >= ef["at_hour"]:
-                if ef["kind"] == "latent" and not t.dead:                  # BAT-53
-                    n, s, b = bd.parse(ef["dice"])
-                    r = sum(session.roll("poison", s, n, who=t.id, rule="BAT-53", purpose="latent poison")) + b
-                    self.apply_damage(session, t, r, "latent", None, "BAT-53")
-                self._end_effect(session, t, ef, "its hours have passed")
-        st.data["effects"] = [e for e in st.data["effects"] if not e.get("ended")]
+def maybe_die(rs, session, a: Actor, rule: str) -> None:
+    if a.hp <= 0 and not a.dead:
+        a.dead = True
+        session.emit({"type": "death", "who": a.id, "rule": "BAT-25", "cause": rule,
+                      "reason": f"Life 0 ({sum(w['severity'] for w in a.data['wounds'])} in wounds, {rule})"})
+        for o in session.state.actors.values():                     # a grapple ends with the grabber
+            if a.id in o.conditions.get("grappled", []) or a.id in o.conditions.get("grappling", []):
+                rs._release(session, a, o)
+        if riding.carries(a):
+            r = riding.rider_of(session, a)
+            mounts.throw_rider(rs, session, r, "its mount died")
+        if riding.rides(a):
+            mounts.place_beside(rs, session, a, riding.unseat(session, a))
+        aerial.check_grounded(session, a)
 
-    def _poison(self, session, t: Actor, kind: str, potency: int) -> None:
-        """BAT-53: Physique against 7 + potency; success = the partial effect, failure = the total."""
-        ev = self._test(session, t, "physique", 7 + potency, "BAT-53", f"resist a {kind} poison")
-        total = not ev["success"]
-        session.emit({"type": "poisoned", "who": t.id, "kind": kind, "effect": "total" if total else "partial", "rule": "BAT-53"})
-        d = session.state.data
 
-        def roll(expr, purpose):
-            n, s, b = bd.parse(expr)
-            return sum(session.roll("poison", s, n, who=t.id, rule="BAT-53", purpose=purpose)) + b
+def poison_effect(rs, session, a):
+    return next((e for e in session.state.data["effects"] if e["target"] == a.id and e["kind"] in ("inoculant", "neurotoxic")), None)
 
-        if kind == "hallucinogenic":
-            (h,) = session.roll("poison_hours", 3, who=t.id, rule="BAT-53", purpose="hours")
-            conds = ["hallucinating"] + (["confused"] if total else [])
-            self._add_effect(session, t, kind, "hour", at_hour=d["hour"] + h, conditions=conds, potency=potency)
-        elif kind == "caustic":
-            self.apply_damage(session, t, roll("2d6" if total else "2d3", "caustic poison"), "caustic", None, "BAT-53")
-        elif kind == "inoculant":
-            self.apply_damage(session, t, roll("1d6", "inoculant poison"), "fatigue", None, "BAT-53")
-            if total and not t.dead:
-                self._add_effect(session, t, kind, "turn", potency=potency)
-        elif kind == "neurotoxic":
-            self._add_effect(session, t, kind, "turn", potency=potency, conditions=["paralyzed" if total else "slow"])
-        elif kind == "latent":
-            (h,) = session.roll("poison_hours", 6, who=t.id, rule="BAT-53", purpose="hours before it strikes")
-            self._add_effect(session, t, kind, "hour", at_hour=d["hour"] + h, dice="2d6" if total else "2d3", potency=potency)
+
+def find_wound(rs, a: Actor, wid: int, key="wound") -> dict:
+    w = next((w for w in a.data["wounds"] if w["id"] == wid), None)
+    if w is None:
+        ids = ", ".join(str(w["id"]) for w in a.data["wounds"]) or "none"
+        raise Illegal(f"{a.name} has no wound {wid} (its wounds: {ids})", "BAT-26", key)
+    return w
+
+
+def hourly(rs, session) -> None:
+    st = session.state
+    h = st.data["hour"]
+    for ef in st.data["effects"]:
+        if ef.get("per") != "hour" or ef.get("ended"):
+            continue
+        t = st.actors[ef["target"]]
+        if h >= ef["at_hour"]:
+            if ef["kind"] == "latent" and not t.dead:                  # BAT-53
+                n, s, b = bd.parse(ef["dice"])
+                r = sum(session.roll("poison", s, n, who=t.id, rule="BAT-53", purpose="latent poison")) + b
+                rs.apply_damage(session, t, r, "latent", None, "BAT-53")
+            baton_order.end_effect(rs, session, t, ef, "its hours have passed")
+    st.data["effects"] = [e for e in st.data["effects"] if not e.get("ended")]
+
+
+def poison(rs, session, t: Actor, kind: str, potency: int) -> None:
+    """BAT-53: Physique against 7 + potency; success = the partial effect, failure = the total."""
+    ev = rs._test(session, t, "physique", 7 + potency, "BAT-53", f"resist a {kind} poison")
+    total = not ev["success"]
+    session.emit({"type": "poisoned", "who": t.id, "kind": kind, "effect": "total" if total else "partial", "rule": "BAT-53"})
+    d = session.state.data
+
+    def roll(expr, purpose):
+        n, s, b = bd.parse(expr)
+        return sum(session.roll("poison", s, n, who=t.id, rule="BAT-53", purpose=purpose)) + b
+
+    if kind == "hallucinogenic":
+        (h,) = session.roll("poison_hours", 3, who=t.id, rule="BAT-53", purpose="hours")
+        conds = ["hallucinating"] + (["confused"] if total else [])
+        baton_order.add_effect(rs, session, t, kind, "hour", at_hour=d["hour"] + h, conditions=conds, potency=potency)
+    elif kind == "caustic":
+        rs.apply_damage(session, t, roll("2d6" if total else "2d3", "caustic poison"), "caustic", None, "BAT-53")
+    elif kind == "inoculant":
+        rs.apply_damage(session, t, roll("1d6", "inoculant poison"), "fatigue", None, "BAT-53")
+        if total and not t.dead:
+            baton_order.add_effect(rs, session, t, kind, "turn", potency=potency)
+    elif kind == "neurotoxic":
+        baton_order.add_effect(rs, session, t, kind, "turn", potency=potency, conditions=["paralyzed" if total else "slow"])
+    elif kind == "latent":
+        (h,) = session.roll("poison_hours", 6, who=t.id, rule="BAT-53", purpose="hours before it strikes")
+        baton_order.add_effect(rs, session, t, kind, "hour", at_hour=d["hour"] + h, dice="2d6" if total else "2d3", potency=potency)

@@ -11,6 +11,7 @@ import math
 from typing import ClassVar, cast
 
 from engine.errors import SceneError
+from engine.rules.baton import baton_order
 from engine.rules import riding
 from engine.rules import aerial
 from engine.rules.actions import Param
@@ -135,7 +136,7 @@ class Baton(BatonOrder, Skills, Health, Combat, Setup, Mounts, Choices, Ruleset)
                         "hour": 8, "next_effect": 1, "opportunity": []})
         st.round = 0
         aerial.check_all_grounded(session)
-        sides = self._able_sides(session)
+        sides = baton_order.able_sides(self, session)
         if len(sides) < 2:
             session.emit({"type": "out_of_combat", "sides": sorted(sides), "rule": "BAT-01",
                           "note": "one side only: rests, treatment and days (BAT-27..31)"})
@@ -173,11 +174,11 @@ class Baton(BatonOrder, Skills, Health, Combat, Setup, Mounts, Choices, Ruleset)
         st = session.state
         if st.over or not self.combat(session):
             return
-        sides = self._able_sides(session)
+        sides = baton_order.able_sides(self, session)
         if len(sides) > 1:
             h = self.holder(session)
             if auto and h is not None and not self._can_hold(h, session):
-                self._auto_pass(session, h)
+                baton_order.auto_pass(self, session, h)
             return
         st.data["combat"] = False
         st.winner = next(iter(sides)) if sides else None
@@ -256,7 +257,7 @@ class Baton(BatonOrder, Skills, Health, Combat, Setup, Mounts, Choices, Ruleset)
     # ================================================================================ aerial hooks
     def _body(self, session, a: Actor) -> Actor:
         """The body that moves for ``a``: its mount while it rides (BAT-42)."""
-        return riding.mount_of(session, a) or a
+        return riding.mount_of(session, a) if riding.rides(a) else a
 
     def _turn_of(self, session, body: Actor) -> dict | None:
         """The activation whose movement ``body`` uses: the holder's own, or its mount's."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from engine.errors import SceneError
+from engine.rules.baton import health
 from engine.rules import aerial
 from engine.rules.baton import dice as bd
 from engine.rules.baton.common import CONDITIONS
@@ -44,10 +45,10 @@ class Setup(RulesetMixin):
                 raise SceneError(file, f"{key}.skills.{k}", "a skill level is an integer -3..12")
         weapons = []
         for j, w in enumerate(pick("weapons", []) or []):
-            weapons.append(self._weapon(w, file, f"{key}.weapons[{j}]"))
+            weapons.append(weapon_spec(self, w, file, f"{key}.weapons[{j}]"))
         names = [w["name"] for w in weapons]
         if "unarmed" not in names:
-            weapons.append(self._weapon("unarmed", file, key))
+            weapons.append(weapon_spec(self, "unarmed", file, key))
         armour = []
         for j, layer in enumerate(pick("armour", []) or []):
             if isinstance(layer, str):
@@ -117,7 +118,7 @@ class Setup(RulesetMixin):
         }
         a = Actor(ch.id, ch.side, ch.name, ch.kind, ch.size, ch.footprint, ch.height_layers, ch.eye_m,
                   ch.at[0], ch.at[1], ch.at[2], bool(ch.flying), fly is not None, 0, max_life, 0, conds, False, data)
-        self._sync_life(a)
+        health.sync_life(self, a)
         v = st.vigor
         a.data["vigor"] = a.data["max_vigor"] if v is None else max(0, min(int(v), a.data["max_vigor"]))
         if a.hp <= 0:
@@ -126,31 +127,32 @@ class Setup(RulesetMixin):
             a.flying = False
         return a
 
-    def _weapon(self, w, file, key) -> dict:
-        if isinstance(w, str):
-            if w not in WEAPONS:
-                raise SceneError(file, key, f"unknown weapon {w!r}; the built-in table has {', '.join(sorted(WEAPONS))} "
-                                            "(or give a table {name, damage, size, range_m})")
-            d, size, rng, typ = WEAPONS[w]
-            return {"name": w, "damage": d, "size": size, "range_m": float(rng), "type": typ}
-        if isinstance(w, dict):
-            name = w.get("name")
-            if not isinstance(name, str):
-                raise SceneError(file, f"{key}.name", "a weapon table needs a name")
-            d, size, rng, typ = WEAPONS.get(name, ("1d4", "small", 0, "blunt"))
-            out = {"name": name, "damage": d, "size": size, "range_m": float(rng), "type": typ}
-            for k, v in w.items():
-                if k not in ("name", "damage", "size", "range_m", "type", "reach_m", "skill"):
-                    raise SceneError(file, f"{key}.{k}", "unknown weapon key (name, damage, size, range_m, type, reach_m, skill)")
-                out[k] = v
-            try:
-                bd.parse(out["damage"])
-            except ValueError as e:
-                raise SceneError(file, f"{key}.damage", str(e)) from None
-            if out["size"] not in ("light", "small", "medium", "large"):
-                raise SceneError(file, f"{key}.size", "one of light, small, medium, large")
-            if not isinstance(out["range_m"], (int, float)) or out["range_m"] < 0:
-                raise SceneError(file, f"{key}.range_m", "a range in metres (0 = melee)")
-            out["range_m"] = float(out["range_m"])
-            return out
-        raise SceneError(file, key, "a weapon is a name or a table")
+
+def weapon_spec(rs, w, file, key) -> dict:
+    if isinstance(w, str):
+        if w not in WEAPONS:
+            raise SceneError(file, key, f"unknown weapon {w!r}; the built-in table has {', '.join(sorted(WEAPONS))} "
+                                        "(or give a table {name, damage, size, range_m})")
+        d, size, rng, typ = WEAPONS[w]
+        return {"name": w, "damage": d, "size": size, "range_m": float(rng), "type": typ}
+    if isinstance(w, dict):
+        name = w.get("name")
+        if not isinstance(name, str):
+            raise SceneError(file, f"{key}.name", "a weapon table needs a name")
+        d, size, rng, typ = WEAPONS.get(name, ("1d4", "small", 0, "blunt"))
+        out = {"name": name, "damage": d, "size": size, "range_m": float(rng), "type": typ}
+        for k, v in w.items():
+            if k not in ("name", "damage", "size", "range_m", "type", "reach_m", "skill"):
+                raise SceneError(file, f"{key}.{k}", "unknown weapon key (name, damage, size, range_m, type, reach_m, skill)")
+            out[k] = v
+        try:
+            bd.parse(out["damage"])
+        except ValueError as e:
+            raise SceneError(file, f"{key}.damage", str(e)) from None
+        if out["size"] not in ("light", "small", "medium", "large"):
+            raise SceneError(file, f"{key}.size", "one of light, small, medium, large")
+        if not isinstance(out["range_m"], (int, float)) or out["range_m"] < 0:
+            raise SceneError(file, f"{key}.range_m", "a range in metres (0 = melee)")
+        out["range_m"] = float(out["range_m"])
+        return out
+    raise SceneError(file, key, "a weapon is a name or a table")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from engine.rules.baton import mounts
 from engine.rules import riding
 from engine.rules import aerial
 from engine.rules.baton import dice as bd
@@ -28,16 +29,6 @@ class Skills(RulesetMixin):
         name = w.get("skill") or f"fight_{w['name']}"
         return name, self.attr(a, name)
 
-    def size_cmp(self, a: Actor, b: Actor) -> int:
-        return SIZES.index(a.size) - SIZES.index(b.size)
-
-    def category(self, severity: int) -> str:
-        if severity <= int(self.opt("wound_light_max")):
-            return "light"
-        if severity <= int(self.opt("wound_moderate_max")):
-            return "moderate"
-        return "grave"
-
     def tagged(self, a: Actor, tag: str) -> str | None:
         """The first of the actor's conditions that carries ``tag`` (common.CONDITION_TAGS), or None."""
         for c in CONDITION_TAGS[tag]:
@@ -47,7 +38,7 @@ class Skills(RulesetMixin):
 
     def add_condition(self, session, a: Actor, name: str, rule: str, source: str | None = None) -> None:
         if name == "prone" and riding.rides(a) and not a.dead:
-            self._throw_rider(session, a, f"knocked prone ({rule})")     # a prone rider is off its mount (BAT-42)
+            mounts.throw_rider(self, session, a, f"knocked prone ({rule})")     # a prone rider is off its mount (BAT-42)
             return
         new = name not in a.conditions
         srcs = set(a.conditions.get(name, []))
@@ -72,45 +63,10 @@ class Skills(RulesetMixin):
         a.conditions.pop(name, None)
         session.emit({"type": "condition", "who": a.id, "condition": name, "added": False, "rule": rule})
 
-    def exposed_to(self, session, t: Actor, attacker: Actor) -> list:
-        """BAT-59 sources that give ``attacker`` a positive chance against ``t``."""
-        out = []
-        if t.has("exposed"):
-            out.append(["exposed", "BAT-59"])
-        if t.has("prone"):
-            out.append(["prone: exposed", "BAT-57"])
-        if t.has("grappled"):
-            out.append(["grappled: exposed", "BAT-54"])
-        if t.has("grappling") and attacker.id not in t.conditions.get("grappling", []):
-            out.append(["grappling: exposed", "BAT-55"])
-        return out[:1] if session.options.get("exposed_counts_once", True) else out
-
-    def unaware(self, session, t: Actor) -> bool:
-        return t.has("unaware") or (t.data["surprised"] and t.id not in session.state.data["acted"])
-
-    def life_penalty(self, a: Actor) -> int:
-        return (a.data["max_life"] - a.hp) // 6                       # BAT-24
-
-    def protection_penalty(self, a: Actor) -> int:
-        p = a.data["protection_max"] if self.opt("protection_penalty") == "worn" else a.data["protection"]
-        return p // 6                                                 # BAT-17
-
-    def negatives(self, a: Actor, skill: str, attack: bool = False) -> list:
-        out = []
-        for _ in range(self.life_penalty(a)):
-            out.append(["Life lost (per 6)", "BAT-24"])
-        pp = skill in PROTECTION_PENALTY or skill.split("_")[0] in PROTECTION_PENALTY
-        if pp:
-            for _ in range(self.protection_penalty(a)):
-                out.append(["Protection penalty (per 6)", "BAT-17"])
-        if a.has("shaken") and (attack or pp):
-            out.append(["shaken", "BAT-56"])
-        return out
-
     def _test(self, session, a: Actor, skill: str, difficulty: int, rule: str, purpose: str, pos=(), neg=(),
               major: bool = False, attack: bool = False, level: int | None = None, auto: bool = False) -> dict:
         lv = self.attr(a, skill) if level is None else level
-        negs = list(neg) + self.negatives(a, skill, attack)
+        negs = list(neg) + negatives(self, a, skill, attack)
         ev = bd.test(session, a.id, skill, lv, difficulty, list(pos), negs, rule, purpose, self.options, auto=auto)
         t = session.state.turn
         if major and t.get("test_die") is None and self.combat(session):
@@ -137,6 +93,59 @@ class Skills(RulesetMixin):
                 if g.dead or t.dead or g.has("petrified") or not self.in_reach(session, g, t, {"reach_m": g.data["reach_m"]}):
                     self._release(session, g, t)
 
-    def _dice(self, expr):
-        n, sides, _ = bd.parse(expr)
-        return sides, n
+
+def size_cmp(rs, a: Actor, b: Actor) -> int:
+    return SIZES.index(a.size) - SIZES.index(b.size)
+
+
+def wound_category(rs, severity: int) -> str:
+    if severity <= int(rs.opt("wound_light_max")):
+        return "light"
+    if severity <= int(rs.opt("wound_moderate_max")):
+        return "moderate"
+    return "grave"
+
+
+def exposed_to(rs, session, t: Actor, attacker: Actor) -> list:
+    """BAT-59 sources that give ``attacker`` a positive chance against ``t``."""
+    out = []
+    if t.has("exposed"):
+        out.append(["exposed", "BAT-59"])
+    if t.has("prone"):
+        out.append(["prone: exposed", "BAT-57"])
+    if t.has("grappled"):
+        out.append(["grappled: exposed", "BAT-54"])
+    if t.has("grappling") and attacker.id not in t.conditions.get("grappling", []):
+        out.append(["grappling: exposed", "BAT-55"])
+    return out[:1] if session.options.get("exposed_counts_once", True) else out
+
+
+def unaware(rs, session, t: Actor) -> bool:
+    return t.has("unaware") or (t.data["surprised"] and t.id not in session.state.data["acted"])
+
+
+def life_penalty(rs, a: Actor) -> int:
+    return (a.data["max_life"] - a.hp) // 6                       # BAT-24
+
+
+def protection_penalty(rs, a: Actor) -> int:
+    p = a.data["protection_max"] if rs.opt("protection_penalty") == "worn" else a.data["protection"]
+    return p // 6                                                 # BAT-17
+
+
+def negatives(rs, a: Actor, skill: str, attack: bool = False) -> list:
+    out = []
+    for _ in range(life_penalty(rs, a)):
+        out.append(["Life lost (per 6)", "BAT-24"])
+    pp = skill in PROTECTION_PENALTY or skill.split("_")[0] in PROTECTION_PENALTY
+    if pp:
+        for _ in range(protection_penalty(rs, a)):
+            out.append(["Protection penalty (per 6)", "BAT-17"])
+    if a.has("shaken") and (attack or pp):
+        out.append(["shaken", "BAT-56"])
+    return out
+
+
+def dice_of(rs, expr):
+    n, sides, _ = bd.parse(expr)
+    return sides, n

@@ -11,6 +11,7 @@ moments adds a function here instead of editing ``BatonOrder._side_turn_starts``
 
 from __future__ import annotations
 
+from engine.rules.baton import baton_order
 from engine.rules import aerial
 from engine.rules.baton.common import CONDITIONS
 from engine.rules.hooks import Hook
@@ -50,15 +51,15 @@ def effects_tick(rs, session, side):
         if t.side != side:
             # "through" (default): the Nth turn of the target's side has passed when the baton leaves it
             if through and ef.get("turns") is not None and ef["turns"] <= 0:
-                rs._end_effect(session, t, ef, "its turns have passed")
+                baton_order.end_effect(rs, session, t, ef, "its turns have passed")
                 continue
             keep.append(ef)
             continue
-        rs._tick_effect(session, t, ef)
+        baton_order.tick_effect(rs, session, t, ef)
         if ef.get("turns") is not None:
             ef["turns"] -= 1
             if ef["turns"] <= 0 and not through:      # the old reading: ends as its last turn begins
-                rs._end_effect(session, t, ef, "its turns have passed")
+                baton_order.end_effect(rs, session, t, ef, "its turns have passed")
                 continue
         keep.append(ef)
     st.data["effects"] = [e for e in keep if not e.get("ended")]

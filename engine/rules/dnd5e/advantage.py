@@ -9,6 +9,7 @@ source may need once: ``ranged``, ``near`` (engaged in the AIR-04 sense).
 
 from __future__ import annotations
 
+from engine.rules.dnd5e import conditions
 from engine.rules.hooks import Hook
 from engine.rules.dnd5e.data import (
     CONDITION_RULE,
@@ -85,7 +86,7 @@ poisoned_attacker = _condition_source("DND-53", "poisoned_attacker", "poisoned",
 
 @source("DND-49")
 def frightened_attacker(rs, session, a, t, plan, ctx):
-    if a.has("frightened") and rs._fear_source_in_sight(session, a):
+    if a.has("frightened") and conditions.fear_source_in_sight(rs, session, a):
         yield DIS, "the attacker is frightened and sees the source"
 
 

@@ -172,8 +172,8 @@ class Attacks(RulesetMixin):
 
     def geom(self, session, a: Actor) -> Body:
         """A rider occupies its mount's footprint (it reaches and is reached from any side of it, DND-36)."""
-        mt = riding.mount_of(session, a)
-        if mt is not None:
+        if riding.rides(a):
+            mt = riding.mount_of(session, a)
             return Body(mt.x, mt.y, mt.layer, mt.footprint, max(mt.height_layers, a.height_layers), a.eye_m)
         return a.body()
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from engine.rules.dnd5e import mounts
 from engine.rules import riding
 from engine.rules import aerial
 from engine.rules.core import Actor, Illegal
@@ -23,9 +24,6 @@ class Conditions(RulesetMixin):
     # ------------------------------------------------------------------------------------------ helpers
     def ab(self, a: Actor, k: str) -> int:
         return mod(a.data["abilities"][k])
-
-    def skill(self, a: Actor, name: str) -> int:
-        return self.ab(a, SKILL_ABILITY[name]) + a.data["prof"] * int(a.data["skills"].get(name, 0))
 
     def tagged(self, a: Actor, tag: str) -> str | None:
         """The first of the actor's conditions that carries ``tag`` (data.CONDITION_TAGS), or None."""
@@ -70,46 +68,21 @@ class Conditions(RulesetMixin):
             # DND-47: a grapple ends when the grappler is incapacitated
             for o in session.state.actors.values():
                 if a.id in o.conditions.get("grappled", []):
-                    self._release(session, o, a, "DND-47", f"{a.name} is {name}")
+                    release(self, session, o, a, "DND-47", f"{a.name} is {name}")
             a.data["dodging"] = False
         if name == "unconscious" and "prone" not in a.conditions:
             self.add_condition(session, a, "prone", "DND-41")    # falls prone
         if name == "prone" and riding.rides(a):
-            self._fall_off_mount(session, a, "DND-36")
+            mounts.fall_off_mount(self, session, a, "DND-36")
         if name == "prone" and riding.carries(a):
             rider = riding.rider_of(session, a)
-            self._mount_fell(session, rider, a)
+            mounts.mount_fell(self, session, rider, a)
         aerial.check_grounded(session, a)
 
     def remove_condition(self, session, a: Actor, name: str, rule: str) -> None:
         if name in a.conditions:
             a.conditions.pop(name)
             session.emit({"type": "condition", "who": a.id, "condition": name, "added": False, "rule": rule})
-
-    def _release(self, session, target: Actor, grappler: Actor, rule: str, why: str) -> None:
-        srcs = [s for s in target.conditions.get("grappled", []) if s != grappler.id]
-        if "grappled" not in target.conditions or grappler.id not in target.conditions["grappled"]:
-            return
-        if srcs:
-            target.conditions["grappled"] = srcs
-            session.emit({"type": "grapple_ends", "who": target.id, "grappler": grappler.id, "reason": why, "rule": rule})
-        else:
-            session.emit({"type": "grapple_ends", "who": target.id, "grappler": grappler.id, "reason": why, "rule": rule})
-            self.remove_condition(session, target, "grappled", rule)
-        feats.unpin(self, session, grappler, target)
-
-    def _check_grapples(self, session) -> None:
-        """DND-47: a grapple ends when the target is out of the grappler's reach."""
-        acts = session.state.actors
-        for t in acts.values():
-            for gid in list(t.conditions.get("grappled", [])):
-                g = acts.get(gid)
-                if g is None:
-                    continue
-                if g.dead or self.incapacitated(g):
-                    self._release(session, t, g, "DND-47", f"{g.name} is incapacitated")
-                elif not in_melee_reach(g.body(), t.body(), max(self.melee_reach(g, w) for w in g.data["weapons"]), session.world.cell_m):
-                    self._release(session, t, g, "DND-47", f"{t.name} is out of {g.name}'s reach")
 
     # ------------------------------------------------------------------------------------------ checks and saves
     def d20(self, session, name, who, adv: bool, dis: bool, rule: str, purpose: str) -> int:
@@ -150,52 +123,87 @@ class Conditions(RulesetMixin):
                       "success": ok, "rule": rule})
         return ok
 
-    def check_roll(self, session, a: Actor, skill: str, name: str, rule: str, purpose: str) -> int:
-        dis = a.has("poisoned") or (a.has("frightened") and self._fear_source_in_sight(session, a))   # DND-53, DND-49
-        r = self.d20(session, name, a.id, False, dis, rule, purpose)
-        total = r + self.skill(a, skill)
-        session.emit({"type": "check", "who": a.id, "skill": skill, "roll": r, "total": total, "rule": rule})
-        return total
-
-    def _fear_source_in_sight(self, session, a: Actor) -> bool:
-        for s in a.conditions.get("frightened", []):
-            src = session.state.actors.get(s)
-            if src is None or self.sees(session, a, src):
-                return True
-        return not a.conditions.get("frightened")
-
     # -- grapple, shove, escape ---------------------------------------------------------------------------------------
-    def _contest_target(self, session, a, act, rule):
-        t = self._target(session, a, act["target"])
-        if t.id == a.id:
-            raise Illegal(f"{a.name} cannot {act['action']} itself", rule, "target")
-        turn = session.state.turn
-        if act.get("bonus"):
-            src = feats.bonus_contest_source(self, session, a, act["action"])      # DND-F20, F31, F39
-            if turn["bonus"]:
-                raise Illegal(f"{a.name} has already used its bonus action this turn", "DND-12", "bonus")
-            if not src:
-                raise Illegal(f"nothing allows {a.name} a bonus-action {act['action']} now (Shield Master after the "
-                              "Attack action, Charger after Dash, Tavern Brawler after an unarmed hit)", "DND-12", "bonus")
-        elif turn["attacks_left"] <= 0 and turn["action"]:
-            raise Illegal(f"a {act['action']} replaces an attack; {a.name} has none left this turn", rule)
-        if SIZES.index(t.size) > SIZES.index(a.size) + 1:
-            raise Illegal(f"{t.name} is more than one size larger than {a.name}", rule, "target")
-        reach = max(self.melee_reach(a, w) for w in a.data["weapons"])
-        if not in_melee_reach(a.body(), t.body(), reach, session.world.cell_m):
-            raise Illegal(f"{t.name} is out of {a.name}'s reach", "AIR-05", "target")
-        return t
 
     def _contest(self, session, a, t, rule) -> bool:
         if self.incapacitated(t):
             session.emit({"type": "contest", "who": a.id, "target": t.id, "automatic": True, "success": True, "rule": rule})
             return True
-        ta = self.check_roll(session, a, "athletics", "check", rule, "Athletics")
-        skill = max(("athletics", "acrobatics"), key=lambda s: self.skill(t, s))
+        ta = check_roll(self, session, a, "athletics", "check", rule, "Athletics")
+        skill = max(("athletics", "acrobatics"), key=lambda s: skill_bonus(self, t, s))
         dis = t.has("poisoned")
         r = self.d20(session, "contest", t.id, False, dis, rule, skill.capitalize())
-        tt = r + self.skill(t, skill)
+        tt = r + skill_bonus(self, t, skill)
         ok = ta > tt
         session.emit({"type": "contest", "who": a.id, "target": t.id, "attacker_total": ta, "defender_total": tt,
                       "defender_skill": skill, "success": ok, "rule": rule})
         return ok
+
+
+def skill_bonus(rs, a: Actor, name: str) -> int:
+    return rs.ab(a, SKILL_ABILITY[name]) + a.data["prof"] * int(a.data["skills"].get(name, 0))
+
+
+def release(rs, session, target: Actor, grappler: Actor, rule: str, why: str) -> None:
+    srcs = [s for s in target.conditions.get("grappled", []) if s != grappler.id]
+    if "grappled" not in target.conditions or grappler.id not in target.conditions["grappled"]:
+        return
+    if srcs:
+        target.conditions["grappled"] = srcs
+        session.emit({"type": "grapple_ends", "who": target.id, "grappler": grappler.id, "reason": why, "rule": rule})
+    else:
+        session.emit({"type": "grapple_ends", "who": target.id, "grappler": grappler.id, "reason": why, "rule": rule})
+        rs.remove_condition(session, target, "grappled", rule)
+    feats.unpin(rs, session, grappler, target)
+
+
+def check_grapples(rs, session) -> None:
+    """DND-47: a grapple ends when the target is out of the grappler's reach."""
+    acts = session.state.actors
+    for t in acts.values():
+        for gid in list(t.conditions.get("grappled", [])):
+            g = acts.get(gid)
+            if g is None:
+                continue
+            if g.dead or rs.incapacitated(g):
+                release(rs, session, t, g, "DND-47", f"{g.name} is incapacitated")
+            elif not in_melee_reach(g.body(), t.body(), max(rs.melee_reach(g, w) for w in g.data["weapons"]), session.world.cell_m):
+                release(rs, session, t, g, "DND-47", f"{t.name} is out of {g.name}'s reach")
+
+
+def check_roll(rs, session, a: Actor, skill: str, name: str, rule: str, purpose: str) -> int:
+    dis = a.has("poisoned") or (a.has("frightened") and fear_source_in_sight(rs, session, a))   # DND-53, DND-49
+    r = rs.d20(session, name, a.id, False, dis, rule, purpose)
+    total = r + skill_bonus(rs, a, skill)
+    session.emit({"type": "check", "who": a.id, "skill": skill, "roll": r, "total": total, "rule": rule})
+    return total
+
+
+def fear_source_in_sight(rs, session, a: Actor) -> bool:
+    for s in a.conditions.get("frightened", []):
+        src = session.state.actors.get(s)
+        if src is None or rs.sees(session, a, src):
+            return True
+    return not a.conditions.get("frightened")
+
+
+def contest_target(rs, session, a, act, rule):
+    t = rs._target(session, a, act["target"])
+    if t.id == a.id:
+        raise Illegal(f"{a.name} cannot {act['action']} itself", rule, "target")
+    turn = session.state.turn
+    if act.get("bonus"):
+        src = feats.bonus_contest_source(rs, session, a, act["action"])      # DND-F20, F31, F39
+        if turn["bonus"]:
+            raise Illegal(f"{a.name} has already used its bonus action this turn", "DND-12", "bonus")
+        if not src:
+            raise Illegal(f"nothing allows {a.name} a bonus-action {act['action']} now (Shield Master after the "
+                          "Attack action, Charger after Dash, Tavern Brawler after an unarmed hit)", "DND-12", "bonus")
+    elif turn["attacks_left"] <= 0 and turn["action"]:
+        raise Illegal(f"a {act['action']} replaces an attack; {a.name} has none left this turn", rule)
+    if SIZES.index(t.size) > SIZES.index(a.size) + 1:
+        raise Illegal(f"{t.name} is more than one size larger than {a.name}", rule, "target")
+    reach = max(rs.melee_reach(a, w) for w in a.data["weapons"])
+    if not in_melee_reach(a.body(), t.body(), reach, session.world.cell_m):
+        raise Illegal(f"{t.name} is out of {a.name}'s reach", "AIR-05", "target")
+    return t

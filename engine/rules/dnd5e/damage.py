@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from engine.rules.dnd5e import conditions
+from engine.rules.dnd5e import mounts
 from engine.rules import riding
 from engine.rules import aerial
 from engine.rules.core import Actor
@@ -92,7 +94,7 @@ class Damage(RulesetMixin):
                 return 0
         if a.hp == 0:                                # DND-04: damage at 0 HP
             if amount >= a.max_hp:
-                self._die(session, a, "damage at 0 HP of at least its max HP", "DND-04")
+                die(self, session, a, "damage at 0 HP of at least its max HP", "DND-04")
                 return 0
             if d["stable"] and self.opt("stable_damage") == "restart":
                 d["death"] = {"successes": 0, "failures": 0}     # DND-05: its death saves start over
@@ -102,7 +104,7 @@ class Damage(RulesetMixin):
             d["death"]["failures"] += fails
             session.emit({"type": "death_save_failure", "who": a.id, "failures": d["death"]["failures"], "added": fails, "rule": "DND-04"})
             if d["death"]["failures"] >= 3:
-                self._die(session, a, "three failed death saves", "DND-03")
+                die(self, session, a, "three failed death saves", "DND-03")
             return 0
         if a.temp_hp:                                # DND-35: temporary HP are lost first
             used = min(a.temp_hp, amount)
@@ -115,9 +117,9 @@ class Damage(RulesetMixin):
         session.emit({"type": "hp", "who": a.id, "hp": a.hp, "max_hp": a.max_hp})
         if a.hp == 0:
             if over >= a.max_hp:
-                self._die(session, a, f"{over} damage left over is at least its max HP {a.max_hp}", "DND-01")
+                die(self, session, a, f"{over} damage left over is at least its max HP {a.max_hp}", "DND-01")
             elif not d["pc"] and self.opt("monsters_die_at_0") and not knock_out:
-                self._die(session, a, "a monster dies at 0 HP", "DND-02")
+                die(self, session, a, "a monster dies at 0 HP", "DND-02")
             else:
                 d["death"] = {"successes": 0, "failures": 0}
                 d["stable"] = bool(knock_out)
@@ -130,30 +132,6 @@ class Damage(RulesetMixin):
         self._check_over(session)
         return lost
 
-    def _die(self, session, a: Actor, why: str, rule: str) -> None:
-        a.hp = 0
-        a.dead = True
-        a.temp_hp = 0
-        session.emit({"type": "death", "who": a.id, "reason": why, "rule": rule})
-        for o in session.state.actors.values():
-            if a.id in o.conditions.get("grappled", []):
-                self._release(session, o, a, "DND-47", f"{a.name} died")
-        if riding.carries(a):
-            self._mount_fell(session, riding.rider_of(session, a), a)
-        aerial.check_grounded(session, a)
-        self._check_over(session)
-
-    def heal(self, session, a: Actor, amount: int, rule: str) -> None:
-        if a.dead or amount <= 0:
-            return
-        was0 = a.hp == 0
-        a.hp = min(a.max_hp, a.hp + amount)
-        session.emit({"type": "heal", "who": a.id, "amount": amount, "hp": a.hp, "rule": rule})
-        if was0:                                     # DND-02: regaining any HP ends unconsciousness
-            a.data["death"] = {"successes": 0, "failures": 0}
-            a.data["stable"] = False
-            self.remove_condition(session, a, "unconscious", "DND-02")
-
     def give_temp_hp(self, session, a: Actor, amount: int, rule: str) -> None:
         if self.opt("temp_hp") == "keep_higher" and amount <= a.temp_hp:
             session.emit({"type": "temp_hp_declined", "who": a.id, "offered": amount, "kept": a.temp_hp, "rule": "DND-35"})
@@ -161,24 +139,51 @@ class Damage(RulesetMixin):
         a.temp_hp = amount
         session.emit({"type": "temp_hp", "who": a.id, "temp_hp": amount, "rule": "DND-35"})
 
-    def _death_save(self, session, a: Actor) -> None:
-        (r,) = session.roll("death_save", 20, who=a.id, rule="DND-03")
-        d = a.data["death"]
-        if r == 20:
-            if self.opt("nat20_death_save") == "regain_1hp":
-                session.emit({"type": "death_save", "who": a.id, "result": r, "outcome": "natural 20: regains 1 HP", "rule": "DND-03"})
-                self.heal(session, a, 1, "DND-03")
-                return
-            d["successes"] += 2
-        elif r == 1:
-            d["failures"] += 2
-        elif r >= 10:
-            d["successes"] += 1
-        else:
-            d["failures"] += 1
-        session.emit({"type": "death_save", "who": a.id, "result": r, "successes": d["successes"], "failures": d["failures"], "rule": "DND-03"})
-        if d["failures"] >= 3:
-            self._die(session, a, "three failed death saves", "DND-03")
-        elif d["successes"] >= 3:
-            a.data["stable"] = True
-            session.emit({"type": "stable", "who": a.id, "rule": "DND-03"})
+
+def die(rs, session, a: Actor, why: str, rule: str) -> None:
+    a.hp = 0
+    a.dead = True
+    a.temp_hp = 0
+    session.emit({"type": "death", "who": a.id, "reason": why, "rule": rule})
+    for o in session.state.actors.values():
+        if a.id in o.conditions.get("grappled", []):
+            conditions.release(rs, session, o, a, "DND-47", f"{a.name} died")
+    if riding.carries(a):
+        mounts.mount_fell(rs, session, riding.rider_of(session, a), a)
+    aerial.check_grounded(session, a)
+    rs._check_over(session)
+
+
+def heal(rs, session, a: Actor, amount: int, rule: str) -> None:
+    if a.dead or amount <= 0:
+        return
+    was0 = a.hp == 0
+    a.hp = min(a.max_hp, a.hp + amount)
+    session.emit({"type": "heal", "who": a.id, "amount": amount, "hp": a.hp, "rule": rule})
+    if was0:                                     # DND-02: regaining any HP ends unconsciousness
+        a.data["death"] = {"successes": 0, "failures": 0}
+        a.data["stable"] = False
+        rs.remove_condition(session, a, "unconscious", "DND-02")
+
+
+def death_save(rs, session, a: Actor) -> None:
+    (r,) = session.roll("death_save", 20, who=a.id, rule="DND-03")
+    d = a.data["death"]
+    if r == 20:
+        if rs.opt("nat20_death_save") == "regain_1hp":
+            session.emit({"type": "death_save", "who": a.id, "result": r, "outcome": "natural 20: regains 1 HP", "rule": "DND-03"})
+            heal(rs, session, a, 1, "DND-03")
+            return
+        d["successes"] += 2
+    elif r == 1:
+        d["failures"] += 2
+    elif r >= 10:
+        d["successes"] += 1
+    else:
+        d["failures"] += 1
+    session.emit({"type": "death_save", "who": a.id, "result": r, "successes": d["successes"], "failures": d["failures"], "rule": "DND-03"})
+    if d["failures"] >= 3:
+        die(rs, session, a, "three failed death saves", "DND-03")
+    elif d["successes"] >= 3:
+        a.data["stable"] = True
+        session.emit({"type": "stable", "who": a.id, "rule": "DND-03"})

@@ -8,6 +8,8 @@ from __future__ import annotations
 from typing import ClassVar, cast
 
 from engine.errors import SceneError
+from engine.rules.dnd5e import conditions
+from engine.rules.dnd5e import mounts
 from engine.rules import riding
 from engine.rules import aerial
 from engine.rules.actions import Param
@@ -260,7 +262,7 @@ class Dnd5e(Conditions, Damage, Attacks, Mounts, Ruleset):
             if m:
                 if m not in actors or m == a.id:
                     raise SceneError(session.scene.path, f"characters[{list(actors).index(a.id)}].mount", f"no character {m!r} to ride")
-                self._do_mount(session, a, actors[m], quiet=True)
+                mounts.do_mount(self, session, a, actors[m], quiet=True)
         rolls = {}
         for a in actors.values():
             if a.data["controlled_mount"] and riding.carries(a):
@@ -277,7 +279,7 @@ class Dnd5e(Conditions, Damage, Attacks, Mounts, Ruleset):
         order = sorted(rolls, key=lambda i: (-rolls[i], -actors[i].data["abilities"]["dex"], i))
         for a in actors.values():   # a controlled mount acts on its rider's initiative, right after it (DND-36)
             if a.data["controlled_mount"] and riding.carries(a):
-                order.insert(order.index(riding.rider_id(a)) + 1, a.id)
+                order.insert(order.index(a.data["rider"]) + 1, a.id)
         if session.scene.spec.initiative_starts:
             k = order.index(session.scene.spec.initiative_starts)
             order = order[k:] + order[:k]
@@ -485,7 +487,7 @@ class Dnd5e(Conditions, Damage, Attacks, Mounts, Ruleset):
             a = session.state.actors[act["actor"]]
             self.ACTIONS[name].apply(self, session, a, act, plan)
         aerial.check_all_grounded(session)
-        self._check_grapples(session)
+        conditions.check_grapples(self, session)
         self._check_over(session)
 
     def _need_action(self, a: Actor, session, what: str, rule: str):
@@ -619,8 +621,8 @@ class Dnd5e(Conditions, Damage, Attacks, Mounts, Ruleset):
                 out["to_hit_bonus"] = cmod + a.data["prof"]
         elif act["action"] in ("grapple", "shove"):
             t = session.state.actors[plan["target"]]
-            out.update({"target": t.id, "your_bonus": self.skill(a, "athletics"),
-                        "their_bonus": max(self.skill(t, "athletics"), self.skill(t, "acrobatics")),
+            out.update({"target": t.id, "your_bonus": conditions.skill_bonus(self, a, "athletics"),
+                        "their_bonus": max(conditions.skill_bonus(self, t, "athletics"), conditions.skill_bonus(self, t, "acrobatics")),
                         "grounds_a_flyer": bool(t.flying and (act["action"] == "shove" and act.get("mode", "prone") == "prone"
                                                               or act["action"] == "grapple" and not a.flying))})
         return out

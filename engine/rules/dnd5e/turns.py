@@ -10,6 +10,7 @@ hook from its own module) instead of editing ``Dnd5e._begin_turn`` / ``_end_of_t
 
 from __future__ import annotations
 
+from engine.rules.dnd5e import damage
 from engine.rules import aerial
 from engine.rules.dnd5e.data import CONDITION_RULE, GROUNDING_TEXT
 from engine.rules.hooks import Hook
@@ -62,7 +63,7 @@ def sneak_attack_per_turn(rs, session, a):
 def death_save(rs, session, a):
     """A dying creature (0 HP, not stable) rolls its death save when its turn starts."""
     if not a.dead and a.hp == 0 and not a.data["stable"]:
-        rs._death_save(session, a)
+        damage.death_save(rs, session, a)
 
 
 # -- the turn ends -----------------------------------------------------------------------------------------------

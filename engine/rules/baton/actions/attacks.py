@@ -3,6 +3,8 @@ dispatched by ``Baton.ACTIONS``. ``rs`` is the ruleset."""
 
 from __future__ import annotations
 
+from engine.rules.baton import skills
+from engine.rules.baton import mounts
 from engine.rules import riding
 from engine.rules import aerial
 from engine.rules.baton.common import DIRS8
@@ -187,7 +189,7 @@ class Grab(_Manoeuvre):
     def success(rs, session, a, t, ev):
         rs.add_condition(session, t, "grappled", "BAT-54", a.id)
         rs.add_condition(session, a, "grappling", "BAT-55", t.id)
-        c = rs.size_cmp(a, t)
+        c = skills.size_cmp(rs, a, t)
         if c == 0:
             rs.add_condition(session, t, "overloaded", "BAT-54", f"grab:{a.id}")
             rs.add_condition(session, a, "overloaded", "BAT-55", f"grab:{t.id}")
@@ -211,7 +213,7 @@ class Push(_Manoeuvre):
     def success(rs, session, a, t, ev):
         cells = ev["level"] // 2
         if riding.rides(t) and cells:
-            rs._throw_rider(session, t, "pushed off its mount")          # BAT-42 "derrubado"
+            mounts.throw_rider(rs, session, t, "pushed off its mount")          # BAT-42 "derrubado"
             return
         dx = (t.x > a.x) - (t.x < a.x)
         dy = (t.y > a.y) - (t.y < a.y)

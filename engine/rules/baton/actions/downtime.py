@@ -3,6 +3,8 @@ dispatched by ``Baton.ACTIONS``. ``rs`` is the ruleset."""
 
 from __future__ import annotations
 
+from engine.rules.baton import baton_order
+from engine.rules.baton import health
 from engine.rules.baton.common import CONDITIONS
 from engine.rules.baton.data import FIRE_SOURCES
 from engine.rules import gm
@@ -44,7 +46,7 @@ class Rest:
             raise Illegal(f"{a.name} has already had its long rest today", "BAT-31")
         wi = act.get("wound")
         if wi is not None:
-            w = rs._wound(a, wi)
+            w = health.find_wound(rs, a, wi)
             if w["necrotic"]:
                 raise Illegal(f"wound {wi} is necrotic: it never recovers naturally (magic only)", "BAT-51", "wound")
         return {}
@@ -65,7 +67,7 @@ class Rest:
         a.data["vigor"] = a.data["max_vigor"]
         session.emit({"type": "rest", "who": a.id, "kind": "long", "vigor": a.data["vigor"], "rule": "BAT-31"})
         if act.get("wound") is not None:
-            w = rs._wound(a, act["wound"])
+            w = health.find_wound(rs, a, act["wound"])
             ev = rs._test(session, a, "physique", 7 + w["severity"], "BAT-28", f"recover wound {w['id']}")
             w["recovery"] = "success" if ev["success"] else "failure"
 
@@ -81,7 +83,7 @@ class Treat:
         from engine.world.geometry import cell_gap
         if t.id != a.id and (cell_gap(a.body(), t.body()) > 1 or abs(a.layer - t.layer) > 1):
             raise Illegal(f"{t.name} is not beside {a.name}", "BAT-29", "target")
-        w = rs._wound(t, act["wound"])
+        w = health.find_wound(rs, t, act["wound"])
         if w["necrotic"]:
             raise Illegal("a necrotic wound needs magic, not a bandage", "BAT-51", "wound")
         if w["treated"]:
@@ -97,7 +99,7 @@ class Treat:
     @staticmethod
     def apply(rs, session, a, act, plan):
         t = session.state.actors[act["target"]]
-        w = rs._wound(t, act["wound"])
+        w = health.find_wound(rs, t, act["wound"])
         a.data["items"][plan["kit"]] -= 1
         ev = rs._test(session, a, "treat_wounds", 7 + w["severity"], "BAT-29", f"treat wound {w['id']} of {t.id}")
         if ev["success"]:
@@ -114,7 +116,7 @@ class Wait(_TimePasses):
         d = session.state.data
         for _ in range(act["hours"]):
             d["hour"] += 1
-            rs._hourly(session)
+            health.hourly(rs, session)
         session.emit({"type": "time", "hour": d["hour"], "day": d["hour"] // 24, "period": (d["hour"] % 24) // 6})
 
 
@@ -147,11 +149,11 @@ class Day(_TimePasses):
                                   "evolves_as": evolve, "recovered": rec == "success", "change": delta,
                                   "severity": w["severity"], "rule": "BAT-28" if rec else "BAT-27"})
                 t.data["wounds"] = [w for w in t.data["wounds"] if w["severity"] > 0]
-                rs._sync_life(t)
-                rs._maybe_die(session, t, "BAT-27")
+                health.sync_life(rs, t)
+                health.maybe_die(rs, session, t, "BAT-27")
             d = st.data
             d["hour"] = (d["hour"] // 24 + 1) * 24 + 8
-            rs._hourly(session)
+            health.hourly(rs, session)
             session.emit({"type": "day", "day": d["hour"] // 24, "rule": "BAT-27"})
 
 
@@ -200,7 +202,7 @@ class Gm:
             if act.get("add"):
                 c = act["add"]
                 if act.get("turns"):
-                    rs._add_effect(session, t, c, "turn", turns=act["turns"], conditions=[c])
+                    baton_order.add_effect(rs, session, t, c, "turn", turns=act["turns"], conditions=[c])
                 else:
                     rs.add_condition(session, t, c, CONDITIONS[c])
             if act.get("remove"):
@@ -208,13 +210,13 @@ class Gm:
                 t.conditions.pop(c, None)
                 session.emit({"type": "condition", "who": t.id, "condition": c, "added": False, "rule": CONDITIONS[c]})
         elif k == "poison":
-            rs._poison(session, t, act["kind"], act["potency"])
+            health.poison(rs, session, t, act["kind"], act["potency"])
         elif k == "fire":
             base, growth = plan["fire"]
             rs.apply_damage(session, t, base, "fire", "gm", "BAT-50")
             w = t.data["wounds"][-1] if t.data["wounds"] and t.data["wounds"][-1]["type"] == "fire" else None
             if w is not None and not t.dead:
-                rs._add_effect(session, t, "burning", "turn", turns=act.get("turns"), wound=w["id"], growth=growth,
+                baton_order.add_effect(rs, session, t, "burning", "turn", turns=act.get("turns"), wound=w["id"], growth=growth,
                                  source=act["source"])
         elif k == "breath":
             phys = max(0, t.data["attributes"].get("physique", 0))

@@ -3,6 +3,8 @@ dispatched by ``Baton.ACTIONS``. ``rs`` is the ruleset."""
 
 from __future__ import annotations
 
+from engine.rules.baton import baton_order
+from engine.rules.baton import health
 from engine.rules.baton import dice as bd
 from engine.rules.baton.data import POISONS, POTIONS
 from engine.rules.core import Illegal
@@ -13,7 +15,7 @@ def end_effects(rs, session, a, kinds, why: str, only=None) -> None:
     the list (BAT-50 fire put out, BAT-53 poison resisted, an antidote)."""
     for e in session.state.data["effects"]:
         if e is only or (only is None and e["target"] == a.id and e["kind"] in kinds):
-            rs._end_effect(session, a, e, why)
+            baton_order.end_effect(rs, session, a, e, why)
     session.state.data["effects"] = [e for e in session.state.data["effects"] if not e.get("ended")]
 
 
@@ -48,14 +50,14 @@ class ResistPoison:
     @staticmethod
     def check(rs, session, a, act):
         rs._slot(session, a, "major", "resisting the poison")
-        if not rs._poison_effect(session, a):
+        if not health.poison_effect(rs, session, a):
             raise Illegal(f"{a.name} suffers no lasting poison", "BAT-53")
         return {}
 
     @staticmethod
     def apply(rs, session, a, act, plan):
         rs._use(session, "major", "resist poison")
-        ef = rs._poison_effect(session, a)
+        ef = health.poison_effect(rs, session, a)
         ev = rs._test(session, a, "physique", 7 + ef["potency"], "BAT-53", f"resist the {ef['kind']} poison", major=True)
         if ev["success"]:
             end_effects(rs, session, a, (), "resisted", only=ef)
@@ -209,7 +211,7 @@ class Drink:
             w["severity"] -= r
             session.emit({"type": "wound_healed", "who": a.id, "wound": w["id"], "by": r, "magical": True, "rule": "BAT-51"})
             a.data["wounds"] = [x for x in a.data["wounds"] if x["severity"] > 0]
-            rs._sync_life(a)
+            health.sync_life(rs, a)
         if "vigor" in eff:
             n, s, b = bd.parse(eff["vigor"])
             r = sum(session.roll("heal", s, n, who=a.id, rule="BAT-20", purpose="vigor potion")) + b

@@ -16,6 +16,7 @@ target is, its AC-free material stats, hit points, immunities, what breaking doe
 
 from __future__ import annotations
 
+from engine.rules.baton import skills
 from engine.rules import objects
 from engine.rules.baton import dice as bd
 from engine.rules.core import Illegal
@@ -92,7 +93,7 @@ class AttackObject:
             return
         expr = w["damage"]
         n, _sides, bonus = bd.parse(expr)
-        rolls = session.roll("damage", *rs._dice(expr), who=a.id, rule=ATTACK_RULE, purpose=f"{w['name']} damage") if n else []
+        rolls = session.roll("damage", *skills.dice_of(rs, expr), who=a.id, rule=ATTACK_RULE, purpose=f"{w['name']} damage") if n else []
         total = max(0, sum(rolls) + bonus + (bd.maximum(expr) if ev["critical"] else 0))      # BAT-36
         dtype = DAMAGE_TYPES.get(w.get("type", "blunt"), w.get("type", "blunt"))
         objects.damage(session, t, total, dtype, a.id, ATTACK_RULE)

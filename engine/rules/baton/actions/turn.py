@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import math
 
+from engine.rules.baton import skills
+from engine.rules.baton import baton_order
 from engine.rules import riding
 from engine.rules import aerial
 from engine.rules.baton.common import DIRS8
@@ -52,13 +54,13 @@ class Pass:
     @staticmethod
     def apply(rs, session, a, act, plan):
         if plan["to"] == a.id:
-            rs._end_activation(session, a)
+            baton_order.end_activation(rs, session, a)
             session.emit({"type": "pass", "who": a.id, "to": a.id, "kept": True, "rule": "BAT-08",
                           "die": session.state.turn.get("test_die"), "note": "no other ally can act"})
             if not session.state.over and rs.combat(session) and rs._can_hold(a, session):
                 rs._give_baton(session, a.id, "BAT-08", True, "kept")
             return
-        rs._do_pass(session, a, plan["to"], plan["kept"], plan["rule"])
+        baton_order.do_pass(rs, session, a, plan["to"], plan["kept"], plan["rule"])
 
 
 class Move:
@@ -185,7 +187,7 @@ class Move:
         # dragging a smaller grappled character (BAT-55)
         for tid in list(body.conditions.get("grappling", [])):
             g = st.actors[tid]
-            if rs.size_cmp(body, g) > 0 and len(path[:stop + 1]) >= 2 and not riding.rides(g):
+            if skills.size_cmp(rs, body, g) > 0 and len(path[:stop + 1]) >= 2 and not riding.rides(g):
                 px, py, pz = path[stop - 1]
                 if (aerial.body_fits(session, g, px, py, pz) and not rs._occupied(session, g, (px, py, pz))
                         and (g.flying or aerial.is_supported(session, g, px, py, pz))):

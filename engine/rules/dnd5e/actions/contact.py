@@ -3,6 +3,8 @@ dispatched by ``Dnd5e.ACTIONS``. ``rs`` is the ruleset."""
 
 from __future__ import annotations
 
+from engine.rules.dnd5e import conditions
+from engine.rules.dnd5e import mounts
 from engine.rules import riding
 from engine.rules import aerial
 from engine.rules.core import Illegal
@@ -18,7 +20,7 @@ class Grapple:
     def check(rs, session, a, act):
         if act.get("pin"):
             return feats.check_pin(rs, session, a, act)
-        t = rs._contest_target(session, a, act, "DND-30")
+        t = conditions.contest_target(rs, session, a, act, "DND-30")
         if a.id in t.conditions.get("grappled", []):
             raise Illegal(f"{a.name} already grapples {t.name}", "DND-30", "target")
         plan = {"target": t.id}
@@ -53,14 +55,14 @@ class Escape:
         session.state.turn["action"] = True
         gid = a.conditions["grappled"][0] if a.conditions["grappled"] else None
         g = session.state.actors.get(gid) if gid else None
-        skill = max(("athletics", "acrobatics"), key=lambda s: rs.skill(a, s))
-        mine = rs.check_roll(session, a, skill, "check", "DND-30", "escape")
-        theirs = (rs.d20(session, "contest", g.id, False, False, "DND-30", "Athletics") + rs.skill(g, "athletics")) if g else 0
+        skill = max(("athletics", "acrobatics"), key=lambda s: conditions.skill_bonus(rs, a, s))
+        mine = conditions.check_roll(rs, session, a, skill, "check", "DND-30", "escape")
+        theirs = (rs.d20(session, "contest", g.id, False, False, "DND-30", "Athletics") + conditions.skill_bonus(rs, g, "athletics")) if g else 0
         ok = mine > theirs
         session.emit({"type": "escape", "who": a.id, "from": gid, "total": mine, "against": theirs, "success": ok, "rule": "DND-30"})
         if ok:
             if g:
-                rs._release(session, a, g, "DND-30", "escaped")
+                conditions.release(rs, session, a, g, "DND-30", "escaped")
             else:
                 rs.remove_condition(session, a, "grappled", "DND-30")
 
@@ -70,7 +72,7 @@ class Shove:
 
     @staticmethod
     def check(rs, session, a, act):
-        t = rs._contest_target(session, a, act, "DND-31")
+        t = conditions.contest_target(rs, session, a, act, "DND-31")
         plan = {"target": t.id, "mode": act.get("mode", "prone")}
         if act.get("bonus"):
             plan["bonus_from"] = feats.bonus_contest_source(rs, session, a, "shove")
@@ -95,7 +97,7 @@ class Shove:
             # DND-36: moved against its will while mounted -> Dexterity save DC 10 or fall off, prone
             session.emit({"type": "shove", "who": a.id, "target": t.id, "mode": "push", "moved": False,
                           "reason": "mounted", "rule": "DND-31"})
-            rs._mount_moved_against_will(session, t, riding.mount_of(session, t))
+            mounts.moved_against_will(rs, session, t, riding.mount_of(session, t))
             return
         dx = (t.x > a.x) - (t.x < a.x)
         dy = (t.y > a.y) - (t.y < a.y)
@@ -114,7 +116,7 @@ class Shove:
         session.emit({"type": "shove", "who": a.id, "target": t.id, "mode": "push", "moved": True, "from": list(frm),
                       "to": list(t.pos), "rule": "DND-31", "note": "forced movement provokes no opportunity attack (DND-28)"})
         if riding.carries(t):
-            rs._mount_moved_against_will(session, riding.rider_of(session, t), t)
+            mounts.moved_against_will(rs, session, riding.rider_of(session, t), t)
         if not t.flying and not aerial.is_supported(session, t):
             session.emit({"type": "pushed_off", "who": t.id, "rule": "AIR-12"})
             t.flying = True
@@ -147,7 +149,7 @@ class Mount:
     def apply(rs, session, a, act, plan):
         rs.spend_movement(session, a, plan["cost"])
         m = session.state.actors[plan["mount"]]
-        rs._do_mount(session, a, m)
+        mounts.do_mount(rs, session, a, m)
         st = session.state
         if m.data["controlled_mount"] and m.id in st.order and a.id in st.order:
             # DND-36: a controlled mount acts on its rider's initiative, right after it
@@ -172,7 +174,7 @@ class Dismount:
         left = a.data["speed_m"] * (1 + session.state.turn["dash"]) - session.state.turn["moved_m"]
         if left + 1e-9 < cost:
             raise Illegal(f"dismounting costs half the speed ({cost:g} m); {a.name} has {max(left, 0):g} m left", "DND-36")
-        spot = rs._dismount_spot(session, a, m, act.get("to"))
+        spot = mounts.dismount_spot(rs, session, a, m, act.get("to"))
         if spot is None:
             raise Illegal(f"no free space next to {m.name} to dismount into", "DND-36")
         if act.get("to") and tuple(act["to"]) != spot:
@@ -185,4 +187,4 @@ class Dismount:
         m = riding.unseat(session, a)
         a.x, a.y, a.layer = plan["spot"]
         session.emit({"type": "dismount", "who": a.id, "mount": m.id, "to": list(a.pos), "rule": "DND-36"})
-        rs._after_unhorsed(session, a)
+        mounts.after_unhorsed(rs, session, a)

@@ -3,6 +3,7 @@ dispatched by ``Dnd5e.ACTIONS``. ``rs`` is the ruleset."""
 
 from __future__ import annotations
 
+from engine.rules.dnd5e import damage
 from engine.rules import gm
 from engine.rules.core import Illegal
 from engine.rules.dnd5e import feats
@@ -131,7 +132,7 @@ class Cast:
                 rs.apply_damage(session, t, total, sp["type"], a.id, "DND-21")
             elif kind == "heal":
                 n, s = dice_spec(sp["heal"])
-                rs.heal(session, t, sum(session.roll("heal", s, n, who=a.id, rule="DND-21")) + cmod, "DND-21")
+                damage.heal(rs, session, t, sum(session.roll("heal", s, n, who=a.id, rule="DND-21")) + cmod, "DND-21")
             elif kind == "temp_hp":
                 n, s = dice_spec(sp["amount"])
                 rs.give_temp_hp(session, t, sum(session.roll("heal", s, n, who=a.id, rule="DND-35")) + sp.get("bonus", 0), "DND-35")
@@ -185,7 +186,7 @@ class Gm:
         elif k == "damage":
             rs.apply_damage(session, t, act["amount"], act.get("type", "bludgeoning"), "gm", "DND-33")
         elif k == "heal":
-            rs.heal(session, t, act["amount"], "DND-02")
+            damage.heal(rs, session, t, act["amount"], "DND-02")
         elif k == "temp_hp":
             rs.give_temp_hp(session, t, act["amount"], "DND-35")
         elif k == "inspire":

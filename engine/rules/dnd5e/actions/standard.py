@@ -3,6 +3,8 @@ dispatched by ``Dnd5e.ACTIONS``. ``rs`` is the ruleset."""
 
 from __future__ import annotations
 
+from engine.rules.dnd5e import conditions
+from engine.rules.dnd5e import damage
 from engine.rules import riding
 from engine.rules import aerial
 from engine.rules.actions import require_condition
@@ -107,7 +109,7 @@ class Move:
             t["charge_line_m"] = feats.straight_line_m(session, path[:(stopped if stopped is not None else len(path) - 1) + 1])
         if a.data["hidden"] is not None:
             rs._maybe_revealed(session, a)
-        rs._check_grapples(session)
+        conditions.check_grapples(rs, session)
         rs._readied_triggers(session, a)
 
 
@@ -279,7 +281,7 @@ class Hide(_SpendsAction):
 
     @staticmethod
     def effect(rs, session, a):
-        total = rs.check_roll(session, a, "stealth", "check", "DND-23", "Stealth to hide")
+        total = conditions.check_roll(rs, session, a, "stealth", "check", "DND-23", "Stealth to hide")
         a.data["hidden"] = total
         return {"stealth": total}
 
@@ -289,7 +291,7 @@ class Search(_SpendsAction):
 
     @staticmethod
     def effect(rs, session, a):
-        total = rs.check_roll(session, a, "perception", "check", "DND-19", "Perception to search")
+        total = conditions.check_roll(rs, session, a, "perception", "check", "DND-19", "Perception to search")
         found = []
         for o in session.state.actors.values():
             if o.data["hidden"] is not None and rs.hostile(a, o) and rs.cover(session, a, o).visible \
@@ -353,11 +355,11 @@ class Use:
             t = session.state.actors[plan["target"]]
             session.state.data.setdefault("healer_tended", []).append(t.id)
             amt = session.roll("heal", 6, 1, who=a.id, rule="DND-F36")[0] + 4 + t.data["level"]
-            rs.heal(session, t, amt, "DND-F36")
+            damage.heal(rs, session, t, amt, "DND-F36")
         elif info and "heal" in info:
             n, s = dice_spec(info["heal"])
             amt = sum(session.roll("heal", s, n, who=a.id, rule="DND-25")) + info["bonus"]
-            rs.heal(session, session.state.actors[plan["target"]], amt, "DND-25")
+            damage.heal(rs, session, session.state.actors[plan["target"]], amt, "DND-25")
 
 
 class Stand:
@@ -400,13 +402,13 @@ class Stabilize:
     def apply(rs, session, a, act, plan):
         session.state.turn["action"] = True
         t = session.state.actors[plan["target"]]
-        total = rs.check_roll(session, a, "medicine", "check", "DND-05", "Medicine DC 10")
+        total = conditions.check_roll(rs, session, a, "medicine", "check", "DND-05", "Medicine DC 10")
         ok = total >= 10
         if ok:
             t.data["stable"] = True
         session.emit({"type": "stabilize", "who": a.id, "target": t.id, "total": total, "success": ok, "rule": "DND-05"})
         if ok and feats.has(a, "healer") and "healers_kit" in a.data["items"]:
-            rs.heal(session, t, 1, "DND-F36")      # DND-F36 Healer: a healer's kit also restores 1 HP
+            damage.heal(rs, session, t, 1, "DND-F36")      # DND-F36 Healer: a healer's kit also restores 1 HP
 
 
 class EndTurn:
