@@ -8,10 +8,7 @@ with it (``engine.rules.aerial``).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from engine.rules.core import Actor, Session
+from engine.rules.core import Actor, Illegal, Session
 
 
 def rides(a: Actor) -> bool:
@@ -76,3 +73,10 @@ def rider_id(m: Actor) -> str | None:
 def riders(session: Session, m: Actor) -> list:
     """Every creature riding ``m`` (at most one by these functions; a scene could link more)."""
     return [o for o in session.state.actors.values() if o.data.get("mounted_on") == m.id]
+
+
+def require_mount(session: Session, a: Actor, rule: str) -> Actor:
+    """The mount of ``a`` for an action that needs it riding (dismounting); refused "X is not riding" (``rule``)."""
+    if not rides(a):
+        raise Illegal(f"{a.name} is not riding", rule)
+    return mount_of(session, a)

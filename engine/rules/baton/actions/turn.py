@@ -320,10 +320,8 @@ class Dismount:
 
     @staticmethod
     def check(rs, session, a, act):
-        if not riding.rides(a):
-            raise Illegal(f"{a.name} is not riding", "BAT-42")
+        m = riding.require_mount(session, a, "BAT-42")
         rs._slot(session, a, "movement", "dismounting")
-        m = riding.mount_of(session, a)
         to = tuple(act["to"]) if act.get("to") else None
         if to is None:
             for dx, dy in DIRS8:

@@ -166,9 +166,7 @@ class Dismount:
 
     @staticmethod
     def check(rs, session, a, act):
-        if not riding.rides(a):
-            raise Illegal(f"{a.name} is not riding", "DND-36")
-        m = riding.mount_of(session, a)
+        m = riding.require_mount(session, a, "DND-36")
         cost = a.data["speed_m"] / 2
         # a rider's own movement (its mount's is the mount's): speed x (1 + Dash) - metres already spent
         left = a.data["speed_m"] * (1 + session.state.turn["dash"]) - session.state.turn["moved_m"]
