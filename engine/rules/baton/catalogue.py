@@ -267,7 +267,7 @@ RULES = [
      'decision': "Grab / trip / push: Physique or Unarmed vs 7 + the best of the target's Physique, Unarmed, "
                  "Dodge; push 1 cell per 2 levels, off ledges into a fall; break free: Physique vs 7 + grabber's "
                  'Physique/Unarmed',
-     'where': '`_manoeuvre`, `_apply_grab`, `_apply_push`, `_apply_break_free`',
+     'where': '`manoeuvre`, `_apply_grab`, `_apply_push`, `_apply_break_free`',
      'tests': ['tests/test_baton_tactics.py::test_bat34_grab_trip_push_and_break_free']},
     {'id': 'BAT-35',
      'rule': 'Charge: an attack at the end of a move gains +1 damage scale per 3 m moved in a straight line; the '
@@ -354,14 +354,14 @@ RULES = [
              'opponent.',
      'status': 'built',
      'decision': 'A positive chance when the target is within melee reach of another opponent',
-     'where': '`_outnumbered`',
+     'where': '`outnumbered`',
      'tests': ['tests/test_baton_tactics.py::test_bat45_numerical_advantage']},
     {'id': 'BAT-46',
      'rule': 'Difficult terrain: Athletics or Agility against 7 + 1 per 1.5 m of difficult terrain; failure '
              'applies its s…',
      'status': 'built',
      'decision': 'Terrain kinds as voxel materials; Athletics/Agility vs 7 + 1 per 1.5 m; setbacks (above)',
-     'where': '`_apply_move`, `_terrain_at`',
+     'where': '`_apply_move`, `terrain_at`',
      'tests': ['tests/test_baton_tactics.py::test_bat46_difficult_terrain']},
     {'id': 'BAT-47',
      'rule': 'Falling causes a wound of severity 1 per 1.5 m fallen; an Agility test against 7 + severity halves '

@@ -62,19 +62,6 @@ class Combat(RulesetMixin):
             session.cache[key] = c
         return c
 
-    def _terrain_at(self, session, body: Actor, x, y, z) -> str | None:
-        w = session.world
-        mats = w.materials
-        X, Y, Z = w.size
-        for i in range(body.footprint):
-            for j in range(body.footprint):
-                for zz in (z, z - 1):
-                    if 0 <= x + i < X and 0 <= y + j < Y and 0 <= zz < Z:
-                        m = mats[int(w.voxels[zz, y + j, x + i])]
-                        if m.terrain and (zz == z - 1 or not m.solid):
-                            return m.terrain
-        return None
-
     def _provokers(self, session, body: Actor, path) -> list:
         out = []
         for e in session.state.actors.values():
@@ -97,13 +84,10 @@ class Combat(RulesetMixin):
             return self.main_weapon(a)
         for w in a.data["weapons"]:
             if w["name"] == name:
-                if name != "unarmed" and name not in a.data["equipped"] and a.data.get("pc", True) and self._hands_matter(a):
+                if name != "unarmed" and name not in a.data["equipped"] and a.data.get("pc", True) and hands_matter(self, a):
                     raise Illegal(f"{a.name} does not hold its {name} (equip it: a minor action)", "BAT-05", key)
                 return w
         raise Illegal(f"{a.name} has no {name}; its weapons: {', '.join(w['name'] for w in a.data['weapons'])}", "BAT-12", key)
-
-    def _hands_matter(self, a: Actor) -> bool:
-        return True
 
     def _attack_plan(self, session, a: Actor, t: Actor, w: dict, key="target") -> dict:
         cell = session.world.cell_m
@@ -130,7 +114,7 @@ class Combat(RulesetMixin):
             pos.append(["mounted: elevated position", "BAT-42"])                  # BAT-42 -> BAT-44
         elif not self.opt("air17_overrides_elevation") and a.layer - t.layer >= int(self.opt("elevation_layers")):
             pos.append(["elevated position", "BAT-44"])
-        if self._outnumbered(session, a, t):
+        if outnumbered(self, session, a, t):
             pos.append(["numerical advantage", "BAT-45"])
         for o in session.state.data["opportunity"]:
             if o["target"] == t.id and o["side"] == a.side and not o.get("used"):
@@ -141,70 +125,6 @@ class Combat(RulesetMixin):
             if c.level == "partial":
                 neg.append(["partial cover", "BAT-40"])
         return pos, neg
-
-    def _outnumbered(self, session, a: Actor, t: Actor) -> bool:
-        for o in session.state.actors.values():
-            if o.id in (a.id, t.id) or o.side == t.side or not self._able(o) or riding.carries(o) and False:
-                continue
-            w = self.melee_weapon(o)
-            if w is not None and self.in_reach(session, o, t, w):
-                return True
-        return False
-
-    def _attack_preview(self, session, a: Actor, act: dict, plan: dict) -> dict:
-        """What an attack would do, in baton terms: the difficulty and what it is made of, the chances, the
-        chance to succeed, what the die means for the baton (BAT-00, BAT-08/09, BAT-14, BAT-37)."""
-        t = session.state.actors[plan["target"]]
-        w = self._pick_weapon(a, plan["weapon"])
-        pos, neg = self.attack_chances(session, a, t, w, plan["melee"])
-        neg = neg + skills.negatives(self, a, "attack", True)
-        dname, dval = self.defence_of(session, t, plan["melee"], act.get("defence"))
-        diff = int(self.opt("base_difficulty")) + dval
-        made = f"{int(self.opt('base_difficulty'))} + {dname} {dval}"
-        if skills.unaware(self, session, t) and not plan["melee"]:
-            diff, dname, made = 7, "none (sneak attack)", "7, the defence ignored (BAT-37)"
-        _, lv = self.weapon_skill(a, w)
-        net = max(-int(self.opt("chance_cap")), min(int(self.opt("chance_cap")), len(pos) - len(neg)))
-        need = diff - lv                                   # the d12 must show at least this
-        lo, hi = (1 / 12, 11 / 12) if self.opt("criticals_decide") else (0.0, 1.0)
-        p1 = min(hi, max(lo, (13 - need) / 12.0))
-        p = 1 - (1 - p1) ** (1 + net) if net > 0 else (p1 ** (1 - net) if net < 0 else p1)
-        helpless = t.has("helpless")
-        if helpless:
-            p = 1.0
-        cover = plan.get("cover", "none")
-        lines = [f"{w['name']} ({'melee' if plan['melee'] else 'ranged'}) at {t.name}: d12 + {lv} against "
-                 f"difficulty {diff} ({made})"]
-        if pos or neg:
-            keep = "highest" if net > 0 else ("lowest" if net < 0 else "first")
-            lines.append("chances: " + ", ".join([f"+{x[0]} ({x[1]})" for x in pos] + [f"-{x[0]} ({x[1]})" for x in neg])
-                         + f" -> {1 + abs(net)} d12, keep the {keep}")
-        else:
-            lines.append("chances: none (one d12)")
-        lines.append(f"chance to succeed: {p:.0%}" + (" (helpless: always hits, critical, maximum damage, BAT-37)"
-                                                      if helpless else ""))
-        if not plan["melee"]:
-            lines.append(f"cover: {cover}" + (" (a negative chance, BAT-40)" if cover not in ("none", "total") else ""))
-        if t.flying:
-            lines.append("a hit makes the flyer roll to fall (AIR-11)")
-        lines.append("the kept die decides the baton: even keeps it for the side (BAT-08), odd loses it (BAT-09)")
-        return {"target": t.id, "weapon": w["name"], "melee": plan["melee"], "cover": cover,
-                "difficulty": diff, "defence": dname, "skill_level": lv, "positive": pos, "negative": neg,
-                "chances": net, "hit_chance": round(p, 4), "height": "no bonus for height (AIR-17)",
-                "fall_roll_on_hit": t.flying, "lines": lines}
-
-    def _pass_lines(self, session, a: Actor, ids: list, plan: dict) -> list:
-        die = session.state.turn.get("test_die")
-        names = ", ".join(session.state.actors[i].name for i in ids)
-        if a.has("confused"):
-            why = "confused: it always passes to an ally (BAT-58)"
-        elif die is None:
-            why = "no skill test in the major action: the initiative goes to the opponents (BAT-09)"
-        elif die % 2 == 0:
-            why = f"test die {die}, even: the side keeps the initiative (BAT-08)"
-        else:
-            why = f"test die {die}, odd: the initiative goes to the opponents (BAT-09)"
-        return [why, f"may receive the baton: {names}"]
 
     def defence_of(self, session, t: Actor, melee: bool, choice: str | None) -> tuple[str, int]:
         """BAT-14: Dodge against melee, Shield (with a shield) against any physical attack; creatures' Defence;
@@ -321,16 +241,103 @@ class Combat(RulesetMixin):
                 self._resolve_attack(session, t, a, tw, {"counter": True, "rule": "BAT-13"})
         return ev
 
-    def _manoeuvre(self, session, a, t, what) -> dict:
-        self._use(session, "major", what)
-        skill, _ = self.best(a, "physique", "fight_unarmed")
-        _, dv = self.best(t, "physique", "fight_unarmed", "dodge")
-        return self._test(session, a, skill, 7 + dv, "BAT-34", f"{what} {t.id}", major=True)
 
-    def _ground_item(self, session, a, name):
-        from engine.world.geometry import Body, cell_gap
-        for i, it in enumerate(session.state.data["ground_items"]):
-            if it["name"] == name and cell_gap(a.body(), Body(it["at"][0], it["at"][1], it["at"][2], 1, 1, 0.5)) <= 1 \
-                    and abs(it["at"][2] - a.layer) <= 1:
-                return i
-        return None
+def terrain_at(rs, session, body: Actor, x, y, z) -> str | None:
+    w = session.world
+    mats = w.materials
+    X, Y, Z = w.size
+    for i in range(body.footprint):
+        for j in range(body.footprint):
+            for zz in (z, z - 1):
+                if 0 <= x + i < X and 0 <= y + j < Y and 0 <= zz < Z:
+                    m = mats[int(w.voxels[zz, y + j, x + i])]
+                    if m.terrain and (zz == z - 1 or not m.solid):
+                        return m.terrain
+    return None
+
+
+def hands_matter(rs, a: Actor) -> bool:
+    return True
+
+
+def outnumbered(rs, session, a: Actor, t: Actor) -> bool:
+    for o in session.state.actors.values():
+        if o.id in (a.id, t.id) or o.side == t.side or not rs._able(o) or riding.carries(o) and False:
+            continue
+        w = rs.melee_weapon(o)
+        if w is not None and rs.in_reach(session, o, t, w):
+            return True
+    return False
+
+
+def attack_preview(rs, session, a: Actor, act: dict, plan: dict) -> dict:
+    """What an attack would do, in baton terms: the difficulty and what it is made of, the chances, the
+    chance to succeed, what the die means for the baton (BAT-00, BAT-08/09, BAT-14, BAT-37)."""
+    t = session.state.actors[plan["target"]]
+    w = rs._pick_weapon(a, plan["weapon"])
+    pos, neg = rs.attack_chances(session, a, t, w, plan["melee"])
+    neg = neg + skills.negatives(rs, a, "attack", True)
+    dname, dval = rs.defence_of(session, t, plan["melee"], act.get("defence"))
+    diff = int(rs.opt("base_difficulty")) + dval
+    made = f"{int(rs.opt('base_difficulty'))} + {dname} {dval}"
+    if skills.unaware(rs, session, t) and not plan["melee"]:
+        diff, dname, made = 7, "none (sneak attack)", "7, the defence ignored (BAT-37)"
+    _, lv = rs.weapon_skill(a, w)
+    net = max(-int(rs.opt("chance_cap")), min(int(rs.opt("chance_cap")), len(pos) - len(neg)))
+    need = diff - lv                                   # the d12 must show at least this
+    lo, hi = (1 / 12, 11 / 12) if rs.opt("criticals_decide") else (0.0, 1.0)
+    p1 = min(hi, max(lo, (13 - need) / 12.0))
+    p = 1 - (1 - p1) ** (1 + net) if net > 0 else (p1 ** (1 - net) if net < 0 else p1)
+    helpless = t.has("helpless")
+    if helpless:
+        p = 1.0
+    cover = plan.get("cover", "none")
+    lines = [f"{w['name']} ({'melee' if plan['melee'] else 'ranged'}) at {t.name}: d12 + {lv} against "
+             f"difficulty {diff} ({made})"]
+    if pos or neg:
+        keep = "highest" if net > 0 else ("lowest" if net < 0 else "first")
+        lines.append("chances: " + ", ".join([f"+{x[0]} ({x[1]})" for x in pos] + [f"-{x[0]} ({x[1]})" for x in neg])
+                     + f" -> {1 + abs(net)} d12, keep the {keep}")
+    else:
+        lines.append("chances: none (one d12)")
+    lines.append(f"chance to succeed: {p:.0%}" + (" (helpless: always hits, critical, maximum damage, BAT-37)"
+                                                  if helpless else ""))
+    if not plan["melee"]:
+        lines.append(f"cover: {cover}" + (" (a negative chance, BAT-40)" if cover not in ("none", "total") else ""))
+    if t.flying:
+        lines.append("a hit makes the flyer roll to fall (AIR-11)")
+    lines.append("the kept die decides the baton: even keeps it for the side (BAT-08), odd loses it (BAT-09)")
+    return {"target": t.id, "weapon": w["name"], "melee": plan["melee"], "cover": cover,
+            "difficulty": diff, "defence": dname, "skill_level": lv, "positive": pos, "negative": neg,
+            "chances": net, "hit_chance": round(p, 4), "height": "no bonus for height (AIR-17)",
+            "fall_roll_on_hit": t.flying, "lines": lines}
+
+
+def pass_lines(rs, session, a: Actor, ids: list, plan: dict) -> list:
+    die = session.state.turn.get("test_die")
+    names = ", ".join(session.state.actors[i].name for i in ids)
+    if a.has("confused"):
+        why = "confused: it always passes to an ally (BAT-58)"
+    elif die is None:
+        why = "no skill test in the major action: the initiative goes to the opponents (BAT-09)"
+    elif die % 2 == 0:
+        why = f"test die {die}, even: the side keeps the initiative (BAT-08)"
+    else:
+        why = f"test die {die}, odd: the initiative goes to the opponents (BAT-09)"
+    return [why, f"may receive the baton: {names}"]
+
+
+def manoeuvre(rs, session, a, t, what) -> dict:
+    rs._use(session, "major", what)
+    skill, _ = rs.best(a, "physique", "fight_unarmed")
+    _, dv = rs.best(t, "physique", "fight_unarmed", "dodge")
+    return rs._test(session, a, skill, 7 + dv, "BAT-34", f"{what} {t.id}", major=True)
+
+
+def ground_item(rs, session, a, name):
+    from engine.world.geometry import Body, cell_gap
+    for i, it in enumerate(session.state.data["ground_items"]):
+        if it["name"] == name and cell_gap(a.body(), Body(it["at"][0], it["at"][1], it["at"][2], 1, 1, 0.5)) <= 1 \
+                and abs(it["at"][2] - a.layer) <= 1:
+            return i
+    return None

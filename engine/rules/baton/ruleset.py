@@ -11,6 +11,7 @@ import math
 from typing import ClassVar, cast
 
 from engine.errors import SceneError
+from engine.rules.baton import combat
 from engine.rules.baton import baton_order
 from engine.rules import riding
 from engine.rules import aerial
@@ -548,11 +549,11 @@ class Baton(BatonOrder, Skills, Health, Combat, Setup, Mounts, Choices, Ruleset)
             out["object"] = True
             out["opens"] = object_opens(self, session, a, plan)
         elif act["action"] in ("attack", "charge"):
-            out.update(self._attack_preview(session, a, act, plan))
+            out.update(combat.attack_preview(self, session, a, act, plan))
         elif act["action"] == "pass":
             ids, kept, rule = self.pass_targets(session, a)
             out.update({"kept": plan["kept"], "rule": plan["rule"], "may_receive": ids,
-                        "lines": self._pass_lines(session, a, ids, plan)})
+                        "lines": combat.pass_lines(self, session, a, ids, plan)})
         ch = self.choices_of(session, a, act) if a is not None else {}
         if ch:
             out["choices"] = ch

@@ -187,15 +187,6 @@ class Attacks(RulesetMixin):
                     best, reach = w, rr
         return best, reach
 
-    def _maybe_revealed(self, session, a: Actor) -> None:
-        for o in session.state.actors.values():
-            if self.hostile(o, a) and not o.dead and not self.incapacitated(o) and not o.has("blinded"):
-                c = self.cover(session, o, a)
-                if c.level == "none":
-                    a.data["hidden"] = None
-                    session.emit({"type": "revealed", "who": a.id, "by": o.id, "reason": "in plain sight", "rule": "DND-23"})
-                    return
-
     # -- attack --------------------------------------------------------------------------------------------------
     def _attack_plan(self, session, a: Actor, t: Actor, w: dict, bonus: bool, reaction=False) -> dict:
         if t.id == a.id:
@@ -225,7 +216,7 @@ class Attacks(RulesetMixin):
             raise Illegal(f"{t.name} has total cover from {a.name}: no line of sight", "DND-32", "target")
         level, by = cov.level, None
         if level == "none" and self.opt("creatures_give_cover"):
-            by = self._creature_between(session, a, t)
+            by = creature_between(self, session, a, t)
             if by:
                 level = "half"          # DND-32 (the document: "inna istota", another creature, is half cover)
         plan = {"target": t.id, "weapon": w, "melee": melee, "thrown": thrown, "distance_m": round(dist, 3),
@@ -238,35 +229,6 @@ class Attacks(RulesetMixin):
                 plan["cover_ignored"] = {"cover": level, "feat": ig, "rule": feats.FEAT_ID[ig]}
                 plan["cover"] = "none"
         return plan
-
-    def _creature_between(self, session, a: Actor, t: Actor) -> str | None:
-        """A living creature whose body the line from a's eye to t's centre crosses (slab test, voxel units)."""
-        ax, ay = a.body().centre
-        p0 = (ax, ay, a.layer + a.eye_m)
-        tx, ty = t.body().centre
-        p1 = (tx, ty, t.layer + t.height_layers / 2.0)
-        skip = {a.id, t.id} | riding.partners(a) | riding.partners(t)
-        for o in session.state.actors.values():
-            if o.id in skip or o.dead:
-                continue
-            lo = (o.x + 0.1, o.y + 0.1, o.layer + 0.1)
-            hi = (o.x + o.footprint - 0.1, o.y + o.footprint - 0.1, o.layer + o.height_layers - 0.1)
-            t0, t1 = 0.0, 1.0
-            for k in range(3):
-                d = p1[k] - p0[k]
-                if abs(d) < 1e-12:
-                    if not lo[k] <= p0[k] <= hi[k]:
-                        break
-                    continue
-                u0, u1 = (lo[k] - p0[k]) / d, (hi[k] - p0[k]) / d
-                if u0 > u1:
-                    u0, u1 = u1, u0
-                t0, t1 = max(t0, u0), min(t1, u1)
-                if t0 > t1:
-                    break
-            else:
-                return o.id
-        return None
 
     def _use_attack(self, session, a):
         turn = session.state.turn
@@ -452,38 +414,6 @@ class Attacks(RulesetMixin):
             plan["kind"] = "reaction"
             self._resolve_attack(session, r, mover, plan, {})
 
-    def _area_targets(self, session, a, sp, point, tid):
-        cell = session.world.cell_m
-        area = sp["area"]
-        pb = Body(point[0], point[1], point[2])
-        out = []
-        for o in session.state.actors.values():
-            if o.dead or (area["shape"] in ("self", "cone") and o.id == a.id):
-                continue
-            if area["shape"] == "cone":
-                d = distance_m(a.body(), o.body(), cell)
-                if d > area["length_m"] + 1e-9:
-                    continue
-                ax, ay = a.body().centre
-                px, py = pb.centre
-                ox, oy = o.body().centre
-                v1 = ((px - ax) * cell, (py - ay) * cell, point[2] - a.layer)
-                v2 = ((ox - ax) * cell, (oy - ay) * cell, o.layer - a.layer)
-                n1 = math.sqrt(sum(c * c for c in v1)) or 1
-                n2 = math.sqrt(sum(c * c for c in v2)) or 1
-                if sum(x * y for x, y in zip(v1, v2)) / (n1 * n2) < math.cos(math.atan(0.5)) - 1e-9:
-                    continue
-            else:
-                centre = a.body() if area["shape"] == "self" else pb
-                if distance_m(centre, o.body(), cell) > area["radius_m"] + 1e-9:
-                    continue
-            # an area reaches what its point of origin can see: not through walls (total cover from the point)
-            eye = (point[0] + 0.5, point[1] + 0.5, point[2] + 0.5) if area["shape"] == "sphere" else None
-            if o.id != a.id and self.cover(session, a, o, eye=eye).level == "total":
-                continue
-            out.append(o.id)
-        return out
-
     def _would_provoke(self, session, a, path) -> list:
         cell = session.world.cell_m
         out = []
@@ -501,3 +431,76 @@ class Attacks(RulesetMixin):
                     out.append(r.id)
                     break
         return out
+
+
+def maybe_revealed(rs, session, a: Actor) -> None:
+    for o in session.state.actors.values():
+        if rs.hostile(o, a) and not o.dead and not rs.incapacitated(o) and not o.has("blinded"):
+            c = rs.cover(session, o, a)
+            if c.level == "none":
+                a.data["hidden"] = None
+                session.emit({"type": "revealed", "who": a.id, "by": o.id, "reason": "in plain sight", "rule": "DND-23"})
+                return
+
+
+def creature_between(rs, session, a: Actor, t: Actor) -> str | None:
+    """A living creature whose body the line from a's eye to t's centre crosses (slab test, voxel units)."""
+    ax, ay = a.body().centre
+    p0 = (ax, ay, a.layer + a.eye_m)
+    tx, ty = t.body().centre
+    p1 = (tx, ty, t.layer + t.height_layers / 2.0)
+    skip = {a.id, t.id} | riding.partners(a) | riding.partners(t)
+    for o in session.state.actors.values():
+        if o.id in skip or o.dead:
+            continue
+        lo = (o.x + 0.1, o.y + 0.1, o.layer + 0.1)
+        hi = (o.x + o.footprint - 0.1, o.y + o.footprint - 0.1, o.layer + o.height_layers - 0.1)
+        t0, t1 = 0.0, 1.0
+        for k in range(3):
+            d = p1[k] - p0[k]
+            if abs(d) < 1e-12:
+                if not lo[k] <= p0[k] <= hi[k]:
+                    break
+                continue
+            u0, u1 = (lo[k] - p0[k]) / d, (hi[k] - p0[k]) / d
+            if u0 > u1:
+                u0, u1 = u1, u0
+            t0, t1 = max(t0, u0), min(t1, u1)
+            if t0 > t1:
+                break
+        else:
+            return o.id
+    return None
+
+
+def area_targets(rs, session, a, sp, point, tid):
+    cell = session.world.cell_m
+    area = sp["area"]
+    pb = Body(point[0], point[1], point[2])
+    out = []
+    for o in session.state.actors.values():
+        if o.dead or (area["shape"] in ("self", "cone") and o.id == a.id):
+            continue
+        if area["shape"] == "cone":
+            d = distance_m(a.body(), o.body(), cell)
+            if d > area["length_m"] + 1e-9:
+                continue
+            ax, ay = a.body().centre
+            px, py = pb.centre
+            ox, oy = o.body().centre
+            v1 = ((px - ax) * cell, (py - ay) * cell, point[2] - a.layer)
+            v2 = ((ox - ax) * cell, (oy - ay) * cell, o.layer - a.layer)
+            n1 = math.sqrt(sum(c * c for c in v1)) or 1
+            n2 = math.sqrt(sum(c * c for c in v2)) or 1
+            if sum(x * y for x, y in zip(v1, v2)) / (n1 * n2) < math.cos(math.atan(0.5)) - 1e-9:
+                continue
+        else:
+            centre = a.body() if area["shape"] == "self" else pb
+            if distance_m(centre, o.body(), cell) > area["radius_m"] + 1e-9:
+                continue
+        # an area reaches what its point of origin can see: not through walls (total cover from the point)
+        eye = (point[0] + 0.5, point[1] + 0.5, point[2] + 0.5) if area["shape"] == "sphere" else None
+        if o.id != a.id and rs.cover(session, a, o, eye=eye).level == "total":
+            continue
+        out.append(o.id)
+    return out

@@ -189,7 +189,7 @@ RULES = [
              'di…',
      'status': 'built',
      'decision': '+2 / +5 AC, Dex saves, total = no target; another creature in the way = half',
-     'where': '5e `_resolve_attack`, `saving_throw`, `_creature_between`',
+     'where': '5e `_resolve_attack`, `saving_throw`, `creature_between`',
      'tests': ['tests/test_dnd_rules.py::test_dnd32_cover_bonuses_to_ac_and_dex_saves',
                'tests/test_dnd_rules.py::test_dnd32_another_creature_is_half_cover',
                'tests/test_air_rules.py::test_air13_14_low_wall_protects_from_the_ground_not_from_high_above']},

@@ -3,6 +3,7 @@ dispatched by ``Baton.ACTIONS``. ``rs`` is the ruleset."""
 
 from __future__ import annotations
 
+from engine.rules.baton import combat
 from engine.rules.baton import skills
 from engine.rules.baton import mounts
 from engine.rules import riding
@@ -158,7 +159,7 @@ class Disarm:
 
 class _Manoeuvre:
     """Grab, trip and push (BAT-34): one check (a major action, the target within reach) and one contest
-    (``rs._manoeuvre``); each subclass says what a success does (``success``)."""
+    (``combat.manoeuvre``); each subclass says what a success does (``success``)."""
     name = ""
 
     @staticmethod
@@ -173,7 +174,7 @@ class _Manoeuvre:
     @classmethod
     def apply(cls, rs, session, a, act, plan):
         t = session.state.actors[plan["target"]]
-        ev = rs._manoeuvre(session, a, t, cls.name)
+        ev = combat.manoeuvre(rs, session, a, t, cls.name)
         if ev["success"]:
             cls.success(rs, session, a, t, ev)
 

@@ -3,6 +3,7 @@ dispatched by ``Baton.ACTIONS``. ``rs`` is the ruleset."""
 
 from __future__ import annotations
 
+from engine.rules.baton import combat
 from engine.rules.baton import baton_order
 from engine.rules.baton import health
 from engine.rules.baton import dice as bd
@@ -170,14 +171,14 @@ class PickUp:
     @staticmethod
     def check(rs, session, a, act):
         rs._slot(session, a, "minor", "picking up an item")
-        if rs._ground_item(session, a, act["item"]) is None:
+        if combat.ground_item(rs, session, a, act["item"]) is None:
             raise Illegal(f"no {act['item']} on the ground within reach of {a.name}", "BAT-05", "item")
         return {}
 
     @staticmethod
     def apply(rs, session, a, act, plan):
         rs._use(session, "minor", "pick up")
-        i = rs._ground_item(session, a, act["item"])
+        i = combat.ground_item(rs, session, a, act["item"])
         it = session.state.data["ground_items"].pop(i)
         a.data["weapons"].insert(0, it["weapon"])
         a.data["equipped"] = [it["name"]] + [e for e in a.data["equipped"] if e != "unarmed"][:1]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 
+from engine.rules.baton import combat
 from engine.rules.baton import skills
 from engine.rules.baton import baton_order
 from engine.rules import riding
@@ -146,7 +147,7 @@ class Move:
             if body.can_fly and not aerial.is_supported(session, body, *p):
                 kinds.append(None)
                 continue
-            kinds.append(rs._terrain_at(session, body, *p))
+            kinds.append(combat.terrain_at(rs, session, body, *p))
         if overloaded:
             kinds = ["exhausting"] * (len(path) - 1)
         n_diff = sum(1 for k in kinds if k)

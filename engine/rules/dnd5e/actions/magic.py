@@ -3,6 +3,7 @@ dispatched by ``Dnd5e.ACTIONS``. ``rs`` is the ruleset."""
 
 from __future__ import annotations
 
+from engine.rules.dnd5e import attacks
 from engine.rules.dnd5e import damage
 from engine.rules import gm
 from engine.rules.core import Illegal
@@ -62,7 +63,7 @@ class Cast:
         area = sp.get("area")
         plan = {"spell": name}
         if sp["kind"] == "temp_hp" or (area and area["shape"] == "self"):
-            plan["targets"] = [a.id] if sp["kind"] == "temp_hp" else rs._area_targets(session, a, sp, a.pos, None)
+            plan["targets"] = [a.id] if sp["kind"] == "temp_hp" else attacks.area_targets(rs, session, a, sp, a.pos, None)
             return plan
         if area:
             if act.get("at") is None and not act.get("target"):
@@ -71,7 +72,7 @@ class Cast:
             # a cone starts at the caster and points at ``at``/the target; a sphere's centre must be within range
             if area["shape"] != "cone" and distance_m(a.body(), a.body().moved(*point), cell) > sp["range_m"] + 1e-9:
                 raise Illegal(f"{list(point)} is beyond {name}'s range of {sp['range_m']:g} m", "DND-21", "at")
-            plan["targets"] = rs._area_targets(session, a, sp, point, act.get("target"))
+            plan["targets"] = attacks.area_targets(rs, session, a, sp, point, act.get("target"))
             plan["point"] = list(point)
             return plan
         if not act.get("target"):

@@ -3,6 +3,7 @@ dispatched by ``Dnd5e.ACTIONS``. ``rs`` is the ruleset."""
 
 from __future__ import annotations
 
+from engine.rules.dnd5e import attacks
 from engine.rules.dnd5e import conditions
 from engine.rules.dnd5e import damage
 from engine.rules import riding
@@ -108,7 +109,7 @@ class Move:
         if t.get("dash") and a.data.get("feats") and "charger" in a.data["feats"]:
             t["charge_line_m"] = feats.straight_line_m(session, path[:(stopped if stopped is not None else len(path) - 1) + 1])
         if a.data["hidden"] is not None:
-            rs._maybe_revealed(session, a)
+            attacks.maybe_revealed(rs, session, a)
         conditions.check_grapples(rs, session)
         rs._readied_triggers(session, a)
 
