@@ -120,14 +120,24 @@ class Reach:
         loc = self._local(x, y, z)
         return loc is not None and bool(self.endable[loc]) and int(self.dist[loc]) <= self.budget_cm
 
-    def destinations(self) -> list[tuple[int, int, int]]:
+    def destination_cells(self) -> np.ndarray:
+        """Every node where the move may end (within budget, the body fits and is not on another's), the origin
+        left out: int32 [n, 3] of (x, y, layer), layer-major then y then x (the order of ``destinations``)."""
         ok = self.endable & (self.dist <= self.budget_cm)
         x0, y0, z0 = self.box0
         ox, oy, oz = self.origin
         if 0 <= oz - z0 < ok.shape[0] and 0 <= oy - y0 < ok.shape[1] and 0 <= ox - x0 < ok.shape[2]:
             ok[oz - z0, oy - y0, ox - x0] = False
-        zz, yy, xx = np.nonzero(ok)
-        return list(zip((xx + x0).tolist(), (yy + y0).tolist(), (zz + z0).tolist()))
+        flat = np.flatnonzero(ok)
+        Zb, Yb, Xb = ok.shape
+        out = np.empty((flat.size, 3), dtype=np.int32)
+        out[:, 0] = flat % Xb + x0
+        out[:, 1] = (flat // Xb) % Yb + y0
+        out[:, 2] = flat // (Xb * Yb) + z0
+        return out
+
+    def destinations(self) -> list[tuple[int, int, int]]:
+        return [tuple(c) for c in self.destination_cells().tolist()]
 
     def edge_cm(self, p, q, diag_cm=None) -> int:
         """Cost of one edge p -> q (local box indices), INF when not allowed."""

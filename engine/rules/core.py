@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import pickle
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -249,7 +250,9 @@ class Session:
     def fingerprint(self) -> str:
         return dumps(self.state.to_dict()) + f"|rng={hash(self.dice.rng.getstate())}"
 
-    def legal_actions(self, actor: str | None = None) -> list[dict]:
+    def legal_actions(self, actor: str | None = None) -> Sequence[dict]:
+        """The actor's legal actions: a sequence of action dicts (a compact ``engine.rules.legal.LegalActions``
+        where the ruleset builds one; ``list(...)`` for a plain list)."""
         self.sync_world()
         aid = actor or self.current
         if aid is None or self.state.over:

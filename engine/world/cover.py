@@ -87,7 +87,8 @@ def _support_ignore(world, bodies):
     if not idx:
         return None
     table = np.array(sorted(set(idx)), dtype=np.int64)
-    return lambda flat: np.isin(flat, table)
+    # a handful of voxels: comparing against each is several times faster than np.isin (which sorts)
+    return lambda flat: (flat[:, None] == table).any(axis=1)
 
 
 def cover_between(world, attacker: Body, target: Body, ruleset: str | None = None, thresholds=None,
@@ -103,6 +104,54 @@ def cover_between(world, attacker: Body, target: Body, ruleset: str | None = Non
     # tolist() gives the same Python floats and bools as float() / bool() one by one, faster
     return CoverResult(frac, cover_level(frac, ruleset, thresholds), bool(frac < 1.0),
                        tuple(e.tolist()), tuple(map(tuple, samples.tolist())), tuple(blocked.tolist()))
+
+
+def cover_many(world, pairs, ruleset: str | None = None, thresholds=None) -> list[CoverResult]:
+    """``[cover_between(world, a, t, ruleset, thresholds) for a, t in pairs]``, the same results bit for bit, from
+    one traversal of all their sight lines (a few pairs cost about what one does: the traversal's cost is its
+    steps, not its rays)."""
+    pairs = list(pairs)
+    if not pairs:
+        return []
+    size = world.size
+    X, Y, Z = size
+    eyes = [np.array(eye_point(a), dtype=np.float64) for a, _ in pairs]
+    samples = [sample_points(t) for _, t in pairs]
+    counts = [len(s) for s in samples]
+    p1 = clamp_points(quantize(np.concatenate(samples)), size)
+    p0 = clamp_points(np.concatenate([np.broadcast_to(quantize(e), (n, 3)) for e, n in zip(eyes, counts)]), size)
+    # each pair's own floors (the voxels under both footprints), one row per pair, padded with -1
+    floors = []
+    for a, t in pairs:
+        row = []
+        for b in (a, t):
+            z = b.layer - 1
+            if 0 <= z < Z:
+                row += [(z * Y + b.y + j) * X + b.x + i for j in range(b.footprint) for i in range(b.footprint)
+                        if 0 <= b.x + i < X and 0 <= b.y + j < Y]
+        floors.append(row)
+    ignore = None
+    width = max(len(r) for r in floors)
+    if width:
+        table = np.full((len(pairs), width), -1, dtype=np.int64)
+        for g, r in enumerate(floors):
+            table[g, :len(r)] = r
+        per_ray = np.repeat(table, counts, axis=0)
+
+        def ignore(flat, rid):
+            return (per_ray[rid] == flat[:, None]).any(axis=1)
+
+        ignore.per_ray = True    # type: ignore[attr-defined]
+    blocked = trace_fixed(world.los_distance(), size, p0, p1, ignore=ignore, chunk=max(len(p0), 1))
+    out = []
+    s = 0
+    for e, smp, n in zip(eyes, samples, counts):
+        b = blocked[s:s + n]
+        s += n
+        frac = float(b.mean()) if n else 0.0
+        out.append(CoverResult(frac, cover_level(frac, ruleset, thresholds), bool(frac < 1.0),
+                               tuple(e.tolist()), tuple(map(tuple, smp.tolist())), tuple(b.tolist())))
+    return out
 
 
 def cover_map(world, attacker: Body, layer: int, ruleset: str | None = None, target_template: Body | None = None):

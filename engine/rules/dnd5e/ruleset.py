@@ -5,12 +5,14 @@ Rule IDs are those of ``../shared/rules/CATALOGUE.md``; decisions on gaps are in
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import ClassVar, cast
 
 from engine.errors import SceneError
 from engine.rules import aerial
 from engine.rules.actions import Param
 from engine.rules.core import Actor, Illegal, Session
+from engine.rules.legal import LegalActions, MoveRun
 from engine.rules.dnd5e.actions.contact import Dismount, Escape, Grapple, Mount, Shove
 from engine.rules.dnd5e.actions.magic import Cast, Gm
 from engine.rules.dnd5e.actions.objects import EVENT_LINES as OBJECT_LINES
@@ -47,7 +49,7 @@ from engine.rules.dnd5e.data import (
 from engine.rules.dnd5e.mounts import Mounts
 from engine.rules.dnd5e.text import EVENT_LINES
 from engine.rules.ruleset import Ruleset
-from engine.world.geometry import engaged, in_melee_reach
+from engine.world.geometry import distance_m, engaged, in_melee_reach
 
 
 class Dnd5e(Conditions, Damage, Attacks, Mounts, Ruleset):
@@ -533,10 +535,13 @@ class Dnd5e(Conditions, Damage, Attacks, Mounts, Ruleset):
         return t
 
     # ------------------------------------------------------------------------------------------ menus and previews
-    def legal_actions(self, session, a: Actor) -> list[dict]:
+    def legal_actions(self, session, a: Actor) -> Sequence[dict]:
+        """A :class:`LegalActions`: end_turn, the move destinations (one compact run), the rest checked."""
         if a.id != session.current:
             return []
-        out: list[dict] = [{"actor": a.id, "action": "end_turn"}]
+        head: list[dict] = [{"actor": a.id, "action": "end_turn"}]
+        moves = None
+        out: list[dict] = []
         cands: list[dict] = []
         turn = session.state.turn
         if not self.incapacitated(a):
@@ -546,8 +551,7 @@ class Dnd5e(Conditions, Damage, Attacks, Mounts, Ruleset):
                 left = self.movement_left(session, a, fly) / (2 if crawl else 1)
                 if left > 0:
                     r = aerial.reach(session, a, budget_m=left, fly=fly)
-                    for d in r.destinations():
-                        out.append({"actor": a.id, "action": "move", "to": list(d)})
+                    moves = MoveRun(a.id, r.destination_cells())
             mounted_ctl = a.data["controlled_mount"] and a.data["rider"]
             for k in ("dash", "disengage", "dodge"):
                 cands.append({"actor": a.id, "action": k})
@@ -559,6 +563,8 @@ class Dnd5e(Conditions, Damage, Attacks, Mounts, Ruleset):
                 cell = session.world.cell_m
                 ab = a.body()
                 reach_any = max(self.melee_reach(a, w) for w in a.data["weapons"])
+                # the covers the checks below will ask for, worked out at once (a speed hint only: check() decides)
+                self.prefetch_cover(session, self._covers_wanted(session, a, ab, foes, friends, can_attack))
                 for t in foes:
                     tb = t.body()
                     near = in_melee_reach(ab, tb, reach_any, cell)          # cheap prefilters; check() decides
@@ -604,10 +610,41 @@ class Dnd5e(Conditions, Damage, Attacks, Mounts, Ruleset):
             legal = self.keep_legal(session, cands)
             # the options of an attack already found legal (power attack, luck, savage, a manoeuvre) are legal when
             # their own condition holds (checked in feats.attack_variants, as Attack.check does); the rest is checked
-            return out + legal + feats.attack_variants(self, session, a, legal) + \
+            rest = out + legal + feats.attack_variants(self, session, a, legal) + \
                 self.keep_legal(session, feats.legal_choices(self, session, a, cands)) + self.keep_legal(session, obj)
-        cands += obj
-        return out + self.keep_legal(session, cands)
+        else:
+            cands += obj
+            rest = out + self.keep_legal(session, cands)
+        return LegalActions([head, moves, rest] if moves is not None else [head, rest])
+
+    def _covers_wanted(self, session, a: Actor, ab, foes, friends, can_attack) -> list:
+        """The (viewer, viewed) pairs whose cover the candidates' checks are likely to need: an attack on a foe in
+        reach or range, a spell on a target in range, Hide (the first foe that could see a)."""
+        turn = session.state.turn
+        cell = session.world.cell_m
+        out = []
+        if can_attack or turn["light_weapon"] and not turn["bonus"]:
+            far = max([w["range"][1] for w in a.data["weapons"] if w["range"]] + [0.0])
+            reach = max(self.melee_reach(a, w) for w in a.data["weapons"] if self.is_melee(w)) \
+                if any(self.is_melee(w) for w in a.data["weapons"]) else 0.0
+            for t in foes:
+                tb = t.body()
+                if distance_m(ab, tb, cell) <= far + 1e-9 or reach and in_melee_reach(ab, tb, reach, cell):
+                    out.append((a, t))
+        for sp in a.data["spells"]:
+            info = SPELLS[sp]
+            if (turn["action"] if info["time"] == "action" else turn["bonus"]) or info.get("area") \
+                    or info["kind"] == "temp_hp":
+                continue
+            for t in (friends if info["kind"] == "heal" else foes):
+                if distance_m(ab, t.body(), cell) <= max(info["range_m"], 1.5) * 2 + 1e-9:
+                    out.append((a, t))
+        if not turn["action"] and not a.has("invisible"):
+            for o in session.state.actors.values():
+                if self.hostile(o, a) and not o.dead and not self.incapacitated(o) and not o.has("blinded"):
+                    out.append((o, a))
+                    break
+        return out
 
     def preview(self, session, act: dict) -> dict:
         a = session.state.actors.get(act["actor"])
