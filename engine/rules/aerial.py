@@ -307,6 +307,7 @@ def _relax_flat(passable, supc, lo, fly, costs, max_iter, alternate=False):
     S[1:-1, 1:-1, 1:-1] = supc
     Pf, Sf = P.reshape(-1), S.reshape(-1)
     WPf = Pf & Sf
+    NSf = ~Sf
     N = Pf.size
     sy, sz = Xb + 2, (Yb + 2) * (Xb + 2)
     big = np.int32(1 << 29)     # big + big still fits an int32
@@ -332,10 +333,11 @@ def _relax_flat(passable, supc, lo, fly, costs, max_iter, alternate=False):
         ok = Pf[a0:a1] & Pf[a0 - o:a1 - o]
         if not ok.any():
             continue
-        extra = np.int32(takeoff) * (Sf[a0 - o:a1 - o] & ~Sf[a0:a1]) if fly and takeoff else 0
+        extra = np.int32(takeoff) * (Sf[a0 - o:a1 - o] & NSf[a0:a1]) if fly and takeoff else None
         for ps, pd, h in variants:
-            W = np.full(a1 - a0, h + vert, dtype=np.int32) + extra
-            W[~ok] = big
+            W = np.where(ok, np.int32(h + vert), big)     # big (+ a take-off) still fits an int32
+            if extra is not None:
+                W += extra
             dense.append((ps, pd, a0, a1, o, W))
     # all walking steps as one edge list per parity pair (np.minimum.at copes with repeated destinations);
     # walkable nodes are inside the padding, so a node minus any offset stays inside the array
@@ -352,14 +354,17 @@ def _relax_flat(passable, supc, lo, fly, costs, max_iter, alternate=False):
             if ok.any():
                 sparse.append((ps, pd, src[ok], np.broadcast_to(walk[None, :], src.shape)[ok],
                                np.broadcast_to(np.array([w for _, w in sel], dtype=np.int32)[:, None], src.shape)[ok]))
+    # costs only go down, so an unchanged sum means an unchanged array: the fixpoint
+    total = int(dist.sum(dtype=np.int64))
     for _ in range(max_iter):
-        before = dist.copy()
         for ps, pd, a0, a1, o, W in dense:
             np.minimum(dist[pd, a0:a1], dist[ps, a0 - o:a1 - o] + W, out=dist[pd, a0:a1])
         for ps, pd, s_src, s_dst, s_w in sparse:
             np.minimum.at(dist[pd], s_dst, dist[ps][s_src] + s_w)
-        if np.array_equal(before, dist):
+        now = int(dist.sum(dtype=np.int64))
+        if now == total:
             break
+        total = now
     per = dist.reshape(npar, Zb + 2, Yb + 2, Xb + 2)[:, 1:-1, 1:-1, 1:-1].astype(np.int64)
     per[per >= big] = INF
     out = per.min(axis=0)

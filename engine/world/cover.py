@@ -55,12 +55,22 @@ def eye_point(b: Body) -> tuple[float, float, float]:
     return (cx, cy, b.layer + b.eye_m)
 
 
+# the sample layout as columns (x fastest, then y, then height), for sample_points
+_SX = np.array([ox for hz in SAMPLE_Z for oy in SAMPLE_XY for ox in SAMPLE_XY], dtype=np.float64)
+_SY = np.array([oy for hz in SAMPLE_Z for oy in SAMPLE_XY for ox in SAMPLE_XY], dtype=np.float64)
+_SZ = np.array([hz for hz in SAMPLE_Z for oy in SAMPLE_XY for ox in SAMPLE_XY], dtype=np.float64)
+
+
 def sample_points(b: Body) -> np.ndarray:
+    """float64 [36, 3]: ``(cx + ox * f, cy + oy * f, layer + h * hz)`` for every sample (the same float
+    operations, element by element, as writing each point out)."""
     cx, cy = b.centre
     f = b.footprint
-    pts = [(cx + ox * f, cy + oy * f, b.layer + b.height_layers * hz)
-           for hz in SAMPLE_Z for oy in SAMPLE_XY for ox in SAMPLE_XY]
-    return np.array(pts, dtype=np.float64)
+    pts = np.empty((len(_SX), 3), dtype=np.float64)
+    pts[:, 0] = cx + _SX * f
+    pts[:, 1] = cy + _SY * f
+    pts[:, 2] = b.layer + b.height_layers * _SZ
+    return pts
 
 
 def cover_level(fraction: float, ruleset: str | None = None, thresholds=None) -> str:
@@ -100,22 +110,24 @@ def cover_between(world, attacker: Body, target: Body, ruleset: str | None = Non
     p1 = clamp_points(quantize(samples), size)
     p0 = clamp_points(np.broadcast_to(quantize(e), p1.shape).copy(), size)
     blocked = trace_fixed(world.los_distance(), size, p0, p1, ignore=_support_ignore(world, (attacker, target)))
-    frac = float(blocked.mean()) if len(blocked) else 0.0
+    n = len(blocked)
+    frac = int(np.count_nonzero(blocked)) / n if n else 0.0      # = float(blocked.mean()), exactly
     # tolist() gives the same Python floats and bools as float() / bool() one by one, faster
     return CoverResult(frac, cover_level(frac, ruleset, thresholds), bool(frac < 1.0),
                        tuple(e.tolist()), tuple(map(tuple, samples.tolist())), tuple(blocked.tolist()))
 
 
 def cover_many(world, pairs, ruleset: str | None = None, thresholds=None) -> list[CoverResult]:
-    """``[cover_between(world, a, t, ruleset, thresholds) for a, t in pairs]``, the same results bit for bit, from
-    one traversal of all their sight lines (a few pairs cost about what one does: the traversal's cost is its
-    steps, not its rays)."""
-    pairs = list(pairs)
+    """``[cover_between(world, a, t, ruleset, thresholds, eye) for a, t[, eye] in pairs]`` (pairs, or triples with
+    an eye point), the same results bit for bit, from one traversal of all their sight lines (a few pairs cost
+    about what one does: the traversal's cost is its steps more than its rays)."""
+    trip = [(p[0], p[1], p[2] if len(p) > 2 else None) for p in pairs]
+    pairs = [(a, t) for a, t, _ in trip]
     if not pairs:
         return []
     size = world.size
     X, Y, Z = size
-    eyes = [np.array(eye_point(a), dtype=np.float64) for a, _ in pairs]
+    eyes = [np.array(e if e is not None else eye_point(a), dtype=np.float64) for a, _, e in trip]
     samples = [sample_points(t) for _, t in pairs]
     counts = [len(s) for s in samples]
     p1 = clamp_points(quantize(np.concatenate(samples)), size)
@@ -148,7 +160,7 @@ def cover_many(world, pairs, ruleset: str | None = None, thresholds=None) -> lis
     for e, smp, n in zip(eyes, samples, counts):
         b = blocked[s:s + n]
         s += n
-        frac = float(b.mean()) if n else 0.0
+        frac = int(np.count_nonzero(b)) / n if n else 0.0
         out.append(CoverResult(frac, cover_level(frac, ruleset, thresholds), bool(frac < 1.0),
                                tuple(e.tolist()), tuple(map(tuple, smp.tolist())), tuple(b.tolist())))
     return out

@@ -27,13 +27,13 @@ class Attacks(RulesetMixin):
         return c
 
     def prefetch_cover(self, session: Session, pairs) -> None:
-        """Work out the covers of these (a, b) pairs that are not cached yet in one traversal (``cover_many``, the
+        """Work out the covers of these (a, b, eye or None) that are not cached yet in one traversal (``cover_many``, the
         same results as ``cover`` one by one): the legal-action list asks for several after every move."""
         todo: dict = {}
-        for a, b in pairs:
-            key = ("cover", a.x, a.y, a.layer, a.footprint, a.height_layers, a.eye_m, b.x, b.y, b.layer, b.footprint, b.height_layers, None)
+        for a, b, eye in pairs:
+            key = ("cover", a.x, a.y, a.layer, a.footprint, a.height_layers, a.eye_m, b.x, b.y, b.layer, b.footprint, b.height_layers, eye)
             if key not in session.cache and key not in todo:
-                todo[key] = (a.body(), b.body())
+                todo[key] = (a.body(), b.body(), eye)
         if len(todo) < 2:
             return
         got = cover_many(session.world, todo.values(), "dnd5e", session.options.get("cover_thresholds"))

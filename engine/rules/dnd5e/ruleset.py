@@ -49,7 +49,7 @@ from engine.rules.dnd5e.data import (
 from engine.rules.dnd5e.mounts import Mounts
 from engine.rules.dnd5e.text import EVENT_LINES
 from engine.rules.ruleset import Ruleset
-from engine.world.geometry import distance_m, engaged, in_melee_reach
+from engine.world.geometry import Body, distance_m, engaged, in_melee_reach
 
 
 class Dnd5e(Conditions, Damage, Attacks, Mounts, Ruleset):
@@ -618,7 +618,7 @@ class Dnd5e(Conditions, Damage, Attacks, Mounts, Ruleset):
         return LegalActions([head, moves, rest] if moves is not None else [head, rest])
 
     def _covers_wanted(self, session, a: Actor, ab, foes, friends, can_attack) -> list:
-        """The (viewer, viewed) pairs whose cover the candidates' checks are likely to need: an attack on a foe in
+        """The (viewer, viewed, eye or None) whose cover the candidates' checks are likely to need: an attack on a foe in
         reach or range, a spell on a target in range, Hide (the first foe that could see a)."""
         turn = session.state.turn
         cell = session.world.cell_m
@@ -630,20 +630,33 @@ class Dnd5e(Conditions, Damage, Attacks, Mounts, Ruleset):
             for t in foes:
                 tb = t.body()
                 if distance_m(ab, tb, cell) <= far + 1e-9 or reach and in_melee_reach(ab, tb, reach, cell):
-                    out.append((a, t))
+                    out.append((a, t, None))
         for sp in a.data["spells"]:
             info = SPELLS[sp]
-            if (turn["action"] if info["time"] == "action" else turn["bonus"]) or info.get("area") \
-                    or info["kind"] == "temp_hp":
+            if (turn["action"] if info["time"] == "action" else turn["bonus"]) or info["kind"] == "temp_hp":
+                continue
+            area = info.get("area")
+            if area and area["shape"] == "self":        # what the caster's own point sees (_area_targets)
+                out += [(a, o, None) for o in session.state.actors.values() if o.id != a.id and not o.dead
+                        and distance_m(ab, o.body(), cell) <= area["radius_m"] + 1e-9]
+                continue
+            if area:
+                if area["shape"] != "sphere":
+                    continue
+                for t in foes:                   # a sphere on a foe: what its centre sees
+                    pb = Body(t.x, t.y, t.layer)
+                    if distance_m(ab, ab.moved(t.x, t.y, t.layer), cell) > info["range_m"] + 1e-9:
+                        continue
+                    eye = (t.x + 0.5, t.y + 0.5, t.layer + 0.5)
+                    out += [(a, o, eye) for o in session.state.actors.values() if o.id != a.id and not o.dead
+                            and distance_m(pb, o.body(), cell) <= area["radius_m"] + 1e-9]
                 continue
             for t in (friends if info["kind"] == "heal" else foes):
                 if distance_m(ab, t.body(), cell) <= max(info["range_m"], 1.5) * 2 + 1e-9:
-                    out.append((a, t))
+                    out.append((a, t, None))
         if not turn["action"] and not a.has("invisible"):
-            for o in session.state.actors.values():
-                if self.hostile(o, a) and not o.dead and not self.incapacitated(o) and not o.has("blinded"):
-                    out.append((o, a))
-                    break
+            out += [(o, a, None) for o in session.state.actors.values()
+                    if self.hostile(o, a) and not o.dead and not self.incapacitated(o) and not o.has("blinded")]
         return out
 
     def preview(self, session, act: dict) -> dict:
