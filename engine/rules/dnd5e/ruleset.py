@@ -42,6 +42,7 @@ from engine.rules.dnd5e.data import (
     CONDITION_RULE,
     CONDITIONS,
     GROUNDING_TEXT,
+    SIZES,
     SPELLS,
     STATBLOCKS,
     WEAPONS,
@@ -594,13 +595,16 @@ class Dnd5e(Conditions, Damage, Attacks, Mounts, Ruleset):
                 for f in friends:
                     if f.hp == 0 and not f.data["stable"]:
                         cands.append({"actor": a.id, "action": "stabilize", "target": f.id})
-                    cands.append({"actor": a.id, "action": "mount", "target": f.id})
+                    if SIZES.index(f.size) > SIZES.index(a.size):    # Mount.check: only a larger creature
+                        cands.append({"actor": a.id, "action": "mount", "target": f.id})
                 for it in sorted(set(a.data["items"])):
                     cands.append({"actor": a.id, "action": "use", "object": it})
                 cands += [{"actor": a.id, "action": "hide"}, {"actor": a.id, "action": "search"},
-                          {"actor": a.id, "action": "ready", "weapon": a.data["weapons"][0]["name"]},
-                          {"actor": a.id, "action": "stand"}, {"actor": a.id, "action": "escape"},
-                          {"actor": a.id, "action": "dismount"}]
+                          {"actor": a.id, "action": "ready", "weapon": a.data["weapons"][0]["name"]}]
+                # cheap prefilters, each the first condition its check refuses without (the check still decides)
+                cands += [{"actor": a.id, "action": k} for k, need in
+                          (("stand", a.has("prone")), ("escape", a.has("grappled")), ("dismount", a.data["mounted_on"]))
+                          if need]
         obj = []
         if session.state.objects and not self.incapacitated(a) and not (a.data["controlled_mount"] and a.data["rider"]):
             obj = object_candidates(self, session, a)             # DND-39 / DND-40
