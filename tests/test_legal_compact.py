@@ -119,3 +119,17 @@ def test_a_big_flyers_moves_take_no_dict_each():
     assert acts.moves > 120_000
     assert peak < 200 * len(acts) and kept < 64 * len(acts)
     assert {"actor": "roc", "action": "move", "to": [60, 60, 30]} in acts
+
+
+def test_the_listing_prefilter_matches_the_checks():
+    """``Dnd5e.NEEDS_ACTION`` drops candidates once the action is used: each of those checks must open with
+    ``_need_action`` (change the list with the check)."""
+    import inspect
+    import textwrap
+
+    from engine.rules.dnd5e.ruleset import Dnd5e
+
+    for name in Dnd5e.NEEDS_ACTION:
+        src = textwrap.dedent(inspect.getsource(Dnd5e.ACTIONS[name].check)).splitlines()
+        body = [ln.strip() for ln in src[src.index(next(ln for ln in src if ln.startswith("def check"))) + 1:] if ln.strip()]
+        assert body[0].startswith("rs._need_action("), (name, body[0])

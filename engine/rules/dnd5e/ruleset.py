@@ -98,6 +98,9 @@ class Dnd5e(Conditions, Damage, Attacks, Mounts, Ruleset):
     ECONOMY_KEYS = ("action", "bonus")
     GM_ACTIONS = ("condition", "damage", "heal", "temp_hp", "inspire")
     CONTROLLED_MOUNT_ACTIONS = ("move", "dash", "disengage", "dodge", "end_turn")
+    #: actions whose check opens with ``_need_action``: not offered once the action is used (a listing prefilter;
+    #: tests/test_legal_compact.py keeps this list true to the checks)
+    NEEDS_ACTION = frozenset(("dash", "disengage", "dodge", "hide", "search", "ready", "help", "stabilize", "use", "escape"))
 
 
     def __init__(self, options=None):
@@ -605,6 +608,8 @@ class Dnd5e(Conditions, Damage, Attacks, Mounts, Ruleset):
                 cands += [{"actor": a.id, "action": k} for k, need in
                           (("stand", a.has("prone")), ("escape", a.has("grappled")), ("dismount", a.data["mounted_on"]))
                           if need]
+        if turn["action"]:
+            cands = [c for c in cands if c["action"] not in self.NEEDS_ACTION]
         obj = []
         if session.state.objects and not self.incapacitated(a) and not (a.data["controlled_mount"] and a.data["rider"]):
             obj = object_candidates(self, session, a)             # DND-39 / DND-40
