@@ -628,7 +628,7 @@ class Dnd5e(Conditions, Damage, Attacks, Mounts, Ruleset):
 
     def _covers_wanted(self, session, a: Actor, ab, foes, friends, can_attack) -> list:
         """The (viewer, viewed, eye or None) whose cover the candidates' checks are likely to need: an attack on a foe in
-        reach or range, a spell on a target in range, Hide (the first foe that could see a)."""
+        reach or range, a spell on a target in range (or what its area sees), Hide (every foe that could see a)."""
         turn = session.state.turn
         cell = session.world.cell_m
         out = []
