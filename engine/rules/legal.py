@@ -12,6 +12,7 @@ materialising the moves; ``list(acts)`` is the plain list (e.g. for ``json.dumps
 from __future__ import annotations
 
 import bisect
+import itertools
 from collections.abc import Iterator, Sequence
 from typing import Any
 
@@ -40,8 +41,8 @@ class MoveRun(Sequence):
         return self._one(self.cells[i].tolist())
 
     def __iter__(self) -> Iterator[dict]:
-        for r in self.cells.tolist():
-            yield self._one(r)
+        actor = self.actor
+        return ({"actor": actor, "action": "move", "to": r} for r in self.cells.tolist())
 
     def __contains__(self, act: Any) -> bool:
         if not (isinstance(act, dict) and act.keys() == {"actor", "action", "to"} and act["actor"] == self.actor
@@ -84,8 +85,7 @@ class _Chain(Sequence):
         return self.parts[k][i - self.starts[k]]
 
     def __iter__(self) -> Iterator[dict]:
-        for p in self.parts:
-            yield from p
+        return itertools.chain.from_iterable(self.parts)
 
     def __contains__(self, act: Any) -> bool:
         return any(act in p for p in self.parts)
