@@ -122,7 +122,11 @@ class Reach:
 
     def destination_cells(self) -> np.ndarray:
         """Every node where the move may end (within budget, the body fits and is not on another's), the origin
-        left out: int32 [n, 3] of (x, y, layer), layer-major then y then x (the order of ``destinations``)."""
+        left out: int32 [n, 3] of (x, y, layer), layer-major then y then x (the order of ``destinations``).
+        Worked out once per reach map (they are cached) and read-only."""
+        got = self.__dict__.get("_cells")
+        if got is not None:
+            return got
         ok = self.endable & (self.dist <= self.budget_cm)
         x0, y0, z0 = self.box0
         ox, oy, oz = self.origin
@@ -134,6 +138,8 @@ class Reach:
         out[:, 0] = flat % Xb + x0
         out[:, 1] = (flat // Xb) % Yb + y0
         out[:, 2] = flat // (Xb * Yb) + z0
+        out.flags.writeable = False
+        self._cells = out
         return out
 
     def destinations(self) -> list[tuple[int, int, int]]:
