@@ -631,7 +631,7 @@ class Dnd5e(Conditions, Damage, Attacks, Mounts, Ruleset):
         reach or range, a spell on a target in range (or what its area sees), Hide (every foe that could see a)."""
         turn = session.state.turn
         cell = session.world.cell_m
-        out = []
+        out: list[tuple] = []
         if can_attack or turn["light_weapon"] and not turn["bonus"]:
             far = max([w["range"][1] for w in a.data["weapons"] if w["range"]] + [0.0])
             reach = max(self.melee_reach(a, w) for w in a.data["weapons"] if self.is_melee(w)) \
