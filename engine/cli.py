@@ -71,7 +71,7 @@ EXAMPLES = {
                "aerie replay showcase -o fall.gif --actions docs/images/fall_actions.json --fps 12"],
     "play": ["aerie play showcase", "aerie play my_scene.toml --seed 3 --size 1600x900"],
     "bench": ["aerie bench los --quick", "aerie bench los --rays 200000 --seed 2", "aerie bench render --breakdown",
-              "aerie bench cover --quick", "aerie bench rules --feats"],
+              "aerie bench cover --quick", "aerie bench rules --feats", "aerie bench rules --big-flyer"],
     "demo": ["aerie demo", "aerie demo --scene air_low_wall"],
     "import": ["aerie import tavern.dd2vtt -o tavern/scene.toml",
                "aerie import keep.json -o keep/scene.toml --wall-height 4.5 --object-height 1 --doors gap",
@@ -179,6 +179,9 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--breakdown", action="store_true",
                    help="render: also time the same views with a single-colour terrain and with no terrain")
     s.add_argument("--feats", action="store_true", help="rules: every character of the skirmish takes 14 combat feats")
+    s.add_argument("--big-flyer", action="store_true",
+                   help="rules: instead, time one legal-action list (and its peak memory) of a flyer with "
+                        "fly_speed_m = 1000 on a 256 x 256 x 64 map (--quick: 64 x 64 x 32)")
 
     from engine.interop.commands import add_arguments as interop_arguments   # import MAP, export SCENE
 

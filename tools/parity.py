@@ -293,7 +293,7 @@ def play_random(ruleset: str, game: int) -> Streams:
         if s.state.over:
             break
         acts = s.legal_actions()
-        st.add("legal", _dumps(acts))
+        st.add("legal", _dumps(list(acts)))     # a LegalActions (compact moves) written as the list it stands for
         if not acts:
             break
         act = random_action(s, rng)

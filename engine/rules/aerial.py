@@ -121,14 +121,30 @@ class Reach:
         loc = self._local(x, y, z)
         return loc is not None and bool(self.endable[loc]) and int(self.dist[loc]) <= self.budget_cm
 
-    def destinations(self) -> list[tuple[int, int, int]]:
+    def destination_cells(self) -> np.ndarray:
+        """Every node where the move may end (within budget, the body fits and is not on another's), the origin
+        left out: int32 [n, 3] of (x, y, layer), layer-major then y then x (the order of ``destinations``).
+        Worked out once per reach map (they are cached) and read-only."""
+        got = self.__dict__.get("_cells")
+        if got is not None:
+            return got
         ok = self.endable & (self.dist <= self.budget_cm)
         x0, y0, z0 = self.box0
         ox, oy, oz = self.origin
         if 0 <= oz - z0 < ok.shape[0] and 0 <= oy - y0 < ok.shape[1] and 0 <= ox - x0 < ok.shape[2]:
             ok[oz - z0, oy - y0, ox - x0] = False
-        zz, yy, xx = np.nonzero(ok)
-        return list(zip((xx + x0).tolist(), (yy + y0).tolist(), (zz + z0).tolist()))
+        flat = np.flatnonzero(ok)
+        Zb, Yb, Xb = ok.shape
+        out = np.empty((flat.size, 3), dtype=np.int32)
+        out[:, 0] = flat % Xb + x0
+        out[:, 1] = (flat // Xb) % Yb + y0
+        out[:, 2] = flat // (Xb * Yb) + z0
+        out.flags.writeable = False
+        self._cells = out
+        return out
+
+    def destinations(self) -> list[tuple[int, int, int]]:
+        return [tuple(c) for c in self.destination_cells().tolist()]
 
     def edge_cm(self, p, q, diag_cm=None) -> int:
         """Cost of one edge p -> q (local box indices), INF when not allowed."""
@@ -285,6 +301,44 @@ def reach(session: Session, a: Actor, budget_m: float | None = None, fly: bool |
     return r
 
 
+#: boxes with more nodes than this are relaxed a whole straight line at a time (``_scan_shift``)
+SCAN_NODES = 200_000
+
+
+def _scan_shift(dist, Pf, Sf, o, w, takeoff, fly):
+    """Relax every edge ``i - o -> i`` (weight ``w``, plus the take-off where it leaves support into the air)
+    along whole chains ``r, r + o, r + 2o...`` at once, in place on the int32 ``dist``: on each run of passable
+    nodes, ``dist[k] = min over j <= k of dist[j] + (weights from j to k)``, a cumulative minimum of
+    ``dist - C`` (C: the cumulative weights) with every run offset below the one before so none leaks into the
+    next. The same fixpoint as one step per sweep, in far fewer sweeps on a big box."""
+    if o < 0:
+        dist, Pf, Sf, o = dist[::-1], Pf[::-1], Sf[::-1], -o
+    N = dist.size
+    M = -(-N // o)
+    ok = np.zeros(M * o, dtype=bool)
+    ok[o:N] = Pf[o:] & Pf[:-o]                      # the edge into i from i - o exists
+    W = np.where(ok, np.int64(w), np.int64(0))
+    if fly and takeoff:
+        lift = np.zeros(M * o, dtype=bool)
+        lift[o:N] = Sf[:-o] & ~Sf[o:]
+        lift &= ok
+        W[lift] += takeoff
+    shape = (M, o) if o > 1 else (M,)                # o = 1: one chain, a plain (fast) 1D scan
+    C = W.reshape(shape).cumsum(axis=0)
+    del W
+    off = (~ok).reshape(shape).cumsum(axis=0, dtype=np.int64)
+    del ok
+    off <<= 31                                      # run k sits 2^31 * k below run k - 1 (costs are < 2^30)
+    off += C
+    del C
+    v = np.full(M * o, 1 << 29, dtype=np.int64).reshape(shape)
+    v.reshape(-1)[:N] = dist
+    v -= off
+    np.minimum.accumulate(v, axis=0, out=v)
+    v += off
+    np.minimum(dist, v.reshape(-1)[:N], out=dist, casting="unsafe")
+
+
 def _relax_flat(passable, supc, lo, fly, costs, max_iter, alternate=False):
     """Cheapest cost (cm, int64, INF where unreachable) from ``lo`` to every node of the box: Gauss-Seidel
     Bellman-Ford over the 26 neighbour shifts, on a flat array padded by one impassable node on every side, so
@@ -300,6 +354,7 @@ def _relax_flat(passable, supc, lo, fly, costs, max_iter, alternate=False):
     S[1:-1, 1:-1, 1:-1] = supc
     Pf, Sf = P.reshape(-1), S.reshape(-1)
     WPf = Pf & Sf
+    NSf = ~Sf
     N = Pf.size
     sy, sz = Xb + 2, (Yb + 2) * (Xb + 2)
     big = np.int32(1 << 29)     # big + big still fits an int32
@@ -308,6 +363,7 @@ def _relax_flat(passable, supc, lo, fly, costs, max_iter, alternate=False):
     dist[0, ((lo[0] + 1) * (Yb + 2) + lo[1] + 1) * (Xb + 2) + lo[2] + 1] = 0
     # moves: (src parity, dst parity, offset, horizontal cost, vertical cost)
     dense, steps = [], []
+    scan = not alternate and N > SCAN_NODES
     for dz, dy, dx in _SHIFTS:
         if not fly and dz != 0 and dx == dy == 0:
             continue
@@ -321,14 +377,18 @@ def _relax_flat(passable, supc, lo, fly, costs, max_iter, alternate=False):
         if dz and (dx or dy):                       # stepping up or down while moving across: walking only
             steps += [(ps, pd, o, h + vert) for ps, pd, h in variants]
             continue
+        if scan:
+            dense.append((0, 0, 0, 0, o, variants[0][2] + vert))
+            continue
         a0, a1 = max(0, o), N + min(0, o)          # destinations i with source i - o inside the array
         ok = Pf[a0:a1] & Pf[a0 - o:a1 - o]
         if not ok.any():
             continue
-        extra = np.int32(takeoff) * (Sf[a0 - o:a1 - o] & ~Sf[a0:a1]) if fly and takeoff else 0
+        extra = np.int32(takeoff) * (Sf[a0 - o:a1 - o] & NSf[a0:a1]) if fly and takeoff else None
         for ps, pd, h in variants:
-            W = np.full(a1 - a0, h + vert, dtype=np.int32) + extra
-            W[~ok] = big
+            W = np.where(ok, np.int32(h + vert), big)     # big (+ a take-off) still fits an int32
+            if extra is not None:
+                W += extra
             dense.append((ps, pd, a0, a1, o, W))
     # all walking steps as one edge list per parity pair (np.minimum.at copes with repeated destinations);
     # walkable nodes are inside the padding, so a node minus any offset stays inside the array
@@ -345,14 +405,20 @@ def _relax_flat(passable, supc, lo, fly, costs, max_iter, alternate=False):
             if ok.any():
                 sparse.append((ps, pd, src[ok], np.broadcast_to(walk[None, :], src.shape)[ok],
                                np.broadcast_to(np.array([w for _, w in sel], dtype=np.int32)[:, None], src.shape)[ok]))
+    # costs only go down, so an unchanged sum means an unchanged array: the fixpoint
+    total = int(dist.sum(dtype=np.int64))
     for _ in range(max_iter):
-        before = dist.copy()
         for ps, pd, a0, a1, o, W in dense:
+            if scan:
+                _scan_shift(dist[0], Pf, Sf, o, W, takeoff, fly)
+                continue
             np.minimum(dist[pd, a0:a1], dist[ps, a0 - o:a1 - o] + W, out=dist[pd, a0:a1])
         for ps, pd, s_src, s_dst, s_w in sparse:
             np.minimum.at(dist[pd], s_dst, dist[ps][s_src] + s_w)
-        if np.array_equal(before, dist):
+        now = int(dist.sum(dtype=np.int64))
+        if now == total:
             break
+        total = now
     per = dist.reshape(npar, Zb + 2, Yb + 2, Xb + 2)[:, 1:-1, 1:-1, 1:-1].astype(np.int64)
     per[per >= big] = INF
     out = per.min(axis=0)

@@ -91,16 +91,83 @@ def random_action(session, rng: random.Random) -> dict | None:
     acts = session.legal_actions()
     if not acts:
         return None
-    kinds: dict = {}
-    for a in acts:
-        kinds.setdefault(a["action"], []).append(a)
+    if hasattr(acts, "by_action"):           # a LegalActions: the same groups, the moves left compact
+        kinds = acts.by_action()
+    else:
+        kinds = {}
+        for a in acts:
+            kinds.setdefault(a["action"], []).append(a)
     k = rng.choice(sorted(kinds))
     return rng.choice(kinds[k])
+
+
+def big_flyer_scene(size=(256, 256, 64)):
+    """One flyer (``fly_speed_m = 1000``, flying at its fly speed: ``air_speed = "fly_speed"``) on a map with a
+    2-voxel floor and a brick block, and one foe far away: its legal actions are every cell of the map it fits in."""
+    from engine.world.scene import parse_scene
+
+    X, Y, Z = size
+    text = f"""
+name = "Bench big flyer"
+ruleset = "dnd5e"
+seed = 1
+[options]
+air_speed = "fly_speed"
+[map]
+size = [{X}, {Y}, {Z}]
+fill = [
+  {{ material = "stone", from = [0, 0, 0], to = [{X - 1}, {Y - 1}, 1] }},
+  {{ material = "brick", from = [{X // 2}, {Y // 2}, 2], to = [{X // 2 + X // 8}, {Y // 2 + Y // 8}, {Z // 2}] }},
+]
+[[characters]]
+id = "roc"
+kind = "scout"
+side = "red"
+fly_speed_m = 1000
+flying = true
+at = [2, 2, 6]
+[[characters]]
+id = "archer"
+kind = "archer"
+side = "blue"
+at = [{X - 3}, {Y - 3}, 2]
+"""
+    return parse_scene(text, "<bench big flyer>")
+
+
+def bench_big_flyer(args) -> int:
+    """Time one legal-action list of the big flyer and report the process's peak memory (ru_maxrss)."""
+    import resource
+
+    from engine.rules.core import Session
+
+    size = (64, 64, 32) if getattr(args, "quick", False) else (256, 256, 64)
+    scene = big_flyer_scene(size)
+    s = Session(scene, int(getattr(args, "seed", 1) or 1))
+    if s.current != "roc":
+        s.step({"actor": s.current, "action": "end_turn"})
+    scene.world.solid()
+    scene.world.los_distance()
+    rss0 = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    t0 = time.perf_counter()
+    acts = s.legal_actions()
+    n = len(acts)
+    t1 = time.perf_counter()
+    moves = sum(1 for a in acts if a["action"] == "move")      # every entry read once, as a caller would
+    t2 = time.perf_counter()
+    rss1 = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    X, Y, Z = size
+    print(f"rules: a flyer with fly_speed_m = 1000 on a {X}x{Y}x{Z} map: {n:,} legal actions ({moves:,} moves), "
+          f"listed in {t1 - t0:.2f} s, read one by one in {t2 - t1:.2f} s")
+    print(f"  peak memory of the process {rss1 / 1024:,.0f} MiB ({rss0 / 1024:,.0f} MiB before the list)")
+    return 0
 
 
 def bench_rules(args) -> int:
     from engine.rules.core import Session
 
+    if getattr(args, "big_flyer", False):
+        return bench_big_flyer(args)
     feats = bool(getattr(args, "feats", False))
     scene = skirmish_scene(feats)
     quick = getattr(args, "quick", False)

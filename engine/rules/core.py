@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import pickle
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -46,6 +47,9 @@ class BadAction(Illegal):
 
 
 # ---------------------------------------------------------------------------------------------------------
+_BODIES: dict = {}      # (x, y, layer, footprint, height_layers, eye_m) -> Body (Actor.body)
+
+
 @dataclass
 class Actor:
     """One character's state. Generic fields are shared by every ruleset; ``data`` is the ruleset's own
@@ -78,8 +82,16 @@ class Actor:
         return cond in self.conditions
 
     def body(self):
-        from engine.world.geometry import Body
-        return Body(self.x, self.y, self.layer, self.footprint, self.height_layers, self.eye_m)
+        """The geometry's ``Body`` of this character now (frozen, so one is shared per position and size: the
+        legal-action list asks for ~20 a step)."""
+        key = (self.x, self.y, self.layer, self.footprint, self.height_layers, self.eye_m)
+        b = _BODIES.get(key)
+        if b is None:
+            from engine.world.geometry import Body
+            if len(_BODIES) > 65536:
+                _BODIES.clear()
+            b = _BODIES[key] = Body(*key)
+        return b
 
     def to_dict(self) -> dict:
         d = {
@@ -249,7 +261,9 @@ class Session:
     def fingerprint(self) -> str:
         return dumps(self.state.to_dict()) + f"|rng={hash(self.dice.rng.getstate())}"
 
-    def legal_actions(self, actor: str | None = None) -> list[dict]:
+    def legal_actions(self, actor: str | None = None) -> Sequence[dict]:
+        """The actor's legal actions: a sequence of action dicts (a compact ``engine.rules.legal.LegalActions``
+        where the ruleset builds one; ``list(...)`` for a plain list)."""
         self.sync_world()
         aid = actor or self.current
         if aid is None or self.state.over:

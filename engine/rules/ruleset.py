@@ -9,6 +9,7 @@ builds one for a session. Everything it keeps must live in ``Actor.data`` / ``St
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import ClassVar
 
 from engine.errors import AerieError
@@ -61,8 +62,9 @@ class Ruleset:
         """Carry out a checked action: mutate the state, roll dice, emit events."""
         raise NotImplementedError
 
-    def legal_actions(self, session: Session, actor: Actor) -> list[dict]:
-        """Every action the actor may take now, as ready-to-step dicts (finite parameters filled in)."""
+    def legal_actions(self, session: Session, actor: Actor) -> Sequence[dict]:
+        """Every action the actor may take now, as ready-to-step dicts (finite parameters filled in): a list, or an
+        ``engine.rules.legal.LegalActions`` (move destinations kept compact)."""
         raise NotImplementedError
 
     def preview(self, session: Session, action: dict) -> dict:

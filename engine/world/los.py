@@ -82,14 +82,15 @@ def _trace_chunk(dist: np.ndarray, p0: np.ndarray, p1: np.ndarray, size, ignore,
         k = dist[idx].astype(np.int64)
         hit = k == 0
         if ignore is not None and hit.any():
-            clear = ignore(idx) & hit
+            # an ``ignore`` marked ``per_ray`` also gets each ray's index in the chunk (cover_many: one floor per pair)
+            clear = (ignore(idx, rid) if getattr(ignore, "per_ray", False) else ignore(idx)) & hit
             hit &= ~clear
             k[clear] = 1
         k -= 1
         np.maximum(k, 0, out=k)
-        Tx, Ty, Tz = st[1], st[2], st[3]
-        ix, iy, iz = st[4], st[5], st[6]
-        mp = np.minimum(np.minimum(Tx + k * ix, Ty + k * iy), Tz + k * iz)   # leaving the clear cube
+        # the three axes at once (rows 1-3: next crossing T, rows 4-6: its increment, rows 7-9: the index step)
+        T, inc3 = st[1:4], st[4:7]
+        mp = (T + k * inc3).min(axis=0)      # leaving the clear cube
         stop = hit | (mp >= st[10])
         steps += 1
         if stop.any():
@@ -102,17 +103,14 @@ def _trace_chunk(dist: np.ndarray, p0: np.ndarray, p1: np.ndarray, size, ignore,
             if not st.shape[1]:
                 break
             mp = mp[keep]
-            idx = st[0]
-            Tx, Ty, Tz = st[1], st[2], st[3]
-            ix, iy, iz = st[4], st[5], st[6]
+            T, inc3 = st[1:4], st[4:7]
         # crossings of each axis up to and including mp (ties step together)
-        for T_, i_, s_ in ((Tx, ix, st[7]), (Ty, iy, st[8]), (Tz, iz, st[9])):
-            c = mp - T_
-            c //= i_
-            c += 1
-            np.maximum(c, 0, out=c)
-            T_ += c * i_
-            idx += c * s_
+        c = mp - T
+        c //= inc3
+        c += 1
+        np.maximum(c, 0, out=c)
+        T += c * inc3
+        st[0] += (c * st[7:10]).sum(axis=0)
 
 
 def _trace_plain(blk: np.ndarray, p0: np.ndarray, p1: np.ndarray, size):

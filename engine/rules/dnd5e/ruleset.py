@@ -5,6 +5,7 @@ Rule IDs are those of ``../shared/rules/CATALOGUE.md``; decisions on gaps are in
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import ClassVar, cast
 
 from engine.errors import SceneError
@@ -14,6 +15,7 @@ from engine.rules import riding
 from engine.rules import aerial
 from engine.rules.actions import Param
 from engine.rules.core import Actor, Illegal, Session
+from engine.rules.legal import LegalActions, MoveRun
 from engine.rules.dnd5e.actions.contact import Dismount, Escape, Grapple, Mount, Shove
 from engine.rules.dnd5e.actions.magic import Cast, Gm
 from engine.rules.dnd5e.actions.objects import EVENT_LINES as OBJECT_LINES
@@ -42,6 +44,7 @@ from engine.rules.dnd5e.damage import Damage
 from engine.rules.dnd5e.data import (
     CONDITION_RULE,
     CONDITIONS,
+    SIZES,
     SPELLS,
     STATBLOCKS,
     WEAPONS,
@@ -50,7 +53,7 @@ from engine.rules.dnd5e.mounts import Mounts
 from engine.rules.dnd5e import turns
 from engine.rules.dnd5e.text import EVENT_LINES
 from engine.rules.ruleset import Ruleset
-from engine.world.geometry import engaged, in_melee_reach
+from engine.world.geometry import Body, distance_m, engaged, in_melee_reach
 
 
 class Dnd5e(Conditions, Damage, Attacks, Mounts, Ruleset):
@@ -98,6 +101,9 @@ class Dnd5e(Conditions, Damage, Attacks, Mounts, Ruleset):
     ECONOMY_KEYS = ("action", "bonus")
     GM_ACTIONS = ("condition", "damage", "heal", "temp_hp", "inspire")
     CONTROLLED_MOUNT_ACTIONS = ("move", "dash", "disengage", "dodge", "end_turn")
+    #: actions whose check opens with ``_need_action``: not offered once the action is used (a listing prefilter;
+    #: tests/test_legal_compact.py keeps this list true to the checks)
+    NEEDS_ACTION = frozenset(("dash", "disengage", "dodge", "hide", "search", "ready", "help", "stabilize", "use", "escape"))
 
 
     def __init__(self, options=None):
@@ -501,10 +507,13 @@ class Dnd5e(Conditions, Damage, Attacks, Mounts, Ruleset):
         return t
 
     # ------------------------------------------------------------------------------------------ menus and previews
-    def legal_actions(self, session, a: Actor) -> list[dict]:
+    def legal_actions(self, session, a: Actor) -> Sequence[dict]:
+        """A :class:`LegalActions`: end_turn, the move destinations (one compact run), the rest checked."""
         if a.id != session.current:
             return []
-        out: list[dict] = [{"actor": a.id, "action": "end_turn"}]
+        head: list[dict] = [{"actor": a.id, "action": "end_turn"}]
+        moves = None
+        out: list[dict] = []
         cands: list[dict] = []
         turn = session.state.turn
         if not self.incapacitated(a):
@@ -514,8 +523,7 @@ class Dnd5e(Conditions, Damage, Attacks, Mounts, Ruleset):
                 left = self.movement_left(session, a, fly) / (2 if crawl else 1)
                 if left > 0:
                     r = aerial.reach(session, a, budget_m=left, fly=fly)
-                    for d in r.destinations():
-                        out.append({"actor": a.id, "action": "move", "to": list(d)})
+                    moves = MoveRun(a.id, r.destination_cells())
             mounted_ctl = a.data["controlled_mount"] and a.data["rider"]
             for k in ("dash", "disengage", "dodge"):
                 cands.append({"actor": a.id, "action": k})
@@ -527,6 +535,8 @@ class Dnd5e(Conditions, Damage, Attacks, Mounts, Ruleset):
                 cell = session.world.cell_m
                 ab = a.body()
                 reach_any = max(self.melee_reach(a, w) for w in a.data["weapons"])
+                # the covers the checks below will ask for, worked out at once (a speed hint only: check() decides)
+                self.prefetch_cover(session, self._covers_wanted(session, a, ab, foes, friends, can_attack))
                 for t in foes:
                     tb = t.body()
                     near = in_melee_reach(ab, tb, reach_any, cell)          # cheap prefilters; check() decides
@@ -556,13 +566,18 @@ class Dnd5e(Conditions, Damage, Attacks, Mounts, Ruleset):
                 for f in friends:
                     if f.hp == 0 and not f.data["stable"]:
                         cands.append({"actor": a.id, "action": "stabilize", "target": f.id})
-                    cands.append({"actor": a.id, "action": "mount", "target": f.id})
+                    if SIZES.index(f.size) > SIZES.index(a.size):    # Mount.check: only a larger creature
+                        cands.append({"actor": a.id, "action": "mount", "target": f.id})
                 for it in sorted(set(a.data["items"])):
                     cands.append({"actor": a.id, "action": "use", "object": it})
                 cands += [{"actor": a.id, "action": "hide"}, {"actor": a.id, "action": "search"},
-                          {"actor": a.id, "action": "ready", "weapon": a.data["weapons"][0]["name"]},
-                          {"actor": a.id, "action": "stand"}, {"actor": a.id, "action": "escape"},
-                          {"actor": a.id, "action": "dismount"}]
+                          {"actor": a.id, "action": "ready", "weapon": a.data["weapons"][0]["name"]}]
+                # cheap prefilters, each the first condition its check refuses without (the check still decides)
+                cands += [{"actor": a.id, "action": k} for k, need in
+                          (("stand", a.has("prone")), ("escape", a.has("grappled")), ("dismount", a.data["mounted_on"]))
+                          if need]
+        if turn["action"]:
+            cands = [c for c in cands if c["action"] not in self.NEEDS_ACTION]
         obj = []
         if session.state.objects and not self.incapacitated(a) and not (a.data["controlled_mount"] and a.data["rider"]):
             obj = object_candidates(self, session, a)             # DND-39 / DND-40
@@ -572,10 +587,54 @@ class Dnd5e(Conditions, Damage, Attacks, Mounts, Ruleset):
             legal = self.keep_legal(session, cands)
             # the options of an attack already found legal (power attack, luck, savage, a manoeuvre) are legal when
             # their own condition holds (checked in feats.attack_variants, as Attack.check does); the rest is checked
-            return out + legal + feats.attack_variants(self, session, a, legal) + \
+            rest = out + legal + feats.attack_variants(self, session, a, legal) + \
                 self.keep_legal(session, feats.legal_choices(self, session, a, cands)) + self.keep_legal(session, obj)
-        cands += obj
-        return out + self.keep_legal(session, cands)
+        else:
+            cands += obj
+            rest = out + self.keep_legal(session, cands)
+        return LegalActions([head, moves, rest] if moves is not None else [head, rest])
+
+    def _covers_wanted(self, session, a: Actor, ab, foes, friends, can_attack) -> list:
+        """The (viewer, viewed, eye or None) whose cover the candidates' checks are likely to need: an attack on a foe in
+        reach or range, a spell on a target in range (or what its area sees), Hide (every foe that could see a)."""
+        turn = session.state.turn
+        cell = session.world.cell_m
+        out: list[tuple] = []
+        if can_attack or turn["light_weapon"] and not turn["bonus"]:
+            far = max([w["range"][1] for w in a.data["weapons"] if w["range"]] + [0.0])
+            reach = max(self.melee_reach(a, w) for w in a.data["weapons"] if self.is_melee(w)) \
+                if any(self.is_melee(w) for w in a.data["weapons"]) else 0.0
+            for t in foes:
+                tb = t.body()
+                if distance_m(ab, tb, cell) <= far + 1e-9 or reach and in_melee_reach(ab, tb, reach, cell):
+                    out.append((a, t, None))
+        for sp in a.data["spells"]:
+            info = SPELLS[sp]
+            if (turn["action"] if info["time"] == "action" else turn["bonus"]) or info["kind"] == "temp_hp":
+                continue
+            area = info.get("area")
+            if area and area["shape"] == "self":        # what the caster's own point sees (_area_targets)
+                out += [(a, o, None) for o in session.state.actors.values() if o.id != a.id and not o.dead
+                        and distance_m(ab, o.body(), cell) <= area["radius_m"] + 1e-9]
+                continue
+            if area:
+                if area["shape"] != "sphere":
+                    continue
+                for t in foes:                   # a sphere on a foe: what its centre sees
+                    pb = Body(t.x, t.y, t.layer)
+                    if distance_m(ab, ab.moved(t.x, t.y, t.layer), cell) > info["range_m"] + 1e-9:
+                        continue
+                    eye = (t.x + 0.5, t.y + 0.5, t.layer + 0.5)
+                    out += [(a, o, eye) for o in session.state.actors.values() if o.id != a.id and not o.dead
+                            and distance_m(pb, o.body(), cell) <= area["radius_m"] + 1e-9]
+                continue
+            for t in (friends if info["kind"] == "heal" else foes):
+                if distance_m(ab, t.body(), cell) <= max(info["range_m"], 1.5) * 2 + 1e-9:
+                    out.append((a, t, None))
+        if not turn["action"] and not a.has("invisible"):
+            out += [(o, a, None) for o in session.state.actors.values()
+                    if self.hostile(o, a) and not o.dead and not self.incapacitated(o) and not o.has("blinded")]
+        return out
 
     def preview_legal(self, session, act: dict, plan, out: dict) -> dict:
         a = session.state.actors.get(act["actor"])
