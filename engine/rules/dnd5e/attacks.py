@@ -153,14 +153,9 @@ class Attacks(RulesetMixin):
             if in_melee_reach(rb, a.body().moved(*there), reach, cell) and not in_melee_reach(rb, a.body().moved(*here), reach, cell):
                 a.x, a.y, a.layer = there
                 aerial._carry_rider(session, a)
-                if not self.sees(session, r, a):
+                plan = feats.reaction_plan(self, session, r, a, w, opportunity=True) if self.sees(session, r, a) else None
+                if plan is None:
                     continue
-                try:
-                    plan = self._attack_plan(session, r, a, w, False)
-                except Illegal:
-                    continue
-                plan["kind"] = "reaction"
-                plan["opportunity"] = True
                 r.data["reaction_used"] = True
                 session.emit({"type": "opportunity_attack", "who": r.id, "target": a.id, "weapon": w["name"],
                               "rule": "DND-F15", "reach_rule": "AIR-05", "trigger": "entered reach"})

@@ -29,12 +29,11 @@ def query_notes(a, b, result: dict) -> list[dict]:
     cov = result["cover"]
     if cov in ("half", "three-quarters"):
         bonus = 2 if cov == "half" else 5
-        if "sharpshooter" in fa:
-            out.append({"feature": "Sharpshooter", "rule": "DND-F30",
-                        "text": f"{a.id}'s ranged weapon attacks ignore this {cov} cover (AC +0, not +{bonus})"})
-        if "spell_sniper" in fa:
-            out.append({"feature": "Spell Sniper", "rule": "DND-F22",
-                        "text": f"{a.id}'s ranged spell attacks ignore this {cov} cover (AC +0, not +{bonus})"})
+        for feat, name, rule, what in (("sharpshooter", "Sharpshooter", "DND-F30", "weapon"),
+                                       ("spell_sniper", "Spell Sniper", "DND-F22", "spell")):
+            if feat in fa:
+                out.append({"feature": name, "rule": rule,
+                            "text": f"{a.id}'s ranged {what} attacks ignore this {cov} cover (AC +0, not +{bonus})"})
     if result["engaged"]:
         if "crossbow_expert" in fa:
             out.append({"feature": "Crossbow Expert", "rule": "DND-F28",
