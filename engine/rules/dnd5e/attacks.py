@@ -8,7 +8,7 @@ from typing import Any
 
 from engine.rules import aerial
 from engine.rules.core import Actor, Illegal, Session
-from engine.rules.dnd5e import advantage, feats
+from engine.rules.dnd5e import advantage, feats, gear
 from engine.rules.dnd5e.common import dice_spec
 from engine.rules.mixin import RulesetMixin
 from engine.world.cover import cover_between
@@ -285,7 +285,7 @@ class Attacks(RulesetMixin):
     def attack_bonus(self, a: Actor, w: dict, melee: bool) -> int:
         if "to_hit" in w:
             return int(w["to_hit"])
-        return self._dmg_mod(a, w, melee) + a.data["prof"]
+        return self._dmg_mod(a, w, melee) + (a.data["prof"] if gear.proficient_weapon(a, w) else 0)   # gear.py
 
     def _dmg_mod(self, a, w, melee):
         s, d = self.ab(a, "str"), self.ab(a, "dex")

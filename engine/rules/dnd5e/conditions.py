@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from engine.rules import aerial
 from engine.rules.core import Actor, Illegal
-from engine.rules.dnd5e import feats
+from engine.rules.dnd5e import feats, gear
 from engine.rules.dnd5e.common import SKILL_ABILITY, mod
 from engine.rules.dnd5e.data import (
     CONDITION_RULE,
@@ -121,7 +121,8 @@ class Conditions(RulesetMixin):
         return session.roll(name, 20, 1, who=who, rule=rule, purpose=purpose)[0]
 
     def saving_throw(self, session, a: Actor, ability: str, dc: int, source_actor, rule: str, purpose: str,
-                     cover_level: str = "none") -> bool:
+                     cover_level: str = "none", advantage: str | None = None) -> bool:
+        """``advantage``: a reason the caller gives (Dungeon Delver against a trap, DND-F05)."""
         if ability in ("str", "dex"):
             c = self.tagged(a, "auto_fail_str_dex")
             if c:
@@ -132,6 +133,11 @@ class Conditions(RulesetMixin):
         if a.data.get("feats"):
             adv = adv or feats.save_advantage(self, session, a, ability, source_actor, rule)
         dis = ability == "dex" and a.has("restrained")                                      # DND-52
+        if advantage:
+            adv, purpose = True, f"{purpose}; {advantage}"
+        why = gear.armour_check_disadvantage(a, ability) if "armor" in a.data else None
+        if why:                                  # armour it is not proficient with: Str / Dex saves (gear.py)
+            dis, purpose = True, f"{purpose}; {why}"
         bonus = self.ab(a, ability) + (a.data["prof"] if ability in a.data["saves"] else 0)
         if a.data.get("feats") and ability == "dex" and source_actor is not None and feats.has(a, "shield_master"):
             bonus += 2                               # DND-F20: its shield's +2 to a Dex save against one target (itself)
@@ -149,9 +155,18 @@ class Conditions(RulesetMixin):
                       "success": ok, "rule": rule})
         return ok
 
-    def check_roll(self, session, a: Actor, skill: str, name: str, rule: str, purpose: str) -> int:
+    def check_roll(self, session, a: Actor, skill: str, name: str, rule: str, purpose: str,
+                   advantage: str | None = None) -> int:
+        """``advantage``: a reason the caller gives (Dungeon Delver looking for a secret door, DND-F05)."""
         dis = a.has("poisoned") or (a.has("frightened") and self._fear_source_in_sight(session, a))   # DND-53, DND-49
-        r = self.d20(session, name, a.id, False, dis, rule, purpose)
+        if advantage:
+            purpose = f"{purpose}; {advantage}"
+        if "armor" in a.data:                    # the armour worn (gear.py): untrained Str / Dex, Stealth
+            why = gear.armour_check_disadvantage(a, SKILL_ABILITY[skill]) or \
+                (gear.stealth_disadvantage(a) if skill == "stealth" else None)
+            if why:
+                dis, purpose = True, f"{purpose}; {why}"
+        r = self.d20(session, name, a.id, bool(advantage), dis, rule, purpose)
         total = r + self.skill(a, skill)
         session.emit({"type": "check", "who": a.id, "skill": skill, "roll": r, "total": total, "rule": rule})
         return total
@@ -191,7 +206,7 @@ class Conditions(RulesetMixin):
             return True
         ta = self.check_roll(session, a, "athletics", "check", rule, "Athletics")
         skill = max(("athletics", "acrobatics"), key=lambda s: self.skill(t, s))
-        dis = t.has("poisoned")
+        dis = t.has("poisoned") or ("armor" in t.data and gear.armour_check_disadvantage(t, SKILL_ABILITY[skill]) is not None)
         r = self.d20(session, "contest", t.id, False, dis, rule, skill.capitalize())
         tt = r + self.skill(t, skill)
         ok = ta > tt

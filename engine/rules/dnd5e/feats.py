@@ -15,6 +15,7 @@ import difflib
 from typing import TypedDict
 
 from engine.errors import SceneError
+from engine.rules.dnd5e import gear
 
 
 class Prereq(TypedDict):
@@ -185,8 +186,8 @@ def mod_hook(fn):
 
 def power_attack_feat(rs, a, w, melee) -> str | None:
     """Which feat allows the −5 / +10 with this weapon: GWM (melee, heavy), Sharpshooter (ranged weapon)."""
-    if melee and "heavy" in w["properties"] and has(a, "great_weapon_master"):
-        return "great_weapon_master"
+    if melee and "heavy" in w["properties"] and has(a, "great_weapon_master") and gear.proficient_weapon(a, w):
+        return "great_weapon_master"       # "a heavy weapon in which you are proficient" (gear.py, DND-F18)
     if not melee and "ranged" in w["properties"] and has(a, "sharpshooter"):
         return "sharpshooter"
     return None
@@ -314,7 +315,8 @@ def defensive_duelist(rs, session, a, t, plan, roll, total, ac, hit, crit):
         return None
     if t.data["reaction_used"] or rs.incapacitated(t) or not rs.sees(session, t, a):
         return None
-    if not any("finesse" in w["properties"] for w in t.data["weapons"]) or not reaction_taken(t, "defensive_duelist"):
+    if not any("finesse" in w["properties"] and gear.proficient_weapon(t, w) for w in t.data["weapons"]) \
+            or not reaction_taken(t, "defensive_duelist"):
         return None
     if total >= ac + t.data["prof"]:
         return None            # it would not turn the hit: a table would not spend the reaction

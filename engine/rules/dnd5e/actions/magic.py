@@ -4,7 +4,7 @@ dispatched by ``Dnd5e.ACTIONS``. ``rs`` is the ruleset."""
 from __future__ import annotations
 
 from engine.rules.core import Illegal
-from engine.rules.dnd5e import feats
+from engine.rules.dnd5e import feats, gear
 from engine.rules.dnd5e.common import dice_spec
 from engine.rules.dnd5e.data import CONDITION_RULE, CONDITIONS, SPELLS
 from engine.world.geometry import distance_m, engaged
@@ -42,6 +42,8 @@ class Cast:
         name = act["spell"]
         if name not in a.data["spells"]:
             raise Illegal(f"{a.name} does not know {name}; its spells: {', '.join(a.data['spells']) or 'none'}", "DND-21", "spell")
+        if "armor" in a.data and gear.untrained(a):
+            raise Illegal(f"{a.name} wears armour it is not proficient with: it cannot cast spells", "DND-21", "spell")
         sp = SPELLS[name]
         turn = session.state.turn
         if sp["time"] == "bonus":
@@ -187,7 +189,8 @@ class Gm:
             if act.get("remove"):
                 rs.remove_condition(session, t, act["remove"], CONDITION_RULE[act["remove"]])
         elif k == "damage":
-            rs.apply_damage(session, t, act["amount"], act.get("type", "bludgeoning"), "gm", "DND-33")
+            rs.apply_damage(session, t, act["amount"], act.get("type", "bludgeoning"), "trap" if act.get("trap") else "gm",
+                            "DND-33")
         elif k == "heal":
             rs.heal(session, t, act["amount"], "DND-02")
         elif k == "temp_hp":

@@ -6,7 +6,7 @@ from __future__ import annotations
 from engine.rules import aerial
 from engine.rules.core import BadAction, Illegal
 from engine.rules.dnd5e.actions.objects import AttackObject, names_object
-from engine.rules.dnd5e import feats
+from engine.rules.dnd5e import feats, gear
 from engine.rules.dnd5e.common import OBJECTS, dice_spec
 from engine.world.geometry import distance_m, engaged
 
@@ -273,6 +273,8 @@ class Hide:
         total = rs.check_roll(session, a, "stealth", "check", "DND-23", "Stealth to hide")
         a.data["hidden"] = total
         session.emit({"type": "hide", "who": a.id, "stealth": total, "rule": "DND-23"})
+        if rs.opt("hide_passive") == "passive_perception":
+            gear.passive_notice(rs, session, a, total)      # the SRD: a watcher's passive Perception (Observant +5)
 
 
 class Search:
