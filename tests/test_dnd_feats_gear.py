@@ -43,9 +43,11 @@ def test_armour_keys_are_validated_naming_the_key():
     with pytest.raises(SceneError) as e:
         make([hero(armor="chainmail")])
     assert "characters[0].armor" in str(e.value) and "'chain_mail'" in str(e.value)
-    with pytest.raises(SceneError) as e:
-        make([hero(armor="plate", ac=12)])
-    assert "characters[0].ac" in str(e.value)
+    for extra in ({"armor": "plate"}, {"shield": True}):
+        with pytest.raises(SceneError) as e:
+            make([hero(ac=12, **extra)])
+        assert "characters[0].ac" in str(e.value)
+    assert actor(hero(shield=True, abilities={"dex": 14})).data["ac"] == 14          # 10 + 2 + shield
     with pytest.raises(SceneError) as e:
         make([hero(armor={"name": "leather", "category": "mithral"})])
     assert "characters[0].armor.category" in str(e.value)
@@ -206,10 +208,10 @@ def test_dnd_f05_dungeon_delver_advantage_and_resistance_against_a_trap():
         assert len(finds(evs, "roll", name="save")) == dice
         assert find(evs, "damage", who="f")["amount"] == dmg
     s = make([hero(feats=["dungeon_delver"])])
-    evs = step(s, "gm", "damage", target="f", amount=10, type="fire", trap=True)
+    evs = step(s, "gm", "trap", target="f", save="con", dc=30, damage="1d10", type="fire", rolls={"save": [2, 3], "trap": 10})
     assert find(evs, "damage")["amount"] == 5 and "Dungeon Delver" in find(evs, "damage")["notes"][0]
     evs = step(s, "gm", "damage", target="f", amount=10, type="fire")
-    assert find(evs, "damage")["amount"] == 10                         # not a trap
+    assert find(evs, "damage")["amount"] == 10                         # not a trap: no resistance
 
 
 def test_dnd_f05_dungeon_delver_finds_secret_doors_and_dnd_f29_observant_passive():

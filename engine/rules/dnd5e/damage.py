@@ -44,8 +44,7 @@ def elemental_adept(rs, session, a, dmg):
 
 @damage_modifier("DND-F05")
 def dungeon_delver(rs, session, a, dmg):
-    """Resistance to the damage of a trap (damage whose source is ``trap``: the game master's ``trap`` tool, or its
-    ``damage`` with ``trap = true``)."""
+    """Resistance to the damage of a trap (damage whose source is ``trap``: the game master's ``trap`` tool)."""
     if dmg["source"] == "trap" and a.data.get("feats") and feats.has(a, "dungeon_delver") \
             and dmg["type"] not in dmg["resist"]:
         dmg["resist"].add(dmg["type"])

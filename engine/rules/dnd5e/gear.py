@@ -101,8 +101,9 @@ def setup(raw_fields: dict, given: set, abilities: dict, feats_: list, weapons: 
     out: dict = {}
     armour = armour_of(raw_fields.get("armor"), file, key)
     shield = bool(raw_fields.get("shield"))
-    if armour is not None and "ac" in given:
-        raise SceneError(file, f"{key}.ac", "give the armour (armor) or the AC (ac), not both: the AC comes from the armour")
+    if (armour is not None or shield) and "ac" in given:
+        raise SceneError(file, f"{key}.ac", "give the armour (armor, shield) or the AC (ac), not both: the AC comes "
+                         "from the armour")
     profs = raw_fields.get("armor_proficiencies")
     if profs is not None:
         for j, p in enumerate(profs):

@@ -514,8 +514,7 @@ class Dnd5e(Conditions, Damage, Attacks, Mounts, Ruleset):
             "end_turn": {"stay_aloft": P("bool", help="false: do not spend the bonus action on staying aloft, and fall (AIR-10)")},
             # the game master's tools (actor = "gm"), for tables and demos
             "condition": {"target": P("id", True), "add": P("str"), "remove": P("str"), "source": P("id")},
-            "damage": {"target": P("id", True), "amount": P("int", True), "type": P("str", default="bludgeoning"),
-                       "trap": P("bool", help="the damage of a trap (Dungeon Delver's resistance)")},
+            "damage": {"target": P("id", True), "amount": P("int", True), "type": P("str", default="bludgeoning")},
             "heal": {"target": P("id", True), "amount": P("int", True)},
             "temp_hp": {"target": P("id", True), "amount": P("int", True)},
             "inspire": {"target": P("id", True, help="the Inspiring Leader whose 10-minute speech the game master rules took place")},

@@ -189,8 +189,7 @@ class Gm:
             if act.get("remove"):
                 rs.remove_condition(session, t, act["remove"], CONDITION_RULE[act["remove"]])
         elif k == "damage":
-            rs.apply_damage(session, t, act["amount"], act.get("type", "bludgeoning"), "trap" if act.get("trap") else "gm",
-                            "DND-33")
+            rs.apply_damage(session, t, act["amount"], act.get("type", "bludgeoning"), "gm", "DND-33")
         elif k == "heal":
             rs.heal(session, t, act["amount"], "DND-02")
         elif k == "temp_hp":
