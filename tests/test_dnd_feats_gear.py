@@ -243,3 +243,12 @@ def test_dnd_f29_observant_notices_a_hider_by_passive_perception_option():
         evs = step(s, "r", "hide", rolls={"check": 4})      # Stealth 4 + 4 + 2 x 3 = 14; passive 10 (+5 Observant)
         assert bool(find(evs, "revealed", by="w")) == revealed, (feats_, opt)
         assert (s.state.actors["r"].data["hidden"] is None) == revealed
+
+
+def test_armour_without_proficiency_also_stops_war_casters_cantrip():
+    for profs, weapon in (([], "dagger"), (["light"], "fire_bolt")):
+        mage = {"id": "m", "kind": "mage", "side": "r", "at": [5, 5, 0], "spells": ["fire_bolt"], "feats": ["war_caster"],
+                "weapons": ["dagger"], "reactions": {"war_caster": True}, "armor": "leather", "armor_proficiencies": profs}
+        s = make([guard("g", side="b", at=(5, 4, 0)), mage])
+        evs = step(s, "g", "move", to=[5, 1, 0], rolls={"attack": 15, "damage": 3})
+        assert find(evs, "attack", who="m")["weapon"] == weapon

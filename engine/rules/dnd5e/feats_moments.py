@@ -142,6 +142,9 @@ def war_caster_spell(rs, session, r, victim, before) -> bool:
     ``war_caster``: default decline, the weapon attack is made). True when the spell was cast."""
     if not r.data.get("feats") or not has(r, "war_caster") or not reaction_taken(r, "war_caster"):
         return False
+    from engine.rules.dnd5e import gear
+    if "armor" in r.data and gear.untrained(r):
+        return False                   # no spells in armour it is not proficient with (gear.py)
     from engine.rules.core import Illegal
     from engine.rules.dnd5e.actions.magic import spell_attack, spell_plan
     from engine.rules.dnd5e.data import SPELLS
