@@ -140,6 +140,8 @@ def test_dnd_f17_heavy_armor_master_needs_heavy_armour_when_the_sheet_gives_armo
 # weapon proficiencies ------------------------------------------------------------------------------------------------
 def test_weapon_proficiency_adds_the_bonus_and_dnd_f18_weapon_master_gives_four():
     s = make([hero(weapons=["longsword"], weapon_proficiencies=["simple"], abilities={"str": 16}), guard()])
+    pv = s.preview({"actor": "f", "action": "attack", "target": "g"})
+    assert pv["to_hit_bonus"] == 3 and "not proficient" in pv["not_proficient"]
     evs = step(s, "f", "attack", target="g", rolls={"attack": 10})
     assert find(evs, "attack")["bonus"] == 3                                       # Str only: not proficient
     wm = hero(weapons=["longsword"], weapon_proficiencies=["simple"], abilities={"str": 16}, feats=["weapon_master"],
@@ -148,6 +150,7 @@ def test_weapon_proficiency_adds_the_bonus_and_dnd_f18_weapon_master_gives_four(
     evs = step(s, "f", "attack", target="g", rolls={"attack": 10})
     assert find(evs, "attack")["bonus"] == 3 + 3                                   # Str 17 (+3) + proficiency 3
     assert s.state.actors["f"].data["feat_weapons"] == ["longsword", "rapier", "whip", "longbow"]
+    assert "not_proficient" not in s.preview({"actor": "f", "action": "attack", "target": "g"})
     a = make([{k: v for k, v in wm.items() if k != "feat_weapons"}]).state.actors["f"]
     assert a.data["feat_weapons"] == ["longsword"] and "longsword" in a.data["weapon_profs"]   # default: carried
     with pytest.raises(SceneError) as e:

@@ -685,6 +685,8 @@ class Dnd5e(Conditions, Damage, Attacks, Mounts, Ruleset):
                         "fall_roll_on_hit": t.flying, "chance_fall_roll_moves_it": 0.8 if t.flying else 0.0})
             if a.data.get("feats") or t.data.get("feats"):
                 out["feats"] = feats.preview_lines(self, session, a, t, plan, act, mods)
+            if "weapon_profs" in a.data and not gear.proficient_weapon(a, plan["weapon"]):
+                out["not_proficient"] = f"{a.name} is not proficient with the {plan['weapon']['name']}: no proficiency bonus"
         elif act["action"] == "cast":
             sp = SPELLS[plan["spell"]]
             cmod = self.ab(a, a.data["casting"])
