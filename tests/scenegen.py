@@ -97,6 +97,18 @@ def dnd5e_scene_text(rng: random.Random) -> str:
                     lines += ["feats = [" + ", ".join(f'"{f}"' for f in picks) + "]"]
                     if rng.random() < 0.25:
                         lines += ["reactions = { opportunity_attack = false }"]
+                else:
+                    picks = []
+                if rng.random() < 0.3:               # random armour (gear.py), now and then worn untrained
+                    from engine.rules.dnd5e.gear import ARMOUR, NEEDS
+                    lines += [f'armor = "{rng.choice(sorted(ARMOUR))}"']
+                    if rng.random() < 0.5:
+                        lines += ["shield = true"]
+                    if rng.random() < 0.5:
+                        profs = {NEEDS[f] for f in picks if f in NEEDS} | set(rng.sample(["light", "medium", "heavy", "shields"], rng.randint(0, 2)))
+                        lines += ["armor_proficiencies = [" + ", ".join(f'"{p}"' for p in sorted(profs)) + "]"]
+                if rng.random() < 0.15:
+                    lines += ['weapon_proficiencies = ["simple"]', "hit_die = 10"]
                 break
     return "\n".join(lines) + "\n"
 

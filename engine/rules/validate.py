@@ -179,6 +179,8 @@ def check_character(ruleset: str, raw: dict, file: str, key: str) -> None:
             raise SceneError(file, f"{key}.{f}", f"must be {what} {lo:g}..{hi:g}, got {raw[f]!r}")
     if ruleset == "dnd5e":
         _weapons(raw.get("weapons"), _DND_WEAPON, _DND_WEAPON_HELP, file, key)
+        if raw.get("hit_dice") is not None and not _num(raw["hit_dice"], 0, 30, True):
+            raise SceneError(file, f"{key}.hit_dice", f"hit dice left: an integer 0..30, got {raw['hit_dice']!r}")
         slots = raw.get("spell_slots")
         if isinstance(slots, dict):
             for k, v in slots.items():

@@ -9,7 +9,7 @@ from typing import Any
 from engine.rules import riding
 from engine.rules import aerial
 from engine.rules.core import Actor, Illegal, Session
-from engine.rules.dnd5e import advantage, feats
+from engine.rules.dnd5e import advantage, feats, gear
 from engine.rules.dnd5e.common import dice_spec
 from engine.rules.mixin import RulesetMixin
 from engine.world.cover import cover_between, cover_many
@@ -167,14 +167,9 @@ class Attacks(RulesetMixin):
             if in_melee_reach(rb, a.body().moved(*there), reach, cell) and not in_melee_reach(rb, a.body().moved(*here), reach, cell):
                 a.x, a.y, a.layer = there
                 aerial._carry_rider(session, a)
-                if not self.sees(session, r, a):
+                plan = feats.reaction_plan(self, session, r, a, w, opportunity=True) if self.sees(session, r, a) else None
+                if plan is None:
                     continue
-                try:
-                    plan = self._attack_plan(session, r, a, w, False)
-                except Illegal:
-                    continue
-                plan["kind"] = "reaction"
-                plan["opportunity"] = True
                 r.data["reaction_used"] = True
                 session.emit({"type": "opportunity_attack", "who": r.id, "target": a.id, "weapon": w["name"],
                               "rule": "DND-F15", "reach_rule": "AIR-05", "trigger": "entered reach"})
@@ -265,7 +260,7 @@ class Attacks(RulesetMixin):
     def attack_bonus(self, a: Actor, w: dict, melee: bool) -> int:
         if "to_hit" in w:
             return int(w["to_hit"])
-        return self._dmg_mod(a, w, melee) + a.data["prof"]
+        return self._dmg_mod(a, w, melee) + (a.data["prof"] if gear.proficient_weapon(a, w) else 0)   # gear.py
 
     def _dmg_mod(self, a, w, melee):
         s, d = self.ab(a, "str"), self.ab(a, "dex")

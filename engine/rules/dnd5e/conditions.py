@@ -6,7 +6,7 @@ from engine.rules.dnd5e import mounts
 from engine.rules import riding
 from engine.rules import aerial
 from engine.rules.core import Actor, Illegal
-from engine.rules.dnd5e import feats
+from engine.rules.dnd5e import feats, gear
 from engine.rules.dnd5e.common import SKILL_ABILITY, mod
 from engine.rules.dnd5e.data import (
     CONDITION_RULE,
@@ -95,7 +95,8 @@ class Conditions(RulesetMixin):
         return session.roll(name, 20, 1, who=who, rule=rule, purpose=purpose)[0]
 
     def saving_throw(self, session, a: Actor, ability: str, dc: int, source_actor, rule: str, purpose: str,
-                     cover_level: str = "none") -> bool:
+                     cover_level: str = "none", advantage: str | None = None) -> bool:
+        """``advantage``: a reason the caller gives (Dungeon Delver against a trap, DND-F05)."""
         if ability in ("str", "dex"):
             c = self.tagged(a, "auto_fail_str_dex")
             if c:
@@ -106,6 +107,11 @@ class Conditions(RulesetMixin):
         if a.data.get("feats"):
             adv = adv or feats.save_advantage(self, session, a, ability, source_actor, rule)
         dis = ability == "dex" and a.has("restrained")                                      # DND-52
+        if advantage:
+            adv, purpose = True, f"{purpose}; {advantage}"
+        why = gear.armour_check_disadvantage(a, ability) if "armor" in a.data else None
+        if why:                                  # armour it is not proficient with: Str / Dex saves (gear.py)
+            dis, purpose = True, f"{purpose}; {why}"
         bonus = self.ab(a, ability) + (a.data["prof"] if ability in a.data["saves"] else 0)
         if a.data.get("feats") and ability == "dex" and source_actor is not None and feats.has(a, "shield_master"):
             bonus += 2                               # DND-F20: its shield's +2 to a Dex save against one target (itself)
@@ -131,7 +137,7 @@ class Conditions(RulesetMixin):
             return True
         ta = check_roll(self, session, a, "athletics", "check", rule, "Athletics")
         skill = max(("athletics", "acrobatics"), key=lambda s: skill_bonus(self, t, s))
-        dis = t.has("poisoned")
+        dis = t.has("poisoned") or ("armor" in t.data and gear.armour_check_disadvantage(t, SKILL_ABILITY[skill]) is not None)
         r = self.d20(session, "contest", t.id, False, dis, rule, skill.capitalize())
         tt = r + skill_bonus(self, t, skill)
         ok = ta > tt
@@ -171,9 +177,18 @@ def check_grapples(rs, session) -> None:
                 release(rs, session, t, g, "DND-47", f"{t.name} is out of {g.name}'s reach")
 
 
-def check_roll(rs, session, a: Actor, skill: str, name: str, rule: str, purpose: str) -> int:
+def check_roll(rs, session, a: Actor, skill: str, name: str, rule: str, purpose: str,
+               advantage: str | None = None) -> int:
+    """``advantage``: a reason the caller gives (Dungeon Delver looking for a secret door, DND-F05)."""
     dis = a.has("poisoned") or (a.has("frightened") and fear_source_in_sight(rs, session, a))   # DND-53, DND-49
-    r = rs.d20(session, name, a.id, False, dis, rule, purpose)
+    if advantage:
+        purpose = f"{purpose}; {advantage}"
+    if "armor" in a.data:                    # the armour worn (gear.py): untrained Str / Dex, Stealth
+        why = gear.armour_check_disadvantage(a, SKILL_ABILITY[skill]) or \
+            (gear.stealth_disadvantage(a) if skill == "stealth" else None)
+        if why:
+            dis, purpose = True, f"{purpose}; {why}"
+    r = rs.d20(session, name, a.id, bool(advantage), dis, rule, purpose)
     total = r + skill_bonus(rs, a, skill)
     session.emit({"type": "check", "who": a.id, "skill": skill, "roll": r, "total": total, "rule": rule})
     return total

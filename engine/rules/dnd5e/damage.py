@@ -8,7 +8,7 @@ from engine.rules import riding
 from engine.rules import aerial
 from engine.rules.core import Actor
 from engine.rules.hooks import Hook
-from engine.rules.dnd5e import feats
+from engine.rules.dnd5e import feats, gear
 from engine.rules.mixin import RulesetMixin
 
 #: The damage modifiers, applied in order before the damage is dealt: each a small named function with its rule ID,
@@ -39,6 +39,15 @@ def elemental_adept(rs, session, a, dmg):
         dmg["notes"].append("Elemental Adept ignores the resistance (DND-F02)")
 
 
+@damage_modifier("DND-F05")
+def dungeon_delver(rs, session, a, dmg):
+    """Resistance to the damage of a trap (damage whose source is ``trap``: the game master's ``trap`` tool)."""
+    if dmg["source"] == "trap" and a.data.get("feats") and feats.has(a, "dungeon_delver") \
+            and dmg["type"] not in dmg["resist"]:
+        dmg["resist"].add(dmg["type"])
+        dmg["notes"].append("Dungeon Delver: resistance to a trap's damage (DND-F05)")
+
+
 @damage_modifier("DND-33")
 def immunity_resistance_vulnerability(rs, session, a, dmg):
     """After all other modifiers; the same type counts once."""
@@ -56,9 +65,10 @@ def immunity_resistance_vulnerability(rs, session, a, dmg):
 
 @damage_modifier("DND-F17")
 def heavy_armor_master(rs, session, a, dmg):
-    """Bludgeoning, piercing and slashing damage from weapon attacks -3 (its heavy armour: armour is not modelled)."""
+    """In heavy armour (``gear.heavy_armour_worn``: a sheet without ``armor`` is taken to wear it), bludgeoning,
+    piercing and slashing damage from weapon attacks -3."""
     if a.data.get("feats") and dmg["amount"] > 0 and dmg["type"] in ("bludgeoning", "piercing", "slashing") \
-            and dmg["rule"] == "DND-16" and feats.has(a, "heavy_armor_master"):
+            and dmg["rule"] == "DND-16" and feats.has(a, "heavy_armor_master") and gear.heavy_armour_worn(a):
         dmg["amount"] = max(0, dmg["amount"] - 3)
         dmg["notes"].append("Heavy Armor Master: -3 (DND-F17)")
 

@@ -15,6 +15,7 @@ import difflib
 from typing import TypedDict
 
 from engine.errors import SceneError
+from engine.rules.dnd5e import gear
 
 
 class Prereq(TypedDict):
@@ -185,8 +186,8 @@ def mod_hook(fn):
 
 def power_attack_feat(rs, a, w, melee) -> str | None:
     """Which feat allows the −5 / +10 with this weapon: GWM (melee, heavy), Sharpshooter (ranged weapon)."""
-    if melee and "heavy" in w["properties"] and has(a, "great_weapon_master"):
-        return "great_weapon_master"
+    if melee and "heavy" in w["properties"] and has(a, "great_weapon_master") and gear.proficient_weapon(a, w):
+        return "great_weapon_master"       # "a heavy weapon in which you are proficient" (gear.py, DND-F18)
     if not melee and "ranged" in w["properties"] and has(a, "sharpshooter"):
         return "sharpshooter"
     return None
@@ -314,7 +315,8 @@ def defensive_duelist(rs, session, a, t, plan, roll, total, ac, hit, crit):
         return None
     if t.data["reaction_used"] or rs.incapacitated(t) or not rs.sees(session, t, a):
         return None
-    if not any("finesse" in w["properties"] for w in t.data["weapons"]) or not reaction_taken(t, "defensive_duelist"):
+    if not any("finesse" in w["properties"] and gear.proficient_weapon(t, w) for w in t.data["weapons"]) \
+            or not reaction_taken(t, "defensive_duelist"):
         return None
     if total >= ac + t.data["prof"]:
         return None            # it would not turn the hit: a table would not spend the reaction
@@ -407,56 +409,58 @@ def shield_master_evades(rs, session, t) -> bool:
     return True
 
 
+def reaction_plan(rs, session, r, t, w, opportunity: bool = False):
+    """The plan of a reaction attack by ``r`` on ``t`` with ``w``, marked as a reaction (and an opportunity attack
+    when ``opportunity``); None when the attack is not legal now (e.g. charmed, DND-54)."""
+    from engine.rules.core import Illegal
+    try:
+        plan = rs._attack_plan(session, r, t, w, False)
+    except Illegal:
+        return None
+    plan["kind"] = "reaction"
+    if opportunity:
+        plan["opportunity"] = True
+    return plan
+
+
+def _may_react(rs, r, foe, feat: str) -> bool:
+    """``r`` has the feat, is hostile to ``foe``, alive and able, its reaction unspent and its policy take."""
+    return bool(r.data.get("feats")) and has(r, feat) and rs.hostile(r, foe) and not r.dead \
+        and not rs.incapacitated(r) and not r.data["reaction_used"] and reaction_taken(r, feat)
+
+
+def _reaction_melee_attack(rs, session, r, t, feat: str, text: str) -> bool:
+    """A feat's reaction melee weapon attack (its longest-reach melee weapon) on ``t``; False when none is legal."""
+    w, _reach = rs._oa_weapon(r)
+    plan = None if w is None else reaction_plan(rs, session, r, t, w)
+    if plan is None:
+        return False
+    r.data["reaction_used"] = True
+    session.emit({"type": "reaction", "who": r.id, "feat": feat, "target": t.id, "rule": FEAT_ID[feat], "text": text})
+    rs._resolve_attack(session, r, t, plan, {})
+    return True
+
+
 def mage_slayer(rs, session, caster):
     """DND-F40: a creature within 1.5 m casts a spell: a reaction melee weapon attack against it."""
-    from engine.rules.core import Illegal
     from engine.world.geometry import engaged
     for r in list(session.state.actors.values()):
-        if r.id == caster.id or not r.data.get("feats") or not has(r, "mage_slayer") or not rs.hostile(r, caster):
+        if r.id == caster.id or not _may_react(rs, r, caster, "mage_slayer") or not engaged(r.body(), caster.body()):
             continue
-        if r.dead or rs.incapacitated(r) or r.data["reaction_used"] or not reaction_taken(r, "mage_slayer"):
-            continue
-        if not engaged(r.body(), caster.body()):
-            continue
-        w, _reach = rs._oa_weapon(r)
-        if w is None:
-            continue
-        try:
-            plan = rs._attack_plan(session, r, caster, w, False)
-        except Illegal:
-            continue
-        plan["kind"] = "reaction"
-        r.data["reaction_used"] = True
-        session.emit({"type": "reaction", "who": r.id, "feat": "mage_slayer", "target": caster.id, "rule": "DND-F40",
-                      "text": "a melee attack against the caster"})
-        rs._resolve_attack(session, r, caster, plan, {})
-        if caster.dead or caster.hp == 0:
+        if _reaction_melee_attack(rs, session, r, caster, "mage_slayer", "a melee attack against the caster") \
+                and (caster.dead or caster.hp == 0):
             return
 
 
 def sentinel_protects(rs, session, attacker, target):
     """DND-F37: a creature within 1.5 m attacks someone other than the Sentinel: a reaction melee attack on it."""
-    from engine.rules.core import Illegal
     from engine.world.geometry import engaged
     for r in list(session.state.actors.values()):
-        if r.id in (attacker.id, target.id) or not r.data.get("feats") or not has(r, "sentinel"):
+        if r.id in (attacker.id, target.id) or not _may_react(rs, r, attacker, "sentinel") \
+                or not engaged(r.body(), attacker.body()):
             continue
-        if not rs.hostile(r, attacker) or r.dead or rs.incapacitated(r) or r.data["reaction_used"] \
-                or not reaction_taken(r, "sentinel") or not engaged(r.body(), attacker.body()):
-            continue
-        w, _reach = rs._oa_weapon(r)
-        if w is None:
-            continue
-        try:
-            plan = rs._attack_plan(session, r, attacker, w, False)
-        except Illegal:
-            continue
-        plan["kind"] = "reaction"
-        r.data["reaction_used"] = True
-        session.emit({"type": "reaction", "who": r.id, "feat": "sentinel", "target": attacker.id, "rule": "DND-F37",
-                      "text": f"{attacker.name} attacked {target.name}: a reaction attack"})
-        rs._resolve_attack(session, r, attacker, plan, {})
-        return
+        if _reaction_melee_attack(rs, session, r, attacker, "sentinel", f"{attacker.name} attacked {target.name}: a reaction attack"):
+            return
 
 
 #: the reactions each feat brings (the ordinary opportunity attack is everyone's)

@@ -9,8 +9,11 @@ RULES = [
      'tests': ['tests/test_dnd_feats.py::test_dnd_f00_unknown_feat_names_the_key_and_the_closest_name', 'tests/test_dnd_feats.py::test_dnd_f00_prerequisite_and_once_each_and_increase', 'tests/test_dnd_feats.py::test_dnd_f00_lost_prerequisite_makes_the_feat_unusable', 'tests/test_dnd_feats.py::test_dnd_f00_feats_in_the_json_state_and_the_panel']},
     {'id': 'DND-F01',
      'rule': 'Martial Adept',
-     'status': 'built (rests do not exist: one die per scene)',
-     'decision': 'two manoeuvres from trip, pushing, precision (`feat_choices = {martial_adept = "trip+precision"}`, the default); one superiority d6 (die name `superiority`); `attack` with `manoeuvre = ...`: precision adds it to the attack roll, trip and pushing to the damage, then a Str save (DC 8 + prof + Str or Dex) or prone / pushed up to 3 m',
+     'status': 'built',
+     'decision': 'two manoeuvres from trip, pushing, precision (`feat_choices = {martial_adept = "trip+precision"}`, '
+                 "the default); one superiority d6 (die name `superiority`), back after the game master's "
+                 '`short_rest`; `attack` with `manoeuvre = ...`: precision adds it to the attack roll, trip and '
+                 'pushing to the damage, then a Str save (DC 8 + prof + Str or Dex) or prone / pushed up to 3 m',
      'where': '5e `_resolve_attack`; feat moments `superiority_die`, `manoeuvre_effect`',
      'tests': ['tests/test_dnd_feats.py::test_dnd_f01_martial_adept_trip_and_precision']},
     {'id': 'DND-F02',
@@ -33,10 +36,17 @@ RULES = [
      'tests': ['tests/test_dnd_feats.py::test_dnd_f04_athlete_stands_for_1_5_m']},
     {'id': 'DND-F05',
      'rule': 'Dungeon Delver',
-     'status': 'partly (recorded; the map has no traps or secret doors)',
-     'decision': 'recorded and shown',
-     'where': 'feats `FEATS`',
-     'tests': ['tests/test_dnd_feats.py::test_dnd_f_recorded_feats']},
+     'status': 'built (fast travel is not modelled: the passive Wisdom penalty never arises)',
+     'decision': 'traps are the game master\'s (the map has none): `actor = "gm"`, `trap` (`target`, `save` default '
+                 'dex, `dc` default 15, `damage` default 2d10 (dice named `trap`), `type`, `half`): the save has '
+                 "advantage and the damage (source `trap`) is resisted (a damage modifier on that source); "
+                 'secret doors likewise: `secret_door` (`target`, `dc`, `skill` perception or '
+                 'investigation, `active`): an active search is a check with advantage, a passive score gets +5 '
+                 "(5e's rule for advantage on a passive check; the document is silent)",
+     'where': '`dnd5e/actions/rest.py` `Trap`, `SecretDoor`; `dnd5e/damage.py` `dungeon_delver`; 5e `saving_throw`, '
+              '`check_roll`',
+     'tests': ['tests/test_dnd_feats_gear.py::test_dnd_f05_dungeon_delver_advantage_and_resistance_against_a_trap',
+               'tests/test_dnd_feats_gear.py::test_dnd_f05_dungeon_delver_finds_secret_doors_and_dnd_f29_observant_passive']},
     {'id': 'DND-F06',
      'rule': 'Savage Attacker',
      'status': 'built',
@@ -51,10 +61,17 @@ RULES = [
      'tests': ['tests/test_dnd_feats.py::test_dnd_f_sheet_feats_recorded_with_their_increase']},
     {'id': 'DND-F08',
      'rule': 'Heavily Armored',
-     'status': "partly (the +1 Str; armour proficiency: armour is not modelled, the sheet's AC is)",
-     'decision': '+1 Str applied',
-     'where': 'feats `setup`',
-     'tests': ['tests/test_dnd_feats.py::test_dnd_f_recorded_feats']},
+     'status': 'built',
+     'decision': '+1 Str; heavy armour proficiency added to `armor_proficiencies`; prerequisite (the document: '
+                 '"biegłość w średnich pancerzach") medium armour proficiency, checked when the sheet lists '
+                 '`armor_proficiencies` (a sheet without the list is proficient with what it wears, as before). '
+                 'Armour (`armor = "plate"`, SRD 5.1 table: the document has none) worn without proficiency: '
+                 'disadvantage on Str and Dex attack rolls, checks and saves, no spells (SRD; the document is '
+                 'silent)',
+     'where': '`dnd5e/gear.py` `setup`, `untrained`, `armour_check_disadvantage`, `untrained_armour_attacker`; 5e '
+              '`saving_throw`, `check_roll`, `_contest`; `dnd5e/actions/magic.py` `Cast.check`',
+     'tests': ['tests/test_dnd_feats_gear.py::test_dnd_f08_heavily_armored_gives_heavy_armour_proficiency_and_needs_medium',
+               'tests/test_dnd_feats_gear.py::test_armour_without_proficiency_disadvantage_on_str_dex_attacks_checks_saves_and_no_spells']},
     {'id': 'DND-F09',
      'rule': 'Skulker',
      'status': 'built',
@@ -81,10 +98,11 @@ RULES = [
      'tests': ['tests/test_dnd_feats.py::test_dnd_f12_mounted_combatant_redirects_attacks_and_the_mount_evades', 'tests/test_dnd_feats.py::test_dnd_f12_mounted_combatant_advantage_on_smaller_unmounted']},
     {'id': 'DND-F13',
      'rule': 'Lightly Armored',
-     'status': 'partly (the +1; armour proficiency is not modelled)',
-     'decision': '+1 Dex or Str applied',
-     'where': 'feats `setup`',
-     'tests': ['tests/test_dnd_feats.py::test_dnd_f_recorded_feats']},
+     'status': 'built',
+     'decision': '+1 Dex or Str; light armour proficiency added to `armor_proficiencies` (no prerequisite); see '
+                 'DND-F08 for armour worn without proficiency',
+     'where': '`dnd5e/gear.py` `setup`, `proficient_armour`',
+     'tests': ['tests/test_dnd_feats_gear.py::test_dnd_f13_lightly_armored_gives_light_armour_proficiency']},
     {'id': 'DND-F14',
      'rule': 'War Caster',
      'status': 'built (concentration and spell components do not exist in the program)',
@@ -106,21 +124,35 @@ RULES = [
     {'id': 'DND-F17',
      'rule': 'Heavy Armor Master',
      'status': 'built',
-     'decision': '+1 Str; bludgeoning, piercing and slashing damage from weapon attacks −3 (the character is taken to wear its heavy armour: armour is not modelled)',
-     'where': '`dnd5e/damage.py` `heavy_armor_master`',
-     'tests': ['tests/test_dnd_feats.py::test_dnd_f17_heavy_armor_master_reduces_weapon_damage']},
+     'decision': '+1 Str; prerequisite heavy armour proficiency (when the sheet lists `armor_proficiencies`); in '
+                 'heavy armour, bludgeoning, piercing and slashing damage from weapon attacks −3 (the program has no '
+                 'magic weapons: every weapon counts as nonmagical); a sheet without `armor` (its own AC) is taken '
+                 'to wear the heavy armour the feat needs, one with `armor` must wear heavy armour',
+     'where': '`dnd5e/damage.py` `heavy_armor_master`; `dnd5e/gear.py` `heavy_armour_worn`',
+     'tests': ['tests/test_dnd_feats.py::test_dnd_f17_heavy_armor_master_reduces_weapon_damage',
+               'tests/test_dnd_feats_gear.py::test_dnd_f17_heavy_armor_master_needs_heavy_armour_when_the_sheet_gives_armour']},
     {'id': 'DND-F18',
      'rule': 'Weapon Master',
-     'status': 'partly (the +1; every weapon on a sheet is proficient already)',
-     'decision': '+1 Str or Dex applied',
-     'where': 'feats `setup`',
-     'tests': ['tests/test_dnd_feats.py::test_dnd_f_recorded_feats']},
+     'status': 'built',
+     'decision': '+1 Str or Dex; four simple or martial weapons (`feat_weapons = [...]`, exactly four, from the '
+                 'weapon table; default: the simple and martial weapons it carries) added to `weapon_proficiencies` '
+                 '(`simple`, `martial` or names; absent: proficient with every weapon it carries, as before); an '
+                 'attack with a weapon it is not proficient with adds no proficiency bonus (SRD), Great Weapon '
+                 "Master's −5/+10 needs a proficient heavy weapon and Defensive Duelist a proficient finesse weapon "
+                 '(the document)',
+     'where': '`dnd5e/gear.py` `setup`, `proficient_weapon`; 5e `attack_bonus`; feats `power_attack_feat`, '
+              '`defensive_duelist`',
+     'tests': ['tests/test_dnd_feats_gear.py::test_weapon_proficiency_adds_the_bonus_and_dnd_f18_weapon_master_gives_four',
+               'tests/test_dnd_feats_gear.py::test_weapon_proficiency_gates_great_weapon_masters_power_attack']},
     {'id': 'DND-F19',
      'rule': 'Medium Armor Master',
-     'status': "partly (recorded; armour and Stealth penalties are not modelled, the sheet's AC is)",
-     'decision': 'recorded and shown',
-     'where': 'feats `FEATS`',
-     'tests': ['tests/test_dnd_feats.py::test_dnd_f_recorded_feats']},
+     'status': 'built',
+     'decision': 'prerequisite medium armour proficiency (when the sheet lists `armor_proficiencies`); in medium '
+                 "armour no Stealth disadvantage (the armour table's, e.g. half plate) and, with Dex 16 or more, Dex "
+                 'up to +3 to AC instead of +2',
+     'where': '`dnd5e/gear.py` `armour_ac`, `stealth_disadvantage`',
+     'tests': ['tests/test_dnd_feats_gear.py::test_dnd_f19_medium_armor_master_dex_cap_3_and_no_stealth_disadvantage',
+               'tests/test_dnd_feats_gear.py::test_armour_ac_from_the_srd_table_and_the_sheet_ac_untouched_without_it']},
     {'id': 'DND-F20',
      'rule': 'Shield Master',
      'status': 'built',
@@ -141,10 +173,18 @@ RULES = [
      'tests': ['tests/test_dnd_feats.py::test_dnd_f22_spell_sniper_cover_and_double_range']},
     {'id': 'DND-F23',
      'rule': 'Durable',
-     'status': 'partly (the +1 Con; hit dice and rests are not modelled)',
-     'decision': '+1 Con applied (the default HP follow it)',
-     'where': 'feats `setup`',
-     'tests': ['tests/test_dnd_feats.py::test_dnd_f23_durable_raises_con_and_the_default_hp']},
+     'status': 'built (a short rest takes an hour: the game master rules it took place)',
+     'decision': '+1 Con; hit dice (`hit_die` 6/8/10/12, default 8; `hit_dice` left, default its level); `actor = '
+                 '"gm"`, `short_rest`, `target`, `dice`: each die (named `hit_die`) + Con modifier; with Durable a '
+                 'die result below twice the Con modifier (at least 2) counts as it (the document: "traktuj '
+                 'wszystkie wyniki niższe niż twój podwojony modyfikator z kondycji (minimalnie 2) tak jakby były mu '
+                 'równe"); option `durable_minimum = "regain"`: the SRD\'s reading, at least that many HP regained '
+                 'per die. A short rest also returns the Martial Adept die and lets Healer and Inspiring Leader help '
+                 'the character again',
+     'where': '`dnd5e/actions/rest.py` `ShortRest`; `dnd5e/gear.py` `setup`',
+     'tests': ['tests/test_dnd_feats.py::test_dnd_f23_durable_raises_con_and_the_default_hp',
+               'tests/test_dnd_feats_gear.py::test_dnd_f23_durable_minimum_on_hit_dice_short_rest',
+               'tests/test_dnd_feats_gear.py::test_short_rest_restores_the_martial_adept_die']},
     {'id': 'DND-F24',
      'rule': 'Dual Wielder',
      'status': 'built',
@@ -177,10 +217,16 @@ RULES = [
      'tests': ['tests/test_dnd_feats.py::test_dnd_f28_crossbow_expert_no_disadvantage_in_melee_and_bonus_hand_crossbow']},
     {'id': 'DND-F29',
      'rule': 'Observant',
-     'status': 'partly (the +1; passive scores are not used by the program)',
-     'decision': '+1 Int or Wis applied',
-     'where': 'feats `setup`',
-     'tests': ['tests/test_dnd_feats.py::test_dnd_f_recorded_feats']},
+     'status': 'built (lip reading is role-play)',
+     'decision': '+1 Int or Wis; passive Perception and Investigation (10 + the skill bonus) +5, in the JSON state '
+                 '(`passive`) and the character panel; used where the rules compare a passive score: the game '
+                 'master\'s `secret_door` (passive), and, with option `hide_passive = "passive_perception"` (the '
+                 'SRD), Hide: a hostile that could see the hider notices it when its passive Perception is at least '
+                 'the Stealth total (the document contests Hide only with active searchers, DND-23: the default)',
+     'where': '`dnd5e/gear.py` `passive`, `passive_notice`, `panel_rows`; `dnd5e/actions/rest.py` `SecretDoor`',
+     'tests': ['tests/test_dnd_feats_gear.py::test_dnd_f29_observant_passive_in_the_json_state_and_the_panel',
+               'tests/test_dnd_feats_gear.py::test_dnd_f29_observant_notices_a_hider_by_passive_perception_option',
+               'tests/test_dnd_feats_gear.py::test_dnd_f05_dungeon_delver_finds_secret_doors_and_dnd_f29_observant_passive']},
     {'id': 'DND-F30',
      'rule': 'Sharpshooter',
      'status': 'built',
@@ -201,10 +247,12 @@ RULES = [
      'tests': ['scenes/feat_lucky.toml', 'tests/test_dnd_feats.py::test_dnd_f32_lucky_against_an_attack_and_on_a_save_by_policy', 'tests/test_dnd_feats.py::test_dnd_f32_lucky_turns_a_miss_and_spends_a_point']},
     {'id': 'DND-F33',
      'rule': 'Moderately Armored',
-     'status': 'partly (the +1; armour proficiency is not modelled)',
-     'decision': '+1 Str or Dex applied',
-     'where': 'feats `setup`',
-     'tests': ['tests/test_dnd_feats.py::test_dnd_f_recorded_feats']},
+     'status': 'built',
+     'decision': '+1 Str or Dex; medium armour proficiency; prerequisite light armour proficiency (the SRD; the '
+                 'document writes "biegłość w średnich pancerzach", medium, which is what the feat gives: read as a '
+                 'slip), checked when the sheet lists `armor_proficiencies`',
+     'where': '`dnd5e/gear.py` `setup`, `NEEDS`, `GRANTS`',
+     'tests': ['tests/test_dnd_feats_gear.py::test_dnd_f33_moderately_armored_gives_medium_and_needs_light']},
     {'id': 'DND-F34',
      'rule': 'Tough',
      'status': 'built',

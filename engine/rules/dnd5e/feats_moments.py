@@ -29,12 +29,11 @@ def query_notes(a, b, result: dict) -> list[dict]:
     cov = result["cover"]
     if cov in ("half", "three-quarters"):
         bonus = 2 if cov == "half" else 5
-        if "sharpshooter" in fa:
-            out.append({"feature": "Sharpshooter", "rule": "DND-F30",
-                        "text": f"{a.id}'s ranged weapon attacks ignore this {cov} cover (AC +0, not +{bonus})"})
-        if "spell_sniper" in fa:
-            out.append({"feature": "Spell Sniper", "rule": "DND-F22",
-                        "text": f"{a.id}'s ranged spell attacks ignore this {cov} cover (AC +0, not +{bonus})"})
+        for feat, name, rule, what in (("sharpshooter", "Sharpshooter", "DND-F30", "weapon"),
+                                       ("spell_sniper", "Spell Sniper", "DND-F22", "spell")):
+            if feat in fa:
+                out.append({"feature": name, "rule": rule,
+                            "text": f"{a.id}'s ranged {what} attacks ignore this {cov} cover (AC +0, not +{bonus})"})
     if result["engaged"]:
         if "crossbow_expert" in fa:
             out.append({"feature": "Crossbow Expert", "rule": "DND-F28",
@@ -143,6 +142,9 @@ def war_caster_spell(rs, session, r, victim, before) -> bool:
     ``war_caster``: default decline, the weapon attack is made). True when the spell was cast."""
     if not r.data.get("feats") or not has(r, "war_caster") or not reaction_taken(r, "war_caster"):
         return False
+    from engine.rules.dnd5e import gear
+    if "armor" in r.data and gear.untrained(r):
+        return False                   # no spells in armour it is not proficient with (gear.py)
     from engine.rules.core import Illegal
     from engine.rules.dnd5e.actions.magic import spell_attack, spell_plan
     from engine.rules.dnd5e.data import SPELLS

@@ -24,4 +24,10 @@ SPECS = {
     "incapacitated_flyer": choice("falls_now", "end_of_turn", help="AIR-10: a flyer that loses its bonus action falls at once or at its turn's end"),
     "fall_damage_type": choice("bludgeoning", "untyped", help="5e: falling damage is bludgeoning (resistance applies) or untyped (old reading)"),
     "dodge_unseen": choice("disadvantage", "needs_sight", help="DND-24: Dodge gives every attack disadvantage (the digest) or only seen attackers (5e)"),
+    "hide_passive": choice("searchers", "passive_perception",
+                           help="DND-23: Hide is contested by searchers only (the document) or also noticed by a "
+                                "hostile's passive Perception (the SRD; Observant's +5 counts)"),
+    "durable_minimum": choice("die", "regain",
+                              help="DND-F23: a hit die's result below 2 x Con mod counts as it (the document) or "
+                                   "at least 2 x Con mod regained per die (the SRD)"),
 }

@@ -21,6 +21,8 @@ from engine.rules.dnd5e.actions.magic import Cast, Gm
 from engine.rules.dnd5e.actions.objects import EVENT_LINES as OBJECT_LINES
 from engine.rules.dnd5e.actions.objects import ForceLock, PickLock, object_candidates, preview_object_attack
 from engine.rules.dnd5e.actions.policy import ReactionPolicy
+from engine.rules.dnd5e.actions.rest import EVENT_LINES as REST_LINES
+from engine.rules.dnd5e.actions.rest import SecretDoor, ShortRest, Trap
 from engine.rules.dnd5e.actions.standard import (
     Attack,
     Dash,
@@ -39,7 +41,7 @@ from engine.rules.dnd5e.actions.standard import (
 from engine.rules.dnd5e.attacks import Attacks
 from engine.rules.dnd5e.common import ABILITIES, OBJECTS, SKILL_ABILITY, dice_spec, mod  # noqa: F401
 from engine.rules.dnd5e.conditions import Conditions
-from engine.rules.dnd5e import feats
+from engine.rules.dnd5e import feats, gear
 from engine.rules.dnd5e.damage import Damage
 from engine.rules.dnd5e.data import (
     CONDITION_RULE,
@@ -59,7 +61,7 @@ from engine.world.geometry import Body, distance_m, engaged, in_melee_reach
 class Dnd5e(Conditions, Damage, Attacks, Mounts, Ruleset):
     name = "dnd5e"
     upkeep_name = "bonus action"
-    EVENT_LINES = {**EVENT_LINES, **OBJECT_LINES}     # how its events read in the runner's log
+    EVENT_LINES = {**EVENT_LINES, **OBJECT_LINES, **REST_LINES}     # how its events read in the runner's log
     occupied_rule = "DND-11"
     walk_rule = "DND-11"          # a walker's over-long move: the movement rule, not the flight rule
     fall_damage_type = "bludgeoning"   # 5e: falling damage is bludgeoning (resistance and immunity apply)
@@ -86,6 +88,8 @@ class Dnd5e(Conditions, Damage, Attacks, Mounts, Ruleset):
         "incapacitated_flyer": "falls_now",  # AIR-10: loses its bonus action -> falls at once; "end_of_turn"
         "fall_damage_type": "bludgeoning",   # 5e falling damage; "untyped": no resistance applies (old reading)
         "dodge_unseen": "disadvantage",   # DND-24 the document: every attack; "needs_sight": 5e's "if it can see"
+        "hide_passive": "searchers",      # DND-23 the document: only searchers contest; "passive_perception": the SRD
+        "durable_minimum": "die",         # DND-F23 the document: each die below 2 x Con counts as it; "regain": SRD
     }
 
     CHOICES: ClassVar[dict] = {"diagonal": ("5e", "euclidean", "5-10-5"), "fall_damage_rounding": ("down", "up", "nearest"),
@@ -96,10 +100,11 @@ class Dnd5e(Conditions, Damage, Attacks, Mounts, Ruleset):
                "air_speed": ("ground", "fly_speed"), "temp_hp_at_zero": ("absorb", "failure_first"),
                "stable_damage": ("restart", "keep_counts"), "frightened_move": ("always", "in_sight"),
                "incapacitated_flyer": ("falls_now", "end_of_turn"), "fall_damage_type": ("bludgeoning", "untyped"),
-               "dodge_unseen": ("disadvantage", "needs_sight")}
+               "dodge_unseen": ("disadvantage", "needs_sight"), "hide_passive": ("searchers", "passive_perception"),
+               "durable_minimum": ("die", "regain")}
     # ------------------------------------------------------------------------------------------ turn structure
     ECONOMY_KEYS = ("action", "bonus")
-    GM_ACTIONS = ("condition", "damage", "heal", "temp_hp", "inspire")
+    GM_ACTIONS = ("condition", "damage", "heal", "temp_hp", "inspire", "short_rest", "trap", "secret_door")
     CONTROLLED_MOUNT_ACTIONS = ("move", "dash", "disengage", "dodge", "end_turn")
     #: actions whose check opens with ``_need_action``: not offered once the action is used (a listing prefilter;
     #: tests/test_legal_compact.py keeps this list true to the checks)
@@ -210,6 +215,7 @@ class Dnd5e(Conditions, Damage, Attacks, Mounts, Ruleset):
             "stable": bool(raw["stable"]), "initiative": raw["initiative"], "readied": None,
             "sneak_round": -1, "mounted_on": None, "rider": None, "mount_at_start": raw["mount"],
         }
+        gear_public = self._gear(data, raw, given, featdata["feats"] if featdata else [], file, key)
         if featdata:
             data.update(featdata)
             data["public"] = ["feats"]
@@ -225,6 +231,8 @@ class Dnd5e(Conditions, Damage, Attacks, Mounts, Ruleset):
                 for w in weapons:
                     if w["name"] == "unarmed":
                         w["damage"] = "1d4"               # DND-F39 Tavern Brawler
+        if gear_public:
+            data["public"] = data.get("public", []) + gear_public
         if raw["invisible"]:
             conds.setdefault("invisible", [])
         a = Actor(ch.id, ch.side, ch.name, ch.kind, ch.size, ch.footprint, ch.height_layers, ch.eye_m,
@@ -232,10 +240,31 @@ class Dnd5e(Conditions, Damage, Attacks, Mounts, Ruleset):
                   int(raw["temp_hp"]), conds, False, data)
         if a.flying and aerial.is_supported(session, a):
             a.flying = False     # at rest on a surface: landed
+        if "passive" in data:                            # DND-F29 Observant: shown in the state and the panel
+            data["passive"] = {k: gear.passive(self, a, k) for k in ("perception", "investigation")}
         if hp == 0 and "unconscious" not in conds:
             conds["unconscious"] = []
             conds.setdefault("prone", [])
         return a
+
+    def _gear(self, data: dict, raw: dict, given: set, feats_: list, file, key) -> list[str]:
+        """Armour (its AC, the Strength it needs), armour and weapon proficiencies, hit dice, passive scores
+        (``dnd5e/gear.py``); a sheet without those keys or the feats that read them is left as it was."""
+        if not any(raw.get(f) for f in gear.KEYS) and not any(f in gear.FEATS_READ for f in feats_):
+            return []
+        gd = gear.setup({f: raw.get(f) for f in gear.KEYS}, given, data["abilities"], feats_, data["weapons"], file, key)
+        data.update(gd)
+        if "armor" in gd:
+            data["ac"] = gear.armour_ac(data, feats_)
+            data["speed_m"] = max(0.0, data["speed_m"] - gd.get("armor_slow_m", 0.0))
+        if "hit_die" in gd and gd["hit_dice"] is None:
+            data["hit_dice"] = data["level"]
+        elif "hit_die" in gd and gd["hit_dice"] > data["level"]:
+            raise SceneError(file, f"{key}.hit_dice", f"at most its level ({data['level']}): one hit die per level")
+        if "observant" in feats_:
+            data["passive"] = None           # filled when the actor is made (it needs the ruleset's skill bonus)
+        return [k for k in ("armor", "shield", "armor_profs", "weapon_profs", "feat_weapons", "hit_die", "hit_dice",
+                            "passive") if k in data and k in gd | {"passive": 1}]
 
     def _weapon(self, w, file, key) -> dict:
         if isinstance(w, str):
@@ -317,7 +346,7 @@ class Dnd5e(Conditions, Damage, Attacks, Mounts, Ruleset):
                 (f"   AC {ac}" if ac is not None else "")]
         if (a.data or {}).get("feats"):
             rows += feats.panel_rows(a)
-        return rows
+        return rows + gear.panel_rows(self, a)
 
     @staticmethod
     def move_preview_lines(pv: dict) -> list[str]:
@@ -463,6 +492,15 @@ class Dnd5e(Conditions, Damage, Attacks, Mounts, Ruleset):
             "heal": {"target": P("id", True), "amount": P("int", True)},
             "temp_hp": {"target": P("id", True), "amount": P("int", True)},
             "inspire": {"target": P("id", True, help="the Inspiring Leader whose 10-minute speech the game master rules took place")},
+            "short_rest": {"target": P("id", True, help="the character the game master rules has rested an hour"),
+                           "dice": P("int", help="hit dice to spend (default 1)")},
+            "trap": {"target": P("id", True, help="the character the trap goes off on"),
+                     "save": P("str", choices=("str", "dex", "con", "int", "wis", "cha"), default="dex"),
+                     "dc": P("int", default=15), "damage": P("str", default="2d10", help="dice like 2d10 (named trap)"),
+                     "type": P("str", default="piercing"), "half": P("bool", default=True, help="half damage on a save (false: none)")},
+            "secret_door": {"target": P("id", True, help="the character who may find it"), "dc": P("int", default=15),
+                            "skill": P("str", choices=("perception", "investigation"), default="perception"),
+                            "active": P("bool", default=False, help="the character searches (a check), not its passive score")},
         }
 
     def check(self, session: Session, act: dict):
@@ -471,7 +509,7 @@ class Dnd5e(Conditions, Damage, Attacks, Mounts, Ruleset):
         if name in self.GM_ACTIONS:
             if aid != "gm":
                 raise Illegal(f"{name} is a game master's tool: use actor = \"gm\"", "", "actor")
-            return self.ACTIONS["gm"].check(self, session, act)
+            return self.ACTIONS.get(name, self.ACTIONS["gm"]).check(self, session, act)
         if aid == "gm":
             raise Illegal(f"the game master cannot {name}; characters act on their turns", "DND-10", "actor")
         a = session.state.actors[aid]
@@ -488,7 +526,7 @@ class Dnd5e(Conditions, Damage, Attacks, Mounts, Ruleset):
     def apply(self, session: Session, act: dict, plan) -> None:
         name = act["action"]
         if name in self.GM_ACTIONS:
-            self.ACTIONS["gm"].apply(self, session, act, plan)
+            self.ACTIONS.get(name, self.ACTIONS["gm"]).apply(self, session, act, plan)
         else:
             a = session.state.actors[act["actor"]]
             self.ACTIONS[name].apply(self, session, a, act, plan)
@@ -669,6 +707,8 @@ class Dnd5e(Conditions, Damage, Attacks, Mounts, Ruleset):
                         "fall_roll_on_hit": t.flying, "chance_fall_roll_moves_it": 0.8 if t.flying else 0.0})
             if a.data.get("feats") or t.data.get("feats"):
                 out["feats"] = feats.preview_lines(self, session, a, t, plan, act, mods)
+            if "weapon_profs" in a.data and not gear.proficient_weapon(a, plan["weapon"]):
+                out["not_proficient"] = f"{a.name} is not proficient with the {plan['weapon']['name']}: no proficiency bonus"
         elif act["action"] == "cast":
             sp = SPELLS[plan["spell"]]
             cmod = self.ab(a, a.data["casting"])
@@ -712,5 +752,8 @@ Dnd5e.ACTIONS = {
     "pick_lock": PickLock,
     "force_lock": ForceLock,
     "reaction_policy": ReactionPolicy,
+    "short_rest": ShortRest,
+    "trap": Trap,
+    "secret_door": SecretDoor,
     "gm": Gm,
 }

@@ -46,3 +46,11 @@ class Dnd5eStats(_Strict, frozen=True):
     feats: list[str] = msgspec.field(default_factory=list)              # DND-F01..F42, snake_case names
     feat_choices: dict[str, str] = msgspec.field(default_factory=dict)  # {resilient = "con", elemental_adept = "fire"}
     reactions: dict[str, bool] = msgspec.field(default_factory=dict)    # {opportunity_attack = false}: decline (default take)
+    # dnd5e/gear.py (issue 12's feats on gear): all optional, a sheet without them plays as before
+    armor: str | dict[str, Any] | None = None   # "chain_mail" (the SRD table) or {name, category, ac, dex_cap, ...}
+    shield: bool = False                         # +2 AC (with armor or 10 + Dex)
+    armor_proficiencies: list[str] | None = None    # light / medium / heavy / shields; absent: what it wears
+    weapon_proficiencies: list[str] | None = None   # simple / martial / weapon names; absent: what it carries
+    feat_weapons: list[str] | None = None        # Weapon Master's four (DND-F18); absent: the weapons it carries
+    hit_die: int | None = None                   # 6 / 8 / 10 / 12 (default 8)
+    hit_dice: int | None = None                  # hit dice left (default: its level)

@@ -7,7 +7,7 @@ from engine.rules.dnd5e import attacks
 from engine.rules.dnd5e import damage
 from engine.rules import gm
 from engine.rules.core import Illegal
-from engine.rules.dnd5e import feats
+from engine.rules.dnd5e import feats, gear
 from engine.rules.dnd5e.common import dice_spec
 from engine.rules.dnd5e.data import CONDITION_RULE, CONDITIONS, SPELLS
 from engine.world.geometry import distance_m, engaged
@@ -45,6 +45,8 @@ class Cast:
         name = act["spell"]
         if name not in a.data["spells"]:
             raise Illegal(f"{a.name} does not know {name}; its spells: {', '.join(a.data['spells']) or 'none'}", "DND-21", "spell")
+        if "armor" in a.data and gear.untrained(a):
+            raise Illegal(f"{a.name} wears armour it is not proficient with: it cannot cast spells", "DND-21", "spell")
         sp = SPELLS[name]
         turn = session.state.turn
         if sp["time"] == "bonus":

@@ -11,7 +11,7 @@ from engine.rules import aerial
 from engine.rules.actions import require_condition
 from engine.rules.core import BadAction, Illegal
 from engine.rules.dnd5e.actions.objects import AttackObject, names_object
-from engine.rules.dnd5e import feats
+from engine.rules.dnd5e import feats, gear
 from engine.rules.dnd5e.common import OBJECTS, dice_spec
 from engine.world.geometry import distance_m, engaged
 
@@ -285,6 +285,12 @@ class Hide(_SpendsAction):
         total = conditions.check_roll(rs, session, a, "stealth", "check", "DND-23", "Stealth to hide")
         a.data["hidden"] = total
         return {"stealth": total}
+
+    @classmethod
+    def apply(cls, rs, session, a, act, plan):
+        super().apply(rs, session, a, act, plan)
+        if rs.opt("hide_passive") == "passive_perception":
+            gear.passive_notice(rs, session, a, a.data["hidden"])   # the SRD: a watcher's passive Perception (Observant +5)
 
 
 class Search(_SpendsAction):
