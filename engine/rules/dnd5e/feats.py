@@ -169,9 +169,38 @@ def has(a, name: str) -> bool:
     return unmet(FEATS[name]["prereq"], d["abilities"], d["spells"]) is None
 
 
-def reaction_taken(a, name: str) -> bool:
-    """The character's policy for a reaction the rules offer (``reactions = {sentinel = false}``; default take)."""
-    return a.data.get("reactions", {}).get(name, name not in DEFAULT_DECLINE)
+#: what taking / declining each reaction does (the window's prompt)
+REACTION_TEXT = {
+    "opportunity_attack": ("make the opportunity attack (DND-28)", "let it go"),
+    "sentinel": ("attack the attacker (Sentinel)", "let it be"),
+    "mage_slayer": ("attack the caster (Mage Slayer)", "let the spell be"),
+    "defensive_duelist": ("+proficiency to AC: the hit becomes a miss (Defensive Duelist)", "take the hit"),
+    "shield_master": ("no damage on the successful save (Shield Master)", "take half"),
+    "polearm_master": ("attack as it enters reach (Polearm Master)", "let it come"),
+    "lucky": ("spend a luck point: one more d20 (Lucky)", "keep the point"),
+    "war_caster": ("cast an attack cantrip instead (War Caster)", "the weapon attack (or none)"),
+    "mounted_combatant": ("take the attack aimed at the mount (Mounted Combatant)", "let the mount take it"),
+}
+
+
+def reaction_taken(a, name: str, session=None, about: str = "", peek: bool = False) -> bool:
+    """Take or decline a reaction the rules offer: the action's ``reactions = {id = {name = bool}}`` if given, else
+    the character's policy (``reactions = {sentinel = false}``; default take, Lucky and War Caster decline). With
+    ``session`` it is a choice point (engine/rules/choices.py: the window asks the reacting character's player at
+    this moment); ``peek`` only looks ahead (an open question in ask mode may still be taken)."""
+    pol = a.data.get("reactions", {}).get(name, name not in DEFAULT_DECLINE)
+    if session is None:
+        return pol
+    from engine.rules import choices
+    path = ("reactions", a.id, name)
+    if peek:
+        v = choices.given(session, path)
+        if v is not choices.MISSING:
+            return bool(v)
+        return True if choices.open_question(session, path, a.id) else pol
+    take, leave = REACTION_TEXT[name]
+    return bool(choices.choose(session, path, a.id, {True: take, False: leave}, pol, rule=FEAT_ID.get(name, "DND-28"),
+                               role="reaction", question=about or name.replace("_", " ")))
 
 
 # -- to hit and damage ----------------------------------------------------------------------------------------
@@ -314,10 +343,12 @@ def defensive_duelist(rs, session, a, t, plan, roll, total, ac, hit, crit):
         return None
     if t.data["reaction_used"] or rs.incapacitated(t) or not rs.sees(session, t, a):
         return None
-    if not any("finesse" in w["properties"] for w in t.data["weapons"]) or not reaction_taken(t, "defensive_duelist"):
+    if not any("finesse" in w["properties"] for w in t.data["weapons"]):
         return None
     if total >= ac + t.data["prof"]:
         return None            # it would not turn the hit: a table would not spend the reaction
+    if not reaction_taken(t, "defensive_duelist", session, f"{a.name}'s attack hits ({total} vs AC {ac})"):
+        return None
     t.data["reaction_used"] = True
     session.emit({"type": "reaction", "who": t.id, "feat": "defensive_duelist", "against": a.id,
                   "ac": ac + t.data["prof"], "rule": "DND-F21", "text": f"+{t.data['prof']} AC: the hit becomes a miss"})
@@ -399,7 +430,7 @@ def save_advantage(rs, session, a, ability, source, rule) -> bool:
 def shield_master_evades(rs, session, t) -> bool:
     """DND-F20 Shield Master: on a successful Dex save against half damage, the reaction takes none."""
     if not t.data.get("feats") or not has(t, "shield_master") or t.data["reaction_used"] or rs.incapacitated(t) \
-            or not reaction_taken(t, "shield_master"):
+            or not reaction_taken(t, "shield_master", session, "a successful Dexterity save against half damage"):
         return False
     t.data["reaction_used"] = True
     session.emit({"type": "reaction", "who": t.id, "feat": "shield_master", "rule": "DND-F20",
@@ -414,7 +445,7 @@ def mage_slayer(rs, session, caster):
     for r in list(session.state.actors.values()):
         if r.id == caster.id or not r.data.get("feats") or not has(r, "mage_slayer") or not rs.hostile(r, caster):
             continue
-        if r.dead or rs.incapacitated(r) or r.data["reaction_used"] or not reaction_taken(r, "mage_slayer"):
+        if r.dead or rs.incapacitated(r) or r.data["reaction_used"] or not reaction_taken(r, "mage_slayer", session, peek=True):
             continue
         if not engaged(r.body(), caster.body()):
             continue
@@ -424,6 +455,8 @@ def mage_slayer(rs, session, caster):
         try:
             plan = rs._attack_plan(session, r, caster, w, False)
         except Illegal:
+            continue
+        if not reaction_taken(r, "mage_slayer", session, f"{caster.name} casts a spell within 1.5 m"):
             continue
         plan["kind"] = "reaction"
         r.data["reaction_used"] = True
@@ -442,7 +475,7 @@ def sentinel_protects(rs, session, attacker, target):
         if r.id in (attacker.id, target.id) or not r.data.get("feats") or not has(r, "sentinel"):
             continue
         if not rs.hostile(r, attacker) or r.dead or rs.incapacitated(r) or r.data["reaction_used"] \
-                or not reaction_taken(r, "sentinel") or not engaged(r.body(), attacker.body()):
+                or not reaction_taken(r, "sentinel", session, peek=True) or not engaged(r.body(), attacker.body()):
             continue
         w, _reach = rs._oa_weapon(r)
         if w is None:
@@ -450,6 +483,8 @@ def sentinel_protects(rs, session, attacker, target):
         try:
             plan = rs._attack_plan(session, r, attacker, w, False)
         except Illegal:
+            continue
+        if not reaction_taken(r, "sentinel", session, f"{attacker.name} attacks {target.name} beside you"):
             continue
         plan["kind"] = "reaction"
         r.data["reaction_used"] = True

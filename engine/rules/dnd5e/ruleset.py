@@ -94,6 +94,7 @@ class Dnd5e(Conditions, Damage, Attacks, Mounts, Ruleset):
     # ------------------------------------------------------------------------------------------ turn structure
     ECONOMY_KEYS = ("action", "bonus")
     GM_ACTIONS = ("condition", "damage", "heal", "temp_hp", "inspire")
+    REACTIONS = feats.REACTIONS      # the names an action's ``reactions`` table may answer (engine/rules/choices.py)
     CONTROLLED_MOUNT_ACTIONS = ("move", "dash", "disengage", "dodge", "end_turn")
 
 
@@ -451,7 +452,7 @@ class Dnd5e(Conditions, Damage, Attacks, Mounts, Ruleset):
 
     def _make_specs(self):
         P = Param
-        return {
+        specs = {
             "move": {"to": P("pos", True, help="the destination [x, y, layer]")},
             "attack": {"target": P("id", help="a character or object id"), "weapon": P("str"),
                        "bonus": P("bool", default=False), "knock_out": P("bool", default=False),
@@ -490,6 +491,7 @@ class Dnd5e(Conditions, Damage, Attacks, Mounts, Ruleset):
             "temp_hp": {"target": P("id", True), "amount": P("int", True)},
             "inspire": {"target": P("id", True, help="the Inspiring Leader whose 10-minute speech the game master rules took place")},
         }
+        return specs
 
     def check(self, session: Session, act: dict):
         name = act["action"]

@@ -4,6 +4,7 @@ dispatched by ``Dnd5e.ACTIONS``. ``rs`` is the ruleset."""
 from __future__ import annotations
 
 from engine.rules import aerial
+from engine.rules.choices import choose
 from engine.rules.core import BadAction, Illegal
 from engine.rules.dnd5e.actions.objects import AttackObject, names_object
 from engine.rules.dnd5e import feats
@@ -417,7 +418,12 @@ class EndTurn:
     @staticmethod
     def apply(rs, session, a, act, plan):
         session.emit({"type": "end_turn", "who": a.id})
-        if act.get("stay_aloft") is False and a.flying and not a.data.get("mounted_on"):
+        stay = act.get("stay_aloft")
+        if a.flying and not a.data.get("mounted_on") and rs.upkeep_available(session, a):
+            stay = choose(session, "stay_aloft", a.id, {True: "spend the bonus action to stay aloft (AIR-08)",
+                                                        False: "do not spend it: fall (AIR-10)"}, stay,
+                          rule="AIR-10", role="flyer", question=f"{a.name} ends the turn in the air")
+        if stay is False and a.flying and not a.data.get("mounted_on"):
             # AIR-10 "não gasta a Ação Bônus pra se manter no ar": the player's choice, it falls
             session.emit({"type": "flight_lost", "who": a.id, "reason": f"{a.name} does not spend its bonus action to stay aloft",
                           "rule": "AIR-10", "because": "AIR-08"})
