@@ -162,6 +162,10 @@ class Ruleset:
     ECONOMY_KEYS: tuple = ()
     #: short forms of ``turn_marks`` notes for the turn-order panel
     TURN_MARKS_SHORT: ClassVar[dict] = {}
+    #: choice points (engine/rules/choices.py): the reaction names an action's ``reactions`` table may answer, and
+    #: the parameters that hold another character's choice (the window asks that character's player instead)
+    REACTIONS: ClassVar[tuple] = ()
+    OTHERS_CHOICES: ClassVar[tuple] = ()
     #: ``{event type: fn(session, event, name_of, rule_suffix) -> line or None}``: how its events read in the
     #: runner's log (on top of ``engine.rules.runner.GENERIC_LINES``)
     EVENT_LINES: ClassVar[dict] = {}
@@ -199,6 +203,10 @@ class Ruleset:
 
     def turn_title(self, session: Session) -> str | None:
         """The turn-order panel's title when ``turn_marks`` has notes (None: "Turn order")."""
+        return None
+
+    def turn_caption(self, session: Session) -> str | None:
+        """The window's top bar: whose turn it is, in the ruleset's own words (None: "round N, X's turn")."""
         return None
 
     @staticmethod
