@@ -180,3 +180,31 @@ def test_a_bad_reactions_table_names_the_key():
     with pytest.raises(BadAction) as e:
         b.step({"actor": "ana", "action": "pass", "to": "gob", "reactions": {}})
     assert e.value.path == "reactions"
+
+
+def test_bat02_the_table_question_who_opens_the_initiative_becomes_an_open_with_action(tmp_path):
+    from engine.app.controller import Controller
+    from engine.world.scene import parse_scene
+    from tests.test_baton_util import _toml
+    chars = [hero("ana"), hero("bea", at=(2, 4, 0)), foe(at=(9, 2, 0))]
+    lines = ['name = "t"', 'ruleset = "baton"', "seed = 1", "[map]", "size = [12, 12, 6]"]
+    for c in chars:
+        lines.append("[[characters]]")
+        lines += [f"{k} = {_toml(v)}" for k, v in c.items()]
+    scene = parse_scene("\n".join(lines) + "\n", "<test>")
+    c = Controller(scene)
+    c.set_ask(True)
+    q = c.question_view()
+    assert q["key"] == "to" and q["rule"] == "BAT-02" and q["table"] and q["label"] == "The players"
+    assert [o["value"] for o in q["options"]] == ["ana", "bea"] and q["options"][0]["default"]
+    c.answer(1)
+    assert c.session.actions == [{"actor": "ana", "action": "open_with", "to": "bea"}] and c.question is None
+    c2 = Controller(scene)
+    c2.session.step({"actor": "ana", "action": "open_with", "to": "bea"})
+    assert c.event_log_text() == c2.event_log_text()
+    c3 = Controller(scene)
+    c3.set_ask(True)
+    c3.answer(0)                                             # as it stands: nothing recorded, not asked again
+    assert c3.session.actions == [] and c3.question is None
+    c3.offer_table_question()
+    assert c3.question is None

@@ -154,3 +154,16 @@ def test_5e_reaction_prompt_for_the_defender_and_the_hot_seat(display, tmp_path)
         _same_log_as_run(app, tmp_path, scene, 3)
     finally:
         app.close()
+
+
+def test_capture_composes_a_baton_pass_to_a_character(display, tmp_path):
+    import os
+    from pathlib import Path
+    root = Path(__file__).resolve().parents[1]
+    out = tmp_path / "pass.png"
+    env = dict(os.environ, DISPLAY=display)
+    r = subprocess.run([sys.executable, "-m", "engine.app.capture", str(root / "scenes" / "baton_passing.toml"),
+                        "--compose", '{"action": "pass", "to": "tome"}', "-o", str(out)], cwd=tmp_path, env=env,
+                       capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert out.exists() and out.stat().st_size > 10_000

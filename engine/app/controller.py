@@ -62,6 +62,7 @@ class Controller:
         # player, answered into the action's parameters before the step is taken (engine/rules/choices.py)
         self.ask = False
         self.question: dict | None = None     # {"action", "answered", "point", "pick"}
+        self._table_done: set = set()         # table questions answered "as it stands": (key, actions played)
         if self.selected:
             self.cursor_layer = self.actor(self.selected).layer
 
@@ -402,12 +403,15 @@ class Controller:
 
     # -- questions: a player's choice at the moment the rules make it (ask mode) -----------------------------------
     def chooser_label(self, p) -> str:
+        if p.role == "players":             # a table question: the players together (the chooser names the side)
+            return "The players"
         a = self.state.actors.get(p.chooser)
         name = a.name if a is not None else p.chooser
         return f"{name} ({p.role})" if p.role else name
 
-    @staticmethod
-    def option_label(value) -> str:
+    def option_label(self, value) -> str:
+        if isinstance(value, str) and value in self.state.actors:
+            return self.state.actors[value].name
         if value is True:
             return "Yes"
         if value is False or value is None:
@@ -427,7 +431,31 @@ class Controller:
                 "options": [{"value": v, "label": self.option_label(v), "does": d, "default": v == p.default}
                             for v, d in p.options.items()],
                 "rolled": [f"{r['name']} {r['die']} = {r['result']}" for r in p.rolled],
-                "action": q["action"]}
+                "action": q["action"], "table": bool(q.get("table"))}
+
+    def set_ask(self, on: bool = True):
+        """Ask mode on (the window): the players' choices become questions, and a question the table answers
+        between actions (the ruleset's ``table_question``) is offered at once."""
+        self.ask = on
+        self.offer_table_question()
+
+    def offer_table_question(self):
+        if not self.ask or self.question is not None:
+            return
+        try:
+            got = self.session.ruleset.table_question(self.session)
+        except AerieError:
+            got = None
+        if got is None:
+            return
+        act, p = got
+        if (p.key, len(self.session.actions)) in self._table_done:
+            return
+        opts = list(p.options)
+        self.question = {"action": act, "answered": {}, "point": p, "pick": opts.index(p.default) if p.default in opts else 0,
+                         "table": True}
+        self.say(f"{self.chooser_label(p)}: {p.question}")
+        self._changed()
 
     def answer(self, i: int | None = None) -> list | None:
         """Answer the open question with option ``i`` (None: the one highlighted), then try the step again."""
@@ -440,8 +468,13 @@ class Controller:
             self.say(f"choose 1 to {len(opts)}", "error")
             return None
         value = opts[i]
-        act, key = fill(q["action"], q["point"], value)
         self.question = None
+        if q.get("table") and value == q["point"].default:     # the table keeps what the rules give: no action
+            self._table_done.add((q["point"].key, len(self.session.actions)))
+            self.say(f"{self.option_label(value)}: as it stands")
+            self._changed()
+            return None
+        act, key = fill(q["action"], q["point"], value)
         return self.step(act, {**q["answered"], key: value})
 
     def move_pick(self, d: int):
@@ -452,11 +485,14 @@ class Controller:
 
     def drop_question(self):
         if self.question is not None:
+            if self.question.get("table"):
+                self._table_done.add((self.question["point"].key, len(self.session.actions)))
             self.question = None
             self.say("the action was not taken (its question was put aside)")
             self._changed()
 
     def _after_state_change(self):
+        self.offer_table_question()
         cur = self.session.current
         if cur is not None and (self.selected is None or self.selected not in self.state.actors
                                 or not self.legal()):

@@ -147,7 +147,7 @@ class PlayWindow(pyglet.window.Window):
         self._prev_full = None
         self._full_dt = None
         self.ctl = Controller(scene, seed)
-        self.ctl.ask = True                      # the players' choices are asked at their moment (a prompt panel)
+        self.ctl.set_ask(True)                   # the players' choices are asked at their moment (a prompt panel)
         self._hotseat_prev = None                # F3 view to return to once a question for another side is answered
         self.camctl = CameraControl(scene, from_session(scene, self.ctl.session).characters)
         self.picker = Picker(self.renderer.world)
@@ -427,7 +427,7 @@ class PlayWindow(pyglet.window.Window):
         qv = self.ctl.question_view()
         hud = self.hud
         lh = hud.line + 6
-        head = f"{qv['label']} chooses" + (f"  (side {qv['side']})" if qv["side"] else "") + (f"  {qv['rule']}" if qv["rule"] else "")
+        head = f"{qv['label']} choose{'' if qv['table'] else 's'}" + (f"  (side {qv['side']})" if qv["side"] else "") + (f"  {qv['rule']}" if qv["rule"] else "")
         lines = [(head, H.ACCENT)]
         if qv["question"]:
             lines.append((qv["question"], H.FG))
@@ -438,7 +438,8 @@ class PlayWindow(pyglet.window.Window):
             mark = ">" if i == qv["pick"] else " "
             lines.append((f"{mark} {i + 1}  {o['label']}: {o['does']}" + ("  (default)" if o["default"] else ""),
                           H.FG if i == qv["pick"] else H.DIM))
-        lines.append(("1-9 or click: choose   Up/Down, Enter: the highlighted   Esc: put the action aside", H.DIM))
+        lines.append(("1-9 or click: choose   Up/Down, Enter: the highlighted   Esc: "
+                      + ("leave it as it stands" if qv["table"] else "put the action aside"), H.DIM))
         w = min(max(hud.width(t) for t, _c in lines) + 40, W - 20)
         h = len(lines) * lh + 24
         x0, y0 = (W - w) / 2, max((Hh - h) / 2, 4)
@@ -1082,7 +1083,7 @@ class PlayWindow(pyglet.window.Window):
     def _set_controller(self, ctl):
         """Another scene: its world, renderer, camera and picker."""
         self.ctl = ctl
-        ctl.ask = True
+        ctl.set_ask(True)
         if ctl.scene is not self.scene:
             self.scene = ctl.scene
             from engine.render.rules_bridge import display_world

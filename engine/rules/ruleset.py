@@ -205,6 +205,11 @@ class Ruleset:
         """The turn-order panel's title when ``turn_marks`` has notes (None: "Turn order")."""
         return None
 
+    def table_question(self, session: Session):
+        """A choice the table makes between actions (not inside a step): ``(action, Point)`` whose answer fills the
+        action (the Point's default: nothing to do), or None. The window asks it (engine/rules/choices.py)."""
+        return None
+
     def turn_caption(self, session: Session) -> str | None:
         """The window's top bar: whose turn it is, in the ruleset's own words (None: "round N, X's turn")."""
         return None

@@ -115,6 +115,21 @@ class Choices(RulesetMixin):
                        "agility": f"an Agility test against {7 + sev} halves a wound of {sev} (BAT-47)"},
                       "attack", rule="BAT-48", role="falling", question=f"{a.name} falls: a wound of {sev}")
 
+    def table_question(self, session):
+        """BAT-02: who opens the initiative, when the scene does not say -- the players choose, before anything is
+        done (the window asks; scripts use ``open_with``)."""
+        ids = self.opening_candidates(session)
+        h = self.holder(session)
+        if not ids or h is None:
+            return None
+        from engine.rules.choices import Point
+        st = session.state
+        opts = {h.id: f"{h.name} opens the initiative (the first non-surprised PC of the scene)"}
+        opts.update({i: f"{st.actors[i].name} opens it instead" for i in ids})
+        return ({"actor": h.id, "action": "open_with"},
+                Point(("to",), h.id, opts, h.id, "BAT-02", "players",
+                      "Who opens the initiative? (a PC who is not surprised, chosen by the players)"))
+
     # ---------------------------------------------------------------------------------------- variants
     def defence_options(self, t: Actor, melee: bool) -> list:
         out = []
