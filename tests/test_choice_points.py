@@ -208,3 +208,18 @@ def test_bat02_the_table_question_who_opens_the_initiative_becomes_an_open_with_
     assert c3.session.actions == [] and c3.question is None
     c3.offer_table_question()
     assert c3.question is None
+
+
+def test_bat15_the_gm_line_composes_any_action_with_a_stated_effect():
+    from engine.app.gmtext import parse
+    s = session([hero(), foe()], starts="ana")
+    act = parse('do ana create_opportunity skill=intimidate effect=stated difficulty=9 text="he drops it" target=gob',
+                s.state)
+    assert act == {"actor": "ana", "action": "create_opportunity", "skill": "intimidate", "effect": "stated",
+                   "difficulty": 9, "text": "he drops it", "target": "gob"}
+    evs = s.step(act)
+    assert any(e["type"] == "test" and e["difficulty"] == 9 and e["rule"] == "BAT-15" for e in evs)
+    with pytest.raises(ValueError):
+        parse("do ana", s.state)
+    with pytest.raises(ValueError):
+        parse("do ana pass gob", s.state)                     # key=value

@@ -167,3 +167,20 @@ def test_capture_composes_a_baton_pass_to_a_character(display, tmp_path):
                        capture_output=True, text=True, timeout=300)
     assert r.returncode == 0, r.stdout + r.stderr
     assert out.exists() and out.stat().st_size > 10_000
+
+
+def test_baton_gm_states_an_effect_from_the_command_line(display, tmp_path):
+    scene = tmp_path / "yard.toml"
+    scene.write_text(BATON)
+    app = App(display, scene, tmp_path, seed=11)
+    try:
+        app.key("semicolon")
+        app.xdo("type", "--delay", "30", 'do Ines create_opportunity skill=intimidate effect=stated difficulty=9 '
+                'text="the brigand drops his axe"')
+        app.key("Return")
+        st = app.wait(lambda s: len(s["actions"]) == 1, 20, "the stated effect")
+        a = st["actions"][0]
+        assert a["effect"] == "stated" and a["difficulty"] == 9 and a["text"] == "the brigand drops his axe"
+        _same_log_as_run(app, tmp_path, scene, 11)
+    finally:
+        app.close()
