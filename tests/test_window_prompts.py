@@ -184,3 +184,26 @@ def test_baton_gm_states_an_effect_from_the_command_line(display, tmp_path):
         _same_log_as_run(app, tmp_path, scene, 11)
     finally:
         app.close()
+
+
+def test_5e_flyer_toggles_not_staying_aloft_and_falls(display, tmp_path):
+    scene = tmp_path / "harpy.toml"
+    scene.write_text(FIVE)
+    app = App(display, scene, tmp_path, seed=3)
+    try:
+        app.key("space")
+        app.key(app.button("end_turn")["hotkey"])
+        st = app.wait(lambda s: s["action"] is not None, 10, "end turn composed")
+        for _ in range(3):
+            if st["action"].get("stay_aloft") is False:
+                break
+            app.key("Tab")
+            st = app.idle()
+        assert st["action"].get("stay_aloft") is False
+        st = app.wait(lambda s: any("falls 1 layer(s) (AIR-10)" in t[4] for t in s["window"]["texts"]), 20, "the note")
+        app.key("Return")
+        st = app.wait(lambda s: len(s["actions"]) == 1, 20, "the turn ended")
+        assert st["state"]["characters"]["harpy"]["flying"] is False and st["state"]["characters"]["harpy"]["position"][2] == 0
+        _same_log_as_run(app, tmp_path, scene, 3)
+    finally:
+        app.close()

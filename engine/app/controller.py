@@ -457,6 +457,13 @@ class Controller:
         self.say(f"{self.chooser_label(p)}: {p.question}")
         self._changed()
 
+    def choice_lines(self, act: dict) -> list[str]:
+        """What the actor's own choice in ``act`` does (the ruleset's ``choice_lines``; never raises)."""
+        try:
+            return [str(x) for x in self.session.ruleset.choice_lines(self.session, act)]
+        except (AerieError, KeyError, TypeError, ValueError):
+            return []
+
     def answer(self, i: int | None = None) -> list | None:
         """Answer the open question with option ``i`` (None: the one highlighted), then try the step again."""
         q = self.question

@@ -2293,7 +2293,7 @@ class PlayWindow(pyglet.window.Window):
                           if not (k == "reason" and v == reason) and not (k == "rule" and v == rule)}
                 tgt = ctl.state.actors.get(pv.get("target")) if isinstance(pv.get("target"), str) else None
                 base_ac = (tgt.data or {}).get("ac") if tgt is not None else None
-                for line in preview_lines(pv, base_ac, ctl.session.ruleset):
+                for line in preview_lines(pv, base_ac, ctl.session.ruleset) + ctl.choice_lines(act):
                     for i, part in enumerate(hud.wrap(line, w - 24)):
                         rows.append(("  " + part if i else part, H.FG))
         if ctl.forced:

@@ -205,6 +205,11 @@ class Ruleset:
         """The turn-order panel's title when ``turn_marks`` has notes (None: "Turn order")."""
         return None
 
+    def choice_lines(self, session: Session, action: dict) -> list[str]:
+        """What the actor's own choice carried by this action does, for the window's preview panel (a variant the
+        player toggles with Tab, not a question). Optional; not part of ``preview`` (the behaviour baseline)."""
+        return []
+
     def table_question(self, session: Session):
         """A choice the table makes between actions (not inside a step): ``(action, Point)`` whose answer fills the
         action (the Point's default: nothing to do), or None. The window asks it (engine/rules/choices.py)."""

@@ -611,6 +611,19 @@ class Dnd5e(Conditions, Damage, Attacks, Mounts, Ruleset):
         cands += obj
         return out + self.keep_legal(session, cands)
 
+    def choice_lines(self, session, action: dict) -> list[str]:
+        """AIR-08 / AIR-10: a flyer ending its turn aloft spends its bonus action, or chooses not to and falls."""
+        a = session.state.actors.get(action.get("actor"))
+        if action.get("action") != "end_turn" or a is None or not a.flying or a.data.get("mounted_on"):
+            return []
+        up = self.upkeep_available(session, a)
+        drop = a.layer - aerial.support_below(session, a)
+        if action.get("stay_aloft") is False or not up:
+            return [("chosen: do not spend the bonus action to stay aloft" if up else "no bonus action left to stay "
+                     "aloft") + f": falls {drop} layer(s) (AIR-10)", "Tab: the other choice" if up else
+                    "land first (AIR-08: a landing owes nothing)"]
+        return ["stays aloft: the bonus action is spent on flying (AIR-08)", "Tab: do not spend it, and fall (AIR-10)"]
+
     def preview(self, session, act: dict) -> dict:
         a = session.state.actors.get(act["actor"])
         plan, refused = self.checked_plan(session, act)
