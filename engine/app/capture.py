@@ -146,7 +146,7 @@ def main(argv=None) -> int:
             if kind == "pos":                    # a position (a move's to): the destination on the map
                 ctl.set_destination(v)
                 ctl.hover = tuple(v)
-            elif kind is not None:               # a character (a baton pass's to, a target): chosen by a click
+            elif kind is not None:               # a character (a pass to someone, a target): chosen by a click
                 ctl.choose_param(k, v)
             elif ctl.pending is not None:
                 ctl.pending.params[k] = v

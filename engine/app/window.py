@@ -1895,7 +1895,7 @@ class PlayWindow(pyglet.window.Window):
         cur = st.current
         turn = f"round {st.round}, {self.name(cur)}'s turn" if cur in st.actors else ""
         if cur in st.actors and (said := s.ruleset.turn_caption(s)):
-            turn = self.named(said)                  # the ruleset's own words (the baton's turns)
+            turn = self.named(said)                  # the ruleset's own words for its turns
         if st.over:
             turn = f"fight over: {st.winner} won" if st.winner else "fight over"
         right = W - 6
