@@ -162,11 +162,16 @@ def test_dnd_f06_savage_asked_after_the_damage_roll():
     assert [p.key for p in asked] == ["savage"] and any(r["name"] == "damage" for r in asked[0].rolled)
 
 
-def test_air10_the_flyer_chooses_to_stay_aloft_at_the_end_of_its_turn():
+def test_air10_the_flyer_chooses_to_stay_aloft_by_its_own_variant_not_a_question():
     def mk():
         return make([knight(at=(2, 2, 3), flying=True, fly_speed_m=9), guard(at=(9, 9, 0))])
-    final, asked = same_as_script(mk, [], {"actor": "k", "action": "end_turn"}, {"stay_aloft": False})
-    assert [(p.key, p.rule, p.role) for p in asked] == [("stay_aloft", "AIR-10", "flyer")]
+    s = mk()
+    assert {"actor": "k", "action": "end_turn", "stay_aloft": False} in s.legal_actions()
+    assert "falls 3 layer(s) (AIR-10)" in " ".join(s.ruleset.choice_lines(s, {"actor": "k", "action": "end_turn",
+                                                                             "stay_aloft": False}))
+    _evs, final, asked = ask(s, {"actor": "k", "action": "end_turn"}, {})
+    assert not asked and s.state.actors["k"].flying                       # the default: it stays aloft
+    final, asked = same_as_script(mk, [], {"actor": "k", "action": "end_turn", "stay_aloft": False}, {})
     s = mk()
     assert any(e["type"] == "fall" for e in s.step(final))
 

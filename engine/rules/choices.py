@@ -126,14 +126,15 @@ def open_question(session, path: tuple, chooser: str, member=None, name: str = "
 
 
 def choose(session, path, chooser: str, options: dict, default, *, rule: str = "", role: str = "",
-           question: str = "", member=None, name: str = ""):
+           question: str = "", member=None, name: str = "", ask: bool = True):
     """The value of one choice point: the action's parameter at ``path`` if given, else ``default`` (the policy).
-    In ask mode, a player's open choice raises :class:`ChoiceNeeded` (see the module's text)."""
+    In ask mode, a player's open choice raises :class:`ChoiceNeeded` (see the module's text); ``ask=False``: a
+    choice the actor makes as a variant of its own action before taking it (never a question)."""
     path = (path,) if isinstance(path, str) else tuple(path)
     v = given(session, path, member)
     if v is not MISSING:
         return v
-    if open_question(session, path, chooser, member, name):
+    if ask and open_question(session, path, chooser, member, name):
         rolled = [dict(e) for e in (session._sink or []) if e.get("type") == "roll"]
         raise ChoiceNeeded(Point(path, chooser, dict(options), default, rule, role, question, member, rolled, name))
     return default

@@ -422,7 +422,8 @@ class EndTurn:
         if a.flying and not a.data.get("mounted_on") and rs.upkeep_available(session, a):
             stay = choose(session, "stay_aloft", a.id, {True: "spend the bonus action to stay aloft (AIR-08)",
                                                         False: "do not spend it: fall (AIR-10)"}, stay,
-                          rule="AIR-10", role="flyer", question=f"{a.name} ends the turn in the air")
+                          rule="AIR-10", role="flyer", question=f"{a.name} ends the turn in the air",
+                          ask=False)        # the flyer's own variant of end_turn (Tab), not a question every turn
         if stay is False and a.flying and not a.data.get("mounted_on"):
             # AIR-10 "não gasta a Ação Bônus pra se manter no ar": the player's choice, it falls
             session.emit({"type": "flight_lost", "who": a.id, "reason": f"{a.name} does not spend its bonus action to stay aloft",
