@@ -228,3 +228,28 @@ def test_bat15_the_gm_line_composes_any_action_with_a_stated_effect():
         parse("do ana", s.state)
     with pytest.raises(ValueError):
         parse("do ana pass gob", s.state)                     # key=value
+
+
+def test_bat41_leaving_total_cover_asks_the_players_archer():
+    bow = dict(weapons=["shortbow"], skills={"fight_shortbow": 2})
+
+    def mk():
+        return session([hero(**bow, at=(2, 2, 0)), foe(at=(7, 2, 0), speed_m=12.0)],
+                       fill=[("stone", (6, 0, 0), (6, 6, 3))], starts="ana")
+    pre = [{"actor": "ana", "action": "pass", "to": "gob"}]
+    act = {"actor": "gob", "action": "move", "to": [7, 8, 0]}
+    final, asked = same_as_script(mk, pre, act, {"declined.ana.cover": "let_go"})
+    assert [(p.key, p.chooser, p.rule) for p in asked] == [("declined.ana.cover", "ana", "BAT-41")]
+    assert final["declined"] == ["ana"]
+
+
+def test_dnd_f01_the_manoeuvre_is_asked_once_the_d20_is_seen():
+    def mk():
+        return make([knight(feats=["martial_adept"], feat_choices={"martial_adept": "trip+precision"}), guard()])
+    act = {"actor": "k", "action": "attack", "target": "g", "rolls": {"attack": 9, "superiority": 4, "damage": 3}}
+    final, asked = same_as_script(mk, [], act, {"manoeuvre": "precision"})
+    p = asked[0]
+    assert p.key == "manoeuvre" and set(p.options) == {None, "trip", "precision"} and p.rule == "DND-F01"
+    assert final["manoeuvre"] == "precision"
+    final2, _ = same_as_script(mk, [], act, {"manoeuvre": None})
+    assert "manoeuvre" not in final2                             # keeping the die: nothing written

@@ -151,7 +151,8 @@ def fill(action: dict, point: Point | dict, value) -> tuple[dict, str]:
             out[path[0]] = [*(out.get(path[0]) or []), path[1]]
         return out, p["key"]
     if len(path) == 1:
-        out[path[0]] = value
+        if value is not None:            # None ("not this time", e.g. keep the superiority die) writes nothing
+            out[path[0]] = value
         return out, p["key"]
     top = out[path[0]] = _copy(out.get(path[0]) or {})
     d = top
