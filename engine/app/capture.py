@@ -47,6 +47,9 @@ def main(argv=None) -> int:
     p.add_argument("--hover", help="X,Y,LAYER: the cell under the cursor")
     p.add_argument("--player", help="SIDE: the player view of that side (what it sees by true 3D sight lines)")
     p.add_argument("--fold", action="store_true", help="fold the side panels (F2)")
+    p.add_argument("--answers", help="JSON list: the answers (option values, in order) to the players' questions the "
+                   "actions raise; a question beyond them takes its default")
+    p.add_argument("--prompt", action="store_true", help="leave the last action's next question open on screen")
     p.add_argument("--picker", choices=("open", "choose"), help="Ctrl+O's picker: open it, or open it and choose "
                    "its first entry (the unsaved-work prompt when there is unsaved work)")
     a = p.parse_args(argv)
@@ -101,6 +104,7 @@ def main(argv=None) -> int:
     if a.orbit:
         win.camctl.orbit(a.orbit / 0.3, 0.0)
     actions = json.loads(Path(a.actions).read_text()) if a.actions else []
+    answers = list(json.loads(a.answers)) if a.answers else []
     frames = []
     for i, act in enumerate(actions):
         last = i == len(actions) - 1
@@ -109,6 +113,20 @@ def main(argv=None) -> int:
             for _ in range(int(a.fps * 0.6)):
                 frames.append(frame(1 / a.fps, grab=True))
         ev = win._apply(ctl.step, act)
+        while ev is None and ctl.question is not None:       # a player's choice (engine/rules/choices.py)
+            opts = list(ctl.question["point"].options)
+            if answers:
+                v = answers.pop(0)
+                if v not in opts:
+                    print(f"capture: answer {v!r} is not one of {opts} ({ctl.question['point'].key})", file=sys.stderr)
+                    return 2
+                ev = win._apply(ctl.answer, opts.index(v))
+            elif last and a.prompt:
+                break
+            else:
+                ev = win._apply(ctl.answer)
+        if ev is None and ctl.question is not None:
+            break
         if ev is None:
             print(f"capture: action {i} refused: {ctl.message[0]}", file=sys.stderr)
             return 2
@@ -124,10 +142,11 @@ def main(argv=None) -> int:
         c = json.loads(a.compose)
         ctl.choose(c.pop("action"))
         for k, v in c.items():
-            if k == "to":
+            kind = dict(ctl.pending.needs).get(k) if ctl.pending is not None else None
+            if kind == "pos":                    # a position (a move's to): the destination on the map
                 ctl.set_destination(v)
                 ctl.hover = tuple(v)
-            elif ctl.pending is not None and k in dict(ctl.pending.needs):
+            elif kind is not None:               # a character (a pass to someone, a target): chosen by a click
                 ctl.choose_param(k, v)
             elif ctl.pending is not None:
                 ctl.pending.params[k] = v

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from engine.errors import AerieError
+from engine.rules.choices import ChoiceNeeded, fill
 from engine.rules.core import Illegal, Session, dumps
 
 HOTKEYS = "1234567890"
@@ -57,6 +58,11 @@ class Controller:
         self.state_version = 0     # bumps when the rules state changes (step, undo, redo, load)
         self._legal_cache = None
         self.msg_version = 0
+        # ask mode (the window): a player's choice the action leaves open becomes a question for that character's
+        # player, answered into the action's parameters before the step is taken (engine/rules/choices.py)
+        self.ask = False
+        self.question: dict | None = None     # {"action", "answered", "point", "pick"}
+        self._table_done: set = set()         # table questions answered "as it stands": (key, actions played)
         if self.selected:
             self.cursor_layer = self.actor(self.selected).layer
 
@@ -199,6 +205,9 @@ class Controller:
     def choose(self, name: str) -> bool:
         """Start composing the legal action ``name`` (a button / hotkey)."""
         variants = [a for a in self.legal() if a.get("action") == name]
+        if self.ask:        # the other characters' choices are theirs to make, asked when the moment comes
+            others = tuple(getattr(self.session.ruleset, "OTHERS_CHOICES", ()))
+            variants = [a for a in variants if not any(k in a for k in others)] or variants
         if not variants:
             reason = f"{name.replace('_', ' ')} is not possible for {self.selected} now"
             if self.session.current and self.selected != self.session.current:
@@ -362,15 +371,27 @@ class Controller:
             return None
         return self.step(act)
 
-    def step(self, act: dict) -> list | None:
+    def step(self, act: dict, answered: dict | None = None, asking: bool = True) -> list | None:
         try:
-            events = self.session.step(act)
+            if self.ask and asking:
+                events = self.session.step(act, ask=answered or {})
+            else:
+                events = self.session.step(act)
+        except ChoiceNeeded as c:
+            p = c.point
+            opts = list(p.options)
+            pick = opts.index(p.default) if p.default in opts else 0
+            self.question = {"action": act, "answered": dict(answered or {}), "point": p, "pick": pick}
+            self.say(f"{self.chooser_label(p)}: {p.question}" if p.question else f"{self.chooser_label(p)} chooses")
+            self._changed()
+            return None
         except Illegal as e:
             self.say(f"{e.reason}" + (f" ({e.rule})" if e.rule and f"({e.rule})" not in e.reason else ""), "error")
             return None
         except AerieError as e:
             self.say(str(e), "error")
             return None
+        self.question = None
         self.redo_stack.clear()
         self.forced = {}
         self.pending = None
@@ -380,7 +401,105 @@ class Controller:
         self.say(gm_text or f"{act.get('actor')}: {str(act.get('action')).replace('_', ' ')} done")
         return events
 
+    # -- questions: a player's choice at the moment the rules make it (ask mode) -----------------------------------
+    def chooser_label(self, p) -> str:
+        if p.role == "players":             # a table question: the players together (the chooser names the side)
+            return "The players"
+        a = self.state.actors.get(p.chooser)
+        name = a.name if a is not None else p.chooser
+        return f"{name} ({p.role})" if p.role else name
+
+    def option_label(self, value) -> str:
+        if isinstance(value, str) and value in self.state.actors:
+            return self.state.actors[value].name
+        if value is True:
+            return "Yes"
+        if value is False or value is None:
+            return "No"
+        return str(value).replace("_", " ").capitalize()
+
+    def question_view(self) -> dict | None:
+        """What the prompt shows (and the tests read): who chooses, for which side, the options and what each does,
+        the dice rolled so far in this action."""
+        q = self.question
+        if q is None:
+            return None
+        p = q["point"]
+        a = self.state.actors.get(p.chooser)
+        return {"chooser": p.chooser, "label": self.chooser_label(p), "side": a.side if a is not None else None,
+                "key": p.key, "rule": p.rule, "question": p.question, "pick": q["pick"],
+                "options": [{"value": v, "label": self.option_label(v), "does": d, "default": v == p.default}
+                            for v, d in p.options.items()],
+                "rolled": [f"{r['name']} {r['die']} = {r['result']}" for r in p.rolled],
+                "action": q["action"], "table": bool(q.get("table"))}
+
+    def set_ask(self, on: bool = True):
+        """Ask mode on (the window): the players' choices become questions, and a question the table answers
+        between actions (the ruleset's ``table_question``) is offered at once."""
+        self.ask = on
+        self.offer_table_question()
+
+    def offer_table_question(self):
+        if not self.ask or self.question is not None:
+            return
+        try:
+            got = self.session.ruleset.table_question(self.session)
+        except AerieError:
+            got = None
+        if got is None:
+            return
+        act, p = got
+        if (p.key, len(self.session.actions)) in self._table_done:
+            return
+        opts = list(p.options)
+        self.question = {"action": act, "answered": {}, "point": p, "pick": opts.index(p.default) if p.default in opts else 0,
+                         "table": True}
+        self.say(f"{self.chooser_label(p)}: {p.question}")
+        self._changed()
+
+    def choice_lines(self, act: dict) -> list[str]:
+        """What the actor's own choice in ``act`` does (the ruleset's ``choice_lines``; never raises)."""
+        try:
+            return [str(x) for x in self.session.ruleset.choice_lines(self.session, act)]
+        except (AerieError, KeyError, TypeError, ValueError):
+            return []
+
+    def answer(self, i: int | None = None) -> list | None:
+        """Answer the open question with option ``i`` (None: the one highlighted), then try the step again."""
+        q = self.question
+        if q is None:
+            return None
+        opts = list(q["point"].options)
+        i = q["pick"] if i is None else i
+        if not 0 <= i < len(opts):
+            self.say(f"choose 1 to {len(opts)}", "error")
+            return None
+        value = opts[i]
+        self.question = None
+        if q.get("table") and value == q["point"].default:     # the table keeps what the rules give: no action
+            self._table_done.add((q["point"].key, len(self.session.actions)))
+            self.say(f"{self.option_label(value)}: as it stands")
+            self._changed()
+            return None
+        act, key = fill(q["action"], q["point"], value)
+        return self.step(act, {**q["answered"], key: value})
+
+    def move_pick(self, d: int):
+        q = self.question
+        if q is not None:
+            q["pick"] = (q["pick"] + d) % max(len(q["point"].options), 1)
+            self._changed()
+
+    def drop_question(self):
+        if self.question is not None:
+            if self.question.get("table"):
+                self._table_done.add((self.question["point"].key, len(self.session.actions)))
+            self.question = None
+            self.say("the action was not taken (its question was put aside)")
+            self._changed()
+
     def _after_state_change(self):
+        self.offer_table_question()
         cur = self.session.current
         if cur is not None and (self.selected is None or self.selected not in self.state.actors
                                 or not self.legal()):
@@ -403,6 +522,7 @@ class Controller:
             return False
         acts = list(self.session.actions)
         last = acts.pop()
+        self.question = None
         self._rebuild(acts)
         self.redo_stack.append(last)
         self.pending = None
@@ -417,7 +537,7 @@ class Controller:
             return False
         act = self.redo_stack.pop()
         keep = list(self.redo_stack)
-        events = self.step(act)
+        events = self.step(act, asking=False)        # its choices were made when it was first taken
         self.redo_stack = keep
         if events is not None:
             self.say(f"redone: {act.get('actor')} {act.get('action')}")
@@ -472,6 +592,7 @@ class Controller:
         self.scene = s.scene
         self.session = s
         self.seed = s.seed
+        self.question = None
         self.redo_stack.clear()
         self.pending = None
         self._after_state_change()
@@ -491,7 +612,7 @@ class Controller:
             "pending": None if p is None else {"action": p.name, "params": p.params, "missing": self.missing()},
             "action": self.action(), "forced": self.forced, "message": list(self.message),
             "buttons": self.buttons(), "actions": list(self.session.actions), "redo": len(self.redo_stack),
-            "events": len(self.session.events),
+            "events": len(self.session.events), "question": self.question_view(),
         }
 
 

@@ -8,6 +8,9 @@
     remove NAME           gm_remove
     order NAME after NAME gm_order (or before)
     roll 2d6+3 [label]    gm_roll
+    do NAME ACTION k=v .. any action of that character, with its parameters (values: numbers, true/false, text;
+                          quote text with spaces), e.g. a stated effect the GM rules:
+                          do Ines create_opportunity skill=intimidate effect=stated difficulty=9 text="he drops it"
 """
 
 from __future__ import annotations
@@ -93,4 +96,29 @@ def parse(text: str, state) -> dict | None:
         if len(rest) > 1:
             act["label"] = " ".join(rest[1:])
         return act
-    raise ValueError(f"unknown command {cmd!r}: hp, set, temp, cond, place, add, remove, order, roll")
+    if cmd == "do":
+        import shlex
+        try:
+            words = shlex.split(text.strip())[1:]
+        except ValueError as e:
+            raise ValueError(f"do NAME ACTION key=value ...: {e}") from None
+        if len(words) < 2:
+            raise ValueError("do NAME ACTION key=value ... (e.g. do Ines create_opportunity skill=intimidate "
+                             "effect=stated difficulty=9 text=\"he drops it\")")
+        act = {"actor": _who(words[0], state), "action": words[1]}
+        for w in words[2:]:
+            k, eq, v = w.partition("=")
+            if not eq or not k:
+                raise ValueError(f"{w!r}: parameters are key=value")
+            act[k] = (int(v) if v.lstrip("-").isdigit() else True if v == "true" else False if v == "false"
+                      else _who(v, state) if k in ("target", "to") and _is_who(v, state) else v)
+        return act
+    raise ValueError(f"unknown command {cmd!r}: hp, set, temp, cond, place, add, remove, order, roll, do")
+
+
+def _is_who(word: str, state) -> bool:
+    try:
+        _who(word, state)
+        return True
+    except ValueError:
+        return False

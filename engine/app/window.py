@@ -147,6 +147,8 @@ class PlayWindow(pyglet.window.Window):
         self._prev_full = None
         self._full_dt = None
         self.ctl = Controller(scene, seed)
+        self.ctl.set_ask(True)                   # the players' choices are asked at their moment (a prompt panel)
+        self._hotseat_prev = None                # F3 view to return to once a question for another side is answered
         self.camctl = CameraControl(scene, from_session(scene, self.ctl.session).characters)
         self.picker = Picker(self.renderer.world)
         self.hud = H.Hud(self.renderer, px=self._hud_px(size))
@@ -386,9 +388,10 @@ class PlayWindow(pyglet.window.Window):
         n_events = len(s_before.events)
         state_before = pickle.loads(pickle.dumps(s_before.state, pickle.HIGHEST_PROTOCOL))
         res = fn(*a)
+        self._hotseat()
         if self.ctl.session is not s_before or len(self.ctl.session.events) != n_events:
             after = self.render_state()
-            if fn in (self.ctl.confirm, self.ctl.redo, self.ctl.step, self._gm_step_now):
+            if fn in (self.ctl.confirm, self.ctl.redo, self.ctl.step, self._gm_step_now, self.ctl.answer):
                 evs = self.ctl.session.events[n_events:]
                 anim = build_step(before, after, evs)
                 anim.hud_before = state_before
@@ -405,6 +408,52 @@ class PlayWindow(pyglet.window.Window):
     def changed(self):
         self._hud_key = None
         self._force = True
+
+    def _hotseat(self):
+        """A question for a character of another side while the players' view (F3) shows one side: the screen
+        passes to the chooser's side for the answer, and back afterwards."""
+        qv = self.ctl.question_view()
+        if qv is not None and self.player_side is not None and qv["side"] != self.player_side:
+            if self._hotseat_prev is None:
+                self._hotseat_prev = self.player_side
+            self.player_side = qv["side"]
+            self.say(f"pass the screen to side {qv['side']}: {qv['label']} chooses", toast=False)
+        elif qv is None and self._hotseat_prev is not None:
+            self.player_side, self._hotseat_prev = self._hotseat_prev, None
+
+    def question_panel(self, W, Hh):
+        """The prompt: who chooses (named, with the side), the question, the dice rolled so far, one row per
+        option with what it does (a click or its number answers; Enter: the highlighted one; Esc: put aside)."""
+        qv = self.ctl.question_view()
+        hud = self.hud
+        lh = hud.line + 6
+        head = f"{qv['label']} choose{'' if qv['table'] else 's'}" + (f"  (side {qv['side']})" if qv["side"] else "") + (f"  {qv['rule']}" if qv["rule"] else "")
+        lines = [(head, H.ACCENT)]
+        if qv["question"]:
+            lines.append((qv["question"], H.FG))
+        if qv["rolled"]:
+            lines.append(("rolled: " + ", ".join(qv["rolled"]), H.GOOD))
+        first = len(lines)
+        for i, o in enumerate(qv["options"]):
+            mark = ">" if i == qv["pick"] else " "
+            lines.append((f"{mark} {i + 1}  {o['label']}: {o['does']}" + ("  (default)" if o["default"] else ""),
+                          H.FG if i == qv["pick"] else H.DIM))
+        lines.append(("1-9 or click: choose   Up/Down, Enter: the highlighted   Esc: "
+                      + ("leave it as it stands" if qv["table"] else "put the action aside"), H.DIM))
+        w = min(max(hud.width(t) for t, _c in lines) + 40, W - 20)
+        h = len(lines) * lh + 24
+        x0, y0 = (W - w) / 2, max((Hh - h) / 2, 4)
+        hud.box(x0 - 2, y0 - 2, x0 + w + 2, y0 + h + 2, (200, 170, 80, 255))
+        hud.box(x0, y0, x0 + w, y0 + h, (10, 12, 18, 250))
+        hud.block(x0, y0, x0 + w, y0 + h, "question")
+        self.panels["question"] = (x0, y0, x0 + w, y0 + h)
+        for i, (t, col) in enumerate(lines):
+            yy = y0 + 12 + i * lh
+            if i - first == qv["pick"] and 0 <= i - first < len(qv["options"]):
+                hud.box(x0 + 8, yy - 3, x0 + w - 8, yy + lh - 5, (60, 70, 100, 230))
+            hud.text(x0 + 20, yy, t, col, max_w=w - 40)
+            if 0 <= i - first < len(qv["options"]):
+                hud.rects.append((x0, yy - 2, x0 + w, yy + lh - 4, ("answer", i - first)))
 
     def _frame_key(self):
         ctl = self.ctl
@@ -588,6 +637,8 @@ class PlayWindow(pyglet.window.Window):
             kind, val = ident
             if kind == "area":
                 pass                       # a panel's background: never the map under it
+            elif kind == "answer" and self.ctl.question is not None:
+                self.do(self.ctl.answer, val)
             elif kind == "open" and self.chooser is not None:
                 self.chooser["i"] = val
                 self.open_chosen()
@@ -613,7 +664,7 @@ class PlayWindow(pyglet.window.Window):
             self.changed()
             self.write_state()
             return
-        if self.prompt is not None or self.chooser is not None:
+        if self.prompt is not None or self.chooser is not None or self.ctl.question is not None:
             return
         hit = self._pick()
         if self.ruler_mode:
@@ -708,6 +759,23 @@ class PlayWindow(pyglet.window.Window):
             elif symbol in (key.N, key.ESCAPE):
                 self.prompt = None
                 self.say("kept the game as it is")
+            self.changed()
+            self.write_state()
+            return pyglet.event.EVENT_HANDLED
+        if self.ctl.question is not None and not ctrl:      # a player's choice: answer it (or put the action aside)
+            n = len(self.ctl.question["point"].options)
+            d = (symbol - key._1) if key._1 <= symbol <= key._9 else (symbol - key.NUM_1) if key.NUM_1 <= symbol <= key.NUM_9 else -1
+            if 0 <= d < n:
+                self.do(self.ctl.answer, d)
+            elif symbol in (key.ENTER, key.RETURN):
+                self.do(self.ctl.answer)
+            elif symbol in (key.UP, key.DOWN):
+                self.ctl.move_pick(1 if symbol == key.DOWN else -1)
+            elif symbol == key.ESCAPE:
+                self.ctl.drop_question()
+                self._hotseat()
+            elif symbol == key.F12:
+                self._shot_pending = True
             self.changed()
             self.write_state()
             return pyglet.event.EVENT_HANDLED
@@ -1015,6 +1083,7 @@ class PlayWindow(pyglet.window.Window):
     def _set_controller(self, ctl):
         """Another scene: its world, renderer, camera and picker."""
         self.ctl = ctl
+        ctl.set_ask(True)
         if ctl.scene is not self.scene:
             self.scene = ctl.scene
             from engine.render.rules_bridge import display_world
@@ -1800,7 +1869,7 @@ class PlayWindow(pyglet.window.Window):
              tuple(notes), self.camctl.mode,
              tuple((n, r[0]) for n, r in self._results.items()), tuple(self._jobs), ctl.hover,
              self.anims[0].caption if self.anims else None, len(self.anims), id(self.hud_state()), self.log_scroll,
-             json.dumps([self.prompt and self.prompt["text"], self.chooser, self.toast and self.toast[0], self.gm_typing,
+             json.dumps([self.prompt and self.prompt["text"], self.chooser, self.ctl.question_view(), self.toast and self.toast[0], self.gm_typing,
                          self.fold, self.player_side, self.ruler, self.template, self.ruler_mode], default=str),
              self.hover_greyed(), tuple(self.mouse) if self.anims else None)
         if k != self._hud_key or self.camctl.mode == "flythrough":
@@ -1825,6 +1894,8 @@ class PlayWindow(pyglet.window.Window):
         hud.block(0, 0, W, bar_h, "top bar")
         cur = st.current
         turn = f"round {st.round}, {self.name(cur)}'s turn" if cur in st.actors else ""
+        if cur in st.actors and (said := s.ruleset.turn_caption(s)):
+            turn = self.named(said)                  # the ruleset's own words for its turns
         if st.over:
             turn = f"fight over: {st.winner} won" if st.winner else "fight over"
         right = W - 6
@@ -2051,6 +2122,8 @@ class PlayWindow(pyglet.window.Window):
             y = bar_h + 8
             big.box(bx, y, bx + tw, y + big.line + 10, (90, 24, 20, 220) if kind == "error" else (20, 30, 50, 220))
             big.text(bx + 15, y + 5, t, H.FG, max_w=tw - 30)
+        if self.ctl.question is not None:
+            self.question_panel(W, Hh)
         if self.prompt is not None:
             self.modal([self.prompt["text"], "Y: yes      N or Esc: no"])
         if self.chooser is not None:
@@ -2220,7 +2293,7 @@ class PlayWindow(pyglet.window.Window):
                           if not (k == "reason" and v == reason) and not (k == "rule" and v == rule)}
                 tgt = ctl.state.actors.get(pv.get("target")) if isinstance(pv.get("target"), str) else None
                 base_ac = (tgt.data or {}).get("ac") if tgt is not None else None
-                for line in preview_lines(pv, base_ac, ctl.session.ruleset):
+                for line in preview_lines(pv, base_ac, ctl.session.ruleset) + ctl.choice_lines(act):
                     for i, part in enumerate(hud.wrap(line, w - 24)):
                         rows.append(("  " + part if i else part, H.FG))
         if ctl.forced:

@@ -175,7 +175,7 @@ class Dice:
 
 
 # ---------------------------------------------------------------------------------------------------------
-_META = {"actor", "action", "rolls", "comment", "note"}
+_META = {"actor", "action", "rolls", "comment", "note", "reactions"}   # reactions: engine/rules/choices.py
 # roll names whose die is always the same (checked before anything happens); others are checked when rolled
 FIXED_DICE = {"attack": 20, "save": 20, "death_save": 20, "initiative": 20, "check": 20, "contest": 20, "fall": 10}
 
@@ -200,6 +200,8 @@ class Session:
         self.events: list[Event] = []
         self.actions: list[dict] = []
         self._sink: list[Event] | None = None
+        self._act: dict | None = None               # the action being stepped (its choice points read it)
+        self._answered: dict | None = None          # ask mode: the window's answers so far (engine/rules/choices.py)
         self.cache: dict = {}
         actors = {}
         for ch in scene.characters:
@@ -312,6 +314,9 @@ class Session:
             for v1 in (v if isinstance(v, list) else [v]):
                 if v1 < 1 or (sides and v1 > sides):
                     raise BadAction(f"{v1} is not a result of a d{sides or 'N'}", "", f"rolls.{k}")
+        if "reactions" in action:             # the other characters' answers to this action's reactions
+            from engine.rules.choices import check_reactions
+            check_reactions(self, action["reactions"])
         from engine.rules.actions import check_params
         act = check_params(action, specs[name], _META)
         X, Y, Z = self.world.size
@@ -331,8 +336,17 @@ class Session:
             raise Illegal("the fight is over" + (f": {self.state.winner} won" if self.state.winner else ""), "")
         return act, self.ruleset.check(self, act)
 
-    def step(self, action) -> list[Event]:
+    def step(self, action, ask: dict | None = None) -> list[Event]:
+        """Check, then apply. ``ask`` (the window's answers so far, ``{point key: value}``) turns on ask mode: a
+        player's choice the action leaves open raises ``ChoiceNeeded`` and changes nothing (engine/rules/choices.py)."""
         action = self._clean(action)
+        self._act, self._answered = action, (dict(ask) if ask is not None else None)
+        try:
+            return self._step(action)
+        finally:
+            self._act = self._answered = None
+
+    def _step(self, action) -> list[Event]:
         act, plan = self.check(action)
         forced = act.get("rolls", {})
         self.dice.forced = {k: (list(v) if isinstance(v, list) else v) for k, v in forced.items()}

@@ -172,6 +172,10 @@ class Ruleset:
     ECONOMY_KEYS: tuple = ()
     #: short forms of ``turn_marks`` notes for the turn-order panel
     TURN_MARKS_SHORT: ClassVar[dict] = {}
+    #: choice points (engine/rules/choices.py): the reaction names an action's ``reactions`` table may answer, and
+    #: the parameters that hold another character's choice (the window asks that character's player instead)
+    REACTIONS: ClassVar[tuple] = ()
+    OTHERS_CHOICES: ClassVar[tuple] = ()
     #: ``{event type: fn(session, event, name_of, rule_suffix) -> line or None}``: how its events read in the
     #: runner's log (on top of ``engine.rules.runner.GENERIC_LINES``)
     EVENT_LINES: ClassVar[dict] = {}
@@ -209,6 +213,20 @@ class Ruleset:
 
     def turn_title(self, session: Session) -> str | None:
         """The turn-order panel's title when ``turn_marks`` has notes (None: "Turn order")."""
+        return None
+
+    def choice_lines(self, session: Session, action: dict) -> list[str]:
+        """What the actor's own choice carried by this action does, for the window's preview panel (a variant the
+        player toggles with Tab, not a question). Optional; not part of ``preview`` (the behaviour baseline)."""
+        return []
+
+    def table_question(self, session: Session):
+        """A choice the table makes between actions (not inside a step): ``(action, Point)`` whose answer fills the
+        action (the Point's default: nothing to do), or None. The window asks it (engine/rules/choices.py)."""
+        return None
+
+    def turn_caption(self, session: Session) -> str | None:
+        """The window's top bar: whose turn it is, in the ruleset's own words (None: "round N, X's turn")."""
         return None
 
     @staticmethod

@@ -21,6 +21,7 @@ option does), so a menu, a prompt and an automatic player all see it.
 
 from __future__ import annotations
 
+from engine.rules.choices import choose
 from engine.rules.core import Actor, Illegal
 from engine.rules.mixin import RulesetMixin
 
@@ -71,6 +72,63 @@ class Choices(RulesetMixin):
         d["opening_chosen"] = True
         session.emit({"type": "opens_with", "who": a.id, "to": plan["to"], "rule": "BAT-02"})
         self._give_baton(session, plan["to"], "BAT-02", False, "starts")
+
+    # ---------------------------------------------------------------------------------------- choice points
+    def choose_defence(self, session, a: Actor, t: Actor, melee: bool) -> str | None:
+        """BAT-14 "Defendendo-se": the defender chooses its resistance when the attack comes (choice point
+        ``defence``; default its ``defence`` key, else the best)."""
+        opts = {}
+        for o in self.defence_options(t, melee):
+            dn, dv = self.defence_of(session, t, melee, o)
+            opts[o] = f"difficulty {int(self.opt('base_difficulty')) + dv} ({dn})"
+        best = self.defence_of(session, t, melee, None)[0].replace("+mount", "")
+        v = choose(session, "defence", t.id, opts, t.data["defence"] or None, rule="BAT-14", role="defender",
+                   question=f"{a.name} attacks {t.name}: resist with" + (f" (default {best})" if best in opts else ""))
+        return v
+
+    def choose_crit(self, session, a: Actor, expr: str, kept: int) -> str:
+        """BAT-36: a PC's natural 12, chosen once the critical is seen (choice point ``crit``, default damage)."""
+        from engine.rules.baton import dice as bd
+        pts = session.state.data["destiny"].get(a.side, 0)
+        return choose(session, "crit", a.id,
+                      {"damage": f"+{bd.maximum(expr)} damage (the weapon's maximum)",
+                       "destiny": f"+1 Destiny point for {a.side} (now {pts})"}, "damage", rule="BAT-36",
+                      role="attacker", question=f"{a.name} rolled a natural {kept}: a critical success")
+
+    def choose_let_go(self, session, e: Actor, mover: Actor, rule: str) -> bool:
+        """BAT-38 / BAT-41: the enemy entitled to an immediate attack may decline (choice point ``declined``: the
+        ids in the list let the mover go; default attack)."""
+        what = "opportunity attack" if rule == "BAT-38" else "attack on leaving cover"
+        v = choose(session, ("declined", e.id), e.id,
+                   {"attack": f"the {what} now (BAT-13 counterattack rules)", "let_go": f"let {mover.name} go"},
+                   "attack", rule=rule, role="reaction", member="let_go",
+                   name=f"declined.{e.id}" + ("" if rule == "BAT-38" else ".cover"),
+                   question=f"{mover.name} " + ("leaves your reach" if rule == "BAT-38" else "leaves total cover"))
+        return v == "let_go"
+
+    def choose_fall_test(self, session, a: Actor, total: int, sev: int) -> str:
+        """BAT-48: the falling attacker keeps its attack's total or makes the Agility test (choice point
+        ``fall_test``, default the attack's total), chosen once that total is known."""
+        return choose(session, "fall_test", a.id,
+                      {"attack": f"the attack's total {total} against {7 + sev}: "
+                                 + ("halves the wound" if total >= 7 + sev else "does not halve it"),
+                       "agility": f"an Agility test against {7 + sev} halves a wound of {sev} (BAT-47)"},
+                      "attack", rule="BAT-48", role="falling", question=f"{a.name} falls: a wound of {sev}")
+
+    def table_question(self, session):
+        """BAT-02: who opens the initiative, when the scene does not say -- the players choose, before anything is
+        done (the window asks; scripts use ``open_with``)."""
+        ids = self.opening_candidates(session)
+        h = self.holder(session)
+        if not ids or h is None:
+            return None
+        from engine.rules.choices import Point
+        st = session.state
+        opts = {h.id: f"{h.name} opens the initiative (the first non-surprised PC of the scene)"}
+        opts.update({i: f"{st.actors[i].name} opens it instead" for i in ids})
+        return ({"actor": h.id, "action": "open_with"},
+                Point(("to",), h.id, opts, h.id, "BAT-02", "players",
+                      "Who opens the initiative? (a PC who is not surprised, chosen by the players)"))
 
     # ---------------------------------------------------------------------------------------- variants
     def defence_options(self, t: Actor, melee: bool) -> list:

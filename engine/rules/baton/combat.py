@@ -161,7 +161,10 @@ class Combat(RulesetMixin):
         pos, neg = self.attack_chances(session, a, t, w, melee)
         sneak = skills.unaware(self, session, t)
         helpless = t.has("helpless")
-        dname, dval = self.defence_of(session, t, melee, ctx.get("defence"))
+        dchoice = ctx.get("defence")
+        if not counter and not helpless and not (sneak and not melee):
+            dchoice = self.choose_defence(session, a, t, melee)           # BAT-14: the defender's choice point
+        dname, dval = self.defence_of(session, t, melee, dchoice)
         difficulty = int(self.opt("base_difficulty")) + dval
         if sneak and not melee:
             difficulty, dname = 7, "none (sneak attack)"                          # BAT-37 ranged
@@ -211,7 +214,8 @@ class Combat(RulesetMixin):
             extra = 0
             if crit:
                 pc = a.data["pc"]
-                if pc and ctx.get("crit") == "destiny" and ev["critical"] and not sneak and not helpless:
+                if pc and ev["critical"] and not sneak and not helpless and not counter and \
+                        self.choose_crit(session, a, expr, ev["kept"]) == "destiny":      # BAT-36's choice point
                     d = session.state.data["destiny"]
                     d[a.side] = d.get(a.side, 0) + 1
                     session.emit({"type": "destiny", "side": a.side, "who": a.id, "points": d[a.side], "rule": "BAT-36"})

@@ -107,6 +107,9 @@ class Baton(BatonOrder, Skills, Health, Combat, Setup, Mounts, Choices, Ruleset)
                                                  # (for the baton) and always hits | "none" (no die: BAT-09)
     }
     ECONOMY_KEYS = ("major", "minor")
+    #: parameters that hold another character's choice (the defender's, the enemy letting a mover go): the window
+    #: asks that character's player when the moment comes instead of offering them as the actor's variants
+    OTHERS_CHOICES: ClassVar[tuple] = ("defence", "declined")
     TURN_MARKS_SHORT: ClassVar[dict] = {"holds the baton": "baton", "acted this turn": "acted", "acted": "done", "has not acted": "ready"}
     # ================================================================================ actions
     _SPECS: dict | None = None
@@ -237,6 +240,14 @@ class Baton(BatonOrder, Skills, Health, Combat, Setup, Mounts, Choices, Ruleset)
         st = session.state
         holder = st.actors.get(st.data.get("holder")) if isinstance(st.data, dict) else None
         return f"Baton: {holder.side} side" if holder is not None else "Baton"
+
+    def turn_caption(self, session) -> str | None:
+        """The top bar in the document's terms: a turn is the time a side keeps the initiative ("Turno")."""
+        st = session.state
+        holder = st.actors.get(st.data.get("holder")) if isinstance(st.data, dict) else None
+        if holder is None:
+            return None
+        return f"turn {st.round}: the {holder.side} side has the initiative, {holder.name} holds the baton"
 
     def turn_marks(self, session) -> dict:
         """For the window's turn panel: who holds the baton, who has acted in this turn / in this combat."""

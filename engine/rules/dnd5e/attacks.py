@@ -8,6 +8,7 @@ from typing import Any
 
 from engine.rules import riding
 from engine.rules import aerial
+from engine.rules.choices import choose
 from engine.rules.core import Actor, Illegal, Session
 from engine.rules.dnd5e import advantage, feats, gear
 from engine.rules.dnd5e.common import dice_spec
@@ -123,6 +124,8 @@ class Attacks(RulesetMixin):
                     plan = self._attack_plan(session, r, victim, w, False)
                 except Illegal:
                     continue          # e.g. charmed by the mover (DND-54)
+                if not feats.reaction_taken(r, "opportunity_attack", session, f"{victim.name} leaves your reach"):
+                    continue          # the reacting character's choice point (DND-28)
                 plan["kind"] = "reaction"
                 plan["opportunity"] = True
                 r.data["reaction_used"] = True
@@ -142,7 +145,7 @@ class Attacks(RulesetMixin):
         turn = session.state.turn
         if turn.get("disengaged") and not feats.can_oa_despite_disengage(r):
             return False
-        if not feats.reaction_taken(r, "opportunity_attack"):
+        if not feats.reaction_taken(r, "opportunity_attack", session, peek=True):
             return False
         if a.data.get("feats") and feats.has(a, "mobile") and r.id in turn.get("melee_attacked", ()) \
                 and turn.get("actor") == a.id:
@@ -156,7 +159,8 @@ class Attacks(RulesetMixin):
         for r in list(session.state.actors.values()):
             if r.id == a.id or not r.data.get("feats") or not feats.has(r, "polearm_master") or not self.hostile(r, a):
                 continue
-            if r.dead or self.incapacitated(r) or r.data["reaction_used"] or not feats.reaction_taken(r, "polearm_master"):
+            if r.dead or self.incapacitated(r) or r.data["reaction_used"] \
+                    or not feats.reaction_taken(r, "polearm_master", session, peek=True):
                 continue
             ws = [w for w in r.data["weapons"] if w["name"] in feats.POLEARMS and self.is_melee(w)]
             if not ws:
@@ -165,6 +169,8 @@ class Attacks(RulesetMixin):
             reach = self.melee_reach(r, w)
             rb = r.body()
             if in_melee_reach(rb, a.body().moved(*there), reach, cell) and not in_melee_reach(rb, a.body().moved(*here), reach, cell):
+                if not feats.reaction_taken(r, "polearm_master", session, f"{a.name} enters your reach"):
+                    continue          # the reacting character's choice point (DND-F15)
                 a.x, a.y, a.layer = there
                 aerial._carry_rider(session, a)
                 plan = feats.reaction_plan(self, session, r, a, w, opportunity=True) if self.sees(session, r, a) else None
@@ -270,6 +276,32 @@ class Attacks(RulesetMixin):
             return d
         return s
 
+    def _attacker_choices(self, session, a, t, w, plan, act, r, bonus, ac) -> dict:
+        """The attacker's own choice points: before the d20 (``r`` None) the power attack (DND-F16 / DND-F30);
+        after it, seen, a luck point (DND-F32) and a manoeuvre (DND-F01). Returns the action with the answers."""
+        out = dict(act)
+        if r is None:
+            if feats.power_attack_feat(self, a, w, plan["melee"]):
+                out["power_attack"] = choose(session, "power_attack", a.id,
+                                             {True: "-5 to hit, +10 damage", False: f"+{bonus} to hit, normal damage"},
+                                             bool(act.get("power_attack")), rule="DND-F16" if plan["melee"] else "DND-F30",
+                                             role="attacker", question=f"{a.name} attacks {t.name} (AC {ac}) with {w['name']}")
+            return out
+        seen = f"{a.name} rolled {r} on the d20 ({r} + {bonus} = {r + bonus} vs AC {ac})"
+        if feats.has(a, "lucky") and a.data.get("luck", 0) > 0:
+            out["lucky"] = choose(session, "lucky", a.id, {True: f"spend a luck point ({a.data['luck']} left): one more "
+                                                                 "d20, the higher kept", False: "keep the roll"},
+                                  bool(act.get("lucky")), rule="DND-F32", role="attacker", question=seen)
+        known = [m for m in a.data.get("manoeuvres", ()) if m == "precision" or self.is_melee(w) or "ranged" in w["properties"]]
+        if known and a.data.get("superiority", 0) > 0:
+            what = {"trip": "on a hit: + the die to damage, Strength save or prone", "pushing": "on a hit: + the die to "
+                    "damage, Strength save or pushed 4.5 m", "precision": "+ the die (d6) to this attack roll"}
+            m = choose(session, "manoeuvre", a.id, {None: "keep the superiority die", **{k: what[k] for k in known}},
+                       act.get("manoeuvre"), rule="DND-F01", role="attacker", question=seen)
+            if m is not None:
+                out["manoeuvre"] = m
+        return out
+
     def _resolve_attack(self, session, a: Actor, t: Actor, plan, act) -> None:
         w = plan["weapon"]
         if "cover" not in plan:
@@ -282,9 +314,14 @@ class Attacks(RulesetMixin):
         cover_bonus = {"half": 2, "three-quarters": 5}.get(plan["cover"], 0)
         ac = t.data["ac"] + cover_bonus
         bonus = self.attack_bonus(a, w, plan["melee"])
+        own = plan.get("kind", "action") in ("action", "bonus") and (session._act or {}).get("actor") == a.id
+        if own:                                    # the attacker's choice points (engine/rules/choices.py)
+            act = self._attacker_choices(session, a, t, w, plan, act, None, bonus, ac)
         mods = feats.attack_mods(self, session, a, t, plan, act)
         bonus += sum(m["to_hit"] for m in mods)
         r = self.d20(session, "attack", a.id, bool(adv), bool(dis), "DND-16", f"{w['name']} against {t.name}")
+        if own:
+            act = self._attacker_choices(session, a, t, w, plan, act, r, bonus, ac)
         luck = None
         if act.get("lucky"):                       # DND-F32: one more d20, the player picks (the better one)
             a.data["luck"] -= 1
@@ -357,6 +394,11 @@ class Attacks(RulesetMixin):
         rolls = session.roll("damage", s, n, who=a.id, rule="DND-16") if n else []
         if session.state.turn.get("elemental_adept") == w["type"] and plan.get("kind") == "spell":
             rolls = feats.adept_dice(rolls, True)          # DND-F02: 1s count as 2
+        if own and n and plan["melee"] and feats.has(a, "savage_attacker") and not session.state.turn.get("savage_used"):
+            sv = choose(session, "savage", a.id, {True: "reroll the damage dice, keep the higher (Savage Attacker)",
+                                                  False: f"keep {sum(rolls)}"}, bool(act.get("savage")),
+                        rule="DND-F06", role="attacker", question=f"{a.name} rolled {sum(rolls)} damage ({w['damage']})")
+            act = {**act, "savage": sv}
         if act.get("savage") and n:                # DND-F06: reroll the weapon's damage dice once a turn, keep either
             session.state.turn["savage_used"] = True
             again = session.roll("savage", s, n, who=a.id, rule="DND-F06", purpose="Savage Attacker: the damage rerolled")

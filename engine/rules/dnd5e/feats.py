@@ -170,9 +170,38 @@ def has(a, name: str) -> bool:
     return unmet(FEATS[name]["prereq"], d["abilities"], d["spells"]) is None
 
 
-def reaction_taken(a, name: str) -> bool:
-    """The character's policy for a reaction the rules offer (``reactions = {sentinel = false}``; default take)."""
-    return a.data.get("reactions", {}).get(name, name not in DEFAULT_DECLINE)
+#: what taking / declining each reaction does (the window's prompt)
+REACTION_TEXT = {
+    "opportunity_attack": ("make the opportunity attack (DND-28)", "let it go"),
+    "sentinel": ("attack the attacker (Sentinel)", "let it be"),
+    "mage_slayer": ("attack the caster (Mage Slayer)", "let the spell be"),
+    "defensive_duelist": ("+proficiency to AC: the hit becomes a miss (Defensive Duelist)", "take the hit"),
+    "shield_master": ("no damage on the successful save (Shield Master)", "take half"),
+    "polearm_master": ("attack as it enters reach (Polearm Master)", "let it come"),
+    "lucky": ("spend a luck point: one more d20 (Lucky)", "keep the point"),
+    "war_caster": ("cast an attack cantrip instead (War Caster)", "the weapon attack (or none)"),
+    "mounted_combatant": ("take the attack aimed at the mount (Mounted Combatant)", "let the mount take it"),
+}
+
+
+def reaction_taken(a, name: str, session=None, about: str = "", peek: bool = False) -> bool:
+    """Take or decline a reaction the rules offer: the action's ``reactions = {id = {name = bool}}`` if given, else
+    the character's policy (``reactions = {sentinel = false}``; default take, Lucky and War Caster decline). With
+    ``session`` it is a choice point (engine/rules/choices.py: the window asks the reacting character's player at
+    this moment); ``peek`` only looks ahead (an open question in ask mode may still be taken)."""
+    pol = a.data.get("reactions", {}).get(name, name not in DEFAULT_DECLINE)
+    if session is None:
+        return pol
+    from engine.rules import choices
+    path = ("reactions", a.id, name)
+    if peek:
+        v = choices.given(session, path)
+        if v is not choices.MISSING:
+            return bool(v)
+        return True if choices.open_question(session, path, a.id) else pol
+    take, leave = REACTION_TEXT[name]
+    return bool(choices.choose(session, path, a.id, {True: take, False: leave}, pol, rule=FEAT_ID.get(name, "DND-28"),
+                               role="reaction", question=about or name.replace("_", " ")))
 
 
 # -- to hit and damage ----------------------------------------------------------------------------------------
@@ -315,11 +344,12 @@ def defensive_duelist(rs, session, a, t, plan, roll, total, ac, hit, crit):
         return None
     if t.data["reaction_used"] or rs.incapacitated(t) or not rs.sees(session, t, a):
         return None
-    if not any("finesse" in w["properties"] and gear.proficient_weapon(t, w) for w in t.data["weapons"]) \
-            or not reaction_taken(t, "defensive_duelist"):
+    if not any("finesse" in w["properties"] and gear.proficient_weapon(t, w) for w in t.data["weapons"]):
         return None
     if total >= ac + t.data["prof"]:
         return None            # it would not turn the hit: a table would not spend the reaction
+    if not reaction_taken(t, "defensive_duelist", session, f"{a.name}'s attack hits ({total} vs AC {ac})"):
+        return None
     t.data["reaction_used"] = True
     session.emit({"type": "reaction", "who": t.id, "feat": "defensive_duelist", "against": a.id,
                   "ac": ac + t.data["prof"], "rule": "DND-F21", "text": f"+{t.data['prof']} AC: the hit becomes a miss"})
@@ -401,7 +431,7 @@ def save_advantage(rs, session, a, ability, source, rule) -> bool:
 def shield_master_evades(rs, session, t) -> bool:
     """DND-F20 Shield Master: on a successful Dex save against half damage, the reaction takes none."""
     if not t.data.get("feats") or not has(t, "shield_master") or t.data["reaction_used"] or rs.incapacitated(t) \
-            or not reaction_taken(t, "shield_master"):
+            or not reaction_taken(t, "shield_master", session, "a successful Dexterity save against half damage"):
         return False
     t.data["reaction_used"] = True
     session.emit({"type": "reaction", "who": t.id, "feat": "shield_master", "rule": "DND-F20",
@@ -423,17 +453,19 @@ def reaction_plan(rs, session, r, t, w, opportunity: bool = False):
     return plan
 
 
-def _may_react(rs, r, foe, feat: str) -> bool:
-    """``r`` has the feat, is hostile to ``foe``, alive and able, its reaction unspent and its policy take."""
+def _may_react(rs, session, r, foe, feat: str) -> bool:
+    """``r`` has the feat, is hostile to ``foe``, alive and able, its reaction unspent and its answer not already
+    "decline" (a look ahead: the question itself is asked once the reaction is possible, _reaction_melee_attack)."""
     return bool(r.data.get("feats")) and has(r, feat) and rs.hostile(r, foe) and not r.dead \
-        and not rs.incapacitated(r) and not r.data["reaction_used"] and reaction_taken(r, feat)
+        and not rs.incapacitated(r) and not r.data["reaction_used"] and reaction_taken(r, feat, session, peek=True)
 
 
-def _reaction_melee_attack(rs, session, r, t, feat: str, text: str) -> bool:
-    """A feat's reaction melee weapon attack (its longest-reach melee weapon) on ``t``; False when none is legal."""
+def _reaction_melee_attack(rs, session, r, t, feat: str, text: str, question: str) -> bool:
+    """A feat's reaction melee weapon attack (its longest-reach melee weapon) on ``t``, once it is legal and the
+    reacting character's player takes it (the choice point, asked with ``question``); False otherwise."""
     w, _reach = rs._oa_weapon(r)
     plan = None if w is None else reaction_plan(rs, session, r, t, w)
-    if plan is None:
+    if plan is None or not reaction_taken(r, feat, session, question):
         return False
     r.data["reaction_used"] = True
     session.emit({"type": "reaction", "who": r.id, "feat": feat, "target": t.id, "rule": FEAT_ID[feat], "text": text})
@@ -445,10 +477,10 @@ def mage_slayer(rs, session, caster):
     """DND-F40: a creature within 1.5 m casts a spell: a reaction melee weapon attack against it."""
     from engine.world.geometry import engaged
     for r in list(session.state.actors.values()):
-        if r.id == caster.id or not _may_react(rs, r, caster, "mage_slayer") or not engaged(r.body(), caster.body()):
+        if r.id == caster.id or not _may_react(rs, session, r, caster, "mage_slayer") or not engaged(r.body(), caster.body()):
             continue
-        if _reaction_melee_attack(rs, session, r, caster, "mage_slayer", "a melee attack against the caster") \
-                and (caster.dead or caster.hp == 0):
+        if _reaction_melee_attack(rs, session, r, caster, "mage_slayer", "a melee attack against the caster",
+                                  f"{caster.name} casts a spell within 1.5 m") and (caster.dead or caster.hp == 0):
             return
 
 
@@ -456,10 +488,11 @@ def sentinel_protects(rs, session, attacker, target):
     """DND-F37: a creature within 1.5 m attacks someone other than the Sentinel: a reaction melee attack on it."""
     from engine.world.geometry import engaged
     for r in list(session.state.actors.values()):
-        if r.id in (attacker.id, target.id) or not _may_react(rs, r, attacker, "sentinel") \
+        if r.id in (attacker.id, target.id) or not _may_react(rs, session, r, attacker, "sentinel") \
                 or not engaged(r.body(), attacker.body()):
             continue
-        if _reaction_melee_attack(rs, session, r, attacker, "sentinel", f"{attacker.name} attacked {target.name}: a reaction attack"):
+        if _reaction_melee_attack(rs, session, r, attacker, "sentinel", f"{attacker.name} attacked {target.name}: a reaction attack",
+                                  f"{attacker.name} attacks {target.name} beside you"):
             return
 
 

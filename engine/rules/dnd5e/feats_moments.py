@@ -11,9 +11,9 @@ def has(a, name: str) -> bool:          # feats.has (imported when called: feats
     return _has(a, name)
 
 
-def reaction_taken(a, name: str) -> bool:
+def reaction_taken(a, name: str, session=None, about: str = "", peek: bool = False) -> bool:
     from engine.rules.dnd5e.feats import reaction_taken as _rt
-    return _rt(a, name)
+    return _rt(a, name, session, about, peek)
 
 
 def _feat_id(name: str) -> str:
@@ -85,7 +85,8 @@ def _spend_luck(session, a, purpose) -> int:
 def lucky_defence(rs, session, t, roll: int) -> int:
     """DND-F32 against an attack that hits it: its own d20 (``luck``), the attack uses the lower. Policy
     ``lucky`` (default decline: it spends a point; ``reactions = {lucky = true}`` or ``reaction_policy``)."""
-    if not has(t, "lucky") or t.data.get("luck", 0) <= 0 or not reaction_taken(t, "lucky") or rs.incapacitated(t):
+    if not has(t, "lucky") or t.data.get("luck", 0) <= 0 or rs.incapacitated(t) \
+            or not reaction_taken(t, "lucky", session, f"an attack roll of {roll} hits you"):
         return roll
     v = _spend_luck(session, t, "Lucky: a d20 against the attack")
     session.emit({"type": "feat", "who": t.id, "feat": "lucky", "rule": "DND-F32", "attack_roll": roll, "luck": v,
@@ -95,7 +96,8 @@ def lucky_defence(rs, session, t, roll: int) -> int:
 
 def lucky_save(rs, session, a, roll: int) -> int:
     """DND-F32 on a failed saving throw (same policy): one more d20, the higher kept."""
-    if not has(a, "lucky") or a.data.get("luck", 0) <= 0 or not reaction_taken(a, "lucky"):
+    if not has(a, "lucky") or a.data.get("luck", 0) <= 0 \
+            or not reaction_taken(a, "lucky", session, f"your saving throw of {roll} fails"):
         return roll
     v = _spend_luck(session, a, "Lucky: one more d20 on the save")
     session.emit({"type": "feat", "who": a.id, "feat": "lucky", "rule": "DND-F32", "save_roll": roll, "luck": v,
@@ -140,7 +142,7 @@ def unpin(rs, session, grappler, target):
 def war_caster_spell(rs, session, r, victim, before) -> bool:
     """DND-F14 War Caster: instead of the opportunity attack, an attack cantrip at the creature leaving (policy
     ``war_caster``: default decline, the weapon attack is made). True when the spell was cast."""
-    if not r.data.get("feats") or not has(r, "war_caster") or not reaction_taken(r, "war_caster"):
+    if not r.data.get("feats") or not has(r, "war_caster") or not reaction_taken(r, "war_caster", session, peek=True):
         return False
     from engine.rules.dnd5e import gear
     if "armor" in r.data and gear.untrained(r):
@@ -156,6 +158,8 @@ def war_caster_spell(rs, session, r, victim, before) -> bool:
             plan = spell_plan(rs, session, r, victim, name)
         except Illegal:
             continue
+        if not reaction_taken(r, "war_caster", session, f"{victim.name} leaves your reach ({name})"):
+            return False
         r.data["reaction_used"] = True
         if before is not None:
             before()
@@ -196,11 +200,13 @@ def mounted_redirect(rs, session, a, mount, plan):
     from engine.rules.core import Illegal
     rider = session.state.actors.get(mount.data["rider"])
     if rider is None or rider.id == a.id or not rider.data.get("feats") or not has(rider, "mounted_combatant") \
-            or rider.dead or rs.incapacitated(rider) or not reaction_taken(rider, "mounted_combatant"):
+            or rider.dead or rs.incapacitated(rider) or not reaction_taken(rider, "mounted_combatant", session, peek=True):
         return mount, plan
     try:
         p2 = rs._attack_plan(session, a, rider, plan["weapon"], plan.get("kind") == "bonus")
     except Illegal:
+        return mount, plan
+    if not reaction_taken(rider, "mounted_combatant", session, f"{a.name} attacks your mount {mount.name}"):
         return mount, plan
     for k in ("kind", "opportunity", "bonus_from"):
         if k in plan:

@@ -105,6 +105,7 @@ class Dnd5e(Conditions, Damage, Attacks, Mounts, Ruleset):
     # ------------------------------------------------------------------------------------------ turn structure
     ECONOMY_KEYS = ("action", "bonus")
     GM_ACTIONS = ("condition", "damage", "heal", "temp_hp", "inspire", "short_rest", "trap", "secret_door")
+    REACTIONS = feats.REACTIONS      # the names an action's ``reactions`` table may answer (engine/rules/choices.py)
     CONTROLLED_MOUNT_ACTIONS = ("move", "dash", "disengage", "dodge", "end_turn")
     #: actions whose check opens with ``_need_action``: not offered once the action is used (a listing prefilter;
     #: tests/test_legal_compact.py keeps this list true to the checks)
@@ -454,7 +455,7 @@ class Dnd5e(Conditions, Damage, Attacks, Mounts, Ruleset):
 
     def _make_specs(self):
         P = Param
-        return {
+        specs = {
             "move": {"to": P("pos", True, help="the destination [x, y, layer]")},
             "attack": {"target": P("id", help="a character or object id"), "weapon": P("str"),
                        "bonus": P("bool", default=False), "knock_out": P("bool", default=False),
@@ -502,6 +503,7 @@ class Dnd5e(Conditions, Damage, Attacks, Mounts, Ruleset):
                             "skill": P("str", choices=("perception", "investigation"), default="perception"),
                             "active": P("bool", default=False, help="the character searches (a check), not its passive score")},
         }
+        return specs
 
     def check(self, session: Session, act: dict):
         name = act["action"]
@@ -673,6 +675,19 @@ class Dnd5e(Conditions, Damage, Attacks, Mounts, Ruleset):
             out += [(o, a, None) for o in session.state.actors.values()
                     if self.hostile(o, a) and not o.dead and not self.incapacitated(o) and not o.has("blinded")]
         return out
+
+    def choice_lines(self, session, action: dict) -> list[str]:
+        """AIR-08 / AIR-10: a flyer ending its turn aloft spends its bonus action, or chooses not to and falls."""
+        a = session.state.actors.get(action.get("actor"))
+        if action.get("action") != "end_turn" or a is None or not a.flying or riding.rides(a):
+            return []
+        up = self.upkeep_available(session, a)
+        drop = a.layer - aerial.support_below(session, a)
+        if action.get("stay_aloft") is False or not up:
+            return [("chosen: do not spend the bonus action to stay aloft" if up else "no bonus action left to stay "
+                     "aloft") + f": falls {drop} layer(s) (AIR-10)", "Tab: the other choice" if up else
+                    "land first (AIR-08: a landing owes nothing)"]
+        return ["stays aloft: the bonus action is spent on flying (AIR-08)", "Tab: do not spend it, and fall (AIR-10)"]
 
     def preview_legal(self, session, act: dict, plan, out: dict) -> dict:
         a = session.state.actors.get(act["actor"])

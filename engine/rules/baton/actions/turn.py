@@ -127,9 +127,10 @@ class Move:
                 return (a.dead or body.dead or body.pos != start or not rs.can_move(session, body)[0]
                         or (a.has("prone"), body.has("prone"), body.flying, riding.mount_id(a)) != prone0)
             provokers = rs._provokers(session, body, path)
-            for e in [e for e in provokers if e.id in plan.get("declined", [])]:
+            let_go = [e for e in provokers if rs.choose_let_go(session, e, a, "BAT-38")]      # the choice points
+            for e in let_go:
                 session.emit({"type": "declines", "who": e.id, "target": a.id, "what": "opportunity attack", "rule": "BAT-38"})
-            provokers = [e for e in provokers if e.id not in plan.get("declined", [])]
+            provokers = [e for e in provokers if e not in let_go]
             for e in provokers:
                 if stopped():
                     break
@@ -223,7 +224,7 @@ class Move:
                 if distance_m(e.body(), body.body(), session.world.cell_m) > rw["range_m"]:
                     continue
                 if rs.cover(session, e, body, t_at=carried_from).level == "total" and rs.cover(session, e, body).level != "total":
-                    if e.id in plan.get("declined", []):
+                    if rs.choose_let_go(session, e, a, "BAT-41"):
                         session.emit({"type": "declines", "who": e.id, "target": a.id, "what": "attack on leaving cover",
                                       "rule": "BAT-41"})
                         continue
@@ -296,7 +297,9 @@ class Drop:
             rs._use(session, "major", "falling attack")
             ev = rs._resolve_attack(session, a, t, w, {"major": True, "scale": steps, "rule": "BAT-48",
                                                          "crit": act.get("crit", "damage"), "defence": act.get("defence")})
-            if act.get("fall_test") == "agility":          # the player keeps the Agility test (BAT-47)
+            ft = rs.choose_fall_test(session, a, ev["total"], sev) if sev and not a.dead and ev is not None \
+                else act.get("fall_test")                   # BAT-48's choice point, once the total is known
+            if ft == "agility":          # the player keeps the Agility test (BAT-47)
                 if sev and not a.dead:
                     tv = rs._test(session, a, "agility", 7 + sev, "BAT-47", f"Agility to halve a fall wound of {sev}")
                     if tv["success"]:

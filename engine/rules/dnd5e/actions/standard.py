@@ -9,6 +9,7 @@ from engine.rules.dnd5e import damage
 from engine.rules import riding
 from engine.rules import aerial
 from engine.rules.actions import require_condition
+from engine.rules.choices import choose
 from engine.rules.core import BadAction, Illegal
 from engine.rules.dnd5e.actions.objects import AttackObject, names_object
 from engine.rules.dnd5e import feats, gear
@@ -428,7 +429,13 @@ class EndTurn:
     @staticmethod
     def apply(rs, session, a, act, plan):
         session.emit({"type": "end_turn", "who": a.id})
-        if act.get("stay_aloft") is False and a.flying and not riding.rides(a):
+        stay = act.get("stay_aloft")
+        if a.flying and not riding.rides(a) and rs.upkeep_available(session, a):
+            stay = choose(session, "stay_aloft", a.id, {True: "spend the bonus action to stay aloft (AIR-08)",
+                                                        False: "do not spend it: fall (AIR-10)"}, stay,
+                          rule="AIR-10", role="flyer", question=f"{a.name} ends the turn in the air",
+                          ask=False)        # the flyer's own variant of end_turn (Tab), not a question every turn
+        if stay is False and a.flying and not riding.rides(a):
             # AIR-10 "não gasta a Ação Bônus pra se manter no ar": the player's choice, it falls
             session.emit({"type": "flight_lost", "who": a.id, "reason": f"{a.name} does not spend its bonus action to stay aloft",
                           "rule": "AIR-10", "because": "AIR-08"})
