@@ -146,7 +146,7 @@ def threat_prims(scene, session, side: str, layer: int, after_move: bool = False
     return pr, counts
 
 
-VOLUME_MAX_CUBES = 6000        # past this many cells the 3D view draws every 2nd (3rd...) cell along x and y
+VOLUME_MAX_CUBES = 6000        # past this many cells the 3D view draws every 2nd (3rd...) cell along x, y and z
 
 
 def threat_counts(scene, enemies, layers) -> np.ndarray:
@@ -171,7 +171,7 @@ def threat_counts(scene, enemies, layers) -> np.ndarray:
 def volume_prims(scene, enemies, side: str, mode: str = "exposed", label_at=None) -> tuple[Prims, dict]:
     """The 3D view of the threat volume of ``side``: a small cube in place at each cell a standard body could be
     -- ``mode`` "safe": the cells no enemy can attack (green); "exposed": the cells some can, coloured by how
-    many (the threat map's colours). Every ``stride``-th cell along x and y when there are more than
+    many (the threat map's colours). Every ``stride``-th cell along x, y and z when there are more than
     VOLUME_MAX_CUBES. Returns (prims, {"cells", "drawn", "stride"})."""
     world = scene.world
     X, Y, Z = world.size
@@ -179,11 +179,11 @@ def volume_prims(scene, enemies, side: str, mode: str = "exposed", label_at=None
     keep = cnt == 0 if mode == "safe" else cnt > 0
     n = int(keep.sum())
     stride = 1
-    while n // (stride * stride) > VOLUME_MAX_CUBES:
+    while n // stride ** 3 > VOLUME_MAX_CUBES:
         stride += 1
     if stride > 1:
         sub = np.zeros_like(keep)
-        sub[:, ::stride, ::stride] = True
+        sub[::stride, ::stride, ::stride] = True
         keep &= sub
     z, y, x = np.nonzero(keep)
     cm = world.cell_m
@@ -196,6 +196,6 @@ def volume_prims(scene, enemies, side: str, mode: str = "exposed", label_at=None
     if label_at is not None:
         what = "safe from every enemy" if mode == "safe" else "an enemy could attack"
         pr.labels.append(Label(label_at, f"3D threat view ({side}): {n} cells {what}"
-                               + (f", one in {stride} x {stride} drawn" if stride > 1 else ""), (255, 255, 255, 255),
+                               + (f", one in {stride} x {stride} x {stride} drawn" if stride > 1 else ""), (255, 255, 255, 255),
                                (40, 40, 40, 220), offset_px=(0, -66)))
     return pr, info

@@ -183,6 +183,7 @@ class PlayWindow(pyglet.window.Window):
         self._drawn_maps: dict = {}              # overlay name -> the job key of the map last drawn
         self.map_wait_s = 0.0
         self.volume_mode = "exposed"             # J: the 3D view's cells, "exposed" or "safe"
+        self.volume_info = None
         self.session_lock = threading.Lock()
         self.on = {n: (n in overlays_on) for n, _k, _d in OVERLAYS}
         self.help = False
@@ -1163,14 +1164,20 @@ class PlayWindow(pyglet.window.Window):
                 enemies = maps.threat_enemies(ctl.session, a.side)
                 cm = self.scene.world.cell_m
                 at = ((a.x + a.footprint / 2) * cm, (a.y + a.footprint / 2) * cm, a.layer + a.height_layers + 0.4)
-                self.submit("volume", (sv, sel, self.volume_mode), lambda side=a.side, e=enemies, m=self.volume_mode,
-                            at=at: maps.volume_prims(self.scene, e, side, m, at)[0], maps=True)
+                self.submit("volume", (sv, sel, self.volume_mode), lambda k=(sv, sel, self.volume_mode), side=a.side,
+                            e=enemies, at=at: self._volume_job(k, e, side, at), maps=True)
             if self.on["movement"]:
                 k = (sv, sel)
                 rs = self.render_state()
                 sess = ctl.session
                 self.submit("movement", k, lambda c=rs.get(sel), rs=rs, s=sess: self._movement_costs(rs, c, s))
         self._wait_maps()
+
+    def _volume_job(self, k, enemies, side, at):
+        """The 3D threat view (map thread): its cubes; what it counted kept for the test state."""
+        pr, info = maps.volume_prims(self.scene, enemies, side, k[2], at)
+        self.volume_info = dict(info, key=list(k))
+        return pr
 
     def greyed(self) -> list[dict]:
         """The selected character's actions that are not legal now, each with the core's reason (worked out in the
@@ -2376,7 +2383,10 @@ class PlayWindow(pyglet.window.Window):
                        "visible": sorted(self.visible_ids()) if self.player_side is not None else None,
                        "ruler": self.ruler_info() if self.ruler else None, "template": self.template,
                        "inside": self.template_inside() if self.template else None,
-                       "greyed": self.greyed(), "compact": self.compact()},
+                       "greyed": self.greyed(), "compact": self.compact(),
+                       "maps": {"state_version": self.ctl.state_version, "volume_mode": self.volume_mode,
+                                "drawn": {n: list(k) for n, k in self._drawn_maps.items()},
+                                "volume": self.volume_info, "jobs": sorted(self._jobs)}},
             "preview": pv,
         })
         text = json.dumps(snap, sort_keys=True, default=str)
