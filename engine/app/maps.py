@@ -174,25 +174,12 @@ def volume_prims(scene, enemies, side: str, mode: str = "exposed", label_at=None
     many (the threat map's colours). Every ``stride``-th cell along x, y and z when there are more than
     VOLUME_MAX_CUBES. Returns (prims, {"cells", "drawn", "stride"})."""
     world = scene.world
-    X, Y, Z = world.size
-    cnt = threat_counts(scene, enemies, range(Z))
-    keep = cnt == 0 if mode == "safe" else cnt > 0
-    n = int(keep.sum())
-    stride = 1
-    while n // stride ** 3 > VOLUME_MAX_CUBES:
-        stride += 1
-    if stride > 1:
-        sub = np.zeros_like(keep)
-        sub[::stride, ::stride, ::stride] = True
-        keep &= sub
-    z, y, x = np.nonzero(keep)
-    cm = world.cell_m
-    centres = np.stack([(x + 0.5) * cm, (y + 0.5) * cm, z + 0.5], axis=1)
-    table = np.array([THREAT_COLOURS[k][:3] + (255,) for k in range(5)], dtype=np.float32)
-    rgba = table[np.minimum(cnt[z, y, x], 4)]
-    pr = Prims()
-    pr.cubes(centres, 0.22 * min(cm, 1.0) * (1 + 0.35 * (stride - 1)), rgba)
-    info = {"cells": n, "drawn": len(x), "stride": stride}
+    from engine.render.volume_view import cube_prims
+
+    cnt = threat_counts(scene, enemies, range(world.size[2]))          # -1 where no body fits
+    colours = {0: THREAT_COLOURS[0]} if mode == "safe" else {k: THREAT_COLOURS[k] for k in range(1, 5)}
+    pr, info = cube_prims(world, np.minimum(cnt, 4), colours, max_cubes=VOLUME_MAX_CUBES)
+    n, stride = info["cells"], info["stride"]
     if label_at is not None:
         what = "safe from every enemy" if mode == "safe" else "an enemy could attack"
         pr.labels.append(Label(label_at, f"3D threat view ({side}): {n} cells {what}"
