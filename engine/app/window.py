@@ -1,8 +1,9 @@
 """The sandbox window (pyglet): input -> :class:`engine.app.controller.Controller`, the picture through the one
 renderer (:class:`engine.render.renderer.Renderer`) into the window's framebuffer, the HUD on top.
 
-Slow work -- the rules' preview of an action (path search, cover), the cover map, the movement range -- runs in a
-worker thread; the window keeps drawing and shows "computing..." until the answer is there. The session is only
+Slow work -- the rules' preview of an action (path search, cover), the movement range -- runs in a worker thread;
+the window keeps drawing and shows "computing..." until the answer is there. The cover and threat maps and the 3D
+threat view run in a map thread of their own, and the frame after an action waits for the two maps (milliseconds). The session is only
 changed on the main thread, and only while no worker reads it (a confirm or undo asked for meanwhile waits for
 the worker, a fraction of a second).
 
