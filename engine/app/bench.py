@@ -1,5 +1,5 @@
 """`aerie bench window`: frames per second of the real window (pyglet, the one renderer, the HUD) on the showcase
-at 1280 x 720 with every overlay on, the tokens (names, HP bars, condition icons) and an attack being previewed;
+at 1280 x 720 with every overlay on (the 3D threat view, J, in a scenario of its own), the tokens (names, HP bars, condition icons) and an attack being previewed;
 the orbit is measured in the GM's view and in a player view. Needs a display: run it under Xvfb with
 ``xvfb-run -a -s "-screen 0 1600x900x24" aerie bench window``. A benchmark, not a test: figures go to
 docs/performance.md ("Window")."""
