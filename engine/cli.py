@@ -80,8 +80,10 @@ EXAMPLES = {
                "aerie import map.uvtt -o bare/scene.toml --no-image"],
     "rules": ["aerie rules", "aerie rules --markdown"],
     "cover": ["aerie cover showcase --from ground_archer --layer 0 -o cover.png",
+              "aerie cover showcase --from ground_archer --view 3d -o cover_3d.png",
               "aerie cover showcase --from ground_archer -o cover.npy --json --backend cpu"],
     "threat": ["aerie threat showcase --side blue --layer 0 -o threat.png",
+               "aerie threat showcase --side blue --layer 9 --view 3d -o threat_layer9_3d.png",
                "aerie threat showcase --side blue --after-move -o threat.npz --json --backend gpu"],
     "export": ["aerie export showcase -o showcase.glb", "aerie export air_fall_table -o after.glb --step 3 --seed 7"],
 }

@@ -60,48 +60,52 @@ bool in_box(ivec3 v, ivec4 box, int z) {
 // parameters as fractions N_a / |D_a| (N_a: fixed-point distance from p0 to axis a's next boundary plane), compared
 // by cross-multiplication -- the same comparisons as T_a = N_a L / |D_a| over the common denominator, so the same
 // voxels, ties included. Products stay below 2^31: N_a + 256 (k - 1) < |D_a| + 2^14 and |D_b| < 2^15.
+// The loop keeps what does not change along the ray out of it: the axes it moves along (an axis it does not
+// move along has N = 32768 over a denominator of 1, so it never comes first, as 32768 / 1 > any crossing), the
+// denominators, and the field index, stepped with the voxel.
 bool blocked(ivec3 p0, ivec3 p1, ivec4 box_a, int za, ivec4 box_b, int zb) {
     ivec3 d = p1 - p0;
-    bvec3 mv = notEqual(d, ivec3(0));
+    ivec3 mvi = ivec3(notEqual(d, ivec3(0)));
     ivec3 dd = max(abs(d), ivec3(1));
     ivec3 v = p0 >> 8;
     ivec3 stp = sign(d);
     ivec3 N;
-    vec3 rden;                                        // 1 / (256 |D_a|)
     for (int a = 0; a < 3; ++a) {
         if (d[a] < 0 && (p0[a] & (FP - 1)) == 0) v[a] -= 1;
-        N[a] = d[a] > 0 ? (v[a] + 1) * FP - p0[a] : p0[a] - v[a] * FP;
-        rden[a] = 1.0 / float(FP * dd[a]);
+        N[a] = d[a] > 0 ? (v[a] + 1) * FP - p0[a] : (d[a] < 0 ? p0[a] - v[a] * FP : 32768);
     }
-    int base = 0;
-    if (n_fields == 8) base = (int(d.x < 0) + 2 * int(d.y < 0) + 4 * int(d.z < 0)) * field_len;
+    ivec3 fpm = FP * mvi;                             // 256 on the axes the ray moves along, 0 on the others
+    vec3 rden = 1.0 / vec3(FP * dd);
+    ivec3 stride = ivec3(1, size.x, size.x * size.y);
+    int idx = (n_fields == 8 ? (int(d.x < 0) + 2 * int(d.y < 0) + 4 * int(d.z < 0)) * field_len : 0)
+              + v.x + stride.y * v.y + stride.z * v.z;
+    ivec3 dstep = stp * stride;
     for (;;) {
-        uint k = field_at(base + (v.z * size.y + v.y) * size.x + v.x);
+        uint k = field_at(idx);
         if (k == 0u) {
             if (!(in_box(v, box_a, za) || in_box(v, box_b, zb))) return true;
             k = 1u;
         }
-        int kk = int(k) - 1;
-        // the far faces' crossings; an axis the ray does not move along never comes first (32768 / 1)
-        ivec3 cand = ivec3(mix(vec3(32768.0), vec3(N + FP * kk), vec3(mv)));
-        ivec3 den = ivec3(mix(vec3(1.0), vec3(dd), vec3(mv)));
-        // the smallest fraction cand_a / den_a (the first in x, y, z order on a tie: same value either way)
-        int m = 0;
-        if (cand.y * den[m] < cand[m] * den.y) m = 1;
-        if (cand.z * den[m] < cand[m] * den.z) m = 2;
-        int cm = cand[m];
-        int dm = den[m];
-        if (cm >= dm) return false;                   // the parameter reached 1: the end point
-        // crossings of each axis up to it: (N_b + 256 j) / |D_b| <= cm / dm for j = 0 .. c_b - 1
-        ivec3 num = cm * den - N * dm;
+        ivec3 cand = N + fpm * int(k - 1u);
+        bool ym = cand.y * dd.x < cand.x * dd.y;
+        int cm = ym ? cand.y : cand.x;
+        int dm = ym ? dd.y : dd.x;
+        float rd = ym ? rden.y : rden.x;
+        bool zm = cand.z * dm < cm * dd.z;
+        cm = zm ? cand.z : cm;
+        dm = zm ? dd.z : dm;
+        rd = zm ? rden.z : rd;
+        if (cm >= dm) return false;
+        ivec3 num = cm * dd - N * dm;
         int step_den = FP * dm;
-        ivec3 q = ivec3(vec3(num) * rden[m]);
+        ivec3 q = ivec3(vec3(num) * rd);
         ivec3 rem = num - q * step_den;
         q -= ivec3(lessThan(rem, ivec3(0)));
         q += ivec3(greaterThanEqual(rem, ivec3(step_den)));
-        ivec3 c = max(q + 1, ivec3(0)) * ivec3(mv);
+        ivec3 c = max(q + 1, ivec3(0)) * mvi;
         N += FP * c;
         v += c * stp;
+        idx += c.x * dstep.x + c.y * dstep.y + c.z * dstep.z;
     }
 }
 #else
@@ -179,6 +183,7 @@ void main() {
             } else if (blocked(p0, p1, ivec4(0), -2, ivec4(0), -2)) {
                 word |= 1u << uint(8 * (j & 3));
             }
+
         }
         if ((j & 3) == 3) {
             result[(first >> 2) + (j >> 2)] = word;

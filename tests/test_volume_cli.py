@@ -62,6 +62,40 @@ def test_cover_layer_png_and_npy(capsys, tmp_path):
     assert rc == 0 and np.load(tmp_path / "c.npy").shape == (1,) + scene.world.voxels.shape[1:]
 
 
+@pytest.mark.gl
+def test_cover_and_threat_3d_views_draw_the_cells_in_place(capsys, tmp_path):
+    """--view 3d: cubes at the cells (with --layer: that layer's only); the same view without the cubes' colours
+    would be the plain scene, so the level colours must be there, more of them for the whole volume."""
+    from PIL import Image
+
+    from engine.render.volume_cli import LEVEL_COLOURS
+
+    scene = load_scene(ROOF)
+    ch = scene.characters[0]
+
+    def level_px(path, rgb):
+        a = np.asarray(Image.open(path).convert("RGB")).astype(int)
+        # a lit cube face is the colour times 0.55 .. 1.2: the same hue, so test the channel ratios
+        r, g, b = (a[..., i] + 1 for i in range(3))
+        want = np.array(rgb, dtype=float) + 1
+        return int(((np.abs(r / g - want[0] / want[1]) < 0.12) & (np.abs(g / b - want[1] / want[2]) < 0.25)
+                    & (a.max(axis=2) > 60)).sum())
+
+    rc, so, err = run(capsys, "cover", ROOF, "--from", ch.id, "--view", "3d", "-o", tmp_path / "all.png", "--json")
+    assert rc == 0, err
+    assert Image.open(tmp_path / "all.png").size == (1280, 720)
+    levels = json.loads(so)["levels"]
+    rc, so, err = run(capsys, "cover", ROOF, "--from", ch.id, "--layer", 3, "--view", "3d", "-o", tmp_path / "l3.png")
+    assert rc == 0, err
+    half = LEVEL_COLOURS["half"]
+    if levels.get("half", 0) > 20:
+        assert level_px(tmp_path / "all.png", half) > level_px(tmp_path / "l3.png", half) > 0
+    rc, so, err = run(capsys, "threat", ROOF, "--side", ch.side, "--view", "3d", "-o", tmp_path / "t.png", "--json")
+    assert rc == 0, err
+    if json.loads(so)["safe_cells"] > 20:
+        assert level_px(tmp_path / "t.png", (70, 200, 90)) > 200
+
+
 def test_threat_npz_counts_enemies_and_more_after_they_move(capsys, tmp_path):
     scene = load_scene(ROOF)
     side = scene.characters[0].side
@@ -104,6 +138,8 @@ def test_threat_layer_png(capsys, tmp_path):
     (["threat", ROOF, "--side", "@side", "-o", "{tmp}/x.txt"], ["must end in"]),
     (["cover", ROOF, "--from", "@first", "-o", "{tmp}"], ["must end in"]),
     (["cover", ROOF, "--from", "@first", "-o", "{tmp}/a_file/x.npy"], ["cannot write", "not a folder"]),
+    (["cover", ROOF, "--from", "@first", "--view", "top", "-o", "{tmp}/x.png"], ["--view top", "--layer"]),
+    (["threat", ROOF, "--side", "@side", "--view", "3d", "-o", "{tmp}/x.npz"], ["--view", "not a .png"]),
 ])
 def test_bad_input_is_one_line_and_exit_2(capsys, tmp_path, argv, words):
     scene = load_scene(ROOF)
@@ -116,7 +152,7 @@ def test_bad_input_is_one_line_and_exit_2(capsys, tmp_path, argv, words):
     assert len(lines) == 1 and "Traceback" not in err, err
     for w in words:
         assert w in lines[0]
-    assert not list(tmp_path.glob("*.np*"))
+    assert not list(tmp_path.glob("*.np*")) and not list(tmp_path.glob("*.png"))
 
 
 def test_unwritable_output_leaves_nothing(capsys, tmp_path):

@@ -542,7 +542,7 @@ def test_dice_by_hand_help_overlays_and_cameras_with_x_input(display, duel, tmp_
         dist1 = np.linalg.norm(np.subtract(st["window"]["camera"]["position"], st["window"]["camera"]["look_at"]))
         assert dist1 < dist0 - 0.5, "the wheel did not zoom"
         # every overlay on its key; the cover map and the movement range come from the worker
-        app.key("g", "x", "l", "c", "m", "b")
+        app.key("g", "x", "l", "c", "m", "b", "j")
         st = app.wait(lambda s: all(s["window"]["overlays"].values()) and not s["window"]["busy"], 30, "all overlays")
         img = app.screenshot()
         assert img.shape == (720, 1280, 3)

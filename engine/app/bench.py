@@ -1,5 +1,5 @@
 """`aerie bench window`: frames per second of the real window (pyglet, the one renderer, the HUD) on the showcase
-at 1280 x 720 with every overlay on, the tokens (names, HP bars, condition icons) and an attack being previewed;
+at 1280 x 720 with every overlay on (the 3D threat view, J, in a scenario of its own), the tokens (names, HP bars, condition icons) and an attack being previewed;
 the orbit is measured in the GM's view and in a player view. Needs a display: run it under Xvfb with
 ``xvfb-run -a -s "-screen 0 1600x900x24" aerie bench window``. A benchmark, not a test: figures go to
 docs/performance.md ("Window")."""
@@ -30,7 +30,7 @@ def bench_window(args) -> int:
 
     scene = load_scene(SHOWCASE)
     size = (1280, 720)
-    win = PlayWindow(scene, getattr(args, "seed", None), size, overlays_on=[n for n, _k, _d in OVERLAYS])
+    win = PlayWindow(scene, getattr(args, "seed", None), size, overlays_on=[n for n, _k, _d in OVERLAYS if n != "volume"])
     ctl = win.ctl
     # play on (ending turns) to the first character who can attack, and compose that attack: the preview panel,
     # sight lines to the target, the attacker's cover map and movement range, all overlays
@@ -58,7 +58,7 @@ def bench_window(args) -> int:
 
     # wait for the worker's first answers (cover map, movement, preview) so the frames measured draw everything
     t0 = time.perf_counter()
-    while (win.busy() or not win._results) and time.perf_counter() - t0 < 60:
+    while (win.busy() or win._jobs or not win._results) and time.perf_counter() - t0 < 60:
         frame()
     t_ready = time.perf_counter() - t0
     for _ in range(warm):
@@ -115,7 +115,19 @@ def bench_window(args) -> int:
         ("HUD changing over a still view", lambda i: (win.ctl.say(f"message {i}"), win.changed()), lambda: None),
         # reading the panels: nothing moves, nothing is drawn
         ("idle (nothing changes)", lambda i: None, lambda: None),
+        # the 3D view of the threat volume (J) on top of everything: its cubes drawn instanced in every frame
+        ("camera orbiting with the 3D threat volume on (J), full resolution", orbit,
+         lambda: (player_view(False), volume(True))),
     ]
+    def volume(on):
+        win.on["volume"] = on
+        t = time.perf_counter()
+        while on and not win._drawn_maps.get("volume") and time.perf_counter() - t < 30:
+            frame()
+
+    vol_setup = scenarios[-1][2]
+    scenarios = [(nm, f, (lambda st=st: (volume(False), st())) if st is not vol_setup else st)
+                 for nm, f, st in scenarios]
     rounds = 1 if args.quick else 3
     runs = {name: [] for name, _f, _s in scenarios}
     for _r in range(rounds):       # interleaved rounds: a burst of load elsewhere on the machine hits one round
@@ -142,6 +154,7 @@ def bench_window(args) -> int:
             + (f"; {skipped} skipped (nothing changed on screen)" if skipped else "")
             + (f" [best of {rounds}; medians " + ", ".join(f"{m * 1000:.1f}" for m in meds) + " ms]" if rounds > 1 else ""))
     win.adaptive = True
+    volume(False)
     on = [k for k, v in win.on.items() if v]
     prims, notes = win.overlay_prims(win.render_state())
     info = win.rc.info
@@ -159,21 +172,51 @@ def bench_window(args) -> int:
           "(other work on the machine slows llvmpipe: the figures are the best of interleaved rounds)")
     for line in results:
         print(f"{n} frames, {line}")
-    # after an action (end of turn: a new state), frames until the cover and threat maps of the new state are up
-    lat = []
-    for _ in range(3 if args.quick else 8):
-        ctl.step({"actor": ctl.session.current, "action": "end_turn"})
-        ctl.select_current()
-        win._rebuild_log()
-        k = (ctl.state_version, ctl.selected, ctl.cursor_layer)
-        t, frames = time.perf_counter(), 0
-        while not (win.result("cover", k)[0] and win.result("threat", k)[0]) and time.perf_counter() - t < 30:
-            frame()
-            frames += 1
-        lat.append((time.perf_counter() - t, frames))
-    lat.sort()
-    med = lat[len(lat) // 2]
-    print(f"after an action, the cover and threat maps of the new state: median {med[0] * 1000:.0f} ms, "
-          f"{med[1]} frame(s) (all: " + ", ".join(f"{t * 1000:.0f} ms/{f}" for t, f in lat) + ")")
+    # after an action (end of turn: a new state, through the window's own path: applied at once, or at the next
+    # tick when the worker is reading the session), the frames drawn until one shows the cover and threat maps of
+    # the new state (1: the first frame drawn after the action shows them)
+    lat, vol, lat_v = [], [], []
+    for with_volume in (False, True):     # the cover and threat maps alone, then with the 3D volume on too
+        win.on["volume"] = with_volume
+        for _ in range(3 if args.quick else 8):
+            act = {"actor": ctl.session.current, "action": "end_turn"}
+            sv0 = ctl.state_version
+            win.do(ctl.step, act)
+            win.do(ctl.select_current)
+            win.map_wait_s = 0.0
+            t, frames, done = time.perf_counter(), 0, None
+            while time.perf_counter() - t < 30:
+                f0 = win.frames
+                frame()
+                if ctl.state_version == sv0:
+                    continue                       # not applied yet (deferred behind the worker)
+                frames += win.frames > f0
+                k = (ctl.state_version, ctl.selected, ctl.cursor_layer)
+                if done is None and win._drawn_maps.get("cover") == k and win._drawn_maps.get("threat") == k:
+                    done = (time.perf_counter() - t, frames, win.map_wait_s)
+                    (lat_v if with_volume else lat).append(done)
+                if done is not None and (not with_volume or
+                                         win._drawn_maps.get("volume") == (k[0], k[1], win.volume_mode)):
+                    if with_volume:
+                        vol.append((time.perf_counter() - t, frames))
+                    break
+    win.on["volume"] = False
+    fr = sorted(f for _t, f, _a in lat)
+    ms = sorted(t for t, _f, _a in lat)
+    print(f"after an action, frames drawn until one shows the cover and threat maps of the new state: median "
+          f"{statistics.median(fr):g}, worst {fr[-1]} (1 = the first frame after the action); from the action to "
+          f"that frame median {statistics.median(ms) * 1000:.0f} ms, worst {ms[-1] * 1000:.0f} ms, of it the frame "
+          f"waiting for the maps median {statistics.median(w for _t, _f, w in lat) * 1000:.0f} ms (all: "
+          + ", ".join(f"{t * 1000:.0f} ms/{f}" for t, f, _a in lat) + ")")
+    if lat_v:
+        fv = sorted(f for _t, f, _a in lat_v)
+        print(f"the same with the 3D threat volume on: the cover and threat maps in frame median "
+              f"{statistics.median(fv):g}, worst {fv[-1]} (all: " + ", ".join(f"{t * 1000:.0f} ms/{f}" for t, f, _a in lat_v) + ")")
+    if vol:
+        vf = sorted(f for _t, f in vol)
+        print(f"after an action, frames drawn until one shows the 3D threat volume of the new state (computed "
+              f"while the window draws): median {statistics.median(vf):g}, worst {vf[-1]}; median "
+              f"{statistics.median(t for t, _f in vol) * 1000:.0f} ms (all: "
+              + ", ".join(f"{t * 1000:.0f} ms/{f}" for t, f in vol) + ")")
     win.close()
     return 0

@@ -30,7 +30,10 @@ def main(argv=None) -> int:
     p.add_argument("--size", default="1280x720")
     p.add_argument("--actions", help="JSON list of actions to play first")
     p.add_argument("--compose", help="JSON action to leave composed (its preview on screen)")
-    p.add_argument("--overlay", default="", help="comma-separated: grid, engagement, sightlines, cover, movement")
+    p.add_argument("--overlay", default="", help="comma-separated: grid, engagement, sightlines, cover, movement, "
+                   "threat, volume (the 3D threat view)")
+    p.add_argument("--volume", choices=("exposed", "safe"), default="exposed",
+                   help="the 3D threat view's cells (with --overlay volume)")
     p.add_argument("--camera", help="a scene camera to snap to")
     p.add_argument("--select", help="the character to select at the end")
     p.add_argument("--zoom", type=float, default=0.0, help="zoom steps (mouse wheel clicks; negative: out)")
@@ -65,6 +68,7 @@ def main(argv=None) -> int:
     scene = load_scene(a.scene)
     win = PlayWindow(scene, a.seed, (w, h), overlays_on=[o.strip() for o in a.overlay.split(",") if o.strip()])
     ctl = win.ctl
+    win.volume_mode = a.volume
 
     def frame(dt=1 / 30, grab=False):
         win.dispatch_events()
@@ -82,7 +86,7 @@ def main(argv=None) -> int:
         while time.perf_counter() - t0 < limit:
             before = win.camctl.camera()
             frame()
-            if not win.busy() and not win.anims and win.camctl.camera() == before:
+            if not win.busy() and not win._jobs and not win.anims and win.camctl.camera() == before:
                 break
         for _ in range(3):
             frame()

@@ -104,17 +104,27 @@ THREAT_COLOURS = {0: (70, 210, 90, 100), 1: (240, 210, 60, 115), 2: (245, 140, 4
                   4: (150, 30, 90, 140)}
 
 
-def threat_prims(scene, session, side: str, layer: int, after_move: bool = False, label_at=None):
+def threat_enemies(session, side: str, after_move: bool = False):
+    """The enemies of ``side`` as the threat kernel takes them (places, reach and range), read from the session."""
+    from engine.render.volume_cli import threat_inputs
+
+    return threat_inputs(session, side, after_move)
+
+
+def threat_prims(scene, session, side: str, layer: int, after_move: bool = False, label_at=None, enemies=None):
     """How many enemies of ``side`` could attack a standard body at each cell of ``layer`` (their reach, AIR-05,
-    and range, and line of sight), from where they stand or after moving. Returns (prims, {count: cells})."""
+    and range, and line of sight), from where they stand or after moving. Returns (prims, {count: cells}).
+    ``enemies``: :func:`threat_enemies` already read (then ``session`` is not read: another thread may run this)."""
     from engine.render.los_grid import shared_backend
-    from engine.render.volume_cli import threat_inputs, threat_volume
+    from engine.render.volume_cli import threat_volume
 
     world = scene.world
     thresholds = scene.spec.options.get("cover_thresholds") or DEFAULT_THRESHOLDS[scene.ruleset]
     levels = level_table(scene.ruleset, thresholds)
     first_total = next(k for k in range(N_SAMPLES + 1) if levels[k] == levels[-1])
-    per = threat_volume(shared_backend(world), threat_inputs(session, side, after_move), [layer])
+    if enemies is None:
+        enemies = threat_enemies(session, side, after_move)
+    per = threat_volume(shared_backend(world), enemies, [layer])
     free = None
     count = np.zeros(world.voxels.shape[1:], dtype=np.int32)
     for c in per:
@@ -134,3 +144,45 @@ def threat_prims(scene, session, side: str, layer: int, after_move: bool = False
                                ", ".join(f"{k}{'+' if k == 4 else ''} enemies {counts[k]}" for k in range(1, 5) if counts[k]),
                                (255, 255, 255, 255), (40, 40, 40, 220), offset_px=(0, -48)))
     return pr, counts
+
+
+VOLUME_MAX_CUBES = 6000        # past this many cells the 3D view draws every 2nd (3rd...) cell along x, y and z
+
+
+def threat_counts(scene, enemies, layers) -> np.ndarray:
+    """int32 [L, Y, X]: how many of ``enemies`` (:func:`threat_enemies`) could attack a standard body at each cell
+    (line of sight short of total cover, reach and range), -1 where a body cannot be."""
+    from engine.render.los_grid import shared_backend
+    from engine.render.volume_cli import threat_volume
+    from engine.world.volumes import free_cells
+
+    world = scene.world
+    thresholds = scene.spec.options.get("cover_thresholds") or DEFAULT_THRESHOLDS[scene.ruleset]
+    levels = level_table(scene.ruleset, thresholds)
+    first_total = next(k for k in range(N_SAMPLES + 1) if levels[k] == levels[-1])
+    layers = list(layers)
+    free = free_cells(world)[layers]
+    count = np.zeros(free.shape, dtype=np.int32)
+    for c in threat_volume(shared_backend(world), enemies, layers):
+        count += (c != NO_BODY) & (c != NO_ATTACK) & (c < first_total)
+    return np.where(free, count, -1)
+
+
+def volume_prims(scene, enemies, side: str, mode: str = "exposed", label_at=None) -> tuple[Prims, dict]:
+    """The 3D view of the threat volume of ``side``: a small cube in place at each cell a standard body could be
+    -- ``mode`` "safe": the cells no enemy can attack (green); "exposed": the cells some can, coloured by how
+    many (the threat map's colours). Every ``stride``-th cell along x, y and z when there are more than
+    VOLUME_MAX_CUBES. Returns (prims, {"cells", "drawn", "stride"})."""
+    world = scene.world
+    from engine.render.volume_view import cube_prims
+
+    cnt = threat_counts(scene, enemies, range(world.size[2]))          # -1 where no body fits
+    colours = {0: THREAT_COLOURS[0]} if mode == "safe" else {k: THREAT_COLOURS[k] for k in range(1, 5)}
+    pr, info = cube_prims(world, np.minimum(cnt, 4), colours, max_cubes=VOLUME_MAX_CUBES)
+    n, stride = info["cells"], info["stride"]
+    if label_at is not None:
+        what = "safe from every enemy" if mode == "safe" else "an enemy could attack"
+        pr.labels.append(Label(label_at, f"3D threat view ({side}): {n} cells {what}"
+                               + (f", one in {stride} x {stride} x {stride} drawn" if stride > 1 else ""), (255, 255, 255, 255),
+                               (40, 40, 40, 220), offset_px=(0, -66)))
+    return pr, info

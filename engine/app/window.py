@@ -1,8 +1,9 @@
 """The sandbox window (pyglet): input -> :class:`engine.app.controller.Controller`, the picture through the one
 renderer (:class:`engine.render.renderer.Renderer`) into the window's framebuffer, the HUD on top.
 
-Slow work -- the rules' preview of an action (path search, cover), the cover map, the movement range -- runs in a
-worker thread; the window keeps drawing and shows "computing..." until the answer is there. The session is only
+Slow work -- the rules' preview of an action (path search, cover), the movement range -- runs in a worker thread;
+the window keeps drawing and shows "computing..." until the answer is there. The cover and threat maps and the 3D
+threat view run in a map thread of their own, and the frame after an action waits for the two maps (milliseconds). The session is only
 changed on the main thread, and only while no worker reads it (a confirm or undo asked for meanwhile waits for
 the worker, a fraction of a second).
 
@@ -45,7 +46,9 @@ OVERLAYS = (("grid", key.G, "layer grid at the cursor's altitude"),
             ("sightlines", key.L, "sight lines from the selected character to its target / the hovered one"),
             ("cover", key.C, "cover map of the selected attacker at the cursor's layer"),
             ("movement", key.M, "where the selected character can move this turn, with costs"),
-            ("threat", key.B, "threat map: enemies that could attack the selected character's side at the cursor's layer"))
+            ("threat", key.B, "threat map: enemies that could attack the selected character's side at the cursor's layer"),
+            ("volume", key.J, "3D view of the threat volume: cubes in place at the cells enemies could attack the "
+                              "selected character's side at (J again: the safe cells, then off)"))
 
 BINDINGS = [
     ("Mouse", ""),
@@ -73,6 +76,8 @@ BINDINGS = [
     ("L", "sight lines to the target / hovered / nearest"),
     ("C", "cover map of the selected, cursor's layer"),
     ("M", "movement range at the cursor's layer"),
+    ("B", "threat map: enemies that could attack the selected's side there"),
+    ("J", "3D threat volume: exposed cells, J: safe cells, J: off"),
     ("Table", ""),
     ("Ctrl+Z / Ctrl+Y", "undo / redo"),
     ("Ctrl+S / Ctrl+O", "save / open a scene or save (a picker)"),
@@ -174,6 +179,14 @@ class PlayWindow(pyglet.window.Window):
         self.keys = key.KeyStateHandler()
         self.push_handlers(self.keys)
         self.pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="aerie-worker")
+        # the cover and threat maps (and the 3D volume) in a thread of their own, on inputs taken from the session
+        # here on the main thread: a map never waits behind a preview, and the frame after an action waits for
+        # the maps of the new state (a few milliseconds on the GPU kernel) instead of drawing "computing..."
+        self.map_pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="aerie-maps")
+        self._drawn_maps: dict = {}              # overlay name -> the job key of the map last drawn
+        self.map_wait_s = 0.0
+        self.volume_mode = "exposed"             # J: the 3D view's cells, "exposed" or "safe"
+        self.volume_info = None
         self.session_lock = threading.Lock()
         self.on = {n: (n in overlays_on) for n, _k, _d in OVERLAYS}
         self.help = False
@@ -330,12 +343,20 @@ class PlayWindow(pyglet.window.Window):
         self.log_lines = out
         self.log_scroll = 0
 
-    def submit(self, name: str, job_key, fn):
-        """Run fn() in the worker unless the same job (same key) is done or running."""
+    def wanted(self, name: str, job_key) -> bool:
+        """Is this job neither done nor running (so submit would start it)?"""
         if name in self._results and self._results[name][0] == job_key:
-            return
+            return False
         cur = self._jobs.get(name)
-        if cur is not None and cur[0] == job_key:
+        return cur is None or cur[0] != job_key
+
+    def submit(self, name: str, job_key, fn, maps: bool = False):
+        """Run fn() in the worker unless the same job (same key) is done or running. ``maps``: in the map thread,
+        without the session lock (fn reads no session: its inputs were taken on the main thread)."""
+        if not self.wanted(name, job_key):
+            return
+        if maps:
+            self._jobs[name] = (job_key, self.map_pool.submit(fn))
             return
 
         def run():
@@ -344,6 +365,27 @@ class PlayWindow(pyglet.window.Window):
         fut = self.pool.submit(run)
         self._jobs[name] = (job_key, fut)
         self._futures = [f for f in self._futures if not f.done()] + [fut]
+
+    MAP_WAIT_S = 0.25     # the most a frame waits for the cover and threat maps of a new state or layer
+
+    def _wait_maps(self, names=("cover", "threat")):
+        """Wait (at most MAP_WAIT_S) for the maps this frame will draw, then collect them: the frame after an
+        action or a layer change shows the new maps, not "computing..."."""
+        t0 = time.perf_counter()
+        end = t0 + self.MAP_WAIT_S
+        waited = False
+        for name in names:
+            job = self._jobs.get(name)
+            if job is None:
+                continue
+            waited = True
+            try:
+                job[1].result(timeout=max(0.0, end - time.perf_counter()))
+            except Exception:   # noqa: BLE001 - a timeout (drawn when ready) or the job's error (_collect shows it)
+                pass
+        if waited:
+            self.map_wait_s = time.perf_counter() - t0      # the last wait (aerie bench window reports it)
+        self._collect()
 
     def result(self, name: str, job_key):
         """(ready, value) of a job for this key."""
@@ -906,6 +948,16 @@ class PlayWindow(pyglet.window.Window):
             self.say("F2: panels folded (F2: unfold)" if self.fold else "F2: panels unfolded")
         elif symbol == key.F3:
             self.cycle_player_view()
+        elif symbol == key.J:                      # the 3D volume: exposed cells -> safe cells -> off
+            if not self.on["volume"]:
+                self.on["volume"], self.volume_mode = True, "exposed"
+            elif self.volume_mode == "exposed":
+                self.volume_mode = "safe"
+            else:
+                self.on["volume"] = False
+            self.say("J: 3D threat view off" if not self.on["volume"] else
+                     f"J: 3D threat view, the {self.volume_mode} cells (J: "
+                     + ("the safe cells)" if self.volume_mode == "exposed" else "off)"))
         elif symbol == key.R:
             self.typing = ""
             self._typing_skip = True
@@ -1171,16 +1223,31 @@ class PlayWindow(pyglet.window.Window):
                 k = (sv, sel, layer)
                 cm = self.scene.world.cell_m
                 at = ((a.x + a.footprint / 2) * cm, (a.y + a.footprint / 2) * cm, a.layer + a.height_layers + 0.4)
-                self.submit("cover", k, lambda b=a.body(), layer=layer, at=at: maps.cover_prims(self.scene, b, layer, at)[0])
-            if self.on["threat"]:
+                self.submit("cover", k, lambda b=a.body(), layer=layer, at=at: maps.cover_prims(self.scene, b, layer, at)[0],
+                            maps=True)
+            if self.on["threat"] and self.wanted("threat", (sv, sel, ctl.cursor_layer)):
                 layer = ctl.cursor_layer
-                self.submit("threat", (sv, sel, layer), lambda side=a.side, layer=layer, s=ctl.session:
-                            maps.threat_prims(self.scene, s, side, layer)[0])
+                enemies = maps.threat_enemies(ctl.session, a.side)        # read here, on the main thread
+                self.submit("threat", (sv, sel, layer), lambda side=a.side, layer=layer, e=enemies:
+                            maps.threat_prims(self.scene, None, side, layer, enemies=e)[0], maps=True)
+            if self.on["volume"] and self.wanted("volume", (sv, sel, self.volume_mode)):
+                enemies = maps.threat_enemies(ctl.session, a.side)
+                cm = self.scene.world.cell_m
+                at = ((a.x + a.footprint / 2) * cm, (a.y + a.footprint / 2) * cm, a.layer + a.height_layers + 0.4)
+                self.submit("volume", (sv, sel, self.volume_mode), lambda k=(sv, sel, self.volume_mode), side=a.side,
+                            e=enemies, at=at: self._volume_job(k, e, side, at), maps=True)
             if self.on["movement"]:
                 k = (sv, sel)
                 rs = self.render_state()
                 sess = ctl.session
                 self.submit("movement", k, lambda c=rs.get(sel), rs=rs, s=sess: self._movement_costs(rs, c, s))
+        self._wait_maps()
+
+    def _volume_job(self, k, enemies, side, at):
+        """The 3D threat view (map thread): its cubes; what it counted kept for the test state."""
+        pr, info = maps.volume_prims(self.scene, enemies, side, k[2], at)
+        self.volume_info = dict(info, key=list(k))
+        return pr
 
     def greyed(self) -> list[dict]:
         """The selected character's actions that are not legal now, each with the core's reason (worked out in the
@@ -1283,12 +1350,14 @@ class PlayWindow(pyglet.window.Window):
             # composing an action against a target always shows the sight lines its cover comes from
             tgt = pending_tgt or self._sight_target()
             pr.extend(cached("sightlines", (sv, sel, tgt), lambda: self._sightlines(rs, sel, tgt)))
-        for name in ("cover", "threat", "movement"):
+        for name in ("cover", "threat", "movement", "volume"):
             if self.on[name] and sel:
-                k = (sv, sel, ctl.cursor_layer) if name in ("cover", "threat") else (sv, sel)
+                k = ((sv, sel, ctl.cursor_layer) if name in ("cover", "threat") else
+                     (sv, sel, self.volume_mode) if name == "volume" else (sv, sel))
                 ok, val = self.result(name, k)
                 if ok and isinstance(val, ov.Prims):
                     pr.extend(val)
+                    self._drawn_maps[name] = k
                 elif ok and isinstance(val, dict):
                     layer = ctl.cursor_layer
                     mv = cached("movement_layer", (k, layer), lambda: maps.movement_prims(self.scene, val, layer))
@@ -2388,7 +2457,10 @@ class PlayWindow(pyglet.window.Window):
                        "visible": sorted(self.visible_ids()) if self.player_side is not None else None,
                        "ruler": self.ruler_info() if self.ruler else None, "template": self.template,
                        "inside": self.template_inside() if self.template else None,
-                       "greyed": self.greyed(), "compact": self.compact()},
+                       "greyed": self.greyed(), "compact": self.compact(),
+                       "maps": {"state_version": self.ctl.state_version, "volume_mode": self.volume_mode,
+                                "drawn": {n: list(k) for n, k in self._drawn_maps.items()},
+                                "volume": self.volume_info, "jobs": sorted(self._jobs)}},
             "preview": pv,
         })
         text = json.dumps(snap, sort_keys=True, default=str)
@@ -2405,6 +2477,7 @@ class PlayWindow(pyglet.window.Window):
             return
         self._quitting = True
         self.pool.shutdown(wait=False, cancel_futures=True)
+        self.map_pool.shutdown(wait=False, cancel_futures=True)
         self.rc.clear_error()          # a pending GL error would make pyglet's teardown raise it
         try:
             self.close()

@@ -43,6 +43,7 @@ class Prims:
     xray: list = field(default_factory=list)         # lines also drawn faintly through walls
     tris: list = field(default_factory=list)         # (p0, p1, p2, rgba)
     labels: list = field(default_factory=list)
+    cells: list = field(default_factory=list)        # float32 [N, 8] arrays: small cubes (centre xyz, half size, rgba)
 
     def line(self, a, b, c, xray=False):
         (self.xray if xray else self.lines).append((tuple(a), tuple(b), tuple(c)))
@@ -80,6 +81,21 @@ class Prims:
         self.xray += other.xray
         self.tris += other.tris
         self.labels += other.labels
+        self.cells += other.cells
+
+    def cubes(self, centres, half, rgba):
+        """Small opaque cubes at ``centres`` [N, 3] (metres), ``half`` their half size (metres), ``rgba``
+        [N, 4] or one colour (0..255), drawn instanced by the renderer (the 3D view of a volume)."""
+        c = np.asarray(centres, dtype=np.float32).reshape(-1, 3)
+        a = np.empty((len(c), 8), np.float32)
+        a[:, :3] = c
+        a[:, 3] = half
+        a[:, 4:] = np.broadcast_to(np.asarray(rgba, dtype=np.float32).reshape(-1, 4), (len(c), 4)) / 255.0
+        if len(a):
+            self.cells.append(a)
+
+    def cell_array(self) -> np.ndarray:
+        return np.concatenate(self.cells) if self.cells else np.zeros((0, 8), np.float32)
 
     # -- arrays for upload ---------------------------------------------------------------------------------
     @staticmethod

@@ -150,7 +150,7 @@ class Renderer:
         self.lighting = lighting
         self._light_volume = None
         ctx = self.ctx
-        self.prog = {n: load_program(ctx, n) for n in ("shadow", "model", "line", "flat", "text")}
+        self.prog = {n: load_program(ctx, n) for n in ("shadow", "model", "line", "flat", "text", "cells")}
         defines = {"BAKED": 1} if lighting == "baked" else {}
         if flat_terrain:
             defines["FLAT"] = 1
@@ -462,6 +462,44 @@ class Renderer:
         vao.render(moderngl.TRIANGLES, vertices=len(arr))
         vao.release()
 
+    _CUBE = None
+
+    @classmethod
+    def _cube(cls) -> np.ndarray:
+        """A unit cube's 12 triangles: 36 x (corner -1..1, face normal), float32 [36, 6]."""
+        if cls._CUBE is None:
+            out = []
+            for axis in range(3):
+                for sgn in (-1.0, 1.0):
+                    n = np.zeros(3)
+                    n[axis] = sgn
+                    u, v = np.zeros(3), np.zeros(3)
+                    u[(axis + 1) % 3], v[(axis + 2) % 3] = 1.0, 1.0
+                    if sgn < 0:
+                        u, v = v, u
+                    quad = [n - u - v, n + u - v, n + u + v, n - u + v]
+                    for i in (0, 1, 2, 0, 2, 3):
+                        out.append(np.concatenate([quad[i], n]))
+            cls._CUBE = np.array(out, dtype=np.float32)
+        return cls._CUBE
+
+    def _draw_cells(self, cells: np.ndarray, vp):
+        """The overlays' small cubes (Prims.cubes), instanced, opaque, depth-tested."""
+        if len(cells) == 0:
+            return
+        ctx = self.ctx
+        p = self.prog["cells"]
+        cube = self._buffer("cells_cube", self._cube())
+        inst = self._buffer("cells", cells)
+        vao = ctx.vertex_array(p, [(cube, "3f 3f", "in_corner", "in_normal"),
+                                   (inst, "3f 1f 4f/i", "in_centre", "in_half", "in_color")])
+        p["u_vp"].write(gl_matrix(vp))
+        ctx.enable(moderngl.DEPTH_TEST)
+        ctx.enable(moderngl.CULL_FACE)
+        vao.render(moderngl.TRIANGLES, vertices=36, instances=len(cells))
+        vao.release()
+        ctx.disable(moderngl.CULL_FACE)
+
     # -- a frame -----------------------------------------------------------------------------------------------
     def draw(self, camera: Camera, state: RenderState | None = None, overlays: Prims | None = None,
              options: DrawOptions | None = None):
@@ -563,9 +601,10 @@ class Renderer:
         if opts.characters:
             self._draw_characters(state, vp, camera)
 
-        # markers and overlays (translucent shapes, lines), then translucent terrain
+        # markers and overlays (opaque cubes of a volume, translucent shapes, lines), then translucent terrain
         markers = self._markers(state, opts, camera.position)
         extra = overlays if overlays is not None else Prims()
+        self._draw_cells(extra.cell_array(), vp)
 
         def both(a, b):
             return b if not len(a) else a if not len(b) else np.concatenate([a, b])

@@ -8,7 +8,10 @@ cover .npy: float32 [Z, Y, X] (with --layer: [1, Y, X]) blocked fraction of the 
 a standard body at each cell, NaN where a standard body cannot be. threat .npz: ``count`` int16 [Z, Y, X] (how
 many enemies could attack a standard body there, -1 where one cannot be), ``fraction`` float32 [E, Z, Y, X] (the
 cover it would have against each enemy's best attack, NaN where that enemy cannot attack it), ``enemies`` (ids),
-``layers``. A PNG is the chosen layer seen from above, or without --layer a 3D view of the volume.
+``layers``. A PNG (``--view``) is the chosen layer seen from above (``top``, the default with --layer) or a 3D
+view (``3d``, the default without --layer): the volume's cells drawn in place as small cubes (cover: the cells with
+some cover from the attacker, coloured by level; threat: the cells safe from every enemy), a lattice of every
+n-th cell past 6,000 cubes.
 """
 
 from __future__ import annotations
@@ -45,6 +48,9 @@ def add_parsers(sub) -> None:
     s.add_argument("--json", action="store_true", help="print a summary (cells, time, backend) as JSON")
     s.add_argument("--backend", choices=["auto", "gpu", "cpu"], default="auto",
                    help="auto (default): the compute shader where GL 4.3 is there, else the CPU; gpu or cpu to force one")
+    s.add_argument("--view", choices=["top", "3d"],
+                   help="a .png's picture: top (the --layer seen from above; the default with --layer) or 3d (the "
+                        "cells drawn in place as small cubes, every layer or the --layer; the default without --layer)")
     s = sub.add_parser("threat", help="the threat volume of one side: enemies that could attack a standard body at every cell")
     s.add_argument("scene", help="a scene file (.toml), or the name of a shipped scene")
     s.add_argument("--side", required=True, metavar="S", help="the side whose safety is mapped (its enemies are the threats)")
@@ -55,6 +61,9 @@ def add_parsers(sub) -> None:
     s.add_argument("--json", action="store_true", help="print a summary (cells, time, backend) as JSON")
     s.add_argument("--backend", choices=["auto", "gpu", "cpu"], default="auto",
                    help="auto (default): the compute shader where GL 4.3 is there, else the CPU; gpu or cpu to force one")
+    s.add_argument("--view", choices=["top", "3d"],
+                   help="a .png's picture: top (the --layer seen from above; the default with --layer) or 3d (the "
+                        "cells drawn in place as small cubes, every layer or the --layer; the default without --layer)")
 
 
 # -- checks: one clear line, before any work --------------------------------------------------------------------
@@ -136,18 +145,30 @@ def _layer_png(world, rgb_cells: np.ndarray, known: np.ndarray, title: str, lege
     return canvas
 
 
-def _view_png(scene, classes: np.ndarray, colours: dict, title: str, size=(1280, 720)):
-    """A 3D view: the cells of each class drawn in place (merged rectangles a little above each layer's floor)."""
+def _view(args) -> str:
+    """The PNG's picture from --view and --layer (checked before any work)."""
+    view = args.view or ("top" if args.layer is not None else "3d")
+    if view == "top" and args.layer is None:
+        raise AerieError(f"{args.output}: --view top draws one layer: give --layer L (or --view 3d)")
+    if args.view is not None and not str(args.output).lower().endswith(".png"):
+        raise AerieError(f"{args.output}: --view chooses a .png's picture; this output is not a .png")
+    return view
+
+
+def _view_png(scene, classes: np.ndarray, colours: dict, title: str, size=(1280, 720), layers=None):
+    """A 3D view: a small cube at each cell of a coloured class, in place (engine.render.volume_view.cube_prims)."""
     from PIL import Image
 
     from engine.render.camera import orbit_camera
     from engine.render.commands import _renderer
     from engine.render.renderer import DrawOptions
     from engine.render.state import RenderState
-    from engine.render.volume_view import volume_prims
+    from engine.render.volume_view import cube_prims
 
     state = RenderState.from_scene(scene)
-    prims = volume_prims(scene.world, classes, colours)
+    prims, info = cube_prims(scene.world, classes, colours, layers)
+    if info["stride"] > 1:
+        title += f"; one cell in {info['stride']} x {info['stride']} x {info['stride']} drawn"
     r = _renderer(scene, size)
     img = r.render(orbit_camera(scene.world, state.characters, 35.0), state, prims, DrawOptions(hud=(title,)))
     return Image.fromarray(img)
@@ -169,6 +190,7 @@ def cmd_cover(args) -> int:
     from engine.world.volumes import NO_BODY, fraction, level_table
 
     out = _output(args.output, (".npy", ".png"))
+    view = _view(args)
     scene = load_scene(args.scene)
     try:
         ch = scene.character(args.frm)
@@ -202,15 +224,17 @@ def cmd_cover(args) -> int:
         idx = np.array([names.index(levels[k]) for k in range(37)])
         cls = np.where(ok, idx[np.minimum(counts, 36)], -1)
         cols = {i: LEVEL_COLOURS.get(n, (160, 160, 160)) for i, n in enumerate(names)}
-        if args.layer is not None:
+        if view == "top":
             rgb = np.zeros(cls.shape[1:] + (3,), dtype=np.uint8)
             for i, c in cols.items():
                 rgb[cls[0] == i] = c
             img = _layer_png(world, rgb, ok[0], f"{scene.name}: cover from {ch.id} {tuple(ch.at)} at layer "
                              f"{args.layer} ({_short(be)})", [(n, cols[i]) for i, n in enumerate(names)])
         else:
-            show = {i: cols[i] + (150,) for i, n in enumerate(names) if i == len(names) - 1}
-            img = _view_png(scene, cls, show, f"{scene.name}: cells in {names[-1]} cover from {ch.id} ({be.name})")
+            show = {i: cols[i] for i in range(1, len(names))}          # every level but none: where cover is
+            where = "all layers" if args.layer is None else f"layer {args.layer}"
+            img = _view_png(scene, cls, show, f"{scene.name}: cells with cover from {ch.id}, {where} ("
+                            + ", ".join(names[1:]) + f"; {_short(be)})", layers=layers)
         _save_png(out, img)
     if args.json:
         print(json.dumps(summary, sort_keys=True))
@@ -264,6 +288,7 @@ def cmd_threat(args) -> int:
     from engine.world.volumes import NO_ATTACK, NO_BODY, N_SAMPLES, free_cells, level_table
 
     out = _output(args.output, (".npz", ".png"))
+    view = _view(args)
     scene = load_scene(args.scene)
     sides = sorted({c.side for c in scene.characters})
     if args.side not in sides:
@@ -312,16 +337,16 @@ def cmd_threat(args) -> int:
                    f"{'enemy' if i == 1 else 'enemies'}", cols[i])
                   for i in range(min(len(COUNT_COLOURS), len(per) + 1))]
         how = "after their moves" if args.after_move else "from where they stand"
-        if args.layer is not None:
+        if view == "top":
             rgb = np.zeros(cls.shape[1:] + (3,), dtype=np.uint8)
             for i, c in cols.items():
                 rgb[cls[0] == i] = c
             img = _layer_png(world, rgb, cls[0] >= 0, f"{scene.name}: threat to side {args.side} at layer "
                              f"{args.layer}, {len(per)} enemies {how} ({_short(be)})", legend)
         else:
-            show = {0: cols[0] + (150,)}
-            img = _view_png(scene, cls, show, f"{scene.name}: cells safe from all {len(per)} enemies of "
-                            f"{args.side} {how} ({_short(be)})")
+            where = "" if args.layer is None else f" at layer {args.layer}"
+            img = _view_png(scene, cls, {0: cols[0]}, f"{scene.name}: cells{where} safe from all {len(per)} enemies "
+                            f"of {args.side} {how} ({_short(be)})", layers=layers)
         _save_png(out, img)
     if args.json:
         print(json.dumps(summary, sort_keys=True))

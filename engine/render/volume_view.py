@@ -1,5 +1,6 @@
-"""Cover and threat volumes drawn in place: the cells of chosen classes as flat rectangles a little above each
-layer's floor, merged along rows then stacked along y so a volume costs few quads (pure numpy + Prims)."""
+"""Cover and threat volumes drawn in place (pure numpy + Prims): the cells of chosen classes as small cubes at the
+cells (``cube_prims``: the 3D view of ``aerie cover/threat --view 3d`` and of the window's J), or as flat
+rectangles a little above each layer's floor, merged along rows then stacked along y (``volume_prims``)."""
 
 from __future__ import annotations
 
@@ -49,3 +50,29 @@ def volume_prims(world, classes: np.ndarray, colours: dict, layers=None, lift: f
             pr.quad((x0 * cm + inset, y0 * cm + inset, h), (x1 * cm - inset, y0 * cm + inset, h),
                     (x1 * cm - inset, y1 * cm - inset, h), (x0 * cm + inset, y1 * cm - inset, h), col)
     return pr
+
+
+def cube_prims(world, classes: np.ndarray, colours: dict, layers=None, max_cubes: int = 6000) -> tuple[Prims, dict]:
+    """A small cube at the centre of each cell of ``classes`` [L, Y, X] whose class has a colour (RGB or RGBA) in
+    ``colours``; ``layers`` names the layer of each slice (default 0..L-1). Past ``max_cubes`` cells only every
+    ``stride``-th cell along x, y and z is drawn (a lattice: the volume's shape stays readable). Returns (prims,
+    {"cells": cells of those classes, "drawn": cubes, "stride"})."""
+    layers = np.arange(classes.shape[0]) if layers is None else np.asarray(list(layers))
+    keep = np.isin(classes, list(colours))
+    n = int(keep.sum())
+    stride = 1
+    while n // stride ** 3 > max_cubes:
+        stride += 1
+    if stride > 1:
+        sub = np.zeros_like(keep)
+        sub[layers % stride == 0, ::stride, ::stride] = True
+        keep &= sub
+    i, y, x = np.nonzero(keep)
+    cm = world.cell_m
+    centres = np.stack([(x + 0.5) * cm, (y + 0.5) * cm, layers[i] + 0.5], axis=1)
+    table = np.zeros((max(colours) + 1, 4), np.float32)
+    for c, col in colours.items():
+        table[c] = tuple(col[:3]) + (255,)
+    pr = Prims()
+    pr.cubes(centres, 0.22 * min(cm, 1.0) * (1 + 0.35 * (stride - 1)), table[classes[i, y, x]])
+    return pr, {"cells": n, "drawn": len(x), "stride": stride}
