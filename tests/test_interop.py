@@ -306,6 +306,24 @@ def test_foundry_v9_compendium_and_character_mapping(aerie, tmp_path):
     assert g.kind == "archer" and g.side == "raiders"
 
 
+def test_foundry_walls_in_the_padding_and_old_wall_height_flags(aerie, tmp_path):
+    """Foundry lets walls lie in the scene's padding (the Levels module's sample farm has four): a wall wholly there
+    is dropped, one crossing the scene's edge is cut at it; Wall Height before 3.0 wrote flags.wallHeight."""
+    d = foundry_scene()
+    d["tokens"] = []
+    d["walls"] = [{"c": [100, 100, 250, 100], "move": 20, "sight": 20},                 # wholly in the padding
+                  {"c": [300 + 250, 50, 300 + 250, 200 + 350], "move": 20, "sight": 20},   # from the padding in
+                  {"c": [300 + 850, 200 + 150, 300 + 850, 200 + 650], "move": 20, "sight": 20,
+                   "flags": {"wallHeight": {"wallHeightTop": 20, "wallHeightBottom": 10}}}]
+    s, path = imported(aerie, tmp_path, write(tmp_path, "pad.json", d), "--no-image")
+    text = path.read_text()
+    assert "1 wall(s) wholly in the scene's padding dropped, 1 cut at the scene's edge" in text
+    # the cut wall: grid x 2.5, from the top edge (grid y 0) to grid y 3.5 -> cells x 2, rows 8 - 0.. -> 4..7
+    assert [mat_at(s, 2, y, 0) for y in range(8)] == ["air"] * 4 + ["stone"] * 4
+    assert (s.world.voxels[:, :, 0:2] == 0).all()                   # nothing from the padding wall
+    assert [mat_at(s, 8, 4, z) for z in range(8)] == ["air"] * 3 + ["stone"] * 3 + ["air"] * 2   # 10..20 ft
+
+
 # --- bad input: one line naming the file and the key, exit 2, nothing written -------------------------------------
 def _refused(aerie, tmp_path, src, expect, *flags):
     out = tmp_path / "bad"
@@ -348,7 +366,8 @@ def test_bad_input(aerie, tmp_path):
     _refused(aerie, tmp_path, big, "over the cap of 128 MiB")
     d = foundry_scene()
     d["walls"][2]["c"] = [0, 0, 5000, 100]
-    _refused(aerie, tmp_path, write(tmp_path, "fv.json", d), "walls[2].c: point (0, 0) px is outside the map", "--no-image")
+    _refused(aerie, tmp_path, write(tmp_path, "fv.json", d), "walls[2].c: point (5000, 100) px is outside the canvas",
+             "--no-image")
     d = foundry_scene()
     d["walls"][1]["flags"]["wall-height"]["top"] = "high"
     _refused(aerie, tmp_path, write(tmp_path, "fh.json", d), 'walls[1].flags["wall-height"].top', "--no-image")

@@ -113,6 +113,32 @@ def read_foundry(data: dict, file: str, base_dir: Path, *, cells_per_grid: int =
         px, py = min(max(px, 0.0), width), min(max(py, 0.0), height)
         return (px / width * X, (height - py) / height * Y)
 
+    # Walls may lie in the padding (Foundry draws the whole canvas; the Levels samples have walls there): the part
+    # inside the scene is kept, the rest dropped and counted. Beyond the canvas (scene plus padding) is an error.
+    def canvas_check(x, y, key):
+        if not (-tol <= x <= width + 2 * pad_x + tol and -tol <= y <= height + 2 * pad_y + tol):
+            raise InteropError(file, key, f"point ({x:g}, {y:g}) px is outside the canvas: x 0..{width + 2 * pad_x:g}, "
+                                          f"y 0..{height + 2 * pad_y:g} (the scene and its padding)")
+
+    def clip(x0, y0, x1, y1):
+        """Liang-Barsky: the segment's part inside the scene rectangle (canvas pixels), or None."""
+        lo_x, hi_x, lo_y, hi_y = pad_x - tol, pad_x + width + tol, pad_y - tol, pad_y + height + tol
+        dx, dy = x1 - x0, y1 - y0
+        t0, t1 = 0.0, 1.0
+        for p_, q_ in ((-dx, x0 - lo_x), (dx, hi_x - x0), (-dy, y0 - lo_y), (dy, hi_y - y0)):
+            if p_ == 0:
+                if q_ < 0:
+                    return None
+                continue
+            r = q_ / p_
+            if p_ < 0:
+                t0 = max(t0, r)
+            else:
+                t1 = min(t1, r)
+            if t0 > t1:
+                return None
+        return (x0 + t0 * dx, y0 + t0 * dy, x0 + t1 * dx, y0 + t1 * dy)
+
     levels = {}
     for i, lv in enumerate(data.get("levels") or []):          # v14 scene levels
         if not isinstance(lv, dict):
@@ -126,7 +152,7 @@ def read_foundry(data: dict, file: str, base_dir: Path, *, cells_per_grid: int =
         m.notes.append("v14 scene levels: " + ", ".join(f"{v[2] or k!r} {v[0] if v[0] is not None else '-inf'}.."
                                                         f"{v[1] if v[1] is not None else 'inf'} {units}"
                                                         for k, v in levels.items()))
-    counts = {"wall": 0, "door": 0, "barrier": 0, "veil": 0, "skipped": 0, "heights": 0}
+    counts = {"wall": 0, "door": 0, "barrier": 0, "veil": 0, "skipped": 0, "heights": 0, "padding": 0, "clipped": 0}
     for i, w in enumerate(data["walls"]):
         k = f"{P}walls[{i}]"
         if not isinstance(w, dict):
@@ -135,7 +161,15 @@ def read_foundry(data: dict, file: str, base_dir: Path, *, cells_per_grid: int =
         if not isinstance(c, list) or len(c) != 4:
             raise InteropError(file, f"{k}.c", "must be [x0, y0, x1, y1]")
         x0, y0, x1, y1 = (number(v, file, f"{k}.c[{j}]") for j, v in enumerate(c))
-        a, b = conv(x0, y0, f"{k}.c"), conv(x1, y1, f"{k}.c")
+        canvas_check(x0, y0, f"{k}.c")
+        canvas_check(x1, y1, f"{k}.c")
+        seg = clip(x0, y0, x1, y1)
+        if seg is None:
+            counts["padding"] += 1
+            continue
+        if seg != (x0, y0, x1, y1):
+            counts["clipped"] += 1
+        a, b = conv(seg[0], seg[1], f"{k}.c"), conv(seg[2], seg[3], f"{k}.c")
         move = w.get("move", 20)
         sight = w.get("sight", w.get("sense", 20))
         blocks_move = bool(move)
@@ -147,6 +181,10 @@ def read_foundry(data: dict, file: str, base_dir: Path, *, cells_per_grid: int =
         if isinstance(wh, dict):
             bottom = _elev(wh.get("bottom"), file, f'{k}.flags["wall-height"].bottom')
             top = _elev(wh.get("top"), file, f'{k}.flags["wall-height"].top')
+        old = _flag(w.get("flags"), "wallHeight")             # Wall Height before 3.0: wallHeightTop / Bottom
+        if isinstance(old, dict) and bottom is None and top is None:
+            bottom = _elev(old.get("wallHeightBottom"), file, f"{k}.flags.wallHeight.wallHeightBottom")
+            top = _elev(old.get("wallHeightTop"), file, f"{k}.flags.wallHeight.wallHeightTop")
         lv = _flag(w.get("flags"), "levels")
         if isinstance(lv, dict) and bottom is None and top is None:
             bottom = _elev(lv.get("rangeBottom"), file, f"{k}.flags.levels.rangeBottom")
@@ -182,6 +220,9 @@ def read_foundry(data: dict, file: str, base_dir: Path, *, cells_per_grid: int =
     m.notes.append(f"read: {counts['wall']} wall(s), {counts['door']} door(s), {counts['barrier']} movement-only "
                    f"wall(s) (barrier), {counts['veil']} sight-only wall(s) (veil), {counts['heights']} with a top or "
                    f"bottom; skipped {counts['skipped']} that block neither")
+    if counts["padding"] or counts["clipped"]:
+        m.notes.append(f"{counts['padding']} wall(s) wholly in the scene's padding dropped, {counts['clipped']} cut at "
+                       "the scene's edge")
 
     for i, t in enumerate(data.get("tokens") or []):
         k = f"{P}tokens[{i}]"
