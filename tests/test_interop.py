@@ -324,6 +324,36 @@ def test_foundry_walls_in_the_padding_and_old_wall_height_flags(aerie, tmp_path)
     assert [mat_at(s, 8, 4, z) for z in range(8)] == ["air"] * 3 + ["stone"] * 3 + ["air"] * 2   # 10..20 ft
 
 
+def test_foundry_ground_image_from_tiles(aerie, tmp_path):
+    """A scene without a background whose floors are tiles (the Levels module's Ice Palace): the ground image is
+    composed of the ground tiles at their rectangles, over the scene's background colour; upper floors are left
+    out (v12+: the lowest elevation at or above 0; v9-v11: the tiles not overhead)."""
+    (tmp_path / "floor 1.png").write_bytes(map_image(400, 400))           # red NW quarter, see map_image
+    Image.new("RGB", (400, 400), (0, 0, 255)).save(tmp_path / "upper.png")
+    d = foundry_scene()
+    d["tokens"] = []
+    del d["background"]
+    d["backgroundColor"] = "#00ff00"
+    d["tiles"] = [{"texture": {"src": "worlds/w/floor%201.png"}, "x": 300 + 100, "y": 200 + 100, "width": 400,
+                   "height": 400, "elevation": 0},
+                  {"texture": {"src": "upper.png"}, "x": 300, "y": 200, "width": 1000, "height": 800, "elevation": 10},
+                  {"texture": {"src": "cellar.png"}, "x": 300, "y": 200, "width": 1000, "height": 800, "elevation": -10}]
+    s, path = imported(aerie, tmp_path, write(tmp_path, "tiles.json", d))
+    assert "composed of the scene's ground tiles (tiles[0] 'floor 1.png')" in path.read_text()
+    g = Image.open(s.world.ground_image).convert("RGB")
+    assert g.size == (1000, 800)
+    assert g.getpixel((50, 50)) == (0, 255, 0)                          # outside the tile: the background colour
+    assert g.getpixel((150, 150)) == Image.open(tmp_path / "floor 1.png").convert("RGB").getpixel((50, 50))
+    assert g.getpixel((900, 700)) == (0, 255, 0)
+    # v9: "overhead" says which are floors above
+    d9 = dict(d, tiles=[{"img": "floor%201.png", "x": 400, "y": 300, "width": 400, "height": 400, "overhead": False},
+                        {"img": "upper.png", "x": 300, "y": 200, "width": 1000, "height": 800, "overhead": True}])
+    s, path = imported(aerie, tmp_path, write(tmp_path, "tiles9.json", d9), name="t9.toml")
+    assert Image.open(s.world.ground_image).convert("RGB").getpixel((50, 50)) == (0, 255, 0)
+    d9["tiles"][0]["img"] = "nowhere.png"
+    _refused(aerie, tmp_path, write(tmp_path, "tiles_missing.json", d9), "tiles[0].img: the image is the path")
+
+
 # --- bad input: one line naming the file and the key, exit 2, nothing written -------------------------------------
 def _refused(aerie, tmp_path, src, expect, *flags):
     out = tmp_path / "bad"

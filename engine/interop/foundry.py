@@ -12,10 +12,13 @@ level ids), v14's scene ``levels`` (``_id``, ``elevation.bottom``/``top``), ``to
 
 from __future__ import annotations
 
+import io
 import math
 from pathlib import Path
+from urllib.parse import unquote
 
-from engine.interop.common import ImportedMap, InteropError, Token, Wall, image_file, number
+from engine.interop.common import (ImportedMap, InteropError, MapImage, Token, Wall, check_image, image_file,
+                                   number)
 
 # Wall senses: v10+ ``move``/``sight`` are 0 none, 10 limited, 20 normal (30/40 proximity); v9 ``move`` 0/1 and
 # ``sense`` 0 none, 1 normal, 2 limited.
@@ -258,9 +261,78 @@ def read_foundry(data: dict, file: str, base_dir: Path, *, cells_per_grid: int =
                 src, key, bg = lvl["background"]["src"], f"{P}levels[{i}].background.src", lvl["background"]
                 m.notes.append(f"the ground image is level {lvl.get('name') or lvl.get('_id')!r}'s background")
         if not src:
+            tiled = ground_from_tiles(data, file, base_dir, P, (width, height), (pad_x, pad_y))
+            if tiled is not None:
+                m.image, note = tiled
+                m.notes.append(note)
+                return m
             raise InteropError(file, key, "the scene has no background image; give --image FILE, or --no-image")
         if isinstance(bg, dict) and (bg.get("offsetX") or bg.get("offsetY") or bg.get("scaleX", 1) != 1
                                      or bg.get("scaleY", 1) != 1 or bg.get("rotation")):
             m.notes.append("the background's offset, scale and rotation are ignored: the image fills the scene")
-        m.image = image_file(str(src), base_dir, file, key)
+        m.image = _tile_image(str(src), base_dir, file, key)
     return m
+
+
+GROUND_TILES_MAX_PX = 4096       # the composed ground image's longest side (the renderer's own upload cap)
+
+
+def ground_from_tiles(data: dict, file: str, base_dir: Path, P: str, size, pad):
+    """A scene without a background whose floor is drawn by tiles (the Levels module's towers: one tile a floor):
+    the ground image composed of its ground tiles, placed at their rectangles in the scene, or None without tiles.
+
+    The ground tiles: those not ``overhead`` (v9 to v11), else (v12+, no such key) those at the lowest
+    ``elevation`` at or above 0 (Levels' basements lie below 0). Rotation, alpha and tint are not applied."""
+    from PIL import Image
+
+    tiles = [(i, t) for i, t in enumerate(data.get("tiles") or []) if isinstance(t, dict)]
+    src = [(i, t, (t.get("texture") or {}).get("src") if isinstance(t.get("texture"), dict) else t.get("img"))
+           for i, t in tiles]
+    src = [(i, t, s) for i, t, s in src if isinstance(s, str) and s and not t.get("hidden")]
+    if not src:
+        return None
+    if any("overhead" in t for _, t, _ in src):
+        ground = [(i, t, s) for i, t, s in src if not t.get("overhead")]
+    else:
+        elev = {i: (t.get("elevation") if isinstance(t.get("elevation"), (int, float)) else 0) for i, t, _ in src}
+        up = [e for e in elev.values() if e >= 0]
+        lowest = min(up) if up else min(elev.values())
+        ground = [(i, t, s) for i, t, s in src if elev[i] == lowest]
+    if not ground:
+        return None
+    (width, height), (pad_x, pad_y) = size, pad
+    k = min(1.0, GROUND_TILES_MAX_PX / max(width, height))
+    W, H = max(1, round(width * k)), max(1, round(height * k))
+    colour = data.get("backgroundColor") if isinstance(data.get("backgroundColor"), str) else "#999999"
+    try:
+        canvas = Image.new("RGBA", (W, H), colour)
+    except ValueError:
+        canvas = Image.new("RGBA", (W, H), "#999999")
+    ground.sort(key=lambda g: (g[1].get("sort", g[1].get("z", 0)) or 0, g[0]))
+    names = []
+    for i, t, s in ground:
+        key = f"{P}tiles[{i}]." + ("texture.src" if isinstance(t.get("texture"), dict) else "img")
+        im = _tile_image(s, base_dir, file, key)
+        tw = number(t.get("width"), file, f"{P}tiles[{i}].width", positive=True)
+        th = number(t.get("height"), file, f"{P}tiles[{i}].height", positive=True)
+        tx = number(t.get("x", 0), file, f"{P}tiles[{i}].x")
+        ty = number(t.get("y", 0), file, f"{P}tiles[{i}].y")
+        with Image.open(io.BytesIO(im.data)) as pic:
+            pic = pic.convert("RGBA").resize((max(1, round(tw * k)), max(1, round(th * k))), Image.LANCZOS)
+            canvas.paste(pic, (round((tx - pad_x) * k), round((ty - pad_y) * k)), pic)    # clipped at the edges
+        names.append(f"{P}tiles[{i}] {Path(unquote(s)).name!r}")
+    buf = io.BytesIO()
+    canvas.convert("RGB").save(buf, "PNG", optimize=True)
+    img = check_image(buf.getvalue(), file, f"{P}tiles", "tiles")
+    return img, (f"no background image: the ground image is composed of the scene's ground tiles ({', '.join(names)}) at "
+                 f"their rectangles, {W} x {H} px; rotation, alpha and tint are not applied")
+
+
+def _tile_image(src: str, base_dir: Path, file: str, key: str) -> MapImage:
+    """A tile's image: its path as written, or URL-decoded (Foundry writes ``First%20Floor.webp``)."""
+    try:
+        return image_file(src, base_dir, file, key)
+    except InteropError:
+        if unquote(src) == src:
+            raise
+        return image_file(unquote(src), base_dir, file, key)
