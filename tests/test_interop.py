@@ -314,13 +314,17 @@ def test_foundry_walls_in_the_padding_and_old_wall_height_flags(aerie, tmp_path)
     d["walls"] = [{"c": [100, 100, 250, 100], "move": 20, "sight": 20},                 # wholly in the padding
                   {"c": [300 + 250, 50, 300 + 250, 200 + 350], "move": 20, "sight": 20},   # from the padding in
                   {"c": [300 + 850, 200 + 150, 300 + 850, 200 + 650], "move": 20, "sight": 20,
-                   "flags": {"wallHeight": {"wallHeightTop": 20, "wallHeightBottom": 10}}}]
+                   "flags": {"wallHeight": {"wallHeightTop": 20, "wallHeightBottom": 10}}},
+                  {"c": [300 + 450, 200 + 150, 300 + 450, 200 + 650], "move": 20, "sight": 20,       # a basement
+                   "flags": {"wall-height": {"top": -1, "bottom": -10}}}]
     s, path = imported(aerie, tmp_path, write(tmp_path, "pad.json", d), "--no-image")
     text = path.read_text()
     assert "1 wall(s) wholly in the scene's padding dropped, 1 cut at the scene's edge" in text
     # the cut wall: grid x 2.5, from the top edge (grid y 0) to grid y 3.5 -> cells x 2, rows 8 - 0.. -> 4..7
     assert [mat_at(s, 2, y, 0) for y in range(8)] == ["air"] * 4 + ["stone"] * 4
     assert (s.world.voxels[:, :, 0:2] == 0).all()                   # nothing from the padding wall
+    assert "1 wall(s) wholly below the ground (a top at or under 0) dropped" in text
+    assert (s.world.voxels[:, :, 4] == 0).all()                      # nor from the basement wall
     assert [mat_at(s, 8, 4, z) for z in range(8)] == ["air"] * 3 + ["stone"] * 3 + ["air"] * 2   # 10..20 ft
 
 

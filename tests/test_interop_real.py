@@ -92,7 +92,7 @@ def test_levels_sample_farm_wall_heights(aerie, tmp_path):
     for s, text in scenes:
         assert s.world.size == (34, 34, 14)
         assert "3 wall(s) wholly in the scene's padding dropped, 1 cut at the scene's edge" in text
-        assert "185 with a top or bottom" in text
+        assert "185 with a top or bottom" in text and "15 wall(s) wholly below the ground" in text
         assert (s.world.voxels == scenes[0][0].world.voxels).all()
         assert s.world.ground_image.suffix == ".webp"
 

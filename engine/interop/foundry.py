@@ -155,7 +155,8 @@ def read_foundry(data: dict, file: str, base_dir: Path, *, cells_per_grid: int =
         m.notes.append("v14 scene levels: " + ", ".join(f"{v[2] or k!r} {v[0] if v[0] is not None else '-inf'}.."
                                                         f"{v[1] if v[1] is not None else 'inf'} {units}"
                                                         for k, v in levels.items()))
-    counts = {"wall": 0, "door": 0, "barrier": 0, "veil": 0, "skipped": 0, "heights": 0, "padding": 0, "clipped": 0}
+    counts = {"wall": 0, "door": 0, "barrier": 0, "veil": 0, "skipped": 0, "heights": 0, "padding": 0, "clipped": 0,
+              "below": 0}
     for i, w in enumerate(data["walls"]):
         k = f"{P}walls[{i}]"
         if not isinstance(w, dict):
@@ -204,7 +205,8 @@ def read_foundry(data: dict, file: str, base_dir: Path, *, cells_per_grid: int =
         bottom_m = max(0.0, (bottom or 0.0) * m_per_unit)
         top_m = None if top is None else top * m_per_unit
         if top_m is not None and top_m <= bottom_m:
-            continue                                 # entirely below the ground
+            counts["below"] += 1                     # entirely below the ground (Levels' basements)
+            continue
         if door:
             state = "secret" if door == 2 and ds != 1 else DOOR_STATES.get(ds, "closed")
             m.walls.append(Wall(a, b, "door", bottom_m, top_m, k, state))
@@ -223,6 +225,8 @@ def read_foundry(data: dict, file: str, base_dir: Path, *, cells_per_grid: int =
     m.notes.append(f"read: {counts['wall']} wall(s), {counts['door']} door(s), {counts['barrier']} movement-only "
                    f"wall(s) (barrier), {counts['veil']} sight-only wall(s) (veil), {counts['heights']} with a top or "
                    f"bottom; skipped {counts['skipped']} that block neither")
+    if counts["below"]:
+        m.notes.append(f"{counts['below']} wall(s) wholly below the ground (a top at or under 0) dropped")
     if counts["padding"] or counts["clipped"]:
         m.notes.append(f"{counts['padding']} wall(s) wholly in the scene's padding dropped, {counts['clipped']} cut at "
                        "the scene's edge")
