@@ -306,6 +306,58 @@ def test_foundry_v9_compendium_and_character_mapping(aerie, tmp_path):
     assert g.kind == "archer" and g.side == "raiders"
 
 
+def test_foundry_walls_in_the_padding_and_old_wall_height_flags(aerie, tmp_path):
+    """Foundry lets walls lie in the scene's padding (the Levels module's sample farm has four): a wall wholly there
+    is dropped, one crossing the scene's edge is cut at it; Wall Height before 3.0 wrote flags.wallHeight."""
+    d = foundry_scene()
+    d["tokens"] = []
+    d["walls"] = [{"c": [100, 100, 250, 100], "move": 20, "sight": 20},                 # wholly in the padding
+                  {"c": [300 + 250, 50, 300 + 250, 200 + 350], "move": 20, "sight": 20},   # from the padding in
+                  {"c": [300 + 850, 200 + 150, 300 + 850, 200 + 650], "move": 20, "sight": 20,
+                   "flags": {"wallHeight": {"wallHeightTop": 20, "wallHeightBottom": 10}}},
+                  {"c": [300 + 450, 200 + 150, 300 + 450, 200 + 650], "move": 20, "sight": 20,       # a basement
+                   "flags": {"wall-height": {"top": -1, "bottom": -10}}}]
+    s, path = imported(aerie, tmp_path, write(tmp_path, "pad.json", d), "--no-image")
+    text = path.read_text()
+    assert "1 wall(s) wholly in the scene's padding dropped, 1 cut at the scene's edge" in text
+    # the cut wall: grid x 2.5, from the top edge (grid y 0) to grid y 3.5 -> cells x 2, rows 8 - 0.. -> 4..7
+    assert [mat_at(s, 2, y, 0) for y in range(8)] == ["air"] * 4 + ["stone"] * 4
+    assert (s.world.voxels[:, :, 0:2] == 0).all()                   # nothing from the padding wall
+    assert "1 wall(s) wholly below the ground (a top at or under 0) dropped" in text
+    assert (s.world.voxels[:, :, 4] == 0).all()                      # nor from the basement wall
+    assert [mat_at(s, 8, 4, z) for z in range(8)] == ["air"] * 3 + ["stone"] * 3 + ["air"] * 2   # 10..20 ft
+
+
+def test_foundry_ground_image_from_tiles(aerie, tmp_path):
+    """A scene without a background whose floors are tiles (the Levels module's Ice Palace): the ground image is
+    composed of the ground tiles at their rectangles, over the scene's background colour; upper floors are left
+    out (v12+: the lowest elevation at or above 0; v9-v11: the tiles not overhead)."""
+    (tmp_path / "floor 1.png").write_bytes(map_image(400, 400))           # red NW quarter, see map_image
+    Image.new("RGB", (400, 400), (0, 0, 255)).save(tmp_path / "upper.png")
+    d = foundry_scene()
+    d["tokens"] = []
+    del d["background"]
+    d["backgroundColor"] = "#00ff00"
+    d["tiles"] = [{"texture": {"src": "worlds/w/floor%201.png"}, "x": 300 + 100, "y": 200 + 100, "width": 400,
+                   "height": 400, "elevation": 0},
+                  {"texture": {"src": "upper.png"}, "x": 300, "y": 200, "width": 1000, "height": 800, "elevation": 10},
+                  {"texture": {"src": "cellar.png"}, "x": 300, "y": 200, "width": 1000, "height": 800, "elevation": -10}]
+    s, path = imported(aerie, tmp_path, write(tmp_path, "tiles.json", d))
+    assert "composed of the scene's ground tiles (tiles[0] 'floor 1.png')" in path.read_text()
+    g = Image.open(s.world.ground_image).convert("RGB")
+    assert g.size == (1000, 800)
+    assert g.getpixel((50, 50)) == (0, 255, 0)                          # outside the tile: the background colour
+    assert g.getpixel((150, 150)) == Image.open(tmp_path / "floor 1.png").convert("RGB").getpixel((50, 50))
+    assert g.getpixel((900, 700)) == (0, 255, 0)
+    # v9: "overhead" says which are floors above
+    d9 = dict(d, tiles=[{"img": "floor%201.png", "x": 400, "y": 300, "width": 400, "height": 400, "overhead": False},
+                        {"img": "upper.png", "x": 300, "y": 200, "width": 1000, "height": 800, "overhead": True}])
+    s, path = imported(aerie, tmp_path, write(tmp_path, "tiles9.json", d9), name="t9.toml")
+    assert Image.open(s.world.ground_image).convert("RGB").getpixel((50, 50)) == (0, 255, 0)
+    d9["tiles"][0]["img"] = "nowhere.png"
+    _refused(aerie, tmp_path, write(tmp_path, "tiles_missing.json", d9), "tiles[0].img: the image is the path")
+
+
 # --- bad input: one line naming the file and the key, exit 2, nothing written -------------------------------------
 def _refused(aerie, tmp_path, src, expect, *flags):
     out = tmp_path / "bad"
@@ -348,7 +400,8 @@ def test_bad_input(aerie, tmp_path):
     _refused(aerie, tmp_path, big, "over the cap of 128 MiB")
     d = foundry_scene()
     d["walls"][2]["c"] = [0, 0, 5000, 100]
-    _refused(aerie, tmp_path, write(tmp_path, "fv.json", d), "walls[2].c: point (0, 0) px is outside the map", "--no-image")
+    _refused(aerie, tmp_path, write(tmp_path, "fv.json", d), "walls[2].c: point (5000, 100) px is outside the canvas",
+             "--no-image")
     d = foundry_scene()
     d["walls"][1]["flags"]["wall-height"]["top"] = "high"
     _refused(aerie, tmp_path, write(tmp_path, "fh.json", d), 'walls[1].flags["wall-height"].top', "--no-image")

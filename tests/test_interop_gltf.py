@@ -181,9 +181,12 @@ def check_gltf(path):
             assert np.allclose(a["min"], pos.min(axis=0), atol=1e-5) and np.allclose(a["max"], pos.max(axis=0), atol=1e-5)
             for name, idx in prim["attributes"].items():
                 assert doc["accessors"][idx]["count"] == len(pos), name
+                # the Khronos validator's BUFFER_VIEW_TARGET_MISSING: vertex data's views say ARRAY_BUFFER
+                assert doc["bufferViews"][doc["accessors"][idx]["bufferView"]].get("target") == 34962, name
             if "indices" in prim:
                 _, ind = read(prim["indices"])
                 assert len(ind) % 3 == 0 and ind.max() < len(pos)
+                assert doc["bufferViews"][doc["accessors"][prim["indices"]]["bufferView"]].get("target") == 34963
             assert prim.get("material", 0) < n_mat
     for m in doc.get("materials", []):
         t = m.get("pbrMetallicRoughness", {}).get("baseColorTexture")

@@ -2,6 +2,7 @@
 scaled down to keep the repository small; everything else is as the exporter wrote it."""
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -59,3 +60,58 @@ def test_dungeondraft_sample_with_portals(aerie, tmp_path):
         x, y = min(int(q["x"] + 1e-4), 19), min(int(20 - q["y"] + 2e-4), 19)
         assert mat(s, x, y) in ("stone", "door") or mat(s, x, y) == "air" and "(open)" in text, (q, x, y)
     assert aerie("check", tmp_path / "s.toml").returncode == 0
+
+
+# --- the Levels module's sample scenes (theripper93/Levels, packs/levels-samples): real Foundry scenes with Wall
+# Height flags, as Foundry 9 (NeDB .db), 12.324 and 13.342 (LevelDB, unpacked to one JSON per scene) wrote them.
+# The repository has no licence, so the files are not in this one: set AERIE_REAL_MAPS to a folder holding them
+# (docs/interop.md, "The real files", says how they were made); without it these tests are skipped.
+REAL = Path(os.environ["AERIE_REAL_MAPS"]) if os.environ.get("AERIE_REAL_MAPS") else None
+levels_samples = pytest.mark.skipif(REAL is None or not (REAL / "levels-samples-v9.db").is_file(),
+                                    reason="AERIE_REAL_MAPS does not hold the Levels module's samples")
+FARM = "Baileywiki The Town - Farm (Levels Demo)"
+ICE = "Ice Palace by AndyTheBrave"
+
+
+def _levels_import(aerie, tmp_path, name, *src):
+    out = tmp_path / name
+    out.mkdir()
+    r = aerie("import", *src, "-o", out / "scene.toml")
+    assert r.returncode == 0, r.stderr
+    assert aerie("check", out / "scene.toml").returncode == 0
+    return load_scene(out / "scene.toml"), (out / "scene.toml").read_text()
+
+
+@levels_samples
+def test_levels_sample_farm_wall_heights(aerie, tmp_path):
+    """Baileywiki's farm: walls 0..9 ft (layers 0..2), a second floor 10..19 ft (layers 3..5), a basement
+    -10..-1 ft (under the ground: dropped), walls in the scene's padding (dropped or cut); v9, v12 and v13 agree."""
+    scenes = [_levels_import(aerie, tmp_path, "v9", REAL / "levels-samples-v9.db", "--scene", FARM)]
+    for v in ("v12.324", "v13.342"):
+        scenes.append(_levels_import(aerie, tmp_path, v, REAL / f"fvtt-Scene-farm-{v}.json"))
+    for s, text in scenes:
+        assert s.world.size == (34, 34, 14)
+        assert "3 wall(s) wholly in the scene's padding dropped, 1 cut at the scene's edge" in text
+        assert "185 with a top or bottom" in text and "15 wall(s) wholly below the ground" in text
+        assert (s.world.voxels == scenes[0][0].world.voxels).all()
+        assert s.world.ground_image.suffix == ".webp"
+
+    def col(x, y):
+        return [mat(s, x, y, z) for z in range(8)]
+
+    s = scenes[-1][0]
+    assert col(17, 4) == ["air"] * 3 + ["door"] * 3 + ["air"] * 2        # walls[167]: a door 10..19 ft upstairs
+    assert col(30, 11) == ["door"] * 3 + ["barrier"] * 3 + ["air"] * 2   # walls[4] top 9 ft, a rail above it
+    assert col(6, 4) == ["door"] * 2 + ["air"] * 6                       # walls[40]: 0..7 ft = 2.1 m
+
+
+@levels_samples
+def test_levels_sample_ice_palace_floors_and_tiles(aerie, tmp_path):
+    """AndyTheBrave's Ice Palace: four floors of walls (0..9, 10..19, 20..29, 30..39 ft, some flags written as
+    strings), no background image: the ground is its first-floor tile."""
+    s9, _ = _levels_import(aerie, tmp_path, "v9", REAL / "levels-samples-v9.db", "--scene", ICE)
+    s, text = _levels_import(aerie, tmp_path, "v13", REAL / "fvtt-Scene-icepalace-v13.342.json")
+    assert (s.world.voxels == s9.world.voxels).all() and s.world.size == (50, 50, 20)
+    per_layer = [int((s.world.voxels[z] > 0).sum()) for z in range(20)]
+    assert per_layer == [215] * 3 + [191] * 3 + [164] * 3 + [163] * 3 + [0] * 8
+    assert "(tiles[0] 'First Floor.webp')" in text

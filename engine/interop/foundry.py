@@ -12,10 +12,13 @@ level ids), v14's scene ``levels`` (``_id``, ``elevation.bottom``/``top``), ``to
 
 from __future__ import annotations
 
+import io
 import math
 from pathlib import Path
+from urllib.parse import unquote
 
-from engine.interop.common import ImportedMap, InteropError, Token, Wall, image_file, number
+from engine.interop.common import (ImportedMap, InteropError, MapImage, Token, Wall, check_image, image_file,
+                                   number)
 
 # Wall senses: v10+ ``move``/``sight`` are 0 none, 10 limited, 20 normal (30/40 proximity); v9 ``move`` 0/1 and
 # ``sense`` 0 none, 1 normal, 2 limited.
@@ -113,6 +116,32 @@ def read_foundry(data: dict, file: str, base_dir: Path, *, cells_per_grid: int =
         px, py = min(max(px, 0.0), width), min(max(py, 0.0), height)
         return (px / width * X, (height - py) / height * Y)
 
+    # Walls may lie in the padding (Foundry draws the whole canvas; the Levels samples have walls there): the part
+    # inside the scene is kept, the rest dropped and counted. Beyond the canvas (scene plus padding) is an error.
+    def canvas_check(x, y, key):
+        if not (-tol <= x <= width + 2 * pad_x + tol and -tol <= y <= height + 2 * pad_y + tol):
+            raise InteropError(file, key, f"point ({x:g}, {y:g}) px is outside the canvas: x 0..{width + 2 * pad_x:g}, "
+                                          f"y 0..{height + 2 * pad_y:g} (the scene and its padding)")
+
+    def clip(x0, y0, x1, y1):
+        """Liang-Barsky: the segment's part inside the scene rectangle (canvas pixels), or None."""
+        lo_x, hi_x, lo_y, hi_y = pad_x - tol, pad_x + width + tol, pad_y - tol, pad_y + height + tol
+        dx, dy = x1 - x0, y1 - y0
+        t0, t1 = 0.0, 1.0
+        for p_, q_ in ((-dx, x0 - lo_x), (dx, hi_x - x0), (-dy, y0 - lo_y), (dy, hi_y - y0)):
+            if p_ == 0:
+                if q_ < 0:
+                    return None
+                continue
+            r = q_ / p_
+            if p_ < 0:
+                t0 = max(t0, r)
+            else:
+                t1 = min(t1, r)
+            if t0 > t1:
+                return None
+        return (x0 + t0 * dx, y0 + t0 * dy, x0 + t1 * dx, y0 + t1 * dy)
+
     levels = {}
     for i, lv in enumerate(data.get("levels") or []):          # v14 scene levels
         if not isinstance(lv, dict):
@@ -126,7 +155,8 @@ def read_foundry(data: dict, file: str, base_dir: Path, *, cells_per_grid: int =
         m.notes.append("v14 scene levels: " + ", ".join(f"{v[2] or k!r} {v[0] if v[0] is not None else '-inf'}.."
                                                         f"{v[1] if v[1] is not None else 'inf'} {units}"
                                                         for k, v in levels.items()))
-    counts = {"wall": 0, "door": 0, "barrier": 0, "veil": 0, "skipped": 0, "heights": 0}
+    counts = {"wall": 0, "door": 0, "barrier": 0, "veil": 0, "skipped": 0, "heights": 0, "padding": 0, "clipped": 0,
+              "below": 0}
     for i, w in enumerate(data["walls"]):
         k = f"{P}walls[{i}]"
         if not isinstance(w, dict):
@@ -135,7 +165,15 @@ def read_foundry(data: dict, file: str, base_dir: Path, *, cells_per_grid: int =
         if not isinstance(c, list) or len(c) != 4:
             raise InteropError(file, f"{k}.c", "must be [x0, y0, x1, y1]")
         x0, y0, x1, y1 = (number(v, file, f"{k}.c[{j}]") for j, v in enumerate(c))
-        a, b = conv(x0, y0, f"{k}.c"), conv(x1, y1, f"{k}.c")
+        canvas_check(x0, y0, f"{k}.c")
+        canvas_check(x1, y1, f"{k}.c")
+        seg = clip(x0, y0, x1, y1)
+        if seg is None:
+            counts["padding"] += 1
+            continue
+        if seg != (x0, y0, x1, y1):
+            counts["clipped"] += 1
+        a, b = conv(seg[0], seg[1], f"{k}.c"), conv(seg[2], seg[3], f"{k}.c")
         move = w.get("move", 20)
         sight = w.get("sight", w.get("sense", 20))
         blocks_move = bool(move)
@@ -147,6 +185,10 @@ def read_foundry(data: dict, file: str, base_dir: Path, *, cells_per_grid: int =
         if isinstance(wh, dict):
             bottom = _elev(wh.get("bottom"), file, f'{k}.flags["wall-height"].bottom')
             top = _elev(wh.get("top"), file, f'{k}.flags["wall-height"].top')
+        old = _flag(w.get("flags"), "wallHeight")             # Wall Height before 3.0: wallHeightTop / Bottom
+        if isinstance(old, dict) and bottom is None and top is None:
+            bottom = _elev(old.get("wallHeightBottom"), file, f"{k}.flags.wallHeight.wallHeightBottom")
+            top = _elev(old.get("wallHeightTop"), file, f"{k}.flags.wallHeight.wallHeightTop")
         lv = _flag(w.get("flags"), "levels")
         if isinstance(lv, dict) and bottom is None and top is None:
             bottom = _elev(lv.get("rangeBottom"), file, f"{k}.flags.levels.rangeBottom")
@@ -163,7 +205,8 @@ def read_foundry(data: dict, file: str, base_dir: Path, *, cells_per_grid: int =
         bottom_m = max(0.0, (bottom or 0.0) * m_per_unit)
         top_m = None if top is None else top * m_per_unit
         if top_m is not None and top_m <= bottom_m:
-            continue                                 # entirely below the ground
+            counts["below"] += 1                     # entirely below the ground (Levels' basements)
+            continue
         if door:
             state = "secret" if door == 2 and ds != 1 else DOOR_STATES.get(ds, "closed")
             m.walls.append(Wall(a, b, "door", bottom_m, top_m, k, state))
@@ -182,6 +225,11 @@ def read_foundry(data: dict, file: str, base_dir: Path, *, cells_per_grid: int =
     m.notes.append(f"read: {counts['wall']} wall(s), {counts['door']} door(s), {counts['barrier']} movement-only "
                    f"wall(s) (barrier), {counts['veil']} sight-only wall(s) (veil), {counts['heights']} with a top or "
                    f"bottom; skipped {counts['skipped']} that block neither")
+    if counts["below"]:
+        m.notes.append(f"{counts['below']} wall(s) wholly below the ground (a top at or under 0) dropped")
+    if counts["padding"] or counts["clipped"]:
+        m.notes.append(f"{counts['padding']} wall(s) wholly in the scene's padding dropped, {counts['clipped']} cut at "
+                       "the scene's edge")
 
     for i, t in enumerate(data.get("tokens") or []):
         k = f"{P}tokens[{i}]"
@@ -217,9 +265,78 @@ def read_foundry(data: dict, file: str, base_dir: Path, *, cells_per_grid: int =
                 src, key, bg = lvl["background"]["src"], f"{P}levels[{i}].background.src", lvl["background"]
                 m.notes.append(f"the ground image is level {lvl.get('name') or lvl.get('_id')!r}'s background")
         if not src:
+            tiled = ground_from_tiles(data, file, base_dir, P, (width, height), (pad_x, pad_y))
+            if tiled is not None:
+                m.image, note = tiled
+                m.notes.append(note)
+                return m
             raise InteropError(file, key, "the scene has no background image; give --image FILE, or --no-image")
         if isinstance(bg, dict) and (bg.get("offsetX") or bg.get("offsetY") or bg.get("scaleX", 1) != 1
                                      or bg.get("scaleY", 1) != 1 or bg.get("rotation")):
             m.notes.append("the background's offset, scale and rotation are ignored: the image fills the scene")
-        m.image = image_file(str(src), base_dir, file, key)
+        m.image = _tile_image(str(src), base_dir, file, key)
     return m
+
+
+GROUND_TILES_MAX_PX = 4096       # the composed ground image's longest side (the renderer's own upload cap)
+
+
+def ground_from_tiles(data: dict, file: str, base_dir: Path, P: str, size, pad):
+    """A scene without a background whose floor is drawn by tiles (the Levels module's towers: one tile a floor):
+    the ground image composed of its ground tiles, placed at their rectangles in the scene, or None without tiles.
+
+    The ground tiles: those not ``overhead`` (v9 to v11), else (v12+, no such key) those at the lowest
+    ``elevation`` at or above 0 (Levels' basements lie below 0). Rotation, alpha and tint are not applied."""
+    from PIL import Image
+
+    tiles = [(i, t) for i, t in enumerate(data.get("tiles") or []) if isinstance(t, dict)]
+    src = [(i, t, (t.get("texture") or {}).get("src") if isinstance(t.get("texture"), dict) else t.get("img"))
+           for i, t in tiles]
+    src = [(i, t, s) for i, t, s in src if isinstance(s, str) and s and not t.get("hidden")]
+    if not src:
+        return None
+    if any("overhead" in t for _, t, _ in src):
+        ground = [(i, t, s) for i, t, s in src if not t.get("overhead")]
+    else:
+        elev = {i: (t.get("elevation") if isinstance(t.get("elevation"), (int, float)) else 0) for i, t, _ in src}
+        up = [e for e in elev.values() if e >= 0]
+        lowest = min(up) if up else min(elev.values())
+        ground = [(i, t, s) for i, t, s in src if elev[i] == lowest]
+    if not ground:
+        return None
+    (width, height), (pad_x, pad_y) = size, pad
+    k = min(1.0, GROUND_TILES_MAX_PX / max(width, height))
+    W, H = max(1, round(width * k)), max(1, round(height * k))
+    colour = data.get("backgroundColor") if isinstance(data.get("backgroundColor"), str) else "#999999"
+    try:
+        canvas = Image.new("RGBA", (W, H), colour)
+    except ValueError:
+        canvas = Image.new("RGBA", (W, H), "#999999")
+    ground.sort(key=lambda g: (g[1].get("sort", g[1].get("z", 0)) or 0, g[0]))
+    names = []
+    for i, t, s in ground:
+        key = f"{P}tiles[{i}]." + ("texture.src" if isinstance(t.get("texture"), dict) else "img")
+        im = _tile_image(s, base_dir, file, key)
+        tw = number(t.get("width"), file, f"{P}tiles[{i}].width", positive=True)
+        th = number(t.get("height"), file, f"{P}tiles[{i}].height", positive=True)
+        tx = number(t.get("x", 0), file, f"{P}tiles[{i}].x")
+        ty = number(t.get("y", 0), file, f"{P}tiles[{i}].y")
+        with Image.open(io.BytesIO(im.data)) as pic:
+            pic = pic.convert("RGBA").resize((max(1, round(tw * k)), max(1, round(th * k))), Image.LANCZOS)
+            canvas.paste(pic, (round((tx - pad_x) * k), round((ty - pad_y) * k)), pic)    # clipped at the edges
+        names.append(f"{P}tiles[{i}] {Path(unquote(s)).name!r}")
+    buf = io.BytesIO()
+    canvas.convert("RGB").save(buf, "PNG", optimize=True)
+    img = check_image(buf.getvalue(), file, f"{P}tiles", "tiles")
+    return img, (f"no background image: the ground image is composed of the scene's ground tiles ({', '.join(names)}) at "
+                 f"their rectangles, {W} x {H} px; rotation, alpha and tint are not applied")
+
+
+def _tile_image(src: str, base_dir: Path, file: str, key: str) -> MapImage:
+    """A tile's image: its path as written, or URL-decoded (Foundry writes ``First%20Floor.webp``)."""
+    try:
+        return image_file(src, base_dir, file, key)
+    except InteropError:
+        if unquote(src) == src:
+            raise
+        return image_file(unquote(src), base_dir, file, key)

@@ -9,8 +9,10 @@ follows the renderer's (feet centre, facing, the body's height in layers = the m
 
 from __future__ import annotations
 
+import json
 import math
 import os
+import struct
 from pathlib import Path
 
 import numpy as np
@@ -195,9 +197,35 @@ def build_gltf_scene(scene, step: int = 0, seed=None):
     return out, info
 
 
+def with_buffer_view_targets(glb: bytes) -> bytes:
+    """trimesh's writer leaves out ``bufferView.target``; the Khronos validator hints it should be set for vertex
+    (34962, ARRAY_BUFFER) and index (34963, ELEMENT_ARRAY_BUFFER) data. Set it, rewriting the JSON chunk only."""
+    magic, version, _ = struct.unpack_from("<4sII", glb, 0)
+    n, kind = struct.unpack_from("<I4s", glb, 12)
+    if magic != b"glTF" or version != 2 or kind != b"JSON":
+        return glb
+    doc = json.loads(glb[20:20 + n])
+    targets = {}
+    for mesh in doc.get("meshes", []):
+        for prim in mesh.get("primitives", []):
+            for acc in prim.get("attributes", {}).values():
+                targets[acc] = 34962
+            if "indices" in prim:
+                targets[prim["indices"]] = 34963
+    accessors, views = doc.get("accessors", []), doc.get("bufferViews", [])
+    for acc, target in targets.items():
+        view = accessors[acc].get("bufferView")
+        if view is not None and views[view].get("target", target) == target:
+            views[view]["target"] = target
+    text = json.dumps(doc, separators=(",", ":")).encode()
+    text += b" " * (-len(text) % 4)
+    rest = glb[20 + n:]
+    return struct.pack("<4sII", b"glTF", 2, 12 + 8 + len(text) + len(rest)) + struct.pack("<I4s", len(text), b"JSON") + text + rest
+
+
 def export_glb(scene, path: Path, step: int = 0, seed=None) -> dict:
     out, info = build_gltf_scene(scene, step, seed)
-    data = out.export(file_type="glb")
+    data = with_buffer_view_targets(out.export(file_type="glb"))
     path = Path(path)
     if not path.parent.is_dir():
         raise AerieError(f"{path}: the folder {path.parent} does not exist")
