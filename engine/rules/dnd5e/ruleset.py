@@ -15,11 +15,10 @@ from engine.rules import riding
 from engine.rules import aerial
 from engine.rules.actions import Param
 from engine.rules.core import Actor, Illegal, Session
-from engine.rules.legal import LegalActions, MoveRun
 from engine.rules.dnd5e.actions.contact import Dismount, Escape, Grapple, Mount, Shove
 from engine.rules.dnd5e.actions.magic import Cast, Gm
 from engine.rules.dnd5e.actions.objects import EVENT_LINES as OBJECT_LINES
-from engine.rules.dnd5e.actions.objects import ForceLock, PickLock, object_candidates, preview_object_attack
+from engine.rules.dnd5e.actions.objects import ForceLock, PickLock, preview_object_attack
 from engine.rules.dnd5e.actions.policy import ReactionPolicy
 from engine.rules.dnd5e.actions.rest import EVENT_LINES as REST_LINES
 from engine.rules.dnd5e.actions.rest import SecretDoor, ShortRest, Trap
@@ -45,17 +44,13 @@ from engine.rules.dnd5e import feats, gear
 from engine.rules.dnd5e.damage import Damage
 from engine.rules.dnd5e.data import (
     CONDITION_RULE,
-    CONDITIONS,
-    SIZES,
     SPELLS,
-    STATBLOCKS,
-    WEAPONS,
 )
 from engine.rules.dnd5e.mounts import Mounts
 from engine.rules.dnd5e import turns
+from engine.rules.dnd5e import listing, sheet
 from engine.rules.dnd5e.text import EVENT_LINES
 from engine.rules.ruleset import Ruleset
-from engine.world.geometry import Body, distance_m, engaged, in_melee_reach
 
 
 class Dnd5e(Conditions, Damage, Attacks, Mounts, Ruleset):
@@ -128,166 +123,7 @@ class Dnd5e(Conditions, Damage, Attacks, Mounts, Ruleset):
 
     # ------------------------------------------------------------------------------------------ setup
     def make_actor(self, session: Session, ch) -> Actor:
-        st = ch.stats
-        idx = session.scene.characters.index(ch)
-        key = f"characters[{idx}]"
-        file = session.scene.path
-        base = {}
-        if ch.kind is not None:
-            if ch.kind in STATBLOCKS:
-                base = STATBLOCKS[ch.kind]
-            elif ch.kind not in ("", "custom"):
-                base = {}
-        raw = {f: getattr(st, f) for f in st.__struct_fields__}
-        given = set(ch.raw)
-
-        def pick(f, default=None):
-            if f in given:
-                return raw[f]
-            if f in base:
-                return base[f]
-            return default if raw.get(f) in (None, [], {}) else raw[f]
-
-        abilities: dict = {k: 10 for k in ABILITIES}
-        abilities.update(base.get("abilities", {}))
-        for k, v in (raw["abilities"] or {}).items():
-            if k not in ABILITIES:
-                raise SceneError(file, f"{key}.abilities.{k}", f"unknown ability; one of {', '.join(ABILITIES)}")
-            if not 1 <= v <= 30:
-                raise SceneError(file, f"{key}.abilities.{k}", "an ability score is 1..30")
-            abilities[k] = v
-        level = int(pick("level", 1))
-        if not 1 <= level <= 30:
-            raise SceneError(file, f"{key}.level", "a level is 1..30")
-        featdata = None
-        if raw["feats"] or raw["feat_choices"] or raw["reactions"]:     # DND-F00: increases before anything derived
-            featdata = feats.setup(raw["feats"], raw["feat_choices"], raw["reactions"], abilities,
-                                   list(pick("spells", []) or []), file, key)
-        for f, lo in (("speed_m", 0), ("fly_speed_m", 0), ("swim_speed_m", 0), ("reach_m", 0.5), ("attacks", 1)):
-            v = raw.get(f)
-            if v is not None and (v < lo or v > 1000):
-                raise SceneError(file, f"{key}.{f}", f"must be between {lo} and 1000")
-        max_hp = pick("max_hp")
-        if max_hp is None:
-            max_hp = max(1, 8 + mod(abilities["con"]) + (level - 1) * (5 + mod(abilities["con"])))
-        if max_hp < 1:
-            raise SceneError(file, f"{key}.max_hp", "must be at least 1")
-        if featdata and "tough" in featdata["feats"]:
-            max_hp += 2 * level                           # DND-F34 Tough
-        hp = raw["hp"] if raw["hp"] is not None else max_hp
-        if not 0 <= hp <= max_hp:
-            raise SceneError(file, f"{key}.hp", f"must be between 0 and max_hp ({max_hp})")
-        speed = float(pick("speed_m", 9.0))
-        fly = pick("fly_speed_m")
-        if ch.flying and fly is None:
-            fly = speed        # AIR-09: placed in the air without a fly speed: it flies at its ground speed
-        weapons = []
-        for j, w in enumerate(pick("weapons", []) or ["unarmed"]):
-            weapons.append(self._weapon(w, file, f"{key}.weapons[{j}]"))
-        spells = list(pick("spells", []) or [])
-        for j, sp in enumerate(spells):
-            if sp not in SPELLS:
-                raise SceneError(file, f"{key}.spells[{j}]", f"unknown spell {sp!r}; known: {', '.join(sorted(SPELLS))}")
-        conds = self.scene_conditions(raw["conditions"], CONDITIONS, file, key)
-        for j, s in enumerate(pick("saves", []) or []):
-            if s not in ABILITIES:
-                raise SceneError(file, f"{key}.saves[{j}]", f"unknown ability {s!r}")
-        for k in (pick("skills", {}) or {}):
-            if k not in SKILL_ABILITY:
-                raise SceneError(file, f"{key}.skills.{k}", f"unknown skill; one of {', '.join(sorted(SKILL_ABILITY))}")
-        pc = pick("pc")
-        if pc is None:
-            pc = True
-        prof = raw["proficiency"] if raw["proficiency"] is not None else 2 + (level - 1) // 4
-        casting = pick("spellcasting") or max(("int", "wis", "cha"), key=lambda k: (abilities[k], k == "int"))
-        slots = pick("spell_slots")
-        data = {
-            "abilities": abilities, "ac": int(pick("ac", 10 + mod(abilities["dex"]))), "speed_m": speed,
-            "fly_speed_m": None if fly is None else float(fly), "swim_speed_m": pick("swim_speed_m"),
-            "level": level, "prof": prof, "weapons": weapons, "attacks": int(pick("attacks", 1)),
-            "reach_m": float(pick("reach_m", 1.5)), "resist": sorted(set(raw["resistances"])),
-            "vuln": sorted(set(raw["vulnerabilities"])), "immune": sorted(set(raw["immunities"])),
-            "skills": dict(pick("skills", {}) or {}), "saves": list(pick("saves", []) or []), "spells": spells,
-            "spell_slots": dict(slots) if slots is not None else None, "casting": casting,
-            "sneak_attack": bool(pick("sneak_attack", False)), "pc": bool(pc),
-            "controlled_mount": bool(pick("controlled_mount", False)), "items": list(raw["items"]),
-            "underwater": bool(raw["underwater"]), "hidden": 10 if raw["hidden"] else None,
-            "dodging": False, "reaction_used": False, "death": {"successes": 0, "failures": 0},
-            "stable": bool(raw["stable"]), "initiative": raw["initiative"], "readied": None,
-            "sneak_round": -1, "mounted_on": None, "rider": None, "mount_at_start": raw["mount"],
-        }
-        gear_public = self._gear(data, raw, given, featdata["feats"] if featdata else [], file, key)
-        if featdata:
-            data.update(featdata)
-            data["public"] = ["feats"]
-            if feats.has_raw(featdata, "mobile"):
-                data["speed_m"] += 3.0                    # DND-F27 Mobile
-            if feats.has_raw(featdata, "dual_wielder") and sum(1 for w in weapons if self.is_melee(w)) >= 2:
-                data["ac"] += 1                           # DND-F24 Dual Wielder
-            if feats.has_raw(featdata, "resilient"):
-                ab = featdata["feat_increases"]["resilient"]
-                if ab not in data["saves"]:
-                    data["saves"].append(ab)              # DND-F25 Resilient
-            if feats.has_raw(featdata, "tavern_brawler"):
-                for w in weapons:
-                    if w["name"] == "unarmed":
-                        w["damage"] = "1d4"               # DND-F39 Tavern Brawler
-        if gear_public:
-            data["public"] = data.get("public", []) + gear_public
-        if raw["invisible"]:
-            conds.setdefault("invisible", [])
-        a = Actor(ch.id, ch.side, ch.name, ch.kind, ch.size, ch.footprint, ch.height_layers, ch.eye_m,
-                  ch.at[0], ch.at[1], ch.at[2], bool(ch.flying), fly is not None, int(hp), int(max_hp),
-                  int(raw["temp_hp"]), conds, False, data)
-        if a.flying and aerial.is_supported(session, a):
-            a.flying = False     # at rest on a surface: landed
-        if "passive" in data:                            # DND-F29 Observant: shown in the state and the panel
-            data["passive"] = {k: gear.passive(self, a, k) for k in ("perception", "investigation")}
-        if hp == 0 and "unconscious" not in conds:
-            conds["unconscious"] = []
-            conds.setdefault("prone", [])
-        return a
-
-    def _gear(self, data: dict, raw: dict, given: set, feats_: list, file, key) -> list[str]:
-        """Armour (its AC, the Strength it needs), armour and weapon proficiencies, hit dice, passive scores
-        (``dnd5e/gear.py``); a sheet without those keys or the feats that read them is left as it was."""
-        if not any(raw.get(f) for f in gear.KEYS) and not any(f in gear.FEATS_READ for f in feats_):
-            return []
-        gd = gear.setup({f: raw.get(f) for f in gear.KEYS}, given, data["abilities"], feats_, data["weapons"], file, key)
-        data.update(gd)
-        if "armor" in gd:
-            data["ac"] = gear.armour_ac(data, feats_)
-            data["speed_m"] = max(0.0, data["speed_m"] - gd.get("armor_slow_m", 0.0))
-        if "hit_die" in gd and gd["hit_dice"] is None:
-            data["hit_dice"] = data["level"]
-        elif "hit_die" in gd and gd["hit_dice"] > data["level"]:
-            raise SceneError(file, f"{key}.hit_dice", f"at most its level ({data['level']}): one hit die per level")
-        if "observant" in feats_:
-            data["passive"] = None           # filled when the actor is made (it needs the ruleset's skill bonus)
-        return [k for k in ("armor", "shield", "armor_profs", "weapon_profs", "feat_weapons", "hit_die", "hit_dice",
-                            "passive") if k in data and k in gd | {"passive": 1}]
-
-    def _weapon(self, w, file, key) -> dict:
-        if isinstance(w, str):
-            if w not in WEAPONS:
-                raise SceneError(file, key, f"unknown weapon {w!r}; the built-in table has {', '.join(sorted(WEAPONS))}")
-            return dict(WEAPONS[w])
-        if isinstance(w, dict):
-            name = w.get("name")
-            if not isinstance(name, str):
-                raise SceneError(file, f"{key}.name", "a weapon table needs a name")
-            out = dict(WEAPONS.get(name, {"name": name, "damage": "1d4", "type": "bludgeoning", "properties": [],
-                                          "range": None, "versatile": None}))
-            for k, v in w.items():
-                if k not in ("name", "damage", "type", "properties", "range", "versatile", "reach_m", "to_hit", "damage_bonus"):
-                    raise SceneError(file, f"{key}.{k}", "unknown weapon key")
-                out[k] = v
-            try:
-                dice_spec(out["damage"])
-            except ValueError:
-                raise SceneError(file, f"{key}.damage", f"damage {out['damage']!r} is not like 2d6") from None
-            return out
-        raise SceneError(file, key, "a weapon is a name or a table")
+        return sheet.make_actor(self, session, ch)
 
     def start(self, session: Session) -> None:
         st = session.state
@@ -548,133 +384,7 @@ class Dnd5e(Conditions, Damage, Attacks, Mounts, Ruleset):
 
     # ------------------------------------------------------------------------------------------ menus and previews
     def legal_actions(self, session, a: Actor) -> Sequence[dict]:
-        """A :class:`LegalActions`: end_turn, the move destinations (one compact run), the rest checked."""
-        if a.id != session.current:
-            return []
-        head: list[dict] = [{"actor": a.id, "action": "end_turn"}]
-        moves = None
-        out: list[dict] = []
-        cands: list[dict] = []
-        turn = session.state.turn
-        if not self.incapacitated(a):
-            if not (a.data["mounted_on"]) and not self.speed_zero(a):
-                crawl = a.has("prone")
-                fly = a.can_fly and not crawl
-                left = self.movement_left(session, a, fly) / (2 if crawl else 1)
-                if left > 0:
-                    r = aerial.reach(session, a, budget_m=left, fly=fly)
-                    moves = MoveRun(a.id, r.destination_cells())
-            mounted_ctl = a.data["controlled_mount"] and a.data["rider"]
-            for k in ("dash", "disengage", "dodge"):
-                cands.append({"actor": a.id, "action": k})
-            if not mounted_ctl:
-                others = [o for o in session.state.actors.values() if o.id != a.id and not o.dead]
-                foes = [o for o in others if self.hostile(a, o)]
-                friends = [o for o in others if not self.hostile(a, o)]
-                can_attack = turn["attacks_left"] > 0 or not turn["action"]
-                cell = session.world.cell_m
-                ab = a.body()
-                reach_any = max(self.melee_reach(a, w) for w in a.data["weapons"])
-                # the covers the checks below will ask for, worked out at once (a speed hint only: check() decides)
-                self.prefetch_cover(session, self._covers_wanted(session, a, ab, foes, friends, can_attack))
-                for t in foes:
-                    tb = t.body()
-                    near = in_melee_reach(ab, tb, reach_any, cell)          # cheap prefilters; check() decides
-                    adjacent = engaged(ab, tb)
-                    for w in a.data["weapons"]:
-                        if can_attack:
-                            cands.append({"actor": a.id, "action": "attack", "target": t.id, "weapon": w["name"]})
-                        if turn["light_weapon"] and not turn["bonus"]:
-                            cands.append({"actor": a.id, "action": "attack", "target": t.id, "weapon": w["name"], "bonus": True})
-                    if can_attack and near:
-                        cands.append({"actor": a.id, "action": "grapple", "target": t.id})
-                        cands.append({"actor": a.id, "action": "shove", "target": t.id, "mode": "prone"})
-                        cands.append({"actor": a.id, "action": "shove", "target": t.id, "mode": "push"})
-                    if adjacent and not turn["action"]:
-                        for f in friends:
-                            cands.append({"actor": a.id, "action": "help", "target": f.id, "against": t.id})
-                for sp in a.data["spells"]:
-                    info = SPELLS[sp]
-                    if turn["action"] if info["time"] == "action" else turn["bonus"]:
-                        continue
-                    if info["kind"] == "temp_hp" or (info.get("area") and info["area"]["shape"] == "self"):
-                        cands.append({"actor": a.id, "action": "cast", "spell": sp})
-                    else:
-                        pool = friends + [a] if info["kind"] == "heal" else foes
-                        for t in pool:
-                            cands.append({"actor": a.id, "action": "cast", "spell": sp, "target": t.id})
-                for f in friends:
-                    if f.hp == 0 and not f.data["stable"]:
-                        cands.append({"actor": a.id, "action": "stabilize", "target": f.id})
-                    if SIZES.index(f.size) > SIZES.index(a.size):    # Mount.check: only a larger creature
-                        cands.append({"actor": a.id, "action": "mount", "target": f.id})
-                for it in sorted(set(a.data["items"])):
-                    cands.append({"actor": a.id, "action": "use", "object": it})
-                cands += [{"actor": a.id, "action": "hide"}, {"actor": a.id, "action": "search"},
-                          {"actor": a.id, "action": "ready", "weapon": a.data["weapons"][0]["name"]}]
-                # cheap prefilters, each the first condition its check refuses without (the check still decides)
-                cands += [{"actor": a.id, "action": k} for k, need in
-                          (("stand", a.has("prone")), ("escape", a.has("grappled")), ("dismount", a.data["mounted_on"]))
-                          if need]
-        if turn["action"]:
-            cands = [c for c in cands if c["action"] not in self.NEEDS_ACTION]
-        obj = []
-        if session.state.objects and not self.incapacitated(a) and not (a.data["controlled_mount"] and a.data["rider"]):
-            obj = object_candidates(self, session, a)             # DND-39 / DND-40
-        if a.flying and not a.data.get("mounted_on"):
-            out.append({"actor": a.id, "action": "end_turn", "stay_aloft": False})     # AIR-10: the player's choice
-        if a.data.get("feats") and not self.incapacitated(a):
-            legal = self.keep_legal(session, cands)
-            # the options of an attack already found legal (power attack, luck, savage, a manoeuvre) are legal when
-            # their own condition holds (checked in feats.attack_variants, as Attack.check does); the rest is checked
-            rest = out + legal + feats.attack_variants(self, session, a, legal) + \
-                self.keep_legal(session, feats.legal_choices(self, session, a, cands)) + self.keep_legal(session, obj)
-        else:
-            cands += obj
-            rest = out + self.keep_legal(session, cands)
-        return LegalActions([head, moves, rest] if moves is not None else [head, rest])
-
-    def _covers_wanted(self, session, a: Actor, ab, foes, friends, can_attack) -> list:
-        """The (viewer, viewed, eye or None) whose cover the candidates' checks are likely to need: an attack on a foe in
-        reach or range, a spell on a target in range (or what its area sees), Hide (every foe that could see a)."""
-        turn = session.state.turn
-        cell = session.world.cell_m
-        out: list[tuple] = []
-        if can_attack or turn["light_weapon"] and not turn["bonus"]:
-            far = max([w["range"][1] for w in a.data["weapons"] if w["range"]] + [0.0])
-            reach = max(self.melee_reach(a, w) for w in a.data["weapons"] if self.is_melee(w)) \
-                if any(self.is_melee(w) for w in a.data["weapons"]) else 0.0
-            for t in foes:
-                tb = t.body()
-                if distance_m(ab, tb, cell) <= far + 1e-9 or reach and in_melee_reach(ab, tb, reach, cell):
-                    out.append((a, t, None))
-        for sp in a.data["spells"]:
-            info = SPELLS[sp]
-            if (turn["action"] if info["time"] == "action" else turn["bonus"]) or info["kind"] == "temp_hp":
-                continue
-            area = info.get("area")
-            if area and area["shape"] == "self":        # what the caster's own point sees (_area_targets)
-                out += [(a, o, None) for o in session.state.actors.values() if o.id != a.id and not o.dead
-                        and distance_m(ab, o.body(), cell) <= area["radius_m"] + 1e-9]
-                continue
-            if area:
-                if area["shape"] != "sphere":
-                    continue
-                for t in foes:                   # a sphere on a foe: what its centre sees
-                    pb = Body(t.x, t.y, t.layer)
-                    if distance_m(ab, ab.moved(t.x, t.y, t.layer), cell) > info["range_m"] + 1e-9:
-                        continue
-                    eye = (t.x + 0.5, t.y + 0.5, t.layer + 0.5)
-                    out += [(a, o, eye) for o in session.state.actors.values() if o.id != a.id and not o.dead
-                            and distance_m(pb, o.body(), cell) <= area["radius_m"] + 1e-9]
-                continue
-            for t in (friends if info["kind"] == "heal" else foes):
-                if distance_m(ab, t.body(), cell) <= max(info["range_m"], 1.5) * 2 + 1e-9:
-                    out.append((a, t, None))
-        if not turn["action"] and not a.has("invisible"):
-            out += [(o, a, None) for o in session.state.actors.values()
-                    if self.hostile(o, a) and not o.dead and not self.incapacitated(o) and not o.has("blinded")]
-        return out
+        return listing.legal_actions(self, session, a)
 
     def choice_lines(self, session, action: dict) -> list[str]:
         """AIR-08 / AIR-10: a flyer ending its turn aloft spends its bonus action, or chooses not to and falls."""

@@ -1,0 +1,182 @@
+"""The 5e character sheet made into an actor: stat blocks, the keys a scene gives, weapons, gear (armour,
+proficiencies, hit dice), feats. ``rs`` is the ruleset (``Dnd5e``)."""
+
+
+from __future__ import annotations
+
+
+from engine.errors import SceneError
+from engine.rules import aerial
+from engine.rules.core import Actor, Session
+from engine.rules.dnd5e.common import ABILITIES, OBJECTS, SKILL_ABILITY, dice_spec, mod  # noqa: F401
+from engine.rules.dnd5e import feats, gear
+from engine.rules.dnd5e.data import (
+    CONDITIONS,
+    SPELLS,
+    STATBLOCKS,
+    WEAPONS,
+)
+
+
+
+def make_actor(rs, session: Session, ch) -> Actor:
+    st = ch.stats
+    idx = session.scene.characters.index(ch)
+    key = f"characters[{idx}]"
+    file = session.scene.path
+    base = {}
+    if ch.kind is not None:
+        if ch.kind in STATBLOCKS:
+            base = STATBLOCKS[ch.kind]
+        elif ch.kind not in ("", "custom"):
+            base = {}
+    raw = {f: getattr(st, f) for f in st.__struct_fields__}
+    given = set(ch.raw)
+
+    def pick(f, default=None):
+        if f in given:
+            return raw[f]
+        if f in base:
+            return base[f]
+        return default if raw.get(f) in (None, [], {}) else raw[f]
+
+    abilities: dict = {k: 10 for k in ABILITIES}
+    abilities.update(base.get("abilities", {}))
+    for k, v in (raw["abilities"] or {}).items():
+        if k not in ABILITIES:
+            raise SceneError(file, f"{key}.abilities.{k}", f"unknown ability; one of {', '.join(ABILITIES)}")
+        if not 1 <= v <= 30:
+            raise SceneError(file, f"{key}.abilities.{k}", "an ability score is 1..30")
+        abilities[k] = v
+    level = int(pick("level", 1))
+    if not 1 <= level <= 30:
+        raise SceneError(file, f"{key}.level", "a level is 1..30")
+    featdata = None
+    if raw["feats"] or raw["feat_choices"] or raw["reactions"]:     # DND-F00: increases before anything derived
+        featdata = feats.setup(raw["feats"], raw["feat_choices"], raw["reactions"], abilities,
+                               list(pick("spells", []) or []), file, key)
+    for f, lo in (("speed_m", 0), ("fly_speed_m", 0), ("swim_speed_m", 0), ("reach_m", 0.5), ("attacks", 1)):
+        v = raw.get(f)
+        if v is not None and (v < lo or v > 1000):
+            raise SceneError(file, f"{key}.{f}", f"must be between {lo} and 1000")
+    max_hp = pick("max_hp")
+    if max_hp is None:
+        max_hp = max(1, 8 + mod(abilities["con"]) + (level - 1) * (5 + mod(abilities["con"])))
+    if max_hp < 1:
+        raise SceneError(file, f"{key}.max_hp", "must be at least 1")
+    if featdata and "tough" in featdata["feats"]:
+        max_hp += 2 * level                           # DND-F34 Tough
+    hp = raw["hp"] if raw["hp"] is not None else max_hp
+    if not 0 <= hp <= max_hp:
+        raise SceneError(file, f"{key}.hp", f"must be between 0 and max_hp ({max_hp})")
+    speed = float(pick("speed_m", 9.0))
+    fly = pick("fly_speed_m")
+    if ch.flying and fly is None:
+        fly = speed        # AIR-09: placed in the air without a fly speed: it flies at its ground speed
+    weapons = []
+    for j, w in enumerate(pick("weapons", []) or ["unarmed"]):
+        weapons.append(_weapon(rs, w, file, f"{key}.weapons[{j}]"))
+    spells = list(pick("spells", []) or [])
+    for j, sp in enumerate(spells):
+        if sp not in SPELLS:
+            raise SceneError(file, f"{key}.spells[{j}]", f"unknown spell {sp!r}; known: {', '.join(sorted(SPELLS))}")
+    conds = rs.scene_conditions(raw["conditions"], CONDITIONS, file, key)
+    for j, s in enumerate(pick("saves", []) or []):
+        if s not in ABILITIES:
+            raise SceneError(file, f"{key}.saves[{j}]", f"unknown ability {s!r}")
+    for k in (pick("skills", {}) or {}):
+        if k not in SKILL_ABILITY:
+            raise SceneError(file, f"{key}.skills.{k}", f"unknown skill; one of {', '.join(sorted(SKILL_ABILITY))}")
+    pc = pick("pc")
+    if pc is None:
+        pc = True
+    prof = raw["proficiency"] if raw["proficiency"] is not None else 2 + (level - 1) // 4
+    casting = pick("spellcasting") or max(("int", "wis", "cha"), key=lambda k: (abilities[k], k == "int"))
+    slots = pick("spell_slots")
+    data = {
+        "abilities": abilities, "ac": int(pick("ac", 10 + mod(abilities["dex"]))), "speed_m": speed,
+        "fly_speed_m": None if fly is None else float(fly), "swim_speed_m": pick("swim_speed_m"),
+        "level": level, "prof": prof, "weapons": weapons, "attacks": int(pick("attacks", 1)),
+        "reach_m": float(pick("reach_m", 1.5)), "resist": sorted(set(raw["resistances"])),
+        "vuln": sorted(set(raw["vulnerabilities"])), "immune": sorted(set(raw["immunities"])),
+        "skills": dict(pick("skills", {}) or {}), "saves": list(pick("saves", []) or []), "spells": spells,
+        "spell_slots": dict(slots) if slots is not None else None, "casting": casting,
+        "sneak_attack": bool(pick("sneak_attack", False)), "pc": bool(pc),
+        "controlled_mount": bool(pick("controlled_mount", False)), "items": list(raw["items"]),
+        "underwater": bool(raw["underwater"]), "hidden": 10 if raw["hidden"] else None,
+        "dodging": False, "reaction_used": False, "death": {"successes": 0, "failures": 0},
+        "stable": bool(raw["stable"]), "initiative": raw["initiative"], "readied": None,
+        "sneak_round": -1, "mounted_on": None, "rider": None, "mount_at_start": raw["mount"],
+    }
+    gear_public = _gear(rs, data, raw, given, featdata["feats"] if featdata else [], file, key)
+    if featdata:
+        data.update(featdata)
+        data["public"] = ["feats"]
+        if feats.has_raw(featdata, "mobile"):
+            data["speed_m"] += 3.0                    # DND-F27 Mobile
+        if feats.has_raw(featdata, "dual_wielder") and sum(1 for w in weapons if rs.is_melee(w)) >= 2:
+            data["ac"] += 1                           # DND-F24 Dual Wielder
+        if feats.has_raw(featdata, "resilient"):
+            ab = featdata["feat_increases"]["resilient"]
+            if ab not in data["saves"]:
+                data["saves"].append(ab)              # DND-F25 Resilient
+        if feats.has_raw(featdata, "tavern_brawler"):
+            for w in weapons:
+                if w["name"] == "unarmed":
+                    w["damage"] = "1d4"               # DND-F39 Tavern Brawler
+    if gear_public:
+        data["public"] = data.get("public", []) + gear_public
+    if raw["invisible"]:
+        conds.setdefault("invisible", [])
+    a = Actor(ch.id, ch.side, ch.name, ch.kind, ch.size, ch.footprint, ch.height_layers, ch.eye_m,
+              ch.at[0], ch.at[1], ch.at[2], bool(ch.flying), fly is not None, int(hp), int(max_hp),
+              int(raw["temp_hp"]), conds, False, data)
+    if a.flying and aerial.is_supported(session, a):
+        a.flying = False     # at rest on a surface: landed
+    if "passive" in data:                            # DND-F29 Observant: shown in the state and the panel
+        data["passive"] = {k: gear.passive(rs, a, k) for k in ("perception", "investigation")}
+    if hp == 0 and "unconscious" not in conds:
+        conds["unconscious"] = []
+        conds.setdefault("prone", [])
+    return a
+
+def _gear(rs, data: dict, raw: dict, given: set, feats_: list, file, key) -> list[str]:
+    """Armour (its AC, the Strength it needs), armour and weapon proficiencies, hit dice, passive scores
+    (``dnd5e/gear.py``); a sheet without those keys or the feats that read them is left as it was."""
+    if not any(raw.get(f) for f in gear.KEYS) and not any(f in gear.FEATS_READ for f in feats_):
+        return []
+    gd = gear.setup({f: raw.get(f) for f in gear.KEYS}, given, data["abilities"], feats_, data["weapons"], file, key)
+    data.update(gd)
+    if "armor" in gd:
+        data["ac"] = gear.armour_ac(data, feats_)
+        data["speed_m"] = max(0.0, data["speed_m"] - gd.get("armor_slow_m", 0.0))
+    if "hit_die" in gd and gd["hit_dice"] is None:
+        data["hit_dice"] = data["level"]
+    elif "hit_die" in gd and gd["hit_dice"] > data["level"]:
+        raise SceneError(file, f"{key}.hit_dice", f"at most its level ({data['level']}): one hit die per level")
+    if "observant" in feats_:
+        data["passive"] = None           # filled when the actor is made (it needs the ruleset's skill bonus)
+    return [k for k in ("armor", "shield", "armor_profs", "weapon_profs", "feat_weapons", "hit_die", "hit_dice",
+                        "passive") if k in data and k in gd | {"passive": 1}]
+
+def _weapon(rs, w, file, key) -> dict:
+    if isinstance(w, str):
+        if w not in WEAPONS:
+            raise SceneError(file, key, f"unknown weapon {w!r}; the built-in table has {', '.join(sorted(WEAPONS))}")
+        return dict(WEAPONS[w])
+    if isinstance(w, dict):
+        name = w.get("name")
+        if not isinstance(name, str):
+            raise SceneError(file, f"{key}.name", "a weapon table needs a name")
+        out = dict(WEAPONS.get(name, {"name": name, "damage": "1d4", "type": "bludgeoning", "properties": [],
+                                      "range": None, "versatile": None}))
+        for k, v in w.items():
+            if k not in ("name", "damage", "type", "properties", "range", "versatile", "reach_m", "to_hit", "damage_bonus"):
+                raise SceneError(file, f"{key}.{k}", "unknown weapon key")
+            out[k] = v
+        try:
+            dice_spec(out["damage"])
+        except ValueError:
+            raise SceneError(file, f"{key}.damage", f"damage {out['damage']!r} is not like 2d6") from None
+        return out
+    raise SceneError(file, key, "a weapon is a name or a table")
