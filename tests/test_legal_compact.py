@@ -9,7 +9,7 @@ import tracemalloc
 import numpy as np
 import pytest
 
-from engine.rules import aerial, bench
+from engine.rules import aerial, bench, pathing
 from engine.rules.core import Session
 from engine.rules.legal import LegalActions, MoveRun
 from engine.world.cover import cover_between, cover_many
@@ -94,9 +94,9 @@ def test_line_scan_reach_equals_the_step_by_step_search(monkeypatch):
         lo = (int(rng.integers(0, Z)), int(rng.integers(0, Y)), int(rng.integers(0, X)))
         passable[lo] = True
         costs = (150, int(rng.choice([150, 212])), 400, 200, int(rng.choice([0, 450, 900])))
-        monkeypatch.setattr(aerial, "SCAN_NODES", 10**12)
+        monkeypatch.setattr(pathing, "SCAN_NODES", 10**12)
         ref = aerial._relax_flat(passable, sup, lo, fly, costs, 4 * (X + Z) + 8)
-        monkeypatch.setattr(aerial, "SCAN_NODES", 0)
+        monkeypatch.setattr(pathing, "SCAN_NODES", 0)
         got = aerial._relax_flat(passable, sup, lo, fly, costs, 4 * (X + Z) + 8)
         assert np.array_equal(ref, got)
 

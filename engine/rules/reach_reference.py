@@ -1,11 +1,11 @@
 """The reference implementation of the reach relaxation on 3D slices (tests/test_air_rules.py compares it with
-:func:`engine.rules.aerial._relax_flat`, the one the rules use)."""
+:func:`engine.rules.pathing._relax_flat`, the one the rules use)."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from engine.rules.aerial import _SHIFTS, INF, _slices
+from engine.rules.pathing import _SHIFTS, INF, _slices
 
 
 def _relax_3d(passable, supc, lo, fly, costs, max_iter):
