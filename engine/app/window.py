@@ -2036,9 +2036,12 @@ class PlayWindow(pyglet.window.Window):
         for text, col, tail, cid in rows:
             if cid == ctl.selected:
                 hud.box(10, yy - 2, 6 + pw, yy + lh - 2, (70, 80, 110, 200))
-            tw = hud.width(tail)
+            # the name keeps at least its own width up to 40% of the panel; a long tail (baton: protection, vigor,
+            # life, a mark) is the one clipped, so a row never reads "> ." for its character
+            name_w = min(hud.width(text), pw * 0.4)
+            tw = min(hud.width(tail), pw - 28 - name_w)
             hud.text(16, yy, text, col, max_w=pw - tw - 28)
-            hud.text(8 + pw - 8 - tw, yy, tail, H.FG)
+            hud.text(8 + pw - 8 - tw, yy, tail, H.FG, max_w=tw)
             hud.rects.append((8, yy - 2, 8 + pw, yy + lh - 2, ("select", cid)))
             yy += lh
         self.panels["turn"] = (8, y, 8 + pw, y + lh + 4, H.BG_TITLE)
