@@ -82,27 +82,29 @@ def _spend_luck(session, a, purpose) -> int:
     return v
 
 
+def _lucky(session, c, roll: int, able: bool, about: str, purpose: str, field: str, keep) -> int:
+    """A Lucky point spent on ``roll`` (DND-F32) when ``c`` has one, is ``able`` and its player takes it (the choice
+    point, asked ``about``): its own d20 (``luck``), ``keep`` of the two kept; the event names the roll as ``field``."""
+    if not has(c, "lucky") or c.data.get("luck", 0) <= 0 or not able or not reaction_taken(c, "lucky", session, about):
+        return roll
+    v = _spend_luck(session, c, purpose)
+    session.emit({"type": "feat", "who": c.id, "feat": "lucky", "rule": "DND-F32", field: roll, "luck": v,
+                  "kept": keep(roll, v)})
+    return keep(roll, v)
+
+
 def lucky_defence(rs, session, t, roll: int) -> int:
     """DND-F32 against an attack that hits it: its own d20 (``luck``), the attack uses the lower. Policy
     ``lucky`` (default decline: it spends a point; ``reactions = {lucky = true}`` or ``reaction_policy``)."""
-    if not has(t, "lucky") or t.data.get("luck", 0) <= 0 or rs.incapacitated(t) \
-            or not reaction_taken(t, "lucky", session, f"an attack roll of {roll} hits you"):
-        return roll
-    v = _spend_luck(session, t, "Lucky: a d20 against the attack")
-    session.emit({"type": "feat", "who": t.id, "feat": "lucky", "rule": "DND-F32", "attack_roll": roll, "luck": v,
-                  "kept": min(roll, v)})
-    return min(roll, v)
+    able = has(t, "lucky") and t.data.get("luck", 0) > 0 and not rs.incapacitated(t)
+    return _lucky(session, t, roll, able, f"an attack roll of {roll} hits you", "Lucky: a d20 against the attack",
+                  "attack_roll", min)
 
 
 def lucky_save(rs, session, a, roll: int) -> int:
     """DND-F32 on a failed saving throw (same policy): one more d20, the higher kept."""
-    if not has(a, "lucky") or a.data.get("luck", 0) <= 0 \
-            or not reaction_taken(a, "lucky", session, f"your saving throw of {roll} fails"):
-        return roll
-    v = _spend_luck(session, a, "Lucky: one more d20 on the save")
-    session.emit({"type": "feat", "who": a.id, "feat": "lucky", "rule": "DND-F32", "save_roll": roll, "luck": v,
-                  "kept": max(roll, v)})
-    return max(roll, v)
+    return _lucky(session, a, roll, True, f"your saving throw of {roll} fails", "Lucky: one more d20 on the save",
+                  "save_roll", max)
 
 
 def check_pin(rs, session, a, act):
