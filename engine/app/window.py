@@ -2036,7 +2036,7 @@ class PlayWindow(pyglet.window.Window):
         for text, col, tail, cid in rows:
             if cid == ctl.selected:
                 hud.box(10, yy - 2, 6 + pw, yy + lh - 2, (70, 80, 110, 200))
-            # the name keeps at least its own width up to 40% of the panel; a long tail (baton: protection, vigor,
+            # the name keeps at least its own width up to 40% of the panel; a long tail (a ruleset's health figures,
             # life, a mark) is the one clipped, so a row never reads "> ." for its character
             name_w = min(hud.width(text), pw * 0.4)
             tw = min(hud.width(tail), pw - 28 - name_w)

@@ -44,6 +44,7 @@ from engine.rules.dnd5e import feats, gear
 from engine.rules.dnd5e.damage import Damage
 from engine.rules.dnd5e.data import (
     CONDITION_RULE,
+    CONDITIONS,  # noqa: F401  (the ruleset module's CONDITIONS is what gm.py checks a GM's condition against)
     SPELLS,
 )
 from engine.rules.dnd5e.mounts import Mounts
