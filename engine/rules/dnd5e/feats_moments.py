@@ -83,9 +83,10 @@ def _spend_luck(session, a, purpose) -> int:
 
 
 def _lucky(session, c, roll: int, able: bool, about: str, purpose: str, field: str, keep) -> int:
-    """A Lucky point spent on ``roll`` (DND-F32) when ``c`` has one, is ``able`` and its player takes it (the choice
-    point, asked ``about``): its own d20 (``luck``), ``keep`` of the two kept; the event names the roll as ``field``."""
-    if not has(c, "lucky") or c.data.get("luck", 0) <= 0 or not able or not reaction_taken(c, "lucky", session, about):
+    """A Lucky point spent on ``roll`` (DND-F32) when ``c`` is ``able`` to (the caller's test: the feat, a point
+    left...) and its player takes it (the choice point, asked ``about``): its own d20 (``luck``), ``keep`` of the two
+    kept; the event names the roll as ``field``."""
+    if not able or not reaction_taken(c, "lucky", session, about):
         return roll
     v = _spend_luck(session, c, purpose)
     session.emit({"type": "feat", "who": c.id, "feat": "lucky", "rule": "DND-F32", field: roll, "luck": v,
@@ -103,7 +104,8 @@ def lucky_defence(rs, session, t, roll: int) -> int:
 
 def lucky_save(rs, session, a, roll: int) -> int:
     """DND-F32 on a failed saving throw (same policy): one more d20, the higher kept."""
-    return _lucky(session, a, roll, True, f"your saving throw of {roll} fails", "Lucky: one more d20 on the save",
+    able = has(a, "lucky") and a.data.get("luck", 0) > 0
+    return _lucky(session, a, roll, able, f"your saving throw of {roll} fails", "Lucky: one more d20 on the save",
                   "save_roll", max)
 
 
