@@ -51,6 +51,7 @@ class Pawns(Ruleset):
     upkeep_name = "strike"
     DEFAULT_OPTIONS: dict = {}
     ECONOMY_KEYS = ("struck",)
+    CONDITIONS = CONDITIONS
     EVENT_LINES = {
         "pawn_order": _line(lambda e, n: f"{n('who')} rolls {e['roll']} + {e['quickness']} for the order"),
         "strike": _line(lambda e, n: f"{n('who')} strikes {n('target')}: d6 {e['roll']} needs {e['needs']}: "

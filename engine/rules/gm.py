@@ -177,11 +177,7 @@ def check(session, action):
         for k, c in (("add", add), ("remove", rem)):
             if c is not None and not re.fullmatch(r"[a-z][a-z_]{1,30}", c):
                 raise BadAction(f"{c!r}: a condition is a lowercase name (prone, poisoned...)", "", k)
-        known = getattr(session.ruleset, "CONDITIONS", None)
-        if known is None:
-            import sys
-
-            known = getattr(sys.modules.get(type(session.ruleset).__module__), "CONDITIONS", None)
+        known = session.ruleset.CONDITIONS
         if add and known and add not in known:
             raise BadAction(f"{add!r} is not a condition of this ruleset; one of {', '.join(sorted(known))}", "", "add")
         if add and a.has(add):

@@ -9,7 +9,7 @@ builds one for a session. Everything it keeps must live in ``Actor.data`` / ``St
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from typing import ClassVar
 
 from engine.errors import AerieError
@@ -181,6 +181,8 @@ class Ruleset:
     EVENT_LINES: ClassVar[dict] = {}
     #: the action table: name -> unit (``check(rs, session, actor, action) -> plan``, ``apply(...)``)
     ACTIONS: ClassVar[dict] = {}
+    #: the names of the ruleset's conditions (a GM's condition tool is checked against them; empty: not checked)
+    CONDITIONS: ClassVar[Collection[str]] = ()
 
     @classmethod
     def query_notes(cls, scene, a, b, result: dict) -> list[dict]:

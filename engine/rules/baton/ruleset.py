@@ -107,6 +107,7 @@ class Baton(BatonOrder, Skills, Health, Combat, Setup, Mounts, Choices, Ruleset)
                                                  # (for the baton) and always hits | "none" (no die: BAT-09)
     }
     ECONOMY_KEYS = ("major", "minor")
+    CONDITIONS = CONDITIONS
     #: parameters that hold another character's choice (the defender's, the enemy letting a mover go): the window
     #: asks that character's player when the moment comes instead of offering them as the actor's variants
     OTHERS_CHOICES: ClassVar[tuple] = ("defence", "declined")

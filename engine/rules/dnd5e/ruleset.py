@@ -44,7 +44,7 @@ from engine.rules.dnd5e import feats, gear
 from engine.rules.dnd5e.damage import Damage
 from engine.rules.dnd5e.data import (
     CONDITION_RULE,
-    CONDITIONS,  # noqa: F401  (the ruleset module's CONDITIONS is what gm.py checks a GM's condition against)
+    CONDITIONS,
     SPELLS,
 )
 from engine.rules.dnd5e.mounts import Mounts
@@ -100,6 +100,7 @@ class Dnd5e(Conditions, Damage, Attacks, Mounts, Ruleset):
                "durable_minimum": ("die", "regain")}
     # ------------------------------------------------------------------------------------------ turn structure
     ECONOMY_KEYS = ("action", "bonus")
+    CONDITIONS = CONDITIONS
     GM_ACTIONS = ("condition", "damage", "heal", "temp_hp", "inspire", "short_rest", "trap", "secret_door")
     REACTIONS = feats.REACTIONS      # the names an action's ``reactions`` table may answer (engine/rules/choices.py)
     CONTROLLED_MOUNT_ACTIONS = ("move", "dash", "disengage", "dodge", "end_turn")
