@@ -215,6 +215,24 @@ def test_cover_map_overlay_uses_the_rules_cover(scene):
     assert counts["half"] > 0 and counts["none"] > 0      # behind the low wall vs in the open
 
 
+def test_cover_map_overlay_reads_the_sessions_voxels_after_a_wall_is_gone(scene):
+    """A wall broken in play is gone from the session's world, not the scene's: the overlay must read the former
+    (the window passes it), and then no cell behind the old wall keeps the wall's half cover."""
+    from engine.rules import objects
+
+    ctl = Controller(scene, 3)
+    kite = ctl.actor("kite").body()
+    _pr, before = cover_prims(scene, kite, 0)
+    w = objects.own_world(ctl.session)
+    w.set_voxels((2, 8, 0), (13, 8, 0), 0)                  # the low wall, as a GM's break would leave it
+    _pr, stale = cover_prims(scene, kite, 0)                 # the scene's voxels: still the wall
+    _pr, after = cover_prims(scene, kite, 0, world=w)
+    frac = cover_map(w, kite, 0, "dnd5e")
+    assert stale == before and before["half"] > 0
+    assert sum(after.values()) == int((~np.isnan(frac)).sum())
+    assert after.get("half", 0) < before["half"], (before, after)
+
+
 def test_play_without_a_display_says_so_in_one_line(tmp_path):
     env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
     r = subprocess.run([sys.executable, "-m", "engine", "play", str(ROOT / "scenes" / "showcase.toml")], cwd=tmp_path,

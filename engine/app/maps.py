@@ -60,10 +60,11 @@ def _quads(pr: Prims, rects, cm: float, z: float, colours, inset: float = 0.0):
         pr.quad(a, b, cc, d, col)
 
 
-def cover_prims(scene, body, layer: int, label_at=None) -> tuple[Prims, dict]:
+def cover_prims(scene, body, layer: int, label_at=None, world=None) -> tuple[Prims, dict]:
     """The cover a standard body standing at each cell of ``layer`` would have against ``body`` (the attacker),
-    coloured by the ruleset's cover level. Returns (prims, {level: cells})."""
-    world = scene.world
+    coloured by the ruleset's cover level. Returns (prims, {level: cells}). ``world``: the session's voxels (walls
+    broken in play), else the scene's as loaded."""
+    world = world if world is not None else scene.world
     thresholds = scene.spec.options.get("cover_thresholds") or DEFAULT_THRESHOLDS[scene.ruleset]
     from engine.render.los_grid import shared_backend
 
@@ -111,14 +112,15 @@ def threat_enemies(session, side: str, after_move: bool = False):
     return threat_inputs(session, side, after_move)
 
 
-def threat_prims(scene, session, side: str, layer: int, after_move: bool = False, label_at=None, enemies=None):
+def threat_prims(scene, session, side: str, layer: int, after_move: bool = False, label_at=None, enemies=None,
+                 world=None):
     """How many enemies of ``side`` could attack a standard body at each cell of ``layer`` (their reach, AIR-05,
     and range, and line of sight), from where they stand or after moving. Returns (prims, {count: cells}).
     ``enemies``: :func:`threat_enemies` already read (then ``session`` is not read: another thread may run this)."""
     from engine.render.los_grid import shared_backend
     from engine.render.volume_cli import threat_volume
 
-    world = scene.world
+    world = world if world is not None else scene.world
     thresholds = scene.spec.options.get("cover_thresholds") or DEFAULT_THRESHOLDS[scene.ruleset]
     levels = level_table(scene.ruleset, thresholds)
     first_total = next(k for k in range(N_SAMPLES + 1) if levels[k] == levels[-1])
@@ -149,14 +151,14 @@ def threat_prims(scene, session, side: str, layer: int, after_move: bool = False
 VOLUME_MAX_CUBES = 6000        # past this many cells the 3D view draws every 2nd (3rd...) cell along x, y and z
 
 
-def threat_counts(scene, enemies, layers) -> np.ndarray:
+def threat_counts(scene, enemies, layers, world=None) -> np.ndarray:
     """int32 [L, Y, X]: how many of ``enemies`` (:func:`threat_enemies`) could attack a standard body at each cell
     (line of sight short of total cover, reach and range), -1 where a body cannot be."""
     from engine.render.los_grid import shared_backend
     from engine.render.volume_cli import threat_volume
     from engine.world.volumes import free_cells
 
-    world = scene.world
+    world = world if world is not None else scene.world
     thresholds = scene.spec.options.get("cover_thresholds") or DEFAULT_THRESHOLDS[scene.ruleset]
     levels = level_table(scene.ruleset, thresholds)
     first_total = next(k for k in range(N_SAMPLES + 1) if levels[k] == levels[-1])
@@ -168,15 +170,15 @@ def threat_counts(scene, enemies, layers) -> np.ndarray:
     return np.where(free, count, -1)
 
 
-def volume_prims(scene, enemies, side: str, mode: str = "exposed", label_at=None) -> tuple[Prims, dict]:
+def volume_prims(scene, enemies, side: str, mode: str = "exposed", label_at=None, world=None) -> tuple[Prims, dict]:
     """The 3D view of the threat volume of ``side``: a small cube in place at each cell a standard body could be
     -- ``mode`` "safe": the cells no enemy can attack (green); "exposed": the cells some can, coloured by how
     many (the threat map's colours). Every ``stride``-th cell along x, y and z when there are more than
     VOLUME_MAX_CUBES. Returns (prims, {"cells", "drawn", "stride"})."""
-    world = scene.world
+    world = world if world is not None else scene.world
     from engine.render.volume_view import cube_prims
 
-    cnt = threat_counts(scene, enemies, range(world.size[2]))          # -1 where no body fits
+    cnt = threat_counts(scene, enemies, range(world.size[2]), world)          # -1 where no body fits
     colours = {0: THREAT_COLOURS[0]} if mode == "safe" else {k: THREAT_COLOURS[k] for k in range(1, 5)}
     pr, info = cube_prims(world, np.minimum(cnt, 4), colours, max_cubes=VOLUME_MAX_CUBES)
     n, stride = info["cells"], info["stride"]

@@ -1223,19 +1223,19 @@ class PlayWindow(pyglet.window.Window):
                 k = (sv, sel, layer)
                 cm = self.scene.world.cell_m
                 at = ((a.x + a.footprint / 2) * cm, (a.y + a.footprint / 2) * cm, a.layer + a.height_layers + 0.4)
-                self.submit("cover", k, lambda b=a.body(), layer=layer, at=at: maps.cover_prims(self.scene, b, layer, at)[0],
-                            maps=True)
+                self.submit("cover", k, lambda b=a.body(), layer=layer, at=at, w=self.maps_world():
+                            maps.cover_prims(self.scene, b, layer, at, world=w)[0], maps=True)
             if self.on["threat"] and self.wanted("threat", (sv, sel, ctl.cursor_layer)):
                 layer = ctl.cursor_layer
                 enemies = maps.threat_enemies(ctl.session, a.side)        # read here, on the main thread
-                self.submit("threat", (sv, sel, layer), lambda side=a.side, layer=layer, e=enemies:
-                            maps.threat_prims(self.scene, None, side, layer, enemies=e)[0], maps=True)
+                self.submit("threat", (sv, sel, layer), lambda side=a.side, layer=layer, e=enemies, w=self.maps_world():
+                            maps.threat_prims(self.scene, None, side, layer, enemies=e, world=w)[0], maps=True)
             if self.on["volume"] and self.wanted("volume", (sv, sel, self.volume_mode)):
                 enemies = maps.threat_enemies(ctl.session, a.side)
                 cm = self.scene.world.cell_m
                 at = ((a.x + a.footprint / 2) * cm, (a.y + a.footprint / 2) * cm, a.layer + a.height_layers + 0.4)
                 self.submit("volume", (sv, sel, self.volume_mode), lambda k=(sv, sel, self.volume_mode), side=a.side,
-                            e=enemies, at=at: self._volume_job(k, e, side, at), maps=True)
+                            e=enemies, at=at, w=self.maps_world(): self._volume_job(k, e, side, at, w), maps=True)
             if self.on["movement"]:
                 k = (sv, sel)
                 rs = self.render_state()
@@ -1243,9 +1243,25 @@ class PlayWindow(pyglet.window.Window):
                 self.submit("movement", k, lambda c=rs.get(sel), rs=rs, s=sess: self._movement_costs(rs, c, s))
         self._wait_maps()
 
-    def _volume_job(self, k, enemies, side, at):
+    def maps_world(self):
+        """The voxels the cover and threat maps read (on the map thread): the session's own, with the walls broken
+        in play -- as a copy made here on the main thread whenever the session's changes, so a step that breaks
+        a wall while a map is being worked out never shows the map half an edit."""
+        w = self.ctl.session.world
+        if w is self.scene.world:                  # never edited in place (a session copies it before a break)
+            return w
+        key = (id(w), w.revision)
+        if getattr(self, "_maps_world_key", None) != key:
+            from engine.world.grid import World
+
+            c = World(w.voxels.copy(), w.materials, w.cell_m, w.revision)
+            c.ground_image = w.ground_image
+            self._maps_world_key, self._maps_world = key, c
+        return self._maps_world
+
+    def _volume_job(self, k, enemies, side, at, world=None):
         """The 3D threat view (map thread): its cubes; what it counted kept for the test state."""
-        pr, info = maps.volume_prims(self.scene, enemies, side, k[2], at)
+        pr, info = maps.volume_prims(self.scene, enemies, side, k[2], at, world=world)
         self.volume_info = dict(info, key=list(k))
         return pr
 
