@@ -347,3 +347,21 @@ def test_small_window_stays_readable(display, duel, tmp_path):
         assert coverage(st) <= 0.6, f"the panels cover {coverage(st):.0%} of a 320 x 200 window"
     finally:
         app.close()
+
+
+def test_the_baton_turn_order_reads_whole_at_1280_by_720(display, tmp_path):
+    """The turn order's rows carry a ruleset's health figures (Protection, Vigor, Life) and a mark; at the usual
+    window size each row is drawn whole -- its name and every word of its tail -- not cut to "ready ." or "L10/."."""
+    app = App(display, ROOT / "scenes" / "baton_passing.toml", tmp_path)
+    try:
+        st = app.idle()
+        rows = st["window"]["hud_turn"]
+        assert rows and len(rows) == 5
+        panel = st["window"]["panels"]["turn"]
+        drawn = [t[4] for t in st["window"]["texts"] if panel[0] <= t[0] <= panel[2] and t[1] > panel[3] - 4]
+        for row in rows:
+            words = row[2:].split()
+            assert all(any(w in d for d in drawn) for w in words), (row, drawn)
+        assert not any(d.endswith(("…", ".")) for d in drawn), drawn
+    finally:
+        app.close()

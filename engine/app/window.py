@@ -2043,6 +2043,10 @@ class PlayWindow(pyglet.window.Window):
         if small:      # folded: the title and whose turn it is
             rows = [r for r in rows if r[3] == cur][:1]
             title += "  (F2)"
+        if not small and rows:
+            # as wide as its longest row needs (a ruleset's health figures can be long), up to a third of the window
+            need = max(hud.width(t) + hud.width(tail) for t, _c, tail, _id in rows) + 40
+            pw = int(max(pw, min(need, W * 0.34)))
         ph = lh + 8 + len(rows) * lh + 6
         hud.box(8, y, 8 + pw, y + ph, H.BG)
         hud.block(8, y, 8 + pw, y + ph, "turn order")
@@ -2057,6 +2061,11 @@ class PlayWindow(pyglet.window.Window):
             name_w = min(hud.width(text), pw * 0.4)
             tw = min(hud.width(tail), pw - 28 - name_w)
             hud.text(16, yy, text, col, max_w=pw - tw - 28)
+            if hud.width(tail) > tw:           # still too long: whole words dropped from its end, not half a word
+                words = tail.split(" ")
+                while len(words) > 1 and hud.width(" ".join(words) + "…") > tw:
+                    words.pop()
+                tail = " ".join(words) + ("…" if len(words) < len(tail.split(" ")) else "")
             hud.text(8 + pw - 8 - tw, yy, tail, H.FG, max_w=tw)
             hud.rects.append((8, yy - 2, 8 + pw, yy + lh - 2, ("select", cid)))
             yy += lh
