@@ -258,12 +258,12 @@ COMMANDS = {
     "threat": _delegate("engine.render.volume_cli", "cmd_threat"),
 }
 
-BENCHES = {
-    "los": ("engine.bench", "bench_los"),
-    "rules": ("engine.rules.bench", "bench_rules"),
-    "render": ("engine.render.bench", "bench_render"),
-    "window": ("engine.app.bench", "bench_window"),
-    "cover": ("engine.render.bench_cover", "bench_cover"),
+BENCHES = {      # `aerie bench WHAT`: each bench is imported only when it runs (the window's needs pyglet)
+    "los": _delegate("engine.bench", "bench_los"),
+    "rules": _delegate("engine.rules.bench", "bench_rules"),
+    "render": _delegate("engine.render.bench", "bench_render"),
+    "window": _delegate("engine.app.bench", "bench_window"),
+    "cover": _delegate("engine.render.bench_cover", "bench_cover"),
 }
 
 
@@ -278,8 +278,7 @@ def main(argv=None) -> int:
             f"{k} {resource_dir(k)}" for k in ("scenes", "assets", "shaders")))
     try:
         if args.command == "bench":
-            mod, fn = BENCHES[args.what]
-            code = _delegate(mod, fn)(args)
+            code = BENCHES[args.what](args)
         else:
             code = COMMANDS[args.command](args)
         console.detail(f"aerie {args.command}: {time.perf_counter() - t0:.2f} s, exit status {code}")
