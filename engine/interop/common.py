@@ -33,10 +33,15 @@ class InteropError(AerieError):
 
 
 def display(path) -> str:
+    """The path as a message shows it: relative to the working folder when it lies inside it, else absolute
+    (never "." or "../../...", which read worse than what the user typed)."""
     try:
-        return os.path.relpath(path)
+        rel = os.path.relpath(path)
     except ValueError:
         return str(path)
+    if rel == "." or rel == ".." or rel.startswith(".." + os.sep):
+        return os.path.abspath(path)
+    return rel
 
 
 def read_json(path: Path, file: str, max_bytes: int = MAX_FILE_BYTES):

@@ -195,10 +195,15 @@ def _convert(data, typ, file: str, base: str):
 
 
 def _display(path: Path) -> str:
+    """The path as a message shows it: relative to the working folder when it lies inside it, else absolute
+    (never "." or "../../...", which read worse than what the user typed)."""
     try:
-        return os.path.relpath(path)
+        rel = os.path.relpath(path)
     except ValueError:
         return str(path)
+    if rel == "." or rel == ".." or rel.startswith(".." + os.sep):
+        return os.path.abspath(path)
+    return rel
 
 
 ASSETS_DIR = resource_dir("assets").resolve()
