@@ -3,6 +3,8 @@ dispatched by ``Baton.ACTIONS``. ``rs`` is the ruleset."""
 
 from __future__ import annotations
 
+from engine.rules.baton import skills
+from engine.rules.baton import slots
 from engine.rules.baton import combat
 from engine.rules.baton import baton_order
 from engine.rules.baton import health
@@ -39,7 +41,7 @@ class _FromHand:
 
     @classmethod
     def check(cls, rs, session, a, act):
-        rs._slot(session, a, "minor", cls.doing)
+        slots.check_slot(rs, session, a, "minor", cls.doing)
         if act[cls.key] not in a.data["equipped"]:
             raise Illegal(f"{a.name} {cls.missing} {act[cls.key]}", "BAT-05", cls.key)
         return {}
@@ -50,16 +52,16 @@ class ResistPoison:
 
     @staticmethod
     def check(rs, session, a, act):
-        rs._slot(session, a, "major", "resisting the poison")
+        slots.check_slot(rs, session, a, "major", "resisting the poison")
         if not health.poison_effect(rs, session, a):
             raise Illegal(f"{a.name} suffers no lasting poison", "BAT-53")
         return {}
 
     @staticmethod
     def apply(rs, session, a, act, plan):
-        rs._use(session, "major", "resist poison")
+        slots.use_slot(rs, session, "major", "resist poison")
         ef = health.poison_effect(rs, session, a)
-        ev = rs._test(session, a, "physique", 7 + ef["potency"], "BAT-53", f"resist the {ef['kind']} poison", major=True)
+        ev = skills.skill_test(rs, session, a, "physique", 7 + ef["potency"], "BAT-53", f"resist the {ef['kind']} poison", major=True)
         if ev["success"]:
             end_effects(rs, session, a, (), "resisted", only=ef)
 
@@ -69,14 +71,14 @@ class Extinguish:
 
     @staticmethod
     def check(rs, session, a, act):
-        rs._slot(session, a, "major", "putting out the fire")
+        slots.check_slot(rs, session, a, "major", "putting out the fire")
         if not any(e["target"] == a.id and e["kind"] == "burning" for e in session.state.data["effects"]):
             raise Illegal(f"{a.name} is not burning", "BAT-50")
         return {}
 
     @staticmethod
     def apply(rs, session, a, act, plan):
-        rs._use(session, "major", "extinguish")
+        slots.use_slot(rs, session, "major", "extinguish")
         end_effects(rs, session, a, ("burning",), "put out")
 
 
@@ -86,14 +88,14 @@ class TakeItem:
     @staticmethod
     def check(rs, session, a, act):
         slot = "major" if act["from"] == "backpack" else "minor"
-        rs._slot(session, a, slot, f"taking an item from the {act['from']}")
+        slots.check_slot(rs, session, a, slot, f"taking an item from the {act['from']}")
         if a.data["items"].get(act["item"], 0) <= 0:
             raise Illegal(f"{a.name} carries no {act['item']}", "BAT-04" if slot == "major" else "BAT-05", "item")
         return {"slot": slot}
 
     @staticmethod
     def apply(rs, session, a, act, plan):
-        rs._use(session, plan["slot"], f"take {act['item']}")
+        slots.use_slot(rs, session, plan["slot"], f"take {act['item']}")
         a.data.setdefault("in_hand", [])
         session.emit({"type": "take_item", "who": a.id, "item": act["item"], "from": act["from"],
                       "rule": "BAT-04" if plan["slot"] == "major" else "BAT-05"})
@@ -105,12 +107,12 @@ class UsePower:
     @staticmethod
     def check(rs, session, a, act):
         slot = "major" if act["kind"] == "ring" else "minor"
-        rs._slot(session, a, slot, f"activating a {act['kind']}")
+        slots.check_slot(rs, session, a, slot, f"activating a {act['kind']}")
         return {"slot": slot}
 
     @staticmethod
     def apply(rs, session, a, act, plan):
-        rs._use(session, plan["slot"], act["kind"])
+        slots.use_slot(rs, session, plan["slot"], act["kind"])
         session.emit({"type": "use_power", "who": a.id, "kind": act["kind"], "target": act.get("target"),
                       "rule": "BAT-04" if plan["slot"] == "major" else "BAT-05",
                       "note": "the effect is the table's: the document gives no powers"})
@@ -123,7 +125,7 @@ class Equip:
     # -- minor actions ---------------------------------------------------------------------------------
     @staticmethod
     def check(rs, session, a, act):
-        rs._slot(session, a, "minor", "equipping a weapon")
+        slots.check_slot(rs, session, a, "minor", "equipping a weapon")
         name = act["weapon"]
         if name != "shield" and not any(w["name"] == name for w in a.data["weapons"]):
             raise Illegal(f"{a.name} has no {name}", "BAT-05", "weapon")
@@ -133,7 +135,7 @@ class Equip:
 
     @staticmethod
     def apply(rs, session, a, act, plan):
-        rs._use(session, "minor", "equip")
+        slots.use_slot(rs, session, "minor", "equip")
         eq = [e for e in a.data["equipped"] if e != "unarmed"]
         if act["hand"] == "main":
             eq = [act["weapon"]] + eq[1:2]
@@ -148,7 +150,7 @@ class Stow(_FromHand):
 
     @staticmethod
     def apply(rs, session, a, act, plan):
-        rs._use(session, "minor", "stow")
+        slots.use_slot(rs, session, "minor", "stow")
         unequip(a, act["weapon"])
         session.emit({"type": "stow", "who": a.id, "weapon": act["weapon"], "rule": "BAT-05"})
 
@@ -158,7 +160,7 @@ class DropItem(_FromHand):
 
     @staticmethod
     def apply(rs, session, a, act, plan):
-        rs._use(session, "minor", "drop item")
+        slots.use_slot(rs, session, "minor", "drop item")
         w = next(x for x in a.data["weapons"] if x["name"] == act["item"])
         z = session.world.support_layer(a.x, a.y, a.layer)
         drop_weapon(session, a, w, [a.x, a.y, z])
@@ -170,14 +172,14 @@ class PickUp:
 
     @staticmethod
     def check(rs, session, a, act):
-        rs._slot(session, a, "minor", "picking up an item")
+        slots.check_slot(rs, session, a, "minor", "picking up an item")
         if combat.ground_item(rs, session, a, act["item"]) is None:
             raise Illegal(f"no {act['item']} on the ground within reach of {a.name}", "BAT-05", "item")
         return {}
 
     @staticmethod
     def apply(rs, session, a, act, plan):
-        rs._use(session, "minor", "pick up")
+        slots.use_slot(rs, session, "minor", "pick up")
         i = combat.ground_item(rs, session, a, act["item"])
         it = session.state.data["ground_items"].pop(i)
         a.data["weapons"].insert(0, it["weapon"])
@@ -190,7 +192,7 @@ class Drink:
 
     @staticmethod
     def check(rs, session, a, act):
-        rs._slot(session, a, "minor", "drinking a potion")
+        slots.check_slot(rs, session, a, "minor", "drinking a potion")
         p = act["potion"]
         if p not in POTIONS:
             raise Illegal(f"unknown potion {p!r}; one of {', '.join(POTIONS)}", "BAT-05", "potion")
@@ -200,7 +202,7 @@ class Drink:
 
     @staticmethod
     def apply(rs, session, a, act, plan):
-        rs._use(session, "minor", "drink")
+        slots.use_slot(rs, session, "minor", "drink")
         p = act["potion"]
         a.data["items"][f"potion_{p}"] -= 1
         eff = POTIONS[p]
@@ -226,10 +228,10 @@ class Shout:
 
     @staticmethod
     def check(rs, session, a, act):
-        rs._slot(session, a, "minor", "shouting a command")
+        slots.check_slot(rs, session, a, "minor", "shouting a command")
         return {}
 
     @staticmethod
     def apply(rs, session, a, act, plan):
-        rs._use(session, "minor", "shout")
+        slots.use_slot(rs, session, "minor", "shout")
         session.emit({"type": "shout", "who": a.id, "text": act.get("text", ""), "rule": "BAT-05"})
