@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import pytest
+from test_baton_util import A, ch, ev, foe, hero, illegal, one, session, step
 
 from engine.rules.baton import baton_order
-
-from test_baton_util import A, ch, ev, foe, hero, illegal, one, session, step
 
 pytestmark = pytest.mark.unit
 

@@ -5,13 +5,8 @@ from __future__ import annotations
 from typing import cast
 
 from engine.errors import SceneError
-from engine.rules import aerial
-from engine.rules import riding
-from engine.rules.baton import combat
-from engine.rules.baton import health
-from engine.rules.baton import mounts
-from engine.rules.baton import skills
-from engine.rules.baton import turns
+from engine.rules import aerial, riding
+from engine.rules.baton import combat, health, mounts, skills, turns
 from engine.rules.baton.common import CONDITIONS
 from engine.rules.core import Actor, Illegal
 

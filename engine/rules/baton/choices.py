@@ -21,9 +21,7 @@ option does), so a menu, a prompt and an automatic player all see it.
 
 from __future__ import annotations
 
-from engine.rules.baton import baton_order
-from engine.rules.baton import combat
-from engine.rules.baton import mounts
+from engine.rules.baton import baton_order, combat, mounts
 from engine.rules.choices import choose
 from engine.rules.core import Actor, Illegal
 

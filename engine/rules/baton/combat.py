@@ -2,13 +2,8 @@
 
 from __future__ import annotations
 
-from engine.rules.baton import baton_order
-from engine.rules.baton import choices
-from engine.rules.baton import mounts
-from engine.rules.baton import slots
-from engine.rules.baton import skills
-from engine.rules import riding
-from engine.rules import aerial
+from engine.rules import aerial, riding
+from engine.rules.baton import baton_order, choices, mounts, skills, slots
 from engine.rules.baton import dice as bd
 from engine.rules.core import Actor, Illegal
 from engine.world.cover import cover_between

@@ -4,11 +4,8 @@ from __future__ import annotations
 
 import math
 
-from engine.rules.baton import skills
-from engine.rules.baton import baton_order
-from engine.rules.baton import mounts
-from engine.rules import riding
-from engine.rules import aerial
+from engine.rules import aerial, riding
+from engine.rules.baton import baton_order, mounts, skills
 from engine.rules.baton import dice as bd
 from engine.rules.baton.common import DIRECT, FATIGUE
 from engine.rules.core import Actor, Illegal

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
+from engine.rules import aerial, riding
 from engine.rules.baton import skills
-from engine.rules import riding
-from engine.rules import aerial
 from engine.rules.core import Actor
 
 

@@ -10,18 +10,8 @@ from __future__ import annotations
 from typing import ClassVar, cast
 
 from engine.errors import SceneError
-from engine.rules import aerial
-from engine.rules import riding
-from engine.rules.baton import baton_order
-from engine.rules.baton import choices
-from engine.rules.baton import combat
-from engine.rules.baton import health
-from engine.rules.baton import mounts
-from engine.rules.baton import setup
-from engine.rules.baton import skills
-from engine.rules.baton import slots
-from engine.rules.baton import specs
-from engine.rules.baton import turns
+from engine.rules import aerial, riding
+from engine.rules.baton import baton_order, choices, combat, health, mounts, setup, skills, slots, specs, turns
 from engine.rules.baton.actions.attacks import (
     Attack,
     BreakFree,
@@ -33,8 +23,6 @@ from engine.rules.baton.actions.attacks import (
     Trip,
 )
 from engine.rules.baton.actions.downtime import Day, Gm, Rest, Treat, Wait
-from engine.rules.baton.actions.objects import EVENT_LINES as OBJECT_LINES
-from engine.rules.baton.actions.objects import Manipulate, object_candidates, object_opens
 from engine.rules.baton.actions.minor import (
     Drink,
     DropItem,
@@ -47,6 +35,8 @@ from engine.rules.baton.actions.minor import (
     TakeItem,
     UsePower,
 )
+from engine.rules.baton.actions.objects import EVENT_LINES as OBJECT_LINES
+from engine.rules.baton.actions.objects import Manipulate, object_candidates, object_opens
 from engine.rules.baton.actions.turn import Dash, Dismount, Drop, Move, Pass, Stand
 from engine.rules.baton.choices import OpenWith
 from engine.rules.baton.common import (  # noqa: F401

@@ -2,11 +2,8 @@
 
 from __future__ import annotations
 
-from engine.rules.baton import baton_order
-from engine.rules.baton import combat
-from engine.rules.baton import mounts
-from engine.rules import riding
-from engine.rules import aerial
+from engine.rules import aerial, riding
+from engine.rules.baton import baton_order, combat, mounts
 from engine.rules.baton import dice as bd
 from engine.rules.baton.common import CONDITION_TAGS, PROTECTION_PENALTY
 from engine.rules.baton.data import SIZES

@@ -6,8 +6,7 @@ from __future__ import annotations
 from typing import cast
 
 from engine.rules import riding
-from engine.rules.baton import baton_order
-from engine.rules.baton import mounts
+from engine.rules.baton import baton_order, mounts
 from engine.rules.core import Actor, Illegal
 
 

@@ -11,9 +11,8 @@ moments adds a function here instead of editing ``baton_order.side_turn_starts``
 
 from __future__ import annotations
 
-from engine.rules.baton import skills
-from engine.rules.baton import baton_order
 from engine.rules import aerial
+from engine.rules.baton import baton_order, skills
 from engine.rules.baton.common import CONDITIONS
 from engine.rules.hooks import Hook
 

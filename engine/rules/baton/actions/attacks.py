@@ -3,16 +3,11 @@ dispatched by ``Baton.ACTIONS``. ``rs`` is the ruleset."""
 
 from __future__ import annotations
 
-from engine.rules.baton import baton_order
-from engine.rules.baton import slots
-from engine.rules.baton import combat
-from engine.rules.baton import skills
-from engine.rules.baton import mounts
-from engine.rules import riding
-from engine.rules import aerial
-from engine.rules.baton.common import DIRS8
+from engine.rules import aerial, riding
+from engine.rules.baton import baton_order, combat, mounts, skills, slots
 from engine.rules.baton.actions.minor import drop_weapon
 from engine.rules.baton.actions.objects import AttackObject, names_object
+from engine.rules.baton.common import DIRS8
 from engine.rules.core import BadAction, Illegal
 
 

@@ -3,12 +3,10 @@ dispatched by ``Baton.ACTIONS``. ``rs`` is the ruleset."""
 
 from __future__ import annotations
 
-from engine.rules.baton import skills
-from engine.rules.baton import baton_order
-from engine.rules.baton import health
+from engine.rules import gm
+from engine.rules.baton import baton_order, health, skills
 from engine.rules.baton.common import CONDITIONS
 from engine.rules.baton.data import FIRE_SOURCES
-from engine.rules import gm
 from engine.rules.core import Illegal
 
 

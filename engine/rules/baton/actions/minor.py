@@ -3,11 +3,7 @@ dispatched by ``Baton.ACTIONS``. ``rs`` is the ruleset."""
 
 from __future__ import annotations
 
-from engine.rules.baton import skills
-from engine.rules.baton import slots
-from engine.rules.baton import combat
-from engine.rules.baton import baton_order
-from engine.rules.baton import health
+from engine.rules.baton import baton_order, combat, health, skills, slots
 from engine.rules.baton import dice as bd
 from engine.rules.baton.data import POISONS, POTIONS
 from engine.rules.core import Illegal

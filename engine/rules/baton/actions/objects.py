@@ -16,12 +16,8 @@ target is, its AC-free material stats, hit points, immunities, what breaking doe
 
 from __future__ import annotations
 
-from engine.rules.baton import baton_order
-from engine.rules.baton import combat
-from engine.rules.baton import mounts
-from engine.rules.baton import slots
-from engine.rules.baton import skills
 from engine.rules import objects
+from engine.rules.baton import baton_order, combat, mounts, skills, slots
 from engine.rules.baton import dice as bd
 from engine.rules.core import Illegal
 from engine.world.geometry import cell_gap, distance_m, in_melee_reach

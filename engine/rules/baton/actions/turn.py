@@ -3,19 +3,12 @@ dispatched by ``Baton.ACTIONS``. ``rs`` is the ruleset."""
 
 from __future__ import annotations
 
-from engine.rules.baton import choices
-from engine.rules.baton import health
-from engine.rules.baton import mounts
-from engine.rules.baton import slots
 import math
 
-from engine.rules.baton import combat
-from engine.rules.baton import skills
-from engine.rules.baton import baton_order
-from engine.rules import riding
-from engine.rules import aerial
-from engine.rules.baton.common import DIRS8
+from engine.rules import aerial, riding
 from engine.rules.actions import require_condition
+from engine.rules.baton import baton_order, choices, combat, health, mounts, skills, slots
+from engine.rules.baton.common import DIRS8
 from engine.rules.core import Illegal
 from engine.world.geometry import distance_m, in_melee_reach
 
