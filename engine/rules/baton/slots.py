@@ -20,13 +20,17 @@ def turn_of(rs, session, body: Actor) -> dict | None:
     return None
 
 
+#: the rule of each part of an activation
+SLOT_RULES = {"major": "BAT-04", "minor": "BAT-05", "movement": "BAT-06"}
+
+
 def check_slot(rs, session, a: Actor, slot: str, what: str) -> None:
     """Raise unless the holder's ``slot`` (major / minor / movement) is free (BAT-03, BAT-60)."""
     if not baton_order.in_combat(rs, session):
         return
     t = session.state.turn
     h = cast(Actor, baton_order.holder(rs, session))
-    rule = {"major": "BAT-04", "minor": "BAT-05", "movement": "BAT-06"}[slot]
+    rule = SLOT_RULES[slot]
     if slot in ("major", "minor") and t[slot] is not None:
         raise Illegal(f"{h.name} has already used its {slot} action ({t[slot]}); {what} takes the {slot} action", rule)
     if slot == "movement" and (t["move_used"] or t["moved_m"] > 0) and what != "move":

@@ -28,8 +28,6 @@ class _TimePasses:
 class Rest:
     name = "rest"
 
-
-    # -- out of combat: rest, treatment, days ---------------------------------------------------------
     @staticmethod
     def check(rs, session, a, act):
         d = session.state.data
