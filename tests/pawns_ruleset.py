@@ -46,6 +46,109 @@ def _line(text):
     return lambda session, e, n, r: text(e, n) + r
 
 
+# -- the turn order and the actions: functions taking the ruleset (rs), named in Pawns.ACTIONS --------------
+def begin_turn(rs, session, guard: int) -> None:
+    st = session.state
+    a = st.actors[st.current]
+    st.turn = {"actor": a.id, "moved_m": 0.0, "struck": False}
+    if a.dead and guard < len(st.order):
+        session.emit({"type": "turn_skipped", "who": a.id, "reason": f"{a.name} is out", "rule": "PWN-5"})
+        advance(rs, session, guard + 1)
+        return
+    if "dazed" in a.conditions:
+        a.conditions["dazed"] = []                 # its next turn has come: the daze ends with it
+    session.emit({"type": "turn", "who": a.id, "round": st.round})
+    aerial.upkeep_at_start(session, a)
+
+
+
+def advance(rs, session, guard: int = 0) -> None:
+    st = session.state
+    st.turn_index += 1
+    if st.turn_index % len(st.order) == 0:
+        st.round += 1
+        session.emit({"type": "round", "round": st.round})
+    begin_turn(rs, session, guard)
+
+
+
+def check_end_turn(rs, session, a, act):
+    return {}
+
+
+
+def apply_end_turn(rs, session, a, act, plan):
+    aerial.upkeep(session, a)
+    session.emit({"type": "end_turn", "who": a.id})
+    if a.conditions.get("dazed") == []:          # PWN-4: dazed until the end of its next turn
+        del a.conditions["dazed"]
+        session.emit({"type": "condition", "who": a.id, "condition": "dazed", "added": False, "rule": "PWN-4"})
+    advance(rs, session)
+
+
+
+def check_move(rs, session, a, act):
+    to = tuple(act["to"])
+    c = _tagged(a, "speed_zero")
+    if c:
+        raise Illegal(f"{a.name} is {c}: it cannot move", CONDITIONS[c]["rule"], "to")
+    if to == a.pos:
+        raise Illegal(f"{a.name} is already at {list(to)}", "PWN-2", "to")
+    r = aerial.reach(session, a, budget_m=rs.movement_left(session, a, a.can_fly), fly=a.can_fly)
+    if not r.can_end(*to):
+        e = aerial.explain_unreachable(session, a, to, r, a.can_fly)
+        e.path = "to"
+        raise e
+    path = r.path(*to)
+    return {"path": path, "cost_m": r.cost_cm(*to) / 100.0}
+
+
+
+def apply_move(rs, session, a, act, plan):
+    path = plan["path"]
+    for p in path[1:]:
+        a.x, a.y, a.layer = p
+        if a.can_fly:
+            a.flying = not aerial.is_supported(session, a)
+    rs.spend_movement(session, a, plan["cost_m"])
+    b = aerial.path_breakdown(session, a, path)
+    session.emit({"type": "move", "who": a.id, "from": list(path[0]), "to": list(path[-1]),
+                  "path": [list(p) for p in path], "cost_m": plan["cost_m"], "takeoffs": b["takeoffs"],
+                  "layers_up": b["layers_up"], "layers_down": b["layers_down"], "flying": a.flying,
+                  "left_m": rs.movement_left(session, a, a.can_fly), "rule": "PWN-2"})
+
+
+
+def check_strike(rs, session, a, act):
+    t = session.actor(act["target"], "target")
+    if session.state.turn["struck"]:
+        raise Illegal(f"{a.name} has struck this turn", "PWN-2")
+    if t.side == a.side or t.dead:
+        raise Illegal(f"{t.name} is not a standing enemy", "PWN-3", "target")
+    if not engaged(a.body(), t.body()):
+        raise Illegal(f"{t.name} is not engaged with {a.name}", "AIR-04", "target")
+    return {"target": t.id, "needs": 3 if "dazed" in t.conditions else 4}
+
+
+
+def apply_strike(rs, session, a, act, plan):
+    session.state.turn["struck"] = True
+    t = session.state.actors[plan["target"]]
+    roll = session.roll("attack", 6, who=a.id, rule="PWN-3")[0]
+    hit = roll >= plan["needs"]
+    session.emit({"type": "strike", "who": a.id, "target": t.id, "roll": roll, "needs": plan["needs"], "hit": hit,
+                  "rule": "PWN-3"})
+    if not hit:
+        return
+    rs.apply_damage(session, t, 2 if roll == 6 else 1, "blow", a.id, "PWN-3")
+    if roll == 6 and not t.dead:
+        t.conditions["dazed"] = ["fresh"]
+        session.emit({"type": "condition", "who": t.id, "condition": "dazed", "added": True, "rule": "PWN-4"})
+        aerial.check_grounded(session, t)
+    elif t.flying:
+        aerial.fall_roll(session, t)
+
+
 class Pawns(Ruleset):
     name = "pawns"
     upkeep_name = "strike"
@@ -80,103 +183,16 @@ class Pawns(Ruleset):
         st.order = sorted(st.actors, key=lambda i: (-rolls[i], i))
         st.round = 1
         session.emit({"type": "round", "round": 1, "order": list(st.order), "rule": "PWN-1"})
-        self._begin(session, 0)
-
-    def _begin(self, session, guard: int) -> None:
-        st = session.state
-        a = st.actors[st.current]
-        st.turn = {"actor": a.id, "moved_m": 0.0, "struck": False}
-        if a.dead and guard < len(st.order):
-            session.emit({"type": "turn_skipped", "who": a.id, "reason": f"{a.name} is out", "rule": "PWN-5"})
-            self._advance(session, guard + 1)
-            return
-        if "dazed" in a.conditions:
-            a.conditions["dazed"] = []                 # its next turn has come: the daze ends with it
-        session.emit({"type": "turn", "who": a.id, "round": st.round})
-        aerial.upkeep_at_start(session, a)
-
-    def _advance(self, session, guard: int = 0) -> None:
-        st = session.state
-        st.turn_index += 1
-        if st.turn_index % len(st.order) == 0:
-            st.round += 1
-            session.emit({"type": "round", "round": st.round})
-        self._begin(session, guard)
+        begin_turn(self, session, 0)
 
     # -- actions ----------------------------------------------------------------------------------------
     def action_specs(self):
         return {"end_turn": {}, "move": {"to": Param("pos", True)}, "strike": {"target": Param("id", True)}}
 
-    def _check_end_turn(self, session, a, act):
-        return {}
-
-    def _apply_end_turn(self, session, a, act, plan):
-        aerial.upkeep(session, a)
-        session.emit({"type": "end_turn", "who": a.id})
-        if a.conditions.get("dazed") == []:          # PWN-4: dazed until the end of its next turn
-            del a.conditions["dazed"]
-            session.emit({"type": "condition", "who": a.id, "condition": "dazed", "added": False, "rule": "PWN-4"})
-        self._advance(session)
-
-    def _check_move(self, session, a, act):
-        to = tuple(act["to"])
-        c = _tagged(a, "speed_zero")
-        if c:
-            raise Illegal(f"{a.name} is {c}: it cannot move", CONDITIONS[c]["rule"], "to")
-        if to == a.pos:
-            raise Illegal(f"{a.name} is already at {list(to)}", "PWN-2", "to")
-        r = aerial.reach(session, a, budget_m=self.movement_left(session, a, a.can_fly), fly=a.can_fly)
-        if not r.can_end(*to):
-            e = aerial.explain_unreachable(session, a, to, r, a.can_fly)
-            e.path = "to"
-            raise e
-        path = r.path(*to)
-        return {"path": path, "cost_m": r.cost_cm(*to) / 100.0}
-
-    def _apply_move(self, session, a, act, plan):
-        path = plan["path"]
-        for p in path[1:]:
-            a.x, a.y, a.layer = p
-            if a.can_fly:
-                a.flying = not aerial.is_supported(session, a)
-        self.spend_movement(session, a, plan["cost_m"])
-        b = aerial.path_breakdown(session, a, path)
-        session.emit({"type": "move", "who": a.id, "from": list(path[0]), "to": list(path[-1]),
-                      "path": [list(p) for p in path], "cost_m": plan["cost_m"], "takeoffs": b["takeoffs"],
-                      "layers_up": b["layers_up"], "layers_down": b["layers_down"], "flying": a.flying,
-                      "left_m": self.movement_left(session, a, a.can_fly), "rule": "PWN-2"})
-
-    def _check_strike(self, session, a, act):
-        t = session.actor(act["target"], "target")
-        if session.state.turn["struck"]:
-            raise Illegal(f"{a.name} has struck this turn", "PWN-2")
-        if t.side == a.side or t.dead:
-            raise Illegal(f"{t.name} is not a standing enemy", "PWN-3", "target")
-        if not engaged(a.body(), t.body()):
-            raise Illegal(f"{t.name} is not engaged with {a.name}", "AIR-04", "target")
-        return {"target": t.id, "needs": 3 if "dazed" in t.conditions else 4}
-
-    def _apply_strike(self, session, a, act, plan):
-        session.state.turn["struck"] = True
-        t = session.state.actors[plan["target"]]
-        roll = session.roll("attack", 6, who=a.id, rule="PWN-3")[0]
-        hit = roll >= plan["needs"]
-        session.emit({"type": "strike", "who": a.id, "target": t.id, "roll": roll, "needs": plan["needs"], "hit": hit,
-                      "rule": "PWN-3"})
-        if not hit:
-            return
-        self.apply_damage(session, t, 2 if roll == 6 else 1, "blow", a.id, "PWN-3")
-        if roll == 6 and not t.dead:
-            t.conditions["dazed"] = ["fresh"]
-            session.emit({"type": "condition", "who": t.id, "condition": "dazed", "added": True, "rule": "PWN-4"})
-            aerial.check_grounded(session, t)
-        elif t.flying:
-            aerial.fall_roll(session, t)
-
     ACTIONS = {
-        "end_turn": (_check_end_turn, _apply_end_turn),
-        "move": (_check_move, _apply_move),
-        "strike": (_check_strike, _apply_strike),
+        "end_turn": (check_end_turn, apply_end_turn),
+        "move": (check_move, apply_move),
+        "strike": (check_strike, apply_strike),
     }
 
     def check(self, session, act):

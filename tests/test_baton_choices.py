@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from engine.rules.baton import baton_order
 from tests.test_baton_util import A, ch, ev, foe, hero, illegal, one, session, step
 
 
@@ -104,5 +105,5 @@ def test_bat15_the_gm_states_an_effect_and_a_difficulty_and_the_test_reads_for_t
     t = one(evs, "test")
     assert t["difficulty"] == 11 and t["success"] and t["purpose"].endswith("(the chandelier falls between the brigands)")
     assert one(evs, "opportunity", who="ana")["effect"] == "the chandelier falls between the brigands"
-    ids, kept, rule = s.ruleset.pass_targets(s, A(s, "ana"))
+    ids, kept, rule = baton_order.pass_targets(s.ruleset, s, A(s, "ana"))
     assert kept and rule == "BAT-08" and ids == ["bia"]                                 # 10 is even: kept

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import pytest
-
 from test_baton_util import A, ch, ev, foe, hero, illegal, one, session, step
+
+from engine.rules.baton import baton_order
 
 pytestmark = pytest.mark.unit
 
@@ -111,13 +112,13 @@ def test_bat37_a_helpless_target_is_always_hit_but_the_die_still_reads_for_the_b
         assert t["auto"] and t["success"] and t["critical"] and t["kept"] == die and t["rule"] == "BAT-37"
         h = one(evs, "hit")
         assert h["critical"] and h["damage"] == 8 + 8 + 2 and not ev(evs, "roll", name="damage")
-        ids, k, rule = s.ruleset.pass_targets(s, A(s, "ana"))
+        ids, k, rule = baton_order.pass_targets(s.ruleset, s, A(s, "ana"))
         assert k is kept and rule == ("BAT-08" if kept else "BAT-09")
         assert ids == (["bia"] if kept else ["gob"])
     old = session([hero(), hero("bia", at=(2, 4, 0)), foe(conditions=["helpless"], attributes={"physique": 12})], starts="ana",
                   options={"helpless_test": "none"})
     step(old, "ana", "attack", target="gob")
-    assert old.ruleset.pass_targets(old, A(old, "ana"))[1:] == (False, "BAT-09")
+    assert baton_order.pass_targets(old.ruleset, old, A(old, "ana"))[1:] == (False, "BAT-09")
 
 
 def test_bat38_leaving_reach_provokes_an_opportunity_attack():

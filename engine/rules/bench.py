@@ -8,10 +8,11 @@ steps per second for the whole loop (menus included), and for ``Session.step`` a
 
 from __future__ import annotations
 
+import json
 import random
 import time
 
-SKIRMISH = """
+_SKIRMISH_HEAD = """
 name = "Bench skirmish"
 ruleset = "dnd5e"
 seed = 1
@@ -23,53 +24,20 @@ fill = [
   { material = "roof", from = [14, 12, 0], to = [18, 16, 3] },
   { material = "brick", from = [9, 14, 0], to = [10, 15, 6] },
 ]
-[[characters]]
-id = "archer1"
-kind = "archer"
-side = "red"
-at = [10, 5, 0]
-[[characters]]
-id = "archer2"
-kind = "archer"
-side = "red"
-at = [15, 13, 4]
-[[characters]]
-id = "knight"
-kind = "knight"
-side = "red"
-at = [12, 8, 0]
-[[characters]]
-id = "priest"
-kind = "priest"
-side = "red"
-at = [8, 7, 0]
-[[characters]]
-id = "harpy1"
-kind = "harpy"
-side = "blue"
-flying = true
-at = [6, 18, 4]
-[[characters]]
-id = "harpy2"
-kind = "harpy"
-side = "blue"
-flying = true
-at = [12, 20, 6]
-[[characters]]
-id = "eagle"
-kind = "giant_eagle"
-size = "large"
-side = "blue"
-flying = true
-at = [18, 19, 5]
-[[characters]]
-id = "sky_archer"
-kind = "scout"
-side = "blue"
-fly_speed_m = 12
-flying = true
-at = [20, 8, 3]
 """
+#: the skirmish's eight characters, each one ``[[characters]]`` table (its keys in this order)
+_SKIRMISHERS = (
+    {"id": "archer1", "kind": "archer", "side": "red", "at": [10, 5, 0]},
+    {"id": "archer2", "kind": "archer", "side": "red", "at": [15, 13, 4]},
+    {"id": "knight", "kind": "knight", "side": "red", "at": [12, 8, 0]},
+    {"id": "priest", "kind": "priest", "side": "red", "at": [8, 7, 0]},
+    {"id": "harpy1", "kind": "harpy", "side": "blue", "flying": True, "at": [6, 18, 4]},
+    {"id": "harpy2", "kind": "harpy", "side": "blue", "flying": True, "at": [12, 20, 6]},
+    {"id": "eagle", "kind": "giant_eagle", "size": "large", "side": "blue", "flying": True, "at": [18, 19, 5]},
+    {"id": "sky_archer", "kind": "scout", "side": "blue", "fly_speed_m": 12, "flying": True, "at": [20, 8, 3]},
+)
+SKIRMISH = _SKIRMISH_HEAD + "".join(
+    "[[characters]]\n" + "".join(f"{k} = {json.dumps(v)}\n" for k, v in c.items()) for c in _SKIRMISHERS)
 
 
 #: ``aerie bench rules --feats``: every character takes these (the feats without a prerequisite that act in combat)

@@ -10,5 +10,9 @@ RULESET = RulesetInfo(
     cover_levels=(("none", 0.0), ("partial", 0.25), ("total", 1.0)),
     cover_rule="BAT-40/BAT-41",
     doc="docs/baton.md",
-    extra={"catalogue": "engine.rules.baton.catalogue", "where": {"baton": "engine.rules.baton.ruleset"}},
+    extra={"catalogue": "engine.rules.baton.catalogue",
+           # the catalogue's "where" prefixes: `name`s after one are looked up in that module
+           "where": {"baton": "engine.rules.baton.ruleset",
+                     **{f"baton {m.replace('_', ' ')}" if m != "baton_order" else "baton order": f"engine.rules.baton.{m}"
+                        for m in ("baton_order", "choices", "combat", "health", "mounts", "setup", "skills", "slots")}}},
 )

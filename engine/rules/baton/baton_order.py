@@ -4,127 +4,127 @@ from __future__ import annotations
 
 from typing import cast
 
-from engine.rules.baton import health
-from engine.rules import aerial
-from engine.rules import riding
-from engine.rules.baton import turns
+from engine.errors import SceneError
+from engine.rules import aerial, riding
+from engine.rules.baton import combat, health, mounts, skills, turns
 from engine.rules.baton.common import CONDITIONS
 from engine.rules.core import Actor, Illegal
-from engine.rules.mixin import RulesetMixin
 
 
-class BatonOrder(RulesetMixin):
-    """The baton: who holds the initiative, passing it, keeping it, sides' turns and per-turn effects (BAT-01..11, BAT-58) (a mixin of Baton: ``self`` is the ruleset)."""
+# ================================================================================ helpers
+def able(rs, a: Actor) -> bool:
+    return not a.dead and not a.has("petrified")
 
-    # ================================================================================ helpers
-    def _able(self, a: Actor) -> bool:
-        return not a.dead and not a.has("petrified")
 
-    def _can_hold(self, a: Actor, session=None) -> bool:
-        """May receive the baton: alive, not a statue, not a ridden mount (it acts with its rider, BAT-42)."""
-        if not self._able(a):
-            return False
-        if not riding.carries(a):
-            return True
-        return session is not None and not self._able(riding.rider_of(session, a))
+def can_hold(rs, a: Actor, session=None) -> bool:
+    """May receive the baton: alive, not a statue, not a ridden mount (it acts with its rider, BAT-42)."""
+    if not able(rs, a):
+        return False
+    if not riding.carries(a):
+        return True
+    return session is not None and not able(rs, riding.rider_of(session, a))
 
-    def combat(self, session) -> bool:
-        return bool(session.state.data.get("combat"))
 
-    def holder(self, session) -> Actor | None:
-        h = session.state.data.get("holder")
-        return session.state.actors.get(h) if h else None
+def in_combat(rs, session) -> bool:
+    return bool(session.state.data.get("combat"))
 
-    # ================================================================================ the baton
-    def _new_turn(self, aid):
-        return {"actor": aid, "major": None, "minor": None, "moved_m": 0.0, "move_used": False, "careful": False,
-                "extra_m": 0.0, "test_die": None, "test_rule": None, "straight_m": 0.0, "last": None,
-                "fell_m": 0.0}
 
-    def _give_baton(self, session, to: str, rule: str, kept: bool, how: str, guard: int = 0) -> None:
-        st = session.state
-        d = st.data
-        a = st.actors[to]
-        new_side = a.side != d.get("side")
-        if new_side:
-            d["turn_no"] += 1
-            st.round = d["turn_no"]
-            d["side"] = a.side
-            d["acted_turn"] = []
-            session.emit({"type": "side_turn", "side": a.side, "turn": d["turn_no"], "rule": "BAT-10"})
-            side_turn_starts(self, session, a.side)
-            if not self.combat(session) or st.over:
+def holder(rs, session) -> Actor | None:
+    h = session.state.data.get("holder")
+    return session.state.actors.get(h) if h else None
+
+# ================================================================================ the baton
+def new_turn(rs, aid):
+    return {"actor": aid, "major": None, "minor": None, "moved_m": 0.0, "move_used": False, "careful": False,
+            "extra_m": 0.0, "test_die": None, "test_rule": None, "straight_m": 0.0, "last": None,
+            "fell_m": 0.0}
+
+
+def give_baton(rs, session, to: str, rule: str, kept: bool, how: str, guard: int = 0) -> None:
+    st = session.state
+    d = st.data
+    a = st.actors[to]
+    new_side = a.side != d.get("side")
+    if new_side:
+        d["turn_no"] += 1
+        st.round = d["turn_no"]
+        d["side"] = a.side
+        d["acted_turn"] = []
+        session.emit({"type": "side_turn", "side": a.side, "turn": d["turn_no"], "rule": "BAT-10"})
+        side_turn_starts(rs, session, a.side)
+        if not in_combat(rs, session) or st.over:
+            return
+        if not can_hold(rs, a, session):       # the effects just killed it: the side's first able character
+            alt = prefer(rs, session, [o for o in st.actors.values() if o.side == a.side and can_hold(rs, o, session)])
+            if not alt:
+                d["holder"] = None
+                check_over(rs, session, auto=False)
+                if in_combat(rs, session) and not st.over:     # the whole side is down: back to the others
+                    nxt = prefer(rs, session, [o for o in st.actors.values() if o.side != a.side and can_hold(rs, o, session)])
+                    if nxt is not None and guard < 8:
+                        give_baton(rs, session, nxt.id, "BAT-09", False, "auto", guard + 1)
                 return
-            if not self._can_hold(a, session):       # the effects just killed it: the side's first able character
-                alt = prefer(self, session, [o for o in st.actors.values() if o.side == a.side and self._can_hold(o, session)])
-                if not alt:
-                    d["holder"] = None
-                    self._check_over(session, auto=False)
-                    if self.combat(session) and not st.over:     # the whole side is down: back to the others
-                        nxt = prefer(self, session, [o for o in st.actors.values() if o.side != a.side and self._can_hold(o, session)])
-                        if nxt is not None and guard < 8:
-                            self._give_baton(session, nxt.id, "BAT-09", False, "auto", guard + 1)
-                    return
-                a = alt
-                to = a.id
-        d["holder"] = to
-        st.turn_index = st.order.index(to)
-        st.turn = self._new_turn(to)
-        d["activations"] += 1
-        if to not in d["acted"]:
-            d["acted"].append(to)
-        d["acted_turn"].append(to)
-        if a.data["surprised"]:
-            a.data["surprised"] = False
-        session.emit({"type": "baton", "to": to, "side": a.side, "kept": kept, "how": how, "turn": d["turn_no"],
-                      "rule": rule})
-        aerial.upkeep_at_start(session, self._body(session, a))   # only with the option upkeep = "start_of_turn"
-        if a.has("confused") and self.opt("auto_confusion") and guard < 8:
-            confused_activation(self, session, a, guard)
+            a = alt
+            to = a.id
+    d["holder"] = to
+    st.turn_index = st.order.index(to)
+    st.turn = new_turn(rs, to)
+    d["activations"] += 1
+    if to not in d["acted"]:
+        d["acted"].append(to)
+    d["acted_turn"].append(to)
+    if a.data["surprised"]:
+        a.data["surprised"] = False
+    session.emit({"type": "baton", "to": to, "side": a.side, "kept": kept, "how": how, "turn": d["turn_no"],
+                  "rule": rule})
+    aerial.upkeep_at_start(session, mounts.body_of(rs, session, a))   # only with the option upkeep = "start_of_turn"
+    if a.has("confused") and rs.opt("auto_confusion") and guard < 8:
+        confused_activation(rs, session, a, guard)
 
-    def pass_targets(self, session, a: Actor) -> tuple[list, bool, str]:
-        """(allowed ids, kept, rule) for the holder's pass now (BAT-08, BAT-09, BAT-58)."""
-        st = session.state
-        t = st.turn
-        die = t.get("test_die")
-        confused = a.has("confused")
-        kept = confused or (die is not None and die % 2 == 0)
-        rule = "BAT-58" if confused else ("BAT-08" if kept else "BAT-09")
-        others = [o for o in st.actors.values() if o.id != a.id and self._can_hold(o, session)]
-        allies = [o for o in others if o.side == a.side]
-        foes = [o for o in others if o.side != a.side]
-        if kept:
-            if confused:
-                fresh_turn = [o for o in allies if o.id not in st.data["acted_turn"]]
-                allies = fresh_turn
-            if not allies:
-                if not confused and self.opt("lone_keeps"):
-                    return [a.id], True, "BAT-08"
-                kept = False
-                rule = "BAT-09"
+
+def pass_targets(rs, session, a: Actor) -> tuple[list, bool, str]:
+    """(allowed ids, kept, rule) for the holder's pass now (BAT-08, BAT-09, BAT-58)."""
+    st = session.state
+    t = st.turn
+    die = t.get("test_die")
+    confused = a.has("confused")
+    kept = confused or (die is not None and die % 2 == 0)
+    rule = "BAT-58" if confused else ("BAT-08" if kept else "BAT-09")
+    others = [o for o in st.actors.values() if o.id != a.id and can_hold(rs, o, session)]
+    allies = [o for o in others if o.side == a.side]
+    foes = [o for o in others if o.side != a.side]
+    if kept:
+        if confused:
+            fresh_turn = [o for o in allies if o.id not in st.data["acted_turn"]]
+            allies = fresh_turn
+        if not allies:
+            if not confused and rs.opt("lone_keeps"):
+                return [a.id], True, "BAT-08"
+            kept = False
+            rule = "BAT-09"
+        else:
+            conf = [o for o in allies if o.has("confused") and o.id not in st.data["acted_turn"]]
+            if conf:
+                return [o.id for o in conf], True, "BAT-58"
+            pool = allies
+            if rs.opt("keep_prefers") == "turn":
+                fresh = [o for o in allies if o.id not in st.data["acted_turn"]]
             else:
-                conf = [o for o in allies if o.has("confused") and o.id not in st.data["acted_turn"]]
-                if conf:
-                    return [o.id for o in conf], True, "BAT-58"
-                pool = allies
-                if self.opt("keep_prefers") == "turn":
-                    fresh = [o for o in allies if o.id not in st.data["acted_turn"]]
-                else:
-                    fresh = [o for o in allies if o.id not in st.data["acted"]]
-                return [o.id for o in (fresh or pool)], True, rule
-        conf = [o for o in foes if o.has("confused")]
-        return [o.id for o in (conf or foes)], False, rule
+                fresh = [o for o in allies if o.id not in st.data["acted"]]
+            return [o.id for o in (fresh or pool)], True, rule
+    conf = [o for o in foes if o.has("confused")]
+    return [o.id for o in (conf or foes)], False, rule
 
 
 def able_sides(rs, session) -> set:
-    return {a.side for a in session.state.actors.values() if rs._can_hold(a, session)}
+    return {a.side for a in session.state.actors.values() if can_hold(rs, a, session)}
 
 
 def side_turn_starts(rs, session, side: str) -> None:
     """BAT-11: the rules on ``turns.SIDE_TURN_START`` ("until its next turn" conditions end, per-turn effects
     tick, the side's opportunities lapse); then the fight may be over."""
     turns.SIDE_TURN_START.run(rs, session, side)
-    rs._check_over(session, auto=False)
+    check_over(rs, session, auto=False)
 
 
 def tick_effect(rs, session, t: Actor, ef: dict) -> None:
@@ -146,7 +146,7 @@ def tick_effect(rs, session, t: Actor, ef: dict) -> None:
 def end_effect(rs, session, t: Actor, ef: dict, why: str) -> None:
     ef["ended"] = True
     for c in ef.get("conditions", []):
-        rs.remove_condition(session, t, c, "BAT-11", f"effect:{ef['id']}")
+        skills.remove_condition(rs, session, t, c, "BAT-11", f"effect:{ef['id']}")
     session.emit({"type": "effect_end", "who": t.id, "effect": ef["kind"], "id": ef["id"], "why": why, "rule": "BAT-11"})
 
 
@@ -156,7 +156,7 @@ def add_effect(rs, session, t: Actor, kind: str, per: str, turns=None, **kw) -> 
     d["next_effect"] += 1
     d["effects"].append(ef)
     for c in kw.get("conditions", []):
-        rs.add_condition(session, t, c, CONDITIONS.get(c, "BAT-53"), f"effect:{ef['id']}")
+        skills.add_condition(rs, session, t, c, CONDITIONS.get(c, "BAT-53"), f"effect:{ef['id']}")
     return ef
 
 
@@ -176,28 +176,28 @@ def end_activation(rs, session, a: Actor) -> None:
 def do_pass(rs, session, a: Actor, to: str, kept: bool, rule: str, how="pass") -> None:
     end_activation(rs, session, a)
     st = session.state
-    if st.over or not rs.combat(session):
+    if st.over or not in_combat(rs, session):
         return
     tgt = st.actors[to]
-    if not rs._can_hold(tgt, session):
+    if not can_hold(rs, tgt, session):
         auto_pass(rs, session, a)
         return
     session.emit({"type": "pass", "who": a.id, "to": to, "kept": kept, "rule": rule,
                   "die": st.turn.get("test_die")})
-    rs._give_baton(session, to, rule, kept, how)
+    give_baton(rs, session, to, rule, kept, how)
 
 
 def auto_pass(rs, session, a: Actor, guard: int = 0) -> None:
     """The holder cannot pass (dead, a statue): the baton goes to the other side (BAT-09)."""
     st = session.state
-    foes = [o for o in st.actors.values() if o.side != a.side and rs._can_hold(o, session)]
+    foes = [o for o in st.actors.values() if o.side != a.side and can_hold(rs, o, session)]
     nxt = prefer(rs, session, foes)
     if nxt is None:
-        rs._check_over(session)
+        check_over(rs, session)
         return
     session.emit({"type": "pass", "who": a.id, "to": nxt.id, "kept": False, "rule": "BAT-09", "auto": True,
                   "reason": f"{a.name} cannot act"})
-    rs._give_baton(session, nxt.id, "BAT-09", False, "auto", guard)
+    give_baton(rs, session, nxt.id, "BAT-09", False, "auto", guard)
 
 
 def confused_activation(rs, session, a: Actor, guard: int) -> None:
@@ -206,7 +206,7 @@ def confused_activation(rs, session, a: Actor, guard: int) -> None:
     (r,) = session.roll("confusion", 6, who=a.id, rule="BAT-58", purpose="confused")
     if r <= 3:
         ok, _, _ = rs.can_move(session, a)
-        body = rs._body(session, a)
+        body = mounts.body_of(rs, session, a)
         dests = []
         if ok:
             rr = aerial.reach(session, body, fly=body.can_fly and not body.has("prone"))
@@ -224,36 +224,93 @@ def confused_activation(rs, session, a: Actor, guard: int) -> None:
         else:
             session.emit({"type": "confused", "who": a.id, "result": r, "does": "cannot move", "rule": "BAT-58"})
     elif r <= 5:
-        w = rs.melee_weapon(a)
-        pool = [o for o in session.state.actors.values() if o.id != a.id and rs._able(o) and w
-                and rs.in_reach(session, a, o, w)] if w else []
-        if pool:
+        w = combat.melee_weapon(rs, a)
+        pool = [o for o in session.state.actors.values() if o.id != a.id and able(rs, o) and w
+                and combat.in_reach(rs, session, a, o, w)] if w else []
+        if pool and w is not None:
             (k,) = session.roll("confusion_target", len(pool), who=a.id, rule="BAT-58", purpose="random target")
             t = pool[k - 1]
             session.emit({"type": "confused", "who": a.id, "result": r, "does": f"attacks {t.id}", "rule": "BAT-58"})
             session.state.turn["major"] = "attack"
-            rs._resolve_attack(session, a, t, w, {"major": True})
+            combat.resolve_attack(rs, session, a, t, w, {"major": True})
         else:
             session.emit({"type": "confused", "who": a.id, "result": r, "does": "nobody in reach", "rule": "BAT-58"})
     else:
         session.emit({"type": "confused", "who": a.id, "result": r, "does": "nothing", "rule": "BAT-58"})
-    rs._after(session)
+    after_action(rs, session)
     st = session.state
-    if st.over or not rs.combat(session) or st.data["holder"] != a.id:
+    if st.over or not in_combat(rs, session) or st.data["holder"] != a.id:
         return
-    if not rs._can_hold(a, session):
+    if not can_hold(rs, a, session):
         auto_pass(rs, session, a, guard + 1)
         return
-    ids, kept, _rule = rs.pass_targets(session, a)
+    ids, kept, _rule = pass_targets(rs, session, a)
     ids = [i for i in ids if i != a.id] or ids
     if not ids:
         return
     end_activation(rs, session, a)
-    if st.over or not rs.combat(session):
+    if st.over or not in_combat(rs, session):
         return
     nxt = cast(Actor, prefer(rs, session, [st.actors[i] for i in ids]))
     session.emit({"type": "pass", "who": a.id, "to": nxt.id, "kept": kept, "rule": "BAT-58", "auto": True})
     if nxt.id == a.id:
-        st.turn = rs._new_turn(a.id)
+        st.turn = new_turn(rs, a.id)
         return
-    rs._give_baton(session, nxt.id, "BAT-58", kept, "confused", guard + 1)
+    give_baton(rs, session, nxt.id, "BAT-58", kept, "confused", guard + 1)
+
+
+def first_holder(rs, session) -> str:
+    st = session.state
+    acts = st.actors
+    chosen = session.scene.spec.initiative_starts
+    pcs = [a for a in acts.values() if a.data["pc"] and able(rs, a)]
+    awake = [a for a in pcs if not a.data["surprised"]]
+    file = session.scene.path
+    if chosen:
+        c = acts[chosen]
+        if not able(rs, c):
+            raise SceneError(file, "initiative_starts", f"{c.name} cannot act (dead or petrified)")
+        if awake and (not c.data["pc"] or c.data["surprised"]):
+            raise SceneError(file, "initiative_starts", f"{c.name} cannot start: a non-surprised PC starts "
+                             f"({', '.join(a.id for a in awake)}) (BAT-02)")
+        if not awake and pcs and c.side in {p.side for p in pcs}:
+            raise SceneError(file, "initiative_starts", "every PC is surprised: an opponent chosen by the GM starts (BAT-02)")
+        return chosen
+    if awake:
+        return awake[0].id
+    pc_sides = {p.side for p in pcs}
+    opp = [a for a in acts.values() if able(rs, a) and a.side not in pc_sides and not riding.carries(a)]
+    opp = [a for a in opp if not a.data["surprised"]] or opp
+    return (opp or [a for a in acts.values() if able(rs, a)])[0].id
+
+
+def check_over(rs, session, auto: bool = True) -> None:
+    st = session.state
+    if st.over or not in_combat(rs, session):
+        return
+    sides = able_sides(rs, session)
+    if len(sides) > 1:
+        h = holder(rs, session)
+        if auto and h is not None and not can_hold(rs, h, session):
+            auto_pass(rs, session, h)
+        return
+    st.data["combat"] = False
+    st.winner = next(iter(sides)) if sides else None
+    for a in st.actors.values():                    # BAT-19: Protection fully restored after combat
+        if a.data["protection"] != a.data["protection_max"]:
+            a.data["protection"] = a.data["protection_max"]
+            session.emit({"type": "protection_restored", "who": a.id, "protection": a.data["protection"],
+                          "rule": "BAT-19"})
+        for c in list(a.conditions):
+            if "until_next_turn" in a.conditions.get(c, []):
+                skills.remove_condition(rs, session, a, c, "BAT-11", "until_next_turn")
+    session.emit({"type": "combat_over", "winner": st.winner, "rule": "BAT-10"})
+    st.data["holder"] = None
+    if rs.opt("after_combat") != "continue":
+        st.over = True
+
+
+def after_action(rs, session) -> None:
+    aerial.check_all_grounded(session)
+    skills.check_grapples(rs, session)
+    check_over(rs, session)

@@ -2,248 +2,254 @@
 
 from __future__ import annotations
 
-from engine.rules.baton import skills
-from engine.rules import riding
-from engine.rules import aerial
+from engine.rules import aerial, riding
+from engine.rules.baton import baton_order, choices, mounts, skills, slots
 from engine.rules.baton import dice as bd
 from engine.rules.core import Actor, Illegal
-from engine.rules.mixin import RulesetMixin
 from engine.world.cover import cover_between
 from engine.world.geometry import distance_m, in_melee_reach
 
 
-class Combat(RulesetMixin):
-    """Baton attacks: weapons, reach, cover, chances, defence, resolution, opportunity attacks, terrain (BAT-12..14, BAT-32..46) (a mixin of Baton: ``self`` is the ruleset)."""
+def equipped(rs, a: Actor) -> list[dict]:
+    out = []
+    for n in a.data["equipped"]:
+        w = next((w for w in a.data["weapons"] if w["name"] == n), None)
+        if w:
+            out.append(w)
+    return out
 
-    def equipped(self, a: Actor) -> list[dict]:
-        out = []
-        for n in a.data["equipped"]:
-            w = next((w for w in a.data["weapons"] if w["name"] == n), None)
-            if w:
-                out.append(w)
-        return out
 
-    def main_weapon(self, a: Actor) -> dict:
-        eq = self.equipped(a)
-        if eq:
-            return eq[0]
+def main_weapon(rs, a: Actor) -> dict:
+    eq = equipped(rs, a)
+    if eq:
+        return eq[0]
+    return next(w for w in a.data["weapons"] if w["name"] == "unarmed")
+
+
+def is_melee(rs, w: dict) -> bool:
+    return float(w.get("range_m", 0)) <= 0
+
+
+def reach_of(rs, a: Actor, w: dict) -> float:
+    return float(w.get("reach_m", a.data["reach_m"]))
+
+
+def melee_weapon(rs, a: Actor) -> dict | None:
+    """The melee weapon it wields (natural weapons count); None with only a ranged weapon in hand."""
+    eq = equipped(rs, a)
+    for w in eq:
+        if is_melee(rs, w):
+            return w
+    if not eq:
         return next(w for w in a.data["weapons"] if w["name"] == "unarmed")
+    return None
 
-    def is_melee(self, w: dict) -> bool:
-        return float(w.get("range_m", 0)) <= 0
 
-    def reach_of(self, a: Actor, w: dict) -> float:
-        return float(w.get("reach_m", a.data["reach_m"]))
+def in_reach(rs, session, a: Actor, t: Actor, w: dict | None = None, at=None) -> bool:
+    """Melee reach (AIR-05); a rider reaches from, and is reached at, its mount's whole body (BAT-42)."""
+    w = w or melee_weapon(rs, a) or {"reach_m": a.data["reach_m"]}
+    ab = mounts.body_of(rs, session, a).body() if at is None else a.body().moved(*at)
+    tb = mounts.body_of(rs, session, t).body()
+    return in_melee_reach(ab, tb, reach_of(rs, a, w), session.world.cell_m)
 
-    def melee_weapon(self, a: Actor) -> dict | None:
-        """The melee weapon it wields (natural weapons count); None with only a ranged weapon in hand."""
-        eq = self.equipped(a)
-        for w in eq:
-            if self.is_melee(w):
-                return w
-        if not eq:
-            return next(w for w in a.data["weapons"] if w["name"] == "unarmed")
+
+def cover(rs, session, a: Actor, t: Actor, at=None, t_at=None):
+    ab = a.body() if at is None else a.body().moved(*at)
+    tb = t.body() if t_at is None else t.body().moved(*t_at)
+    key = ("bcover", ab, tb)
+    c = session.cache.get(key)
+    if c is None:
+        c = cover_between(session.world, ab, tb, "baton", session.options.get("cover_thresholds"))
+        session.cache[key] = c
+    return c
+
+
+def provokers(rs, session, body: Actor, path) -> list:
+    out = []
+    for e in session.state.actors.values():
+        if e.side == body.side or not baton_order.able(rs, e) or e.id == body.id:
+            continue
+        if riding.rider_id(body) == e.id:
+            continue
+        w = melee_weapon(rs, e)
+        if w is None:
+            continue
+        if not in_reach(rs, session, e, body, w):
+            continue
+        if any(not in_melee_reach(e.body(), body.body().moved(*p), reach_of(rs, e, w), session.world.cell_m) for p in path[1:]):
+            out.append(e)
+    return out
+
+# -- attacks ---------------------------------------------------------------------------------------
+def pick_weapon(rs, a: Actor, name: str | None, key="weapon") -> dict:
+    if name is None:
+        return main_weapon(rs, a)
+    for w in a.data["weapons"]:
+        if w["name"] == name:
+            if name != "unarmed" and name not in a.data["equipped"] and a.data.get("pc", True) and hands_matter(rs, a):
+                raise Illegal(f"{a.name} does not hold its {name} (equip it: a minor action)", "BAT-05", key)
+            return w
+    raise Illegal(f"{a.name} has no {name}; its weapons: {', '.join(w['name'] for w in a.data['weapons'])}", "BAT-12", key)
+
+
+def attack_plan(rs, session, a: Actor, t: Actor, w: dict, key="target") -> dict:
+    cell = session.world.cell_m
+    if is_melee(rs, w):
+        if not in_reach(rs, session, a, t, w):
+            raise Illegal(f"{t.name} is not within reach of {a.name}'s {w['name']} "
+                          f"({distance_m(a.body(), t.body(), cell):.1f} m away, {abs(a.layer - t.layer)} layers apart)",
+                          "BAT-12", key)
+        return {"melee": True}
+    d = distance_m(a.body(), t.body(), cell)
+    if d > w["range_m"] + 1e-9:
+        raise Illegal(f"{t.name} is {d:.1f} m away; {a.name}'s {w['name']} reaches {w['range_m']:g} m", "BAT-12", key)
+    c = cover(rs, session, a, t)
+    if c.level == "total":
+        raise Illegal(f"{t.name} is behind total cover from {a.name}: a ranged attack needs line of sight", "BAT-41", key)
+    return {"melee": False, "cover": c.level, "blocked_fraction": round(c.blocked_fraction, 4)}
+
+
+def attack_chances(rs, session, a: Actor, t: Actor, w: dict, melee: bool) -> tuple[list, list]:
+    pos, neg = [], []
+    pos += skills.exposed_to(rs, session, t, a)                                    # BAT-59
+    if skills.unaware(rs, session, t):
+        pos.append(["sneak attack: unaware target", "BAT-37"])
+    if riding.rides(a):
+        pos.append(["mounted: elevated position", "BAT-42"])                  # BAT-42 -> BAT-44
+    elif not rs.opt("air17_overrides_elevation") and a.layer - t.layer >= int(rs.opt("elevation_layers")):
+        pos.append(["elevated position", "BAT-44"])
+    if outnumbered(rs, session, a, t):
+        pos.append(["numerical advantage", "BAT-45"])
+    for o in session.state.data["opportunity"]:
+        if o["target"] == t.id and o["side"] == a.side and not o.get("used"):
+            pos.append(["opportunity created", "BAT-15"])
+            break
+    if not melee:
+        c = cover(rs, session, a, t)
+        if c.level == "partial":
+            neg.append(["partial cover", "BAT-40"])
+    return pos, neg
+
+
+def defence_of(rs, session, t: Actor, melee: bool, choice: str | None) -> tuple[str, int]:
+    """BAT-14: Dodge against melee, Shield (with a shield) against any physical attack; creatures' Defence;
+    a rider adds its mount's Defence (BAT-42)."""
+    choice = choice or t.data["defence"] or "best"
+    opts = []
+    if melee:
+        opts.append(("dodge", skills.attr(rs, t, "dodge")))
+    if t.data["has_shield"]:
+        opts.append(("shield", skills.attr(rs, t, "shield")))
+    if "defence" in t.data["skills"]:
+        opts.append(("defence", skills.attr(rs, t, "defence")))
+    if choice == "none" or not opts:
+        name, v = "none", 0
+    elif choice == "best":
+        name, v = max(opts, key=lambda o: o[1])
+    else:
+        got = [o for o in opts if o[0] == choice]
+        name, v = got[0] if got else max(opts, key=lambda o: o[1])
+    if riding.rides(t):
+        m = riding.mount_of(session, t)
+        v += skills.attr(rs, m, "defence")
+        name += "+mount"
+    return name, max(0, v)
+
+
+def resolve_attack(rs, session, a: Actor, t: Actor, w: dict, ctx: dict) -> dict | None:
+    """One attack (BAT-12): the test, the damage with the scale, criticals, sneak attacks, two weapons, the
+    fall roll of a flyer hit (AIR-11), the counterattack (BAT-13)."""
+    if a.dead or t.dead:
         return None
-
-    def in_reach(self, session, a: Actor, t: Actor, w: dict | None = None, at=None) -> bool:
-        """Melee reach (AIR-05); a rider reaches from, and is reached at, its mount's whole body (BAT-42)."""
-        w = w or self.melee_weapon(a) or {"reach_m": a.data["reach_m"]}
-        ab = self._body(session, a).body() if at is None else a.body().moved(*at)
-        tb = self._body(session, t).body()
-        return in_melee_reach(ab, tb, self.reach_of(a, w), session.world.cell_m)
-
-    def cover(self, session, a: Actor, t: Actor, at=None, t_at=None):
-        ab = a.body() if at is None else a.body().moved(*at)
-        tb = t.body() if t_at is None else t.body().moved(*t_at)
-        key = ("bcover", ab, tb)
-        c = session.cache.get(key)
-        if c is None:
-            c = cover_between(session.world, ab, tb, "baton", session.options.get("cover_thresholds"))
-            session.cache[key] = c
-        return c
-
-    def _provokers(self, session, body: Actor, path) -> list:
-        out = []
-        for e in session.state.actors.values():
-            if e.side == body.side or not self._able(e) or e.id == body.id:
-                continue
-            if riding.rider_id(body) == e.id:
-                continue
-            w = self.melee_weapon(e)
-            if w is None:
-                continue
-            if not self.in_reach(session, e, body, w):
-                continue
-            if any(not in_melee_reach(e.body(), body.body().moved(*p), self.reach_of(e, w), session.world.cell_m) for p in path[1:]):
-                out.append(e)
-        return out
-
-    # -- attacks ---------------------------------------------------------------------------------------
-    def _pick_weapon(self, a: Actor, name: str | None, key="weapon") -> dict:
-        if name is None:
-            return self.main_weapon(a)
-        for w in a.data["weapons"]:
-            if w["name"] == name:
-                if name != "unarmed" and name not in a.data["equipped"] and a.data.get("pc", True) and hands_matter(self, a):
-                    raise Illegal(f"{a.name} does not hold its {name} (equip it: a minor action)", "BAT-05", key)
-                return w
-        raise Illegal(f"{a.name} has no {name}; its weapons: {', '.join(w['name'] for w in a.data['weapons'])}", "BAT-12", key)
-
-    def _attack_plan(self, session, a: Actor, t: Actor, w: dict, key="target") -> dict:
-        cell = session.world.cell_m
-        if self.is_melee(w):
-            if not self.in_reach(session, a, t, w):
-                raise Illegal(f"{t.name} is not within reach of {a.name}'s {w['name']} "
-                              f"({distance_m(a.body(), t.body(), cell):.1f} m away, {abs(a.layer - t.layer)} layers apart)",
-                              "BAT-12", key)
-            return {"melee": True}
-        d = distance_m(a.body(), t.body(), cell)
-        if d > w["range_m"] + 1e-9:
-            raise Illegal(f"{t.name} is {d:.1f} m away; {a.name}'s {w['name']} reaches {w['range_m']:g} m", "BAT-12", key)
-        c = self.cover(session, a, t)
-        if c.level == "total":
-            raise Illegal(f"{t.name} is behind total cover from {a.name}: a ranged attack needs line of sight", "BAT-41", key)
-        return {"melee": False, "cover": c.level, "blocked_fraction": round(c.blocked_fraction, 4)}
-
-    def attack_chances(self, session, a: Actor, t: Actor, w: dict, melee: bool) -> tuple[list, list]:
-        pos, neg = [], []
-        pos += skills.exposed_to(self, session, t, a)                                    # BAT-59
-        if skills.unaware(self, session, t):
-            pos.append(["sneak attack: unaware target", "BAT-37"])
-        if riding.rides(a):
-            pos.append(["mounted: elevated position", "BAT-42"])                  # BAT-42 -> BAT-44
-        elif not self.opt("air17_overrides_elevation") and a.layer - t.layer >= int(self.opt("elevation_layers")):
-            pos.append(["elevated position", "BAT-44"])
-        if outnumbered(self, session, a, t):
-            pos.append(["numerical advantage", "BAT-45"])
-        for o in session.state.data["opportunity"]:
-            if o["target"] == t.id and o["side"] == a.side and not o.get("used"):
-                pos.append(["opportunity created", "BAT-15"])
-                break
-        if not melee:
-            c = self.cover(session, a, t)
-            if c.level == "partial":
-                neg.append(["partial cover", "BAT-40"])
-        return pos, neg
-
-    def defence_of(self, session, t: Actor, melee: bool, choice: str | None) -> tuple[str, int]:
-        """BAT-14: Dodge against melee, Shield (with a shield) against any physical attack; creatures' Defence;
-        a rider adds its mount's Defence (BAT-42)."""
-        choice = choice or t.data["defence"] or "best"
-        opts = []
-        if melee:
-            opts.append(("dodge", self.attr(t, "dodge")))
-        if t.data["has_shield"]:
-            opts.append(("shield", self.attr(t, "shield")))
-        if "defence" in t.data["skills"]:
-            opts.append(("defence", self.attr(t, "defence")))
-        if choice == "none" or not opts:
-            name, v = "none", 0
-        elif choice == "best":
-            name, v = max(opts, key=lambda o: o[1])
-        else:
-            got = [o for o in opts if o[0] == choice]
-            name, v = got[0] if got else max(opts, key=lambda o: o[1])
-        if riding.rides(t):
-            m = riding.mount_of(session, t)
-            v += self.attr(m, "defence")
-            name += "+mount"
-        return name, max(0, v)
-
-    def _resolve_attack(self, session, a: Actor, t: Actor, w: dict, ctx: dict) -> dict | None:
-        """One attack (BAT-12): the test, the damage with the scale, criticals, sneak attacks, two weapons, the
-        fall roll of a flyer hit (AIR-11), the counterattack (BAT-13)."""
-        if a.dead or t.dead:
-            return None
-        melee = self.is_melee(w)
-        counter = ctx.get("counter", False)
-        rule = ctx.get("rule", "BAT-12")
-        pos, neg = self.attack_chances(session, a, t, w, melee)
-        sneak = skills.unaware(self, session, t)
-        helpless = t.has("helpless")
-        dchoice = ctx.get("defence")
-        if not counter and not helpless and not (sneak and not melee):
-            dchoice = self.choose_defence(session, a, t, melee)           # BAT-14: the defender's choice point
-        dname, dval = self.defence_of(session, t, melee, dchoice)
-        difficulty = int(self.opt("base_difficulty")) + dval
-        if sneak and not melee:
-            difficulty, dname = 7, "none (sneak attack)"                          # BAT-37 ranged
-        skill, lv = self.weapon_skill(a, w)
-        if helpless and self.opt("helpless_test") == "none":                      # BAT-37 the old reading
-            ev = {"success": True, "critical": True, "kept": 12, "total": 12 + lv, "level": 1, "auto": True}
-            session.emit({"type": "test", "who": a.id, "skill": skill, "auto": True, "success": True,
-                          "critical": True, "rule": "BAT-37", "purpose": "attack against a helpless target",
-                          "difficulty": difficulty})
-            # no die rolled: the side loses the initiative (BAT-09)
-        elif helpless:           # BAT-37 always hits, yet it is a skill test: its die reads for the baton (BAT-08)
-            ev = self._test(session, a, skill, difficulty, "BAT-37", f"attack helpless {t.id} with {w['name']}",
-                            pos, neg, major=ctx.get("major", False), attack=True, level=lv, auto=True)
-        else:
-            ev = self._test(session, a, skill, difficulty, rule, f"attack {t.id} with {w['name']}", pos, neg,
-                            major=ctx.get("major", False), attack=True, level=lv)
-        cov = self.cover(session, a, t).level if not melee else "none"
-        rules = sorted({r for _, r in pos + neg} | {rule})
-        session.emit({"type": "attack", "who": a.id, "target": t.id, "weapon": w["name"], "melee": melee,
-                      "counter": counter, "defence": dname, "difficulty": difficulty, "hit": bool(ev["success"]),
-                      "critical": bool(ev["critical"]), "roll": ev["kept"], "bonus": lv, "total": ev["total"],
-                      "ac": difficulty, "cover": cov, "cover_bonus": 0, "level": ev["level"],
-                      "advantage": [p[0] for p in pos], "disadvantage": [n[0] for n in neg] if ev.get("auto") and "dice" not in ev else
-                      [n[0] for n in neg + skills.negatives(self, a, skill, True)], "rules": rules, "rule": rule})
-        for o in session.state.data["opportunity"]:
-            if o["target"] == t.id and o["side"] == a.side and not o.get("used"):
-                o["used"] = True
-                break
-        second = None
-        eq = self.equipped(a)
-        if not counter and len(eq) == 2 and all(x["name"] != "shield" for x in eq) and w is eq[0]:
-            second = eq[1]                                                        # BAT-43
-            if any(x["size"] in ("medium", "large") for x in eq):
-                self.add_condition(session, a, "exposed", "BAT-43", "until_next_turn")
-        if not ev["success"]:
-            session.emit({"type": "miss", "who": a.id, "target": t.id, "rule": rule})
-        else:
-            expr = bd.shift(w["damage"], int(ctx.get("scale", 0)), self.opt("damage_scale"))
-            rolls = session.roll("damage", *skills.dice_of(self, expr), who=a.id, rule=rule, purpose=f"{w['name']} damage") \
-                if bd.parse(expr)[0] and not helpless else []
-            _n, _sides, bonus = bd.parse(expr)
-            base = sum(rolls) + bonus
-            crit = ev["critical"] or sneak or helpless or (t.data["undead"] and w.get("type") == "divine")
-            why_crit = "critical success" if ev["critical"] else ("sneak attack" if sneak else ("helpless" if helpless else "divine vs undead"))
-            if helpless:
-                base = bd.maximum(expr)
-            extra = 0
-            if crit:
-                pc = a.data["pc"]
-                if pc and ev["critical"] and not sneak and not helpless and not counter and \
-                        self.choose_crit(session, a, expr, ev["kept"]) == "destiny":      # BAT-36's choice point
-                    d = session.state.data["destiny"]
-                    d[a.side] = d.get(a.side, 0) + 1
-                    session.emit({"type": "destiny", "side": a.side, "who": a.id, "points": d[a.side], "rule": "BAT-36"})
-                else:
-                    extra = bd.maximum(expr)                                      # BAT-36
-            phys = a.data["attributes"].get("physique", 0) if (self.opt("physique_bonus") and w["size"] in ("medium", "large")) else 0
-            sec = 0
-            if second is not None:
-                (sn, ss, sb) = bd.parse(second["damage"])
-                srolls = session.roll("damage", ss, sn, who=a.id, rule="BAT-43", purpose=f"second weapon {second['name']}") if sn else []
-                sec = sum(srolls) + sb
-            total = max(0, base + extra + phys + sec)
-            session.emit({"type": "hit", "who": a.id, "target": t.id, "damage": total, "dice": expr, "rolled": base,
-                          "critical_extra": extra, "physique_bonus": phys, "second_weapon": sec,
-                          "scale_steps": int(ctx.get("scale", 0)), "critical": crit,
-                          **({"critical_why": why_crit} if crit else {}), "rule": rule})
-            was_flying = t.flying
-            self.apply_damage(session, t, total, w.get("type", "blunt"), a.id, rule, critical=crit)
-            if was_flying and t.flying and not t.dead:
-                aerial.fall_roll(session, t)                                      # AIR-11: a successful attack
-        # BAT-13: a counterattack never triggers another
-        if (not counter and not t.dead and not a.dead and t.data["counterattack"] and self._able(t)
-                and not t.has("paralyzed")):
-            tw = self.melee_weapon(t)
-            if tw is not None and self.in_reach(session, t, a, tw):
-                session.emit({"type": "counterattack", "who": t.id, "target": a.id, "rule": "BAT-13"})
-                self._resolve_attack(session, t, a, tw, {"counter": True, "rule": "BAT-13"})
-        return ev
+    melee = is_melee(rs, w)
+    counter = ctx.get("counter", False)
+    rule = ctx.get("rule", "BAT-12")
+    pos, neg = attack_chances(rs, session, a, t, w, melee)
+    sneak = skills.unaware(rs, session, t)
+    helpless = t.has("helpless")
+    dchoice = ctx.get("defence")
+    if not counter and not helpless and not (sneak and not melee):
+        dchoice = choices.choose_defence(rs, session, a, t, melee)           # BAT-14: the defender's choice point
+    dname, dval = defence_of(rs, session, t, melee, dchoice)
+    difficulty = int(rs.opt("base_difficulty")) + dval
+    if sneak and not melee:
+        difficulty, dname = 7, "none (sneak attack)"                          # BAT-37 ranged
+    skill, lv = skills.weapon_skill(rs, a, w)
+    if helpless and rs.opt("helpless_test") == "none":                      # BAT-37 the old reading
+        ev = {"success": True, "critical": True, "kept": 12, "total": 12 + lv, "level": 1, "auto": True}
+        session.emit({"type": "test", "who": a.id, "skill": skill, "auto": True, "success": True,
+                      "critical": True, "rule": "BAT-37", "purpose": "attack against a helpless target",
+                      "difficulty": difficulty})
+        # no die rolled: the side loses the initiative (BAT-09)
+    elif helpless:           # BAT-37 always hits, yet it is a skill test: its die reads for the baton (BAT-08)
+        ev = skills.skill_test(rs, session, a, skill, difficulty, "BAT-37", f"attack helpless {t.id} with {w['name']}",
+                        pos, neg, major=ctx.get("major", False), attack=True, level=lv, auto=True)
+    else:
+        ev = skills.skill_test(rs, session, a, skill, difficulty, rule, f"attack {t.id} with {w['name']}", pos, neg,
+                        major=ctx.get("major", False), attack=True, level=lv)
+    cov = cover(rs, session, a, t).level if not melee else "none"
+    rules = sorted({r for _, r in pos + neg} | {rule})
+    session.emit({"type": "attack", "who": a.id, "target": t.id, "weapon": w["name"], "melee": melee,
+                  "counter": counter, "defence": dname, "difficulty": difficulty, "hit": bool(ev["success"]),
+                  "critical": bool(ev["critical"]), "roll": ev["kept"], "bonus": lv, "total": ev["total"],
+                  "ac": difficulty, "cover": cov, "cover_bonus": 0, "level": ev["level"],
+                  "advantage": [p[0] for p in pos], "disadvantage": [n[0] for n in neg] if ev.get("auto") and "dice" not in ev else
+                  [n[0] for n in neg + skills.negatives(rs, a, skill, True)], "rules": rules, "rule": rule})
+    for o in session.state.data["opportunity"]:
+        if o["target"] == t.id and o["side"] == a.side and not o.get("used"):
+            o["used"] = True
+            break
+    second = None
+    eq = equipped(rs, a)
+    if not counter and len(eq) == 2 and all(x["name"] != "shield" for x in eq) and w is eq[0]:
+        second = eq[1]                                                        # BAT-43
+        if any(x["size"] in ("medium", "large") for x in eq):
+            skills.add_condition(rs, session, a, "exposed", "BAT-43", "until_next_turn")
+    if not ev["success"]:
+        session.emit({"type": "miss", "who": a.id, "target": t.id, "rule": rule})
+    else:
+        expr = bd.shift(w["damage"], int(ctx.get("scale", 0)), rs.opt("damage_scale"))
+        rolls = session.roll("damage", *skills.dice_of(rs, expr), who=a.id, rule=rule, purpose=f"{w['name']} damage") \
+            if bd.parse(expr)[0] and not helpless else []
+        _n, _sides, bonus = bd.parse(expr)
+        base = sum(rolls) + bonus
+        crit = ev["critical"] or sneak or helpless or (t.data["undead"] and w.get("type") == "divine")
+        why_crit = "critical success" if ev["critical"] else ("sneak attack" if sneak else ("helpless" if helpless else "divine vs undead"))
+        if helpless:
+            base = bd.maximum(expr)
+        extra = 0
+        if crit:
+            pc = a.data["pc"]
+            if pc and ev["critical"] and not sneak and not helpless and not counter and \
+                    choices.choose_crit(rs, session, a, expr, ev["kept"]) == "destiny":      # BAT-36's choice point
+                d = session.state.data["destiny"]
+                d[a.side] = d.get(a.side, 0) + 1
+                session.emit({"type": "destiny", "side": a.side, "who": a.id, "points": d[a.side], "rule": "BAT-36"})
+            else:
+                extra = bd.maximum(expr)                                      # BAT-36
+        phys = a.data["attributes"].get("physique", 0) if (rs.opt("physique_bonus") and w["size"] in ("medium", "large")) else 0
+        sec = 0
+        if second is not None:
+            (sn, ss, sb) = bd.parse(second["damage"])
+            srolls = session.roll("damage", ss, sn, who=a.id, rule="BAT-43", purpose=f"second weapon {second['name']}") if sn else []
+            sec = sum(srolls) + sb
+        total = max(0, base + extra + phys + sec)
+        session.emit({"type": "hit", "who": a.id, "target": t.id, "damage": total, "dice": expr, "rolled": base,
+                      "critical_extra": extra, "physique_bonus": phys, "second_weapon": sec,
+                      "scale_steps": int(ctx.get("scale", 0)), "critical": crit,
+                      **({"critical_why": why_crit} if crit else {}), "rule": rule})
+        was_flying = t.flying
+        rs.apply_damage(session, t, total, w.get("type", "blunt"), a.id, rule, critical=crit)
+        if was_flying and t.flying and not t.dead:
+            aerial.fall_roll(session, t)                                      # AIR-11: a successful attack
+    # BAT-13: a counterattack never triggers another
+    if (not counter and not t.dead and not a.dead and t.data["counterattack"] and baton_order.able(rs, t)
+            and not t.has("paralyzed")):
+        tw = melee_weapon(rs, t)
+        if tw is not None and in_reach(rs, session, t, a, tw):
+            session.emit({"type": "counterattack", "who": t.id, "target": a.id, "rule": "BAT-13"})
+            resolve_attack(rs, session, t, a, tw, {"counter": True, "rule": "BAT-13"})
+    return ev
 
 
 def terrain_at(rs, session, body: Actor, x, y, z) -> str | None:
@@ -266,10 +272,10 @@ def hands_matter(rs, a: Actor) -> bool:
 
 def outnumbered(rs, session, a: Actor, t: Actor) -> bool:
     for o in session.state.actors.values():
-        if o.id in (a.id, t.id) or o.side == t.side or not rs._able(o) or riding.carries(o) and False:
+        if o.id in (a.id, t.id) or o.side == t.side or not baton_order.able(rs, o) or riding.carries(o) and False:
             continue
-        w = rs.melee_weapon(o)
-        if w is not None and rs.in_reach(session, o, t, w):
+        w = melee_weapon(rs, o)
+        if w is not None and in_reach(rs, session, o, t, w):
             return True
     return False
 
@@ -278,15 +284,15 @@ def attack_preview(rs, session, a: Actor, act: dict, plan: dict) -> dict:
     """What an attack would do, in baton terms: the difficulty and what it is made of, the chances, the
     chance to succeed, what the die means for the baton (BAT-00, BAT-08/09, BAT-14, BAT-37)."""
     t = session.state.actors[plan["target"]]
-    w = rs._pick_weapon(a, plan["weapon"])
-    pos, neg = rs.attack_chances(session, a, t, w, plan["melee"])
+    w = pick_weapon(rs, a, plan["weapon"])
+    pos, neg = attack_chances(rs, session, a, t, w, plan["melee"])
     neg = neg + skills.negatives(rs, a, "attack", True)
-    dname, dval = rs.defence_of(session, t, plan["melee"], act.get("defence"))
+    dname, dval = defence_of(rs, session, t, plan["melee"], act.get("defence"))
     diff = int(rs.opt("base_difficulty")) + dval
     made = f"{int(rs.opt('base_difficulty'))} + {dname} {dval}"
     if skills.unaware(rs, session, t) and not plan["melee"]:
         diff, dname, made = 7, "none (sneak attack)", "7, the defence ignored (BAT-37)"
-    _, lv = rs.weapon_skill(a, w)
+    _, lv = skills.weapon_skill(rs, a, w)
     net = max(-int(rs.opt("chance_cap")), min(int(rs.opt("chance_cap")), len(pos) - len(neg)))
     need = diff - lv                                   # the d12 must show at least this
     lo, hi = (1 / 12, 11 / 12) if rs.opt("criticals_decide") else (0.0, 1.0)
@@ -332,10 +338,10 @@ def pass_lines(rs, session, a: Actor, ids: list, plan: dict) -> list:
 
 
 def manoeuvre(rs, session, a, t, what) -> dict:
-    rs._use(session, "major", what)
-    skill, _ = rs.best(a, "physique", "fight_unarmed")
-    _, dv = rs.best(t, "physique", "fight_unarmed", "dodge")
-    return rs._test(session, a, skill, 7 + dv, "BAT-34", f"{what} {t.id}", major=True)
+    slots.use_slot(rs, session, "major", what)
+    skill, _ = skills.best(rs, a, "physique", "fight_unarmed")
+    _, dv = skills.best(rs, t, "physique", "fight_unarmed", "dodge")
+    return skills.skill_test(rs, session, a, skill, 7 + dv, "BAT-34", f"{what} {t.id}", major=True)
 
 
 def ground_item(rs, session, a, name):

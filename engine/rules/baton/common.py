@@ -9,7 +9,7 @@ CONDITIONS = {
     "frozen": "AIR-10",   # Congelado (AIR-10): GM-applied; takes a flyer's movement, so it falls
 }
 #: What the conditions do, as tags: each tag lists its conditions in the order the rules report them. Code asks
-#: for a tag (``Baton.tagged(actor, tag)``), not for names.
+#: for a tag (``skills.tagged(rs, actor, tag)``), not for names.
 CONDITION_TAGS = {
     "grounds_flyer": ("prone", "paralyzed", "petrified", "stuck", "frozen"),   # AIR-10 with BAT-57, BAT-61..63
     "speed_zero": ("petrified", "paralyzed", "stuck", "frozen"),          # BAT-61..63 (frozen: AIR-10): cannot move

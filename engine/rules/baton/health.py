@@ -2,74 +2,70 @@
 
 from __future__ import annotations
 
-from engine.rules.baton import skills
-from engine.rules.baton import baton_order
-from engine.rules.baton import mounts
-from engine.rules import riding
-from engine.rules import aerial
+import math
+
+from engine.rules import aerial, riding
+from engine.rules.baton import baton_order, mounts, skills
 from engine.rules.baton import dice as bd
 from engine.rules.baton.common import DIRECT, FATIGUE
 from engine.rules.core import Actor, Illegal
-from engine.rules.mixin import RulesetMixin
 
 
-class Health(RulesetMixin):
-    """Baton damage: Protection, Vigor, Life and wounds, poison and the hours (BAT-16..31, BAT-51, BAT-53) (a mixin of Baton: ``self`` is the ruleset)."""
+def hud_rows(rs, session, a: Actor) -> list[str]:
+    """Life is the HP; Vigor and Protection absorb damage first (BAT-17..26)."""
+    data = a.data or {}
+    wounds = data.get("wounds") or []
+    return [f"Life {a.hp}/{a.max_hp}   Vigor {data.get('vigor')}/{data.get('max_vigor')}",
+            f"Protection {data.get('protection')}/{data.get('protection_max')}   wounds {len(wounds)}"]
 
-    def hud_rows(self, session, a: Actor) -> list[str]:
-        """Life is the HP; Vigor and Protection absorb damage first (BAT-17..26)."""
-        data = a.data or {}
-        wounds = data.get("wounds") or []
-        return [f"Life {a.hp}/{a.max_hp}   Vigor {data.get('vigor')}/{data.get('max_vigor')}",
-                f"Protection {data.get('protection')}/{data.get('protection_max')}   wounds {len(wounds)}"]
 
-    def health_brief(self, session, a: Actor) -> str:
-        """Protection, Vigor and Life now (BAT-16..26): what a hit took is seen at once."""
-        d = a.data or {}
-        return f"P{d.get('protection', 0)} V{d.get('vigor', 0)}/{d.get('max_vigor', 0)} L{a.hp}/{a.max_hp}"
+def health_brief(rs, session, a: Actor) -> str:
+    """Protection, Vigor and Life now (BAT-16..26): what a hit took is seen at once."""
+    d = a.data or {}
+    return f"P{d.get('protection', 0)} V{d.get('vigor', 0)}/{d.get('max_vigor', 0)} L{a.hp}/{a.max_hp}"
 
-    # ================================================================================ damage
-    def apply_damage(self, session, a: Actor, amount: int, dtype: str, source, rule: str, critical: bool = False) -> int:
-        """Protection -> Vigor -> Life (BAT-16..26). Direct damage (necrotic, fire, falls, caustic poison) skips
-        Protection and Vigor; fatigue skips Protection. Returns the Life lost."""
-        if a.dead or amount <= 0:
-            return 0
-        d = a.data
-        left = int(amount)
-        took_p = took_v = 0
-        if dtype not in DIRECT and dtype not in FATIGUE:
-            took_p = min(d["protection"], left)
-            d["protection"] -= took_p
-            left -= took_p
-        if dtype not in DIRECT:
-            took_v = min(d["vigor"], left)
-            d["vigor"] -= took_v
-            left -= took_v
-        wound = None
-        if left > 0:                                                    # BAT-23, BAT-26
-            wound = {"id": d["next_wound"], "severity": left, "type": dtype, "treated": False,
-                     "necrotic": dtype == "necrotic", "recovery": None, "category": skills.wound_category(self, left)}
-            d["next_wound"] += 1
-            d["wounds"].append(wound)
-        sync_life(self, a)
-        ev = {"type": "damage", "who": a.id, "amount": int(amount), "damage_type": dtype, "protection_absorbed": took_p,
-              "vigor_absorbed": took_v, "wound": wound["severity"] if wound else 0, "protection": d["protection"],
-              "vigor": d["vigor"], "life": a.hp, "rule": rule, "layers_rule": "BAT-16+BAT-20+BAT-23"}
-        if source:
-            ev["source"] = source
-        if critical:
-            ev["critical"] = True
-        if wound:
-            ev["wound_category"] = wound["category"]
-        session.emit(ev)
-        if took_p and d["protection"] == 0:
-            session.emit({"type": "unprotected", "who": a.id, "rule": "BAT-18"})
-        if took_v and d["vigor"] == 0:
-            session.emit({"type": "exhausted", "who": a.id, "rule": "BAT-21"})
-        maybe_die(self, session, a, rule)
-        if not a.dead:
-            mounts.ride_check(self, session, a, int(amount))
-        return left
+# ================================================================================ damage
+def apply_damage(rs, session, a: Actor, amount: int, dtype: str, source, rule: str, critical: bool = False) -> int:
+    """Protection -> Vigor -> Life (BAT-16..26). Direct damage (necrotic, fire, falls, caustic poison) skips
+    Protection and Vigor; fatigue skips Protection. Returns the Life lost."""
+    if a.dead or amount <= 0:
+        return 0
+    d = a.data
+    left = int(amount)
+    took_p = took_v = 0
+    if dtype not in DIRECT and dtype not in FATIGUE:
+        took_p = min(d["protection"], left)
+        d["protection"] -= took_p
+        left -= took_p
+    if dtype not in DIRECT:
+        took_v = min(d["vigor"], left)
+        d["vigor"] -= took_v
+        left -= took_v
+    wound = None
+    if left > 0:                                                    # BAT-23, BAT-26
+        wound = {"id": d["next_wound"], "severity": left, "type": dtype, "treated": False,
+                 "necrotic": dtype == "necrotic", "recovery": None, "category": skills.wound_category(rs, left)}
+        d["next_wound"] += 1
+        d["wounds"].append(wound)
+    sync_life(rs, a)
+    ev = {"type": "damage", "who": a.id, "amount": int(amount), "damage_type": dtype, "protection_absorbed": took_p,
+          "vigor_absorbed": took_v, "wound": wound["severity"] if wound else 0, "protection": d["protection"],
+          "vigor": d["vigor"], "life": a.hp, "rule": rule, "layers_rule": "BAT-16+BAT-20+BAT-23"}
+    if source:
+        ev["source"] = source
+    if critical:
+        ev["critical"] = True
+    if wound:
+        ev["wound_category"] = wound["category"]
+    session.emit(ev)
+    if took_p and d["protection"] == 0:
+        session.emit({"type": "unprotected", "who": a.id, "rule": "BAT-18"})
+    if took_v and d["vigor"] == 0:
+        session.emit({"type": "exhausted", "who": a.id, "rule": "BAT-21"})
+    maybe_die(rs, session, a, rule)
+    if not a.dead:
+        mounts.ride_check(rs, session, a, int(amount))
+    return left
 
 
 def sync_life(rs, a: Actor) -> None:
@@ -91,7 +87,7 @@ def maybe_die(rs, session, a: Actor, rule: str) -> None:
                       "reason": f"Life 0 ({sum(w['severity'] for w in a.data['wounds'])} in wounds, {rule})"})
         for o in session.state.actors.values():                     # a grapple ends with the grabber
             if a.id in o.conditions.get("grappled", []) or a.id in o.conditions.get("grappling", []):
-                rs._release(session, a, o)
+                skills.release(rs, session, a, o)
         if riding.carries(a):
             r = riding.rider_of(session, a)
             mounts.throw_rider(rs, session, r, "its mount died")
@@ -130,7 +126,7 @@ def hourly(rs, session) -> None:
 
 def poison(rs, session, t: Actor, kind: str, potency: int) -> None:
     """BAT-53: Physique against 7 + potency; success = the partial effect, failure = the total."""
-    ev = rs._test(session, t, "physique", 7 + potency, "BAT-53", f"resist a {kind} poison")
+    ev = skills.skill_test(rs, session, t, "physique", 7 + potency, "BAT-53", f"resist a {kind} poison")
     total = not ev["success"]
     session.emit({"type": "poisoned", "who": t.id, "kind": kind, "effect": "total" if total else "partial", "rule": "BAT-53"})
     d = session.state.data
@@ -154,3 +150,7 @@ def poison(rs, session, t: Actor, kind: str, potency: int) -> None:
     elif kind == "latent":
         (h,) = session.roll("poison_hours", 6, who=t.id, rule="BAT-53", purpose="hours before it strikes")
         baton_order.add_effect(rs, session, t, kind, "hour", at_hour=d["hour"] + h, dice="2d6" if total else "2d3", potency=potency)
+
+
+def fall_severity(rs, layers: int) -> int:
+    return math.floor(layers * 1.0 / 1.5 + 1e-9)

@@ -2,18 +2,14 @@
 
 from __future__ import annotations
 
-from engine.rules import riding
-from engine.rules import aerial
+from engine.rules import aerial, riding
+from engine.rules.baton import skills
 from engine.rules.core import Actor
-from engine.rules.mixin import RulesetMixin
 
 
-class Mounts(RulesetMixin):
-    """Baton mounts and riders (BAT-42) (a mixin of Baton: ``self`` is the ruleset)."""
-
-    def _occupied(self, session, a: Actor, at) -> bool:
-        return any(o.id != a.id and not o.dead and not riding.rides(o) and aerial._overlap(a, at, o)
-                   for o in session.state.actors.values())
+def occupied(rs, session, a: Actor, at) -> bool:
+    return any(o.id != a.id and not o.dead and not riding.rides(o) and aerial._overlap(a, at, o)
+               for o in session.state.actors.values())
 
 
 def ride_check(rs, session, a: Actor, amount: int) -> None:
@@ -23,7 +19,7 @@ def ride_check(rs, session, a: Actor, amount: int) -> None:
         return
     mount = riding.mount_of(session, rider)
     skill = f"ride_{mount.kind}" if mount.kind and f"ride_{mount.kind}" in rider.data["skills"] else "ride"
-    ev = rs._test(session, rider, skill, 7 + amount, "BAT-42", f"stay on {mount.name} after {amount} damage")
+    ev = skills.skill_test(rs, session, rider, skill, 7 + amount, "BAT-42", f"stay on {mount.name} after {amount} damage")
     if not ev["success"]:
         throw_rider(rs, session, rider, "failed the Ride test")
 
@@ -32,7 +28,7 @@ def place_beside(rs, session, r: Actor, m: Actor) -> None:
     for dx, dy in ((1, 0), (0, 1), (-1, 0), (0, -1), (1, 1), (-1, 1), (1, -1), (-1, -1)):
         for k in (1, 2):
             x, y = m.x + dx * k * max(1, m.footprint if dx > 0 or dy > 0 else 1), m.y + dy * k * max(1, m.footprint if dy > 0 else 1)
-            if aerial.body_fits(session, r, x, y, m.layer) and not rs._occupied(session, r, (x, y, m.layer)):
+            if aerial.body_fits(session, r, x, y, m.layer) and not occupied(rs, session, r, (x, y, m.layer)):
                 r.x, r.y, r.layer = x, y, m.layer
                 return
 
@@ -48,3 +44,8 @@ def throw_rider(rs, session, r: Actor, why: str) -> None:
         r.flying = r.can_fly and not aerial.is_supported(session, r)
         if not r.flying:
             rs.knock_prone(session, r, "BAT-42")
+
+
+def body_of(rs, session, a: Actor) -> Actor:
+    """The body that moves for ``a``: its mount while it rides (BAT-42)."""
+    return riding.mount_of(session, a) if riding.rides(a) else a

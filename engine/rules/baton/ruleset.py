@@ -7,16 +7,11 @@ Protection, then Vigor, then Life as wounds (BAT-16..26). Decisions on the docum
 
 from __future__ import annotations
 
-import math
 from typing import ClassVar, cast
 
 from engine.errors import SceneError
-from engine.rules.baton import combat
-from engine.rules.baton import baton_order
-from engine.rules import riding
-from engine.rules import aerial
-from engine.rules.actions import Param
-from engine.rules.baton import turns
+from engine.rules import aerial, riding
+from engine.rules.baton import baton_order, choices, combat, health, mounts, setup, skills, slots, specs, turns
 from engine.rules.baton.actions.attacks import (
     Attack,
     BreakFree,
@@ -28,8 +23,6 @@ from engine.rules.baton.actions.attacks import (
     Trip,
 )
 from engine.rules.baton.actions.downtime import Day, Gm, Rest, Treat, Wait
-from engine.rules.baton.actions.objects import EVENT_LINES as OBJECT_LINES
-from engine.rules.baton.actions.objects import Manipulate, object_candidates, object_opens
 from engine.rules.baton.actions.minor import (
     Drink,
     DropItem,
@@ -42,9 +35,10 @@ from engine.rules.baton.actions.minor import (
     TakeItem,
     UsePower,
 )
+from engine.rules.baton.actions.objects import EVENT_LINES as OBJECT_LINES
+from engine.rules.baton.actions.objects import Manipulate, object_candidates, object_opens
 from engine.rules.baton.actions.turn import Dash, Dismount, Drop, Move, Pass, Stand
-from engine.rules.baton.baton_order import BatonOrder
-from engine.rules.baton.combat import Combat
+from engine.rules.baton.choices import OpenWith
 from engine.rules.baton.common import (  # noqa: F401
     ANYONE_ACTIONS,
     CONDITIONS,
@@ -61,20 +55,14 @@ from engine.rules.baton.common import (  # noqa: F401
 )
 from engine.rules.baton.data import (
     DAMAGE_SCALE,
-    POISONS,
     POTIONS,
 )
-from engine.rules.baton.choices import Choices, OpenWith
-from engine.rules.baton.health import Health
-from engine.rules.baton.mounts import Mounts
-from engine.rules.baton.setup import Setup
-from engine.rules.baton.skills import Skills
 from engine.rules.baton.text import EVENT_LINES
 from engine.rules.core import Actor, Illegal, Session
 from engine.rules.ruleset import Ruleset
 
 
-class Baton(BatonOrder, Skills, Health, Combat, Setup, Mounts, Choices, Ruleset):
+class Baton(Ruleset):
     name = "baton"
     upkeep_name = "minor action"
     EVENT_LINES = {**EVENT_LINES, **OBJECT_LINES}     # how its events read in the runner's log
@@ -112,9 +100,23 @@ class Baton(BatonOrder, Skills, Health, Combat, Setup, Mounts, Choices, Ruleset)
     #: asks that character's player when the moment comes instead of offering them as the actor's variants
     OTHERS_CHOICES: ClassVar[tuple] = ("defence", "declined")
     TURN_MARKS_SHORT: ClassVar[dict] = {"holds the baton": "baton", "acted this turn": "acted", "acted": "done", "has not acted": "ready"}
-    # ================================================================================ actions
     _SPECS: dict | None = None
 
+    # ================================================================================ characters, health, the table
+    def make_actor(self, session: Session, ch) -> Actor:
+        return setup.make_actor(self, session, ch)
+
+    def apply_damage(self, session, a: Actor, amount: int, dtype: str, source, rule: str, critical: bool = False) -> int:
+        return health.apply_damage(self, session, a, amount, dtype, source, rule, critical)
+
+    def hud_rows(self, session, a: Actor) -> list[str]:
+        return health.hud_rows(self, session, a)
+
+    def health_brief(self, session, a: Actor) -> str:
+        return health.health_brief(self, session, a)
+
+    def table_question(self, session):
+        return choices.table_question(self, session)
 
     def start(self, session: Session) -> None:
         st = session.state
@@ -146,59 +148,12 @@ class Baton(BatonOrder, Skills, Health, Combat, Setup, Mounts, Choices, Ruleset)
             session.emit({"type": "out_of_combat", "sides": sorted(sides), "rule": "BAT-01",
                           "note": "one side only: rests, treatment and days (BAT-27..31)"})
             return
-        first = self._first_holder(session)
+        first = baton_order.first_holder(self, session)
         st.data["combat"] = True
         session.emit({"type": "combat_start", "sides": sorted(sides), "rule": "BAT-01"})
-        self._give_baton(session, first, "BAT-02", kept=False, how="starts")
+        baton_order.give_baton(self, session, first, "BAT-02", kept=False, how="starts")
 
-    def _first_holder(self, session) -> str:
-        st = session.state
-        acts = st.actors
-        chosen = session.scene.spec.initiative_starts
-        pcs = [a for a in acts.values() if a.data["pc"] and self._able(a)]
-        awake = [a for a in pcs if not a.data["surprised"]]
-        file = session.scene.path
-        if chosen:
-            c = acts[chosen]
-            if not self._able(c):
-                raise SceneError(file, "initiative_starts", f"{c.name} cannot act (dead or petrified)")
-            if awake and (not c.data["pc"] or c.data["surprised"]):
-                raise SceneError(file, "initiative_starts", f"{c.name} cannot start: a non-surprised PC starts "
-                                 f"({', '.join(a.id for a in awake)}) (BAT-02)")
-            if not awake and pcs and c.side in {p.side for p in pcs}:
-                raise SceneError(file, "initiative_starts", "every PC is surprised: an opponent chosen by the GM starts (BAT-02)")
-            return chosen
-        if awake:
-            return awake[0].id
-        pc_sides = {p.side for p in pcs}
-        opp = [a for a in acts.values() if self._able(a) and a.side not in pc_sides and not riding.carries(a)]
-        opp = [a for a in opp if not a.data["surprised"]] or opp
-        return (opp or [a for a in acts.values() if self._able(a)])[0].id
 
-    def _check_over(self, session, auto: bool = True) -> None:
-        st = session.state
-        if st.over or not self.combat(session):
-            return
-        sides = baton_order.able_sides(self, session)
-        if len(sides) > 1:
-            h = self.holder(session)
-            if auto and h is not None and not self._can_hold(h, session):
-                baton_order.auto_pass(self, session, h)
-            return
-        st.data["combat"] = False
-        st.winner = next(iter(sides)) if sides else None
-        for a in st.actors.values():                    # BAT-19: Protection fully restored after combat
-            if a.data["protection"] != a.data["protection_max"]:
-                a.data["protection"] = a.data["protection_max"]
-                session.emit({"type": "protection_restored", "who": a.id, "protection": a.data["protection"],
-                              "rule": "BAT-19"})
-            for c in list(a.conditions):
-                if "until_next_turn" in a.conditions.get(c, []):
-                    self.remove_condition(session, a, c, "BAT-11", "until_next_turn")
-        session.emit({"type": "combat_over", "winner": st.winner, "rule": "BAT-10"})
-        st.data["holder"] = None
-        if self.opt("after_combat") != "continue":
-            st.over = True
 
     def invariants(self, session) -> list[str]:
         """Life = max Life - wounds (BAT-26), 0 <= Vigor <= Life (BAT-20), Protection within its maximum, the dead
@@ -268,26 +223,15 @@ class Baton(BatonOrder, Skills, Health, Combat, Setup, Mounts, Choices, Ruleset)
         return out
 
     # ================================================================================ aerial hooks
-    def _body(self, session, a: Actor) -> Actor:
-        """The body that moves for ``a``: its mount while it rides (BAT-42)."""
-        return riding.mount_of(session, a) if riding.rides(a) else a
 
-    def _turn_of(self, session, body: Actor) -> dict | None:
-        """The activation whose movement ``body`` uses: the holder's own, or its mount's."""
-        h = self.holder(session)
-        if h is None:
-            return None
-        if body.id == h.id or riding.rides_on(h, body):
-            return session.state.turn
-        return None
 
     def movement_left(self, session, a, flying):
         base = float(a.data["fly_speed_m"] if flying and a.can_fly and a.data["fly_speed_m"] else a.data["speed_m"])
         if a.has("prone"):
             base /= 2.0                                              # BAT-57
-        if not self.combat(session):
+        if not baton_order.in_combat(self, session):
             return base
-        t = self._turn_of(session, a)
+        t = slots.turn_of(self, session, a)
         if t is None:
             return 0.0
         if t["careful"]:
@@ -299,22 +243,22 @@ class Baton(BatonOrder, Skills, Health, Combat, Setup, Mounts, Choices, Ruleset)
         return float(a.data["fly_speed_m"] or a.data["speed_m"]) / 2.0   # AIR-06: half its movement
 
     def spend_movement(self, session, a, metres):
-        t = self._turn_of(session, a)
+        t = slots.turn_of(self, session, a)
         if t is not None:
             t["moved_m"] = round(t["moved_m"] + metres, 6)
 
     def upkeep_available(self, session, a):
-        t = self._turn_of(session, a)
+        t = slots.turn_of(self, session, a)
         if t is None:
             return True
         if t["minor"] is not None:
             return False
-        h = self.holder(session)
+        h = baton_order.holder(self, session)
         # BAT-60: slow -> only one of the three
         return not (h is not None and h.has("slow") and (t["major"] or t["moved_m"] > 0 or t["move_used"]))
 
     def spend_upkeep(self, session, a):
-        t = self._turn_of(session, a)
+        t = slots.turn_of(self, session, a)
         if t is not None:
             t["minor"] = "stay aloft"
 
@@ -325,10 +269,10 @@ class Baton(BatonOrder, Skills, Health, Combat, Setup, Mounts, Choices, Ruleset)
 
     def knock_prone(self, session, a, rule):
         if not a.dead:
-            self.add_condition(session, a, "prone", rule)
+            skills.add_condition(self, session, a, "prone", rule)
 
     def can_move(self, session, a):
-        c = self.tagged(a, "speed_zero")
+        c = skills.tagged(self, a, "speed_zero")
         if c:
             return False, f"{a.name} is {c}", CONDITIONS[c]
         return True, "", ""
@@ -338,75 +282,20 @@ class Baton(BatonOrder, Skills, Health, Combat, Setup, Mounts, Choices, Ruleset)
         1.5 m fallen, halved (rounded up) by an Agility test against 7 + severity."""
         if self.opt("air12_vs_bat47") != "bat47":
             return None
-        sev = self.fall_severity(layers)
+        sev = health.fall_severity(self, layers)
         if sev <= 0:
             return 0, "BAT-47"
-        ev = self._test(session, a, "agility", 7 + sev, "BAT-47", f"Agility to halve a fall wound of {sev}")
+        ev = skills.skill_test(self, session, a, "agility", 7 + sev, "BAT-47", f"Agility to halve a fall wound of {sev}")
         if ev["success"]:
             sev = (sev + 1) // 2
         return sev, "BAT-47"
 
-    def fall_severity(self, layers: int) -> int:
-        return math.floor(layers * 1.0 / 1.5 + 1e-9)
 
     def action_specs(self):
         if Baton._SPECS is None:
-            Baton._SPECS = self._build_specs()
+            Baton._SPECS = specs.build_specs()
         return Baton._SPECS
 
-    def _build_specs(self):
-        P = Param
-        tgt = P("id", True, help="the character")
-        return {
-            "pass": {"to": P("id", True, help="who gets the baton")},
-            "move": {"to": P("pos", True, help="the destination [x, y, layer]"),
-                     "careful": P("bool", default=False, help="leave reach without provoking, at half movement"),
-                     "declined": P("any", help="enemies who let the mover go without their immediate attack (BAT-38, BAT-41)")},
-            "stand": {},
-            "drop": {"attack": P("id", help="attack this character at the end of the fall (BAT-48)"),
-                     "weapon": P("str"), "defence": P("str", choices=("best", "dodge", "shield", "defence", "none")),
-                     "crit": P("str", choices=("damage", "destiny"), default="damage"),
-                     "fall_test": P("str", choices=("attack", "agility"), default="attack")},
-            "dismount": {"to": P("pos")},
-            "attack": {"target": P("id", help="a character or object id"), "weapon": P("str"),
-                       "crit": P("str", choices=("damage", "destiny"), default="damage"),
-                       "defence": P("str", choices=("best", "dodge", "shield", "defence", "none")),
-                       "voxel": P("pos", help="a voxel [x, y, z] to attack (issue 14)")},
-            "manipulate": {"target": P("id", True, help="the object to knock over (BAT-15)"), "skill": P("str"),
-                           "difficulty": P("int")},
-            "charge": {"target": tgt, "weapon": P("str"), "crit": P("str", choices=("damage", "destiny"), default="damage"),
-                       "defence": P("str", choices=("best", "dodge", "shield", "defence", "none"))},
-            "create_opportunity": {"skill": P("str", True, help="the skill used (intimidate, perform, ...)"),
-                                   "target": P("id"), "difficulty": P("int", default=8),
-                                   "effect": P("str", choices=("advantage", "expose", "shake", "stated"), default="advantage"),
-                                   "text": P("str", help="the effect the GM states (effect = \"stated\")")},
-            "open_with": {"to": P("id", True, help="the non-surprised PC the players choose to open the initiative (BAT-02)")},
-            "disarm": {"target": tgt, "weapon": P("str")},
-            "dash": {},
-            "grab": {"target": tgt}, "trip": {"target": tgt}, "push": {"target": tgt},
-            "break_free": {},
-            "resist_poison": {},
-            "extinguish": {},
-            "take_item": {"item": P("str", True), "from": P("str", choices=("pocket", "backpack"), default="pocket")},
-            "use_power": {"kind": P("str", True, choices=("ring", "item_of_power", "miracle")), "target": P("id")},
-            "equip": {"weapon": P("str", True), "hand": P("str", choices=("main", "off"), default="main")},
-            "stow": {"weapon": P("str", True)},
-            "drop_item": {"item": P("str", True)},
-            "pick_up": {"item": P("str", True)},
-            "drink": {"potion": P("str", True)},
-            "shout": {"text": P("str")},
-            # out of combat
-            "rest": {"kind": P("str", True, choices=("short", "long")), "wound": P("int")},
-            "treat": {"target": tgt, "wound": P("int", True), "kit": P("str", choices=("bandage", "splint"))},
-            "wait": {"hours": P("int", default=1)},
-            "day": {"days": P("int", default=1)},
-            # the game master's tools (actor = "gm")
-            "damage": {"target": tgt, "amount": P("int", True), "type": P("str", default="blunt")},
-            "condition": {"target": tgt, "add": P("str"), "remove": P("str"), "turns": P("int")},
-            "poison": {"target": tgt, "kind": P("str", True, choices=POISONS), "potency": P("int", True)},
-            "fire": {"target": tgt, "source": P("str", True), "turns": P("int")},
-            "breath": {"target": tgt, "minutes": P("int", True)},
-        }
 
     def check(self, session: Session, act: dict):
         name = act["action"]
@@ -424,13 +313,13 @@ class Baton(BatonOrder, Skills, Health, Combat, Setup, Mounts, Choices, Ruleset)
             raise Illegal(f"{a.name} is dead", "BAT-25", "actor")
         if a.has("petrified"):
             raise Illegal(f"{a.name} is petrified: a stone statue does nothing", "BAT-62", "actor")
-        if not self.combat(session):
+        if not baton_order.in_combat(self, session):
             if name not in OUT_OF_COMBAT:
                 raise Illegal(f"{name} is a combat action and no combat is going on", "BAT-01", "action")
             return self.ACTIONS[name].check(self, session, a, act)
         if name in ("rest", "treat"):
             raise Illegal(f"no {name} during combat", "BAT-30" if name == "rest" else "BAT-29", "action")
-        h = cast(Actor, self.holder(session))      # in combat someone holds the baton
+        h = cast(Actor, baton_order.holder(self, session))      # in combat someone holds the baton
         if aid != h.id:
             if riding.mount_id(h) == aid and name not in ("pass", "move", "stand", "dismount", "drop"):
                 pass                                     # BAT-42: the mount acts with its rider's actions
@@ -449,68 +338,33 @@ class Baton(BatonOrder, Skills, Health, Combat, Setup, Mounts, Choices, Ruleset)
         else:
             a = session.state.actors[act["actor"]]
             self.ACTIONS[name].apply(self, session, a, act, plan)
-        self._after(session)
+        baton_order.after_action(self, session)
 
-    def _after(self, session) -> None:
-        aerial.check_all_grounded(session)
-        self._check_grapples(session)
-        self._check_over(session)
 
     # -- action economy ------------------------------------------------------------------------------
-    def _slot(self, session, a: Actor, slot: str, what: str) -> None:
-        """Raise unless the holder's ``slot`` (major / minor / movement) is free (BAT-03, BAT-60)."""
-        if not self.combat(session):
-            return
-        t = session.state.turn
-        h = cast(Actor, self.holder(session))
-        rule = {"major": "BAT-04", "minor": "BAT-05", "movement": "BAT-06"}[slot]
-        if slot in ("major", "minor") and t[slot] is not None:
-            raise Illegal(f"{h.name} has already used its {slot} action ({t[slot]}); {what} takes the {slot} action", rule)
-        if slot == "movement" and (t["move_used"] or t["moved_m"] > 0) and what != "move":
-            raise Illegal(f"{h.name} has already used its movement; {what} takes the movement", rule)
-        if h.has("slow"):
-            used = [k for k in ("major", "minor") if t[k] is not None] + (["movement"] if t["moved_m"] > 0 or t["move_used"] else [])
-            if used and slot not in used:
-                raise Illegal(f"{h.name} is slow: only one of major action, minor action or movement ({used[0]} used)", "BAT-60")
 
-    def _use(self, session, slot: str, what: str) -> None:
-        if self.combat(session):
-            session.state.turn[slot] = what
 
-    def _needs_movement(self, session, a: Actor, what: str) -> None:
-        ok, why, rule = self.can_move(session, self._body(session, a))
-        if not ok:
-            raise Illegal(f"{why}: cannot {what} (it needs a movement)", rule)
 
-    def _target(self, session, a: Actor, tid: str, key="target", foe=False) -> Actor:
-        t = session.actor(tid, key)
-        if t.dead:
-            raise Illegal(f"{t.name} is dead", "BAT-25", key)
-        if t.id == a.id:
-            raise Illegal(f"{a.name} cannot target itself", "", key)
-        if t.has("petrified"):
-            raise Illegal(f"{t.name} is petrified (a stone statue)", "BAT-62", key)
-        return t
 
     # ================================================================================ menus and previews
     def legal_actions(self, session, a: Actor) -> list[dict]:
         st = session.state
         out: list = []
         cands: list = []
-        if not self.combat(session):
+        if not baton_order.in_combat(self, session):
             cands += [{"actor": a.id, "action": "rest", "kind": "short"}, {"actor": a.id, "action": "rest", "kind": "long"}]
             for w in a.data["wounds"]:
                 cands.append({"actor": a.id, "action": "treat", "target": a.id, "wound": w["id"]})
             cands += [{"actor": a.id, "action": "wait", "hours": 1}, {"actor": a.id, "action": "day"}]
         else:
-            h = self.holder(session)
+            h = baton_order.holder(self, session)
             if h is None or a.id != h.id:
                 return []
-            ids, _, _ = self.pass_targets(session, a)
+            ids, _, _ = baton_order.pass_targets(self, session, a)
             for i in ids:
                 cands.append({"actor": a.id, "action": "pass", "to": i})
-            cands += [{"actor": a.id, "action": "open_with", "to": i} for i in self.opening_candidates(session)]
-            body = self._body(session, a)
+            cands += [{"actor": a.id, "action": "open_with", "to": i} for i in choices.opening_candidates(self, session)]
+            body = mounts.body_of(self, session, a)
             if self.can_move(session, body)[0]:
                 fly = body.can_fly and not body.has("prone")
                 left = self.movement_left(session, body, fly)
@@ -522,11 +376,11 @@ class Baton(BatonOrder, Skills, Health, Combat, Setup, Mounts, Choices, Ruleset)
                         cands.append({"actor": a.id, "action": "move", "to": list(dd)})
                     if dests:
                         cands.append({"actor": a.id, "action": "move", "to": list(dests[-1]), "careful": True})
-            foes = [o for o in st.actors.values() if o.side != a.side and self._able(o)]
+            foes = [o for o in st.actors.values() if o.side != a.side and baton_order.able(self, o)]
             actors = [a] + ([st.actors[a.data["mounted_on"]]] if a.data.get("mounted_on") else [])
             for who in actors:
                 for t in foes:
-                    for w in self.equipped(who) or [self.main_weapon(who)]:
+                    for w in combat.equipped(self, who) or [combat.main_weapon(self, who)]:
                         cands.append({"actor": who.id, "action": "attack", "target": t.id, "weapon": w["name"]})
                         cands.append({"actor": who.id, "action": "charge", "target": t.id, "weapon": w["name"]})
             for t in foes:
@@ -545,7 +399,7 @@ class Baton(BatonOrder, Skills, Health, Combat, Setup, Mounts, Choices, Ruleset)
                 cands.append({"actor": a.id, "action": "pick_up", "item": it["name"]})
             if st.objects:
                 cands += object_candidates(self, session, a)         # issue 14: objects, BAT-12 / BAT-15
-        return out + self.keep_legal(session, self.choice_variants(session, cands), session.check)
+        return out + self.keep_legal(session, choices.choice_variants(self, session, cands), session.check)
 
     def preview_legal(self, session, act: dict, plan, out: dict) -> dict:
         a = session.state.actors.get(act["actor"])
@@ -555,7 +409,7 @@ class Baton(BatonOrder, Skills, Health, Combat, Setup, Mounts, Choices, Ruleset)
             ends_aloft = out["ends_aloft"]
             out.update({"cost_m": plan["cost"],
                         "minor_action_needed": ends_aloft, "minor_action_available": self.upkeep_available(session, body),
-                        "provokes": [e.id for e in self._provokers(session, body, plan["path"])] if not plan["careful"] else []})
+                        "provokes": [e.id for e in combat.provokers(self, session, body, plan["path"])] if not plan["careful"] else []})
         elif act["action"] == "attack" and plan.get("object"):
             out.update({k: plan[k] for k in ("target", "voxel", "weapon", "melee", "cover", "difficulty", "hp", "max_hp")})
             out["object"] = True
@@ -563,10 +417,10 @@ class Baton(BatonOrder, Skills, Health, Combat, Setup, Mounts, Choices, Ruleset)
         elif act["action"] in ("attack", "charge"):
             out.update(combat.attack_preview(self, session, a, act, plan))
         elif act["action"] == "pass":
-            ids, kept, rule = self.pass_targets(session, a)
+            ids, kept, rule = baton_order.pass_targets(self, session, a)
             out.update({"kept": plan["kept"], "rule": plan["rule"], "may_receive": ids,
                         "lines": combat.pass_lines(self, session, a, ids, plan)})
-        ch = self.choices_of(session, a, act) if a is not None else {}
+        ch = choices.choices_of(self, session, a, act) if a is not None else {}
         if ch:
             out["choices"] = ch
             out["lines"] = out.get("lines", []) + [

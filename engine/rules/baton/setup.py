@@ -3,129 +3,125 @@
 from __future__ import annotations
 
 from engine.errors import SceneError
-from engine.rules.baton import health
 from engine.rules import aerial
 from engine.rules.baton import dice as bd
+from engine.rules.baton import health
 from engine.rules.baton.common import CONDITIONS
 from engine.rules.baton.data import ARMOUR, KINDS, WEAPONS
 from engine.rules.core import Actor, Session
-from engine.rules.mixin import RulesetMixin
 
 
-class Setup(RulesetMixin):
-    """Baton characters from the scene: attributes, skills, gear, Life, Vigor, Protection (BAT-16, BAT-22) (a mixin of Baton: ``self`` is the ruleset)."""
+# ================================================================================ setup
+def make_actor(rs, session: Session, ch) -> Actor:
+    st = ch.stats
+    file = session.scene.path
+    idx = session.scene.characters.index(ch)
+    key = f"characters[{idx}]"
+    base = KINDS.get(ch.kind or "", {})
+    given = set(ch.raw)
 
-    # ================================================================================ setup
-    def make_actor(self, session: Session, ch) -> Actor:
-        st = ch.stats
-        file = session.scene.path
-        idx = session.scene.characters.index(ch)
-        key = f"characters[{idx}]"
-        base = KINDS.get(ch.kind or "", {})
-        given = set(ch.raw)
+    def pick(f, default=None):
+        if f in given:
+            return getattr(st, f)
+        if f in base:
+            return base[f]
+        v = getattr(st, f, None)
+        return default if v in (None, [], {}) else v
 
-        def pick(f, default=None):
-            if f in given:
-                return getattr(st, f)
-            if f in base:
-                return base[f]
-            v = getattr(st, f, None)
-            return default if v in (None, [], {}) else v
-
-        attributes = {"physique": 0, "agility": 0}
-        attributes.update(base.get("attributes", {}))
-        attributes.update(st.attributes or {})
-        for k, v in attributes.items():
-            if not isinstance(v, int) or not -3 <= v <= 12:
-                raise SceneError(file, f"{key}.attributes.{k}", "an attribute is an integer -3..12")
-        skills = dict(base.get("skills", {}))
-        skills.update(st.skills or {})
-        for k, v in skills.items():
-            if not isinstance(v, int) or not -3 <= v <= 12:
-                raise SceneError(file, f"{key}.skills.{k}", "a skill level is an integer -3..12")
-        weapons = []
-        for j, w in enumerate(pick("weapons", []) or []):
-            weapons.append(weapon_spec(self, w, file, f"{key}.weapons[{j}]"))
-        names = [w["name"] for w in weapons]
-        if "unarmed" not in names:
-            weapons.append(weapon_spec(self, "unarmed", file, key))
-        armour = []
-        for j, layer in enumerate(pick("armour", []) or []):
-            if isinstance(layer, str):
-                if layer not in ARMOUR:
-                    raise SceneError(file, f"{key}.armour[{j}]", f"unknown armour {layer!r}; known: {', '.join(sorted(ARMOUR))}")
-                armour.append({"name": layer, "protection": ARMOUR[layer]})
-            elif isinstance(layer, dict) and isinstance(layer.get("name"), str) and isinstance(layer.get("protection", 0), int):
-                armour.append({"name": layer["name"], "protection": int(layer.get("protection", ARMOUR.get(layer["name"], 0)))})
-            else:
-                raise SceneError(file, f"{key}.armour[{j}]", "an armour layer is a name or {name, protection}")
-        prot = st.protection if "protection" in given else None
-        if prot is None:
-            prot = sum(layer["protection"] for layer in armour)       # BAT-16
-        if prot < 0:
-            raise SceneError(file, f"{key}.protection", "must not be negative")
-        max_life = 6 + 2 * attributes.get("physique", 0)               # BAT-22
-        if max_life < 1:
-            raise SceneError(file, f"{key}.attributes.physique", "Life 6 + 2 x Physique must be at least 1")
-        wounds = []
-        for j, w in enumerate(st.wounds or []):
-            if isinstance(w, int) and not isinstance(w, bool) and w > 0:
-                wounds.append({"severity": w, "type": "cutting"})
-            elif isinstance(w, dict) and isinstance(w.get("severity"), int) and w["severity"] > 0:
-                extra = set(w) - {"severity", "type", "treated", "necrotic"}
-                if extra:
-                    raise SceneError(file, f"{key}.wounds[{j}].{min(extra)}", "unknown key")
-                wounds.append({"severity": w["severity"], "type": str(w.get("type", "cutting")),
-                               "treated": bool(w.get("treated", False)), "necrotic": bool(w.get("necrotic", False))})
-            else:
-                raise SceneError(file, f"{key}.wounds[{j}]", "a wound is a severity (>= 1) or {severity, type, treated}")
-        for i, w in enumerate(wounds):
-            w.setdefault("treated", False)
-            w.setdefault("necrotic", w["type"] == "necrotic")
-            w["id"] = i + 1
-            w["recovery"] = None
-        speed = float(pick("speed_m", self.opt("default_speed_m")))
-        fly = pick("fly_speed_m")
-        if ch.flying and fly is None and not st.mount:
-            fly = speed          # placed in the air without a fly speed: it flies at its ground speed (AIR-09)
-        equipped = list(pick("equipped", []) or [])
-        for j, e in enumerate(equipped):
-            if e not in [w["name"] for w in weapons] and e != "shield":
-                raise SceneError(file, f"{key}.equipped[{j}]", f"{e!r} is not one of its weapons")
-        if len(equipped) > 2:
-            raise SceneError(file, f"{key}.equipped", "two hands: at most two weapons")
-        if not equipped:
-            equipped = [weapons[0]["name"]]
-        conds = self.scene_conditions(st.conditions, CONDITIONS, file, key)
-        undead = pick("undead")
-        if undead is None:
-            undead = bool(base.get("undead", False))
-        defence = pick("defence")
-        if defence is not None and defence not in ("dodge", "shield", "defence", "none", "best"):
-            raise SceneError(file, f"{key}.defence", "one of dodge, shield, defence, none, best")
-        items = dict(pick("items", {}) or {})
-        data = {
-            "pc": bool(st.pc), "attributes": attributes, "skills": skills, "weapons": weapons,
-            "equipped": equipped, "armour": armour, "protection": int(prot), "protection_max": int(prot),
-            "vigor": 0, "max_vigor": 0, "max_life": max_life, "wounds": wounds,
-            "next_wound": len(wounds) + 1, "speed_m": speed, "fly_speed_m": None if fly is None else float(fly),
-            "surprised": bool(st.surprised), "counterattack": bool(pick("counterattack", False)),
-            "undead": bool(undead), "reach_m": float(pick("reach_m", 1.5)), "defence": defence or "best",
-            "items": items, "has_shield": any(layer["name"] == "shield" for layer in armour) or "shield" in equipped,
-            "mounted_on": None, "rider": None, "mount_at_start": st.mount,
-            "breath_min": 0, "short_rest_period": None, "long_rest_day": None, "destiny_start": st.destiny,
-            "public": ["vigor", "max_vigor", "protection", "protection_max", "wounds"],
-        }
-        a = Actor(ch.id, ch.side, ch.name, ch.kind, ch.size, ch.footprint, ch.height_layers, ch.eye_m,
-                  ch.at[0], ch.at[1], ch.at[2], bool(ch.flying), fly is not None, 0, max_life, 0, conds, False, data)
-        health.sync_life(self, a)
-        v = st.vigor
-        a.data["vigor"] = a.data["max_vigor"] if v is None else max(0, min(int(v), a.data["max_vigor"]))
-        if a.hp <= 0:
-            a.dead = True
-        if a.flying and aerial.is_supported(session, a):
-            a.flying = False
-        return a
+    attributes = {"physique": 0, "agility": 0}
+    attributes.update(base.get("attributes", {}))
+    attributes.update(st.attributes or {})
+    for k, v in attributes.items():
+        if not isinstance(v, int) or not -3 <= v <= 12:
+            raise SceneError(file, f"{key}.attributes.{k}", "an attribute is an integer -3..12")
+    skills = dict(base.get("skills", {}))
+    skills.update(st.skills or {})
+    for k, v in skills.items():
+        if not isinstance(v, int) or not -3 <= v <= 12:
+            raise SceneError(file, f"{key}.skills.{k}", "a skill level is an integer -3..12")
+    weapons = []
+    for j, w in enumerate(pick("weapons", []) or []):
+        weapons.append(weapon_spec(rs, w, file, f"{key}.weapons[{j}]"))
+    names = [w["name"] for w in weapons]
+    if "unarmed" not in names:
+        weapons.append(weapon_spec(rs, "unarmed", file, key))
+    armour = []
+    for j, layer in enumerate(pick("armour", []) or []):
+        if isinstance(layer, str):
+            if layer not in ARMOUR:
+                raise SceneError(file, f"{key}.armour[{j}]", f"unknown armour {layer!r}; known: {', '.join(sorted(ARMOUR))}")
+            armour.append({"name": layer, "protection": ARMOUR[layer]})
+        elif isinstance(layer, dict) and isinstance(layer.get("name"), str) and isinstance(layer.get("protection", 0), int):
+            armour.append({"name": layer["name"], "protection": int(layer.get("protection", ARMOUR.get(layer["name"], 0)))})
+        else:
+            raise SceneError(file, f"{key}.armour[{j}]", "an armour layer is a name or {name, protection}")
+    prot = st.protection if "protection" in given else None
+    if prot is None:
+        prot = sum(layer["protection"] for layer in armour)       # BAT-16
+    if prot < 0:
+        raise SceneError(file, f"{key}.protection", "must not be negative")
+    max_life = 6 + 2 * attributes.get("physique", 0)               # BAT-22
+    if max_life < 1:
+        raise SceneError(file, f"{key}.attributes.physique", "Life 6 + 2 x Physique must be at least 1")
+    wounds = []
+    for j, w in enumerate(st.wounds or []):
+        if isinstance(w, int) and not isinstance(w, bool) and w > 0:
+            wounds.append({"severity": w, "type": "cutting"})
+        elif isinstance(w, dict) and isinstance(w.get("severity"), int) and w["severity"] > 0:
+            extra = set(w) - {"severity", "type", "treated", "necrotic"}
+            if extra:
+                raise SceneError(file, f"{key}.wounds[{j}].{min(extra)}", "unknown key")
+            wounds.append({"severity": w["severity"], "type": str(w.get("type", "cutting")),
+                           "treated": bool(w.get("treated", False)), "necrotic": bool(w.get("necrotic", False))})
+        else:
+            raise SceneError(file, f"{key}.wounds[{j}]", "a wound is a severity (>= 1) or {severity, type, treated}")
+    for i, w in enumerate(wounds):
+        w.setdefault("treated", False)
+        w.setdefault("necrotic", w["type"] == "necrotic")
+        w["id"] = i + 1
+        w["recovery"] = None
+    speed = float(pick("speed_m", rs.opt("default_speed_m")))
+    fly = pick("fly_speed_m")
+    if ch.flying and fly is None and not st.mount:
+        fly = speed          # placed in the air without a fly speed: it flies at its ground speed (AIR-09)
+    equipped = list(pick("equipped", []) or [])
+    for j, e in enumerate(equipped):
+        if e not in [w["name"] for w in weapons] and e != "shield":
+            raise SceneError(file, f"{key}.equipped[{j}]", f"{e!r} is not one of its weapons")
+    if len(equipped) > 2:
+        raise SceneError(file, f"{key}.equipped", "two hands: at most two weapons")
+    if not equipped:
+        equipped = [weapons[0]["name"]]
+    conds = rs.scene_conditions(st.conditions, CONDITIONS, file, key)
+    undead = pick("undead")
+    if undead is None:
+        undead = bool(base.get("undead", False))
+    defence = pick("defence")
+    if defence is not None and defence not in ("dodge", "shield", "defence", "none", "best"):
+        raise SceneError(file, f"{key}.defence", "one of dodge, shield, defence, none, best")
+    items = dict(pick("items", {}) or {})
+    data = {
+        "pc": bool(st.pc), "attributes": attributes, "skills": skills, "weapons": weapons,
+        "equipped": equipped, "armour": armour, "protection": int(prot), "protection_max": int(prot),
+        "vigor": 0, "max_vigor": 0, "max_life": max_life, "wounds": wounds,
+        "next_wound": len(wounds) + 1, "speed_m": speed, "fly_speed_m": None if fly is None else float(fly),
+        "surprised": bool(st.surprised), "counterattack": bool(pick("counterattack", False)),
+        "undead": bool(undead), "reach_m": float(pick("reach_m", 1.5)), "defence": defence or "best",
+        "items": items, "has_shield": any(layer["name"] == "shield" for layer in armour) or "shield" in equipped,
+        "mounted_on": None, "rider": None, "mount_at_start": st.mount,
+        "breath_min": 0, "short_rest_period": None, "long_rest_day": None, "destiny_start": st.destiny,
+        "public": ["vigor", "max_vigor", "protection", "protection_max", "wounds"],
+    }
+    a = Actor(ch.id, ch.side, ch.name, ch.kind, ch.size, ch.footprint, ch.height_layers, ch.eye_m,
+              ch.at[0], ch.at[1], ch.at[2], bool(ch.flying), fly is not None, 0, max_life, 0, conds, False, data)
+    health.sync_life(rs, a)
+    v = st.vigor
+    a.data["vigor"] = a.data["max_vigor"] if v is None else max(0, min(int(v), a.data["max_vigor"]))
+    if a.hp <= 0:
+        a.dead = True
+    if a.flying and aerial.is_supported(session, a):
+        a.flying = False
+    return a
 
 
 def weapon_spec(rs, w, file, key) -> dict:

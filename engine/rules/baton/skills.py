@@ -2,96 +2,99 @@
 
 from __future__ import annotations
 
-from engine.rules.baton import mounts
-from engine.rules import riding
-from engine.rules import aerial
+from engine.rules import aerial, riding
+from engine.rules.baton import baton_order, combat, mounts
 from engine.rules.baton import dice as bd
 from engine.rules.baton.common import CONDITION_TAGS, PROTECTION_PENALTY
 from engine.rules.baton.data import SIZES
 from engine.rules.core import Actor
-from engine.rules.mixin import RulesetMixin
 
 
-class Skills(RulesetMixin):
-    """Baton skill tests and chances: attributes, penalties, exposure (BAT-00, BAT-17, BAT-24, BAT-37, BAT-56, BAT-59) (a mixin of Baton: ``self`` is the ruleset)."""
+def attr(rs, a: Actor, name: str) -> int:
+    if name in a.data["attributes"]:
+        return int(a.data["attributes"][name])
+    return int(a.data["skills"].get(name, 0))
 
-    def attr(self, a: Actor, name: str) -> int:
-        if name in a.data["attributes"]:
-            return int(a.data["attributes"][name])
-        return int(a.data["skills"].get(name, 0))
 
-    def best(self, a: Actor, *names) -> tuple[str, int]:
-        vals = [(self.attr(a, n), -i, n) for i, n in enumerate(names)]
-        v, _, n = max(vals)
-        return n, v
+def best(rs, a: Actor, *names) -> tuple[str, int]:
+    vals = [(attr(rs, a, n), -i, n) for i, n in enumerate(names)]
+    v, _, n = max(vals)
+    return n, v
 
-    def weapon_skill(self, a: Actor, w: dict) -> tuple[str, int]:
-        name = w.get("skill") or f"fight_{w['name']}"
-        return name, self.attr(a, name)
 
-    def tagged(self, a: Actor, tag: str) -> str | None:
-        """The first of the actor's conditions that carries ``tag`` (common.CONDITION_TAGS), or None."""
-        for c in CONDITION_TAGS[tag]:
-            if c in a.conditions:
-                return c
-        return None
+def weapon_skill(rs, a: Actor, w: dict) -> tuple[str, int]:
+    name = w.get("skill") or f"fight_{w['name']}"
+    return name, attr(rs, a, name)
 
-    def add_condition(self, session, a: Actor, name: str, rule: str, source: str | None = None) -> None:
-        if name == "prone" and riding.rides(a) and not a.dead:
-            mounts.throw_rider(self, session, a, f"knocked prone ({rule})")     # a prone rider is off its mount (BAT-42)
-            return
-        new = name not in a.conditions
-        srcs = set(a.conditions.get(name, []))
-        if source:
-            srcs.add(source)
-        a.conditions[name] = sorted(srcs)
-        if new:
-            session.emit({"type": "condition", "who": a.id, "condition": name, "added": True, "rule": rule,
-                          **({"source": source} if source else {})})
-            if name in CONDITION_TAGS["grounds_flyer"]:
-                aerial.check_grounded(session, a)
 
-    def remove_condition(self, session, a: Actor, name: str, rule: str, source: str | None = None) -> None:
-        if name not in a.conditions:
-            return
-        if source is not None:
-            srcs = [s for s in a.conditions[name] if s != source]
-            if srcs or source not in a.conditions[name] and a.conditions[name]:
-                a.conditions[name] = srcs
-                if srcs:
-                    return
-        a.conditions.pop(name, None)
-        session.emit({"type": "condition", "who": a.id, "condition": name, "added": False, "rule": rule})
+def tagged(rs, a: Actor, tag: str) -> str | None:
+    """The first of the actor's conditions that carries ``tag`` (common.CONDITION_TAGS), or None."""
+    for c in CONDITION_TAGS[tag]:
+        if c in a.conditions:
+            return c
+    return None
 
-    def _test(self, session, a: Actor, skill: str, difficulty: int, rule: str, purpose: str, pos=(), neg=(),
-              major: bool = False, attack: bool = False, level: int | None = None, auto: bool = False) -> dict:
-        lv = self.attr(a, skill) if level is None else level
-        negs = list(neg) + negatives(self, a, skill, attack)
-        ev = bd.test(session, a.id, skill, lv, difficulty, list(pos), negs, rule, purpose, self.options, auto=auto)
-        t = session.state.turn
-        if major and t.get("test_die") is None and self.combat(session):
-            t["test_die"] = ev["kept"]                                # BAT-08/09 read this die
-            t["test_rule"] = rule
-        return ev
 
-    def _release(self, session, a: Actor, b: Actor) -> None:
-        """End a grapple between a and b (either way round)."""
-        for g, t in ((a, b), (b, a)):
-            if t.id in g.conditions.get("grappling", []):
-                self.remove_condition(session, g, "grappling", "BAT-55", t.id)
-                self.remove_condition(session, g, "overloaded", "BAT-55", f"grab:{t.id}")
-                self.remove_condition(session, t, "grappled", "BAT-54", g.id)
-                self.remove_condition(session, t, "overloaded", "BAT-54", f"grab:{g.id}")
-                self.remove_condition(session, t, "stuck", "BAT-54", f"grab:{g.id}")
-                session.emit({"type": "grapple_end", "grabber": g.id, "target": t.id, "rule": "BAT-34"})
+def add_condition(rs, session, a: Actor, name: str, rule: str, source: str | None = None) -> None:
+    if name == "prone" and riding.rides(a) and not a.dead:
+        mounts.throw_rider(rs, session, a, f"knocked prone ({rule})")     # a prone rider is off its mount (BAT-42)
+        return
+    new = name not in a.conditions
+    srcs = set(a.conditions.get(name, []))
+    if source:
+        srcs.add(source)
+    a.conditions[name] = sorted(srcs)
+    if new:
+        session.emit({"type": "condition", "who": a.id, "condition": name, "added": True, "rule": rule,
+                      **({"source": source} if source else {})})
+        if name in CONDITION_TAGS["grounds_flyer"]:
+            aerial.check_grounded(session, a)
 
-    def _check_grapples(self, session) -> None:
-        st = session.state
-        for g in st.actors.values():
-            for tid in list(g.conditions.get("grappling", [])):
-                t = st.actors[tid]
-                if g.dead or t.dead or g.has("petrified") or not self.in_reach(session, g, t, {"reach_m": g.data["reach_m"]}):
-                    self._release(session, g, t)
+
+def remove_condition(rs, session, a: Actor, name: str, rule: str, source: str | None = None) -> None:
+    if name not in a.conditions:
+        return
+    if source is not None:
+        srcs = [s for s in a.conditions[name] if s != source]
+        if srcs or source not in a.conditions[name] and a.conditions[name]:
+            a.conditions[name] = srcs
+            if srcs:
+                return
+    a.conditions.pop(name, None)
+    session.emit({"type": "condition", "who": a.id, "condition": name, "added": False, "rule": rule})
+
+
+def skill_test(rs, session, a: Actor, skill: str, difficulty: int, rule: str, purpose: str, pos=(), neg=(),
+          major: bool = False, attack: bool = False, level: int | None = None, auto: bool = False) -> dict:
+    lv = attr(rs, a, skill) if level is None else level
+    negs = list(neg) + negatives(rs, a, skill, attack)
+    ev = bd.test(session, a.id, skill, lv, difficulty, list(pos), negs, rule, purpose, rs.options, auto=auto)
+    t = session.state.turn
+    if major and t.get("test_die") is None and baton_order.in_combat(rs, session):
+        t["test_die"] = ev["kept"]                                # BAT-08/09 read this die
+        t["test_rule"] = rule
+    return ev
+
+
+def release(rs, session, a: Actor, b: Actor) -> None:
+    """End a grapple between a and b (either way round)."""
+    for g, t in ((a, b), (b, a)):
+        if t.id in g.conditions.get("grappling", []):
+            remove_condition(rs, session, g, "grappling", "BAT-55", t.id)
+            remove_condition(rs, session, g, "overloaded", "BAT-55", f"grab:{t.id}")
+            remove_condition(rs, session, t, "grappled", "BAT-54", g.id)
+            remove_condition(rs, session, t, "overloaded", "BAT-54", f"grab:{g.id}")
+            remove_condition(rs, session, t, "stuck", "BAT-54", f"grab:{g.id}")
+            session.emit({"type": "grapple_end", "grabber": g.id, "target": t.id, "rule": "BAT-34"})
+
+
+def check_grapples(rs, session) -> None:
+    st = session.state
+    for g in st.actors.values():
+        for tid in list(g.conditions.get("grappling", [])):
+            t = st.actors[tid]
+            if g.dead or t.dead or g.has("petrified") or not combat.in_reach(rs, session, g, t, {"reach_m": g.data["reach_m"]}):
+                release(rs, session, g, t)
 
 
 def size_cmp(rs, a: Actor, b: Actor) -> int:

@@ -45,16 +45,13 @@ def _attack(session, e, n, r):
             f"({e.get('defence') or 'no defence'}){cov}: {res}{pos}{neg} [{', '.join(e['rules'])}]")
 
 
+#: what a hit's damage is made of beyond the dice: (event field, how it reads), in the order the line gives them
+HIT_PARTS = (("physique_bonus", "+{} Physique"), ("second_weapon", "+{} second weapon"), ("critical_extra", "+{} critical"),
+             ("scale_steps", "{:+d} on the damage scale"))
+
+
 def _hit(session, e, n, r):
-    extra = [f"rolled {e['rolled']} on {e['dice']}"]
-    if e.get("physique_bonus"):
-        extra.append(f"+{e['physique_bonus']} Physique")
-    if e.get("second_weapon"):
-        extra.append(f"+{e['second_weapon']} second weapon")
-    if e.get("critical_extra"):
-        extra.append(f"+{e['critical_extra']} critical")
-    if e.get("scale_steps"):
-        extra.append(f"{e['scale_steps']:+d} on the damage scale")
+    extra = [f"rolled {e['rolled']} on {e['dice']}"] + [how.format(e[k]) for k, how in HIT_PARTS if e.get(k)]
     why = f" ({e['critical_why']})" if e.get("critical_why") and e.get("critical") else ""
     return f"{n('who')} hits {n('target')} for {e['damage']}{why} ({', '.join(extra)}){r}"
 

@@ -1,7 +1,7 @@
 """Baton rules on the turn's named hooks: what happens when the initiative comes to a side, when a character's
 activation ends, and why a flyer falls (AIR-10). Each is a small named function carrying its rule ID
 (``engine.rules.hooks.Hook``), run in order of registration; a condition or an effect that acts at one of these
-moments adds a function here instead of editing ``BatonOrder._side_turn_starts`` / ``_end_activation`` /
+moments adds a function here instead of editing ``baton_order.side_turn_starts`` / ``end_activation`` /
 ``Baton.fall_reason``.
 
 * ``SIDE_TURN_START``: ``fn(rs, session, side)``, when the initiative returns to ``side`` (BAT-11).
@@ -11,8 +11,8 @@ moments adds a function here instead of editing ``BatonOrder._side_turn_starts``
 
 from __future__ import annotations
 
-from engine.rules.baton import baton_order
 from engine.rules import aerial
+from engine.rules.baton import baton_order, skills
 from engine.rules.baton.common import CONDITIONS
 from engine.rules.hooks import Hook
 
@@ -31,7 +31,7 @@ def until_next_turn_ends(rs, session, side):
         for c in list(a.conditions):
             srcs = a.conditions.get(c, [])
             if "until_next_turn" in srcs:
-                rs.remove_condition(session, a, c, "BAT-11", "until_next_turn")
+                skills.remove_condition(rs, session, a, c, "BAT-11", "until_next_turn")
 
 
 @SIDE_TURN_START.rule("BAT-11")
@@ -94,7 +94,7 @@ def dead(rs, session, a):
 @FALL_TRIGGERS.rule("AIR-10")
 def grounding_condition(rs, session, a):
     """A condition tagged ``grounds_flyer``."""
-    c = rs.tagged(a, "grounds_flyer")
+    c = skills.tagged(rs, a, "grounds_flyer")
     return (c, CONDITIONS[c]) if c else None
 
 

@@ -3,21 +3,18 @@ dispatched by ``Baton.ACTIONS``. ``rs`` is the ruleset."""
 
 from __future__ import annotations
 
-from engine.rules.baton import combat
-from engine.rules.baton import skills
-from engine.rules.baton import mounts
-from engine.rules import riding
-from engine.rules import aerial
-from engine.rules.baton.common import DIRS8
+from engine.rules import aerial, riding
+from engine.rules.baton import baton_order, combat, mounts, skills, slots
 from engine.rules.baton.actions.minor import drop_weapon
 from engine.rules.baton.actions.objects import AttackObject, names_object
+from engine.rules.baton.common import DIRS8
 from engine.rules.core import BadAction, Illegal
 
 
 def _major_on(rs, session, a, act, doing: str):
     """The prologue of a major action against a target: the slot is free (BAT-04) and the target exists."""
-    rs._slot(session, a, "major", doing)
-    return rs._target(session, a, act["target"])
+    slots.check_slot(rs, session, a, "major", doing)
+    return slots.check_target(rs, session, a, act["target"])
 
 
 class Attack:
@@ -29,20 +26,20 @@ class Attack:
             return AttackObject.check(rs, session, a, act)
         if act.get("target") is None:
             raise BadAction(f"required for {'charge' if charge else 'attack'}: the character", "", "target")
-        rs._slot(session, a, "major", "charging" if charge else "attacking")
-        t = rs._target(session, a, act["target"])
-        w = rs._pick_weapon(a, act.get("weapon"))
+        slots.check_slot(rs, session, a, "major", "charging" if charge else "attacking")
+        t = slots.check_target(rs, session, a, act["target"])
+        w = combat.pick_weapon(rs, a, act.get("weapon"))
         if charge:
-            rs._needs_movement(session, a, "charge")
+            slots.needs_movement(rs, session, a, "charge")
             tt = session.state.turn
             if tt["last"] != "move":
                 raise Illegal(f"a charge is an attack at the end of a move; {a.name} has not just moved", "BAT-35")
             if tt["straight_m"] < 3.0 - 1e-9:
                 raise Illegal(f"{a.name} moved {tt['straight_m']:g} m in a straight line; a charge gains +1 damage per 3 m",
                               "BAT-35")
-            if not rs.is_melee(w):
+            if not combat.is_melee(rs, w):
                 raise Illegal("a charge is a melee attack", "BAT-35", "weapon")
-        plan = rs._attack_plan(session, a, t, w)
+        plan = combat.attack_plan(rs, session, a, t, w)
         plan.update({"target": t.id, "weapon": w["name"]})
         if charge:
             plan["scale"] = int(session.state.turn["straight_m"] // 3.0 + 1e-9)
@@ -53,11 +50,11 @@ class Attack:
         if plan.get("object"):
             return AttackObject.apply(rs, session, a, act, plan)
         t = session.state.actors[plan["target"]]
-        w = rs._pick_weapon(a, plan["weapon"])
-        rs._use(session, "major", "charge" if charge else "attack")
-        if rs.combat(session):
+        w = combat.pick_weapon(rs, a, plan["weapon"])
+        slots.use_slot(rs, session, "major", "charge" if charge else "attack")
+        if baton_order.in_combat(rs, session):
             session.state.turn["last"] = "attack"
-        rs._resolve_attack(session, a, t, w, {"major": True, "scale": plan.get("scale", 0), "charge": charge,
+        combat.resolve_attack(rs, session, a, t, w, {"major": True, "scale": plan.get("scale", 0), "charge": charge,
                                                  "crit": act.get("crit", "damage"), "defence": act.get("defence")})
 
 
@@ -72,7 +69,7 @@ class Charge:
     def apply(rs, session, a, act, plan):
         rs.ACTIONS["attack"].apply(rs, session, a, act, plan, charge=True)
         if not a.dead:
-            rs.add_condition(session, a, "exposed", "BAT-35", "until_next_turn")
+            skills.add_condition(rs, session, a, "exposed", "BAT-35", "until_next_turn")
 
 
 class CreateOpportunity:
@@ -82,11 +79,11 @@ class CreateOpportunity:
     # -- other major actions ------------------------------------------------------------------------------
     @staticmethod
     def check(rs, session, a, act):
-        rs._slot(session, a, "major", "creating an opportunity")
+        slots.check_slot(rs, session, a, "major", "creating an opportunity")
         if act.get("effect") in ("expose", "shake", "advantage") and act.get("effect") != "advantage" and not act.get("target"):
             raise Illegal("name the target of the effect", "BAT-15", "target")
         if act.get("target"):
-            rs._target(session, a, act["target"])
+            slots.check_target(rs, session, a, act["target"])
         if act.get("effect") == "stated" and not act.get("text"):
             raise Illegal("the game master states the effect: give it as text (and its difficulty)", "BAT-15", "text")
         if not 2 <= act["difficulty"] <= 30:
@@ -95,8 +92,8 @@ class CreateOpportunity:
 
     @staticmethod
     def apply(rs, session, a, act, plan):
-        rs._use(session, "major", "create opportunity")
-        ev = rs._test(session, a, act["skill"], act["difficulty"], "BAT-15", f"create an opportunity ({act.get('text') if act['effect'] == 'stated' else act['effect']})",
+        slots.use_slot(rs, session, "major", "create opportunity")
+        ev = skills.skill_test(rs, session, a, act["skill"], act["difficulty"], "BAT-15", f"create an opportunity ({act.get('text') if act['effect'] == 'stated' else act['effect']})",
                         major=True)
         if not ev["success"]:
             return
@@ -106,9 +103,9 @@ class CreateOpportunity:
             session.state.data["opportunity"].append({"target": tid, "side": a.side, "by": a.id})
             session.emit({"type": "opportunity", "who": a.id, "target": tid, "effect": "next attack by an ally gets a positive chance", "rule": "BAT-15"})
         elif eff == "expose":
-            rs.add_condition(session, session.state.actors[tid], "exposed", "BAT-15", "until_next_turn")
+            skills.add_condition(rs, session, session.state.actors[tid], "exposed", "BAT-15", "until_next_turn")
         elif eff == "shake":
-            rs.add_condition(session, session.state.actors[tid], "shaken", "BAT-15", "until_next_turn")
+            skills.add_condition(rs, session, session.state.actors[tid], "shaken", "BAT-15", "until_next_turn")
         elif eff == "stated":                  # the GM's own effect: it happens as stated (its tools apply it)
             session.emit({"type": "opportunity", "who": a.id, "effect": act["text"], "stated": True, "rule": "BAT-15",
                           **({"target": tid} if tid else {})})
@@ -120,11 +117,11 @@ class Disarm:
     @staticmethod
     def check(rs, session, a, act):
         t = _major_on(rs, session, a, act, "disarming")
-        w = rs._pick_weapon(a, act.get("weapon"))
-        if not rs.is_melee(w):
+        w = combat.pick_weapon(rs, a, act.get("weapon"))
+        if not combat.is_melee(rs, w):
             raise Illegal("disarming takes a melee weapon", "BAT-32", "weapon")
-        rs._attack_plan(session, a, t, w)
-        held = [x for x in rs.equipped(t) if x["name"] not in ("unarmed",)]
+        combat.attack_plan(rs, session, a, t, w)
+        held = [x for x in combat.equipped(rs, t) if x["name"] not in ("unarmed",)]
         natural = {"claws", "talons", "bite"}
         held = [x for x in held if x["name"] not in natural]
         if not held:
@@ -133,13 +130,13 @@ class Disarm:
 
     @staticmethod
     def apply(rs, session, a, act, plan):
-        rs._use(session, "major", "disarm")
+        slots.use_slot(rs, session, "major", "disarm")
         t = session.state.actors[plan["target"]]
-        w = rs._pick_weapon(a, plan["weapon"])
+        w = combat.pick_weapon(rs, a, plan["weapon"])
         theirs = next(x for x in t.data["weapons"] if x["name"] == plan["theirs"])
-        skill, lv = rs.weapon_skill(a, w)
-        _, tv = rs.weapon_skill(t, theirs)
-        ev = rs._test(session, a, skill, 7 + tv, "BAT-32", f"disarm {t.id}", major=True, attack=True, level=lv)
+        skill, lv = skills.weapon_skill(rs, a, w)
+        _, tv = skills.weapon_skill(rs, t, theirs)
+        ev = skills.skill_test(rs, session, a, skill, 7 + tv, "BAT-32", f"disarm {t.id}", major=True, attack=True, level=lv)
         if not ev["success"]:
             return
         (k,) = session.roll("direction", 8, who=a.id, rule="BAT-32", purpose="where the weapon lands")
@@ -165,7 +162,7 @@ class _Manoeuvre:
     @staticmethod
     def check(rs, session, a, act):
         t = _major_on(rs, session, a, act, act["action"])
-        if not rs.in_reach(session, a, t, {"reach_m": a.data["reach_m"]}):
+        if not combat.in_reach(rs, session, a, t, {"reach_m": a.data["reach_m"]}):
             raise Illegal(f"{t.name} is not within reach", "BAT-34", "target")
         if act["action"] == "grab" and a.id in t.conditions.get("grappled", []):
             raise Illegal(f"{a.name} already grapples {t.name}", "BAT-34", "target")
@@ -188,14 +185,14 @@ class Grab(_Manoeuvre):
 
     @staticmethod
     def success(rs, session, a, t, ev):
-        rs.add_condition(session, t, "grappled", "BAT-54", a.id)
-        rs.add_condition(session, a, "grappling", "BAT-55", t.id)
+        skills.add_condition(rs, session, t, "grappled", "BAT-54", a.id)
+        skills.add_condition(rs, session, a, "grappling", "BAT-55", t.id)
         c = skills.size_cmp(rs, a, t)
         if c == 0:
-            rs.add_condition(session, t, "overloaded", "BAT-54", f"grab:{a.id}")
-            rs.add_condition(session, a, "overloaded", "BAT-55", f"grab:{t.id}")
+            skills.add_condition(rs, session, t, "overloaded", "BAT-54", f"grab:{a.id}")
+            skills.add_condition(rs, session, a, "overloaded", "BAT-55", f"grab:{t.id}")
         elif c > 0:
-            rs.add_condition(session, t, "stuck", "BAT-54", f"grab:{a.id}")
+            skills.add_condition(rs, session, t, "stuck", "BAT-54", f"grab:{a.id}")
         aerial.check_grounded(session, t)
 
 
@@ -220,7 +217,7 @@ class Push(_Manoeuvre):
         dy = (t.y > a.y) - (t.y < a.y)
         if dx == dy == 0:
             dx = 1
-        moved = aerial.slide(session, t, dx, dy, cells, lambda at: rs._occupied(session, t, at))
+        moved = aerial.slide(session, t, dx, dy, cells, lambda at: mounts.occupied(rs, session, t, at))
         session.emit({"type": "pushed", "who": t.id, "by": a.id, "cells": moved, "metres": moved * session.world.cell_m,
                       "to": list(t.pos), "rule": "BAT-34"})
         aerial.fall_if_unsupported(session, t, "BAT-34", "pushed off the edge")
@@ -231,25 +228,25 @@ class BreakFree:
 
     @staticmethod
     def check(rs, session, a, act):
-        rs._slot(session, a, "major", "breaking free")
+        slots.check_slot(rs, session, a, "major", "breaking free")
         if not a.has("grappled") and not a.has("stuck"):
             raise Illegal(f"{a.name} is neither grappled nor stuck", "BAT-63")
         return {}
 
     @staticmethod
     def apply(rs, session, a, act, plan):
-        rs._use(session, "major", "break free")
+        slots.use_slot(rs, session, "major", "break free")
         st = session.state
         if a.has("grappled"):
             g = st.actors[a.conditions["grappled"][0]]
-            _, gv = rs.best(g, "physique", "fight_unarmed")
-            ev = rs._test(session, a, "physique", 7 + gv, "BAT-34", f"break free of {g.id}", major=True)
+            _, gv = skills.best(rs, g, "physique", "fight_unarmed")
+            ev = skills.skill_test(rs, session, a, "physique", 7 + gv, "BAT-34", f"break free of {g.id}", major=True)
             if ev["success"]:
-                rs._release(session, g, a)
+                skills.release(rs, session, g, a)
         else:
             diff = int(a.data.get("stuck_difficulty", 8))
-            skill, _ = rs.best(a, "physique", "athletics")
-            ev = rs._test(session, a, skill, diff, "BAT-63", "break free", major=True)
+            skill, _ = skills.best(rs, a, "physique", "athletics")
+            ev = skills.skill_test(rs, session, a, skill, diff, "BAT-63", "break free", major=True)
             if ev["success"]:
                 a.conditions.pop("stuck", None)
                 session.emit({"type": "condition", "who": a.id, "condition": "stuck", "added": False, "rule": "BAT-63"})

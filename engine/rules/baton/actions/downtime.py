@@ -3,11 +3,10 @@ dispatched by ``Baton.ACTIONS``. ``rs`` is the ruleset."""
 
 from __future__ import annotations
 
-from engine.rules.baton import baton_order
-from engine.rules.baton import health
+from engine.rules import gm
+from engine.rules.baton import baton_order, health, skills
 from engine.rules.baton.common import CONDITIONS
 from engine.rules.baton.data import FIRE_SOURCES
-from engine.rules import gm
 from engine.rules.core import Illegal
 
 
@@ -18,7 +17,7 @@ class _TimePasses:
 
     @classmethod
     def check(cls, rs, session, a, act):
-        if rs.combat(session):
+        if baton_order.in_combat(rs, session):
             raise Illegal(f"{'time does not pass in hours' if cls.unit == 'hours' else 'days do not pass'} during combat",
                           cls.rule)
         if not 1 <= act[cls.unit] <= cls.most:
@@ -29,8 +28,6 @@ class _TimePasses:
 class Rest:
     name = "rest"
 
-
-    # -- out of combat: rest, treatment, days ---------------------------------------------------------
     @staticmethod
     def check(rs, session, a, act):
         d = session.state.data
@@ -68,7 +65,7 @@ class Rest:
         session.emit({"type": "rest", "who": a.id, "kind": "long", "vigor": a.data["vigor"], "rule": "BAT-31"})
         if act.get("wound") is not None:
             w = health.find_wound(rs, a, act["wound"])
-            ev = rs._test(session, a, "physique", 7 + w["severity"], "BAT-28", f"recover wound {w['id']}")
+            ev = skills.skill_test(rs, session, a, "physique", 7 + w["severity"], "BAT-28", f"recover wound {w['id']}")
             w["recovery"] = "success" if ev["success"] else "failure"
 
 
@@ -101,7 +98,7 @@ class Treat:
         t = session.state.actors[act["target"]]
         w = health.find_wound(rs, t, act["wound"])
         a.data["items"][plan["kit"]] -= 1
-        ev = rs._test(session, a, "treat_wounds", 7 + w["severity"], "BAT-29", f"treat wound {w['id']} of {t.id}")
+        ev = skills.skill_test(rs, session, a, "treat_wounds", 7 + w["severity"], "BAT-29", f"treat wound {w['id']} of {t.id}")
         if ev["success"]:
             w["treated"] = True
         session.emit({"type": "treat", "who": a.id, "target": t.id, "wound": w["id"], "kit": plan["kit"],
@@ -204,7 +201,7 @@ class Gm:
                 if act.get("turns"):
                     baton_order.add_effect(rs, session, t, c, "turn", turns=act["turns"], conditions=[c])
                 else:
-                    rs.add_condition(session, t, c, CONDITIONS[c])
+                    skills.add_condition(rs, session, t, c, CONDITIONS[c])
             if act.get("remove"):
                 c = act["remove"]
                 t.conditions.pop(c, None)

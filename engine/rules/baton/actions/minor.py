@@ -3,9 +3,7 @@ dispatched by ``Baton.ACTIONS``. ``rs`` is the ruleset."""
 
 from __future__ import annotations
 
-from engine.rules.baton import combat
-from engine.rules.baton import baton_order
-from engine.rules.baton import health
+from engine.rules.baton import baton_order, combat, health, skills, slots
 from engine.rules.baton import dice as bd
 from engine.rules.baton.data import POISONS, POTIONS
 from engine.rules.core import Illegal
@@ -33,16 +31,25 @@ def drop_weapon(session, holder, w: dict, at) -> None:
     session.state.data["ground_items"].append({"name": w["name"], "weapon": w, "at": list(at)})
 
 
+def minor_check(rs, session, a, doing: str, key: str, *refusals) -> dict:
+    """A minor action (BAT-05): its slot must be free (``doing`` says what takes it), then the first of
+    ``refusals`` -- ``(refused, reason)`` pairs, in order -- that holds refuses it, naming parameter ``key``."""
+    slots.check_slot(rs, session, a, "minor", doing)
+    for refused, reason in refusals:
+        if refused:
+            raise Illegal(reason, "BAT-05", key)
+    return {}
+
+
 class _FromHand:
     """Stow and drop_item (BAT-05): a minor action on something in hand (``key`` names the parameter)."""
     name = key = doing = missing = ""
 
     @classmethod
     def check(cls, rs, session, a, act):
-        rs._slot(session, a, "minor", cls.doing)
-        if act[cls.key] not in a.data["equipped"]:
-            raise Illegal(f"{a.name} {cls.missing} {act[cls.key]}", "BAT-05", cls.key)
-        return {}
+        item = act[cls.key]
+        return minor_check(rs, session, a, cls.doing, cls.key,
+                           (item not in a.data["equipped"], f"{a.name} {cls.missing} {item}"))
 
 
 class ResistPoison:
@@ -50,16 +57,16 @@ class ResistPoison:
 
     @staticmethod
     def check(rs, session, a, act):
-        rs._slot(session, a, "major", "resisting the poison")
+        slots.check_slot(rs, session, a, "major", "resisting the poison")
         if not health.poison_effect(rs, session, a):
             raise Illegal(f"{a.name} suffers no lasting poison", "BAT-53")
         return {}
 
     @staticmethod
     def apply(rs, session, a, act, plan):
-        rs._use(session, "major", "resist poison")
+        slots.use_slot(rs, session, "major", "resist poison")
         ef = health.poison_effect(rs, session, a)
-        ev = rs._test(session, a, "physique", 7 + ef["potency"], "BAT-53", f"resist the {ef['kind']} poison", major=True)
+        ev = skills.skill_test(rs, session, a, "physique", 7 + ef["potency"], "BAT-53", f"resist the {ef['kind']} poison", major=True)
         if ev["success"]:
             end_effects(rs, session, a, (), "resisted", only=ef)
 
@@ -69,15 +76,23 @@ class Extinguish:
 
     @staticmethod
     def check(rs, session, a, act):
-        rs._slot(session, a, "major", "putting out the fire")
+        slots.check_slot(rs, session, a, "major", "putting out the fire")
         if not any(e["target"] == a.id and e["kind"] == "burning" for e in session.state.data["effects"]):
             raise Illegal(f"{a.name} is not burning", "BAT-50")
         return {}
 
     @staticmethod
     def apply(rs, session, a, act, plan):
-        rs._use(session, "major", "extinguish")
+        slots.use_slot(rs, session, "major", "extinguish")
         end_effects(rs, session, a, ("burning",), "put out")
+
+
+def major_or_minor(rs, session, a, major: bool, doing: str) -> dict:
+    """take_item and use_power: the major action (BAT-04) or the minor one (BAT-05), as their parameter says; the
+    plan names the slot and its rule."""
+    slot = "major" if major else "minor"
+    slots.check_slot(rs, session, a, slot, doing)
+    return {"slot": slot, "rule": slots.SLOT_RULES[slot]}
 
 
 class TakeItem:
@@ -85,18 +100,16 @@ class TakeItem:
 
     @staticmethod
     def check(rs, session, a, act):
-        slot = "major" if act["from"] == "backpack" else "minor"
-        rs._slot(session, a, slot, f"taking an item from the {act['from']}")
+        plan = major_or_minor(rs, session, a, act["from"] == "backpack", f"taking an item from the {act['from']}")
         if a.data["items"].get(act["item"], 0) <= 0:
-            raise Illegal(f"{a.name} carries no {act['item']}", "BAT-04" if slot == "major" else "BAT-05", "item")
-        return {"slot": slot}
+            raise Illegal(f"{a.name} carries no {act['item']}", plan["rule"], "item")
+        return plan
 
     @staticmethod
     def apply(rs, session, a, act, plan):
-        rs._use(session, plan["slot"], f"take {act['item']}")
+        slots.use_slot(rs, session, plan["slot"], f"take {act['item']}")
         a.data.setdefault("in_hand", [])
-        session.emit({"type": "take_item", "who": a.id, "item": act["item"], "from": act["from"],
-                      "rule": "BAT-04" if plan["slot"] == "major" else "BAT-05"})
+        session.emit({"type": "take_item", "who": a.id, "item": act["item"], "from": act["from"], "rule": plan["rule"]})
 
 
 class UsePower:
@@ -104,36 +117,30 @@ class UsePower:
 
     @staticmethod
     def check(rs, session, a, act):
-        slot = "major" if act["kind"] == "ring" else "minor"
-        rs._slot(session, a, slot, f"activating a {act['kind']}")
-        return {"slot": slot}
+        return major_or_minor(rs, session, a, act["kind"] == "ring", f"activating a {act['kind']}")
 
     @staticmethod
     def apply(rs, session, a, act, plan):
-        rs._use(session, plan["slot"], act["kind"])
+        slots.use_slot(rs, session, plan["slot"], act["kind"])
         session.emit({"type": "use_power", "who": a.id, "kind": act["kind"], "target": act.get("target"),
-                      "rule": "BAT-04" if plan["slot"] == "major" else "BAT-05",
+                      "rule": plan["rule"],
                       "note": "the effect is the table's: the document gives no powers"})
 
 
 class Equip:
     name = "equip"
 
-
-    # -- minor actions ---------------------------------------------------------------------------------
     @staticmethod
     def check(rs, session, a, act):
-        rs._slot(session, a, "minor", "equipping a weapon")
         name = act["weapon"]
-        if name != "shield" and not any(w["name"] == name for w in a.data["weapons"]):
-            raise Illegal(f"{a.name} has no {name}", "BAT-05", "weapon")
-        if name in a.data["equipped"]:
-            raise Illegal(f"{a.name} already holds its {name}", "BAT-05", "weapon")
-        return {}
+        return minor_check(rs, session, a, "equipping a weapon", "weapon",
+                           (name != "shield" and not any(w["name"] == name for w in a.data["weapons"]),
+                            f"{a.name} has no {name}"),
+                           (name in a.data["equipped"], f"{a.name} already holds its {name}"))
 
     @staticmethod
     def apply(rs, session, a, act, plan):
-        rs._use(session, "minor", "equip")
+        slots.use_slot(rs, session, "minor", "equip")
         eq = [e for e in a.data["equipped"] if e != "unarmed"]
         if act["hand"] == "main":
             eq = [act["weapon"]] + eq[1:2]
@@ -148,7 +155,7 @@ class Stow(_FromHand):
 
     @staticmethod
     def apply(rs, session, a, act, plan):
-        rs._use(session, "minor", "stow")
+        slots.use_slot(rs, session, "minor", "stow")
         unequip(a, act["weapon"])
         session.emit({"type": "stow", "who": a.id, "weapon": act["weapon"], "rule": "BAT-05"})
 
@@ -158,7 +165,7 @@ class DropItem(_FromHand):
 
     @staticmethod
     def apply(rs, session, a, act, plan):
-        rs._use(session, "minor", "drop item")
+        slots.use_slot(rs, session, "minor", "drop item")
         w = next(x for x in a.data["weapons"] if x["name"] == act["item"])
         z = session.world.support_layer(a.x, a.y, a.layer)
         drop_weapon(session, a, w, [a.x, a.y, z])
@@ -170,14 +177,13 @@ class PickUp:
 
     @staticmethod
     def check(rs, session, a, act):
-        rs._slot(session, a, "minor", "picking up an item")
-        if combat.ground_item(rs, session, a, act["item"]) is None:
-            raise Illegal(f"no {act['item']} on the ground within reach of {a.name}", "BAT-05", "item")
-        return {}
+        return minor_check(rs, session, a, "picking up an item", "item",
+                           (combat.ground_item(rs, session, a, act["item"]) is None,
+                            f"no {act['item']} on the ground within reach of {a.name}"))
 
     @staticmethod
     def apply(rs, session, a, act, plan):
-        rs._use(session, "minor", "pick up")
+        slots.use_slot(rs, session, "minor", "pick up")
         i = combat.ground_item(rs, session, a, act["item"])
         it = session.state.data["ground_items"].pop(i)
         a.data["weapons"].insert(0, it["weapon"])
@@ -190,17 +196,14 @@ class Drink:
 
     @staticmethod
     def check(rs, session, a, act):
-        rs._slot(session, a, "minor", "drinking a potion")
         p = act["potion"]
-        if p not in POTIONS:
-            raise Illegal(f"unknown potion {p!r}; one of {', '.join(POTIONS)}", "BAT-05", "potion")
-        if a.data["items"].get(f"potion_{p}", 0) <= 0:
-            raise Illegal(f"{a.name} has no potion_{p}", "BAT-05", "potion")
-        return {}
+        return minor_check(rs, session, a, "drinking a potion", "potion",
+                           (p not in POTIONS, f"unknown potion {p!r}; one of {', '.join(POTIONS)}"),
+                           (a.data["items"].get(f"potion_{p}", 0) <= 0, f"{a.name} has no potion_{p}"))
 
     @staticmethod
     def apply(rs, session, a, act, plan):
-        rs._use(session, "minor", "drink")
+        slots.use_slot(rs, session, "minor", "drink")
         p = act["potion"]
         a.data["items"][f"potion_{p}"] -= 1
         eff = POTIONS[p]
@@ -226,10 +229,9 @@ class Shout:
 
     @staticmethod
     def check(rs, session, a, act):
-        rs._slot(session, a, "minor", "shouting a command")
-        return {}
+        return minor_check(rs, session, a, "shouting a command", "")
 
     @staticmethod
     def apply(rs, session, a, act, plan):
-        rs._use(session, "minor", "shout")
+        slots.use_slot(rs, session, "minor", "shout")
         session.emit({"type": "shout", "who": a.id, "text": act.get("text", ""), "rule": "BAT-05"})

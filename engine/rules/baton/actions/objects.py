@@ -16,8 +16,8 @@ target is, its AC-free material stats, hit points, immunities, what breaking doe
 
 from __future__ import annotations
 
-from engine.rules.baton import skills
 from engine.rules import objects
+from engine.rules.baton import baton_order, combat, mounts, skills, slots
 from engine.rules.baton import dice as bd
 from engine.rules.core import Illegal
 from engine.world.geometry import cell_gap, distance_m, in_melee_reach
@@ -48,16 +48,16 @@ class AttackObject:
 
     @staticmethod
     def check(rs, session, a, act):
-        rs._slot(session, a, "major", "attacking")
+        slots.check_slot(rs, session, a, "major", "attacking")
         t = _target(session, act)
-        w = rs._pick_weapon(a, act.get("weapon"))
-        ab = rs._body(session, a).body()
+        w = combat.pick_weapon(rs, a, act.get("weapon"))
+        ab = mounts.body_of(rs, session, a).body()
         cell = session.world.cell_m
         cands = objects.candidate_voxels(session, t)
         key = "voxel" if act.get("voxel") is not None else "target"
-        melee = rs.is_melee(w)
+        melee = combat.is_melee(rs, w)
         if melee:
-            near = [v for v in cands if in_melee_reach(ab, objects.voxel_body(v), rs.reach_of(a, w), cell)]
+            near = [v for v in cands if in_melee_reach(ab, objects.voxel_body(v), combat.reach_of(rs, a, w), cell)]
             if not near:
                 raise Illegal(f"{t.name} is not within reach of {a.name}'s {w['name']}", ATTACK_RULE, key)
             cands = near
@@ -78,12 +78,12 @@ class AttackObject:
     @staticmethod
     def apply(rs, session, a, act, plan):
         t = _target(session, act)
-        w = rs._pick_weapon(a, plan["weapon"])
-        rs._use(session, "major", "attack")
-        if rs.combat(session):
+        w = combat.pick_weapon(rs, a, plan["weapon"])
+        slots.use_slot(rs, session, "major", "attack")
+        if baton_order.in_combat(rs, session):
             session.state.turn["last"] = "attack"
-        skill, lv = rs.weapon_skill(a, w)
-        ev = rs._test(session, a, skill, plan["difficulty"], ATTACK_RULE, f"attack {t.id} with {w['name']}",
+        skill, lv = skills.weapon_skill(rs, a, w)
+        ev = skills.skill_test(rs, session, a, skill, plan["difficulty"], ATTACK_RULE, f"attack {t.id} with {w['name']}",
                       major=True, attack=True, level=lv)
         session.emit({"type": "object_attack", "who": a.id, "target": t.id, "voxel": plan["voxel"], "weapon": w["name"],
                       "melee": plan["melee"], "difficulty": plan["difficulty"], "hit": bool(ev["success"]),
@@ -109,14 +109,14 @@ class Manipulate:
 
     @staticmethod
     def check(rs, session, a, act):
-        rs._slot(session, a, "major", "manipulating the battlefield")
+        slots.check_slot(rs, session, a, "major", "manipulating the battlefield")
         o = objects.find_object(session, act["target"])
         if o is None:
             ids = ", ".join(x.id for x in objects._objects(session)) or "none"
             raise Illegal(f"no object {act['target']!r} (objects: {ids})", OPPORTUNITY_RULE, "target")
         if objects.gone(session, o):
             raise Illegal(f"{o.name} is no longer standing", OPPORTUNITY_RULE, "target")
-        ab = rs._body(session, a).body()
+        ab = mounts.body_of(rs, session, a).body()
         if not any(cell_gap(ab, objects.voxel_body(v)) <= 1 and a.layer - 1 <= v[2] <= a.layer + a.height_layers
                    for v in objects.object_voxels(session, o)):
             raise Illegal(f"{a.name} must stand next to {o.name} to knock it over", OPPORTUNITY_RULE, "target")
@@ -128,9 +128,9 @@ class Manipulate:
 
     @staticmethod
     def apply(rs, session, a, act, plan):
-        rs._use(session, "major", "manipulate")
+        slots.use_slot(rs, session, "major", "manipulate")
         o = objects.find_object(session, plan["target"])
-        ev = rs._test(session, a, plan["skill"], plan["difficulty"], OPPORTUNITY_RULE, f"knock over {o.name}", major=True)
+        ev = skills.skill_test(rs, session, a, plan["skill"], plan["difficulty"], OPPORTUNITY_RULE, f"knock over {o.name}", major=True)
         if not ev["success"]:
             return
         t = objects.resolve(session, o.id, None, OPPORTUNITY_RULE)
@@ -143,7 +143,7 @@ def object_candidates(rs, session, a) -> list[dict]:
         if objects.gone(session, o):
             continue
         if not o.indestructible:
-            for w in rs.equipped(a) or [rs.main_weapon(a)]:
+            for w in combat.equipped(rs, a) or [combat.main_weapon(rs, a)]:
                 out.append({"actor": a.id, "action": "attack", "target": o.id, "weapon": w["name"]})
         out.append({"actor": a.id, "action": "manipulate", "target": o.id})
     return out

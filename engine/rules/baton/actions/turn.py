@@ -5,13 +5,10 @@ from __future__ import annotations
 
 import math
 
-from engine.rules.baton import combat
-from engine.rules.baton import skills
-from engine.rules.baton import baton_order
-from engine.rules import riding
-from engine.rules import aerial
-from engine.rules.baton.common import DIRS8
+from engine.rules import aerial, riding
 from engine.rules.actions import require_condition
+from engine.rules.baton import baton_order, choices, combat, health, mounts, skills, slots
+from engine.rules.baton.common import DIRS8
 from engine.rules.core import Illegal
 from engine.world.geometry import distance_m, in_melee_reach
 
@@ -25,11 +22,11 @@ class Pass:
     def check(rs, session, a, act):
         to = act["to"]
         t = session.actor(to, "to")
-        ids, kept, rule = rs.pass_targets(session, a)
+        ids, kept, rule = baton_order.pass_targets(rs, session, a)
         if to in ids:
             return {"to": to, "kept": kept, "rule": rule}
         die = session.state.turn.get("test_die")
-        if not rs._can_hold(t, session):
+        if not baton_order.can_hold(rs, t, session):
             why = "dead" if t.dead else ("petrified" if t.has("petrified") else "a mount: it acts with its rider")
             raise Illegal(f"{t.name} cannot take the baton: {why}", "BAT-42" if riding.carries(t) else "BAT-25", "to")
         first = [session.state.actors[i] for i in ids if session.state.actors[i].has("confused")]
@@ -58,8 +55,8 @@ class Pass:
             baton_order.end_activation(rs, session, a)
             session.emit({"type": "pass", "who": a.id, "to": a.id, "kept": True, "rule": "BAT-08",
                           "die": session.state.turn.get("test_die"), "note": "no other ally can act"})
-            if not session.state.over and rs.combat(session) and rs._can_hold(a, session):
-                rs._give_baton(session, a.id, "BAT-08", True, "kept")
+            if not session.state.over and baton_order.in_combat(rs, session) and baton_order.can_hold(rs, a, session):
+                baton_order.give_baton(rs, session, a.id, "BAT-08", True, "kept")
             return
         baton_order.do_pass(rs, session, a, plan["to"], plan["kept"], plan["rule"])
 
@@ -72,20 +69,20 @@ class Move:
     @staticmethod
     def check(rs, session, a, act):
         to = tuple(act["to"])
-        body = rs._body(session, a)
-        if riding.carries(a) and rs.combat(session):
+        body = mounts.body_of(rs, session, a)
+        if riding.carries(a) and baton_order.in_combat(rs, session):
             raise Illegal(f"{a.name} carries {riding.rider_of(session, a).name}: the rider moves it", "BAT-42", "actor")
-        rs._needs_movement(session, a, "move")
-        rs._slot(session, a, "movement", "move")
+        slots.needs_movement(rs, session, a, "move")
+        slots.check_slot(rs, session, a, "movement", "move")
         if to == body.pos:
             raise Illegal(f"{body.name} is already at {list(to)}", "BAT-06", "to")
         t = session.state.turn
-        if rs.combat(session) and t["move_used"] and t["extra_m"] <= t["moved_m"]:
+        if baton_order.in_combat(rs, session) and t["move_used"] and t["extra_m"] <= t["moved_m"]:
             raise Illegal(f"{a.name} has used its movement ({t['last'] or 'standing up'})", "BAT-06", "to")
-        careful = bool(act.get("careful")) or (rs.combat(session) and t["careful"])
+        careful = bool(act.get("careful")) or (baton_order.in_combat(rs, session) and t["careful"])
         fly = body.can_fly and not body.has("prone")
         left = rs.movement_left(session, body, fly)
-        if careful and rs.combat(session) and not t["careful"]:
+        if careful and baton_order.in_combat(rs, session) and not t["careful"]:
             base = rs.movement_left(session, body, fly) + t["moved_m"] - t["extra_m"]
             left = base / 2.0 + t["extra_m"] - t["moved_m"]
             if left <= 0:
@@ -93,7 +90,7 @@ class Move:
         if a.has("grappled"):
             for g in a.conditions["grappled"]:
                 o = session.state.actors[g]
-                if not in_melee_reach(body.body().moved(*to), o.body(), rs.reach_of(o, {"reach_m": o.data["reach_m"]}), session.world.cell_m):
+                if not in_melee_reach(body.body().moved(*to), o.body(), combat.reach_of(rs, o, {"reach_m": o.data["reach_m"]}), session.world.cell_m):
                     raise Illegal(f"{a.name} is grappled by {o.name}: it cannot move out of its reach (break free first)", "BAT-54", "to")
         r = aerial.reach(session, body, budget_m=left, fly=fly)
         if not r.can_end(*to):
@@ -107,7 +104,7 @@ class Move:
         cost = r.cost_cm(*to) / 100.0
         costs = [r.cost_cm(*p) / 100.0 for p in path]
         return {"path": path, "cost": cost, "costs": costs, "careful": careful, "body": body.id,
-                "declined": rs._declined(session, act)}
+                "declined": choices.declined(rs, session, act)}
 
     @staticmethod
     def apply(rs, session, a, act, plan):
@@ -115,28 +112,28 @@ class Move:
         body = st.actors[plan["body"]]
         path, costs = plan["path"], plan["costs"]
         t = st.turn
-        if plan["careful"] and rs.combat(session) and not t["careful"]:
+        if plan["careful"] and baton_order.in_combat(rs, session) and not t["careful"]:
             t["careful"] = True
             session.emit({"type": "careful", "who": a.id, "rule": "BAT-39", "note": "half movement, no opportunity attacks"})
         start = body.pos
         # BAT-38: leaving an enemy's reach lets it attack at once (a counterattack)
-        if not plan["careful"] and rs.combat(session) and rs.opt("opportunity_attacks"):
+        if not plan["careful"] and baton_order.in_combat(rs, session) and rs.opt("opportunity_attacks"):
             prone0 = (a.has("prone"), body.has("prone"), body.flying, riding.mount_id(a))
 
             def stopped():
                 return (a.dead or body.dead or body.pos != start or not rs.can_move(session, body)[0]
                         or (a.has("prone"), body.has("prone"), body.flying, riding.mount_id(a)) != prone0)
-            provokers = rs._provokers(session, body, path)
-            let_go = [e for e in provokers if rs.choose_let_go(session, e, a, "BAT-38")]      # the choice points
+            provokers = combat.provokers(rs, session, body, path)
+            let_go = [e for e in provokers if choices.choose_let_go(rs, session, e, a, "BAT-38")]      # the choice points
             for e in let_go:
                 session.emit({"type": "declines", "who": e.id, "target": a.id, "what": "opportunity attack", "rule": "BAT-38"})
             provokers = [e for e in provokers if e not in let_go]
             for e in provokers:
                 if stopped():
                     break
-                w = rs.melee_weapon(e)
+                w = combat.melee_weapon(rs, e)
                 session.emit({"type": "opportunity_attack", "who": e.id, "target": a.id, "rule": "BAT-38"})
-                rs._resolve_attack(session, e, a, w, {"counter": True, "rule": "BAT-38"})
+                combat.resolve_attack(rs, session, e, a, w, {"counter": True, "rule": "BAT-38"})
             if provokers and stopped():
                 session.emit({"type": "move_interrupted", "who": a.id, "at": list(body.pos), "rule": "BAT-38"})
                 return
@@ -156,8 +153,8 @@ class Move:
         if n_diff:
             metres = n_diff * session.world.cell_m
             diff = 7 + math.ceil(metres / 1.5 - 1e-9)
-            skill, _ = rs.best(a, "athletics", "agility")
-            ev = rs._test(session, a, skill, diff, "BAT-64" if overloaded else "BAT-46",
+            skill, _ = skills.best(rs, a, "athletics", "agility")
+            ev = skills.skill_test(rs, session, a, skill, diff, "BAT-64" if overloaded else "BAT-46",
                             f"cross {metres:g} m of difficult terrain")
             failed = not ev["success"]
             if failed:
@@ -177,7 +174,7 @@ class Move:
         cells = max(abs(dx), abs(dy))
         on_line = dz == 0 and (dx == 0 or dy == 0 or abs(dx) == abs(dy))
         straight = cells * session.world.cell_m if on_line and abs(spent - cells * session.world.cell_m) < 1e-6 else 0.0
-        if rs.combat(session):
+        if baton_order.in_combat(rs, session):
             t["last"] = "move"
             t["straight_m"] = round(straight, 4)
         b = aerial.path_breakdown(session, body, path[:stop + 1])
@@ -191,7 +188,7 @@ class Move:
             g = st.actors[tid]
             if skills.size_cmp(rs, body, g) > 0 and len(path[:stop + 1]) >= 2 and not riding.rides(g):
                 px, py, pz = path[stop - 1]
-                if (aerial.body_fits(session, g, px, py, pz) and not rs._occupied(session, g, (px, py, pz))
+                if (aerial.body_fits(session, g, px, py, pz) and not mounts.occupied(rs, session, g, (px, py, pz))
                         and (g.flying or aerial.is_supported(session, g, px, py, pz))):
                     g.x, g.y, g.layer = px, py, pz
                     aerial._carry_rider(session, g)
@@ -204,7 +201,7 @@ class Move:
                 if k == "slippery":
                     rs.knock_prone(session, a, "BAT-46")
                 elif k == "trapping":
-                    rs.add_condition(session, body, "stuck", "BAT-46", "terrain")
+                    skills.add_condition(rs, session, body, "stuck", "BAT-46", "terrain")
                     body.data["stuck_difficulty"] = 7 + n_diff
             dang = sum(1 for k in crossed if k == "dangerous")
             if dang:
@@ -212,24 +209,24 @@ class Move:
             exh = sum(1 for k in crossed if k == "exhausting") * cell
             if int(exh / 3.0 + 1e-9):
                 rs.apply_damage(session, a, int(exh / 3.0 + 1e-9), "fatigue", None, "BAT-64" if overloaded else "BAT-46")
-        rs._check_grapples(session)
+        skills.check_grapples(rs, session)
         # BAT-41: leaving total cover exposes it to an immediate ranged attack
-        if rs.combat(session) and rs.opt("cover_exposure") and not a.dead:
+        if baton_order.in_combat(rs, session) and rs.opt("cover_exposure") and not a.dead:
             for e in st.actors.values():
-                if e.side == a.side or not rs._able(e) or riding.carries(e) and False:
+                if e.side == a.side or not baton_order.able(rs, e) or riding.carries(e) and False:
                     continue
-                rw = next((w for w in rs.equipped(e) if not rs.is_melee(w)), None)
+                rw = next((w for w in combat.equipped(rs, e) if not combat.is_melee(rs, w)), None)
                 if rw is None or a.dead:
                     continue
                 if distance_m(e.body(), body.body(), session.world.cell_m) > rw["range_m"]:
                     continue
-                if rs.cover(session, e, body, t_at=carried_from).level == "total" and rs.cover(session, e, body).level != "total":
-                    if rs.choose_let_go(session, e, a, "BAT-41"):
+                if combat.cover(rs, session, e, body, t_at=carried_from).level == "total" and combat.cover(rs, session, e, body).level != "total":
+                    if choices.choose_let_go(rs, session, e, a, "BAT-41"):
                         session.emit({"type": "declines", "who": e.id, "target": a.id, "what": "attack on leaving cover",
                                       "rule": "BAT-41"})
                         continue
                     session.emit({"type": "exposed_leaving_cover", "who": a.id, "by": e.id, "rule": "BAT-41"})
-                    rs._resolve_attack(session, e, a, rw, {"counter": True, "rule": "BAT-41"})
+                    combat.resolve_attack(rs, session, e, a, rw, {"counter": True, "rule": "BAT-41"})
 
 
 class Stand:
@@ -238,16 +235,16 @@ class Stand:
     @staticmethod
     def check(rs, session, a, act):
         require_condition(a, "prone", "BAT-06")
-        rs._needs_movement(session, a, "stand up")
-        rs._slot(session, a, "movement", "standing up")
+        slots.needs_movement(rs, session, a, "stand up")
+        slots.check_slot(rs, session, a, "movement", "standing up")
         return {}
 
     @staticmethod
     def apply(rs, session, a, act, plan):
-        if rs.combat(session):
+        if baton_order.in_combat(rs, session):
             session.state.turn["move_used"] = True
             session.state.turn["last"] = "stand"
-        rs.remove_condition(session, a, "prone", "BAT-06")
+        skills.remove_condition(rs, session, a, "prone", "BAT-06")
 
 
 class Drop:
@@ -255,22 +252,22 @@ class Drop:
 
     @staticmethod
     def check(rs, session, a, act):
-        body = rs._body(session, a)
-        rs._needs_movement(session, a, "drop")
-        rs._slot(session, a, "movement", "dropping down")
+        body = mounts.body_of(rs, session, a)
+        slots.needs_movement(rs, session, a, "drop")
+        slots.check_slot(rs, session, a, "movement", "dropping down")
         ground = aerial.support_below(session, body)
         if ground >= body.layer:
             raise Illegal(f"{body.name} is standing on the ground: there is nowhere to drop", "BAT-47")
-        if rs._occupied(session, body, (body.x, body.y, ground)):
+        if mounts.occupied(rs, session, body, (body.x, body.y, ground)):
             raise Illegal(f"someone is right below {body.name}", "BAT-47")
         plan = {"ground": ground, "layers": body.layer - ground}
         if act.get("attack"):
-            rs._slot(session, a, "major", "a falling attack")
-            t = rs._target(session, a, act["attack"], "attack")
-            w = rs._pick_weapon(a, act.get("weapon"), "weapon")
-            if not rs.is_melee(w):
+            slots.check_slot(rs, session, a, "major", "a falling attack")
+            t = slots.check_target(rs, session, a, act["attack"], "attack")
+            w = combat.pick_weapon(rs, a, act.get("weapon"), "weapon")
+            if not combat.is_melee(rs, w):
                 raise Illegal("a falling attack is a melee attack", "BAT-48", "weapon")
-            if not in_melee_reach(body.body().moved(body.x, body.y, ground), t.body(), rs.reach_of(a, w), session.world.cell_m):
+            if not in_melee_reach(body.body().moved(body.x, body.y, ground), t.body(), combat.reach_of(rs, a, w), session.world.cell_m):
                 raise Illegal(f"{t.name} is not within reach of where {a.name} lands", "BAT-48", "attack")
             plan.update({"target": t.id, "weapon": w["name"]})
         return plan
@@ -279,29 +276,29 @@ class Drop:
     def apply(rs, session, a, act, plan):
         """BAT-47/BAT-48: drop to the surface below; with ``attack`` the attack at the end of the fall gains +1 on
         the damage scale per 1.5 m and its roll replaces the Agility test."""
-        body = rs._body(session, a)
+        body = mounts.body_of(rs, session, a)
         st = session.state
-        if rs.combat(session):
+        if baton_order.in_combat(rs, session):
             st.turn["move_used"] = True
         start = body.layer
         body.layer = plan["ground"]
         body.flying = False
         aerial._carry_rider(session, body)
-        sev = rs.fall_severity(plan["layers"])
+        sev = health.fall_severity(rs, plan["layers"])
         session.emit({"type": "fall", "who": body.id, "from": start, "to": plan["ground"], "layers": plan["layers"],
                       "cause": "dropped", "rule": "BAT-47", "damage": sev, "damage_rule": "BAT-47"})
         if plan.get("target"):
             t = st.actors[plan["target"]]
-            w = rs._pick_weapon(a, plan["weapon"])
-            steps = rs.fall_severity(plan["layers"])
-            rs._use(session, "major", "falling attack")
-            ev = rs._resolve_attack(session, a, t, w, {"major": True, "scale": steps, "rule": "BAT-48",
+            w = combat.pick_weapon(rs, a, plan["weapon"])
+            steps = health.fall_severity(rs, plan["layers"])
+            slots.use_slot(rs, session, "major", "falling attack")
+            ev = combat.resolve_attack(rs, session, a, t, w, {"major": True, "scale": steps, "rule": "BAT-48",
                                                          "crit": act.get("crit", "damage"), "defence": act.get("defence")})
-            ft = rs.choose_fall_test(session, a, ev["total"], sev) if sev and not a.dead and ev is not None \
+            ft = choices.choose_fall_test(rs, session, a, ev["total"], sev) if sev and not a.dead and ev is not None \
                 else act.get("fall_test")                   # BAT-48's choice point, once the total is known
             if ft == "agility":          # the player keeps the Agility test (BAT-47)
                 if sev and not a.dead:
-                    tv = rs._test(session, a, "agility", 7 + sev, "BAT-47", f"Agility to halve a fall wound of {sev}")
+                    tv = skills.skill_test(rs, session, a, "agility", 7 + sev, "BAT-47", f"Agility to halve a fall wound of {sev}")
                     if tv["success"]:
                         sev = (sev + 1) // 2
             elif sev and ev is not None and ev["total"] >= 7 + sev:
@@ -311,11 +308,11 @@ class Drop:
                 rs.apply_damage(session, a, sev, "falling", None, "BAT-47")
         else:
             if sev:
-                ev = rs._test(session, a, "agility", 7 + sev, "BAT-47", f"Agility to halve a fall wound of {sev}")
+                ev = skills.skill_test(rs, session, a, "agility", 7 + sev, "BAT-47", f"Agility to halve a fall wound of {sev}")
                 if ev["success"]:
                     sev = (sev + 1) // 2
                 rs.apply_damage(session, a, sev, "falling", None, "BAT-47")
-        if rs.combat(session):
+        if baton_order.in_combat(rs, session):
             st.turn["fell_m"] = float(plan["layers"])
 
 
@@ -325,17 +322,17 @@ class Dismount:
     @staticmethod
     def check(rs, session, a, act):
         m = riding.require_mount(session, a, "BAT-42")
-        rs._slot(session, a, "movement", "dismounting")
+        slots.check_slot(rs, session, a, "movement", "dismounting")
         to = tuple(act["to"]) if act.get("to") else None
         if to is None:
             for dx, dy in DIRS8:
                 p = (m.x + dx * (m.footprint if dx > 0 else 1), m.y + dy * (m.footprint if dy > 0 else 1), m.layer)
-                if aerial.body_fits(session, a, *p) and not rs._occupied(session, a, p) and (a.can_fly or aerial.is_supported(session, a, *p)):
+                if aerial.body_fits(session, a, *p) and not mounts.occupied(rs, session, a, p) and (a.can_fly or aerial.is_supported(session, a, *p)):
                     to = p
                     break
         if to is None:
             raise Illegal(f"no free space beside {m.name} to dismount", "BAT-42", "to")
-        if not aerial.body_fits(session, a, *to) or rs._occupied(session, a, to):
+        if not aerial.body_fits(session, a, *to) or mounts.occupied(rs, session, a, to):
             raise Illegal(f"{list(to)} is not free", "BAT-42", "to")
         from engine.world.geometry import cell_gap
         if cell_gap(a.body().moved(*to), m.body()) > 1 or abs(to[2] - m.layer) > 1:
@@ -349,7 +346,7 @@ class Dismount:
         m = riding.unseat(session, a)
         a.x, a.y, a.layer = plan["to"]
         a.flying = a.can_fly and not aerial.is_supported(session, a)
-        if rs.combat(session):
+        if baton_order.in_combat(rs, session):
             session.state.turn["move_used"] = True
         session.emit({"type": "dismount", "who": a.id, "mount": m.id, "to": list(plan["to"]), "rule": "BAT-42"})
 
@@ -359,9 +356,9 @@ class Dash:
 
     @staticmethod
     def check(rs, session, a, act):
-        rs._slot(session, a, "major", "dashing")
-        rs._needs_movement(session, a, "dash")
-        body = rs._body(session, a)
+        slots.check_slot(rs, session, a, "major", "dashing")
+        slots.needs_movement(rs, session, a, "dash")
+        body = mounts.body_of(rs, session, a)
         left = rs.movement_left(session, body, body.flying)
         if left >= session.world.cell_m - 1e-9:
             raise Illegal(f"{a.name} still has {left:g} m of movement: dash after using all of it", "BAT-33")
@@ -369,12 +366,12 @@ class Dash:
 
     @staticmethod
     def apply(rs, session, a, act, plan):
-        rs._use(session, "major", "dash")
-        skill, _ = rs.best(a, "athletics", "agility")
-        ev = rs._test(session, a, skill, 8, "BAT-33", "dash beyond its movement", major=True)
+        slots.use_slot(rs, session, "major", "dash")
+        skill, _ = skills.best(rs, a, "athletics", "agility")
+        ev = skills.skill_test(rs, session, a, skill, 8, "BAT-33", "dash beyond its movement", major=True)
         if ev["success"]:
             m = 1.5 * ev["level"]
             session.state.turn["extra_m"] += m
             session.emit({"type": "dash", "who": a.id, "extra_m": m, "rule": "BAT-33"})
         else:
-            rs.add_condition(session, a, "exposed", "BAT-33", "until_next_turn")
+            skills.add_condition(rs, session, a, "exposed", "BAT-33", "until_next_turn")
