@@ -110,7 +110,8 @@ class Dnd5e(Ruleset):
     sees = attacks.sees
     is_melee = attacks.is_melee
     melee_reach = attacks.melee_reach
-    # Use.check still calls these two by their method names (left for the baton engineer's factoring of it)
+    # Use.check still calls these two by their method names (left as it is while the item actions' shared check may
+    # be factored); when it calls common.need_action / common.living_target, these two go
     _need_action = common.need_action
     _target = common.living_target
 
