@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from engine.rules.core import Illegal
+from engine.rules.dnd5e import conditions
 from test_rules_helpers import find, make, step
 
 pytestmark = pytest.mark.unit
@@ -98,7 +99,7 @@ def test_air10_frozen_grounds_a_flyer_in_dnd5e():
     s = make([harpy(), knight(at=(9, 9, 0))])
     evs = step(s, "gm", "condition", target="h", add="frozen")
     assert find(evs, "flight_lost", who="h")["because"] == "AIR-10" and find(evs, "fall", who="h")
-    assert s.ruleset.speed_zero(s.state.actors["h"])[1] == "AIR-10"
+    assert conditions.speed_zero(s.ruleset, s.state.actors["h"])[1] == "AIR-10"
 
 
 def test_air10_frozen_grounds_a_flyer_in_baton():

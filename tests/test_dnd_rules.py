@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from engine.rules.core import Illegal
+from engine.rules.dnd5e import conditions
 from test_rules_helpers import find, make, step
 
 pytestmark = pytest.mark.unit
@@ -356,7 +357,7 @@ def test_dnd32_cover_bonuses_to_ac_and_dex_saves():
     s._sink = []
     for level, roll, ok in (("three-quarters", 8, True), ("half", 11, True), ("none", 12, False), ("none", 13, True)):
         s.dice.forced = {"save": roll}          # dex +1: 8 + 1 + 5 = 14; 11 + 1 + 2 = 14; 12 + 1 = 13
-        assert s.ruleset.saving_throw(s, t, "dex", 14, None, "DND-32", "test", cover_level=level) is ok
+        assert conditions.saving_throw(s.ruleset, s, t, "dex", 14, None, "DND-32", "test", cover_level=level) is ok
     s.dice.forced = {}
 
 
@@ -490,7 +491,7 @@ def test_dnd44_deafened_changes_no_attack():
 def test_dnd45_stunned():
     s = make([knight(), guard(conditions=["stunned"])])
     assert "the target is stunned" in attack_event(s, "k", "t", rolls={"attack": 1})["advantage"]
-    assert not s.ruleset.saving_throw(s, s.state.actors["t"], "dex", 1, None, "DND-45", "x")
+    assert not conditions.saving_throw(s.ruleset, s, s.state.actors["t"], "dex", 1, None, "DND-45", "x")
 
 
 def test_dnd46_blinded():

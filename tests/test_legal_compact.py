@@ -123,7 +123,7 @@ def test_a_big_flyers_moves_take_no_dict_each():
 
 def test_the_listing_prefilter_matches_the_checks():
     """``Dnd5e.NEEDS_ACTION`` drops candidates once the action is used: each of those checks must open with
-    ``_need_action`` (change the list with the check)."""
+    ``common.need_action`` (change the list with the check; Use.check still calls it as ``rs._need_action``)."""
     import inspect
     import textwrap
 
@@ -137,8 +137,9 @@ def test_the_listing_prefilter_matches_the_checks():
         return body[0]
 
     # a shared prologue counts when it itself opens with the check (standard._action_on)
-    assert first_line(standard._action_on).startswith("rs._need_action(")
+    opens = ("common.need_action(rs, ", "rs._need_action(")
+    assert first_line(standard._action_on).startswith(opens)
     for name in Dnd5e.NEEDS_ACTION:
         line = first_line(Dnd5e.ACTIONS[name].check)
-        assert line.startswith("rs._need_action(") or line.split("=", 1)[-1].strip().startswith("_action_on("), \
+        assert line.startswith(opens) or line.split("=", 1)[-1].strip().startswith("_action_on("), \
             (name, line)

@@ -30,7 +30,7 @@ RULES = [
      'status': 'built',
      'decision': 'Straight line between footprint centres and feet altitudes: sqrt((dx·cell_m)² + (dy·cell_m)² + '
                  'dlayer²). Rules: ranges measured with `distance_m`',
-     'where': 'engine/world/geometry.py `distance_m`; 5e `_attack_plan`',
+     'where': 'engine/world/geometry.py `distance_m`; 5e attacks `attack_plan`',
      'tests': ['tests/test_world.py::test_distance_counts_height_in_metres',
                'tests/test_world.py::test_distance_uses_the_cell_size',
                'tests/test_air_rules.py::test_air03_distance_counts_height',
@@ -41,7 +41,7 @@ RULES = [
      'status': 'built',
      'decision': 'Engaged: footprints in neighbouring cells (Chebyshev gap ≤ 1) and at most one layer apart. '
                  'Rules: `engaged` decides "within 1.5 m" (DND-27 etc.)',
-     'where': 'engine/world/geometry.py `engaged`; 5e `attack_sources`',
+     'where': 'engine/world/geometry.py `engaged`; 5e attacks `attack_sources`',
      'tests': ['tests/test_world.py::test_engagement_across_layers',
                'tests/test_world.py::test_engagement_one_layer_below',
                'tests/test_air_rules.py::test_air04_engagement_is_same_layer_or_one_apart',
@@ -53,8 +53,8 @@ RULES = [
      'decision': 'Normal reach (1.5 m) reaches up to 2 layers apart; each whole extra metre of reach one more '
                  'layer; horizontal reach = floor(reach / cell_m) cells. Rules: `in_melee_reach` for melee, '
                  'grapple, shove, opportunity attacks',
-     'where': 'engine/world/geometry.py `melee_layer_reach`, `in_melee_reach`; 5e `_attack_plan`, '
-              '`_opportunity_attacks`',
+     'where': 'engine/world/geometry.py `melee_layer_reach`, `in_melee_reach`; 5e attacks `attack_plan`, '
+              '5e attacks `opportunity_attacks`',
      'tests': ['tests/test_world.py::test_melee_reach_stops_at_three_layers_unless_reach_is_longer',
                'tests/test_air_rules.py::test_air05_melee_reach_in_layers',
                'tests/test_air_rules.py::test_air05_climbing_out_of_reach_provokes_an_opportunity_attack',
@@ -124,7 +124,7 @@ RULES = [
              'nothing; 3–…',
      'status': 'built',
      'decision': 'd10 on every hit against a flyer still aloft',
-     'where': 'aerial `fall_roll`; 5e `_resolve_attack`',
+     'where': 'aerial `fall_roll`; 5e attacks `resolve_attack`',
      'tests': ['tests/test_air_rules.py::test_air11_fall_table',
                'tests/test_air_rules.py::test_air11_no_fall_roll_on_a_miss_or_against_a_walker',
                'scenes/air_fall_table.toml']},
@@ -147,7 +147,7 @@ RULES = [
      'decision': 'Cover = share of 36 sight lines (eye → body samples) cut by sight-blocking voxels; thresholds '
                  "below. Obstacles below the line don't count; ones that cut it do; a wall that cuts every line is "
                  'total cover. Rules: cover from `cover_between` on every attack and save',
-     'where': 'engine/world/los.py, engine/world/cover.py; 5e `cover`, `_attack_plan`',
+     'where': 'engine/world/los.py, engine/world/cover.py; 5e attacks `cover`, 5e attacks `attack_plan`',
      'tests': ['tests/test_world.py::test_low_wall_protects_against_the_ground_not_the_sky',
                'tests/test_los.py::test_against_the_trimesh_oracle_10000_rays',
                'tests/test_air_rules.py::test_air13_14_low_wall_protects_from_the_ground_not_from_high_above',
@@ -159,7 +159,7 @@ RULES = [
      'decision': "The document's examples, reproduced in both rulesets: a 1 m wall right in front gives half "
                  '(dnd5e) / partial (baton) cover from the ground and none from 14 layers up; a wall taller than '
                  'the flyer gives total cover. Rules: as AIR-13',
-     'where': 'engine/world/cover.py; 5e `_attack_plan`',
+     'where': 'engine/world/cover.py; 5e attacks `attack_plan`',
      'tests': ['tests/test_world.py::test_low_wall_protects_against_the_ground_not_the_sky',
                'tests/test_world.py::test_wall_taller_than_the_flyer_keeps_blocking',
                'tests/test_world.py::test_cover_falls_as_the_attacker_climbs',
@@ -171,7 +171,7 @@ RULES = [
      'status': 'built',
      'decision': 'Seeing = at least one sight line is clear (`visible`). A flyer high enough sees a target a wall '
                  'hides from the ground. Rules: total cover = cannot target; a high flyer can',
-     'where': 'engine/world/cover.py; 5e `_attack_plan`',
+     'where': 'engine/world/cover.py; 5e attacks `attack_plan`',
      'tests': ['tests/test_world.py::test_a_flyer_high_up_sees_over_walls_that_hide_from_the_ground',
                'tests/test_air_rules.py::test_air14_15_tall_wall_blocks_ground_and_low_flyer_not_high_flyer',
                'scenes/air_low_wall.toml']},
@@ -188,7 +188,7 @@ RULES = [
      'rule': 'Height gives no bonus to hit.',
      'status': 'built',
      'decision': 'no height term anywhere in the attack bonus or advantage',
-     'where': '5e `attack_bonus`, `attack_sources`',
+     'where': '5e attacks `attack_bonus`, 5e attacks `attack_sources`',
      'tests': ['tests/test_air_rules.py::test_air17_height_gives_no_bonus_to_hit',
                'scenes/air_no_height_bonus.toml']},
 ]

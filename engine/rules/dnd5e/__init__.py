@@ -15,5 +15,9 @@ RULESET = RulesetInfo(
     extra={"catalogue": ["engine.rules.dnd5e.catalogue", "engine.rules.dnd5e.feats_catalogue"],
            "where": {"5e": "engine.rules.dnd5e.ruleset", "5e data": "engine.rules.dnd5e.data", "data": "engine.rules.dnd5e.data",
                      "feats": "engine.rules.dnd5e.feats",
-                     "feat moments": "engine.rules.dnd5e.feats_moments"}},
+                     "feat moments": "engine.rules.dnd5e.feats_moments",
+                     # the subject modules of the ruleset (module functions taking the ruleset as ``rs``)
+                     "5e attacks": "engine.rules.dnd5e.attacks", "5e conditions": "engine.rules.dnd5e.conditions",
+                     "5e damage": "engine.rules.dnd5e.damage", "5e turns": "engine.rules.dnd5e.turns",
+                     "5e mounts": "engine.rules.dnd5e.mounts", "5e common": "engine.rules.dnd5e.common"}},
 )

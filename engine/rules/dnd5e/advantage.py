@@ -51,7 +51,7 @@ def ranged_while_engaged(rs, session, a, t, plan, ctx):
     if not ctx["ranged"]:
         return
     for o in session.state.actors.values():
-        if rs.hostile(o, a) and not o.dead and not rs.incapacitated(o) and engaged(o.body(), a.body()) \
+        if conditions.hostile(rs, o, a) and not o.dead and not conditions.incapacitated(rs, o) and engaged(o.body(), a.body()) \
                 and rs.sees(session, o, a):
             yield DIS, f"ranged attack within 1.5 m of {o.name}"
             break
@@ -74,7 +74,7 @@ def prone(rs, session, a, t, plan, ctx):
 @source("DND-41")
 def attacked_with_advantage(rs, session, a, t, plan, ctx):
     """The conditions tagged ``attacked_with_advantage`` (blinded has its own line below)."""
-    for c in rs.conditions_tagged("attacked_with_advantage"):
+    for c in conditions.conditions_tagged("attacked_with_advantage"):
         if c in t.conditions and c != "blinded":
             yield ADV, f"the target is {c}", CONDITION_RULE[c]
 
@@ -92,7 +92,7 @@ def frightened_attacker(rs, session, a, t, plan, ctx):
 
 @source("DND-24")
 def dodging_target(rs, session, a, t, plan, ctx):
-    if t.data["dodging"] and not rs.incapacitated(t) and not rs.speed_zero(t) \
+    if t.data["dodging"] and not conditions.incapacitated(rs, t) and not conditions.speed_zero(rs, t) \
             and (rs.opt("dodge_unseen") == "disadvantage" or rs.sees(session, t, a)):
         yield DIS, "the target is dodging"
 

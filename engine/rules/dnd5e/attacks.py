@@ -10,483 +10,500 @@ from engine.rules import riding
 from engine.rules import aerial
 from engine.rules.choices import choose
 from engine.rules.core import Actor, Illegal, Session
-from engine.rules.dnd5e import advantage, feats, gear
+from engine.rules.dnd5e import advantage, conditions, feats, gear
 from engine.rules.dnd5e.common import dice_spec
-from engine.rules.mixin import RulesetMixin
 from engine.world.cover import cover_between, cover_many
 from engine.world.geometry import Body, distance_m, engaged, in_melee_reach
 
 
-class Attacks(RulesetMixin):
-    """D&D 5e attacks: sight, cover, reach, advantage sources, resolution, opportunity and readied attacks (DND-16, DND-26..29, DND-32, DND-38, AIR-03..05, AIR-11, AIR-13..17) (a mixin of Dnd5e: ``self`` is the ruleset)."""
+def cover(rs, session: Session, a: Actor, b: Actor, eye=None):
+    key = ("cover", a.x, a.y, a.layer, a.footprint, a.height_layers, a.eye_m, b.x, b.y, b.layer, b.footprint, b.height_layers, eye)
+    c = session.cache.get(key)
+    if c is None:
+        c = cover_between(session.world, a.body(), b.body(), "dnd5e", session.options.get("cover_thresholds"), eye=eye)
+        session.cache[key] = c
+    return c
 
-    def cover(self, session: Session, a: Actor, b: Actor, eye=None):
+
+def prefetch_cover(rs, session: Session, pairs) -> None:
+    """Work out the covers of these (a, b, eye or None) that are not cached yet in one traversal (``cover_many``, the
+    same results as ``cover`` one by one): the legal-action list asks for several after every move."""
+    todo: dict = {}
+    for a, b, eye in pairs:
         key = ("cover", a.x, a.y, a.layer, a.footprint, a.height_layers, a.eye_m, b.x, b.y, b.layer, b.footprint, b.height_layers, eye)
-        c = session.cache.get(key)
-        if c is None:
-            c = cover_between(session.world, a.body(), b.body(), "dnd5e", session.options.get("cover_thresholds"), eye=eye)
-            session.cache[key] = c
-        return c
+        if key not in session.cache and key not in todo:
+            todo[key] = (a.body(), b.body(), eye)
+    if len(todo) < 2:
+        return
+    got = cover_many(session.world, todo.values(), "dnd5e", session.options.get("cover_thresholds"))
+    session.cache.update(zip(todo, got))
 
-    def prefetch_cover(self, session: Session, pairs) -> None:
-        """Work out the covers of these (a, b, eye or None) that are not cached yet in one traversal (``cover_many``, the
-        same results as ``cover`` one by one): the legal-action list asks for several after every move."""
-        todo: dict = {}
-        for a, b, eye in pairs:
-            key = ("cover", a.x, a.y, a.layer, a.footprint, a.height_layers, a.eye_m, b.x, b.y, b.layer, b.footprint, b.height_layers, eye)
-            if key not in session.cache and key not in todo:
-                todo[key] = (a.body(), b.body(), eye)
-        if len(todo) < 2:
-            return
-        got = cover_many(session.world, todo.values(), "dnd5e", session.options.get("cover_thresholds"))
-        session.cache.update(zip(todo, got))
 
-    def sees(self, session: Session, a: Actor, b: Actor) -> bool:
-        """a can see b: not blinded, b not invisible nor hidden from a, some line of sight (AIR-15)."""
-        if a.has("blinded") or b.has("invisible") or self.incapacitated(a) and a.has("unconscious"):
-            return False
-        if b.data["hidden"] is not None and self.hostile(a, b):
-            return False
-        return self.cover(session, a, b).visible
+def sees(rs, session: Session, a: Actor, b: Actor) -> bool:
+    """a can see b: not blinded, b not invisible nor hidden from a, some line of sight (AIR-15)."""
+    if a.has("blinded") or b.has("invisible") or conditions.incapacitated(rs, a) and a.has("unconscious"):
+        return False
+    if b.data["hidden"] is not None and conditions.hostile(rs, a, b):
+        return False
+    return cover(rs, session, a, b).visible
 
-    def melee_reach(self, a: Actor, w: dict) -> float:
-        if "reach_m" in w:
-            return float(w["reach_m"])
-        return a.data["reach_m"] + (1.5 if "reach" in w["properties"] else 0.0)
 
-    def is_melee(self, w) -> bool:
-        return "ranged" not in w["properties"]
+def melee_reach(rs, a: Actor, w: dict) -> float:
+    if "reach_m" in w:
+        return float(w["reach_m"])
+    return a.data["reach_m"] + (1.5 if "reach" in w["properties"] else 0.0)
 
-    def weapon(self, a: Actor, name: str | None, path="weapon") -> dict:
-        ws = a.data["weapons"]
-        if name is None:
-            return ws[0]
-        for w in ws:
-            if w["name"] == name:
-                return w
-        raise Illegal(f"{a.name} has no {name}; its weapons: {', '.join(w['name'] for w in ws)}", "DND-16", path)
 
-    def _emit_move(self, session, a, path, cost, left, note):
-        if len(path) < 2:
-            return
-        b = aerial.path_breakdown(session, a, path)
-        rules = ["AIR-09"]
-        if b["takeoffs"]:
-            rules.append("AIR-06")
-        if b["layers_up"] or b["layers_down"]:
-            rules.append("AIR-07")
-        ev = {"type": "move", "who": a.id, "from": list(path[0]), "to": list(path[-1]), "path": [list(p) for p in path],
-              "cost_m": round(cost, 4), "takeoffs": b["takeoffs"], "layers_up": b["layers_up"],
-              "layers_down": b["layers_down"], "flying": not aerial.is_supported(session, a, *path[-1]) if a.can_fly else False,
-              "rule": "+".join(rules), "left_m": round(left, 4)}
-        if note:
-            ev["note"] = note
-        session.emit(ev)
+def is_melee(rs, w) -> bool:
+    return "ranged" not in w["properties"]
 
-    def _opportunity_attacks(self, session, a: Actor, here, there, before=None) -> bool:
-        """DND-28 with AIR-05 reach: hostile creatures whose reach a leaves between ``here`` and ``there``.
-        ``before`` is called once, just before the first opportunity attack (to report the move so far)."""
-        cell = session.world.cell_m
-        bh: Any = None
-        bt: Any = None
-        any_ = False
-        for r in list(session.state.actors.values()):
-            if r.id == a.id or not self.hostile(r, a) or r.dead or self.incapacitated(r) or r.data["reaction_used"]:
+
+def weapon(rs, a: Actor, name: str | None, path="weapon") -> dict:
+    ws = a.data["weapons"]
+    if name is None:
+        return ws[0]
+    for w in ws:
+        if w["name"] == name:
+            return w
+    raise Illegal(f"{a.name} has no {name}; its weapons: {', '.join(w['name'] for w in ws)}", "DND-16", path)
+
+
+def emit_move(rs, session, a, path, cost, left, note):
+    if len(path) < 2:
+        return
+    b = aerial.path_breakdown(session, a, path)
+    rules = ["AIR-09"]
+    if b["takeoffs"]:
+        rules.append("AIR-06")
+    if b["layers_up"] or b["layers_down"]:
+        rules.append("AIR-07")
+    ev = {"type": "move", "who": a.id, "from": list(path[0]), "to": list(path[-1]), "path": [list(p) for p in path],
+          "cost_m": round(cost, 4), "takeoffs": b["takeoffs"], "layers_up": b["layers_up"],
+          "layers_down": b["layers_down"], "flying": not aerial.is_supported(session, a, *path[-1]) if a.can_fly else False,
+          "rule": "+".join(rules), "left_m": round(left, 4)}
+    if note:
+        ev["note"] = note
+    session.emit(ev)
+
+
+def opportunity_attacks(rs, session, a: Actor, here, there, before=None) -> bool:
+    """DND-28 with AIR-05 reach: hostile creatures whose reach a leaves between ``here`` and ``there``.
+    ``before`` is called once, just before the first opportunity attack (to report the move so far)."""
+    cell = session.world.cell_m
+    bh: Any = None
+    bt: Any = None
+    any_ = False
+    for r in list(session.state.actors.values()):
+        if r.id == a.id or not conditions.hostile(rs, r, a) or r.dead or conditions.incapacitated(rs, r) or r.data["reaction_used"]:
+            continue
+        if riding.rides_on(r, a) or riding.rider_id(a) == r.id:
+            continue
+        if not oa_allowed(rs, session, r, a):
+            continue
+        w, reach = oa_weapon(rs, r)
+        if w is None:
+            continue
+        rb = r.body()
+        # cheap test first: far beyond its reach (in cells, with room for the largest footprints) at both ends
+        lim = int(reach / cell) + 5
+        if max(abs(rb.x - here[0]), abs(rb.y - here[1])) > lim and max(abs(rb.x - there[0]), abs(rb.y - there[1])) > lim:
+            continue
+        if bh is None:
+            bh, bt = a.body().moved(*here), a.body().moved(*there)
+        if in_melee_reach(rb, bh, reach, cell) and not in_melee_reach(rb, bt, reach, cell):
+            a.x, a.y, a.layer = here
+            aerial._carry_rider(session, a)
+            victim = a
+            if riding.carries(a) and rs.opt("mount_oa_target") == "rider":
+                victim = riding.rider_of(session, a)     # DND-36: the attacker's choice
+            if not rs.sees(session, r, victim):
                 continue
-            if riding.rides_on(r, a) or riding.rider_id(a) == r.id:
-                continue
-            if not self._oa_allowed(session, r, a):
-                continue
-            w, reach = self._oa_weapon(r)
-            if w is None:
-                continue
-            rb = r.body()
-            # cheap test first: far beyond its reach (in cells, with room for the largest footprints) at both ends
-            lim = int(reach / cell) + 5
-            if max(abs(rb.x - here[0]), abs(rb.y - here[1])) > lim and max(abs(rb.x - there[0]), abs(rb.y - there[1])) > lim:
-                continue
-            if bh is None:
-                bh, bt = a.body().moved(*here), a.body().moved(*there)
-            if in_melee_reach(rb, bh, reach, cell) and not in_melee_reach(rb, bt, reach, cell):
-                a.x, a.y, a.layer = here
-                aerial._carry_rider(session, a)
-                victim = a
-                if riding.carries(a) and self.opt("mount_oa_target") == "rider":
-                    victim = riding.rider_of(session, a)     # DND-36: the attacker's choice
-                if not self.sees(session, r, victim):
-                    continue
-                if feats.war_caster_spell(self, session, r, victim, before if not any_ else None):
-                    any_ = True       # DND-F14: a cantrip instead of the opportunity attack
-                    if a.dead or a.hp == 0 or a.pos != here:
-                        break
-                    continue
-                try:
-                    plan = self._attack_plan(session, r, victim, w, False)
-                except Illegal:
-                    continue          # e.g. charmed by the mover (DND-54)
-                if not feats.reaction_taken(r, "opportunity_attack", session, f"{victim.name} leaves your reach"):
-                    continue          # the reacting character's choice point (DND-28)
-                plan["kind"] = "reaction"
-                plan["opportunity"] = True
-                r.data["reaction_used"] = True
-                if before is not None and not any_:
-                    before()
-                session.emit({"type": "opportunity_attack", "who": r.id, "target": victim.id, "weapon": w["name"],
-                              "rule": "DND-28", "reach_rule": "AIR-05"})
-                self._resolve_attack(session, r, victim, plan, {})
-                any_ = True
-                if a.dead or a.hp == 0 or a.pos != here or a.data.get("speed_zero_by"):
+            if feats.war_caster_spell(rs, session, r, victim, before if not any_ else None):
+                any_ = True       # DND-F14: a cantrip instead of the opportunity attack
+                if a.dead or a.hp == 0 or a.pos != here:
                     break
-        return any_
-
-    def _oa_allowed(self, session, r: Actor, a: Actor) -> bool:
-        """The reactor's policy (default take, DND-28), Disengage (not against a Sentinel, DND-F37), Mobile
-        (no opportunity attack from a creature it attacked in melee this turn, DND-F27)."""
-        turn = session.state.turn
-        if turn.get("disengaged") and not feats.can_oa_despite_disengage(r):
-            return False
-        if not feats.reaction_taken(r, "opportunity_attack", session, peek=True):
-            return False
-        if a.data.get("feats") and feats.has(a, "mobile") and r.id in turn.get("melee_attacked", ()) \
-                and turn.get("actor") == a.id:
-            return False
-        return True
-
-    def _entering_reach(self, session, a: Actor, here, there) -> bool:
-        """DND-F15 Polearm Master: an opportunity attack when a creature enters its polearm's reach (AIR-05 across
-        layers). Returns True when the mover must stop (hit to 0 HP, speed 0 by Sentinel, knocked down)."""
-        cell = session.world.cell_m
-        for r in list(session.state.actors.values()):
-            if r.id == a.id or not r.data.get("feats") or not feats.has(r, "polearm_master") or not self.hostile(r, a):
                 continue
-            if r.dead or self.incapacitated(r) or r.data["reaction_used"] \
-                    or not feats.reaction_taken(r, "polearm_master", session, peek=True):
-                continue
-            ws = [w for w in r.data["weapons"] if w["name"] in feats.POLEARMS and self.is_melee(w)]
-            if not ws:
-                continue
-            w = ws[0]
-            reach = self.melee_reach(r, w)
-            rb = r.body()
-            if in_melee_reach(rb, a.body().moved(*there), reach, cell) and not in_melee_reach(rb, a.body().moved(*here), reach, cell):
-                if not feats.reaction_taken(r, "polearm_master", session, f"{a.name} enters your reach"):
-                    continue          # the reacting character's choice point (DND-F15)
-                a.x, a.y, a.layer = there
-                aerial._carry_rider(session, a)
-                plan = feats.reaction_plan(self, session, r, a, w, opportunity=True) if self.sees(session, r, a) else None
-                if plan is None:
-                    continue
-                r.data["reaction_used"] = True
-                session.emit({"type": "opportunity_attack", "who": r.id, "target": a.id, "weapon": w["name"],
-                              "rule": "DND-F15", "reach_rule": "AIR-05", "trigger": "entered reach"})
-                self._resolve_attack(session, r, a, plan, {})
-                if a.dead or a.hp == 0 or a.data.get("speed_zero_by") or a.has("prone"):
-                    return True
-        return False
-
-    def geom(self, session, a: Actor) -> Body:
-        """A rider occupies its mount's footprint (it reaches and is reached from any side of it, DND-36)."""
-        if riding.rides(a):
-            mt = riding.mount_of(session, a)
-            return Body(mt.x, mt.y, mt.layer, mt.footprint, max(mt.height_layers, a.height_layers), a.eye_m)
-        return a.body()
-
-    def _oa_weapon(self, r: Actor):
-        """The melee weapon with the longest reach, and that reach (None, 0 without a melee weapon)."""
-        best, reach = None, 0.0
-        for w in r.data["weapons"]:
-            if self.is_melee(w):
-                rr = self.melee_reach(r, w)
-                if best is None or rr > reach:
-                    best, reach = w, rr
-        return best, reach
-
-    # -- attack --------------------------------------------------------------------------------------------------
-    def _attack_plan(self, session, a: Actor, t: Actor, w: dict, bonus: bool, reaction=False) -> dict:
-        if t.id == a.id:
-            raise Illegal(f"{a.name} cannot attack itself", "DND-16", "target")
-        if t.id in a.conditions.get("charmed", []):
-            raise Illegal(f"{a.name} is charmed by {t.name} and cannot attack it", "DND-54", "target")
-        cell = session.world.cell_m
-        ab, tb = self.geom(session, a), self.geom(session, t)
-        dist = distance_m(ab, tb, cell)
-        melee = self.is_melee(w)
-        thrown = False
-        if melee and not in_melee_reach(ab, tb, self.melee_reach(a, w), cell):
-            if "thrown" in w["properties"] and w["range"]:
-                melee, thrown = False, True
-            else:
-                lay = abs(a.layer - t.layer)
-                raise Illegal(f"{t.name} is out of reach of {a.name}'s {w['name']} ({dist:.1f} m away, {lay} layer"
-                              f"{'s' if lay != 1 else ''} apart; reach {self.melee_reach(a, w):g} m)", "AIR-05", "target")
-        if not melee:
-            lo, hi = w["range"]
-            if dist > hi + 1e-9:
-                raise Illegal(f"{t.name} is {dist:.1f} m away, beyond the {w['name']}'s long range of {hi:g} m", "AIR-03", "target")
-            if a.data["underwater"] and dist > lo + 1e-9:
-                raise Illegal(f"underwater a ranged attack beyond normal range ({lo:g} m) misses", "DND-37", "target")
-        cov = self.cover(session, a, t)
-        if cov.level == "total":
-            raise Illegal(f"{t.name} has total cover from {a.name}: no line of sight", "DND-32", "target")
-        level, by = cov.level, None
-        if level == "none" and self.opt("creatures_give_cover"):
-            by = creature_between(self, session, a, t)
-            if by:
-                level = "half"          # DND-32 (the document: "inna istota", another creature, is half cover)
-        plan = {"target": t.id, "weapon": w, "melee": melee, "thrown": thrown, "distance_m": round(dist, 3),
-                "cover": level, "blocked_fraction": cov.blocked_fraction, "kind": "bonus" if bonus else "action"}
-        if by:
-            plan["cover_by"] = by
-        if a.data.get("feats"):
-            ig = feats.cover_ignored(a, plan)     # DND-F30: the same sight line; half/three-quarters do not count
-            if ig:
-                plan["cover_ignored"] = {"cover": level, "feat": ig, "rule": feats.FEAT_ID[ig]}
-                plan["cover"] = "none"
-        return plan
-
-    def _use_attack(self, session, a):
-        turn = session.state.turn
-        if turn["attacks_left"] > 0:
-            turn["attacks_left"] -= 1
-        else:
-            turn["action"] = True
-            turn["attacks_left"] = a.data["attacks"] - 1
-
-    def attack_sources(self, session, a: Actor, t: Actor, plan) -> tuple[list, list]:
-        """Advantage and disadvantage sources (rule IDs): the named functions on the hook
-        ``engine.rules.dnd5e.advantage.ATTACK_SOURCES``."""
-        adv, dis = advantage.attack_sources(self, session, a, t, plan)
-        if a.data.get("feats") or t.data.get("feats"):
-            adv, dis, used = feats.drop_sources(self, session, a, t, plan, adv, dis)
-            for f in used:
-                plan.setdefault("feats_used", []).append(f)
-            adv += feats.extra_advantage(self, session, a, t, plan)
-        return adv, dis
-
-    def attack_bonus(self, a: Actor, w: dict, melee: bool) -> int:
-        if "to_hit" in w:
-            return int(w["to_hit"])
-        return self._dmg_mod(a, w, melee) + (a.data["prof"] if gear.proficient_weapon(a, w) else 0)   # gear.py
-
-    def _dmg_mod(self, a, w, melee):
-        s, d = self.ab(a, "str"), self.ab(a, "dex")
-        if "finesse" in w["properties"]:
-            return max(s, d)
-        if "ranged" in w["properties"]:
-            return d
-        return s
-
-    def _attacker_choices(self, session, a, t, w, plan, act, r, bonus, ac) -> dict:
-        """The attacker's own choice points: before the d20 (``r`` None) the power attack (DND-F16 / DND-F30);
-        after it, seen, a luck point (DND-F32) and a manoeuvre (DND-F01). Returns the action with the answers."""
-        out = dict(act)
-        if r is None:
-            if feats.power_attack_feat(self, a, w, plan["melee"]):
-                out["power_attack"] = choose(session, "power_attack", a.id,
-                                             {True: "-5 to hit, +10 damage", False: f"+{bonus} to hit, normal damage"},
-                                             bool(act.get("power_attack")), rule="DND-F16" if plan["melee"] else "DND-F30",
-                                             role="attacker", question=f"{a.name} attacks {t.name} (AC {ac}) with {w['name']}")
-            return out
-        seen = f"{a.name} rolled {r} on the d20 ({r} + {bonus} = {r + bonus} vs AC {ac})"
-        if feats.has(a, "lucky") and a.data.get("luck", 0) > 0:
-            out["lucky"] = choose(session, "lucky", a.id, {True: f"spend a luck point ({a.data['luck']} left): one more "
-                                                                 "d20, the higher kept", False: "keep the roll"},
-                                  bool(act.get("lucky")), rule="DND-F32", role="attacker", question=seen)
-        known = [m for m in a.data.get("manoeuvres", ()) if m == "precision" or self.is_melee(w) or "ranged" in w["properties"]]
-        if known and a.data.get("superiority", 0) > 0:
-            what = {"trip": "on a hit: + the die to damage, Strength save or prone", "pushing": "on a hit: + the die to "
-                    "damage, Strength save or pushed 4.5 m", "precision": "+ the die (d6) to this attack roll"}
-            m = choose(session, "manoeuvre", a.id, {None: "keep the superiority die", **{k: what[k] for k in known}},
-                       act.get("manoeuvre"), rule="DND-F01", role="attacker", question=seen)
-            if m is not None:
-                out["manoeuvre"] = m
-        return out
-
-    def _resolve_attack(self, session, a: Actor, t: Actor, plan, act) -> None:
-        w = plan["weapon"]
-        if "cover" not in plan:
-            p2 = self._attack_plan(session, a, t, w, False)
-            p2["kind"] = plan.get("kind", "action")
-            plan = p2
-        if riding.carries(t):
-            t, plan = feats.mounted_redirect(self, session, a, t, plan)     # DND-F12: the rider takes it
-        adv, dis = self.attack_sources(session, a, t, plan)
-        cover_bonus = {"half": 2, "three-quarters": 5}.get(plan["cover"], 0)
-        ac = t.data["ac"] + cover_bonus
-        bonus = self.attack_bonus(a, w, plan["melee"])
-        own = plan.get("kind", "action") in ("action", "bonus") and (session._act or {}).get("actor") == a.id
-        if own:                                    # the attacker's choice points (engine/rules/choices.py)
-            act = self._attacker_choices(session, a, t, w, plan, act, None, bonus, ac)
-        mods = feats.attack_mods(self, session, a, t, plan, act)
-        bonus += sum(m["to_hit"] for m in mods)
-        r = self.d20(session, "attack", a.id, bool(adv), bool(dis), "DND-16", f"{w['name']} against {t.name}")
-        if own:
-            act = self._attacker_choices(session, a, t, w, plan, act, r, bonus, ac)
-        luck = None
-        if act.get("lucky"):                       # DND-F32: one more d20, the player picks (the better one)
-            a.data["luck"] -= 1
-            (luck,) = session.roll("luck", 20, who=a.id, rule="DND-F32", purpose="Lucky: an extra d20 on the attack")
-            r = max(r, luck)
-        total = r + bonus
-        crit = r == 20
-        hit = crit or (r != 1 and total >= ac)
-        sup = None
-        if act.get("manoeuvre"):
-            sup = feats.superiority_die(session, a, act["manoeuvre"])    # DND-F01
-            if act["manoeuvre"] == "precision":
-                total += sup
-                hit = crit or (r != 1 and total >= ac)
-        if hit and t.data.get("feats"):
-            r2 = feats.lucky_defence(self, session, t, r)      # DND-F32: its own d20 against the attack
-            if r2 != r:
-                r = r2
-                total = r + bonus
-                crit = r == 20
-                hit = crit or (r != 1 and total >= ac)
-        dd_ac = None
-        if hit and t.data.get("feats"):
-            dd_ac = feats.defensive_duelist(self, session, a, t, plan, r, total, ac, hit, crit)
-            if dd_ac is not None:
-                ac, hit = dd_ac, False
-        near = engaged(a.body(), t.body())
-        if hit and near and (t.has("unconscious") or t.has("paralyzed")):
-            crit = True                           # DND-41 / DND-51
-        ev = {"type": "attack", "who": a.id, "target": t.id, "weapon": w["name"], "roll": r, "bonus": bonus,
-              "total": total, "ac": t.data["ac"], "cover": plan["cover"], "cover_bonus": cover_bonus,
-              "hit": hit, "critical": crit and hit, "advantage": [s for s, _ in adv], "disadvantage": [s for s, _ in dis],
-              "rules": sorted({rid for _, rid in adv + dis} | {"DND-16", "DND-32", "AIR-17"}),
-              "melee": plan["melee"], "kind": plan.get("kind", "action")}
-        if plan.get("cover_by"):
-            ev["cover_by"] = plan["cover_by"]
-        if plan.get("cover_ignored") or mods or luck is not None or plan.get("feats_used") or plan.get("bonus_from"):
-            fu = sorted(set(plan.get("feats_used", []) + [m["feat"] for m in mods]
-                            + ([plan["cover_ignored"]["feat"]] if plan.get("cover_ignored") else [])
-                            + (["lucky"] if luck is not None else [])
-                            + ([plan["bonus_from"]] if plan.get("bonus_from") not in (None, "two_weapon") else [])))
-            ev["feats"] = fu
-            ev["rules"] = sorted(set(ev["rules"]) | {feats.FEAT_ID[f] for f in fu})
-            if plan.get("cover_ignored"):
-                ev["cover_ignored"] = plan["cover_ignored"]
-            if mods:
-                ev["modifiers"] = mods
-            if luck is not None:
-                ev["luck"] = luck
-        if plan.get("bonus_from"):
-            ev["bonus_from"] = plan["bonus_from"]
-        if plan["melee"]:
-            ev["reach_rule"] = "AIR-05"
-        session.emit(ev)
-        if a.data["hidden"] is not None and not (not hit and not plan["melee"] and feats.has(a, "skulker")):
-            # DND-26: attacking reveals the attacker (DND-F09 Skulker: not a missed ranged attack)
-            a.data["hidden"] = None
-            session.emit({"type": "revealed", "who": a.id, "reason": "attacked", "rule": "DND-26"})
-        help_ = session.state.data.get("help", [])
-        for h in help_:
-            if h["ally"] == a.id and h["target"] == t.id:
-                help_.remove(h)
-                break
-        if not hit:
-            feats.after_attack(self, session, a, t, plan, False, False, False)
-            return
-        n, s = dice_spec(w["damage"])
-        if crit:
-            n *= 2
-        rolls = session.roll("damage", s, n, who=a.id, rule="DND-16") if n else []
-        if session.state.turn.get("elemental_adept") == w["type"] and plan.get("kind") == "spell":
-            rolls = feats.adept_dice(rolls, True)          # DND-F02: 1s count as 2
-        if own and n and plan["melee"] and feats.has(a, "savage_attacker") and not session.state.turn.get("savage_used"):
-            sv = choose(session, "savage", a.id, {True: "reroll the damage dice, keep the higher (Savage Attacker)",
-                                                  False: f"keep {sum(rolls)}"}, bool(act.get("savage")),
-                        rule="DND-F06", role="attacker", question=f"{a.name} rolled {sum(rolls)} damage ({w['damage']})")
-            act = {**act, "savage": sv}
-        if act.get("savage") and n:                # DND-F06: reroll the weapon's damage dice once a turn, keep either
-            session.state.turn["savage_used"] = True
-            again = session.roll("savage", s, n, who=a.id, rule="DND-F06", purpose="Savage Attacker: the damage rerolled")
-            keep = again if sum(again) > sum(rolls) else rolls
-            session.emit({"type": "feat", "who": a.id, "feat": "savage_attacker", "rule": "DND-F06",
-                          "first": sum(rolls), "second": sum(again), "kept": sum(keep)})
-            rolls = keep
-        dmod = self._dmg_mod(a, w, plan["melee"]) + int(w.get("damage_bonus", 0))
-        if plan.get("kind") == "bonus" and dmod > 0 and not plan.get("bonus_from"):
-            dmod = 0                               # DND-29: no ability modifier unless negative (not a feat's attack)
-        dmod += sum(m["damage"] for m in mods)
-        if sup is not None and act["manoeuvre"] in ("trip", "pushing"):
-            dmod += sup
-        amount = max(0, sum(rolls) + dmod)
-        extra = []
-        if a.data["sneak_attack"] and self._sneak_ok(session, a, t, w, plan, adv, dis):
-            k = (a.data["level"] + 1) // 2
-            sr = session.roll("sneak_attack", 6, k * (2 if crit else 1), who=a.id, rule="DND-38")
-            amount += sum(sr)
-            a.data["sneak_round"] = session.state.round
-            extra.append("sneak attack")
-        was_up = t.hp > 0
-        self.apply_damage(session, t, amount, w["type"], a.id, "DND-16", critical=crit,
-                          knock_out=bool(act.get("knock_out")) and plan["melee"])
-        feats.after_attack(self, session, a, t, plan, True, crit, was_up and (t.dead or t.hp == 0))
-        if sup is not None and act["manoeuvre"] in ("trip", "pushing") and not t.dead:
-            feats.manoeuvre_effect(self, session, a, t, act["manoeuvre"])
-        feats.sentinel_hit(self, session, a, t, plan)
-        aerial.check_grounded(session, t)
-        if t.flying and not t.dead and self.opt("fall_roll_on") == "hit":
-            aerial.fall_roll(session, t)           # AIR-11: every hit against a flyer
-
-    def _sneak_ok(self, session, a, t, w, plan, adv, dis) -> bool:
-        if a.data["sneak_round"] == session.state.round:
-            return False
-        if not ("finesse" in w["properties"] or not plan["melee"]):
-            return False
-        if adv and not dis:
-            return True
-        if dis:
-            return False
-        for o in session.state.actors.values():
-            if o.id not in (a.id, t.id) and self.hostile(o, t) and not o.dead and not self.incapacitated(o) \
-                    and engaged(o.body(), t.body()):
-                return True
-        return False
-
-    def _readied_triggers(self, session, mover: Actor) -> None:
-        for r in list(session.state.actors.values()):
-            rd = r.data.get("readied")
-            if not rd or r.dead or self.incapacitated(r) or r.data["reaction_used"] or not self.hostile(r, mover):
-                continue
-            if mover.dead or (rd["target"] and rd["target"] != mover.id):
-                continue
-            w = self.weapon(r, rd["weapon"])
             try:
-                plan = self._attack_plan(session, r, mover, w, False)
+                plan = attack_plan(rs, session, r, victim, w, False)
             except Illegal:
+                continue          # e.g. charmed by the mover (DND-54)
+            if not feats.reaction_taken(r, "opportunity_attack", session, f"{victim.name} leaves your reach"):
+                continue          # the reacting character's choice point (DND-28)
+            plan["kind"] = "reaction"
+            plan["opportunity"] = True
+            r.data["reaction_used"] = True
+            if before is not None and not any_:
+                before()
+            session.emit({"type": "opportunity_attack", "who": r.id, "target": victim.id, "weapon": w["name"],
+                          "rule": "DND-28", "reach_rule": "AIR-05"})
+            resolve_attack(rs, session, r, victim, plan, {})
+            any_ = True
+            if a.dead or a.hp == 0 or a.pos != here or a.data.get("speed_zero_by"):
+                break
+    return any_
+
+
+def oa_allowed(rs, session, r: Actor, a: Actor) -> bool:
+    """The reactor's policy (default take, DND-28), Disengage (not against a Sentinel, DND-F37), Mobile
+    (no opportunity attack from a creature it attacked in melee this turn, DND-F27)."""
+    turn = session.state.turn
+    if turn.get("disengaged") and not feats.can_oa_despite_disengage(r):
+        return False
+    if not feats.reaction_taken(r, "opportunity_attack", session, peek=True):
+        return False
+    if a.data.get("feats") and feats.has(a, "mobile") and r.id in turn.get("melee_attacked", ()) \
+            and turn.get("actor") == a.id:
+        return False
+    return True
+
+
+def entering_reach(rs, session, a: Actor, here, there) -> bool:
+    """DND-F15 Polearm Master: an opportunity attack when a creature enters its polearm's reach (AIR-05 across
+    layers). Returns True when the mover must stop (hit to 0 HP, speed 0 by Sentinel, knocked down)."""
+    cell = session.world.cell_m
+    for r in list(session.state.actors.values()):
+        if r.id == a.id or not r.data.get("feats") or not feats.has(r, "polearm_master") or not conditions.hostile(rs, r, a):
+            continue
+        if r.dead or conditions.incapacitated(rs, r) or r.data["reaction_used"] \
+                or not feats.reaction_taken(r, "polearm_master", session, peek=True):
+            continue
+        ws = [w for w in r.data["weapons"] if w["name"] in feats.POLEARMS and rs.is_melee(w)]
+        if not ws:
+            continue
+        w = ws[0]
+        reach = rs.melee_reach(r, w)
+        rb = r.body()
+        if in_melee_reach(rb, a.body().moved(*there), reach, cell) and not in_melee_reach(rb, a.body().moved(*here), reach, cell):
+            if not feats.reaction_taken(r, "polearm_master", session, f"{a.name} enters your reach"):
+                continue          # the reacting character's choice point (DND-F15)
+            a.x, a.y, a.layer = there
+            aerial._carry_rider(session, a)
+            plan = feats.reaction_plan(rs, session, r, a, w, opportunity=True) if rs.sees(session, r, a) else None
+            if plan is None:
                 continue
             r.data["reaction_used"] = True
-            r.data["readied"] = None
-            session.emit({"type": "readied_action", "who": r.id, "target": mover.id, "weapon": w["name"], "rule": "DND-20"})
-            plan["kind"] = "reaction"
-            self._resolve_attack(session, r, mover, plan, {})
+            session.emit({"type": "opportunity_attack", "who": r.id, "target": a.id, "weapon": w["name"],
+                          "rule": "DND-F15", "reach_rule": "AIR-05", "trigger": "entered reach"})
+            resolve_attack(rs, session, r, a, plan, {})
+            if a.dead or a.hp == 0 or a.data.get("speed_zero_by") or a.has("prone"):
+                return True
+    return False
 
-    def _would_provoke(self, session, a, path) -> list:
-        cell = session.world.cell_m
-        out = []
-        for r in session.state.actors.values():
-            if r.id == a.id or not self.hostile(r, a) or r.dead or self.incapacitated(r) or r.data["reaction_used"]:
-                continue
-            if not self._oa_allowed(session, r, a):
-                continue
-            melee = [w for w in r.data["weapons"] if self.is_melee(w)]
-            if not melee:
-                continue
-            reach = max(self.melee_reach(r, w) for w in melee)
-            for p, q in itertools.pairwise(path):
-                if in_melee_reach(r.body(), a.body().moved(*p), reach, cell) and not in_melee_reach(r.body(), a.body().moved(*q), reach, cell):
-                    out.append(r.id)
-                    break
+
+def geom(rs, session, a: Actor) -> Body:
+    """A rider occupies its mount's footprint (it reaches and is reached from any side of it, DND-36)."""
+    if riding.rides(a):
+        mt = riding.mount_of(session, a)
+        return Body(mt.x, mt.y, mt.layer, mt.footprint, max(mt.height_layers, a.height_layers), a.eye_m)
+    return a.body()
+
+
+def oa_weapon(rs, r: Actor):
+    """The melee weapon with the longest reach, and that reach (None, 0 without a melee weapon)."""
+    best, reach = None, 0.0
+    for w in r.data["weapons"]:
+        if rs.is_melee(w):
+            rr = rs.melee_reach(r, w)
+            if best is None or rr > reach:
+                best, reach = w, rr
+    return best, reach
+
+
+# -- attack --------------------------------------------------------------------------------------------------
+def attack_plan(rs, session, a: Actor, t: Actor, w: dict, bonus: bool, reaction=False) -> dict:
+    if t.id == a.id:
+        raise Illegal(f"{a.name} cannot attack itself", "DND-16", "target")
+    if t.id in a.conditions.get("charmed", []):
+        raise Illegal(f"{a.name} is charmed by {t.name} and cannot attack it", "DND-54", "target")
+    cell = session.world.cell_m
+    ab, tb = geom(rs, session, a), geom(rs, session, t)
+    dist = distance_m(ab, tb, cell)
+    melee = rs.is_melee(w)
+    thrown = False
+    if melee and not in_melee_reach(ab, tb, rs.melee_reach(a, w), cell):
+        if "thrown" in w["properties"] and w["range"]:
+            melee, thrown = False, True
+        else:
+            lay = abs(a.layer - t.layer)
+            raise Illegal(f"{t.name} is out of reach of {a.name}'s {w['name']} ({dist:.1f} m away, {lay} layer"
+                          f"{'s' if lay != 1 else ''} apart; reach {rs.melee_reach(a, w):g} m)", "AIR-05", "target")
+    if not melee:
+        lo, hi = w["range"]
+        if dist > hi + 1e-9:
+            raise Illegal(f"{t.name} is {dist:.1f} m away, beyond the {w['name']}'s long range of {hi:g} m", "AIR-03", "target")
+        if a.data["underwater"] and dist > lo + 1e-9:
+            raise Illegal(f"underwater a ranged attack beyond normal range ({lo:g} m) misses", "DND-37", "target")
+    cov = cover(rs, session, a, t)
+    if cov.level == "total":
+        raise Illegal(f"{t.name} has total cover from {a.name}: no line of sight", "DND-32", "target")
+    level, by = cov.level, None
+    if level == "none" and rs.opt("creatures_give_cover"):
+        by = creature_between(rs, session, a, t)
+        if by:
+            level = "half"          # DND-32 (the document: "inna istota", another creature, is half cover)
+    plan = {"target": t.id, "weapon": w, "melee": melee, "thrown": thrown, "distance_m": round(dist, 3),
+            "cover": level, "blocked_fraction": cov.blocked_fraction, "kind": "bonus" if bonus else "action"}
+    if by:
+        plan["cover_by"] = by
+    if a.data.get("feats"):
+        ig = feats.cover_ignored(a, plan)     # DND-F30: the same sight line; half/three-quarters do not count
+        if ig:
+            plan["cover_ignored"] = {"cover": level, "feat": ig, "rule": feats.FEAT_ID[ig]}
+            plan["cover"] = "none"
+    return plan
+
+
+def use_attack(rs, session, a):
+    turn = session.state.turn
+    if turn["attacks_left"] > 0:
+        turn["attacks_left"] -= 1
+    else:
+        turn["action"] = True
+        turn["attacks_left"] = a.data["attacks"] - 1
+
+
+def attack_sources(rs, session, a: Actor, t: Actor, plan) -> tuple[list, list]:
+    """Advantage and disadvantage sources (rule IDs): the named functions on the hook
+    ``engine.rules.dnd5e.advantage.ATTACK_SOURCES``."""
+    adv, dis = advantage.attack_sources(rs, session, a, t, plan)
+    if a.data.get("feats") or t.data.get("feats"):
+        adv, dis, used = feats.drop_sources(rs, session, a, t, plan, adv, dis)
+        for f in used:
+            plan.setdefault("feats_used", []).append(f)
+        adv += feats.extra_advantage(rs, session, a, t, plan)
+    return adv, dis
+
+
+def attack_bonus(rs, a: Actor, w: dict, melee: bool) -> int:
+    if "to_hit" in w:
+        return int(w["to_hit"])
+    return dmg_mod(rs, a, w, melee) + (a.data["prof"] if gear.proficient_weapon(a, w) else 0)   # gear.py
+
+
+def dmg_mod(rs, a, w, melee):
+    s, d = conditions.ab(rs, a, "str"), conditions.ab(rs, a, "dex")
+    if "finesse" in w["properties"]:
+        return max(s, d)
+    if "ranged" in w["properties"]:
+        return d
+    return s
+
+
+def attacker_choices(rs, session, a, t, w, plan, act, r, bonus, ac) -> dict:
+    """The attacker's own choice points: before the d20 (``r`` None) the power attack (DND-F16 / DND-F30);
+    after it, seen, a luck point (DND-F32) and a manoeuvre (DND-F01). Returns the action with the answers."""
+    out = dict(act)
+    if r is None:
+        if feats.power_attack_feat(rs, a, w, plan["melee"]):
+            out["power_attack"] = choose(session, "power_attack", a.id,
+                                         {True: "-5 to hit, +10 damage", False: f"+{bonus} to hit, normal damage"},
+                                         bool(act.get("power_attack")), rule="DND-F16" if plan["melee"] else "DND-F30",
+                                         role="attacker", question=f"{a.name} attacks {t.name} (AC {ac}) with {w['name']}")
         return out
+    seen = f"{a.name} rolled {r} on the d20 ({r} + {bonus} = {r + bonus} vs AC {ac})"
+    if feats.has(a, "lucky") and a.data.get("luck", 0) > 0:
+        out["lucky"] = choose(session, "lucky", a.id, {True: f"spend a luck point ({a.data['luck']} left): one more "
+                                                             "d20, the higher kept", False: "keep the roll"},
+                              bool(act.get("lucky")), rule="DND-F32", role="attacker", question=seen)
+    known = [m for m in a.data.get("manoeuvres", ()) if m == "precision" or rs.is_melee(w) or "ranged" in w["properties"]]
+    if known and a.data.get("superiority", 0) > 0:
+        what = {"trip": "on a hit: + the die to damage, Strength save or prone", "pushing": "on a hit: + the die to "
+                "damage, Strength save or pushed 4.5 m", "precision": "+ the die (d6) to this attack roll"}
+        m = choose(session, "manoeuvre", a.id, {None: "keep the superiority die", **{k: what[k] for k in known}},
+                   act.get("manoeuvre"), rule="DND-F01", role="attacker", question=seen)
+        if m is not None:
+            out["manoeuvre"] = m
+    return out
+
+
+def resolve_attack(rs, session, a: Actor, t: Actor, plan, act) -> None:
+    w = plan["weapon"]
+    if "cover" not in plan:
+        p2 = attack_plan(rs, session, a, t, w, False)
+        p2["kind"] = plan.get("kind", "action")
+        plan = p2
+    if riding.carries(t):
+        t, plan = feats.mounted_redirect(rs, session, a, t, plan)     # DND-F12: the rider takes it
+    adv, dis = attack_sources(rs, session, a, t, plan)
+    cover_bonus = {"half": 2, "three-quarters": 5}.get(plan["cover"], 0)
+    ac = t.data["ac"] + cover_bonus
+    bonus = attack_bonus(rs, a, w, plan["melee"])
+    own = plan.get("kind", "action") in ("action", "bonus") and (session._act or {}).get("actor") == a.id
+    if own:                                    # the attacker's choice points (engine/rules/choices.py)
+        act = attacker_choices(rs, session, a, t, w, plan, act, None, bonus, ac)
+    mods = feats.attack_mods(rs, session, a, t, plan, act)
+    bonus += sum(m["to_hit"] for m in mods)
+    r = conditions.d20(rs, session, "attack", a.id, bool(adv), bool(dis), "DND-16", f"{w['name']} against {t.name}")
+    if own:
+        act = attacker_choices(rs, session, a, t, w, plan, act, r, bonus, ac)
+    luck = None
+    if act.get("lucky"):                       # DND-F32: one more d20, the player picks (the better one)
+        a.data["luck"] -= 1
+        (luck,) = session.roll("luck", 20, who=a.id, rule="DND-F32", purpose="Lucky: an extra d20 on the attack")
+        r = max(r, luck)
+    total = r + bonus
+    crit = r == 20
+    hit = crit or (r != 1 and total >= ac)
+    sup = None
+    if act.get("manoeuvre"):
+        sup = feats.superiority_die(session, a, act["manoeuvre"])    # DND-F01
+        if act["manoeuvre"] == "precision":
+            total += sup
+            hit = crit or (r != 1 and total >= ac)
+    if hit and t.data.get("feats"):
+        r2 = feats.lucky_defence(rs, session, t, r)      # DND-F32: its own d20 against the attack
+        if r2 != r:
+            r = r2
+            total = r + bonus
+            crit = r == 20
+            hit = crit or (r != 1 and total >= ac)
+    dd_ac = None
+    if hit and t.data.get("feats"):
+        dd_ac = feats.defensive_duelist(rs, session, a, t, plan, r, total, ac, hit, crit)
+        if dd_ac is not None:
+            ac, hit = dd_ac, False
+    near = engaged(a.body(), t.body())
+    if hit and near and (t.has("unconscious") or t.has("paralyzed")):
+        crit = True                           # DND-41 / DND-51
+    ev = {"type": "attack", "who": a.id, "target": t.id, "weapon": w["name"], "roll": r, "bonus": bonus,
+          "total": total, "ac": t.data["ac"], "cover": plan["cover"], "cover_bonus": cover_bonus,
+          "hit": hit, "critical": crit and hit, "advantage": [s for s, _ in adv], "disadvantage": [s for s, _ in dis],
+          "rules": sorted({rid for _, rid in adv + dis} | {"DND-16", "DND-32", "AIR-17"}),
+          "melee": plan["melee"], "kind": plan.get("kind", "action")}
+    if plan.get("cover_by"):
+        ev["cover_by"] = plan["cover_by"]
+    if plan.get("cover_ignored") or mods or luck is not None or plan.get("feats_used") or plan.get("bonus_from"):
+        fu = sorted(set(plan.get("feats_used", []) + [m["feat"] for m in mods]
+                        + ([plan["cover_ignored"]["feat"]] if plan.get("cover_ignored") else [])
+                        + (["lucky"] if luck is not None else [])
+                        + ([plan["bonus_from"]] if plan.get("bonus_from") not in (None, "two_weapon") else [])))
+        ev["feats"] = fu
+        ev["rules"] = sorted(set(ev["rules"]) | {feats.FEAT_ID[f] for f in fu})
+        if plan.get("cover_ignored"):
+            ev["cover_ignored"] = plan["cover_ignored"]
+        if mods:
+            ev["modifiers"] = mods
+        if luck is not None:
+            ev["luck"] = luck
+    if plan.get("bonus_from"):
+        ev["bonus_from"] = plan["bonus_from"]
+    if plan["melee"]:
+        ev["reach_rule"] = "AIR-05"
+    session.emit(ev)
+    if a.data["hidden"] is not None and not (not hit and not plan["melee"] and feats.has(a, "skulker")):
+        # DND-26: attacking reveals the attacker (DND-F09 Skulker: not a missed ranged attack)
+        a.data["hidden"] = None
+        session.emit({"type": "revealed", "who": a.id, "reason": "attacked", "rule": "DND-26"})
+    help_ = session.state.data.get("help", [])
+    for h in help_:
+        if h["ally"] == a.id and h["target"] == t.id:
+            help_.remove(h)
+            break
+    if not hit:
+        feats.after_attack(rs, session, a, t, plan, False, False, False)
+        return
+    n, s = dice_spec(w["damage"])
+    if crit:
+        n *= 2
+    rolls = session.roll("damage", s, n, who=a.id, rule="DND-16") if n else []
+    if session.state.turn.get("elemental_adept") == w["type"] and plan.get("kind") == "spell":
+        rolls = feats.adept_dice(rolls, True)          # DND-F02: 1s count as 2
+    if own and n and plan["melee"] and feats.has(a, "savage_attacker") and not session.state.turn.get("savage_used"):
+        sv = choose(session, "savage", a.id, {True: "reroll the damage dice, keep the higher (Savage Attacker)",
+                                              False: f"keep {sum(rolls)}"}, bool(act.get("savage")),
+                    rule="DND-F06", role="attacker", question=f"{a.name} rolled {sum(rolls)} damage ({w['damage']})")
+        act = {**act, "savage": sv}
+    if act.get("savage") and n:                # DND-F06: reroll the weapon's damage dice once a turn, keep either
+        session.state.turn["savage_used"] = True
+        again = session.roll("savage", s, n, who=a.id, rule="DND-F06", purpose="Savage Attacker: the damage rerolled")
+        keep = again if sum(again) > sum(rolls) else rolls
+        session.emit({"type": "feat", "who": a.id, "feat": "savage_attacker", "rule": "DND-F06",
+                      "first": sum(rolls), "second": sum(again), "kept": sum(keep)})
+        rolls = keep
+    dmod = dmg_mod(rs, a, w, plan["melee"]) + int(w.get("damage_bonus", 0))
+    if plan.get("kind") == "bonus" and dmod > 0 and not plan.get("bonus_from"):
+        dmod = 0                               # DND-29: no ability modifier unless negative (not a feat's attack)
+    dmod += sum(m["damage"] for m in mods)
+    if sup is not None and act["manoeuvre"] in ("trip", "pushing"):
+        dmod += sup
+    amount = max(0, sum(rolls) + dmod)
+    extra = []
+    if a.data["sneak_attack"] and sneak_ok(rs, session, a, t, w, plan, adv, dis):
+        k = (a.data["level"] + 1) // 2
+        sr = session.roll("sneak_attack", 6, k * (2 if crit else 1), who=a.id, rule="DND-38")
+        amount += sum(sr)
+        a.data["sneak_round"] = session.state.round
+        extra.append("sneak attack")
+    was_up = t.hp > 0
+    rs.apply_damage(session, t, amount, w["type"], a.id, "DND-16", critical=crit,
+                      knock_out=bool(act.get("knock_out")) and plan["melee"])
+    feats.after_attack(rs, session, a, t, plan, True, crit, was_up and (t.dead or t.hp == 0))
+    if sup is not None and act["manoeuvre"] in ("trip", "pushing") and not t.dead:
+        feats.manoeuvre_effect(rs, session, a, t, act["manoeuvre"])
+    feats.sentinel_hit(rs, session, a, t, plan)
+    aerial.check_grounded(session, t)
+    if t.flying and not t.dead and rs.opt("fall_roll_on") == "hit":
+        aerial.fall_roll(session, t)           # AIR-11: every hit against a flyer
+
+
+def sneak_ok(rs, session, a, t, w, plan, adv, dis) -> bool:
+    if a.data["sneak_round"] == session.state.round:
+        return False
+    if not ("finesse" in w["properties"] or not plan["melee"]):
+        return False
+    if adv and not dis:
+        return True
+    if dis:
+        return False
+    for o in session.state.actors.values():
+        if o.id not in (a.id, t.id) and conditions.hostile(rs, o, t) and not o.dead and not conditions.incapacitated(rs, o) \
+                and engaged(o.body(), t.body()):
+            return True
+    return False
+
+
+def readied_triggers(rs, session, mover: Actor) -> None:
+    for r in list(session.state.actors.values()):
+        rd = r.data.get("readied")
+        if not rd or r.dead or conditions.incapacitated(rs, r) or r.data["reaction_used"] or not conditions.hostile(rs, r, mover):
+            continue
+        if mover.dead or (rd["target"] and rd["target"] != mover.id):
+            continue
+        w = weapon(rs, r, rd["weapon"])
+        try:
+            plan = attack_plan(rs, session, r, mover, w, False)
+        except Illegal:
+            continue
+        r.data["reaction_used"] = True
+        r.data["readied"] = None
+        session.emit({"type": "readied_action", "who": r.id, "target": mover.id, "weapon": w["name"], "rule": "DND-20"})
+        plan["kind"] = "reaction"
+        resolve_attack(rs, session, r, mover, plan, {})
+
+
+def would_provoke(rs, session, a, path) -> list:
+    cell = session.world.cell_m
+    out = []
+    for r in session.state.actors.values():
+        if r.id == a.id or not conditions.hostile(rs, r, a) or r.dead or conditions.incapacitated(rs, r) or r.data["reaction_used"]:
+            continue
+        if not oa_allowed(rs, session, r, a):
+            continue
+        melee = [w for w in r.data["weapons"] if rs.is_melee(w)]
+        if not melee:
+            continue
+        reach = max(rs.melee_reach(r, w) for w in melee)
+        for p, q in itertools.pairwise(path):
+            if in_melee_reach(r.body(), a.body().moved(*p), reach, cell) and not in_melee_reach(r.body(), a.body().moved(*q), reach, cell):
+                out.append(r.id)
+                break
+    return out
 
 
 def maybe_revealed(rs, session, a: Actor) -> None:
     for o in session.state.actors.values():
-        if rs.hostile(o, a) and not o.dead and not rs.incapacitated(o) and not o.has("blinded"):
-            c = rs.cover(session, o, a)
+        if conditions.hostile(rs, o, a) and not o.dead and not conditions.incapacitated(rs, o) and not o.has("blinded"):
+            c = cover(rs, session, o, a)
             if c.level == "none":
                 a.data["hidden"] = None
                 session.emit({"type": "revealed", "who": a.id, "by": o.id, "reason": "in plain sight", "rule": "DND-23"})
@@ -550,7 +567,7 @@ def area_targets(rs, session, a, sp, point, tid):
                 continue
         # an area reaches what its point of origin can see: not through walls (total cover from the point)
         eye = (point[0] + 0.5, point[1] + 0.5, point[2] + 0.5) if area["shape"] == "sphere" else None
-        if o.id != a.id and rs.cover(session, a, o, eye=eye).level == "total":
+        if o.id != a.id and cover(rs, session, a, o, eye=eye).level == "total":
             continue
         out.append(o.id)
     return out

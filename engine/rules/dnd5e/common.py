@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from engine.rules.core import Actor, Illegal
+
 SKILL_ABILITY = {"athletics": "str", "acrobatics": "dex", "stealth": "dex", "sleight_of_hand": "dex",
                  "perception": "wis", "medicine": "wis", "insight": "wis", "survival": "wis",
                  "investigation": "int", "arcana": "int", "intimidation": "cha", "persuasion": "cha"}
@@ -16,3 +18,15 @@ def mod(score: int) -> int:
 def dice_spec(text: str) -> tuple[int, int]:
     n, _, s = text.partition("d")
     return int(n or 1), int(s)
+
+
+def need_action(rs, a: Actor, session, what: str, rule: str):
+    if session.state.turn["action"]:
+        raise Illegal(f"{a.name} has already used its action this turn; {what} takes an action", rule)
+
+
+def living_target(rs, session, a: Actor, tid: str, key="target") -> Actor:
+    t = session.actor(tid, key)
+    if t.dead:
+        raise Illegal(f"{t.name} is dead", "DND-01", key)
+    return t

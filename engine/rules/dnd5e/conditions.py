@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine.rules.dnd5e import mounts
+from engine.rules.dnd5e import common, mounts
 from engine.rules import riding
 from engine.rules import aerial
 from engine.rules.core import Actor, Illegal
@@ -14,140 +14,145 @@ from engine.rules.dnd5e.data import (
     INCAPACITATING,
     SIZES,
 )
-from engine.rules.mixin import RulesetMixin
 from engine.world.geometry import in_melee_reach
 
 
-class Conditions(RulesetMixin):
-    """D&D 5e conditions, checks and saves (DND-41..54, DND-30 contests) (a mixin of Dnd5e: ``self`` is the ruleset)."""
+# ------------------------------------------------------------------------------------------ helpers
+def ab(rs, a: Actor, k: str) -> int:
+    return mod(a.data["abilities"][k])
 
-    # ------------------------------------------------------------------------------------------ helpers
-    def ab(self, a: Actor, k: str) -> int:
-        return mod(a.data["abilities"][k])
 
-    def tagged(self, a: Actor, tag: str) -> str | None:
-        """The first of the actor's conditions that carries ``tag`` (data.CONDITION_TAGS), or None."""
-        for c in CONDITION_TAGS[tag]:
-            if c in a.conditions:
-                return c
-        return None
+def tagged(rs, a: Actor, tag: str) -> str | None:
+    """The first of the actor's conditions that carries ``tag`` (data.CONDITION_TAGS), or None."""
+    for c in CONDITION_TAGS[tag]:
+        if c in a.conditions:
+            return c
+    return None
 
-    @staticmethod
-    def conditions_tagged(tag: str) -> tuple:
-        return CONDITION_TAGS[tag]
 
-    def incapacitated(self, a: Actor) -> bool:
-        return a.dead or self.tagged(a, "incapacitated") is not None
+def conditions_tagged(tag: str) -> tuple:
+    return CONDITION_TAGS[tag]
 
-    def hostile(self, a: Actor, b: Actor) -> bool:
-        return a.side != b.side
 
-    def speed_zero(self, a: Actor) -> tuple[str, str] | None:
-        c = self.tagged(a, "speed_zero")
+def incapacitated(rs, a: Actor) -> bool:
+    return a.dead or tagged(rs, a, "incapacitated") is not None
+
+
+def hostile(rs, a: Actor, b: Actor) -> bool:
+    return a.side != b.side
+
+
+def speed_zero(rs, a: Actor) -> tuple[str, str] | None:
+    c = tagged(rs, a, "speed_zero")
+    if c:
+        return (c, CONDITION_RULE[c])
+    if a.data.get("speed_zero_by"):
+        return ("stopped by a Sentinel's opportunity attack", "DND-F37")
+    return None
+
+
+# ------------------------------------------------------------------------------------------ conditions
+def add_condition(rs, session, a: Actor, name: str, rule: str, source: str | None = None) -> None:
+    # DND-36: knocked prone while mounted -> Dexterity save DC 10 to stay in the saddle, else fall off prone
+    if name == "prone" and riding.rides(a) and "prone" not in a.conditions and not incapacitated(rs, a) \
+            and saving_throw(rs, session, a, "dex", 10, None, "DND-36", "stay mounted"):
+        return
+    had = name in a.conditions
+    srcs = set(a.conditions.get(name, []))
+    if source:
+        srcs.add(source)
+    a.conditions[name] = sorted(srcs)
+    if not had:
+        session.emit({"type": "condition", "who": a.id, "condition": name, "added": True, "rule": rule,
+                      **({"source": source} if source else {})})
+    if name in INCAPACITATING:
+        # DND-47: a grapple ends when the grappler is incapacitated
+        for o in session.state.actors.values():
+            if a.id in o.conditions.get("grappled", []):
+                release(rs, session, o, a, "DND-47", f"{a.name} is {name}")
+        a.data["dodging"] = False
+    if name == "unconscious" and "prone" not in a.conditions:
+        add_condition(rs, session, a, "prone", "DND-41")    # falls prone
+    if name == "prone" and riding.rides(a):
+        mounts.fall_off_mount(rs, session, a, "DND-36")
+    if name == "prone" and riding.carries(a):
+        rider = riding.rider_of(session, a)
+        mounts.mount_fell(rs, session, rider, a)
+    aerial.check_grounded(session, a)
+
+
+def remove_condition(rs, session, a: Actor, name: str, rule: str) -> None:
+    if name in a.conditions:
+        a.conditions.pop(name)
+        session.emit({"type": "condition", "who": a.id, "condition": name, "added": False, "rule": rule})
+
+
+# ------------------------------------------------------------------------------------------ checks and saves
+def d20(rs, session, name, who, adv: bool, dis: bool, rule: str, purpose: str) -> int:
+    if adv and not dis:
+        rs = session.roll(name, 20, 2, who=who, rule=rule, purpose=purpose + " (advantage)")
+        return max(rs)
+    if dis and not adv:
+        rs = session.roll(name, 20, 2, who=who, rule=rule, purpose=purpose + " (disadvantage)")
+        return min(rs)
+    return session.roll(name, 20, 1, who=who, rule=rule, purpose=purpose)[0]
+
+
+def saving_throw(rs, session, a: Actor, ability: str, dc: int, source_actor, rule: str, purpose: str,
+                 cover_level: str = "none", advantage: str | None = None) -> bool:
+    """``advantage``: a reason the caller gives (Dungeon Delver against a trap, DND-F05)."""
+    if ability in ("str", "dex"):
+        c = tagged(rs, a, "auto_fail_str_dex")
         if c:
-            return (c, CONDITION_RULE[c])
-        if a.data.get("speed_zero_by"):
-            return ("stopped by a Sentinel's opportunity attack", "DND-F37")
-        return None
-
-    # ------------------------------------------------------------------------------------------ conditions
-    def add_condition(self, session, a: Actor, name: str, rule: str, source: str | None = None) -> None:
-        # DND-36: knocked prone while mounted -> Dexterity save DC 10 to stay in the saddle, else fall off prone
-        if name == "prone" and riding.rides(a) and "prone" not in a.conditions and not self.incapacitated(a) \
-                and self.saving_throw(session, a, "dex", 10, None, "DND-36", "stay mounted"):
-            return
-        had = name in a.conditions
-        srcs = set(a.conditions.get(name, []))
-        if source:
-            srcs.add(source)
-        a.conditions[name] = sorted(srcs)
-        if not had:
-            session.emit({"type": "condition", "who": a.id, "condition": name, "added": True, "rule": rule,
-                          **({"source": source} if source else {})})
-        if name in INCAPACITATING:
-            # DND-47: a grapple ends when the grappler is incapacitated
-            for o in session.state.actors.values():
-                if a.id in o.conditions.get("grappled", []):
-                    release(self, session, o, a, "DND-47", f"{a.name} is {name}")
-            a.data["dodging"] = False
-        if name == "unconscious" and "prone" not in a.conditions:
-            self.add_condition(session, a, "prone", "DND-41")    # falls prone
-        if name == "prone" and riding.rides(a):
-            mounts.fall_off_mount(self, session, a, "DND-36")
-        if name == "prone" and riding.carries(a):
-            rider = riding.rider_of(session, a)
-            mounts.mount_fell(self, session, rider, a)
-        aerial.check_grounded(session, a)
-
-    def remove_condition(self, session, a: Actor, name: str, rule: str) -> None:
-        if name in a.conditions:
-            a.conditions.pop(name)
-            session.emit({"type": "condition", "who": a.id, "condition": name, "added": False, "rule": rule})
-
-    # ------------------------------------------------------------------------------------------ checks and saves
-    def d20(self, session, name, who, adv: bool, dis: bool, rule: str, purpose: str) -> int:
-        if adv and not dis:
-            rs = session.roll(name, 20, 2, who=who, rule=rule, purpose=purpose + " (advantage)")
-            return max(rs)
-        if dis and not adv:
-            rs = session.roll(name, 20, 2, who=who, rule=rule, purpose=purpose + " (disadvantage)")
-            return min(rs)
-        return session.roll(name, 20, 1, who=who, rule=rule, purpose=purpose)[0]
-
-    def saving_throw(self, session, a: Actor, ability: str, dc: int, source_actor, rule: str, purpose: str,
-                     cover_level: str = "none", advantage: str | None = None) -> bool:
-        """``advantage``: a reason the caller gives (Dungeon Delver against a trap, DND-F05)."""
-        if ability in ("str", "dex"):
-            c = self.tagged(a, "auto_fail_str_dex")
-            if c:
-                session.emit({"type": "save", "who": a.id, "ability": ability, "dc": dc, "success": False,
-                              "auto_fail": c, "rule": CONDITION_RULE[c]})
-                return False
-        adv = ability == "dex" and a.data["dodging"] and not self.incapacitated(a)          # DND-24
-        if a.data.get("feats"):
-            adv = adv or feats.save_advantage(self, session, a, ability, source_actor, rule)
-        dis = ability == "dex" and a.has("restrained")                                      # DND-52
-        if advantage:
-            adv, purpose = True, f"{purpose}; {advantage}"
-        why = gear.armour_check_disadvantage(a, ability) if "armor" in a.data else None
-        if why:                                  # armour it is not proficient with: Str / Dex saves (gear.py)
-            dis, purpose = True, f"{purpose}; {why}"
-        bonus = self.ab(a, ability) + (a.data["prof"] if ability in a.data["saves"] else 0)
-        if a.data.get("feats") and ability == "dex" and source_actor is not None and feats.has(a, "shield_master"):
-            bonus += 2                               # DND-F20: its shield's +2 to a Dex save against one target (itself)
-        if ability == "dex":
-            if cover_level == "three-quarters":
-                bonus += 5
-            elif cover_level == "half" and self.opt("half_cover_dex_saves"):
-                bonus += 2
-        r = self.d20(session, "save", a.id, adv, dis, rule, purpose)
+            session.emit({"type": "save", "who": a.id, "ability": ability, "dc": dc, "success": False,
+                          "auto_fail": c, "rule": CONDITION_RULE[c]})
+            return False
+    adv = ability == "dex" and a.data["dodging"] and not incapacitated(rs, a)          # DND-24
+    if a.data.get("feats"):
+        adv = adv or feats.save_advantage(rs, session, a, ability, source_actor, rule)
+    dis = ability == "dex" and a.has("restrained")                                      # DND-52
+    if advantage:
+        adv, purpose = True, f"{purpose}; {advantage}"
+    why = gear.armour_check_disadvantage(a, ability) if "armor" in a.data else None
+    if why:                                  # armour it is not proficient with: Str / Dex saves (gear.py)
+        dis, purpose = True, f"{purpose}; {why}"
+    bonus = ab(rs, a, ability) + (a.data["prof"] if ability in a.data["saves"] else 0)
+    if a.data.get("feats") and ability == "dex" and source_actor is not None and feats.has(a, "shield_master"):
+        bonus += 2                               # DND-F20: its shield's +2 to a Dex save against one target (itself)
+    if ability == "dex":
+        if cover_level == "three-quarters":
+            bonus += 5
+        elif cover_level == "half" and rs.opt("half_cover_dex_saves"):
+            bonus += 2
+    r = d20(rs, session, "save", a.id, adv, dis, rule, purpose)
+    ok = r + bonus >= dc
+    if not ok and a.data.get("feats"):
+        r = feats.lucky_save(rs, session, a, r)           # DND-F32: one more d20 on a failed save
         ok = r + bonus >= dc
-        if not ok and a.data.get("feats"):
-            r = feats.lucky_save(self, session, a, r)           # DND-F32: one more d20 on a failed save
-            ok = r + bonus >= dc
-        session.emit({"type": "save", "who": a.id, "ability": ability, "dc": dc, "roll": r, "total": r + bonus,
-                      "success": ok, "rule": rule})
-        return ok
+    session.emit({"type": "save", "who": a.id, "ability": ability, "dc": dc, "roll": r, "total": r + bonus,
+                  "success": ok, "rule": rule})
+    return ok
 
-    # -- grapple, shove, escape ---------------------------------------------------------------------------------------
+# -- grapple, shove, escape ---------------------------------------------------------------------------------------
 
-    def _contest(self, session, a, t, rule) -> bool:
-        if self.incapacitated(t):
-            session.emit({"type": "contest", "who": a.id, "target": t.id, "automatic": True, "success": True, "rule": rule})
-            return True
-        ta = check_roll(self, session, a, "athletics", "check", rule, "Athletics")
-        skill = max(("athletics", "acrobatics"), key=lambda s: skill_bonus(self, t, s))
-        dis = t.has("poisoned") or ("armor" in t.data and gear.armour_check_disadvantage(t, SKILL_ABILITY[skill]) is not None)
-        r = self.d20(session, "contest", t.id, False, dis, rule, skill.capitalize())
-        tt = r + skill_bonus(self, t, skill)
-        ok = ta > tt
-        session.emit({"type": "contest", "who": a.id, "target": t.id, "attacker_total": ta, "defender_total": tt,
-                      "defender_skill": skill, "success": ok, "rule": rule})
-        return ok
+
+def contest(rs, session, a, t, rule) -> bool:
+    if incapacitated(rs, t):
+        session.emit({"type": "contest", "who": a.id, "target": t.id, "automatic": True, "success": True, "rule": rule})
+        return True
+    ta = check_roll(rs, session, a, "athletics", "check", rule, "Athletics")
+    skill = max(("athletics", "acrobatics"), key=lambda s: skill_bonus(rs, t, s))
+    dis = t.has("poisoned") or ("armor" in t.data and gear.armour_check_disadvantage(t, SKILL_ABILITY[skill]) is not None)
+    r = d20(rs, session, "contest", t.id, False, dis, rule, skill.capitalize())
+    tt = r + skill_bonus(rs, t, skill)
+    ok = ta > tt
+    session.emit({"type": "contest", "who": a.id, "target": t.id, "attacker_total": ta, "defender_total": tt,
+                  "defender_skill": skill, "success": ok, "rule": rule})
+    return ok
 
 
 def skill_bonus(rs, a: Actor, name: str) -> int:
-    return rs.ab(a, SKILL_ABILITY[name]) + a.data["prof"] * int(a.data["skills"].get(name, 0))
+    return ab(rs, a, SKILL_ABILITY[name]) + a.data["prof"] * int(a.data["skills"].get(name, 0))
 
 
 def release(rs, session, target: Actor, grappler: Actor, rule: str, why: str) -> None:
@@ -159,7 +164,7 @@ def release(rs, session, target: Actor, grappler: Actor, rule: str, why: str) ->
         session.emit({"type": "grapple_ends", "who": target.id, "grappler": grappler.id, "reason": why, "rule": rule})
     else:
         session.emit({"type": "grapple_ends", "who": target.id, "grappler": grappler.id, "reason": why, "rule": rule})
-        rs.remove_condition(session, target, "grappled", rule)
+        remove_condition(rs, session, target, "grappled", rule)
     feats.unpin(rs, session, grappler, target)
 
 
@@ -171,7 +176,7 @@ def check_grapples(rs, session) -> None:
             g = acts.get(gid)
             if g is None:
                 continue
-            if g.dead or rs.incapacitated(g):
+            if g.dead or incapacitated(rs, g):
                 release(rs, session, t, g, "DND-47", f"{g.name} is incapacitated")
             elif not in_melee_reach(g.body(), t.body(), max(rs.melee_reach(g, w) for w in g.data["weapons"]), session.world.cell_m):
                 release(rs, session, t, g, "DND-47", f"{t.name} is out of {g.name}'s reach")
@@ -188,7 +193,7 @@ def check_roll(rs, session, a: Actor, skill: str, name: str, rule: str, purpose:
             (gear.stealth_disadvantage(a) if skill == "stealth" else None)
         if why:
             dis, purpose = True, f"{purpose}; {why}"
-    r = rs.d20(session, name, a.id, bool(advantage), dis, rule, purpose)
+    r = d20(rs, session, name, a.id, bool(advantage), dis, rule, purpose)
     total = r + skill_bonus(rs, a, skill)
     session.emit({"type": "check", "who": a.id, "skill": skill, "roll": r, "total": total, "rule": rule})
     return total
@@ -203,7 +208,7 @@ def fear_source_in_sight(rs, session, a: Actor) -> bool:
 
 
 def contest_target(rs, session, a, act, rule):
-    t = rs._target(session, a, act["target"])
+    t = common.living_target(rs, session, a, act["target"])
     if t.id == a.id:
         raise Illegal(f"{a.name} cannot {act['action']} itself", rule, "target")
     turn = session.state.turn

@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 from engine.rules.dnd5e import conditions
-from engine.rules.dnd5e import mounts
+from engine.rules.dnd5e import mounts, turns
 from engine.rules import riding
 from engine.rules import aerial
 from engine.rules.core import Actor
 from engine.rules.hooks import Hook
 from engine.rules.dnd5e import feats, gear
-from engine.rules.mixin import RulesetMixin
 
 #: The damage modifiers, applied in order before the damage is dealt: each a small named function with its rule ID,
 #: ``fn(rs, session, target, dmg)`` changing ``dmg`` (``amount``, ``type``, ``resist`` (a set of damage types),
@@ -73,81 +72,79 @@ def heavy_armor_master(rs, session, a, dmg):
         dmg["notes"].append("Heavy Armor Master: -3 (DND-F17)")
 
 
-class Damage(RulesetMixin):
-    """D&D 5e damage, healing, temporary HP, dying and death saves (DND-01..05, DND-33..35) (a mixin of Dnd5e: ``self`` is the ruleset)."""
-
-    # ------------------------------------------------------------------------------------------ damage and dying
-    def apply_damage(self, session, a: Actor, amount: int, dtype: str, source, rule: str, critical: bool = False,
-                     knock_out: bool = False) -> int:
-        if a.dead or amount <= 0:
-            return 0
-        d = a.data
-        dmg = {"amount": amount, "type": dtype, "resist": set(d["resist"]), "notes": [], "source": source,
-               "critical": critical, "rule": rule}
-        for stage in DAMAGE_MODIFIERS:          # the named stages on the hook, in order
-            stage(self, session, a, dmg)
-        amount, notes = dmg["amount"], dmg["notes"]
-        ev = {"type": "damage", "who": a.id, "amount": amount, "damage_type": dtype, "rule": rule}
-        if source:
-            ev["source"] = source
-        if notes:
-            ev["notes"] = notes
-        session.emit(ev)
+# ------------------------------------------------------------------------------------------ damage and dying
+def apply_damage(rs, session, a: Actor, amount: int, dtype: str, source, rule: str, critical: bool = False,
+                 knock_out: bool = False) -> int:
+    if a.dead or amount <= 0:
+        return 0
+    d = a.data
+    dmg = {"amount": amount, "type": dtype, "resist": set(d["resist"]), "notes": [], "source": source,
+           "critical": critical, "rule": rule}
+    for stage in DAMAGE_MODIFIERS:          # the named stages on the hook, in order
+        stage(rs, session, a, dmg)
+    amount, notes = dmg["amount"], dmg["notes"]
+    ev = {"type": "damage", "who": a.id, "amount": amount, "damage_type": dtype, "rule": rule}
+    if source:
+        ev["source"] = source
+    if notes:
+        ev["notes"] = notes
+    session.emit(ev)
+    if amount <= 0:
+        return 0
+    if a.hp == 0 and a.temp_hp and rs.opt("temp_hp_at_zero") == "absorb":   # DND-35 with DND-04
+        used = min(a.temp_hp, amount)
+        a.temp_hp -= used
+        amount -= used
+        session.emit({"type": "temp_hp_lost", "who": a.id, "amount": used, "left": a.temp_hp, "rule": "DND-35"})
         if amount <= 0:
             return 0
-        if a.hp == 0 and a.temp_hp and self.opt("temp_hp_at_zero") == "absorb":   # DND-35 with DND-04
-            used = min(a.temp_hp, amount)
-            a.temp_hp -= used
-            amount -= used
-            session.emit({"type": "temp_hp_lost", "who": a.id, "amount": used, "left": a.temp_hp, "rule": "DND-35"})
-            if amount <= 0:
-                return 0
-        if a.hp == 0:                                # DND-04: damage at 0 HP
-            if amount >= a.max_hp:
-                die(self, session, a, "damage at 0 HP of at least its max HP", "DND-04")
-                return 0
-            if d["stable"] and self.opt("stable_damage") == "restart":
-                d["death"] = {"successes": 0, "failures": 0}     # DND-05: its death saves start over
-                session.emit({"type": "death_saves_restart", "who": a.id, "rule": "DND-05"})
-            d["stable"] = False
-            fails = 2 if critical else 1
-            d["death"]["failures"] += fails
-            session.emit({"type": "death_save_failure", "who": a.id, "failures": d["death"]["failures"], "added": fails, "rule": "DND-04"})
-            if d["death"]["failures"] >= 3:
-                die(self, session, a, "three failed death saves", "DND-03")
+    if a.hp == 0:                                # DND-04: damage at 0 HP
+        if amount >= a.max_hp:
+            die(rs, session, a, "damage at 0 HP of at least its max HP", "DND-04")
             return 0
-        if a.temp_hp:                                # DND-35: temporary HP are lost first
-            used = min(a.temp_hp, amount)
-            a.temp_hp -= used
-            amount -= used
-            session.emit({"type": "temp_hp_lost", "who": a.id, "amount": used, "left": a.temp_hp, "rule": "DND-35"})
-        lost = min(a.hp, amount)
-        over = amount - a.hp
-        a.hp = max(0, a.hp - amount)
-        session.emit({"type": "hp", "who": a.id, "hp": a.hp, "max_hp": a.max_hp})
-        if a.hp == 0:
-            if over >= a.max_hp:
-                die(self, session, a, f"{over} damage left over is at least its max HP {a.max_hp}", "DND-01")
-            elif not d["pc"] and self.opt("monsters_die_at_0") and not knock_out:
-                die(self, session, a, "a monster dies at 0 HP", "DND-02")
+        if d["stable"] and rs.opt("stable_damage") == "restart":
+            d["death"] = {"successes": 0, "failures": 0}     # DND-05: its death saves start over
+            session.emit({"type": "death_saves_restart", "who": a.id, "rule": "DND-05"})
+        d["stable"] = False
+        fails = 2 if critical else 1
+        d["death"]["failures"] += fails
+        session.emit({"type": "death_save_failure", "who": a.id, "failures": d["death"]["failures"], "added": fails, "rule": "DND-04"})
+        if d["death"]["failures"] >= 3:
+            die(rs, session, a, "three failed death saves", "DND-03")
+        return 0
+    if a.temp_hp:                                # DND-35: temporary HP are lost first
+        used = min(a.temp_hp, amount)
+        a.temp_hp -= used
+        amount -= used
+        session.emit({"type": "temp_hp_lost", "who": a.id, "amount": used, "left": a.temp_hp, "rule": "DND-35"})
+    lost = min(a.hp, amount)
+    over = amount - a.hp
+    a.hp = max(0, a.hp - amount)
+    session.emit({"type": "hp", "who": a.id, "hp": a.hp, "max_hp": a.max_hp})
+    if a.hp == 0:
+        if over >= a.max_hp:
+            die(rs, session, a, f"{over} damage left over is at least its max HP {a.max_hp}", "DND-01")
+        elif not d["pc"] and rs.opt("monsters_die_at_0") and not knock_out:
+            die(rs, session, a, "a monster dies at 0 HP", "DND-02")
+        else:
+            d["death"] = {"successes": 0, "failures": 0}
+            d["stable"] = bool(knock_out)
+            if knock_out:
+                session.emit({"type": "knocked_out", "who": a.id, "rule": "DND-34"})
             else:
-                d["death"] = {"successes": 0, "failures": 0}
-                d["stable"] = bool(knock_out)
-                if knock_out:
-                    session.emit({"type": "knocked_out", "who": a.id, "rule": "DND-34"})
-                else:
-                    session.emit({"type": "dying", "who": a.id, "rule": "DND-02"})
-                self.add_condition(session, a, "unconscious", "DND-34" if knock_out else "DND-02")
-        aerial.check_grounded(session, a)
-        self._check_over(session)
-        return lost
+                session.emit({"type": "dying", "who": a.id, "rule": "DND-02"})
+            conditions.add_condition(rs, session, a, "unconscious", "DND-34" if knock_out else "DND-02")
+    aerial.check_grounded(session, a)
+    turns.check_over(rs, session)
+    return lost
 
-    def give_temp_hp(self, session, a: Actor, amount: int, rule: str) -> None:
-        if self.opt("temp_hp") == "keep_higher" and amount <= a.temp_hp:
-            session.emit({"type": "temp_hp_declined", "who": a.id, "offered": amount, "kept": a.temp_hp, "rule": "DND-35"})
-            return
-        a.temp_hp = amount
-        session.emit({"type": "temp_hp", "who": a.id, "temp_hp": amount, "rule": "DND-35"})
+
+def give_temp_hp(rs, session, a: Actor, amount: int, rule: str) -> None:
+    if rs.opt("temp_hp") == "keep_higher" and amount <= a.temp_hp:
+        session.emit({"type": "temp_hp_declined", "who": a.id, "offered": amount, "kept": a.temp_hp, "rule": "DND-35"})
+        return
+    a.temp_hp = amount
+    session.emit({"type": "temp_hp", "who": a.id, "temp_hp": amount, "rule": "DND-35"})
 
 
 def die(rs, session, a: Actor, why: str, rule: str) -> None:
@@ -161,7 +158,7 @@ def die(rs, session, a: Actor, why: str, rule: str) -> None:
     if riding.carries(a):
         mounts.mount_fell(rs, session, riding.rider_of(session, a), a)
     aerial.check_grounded(session, a)
-    rs._check_over(session)
+    turns.check_over(rs, session)
 
 
 def heal(rs, session, a: Actor, amount: int, rule: str) -> None:
@@ -173,7 +170,7 @@ def heal(rs, session, a: Actor, amount: int, rule: str) -> None:
     if was0:                                     # DND-02: regaining any HP ends unconsciousness
         a.data["death"] = {"successes": 0, "failures": 0}
         a.data["stable"] = False
-        rs.remove_condition(session, a, "unconscious", "DND-02")
+        conditions.remove_condition(rs, session, a, "unconscious", "DND-02")
 
 
 def death_save(rs, session, a: Actor) -> None:

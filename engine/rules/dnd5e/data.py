@@ -87,7 +87,7 @@ SPELLS: dict[str, Any] = {
 CONDITIONS = ("blinded", "charmed", "deafened", "frightened", "grappled", "incapacitated", "invisible",
               "paralyzed", "petrified", "poisoned", "prone", "restrained", "stunned", "unconscious", "frozen")
 #: What the conditions do, as tags: each tag lists the conditions that carry it, in the order the rules report
-#: them (the first present one names the reason). Code asks for a tag (``Conditions.tagged(actor, tag)``), never
+#: them (the first present one names the reason). Code asks for a tag (``conditions.tagged(rs, actor, tag)``), never
 #: for a list of condition names; a new condition adds itself to the tags it has.
 CONDITION_TAGS = {
     "incapacitated": ("incapacitated", "unconscious", "stunned", "paralyzed", "petrified"),   # DND-43 and those that include it

@@ -15,7 +15,7 @@ import difflib
 from typing import TypedDict
 
 from engine.errors import SceneError
-from engine.rules.dnd5e import gear
+from engine.rules.dnd5e import gear, attacks, conditions   # gear first: it imports advantage's names
 
 
 class Prereq(TypedDict):
@@ -342,7 +342,7 @@ def defensive_duelist(rs, session, a, t, plan, roll, total, ac, hit, crit):
     """DND-F21: hit by a melee attack it can see, wielding a finesse weapon: + proficiency to AC (reaction)."""
     if not hit or crit or not plan["melee"] or not t.data.get("feats") or not has(t, "defensive_duelist"):
         return None
-    if t.data["reaction_used"] or rs.incapacitated(t) or not rs.sees(session, t, a):
+    if t.data["reaction_used"] or conditions.incapacitated(rs, t) or not rs.sees(session, t, a):
         return None
     if not any("finesse" in w["properties"] and gear.proficient_weapon(t, w) for w in t.data["weapons"]):
         return None
@@ -430,7 +430,7 @@ def save_advantage(rs, session, a, ability, source, rule) -> bool:
 
 def shield_master_evades(rs, session, t) -> bool:
     """DND-F20 Shield Master: on a successful Dex save against half damage, the reaction takes none."""
-    if not t.data.get("feats") or not has(t, "shield_master") or t.data["reaction_used"] or rs.incapacitated(t) \
+    if not t.data.get("feats") or not has(t, "shield_master") or t.data["reaction_used"] or conditions.incapacitated(rs, t) \
             or not reaction_taken(t, "shield_master", session, "a successful Dexterity save against half damage"):
         return False
     t.data["reaction_used"] = True
@@ -444,7 +444,7 @@ def reaction_plan(rs, session, r, t, w, opportunity: bool = False):
     when ``opportunity``); None when the attack is not legal now (e.g. charmed, DND-54)."""
     from engine.rules.core import Illegal
     try:
-        plan = rs._attack_plan(session, r, t, w, False)
+        plan = attacks.attack_plan(rs, session, r, t, w, False)
     except Illegal:
         return None
     plan["kind"] = "reaction"
@@ -456,20 +456,20 @@ def reaction_plan(rs, session, r, t, w, opportunity: bool = False):
 def _may_react(rs, session, r, foe, feat: str) -> bool:
     """``r`` has the feat, is hostile to ``foe``, alive and able, its reaction unspent and its answer not already
     "decline" (a look ahead: the question itself is asked once the reaction is possible, _reaction_melee_attack)."""
-    return bool(r.data.get("feats")) and has(r, feat) and rs.hostile(r, foe) and not r.dead \
-        and not rs.incapacitated(r) and not r.data["reaction_used"] and reaction_taken(r, feat, session, peek=True)
+    return bool(r.data.get("feats")) and has(r, feat) and conditions.hostile(rs, r, foe) and not r.dead \
+        and not conditions.incapacitated(rs, r) and not r.data["reaction_used"] and reaction_taken(r, feat, session, peek=True)
 
 
 def _reaction_melee_attack(rs, session, r, t, feat: str, text: str, question: str) -> bool:
     """A feat's reaction melee weapon attack (its longest-reach melee weapon) on ``t``, once it is legal and the
     reacting character's player takes it (the choice point, asked with ``question``); False otherwise."""
-    w, _reach = rs._oa_weapon(r)
+    w, _reach = attacks.oa_weapon(rs, r)
     plan = None if w is None else reaction_plan(rs, session, r, t, w)
     if plan is None or not reaction_taken(r, feat, session, question):
         return False
     r.data["reaction_used"] = True
     session.emit({"type": "reaction", "who": r.id, "feat": feat, "target": t.id, "rule": FEAT_ID[feat], "text": text})
-    rs._resolve_attack(session, r, t, plan, {})
+    attacks.resolve_attack(rs, session, r, t, plan, {})
     return True
 
 
@@ -509,7 +509,7 @@ def attack_variants(rs, session, a, legal) -> list[dict]:
     for c in legal:
         if c["action"] != "attack" or c.get("bonus"):
             continue
-        w = rs.weapon(a, c["weapon"])
+        w = attacks.weapon(rs, a, c["weapon"])
         melee = rs.is_melee(w)
         if power_attack_feat(rs, a, w, melee):
             out.append({**c, "power_attack": True})
@@ -528,7 +528,7 @@ def legal_choices(rs, session, a, cands) -> list[dict]:
     out = []
     turn = session.state.turn
     if not turn.get("bonus"):
-        foes = [o for o in session.state.actors.values() if o.id != a.id and not o.dead and rs.hostile(a, o)]
+        foes = [o for o in session.state.actors.values() if o.id != a.id and not o.dead and conditions.hostile(rs, a, o)]
         for kind in ("shove", "grapple"):
             if bonus_contest_source(rs, session, a, kind):
                 for t in foes:

@@ -14,7 +14,7 @@ RULES = [
                  "the default); one superiority d6 (die name `superiority`), back after the game master's "
                  '`short_rest`; `attack` with `manoeuvre = ...`: precision adds it to the attack roll, trip and '
                  'pushing to the damage, then a Str save (DC 8 + prof + Str or Dex) or prone / pushed up to 3 m',
-     'where': '5e `_resolve_attack`; feat moments `superiority_die`, `manoeuvre_effect`',
+     'where': '5e attacks `resolve_attack`; feat moments `superiority_die`, `manoeuvre_effect`',
      'tests': ['tests/test_dnd_feats.py::test_dnd_f01_martial_adept_trip_and_precision']},
     {'id': 'DND-F02',
      'rule': 'Elemental Adept',
@@ -43,15 +43,15 @@ RULES = [
                  'secret doors likewise: `secret_door` (`target`, `dc`, `skill` perception or '
                  'investigation, `active`): an active search is a check with advantage, a passive score gets +5 '
                  "(5e's rule for advantage on a passive check; the document is silent)",
-     'where': '`dnd5e/actions/rest.py` `Trap`, `SecretDoor`; `dnd5e/damage.py` `dungeon_delver`; 5e `saving_throw`, '
-              '`check_roll`',
+     'where': '`dnd5e/actions/rest.py` `Trap`, `SecretDoor`; `dnd5e/damage.py` `dungeon_delver`; '
+              '5e conditions `saving_throw`, 5e conditions `check_roll`',
      'tests': ['tests/test_dnd_feats_gear.py::test_dnd_f05_dungeon_delver_advantage_and_resistance_against_a_trap',
                'tests/test_dnd_feats_gear.py::test_dnd_f05_dungeon_delver_finds_secret_doors_and_dnd_f29_observant_passive']},
     {'id': 'DND-F06',
      'rule': 'Savage Attacker',
      'status': 'built',
      'decision': '`savage = true` on a melee `attack`: the damage dice rerolled (die name `savage`), the higher total kept; once per turn',
-     'where': '5e `_resolve_attack`; feats `legal_choices`',
+     'where': '5e attacks `resolve_attack`; feats `legal_choices`',
      'tests': ['tests/test_dnd_feats.py::test_dnd_f06_savage_attacker_rerolls_and_keeps_the_higher', 'tests/test_dnd_feats.py::test_dnd_f_power_attack_and_lucky_listed']},
     {'id': 'DND-F07',
      'rule': 'Keen Mind',
@@ -68,15 +68,16 @@ RULES = [
                  'Armour (`armor = "plate"`, SRD 5.1 table: the document has none) worn without proficiency: '
                  'disadvantage on Str and Dex attack rolls, checks and saves, no spells (SRD; the document is '
                  'silent)',
-     'where': '`dnd5e/gear.py` `setup`, `untrained`, `armour_check_disadvantage`, `untrained_armour_attacker`; 5e '
-              '`saving_throw`, `check_roll`, `_contest`; `dnd5e/actions/magic.py` `Cast.check`',
+     'where': '`dnd5e/gear.py` `setup`, `untrained`, `armour_check_disadvantage`, `untrained_armour_attacker`; '
+              '5e conditions `saving_throw`, 5e conditions `check_roll`, 5e conditions `contest`; '
+              '`dnd5e/actions/magic.py` `Cast.check`',
      'tests': ['tests/test_dnd_feats_gear.py::test_dnd_f08_heavily_armored_gives_heavy_armour_proficiency_and_needs_medium',
                'tests/test_dnd_feats_gear.py::test_armour_without_proficiency_disadvantage_on_str_dex_attacks_checks_saves_and_no_spells']},
     {'id': 'DND-F09',
      'rule': 'Skulker',
      'status': 'built',
      'decision': 'a missed ranged attack from hiding does not reveal; (light obscurement and dim light do not exist in the world)',
-     'where': '5e `_resolve_attack`',
+     'where': '5e attacks `resolve_attack`',
      'tests': ['tests/test_dnd_feats.py::test_dnd_f09_skulker_missed_ranged_attack_keeps_it_hidden']},
     {'id': 'DND-F10',
      'rule': 'Alert',
@@ -113,7 +114,7 @@ RULES = [
      'rule': 'Polearm Master',
      'status': 'built',
      'decision': 'bonus-action butt-end attack (d4 bludgeoning) after an Attack-action attack with a glaive, halberd, quarterstaff, spear or pike (`bonus = true, bonus_from = "polearm_master"`); an opportunity attack when a hostile enters its reach, AIR-05 reach across layers (reaction `polearm_master`, default take)',
-     'where': 'feats `bonus_attack_sources`, `butt_end`; 5e `_entering_reach`',
+     'where': 'feats `bonus_attack_sources`, `butt_end`; 5e attacks `entering_reach`',
      'tests': ['tests/test_dnd_feats.py::test_dnd_f15_polearm_master_entering_reach_across_layers_and_butt_end', 'tests/test_dnd_feats.py::test_dnd_f15_declined_reaction_by_policy']},
     {'id': 'DND-F16',
      'rule': 'Great Weapon Master',
@@ -140,7 +141,7 @@ RULES = [
                  'attack with a weapon it is not proficient with adds no proficiency bonus (SRD), Great Weapon '
                  "Master's −5/+10 needs a proficient heavy weapon and Defensive Duelist a proficient finesse weapon "
                  '(the document)',
-     'where': '`dnd5e/gear.py` `setup`, `proficient_weapon`; 5e `attack_bonus`; feats `power_attack_feat`, '
+     'where': '`dnd5e/gear.py` `setup`, `proficient_weapon`; 5e attacks `attack_bonus`; feats `power_attack_feat`, '
               '`defensive_duelist`',
      'tests': ['tests/test_dnd_feats_gear.py::test_weapon_proficiency_adds_the_bonus_and_dnd_f18_weapon_master_gives_four',
                'tests/test_dnd_feats_gear.py::test_weapon_proficiency_gates_great_weapon_masters_power_attack']},
@@ -169,7 +170,7 @@ RULES = [
      'rule': 'Spell Sniper',
      'status': 'built',
      'decision': "attack-roll spells' range doubled; ranged spell attacks ignore half and three-quarters cover from the same sight lines (total cover still blocks); prerequisite: a spell",
-     'where': 'feats `cover_ignored`; 5e `_attack_plan`',
+     'where': 'feats `cover_ignored`; 5e attacks `attack_plan`',
      'tests': ['tests/test_dnd_feats.py::test_dnd_f22_spell_sniper_cover_and_double_range']},
     {'id': 'DND-F23',
      'rule': 'Durable',
@@ -207,7 +208,7 @@ RULES = [
      'rule': 'Mobile',
      'status': 'built',
      'decision': 'speed +3 m (and so in the air, AIR-09); no opportunity attack from a creature it attacked in melee this turn (hit or miss); (there is no difficult terrain)',
-     'where': '5e `_oa_allowed`; feats `after_attack`',
+     'where': '5e attacks `oa_allowed`; feats `after_attack`',
      'tests': ['tests/test_dnd_feats.py::test_dnd_f27_mobile_speed_and_no_opportunity_attack_after_melee']},
     {'id': 'DND-F28',
      'rule': 'Crossbow Expert',
@@ -243,7 +244,7 @@ RULES = [
      'rule': 'Lucky',
      'status': 'built',
      'decision': '3 luck points; `lucky = true` on `attack`: one more d20 (die name `luck`), the higher kept; against an attack that hits it its own d20, the lower used, and on a failed save one more d20, the higher kept — both by the policy `lucky` (`reactions = {lucky = true}` or `reaction_policy`; default decline, it spends a point); (ability checks are not offered)',
-     'where': '5e `_resolve_attack`; feats `legal_choices`; feat moments `lucky_defence`, `lucky_save`',
+     'where': '5e attacks `resolve_attack`; feats `legal_choices`; feat moments `lucky_defence`, `lucky_save`',
      'tests': ['scenes/feat_lucky.toml', 'tests/test_dnd_feats.py::test_dnd_f32_lucky_against_an_attack_and_on_a_save_by_policy', 'tests/test_dnd_feats.py::test_dnd_f32_lucky_turns_a_miss_and_spends_a_point']},
     {'id': 'DND-F33',
      'rule': 'Moderately Armored',
@@ -275,7 +276,8 @@ RULES = [
      'rule': 'Sentinel',
      'status': 'built',
      'decision': "an opportunity attack that hits sets the target's speed to 0 for the rest of the turn — a flyer falls (AIR-10); Disengage does not stop its opportunity attacks; a creature within 1.5 m attacks someone else: a reaction attack (reaction `sentinel`, default take)",
-     'where': 'feats `sentinel_hit`, `sentinel_protects`, `can_oa_despite_disengage`; 5e `fall_reason`, `speed_zero`',
+     'where': 'feats `sentinel_hit`, `sentinel_protects`, `can_oa_despite_disengage`; 5e `fall_reason`, '
+              '5e conditions `speed_zero`',
      'tests': ['scenes/feat_sentinel_harpy.toml', 'tests/test_dnd_feats.py::test_dnd_f37_sentinel_grounds_a_flyer_that_flies_off', 'tests/test_dnd_feats.py::test_dnd_f37_sentinel_ignores_disengage_and_protects_allies', 'tests/test_dnd_feats.py::test_dnd_f_reaction_policy_is_an_action_listed_and_it_declines']},
     {'id': 'DND-F38',
      'rule': 'Magic Initiate',

@@ -64,9 +64,10 @@ def bonus_contest_source(rs, session, a, kind: str) -> str | None:
 
 def spend_contest(rs, session, a, plan) -> None:
     """A shove or grapple replaces an attack (DND-30/31), or spends the bonus action a feat allows."""
+    from engine.rules.dnd5e import attacks
     src = plan.get("bonus_from")
     if not src:
-        rs._use_attack(session, a)
+        attacks.use_attack(rs, session, a)
         return
     turn = session.state.turn
     turn["bonus"] = True
@@ -97,7 +98,8 @@ def _lucky(session, c, roll: int, able: bool, about: str, purpose: str, field: s
 def lucky_defence(rs, session, t, roll: int) -> int:
     """DND-F32 against an attack that hits it: its own d20 (``luck``), the attack uses the lower. Policy
     ``lucky`` (default decline: it spends a point; ``reactions = {lucky = true}`` or ``reaction_policy``)."""
-    able = has(t, "lucky") and t.data.get("luck", 0) > 0 and not rs.incapacitated(t)
+    from engine.rules.dnd5e import conditions
+    able = has(t, "lucky") and t.data.get("luck", 0) > 0 and not conditions.incapacitated(rs, t)
     return _lucky(session, t, roll, able, f"an attack roll of {roll} hits you", "Lucky: a d20 against the attack",
                   "attack_roll", min)
 
@@ -111,36 +113,39 @@ def lucky_save(rs, session, a, roll: int) -> int:
 
 def check_pin(rs, session, a, act):
     """DND-F41 Grappler: an action to pin a creature it grapples (another grapple check)."""
+    from engine.rules.dnd5e import common
     from engine.rules.core import Illegal
-    t = rs._target(session, a, act["target"])
+    t = common.living_target(rs, session, a, act["target"])
     if not has(a, "grappler"):
         raise Illegal(f"{a.name} does not have Grappler", "DND-F41", "pin")
     if a.id not in t.conditions.get("grappled", []):
         raise Illegal(f"{a.name} does not grapple {t.name}", "DND-F41", "target")
     if [a.id, t.id] in session.state.data.get("pins", []):
         raise Illegal(f"{t.name} is already pinned", "DND-F41", "target")
-    rs._need_action(a, session, "pinning", "DND-F41")
+    common.need_action(rs, a, session, "pinning", "DND-F41")
     return {"target": t.id, "pin": True}
 
 
 def apply_pin(rs, session, a, plan):
+    from engine.rules.dnd5e import conditions
     session.state.turn["action"] = True
     t = session.state.actors[plan["target"]]
-    if not rs._contest(session, a, t, "DND-F41"):
+    if not conditions.contest(rs, session, a, t, "DND-F41"):
         return
     session.state.data.setdefault("pins", []).append([a.id, t.id])
     session.emit({"type": "feat", "who": a.id, "feat": "grappler", "target": t.id, "rule": "DND-F41",
                   "text": "pinned: both restrained until the grapple ends"})
-    rs.add_condition(session, t, "restrained", "DND-F41", source=a.id)
-    rs.add_condition(session, a, "restrained", "DND-F41", source=t.id)
+    conditions.add_condition(rs, session, t, "restrained", "DND-F41", source=a.id)
+    conditions.add_condition(rs, session, a, "restrained", "DND-F41", source=t.id)
 
 
 def unpin(rs, session, grappler, target):
+    from engine.rules.dnd5e import conditions
     pins = session.state.data.get("pins")
     if pins and [grappler.id, target.id] in pins and grappler.id not in target.conditions.get("grappled", []):
         pins.remove([grappler.id, target.id])
-        rs.remove_condition(session, target, "restrained", "DND-F41")
-        rs.remove_condition(session, grappler, "restrained", "DND-F41")
+        conditions.remove_condition(rs, session, target, "restrained", "DND-F41")
+        conditions.remove_condition(rs, session, grappler, "restrained", "DND-F41")
 
 
 def war_caster_spell(rs, session, r, victim, before) -> bool:
@@ -186,28 +191,30 @@ def superiority_die(session, a, manoeuvre) -> int:
 def manoeuvre_effect(rs, session, a, t, m) -> None:
     """Trip: Str save or prone (Large or smaller); pushing: Str save or pushed up to 3 m (2 cells). DC 8 + prof +
     Str or Dex modifier."""
+    from engine.rules.dnd5e import conditions, mounts
     from engine.rules.dnd5e.data import SIZES
     if SIZES.index(t.size) > SIZES.index("large"):
         return
-    dc = 8 + a.data["prof"] + max(rs.ab(a, "str"), rs.ab(a, "dex"))
-    if rs.saving_throw(session, t, "str", dc, a, "DND-F01", f"against the {m} manoeuvre"):
+    dc = 8 + a.data["prof"] + max(conditions.ab(rs, a, "str"), conditions.ab(rs, a, "dex"))
+    if conditions.saving_throw(rs, session, t, "str", dc, a, "DND-F01", f"against the {m} manoeuvre"):
         return
     if m == "trip":
         rs.knock_prone(session, t, "DND-F01")
     else:
-        rs._push_from(session, a, t, 2)
+        mounts.push_from(rs, session, a, t, 2)
 
 
 def mounted_redirect(rs, session, a, mount, plan):
     """DND-F12 Mounted Combatant: an attack aimed at its mount is made against the rider instead (policy
     ``mounted_combatant``, default take). Returns (target, plan)."""
+    from engine.rules.dnd5e import attacks, conditions
     from engine.rules.core import Illegal
     rider = session.state.actors.get(mount.data["rider"])
     if rider is None or rider.id == a.id or not rider.data.get("feats") or not has(rider, "mounted_combatant") \
-            or rider.dead or rs.incapacitated(rider) or not reaction_taken(rider, "mounted_combatant", session, peek=True):
+            or rider.dead or conditions.incapacitated(rs, rider) or not reaction_taken(rider, "mounted_combatant", session, peek=True):
         return mount, plan
     try:
-        p2 = rs._attack_plan(session, a, rider, plan["weapon"], plan.get("kind") == "bonus")
+        p2 = attacks.attack_plan(rs, session, a, rider, plan["weapon"], plan.get("kind") == "bonus")
     except Illegal:
         return mount, plan
     if not reaction_taken(rider, "mounted_combatant", session, f"{a.name} attacks your mount {mount.name}"):
@@ -235,17 +242,18 @@ def check_inspire(rs, session, leader):
     """DND-F26 Inspiring Leader: a 10-minute speech is out of combat time, so the game master rules it took place
     (``actor = "gm"``, ``inspire``, ``target = LEADER``): up to six friendly creatures (the leader included) within
     9 m that can see it gain temporary HP = its level + Cha modifier; once per rest each (once per scene here)."""
+    from engine.rules.dnd5e import conditions
     from engine.rules.core import Illegal
     from engine.world.geometry import distance_m
     if not has(leader, "inspiring_leader"):
         raise Illegal(f"{leader.name} does not have Inspiring Leader (or lost its Cha 13)", "DND-F26", "target")
-    if leader.dead or rs.incapacitated(leader):
+    if leader.dead or conditions.incapacitated(rs, leader):
         raise Illegal(f"{leader.name} cannot speak now", "DND-F26", "target")
     done = session.state.data.get("inspired", [])
     cell = session.world.cell_m
     out = []
     for o in sorted(session.state.actors.values(), key=lambda o: (o.id != leader.id, o.id)):
-        if o.dead or rs.hostile(o, leader) or o.id in done:
+        if o.dead or conditions.hostile(rs, o, leader) or o.id in done:
             continue
         if o.id == leader.id or (distance_m(o.body(), leader.body(), cell) <= 9.0 + 1e-9 and rs.sees(session, o, leader)):
             out.append(o.id)
@@ -255,9 +263,10 @@ def check_inspire(rs, session, leader):
 
 
 def apply_inspire(rs, session, leader, plan):
-    amt = max(0, leader.data["level"] + rs.ab(leader, "cha"))
+    from engine.rules.dnd5e import conditions, damage
+    amt = max(0, leader.data["level"] + conditions.ab(rs, leader, "cha"))
     session.emit({"type": "feat", "who": leader.id, "feat": "inspiring_leader", "rule": "DND-F26",
                   "inspired": plan["inspired"], "temp_hp": amt})
     for i in plan["inspired"]:
         session.state.data.setdefault("inspired", []).append(i)
-        rs.give_temp_hp(session, session.state.actors[i], amt, "DND-F26")
+        damage.give_temp_hp(rs, session, session.state.actors[i], amt, "DND-F26")

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from engine.errors import SceneError
 from engine.rules.dnd5e.advantage import DIS, source
+from engine.rules.dnd5e import attacks, conditions
 
 CATEGORIES = ("light", "medium", "heavy")
 
@@ -246,8 +247,8 @@ def passive_notice(rs, session, hider, stealth: int) -> None:
     """Option ``hide_passive = "passive_perception"`` (the SRD): a hostile that could see the hider (not blinded,
     a line of sight) and whose passive Perception (DND-F29 Observant +5) is at least the Stealth total notices it."""
     for o in session.state.actors.values():
-        if not rs.hostile(o, hider) or o.dead or rs.incapacitated(o) or o.has("blinded") \
-                or not rs.cover(session, o, hider).visible:
+        if not conditions.hostile(rs, o, hider) or o.dead or conditions.incapacitated(rs, o) or o.has("blinded") \
+                or not attacks.cover(rs, session, o, hider).visible:
             continue
         p = passive(rs, o, "perception")
         if p >= stealth:

@@ -11,7 +11,7 @@ from engine.rules.core import Actor
 from engine.rules.legal import LegalActions, MoveRun
 from engine.rules.dnd5e.actions.objects import object_candidates
 from engine.rules.dnd5e.common import ABILITIES, OBJECTS, SKILL_ABILITY, dice_spec, mod  # noqa: F401
-from engine.rules.dnd5e import feats
+from engine.rules.dnd5e import attacks, conditions, feats
 from engine.rules.dnd5e.data import (
     SIZES,
     SPELLS,
@@ -29,8 +29,8 @@ def legal_actions(rs, session, a: Actor) -> Sequence[dict]:
     out: list[dict] = []
     cands: list[dict] = []
     turn = session.state.turn
-    if not rs.incapacitated(a):
-        if not (a.data["mounted_on"]) and not rs.speed_zero(a):
+    if not conditions.incapacitated(rs, a):
+        if not (a.data["mounted_on"]) and not conditions.speed_zero(rs, a):
             crawl = a.has("prone")
             fly = a.can_fly and not crawl
             left = rs.movement_left(session, a, fly) / (2 if crawl else 1)
@@ -42,14 +42,14 @@ def legal_actions(rs, session, a: Actor) -> Sequence[dict]:
             cands.append({"actor": a.id, "action": k})
         if not mounted_ctl:
             others = [o for o in session.state.actors.values() if o.id != a.id and not o.dead]
-            foes = [o for o in others if rs.hostile(a, o)]
-            friends = [o for o in others if not rs.hostile(a, o)]
+            foes = [o for o in others if conditions.hostile(rs, a, o)]
+            friends = [o for o in others if not conditions.hostile(rs, a, o)]
             can_attack = turn["attacks_left"] > 0 or not turn["action"]
             cell = session.world.cell_m
             ab = a.body()
             reach_any = max(rs.melee_reach(a, w) for w in a.data["weapons"])
             # the covers the checks below will ask for, worked out at once (a speed hint only: check() decides)
-            rs.prefetch_cover(session, covers_wanted(rs, session, a, ab, foes, friends, can_attack))
+            attacks.prefetch_cover(rs, session, covers_wanted(rs, session, a, ab, foes, friends, can_attack))
             for t in foes:
                 tb = t.body()
                 near = in_melee_reach(ab, tb, reach_any, cell)          # cheap prefilters; check() decides
@@ -92,11 +92,11 @@ def legal_actions(rs, session, a: Actor) -> Sequence[dict]:
     if turn["action"]:
         cands = [c for c in cands if c["action"] not in rs.NEEDS_ACTION]
     obj = []
-    if session.state.objects and not rs.incapacitated(a) and not (a.data["controlled_mount"] and a.data["rider"]):
+    if session.state.objects and not conditions.incapacitated(rs, a) and not (a.data["controlled_mount"] and a.data["rider"]):
         obj = object_candidates(rs, session, a)             # DND-39 / DND-40
     if a.flying and not a.data.get("mounted_on"):
         out.append({"actor": a.id, "action": "end_turn", "stay_aloft": False})     # AIR-10: the player's choice
-    if a.data.get("feats") and not rs.incapacitated(a):
+    if a.data.get("feats") and not conditions.incapacitated(rs, a):
         legal = rs.keep_legal(session, cands)
         # the options of an attack already found legal (power attack, luck, savage, a manoeuvre) are legal when
         # their own condition holds (checked in feats.attack_variants, as Attack.check does); the rest is checked
@@ -146,5 +146,5 @@ def covers_wanted(rs, session, a: Actor, ab, foes, friends, can_attack) -> list:
                 out.append((a, t, None))
     if not turn["action"] and not a.has("invisible"):
         out += [(o, a, None) for o in session.state.actors.values()
-                if rs.hostile(o, a) and not o.dead and not rs.incapacitated(o) and not o.has("blinded")]
+                if conditions.hostile(rs, o, a) and not o.dead and not conditions.incapacitated(rs, o) and not o.has("blinded")]
     return out

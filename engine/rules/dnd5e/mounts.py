@@ -1,28 +1,24 @@
 """D&D 5e mounts and forced movement (DND-31, DND-36): mounting, dismounting, falling off and being moved while
-mounted are module functions taking the ruleset as ``rs``; the link itself is ``engine.rules.riding``'s."""
+mounted (``push_from``) are module functions taking the ruleset as ``rs``; the link itself is ``engine.rules.riding``'s."""
 
 from __future__ import annotations
 
 from engine.rules import aerial, riding
-from engine.rules.mixin import RulesetMixin
+from engine.rules.dnd5e import conditions
 
 
-class Mounts(RulesetMixin):
-    """D&D 5e forced movement (DND-31, DND-36) (a mixin of Dnd5e: ``self`` is the ruleset); the mounts' own
-    functions below take the ruleset as ``rs``."""
-
-    def _push_from(self, session, a, t, cells):
-        if riding.rides(t):
-            moved_against_will(self, session, t, riding.mount_of(session, t))
-            return
-        dx = (t.x > a.x) - (t.x < a.x)
-        dy = (t.y > a.y) - (t.y < a.y)
-        aerial.slide(session, t, dx, dy, cells, lambda at: any(
-            aerial._overlap(t, at, o) for o in session.state.actors.values() if o.id != t.id and not o.dead))
-        session.emit({"type": "pushed", "who": t.id, "to": list(t.pos), "rule": "DND-31"})
-        if riding.carries(t):
-            moved_against_will(self, session, riding.rider_of(session, t), t)
-        aerial.fall_if_unsupported(session, t, "AIR-12", "pushed off an edge")
+def push_from(rs, session, a, t, cells):
+    if riding.rides(t):
+        moved_against_will(rs, session, t, riding.mount_of(session, t))
+        return
+    dx = (t.x > a.x) - (t.x < a.x)
+    dy = (t.y > a.y) - (t.y < a.y)
+    aerial.slide(session, t, dx, dy, cells, lambda at: any(
+        aerial._overlap(t, at, o) for o in session.state.actors.values() if o.id != t.id and not o.dead))
+    session.emit({"type": "pushed", "who": t.id, "to": list(t.pos), "rule": "DND-31"})
+    if riding.carries(t):
+        moved_against_will(rs, session, riding.rider_of(session, t), t)
+    aerial.fall_if_unsupported(session, t, "AIR-12", "pushed off an edge")
 
 
 def do_mount(rs, session, a, m, quiet=False):
@@ -77,14 +73,14 @@ def leave_mount(rs, session, rider, m, event: str, rule: str) -> None:
 def fall_off_mount(rs, session, rider, rule):
     leave_mount(rs, session, rider, riding.mount_of(session, rider), "falls_off_mount", rule)
     if "prone" not in rider.conditions:
-        rs.add_condition(session, rider, "prone", rule)
+        conditions.add_condition(rs, session, rider, "prone", rule)
 
 
 def mount_fell(rs, session, rider, m):
     """DND-36: the mount is knocked prone (or dies): the rider uses its reaction to land on its feet, else falls prone."""
     if not riding.rides_on(rider, m):
         return
-    if not rider.data["reaction_used"] and not rs.incapacitated(rider) and not m.flying:
+    if not rider.data["reaction_used"] and not conditions.incapacitated(rs, rider) and not m.flying:
         rider.data["reaction_used"] = True
         leave_mount(rs, session, rider, m, "lands_on_feet", "DND-36")
     else:
@@ -92,7 +88,7 @@ def mount_fell(rs, session, rider, m):
 
 
 def moved_against_will(rs, session, rider, m):
-    if not rs.saving_throw(session, rider, "dex", 10, None, "DND-36", "stay mounted"):
+    if not conditions.saving_throw(rs, session, rider, "dex", 10, None, "DND-36", "stay mounted"):
         fall_off_mount(rs, session, rider, "DND-36")
     else:
         aerial._carry_rider(session, m)

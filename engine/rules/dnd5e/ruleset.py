@@ -37,24 +37,21 @@ from engine.rules.dnd5e.actions.standard import (
     Stand,
     Use,
 )
-from engine.rules.dnd5e.attacks import Attacks
+from engine.rules.dnd5e import attacks, common, damage
 from engine.rules.dnd5e.common import ABILITIES, OBJECTS, SKILL_ABILITY, dice_spec, mod  # noqa: F401
-from engine.rules.dnd5e.conditions import Conditions
 from engine.rules.dnd5e import feats, gear
-from engine.rules.dnd5e.damage import Damage
 from engine.rules.dnd5e.data import (
     CONDITION_RULE,
     CONDITIONS,
     SPELLS,
 )
-from engine.rules.dnd5e.mounts import Mounts
 from engine.rules.dnd5e import turns
 from engine.rules.dnd5e import listing, sheet
 from engine.rules.dnd5e.text import EVENT_LINES
 from engine.rules.ruleset import Ruleset
 
 
-class Dnd5e(Conditions, Damage, Attacks, Mounts, Ruleset):
+class Dnd5e(Ruleset):
     name = "dnd5e"
     upkeep_name = "bonus action"
     EVENT_LINES = {**EVENT_LINES, **OBJECT_LINES, **REST_LINES}     # how its events read in the runner's log
@@ -104,9 +101,19 @@ class Dnd5e(Conditions, Damage, Attacks, Mounts, Ruleset):
     GM_ACTIONS = ("condition", "damage", "heal", "temp_hp", "inspire", "short_rest", "trap", "secret_door")
     REACTIONS = feats.REACTIONS      # the names an action's ``reactions`` table may answer (engine/rules/choices.py)
     CONTROLLED_MOUNT_ACTIONS = ("move", "dash", "disengage", "dodge", "end_turn")
-    #: actions whose check opens with ``_need_action``: not offered once the action is used (a listing prefilter;
+    #: actions whose check opens with ``need_action``: not offered once the action is used (a listing prefilter;
     #: tests/test_legal_compact.py keeps this list true to the checks)
     NEEDS_ACTION = frozenset(("dash", "disengage", "dodge", "hide", "search", "ready", "help", "stabilize", "use", "escape"))
+
+    # the interface whose rules live in the subject modules (``rs`` first, so they bind as methods): sight (the window
+    # asks), melee weapons and their reach (``Ruleset.attack_reach``); the damage path (the aerial layer's hook) below
+    sees = attacks.sees
+    is_melee = attacks.is_melee
+    melee_reach = attacks.melee_reach
+    # Use.check still calls these two by their method names (left as it is while the item actions' shared check may
+    # be factored); when it calls common.need_action / common.living_target, these two go
+    _need_action = common.need_action
+    _target = common.living_target
 
 
     def __init__(self, options=None):
@@ -161,10 +168,7 @@ class Dnd5e(Conditions, Damage, Attacks, Mounts, Ruleset):
         st.round = 1
         st.data["sides"] = sorted({a.side for a in actors.values()})
         session.emit({"type": "round", "round": 1, "order": order, "rule": "DND-10"})
-        self._begin_turn(session, 0)
-
-    def alive_sides(self, session) -> set:
-        return {a.side for a in session.state.actors.values() if not a.dead and a.hp > 0}
+        turns.begin_turn(self, session, 0)
 
     def invariants(self, session) -> list[str]:
         bad = [f"{a.id} is dead with {a.hp} HP" for a in session.state.actors.values() if a.dead and a.hp != 0]
@@ -196,58 +200,11 @@ class Dnd5e(Conditions, Damage, Attacks, Mounts, Ruleset):
             return ["no bonus action needed for flight this turn (AIR-08)"]
         return []
 
-    def _new_turn(self, aid):
-        return {"actor": aid, "moved_m": 0.0, "action": False, "bonus": False, "attacks_left": 0, "dash": 0,
-                "disengaged": False, "light_weapon": None, "bonus_spell": False, "action_spell": False}
-
-    def can_act(self, a: Actor) -> bool:
-        return not a.dead and not self.incapacitated(a)
-
-    def _begin_turn(self, session: Session, guard: int) -> None:
-        st = session.state
-        for _ in range(4 * len(st.order) + 4):
-            if st.over or st.current is None:       # a scene with no characters has no turns
-                return
-            a = st.actors[st.current]
-            st.turn = self._new_turn(a.id)
-            session.emit({"type": "turn", "who": a.id, "round": st.round, "rule": "DND-10"})
-            turns.TURN_START.run(self, session, a)               # reaction back, Dodge ends, death save...
-            if self.can_act(a):
-                aerial.upkeep_at_start(session, a)              # option upkeep = "start_of_turn" (AIR-08)
-                return
-            why = "is dead" if a.dead else ("is " + cast(str, self.tagged(a, "incapacitated")))
-            session.emit({"type": "turn_skipped", "who": a.id, "reason": f"{a.name} {why}", "rule": "DND-43"})
-            self._end_of_turn_effects(session, a)
-            self._advance(session)
-        st.over = True
-        session.emit({"type": "combat_over", "winner": None, "reason": "nobody can act"})
-
-    def _advance(self, session: Session) -> None:
-        st = session.state
-        st.turn_index += 1
-        if st.turn_index % len(st.order) == 0:
-            st.turn_index = 0
-            st.round += 1
-            session.emit({"type": "round", "round": st.round, "rule": "DND-10"})
-
-    def _end_of_turn_effects(self, session: Session, a: Actor) -> None:
-        turns.TURN_END.run(self, session, a)                     # AIR-08 upkeep, DND-21 repeated saves
-
-    def _check_over(self, session: Session) -> None:
-        st = session.state
-        if st.over or len(st.data.get("sides", [])) < 2:
-            return
-        sides = self.alive_sides(session)
-        if len(sides) <= 1:
-            st.over = True
-            st.winner = next(iter(sides)) if sides else None
-            session.emit({"type": "combat_over", "winner": st.winner})
-
     # ------------------------------------------------------------------------------------------ aerial hooks
     def movement_left(self, session, a, flying):
         if riding.rides(a):
             return 0.0
-        if self.speed_zero(a) or a.dead:
+        if conditions.speed_zero(self, a) or a.dead:
             return 0.0
         base = a.data["speed_m"]           # AIR-09: in the air at the ground speed
         if flying and a.data["fly_speed_m"] is not None and self.opt("air_speed") == "fly_speed":
@@ -267,7 +224,7 @@ class Dnd5e(Conditions, Damage, Attacks, Mounts, Ruleset):
 
     def upkeep_available(self, session, a):
         t = session.state.turn
-        return t.get("actor") == a.id and not t["bonus"] and not self.incapacitated(a)
+        return t.get("actor") == a.id and not t["bonus"] and not conditions.incapacitated(self, a)
 
     def spend_upkeep(self, session, a):
         session.state.turn["bonus"] = True
@@ -280,67 +237,19 @@ class Dnd5e(Conditions, Damage, Attacks, Mounts, Ruleset):
             return None                                          # its mount keeps it up (DND-36)
         return turns.FALL_TRIGGERS.first(self, session, a)
 
+    def apply_damage(self, session, a: Actor, amount: int, dtype: str, source, rule: str, critical: bool = False,
+                     knock_out: bool = False) -> int:
+        return damage.apply_damage(self, session, a, amount, dtype, source, rule, critical, knock_out)
+
     def knock_prone(self, session, a, rule):
-        self.add_condition(session, a, "prone", rule)
+        conditions.add_condition(self, session, a, "prone", rule)
 
     # ------------------------------------------------------------------------------------------ actions
     def action_specs(self):
         specs = type(self).__dict__.get("_SPECS")
         if specs is None:
-            specs = self._make_specs()
+            specs = make_specs(self)
             type(self)._SPECS = specs
-        return specs
-
-    def _make_specs(self):
-        P = Param
-        specs = {
-            "move": {"to": P("pos", True, help="the destination [x, y, layer]")},
-            "attack": {"target": P("id", help="a character or object id"), "weapon": P("str"),
-                       "bonus": P("bool", default=False), "knock_out": P("bool", default=False),
-                       "voxel": P("pos", help="a voxel [x, y, z] to attack (DND-40)"),
-                       "power_attack": P("bool", help="-5 to hit, +10 damage (Great Weapon Master, Sharpshooter)"),
-                       "lucky": P("bool", help="spend a luck point: one more d20, named luck (Lucky)"),
-                       "savage": P("bool", help="reroll the melee damage once a turn, keep the higher (Savage Attacker)"),
-                       "manoeuvre": P("str", choices=("trip", "pushing", "precision"),
-                                      help="spend the superiority die (Martial Adept): trip, pushing, precision"),
-                       "bonus_from": P("str", choices=("two_weapon", "great_weapon_master", "polearm_master",
-                                                       "crossbow_expert", "charger"),
-                                       help="what allows the bonus-action attack (default: the first that applies)")},
-            "pick_lock": {"target": P("id", True, help="the locked object")},
-            "force_lock": {"target": P("id", True, help="the locked object")},
-            "dash": {}, "disengage": {}, "dodge": {},
-            "help": {"target": P("id", True, help="the ally helped"), "against": P("id", help="the enemy the ally attacks")},
-            "hide": {}, "search": {},
-            "ready": {"target": P("id"), "weapon": P("str"), "trigger": P("str", choices=("enters_reach",), default="enters_reach")},
-            "use": {"object": P("str", True), "target": P("id")},
-            "cast": {"spell": P("str", True), "target": P("id"), "at": P("pos")},
-            "grapple": {"target": P("id", True), "bonus": P("bool", help="as a bonus action (Tavern Brawler after an unarmed hit)"),
-                        "pin": P("bool", help="Grappler: pin the creature it grapples (both restrained)")},
-            "escape": {},
-            "shove": {"target": P("id", True), "mode": P("str", choices=("prone", "push"), default="prone"),
-                      "bonus": P("bool", help="as a bonus action (Shield Master after the Attack action, Charger after Dash)")},
-            "stand": {},
-            "stabilize": {"target": P("id", True)},
-            "mount": {"target": P("id", True)},
-            "dismount": {"to": P("pos")},
-            "reaction_policy": {"reaction": P("str", True, choices=feats.REACTIONS), "take": P("bool", True)},
-            "end_turn": {"stay_aloft": P("bool", help="false: do not spend the bonus action on staying aloft, and fall (AIR-10)")},
-            # the game master's tools (actor = "gm"), for tables and demos
-            "condition": {"target": P("id", True), "add": P("str"), "remove": P("str"), "source": P("id")},
-            "damage": {"target": P("id", True), "amount": P("int", True), "type": P("str", default="bludgeoning")},
-            "heal": {"target": P("id", True), "amount": P("int", True)},
-            "temp_hp": {"target": P("id", True), "amount": P("int", True)},
-            "inspire": {"target": P("id", True, help="the Inspiring Leader whose 10-minute speech the game master rules took place")},
-            "short_rest": {"target": P("id", True, help="the character the game master rules has rested an hour"),
-                           "dice": P("int", help="hit dice to spend (default 1)")},
-            "trap": {"target": P("id", True, help="the character the trap goes off on"),
-                     "save": P("str", choices=("str", "dex", "con", "int", "wis", "cha"), default="dex"),
-                     "dc": P("int", default=15), "damage": P("str", default="2d10", help="dice like 2d10 (named trap)"),
-                     "type": P("str", default="piercing"), "half": P("bool", default=True, help="half damage on a save (false: none)")},
-            "secret_door": {"target": P("id", True, help="the character who may find it"), "dc": P("int", default=15),
-                            "skill": P("str", choices=("perception", "investigation"), default="perception"),
-                            "active": P("bool", default=False, help="the character searches (a check), not its passive score")},
-        }
         return specs
 
     def check(self, session: Session, act: dict):
@@ -358,8 +267,8 @@ class Dnd5e(Conditions, Damage, Attacks, Mounts, Ruleset):
             raise Illegal(f"it is {session.state.actors[cur].name}'s turn, not {a.name}'s", "DND-10", "actor")
         if a.data["controlled_mount"] and riding.carries(a) and name not in self.CONTROLLED_MOUNT_ACTIONS:
             raise Illegal(f"{a.name} is a controlled mount: it may only move, Dash, Disengage or Dodge", "DND-36", "action")
-        if name != "end_turn" and self.incapacitated(a):
-            c = cast(str, self.tagged(a, "incapacitated")) if not a.dead else "dead"
+        if name != "end_turn" and conditions.incapacitated(self, a):
+            c = cast(str, conditions.tagged(self, a, "incapacitated")) if not a.dead else "dead"
             raise Illegal(f"{a.name} is {c} and can take no actions", CONDITION_RULE.get(c, "DND-43"), "action")
         return self.ACTIONS[name].check(self, session, a, act)
 
@@ -372,17 +281,7 @@ class Dnd5e(Conditions, Damage, Attacks, Mounts, Ruleset):
             self.ACTIONS[name].apply(self, session, a, act, plan)
         aerial.check_all_grounded(session)
         conditions.check_grapples(self, session)
-        self._check_over(session)
-
-    def _need_action(self, a: Actor, session, what: str, rule: str):
-        if session.state.turn["action"]:
-            raise Illegal(f"{a.name} has already used its action this turn; {what} takes an action", rule)
-
-    def _target(self, session, a: Actor, tid: str, key="target") -> Actor:
-        t = session.actor(tid, key)
-        if t.dead:
-            raise Illegal(f"{t.name} is dead", "DND-01", key)
-        return t
+        turns.check_over(self, session)
 
     # ------------------------------------------------------------------------------------------ menus and previews
     def legal_actions(self, session, a: Actor) -> Sequence[dict]:
@@ -413,13 +312,13 @@ class Dnd5e(Conditions, Damage, Attacks, Mounts, Ruleset):
                         "bonus_action_needed": ends_aloft,
                         "bonus_action_available": self.upkeep_available(session, a),
                         "falls_at_end_of_turn": ends_aloft and not self.upkeep_available(session, a),
-                        "provokes": self._would_provoke(session, a, path)})
+                        "provokes": attacks.would_provoke(self, session, a, path)})
         elif act["action"] == "attack" and plan.get("object"):
             out.update(preview_object_attack(self, session, a, plan))
         elif act["action"] == "attack":
             t = session.state.actors[plan["target"]]
-            adv, dis = self.attack_sources(session, a, t, plan)
-            bonus = self.attack_bonus(a, plan["weapon"], plan["melee"])
+            adv, dis = attacks.attack_sources(self, session, a, t, plan)
+            bonus = attacks.attack_bonus(self, a, plan["weapon"], plan["melee"])
             mods = feats.attack_mods(self, session, a, t, plan, act)
             bonus += sum(m["to_hit"] for m in mods)
             ac = t.data["ac"] + {"half": 2, "three-quarters": 5}.get(plan["cover"], 0)
@@ -438,7 +337,7 @@ class Dnd5e(Conditions, Damage, Attacks, Mounts, Ruleset):
                 out["not_proficient"] = f"{a.name} is not proficient with the {plan['weapon']['name']}: no proficiency bonus"
         elif act["action"] == "cast":
             sp = SPELLS[plan["spell"]]
-            cmod = self.ab(a, a.data["casting"])
+            cmod = conditions.ab(self, a, a.data["casting"])
             out.update({"spell": plan["spell"], "kind": sp["kind"], "targets": plan["targets"],
                         "level": sp["level"], "casting_time": sp["time"]})
             if sp["kind"] == "save":
@@ -453,6 +352,58 @@ class Dnd5e(Conditions, Damage, Attacks, Mounts, Ruleset):
                                                               or act["action"] == "grapple" and not a.flying))})
         return out
 
+
+def make_specs(rs):
+    P = Param
+    specs = {
+        "move": {"to": P("pos", True, help="the destination [x, y, layer]")},
+        "attack": {"target": P("id", help="a character or object id"), "weapon": P("str"),
+                   "bonus": P("bool", default=False), "knock_out": P("bool", default=False),
+                   "voxel": P("pos", help="a voxel [x, y, z] to attack (DND-40)"),
+                   "power_attack": P("bool", help="-5 to hit, +10 damage (Great Weapon Master, Sharpshooter)"),
+                   "lucky": P("bool", help="spend a luck point: one more d20, named luck (Lucky)"),
+                   "savage": P("bool", help="reroll the melee damage once a turn, keep the higher (Savage Attacker)"),
+                   "manoeuvre": P("str", choices=("trip", "pushing", "precision"),
+                                  help="spend the superiority die (Martial Adept): trip, pushing, precision"),
+                   "bonus_from": P("str", choices=("two_weapon", "great_weapon_master", "polearm_master",
+                                                   "crossbow_expert", "charger"),
+                                   help="what allows the bonus-action attack (default: the first that applies)")},
+        "pick_lock": {"target": P("id", True, help="the locked object")},
+        "force_lock": {"target": P("id", True, help="the locked object")},
+        "dash": {}, "disengage": {}, "dodge": {},
+        "help": {"target": P("id", True, help="the ally helped"), "against": P("id", help="the enemy the ally attacks")},
+        "hide": {}, "search": {},
+        "ready": {"target": P("id"), "weapon": P("str"), "trigger": P("str", choices=("enters_reach",), default="enters_reach")},
+        "use": {"object": P("str", True), "target": P("id")},
+        "cast": {"spell": P("str", True), "target": P("id"), "at": P("pos")},
+        "grapple": {"target": P("id", True), "bonus": P("bool", help="as a bonus action (Tavern Brawler after an unarmed hit)"),
+                    "pin": P("bool", help="Grappler: pin the creature it grapples (both restrained)")},
+        "escape": {},
+        "shove": {"target": P("id", True), "mode": P("str", choices=("prone", "push"), default="prone"),
+                  "bonus": P("bool", help="as a bonus action (Shield Master after the Attack action, Charger after Dash)")},
+        "stand": {},
+        "stabilize": {"target": P("id", True)},
+        "mount": {"target": P("id", True)},
+        "dismount": {"to": P("pos")},
+        "reaction_policy": {"reaction": P("str", True, choices=feats.REACTIONS), "take": P("bool", True)},
+        "end_turn": {"stay_aloft": P("bool", help="false: do not spend the bonus action on staying aloft, and fall (AIR-10)")},
+        # the game master's tools (actor = "gm"), for tables and demos
+        "condition": {"target": P("id", True), "add": P("str"), "remove": P("str"), "source": P("id")},
+        "damage": {"target": P("id", True), "amount": P("int", True), "type": P("str", default="bludgeoning")},
+        "heal": {"target": P("id", True), "amount": P("int", True)},
+        "temp_hp": {"target": P("id", True), "amount": P("int", True)},
+        "inspire": {"target": P("id", True, help="the Inspiring Leader whose 10-minute speech the game master rules took place")},
+        "short_rest": {"target": P("id", True, help="the character the game master rules has rested an hour"),
+                       "dice": P("int", help="hit dice to spend (default 1)")},
+        "trap": {"target": P("id", True, help="the character the trap goes off on"),
+                 "save": P("str", choices=("str", "dex", "con", "int", "wis", "cha"), default="dex"),
+                 "dc": P("int", default=15), "damage": P("str", default="2d10", help="dice like 2d10 (named trap)"),
+                 "type": P("str", default="piercing"), "half": P("bool", default=True, help="half damage on a save (false: none)")},
+        "secret_door": {"target": P("id", True, help="the character who may find it"), "dc": P("int", default=15),
+                        "skill": P("str", choices=("perception", "investigation"), default="perception"),
+                        "active": P("bool", default=False, help="the character searches (a check), not its passive score")},
+    }
+    return specs
 
 
 #: the action table: name -> unit (``check(rs, session, actor, action) -> plan``, ``apply(rs, session, actor, action, plan)``)

@@ -1,18 +1,23 @@
 """D&D 5e rules on the turn's named hooks: what happens when a creature's turn starts and ends, and why a flyer
 falls (AIR-10). Each is a small named function carrying its rule ID (``engine.rules.hooks.Hook``), run in order of
 registration; a feat or a condition that acts at one of these moments adds a function here (or registers one on the
-hook from its own module) instead of editing ``Dnd5e._begin_turn`` / ``_end_of_turn_effects`` / ``fall_reason``.
+hook from its own module) instead of editing ``begin_turn`` / ``end_of_turn_effects`` / ``Dnd5e.fall_reason``.
 
 * ``TURN_START``: ``fn(rs, session, actor)``, after the ``turn`` event, before the turn is found skipped or playable.
 * ``TURN_END``: ``fn(rs, session, actor)``, when the turn ends (also a skipped one).
 * ``FALL_TRIGGERS``: ``fn(rs, session, actor) -> (reason, rule) or None``; the first answer is why it falls.
+
+And the turn structure that runs them (DND-10): ``begin_turn``, ``end_of_turn_effects``, ``advance``, ``check_over``.
 """
 
 from __future__ import annotations
 
-from engine.rules.dnd5e import damage
+from typing import cast
+
+from engine.rules.dnd5e import conditions, damage
 from engine.rules import aerial
 from engine.rules.dnd5e.data import CONDITION_RULE, GROUNDING_TEXT
+from engine.rules.core import Actor, Session
 from engine.rules.hooks import Hook
 
 TURN_START = Hook("turn_start", "fn(rs, session, actor) when its turn starts")
@@ -80,9 +85,9 @@ def repeat_saves(rs, session, a):
         if name not in a.conditions:
             a.data["repeat_saves"].pop(name)
             continue
-        ok = rs.saving_throw(session, a, src["save"], src["dc"], None, src["rule"], f"end of turn save against {src['spell']}")
+        ok = conditions.saving_throw(rs, session, a, src["save"], src["dc"], None, src["rule"], f"end of turn save against {src['spell']}")
         if ok:
-            rs.remove_condition(session, a, name, src["rule"])
+            conditions.remove_condition(rs, session, a, name, src["rule"])
             a.data["repeat_saves"].pop(name)
 
 
@@ -95,7 +100,7 @@ def dead(rs, session, a):
 @FALL_TRIGGERS.rule("AIR-10")
 def grounding_condition(rs, session, a):
     """A condition tagged ``grounds_flyer`` (prone, unconscious, stunned, paralyzed, petrified, restrained...)."""
-    c = rs.tagged(a, "grounds_flyer")
+    c = conditions.tagged(rs, a, "grounds_flyer")
     return (f"{a.name} {GROUNDING_TEXT[c]}", CONDITION_RULE[c]) if c else None
 
 
@@ -128,3 +133,61 @@ def grappled_by_a_walker(rs, session, a):
         if holds_down:
             return (f"{a.name} is grappled by {g.name if g else gid}, who does not fly", "DND-47")
     return None
+
+
+# -- the turn structure: a turn begins, ends, passes; the combat is over ------------------------------------
+def alive_sides(rs, session) -> set:
+    return {a.side for a in session.state.actors.values() if not a.dead and a.hp > 0}
+
+
+def new_turn(rs, aid):
+    return {"actor": aid, "moved_m": 0.0, "action": False, "bonus": False, "attacks_left": 0, "dash": 0,
+            "disengaged": False, "light_weapon": None, "bonus_spell": False, "action_spell": False}
+
+
+def can_act(rs, a: Actor) -> bool:
+    return not a.dead and not conditions.incapacitated(rs, a)
+
+
+def begin_turn(rs, session: Session, guard: int) -> None:
+    st = session.state
+    for _ in range(4 * len(st.order) + 4):
+        if st.over or st.current is None:       # a scene with no characters has no turns
+            return
+        a = st.actors[st.current]
+        st.turn = new_turn(rs, a.id)
+        session.emit({"type": "turn", "who": a.id, "round": st.round, "rule": "DND-10"})
+        TURN_START.run(rs, session, a)               # reaction back, Dodge ends, death save...
+        if can_act(rs, a):
+            aerial.upkeep_at_start(session, a)              # option upkeep = "start_of_turn" (AIR-08)
+            return
+        why = "is dead" if a.dead else ("is " + cast(str, conditions.tagged(rs, a, "incapacitated")))
+        session.emit({"type": "turn_skipped", "who": a.id, "reason": f"{a.name} {why}", "rule": "DND-43"})
+        end_of_turn_effects(rs, session, a)
+        advance(rs, session)
+    st.over = True
+    session.emit({"type": "combat_over", "winner": None, "reason": "nobody can act"})
+
+
+def advance(rs, session: Session) -> None:
+    st = session.state
+    st.turn_index += 1
+    if st.turn_index % len(st.order) == 0:
+        st.turn_index = 0
+        st.round += 1
+        session.emit({"type": "round", "round": st.round, "rule": "DND-10"})
+
+
+def end_of_turn_effects(rs, session: Session, a: Actor) -> None:
+    TURN_END.run(rs, session, a)                     # AIR-08 upkeep, DND-21 repeated saves
+
+
+def check_over(rs, session: Session) -> None:
+    st = session.state
+    if st.over or len(st.data.get("sides", [])) < 2:
+        return
+    sides = alive_sides(rs, session)
+    if len(sides) <= 1:
+        st.over = True
+        st.winner = next(iter(sides)) if sides else None
+        session.emit({"type": "combat_over", "winner": st.winner})

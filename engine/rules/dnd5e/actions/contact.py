@@ -3,7 +3,7 @@ dispatched by ``Dnd5e.ACTIONS``. ``rs`` is the ruleset."""
 
 from __future__ import annotations
 
-from engine.rules.dnd5e import conditions
+from engine.rules.dnd5e import common, conditions
 from engine.rules.dnd5e import mounts
 from engine.rules import riding
 from engine.rules import aerial
@@ -35,8 +35,8 @@ class Grapple:
             return
         feats.spend_contest(rs, session, a, plan)
         t = session.state.actors[plan["target"]]
-        if rs._contest(session, a, t, "DND-30"):
-            rs.add_condition(session, t, "grappled", "DND-30", source=a.id)
+        if conditions.contest(rs, session, a, t, "DND-30"):
+            conditions.add_condition(rs, session, t, "grappled", "DND-30", source=a.id)
             session.emit({"type": "grapple", "who": a.id, "target": t.id, "rule": "DND-30"})
 
 
@@ -45,7 +45,7 @@ class Escape:
 
     @staticmethod
     def check(rs, session, a, act):
-        rs._need_action(a, session, "escaping a grapple", "DND-30")
+        common.need_action(rs, a, session, "escaping a grapple", "DND-30")
         if not a.has("grappled"):
             raise Illegal(f"{a.name} is not grappled", "DND-30")
         return {}
@@ -57,14 +57,14 @@ class Escape:
         g = session.state.actors.get(gid) if gid else None
         skill = max(("athletics", "acrobatics"), key=lambda s: conditions.skill_bonus(rs, a, s))
         mine = conditions.check_roll(rs, session, a, skill, "check", "DND-30", "escape")
-        theirs = (rs.d20(session, "contest", g.id, False, False, "DND-30", "Athletics") + conditions.skill_bonus(rs, g, "athletics")) if g else 0
+        theirs = (conditions.d20(rs, session, "contest", g.id, False, False, "DND-30", "Athletics") + conditions.skill_bonus(rs, g, "athletics")) if g else 0
         ok = mine > theirs
         session.emit({"type": "escape", "who": a.id, "from": gid, "total": mine, "against": theirs, "success": ok, "rule": "DND-30"})
         if ok:
             if g:
                 conditions.release(rs, session, a, g, "DND-30", "escaped")
             else:
-                rs.remove_condition(session, a, "grappled", "DND-30")
+                conditions.remove_condition(rs, session, a, "grappled", "DND-30")
 
 
 class Shove:
@@ -82,12 +82,12 @@ class Shove:
     def apply(rs, session, a, act, plan):
         feats.spend_contest(rs, session, a, plan)
         t = session.state.actors[plan["target"]]
-        if not rs._contest(session, a, t, "DND-31"):
+        if not conditions.contest(rs, session, a, t, "DND-31"):
             return
         if plan.get("bonus_from") == "charger" and plan["mode"] == "push" and session.state.turn.get("charge_line_m", 0) >= 3 - 1e-9:
             session.emit({"type": "shove", "who": a.id, "target": t.id, "mode": "push", "moved": True, "cells": 2,
                           "rule": "DND-F31", "note": "Charger: pushed up to 3 m"})
-            rs._push_from(session, a, t, 2)            # DND-F31: after a 3 m straight run, a push of up to 3 m
+            mounts.push_from(rs, session, a, t, 2)            # DND-F31: after a 3 m straight run, a push of up to 3 m
             return
         if plan["mode"] == "prone":
             session.emit({"type": "shove", "who": a.id, "target": t.id, "mode": "prone", "rule": "DND-31"})
@@ -130,8 +130,8 @@ class Mount:
     # -- mounts (DND-36) -------------------------------------------------------------------------------------------------
     @staticmethod
     def check(rs, session, a, act):
-        m = rs._target(session, a, act["target"])
-        if m.id == a.id or rs.hostile(a, m):
+        m = common.living_target(rs, session, a, act["target"])
+        if m.id == a.id or conditions.hostile(rs, a, m):
             raise Illegal(f"{m.name} is not a willing mount", "DND-36", "target")
         if riding.rides(a) or riding.carries(m) or riding.rides(m):
             raise Illegal("already riding or ridden", "DND-36", "target")

@@ -3,7 +3,7 @@ dispatched by ``Dnd5e.ACTIONS``. ``rs`` is the ruleset."""
 
 from __future__ import annotations
 
-from engine.rules.dnd5e import attacks
+from engine.rules.dnd5e import attacks, common, conditions, mounts
 from engine.rules.dnd5e import damage
 from engine.rules import gm
 from engine.rules.core import Illegal
@@ -14,25 +14,25 @@ from engine.world.geometry import distance_m, engaged
 
 
 def spell_plan(rs, session, a, t, name):
-    """The attack plan of an attack-roll spell (``_attack_plan`` with the spell as a ranged weapon; raises Illegal)."""
+    """The attack plan of an attack-roll spell (``attacks.attack_plan`` with the spell as a ranged weapon; raises Illegal)."""
     sp = SPELLS[name]
-    cmod = rs.ab(a, a.data["casting"])
+    cmod = conditions.ab(rs, a, a.data["casting"])
     lvl = a.data["level"]
     n_scale = 1 + (lvl >= 5) + (lvl >= 11) + (lvl >= 17) if sp.get("scales") else 1
     rng = sp["range_m"] * (2 if feats.has(a, "spell_sniper") else 1)      # DND-F22
     w = {"name": name, "damage": sp["damage"], "type": sp["type"], "properties": ["ranged"],
          "range": [rng, rng], "to_hit": cmod + a.data["prof"], "spell": True}
-    p = rs._attack_plan(session, a, t, w, False)
+    p = attacks.attack_plan(rs, session, a, t, w, False)
     p["kind"] = "spell"
     w = dict(w)
     w["damage"] = f"{n_scale * dice_spec(sp['damage'])[0]}d{dice_spec(sp['damage'])[1]}"
-    w["damage_bonus"] = -rs._dmg_mod(a, w, False)       # spell attacks add no ability to damage
+    w["damage_bonus"] = -attacks.dmg_mod(rs, a, w, False)       # spell attacks add no ability to damage
     p["weapon"] = w
     return p
 
 
 def spell_attack(rs, session, a, t, name, plan=None):
-    rs._resolve_attack(session, a, t, plan or spell_plan(rs, session, a, t, name), {})
+    attacks.resolve_attack(rs, session, a, t, plan or spell_plan(rs, session, a, t, name), {})
 
 
 class Cast:
@@ -55,7 +55,7 @@ class Cast:
             if turn["action_spell"]:
                 raise Illegal("after casting a spell with the action, the bonus-action spell is not allowed this turn", "DND-14")
         else:
-            rs._need_action(a, session, name, "DND-21")
+            common.need_action(rs, a, session, name, "DND-21")
             if turn["bonus_spell"] and sp["level"] > 0:
                 raise Illegal("after a bonus-action spell the only other spell this turn may be a cantrip", "DND-14", "spell")
         slots = a.data["spell_slots"]
@@ -79,13 +79,13 @@ class Cast:
             return plan
         if not act.get("target"):
             raise Illegal(f"{name} needs a target", "DND-21", "target")
-        t = rs._target(session, a, act["target"])
+        t = common.living_target(rs, session, a, act["target"])
         d = distance_m(a.body(), t.body(), cell)
         if sp["kind"] == "attack" and feats.has(a, "spell_sniper"):
             sp = {**sp, "range_m": sp["range_m"] * 2}     # DND-F22: an attack-roll spell's range doubled
         if d > max(sp["range_m"], 1.5 if sp["range_m"] <= 1.5 else 0) + 1e-9 and not (sp["range_m"] <= 1.5 and engaged(a.body(), t.body())):
             raise Illegal(f"{t.name} is {d:.1f} m away, beyond {name}'s range of {sp['range_m']:g} m", "DND-21", "target")
-        if t.id != a.id and rs.cover(session, a, t).level == "total":
+        if t.id != a.id and attacks.cover(rs, session, a, t).level == "total":
             raise Illegal(f"{t.name} has total cover from {a.name}", "DND-32", "target")
         if sp["kind"] in ("attack", "save", "auto") and t.id in a.conditions.get("charmed", []):
             raise Illegal(f"{a.name} is charmed by {t.name} and cannot harm it", "DND-54", "target")
@@ -113,7 +113,7 @@ class Cast:
         ea = feats.has(a, "elemental_adept") and a.data.get("element") == sp.get("type")
         if ea:
             session.state.turn["elemental_adept"] = sp["type"]
-        cmod = rs.ab(a, a.data["casting"])
+        cmod = conditions.ab(rs, a, a.data["casting"])
         dc = 8 + a.data["prof"] + cmod
         lvl = a.data["level"]
         n_scale = 1 + (lvl >= 5) + (lvl >= 11) + (lvl >= 17) if sp.get("scales") else 1
@@ -138,10 +138,10 @@ class Cast:
                 damage.heal(rs, session, t, sum(session.roll("heal", s, n, who=a.id, rule="DND-21")) + cmod, "DND-21")
             elif kind == "temp_hp":
                 n, s = dice_spec(sp["amount"])
-                rs.give_temp_hp(session, t, sum(session.roll("heal", s, n, who=a.id, rule="DND-35")) + sp.get("bonus", 0), "DND-35")
+                damage.give_temp_hp(rs, session, t, sum(session.roll("heal", s, n, who=a.id, rule="DND-35")) + sp.get("bonus", 0), "DND-35")
             elif kind == "save":
-                cov = "none" if sp.get("ignores_cover") else rs.cover(session, a, t).level
-                ok = rs.saving_throw(session, t, sp["save"], dc, a, "DND-21", plan["spell"], cover_level=cov)
+                cov = "none" if sp.get("ignores_cover") else attacks.cover(rs, session, a, t).level
+                ok = conditions.saving_throw(rs, session, t, sp["save"], dc, a, "DND-21", plan["spell"], cover_level=cov)
                 if sp.get("damage"):
                     amt = dmg if not ok else (dmg // 2 if sp.get("half") else 0)
                     if ok and amt and sp["save"] == "dex" and len(plan["targets"]) == 1 and feats.shield_master_evades(rs, session, t):
@@ -151,11 +151,11 @@ class Cast:
                     if amt:
                         rs.apply_damage(session, t, amt, sp["type"], a.id, "DND-21")
                 if not ok and sp.get("condition") and not t.dead:
-                    rs.add_condition(session, t, sp["condition"], CONDITION_RULE[sp["condition"]], source=a.id)
+                    conditions.add_condition(rs, session, t, sp["condition"], CONDITION_RULE[sp["condition"]], source=a.id)
                     if sp.get("repeat_save"):
                         t.data.setdefault("repeat_saves", {})[sp["condition"]] = {"save": sp["save"], "dc": dc, "spell": plan["spell"], "rule": "DND-21"}
                 if not ok and sp.get("push_cells") and not t.dead:
-                    rs._push_from(session, a, t, sp["push_cells"])
+                    mounts.push_from(rs, session, a, t, sp["push_cells"])
         session.state.turn.pop("elemental_adept", None)
 
 
@@ -183,14 +183,14 @@ class Gm:
         k = act["action"]
         if k == "condition":
             if act.get("add"):
-                rs.add_condition(session, t, act["add"], CONDITION_RULE[act["add"]], source=act.get("source"))
+                conditions.add_condition(rs, session, t, act["add"], CONDITION_RULE[act["add"]], source=act.get("source"))
             if act.get("remove"):
-                rs.remove_condition(session, t, act["remove"], CONDITION_RULE[act["remove"]])
+                conditions.remove_condition(rs, session, t, act["remove"], CONDITION_RULE[act["remove"]])
         elif k == "damage":
             rs.apply_damage(session, t, act["amount"], act.get("type", "bludgeoning"), "gm", "DND-33")
         elif k == "heal":
             damage.heal(rs, session, t, act["amount"], "DND-02")
         elif k == "temp_hp":
-            rs.give_temp_hp(session, t, act["amount"], "DND-35")
+            damage.give_temp_hp(rs, session, t, act["amount"], "DND-35")
         elif k == "inspire":
             feats.apply_inspire(rs, session, t, plan)

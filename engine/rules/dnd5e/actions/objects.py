@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from engine.rules import objects
 from engine.rules.core import Illegal
-from engine.rules.dnd5e import advantage
+from engine.rules.dnd5e import advantage, attacks, common, conditions
 from engine.rules.dnd5e.common import dice_spec
 from engine.world.geometry import cell_gap, in_melee_reach
 
@@ -69,7 +69,7 @@ class AttackObject:
     @staticmethod
     def check(rs, session, a, act):
         t = target_of(session, act)
-        w = rs.weapon(a, act.get("weapon"))
+        w = attacks.weapon(rs, a, act.get("weapon"))
         turn = session.state.turn
         if act.get("bonus"):
             raise Illegal("the off-hand attack is against a creature (attack the object with the Attack action)", "DND-29", "bonus")
@@ -77,7 +77,7 @@ class AttackObject:
             raise Illegal(f"{a.name} has no attack left this turn (its action is used)", "DND-16")
         if act.get("knock_out"):
             raise Illegal("an object cannot be knocked out", "DND-34", "knock_out")
-        ab = rs.geom(session, a)
+        ab = attacks.geom(rs, session, a)
         cell = session.world.cell_m
         cands = objects.candidate_voxels(session, t)
         melee = rs.is_melee(w)
@@ -113,14 +113,14 @@ class AttackObject:
 
     @staticmethod
     def apply(rs, session, a, act, plan):
-        rs._use_attack(session, a)
+        attacks.use_attack(rs, session, a)
         t = target_of(session, act)
         w = plan["weapon"]
         adv, dis = object_sources(rs, session, a, plan)
         cover_bonus = COVER_BONUS.get(plan["cover"], 0)
         ac = t.ac + cover_bonus
-        bonus = rs.attack_bonus(a, w, plan["melee"])
-        r = rs.d20(session, "attack", a.id, bool(adv), bool(dis), OBJECT_RULE, f"{w['name']} against {t.name}")
+        bonus = attacks.attack_bonus(rs, a, w, plan["melee"])
+        r = conditions.d20(rs, session, "attack", a.id, bool(adv), bool(dis), OBJECT_RULE, f"{w['name']} against {t.name}")
         crit = r == 20
         hit = crit or (r != 1 and r + bonus >= ac)
         session.emit({"type": "object_attack", "who": a.id, "target": t.id, "voxel": plan["voxel"], "weapon": w["name"],
@@ -137,7 +137,7 @@ class AttackObject:
         if crit:
             n *= 2
         rolls = session.roll("damage", s, n, who=a.id, rule="DND-16") if n else []
-        total = max(0, sum(rolls) + rs._dmg_mod(a, w, plan["melee"]) + int(w.get("damage_bonus", 0)))
+        total = max(0, sum(rolls) + attacks.dmg_mod(rs, a, w, plan["melee"]) + int(w.get("damage_bonus", 0)))
         objects.damage(session, t, total, w["type"], a.id, OBJECT_RULE)
 
 
@@ -173,7 +173,7 @@ def lockpick_bonus(rs, a, how: str | None) -> int:
     """DND-39: Dexterity, + proficiency when proficient with thieves' tools, doubled with expertise."""
     prof = a.data["prof"]
     bonus: dict[str | None, int] = {"proficient": prof, "expertise": 2 * prof}
-    return rs.ab(a, "dex") + bonus.get(how, 0)
+    return conditions.ab(rs, a, "dex") + bonus.get(how, 0)
 
 
 class PickLock:
@@ -183,7 +183,7 @@ class PickLock:
 
     @staticmethod
     def check(rs, session, a, act):
-        rs._need_action(a, session, "Picking a lock", LOCK_RULE)
+        common.need_action(rs, a, session, "Picking a lock", LOCK_RULE)
         o = _lock_target(session, a, act)
         how = _tools(session, a)
         if how is None:
@@ -203,9 +203,9 @@ class ForceLock:
 
     @staticmethod
     def check(rs, session, a, act):
-        rs._need_action(a, session, "Forcing a lock", LOCK_RULE)
+        common.need_action(rs, a, session, "Forcing a lock", LOCK_RULE)
         o = _lock_target(session, a, act)
-        return {"target": o.id, "dc": o.lock_dc, "bonus": rs.ab(a, "str")}
+        return {"target": o.id, "dc": o.lock_dc, "bonus": conditions.ab(rs, a, "str")}
 
     @staticmethod
     def apply(rs, session, a, act, plan):
@@ -216,7 +216,7 @@ class ForceLock:
 def _roll_lock(rs, session, a, plan, how, what):
     o = objects.find_object(session, plan["target"])
     dis = a.has("poisoned")                                      # DND-53: disadvantage on ability checks
-    r = rs.d20(session, "check", a.id, False, dis, LOCK_RULE, f"{what} against {o.name}'s lock")
+    r = conditions.d20(rs, session, "check", a.id, False, dis, LOCK_RULE, f"{what} against {o.name}'s lock")
     total = r + plan["bonus"]
     ok = total >= plan["dc"]
     session.emit({"type": "lock_check", "who": a.id, "target": o.id, "how": how, "roll": r, "bonus": plan["bonus"],
@@ -243,14 +243,14 @@ def object_candidates(rs, session, a) -> list[dict]:
 
 def preview_object_attack(rs, session, a, plan) -> dict:
     adv, dis = object_sources(rs, session, a, plan)
-    bonus = rs.attack_bonus(a, plan["weapon"], plan["melee"])
+    bonus = attacks.attack_bonus(rs, a, plan["weapon"], plan["melee"])
     ac = plan["ac"] + COVER_BONUS.get(plan["cover"], 0)
     need = max(2, min(20, ac - bonus))
     p1 = (21 - need) / 20.0
     p = 1 - (1 - p1) ** 2 if adv and not dis else (p1 * p1 if dis and not adv else p1)
     t = objects.resolve(session, plan["target"] if not plan["target"].startswith("voxel:") else None,
                         plan["voxel"] if plan["target"].startswith("voxel:") else None, OBJECT_RULE)
-    others = [o for o in session.state.actors.values() if o.id != a.id and not o.dead and rs.hostile(a, o)]
+    others = [o for o in session.state.actors.values() if o.id != a.id and not o.dead and conditions.hostile(rs, a, o)]
     return {"target": plan["target"], "object": True, "voxel": plan["voxel"], "weapon": plan["weapon"]["name"],
             "opens": objects.what_breaking_opens(session, t, a, others, "dnd5e"),
             "melee": plan["melee"], "cover": plan["cover"], "blocked_fraction": plan["blocked_fraction"],

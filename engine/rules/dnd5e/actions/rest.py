@@ -97,7 +97,7 @@ class Trap:
         delver = bool(t.data.get("feats")) and feats.has(t, "dungeon_delver")
         session.emit({"type": "trap", "who": t.id, "save": act["save"], "dc": act["dc"], "damage": act["damage"],
                       "damage_type": act["type"], "rule": "DND-F05" if delver else "DND-33"})
-        ok = rs.saving_throw(session, t, act["save"], act["dc"], None, "DND-33", "against a trap",
+        ok = conditions.saving_throw(rs, session, t, act["save"], act["dc"], None, "DND-33", "against a trap",
                              advantage="Dungeon Delver: advantage against a trap (DND-F05)" if delver else None)
         n, s = dice_spec(act["damage"])
         amount = sum(session.roll("trap", s, n, who=t.id, rule="DND-33", purpose="the trap's damage")) if n else 0
@@ -115,7 +115,7 @@ class SecretDoor:
         if not 1 <= act["dc"] <= 30:
             raise Illegal("a DC is 1..30", "DND-19", "dc")
         if act["active"]:
-            if rs.incapacitated(t):
+            if conditions.incapacitated(rs, t):
                 raise Illegal(f"{t.name} is incapacitated and cannot search", "DND-19", "target")
         return {"target": t.id}
 

@@ -3,7 +3,7 @@ dispatched by ``Dnd5e.ACTIONS``. ``rs`` is the ruleset."""
 
 from __future__ import annotations
 
-from engine.rules.dnd5e import attacks
+from engine.rules.dnd5e import attacks, common, turns
 from engine.rules.dnd5e import conditions
 from engine.rules.dnd5e import damage
 from engine.rules import riding
@@ -19,8 +19,8 @@ from engine.world.geometry import distance_m, engaged
 
 def _action_on(rs, session, a, act, label: str, rule: str):
     """The prologue of an action on a creature: the action is unused (``label``, ``rule``), the target exists."""
-    rs._need_action(a, session, label, rule)
-    return rs._target(session, a, act["target"])
+    common.need_action(rs, a, session, label, rule)
+    return common.living_target(rs, session, a, act["target"])
 
 
 class Move:
@@ -34,7 +34,7 @@ class Move:
         if riding.rides(a):
             m = riding.mount_of(session, a)
             raise Illegal(f"{a.name} rides {m.name}: the mount moves (or dismount first)", "DND-36", "to")
-        sz = rs.speed_zero(a)
+        sz = conditions.speed_zero(rs, a)
         if sz:
             raise Illegal(f"{a.name} is {sz[0]}: its speed is 0", sz[1], "to")
         if to == a.pos:
@@ -74,23 +74,23 @@ class Move:
         stopped = None
         # anyone who could possibly react (DND-28): hostile, able, reaction unused, armed for melee
         watchers = any(
-            rs.hostile(r, a) and not r.dead and not r.data["reaction_used"] and not rs.incapacitated(r)
-            and rs._oa_weapon(r)[0] is not None and rs._oa_allowed(session, r, a) for r in session.state.actors.values())
+            conditions.hostile(rs, r, a) and not r.dead and not r.data["reaction_used"] and not conditions.incapacitated(rs, r)
+            and attacks.oa_weapon(rs, r)[0] is not None and attacks.oa_allowed(rs, session, r, a) for r in session.state.actors.values())
         polearms = any(o.data.get("feats") and "polearm_master" in o.data["feats"] for o in session.state.actors.values())
 
         def flush(i, note):      # the move so far, up to path[i], as one event
-            rs._emit_move(session, a, path[seg[0]:i + 1], costs[i] - costs[seg[0]], left0 - costs[i], note)
+            attacks.emit_move(rs, session, a, path[seg[0]:i + 1], costs[i] - costs[seg[0]], left0 - costs[i], note)
             seg[0] = i
 
         for i in range(len(path) - 1):
             nxt = path[i + 1]
             if watchers:
-                provoked = rs._opportunity_attacks(session, a, path[i], nxt,
+                provoked = attacks.opportunity_attacks(rs, session, a, path[i], nxt,
                                                      before=lambda i=i: flush(i, "stops before leaving a reach"))
-                if provoked and (a.pos != path[i] or rs.speed_zero(a) or a.has("prone") or a.dead or a.hp == 0):
+                if provoked and (a.pos != path[i] or conditions.speed_zero(rs, a) or a.has("prone") or a.dead or a.hp == 0):
                     stopped = i
                     break
-            if polearms and rs._entering_reach(session, a, path[i], nxt):
+            if polearms and attacks.entering_reach(rs, session, a, path[i], nxt):
                 if a.can_fly:
                     a.flying = not aerial.is_supported(session, a)
                 stopped = i + 1
@@ -112,7 +112,7 @@ class Move:
         if a.data["hidden"] is not None:
             attacks.maybe_revealed(rs, session, a)
         conditions.check_grapples(rs, session)
-        rs._readied_triggers(session, a)
+        attacks.readied_triggers(rs, session, a)
 
 
 class Attack:
@@ -124,8 +124,8 @@ class Attack:
             return AttackObject.check(rs, session, a, act)
         if act.get("target") is None:
             raise BadAction("required for attack", "", "target")
-        t = rs._target(session, a, act["target"])
-        w = rs.weapon(a, act.get("weapon"))
+        t = common.living_target(rs, session, a, act["target"])
+        w = attacks.weapon(rs, a, act.get("weapon"))
         turn = session.state.turn
         bonus_from = None
         if act.get("bonus"):
@@ -172,7 +172,7 @@ class Attack:
                 raise Illegal("a weapon attack is needed", "DND-F01", "manoeuvre")
         if bonus_from == "polearm_master":
             w = feats.butt_end(w)
-        plan = rs._attack_plan(session, a, t, w, bool(act.get("bonus")))
+        plan = attacks.attack_plan(rs, session, a, t, w, bool(act.get("bonus")))
         if bonus_from and bonus_from != "two_weapon":
             plan["bonus_from"] = bonus_from
         return plan
@@ -186,11 +186,11 @@ class Attack:
             if plan.get("bonus_from") == "charger":
                 session.state.turn["charged"] = True
         else:
-            rs._use_attack(session, a)
+            attacks.use_attack(rs, session, a)
             if "light" in plan["weapon"]["properties"] and rs.is_melee(plan["weapon"]):   # thrown too (DND-29)
                 session.state.turn["light_weapon"] = plan["weapon"]["name"]
         t = session.state.actors[plan["target"]]
-        rs._resolve_attack(session, a, t, plan, act)
+        attacks.resolve_attack(rs, session, a, t, plan, act)
         if not a.dead:
             feats.sentinel_protects(rs, session, a, t)     # DND-F37: it attacked someone else next to a Sentinel
 
@@ -203,7 +203,7 @@ class _SpendsAction:
 
     @classmethod
     def check(cls, rs, session, a, act):
-        rs._need_action(a, session, cls.label, cls.rule)
+        common.need_action(rs, a, session, cls.label, cls.rule)
 
     @classmethod
     def apply(cls, rs, session, a, act, plan):
@@ -249,12 +249,12 @@ class Help:
     @staticmethod
     def check(rs, session, a, act):
         ally = _action_on(rs, session, a, act, "Help", "DND-18")
-        if ally.id == a.id or rs.hostile(a, ally):
+        if ally.id == a.id or conditions.hostile(rs, a, ally):
             raise Illegal(f"{ally.name} is not an ally of {a.name}", "DND-18", "target")
         if not act.get("against"):
             raise Illegal("name the enemy the ally will attack (against = ID)", "DND-18", "against")
-        foe = rs._target(session, a, act["against"], "against")
-        if not rs.hostile(a, foe):
+        foe = common.living_target(rs, session, a, act["against"], "against")
+        if not conditions.hostile(rs, a, foe):
             raise Illegal(f"{foe.name} is not an enemy", "DND-18", "against")
         if not engaged(a.body(), foe.body()):
             raise Illegal(f"{a.name} must be within 1.5 m of {foe.name} to help attack it", "DND-18", "against")
@@ -272,12 +272,12 @@ class Hide(_SpendsAction):
 
     @classmethod
     def check(cls, rs, session, a, act):
-        rs._need_action(a, session, cls.label, cls.rule)
+        common.need_action(rs, a, session, cls.label, cls.rule)
         if a.has("invisible"):
             return {}
         for o in session.state.actors.values():
-            if rs.hostile(o, a) and not o.dead and not rs.incapacitated(o) and not o.has("blinded") \
-                    and rs.cover(session, o, a).level == "none":
+            if conditions.hostile(rs, o, a) and not o.dead and not conditions.incapacitated(rs, o) and not o.has("blinded") \
+                    and attacks.cover(rs, session, o, a).level == "none":
                 raise Illegal(f"{a.name} is in plain sight of {o.name} (no cover): it cannot hide", "DND-23")
         return {}
 
@@ -302,7 +302,7 @@ class Search(_SpendsAction):
         total = conditions.check_roll(rs, session, a, "perception", "check", "DND-19", "Perception to search")
         found = []
         for o in session.state.actors.values():
-            if o.data["hidden"] is not None and rs.hostile(a, o) and rs.cover(session, a, o).visible \
+            if o.data["hidden"] is not None and conditions.hostile(rs, a, o) and attacks.cover(rs, session, a, o).visible \
                     and total >= o.data["hidden"]:                   # DND-23: contested by active searchers
                 o.data["hidden"] = None
                 found.append(o.id)
@@ -315,11 +315,11 @@ class Ready:
 
     @staticmethod
     def check(rs, session, a, act):
-        rs._need_action(a, session, "Ready", "DND-20")
-        w = rs.weapon(a, act.get("weapon"))
+        common.need_action(rs, a, session, "Ready", "DND-20")
+        w = attacks.weapon(rs, a, act.get("weapon"))
         if act.get("target"):
-            t = rs._target(session, a, act["target"])
-            if not rs.hostile(a, t):
+            t = common.living_target(rs, session, a, act["target"])
+            if not conditions.hostile(rs, a, t):
                 raise Illegal(f"{t.name} is not an enemy", "DND-20", "target")
         return {"weapon": w["name"], "target": act.get("target")}
 
@@ -376,7 +376,7 @@ class Stand:
     @staticmethod
     def check(rs, session, a, act):
         require_condition(a, "prone", "DND-48")
-        sz = rs.speed_zero(a)
+        sz = conditions.speed_zero(rs, a)
         if sz:
             raise Illegal(f"{a.name} is {sz[0]}: speed 0, it cannot stand up", sz[1])
         cost = a.data["speed_m"] / 2
@@ -390,7 +390,7 @@ class Stand:
     @staticmethod
     def apply(rs, session, a, act, plan):
         rs.spend_movement(session, a, plan["cost"])
-        rs.remove_condition(session, a, "prone", "DND-48")
+        conditions.remove_condition(rs, session, a, "prone", "DND-48")
         session.emit({"type": "stand", "who": a.id, "cost_m": plan["cost"], "rule": "DND-48"})
 
 
@@ -440,7 +440,7 @@ class EndTurn:
             session.emit({"type": "flight_lost", "who": a.id, "reason": f"{a.name} does not spend its bonus action to stay aloft",
                           "rule": "AIR-10", "because": "AIR-08"})
             aerial.fall(session, a, None, "AIR-10", "chose not to spend the bonus action to stay aloft")
-        rs._end_of_turn_effects(session, a)
-        rs._check_over(session)
-        rs._advance(session)
-        rs._begin_turn(session, 0)
+        turns.end_of_turn_effects(rs, session, a)
+        turns.check_over(rs, session)
+        turns.advance(rs, session)
+        turns.begin_turn(rs, session, 0)
