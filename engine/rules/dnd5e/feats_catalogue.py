@@ -158,7 +158,7 @@ RULES = [
      'rule': 'Shield Master',
      'status': 'built',
      'decision': '+2 (its shield) to Dex saves against a spell from a creature; a successful Dex save for half against a single-target effect: no damage (reaction `shield_master`, default take); after taking the Attack action, a bonus-action shove (`shove` with `bonus = true`)',
-     'where': 'feats `saving_throw`; feats `shield_master_evades`; feat moments `bonus_contest_source`',
+     'where': '5e conditions `saving_throw`; feats `shield_master_evades`; feat moments `bonus_contest_source`',
      'tests': ['tests/test_dnd_feats.py::test_dnd_f20_shield_master_bonus_shove_after_the_attack_action', 'tests/test_dnd_feats.py::test_dnd_f20_shield_master_dex_save_bonus_and_no_damage_on_success']},
     {'id': 'DND-F21',
      'rule': 'Defensive Duelist',

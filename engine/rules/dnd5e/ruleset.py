@@ -37,7 +37,7 @@ from engine.rules.dnd5e.actions.standard import (
     Stand,
     Use,
 )
-from engine.rules.dnd5e import attacks, common, damage
+from engine.rules.dnd5e import attacks, damage
 from engine.rules.dnd5e.common import ABILITIES, OBJECTS, SKILL_ABILITY, dice_spec, mod  # noqa: F401
 from engine.rules.dnd5e import feats, gear
 from engine.rules.dnd5e.data import (
@@ -110,10 +110,6 @@ class Dnd5e(Ruleset):
     sees = attacks.sees
     is_melee = attacks.is_melee
     melee_reach = attacks.melee_reach
-    # Use.check still calls these two by their method names (left as it is while the item actions' shared check may
-    # be factored); when it calls common.need_action / common.living_target, these two go
-    _need_action = common.need_action
-    _target = common.living_target
 
 
     def __init__(self, options=None):

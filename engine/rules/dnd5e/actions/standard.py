@@ -336,13 +336,13 @@ class Use:
 
     @staticmethod
     def check(rs, session, a, act):
-        rs._need_action(a, session, "Use an Object", "DND-25")
+        common.need_action(rs, a, session, "Use an Object", "DND-25")
         obj = act["object"]
         if obj not in a.data["items"]:
             raise Illegal(f"{a.name} carries no {obj}; it carries: {', '.join(a.data['items']) or 'nothing'}", "DND-25", "object")
         t = a
         if act.get("target"):
-            t = rs._target(session, a, act["target"])
+            t = common.living_target(rs, session, a, act["target"])
             if t.id != a.id and not engaged(a.body(), t.body()):
                 raise Illegal(f"{t.name} is not within 1.5 m", "DND-25", "target")
         if obj == "healers_kit":
