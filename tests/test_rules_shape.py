@@ -58,3 +58,35 @@ def test_the_measure_counts_inherited_and_mixed_in_methods():
             return "x"
 
     assert sorted(members(Assembled)) == ["helper", "interface", "own"]
+
+
+HOOK_ORDER = """
+import hashlib, importlib, sys
+importlib.import_module(sys.argv[1])
+from engine.rules import registry
+from engine.rules.hooks import Hook
+for i in registry.infos():
+    i.ruleset_class()
+names = sorted((m, n) for m, mod in list(sys.modules.items()) if m.startswith("engine.rules")
+               for n, v in vars(mod).items() if isinstance(v, Hook))
+print(len(names), hashlib.sha256(repr([(m, n, [f.__module__ + "." + f.__qualname__ for f in
+      getattr(sys.modules[m], n)]) for m, n in names]).encode()).hexdigest())
+"""
+
+
+def test_every_rules_module_imports_on_its_own_and_the_hooks_keep_one_order():
+    """A caller may import any rules module first (``from engine.rules.dnd5e import attacks``): it must load (no
+    import cycle left half-made), and the hooks -- lists filled as their modules load, whose order is the order
+    of the events' lists -- must come out the same whichever module came first."""
+    import subprocess
+    import sys
+
+    mods = sorted(".".join(p.relative_to(ROOT).with_suffix("").parts).removesuffix(".__init__")
+                  for p in (ROOT / "engine" / "rules").rglob("*.py"))
+    seen = {}
+    for m in mods:
+        r = subprocess.run([sys.executable, "-c", HOOK_ORDER, m], cwd=ROOT, capture_output=True, text=True, timeout=120)
+        assert r.returncode == 0, f"import {m} on its own: {r.stderr.strip().splitlines()[-1:]}"
+        seen.setdefault(r.stdout.strip(), []).append(m)
+    assert len(seen) == 1, {k: v[:5] for k, v in seen.items()}
+    assert int(next(iter(seen)).split()[0]) >= 5               # the hooks were found

@@ -21,3 +21,8 @@ RULESET = RulesetInfo(
                      "5e damage": "engine.rules.dnd5e.damage", "5e turns": "engine.rules.dnd5e.turns",
                      "5e mounts": "engine.rules.dnd5e.mounts", "5e common": "engine.rules.dnd5e.common"}},
 )
+
+# Any 5e module imported on its own (``from engine.rules.dnd5e import attacks``) loads the whole ruleset first, in its
+# one order: the rules' hooks fill as their modules load, and the hooks' order is the order of the events' lists, so
+# it must not depend on which module a caller happened to import first (and the modules' cycle has one way in).
+from engine.rules.dnd5e import ruleset as _ruleset  # noqa: E402, F401
