@@ -67,7 +67,7 @@ def _lookup(modname: str, cls, name: str):
             owner = next((c for c in cls.__mro__ if name in c.__dict__), cls)
             return f"{_module_file(owner.__module__)}:{owner.__name__}.{name}"
         package = cls.__module__.rpartition(".")[0]
-        for c in cls.__mro__:          # a function of one of the ruleset's own modules (its mixins': mounts.py...)
+        for c in cls.__mro__:          # a function of the module of the ruleset class or of a base of it
             cm = sys.modules.get(c.__module__)
             if cm is not None and c.__module__.startswith(package + ".") and callable(vars(cm).get(name)):
                 return f"{_module_file(c.__module__)}:{name}"
