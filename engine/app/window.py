@@ -1278,14 +1278,12 @@ class PlayWindow(pyglet.window.Window):
         return val if ok and isinstance(val, list) else []
 
     def _greyed_now(self, sel) -> list[dict]:
-        import sys
-
         from engine.errors import AerieError
         from engine.rules.core import BadAction, Illegal
 
         s = self.ctl.session
         rs = s.ruleset
-        gm_only = set(getattr(rs, "GM_ACTIONS", None) or getattr(sys.modules.get(type(rs).__module__), "GM_ACTIONS", ()) or ())
+        gm_only = set(rs.GM_ACTIONS)
         legal = {a.get("action") for a in self.ctl.legal()}
         out = []
         others = [a.id for a in s.state.actors.values() if a.id != sel][:8]

@@ -183,6 +183,8 @@ class Ruleset:
     ACTIONS: ClassVar[dict] = {}
     #: the names of the ruleset's conditions (a GM's condition tool is checked against them; empty: not checked)
     CONDITIONS: ClassVar[Collection[str]] = ()
+    #: the actions only the game master's tools take (the window never offers them as a character's greyed buttons)
+    GM_ACTIONS: ClassVar[Collection[str]] = ()
 
     @classmethod
     def query_notes(cls, scene, a, b, result: dict) -> list[dict]:
