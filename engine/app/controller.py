@@ -409,7 +409,9 @@ class Controller:
         name = a.name if a is not None else p.chooser
         return f"{name} ({p.role})" if p.role else name
 
-    def option_label(self, value) -> str:
+    def option_label(self, value, labels: dict | None = None) -> str:
+        if labels and isinstance(value, str) and value in labels:
+            return str(labels[value])
         if isinstance(value, str) and value in self.state.actors:
             return self.state.actors[value].name
         if value is True:
@@ -428,7 +430,7 @@ class Controller:
         a = self.state.actors.get(p.chooser)
         return {"chooser": p.chooser, "label": self.chooser_label(p), "side": a.side if a is not None else None,
                 "key": p.key, "rule": p.rule, "question": p.question, "pick": q["pick"],
-                "options": [{"value": v, "label": self.option_label(v), "does": d, "default": v == p.default}
+                "options": [{"value": v, "label": self.option_label(v, p.labels), "does": d, "default": v == p.default}
                             for v, d in p.options.items()],
                 "rolled": [f"{r['name']} {r['die']} = {r['result']}" for r in p.rolled],
                 "action": q["action"], "table": bool(q.get("table"))}
@@ -478,7 +480,7 @@ class Controller:
         self.question = None
         if q.get("table") and value == q["point"].default:     # the table keeps what the rules give: no action
             self._table_done.add((q["point"].key, len(self.session.actions)))
-            self.say(f"{self.option_label(value)}: as it stands")
+            self.say(f"{self.option_label(value, q['point'].labels)}: as it stands")
             self._changed()
             return None
         act, key = fill(q["action"], q["point"], value)

@@ -83,6 +83,7 @@ class Choices(RulesetMixin):
             opts[o] = f"difficulty {int(self.opt('base_difficulty')) + dv} ({dn})"
         best = self.defence_of(session, t, melee, None)[0].replace("+mount", "")
         v = choose(session, "defence", t.id, opts, t.data["defence"] or None, rule="BAT-14", role="defender",
+                   labels={"none": "No resistance"},
                    question=f"{a.name} attacks {t.name}: resist with" + (f" (default {best})" if best in opts else ""))
         return v
 
@@ -101,7 +102,7 @@ class Choices(RulesetMixin):
         what = "opportunity attack" if rule == "BAT-38" else "attack on leaving cover"
         v = choose(session, ("declined", e.id), e.id,
                    {"attack": f"the {what} now (BAT-13 counterattack rules)", "let_go": f"let {mover.name} go"},
-                   "attack", rule=rule, role="reaction", member="let_go",
+                   "attack", rule=rule, role="immediate attack", member="let_go",
                    name=f"declined.{e.id}" + ("" if rule == "BAT-38" else ".cover"),
                    question=f"{mover.name} " + ("leaves your reach" if rule == "BAT-38" else "leaves total cover"))
         return v == "let_go"
