@@ -31,7 +31,7 @@ from engine.app import hud as H
 from engine.app.camera_control import CameraControl
 from engine.app import maps
 from engine.app import tokens as T
-from engine.app.controller import Controller, event_line, preview_lines
+from engine.app.controller import Controller, preview_lines
 from engine.app.picking import Picker
 from engine.render import overlays as ov
 from engine.render.events import build_step, effects, frame_state
@@ -239,22 +239,12 @@ class PlayWindow(pyglet.window.Window):
 
     def named(self, text: str) -> str:
         """Character ids in a line replaced by their names (the log, messages and labels all say names)."""
-        import re
+        from engine.app.logtext import namer
 
         acts = self.ctl.state.actors
-        if not acts:
-            return text
-        pat = self._name_pat if getattr(self, "_name_pat_for", None) == tuple(acts) else None
-        if pat is None:
-            table = {}
-            for k, a in acts.items():
-                table[k] = T.short_name(a)
-                if a.name and a.name != table[k]:
-                    table[a.name] = table[k]          # "Kestrel (harpy, low)" -> "Kestrel"
-            keys = sorted(table, key=len, reverse=True)
-            pat = re.compile(r"(?<![\w])(" + "|".join(re.escape(k) for k in keys) + r")(?![\w])")
-            self._name_pat, self._name_pat_for, self._name_table = pat, tuple(acts), table
-        return pat.sub(lambda m: self._name_table[m.group(1)], text)
+        if getattr(self, "_name_pat_for", None) != tuple(acts):
+            self._namer, self._name_pat_for = namer(acts), tuple(acts)
+        return self._namer(text)
 
     def say(self, text, kind="info", toast=True):
         """A message in the message line and, for a key's effect, big on screen for a few seconds."""
@@ -302,44 +292,10 @@ class PlayWindow(pyglet.window.Window):
         return type(rs)(keep, turn=getattr(rs, "turn", None))
 
     def _rebuild_log(self):
-        from engine.rules.runner import describe
+        from engine.app.logtext import log_entries    # the lines themselves are pure (tests read them)
 
-        out = []
-        s = self.ctl.session
-        for e in s.events:
-            t = e.get("type")
-            if t == "session":
-                out.append((f"{e.get('scene')}: seed {e.get('seed')}, {e.get('ruleset')}", H.DIM))
-                continue
-            if t == "action" and isinstance(e.get("action"), dict):
-                a = e["action"]
-                if a.get("actor") == "gm" and str(a.get("action", "")).startswith("gm_"):
-                    continue          # the GM's event line that follows says it in words
-                params = ", ".join(f"{k} {v}" for k, v in a.items() if k not in ("actor", "action", "rolls"))
-                rolls = a.get("rolls")
-                who = "GM" if a.get("actor") == "gm" else self.name(a.get("actor"))
-                out.append((self.named(f"> {who}: {str(a.get('action')).replace('_', ' ')}" + (f" ({params})" if params else "")
-                            + (f", dice by hand {rolls}" if rolls else "")), (150, 200, 255, 255)))
-                continue
-            if t in ("gm", "table_roll") and isinstance(e.get("text"), str):
-                out.append((self.named(e["text"]), H.ACCENT, "gm" if t == "gm" else ""))
-                continue
-            if t == "roll":
-                line = event_line(e)
-                if e.get("who") == "gm":
-                    line = "GM" + line[2:]
-                col = H.DIM
-            else:
-                try:
-                    line = describe(s, e)
-                except Exception:   # noqa: BLE001 - an event the runner's describer does not know
-                    line = event_line(e)
-                if line is None:
-                    continue
-                line = line.strip()
-                t = e.get("type")
-                col = H.ACCENT if t in ("round", "turn") else (H.BAD if t in ("damage", "fall", "condition") else H.FG)
-            out.append((self.named(line), col))
+        col = {"dim": H.DIM, "action": (150, 200, 255, 255), "accent": H.ACCENT, "bad": H.BAD, "fg": H.FG}
+        out = [(e[0], col[e[1]], *e[2:]) for e in log_entries(self.ctl.session)]
         self.log_lines = out
         self.log_scroll = 0
 
