@@ -59,6 +59,8 @@ def test_bat41_the_attack_on_leaving_total_cover_may_be_declined():
     s = session([hero(**bow, at=(2, 2, 0)), foe(at=(7, 2, 0), speed_m=12.0)], fill=[("stone", (6, 0, 0), (6, 6, 3))],
                 starts="ana")
     step(s, "ana", "pass", to="gob")
+    assert legal(s, action="move", to=[7, 8, 0], declined=["ana"])                     # offered: Ana lets it go
+    assert not legal(s, action="move", to=[7, 1, 0], declined=["ana"])                 # still behind the wall
     evs = step(s, "gob", "move", to=[7, 8, 0], declined=["ana"])
     one(evs, "declines", who="ana", target="gob", rule="BAT-41")
     assert not ev(evs, "exposed_leaving_cover") and not ev(evs, "attack")

@@ -21,6 +21,7 @@ option does), so a menu, a prompt and an automatic player all see it.
 
 from __future__ import annotations
 
+from engine.rules.baton import leave_cover
 from engine.rules.choices import choose
 from engine.rules.core import Actor, Illegal
 from engine.rules.mixin import RulesetMixin
@@ -179,6 +180,8 @@ class Choices(RulesetMixin):
                 except Illegal:
                     continue
                 prov = [e.id for e in self._provokers(session, body, plan["path"])]
+                prov += [i for i in leave_cover.shooters(self, session, st.actors[c["actor"]], body, plan["path"][-1])
+                         if i not in prov]                     # BAT-41: the shots on leaving total cover
                 if prov:
                     out.append({**c, "declined": prov})
         return out
