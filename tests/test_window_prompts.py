@@ -113,7 +113,7 @@ def test_baton_natural_12_prompt_damage_or_destiny(display, tmp_path):
         assert [o["value"] for o in q["options"]] == ["damage", "destiny"]
         assert any(r.startswith("test d12 = 12") for r in q["rolled"])
         assert st["actions"] == []                                   # nothing happened yet: the step is atomic
-        img = app.screenshot()
+        img = _shot(app, tmp_path, "bat36_natural_12.png")
         x0, y0, x1, y1 = st["window"]["panels"]["question"]
         assert region_has(img, x0 - 2, y0 - 2, x1 + 2, y0 + 1, (200, 170, 80), tol=30, min_px=20)   # the prompt's frame
         app.key("2")                                                 # Destiny
@@ -177,10 +177,21 @@ def test_baton_gm_states_an_effect_from_the_command_line(display, tmp_path):
         app.key("semicolon")
         app.xdo("type", "--delay", "30", 'do Ines create_opportunity skill=intimidate effect=stated difficulty=9 '
                 'text="the brigand drops his axe"')
+        time.sleep(0.5)
+        _shot(app, tmp_path, "bat15_gm_line.png")                   # F12 also rewrites the state file
+        drawn = " ".join(t[4] for t in app.state()["window"]["texts"])
+        assert 'GM: do Ines create_opportunity skill=intimidate effect=stated difficulty=9 text="the brigand drops' in drawn
         app.key("Return")
         st = app.wait(lambda s: len(s["actions"]) == 1, 20, "the stated effect")
         a = st["actions"][0]
         assert a["effect"] == "stated" and a["difficulty"] == 9 and a["text"] == "the brigand drops his axe"
+        st = app.idle()
+        from test_baton_text import bad_line
+        log = [t[4] for t in st["window"]["texts"] if st["window"]["log"]["area"][0] <= t[0]
+               and st["window"]["log"]["area"][1] <= t[1] <= st["window"]["log"]["area"][3]]
+        assert any("difficulty 9" in t for t in log) and any("drops his axe" in t for t in log), log
+        assert not [t for t in log if bad_line(t)], log
+        _shot(app, tmp_path, "bat15_stated_effect_log.png")
         _same_log_as_run(app, tmp_path, scene, 11)
     finally:
         app.close()

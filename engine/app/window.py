@@ -625,7 +625,11 @@ class PlayWindow(pyglet.window.Window):
         self.ctl.step(act)
         if len(self.ctl.session.actions) > before:
             ev = self.ctl.session.events[-1]
-            self.say(self.named(ev.get("text", f"GM: {act['action']} done")) + "  (Ctrl+Z undoes)")
+            what = str(act["action"]).replace("_", " ")
+            self.say(self.named(ev.get("text", f"GM: {what} done")) + "  (Ctrl+Z undoes)")
+        elif self.ctl.question is not None:        # a player's choice the GM's action met: asked first
+            self._hotseat()
+            self.say(self.ctl.message[0])
         else:
             self.say(self.ctl.message[0], "error")
 
@@ -796,6 +800,8 @@ class PlayWindow(pyglet.window.Window):
                 self.gm_typing = None
             elif symbol == key.BACKSPACE:
                 self.gm_typing = self.gm_typing[:-1]
+            elif symbol == key.F12:                # a screenshot of the line being typed
+                self._shot_pending = True
             self.changed()
             self.write_state()
             return pyglet.event.EVENT_HANDLED
@@ -2051,7 +2057,7 @@ class PlayWindow(pyglet.window.Window):
         if self.typing is not None:
             text, kind = f"die result for the next action (e.g. attack 17; 'clear'): {self.typing}_", "info"
         if self.gm_typing is not None:
-            text, kind = f"GM: {self.gm_typing}_   (hp NAME 12 | cond NAME +prone | place NAME x y layer | add ID like NAME at x y layer | remove NAME | order NAME after NAME | roll 2d6+3)", "info"
+            text, kind = f"GM: {self.gm_typing}_   (hp NAME 12 | cond NAME +prone | place NAME x y layer | add ID like NAME at x y layer | remove NAME | order NAME after NAME | roll 2d6+3 | do NAME ACTION key=value)", "info"
         hov = self.hover_greyed()
         if hov and not text:
             text, kind = hov, "info"
