@@ -489,3 +489,26 @@ def test_baton_bat02_the_players_choose_who_opens_the_initiative(display, tmp_pa
         _same_log_as_run(app, tmp_path, scene, 11)
     finally:
         app.close()
+
+
+def test_baton_a_gm_line_action_meets_a_players_choice_and_asks_it(display, tmp_path):
+    """The GM plays its brigand from the GM line; Ines's resistance is still hers, asked at the attack."""
+    scene = tmp_path / "yard.toml"
+    scene.write_text(BRIGAND_FIRST)
+    app = App(display, scene, tmp_path, seed=11)
+    try:
+        _pass_to_the_brigand(app)
+        app.key("semicolon")
+        app.xdo("type", "--delay", "30", "do Brigand attack target=ines")
+        app.key("Return")
+        st = app.wait(lambda s: s["question"] is not None, 20, "the question")
+        q = st["question"]
+        assert q["chooser"] == "ines" and q["key"] == "defence" and len(st["actions"]) == 1
+        assert q["action"] == {"actor": "b1", "action": "attack", "target": "ines"}
+        assert "error" not in st["message"]
+        _answer(app, st, "dodge")
+        st = app.wait(lambda s: len(s["actions"]) == 2 and s["question"] is None, 20, "the attack taken")
+        assert st["actions"][1] == {"actor": "b1", "action": "attack", "target": "ines", "defence": "dodge"}
+        _same_log_as_run(app, tmp_path, scene, 11)
+    finally:
+        app.close()

@@ -2,8 +2,8 @@
 
 Each event becomes one line through the ruleset's own describer (``engine.rules.runner.describe``, the lines
 ``aerie run`` prints), an action as "> Ines: move (to [8, 5, 0], declined Brigand)" with its parameters in words,
-and character ids replaced by the names a table uses. Tests read the same lines the window draws
-(tests/test_baton_text.py), so a baton log never shows ``None``, raw JSON or a 5e-only word.
+and character ids replaced by the names a table uses. Tests read the same lines the window draws, so a ruleset's
+log is checked for ``None``, raw JSON or another ruleset's words exactly as the table sees it.
 
 Each line is ``(text, kind)`` or ``(text, kind, "gm")`` for a line only the GM's screen shows; ``kind`` is one of
 ``"dim"``, ``"action"``, ``"accent"``, ``"bad"``, ``"fg"`` (the window's colours).
