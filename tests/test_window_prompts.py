@@ -512,3 +512,39 @@ def test_baton_a_gm_line_action_meets_a_players_choice_and_asks_it(display, tmp_
         _same_log_as_run(app, tmp_path, scene, 11)
     finally:
         app.close()
+
+
+def test_baton_bat15_the_gm_states_an_effect_and_its_difficulty_at_a_prompt(display, tmp_path):
+    """E while a create_opportunity is composed: the GM types the effect, then its difficulty; the action is the
+    one the GM line (and a script) gives."""
+    scene = tmp_path / "yard.toml"
+    scene.write_text(BATON)
+    app = App(display, scene, tmp_path, seed=11)
+    try:
+        app.key("space")
+        app.wait(lambda s: s["selected"] == "ines", 10, "Ines selected")
+        app.key(app.button("create_opportunity")["hotkey"])
+        st = app.wait(lambda s: s["action"] is not None and s["action"]["action"] == "create_opportunity", 10, "composed")
+        base = st["action"]
+        app.key("e")
+        st = app.wait(lambda s: s["statement"] is not None, 10, "the GM's prompt")
+        assert st["statement"]["prompt"] == "GM states for Ines's create opportunity: the effect of this opportunity (BAT-15)"
+        app.xdo("type", "--delay", "30", "the brigand drops his axe")
+        time.sleep(0.3)
+        _shot(app, tmp_path, "bat15_gm_prompt_effect.png")
+        drawn = " ".join(t[4] for t in app.state()["window"]["texts"])
+        assert "GM states for Ines's create opportunity: the effect of this opportunity (BAT-15): the brigand drops" in drawn
+        app.key("Return")
+        st = app.wait(lambda s: s["statement"] and s["statement"]["i"] == 1, 10, "the difficulty asked")
+        assert st["statement"]["prompt"].endswith("its difficulty (Enter: 8)") and st["actions"] == []
+        app.xdo("type", "--delay", "30", "9")
+        time.sleep(0.3)
+        _shot(app, tmp_path, "bat15_gm_prompt_difficulty.png")
+        app.key("Return")
+        st = app.wait(lambda s: len(s["actions"]) == 1 and s["statement"] is None, 20, "the stated effect taken")
+        assert st["actions"][0] == {**base, "effect": "stated", "text": "the brigand drops his axe", "difficulty": 9}
+        _same_log_as_run(app, tmp_path, scene, 11)
+        ev = [json.loads(x) for x in (tmp_path / "run.log").read_text().splitlines()]
+        assert [e["difficulty"] for e in ev if e.get("type") == "test"] == [9]
+    finally:
+        app.close()

@@ -63,6 +63,7 @@ class Controller:
         self.ask = False
         self.question: dict | None = None     # {"action", "answered", "point", "pick"}
         self._table_done: set = set()         # table questions answered "as it stands": (key, actions played)
+        self.statement: dict | None = None    # the GM stating what a composed action leaves to it (begin_statement)
         if self.selected:
             self.cursor_layer = self.actor(self.selected).layer
 
@@ -459,6 +460,61 @@ class Controller:
         self.say(f"{self.chooser_label(p)}: {p.question}")
         self._changed()
 
+    # -- what the GM states for a composed action (the ruleset's gm_statement: free words, a number) ---------------
+    def begin_statement(self) -> bool:
+        act = self.action()
+        got = None
+        if act is not None:
+            try:
+                got = self.session.ruleset.gm_statement(self.session, act)
+            except AerieError:
+                got = None
+        if not got:
+            self.say("the composed action leaves nothing for the GM to state", "error")
+            return False
+        fixed, asks = got
+        self.statement = {"action": {**act, **fixed}, "asks": [list(x) for x in asks], "i": 0}
+        self._changed()
+        return True
+
+    def statement_prompt(self) -> str | None:
+        st = self.statement
+        if st is None:
+            return None
+        _param, question, default = st["asks"][st["i"]]
+        who = self.state.actors.get(st["action"].get("actor"))
+        return (f"GM states for {who.name if who else st['action'].get('actor')}'s "
+                f"{str(st['action']['action']).replace('_', ' ')}: {question}"
+                + (f" (Enter: {default})" if default is not None else ""))
+
+    def statement_enter(self, text: str) -> list | None:
+        """The GM's answer to the statement's current question; the action is taken after the last one."""
+        st = self.statement
+        if st is None:
+            return None
+        param, question, default = st["asks"][st["i"]]
+        text = text.strip()
+        if not text:
+            if default is None:
+                self.say(f"{question}: type it (Esc: put it aside)", "error")
+                return None
+            value = default
+        elif isinstance(default, int):
+            try:
+                value = int(text)
+            except ValueError:
+                self.say(f"{question}: a whole number", "error")
+                return None
+        else:
+            value = text
+        st["action"][param] = value
+        st["i"] += 1
+        if st["i"] < len(st["asks"]):
+            self._changed()
+            return None
+        self.statement = None
+        return self.step(st["action"])
+
     def choice_lines(self, act: dict) -> list[str]:
         """What the actor's own choice in ``act`` does (the ruleset's ``choice_lines``; never raises)."""
         try:
@@ -615,6 +671,7 @@ class Controller:
             "action": self.action(), "forced": self.forced, "message": list(self.message),
             "buttons": self.buttons(), "actions": list(self.session.actions), "redo": len(self.redo_stack),
             "events": len(self.session.events), "question": self.question_view(),
+            "statement": None if self.statement is None else {**self.statement, "prompt": self.statement_prompt()},
         }
 
 

@@ -82,6 +82,7 @@ BINDINGS = [
     ("Ctrl+Z / Ctrl+Y", "undo / redo"),
     ("Ctrl+S / Ctrl+O", "save / open a scene or save (a picker)"),
     ("R", "enter a die result by hand: attack 17, Enter"),
+    ("E", "GM: state what the composed action leaves to the GM (an open effect, its difficulty)"),
     ("; (semicolon)", "GM command: hp NAME 12, cond NAME +prone, place NAME x y layer, add ID like NAME at x y layer, remove NAME, order NAME after NAME, roll 2d6+3"),
     ("Alt+drag", "GM: drag a character to another cell (wheel: layer)"),
     ("U", "3D ruler: click two points or characters (AIR-03, AIR-07)"),
@@ -171,6 +172,8 @@ class PlayWindow(pyglet.window.Window):
         self.ruler = None                        # U: {"a": point, "b": point}
         self.template = None                     # Y: {"shape", "size_m", "dir_deg"}
         self.gm_typing = None                    # ';': the GM command line
+        self.stmt_typing = ""                    # E: the GM's words for a composed action (ctl.statement)
+        self._stmt_skip = False
         self._gm_skip = False
         self.ruler_mode = False
         self.log_view = {}
@@ -389,7 +392,8 @@ class PlayWindow(pyglet.window.Window):
         self._hotseat()
         if self.ctl.session is not s_before or len(self.ctl.session.events) != n_events:
             after = self.render_state()
-            if fn in (self.ctl.confirm, self.ctl.redo, self.ctl.step, self._gm_step_now, self.ctl.answer):
+            if fn in (self.ctl.confirm, self.ctl.redo, self.ctl.step, self._gm_step_now, self.ctl.answer,
+                      self.ctl.statement_enter):
                 evs = self.ctl.session.events[n_events:]
                 anim = build_step(before, after, evs)
                 anim.hud_before = state_before
@@ -742,6 +746,13 @@ class PlayWindow(pyglet.window.Window):
         if self.typing is not None and text.isprintable() and text not in "\r\n":
             self.typing += text
             self.changed()
+        elif self.ctl.statement is not None and text.isprintable() and text not in "\r\n":
+            if self._stmt_skip:
+                self._stmt_skip = False
+                if text.lower() == "e":
+                    return
+            self.stmt_typing += text
+            self.changed()
         elif self.gm_typing is not None and text.isprintable() and text not in "\r\n":
             if self._gm_skip:
                 self._gm_skip = False
@@ -789,6 +800,20 @@ class PlayWindow(pyglet.window.Window):
                 self.open_chosen()
             elif symbol == key.ESCAPE:
                 self.chooser = None
+            self.changed()
+            self.write_state()
+            return pyglet.event.EVENT_HANDLED
+        if self.ctl.statement is not None:          # E: the GM states the composed action's open words
+            if symbol in (key.ENTER, key.RETURN):
+                text, self.stmt_typing = self.stmt_typing, ""
+                self.do(self.ctl.statement_enter, text)
+            elif symbol == key.ESCAPE:
+                self.ctl.statement, self.stmt_typing = None, ""
+                self.say("the GM's statement was put aside")
+            elif symbol == key.BACKSPACE:
+                self.stmt_typing = self.stmt_typing[:-1]
+            elif symbol == key.F12:
+                self._shot_pending = True
             self.changed()
             self.write_state()
             return pyglet.event.EVENT_HANDLED
@@ -889,6 +914,9 @@ class PlayWindow(pyglet.window.Window):
         elif symbol == key.SEMICOLON:
             self.gm_typing = ""
             self._gm_skip = True
+        elif symbol == key.E:
+            if self.ctl.begin_statement():
+                self.stmt_typing, self._stmt_skip = "", True
         elif symbol == key.U:
             self.ruler_mode = not self.ruler_mode
             self.ruler = None
@@ -1900,7 +1928,7 @@ class PlayWindow(pyglet.window.Window):
              tuple(notes), self.camctl.mode,
              tuple((n, r[0]) for n, r in self._results.items()), tuple(self._jobs), ctl.hover,
              self.anims[0].caption if self.anims else None, len(self.anims), id(self.hud_state()), self.log_scroll,
-             json.dumps([self.prompt and self.prompt["text"], self.chooser, self.ctl.question_view(), self.toast and self.toast[0], self.gm_typing,
+             json.dumps([self.prompt and self.prompt["text"], self.chooser, self.ctl.question_view(), self.toast and self.toast[0], self.gm_typing, self.stmt_typing, self.ctl.statement_prompt(),
                          self.fold, self.player_side, self.ruler, self.template, self.ruler_mode], default=str),
              self.hover_greyed(), tuple(self.mouse) if self.anims else None)
         if k != self._hud_key or self.camctl.mode == "flythrough":
@@ -2056,6 +2084,8 @@ class PlayWindow(pyglet.window.Window):
         text, kind = ctl.message
         if self.typing is not None:
             text, kind = f"die result for the next action (e.g. attack 17; 'clear'): {self.typing}_", "info"
+        if self.ctl.statement is not None:
+            text, kind = f"{self.ctl.statement_prompt()}: {self.stmt_typing}_   (Enter: next, Esc: put it aside)", "info"
         if self.gm_typing is not None:
             text, kind = f"GM: {self.gm_typing}_   (hp NAME 12 | cond NAME +prone | place NAME x y layer | add ID like NAME at x y layer | remove NAME | order NAME after NAME | roll 2d6+3 | do NAME ACTION key=value)", "info"
         hov = self.hover_greyed()

@@ -132,6 +132,14 @@ class Choices(RulesetMixin):
                 Point(("to",), h.id, opts, h.id, "BAT-02", "players",
                       "Who opens the initiative? (a PC who is not surprised, chosen by the players)"))
 
+    def gm_statement(self, session, act: dict):
+        """BAT-15: an open opportunity -- the GM states its effect and difficulty (the window's GM prompt)."""
+        if act.get("action") != "create_opportunity":
+            return None
+        dflt = int(act.get("difficulty", self.action_specs()["create_opportunity"]["difficulty"].default))
+        return ({"effect": "stated"}, [("text", "the effect of this opportunity (BAT-15)", None),
+                                       ("difficulty", "its difficulty", dflt)])
+
     # ---------------------------------------------------------------------------------------- variants
     def defence_options(self, t: Actor, melee: bool) -> list:
         out = []
