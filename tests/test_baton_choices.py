@@ -101,6 +101,11 @@ def test_bat02_the_players_choose_who_opens_the_initiative_when_the_scene_does_n
 def test_bat15_the_gm_states_an_effect_and_a_difficulty_and_the_test_reads_for_the_baton():
     s = session([hero(skills={"perform": 2}), hero("bia", at=(2, 6, 0)), foe()], starts="ana")
     illegal(s, "ana", "create_opportunity", "BAT-15", skill="perform", effect="stated")   # the GM must state it
+    spec = s.ruleset.action_specs()["create_opportunity"]          # what a menu reads: the open effect and its words
+    assert "stated" in spec["effect"].choices and "text" in spec and spec["difficulty"].default == 8
+    fixed, asks = s.ruleset.gm_statement(s, {"actor": "ana", "action": "create_opportunity", "skill": "perform"})
+    assert fixed == {"effect": "stated"} and [(p, d) for p, _q, d in asks] == [("text", None), ("difficulty", 8)]
+    assert s.ruleset.gm_statement(s, {"actor": "ana", "action": "shout"}) is None
     evs = step(s, "ana", "create_opportunity", skill="perform", effect="stated", difficulty=11,
                text="the chandelier falls between the brigands", rolls={"test": 10})
     t = one(evs, "test")

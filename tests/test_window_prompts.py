@@ -113,6 +113,7 @@ def test_baton_natural_12_prompt_damage_or_destiny(display, tmp_path):
         assert [o["value"] for o in q["options"]] == ["damage", "destiny"]
         assert any(r.startswith("test d12 = 12") for r in q["rolled"])
         assert st["actions"] == []                                   # nothing happened yet: the step is atomic
+        _prompt_reads_in_baton_terms(st)
         img = _shot(app, tmp_path, "bat36_natural_12.png")
         x0, y0, x1, y1 = st["window"]["panels"]["question"]
         assert region_has(img, x0 - 2, y0 - 2, x1 + 2, y0 + 1, (200, 170, 80), tol=30, min_px=20)   # the prompt's frame
