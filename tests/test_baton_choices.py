@@ -60,6 +60,8 @@ def test_bat41_the_attack_on_leaving_total_cover_may_be_declined():
     s = session([hero(**bow, at=(2, 2, 0)), foe(at=(7, 2, 0), speed_m=12.0)], fill=[("stone", (6, 0, 0), (6, 6, 3))],
                 starts="ana")
     step(s, "ana", "pass", to="gob")
+    assert legal(s, action="move", to=[7, 8, 0], declined=["ana"])                     # offered: Ana lets it go
+    assert not legal(s, action="move", to=[7, 1, 0], declined=["ana"])                 # still behind the wall
     evs = step(s, "gob", "move", to=[7, 8, 0], declined=["ana"])
     one(evs, "declines", who="ana", target="gob", rule="BAT-41")
     assert not ev(evs, "exposed_leaving_cover") and not ev(evs, "attack")
@@ -100,6 +102,11 @@ def test_bat02_the_players_choose_who_opens_the_initiative_when_the_scene_does_n
 def test_bat15_the_gm_states_an_effect_and_a_difficulty_and_the_test_reads_for_the_baton():
     s = session([hero(skills={"perform": 2}), hero("bia", at=(2, 6, 0)), foe()], starts="ana")
     illegal(s, "ana", "create_opportunity", "BAT-15", skill="perform", effect="stated")   # the GM must state it
+    spec = s.ruleset.action_specs()["create_opportunity"]          # what a menu reads: the open effect and its words
+    assert "stated" in spec["effect"].choices and "text" in spec and spec["difficulty"].default == 8
+    fixed, asks = s.ruleset.gm_statement(s, {"actor": "ana", "action": "create_opportunity", "skill": "perform"})
+    assert fixed == {"effect": "stated"} and [(p, d) for p, _q, d in asks] == [("text", None), ("difficulty", 8)]
+    assert s.ruleset.gm_statement(s, {"actor": "ana", "action": "shout"}) is None
     evs = step(s, "ana", "create_opportunity", skill="perform", effect="stated", difficulty=11,
                text="the chandelier falls between the brigands", rolls={"test": 10})
     t = one(evs, "test")

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from engine.app.controller import preview_lines
+from engine.app.logtext import log_entries
 from engine.rules.core import Illegal, Session
 from engine.rules.runner import describe, play
 from engine.world.scene import load_scene, parse_scene
@@ -56,6 +57,11 @@ def test_every_baton_scene_reads_in_baton_terms(path):
     assert len(lines) > 10
     bad = [(t, ln, why) for t, ln in lines if (why := bad_line(ln))]
     assert not bad, bad[:5]
+    window = log_entries(session)                    # the window's log: the same lines plus the actions taken
+    assert len(window) > len(session.actions)
+    assert sum(1 for e in window if e[1] == "action") == len(session.actions)
+    bad = [(ln, why) for ln, *_ in window if (why := bad_line(ln))]
+    assert not bad, bad[:5]
     for a in session.state.actors.values():
         brief = session.ruleset.health_brief(session, a)
         assert not bad_line(brief) and "V" in brief and "P" in brief and "L" in brief
@@ -87,7 +93,25 @@ def test_random_baton_games_and_their_previews_read_in_baton_terms():
                 seen_types.add(e.get("type"))
                 d = describe(s, e)
                 assert not bad_line(d), (e, d)
+        for ln, *_ in log_entries(s):                 # the window's log of the whole game
+            assert not bad_line(ln), ln
     assert {"test", "pass", "baton"} <= seen_types
+
+
+def test_the_windows_log_says_an_actions_choices_and_dice_in_words():
+    """The window's log line of an action: its parameters in words (a list of ids as names, the hand-entered dice
+    as "test 12"), never Python's repr or JSON."""
+    from tests.test_baton_util import foe, hero, session, step
+
+    s = session([hero(name="Ana"), foe(name="Gob")], starts="ana")
+    step(s, "ana", "move", to=[0, 2, 0], declined=["gob"])
+    acts = [ln for ln, kind, *_ in log_entries(s) if kind == "action"]
+    assert acts == ["> Ana: move (to [0, 2, 0], declined Gob)"], acts
+    s = session([hero(name="Ana"), foe(name="Gob")], starts="ana")
+    step(s, "ana", "attack", target="gob", crit="destiny", rolls={"test": 12, "damage": [3]})
+    acts = [ln for ln, kind, *_ in log_entries(s) if kind == "action"]
+    assert acts == ["> Ana: attack (target Gob, crit destiny), dice by hand: test 12, damage [3]"], acts
+    assert not any(bad_line(ln) for ln, *_ in log_entries(s))
 
 
 def test_the_attack_preview_speaks_of_chances_and_shows_the_difficulty():

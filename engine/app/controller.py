@@ -63,6 +63,7 @@ class Controller:
         self.ask = False
         self.question: dict | None = None     # {"action", "answered", "point", "pick"}
         self._table_done: set = set()         # table questions answered "as it stands": (key, actions played)
+        self.statement: dict | None = None    # the GM stating what a composed action leaves to it (begin_statement)
         if self.selected:
             self.cursor_layer = self.actor(self.selected).layer
 
@@ -409,7 +410,9 @@ class Controller:
         name = a.name if a is not None else p.chooser
         return f"{name} ({p.role})" if p.role else name
 
-    def option_label(self, value) -> str:
+    def option_label(self, value, labels: dict | None = None) -> str:
+        if labels and isinstance(value, str) and value in labels:
+            return str(labels[value])
         if isinstance(value, str) and value in self.state.actors:
             return self.state.actors[value].name
         if value is True:
@@ -428,7 +431,7 @@ class Controller:
         a = self.state.actors.get(p.chooser)
         return {"chooser": p.chooser, "label": self.chooser_label(p), "side": a.side if a is not None else None,
                 "key": p.key, "rule": p.rule, "question": p.question, "pick": q["pick"],
-                "options": [{"value": v, "label": self.option_label(v), "does": d, "default": v == p.default}
+                "options": [{"value": v, "label": self.option_label(v, p.labels), "does": d, "default": v == p.default}
                             for v, d in p.options.items()],
                 "rolled": [f"{r['name']} {r['die']} = {r['result']}" for r in p.rolled],
                 "action": q["action"], "table": bool(q.get("table"))}
@@ -457,6 +460,61 @@ class Controller:
         self.say(f"{self.chooser_label(p)}: {p.question}")
         self._changed()
 
+    # -- what the GM states for a composed action (the ruleset's gm_statement: free words, a number) ---------------
+    def begin_statement(self) -> bool:
+        act = self.action()
+        got = None
+        if act is not None:
+            try:
+                got = self.session.ruleset.gm_statement(self.session, act)
+            except AerieError:
+                got = None
+        if not got:
+            self.say("the composed action leaves nothing for the GM to state", "error")
+            return False
+        fixed, asks = got
+        self.statement = {"action": {**act, **fixed}, "asks": [list(x) for x in asks], "i": 0}
+        self._changed()
+        return True
+
+    def statement_prompt(self) -> str | None:
+        st = self.statement
+        if st is None:
+            return None
+        _param, question, default = st["asks"][st["i"]]
+        who = self.state.actors.get(st["action"].get("actor"))
+        return (f"GM states for {who.name if who else st['action'].get('actor')}'s "
+                f"{str(st['action']['action']).replace('_', ' ')}: {question}"
+                + (f" (Enter: {default})" if default is not None else ""))
+
+    def statement_enter(self, text: str) -> list | None:
+        """The GM's answer to the statement's current question; the action is taken after the last one."""
+        st = self.statement
+        if st is None:
+            return None
+        param, question, default = st["asks"][st["i"]]
+        text = text.strip()
+        if not text:
+            if default is None:
+                self.say(f"{question}: type it (Esc: put it aside)", "error")
+                return None
+            value = default
+        elif isinstance(default, int):
+            try:
+                value = int(text)
+            except ValueError:
+                self.say(f"{question}: a whole number", "error")
+                return None
+        else:
+            value = text
+        st["action"][param] = value
+        st["i"] += 1
+        if st["i"] < len(st["asks"]):
+            self._changed()
+            return None
+        self.statement = None
+        return self.step(st["action"])
+
     def choice_lines(self, act: dict) -> list[str]:
         """What the actor's own choice in ``act`` does (the ruleset's ``choice_lines``; never raises)."""
         try:
@@ -478,7 +536,7 @@ class Controller:
         self.question = None
         if q.get("table") and value == q["point"].default:     # the table keeps what the rules give: no action
             self._table_done.add((q["point"].key, len(self.session.actions)))
-            self.say(f"{self.option_label(value)}: as it stands")
+            self.say(f"{self.option_label(value, q['point'].labels)}: as it stands")
             self._changed()
             return None
         act, key = fill(q["action"], q["point"], value)
@@ -613,6 +671,7 @@ class Controller:
             "action": self.action(), "forced": self.forced, "message": list(self.message),
             "buttons": self.buttons(), "actions": list(self.session.actions), "redo": len(self.redo_stack),
             "events": len(self.session.events), "question": self.question_view(),
+            "statement": None if self.statement is None else {**self.statement, "prompt": self.statement_prompt()},
         }
 
 

@@ -31,7 +31,7 @@ from engine.app import hud as H
 from engine.app.camera_control import CameraControl
 from engine.app import maps
 from engine.app import tokens as T
-from engine.app.controller import Controller, event_line, preview_lines
+from engine.app.controller import Controller, preview_lines
 from engine.app.picking import Picker
 from engine.render import overlays as ov
 from engine.render.events import build_step, effects, frame_state
@@ -82,6 +82,7 @@ BINDINGS = [
     ("Ctrl+Z / Ctrl+Y", "undo / redo"),
     ("Ctrl+S / Ctrl+O", "save / open a scene or save (a picker)"),
     ("R", "enter a die result by hand: attack 17, Enter"),
+    ("E", "GM: state what the composed action leaves to the GM (an open effect, its difficulty)"),
     ("; (semicolon)", "GM command: hp NAME 12, cond NAME +prone, place NAME x y layer, add ID like NAME at x y layer, remove NAME, order NAME after NAME, roll 2d6+3"),
     ("Alt+drag", "GM: drag a character to another cell (wheel: layer)"),
     ("U", "3D ruler: click two points or characters (AIR-03, AIR-07)"),
@@ -171,6 +172,8 @@ class PlayWindow(pyglet.window.Window):
         self.ruler = None                        # U: {"a": point, "b": point}
         self.template = None                     # Y: {"shape", "size_m", "dir_deg"}
         self.gm_typing = None                    # ';': the GM command line
+        self.stmt_typing = ""                    # E: the GM's words for a composed action (ctl.statement)
+        self._stmt_skip = False
         self._gm_skip = False
         self.ruler_mode = False
         self.log_view = {}
@@ -239,22 +242,12 @@ class PlayWindow(pyglet.window.Window):
 
     def named(self, text: str) -> str:
         """Character ids in a line replaced by their names (the log, messages and labels all say names)."""
-        import re
+        from engine.app.logtext import namer
 
         acts = self.ctl.state.actors
-        if not acts:
-            return text
-        pat = self._name_pat if getattr(self, "_name_pat_for", None) == tuple(acts) else None
-        if pat is None:
-            table = {}
-            for k, a in acts.items():
-                table[k] = T.short_name(a)
-                if a.name and a.name != table[k]:
-                    table[a.name] = table[k]          # "Kestrel (harpy, low)" -> "Kestrel"
-            keys = sorted(table, key=len, reverse=True)
-            pat = re.compile(r"(?<![\w])(" + "|".join(re.escape(k) for k in keys) + r")(?![\w])")
-            self._name_pat, self._name_pat_for, self._name_table = pat, tuple(acts), table
-        return pat.sub(lambda m: self._name_table[m.group(1)], text)
+        if getattr(self, "_name_pat_for", None) != tuple(acts):
+            self._namer, self._name_pat_for = namer(acts), tuple(acts)
+        return self._namer(text)
 
     def say(self, text, kind="info", toast=True):
         """A message in the message line and, for a key's effect, big on screen for a few seconds."""
@@ -302,44 +295,10 @@ class PlayWindow(pyglet.window.Window):
         return type(rs)(keep, turn=getattr(rs, "turn", None))
 
     def _rebuild_log(self):
-        from engine.rules.runner import describe
+        from engine.app.logtext import log_entries    # the lines themselves are pure (tests read them)
 
-        out = []
-        s = self.ctl.session
-        for e in s.events:
-            t = e.get("type")
-            if t == "session":
-                out.append((f"{e.get('scene')}: seed {e.get('seed')}, {e.get('ruleset')}", H.DIM))
-                continue
-            if t == "action" and isinstance(e.get("action"), dict):
-                a = e["action"]
-                if a.get("actor") == "gm" and str(a.get("action", "")).startswith("gm_"):
-                    continue          # the GM's event line that follows says it in words
-                params = ", ".join(f"{k} {v}" for k, v in a.items() if k not in ("actor", "action", "rolls"))
-                rolls = a.get("rolls")
-                who = "GM" if a.get("actor") == "gm" else self.name(a.get("actor"))
-                out.append((self.named(f"> {who}: {str(a.get('action')).replace('_', ' ')}" + (f" ({params})" if params else "")
-                            + (f", dice by hand {rolls}" if rolls else "")), (150, 200, 255, 255)))
-                continue
-            if t in ("gm", "table_roll") and isinstance(e.get("text"), str):
-                out.append((self.named(e["text"]), H.ACCENT, "gm" if t == "gm" else ""))
-                continue
-            if t == "roll":
-                line = event_line(e)
-                if e.get("who") == "gm":
-                    line = "GM" + line[2:]
-                col = H.DIM
-            else:
-                try:
-                    line = describe(s, e)
-                except Exception:   # noqa: BLE001 - an event the runner's describer does not know
-                    line = event_line(e)
-                if line is None:
-                    continue
-                line = line.strip()
-                t = e.get("type")
-                col = H.ACCENT if t in ("round", "turn") else (H.BAD if t in ("damage", "fall", "condition") else H.FG)
-            out.append((self.named(line), col))
+        col = {"dim": H.DIM, "action": (150, 200, 255, 255), "accent": H.ACCENT, "bad": H.BAD, "fg": H.FG}
+        out = [(e[0], col[e[1]], *e[2:]) for e in log_entries(self.ctl.session)]
         self.log_lines = out
         self.log_scroll = 0
 
@@ -433,7 +392,8 @@ class PlayWindow(pyglet.window.Window):
         self._hotseat()
         if self.ctl.session is not s_before or len(self.ctl.session.events) != n_events:
             after = self.render_state()
-            if fn in (self.ctl.confirm, self.ctl.redo, self.ctl.step, self._gm_step_now, self.ctl.answer):
+            if fn in (self.ctl.confirm, self.ctl.redo, self.ctl.step, self._gm_step_now, self.ctl.answer,
+                      self.ctl.statement_enter):
                 evs = self.ctl.session.events[n_events:]
                 anim = build_step(before, after, evs)
                 anim.hud_before = state_before
@@ -669,7 +629,11 @@ class PlayWindow(pyglet.window.Window):
         self.ctl.step(act)
         if len(self.ctl.session.actions) > before:
             ev = self.ctl.session.events[-1]
-            self.say(self.named(ev.get("text", f"GM: {act['action']} done")) + "  (Ctrl+Z undoes)")
+            what = str(act["action"]).replace("_", " ")
+            self.say(self.named(ev.get("text", f"GM: {what} done")) + "  (Ctrl+Z undoes)")
+        elif self.ctl.question is not None:        # a player's choice the GM's action met: asked first
+            self._hotseat()
+            self.say(self.ctl.message[0])
         else:
             self.say(self.ctl.message[0], "error")
 
@@ -782,6 +746,13 @@ class PlayWindow(pyglet.window.Window):
         if self.typing is not None and text.isprintable() and text not in "\r\n":
             self.typing += text
             self.changed()
+        elif self.ctl.statement is not None and text.isprintable() and text not in "\r\n":
+            if self._stmt_skip:
+                self._stmt_skip = False
+                if text.lower() == "e":
+                    return
+            self.stmt_typing += text
+            self.changed()
         elif self.gm_typing is not None and text.isprintable() and text not in "\r\n":
             if self._gm_skip:
                 self._gm_skip = False
@@ -832,6 +803,20 @@ class PlayWindow(pyglet.window.Window):
             self.changed()
             self.write_state()
             return pyglet.event.EVENT_HANDLED
+        if self.ctl.statement is not None:          # E: the GM states the composed action's open words
+            if symbol in (key.ENTER, key.RETURN):
+                text, self.stmt_typing = self.stmt_typing, ""
+                self.do(self.ctl.statement_enter, text)
+            elif symbol == key.ESCAPE:
+                self.ctl.statement, self.stmt_typing = None, ""
+                self.say("the GM's statement was put aside")
+            elif symbol == key.BACKSPACE:
+                self.stmt_typing = self.stmt_typing[:-1]
+            elif symbol == key.F12:
+                self._shot_pending = True
+            self.changed()
+            self.write_state()
+            return pyglet.event.EVENT_HANDLED
         if self.gm_typing is not None:
             if symbol in (key.ENTER, key.RETURN):
                 text, self.gm_typing = self.gm_typing, None
@@ -840,6 +825,8 @@ class PlayWindow(pyglet.window.Window):
                 self.gm_typing = None
             elif symbol == key.BACKSPACE:
                 self.gm_typing = self.gm_typing[:-1]
+            elif symbol == key.F12:                # a screenshot of the line being typed
+                self._shot_pending = True
             self.changed()
             self.write_state()
             return pyglet.event.EVENT_HANDLED
@@ -927,6 +914,9 @@ class PlayWindow(pyglet.window.Window):
         elif symbol == key.SEMICOLON:
             self.gm_typing = ""
             self._gm_skip = True
+        elif symbol == key.E:
+            if self.ctl.begin_statement():
+                self.stmt_typing, self._stmt_skip = "", True
         elif symbol == key.U:
             self.ruler_mode = not self.ruler_mode
             self.ruler = None
@@ -1952,7 +1942,7 @@ class PlayWindow(pyglet.window.Window):
              tuple(notes), self.camctl.mode,
              tuple((n, r[0]) for n, r in self._results.items()), tuple(self._jobs), ctl.hover,
              self.anims[0].caption if self.anims else None, len(self.anims), id(self.hud_state()), self.log_scroll,
-             json.dumps([self.prompt and self.prompt["text"], self.chooser, self.ctl.question_view(), self.toast and self.toast[0], self.gm_typing,
+             json.dumps([self.prompt and self.prompt["text"], self.chooser, self.ctl.question_view(), self.toast and self.toast[0], self.gm_typing, self.stmt_typing, self.ctl.statement_prompt(),
                          self.fold, self.player_side, self.ruler, self.template, self.ruler_mode], default=str),
              self.hover_greyed(), tuple(self.mouse) if self.anims else None)
         if k != self._hud_key or self.camctl.mode == "flythrough":
@@ -2117,8 +2107,10 @@ class PlayWindow(pyglet.window.Window):
         text, kind = ctl.message
         if self.typing is not None:
             text, kind = f"die result for the next action (e.g. attack 17; 'clear'): {self.typing}_", "info"
+        if self.ctl.statement is not None:
+            text, kind = f"{self.ctl.statement_prompt()}: {self.stmt_typing}_   (Enter: next, Esc: put it aside)", "info"
         if self.gm_typing is not None:
-            text, kind = f"GM: {self.gm_typing}_   (hp NAME 12 | cond NAME +prone | place NAME x y layer | add ID like NAME at x y layer | remove NAME | order NAME after NAME | roll 2d6+3)", "info"
+            text, kind = f"GM: {self.gm_typing}_   (hp NAME 12 | cond NAME +prone | place NAME x y layer | add ID like NAME at x y layer | remove NAME | order NAME after NAME | roll 2d6+3 | do NAME ACTION key=value)", "info"
         hov = self.hover_greyed()
         if hov and not text:
             text, kind = hov, "info"

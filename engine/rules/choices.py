@@ -40,6 +40,7 @@ class Point:
     member: object = None           # list parameters: the option that puts path[1] in the list
     rolled: list = field(default_factory=list)   # the roll events of this step so far
     name: str = ""                  # the answer's key in ``answered`` when the path alone does not tell moments apart
+    labels: dict = field(default_factory=dict)   # value -> the option's name on a prompt (else the value in words)
 
     @property
     def key(self) -> str:
@@ -48,7 +49,7 @@ class Point:
     def to_dict(self) -> dict:
         return {"key": self.key, "path": list(self.path), "chooser": self.chooser, "options": dict(self.options),
                 "default": self.default, "rule": self.rule, "role": self.role, "question": self.question,
-                "rolled": [dict(r) for r in self.rolled], "member": self.member}
+                "rolled": [dict(r) for r in self.rolled], "member": self.member, "labels": dict(self.labels)}
 
 
 class ChoiceNeeded(AerieError):
@@ -126,17 +127,19 @@ def open_question(session, path: tuple, chooser: str, member=None, name: str = "
 
 
 def choose(session, path, chooser: str, options: dict, default, *, rule: str = "", role: str = "",
-           question: str = "", member=None, name: str = "", ask: bool = True):
+           question: str = "", member=None, name: str = "", ask: bool = True, labels: dict | None = None):
     """The value of one choice point: the action's parameter at ``path`` if given, else ``default`` (the policy).
     In ask mode, a player's open choice raises :class:`ChoiceNeeded` (see the module's text); ``ask=False``: a
-    choice the actor makes as a variant of its own action before taking it (never a question)."""
+    choice the actor makes as a variant of its own action before taking it (never a question); ``labels``: the
+    options' names on a prompt where the value itself would read wrong (``"none"``)."""
     path = (path,) if isinstance(path, str) else tuple(path)
     v = given(session, path, member)
     if v is not MISSING:
         return v
     if ask and open_question(session, path, chooser, member, name):
         rolled = [dict(e) for e in (session._sink or []) if e.get("type") == "roll"]
-        raise ChoiceNeeded(Point(path, chooser, dict(options), default, rule, role, question, member, rolled, name))
+        raise ChoiceNeeded(Point(path, chooser, dict(options), default, rule, role, question, member, rolled, name,
+                                 dict(labels or {})))
     return default
 
 

@@ -229,6 +229,11 @@ class Ruleset:
         action (the Point's default: nothing to do), or None. The window asks it (engine/rules/choices.py)."""
         return None
 
+    def gm_statement(self, session: Session, action: dict):
+        """What the GM states for a composed action, as free words and numbers no option list can hold (the
+        window's E): ``(fixed parameters, [(parameter, question, default)])``, or None. Optional."""
+        return None
+
     def turn_caption(self, session: Session) -> str | None:
         """The window's top bar: whose turn it is, in the ruleset's own words (None: "round N, X's turn")."""
         return None

@@ -322,8 +322,8 @@ RULES = [
              'sight is…',
      'status': 'built',
      'decision': 'Total cover: no ranged attack; leaving it: an immediate ranged attack'
-                 '; an enemy may decline (`declined`)',
-     'where': 'baton combat `attack_plan`; `_apply_move`',
+                 '; an enemy may decline (`declined`, offered by legal_actions)',
+     'where': 'baton combat `attack_plan`; `_apply_move`; `engine/rules/baton/leave_cover.py` `shooters`',
      'tests': ['tests/test_baton_choices.py::test_bat41_the_attack_on_leaving_total_cover_may_be_declined',
                'tests/test_baton_tactics.py::test_bat41_total_cover_blocks_ranged_attacks_and_leaving_it_exposes']},
     {'id': 'BAT-42',

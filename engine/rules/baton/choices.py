@@ -21,7 +21,7 @@ option does), so a menu, a prompt and an automatic player all see it.
 
 from __future__ import annotations
 
-from engine.rules.baton import baton_order, combat, mounts
+from engine.rules.baton import baton_order, combat, leave_cover, mounts
 from engine.rules.choices import choose
 from engine.rules.core import Actor, Illegal
 
@@ -82,6 +82,7 @@ def choose_defence(rs, session, a: Actor, t: Actor, melee: bool) -> str | None:
         opts[o] = f"difficulty {int(rs.opt('base_difficulty')) + dv} ({dn})"
     best = combat.defence_of(rs, session, t, melee, None)[0].replace("+mount", "")
     v = choose(session, "defence", t.id, opts, t.data["defence"] or None, rule="BAT-14", role="defender",
+               labels={"none": "No resistance"},
                question=f"{a.name} attacks {t.name}: resist with" + (f" (default {best})" if best in opts else ""))
     return v
 
@@ -102,7 +103,7 @@ def choose_let_go(rs, session, e: Actor, mover: Actor, rule: str) -> bool:
     what = "opportunity attack" if rule == "BAT-38" else "attack on leaving cover"
     v = choose(session, ("declined", e.id), e.id,
                {"attack": f"the {what} now (BAT-13 counterattack rules)", "let_go": f"let {mover.name} go"},
-               "attack", rule=rule, role="reaction", member="let_go",
+               "attack", rule=rule, role="immediate attack", member="let_go",
                name=f"declined.{e.id}" + ("" if rule == "BAT-38" else ".cover"),
                question=f"{mover.name} " + ("leaves your reach" if rule == "BAT-38" else "leaves total cover"))
     return v == "let_go"
@@ -132,6 +133,15 @@ def table_question(rs, session):
     return ({"actor": h.id, "action": "open_with"},
             Point(("to",), h.id, opts, h.id, "BAT-02", "players",
                   "Who opens the initiative? (a PC who is not surprised, chosen by the players)"))
+
+def gm_statement(rs, session, act: dict):
+    """BAT-15: an open opportunity -- the GM states its effect and difficulty (the window's GM prompt)."""
+    if act.get("action") != "create_opportunity":
+        return None
+    dflt = int(act.get("difficulty", rs.action_specs()["create_opportunity"]["difficulty"].default))
+    return ({"effect": "stated"}, [("text", "the effect of this opportunity (BAT-15)", None),
+                                   ("difficulty", "its difficulty", dflt)])
+
 
 # ---------------------------------------------------------------------------------------- variants
 def defence_options(rs, t: Actor, melee: bool) -> list:
@@ -182,6 +192,8 @@ def choice_variants(rs, session, cands: list) -> list:
             except Illegal:
                 continue
             prov = [e.id for e in combat.provokers(rs, session, body, plan["path"])]
+            prov += [i for i in leave_cover.shooters(rs, session, st.actors[c["actor"]], body, plan["path"][-1])
+                     if i not in prov]                     # BAT-41: the shots on leaving total cover
             if prov:
                 out.append({**c, "declined": prov})
     return out

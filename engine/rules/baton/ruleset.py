@@ -119,6 +119,9 @@ class Baton(Ruleset):
     def table_question(self, session):
         return choices.table_question(self, session)
 
+    def gm_statement(self, session, action: dict):
+        return choices.gm_statement(self, session, action)
+
     def start(self, session: Session) -> None:
         st = session.state
         actors = st.actors

@@ -1,0 +1,100 @@
+"""The window's event log as text (pure Python: the window only colours and wraps these lines).
+
+Each event becomes one line through the ruleset's own describer (``engine.rules.runner.describe``, the lines
+``aerie run`` prints), an action as "> Ines: move (to [8, 5, 0], declined Brigand)" with its parameters in words,
+and character ids replaced by the names a table uses. Tests read the same lines the window draws, so a ruleset's
+log is checked for ``None``, raw JSON or another ruleset's words exactly as the table sees it.
+
+Each line is ``(text, kind)`` or ``(text, kind, "gm")`` for a line only the GM's screen shows; ``kind`` is one of
+``"dim"``, ``"action"``, ``"accent"``, ``"bad"``, ``"fg"`` (the window's colours).
+"""
+
+from __future__ import annotations
+
+import re
+
+from engine.app.tokens import short_name
+
+
+def namer(actors):
+    """A function replacing character ids (and full names) in a line by their short names."""
+    if not actors:
+        return lambda text: text
+    table = {}
+    for k, a in actors.items():
+        table[k] = short_name(a)
+        if a.name and a.name != table[k]:
+            table[a.name] = table[k]          # "Kestrel (harpy, low)" -> "Kestrel"
+    keys = sorted(table, key=len, reverse=True)
+    pat = re.compile(r"(?<![\w])(" + "|".join(re.escape(k) for k in keys) + r")(?![\w])")
+    return lambda text: pat.sub(lambda m: table[m.group(1)], text)
+
+
+def words(v) -> str:
+    """A parameter's value in words: yes / no, lists joined, tables as "key value" (never Python's repr)."""
+    if isinstance(v, bool):
+        return "yes" if v else "no"
+    if v is None:
+        return "nothing"
+    if isinstance(v, float):
+        return f"{v:g}"
+    if isinstance(v, (list, tuple)):
+        if v and all(isinstance(i, (int, float)) and not isinstance(i, bool) for i in v):
+            return "[" + ", ".join(words(i) for i in v) + "]"        # a position or several die results
+        return ", ".join(words(i) for i in v) if v else "none"
+    if isinstance(v, dict):
+        return ", ".join(f"{k} {words(x)}" for k, x in v.items())
+    return str(v)
+
+
+def action_line(a: dict, name) -> str:
+    params = ", ".join(f"{k} {words(v)}" for k, v in a.items() if k not in ("actor", "action", "rolls"))
+    rolls = a.get("rolls")
+    who = "GM" if a.get("actor") == "gm" else name(a.get("actor"))
+    return (f"> {who}: {str(a.get('action')).replace('_', ' ')}" + (f" ({params})" if params else "")
+            + (f", dice by hand: {words(rolls)}" if rolls else ""))
+
+
+def log_entries(session) -> list[tuple]:
+    """Every event of ``session`` as the window's log shows it (see the module's text)."""
+    from engine.app.controller import event_line
+    from engine.rules.runner import describe
+
+    acts = session.state.actors
+    named = namer(acts)
+
+    def name(cid):
+        a = acts.get(cid) if isinstance(cid, str) else None
+        return short_name(a) if a is not None else str(cid)
+
+    out: list[tuple] = []
+    for e in session.events:
+        t = e.get("type")
+        if t == "session":
+            out.append((f"{e.get('scene')}: seed {e.get('seed')}, {e.get('ruleset')}", "dim"))
+            continue
+        if t == "action" and isinstance(e.get("action"), dict):
+            a = e["action"]
+            if a.get("actor") == "gm" and str(a.get("action", "")).startswith("gm_"):
+                continue          # the GM's event line that follows says it in words
+            out.append((named(action_line(a, name)), "action"))
+            continue
+        if t in ("gm", "table_roll") and isinstance(e.get("text"), str):
+            out.append((named(e["text"]), "accent", "gm") if t == "gm" else (named(e["text"]), "accent"))
+            continue
+        if t == "roll":
+            line = event_line(e)
+            if e.get("who") == "gm":
+                line = "GM" + line[2:]
+            kind = "dim"
+        else:
+            try:
+                line = describe(session, e)
+            except Exception:   # noqa: BLE001 - an event the runner's describer does not know
+                line = event_line(e)
+            if line is None:
+                continue
+            line = line.strip()
+            kind = "accent" if t in ("round", "turn") else ("bad" if t in ("damage", "fall", "condition") else "fg")
+        out.append((named(line), kind))
+    return out
