@@ -155,10 +155,12 @@ class GridTracer:
         # the same size as last time (the next batch of as many segments, the next layer): the buffer is reused,
         # written over (a reserved one is written whole by the kernel) -- a new one costs 10-20 ms here for 24 MB,
         # its memory faulted in afresh, against 3-6 ms to write the data into the old one
+        # (in bytes: the len() of a 2D array's memoryview is its rows, so the batch's buffers were never reused)
         old = self._bufs.get(key)
-        size = max(4, reserve) if data is None else max(4, len(data))
+        nbytes = 0 if data is None else memoryview(data).nbytes
+        size = max(4, reserve) if data is None else max(4, nbytes)
         if old is not None and old.size == size:
-            if data is not None and len(data):
+            if nbytes:
                 old.write(data)
             return old
         old = self._bufs.pop(key, None)
@@ -167,7 +169,7 @@ class GridTracer:
         if data is None:
             self._bufs[key] = self.ctx.buffer(reserve=max(4, reserve))
         else:
-            self._bufs[key] = self.ctx.buffer(data if len(data) else b"\0\0\0\0")
+            self._bufs[key] = self.ctx.buffer(data if nbytes else b"\0\0\0\0")
         return self._bufs[key]
 
     def _program(self, mode):
