@@ -21,6 +21,9 @@
 #if !defined(MODE_SEGMENTS) && !defined(MODE_CELLS)
 #define MODE_SEGMENTS
 #endif
+#ifdef MODE_SEGMENTS
+#define NO_BOXES          // a batch has no floor boxes: every blocking voxel counts
+#endif
 
 #ifndef LOCAL
 #define LOCAL 64
@@ -89,7 +92,7 @@ bool blocked(ivec3 p0, ivec3 p1, ivec4 box_a, int za, ivec4 box_b, int zb) {
         if (d[a] < 0 && (p0[a] & (FP - 1)) == 0) v[a] -= 1;
         N[a] = d[a] > 0 ? (v[a] + 1) * FP - p0[a] : (d[a] < 0 ? p0[a] - v[a] * FP : 32768);
     }
-    ivec3 fpm = FP * mvi;                             // 256 on the axes the ray moves along, 0 on the others
+    ivec3 mm = -mvi;                                  // all ones on the axes the ray moves along, 0 on the others
     vec3 rden = 1.0 / vec3(FP * dd);
     ivec3 stride = ivec3(1, size.x, size.x * size.y);
     int idx = (int(d.x < 0) * field_of.x + int(d.y < 0) * field_of.y + int(d.z < 0) * field_of.z) * field_len
@@ -97,11 +100,15 @@ bool blocked(ivec3 p0, ivec3 p1, ivec4 box_a, int za, ivec4 box_b, int zb) {
     ivec3 dstep = stp * stride;
     for (;;) {
         uint k = field_at(idx);
+#ifdef NO_BOXES
+        if (k == 0u) return true;                     // (no floor boxes: the voxel need not be known)
+#else
         if (k == 0u) {
             if (!(in_box(v, box_a, za) || in_box(v, box_b, zb))) return true;
             k = 1u;
         }
-        ivec3 cand = N + fpm * int(k - 1u);
+#endif
+        ivec3 cand = N + ((int(k - 1u) << 8) & mm);
         bool ym = cand.y * dd.x < cand.x * dd.y;
         int cm = ym ? cand.y : cand.x;
         int dm = ym ? dd.y : dd.x;
@@ -117,9 +124,11 @@ bool blocked(ivec3 p0, ivec3 p1, ivec4 box_a, int za, ivec4 box_b, int zb) {
         ivec3 rem = num - q * step_den;
         q -= ivec3(lessThan(rem, ivec3(0)));
         q += ivec3(greaterThanEqual(rem, ivec3(step_den)));
-        ivec3 c = max(q + 1, ivec3(0)) * mvi;
-        N += FP * c;
+        ivec3 c = max(q + 1, ivec3(0)) & mm;
+        N += c << 8;
+#ifndef NO_BOXES
         v += c * stp;
+#endif
         idx += c.x * dstep.x + c.y * dstep.y + c.z * dstep.z;
     }
 }
@@ -145,10 +154,14 @@ bool blocked(ivec3 p0, ivec3 p1, ivec4 box_a, int za, ivec4 box_b, int zb) {
     base = (int(d.x < 0) * field_of.x + int(d.y < 0) * field_of.y + int(d.z < 0) * field_of.z) * field_len;
     for (;;) {
         uint k = field_at(base + (v.z * size.y + v.y) * size.x + v.x);
+#ifdef NO_BOXES
+        if (k == 0u) return true;
+#else
         if (k == 0u) {
             if (!(in_box(v, box_a, za) || in_box(v, box_b, zb))) return true;
             k = 1u;                                                       // a floor that never counts
         }
+#endif
         NUM kk = NUM(k - 1u);
         NUM mp = min(min(T.x + kk * inc.x, T.y + kk * inc.y), T.z + kk * inc.z);
         if (mp >= L) return false;
