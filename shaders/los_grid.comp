@@ -181,9 +181,9 @@ bool blocked(ivec3 p0, ivec3 p1, ivec4 box_a, int za, ivec4 box_b, int zb) {
 #endif
 
 #ifdef MODE_SEGMENTS
-// The end points as the caller's int64 arrays [N, 3] (their low words: 0 <= v < 2^31), no conversion in Python.
-// Each invocation traces RAYS_PER consecutive segments one after the other: a SIMD lane then waits for the
-// slowest of its neighbours' sums of RAYS_PER rays rather than for the slowest single ray.
+// The end points as the caller's int64 arrays [N, 3] (0 <= v < 2^31: the high words are checked), no conversion
+// in Python. Each invocation traces RAYS_PER consecutive segments one after the other (on llvmpipe the lanes of a
+// SIMD group still wait for each other at every segment: each round lasts as long as its longest segment).
 #ifndef RAYS_PER
 #define RAYS_PER 8
 #endif

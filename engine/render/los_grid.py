@@ -1,6 +1,6 @@
 """The line-of-sight grid on the GPU: ``shaders/los_grid.comp`` runs the traversal of ``engine.world.los`` (bit
 for bit: same fixed point, same tie rule) over the octant fields of ``engine.world.volumes``, packed four bytes
-to a word in a storage buffer. Two variants: a batch of segments, and cells -- the rays made in the kernel
+to a word in a storage buffer (the batch: four merged ones in 4-bit codes, ``FIELDS``). Two variants: a batch of segments, and cells -- the rays made in the kernel
 (eye x 36 sample points x every cell of a box of layers), so nothing per ray crosses from Python.
 
 ``open_backend(world)`` gives the GPU backend where a GL 4.3 context with 64-bit integers is there, else the CPU
