@@ -8,7 +8,9 @@
 //    so it jumps to the first voxel it enters outside it (k = 0 blocks; k = 1 is the plain one-voxel step);
 //  * the crossings counted on that jump, c = (mp - T) // inc + 1 (never more than the cube's side), come from a
 //    float estimate corrected with one exact integer test, instead of a 64-bit division.
-// The fields are bytes, four to a word, in a storage buffer (x fastest, one field after the other).
+// The fields are bytes, four to a word, or 4-bit codes, eight to a word (FIELD_NIBBLES), in a storage buffer
+// (x fastest, one field after the other); which fields (eight octants, or four merged along z) is the uniform
+// field_of (engine/render/los_grid.py, FIELDS: a batch reads the smaller set, a volume all eight).
 //
 // Variants (defines added after this line by engine/render/los_grid.py):
 //   MODE_SEGMENTS: one invocation per segment of a batch -> blocked bit.
@@ -19,23 +21,39 @@
 #if !defined(MODE_SEGMENTS) && !defined(MODE_CELLS)
 #define MODE_SEGMENTS
 #endif
+#ifdef MODE_SEGMENTS
+#define NO_BOXES          // a batch has no floor boxes: every blocking voxel counts
+#endif
 
 #ifndef LOCAL
 #define LOCAL 64
 #endif
 layout(local_size_x = LOCAL) in;
 
-layout(std430, binding = 0) readonly buffer Field { uint field[]; };
 
 uniform ivec3 size;          // X, Y, Z
-uniform int n_fields;        // 8: one field per octant of the direction of travel; 1: one Chebyshev field
+uniform ivec3 field_of;      // the field a ray uses: its direction's signs (x, y, z < 0) weighted by these:
+                             // (1, 2, 4) eight octant fields, (1, 2, 0) four (z both ways), (0, 0, 0) one
 uniform int field_len;       // X * Y * Z
 
 const int FP = 256;
 
+#ifdef FIELD_NIBBLES
+// the fields as 4-bit codes, eight to a word: half the memory (the fields are read at random places; the fewer
+// cache lines they take, the fewer of those reads wait for memory). A code is the largest of the cube sides
+// 0..8, 10, 12, 14, 16, 20, 24, 28 not above the field's value (a smaller clear cube is clear: the same voxels
+// are visited, with shorter jumps through the largest spaces)
+layout(std430, binding = 0) readonly buffer Field { uint field[]; };
+uint field_at(int i) {
+    uint c = (field[i >> 3] >> uint((i & 7) * 4)) & 15u;
+    return c <= 8u ? c : (c <= 12u ? 2u * c - 8u : 4u * c - 32u);
+}
+#else
+layout(std430, binding = 0) readonly buffer Field { uint field[]; };
 uint field_at(int i) {
     return (field[i >> 2] >> uint((i & 3) * 8)) & 0xFFu;
 }
+#endif
 
 bool in_box(ivec3 v, ivec4 box, int z) {
     return v.z == z && v.x >= box.x && v.x < box.z && v.y >= box.y && v.y < box.w;
@@ -74,19 +92,23 @@ bool blocked(ivec3 p0, ivec3 p1, ivec4 box_a, int za, ivec4 box_b, int zb) {
         if (d[a] < 0 && (p0[a] & (FP - 1)) == 0) v[a] -= 1;
         N[a] = d[a] > 0 ? (v[a] + 1) * FP - p0[a] : (d[a] < 0 ? p0[a] - v[a] * FP : 32768);
     }
-    ivec3 fpm = FP * mvi;                             // 256 on the axes the ray moves along, 0 on the others
+    ivec3 mm = -mvi;                                  // all ones on the axes the ray moves along, 0 on the others
     vec3 rden = 1.0 / vec3(FP * dd);
     ivec3 stride = ivec3(1, size.x, size.x * size.y);
-    int idx = (n_fields == 8 ? (int(d.x < 0) + 2 * int(d.y < 0) + 4 * int(d.z < 0)) * field_len : 0)
+    int idx = (int(d.x < 0) * field_of.x + int(d.y < 0) * field_of.y + int(d.z < 0) * field_of.z) * field_len
               + v.x + stride.y * v.y + stride.z * v.z;
     ivec3 dstep = stp * stride;
     for (;;) {
         uint k = field_at(idx);
+#ifdef NO_BOXES
+        if (k == 0u) return true;                     // (no floor boxes: the voxel need not be known)
+#else
         if (k == 0u) {
             if (!(in_box(v, box_a, za) || in_box(v, box_b, zb))) return true;
             k = 1u;
         }
-        ivec3 cand = N + fpm * int(k - 1u);
+#endif
+        ivec3 cand = N + ((int(k - 1u) << 8) & mm);
         bool ym = cand.y * dd.x < cand.x * dd.y;
         int cm = ym ? cand.y : cand.x;
         int dm = ym ? dd.y : dd.x;
@@ -102,9 +124,11 @@ bool blocked(ivec3 p0, ivec3 p1, ivec4 box_a, int za, ivec4 box_b, int zb) {
         ivec3 rem = num - q * step_den;
         q -= ivec3(lessThan(rem, ivec3(0)));
         q += ivec3(greaterThanEqual(rem, ivec3(step_den)));
-        ivec3 c = max(q + 1, ivec3(0)) * mvi;
-        N += FP * c;
+        ivec3 c = max(q + 1, ivec3(0)) & mm;
+        N += c << 8;
+#ifndef NO_BOXES
         v += c * stp;
+#endif
         idx += c.x * dstep.x + c.y * dstep.y + c.z * dstep.z;
     }
 }
@@ -127,13 +151,17 @@ bool blocked(ivec3 p0, ivec3 p1, ivec4 box_a, int za, ivec4 box_b, int zb) {
         rinc[a] = d[a] != 0 ? 1.0 / float(inc[a]) : 0.0;
     }
     int base = 0;
-    if (n_fields == 8) base = (int(d.x < 0) + 2 * int(d.y < 0) + 4 * int(d.z < 0)) * field_len;
+    base = (int(d.x < 0) * field_of.x + int(d.y < 0) * field_of.y + int(d.z < 0) * field_of.z) * field_len;
     for (;;) {
         uint k = field_at(base + (v.z * size.y + v.y) * size.x + v.x);
+#ifdef NO_BOXES
+        if (k == 0u) return true;
+#else
         if (k == 0u) {
             if (!(in_box(v, box_a, za) || in_box(v, box_b, zb))) return true;
             k = 1u;                                                       // a floor that never counts
         }
+#endif
         NUM kk = NUM(k - 1u);
         NUM mp = min(min(T.x + kk * inc.x, T.y + kk * inc.y), T.z + kk * inc.z);
         if (mp >= L) return false;
@@ -153,14 +181,14 @@ bool blocked(ivec3 p0, ivec3 p1, ivec4 box_a, int za, ivec4 box_b, int zb) {
 #endif
 
 #ifdef MODE_SEGMENTS
-// The end points as the caller's int64 arrays [N, 3] (their low words: 0 <= v < 2^31), no conversion in Python.
-// Each invocation traces RAYS_PER consecutive segments one after the other: a SIMD lane then waits for the
-// slowest of its neighbours' sums of RAYS_PER rays rather than for the slowest single ray.
+// The end points as the caller's int64 arrays [N, 3] (0 <= v < 2^31: the high words are checked), no conversion
+// in Python. Each invocation traces RAYS_PER consecutive segments one after the other (on llvmpipe the lanes of a
+// SIMD group still wait for each other at every segment: each round lasts as long as its longest segment).
 #ifndef RAYS_PER
 #define RAYS_PER 8
 #endif
-layout(std430, binding = 1) readonly buffer P0 { int p0w[]; };
-layout(std430, binding = 3) readonly buffer P1 { int p1w[]; };
+layout(std430, binding = 1) readonly buffer P0 { int64_t p0q[]; };
+layout(std430, binding = 3) readonly buffer P1 { int64_t p1q[]; };
 layout(std430, binding = 2) writeonly buffer Results { uint result[]; };   // one byte a segment: 1 = blocked
 layout(std430, binding = 4) buffer Bad { uint bad_points; };               // set: an end point outside the map
 uniform int n_rays;
@@ -172,10 +200,10 @@ void main() {
     for (int j = 0; j < RAYS_PER; ++j) {
         int i = first + j;
         if (i < n_rays) {
-            ivec3 p0 = ivec3(p0w[6 * i], p0w[6 * i + 2], p0w[6 * i + 4]);
-            ivec3 p1 = ivec3(p1w[6 * i], p1w[6 * i + 2], p1w[6 * i + 4]);
-            ivec3 hw = ivec3(p0w[6 * i + 1], p0w[6 * i + 3], p0w[6 * i + 5]) |
-                       ivec3(p1w[6 * i + 1], p1w[6 * i + 3], p1w[6 * i + 5]);
+            i64vec3 a = i64vec3(p0q[3 * i], p0q[3 * i + 1], p0q[3 * i + 2]);
+            i64vec3 b = i64vec3(p1q[3 * i], p1q[3 * i + 1], p1q[3 * i + 2]);
+            ivec3 p0 = ivec3(a), p1 = ivec3(b);
+            ivec3 hw = ivec3((a | b) >> 32);            // nonzero: negative or past 2^31
             ivec3 top = size * FP;
             if (any(notEqual(hw, ivec3(0))) || any(lessThan(min(p0, p1), ivec3(0))) ||
                 any(greaterThanEqual(max(p0, p1), top))) {

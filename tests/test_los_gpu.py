@@ -283,3 +283,59 @@ def test_grid_kernel_chooses_32_bits_only_where_exact(ctx):
             lg.GridTracer(ctx, World.empty((8, 8, 200)))
     finally:
         lg.ARITH = old
+
+
+@pytest.mark.parametrize("layout", [("xyz", 8), ("xyz", 4), ("xy", 4), ("x", 8), ("", 4)])
+def test_grid_kernel_every_field_layout_gives_the_same_answers(ctx, layout):
+    """The fields a variant reads (eight octants or fewer merged ones, bytes or 4-bit codes) change the jumps,
+    never the answer: segments (tie-heavy end points on a quarter-voxel grid too) and cover volumes, both modes."""
+    import engine.render.los_grid as lg
+    from engine.world.volumes import cover_counts_cpu, free_cells
+
+    old = dict(lg.FIELDS)
+    lg.FIELDS = {"MODE_SEGMENTS": layout, "MODE_CELLS": layout}
+    try:
+        rng = np.random.default_rng(59)
+        for i in range(3):
+            w = _grid_world(rng, 6, 22)
+            size = w.size
+            n = 20000
+            a, b = rng.random((n, 3)) * size, rng.random((n, 3)) * size
+            if i == 1:
+                a, b = np.floor(a * 4) / 4, np.floor(b * 4) / 4
+            q0, q1 = clamp_points(quantize(a), size), clamp_points(quantize(b), size)
+            free = free_cells(w)
+            zz, yy, xx = np.nonzero(free)
+            j = int(rng.integers(len(xx)))
+            att = Body(int(xx[j]), int(yy[j]), int(zz[j]))
+            t = lg.GridTracer(ctx, w)
+            got = t.trace(q0, q1)
+            vol = t.cell_counts([att], range(size[2]))
+            t.release()
+            assert int((got != trace_fixed(w.los_distance(), size, q0, q1)).sum()) == 0
+            assert int((vol != cover_counts_cpu(w, att)).sum()) == 0
+    finally:
+        lg.FIELDS = old
+
+
+def test_merged_fields_are_clear_cubes():
+    """merge_octants: a value k of the merged field for a ray's signs is a clear cube of side k from the voxel in
+    every direction the ray could go along the merged axes (what makes the jump safe)."""
+    from engine.render.los_grid import merge_octants, pack_fields
+    from engine.world.volumes import octant_fields
+
+    rng = np.random.default_rng(61)
+    blk = rng.random((5, 7, 9)) < 0.15
+    oct8 = octant_fields(blk)
+    merged, field_of = merge_octants(oct8, "xy")
+    assert merged.shape == (4, blk.size) and field_of == (1, 2, 0)
+    for o in range(8):
+        slot = (o & 1) * field_of[0] + ((o >> 1) & 1) * field_of[1] + ((o >> 2) & 1) * field_of[2]
+        assert (merged[slot] <= oct8[o]).all()
+    assert np.array_equal(merge_octants(oct8, "xyz")[0], oct8)
+    one, w1 = merge_octants(oct8, "")
+    assert w1 == (0, 0, 0) and np.array_equal(one[0], oct8.min(axis=0))
+    # 4-bit codes: the largest listed side not above the value, eight to a word, the first in the low bits
+    words = np.frombuffer(pack_fields(np.array([[0, 1, 9, 15, 16, 27, 28, 200]], np.uint8), 4), np.uint32)
+    codes = [(int(words[0]) >> (4 * i)) & 15 for i in range(8)]
+    assert codes == [0, 1, 8, 11, 12, 14, 15, 15]

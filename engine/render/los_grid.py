@@ -1,6 +1,6 @@
 """The line-of-sight grid on the GPU: ``shaders/los_grid.comp`` runs the traversal of ``engine.world.los`` (bit
 for bit: same fixed point, same tie rule) over the octant fields of ``engine.world.volumes``, packed four bytes
-to a word in a storage buffer. Two variants: a batch of segments, and cells -- the rays made in the kernel
+to a word in a storage buffer (the batch: four merged ones in 4-bit codes, ``FIELDS``). Two variants: a batch of segments, and cells -- the rays made in the kernel
 (eye x 36 sample points x every cell of a box of layers), so nothing per ray crosses from Python.
 
 ``open_backend(world)`` gives the GPU backend where a GL 4.3 context with 64-bit integers is there, else the CPU
@@ -28,9 +28,48 @@ FIELDS_MAX_BYTES = 512 << 20      # eight octant fields up to this size; past it
 ARITH = "auto"                    # "auto" (i32 up to 128 a side, else int64), "int64", "double", "i32": the
                                   # boundary parameters' type in the kernel (same answers)
 
+# The fields each variant reads: (the axes whose direction picks a field, bits a value). The fewer fields and
+# bits, the less memory they take and the shorter the jumps. A batch's random segments read them at random places
+# all over the map, so there the memory wins (llvmpipe: a read that misses the CPU's caches is most of a jump's
+# cost): four fields, each clear both ways along z, in 4-bit codes (1 MB for the 128 x 128 x 32 town instead of
+# 4 MB; 5.9 -> about 6.5 jumps a segment; about 25% less CPU time than eight 8-bit fields here). A volume's rays
+# leave one eye and read the same places one after the other: there the jumps win, and all eight octant fields.
+FIELDS = {"MODE_SEGMENTS": ("xy", 4), "MODE_CELLS": ("xyz", 8)}
+NIBBLE_SIDES = np.array([0, 1, 2, 3, 4, 5, 6, 7, 8, 10, 12, 14, 16, 20, 24, 28])   # as in the shader's field_at
+_NIBBLE_CODE = (np.searchsorted(NIBBLE_SIDES, np.arange(256), side="right") - 1).astype(np.uint8)
+
+
+def merge_octants(fields: np.ndarray, signs: str):
+    """The eight octant fields (uint8 [8, n], ``volumes.octant_fields``) merged along the axes not in ``signs``:
+    the smaller of two octants' sides is a cube clear both ways along that axis, so clear for a ray going either
+    way. -> (one field per combination of the kept signs [2 ** len(signs), n], the shader's ``field_of``)."""
+    keep = [ax for ax, name in enumerate("xyz") if name in signs]
+    f = list(fields)
+    for ax in range(3):
+        if ax not in keep:
+            bit = 1 << ax
+            f = [np.minimum(f[o & ~bit], f[o | bit]) for o in range(8)]
+    mask = sum(1 << ax for ax in keep)
+    slots = sorted({o & mask for o in range(8)})
+    weights = [0, 0, 0]
+    for j, ax in enumerate(keep):
+        weights[ax] = 1 << j
+    return np.stack([f[o] for o in slots]), tuple(weights)
+
+
+def pack_fields(fields: np.ndarray, bits: int) -> bytes:
+    """Fields -> the shader's words: bytes (four to a word) or 4-bit codes (eight to a word; NIBBLE_SIDES)."""
+    raw = np.ascontiguousarray(fields).reshape(-1)
+    if bits == 4:
+        raw = _NIBBLE_CODE[np.concatenate([raw, np.zeros((-len(raw)) % 8, np.uint8)])]
+        return (raw[0::2] | (raw[1::2] << 4)).tobytes()
+    return np.concatenate([raw, np.zeros((-len(raw)) % 4, np.uint8)]).tobytes()
+
 
 def _compile(ctx, mode: str, arith: str = "int64"):
     defs = {mode: 1, "LOCAL": LOCAL, "RAYS_PER": RAYS_PER}
+    if FIELDS[mode][1] == 4:
+        defs["FIELD_NIBBLES"] = 1
     if arith == "double":
         defs["ARITH_DOUBLE"] = 1
     elif arith == "i32":
@@ -75,6 +114,7 @@ class GridTracer:
         self.world = world
         self.revision = None
         self._src = None
+        self._field_of = {}
         self.rays_per = RAYS_PER
         small = max(world.size) * 256 <= 1 << 15      # every coordinate below 2^15: the 32-bit arithmetic is exact
         self.arith = "i32" if ARITH == "auto" and small else ("int64" if ARITH == "auto" else ARITH)
@@ -86,32 +126,41 @@ class GridTracer:
 
     @_current
     def update(self):
-        """(Re)upload the fields if the world changed since the last upload: an edit (its revision) or derived
-        grids dropped by hand (``world._luts.clear()`` after writing ``voxels``: the cached fields are new)."""
+        """Drop the uploaded fields if the world changed since they were made: an edit (its revision) or derived
+        grids dropped by hand (``world._luts.clear()`` after writing ``voxels``: the cached fields are new); each
+        variant uploads its own on its next run (``_fields``)."""
         w = self.world
         X, Y, Z = w.size
         n = X * Y * Z
         src = world_octant_fields(w) if 8 * n <= FIELDS_MAX_BYTES else w.los_distance()
-        if self.revision == w.revision and "field" in self._bufs and src is self._src:
+        if self.revision == w.revision and src is self._src:
             return
         self._src = src
-        fields = src if src.ndim == 2 else src[None, :]
-        self.n_fields = len(fields)
-        raw = np.ascontiguousarray(fields).reshape(-1)
-        raw = np.concatenate([raw, np.zeros((-len(raw)) % 4, np.uint8)])
-        self._set("field", raw.tobytes())
+        self._field_of = {}
         self.revision = w.revision
         self.size = (X, Y, Z)
         self._free = {}
+
+    def _fields(self, mode):
+        """Upload the fields ``mode`` reads (FIELDS) if not yet done for this revision -> the buffer's key."""
+        key = "field " + mode
+        if mode not in self._field_of:
+            src = self._src
+            fields, field_of = (src[None, :], (0, 0, 0)) if src.ndim == 1 else merge_octants(src, FIELDS[mode][0])
+            self._set(key, pack_fields(fields, FIELDS[mode][1]))
+            self._field_of[mode] = field_of
+        return key
 
     def _set(self, key, data=None, reserve: int = 0):
         # the same size as last time (the next batch of as many segments, the next layer): the buffer is reused,
         # written over (a reserved one is written whole by the kernel) -- a new one costs 10-20 ms here for 24 MB,
         # its memory faulted in afresh, against 3-6 ms to write the data into the old one
+        # (in bytes: the len() of a 2D array's memoryview is its rows, so the batch's buffers were never reused)
         old = self._bufs.get(key)
-        size = max(4, reserve) if data is None else max(4, len(data))
+        nbytes = 0 if data is None else memoryview(data).nbytes
+        size = max(4, reserve) if data is None else max(4, nbytes)
         if old is not None and old.size == size:
-            if data is not None and len(data):
+            if nbytes:
                 old.write(data)
             return old
         old = self._bufs.pop(key, None)
@@ -120,7 +169,7 @@ class GridTracer:
         if data is None:
             self._bufs[key] = self.ctx.buffer(reserve=max(4, reserve))
         else:
-            self._bufs[key] = self.ctx.buffer(data if len(data) else b"\0\0\0\0")
+            self._bufs[key] = self.ctx.buffer(data if nbytes else b"\0\0\0\0")
         return self._bufs[key]
 
     def _program(self, mode):
@@ -129,12 +178,13 @@ class GridTracer:
             p = self._programs[mode] = _compile(self.ctx, mode, self.arith)
         return p
 
-    def _common(self, p):
+    def _common(self, p, mode):
         X, Y, Z = self.size
+        key = self._fields(mode)
         p["size"].value = (X, Y, Z)
-        p["n_fields"].value = self.n_fields
+        p["field_of"].value = self._field_of[mode]
         p["field_len"].value = X * Y * Z
-        self._bufs["field"].bind_to_storage_buffer(0)
+        self._bufs[key].bind_to_storage_buffer(0)
 
     # -- segments --------------------------------------------------------------------------------------------
     @_current
@@ -147,7 +197,7 @@ class GridTracer:
         if n == 0:
             return np.zeros(0, dtype=bool)
         p = self._program("MODE_SEGMENTS")
-        self._common(p)
+        self._common(p, "MODE_SEGMENTS")
         bad = self._set("bad", bytes(4))            # the kernel checks the end points (cheaper than numpy here)
         bad.bind_to_storage_buffer(4)
         out = np.empty(n, dtype=bool)
@@ -195,7 +245,7 @@ class GridTracer:
                     out[i][free[z]] = NO_ATTACK if weapons is not None else 0
             return out
         p = self._program("MODE_CELLS")
-        self._common(p)
+        self._common(p, "MODE_CELLS")
         eyes = np.zeros((len(places), 3, 4), dtype=np.int32)
         for i, b in enumerate(places):
             eyes[i, 0, :3] = eye_fixed(self.world, b)
