@@ -1,0 +1,114 @@
+"""The shortcuts that make the rules' whole loop fast give the answers of the code they replace, bit for bit
+(docs/performance.md, "Rules: the whole loop at 2,000 actions/s"): the loop-free sight-line traversal, the cover's
+per-body geometry, and the caches' invalidation."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from engine.world import los
+
+
+def _rays(rng, size, n, mode):
+    hi = np.array(size) * los.FP
+    if mode == 0:                                   # anywhere
+        p0, p1 = rng.integers(0, hi, (n, 3)), rng.integers(0, hi, (n, 3))
+    elif mode == 1:                                 # on voxel planes, edges and corners: the tie rule
+        half = los.FP // 2
+        p0 = rng.integers(0, np.array(size) * 2, (n, 3)) * half
+        p1 = rng.integers(0, np.array(size) * 2, (n, 3)) * half
+    else:                                           # along one axis, or of length zero
+        p0 = rng.integers(0, hi, (n, 3))
+        p1 = p0.copy()
+        ax = rng.integers(0, 3, n)
+        p1[np.arange(n), ax] = rng.integers(0, hi[ax])
+        same = rng.random(n) < 0.3
+        p1[same] = p0[same]
+    return np.minimum(p0, hi - 1), np.minimum(p1, hi - 1)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_trace_crossings_equals_the_stepped_and_plain_traversals(seed):
+    rng = np.random.default_rng(seed)
+    for trial in range(60):
+        X, Y, Z = (int(v) for v in rng.integers(1, 18, 3))
+        size = (X, Y, Z)
+        blk = rng.random((Z, Y, X)) < rng.choice([0.0, 0.05, 0.2, 0.5])
+        dist = los.distance_field(blk).ravel()
+        n = int(rng.integers(1, 150))
+        p0, p1 = _rays(rng, size, n, trial % 3)
+        got = los.trace_crossings(dist, size, p0, p1)
+        assert (got == los.trace_fixed(dist, size, p0, p1)).all()
+        assert (got == los._trace_plain(blk.ravel(), p0, p1, size)).all()
+        table = rng.integers(0, X * Y * Z, 4)
+        ign = lambda flat: (flat[:, None] == table).any(axis=1)      # noqa: E731
+        assert (los.trace_crossings(dist, size, p0, p1, ign) == los.trace_fixed(dist, size, p0, p1, ignore=ign)).all()
+        rows = rng.integers(0, X * Y * Z, (n, 3))
+
+        def per(flat, rid):
+            return (rows[rid] == flat[:, None]).any(axis=1)
+
+        per.per_ray = True
+        assert (los.trace_crossings(dist, size, p0, p1, per)
+                == los.trace_fixed(dist, size, p0, p1, ignore=per, chunk=n)).all()
+
+
+def test_trace_crossings_visits_exactly_the_voxels_of_the_traversal():
+    """One blocking voxel at a time: a segment is blocked exactly when ``visited_voxels`` lists that voxel."""
+    rng = np.random.default_rng(7)
+    size = (6, 5, 4)
+    X, Y, Z = size
+    p0, p1 = _rays(rng, size, 40, 1)
+    q0, q1 = _rays(rng, size, 40, 0)
+    p0, p1 = np.concatenate([p0, q0]), np.concatenate([p1, q1])
+    visited = [set(los.visited_voxels(size, a.tolist(), b.tolist())) for a, b in zip(p0, p1)]
+    for z in range(Z):
+        for y in range(Y):
+            for x in range(X):
+                blk = np.zeros((Z, Y, X), dtype=bool)
+                blk[z, y, x] = True
+                got = los.trace_crossings(los.distance_field(blk).ravel(), size, p0, p1)
+                assert got.tolist() == [(x, y, z) in v for v in visited]
+
+
+def _cover_reference(world, a, t, eye=None):
+    """The cover as it was computed before the per-body geometry was kept and the crossings listed at once."""
+    from engine.world.cover import CoverResult, cover_level, eye_point, sample_points, support_indices
+
+    e = np.array(eye if eye is not None else eye_point(a), dtype=np.float64)
+    samples = sample_points(t)
+    size = world.size
+    p1 = los.clamp_points(los.quantize(samples), size)
+    p0 = los.clamp_points(np.broadcast_to(los.quantize(e), p1.shape).copy(), size)
+    idx = support_indices(world, (a, t))
+    table = np.array(sorted(set(idx)), dtype=np.int64)
+    ignore = (lambda flat: (flat[:, None] == table).any(axis=1)) if idx else None
+    blocked = los.trace_fixed(world.los_distance(), size, p0, p1, ignore=ignore)
+    frac = float(blocked.mean())
+    return CoverResult(frac, cover_level(frac, "dnd5e"), bool(frac < 1.0), tuple(float(v) for v in e),
+                       tuple(tuple(float(v) for v in s) for s in samples), tuple(bool(b) for b in blocked))
+
+
+def test_cover_between_and_cover_many_equal_the_reference():
+    from engine.world.cover import cover_between, cover_many
+    from engine.world.geometry import Body
+    from engine.world.grid import World
+    from engine.world.materials import AIR, BUILTIN_MATERIALS
+
+    rng = np.random.default_rng(3)
+    X, Y, Z = 14, 12, 8
+    vox = (rng.random((Z, Y, X)) < 0.12).astype(np.uint8)
+    vox[0] = 1                                      # a floor to stand on (and to be ignored under the feet)
+    world = World(vox, (AIR, BUILTIN_MATERIALS["stone"]), 1.5)
+    pairs = []
+    for _ in range(40):
+        f = int(rng.integers(1, 3))
+        a = Body(int(rng.integers(0, X - f)), int(rng.integers(0, Y - f)), int(rng.integers(0, Z - 2)), f,
+                 int(rng.integers(1, 4)), float(rng.choice([0.8, 1.6, 2.4])))
+        t = Body(int(rng.integers(0, X - 1)), int(rng.integers(0, Y - 1)), int(rng.integers(0, Z - 2)))
+        eye = None if rng.random() < 0.7 else (t.x + 0.5, t.y + 0.5, t.layer + 0.5)
+        pairs.append((a, t, eye))
+        assert cover_between(world, a, t, "dnd5e", eye=eye) == _cover_reference(world, a, t, eye)
+    assert cover_many(world, pairs, "dnd5e") == [_cover_reference(world, a, t, e) for a, t, e in pairs]
+    assert any(r.blocked_fraction not in (0.0, 1.0) for r in cover_many(world, pairs, "dnd5e"))
