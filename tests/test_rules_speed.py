@@ -112,3 +112,28 @@ def test_cover_between_and_cover_many_equal_the_reference():
         assert cover_between(world, a, t, "dnd5e", eye=eye) == _cover_reference(world, a, t, eye)
     assert cover_many(world, pairs, "dnd5e") == [_cover_reference(world, a, t, e) for a, t, e in pairs]
     assert any(r.blocked_fraction not in (0.0, 1.0) for r in cover_many(world, pairs, "dnd5e"))
+
+
+@pytest.mark.parametrize("max_iter", [1, 2, 3, 500])
+def test_small_box_relaxation_equals_the_reference_sweep_for_sweep(max_iter):
+    """``pathing._relax_small`` (what ``_relax_flat`` runs on an ordinary move's box) against the 3D reference,
+    also when ``max_iter`` stops both before the fixpoint: the same relaxations in the same order."""
+    from engine.rules import pathing
+    from engine.rules.reach_reference import _relax_3d
+
+    rng = np.random.default_rng(11 + max_iter)
+    for _ in range(50):
+        Zb, Yb, Xb = (int(v) for v in (rng.integers(1, 6), rng.integers(1, 10), rng.integers(1, 10)))
+        passable = rng.random((Zb, Yb, Xb)) < 0.8
+        supc = rng.random((Zb, Yb, Xb)) < 0.5
+        supc[0] = True
+        lo = (int(rng.integers(0, Zb)), int(rng.integers(0, Yb)), int(rng.integers(0, Xb)))
+        fly = bool(rng.random() < 0.6)
+        if not fly:
+            passable &= supc
+        passable[lo] = True
+        costs = (150, int(rng.choice([150, 212])), 400, 200, int(rng.choice([0, 150, 450])) if fly else 0)
+        got = pathing._relax_small(passable, supc, lo, fly, costs, max_iter)
+        want = _relax_3d(passable, supc, lo, fly, costs, max_iter)
+        assert got.dtype == want.dtype and np.array_equal(got, want)
+        assert np.array_equal(pathing._relax_flat(passable, supc, lo, fly, costs, max_iter), got)

@@ -326,6 +326,81 @@ def _scan_shift(dist, Pf, Sf, o, w, takeoff, fly):
     np.minimum(dist, v.reshape(-1)[:N], out=dist, casting="unsafe")
 
 
+def _relax_small(passable, supc, lo, fly, costs, max_iter):
+    """``_relax_flat`` (one cost per node, no line scans) with the same relaxations in fewer array operations,
+    for the small boxes of an ordinary move: an impassable node's cost is never lowered (its in-edges carry a
+    penalty of ``big``: ``dist[src] + w + big`` is never below ``big``) and an unreached one stays ``big`` (its
+    out-edges start at ``big + w``), so the edge test "both ends passable" needs no per-shift weight array: every
+    straight or diagonal shift of a walker shares one weight array, a flyer's shifts differ only by the take-off
+    term. Sweep after sweep, each shift's candidates are the numbers ``_relax_flat`` computes (a missing edge's
+    is at least ``big`` either way), so the result is ``_relax_flat``'s element for element, even when
+    ``max_iter`` stops it early (tests/test_rules_speed.py compares it with the 3D reference)."""
+    cell, diag, climb, descend, takeoff = costs
+    Zb, Yb, Xb = passable.shape
+    P = np.zeros((Zb + 2, Yb + 2, Xb + 2), dtype=bool)
+    P[1:-1, 1:-1, 1:-1] = passable
+    S = np.zeros_like(P)
+    S[1:-1, 1:-1, 1:-1] = supc
+    Pf, Sf = P.reshape(-1), S.reshape(-1)
+    N = Pf.size
+    sy, sz = Xb + 2, (Yb + 2) * (Xb + 2)
+    big = 1 << 29               # big + big + any cost still fits an int32
+    pen = np.where(Pf, np.int32(0), np.int32(big))
+    dist = np.full(N, big, dtype=np.int32)
+    dist[((lo[0] + 1) * (Yb + 2) + lo[1] + 1) * (Xb + 2) + lo[2] + 1] = 0
+    base: dict = {}             # weight -> pen + weight (the in-edge cost at every node)
+    lift = None
+    if fly and takeoff:         # leaving support into the air: + takeoff
+        lift = (Sf * np.int32(takeoff)).astype(np.int32)
+        nsup = ~Sf
+    dense = []                  # (source view, destination view, weight view, scratch view)
+    steps = []
+    scratch = np.empty(N, dtype=np.int32)
+    for dz, dy, dx in _SHIFTS:
+        if not fly and dz != 0 and dx == dy == 0:
+            continue
+        vert = climb if dz > 0 else (descend if dz < 0 else 0)
+        horiz = 0 if dx == dy == 0 else (diag if dx and dy else cell)
+        o = dz * sz + dy * sy + dx
+        if dz and (dx or dy):                       # stepping up or down while moving across: walking only
+            steps.append((o, horiz + vert))
+            continue
+        a0, a1 = max(0, o), N + min(0, o)          # destinations i with source i - o inside the array
+        w = horiz + vert
+        if w not in base:
+            base[w] = pen + np.int32(w)
+        W = base[w][a0:a1]
+        if lift is not None:
+            W = W + lift[a0 - o:a1 - o] * nsup[a0:a1]
+        dense.append((dist[a0 - o:a1 - o], dist[a0:a1], W, scratch[:a1 - a0]))
+    # walking steps up or down: an edge list (np.minimum.at copes with repeated destinations); walkable nodes are
+    # inside the padding, so a node minus any offset stays inside the array
+    sparse = None
+    WPf = Pf & Sf
+    walk = np.flatnonzero(WPf)
+    if walk.size and steps:
+        offs = np.array([o for o, _ in steps], dtype=np.int64)[:, None]
+        src = walk[None, :] - offs
+        ok = WPf[src]
+        if ok.any():
+            sparse = (src[ok], np.broadcast_to(walk[None, :], src.shape)[ok],
+                      np.broadcast_to(np.array([w for _, w in steps], dtype=np.int32)[:, None], src.shape)[ok])
+    total = int(dist.sum(dtype=np.int64))
+    for _ in range(max_iter):
+        for sv, dv, W, tmp in dense:
+            np.add(sv, W, out=tmp)
+            np.minimum(dv, tmp, out=dv)
+        if sparse is not None:
+            np.minimum.at(dist, sparse[1], dist[sparse[0]] + sparse[2])
+        now = int(dist.sum(dtype=np.int64))
+        if now == total:
+            break
+        total = now
+    out = dist.reshape(Zb + 2, Yb + 2, Xb + 2)[1:-1, 1:-1, 1:-1].astype(np.int64)
+    out[out >= big] = INF
+    return out
+
+
 def _relax_flat(passable, supc, lo, fly, costs, max_iter, alternate=False):
     """Cheapest cost (cm, int64, INF where unreachable) from ``lo`` to every node of the box: Gauss-Seidel
     Bellman-Ford over the 26 neighbour shifts, on a flat array padded by one impassable node on every side, so
@@ -333,8 +408,10 @@ def _relax_flat(passable, supc, lo, fly, costs, max_iter, alternate=False):
 
     ``alternate`` (diagonal = "5-10-5"): diagonals cost one cell, then two, alternately; the search then keeps
     two costs per node (an even or odd number of diagonals so far) and returns ``(cost, per_parity)``."""
-    cell, diag, climb, descend, takeoff = costs
     Zb, Yb, Xb = passable.shape
+    if not alternate and (Zb + 2) * (Yb + 2) * (Xb + 2) <= SCAN_NODES:
+        return _relax_small(passable, supc, lo, fly, costs, max_iter)
+    cell, diag, climb, descend, takeoff = costs
     P = np.zeros((Zb + 2, Yb + 2, Xb + 2), dtype=bool)
     P[1:-1, 1:-1, 1:-1] = passable
     S = np.zeros_like(P)
