@@ -137,3 +137,99 @@ def test_small_box_relaxation_equals_the_reference_sweep_for_sweep(max_iter):
         want = _relax_3d(passable, supc, lo, fly, costs, max_iter)
         assert got.dtype == want.dtype and np.array_equal(got, want)
         assert np.array_equal(pathing._relax_flat(passable, supc, lo, fly, costs, max_iter), got)
+
+
+def _fresh_listing(s):
+    """The legal actions with every derived cache dropped (the session's reach maps and covers, the cover's
+    per-body geometry): what the listing says from scratch."""
+    from engine.world import cover
+
+    keep, geom = dict(s.cache), dict(cover._GEOM)
+    s.cache.clear()
+    cover._GEOM.clear()
+    try:
+        return list(s.legal_actions())
+    finally:
+        s.cache.clear()
+        s.cache.update(keep)
+        cover._GEOM.update(geom)
+
+
+@pytest.mark.parametrize("feats", [False, True])
+def test_warm_caches_list_what_a_cold_listing_lists(feats):
+    """Play the bench skirmish: after every move, attack, condition and death the listing with every cache warm
+    (reach maps shared across allies' moves, covers, body geometry) equals the listing from scratch."""
+    import random
+
+    from engine.rules import bench
+    from engine.rules.core import Session
+
+    s = Session(bench.skirmish_scene(feats), 3)
+    rng = random.Random(3)
+    for _ in range(120):
+        if s.state.over:
+            break
+        warm = list(s.legal_actions())
+        assert warm == _fresh_listing(s)
+        s.step(bench.random_action(s, rng))
+
+
+def test_an_edit_of_the_world_drops_the_reach_maps_and_the_covers():
+    """A GM's (or a broken object's) edit of the voxels: the next listing and cover see the new world."""
+    import random
+
+    from engine.rules import bench
+    from engine.rules.core import Session
+    from engine.world.cover import cover_between
+
+    s = Session(bench.skirmish_scene(), 1)
+    rng = random.Random(1)
+    for _ in range(5):
+        s.step(bench.random_action(s, rng))
+    a = s.state.actors[s.current]
+    before = list(s.legal_actions())
+    others = [o for o in s.state.actors.values() if o.id != a.id and not o.dead]
+    covers = {o.id: s.ruleset.cover(s, a, o) for o in others}
+    # a wall of stone around the actor, one cell away, two layers tall: it cannot go far, and sees less
+    x, y, z = a.pos
+    X, Y, Z = s.world.size
+    for dx, dy in ((-2, 0), (2, 0), (0, -2), (0, 2)):
+        lo = (max(0, min(X - 1, x + dx - (dy != 0) * 2)), max(0, min(Y - 1, y + dy - (dx != 0) * 2)), 0)
+        hi = (max(0, min(X - 1, x + dx + (dy != 0) * 2)), max(0, min(Y - 1, y + dy + (dx != 0) * 2)), min(Z - 1, z + 3))
+        s.world.set_voxels(lo, hi, 1)
+    after = list(s.legal_actions())
+    assert after == _fresh_listing(s)
+    assert after != before
+    for o in others:
+        got = s.ruleset.cover(s, a, o)
+        assert got == cover_between(s.world, a.body(), o.body(), "dnd5e", s.options.get("cover_thresholds"))
+    assert any(s.ruleset.cover(s, a, o) != covers[o.id] for o in others)
+
+
+def test_a_reach_search_is_shared_only_when_the_hostiles_in_its_box_stand_still():
+    from engine.rules import aerial, bench
+    from engine.rules.core import Session
+
+    s = Session(bench.skirmish_scene(), 1)
+    a = s.state.actors[s.current]
+    r1 = aerial.reach(s, a)
+    ally = next(o for o in s.state.actors.values() if o.id != a.id and o.side == a.side)
+    foe = next(o for o in s.state.actors.values() if o.side != a.side)
+    ally_at, foe_at = ally.pos, foe.pos
+    # an ally steps aside inside the box: the same costs, a different set of cells where the move may end
+    ally.x = max(0, min(s.world.size[0] - 1, a.x + 1))
+    ally.y, ally.layer = a.y, a.layer
+    r2 = aerial.reach(s, a)
+    assert r2 is not r1 and r2.dist is r1.dist
+    assert not r2.can_end(ally.x, ally.y, ally.layer)
+    s.cache.clear()
+    fresh = aerial.reach(s, a)
+    assert np.array_equal(fresh.dist, r2.dist) and np.array_equal(fresh.destination_cells(), r2.destination_cells())
+    # a foe stands next to it instead: a search of its own (it may not be passed through)
+    ally.x, ally.y, ally.layer = ally_at
+    foe.x, foe.y, foe.layer = max(0, a.x - 1), a.y, a.layer
+    r3 = aerial.reach(s, a)
+    assert r3.dist is not r1.dist
+    s.cache.clear()
+    assert np.array_equal(aerial.reach(s, a).dist, r3.dist)
+    foe.x, foe.y, foe.layer = foe_at

@@ -258,29 +258,45 @@ def reach(session: Session, a: Actor, budget_m: float | None = None, fly: bool |
     z1 = min(Z - 1, a.layer + (budget // climb if fly else budget // (min(cell, diag) + climb)) + 1)
     fitc = fit[z0:z1 + 1, y0:y1 + 1, x0:x1 + 1]
     supc = sup[z0:z1 + 1, y0:y1 + 1, x0:x1 + 1]
+    # the nodes where a's body would overlap another's body, inside the box (boxes of other bodies wholly outside
+    # it are empty and change nothing): a move may not end there; a hostile's may not be passed through either
+    spaces = []
+    for o in session.state.actors.values():
+        if o.id == a.id or o.dead or _rides(o):
+            continue
+        ax0, ax1 = o.x - f + 1 - x0, o.x + o.footprint - 1 - x0
+        ay0, ay1 = o.y - f + 1 - y0, o.y + o.footprint - 1 - y0
+        az0, az1 = o.layer - h + 1 - z0, o.layer + o.height_layers - 1 - z0
+        sl = (max(az0, 0), max(az1 + 1, 0), max(ay0, 0), max(ay1 + 1, 0), max(ax0, 0), max(ax1 + 1, 0))
+        if sl[0] < min(sl[1], fitc.shape[0]) and sl[2] < min(sl[3], fitc.shape[1]) and sl[4] < min(sl[5], fitc.shape[2]):
+            spaces.append((sl, o.side != a.side))
     passable = fitc.copy()
     if not fly:
         passable &= supc
     endable = passable.copy()
-    for o in session.state.actors.values():
-        if o.id == a.id or o.dead or _rides(o):
-            continue
-        # nodes where a's body would overlap o's body
-        ax0, ax1 = o.x - f + 1 - x0, o.x + o.footprint - 1 - x0
-        ay0, ay1 = o.y - f + 1 - y0, o.y + o.footprint - 1 - y0
-        az0, az1 = o.layer - h + 1 - z0, o.layer + o.height_layers - 1 - z0
-        sl = (slice(max(az0, 0), max(az1 + 1, 0)), slice(max(ay0, 0), max(ay1 + 1, 0)), slice(max(ax0, 0), max(ax1 + 1, 0)))
-        endable[sl] = False
-        if o.side != a.side:
-            passable[sl] = False     # through an ally's space, not a hostile's
+    for (za, zb, ya, yb, xa, xb), hostile in spaces:
+        endable[za:zb, ya:yb, xa:xb] = False
+        if hostile:
+            passable[za:zb, ya:yb, xa:xb] = False     # through an ally's space, not a hostile's
     lo = (a.layer - z0, a.y - y0, a.x - x0)
     passable[lo] = True
     costs = (cell, diag, climb, descend, takeoff)
-    per = None
-    if mode == "5-10-5":
+    # the costs depend on the box, the costs and the passable nodes only: the same search is shared by every
+    # reach map that differs only in where allies stand (or others outside the box)
+    dkey = ("reach_dist", a.pos, f, h, fly, mode, costs, budget, (x0, x1, y0, y1, z0, z1),
+            tuple(sl for sl, hostile in spaces if hostile))
+    done = session.cache.get(dkey)
+    if done is not None:
+        dist, per = done
+    elif mode == "5-10-5":
         dist, per = _relax_flat(passable, supc, lo, fly, costs, 4 * (R + fitc.shape[0]) + 8, alternate=True)
     else:
-        dist = _relax_flat(passable, supc, lo, fly, costs, 4 * (R + fitc.shape[0]) + 8)
+        dist, per = _relax_flat(passable, supc, lo, fly, costs, 4 * (R + fitc.shape[0]) + 8), None
+    if done is None:
+        for arr in (dist, per):
+            if arr is not None:
+                arr.flags.writeable = False          # shared by the reach maps of this search
+        session.cache[dkey] = (dist, per)
     r = Reach(a.pos, (x0, y0, z0), dist, passable, endable, supc, budget, costs, fly, per)
     if len(session.cache) > 4096:
         session.cache.clear()

@@ -129,8 +129,8 @@ def _trace_plain(blk: np.ndarray, p0: np.ndarray, p1: np.ndarray, size):
     return out
 
 
-#: at most this many boundary crossings in one ``trace_crossings`` batch (memory: ~40 bytes each)
-CROSSINGS_MAX = 1 << 20
+#: at most this many boundary crossings in one ``trace_crossings`` batch (memory: about 150 bytes each)
+CROSSINGS_MAX = 1 << 18
 
 
 def crossings_total(p0: np.ndarray, p1: np.ndarray) -> int:
