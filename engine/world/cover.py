@@ -187,7 +187,9 @@ def cover_many(world, pairs, ruleset: str | None = None, thresholds=None) -> lis
     an eye point), the same results bit for bit, from one traversal of all their sight lines (a few pairs cost
     about what one does: the traversal's cost is its steps more than its rays)."""
     size = world.size
-    eyes, targets, floors = [], [], []
+    eyes: list = []
+    targets: list[_Geom] = []
+    floors: list[list[int]] = []
     for p in pairs:
         ga, gt = _geom(p[0], size), _geom(p[1], size)
         eyes.append(_eye(ga, p[2] if len(p) > 2 else None, size))
@@ -202,8 +204,8 @@ def cover_many(world, pairs, ruleset: str | None = None, thresholds=None) -> lis
     width = max(len(r) for r in floors)
     if width:
         table = np.full((len(floors), width), -1, dtype=np.int64)      # one row per pair, padded with -1
-        for g, r in enumerate(floors):
-            table[g, :len(r)] = r
+        for row, r in enumerate(floors):
+            table[row, :len(r)] = r
         per_ray = np.repeat(table, counts, axis=0)
 
         def ignore(flat, rid):

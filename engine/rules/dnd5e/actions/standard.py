@@ -76,7 +76,10 @@ class Move:
         watchers = any(
             rs.hostile(r, a) and not r.dead and not r.data["reaction_used"] and not rs.incapacitated(r)
             and rs._oa_weapon(r)[0] is not None and rs._oa_allowed(session, r, a) for r in session.state.actors.values())
-        polearms = any(o.data.get("feats") and "polearm_master" in o.data["feats"] for o in session.state.actors.values())
+        # anyone who could attack it on entering its reach (DND-F15): Polearm Master, hostile, holding a polearm
+        # (what _entering_reach asks first, none of which a move changes)
+        polearms = any(o.data.get("feats") and "polearm_master" in o.data["feats"] and rs.hostile(o, a)
+                       and any(w["name"] in feats.POLEARMS for w in o.data["weapons"]) for o in session.state.actors.values())
 
         def flush(i, note):      # the move so far, up to path[i], as one event
             rs._emit_move(session, a, path[seg[0]:i + 1], costs[i] - costs[seg[0]], left0 - costs[i], note)
