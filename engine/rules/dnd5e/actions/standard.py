@@ -14,7 +14,7 @@ from engine.rules.core import BadAction, Illegal
 from engine.rules.dnd5e.actions.objects import AttackObject, names_object
 from engine.rules.dnd5e import feats, gear
 from engine.rules.dnd5e.common import OBJECTS, dice_spec
-from engine.world.geometry import distance_m, engaged
+from engine.world.geometry import distance_m, engaged, in_melee_reach
 
 
 def _action_on(rs, session, a, act, label: str, rule: str):
@@ -72,10 +72,13 @@ class Move:
         left0 = rs.movement_left(session, a, a.can_fly and not plan["crawl"])
         seg = [0]
         stopped = None
-        # anyone who could possibly react (DND-28): hostile, able, reaction unused, armed for melee
-        watchers = any(
-            rs.hostile(r, a) and not r.dead and not r.data["reaction_used"] and not rs.incapacitated(r)
-            and rs._oa_weapon(r)[0] is not None and rs._oa_allowed(session, r, a) for r in session.state.actors.values())
+        # anyone who could possibly react (DND-28): hostile, able, reaction unused, armed for melee, with its reach
+        # (a move changes none of it but the reaction, which it can only use up, and none of them moves)
+        watchers = [(r.body(), rs._oa_weapon(r)[1]) for r in session.state.actors.values()
+                    if rs.hostile(r, a) and not r.dead and not r.data["reaction_used"] and not rs.incapacitated(r)
+                    and rs._oa_weapon(r)[0] is not None and rs._oa_allowed(session, r, a)]
+        cell = session.world.cell_m
+        body = a.body()
         # anyone who could attack it on entering its reach (DND-F15): Polearm Master, hostile, holding a polearm
         # (what _entering_reach asks first, none of which a move changes)
         polearms = any(o.data.get("feats") and "polearm_master" in o.data["feats"] and rs.hostile(o, a)
@@ -87,7 +90,8 @@ class Move:
 
         for i in range(len(path) - 1):
             nxt = path[i + 1]
-            if watchers:
+            # an opportunity attack needs the step to start inside a watcher's reach (AIR-05, _opportunity_attacks)
+            if watchers and any(in_melee_reach(rb, body.moved(*path[i]), reach, cell) for rb, reach in watchers):
                 provoked = rs._opportunity_attacks(session, a, path[i], nxt,
                                                      before=lambda i=i: flush(i, "stops before leaving a reach"))
                 if provoked and (a.pos != path[i] or rs.speed_zero(a) or a.has("prone") or a.dead or a.hp == 0):
