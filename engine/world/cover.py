@@ -184,8 +184,8 @@ def cover_between(world, attacker: Body, target: Body, ruleset: str | None = Non
 
 def cover_many(world, pairs, ruleset: str | None = None, thresholds=None) -> list[CoverResult]:
     """``[cover_between(world, a, t, ruleset, thresholds, eye) for a, t[, eye] in pairs]`` (pairs, or triples with
-    an eye point), the same results bit for bit, from one traversal of all their sight lines (a few pairs cost
-    about what one does: the traversal's cost is its steps more than its rays)."""
+    an eye point), the same results bit for bit, from one batch of all their sight lines (``_trace``: a few pairs
+    cost little more than one, the batch's fixed cost being most of it)."""
     size = world.size
     eyes: list = []
     targets: list[_Geom] = []
