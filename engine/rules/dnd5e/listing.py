@@ -122,6 +122,7 @@ def within_reach(rs, session, a: Actor, cands: list[dict]) -> list[dict]:
     for w in a.data["weapons"]:
         weapons.setdefault(w["name"], w)        # Ruleset.weapon: the first of that name
     ag = None
+    geoms: dict = {}
     contest = None
     out = []
     for c in cands:
@@ -132,10 +133,13 @@ def within_reach(rs, session, a: Actor, cands: list[dict]) -> list[dict]:
             if t is not None and w is not None:
                 if ag is None:
                     ag = rs.geom(session, a)
-                tg = rs.geom(session, t)
-                if rs.is_melee(w) and in_melee_reach(ag, tg, rs.melee_reach(a, w), cell):
+                tg = geoms.get(t.id)
+                if tg is None:
+                    tg = geoms[t.id] = rs.geom(session, t)
+                melee = rs.is_melee(w)
+                if melee and in_melee_reach(ag, tg, rs.melee_reach(a, w), cell):
                     pass
-                elif rs.is_melee(w) and not ("thrown" in w["properties"] and w["range"]):
+                elif melee and not ("thrown" in w["properties"] and w["range"]):
                     continue                                        # AIR-05
                 elif distance_m(ag, tg, cell) > w["range"][1] + 1e-9:
                     continue                                        # AIR-03
