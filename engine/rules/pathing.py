@@ -258,29 +258,45 @@ def reach(session: Session, a: Actor, budget_m: float | None = None, fly: bool |
     z1 = min(Z - 1, a.layer + (budget // climb if fly else budget // (min(cell, diag) + climb)) + 1)
     fitc = fit[z0:z1 + 1, y0:y1 + 1, x0:x1 + 1]
     supc = sup[z0:z1 + 1, y0:y1 + 1, x0:x1 + 1]
+    # the nodes where a's body would overlap another's body, inside the box (boxes of other bodies wholly outside
+    # it are empty and change nothing): a move may not end there; a hostile's may not be passed through either
+    spaces = []
+    for o in session.state.actors.values():
+        if o.id == a.id or o.dead or _rides(o):
+            continue
+        ax0, ax1 = o.x - f + 1 - x0, o.x + o.footprint - 1 - x0
+        ay0, ay1 = o.y - f + 1 - y0, o.y + o.footprint - 1 - y0
+        az0, az1 = o.layer - h + 1 - z0, o.layer + o.height_layers - 1 - z0
+        sl = (max(az0, 0), max(az1 + 1, 0), max(ay0, 0), max(ay1 + 1, 0), max(ax0, 0), max(ax1 + 1, 0))
+        if sl[0] < min(sl[1], fitc.shape[0]) and sl[2] < min(sl[3], fitc.shape[1]) and sl[4] < min(sl[5], fitc.shape[2]):
+            spaces.append((sl, o.side != a.side))
     passable = fitc.copy()
     if not fly:
         passable &= supc
     endable = passable.copy()
-    for o in session.state.actors.values():
-        if o.id == a.id or o.dead or _rides(o):
-            continue
-        # nodes where a's body would overlap o's body
-        ax0, ax1 = o.x - f + 1 - x0, o.x + o.footprint - 1 - x0
-        ay0, ay1 = o.y - f + 1 - y0, o.y + o.footprint - 1 - y0
-        az0, az1 = o.layer - h + 1 - z0, o.layer + o.height_layers - 1 - z0
-        sl = (slice(max(az0, 0), max(az1 + 1, 0)), slice(max(ay0, 0), max(ay1 + 1, 0)), slice(max(ax0, 0), max(ax1 + 1, 0)))
-        endable[sl] = False
-        if o.side != a.side:
-            passable[sl] = False     # through an ally's space, not a hostile's
+    for (za, zb, ya, yb, xa, xb), hostile in spaces:
+        endable[za:zb, ya:yb, xa:xb] = False
+        if hostile:
+            passable[za:zb, ya:yb, xa:xb] = False     # through an ally's space, not a hostile's
     lo = (a.layer - z0, a.y - y0, a.x - x0)
     passable[lo] = True
     costs = (cell, diag, climb, descend, takeoff)
-    per = None
-    if mode == "5-10-5":
+    # the costs depend on the box, the costs and the passable nodes only: the same search is shared by every
+    # reach map that differs only in where allies stand (or others outside the box)
+    dkey = ("reach_dist", a.pos, f, h, fly, mode, costs, budget, (x0, x1, y0, y1, z0, z1),
+            tuple(sl for sl, hostile in spaces if hostile))
+    done = session.cache.get(dkey)
+    if done is not None:
+        dist, per = done
+    elif mode == "5-10-5":
         dist, per = _relax_flat(passable, supc, lo, fly, costs, 4 * (R + fitc.shape[0]) + 8, alternate=True)
     else:
-        dist = _relax_flat(passable, supc, lo, fly, costs, 4 * (R + fitc.shape[0]) + 8)
+        dist, per = _relax_flat(passable, supc, lo, fly, costs, 4 * (R + fitc.shape[0]) + 8), None
+    if done is None:
+        for arr in (dist, per):
+            if arr is not None:
+                arr.flags.writeable = False          # shared by the reach maps of this search
+        session.cache[dkey] = (dist, per)
     r = Reach(a.pos, (x0, y0, z0), dist, passable, endable, supc, budget, costs, fly, per)
     if len(session.cache) > 4096:
         session.cache.clear()
@@ -326,6 +342,81 @@ def _scan_shift(dist, Pf, Sf, o, w, takeoff, fly):
     np.minimum(dist, v.reshape(-1)[:N], out=dist, casting="unsafe")
 
 
+def _relax_small(passable, supc, lo, fly, costs, max_iter):
+    """``_relax_flat`` (one cost per node, no line scans) with the same relaxations in fewer array operations,
+    for the small boxes of an ordinary move: an impassable node's cost is never lowered (its in-edges carry a
+    penalty of ``big``: ``dist[src] + w + big`` is never below ``big``) and an unreached one stays ``big`` (its
+    out-edges start at ``big + w``), so the edge test "both ends passable" needs no per-shift weight array: every
+    straight or diagonal shift of a walker shares one weight array, a flyer's shifts differ only by the take-off
+    term. Sweep after sweep, each shift's candidates are the numbers ``_relax_flat`` computes (a missing edge's
+    is at least ``big`` either way), so the result is ``_relax_flat``'s element for element, even when
+    ``max_iter`` stops it early (tests/test_rules_speed.py compares it with the 3D reference)."""
+    cell, diag, climb, descend, takeoff = costs
+    Zb, Yb, Xb = passable.shape
+    P = np.zeros((Zb + 2, Yb + 2, Xb + 2), dtype=bool)
+    P[1:-1, 1:-1, 1:-1] = passable
+    S = np.zeros_like(P)
+    S[1:-1, 1:-1, 1:-1] = supc
+    Pf, Sf = P.reshape(-1), S.reshape(-1)
+    N = Pf.size
+    sy, sz = Xb + 2, (Yb + 2) * (Xb + 2)
+    big = 1 << 29               # big + big + any cost still fits an int32
+    pen = np.where(Pf, np.int32(0), np.int32(big))
+    dist = np.full(N, big, dtype=np.int32)
+    dist[((lo[0] + 1) * (Yb + 2) + lo[1] + 1) * (Xb + 2) + lo[2] + 1] = 0
+    base: dict = {}             # weight -> pen + weight (the in-edge cost at every node)
+    lift = None
+    if fly and takeoff:         # leaving support into the air: + takeoff
+        lift = (Sf * np.int32(takeoff)).astype(np.int32)
+        nsup = ~Sf
+    dense = []                  # (source view, destination view, weight view, scratch view)
+    steps = []
+    scratch = np.empty(N, dtype=np.int32)
+    for dz, dy, dx in _SHIFTS:
+        if not fly and dz != 0 and dx == dy == 0:
+            continue
+        vert = climb if dz > 0 else (descend if dz < 0 else 0)
+        horiz = 0 if dx == dy == 0 else (diag if dx and dy else cell)
+        o = dz * sz + dy * sy + dx
+        if dz and (dx or dy):                       # stepping up or down while moving across: walking only
+            steps.append((o, horiz + vert))
+            continue
+        a0, a1 = max(0, o), N + min(0, o)          # destinations i with source i - o inside the array
+        w = horiz + vert
+        if w not in base:
+            base[w] = pen + np.int32(w)
+        W = base[w][a0:a1]
+        if lift is not None:
+            W = W + lift[a0 - o:a1 - o] * nsup[a0:a1]
+        dense.append((dist[a0 - o:a1 - o], dist[a0:a1], W, scratch[:a1 - a0]))
+    # walking steps up or down: an edge list (np.minimum.at copes with repeated destinations); walkable nodes are
+    # inside the padding, so a node minus any offset stays inside the array
+    sparse = None
+    WPf = Pf & Sf
+    walk = np.flatnonzero(WPf)
+    if walk.size and steps:
+        offs = np.array([o for o, _ in steps], dtype=np.int64)[:, None]
+        src = walk[None, :] - offs
+        ok = WPf[src]
+        if ok.any():
+            sparse = (src[ok], np.broadcast_to(walk[None, :], src.shape)[ok],
+                      np.broadcast_to(np.array([w for _, w in steps], dtype=np.int32)[:, None], src.shape)[ok])
+    total = int(dist.sum(dtype=np.int64))
+    for _ in range(max_iter):
+        for sv, dv, W, tmp in dense:
+            np.add(sv, W, out=tmp)
+            np.minimum(dv, tmp, out=dv)
+        if sparse is not None:
+            np.minimum.at(dist, sparse[1], dist[sparse[0]] + sparse[2])
+        now = int(dist.sum(dtype=np.int64))
+        if now == total:
+            break
+        total = now
+    out = dist.reshape(Zb + 2, Yb + 2, Xb + 2)[1:-1, 1:-1, 1:-1].astype(np.int64)
+    out[out >= big] = INF
+    return out
+
+
 def _relax_flat(passable, supc, lo, fly, costs, max_iter, alternate=False):
     """Cheapest cost (cm, int64, INF where unreachable) from ``lo`` to every node of the box: Gauss-Seidel
     Bellman-Ford over the 26 neighbour shifts, on a flat array padded by one impassable node on every side, so
@@ -333,8 +424,10 @@ def _relax_flat(passable, supc, lo, fly, costs, max_iter, alternate=False):
 
     ``alternate`` (diagonal = "5-10-5"): diagonals cost one cell, then two, alternately; the search then keeps
     two costs per node (an even or odd number of diagonals so far) and returns ``(cost, per_parity)``."""
-    cell, diag, climb, descend, takeoff = costs
     Zb, Yb, Xb = passable.shape
+    if not alternate and (Zb + 2) * (Yb + 2) * (Xb + 2) <= SCAN_NODES:
+        return _relax_small(passable, supc, lo, fly, costs, max_iter)
+    cell, diag, climb, descend, takeoff = costs
     P = np.zeros((Zb + 2, Yb + 2, Xb + 2), dtype=bool)
     P[1:-1, 1:-1, 1:-1] = passable
     S = np.zeros_like(P)

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from engine.world.geometry import Body
-from engine.world.los import clamp_points, quantize, trace_fixed
+from engine.world.los import CROSSINGS_MAX, clamp_points, crossings_total, quantize, trace_crossings, trace_fixed
 
 SAMPLE_XY = (-0.3, 0.0, 0.3)
 SAMPLE_Z = (0.1, 0.37, 0.63, 0.9)
@@ -108,68 +108,120 @@ def _support_ignore(world, bodies):
     return lambda flat: (flat[:, None] == table).any(axis=1)
 
 
+def _trace(dist, size, p0, p1, ignore):
+    """``trace_fixed``'s answer for these sight lines: all their crossings at once (``trace_crossings``, the same
+    bits) while they are few, the stepped traversal for very long ones."""
+    if crossings_total(p0, p1) <= CROSSINGS_MAX:
+        return trace_crossings(dist, size, p0, p1, ignore)
+    return trace_fixed(dist, size, p0, p1, ignore=ignore, chunk=max(len(p0), 1))
+
+
+_GEOM: dict = {}     # (Body, world size) -> _Geom (a pure function of both: see _geom)
+
+
+class _Geom:
+    """What the cover of or from one body needs, worked out once per body and map size: its 36 samples (float
+    array and the result's tuple), their fixed-point ends clamped into the map, its eye point (tuple and fixed
+    point) and the flat indices of the floor under its footprint. The same numbers ``sample_points``,
+    ``quantize``, ``clamp_points``, ``eye_point`` and ``support_indices`` give, kept."""
+
+    __slots__ = ("samples", "samples_t", "q", "eye", "eye_t", "eye_q", "floor")
+
+    def __init__(self, b: Body, size):
+        smp = sample_points(b)
+        self.samples = smp
+        self.samples_t = tuple(map(tuple, smp.tolist()))
+        self.q = clamp_points(quantize(smp), size)
+        e = np.array(eye_point(b), dtype=np.float64)
+        self.eye = e
+        self.eye_t = tuple(e.tolist())
+        self.eye_q = clamp_points(quantize(e), size)
+        for arr in (smp, self.q, e, self.eye_q):
+            arr.flags.writeable = False       # shared by every cover of this body
+        X, Y, Z = size
+        z = b.layer - 1
+        self.floor = [(z * Y + b.y + j) * X + b.x + i for j in range(b.footprint) for i in range(b.footprint)
+                      if 0 <= b.x + i < X and 0 <= b.y + j < Y] if 0 <= z < Z else []
+
+
+def _geom(b: Body, size) -> _Geom:
+    key = (b, size)
+    g = _GEOM.get(key)
+    if g is None:
+        if len(_GEOM) > 65536:
+            _GEOM.clear()
+        g = _GEOM[key] = _Geom(b, size)
+    return g
+
+
+def _eye(geom: _Geom, eye, size):
+    """(eye tuple, its fixed point clamped into the map): the body's own eye, or ``eye`` (voxel units)."""
+    if eye is None:
+        return geom.eye_t, geom.eye_q
+    e = np.array(eye, dtype=np.float64)
+    return tuple(e.tolist()), clamp_points(quantize(e), size)
+
+
 def cover_between(world, attacker: Body, target: Body, ruleset: str | None = None, thresholds=None,
                   eye=None) -> CoverResult:
     """Cover of ``target`` against ``attacker``. ``eye`` overrides the attacker's eye point (voxel units)."""
-    e = np.array(eye if eye is not None else eye_point(attacker), dtype=np.float64)
-    samples = sample_points(target)
     size = world.size
-    p1 = clamp_points(quantize(samples), size)
-    p0 = clamp_points(np.broadcast_to(quantize(e), p1.shape).copy(), size)
-    blocked = trace_fixed(world.los_distance(), size, p0, p1, ignore=_support_ignore(world, (attacker, target)))
+    ga, gt = _geom(attacker, size), _geom(target, size)
+    e_t, e_q = _eye(ga, eye, size)
+    p1 = gt.q
+    p0 = np.broadcast_to(e_q, p1.shape)
+    floor = ga.floor + gt.floor
+    table = np.array(sorted(set(floor)), dtype=np.int64) if floor else None
+    # a handful of voxels: comparing against each is several times faster than np.isin (which sorts)
+    ignore = None if table is None else (lambda flat: (flat[:, None] == table).any(axis=1))
+    blocked = _trace(world.los_distance(), size, p0, p1, ignore)
     n = len(blocked)
     frac = int(np.count_nonzero(blocked)) / n if n else 0.0      # = float(blocked.mean()), exactly
     # tolist() gives the same Python floats and bools as float() / bool() one by one, faster
     return CoverResult(frac, cover_level(frac, ruleset, thresholds), bool(frac < 1.0),
-                       tuple(e.tolist()), tuple(map(tuple, samples.tolist())), tuple(blocked.tolist()))
+                       e_t, gt.samples_t, tuple(blocked.tolist()))
 
 
 def cover_many(world, pairs, ruleset: str | None = None, thresholds=None) -> list[CoverResult]:
     """``[cover_between(world, a, t, ruleset, thresholds, eye) for a, t[, eye] in pairs]`` (pairs, or triples with
-    an eye point), the same results bit for bit, from one traversal of all their sight lines (a few pairs cost
-    about what one does: the traversal's cost is its steps more than its rays)."""
-    trip = [(p[0], p[1], p[2] if len(p) > 2 else None) for p in pairs]
-    pairs = [(a, t) for a, t, _ in trip]
-    if not pairs:
-        return []
+    an eye point), the same results bit for bit, from one batch of all their sight lines (``_trace``: a few pairs
+    cost little more than one, the batch's fixed cost being most of it)."""
     size = world.size
-    X, Y, Z = size
-    eyes = [np.array(e if e is not None else eye_point(a), dtype=np.float64) for a, _, e in trip]
-    samples = [sample_points(t) for _, t in pairs]
-    counts = [len(s) for s in samples]
-    p1 = clamp_points(quantize(np.concatenate(samples)), size)
-    p0 = clamp_points(np.concatenate([np.broadcast_to(quantize(e), (n, 3)) for e, n in zip(eyes, counts)]), size)
-    # each pair's own floors (the voxels under both footprints), one row per pair, padded with -1
-    floors = []
-    for a, t in pairs:
-        row = []
-        for b in (a, t):
-            z = b.layer - 1
-            if 0 <= z < Z:
-                row += [(z * Y + b.y + j) * X + b.x + i for j in range(b.footprint) for i in range(b.footprint)
-                        if 0 <= b.x + i < X and 0 <= b.y + j < Y]
-        floors.append(row)
+    eyes: list = []
+    targets: list[_Geom] = []
+    floors: list[list[int]] = []
+    for p in pairs:
+        ga, gt = _geom(p[0], size), _geom(p[1], size)
+        eyes.append(_eye(ga, p[2] if len(p) > 2 else None, size))
+        targets.append(gt)
+        floors.append(ga.floor + gt.floor)     # each pair's own floors (the voxels under both footprints)
+    if not targets:
+        return []
+    counts = [len(g.q) for g in targets]
+    p1 = np.concatenate([g.q for g in targets])
+    p0 = np.repeat(np.stack([q for _, q in eyes]), counts, axis=0)
     ignore = None
     width = max(len(r) for r in floors)
     if width:
-        table = np.full((len(pairs), width), -1, dtype=np.int64)
-        for g, r in enumerate(floors):
-            table[g, :len(r)] = r
+        table = np.full((len(floors), width), -1, dtype=np.int64)      # one row per pair, padded with -1
+        for row, r in enumerate(floors):
+            table[row, :len(r)] = r
         per_ray = np.repeat(table, counts, axis=0)
 
         def ignore(flat, rid):
             return (per_ray[rid] == flat[:, None]).any(axis=1)
 
         ignore.per_ray = True    # type: ignore[attr-defined]
-    blocked = trace_fixed(world.los_distance(), size, p0, p1, ignore=ignore, chunk=max(len(p0), 1))
+    blocked = _trace(world.los_distance(), size, p0, p1, ignore)
     out = []
     s = 0
-    for e, smp, n in zip(eyes, samples, counts):
+    levels = thresholds or DEFAULT_THRESHOLDS[ruleset]
+    for (e_t, _), g, n in zip(eyes, targets, counts):
         b = blocked[s:s + n]
         s += n
         frac = int(np.count_nonzero(b)) / n if n else 0.0
-        out.append(CoverResult(frac, cover_level(frac, ruleset, thresholds), bool(frac < 1.0),
-                               tuple(e.tolist()), tuple(map(tuple, smp.tolist())), tuple(b.tolist())))
+        out.append(CoverResult(frac, cover_level(frac, ruleset, levels), bool(frac < 1.0),
+                               e_t, g.samples_t, tuple(b.tolist())))
     return out
 
 

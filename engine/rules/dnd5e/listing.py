@@ -79,7 +79,8 @@ def legal_actions(rs, session, a: Actor) -> Sequence[dict]:
             for f in friends:
                 if f.hp == 0 and not f.data["stable"]:
                     cands.append({"actor": a.id, "action": "stabilize", "target": f.id})
-                if SIZES.index(f.size) > SIZES.index(a.size):    # Mount.check: only a larger creature
+                # Mount.check: only a larger creature, only within 1.5 m
+                if SIZES.index(f.size) > SIZES.index(a.size) and engaged(ab, f.body()):
                     cands.append({"actor": a.id, "action": "mount", "target": f.id})
             for it in sorted(set(a.data["items"])):
                 cands.append({"actor": a.id, "action": "use", "object": it})
@@ -97,15 +98,61 @@ def legal_actions(rs, session, a: Actor) -> Sequence[dict]:
     if a.flying and not a.data.get("mounted_on"):
         out.append({"actor": a.id, "action": "end_turn", "stay_aloft": False})     # AIR-10: the player's choice
     if a.data.get("feats") and not conditions.incapacitated(rs, a):
-        legal = rs.keep_legal(session, cands)
+        legal = rs.keep_legal(session, within_reach(rs, session, a, cands))
         # the options of an attack already found legal (power attack, luck, savage, a manoeuvre) are legal when
         # their own condition holds (checked in feats.attack_variants, as Attack.check does); the rest is checked
         rest = out + legal + feats.attack_variants(rs, session, a, legal) + \
-            rs.keep_legal(session, feats.legal_choices(rs, session, a, cands)) + rs.keep_legal(session, obj)
+            rs.keep_legal(session, within_reach(rs, session, a, feats.legal_choices(rs, session, a, cands))) + \
+            rs.keep_legal(session, obj)
     else:
         cands += obj
-        rest = out + rs.keep_legal(session, cands)
+        rest = out + rs.keep_legal(session, within_reach(rs, session, a, cands))
     return LegalActions([head, moves, rest] if moves is not None else [head, rest])
+
+def within_reach(rs, session, a: Actor, cands: list[dict]) -> list[dict]:
+    """``cands`` without the attacks, shoves and grapples on a character that their check refuses for distance
+    alone, whatever else holds: a melee weapon (not thrown) out of its reach (AIR-05), a ranged or thrown one
+    beyond its long range (AIR-03) -- ``_attack_plan``'s test, on the same ``geom`` bodies, which every legal
+    attack passes (a Polearm Master's butt end keeps the weapon's reach and range) -- and a shove or grapple out of
+    the longest melee reach (``conditions.contest_target``'s last test, on the plain bodies). A speed filter only:
+    what is left is still checked, and the list keeps its order."""
+    cell = session.world.cell_m
+    actors = session.state.actors
+    weapons: dict = {}
+    for w in a.data["weapons"]:
+        weapons.setdefault(w["name"], w)        # Ruleset.weapon: the first of that name
+    ag = None
+    geoms: dict = {}
+    contest = None
+    out = []
+    for c in cands:
+        k = c["action"]
+        if k == "attack" and c.get("voxel") is None:
+            t = actors.get(c.get("target"))
+            w = weapons.get(c.get("weapon"))
+            if t is not None and w is not None:
+                if ag is None:
+                    ag = attacks.geom(rs, session, a)
+                tg = geoms.get(t.id)
+                if tg is None:
+                    tg = geoms[t.id] = attacks.geom(rs, session, t)
+                melee = rs.is_melee(w)
+                if melee and in_melee_reach(ag, tg, rs.melee_reach(a, w), cell):
+                    pass
+                elif melee and not ("thrown" in w["properties"] and w["range"]):
+                    continue                                        # AIR-05
+                elif distance_m(ag, tg, cell) > w["range"][1] + 1e-9:
+                    continue                                        # AIR-03
+        elif k in ("shove", "grapple") and not c.get("pin"):
+            t = actors.get(c.get("target"))
+            if t is not None:
+                if contest is None:
+                    contest = max(rs.melee_reach(a, w) for w in a.data["weapons"])
+                if not in_melee_reach(a.body(), t.body(), contest, cell):
+                    continue                                        # AIR-05
+        out.append(c)
+    return out
+
 
 def covers_wanted(rs, session, a: Actor, ab, foes, friends, can_attack) -> list:
     """The (viewer, viewed, eye or None) whose cover the candidates' checks are likely to need: an attack on a foe in

@@ -14,7 +14,7 @@ from engine.rules.core import BadAction, Illegal
 from engine.rules.dnd5e.actions.objects import AttackObject, names_object
 from engine.rules.dnd5e import feats, gear
 from engine.rules.dnd5e.common import OBJECTS, dice_spec
-from engine.world.geometry import distance_m, engaged
+from engine.world.geometry import distance_m, engaged, in_melee_reach
 
 
 def _action_on(rs, session, a, act, label: str, rule: str):
@@ -72,11 +72,17 @@ class Move:
         left0 = rs.movement_left(session, a, a.can_fly and not plan["crawl"])
         seg = [0]
         stopped = None
-        # anyone who could possibly react (DND-28): hostile, able, reaction unused, armed for melee
-        watchers = any(
-            conditions.hostile(rs, r, a) and not r.dead and not r.data["reaction_used"] and not conditions.incapacitated(rs, r)
-            and attacks.oa_weapon(rs, r)[0] is not None and attacks.oa_allowed(rs, session, r, a) for r in session.state.actors.values())
-        polearms = any(o.data.get("feats") and "polearm_master" in o.data["feats"] for o in session.state.actors.values())
+        # anyone who could possibly react (DND-28): hostile, able, reaction unused, armed for melee, with its reach
+        # (a move changes none of it but the reaction, which it can only use up, and none of them moves)
+        watchers = [(r.body(), attacks.oa_weapon(rs, r)[1]) for r in session.state.actors.values()
+                    if conditions.hostile(rs, r, a) and not r.dead and not r.data["reaction_used"] and not conditions.incapacitated(rs, r)
+                    and attacks.oa_weapon(rs, r)[0] is not None and attacks.oa_allowed(rs, session, r, a)]
+        cell = session.world.cell_m
+        body = a.body()
+        # anyone who could attack it on entering its reach (DND-F15): Polearm Master, hostile, holding a polearm
+        # (what attacks.entering_reach asks first, none of which a move changes)
+        polearms = any(o.data.get("feats") and "polearm_master" in o.data["feats"] and conditions.hostile(rs, o, a)
+                       and any(w["name"] in feats.POLEARMS for w in o.data["weapons"]) for o in session.state.actors.values())
 
         def flush(i, note):      # the move so far, up to path[i], as one event
             attacks.emit_move(rs, session, a, path[seg[0]:i + 1], costs[i] - costs[seg[0]], left0 - costs[i], note)
@@ -84,7 +90,8 @@ class Move:
 
         for i in range(len(path) - 1):
             nxt = path[i + 1]
-            if watchers:
+            # an opportunity attack needs the step to start inside a watcher's reach (AIR-05, attacks.opportunity_attacks)
+            if watchers and any(in_melee_reach(rb, body.moved(*path[i]), reach, cell) for rb, reach in watchers):
                 provoked = attacks.opportunity_attacks(rs, session, a, path[i], nxt,
                                                      before=lambda i=i: flush(i, "stops before leaving a reach"))
                 if provoked and (a.pos != path[i] or conditions.speed_zero(rs, a) or a.has("prone") or a.dead or a.hp == 0):

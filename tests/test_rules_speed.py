@@ -1,0 +1,236 @@
+"""The shortcuts that make the rules' whole loop fast give the answers of the code they replace, bit for bit
+(docs/performance.md, "Rules: the whole loop at 2,000 actions/s"): the loop-free sight-line traversal, the cover's
+per-body geometry, and the caches' invalidation."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from engine.world import los
+
+
+def _rays(rng, size, n, mode):
+    hi = np.array(size) * los.FP
+    if mode == 0:                                   # anywhere
+        p0, p1 = rng.integers(0, hi, (n, 3)), rng.integers(0, hi, (n, 3))
+    elif mode == 1:                                 # on voxel planes, edges and corners: the tie rule
+        half = los.FP // 2
+        p0 = rng.integers(0, np.array(size) * 2, (n, 3)) * half
+        p1 = rng.integers(0, np.array(size) * 2, (n, 3)) * half
+    else:                                           # along one axis, or of length zero
+        p0 = rng.integers(0, hi, (n, 3))
+        p1 = p0.copy()
+        ax = rng.integers(0, 3, n)
+        p1[np.arange(n), ax] = rng.integers(0, hi[ax])
+        same = rng.random(n) < 0.3
+        p1[same] = p0[same]
+    return np.minimum(p0, hi - 1), np.minimum(p1, hi - 1)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_trace_crossings_equals_the_stepped_and_plain_traversals(seed):
+    rng = np.random.default_rng(seed)
+    for trial in range(60):
+        X, Y, Z = (int(v) for v in rng.integers(1, 18, 3))
+        size = (X, Y, Z)
+        blk = rng.random((Z, Y, X)) < rng.choice([0.0, 0.05, 0.2, 0.5])
+        dist = los.distance_field(blk).ravel()
+        n = int(rng.integers(1, 150))
+        p0, p1 = _rays(rng, size, n, trial % 3)
+        got = los.trace_crossings(dist, size, p0, p1)
+        assert (got == los.trace_fixed(dist, size, p0, p1)).all()
+        assert (got == los._trace_plain(blk.ravel(), p0, p1, size)).all()
+        table = rng.integers(0, X * Y * Z, 4)
+        ign = lambda flat: (flat[:, None] == table).any(axis=1)      # noqa: E731
+        assert (los.trace_crossings(dist, size, p0, p1, ign) == los.trace_fixed(dist, size, p0, p1, ignore=ign)).all()
+        rows = rng.integers(0, X * Y * Z, (n, 3))
+
+        def per(flat, rid):
+            return (rows[rid] == flat[:, None]).any(axis=1)
+
+        per.per_ray = True
+        assert (los.trace_crossings(dist, size, p0, p1, per)
+                == los.trace_fixed(dist, size, p0, p1, ignore=per, chunk=n)).all()
+
+
+def test_trace_crossings_visits_exactly_the_voxels_of_the_traversal():
+    """One blocking voxel at a time: a segment is blocked exactly when ``visited_voxels`` lists that voxel."""
+    rng = np.random.default_rng(7)
+    size = (6, 5, 4)
+    X, Y, Z = size
+    p0, p1 = _rays(rng, size, 40, 1)
+    q0, q1 = _rays(rng, size, 40, 0)
+    p0, p1 = np.concatenate([p0, q0]), np.concatenate([p1, q1])
+    visited = [set(los.visited_voxels(size, a.tolist(), b.tolist())) for a, b in zip(p0, p1)]
+    for z in range(Z):
+        for y in range(Y):
+            for x in range(X):
+                blk = np.zeros((Z, Y, X), dtype=bool)
+                blk[z, y, x] = True
+                got = los.trace_crossings(los.distance_field(blk).ravel(), size, p0, p1)
+                assert got.tolist() == [(x, y, z) in v for v in visited]
+
+
+def _cover_reference(world, a, t, eye=None):
+    """The cover as it was computed before the per-body geometry was kept and the crossings listed at once."""
+    from engine.world.cover import CoverResult, cover_level, eye_point, sample_points, support_indices
+
+    e = np.array(eye if eye is not None else eye_point(a), dtype=np.float64)
+    samples = sample_points(t)
+    size = world.size
+    p1 = los.clamp_points(los.quantize(samples), size)
+    p0 = los.clamp_points(np.broadcast_to(los.quantize(e), p1.shape).copy(), size)
+    idx = support_indices(world, (a, t))
+    table = np.array(sorted(set(idx)), dtype=np.int64)
+    ignore = (lambda flat: (flat[:, None] == table).any(axis=1)) if idx else None
+    blocked = los.trace_fixed(world.los_distance(), size, p0, p1, ignore=ignore)
+    frac = float(blocked.mean())
+    return CoverResult(frac, cover_level(frac, "dnd5e"), bool(frac < 1.0), tuple(float(v) for v in e),
+                       tuple(tuple(float(v) for v in s) for s in samples), tuple(bool(b) for b in blocked))
+
+
+def test_cover_between_and_cover_many_equal_the_reference():
+    from engine.world.cover import cover_between, cover_many
+    from engine.world.geometry import Body
+    from engine.world.grid import World
+    from engine.world.materials import AIR, BUILTIN_MATERIALS
+
+    rng = np.random.default_rng(3)
+    X, Y, Z = 14, 12, 8
+    vox = (rng.random((Z, Y, X)) < 0.12).astype(np.uint8)
+    vox[0] = 1                                      # a floor to stand on (and to be ignored under the feet)
+    world = World(vox, (AIR, BUILTIN_MATERIALS["stone"]), 1.5)
+    pairs = []
+    for _ in range(40):
+        f = int(rng.integers(1, 3))
+        a = Body(int(rng.integers(0, X - f)), int(rng.integers(0, Y - f)), int(rng.integers(0, Z - 2)), f,
+                 int(rng.integers(1, 4)), float(rng.choice([0.8, 1.6, 2.4])))
+        t = Body(int(rng.integers(0, X - 1)), int(rng.integers(0, Y - 1)), int(rng.integers(0, Z - 2)))
+        eye = None if rng.random() < 0.7 else (t.x + 0.5, t.y + 0.5, t.layer + 0.5)
+        pairs.append((a, t, eye))
+        assert cover_between(world, a, t, "dnd5e", eye=eye) == _cover_reference(world, a, t, eye)
+    assert cover_many(world, pairs, "dnd5e") == [_cover_reference(world, a, t, e) for a, t, e in pairs]
+    assert any(r.blocked_fraction not in (0.0, 1.0) for r in cover_many(world, pairs, "dnd5e"))
+
+
+@pytest.mark.parametrize("max_iter", [1, 2, 3, 500])
+def test_small_box_relaxation_equals_the_reference_sweep_for_sweep(max_iter):
+    """``pathing._relax_small`` (what ``_relax_flat`` runs on an ordinary move's box) against the 3D reference,
+    also when ``max_iter`` stops both before the fixpoint: the same relaxations in the same order."""
+    from engine.rules import pathing
+    from engine.rules.reach_reference import _relax_3d
+
+    rng = np.random.default_rng(11 + max_iter)
+    for _ in range(50):
+        Zb, Yb, Xb = (int(v) for v in (rng.integers(1, 6), rng.integers(1, 10), rng.integers(1, 10)))
+        passable = rng.random((Zb, Yb, Xb)) < 0.8
+        supc = rng.random((Zb, Yb, Xb)) < 0.5
+        supc[0] = True
+        lo = (int(rng.integers(0, Zb)), int(rng.integers(0, Yb)), int(rng.integers(0, Xb)))
+        fly = bool(rng.random() < 0.6)
+        if not fly:
+            passable &= supc
+        passable[lo] = True
+        costs = (150, int(rng.choice([150, 212])), 400, 200, int(rng.choice([0, 150, 450])) if fly else 0)
+        got = pathing._relax_small(passable, supc, lo, fly, costs, max_iter)
+        want = _relax_3d(passable, supc, lo, fly, costs, max_iter)
+        assert got.dtype == want.dtype and np.array_equal(got, want)
+        assert np.array_equal(pathing._relax_flat(passable, supc, lo, fly, costs, max_iter), got)
+
+
+def _fresh_listing(s):
+    """The legal actions with every derived cache dropped (the session's reach maps and covers, the cover's
+    per-body geometry): what the listing says from scratch."""
+    from engine.world import cover
+
+    keep, geom = dict(s.cache), dict(cover._GEOM)
+    s.cache.clear()
+    cover._GEOM.clear()
+    try:
+        return list(s.legal_actions())
+    finally:
+        s.cache.clear()
+        s.cache.update(keep)
+        cover._GEOM.update(geom)
+
+
+@pytest.mark.parametrize("feats", [False, True])
+def test_warm_caches_list_what_a_cold_listing_lists(feats):
+    """Play the bench skirmish: after every move, attack, condition and death the listing with every cache warm
+    (reach maps shared across allies' moves, covers, body geometry) equals the listing from scratch."""
+    import random
+
+    from engine.rules import bench
+    from engine.rules.core import Session
+
+    s = Session(bench.skirmish_scene(feats), 3)
+    rng = random.Random(3)
+    for _ in range(120):
+        if s.state.over:
+            break
+        warm = list(s.legal_actions())
+        assert warm == _fresh_listing(s)
+        s.step(bench.random_action(s, rng))
+
+
+def test_an_edit_of_the_world_drops_the_reach_maps_and_the_covers():
+    """A GM's (or a broken object's) edit of the voxels: the next listing and cover see the new world."""
+    import random
+
+    from engine.rules import bench
+    from engine.rules.core import Session
+    from engine.rules.dnd5e import attacks
+    from engine.world.cover import cover_between
+
+    s = Session(bench.skirmish_scene(), 1)
+    rng = random.Random(1)
+    for _ in range(5):
+        s.step(bench.random_action(s, rng))
+    a = s.state.actors[s.current]
+    before = list(s.legal_actions())
+    others = [o for o in s.state.actors.values() if o.id != a.id and not o.dead]
+    covers = {o.id: attacks.cover(s.ruleset, s, a, o) for o in others}
+    # a wall of stone around the actor, one cell away, two layers tall: it cannot go far, and sees less
+    x, y, z = a.pos
+    X, Y, Z = s.world.size
+    for dx, dy in ((-2, 0), (2, 0), (0, -2), (0, 2)):
+        lo = (max(0, min(X - 1, x + dx - (dy != 0) * 2)), max(0, min(Y - 1, y + dy - (dx != 0) * 2)), 0)
+        hi = (max(0, min(X - 1, x + dx + (dy != 0) * 2)), max(0, min(Y - 1, y + dy + (dx != 0) * 2)), min(Z - 1, z + 3))
+        s.world.set_voxels(lo, hi, 1)
+    after = list(s.legal_actions())
+    assert after == _fresh_listing(s)
+    assert after != before
+    for o in others:
+        got = attacks.cover(s.ruleset, s, a, o)
+        assert got == cover_between(s.world, a.body(), o.body(), "dnd5e", s.options.get("cover_thresholds"))
+    assert any(attacks.cover(s.ruleset, s, a, o) != covers[o.id] for o in others)
+
+
+def test_a_reach_search_is_shared_only_when_the_hostiles_in_its_box_stand_still():
+    from engine.rules import aerial, bench
+    from engine.rules.core import Session
+
+    s = Session(bench.skirmish_scene(), 1)
+    a = s.state.actors[s.current]
+    r1 = aerial.reach(s, a)
+    ally = next(o for o in s.state.actors.values() if o.id != a.id and o.side == a.side)
+    foe = next(o for o in s.state.actors.values() if o.side != a.side)
+    ally_at, foe_at = ally.pos, foe.pos
+    # an ally steps aside inside the box: the same costs, a different set of cells where the move may end
+    ally.x = max(0, min(s.world.size[0] - 1, a.x + 1))
+    ally.y, ally.layer = a.y, a.layer
+    r2 = aerial.reach(s, a)
+    assert r2 is not r1 and r2.dist is r1.dist
+    assert not r2.can_end(ally.x, ally.y, ally.layer)
+    s.cache.clear()
+    fresh = aerial.reach(s, a)
+    assert np.array_equal(fresh.dist, r2.dist) and np.array_equal(fresh.destination_cells(), r2.destination_cells())
+    # a foe stands next to it instead: a search of its own (it may not be passed through)
+    ally.x, ally.y, ally.layer = ally_at
+    foe.x, foe.y, foe.layer = max(0, a.x - 1), a.y, a.layer
+    r3 = aerial.reach(s, a)
+    assert r3.dist is not r1.dist
+    s.cache.clear()
+    assert np.array_equal(aerial.reach(s, a).dist, r3.dist)
+    foe.x, foe.y, foe.layer = foe_at
