@@ -41,15 +41,28 @@ def minor_check(rs, session, a, doing: str, key: str, *refusals) -> dict:
     return {}
 
 
-class _FromHand:
-    """Stow and drop_item (BAT-05): a minor action on something in hand (``key`` names the parameter)."""
-    name = key = doing = missing = ""
+class _Minor:
+    """A minor action on an item (BAT-05): ``doing`` says what takes the slot, ``key`` names the parameter the
+    refusals are about, ``refusals`` gives the ``(refused, reason)`` pairs in order (:func:`minor_check`)."""
+    name = key = doing = ""
 
     @classmethod
     def check(cls, rs, session, a, act):
+        return minor_check(rs, session, a, cls.doing, cls.key, *cls.refusals(rs, session, a, act))
+
+    @classmethod
+    def refusals(cls, rs, session, a, act) -> tuple:
+        return ()
+
+
+class _FromHand(_Minor):
+    """Stow and drop_item (BAT-05): a minor action on something in hand."""
+    missing = ""
+
+    @classmethod
+    def refusals(cls, rs, session, a, act) -> tuple:
         item = act[cls.key]
-        return minor_check(rs, session, a, cls.doing, cls.key,
-                           (item not in a.data["equipped"], f"{a.name} {cls.missing} {item}"))
+        return ((item not in a.data["equipped"], f"{a.name} {cls.missing} {item}"),)
 
 
 class ResistPoison:
@@ -127,16 +140,14 @@ class UsePower:
                       "note": "the effect is the table's: the document gives no powers"})
 
 
-class Equip:
-    name = "equip"
+class Equip(_Minor):
+    name, key, doing = "equip", "weapon", "equipping a weapon"
 
-    @staticmethod
-    def check(rs, session, a, act):
+    @classmethod
+    def refusals(cls, rs, session, a, act) -> tuple:
         name = act["weapon"]
-        return minor_check(rs, session, a, "equipping a weapon", "weapon",
-                           (name != "shield" and not any(w["name"] == name for w in a.data["weapons"]),
-                            f"{a.name} has no {name}"),
-                           (name in a.data["equipped"], f"{a.name} already holds its {name}"))
+        return ((name != "shield" and not any(w["name"] == name for w in a.data["weapons"]), f"{a.name} has no {name}"),
+                (name in a.data["equipped"], f"{a.name} already holds its {name}"))
 
     @staticmethod
     def apply(rs, session, a, act, plan):
@@ -172,14 +183,13 @@ class DropItem(_FromHand):
         session.emit({"type": "drop_item", "who": a.id, "item": w["name"], "at": [a.x, a.y, z], "rule": "BAT-05"})
 
 
-class PickUp:
-    name = "pick_up"
+class PickUp(_Minor):
+    name, key, doing = "pick_up", "item", "picking up an item"
 
-    @staticmethod
-    def check(rs, session, a, act):
-        return minor_check(rs, session, a, "picking up an item", "item",
-                           (combat.ground_item(rs, session, a, act["item"]) is None,
-                            f"no {act['item']} on the ground within reach of {a.name}"))
+    @classmethod
+    def refusals(cls, rs, session, a, act) -> tuple:
+        return ((combat.ground_item(rs, session, a, act["item"]) is None,
+                 f"no {act['item']} on the ground within reach of {a.name}"),)
 
     @staticmethod
     def apply(rs, session, a, act, plan):
@@ -191,15 +201,14 @@ class PickUp:
         session.emit({"type": "pick_up", "who": a.id, "item": it["name"], "rule": "BAT-05"})
 
 
-class Drink:
-    name = "drink"
+class Drink(_Minor):
+    name, key, doing = "drink", "potion", "drinking a potion"
 
-    @staticmethod
-    def check(rs, session, a, act):
+    @classmethod
+    def refusals(cls, rs, session, a, act) -> tuple:
         p = act["potion"]
-        return minor_check(rs, session, a, "drinking a potion", "potion",
-                           (p not in POTIONS, f"unknown potion {p!r}; one of {', '.join(POTIONS)}"),
-                           (a.data["items"].get(f"potion_{p}", 0) <= 0, f"{a.name} has no potion_{p}"))
+        return ((p not in POTIONS, f"unknown potion {p!r}; one of {', '.join(POTIONS)}"),
+                (a.data["items"].get(f"potion_{p}", 0) <= 0, f"{a.name} has no potion_{p}"))
 
     @staticmethod
     def apply(rs, session, a, act, plan):
