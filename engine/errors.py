@@ -1,5 +1,7 @@
 """Errors a user can cause. The CLI prints them in one line and exits 2; nothing else escapes."""
 
+import os
+
 
 def one_line(text) -> str:
     """``text`` with every control character (a newline in a TOML key, a tab, an escape) written as its escape,
@@ -8,6 +10,18 @@ def one_line(text) -> str:
     if s.isprintable():
         return s
     return "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in s)
+
+
+def display_path(path) -> str:
+    """A file as a message names it: relative to the working folder when it lies inside it, else absolute
+    (never "." or "../../...", which read worse than what the user typed)."""
+    try:
+        rel = os.path.relpath(path)
+    except ValueError:
+        return str(path)
+    if rel == "." or rel == ".." or rel.startswith(".." + os.sep):
+        return os.path.abspath(path)
+    return rel
 
 
 class AerieError(Exception):

@@ -12,11 +12,10 @@ import binascii
 import io
 import json
 import math
-import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from engine.errors import AerieError
+from engine.errors import AerieError, display_path as display
 
 MAX_FILE_BYTES = 128 * 1024 * 1024     # a map file (JSON with its base64 image) over this is refused unread
 MAX_IMAGE_PX = 16384                   # per side
@@ -30,18 +29,6 @@ class InteropError(AerieError):
     def __init__(self, file: str, key: str, problem: str):
         super().__init__(f"{file}: {key}: {problem}" if key else f"{file}: {problem}")
         self.file, self.key, self.problem = file, key, problem
-
-
-def display(path) -> str:
-    """The path as a message shows it: relative to the working folder when it lies inside it, else absolute
-    (never "." or "../../...", which read worse than what the user typed)."""
-    try:
-        rel = os.path.relpath(path)
-    except ValueError:
-        return str(path)
-    if rel == "." or rel == ".." or rel.startswith(".." + os.sep):
-        return os.path.abspath(path)
-    return rel
 
 
 def read_json(path: Path, file: str, max_bytes: int = MAX_FILE_BYTES):

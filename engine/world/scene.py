@@ -6,7 +6,6 @@ Every error names the file and the key path (``scenes/x.toml: characters[2].at: 
 
 from __future__ import annotations
 
-import os
 import re
 import tomllib
 from dataclasses import dataclass
@@ -16,7 +15,7 @@ from typing import Any, Literal
 import msgspec
 import numpy as np
 
-from engine.errors import AerieError, SceneError
+from engine.errors import AerieError, SceneError, display_path as _display
 from engine.resources import resource_dir, shipped_scene, shipped_scenes
 from engine.inputs import MODEL_NAME
 from engine.rules.validate import check_character
@@ -192,18 +191,6 @@ def _convert(data, typ, file: str, base: str):
             problem = "required key is missing"
         full = base + ("." if base and path and not path.startswith("[") else "") + path if path else base
         raise SceneError(file, full, problem.replace("`", "")) from None
-
-
-def _display(path: Path) -> str:
-    """The path as a message shows it: relative to the working folder when it lies inside it, else absolute
-    (never "." or "../../...", which read worse than what the user typed)."""
-    try:
-        rel = os.path.relpath(path)
-    except ValueError:
-        return str(path)
-    if rel == "." or rel == ".." or rel.startswith(".." + os.sep):
-        return os.path.abspath(path)
-    return rel
 
 
 ASSETS_DIR = resource_dir("assets").resolve()
