@@ -234,3 +234,67 @@ def test_a_reach_search_is_shared_only_when_the_hostiles_in_its_box_stand_still(
     s.cache.clear()
     assert np.array_equal(aerial.reach(s, a).dist, r3.dist)
     foe.x, foe.y, foe.layer = foe_at
+
+
+def test_the_clear_box_shortcut_answers_as_the_traversal_does():
+    """``cover._clear`` (no blocking voxel but the ignored floors in the box of a pair's sight lines) answers only
+    what tracing answers: on random maps, bodies, floors and eye points (planes included), every pair it calls
+    clear traces clear, the results equal the traced ones, and it does fire."""
+    from engine.world import cover
+    from engine.world.geometry import Body
+    from engine.world.grid import World
+    from engine.world.materials import AIR, BUILTIN_MATERIALS
+
+    rng = np.random.default_rng(11)
+    fired = 0
+    for trial in range(30):
+        X, Y, Z = (int(v) for v in rng.integers(4, 16, 3))
+        vox = (rng.random((Z, Y, X)) < rng.choice([0.0, 0.01, 0.05, 0.15])).astype(np.uint8)
+        if trial % 2:
+            vox[0] = 1                                  # a floor (ignored under the feet)
+        world = World(vox, (AIR, BUILTIN_MATERIALS["stone"]), 1.5)
+        size = world.size
+        dist = world.los_distance()
+        table = cover._blocking_table(world, dist)
+        pairs = []
+        for _ in range(25):
+            f = int(rng.integers(1, 3))
+            a = Body(int(rng.integers(0, X - f + 1)), int(rng.integers(0, Y - f + 1)), int(rng.integers(0, Z)), f,
+                     int(rng.integers(1, 4)), float(rng.choice([0.5, 1.0, 1.6])))
+            t = Body(int(rng.integers(0, X)), int(rng.integers(0, Y)), int(rng.integers(0, Z)))
+            eye = None if rng.random() < 0.6 else tuple(float(v) for v in rng.integers(0, 2 * np.array(size)) / 2)
+            pairs.append((a, t, eye))
+            ga, gt = cover._geom(a, size), cover._geom(t, size)
+            e_t, e_q, e_box = cover._eye(ga, eye, size)
+            floor = ga.floor + gt.floor
+            table_f = np.array(sorted(set(floor)), dtype=np.int64)
+            ign = (lambda flat, tf=table_f: (flat[:, None] == tf).any(axis=1)) if floor else None
+            traced = cover._trace(dist, size, np.broadcast_to(e_q, gt.q.shape), gt.q, ign)
+            if cover._clear(table, dist, size, e_box, gt, floor):
+                fired += 1
+                assert not traced.any()
+        assert cover.cover_many(world, pairs, "dnd5e") == [_cover_reference(world, a, t, e) for a, t, e in pairs]
+    assert fired > 50
+
+
+def test_the_blocking_table_follows_every_edit_of_the_world():
+    """The table of blocking voxels is rebuilt after ``set_voxels`` (the field patched in place, the revision
+    bumped) and after the field is replaced (an object's voxels): a wall put between two bodies covers at once,
+    and taken away uncovers."""
+    from engine.world import cover
+    from engine.world.geometry import Body
+    from engine.world.grid import World
+    from engine.world.materials import AIR, BUILTIN_MATERIALS
+
+    world = World.empty((12, 6, 4), (AIR, BUILTIN_MATERIALS["stone"]))
+    a, t = Body(1, 2, 0), Body(10, 2, 0)
+    assert cover.cover_between(world, a, t, "dnd5e").blocked_fraction == 0.0
+    world.set_voxels((5, 0, 0), (5, 5, 3), 1)
+    assert cover.cover_between(world, a, t, "dnd5e").blocked_fraction == 1.0
+    assert cover.cover_many(world, [(a, t), (t, a)], "dnd5e")[1].blocked_fraction == 1.0
+    world.set_voxels((5, 0, 0), (5, 5, 3), 0)
+    assert cover.cover_many(world, [(a, t), (t, a)], "dnd5e")[0].blocked_fraction == 0.0
+    world.voxels[:, :, 6] = 1                          # as objects do: new voxels, the cached field dropped
+    world._luts.pop("_los_flat", None)
+    assert cover.cover_between(world, a, t, "dnd5e") == _cover_reference(world, a, t, None)
+    assert cover.cover_between(world, a, t, "dnd5e").blocked_fraction == 1.0
