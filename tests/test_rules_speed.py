@@ -298,3 +298,85 @@ def test_the_blocking_table_follows_every_edit_of_the_world():
     world._luts.pop("_los_flat", None)
     assert cover.cover_between(world, a, t, "dnd5e") == _cover_reference(world, a, t, None)
     assert cover.cover_between(world, a, t, "dnd5e").blocked_fraction == 1.0
+
+
+@pytest.mark.parametrize("feats", [False, True])
+def test_the_listing_checker_keeps_what_the_full_check_keeps(feats, monkeypatch):
+    """``listing.checker`` (the actor's own tests once a listing) keeps exactly the candidates ``Dnd5e.check``
+    keeps: the bench skirmish played on, with a controlled mount, a grappled, a prone and an incapacitated actor
+    along the way, lists the same with either."""
+    import random
+
+    from engine.rules import bench
+    from engine.rules.core import Session
+    from engine.rules.dnd5e import listing
+
+    real = listing.checker
+    s = Session(bench.skirmish_scene(feats), 5)
+    rng = random.Random(5)
+    seen = set()
+    for i in range(150):
+        if s.state.over:
+            break
+        a = s.state.actors[s.current]
+        if i == 10:                                   # an incapacitated actor: only end_turn is listed
+            a.conditions["stunned"] = ["test"]
+        if i == 20:
+            a.conditions["prone"] = ["test"]
+        fast = list(s.legal_actions())
+        monkeypatch.setattr(listing, "checker", lambda rs, session, a: (lambda c: rs.check(session, c)))
+        full = list(s.legal_actions())
+        monkeypatch.setattr(listing, "checker", real)
+        assert fast == full
+        seen.update(k for k in ("stunned", "prone", "grappled") if a.has(k))
+        s.step(bench.random_action(s, rng))
+    assert {"stunned", "prone"} <= seen
+
+
+def test_the_listing_checker_of_a_controlled_mount_lists_its_few_actions():
+    from engine.rules.core import Session
+    from engine.rules.dnd5e import listing
+    from engine.world.scene import parse_scene
+
+    scene = parse_scene("""
+name = "mount"
+ruleset = "dnd5e"
+[map]
+size = [10, 10, 4]
+[[characters]]
+id = "rider"
+kind = "knight"
+side = "red"
+at = [2, 2, 0]
+[[characters]]
+id = "horse"
+kind = "giant_eagle"
+size = "large"
+side = "red"
+controlled_mount = true
+at = [3, 2, 0]
+[[characters]]
+id = "foe"
+kind = "archer"
+side = "blue"
+at = [8, 8, 0]
+""", "<mount>")
+    for seed in range(1, 30):
+        s = Session(scene, seed)
+        if s.current == "rider":
+            break
+    assert s.current == "rider"
+    s.step({"actor": "rider", "action": "mount", "target": "horse"})
+    horse = s.state.actors["horse"]
+    assert horse.data["controlled_mount"] and horse.data["rider"] == "rider"
+    rs = s.ruleset
+    cands = [{"actor": "horse", "action": k} for k in ("dash", "dodge", "hide", "search", "disengage", "end_turn")]
+    for _ in range(6):
+        if s.current == "horse":
+            break
+        s.step({"actor": s.current, "action": "end_turn"})
+    assert s.current == "horse"
+    check = listing.checker(rs, s, horse)
+    kept = rs.keep_legal(s, cands, check)
+    assert kept == rs.keep_legal(s, cands)
+    assert {c["action"] for c in kept} == {"dash", "dodge", "disengage", "end_turn"}
