@@ -380,3 +380,41 @@ at = [8, 8, 0]
     kept = rs.keep_legal(s, cands, check)
     assert kept == rs.keep_legal(s, cands)
     assert {c["action"] for c in kept} == {"dash", "dodge", "disengage", "end_turn"}
+
+
+@pytest.mark.parametrize("draws", [0, 1, 3])
+def test_a_failed_step_restores_the_dice_kept_at_their_first_draw(draws, monkeypatch):
+    """``Dice.undo``: a step that fails after drawing from the generator (or before any draw) leaves the generator
+    as it was; the game then goes on exactly as a twin that never tried that step."""
+    import random
+
+    from engine.rules import bench
+    from engine.rules.core import Session
+
+    s, twin = Session(bench.skirmish_scene(), 2), Session(bench.skirmish_scene(), 2)
+    rng, rng2 = random.Random(2), random.Random(2)
+    for _ in range(6):
+        s.step(bench.random_action(s, rng))
+        twin.step(bench.random_action(twin, rng2))
+    before = s.fingerprint()
+    real = s.ruleset.apply
+
+    def broken(session, act, plan):
+        real(session, act, plan)
+        for _ in range(draws):
+            session.roll("bug", 20, 2)
+        raise ZeroDivisionError("a bug found while applying")
+
+    monkeypatch.setattr(s.ruleset, "apply", broken)
+    with pytest.raises(ZeroDivisionError):
+        s.step({"actor": s.current, "action": "end_turn"})
+    monkeypatch.undo()
+    assert s.fingerprint() == before == twin.fingerprint()
+    assert not s.dice.armed and s.dice.undo is None
+    for _ in range(30):
+        if s.state.over:
+            break
+        act = bench.random_action(s, rng)
+        assert act == bench.random_action(twin, rng2)
+        assert s.step(act) == twin.step(act)
+    assert s.fingerprint() == twin.fingerprint()
