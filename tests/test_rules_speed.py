@@ -234,3 +234,187 @@ def test_a_reach_search_is_shared_only_when_the_hostiles_in_its_box_stand_still(
     s.cache.clear()
     assert np.array_equal(aerial.reach(s, a).dist, r3.dist)
     foe.x, foe.y, foe.layer = foe_at
+
+
+def test_the_clear_box_shortcut_answers_as_the_traversal_does():
+    """``cover._clear`` (no blocking voxel but the ignored floors in the box of a pair's sight lines) answers only
+    what tracing answers: on random maps, bodies, floors and eye points (planes included), every pair it calls
+    clear traces clear, the results equal the traced ones, and it does fire."""
+    from engine.world import cover
+    from engine.world.geometry import Body
+    from engine.world.grid import World
+    from engine.world.materials import AIR, BUILTIN_MATERIALS
+
+    rng = np.random.default_rng(11)
+    fired = 0
+    for trial in range(30):
+        X, Y, Z = (int(v) for v in rng.integers(4, 16, 3))
+        vox = (rng.random((Z, Y, X)) < rng.choice([0.0, 0.01, 0.05, 0.15])).astype(np.uint8)
+        if trial % 2:
+            vox[0] = 1                                  # a floor (ignored under the feet)
+        world = World(vox, (AIR, BUILTIN_MATERIALS["stone"]), 1.5)
+        size = world.size
+        dist = world.los_distance()
+        table = cover._blocking_table(world, dist)
+        pairs = []
+        for _ in range(25):
+            f = int(rng.integers(1, 3))
+            a = Body(int(rng.integers(0, X - f + 1)), int(rng.integers(0, Y - f + 1)), int(rng.integers(0, Z)), f,
+                     int(rng.integers(1, 4)), float(rng.choice([0.5, 1.0, 1.6])))
+            t = Body(int(rng.integers(0, X)), int(rng.integers(0, Y)), int(rng.integers(0, Z)))
+            eye = None if rng.random() < 0.6 else tuple(float(v) for v in rng.integers(0, 2 * np.array(size)) / 2)
+            pairs.append((a, t, eye))
+            ga, gt = cover._geom(a, size), cover._geom(t, size)
+            e_t, e_q, e_box = cover._eye(ga, eye, size)
+            floor = ga.floor + gt.floor
+            table_f = np.array(sorted(set(floor)), dtype=np.int64)
+            ign = (lambda flat, tf=table_f: (flat[:, None] == tf).any(axis=1)) if floor else None
+            traced = cover._trace(dist, size, np.broadcast_to(e_q, gt.q.shape), gt.q, ign)
+            if cover._clear(table, dist, size, e_box, gt, floor):
+                fired += 1
+                assert not traced.any()
+        assert cover.cover_many(world, pairs, "dnd5e") == [_cover_reference(world, a, t, e) for a, t, e in pairs]
+    assert fired > 50
+
+
+def test_the_blocking_table_follows_every_edit_of_the_world():
+    """The table of blocking voxels is rebuilt after ``set_voxels`` (the field patched in place, the revision
+    bumped) and after the field is replaced (an object's voxels): a wall put between two bodies covers at once,
+    and taken away uncovers."""
+    from engine.world import cover
+    from engine.world.geometry import Body
+    from engine.world.grid import World
+    from engine.world.materials import AIR, BUILTIN_MATERIALS
+
+    world = World.empty((12, 6, 4), (AIR, BUILTIN_MATERIALS["stone"]))
+    a, t = Body(1, 2, 0), Body(10, 2, 0)
+    assert cover.cover_between(world, a, t, "dnd5e").blocked_fraction == 0.0
+    world.set_voxels((5, 0, 0), (5, 5, 3), 1)
+    assert cover.cover_between(world, a, t, "dnd5e").blocked_fraction == 1.0
+    assert cover.cover_many(world, [(a, t), (t, a)], "dnd5e")[1].blocked_fraction == 1.0
+    world.set_voxels((5, 0, 0), (5, 5, 3), 0)
+    assert cover.cover_many(world, [(a, t), (t, a)], "dnd5e")[0].blocked_fraction == 0.0
+    world.voxels[:, :, 6] = 1                          # as objects do: new voxels, the cached field dropped
+    world._luts.pop("_los_flat", None)
+    assert cover.cover_between(world, a, t, "dnd5e") == _cover_reference(world, a, t, None)
+    assert cover.cover_between(world, a, t, "dnd5e").blocked_fraction == 1.0
+
+
+@pytest.mark.parametrize("feats", [False, True])
+def test_the_listing_checker_keeps_what_the_full_check_keeps(feats, monkeypatch):
+    """``listing.checker`` (the actor's own tests once a listing) keeps exactly the candidates ``Dnd5e.check``
+    keeps: the bench skirmish played on, with a controlled mount, a grappled, a prone and an incapacitated actor
+    along the way, lists the same with either."""
+    import random
+
+    from engine.rules import bench
+    from engine.rules.core import Session
+    from engine.rules.dnd5e import listing
+
+    real = listing.checker
+    s = Session(bench.skirmish_scene(feats), 5)
+    rng = random.Random(5)
+    seen = set()
+    for i in range(150):
+        if s.state.over:
+            break
+        a = s.state.actors[s.current]
+        if i == 10:                                   # an incapacitated actor: only end_turn is listed
+            a.conditions["stunned"] = ["test"]
+        if i == 20:
+            a.conditions["prone"] = ["test"]
+        fast = list(s.legal_actions())
+        monkeypatch.setattr(listing, "checker", lambda rs, session, a: (lambda c: rs.check(session, c)))
+        full = list(s.legal_actions())
+        monkeypatch.setattr(listing, "checker", real)
+        assert fast == full
+        seen.update(k for k in ("stunned", "prone", "grappled") if a.has(k))
+        s.step(bench.random_action(s, rng))
+    assert {"stunned", "prone"} <= seen
+
+
+def test_the_listing_checker_of_a_controlled_mount_lists_its_few_actions():
+    from engine.rules.core import Session
+    from engine.rules.dnd5e import listing
+    from engine.world.scene import parse_scene
+
+    scene = parse_scene("""
+name = "mount"
+ruleset = "dnd5e"
+[map]
+size = [10, 10, 4]
+[[characters]]
+id = "rider"
+kind = "knight"
+side = "red"
+at = [2, 2, 0]
+[[characters]]
+id = "horse"
+kind = "giant_eagle"
+size = "large"
+side = "red"
+controlled_mount = true
+at = [3, 2, 0]
+[[characters]]
+id = "foe"
+kind = "archer"
+side = "blue"
+at = [8, 8, 0]
+""", "<mount>")
+    for seed in range(1, 30):
+        s = Session(scene, seed)
+        if s.current == "rider":
+            break
+    assert s.current == "rider"
+    s.step({"actor": "rider", "action": "mount", "target": "horse"})
+    horse = s.state.actors["horse"]
+    assert horse.data["controlled_mount"] and horse.data["rider"] == "rider"
+    rs = s.ruleset
+    cands = [{"actor": "horse", "action": k} for k in ("dash", "dodge", "hide", "search", "disengage", "end_turn")]
+    for _ in range(6):
+        if s.current == "horse":
+            break
+        s.step({"actor": s.current, "action": "end_turn"})
+    assert s.current == "horse"
+    check = listing.checker(rs, s, horse)
+    kept = rs.keep_legal(s, cands, check)
+    assert kept == rs.keep_legal(s, cands)
+    assert {c["action"] for c in kept} == {"dash", "dodge", "disengage", "end_turn"}
+
+
+@pytest.mark.parametrize("draws", [0, 1, 3])
+def test_a_failed_step_restores_the_dice_kept_at_their_first_draw(draws, monkeypatch):
+    """``Dice.undo``: a step that fails after drawing from the generator (or before any draw) leaves the generator
+    as it was; the game then goes on exactly as a twin that never tried that step."""
+    import random
+
+    from engine.rules import bench
+    from engine.rules.core import Session
+
+    s, twin = Session(bench.skirmish_scene(), 2), Session(bench.skirmish_scene(), 2)
+    rng, rng2 = random.Random(2), random.Random(2)
+    for _ in range(6):
+        s.step(bench.random_action(s, rng))
+        twin.step(bench.random_action(twin, rng2))
+    before = s.fingerprint()
+    real = s.ruleset.apply
+
+    def broken(session, act, plan):
+        real(session, act, plan)
+        for _ in range(draws):
+            session.roll("bug", 20, 2)
+        raise ZeroDivisionError("a bug found while applying")
+
+    monkeypatch.setattr(s.ruleset, "apply", broken)
+    with pytest.raises(ZeroDivisionError):
+        s.step({"actor": s.current, "action": "end_turn"})
+    monkeypatch.undo()
+    assert s.fingerprint() == before == twin.fingerprint()
+    assert not s.dice.armed and s.dice.undo is None
+    for _ in range(30):
+        if s.state.over:
+            break
+        act = bench.random_action(s, rng)
+        assert act == bench.random_action(twin, rng2)
+        assert s.step(act) == twin.step(act)
+    assert s.fingerprint() == twin.fingerprint()

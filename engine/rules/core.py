@@ -141,12 +141,16 @@ class State:
 class Dice:
     """The session's seeded generator. Every die rolled becomes a ``roll`` event. Forced results (a table
     rolling physical dice) come by roll name from the action's ``rolls`` table: an int is used for every die
-    of that name in the action, a list is used one die at a time (then the generator takes over)."""
+    of that name in the action, a list is used one die at a time (then the generator takes over). Every draw from
+    the generator is made here: while a step applies (``armed``), the generator's state before its first draw is
+    kept in ``undo``, so a failed step restores it (an action that rolls nothing from it never copies it)."""
 
     def __init__(self, seed: int):
         self.seed = int(seed)
         self.rng = random.Random(self.seed)
         self.forced: dict[str, Any] = {}
+        self.armed = False
+        self.undo: tuple | None = None
 
     def roll(self, session: Session, name: str, sides: int, count: int = 1, who: str | None = None,
              rule: str = "", purpose: str = "") -> list[int]:
@@ -159,6 +163,8 @@ class Dice:
             elif isinstance(f, int) and not isinstance(f, bool):
                 v, forced = f, True
             else:
+                if self.armed:
+                    self.undo, self.armed = self.rng.getstate(), False
                 v = self.rng.randint(1, sides)
             if forced and not 1 <= v <= sides:
                 raise Illegal(f"forced roll {name} = {v} is not a result of a d{sides}", rule, f"rolls.{name}")
@@ -353,16 +359,20 @@ class Session:
         # Rulesets validate fully in check(); still, something found only while applying (a forced result that
         # does not fit the die actually rolled, a bug) must leave the state as it was: keep a copy to restore.
         snapshot = pickle.dumps(self.state, pickle.HIGHEST_PROTOCOL)
-        rng_state = self.dice.rng.getstate()
+        dice = self.dice
+        outer = dice.armed, dice.undo
+        dice.armed, dice.undo = True, None      # the generator's state is kept at its first draw (Dice.roll)
         self._sink = [{"type": "action", "step": self.state.steps, "action": action}]
         try:
             (gm.apply if gm.handles(act) else self.ruleset.apply)(self, act, plan)
         except BaseException:
             self.state = pickle.loads(snapshot)
-            self.dice.rng.setstate(rng_state)
+            if dice.undo is not None:
+                dice.rng.setstate(dice.undo)
             self._rebuild_world(self)        # voxels broken by the failed step come back
             raise
         finally:
+            dice.armed, dice.undo = outer
             self.dice.forced = {}
             evs, self._sink = self._sink, None
         self.state.steps += 1

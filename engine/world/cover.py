@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from engine.world.geometry import Body
-from engine.world.los import CROSSINGS_MAX, clamp_points, crossings_total, quantize, trace_crossings, trace_fixed
+from engine.world.los import CROSSINGS_MAX, FP_BITS, clamp_points, crossings_total, quantize, trace_crossings, trace_fixed
 
 SAMPLE_XY = (-0.3, 0.0, 0.3)
 SAMPLE_Z = (0.1, 0.37, 0.63, 0.9)
@@ -125,7 +125,7 @@ class _Geom:
     point) and the flat indices of the floor under its footprint. The same numbers ``sample_points``,
     ``quantize``, ``clamp_points``, ``eye_point`` and ``support_indices`` give, kept."""
 
-    __slots__ = ("samples", "samples_t", "q", "eye", "eye_t", "eye_q", "floor")
+    __slots__ = ("samples", "samples_t", "q", "eye", "eye_t", "eye_q", "floor", "box", "eye_box")
 
     def __init__(self, b: Body, size):
         smp = sample_points(b)
@@ -142,6 +142,69 @@ class _Geom:
         z = b.layer - 1
         self.floor = [(z * Y + b.y + j) * X + b.x + i for j in range(b.footprint) for i in range(b.footprint)
                       if 0 <= b.x + i < X and 0 <= b.y + j < Y] if 0 <= z < Z else []
+        v = self.q >> FP_BITS                 # the voxels of the (clamped) samples: lowest and highest per axis
+        self.box = (tuple(v.min(axis=0).tolist()), tuple(v.max(axis=0).tolist()))
+        self.eye_box = _start_box(self.eye_q)
+
+
+def _start_box(q) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The voxels a segment from the fixed point ``q`` can start in, lowest and highest per axis: its own, and the
+    one below a boundary plane it lies on (``los._setup``: a segment leaving such a plane downwards starts there)."""
+    qs = q.tolist()
+    hi = tuple(c >> FP_BITS for c in qs)
+    lo = tuple(max(h - 1, 0) if c & ((1 << FP_BITS) - 1) == 0 else h for c, h in zip(qs, hi))
+    return lo, hi
+
+
+#: maps up to this many voxels get a table of blocking-voxel counts (int32, 4 bytes a voxel) for ``_clear``
+CLEAR_TABLE_VOXELS = 1 << 22
+
+
+def _blocking_table(world, dist):
+    """The summed-volume table of the sight-blocking voxels (``dist == 0``) as a flat memoryview of int32 over
+    ``(Z + 1) x (Y + 1) x (X + 1)``, kept per distance field and world revision (an edit patches the field in place
+    and bumps the revision; an object's voxels replace the field); None on a map too big for one."""
+    got = world._luts.get("_los_blocking_table")
+    if got is not None and got[0] is dist and got[1] == world.revision:
+        return got[2]
+    X, Y, Z = world.size
+    table = None
+    if X * Y * Z <= CLEAR_TABLE_VOXELS:
+        P = np.zeros((Z + 1, Y + 1, X + 1), dtype=np.int32)
+        P[1:, 1:, 1:] = (dist.reshape(Z, Y, X) == 0).cumsum(axis=0, dtype=np.int32).cumsum(axis=1).cumsum(axis=2)
+        table = memoryview(P.ravel())
+    world._luts["_los_blocking_table"] = (dist, world.revision, table)
+    return table
+
+
+def _clear(table, dist, size, eye_box, gt: _Geom, floor) -> bool:
+    """No sight line of this pair can be blocked: the box spanning every voxel its segments can visit (from any
+    start voxel of the eye to every sample's voxel: a traversal only moves towards its end point, axis by axis)
+    holds no sight-blocking voxel but the ignored floors (``floor``, flat indices). Exact: every visited voxel is
+    in the box, so ``_trace`` would find every line clear."""
+    X, Y, _ = size
+    (ex0, ey0, ez0), (ex1, ey1, ez1) = eye_box
+    (sx0, sy0, sz0), (sx1, sy1, sz1) = gt.box
+    x0, y0, z0 = min(ex0, sx0), min(ey0, sy0), min(ez0, sz0)
+    x1, y1, z1 = max(ex1, sx1) + 1, max(ey1, sy1) + 1, max(ez1, sz1) + 1
+    W, A = X + 1, (X + 1) * (Y + 1)
+    n = (table[z1 * A + y1 * W + x1] - table[z0 * A + y1 * W + x1] - table[z1 * A + y0 * W + x1]
+         - table[z1 * A + y1 * W + x0] + table[z0 * A + y0 * W + x1] + table[z0 * A + y1 * W + x0]
+         + table[z1 * A + y0 * W + x0] - table[z0 * A + y0 * W + x0])
+    if n == 0:
+        return True
+    for i in set(floor):                      # the floors under both bodies' feet never count
+        if dist[i] == 0:
+            x, y, z = i % X, (i // X) % Y, i // (X * Y)
+            if x0 <= x < x1 and y0 <= y < y1 and z0 <= z < z1:
+                n -= 1
+    return n == 0
+
+
+def _clear_result(e_t, gt: _Geom, ruleset, thresholds) -> CoverResult:
+    """What ``cover_between`` finds when no line is blocked."""
+    n = len(gt.samples_t)
+    return CoverResult(0.0, cover_level(0.0, ruleset, thresholds), True, e_t, gt.samples_t, (False,) * n)
 
 
 def _geom(b: Body, size) -> _Geom:
@@ -155,11 +218,13 @@ def _geom(b: Body, size) -> _Geom:
 
 
 def _eye(geom: _Geom, eye, size):
-    """(eye tuple, its fixed point clamped into the map): the body's own eye, or ``eye`` (voxel units)."""
+    """(eye tuple, its fixed point clamped into the map, the voxels a segment from it can start in): the body's
+    own eye, or ``eye`` (voxel units)."""
     if eye is None:
-        return geom.eye_t, geom.eye_q
+        return geom.eye_t, geom.eye_q, geom.eye_box
     e = np.array(eye, dtype=np.float64)
-    return tuple(e.tolist()), clamp_points(quantize(e), size)
+    q = clamp_points(quantize(e), size)
+    return tuple(e.tolist()), q, _start_box(q)
 
 
 def cover_between(world, attacker: Body, target: Body, ruleset: str | None = None, thresholds=None,
@@ -167,14 +232,18 @@ def cover_between(world, attacker: Body, target: Body, ruleset: str | None = Non
     """Cover of ``target`` against ``attacker``. ``eye`` overrides the attacker's eye point (voxel units)."""
     size = world.size
     ga, gt = _geom(attacker, size), _geom(target, size)
-    e_t, e_q = _eye(ga, eye, size)
+    e_t, e_q, e_box = _eye(ga, eye, size)
+    floor = ga.floor + gt.floor
+    dist = world.los_distance()
+    table = _blocking_table(world, dist)
+    if table is not None and _clear(table, dist, size, e_box, gt, floor):
+        return _clear_result(e_t, gt, ruleset, thresholds)
     p1 = gt.q
     p0 = np.broadcast_to(e_q, p1.shape)
-    floor = ga.floor + gt.floor
     table = np.array(sorted(set(floor)), dtype=np.int64) if floor else None
     # a handful of voxels: comparing against each is several times faster than np.isin (which sorts)
     ignore = None if table is None else (lambda flat: (flat[:, None] == table).any(axis=1))
-    blocked = _trace(world.los_distance(), size, p0, p1, ignore)
+    blocked = _trace(dist, size, p0, p1, ignore)
     n = len(blocked)
     frac = int(np.count_nonzero(blocked)) / n if n else 0.0      # = float(blocked.mean()), exactly
     # tolist() gives the same Python floats and bools as float() / bool() one by one, faster
@@ -185,43 +254,54 @@ def cover_between(world, attacker: Body, target: Body, ruleset: str | None = Non
 def cover_many(world, pairs, ruleset: str | None = None, thresholds=None) -> list[CoverResult]:
     """``[cover_between(world, a, t, ruleset, thresholds, eye) for a, t[, eye] in pairs]`` (pairs, or triples with
     an eye point), the same results bit for bit, from one batch of all their sight lines (``_trace``: a few pairs
-    cost little more than one, the batch's fixed cost being most of it)."""
+    cost little more than one, the batch's fixed cost being most of it). A pair none of whose lines can be blocked
+    (``_clear``) is answered without tracing."""
     size = world.size
+    dist = world.los_distance()
+    table = _blocking_table(world, dist)
+    levels = thresholds or DEFAULT_THRESHOLDS[ruleset]
+    out: list = []
     eyes: list = []
     targets: list[_Geom] = []
     floors: list[list[int]] = []
+    slots: list[int] = []
     for p in pairs:
         ga, gt = _geom(p[0], size), _geom(p[1], size)
-        eyes.append(_eye(ga, p[2] if len(p) > 2 else None, size))
+        e = _eye(ga, p[2] if len(p) > 2 else None, size)
+        floor = ga.floor + gt.floor     # each pair's own floors (the voxels under both footprints)
+        if table is not None and _clear(table, dist, size, e[2], gt, floor):
+            out.append(_clear_result(e[0], gt, ruleset, levels))
+            continue
+        slots.append(len(out))
+        out.append(None)
+        eyes.append(e)
         targets.append(gt)
-        floors.append(ga.floor + gt.floor)     # each pair's own floors (the voxels under both footprints)
+        floors.append(floor)
     if not targets:
-        return []
+        return out
     counts = [len(g.q) for g in targets]
     p1 = np.concatenate([g.q for g in targets])
-    p0 = np.repeat(np.stack([q for _, q in eyes]), counts, axis=0)
+    p0 = np.repeat(np.stack([e[1] for e in eyes]), counts, axis=0)
     ignore = None
     width = max(len(r) for r in floors)
     if width:
-        table = np.full((len(floors), width), -1, dtype=np.int64)      # one row per pair, padded with -1
+        rows = np.full((len(floors), width), -1, dtype=np.int64)      # one row per pair, padded with -1
         for row, r in enumerate(floors):
-            table[row, :len(r)] = r
-        per_ray = np.repeat(table, counts, axis=0)
+            rows[row, :len(r)] = r
+        per_ray = np.repeat(rows, counts, axis=0)
 
         def ignore(flat, rid):
             return (per_ray[rid] == flat[:, None]).any(axis=1)
 
         ignore.per_ray = True    # type: ignore[attr-defined]
-    blocked = _trace(world.los_distance(), size, p0, p1, ignore)
-    out = []
+    blocked = _trace(dist, size, p0, p1, ignore)
     s = 0
-    levels = thresholds or DEFAULT_THRESHOLDS[ruleset]
-    for (e_t, _), g, n in zip(eyes, targets, counts):
+    for slot, e, g, n in zip(slots, eyes, targets, counts):
         b = blocked[s:s + n]
         s += n
         frac = int(np.count_nonzero(b)) / n if n else 0.0
-        out.append(CoverResult(frac, cover_level(frac, ruleset, levels), bool(frac < 1.0),
-                               e_t, g.samples_t, tuple(b.tolist())))
+        out[slot] = CoverResult(frac, cover_level(frac, ruleset, levels), bool(frac < 1.0),
+                                e[0], g.samples_t, tuple(b.tolist()))
     return out
 
 

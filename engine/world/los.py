@@ -52,7 +52,7 @@ def _setup(p0: np.ndarray, p1: np.ndarray, size):
     v = v - ((d < 0) & on_plane)
     # distance to the next boundary plane along the direction of travel, in (0, FP]
     n = np.where(d > 0, (v + 1) * FP - p0, p0 - v * FP)
-    per = np.stack([L // dd[:, 0], L // dd[:, 1], L // dd[:, 2]], axis=1)   # L / |D_a|, exact
+    per = L[:, None] // dd                                                  # L / |D_a|, exact
     T = np.where(nz, n * per, _INF)
     inc = np.where(nz, FP * per, 0)
     stride = np.array([1, X, X * Y], dtype=np.int64)
@@ -168,19 +168,13 @@ def trace_crossings(dist: np.ndarray, size, p0: np.ndarray, p1: np.ndarray, igno
         M[3:6] = safe.T
         M[6:9] = step.T
         M[9] = idx0
-        ray = np.repeat(np.tile(vray, 3), cnt.T.ravel())         # axis-major: all x crossings, then y, then z
+        c_flat = cnt.T.ravel()                            # axis-major: all x crossings, then y, then z
+        k = np.repeat(np.arange(3 * n), c_flat)           # (axis, ray) of each crossing, as axis * n + ray
+        ray = k % n
         G = M[:, ray]
-        axis_n = cnt.sum(axis=0)
-        t = np.empty(E, dtype=np.int64)
+        j = np.arange(E) - np.repeat(np.cumsum(c_flat) - c_flat, c_flat)     # the crossing's number on its axis
+        t = T.T.ravel()[k] + j * safe.T.ravel()[k]        # the parameter of each crossing (times L)
         idx = G[9].copy()
-        s0 = 0
-        for a in range(3):                                # the parameter of each crossing (times L)
-            e = s0 + int(axis_n[a])
-            if e > s0:
-                c = cnt[:, a]
-                j = np.arange(e - s0) - np.repeat(np.cumsum(c) - c, c)
-                t[s0:e] = G[a, s0:e] + j * G[3 + a, s0:e]
-            s0 = e
         for b in range(3):                                # crossings of axis b at or before t
             c = t - G[b]
             c //= G[3 + b]

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from engine.rules import aerial
-from engine.rules.core import Actor
+from engine.rules import aerial, riding
+from engine.rules.core import Actor, Illegal
 from engine.rules.legal import LegalActions, MoveRun
 from engine.rules.dnd5e.actions.objects import object_candidates
 from engine.rules.dnd5e.common import ABILITIES, OBJECTS, SKILL_ABILITY, dice_spec, mod  # noqa: F401
@@ -97,17 +97,46 @@ def legal_actions(rs, session, a: Actor) -> Sequence[dict]:
         obj = object_candidates(rs, session, a)             # DND-39 / DND-40
     if a.flying and not a.data.get("mounted_on"):
         out.append({"actor": a.id, "action": "end_turn", "stay_aloft": False})     # AIR-10: the player's choice
+    check = checker(rs, session, a)
     if a.data.get("feats") and not conditions.incapacitated(rs, a):
-        legal = rs.keep_legal(session, within_reach(rs, session, a, cands))
+        legal = rs.keep_legal(session, within_reach(rs, session, a, cands), check)
         # the options of an attack already found legal (power attack, luck, savage, a manoeuvre) are legal when
         # their own condition holds (checked in feats.attack_variants, as Attack.check does); the rest is checked
         rest = out + legal + feats.attack_variants(rs, session, a, legal) + \
-            rs.keep_legal(session, within_reach(rs, session, a, feats.legal_choices(rs, session, a, cands))) + \
-            rs.keep_legal(session, obj)
+            rs.keep_legal(session, within_reach(rs, session, a, feats.legal_choices(rs, session, a, cands)), check) + \
+            rs.keep_legal(session, obj, check)
     else:
         cands += obj
-        rest = out + rs.keep_legal(session, within_reach(rs, session, a, cands))
+        rest = out + rs.keep_legal(session, within_reach(rs, session, a, cands), check)
     return LegalActions([head, moves, rest] if moves is not None else [head, rest])
+
+def checker(rs, session, a: Actor):
+    """``Dnd5e.check`` for the candidates of the listing of ``a`` (the current actor): the tests that depend on the
+    actor alone (whose turn, a controlled mount's few actions, incapacitated) made once, not once a candidate; the
+    action's own check as before. A check changes nothing, so they hold for every candidate; any other actor,
+    ruleset or check goes the whole way (``rs.check``)."""
+    from engine.rules.dnd5e.ruleset import Dnd5e
+
+    def full(c):
+        return rs.check(session, c)
+
+    aid = a.id
+    if type(rs).check is not Dnd5e.check or aid == "gm" or aid != session.current or session.state.actors.get(aid) is not a:
+        return full
+    actions, gm_actions, mount_actions = rs.ACTIONS, rs.GM_ACTIONS, rs.CONTROLLED_MOUNT_ACTIONS
+    mount_only = bool(a.data["controlled_mount"] and riding.carries(a))
+    incapacitated = bool(conditions.incapacitated(rs, a))
+
+    def check(c):
+        if c["actor"] != aid:
+            return full(c)
+        name = c["action"]
+        if name in gm_actions or mount_only and name not in mount_actions or incapacitated and name != "end_turn":
+            raise Illegal(f"{a.name} cannot {name} now", "")       # Dnd5e.check's refusals (their wording aside)
+        return actions[name].check(rs, session, a, c)
+
+    return check
+
 
 def within_reach(rs, session, a: Actor, cands: list[dict]) -> list[dict]:
     """``cands`` without the attacks, shoves and grapples on a character that their check refuses for distance
