@@ -3,7 +3,6 @@ engine's, the cover volume is cover_between at every cell (the floors under both
 body at a roof's edge is not covered by its own roof), and reach and range are the rules' own tests."""
 
 import glob
-import os
 from pathlib import Path
 
 import numpy as np
@@ -177,9 +176,9 @@ def test_cover_volume_equals_cover_between_on_the_shipped_maps(path):
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(not os.environ.get("AERIE_FULL_PARITY"), reason="about two minutes: AERIE_FULL_PARITY=1")
 @pytest.mark.parametrize("path", SCENES, ids=[Path(p).stem for p in SCENES])
 def test_cover_volume_is_literally_cover_between_at_every_cell_of_the_shipped_maps(path):
+    # in every run now (about 40 s for the 29 maps here, since cover_between answers clear pairs without tracing)
     from engine.world.scene import load_scene
 
     scene = load_scene(path)
