@@ -60,6 +60,10 @@ def test_bat41_the_attack_on_leaving_total_cover_may_be_declined():
     s = session([hero(**bow, at=(2, 2, 0)), foe(at=(7, 2, 0), speed_m=12.0)], fill=[("stone", (6, 0, 0), (6, 6, 3))],
                 starts="ana")
     step(s, "ana", "pass", to="gob")
+    pv = s.preview({"actor": "gob", "action": "move", "to": [7, 8, 0]})                # the move says who shoots
+    assert pv["exposed_to"] == ["ana"] and pv["provokes"] == []
+    assert s.ruleset.move_preview_lines(pv) == ["leaves total cover: an immediate shot from ana (BAT-41)"]
+    assert s.preview({"actor": "gob", "action": "move", "to": [7, 1, 0]})["exposed_to"] == []   # still behind it
     assert legal(s, action="move", to=[7, 8, 0], declined=["ana"])                     # offered: Ana lets it go
     assert not legal(s, action="move", to=[7, 1, 0], declined=["ana"])                 # still behind the wall
     evs = step(s, "gob", "move", to=[7, 8, 0], declined=["ana"])
@@ -114,3 +118,13 @@ def test_bat15_the_gm_states_an_effect_and_a_difficulty_and_the_test_reads_for_t
     assert one(evs, "opportunity", who="ana")["effect"] == "the chandelier falls between the brigands"
     ids, kept, rule = baton_order.pass_targets(s.ruleset, s, A(s, "ana"))
     assert kept and rule == "BAT-08" and ids == ["bia"]                                 # 10 is even: kept
+
+
+def test_air08_a_baton_flyers_move_preview_says_its_minor_action_keeps_it_aloft():
+    s = session([hero(at=(9, 9, 0)), ch("har", "foes", (3, 2, 4), kind="harpy", flying=True)], starts="ana")
+    step(s, "ana", "pass", to="har")
+    pv = s.preview({"actor": "har", "action": "move", "to": [4, 2, 4]})
+    assert pv["legal"] and pv["ends_aloft"] and pv["minor_action_needed"]
+    assert s.ruleset.move_preview_lines(pv) == ["minor action needed to stay aloft (AIR-08): available"]
+    pv = s.preview({"actor": "har", "action": "move", "to": [4, 2, 0]})
+    assert not pv.get("minor_action_needed") and s.ruleset.move_preview_lines(pv) == []

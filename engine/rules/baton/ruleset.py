@@ -11,7 +11,7 @@ from typing import ClassVar, cast
 
 from engine.errors import SceneError
 from engine.rules import aerial, riding
-from engine.rules.baton import baton_order, choices, combat, health, mounts, setup, skills, slots, specs, turns
+from engine.rules.baton import baton_order, choices, combat, health, leave_cover, mounts, setup, skills, slots, specs, turns
 from engine.rules.baton.actions.attacks import (
     Attack,
     BreakFree,
@@ -405,6 +405,16 @@ class Baton(Ruleset):
                 cands += object_candidates(self, session, a)         # issue 14: objects, BAT-12 / BAT-15
         return out + self.keep_legal(session, choices.choice_variants(self, session, cands), session.check)
 
+    @staticmethod
+    def move_preview_lines(pv: dict) -> list[str]:
+        out = []
+        if pv.get("minor_action_needed"):
+            out.append("minor action needed to stay aloft (AIR-08): "
+                       + ("available" if pv.get("minor_action_available") else "ALREADY USED"))
+        if pv.get("exposed_to"):
+            out.append("leaves total cover: an immediate shot from " + ", ".join(map(str, pv["exposed_to"])) + " (BAT-41)")
+        return out
+
     def preview_legal(self, session, act: dict, plan, out: dict) -> dict:
         a = session.state.actors.get(act["actor"])
         if act["action"] == "move":
@@ -413,7 +423,9 @@ class Baton(Ruleset):
             ends_aloft = out["ends_aloft"]
             out.update({"cost_m": plan["cost"],
                         "minor_action_needed": ends_aloft, "minor_action_available": self.upkeep_available(session, body),
-                        "provokes": [e.id for e in combat.provokers(self, session, body, plan["path"])] if not plan["careful"] else []})
+                        "provokes": [e.id for e in combat.provokers(self, session, body, plan["path"])] if not plan["careful"] else [],
+                        # BAT-41: who shoots it at once as it leaves their total cover (the move's own test)
+                        "exposed_to": leave_cover.shooters(self, session, a, body, plan["path"][-1])})
         elif act["action"] == "attack" and plan.get("object"):
             out.update({k: plan[k] for k in ("target", "voxel", "weapon", "melee", "cover", "difficulty", "hp", "max_hp")})
             out["object"] = True
