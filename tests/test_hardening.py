@@ -506,3 +506,27 @@ def test_an_argument_with_a_control_character(capsys):
         main(["check", "a.toml", "\x85x"])
     err = capsys.readouterr().err
     assert e.value.code == 2 and len(err.strip().splitlines()) == 1 and "\\x85" in err, err
+
+
+def test_the_capture_tools_json_flags_say_what_is_wrong_in_one_line(tmp_path):
+    """python -m engine.app.capture (the README's stills): --actions / --compose / --answers take inline JSON or a
+    file; bad ones are one line naming the flag, exit 2 -- checked before any window opens (no display needed)."""
+    import subprocess
+    import sys
+
+    from engine.app.capture import BadArgument, json_arg
+
+    f = tmp_path / "acts.json"
+    f.write_text('[{"actor": "kite", "action": "end_turn"}]')
+    assert json_arg("--actions", str(f)) == [{"actor": "kite", "action": "end_turn"}]
+    assert json_arg("--compose", '{"action": "attack"}') == {"action": "attack"}
+    for flag, text, says in (("--actions", str(tmp_path / "none.json"), "no such file"),
+                             ("--compose", "{bad", "not JSON"), ("--answers", "[1,", "not JSON")):
+        with pytest.raises(BadArgument, match=says) as e:
+            json_arg(flag, text)
+        assert str(e.value).startswith(flag) and "\n" not in str(e.value)
+    r = subprocess.run([sys.executable, "-m", "engine.app.capture", str(tmp_path / "no.toml"), "-o", str(tmp_path / "x.png")],
+                       capture_output=True, text=True, timeout=120, env={k: v for k, v in __import__("os").environ.items()
+                                                                        if k != "DISPLAY"})
+    assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1 and "Traceback" not in r.stderr, r.stderr
+    assert "xvfb-run" in r.stderr                                       # no display: it says how to get one

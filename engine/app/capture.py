@@ -23,7 +23,37 @@ from pathlib import Path
 import numpy as np
 
 
+class BadArgument(Exception):
+    """A flag this tool cannot use: one line, exit status 2."""
+
+
+def json_arg(flag: str, text: str):
+    """``--actions`` / ``--compose`` / ``--answers``: inline JSON, or the path of a file holding it."""
+    src = text
+    if not text.lstrip().startswith(("[", "{", '"')) and not Path(text).is_file():
+        raise BadArgument(f"{flag} {text}: no such file (or give the JSON inline)")
+    if not text.lstrip().startswith(("[", "{", '"')):
+        try:
+            src = Path(text).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as e:
+            raise BadArgument(f"{flag} {text}: cannot read it ({e.__class__.__name__})") from None
+    try:
+        return json.loads(src)
+    except ValueError as e:
+        raise BadArgument(f"{flag}: not JSON (inline, or a file that exists): {e}") from None
+
+
 def main(argv=None) -> int:
+    from engine.errors import AerieError, one_line
+
+    try:
+        return _main(argv)
+    except (BadArgument, AerieError) as e:
+        print(one_line(f"capture: {e}"), file=sys.stderr)
+        return 2
+
+
+def _main(argv=None) -> int:
     p = argparse.ArgumentParser(prog="python -m engine.app.capture")
     p.add_argument("scene")
     p.add_argument("--seed", type=int)
@@ -56,6 +86,10 @@ def main(argv=None) -> int:
     p.add_argument("--picker", choices=("open", "choose"), help="Ctrl+O's picker: open it, or open it and choose "
                    "its first entry (the unsaved-work prompt when there is unsaved work)")
     a = p.parse_args(argv)
+    from engine.app.commands import has_display
+
+    if not has_display():
+        raise BadArgument("no display to open the window on: run it under xvfb-run -a (see this module's text)")
 
     import pyglet
 
@@ -64,7 +98,10 @@ def main(argv=None) -> int:
     from engine.app.window import ANIM_S, PlayWindow
     from engine.world.scene import load_scene
 
-    w, h = (int(v) for v in a.size.lower().split("x"))
+    try:
+        w, h = (int(v) for v in a.size.lower().split("x"))
+    except ValueError:
+        raise BadArgument(f"--size {a.size}: WIDTHxHEIGHT, e.g. 1280x720") from None
     scene = load_scene(a.scene)
     win = PlayWindow(scene, a.seed, (w, h), overlays_on=[o.strip() for o in a.overlay.split(",") if o.strip()])
     ctl = win.ctl
@@ -107,8 +144,10 @@ def main(argv=None) -> int:
         win.camctl.zoom(a.zoom)
     if a.orbit:
         win.camctl.orbit(a.orbit / 0.3, 0.0)
-    actions = json.loads(Path(a.actions).read_text()) if a.actions else []
-    answers = list(json.loads(a.answers)) if a.answers else []
+    actions = json_arg("--actions", a.actions) if a.actions else []
+    answers = list(json_arg("--answers", a.answers)) if a.answers else []
+    if not isinstance(actions, list) or not all(isinstance(x, dict) for x in actions):
+        raise BadArgument("--actions: a JSON list of actions (objects)")
     frames = []
     for i, act in enumerate(actions):
         last = i == len(actions) - 1
@@ -143,7 +182,11 @@ def main(argv=None) -> int:
     if a.select:
         ctl.select(a.select)
     if a.compose:
-        c = json.loads(a.compose)
+        c = json_arg("--compose", a.compose)
+        if not isinstance(c, dict) or not isinstance(c.get("action"), str):
+            raise BadArgument('--compose: a JSON action (an object with "action")')
+        if c.get("actor") in ctl.state.actors:     # composed for that character (else the selected one)
+            ctl.select(c.pop("actor"))
         ctl.choose(c.pop("action"))
         for k, v in c.items():
             kind = dict(ctl.pending.needs).get(k) if ctl.pending is not None else None
