@@ -243,6 +243,23 @@ class App:
         self.log.close()
 
 
+def same_log_as_run(app, tmp_path, scene, seed):
+    """Ctrl+S in the window, then ``aerie run`` of the same scene, seed and actions from the same folder: the two
+    event logs must be the same bytes. Returns the window's state before the save."""
+    st = app.idle()
+    app.key("ctrl+s")
+    log = tmp_path / "game.save.log.jsonl"
+    app.wait(lambda s: "saved" in s["message"][0] and log.exists(), 20, "the save")
+    time.sleep(0.3)
+    acts = tmp_path / "acts.json"
+    acts.write_text(json.dumps(st["actions"]))
+    r = subprocess.run([sys.executable, "-m", "engine", "run", str(scene), "--seed", str(seed), "--actions", str(acts),
+                        "--log", str(tmp_path / "run.log")], cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert log.read_bytes() == (tmp_path / "run.log").read_bytes()
+    return st
+
+
 def region_has(img: np.ndarray, x0, y0, x1, y1, rgb, tol=40, min_px=4) -> bool:
     h, w, _ = img.shape
     x0, x1 = max(int(x0), 0), min(int(x1), w)

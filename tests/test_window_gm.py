@@ -5,15 +5,11 @@ event log is byte for byte ``aerie run``'s on the same actions."""
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
-import time
 from pathlib import Path
 
 import pytest
 
-from test_window import SCENE, App, display  # noqa: F401  (the display fixture)
+from test_window import SCENE, App, display, same_log_as_run  # noqa: F401  (the display fixture)
 from test_window_table import gm
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -208,15 +204,6 @@ def test_twenty_actions_through_the_window_give_aerie_runs_log(display, duel, tm
         st = app.idle()
         assert len(st["actions"]) == 20
         assert sum(a["actor"] == "gm" for a in st["actions"]) == 13
-        app.key("ctrl+s")
-        log = tmp_path / "game.save.log.jsonl"
-        app.wait(lambda s: "saved" in s["message"][0] and log.exists(), 20, "the save")
-        time.sleep(0.3)
-        acts = tmp_path / "acts.json"
-        acts.write_text(json.dumps(st["actions"]))
-        r = subprocess.run([sys.executable, "-m", "engine", "run", str(duel), "--seed", "3", "--actions", str(acts),
-                            "--log", str(tmp_path / "run.log")], cwd=tmp_path, capture_output=True, text=True, timeout=300)
-        assert r.returncode == 0, r.stdout + r.stderr
-        assert log.read_bytes() == (tmp_path / "run.log").read_bytes()
+        same_log_as_run(app, tmp_path, duel, 3)
     finally:
         app.close()

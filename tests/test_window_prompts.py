@@ -13,6 +13,7 @@ import time
 import pytest
 
 from test_window import App, display, region_has  # noqa: F401  (the display fixture)
+from test_window import same_log_as_run as _same_log_as_run
 
 pytestmark = [pytest.mark.window, pytest.mark.slow]
 
@@ -69,21 +70,6 @@ at = [5, 5, 0]
 feats = ["lucky"]
 initiative = 10
 """
-
-
-def _same_log_as_run(app, tmp_path, scene, seed):
-    st = app.idle()
-    app.key("ctrl+s")
-    log = tmp_path / "game.save.log.jsonl"
-    app.wait(lambda s: "saved" in s["message"][0] and log.exists(), 20, "the save")
-    time.sleep(0.3)
-    acts = tmp_path / "acts.json"
-    acts.write_text(json.dumps(st["actions"]))
-    r = subprocess.run([sys.executable, "-m", "engine", "run", str(scene), "--seed", str(seed), "--actions", str(acts),
-                        "--log", str(tmp_path / "run.log")], cwd=tmp_path, capture_output=True, text=True, timeout=300)
-    assert r.returncode == 0, r.stdout + r.stderr
-    assert log.read_bytes() == (tmp_path / "run.log").read_bytes()
-    return st
 
 
 def _attack(app):
