@@ -6,12 +6,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from engine.rules import aerial, riding
-from engine.rules.core import Actor, Illegal
+from engine.rules import aerial
+from engine.rules.core import Actor
 from engine.rules.legal import LegalActions, MoveRun
 from engine.rules.dnd5e.actions.objects import object_candidates
 from engine.rules.dnd5e.common import ABILITIES, OBJECTS, SKILL_ABILITY, dice_spec, mod  # noqa: F401
-from engine.rules.dnd5e import attacks, conditions, feats
+from engine.rules.dnd5e import attacks, conditions, feats, turns
 from engine.rules.dnd5e.data import (
     SIZES,
     SPELLS,
@@ -111,10 +111,10 @@ def legal_actions(rs, session, a: Actor) -> Sequence[dict]:
     return LegalActions([head, moves, rest] if moves is not None else [head, rest])
 
 def checker(rs, session, a: Actor):
-    """``Dnd5e.check`` for the candidates of the listing of ``a`` (the current actor): the tests that depend on the
-    actor alone (whose turn, a controlled mount's few actions, incapacitated) made once, not once a candidate; the
+    """``Dnd5e.check`` for the candidates of the listing of ``a`` (the current actor): whose turn it is checked once
+    and the refusals of the actor alone (``turns.actor_refusal``) once an action name, not once a candidate; the
     action's own check as before. A check changes nothing, so they hold for every candidate; any other actor,
-    ruleset or check goes the whole way (``rs.check``)."""
+    ruleset, GM tool or check goes the whole way (``rs.check``)."""
     from engine.rules.dnd5e.ruleset import Dnd5e
 
     def full(c):
@@ -123,16 +123,17 @@ def checker(rs, session, a: Actor):
     aid = a.id
     if type(rs).check is not Dnd5e.check or aid == "gm" or aid != session.current or session.state.actors.get(aid) is not a:
         return full
-    actions, gm_actions, mount_actions = rs.ACTIONS, rs.GM_ACTIONS, rs.CONTROLLED_MOUNT_ACTIONS
-    mount_only = bool(a.data["controlled_mount"] and riding.carries(a))
-    incapacitated = bool(conditions.incapacitated(rs, a))
+    actions, gm_actions = rs.ACTIONS, rs.GM_ACTIONS
+    refusals: dict = {}
 
     def check(c):
-        if c["actor"] != aid:
-            return full(c)
         name = c["action"]
-        if name in gm_actions or mount_only and name not in mount_actions or incapacitated and name != "end_turn":
-            raise Illegal(f"{a.name} cannot {name} now", "")       # Dnd5e.check's refusals (their wording aside)
+        if c["actor"] != aid or name in gm_actions:
+            return full(c)
+        if name not in refusals:
+            refusals[name] = turns.actor_refusal(rs, a, name)
+        if refusals[name] is not None:
+            raise refusals[name]
         return actions[name].check(rs, session, a, c)
 
     return check

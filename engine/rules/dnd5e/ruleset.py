@@ -41,7 +41,6 @@ from engine.rules.dnd5e import attacks, damage
 from engine.rules.dnd5e.common import ABILITIES, OBJECTS, SKILL_ABILITY, dice_spec, mod  # noqa: F401
 from engine.rules.dnd5e import feats, gear
 from engine.rules.dnd5e.data import (
-    CONDITION_RULE,
     CONDITIONS,
     SPELLS,
 )
@@ -261,11 +260,9 @@ class Dnd5e(Ruleset):
         cur = cast(str, session.current)
         if aid != cur:
             raise Illegal(f"it is {session.state.actors[cur].name}'s turn, not {a.name}'s", "DND-10", "actor")
-        if a.data["controlled_mount"] and riding.carries(a) and name not in self.CONTROLLED_MOUNT_ACTIONS:
-            raise Illegal(f"{a.name} is a controlled mount: it may only move, Dash, Disengage or Dodge", "DND-36", "action")
-        if name != "end_turn" and conditions.incapacitated(self, a):
-            c = cast(str, conditions.tagged(self, a, "incapacitated")) if not a.dead else "dead"
-            raise Illegal(f"{a.name} is {c} and can take no actions", CONDITION_RULE.get(c, "DND-43"), "action")
+        refused = turns.actor_refusal(self, a, name)
+        if refused is not None:
+            raise refused
         return self.ACTIONS[name].check(self, session, a, act)
 
     def apply(self, session: Session, act: dict, plan) -> None:

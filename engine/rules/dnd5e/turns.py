@@ -15,14 +15,27 @@ from __future__ import annotations
 from typing import cast
 
 from engine.rules.dnd5e import conditions, damage
-from engine.rules import aerial
+from engine.rules import aerial, riding
 from engine.rules.dnd5e.data import CONDITION_RULE, GROUNDING_TEXT
-from engine.rules.core import Actor, Session
+from engine.rules.core import Actor, Illegal, Session
 from engine.rules.hooks import Hook
 
 TURN_START = Hook("turn_start", "fn(rs, session, actor) when its turn starts")
 TURN_END = Hook("turn_end", "fn(rs, session, actor) when its turn ends")
 FALL_TRIGGERS = Hook("fall_triggers", "fn(rs, session, actor) -> (reason, rule) or None: why a flyer falls")
+
+
+# -- what the actor alone refuses ------------------------------------------------------------------------------
+def actor_refusal(rs, a: Actor, name: str) -> Illegal | None:
+    """Why ``a``, on its turn, may take no ``name`` action whatever its parameters (``Dnd5e.check``'s tests of the
+    actor alone, which the legal-action listing makes once an action name): a controlled mount's few actions
+    (DND-36), incapacitated (no action but ending the turn). None: nothing about the actor refuses it."""
+    if a.data["controlled_mount"] and riding.carries(a) and name not in rs.CONTROLLED_MOUNT_ACTIONS:
+        return Illegal(f"{a.name} is a controlled mount: it may only move, Dash, Disengage or Dodge", "DND-36", "action")
+    if name != "end_turn" and conditions.incapacitated(rs, a):
+        c = cast(str, conditions.tagged(rs, a, "incapacitated")) if not a.dead else "dead"
+        return Illegal(f"{a.name} is {c} and can take no actions", CONDITION_RULE.get(c, "DND-43"), "action")
+    return None
 
 
 # -- the turn starts ---------------------------------------------------------------------------------------------
