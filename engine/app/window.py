@@ -1242,11 +1242,9 @@ class PlayWindow(pyglet.window.Window):
             return w
         key = (id(w), w.revision)
         if getattr(self, "_maps_world_key", None) != key:
-            from engine.world.grid import World
+            from engine.render.rules_bridge import display_world
 
-            c = World(w.voxels.copy(), w.materials, w.cell_m, w.revision)
-            c.ground_image = w.ground_image
-            self._maps_world_key, self._maps_world = key, c
+            self._maps_world_key, self._maps_world = key, display_world(w)
         return self._maps_world
 
     def _volume_job(self, k, enemies, side, at, world=None):
