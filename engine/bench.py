@@ -8,15 +8,7 @@ import time
 
 import numpy as np
 
-
-def _air_points(rng, blocking, n):
-    Z, Y, X = blocking.shape
-    out = np.empty((0, 3))
-    while len(out) < n:
-        p = rng.random((n, 3)) * [X, Y, Z]
-        i = p.astype(int)
-        out = np.concatenate([out, p[~blocking[i[:, 2], i[:, 1], i[:, 0]]]])
-    return out[:n]
+from engine.world.mapgen import air_points as _air_points
 
 
 def bench_los(args) -> int:
@@ -86,7 +78,7 @@ def bench_los(args) -> int:
     times = []
     for _ in range(50 if args.quick else 500):
         t0 = time.perf_counter()
-        cover_between(world, a, b, "dnd5e")
+        cover_between(world, a, b)
         times.append(time.perf_counter() - t0)
     print(f"cover query (36 sight lines, eye to body samples): median {statistics.median(times) * 1000:.3f} ms, "
           f"p95 {sorted(times)[int(len(times) * 0.95)] * 1000:.3f} ms over {len(times)} queries")

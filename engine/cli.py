@@ -212,7 +212,7 @@ def _shipped_scenes() -> list[str]:
 
 
 def cmd_check(args) -> int:
-    from engine.world.scene import load_scene
+    from engine.scene import load_scene
 
     scene = load_scene(args.scene)
     X, Y, Z = scene.world.size
@@ -222,8 +222,8 @@ def cmd_check(args) -> int:
 
 
 def cmd_query(args) -> int:
-    from engine.world.query import query, explain
-    from engine.world.scene import load_scene
+    from engine.scene.query import query, explain
+    from engine.scene import load_scene
 
     scene = load_scene(args.scene)
     result = query(scene, args.frm, args.to)
@@ -245,7 +245,7 @@ def _delegate(module: str, func: str):
 COMMANDS = {
     "check": cmd_check,
     "query": cmd_query,
-    "run": _delegate("engine.rules.runner", "cmd_run"),
+    "run": _delegate("engine.scene.run", "cmd_run"),
     "render": _delegate("engine.render.commands", "cmd_render"),
     "flythrough": _delegate("engine.render.commands", "cmd_flythrough"),
     "replay": _delegate("engine.render.commands", "cmd_replay"),
@@ -260,7 +260,7 @@ COMMANDS = {
 
 BENCHES = {      # `aerie bench WHAT`: each bench is imported only when it runs (the window's needs pyglet)
     "los": _delegate("engine.bench", "bench_los"),
-    "rules": _delegate("engine.rules.bench", "bench_rules"),
+    "rules": _delegate("engine.scene.bench", "bench_rules"),
     "render": _delegate("engine.render.bench", "bench_render"),
     "window": _delegate("engine.app.bench", "bench_window"),
     "cover": _delegate("engine.render.bench_cover", "bench_cover"),

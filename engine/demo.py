@@ -8,11 +8,12 @@ import importlib.util
 import os
 from pathlib import Path
 
+from engine.rules.registry import cover_levels
 from engine.world.cover import cover_between
 from engine.extras import missing_message
 from engine.resources import resource_dir
 from engine.world.geometry import Body, distance_m
-from engine.world.scene import load_scene
+from engine.scene import load_scene
 
 SHOWCASE = resource_dir("scenes") / "showcase.toml"
 
@@ -27,7 +28,7 @@ def los_report(scene) -> str:
             if a.side == t.side:
                 continue
             ba, bt = Body.of(a), Body.of(t)
-            r = cover_between(scene.world, ba, bt, scene.ruleset)
+            r = cover_between(scene.world, ba, bt, cover_levels(scene.ruleset))
             d = distance_m(ba, bt, scene.world.cell_m)
             seen = "sees" if r.visible else "----"
             lines.append(f"  {a.id:>{w}} (layer {ba.layer:2d}) {seen} {t.id:<{w}} (layer {bt.layer:2d})  "

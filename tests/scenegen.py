@@ -265,7 +265,7 @@ OBJECT_MATERIALS = ["wood", "rope", "glass", "stone", "plaster"]
 def random_scene_with_objects(rng: random.Random, ruleset: str) -> str:
     """A random scene plus 2-5 destructible ``[[objects]]`` with few HP: some right under a character's feet (so
     that breaking them drops it), others anywhere clear of bodies; now and then a lock."""
-    from engine.world.scene import parse_scene
+    from engine.scene import parse_scene
 
     text = random_scene(rng, ruleset)
     sc = parse_scene(text, "<gen>")

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from engine.rules.runner import play
-from engine.world.scene import load_scene
+from engine.scene import load_scene
 
 pytestmark = pytest.mark.unit
 

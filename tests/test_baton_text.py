@@ -13,7 +13,7 @@ from engine.app.controller import preview_lines
 from engine.app.logtext import log_entries
 from engine.rules.core import Illegal, Session
 from engine.rules.runner import describe, play
-from engine.world.scene import load_scene, parse_scene
+from engine.scene import load_scene, parse_scene
 from tests.scenegen import baton_scene_text
 
 ROOT = Path(__file__).resolve().parents[1]

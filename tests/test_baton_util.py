@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from engine.rules.core import Illegal, Session
-from engine.world.scene import parse_scene
+from engine.scene import parse_scene
 
 pytestmark = pytest.mark.unit
 

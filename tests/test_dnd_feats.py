@@ -426,8 +426,8 @@ def test_dnd_f_recorded_feats(feat, ability, value):
 # aerie query says which feat changes a number ------------------------------------------------------------------------
 def test_dnd_f30_aerie_query_names_the_feat(capsys):
     from engine.cli import main
-    from engine.world.query import query
-    from engine.world.scene import load_scene
+    from engine.scene.query import query
+    from engine.scene import load_scene
     scene = load_scene("scenes/feat_sharpshooter_low_wall.toml")
     r = query(scene, "vesna", "brann")
     assert r["cover"] == "half" and r["features"][0]["rule"] == "DND-F30"

@@ -25,7 +25,7 @@ from hypothesis import strategies as st
 
 from engine.errors import AerieError
 from engine.rules.core import Session, dumps
-from engine.world.scene import parse_scene
+from engine.scene import parse_scene
 from engine.world.vox import read_vox, vox_bytes
 
 pytestmark = pytest.mark.unit

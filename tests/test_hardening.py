@@ -17,7 +17,7 @@ import pytest
 from engine.cli import main
 from engine.errors import AerieError
 from engine.rules.core import Session
-from engine.world.scene import parse_scene
+from engine.scene import parse_scene
 
 pytestmark = pytest.mark.unit
 ROOT = Path(__file__).resolve().parents[1]
@@ -285,7 +285,7 @@ def test_a_save_is_a_snapshot():
 # ----------------------------------------------------------------------------------------------------- saves/logs
 def _played(tmp_path, text=None):
     p = write(tmp_path, text or scene(), "fight.toml")
-    from engine.world.scene import load_scene
+    from engine.scene import load_scene
 
     s = Session(load_scene(p))
     s.step({"actor": "a", "action": "attack", "target": "b", "rolls": {"attack": 18, "damage": [3]}})
@@ -437,7 +437,7 @@ def test_an_illegal_step_exits_2_with_one_line_and_a_failed_expectation_exits_1(
 
 
 def _first_id(scene):
-    from engine.world.scene import load_scene
+    from engine.scene import load_scene
 
     return load_scene(scene).characters[0].id
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from engine.world.scene import load_scene
+from engine.scene import load_scene
 
 pytestmark = pytest.mark.unit
 ROOT = Path(__file__).resolve().parents[1]

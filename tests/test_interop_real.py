@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.world.scene import load_scene
+from engine.scene import load_scene
 
 pytestmark = pytest.mark.unit
 DATA = Path(__file__).resolve().parent / "data" / "interop"

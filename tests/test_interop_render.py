@@ -20,7 +20,7 @@ def egl():
 
 def test_the_floor_shows_the_map_and_the_walls_stand_on_it(egl, aerie, tmp_path):
     from engine.render.camera import scene_camera
-    from engine.world.scene import load_scene
+    from engine.scene import load_scene
     from test_interop import uvtt, write
 
     src = write(tmp_path, "room.dd2vtt", uvtt())

@@ -105,7 +105,7 @@ while True:
     elif kind == "save":
         from engine.app.controller import Controller
         from engine.rules.core import Session
-        from engine.world.scene import load_scene
+        from engine.scene import load_scene
         from engine.rules.runner import play
         s, _ = play(load_scene(scene))
         c = Controller(s.scene)
@@ -145,7 +145,7 @@ def _complete_versions(kind, out, a, b, tmp_path):
         else:
             args = ["replay", scene, "-o", ref, "--fps", "4", "--size", "96x64"]
         if args is None:
-            code = ("import sys; from engine.app.controller import Controller; from engine.world.scene import load_scene;"
+            code = ("import sys; from engine.app.controller import Controller; from engine.scene import load_scene;"
                     "from engine.rules.runner import play; s,_=play(load_scene(sys.argv[1])); c=Controller(s.scene);"
                     "c.session=s; c.save(sys.argv[2])")
             subprocess.run([sys.executable, "-c", code, str(scene), str(ref)], cwd=ROOT, check=True, capture_output=True)

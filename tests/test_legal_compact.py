@@ -9,7 +9,9 @@ import tracemalloc
 import numpy as np
 import pytest
 
-from engine.rules import aerial, bench, pathing
+from engine.rules.registry import cover_levels
+from engine.rules import aerial, pathing
+from engine.scene import bench
 from engine.rules.core import Session
 from engine.rules.legal import LegalActions, MoveRun
 from engine.world.cover import cover_between, cover_many
@@ -78,7 +80,7 @@ def test_cover_many_is_cover_between_pair_by_pair():
             a, b = (bb.moved(rng.randint(0, X - 3), rng.randint(0, Y - 3), rng.randint(0, Z - 3)) for bb in rng.sample(bodies, 2))
             eye = (rng.randint(0, X - 1) + 0.5, rng.randint(0, Y - 1) + 0.5, rng.randint(0, Z - 1) + 0.5) if rng.random() < 0.3 else None
             trips.append((a, b, eye))
-        assert cover_many(w, trips, "dnd5e") == [cover_between(w, a, b, "dnd5e", eye=e) for a, b, e in trips]
+        assert cover_many(w, trips, cover_levels("dnd5e")) == [cover_between(w, a, b, cover_levels("dnd5e"), eye=e) for a, b, e in trips]
 
 
 def test_line_scan_reach_equals_the_step_by_step_search(monkeypatch):

@@ -212,7 +212,7 @@ SHIPPED = sorted((ROOT / "scenes").glob("*.toml"))
 def test_grid_kernel_volumes_on_the_shipped_maps_match_the_cpu(ctx):
     """(The CPU volume equals cover_between at every cell of these maps: tests/test_volumes.py.)"""
     from engine.render.los_grid import GridTracer
-    from engine.world.scene import load_scene
+    from engine.scene import load_scene
     from engine.world.volumes import cover_counts_cpu
 
     for path in SHIPPED:
@@ -227,7 +227,7 @@ def test_grid_kernel_volumes_on_the_shipped_maps_match_the_cpu(ctx):
 
 def test_open_backend_falls_back_to_the_cpu_with_the_same_answers(ctx):
     from engine.render.los_grid import CpuBackend, open_backend
-    from engine.world.scene import load_scene
+    from engine.scene import load_scene
 
     scene = load_scene(ROOT / "scenes" / "air_rooftop.toml")
     att = Body.of(scene.characters[0])

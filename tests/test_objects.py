@@ -9,12 +9,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from engine.rules.registry import cover_levels
 from engine.errors import SceneError
 from engine.rules.core import Illegal, Session, dumps
 from engine.world.cover import cover_between
 from engine.world.grid import World
 from engine.world.materials import BUILTIN_MATERIALS
-from engine.world.scene import load_scene, parse_scene
+from engine.scene import load_scene, parse_scene
 from test_rules_helpers import find, step
 
 pytestmark = pytest.mark.unit
@@ -138,17 +139,17 @@ def test_dnd40_immune_resistant_vulnerable_threshold():
 def test_dnd40_destroyed_at_0_hp_changes_the_world_and_cover_for_everyone():
     s = Session(scene(extra=WALL), 1)
     a, b = s.state.actors["a"], s.state.actors["b"]
-    before = cover_between(s.world, a.body(), b.body(), "dnd5e")
+    before = cover_between(s.world, a.body(), b.body(), cover_levels("dnd5e"))
     assert before.level == "half"
     evs = step(s, "a", "attack", target="wall", rolls={"attack": 15, "damage": 5})   # (5 + 3) x 2 piercing = 16
     d = find(evs, "object_destroyed", target="wall")
     assert d and d["rule"] == "DND-40" and d["voxels"] == [[[3, 6, 0], [7, 6, 0]]]
     assert not s.world.voxels[0, 6, 3:8].any()
     assert s.scene.world.voxels[0, 6, 3:8].all()                    # the scene's own map is left as loaded
-    after = cover_between(s.world, a.body(), b.body(), "dnd5e")
+    after = cover_between(s.world, a.body(), b.body(), cover_levels("dnd5e"))
     assert after.level == "none" and sum(after.blocked) == 0
     fresh = World(s.world.voxels.copy(), s.world.materials, s.world.cell_m)
-    assert cover_between(fresh, a.body(), b.body(), "dnd5e").blocked == after.blocked
+    assert cover_between(fresh, a.body(), b.body(), cover_levels("dnd5e")).blocked == after.blocked
     st = s.state.to_dict()
     assert st["objects"]["wall"]["destroyed"] and st["objects"]["wall"]["hp"] == 0
     with pytest.raises(Illegal) as e:

@@ -12,7 +12,7 @@ import pytest
 from engine.rules import registry
 from engine.rules.core import Illegal, Session
 from engine.rules.runner import describe, play
-from engine.world.scene import parse_scene
+from engine.scene import parse_scene
 
 SCENE = """
 name = "pawn yard"

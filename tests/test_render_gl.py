@@ -88,7 +88,7 @@ def gl():
 
 @pytest.fixture(scope="module")
 def yard():
-    from engine.world.scene import parse_scene
+    from engine.scene import parse_scene
 
     return parse_scene(YARD, "test.toml")
 
@@ -275,7 +275,7 @@ def test_the_drop_line_ends_on_the_surface_below(gl, yard):
 def test_world_change_remeshes_only_touched_chunks(gl, yard, lighting):
     from engine.render.camera import default_camera
     from engine.render.renderer import Renderer
-    from engine.world.scene import parse_scene
+    from engine.scene import parse_scene
 
     scene = parse_scene(YARD, "test.toml")
     gl.resize(SIZE)

@@ -144,7 +144,7 @@ def test_greedy_is_at_most_15_percent_of_culled_on_every_shipped_scene():
     from pathlib import Path
 
     from engine.errors import AerieError
-    from engine.world.scene import load_scene
+    from engine.scene import load_scene
 
     scenes = sorted((Path(__file__).resolve().parents[1] / "scenes").glob("*.toml"))
     checked = 0

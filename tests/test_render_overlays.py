@@ -6,12 +6,13 @@ from __future__ import annotations
 
 import pytest
 
+from engine.rules.registry import cover_levels
 from engine.errors import AerieError
 from engine.render import overlays as ov
 from engine.render.state import CharView, RenderState
 from engine.world.cover import cover_between
 from engine.world.geometry import engaged
-from engine.world.scene import parse_scene
+from engine.scene import parse_scene
 
 pytestmark = pytest.mark.unit
 
@@ -64,7 +65,7 @@ def scene():
 def test_sightlines_are_cover_between(scene):
     st = RenderState.from_scene(scene)
     a, b = st.get("archer"), st.get("harpy")
-    res = cover_between(scene.world, a.body, b.body, scene.ruleset)
+    res = cover_between(scene.world, a.body, b.body, cover_levels(scene.ruleset))
     pr = ov.build_overlays(scene, st, ["sightlines:archer:harpy"])
     assert len(pr.xray) == len(res.samples) == 36
     for (p0, p1, col), s, blocked in zip(pr.xray, res.samples, res.blocked):

@@ -11,7 +11,7 @@ import pytest
 
 from engine.cli import main
 from engine.rules.core import BadAction, Illegal, Session, dumps
-from engine.world.scene import load_scene
+from engine.scene import load_scene
 from test_rules_helpers import find, make, step
 
 pytestmark = pytest.mark.unit

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from engine.rules.core import BadAction, Illegal, Session, dumps
-from engine.world.scene import load_scene
+from engine.scene import load_scene
 
 pytestmark = pytest.mark.unit
 

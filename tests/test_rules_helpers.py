@@ -7,7 +7,7 @@ import json
 import pytest
 
 from engine.rules.core import Session
-from engine.world.scene import parse_scene
+from engine.scene import parse_scene
 
 pytestmark = pytest.mark.unit
 

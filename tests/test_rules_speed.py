@@ -7,6 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from engine.rules.registry import cover_levels
 from engine.world import los
 
 
@@ -86,7 +87,7 @@ def _cover_reference(world, a, t, eye=None):
     ignore = (lambda flat: (flat[:, None] == table).any(axis=1)) if idx else None
     blocked = los.trace_fixed(world.los_distance(), size, p0, p1, ignore=ignore)
     frac = float(blocked.mean())
-    return CoverResult(frac, cover_level(frac, "dnd5e"), bool(frac < 1.0), tuple(float(v) for v in e),
+    return CoverResult(frac, cover_level(frac, cover_levels("dnd5e")), bool(frac < 1.0), tuple(float(v) for v in e),
                        tuple(tuple(float(v) for v in s) for s in samples), tuple(bool(b) for b in blocked))
 
 
@@ -109,9 +110,9 @@ def test_cover_between_and_cover_many_equal_the_reference():
         t = Body(int(rng.integers(0, X - 1)), int(rng.integers(0, Y - 1)), int(rng.integers(0, Z - 2)))
         eye = None if rng.random() < 0.7 else (t.x + 0.5, t.y + 0.5, t.layer + 0.5)
         pairs.append((a, t, eye))
-        assert cover_between(world, a, t, "dnd5e", eye=eye) == _cover_reference(world, a, t, eye)
-    assert cover_many(world, pairs, "dnd5e") == [_cover_reference(world, a, t, e) for a, t, e in pairs]
-    assert any(r.blocked_fraction not in (0.0, 1.0) for r in cover_many(world, pairs, "dnd5e"))
+        assert cover_between(world, a, t, cover_levels("dnd5e"), eye=eye) == _cover_reference(world, a, t, eye)
+    assert cover_many(world, pairs, cover_levels("dnd5e")) == [_cover_reference(world, a, t, e) for a, t, e in pairs]
+    assert any(r.blocked_fraction not in (0.0, 1.0) for r in cover_many(world, pairs, cover_levels("dnd5e")))
 
 
 @pytest.mark.parametrize("max_iter", [1, 2, 3, 500])
@@ -161,7 +162,7 @@ def test_warm_caches_list_what_a_cold_listing_lists(feats):
     (reach maps shared across allies' moves, covers, body geometry) equals the listing from scratch."""
     import random
 
-    from engine.rules import bench
+    from engine.scene import bench
     from engine.rules.core import Session
 
     s = Session(bench.skirmish_scene(feats), 3)
@@ -178,7 +179,7 @@ def test_an_edit_of_the_world_drops_the_reach_maps_and_the_covers():
     """A GM's (or a broken object's) edit of the voxels: the next listing and cover see the new world."""
     import random
 
-    from engine.rules import bench
+    from engine.scene import bench
     from engine.rules.core import Session
     from engine.rules.dnd5e import attacks
     from engine.world.cover import cover_between
@@ -203,12 +204,13 @@ def test_an_edit_of_the_world_drops_the_reach_maps_and_the_covers():
     assert after != before
     for o in others:
         got = attacks.cover(s.ruleset, s, a, o)
-        assert got == cover_between(s.world, a.body(), o.body(), "dnd5e", s.options.get("cover_thresholds"))
+        assert got == cover_between(s.world, a.body(), o.body(), cover_levels("dnd5e"), s.options.get("cover_thresholds"))
     assert any(attacks.cover(s.ruleset, s, a, o) != covers[o.id] for o in others)
 
 
 def test_a_reach_search_is_shared_only_when_the_hostiles_in_its_box_stand_still():
-    from engine.rules import aerial, bench
+    from engine.rules import aerial
+    from engine.scene import bench
     from engine.rules.core import Session
 
     s = Session(bench.skirmish_scene(), 1)
@@ -273,7 +275,7 @@ def test_the_clear_box_shortcut_answers_as_the_traversal_does():
             if cover._clear(table, dist, size, e_box, gt, floor):
                 fired += 1
                 assert not traced.any()
-        assert cover.cover_many(world, pairs, "dnd5e") == [_cover_reference(world, a, t, e) for a, t, e in pairs]
+        assert cover.cover_many(world, pairs, cover_levels("dnd5e")) == [_cover_reference(world, a, t, e) for a, t, e in pairs]
     assert fired > 50
 
 
@@ -288,16 +290,16 @@ def test_the_blocking_table_follows_every_edit_of_the_world():
 
     world = World.empty((12, 6, 4), (AIR, BUILTIN_MATERIALS["stone"]))
     a, t = Body(1, 2, 0), Body(10, 2, 0)
-    assert cover.cover_between(world, a, t, "dnd5e").blocked_fraction == 0.0
+    assert cover.cover_between(world, a, t, cover_levels("dnd5e")).blocked_fraction == 0.0
     world.set_voxels((5, 0, 0), (5, 5, 3), 1)
-    assert cover.cover_between(world, a, t, "dnd5e").blocked_fraction == 1.0
-    assert cover.cover_many(world, [(a, t), (t, a)], "dnd5e")[1].blocked_fraction == 1.0
+    assert cover.cover_between(world, a, t, cover_levels("dnd5e")).blocked_fraction == 1.0
+    assert cover.cover_many(world, [(a, t), (t, a)], cover_levels("dnd5e"))[1].blocked_fraction == 1.0
     world.set_voxels((5, 0, 0), (5, 5, 3), 0)
-    assert cover.cover_many(world, [(a, t), (t, a)], "dnd5e")[0].blocked_fraction == 0.0
+    assert cover.cover_many(world, [(a, t), (t, a)], cover_levels("dnd5e"))[0].blocked_fraction == 0.0
     world.voxels[:, :, 6] = 1                          # as objects do: new voxels, the cached field dropped
     world._luts.pop("_los_flat", None)
-    assert cover.cover_between(world, a, t, "dnd5e") == _cover_reference(world, a, t, None)
-    assert cover.cover_between(world, a, t, "dnd5e").blocked_fraction == 1.0
+    assert cover.cover_between(world, a, t, cover_levels("dnd5e")) == _cover_reference(world, a, t, None)
+    assert cover.cover_between(world, a, t, cover_levels("dnd5e")).blocked_fraction == 1.0
 
 
 @pytest.mark.parametrize("feats", [False, True])
@@ -307,7 +309,7 @@ def test_the_listing_checker_keeps_what_the_full_check_keeps(feats, monkeypatch)
     along the way, lists the same with either."""
     import random
 
-    from engine.rules import bench
+    from engine.scene import bench
     from engine.rules.core import Session
     from engine.rules.dnd5e import listing
 
@@ -336,7 +338,7 @@ def test_the_listing_checker_keeps_what_the_full_check_keeps(feats, monkeypatch)
 def test_the_listing_checker_of_a_controlled_mount_lists_its_few_actions():
     from engine.rules.core import Session
     from engine.rules.dnd5e import listing
-    from engine.world.scene import parse_scene
+    from engine.scene import parse_scene
 
     scene = parse_scene("""
 name = "mount"
@@ -388,7 +390,7 @@ def test_a_failed_step_restores_the_dice_kept_at_their_first_draw(draws, monkeyp
     as it was; the game then goes on exactly as a twin that never tried that step."""
     import random
 
-    from engine.rules import bench
+    from engine.scene import bench
     from engine.rules.core import Session
 
     s, twin = Session(bench.skirmish_scene(), 2), Session(bench.skirmish_scene(), 2)

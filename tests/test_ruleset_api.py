@@ -11,10 +11,11 @@ import random
 import numpy as np
 import pytest
 
+from engine.rules.registry import cover_levels
 from engine.rules import aerial, registry
-from engine.rules.bench import random_action
+from engine.scene.bench import random_action
 from engine.rules.core import Illegal, Session, dumps
-from engine.world.scene import parse_scene
+from engine.scene import parse_scene
 from scenegen import random_scene, random_scene_with_objects, refused_unchanged
 
 pytestmark = pytest.mark.unit
@@ -73,8 +74,8 @@ def world_invariants(s: Session) -> list[str]:
         for b in actors:
             if a is b:
                 continue
-            want = cover_between(fresh, a.body(), b.body(), s.scene.ruleset)
-            got = own(s, a, b) if own is not None else cover_between(s.world, a.body(), b.body(), s.scene.ruleset)
+            want = cover_between(fresh, a.body(), b.body(), cover_levels(s.scene.ruleset))
+            got = own(s, a, b) if own is not None else cover_between(s.world, a.body(), b.body(), cover_levels(s.scene.ruleset))
             if (got.blocked, got.level, got.visible) != (want.blocked, want.level, want.visible):
                 bad.append(f"cover {a.id} -> {b.id} after a break: {got.level} {sum(got.blocked)}/36, a fresh map "
                            f"gives {want.level} {sum(want.blocked)}/36")

@@ -129,7 +129,7 @@ def test_vox_larger_than_the_map(aerie, tmp_path):
 
 
 def test_vox_map_loads_with_colour_mapping(tmp_path):
-    from engine.world.scene import load_scene
+    from engine.scene import load_scene
 
     vox = np.zeros((3, 12, 20), dtype=np.uint8)    # [z, y, x]
     vox[0:2, :, 4] = 7                              # a 2 m wall of colour 7

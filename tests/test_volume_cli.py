@@ -10,7 +10,7 @@ import pytest
 from engine.cli import main
 from engine.world.cover import cover_between
 from engine.world.geometry import Body
-from engine.world.scene import load_scene
+from engine.scene import load_scene
 
 pytestmark = pytest.mark.unit
 ROOT = Path(__file__).resolve().parents[1]

@@ -161,7 +161,7 @@ SCENES = sorted(glob.glob(str(ROOT / "scenes" / "*.toml")))
 
 @pytest.mark.parametrize("path", SCENES, ids=[Path(p).stem for p in SCENES])
 def test_cover_volume_equals_cover_between_on_the_shipped_maps(path):
-    from engine.world.scene import load_scene
+    from engine.scene import load_scene
 
     scene = load_scene(path)
     ch = max(scene.characters, key=lambda c: c.at[2])          # the highest: lines over roofs and edges
@@ -179,7 +179,7 @@ def test_cover_volume_equals_cover_between_on_the_shipped_maps(path):
 @pytest.mark.parametrize("path", SCENES, ids=[Path(p).stem for p in SCENES])
 def test_cover_volume_is_literally_cover_between_at_every_cell_of_the_shipped_maps(path):
     # in every run now (about 40 s for the 29 maps here, since cover_between answers clear pairs without tracing)
-    from engine.world.scene import load_scene
+    from engine.scene import load_scene
 
     scene = load_scene(path)
     for ch in scene.characters[:2]:
@@ -236,7 +236,7 @@ def test_threat_counts_are_the_fewest_blocked_lines_over_places_that_may_attack(
 
 def test_attack_reach_reads_the_rulesets_weapons():
     from engine.rules.core import Session
-    from engine.world.scene import load_scene
+    from engine.scene import load_scene
 
     s = Session(load_scene(ROOT / "scenes" / "showcase.toml"))
     rs = s.ruleset

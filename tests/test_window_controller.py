@@ -12,6 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from engine.rules.registry import cover_levels
 from engine.app.camera_control import CLEARANCE, CameraControl
 from engine.app.controller import Controller, event_line, preview_lines
 from engine.app.maps import cover_prims, rectangles
@@ -19,7 +20,7 @@ from engine.app.picking import Picker, ray
 from engine.render.camera import Camera
 from engine.rules.core import Session, dumps
 from engine.world.cover import cover_map
-from engine.world.scene import load_scene
+from engine.scene import load_scene
 
 from test_window import SCENE
 
@@ -210,7 +211,7 @@ def test_cover_map_overlay_uses_the_rules_cover(scene):
     ctl = Controller(scene, 3)
     kite = ctl.actor("kite").body()
     pr, counts = cover_prims(scene, kite, 0)
-    frac = cover_map(scene.world, kite, 0, "dnd5e")
+    frac = cover_map(scene.world, kite, 0, cover_levels("dnd5e"))
     assert sum(counts.values()) == int((~np.isnan(frac)).sum())
     assert counts["half"] > 0 and counts["none"] > 0      # behind the low wall vs in the open
 
@@ -227,7 +228,7 @@ def test_cover_map_overlay_reads_the_sessions_voxels_after_a_wall_is_gone(scene)
     w.set_voxels((2, 8, 0), (13, 8, 0), 0)                  # the low wall, as a GM's break would leave it
     _pr, stale = cover_prims(scene, kite, 0)                 # the scene's voxels: still the wall
     _pr, after = cover_prims(scene, kite, 0, world=w)
-    frac = cover_map(w, kite, 0, "dnd5e")
+    frac = cover_map(w, kite, 0, cover_levels("dnd5e"))
     assert stale == before and before["half"] > 0
     assert sum(after.values()) == int((~np.isnan(frac)).sum())
     assert after.get("half", 0) < before["half"], (before, after)

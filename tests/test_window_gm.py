@@ -26,7 +26,7 @@ def duel(tmp_path):
 def test_gm_edits_drag_ruler_bars_greyed_and_picker(display, duel, tmp_path):
     from engine.rules.core import Session
     from engine.world.geometry import distance_m
-    from engine.world.scene import load_scene
+    from engine.scene import load_scene
 
     (tmp_path / "other.toml").write_text(SCENE.replace('name = "Wall duel"', 'name = "Second duel"'))
     app = App(display, duel, tmp_path)
@@ -109,7 +109,7 @@ def test_gm_edits_drag_ruler_bars_greyed_and_picker(display, duel, tmp_path):
 def test_player_view_and_area_templates(display, tmp_path):
     from engine.rules.core import Session
     from engine.world.cover import sample_points
-    from engine.world.scene import load_scene
+    from engine.scene import load_scene
 
     scene = ROOT / "scenes" / "showcase.toml"
     app = App(display, scene, tmp_path, seed=7)

@@ -262,7 +262,7 @@ def _play_fall(app):
 
 
 def test_fall_is_watchable_belfry_picking_and_dense_labels(display, tmp_path, monkeypatch):
-    from engine.world.scene import load_scene
+    from engine.scene import load_scene
 
     scene = ROOT / "scenes" / "showcase.toml"
     # a slower animation, so the test sees its phases (the same code paths; only the duration differs)

@@ -27,15 +27,15 @@ def _cpu_counts(scene_path, side):
     """Exposed and safe cells for ``side`` from the numpy engine (threat_counts_cpu), the scene's thresholds."""
     from engine.render import rules_bridge
     from engine.render.volume_cli import threat_inputs
-    from engine.world.cover import DEFAULT_THRESHOLDS
-    from engine.world.scene import load_scene
+    from engine.rules.registry import cover_levels
+    from engine.scene import load_scene
     from engine.world.volumes import NO_ATTACK, NO_BODY, N_SAMPLES, free_cells, level_table, threat_counts_cpu
 
     scene = load_scene(scene_path)
     session = rules_bridge.new_session(scene)
     enemies = [(places, w) for _a, places, w in threat_inputs(session, side, False)]
     per = threat_counts_cpu(scene.world, enemies)
-    levels = level_table(scene.ruleset, scene.spec.options.get("cover_thresholds") or DEFAULT_THRESHOLDS[scene.ruleset])
+    levels = level_table(None, scene.spec.options.get("cover_thresholds") or cover_levels(scene.ruleset))
     first_total = next(k for k in range(N_SAMPLES + 1) if levels[k] == levels[-1])
     count = ((per != NO_BODY) & (per != NO_ATTACK) & (per < first_total)).sum(axis=0)
     free = free_cells(scene.world)

@@ -4,9 +4,10 @@ import math
 
 import pytest
 
+from engine.rules.registry import cover_levels
 from engine.world.cover import cover_between, cover_level
 from engine.world.geometry import Body, distance_m, engaged, in_melee_reach, layers_apart, melee_layer_reach
-from engine.world.scene import parse_scene
+from engine.scene import parse_scene
 
 pytestmark = pytest.mark.unit
 
@@ -79,31 +80,31 @@ TARGET = Body(9, 5, 0)                    # right behind the wall at x = 8
 @pytest.mark.parametrize("ruleset,ground,sky", [("dnd5e", "half", "none"), ("baton", "partial", "none")])
 def test_low_wall_protects_against_the_ground_not_the_sky(ruleset, ground, sky):
     w = scene(LOW_WALL).world
-    from_ground = cover_between(w, Body(2, 5, 0), TARGET, ruleset)
-    from_sky = cover_between(w, Body(5, 5, 14), TARGET, ruleset)
+    from_ground = cover_between(w, Body(2, 5, 0), TARGET, cover_levels(ruleset))
+    from_sky = cover_between(w, Body(5, 5, 14), TARGET, cover_levels(ruleset))
     assert from_ground.level == ground and 0 < from_ground.blocked_fraction < 1
     assert from_sky.level == sky and from_sky.blocked_fraction == 0
     assert from_ground.visible and from_sky.visible
     # without the wall nothing is covered: the wall is what does it
     bare = scene().world
-    assert cover_between(bare, Body(2, 5, 0), TARGET, ruleset).blocked_fraction == 0
+    assert cover_between(bare, Body(2, 5, 0), TARGET, cover_levels(ruleset)).blocked_fraction == 0
 
 
 @pytest.mark.parametrize("ruleset", ["dnd5e", "baton"])
 def test_wall_taller_than_the_flyer_keeps_blocking(ruleset):
     w = scene(TALL_WALL).world
-    r = cover_between(w, Body(2, 5, 12), TARGET, ruleset)
+    r = cover_between(w, Body(2, 5, 12), TARGET, cover_levels(ruleset))
     assert r.level == "total" and r.blocked_fraction == 1 and not r.visible
 
 
 @pytest.mark.parametrize("ruleset", ["dnd5e", "baton"])
 def test_a_flyer_high_up_sees_over_walls_that_hide_from_the_ground(ruleset):
     w = scene(MID_WALL).world
-    assert cover_between(w, Body(2, 5, 0), TARGET, ruleset).level == "total"
-    high = cover_between(w, Body(2, 5, 16), TARGET, ruleset)
+    assert cover_between(w, Body(2, 5, 0), TARGET, cover_levels(ruleset)).level == "total"
+    high = cover_between(w, Body(2, 5, 16), TARGET, cover_levels(ruleset))
     assert high.visible and high.level == "none"
     # AIR-15 is about seeing: part-way up the flyer already sees the target (partly covered)
-    mid = cover_between(w, Body(2, 5, 5), TARGET, ruleset)
+    mid = cover_between(w, Body(2, 5, 5), TARGET, cover_levels(ruleset))
     assert mid.visible and 0 < mid.blocked_fraction < 1
 
 
@@ -132,13 +133,13 @@ def test_glass_does_not_block_sight_but_stone_does():
 
 
 def test_cover_thresholds():
-    assert cover_level(0.0, "dnd5e") == "none"
-    assert cover_level(0.2, "dnd5e") == "none"
-    assert cover_level(0.25, "dnd5e") == "half"
-    assert cover_level(0.75, "dnd5e") == "three-quarters"
-    assert cover_level(1.0, "dnd5e") == "total"
-    assert cover_level(0.5, "baton") == "partial"
-    assert cover_level(1.0, "baton") == "total"
+    assert cover_level(0.0, cover_levels("dnd5e")) == "none"
+    assert cover_level(0.2, cover_levels("dnd5e")) == "none"
+    assert cover_level(0.25, cover_levels("dnd5e")) == "half"
+    assert cover_level(0.75, cover_levels("dnd5e")) == "three-quarters"
+    assert cover_level(1.0, cover_levels("dnd5e")) == "total"
+    assert cover_level(0.5, cover_levels("baton")) == "partial"
+    assert cover_level(1.0, cover_levels("baton")) == "total"
 
 
 def test_cover_is_reproducible():

@@ -8,12 +8,13 @@ import time
 
 import numpy as np
 
+from engine.rules.registry import cover_levels
 from engine.render.mesh import CHUNK, ChunkedMesh
 from engine.rules import objects
 from engine.rules.core import Session
 from engine.world.cover import cover_between
 from engine.world.los import distance_field
-from engine.world.scene import load_scene
+from engine.scene import load_scene
 
 
 def _timed(fn):
@@ -39,7 +40,7 @@ def showcase() -> None:
     full = float(np.median(fulls))
     upd, brk, los = [], [], []
     a, b = s.state.actors["ground_archer"], s.state.actors["wall_archer"]
-    cover_between(w, a.body(), b.body(), "dnd5e")
+    cover_between(w, a.body(), b.body(), cover_levels("dnd5e"))
     for p in picks:
         s._sink = []
         target = objects.resolve(s, None, p, "DND-40")
@@ -50,7 +51,7 @@ def showcase() -> None:
         keys, t = _timed(lambda: cm.update((tuple(lo), tuple(hi))))
         upd.append(t)
         assert len(keys) == 1
-        _, t = _timed(lambda: cover_between(s.world, a.body(), b.body(), "dnd5e"))
+        _, t = _timed(lambda: cover_between(s.world, a.body(), b.body(), cover_levels("dnd5e")))
         los.append(t)
     print(f"map {w.size}, chunks {len(cm.chunks)}, {len(picks)} single-voxel breaks")
     print(f"full ChunkedMesh build: median of 5 {full * 1000:.1f} ms")

@@ -213,8 +213,8 @@ at = [2, 9, 0]
 
 def game_scene(ruleset: str, game: int):
     """(scene, session seed, rng for the actions) of random game ``game`` of ``ruleset``."""
-    from engine.rules.bench import SKIRMISH
-    from engine.world.scene import parse_scene
+    from engine.scene.bench import SKIRMISH
+    from engine.scene import parse_scene
 
     rng = random.Random(f"{ruleset}:{game}")
     if ruleset == "dnd5e" and game % 10 == 7:
@@ -279,7 +279,7 @@ class Streams:
 
 
 def play_random(ruleset: str, game: int) -> Streams:
-    from engine.rules.bench import random_action
+    from engine.scene.bench import random_action
     from engine.rules.core import Illegal, Session
     from engine.rules.runner import describe
 
@@ -329,7 +329,7 @@ def scripted_scenes() -> list[Path]:
 
 def play_scripted(path: Path) -> Streams:
     from engine.rules.runner import describe, play
-    from engine.world.scene import load_scene
+    from engine.scene import load_scene
 
     st = Streams()
 

@@ -1,4 +1,4 @@
-"""A fixed workload of the rules bench (issue 10): the same N steps of the 4 v 4 skirmish (engine/rules/bench.py)
+"""A fixed workload of the rules bench (issue 10): the same N steps of the 4 v 4 skirmish (engine/scene/bench.py)
 for any checkout, timed in process CPU time, so a before/after pair on a shared machine compares like with like.
 
     python tools/rules_workload.py [--steps 1500] [--feats]
@@ -26,7 +26,7 @@ def main(argv=None) -> int:
     ap.add_argument("--steps", type=int, default=1500, help="steps to play (default 1500)")
     ap.add_argument("--feats", action="store_true", help="every character takes the bench's 14 combat feats")
     args = ap.parse_args(argv)
-    from engine.rules import bench
+    from engine.scene import bench
     from engine.rules.core import Session
 
     scene = bench.skirmish_scene(args.feats) if args.feats else bench.skirmish_scene()

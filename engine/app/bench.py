@@ -26,7 +26,7 @@ def bench_window(args) -> int:
     pyglet.options["shadow_window"] = False
     pyglet.options["debug_gl"] = False
     from engine.app.window import OVERLAYS, PlayWindow
-    from engine.world.scene import load_scene
+    from engine.scene import load_scene
 
     scene = load_scene(SHOWCASE)
     size = (1280, 720)

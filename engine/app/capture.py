@@ -96,7 +96,7 @@ def _main(argv=None) -> int:
     pyglet.options["shadow_window"] = False
     pyglet.options["debug_gl"] = False
     from engine.app.window import ANIM_S, PlayWindow
-    from engine.world.scene import load_scene
+    from engine.scene import load_scene
 
     try:
         w, h = (int(v) for v in a.size.lower().split("x"))

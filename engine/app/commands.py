@@ -20,7 +20,7 @@ def cmd_play(args) -> int:
     if not has_display():
         print(NO_DISPLAY, file=sys.stderr)
         return 2
-    from engine.world.scene import load_scene
+    from engine.scene import load_scene
 
     scene = load_scene(args.scene)
     try:

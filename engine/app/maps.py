@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from engine.render.overlays import Label, Prims
-from engine.world.cover import DEFAULT_THRESHOLDS
+from engine.rules.registry import cover_levels
 from engine.world.volumes import NO_ATTACK, NO_BODY, N_SAMPLES, fraction, level_table
 
 COVER_COLOURS = {"none": (70, 210, 90, 110), "half": (240, 200, 60, 120), "three-quarters": (245, 120, 40, 130),
@@ -65,7 +65,7 @@ def cover_prims(scene, body, layer: int, label_at=None, world=None) -> tuple[Pri
     coloured by the ruleset's cover level. Returns (prims, {level: cells}). ``world``: the session's voxels (walls
     broken in play), else the scene's as loaded."""
     world = world if world is not None else scene.world
-    thresholds = scene.spec.options.get("cover_thresholds") or DEFAULT_THRESHOLDS[scene.ruleset]
+    thresholds = scene.spec.options.get("cover_thresholds") or cover_levels(scene.ruleset)
     from engine.render.los_grid import shared_backend
 
     frac = fraction(shared_backend(world).cell_counts([body], [layer]))[0]
@@ -121,8 +121,8 @@ def threat_prims(scene, session, side: str, layer: int, after_move: bool = False
     from engine.render.volume_cli import threat_volume
 
     world = world if world is not None else scene.world
-    thresholds = scene.spec.options.get("cover_thresholds") or DEFAULT_THRESHOLDS[scene.ruleset]
-    levels = level_table(scene.ruleset, thresholds)
+    thresholds = scene.spec.options.get("cover_thresholds") or cover_levels(scene.ruleset)
+    levels = level_table(None, thresholds)
     first_total = next(k for k in range(N_SAMPLES + 1) if levels[k] == levels[-1])
     if enemies is None:
         enemies = threat_enemies(session, side, after_move)
@@ -159,8 +159,8 @@ def threat_counts(scene, enemies, layers, world=None) -> np.ndarray:
     from engine.world.volumes import free_cells
 
     world = world if world is not None else scene.world
-    thresholds = scene.spec.options.get("cover_thresholds") or DEFAULT_THRESHOLDS[scene.ruleset]
-    levels = level_table(scene.ruleset, thresholds)
+    thresholds = scene.spec.options.get("cover_thresholds") or cover_levels(scene.ruleset)
+    levels = level_table(None, thresholds)
     first_total = next(k for k in range(N_SAMPLES + 1) if levels[k] == levels[-1])
     layers = list(layers)
     free = free_cells(world)[layers]

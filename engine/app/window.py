@@ -1099,7 +1099,7 @@ class PlayWindow(pyglet.window.Window):
     def open_path(self, path: Path):
         if str(path).endswith(".toml"):
             from engine.errors import AerieError
-            from engine.world.scene import load_scene
+            from engine.scene import load_scene
 
             try:
                 scene = load_scene(str(path))
@@ -1718,9 +1718,10 @@ class PlayWindow(pyglet.window.Window):
                 except Exception:   # noqa: BLE001 - a ruleset's sees() that needs data this actor lacks
                     ok = None
                 if ok is None:
+                    from engine.rules.registry import cover_levels
                     from engine.world.cover import cover_between
 
-                    ok = cover_between(s.world, a.body(), b.body(), s.scene.ruleset,
+                    ok = cover_between(s.world, a.body(), b.body(), cover_levels(s.scene.ruleset),
                                        s.options.get("cover_thresholds")).visible
                 if ok:
                     out.add(b.id)

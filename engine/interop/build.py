@@ -127,7 +127,7 @@ def place_tokens(m: ImportedMap, vox: np.ndarray, solid_idx: set[int], mapping: 
     """Characters for the tokens: at the cell under the token's centre (its south-west cell for a large body), at
     the layer of its elevation, flying when nothing is under its feet; moved to the nearest free cell when that
     cell is inside a wall (noted)."""
-    from engine.world.scene import SIZES
+    from engine.scene import SIZES
 
     Z, Y, X = vox.shape
     solid = np.isin(vox, list(solid_idx))
@@ -234,7 +234,7 @@ def build_scene(m: ImportedMap, opt: Options, out: Path, command: str, mapping: 
     """Build, check and write the scene. Returns a summary."""
     from engine.world.grid import MAX_CELLS_XY, MAX_LAYERS, MAX_VOXELS
     from engine.world.materials import BUILTIN_MATERIALS
-    from engine.world.scene import scene_from_data
+    from engine.scene import scene_from_data
 
     X, Y = m.size
     if X > MAX_CELLS_XY or Y > MAX_CELLS_XY:

@@ -127,7 +127,7 @@ def _flags(args) -> list[str]:
 
 def cmd_export(args) -> int:
     from engine.interop.gltf import export_glb
-    from engine.world.scene import load_scene
+    from engine.scene import load_scene
 
     scene = load_scene(args.scene)
     out = Path(args.output)

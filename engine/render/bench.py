@@ -96,7 +96,7 @@ def shipped_greedy_ratios() -> dict:
 
     from engine.errors import AerieError
     from engine.render.mesh import triangle_counts
-    from engine.world.scene import load_scene
+    from engine.scene import load_scene
 
     out = {}
     for p in sorted(resource_dir("scenes").glob("*.toml")):

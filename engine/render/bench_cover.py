@@ -127,7 +127,7 @@ def _air_body(world, rng, layer_range, free):
 
 
 def bench_cover(args) -> int:
-    from engine.bench import _air_points
+    from engine.world.mapgen import air_points as _air_points
     from engine.render.los_grid import open_backend
     from engine.world.los import clamp_points, quantize, trace_fixed
     from engine.world.mapgen import town
@@ -227,7 +227,7 @@ def bench_cover(args) -> int:
 
     # 3. one showcase layer ------------------------------------------------------------------------------------
     from engine.world.geometry import Body
-    from engine.world.scene import load_scene
+    from engine.scene import load_scene
 
     sc = load_scene(SHOWCASE)
     sw = sc.world

@@ -9,7 +9,7 @@ from engine.render.video import Progress, VideoWriter, check_output
 
 
 def _load(path):
-    from engine.world.scene import load_scene
+    from engine.scene import load_scene
 
     return load_scene(path)
 

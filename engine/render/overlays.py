@@ -14,6 +14,7 @@ import numpy as np
 
 from engine.errors import AerieError
 from engine.render.state import CharView, RenderState, side_colour
+from engine.rules.registry import cover_levels
 from engine.world.cover import cover_between, cover_map
 from engine.world.geometry import Body, engaged, in_melee_reach, melee_cells, melee_layer_reach
 
@@ -261,7 +262,7 @@ def _to_m(world, p):
 
 def sightlines(scene, state, a: CharView, b: CharView) -> Prims:
     world = scene.world
-    res = cover_between(world, a.body, b.body, scene.ruleset, scene.spec.options.get("cover_thresholds"))
+    res = cover_between(world, a.body, b.body, cover_levels(scene.ruleset), scene.spec.options.get("cover_thresholds"))
     pr = Prims()
     eye = _to_m(world, res.eye)
     for s, blocked in zip(res.samples, res.blocked):
@@ -352,7 +353,7 @@ def cover_cells(scene, state, c: CharView, layer: int) -> Prims:
     X, Y, Z = world.size
     if not 0 <= layer < Z:
         raise AerieError(f"overlay 'cover:{c.id}:{layer}': layer {layer} is outside the map's 0..{Z - 1}")
-    frac = cover_map(world, c.body, layer, scene.ruleset)
+    frac = cover_map(world, c.body, layer)
     cm = world.cell_m
     pr = Prims()
     z = layer + 0.05

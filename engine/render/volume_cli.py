@@ -184,9 +184,9 @@ def _save_png(path: Path, img) -> None:
 
 # -- aerie cover --------------------------------------------------------------------------------------------------
 def cmd_cover(args) -> int:
-    from engine.world.cover import DEFAULT_THRESHOLDS
+    from engine.rules.registry import cover_levels
     from engine.world.geometry import Body
-    from engine.world.scene import load_scene
+    from engine.scene import load_scene
     from engine.world.volumes import NO_BODY, fraction, level_table
 
     out = _output(args.output, (".npy", ".png"))
@@ -209,8 +209,8 @@ def cmd_cover(args) -> int:
         be.release()
     dt = time.perf_counter() - t1
     frac = fraction(counts)
-    thresholds = scene.spec.options.get("cover_thresholds") or DEFAULT_THRESHOLDS[scene.ruleset]
-    levels = level_table(scene.ruleset, thresholds)
+    thresholds = scene.spec.options.get("cover_thresholds") or cover_levels(scene.ruleset)
+    levels = level_table(None, thresholds)
     ok = counts != NO_BODY
     summary = {"scene": scene.path, "from": ch.id, "at": list(ch.at), "layers": layers if args.layer is not None else "all",
                "shape": list(frac.shape), "cells": int(ok.sum()), "lines": int(ok.sum()) * 36,
@@ -283,8 +283,8 @@ def threat_volume(backend, enemies, layers):
 
 def cmd_threat(args) -> int:
     from engine.render import rules_bridge
-    from engine.world.cover import DEFAULT_THRESHOLDS
-    from engine.world.scene import load_scene
+    from engine.rules.registry import cover_levels
+    from engine.scene import load_scene
     from engine.world.volumes import NO_ATTACK, NO_BODY, N_SAMPLES, free_cells, level_table
 
     out = _output(args.output, (".npz", ".png"))
@@ -305,8 +305,8 @@ def cmd_threat(args) -> int:
     finally:
         be.release()
     dt = time.perf_counter() - t1
-    thresholds = scene.spec.options.get("cover_thresholds") or DEFAULT_THRESHOLDS[scene.ruleset]
-    levels = level_table(scene.ruleset, thresholds)
+    thresholds = scene.spec.options.get("cover_thresholds") or cover_levels(scene.ruleset)
+    levels = level_table(None, thresholds)
     total = levels[-1]
     first_total = next(k for k in range(N_SAMPLES + 1) if levels[k] == total)   # counts from here: no attack
     free = free_cells(world)[layers]

@@ -180,7 +180,7 @@ RULES = [
      'status': 'built',
      'decision': 'The program computes it: `aerie query`, the rules and the overlays all call `cover_between` (one '
                  'arithmetic: exact fixed-point voxel traversal). Rules: cover is never an action parameter',
-     'where': 'engine/world/cover.py, engine/world/query.py; 5e, core',
+     'where': 'engine/world/cover.py, engine/scene/query.py; 5e, core',
      'tests': ['tests/test_cli_world.py::test_query_json_has_the_contract_fields',
                'tests/test_air_rules.py::test_air16_cover_is_computed_not_declared',
                'scenes/air_low_wall.toml']},

@@ -190,6 +190,20 @@ class Session:
     """A game in progress: scene + ruleset + seeded dice + state + the log of actions and events."""
 
     def __init__(self, scene, seed: int | None = None, options: dict | None = None):
+        self._build(scene, seed, options)
+        self._begin()
+
+    @classmethod
+    def check_scene(cls, scene) -> None:
+        """Everything a game of this scene would refuse, checked without starting one: the options, every actor
+        the ruleset builds (stat blocks, weapons), the objects, the ``[options] rolls`` table and the ruleset's own
+        ``check_scene`` (mounts, who may start). No die is rolled and no event is written (scene validation)."""
+        s = cls.__new__(cls)
+        s._build(scene, None, None)
+        s._check_start_rolls()
+        s.ruleset.check_scene(s)
+
+    def _build(self, scene, seed: int | None, options: dict | None) -> None:
         from engine.rules.ruleset import get_ruleset
 
         self.scene = scene
@@ -216,15 +230,24 @@ class Session:
         from engine.rules.objects import init_objects, rebuild_world
         self._rebuild_world = rebuild_world
         init_objects(self)
-        from engine.rules.saves import SAVE_VERSION, header   # the scene named by content (engine/rules/saves.py)
 
-        self._sink = [{"type": "session", "version": SAVE_VERSION, **header(scene, with_file=False), "seed": self.seed,
-                       "ruleset": scene.ruleset, "options": self.options}]
-        # dice rolled before any action (initiative) may be forced by the scene: [options] rolls = { initiative = [...] }
+    def _check_start_rolls(self) -> dict:
+        """``[options] rolls``: dice rolled before any action (initiative) may be forced by the scene,
+        ``{ initiative = [...] }``: a table of roll names and results here; each result is checked when rolled."""
         start_rolls = self.options.get("rolls", {})
         if not isinstance(start_rolls, dict) or not all(
                 isinstance(v, int) or (isinstance(v, list) and all(isinstance(i, int) for i in v)) for v in start_rolls.values()):
-            raise AerieError(f"{scene.path}: options.rolls: a table of roll name = die result(s), e.g. {{ initiative = [15, 4] }}")
+            raise AerieError(f"{self.scene.path}: options.rolls: a table of roll name = die result(s), e.g. {{ initiative = [15, 4] }}")
+        return start_rolls
+
+    def _begin(self) -> None:
+        """Write the ``session`` event and start the fight (the ruleset's ``start``: initiative and the first turn)."""
+        from engine.rules.saves import SAVE_VERSION, header   # the scene named by content (engine/rules/saves.py)
+
+        scene = self.scene
+        self._sink = [{"type": "session", "version": SAVE_VERSION, **header(scene, with_file=False), "seed": self.seed,
+                       "ruleset": scene.ruleset, "options": self.options}]
+        start_rolls = self._check_start_rolls()
         self.dice.forced = {k: (list(v) if isinstance(v, list) else v) for k, v in start_rolls.items()}
         try:
             self.ruleset.start(self)

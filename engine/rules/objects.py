@@ -196,7 +196,7 @@ class Sight:
     visible: bool
 
 
-def sight(session, attacker: Body, t: Target, cover_ruleset: str, thresholds=None, max_voxels: int = 64,
+def sight(session, attacker: Body, t: Target, levels, thresholds=None, max_voxels: int = 64,
           voxels=None) -> Sight:
     """Line of sight from the attacker's eye to the target: 36 lines into a voxel (as cover_between samples a
     body), the target's own voxels not blocking. An object is aimed at its least covered voxel, then the
@@ -218,7 +218,7 @@ def sight(session, attacker: Body, t: Target, cover_ruleset: str, thresholds=Non
     best = int(np.argmin(frac))          # argmin keeps the first (nearest) of equal fractions
     f = float(frac[best])
     v = vox[best]
-    return Sight(v, distance_m(attacker, voxel_body(v), cell), f, cover_level(f, cover_ruleset, thresholds), f < 1.0)
+    return Sight(v, distance_m(attacker, voxel_body(v), cell), f, cover_level(f, levels, thresholds), f < 1.0)
 
 
 def hp_of(session, t: Target) -> tuple[int, int]:
@@ -379,7 +379,7 @@ def rebuild_world(session) -> None:
     session.sync_world()
 
 
-def what_breaking_opens(session, t: Target, viewer, others, cover_ruleset: str) -> list[dict]:
+def what_breaking_opens(session, t: Target, viewer, others, levels) -> list[dict]:
     """What breaking ``t`` would open: for each of ``others`` whose sight lines from ``viewer`` it changes, the
     blocked lines now and with its voxels gone ("sight lines from Vess to Brann: 18/36 blocked -> 0/36")."""
     from engine.world.cover import cover_between
@@ -394,8 +394,8 @@ def what_breaking_opens(session, t: Target, viewer, others, cover_ruleset: str) 
     gone_world = World(v, w.materials, w.cell_m)
     out = []
     for o in others:
-        before = cover_between(w, viewer.body(), o.body(), cover_ruleset)
-        after = cover_between(gone_world, viewer.body(), o.body(), cover_ruleset)
+        before = cover_between(w, viewer.body(), o.body(), levels)
+        after = cover_between(gone_world, viewer.body(), o.body(), levels)
         if before.blocked != after.blocked:
             out.append({"from": viewer.id, "to": o.id, "lines": len(before.blocked),
                         "blocked_before": int(sum(before.blocked)), "blocked_after": int(sum(after.blocked)),

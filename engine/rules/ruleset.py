@@ -48,6 +48,12 @@ class Ruleset:
         events with ``session.emit``; roll dice with ``session.roll``."""
         raise NotImplementedError
 
+    def check_scene(self, session: Session) -> None:
+        """What ``start`` would refuse about the scene (a mount that is no one, who may not start...), raised as a
+        SceneError on a game that is built but not started: scene validation calls it instead of starting a game,
+        so no die is rolled just to validate. Default: every ``mount`` names another character."""
+        check_mounts_at_start(session)
+
     # -- actions ----------------------------------------------------------------------------------------
     def action_specs(self) -> dict:
         """``{action name: {param: engine.rules.actions.Param}}``. ``actor``/``action``/``rolls`` are implicit."""
@@ -264,6 +270,17 @@ class Ruleset:
             if hi is not None:
                 rng = hi if rng is None else max(rng, hi)
         return reach, rng
+
+
+def check_mounts_at_start(session: Session) -> None:
+    """A character's ``mount`` names another character (``Actor.data["mount_at_start"]``, set by make_actor)."""
+    from engine.errors import SceneError
+
+    actors = session.state.actors
+    for i, a in enumerate(actors.values()):
+        m = a.data.get("mount_at_start")
+        if m and (m not in actors or m == a.id):
+            raise SceneError(session.scene.path, f"characters[{i}].mount", f"no character {m!r} to ride")
 
 
 def register(name, dotted: str | None = None) -> None:

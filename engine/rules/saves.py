@@ -90,9 +90,19 @@ def _need(d: dict, key: str, types, what: str, where: str, optional=False):
     return v
 
 
-def _find_scene(save: dict, base_dir, where: str):
-    from engine.world.scene import load_scene
+# How a save's scene file becomes a Scene: scenes are loaded a layer above the rules (engine/scene registers its
+# load_scene here when it is imported), so the rules never import the loader that imports them.
+SCENE_LOADER: list = []
 
+
+def register_scene_loader(load) -> None:
+    SCENE_LOADER[:] = [load]
+
+
+def _find_scene(save: dict, base_dir, where: str):
+    if not SCENE_LOADER:
+        raise AerieError(f"{where}: no scene loader (import engine.scene, or pass the scene)")
+    load_scene = SCENE_LOADER[0]
     tried = []
     f = save.get("scene_file")
     if isinstance(f, str) and f:

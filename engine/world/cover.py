@@ -23,17 +23,10 @@ SAMPLE_Z = (0.1, 0.37, 0.63, 0.9)
 
 
 
-class _Levels(dict):
-    """``{ruleset name: ((level, blocked fraction from which it applies), ...)}``, each ruleset's own
-    (``cover_levels`` in its registry entry; docs/rules.md, "Cover thresholds"). ``None``: the default ruleset."""
-
-    def __missing__(self, key):
-        from engine.rules.registry import cover_levels
-
-        return cover_levels(key)
-
-
-DEFAULT_THRESHOLDS = _Levels()
+#: the levels when the caller gives none: what the geometry alone says (nothing, some or every sight line blocked).
+#: A ruleset's own levels (``cover_levels`` in its registry entry; docs/rules.md, "Cover thresholds") come from the
+#: rules: the world never looks a ruleset up.
+GEOMETRIC_LEVELS = (("none", 0.0), ("partial", 1e-9), ("total", 1.0))
 
 
 @dataclass(frozen=True)
@@ -73,8 +66,18 @@ def sample_points(b: Body) -> np.ndarray:
     return pts
 
 
-def cover_level(fraction: float, ruleset: str | None = None, thresholds=None) -> str:
-    table = thresholds or DEFAULT_THRESHOLDS[ruleset]
+def levels_table(levels=None, thresholds=None) -> tuple:
+    """``thresholds`` (a scene's ``cover_thresholds`` option) if given, else ``levels`` (the ruleset's
+    ``((level, blocked fraction from which it applies), ...)``, lowest first), else GEOMETRIC_LEVELS."""
+    table = thresholds or levels or GEOMETRIC_LEVELS
+    if isinstance(table, str):
+        raise TypeError(f"cover levels are a table ((level, from fraction), ...), not the ruleset name {table!r}: "
+                        "the rules pass engine.rules.registry.cover_levels(name)")
+    return table
+
+
+def cover_level(fraction: float, levels=None, thresholds=None) -> str:
+    table = levels_table(levels, thresholds)
     level = table[0][0]
     for name, start in table:
         if fraction >= start - 1e-12:
@@ -201,10 +204,10 @@ def _clear(table, dist, size, eye_box, gt: _Geom, floor) -> bool:
     return n == 0
 
 
-def _clear_result(e_t, gt: _Geom, ruleset, thresholds) -> CoverResult:
+def _clear_result(e_t, gt: _Geom, levels, thresholds) -> CoverResult:
     """What ``cover_between`` finds when no line is blocked."""
     n = len(gt.samples_t)
-    return CoverResult(0.0, cover_level(0.0, ruleset, thresholds), True, e_t, gt.samples_t, (False,) * n)
+    return CoverResult(0.0, cover_level(0.0, levels, thresholds), True, e_t, gt.samples_t, (False,) * n)
 
 
 def _geom(b: Body, size) -> _Geom:
@@ -227,9 +230,10 @@ def _eye(geom: _Geom, eye, size):
     return tuple(e.tolist()), q, _start_box(q)
 
 
-def cover_between(world, attacker: Body, target: Body, ruleset: str | None = None, thresholds=None,
+def cover_between(world, attacker: Body, target: Body, levels=None, thresholds=None,
                   eye=None) -> CoverResult:
-    """Cover of ``target`` against ``attacker``. ``eye`` overrides the attacker's eye point (voxel units)."""
+    """Cover of ``target`` against ``attacker``, its level from ``levels`` / ``thresholds`` (:func:`levels_table`).
+    ``eye`` overrides the attacker's eye point (voxel units)."""
     size = world.size
     ga, gt = _geom(attacker, size), _geom(target, size)
     e_t, e_q, e_box = _eye(ga, eye, size)
@@ -237,7 +241,7 @@ def cover_between(world, attacker: Body, target: Body, ruleset: str | None = Non
     dist = world.los_distance()
     table = _blocking_table(world, dist)
     if table is not None and _clear(table, dist, size, e_box, gt, floor):
-        return _clear_result(e_t, gt, ruleset, thresholds)
+        return _clear_result(e_t, gt, levels, thresholds)
     p1 = gt.q
     p0 = np.broadcast_to(e_q, p1.shape)
     table = np.array(sorted(set(floor)), dtype=np.int64) if floor else None
@@ -247,19 +251,19 @@ def cover_between(world, attacker: Body, target: Body, ruleset: str | None = Non
     n = len(blocked)
     frac = int(np.count_nonzero(blocked)) / n if n else 0.0      # = float(blocked.mean()), exactly
     # tolist() gives the same Python floats and bools as float() / bool() one by one, faster
-    return CoverResult(frac, cover_level(frac, ruleset, thresholds), bool(frac < 1.0),
+    return CoverResult(frac, cover_level(frac, levels, thresholds), bool(frac < 1.0),
                        e_t, gt.samples_t, tuple(blocked.tolist()))
 
 
-def cover_many(world, pairs, ruleset: str | None = None, thresholds=None) -> list[CoverResult]:
-    """``[cover_between(world, a, t, ruleset, thresholds, eye) for a, t[, eye] in pairs]`` (pairs, or triples with
+def cover_many(world, pairs, levels=None, thresholds=None) -> list[CoverResult]:
+    """``[cover_between(world, a, t, levels, thresholds, eye) for a, t[, eye] in pairs]`` (pairs, or triples with
     an eye point), the same results bit for bit, from one batch of all their sight lines (``_trace``: a few pairs
     cost little more than one, the batch's fixed cost being most of it). A pair none of whose lines can be blocked
     (``_clear``) is answered without tracing."""
     size = world.size
     dist = world.los_distance()
     table = _blocking_table(world, dist)
-    levels = thresholds or DEFAULT_THRESHOLDS[ruleset]
+    levels = levels_table(levels, thresholds)
     out: list = []
     eyes: list = []
     targets: list[_Geom] = []
@@ -270,7 +274,7 @@ def cover_many(world, pairs, ruleset: str | None = None, thresholds=None) -> lis
         e = _eye(ga, p[2] if len(p) > 2 else None, size)
         floor = ga.floor + gt.floor     # each pair's own floors (the voxels under both footprints)
         if table is not None and _clear(table, dist, size, e[2], gt, floor):
-            out.append(_clear_result(e[0], gt, ruleset, levels))
+            out.append(_clear_result(e[0], gt, levels, None))
             continue
         slots.append(len(out))
         out.append(None)
@@ -300,12 +304,12 @@ def cover_many(world, pairs, ruleset: str | None = None, thresholds=None) -> lis
         b = blocked[s:s + n]
         s += n
         frac = int(np.count_nonzero(b)) / n if n else 0.0
-        out[slot] = CoverResult(frac, cover_level(frac, ruleset, levels), bool(frac < 1.0),
+        out[slot] = CoverResult(frac, cover_level(frac, levels), bool(frac < 1.0),
                                 e[0], g.samples_t, tuple(b.tolist()))
     return out
 
 
-def cover_map(world, attacker: Body, layer: int, ruleset: str | None = None, target_template: Body | None = None):
+def cover_map(world, attacker: Body, layer: int, levels=None, target_template: Body | None = None):
     """Blocked fraction for a standard body standing at every cell of one layer (for the cover overlay).
 
     Returns float32 [Y, X]; NaN where a body could not stand (solid voxels). The same answer as

@@ -166,3 +166,14 @@ def main() -> None:
 
 if __name__ == "__main__":
     main()
+
+
+def air_points(rng, blocking, n):
+    """``n`` random points (voxel units, float [n, 3]) in voxels that do not block sight: a benchmark's rays."""
+    Z, Y, X = blocking.shape
+    out = np.empty((0, 3))
+    while len(out) < n:
+        p = rng.random((n, 3)) * [X, Y, Z]
+        i = p.astype(int)
+        out = np.concatenate([out, p[~blocking[i[:, 2], i[:, 1], i[:, 0]]]])
+    return out[:n]

@@ -33,6 +33,7 @@ import numpy as np
 
 from engine.errors import SceneError
 from engine.world.materials import DAMAGE_TYPES, TOUGHNESS_HP
+from engine.world.spec import convert
 
 Vec3i = tuple[int, int, int]
 
@@ -164,15 +165,13 @@ def material_object_stats(m, base, file: str, key: str) -> dict:
 def build_objects(raw: list, world, file: str) -> tuple[ObjectSpec, ...]:
     """Validate ``[[objects]]`` against the world (inside the map, known material, no overlaps, a lock has a
     DC) and fill each object's box with its material. Returns the objects in scene order."""
-    from engine.world.scene import _convert
-
     size = world.size
     names = {m.name: i for i, m in enumerate(world.materials)}
     out: list[ObjectSpec] = []
     seen: dict[str, int] = {}
     for i, r in enumerate(raw):
         key = f"objects[{i}]"
-        o = _convert(r, ObjectSpecIn, file, key)
+        o = convert(r, ObjectSpecIn, file, key)
         if not o.id.strip() or "." in o.id:
             raise SceneError(file, f"{key}.id", "an object id is a non-empty name without '.' (parts are named id.part)")
         if o.id in seen:

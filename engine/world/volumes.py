@@ -278,9 +278,9 @@ def fraction(counts: np.ndarray, n_samples: int = N_SAMPLES) -> np.ndarray:
     return f
 
 
-def level_table(ruleset: str, thresholds=None, n_samples: int = N_SAMPLES) -> list[str]:
-    """The cover level of every count 0..36 (``cover_level`` of ``count / 36``)."""
-    return [cover_level(k / n_samples, ruleset, thresholds) for k in range(n_samples + 1)]
+def level_table(levels=None, thresholds=None, n_samples: int = N_SAMPLES) -> list[str]:
+    """The cover level of every count 0..36 (``cover_level`` of ``count / 36``; ``levels``: the ruleset's table)."""
+    return [cover_level(k / n_samples, levels, thresholds) for k in range(n_samples + 1)]
 
 
 # -- threat: reach and range as tables -----------------------------------------------------------------------

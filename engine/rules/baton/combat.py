@@ -6,6 +6,7 @@ from engine.rules import aerial, riding
 from engine.rules.baton import baton_order, choices, mounts, skills, slots
 from engine.rules.baton import dice as bd
 from engine.rules.core import Actor, Illegal
+from engine.rules.registry import cover_levels
 from engine.world.cover import cover_between
 from engine.world.geometry import distance_m, in_melee_reach
 
@@ -59,7 +60,7 @@ def cover(rs, session, a: Actor, t: Actor, at=None, t_at=None):
     key = ("bcover", ab, tb)
     c = session.cache.get(key)
     if c is None:
-        c = cover_between(session.world, ab, tb, "baton", session.options.get("cover_thresholds"))
+        c = cover_between(session.world, ab, tb, cover_levels("baton"), session.options.get("cover_thresholds"))
         session.cache[key] = c
     return c
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from typing import ClassVar, cast
 
-from engine.errors import SceneError
 from engine.rules import aerial, riding
 from engine.rules.baton import baton_order, choices, combat, health, leave_cover, mounts, setup, skills, slots, specs, turns
 from engine.rules.baton.actions.attacks import (
@@ -59,7 +58,7 @@ from engine.rules.baton.data import (
 )
 from engine.rules.baton.text import EVENT_LINES
 from engine.rules.core import Actor, Illegal, Session
-from engine.rules.ruleset import Ruleset
+from engine.rules.ruleset import Ruleset, check_mounts_at_start
 
 
 class Baton(Ruleset):
@@ -122,15 +121,18 @@ class Baton(Ruleset):
     def gm_statement(self, session, action: dict):
         return choices.gm_statement(self, session, action)
 
+    def check_scene(self, session: Session) -> None:
+        check_mounts_at_start(session)
+        if len(baton_order.able_sides(self, session)) >= 2:
+            baton_order.first_holder(self, session)     # BAT-02: who may start (initiative_starts)
+
     def start(self, session: Session) -> None:
         st = session.state
         actors = st.actors
-        file = session.scene.path
-        for i, a in enumerate(actors.values()):
+        check_mounts_at_start(session)
+        for a in actors.values():
             m = a.data.pop("mount_at_start", None)
             if m:
-                if m not in actors or m == a.id:
-                    raise SceneError(file, f"characters[{i}].mount", f"no character {m!r} to ride")
                 mt = actors[m]
                 riding.seat(a, mt)
                 a.x, a.y, a.layer, a.flying = mt.x, mt.y, mt.layer, mt.flying

@@ -12,6 +12,7 @@ from engine.rules.choices import choose
 from engine.rules.core import Actor, Illegal, Session
 from engine.rules.dnd5e import advantage, conditions, feats, gear
 from engine.rules.dnd5e.common import dice_spec
+from engine.rules.registry import cover_levels
 from engine.world.cover import cover_between, cover_many
 from engine.world.geometry import Body, distance_m, engaged, in_melee_reach
 
@@ -20,7 +21,7 @@ def cover(rs, session: Session, a: Actor, b: Actor, eye=None):
     key = ("cover", a.x, a.y, a.layer, a.footprint, a.height_layers, a.eye_m, b.x, b.y, b.layer, b.footprint, b.height_layers, eye)
     c = session.cache.get(key)
     if c is None:
-        c = cover_between(session.world, a.body(), b.body(), "dnd5e", session.options.get("cover_thresholds"), eye=eye)
+        c = cover_between(session.world, a.body(), b.body(), cover_levels("dnd5e"), session.options.get("cover_thresholds"), eye=eye)
         session.cache[key] = c
     return c
 
@@ -35,7 +36,7 @@ def prefetch_cover(rs, session: Session, pairs) -> None:
             todo[key] = (a.body(), b.body(), eye)
     if len(todo) < 2:
         return
-    got = cover_many(session.world, todo.values(), "dnd5e", session.options.get("cover_thresholds"))
+    got = cover_many(session.world, todo.values(), cover_levels("dnd5e"), session.options.get("cover_thresholds"))
     session.cache.update(zip(todo, got))
 
 

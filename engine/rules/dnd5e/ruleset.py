@@ -8,7 +8,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import ClassVar, cast
 
-from engine.errors import SceneError
 from engine.rules.dnd5e import conditions
 from engine.rules.dnd5e import mounts
 from engine.rules import riding
@@ -132,12 +131,11 @@ class Dnd5e(Ruleset):
     def start(self, session: Session) -> None:
         st = session.state
         actors = st.actors
+        self.check_scene(session)
         # mounts named in the scene (DND-36)
         for a in actors.values():
             m = a.data.pop("mount_at_start", None)
             if m:
-                if m not in actors or m == a.id:
-                    raise SceneError(session.scene.path, f"characters[{list(actors).index(a.id)}].mount", f"no character {m!r} to ride")
                 mounts.do_mount(self, session, a, actors[m], quiet=True)
         rolls = {}
         for a in actors.values():

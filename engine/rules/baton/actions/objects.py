@@ -20,6 +20,7 @@ from engine.rules import objects
 from engine.rules.baton import baton_order, combat, mounts, skills, slots
 from engine.rules.baton import dice as bd
 from engine.rules.core import Illegal
+from engine.rules.registry import cover_levels
 from engine.world.geometry import cell_gap, distance_m, in_melee_reach
 
 ATTACK_RULE, OPPORTUNITY_RULE = "BAT-12", "BAT-15"
@@ -67,7 +68,7 @@ class AttackObject:
                 d = min(distance_m(ab, objects.voxel_body(v), cell) for v in cands)
                 raise Illegal(f"{t.name} is {d:.1f} m away; {a.name}'s {w['name']} reaches {w['range_m']:g} m", ATTACK_RULE, key)
             cands = inr
-        sg = objects.sight(session, ab, t, "baton", voxels=cands)
+        sg = objects.sight(session, ab, t, cover_levels("baton"), voxels=cands)
         if sg.level == "total":
             raise Illegal(f"{t.name} is behind total cover from {a.name}: no line of sight", "BAT-41", key)
         hp, max_hp = objects.hp_of(session, t)
@@ -154,7 +155,7 @@ def object_opens(rs, session, a, plan) -> list[dict]:
     vox = plan["target"].startswith("voxel:")
     t = objects.resolve(session, None if vox else plan["target"], plan["voxel"] if vox else None, ATTACK_RULE)
     others = [o for o in session.state.actors.values() if o.side != a.side and not o.dead]
-    return objects.what_breaking_opens(session, t, a, others, "baton")
+    return objects.what_breaking_opens(session, t, a, others, cover_levels("baton"))
 
 
 EVENT_LINES = {

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from engine.rules import objects
 from engine.rules.core import Illegal
+from engine.rules.registry import cover_levels
 from engine.rules.dnd5e import advantage, attacks, common, conditions
 from engine.rules.dnd5e.common import dice_spec
 from engine.world.geometry import cell_gap, in_melee_reach
@@ -103,7 +104,7 @@ class AttackObject:
                 d = min(distance_m(ab, objects.voxel_body(v), cell) for v in cands)
                 raise Illegal(f"{t.name} is {d:.1f} m away, beyond the {w['name']}'s long range of {hi:g} m", "AIR-03", key)
             cands = inr
-        sg = objects.sight(session, ab, t, "dnd5e", session.options.get("cover_thresholds"), voxels=cands)
+        sg = objects.sight(session, ab, t, cover_levels("dnd5e"), session.options.get("cover_thresholds"), voxels=cands)
         if sg.level == "total":
             raise Illegal(f"{a.name} has no line of sight to {t.name} (total cover)", "DND-32", key)
         hp, max_hp = objects.hp_of(session, t)
@@ -252,7 +253,7 @@ def preview_object_attack(rs, session, a, plan) -> dict:
                         plan["voxel"] if plan["target"].startswith("voxel:") else None, OBJECT_RULE)
     others = [o for o in session.state.actors.values() if o.id != a.id and not o.dead and conditions.hostile(rs, a, o)]
     return {"target": plan["target"], "object": True, "voxel": plan["voxel"], "weapon": plan["weapon"]["name"],
-            "opens": objects.what_breaking_opens(session, t, a, others, "dnd5e"),
+            "opens": objects.what_breaking_opens(session, t, a, others, cover_levels("dnd5e")),
             "melee": plan["melee"], "cover": plan["cover"], "blocked_fraction": plan["blocked_fraction"],
             "distance_m": plan["distance_m"], "to_hit_bonus": bonus, "target_ac": ac, "hit_chance": round(p, 4),
             "hp": plan["hp"], "max_hp": plan["max_hp"], "advantage": [list(s) for s in adv],

@@ -46,7 +46,7 @@ BENCH_FEATS = ("sentinel", "mobile", "alert", "lucky", "savage_attacker", "great
 
 
 def skirmish_scene(feats: bool = False):
-    from engine.world.scene import parse_scene
+    from engine.scene import parse_scene
 
     text = SKIRMISH
     if feats:
@@ -72,7 +72,7 @@ def random_action(session, rng: random.Random) -> dict | None:
 def big_flyer_scene(size=(256, 256, 64)):
     """One flyer (``fly_speed_m = 1000``, flying at its fly speed: ``air_speed = "fly_speed"``) on a map with a
     2-voxel floor and a brick block, and one foe far away: its legal actions are every cell of the map it fits in."""
-    from engine.world.scene import parse_scene
+    from engine.scene import parse_scene
 
     X, Y, Z = size
     text = f"""

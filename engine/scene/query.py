@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from engine.errors import AerieError
+from engine.rules.registry import info
 from engine.world.cover import cover_between
 from engine.world.geometry import Body, distance_m, engaged, layers_apart
 
@@ -18,7 +19,7 @@ def _char(scene, cid: str, flag: str):
 def query(scene, a_id: str, b_id: str, a_at=None, b_at=None) -> dict:
     a, b = _char(scene, a_id, "--from"), _char(scene, b_id, "--to")
     ba, bb = Body.of(a, a_at), Body.of(b, b_at)
-    cov = cover_between(scene.world, ba, bb, scene.ruleset, scene.spec.options.get("cover_thresholds"))
+    cov = cover_between(scene.world, ba, bb, info(scene.ruleset).cover_levels, scene.spec.options.get("cover_thresholds"))
     out = {
         "from": a.id,
         "to": b.id,
@@ -34,8 +35,6 @@ def query(scene, a_id: str, b_id: str, a_at=None, b_at=None) -> dict:
         "cover": cov.level,
         "ruleset": scene.ruleset,
     }
-    from engine.rules.registry import info
-
     notes = info(scene.ruleset).ruleset_class().query_notes(scene, a, b, out)
     if notes:
         out["features"] = notes       # which feature (5e: feat) changes which of these numbers
@@ -43,8 +42,6 @@ def query(scene, a_id: str, b_id: str, a_at=None, b_at=None) -> dict:
 
 
 def cover_rule(ruleset: str) -> str:
-    from engine.rules.registry import info
-
     return info(ruleset).cover_rule
 
 

@@ -1,0 +1,185 @@
+"""The layers hold (issue 25): the world is geometry and materials and imports nothing from the rules; no import
+circle spans two packages; a scene is validated by its ruleset without starting a game.
+
+The import graph is read from the source with ``ast`` (every ``import`` and ``from ... import``, those inside
+functions included), so a lazy import counts as much as one at the top of a file."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+ENGINE = ROOT / "engine"
+
+pytestmark = pytest.mark.unit
+
+
+def _module(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _imports(path: Path) -> list[tuple[int, str]]:
+    """(line, module) of every import in the file; a relative import made absolute; ``from m import n`` gives
+    both ``m`` and ``m.n`` (n may be a module)."""
+    mod = _module(path)
+    here = mod if path.name == "__init__.py" else mod.rpartition(".")[0]
+    out = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            out += [(node.lineno, a.name) for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                up = here.split(".")[: len(here.split(".")) - node.level + 1]
+                base = ".".join(up + ([node.module] if node.module else []))
+            out.append((node.lineno, base))
+            out += [(node.lineno, f"{base}.{a.name}") for a in node.names]
+    return out
+
+
+def _unit(mod: str) -> str:
+    """A package of the engine (``engine.rules``, ``engine.world``...) or a top-level module (``engine.cli``)."""
+    return ".".join(mod.split(".")[:2])
+
+
+def package_graph() -> dict[str, set[str]]:
+    edges: dict[str, set[str]] = {}
+    for p in ENGINE.rglob("*.py"):
+        a = _unit(_module(p))
+        for _, m in _imports(p):
+            if m.startswith("engine.") and _unit(m) != a:
+                edges.setdefault(a, set()).add(_unit(m))
+    return edges
+
+
+def circles(edges: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components of more than one node (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on: set[str] = set()
+    out: list[list[str]] = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on.add(v)
+        for w in sorted(edges.get(v, ())):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                comp.append(w)
+                if w == v:
+                    break
+            if len(comp) > 1:
+                out.append(sorted(comp))
+
+    for v in sorted(edges):
+        if v not in index:
+            visit(v)
+    return out
+
+
+def test_the_world_imports_nothing_from_the_rules():
+    """engine/world is geometry and materials: it imports only itself and the engine's ground floor (errors,
+    inputs, resources) -- never the rules, the scene layer above them, the renderer or the app."""
+    allowed = ("engine.world", "engine.errors", "engine.inputs", "engine.resources")
+    bad = [f"{p.relative_to(ROOT)}:{line}: {m}" for p in sorted((ENGINE / "world").rglob("*.py"))
+           for line, m in _imports(p) if m.startswith("engine") and not m.startswith(allowed)]
+    assert not bad, bad
+
+
+def test_no_import_circle_spans_two_packages():
+    found = circles(package_graph())
+    assert not found, found
+
+
+def test_the_circle_finder_finds_a_circle():
+    """The check above can fail: a made-up graph with a circle across two packages is found."""
+    assert circles({"engine.world": {"engine.rules"}, "engine.rules": {"engine.world", "engine.errors"}}) == [
+        ["engine.rules", "engine.world"]]
+    assert circles({"engine.scene": {"engine.rules"}, "engine.rules": {"engine.world"}}) == []
+
+
+def test_a_relative_import_is_read_as_the_module_it_names(tmp_path, monkeypatch):
+    monkeypatch.setattr(__import__(__name__), "ROOT", tmp_path)
+    pkg = tmp_path / "engine" / "world"
+    pkg.mkdir(parents=True)
+    (pkg / "x.py").write_text("from ..rules import core\ndef f():\n    import engine.app.window\n")
+    got = {m for _, m in _imports(pkg / "x.py")}
+    assert {"engine.rules", "engine.rules.core", "engine.app.window"} <= got
+
+
+# -- validation without a game ------------------------------------------------------------------------------
+DUEL = '''name = "t"
+ruleset = "{ruleset}"
+[map]
+size = [12, 12, 6]
+[[characters]]
+id = "a"
+side = "red"
+at = [1, 1, 0]
+{a}
+[[characters]]
+id = "b"
+side = "blue"
+at = [8, 8, 0]
+{b}
+'''
+
+
+@pytest.mark.parametrize("ruleset,a,b", [("dnd5e", 'kind = "guard"', 'kind = "guard"'),
+                                         ("baton", 'kind = "archer"\npc = true', 'kind = "archer"')])
+def test_a_scene_is_validated_without_starting_a_game(monkeypatch, ruleset, a, b):
+    """Loading a scene builds the ruleset's actors and checks them, but starts nothing: no initiative roll, no
+    first turn (the ruleset's ``start`` is never called)."""
+    from engine.rules.core import Dice, Session
+    from engine.rules.ruleset import get_ruleset
+    from engine.scene import parse_scene
+
+    cls = type(get_ruleset(ruleset))
+    calls = []
+    monkeypatch.setattr(cls, "start", lambda self, s: calls.append("start"))
+    monkeypatch.setattr(Dice, "roll", lambda *a, **k: calls.append("roll"))
+    scene = parse_scene(DUEL.format(ruleset=ruleset, a=a, b=b), "t.toml")
+    assert calls == []
+    Session(scene)                           # the game itself does start
+    assert calls == ["start"]
+
+
+@pytest.mark.parametrize("ruleset,kind", [("dnd5e", "guard"), ("baton", "archer")])
+def test_a_mount_that_is_no_one_is_refused_at_load(ruleset, kind):
+    from engine.errors import SceneError
+    from engine.scene import parse_scene
+
+    text = DUEL.format(ruleset=ruleset, a=f'kind = "{kind}"\nmount = "nobody"', b=f'kind = "{kind}"')
+    with pytest.raises(SceneError) as e:
+        parse_scene(text, "t.toml")
+    assert str(e.value) == "t.toml: characters[0].mount: no character 'nobody' to ride"
+
+
+def test_baton_who_may_start_is_checked_at_load():
+    """BAT-02: a non-surprised PC starts; a scene naming another is refused when loaded, not when played."""
+    from engine.errors import SceneError
+    from engine.scene import parse_scene
+
+    text = DUEL.format(ruleset="baton", a='kind = "archer"\npc = true', b='kind = "archer"')
+    with pytest.raises(SceneError) as e:
+        parse_scene(text.replace('[map]', 'initiative_starts = "b"\n[map]'), "t.toml")
+    assert str(e.value).startswith("t.toml: initiative_starts: ") and "(BAT-02)" in str(e.value)
+
+
+def test_the_old_scene_loader_path_says_where_it_went():
+    with pytest.raises(ImportError, match="engine.scene.load_scene"):
+        from engine.world.scene import load_scene  # noqa: F401
