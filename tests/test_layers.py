@@ -183,3 +183,53 @@ def test_baton_who_may_start_is_checked_at_load():
 def test_the_old_scene_loader_path_says_where_it_went():
     with pytest.raises(ImportError, match="engine.scene.load_scene"):
         from engine.world.scene import load_scene  # noqa: F401
+
+
+# -- the core's value types below, the session above --------------------------------------------------------
+def _late_imports(path: Path) -> list[int]:
+    """Lines of module-level imports that come after other code (a docstring, ``from __future__`` and an
+    ``if TYPE_CHECKING:`` block aside): an import at the bottom of a file, there to dodge a circle."""
+    seen_code, late = False, []
+    for node in ast.parse(path.read_text(encoding="utf-8")).body:
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            if seen_code:
+                late.append(node.lineno)
+        elif isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant):
+            continue
+        elif isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            continue
+        else:
+            seen_code = True
+    return late
+
+
+def test_no_rules_module_imports_from_the_bottom_of_a_file():
+    files = sorted((ENGINE / "rules").rglob("*.py"))
+    assert len(files) > 20
+    late = {str(p.relative_to(ROOT)): lines for p in files if (lines := _late_imports(p))}
+    assert not late, late
+
+
+def test_a_late_import_is_found(tmp_path):
+    p = tmp_path / "m.py"
+    p.write_text('"""doc"""\nfrom __future__ import annotations\nimport os\nX = 1\nfrom os import path  # noqa\n')
+    assert _late_imports(p) == [5]
+
+
+def test_the_value_types_load_alone():
+    """engine/rules/core.py (Actor, State, Dice, Illegal, events) imports no other rules module: every module
+    builds on it, and the Session (engine/rules/session.py) sits above."""
+    import subprocess
+    import sys
+
+    code = ("import sys, engine.rules.core; "
+            "print(sorted(m for m in sys.modules if m.startswith('engine.rules.')))")
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "['engine.rules.core']", out
+
+
+def test_no_rules_module_takes_the_session_from_the_core():
+    bad = [f"{p.relative_to(ROOT)}:{line}" for p in sorted((ENGINE / "rules").rglob("*.py"))
+           for line, m in _imports(p) if m == "engine.rules.core.Session"]
+    assert not bad, bad
+

@@ -130,7 +130,7 @@ def build_gltf_scene(scene, step: int = 0, seed=None):
     world = scene.world
     state = RenderState.from_scene(scene)
     if step:
-        from engine.rules.core import Session
+        from engine.rules.session import Session
 
         acts = list(scene.spec.script)
         if step > len(acts):

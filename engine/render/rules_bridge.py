@@ -8,7 +8,7 @@ from engine.errors import AerieError
 
 def new_session(scene, seed=None):
     try:
-        from engine.rules.core import Session
+        from engine.rules.session import Session
     except ImportError as e:
         raise AerieError(f"this needs the rules core (engine.rules.core), which is not available: {e}") from None
     try:

@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from engine.rules.core import BadAction, Illegal
+
 
 @dataclass(frozen=True)
 class Param:
@@ -63,7 +65,3 @@ def require_condition(actor, condition: str, rule: str) -> None:
     if not actor.has(condition):
         raise Illegal(f"{actor.name} is not {condition}", rule)
 
-
-# last: the core imports the GM's tools, which import Param from here -- so this module must be whole by then, and
-# ``import engine.rules.actions`` on its own works (the names are only read when an action is checked)
-from engine.rules.core import BadAction, Illegal  # noqa: E402

@@ -16,12 +16,14 @@ relaxation (numpy) over the box the budget can reach, cached per actor position.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import itertools
 import math
 
 
 from engine.rules import riding
-from engine.rules.core import Actor, Illegal, Session
+from engine.rules.core import Actor, Illegal
 from engine.rules.pathing import (  # noqa: F401  (re-exported: the rulesets call aerial.reach, aerial.Reach...)
     cm,
     body_masks,
@@ -37,6 +39,9 @@ from engine.rules.pathing import (  # noqa: F401  (re-exported: the rulesets cal
     _rides,
     INF,
 )
+
+if TYPE_CHECKING:
+    from engine.rules.session import Session
 
 
 FALL_TABLE = ((2, 0), (4, 1), (6, 2), (8, 3), (10, None))   # AIR-11: d10 result up to -> layers (None: ground)

@@ -1,8 +1,7 @@
-"""The ruleset-agnostic rules core: actors, state, dice, events, illegal actions and the Session event loop.
+"""The ruleset-agnostic rules core's value types: actors, state, dice, events and illegal actions -- what every
+rules module imports. The Session event loop that drives them is :mod:`engine.rules.session`, above them.
 
-``Session.step(action) -> list[Event]``: an action is a plain dict (``{"actor": "kestrel", "action": "move",
-"to": [3, 4, 2]}``); the session checks it completely (the ruleset's ``check``) and only then applies it (the
-ruleset's ``apply``), so an illegal action raises :class:`Illegal` and changes nothing. Every die is an event.
+Every die is an event.
 Events are plain JSON-able dicts with a ``type``; :func:`dumps` writes them with sorted keys, so the same
 scene + seed + actions give the same log byte for byte. Nothing here knows about any one ruleset:
 see :mod:`engine.rules.ruleset` for the plug-in interface and ``docs/rules-core.md``.
@@ -11,13 +10,14 @@ see :mod:`engine.rules.ruleset` for the plug-in interface and ``docs/rules-core.
 from __future__ import annotations
 
 import json
-import pickle
 import random
-from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine.errors import AerieError
+
+if TYPE_CHECKING:
+    from engine.rules.session import Session
 
 Event = dict
 
@@ -180,253 +180,15 @@ class Dice:
         return out
 
 
-# ---------------------------------------------------------------------------------------------------------
-_META = {"actor", "action", "rolls", "comment", "note", "reactions"}   # reactions: engine/rules/choices.py
 # roll names whose die is always the same (checked before anything happens); others are checked when rolled
 FIXED_DICE = {"attack": 20, "save": 20, "death_save": 20, "initiative": 20, "check": 20, "contest": 20, "fall": 10}
 
 
-class Session:
-    """A game in progress: scene + ruleset + seeded dice + state + the log of actions and events."""
+def __getattr__(name: str):
+    # ``from engine.rules.core import Session`` keeps working for callers outside the rules (the session lives in
+    # engine/rules/session.py, above the modules it drives; nothing in engine/rules imports it from here)
+    if name == "Session":
+        from engine.rules.session import Session
 
-    def __init__(self, scene, seed: int | None = None, options: dict | None = None):
-        self._build(scene, seed, options)
-        self._begin()
-
-    @classmethod
-    def check_scene(cls, scene) -> None:
-        """Everything a game of this scene would refuse, checked without starting one: the options, every actor
-        the ruleset builds (stat blocks, weapons), the objects, the ``[options] rolls`` table and the ruleset's own
-        ``check_scene`` (mounts, who may start). No die is rolled and no event is written (scene validation)."""
-        s = cls.__new__(cls)
-        s._build(scene, None, None)
-        s._check_start_rolls()
-        s.ruleset.check_scene(s)
-
-    def _build(self, scene, seed: int | None, options: dict | None) -> None:
-        from engine.rules.ruleset import get_ruleset
-
-        self.scene = scene
-        self.world = scene.world
-        self.seed = int(scene.spec.seed if seed is None else seed)
-        self.options = dict(scene.spec.options)
-        if options:
-            self.options.update(options)
-        try:
-            self.ruleset = get_ruleset(scene.ruleset, self.options)
-        except AerieError as e:
-            raise AerieError(f"{scene.path}: {e}") from None
-        self.dice = Dice(self.seed)
-        self.events: list[Event] = []
-        self.actions: list[dict] = []
-        self._sink: list[Event] | None = None
-        self._act: dict | None = None               # the action being stepped (its choice points read it)
-        self._answered: dict | None = None          # ask mode: the window's answers so far (engine/rules/choices.py)
-        self.cache: dict = {}
-        actors = {}
-        for ch in scene.characters:
-            actors[ch.id] = self.ruleset.make_actor(self, ch)
-        self.state = State(actors)
-        from engine.rules.objects import init_objects, rebuild_world
-        self._rebuild_world = rebuild_world
-        init_objects(self)
-
-    def _check_start_rolls(self) -> dict:
-        """``[options] rolls``: dice rolled before any action (initiative) may be forced by the scene,
-        ``{ initiative = [...] }``: a table of roll names and results here; each result is checked when rolled."""
-        start_rolls = self.options.get("rolls", {})
-        if not isinstance(start_rolls, dict) or not all(
-                isinstance(v, int) or (isinstance(v, list) and all(isinstance(i, int) for i in v)) for v in start_rolls.values()):
-            raise AerieError(f"{self.scene.path}: options.rolls: a table of roll name = die result(s), e.g. {{ initiative = [15, 4] }}")
-        return start_rolls
-
-    def _begin(self) -> None:
-        """Write the ``session`` event and start the fight (the ruleset's ``start``: initiative and the first turn)."""
-        from engine.rules.saves import SAVE_VERSION, header   # the scene named by content (engine/rules/saves.py)
-
-        scene = self.scene
-        self._sink = [{"type": "session", "version": SAVE_VERSION, **header(scene, with_file=False), "seed": self.seed,
-                       "ruleset": scene.ruleset, "options": self.options}]
-        start_rolls = self._check_start_rolls()
-        self.dice.forced = {k: (list(v) if isinstance(v, list) else v) for k, v in start_rolls.items()}
-        try:
-            self.ruleset.start(self)
-        except Illegal as e:
-            raise AerieError(f"{scene.path}: options.rolls: {e.reason}") from None
-        finally:
-            self.dice.forced = {}
-        self.start_events = self._sink
-        self.events.extend(self._sink)
-        self._sink = None
-
-    def sync_world(self) -> None:
-        """Drop derived caches (reach maps, cover, body masks) when the world's voxels were edited
-        (``World.set_voxels`` bumps ``World.revision``)."""
-        token = self.world.revision
-        if token != getattr(self, "_world_token", None):
-            self._world_token = token
-            self.cache.clear()
-            self.__dict__.pop("_mask_cache", None)
-
-    # -- events ---------------------------------------------------------------------------------------------
-    def emit(self, ev: Event) -> Event:
-        if self._sink is not None:
-            self._sink.append(ev)
-        return ev
-
-    def roll(self, name: str, sides: int, count: int = 1, who=None, rule="", purpose="") -> list[int]:
-        return self.dice.roll(self, name, sides, count, who, rule, purpose)
-
-    # -- queries --------------------------------------------------------------------------------------------
-    @property
-    def current(self) -> str | None:
-        return self.state.current
-
-    def actor(self, aid: str, path: str = "") -> Actor:
-        a = self.state.actors.get(aid) if isinstance(aid, str) else None
-        if a is None:
-            ids = ", ".join(self.state.actors)
-            raise BadAction(f"no character {aid!r} (characters: {ids})", "", path)
-        return a
-
-    def fingerprint(self) -> str:
-        return dumps(self.state.to_dict()) + f"|rng={hash(self.dice.rng.getstate())}"
-
-    def legal_actions(self, actor: str | None = None) -> Sequence[dict]:
-        """The actor's legal actions: a sequence of action dicts (a compact ``engine.rules.legal.LegalActions``
-        where the ruleset builds one; ``list(...)`` for a plain list)."""
-        self.sync_world()
-        aid = actor or self.current
-        if aid is None or self.state.over:
-            return []
-        return self.ruleset.legal_actions(self, self.actor(aid))
-
-    def preview(self, action: dict) -> dict:
-        self.sync_world()
-        if gm.handles(action):                       # the GM's table actions (engine/rules/gm.py)
-            return gm.preview(self, action)
-        act = self._normalise(action)
-        return self.ruleset.preview(self, act)
-
-    # -- stepping -------------------------------------------------------------------------------------------
-    def _clean(self, action) -> dict:
-        """A deep, JSON-safe copy of the caller's action (finite numbers, no sets or objects, nested at most 8
-        deep): the log keeps this copy, so changing the caller's dict afterwards never rewrites history."""
-        from engine.rules.validate import json_safe
-
-        if not isinstance(action, dict):
-            raise BadAction(f"an action is a table with actor and action, not {type(action).__name__}")
-        return json_safe(action, "", lambda path, problem: BadAction(problem, "", path), max_depth=8, max_items=10_000)
-
-    def _normalise(self, action) -> dict:
-        action = self._clean(action)
-        name = action.get("action")
-        if not isinstance(name, str):
-            raise BadAction("required key is missing" if name is None else "must be a string", "", "action")
-        specs = self.ruleset.action_specs()
-        if name not in specs:
-            raise BadAction(f"unknown action {name!r}; one of {', '.join(sorted(specs))}", "", "action")
-        aid = action.get("actor")
-        if not isinstance(aid, str):
-            raise BadAction("required key is missing" if aid is None else "must be a string", "", "actor")
-        if aid != "gm":
-            self.actor(aid, "actor")
-        rolls = action.get("rolls", {})
-        if not isinstance(rolls, dict):
-            raise BadAction("must be a table of roll name = die result(s)", "", "rolls")
-        for k, v in rolls.items():
-            ok = (isinstance(v, int) and not isinstance(v, bool)) or (
-                isinstance(v, list) and all(isinstance(i, int) and not isinstance(i, bool) for i in v))
-            if not ok:
-                raise BadAction("a forced roll is a die result or a list of them", "", f"rolls.{k}")
-            sides = FIXED_DICE.get(k)
-            for v1 in (v if isinstance(v, list) else [v]):
-                if v1 < 1 or (sides and v1 > sides):
-                    raise BadAction(f"{v1} is not a result of a d{sides or 'N'}", "", f"rolls.{k}")
-        if "reactions" in action:             # the other characters' answers to this action's reactions
-            from engine.rules.choices import check_reactions
-            check_reactions(self, action["reactions"])
-        from engine.rules.actions import check_params
-        act = check_params(action, specs[name], _META)
-        X, Y, Z = self.world.size
-        for k, p in specs[name].items():       # a point off the map is refused, never silently ignored
-            v = act.get(k)
-            if p.kind == "pos" and v is not None and not (0 <= v[0] < X and 0 <= v[1] < Y and 0 <= v[2] < Z):
-                raise Illegal(f"{list(v)} is outside the map ({X} x {Y} cells, {Z} layers)", "AIR-02", k)
-        return act
-
-    def check(self, action) -> Any:
-        """Validate without changing anything; returns the ruleset's plan. Raises Illegal."""
-        self.sync_world()
-        if gm.handles(action):                       # the GM's table actions (engine/rules/gm.py)
-            return gm.check(self, action)
-        act = self._normalise(action)
-        if self.state.over and act.get("actor") != "gm":
-            raise Illegal("the fight is over" + (f": {self.state.winner} won" if self.state.winner else ""), "")
-        return act, self.ruleset.check(self, act)
-
-    def step(self, action, ask: dict | None = None) -> list[Event]:
-        """Check, then apply. ``ask`` (the window's answers so far, ``{point key: value}``) turns on ask mode: a
-        player's choice the action leaves open raises ``ChoiceNeeded`` and changes nothing (engine/rules/choices.py)."""
-        action = self._clean(action)
-        self._act, self._answered = action, (dict(ask) if ask is not None else None)
-        try:
-            return self._step(action)
-        finally:
-            self._act = self._answered = None
-
-    def _step(self, action) -> list[Event]:
-        act, plan = self.check(action)
-        forced = act.get("rolls", {})
-        self.dice.forced = {k: (list(v) if isinstance(v, list) else v) for k, v in forced.items()}
-        # Rulesets validate fully in check(); still, something found only while applying (a forced result that
-        # does not fit the die actually rolled, a bug) must leave the state as it was: keep a copy to restore.
-        snapshot = pickle.dumps(self.state, pickle.HIGHEST_PROTOCOL)
-        dice = self.dice
-        outer = dice.armed, dice.undo
-        dice.armed, dice.undo = True, None      # the generator's state is kept at its first draw (Dice.roll)
-        self._sink = [{"type": "action", "step": self.state.steps, "action": action}]
-        try:
-            (gm.apply if gm.handles(act) else self.ruleset.apply)(self, act, plan)
-        except BaseException:
-            self.state = pickle.loads(snapshot)
-            if dice.undo is not None:
-                dice.rng.setstate(dice.undo)
-            self._rebuild_world(self)        # voxels broken by the failed step come back
-            raise
-        finally:
-            dice.armed, dice.undo = outer
-            self.dice.forced = {}
-            evs, self._sink = self._sink, None
-        self.state.steps += 1
-        if len(self.cache) > 4096:      # entries are keyed by everything they depend on; just bound the size
-            self.cache.clear()
-        self.actions.append(action)
-        self.events.extend(evs)
-        return evs
-
-    # -- saving ---------------------------------------------------------------------------------------------
-    def save(self) -> dict:
-        """A saved game (engine/rules/saves.py, version 2): the scene by path and content hash, the seed, the
-        actions and the event log they produced (to verify). A snapshot: changing it never changes the session."""
-        from engine.rules.saves import SAVE_VERSION, header, snapshot
-
-        return snapshot({"type": "save", "version": SAVE_VERSION, **header(self.scene), "seed": self.seed,
-                         "options": self.options, "actions": self.actions, "events": self.events})
-
-    @classmethod
-    def from_log(cls, events, scene=None) -> "Session":
-        """Rebuild a game from its event log (dicts or JSON lines): the ``session`` event names the scene and the
-        seed, the ``action`` events the actions; the replay must reproduce every event."""
-        from engine.rules import saves
-
-        return saves.from_log(cls, events, scene)
-
-    @classmethod
-    def load(cls, save: dict, scene=None) -> "Session":
-        from engine.rules import saves
-
-        return saves.load(cls, save, scene)
-
-
-from engine.rules import gm  # noqa: E402  (gm imports this module: bound after Session exists)
+        return Session
+    raise AttributeError(f"module 'engine.rules.core' has no attribute {name!r}")

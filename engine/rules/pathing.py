@@ -5,12 +5,17 @@ described in its docstring."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import math
 
 import numpy as np
 
 from engine.rules import riding
-from engine.rules.core import Actor, Session
+from engine.rules.core import Actor
+
+if TYPE_CHECKING:
+    from engine.rules.session import Session
 
 INF = np.int64(1) << np.int64(40)
 

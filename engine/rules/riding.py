@@ -8,7 +8,12 @@ with it (``engine.rules.aerial``).
 
 from __future__ import annotations
 
-from engine.rules.core import Actor, Illegal, Session
+from typing import TYPE_CHECKING
+
+from engine.rules.core import Actor, Illegal
+
+if TYPE_CHECKING:
+    from engine.rules.session import Session
 
 
 def rides(a: Actor) -> bool:

@@ -10,10 +10,13 @@ builds one for a session. Everything it keeps must live in ``Actor.data`` / ``St
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from engine.errors import AerieError
-from engine.rules.core import Actor, Illegal, Session
+from engine.rules.core import Actor, Illegal
+
+if TYPE_CHECKING:
+    from engine.rules.session import Session
 
 
 class Ruleset:

@@ -15,9 +15,10 @@ from pathlib import Path
 from typing import Any
 
 from engine.errors import AerieError
-from engine.rules.core import BadAction, Illegal, Session
+from engine.rules.core import BadAction, Illegal
 from engine.rules.lines import say
 
+from engine.rules.session import Session
 
 EXPECT_KEYS = {"after", "character", "layer", "x", "y", "position", "hp", "max_hp", "temp_hp", "conditions",
                "has_conditions", "lacks_conditions", "flying", "dead", "stable", "current", "round", "over",

@@ -107,7 +107,7 @@ def bench_big_flyer(args) -> int:
     """Time one legal-action list of the big flyer and report the process's peak memory (ru_maxrss)."""
     import resource
 
-    from engine.rules.core import Session
+    from engine.rules.session import Session
 
     size = (64, 64, 32) if getattr(args, "quick", False) else (256, 256, 64)
     scene = big_flyer_scene(size)
@@ -132,7 +132,7 @@ def bench_big_flyer(args) -> int:
 
 
 def bench_rules(args) -> int:
-    from engine.rules.core import Session
+    from engine.rules.session import Session
 
     if getattr(args, "big_flyer", False):
         return bench_big_flyer(args)

@@ -21,7 +21,7 @@ from engine.errors import SceneError, display_path as _display
 from engine.inputs import MODEL_NAME
 from engine.resources import shipped_scene, shipped_scenes
 from engine.rules import registry
-from engine.rules.core import Session
+from engine.rules.session import Session
 from engine.rules.runner import validate_expectations
 from engine.rules.saves import register_scene_loader
 from engine.rules.schemas import character_schema

@@ -7,7 +7,7 @@ Protection, then Vigor, then Life as wounds (BAT-16..26). Decisions on the docum
 
 from __future__ import annotations
 
-from typing import ClassVar, cast
+from typing import TYPE_CHECKING, ClassVar, cast
 
 from engine.rules import aerial, riding
 from engine.rules.baton import baton_order, choices, combat, health, leave_cover, mounts, setup, skills, slots, specs, turns
@@ -57,8 +57,11 @@ from engine.rules.baton.data import (
     POTIONS,
 )
 from engine.rules.baton.text import EVENT_LINES
-from engine.rules.core import Actor, Illegal, Session
+from engine.rules.core import Actor, Illegal
 from engine.rules.ruleset import Ruleset, check_mounts_at_start
+
+if TYPE_CHECKING:
+    from engine.rules.session import Session
 
 
 class Baton(Ruleset):

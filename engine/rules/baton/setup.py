@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from engine.errors import SceneError
 from engine.rules import aerial
 from engine.rules.baton import dice as bd
 from engine.rules.baton import health
 from engine.rules.baton.common import CONDITIONS
 from engine.rules.baton.data import ARMOUR, KINDS, WEAPONS
-from engine.rules.core import Actor, Session
+from engine.rules.core import Actor
+
+if TYPE_CHECKING:
+    from engine.rules.session import Session
 
 
 # ================================================================================ setup

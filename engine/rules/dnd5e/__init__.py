@@ -1,5 +1,10 @@
 """The D&D 5e ruleset (DND-01 to DND-05, DND-10 to DND-54)."""
 
+# The 5e modules import one another (attacks, conditions, feats, gear...); a module imported on its own
+# (``from engine.rules.dnd5e import attacks``) enters that cycle here, through the ruleset, which loads them in the
+# one order whose ``from ... import`` names are all defined. The order their rules run in is declared on each
+# hook (engine/rules/hooks.py), so it never depends on which module was imported first.
+from engine.rules.dnd5e import ruleset as _ruleset  # noqa: F401
 from engine.rules.registry import RulesetInfo
 
 RULESET = RulesetInfo(
@@ -21,8 +26,3 @@ RULESET = RulesetInfo(
                      "5e damage": "engine.rules.dnd5e.damage", "5e turns": "engine.rules.dnd5e.turns",
                      "5e mounts": "engine.rules.dnd5e.mounts", "5e common": "engine.rules.dnd5e.common"}},
 )
-
-# Any 5e module imported on its own (``from engine.rules.dnd5e import attacks``) loads the whole ruleset first, in its
-# one order: the rules' hooks fill as their modules load, and the hooks' order is the order of the events' lists, so
-# it must not depend on which module a caller happened to import first (and the modules' cycle has one way in).
-from engine.rules.dnd5e import ruleset as _ruleset  # noqa: E402, F401

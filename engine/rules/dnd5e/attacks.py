@@ -4,17 +4,20 @@ from __future__ import annotations
 
 import itertools
 import math
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine.rules import riding
 from engine.rules import aerial
 from engine.rules.choices import choose
-from engine.rules.core import Actor, Illegal, Session
+from engine.rules.core import Actor, Illegal
 from engine.rules.dnd5e import advantage, conditions, feats, gear
 from engine.rules.dnd5e.common import dice_spec
 from engine.rules.registry import cover_levels
 from engine.world.cover import cover_between, cover_many
 from engine.world.geometry import Body, distance_m, engaged, in_melee_reach
+
+if TYPE_CHECKING:
+    from engine.rules.session import Session
 
 
 def cover(rs, session: Session, a: Actor, b: Actor, eye=None):

@@ -16,6 +16,23 @@ from typing import TypedDict
 
 from engine.errors import SceneError
 from engine.rules.dnd5e import gear, attacks, conditions   # gear first: it imports advantage's names
+from engine.rules.dnd5e.feats_moments import (  # noqa: F401  (the feats' own moments, re-exported for the rules' callers)
+    bonus_contest_source,
+    query_notes,
+    spend_contest,
+    lucky_defence,
+    lucky_save,
+    check_pin,
+    apply_pin,
+    unpin,
+    war_caster_spell,
+    superiority_die,
+    manoeuvre_effect,
+    mounted_redirect,
+    mount_evasion,
+    check_inspire,
+    apply_inspire,
+)
 
 
 class Prereq(TypedDict):
@@ -593,24 +610,3 @@ def panel_rows(a) -> list[str]:
     if "lucky" in a.data["feats"]:
         rows.append(f"Luck points {a.data['luck']}/3")
     return rows
-
-
-
-# the feats' own moments live in feats_moments.py (re-exported here for the rules' callers)
-from engine.rules.dnd5e.feats_moments import (  # noqa: E402, F401  (re-exported for the rules' callers)
-    bonus_contest_source,
-    query_notes,
-    spend_contest,
-    lucky_defence,
-    lucky_save,
-    check_pin,
-    apply_pin,
-    unpin,
-    war_caster_spell,
-    superiority_die,
-    manoeuvre_effect,
-    mounted_redirect,
-    mount_evasion,
-    check_inspire,
-    apply_inspire,
-)

@@ -6,14 +6,14 @@ Rule IDs are those of ``../shared/rules/CATALOGUE.md``; decisions on gaps are in
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import ClassVar, cast
+from typing import TYPE_CHECKING, ClassVar, cast
 
 from engine.rules.dnd5e import conditions
 from engine.rules.dnd5e import mounts
 from engine.rules import riding
 from engine.rules import aerial
 from engine.rules.actions import Param
-from engine.rules.core import Actor, Illegal, Session
+from engine.rules.core import Actor, Illegal
 from engine.rules.dnd5e.actions.contact import Dismount, Escape, Grapple, Mount, Shove
 from engine.rules.dnd5e.actions.magic import Cast, Gm
 from engine.rules.dnd5e.actions.objects import EVENT_LINES as OBJECT_LINES
@@ -47,6 +47,9 @@ from engine.rules.dnd5e import turns
 from engine.rules.dnd5e import listing, sheet
 from engine.rules.dnd5e.text import EVENT_LINES
 from engine.rules.ruleset import Ruleset
+
+if TYPE_CHECKING:
+    from engine.rules.session import Session
 
 
 class Dnd5e(Ruleset):

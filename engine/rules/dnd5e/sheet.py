@@ -4,10 +4,12 @@ proficiencies, hit dice), feats. ``rs`` is the ruleset (``Dnd5e``)."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 
 from engine.errors import SceneError
 from engine.rules import aerial
-from engine.rules.core import Actor, Session
+from engine.rules.core import Actor
 from engine.rules.dnd5e.common import ABILITIES, OBJECTS, SKILL_ABILITY, dice_spec, mod  # noqa: F401
 from engine.rules.dnd5e import feats, gear
 from engine.rules.dnd5e.data import (
@@ -16,6 +18,9 @@ from engine.rules.dnd5e.data import (
     STATBLOCKS,
     WEAPONS,
 )
+
+if TYPE_CHECKING:
+    from engine.rules.session import Session
 
 
 

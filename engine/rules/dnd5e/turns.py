@@ -12,13 +12,16 @@ And the turn structure that runs them (DND-10): ``begin_turn``, ``end_of_turn_ef
 
 from __future__ import annotations
 
-from typing import cast
+from typing import TYPE_CHECKING, cast
 
 from engine.rules.dnd5e import conditions, damage
 from engine.rules import aerial, riding
 from engine.rules.dnd5e.data import CONDITION_RULE, GROUNDING_TEXT
-from engine.rules.core import Actor, Illegal, Session
+from engine.rules.core import Actor, Illegal
 from engine.rules.hooks import Hook
+
+if TYPE_CHECKING:
+    from engine.rules.session import Session
 
 TURN_START = Hook("turn_start", "fn(rs, session, actor) when its turn starts")
 TURN_END = Hook("turn_end", "fn(rs, session, actor) when its turn ends")
