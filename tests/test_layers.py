@@ -233,3 +233,68 @@ def test_no_rules_module_takes_the_session_from_the_core():
            for line, m in _imports(p) if m == "engine.rules.core.Session"]
     assert not bad, bad
 
+
+# -- hooks run in their declared order ---------------------------------------------------------------------
+def test_a_hook_runs_in_its_declared_order_whatever_the_registration_order():
+    from engine.rules.hooks import Hook
+
+    h = Hook("h", order=("first", "second", "third"))
+
+    def third():
+        return None
+
+    def first():
+        return None
+
+    def second():
+        return None
+
+    for fn in (third, first, second):
+        h.rule("X-1")(fn)
+    assert [f.__name__ for f in h] == ["first", "second", "third"]
+
+    def stray():
+        return None
+
+    with pytest.raises(ValueError, match="stray is not in its declared order"):
+        h.rule("X-2")(stray)
+
+
+PLAY_AFTER_IMPORTS = """
+import hashlib, importlib, random, sys
+for m in sys.argv[1].split(","):
+    importlib.import_module(m)
+from engine.rules.core import dumps
+from engine.rules.session import Session
+from engine.scene import bench, load_scene
+out = []
+for name in ("showcase", "feat_sentinel_harpy", "baton_skyfall"):
+    s = Session(load_scene(name), 3)
+    rng = random.Random(5)
+    for _ in range(40):
+        act = bench.random_action(s, rng)
+        if act is None:
+            break
+        s.step(act)
+    out.append(hashlib.sha256("\\n".join(dumps(e) for e in s.events).encode()).hexdigest())
+print(" ".join(out))
+"""
+
+
+def test_the_rules_modules_imported_in_any_order_give_the_same_log():
+    """Fresh interpreters import every rules module in a different order (sorted, reversed, shuffled), then play
+    the same games: the event logs are the same byte for byte (the hooks' order is declared, not imported)."""
+    import random
+    import subprocess
+    import sys
+
+    mods = sorted(".".join(p.relative_to(ROOT).with_suffix("").parts).removesuffix(".__init__")
+                  for p in (ENGINE / "rules").rglob("*.py"))
+    orders = [mods, mods[::-1]] + [random.Random(seed).sample(mods, len(mods)) for seed in (1, 2)]
+    logs = set()
+    for order in orders:
+        r = subprocess.run([sys.executable, "-c", PLAY_AFTER_IMPORTS, ",".join(order)], cwd=ROOT,
+                           capture_output=True, text=True, timeout=300)
+        assert r.returncode == 0, r.stderr.strip().splitlines()[-1:]
+        logs.add(r.stdout.strip())
+    assert len(logs) == 1, logs

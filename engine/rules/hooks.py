@@ -1,11 +1,13 @@
 """Named hooks: an ordered list of small named functions, each carrying the rule ID it implements.
 
 A ruleset declares a hook once (``TURN_START = Hook("turn_start", "...")``) and registers its rules on it with the
-decorator (``@TURN_START.rule("DND-13")``); the code that reaches that moment of the game runs the hook
+decorator (``@TURN_START.rule("XYZ-13")``); the code that reaches that moment of the game runs the hook
 (``hook.run(...)`` for every function, ``hook.first(...)`` for the first answer that is not ``None``). A feat or a
 condition that acts at that moment adds a function; it does not edit the method that calls the hook. Functions run
-in the order they were registered (the order of the events they emit). ``aerie rules`` / the generated docs name
-them by ``fn.rule``.
+in the order the hook declares (``Hook(..., order=("dodge_ends", "death_save", ...))``, by function name): that order
+is the order of the events they emit, so it is written down once, never taken from which module happened to be
+imported first; a function the order does not name is refused when it registers. ``aerie rules`` / the generated
+docs name them by ``fn.rule``.
 """
 
 from __future__ import annotations
@@ -17,16 +19,27 @@ from typing import Any
 class Hook(list):
     """A named hook: a list of functions, each with ``fn.rule`` (its rule ID)."""
 
-    def __init__(self, name: str, doc: str = "") -> None:
+    def __init__(self, name: str, doc: str = "", order: tuple[str, ...] = ()) -> None:
         super().__init__()
         self.name = name
         self.doc = doc
+        self.order = tuple(order)
+        if len(set(self.order)) != len(self.order):
+            raise ValueError(f"hook {name}: a function is named twice in its order")
 
     def rule(self, rule_id: str) -> Callable:
-        """Decorator: register ``fn`` on this hook as the rule ``rule_id`` (it stays a plain function)."""
+        """Decorator: register ``fn`` on this hook as the rule ``rule_id`` (it stays a plain function), at its place
+        in the declared order."""
         def deco(fn):
+            if fn.__name__ not in self.order:
+                raise ValueError(f"hook {self.name}: {fn.__name__} is not in its declared order "
+                                 f"({', '.join(self.order) or 'empty'}); name it there")
+            if any(f.__name__ == fn.__name__ for f in self):
+                raise ValueError(f"hook {self.name}: {fn.__name__} is registered twice")
             fn.rule = rule_id
-            self.append(fn)
+            place = self.order.index(fn.__name__)
+            at = next((i for i, f in enumerate(self) if self.order.index(f.__name__) > place), len(self))
+            self.insert(at, fn)
             return fn
         return deco
 

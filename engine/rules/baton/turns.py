@@ -16,9 +16,19 @@ from engine.rules.baton import baton_order, skills
 from engine.rules.baton.common import CONDITIONS
 from engine.rules.hooks import Hook
 
-SIDE_TURN_START = Hook("side_turn_start", "fn(rs, session, side) when the initiative comes to the side")
-ACTIVATION_END = Hook("activation_end", "fn(rs, session, actor) when its activation ends")
-FALL_TRIGGERS = Hook("fall_triggers", "fn(rs, session, actor) -> (reason, rule) or None: why a flyer falls")
+SIDE_TURN_START = Hook("side_turn_start", "fn(rs, session, side) when the initiative comes to the side", order=(
+    "until_next_turn_ends",
+    "effects_tick",
+    "opportunities_lapse",
+))
+ACTIVATION_END = Hook("activation_end", "fn(rs, session, actor) when its activation ends", order=(
+    "stay_aloft",
+))
+FALL_TRIGGERS = Hook("fall_triggers", "fn(rs, session, actor) -> (reason, rule) or None: why a flyer falls", order=(
+    "dead",
+    "grounding_condition",
+    "grappled_by_a_walker",
+))
 
 
 # -- the initiative comes to a side --------------------------------------------------------------------------------

@@ -19,7 +19,21 @@ from engine.rules.dnd5e.data import (
 from engine.world.geometry import engaged
 
 ADV, DIS = "advantage", "disadvantage"
-ATTACK_SOURCES = Hook("attack_sources", "fn(rs, session, attacker, target, plan, ctx) yields (ADV or DIS, reason[, rule])")
+ATTACK_SOURCES = Hook("attack_sources", "fn(rs, session, attacker, target, plan, ctx) yields (ADV or DIS, reason[, rule])", order=(
+    "unseen_attacker",
+    "invisible",
+    "ranged_while_engaged",
+    "prone",
+    "attacked_with_advantage",
+    "blinded",
+    "restrained_attacker",
+    "poisoned_attacker",
+    "frightened_attacker",
+    "dodging_target",
+    "helped",
+    "underwater",
+    "untrained_armour_attacker",     # gear.py (DND-16)
+))
 #: register an advantage/disadvantage source on the ATTACK_SOURCES hook, with its rule ID
 source = ATTACK_SOURCES.rule
 

@@ -13,7 +13,14 @@ from engine.rules.dnd5e import feats, gear
 #: The damage modifiers, applied in order before the damage is dealt: each a small named function with its rule ID,
 #: ``fn(rs, session, target, dmg)`` changing ``dmg`` (``amount``, ``type``, ``resist`` (a set of damage types),
 #: ``notes``, ``source``, ``critical``). A feat that reduces damage adds a function here.
-DAMAGE_MODIFIERS = Hook("damage_modifiers", "fn(rs, session, target, dmg) changes dmg before it is dealt")
+DAMAGE_MODIFIERS = Hook("damage_modifiers", "fn(rs, session, target, dmg) changes dmg before it is dealt", order=(
+    "petrified_resists_everything",
+    "underwater_resists_fire",
+    "elemental_adept",
+    "dungeon_delver",
+    "immunity_resistance_vulnerability",
+    "heavy_armor_master",
+))
 damage_modifier = DAMAGE_MODIFIERS.rule
 
 

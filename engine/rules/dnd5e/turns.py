@@ -23,9 +23,27 @@ from engine.rules.hooks import Hook
 if TYPE_CHECKING:
     from engine.rules.session import Session
 
-TURN_START = Hook("turn_start", "fn(rs, session, actor) when its turn starts")
-TURN_END = Hook("turn_end", "fn(rs, session, actor) when its turn ends")
-FALL_TRIGGERS = Hook("fall_triggers", "fn(rs, session, actor) -> (reason, rule) or None: why a flyer falls")
+TURN_START = Hook("turn_start", "fn(rs, session, actor) when its turn starts", order=(
+    "reaction_returns",
+    "dodge_ends",
+    "readied_action_lapses",
+    "sentinel_stop_ends",
+    "help_lapses",
+    "sneak_attack_per_turn",
+    "death_save",
+))
+TURN_END = Hook("turn_end", "fn(rs, session, actor) when its turn ends", order=(
+    "stay_aloft",
+    "repeat_saves",
+))
+FALL_TRIGGERS = Hook("fall_triggers", "fn(rs, session, actor) -> (reason, rule) or None: why a flyer falls", order=(
+    "dead",
+    "grounding_condition",
+    "dying",
+    "incapacitated",
+    "sentinel_stop",
+    "grappled_by_a_walker",
+))
 
 
 # -- what the actor alone refuses ------------------------------------------------------------------------------
