@@ -750,13 +750,13 @@ def _move_lines(pv: dict, ruleset=None) -> list[str]:
     elif pv.get("ends_aloft"):
         out.append("ends in the air")
     if pv.get("falls_at_end_of_turn"):
-        out.append("FALLS at the end of the turn (no bonus action to stay aloft, AIR-08/AIR-10)")
+        out.append(f"FALLS at the end of the turn (no {_ruleset_class(ruleset).upkeep_name} to stay aloft, AIR-08/AIR-10)")
     if pv.get("provokes"):
         out.append("provokes opportunity attacks from: " + ", ".join(map(str, pv["provokes"])))
     return out
 
 
-def _attack_lines(pv: dict, base_ac=None) -> list[str]:
+def _attack_lines(pv: dict, base_ac=None, ruleset=None) -> list[str]:
     out = []
     kind = "melee" if pv.get("melee") else "ranged"
     dist = f", {pv['distance_m']:.1f} m" if isinstance(pv.get("distance_m"), (int, float)) else ""
@@ -783,7 +783,9 @@ def _attack_lines(pv: dict, base_ac=None) -> list[str]:
     out.append(f"disadvantage: {reasons(dis)}")
     if "hit_chance" in pv:
         b = pv.get("to_hit_bonus")
-        out.append(f"CHANCE TO HIT: {pv['hit_chance']:.0%}" + (f" (d20 {b:+d} vs AC {pv.get('target_ac')})" if isinstance(b, int) else ""))
+        roll = _ruleset_class(ruleset).HIT_ROLL       # the ruleset's words for the roll against the target
+        out.append(f"CHANCE TO HIT: {pv['hit_chance']:.0%}" + (f" ({roll.format(bonus=b, target=pv.get('target_ac'))})"
+                                                                 if isinstance(b, int) and roll else ""))
     if pv.get("height"):
         out.append(f"height: {pv['height']}")
     if pv.get("object"):                     # an object or a voxel (issue 14): its HP and what breaking opens
@@ -812,7 +814,7 @@ def preview_lines(pv: dict, base_ac=None, ruleset=None) -> list[str]:
         if pv.get("action") == "move" and "cost_m" in pv:
             return _move_lines(pv, ruleset)
         if pv.get("action") == "attack" and ("hit_chance" in pv or "cover" in pv):
-            return _attack_lines(pv, base_ac)
+            return _attack_lines(pv, base_ac, ruleset)
     except (TypeError, ValueError, KeyError):
         pass
     out = []

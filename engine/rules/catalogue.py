@@ -116,7 +116,7 @@ def resolve_where(text: str, info) -> list[str]:
                     out.append(piece)
                 continue
             for name in found:
-                if re.fullmatch(r"[\w/]+\.py", name):           # `baton/dice.py`
+                if re.fullmatch(r"[\w/]+\.py", name):           # `<ruleset>/dice.py`
                     path = name if name.startswith("engine/") else f"engine/rules/{name}"
                     mod = path[:-3].replace("/", ".")
                     out.append(path)
@@ -131,7 +131,8 @@ _OPTION_RULES: dict | None = None
 
 
 def _option_rules() -> dict:
-    """{rule ID: option keys} from the rule IDs in the comments of each ruleset's ``DEFAULT_OPTIONS``."""
+    """{rule ID: option keys} from the rule IDs in each ruleset's option declarations: its ``OPTION_SPECS`` help
+    texts, and the comments of a ``DEFAULT_OPTIONS`` written out in its class."""
     global _OPTION_RULES
     if _OPTION_RULES is None:
         import inspect
@@ -149,6 +150,11 @@ def _option_rules() -> dict:
                 ids = re.findall(r"\b(?:[A-Z]{2,5})-F?\d+\b", line.partition("#")[2])
                 for rid in ids:
                     out.setdefault(rid, set()).update(k for k in keys if k in cls.DEFAULT_OPTIONS)
+            for k, spec in (cls.OPTION_SPECS or {}).items():
+                if k in AERIAL_OPTIONS:
+                    continue              # the aerial keys' rules are the aerial catalogue's (AERIAL_OPTIONS)
+                for rid in re.findall(r"\b(?:[A-Z]{2,5})-F?\d+\b", spec.help):
+                    out.setdefault(rid, set()).add(k)
         _OPTION_RULES = out
     return _OPTION_RULES
 

@@ -9,7 +9,7 @@ or a log, and undone like any other action (the window rebuilds the session from
 action          parameters                                                              does
 =============== ======================================================================= =================================
 ``gm_set``      ``target``, ``key`` (``hp``, ``temp_hp`` or a number the ruleset          sets it (0..its maximum)
-                publishes in ``Actor.data["public"]``: baton ``vigor``, ``protection``),
+                publishes in ``Actor.data["public"]``, e.g. ``vigor``, ``protection``),  
                 ``value``
 ``gm_condition`` ``target``, ``add`` and / or ``remove`` (a condition name)             adds / removes it (source "gm")
 ``gm_place``    ``target``, ``to`` [x, y, layer], optional ``flying``                    puts it there (the body must fit;

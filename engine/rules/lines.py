@@ -2,7 +2,7 @@
 
 A template is a ``str.format`` string whose fields are the event's own keys (``{wound}``, ``{metres:g}``),
 ``{@key}`` for the display name of the character whose id is at ``key`` (``{@who}``, ``{@target}``), and ``{r}``
-for the rule suffix (`` [DND-22]``). The runner's table of lines (``GENERIC_LINES``, a ruleset's ``EVENT_LINES``)
+for the rule suffix (`` [XYZ-22]``). The runner's table of lines (``GENERIC_LINES``, a ruleset's ``EVENT_LINES``)
 holds either such a line or a function ``fn(session, event, name_of, rule_suffix)`` for a line that needs logic.
 """
 

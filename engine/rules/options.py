@@ -1,6 +1,7 @@
 """Typed ruleset options: each key a ruleset understands is declared with its type and range or allowed values.
 
-A ruleset's ``engine/rules/<name>/options.py`` holds ``SPECS = {key: OptionSpec(...)}``; the base
+A ruleset declares its keys once, ``SPECS = {key: OptionSpec(...)}`` (by custom in ``engine/rules/<name>/options.py``),
+and names them on its class (``Ruleset.OPTION_SPECS``; the defaults are the specs' own); the base
 :class:`~engine.rules.ruleset.Ruleset` validates a scene's ``[options]`` against it (plus :data:`COMMON`, the keys
 the core and the aerial module read) before anything else looks at them. An unknown key is an error naming the
 closest known key (``options.diagonl: unknown option; did you mean diagonal?``): a typo never goes unnoticed.
@@ -9,7 +10,6 @@ closest known key (``options.diagonl: unknown option; did you mean diagonal?``):
 from __future__ import annotations
 
 import difflib
-import importlib
 import math
 from dataclasses import dataclass, field
 from typing import Any, Callable
@@ -98,15 +98,21 @@ AERIAL = {
                          help="AIR-08: paid at the end of a turn aloft, or on starting one aloft"),
 }
 
-_MODULES = {"dnd5e": "engine.rules.dnd5e.options", "baton": "engine.rules.baton.options"}
-
-
 def specs_for(ruleset: str) -> dict[str, OptionSpec] | None:
-    """Every option key a ruleset accepts (COMMON + its own ``SPECS``), or None when it declares none."""
-    mod = _MODULES.get(ruleset)
-    if mod is None:
-        return None
-    return {**COMMON, **importlib.import_module(mod).SPECS}
+    """Every option key a ruleset accepts (COMMON + its class's ``OPTION_SPECS``, found through the registry), or
+    None when it declares none."""
+    from engine.rules import registry
+
+    return with_common(registry.info(ruleset).ruleset_class().OPTION_SPECS)
+
+
+def with_common(specs: dict[str, OptionSpec] | None) -> dict[str, OptionSpec] | None:
+    return None if specs is None else {**COMMON, **specs}
+
+
+def defaults(specs: dict[str, OptionSpec]) -> dict:
+    """``{key: default}`` of a ruleset's own specs (a fresh copy of each list or table default)."""
+    return {k: (type(s.default)(s.default) if isinstance(s.default, (list, dict)) else s.default) for k, s in specs.items()}
 
 
 def closest(key: str, known) -> str:
@@ -129,8 +135,9 @@ def validate_options(specs: dict[str, OptionSpec], options: dict | None, base: s
     return out
 
 
-def validate_for(ruleset: str, options: dict | None) -> dict:
-    specs = specs_for(ruleset)
+def validate_for(ruleset: str | dict | None, options: dict | None) -> dict:
+    """``options`` validated against a ruleset's keys (its name, or its ``OPTION_SPECS``; none: unchecked)."""
+    specs = with_common(ruleset) if isinstance(ruleset, dict) or ruleset is None else specs_for(ruleset)
     if specs is None:
         return dict(options or {})
     return validate_options(specs, options)

@@ -41,6 +41,9 @@ class RulesetInfo:
     title: str = ""
     default: bool = False              # the ruleset of a scene that names none
     doc: str = ""                      # the page that describes it
+    #: ``check(raw, file, key)``: the character keys its schema's types cannot check (weapon shapes, names), or
+    #: "module:function", or None
+    character_check: Any = None
     extra: dict = field(default_factory=dict)
 
     def ruleset_class(self):
@@ -48,6 +51,10 @@ class RulesetInfo:
 
     def schema_class(self):
         return load_dotted(self.schema) if isinstance(self.schema, str) else self.schema
+
+    def character_check_fn(self):
+        c = self.character_check
+        return load_dotted(c) if isinstance(c, str) else c
 
 
 _REG: dict[str, RulesetInfo] = {}

@@ -22,21 +22,27 @@ if TYPE_CHECKING:
 class Ruleset:
     name = "abstract"
     #: the per-turn resource that pays for staying aloft (AIR-08), in the ruleset's words
-    upkeep_name = "bonus action"
+    upkeep_name = "upkeep"
+    #: how an attack preview's roll reads (``{bonus}``: the preview's ``to_hit_bonus``, ``{target}``: what it rolls
+    #: against, its ``target_ac``); empty: the roll is not spelled out
+    HIT_ROLL = ""
     #: the rule ID of "a move cannot end in another creature's space" (empty: no ID)
     occupied_rule = ""
     #: the rule ID that limits a walker's move (a flyer's is AIR-09)
     walk_rule = "AIR-09"
     #: the damage type of a fall (AIR-12), passed to apply_damage
     fall_damage_type = "falling"
-    #: options this ruleset understands, with defaults (scene ``[options]`` overrides)
+    #: the options this ruleset understands, declared once: ``{key: engine.rules.options.OptionSpec}`` (type, range
+    #: or choices, default, the rule it reads); None: options are not checked
+    OPTION_SPECS: ClassVar[dict | None] = None
+    #: their defaults (scene ``[options]`` overrides): ``engine.rules.options.defaults(OPTION_SPECS)``
     DEFAULT_OPTIONS: ClassVar[dict] = {}
 
     def __init__(self, options: dict | None = None):
-        from engine.rules.options import validate_for   # typed options (engine/rules/<name>/options.py)
+        from engine.rules.options import validate_for   # typed options (engine/rules/options.py)
 
         self.options = dict(self.DEFAULT_OPTIONS)
-        self.options.update(validate_for(self.name, options))
+        self.options.update(validate_for(self.OPTION_SPECS, options))
 
     def opt(self, key):
         return self.options.get(key, self.DEFAULT_OPTIONS.get(key))
@@ -258,19 +264,16 @@ class Ruleset:
 
     def attack_reach(self, session: Session, actor: Actor) -> tuple[float | None, float | None]:
         """(longest melee reach, longest range), metres, of the attacks the actor could make, None for none: for
-        threat maps (engine/world/volumes.py). Default: ``actor.data["weapons"]`` with the ruleset's
-        ``is_melee`` and ``melee_reach`` / ``reach_of`` when it has them; a range is ``range`` (normal, long) or
-        ``range_m`` (> 0), thrown weapons included."""
+        threat maps (engine/world/volumes.py). A ruleset whose weapons have a shape of their own answers this
+        itself; the default reads ``actor.data["weapons"]`` of the plain shape: a weapon with ``range_m`` > 0
+        shoots that far, one without is melee with its ``reach_m`` (else the actor's, else 1.5 m)."""
         reach = rng = None
         for w in actor.data.get("weapons", ()):
-            r = w.get("range") or None
-            hi = float(r[1] if isinstance(r, (list, tuple)) else r) if r else float(w.get("range_m") or 0) or None
-            melee = self.is_melee(w) if hasattr(self, "is_melee") else hi is None
-            if melee:
-                fn = getattr(self, "melee_reach", None) or getattr(self, "reach_of", None)
-                m = fn(actor, w) if fn else float(w.get("reach_m", actor.data.get("reach_m", 1.5)))
+            hi = float(w.get("range_m") or 0) or None
+            if hi is None:
+                m = float(w.get("reach_m", actor.data.get("reach_m", 1.5)))
                 reach = m if reach is None else max(reach, m)
-            if hi is not None:
+            else:
                 rng = hi if rng is None else max(rng, hi)
         return reach, rng
 

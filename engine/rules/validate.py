@@ -4,9 +4,10 @@
   integers within JSON's exact range, strings, booleans, lists and string-keyed tables, nested at most
   :data:`MAX_DEPTH` deep. TOML dates and times, NaN, infinity, sets, bytes, objects: an error naming the key path.
   Iterative, so a value nested 2,000 deep is refused without a ``RecursionError``.
-* :func:`check_character` -- ranges of the ruleset keys of a character (speeds, HP, reach), weapon tables
-  (``damage = 5``, ``"1d0"``, ``"-3d6"``, ``"99999999d6"``, ``to_hit = "x"``) and the baton ruleset's attribute and
-  skill names, checked when the scene loads, before a ruleset builds its actors.
+* :func:`check_character` -- ranges of the ruleset keys of a character (speeds, HP, reach), then the ruleset's own
+  checks (its registry entry's ``character_check``: weapon tables such as ``damage = 5``, ``"1d0"``, ``"-3d6"``,
+  ``"99999999d6"``, ``to_hit = "x"``, its own names), checked when the scene loads, before it builds its actors;
+  :func:`check_weapons`, :func:`dice_expr` and :func:`number` are the pieces those checks are made of.
 """
 
 from __future__ import annotations
@@ -79,71 +80,25 @@ def json_safe(value, path: str, error, max_depth: int = MAX_DEPTH, max_items: in
 
 
 # ------------------------------------------------------------------------------------------------- characters
-_DND_DICE = re.compile(r"([1-9][0-9]?)?d([1-9][0-9]{0,2})")
+_DICE = re.compile(r"([1-9][0-9]?)?d([1-9][0-9]{0,2})")
 DICE_MAX = 40                    # dice in one damage expression
 SIDES_MAX = 100
 
 
-def _num(v, lo, hi, integer=False) -> bool:
+def number(v, lo, hi, integer=False) -> bool:
+    """``v`` is a finite number (an integer if ``integer``) within lo..hi, never a bool."""
     if isinstance(v, bool) or not isinstance(v, (int, float)) or (integer and not isinstance(v, int)):
         return False
     return (not isinstance(v, float) or math.isfinite(v)) and lo <= v <= hi
 
 
-def dnd_dice(text) -> bool:
+def dice_expr(text) -> bool:
     """``NdS`` with 1..40 dice of 1..100 sides (``d8`` is ``1d8``)."""
     if not isinstance(text, str):
         return False
-    m = _DND_DICE.fullmatch(text.strip())
+    m = _DICE.fullmatch(text.strip())
     return m is not None and 1 <= int(m.group(1) or 1) <= DICE_MAX and 1 <= int(m.group(2)) <= SIDES_MAX
 
-
-_DND_WEAPON = {
-    "name": lambda v: isinstance(v, str) and v.strip() != "",
-    "damage": dnd_dice,
-    "versatile": lambda v: v is None or dnd_dice(v),
-    "type": lambda v: isinstance(v, str),
-    "properties": lambda v: isinstance(v, list) and all(isinstance(i, str) for i in v),
-    "range": lambda v: v is None or (isinstance(v, list) and len(v) == 2 and all(_num(i, 0.1, 10000) for i in v)
-                                     and v[0] <= v[1]),
-    "reach_m": lambda v: _num(v, 0.5, 100),
-    "to_hit": lambda v: _num(v, -50, 50, True),
-    "damage_bonus": lambda v: _num(v, -50, 50, True),
-}
-_DND_WEAPON_HELP = {
-    "damage": f"dice like 1d8 or 2d6 (1..{DICE_MAX} dice of 1..{SIDES_MAX} sides; a bonus goes in damage_bonus)",
-    "versatile": "dice like 1d10", "range": "[normal, long] in metres", "reach_m": "metres, 0.5..100",
-    "to_hit": "an integer -50..50", "damage_bonus": "an integer -50..50", "properties": "a list of names",
-    "type": "a damage type name", "name": "a name",
-}
-
-
-def _baton_damage(v) -> bool:
-    from engine.rules.baton.dice import parse
-
-    if isinstance(v, bool) or not isinstance(v, (str, int)):
-        return False
-    try:
-        n, sides, bonus = parse(str(v))
-    except ValueError:
-        return False
-    return 0 <= bonus <= 100
-
-
-_BATON_WEAPON = {
-    "name": lambda v: isinstance(v, str) and v.strip() != "",
-    "damage": _baton_damage,
-    "size": lambda v: v in ("light", "small", "medium", "large"),
-    "range_m": lambda v: _num(v, 0, 10000),
-    "type": lambda v: isinstance(v, str),
-    "reach_m": lambda v: _num(v, 0.5, 100),
-    "skill": lambda v: isinstance(v, str) and v != "",
-}
-_BATON_WEAPON_HELP = {
-    "damage": "dice like 1d8 or 2d6+1 (0..20 dice of 1..100 sides) or a whole number 0..100",
-    "size": "one of light, small, medium, large", "range_m": "metres, 0 = melee", "reach_m": "metres, 0.5..100",
-    "skill": "a skill name", "type": "a damage type name", "name": "a name",
-}
 
 # key: (lo, hi, integer) for the ruleset keys both schemas may carry
 _RANGES = {
@@ -155,7 +110,9 @@ _RANGES = {
 }
 
 
-def _weapons(weapons, table, helps, file, key):
+def check_weapons(weapons, table, helps, file, key):
+    """Each weapon table of a character against ``table`` (``{key: check(value) -> bool}``, the ruleset's weapon
+    shape); a failed check is a SceneError at ``key.weapons[j].k`` saying what ``helps[k]`` expects."""
     if not isinstance(weapons, list):
         return
     if len(weapons) > 64:
@@ -172,32 +129,18 @@ def _weapons(weapons, table, helps, file, key):
 
 
 def check_character(ruleset: str, raw: dict, file: str, key: str) -> None:
-    """Ranges and tables of one character's ruleset keys (``raw``: the table as written)."""
+    """Ranges and tables of one character's ruleset keys (``raw``: the table as written): the ranges of the keys
+    the schemas share, then the ruleset's own checks (its weapon shape, its names), which its registry entry names
+    (``RulesetInfo.character_check``)."""
     for f, (lo, hi, integer) in _RANGES.items():
-        if f in raw and raw[f] is not None and not _num(raw[f], lo, hi, integer):
+        if f in raw and raw[f] is not None and not number(raw[f], lo, hi, integer):
             what = "an integer" if integer else "a number"
             raise SceneError(file, f"{key}.{f}", f"must be {what} {lo:g}..{hi:g}, got {raw[f]!r}")
-    if ruleset == "dnd5e":
-        _weapons(raw.get("weapons"), _DND_WEAPON, _DND_WEAPON_HELP, file, key)
-        if raw.get("hit_dice") is not None and not _num(raw["hit_dice"], 0, 30, True):
-            raise SceneError(file, f"{key}.hit_dice", f"hit dice left: an integer 0..30, got {raw['hit_dice']!r}")
-        slots = raw.get("spell_slots")
-        if isinstance(slots, dict):
-            for k, v in slots.items():
-                if k not in {str(i) for i in range(1, 10)} or not _num(v, 0, 20, True):
-                    raise SceneError(file, f"{key}.spell_slots.{k}", "spell level 1..9 = slots 0..20")
-    elif ruleset == "baton":
-        _weapons(raw.get("weapons"), _BATON_WEAPON, _BATON_WEAPON_HELP, file, key)
-        from engine.rules.baton.options import check_names
+    from engine.rules import registry
 
-        attrs, skills, weapons = raw.get("attributes"), raw.get("skills"), raw.get("weapons")
-        check_names(attrs if isinstance(attrs, dict) else {}, skills if isinstance(skills, dict) else {},
-                    weapons if isinstance(weapons, list) else [], file, key)
-        items = raw.get("items")
-        if isinstance(items, dict):
-            for k, v in items.items():
-                if not _num(v, 0, 1000, True):
-                    raise SceneError(file, f"{key}.items.{k}", "a count 0..1000")
+    own = registry.info(ruleset).character_check_fn()
+    if own is not None:
+        own(raw, file, key)
 
 
 def scene_error(file: str):

@@ -6,6 +6,7 @@ RULESET = RulesetInfo(
     name="baton",
     title="Baton (Combate)",
     ruleset="engine.rules.baton.ruleset:Baton",
+    character_check="engine.rules.baton.schema:check_character",
     schema="engine.rules.baton.schema:BatonStats",
     cover_levels=(("none", 0.0), ("partial", 0.25), ("total", 1.0)),
     cover_rule="BAT-40/BAT-41",

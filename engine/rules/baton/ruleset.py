@@ -58,6 +58,7 @@ from engine.rules.baton.data import (
 )
 from engine.rules.baton.text import EVENT_LINES
 from engine.rules.core import Actor, Illegal
+from engine.rules.baton.options import SPECS as OPTION_SPECS
 from engine.rules.ruleset import Ruleset, check_mounts_at_start
 
 if TYPE_CHECKING:
@@ -69,6 +70,7 @@ class Baton(Ruleset):
     upkeep_name = "minor action"
     EVENT_LINES = {**EVENT_LINES, **OBJECT_LINES}     # how its events read in the runner's log
     GM_ACTIONS = GM_ACTIONS                           # the GM's tools (damage, condition, poison, fire, breath)
+    OPTION_SPECS = OPTION_SPECS              # baton/options.py: each key's type, range or choices
     DEFAULT_OPTIONS: ClassVar[dict] = {
         "diagonal": "5e", "climb_m": 4.0, "descend_m": 2.0,         # AIR-07 (as for 5e)
         "fall_cap_percent": 50, "fall_damage_rounding": "down",     # AIR-12 when air12_vs_bat47 = "air12"

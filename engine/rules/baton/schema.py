@@ -6,7 +6,9 @@ from typing import Any
 
 import msgspec
 
+from engine.errors import SceneError
 from engine.rules.schemas import _Strict
+from engine.rules.validate import check_weapons, number
 
 
 class BatonStats(_Strict, frozen=True):
@@ -30,3 +32,48 @@ class BatonStats(_Strict, frozen=True):
     counterattack: bool = False         # gear or ability granting counterattacks (BAT-13)
     undead: bool | None = None          # divine damage is always critical against it (BAT-52)
     reach_m: float | None = None        # melee reach (default 1.5 m)
+
+
+# -- what the types cannot say: the weapon shape's values, names and counts (checked when the scene loads)
+def _damage(v) -> bool:
+    from engine.rules.baton.dice import parse
+
+    if isinstance(v, bool) or not isinstance(v, (str, int)):
+        return False
+    try:
+        n, sides, bonus = parse(str(v))
+    except ValueError:
+        return False
+    return 0 <= bonus <= 100
+
+
+WEAPON = {
+    "name": lambda v: isinstance(v, str) and v.strip() != "",
+    "damage": _damage,
+    "size": lambda v: v in ("light", "small", "medium", "large"),
+    "range_m": lambda v: number(v, 0, 10000),
+    "type": lambda v: isinstance(v, str),
+    "reach_m": lambda v: number(v, 0.5, 100),
+    "skill": lambda v: isinstance(v, str) and v != "",
+}
+WEAPON_HELP = {
+    "damage": "dice like 1d8 or 2d6+1 (0..20 dice of 1..100 sides) or a whole number 0..100",
+    "size": "one of light, small, medium, large", "range_m": "metres, 0 = melee", "reach_m": "metres, 0.5..100",
+    "skill": "a skill name", "type": "a damage type name", "name": "a name",
+}
+
+
+def check_character(raw: dict, file: str, key: str) -> None:
+    """The baton keys the schema's types cannot check (RulesetInfo.character_check): weapon tables, attribute and
+    skill names, item counts."""
+    from engine.rules.baton.options import check_names
+
+    check_weapons(raw.get("weapons"), WEAPON, WEAPON_HELP, file, key)
+    attrs, skills, weapons = raw.get("attributes"), raw.get("skills"), raw.get("weapons")
+    check_names(attrs if isinstance(attrs, dict) else {}, skills if isinstance(skills, dict) else {},
+                weapons if isinstance(weapons, list) else [], file, key)
+    items = raw.get("items")
+    if isinstance(items, dict):
+        for k, v in items.items():
+            if not number(v, 0, 1000, True):
+                raise SceneError(file, f"{key}.items.{k}", "a count 0..1000")

@@ -11,6 +11,7 @@ RULESET = RulesetInfo(
     name="dnd5e",
     title="D&D 5e",
     ruleset="engine.rules.dnd5e.ruleset:Dnd5e",
+    character_check="engine.rules.dnd5e.schema:check_character",
     schema="engine.rules.dnd5e.schema:Dnd5eStats",
     # blocked fraction -> level; a level applies from its threshold up (docs/rules.md, "Cover thresholds")
     cover_levels=(("none", 0.0), ("half", 0.25), ("three-quarters", 0.75), ("total", 1.0)),

@@ -62,6 +62,21 @@ def is_melee(rs, w) -> bool:
     return "ranged" not in w["properties"]
 
 
+def attack_reach(rs, session: Session, actor: Actor) -> tuple[float | None, float | None]:
+    """``Ruleset.attack_reach`` for 5e weapons: melee unless ``ranged`` (its reach by DND-29's ``reach``
+    property), a range from ``range`` = [normal, long] (thrown weapons too) or ``range_m``."""
+    reach = rng = None
+    for w in actor.data.get("weapons", ()):
+        r = w.get("range") or None
+        hi = float(r[1] if isinstance(r, (list, tuple)) else r) if r else float(w.get("range_m") or 0) or None
+        if is_melee(rs, w):
+            m = melee_reach(rs, actor, w)
+            reach = m if reach is None else max(reach, m)
+        if hi is not None:
+            rng = hi if rng is None else max(rng, hi)
+    return reach, rng
+
+
 def weapon(rs, a: Actor, name: str | None, path="weapon") -> dict:
     ws = a.data["weapons"]
     if name is None:

@@ -46,6 +46,8 @@ from engine.rules.dnd5e.data import (
 from engine.rules.dnd5e import turns
 from engine.rules.dnd5e import listing, sheet
 from engine.rules.dnd5e.text import EVENT_LINES
+from engine.rules.dnd5e.options import SPECS as OPTION_SPECS
+from engine.rules.options import defaults
 from engine.rules.ruleset import Ruleset
 
 if TYPE_CHECKING:
@@ -55,47 +57,15 @@ if TYPE_CHECKING:
 class Dnd5e(Ruleset):
     name = "dnd5e"
     upkeep_name = "bonus action"
+    HIT_ROLL = "d20 {bonus:+d} vs AC {target}"
     EVENT_LINES = {**EVENT_LINES, **OBJECT_LINES, **REST_LINES}     # how its events read in the runner's log
     occupied_rule = "DND-11"
     walk_rule = "DND-11"          # a walker's over-long move: the movement rule, not the flight rule
     fall_damage_type = "bludgeoning"   # 5e: falling damage is bludgeoning (resistance and immunity apply)
-    DEFAULT_OPTIONS: ClassVar[dict] = {
-        "diagonal": "5e",                 # every horizontal step, diagonal or not, costs one cell (1.5 m)
-        "climb_m": 4.0, "descend_m": 2.0,  # AIR-07
-        "fall_damage_rounding": "down",    # AIR-12: 5% of max HP, rounded down
-        "fall_cap_percent": 50,
-        "fall_roll_on": "hit",            # AIR-11 "Graze or better": any hit (5e has no graze)
-        "nat20_death_save": "two_successes",   # DND-03 as the document says; "regain_1hp" = official 5e
-        "prone_ranged": "disadvantage",   # DND-48: attacks from beyond 1.5 m at a prone target (official 5e)
-        "grounding_grappler": "not_flying",  # AIR-10 "grappled by a non-flyer": a grappler not aloft now
-        "half_cover_dex_saves": True,
-        "temp_hp": "keep_higher",         # DND-35: new temporary HP replace the old only when higher
-        "monsters_die_at_0": True,        # pc = false creatures die at 0 HP
-        "sneak_attack_per": "round",      # DND-38: "once per round"
-        "creatures_give_cover": True,     # DND-32: another creature in the way is half cover (the document's example)
-        "mount_oa_target": "mount",       # DND-36: an opportunity attack provoked by a mount hits the mount or the rider
-        "upkeep": "end_of_turn",          # AIR-08: paid at the end of a turn aloft; "start_of_turn": on starting one aloft
-        "air_speed": "ground",            # AIR-09: in the air at the ground speed; "fly_speed": 5e's separate fly speed
-        "temp_hp_at_zero": "absorb",      # DND-35: temporary HP absorb damage at 0 HP before a death-save failure
-        "stable_damage": "restart",       # DND-05: damage to a stable creature restarts its death saves from zero
-        "frightened_move": "always",      # DND-49: never willingly closer to the source; "in_sight": only while seen
-        "incapacitated_flyer": "falls_now",  # AIR-10: loses its bonus action -> falls at once; "end_of_turn"
-        "fall_damage_type": "bludgeoning",   # 5e falling damage; "untyped": no resistance applies (old reading)
-        "dodge_unseen": "disadvantage",   # DND-24 the document: every attack; "needs_sight": 5e's "if it can see"
-        "hide_passive": "searchers",      # DND-23 the document: only searchers contest; "passive_perception": the SRD
-        "durable_minimum": "die",         # DND-F23 the document: each die below 2 x Con counts as it; "regain": SRD
-    }
+    #: the options, declared once in dnd5e/options.py (type, choices, default, the rule each reads)
+    OPTION_SPECS = OPTION_SPECS
+    DEFAULT_OPTIONS: ClassVar[dict] = defaults(OPTION_SPECS)
 
-    CHOICES: ClassVar[dict] = {"diagonal": ("5e", "euclidean", "5-10-5"), "fall_damage_rounding": ("down", "up", "nearest"),
-               "fall_roll_on": ("hit",), "nat20_death_save": ("two_successes", "regain_1hp"),
-               "prone_ranged": ("disadvantage", "none"), "grounding_grappler": ("not_flying", "can_fly"),
-               "temp_hp": ("keep_higher", "replace"), "sneak_attack_per": ("round", "turn"),
-               "upkeep": ("end_of_turn", "start_of_turn"), "mount_oa_target": ("mount", "rider"),
-               "air_speed": ("ground", "fly_speed"), "temp_hp_at_zero": ("absorb", "failure_first"),
-               "stable_damage": ("restart", "keep_counts"), "frightened_move": ("always", "in_sight"),
-               "incapacitated_flyer": ("falls_now", "end_of_turn"), "fall_damage_type": ("bludgeoning", "untyped"),
-               "dodge_unseen": ("disadvantage", "needs_sight"), "hide_passive": ("searchers", "passive_perception"),
-               "durable_minimum": ("die", "regain")}
     # ------------------------------------------------------------------------------------------ turn structure
     ECONOMY_KEYS = ("action", "bonus")
     CONDITIONS = CONDITIONS
@@ -111,21 +81,8 @@ class Dnd5e(Ruleset):
     sees = attacks.sees
     is_melee = attacks.is_melee
     melee_reach = attacks.melee_reach
+    attack_reach = attacks.attack_reach        # its weapons' shape (properties, range = [normal, long])
 
-
-    def __init__(self, options=None):
-        super().__init__(options)
-        from engine.errors import AerieError
-        for k, choices in self.CHOICES.items():
-            if self.options.get(k) not in choices:
-                raise AerieError(f"options.{k}: {self.options.get(k)!r} is not one of {', '.join(choices)}")
-        for k in ("climb_m", "descend_m", "fall_cap_percent"):
-            v = self.options.get(k)
-            if isinstance(v, bool) or not isinstance(v, (int, float)) or v < 0:
-                raise AerieError(f"options.{k}: must be a number >= 0, got {v!r}")
-        for k in ("half_cover_dex_saves", "monsters_die_at_0", "creatures_give_cover"):
-            if not isinstance(self.options.get(k), bool):
-                raise AerieError(f"options.{k}: must be true or false")
 
     # ------------------------------------------------------------------------------------------ setup
     def make_actor(self, session: Session, ch) -> Actor:

@@ -6,7 +6,9 @@ from typing import Any, Literal
 
 import msgspec
 
+from engine.errors import SceneError
 from engine.rules.schemas import _Strict
+from engine.rules.validate import DICE_MAX, SIDES_MAX, check_weapons, dice_expr, number
 
 
 class Dnd5eStats(_Strict, frozen=True):
@@ -54,3 +56,36 @@ class Dnd5eStats(_Strict, frozen=True):
     feat_weapons: list[str] | None = None        # Weapon Master's four (DND-F18); absent: the weapons it carries
     hit_die: int | None = None                   # 6 / 8 / 10 / 12 (default 8)
     hit_dice: int | None = None                  # hit dice left (default: its level)
+
+
+# -- what the types cannot say: the weapon shape's values, hit dice and spell slots (checked when the scene loads)
+WEAPON = {
+    "name": lambda v: isinstance(v, str) and v.strip() != "",
+    "damage": dice_expr,
+    "versatile": lambda v: v is None or dice_expr(v),
+    "type": lambda v: isinstance(v, str),
+    "properties": lambda v: isinstance(v, list) and all(isinstance(i, str) for i in v),
+    "range": lambda v: v is None or (isinstance(v, list) and len(v) == 2 and all(number(i, 0.1, 10000) for i in v)
+                                     and v[0] <= v[1]),
+    "reach_m": lambda v: number(v, 0.5, 100),
+    "to_hit": lambda v: number(v, -50, 50, True),
+    "damage_bonus": lambda v: number(v, -50, 50, True),
+}
+WEAPON_HELP = {
+    "damage": f"dice like 1d8 or 2d6 (1..{DICE_MAX} dice of 1..{SIDES_MAX} sides; a bonus goes in damage_bonus)",
+    "versatile": "dice like 1d10", "range": "[normal, long] in metres", "reach_m": "metres, 0.5..100",
+    "to_hit": "an integer -50..50", "damage_bonus": "an integer -50..50", "properties": "a list of names",
+    "type": "a damage type name", "name": "a name",
+}
+
+
+def check_character(raw: dict, file: str, key: str) -> None:
+    """The 5e keys the schema's types cannot check (RulesetInfo.character_check): weapon tables, hit dice, slots."""
+    check_weapons(raw.get("weapons"), WEAPON, WEAPON_HELP, file, key)
+    if raw.get("hit_dice") is not None and not number(raw["hit_dice"], 0, 30, True):
+        raise SceneError(file, f"{key}.hit_dice", f"hit dice left: an integer 0..30, got {raw['hit_dice']!r}")
+    slots = raw.get("spell_slots")
+    if isinstance(slots, dict):
+        for k, v in slots.items():
+            if k not in {str(i) for i in range(1, 10)} or not number(v, 0, 20, True):
+                raise SceneError(file, f"{key}.spell_slots.{k}", "spell level 1..9 = slots 0..20")
