@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.rules.choices import ChoiceNeeded, fill
+from engine.rules.choices import ChoiceNeeded, Point, fill
 from engine.rules.core import BadAction, dumps
 from test_rules_helpers import make
 from test_baton_util import ch, foe, hero, session
@@ -18,7 +18,7 @@ def ask(s, action, answers: dict):
     """Step ``action`` in ask mode, answering each question from ``answers`` (by key); the questions and the final
     action are returned with the events."""
     answered: dict = {}
-    asked = []
+    asked: list[Point] = []
     while True:
         before = s.fingerprint()
         try:
