@@ -22,8 +22,9 @@ test: $(STAMP)
 	$(BIN)/python -m pytest -q
 	$(MAKE) --no-print-directory lint
 
+# ruff and mypy over the package, the tests and the tools (the folders mypy checks are in pyproject.toml)
 lint: $(STAMP)
-	$(BIN)/ruff check engine tests
+	$(BIN)/ruff check engine tests tools
 	$(BIN)/mypy
 
 # the long fuzz profile (docs/reliability.md): 10,000 random cases per target; figures in out/fuzz-report.json

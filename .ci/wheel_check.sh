@@ -23,7 +23,11 @@ need = ["engine/_data/shaders/terrain.frag", "engine/_data/assets/maps/town_squa
         "engine/_data/assets/models/archer.glb", "engine/_data/scenes/showcase.toml", "engine/resources.py"]
 missing = [n for n in need if n not in names]
 assert not missing, f"the wheel lacks {missing}"
-print(len(names), "files in the wheel, the data folders among them")
+# test and developer code stays in the checkout (tests/, tools/): none of it, nor what moved out of the package
+dev_only = ["engine/rules/reach_reference.py", "engine/render/make_models.py"]
+shipped = sorted(n for n in names if n in dev_only or n.split("/")[0] in ("tests", "tools"))
+assert not shipped, f"the wheel holds test or developer code: {shipped}"
+print(len(names), "files in the wheel, the data folders among them; no test or developer module")
 PYEOF
 
 say "a fresh virtual environment, the wheel with the video extra"

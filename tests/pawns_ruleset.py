@@ -14,6 +14,8 @@ Staying aloft costs the turn's strike (AIR-08, paid at the end of the turn when 
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 import msgspec
 
 from engine.rules import aerial
@@ -152,7 +154,7 @@ def apply_strike(rs, session, a, act, plan):
 class Pawns(Ruleset):
     name = "pawns"
     upkeep_name = "strike"
-    DEFAULT_OPTIONS: dict = {}
+    DEFAULT_OPTIONS: ClassVar[dict] = {}
     ECONOMY_KEYS = ("struck",)
     CONDITIONS = CONDITIONS
     EVENT_LINES = {
@@ -212,7 +214,7 @@ class Pawns(Ruleset):
     def legal_actions(self, session, a: Actor) -> list[dict]:
         if a.id != session.current:
             return []
-        out = [{"actor": a.id, "action": "end_turn"}]
+        out: list[dict] = [{"actor": a.id, "action": "end_turn"}]
         if not _tagged(a, "speed_zero") and self.movement_left(session, a, a.can_fly) > 0:
             r = aerial.reach(session, a, budget_m=self.movement_left(session, a, a.can_fly), fly=a.can_fly)
             out += [{"actor": a.id, "action": "move", "to": list(d)} for d in r.destinations()]

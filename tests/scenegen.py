@@ -61,7 +61,7 @@ def dnd5e_scene_text(rng: random.Random) -> str:
     lines = ['name = "random"', 'ruleset = "dnd5e"', f"seed = {rng.randint(0, 10**6)}", "[map]",
              f"size = [{X}, {Y}, {Z}]", f"fill = [{', '.join(fills)}]",
              "[options]", f'diagonal = "{rng.choice(["5e", "5e", "euclidean", "5-10-5"])}"']
-    taken = set()
+    taken: set[tuple[int, int, int]] = set()      # cells a character already occupies
     n = 0
     for side in ("red", "blue"):
         for _ in range(rng.randint(1, 3)):
@@ -180,7 +180,7 @@ def baton_scene_text(rng: random.Random) -> str:
     if opts:
         lines += ["[options]"] + opts
     lines += ["[map]", f"size = [{X}, {Y}, {Z}]", f"fill = [{', '.join(fills)}]"]
-    taken = set()
+    taken: set[tuple[int, int, int]] = set()      # cells a character already occupies
     n = 0
     for side in ("party", "foes"):
         for _ in range(rng.randint(1, 3)):
@@ -230,7 +230,7 @@ def generic_scene_text(rng: random.Random, ruleset: str) -> str:
     fills, solid = random_fills(rng, X, Y, Z, ["stone", "roof", "wood"])
     lines = [f'name = "random {ruleset}"', f'ruleset = "{ruleset}"', f"seed = {rng.randint(0, 10**6)}", "[map]",
              f"size = [{X}, {Y}, {Z}]", f"fill = [{', '.join(fills)}]"]
-    taken = set()
+    taken: set[tuple[int, int, int]] = set()      # cells a character already occupies
     n = 0
     for side in ("red", "blue"):
         for _ in range(rng.randint(1, 2)):
@@ -276,7 +276,7 @@ def random_scene_with_objects(rng: random.Random, ruleset: str) -> str:
             for j in range(c.footprint):
                 for k in range(c.height_layers):
                     bodies.add((c.at[0] + i, c.at[1] + j, c.at[2] + k))
-    boxes = []
+    boxes: list[tuple[tuple[int, int, int], tuple[int, int, int]]] = []     # (lo, hi) cells, inclusive
 
     def free(lo, hi):
         cells = {(x, y, z) for x in range(lo[0], hi[0] + 1) for y in range(lo[1], hi[1] + 1) for z in range(lo[2], hi[2] + 1)}

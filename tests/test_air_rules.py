@@ -385,7 +385,7 @@ def test_flat_relaxation_equals_the_3d_reference():
             passable[lo] = True
         costs = (150, rng.choice([150, 212]), 400, 200, rng.choice([0, 450, 600]) if fly else 0)
         a = aerial._relax_flat(passable, supc, lo, fly, costs, 200)
-        from engine.rules.reach_reference import _relax_3d
+        from reach_reference import _relax_3d
 
         b = _relax_3d(passable, supc, lo, fly, costs, 200)
         assert (a == b).all()

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from engine.rules.baton import baton_order
-from tests.test_baton_util import A, ch, ev, foe, hero, illegal, one, session, step
+from test_baton_util import A, ch, ev, foe, hero, illegal, one, session, step
 
 
 def legal(s, **match):

@@ -14,7 +14,7 @@ from engine.app.logtext import log_entries
 from engine.rules.core import Illegal, Session
 from engine.rules.runner import describe, play
 from engine.scene import load_scene, parse_scene
-from tests.scenegen import baton_scene_text
+from scenegen import baton_scene_text
 
 ROOT = Path(__file__).resolve().parents[1]
 SCENES = sorted(p for p in (ROOT / "scenes").glob("*.toml") if 'ruleset = "baton"' in p.read_text(encoding="utf-8"))
@@ -101,7 +101,7 @@ def test_random_baton_games_and_their_previews_read_in_baton_terms():
 def test_the_windows_log_says_an_actions_choices_and_dice_in_words():
     """The window's log line of an action: its parameters in words (a list of ids as names, the hand-entered dice
     as "test 12"), never Python's repr or JSON."""
-    from tests.test_baton_util import foe, hero, session, step
+    from test_baton_util import foe, hero, session, step
 
     s = session([hero(name="Ana"), foe(name="Gob")], starts="ana")
     step(s, "ana", "move", to=[0, 2, 0], declined=["gob"])
@@ -115,7 +115,7 @@ def test_the_windows_log_says_an_actions_choices_and_dice_in_words():
 
 
 def test_the_attack_preview_speaks_of_chances_and_shows_the_difficulty():
-    from tests.test_baton_util import foe, hero, session
+    from test_baton_util import foe, hero, session
 
     s = session([hero(), foe(conditions=["exposed"])], starts="ana")
     lines = preview_lines(s.preview({"actor": "ana", "action": "attack", "target": "gob"}), None, s.ruleset)
@@ -125,7 +125,7 @@ def test_the_attack_preview_speaks_of_chances_and_shows_the_difficulty():
 
 
 def test_the_pass_preview_lists_who_may_receive_the_baton():
-    from tests.test_baton_util import foe, hero, session, step
+    from test_baton_util import foe, hero, session, step
 
     s = session([hero(), hero("bia", at=(2, 6, 0)), foe()], starts="ana")
     step(s, "ana", "attack", target="gob", rolls={"test": 4, "damage": 1})
@@ -136,7 +136,7 @@ def test_the_pass_preview_lists_who_may_receive_the_baton():
 
 
 def test_the_turn_order_row_shows_protection_vigor_and_life_after_a_hit():
-    from tests.test_baton_util import A, foe, hero, session, step
+    from test_baton_util import A, foe, hero, session, step
 
     s = session([hero(), foe(armour=["leather"])], starts="ana")
     g = A(s, "gob")

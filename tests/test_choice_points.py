@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import pytest
 
-from engine.rules.choices import ChoiceNeeded, fill
+from engine.rules.choices import ChoiceNeeded, Point, fill
 from engine.rules.core import BadAction, dumps
 from test_rules_helpers import make
-from tests.test_baton_util import ch, foe, hero, session
+from test_baton_util import ch, foe, hero, session
 
 pytestmark = pytest.mark.unit
 
@@ -18,7 +18,7 @@ def ask(s, action, answers: dict):
     """Step ``action`` in ask mode, answering each question from ``answers`` (by key); the questions and the final
     action are returned with the events."""
     answered: dict = {}
-    asked = []
+    asked: list[Point] = []
     while True:
         before = s.fingerprint()
         try:
@@ -190,7 +190,7 @@ def test_a_bad_reactions_table_names_the_key():
 def test_bat02_the_table_question_who_opens_the_initiative_becomes_an_open_with_action(tmp_path):
     from engine.app.controller import Controller
     from engine.scene import parse_scene
-    from tests.test_baton_util import _toml
+    from test_baton_util import _toml
     chars = [hero("ana"), hero("bea", at=(2, 4, 0)), foe(at=(9, 2, 0))]
     lines = ['name = "t"', 'ruleset = "baton"', "seed = 1", "[map]", "size = [12, 12, 6]"]
     for c in chars:

@@ -32,9 +32,10 @@ pytestmark = pytest.mark.unit
 ROOT = Path(__file__).resolve().parents[1]
 SCENES = ROOT / "scenes"
 
-_common = dict(deadline=None, database=None, suppress_health_check=list(HealthCheck))
-settings.register_profile("ci", max_examples=int(os.environ.get("AERIE_FUZZ_EXAMPLES", 150)), derandomize=True, **_common)
-settings.register_profile("fuzz", max_examples=int(os.environ.get("AERIE_FUZZ_EXAMPLES", 10_000)), **_common)
+settings.register_profile("ci", max_examples=int(os.environ.get("AERIE_FUZZ_EXAMPLES", 150)), derandomize=True,
+                          deadline=None, database=None, suppress_health_check=list(HealthCheck))
+settings.register_profile("fuzz", max_examples=int(os.environ.get("AERIE_FUZZ_EXAMPLES", 10_000)),
+                          deadline=None, database=None, suppress_health_check=list(HealthCheck))
 settings.load_profile("fuzz" if os.environ.get("AERIE_FUZZ") else "ci")
 
 COUNTS: dict[str, dict[str, int]] = {}
@@ -145,8 +146,8 @@ def test_fuzz_scene_parser(case):
         one_line(e)
         _count("scene parser", "accepted, run refused input")
         return
-    for e in session.events:
-        assert json.loads(dumps(e)) == json.loads(json.dumps(e)), e      # the log is JSON, no NaN
+    for ev in session.events:
+        assert json.loads(dumps(ev)) == json.loads(json.dumps(ev)), ev      # the log is JSON, no NaN
     _count("scene parser", "accepted and played")
 
 
@@ -302,8 +303,8 @@ def test_fuzz_step_and_preview(ruleset):
                 continue
             except Exception as e:  # noqa: BLE001
                 raise AssertionError(f"step({act!r}) raised {type(e).__name__}: {e}") from e
-            for e in evs:
-                json.loads(dumps(e))
+            for ev in evs:
+                json.loads(dumps(ev))
             if snapshot is not None and isinstance(act, dict):       # the log holds a copy, not the caller's dict
                 act.clear()
                 assert evs[0]["type"] == "action" and json.dumps(evs[0]["action"], sort_keys=True) == snapshot

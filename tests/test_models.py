@@ -3,13 +3,17 @@ round trip), +Y up, front towards +Z, in metres, and exactly the geometry make_m
 
 import json
 import struct
+import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
 import trimesh
 
-from engine.render.make_models import MODELS, TO_GLTF, build
 from engine.resources import resource_dir
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tools"))     # the developer's model builder
+from make_models import MODELS, TO_GLTF, build  # noqa: E402
 
 pytestmark = pytest.mark.unit
 

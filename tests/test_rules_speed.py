@@ -120,7 +120,7 @@ def test_small_box_relaxation_equals_the_reference_sweep_for_sweep(max_iter):
     """``pathing._relax_small`` (what ``_relax_flat`` runs on an ordinary move's box) against the 3D reference,
     also when ``max_iter`` stops both before the fixpoint: the same relaxations in the same order."""
     from engine.rules import pathing
-    from engine.rules.reach_reference import _relax_3d
+    from reach_reference import _relax_3d
 
     rng = np.random.default_rng(11 + max_iter)
     for _ in range(50):

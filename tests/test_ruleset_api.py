@@ -7,6 +7,7 @@ save/load and the event log round-trip. Replaces the two near-copy property test
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import numpy as np
 import pytest
@@ -114,7 +115,7 @@ def mutate(rng: random.Random, s: Session, act: dict) -> dict:
 
 def play_random(ruleset: str, seed: int, games: int = GAMES, steps: int = STEPS, make_scene=random_scene) -> dict:
     rng = random.Random(seed)
-    stats = {"steps": 0, "refused": 0, "games": 0, "kinds": set(), "destroyed": 0, "fell": 0}
+    stats: dict[str, Any] = {"steps": 0, "refused": 0, "games": 0, "kinds": set(), "destroyed": 0, "fell": 0}
     for game in range(games):
         scene = parse_scene(make_scene(rng, ruleset), f"<random {ruleset} {game}>")
         s = Session(scene, rng.randint(0, 10**6))
@@ -126,11 +127,13 @@ def play_random(ruleset: str, seed: int, games: int = GAMES, steps: int = STEPS,
             acts = s.legal_actions()
             if not acts:
                 break
+            assert s.current is not None        # a game not over has someone's turn
             movers = {s.current, s.state.actors[s.current].data.get("mounted_on")}
             assert all(a["actor"] in movers for a in acts), "a listed action for someone else"
             for a in rng.sample(acts, min(6, len(acts))):
                 s.check(a)                      # every listed action is legal...
             act = random_action(s, rng)
+            assert act is not None              # there are legal actions: one of them
             s.preview(act)
             assert s.fingerprint() == fp, "listing, checking or previewing actions changed the state"
             if rng.random() < 0.3:

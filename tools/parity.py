@@ -70,7 +70,7 @@ def dnd_scene_text(rng: random.Random) -> str:
              "[options]", f'diagonal = "{rng.choice(["5e", "5e", "euclidean", "5-10-5"])}"']
     if rng.random() < 0.3:
         lines.append(f'upkeep = "{rng.choice(["end_of_turn", "start_of_turn"])}"')
-    taken = set()
+    taken: set[tuple[int, int, int]] = set()      # cells a character already occupies
     n = 0
     for side in ("red", "blue"):
         for _ in range(rng.randint(1, 3)):
@@ -120,7 +120,7 @@ def baton_scene_text(rng: random.Random) -> str:
     if opts:
         lines += ["[options]"] + opts
     lines += ["[map]", f"size = [{X}, {Y}, {Z}]", f"fill = [{', '.join(fills)}]"]
-    taken = set()
+    taken: set[tuple[int, int, int]] = set()      # cells a character already occupies
     n = 0
     for side in ("party", "foes"):
         for _ in range(rng.randint(1, 3)):
@@ -297,6 +297,7 @@ def play_random(ruleset: str, game: int) -> Streams:
         if not acts:
             break
         act = random_action(s, rng)
+        assert act is not None                  # there are legal actions: one of them
         st.add("preview", _dumps(s.preview(act)))
         if rng.random() < 0.25:
             bad = _mutate(rng, s, act)
@@ -306,13 +307,13 @@ def play_random(ruleset: str, game: int) -> Streams:
                 st.add("illegal", f"{i}|{type(e).__name__}|{_baseline_text(e)}|{e.rule}|{e.path}")
             else:
                 st.add("illegal", f"{i}|legal")
-                for e in evs:
-                    st.add("events", _dumps(e))
-                    st.add("text", str(describe(s, e)))
+                for ev in evs:
+                    st.add("events", _dumps(ev))
+                    st.add("text", str(describe(s, ev)))
                 continue
-        for e in s.step(act):
-            st.add("events", _dumps(e))
-            st.add("text", str(describe(s, e)))
+        for ev in s.step(act):
+            st.add("events", _dumps(ev))
+            st.add("text", str(describe(s, ev)))
     st.add("state", _dumps(s.state.to_dict()))
     return st
 

@@ -125,11 +125,18 @@ def bench_window(args) -> int:
         while on and not win._drawn_maps.get("volume") and time.perf_counter() - t < 30:
             frame()
 
+    def volume_off_then(setup):
+        """The scenario's set-up with the 3D volume turned off first (every scenario but the volume's own)."""
+        def run():
+            volume(False)
+            setup()
+        return run
+
     vol_setup = scenarios[-1][2]
-    scenarios = [(nm, f, (lambda st=st: (volume(False), st())) if st is not vol_setup else st)
-                 for nm, f, st in scenarios]
+    scenarios = [(nm, f, volume_off_then(st) if st is not vol_setup else st) for nm, f, st in scenarios]
     rounds = 1 if args.quick else 3
-    runs = {name: [] for name, _f, _s in scenarios}
+    # per scenario, one measure() per round: (drawn-frame times, all frame times, 3D redraws, scaled, skipped)
+    runs: dict[str, list[tuple[list[float], list[float], int, int, int]]] = {name: [] for name, _f, _s in scenarios}
     for _r in range(rounds):       # interleaved rounds: a burst of load elsewhere on the machine hits one round
         for name, before, setup in scenarios:
             setup()
@@ -175,7 +182,10 @@ def bench_window(args) -> int:
     # after an action (end of turn: a new state, through the window's own path: applied at once, or at the next
     # tick when the worker is reading the session), the frames drawn until one shows the cover and threat maps of
     # the new state (1: the first frame drawn after the action shows them)
-    lat, vol, lat_v = [], [], []
+    # (seconds, frames drawn, of the seconds the frame waiting for the maps); vol: (seconds, frames drawn)
+    lat: list[tuple[float, int, float]] = []
+    lat_v: list[tuple[float, int, float]] = []
+    vol: list[tuple[float, int]] = []
     for with_volume in (False, True):     # the cover and threat maps alone, then with the 3D volume on too
         win.on["volume"] = with_volume
         for _ in range(3 if args.quick else 8):

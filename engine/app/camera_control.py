@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from engine.render.camera import Camera, default_camera, scene_camera, scene_path
+from engine.render.camera import Camera, default_camera, point3, scene_camera, scene_path
 
 CLEARANCE = 0.6
 MIN_DIST, MAX_DIST = 2.0, 400.0
@@ -54,7 +54,7 @@ class Pose:
         return self.target - _dir(self.yaw, self.pitch) * self.dist
 
     def camera(self) -> Camera:
-        return Camera(tuple(map(float, self.eye)), tuple(map(float, self.target)), float(self.fov))
+        return Camera(point3(self.eye), point3(self.target), float(self.fov))
 
     def copy(self) -> "Pose":
         return Pose(self.target.copy(), self.yaw, self.pitch, self.dist, self.fov)
@@ -189,7 +189,7 @@ class CameraControl:
             self.goal.dist = 30.0
             self.goal.target = eye + _dir(self.goal.yaw, self.goal.pitch) * 30.0
         if mode == "flythrough":
-            chars = []
+            chars: list = []
             self._path = scene_path(self.scene, chars) if self.scene.spec.flythrough else None
             if self._path is None:
                 from engine.render.camera import orbit_path
@@ -251,7 +251,7 @@ class CameraControl:
         cam = self.cur.camera()
         eye = self.clamp_eye(np.array(cam.position))
         if not np.allclose(eye, cam.position):
-            cam = Camera(tuple(map(float, eye)), cam.look_at, cam.fov)
+            cam = Camera(point3(eye), cam.look_at, cam.fov)
         return cam
 
     def describe(self) -> str:

@@ -56,7 +56,7 @@ class Controller:
         self.last_events: list = []
         self.version = 0           # bumps on every change the window must redraw / recompute for
         self.state_version = 0     # bumps when the rules state changes (step, undo, redo, load)
-        self._legal_cache = None
+        self._legal_cache: tuple[tuple, list[dict]] | None = None     # (state key, legal actions)
         self.msg_version = 0
         # ask mode (the window): a player's choice the action leaves open becomes a question for that character's
         # player, answered into the action's parameters before the step is taken (engine/rules/choices.py)
@@ -469,7 +469,7 @@ class Controller:
                 got = self.session.ruleset.gm_statement(self.session, act)
             except AerieError:
                 got = None
-        if not got:
+        if act is None or not got:
             self.say("the composed action leaves nothing for the GM to state", "error")
             return False
         fixed, asks = got

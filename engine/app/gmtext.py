@@ -42,7 +42,7 @@ def parse(text: str, state) -> dict | None:
     if not t:
         return None
     cmd, rest = t[0].lower(), t[1:]
-    gm = {"actor": "gm"}
+    gm: dict[str, object] = {"actor": "gm"}     # every action below is a JSON object: values of any kind
     if cmd in ("hp", "temp", "set"):
         if cmd == "set":
             if len(rest) != 3:

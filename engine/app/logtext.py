@@ -82,6 +82,7 @@ def log_entries(session) -> list[tuple]:
         if t in ("gm", "table_roll") and isinstance(e.get("text"), str):
             out.append((named(e["text"]), "accent", "gm") if t == "gm" else (named(e["text"]), "accent"))
             continue
+        line: str | None
         if t == "roll":
             line = event_line(e)
             if e.get("who") == "gm":

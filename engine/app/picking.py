@@ -11,6 +11,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from engine.render.camera import point3
+
 
 @dataclass(frozen=True)
 class Hit:
@@ -79,20 +81,20 @@ class Picker:
                 if i > 0:
                     px_, py_, pz_ = int(ix[i - 1]), int(iy[i - 1]), int(iz[i - 1])
                     if pz_ > z and (px_, py_) == (x, y):
-                        return Hit("terrain", (x, y, z + 1), tuple(map(float, pt)), float(t[i]))
+                        return Hit("terrain", (x, y, z + 1), point3(pt), float(t[i]))
                     # a side face: the cell in front of it, on the surface under the hit (a wall seen through an
                     # open belfry designates the belfry's floor, never a cell in mid-air)
                     if (px_, py_) != (x, y) and pz_ == z:
                         return Hit("terrain", (px_, py_, self.world.support_layer(px_, py_, z + 1)),
-                                   tuple(map(float, pt)), float(t[i]))
-                return Hit("terrain", (x, y, z + 1), tuple(map(float, pt)), float(t[i]))
+                                   point3(pt), float(t[i]))
+                return Hit("terrain", (x, y, z + 1), point3(pt), float(t[i]))
         # the ground plane
         if d[2] < -1e-9:
             tg = -o[2] / d[2]
             g = o + d * tg
             x, y = int(np.floor(g[0] / cm)), int(np.floor(g[1] / cm))
             if 0 <= x < X and 0 <= y < Y:
-                best = Hit("ground", (x, y, 0), tuple(map(float, g)), float(tg))
+                best = Hit("ground", (x, y, 0), point3(g), float(tg))
         return best
 
     def plane(self, o, d, layer: int) -> Hit | None:
@@ -108,7 +110,7 @@ class Picker:
         x, y = int(np.floor(p[0] / cm)), int(np.floor(p[1] / cm))
         if not (0 <= x < X and 0 <= y < Y):
             return None
-        return Hit("plane", (x, y, int(layer)), tuple(map(float, p)), float(t))
+        return Hit("plane", (x, y, int(layer)), point3(p), float(t))
 
     def characters(self, o, d, chars) -> Hit | None:
         """Nearest character box (CharView-like: x, y, layer, footprint, height_layers, id) hit by the ray."""
@@ -122,7 +124,7 @@ class Picker:
             if t is not None and (best is None or t < best.t):
                 p = o + d * t
                 best = Hit("character", (int(round(c.x)), int(round(c.y)), int(round(c.layer))),
-                           tuple(map(float, p)), t, c.id)
+                           point3(p), t, c.id)
         return best
 
     def pick(self, camera, size, px, py, chars=(), layer: int | None = None) -> dict:

@@ -22,7 +22,7 @@ from engine.interop.common import ImportedMap, InteropError
 from engine.interop.raster import boxes, dilate, segment_cells
 
 # The materials an import writes (besides the built-in ones the options may name).
-MATERIALS = {
+MATERIALS: dict[str, dict[str, str | bool]] = {      # each written as a [materials.NAME] table of the scene
     "door": {"color": "#7a5230"},
     "obstacle": {"color": "#8a6a44"},
     "barrier": {"color": "#b4d2e6", "blocks_sight": False, "translucent": True},   # blocks movement, not sight
@@ -131,7 +131,9 @@ def place_tokens(m: ImportedMap, vox: np.ndarray, solid_idx: set[int], mapping: 
 
     Z, Y, X = vox.shape
     solid = np.isin(vox, list(solid_idx))
-    chars, notes, seen = [], [], {}
+    chars: list[dict] = []
+    notes: list[str] = []
+    seen: dict[str, int] = {}          # characters per name slug so far: the second "goblin" is goblin_2
     for t in m.tokens:
         extra = dict(mapping.get(t.name, {}))
         extra.update(t.extra)
@@ -205,7 +207,7 @@ def scene_text(m: ImportedMap, opt: Options, vox, names, door_notes, chars, toke
         L += [f"{k} = {_value(v)}" for k, v in spec.items()]
         L.append("")
     bx = boxes(vox)
-    counts = {}
+    counts: dict[str, int] = {}
     for v, a, b in bx:
         counts[names[v]] = counts.get(names[v], 0) + 1
     L.append("# " + ", ".join(f"{n} fill boxes: {c}" for n, c in counts.items()) if counts else "# no walls")
@@ -259,27 +261,27 @@ def build_scene(m: ImportedMap, opt: Options, out: Path, command: str, mapping: 
         raise InteropError(m.file, "", f"the imported scene does not load: {e}") from None
     if not np.array_equal(scene.world.voxels != 0, vox != 0):
         raise InteropError(m.file, "", "internal: the fill boxes do not reproduce the voxels")
-    write_all(out, text, image_name, m.image.data if m.image else None)
+    write_all(out, text, (image_name, m.image.data) if image_name and m.image else None)
     return {"scene": str(out), "image": str(out.parent / image_name) if image_name else None, "size": [X, Y, vox.shape[0]],
             "walls": len(m.walls), "characters": len(chars), "fills": text.count("[[map.fill]]")}
 
 
-def write_all(out: Path, text: str, image_name: str | None, image: bytes | None) -> None:
-    """The image, then the TOML, each to a temporary name in the same folder and renamed into place; on any
+def write_all(out: Path, text: str, image: tuple[str, bytes] | None) -> None:
+    """The image (its file name beside the scene, its bytes), then the TOML, each to a temporary name in the same folder and renamed into place; on any
     failure nothing new is left behind."""
     if not out.parent.is_dir():
         raise AerieError(f"{out}: the folder {out.parent} does not exist")
     tmps = []
     try:
-        pairs = []
-        if image_name:
-            pairs.append((out.parent / image_name, image))
+        pairs: list[tuple[Path, bytes]] = []
+        if image is not None:
+            pairs.append((out.parent / image[0], image[1]))
         pairs.append((out, text.encode("utf-8")))
-        for final, data in pairs:
+        for final, content in pairs:
             tmp = final.with_name(f".{final.name}.{os.getpid()}.tmp")
             tmps.append(tmp)
             with open(tmp, "wb") as f:
-                f.write(data)
+                f.write(content)
         for (final, _), tmp in zip(pairs, tmps):
             os.replace(tmp, final)
     except OSError as e:

@@ -281,6 +281,12 @@ def read_foundry(data: dict, file: str, base_dir: Path, *, cells_per_grid: int =
 GROUND_TILES_MAX_PX = 4096       # the composed ground image's longest side (the renderer's own upload cap)
 
 
+def _tile_elevation(tile: dict) -> float:
+    """A tile's elevation; 0 when it has none or not a number (Foundry's default)."""
+    e = tile.get("elevation")
+    return e if isinstance(e, (int, float)) else 0
+
+
 def ground_from_tiles(data: dict, file: str, base_dir: Path, P: str, size, pad):
     """A scene without a background whose floor is drawn by tiles (the Levels module's towers: one tile a floor):
     the ground image composed of its ground tiles, placed at their rectangles in the scene, or None without tiles.
@@ -290,15 +296,17 @@ def ground_from_tiles(data: dict, file: str, base_dir: Path, P: str, size, pad):
     from PIL import Image
 
     tiles = [(i, t) for i, t in enumerate(data.get("tiles") or []) if isinstance(t, dict)]
-    src = [(i, t, (t.get("texture") or {}).get("src") if isinstance(t.get("texture"), dict) else t.get("img"))
-           for i, t in tiles]
-    src = [(i, t, s) for i, t, s in src if isinstance(s, str) and s and not t.get("hidden")]
+    src: list[tuple[int, dict, str]] = []         # (index, tile, its image's path) of the tiles shown
+    for i, t in tiles:
+        s = (t.get("texture") or {}).get("src") if isinstance(t.get("texture"), dict) else t.get("img")
+        if isinstance(s, str) and s and not t.get("hidden"):
+            src.append((i, t, s))
     if not src:
         return None
     if any("overhead" in t for _, t, _ in src):
         ground = [(i, t, s) for i, t, s in src if not t.get("overhead")]
     else:
-        elev = {i: (t.get("elevation") if isinstance(t.get("elevation"), (int, float)) else 0) for i, t, _ in src}
+        elev = {i: _tile_elevation(t) for i, t, _ in src}
         up = [e for e in elev.values() if e >= 0]
         lowest = min(up) if up else min(elev.values())
         ground = [(i, t, s) for i, t, s in src if elev[i] == lowest]
@@ -322,8 +330,9 @@ def ground_from_tiles(data: dict, file: str, base_dir: Path, P: str, size, pad):
         tx = number(t.get("x", 0), file, f"{P}tiles[{i}].x")
         ty = number(t.get("y", 0), file, f"{P}tiles[{i}].y")
         with Image.open(io.BytesIO(im.data)) as pic:
-            pic = pic.convert("RGBA").resize((max(1, round(tw * k)), max(1, round(th * k))), Image.LANCZOS)
-            canvas.paste(pic, (round((tx - pad_x) * k), round((ty - pad_y) * k)), pic)    # clipped at the edges
+            tile = pic.convert("RGBA").resize((max(1, round(tw * k)), max(1, round(th * k))),
+                                              Image.Resampling.LANCZOS)
+            canvas.paste(tile, (round((tx - pad_x) * k), round((ty - pad_y) * k)), tile)    # clipped at the edges
         names.append(f"{P}tiles[{i}] {Path(unquote(s)).name!r}")
     buf = io.BytesIO()
     canvas.convert("RGB").save(buf, "PNG", optimize=True)

@@ -14,6 +14,7 @@ import math
 import os
 import struct
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -148,7 +149,8 @@ def build_gltf_scene(scene, step: int = 0, seed=None):
         state = from_session(scene, session)
     out = trimesh.Scene()
     opaque, transl = terrain_quads(world)
-    info = {"materials": [], "terrain_triangles": 0, "triangles": 0, "characters": 0}
+    # the summary `aerie export` prints and writes: material names and counts (bounds and bytes added on writing)
+    info: dict[str, Any] = {"materials": [], "terrain_triangles": 0, "triangles": 0, "characters": 0}
     from engine.render.mesh import GROUND
 
     tex = None

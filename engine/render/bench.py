@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import os
 import time
-
+from typing import Any
 
 from engine.resources import resource_dir
 
@@ -28,7 +28,7 @@ def bench_map(size, seed: int = 1, frames: int = 30, frame=FRAME, rc=None, break
     from engine.render.renderer import Renderer
 
     world = _town(size, seed)
-    out = {"size": "x".join(map(str, size))}
+    out: dict[str, Any] = {"size": "x".join(map(str, size))}     # the JSON report: numbers, lists, a stats table
     tc = triangle_counts(world.voxels, world.materials)
     out.update({f"tris_{k}": v for k, v in tc.items()})
     out["greedy_vs_culled"] = tc["greedy"] / max(tc["culled"], 1)
@@ -62,16 +62,16 @@ def bench_map(size, seed: int = 1, frames: int = 30, frame=FRAME, rc=None, break
         r.frame_time(cam, 10)
     # interleaved rounds; the best round's median is reported with every round's (other work on a shared machine
     # only ever slows a round down)
-    rounds = {"whole_map": [], "play_view": []}
+    rounds: dict[str, list[float]] = {"whole_map": [], "play_view": []}
     for _ in range(ROUNDS):
         for key, cam in (("whole_map", whole), ("play_view", play)):
             ms = r.frame_time(cam, frames) * 1000
             rounds[key].append(ms)
             if ms <= min(rounds[key]):
                 out[f"stats_{key}"] = dict(r.stats)
-    for key, ms in rounds.items():
-        out[f"frame_ms_{key}"] = min(ms)
-        out[f"rounds_{key}"] = ms
+    for key, times in rounds.items():
+        out[f"frame_ms_{key}"] = min(times)
+        out[f"rounds_{key}"] = times
     if breakdown:
         # where the time goes: the same views with the terrain in one unlit grey (rasterising the same triangles
         # and depth testing, no shading), and with no terrain at all (clear, glass, the rest of the frame)

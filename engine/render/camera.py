@@ -11,6 +11,12 @@ import numpy as np
 from engine.errors import AerieError
 
 
+def point3(v) -> tuple[float, float, float]:
+    """A point of three floats from any 3-sequence (a numpy row, a scene's list), the shape Camera and Key hold."""
+    x, y, z = v
+    return (float(x), float(y), float(z))
+
+
 @dataclass(frozen=True)
 class Camera:
     position: tuple[float, float, float]
@@ -88,11 +94,11 @@ def focus(world, chars) -> tuple[np.ndarray, float]:
     if len(pts):
         a, b = pts.min(axis=0), pts.max(axis=0)
         c = (a + b) / 2
-        r = max(np.linalg.norm(b - a) / 2 + 3.0, 10.0)
+        r = max(float(np.linalg.norm(b - a)) / 2 + 3.0, 10.0)
     else:
         c = (lo + hi) / 2
         c[2] = 0.0
-        r = np.linalg.norm(hi[:2] - lo[:2]) / 2
+        r = float(np.linalg.norm(hi[:2] - lo[:2])) / 2
     return c, float(r)
 
 
@@ -104,7 +110,7 @@ def orbit_camera(world, chars, azimuth_deg: float, elevation_deg: float = 38.0, 
     d = r / math.sin(math.radians(fov) / 2) * 0.95 * distance_scale
     az, el = math.radians(azimuth_deg), math.radians(elevation_deg)
     off = np.array([math.sin(az) * math.cos(el), -math.cos(az) * math.cos(el), math.sin(el)]) * d
-    return Camera(tuple(map(float, c + off)), tuple(map(float, c)), fov)
+    return Camera(point3(c + off), point3(c), fov)
 
 
 def default_camera(world, chars) -> Camera:
@@ -115,7 +121,7 @@ def default_camera(world, chars) -> Camera:
 def scene_camera(scene, name: str) -> Camera:
     for cam in scene.spec.cameras:
         if cam.name == name:
-            return Camera(tuple(map(float, cam.position)), tuple(map(float, cam.look_at)), float(cam.fov))
+            return Camera(point3(cam.position), point3(cam.look_at), float(cam.fov))
     names = ", ".join(c.name for c in scene.spec.cameras) or "none"
     raise AerieError(f"{scene.path}: no camera {name!r} (cameras: {names})")
 
@@ -167,7 +173,7 @@ class Path:
                 p = np.array(a.position) + (np.array(b.position) - np.array(a.position)) * u
                 la = np.array(a.look_at) + (np.array(b.look_at) - np.array(a.look_at)) * u
                 fov = a.fov + (b.fov - a.fov) * u
-                return Camera(tuple(map(float, p)), tuple(map(float, la)), float(fov))
+                return Camera(point3(p), point3(la), float(fov))
         k = ks[-1]
         return Camera(k.position, k.look_at, k.fov)
 
@@ -175,7 +181,7 @@ class Path:
 def scene_path(scene, chars, seconds: float | None = None) -> Path:
     """The scene's fly-through keyframes, or an automatic orbit around the action when it has none."""
     if scene.spec.flythrough:
-        return Path([Key(float(k.t), tuple(map(float, k.position)), tuple(map(float, k.look_at)), k.easing)
+        return Path([Key(float(k.t), point3(k.position), point3(k.look_at), k.easing)
                      for k in scene.spec.flythrough])
     return orbit_path(scene.world, chars, seconds or 10.0)
 

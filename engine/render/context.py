@@ -67,24 +67,24 @@ class ViewTarget:
 class RenderContext:
     """A moderngl context plus the framebuffer the renderer draws into."""
 
-    def __init__(self, ctx, fbo, size, headless: bool):
+    def __init__(self, ctx, fbo, size, offscreen: bool):
         self.ctx = ctx
         self.fbo = fbo
         self.size = tuple(size)
-        self.headless = headless
+        self.offscreen = offscreen      # owns its framebuffer (headless); a window's is the screen's
 
     @classmethod
-    def headless(cls, size=(1280, 720), samples: int = 0) -> "RenderContext":
+    def headless(cls, size=(1280, 720)) -> "RenderContext":
         import moderngl
 
         keep_freed_memory()
         try:
-            ctx = moderngl.create_standalone_context(backend="egl", require=330)
+            # moderngl's stub types each **settings value as a dict; the backend setting is a string
+            ctx = moderngl.create_standalone_context(backend="egl", require=330)  # type: ignore[arg-type]
         except Exception as e:  # noqa: BLE001 - any EGL failure means no headless GL here
             raise AerieError(f"no headless OpenGL (EGL) context available: {e}; rendering needs Mesa's EGL "
                              "(Debian/Ubuntu: apt-get install libegl1 libegl-mesa0 libgl1-mesa-dri)") from None
         rc = cls(ctx, None, size, True)
-        rc._samples = samples
         rc._make_fbo(size)
         return rc
 
@@ -107,7 +107,7 @@ class RenderContext:
     def resize(self, size):
         if tuple(size) == self.size:
             return
-        if self.headless:
+        if self.offscreen:
             self.fbo.release()
             self._color.release()
             self._depth.release()

@@ -191,12 +191,12 @@ def effects(world, anim: StepAnim, state: RenderState, u: float) -> Prims:
             continue
         if t == "object_attack" and ATTACK[0] <= u <= ATTACK[1] and isinstance(ev.get("voxel"), list):
             try:
-                a = state.get(_who(ev))
+                attacker = state.get(_who(ev))
             except KeyError:
                 continue
-            pa, v = feet_centre(world, a), ev["voxel"]
+            pa, v = feet_centre(world, attacker), ev["voxel"]
             col = (255, 230, 80, 255) if ev.get("hit") else (200, 200, 200, 255)
-            fx.line((pa[0], pa[1], pa[2] + a.eye_m), ((v[0] + 0.5) * world.cell_m, (v[1] + 0.5) * world.cell_m, v[2] + 0.5),
+            fx.line((pa[0], pa[1], pa[2] + attacker.eye_m), ((v[0] + 0.5) * world.cell_m, (v[1] + 0.5) * world.cell_m, v[2] + 0.5),
                     col, xray=True)
             continue
         who, tgt = _who(ev), ev.get("target")

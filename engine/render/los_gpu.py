@@ -81,7 +81,8 @@ def bench_gpu(dist_flat, size, q0, q1, reference) -> str:
 
     import moderngl
 
-    ctx = moderngl.create_standalone_context(backend="egl", require=430)
+    # moderngl's stub types each **settings value as a dict; the backend setting is a string
+    ctx = moderngl.create_standalone_context(backend="egl", require=430)  # type: ignore[arg-type]
     try:
         gpu = GpuTracer(ctx, dist_flat, size)
         gpu.trace(q0[:1000], q1[:1000])                 # compile and warm up

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from engine.render.lightmap import Lightmap, layout
+from engine.world.grid import World
 
 CHUNK = 32
 GROUND = 256          # the slab under the map; its colour is the renderer's ground colour
@@ -407,7 +408,7 @@ class ChunkMesh:
 class ChunkedMesh:
     """The greedy mesh of a world, by chunk. ``update(box)`` re-meshes only the chunks a changed box touches and
     returns their keys; ``version`` counts updates so GPU buffers know what to re-upload."""
-    world: object
+    world: World
     chunks: dict = field(default_factory=dict)
     version: int = 0
     lods: tuple = ()                      # coarse levels (e.g. (2, 4)) for distant chunks

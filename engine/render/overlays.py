@@ -314,7 +314,7 @@ def engagement(scene, state) -> Prims:
                 pa = (pa[0], pa[1], pa[2] + a.height_layers * 0.5)
                 pb = (pb[0], pb[1], pb[2] + b.height_layers * 0.5)
                 pr.line(pa, pb, ENGAGE, xray=True)
-                mid = tuple((u + v) / 2 for u, v in zip(pa, pb))
+                mid = ((pa[0] + pb[0]) / 2, (pa[1] + pb[1]) / 2, (pa[2] + pb[2]) / 2)
                 pr.labels.append(Label(mid, "engaged", (20, 20, 20, 255), (255, 210, 40, 230)))
     return pr
 
@@ -400,9 +400,8 @@ def movement(scene, state, c: CharView, session=None) -> Prims:
     for (x, y), (z, m) in best.items():
         f = m / top
         shade = 1.0 - 0.6 * f
-        col = (int(col_side[0] * shade + 90 * (1 - f)), int(col_side[1] * shade + 90 * (1 - f)),
-               int(col_side[2] * shade + 90 * (1 - f)), 110)
-        col = tuple(min(v, 255) for v in col[:3]) + (110,)
+        r, g, b = (min(int(v * shade + 90 * (1 - f)), 255) for v in col_side[:3])
+        col = (r, g, b, 110)
         zz = z + 0.04
         pr.quad((x * cm + e, y * cm + e, zz), ((x + 1) * cm - e, y * cm + e, zz),
                 ((x + 1) * cm - e, (y + 1) * cm - e, zz), (x * cm + e, (y + 1) * cm - e, zz), col)

@@ -13,6 +13,7 @@ import os
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import moderngl
 import numpy as np
@@ -118,15 +119,18 @@ class _Model:
         import trimesh
 
         mesh = trimesh.load(str(path), force="mesh")
+        if not isinstance(mesh, trimesh.Trimesh):     # force="mesh" gives one mesh; the stub says any Geometry
+            raise AerieError(f"{path}: not a triangle mesh")
         mesh.apply_transform(GLTF_TO_WORLD)      # glTF's +Y up, +Z front -> the world's z up, +y (north) front
         faces = mesh.faces
         pos = mesh.vertices[faces].reshape(-1, 3).astype(np.float32)
         nrm = np.repeat(mesh.face_normals, 3, axis=0).astype(np.float32)
-        if getattr(mesh.visual, "kind", None) == "vertex":
-            col = mesh.visual.vertex_colors[faces].reshape(-1, 4)
+        visual = mesh.visual
+        if isinstance(visual, trimesh.visual.ColorVisuals) and visual.kind == "vertex":
+            rgba = visual.vertex_colors[faces].reshape(-1, 4)
         else:
-            col = np.tile(np.array([255, 255, 255, 0], np.uint8), (len(pos), 1))
-        col = col.astype(np.float32) / 255.0
+            rgba = np.tile(np.array([255, 255, 255, 0], np.uint8), (len(pos), 1))
+        col = rgba.astype(np.float32) / 255.0
         data = np.hstack([pos, nrm, col]).astype(np.float32)
         self.vbo = ctx.buffer(data.tobytes())
         self.vao = ctx.vertex_array(prog, [(self.vbo, "3f 3f 4f", "in_position", "in_normal", "in_color")])
@@ -166,7 +170,7 @@ class Renderer:
         if lighting == "shadowmap":
             self._occupancy()
         self._shadow_fbo = None
-        self._shadow_tex = None
+        self._shadow_tex: moderngl.Texture | None = None
         self._models: dict[str, _Model] = {}
         self.atlas = GlyphAtlas()
         W, H = self.atlas.size
@@ -175,7 +179,7 @@ class Renderer:
         self._dyn: dict[str, moderngl.Buffer] = {}
         self._upload_chunks(list(self.mesh.chunks))
         self._shadow_dirty = True
-        self.stats = {}
+        self.stats: dict[str, Any] = {}      # the last frame's figures: numbers, and lod_chunks {factor: chunks}
 
     # -- world upload ------------------------------------------------------------------------------------------
     GROUND_MAX_PX = 4096
@@ -537,7 +541,7 @@ class Renderer:
         _set(t, "u_sky", SKY)
         # fog scaled to the view: the far side of the map fades a little, whatever the map's size
         diag = math.hypot(X * self.world.cell_m, Y * self.world.cell_m)
-        reach = np.linalg.norm(np.array(camera.position) - np.array(camera.look_at)) + 0.5 * diag
+        reach = float(np.linalg.norm(np.array(camera.position) - np.array(camera.look_at))) + 0.5 * diag
         _set(t, "u_fog", 0.25 / max(reach, 100.0))
         _set(t, "u_shadow_texel", 1.0 / SHADOW_SIZE)
         _set(t, "u_palette", 0)

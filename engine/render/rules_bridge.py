@@ -73,8 +73,8 @@ def script(scene, actions_file=None) -> list[dict]:
             if p.suffix == ".toml":
                 import tomllib
 
-                data = tomllib.loads(text)
-                return list(data.get("script", data.get("actions", [])))
+                table = tomllib.loads(text)
+                return list(table.get("script", table.get("actions", [])))
             data = json.loads(text)
         except ValueError as e:
             raise AerieError(f"{actions_file}: not a JSON list of actions: {e}") from None

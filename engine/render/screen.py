@@ -26,8 +26,8 @@ class ScreenLayer:
         f = moderngl.NEAREST if nearest else moderngl.LINEAR
         self.tex.filter = (f, f)
         self.prog = renderer.prog["text"]
-        self.buf = None
-        self.vao = None
+        self.buf: moderngl.Buffer | None = None
+        self.vao: moderngl.VertexArray | None = None
         self.n = 0
 
     def upload(self, quads) -> None:

@@ -5,12 +5,12 @@
 Not run by the test suite (CI has no Blender); docs/interop.md gives what it printed."""
 import sys
 
-import bpy  # type: ignore[import-not-found]
-import mathutils  # type: ignore[import-not-found]
+import bpy
+import mathutils
 import numpy
 
 if not hasattr(numpy, "bool"):
-    numpy.bool = bool       # Blender 3.4's glTF importer uses numpy.bool, gone since numpy 1.24
+    setattr(numpy, "bool", bool)    # Blender 3.4's glTF importer uses numpy.bool, gone since numpy 1.24
 
 argv = sys.argv[sys.argv.index("--") + 1:]
 glb, png = argv[0], argv[1]

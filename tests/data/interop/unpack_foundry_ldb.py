@@ -12,12 +12,13 @@ import re
 import sys
 from pathlib import Path
 
-import plyvel  # type: ignore[import-not-found]
+import plyvel
 
 
 def main(pack: str, out: str) -> None:
     db = plyvel.DB(pack, create_if_missing=False)
-    docs, subs = {}, collections.defaultdict(dict)
+    docs: dict[tuple[str, str], dict] = {}                  # (collection, id) -> document
+    subs: dict[tuple[str, str, str], dict] = collections.defaultdict(dict)    # (parent, its id, embedded) -> {id: doc}
     for k, v in db:
         coll, key = k.decode()[1:].split("!", 1)
         if "." in coll:                                   # !scenes.walls!<scene id>.<wall id>

@@ -1,5 +1,6 @@
-"""The reference implementation of the reach relaxation on 3D slices (tests/test_air_rules.py compares it with
-:func:`engine.rules.pathing._relax_flat`, the one the rules use)."""
+"""The reference implementation of the reach relaxation on 3D slices (tests/test_air_rules.py and
+tests/test_rules_speed.py compare it with :func:`engine.rules.pathing._relax_flat`, the one the rules use). Test
+code: it lives beside the tests, not in the package."""
 
 from __future__ import annotations
 

@@ -1,6 +1,7 @@
 """Make the low-poly character models in ``assets/models/`` (glTF binary), reproducibly.
 
-Run once: ``python -m engine.render.make_models [FOLDER]``; the outputs are committed. The parts below are laid out
+Run once from the checkout: ``python tools/make_models.py [FOLDER]`` (FOLDER: ``assets/models``); the outputs are
+committed, and the package ships them, not this script. The parts below are laid out
 in the world's axes (metres, feet at the origin, facing +y = north, z up); the files are written the way glTF 2.0
 wants them: +Y up, front facing +Z, -X to the model's right, metres (:data:`TO_GLTF`; the renderer turns them
 back with the same matrix, its own inverse). Vertex colours are RGBA: alpha 0 marks parts painted in the side's
@@ -16,9 +17,7 @@ from pathlib import Path
 import numpy as np
 import trimesh
 
-from engine.resources import resource_dir
-
-OUT = resource_dir("assets") / "models"
+OUT = Path(__file__).resolve().parents[1] / "assets" / "models"      # the checkout's, beside tools/
 
 # world (x east, y north = the model's front, z up) -> glTF (+Y up, +Z front, -X right): a rotation (det +1),
 # and its own inverse, so the same matrix turns a loaded glTF model back into the world's axes.
@@ -34,6 +33,16 @@ BELLY = (170, 160, 120, 255)
 SIDE = (255, 255, 255, 0)        # the side colour
 SIDE_DARK = (160, 160, 160, 0)   # a darker shade of it
 
+
+def _mesh(g) -> trimesh.Trimesh:
+    """The one triangle mesh trimesh gave (its concatenate and load(force="mesh") are typed as any Geometry)."""
+    if not isinstance(g, trimesh.Trimesh):
+        raise TypeError(f"expected a triangle mesh, got {type(g).__name__}")
+    return g
+
+
+def _join(parts) -> trimesh.Trimesh:
+    return _mesh(trimesh.util.concatenate(parts))
 
 def _paint(mesh: trimesh.Trimesh, color) -> trimesh.Trimesh:
     mesh.visual = trimesh.visual.ColorVisuals(mesh, vertex_colors=np.tile(np.array(color, np.uint8), (len(mesh.vertices), 1)))
@@ -93,7 +102,7 @@ def wing(span, chord, color, side: int, lift_deg=20.0, at=(0, 0, 0)):
         b.apply_transform(ry(-lift_deg))     # wing raised
         _paint(b, color if i == 0 else SIDE_DARK if color == SIDE else color)
         parts.append(b)
-    w = trimesh.util.concatenate(parts)
+    w = _join(parts)
     if side < 0:
         w.apply_transform(np.diag([-1.0, 1, 1, 1]))
         w.invert()
@@ -208,7 +217,7 @@ WINGED = {"harpy", "wyvern_rider", "wings"}
 
 
 def build(name: str) -> trimesh.Trimesh:
-    mesh = trimesh.util.concatenate(MODELS[name]())
+    mesh = _join(MODELS[name]())
     mesh.metadata = {"name": name}       # not the last part's primitive parameters, which concatenate keeps
     return mesh
 
@@ -227,7 +236,7 @@ def main(argv=None) -> int:
     for name in MODELS:
         path = out / f"{name}.glb"
         path.write_bytes(glb_bytes(name))
-        mesh = trimesh.load(str(path), force="mesh")
+        mesh = _mesh(trimesh.load(str(path), force="mesh"))
         print(f"{path}: {len(mesh.faces)} triangles, bounds (glTF axes, m) {mesh.bounds.round(2).tolist()}")
     return 0
 
