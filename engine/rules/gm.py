@@ -43,7 +43,8 @@ SPECS = {
                "value": P("int", True)},
     "gm_condition": {"target": P("id", True), "add": P("str"), "remove": P("str")},
     "gm_place": {"target": P("id", True), "to": P("pos", True), "flying": P("bool")},
-    "gm_add": {"id": P("str", True), "like": P("id", True, help="a scene character whose stats it copies"),
+    "gm_add": {"id": P("str", True), "like": P("id", help="a scene character whose stats it copies"),
+               "block": P("str", help="a stat block of the library (assets/statblocks/RULESET.toml)"),
                "at": P("pos", True), "name": P("str"), "side": P("str"), "flying": P("bool")},
     "gm_remove": {"target": P("id", True)},
     "gm_order": {"target": P("id", True), "after": P("id"), "before": P("id")},
@@ -153,6 +154,103 @@ def _make(session, ch):
     return session.ruleset.make_actor(_With(session, scene=scene), ch)
 
 
+def short(name: str) -> str:
+    """The name a table uses: the part before a parenthesis ("Kestrel (harpy, low)" -> "Kestrel")."""
+    return name.split(" (")[0].strip()
+
+
+def name_taken(session, name: str, but=None) -> str | None:
+    """The id of a character on the table already called ``name`` (its short name, any case), else None."""
+    want = short(name).lower()
+    for o in session.state.actors.values():
+        if o.id != but and (short(o.name or o.id).lower() == want or o.id.lower() == want):
+            return o.id
+    return None
+
+
+def unique_name(session, base: str) -> str:
+    """``base``, or "base 2", "base 3"... : the first no character on the table has (a copy never duplicates)."""
+    base = short(base) or "Creature"
+    if name_taken(session, base) is None:
+        return base
+    n = 2
+    while name_taken(session, f"{base} {n}") is not None:
+        n += 1
+    return f"{base} {n}"
+
+
+def _from_block(session, act, nid: str, at: tuple):
+    """A Character from a library block, checked as a scene character (the ruleset's schema and checks)."""
+    import msgspec
+
+    from engine.errors import SceneError
+    from engine.rules.statblocks import block
+    from engine.world.scene import _build_characters
+
+    table = block(session.scene.ruleset, act["block"])
+    raw = {**table, "id": nid, "at": list(at), "side": act.get("side") or "neutral",
+           "name": act.get("name") or unique_name(session, table.get("name") or act["block"])}
+    if "flying" in act:
+        raw["flying"] = bool(act["flying"])
+    else:                      # checked again on the body: here only so that the scene checks accept a flyer aloft
+        from engine.world.scene import SIZES, supported
+
+        foot = SIZES.get(str(raw.get("size", "medium")), SIZES["medium"])[0]
+        raw["flying"] = not supported(session.world, *at, foot)
+    spec = msgspec.structs.replace(session.scene.spec, characters=[raw])
+    try:
+        (ch,) = _build_characters(spec, session.world, f"stat block {act['block']}")
+    except SceneError as e:
+        where = e.path.split(".", 1)[1] if "." in e.path else ""
+        raise Illegal(f"{act['block']}: {e.problem}", "", "at" if where == "at" else "block") from None
+    return ch
+
+
+def _added(session, act):
+    """The Character ``gm_add`` puts on the table: a copy of a scene character (``like``) or a library block, with
+    a name no one on the table has."""
+    from engine.rules import aerial
+
+    nid = act["id"]
+    if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]{0,40}", nid) or nid == "gm":
+        raise BadAction(f"{nid!r}: an id is letters, digits and _", "", "id")
+    if nid in session.state.actors or any(c.id == nid for c in session.scene.characters):
+        raise Illegal(f"there is already a character {nid!r}", "", "id")
+    if (act.get("like") is None) == (act.get("block") is None):
+        raise BadAction("give like = CHARACTER (a copy) or block = NAME (the stat-block library), one of them", "", "like")
+    if act.get("name") is not None:
+        if not act["name"].strip() or len(act["name"]) > 80:
+            raise BadAction("a name is 1 to 80 characters", "", "name")
+        other = name_taken(session, act["name"])
+        if other is not None:
+            raise Illegal(f"{_name(session.state.actors[other])} is on the table already: give another name", "", "name")
+    x, y, layer = act["at"]
+    if act.get("block") is not None:
+        ch = _from_block(session, act, nid, (x, y, layer))
+    else:
+        like = next((c for c in session.scene.characters if c.id == act["like"]), None)
+        if like is None:
+            raise BadAction(f"no scene character {act['like']!r} to copy (scene characters: "
+                            f"{', '.join(c.id for c in session.scene.characters) or 'none'})", "", "like")
+        raw = {**like.raw, "id": nid, "at": [x, y, layer], "name": act.get("name") or unique_name(session, like.name)}
+        ch = replace(like, id=nid, name=raw["name"], at=(x, y, layer), side=act.get("side") or like.side,
+                     flying=bool(act.get("flying", like.flying)), raw={**raw, "side": act.get("side") or like.side})
+    probe = _make(session, ch)
+    ok, why = _fits(session, probe, x, y, layer)
+    if not ok:
+        raise Illegal(f"{ch.name} cannot be placed at {[x, y, layer]}: {why}", "", "at")
+    supported = aerial.is_supported(session, probe, x, y, layer)
+    if "flying" not in act and probe.flying == supported:      # not given: aloft exactly where nothing holds it up
+        ch = replace(ch, flying=not supported, raw={**ch.raw, "flying": not supported})
+        probe = _make(session, ch)
+    if not probe.flying and not supported:
+        raise Illegal(f"nothing to stand on at {[x, y, layer]}" + ("" if probe.can_fly else f": {ch.name} cannot fly"),
+                      "AIR-10", "at")
+    if probe.flying and not probe.can_fly:
+        raise Illegal(f"{ch.name} cannot fly", "AIR-01", "flying")
+    return ch
+
+
 def check(session, action):
     """Validate a GM action completely (nothing changes); returns (normalised action, plan)."""
     act = _normalise(session, action)
@@ -205,30 +303,7 @@ def check(session, action):
                           f"{session.world.support_layer(x, y, layer)}", "AIR-10", "to")
         return act, {"flying": bool(fly)}
     if name == "gm_add":
-        nid = act["id"]
-        if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]{0,40}", nid) or nid == "gm":
-            raise BadAction(f"{nid!r}: an id is letters, digits and _", "", "id")
-        if nid in st.actors:
-            raise Illegal(f"there is already a character {nid!r}", "", "id")
-        like = next((c for c in session.scene.characters if c.id == act["like"]), None)
-        if like is None:
-            raise BadAction(f"no scene character {act['like']!r} to copy (scene characters: "
-                            f"{', '.join(c.id for c in session.scene.characters)})", "", "like")
-        ch = replace(like, id=nid, name=act.get("name") or f"{like.name.split(' (')[0]} ({nid})", at=tuple(act["at"]),
-                     side=act.get("side") or like.side, flying=bool(act.get("flying", False)))
-        probe = _make(session, ch)
-        x, y, layer = act["at"]
-        ok, why = _fits(session, probe, x, y, layer)
-        if not ok:
-            raise Illegal(f"{nid} cannot be placed at {[x, y, layer]}: {why}", "", "at")
-        from engine.rules import aerial
-
-        if not probe.flying and not aerial.is_supported(session, probe, x, y, layer):
-            raise Illegal(f"nothing to stand on at {[x, y, layer]}" + ("" if probe.can_fly else f": {nid} cannot fly"),
-                          "AIR-10", "at")
-        if probe.flying and not probe.can_fly:
-            raise Illegal(f"{nid} cannot fly", "AIR-01", "flying")
-        return act, {"character": ch}
+        return act, {"character": _added(session, act)}
     if name == "gm_remove":
         a = _who(session, act["target"], "target")
         if a.id == st.current:
@@ -278,8 +353,9 @@ def apply(session, act, plan) -> None:
             a.temp_hp = v
         else:
             a.data = {**a.data, key: v}      # new containers: events already logged may share the old ones
+        label = {"hp": getattr(session.ruleset, "hp_label", None) or "HP", "temp_hp": "temporary HP"}.get(key, key.replace("_", " "))
         ev.update(who=a.id, key=key, value=v, **{"from": plan["from"]},
-                  text=f"GM sets {a.id}'s {key} {plan['from']} -> {v}")
+                  text=f"GM sets {_name(a)}'s {label} {plan['from']} -> {v}")
     elif name == "gm_condition":
         a = st.actors[act["target"]]
         bits = []
@@ -291,21 +367,28 @@ def apply(session, act, plan) -> None:
             conds[act["add"]] = ["gm"]
             bits.append(f"+{act['add']}")
         a.conditions = conds
-        ev.update(who=a.id, add=act.get("add"), remove=act.get("remove"), text=f"GM: {a.id} {' '.join(bits)}")
+        ev.update(who=a.id, add=act.get("add"), remove=act.get("remove"), text=f"GM: {_name(a)} {' '.join(bits)}")
     elif name == "gm_place":
         a = st.actors[act["target"]]
         frm = list(a.pos)
         a.x, a.y, a.layer = act["to"]
         a.flying = plan["flying"]
         ev.update(who=a.id, **{"from": frm}, to=list(act["to"]), flying=a.flying,
-                  text=f"GM places {a.id} at {list(act['to'])}" + (" (flying)" if a.flying else ""))
+                  text=f"GM places {_name(a)} at {list(act['to'])}" + (" (flying)" if a.flying else ""))
     elif name == "gm_add":
         a = _make(session, plan["character"])
         st.actors[a.id] = a
         if st.order:
             st.order = st.order + [a.id]     # a new list: the round event already logged holds the old one
-        ev.update(who=a.id, like=act["like"], at=list(act["at"]), side=a.side,
-                  text=f"GM adds {a.id} (like {act['like']}) at {list(act['at'])}, last in the turn order")
+        src = f"a copy of {_name(st.actors[act['like']]) if act['like'] in st.actors else act['like']}" \
+            if act.get("like") else f"stat block {act['block']}"
+        ev.update(who=a.id, name=a.name, at=list(act["at"]), side=a.side, flying=a.flying, table=dict(plan["character"].raw),
+                  text=f"GM adds {_name(a)} ({src}, side {a.side}) at {list(act['at'])}"
+                       + (" flying" if a.flying else "") + ", last in the turn order")
+        if act.get("like"):
+            ev["like"] = act["like"]
+        else:
+            ev["block"] = act["block"]
     elif name == "gm_remove":
         a = st.actors.pop(act["target"])
         if a.id in st.order:
@@ -315,7 +398,7 @@ def apply(session, act, plan) -> None:
                 st.turn_index = st.order.index(cur)
             elif st.order:
                 st.turn_index = st.turn_index % len(st.order)
-        ev.update(who=a.id, text=f"GM removes {a.id}")
+        ev.update(who=a.id, name=a.name, text=f"GM removes {_name(a)}")
     elif name == "gm_order":
         cur = st.current
         st.order = list(plan["order"])
@@ -323,7 +406,8 @@ def apply(session, act, plan) -> None:
             st.turn_index = st.order.index(cur)
         rel = "after" if act.get("after") else "before"
         ev.update(who=act["target"], order=list(st.order),
-                  text=f"GM moves {act['target']} {rel} {act.get('after') or act.get('before')} in the turn order")
+                  text=f"GM moves {_name(st.actors[act['target']])} {rel} "
+                       f"{_name(st.actors[act.get('after') or act.get('before')])} in the turn order")
     elif name == "gm_roll":
         total, parts = 0, []
         for sign, n, sides in plan["terms"]:
@@ -339,6 +423,10 @@ def apply(session, act, plan) -> None:
                   text=f"table roll {act['dice']}" + (f" ({act['label']})" if act.get("label") else "") + f": {desc} = {total}")
         ev["type"] = "table_roll"
     session.emit(ev)
+    if name == "gm_set":            # what follows from the new value, in the ruleset's own rules (after the GM's line)
+        a = st.actors[act["target"]]
+        for fn in getattr(session.ruleset, "GM_SET", ()):
+            fn(session.ruleset, session, a, act["key"], plan["from"], act["value"])
 
 
 def preview(session, action) -> dict:
