@@ -657,6 +657,86 @@ class Controller:
         self.say(f"loaded {len(s.actions)} action(s) from {p}")
         return True
 
+    # -- the GM's line (``;``): the table's actions, the library, save as scene ----------------------------------
+    def gm_line(self, text: str) -> list | None:
+        """One GM command (engine/app/gmtext.py): a table action is stepped like any action; ``blocks`` lists the
+        stat-block library; ``save scene PATH.toml [NAME]`` writes the table as a new scene. The outcome is in
+        ``message`` (an error says what to type)."""
+        from engine.app.gmtext import parse, words_of
+
+        try:
+            w = words_of(text) if text.split()[:1] and text.split()[0].lower() in ("save", "start", "blocks") else []
+            if w and w[0].lower() == "blocks":
+                return self._say_blocks()
+            if w and w[0].lower() == "save":
+                if len(w) not in (3, 4) or w[1].lower() != "scene":
+                    raise ValueError('save scene PATH.toml ["SCENE NAME"]')
+                self.save_scene(w[2], w[3] if len(w) == 4 else None)
+                return None
+            if w and w[0].lower() == "start":
+                if len(w) not in (2, 3):
+                    raise ValueError('start PATH.toml ["SCENE NAME"]: save the table as a scene and play it')
+                self.start_scene(w[1], w[2] if len(w) == 3 else None)
+                return None
+            act = parse(text, self.state, self.scene)
+        except ValueError as e:
+            self.say(f"GM: {e}", "error")
+            return None
+        if act is None:
+            return None
+        return self.step(act)
+
+    def _say_blocks(self):
+        from engine.rules.statblocks import about
+
+        try:
+            rows = about(self.scene.ruleset)
+        except AerieError as e:
+            self.say(str(e), "error")
+            return None
+        self.say("stat blocks: " + "; ".join(f"{n} ({a})" for n, a in rows) if rows
+                 else f"no stat-block library for {self.scene.ruleset}", "info")
+        return None
+
+    def save_scene(self, path, name: str | None = None) -> Path | None:
+        """The table as a new scene file (engine/app/scenesave.py): whole or not at all; one line either way."""
+        from engine.app.scenesave import save_scene
+
+        try:
+            p, dead = save_scene(self.session, path, name)
+        except AerieError as e:
+            self.say(f"cannot save the scene: {e}", "error")
+            return None
+        n = len(self.state.actors) - len(dead)
+        self.say(f"saved the table as a scene: {p} ({n} character(s)"
+                 + (f"; the dead left out: {', '.join(dead)}" if dead else "") + f"; aerie run {p} plays it)")
+        return p
+
+    def start_scene(self, path, name: str | None = None) -> bool:
+        """Save the table as a scene and play it from its start: the ruleset rolls initiative for everyone on it
+        (a map just imported has no fight until then). A new encounter: undo starts afresh from here."""
+        from engine.world.scene import load_scene
+
+        p = self.save_scene(path, name)
+        if p is None:
+            return False
+        said = self.message[0]
+        try:
+            sc = load_scene(p)
+            s = Session(sc)
+        except AerieError as e:
+            self.say(f"cannot play the saved scene: {e}", "error")
+            return False
+        self.scene, self.session, self.seed = sc, s, s.seed
+        self.question = self.pending = self.statement = None
+        self.redo_stack.clear()
+        self.forced = {}
+        self.last_events = []
+        self.selected = s.current
+        self._after_state_change()
+        self.say(said.replace("; aerie run", "; now playing it, round 1; aerie run"))
+        return True
+
     def event_log_text(self) -> str:
         """The event log as JSON lines (the same bytes ``aerie run --log`` writes for the same game)."""
         return "".join(dumps(e) + "\n" for e in self.session.events)

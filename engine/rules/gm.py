@@ -32,7 +32,6 @@ change. Dice for ``gm_roll`` are the session's seeded dice (roll name ``table``;
 from __future__ import annotations
 
 import re
-from dataclasses import replace
 
 from engine.rules.actions import Param, check_params
 from engine.rules.core import BadAction, Illegal
@@ -179,37 +178,46 @@ def unique_name(session, base: str) -> str:
     return f"{base} {n}"
 
 
-def _from_block(session, act, nid: str, at: tuple):
-    """A Character from a library block, checked as a scene character (the ruleset's schema and checks)."""
+def table_of(session, cid: str) -> dict | None:
+    """The scene table a character on the table was made from: the scene's, or the one its ``gm_add`` logged."""
+    for e in reversed(session.events):
+        if e.get("type") == "gm" and e.get("what") == "add" and e.get("who") == cid and isinstance(e.get("table"), dict):
+            return dict(e["table"])
+    c = next((c for c in session.scene.characters if c.id == cid), None)
+    return dict(c.raw) if c is not None else None
+
+
+def _from_table(session, act, table: dict, source: str, nid: str, at: tuple):
+    """A Character from a scene table (a library block or a copy), checked as a scene character is (the ruleset's
+    schema and checks), with the GM's id, place, side and a name no one on the table has."""
     import msgspec
 
     from engine.errors import SceneError
-    from engine.rules.statblocks import block
-    from engine.world.scene import _build_characters
+    from engine.world.scene import SIZES, _build_characters, supported
 
-    table = block(session.scene.ruleset, act["block"])
-    raw = {**table, "id": nid, "at": list(at), "side": act.get("side") or "neutral",
-           "name": act.get("name") or unique_name(session, table.get("name") or act["block"])}
+    table = {k: v for k, v in table.items() if k not in ("id", "at", "mount", "about")}   # a copy stands alone
+    raw = {**table, "id": nid, "at": list(at), "side": act.get("side") or table.get("side") or "neutral",
+           "name": act.get("name") or unique_name(session, table.get("name") or source)}
     if "flying" in act:
         raw["flying"] = bool(act["flying"])
-    else:                      # checked again on the body: here only so that the scene checks accept a flyer aloft
-        from engine.world.scene import SIZES, supported
-
+    else:                      # not given: aloft exactly where nothing holds it up (checked again on the body)
         foot = SIZES.get(str(raw.get("size", "medium")), SIZES["medium"])[0]
         raw["flying"] = not supported(session.world, *at, foot)
     spec = msgspec.structs.replace(session.scene.spec, characters=[raw])
     try:
-        (ch,) = _build_characters(spec, session.world, f"stat block {act['block']}")
+        (ch,) = _build_characters(spec, session.world, source)
+        probe = _make(session, ch)
     except SceneError as e:
         where = e.path.split(".", 1)[1] if "." in e.path else ""
-        raise Illegal(f"{act['block']}: {e.problem}", "", "at" if where == "at" else "block") from None
-    return ch
+        raise Illegal(f"{source}: {e.problem}", "", "at" if where == "at" else ("like" if act.get("like") else "block")) from None
+    return ch, probe
 
 
 def _added(session, act):
-    """The Character ``gm_add`` puts on the table: a copy of a scene character (``like``) or a library block, with
-    a name no one on the table has."""
+    """The Character ``gm_add`` puts on the table: a copy of a character on the table (``like``) or a library
+    block, with a name no one on the table has."""
     from engine.rules import aerial
+    from engine.rules.statblocks import block
 
     nid = act["id"]
     if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]{0,40}", nid) or nid == "gm":
@@ -226,23 +234,20 @@ def _added(session, act):
             raise Illegal(f"{_name(session.state.actors[other])} is on the table already: give another name", "", "name")
     x, y, layer = act["at"]
     if act.get("block") is not None:
-        ch = _from_block(session, act, nid, (x, y, layer))
+        ch, probe = _from_table(session, act, block(session.scene.ruleset, act["block"]), f"stat block {act['block']}",
+                                nid, (x, y, layer))
     else:
-        like = next((c for c in session.scene.characters if c.id == act["like"]), None)
-        if like is None:
-            raise BadAction(f"no scene character {act['like']!r} to copy (scene characters: "
-                            f"{', '.join(c.id for c in session.scene.characters) or 'none'})", "", "like")
-        raw = {**like.raw, "id": nid, "at": [x, y, layer], "name": act.get("name") or unique_name(session, like.name)}
-        ch = replace(like, id=nid, name=raw["name"], at=(x, y, layer), side=act.get("side") or like.side,
-                     flying=bool(act.get("flying", like.flying)), raw={**raw, "side": act.get("side") or like.side})
+        table = table_of(session, act["like"]) if act["like"] in session.state.actors else None
+        if table is None:
+            raise BadAction(f"no character {act['like']!r} on the table to copy (on the table: "
+                            f"{', '.join(session.state.actors) or 'none: add from the library, block = NAME'})", "", "like")
+        ch, probe = _from_table(session, act, table, f"a copy of {_name(session.state.actors[act['like']])}",
+                                nid, (x, y, layer))
     probe = _make(session, ch)
     ok, why = _fits(session, probe, x, y, layer)
     if not ok:
         raise Illegal(f"{ch.name} cannot be placed at {[x, y, layer]}: {why}", "", "at")
     supported = aerial.is_supported(session, probe, x, y, layer)
-    if "flying" not in act and probe.flying == supported:      # not given: aloft exactly where nothing holds it up
-        ch = replace(ch, flying=not supported, raw={**ch.raw, "flying": not supported})
-        probe = _make(session, ch)
     if not probe.flying and not supported:
         raise Illegal(f"nothing to stand on at {[x, y, layer]}" + ("" if probe.can_fly else f": {ch.name} cannot fly"),
                       "AIR-10", "at")
@@ -380,8 +385,7 @@ def apply(session, act, plan) -> None:
         st.actors[a.id] = a
         if st.order:
             st.order = st.order + [a.id]     # a new list: the round event already logged holds the old one
-        src = f"a copy of {_name(st.actors[act['like']]) if act['like'] in st.actors else act['like']}" \
-            if act.get("like") else f"stat block {act['block']}"
+        src = f"a copy of {_name(st.actors[act['like']])}" if act.get("like") else f"stat block {act['block']}"
         ev.update(who=a.id, name=a.name, at=list(act["at"]), side=a.side, flying=a.flying, table=dict(plan["character"].raw),
                   text=f"GM adds {_name(a)} ({src}, side {a.side}) at {list(act['at'])}"
                        + (" flying" if a.flying else "") + ", last in the turn order")
