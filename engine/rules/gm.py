@@ -202,7 +202,7 @@ def _from_table(session, act, table: dict, source: str, nid: str, at: tuple):
         raw["flying"] = bool(act["flying"])
     else:                      # not given: aloft exactly where nothing holds it up (checked again on the body)
         foot = SIZES.get(str(raw.get("size", "medium")), SIZES["medium"])[0]
-        raw["flying"] = not supported(session.world, *at, foot)
+        raw["flying"] = not supported(session.world, at[0], at[1], at[2], foot)
     spec = msgspec.structs.replace(session.scene.spec, characters=[raw])
     try:
         (ch,) = _build_characters(spec, session.world, source)
