@@ -49,7 +49,9 @@ def test_buttons_are_the_cores_legal_actions(scene):
         if a["action"] not in legal:
             legal.append(a["action"])
     assert names == legal
-    assert [b["hotkey"] for b in ctl.buttons()] == list("1234567890"[:len(names)])
+    keys = ctl.hotkeys()                  # one key per action kind, the same whoever acts (issue 23)
+    assert [b["hotkey"] for b in ctl.buttons()] == [keys.get(n, "") for n in names]
+    assert keys["move"] == "1" and keys["attack"] == "2" and keys["end_turn"] == "0"
 
 
 def test_compose_preview_confirm_undo_redo_is_exact(scene):

@@ -52,6 +52,7 @@ class Controller:
         self.cursor_layer: int = 0
         self.hover: tuple[int, int, int] | None = None
         self.forced: dict = {}
+        self._hand_names: set = set()      # the roll names entered by hand (R), one number a die
         self.message: tuple[str, str] = ("", "info")     # (text, "info" | "error")
         self.last_events: list = []
         self.version = 0           # bumps on every change the window must redraw / recompute for
@@ -91,17 +92,23 @@ class Controller:
         self._legal_cache = (k, out)
         return out
 
+    def hotkeys(self) -> dict[str, str]:
+        """{action name: key}: ONE key per action kind, whoever acts (attack is the same key for every character):
+        the ruleset's ``HOTKEY_ACTIONS`` in order take 1..9, 0; without them its first ten actions do."""
+        rs = self.session.ruleset
+        kinds = list(getattr(rs, "HOTKEY_ACTIONS", ()) or
+                     [n for n in self.specs() if n not in set(getattr(rs, "GM_ACTIONS", ()))])
+        return {n: HOTKEYS[i] for i, n in enumerate(kinds[:len(HOTKEYS)])}
+
     def buttons(self) -> list[dict]:
-        """One button per legal action name, in the core's order, with a hotkey (1..9, 0)."""
+        """One button per legal action name, in the core's order, with its action kind's hotkey (or none)."""
         names = []
         for a in self.legal():
             if a.get("action") not in names:
                 names.append(a.get("action"))
-        out = []
-        for i, n in enumerate(names):
-            out.append({"action": n, "label": str(n).replace("_", " "), "hotkey": HOTKEYS[i] if i < len(HOTKEYS) else "",
-                        "active": self.pending is not None and self.pending.name == n})
-        return out
+        keys = self.hotkeys()
+        return [{"action": n, "label": str(n).replace("_", " "), "hotkey": keys.get(n, ""),
+                 "active": self.pending is not None and self.pending.name == n} for n in names]
 
     def who_at(self, x: int, y: int, layer: int) -> list[str]:
         out = []
@@ -283,7 +290,15 @@ class Controller:
             return
         k = next((k for k, kind in p.needs if kind == "pos"), None)
         if k is not None and cell is not None:
-            p.params[k] = [int(v) for v in cell]
+            cell = [int(v) for v in cell]
+            a = self.state.actors.get(self.selected)
+            if a is not None and tuple(cell) == a.pos and not any(v.get(k) == cell for v in p.variants):
+                # the cursor starts on the character: that is where it is, not a destination (no red refusal)
+                if p.params.pop(k, None) is not None or not self.message[0]:
+                    self.say(f"{p.name.replace('_', ' ')}: point at a destination (PgUp / PgDn: the layer)")
+                self._changed()
+                return
+            p.params[k] = cell
             self._changed()
 
     def next_variant(self):
@@ -292,6 +307,82 @@ class Controller:
             if n > 1:
                 self.pending.variant_i = (self.pending.variant_i + 1) % n
                 self._changed()
+
+    def next_target(self) -> None:
+        """T: the next target the core offers for the composed action; with one it says so, with none it says why."""
+        p = self.pending
+        if p is None:
+            self.say("T picks the next target of the action being composed: choose an action first")
+            return
+        k = next((k for k, kind in p.needs if kind == "id"), None)
+        if k is None:
+            self.say(f"{p.name.replace('_', ' ')} has no target to cycle")
+            return
+        opts = []
+        for v in p.variants:
+            if k in v and v[k] not in opts:
+                opts.append(v[k])
+        if not opts:
+            self.say(f"{p.name.replace('_', ' ')}: no target the rules offer now", "error")
+            return
+        if len(opts) == 1:
+            self.choose_param(k, opts[0])
+            who = self.state.actors.get(opts[0])
+            self.say(f"{who.name if who else opts[0]} is the only target {p.name.replace('_', ' ')} can take now")
+            return
+        cur = p.params.get(k)
+        i = opts.index(cur) if cur in opts else -1
+        self.choose_param(k, opts[(i + 1) % len(opts)])
+
+    def greyed_actions(self, sel: str | None = None) -> list[dict]:
+        """The character's actions that are not legal now, each with the core's reason: with every possible
+        target tried, a target that is out of reach says so (the nearest one, with the core's figures)."""
+        from engine.rules.core import BadAction
+
+        s = self.session
+        sel = sel or self.selected
+        if sel not in s.state.actors:
+            return []
+        me = s.state.actors[sel]
+        legal = {a.get("action") for a in self.legal()} if sel == self.selected else \
+            {a.get("action") for a in s.legal_actions(sel)}
+        gm_only = set(s.ruleset.GM_ACTIONS)
+        others = sorted((a for a in s.state.actors.values() if a.id != sel and not a.dead),
+                        key=lambda o: (o.side == me.side, (o.x - me.x) ** 2 + (o.y - me.y) ** 2 + (o.layer - me.layer) ** 2))
+        out = []
+        for name, spec in s.ruleset.action_specs().items():
+            if name in legal or name in gm_only:
+                continue
+            cands, targeted = [{"actor": sel, "action": name}], False
+            for k, p in spec.items():
+                if p.kind == "id" and (p.required or k == "target"):     # an attack's target may be optional
+                    cands = [dict(c, **{k: o.id}) for c in cands for o in others[:8]]
+                    targeted = True
+                elif p.required and p.kind == "pos":
+                    cands = [dict(c, **{k: list(me.pos)}) for c in cands]
+                elif p.required and p.choices:
+                    cands = [dict(c, **{k: p.choices[0]}) for c in cands]
+            reason = None
+            for c in cands[:8]:
+                try:
+                    s.check(c)
+                except Illegal as e:
+                    if isinstance(e, BadAction):
+                        reason = reason or (f"needs {e.path}" if e.path else e.reason)
+                        continue
+                    reason = e.reason + (f" ({e.rule})" if e.rule and f"({e.rule})" not in e.reason else "")
+                    if targeted and e.path in ("target", "to") and len(cands) > 1:
+                        reason = f"no target within reach now - the nearest: {reason}"
+                    break
+                except AerieError as e:
+                    reason = reason or str(e)
+                    continue
+            if targeted and not others:
+                reason = "no one else on the table to take it on"
+            elif targeted and (reason is None or reason.startswith("needs ")):
+                reason = f"needs a target, and none is within reach or allowed now ({reason or 'not possible now'})"
+            out.append({"action": name, "label": name.replace("_", " "), "reason": reason or "not possible now"})
+        return out
 
     def cancel(self):
         if self.pending is not None:
@@ -368,16 +459,41 @@ class Controller:
             if self.pending is None:
                 self.say("choose an action first (the buttons or keys 1-9)", "error")
             else:
-                self.say("pick " + " and ".join("a destination" if k in ("to",) else k for k in miss) + " first", "error")
+                self.say(missing_text(self.pending, miss), "error")
             return None
         return self.step(act)
 
+    def _take(self, act: dict, answered: dict | None, asking: bool) -> list:
+        if self.ask and asking:
+            return self.session.step(act, ask=answered or {})
+        return self.session.step(act)
+
+    def _one_die_each(self, act: dict, answered: dict | None, asking: bool) -> tuple[dict, list, list[str]]:
+        """Take ``act``; a number entered by hand is one die (R: ``attack 18``): when the action rolled more dice
+        of that name (disadvantage's second d20, the baton's Agility test after the attack's test), it is taken
+        again with the number on the first die only, and the note says what the others rolled."""
+        events = self._take(act, answered, asking)
+        rolls = act.get("rolls") if isinstance(act.get("rolls"), dict) else {}
+        hand = {k for k, v in rolls.items() if isinstance(v, int) and k in self._hand_names}
+        twice = [k for k in hand if sum(1 for e in events if e.get("type") == "roll" and e.get("name") == k) > 1]
+        if not twice:
+            return act, events, []
+        self._rebuild(list(self.session.actions)[:-1])
+        act = {**act, "rolls": {k: ([v] if k in twice else v) for k, v in rolls.items()}}
+        events = self._take(act, answered, asking)
+        notes = []
+        for k in twice:
+            got = [e for e in events if e.get("type") == "roll" and e.get("name") == k]
+            notes.append(f"{k} {rolls[k]} went on the first die only; rolled: "
+                         + ", ".join(f"{e.get('result')}" + (f" ({e['purpose']})" if e.get("purpose") else "")
+                                     for e in got[1:])
+                         + f" (enter every die to give them all: {k} {rolls[k]} N)")
+        return act, events, notes
+
     def step(self, act: dict, answered: dict | None = None, asking: bool = True) -> list | None:
+        notes: list[str] = []
         try:
-            if self.ask and asking:
-                events = self.session.step(act, ask=answered or {})
-            else:
-                events = self.session.step(act)
+            act, events, notes = self._one_die_each(act, answered, asking)
         except ChoiceNeeded as c:
             p = c.point
             opts = list(p.options)
@@ -395,11 +511,12 @@ class Controller:
         self.question = None
         self.redo_stack.clear()
         self.forced = {}
+        self._hand_names = set()
         self.pending = None
         self.last_events = events
         self._after_state_change()
         gm_text = next((e["text"] for e in reversed(events) if act.get("actor") == "gm" and isinstance(e.get("text"), str)), None)
-        self.say(gm_text or f"{act.get('actor')}: {str(act.get('action')).replace('_', ' ')} done")
+        self.say("; ".join([gm_text or f"{act.get('actor')}: {str(act.get('action')).replace('_', ' ')} done"] + notes))
         return events
 
     # -- questions: a player's choice at the moment the rules make it (ask mode) -----------------------------------
@@ -610,6 +727,7 @@ class Controller:
             return False
         if t[0].lower() in ("clear", "none", "-"):
             self.forced = {}
+            self._hand_names = set()
             self.say("hand-entered dice cleared")
             return True
         name, vals = t[0], t[1:]
@@ -622,8 +740,22 @@ class Controller:
             self.say(f"give a result: e.g. '{name} 17'", "error")
             return False
         self.forced[name] = nums[0] if len(nums) == 1 else nums
-        self.say(f"next action uses {name} = {' '.join(map(str, nums))} (entered by hand)")
+        self._hand_names.add(name)
+        self.say(f"next action uses {name} = {' '.join(map(str, nums))} (entered by hand, one number a die)"
+                 + self._two_dice_hint(name, nums))
         return True
+
+    def _two_dice_hint(self, name: str, nums: list) -> str:
+        """When the action being composed rolls this die twice (advantage or disadvantage), say so at once."""
+        act = self.action()
+        if act is None or len(nums) != 1 or name != "attack":
+            return ""
+        pv = self.preview_of(act).get("preview") or {}
+        adv, dis = bool(pv.get("advantage")), bool(pv.get("disadvantage"))
+        if adv == dis:
+            return ""
+        return (f"; {'advantage' if adv else 'disadvantage'}: two d20s - {nums[0]} is the first, the second is "
+                f"rolled (or enter both: {name} {nums[0]} N)")
 
     # -- save / load -----------------------------------------------------------------------------------------------
     def save(self, path) -> Path:
@@ -753,6 +885,59 @@ class Controller:
             "events": len(self.session.events), "question": self.question_view(),
             "statement": None if self.statement is None else {**self.statement, "prompt": self.statement_prompt()},
         }
+
+
+def missing_text(p: Pending, miss: list[str]) -> str:
+    """What to pick before the composed action can be taken, by what each parameter is: a cell on the map ("a
+    destination") or a character ("whom to pass to: click a character")."""
+    kinds = dict(p.needs)
+    verb = p.name.replace("_", " ")
+    words = []
+    for k in miss:
+        if kinds.get(k) == "pos":
+            words.append("a destination on the map" if k == "to" else f"a cell for {k.replace('_', ' ')}")
+        elif k == "target":
+            words.append(f"a target to {verb} (click a character)")
+        else:
+            words.append(f"whom to {verb} {'to' if k == 'to' else k.replace('_', ' ')} (click a character)")
+    return "pick " + " and ".join(words) + " first"
+
+
+def movement_text(session, a) -> str:
+    """"movement left: 6 m", and for a flyer whose fly speed is not what it moves at aloft, which reading of AIR-09
+    is in force (the ruleset's options whose help names AIR-09, with their values)."""
+    from engine.rules.options import specs_for
+
+    rs = session.ruleset
+    left = rs.movement_left(session, a, a.flying or a.can_fly)
+    out = f"movement left: {left:g} m"
+    d = a.data or {}
+    fly, ground = d.get("fly_speed_m"), d.get("speed_m")
+    if not (a.can_fly and isinstance(fly, (int, float)) and isinstance(ground, (int, float)) and fly != ground):
+        return out
+    same = abs(rs.movement_left(session, a, True) - rs.movement_left(session, a, False)) < 1e-9
+    opts = [f"{k} = {rs.opt(k)}" for k, spec in (specs_for(rs.name) or {}).items()
+            if "AIR-09" in str(getattr(spec, "help", "") or "")]
+    why = f"; option {', '.join(opts)}" if opts else ""
+    if same:
+        return out + f" (AIR-09: aloft at its ground speed {ground:g} m, not its fly speed {fly:g} m{why})"
+    return out + f" (aloft at its fly speed {fly:g} m{why})"
+
+
+def template_label(shape: str, size_m: float) -> str:
+    """An area template's size in words: which length the number is (a sphere's radius, a cube's side...)."""
+    n = f"{size_m:g} m"
+    return {"sphere": f"sphere, radius {n}", "cube": f"cube, side {n}",
+            "cone": f"cone, {n} long (as wide as it is far)", "line": f"line, {n} long, 1.5 m wide"}.get(shape, f"{shape} {n}")
+
+
+def turn_row_tail(session, a, marks: dict | None = None, short: dict | None = None) -> str:
+    """A turn-order row's figures: the ruleset's health (baton "L" is Life) and where it is, the layer in words
+    (never a second "L")."""
+    where = f"layer {a.layer}" + (" flying" if a.flying else "")
+    if marks and a.id in marks:
+        where = f"{(short or {}).get(marks[a.id], marks[a.id])}, {where}"
+    return f"{session.ruleset.health_brief(session, a)}  {where}"
 
 
 def k_ok(v: dict, key: str, value) -> bool:

@@ -58,6 +58,8 @@ class Dnd5e(Ruleset):
     walk_rule = "DND-11"          # a walker's over-long move: the movement rule, not the flight rule
     fall_damage_type = "bludgeoning"   # 5e: falling damage is bludgeoning (resistance and immunity apply)
     GM_SET: ClassVar[list] = damage.GM_SET     # what follows from a number the GM sets (engine/rules/gm.py)
+    HOTKEY_ACTIONS: ClassVar[tuple] = ("move", "attack", "dash", "dodge", "disengage", "cast", "help", "hide", "stand",
+                                       "end_turn")     # the window's 1..9, 0: one key per action kind
     DEFAULT_OPTIONS: ClassVar[dict] = {
         "diagonal": "5e",                 # every horizontal step, diagonal or not, costs one cell (1.5 m)
         "climb_m": 4.0, "descend_m": 2.0,  # AIR-07
