@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from engine.app.flow import greyed_actions, next_target
+from engine.app.gmline import gm_line
 from engine.app.controller import Controller, movement_text, template_label, turn_row_tail
 from engine.world.scene import load_scene
 from tests.test_baton_util import ch, foe, hero, session
@@ -116,7 +118,7 @@ def test_move_opens_without_a_red_refusal():
 
 def _ogre_at_disadvantage():
     ctl = Controller(load_scene(ROOT / "scenes" / "dnd_death_saves.toml"))
-    assert ctl.gm_line("cond ogre +poisoned") is not None
+    assert gm_line(ctl, "cond ogre +poisoned") is not None
     assert ctl.choose("attack")
     return ctl
 
@@ -136,14 +138,14 @@ def test_attack_18_under_disadvantage_fills_one_die_and_says_so():
 
 def test_t_with_a_single_target_says_so():
     ctl = _ogre_at_disadvantage()
-    ctl.next_target()
+    next_target(ctl)
     assert ctl.pending.params["target"] == "aldric" and "only target" in ctl.message[0]
 
 
 def test_a_greyed_attack_says_its_targets_are_out_of_reach():
     ctl = Controller(load_scene(ROOT / "scenes" / "showcase.toml"))
     assert ctl.selected == "harpy_low"
-    g = {x["action"]: x["reason"] for x in ctl.greyed_actions()}
+    g = {x["action"]: x["reason"] for x in greyed_actions(ctl)}
     assert "within reach" in g["attack"] and "out of reach" in g["attack"], g["attack"]
 
 

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from engine.app.gmline import gm_line, save_scene
 from engine.app.controller import Controller
 from engine.app.gmtext import parse
 from engine.app.logtext import log_entries
@@ -146,32 +147,32 @@ def test_every_library_block_makes_a_creature_in_its_ruleset():
 
 def test_add_gives_a_name_a_side_and_never_a_duplicate():
     ctl = Controller(load_scene(ROOT / "scenes" / "showcase.toml"))
-    assert ctl.gm_line('add "Sir Roland" knight side=blue at 30 30 0') is not None, ctl.message
+    assert gm_line(ctl, 'add "Sir Roland" knight side=blue at 30 30 0') is not None, ctl.message
     a = ctl.state.actors["sir_roland"]
     assert (a.name, a.side, a.pos) == ("Sir Roland", "blue", (30, 30, 0))
-    assert ctl.gm_line("add Kestrel like Kestrel at 29 33 5") is None           # a second "Kestrel": refused
+    assert gm_line(ctl, "add Kestrel like Kestrel at 29 33 5") is None           # a second "Kestrel": refused
     assert "on the table already" in ctl.message[0]
-    assert ctl.gm_line("add like Kestrel at 29 33 5") is not None, ctl.message  # no name: a new one
+    assert gm_line(ctl, "add like Kestrel at 29 33 5") is not None, ctl.message  # no name: a new one
     names = [a.name.split(" (")[0] for a in ctl.state.actors.values()]
     assert "Kestrel 2" in names and len(names) == len(set(names))
-    assert ctl.gm_line("add harpy side=blue at 28 33 6") is not None and ctl.gm_line("add harpy at 27 33 6") is not None
+    assert gm_line(ctl, "add harpy side=blue at 28 33 6") is not None and gm_line(ctl, "add harpy at 27 33 6") is not None
     assert {"Harpy", "Harpy 2"} <= {a.name for a in ctl.state.actors.values()}
     # quoting works in every command, and remove takes the one named
-    assert ctl.gm_line('place "Sir Roland" 31 30 0') is not None, ctl.message
+    assert gm_line(ctl, 'place "Sir Roland" 31 30 0') is not None, ctl.message
     assert ctl.state.actors["sir_roland"].pos == (31, 30, 0)
-    assert ctl.gm_line('hp "Sir Aldric" 30') is not None and ctl.state.actors["knight"].hp == 30
-    assert ctl.gm_line('remove "Kestrel 2"') is not None
+    assert gm_line(ctl, 'hp "Sir Aldric" 30') is not None and ctl.state.actors["knight"].hp == 30
+    assert gm_line(ctl, 'remove "Kestrel 2"') is not None
     assert "harpy_low" in ctl.state.actors and not any(a.name == "Kestrel 2" for a in ctl.state.actors.values())
-    assert ctl.gm_line('place "Sir Roland 31 30 0') is None and "quote" in ctl.message[0]
+    assert gm_line(ctl, 'place "Sir Roland 31 30 0') is None and "quote" in ctl.message[0]
 
 
 def test_after_a_remove_older_log_lines_never_change():
     ctl = Controller(load_scene(ROOT / "scenes" / "showcase.toml"))
-    ctl.gm_line("add Gull harpy side=blue at 28 35 6")
-    ctl.gm_line("hp Gull 10")
+    gm_line(ctl, "add Gull harpy side=blue at 28 35 6")
+    gm_line(ctl, "hp Gull 10")
     before = log_entries(ctl.session)
     assert any("Brann" in e[0] for e in before) and any("Gull" in e[0] for e in before)
-    assert ctl.gm_line("remove Gull") is not None and ctl.gm_line("remove Brann") is not None, ctl.message
+    assert gm_line(ctl, "remove Gull") is not None and gm_line(ctl, "remove Brann") is not None, ctl.message
     after = log_entries(ctl.session)
     assert after[:len(before)] == before
 
@@ -182,8 +183,8 @@ def test_a_gm_builds_an_encounter_on_an_imported_map_plays_a_round_and_saves_it(
     assert ctl.state.actors == {} and ctl.session.current is None
     for line in ('add "Sir Aldric" knight side=blue at 4 6 0', "add Vess archer side=blue at 3 3 0",
                  "add harpy side=red at 6 6 4", "add harpy side=red at 7 3 5"):
-        assert ctl.gm_line(line) is not None, (line, ctl.message)
-    assert ctl.gm_line(f"start {tmp_path / 'encounter.toml'}") is None and "now playing" in ctl.message[0], ctl.message
+        assert gm_line(ctl, line) is not None, (line, ctl.message)
+    assert gm_line(ctl, f"start {tmp_path / 'encounter.toml'}") is None and "now playing" in ctl.message[0], ctl.message
     assert len(ctl.state.order) == 4 and ctl.session.current in ctl.state.actors
     for _ in range(4):                                   # one round: everyone acts (or ends its turn)
         cur = ctl.session.current
@@ -192,9 +193,9 @@ def test_a_gm_builds_an_encounter_on_an_imported_map_plays_a_round_and_saves_it(
             assert ctl.step({"actor": cur, "action": "dodge"}) is not None, ctl.message
         assert ctl.step({"actor": cur, "action": "end_turn"}) is not None, ctl.message
     assert ctl.state.round == 2
-    ctl.gm_line("hp Vess 3")
+    gm_line(ctl, "hp Vess 3")
     out = tmp_path / "after_round.toml"
-    assert ctl.gm_line(f'save scene {out} "The room, after a round"') is None and out.is_file(), ctl.message
+    assert gm_line(ctl, f'save scene {out} "The room, after a round"') is None and out.is_file(), ctl.message
     sc = load_scene(out)
     assert {c.name for c in sc.characters} == {"Sir Aldric", "Vess", "Harpy", "Harpy 2"}
     assert next(c for c in sc.characters if c.name == "Vess").raw["hp"] == 3
@@ -206,12 +207,12 @@ def test_a_gm_builds_an_encounter_on_an_imported_map_plays_a_round_and_saves_it(
 def test_save_scene_is_whole_or_nothing_and_refuses_in_one_line(tmp_path):
     ctl = Controller(load_scene(ROOT / "scenes" / "showcase.toml"))
     bad = tmp_path / "nope" / "x.toml"
-    assert ctl.save_scene(bad) is None and "does not exist" in ctl.message[0] and not bad.exists()
-    assert ctl.save_scene(tmp_path / "x.json") is None and ".toml" in ctl.message[0]
+    assert save_scene(ctl, bad) is None and "does not exist" in ctl.message[0] and not bad.exists()
+    assert save_scene(ctl, tmp_path / "x.json") is None and ".toml" in ctl.message[0]
     room = _imported_room(tmp_path)                     # its map image stays in its folder
     c2 = Controller(load_scene(room))
-    c2.gm_line("add knight at 4 6 0")
+    gm_line(c2, "add knight at 4 6 0")
     (tmp_path / "elsewhere").mkdir()
-    assert c2.save_scene(tmp_path / "elsewhere" / "x.toml") is None
+    assert save_scene(c2, tmp_path / "elsewhere" / "x.toml") is None
     assert "map.ground_image" in c2.message[0] and not (tmp_path / "elsewhere" / "x.toml").exists()
-    assert c2.save_scene(tmp_path / "same_folder.toml") is not None
+    assert save_scene(c2, tmp_path / "same_folder.toml") is not None

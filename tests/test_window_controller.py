@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 from engine.app.camera_control import CLEARANCE, CameraControl
+from engine.app.flow import hotkeys
 from engine.app.controller import Controller, event_line, preview_lines
 from engine.app.maps import cover_prims, rectangles
 from engine.app.picking import Picker, ray
@@ -49,7 +50,7 @@ def test_buttons_are_the_cores_legal_actions(scene):
         if a["action"] not in legal:
             legal.append(a["action"])
     assert names == legal
-    keys = ctl.hotkeys()                  # one key per action kind, the same whoever acts (issue 23)
+    keys = hotkeys(ctl)                  # one key per action kind, the same whoever acts (issue 23)
     assert [b["hotkey"] for b in ctl.buttons()] == [keys.get(n, "") for n in names]
     assert keys["move"] == "1" and keys["attack"] == "2" and keys["end_turn"] == "0"
 

@@ -52,7 +52,7 @@ class Controller:
         self.cursor_layer: int = 0
         self.hover: tuple[int, int, int] | None = None
         self.forced: dict = {}
-        self._hand_names: set = set()      # the roll names entered by hand (R), one number a die
+        self.hand_names: set = set()      # the roll names entered by hand (R), one number a die
         self.message: tuple[str, str] = ("", "info")     # (text, "info" | "error")
         self.last_events: list = []
         self.version = 0           # bumps on every change the window must redraw / recompute for
@@ -92,21 +92,15 @@ class Controller:
         self._legal_cache = (k, out)
         return out
 
-    def hotkeys(self) -> dict[str, str]:
-        """{action name: key}: ONE key per action kind, whoever acts (attack is the same key for every character):
-        the ruleset's ``HOTKEY_ACTIONS`` in order take 1..9, 0; without them its first ten actions do."""
-        rs = self.session.ruleset
-        kinds = list(getattr(rs, "HOTKEY_ACTIONS", ()) or
-                     [n for n in self.specs() if n not in set(getattr(rs, "GM_ACTIONS", ()))])
-        return {n: HOTKEYS[i] for i, n in enumerate(kinds[:len(HOTKEYS)])}
-
     def buttons(self) -> list[dict]:
         """One button per legal action name, in the core's order, with its action kind's hotkey (or none)."""
         names = []
         for a in self.legal():
             if a.get("action") not in names:
                 names.append(a.get("action"))
-        keys = self.hotkeys()
+        from engine.app.flow import hotkeys
+
+        keys = hotkeys(self)
         return [{"action": n, "label": str(n).replace("_", " "), "hotkey": keys.get(n, ""),
                  "active": self.pending is not None and self.pending.name == n} for n in names]
 
@@ -308,82 +302,6 @@ class Controller:
                 self.pending.variant_i = (self.pending.variant_i + 1) % n
                 self._changed()
 
-    def next_target(self) -> None:
-        """T: the next target the core offers for the composed action; with one it says so, with none it says why."""
-        p = self.pending
-        if p is None:
-            self.say("T picks the next target of the action being composed: choose an action first")
-            return
-        k = next((k for k, kind in p.needs if kind == "id"), None)
-        if k is None:
-            self.say(f"{p.name.replace('_', ' ')} has no target to cycle")
-            return
-        opts = []
-        for v in p.variants:
-            if k in v and v[k] not in opts:
-                opts.append(v[k])
-        if not opts:
-            self.say(f"{p.name.replace('_', ' ')}: no target the rules offer now", "error")
-            return
-        if len(opts) == 1:
-            self.choose_param(k, opts[0])
-            who = self.state.actors.get(opts[0])
-            self.say(f"{who.name if who else opts[0]} is the only target {p.name.replace('_', ' ')} can take now")
-            return
-        cur = p.params.get(k)
-        i = opts.index(cur) if cur in opts else -1
-        self.choose_param(k, opts[(i + 1) % len(opts)])
-
-    def greyed_actions(self, sel: str | None = None) -> list[dict]:
-        """The character's actions that are not legal now, each with the core's reason: with every possible
-        target tried, a target that is out of reach says so (the nearest one, with the core's figures)."""
-        from engine.rules.core import BadAction
-
-        s = self.session
-        sel = sel or self.selected
-        if sel not in s.state.actors:
-            return []
-        me = s.state.actors[sel]
-        legal = {a.get("action") for a in self.legal()} if sel == self.selected else \
-            {a.get("action") for a in s.legal_actions(sel)}
-        gm_only = set(s.ruleset.GM_ACTIONS)
-        others = sorted((a for a in s.state.actors.values() if a.id != sel and not a.dead),
-                        key=lambda o: (o.side == me.side, (o.x - me.x) ** 2 + (o.y - me.y) ** 2 + (o.layer - me.layer) ** 2))
-        out = []
-        for name, spec in s.ruleset.action_specs().items():
-            if name in legal or name in gm_only:
-                continue
-            cands, targeted = [{"actor": sel, "action": name}], False
-            for k, p in spec.items():
-                if p.kind == "id" and (p.required or k == "target"):     # an attack's target may be optional
-                    cands = [dict(c, **{k: o.id}) for c in cands for o in others[:8]]
-                    targeted = True
-                elif p.required and p.kind == "pos":
-                    cands = [dict(c, **{k: list(me.pos)}) for c in cands]
-                elif p.required and p.choices:
-                    cands = [dict(c, **{k: p.choices[0]}) for c in cands]
-            reason = None
-            for c in cands[:8]:
-                try:
-                    s.check(c)
-                except Illegal as e:
-                    if isinstance(e, BadAction):
-                        reason = reason or (f"needs {e.path}" if e.path else e.reason)
-                        continue
-                    reason = e.reason + (f" ({e.rule})" if e.rule and f"({e.rule})" not in e.reason else "")
-                    if targeted and e.path in ("target", "to") and len(cands) > 1:
-                        reason = f"no target within reach now - the nearest: {reason}"
-                    break
-                except AerieError as e:
-                    reason = reason or str(e)
-                    continue
-            if targeted and not others:
-                reason = "no one else on the table to take it on"
-            elif targeted and (reason is None or reason.startswith("needs ")):
-                reason = f"needs a target, and none is within reach or allowed now ({reason or 'not possible now'})"
-            out.append({"action": name, "label": name.replace("_", " "), "reason": reason or "not possible now"})
-        return out
-
     def cancel(self):
         if self.pending is not None:
             self.pending = None
@@ -463,37 +381,12 @@ class Controller:
             return None
         return self.step(act)
 
-    def _take(self, act: dict, answered: dict | None, asking: bool) -> list:
-        if self.ask and asking:
-            return self.session.step(act, ask=answered or {})
-        return self.session.step(act)
-
-    def _one_die_each(self, act: dict, answered: dict | None, asking: bool) -> tuple[dict, list, list[str]]:
-        """Take ``act``; a number entered by hand is one die (R: ``attack 18``): when the action rolled more dice
-        of that name (disadvantage's second d20, the baton's Agility test after the attack's test), it is taken
-        again with the number on the first die only, and the note says what the others rolled."""
-        events = self._take(act, answered, asking)
-        rolls = act.get("rolls") if isinstance(act.get("rolls"), dict) else {}
-        hand = {k for k, v in rolls.items() if isinstance(v, int) and k in self._hand_names}
-        twice = [k for k in hand if sum(1 for e in events if e.get("type") == "roll" and e.get("name") == k) > 1]
-        if not twice:
-            return act, events, []
-        self._rebuild(list(self.session.actions)[:-1])
-        act = {**act, "rolls": {k: ([v] if k in twice else v) for k, v in rolls.items()}}
-        events = self._take(act, answered, asking)
-        notes = []
-        for k in twice:
-            got = [e for e in events if e.get("type") == "roll" and e.get("name") == k]
-            notes.append(f"{k} {rolls[k]} went on the first die only; rolled: "
-                         + ", ".join(f"{e.get('result')}" + (f" ({e['purpose']})" if e.get("purpose") else "")
-                                     for e in got[1:])
-                         + f" (enter every die to give them all: {k} {rolls[k]} N)")
-        return act, events, notes
-
     def step(self, act: dict, answered: dict | None = None, asking: bool = True) -> list | None:
         notes: list[str] = []
         try:
-            act, events, notes = self._one_die_each(act, answered, asking)
+            from engine.app.flow import one_die_each
+
+            act, events, notes = one_die_each(self, act, answered, asking)
         except ChoiceNeeded as c:
             p = c.point
             opts = list(p.options)
@@ -511,7 +404,7 @@ class Controller:
         self.question = None
         self.redo_stack.clear()
         self.forced = {}
-        self._hand_names = set()
+        self.hand_names = set()
         self.pending = None
         self.last_events = events
         self._after_state_change()
@@ -727,7 +620,7 @@ class Controller:
             return False
         if t[0].lower() in ("clear", "none", "-"):
             self.forced = {}
-            self._hand_names = set()
+            self.hand_names = set()
             self.say("hand-entered dice cleared")
             return True
         name, vals = t[0], t[1:]
@@ -740,22 +633,12 @@ class Controller:
             self.say(f"give a result: e.g. '{name} 17'", "error")
             return False
         self.forced[name] = nums[0] if len(nums) == 1 else nums
-        self._hand_names.add(name)
-        self.say(f"next action uses {name} = {' '.join(map(str, nums))} (entered by hand, one number a die)"
-                 + self._two_dice_hint(name, nums))
-        return True
+        self.hand_names.add(name)
+        from engine.app.flow import two_dice_hint
 
-    def _two_dice_hint(self, name: str, nums: list) -> str:
-        """When the action being composed rolls this die twice (advantage or disadvantage), say so at once."""
-        act = self.action()
-        if act is None or len(nums) != 1 or name != "attack":
-            return ""
-        pv = self.preview_of(act).get("preview") or {}
-        adv, dis = bool(pv.get("advantage")), bool(pv.get("disadvantage"))
-        if adv == dis:
-            return ""
-        return (f"; {'advantage' if adv else 'disadvantage'}: two d20s - {nums[0]} is the first, the second is "
-                f"rolled (or enter both: {name} {nums[0]} N)")
+        self.say(f"next action uses {name} = {' '.join(map(str, nums))} (entered by hand, one number a die)"
+                 + two_dice_hint(self, name, nums))
+        return True
 
     # -- save / load -----------------------------------------------------------------------------------------------
     def save(self, path) -> Path:
@@ -787,86 +670,6 @@ class Controller:
         self.pending = None
         self._after_state_change()
         self.say(f"loaded {len(s.actions)} action(s) from {p}")
-        return True
-
-    # -- the GM's line (``;``): the table's actions, the library, save as scene ----------------------------------
-    def gm_line(self, text: str) -> list | None:
-        """One GM command (engine/app/gmtext.py): a table action is stepped like any action; ``blocks`` lists the
-        stat-block library; ``save scene PATH.toml [NAME]`` writes the table as a new scene. The outcome is in
-        ``message`` (an error says what to type)."""
-        from engine.app.gmtext import parse, words_of
-
-        try:
-            w = words_of(text) if text.split()[:1] and text.split()[0].lower() in ("save", "start", "blocks") else []
-            if w and w[0].lower() == "blocks":
-                return self._say_blocks()
-            if w and w[0].lower() == "save":
-                if len(w) not in (3, 4) or w[1].lower() != "scene":
-                    raise ValueError('save scene PATH.toml ["SCENE NAME"]')
-                self.save_scene(w[2], w[3] if len(w) == 4 else None)
-                return None
-            if w and w[0].lower() == "start":
-                if len(w) not in (2, 3):
-                    raise ValueError('start PATH.toml ["SCENE NAME"]: save the table as a scene and play it')
-                self.start_scene(w[1], w[2] if len(w) == 3 else None)
-                return None
-            act = parse(text, self.state, self.scene)
-        except ValueError as e:
-            self.say(f"GM: {e}", "error")
-            return None
-        if act is None:
-            return None
-        return self.step(act)
-
-    def _say_blocks(self):
-        from engine.rules.statblocks import about
-
-        try:
-            rows = about(self.scene.ruleset)
-        except AerieError as e:
-            self.say(str(e), "error")
-            return None
-        self.say("stat blocks: " + "; ".join(f"{n} ({a})" for n, a in rows) if rows
-                 else f"no stat-block library for {self.scene.ruleset}", "info")
-        return None
-
-    def save_scene(self, path, name: str | None = None) -> Path | None:
-        """The table as a new scene file (engine/app/scenesave.py): whole or not at all; one line either way."""
-        from engine.app.scenesave import save_scene
-
-        try:
-            p, dead = save_scene(self.session, path, name)
-        except AerieError as e:
-            self.say(f"cannot save the scene: {e}", "error")
-            return None
-        n = len(self.state.actors) - len(dead)
-        self.say(f"saved the table as a scene: {p} ({n} character(s)"
-                 + (f"; the dead left out: {', '.join(dead)}" if dead else "") + f"; aerie run {p} plays it)")
-        return p
-
-    def start_scene(self, path, name: str | None = None) -> bool:
-        """Save the table as a scene and play it from its start: the ruleset rolls initiative for everyone on it
-        (a map just imported has no fight until then). A new encounter: undo starts afresh from here."""
-        from engine.world.scene import load_scene
-
-        p = self.save_scene(path, name)
-        if p is None:
-            return False
-        said = self.message[0]
-        try:
-            sc = load_scene(p)
-            s = Session(sc)
-        except AerieError as e:
-            self.say(f"cannot play the saved scene: {e}", "error")
-            return False
-        self.scene, self.session, self.seed = sc, s, s.seed
-        self.question = self.pending = self.statement = None
-        self.redo_stack.clear()
-        self.forced = {}
-        self.last_events = []
-        self.selected = s.current
-        self._after_state_change()
-        self.say(said.replace("; aerie run", "; now playing it, round 1; aerie run"))
         return True
 
     def event_log_text(self) -> str:

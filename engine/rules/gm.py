@@ -256,22 +256,27 @@ def _added(session, act):
     return ch
 
 
+def _check_set(session, act) -> dict:
+    """``gm_set``: the key is one the GM may set on this character, the value within 0..its maximum."""
+    a = _who(session, act["target"], "target")
+    key, v = act["key"], act["value"]
+    pub = (a.data or {}).get("public", ()) if isinstance(a.data, dict) else ()
+    allowed = ["hp", "temp_hp"] + [k for k in pub if isinstance(a.data.get(k), int) and not isinstance(a.data.get(k), bool)]
+    if key not in allowed:
+        raise BadAction(f"{key!r} is not a number the GM can set on {_name(a)}; one of {', '.join(allowed)}", "", "key")
+    mx = _maximum(a, key)
+    if v < 0 or (mx is not None and v > mx):
+        raise BadAction(f"{key} {v} is outside 0..{mx if mx is not None else 'any'} for {_name(a)}", "", "value")
+    return {"from": a.hp if key == "hp" else (a.temp_hp if key == "temp_hp" else a.data.get(key))}
+
+
 def check(session, action):
     """Validate a GM action completely (nothing changes); returns (normalised action, plan)."""
     act = _normalise(session, action)
     name = act["action"]
     st = session.state
     if name == "gm_set":
-        a = _who(session, act["target"], "target")
-        key, v = act["key"], act["value"]
-        pub = (a.data or {}).get("public", ()) if isinstance(a.data, dict) else ()
-        allowed = ["hp", "temp_hp"] + [k for k in pub if isinstance(a.data.get(k), int) and not isinstance(a.data.get(k), bool)]
-        if key not in allowed:
-            raise BadAction(f"{key!r} is not a number the GM can set on {_name(a)}; one of {', '.join(allowed)}", "", "key")
-        mx = _maximum(a, key)
-        if v < 0 or (mx is not None and v > mx):
-            raise BadAction(f"{key} {v} is outside 0..{mx if mx is not None else 'any'} for {_name(a)}", "", "value")
-        return act, {"from": a.hp if key == "hp" else (a.temp_hp if key == "temp_hp" else a.data.get(key))}
+        return act, _check_set(session, act)
     if name == "gm_condition":
         a = _who(session, act["target"], "target")
         add, rem = act.get("add"), act.get("remove")
@@ -345,6 +350,23 @@ def check(session, action):
     raise BadAction(f"unknown GM action {name!r}", "", "action")
 
 
+def _apply_add(session, act, plan, ev) -> None:
+    """``gm_add``: the new creature, last in the turn order; its event names it and keeps the table it was made from."""
+    st = session.state
+    a = _make(session, plan["character"])
+    st.actors[a.id] = a
+    if st.order:
+        st.order = st.order + [a.id]     # a new list: the round event already logged holds the old one
+    src = f"a copy of {_name(st.actors[act['like']])}" if act.get("like") else f"stat block {act['block']}"
+    ev.update(who=a.id, name=a.name, at=list(act["at"]), side=a.side, flying=a.flying, table=dict(plan["character"].raw),
+              text=f"GM adds {_name(a)} ({src}, side {a.side}) at {list(act['at'])}"
+                   + (" flying" if a.flying else "") + ", last in the turn order")
+    if act.get("like"):
+        ev["like"] = act["like"]
+    else:
+        ev["block"] = act["block"]
+
+
 def apply(session, act, plan) -> None:
     name = act["action"]
     st = session.state
@@ -381,18 +403,7 @@ def apply(session, act, plan) -> None:
         ev.update(who=a.id, **{"from": frm}, to=list(act["to"]), flying=a.flying,
                   text=f"GM places {_name(a)} at {list(act['to'])}" + (" (flying)" if a.flying else ""))
     elif name == "gm_add":
-        a = _make(session, plan["character"])
-        st.actors[a.id] = a
-        if st.order:
-            st.order = st.order + [a.id]     # a new list: the round event already logged holds the old one
-        src = f"a copy of {_name(st.actors[act['like']])}" if act.get("like") else f"stat block {act['block']}"
-        ev.update(who=a.id, name=a.name, at=list(act["at"]), side=a.side, flying=a.flying, table=dict(plan["character"].raw),
-                  text=f"GM adds {_name(a)} ({src}, side {a.side}) at {list(act['at'])}"
-                       + (" flying" if a.flying else "") + ", last in the turn order")
-        if act.get("like"):
-            ev["like"] = act["like"]
-        else:
-            ev["block"] = act["block"]
+        _apply_add(session, act, plan, ev)
     elif name == "gm_remove":
         a = st.actors.pop(act["target"])
         if a.id in st.order:
