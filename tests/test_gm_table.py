@@ -216,3 +216,21 @@ def test_save_scene_is_whole_or_nothing_and_refuses_in_one_line(tmp_path):
     assert save_scene(c2, tmp_path / "elsewhere" / "x.toml") is None
     assert "map.ground_image" in c2.message[0] and not (tmp_path / "elsewhere" / "x.toml").exists()
     assert save_scene(c2, tmp_path / "same_folder.toml") is not None
+
+
+def test_a_shipped_scene_saved_as_a_scene_keeps_its_map_cameras_and_characters(tmp_path):
+    ctl = Controller(load_scene(ROOT / "scenes" / "showcase.toml"))
+    gm_line(ctl, 'place "Sir Aldric" 30 30 0')
+    gm_line(ctl, "cond Brann +prone")
+    gm_line(ctl, "add Gull like Kestrel side=red at 28 35 6")
+    gm_line(ctl, "add like Gull at 27 35 6")                          # a copy of a creature the GM added
+    out = save_scene(ctl, tmp_path / "square.toml")
+    assert out is not None, ctl.message
+    sc = load_scene(out)
+    old = ctl.scene
+    assert sc.world.size == old.world.size and (sc.world.voxels == old.world.voxels).all()
+    assert [c.name for c in sc.spec.cameras] == [c.name for c in old.spec.cameras] and sc.spec.flythrough
+    got = {c.id: c for c in sc.characters}
+    assert got["knight"].at == (30, 30, 0) and "prone" in got["wall_archer"].raw["conditions"]
+    assert got["gull"].side == "red" and got["gull"].name == "Gull" and got["gull_2"].name == "Gull 2"
+    assert set(got) == set(ctl.state.actors)

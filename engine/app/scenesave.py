@@ -52,8 +52,13 @@ def to_toml(data: dict) -> str:
     tables: list[str] = []
     arrays: list[str] = []
 
+    def one(b) -> str:          # an array of tables (a map's fill boxes): one a line
+        if isinstance(b, list) and len(b) > 1 and all(isinstance(x, dict) for x in b):
+            return "[\n" + "".join(f"  {value(x)},\n" for x in b) + "]"
+        return value(b)
+
     def body(d: dict) -> str:
-        return "".join(f"{_key(str(a))} = {value(b)}\n" for a, b in d.items())
+        return "".join(f"{_key(str(a))} = {one(b)}\n" for a, b in d.items())
 
     for k, v in data.items():
         if k == "materials" and isinstance(v, dict) and v and all(isinstance(x, dict) for x in v.values()):
@@ -84,8 +89,8 @@ def character_tables(session) -> tuple[list[dict], list[str]]:
         if a.dead:
             dead.append(a.name)
             continue
-        t = base.get(aid, {})
-        t.update(id=aid, name=a.name, side=a.side, at=list(a.pos), flying=bool(a.flying))
+        t = {"id": aid, "name": a.name, "side": a.side, "at": list(a.pos), "flying": bool(a.flying)}
+        t.update({k: v for k, v in base.get(aid, {}).items() if k not in t})     # who and where first, then the stats
         if "hp" in fields:
             t.pop("hp", None)
             if a.hp != a.max_hp:
