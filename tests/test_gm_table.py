@@ -13,7 +13,7 @@ from engine.app.gmline import gm_line, save_scene
 from engine.app.controller import Controller
 from engine.app.gmtext import parse
 from engine.app.logtext import log_entries
-from engine.rules.core import Session
+from engine.rules.core import Illegal, Session
 from engine.rules.runner import describe
 from engine.world.scene import load_scene
 
@@ -138,11 +138,18 @@ def test_every_library_block_makes_a_creature_in_its_ruleset():
         sc = load_scene(ROOT / path)
         lib = library(sc.ruleset)
         assert want <= set(lib), (path, sorted(lib))
+        top = sc.world.support_layer(4, 4, sc.world.size[2] - 1)       # the surface at (4, 4)
         for i, name in enumerate(lib):
             s = Session(sc)
-            s.step(_gm("gm_add", id=f"new{i}", block=name, at=[1, 1, 9 if sc.world.size[2] > 9 else 4], side="x"))
+            s.step(_gm("gm_add", id=f"new{i}", block=name, at=[4, 4, top], side="x"))
             a = s.state.actors[f"new{i}"]
-            assert a.side == "x" and a.name and a.max_hp > 0, name
+            assert a.side == "x" and a.name and a.max_hp > 0 and not a.flying, name
+        s = Session(sc)
+        s.step(_gm("gm_add", id="up", block="harpy", at=[4, 4, top + 3]))          # a flyer in the air flies
+        assert s.state.actors["up"].flying
+        with pytest.raises(Illegal) as e:                                          # a walker there is refused
+            s.step(_gm("gm_add", id="k9", block="knight", at=[4, 4, top + 3]))
+        assert e.value.rule == "AIR-10" and "cannot fly" in e.value.reason and "k9" not in s.state.actors
 
 
 def test_add_gives_a_name_a_side_and_never_a_duplicate():

@@ -32,6 +32,7 @@ change. Dice for ``gm_roll`` are the session's seeded dice (roll name ``table``;
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from engine.rules.actions import Param, check_params
 from engine.rules.core import BadAction, Illegal
@@ -207,6 +208,12 @@ def _from_table(session, act, table: dict, source: str, nid: str, at: tuple):
     try:
         (ch,) = _build_characters(spec, session.world, source)
         probe = _make(session, ch)
+        if ch.flying and not _make(session, replace(ch, flying=False)).can_fly:
+            # a scene's character placed flying is a flyer (AIR-09); one the GM puts in the air must be one already
+            if act.get("flying"):
+                raise Illegal(f"{ch.name} cannot fly (AIR-01): place it on a surface", "AIR-01", "flying")
+            raise Illegal(f"nothing to stand on at {list(at)}: {ch.name} cannot fly (the surface below is layer "
+                          f"{session.world.support_layer(*at)})", "AIR-10", "at")
     except SceneError as e:
         where = e.path.split(".", 1)[1] if "." in e.path else ""
         raise Illegal(f"{source}: {e.problem}", "", "at" if where == "at" else ("like" if act.get("like") else "block")) from None
