@@ -78,7 +78,7 @@ def test_a_gm_roll_can_be_forced_like_any_roll(showcase):
     (_gm("gm_place", target="knight", to=[30, 30, 9]), "to", "cannot fly"),
     (_gm("gm_place", target="knight", to=[999, 0, 0]), "to", "does not fit"),
     (_gm("gm_add", id="wall_archer", like="knight", at=[30, 30, 0]), "id", "already"),
-    (_gm("gm_add", id="k2", like="nobody", at=[30, 30, 0]), "like", "no scene character"),
+    (_gm("gm_add", id="k2", like="nobody", at=[30, 30, 0]), "like", "no character"),
     (_gm("gm_order", target="knight"), "after", "after = ID or before = ID"),
     ({"actor": "knight", "action": "gm_roll", "dice": "d6"}, "actor", "game master's action"),
 ])

@@ -14,6 +14,7 @@ import pytest
 
 from engine.rules.registry import cover_levels
 from engine.app.camera_control import CLEARANCE, CameraControl
+from engine.app.flow import hotkeys
 from engine.app.controller import Controller, event_line, preview_lines
 from engine.app.maps import cover_prims, rectangles
 from engine.app.picking import Picker, ray
@@ -50,7 +51,9 @@ def test_buttons_are_the_cores_legal_actions(scene):
         if a["action"] not in legal:
             legal.append(a["action"])
     assert names == legal
-    assert [b["hotkey"] for b in ctl.buttons()] == list("1234567890"[:len(names)])
+    keys = hotkeys(ctl)                  # one key per action kind, the same whoever acts (issue 23)
+    assert [b["hotkey"] for b in ctl.buttons()] == [keys.get(n, "") for n in names]
+    assert keys["move"] == "1" and keys["attack"] == "2" and keys["end_turn"] == "0"
 
 
 def test_compose_preview_confirm_undo_redo_is_exact(scene):
@@ -345,7 +348,11 @@ def test_gm_command_line_parses_to_core_actions_and_refuses_clearly():
     assert parse("cond brann +prone -poisoned", st)["add"] == "prone"
     assert parse("place knight 3 4 0", st) == {"actor": "gm", "action": "gm_place", "target": "knight", "to": [3, 4, 0]}
     assert parse("add t2 like kestrel at 3 4 5 fly", st) == {"actor": "gm", "action": "gm_add", "id": "t2", "like": "harpy_low",
-                                                            "at": [3, 4, 5], "flying": True}
+                                                            "name": "t2", "at": [3, 4, 5], "flying": True}
+    assert parse('add "Sir Roland" knight side=blue at 3 4 0', st) == {
+        "actor": "gm", "action": "gm_add", "id": "sir_roland", "block": "knight", "name": "Sir Roland", "side": "blue",
+        "at": [3, 4, 0]}
+    assert parse('hp "sir aldric" 3', st)["target"] == "knight"
     assert parse("order Kestrel after Oda", st) == {"actor": "gm", "action": "gm_order", "target": "harpy_low", "after": "lookout"}
     assert parse("roll 2d6+3 gust of wind", st) == {"actor": "gm", "action": "gm_roll", "dice": "2d6+3", "label": "gust of wind"}
     for bad in ("hp nobody 3", "hp Brann x", "place Brann 1 2", "frobnicate", "add t2 kestrel 1 2 3"):

@@ -52,6 +52,7 @@ class Controller:
         self.cursor_layer: int = 0
         self.hover: tuple[int, int, int] | None = None
         self.forced: dict = {}
+        self.hand_names: set = set()      # the roll names entered by hand (R), one number a die
         self.message: tuple[str, str] = ("", "info")     # (text, "info" | "error")
         self.last_events: list = []
         self.version = 0           # bumps on every change the window must redraw / recompute for
@@ -92,16 +93,16 @@ class Controller:
         return out
 
     def buttons(self) -> list[dict]:
-        """One button per legal action name, in the core's order, with a hotkey (1..9, 0)."""
+        """One button per legal action name, in the core's order, with its action kind's hotkey (or none)."""
         names = []
         for a in self.legal():
             if a.get("action") not in names:
                 names.append(a.get("action"))
-        out = []
-        for i, n in enumerate(names):
-            out.append({"action": n, "label": str(n).replace("_", " "), "hotkey": HOTKEYS[i] if i < len(HOTKEYS) else "",
-                        "active": self.pending is not None and self.pending.name == n})
-        return out
+        from engine.app.flow import hotkeys
+
+        keys = hotkeys(self)
+        return [{"action": n, "label": str(n).replace("_", " "), "hotkey": keys.get(str(n), ""),
+                 "active": self.pending is not None and self.pending.name == n} for n in names]
 
     def who_at(self, x: int, y: int, layer: int) -> list[str]:
         out = []
@@ -283,7 +284,15 @@ class Controller:
             return
         k = next((k for k, kind in p.needs if kind == "pos"), None)
         if k is not None and cell is not None:
-            p.params[k] = [int(v) for v in cell]
+            cell = [int(v) for v in cell]
+            a = self.state.actors.get(self.selected)
+            if a is not None and tuple(cell) == a.pos and not any(v.get(k) == cell for v in p.variants):
+                # the cursor starts on the character: that is where it is, not a destination (no red refusal)
+                if p.params.pop(k, None) is not None or not self.message[0]:
+                    self.say(f"{p.name.replace('_', ' ')}: point at a destination (PgUp / PgDn: the layer)")
+                self._changed()
+                return
+            p.params[k] = cell
             self._changed()
 
     def next_variant(self):
@@ -368,16 +377,16 @@ class Controller:
             if self.pending is None:
                 self.say("choose an action first (the buttons or keys 1-9)", "error")
             else:
-                self.say("pick " + " and ".join("a destination" if k in ("to",) else k for k in miss) + " first", "error")
+                self.say(missing_text(self.pending, miss), "error")
             return None
         return self.step(act)
 
     def step(self, act: dict, answered: dict | None = None, asking: bool = True) -> list | None:
+        notes: list[str] = []
         try:
-            if self.ask and asking:
-                events = self.session.step(act, ask=answered or {})
-            else:
-                events = self.session.step(act)
+            from engine.app.flow import one_die_each
+
+            act, events, notes = one_die_each(self, act, answered, asking)
         except ChoiceNeeded as c:
             p = c.point
             opts = list(p.options)
@@ -395,11 +404,12 @@ class Controller:
         self.question = None
         self.redo_stack.clear()
         self.forced = {}
+        self.hand_names = set()
         self.pending = None
         self.last_events = events
         self._after_state_change()
         gm_text = next((e["text"] for e in reversed(events) if act.get("actor") == "gm" and isinstance(e.get("text"), str)), None)
-        self.say(gm_text or f"{act.get('actor')}: {str(act.get('action')).replace('_', ' ')} done")
+        self.say("; ".join([gm_text or f"{act.get('actor')}: {str(act.get('action')).replace('_', ' ')} done"] + notes))
         return events
 
     # -- questions: a player's choice at the moment the rules make it (ask mode) -----------------------------------
@@ -610,6 +620,7 @@ class Controller:
             return False
         if t[0].lower() in ("clear", "none", "-"):
             self.forced = {}
+            self.hand_names = set()
             self.say("hand-entered dice cleared")
             return True
         name, vals = t[0], t[1:]
@@ -622,7 +633,11 @@ class Controller:
             self.say(f"give a result: e.g. '{name} 17'", "error")
             return False
         self.forced[name] = nums[0] if len(nums) == 1 else nums
-        self.say(f"next action uses {name} = {' '.join(map(str, nums))} (entered by hand)")
+        self.hand_names.add(name)
+        from engine.app.flow import two_dice_hint
+
+        self.say(f"next action uses {name} = {' '.join(map(str, nums))} (entered by hand, one number a die)"
+                 + two_dice_hint(self, name, nums))
         return True
 
     # -- save / load -----------------------------------------------------------------------------------------------
@@ -673,6 +688,59 @@ class Controller:
             "events": len(self.session.events), "question": self.question_view(),
             "statement": None if self.statement is None else {**self.statement, "prompt": self.statement_prompt()},
         }
+
+
+def missing_text(p: Pending, miss: list[str]) -> str:
+    """What to pick before the composed action can be taken, by what each parameter is: a cell on the map ("a
+    destination") or a character ("whom to pass to: click a character")."""
+    kinds = dict(p.needs)
+    verb = p.name.replace("_", " ")
+    words = []
+    for k in miss:
+        if kinds.get(k) == "pos":
+            words.append("a destination on the map" if k == "to" else f"a cell for {k.replace('_', ' ')}")
+        elif k == "target":
+            words.append(f"a target to {verb} (click a character)")
+        else:
+            words.append(f"whom to {verb} {'to' if k == 'to' else k.replace('_', ' ')} (click a character)")
+    return "pick " + " and ".join(words) + " first"
+
+
+def movement_text(session, a) -> str:
+    """"movement left: 6 m", and for a flyer whose fly speed is not what it moves at aloft, which reading of AIR-09
+    is in force (the ruleset's options whose help names AIR-09, with their values)."""
+    from engine.rules.options import specs_for
+
+    rs = session.ruleset
+    left = rs.movement_left(session, a, a.flying or a.can_fly)
+    out = f"movement left: {left:g} m"
+    d = a.data or {}
+    fly, ground = d.get("fly_speed_m"), d.get("speed_m")
+    if not (a.can_fly and isinstance(fly, (int, float)) and isinstance(ground, (int, float)) and fly != ground):
+        return out
+    same = abs(rs.movement_left(session, a, True) - rs.movement_left(session, a, False)) < 1e-9
+    opts = [f"{k} = {rs.opt(k)}" for k, spec in (specs_for(rs.name) or {}).items()
+            if "AIR-09" in str(getattr(spec, "help", "") or "")]
+    why = f"; option {', '.join(opts)}" if opts else ""
+    if same:
+        return out + f" (AIR-09: aloft at its ground speed {ground:g} m, not its fly speed {fly:g} m{why})"
+    return out + f" (aloft at its fly speed {fly:g} m{why})"
+
+
+def template_label(shape: str, size_m: float) -> str:
+    """An area template's size in words: which length the number is (a sphere's radius, a cube's side...)."""
+    n = f"{size_m:g} m"
+    return {"sphere": f"sphere, radius {n}", "cube": f"cube, side {n}",
+            "cone": f"cone, {n} long (as wide as it is far)", "line": f"line, {n} long, 1.5 m wide"}.get(shape, f"{shape} {n}")
+
+
+def turn_row_tail(session, a, marks: dict | None = None, short: dict | None = None) -> str:
+    """A turn-order row's figures: the ruleset's health (baton "L" is Life) and where it is, the layer in words
+    (never a second "L")."""
+    where = f"layer {a.layer}" + (" flying" if a.flying else "")
+    if marks and a.id in marks:
+        where = f"{(short or {}).get(marks[a.id], marks[a.id])}, {where}"
+    return f"{session.ruleset.health_brief(session, a)}  {where}"
 
 
 def k_ok(v: dict, key: str, value) -> bool:

@@ -16,15 +16,21 @@ import re
 from engine.app.tokens import short_name
 
 
-def namer(actors):
-    """A function replacing character ids (and full names) in a line by their short names."""
-    if not actors:
-        return lambda text: text
+def namer(actors, gone: dict | None = None):
+    """A function replacing character ids (and full names) in a line by their short names. ``gone``: {id: full
+    name} of characters no longer on the table, so a line about them reads as it did (the log never changes in
+    retrospect)."""
     table = {}
+    for k, full in (gone or {}).items():
+        table[k] = full.split(" (")[0].strip() or k
+        if full != table[k]:
+            table[full] = table[k]
     for k, a in actors.items():
         table[k] = short_name(a)
         if a.name and a.name != table[k]:
             table[a.name] = table[k]          # "Kestrel (harpy, low)" -> "Kestrel"
+    if not table:
+        return lambda text: text
     keys = sorted(table, key=len, reverse=True)
     pat = re.compile(r"(?<![\w])(" + "|".join(re.escape(k) for k in keys) + r")(?![\w])")
     return lambda text: pat.sub(lambda m: table[m.group(1)], text)
@@ -55,16 +61,30 @@ def action_line(a: dict, name) -> str:
             + (f", dice by hand: {words(rolls)}" if rolls else ""))
 
 
+def gone_names(session) -> dict:
+    """{id: name} of every character that was on the table and is not now (the GM removed it): the scene's and
+    those the GM added (their ``gm`` add event names them)."""
+    acts = session.state.actors
+    out = {c.id: c.name for c in session.scene.characters if c.id not in acts}
+    for e in session.events:
+        if e.get("type") == "gm" and e.get("who") not in acts and isinstance(e.get("name"), str):
+            out[e["who"]] = e["name"]
+    return out
+
+
 def log_entries(session) -> list[tuple]:
     """Every event of ``session`` as the window's log shows it (see the module's text)."""
     from engine.app.controller import event_line
     from engine.rules.runner import describe
 
     acts = session.state.actors
-    named = namer(acts)
+    gone = gone_names(session)
+    named = namer(acts, gone)
 
     def name(cid):
         a = acts.get(cid) if isinstance(cid, str) else None
+        if a is None and cid in gone:
+            return gone[cid].split(" (")[0]
         return short_name(a) if a is not None else str(cid)
 
     out: list[tuple] = []

@@ -43,7 +43,8 @@ SPECS = {
                "value": P("int", True)},
     "gm_condition": {"target": P("id", True), "add": P("str"), "remove": P("str")},
     "gm_place": {"target": P("id", True), "to": P("pos", True), "flying": P("bool")},
-    "gm_add": {"id": P("str", True), "like": P("id", True, help="a scene character whose stats it copies"),
+    "gm_add": {"id": P("str", True), "like": P("id", help="a scene character whose stats it copies"),
+               "block": P("str", help="a stat block of the library (assets/statblocks/RULESET.toml)"),
                "at": P("pos", True), "name": P("str"), "side": P("str"), "flying": P("bool")},
     "gm_remove": {"target": P("id", True)},
     "gm_order": {"target": P("id", True), "after": P("id"), "before": P("id")},
@@ -153,22 +154,149 @@ def _make(session, ch):
     return session.ruleset.make_actor(_With(session, scene=scene), ch)
 
 
+def short(name: str) -> str:
+    """The name a table uses: the part before a parenthesis ("Kestrel (harpy, low)" -> "Kestrel")."""
+    return name.split(" (")[0].strip()
+
+
+def name_taken(session, name: str, but=None) -> str | None:
+    """The id of a character on the table already called ``name`` (its short name, any case), else None."""
+    want = short(name).lower()
+    for o in session.state.actors.values():
+        if o.id != but and (short(o.name or o.id).lower() == want or o.id.lower() == want):
+            return o.id
+    return None
+
+
+def unique_name(session, base: str) -> str:
+    """``base``, or "base 2", "base 3"... : the first no character on the table has (a copy never duplicates)."""
+    base = short(base) or "Creature"
+    if name_taken(session, base) is None:
+        return base
+    n = 2
+    while name_taken(session, f"{base} {n}") is not None:
+        n += 1
+    return f"{base} {n}"
+
+
+def table_of(session, cid: str) -> dict | None:
+    """The scene table a character on the table was made from: the scene's, or the one its ``gm_add`` logged."""
+    for e in reversed(session.events):
+        if e.get("type") == "gm" and e.get("what") == "add" and e.get("who") == cid and isinstance(e.get("table"), dict):
+            return dict(e["table"])
+    c = next((c for c in session.scene.characters if c.id == cid), None)
+    return dict(c.raw) if c is not None else None
+
+
+# How a table becomes a Character: characters are checked a layer above the rules (engine/scene registers its
+# builder here when it is imported), so the rules never import the scene loader that imports them.
+CHARACTER_BUILDER: list = []
+
+
+def register_character_builder(build) -> None:
+    CHARACTER_BUILDER[:] = [build]
+
+
+def _from_table(session, act, table: dict, source: str, nid: str, at: tuple):
+    """A Character from a scene table (a library block or a copy), checked as a scene character is (the ruleset's
+    schema and checks), with the GM's id, place, side and a name no one on the table has."""
+    import msgspec
+
+    from engine.errors import SceneError
+    from engine.world.scene import SIZES, supported
+
+    if not CHARACTER_BUILDER:
+        raise Illegal("no scene layer to build a character (import engine.scene)", "", "table")
+    _build_characters = CHARACTER_BUILDER[0]
+
+    table = {k: v for k, v in table.items() if k not in ("id", "at", "mount", "about")}   # a copy stands alone
+    raw = {**table, "id": nid, "at": list(at), "side": act.get("side") or table.get("side") or "neutral",
+           "name": act.get("name") or unique_name(session, table.get("name") or source)}
+    if "flying" in act:
+        raw["flying"] = bool(act["flying"])
+    else:                      # not given: aloft exactly where nothing holds it up (checked again on the body)
+        foot = SIZES.get(str(raw.get("size", "medium")), SIZES["medium"])[0]
+        raw["flying"] = not supported(session.world, at[0], at[1], at[2], foot)
+    spec = msgspec.structs.replace(session.scene.spec, characters=[raw])
+    try:
+        (ch,) = _build_characters(spec, session.world, source)
+        probe = _make(session, ch)
+        if ch.flying and not _make(session, replace(ch, flying=False)).can_fly:
+            # a scene's character placed flying is a flyer (AIR-09); one the GM puts in the air must be one already
+            if act.get("flying"):
+                raise Illegal(f"{ch.name} cannot fly (AIR-01): place it on a surface", "AIR-01", "flying")
+            raise Illegal(f"nothing to stand on at {list(at)}: {ch.name} cannot fly (the surface below is layer "
+                          f"{session.world.support_layer(*at)})", "AIR-10", "at")
+    except SceneError as e:
+        where = e.path.split(".", 1)[1] if "." in e.path else ""
+        raise Illegal(f"{source}: {e.problem}", "", "at" if where == "at" else ("like" if act.get("like") else "block")) from None
+    return ch, probe
+
+
+def _added(session, act):
+    """The Character ``gm_add`` puts on the table: a copy of a character on the table (``like``) or a library
+    block, with a name no one on the table has."""
+    from engine.rules import aerial
+    from engine.rules.statblocks import block
+
+    nid = act["id"]
+    if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]{0,40}", nid) or nid == "gm":
+        raise BadAction(f"{nid!r}: an id is letters, digits and _", "", "id")
+    if nid in session.state.actors or any(c.id == nid for c in session.scene.characters):
+        raise Illegal(f"there is already a character {nid!r}", "", "id")
+    if (act.get("like") is None) == (act.get("block") is None):
+        raise BadAction("give like = CHARACTER (a copy) or block = NAME (the stat-block library), one of them", "", "like")
+    if act.get("name") is not None:
+        if not act["name"].strip() or len(act["name"]) > 80:
+            raise BadAction("a name is 1 to 80 characters", "", "name")
+        other = name_taken(session, act["name"])
+        if other is not None:
+            raise Illegal(f"{_name(session.state.actors[other])} is on the table already: give another name", "", "name")
+    x, y, layer = act["at"]
+    if act.get("block") is not None:
+        ch, probe = _from_table(session, act, block(session.scene.ruleset, act["block"]), f"stat block {act['block']}",
+                                nid, (x, y, layer))
+    else:
+        table = table_of(session, act["like"]) if act["like"] in session.state.actors else None
+        if table is None:
+            raise BadAction(f"no character {act['like']!r} on the table to copy (on the table: "
+                            f"{', '.join(session.state.actors) or 'none: add from the library, block = NAME'})", "", "like")
+        ch, probe = _from_table(session, act, table, f"a copy of {_name(session.state.actors[act['like']])}",
+                                nid, (x, y, layer))
+    probe = _make(session, ch)
+    ok, why = _fits(session, probe, x, y, layer)
+    if not ok:
+        raise Illegal(f"{ch.name} cannot be placed at {[x, y, layer]}: {why}", "", "at")
+    supported = aerial.is_supported(session, probe, x, y, layer)
+    if not probe.flying and not supported:
+        raise Illegal(f"nothing to stand on at {[x, y, layer]}" + ("" if probe.can_fly else f": {ch.name} cannot fly"),
+                      "AIR-10", "at")
+    if probe.flying and not probe.can_fly:
+        raise Illegal(f"{ch.name} cannot fly", "AIR-01", "flying")
+    return ch
+
+
+def _check_set(session, act) -> dict:
+    """``gm_set``: the key is one the GM may set on this character, the value within 0..its maximum."""
+    a = _who(session, act["target"], "target")
+    key, v = act["key"], act["value"]
+    pub = (a.data or {}).get("public", ()) if isinstance(a.data, dict) else ()
+    allowed = ["hp", "temp_hp"] + [k for k in pub if isinstance(a.data.get(k), int) and not isinstance(a.data.get(k), bool)]
+    if key not in allowed:
+        raise BadAction(f"{key!r} is not a number the GM can set on {_name(a)}; one of {', '.join(allowed)}", "", "key")
+    mx = _maximum(a, key)
+    if v < 0 or (mx is not None and v > mx):
+        raise BadAction(f"{key} {v} is outside 0..{mx if mx is not None else 'any'} for {_name(a)}", "", "value")
+    return {"from": a.hp if key == "hp" else (a.temp_hp if key == "temp_hp" else a.data.get(key))}
+
+
 def check(session, action):
     """Validate a GM action completely (nothing changes); returns (normalised action, plan)."""
     act = _normalise(session, action)
     name = act["action"]
     st = session.state
     if name == "gm_set":
-        a = _who(session, act["target"], "target")
-        key, v = act["key"], act["value"]
-        pub = (a.data or {}).get("public", ()) if isinstance(a.data, dict) else ()
-        allowed = ["hp", "temp_hp"] + [k for k in pub if isinstance(a.data.get(k), int) and not isinstance(a.data.get(k), bool)]
-        if key not in allowed:
-            raise BadAction(f"{key!r} is not a number the GM can set on {_name(a)}; one of {', '.join(allowed)}", "", "key")
-        mx = _maximum(a, key)
-        if v < 0 or (mx is not None and v > mx):
-            raise BadAction(f"{key} {v} is outside 0..{mx if mx is not None else 'any'} for {_name(a)}", "", "value")
-        return act, {"from": a.hp if key == "hp" else (a.temp_hp if key == "temp_hp" else a.data.get(key))}
+        return act, _check_set(session, act)
     if name == "gm_condition":
         a = _who(session, act["target"], "target")
         add, rem = act.get("add"), act.get("remove")
@@ -205,30 +333,7 @@ def check(session, action):
                           f"{session.world.support_layer(x, y, layer)}", "AIR-10", "to")
         return act, {"flying": bool(fly)}
     if name == "gm_add":
-        nid = act["id"]
-        if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]{0,40}", nid) or nid == "gm":
-            raise BadAction(f"{nid!r}: an id is letters, digits and _", "", "id")
-        if nid in st.actors:
-            raise Illegal(f"there is already a character {nid!r}", "", "id")
-        like = next((c for c in session.scene.characters if c.id == act["like"]), None)
-        if like is None:
-            raise BadAction(f"no scene character {act['like']!r} to copy (scene characters: "
-                            f"{', '.join(c.id for c in session.scene.characters)})", "", "like")
-        ch = replace(like, id=nid, name=act.get("name") or f"{like.name.split(' (')[0]} ({nid})", at=tuple(act["at"]),
-                     side=act.get("side") or like.side, flying=bool(act.get("flying", False)))
-        probe = _make(session, ch)
-        x, y, layer = act["at"]
-        ok, why = _fits(session, probe, x, y, layer)
-        if not ok:
-            raise Illegal(f"{nid} cannot be placed at {[x, y, layer]}: {why}", "", "at")
-        from engine.rules import aerial
-
-        if not probe.flying and not aerial.is_supported(session, probe, x, y, layer):
-            raise Illegal(f"nothing to stand on at {[x, y, layer]}" + ("" if probe.can_fly else f": {nid} cannot fly"),
-                          "AIR-10", "at")
-        if probe.flying and not probe.can_fly:
-            raise Illegal(f"{nid} cannot fly", "AIR-01", "flying")
-        return act, {"character": ch}
+        return act, {"character": _added(session, act)}
     if name == "gm_remove":
         a = _who(session, act["target"], "target")
         if a.id == st.current:
@@ -265,6 +370,23 @@ def check(session, action):
     raise BadAction(f"unknown GM action {name!r}", "", "action")
 
 
+def _apply_add(session, act, plan, ev) -> None:
+    """``gm_add``: the new creature, last in the turn order; its event names it and keeps the table it was made from."""
+    st = session.state
+    a = _make(session, plan["character"])
+    st.actors[a.id] = a
+    if st.order:
+        st.order = st.order + [a.id]     # a new list: the round event already logged holds the old one
+    src = f"a copy of {_name(st.actors[act['like']])}" if act.get("like") else f"stat block {act['block']}"
+    ev.update(who=a.id, name=a.name, at=list(act["at"]), side=a.side, flying=a.flying, table=dict(plan["character"].raw),
+              text=f"GM adds {_name(a)} ({src}, side {a.side}) at {list(act['at'])}"
+                   + (" flying" if a.flying else "") + ", last in the turn order")
+    if act.get("like"):
+        ev["like"] = act["like"]
+    else:
+        ev["block"] = act["block"]
+
+
 def apply(session, act, plan) -> None:
     name = act["action"]
     st = session.state
@@ -278,8 +400,9 @@ def apply(session, act, plan) -> None:
             a.temp_hp = v
         else:
             a.data = {**a.data, key: v}      # new containers: events already logged may share the old ones
+        label = {"hp": getattr(session.ruleset, "hp_label", None) or "HP", "temp_hp": "temporary HP"}.get(key, key.replace("_", " "))
         ev.update(who=a.id, key=key, value=v, **{"from": plan["from"]},
-                  text=f"GM sets {a.id}'s {key} {plan['from']} -> {v}")
+                  text=f"GM sets {_name(a)}'s {label} {plan['from']} -> {v}")
     elif name == "gm_condition":
         a = st.actors[act["target"]]
         bits = []
@@ -291,21 +414,16 @@ def apply(session, act, plan) -> None:
             conds[act["add"]] = ["gm"]
             bits.append(f"+{act['add']}")
         a.conditions = conds
-        ev.update(who=a.id, add=act.get("add"), remove=act.get("remove"), text=f"GM: {a.id} {' '.join(bits)}")
+        ev.update(who=a.id, add=act.get("add"), remove=act.get("remove"), text=f"GM: {_name(a)} {' '.join(bits)}")
     elif name == "gm_place":
         a = st.actors[act["target"]]
         frm = list(a.pos)
         a.x, a.y, a.layer = act["to"]
         a.flying = plan["flying"]
         ev.update(who=a.id, **{"from": frm}, to=list(act["to"]), flying=a.flying,
-                  text=f"GM places {a.id} at {list(act['to'])}" + (" (flying)" if a.flying else ""))
+                  text=f"GM places {_name(a)} at {list(act['to'])}" + (" (flying)" if a.flying else ""))
     elif name == "gm_add":
-        a = _make(session, plan["character"])
-        st.actors[a.id] = a
-        if st.order:
-            st.order = st.order + [a.id]     # a new list: the round event already logged holds the old one
-        ev.update(who=a.id, like=act["like"], at=list(act["at"]), side=a.side,
-                  text=f"GM adds {a.id} (like {act['like']}) at {list(act['at'])}, last in the turn order")
+        _apply_add(session, act, plan, ev)
     elif name == "gm_remove":
         a = st.actors.pop(act["target"])
         if a.id in st.order:
@@ -315,7 +433,7 @@ def apply(session, act, plan) -> None:
                 st.turn_index = st.order.index(cur)
             elif st.order:
                 st.turn_index = st.turn_index % len(st.order)
-        ev.update(who=a.id, text=f"GM removes {a.id}")
+        ev.update(who=a.id, name=a.name, text=f"GM removes {_name(a)}")
     elif name == "gm_order":
         cur = st.current
         st.order = list(plan["order"])
@@ -323,7 +441,8 @@ def apply(session, act, plan) -> None:
             st.turn_index = st.order.index(cur)
         rel = "after" if act.get("after") else "before"
         ev.update(who=act["target"], order=list(st.order),
-                  text=f"GM moves {act['target']} {rel} {act.get('after') or act.get('before')} in the turn order")
+                  text=f"GM moves {_name(st.actors[act['target']])} {rel} "
+                       f"{_name(st.actors[act.get('after') or act.get('before')])} in the turn order")
     elif name == "gm_roll":
         total, parts = 0, []
         for sign, n, sides in plan["terms"]:
@@ -339,6 +458,10 @@ def apply(session, act, plan) -> None:
                   text=f"table roll {act['dice']}" + (f" ({act['label']})" if act.get("label") else "") + f": {desc} = {total}")
         ev["type"] = "table_roll"
     session.emit(ev)
+    if name == "gm_set":            # what follows from the new value, in the ruleset's own rules (after the GM's line)
+        a = st.actors[act["target"]]
+        for fn in getattr(session.ruleset, "GM_SET", ()):
+            fn(session.ruleset, session, a, act["key"], plan["from"], act["value"])
 
 
 def preview(session, action) -> dict:

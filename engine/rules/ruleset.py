@@ -200,6 +200,12 @@ class Ruleset:
     CONDITIONS: ClassVar[Collection[str]] = ()
     #: the actions only the game master's tools take (the window never offers them as a character's greyed buttons)
     GM_ACTIONS: ClassVar[Collection[str]] = ()
+    #: what follows from a number the GM sets (``gm_set``, engine/rules/gm.py): a Hook of
+    #: ``fn(rs, session, actor, key, old, new)`` run after the value is set (5e: healing wakes the dying)
+    GM_SET: ClassVar[list] = []
+    #: the window's hotkeys: these action kinds take 1..9, 0 in order, the same key whoever acts (empty: the first
+    #: ten of ``action_specs``)
+    HOTKEY_ACTIONS: ClassVar[tuple] = ()
 
     @classmethod
     def query_notes(cls, scene, a, b, result: dict) -> list[dict]:

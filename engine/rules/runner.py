@@ -365,6 +365,9 @@ GENERIC_LINES = {
     "dodge": _simple("dodges"),
     "stand": _simple("stands up"),
     "dismount": _simple(lambda e: f"dismounts to {e.get('to')}"),
+    # the GM's table (engine/rules/gm.py): its events carry their own words
+    "gm": lambda session, e, n, r: f"{e['text']}{r}",
+    "table_roll": lambda session, e, n, r: f"{e['text']}{r}",
     "combat_over": lambda session, e, n, r: f"== the fight is over: {e.get('winner') or 'nobody'} wins ==",
     # objects and breakable terrain (engine/rules/objects.py)
     "object_damage": lambda session, e, n, r: (

@@ -23,6 +23,7 @@ from engine.resources import shipped_scene, shipped_scenes
 from engine.rules import registry
 from engine.rules.session import Session
 from engine.rules.runner import validate_expectations
+from engine.rules.gm import register_character_builder
 from engine.rules.saves import register_scene_loader
 from engine.rules.schemas import character_schema
 from engine.rules.validate import check_character, json_safe, scene_error
@@ -276,3 +277,4 @@ def load_scene(path) -> Scene:
 
 
 register_scene_loader(load_scene)     # a save names its scene by file: the rules load it with this
+register_character_builder(_build_characters)   # the GM's `add` checks a table as a scene character (rules/gm.py)

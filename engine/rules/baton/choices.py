@@ -22,7 +22,7 @@ option does), so a menu, a prompt and an automatic player all see it.
 from __future__ import annotations
 
 from engine.rules.baton import baton_order, combat, leave_cover, mounts
-from engine.rules.choices import choose
+from engine.rules.choices import MISSING, choose, given
 from engine.rules.core import Actor, Illegal
 
 DEFENCES = ("dodge", "shield", "defence", "none")
@@ -81,9 +81,13 @@ def choose_defence(rs, session, a: Actor, t: Actor, melee: bool) -> str | None:
         dn, dv = combat.defence_of(rs, session, t, melee, o)
         opts[o] = f"difficulty {int(rs.opt('base_difficulty')) + dv} ({dn})"
     best = combat.defence_of(rs, session, t, melee, None)[0].replace("+mount", "")
-    v = choose(session, "defence", t.id, opts, t.data["defence"] or None, rule="BAT-14", role="defender",
+    dflt = t.data["defence"] or None
+    shown = dflt if dflt in opts else (best if best in opts else dflt)   # the option the prompt marks and highlights
+    v = choose(session, "defence", t.id, opts, shown, rule="BAT-14", role="defender",
                labels={"none": "No resistance"},
-               question=f"{a.name} attacks {t.name}: resist with" + (f" (default {best})" if best in opts else ""))
+               question=f"{a.name} attacks {t.name}: resist with" + (f" (default {shown})" if shown in opts else ""))
+    if v == shown and given(session, ("defence",)) is MISSING:
+        return dflt             # not answered: the rules' default, which is what the marked option gives
     return v
 
 
@@ -117,6 +121,16 @@ def choose_fall_test(rs, session, a: Actor, total: int, sev: int) -> str:
                              + ("halves the wound" if total >= 7 + sev else "does not halve it"),
                    "agility": f"an Agility test against {7 + sev} halves a wound of {sev} (BAT-47)"},
                   "attack", rule="BAT-48", role="falling", question=f"{a.name} falls: a wound of {sev}")
+
+
+def choose_fall_agility(rs, session, a: Actor, sev: int) -> str:
+    """BAT-47: the faller's Agility test against 7 + severity halves the wound (choice point ``fall_test`` of a drop
+    without an attack, default ``"agility"``: make it); ``"none"`` takes the whole wound without the test."""
+    return choose(session, "fall_test", a.id,
+                  {"agility": f"an Agility test against {7 + sev}: a success halves the wound of {sev} (BAT-47)",
+                   "none": f"no test: the whole wound of {sev}"},
+                  "agility", rule="BAT-47", role="falling", labels={"none": "No test"},
+                  question=f"{a.name} falls: a wound of {sev}")
 
 
 def table_question(rs, session):

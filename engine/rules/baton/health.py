@@ -9,6 +9,7 @@ from engine.rules.baton import baton_order, mounts, skills
 from engine.rules.baton import dice as bd
 from engine.rules.baton.common import DIRECT, FATIGUE
 from engine.rules.core import Actor, Illegal
+from engine.rules.hooks import Hook
 
 
 def hud_rows(rs, session, a: Actor) -> list[str]:
@@ -154,3 +155,35 @@ def poison(rs, session, t: Actor, kind: str, potency: int) -> None:
 
 def fall_severity(rs, layers: int) -> int:
     return math.floor(layers * 1.0 / 1.5 + 1e-9)
+
+
+#: What follows from a number the GM sets (engine/rules/gm.py ``gm_set``): ``fn(rs, session, actor, key, old, new)``
+#: after the value is set and the GM's event logged.
+GM_SET = Hook("gm_set", "fn(rs, session, actor, key, old, new) after the GM sets a number")
+
+
+@GM_SET.rule("BAT-22")
+def gm_life(rs, session, a: Actor, key: str, old, new) -> None:
+    """Life is max Life less the wounds (BAT-22): a Life the GM sets becomes the wounds' sum, so the next recount
+    keeps it -- a higher Life heals the latest wounds first, a lower one is a new wound of the difference (type
+    "gm") -- and Life 0 is death (BAT-25)."""
+    if key != "hp" or a.dead:
+        return
+    d = a.data
+    want = max(0, d["max_life"] - int(new))
+    have = sum(w["severity"] for w in d["wounds"])
+    wounds = [dict(w) for w in d["wounds"]]          # new containers: events already logged may share the old ones
+    if want < have:
+        cut = have - want
+        for w in reversed(wounds):
+            take = min(w["severity"], cut)
+            w["severity"] -= take
+            cut -= take
+        wounds = [w for w in wounds if w["severity"] > 0]
+    elif want > have:
+        wounds.append({"id": d["next_wound"], "severity": want - have, "type": "gm", "treated": False,
+                       "necrotic": False, "recovery": None, "category": skills.wound_category(rs, want - have)})
+        d["next_wound"] += 1
+    d["wounds"] = wounds
+    sync_life(rs, a)
+    maybe_die(rs, session, a, "BAT-25")

@@ -71,6 +71,10 @@ class Baton(Ruleset):
     EVENT_LINES = {**EVENT_LINES, **OBJECT_LINES}     # how its events read in the runner's log
     GM_ACTIONS = GM_ACTIONS                           # the GM's tools (damage, condition, poison, fire, breath)
     OPTION_SPECS = OPTION_SPECS              # baton/options.py: each key's type, range or choices
+    GM_SET: ClassVar[list] = health.GM_SET            # what follows from a number the GM sets (engine/rules/gm.py)
+    HOTKEY_ACTIONS: ClassVar[tuple] = ("move", "attack", "pass", "charge", "drop", "create_opportunity", "stand",
+                                       "dash", "equip", "shout")     # the window's 1..9, 0: one key per action kind
+    hp_label = "Life"                                 # BAT-22: a character's hit points are its Life
     DEFAULT_OPTIONS: ClassVar[dict] = {
         "diagonal": "5e", "climb_m": 4.0, "descend_m": 2.0,         # AIR-07 (as for 5e)
         "fall_cap_percent": 50, "fall_damage_rounding": "down",     # AIR-12 when air12_vs_bat47 = "air12"

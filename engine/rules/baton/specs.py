@@ -18,7 +18,7 @@ def build_specs() -> dict:
         "drop": {"attack": P("id", help="attack this character at the end of the fall (BAT-48)"),
                  "weapon": P("str"), "defence": P("str", choices=("best", "dodge", "shield", "defence", "none")),
                  "crit": P("str", choices=("damage", "destiny"), default="damage"),
-                 "fall_test": P("str", choices=("attack", "agility"), default="attack")},
+                 "fall_test": P("str", choices=("attack", "agility", "none"), default="attack")},
         "dismount": {"to": P("pos")},
         "attack": {"target": P("id", help="a character or object id"), "weapon": P("str"),
                    "crit": P("str", choices=("damage", "destiny"), default="damage"),

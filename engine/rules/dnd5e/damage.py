@@ -201,3 +201,35 @@ def death_save(rs, session, a: Actor) -> None:
     elif d["successes"] >= 3:
         a.data["stable"] = True
         session.emit({"type": "stable", "who": a.id, "rule": "DND-03"})
+
+
+#: What follows from a number the GM sets (engine/rules/gm.py ``gm_set``): ``fn(rs, session, actor, key, old, new)``
+#: after the value is set and the GM's event logged. The GM's value is final; these keep the state that derives from
+#: it in step, as healing or damage would.
+GM_SET = Hook("gm_set", "fn(rs, session, actor, key, old, new) after the GM sets a number")
+
+
+@GM_SET.rule("DND-02")
+def gm_hit_points(rs, session, a: Actor, key: str, old, new) -> None:
+    """Above 0 HP a dying creature wakes and its death saves start over (DND-02/03: regaining any HP); at 0 HP a
+    conscious one drops: dying and unconscious, or a monster dies when ``monsters_die_at_0`` (DND-02)."""
+    if key != "hp" or a.dead or old == new:
+        return
+    d = a.data
+    if old == 0 and new > 0:
+        d["death"] = {"successes": 0, "failures": 0}
+        d["stable"] = False
+        if a.has("unconscious"):
+            conditions.remove_condition(rs, session, a, "unconscious", "DND-02")
+        return
+    if new != 0:
+        return
+    if not d["pc"] and rs.opt("monsters_die_at_0"):
+        die(rs, session, a, "a monster dies at 0 HP (the GM set it)", "DND-02")
+        return
+    d["death"] = {"successes": 0, "failures": 0}
+    d["stable"] = False
+    session.emit({"type": "dying", "who": a.id, "rule": "DND-02"})
+    conditions.add_condition(rs, session, a, "unconscious", "DND-02")
+    aerial.check_grounded(session, a)
+    turns.check_over(rs, session)

@@ -65,6 +65,9 @@ class Dnd5e(Ruleset):
     #: the options, declared once in dnd5e/options.py (type, choices, default, the rule each reads)
     OPTION_SPECS = OPTION_SPECS
     DEFAULT_OPTIONS: ClassVar[dict] = defaults(OPTION_SPECS)
+    GM_SET: ClassVar[list] = damage.GM_SET     # what follows from a number the GM sets (engine/rules/gm.py)
+    HOTKEY_ACTIONS: ClassVar[tuple] = ("move", "attack", "dash", "dodge", "disengage", "cast", "help", "hide", "stand",
+                                       "end_turn")     # the window's 1..9, 0: one key per action kind
 
     # ------------------------------------------------------------------------------------------ turn structure
     ECONOMY_KEYS = ("action", "bonus")

@@ -261,6 +261,9 @@ class Drop:
         if mounts.occupied(rs, session, body, (body.x, body.y, ground)):
             raise Illegal(f"someone is right below {body.name}", "BAT-47")
         plan = {"ground": ground, "layers": body.layer - ground}
+        if act.get("attack") and act.get("fall_test") == "none":
+            raise Illegal("a falling attack's roll or the Agility test halves the wound: fall_test = attack or agility "
+                          "(none is for a drop without an attack)", "BAT-48", "fall_test")
         if act.get("attack"):
             slots.check_slot(rs, session, a, "major", "a falling attack")
             t = slots.check_target(rs, session, a, act["attack"], "attack")
@@ -308,9 +311,10 @@ class Drop:
                 rs.apply_damage(session, a, sev, "falling", None, "BAT-47")
         else:
             if sev:
-                ev = skills.skill_test(rs, session, a, "agility", 7 + sev, "BAT-47", f"Agility to halve a fall wound of {sev}")
-                if ev["success"]:
-                    sev = (sev + 1) // 2
+                if choices.choose_fall_agility(rs, session, a, sev) != "none":      # BAT-47's choice point
+                    ev = skills.skill_test(rs, session, a, "agility", 7 + sev, "BAT-47", f"Agility to halve a fall wound of {sev}")
+                    if ev["success"]:
+                        sev = (sev + 1) // 2
                 rs.apply_damage(session, a, sev, "falling", None, "BAT-47")
         if baton_order.in_combat(rs, session):
             st.turn["fell_m"] = float(plan["layers"])

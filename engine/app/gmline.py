@@ -1,0 +1,93 @@
+"""The GM's line in the window (``;``), beyond the table's actions (engine/app/gmtext.py parses those): the
+stat-block library, save the table as a scene, start it. Pure; functions of the controller."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from engine.errors import AerieError
+from engine.rules.core import Session
+
+
+def gm_line(ctl, text: str) -> list | None:
+    """One GM command (engine/app/gmtext.py): a table action is stepped like any action; ``blocks`` lists the
+    stat-block library; ``save scene PATH.toml [NAME]`` writes the table as a new scene. The outcome is in
+    ``message`` (an error says what to type)."""
+    from engine.app.gmtext import parse, words_of
+
+    try:
+        w = words_of(text) if text.split()[:1] and text.split()[0].lower() in ("save", "start", "blocks") else []
+        if w and w[0].lower() == "blocks":
+            return say_blocks(ctl)
+        if w and w[0].lower() == "save":
+            if len(w) not in (3, 4) or w[1].lower() != "scene":
+                raise ValueError('save scene PATH.toml ["SCENE NAME"]')
+            save_scene(ctl, w[2], w[3] if len(w) == 4 else None)
+            return None
+        if w and w[0].lower() == "start":
+            if len(w) not in (2, 3):
+                raise ValueError('start PATH.toml ["SCENE NAME"]: save the table as a scene and play it')
+            start_scene(ctl, w[1], w[2] if len(w) == 3 else None)
+            return None
+        act = parse(text, ctl.state, ctl.scene)
+    except ValueError as e:
+        ctl.say(f"GM: {e}", "error")
+        return None
+    if act is None:
+        return None
+    return ctl.step(act)
+
+
+def say_blocks(ctl):
+    """``blocks``: the library's stat blocks, one line."""
+    from engine.rules.statblocks import about
+
+    try:
+        rows = about(ctl.scene.ruleset)
+    except AerieError as e:
+        ctl.say(str(e), "error")
+        return None
+    ctl.say("stat blocks: " + "; ".join(f"{n} ({a})" for n, a in rows) if rows
+            else f"no stat-block library for {ctl.scene.ruleset}", "info")
+    return None
+
+
+def save_scene(ctl, path, name: str | None = None) -> Path | None:
+    """The table as a new scene file (engine/app/scenesave.py): whole or not at all; one line either way."""
+    from engine.app import scenesave
+
+    try:
+        p, dead = scenesave.save_scene(ctl.session, path, name)
+    except AerieError as e:
+        ctl.say(f"cannot save the scene: {e}", "error")
+        return None
+    n = len(ctl.state.actors) - len(dead)
+    ctl.say(f"saved the table as a scene: {p} ({n} character(s)"
+            + (f"; the dead left out: {', '.join(dead)}" if dead else "") + f"; aerie run {p} plays it)")
+    return p
+
+
+def start_scene(ctl, path, name: str | None = None) -> bool:
+    """Save the table as a scene and play it from its start: the ruleset rolls initiative for everyone on it
+    (a map just imported has no fight until then). A new encounter: undo starts afresh from here."""
+    from engine.scene import load_scene
+
+    p = save_scene(ctl, path, name)
+    if p is None:
+        return False
+    said = ctl.message[0]
+    try:
+        sc = load_scene(p)
+        s = Session(sc)
+    except AerieError as e:
+        ctl.say(f"cannot play the saved scene: {e}", "error")
+        return False
+    ctl.scene, ctl.session, ctl.seed = sc, s, s.seed
+    ctl.question = ctl.pending = ctl.statement = None
+    ctl.redo_stack.clear()
+    ctl.forced = {}
+    ctl.last_events = []
+    ctl.selected = s.current
+    ctl._after_state_change()
+    ctl.say(said.replace("; aerie run", "; now playing it, round 1; aerie run"))
+    return True
