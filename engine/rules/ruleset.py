@@ -79,6 +79,12 @@ class Ruleset:
         """The ruleset's own fields of a legal action's preview (``plan`` from ``check``), added to ``out``."""
         return out
 
+    def damage_on_hit(self, session: Session, action: dict) -> float | None:
+        """The mean damage one hit of this (legal) attack on a character deals, by the ruleset's own damage rule:
+        what a policy weighs with the preview's ``hit_chance`` (engine/sim). None: not such an attack, or the
+        ruleset cannot say. Not part of the preview, so previews (and recorded games) stay as they are."""
+        return None
+
     # -- helpers for rulesets ---------------------------------------------------------------------------
     def keep_legal(self, session: Session, candidates: list[dict], check=None) -> list[dict]:
         """The candidates that pass ``check`` (default: this ruleset's own ``check``; candidates built by the
