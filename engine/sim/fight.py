@@ -8,6 +8,8 @@ when ``after_script``) replay with ``aerie run SCENE --seed SEED --actions fight
 
 from __future__ import annotations
 
+import copy
+import dataclasses
 import hashlib
 import random
 import traceback
@@ -40,6 +42,17 @@ class Plan:
     scene_arg: str = ""                 # how the user named the scene (for the replay command)
     prefix: list = field(default_factory=list)   # actions played first, with base_seed's dice (a state to go on from)
     base_seed: int | None = None
+
+    def __getstate__(self):
+        """Sent to workers without the world's lookup tables (rebuilt there on first use; memoryviews do not
+        pickle): the scene otherwise as it is."""
+        st = dict(self.__dict__)
+        w = getattr(self.scene, "world", None)
+        if w is not None and getattr(w, "_luts", None):
+            w2 = copy.copy(w)
+            w2._luts = {}
+            st["scene"] = dataclasses.replace(self.scene, world=w2)
+        return st
 
 
 def replay_command(plan: Plan, seed: int, index: int) -> str:

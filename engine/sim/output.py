@@ -1,4 +1,4 @@
-"""One row per fight, as .csv, .jsonl or .parquet (pyarrow: the ``sim`` extra), written whole or not at all
+"""One row per fight, as .csv, .jsonl or .parquet (pyarrow: the ``parquet`` extra), written whole or not at all
 (engine/outputs.py). Every row has every column (a character's or rule ID's column a fight lacks is 0 / empty),
 the run's first columns first, then the rest sorted; ``partial`` is true on every row of an interrupted run."""
 
@@ -53,8 +53,8 @@ def encode(rows: list[dict], suffix: str, partial: bool = False) -> bytes:
         import pyarrow as pa
         import pyarrow.parquet as pq
     except ModuleNotFoundError:
-        raise MissingExtra("-o .parquet needs the Python package pyarrow (the 'sim' extra), which is not installed: "
-                           "pip install 'aerie-sandbox[sim]' (or write .csv / .jsonl)") from None
+        raise MissingExtra("-o .parquet needs the Python package pyarrow (the 'parquet' extra), which is not installed: "
+                           "pip install 'aerie-sandbox[parquet]' (or write .csv / .jsonl)") from None
     table = pa.Table.from_pylist(full)
     table = table.replace_schema_metadata({"aerie.partial": "true" if partial else "false"})
     buf = io.BytesIO()
