@@ -244,6 +244,7 @@ def test_set_plays_the_variant_with_the_option_changed(aerie, tmp_path):
 
 # -- outputs ---------------------------------------------------------------------------------------------------
 def test_outputs_hold_one_row_per_fight_in_every_format(aerie, tmp_path):
+    pytest.importorskip("pyarrow")
     r = aerie("simulate", "showcase", "--runs", "2", "--workers", "1", "-o", tmp_path / "r.parquet",
               "--report", tmp_path / "r.png", "--policy", "red=aggressive")
     assert r.returncode == 0, r.stderr

@@ -33,7 +33,7 @@ def bench_simulate(args) -> int:
     except ModuleNotFoundError:
         ray = None
     if ray is not None:
-        ray.init(num_cpus=2, include_dashboard=False, logging_level="ERROR", log_to_driver=False)
+        ray.init(address="local", num_cpus=2, include_dashboard=False, logging_level="ERROR", log_to_driver=False)
     try:
         for name, n in runs.items():
             plan = Plan(scene, {s: name for s in sides}, 30, False, {}, "a", "showcase")

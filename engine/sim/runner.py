@@ -138,7 +138,7 @@ def ray_tasks(plans: list[Plan], runs: int, seed: int, keep: bool, address: str,
     started = not ray.is_initialized()
     if started:
         env = {"env_vars": {"PYTHONPATH": os.environ.get("PYTHONPATH", "")}} if os.environ.get("PYTHONPATH") else None
-        ray.init(address=None if address == "local" else address, logging_level="ERROR", log_to_driver=False,
+        ray.init(address=address, logging_level="ERROR", log_to_driver=False,
                  runtime_env=env, include_dashboard=False)
     try:
         by = {p.variant: p for p in plans}
