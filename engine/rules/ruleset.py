@@ -272,6 +272,19 @@ class Ruleset:
         return reach, rng
 
 
+def character_index(session, ch) -> int:
+    """The index of scene character ``ch`` in its session's scene (its key path ``characters[i]``), by id from a
+    table made once per session: ``scene.characters.index(ch)`` compared whole characters, one scan per character,
+    which made starting a session quadratic (2,000 characters: 15 s). A later character with the same id (the GM's
+    addition, engine/rules/gm.py) is the one found, as the scan found it."""
+    table = session.__dict__.get("_character_index")
+    if table is None or len(table) != len(session.scene.characters):
+        table = {c.id: i for i, c in enumerate(session.scene.characters)}
+        session.__dict__["_character_index"] = table
+    i = table.get(ch.id)
+    return session.scene.characters.index(ch) if i is None else i
+
+
 def register(name, dotted: str | None = None) -> None:
     """Register a ruleset: a :class:`engine.rules.registry.RulesetInfo`, or (older form) a name and the
     ``"module:Class"`` of its Ruleset (schema and cover levels then as the default ruleset's)."""

@@ -55,3 +55,17 @@ def bench_simulate(args) -> int:
         if ray is not None:
             ray.shutdown()
     return 0
+
+
+def mass_scene_text(per_side: int) -> str:
+    """A flat field, ``per_side`` knights a side in ranks of 100 at either end (the mass-battle figure)."""
+    width = 100
+    rows = -(-per_side // width)
+    size_y = 2 * rows + 20
+    lines = ['name = "Mass battle"', 'ruleset = "dnd5e"', "seed = 1", "[map]", f"size = [{width}, {size_y}, 6]"]
+    for side, y0, dy in (("red", 0, 1), ("blue", size_y - 1, -1)):
+        for i in range(per_side):
+            x, y = i % width, y0 + dy * (i // width)
+            lines += ["[[characters]]", f'id = "{side}{i}"', 'kind = "knight"', f'side = "{side}"',
+                      f"at = [{x}, {y}, 0]", 'weapons = ["longsword"]']
+    return "\n".join(lines) + "\n"

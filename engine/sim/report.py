@@ -130,6 +130,11 @@ def _histogram(d, variants, box, f, fs):
         for k, n in enumerate(c):
             bx = x0 + 30 + k * bw + (bw / 2 if vi else 0)
             d.rectangle([bx, bottom - (bottom - top) * n / peak, bx + bw / max(1, len(counts)) - 1, bottom], fill=fill)
+    if len(variants) > 1:
+        for vi, (lab, _s, _r) in enumerate(variants):
+            fill = (70, 110, 160) if vi == 0 else (230, 150, 60)
+            d.rectangle([x1 - 200, top + 4 + 18 * vi, x1 - 190, top + 14 + 18 * vi], fill=fill)
+            d.text((x1 - 184, top + 2 + 18 * vi), lab[:26], fill=(0, 0, 0), font=fs)
     step = max(1, hi // 10)
     for k in range(1, hi + 1, step):
         d.text((x0 + 30 + (k - 1) * bw, bottom + 4), str(k), fill=(60, 60, 60), font=fs)

@@ -9,13 +9,14 @@ from engine.rules.baton import health
 from engine.rules.baton.common import CONDITIONS
 from engine.rules.baton.data import ARMOUR, KINDS, WEAPONS
 from engine.rules.core import Actor, Session
+from engine.rules.ruleset import character_index
 
 
 # ================================================================================ setup
 def make_actor(rs, session: Session, ch) -> Actor:
     st = ch.stats
     file = session.scene.path
-    idx = session.scene.characters.index(ch)
+    idx = character_index(session, ch)
     key = f"characters[{idx}]"
     base = KINDS.get(ch.kind or "", {})
     given = set(ch.raw)

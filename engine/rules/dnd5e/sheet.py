@@ -16,12 +16,13 @@ from engine.rules.dnd5e.data import (
     STATBLOCKS,
     WEAPONS,
 )
+from engine.rules.ruleset import character_index
 
 
 
 def make_actor(rs, session: Session, ch) -> Actor:
     st = ch.stats
-    idx = session.scene.characters.index(ch)
+    idx = character_index(session, ch)
     key = f"characters[{idx}]"
     file = session.scene.path
     base = {}
