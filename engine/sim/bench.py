@@ -54,7 +54,25 @@ def bench_simulate(args) -> int:
     finally:
         if ray is not None:
             ray.shutdown()
+    bench_mass(quick)
     return 0
+
+
+def bench_mass(quick: bool) -> None:
+    """Loading and checking a mass battle (what ``aerie check`` does: parse, place, start a session) at n and
+    2n characters a side: the ratio is about 2 when it is linear, 4 when quadratic."""
+    from engine.rules.core import Session
+    from engine.world.scene import parse_scene
+
+    n = 250 if quick else 1000
+    times = []
+    for k in (n, 2 * n):
+        text = mass_scene_text(k)
+        t0 = time.perf_counter()
+        Session(parse_scene(text, "<mass battle>"), 1)
+        times.append(time.perf_counter() - t0)
+    print(f"simulate: a mass battle loaded and checked: {n:,} a side {times[0]:.2f} s, {2 * n:,} a side "
+          f"{times[1]:.2f} s ({times[1] / times[0]:.2f}x for twice the characters)")
 
 
 def mass_scene_text(per_side: int) -> str:
