@@ -322,3 +322,26 @@ def test_how_does_this_end_runs_in_the_background_from_the_current_state():
     assert run_summary(plan, 4, 1) == got
     row, acts = fight.play(plan, 1, 0)
     assert acts[:3] == s.actions
+
+
+def test_ray_without_the_cluster_extra_is_one_line(monkeypatch, capsys):
+    from engine import cli
+
+    monkeypatch.setitem(sys.modules, "ray", None)
+    assert cli.main(["simulate", "showcase", "--runs", "1", "--ray", "127.0.0.1:1"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "ray (the 'cluster' extra)" in err[0] and "aerie-sandbox[cluster]" in err[0]
+
+
+def test_the_progress_bar_shows_fights_per_second_and_eta_only_on_a_terminal():
+    from engine.sim.runner import Progress
+
+    out = io.StringIO()
+    p = Progress(4, out, True)
+    p(2)
+    p(2)
+    p.close()
+    assert "4/4 fights" in out.getvalue() and "fights/s" in out.getvalue() and "ETA" in out.getvalue()
+    quiet = io.StringIO()
+    Progress(4, quiet, False)(4)
+    assert quiet.getvalue() == ""
