@@ -71,7 +71,8 @@ EXAMPLES = {
                "aerie replay showcase -o fall.gif --actions docs/images/fall_actions.json --fps 12"],
     "play": ["aerie play showcase", "aerie play my_scene.toml --seed 3 --size 1600x900"],
     "bench": ["aerie bench los --quick", "aerie bench los --rays 200000 --seed 2", "aerie bench render --breakdown",
-              "aerie bench cover --quick", "aerie bench rules --feats", "aerie bench rules --big-flyer"],
+              "aerie bench cover --quick", "aerie bench rules --feats", "aerie bench rules --big-flyer",
+              "aerie bench simulate --quick"],
     "demo": ["aerie demo", "aerie demo --scene air_low_wall"],
     "import": ["aerie import tavern.dd2vtt -o tavern/scene.toml",
                "aerie import keep.json -o keep/scene.toml --wall-height 4.5 --object-height 1 --doors gap",
@@ -88,7 +89,8 @@ EXAMPLES = {
     "simulate": ["aerie simulate showcase --runs 200 --policy red=aggressive --policy blue=cautious -o fights.csv",
                  "aerie simulate showcase --runs 500 --vs my_scenes/no_lookout.toml --report report.png",
                  "aerie simulate air_low_wall --runs 100 --set fall_roll_on=hit --ray 10.0.0.5:6379",
-                 "aerie simulate showcase --runs 20 --keep-logs fights/ --policy blue=my_policies.py:dive"],
+                 "aerie simulate showcase --runs 20 --keep-logs fights/ --policy blue=my_policies.py:dive",
+                 "aerie simulate air_fall_table --runs 1000 --seed 3 --workers 2 --max-rounds 20 --after-script --json"],
     "export": ["aerie export showcase -o showcase.glb", "aerie export air_fall_table -o after.glb --step 3 --seed 7"],
 }
 
