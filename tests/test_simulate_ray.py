@@ -27,6 +27,11 @@ def _free_port() -> int:
 def ray_head(tmp_path_factory):
     port = _free_port()
     ray_bin = Path(sys.executable).with_name("ray")
+    # A loopback cluster of the test's own: no token authentication, whatever ~/.ray/auth_token a previous Ray
+    # left (with a token file there, Ray >= 2.5x turns token mode on by itself, and a head and a client started
+    # apart may disagree); the CLI subprocesses inherit the same setting.
+    saved = os.environ.get("RAY_AUTH_MODE")
+    os.environ["RAY_AUTH_MODE"] = "disabled"
     env = dict(os.environ, RAY_USAGE_STATS_ENABLED="0")
     log = open(tmp_path_factory.mktemp("ray") / "head.log", "w")
     head = subprocess.Popen([str(ray_bin), "start", "--head", "--block", f"--port={port}", "--num-cpus=2",
@@ -57,6 +62,10 @@ def ray_head(tmp_path_factory):
         except ProcessLookupError:
             pass
         log.close()
+        if saved is None:
+            os.environ.pop("RAY_AUTH_MODE", None)
+        else:
+            os.environ["RAY_AUTH_MODE"] = saved
 
 
 ARGS = ["simulate", "showcase", "--runs", "6", "--seed", "4", "--policy", "blue=aggressive"]
