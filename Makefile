@@ -6,11 +6,12 @@ STAMP := $(VENV)/.installed
 
 .PHONY: demo test lint fuzz venv bench wheel-check lowest ci clean
 
-# Everything: the package (editable) with the video and bench extras, the test tools, ruff, mypy and uv.
+# Everything: the package (editable) with the video and bench extras, the test tools, ruff, mypy and uv, and
+# aerie simulate's Ray and parquet extras (cluster, parquet: their tests run in CI).
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
-	$(BIN)/python -m pip install -q -e '.[test,dev]'
+	$(BIN)/python -m pip install -q -e '.[test,dev,cluster,parquet]'
 	touch $(STAMP)
 
 venv: $(STAMP)

@@ -62,6 +62,10 @@ say "aerie run on a demo scene"
 tail -7 run.txt
 "$A" run baton_skyfall --seed 3 >/dev/null
 
+say "aerie simulate on the shipped showcase (one row per fight, the picture)"
+"$A" simulate showcase --runs 2 --workers 2 --policy red=aggressive -o fights.csv --report report.png
+[ "$(wc -l <fights.csv)" -eq 3 ] && [ -s report.png ]
+
 say "aerie render"
 "$A" render showcase -o x.png --size 160x90
 "$T/venv/bin/python" -c "

@@ -71,7 +71,8 @@ EXAMPLES = {
                "aerie replay showcase -o fall.gif --actions docs/images/fall_actions.json --fps 12"],
     "play": ["aerie play showcase", "aerie play my_scene.toml --seed 3 --size 1600x900"],
     "bench": ["aerie bench los --quick", "aerie bench los --rays 200000 --seed 2", "aerie bench render --breakdown",
-              "aerie bench cover --quick", "aerie bench rules --feats", "aerie bench rules --big-flyer"],
+              "aerie bench cover --quick", "aerie bench rules --feats", "aerie bench rules --big-flyer",
+              "aerie bench simulate --quick"],
     "demo": ["aerie demo", "aerie demo --scene air_low_wall"],
     "import": ["aerie import tavern.dd2vtt -o tavern/scene.toml",
                "aerie import keep.json -o keep/scene.toml --wall-height 4.5 --object-height 1 --doors gap",
@@ -85,6 +86,11 @@ EXAMPLES = {
     "threat": ["aerie threat showcase --side blue --layer 0 -o threat.png",
                "aerie threat showcase --side blue --layer 9 --view 3d -o threat_layer9_3d.png",
                "aerie threat showcase --side blue --after-move -o threat.npz --json --backend gpu"],
+    "simulate": ["aerie simulate showcase --runs 200 --policy red=aggressive --policy blue=cautious -o fights.csv",
+                 "aerie simulate showcase --runs 500 --vs my_scenes/no_lookout.toml --report report.png",
+                 "aerie simulate air_low_wall --runs 100 --set fall_roll_on=hit --ray 10.0.0.5:6379",
+                 "aerie simulate showcase --runs 20 --keep-logs fights/ --policy blue=my_policies.py:dive",
+                 "aerie simulate air_fall_table --runs 1000 --seed 3 --workers 2 --max-rounds 20 --after-script --json"],
     "export": ["aerie export showcase -o showcase.glb", "aerie export air_fall_table -o after.glb --step 3 --seed 7"],
 }
 
@@ -173,8 +179,13 @@ def build_parser() -> argparse.ArgumentParser:
 
     volume_parsers(sub)
 
+    from engine.sim.cli import add_parser as simulate_parser   # aerie simulate
+
+    simulate_parser(sub, _positive, _seed)
+
     s = sub.add_parser("bench", help="benchmarks (figures for docs/performance.md)")
-    s.add_argument("what", choices=["los", "rules", "render", "window", "cover"], help="what to time: %(choices)s")
+    s.add_argument("what", choices=["los", "rules", "render", "window", "cover", "simulate"],
+                   help="what to time: %(choices)s")
     s.add_argument("--rays", type=_positive(int, 100_000_000), default=1_000_000, help="los: how many rays (default 1000000)")
     s.add_argument("--seed", type=_seed, default=1, help="the seed of the generated maps and dice (default 1)")
     s.add_argument("--quick", action="store_true", help="smaller sizes, for a smoke test")
@@ -256,6 +267,7 @@ COMMANDS = {
     "rules": _delegate("engine.rules.catalogue", "cmd_rules"),
     "cover": _delegate("engine.render.volume_cli", "cmd_cover"),
     "threat": _delegate("engine.render.volume_cli", "cmd_threat"),
+    "simulate": _delegate("engine.sim.cli", "cmd_simulate"),
 }
 
 BENCHES = {      # `aerie bench WHAT`: each bench is imported only when it runs (the window's needs pyglet)
@@ -264,6 +276,7 @@ BENCHES = {      # `aerie bench WHAT`: each bench is imported only when it runs 
     "render": _delegate("engine.render.bench", "bench_render"),
     "window": _delegate("engine.app.bench", "bench_window"),
     "cover": _delegate("engine.render.bench_cover", "bench_cover"),
+    "simulate": _delegate("engine.sim.bench", "bench_simulate"),
 }
 
 

@@ -19,6 +19,8 @@ EXTRA_OF = {
     "imageio_ffmpeg": "video",
     "embreex": "bench",
     "rtree": "bench",
+    "ray": "cluster",
+    "pyarrow": "parquet",
     "imageio": "test",
     "pytest": "test",
 }

@@ -94,6 +94,12 @@ class Ruleset:
         """The ruleset's own fields of a legal action's preview (``plan`` from ``check``), added to ``out``."""
         return out
 
+    def damage_on_hit(self, session: Session, action: dict) -> float | None:
+        """The mean damage one hit of this (legal) attack on a character deals, by the ruleset's own damage rule:
+        what a policy weighs with the preview's ``hit_chance`` (engine/sim). None: not such an attack, or the
+        ruleset cannot say. Not part of the preview, so previews (and recorded games) stay as they are."""
+        return None
+
     # -- helpers for rulesets ---------------------------------------------------------------------------
     def keep_legal(self, session: Session, candidates: list[dict], check=None) -> list[dict]:
         """The candidates that pass ``check`` (default: this ruleset's own ``check``; candidates built by the
@@ -293,6 +299,19 @@ def check_mounts_at_start(session: Session) -> None:
         m = a.data.get("mount_at_start")
         if m and (m not in actors or m == a.id):
             raise SceneError(session.scene.path, f"characters[{i}].mount", f"no character {m!r} to ride")
+
+
+def character_index(session, ch) -> int:
+    """The index of scene character ``ch`` in its session's scene (its key path ``characters[i]``), by id from a
+    table made once per session: ``scene.characters.index(ch)`` compared whole characters, one scan per character,
+    which made starting a session quadratic (2,000 characters: 15 s). A later character with the same id (the GM's
+    addition, engine/rules/gm.py) is the one found, as the scan found it."""
+    table = session.__dict__.get("_character_index")
+    if table is None or len(table) != len(session.scene.characters):
+        table = {c.id: i for i, c in enumerate(session.scene.characters)}
+        session.__dict__["_character_index"] = table
+    i = table.get(ch.id)
+    return session.scene.characters.index(ch) if i is None else i
 
 
 def register(name, dotted: str | None = None) -> None:

@@ -118,6 +118,7 @@ def _build_characters(spec: SceneSpec, world: World, file: str) -> tuple[Charact
     X, Y, Z = world.size
     seen: dict[str, int] = {}
     out: list[Character] = []
+    columns: dict[tuple[int, int], list[int]] = {}     # (x, y) -> indices in out of the bodies over that cell
     for i, raw in enumerate(spec.characters):
         key = f"characters[{i}]"
         common = _convert({k: v for k, v in raw.items() if k in _COMMON_KEYS}, CharacterCommon, file, key)
@@ -164,7 +165,7 @@ def _build_characters(spec: SceneSpec, world: World, file: str) -> tuple[Charact
             raise SceneError(file, f"{key}.at", f"{common.id!r} is not flying but stands on nothing at layer {layer} "
                                                 f"(the surface below is layer {below}); set flying = true or lower it")
         rides = raw.get("mount")
-        for other in out:
+        for other in _sharing_columns(columns, out, x, y, footprint):
             if rides == other.id or other.raw.get("mount") == common.id:
                 continue                      # a rider shares its mount's space (the rulesets' mount rules)
             ox, oy, ol = other.at
@@ -172,9 +173,19 @@ def _build_characters(spec: SceneSpec, world: World, file: str) -> tuple[Charact
                     and layer < ol + other.height_layers and ol < layer + height):
                 raise SceneError(file, f"{key}.at", f"{common.id!r} would stand in the same space as {other.id!r} "
                                                     f"(characters[{seen[other.id]}], at {list(other.at)})")
+        for cx in range(x, x + footprint):
+            for cy in range(y, y + footprint):
+                columns.setdefault((cx, cy), []).append(len(out))
         out.append(Character(common.id, common.side, (x, y, layer), common.flying, common.kind, common.size,
                              footprint, height, float(eye), common.name or common.id, common.model, stats, dict(raw)))
     return tuple(out)
+
+
+def _sharing_columns(columns: dict, out: list, x: int, y: int, footprint: int) -> list:
+    """The characters placed so far whose footprint shares a cell column with a body at (x, y), in placement
+    order: the only ones it can overlap (testing every earlier character made loading quadratic, 5,000 in 20 s)."""
+    idx = {i for cx in range(x, x + footprint) for cy in range(y, y + footprint) for i in columns.get((cx, cy), ())}
+    return [out[i] for i in sorted(idx)]
 
 
 def _check_refs(spec: SceneSpec, chars: tuple[Character, ...], file: str) -> None:

@@ -281,6 +281,16 @@ def outnumbered(rs, session, a: Actor, t: Actor) -> bool:
     return False
 
 
+def mean_hit_damage(rs, a: Actor, plan: dict) -> float:
+    """BAT-12: the mean damage of one successful attack as resolve adds it -- the weapon's dice and bonus, the
+    physique bonus of a medium or large weapon; criticals (BAT-36), a second weapon (BAT-43) and the damage scale
+    of a high success, which depend on the dice, are left out."""
+    w = pick_weapon(rs, a, plan["weapon"])
+    n, sides, bonus = bd.parse(w["damage"])
+    phys = a.data["attributes"].get("physique", 0) if (rs.opt("physique_bonus") and w["size"] in ("medium", "large")) else 0
+    return max(0.0, n * (sides + 1) / 2 + bonus + phys)
+
+
 def attack_preview(rs, session, a: Actor, act: dict, plan: dict) -> dict:
     """What an attack would do, in baton terms: the difficulty and what it is made of, the chances, the
     chance to succeed, what the die means for the baton (BAT-00, BAT-08/09, BAT-14, BAT-37)."""

@@ -426,6 +426,12 @@ class Baton(Ruleset):
             out.append("leaves total cover: an immediate shot from " + ", ".join(map(str, pv["exposed_to"])) + " (BAT-41)")
         return out
 
+    def damage_on_hit(self, session, action: dict) -> float | None:
+        plan, refused = self.checked_plan(session, action)
+        if refused or action.get("action") not in ("attack", "charge") or plan.get("object") or "weapon" not in plan:
+            return None
+        return combat.mean_hit_damage(self, session.state.actors[action["actor"]], plan)
+
     def preview_legal(self, session, act: dict, plan, out: dict) -> dict:
         a = session.state.actors.get(act["actor"])
         if act["action"] == "move":

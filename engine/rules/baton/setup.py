@@ -14,13 +14,14 @@ from engine.rules.core import Actor
 
 if TYPE_CHECKING:
     from engine.rules.session import Session
+from engine.rules.ruleset import character_index
 
 
 # ================================================================================ setup
 def make_actor(rs, session: Session, ch) -> Actor:
     st = ch.stats
     file = session.scene.path
-    idx = session.scene.characters.index(ch)
+    idx = character_index(session, ch)
     key = f"characters[{idx}]"
     base = KINDS.get(ch.kind or "", {})
     given = set(ch.raw)

@@ -299,6 +299,18 @@ def attack_bonus(rs, a: Actor, w: dict, melee: bool) -> int:
     return dmg_mod(rs, a, w, melee) + (a.data["prof"] if gear.proficient_weapon(a, w) else 0)   # gear.py
 
 
+def mean_hit_damage(rs, a: Actor, plan: dict) -> float:
+    """DND-16: the mean damage of one hit as resolve_attack adds it -- the weapon's dice, its ability modifier
+    (DND-29: none on an off-hand attack unless negative) and damage bonus; criticals, feats and sneak attacks,
+    which depend on the roll, are left out."""
+    w = plan["weapon"]
+    n, s = dice_spec(w["damage"])
+    dmod = dmg_mod(rs, a, w, plan["melee"]) + int(w.get("damage_bonus", 0))
+    if plan.get("kind") == "bonus" and dmod > 0 and not plan.get("bonus_from"):
+        dmod = 0
+    return max(0.0, n * (s + 1) / 2 + dmod)
+
+
 def dmg_mod(rs, a, w, melee):
     s, d = conditions.ab(rs, a, "str"), conditions.ab(rs, a, "dex")
     if "finesse" in w["properties"]:

@@ -254,6 +254,12 @@ class Dnd5e(Ruleset):
                     "land first (AIR-08: a landing owes nothing)"]
         return ["stays aloft: the bonus action is spent on flying (AIR-08)", "Tab: do not spend it, and fall (AIR-10)"]
 
+    def damage_on_hit(self, session, action: dict) -> float | None:
+        plan, refused = self.checked_plan(session, action)
+        if refused or action.get("action") != "attack" or plan.get("object") or "weapon" not in plan:
+            return None
+        return attacks.mean_hit_damage(self, session.state.actors[action["actor"]], plan)
+
     def preview_legal(self, session, act: dict, plan, out: dict) -> dict:
         a = session.state.actors.get(act["actor"])
         if act["action"] == "move":

@@ -18,6 +18,7 @@ from engine.rules.dnd5e.data import (
     STATBLOCKS,
     WEAPONS,
 )
+from engine.rules.ruleset import character_index
 
 if TYPE_CHECKING:
     from engine.rules.session import Session
@@ -26,7 +27,7 @@ if TYPE_CHECKING:
 
 def make_actor(rs, session: Session, ch) -> Actor:
     st = ch.stats
-    idx = session.scene.characters.index(ch)
+    idx = character_index(session, ch)
     key = f"characters[{idx}]"
     file = session.scene.path
     base = {}

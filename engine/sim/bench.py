@@ -1,0 +1,90 @@
+"""`aerie bench simulate`: fights per second on the showcase, policies random and aggressive, on 1 and 2 local
+workers and on Ray with 2 workers, in the same run (the ratios are the figures; docs/performance.md).
+
+Every configuration plays the same fights (same seed, same indices) and must give the same rows. Ray's local
+cluster is started once (two worker CPUs) and warmed with a couple of fights before the timing, as a cluster
+already running would be; the local pool is forked for each timing (its start is part of its figure).
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+
+from engine.scene import load_scene
+
+
+def _time(fn) -> tuple[float, list]:
+    t0 = time.perf_counter()
+    rows = fn()
+    return time.perf_counter() - t0, rows
+
+
+def bench_simulate(args) -> int:
+    from engine.sim.fight import Plan
+    from engine.sim.runner import ray_tasks, run_local
+
+    quick = getattr(args, "quick", False)
+    seed = int(getattr(args, "seed", 1) or 1)
+    scene = load_scene("showcase")
+    sides = sorted({c.side for c in scene.characters})
+    runs = {"random": 8 if quick else 24, "aggressive": 12 if quick else 48}
+    try:
+        import ray
+    except ModuleNotFoundError:
+        ray = None  # type: ignore[assignment]  # the cluster extra is not installed: Ray is left out
+    if ray is not None:
+        ray.init(address="local", num_cpus=2, include_dashboard=False, logging_level=logging.ERROR, log_to_driver=False)
+    try:
+        for name, n in runs.items():
+            plan = Plan(scene, {s: name for s in sides}, 30, False, {}, "a", "showcase")
+            t1, r1 = _time(lambda: run_local([plan], n, seed, 1, False).sorted_rows())
+            t2, r2 = _time(lambda: run_local([plan], n, seed, 2, False).sorted_rows())
+            line = (f"simulate: showcase, {name} on both sides, {n} fights: 1 worker {n / t1:.2f} fights/s, "
+                    f"2 workers {n / t2:.2f} fights/s ({t1 / t2:.2f}x)")
+            same = r1 == r2
+            if ray is not None:
+                ray_tasks([plan], 2, seed + 1, False, "local")          # warm the two Ray workers
+                t3, r3 = _time(lambda: ray_tasks([plan], n, seed, False, "local").sorted_rows())
+                line += f", Ray 2 workers {n / t3:.2f} fights/s ({t2 / t3:.2f}x the local pool)"
+                same = same and r1 == r3
+            else:
+                line += ", Ray: not installed (pip install 'aerie-sandbox[cluster]')"
+            print(line)
+            print(f"  rows identical across the configurations: {'yes' if same else 'NO'}")
+    finally:
+        if ray is not None:
+            ray.shutdown()
+    bench_mass(quick)
+    return 0
+
+
+def bench_mass(quick: bool) -> None:
+    """Loading and checking a mass battle (what ``aerie check`` does: parse, place, start a session) at n and
+    2n characters a side: the ratio is about 2 when it is linear, 4 when quadratic."""
+    from engine.rules.core import Session
+    from engine.scene import parse_scene
+
+    n = 250 if quick else 1000
+    times = []
+    for k in (n, 2 * n):
+        text = mass_scene_text(k)
+        t0 = time.perf_counter()
+        Session(parse_scene(text, "<mass battle>"), 1)
+        times.append(time.perf_counter() - t0)
+    print(f"simulate: a mass battle loaded and checked: {n:,} a side {times[0]:.2f} s, {2 * n:,} a side "
+          f"{times[1]:.2f} s ({times[1] / times[0]:.2f}x for twice the characters)")
+
+
+def mass_scene_text(per_side: int) -> str:
+    """A flat field, ``per_side`` knights a side in ranks of 100 at either end (the mass-battle figure)."""
+    width = 100
+    rows = -(-per_side // width)
+    size_y = 2 * rows + 20
+    lines = ['name = "Mass battle"', 'ruleset = "dnd5e"', "seed = 1", "[map]", f"size = [{width}, {size_y}, 6]"]
+    for side, y0, dy in (("red", 0, 1), ("blue", size_y - 1, -1)):
+        for i in range(per_side):
+            x, y = i % width, y0 + dy * (i // width)
+            lines += ["[[characters]]", f'id = "{side}{i}"', 'kind = "knight"', f'side = "{side}"',
+                      f"at = [{x}, {y}, 0]", 'weapons = ["longsword"]']
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,287 @@
+"""Policies: who does what in a simulated fight (``aerie simulate --policy SIDE=NAME``).
+
+A policy is a function ``policy(session, actor, rng) -> action dict | None``: it reads the session's legal actions
+(``Session.legal_actions``) and the rules' own previews (``Session.preview``: ``hit_chance``;
+``Ruleset.damage_on_hit``: the mean damage of a hit) and returns one of the legal actions (None: it has nothing to
+do, the fight stops there). ``rng`` is the fight's own ``random.Random`` (seeded from the fight's seed), the only
+randomness a policy may use, so a fight is the same on any worker.
+
+Shipped: ``random``, ``aggressive``, ``cautious`` (below). A user adds one with ``--policy red=my_module:fn`` (or
+``path/to/file.py:fn``), or from Python with :func:`register`.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import os
+import sys
+from collections.abc import Callable, Sequence
+
+import numpy as np
+
+from engine.errors import AerieError
+
+Policy = Callable  # (session, actor, rng) -> dict | None
+
+POLICIES: dict[str, Policy] = {}
+#: the actions that end a character's (or a side's) turn, by ruleset: end_turn (5e), pass (baton)
+TURN_ENDERS = ("end_turn", "pass")
+#: candidate move destinations a policy scores at most (a flyer may reach thousands; sampled with the fight's rng)
+MOVE_SAMPLE = 160
+
+
+def register(name: str) -> Callable[[Policy], Policy]:
+    """Decorator: make ``fn`` the policy called ``name``."""
+    def put(fn: Policy) -> Policy:
+        POLICIES[name] = fn
+        return fn
+    return put
+
+
+def resolve(spec: str) -> Policy:
+    """A policy by name (``random``), ``module:function`` or ``file.py:function``; AerieError (one line) when it
+    cannot be found. The current folder is importable, as it is for ``python -m``."""
+    if spec in POLICIES:
+        return POLICIES[spec]
+    mod, sep, fn = spec.rpartition(":")
+    if not sep or not mod or not fn:
+        raise AerieError(f"--policy: unknown policy {spec!r}; one of {', '.join(sorted(POLICIES))} or module:function")
+    try:
+        if mod.endswith(".py"):
+            if not os.path.isfile(mod):
+                raise AerieError(f"--policy: {mod}: no such file")
+            name = "aerie_user_policy_" + os.path.splitext(os.path.basename(mod))[0]
+            m = sys.modules.get(name)
+            if m is None:
+                sp = importlib.util.spec_from_file_location(name, mod)
+                assert sp is not None and sp.loader is not None
+                m = importlib.util.module_from_spec(sp)
+                sys.modules[name] = m
+                sp.loader.exec_module(m)
+        else:
+            if os.getcwd() not in sys.path and "" not in sys.path:
+                sys.path.append(os.getcwd())
+            m = importlib.import_module(mod)
+    except AerieError:
+        raise
+    except Exception as e:       # the user's module failed to import: say which and why, in one line
+        raise AerieError(f"--policy: {spec}: cannot import {mod}: {type(e).__name__}: {e}") from None
+    f = getattr(m, fn, None)
+    if not callable(f):
+        raise AerieError(f"--policy: {spec}: {mod} has no function {fn!r}")
+    return f
+
+
+# -- helpers shared by the policies ----------------------------------------------------------------------------
+def groups(acts) -> dict[str, Sequence[dict]]:
+    """The legal actions by action name (moves kept compact where the list is a LegalActions)."""
+    if hasattr(acts, "by_action"):
+        return acts.by_action()
+    out: dict[str, Sequence[dict]] = {}
+    for a in acts:
+        out.setdefault(a["action"], []).append(a)  # type: ignore[attr-defined]  # a list until returned
+    return out
+
+
+def move_cells(moves) -> np.ndarray:
+    """int [n, 3] (x, y, layer) of a group of move actions, without building a dict per move when compact."""
+    parts = getattr(moves, "parts", None)
+    if parts is None and hasattr(moves, "cells"):
+        parts = [moves]
+    if parts is not None and all(hasattr(p, "cells") for p in parts):
+        return np.concatenate([p.cells for p in parts]) if parts else np.zeros((0, 3), np.int32)
+    return np.array([m["to"] for m in moves], dtype=np.int32).reshape(-1, 3)
+
+
+def enemies_of(session, actor) -> list:
+    return [a for a in session.state.actors.values() if a.side != actor.side and not down(a)]
+
+
+def down(a) -> bool:
+    """Out of the fight: dead, at 0 hit points or unconscious (every ruleset's Actor carries these)."""
+    return bool(a.dead or a.hp <= 0 or a.has("unconscious"))
+
+
+def metres(session, cells: np.ndarray, a) -> np.ndarray:
+    """Straight-line metres from each cell to character ``a`` (a cell is cell_m wide, a layer 1 m tall)."""
+    w = session.world
+    d = (cells.astype(np.float64) - np.array([a.x, a.y, a.layer], dtype=np.float64))
+    return np.sqrt((d[:, 0] * w.cell_m) ** 2 + (d[:, 1] * w.cell_m) ** 2 + d[:, 2] ** 2)
+
+
+def best_attack(session, attacks) -> dict | None:
+    """The attack with the most expected damage now: the preview's ``hit_chance`` x the ruleset's mean damage of a
+    hit (``Ruleset.damage_on_hit``); ties keep list order. None when no attack says what it would do."""
+    best, score = None, -1.0
+    for a in attacks:
+        pv = session.preview(a)
+        dmg = session.ruleset.damage_on_hit(session, a)
+        if not pv.get("legal") or dmg is None or "hit_chance" not in pv:
+            continue
+        s = float(pv["hit_chance"]) * float(dmg)
+        if s > score:
+            best, score = a, s
+    return best
+
+
+def turn_end(g: dict, rng) -> dict | None:
+    for name in TURN_ENDERS:
+        if name in g and len(g[name]):
+            return g[name][0]
+    return None
+
+
+def sample_rows(n: int, rng, k: int = MOVE_SAMPLE) -> list[int]:
+    return list(range(n)) if n <= k else sorted(rng.sample(range(n), k))
+
+
+def nearest_metres(session, cells: np.ndarray, foes) -> np.ndarray:
+    return np.min(np.stack([metres(session, cells, f) for f in foes]), axis=0)
+
+
+# -- the shipped policies ------------------------------------------------------------------------------------
+@register("random")
+def random_policy(session, actor, rng):
+    """A uniform legal action: uniformly among the kinds of action, then among that kind (``aerie bench rules``)."""
+    acts = session.legal_actions(actor.id)
+    if not acts:
+        return None
+    g = groups(acts)
+    k = rng.choice(sorted(g))
+    return rng.choice(g[k])
+
+
+def _attack_kinds(g: dict) -> list:
+    return [a for name in ("attack", "charge") for a in g.get(name, ())]
+
+
+@register("aggressive")
+def aggressive(session, actor, rng):
+    """The most expected damage now (``best_attack``); with no attack, the move that ends nearest a living enemy
+    (when it gets nearer than where it stands), else the turn ends."""
+    acts = session.legal_actions(actor.id)
+    if not acts:
+        return None
+    g = groups(acts)
+    hit = best_attack(session, _attack_kinds(g))
+    if hit is not None:
+        return hit
+    foes = enemies_of(session, actor)
+    moves = g.get("move", ())
+    if foes and len(moves):
+        cells = move_cells(moves)
+        rows = sample_rows(len(cells), rng)
+        d = nearest_metres(session, cells[rows], foes)
+        here = nearest_metres(session, np.array([actor.pos]), foes)[0]
+        i = int(np.argmin(d))
+        if d[i] < here - 1e-9:
+            return moves[rows[i]]
+    return turn_end(g, rng) or rng.choice(list(acts))
+
+
+@register("cautious")
+def cautious(session, actor, rng):
+    """The same attacks as ``aggressive``; its moves end where the enemies' threat is lowest (``threat_at``: how
+    many living enemies, where they stand, could attack a body there -- reach AIR-05, range AIR-03, less than total
+    cover -- the threat volume of ``aerie threat``), preferring places from which it can attack someone and, among
+    equals, nearer an enemy. A flyer never ends in an enemy's melee reach. It moves only to a strictly better
+    place, so a turn always ends."""
+    acts = session.legal_actions(actor.id)
+    if not acts:
+        return None
+    g = groups(acts)
+    hit = best_attack(session, _attack_kinds(g))
+    if hit is not None:
+        return hit
+    foes = enemies_of(session, actor)
+    moves = g.get("move", ())
+    if foes and len(moves):
+        cells = move_cells(moves)
+        rows = sample_rows(len(cells), rng)
+        cand = np.concatenate([np.array([actor.pos], dtype=np.int32), cells[rows]])
+        score = place_scores(session, actor, foes, cand)
+        i = min(range(len(cand)), key=lambda k: score[k])
+        if i > 0 and score[i] < score[0]:
+            return moves[rows[i - 1]]
+    return turn_end(g, rng) or rng.choice(list(acts))
+
+
+def place_scores(session, actor, foes, cells: np.ndarray) -> list[tuple]:
+    """Per cell, the cautious order: (in a foe's melee reach for a flyer, cannot attack anyone from there,
+    enemies threatening it, metres to the nearest enemy); lower is better."""
+    from engine.world.volumes import Weapons, may_attack, range_table
+
+    threat, melee = threat_at(session, foes, cells)
+    reach_m, range_m = session.ruleset.attack_reach(session, actor)
+    mine = Weapons(reach_m, range_m)
+    w = session.world
+    can = np.zeros(len(cells), dtype=bool)
+    if reach_m is not None or range_m is not None:
+        rt = range_table(range_m, w.cell_m, w.size) if range_m is not None else None
+        at = np.array([f.pos for f in foes], dtype=np.int64)
+        me = actor.body()
+        for k, (x, y, z) in enumerate(cells.tolist()):   # could it attack a foe from there (reach AIR-05, range AIR-03)
+            can[k] = bool(may_attack(me.moved(x, y, z), at, mine, w.cell_m, rt).any())
+    near = nearest_metres(session, cells, foes)
+    fly = bool(actor.can_fly)
+    return [((bool(melee[k]) and fly), not bool(can[k]), int(threat[k]), round(float(near[k]), 6))
+            for k in range(len(cells))]
+
+
+def threat_at(session, foes, cells: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(how many foes could attack a standard body at each cell now, whether one has it in melee reach): the
+    threat volume's own tests (``engine.world.volumes``: ``may_attack`` for reach and range, the blocked sample
+    lines of ``_counts_for_cells`` below total cover), on the numpy backend, for these cells only."""
+    from engine.world import volumes as V
+
+    w = session.world
+    fields = V.world_octant_fields(w)
+    tables = V.sample_table(w.size, V.STANDARD)
+    total = _total_count(session)
+    X, Y, Z = w.size
+    c = cells.astype(np.int64)
+    inside = (c[:, 0] >= 0) & (c[:, 0] < X) & (c[:, 1] >= 0) & (c[:, 1] < Y) & (c[:, 2] >= 0) & (c[:, 2] < Z)
+    n = np.zeros(len(cells), dtype=np.int64)
+    melee = np.zeros(len(cells), dtype=bool)
+    for f in foes:
+        reach_m, range_m = session.ruleset.attack_reach(session, f)
+        if reach_m is None and range_m is None:
+            continue
+        body = f.body()
+        rt = V.range_table(range_m, w.cell_m, w.size) if range_m is not None else None
+        ok = V.may_attack(body, c, V.Weapons(reach_m, range_m), w.cell_m, rt) & inside
+        if reach_m is not None:
+            melee |= V.may_attack(body, c, V.Weapons(reach_m, None), w.cell_m) & inside
+        sel = np.flatnonzero(ok)
+        if len(sel):
+            blocked = V._counts_for_cells(w, fields, tables, [(V.eye_fixed(w, body), body)], c[sel], V.STANDARD)[0]
+            n[sel] += blocked < total
+    return n, melee
+
+
+def _total_count(session) -> int:
+    """The fewest blocked sample lines (of 36) that make total cover in this ruleset (``level_table``)."""
+    from engine.rules.registry import cover_levels
+    from engine.world.volumes import N_SAMPLES, level_table
+
+    levels = level_table(cover_levels(session.scene.ruleset), session.options.get("cover_thresholds"))
+    for k, lv in enumerate(levels):
+        if lv == "total":
+            return k
+    return N_SAMPLES + 1
+
+
+def parse_policies(items: Sequence[str], sides: Sequence[str], where: str = "--policy") -> dict[str, str]:
+    """``["red=aggressive", ...]`` -> {side: policy spec}, every side of the scene (default ``random``). Unknown
+    sides and policies are one-line AerieErrors."""
+    out = {s: "random" for s in sides}
+    for item in items:
+        side, eq, name = item.partition("=")
+        if not eq or not side or not name:
+            raise AerieError(f"{where} {item!r}: expected SIDE=POLICY, e.g. red=aggressive")
+        if side not in sides:
+            raise AerieError(f"{where} {item!r}: no side {side!r}; the scene's sides: {', '.join(sides)}")
+        resolve(name)
+        out[side] = name
+    return out
