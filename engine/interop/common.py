@@ -186,6 +186,31 @@ class Token:
 
 
 @dataclass
+class Storey:
+    """A storey of the map (a v14 scene level, a Levels floor, a Wall Height band): from ``bottom_m`` (the file's
+    elevation in metres, below 0 for a basement) to ``top_m``. Its floor is laid one layer under its bottom, over
+    ``area`` (bool [Y, X] cells: its image's opaque pixels or its tiles) or, when None, the footprint its walls
+    enclose; ``image`` (RGBA, the whole scene) is drawn on that floor."""
+    name: str
+    bottom_m: float
+    top_m: float | None = None
+    image: MapImage | None = None
+    area: object = None            # numpy bool [Y, X] or None
+    source: str = ""
+
+
+@dataclass
+class Opening:
+    """A hole or a stair in the floors (Levels' drawings, mode 1 hole / 2 stairs): the cells ``mask`` (bool [Y, X])
+    cut out of every floor whose elevation lies above ``bottom_m`` and at or below ``top_m``."""
+    kind: str                      # "hole" | "stairs"
+    mask: object
+    bottom_m: float
+    top_m: float
+    source: str = ""
+
+
+@dataclass
 class ImportedMap:
     file: str
     fmt: str                       # "uvtt 0.3", "foundry 10.291", ...
@@ -198,3 +223,28 @@ class ImportedMap:
     notes: list[str] = field(default_factory=list)    # what was read and ignored, for the TOML's comments
     m_per_unit: float = 0.3        # metres per map distance unit (elevations, wall heights)
     size_key: str = ""             # the key the map's size came from (for the size cap's message)
+    storeys: list[Storey] = field(default_factory=list)
+    openings: list[Opening] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)   # one line each on stderr (a missing image), exit 0
+
+
+def alpha_area(img: MapImage, X: int, Y: int, rect=None, size=None):
+    """bool [Y, X]: the cells at least half covered by the image's opaque pixels (alpha over 127). ``rect`` (x, y,
+    w, h) in scene pixels of a scene ``size`` (w, h) places a tile; without it the image fills the map."""
+    import numpy as np
+    from PIL import Image
+
+    with Image.open(io.BytesIO(img.data)) as im:
+        a = im.convert("RGBA").getchannel("A")
+        if rect is None:
+            cov = np.asarray(a.resize((X, Y), Image.BOX), dtype=np.float32)
+            return (cov > 127)[::-1].copy()                # image rows run south; Aerie's y north
+        sw, sh = size
+        k = 4                                               # 4 x 4 samples a cell
+        W, H = X * k, Y * k
+        full = Image.new("L", (W, H), 0)
+        x, y, w, h = rect
+        tw, th = max(1, round(w / sw * W)), max(1, round(h / sh * H))
+        full.paste(a.resize((tw, th), Image.BOX), (round(x / sw * W), round(y / sh * H)))
+        cov = np.asarray(full, dtype=np.float32).reshape(Y, k, X, k).mean(axis=(1, 3))
+        return (cov > 127)[::-1].copy()

@@ -56,6 +56,7 @@ class MapSpec(_Strict, frozen=True):
     vox_materials: dict[str, str] = {}
     fill: list[FillSpec] = []
     ground_image: str | None = None    # an image laid on the ground (engine/interop writes it; see _ground_image)
+    floor_images: list[dict[str, str | int]] = []   # [{layer, image}]: an image on a storey's floor (engine/interop)
 
 
 class MaterialSpec(_Strict, frozen=True):
@@ -483,6 +484,32 @@ def _ground_image(rel: str | None, scene_dir: Path, file: str) -> Path | None:
     return path
 
 
+def _floor_images(raw: list, scene_dir: Path, file: str, Z: int) -> tuple:
+    """``[map] floor_images = [{ layer = L, image = "x.png" }]``: images drawn on the top faces of layer L (a
+    storey's floor), each checked like the ground image; at most 16, one per layer."""
+    out: list[tuple[int, Path]] = []
+    if len(raw) > 16:
+        raise SceneError(file, "map.floor_images", f"{len(raw)} floor images; at most 16")
+    for i, fi in enumerate(raw):
+        key = f"map.floor_images[{i}]"
+        if set(fi) != {"layer", "image"}:
+            raise SceneError(file, key, "must be { layer = L, image = \"file.png\" }")
+        layer, rel = fi["layer"], fi["image"]
+        if isinstance(layer, bool) or not isinstance(layer, int) or not 0 <= layer < Z:
+            raise SceneError(file, f"{key}.layer", f"{layer!r} is not a layer of the map (0..{Z - 1})")
+        if not isinstance(rel, str):
+            raise SceneError(file, f"{key}.image", "must be a file name")
+        if any(z == layer for z, _ in out):
+            raise SceneError(file, f"{key}.layer", f"layer {layer} has an image already")
+        try:
+            path = _ground_image(rel, scene_dir, file)
+        except SceneError as e:
+            raise SceneError(file, f"{key}.image", e.problem if hasattr(e, "problem") else str(e)) from None
+        assert path is not None
+        out.append((layer, path))
+    return tuple(out)
+
+
 def parse_scene(text: str, file: str, scene_dir: Path | None = None) -> Scene:
     try:
         data = tomllib.loads(text)
@@ -524,6 +551,7 @@ def scene_from_data(data: dict, file: str, scene_dir: Path, *, check_rules: bool
     spec = _resolve_ruleset(spec, file)
     world = _build_world(spec, scene_dir, file)
     world.ground_image = _ground_image(spec.map.ground_image, scene_dir, file)
+    world.floor_images = _floor_images(spec.map.floor_images, scene_dir, file, world.size[2])
     from engine.world.objects import build_objects
 
     objects = build_objects(spec.objects, world, file)
