@@ -56,7 +56,6 @@ class MapSpec(_Strict, frozen=True):
     vox_materials: dict[str, str] = {}
     fill: list[FillSpec] = []
     ground_image: str | None = None    # an image laid on the ground (engine/interop writes it; see _ground_image)
-    floor_images: list[dict[str, str | int]] = []   # [{layer, image}]: an image on a storey's floor (engine/interop)
 
 
 class MaterialSpec(_Strict, frozen=True):
@@ -488,6 +487,8 @@ def _floor_images(raw: list, scene_dir: Path, file: str, Z: int) -> tuple:
     """``[map] floor_images = [{ layer = L, image = "x.png" }]``: images drawn on the top faces of layer L (a
     storey's floor), each checked like the ground image; at most 16, one per layer."""
     out: list[tuple[int, Path]] = []
+    if not isinstance(raw, list) or not all(isinstance(fi, dict) for fi in raw):
+        raise SceneError(file, "map.floor_images", "must be a list of { layer = L, image = \"file.png\" }")
     if len(raw) > 16:
         raise SceneError(file, "map.floor_images", f"{len(raw)} floor images; at most 16")
     for i, fi in enumerate(raw):
@@ -547,11 +548,17 @@ def scene_from_data(data: dict, file: str, scene_dir: Path, *, check_rules: bool
     data = json_safe(data, "", scene_error(file))
     if isinstance(data, dict) and "version" in data and data["version"] != SCENE_VERSION:
         raise SceneError(file, "version", f"scene version {data['version']!r} is not supported (this is version {SCENE_VERSION})")
+    # [map] floor_images is read beside the typed spec, not in it: a new field there would change every
+    # scene's content hash (saves, event logs) although no existing scene has the key
+    floors = []
+    if isinstance(data, dict) and isinstance(data.get("map"), dict) and "floor_images" in data["map"]:
+        floors = data["map"]["floor_images"]
+        data = dict(data, map={k: v for k, v in data["map"].items() if k != "floor_images"})
     spec = _convert(data, SceneSpec, file, "")
     spec = _resolve_ruleset(spec, file)
     world = _build_world(spec, scene_dir, file)
     world.ground_image = _ground_image(spec.map.ground_image, scene_dir, file)
-    world.floor_images = _floor_images(spec.map.floor_images, scene_dir, file, world.size[2])
+    world.floor_images = _floor_images(floors, scene_dir, file, world.size[2])
     from engine.world.objects import build_objects
 
     objects = build_objects(spec.objects, world, file)
