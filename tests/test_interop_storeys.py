@@ -325,3 +325,60 @@ def test_sight_only_and_movement_only_walls(aerie, tmp_path):
     _turn(ses, "archer")
     with pytest.raises(Illegal):
         step(ses, "archer", "move", to=[8, 4, 0])                 # not through the barrier
+
+
+# --- bad storey data: one line and exit 2, or an import; never a traceback -------------------------------------------
+BAD_VALUES = [None, "x", -1, 1e308, [], {}, [1, 2], {"x": 1}, True, "10", float("nan")]
+
+
+def _mutations(d, rng):
+    """(key path, mutated scene): one value of the storey keys (levels, tiles' Levels flags, drawings, doors)
+    replaced by something odd."""
+    import copy
+
+    paths = [("levels", 0, "elevation", "bottom"), ("levels", 0, "elevation"), ("levels", 1, "background"), ("levels", 0, "_id"),
+             ("levels", 1, "background", "src"), ("levels", 0), ("walls", 6, "ds"), ("walls", 6, "door"),
+             ("tiles", 0, "flags", "levels", "rangeBottom"), ("tiles", 0, "flags", "levels"), ("tiles", 0, "width"),
+             ("tiles", 0, "elevation"), ("drawings", 0, "points"), ("drawings", 0, "flags", "levels", "rangeTop"),
+             ("drawings", 0, "width"), ("drawings", 0, "points", 1), ("tokens", 1, "elevation"), ("drawings", 0)]
+    for path in paths:
+        for v in rng.sample(BAD_VALUES, 3):
+            m = copy.deepcopy(d)
+            cur = m
+            for k in path[:-1]:
+                cur = cur[k]
+            cur[path[-1]] = v
+            yield path, m
+
+
+def test_odd_storey_keys_are_one_line_or_import(capsys, tmp_path):
+    import random
+
+    from engine.cli import main
+
+    write_images(tmp_path)
+    d = scene_modern("14.360")
+    d["levels"] = [{"_id": "g", "name": "Ground", "elevation": {"bottom": 0, "top": 10}, "background": {"src": "ground.png"}},
+                   {"_id": "u", "name": "Upper", "elevation": {"bottom": 10, "top": 20}, "background": {"src": "upper.png"}}]
+    d["tiles"][0]["flags"] = {"levels": {"rangeBottom": 10, "rangeTop": 19}}
+    d["drawings"] = [{"type": "p", "x": 300, "y": 300, "width": 200, "height": 200,
+                      "points": [[0, 0], [200, 0], [200, 200], [0, 200]],
+                      "flags": {"levels": {"drawingMode": 1, "rangeBottom": 0, "rangeTop": 19}}}]
+    rng = random.Random(27)
+    n = 0
+    for path, m in _mutations(d, rng):
+        src = tmp_path / "m.json"
+        src.write_text(json.dumps(m, allow_nan=True))
+        capsys.readouterr()
+        try:
+            rc = main(["import", str(src), "-o", str(tmp_path / "out.toml")])
+        except SystemExit as e:                    # argparse only; an import never exits this way
+            rc = e.code
+        out, err = capsys.readouterr()
+        assert "Traceback" not in err, (path, err)
+        lines = [ln for ln in err.splitlines() if not ln.startswith("warning: ")]
+        assert rc in (0, 2), (path, rc, err)
+        if rc == 2:
+            assert len(lines) == 1 and "m.json" in lines[0], (path, err)
+        n += 1
+    assert n == 54

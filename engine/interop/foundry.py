@@ -55,6 +55,15 @@ def _flag(flags, *path):
     return cur
 
 
+def _choice(v, choices, file, key) -> int:
+    """A small enumeration (a wall's ``door`` 0 none, 1 door, 2 secret; ``ds`` 0 closed, 1 open, 2 locked)."""
+    if v is None:
+        return 0
+    if isinstance(v, bool) or not isinstance(v, (int, float)) or v not in choices:
+        raise InteropError(file, key, f"{v!r} is not one of {', '.join(map(str, choices))}")
+    return int(v)
+
+
 def _elev(v, file, key):
     """An elevation flag: a number, or None / "" / infinite for no limit."""
     if v is None or v == "":
@@ -149,7 +158,10 @@ def read_foundry(data: dict, file: str, base_dir: Path, *, cells_per_grid: int =
         el = lv.get("elevation") or {}
         if not isinstance(el, dict):
             raise InteropError(file, f"{P}levels[{i}].elevation", "must be a table with bottom and top")
-        levels[lv.get("_id")] = (_elev(el.get("bottom"), file, f"{P}levels[{i}].elevation.bottom"),
+        lid = lv.get("_id")
+        if lid is not None and not isinstance(lid, str):
+            raise InteropError(file, f"{P}levels[{i}]._id", f"{lid!r} is not an id (a string)")
+        levels[lid] = (_elev(el.get("bottom"), file, f"{P}levels[{i}].elevation.bottom"),
                                  _elev(el.get("top"), file, f"{P}levels[{i}].elevation.top"), lv.get("name"))
     if levels:
         m.notes.append("v14 scene levels: " + ", ".join(f"{v[2] or k!r} {v[0] if v[0] is not None else '-inf'}.."
@@ -178,8 +190,8 @@ def read_foundry(data: dict, file: str, base_dir: Path, *, cells_per_grid: int =
         sight = w.get("sight", w.get("sense", 20))
         blocks_move = bool(move)
         blocks_sight = bool(sight)
-        door = w.get("door", 0) or 0
-        ds = w.get("ds", 0) or 0
+        door = _choice(w.get("door"), (0, 1, 2), file, f"{k}.door")
+        ds = _choice(w.get("ds"), (0, 1, 2), file, f"{k}.ds")
         bottom = top = None
         wh = _flag(w.get("flags"), "wall-height")
         if isinstance(wh, dict):
@@ -194,7 +206,7 @@ def read_foundry(data: dict, file: str, base_dir: Path, *, cells_per_grid: int =
             bottom = _elev(lv.get("rangeBottom"), file, f"{k}.flags.levels.rangeBottom")
             top = _elev(lv.get("rangeTop"), file, f"{k}.flags.levels.rangeTop")
         if bottom is None and top is None and isinstance(w.get("levels"), list) and levels:
-            spans = [levels[i_] for i_ in w["levels"] if i_ in levels]
+            spans = [levels[i_] for i_ in w["levels"] if isinstance(i_, str) and i_ in levels]
             if spans:
                 bots = [s[0] for s in spans]
                 tops = [s[1] for s in spans]
