@@ -382,3 +382,13 @@ def test_odd_storey_keys_are_one_line_or_import(capsys, tmp_path):
             assert len(lines) == 1 and "m.json" in lines[0], (path, err)
         n += 1
     assert n == 54
+
+
+def test_image_flag_sets_the_ground_and_keeps_the_storeys_images(aerie, tmp_path):
+    """--image FILE replaces the file's ground image only; --no-image drops every image (the floors stay)."""
+    (tmp_path / "given.png").write_bytes(_png(100, 100, colour=(10, 200, 10)))
+    s, _, r = imported(aerie, tmp_path, "given", scene_modern("13.345"), "--image", tmp_path / "given.png")
+    assert r.stderr == "" and Image.open(s.world.ground_image).getpixel((50, 50))[:3] == (10, 200, 10)
+    assert [z for z, _ in s.world.floor_images] == [2]
+    s, _, r = imported(aerie, tmp_path, "bare", scene_modern("13.345"), "--no-image")
+    assert s.world.ground_image is None and not s.world.floor_images and s.world.is_solid(5, 5, 2)

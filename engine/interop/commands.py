@@ -69,7 +69,7 @@ def _mapping(path: str | None) -> dict:
     return table
 
 
-def read_map(path: Path, *, cells_per_grid=1, grid_m=1.5, want_image=True, scene_name=None):
+def read_map(path: Path, *, cells_per_grid=1, grid_m=1.5, want_image=True, scene_name=None, want_ground=True):
     """Either reader, by content (not by extension)."""
     from engine.interop import foundry, uvtt
 
@@ -78,13 +78,13 @@ def read_map(path: Path, *, cells_per_grid=1, grid_m=1.5, want_image=True, scene
     if isinstance(data, list):
         data, idx = foundry.pick_scene(data, file, scene_name)
         return foundry.read_foundry(data, file, path.parent, cells_per_grid=cells_per_grid, grid_m=grid_m,
-                                    want_image=want_image, prefix=f"{idx}.")
+                                    want_image=want_image, prefix=f"{idx}.", want_ground=want_ground)
     if uvtt.is_uvtt(data):
         return uvtt.read_uvtt(data, file, path.parent, cells_per_grid=cells_per_grid, grid_m=grid_m,
-                              want_image=want_image)
+                              want_image=want_image and want_ground)
     if foundry.is_foundry(data):
         return foundry.read_foundry(data, file, path.parent, cells_per_grid=cells_per_grid, grid_m=grid_m,
-                                    want_image=want_image)
+                                    want_image=want_image, want_ground=want_ground)
     if isinstance(data, dict):
         keys = ", ".join(list(data)[:6]) or "none"
         raise InteropError(file, "", f"neither a Universal VTT map (no resolution) nor a Foundry scene (walls, width, "
@@ -100,7 +100,7 @@ def cmd_import(args) -> int:
     if out.suffix != ".toml":
         raise AerieError(f"-o {args.output}: the scene must be a .toml file")
     m = read_map(src, cells_per_grid=args.cells_per_grid, grid_m=args.grid_m,
-                 want_image=not (args.no_image or args.image), scene_name=args.scene)
+                 want_image=not args.no_image, want_ground=not args.image, scene_name=args.scene)
     if args.image:
         p = Path(args.image)
         if not p.is_file():

@@ -79,7 +79,9 @@ def _elev(v, file, key):
 
 
 def read_foundry(data: dict, file: str, base_dir: Path, *, cells_per_grid: int = 1, grid_m: float = 1.5,
-                 want_image: bool = True, prefix: str = "") -> ImportedMap:
+                 want_image: bool = True, prefix: str = "", want_ground: bool = True) -> ImportedMap:
+    """``want_image`` False (--no-image): no images at all; ``want_ground`` False (--image FILE): the storeys'
+    images are read, the ground's is the one given."""
     P = prefix
     core = _flag(data, "_stats", "coreVersion") or _flag(data, "flags", "exportSource", "coreVersion")
     grid = data["grid"]
@@ -274,7 +276,7 @@ def read_foundry(data: dict, file: str, base_dir: Path, *, cells_per_grid: int =
     if not want_image:
         del m.warnings[n_warn:]           # --no-image: storey images were read only for their areas
     m.openings = read_openings(data, file, P, geo, conv, m)
-    if want_image:
+    if want_image and want_ground:
         bg = data.get("background")
         src = bg.get("src") if isinstance(bg, dict) else data.get("img")
         key = f"{P}background.src" if isinstance(bg, dict) else f"{P}img"
