@@ -228,23 +228,16 @@ class ImportedMap:
     warnings: list[str] = field(default_factory=list)   # one line each on stderr (a missing image), exit 0
 
 
-def alpha_area(img: MapImage, X: int, Y: int, rect=None, size=None):
-    """bool [Y, X]: the cells at least half covered by the image's opaque pixels (alpha over 127). ``rect`` (x, y,
-    w, h) in scene pixels of a scene ``size`` (w, h) places a tile; without it the image fills the map."""
+def alpha_area(img, X: int, Y: int):
+    """bool [Y, X]: the cells at least half covered by an image's opaque pixels (alpha over 127), the image
+    stretched over the whole map (a MapImage's bytes, or a composed PIL image)."""
     import numpy as np
     from PIL import Image
 
-    with Image.open(io.BytesIO(img.data)) as im:
-        a = im.convert("RGBA").getchannel("A")
-        if rect is None:
-            cov = np.asarray(a.resize((X, Y), Image.BOX), dtype=np.float32)
-            return (cov > 127)[::-1].copy()                # image rows run south; Aerie's y north
-        sw, sh = size
-        k = 4                                               # 4 x 4 samples a cell
-        W, H = X * k, Y * k
-        full = Image.new("L", (W, H), 0)
-        x, y, w, h = rect
-        tw, th = max(1, round(w / sw * W)), max(1, round(h / sh * H))
-        full.paste(a.resize((tw, th), Image.BOX), (round(x / sw * W), round(y / sh * H)))
-        cov = np.asarray(full, dtype=np.float32).reshape(Y, k, X, k).mean(axis=(1, 3))
-        return (cov > 127)[::-1].copy()
+    if isinstance(img, Image.Image):
+        a = img.convert("RGBA").getchannel("A")
+    else:
+        with Image.open(io.BytesIO(img.data)) as im:
+            a = im.convert("RGBA").getchannel("A")
+    cov = np.asarray(a.resize((X, Y), Image.BOX), dtype=np.float32)
+    return (cov > 127)[::-1].copy()                # image rows run south; Aerie's y north
