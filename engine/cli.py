@@ -63,6 +63,7 @@ EXAMPLES = {
             "aerie run showcase --actions docs/images/fall_actions.json"],
     "render": ["aerie render showcase -o out.png", "aerie render showcase -o east.png --size 640x360 --orbit 90",
                "aerie render showcase -o belfry.png --camera belfry",
+               "aerie render estate/scene.toml -o ground.png --camera overview --cut-above 4",
                "aerie render air_fall_table -o after.png --step 3 --seed 7",
                "aerie render showcase -o lines.png --overlay sightlines:ground_archer:wall_archer --overlay grid:0"],
     "flythrough": ["aerie flythrough showcase -o fly.mp4 --seconds 4 --size 640x360",
@@ -78,7 +79,8 @@ EXAMPLES = {
                "aerie import keep.json -o keep/scene.toml --wall-height 4.5 --object-height 1 --doors gap",
                "aerie import world.db -o crypt/scene.toml --scene Crypt --characters tokens.toml --cells-per-grid 2",
                "aerie import map.uvtt -o map/scene.toml --image map.webp --thickness 2 --wall-material wood --layers 16 --grid-m 1.5",
-               "aerie import map.uvtt -o bare/scene.toml --no-image"],
+               "aerie import map.uvtt -o bare/scene.toml --no-image",
+               "aerie import estate.json -o estate/scene.toml --floor-material stone --lock-dc 18 --doors object"],
     "rules": ["aerie rules", "aerie rules --markdown"],
     "cover": ["aerie cover showcase --from ground_archer --layer 0 -o cover.png",
               "aerie cover showcase --from ground_archer --view 3d -o cover_3d.png",
@@ -154,6 +156,8 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--overlay", action="append", default=[], metavar="NAME",
                    help="draw an overlay (repeatable): sightlines:A:B, grid:LAYER, engagement, reach:ID, "
                         "movement:ID, cover:ID:LAYER")
+    s.add_argument("--cut-above", type=_number(int, 0, 255), metavar="LAYER",
+                   help="cut away every layer above LAYER (and the characters there): look into a storey")
 
     s = sub.add_parser("flythrough", help="render the scene's camera fly-through to a video")
     s.add_argument("scene", help=SCENE_HELP)

@@ -28,6 +28,11 @@ flat in float v_is_ground;
 in vec2 v_ground_uv;
 uniform sampler2D u_ground;         // [map] ground_image, uploaded bottom row first (north at v = 1)
 #endif
+#ifdef FLOOR_IMAGES
+flat in float v_floor;
+in vec2 v_floor_uv;
+uniform sampler2DArray u_floors;    // [map] floor_images: RGBA, one layer per floor, bottom row first
+#endif
 out vec4 f_color;
 
 const vec3 AMBIENT = vec3(0.50, 0.54, 0.62);    // engine/render/lightmap.py: AMBIENT_COLOUR, SUN_COLOUR
@@ -42,6 +47,12 @@ void main() {
     vec3 base = v_base.rgb;
 #ifdef GROUND_IMAGE
     base = mix(base, texture(u_ground, v_ground_uv).rgb, v_is_ground);
+#endif
+#ifdef FLOOR_IMAGES
+    if (v_floor >= 0.0) {
+        vec4 img = texture(u_floors, vec3(v_floor_uv, v_floor));
+        base = mix(base, img.rgb, img.a);
+    }
 #endif
 #ifdef BAKED
     vec2 L = texture(u_lightmap, v_uv).rg;

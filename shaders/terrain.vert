@@ -34,6 +34,12 @@ flat out vec4 v_base;
 flat out float v_is_ground;      // 1 on the ground's top face: its colour comes from the map image
 out vec2 v_ground_uv;            // the map image's coordinates: (0, 0) south-west corner, (1, 1) north-east
 #endif
+#ifdef FLOOR_IMAGES
+uniform float u_floor_z[8];      // the top-face heights (layer + 1) of the storeys' floors with an image
+uniform int u_floor_n;
+flat out float v_floor;          // the floor image's index in u_floors, or -1
+out vec2 v_floor_uv;
+#endif
 
 void main() {
     vec3 p = vec3(in_vert.xyz) - vec3(0.0, 0.0, 1.0);
@@ -45,6 +51,15 @@ void main() {
 #ifdef GROUND_IMAGE
     v_is_ground = (int(in_vert.w >> 3u) == 256 && face == 5) ? 1.0 : 0.0;
     v_ground_uv = p.xy / u_map.xy;
+#endif
+#ifdef FLOOR_IMAGES
+    v_floor = -1.0;
+    if (face == 5) {
+        for (int i = 0; i < 8; i++) {
+            if (i < u_floor_n && abs(p.z - u_floor_z[i]) < 0.01) v_floor = float(i);
+        }
+    }
+    v_floor_uv = p.xy / u_map.xy;
 #endif
     v_fog = clamp(1.0 - exp(-u_fog * length(w - u_eye)), 0.0, 0.6);
 #ifdef BAKED

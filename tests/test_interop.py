@@ -161,11 +161,12 @@ def test_uvtt_image_as_a_file_path(aerie, tmp_path):
     src = write(tmp_path, "room.uvtt", uvtt(fmt=1.0, image="maps/room.jpg"))
     s, path = imported(aerie, tmp_path, src)
     assert (path.parent / "scene.map.jpg").read_bytes() == (tmp_path / "maps" / "room.jpg").read_bytes()
-    # a path to nothing: refused, unless --image or --no-image
+    # a path to nothing: a plain ground, one warning line naming the key, exit 0 (as Foundry opens such a scene)
     src = write(tmp_path, "gone.uvtt", uvtt(fmt=1.0, image="modules/x/maps/gone.webp"))
     r = aerie("import", src, "-o", tmp_path / "gone.toml")
-    assert r.returncode == 2 and "gone.uvtt: image:" in r.stderr and "--no-image" in r.stderr
-    assert not (tmp_path / "gone.toml").exists()
+    assert r.returncode == 0, r.stderr
+    assert r.stderr.strip().count("\n") == 0 and r.stderr.startswith("warning: ") and "gone.uvtt: image:" in r.stderr
+    assert "ground_image" not in (tmp_path / "gone.toml").read_text()
     s, path = imported(aerie, tmp_path, src, "--no-image", name="noimg.toml")
     assert "ground_image" not in path.read_text() and s.world.ground_image is None
     s, path = imported(aerie, tmp_path, src, "--image", tmp_path / "maps" / "room.jpg", name="img.toml")
@@ -321,11 +322,14 @@ def test_foundry_walls_in_the_padding_and_old_wall_height_flags(aerie, tmp_path)
     text = path.read_text()
     assert "1 wall(s) wholly in the scene's padding dropped, 1 cut at the scene's edge" in text
     # the cut wall: grid x 2.5, from the top edge (grid y 0) to grid y 3.5 -> cells x 2, rows 8 - 0.. -> 4..7
-    assert [mat_at(s, 2, y, 0) for y in range(8)] == ["air"] * 4 + ["stone"] * 4
-    assert (s.world.voxels[:, :, 0:2] == 0).all()                   # nothing from the padding wall
-    assert "1 wall(s) wholly below the ground (a top at or under 0) dropped" in text
-    assert (s.world.voxels[:, :, 4] == 0).all()                      # nor from the basement wall
-    assert [mat_at(s, 8, 4, z) for z in range(8)] == ["air"] * 3 + ["stone"] * 3 + ["air"] * 2   # 10..20 ft
+    assert (s.world.voxels[3:, :, 0:2] == 0).all()                  # nothing from the padding wall
+    # the basement wall (-10..-1 ft) is kept: the map is raised 3 layers so it stands on the ground, the file's
+    # 0 ft is layer 3, and under the 0 ft floor (layer 2) is earth (this basement encloses no room to dig out)
+    assert "1 wall(s) below the ground (a basement): kept, the map shifted up" in text
+    assert "the file's 0 ft is layer 3" in text
+    assert [mat_at(s, 4, 4, z) for z in range(4)] == ["stone"] * 3 + ["air"]   # -10..-1 ft, up to the 0 ft floor
+    assert [mat_at(s, 2, y, 3) for y in range(8)] == ["air"] * 4 + ["stone"] * 4
+    assert [mat_at(s, 8, 4, z) for z in range(11)] == ["earth"] * 3 + ["air"] * 3 + ["stone"] * 3 + ["air"] * 2
 
 
 def test_foundry_ground_image_from_tiles(aerie, tmp_path):
@@ -354,8 +358,12 @@ def test_foundry_ground_image_from_tiles(aerie, tmp_path):
                         {"img": "upper.png", "x": 300, "y": 200, "width": 1000, "height": 800, "overhead": True}])
     s, path = imported(aerie, tmp_path, write(tmp_path, "tiles9.json", d9), name="t9.toml")
     assert Image.open(s.world.ground_image).convert("RGB").getpixel((50, 50)) == (0, 255, 0)
+    # the ground tile's image missing: a plain ground, one warning line, exit 0
     d9["tiles"][0]["img"] = "nowhere.png"
-    _refused(aerie, tmp_path, write(tmp_path, "tiles_missing.json", d9), "tiles[0].img: the image is the path")
+    d9["tiles"] = d9["tiles"][:1]
+    r = aerie("import", write(tmp_path, "tiles_missing.json", d9), "-o", tmp_path / "tm.toml")
+    assert r.returncode == 0 and r.stderr.count("\n") == 1 and "tiles[0].img: the image 'nowhere.png'" in r.stderr
+    assert load_scene(tmp_path / "tm.toml").world.ground_image is None
 
 
 # --- bad input: one line naming the file and the key, exit 2, nothing written -------------------------------------
@@ -408,7 +416,14 @@ def test_bad_input(aerie, tmp_path):
     d = foundry_scene()
     d["grid"]["type"] = 2
     _refused(aerie, tmp_path, write(tmp_path, "hex.json", d), "grid.type: grid type 2 is a hex grid", "--no-image")
-    _refused(aerie, tmp_path, write(tmp_path, "nobg.json", foundry_scene()), "background.src")
+    # a missing image is not a bad file: a plain ground, one warning line, exit 0 (--image still sets one)
+    r = aerie("import", write(tmp_path, "nobg.json", foundry_scene()), "-o", tmp_path / "nobg.toml")
+    assert r.returncode == 0 and r.stderr.count("\n") == 1, r.stderr
+    assert r.stderr.startswith("warning: ") and "nobg.json: background.src: the image 'keep.webp'" in r.stderr
+    assert "ground_image" not in (tmp_path / "nobg.toml").read_text()
+    (tmp_path / "given.png").write_bytes(map_image(100, 80))
+    r = aerie("import", tmp_path / "nobg.json", "-o", tmp_path / "given.toml", "--image", tmp_path / "given.png")
+    assert r.returncode == 0 and r.stderr == "" and load_scene(tmp_path / "given.toml").world.ground_image is not None
 
 
 def test_output_written_whole_or_not_at_all(aerie, tmp_path):

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from engine.rules.core import Session
 from engine.scene import load_scene
 
 pytestmark = pytest.mark.unit
@@ -84,34 +85,48 @@ def _levels_import(aerie, tmp_path, name, *src):
 
 @levels_samples
 def test_levels_sample_farm_wall_heights(aerie, tmp_path):
-    """Baileywiki's farm: walls 0..9 ft (layers 0..2), a second floor 10..19 ft (layers 3..5), a basement
-    -10..-1 ft (under the ground: dropped), walls in the scene's padding (dropped or cut); v9, v12 and v13 agree."""
+    """Baileywiki's farm: walls 0..9 ft, a second floor 10..19 ft, a basement -10..-1 ft (kept: the map is raised
+    3 layers, the file's 0 ft is layer 3), walls in the scene's padding (dropped or cut); v9, v12 and v13 agree
+    (the LevelDB exports when AERIE_REAL_MAPS has them unpacked)."""
     scenes = [_levels_import(aerie, tmp_path, "v9", REAL / "levels-samples-v9.db", "--scene", FARM)]
     for v in ("v12.324", "v13.342"):
-        scenes.append(_levels_import(aerie, tmp_path, v, REAL / f"fvtt-Scene-farm-{v}.json"))
+        if (REAL / f"fvtt-Scene-farm-{v}.json").is_file():
+            scenes.append(_levels_import(aerie, tmp_path, v, REAL / f"fvtt-Scene-farm-{v}.json"))
     for s, text in scenes:
-        assert s.world.size == (34, 34, 14)
+        assert s.world.size == (34, 34, 17)
         assert "3 wall(s) wholly in the scene's padding dropped, 1 cut at the scene's edge" in text
-        assert "185 with a top or bottom" in text and "15 wall(s) wholly below the ground" in text
+        assert "185 with a top or bottom" in text and "15 wall(s) below the ground (a basement): kept" in text
+        assert "the file's 0 ft is layer 3" in text
         assert (s.world.voxels == scenes[0][0].world.voxels).all()
-        assert s.world.ground_image.suffix == ".webp"
+        assert s.world.ground_image is not None
 
     def col(x, y):
-        return [mat(s, x, y, z) for z in range(8)]
+        return [mat(s, x, y, z) for z in range(10)]
 
-    s = scenes[-1][0]
-    assert col(17, 4) == ["air"] * 3 + ["door"] * 3 + ["air"] * 2        # walls[167]: a door 10..19 ft upstairs
-    assert col(30, 11) == ["door"] * 3 + ["barrier"] * 3 + ["air"] * 2   # walls[4] top 9 ft, a rail above it
-    assert col(6, 4) == ["door"] * 2 + ["air"] * 6                       # walls[40]: 0..7 ft = 2.1 m
+    s, text = scenes[-1]
+    assert col(30, 11) == ["earth"] * 3 + ["door"] * 2 + ["wood"] + ["barrier"] * 3 + ["air"]   # walls[4], a rail
+    assert col(6, 4) == ["earth"] * 3 + ["door"] * 2 + ["air"] * 5                             # walls[40]: 0..7 ft
+    assert col(17, 4)[:2] == ["air"] * 2 and col(17, 4)[6:8] == ["door"] * 2    # a basement; walls[167] upstairs
+    # the storeys: the 0 ft floor over the whole map (earth, the basements dug out under it), floors at 10 and
+    # 20 ft from the Levels tiles' opaque areas; 24 doors are [[objects]] doors
+    assert "storey '10 ft' (10 ft): floor on layer 5 (wood)" in text and "storey '20 ft' (20 ft): floor on layer 8" in text
+    assert len(s.objects) == 24 and all(o.door for o in s.objects)
+    ses = Session(s, 1)
+    assert ses.state.objects["door19"]["open"] is False
 
 
 @levels_samples
 def test_levels_sample_ice_palace_floors_and_tiles(aerie, tmp_path):
-    """AndyTheBrave's Ice Palace: four floors of walls (0..9, 10..19, 20..29, 30..39 ft, some flags written as
-    strings), no background image: the ground is its first-floor tile."""
-    s9, _ = _levels_import(aerie, tmp_path, "v9", REAL / "levels-samples-v9.db", "--scene", ICE)
-    s, text = _levels_import(aerie, tmp_path, "v13", REAL / "fvtt-Scene-icepalace-v13.342.json")
-    assert (s.world.voxels == s9.world.voxels).all() and s.world.size == (50, 50, 20)
-    per_layer = [int((s.world.voxels[z] > 0).sum()) for z in range(20)]
-    assert per_layer == [215] * 3 + [191] * 3 + [164] * 3 + [163] * 3 + [0] * 8
-    assert "(tiles[0] 'First Floor.webp')" in text
+    """AndyTheBrave's Ice Palace: four floors (0..9, 10..19, 20..29, 30..39 ft, some flags written as strings), no
+    background image: the ground is its first-floor tile, each upper floor its tiles' opaque area less Levels'
+    holes and stairs, drawn with its tiles."""
+    s, text = _levels_import(aerie, tmp_path, "v9", REAL / "levels-samples-v9.db", "--scene", ICE)
+    if (REAL / "fvtt-Scene-icepalace-v13.342.json").is_file():
+        s13, _ = _levels_import(aerie, tmp_path, "v13", REAL / "fvtt-Scene-icepalace-v13.342.json")
+        assert (s.world.voxels == s13.world.voxels).all()
+    assert s.world.size == (50, 50, 20)
+    per_layer = [int((s.world.voxels[z] > 0).sum()) for z in range(12)]
+    assert per_layer[0:2] == [215] * 2 and per_layer[3:5] == [191] * 2 and per_layer[6:8] == [164] * 2
+    assert per_layer[2] > 215 and per_layer[5] > 191                      # the floors at 10 and 20 ft
+    assert "tiles[0] 'First Floor.webp')" in text and "Levels: 2 hole(s), 10 stair(s)" in text
+    assert [z for z, _ in s.world.floor_images] == [2, 5, 8]

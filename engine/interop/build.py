@@ -18,15 +18,17 @@ from pathlib import Path
 import numpy as np
 
 from engine.errors import AerieError
-from engine.interop.common import ImportedMap, InteropError
+from engine.interop.common import ImportedMap, InteropError, MapImage, Storey
 from engine.interop.raster import boxes, dilate, segment_cells
 
 # The materials an import writes (besides the built-in ones the options may name).
-MATERIALS: dict[str, dict[str, str | bool]] = {      # each written as a [materials.NAME] table of the scene
-    "door": {"color": "#7a5230"},
+MATERIALS: dict[str, dict[str, object]] = {      # each written as a [materials.NAME] table of the scene
+    "door": {"color": "#7a5230", "ac": 15, "resistances": ["piercing"], "vulnerabilities": ["fire"]},   # wood's
     "obstacle": {"color": "#8a6a44"},
     "barrier": {"color": "#b4d2e6", "blocks_sight": False, "translucent": True},   # blocks movement, not sight
-    "veil": {"color": "#3c3c46", "solid": False},                                  # blocks sight, not movement
+    # blocks sight, not movement: drawn as a dark haze (translucent), not as a solid block, so a walker is seen
+    # to be able to pass it
+    "veil": {"color": "#3c3c46", "solid": False, "translucent": True},
 }
 KIND_MATERIAL = {"object": "obstacle", "door": "door", "barrier": "barrier", "veil": "veil"}
 TOKEN_SIZES = ((0.75, "small"), (1.5, "medium"), (2.5, "large"), (3.5, "huge"), (math.inf, "gargantuan"))
@@ -38,10 +40,12 @@ class Options:
     object_height: float = 1.0       # metres: object lines (furniture, low walls), half cover for a crouched body
     thickness: int = 1               # cells
     wall_material: str = "stone"
-    doors: str = "wall"              # closed doors: "wall" (a door-material wall) or "gap"; open doors are gaps
+    doors: str = "object"            # closed doors: "object" ([[objects]] doors), "wall" (door material) or "gap"
     layers: int | None = None        # the map's height; None: the tallest wall + 8, at least 12
     cells_per_grid: int = 1
     grid_m: float = 1.5              # metres per grid square (5 ft)
+    floor_material: str = "wood"     # the storeys' floors
+    lock_dc: int = 15                # locked doors' DC (DND-39 leaves it to the game master; 15 is a medium lock)
 
 
 def _toml_str(s: str) -> str:
@@ -69,24 +73,130 @@ def door_cells(w, cells, X: int, Y: int):
     return segment_cells(mid, mid, X, Y)
 
 
-def map_layers(m: ImportedMap, opt: Options) -> int:
+def layer_of(metres: float) -> int:
+    """The layer a height starts (a layer is filled where a wall covers at least half of it)."""
+    return math.floor(metres + 0.5)
+
+
+def shift_layers(m: ImportedMap) -> int:
+    """Layers the map is raised so its lowest storey's floor (a basement's) is the ground, layer 0."""
+    lows = [w.bottom_m for w in m.walls] + [s.bottom_m for s in m.storeys] + [t.elevation_m for t in m.tokens]
+    return max(0, -min([0] + [layer_of(v) for v in lows]))
+
+
+def map_layers(m: ImportedMap, opt: Options, shift: int = 0) -> int:
     """--layers, or the tallest wall + 8 (at least 12, 6 above the highest token, at most 256)."""
     if opt.layers:
         return opt.layers
-    tops = [w.top_m for w in m.walls if w.top_m is not None]
-    tallest = max([opt.wall_height] + tops)
-    return min(256, max(12, math.ceil(tallest - 1e-6) + 8, *[math.floor(t.elevation_m + 1e-6) + 6 for t in m.tokens]))
+    tops = [w.top_m for w in m.walls if w.top_m is not None] + [s.bottom_m for s in m.storeys]
+    tallest = max([opt.wall_height] + tops) + shift
+    return min(256, max(12, math.ceil(tallest - 1e-6) + 8,
+                        *[math.floor(t.elevation_m + 1e-6) + shift + 6 for t in m.tokens]))
+
+
+@dataclass
+class Floor:
+    name: str
+    bottom_m: float                 # the storey's bottom in the file (metres; below 0 a basement)
+    layer: int                      # the floor's layer (one under the storey's bottom), after the shift
+    area: np.ndarray                # bool [Y, X]
+    image: MapImage | None          # drawn on the floor's top
+    why: str                        # where the area came from
+
+
+def _footprint(m: ImportedMap, bottom: float, opt: Options) -> np.ndarray:
+    """The cells the walls standing on a storey enclose (with the walls' own cells): everything the map's edge
+    cannot reach without crossing one of them. Open doors count as wall here (a doorway does not open a floor)."""
+    X, Y = m.size
+    wall = np.zeros((Y, X), bool)
+    for w in m.walls:
+        top = opt.wall_height if w.top_m is None else w.top_m
+        if w.kind != "object" and w.bottom_m <= bottom + 0.2 and top > bottom + 0.2:
+            for cx, cy in segment_cells(w.a, w.b, X, Y):
+                wall[cy, cx] = True
+    outside = np.zeros((Y, X), bool)
+    stack = [(x, y) for x in range(X) for y in (0, Y - 1)] + [(x, y) for y in range(Y) for x in (0, X - 1)]
+    while stack:
+        x, y = stack.pop()
+        if outside[y, x] or wall[y, x]:
+            continue
+        outside[y, x] = True
+        stack += [(a, b) for a, b in ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)) if 0 <= a < X and 0 <= b < Y]
+    inside = ~outside
+    if not (inside & ~wall).any():          # walls that enclose nothing (a lone raised wall) lay no floor
+        return np.zeros((Y, X), bool)
+    return inside
+
+
+def plan_floors(m: ImportedMap, opt: Options, shift: int) -> list[Floor]:
+    """A floor for every storey above the lowest: the storeys the file states (v14 levels, Levels tiles) and the
+    Wall Height bands (a bottom no storey has), each one voxel thick one layer under its bottom, over its image's
+    opaque area or tiles, else the footprint its walls enclose. The storey at 0 ft of a map with a basement is
+    the whole map (the ground outside is earth); the lowest storey stands on the ground."""
+    storeys = list(m.storeys)
+    known = [s.bottom_m for s in storeys]
+    for w in sorted(m.walls, key=lambda w: w.bottom_m):
+        if w.kind != "object" and abs(w.bottom_m) > 0.2 and all(abs(w.bottom_m - b) > 0.2 for b in known):
+            storeys.append(Storey(f"{w.bottom_m / m.m_per_unit:g} {'ft' if m.m_per_unit < 1 else 'units'} (walls)",
+                                  w.bottom_m, None, None, None, f"the Wall Height band of {w.source}"))
+            known.append(w.bottom_m)
+    if shift and all(abs(b) > 0.2 for b in known):
+        storeys.append(Storey("0 ft (the ground)", 0.0, None, None, None, "the ground"))
+    out = []
+    X, Y = m.size
+    for s in sorted(storeys, key=lambda s: s.bottom_m):
+        layer = layer_of(s.bottom_m) + shift - 1
+        if layer < 0:
+            continue
+        if abs(s.bottom_m) <= 0.2 and shift:
+            area, why = np.ones((Y, X), bool), "the whole map (the ground above the basement)"
+            img = m.image if m.image is not None else s.image
+        elif s.area is not None and s.area.any():
+            area, why, img = s.area, f"the opaque area of {s.source}", s.image
+        else:
+            area, why, img = _footprint(m, s.bottom_m, opt), f"the footprint its walls enclose ({s.source})", s.image
+        for o in m.openings:
+            if o.bottom_m < s.bottom_m <= o.top_m:
+                area = area & ~o.mask
+        if area.any():
+            out.append(Floor(s.name, s.bottom_m, layer, area, img, why))
+    return out
+
+
+def ground_image(m: ImportedMap, shift: int):
+    """The image on the world's ground: the lowest storey's when the map has a basement, else the map's."""
+    if not shift:
+        return m.image
+    low = [s for s in m.storeys if layer_of(s.bottom_m) + shift <= 0]
+    return low[0].image if low else None
 
 
 def rasterise(m: ImportedMap, opt: Options):
-    """(voxels uint8 [Z, Y, X] of material indices into ``names``, names, door notes)."""
+    """(voxels uint8 [Z, Y, X] of material indices into ``names``, names, notes, door objects, floors, shift)."""
     X, Y = m.size
-    Z = map_layers(m, opt)
-    names = ["air", opt.wall_material, "obstacle", "door", "barrier", "veil"]
+    shift = shift_layers(m)
+    Z = map_layers(m, opt, shift)
+    names = ["air", opt.wall_material, "obstacle", "door", "barrier", "veil", opt.floor_material, "earth",
+             "secret_door"]
+    names = list(dict.fromkeys(names))
     index = {n: i for i, n in enumerate(names)}
     vox = np.zeros((Z, Y, X), dtype=np.uint8)
-    door_notes = []
-    gaps = []
+    floors = [f for f in plan_floors(m, opt, shift) if f.layer < Z]
+    if shift:                         # the ground up to 0 ft is earth, but where a basement is dug out
+        vox[:shift] = index["earth"]
+        for s in m.storeys:
+            if layer_of(s.bottom_m) < 0:
+                z0 = layer_of(s.bottom_m) + shift
+                area = s.area if s.area is not None and s.area.any() else _footprint(m, s.bottom_m, opt)
+                vox[z0:shift - 1][:, area] = 0
+    floor_at = np.zeros((Z, Y, X), bool)
+    for f in floors:
+        if not (shift and f.layer == shift - 1):
+            vox[f.layer][f.area] = index[opt.floor_material]
+        floor_at[f.layer] |= f.area
+    notes: list[str] = []
+    gaps: list[tuple[np.ndarray, int, int]] = []
+    doors: list[dict] = []
     order = {"object": 0, "wall": 1, "barrier": 1, "veil": 1, "door": 2}    # walls over objects; doors last
     for w in sorted(m.walls, key=lambda w: order[w.kind]):
         cells = segment_cells(w.a, w.b, X, Y)
@@ -100,30 +210,64 @@ def rasterise(m: ImportedMap, opt: Options):
         else:
             top = opt.wall_height if w.top_m is None else w.top_m
         # a layer is filled where the wall covers at least half of it (and a wall fills at least one layer)
-        z0 = max(0, math.floor(w.bottom_m + 0.5))
-        z1 = min(Z, max(z0 + 1, math.floor(top + 0.5)))
+        z0 = max(0, layer_of(w.bottom_m) + shift)
+        z1 = min(Z, max(z0 + 1, layer_of(top) + shift))
         if w.kind == "door":
-            closed = w.state in ("closed", "locked", "secret")
-            as_wall = closed and opt.doors == "wall"
-            xs, ys = [c[0] for c in cells], [c[1] for c in cells]
-            what = "a wall of material door" if as_wall else "a gap (air)"
-            why = "closed doors: --doors wall" if as_wall else ("open" if not closed else "closed doors: --doors gap")
-            door_notes.append(f"door {w.source} ({w.state}): cells x {min(xs)}..{max(xs)}, y {min(ys)}..{max(ys)}, "
-                              f"layers {z0}..{z1 - 1} -> {what} ({why})")
-            if as_wall:
-                vox[z0:z1][:, mask] = index["door"]
-            else:
-                gaps.append((mask, z0, z1))
+            while z1 - 1 > z0 and (floor_at[z1 - 1] & mask).any():     # a door stops under the floor above
+                z1 -= 1
+            _door(w, mask, cells, z0, z1, opt, vox, index, notes, gaps, doors)
             continue
         mask = dilate(mask, opt.thickness)
         mat = opt.wall_material if w.kind == "wall" else KIND_MATERIAL[w.kind]
         vox[z0:z1][:, mask] = index[mat]
     for mask, z0, z1 in gaps:
         vox[z0:z1][:, mask] = 0
-    return vox, names, door_notes
+    return vox, names, notes, doors, floors, shift
 
 
-def place_tokens(m: ImportedMap, vox: np.ndarray, solid_idx: set[int], mapping: dict, cells_per_grid: int = 1) -> tuple[list[dict], list[str]]:
+def _door(w, mask, cells, z0, z1, opt: Options, vox, index, notes, gaps, doors) -> None:
+    """A door: an ``[[objects]]`` door (--doors object: closed, locked with --lock-dc, or secret), a wall of
+    material door (--doors wall) or a gap; an open door is always a gap (air)."""
+    closed = w.state in ("closed", "locked", "secret")
+    xs, ys = [c[0] for c in cells], [c[1] for c in cells]
+    where = f"cells x {min(xs)}..{max(xs)}, y {min(ys)}..{max(ys)}, layers {z0}..{z1 - 1}"
+    if closed and opt.doors == "object":
+        for b in doors:                                   # two doors on one cell: the first keeps it
+            lo, hi = b["from"], b["to"]
+            if lo[2] <= z1 - 1 and z0 <= hi[2]:
+                mask[lo[1]:hi[1] + 1, lo[0]:hi[0] + 1] = False
+        if not mask.any():
+            return
+        vol = np.zeros((z1 - z0,) + mask.shape, np.uint8)
+        vol[:, mask] = 1
+        parts = boxes(vol)
+        k = len({d["name"] for d in doors}) + 1
+        for j, (_, a, b) in enumerate(parts):
+            oid = ("secret_door" if w.state == "secret" else "door") + f"{k}" + (f"_{j + 1}" if len(parts) > 1 else "")
+            d: dict[str, object] = {"id": oid, "name": f"door {w.source}", "from": [a[0], a[1], a[2] + z0], "to": [b[0], b[1], b[2] + z0],
+                 "material": "secret_door" if w.state == "secret" else "door", "door": True}
+            if w.state == "locked":
+                d["lock"] = {"dc": opt.lock_dc}
+            if w.state == "secret":
+                d["secret"] = True
+            doors.append(d)
+        vox[z0:z1][:, mask] = index["secret_door" if w.state == "secret" else "door"]
+        ids = ", ".join(d["id"] for d in doors[-len(parts):])
+        lock = f", locked DC {opt.lock_dc} (--lock-dc)" if w.state == "locked" else ""
+        notes.append(f"door {w.source} ({w.state}): {where} -> [[objects]] {ids}{lock}")
+        return
+    as_wall = closed and opt.doors == "wall"
+    what = "a wall of material door" if as_wall else "a gap (air)"
+    why = "closed doors: --doors wall" if as_wall else ("open" if not closed else "closed doors: --doors gap")
+    notes.append(f"door {w.source} ({w.state}): {where} -> {what} ({why})")
+    if as_wall:
+        vox[z0:z1][:, mask] = index["door"]
+    else:
+        gaps.append((mask, z0, z1))
+
+
+def place_tokens(m: ImportedMap, vox: np.ndarray, solid_idx: set[int], mapping: dict, cells_per_grid: int = 1,
+                 shift: int = 0) -> tuple[list[dict], list[str]]:
     """Characters for the tokens: at the cell under the token's centre (its south-west cell for a large body), at
     the layer of its elevation, flying when nothing is under its feet; moved to the nearest free cell when that
     cell is inside a wall (noted)."""
@@ -142,7 +286,7 @@ def place_tokens(m: ImportedMap, vox: np.ndarray, solid_idx: set[int], mapping: 
         if size not in SIZES:
             raise InteropError(m.file, f"{t.source}.flags.aerie.size", f"unknown size {size!r}")
         fp, height, _ = SIZES[size]
-        layer = min(Z - 1, max(0, math.floor(t.elevation_m + 1e-6)))
+        layer = min(Z - 1, max(0, math.floor(t.elevation_m + 1e-6) + shift))
         x0 = min(max(0, round(t.cell[0] - fp / 2)), X - fp)
         y0 = min(max(0, round(t.cell[1] - fp / 2)), Y - fp)
 
@@ -184,52 +328,124 @@ def _value(v) -> str:
     raise TypeError(type(v))
 
 
-def scene_text(m: ImportedMap, opt: Options, vox, names, door_notes, chars, token_notes, image_name: str | None,
-               command: str) -> str:
+@dataclass
+class Built:
+    """What the rasteriser made, for the scene's text."""
+    vox: np.ndarray                 # every voxel, doors included
+    names: list[str]
+    notes: list[str]                # doors', then tokens'
+    doors: list[dict]               # [[objects]] tables
+    floors: list[Floor]
+    shift: int
+    images: list[tuple[str, bytes]]     # (file name, bytes): the ground's first, then the floors'
+    ground: str | None              # the ground image's file name
+    floor_images: list[tuple[int, str]]
+
+
+def _storey_notes(m: ImportedMap, b: Built, opt: Options) -> list[str]:
+    unit = "ft" if m.m_per_unit < 1 else "units"
+    L = []
+    if b.shift:
+        L.append(f"the file's 0 {unit} is layer {b.shift}: the map is raised {b.shift} layer(s) so its lowest storey's "
+                 "floor (a basement's) is the ground, layer 0; under the 0 ft floor is earth but where a basement is "
+                 "dug out")
+    for f in b.floors:
+        img = next((n for z, n in b.floor_images if z == f.layer), None)
+        L.append(f"storey {f.name!r} ({f.bottom_m / m.m_per_unit:g} {unit}): floor on layer {f.layer} "
+                 f"({opt.floor_material if not (b.shift and f.layer == b.shift - 1) else 'earth'}), "
+                 f"{int(f.area.sum())} cells, {f.why}" + (f"; its image {img} drawn on it" if img else ""))
+    if b.floors:
+        L.append("stairs: where the file marks them (Levels' stair and hole drawings) the floors are cut open; "
+                 "elsewhere a storey is reached by flying or climbing (Aerie has no stair objects)")
+    return L
+
+
+def scene_text(m: ImportedMap, opt: Options, b: Built, chars, command: str) -> str:
+    vox = b.vox
     Z, Y, X = vox.shape
     cm = m.cell_m
     L = [f"# Imported by `{command}`", f"# from {Path(m.file).name} ({m.fmt}).", "#"]
-    L += [f"# {n}" for n in m.notes]
+    L += [f"# {n}" for n in m.notes + _storey_notes(m, b, opt)]
+    how = {"object": "[[objects]] doors (open_door, pick_lock, force_lock, attack)", "wall": "walls of material door",
+           "gap": "gaps"}[opt.doors]
     L += [f"# walls: {opt.wall_height:g} m high unless the file gives a top, {opt.thickness} cell(s) thick, material "
           f"{opt.wall_material}; object lines: {opt.object_height:g} m (material obstacle)",
-          "# doors (no object rules yet): closed doors become "
-          + ("walls of material door" if opt.doors == "wall" else "gaps") + f" (--doors {opt.doors}); open doors "
-          "are gaps"]
-    L += [f"# {n}" for n in door_notes + token_notes]
+          f"# doors: closed doors become {how} (--doors {opt.doors}); open doors are gaps"]
+    L += [f"# {n}" for n in b.notes]
     L += ["", f"name = {_toml_str(m.name)}",
           f"description = {_toml_str(f'Imported from {Path(m.file).name} ({m.fmt})')}", "", "[map]",
           f"size = [{X}, {Y}, {Z}]", f"cell_m = {cm!r}"]
-    if image_name:
-        L.append(f"ground_image = {_toml_str(image_name)}")
+    if b.ground:
+        L.append(f"ground_image = {_toml_str(b.ground)}")
+    if b.floor_images:
+        L.append("floor_images = [" + ", ".join(f"{{ layer = {z}, image = {_toml_str(n)} }}"
+                                                for z, n in b.floor_images) + "]")
     L.append("")
-    for mat, spec in MATERIALS.items():
+    mats = dict(MATERIALS)
+    mats["secret_door"] = dict(MATERIALS["door"], color=_hex(opt.wall_material))   # looks like the wall it hides in
+    for mat, spec in mats.items():
         L.append(f"[materials.{mat}]")
         L += [f"{k} = {_value(v)}" for k, v in spec.items()]
         L.append("")
-    bx = boxes(vox)
+    fill = vox.copy()
+    for d in b.doors:                     # the objects fill their own boxes
+        (x0, y0, z0), (x1, y1, z1) = d["from"], d["to"]
+        fill[z0:z1 + 1, y0:y1 + 1, x0:x1 + 1] = 0
+    bx = boxes(fill)
     counts: dict[str, int] = {}
-    for v, a, b in bx:
-        counts[names[v]] = counts.get(names[v], 0) + 1
+    for v, lo, hi in bx:
+        counts[b.names[v]] = counts.get(b.names[v], 0) + 1
     L.append("# " + ", ".join(f"{n} fill boxes: {c}" for n, c in counts.items()) if counts else "# no walls")
-    for v, a, b in bx:
-        L += ["[[map.fill]]", f"material = {_toml_str(names[v])}", f"from = [{a[0]}, {a[1]}, {a[2]}]",
-              f"to = [{b[0]}, {b[1]}, {b[2]}]"]
+    for v, lo, hi in bx:
+        L += ["[[map.fill]]", f"material = {_toml_str(b.names[v])}", f"from = [{lo[0]}, {lo[1]}, {lo[2]}]",
+              f"to = [{hi[0]}, {hi[1]}, {hi[2]}]"]
     L.append("")
-    W, H = X * cm, Y * cm
-    S = max(W, H)
-    solid_z = np.flatnonzero(vox.any(axis=(1, 2)))
-    tall = max([int(solid_z[-1]) + 1 if len(solid_z) else 0] + [c["at"][2] + 2 for c in chars])
-    # from the south, high enough to see over the walls, far enough back to frame the tallest thing
-    L += ["[[cameras]]", 'name = "overview"',
-          f"position = [{W / 2:.2f}, {-0.3 * H - 0.4 * tall:.2f}, {0.6 * S + tall + 4:.2f}]",
-          f"look_at = [{W / 2:.2f}, {H / 2:.2f}, {tall / 3:.2f}]", "",
-          "[[cameras]]", 'name = "top"', f"position = [{W / 2:.2f}, {H / 2 - 0.01 * H:.2f}, {1.9 * S + Z:.2f}]",
-          f"look_at = [{W / 2:.2f}, {H / 2:.2f}, 0.0]", "fov = 30.0", ""]
+    for d in b.doors:
+        L.append("[[objects]]")
+        L += [f"{k} = {_value(v)}" for k, v in d.items()]
+        L.append("")
+    L += _cameras(vox, chars, cm)
     for c in chars:
         L.append("[[characters]]")
         L += [f"{k} = {_value(v)}" for k, v in c.items()]
         L.append("")
     return "\n".join(L)
+
+
+def _hex(material: str) -> str:
+    from engine.world.materials import BUILTIN_MATERIALS
+
+    r, g, b_ = BUILTIN_MATERIALS[material].color
+    return f"#{r:02x}{g:02x}{b_:02x}"
+
+
+def _cameras(vox, chars, cm: float) -> list[str]:
+    Z, Y, X = vox.shape
+    W, H = X * cm, Y * cm
+    S = max(W, H)
+    solid_z = np.flatnonzero(vox.any(axis=(1, 2)))
+    tall = max([int(solid_z[-1]) + 1 if len(solid_z) else 0] + [c["at"][2] + 2 for c in chars])
+    # from the south, high enough to see over the walls, far enough back to frame the tallest thing
+    return ["[[cameras]]", 'name = "overview"',
+            f"position = [{W / 2:.2f}, {-0.3 * H - 0.4 * tall:.2f}, {0.6 * S + tall + 4:.2f}]",
+            f"look_at = [{W / 2:.2f}, {H / 2:.2f}, {tall / 3:.2f}]", "",
+            "[[cameras]]", 'name = "top"', f"position = [{W / 2:.2f}, {H / 2 - 0.01 * H:.2f}, {1.9 * S + Z:.2f}]",
+            f"look_at = [{W / 2:.2f}, {H / 2:.2f}, 0.0]", "fov = 30.0", ""]
+
+
+def _images(m: ImportedMap, out: Path, floors: list[Floor], shift: int):
+    """The image files: the ground's (``NAME.map.EXT``) and each floor's (``NAME.floorLAYER.EXT``)."""
+    images, floor_images = [], []
+    g = ground_image(m, shift)
+    ground = f"{out.stem}.map{g.ext}" if g is not None else None
+    if g is not None:
+        images.append((ground, g.data))
+    for f in floors:
+        if f.image is not None:
+            name = f"{out.stem}.floor{f.layer}{f.image.ext}"
+            images.append((name, f.image.data))
+            floor_images.append((f.layer, name))
+    return images, ground, floor_images
 
 
 def build_scene(m: ImportedMap, opt: Options, out: Path, command: str, mapping: dict | None = None) -> dict:
@@ -242,40 +458,44 @@ def build_scene(m: ImportedMap, opt: Options, out: Path, command: str, mapping: 
     if X > MAX_CELLS_XY or Y > MAX_CELLS_XY:
         raise InteropError(m.file, m.size_key, f"the map is {X} x {Y} cells, over the cap of {MAX_CELLS_XY} cells per "
                                                f"side (at {opt.cells_per_grid} cell(s) per grid square)")
-    Z = map_layers(m, opt)
+    Z = map_layers(m, opt, shift_layers(m))
     if Z > MAX_LAYERS or X * Y * Z > MAX_VOXELS:          # before anything is allocated
         raise InteropError(m.file, m.size_key, f"the map is {X} x {Y} cells x {Z} layers = {X * Y * Z:,} voxels, over "
                                                f"the caps of {MAX_LAYERS} layers and {MAX_VOXELS:,} voxels")
-    if opt.wall_material not in BUILTIN_MATERIALS:
-        raise AerieError(f"--wall-material {opt.wall_material!r}: one of {', '.join(BUILTIN_MATERIALS)}")
-    vox, names, door_notes = rasterise(m, opt)
+    for flag, v in (("--wall-material", opt.wall_material), ("--floor-material", opt.floor_material)):
+        if v not in BUILTIN_MATERIALS:
+            raise AerieError(f"{flag} {v!r}: one of {', '.join(BUILTIN_MATERIALS)}")
+    if not 1 <= opt.lock_dc <= 40:
+        raise AerieError(f"--lock-dc {opt.lock_dc}: a DC is 1..40")
+    vox, names, door_notes, doors, floors, shift = rasterise(m, opt)
     solid_idx = {i for i, n in enumerate(names) if i and MATERIALS.get(n, {}).get("solid", True)}
-    chars, token_notes = place_tokens(m, vox, solid_idx, mapping or {}, opt.cells_per_grid)
-    image_name = f"{out.stem}.map{m.image.ext}" if m.image else None
-    text = scene_text(m, opt, vox, names, door_notes, chars, token_notes, image_name, command)
+    chars, token_notes = place_tokens(m, vox, solid_idx, mapping or {}, opt.cells_per_grid, shift)
+    images, ground, floor_images = _images(m, out, floors, shift)
+    built = Built(vox, names, door_notes + token_notes, doors, floors, shift, images, ground, floor_images)
+    text = scene_text(m, opt, built, chars, command)
     data = tomllib.loads(text)
-    data["map"].pop("ground_image", None)       # checked already (decoded whole); it is not written yet
+    data["map"].pop("ground_image", None)       # checked already (decoded whole); not written yet
+    data["map"].pop("floor_images", None)
     try:
         scene = scene_from_data(data, str(out), out.parent)
     except AerieError as e:
         raise InteropError(m.file, "", f"the imported scene does not load: {e}") from None
     if not np.array_equal(scene.world.voxels != 0, vox != 0):
         raise InteropError(m.file, "", "internal: the fill boxes do not reproduce the voxels")
-    write_all(out, text, (image_name, m.image.data) if image_name and m.image else None)
-    return {"scene": str(out), "image": str(out.parent / image_name) if image_name else None, "size": [X, Y, vox.shape[0]],
-            "walls": len(m.walls), "characters": len(chars), "fills": text.count("[[map.fill]]")}
+    write_all(out, text, images)
+    return {"scene": str(out), "image": str(out.parent / ground) if ground else None, "size": [X, Y, vox.shape[0]],
+            "walls": len(m.walls), "characters": len(chars), "fills": text.count("[[map.fill]]"),
+            "floors": len(floors), "doors": len(doors), "shift": shift}
 
 
-def write_all(out: Path, text: str, image: tuple[str, bytes] | None) -> None:
-    """The image (its file name beside the scene, its bytes), then the TOML, each to a temporary name in the same folder and renamed into place; on any
+def write_all(out: Path, text: str, images: list[tuple[str, bytes]]) -> None:
+    """The image, then the TOML, each to a temporary name in the same folder and renamed into place; on any
     failure nothing new is left behind."""
     if not out.parent.is_dir():
         raise AerieError(f"{out}: the folder {out.parent} does not exist")
     tmps = []
     try:
-        pairs: list[tuple[Path, bytes]] = []
-        if image is not None:
-            pairs.append((out.parent / image[0], image[1]))
+        pairs = [(out.parent / name, data) for name, data in images]
         pairs.append((out, text.encode("utf-8")))
         for final, content in pairs:
             tmp = final.with_name(f".{final.name}.{os.getpid()}.tmp")

@@ -9,8 +9,8 @@ from pathlib import Path
 from engine.errors import AerieError
 from engine.interop.common import InteropError, check_image, display, read_json
 
-DEFAULTS = dict(wall_height=3.0, object_height=1.0, thickness=1, wall_material="stone", doors="wall",
-                cells_per_grid=1, grid_m=1.5)
+DEFAULTS = dict(wall_height=3.0, object_height=1.0, thickness=1, wall_material="stone", doors="object",
+                cells_per_grid=1, grid_m=1.5, floor_material="wood", lock_dc=15)
 
 
 def add_arguments(sub, positive) -> None:
@@ -27,8 +27,13 @@ def add_arguments(sub, positive) -> None:
                    help="wall thickness in cells (default 1)")
     s.add_argument("--wall-material", default="stone", metavar="NAME",
                    help="the material of the walls (default stone)")
-    s.add_argument("--doors", choices=("wall", "gap"), default="wall",
-                   help="closed doors become walls of material door (default) or gaps; open doors are always gaps")
+    s.add_argument("--doors", choices=("object", "wall", "gap"), default="object",
+                   help="closed doors become [[objects]] doors that open, lock and break (default), walls of "
+                        "material door, or gaps; open doors are always gaps")
+    s.add_argument("--lock-dc", type=positive(int), default=15, metavar="DC",
+                   help="the DC of locked doors' locks (default 15; DND-39 leaves it to the game master)")
+    s.add_argument("--floor-material", default="wood", metavar="NAME",
+                   help="the material of the storeys' floors (default wood)")
     s.add_argument("--layers", type=positive(int), metavar="Z", help="the map's height in layers (default: auto)")
     s.add_argument("--cells-per-grid", type=positive(int), default=1, metavar="N",
                    help="cells per grid square (default 1: a 5 ft square is one 1.5 m cell)")
@@ -64,7 +69,7 @@ def _mapping(path: str | None) -> dict:
     return table
 
 
-def read_map(path: Path, *, cells_per_grid=1, grid_m=1.5, want_image=True, scene_name=None):
+def read_map(path: Path, *, cells_per_grid=1, grid_m=1.5, want_image=True, scene_name=None, want_ground=True):
     """Either reader, by content (not by extension)."""
     from engine.interop import foundry, uvtt
 
@@ -73,13 +78,13 @@ def read_map(path: Path, *, cells_per_grid=1, grid_m=1.5, want_image=True, scene
     if isinstance(data, list):
         data, idx = foundry.pick_scene(data, file, scene_name)
         return foundry.read_foundry(data, file, path.parent, cells_per_grid=cells_per_grid, grid_m=grid_m,
-                                    want_image=want_image, prefix=f"{idx}.")
+                                    want_image=want_image, prefix=f"{idx}.", want_ground=want_ground)
     if uvtt.is_uvtt(data):
         return uvtt.read_uvtt(data, file, path.parent, cells_per_grid=cells_per_grid, grid_m=grid_m,
-                              want_image=want_image)
+                              want_image=want_image and want_ground)
     if foundry.is_foundry(data):
         return foundry.read_foundry(data, file, path.parent, cells_per_grid=cells_per_grid, grid_m=grid_m,
-                                    want_image=want_image)
+                                    want_image=want_image, want_ground=want_ground)
     if isinstance(data, dict):
         keys = ", ".join(list(data)[:6]) or "none"
         raise InteropError(file, "", f"neither a Universal VTT map (no resolution) nor a Foundry scene (walls, width, "
@@ -95,28 +100,33 @@ def cmd_import(args) -> int:
     if out.suffix != ".toml":
         raise AerieError(f"-o {args.output}: the scene must be a .toml file")
     m = read_map(src, cells_per_grid=args.cells_per_grid, grid_m=args.grid_m,
-                 want_image=not (args.no_image or args.image), scene_name=args.scene)
+                 want_image=not args.no_image, want_ground=not args.image, scene_name=args.scene)
     if args.image:
         p = Path(args.image)
         if not p.is_file():
             raise AerieError(f"--image {args.image}: no such file")
         m.image = check_image(p.read_bytes(), display(p), "", display(p))
     opt = Options(args.wall_height, args.object_height, args.thickness, args.wall_material, args.doors, args.layers,
-                  args.cells_per_grid, args.grid_m)
+                  args.cells_per_grid, args.grid_m, args.floor_material, args.lock_dc)
+    import sys
+
     command = "aerie import " + " ".join(shlex.quote(a) for a in [Path(args.map).name, "-o", out.name]
                                          + _flags(args))
     summary = build_scene(m, opt, out, command, _mapping(args.characters))
+    for w in m.warnings:                # written whole: say what is missing (one line each), then what was written
+        print(f"warning: {w}", file=sys.stderr)
     X, Y, Z = summary["size"]
     img = f" and {display(summary['image'])}" if summary["image"] else ""
     print(f"wrote {display(out)}{img}: {m.fmt}, {X} x {Y} cells x {Z} layers, {summary['walls']} wall segments in "
-          f"{summary['fills']} fill boxes, {summary['characters']} characters")
+          f"{summary['fills']} fill boxes, {summary['floors']} storey floor(s), {summary['doors']} door object(s), "
+          f"{summary['characters']} characters" + (f"; the file's 0 is layer {summary['shift']}" if summary["shift"] else ""))
     return 0
 
 
 def _flags(args) -> list[str]:
     out = []
     for k in ("wall_height", "object_height", "thickness", "wall_material", "doors", "layers", "cells_per_grid",
-              "grid_m", "scene", "characters", "image"):
+              "grid_m", "floor_material", "lock_dc", "scene", "characters", "image"):
         v = getattr(args, k)
         if v is not None and v != DEFAULTS.get(k):
             out += ["--" + k.replace("_", "-"), str(v)]

@@ -15,6 +15,8 @@ import math
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import numpy as np
+
 from engine.errors import AerieError, display_path as display
 
 MAX_FILE_BYTES = 128 * 1024 * 1024     # a map file (JSON with its base64 image) over this is refused unread
@@ -186,6 +188,31 @@ class Token:
 
 
 @dataclass
+class Storey:
+    """A storey of the map (a v14 scene level, a Levels floor, a Wall Height band): from ``bottom_m`` (the file's
+    elevation in metres, below 0 for a basement) to ``top_m``. Its floor is laid one layer under its bottom, over
+    ``area`` (bool [Y, X] cells: its image's opaque pixels or its tiles) or, when None, the footprint its walls
+    enclose; ``image`` (RGBA, the whole scene) is drawn on that floor."""
+    name: str
+    bottom_m: float
+    top_m: float | None = None
+    image: MapImage | None = None
+    area: np.ndarray | None = None  # bool [Y, X]
+    source: str = ""
+
+
+@dataclass
+class Opening:
+    """A hole or a stair in the floors (Levels' drawings, mode 1 hole / 2 stairs): the cells ``mask`` (bool [Y, X])
+    cut out of every floor whose elevation lies above ``bottom_m`` and at or below ``top_m``."""
+    kind: str                      # "hole" | "stairs"
+    mask: np.ndarray               # bool [Y, X]
+    bottom_m: float
+    top_m: float
+    source: str = ""
+
+
+@dataclass
 class ImportedMap:
     file: str
     fmt: str                       # "uvtt 0.3", "foundry 10.291", ...
@@ -198,3 +225,21 @@ class ImportedMap:
     notes: list[str] = field(default_factory=list)    # what was read and ignored, for the TOML's comments
     m_per_unit: float = 0.3        # metres per map distance unit (elevations, wall heights)
     size_key: str = ""             # the key the map's size came from (for the size cap's message)
+    storeys: list[Storey] = field(default_factory=list)
+    openings: list[Opening] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)   # one line each on stderr (a missing image), exit 0
+
+
+def alpha_area(img, X: int, Y: int):
+    """bool [Y, X]: the cells at least half covered by an image's opaque pixels (alpha over 127), the image
+    stretched over the whole map (a MapImage's bytes, or a composed PIL image)."""
+    import numpy as np
+    from PIL import Image
+
+    if isinstance(img, Image.Image):
+        a = img.convert("RGBA").getchannel("A")
+    else:
+        with Image.open(io.BytesIO(img.data)) as im:
+            a = im.convert("RGBA").getchannel("A")
+    cov = np.asarray(a.resize((X, Y), Image.Resampling.BOX), dtype=np.float32)
+    return (cov > 127)[::-1].copy()                # image rows run south; Aerie's y north

@@ -17,8 +17,8 @@ import math
 from pathlib import Path
 from urllib.parse import unquote
 
-from engine.interop.common import (ImportedMap, InteropError, MapImage, Token, Wall, check_image, image_file,
-                                   number)
+from engine.interop.common import (ImportedMap, InteropError, MapImage, Opening, Storey, Token, Wall, alpha_area,
+                                   check_image, image_file, number)
 
 # Wall senses: v10+ ``move``/``sight`` are 0 none, 10 limited, 20 normal (30/40 proximity); v9 ``move`` 0/1 and
 # ``sense`` 0 none, 1 normal, 2 limited.
@@ -55,6 +55,15 @@ def _flag(flags, *path):
     return cur
 
 
+def _choice(v, choices, file, key) -> int:
+    """A small enumeration (a wall's ``door`` 0 none, 1 door, 2 secret; ``ds`` 0 closed, 1 open, 2 locked)."""
+    if v is None:
+        return 0
+    if isinstance(v, bool) or not isinstance(v, (int, float)) or v not in choices:
+        raise InteropError(file, key, f"{v!r} is not one of {', '.join(map(str, choices))}")
+    return int(v)
+
+
 def _elev(v, file, key):
     """An elevation flag: a number, or None / "" / infinite for no limit."""
     if v is None or v == "":
@@ -70,7 +79,9 @@ def _elev(v, file, key):
 
 
 def read_foundry(data: dict, file: str, base_dir: Path, *, cells_per_grid: int = 1, grid_m: float = 1.5,
-                 want_image: bool = True, prefix: str = "") -> ImportedMap:
+                 want_image: bool = True, prefix: str = "", want_ground: bool = True) -> ImportedMap:
+    """``want_image`` False (--no-image): no images at all; ``want_ground`` False (--image FILE): the storeys'
+    images are read, the ground's is the one given."""
     P = prefix
     core = _flag(data, "_stats", "coreVersion") or _flag(data, "flags", "exportSource", "coreVersion")
     grid = data["grid"]
@@ -149,14 +160,17 @@ def read_foundry(data: dict, file: str, base_dir: Path, *, cells_per_grid: int =
         el = lv.get("elevation") or {}
         if not isinstance(el, dict):
             raise InteropError(file, f"{P}levels[{i}].elevation", "must be a table with bottom and top")
-        levels[lv.get("_id")] = (_elev(el.get("bottom"), file, f"{P}levels[{i}].elevation.bottom"),
+        lid = lv.get("_id")
+        if lid is not None and not isinstance(lid, str):
+            raise InteropError(file, f"{P}levels[{i}]._id", f"{lid!r} is not an id (a string)")
+        levels[lid] = (_elev(el.get("bottom"), file, f"{P}levels[{i}].elevation.bottom"),
                                  _elev(el.get("top"), file, f"{P}levels[{i}].elevation.top"), lv.get("name"))
     if levels:
         m.notes.append("v14 scene levels: " + ", ".join(f"{v[2] or k!r} {v[0] if v[0] is not None else '-inf'}.."
                                                         f"{v[1] if v[1] is not None else 'inf'} {units}"
                                                         for k, v in levels.items()))
     counts = {"wall": 0, "door": 0, "barrier": 0, "veil": 0, "skipped": 0, "heights": 0, "padding": 0, "clipped": 0,
-              "below": 0}
+              "below": 0, "basement": 0}
     for i, w in enumerate(data["walls"]):
         k = f"{P}walls[{i}]"
         if not isinstance(w, dict):
@@ -178,8 +192,8 @@ def read_foundry(data: dict, file: str, base_dir: Path, *, cells_per_grid: int =
         sight = w.get("sight", w.get("sense", 20))
         blocks_move = bool(move)
         blocks_sight = bool(sight)
-        door = w.get("door", 0) or 0
-        ds = w.get("ds", 0) or 0
+        door = _choice(w.get("door"), (0, 1, 2), file, f"{k}.door")
+        ds = _choice(w.get("ds"), (0, 1, 2), file, f"{k}.ds")
         bottom = top = None
         wh = _flag(w.get("flags"), "wall-height")
         if isinstance(wh, dict):
@@ -194,7 +208,7 @@ def read_foundry(data: dict, file: str, base_dir: Path, *, cells_per_grid: int =
             bottom = _elev(lv.get("rangeBottom"), file, f"{k}.flags.levels.rangeBottom")
             top = _elev(lv.get("rangeTop"), file, f"{k}.flags.levels.rangeTop")
         if bottom is None and top is None and isinstance(w.get("levels"), list) and levels:
-            spans = [levels[i_] for i_ in w["levels"] if i_ in levels]
+            spans = [levels[i_] for i_ in w["levels"] if isinstance(i_, str) and i_ in levels]
             if spans:
                 bots = [s[0] for s in spans]
                 tops = [s[1] for s in spans]
@@ -202,11 +216,13 @@ def read_foundry(data: dict, file: str, base_dir: Path, *, cells_per_grid: int =
                 top = None if any(v is None for v in tops) else max(tops)
         if bottom is not None or top is not None:
             counts["heights"] += 1
-        bottom_m = max(0.0, (bottom or 0.0) * m_per_unit)
+        bottom_m = (bottom or 0.0) * m_per_unit       # below 0: a basement (the build shifts the map up)
         top_m = None if top is None else top * m_per_unit
         if top_m is not None and top_m <= bottom_m:
-            counts["below"] += 1                     # entirely below the ground (Levels' basements)
+            counts["below"] += 1                     # a top at or under its bottom: nothing stands there
             continue
+        if bottom_m < 0:
+            counts["basement"] += 1
         if door:
             state = "secret" if door == 2 and ds != 1 else DOOR_STATES.get(ds, "closed")
             m.walls.append(Wall(a, b, "door", bottom_m, top_m, k, state))
@@ -226,7 +242,9 @@ def read_foundry(data: dict, file: str, base_dir: Path, *, cells_per_grid: int =
                    f"wall(s) (barrier), {counts['veil']} sight-only wall(s) (veil), {counts['heights']} with a top or "
                    f"bottom; skipped {counts['skipped']} that block neither")
     if counts["below"]:
-        m.notes.append(f"{counts['below']} wall(s) wholly below the ground (a top at or under 0) dropped")
+        m.notes.append(f"{counts['below']} wall(s) with a top at or under their bottom dropped")
+    if counts["basement"]:
+        m.notes.append(f"{counts['basement']} wall(s) below the ground (a basement): kept, the map shifted up")
     if counts["padding"] or counts["clipped"]:
         m.notes.append(f"{counts['padding']} wall(s) wholly in the scene's padding dropped, {counts['clipped']} cut at "
                        "the scene's edge")
@@ -245,14 +263,20 @@ def read_foundry(data: dict, file: str, base_dir: Path, *, cells_per_grid: int =
         if extra is not None and not isinstance(extra, dict):
             raise InteropError(file, f"{k}.flags.aerie", "must be a table of character keys")
         disp = t.get("disposition", 0)
-        m.tokens.append(Token(str(t.get("name") or f"token{i}"), (cx, cy), max(tw, th) * N, max(elev, 0.0) * m_per_unit,
+        m.tokens.append(Token(str(t.get("name") or f"token{i}"), (cx, cy), max(tw, th) * N, elev * m_per_unit,
                               SIDES.get(disp, "neutral"), dict(extra or {}), k))
     ignored = [f"{len(data.get(n) or [])} {n}" for n in ("lights", "tiles", "drawings", "sounds", "notes", "templates", "regions")
                if data.get(n)]
     if ignored:
         m.notes.append("ignored: " + ", ".join(ignored))
 
-    if want_image:
+    geo = (width, height, pad_x, pad_y, X, Y, m_per_unit)
+    n_warn = len(m.warnings)
+    m.storeys = read_storeys(data, file, base_dir, P, levels, geo, m, want_image)
+    if not want_image:
+        del m.warnings[n_warn:]           # --no-image: storey images were read only for their areas
+    m.openings = read_openings(data, file, P, geo, conv, m)
+    if want_image and want_ground:
         bg = data.get("background")
         src = bg.get("src") if isinstance(bg, dict) else data.get("img")
         key = f"{P}background.src" if isinstance(bg, dict) else f"{P}img"
@@ -261,21 +285,41 @@ def read_foundry(data: dict, file: str, base_dir: Path, *, cells_per_grid: int =
             lv = [(levels.get(lvl.get("_id"), (None,))[0] or 0.0, i, lvl) for i, lvl in enumerate(data["levels"])
                   if isinstance(lvl, dict) and isinstance(lvl.get("background"), dict) and lvl["background"].get("src")]
             if lv:
-                _, i, lvl = min(lv, key=lambda t: (t[0], t[1]))
+                # the level at 0 ft (the highest bottom at or under 0; a basement's image goes on its own floor)
+                at0 = [t for t in lv if t[0] <= 0]
+                _, i, lvl = max(at0, key=lambda t: (t[0], -t[1])) if at0 else min(lv, key=lambda t: (t[0], t[1]))
                 src, key, bg = lvl["background"]["src"], f"{P}levels[{i}].background.src", lvl["background"]
                 m.notes.append(f"the ground image is level {lvl.get('name') or lvl.get('_id')!r}'s background")
         if not src:
-            tiled = ground_from_tiles(data, file, base_dir, P, (width, height), (pad_x, pad_y))
+            n_warn = len(m.warnings)
+            tiled = ground_from_tiles(data, file, base_dir, P, (width, height), (pad_x, pad_y), m)
             if tiled is not None:
                 m.image, note = tiled
                 m.notes.append(note)
                 return m
-            raise InteropError(file, key, "the scene has no background image; give --image FILE, or --no-image")
+            if len(m.warnings) > n_warn:          # its ground tiles' images are missing: said already
+                return m
+            m.warnings.append(f"{file}: {key}: the scene has no background image: imported with a plain ground "
+                              "(--image FILE sets one)")
+            return m
         if isinstance(bg, dict) and (bg.get("offsetX") or bg.get("offsetY") or bg.get("scaleX", 1) != 1
                                      or bg.get("scaleY", 1) != 1 or bg.get("rotation")):
             m.notes.append("the background's offset, scale and rotation are ignored: the image fills the scene")
-        m.image = _tile_image(str(src), base_dir, file, key)
+        m.image = _optional_image(str(src), base_dir, file, key, m)
     return m
+
+
+def _optional_image(src: str, base_dir: Path, file: str, key: str, m: ImportedMap) -> MapImage | None:
+    """An image the scene names that may be missing (Foundry opens such a scene with a warning, and so does the
+    import: a plain floor, one warning line). An image that is there but broken is still an error."""
+    try:
+        return _tile_image(src, base_dir, file, key)
+    except InteropError as e:
+        if "no such file next to the map" not in e.problem:
+            raise
+        m.warnings.append(f"{file}: {key}: the image {src!r} is not next to the map: imported with a plain "
+                          "ground there (--image FILE sets the ground's)")
+        return None
 
 
 GROUND_TILES_MAX_PX = 4096       # the composed ground image's longest side (the renderer's own upload cap)
@@ -287,7 +331,7 @@ def _tile_elevation(tile: dict) -> float:
     return e if isinstance(e, (int, float)) else 0
 
 
-def ground_from_tiles(data: dict, file: str, base_dir: Path, P: str, size, pad):
+def ground_from_tiles(data: dict, file: str, base_dir: Path, P: str, size, pad, m: ImportedMap):
     """A scene without a background whose floor is drawn by tiles (the Levels module's towers: one tile a floor):
     the ground image composed of its ground tiles, placed at their rectangles in the scene, or None without tiles.
 
@@ -324,7 +368,9 @@ def ground_from_tiles(data: dict, file: str, base_dir: Path, P: str, size, pad):
     names = []
     for i, t, s in ground:
         key = f"{P}tiles[{i}]." + ("texture.src" if isinstance(t.get("texture"), dict) else "img")
-        im = _tile_image(s, base_dir, file, key)
+        im = _optional_image(s, base_dir, file, key, m)
+        if im is None:
+            continue
         tw = number(t.get("width"), file, f"{P}tiles[{i}].width", positive=True)
         th = number(t.get("height"), file, f"{P}tiles[{i}].height", positive=True)
         tx = number(t.get("x", 0), file, f"{P}tiles[{i}].x")
@@ -334,6 +380,8 @@ def ground_from_tiles(data: dict, file: str, base_dir: Path, P: str, size, pad):
                                               Image.Resampling.LANCZOS)
             canvas.paste(tile, (round((tx - pad_x) * k), round((ty - pad_y) * k)), tile)    # clipped at the edges
         names.append(f"{P}tiles[{i}] {Path(unquote(s)).name!r}")
+    if not names:
+        return None
     buf = io.BytesIO()
     canvas.convert("RGB").save(buf, "PNG", optimize=True)
     img = check_image(buf.getvalue(), file, f"{P}tiles", "tiles")
@@ -349,3 +397,147 @@ def _tile_image(src: str, base_dir: Path, file: str, key: str) -> MapImage:
         if unquote(src) == src:
             raise
         return image_file(unquote(src), base_dir, file, key)
+
+
+# --- storeys ------------------------------------------------------------------------------------------------------
+STOREY_TILES_MAX_PX = 2048      # a storey's composed tile image, longest side
+
+
+def _levels_range(t: dict, file: str, key: str):
+    """A tile's or drawing's Levels range (``flags.levels.rangeBottom`` / ``rangeTop``, numbers or strings)."""
+    lv = _flag(t.get("flags"), "levels")
+    if not isinstance(lv, dict):
+        return None, None
+    return (_elev(lv.get("rangeBottom"), file, f"{key}.flags.levels.rangeBottom"),
+            _elev(lv.get("rangeTop"), file, f"{key}.flags.levels.rangeTop"))
+
+
+def read_storeys(data: dict, file: str, base_dir: Path, P: str, levels: dict, geo, m: ImportedMap,
+                 want_image: bool) -> list[Storey]:
+    """The storeys the file states: v14's scene levels (each with its background image, its opaque area the
+    floor), else the Levels module's floor tiles (``flags.levels.rangeBottom``; v12+ without Levels flags: a
+    tile's ``elevation`` above 0), grouped by their bottom: the tiles of one bottom composed into that storey's
+    image, their opaque area its floor. Wall Height bands without tiles are added by the build (their floors are
+    the footprints their walls enclose)."""
+    width, height, pad_x, pad_y, X, Y, mpu = geo
+    out: list[Storey] = []
+    if levels:
+        for i, lv in enumerate(data.get("levels") or []):
+            bottom, top, name = levels[lv.get("_id")]
+            img = None
+            bg = lv.get("background")
+            if isinstance(bg, dict) and bg.get("src"):      # read for its area even with --no-image
+                img = _optional_image(str(bg["src"]), base_dir, file, f"{P}levels[{i}].background.src", m)
+            out.append(Storey(str(name or lv.get("_id") or f"level {i}"), (bottom or 0.0) * mpu,
+                              None if top is None else top * mpu, img if want_image else None,
+                              alpha_area(img, X, Y) if img is not None else None, f"{P}levels[{i}]"))
+        return out
+    groups: dict[float, list] = {}
+    for i, t in enumerate(data.get("tiles") or []):
+        if not isinstance(t, dict) or t.get("hidden"):
+            continue
+        key = f"{P}tiles[{i}]"
+        bottom, top = _levels_range(t, file, key)
+        if bottom is None and "overhead" not in t and isinstance(t.get("elevation"), (int, float)) and t["elevation"]:
+            bottom = float(t["elevation"])                      # v12+: a tile's elevation is its floor
+        if bottom is None or bottom == 0:
+            continue                                            # roofs and tree tops without a range: decoration
+        groups.setdefault(bottom, []).append((i, t, top))
+    if not groups:
+        return out
+    from PIL import Image
+
+    k = min(1.0, STOREY_TILES_MAX_PX / max(width, height))
+    W, H = max(1, round(width * k)), max(1, round(height * k))
+    for bottom in sorted(groups):
+        canvas = Image.new("RGBA", (W, H), (0, 0, 0, 0))
+        names, tops = [], []
+        for i, t, top in sorted(groups[bottom], key=lambda g: (g[1].get("sort", g[1].get("z", 0)) or 0, g[0])):
+            src = (t.get("texture") or {}).get("src") if isinstance(t.get("texture"), dict) else t.get("img")
+            if not isinstance(src, str) or not src:
+                continue
+            key = f"{P}tiles[{i}]." + ("texture.src" if isinstance(t.get("texture"), dict) else "img")
+            im = _optional_image(src, base_dir, file, key, m)
+            if im is None:
+                continue
+            tw = number(t.get("width"), file, f"{P}tiles[{i}].width", positive=True)
+            th = number(t.get("height"), file, f"{P}tiles[{i}].height", positive=True)
+            tx = number(t.get("x", 0), file, f"{P}tiles[{i}].x")
+            ty = number(t.get("y", 0), file, f"{P}tiles[{i}].y")
+            with Image.open(io.BytesIO(im.data)) as pic:
+                tile = pic.convert("RGBA").resize((max(1, round(tw * k)), max(1, round(th * k))),
+                                                  Image.Resampling.LANCZOS)
+                layer = Image.new("RGBA", (W, H), (0, 0, 0, 0))
+                layer.paste(tile, (round((tx - pad_x) * k), round((ty - pad_y) * k)))
+                canvas = Image.alpha_composite(canvas, layer)
+            names.append(f"tiles[{i}] {Path(unquote(src)).name!r}")
+            tops.append(top)
+        if not names:
+            continue
+        img = None
+        if want_image:                                  # --no-image: only the area is wanted, not the PNG
+            buf = io.BytesIO()
+            canvas.save(buf, "PNG", compress_level=4)     # optimize=True took 7 s a 2048 px storey
+            img = check_image(buf.getvalue(), file, f"{P}tiles", "tiles")
+        top = None if any(t is None for t in tops) else max(tops)
+        area = alpha_area(canvas, X, Y)
+        out.append(Storey(f"{bottom:g} {'ft' if mpu < 1 else 'units'}", bottom * mpu,
+                          None if top is None else top * mpu, img, area,
+                          f"{P}tiles ({', '.join(names)})"))
+    return out
+
+
+def read_openings(data: dict, file: str, P: str, geo, conv, m: ImportedMap) -> list[Opening]:
+    """Levels' holes (drawing mode 1) and stairs (mode 2) with their ranges: the cells under the drawing's
+    rectangle (a polygon's bounding box) are cut out of the floors in that range (stairs: the floor above their
+    top, where the walker arrives). Elevators (mode 3) and other drawings are not read."""
+    width, height, pad_x, pad_y, X, Y, mpu = geo
+    out = []
+    for i, d in enumerate(data.get("drawings") or []):
+        if not isinstance(d, dict):
+            continue
+        mode = _flag(d.get("flags"), "levels", "drawingMode")
+        if mode not in (1, 2):
+            continue
+        key = f"{P}drawings[{i}]"
+        bottom, top = _levels_range(d, file, key)
+        x = number(d.get("x", 0), file, f"{key}.x")
+        y = number(d.get("y", 0), file, f"{key}.y")
+        w = number(d.get("width", 0), file, f"{key}.width")
+        h = number(d.get("height", 0), file, f"{key}.height")
+        mask = _drawing_mask(d, (x, y, w, h), geo, file, key)
+        if not mask.any():
+            continue
+        b = (bottom if bottom is not None else -math.inf) * mpu
+        t = (top if top is not None else math.inf) * mpu
+        kind = "hole" if mode == 1 else "stairs"
+        out.append(Opening(kind, mask, b, t + (0.5 if kind == "stairs" else 0.0), key))
+    if out:
+        m.notes.append(f"Levels: {sum(o.kind == 'hole' for o in out)} hole(s), {sum(o.kind == 'stairs' for o in out)} "
+                       "stair(s) cut out of the floors in their ranges (the cells whose centre the shape covers)")
+    return out
+
+
+def _drawing_mask(d: dict, rect, geo, file: str, key: str):
+    """bool [Y, X]: the cells whose centres a drawing covers (a rectangle, an ellipse's box, a polygon's
+    ``points`` relative to its x, y); rotation is not applied."""
+    import numpy as np
+    from PIL import Image, ImageDraw
+
+    width, height, pad_x, pad_y, X, Y, _ = geo
+    x, y, w, h = rect
+    k = 4
+    im = Image.new("L", (X * k, Y * k), 0)
+    dr = ImageDraw.Draw(im)
+
+    def px(u, v):
+        return ((u - pad_x) / width * X * k, (v - pad_y) / height * Y * k)
+
+    pts = d.get("points") if d.get("type") == "p" else None
+    if isinstance(pts, list) and len(pts) >= 3 and all(isinstance(q, list) and len(q) == 2 for q in pts):
+        dr.polygon([px(x + number(q[0], file, f"{key}.points"), y + number(q[1], file, f"{key}.points"))
+                    for q in pts], fill=255)
+    else:
+        dr.rectangle([px(x, y), px(x + w, y + h)], fill=255)
+    centres = np.asarray(im, dtype=np.uint8)[k // 2::k, k // 2::k][:Y, :X]
+    return (centres > 0)[::-1].copy()

@@ -114,10 +114,21 @@ def read_uvtt(data: dict, file: str, base_dir: Path, *, cells_per_grid: int = 1,
     if want_image:
         img = data.get("image")
         if img is None or img == "":
-            raise InteropError(file, "image", "the map has no image; give --image FILE, or --no-image")
+            m.warnings.append(f"{file}: image: the map has no image: imported with a plain ground (--image FILE sets one)")
+            return m
         if not isinstance(img, str):
             raise InteropError(file, "image", "must be a base64 string or a file path")
-        m.image = decode_base64_image(img, file, "image") if looks_base64(img) else image_file(img, base_dir, file, "image")
+        if looks_base64(img):
+            m.image = decode_base64_image(img, file, "image")
+        else:
+            try:
+                m.image = image_file(img, base_dir, file, "image")
+            except InteropError as e:             # a path to nothing: a plain ground and one warning line
+                if "no such file next to the map" not in e.problem:
+                    raise
+                m.warnings.append(f"{file}: image: the image {img!r} is not next to the map: imported with a plain "
+                                  "ground (--image FILE sets one)")
+                return m
         want = (round(sx * ppg), round(sy * ppg))
         if m.image.size != want:
             m.notes.append(f"the image is {m.image.size[0]} x {m.image.size[1]} px, not the {want[0]} x {want[1]} of "

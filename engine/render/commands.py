@@ -67,6 +67,14 @@ def cmd_render(args) -> int:
     r = _renderer(scene, tuple(args.size))
     step = getattr(args, "step", 0) or 0
     legend = f"{scene.name}  ·  cell {scene.world.cell_m:g} m  ·  L = layer of the feet (1 m each)"
+    cut = getattr(args, "cut_above", None)
+    if cut is not None:
+        Z = scene.world.size[2]
+        if cut >= Z:
+            raise AerieError(f"--cut-above {cut}: the map's layers are 0..{Z - 1}")
+        r.set_cut_above(cut)
+        state = cut_state(state, cut)
+        legend += f"  ·  cut above layer {cut}"
     if step:
         legend += f"  ·  after step {step}"
     img = r.render(cam, state, overlays, DrawOptions(hud=(legend,)))
@@ -75,6 +83,13 @@ def cmd_render(args) -> int:
     w, h = args.size
     print(f"wrote {out} ({w}x{h})")
     return 0
+
+
+def cut_state(state, layer: int):
+    """The render state without the characters above a cut (their feet above ``layer``)."""
+    import dataclasses
+
+    return dataclasses.replace(state, characters=[c for c in state.characters if c.layer <= layer])
 
 
 def cmd_flythrough(args) -> int:

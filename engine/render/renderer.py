@@ -162,7 +162,13 @@ class Renderer:
         if getattr(world, "ground_image", None) is not None:      # [map] ground_image: the map drawn on the floor
             defines["GROUND_IMAGE"] = 1
             self._ground_tex = self._ground_texture(world.ground_image)
+        self._floor_tex, self._floor_z = None, ()
+        if getattr(world, "floor_images", ()):                   # [map] floor_images: each storey's image on its floor
+            defines["FLOOR_IMAGES"] = 1
+            self._floor_tex, self._floor_z = self._floor_textures(world.floor_images)
         self.prog["terrain"] = load_program(ctx, "terrain", defines or None)
+        self.full_world = world                # set_cut_above shows a copy with the layers above the cut gone
+        self.cut_above: int | None = None
         self.mesh = ChunkedMesh(world, lods=tuple(lods))
         self._gpu_chunks: dict = {}
         self._palette()
@@ -201,6 +207,58 @@ class Renderer:
         tex.filter = (moderngl.LINEAR_MIPMAP_LINEAR, moderngl.LINEAR)
         tex.repeat_x = tex.repeat_y = False
         return tex
+
+    FLOORS_MAX_PX = 2048
+
+    def _floor_textures(self, floor_images):
+        """The floors' images as one RGBA8 texture array (each scaled to the first's size, at most FLOORS_MAX_PX a
+        side, bottom row first), and the top-face heights (layer + 1) they are drawn on (at most 8 floors)."""
+        from PIL import Image
+
+        floor_images = sorted(floor_images)[:8]
+        arrs, size = [], None
+        for _, path in floor_images:
+            with Image.open(path) as im:
+                im = im.convert("RGBA")
+                if size is None:
+                    k = min(1.0, self.FLOORS_MAX_PX / max(im.size))
+                    size = (max(1, round(im.size[0] * k)), max(1, round(im.size[1] * k)))
+                im = im.resize(size, Image.LANCZOS) if im.size != size else im
+                arrs.append(np.asarray(im, dtype=np.uint8)[::-1])
+        assert size is not None
+        data = np.ascontiguousarray(np.stack(arrs))
+        tex = self.ctx.texture_array((size[0], size[1], len(arrs)), 4, data.tobytes(), alignment=1)
+        tex.build_mipmaps()
+        tex.filter = (moderngl.LINEAR_MIPMAP_LINEAR, moderngl.LINEAR)
+        tex.repeat_x = tex.repeat_y = False
+        return tex, tuple(float(z + 1) for z, _ in floor_images)
+
+    def set_cut_above(self, layer: int | None) -> None:
+        """Cut away everything above ``layer`` (a storey's clip height: the GM looks into the second floor with
+        the roof and the storeys above it gone), or show the whole world again (None). The renderer then draws a
+        copy of its world with those layers air, re-meshed and re-lit; the world itself is not changed. A window
+        that follows a session calls this again after it syncs the voxels (the copy is taken from
+        ``full_world``)."""
+        from engine.render.rules_bridge import display_world
+
+        Z = self.full_world.size[2]
+        if layer is not None and not 0 <= layer < Z:
+            raise AerieError(f"cut above layer {layer}: the map's layers are 0..{Z - 1}")
+        self.cut_above = None if layer is None or layer >= Z - 1 else layer
+        if self.cut_above is None:
+            w = self.full_world
+        else:
+            w = display_world(self.full_world)
+            w.voxels[self.cut_above + 1:] = 0
+        self.world = w
+        self.mesh = ChunkedMesh(w, lods=tuple(self.mesh.lods))
+        self._light_volume = None
+        self._upload_chunks(list(self.mesh.chunks))
+        for k in [k for k in self._gpu_chunks if k not in self.mesh.chunks]:
+            self._gpu_chunks.pop(k)
+        if self.occ is not None:
+            self._occupancy()
+        self._shadow_dirty = True
 
     def _palette(self):
         pal = np.zeros((512, 4), np.uint8)
@@ -549,6 +607,10 @@ class Renderer:
         _set(t, "u_shadow", 2)
         _set(t, "u_lightmap", 4)
         _set(t, "u_ground", 5)
+        if self._floor_tex is not None:
+            _set(t, "u_floors", 6)
+            _set(t, "u_floor_n", len(self._floor_z))
+            _set(t, "u_floor_z", tuple(self._floor_z) + (0.0,) * (8 - len(self._floor_z)))
         self._bind_terrain_textures()
         # frustum culling per chunk, then front to back so early depth testing skips hidden fragments
         order, lod_of = [], {}
@@ -669,6 +731,8 @@ class Renderer:
         self._shadow_tex.use(2)
         if self._ground_tex is not None:
             self._ground_tex.use(5)
+        if self._floor_tex is not None:
+            self._floor_tex.use(6)
 
     def _draw_characters(self, state: RenderState, vp, camera: Camera):
         """Each model twice: a dark outline (its back faces pushed out by about 1.5 pixels, so it separates from

@@ -27,7 +27,7 @@ def session_world(session):
 
 def changed_boxes(events) -> list:
     """The voxel boxes a step's events changed (objects destroyed, doors opened): [((x0, y0, z0), (x1, y1, z1))]."""
-    return [(tuple(lo), tuple(hi)) for e in events if e.get("type") in ("object_destroyed", "lock_opened")
+    return [(tuple(lo), tuple(hi)) for e in events if e.get("type") in ("object_destroyed", "lock_opened", "door_opened")
             for lo, hi in e.get("voxels", ())]
 
 
@@ -37,6 +37,7 @@ def display_world(world):
 
     w = World(world.voxels.copy(), world.materials, world.cell_m)
     w.ground_image = world.ground_image
+    w.floor_images = world.floor_images
     return w
 
 

@@ -40,4 +40,5 @@ def load_program(ctx, name: str, defines=None):
 
 
 # Compile-time variants a test compiles besides the plain programs.
-VARIANTS = {"terrain": ({"BAKED": 1}, {"BAKED": 1, "FLAT": 1}, {"BAKED": 1, "GROUND_IMAGE": 1}, {"GROUND_IMAGE": 1})}
+VARIANTS = {"terrain": ({"BAKED": 1}, {"BAKED": 1, "FLAT": 1}, {"BAKED": 1, "GROUND_IMAGE": 1}, {"GROUND_IMAGE": 1},
+                       {"BAKED": 1, "GROUND_IMAGE": 1, "FLOOR_IMAGES": 1}, {"FLOOR_IMAGES": 1})}

@@ -57,6 +57,10 @@ def init_objects(session) -> None:
              "from": list(o.box.lo), "to": list(o.box.hi), "destroyed": False, "indestructible": o.indestructible}
         if o.lock_dc is not None:
             d.update({"locked": True, "open": False, "lock_dc": o.lock_dc})
+        if o.door:                       # a door opens (open_door) once it is not locked
+            d.update({"door": True, "open": False})
+            if o.secret:
+                d["found"] = False
         if o.parts:
             d["parts"] = {p.id: {"hp": p.hp, "max_hp": p.hp, "destroyed": False} for p in o.parts}
         out[o.id] = d
@@ -323,12 +327,21 @@ def open_lock(session, o, who: str, how: str, rule: str) -> None:
         remove_boxes(session, [o.box], "AIR-12", f"{o.name} swung open under it")
 
 
+def open_door(session, o, who: str, rule: str) -> None:
+    """An unlocked door swung open: its voxels leave the way, as an opened lock's door (``open_lock``)."""
+    session.state.objects[o.id]["open"] = True
+    session.emit({"type": "door_opened", "target": o.id, "by": who, "rule": rule,
+                  "voxels": [[list(o.box.lo), list(o.box.hi)]]})
+    remove_boxes(session, [o.box], "AIR-12", f"{o.name} swung open under it")
+
+
 def own_world(session) -> World:
     """The session's own copy of the world (the scene's stays as loaded, for replays and other sessions)."""
     w = session.world
     if w is session.scene.world:
         c = World(w.voxels.copy(), w.materials, w.cell_m, w.revision)
         c.ground_image = w.ground_image
+        c.floor_images = w.floor_images
         for k, v in w._luts.items():
             c._luts[k] = v
         session.world = c

@@ -30,7 +30,7 @@ from engine.rules.validate import check_character, json_safe, scene_error
 from engine.world.grid import World
 from engine.world.objects import build_objects
 from engine.world.scene import (SIZES, CameraSpec, KeyframeSpec, MapSpec, MaterialSpec, Vec3i, body_solid, build_world,
-                                check_view, ground_image, supported)
+                                check_view, floor_images, ground_image, supported)
 from engine.world.spec import Strict as _Strict, convert as _convert
 
 SCENE_VERSION = 1
@@ -246,10 +246,17 @@ def scene_from_data(data: dict, file: str, scene_dir: Path, *, check_rules: bool
     data = json_safe(data, "", scene_error(file))
     if isinstance(data, dict) and "version" in data and data["version"] != SCENE_VERSION:
         raise SceneError(file, "version", f"scene version {data['version']!r} is not supported (this is version {SCENE_VERSION})")
+    # [map] floor_images is read beside the typed spec, not in it: a new field there would change every
+    # scene's content hash (saves, event logs) although no existing scene has the key
+    floors = []
+    if isinstance(data, dict) and isinstance(data.get("map"), dict) and "floor_images" in data["map"]:
+        floors = data["map"]["floor_images"]
+        data = dict(data, map={k: v for k, v in data["map"].items() if k != "floor_images"})
     spec = _convert(data, SceneSpec, file, "")
     spec = _resolve_ruleset(spec, file)
     world = build_world(spec.map, spec.materials, scene_dir, file)
     world.ground_image = ground_image(spec.map.ground_image, scene_dir, file)
+    world.floor_images = floor_images(floors, scene_dir, file, world.size[2])
     objects = build_objects(spec.objects, world, file)
     chars = _build_characters(spec, world, file)
     _check_refs(spec, chars, file)

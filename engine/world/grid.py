@@ -28,6 +28,7 @@ class World:
     revision: int = 0                       # bumped by every edit: caches derived from the voxels key on it
     _luts: dict = field(default_factory=dict, repr=False)
     ground_image: object = None             # a Path: the image the renderer lays on the ground ([map] ground_image)
+    floor_images: tuple = ()                # ((layer, Path), ...): images on storeys' floors ([map] floor_images)
 
     def __post_init__(self):
         if self.voxels.dtype != np.uint8 or self.voxels.ndim != 3:

@@ -14,6 +14,8 @@ threshold, an optional lock and parts with their own hit points; and the object 
     ac = 15                   # optional; default: the material's
     threshold = 0             # optional; default: the material's
     lock = { dc = 15 }        # optional; opens = false for a chest (unlocked, stays where it is)
+    door = true               # optional: a door, opened by open_door when not locked (locked: pick, force, break)
+    secret = true             # optional (a door): hidden from the players until found
     [[objects.parts]]         # optional: parts with their own HP (a statue's leg)
     id = "leg"
     from = [4, 2, 0]
@@ -66,6 +68,8 @@ class ObjectSpecIn(_Strict, frozen=True, rename={"from_": "from"}):
     lock: LockSpec | None = None
     name: str | None = None
     parts: list[PartSpecIn] = []
+    door: bool = False                # a door: it opens (open_door) when it is not locked; opened, its voxels leave the way
+    secret: bool = False              # a secret door: hidden from the players until found (secret_door with door = ID)
 
 
 @dataclass(frozen=True)
@@ -113,6 +117,8 @@ class ObjectSpec:
     lock_dc: int | None
     opens: bool
     parts: tuple[PartSpec, ...]
+    door: bool = False
+    secret: bool = False
 
     def part_at(self, x: int, y: int, z: int) -> PartSpec | None:
         return next((p for p in self.parts if p.box.contains(x, y, z)), None)
@@ -192,6 +198,10 @@ def build_objects(raw: list, world, file: str) -> tuple[ObjectSpec, ...]:
             v = getattr(o, f)
             if v is not None and not lo <= v <= hi:
                 raise SceneError(file, f"{key}.{f}", f"must be between {lo} and {hi}, got {v}")
+        if o.secret and not o.door:
+            raise SceneError(file, f"{key}.secret", "only a door is secret (door = true)")
+        if o.door and o.lock is not None and not o.lock.opens:
+            raise SceneError(file, f"{key}.lock.opens", "a door opens (opens = false is a chest's lock)")
         if o.lock is not None:
             if o.lock.dc is None:
                 raise SceneError(file, f"{key}.lock.dc", "a lock needs a DC (lock = { dc = 15 })")
@@ -221,7 +231,7 @@ def build_objects(raw: list, world, file: str) -> tuple[ObjectSpec, ...]:
                               o.threshold if o.threshold is not None else mat.threshold, mat.indestructible,
                               mat.immunities, mat.resistances, mat.vulnerabilities,
                               None if o.lock is None else o.lock.dc, True if o.lock is None else o.lock.opens,
-                              tuple(parts)))
+                              tuple(parts), o.door, o.secret))
         world.voxels[box.lo[2]:box.hi[2] + 1, box.lo[1]:box.hi[1] + 1, box.lo[0]:box.hi[0] + 1] = mid
     if out:
         world._luts.pop("_los_flat", None)

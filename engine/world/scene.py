@@ -280,6 +280,32 @@ def ground_image(rel: str | None, scene_dir: Path, file: str) -> Path | None:
     return path
 
 
+def floor_images(raw: list, scene_dir: Path, file: str, Z: int) -> tuple:
+    """``[map] floor_images = [{ layer = L, image = "x.png" }]``: images drawn on the top faces of layer L (a
+    storey's floor), each checked like the ground image; at most 16, one per layer."""
+    out: list[tuple[int, Path]] = []
+    if not isinstance(raw, list) or not all(isinstance(fi, dict) for fi in raw):
+        raise SceneError(file, "map.floor_images", "must be a list of { layer = L, image = \"file.png\" }")
+    if len(raw) > 16:
+        raise SceneError(file, "map.floor_images", f"{len(raw)} floor images; at most 16")
+    for i, fi in enumerate(raw):
+        key = f"map.floor_images[{i}]"
+        if set(fi) != {"layer", "image"}:
+            raise SceneError(file, key, "must be { layer = L, image = \"file.png\" }")
+        layer, rel = fi["layer"], fi["image"]
+        if isinstance(layer, bool) or not isinstance(layer, int) or not 0 <= layer < Z:
+            raise SceneError(file, f"{key}.layer", f"{layer!r} is not a layer of the map (0..{Z - 1})")
+        if not isinstance(rel, str):
+            raise SceneError(file, f"{key}.image", "must be a file name")
+        if any(z == layer for z, _ in out):
+            raise SceneError(file, f"{key}.layer", f"layer {layer} has an image already")
+        try:
+            path = ground_image(rel, scene_dir, file)
+        except SceneError as e:
+            raise SceneError(file, f"{key}.image", e.problem if hasattr(e, "problem") else str(e)) from None
+        assert path is not None
+        out.append((layer, path))
+    return tuple(out)
 
 
 _MOVED = {"load_scene", "parse_scene", "scene_from_data", "Scene", "SceneSpec", "Character", "CharacterCommon",

@@ -17,7 +17,7 @@ from engine.rules.core import Actor, Illegal
 from engine.rules.dnd5e.actions.contact import Dismount, Escape, Grapple, Mount, Shove
 from engine.rules.dnd5e.actions.magic import Cast, Gm
 from engine.rules.dnd5e.actions.objects import EVENT_LINES as OBJECT_LINES
-from engine.rules.dnd5e.actions.objects import ForceLock, PickLock, preview_object_attack
+from engine.rules.dnd5e.actions.objects import ForceLock, OpenDoor, PickLock, preview_object_attack
 from engine.rules.dnd5e.actions.policy import ReactionPolicy
 from engine.rules.dnd5e.actions.rest import EVENT_LINES as REST_LINES
 from engine.rules.dnd5e.actions.rest import SecretDoor, ShortRest, Trap
@@ -330,6 +330,7 @@ def make_specs(rs):
                                    help="what allows the bonus-action attack (default: the first that applies)")},
         "pick_lock": {"target": P("id", True, help="the locked object")},
         "force_lock": {"target": P("id", True, help="the locked object")},
+        "open_door": {"target": P("id", True, help="the door (an object with door = true), not locked")},
         "dash": {}, "disengage": {}, "dodge": {},
         "help": {"target": P("id", True, help="the ally helped"), "against": P("id", help="the enemy the ally attacks")},
         "hide": {}, "search": {},
@@ -361,7 +362,8 @@ def make_specs(rs):
                  "type": P("str", default="piercing"), "half": P("bool", default=True, help="half damage on a save (false: none)")},
         "secret_door": {"target": P("id", True, help="the character who may find it"), "dc": P("int", default=15),
                         "skill": P("str", choices=("perception", "investigation"), default="perception"),
-                        "active": P("bool", default=False, help="the character searches (a check), not its passive score")},
+                        "active": P("bool", default=False, help="the character searches (a check), not its passive score"),
+                        "door": P("id", help="the secret door object found on a success (then it can be opened)")},
     }
     return specs
 
@@ -389,6 +391,7 @@ Dnd5e.ACTIONS = {
     "cast": Cast,
     "pick_lock": PickLock,
     "force_lock": ForceLock,
+    "open_door": OpenDoor,
     "reaction_policy": ReactionPolicy,
     "short_rest": ShortRest,
     "trap": Trap,

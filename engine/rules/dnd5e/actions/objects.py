@@ -214,6 +214,43 @@ class ForceLock:
         _roll_lock(rs, session, a, plan, "force", "Strength")
 
 
+class OpenDoor:
+    """Opening an unlocked door (DND-39 with the doors of imported maps): standing next to it, the turn's free
+    interaction with an object, or the action when that is spent. A locked door is picked, forced or broken; a
+    secret door is opened once it is found (the game master's ``secret_door`` with ``door``)."""
+    name = "open_door"
+
+    @staticmethod
+    def check(rs, session, a, act):
+        o = objects.find_object(session, act["target"])
+        if o is None or not o.door:
+            ids = ", ".join(x.id for x in objects._objects(session) if x.door) or "none"
+            raise Illegal(f"no door {act['target']!r} (doors: {ids})", LOCK_RULE, "target")
+        st = session.state.objects[o.id]
+        if st["destroyed"] or st["open"]:
+            raise Illegal(f"{o.name} is already {'destroyed' if st['destroyed'] else 'open'}", LOCK_RULE, "target")
+        if o.secret and not st.get("found"):
+            raise Illegal(f"{o.name} is a secret door nobody has found (secret_door with door = {o.id!r})", "DND-19", "target")
+        if st.get("locked"):
+            raise Illegal(f"{o.name} is locked (DC {o.lock_dc}): pick_lock, force_lock, or break it", LOCK_RULE, "target")
+        ab = a.body()
+        if not any(cell_gap(ab, objects.voxel_body(v)) <= 1 and a.layer - 1 <= v[2] <= a.layer + a.height_layers
+                   for v in objects.object_voxels(session, o)):
+            raise Illegal(f"{a.name} must stand next to {o.name} to open it", LOCK_RULE, "target")
+        free = not session.state.turn.get("object_interaction")
+        if not free:
+            common.need_action(rs, a, session, "Opening a second door this turn", LOCK_RULE)
+        return {"target": o.id, "free": free}
+
+    @staticmethod
+    def apply(rs, session, a, act, plan):
+        if plan["free"]:
+            session.state.turn["object_interaction"] = True
+        else:
+            session.state.turn["action"] = True
+        objects.open_door(session, objects.find_object(session, plan["target"]), a.id, LOCK_RULE)
+
+
 def _roll_lock(rs, session, a, plan, how, what):
     o = objects.find_object(session, plan["target"])
     dis = a.has("poisoned")                                      # DND-53: disadvantage on ability checks
@@ -239,6 +276,8 @@ def object_candidates(rs, session, a) -> list[dict]:
         if st.get("locked"):
             out.append({"actor": a.id, "action": "pick_lock", "target": o.id})
             out.append({"actor": a.id, "action": "force_lock", "target": o.id})
+        elif o.door and not st["open"] and st.get("found", True):
+            out.append({"actor": a.id, "action": "open_door", "target": o.id})
     return out
 
 
@@ -272,6 +311,7 @@ def _object_attack_line(session, e, n, r):
 #: readable lines of this unit's events (merged into the ruleset's EVENT_LINES)
 EVENT_LINES = {
     "object_attack": _object_attack_line,
+    "door_opened": lambda session, e, n, r: f"{n('by')} opens {e['target']}{r}",
     "lock_check": lambda session, e, n, r: (f"{n('who')} tries to {e['how']} {e['target']}'s lock: {e['roll']} + {e['bonus']} = "
                                             f"{e['total']} vs DC {e['dc']}: {'success' if e['success'] else 'fails'}{r}"),
 }

@@ -117,6 +117,13 @@ class SecretDoor:
         if act["active"]:
             if conditions.incapacitated(rs, t):
                 raise Illegal(f"{t.name} is incapacitated and cannot search", "DND-19", "target")
+        door = act.get("door")
+        if door is not None:
+            from engine.rules import objects
+
+            o = objects.find_object(session, door)
+            if o is None or not o.secret:
+                raise Illegal(f"no secret door {door!r}", "DND-19", "door")
         return {"target": t.id}
 
     @staticmethod
@@ -140,6 +147,10 @@ class SecretDoor:
         if feats_:
             ev["feats"] = feats_
         ev["rule"] = "+".join(["DND-19"] + [feats.FEAT_ID[f] for f in feats_])
+        if act.get("door") is not None:
+            ev["door"] = act["door"]
+            if ev["found"]:
+                session.state.objects[act["door"]]["found"] = True
         session.emit(ev)
 
 
