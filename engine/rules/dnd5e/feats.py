@@ -44,12 +44,12 @@ _F: list[tuple[str, str, str, str, str | tuple[str, ...] | None, Prereq | str | 
     ("savage_attacker", "DND-F06", "Savage Attacker", "auto", None, None),
     ("keen_mind", "DND-F07", "Keen Mind", "sheet", "int", None),
     ("heavily_armored", "DND-F08", "Heavily Armored", "auto", "str", None),
-    ("skulker", "DND-F09", "Skulker", "auto", None, {"ability": ("dex",), "min": 13}),
+    ("skulker", "DND-F09", "Skulker", "auto", None, None),
     ("alert", "DND-F10", "Alert", "auto", None, None),
     ("linguist", "DND-F11", "Linguist", "sheet", "int", None),
     ("mounted_combatant", "DND-F12", "Mounted Combatant", "auto", None, None),
     ("lightly_armored", "DND-F13", "Lightly Armored", "auto", ("dex", "str"), None),
-    ("war_caster", "DND-F14", "War Caster", "auto", None, "spellcaster"),
+    ("war_caster", "DND-F14", "War Caster", "auto", None, None),
     ("polearm_master", "DND-F15", "Polearm Master", "auto", None, None),
     ("great_weapon_master", "DND-F16", "Great Weapon Master", "auto", None, None),
     ("heavy_armor_master", "DND-F17", "Heavy Armor Master", "auto", "str", None),
@@ -76,14 +76,22 @@ _F: list[tuple[str, str, str, str, str | tuple[str, ...] | None, Prereq | str | 
     ("magic_initiate", "DND-F38", "Magic Initiate", "sheet", None, None),
     ("tavern_brawler", "DND-F39", "Tavern Brawler", "auto", ("str", "con"), None),
     ("mage_slayer", "DND-F40", "Mage Slayer", "auto", None, None),
-    ("grappler", "DND-F41", "Grappler", "auto", None, {"ability": ("str",), "min": 13}),
+    ("grappler", "DND-F41", "Grappler", "auto", None, None),
     ("ritual_caster", "DND-F42", "Ritual Caster", "sheet", None, {"ability": ("int", "wis"), "min": 13}),
 ]
 FEATS: dict[str, FeatInfo] = {n: {"id": i, "name": en, "scope": sc, "asi": asi, "prereq": pr}
                               for n, i, en, sc, asi, pr in _F}
 FEAT_ID: dict[str, str] = {n: f["id"] for n, f in FEATS.items()}
+#: DND-F00: the prerequisites above are the document's "Wymagania" lines; the rulebook (PHB) also asks these three,
+#: which ``004_...`` never writes: on with option ``feat_prerequisites = "rulebook"``
+RULEBOOK_PREREQS: dict[str, Prereq | str] = {"skulker": {"ability": ("dex",), "min": 13},
+                                              "grappler": {"ability": ("str",), "min": 13},
+                                              "war_caster": "spellcaster"}
 MANOEUVRES = ("trip", "pushing", "precision")     # DND-F01: the manoeuvres the program resolves
-POLEARMS = ("glaive", "halberd", "quarterstaff", "spear", "pike")   # DND-F15 (pike: the 5e errata)
+#: DND-F15 l. 148-149: the butt-end bonus attack names "drąg, glewię, halabardę lub włócznię" (no pike); the
+#: second clause, opportunity attacks on entering reach, adds "piką"
+BUTT_END_POLEARMS = ("glaive", "halberd", "quarterstaff", "spear")
+POLEARMS = (*BUTT_END_POLEARMS, "pike")
 #: the reactions a character may take or decline (``reactions = {name = false}`` on the character, default take)
 REACTIONS = ("opportunity_attack", "sentinel", "mage_slayer", "defensive_duelist", "shield_master", "polearm_master",
              "lucky", "war_caster", "mounted_combatant")
@@ -96,7 +104,14 @@ def closest(name: str, known) -> str:
     return m[0] if m else ""
 
 
-def setup(raw_feats, raw_choices, raw_reactions, abilities: dict, spells: list, file, key) -> dict:
+def prereq(name: str, rulebook: bool):
+    """A feat's prerequisite: the document's, or with ``rulebook`` the PHB's extras too (DND-F00)."""
+    p = FEATS[name]["prereq"]
+    return RULEBOOK_PREREQS.get(name, p) if rulebook and p is None else p
+
+
+def setup(raw_feats, raw_choices, raw_reactions, abilities: dict, spells: list, file, key,
+          rulebook: bool = False) -> dict:
     """Validate the scene's feats (DND-F00), apply their ability increases to ``abilities`` (in place, max 20) and
     return the actor data fields the feats need."""
     feats = []
@@ -123,7 +138,7 @@ def setup(raw_feats, raw_choices, raw_reactions, abilities: dict, spells: list, 
         abilities[pick] = min(20, abilities[pick] + 1)
         increases[f] = pick
     for j, f in enumerate(feats):    # DND-F00: the prerequisite must hold when the feat is taken
-        why = unmet(FEATS[f]["prereq"], abilities, spells)
+        why = unmet(prereq(f, rulebook), abilities, spells)
         if why:
             raise SceneError(file, f"{key}.feats[{j}]", f"{f} needs {why} (DND-F00)")
     rx = dict(raw_reactions or {})
@@ -137,6 +152,8 @@ def setup(raw_feats, raw_choices, raw_reactions, abilities: dict, spells: list, 
     if element is not None and element not in ("acid", "cold", "fire", "lightning", "thunder"):
         raise SceneError(file, f"{key}.feat_choices.elemental_adept", "one of acid, cold, fire, lightning, thunder")
     out = {"feats": feats, "feat_increases": increases, "luck": 3 if "lucky" in feats else 0}
+    if rulebook and any(f in RULEBOOK_PREREQS for f in feats):
+        out["rulebook_prereqs"] = True
     if "martial_adept" in feats:
         ms = str(choices.get("martial_adept", "trip+precision")).split("+")
         if len(ms) != 2 or len(set(ms)) != 2 or any(m not in MANOEUVRES for m in ms):
@@ -167,7 +184,12 @@ def has(a, name: str) -> bool:
     fs = d.get("feats")
     if not fs or name not in fs:
         return False
-    return unmet(FEATS[name]["prereq"], d["abilities"], d["spells"]) is None
+    p = FEATS[name]["prereq"]
+    if p is None:
+        if not d.get("rulebook_prereqs") or name not in RULEBOOK_PREREQS:
+            return True
+        p = RULEBOOK_PREREQS[name]
+    return unmet(p, d["abilities"], d["spells"]) is None
 
 
 #: what taking / declining each reaction does (the window's prompt)
@@ -296,8 +318,8 @@ def bonus_attack_sources(rs, session, a, w) -> list[str]:
         return out
     if turn.get("gwm_bonus") and melee and has(a, "great_weapon_master"):
         out.append("great_weapon_master")
-    if turn.get("attacked_with") and w["name"] in POLEARMS and has(a, "polearm_master") \
-            and turn["attacked_with"] in POLEARMS:
+    if turn.get("attacked_with") and w["name"] in BUTT_END_POLEARMS and has(a, "polearm_master") \
+            and turn["attacked_with"] in BUTT_END_POLEARMS:
         out.append("polearm_master")
     if turn.get("one_handed_attack") and w["name"] == "hand_crossbow" and has(a, "crossbow_expert"):
         out.append("crossbow_expert")

@@ -82,6 +82,13 @@ class Dnd5e(Ruleset):
         "dodge_unseen": "disadvantage",   # DND-24 the document: every attack; "needs_sight": 5e's "if it can see"
         "hide_passive": "searchers",      # DND-23 the document: only searchers contest; "passive_perception": the SRD
         "durable_minimum": "die",         # DND-F23 the document: each die below 2 x Con counts as it; "regain": SRD
+        # issue 24: the feats read clause by clause; each other reading a choice
+        "feat_prerequisites": "document",  # DND-F00 the document's "Wymagania" only; "rulebook": + Skulker, Grappler, War Caster
+        "sentinel_exempt": "target",      # DND-F37 "(i nie mający atutu wartownik)": the attacked target; "attacker"
+        "knock_out": "any_attack",        # DND-34 the document: any attacker; "melee": the rulebook's melee only
+        "moderately_armored_prereq": "light",  # DND-F33 light armour (the SRD); "medium": the document's words as written
+        "athlete_climb": "air07",         # DND-F04 climbing is AIR-07's cost; "free": no extra cost to climb a step
+        "elemental_adept_ones": "spells",  # DND-F02 1s count as 2 on its spells' dice; "any_damage": every source
     }
 
     CHOICES: ClassVar[dict] = {"diagonal": ("5e", "euclidean", "5-10-5"), "fall_damage_rounding": ("down", "up", "nearest"),
@@ -93,7 +100,10 @@ class Dnd5e(Ruleset):
                "stable_damage": ("restart", "keep_counts"), "frightened_move": ("always", "in_sight"),
                "incapacitated_flyer": ("falls_now", "end_of_turn"), "fall_damage_type": ("bludgeoning", "untyped"),
                "dodge_unseen": ("disadvantage", "needs_sight"), "hide_passive": ("searchers", "passive_perception"),
-               "durable_minimum": ("die", "regain")}
+               "durable_minimum": ("die", "regain"), "feat_prerequisites": ("document", "rulebook"),
+               "sentinel_exempt": ("target", "attacker"), "knock_out": ("any_attack", "melee"),
+               "moderately_armored_prereq": ("light", "medium"), "athlete_climb": ("air07", "free"),
+               "elemental_adept_ones": ("spells", "any_damage")}
     # ------------------------------------------------------------------------------------------ turn structure
     ECONOMY_KEYS = ("action", "bonus")
     CONDITIONS = CONDITIONS

@@ -54,7 +54,8 @@ def make_actor(rs, session: Session, ch) -> Actor:
     featdata = None
     if raw["feats"] or raw["feat_choices"] or raw["reactions"]:     # DND-F00: increases before anything derived
         featdata = feats.setup(raw["feats"], raw["feat_choices"], raw["reactions"], abilities,
-                               list(pick("spells", []) or []), file, key)
+                               list(pick("spells", []) or []), file, key,
+                               rulebook=rs.opt("feat_prerequisites") == "rulebook")
     for f, lo in (("speed_m", 0), ("fly_speed_m", 0), ("swim_speed_m", 0), ("reach_m", 0.5), ("attacks", 1)):
         v = raw.get(f)
         if v is not None and (v < lo or v > 1000):
