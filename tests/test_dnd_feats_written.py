@@ -90,3 +90,41 @@ def test_dnd_f00_grappler_without_str_13_pins(tmp_path, capsys):
     rc, events, err = run(tmp_path, capsys, chars, script)
     assert rc == 0, err
     assert finds(events, "feat", feat="grappler", rule="DND-F41")
+
+
+# DND-F02 Elemental Adept, l. 66-71 -------------------------------------------------------------------------------------
+def mage(i="m", at=(5, 5, 0), **kw):
+    return {"id": i, "kind": "mage", "side": "r", "at": list(at)} | kw
+
+
+def test_dnd_f02_elemental_adept_taken_twice_two_elements(tmp_path, capsys):
+    """ "Można wybrać wielokrotnie, za każdym razem trzeba wybrać inny typ obrażeń": taken twice, fire and cold
+    each ignore resistance; the same element twice, or a count that does not match, is refused."""
+    m = mage(spells=["fire_bolt", "ray_of_frost"], feats=["elemental_adept", "elemental_adept"],
+             feat_choices={"elemental_adept": ["fire", "cold"]})
+    t = guard("t", at=(8, 5, 0), resistances=["fire", "cold"], max_hp=90)
+    script = [{"actor": "m", "action": "cast", "spell": "fire_bolt", "target": "t", "rolls": {"attack": 18, "damage": 7}},
+              {"actor": "m", "action": "end_turn"}, {"actor": "t", "action": "end_turn"},
+              {"actor": "m", "action": "cast", "spell": "ray_of_frost", "target": "t", "rolls": {"attack": 18, "damage": 1}}]
+    events = ok(run(tmp_path, capsys, [m, t], script))
+    dmg = finds(events, "damage", who="t")
+    assert [d["amount"] for d in dmg] == [14, 4]          # 2d10 fire unhalved; 2d8 cold of 1s read as 2s, unhalved
+    rows = finds(events, "state")[-1]["characters"]["m"]["feats"]
+    assert rows == ["elemental_adept", "elemental_adept"]
+    for bad, word in ((["fire", "fire"], "different"), (["fire"], "2 times"), ("fire", "2 times")):
+        rc, _, err = run(tmp_path, capsys, [{**m, "feat_choices": {"elemental_adept": bad}}, t], script[:1])
+        assert rc == 2 and "characters[0].feat_choices.elemental_adept" in err and word in err, err
+
+
+def test_dnd_f02_elemental_adept_ones_on_spells_and_the_any_damage_option(tmp_path, capsys):
+    """l. 70 "kiedy zadajesz obrażenia wybranego przez ciebie typu" names no spell: the default keeps the 1s rule to
+    its spells (the sentence follows "Rzucane przez ciebie zaklęcia" and the rulebook's reads "for a spell");
+    elemental_adept_ones = "any_damage" applies it to a fire weapon too."""
+    blade = {"name": "flame_blade", "damage": "2d6", "type": "fire", "properties": []}
+    k = knight(weapons=[blade], spells=["fire_bolt"], feats=["elemental_adept"])
+    script = [{"actor": "k", "action": "attack", "target": "g", "weapon": "flame_blade",
+               "rolls": {"attack": 18, "damage": [1, 1]}}]
+    for opt, amount in ((None, 2 + 3), ("any_damage", 4 + 3)):
+        events = ok(run(tmp_path, capsys, [k, guard(max_hp=40)], script,
+                        options={"elemental_adept_ones": opt} if opt else None))
+        assert finds(events, "damage", who="g")[0]["amount"] == amount

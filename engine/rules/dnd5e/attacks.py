@@ -406,8 +406,9 @@ def resolve_attack(rs, session, a: Actor, t: Actor, plan, act) -> None:
     if crit:
         n *= 2
     rolls = session.roll("damage", s, n, who=a.id, rule="DND-16") if n else []
-    if session.state.turn.get("elemental_adept") == w["type"] and plan.get("kind") == "spell":
-        rolls = feats.adept_dice(rolls, True)          # DND-F02: 1s count as 2
+    if w["type"] in a.data.get("elements", ()) and feats.has(a, "elemental_adept") \
+            and (plan.get("kind") == "spell" or rs.opt("elemental_adept_ones") == "any_damage"):
+        rolls = feats.adept_dice(rolls, True)          # DND-F02: 1s count as 2 (its spells; the option: any damage)
     if own and n and plan["melee"] and feats.has(a, "savage_attacker") and not session.state.turn.get("savage_used"):
         sv = choose(session, "savage", a.id, {True: "reroll the damage dice, keep the higher (Savage Attacker)",
                                               False: f"keep {sum(rolls)}"}, bool(act.get("savage")),

@@ -119,7 +119,7 @@ def setup(raw_feats, raw_choices, raw_reactions, abilities: dict, spells: list, 
         if f not in FEATS:
             raise SceneError(file, f"{key}.feats[{j}]", f"unknown feat {f!r}; did you mean {closest(f, FEATS)!r}? "
                              "(snake_case of the catalogue's names, DND-F01..F42)")
-        if f in feats:
+        if f in feats and f not in REPEATABLE:
             raise SceneError(file, f"{key}.feats[{j}]", f"{f} is taken twice; each feat once (DND-F00)")
         feats.append(f)
     choices = dict(raw_choices or {})
@@ -133,6 +133,8 @@ def setup(raw_feats, raw_choices, raw_reactions, abilities: dict, spells: list, 
             continue
         opts = (asi,) if isinstance(asi, str) else asi
         pick = choices.get(f, opts[0])
+        if not isinstance(pick, str):
+            raise SceneError(file, f"{key}.feat_choices.{f}", f"{f} raises one of {', '.join(opts)}: one name, not a list")
         if pick not in opts:
             raise SceneError(file, f"{key}.feat_choices.{f}", f"{f} raises one of {', '.join(opts)}, not {pick!r}")
         abilities[pick] = min(20, abilities[pick] + 1)
@@ -148,9 +150,7 @@ def setup(raw_feats, raw_choices, raw_reactions, abilities: dict, spells: list, 
                              f"(did you mean {closest(k, REACTIONS)!r}?)")
         if not isinstance(v, bool):
             raise SceneError(file, f"{key}.reactions.{k}", "true (take it, the default) or false (decline)")
-    element = choices.get("elemental_adept", "fire") if "elemental_adept" in feats else None
-    if element is not None and element not in ("acid", "cold", "fire", "lightning", "thunder"):
-        raise SceneError(file, f"{key}.feat_choices.elemental_adept", "one of acid, cold, fire, lightning, thunder")
+    elements = _elements(feats.count("elemental_adept"), choices.get("elemental_adept"), file, key)
     out = {"feats": feats, "feat_increases": increases, "luck": 3 if "lucky" in feats else 0}
     if rulebook and any(f in RULEBOOK_PREREQS for f in feats):
         out["rulebook_prereqs"] = True
@@ -161,11 +161,35 @@ def setup(raw_feats, raw_choices, raw_reactions, abilities: dict, spells: list, 
                              + ", ".join(MANOEUVRES) + " (e.g. \"trip+precision\")")
         out["manoeuvres"] = ms
         out["superiority"] = 1
-    if element:
-        out["element"] = element
+    if elements:
+        out["elements"] = elements
     if rx:
         out["reactions"] = rx
     return out
+
+
+#: DND-F02 l. 71: "Można wybrać wielokrotnie, za każdym razem trzeba wybrać inny typ obrażeń"
+REPEATABLE = ("elemental_adept",)
+ELEMENTS = ("thunder", "lightning", "acid", "fire", "cold")      # l. 68: dźwięk, elektryczność, kwas, ogień, zimno
+
+
+def _elements(n: int, raw, file, key) -> list[str]:
+    """Elemental Adept taken ``n`` times (DND-F02): one element each time, all different; ``feat_choices``'s
+    ``elemental_adept`` is one name (taken once; default fire) or a list of ``n`` names."""
+    if n == 0:
+        return []
+    path = f"{key}.feat_choices.elemental_adept"
+    picks = ["fire"] if raw is None and n == 1 else [raw] if isinstance(raw, str) else list(raw or [])
+    if len(picks) != n:
+        raise SceneError(file, path, f"elemental_adept is taken {n} times: list {n} different elements "
+                         f"(from {', '.join(sorted(ELEMENTS))}), one each time (DND-F02)")
+    for i, e in enumerate(picks):
+        if e not in ELEMENTS:
+            raise SceneError(file, path + (f"[{i}]" if not isinstance(raw, str) else ""),
+                             f"{e!r}: one of {', '.join(sorted(ELEMENTS))}")
+    if len(set(picks)) != n:
+        raise SceneError(file, path, "a different element each time the feat is taken (DND-F02)")
+    return picks
 
 
 def unmet(prereq, abilities: dict, spells: list) -> str | None:
@@ -395,7 +419,7 @@ def can_oa_despite_disengage(r) -> bool:
 def sheet(a) -> list[dict]:
     """The character's feats for the JSON state and the panel: name, id, scope, ability raised, usable now."""
     return [{"feat": f, "id": FEATS[f]["id"], "name": FEATS[f]["name"], "scope": FEATS[f]["scope"],
-             "increase": a.data["feat_increases"].get(f), "usable": has(a, f)} for f in a.data.get("feats", [])]
+             "increase": a.data["feat_increases"].get(f), "usable": has(a, f)} for f in dict.fromkeys(a.data.get("feats", []))]
 
 
 def has_raw(featdata: dict, name: str) -> bool:
@@ -601,8 +625,10 @@ def panel_rows(a) -> list[str]:
     """The character panel's rows: every feat (sheet feats too), the raised ability, luck points, unusable ones."""
     rows = []
     names = []
-    for f in a.data["feats"]:
+    for f in dict.fromkeys(a.data["feats"]):
         n = FEATS[f]["name"]
+        if f == "elemental_adept":
+            n += " (" + ", ".join(a.data["elements"]) + ")"
         inc = a.data["feat_increases"].get(f)
         if inc:
             n += f" (+1 {inc.capitalize()})"

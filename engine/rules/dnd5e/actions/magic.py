@@ -110,7 +110,7 @@ class Cast:
         feats.mage_slayer(rs, session, a)              # DND-F40: a reaction attack on a caster within 1.5 m
         if a.dead or a.hp == 0:
             return
-        ea = feats.has(a, "elemental_adept") and a.data.get("element") == sp.get("type")
+        ea = sp.get("type") in a.data.get("elements", ()) and feats.has(a, "elemental_adept")
         if ea:
             session.state.turn["elemental_adept"] = sp["type"]
         cmod = conditions.ab(rs, a, a.data["casting"])
