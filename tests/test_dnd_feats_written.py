@@ -128,3 +128,21 @@ def test_dnd_f02_elemental_adept_ones_on_spells_and_the_any_damage_option(tmp_pa
         events = ok(run(tmp_path, capsys, [k, guard(max_hp=40)], script,
                         options={"elemental_adept_ones": opt} if opt else None))
         assert finds(events, "damage", who="g")[0]["amount"] == amount
+
+
+# DND-F24 Dual Wielder, l. 203 -------------------------------------------------------------------------------------------
+def test_dnd_f24_dual_wielder_fights_with_non_light_one_handed_weapons(tmp_path, capsys):
+    """ "możesz walczyć dwiema broniami nawet wtedy gdy używasz jednoręcznych broni, które nie są lekkie": a
+    longsword, then the off-hand rapier; without the feat DND-29 refuses it; a two-handed weapon stays refused."""
+    script = [{"actor": "k", "action": "attack", "target": "g", "weapon": "longsword", "rolls": {"attack": 3}},
+              {"actor": "k", "action": "attack", "target": "g", "weapon": "rapier", "bonus": True,
+               "rolls": {"attack": 17, "damage": 5}}]
+    events = ok(run(tmp_path, capsys, [knight(weapons=["longsword", "rapier"], feats=["dual_wielder"]),
+                                       guard(max_hp=30)], script))
+    off = finds(events, "attack", kind="bonus", weapon="rapier")[0]
+    assert off["hit"] and finds(events, "damage", who="g")[0]["amount"] == 5     # no ability modifier (DND-29)
+    rc, _, err = run(tmp_path, capsys, [knight(weapons=["longsword", "rapier"]), guard()], script)
+    assert rc == 2 and "DND-29" in err, err
+    two = [{**script[0], "weapon": "greatsword"}, {**script[1], "weapon": "longsword"}]
+    rc, _, err = run(tmp_path, capsys, [knight(weapons=["greatsword", "longsword"], feats=["dual_wielder"]), guard()], two)
+    assert rc == 2 and "DND-29" in err, err

@@ -334,9 +334,8 @@ def bonus_attack_sources(rs, session, a, w) -> list[str]:
     out = []
     melee = rs.is_melee(w)
     if turn.get("light_weapon") and melee:
-        light = "light" in w["properties"]
-        n = sum(1 for x in a.data["weapons"] if rs.is_melee(x) and ("light" in x["properties"] or has(a, "dual_wielder")))
-        if (light or has(a, "dual_wielder")) and n >= 2:
+        n = sum(1 for x in a.data["weapons"] if off_hand_weapon(rs, a, x))
+        if off_hand_weapon(rs, a, w) and n >= 2:
             out.append("two_weapon")
     if not a.data.get("feats"):
         return out
@@ -350,6 +349,16 @@ def bonus_attack_sources(rs, session, a, w) -> list[str]:
     if turn.get("dash") and melee and has(a, "charger") and not turn.get("charged"):
         out.append("charger")
     return out
+
+
+def off_hand_weapon(rs, a, w) -> bool:
+    """A melee weapon two-weapon fighting may use (DND-29: light); with Dual Wielder (DND-F24, l. 203: "jednoręcznych
+    broni, które nie są lekkie") any one-handed melee weapon."""
+    if not rs.is_melee(w):
+        return False
+    if "light" in w["properties"]:
+        return True
+    return "two-handed" not in w["properties"] and bool(a.data.get("feats")) and has(a, "dual_wielder")
 
 
 def butt_end(w) -> dict:

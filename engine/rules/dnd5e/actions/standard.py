@@ -194,7 +194,7 @@ class Attack:
                 session.state.turn["charged"] = True
         else:
             attacks.use_attack(rs, session, a)
-            if "light" in plan["weapon"]["properties"] and rs.is_melee(plan["weapon"]):   # thrown too (DND-29)
+            if feats.off_hand_weapon(rs, a, plan["weapon"]):      # light, thrown too (DND-29); Dual Wielder (DND-F24)
                 session.state.turn["light_weapon"] = plan["weapon"]["name"]
         t = session.state.actors[plan["target"]]
         attacks.resolve_attack(rs, session, a, t, plan, act)
