@@ -146,3 +146,20 @@ def test_dnd_f24_dual_wielder_fights_with_non_light_one_handed_weapons(tmp_path,
     two = [{**script[0], "weapon": "greatsword"}, {**script[1], "weapon": "longsword"}]
     rc, _, err = run(tmp_path, capsys, [knight(weapons=["greatsword", "longsword"], feats=["dual_wielder"]), guard()], two)
     assert rc == 2 and "DND-29" in err, err
+
+
+# DND-F10 Alert, l. 121 ----------------------------------------------------------------------------------------------------
+def test_dnd_f10_alert_unseen_attacker_gains_no_advantage(tmp_path, capsys):
+    """ "twoi przeciwnicy nie otrzymują ułatwienia w testach ataku gdy ich nie widzisz": an invisible attacker
+    rolls one d20 against an Alert knight; the event names Alert only when it changed the roll."""
+    script = [{"actor": "g", "action": "attack", "target": "k", "rolls": {"attack": [4, 19]}}]
+    chars = [guard(side="b", at=(6, 5, 0), invisible=True, initiative=30), knight(feats=["alert"], initiative=10)]
+    events = ok(run(tmp_path, capsys, chars, script))
+    att = finds(events, "attack", who="g")[0]
+    assert att["advantage"] == [] and att["roll"] == 4 and len(rolls(events, "attack")) == 1
+    assert att["feats"] == ["alert"] and "DND-F10" in att["rules"]
+    # prone within 1.5 m: the advantage stays, Alert changed nothing and is not named
+    chars[1] = knight(feats=["alert"], initiative=10, conditions=["prone"])
+    att = finds(ok(run(tmp_path, capsys, chars, script)), "attack", who="g")[0]
+    assert att["advantage"] == ["the target is prone, attacker within 1.5 m"] and att["roll"] == 19
+    assert "feats" not in att and "DND-F10" not in att["rules"]

@@ -304,26 +304,37 @@ def cover_ignored(a, plan, spell_attack=False) -> str | None:
 
 
 # -- advantage / disadvantage a feat cancels --------------------------------------------------------------------
+#: DND-F10 l. 121 "twoi przeciwnicy nie otrzymują ułatwienia w testach ataku gdy ich nie widzisz": the advantage an
+#: attacker has because the target cannot see it (unseen or hidden, DND-26; invisible, DND-42; the target blinded,
+#: DND-46: each of these means the target does not see the attacker)
+UNSEEN_ADVANTAGE = frozenset(("the target cannot see the attacker", "the attacker is invisible", "the target is blinded"))
+
+
+def _mode(adv, dis) -> int:
+    return (1 if adv else 0) - (1 if dis else 0)     # advantage 1, disadvantage -1, a straight roll 0 (DND-16)
+
+
 def drop_sources(rs, session, a, t, plan, adv, dis):
     """Sharpshooter: no disadvantage at long range (DND-F30); Crossbow Expert: none within 1.5 m of an enemy
-    (DND-F28); Alert: unseen attackers gain no advantage against it (DND-F10). Returns (adv, dis, [feats])."""
+    (DND-F28); Alert: unseen attackers gain no advantage against it (DND-F10). Returns (adv, dis, [feats]): a
+    feat is named only when it changed the roll (advantage, disadvantage or neither), not for a source dropped
+    while another of the same kind, or one of the other kind, leaves the roll as it was."""
     used = []
-    if a.data.get("feats"):
-        if has(a, "sharpshooter") and not plan["melee"]:
-            n = len(dis)
-            dis = [s for s in dis if s[0] != "beyond the weapon's normal range"]
-            if len(dis) < n:
-                used.append("sharpshooter")
-        if has(a, "crossbow_expert") and not plan["melee"]:
-            n = len(dis)
-            dis = [s for s in dis if not s[0].startswith("ranged attack within 1.5 m of")]
-            if len(dis) < n:
-                used.append("crossbow_expert")
+    if a.data.get("feats") and not plan["melee"]:
+        for feat, drop in (("sharpshooter", lambda r: r == "beyond the weapon's normal range"),
+                           ("crossbow_expert", lambda r: r.startswith("ranged attack within 1.5 m of"))):
+            if has(a, feat):
+                kept = [s for s in dis if not drop(s[0])]
+                if len(kept) < len(dis):
+                    if _mode(adv, kept) != _mode(adv, dis):
+                        used.append(feat)
+                    dis = kept
     if t.data.get("feats") and has(t, "alert"):
-        n = len(adv)
-        adv = [s for s in adv if s[0] != "the target cannot see the attacker"]
-        if len(adv) < n:
-            used.append("alert")
+        kept = [s for s in adv if s[0] not in UNSEEN_ADVANTAGE]
+        if len(kept) < len(adv):
+            if _mode(kept, dis) != _mode(adv, dis):
+                used.append("alert")
+            adv = kept
     return adv, dis, used
 
 
