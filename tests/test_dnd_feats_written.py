@@ -163,3 +163,17 @@ def test_dnd_f10_alert_unseen_attacker_gains_no_advantage(tmp_path, capsys):
     att = finds(ok(run(tmp_path, capsys, chars, script)), "attack", who="g")[0]
     assert att["advantage"] == ["the target is prone, attacker within 1.5 m"] and att["roll"] == 19
     assert "feats" not in att and "DND-F10" not in att["rules"]
+
+
+# DND-F26 Inspiring Leader, l. 214 -------------------------------------------------------------------------------------------
+def test_dnd_f26_inspiring_leader_heard_through_a_wall(tmp_path, capsys):
+    """ "mogących cię widzieć lub słyszeć": behind a tall wall 4.5 m away the ally hears the speech; a deafened
+    ally behind it does not, a deafened one in sight does; beyond 9 m nobody."""
+    wall = [("stone", (6, 2, 0), (6, 8, 3))]
+    chars = [knight("l", feats=["inspiring_leader"], abilities={"cha": 15}),
+             knight("behind", at=(8, 5, 0)), knight("deaf_behind", at=(8, 6, 0), conditions=["deafened"]),
+             knight("deaf_seen", at=(5, 7, 0), conditions=["deafened"]), knight("far", at=(5, 12, 0)),
+             guard(at=(11, 16, 0))]
+    events = ok(run(tmp_path, capsys, chars, [{"actor": "gm", "action": "inspire", "target": "l"}], fill=wall,
+                    size=(12, 18, 6)))
+    assert finds(events, "feat", feat="inspiring_leader")[0]["inspired"] == ["l", "behind", "deaf_seen"]

@@ -241,7 +241,7 @@ def mount_evasion(rs, session, mount, ok, full, amt) -> int:
 def check_inspire(rs, session, leader):
     """DND-F26 Inspiring Leader: a 10-minute speech is out of combat time, so the game master rules it took place
     (``actor = "gm"``, ``inspire``, ``target = LEADER``): up to six friendly creatures (the leader included) within
-    9 m that can see it gain temporary HP = its level + Cha modifier; once per rest each (once per scene here)."""
+    9 m that can see or hear it (``hears``) gain temporary HP = its level + Cha modifier; once per rest each (once per scene here)."""
     from engine.rules.dnd5e import conditions
     from engine.rules.core import Illegal
     from engine.world.geometry import distance_m
@@ -255,11 +255,19 @@ def check_inspire(rs, session, leader):
     for o in sorted(session.state.actors.values(), key=lambda o: (o.id != leader.id, o.id)):
         if o.dead or conditions.hostile(rs, o, leader) or o.id in done:
             continue
-        if o.id == leader.id or (distance_m(o.body(), leader.body(), cell) <= 9.0 + 1e-9 and rs.sees(session, o, leader)):
+        if o.id == leader.id or (distance_m(o.body(), leader.body(), cell) <= 9.0 + 1e-9
+                                 and (hears(rs, o) or rs.sees(session, o, leader))):
             out.append(o.id)
     if not out:
         raise Illegal("nobody within 9 m who sees the leader can still be inspired", "DND-F26", "target")
     return {"target": leader.id, "inspired": out[:6]}
+
+
+def hears(rs, o) -> bool:
+    """DND-F26 l. 214 "mogących cię widzieć lub słyszeć": within the 9 m a voice carries past walls and round corners
+    (the document gives sound no line and the speech lasts 10 minutes); what stops hearing is being deafened
+    (DND-44) or unconscious (DND-41: unaware of its surroundings)."""
+    return not o.has("deafened") and not o.has("unconscious")
 
 
 def apply_inspire(rs, session, leader, plan):
