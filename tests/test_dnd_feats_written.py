@@ -177,3 +177,21 @@ def test_dnd_f26_inspiring_leader_heard_through_a_wall(tmp_path, capsys):
     events = ok(run(tmp_path, capsys, chars, [{"actor": "gm", "action": "inspire", "target": "l"}], fill=wall,
                     size=(12, 18, 6)))
     assert finds(events, "feat", feat="inspiring_leader")[0]["inspired"] == ["l", "behind", "deaf_seen"]
+
+
+# DND-F37 Sentinel, l. 280 -------------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("option", [None, "attacker"])
+def test_dnd_f37_sentinel_exempt_reading(tmp_path, capsys, option):
+    """ "kiedy przeciwnik ... wykonuje atak w inny cel jak ty (i nie mający atutu wartownik)": by default the
+    attacked target with Sentinel gives the Sentinel beside the attacker no reaction (the rulebook's sentence);
+    with sentinel_exempt = "attacker" an attacker with Sentinel is the one exempt."""
+    def reacted(attacker_feats, target_feats):
+        chars = [guard("g", at=(5, 4, 0), feats=attacker_feats, initiative=30), knight("k", feats=["sentinel"]),
+                 knight("ally", at=(4, 4, 0), feats=target_feats)]
+        events = ok(run(tmp_path, capsys, chars, [{"actor": "g", "action": "attack", "target": "ally",
+                                                   "rolls": {"attack": 2}}],
+                        options={"sentinel_exempt": option} if option else None))
+        return bool(finds(events, "reaction", who="k", feat="sentinel"))
+    assert reacted([], [])
+    assert reacted(["sentinel"], []) is (option != "attacker")
+    assert reacted([], ["sentinel"]) is (option == "attacker")

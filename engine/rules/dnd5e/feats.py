@@ -551,8 +551,15 @@ def mage_slayer(rs, session, caster):
 
 
 def sentinel_protects(rs, session, attacker, target):
-    """DND-F37: a creature within 1.5 m attacks someone other than the Sentinel: a reaction melee attack on it."""
+    """DND-F37: a creature within 1.5 m attacks someone other than the Sentinel: a reaction melee attack on it.
+    l. 280 "wykonuje atak w inny cel jak ty (i nie mający atutu wartownik)": the parenthesis follows "inny cel", the
+    target, and translates the rulebook's "(and that target doesn't have this feat)": an attack on a creature that
+    has Sentinel itself gives no reaction. Option ``sentinel_exempt = "attacker"``: the other grammatical reading,
+    no reaction against an attacker that has Sentinel."""
     from engine.world.geometry import engaged
+    exempt = target if rs.opt("sentinel_exempt") == "target" else attacker
+    if exempt.data.get("feats") and has(exempt, "sentinel"):
+        return
     for r in list(session.state.actors.values()):
         if r.id in (attacker.id, target.id) or not _may_react(rs, session, r, attacker, "sentinel") \
                 or not engaged(r.body(), attacker.body()):
