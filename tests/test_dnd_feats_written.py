@@ -195,3 +195,18 @@ def test_dnd_f37_sentinel_exempt_reading(tmp_path, capsys, option):
     assert reacted([], [])
     assert reacted(["sentinel"], []) is (option != "attacker")
     assert reacted([], ["sentinel"]) is (option == "attacker")
+
+
+# DND-34 Knocking out, l. 441 ----------------------------------------------------------------------------------------------
+def test_dnd34_knock_out_with_any_attack_and_the_melee_option(tmp_path, capsys):
+    """ "Jeśli zadałeś obrażenia istocie i jej PW zostało zredukowane do 0 to możesz podjąć decyzję, że zamiast
+    zabijać to ogłuszasz cel": no word of melee; a crossbow bolt knocks out. knock_out = "melee": the rulebook's."""
+    script = [{"actor": "k", "action": "attack", "target": "g", "weapon": "heavy_crossbow", "knock_out": True,
+               "rolls": {"attack": 19, "damage": 8}}]
+    chars = [knight(weapons=["heavy_crossbow"]), guard(at=(5, 9, 0), hp=3)]
+    events = ok(run(tmp_path, capsys, chars, script))
+    g = finds(events, "state")[-1]["characters"]["g"]
+    assert g["hp"] == 0 and "unconscious" in g["conditions"] and not finds(events, "death", who="g")
+    assert finds(events, "condition", who="g", condition="unconscious", rule="DND-34")
+    rc, _, err = run(tmp_path, capsys, chars, script, options={"knock_out": "melee"})
+    assert rc == 2 and "DND-34" in err and "script[0].knock_out" in err, err

@@ -437,7 +437,7 @@ def resolve_attack(rs, session, a: Actor, t: Actor, plan, act) -> None:
         extra.append("sneak attack")
     was_up = t.hp > 0
     rs.apply_damage(session, t, amount, w["type"], a.id, "DND-16", critical=crit,
-                      knock_out=bool(act.get("knock_out")) and plan["melee"])
+                      knock_out=bool(act.get("knock_out")) and (plan["melee"] or rs.opt("knock_out") == "any_attack"))
     feats.after_attack(rs, session, a, t, plan, True, crit, was_up and (t.dead or t.hp == 0))
     if sup is not None and act["manoeuvre"] in ("trip", "pushing") and not t.dead:
         feats.manoeuvre_effect(rs, session, a, t, act["manoeuvre"])
