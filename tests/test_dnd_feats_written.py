@@ -210,3 +210,25 @@ def test_dnd34_knock_out_with_any_attack_and_the_melee_option(tmp_path, capsys):
     assert finds(events, "condition", who="g", condition="unconscious", rule="DND-34")
     rc, _, err = run(tmp_path, capsys, chars, script, options={"knock_out": "melee"})
     assert rc == 2 and "DND-34" in err and "script[0].knock_out" in err, err
+
+
+# DND-F20 Shield Master, l. 178-179 ------------------------------------------------------------------------------------------
+def test_dnd_f20_shield_master_scopes(tmp_path, capsys):
+    """l. 178: the shield's +2 to a Dex save "przeciwko zaklęciu lub innemu efektowi, którego celem jesteś tylko ty":
+    a trap aimed at it gets it, a fireball that also catches an ally does not. l. 179 "jeśli jesteś celem zaklęcia,
+    które pozwala na rzuty obronne na zręczność by otrzymać połowę obrażeń": the reaction's no damage on a
+    successful save works inside the fireball too."""
+    chars = [mage(at=(1, 1, 0), spells=["fireball"], initiative=30), knight("k", side="b", at=(7, 5, 0), feats=["shield_master"]),
+             knight("ally", side="b", at=(9, 5, 0))]
+    boom = {"actor": "m", "action": "cast", "spell": "fireball", "at": [8, 5, 0], "rolls": {"damage": [3] * 8}}
+    events = ok(run(tmp_path, capsys, chars, [{**boom, "rolls": {**boom["rolls"], "save": 13}}]))
+    sv = finds(events, "save", who="k")[0]
+    assert sv["dc"] == 14 and sv["total"] == 13 and not sv["success"]          # no +2: not the only target
+    events = ok(run(tmp_path, capsys, chars, [{**boom, "rolls": {**boom["rolls"], "save": 18}}]))
+    assert finds(events, "reaction", who="k", feat="shield_master", rule="DND-F20")
+    assert not finds(events, "damage", who="k") and finds(events, "damage", who="ally")[0]["amount"] == 12
+    trap = {"actor": "gm", "action": "trap", "target": "k", "save": "dex", "dc": 15, "damage": "2d10", "type": "piercing",
+            "half": False, "rolls": {"save": 13, "trap": [5, 5]}}
+    events = ok(run(tmp_path, capsys, chars, [trap]))
+    sv = finds(events, "save", who="k")[0]
+    assert sv["total"] == 15 and sv["success"] and not finds(events, "damage", who="k")

@@ -141,10 +141,12 @@ class Cast:
                 damage.give_temp_hp(rs, session, t, sum(session.roll("heal", s, n, who=a.id, rule="DND-35")) + sp.get("bonus", 0), "DND-35")
             elif kind == "save":
                 cov = "none" if sp.get("ignores_cover") else attacks.cover(rs, session, a, t).level
-                ok = conditions.saving_throw(rs, session, t, sp["save"], dc, a, "DND-21", plan["spell"], cover_level=cov)
+                ok = conditions.saving_throw(rs, session, t, sp["save"], dc, a, "DND-21", plan["spell"], cover_level=cov,
+                                             sole_target=len(plan["targets"]) == 1)
                 if sp.get("damage"):
                     amt = dmg if not ok else (dmg // 2 if sp.get("half") else 0)
-                    if ok and amt and sp["save"] == "dex" and len(plan["targets"]) == 1 and feats.shield_master_evades(rs, session, t):
+                    # DND-F20 l. 179: any spell it is a target of, an area's included
+                    if ok and amt and sp["save"] == "dex" and feats.shield_master_evades(rs, session, t):
                         amt = 0
                     if amt and sp["save"] == "dex" and sp.get("half"):
                         amt = feats.mount_evasion(rs, session, t, ok, dmg, amt)     # DND-F12
