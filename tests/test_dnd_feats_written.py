@@ -232,3 +232,70 @@ def test_dnd_f20_shield_master_scopes(tmp_path, capsys):
     events = ok(run(tmp_path, capsys, chars, [trap]))
     sv = finds(events, "save", who="k")[0]
     assert sv["total"] == 15 and sv["success"] and not finds(events, "damage", who="k")
+
+
+# DND-F32 Lucky, l. 250-253 --------------------------------------------------------------------------------------------------
+def _luck(events, who):
+    return finds(events, "state")[-1]["characters"][who]["data"]["luck"]
+
+
+def test_dnd_f32_luck_cancels(tmp_path, capsys):
+    """l. 253 "punkty szczęścia wydaje więcej jak jedna istota to ich działanie wzajemnie się znosi i nie wykonuje
+    się dodatkowych rzutów": the archer spends a point on its roll of 18 (a hit), the knight spends one against it:
+    both points gone, no luck die rolled (the knight's own d20 neither), the 18 stands."""
+    chars = [{"id": "a", "kind": "archer", "side": "r", "at": [1, 5, 0], "feats": ["lucky"]},
+             knight("k", side="b", at=(9, 5, 0), feats=["lucky"])]
+    shot = {"actor": "a", "action": "attack", "target": "k", "weapon": "longbow", "lucky": True,
+            "rolls": {"attack": 18, "luck": 2, "damage": 4}}
+    events = ok(run(tmp_path, capsys, chars, [{**shot, "reactions": {"k": {"lucky": True}}}]))
+    att = finds(events, "attack", who="a")[0]
+    assert rolls(events, "luck") == [] and att["roll"] == 18 and att["hit"] and att["luck_cancelled_by"] == "k"
+    assert finds(events, "feat", who="k", feat="lucky", cancels="a", rule="DND-F32")
+    assert _luck(events, "a") == 2 and _luck(events, "k") == 2
+    # the knight keeps its point (its default): the archer's luck die is rolled, and no second luck on that roll
+    events = ok(run(tmp_path, capsys, chars, [{**shot, "rolls": {"attack": 3, "luck": 19, "damage": 4}}]))
+    att = finds(events, "attack", who="a")[0]
+    assert [r["result"] for r in rolls(events, "luck")] == [19] and att["roll"] == 19 and "luck_cancelled_by" not in att
+    assert _luck(events, "a") == 2 and _luck(events, "k") == 3
+
+
+def test_dnd_f32_lucky_on_ability_checks(tmp_path, capsys):
+    """l. 250 "Ilekroć wykonujesz test ataku, cechy lub rzut obronny": a grapple's Athletics check (the grappler's)
+    and the target's contest roll, and a Stealth check to hide, each take one more d20, the higher kept."""
+    chars = [knight("k", feats=["lucky"], weapons=["unarmed"]), guard(feats=["lucky"])]
+    grab = {"actor": "k", "action": "grapple", "target": "g", "reactions": {"k": {"lucky": True}, "g": {"lucky": True}},
+            "rolls": {"check": 2, "contest": 3, "luck": [17, 20]}}
+    events = ok(run(tmp_path, capsys, chars, [grab]))
+    lucky = finds(events, "feat", feat="lucky", rule="DND-F32")
+    assert [(e["who"], e["check_roll"], e["luck"], e["kept"]) for e in lucky] == [("k", 2, 17, 17), ("g", 3, 20, 20)]
+    c = finds(events, "contest")[0]
+    assert c["attacker_total"] == 17 + 3 + 3 and c["defender_total"] == 20 + 1 and c["success"]
+    assert _luck(events, "k") == 2 and _luck(events, "g") == 2
+    # declined (the default): no luck die
+    events = ok(run(tmp_path, capsys, chars, [{**grab, "reactions": {}}]))
+    assert rolls(events, "luck") == [] and _luck(events, "k") == 3
+    # Hide (DND-23): a Stealth check
+    hide = [{"actor": "k", "action": "hide", "reactions": {"k": {"lucky": True}}, "rolls": {"check": 4, "luck": 15}}]
+    events = ok(run(tmp_path, capsys, [knight("k", feats=["lucky"]), guard(at=(11, 11, 0))], hide,
+                    fill=[("stone", (6, 3, 0), (6, 8, 3))]))
+    assert finds(events, "check", who="k", skill="stealth")[0]["roll"] == 15
+
+
+def test_dnd_f32_lucky_questions_go_to_the_players(tmp_path):
+    """The window asks (engine/rules/choices.py, ask mode): the knight's player whether to cancel the archer's luck,
+    the grappler's player whether to spend a point on its check; answered, the log is the script's."""
+    from engine.rules.choices import ChoiceNeeded
+    from test_rules_helpers import make
+    chars = [{"id": "a", "kind": "archer", "side": "r", "at": [1, 5, 0], "feats": ["lucky"]},
+             knight("k", side="b", at=(9, 5, 0), feats=["lucky"], pc=True)]
+    s = make(chars)
+    with pytest.raises(ChoiceNeeded) as q:
+        s.step({"actor": "a", "action": "attack", "target": "k", "weapon": "longbow", "lucky": True,
+                "rolls": {"attack": 18}}, ask={})
+    p = q.value.point
+    assert (p.key, p.chooser, p.rule, p.role) == ("reactions.k.lucky", "k", "DND-F32", "reaction")
+    assert "cancel" in p.options[True] and "18" in p.question
+    s = make([knight("k", feats=["lucky"], weapons=["unarmed"], pc=True), guard()])
+    with pytest.raises(ChoiceNeeded) as q:
+        s.step({"actor": "k", "action": "grapple", "target": "g", "rolls": {"check": 2}}, ask={})
+    assert (q.value.point.key, q.value.point.chooser) == ("reactions.k.lucky", "k") and "check" in q.value.point.question

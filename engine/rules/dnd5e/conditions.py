@@ -146,6 +146,8 @@ def contest(rs, session, a, t, rule) -> bool:
     skill = max(("athletics", "acrobatics"), key=lambda s: skill_bonus(rs, t, s))
     dis = t.has("poisoned") or ("armor" in t.data and gear.armour_check_disadvantage(t, SKILL_ABILITY[skill]) is not None)
     r = d20(rs, session, "contest", t.id, False, dis, rule, skill.capitalize())
+    if t.data.get("feats"):
+        r = feats.lucky_check(rs, session, t, r, skill.capitalize())     # DND-F32: checks too
     tt = r + skill_bonus(rs, t, skill)
     ok = ta > tt
     session.emit({"type": "contest", "who": a.id, "target": t.id, "attacker_total": ta, "defender_total": tt,
@@ -196,6 +198,8 @@ def check_roll(rs, session, a: Actor, skill: str, name: str, rule: str, purpose:
         if why:
             dis, purpose = True, f"{purpose}; {why}"
     r = d20(rs, session, name, a.id, bool(advantage), dis, rule, purpose)
+    if a.data.get("feats"):
+        r = feats.lucky_check(rs, session, a, r, skill.capitalize())     # DND-F32: checks too
     total = r + skill_bonus(rs, a, skill)
     session.emit({"type": "check", "who": a.id, "skill": skill, "roll": r, "total": total, "rule": rule})
     return total

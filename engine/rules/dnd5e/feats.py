@@ -230,7 +230,7 @@ REACTION_TEXT = {
 }
 
 
-def reaction_taken(a, name: str, session=None, about: str = "", peek: bool = False) -> bool:
+def reaction_taken(a, name: str, session=None, about: str = "", peek: bool = False, texts: tuple | None = None) -> bool:
     """Take or decline a reaction the rules offer: the action's ``reactions = {id = {name = bool}}`` if given, else
     the character's policy (``reactions = {sentinel = false}``; default take, Lucky and War Caster decline). With
     ``session`` it is a choice point (engine/rules/choices.py: the window asks the reacting character's player at
@@ -245,7 +245,7 @@ def reaction_taken(a, name: str, session=None, about: str = "", peek: bool = Fal
         if v is not choices.MISSING:
             return bool(v)
         return True if choices.open_question(session, path, a.id) else pol
-    take, leave = REACTION_TEXT[name]
+    take, leave = texts or REACTION_TEXT[name]
     return bool(choices.choose(session, path, a.id, {True: take, False: leave}, pol, rule=FEAT_ID.get(name, "DND-28"),
                                role="reaction", question=about or name.replace("_", " ")))
 
@@ -677,6 +677,8 @@ from engine.rules.dnd5e.feats_moments import (  # noqa: E402, F401  (re-exported
     query_notes,
     spend_contest,
     lucky_defence,
+    lucky_cancels,
+    lucky_check,
     lucky_save,
     check_pin,
     apply_pin,

@@ -11,9 +11,9 @@ def has(a, name: str) -> bool:          # feats.has (imported when called: feats
     return _has(a, name)
 
 
-def reaction_taken(a, name: str, session=None, about: str = "", peek: bool = False) -> bool:
+def reaction_taken(a, name: str, session=None, about: str = "", peek: bool = False, texts: tuple | None = None) -> bool:
     from engine.rules.dnd5e.feats import reaction_taken as _rt
-    return _rt(a, name, session, about, peek)
+    return _rt(a, name, session, about, peek, texts)
 
 
 def _feat_id(name: str) -> str:
@@ -102,6 +102,33 @@ def lucky_defence(rs, session, t, roll: int) -> int:
     able = has(t, "lucky") and t.data.get("luck", 0) > 0 and not conditions.incapacitated(rs, t)
     return _lucky(session, t, roll, able, f"an attack roll of {roll} hits you", "Lucky: a d20 against the attack",
                   "attack_roll", min)
+
+
+def lucky_cancels(rs, session, a, t, roll: int) -> bool:
+    """DND-F32 l. 253 "Jeśli w próbie wpłynięcia na wynik rzutu punkty szczęścia wydaje więcej jak jedna istota to ich
+    działanie wzajemnie się znosi i nie wykonuje się dodatkowych rzutów": ``a`` spends a point on its attack roll
+    against ``t``; ``t`` (Lucky, a point left, not incapacitated) may spend one against it (its policy ``lucky``,
+    the choice point asked of its player): both points are gone, no die is rolled, the roll stands."""
+    from engine.rules.dnd5e import conditions
+    if not t.data.get("feats") or not has(t, "lucky") or t.data.get("luck", 0) <= 0 or conditions.incapacitated(rs, t):
+        return False
+    if not reaction_taken(t, "lucky", session, f"{a.name} spends a luck point on its attack roll of {roll} against "
+                          "you", texts=("spend a luck point too: both cancel, no extra die (Lucky)",
+                                        "keep the point: it rolls its extra d20")):
+        return False
+    t.data["luck"] -= 1
+    session.emit({"type": "feat", "who": t.id, "feat": "lucky", "rule": "DND-F32", "cancels": a.id, "attack_roll": roll,
+                  "text": "both luck points cancel: no extra die"})
+    return True
+
+
+def lucky_check(rs, session, c, roll: int, what: str) -> int:
+    """DND-F32 l. 250 "test ataku, cechy lub rzut obronny": on an ability check (a contest's side, Hide, a search...)
+    one more d20 once the die is seen, before the result is known (same policy ``lucky``), the higher kept."""
+    from engine.rules.dnd5e import conditions
+    able = has(c, "lucky") and c.data.get("luck", 0) > 0 and not conditions.incapacitated(rs, c)
+    return _lucky(session, c, roll, able, f"your {what} check rolled {roll}", "Lucky: one more d20 on the check",
+                  "check_roll", max)
 
 
 def lucky_save(rs, session, a, roll: int) -> int:
