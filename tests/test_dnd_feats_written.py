@@ -299,3 +299,23 @@ def test_dnd_f32_lucky_questions_go_to_the_players(tmp_path):
     with pytest.raises(ChoiceNeeded) as q:
         s.step({"actor": "k", "action": "grapple", "target": "g", "rolls": {"check": 2}}, ask={})
     assert (q.value.point.key, q.value.point.chooser) == ("reactions.k.lucky", "k") and "check" in q.value.point.question
+
+
+# DND-F14 War Caster, l. 144 -----------------------------------------------------------------------------------------------
+def test_dnd_f14_war_caster_any_one_action_single_target_spell(tmp_path, capsys):
+    """ "Zaklęcie musi mieć czas rzucania równy jednej akcji i celować tylko w jedną istotę": hold person at the
+    guard leaving its reach (a Wis save, paralysed, a 2nd-level slot spent); an area spell (burning hands) is not
+    offered: the dagger's opportunity attack is made instead."""
+    def leave(spells):
+        m = mage(spells=spells, feats=["war_caster"], weapons=["dagger"], reactions={"war_caster": True},
+                 spell_slots={"1": 2, "2": 1}, initiative=10)
+        events = ok(run(tmp_path, capsys, [guard("g", at=(5, 4, 0), initiative=30), m],
+                        [{"actor": "g", "action": "move", "to": [5, 1, 0], "rolls": {"save": 3, "attack": 2}}]))
+        return events, finds(events, "opportunity_attack", who="m")[0]
+    events, oa = leave(["hold_person"])
+    assert oa["rule"] == "DND-F14" and oa["spell"] == "hold_person" and oa["slot"] == 2
+    assert finds(events, "save", who="g", ability="wis")[0]["success"] is False
+    assert finds(events, "condition", who="g", condition="paralyzed", added=True, source="m")
+    assert finds(events, "state")[-1]["characters"]["m"]["data"]["spell_slots"]["2"] == 0
+    events, oa = leave(["burning_hands"])
+    assert oa["weapon"] == "dagger" and "spell" not in oa

@@ -225,7 +225,7 @@ REACTION_TEXT = {
     "shield_master": ("no damage on the successful save (Shield Master)", "take half"),
     "polearm_master": ("attack as it enters reach (Polearm Master)", "let it come"),
     "lucky": ("spend a luck point: one more d20 (Lucky)", "keep the point"),
-    "war_caster": ("cast an attack cantrip instead (War Caster)", "the weapon attack (or none)"),
+    "war_caster": ("cast a one-action spell at it instead (War Caster)", "the weapon attack (or none)"),
     "mounted_combatant": ("take the attack aimed at the mount (Mounted Combatant)", "let the mount take it"),
 }
 

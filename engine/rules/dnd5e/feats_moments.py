@@ -175,23 +175,40 @@ def unpin(rs, session, grappler, target):
         conditions.remove_condition(rs, session, grappler, "restrained", "DND-F41")
 
 
+def war_caster_spells(r) -> list[str]:
+    """DND-F14 l. 144 "Zaklęcie musi mieć czas rzucania równy jednej akcji i celować tylko w jedną istotę": its spells
+    cast with one action that harm a single creature (an attack roll, a save, magic missile's darts all at it: no
+    area, no self or healing spell), in the sheet's order, those needing a slot only while one is left."""
+    from engine.rules.dnd5e.data import SPELLS
+    slots = r.data["spell_slots"]
+    out = []
+    for name in r.data["spells"]:
+        sp = SPELLS[name]
+        if sp["time"] != "action" or sp["kind"] not in ("attack", "save", "auto") or sp.get("area") or not sp["range_m"]:
+            continue
+        if sp["level"] > 0 and slots is not None and slots.get(str(sp["level"]), 0) <= 0:
+            continue
+        out.append(name)
+    return out
+
+
 def war_caster_spell(rs, session, r, victim, before) -> bool:
-    """DND-F14 War Caster: instead of the opportunity attack, an attack cantrip at the creature leaving (policy
-    ``war_caster``: default decline, the weapon attack is made). True when the spell was cast."""
+    """DND-F14 War Caster: instead of the opportunity attack, a one-action spell at the creature leaving, the first
+    of ``war_caster_spells`` that reaches it (policy ``war_caster``: default decline, the weapon attack is made). True
+    when the spell was cast."""
     if not r.data.get("feats") or not has(r, "war_caster") or not reaction_taken(r, "war_caster", session, peek=True):
         return False
     from engine.rules.dnd5e import gear
     if "armor" in r.data and gear.untrained(r):
         return False                   # no spells in armour it is not proficient with (gear.py)
     from engine.rules.core import Illegal
-    from engine.rules.dnd5e.actions.magic import spell_attack, spell_plan
+    from engine.rules.dnd5e.actions.magic import check_target, spell_attack, spell_effect, spell_plan
     from engine.rules.dnd5e.data import SPELLS
-    for name in r.data["spells"]:
+    for name in war_caster_spells(r):
         sp = SPELLS[name]
-        if sp["level"] != 0 or sp["kind"] != "attack" or sp["time"] != "action":
-            continue
         try:
-            plan = spell_plan(rs, session, r, victim, name)
+            check_target(rs, session, r, victim, name)
+            plan = spell_plan(rs, session, r, victim, name) if sp["kind"] == "attack" else None
         except Illegal:
             continue
         if not reaction_taken(r, "war_caster", session, f"{victim.name} leaves your reach ({name})"):
@@ -199,9 +216,17 @@ def war_caster_spell(rs, session, r, victim, before) -> bool:
         r.data["reaction_used"] = True
         if before is not None:
             before()
-        session.emit({"type": "opportunity_attack", "who": r.id, "target": victim.id, "spell": name,
-                      "rule": "DND-F14", "reach_rule": "AIR-05", "text": "War Caster: a cantrip instead"})
-        spell_attack(rs, session, r, victim, name, plan)
+        ev = {"type": "opportunity_attack", "who": r.id, "target": victim.id, "spell": name,
+              "rule": "DND-F14", "reach_rule": "AIR-05",
+              "text": "War Caster: a cantrip instead" if sp["level"] == 0 else "War Caster: a spell instead"}
+        if sp["level"] > 0 and r.data["spell_slots"] is not None:
+            r.data["spell_slots"][str(sp["level"])] -= 1
+            ev["slot"] = sp["level"]
+        session.emit(ev)
+        if plan is not None:
+            spell_attack(rs, session, r, victim, name, plan)
+        else:
+            spell_effect(rs, session, r, {"spell": name, "targets": [victim.id]})
         return True
     return False
 
