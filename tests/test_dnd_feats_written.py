@@ -319,3 +319,16 @@ def test_dnd_f14_war_caster_any_one_action_single_target_spell(tmp_path, capsys)
     assert finds(events, "state")[-1]["characters"]["m"]["data"]["spell_slots"]["2"] == 0
     events, oa = leave(["burning_hands"])
     assert oa["weapon"] == "dagger" and "spell" not in oa
+
+
+# DND-F04 Athlete, l. 83, against AIR-07 -------------------------------------------------------------------------------------
+def test_dnd_f04_athlete_climb_reading_and_the_free_option(tmp_path, capsys):
+    """ "wspinaczka nie kosztuje cię dodatkowej szybkości" against AIR-07 "Climbing one layer costs 4 m (double the
+    horizontal cost)": by default an Athlete stepping up a ledge pays AIR-07 (1.5 m across + 4 m up);
+    athlete_climb = "free" drops the doubling (+2 m); a knight without the feat pays AIR-07 either way."""
+    ledge = [("stone", (6, 5, 0), (6, 5, 0))]
+    up = [{"actor": "k", "action": "move", "to": [6, 5, 1]}]
+    for feats_, opt, cost in (([], "free", 5.5), (["athlete"], None, 5.5), (["athlete"], "free", 3.5)):
+        events = ok(run(tmp_path, capsys, [knight(feats=feats_), guard(at=(11, 11, 0))], up, fill=ledge,
+                        options={"athlete_climb": opt} if opt else None))
+        assert finds(events, "move", who="k")[0]["cost_m"] == cost
