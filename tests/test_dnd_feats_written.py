@@ -332,3 +332,19 @@ def test_dnd_f04_athlete_climb_reading_and_the_free_option(tmp_path, capsys):
         events = ok(run(tmp_path, capsys, [knight(feats=feats_), guard(at=(11, 11, 0))], up, fill=ledge,
                         options={"athlete_climb": opt} if opt else None))
         assert finds(events, "move", who="k")[0]["cost_m"] == cost
+
+
+# DND-F33 Moderately Armored, l. 256-258 ------------------------------------------------------------------------------------
+def test_dnd_f33_moderately_armored_literal_prerequisite_option(tmp_path, capsys):
+    """l. 258 "Wymagania: biegłość w średnich pancerzach" names the proficiency the feat itself gives: read as a slip
+    for light (the SRD's), the default; moderately_armored_prereq = "medium" takes the words as written."""
+    end = [{"actor": "k", "action": "end_turn"}]
+    def load(profs, opt):
+        return run(tmp_path, capsys, [knight(armor="breastplate", armor_proficiencies=profs, feats=["moderately_armored"]),
+                                      guard(at=(11, 11, 0))], end, options={"moderately_armored_prereq": opt} if opt else None)
+    assert ok(load(["light"], None))
+    rc, _, err = load(["light"], "medium")
+    assert rc == 2 and "characters[0].feats[0]" in err and "medium armour" in err, err
+    assert ok(load(["light", "medium"], "medium"))
+    rc, _, err = load([], None)
+    assert rc == 2 and "light armour" in err, err

@@ -146,7 +146,8 @@ def _gear(rs, data: dict, raw: dict, given: set, feats_: list, file, key) -> lis
     (``dnd5e/gear.py``); a sheet without those keys or the feats that read them is left as it was."""
     if not any(raw.get(f) for f in gear.KEYS) and not any(f in gear.FEATS_READ for f in feats_):
         return []
-    gd = gear.setup({f: raw.get(f) for f in gear.KEYS}, given, data["abilities"], feats_, data["weapons"], file, key)
+    gd = gear.setup({f: raw.get(f) for f in gear.KEYS}, given, data["abilities"], feats_, data["weapons"], file, key,
+                    moderately_as_written=rs.opt("moderately_armored_prereq") == "medium")
     data.update(gd)
     if "armor" in gd:
         data["ac"] = gear.armour_ac(data, feats_)
