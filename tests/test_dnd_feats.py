@@ -34,7 +34,7 @@ def test_dnd_f00_unknown_feat_names_the_key_and_the_closest_name():
 
 def test_dnd_f00_prerequisite_and_once_each_and_increase():
     with pytest.raises(SceneError) as e:
-        make([fighter(abilities={"str": 10}, feats=["grappler"])])
+        make([fighter(abilities={"str": 10}, feats=["grappler"])], options={"feat_prerequisites": "rulebook"})
     assert "Str 13" in str(e.value) and "DND-F00" in str(e.value)
     with pytest.raises(SceneError):
         make([fighter(feats=["alert", "alert"])])
@@ -46,7 +46,7 @@ def test_dnd_f00_prerequisite_and_once_each_and_increase():
 
 def test_dnd_f00_lost_prerequisite_makes_the_feat_unusable():
     from engine.rules.dnd5e import feats
-    s = make([fighter(abilities={"str": 13}, feats=["grappler"]), guard()])
+    s = make([fighter(abilities={"str": 13}, feats=["grappler"]), guard()], options={"feat_prerequisites": "rulebook"})
     a = s.state.actors["f"]
     assert feats.has(a, "grappler")
     a.data["abilities"]["str"] = 12                                     # drained below the prerequisite

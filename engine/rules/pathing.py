@@ -249,7 +249,7 @@ def reach(session: Session, a: Actor, budget_m: float | None = None, fly: bool |
     cell = cm(world.cell_m)
     mode = opts.get("diagonal", "5e")
     diag = cm(world.cell_m * math.sqrt(2)) if mode == "euclidean" else cell
-    climb = cm(float(opts.get("climb_m", 4.0)))
+    climb = cm(rs.climb_cost(session, a, fly))
     descend = cm(float(opts.get("descend_m", 2.0)))
     takeoff = cm(rs.takeoff_cost(session, a)) if fly else 0
     budget = cm(max(budget_m, 0.0))

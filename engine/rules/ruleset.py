@@ -147,6 +147,10 @@ class Ruleset:
         """AIR-06: half the character's movement."""
         raise NotImplementedError
 
+    def climb_cost(self, session: Session, actor: Actor, flying: bool) -> float:
+        """AIR-07: the metres one layer up costs (option ``climb_m``); a ruleset may lower it for a character."""
+        return float(session.options.get("climb_m", 4.0))
+
     def spend_movement(self, session: Session, actor: Actor, metres: float) -> None:
         raise NotImplementedError
 

@@ -159,7 +159,9 @@ def fall_severity(rs, layers: int) -> int:
 
 #: What follows from a number the GM sets (engine/rules/gm.py ``gm_set``): ``fn(rs, session, actor, key, old, new)``
 #: after the value is set and the GM's event logged.
-GM_SET = Hook("gm_set", "fn(rs, session, actor, key, old, new) after the GM sets a number")
+GM_SET = Hook("gm_set", "fn(rs, session, actor, key, old, new) after the GM sets a number", order=(
+    "gm_life",
+))
 
 
 @GM_SET.rule("BAT-22")

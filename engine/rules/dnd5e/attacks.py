@@ -367,11 +367,14 @@ def resolve_attack(rs, session, a: Actor, t: Actor, plan, act) -> None:
     r = conditions.d20(rs, session, "attack", a.id, bool(adv), bool(dis), "DND-16", f"{w['name']} against {t.name}")
     if own:
         act = attacker_choices(rs, session, a, t, w, plan, act, r, bonus, ac)
-    luck = None
+    luck = luck_cancelled = None
     if act.get("lucky"):                       # DND-F32: one more d20, the player picks (the better one)
         a.data["luck"] -= 1
-        (luck,) = session.roll("luck", 20, who=a.id, rule="DND-F32", purpose="Lucky: an extra d20 on the attack")
-        r = max(r, luck)
+        if feats.lucky_cancels(rs, session, a, t, r):
+            luck_cancelled = t.id              # l. 253: the target spent one too; no die, the roll stands
+        else:
+            (luck,) = session.roll("luck", 20, who=a.id, rule="DND-F32", purpose="Lucky: an extra d20 on the attack")
+            r = max(r, luck)
     total = r + bonus
     crit = r == 20
     hit = crit or (r != 1 and total >= ac)
@@ -381,8 +384,8 @@ def resolve_attack(rs, session, a: Actor, t: Actor, plan, act) -> None:
         if act["manoeuvre"] == "precision":
             total += sup
             hit = crit or (r != 1 and total >= ac)
-    if hit and t.data.get("feats"):
-        r2 = feats.lucky_defence(rs, session, t, r)      # DND-F32: its own d20 against the attack
+    if hit and t.data.get("feats") and not act.get("lucky"):
+        r2 = feats.lucky_defence(rs, session, t, r)      # DND-F32: its own d20 (not on a roll already lucky: l. 253)
         if r2 != r:
             r = r2
             total = r + bonus
@@ -403,10 +406,11 @@ def resolve_attack(rs, session, a: Actor, t: Actor, plan, act) -> None:
           "melee": plan["melee"], "kind": plan.get("kind", "action")}
     if plan.get("cover_by"):
         ev["cover_by"] = plan["cover_by"]
-    if plan.get("cover_ignored") or mods or luck is not None or plan.get("feats_used") or plan.get("bonus_from"):
+    lucky = luck is not None or luck_cancelled is not None
+    if plan.get("cover_ignored") or mods or lucky or plan.get("feats_used") or plan.get("bonus_from"):
         fu = sorted(set(plan.get("feats_used", []) + [m["feat"] for m in mods]
                         + ([plan["cover_ignored"]["feat"]] if plan.get("cover_ignored") else [])
-                        + (["lucky"] if luck is not None else [])
+                        + (["lucky"] if lucky else [])
                         + ([plan["bonus_from"]] if plan.get("bonus_from") not in (None, "two_weapon") else [])))
         ev["feats"] = fu
         ev["rules"] = sorted(set(ev["rules"]) | {feats.FEAT_ID[f] for f in fu})
@@ -416,6 +420,8 @@ def resolve_attack(rs, session, a: Actor, t: Actor, plan, act) -> None:
             ev["modifiers"] = mods
         if luck is not None:
             ev["luck"] = luck
+        if luck_cancelled is not None:
+            ev["luck_cancelled_by"] = luck_cancelled
     if plan.get("bonus_from"):
         ev["bonus_from"] = plan["bonus_from"]
     if plan["melee"]:
@@ -437,8 +443,9 @@ def resolve_attack(rs, session, a: Actor, t: Actor, plan, act) -> None:
     if crit:
         n *= 2
     rolls = session.roll("damage", s, n, who=a.id, rule="DND-16") if n else []
-    if session.state.turn.get("elemental_adept") == w["type"] and plan.get("kind") == "spell":
-        rolls = feats.adept_dice(rolls, True)          # DND-F02: 1s count as 2
+    if w["type"] in a.data.get("elements", ()) and feats.has(a, "elemental_adept") \
+            and (plan.get("kind") == "spell" or rs.opt("elemental_adept_ones") == "any_damage"):
+        rolls = feats.adept_dice(rolls, True)          # DND-F02: 1s count as 2 (its spells; the option: any damage)
     if own and n and plan["melee"] and feats.has(a, "savage_attacker") and not session.state.turn.get("savage_used"):
         sv = choose(session, "savage", a.id, {True: "reroll the damage dice, keep the higher (Savage Attacker)",
                                               False: f"keep {sum(rolls)}"}, bool(act.get("savage")),
@@ -467,7 +474,7 @@ def resolve_attack(rs, session, a: Actor, t: Actor, plan, act) -> None:
         extra.append("sneak attack")
     was_up = t.hp > 0
     rs.apply_damage(session, t, amount, w["type"], a.id, "DND-16", critical=crit,
-                      knock_out=bool(act.get("knock_out")) and plan["melee"])
+                      knock_out=bool(act.get("knock_out")) and (plan["melee"] or rs.opt("knock_out") == "any_attack"))
     feats.after_attack(rs, session, a, t, plan, True, crit, was_up and (t.dead or t.hp == 0))
     if sup is not None and act["manoeuvre"] in ("trip", "pushing") and not t.dead:
         feats.manoeuvre_effect(rs, session, a, t, act["manoeuvre"])

@@ -204,9 +204,9 @@ RULES = [
      'rule': 'Knocking out: an attacker that reduces a creature to 0 HP may knock it out instead: unconscious and '
              'stable.',
      'status': 'built',
-     'decision': '`knock_out = true` on a melee attack',
-     'where': '5e damage `apply_damage`',
-     'tests': ['tests/test_dnd_rules.py::test_dnd34_knock_out']},
+     'decision': '`knock_out = true` on an attack, melee or ranged: l. 441 "Jeśli zadałeś obrażenia istocie i jej PW zostało zredukowane do 0 to możesz podjąć decyzję, że zamiast zabijać to ogłuszasz cel" names no melee (a spell has no `knock_out`); option `knock_out = "melee"`: the rulebook\'s melee attack only',
+     'where': '5e damage `apply_damage`; `dnd5e/actions/standard.py` `Attack.check`',
+     'tests': ['tests/test_dnd_rules.py::test_dnd34_knock_out', 'tests/test_dnd_feats_written.py::test_dnd34_knock_out_with_any_attack_and_the_melee_option']},
     {'id': 'DND-35',
      'rule': 'Temporary HP: a separate pool lost first; may exceed max HP; not restored by healing; new temporary HP '
              'repl…',

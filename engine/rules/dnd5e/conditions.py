@@ -99,8 +99,9 @@ def d20(rs, session, name, who, adv: bool, dis: bool, rule: str, purpose: str) -
 
 
 def saving_throw(rs, session, a: Actor, ability: str, dc: int, source_actor, rule: str, purpose: str,
-                 cover_level: str = "none", advantage: str | None = None) -> bool:
-    """``advantage``: a reason the caller gives (Dungeon Delver against a trap, DND-F05)."""
+                 cover_level: str = "none", advantage: str | None = None, sole_target: bool = False) -> bool:
+    """``advantage``: a reason the caller gives (Dungeon Delver against a trap, DND-F05); ``sole_target``: the
+    spell or other effect (a trap) targets only this creature (Shield Master, DND-F20)."""
     if ability in ("str", "dex"):
         c = tagged(rs, a, "auto_fail_str_dex")
         if c:
@@ -117,8 +118,9 @@ def saving_throw(rs, session, a: Actor, ability: str, dc: int, source_actor, rul
     if why:                                  # armour it is not proficient with: Str / Dex saves (gear.py)
         dis, purpose = True, f"{purpose}; {why}"
     bonus = ab(rs, a, ability) + (a.data["prof"] if ability in a.data["saves"] else 0)
-    if a.data.get("feats") and ability == "dex" and source_actor is not None and feats.has(a, "shield_master"):
-        bonus += 2                               # DND-F20: its shield's +2 to a Dex save against one target (itself)
+    if sole_target and ability == "dex" and a.data.get("feats") and feats.has(a, "shield_master") \
+            and not incapacitated(rs, a):
+        bonus += 2     # DND-F20 l. 178: its shield's +2 against "zaklęciu lub innemu efektowi, którego celem jesteś tylko ty"
     if ability == "dex":
         if cover_level == "three-quarters":
             bonus += 5
@@ -144,6 +146,8 @@ def contest(rs, session, a, t, rule) -> bool:
     skill = max(("athletics", "acrobatics"), key=lambda s: skill_bonus(rs, t, s))
     dis = t.has("poisoned") or ("armor" in t.data and gear.armour_check_disadvantage(t, SKILL_ABILITY[skill]) is not None)
     r = d20(rs, session, "contest", t.id, False, dis, rule, skill.capitalize())
+    if t.data.get("feats"):
+        r = feats.lucky_check(rs, session, t, r, skill.capitalize())     # DND-F32: checks too
     tt = r + skill_bonus(rs, t, skill)
     ok = ta > tt
     session.emit({"type": "contest", "who": a.id, "target": t.id, "attacker_total": ta, "defender_total": tt,
@@ -194,6 +198,8 @@ def check_roll(rs, session, a: Actor, skill: str, name: str, rule: str, purpose:
         if why:
             dis, purpose = True, f"{purpose}; {why}"
     r = d20(rs, session, name, a.id, bool(advantage), dis, rule, purpose)
+    if a.data.get("feats"):
+        r = feats.lucky_check(rs, session, a, r, skill.capitalize())     # DND-F32: checks too
     total = r + skill_bonus(rs, a, skill)
     session.emit({"type": "check", "who": a.id, "skill": skill, "roll": r, "total": total, "rule": rule})
     return total

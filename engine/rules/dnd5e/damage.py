@@ -206,7 +206,9 @@ def death_save(rs, session, a: Actor) -> None:
 #: What follows from a number the GM sets (engine/rules/gm.py ``gm_set``): ``fn(rs, session, actor, key, old, new)``
 #: after the value is set and the GM's event logged. The GM's value is final; these keep the state that derives from
 #: it in step, as healing or damage would.
-GM_SET = Hook("gm_set", "fn(rs, session, actor, key, old, new) after the GM sets a number")
+GM_SET = Hook("gm_set", "fn(rs, session, actor, key, old, new) after the GM sets a number", order=(
+    "gm_hit_points",
+))
 
 
 @GM_SET.rule("DND-02")

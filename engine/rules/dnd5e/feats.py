@@ -14,13 +14,14 @@ from __future__ import annotations
 import difflib
 from typing import TypedDict
 
-from engine.errors import SceneError
 from engine.rules.dnd5e import gear, attacks, conditions   # gear first: it imports advantage's names
 from engine.rules.dnd5e.feats_moments import (  # noqa: F401  (the feats' own moments, re-exported for the rules' callers)
     bonus_contest_source,
     query_notes,
     spend_contest,
     lucky_defence,
+    lucky_cancels,
+    lucky_check,
     lucky_save,
     check_pin,
     apply_pin,
@@ -32,6 +33,13 @@ from engine.rules.dnd5e.feats_moments import (  # noqa: F401  (the feats' own mo
     mount_evasion,
     check_inspire,
     apply_inspire,
+)
+from engine.rules.dnd5e.feats_sheet import (  # noqa: F401  (the sheet side, re-exported for the rules' callers)
+    ELEMENTS,
+    REPEATABLE,
+    panel_rows,
+    setup,
+    sheet,
 )
 
 
@@ -61,12 +69,12 @@ _F: list[tuple[str, str, str, str, str | tuple[str, ...] | None, Prereq | str | 
     ("savage_attacker", "DND-F06", "Savage Attacker", "auto", None, None),
     ("keen_mind", "DND-F07", "Keen Mind", "sheet", "int", None),
     ("heavily_armored", "DND-F08", "Heavily Armored", "auto", "str", None),
-    ("skulker", "DND-F09", "Skulker", "auto", None, {"ability": ("dex",), "min": 13}),
+    ("skulker", "DND-F09", "Skulker", "auto", None, None),
     ("alert", "DND-F10", "Alert", "auto", None, None),
     ("linguist", "DND-F11", "Linguist", "sheet", "int", None),
     ("mounted_combatant", "DND-F12", "Mounted Combatant", "auto", None, None),
     ("lightly_armored", "DND-F13", "Lightly Armored", "auto", ("dex", "str"), None),
-    ("war_caster", "DND-F14", "War Caster", "auto", None, "spellcaster"),
+    ("war_caster", "DND-F14", "War Caster", "auto", None, None),
     ("polearm_master", "DND-F15", "Polearm Master", "auto", None, None),
     ("great_weapon_master", "DND-F16", "Great Weapon Master", "auto", None, None),
     ("heavy_armor_master", "DND-F17", "Heavy Armor Master", "auto", "str", None),
@@ -93,14 +101,22 @@ _F: list[tuple[str, str, str, str, str | tuple[str, ...] | None, Prereq | str | 
     ("magic_initiate", "DND-F38", "Magic Initiate", "sheet", None, None),
     ("tavern_brawler", "DND-F39", "Tavern Brawler", "auto", ("str", "con"), None),
     ("mage_slayer", "DND-F40", "Mage Slayer", "auto", None, None),
-    ("grappler", "DND-F41", "Grappler", "auto", None, {"ability": ("str",), "min": 13}),
+    ("grappler", "DND-F41", "Grappler", "auto", None, None),
     ("ritual_caster", "DND-F42", "Ritual Caster", "sheet", None, {"ability": ("int", "wis"), "min": 13}),
 ]
 FEATS: dict[str, FeatInfo] = {n: {"id": i, "name": en, "scope": sc, "asi": asi, "prereq": pr}
                               for n, i, en, sc, asi, pr in _F}
 FEAT_ID: dict[str, str] = {n: f["id"] for n, f in FEATS.items()}
+#: DND-F00: the prerequisites above are the document's "Wymagania" lines; the rulebook (PHB) also asks these three,
+#: which ``004_...`` never writes: on with option ``feat_prerequisites = "rulebook"``
+RULEBOOK_PREREQS: dict[str, Prereq | str] = {"skulker": {"ability": ("dex",), "min": 13},
+                                              "grappler": {"ability": ("str",), "min": 13},
+                                              "war_caster": "spellcaster"}
 MANOEUVRES = ("trip", "pushing", "precision")     # DND-F01: the manoeuvres the program resolves
-POLEARMS = ("glaive", "halberd", "quarterstaff", "spear", "pike")   # DND-F15 (pike: the 5e errata)
+#: DND-F15 l. 148-149: the butt-end bonus attack names "drąg, glewię, halabardę lub włócznię" (no pike); the
+#: second clause, opportunity attacks on entering reach, adds "piką"
+BUTT_END_POLEARMS = ("glaive", "halberd", "quarterstaff", "spear")
+POLEARMS = (*BUTT_END_POLEARMS, "pike")
 #: the reactions a character may take or decline (``reactions = {name = false}`` on the character, default take)
 REACTIONS = ("opportunity_attack", "sentinel", "mage_slayer", "defensive_duelist", "shield_master", "polearm_master",
              "lucky", "war_caster", "mounted_combatant")
@@ -113,59 +129,10 @@ def closest(name: str, known) -> str:
     return m[0] if m else ""
 
 
-def setup(raw_feats, raw_choices, raw_reactions, abilities: dict, spells: list, file, key) -> dict:
-    """Validate the scene's feats (DND-F00), apply their ability increases to ``abilities`` (in place, max 20) and
-    return the actor data fields the feats need."""
-    feats = []
-    for j, f in enumerate(raw_feats or []):
-        if f not in FEATS:
-            raise SceneError(file, f"{key}.feats[{j}]", f"unknown feat {f!r}; did you mean {closest(f, FEATS)!r}? "
-                             "(snake_case of the catalogue's names, DND-F01..F42)")
-        if f in feats:
-            raise SceneError(file, f"{key}.feats[{j}]", f"{f} is taken twice; each feat once (DND-F00)")
-        feats.append(f)
-    choices = dict(raw_choices or {})
-    for k, v in choices.items():
-        if k not in feats:
-            raise SceneError(file, f"{key}.feat_choices.{k}", f"{k!r} is not one of this character's feats")
-    increases = {}
-    for f in feats:
-        asi = FEATS[f]["asi"]
-        if asi is None:
-            continue
-        opts = (asi,) if isinstance(asi, str) else asi
-        pick = choices.get(f, opts[0])
-        if pick not in opts:
-            raise SceneError(file, f"{key}.feat_choices.{f}", f"{f} raises one of {', '.join(opts)}, not {pick!r}")
-        abilities[pick] = min(20, abilities[pick] + 1)
-        increases[f] = pick
-    for j, f in enumerate(feats):    # DND-F00: the prerequisite must hold when the feat is taken
-        why = unmet(FEATS[f]["prereq"], abilities, spells)
-        if why:
-            raise SceneError(file, f"{key}.feats[{j}]", f"{f} needs {why} (DND-F00)")
-    rx = dict(raw_reactions or {})
-    for k, v in rx.items():
-        if k not in REACTIONS:
-            raise SceneError(file, f"{key}.reactions.{k}", f"unknown reaction; one of {', '.join(REACTIONS)} "
-                             f"(did you mean {closest(k, REACTIONS)!r}?)")
-        if not isinstance(v, bool):
-            raise SceneError(file, f"{key}.reactions.{k}", "true (take it, the default) or false (decline)")
-    element = choices.get("elemental_adept", "fire") if "elemental_adept" in feats else None
-    if element is not None and element not in ("acid", "cold", "fire", "lightning", "thunder"):
-        raise SceneError(file, f"{key}.feat_choices.elemental_adept", "one of acid, cold, fire, lightning, thunder")
-    out = {"feats": feats, "feat_increases": increases, "luck": 3 if "lucky" in feats else 0}
-    if "martial_adept" in feats:
-        ms = str(choices.get("martial_adept", "trip+precision")).split("+")
-        if len(ms) != 2 or len(set(ms)) != 2 or any(m not in MANOEUVRES for m in ms):
-            raise SceneError(file, f"{key}.feat_choices.martial_adept", "two manoeuvres joined by +, from "
-                             + ", ".join(MANOEUVRES) + " (e.g. \"trip+precision\")")
-        out["manoeuvres"] = ms
-        out["superiority"] = 1
-    if element:
-        out["element"] = element
-    if rx:
-        out["reactions"] = rx
-    return out
+def prereq(name: str, rulebook: bool):
+    """A feat's prerequisite: the document's, or with ``rulebook`` the PHB's extras too (DND-F00)."""
+    p = FEATS[name]["prereq"]
+    return RULEBOOK_PREREQS.get(name, p) if rulebook and p is None else p
 
 
 def unmet(prereq, abilities: dict, spells: list) -> str | None:
@@ -184,7 +151,12 @@ def has(a, name: str) -> bool:
     fs = d.get("feats")
     if not fs or name not in fs:
         return False
-    return unmet(FEATS[name]["prereq"], d["abilities"], d["spells"]) is None
+    p = FEATS[name]["prereq"]
+    if p is None:
+        if not d.get("rulebook_prereqs") or name not in RULEBOOK_PREREQS:
+            return True
+        p = RULEBOOK_PREREQS[name]
+    return unmet(p, d["abilities"], d["spells"]) is None
 
 
 #: what taking / declining each reaction does (the window's prompt)
@@ -196,12 +168,12 @@ REACTION_TEXT = {
     "shield_master": ("no damage on the successful save (Shield Master)", "take half"),
     "polearm_master": ("attack as it enters reach (Polearm Master)", "let it come"),
     "lucky": ("spend a luck point: one more d20 (Lucky)", "keep the point"),
-    "war_caster": ("cast an attack cantrip instead (War Caster)", "the weapon attack (or none)"),
+    "war_caster": ("cast a one-action spell at it instead (War Caster)", "the weapon attack (or none)"),
     "mounted_combatant": ("take the attack aimed at the mount (Mounted Combatant)", "let the mount take it"),
 }
 
 
-def reaction_taken(a, name: str, session=None, about: str = "", peek: bool = False) -> bool:
+def reaction_taken(a, name: str, session=None, about: str = "", peek: bool = False, texts: tuple | None = None) -> bool:
     """Take or decline a reaction the rules offer: the action's ``reactions = {id = {name = bool}}`` if given, else
     the character's policy (``reactions = {sentinel = false}``; default take, Lucky and War Caster decline). With
     ``session`` it is a choice point (engine/rules/choices.py: the window asks the reacting character's player at
@@ -216,7 +188,7 @@ def reaction_taken(a, name: str, session=None, about: str = "", peek: bool = Fal
         if v is not choices.MISSING:
             return bool(v)
         return True if choices.open_question(session, path, a.id) else pol
-    take, leave = REACTION_TEXT[name]
+    take, leave = texts or REACTION_TEXT[name]
     return bool(choices.choose(session, path, a.id, {True: take, False: leave}, pol, rule=FEAT_ID.get(name, "DND-28"),
                                role="reaction", question=about or name.replace("_", " ")))
 
@@ -275,26 +247,37 @@ def cover_ignored(a, plan, spell_attack=False) -> str | None:
 
 
 # -- advantage / disadvantage a feat cancels --------------------------------------------------------------------
+#: DND-F10 l. 121 "twoi przeciwnicy nie otrzymują ułatwienia w testach ataku gdy ich nie widzisz": the advantage an
+#: attacker has because the target cannot see it (unseen or hidden, DND-26; invisible, DND-42; the target blinded,
+#: DND-46: each of these means the target does not see the attacker)
+UNSEEN_ADVANTAGE = frozenset(("the target cannot see the attacker", "the attacker is invisible", "the target is blinded"))
+
+
+def _mode(adv, dis) -> int:
+    return (1 if adv else 0) - (1 if dis else 0)     # advantage 1, disadvantage -1, a straight roll 0 (DND-16)
+
+
 def drop_sources(rs, session, a, t, plan, adv, dis):
     """Sharpshooter: no disadvantage at long range (DND-F30); Crossbow Expert: none within 1.5 m of an enemy
-    (DND-F28); Alert: unseen attackers gain no advantage against it (DND-F10). Returns (adv, dis, [feats])."""
+    (DND-F28); Alert: unseen attackers gain no advantage against it (DND-F10). Returns (adv, dis, [feats]): a
+    feat is named only when it changed the roll (advantage, disadvantage or neither), not for a source dropped
+    while another of the same kind, or one of the other kind, leaves the roll as it was."""
     used = []
-    if a.data.get("feats"):
-        if has(a, "sharpshooter") and not plan["melee"]:
-            n = len(dis)
-            dis = [s for s in dis if s[0] != "beyond the weapon's normal range"]
-            if len(dis) < n:
-                used.append("sharpshooter")
-        if has(a, "crossbow_expert") and not plan["melee"]:
-            n = len(dis)
-            dis = [s for s in dis if not s[0].startswith("ranged attack within 1.5 m of")]
-            if len(dis) < n:
-                used.append("crossbow_expert")
+    if a.data.get("feats") and not plan["melee"]:
+        for feat, drop in (("sharpshooter", lambda r: r == "beyond the weapon's normal range"),
+                           ("crossbow_expert", lambda r: r.startswith("ranged attack within 1.5 m of"))):
+            if has(a, feat):
+                kept = [s for s in dis if not drop(s[0])]
+                if len(kept) < len(dis):
+                    if _mode(adv, kept) != _mode(adv, dis):
+                        used.append(feat)
+                    dis = kept
     if t.data.get("feats") and has(t, "alert"):
-        n = len(adv)
-        adv = [s for s in adv if s[0] != "the target cannot see the attacker"]
-        if len(adv) < n:
-            used.append("alert")
+        kept = [s for s in adv if s[0] not in UNSEEN_ADVANTAGE]
+        if len(kept) < len(adv):
+            if _mode(kept, dis) != _mode(adv, dis):
+                used.append("alert")
+            adv = kept
     return adv, dis, used
 
 
@@ -305,22 +288,31 @@ def bonus_attack_sources(rs, session, a, w) -> list[str]:
     out = []
     melee = rs.is_melee(w)
     if turn.get("light_weapon") and melee:
-        light = "light" in w["properties"]
-        n = sum(1 for x in a.data["weapons"] if rs.is_melee(x) and ("light" in x["properties"] or has(a, "dual_wielder")))
-        if (light or has(a, "dual_wielder")) and n >= 2:
+        n = sum(1 for x in a.data["weapons"] if off_hand_weapon(rs, a, x))
+        if off_hand_weapon(rs, a, w) and n >= 2:
             out.append("two_weapon")
     if not a.data.get("feats"):
         return out
     if turn.get("gwm_bonus") and melee and has(a, "great_weapon_master"):
         out.append("great_weapon_master")
-    if turn.get("attacked_with") and w["name"] in POLEARMS and has(a, "polearm_master") \
-            and turn["attacked_with"] in POLEARMS:
+    if turn.get("attacked_with") and w["name"] in BUTT_END_POLEARMS and has(a, "polearm_master") \
+            and turn["attacked_with"] in BUTT_END_POLEARMS:
         out.append("polearm_master")
     if turn.get("one_handed_attack") and w["name"] == "hand_crossbow" and has(a, "crossbow_expert"):
         out.append("crossbow_expert")
     if turn.get("dash") and melee and has(a, "charger") and not turn.get("charged"):
         out.append("charger")
     return out
+
+
+def off_hand_weapon(rs, a, w) -> bool:
+    """A melee weapon two-weapon fighting may use (DND-29: light); with Dual Wielder (DND-F24, l. 203: "jednoręcznych
+    broni, które nie są lekkie") any one-handed melee weapon."""
+    if not rs.is_melee(w):
+        return False
+    if "light" in w["properties"]:
+        return True
+    return "two-handed" not in w["properties"] and bool(a.data.get("feats")) and has(a, "dual_wielder")
 
 
 def butt_end(w) -> dict:
@@ -385,12 +377,6 @@ def sentinel_hit(rs, session, r, victim, plan):
 
 def can_oa_despite_disengage(r) -> bool:
     return bool(r.data.get("feats")) and has(r, "sentinel")
-
-
-def sheet(a) -> list[dict]:
-    """The character's feats for the JSON state and the panel: name, id, scope, ability raised, usable now."""
-    return [{"feat": f, "id": FEATS[f]["id"], "name": FEATS[f]["name"], "scope": FEATS[f]["scope"],
-             "increase": a.data["feat_increases"].get(f), "usable": has(a, f)} for f in a.data.get("feats", [])]
 
 
 def has_raw(featdata: dict, name: str) -> bool:
@@ -502,8 +488,15 @@ def mage_slayer(rs, session, caster):
 
 
 def sentinel_protects(rs, session, attacker, target):
-    """DND-F37: a creature within 1.5 m attacks someone other than the Sentinel: a reaction melee attack on it."""
+    """DND-F37: a creature within 1.5 m attacks someone other than the Sentinel: a reaction melee attack on it.
+    l. 280 "wykonuje atak w inny cel jak ty (i nie mający atutu wartownik)": the parenthesis follows "inny cel", the
+    target, and translates the rulebook's "(and that target doesn't have this feat)": an attack on a creature that
+    has Sentinel itself gives no reaction. Option ``sentinel_exempt = "attacker"``: the other grammatical reading,
+    no reaction against an attacker that has Sentinel."""
     from engine.world.geometry import engaged
+    exempt = target if rs.opt("sentinel_exempt") == "target" else attacker
+    if exempt.data.get("feats") and has(exempt, "sentinel"):
+        return
     for r in list(session.state.actors.values()):
         if r.id in (attacker.id, target.id) or not _may_react(rs, session, r, attacker, "sentinel") \
                 or not engaged(r.body(), attacker.body()):
@@ -590,23 +583,3 @@ def preview_lines(rs, session, a, t, plan, act, mods) -> list[dict]:
     if t.data.get("feats") and has(t, "defensive_duelist") and plan["melee"] and not t.data["reaction_used"]:
         out.append({"feat": "defensive_duelist", "rule": "DND-F21", "text": f"the target may add +{t.data['prof']} AC as a reaction"})
     return out
-
-
-def panel_rows(a) -> list[str]:
-    """The character panel's rows: every feat (sheet feats too), the raised ability, luck points, unusable ones."""
-    rows = []
-    names = []
-    for f in a.data["feats"]:
-        n = FEATS[f]["name"]
-        inc = a.data["feat_increases"].get(f)
-        if inc:
-            n += f" (+1 {inc.capitalize()})"
-        if FEATS[f]["scope"] == "sheet":
-            n += " [sheet]"
-        if not has(a, f):
-            n += " [unusable: prerequisite lost]"
-        names.append(n)
-    rows.append("Feats: " + ", ".join(names))
-    if "lucky" in a.data["feats"]:
-        rows.append(f"Luck points {a.data['luck']}/3")
-    return rows

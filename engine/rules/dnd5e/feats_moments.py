@@ -11,9 +11,9 @@ def has(a, name: str) -> bool:          # feats.has (imported when called: feats
     return _has(a, name)
 
 
-def reaction_taken(a, name: str, session=None, about: str = "", peek: bool = False) -> bool:
+def reaction_taken(a, name: str, session=None, about: str = "", peek: bool = False, texts: tuple | None = None) -> bool:
     from engine.rules.dnd5e.feats import reaction_taken as _rt
-    return _rt(a, name, session, about, peek)
+    return _rt(a, name, session, about, peek, texts)
 
 
 def _feat_id(name: str) -> str:
@@ -104,6 +104,33 @@ def lucky_defence(rs, session, t, roll: int) -> int:
                   "attack_roll", min)
 
 
+def lucky_cancels(rs, session, a, t, roll: int) -> bool:
+    """DND-F32 l. 253 "Jeśli w próbie wpłynięcia na wynik rzutu punkty szczęścia wydaje więcej jak jedna istota to ich
+    działanie wzajemnie się znosi i nie wykonuje się dodatkowych rzutów": ``a`` spends a point on its attack roll
+    against ``t``; ``t`` (Lucky, a point left, not incapacitated) may spend one against it (its policy ``lucky``,
+    the choice point asked of its player): both points are gone, no die is rolled, the roll stands."""
+    from engine.rules.dnd5e import conditions
+    if not t.data.get("feats") or not has(t, "lucky") or t.data.get("luck", 0) <= 0 or conditions.incapacitated(rs, t):
+        return False
+    if not reaction_taken(t, "lucky", session, f"{a.name} spends a luck point on its attack roll of {roll} against "
+                          "you", texts=("spend a luck point too: both cancel, no extra die (Lucky)",
+                                        "keep the point: it rolls its extra d20")):
+        return False
+    t.data["luck"] -= 1
+    session.emit({"type": "feat", "who": t.id, "feat": "lucky", "rule": "DND-F32", "cancels": a.id, "attack_roll": roll,
+                  "text": "both luck points cancel: no extra die"})
+    return True
+
+
+def lucky_check(rs, session, c, roll: int, what: str) -> int:
+    """DND-F32 l. 250 "test ataku, cechy lub rzut obronny": on an ability check (a contest's side, Hide, a search...)
+    one more d20 once the die is seen, before the result is known (same policy ``lucky``), the higher kept."""
+    from engine.rules.dnd5e import conditions
+    able = has(c, "lucky") and c.data.get("luck", 0) > 0 and not conditions.incapacitated(rs, c)
+    return _lucky(session, c, roll, able, f"your {what} check rolled {roll}", "Lucky: one more d20 on the check",
+                  "check_roll", max)
+
+
 def lucky_save(rs, session, a, roll: int) -> int:
     """DND-F32 on a failed saving throw (same policy): one more d20, the higher kept."""
     able = has(a, "lucky") and a.data.get("luck", 0) > 0
@@ -148,23 +175,40 @@ def unpin(rs, session, grappler, target):
         conditions.remove_condition(rs, session, grappler, "restrained", "DND-F41")
 
 
+def war_caster_spells(r) -> list[str]:
+    """DND-F14 l. 144 "Zaklęcie musi mieć czas rzucania równy jednej akcji i celować tylko w jedną istotę": its spells
+    cast with one action that harm a single creature (an attack roll, a save, magic missile's darts all at it: no
+    area, no self or healing spell), in the sheet's order, those needing a slot only while one is left."""
+    from engine.rules.dnd5e.data import SPELLS
+    slots = r.data["spell_slots"]
+    out = []
+    for name in r.data["spells"]:
+        sp = SPELLS[name]
+        if sp["time"] != "action" or sp["kind"] not in ("attack", "save", "auto") or sp.get("area") or not sp["range_m"]:
+            continue
+        if sp["level"] > 0 and slots is not None and slots.get(str(sp["level"]), 0) <= 0:
+            continue
+        out.append(name)
+    return out
+
+
 def war_caster_spell(rs, session, r, victim, before) -> bool:
-    """DND-F14 War Caster: instead of the opportunity attack, an attack cantrip at the creature leaving (policy
-    ``war_caster``: default decline, the weapon attack is made). True when the spell was cast."""
+    """DND-F14 War Caster: instead of the opportunity attack, a one-action spell at the creature leaving, the first
+    of ``war_caster_spells`` that reaches it (policy ``war_caster``: default decline, the weapon attack is made). True
+    when the spell was cast."""
     if not r.data.get("feats") or not has(r, "war_caster") or not reaction_taken(r, "war_caster", session, peek=True):
         return False
     from engine.rules.dnd5e import gear
     if "armor" in r.data and gear.untrained(r):
         return False                   # no spells in armour it is not proficient with (gear.py)
     from engine.rules.core import Illegal
-    from engine.rules.dnd5e.actions.magic import spell_attack, spell_plan
+    from engine.rules.dnd5e.actions.magic import check_target, spell_attack, spell_effect, spell_plan
     from engine.rules.dnd5e.data import SPELLS
-    for name in r.data["spells"]:
+    for name in war_caster_spells(r):
         sp = SPELLS[name]
-        if sp["level"] != 0 or sp["kind"] != "attack" or sp["time"] != "action":
-            continue
         try:
-            plan = spell_plan(rs, session, r, victim, name)
+            check_target(rs, session, r, victim, name)
+            plan = spell_plan(rs, session, r, victim, name) if sp["kind"] == "attack" else None
         except Illegal:
             continue
         if not reaction_taken(r, "war_caster", session, f"{victim.name} leaves your reach ({name})"):
@@ -172,9 +216,17 @@ def war_caster_spell(rs, session, r, victim, before) -> bool:
         r.data["reaction_used"] = True
         if before is not None:
             before()
-        session.emit({"type": "opportunity_attack", "who": r.id, "target": victim.id, "spell": name,
-                      "rule": "DND-F14", "reach_rule": "AIR-05", "text": "War Caster: a cantrip instead"})
-        spell_attack(rs, session, r, victim, name, plan)
+        ev = {"type": "opportunity_attack", "who": r.id, "target": victim.id, "spell": name,
+              "rule": "DND-F14", "reach_rule": "AIR-05",
+              "text": "War Caster: a cantrip instead" if sp["level"] == 0 else "War Caster: a spell instead"}
+        if sp["level"] > 0 and r.data["spell_slots"] is not None:
+            r.data["spell_slots"][str(sp["level"])] -= 1
+            ev["slot"] = sp["level"]
+        session.emit(ev)
+        if plan is not None:
+            spell_attack(rs, session, r, victim, name, plan)
+        else:
+            spell_effect(rs, session, r, {"spell": name, "targets": [victim.id]})
         return True
     return False
 
@@ -241,7 +293,7 @@ def mount_evasion(rs, session, mount, ok, full, amt) -> int:
 def check_inspire(rs, session, leader):
     """DND-F26 Inspiring Leader: a 10-minute speech is out of combat time, so the game master rules it took place
     (``actor = "gm"``, ``inspire``, ``target = LEADER``): up to six friendly creatures (the leader included) within
-    9 m that can see it gain temporary HP = its level + Cha modifier; once per rest each (once per scene here)."""
+    9 m that can see or hear it (``hears``) gain temporary HP = its level + Cha modifier; once per rest each (once per scene here)."""
     from engine.rules.dnd5e import conditions
     from engine.rules.core import Illegal
     from engine.world.geometry import distance_m
@@ -255,11 +307,19 @@ def check_inspire(rs, session, leader):
     for o in sorted(session.state.actors.values(), key=lambda o: (o.id != leader.id, o.id)):
         if o.dead or conditions.hostile(rs, o, leader) or o.id in done:
             continue
-        if o.id == leader.id or (distance_m(o.body(), leader.body(), cell) <= 9.0 + 1e-9 and rs.sees(session, o, leader)):
+        if o.id == leader.id or (distance_m(o.body(), leader.body(), cell) <= 9.0 + 1e-9
+                                 and (hears(rs, o) or rs.sees(session, o, leader))):
             out.append(o.id)
     if not out:
         raise Illegal("nobody within 9 m who sees the leader can still be inspired", "DND-F26", "target")
     return {"target": leader.id, "inspired": out[:6]}
+
+
+def hears(rs, o) -> bool:
+    """DND-F26 l. 214 "mogących cię widzieć lub słyszeć": within the 9 m a voice carries past walls and round corners
+    (the document gives sound no line and the speech lasts 10 minutes); what stops hearing is being deafened
+    (DND-44) or unconscious (DND-41: unaware of its surroundings)."""
+    return not o.has("deafened") and not o.has("unconscious")
 
 
 def apply_inspire(rs, session, leader, plan):

@@ -96,9 +96,11 @@ def armour_of(raw, file, key) -> dict | None:
     return out
 
 
-def setup(raw_fields: dict, given: set, abilities: dict, feats_: list, weapons: list, file, key) -> dict:
+def setup(raw_fields: dict, given: set, abilities: dict, feats_: list, weapons: list, file, key,
+          moderately_as_written: bool = False) -> dict:
     """The gear fields of a new actor: armour, its AC, armour and weapon proficiencies, hit dice. ``feats_`` are
-    the character's feats (already validated). Returns the data fields to add (empty for an unchanged sheet)."""
+    the character's feats (already validated). Returns the data fields to add (empty for an unchanged sheet).
+    ``moderately_as_written``: Moderately Armored needs medium armour proficiency, l. 258's words (DND-F33)."""
     out: dict = {}
     armour = armour_of(raw_fields.get("armor"), file, key)
     shield = bool(raw_fields.get("shield"))
@@ -113,8 +115,8 @@ def setup(raw_fields: dict, given: set, abilities: dict, feats_: list, weapons: 
                                  f"medium, heavy, shields (did you mean {_closest(p, (*CATEGORIES, 'shields'))!r}?)")
         have = set(profs)
         for j, f in enumerate(feats_):          # DND-F00: the armour feats' prerequisites, when the sheet lists them
-            need = NEEDS.get(f)
-            if need and need not in have and GRANTS.get(f) != need:
+            need = "medium" if moderately_as_written and f == "moderately_armored" else NEEDS.get(f)
+            if need and need not in have:
                 raise SceneError(file, f"{key}.feats[{j}]", f"{f} needs proficiency with {need} armour "
                                  f"(armor_proficiencies) (DND-F00)")
             if GRANTS.get(f):

@@ -30,4 +30,21 @@ SPECS = {
     "durable_minimum": choice("die", "regain",
                               help="DND-F23: a hit die's result below 2 x Con mod counts as it (the document) or "
                                    "at least 2 x Con mod regained per die (the SRD)"),
+    # issue 24: the feats clause by clause (docs/rules.md quotes each line)
+    "feat_prerequisites": choice("document", "rulebook",
+                                 help="DND-F00: the document's prerequisites only, or also the rulebook's Dex 13 "
+                                      "(Skulker), Str 13 (Grappler) and a spell (War Caster)"),
+    "sentinel_exempt": choice("target", "attacker",
+                              help="DND-F37: who, having Sentinel, gets no reaction attack: the attacked target (the "
+                                   "rulebook's sentence) or the attacker"),
+    "knock_out": choice("any_attack", "melee", help="DND-34: any attack may knock out at 0 HP (the document) or a melee "
+                                                   "attack only (the rulebook)"),
+    "moderately_armored_prereq": choice("light", "medium",
+                                        help="DND-F33: the prerequisite is light armour proficiency (the SRD) or, "
+                                             "as written, medium"),
+    "athlete_climb": choice("air07", "free", help="DND-F04: climbing costs AIR-07's climb (the default) or no extra "
+                                                 "movement for an Athlete"),
+    "elemental_adept_ones": choice("spells", "any_damage",
+                                   help="DND-F02: 1s count as 2 on its spells' damage dice or on any damage of the "
+                                        "element it deals"),
 }

@@ -170,6 +170,15 @@ class Dnd5e(Ruleset):
             return base        # not its turn: what it will have when its turn starts (for overlays)
         return base * (1 + t["dash"]) - t["moved_m"]
 
+    def climb_cost(self, session, a, flying):
+        """AIR-07's climb; DND-F04 Athlete, l. 83 "wspinaczka nie kosztuje cię dodatkowej szybkości": with option
+        ``athlete_climb = "free"`` a walking Athlete climbs without AIR-07's doubling (half ``climb_m``, which is
+        "double the horizontal cost"); by default AIR-07 stands, the document's aerial rule for stepping up."""
+        c = float(session.options.get("climb_m", 4.0))
+        if not flying and self.opt("athlete_climb") == "free" and a.data.get("feats") and feats.has(a, "athlete"):
+            return c / 2.0
+        return c
+
     def takeoff_cost(self, session, a):
         if self.opt("air_speed") == "fly_speed":
             return (a.data["fly_speed_m"] or a.data["speed_m"]) / 2.0

@@ -46,7 +46,8 @@ class Dnd5eStats(_Strict, frozen=True):
     stable: bool = False
     tools: dict[str, Literal["carried", "proficient", "expertise"]] = {}   # thieves_tools = "expertise" (DND-39)
     feats: list[str] = msgspec.field(default_factory=list)              # DND-F01..F42, snake_case names
-    feat_choices: dict[str, str] = msgspec.field(default_factory=dict)  # {resilient = "con", elemental_adept = "fire"}
+    # {resilient = "con", elemental_adept = "fire"}; a feat taken several times (Elemental Adept, DND-F02): a list
+    feat_choices: dict[str, str | list[str]] = msgspec.field(default_factory=dict)
     reactions: dict[str, bool] = msgspec.field(default_factory=dict)    # {opportunity_attack = false}: decline (default take)
     # dnd5e/gear.py (issue 12's feats on gear): all optional, a sheet without them plays as before
     armor: str | dict[str, Any] | None = None   # "chain_mail" (the SRD table) or {name, category, ac, dex_cap, ...}

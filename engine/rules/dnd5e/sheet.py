@@ -60,7 +60,8 @@ def make_actor(rs, session: Session, ch) -> Actor:
     featdata = None
     if raw["feats"] or raw["feat_choices"] or raw["reactions"]:     # DND-F00: increases before anything derived
         featdata = feats.setup(raw["feats"], raw["feat_choices"], raw["reactions"], abilities,
-                               list(pick("spells", []) or []), file, key)
+                               list(pick("spells", []) or []), file, key,
+                               rulebook=rs.opt("feat_prerequisites") == "rulebook")
     for f, lo in (("speed_m", 0), ("fly_speed_m", 0), ("swim_speed_m", 0), ("reach_m", 0.5), ("attacks", 1)):
         v = raw.get(f)
         if v is not None and (v < lo or v > 1000):
@@ -151,7 +152,8 @@ def _gear(rs, data: dict, raw: dict, given: set, feats_: list, file, key) -> lis
     (``dnd5e/gear.py``); a sheet without those keys or the feats that read them is left as it was."""
     if not any(raw.get(f) for f in gear.KEYS) and not any(f in gear.FEATS_READ for f in feats_):
         return []
-    gd = gear.setup({f: raw.get(f) for f in gear.KEYS}, given, data["abilities"], feats_, data["weapons"], file, key)
+    gd = gear.setup({f: raw.get(f) for f in gear.KEYS}, given, data["abilities"], feats_, data["weapons"], file, key,
+                    moderately_as_written=rs.opt("moderately_armored_prereq") == "medium")
     data.update(gd)
     if "armor" in gd:
         data["ac"] = gear.armour_ac(data, feats_)

@@ -35,6 +35,21 @@ def spell_attack(rs, session, a, t, name, plan=None):
     attacks.resolve_attack(rs, session, a, t, plan or spell_plan(rs, session, a, t, name), {})
 
 
+def check_target(rs, session, a, t, name) -> None:
+    """A single-target spell at ``t``: in range, not behind total cover, not a creature that charms the caster
+    (raises Illegal); the cast action's test and War Caster's (DND-F14)."""
+    sp = SPELLS[name]
+    d = distance_m(a.body(), t.body(), session.world.cell_m)
+    if sp["kind"] == "attack" and feats.has(a, "spell_sniper"):
+        sp = {**sp, "range_m": sp["range_m"] * 2}     # DND-F22: an attack-roll spell's range doubled
+    if d > max(sp["range_m"], 1.5 if sp["range_m"] <= 1.5 else 0) + 1e-9 and not (sp["range_m"] <= 1.5 and engaged(a.body(), t.body())):
+        raise Illegal(f"{t.name} is {d:.1f} m away, beyond {name}'s range of {sp['range_m']:g} m", "DND-21", "target")
+    if t.id != a.id and attacks.cover(rs, session, a, t).level == "total":
+        raise Illegal(f"{t.name} has total cover from {a.name}", "DND-32", "target")
+    if sp["kind"] in ("attack", "save", "auto") and t.id in a.conditions.get("charmed", []):
+        raise Illegal(f"{a.name} is charmed by {t.name} and cannot harm it", "DND-54", "target")
+
+
 class Cast:
     name = "cast"
 
@@ -80,15 +95,7 @@ class Cast:
         if not act.get("target"):
             raise Illegal(f"{name} needs a target", "DND-21", "target")
         t = common.living_target(rs, session, a, act["target"])
-        d = distance_m(a.body(), t.body(), cell)
-        if sp["kind"] == "attack" and feats.has(a, "spell_sniper"):
-            sp = {**sp, "range_m": sp["range_m"] * 2}     # DND-F22: an attack-roll spell's range doubled
-        if d > max(sp["range_m"], 1.5 if sp["range_m"] <= 1.5 else 0) + 1e-9 and not (sp["range_m"] <= 1.5 and engaged(a.body(), t.body())):
-            raise Illegal(f"{t.name} is {d:.1f} m away, beyond {name}'s range of {sp['range_m']:g} m", "DND-21", "target")
-        if t.id != a.id and attacks.cover(rs, session, a, t).level == "total":
-            raise Illegal(f"{t.name} has total cover from {a.name}", "DND-32", "target")
-        if sp["kind"] in ("attack", "save", "auto") and t.id in a.conditions.get("charmed", []):
-            raise Illegal(f"{a.name} is charmed by {t.name} and cannot harm it", "DND-54", "target")
+        check_target(rs, session, a, t, name)
         plan["targets"] = [t.id]
         return plan
 
@@ -110,53 +117,61 @@ class Cast:
         feats.mage_slayer(rs, session, a)              # DND-F40: a reaction attack on a caster within 1.5 m
         if a.dead or a.hp == 0:
             return
-        ea = feats.has(a, "elemental_adept") and a.data.get("element") == sp.get("type")
-        if ea:
-            session.state.turn["elemental_adept"] = sp["type"]
-        cmod = conditions.ab(rs, a, a.data["casting"])
-        dc = 8 + a.data["prof"] + cmod
-        lvl = a.data["level"]
-        n_scale = 1 + (lvl >= 5) + (lvl >= 11) + (lvl >= 17) if sp.get("scales") else 1
-        kind = sp["kind"]
-        if kind == "save" and sp.get("damage"):
+        spell_effect(rs, session, a, plan)
+
+
+def spell_effect(rs, session, a, plan) -> None:
+    """What a spell cast does to each of ``plan["targets"]`` (the cast action's, War Caster's reaction spell)."""
+    sp = SPELLS[plan["spell"]]
+    ea = sp.get("type") in a.data.get("elements", ()) and feats.has(a, "elemental_adept")
+    if ea:
+        session.state.turn["elemental_adept"] = sp["type"]
+    cmod = conditions.ab(rs, a, a.data["casting"])
+    dc = 8 + a.data["prof"] + cmod
+    lvl = a.data["level"]
+    n_scale = 1 + (lvl >= 5) + (lvl >= 11) + (lvl >= 17) if sp.get("scales") else 1
+    kind = sp["kind"]
+    if kind == "save" and sp.get("damage"):
+        n, s = dice_spec(sp["damage"])
+        dmg = sum(feats.adept_dice(session.roll("damage", s, n * n_scale, who=a.id, rule="DND-21"), ea))
+    for tid in plan["targets"]:
+        t = session.state.actors[tid]
+        if t.dead:
+            continue
+        if kind == "attack":
+            spell_attack(rs, session, a, t, plan["spell"])
+        elif kind == "auto":
             n, s = dice_spec(sp["damage"])
-            dmg = sum(feats.adept_dice(session.roll("damage", s, n * n_scale, who=a.id, rule="DND-21"), ea))
-        for tid in plan["targets"]:
-            t = session.state.actors[tid]
-            if t.dead:
-                continue
-            if kind == "attack":
-                spell_attack(rs, session, a, t, plan["spell"])
-            elif kind == "auto":
-                n, s = dice_spec(sp["damage"])
-                total = 0
-                for _ in range(sp.get("darts", 1)):
-                    total += sum(feats.adept_dice(session.roll("damage", s, n, who=a.id, rule="DND-21"), ea)) + sp.get("bonus", 0)
-                rs.apply_damage(session, t, total, sp["type"], a.id, "DND-21")
-            elif kind == "heal":
-                n, s = dice_spec(sp["heal"])
-                damage.heal(rs, session, t, sum(session.roll("heal", s, n, who=a.id, rule="DND-21")) + cmod, "DND-21")
-            elif kind == "temp_hp":
-                n, s = dice_spec(sp["amount"])
-                damage.give_temp_hp(rs, session, t, sum(session.roll("heal", s, n, who=a.id, rule="DND-35")) + sp.get("bonus", 0), "DND-35")
-            elif kind == "save":
-                cov = "none" if sp.get("ignores_cover") else attacks.cover(rs, session, a, t).level
-                ok = conditions.saving_throw(rs, session, t, sp["save"], dc, a, "DND-21", plan["spell"], cover_level=cov)
-                if sp.get("damage"):
-                    amt = dmg if not ok else (dmg // 2 if sp.get("half") else 0)
-                    if ok and amt and sp["save"] == "dex" and len(plan["targets"]) == 1 and feats.shield_master_evades(rs, session, t):
-                        amt = 0
-                    if amt and sp["save"] == "dex" and sp.get("half"):
-                        amt = feats.mount_evasion(rs, session, t, ok, dmg, amt)     # DND-F12
-                    if amt:
-                        rs.apply_damage(session, t, amt, sp["type"], a.id, "DND-21")
-                if not ok and sp.get("condition") and not t.dead:
-                    conditions.add_condition(rs, session, t, sp["condition"], CONDITION_RULE[sp["condition"]], source=a.id)
-                    if sp.get("repeat_save"):
-                        t.data.setdefault("repeat_saves", {})[sp["condition"]] = {"save": sp["save"], "dc": dc, "spell": plan["spell"], "rule": "DND-21"}
-                if not ok and sp.get("push_cells") and not t.dead:
-                    mounts.push_from(rs, session, a, t, sp["push_cells"])
-        session.state.turn.pop("elemental_adept", None)
+            total = 0
+            for _ in range(sp.get("darts", 1)):
+                total += sum(feats.adept_dice(session.roll("damage", s, n, who=a.id, rule="DND-21"), ea)) + sp.get("bonus", 0)
+            rs.apply_damage(session, t, total, sp["type"], a.id, "DND-21")
+        elif kind == "heal":
+            n, s = dice_spec(sp["heal"])
+            damage.heal(rs, session, t, sum(session.roll("heal", s, n, who=a.id, rule="DND-21")) + cmod, "DND-21")
+        elif kind == "temp_hp":
+            n, s = dice_spec(sp["amount"])
+            damage.give_temp_hp(rs, session, t, sum(session.roll("heal", s, n, who=a.id, rule="DND-35")) + sp.get("bonus", 0), "DND-35")
+        elif kind == "save":
+            cov = "none" if sp.get("ignores_cover") else attacks.cover(rs, session, a, t).level
+            ok = conditions.saving_throw(rs, session, t, sp["save"], dc, a, "DND-21", plan["spell"], cover_level=cov,
+                                         sole_target=len(plan["targets"]) == 1)
+            if sp.get("damage"):
+                amt = dmg if not ok else (dmg // 2 if sp.get("half") else 0)
+                # DND-F20 l. 179: any spell it is a target of, an area's included
+                if ok and amt and sp["save"] == "dex" and feats.shield_master_evades(rs, session, t):
+                    amt = 0
+                if amt and sp["save"] == "dex" and sp.get("half"):
+                    amt = feats.mount_evasion(rs, session, t, ok, dmg, amt)     # DND-F12
+                if amt:
+                    rs.apply_damage(session, t, amt, sp["type"], a.id, "DND-21")
+            if not ok and sp.get("condition") and not t.dead:
+                conditions.add_condition(rs, session, t, sp["condition"], CONDITION_RULE[sp["condition"]], source=a.id)
+                if sp.get("repeat_save"):
+                    t.data.setdefault("repeat_saves", {})[sp["condition"]] = {"save": sp["save"], "dc": dc, "spell": plan["spell"], "rule": "DND-21"}
+            if not ok and sp.get("push_cells") and not t.dead:
+                mounts.push_from(rs, session, a, t, sp["push_cells"])
+    session.state.turn.pop("elemental_adept", None)
 
 
 class Gm:

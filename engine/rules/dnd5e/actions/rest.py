@@ -98,7 +98,8 @@ class Trap:
         session.emit({"type": "trap", "who": t.id, "save": act["save"], "dc": act["dc"], "damage": act["damage"],
                       "damage_type": act["type"], "rule": "DND-F05" if delver else "DND-33"})
         ok = conditions.saving_throw(rs, session, t, act["save"], act["dc"], None, "DND-33", "against a trap",
-                             advantage="Dungeon Delver: advantage against a trap (DND-F05)" if delver else None)
+                             advantage="Dungeon Delver: advantage against a trap (DND-F05)" if delver else None,
+                             sole_target=True)       # the trap is aimed at this one creature (Shield Master, DND-F20)
         n, s = dice_spec(act["damage"])
         amount = sum(session.roll("trap", s, n, who=t.id, rule="DND-33", purpose="the trap's damage")) if n else 0
         if ok:

@@ -156,8 +156,8 @@ class Attack:
             bonus_from = want or srcs[0]
         elif turn["attacks_left"] <= 0 and turn["action"]:
             raise Illegal(f"{a.name} has no attack left this turn (its action is used)", "DND-16")
-        if act.get("knock_out") and not rs.is_melee(w):
-            raise Illegal("only a melee attack can knock a creature out", "DND-34", "knock_out")
+        if act.get("knock_out") and not rs.is_melee(w) and rs.opt("knock_out") == "melee":
+            raise Illegal("only a melee attack can knock a creature out (option knock_out = \"melee\")", "DND-34", "knock_out")
         if act.get("power_attack") and not feats.power_attack_feat(rs, a, w, rs.is_melee(w)):
             raise Illegal("power_attack needs Great Weapon Master with a heavy melee weapon or Sharpshooter with a "
                           "ranged weapon", "DND-F16", "power_attack")
@@ -194,7 +194,7 @@ class Attack:
                 session.state.turn["charged"] = True
         else:
             attacks.use_attack(rs, session, a)
-            if "light" in plan["weapon"]["properties"] and rs.is_melee(plan["weapon"]):   # thrown too (DND-29)
+            if feats.off_hand_weapon(rs, a, plan["weapon"]):      # light, thrown too (DND-29); Dual Wielder (DND-F24)
                 session.state.turn["light_weapon"] = plan["weapon"]["name"]
         t = session.state.actors[plan["target"]]
         attacks.resolve_attack(rs, session, a, t, plan, act)
