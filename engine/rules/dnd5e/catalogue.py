@@ -103,15 +103,36 @@ RULES = [
      'rule': 'Ready: declare a perceivable trigger and an action or a move; when it happens, use the reaction or '
              'ignore i…',
      'status': 'built',
-     'decision': 'readied attack, reaction, trigger "enters reach/range"',
+     'decision': 'readied attack, reaction, trigger "enters reach/range"; a readied *spell* is not built: `ready` '
+                 'takes a weapon only, so nothing is held by concentration while it waits (the concentration the '
+                 'document names here is built for the spells that have it, see DND-21)',
      'where': '5e attacks `readied_triggers`',
      'tests': ['tests/test_dnd_rules.py::test_dnd20_ready']},
     {'id': 'DND-21',
      'rule': 'Cast a spell with its own casting time.',
      'status': 'built',
-     'decision': 'spells as data (attack, save, auto, heal, temp HP, conditions, areas)',
-     'where': '5e `_check_cast`, `_apply_cast`; data `SPELLS`',
-     'tests': ['tests/test_dnd_rules.py::test_dnd21_spells_attack_save_area']},
+     'decision': 'spells as data (attack, save, auto, heal, temp HP, conditions, areas). Concentration (named by the '
+                 'document at War Caster l. 142, Mage Slayer l. 301 and the readied spell l. 363, never written out: '
+                 "the grounding is the rulebook's, the SRD's \"Concentration\"): the spells that have it are marked "
+                 '`concentration` in the data (hold person, entangle, cause fear); the caster holds one at a time '
+                 '(casting another ends the first); damage makes it save Con, DC 10 or half the damage taken (rounded '
+                 'down), whichever is higher, and a failure ends it; it ends when the caster is incapacitated (any '
+                 'condition tagged `incapacitated`, unconscious at 0 HP included) or dies; when it ends, the condition '
+                 'the spell put on each target (the caster its source) and its repeated save end too; broken while it '
+                 "is cast (a Mage Slayer's hit), the spell ends unresolved. Shown in the JSON state (`concentration`: "
+                 'spell, targets), the panel ("Concentrating on ..."), the events `concentration`, '
+                 '`concentration_ends` (with the reason) and the save\'s `concentration` field, the cast preview '
+                 '(`concentration`: what it ends) and the attack preview on a concentrating target (`notes`). '
+                 'The spell durations (1 minute) are not counted: a fight rarely lasts 10 rounds',
+     'where': '5e `_check_cast`, `_apply_cast`; data `SPELLS`; `dnd5e/concentration.py` `begin`, `end`, `damaged`, '
+              '`incapacitated`; `dnd5e/damage.py` `apply_damage`, `die`; 5e conditions `add_condition`, `saving_throw`',
+     'tests': ['tests/test_dnd_rules.py::test_dnd21_spells_attack_save_area',
+               'tests/test_dnd_concentration_loading.py::test_dnd21_concentration_scene_broken_by_damage',
+               'tests/test_dnd_concentration_loading.py::test_dnd21_concentration_dc_is_half_the_damage_above_20',
+               'tests/test_dnd_concentration_loading.py::test_dnd21_one_concentration_at_a_time',
+               'tests/test_dnd_concentration_loading.py::test_dnd21_concentration_ends_when_incapacitated_or_dead',
+               'tests/test_dnd_concentration_loading.py::test_dnd21_concentration_not_for_other_spells_and_no_save_without_it',
+               'tests/test_dnd_concentration_loading.py::test_dnd21_concentration_in_the_listing_previews_panel_and_log']},
     {'id': 'DND-22',
      'rule': 'Dash: extra movement — this turn the creature may move 2 × its speed.',
      'status': 'built',

@@ -71,6 +71,9 @@ def add_condition(rs, session, a: Actor, name: str, rule: str, source: str | Non
             if a.id in o.conditions.get("grappled", []):
                 release(rs, session, o, a, "DND-47", f"{a.name} is {name}")
         a.data["dodging"] = False
+        if a.data.get("concentration"):
+            from engine.rules.dnd5e import concentration      # (concentration imports this module)
+            concentration.incapacitated(rs, session, a, f"is {name}", CONDITION_RULE[name])
     if name == "unconscious" and "prone" not in a.conditions:
         add_condition(rs, session, a, "prone", "DND-41")    # falls prone
     if name == "prone" and riding.rides(a):
@@ -99,8 +102,10 @@ def d20(rs, session, name, who, adv: bool, dis: bool, rule: str, purpose: str) -
 
 
 def saving_throw(rs, session, a: Actor, ability: str, dc: int, source_actor, rule: str, purpose: str,
-                 cover_level: str = "none", advantage: str | None = None) -> bool:
-    """``advantage``: a reason the caller gives (Dungeon Delver against a trap, DND-F05)."""
+                 cover_level: str = "none", advantage: str | None = None, disadvantage: str | None = None,
+                 concentration: str | None = None) -> bool:
+    """``advantage`` / ``disadvantage``: a reason the caller gives (Dungeon Delver against a trap, DND-F05; War
+    Caster and Mage Slayer on a concentration save); ``concentration``: the spell the save keeps (its event says it)."""
     if ability in ("str", "dex"):
         c = tagged(rs, a, "auto_fail_str_dex")
         if c:
@@ -113,6 +118,8 @@ def saving_throw(rs, session, a: Actor, ability: str, dc: int, source_actor, rul
     dis = ability == "dex" and a.has("restrained")                                      # DND-52
     if advantage:
         adv, purpose = True, f"{purpose}; {advantage}"
+    if disadvantage:
+        dis, purpose = True, f"{purpose}; {disadvantage}"
     why = gear.armour_check_disadvantage(a, ability) if "armor" in a.data else None
     if why:                                  # armour it is not proficient with: Str / Dex saves (gear.py)
         dis, purpose = True, f"{purpose}; {why}"
@@ -129,8 +136,15 @@ def saving_throw(rs, session, a: Actor, ability: str, dc: int, source_actor, rul
     if not ok and a.data.get("feats"):
         r = feats.lucky_save(rs, session, a, r)           # DND-F32: one more d20 on a failed save
         ok = r + bonus >= dc
-    session.emit({"type": "save", "who": a.id, "ability": ability, "dc": dc, "roll": r, "total": r + bonus,
-                  "success": ok, "rule": rule})
+    ev = {"type": "save", "who": a.id, "ability": ability, "dc": dc, "roll": r, "total": r + bonus,
+          "success": ok, "rule": rule}
+    if concentration:
+        ev["concentration"] = concentration
+        if advantage:
+            ev["advantage"] = [advantage]
+        if disadvantage:
+            ev["disadvantage"] = [disadvantage]
+    session.emit(ev)
     return ok
 
 # -- grapple, shove, escape ---------------------------------------------------------------------------------------

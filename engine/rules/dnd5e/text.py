@@ -29,7 +29,10 @@ def _contest(session, e, n, r):
 def _save(session, e, n, r):
     if "auto_fail" in e:
         return f"{n('who')} fails its {e['ability'].upper()} save automatically ({e['auto_fail']}){r}"
-    return f"{n('who')} {e['ability'].upper()} save {e['roll']} -> {e['total']} vs DC {e['dc']}: {'success' if e['success'] else 'failure'}{r}"
+    what = f" to keep its concentration on {e['concentration'].replace('_', ' ')}" if e.get("concentration") else ""
+    how = "".join(f"; {k}: {', '.join(e[k])}" for k in ("advantage", "disadvantage") if e.get(k))
+    return (f"{n('who')} {e['ability'].upper()} save{what} {e['roll']} -> {e['total']} vs DC {e['dc']}: "
+            f"{'success' if e['success'] else 'failure'}{how}{r}")
 
 
 def _death_save(session, e, n, r):
@@ -65,6 +68,9 @@ EVENT_LINES = {
     "grapple_ends": say("{@who} is no longer grappled by {@grappler}: {reason}{r}"),
     "shove": _shove,
     "cast": _cast,
+    "concentration": lambda session, e, n, r: f"{n('who')} concentrates on {e['spell'].replace('_', ' ')}{r}",
+    "concentration_ends": lambda session, e, n, r: (f"{n('who')} loses its concentration on "
+                                                    f"{e['spell'].replace('_', ' ')}: {e['reason']}{r}"),
     "heal": say("{@who} regains {amount} HP ({hp} now){r}"),
     "hide": _did(lambda s, e: f"hides (Stealth {e.get('stealth')})"),
     "search": _did(lambda s, e: f"searches (Perception {e.get('perception')}){': finds ' + ', '.join(e['found']) if e.get('found') else ''}"),

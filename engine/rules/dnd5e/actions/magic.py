@@ -3,7 +3,7 @@ dispatched by ``Dnd5e.ACTIONS``. ``rs`` is the ruleset."""
 
 from __future__ import annotations
 
-from engine.rules.dnd5e import attacks, common, conditions, mounts
+from engine.rules.dnd5e import attacks, common, concentration, conditions, mounts
 from engine.rules.dnd5e import damage
 from engine.rules import gm
 from engine.rules.core import Illegal
@@ -107,9 +107,13 @@ class Cast:
             a.data["spell_slots"][str(sp["level"])] -= 1
         session.emit({"type": "cast", "who": a.id, "spell": plan["spell"], "targets": plan["targets"],
                       **({"at": plan["point"]} if "point" in plan else {}), "rule": "DND-21"})
+        if sp.get("concentration"):
+            concentration.begin(rs, session, a, plan["spell"], plan["targets"])     # one at a time
         feats.mage_slayer(rs, session, a)              # DND-F40: a reaction attack on a caster within 1.5 m
         if a.dead or a.hp == 0:
             return
+        if sp.get("concentration") and concentration.held(a) != plan["spell"]:
+            return          # the concentration broke as it cast (a Mage Slayer's hit): the spell ends unresolved
         ea = feats.has(a, "elemental_adept") and a.data.get("element") == sp.get("type")
         if ea:
             session.state.turn["elemental_adept"] = sp["type"]

@@ -12,7 +12,7 @@ from engine.rules.actions import require_condition
 from engine.rules.choices import choose
 from engine.rules.core import BadAction, Illegal
 from engine.rules.dnd5e.actions.objects import AttackObject, names_object
-from engine.rules.dnd5e import feats, gear
+from engine.rules.dnd5e import feats, gear, loading
 from engine.rules.dnd5e.common import OBJECTS, dice_spec
 from engine.world.geometry import distance_m, engaged, in_melee_reach
 
@@ -156,6 +156,10 @@ class Attack:
             bonus_from = want or srcs[0]
         elif turn["attacks_left"] <= 0 and turn["action"]:
             raise Illegal(f"{a.name} has no attack left this turn (its action is used)", "DND-16")
+        if "loading" in w["properties"]:
+            refused = loading.refusal(a, w, turn, "bonus" if act.get("bonus") else "action")
+            if refused is not None:
+                raise refused
         if act.get("knock_out") and not rs.is_melee(w):
             raise Illegal("only a melee attack can knock a creature out", "DND-34", "knock_out")
         if act.get("power_attack") and not feats.power_attack_feat(rs, a, w, rs.is_melee(w)):
@@ -196,6 +200,8 @@ class Attack:
             attacks.use_attack(rs, session, a)
             if "light" in plan["weapon"]["properties"] and rs.is_melee(plan["weapon"]):   # thrown too (DND-29)
                 session.state.turn["light_weapon"] = plan["weapon"]["name"]
+        if "loading" in plan["weapon"]["properties"]:
+            loading.fired(a, plan["weapon"], session.state.turn, plan["kind"])      # DND-F28
         t = session.state.actors[plan["target"]]
         attacks.resolve_attack(rs, session, a, t, plan, act)
         if not a.dead:
