@@ -91,7 +91,8 @@ def test_dnd_f14_war_caster_advantage_on_the_concentration_save(tmp_path, capsys
     script = [{"actor": "mira", "action": "cast", "spell": "hold_person", "target": "k", "rolls": {"save": 2}},
               {"actor": "gm", "action": "damage", "target": "mira", "amount": 8, "rolls": {"save": [3, 12]}}]
     expects = [{"after": 2, "event": {"type": "save", "who": "mira", "dc": 10, "roll": 12, "success": True,
-                                      "advantage": ["War Caster: advantage on the concentration save (DND-F14)"]}},
+                                      "advantage": ["War Caster: advantage on the concentration save (DND-F14)"],
+                                      "feats": ["war_caster"]}},
                {"after": 2, "character": "k", "has_conditions": ["paralyzed"]}]
     run_scene(tmp_path, [mage, KNIGHT], script, expects, capsys)
 
@@ -105,7 +106,8 @@ def test_dnd_f40_mage_slayer_damage_gives_disadvantage_on_the_concentration_save
     expects = [{"after": 1, "event": [
         {"type": "reaction", "who": "s", "feat": "mage_slayer"},
         {"type": "save", "who": "mira", "ability": "con", "dc": 10, "roll": 6, "success": False,
-         "disadvantage": ["Mage Slayer: s's damage gives disadvantage on the concentration save (DND-F40)"]},
+         "disadvantage": ["Mage Slayer: s's damage gives disadvantage on the concentration save (DND-F40)"],
+         "feats": ["mage_slayer"]},
         {"type": "concentration_ends", "who": "mira", "spell": "hold_person"}]},
         {"after": 1, "character": "k", "lacks_conditions": ["paralyzed"]},
         {"after": 1, "no_event": {"type": "save", "who": "k"}}]
@@ -165,3 +167,55 @@ def test_dnd_f28_loading_in_the_listing_and_the_preview():
     pv = s.ruleset.preview(s, shot)
     assert pv["legal"] is False and pv["rule"] == "DND-F28"
     assert find(s.events, "attack", who="b", weapon="heavy_crossbow")
+
+
+# -- where a bonus came from (DND-16, DND-32, DND-F20; a feat named only when it changed something) ---------------
+def test_dnd16_attack_event_lists_each_modifier_with_its_rule(tmp_path, capsys):
+    archer = {"id": "a", "kind": "archer", "side": "r", "at": [2, 2, 0]}
+    guard = {"id": "g", "kind": "guard", "side": "b", "at": [5, 8, 0]}
+    script = [{"actor": "a", "action": "attack", "target": "g", "weapon": "longbow", "rolls": {"attack": 9}}]
+    expects = [{"after": 1, "event": {"type": "attack", "who": "a", "bonus": 5, "sources": [
+        {"source": "Dex", "value": 3, "rule": "DND-16"}, {"source": "proficiency", "value": 2, "rule": "DND-16"},
+        {"source": "half cover", "value": 2, "rule": "DND-32", "on": "AC"}]}}]
+    _rc, events = run_scene(tmp_path, [archer, guard], script, expects, capsys, fill=[("stone", (0, 6, 0), (11, 6, 0))])
+    ev = find(events, "attack", who="a")
+    assert sum(s["value"] for s in ev["sources"] if not s.get("on")) == ev["bonus"]
+    assert "feats" not in ev                       # no feat took part
+    s = make([archer, guard], fill=[("stone", (0, 6, 0), (11, 6, 0))])
+    step(s, "a", "attack", target="g", weapon="longbow", rolls={"attack": 9})
+    from engine.rules.runner import describe
+    assert any("9 + 5 (Dex +3, proficiency +2) = 14 vs AC 16 + half cover 2" in (describe(s, e) or "") for e in s.events)
+
+
+def test_dnd32_save_event_names_the_cover_bonus(tmp_path, capsys):
+    mage = {"id": "m", "kind": "mage", "side": "r", "at": [2, 2, 0]}
+    guard = {"id": "g", "kind": "guard", "side": "b", "at": [5, 8, 0]}
+    script = [{"actor": "m", "action": "cast", "spell": "fireball", "target": "g", "rolls": {"save": 10, "damage": 3}}]
+    expects = [{"after": 1, "event": {"type": "save", "who": "g", "ability": "dex", "total": 13, "sources": [
+        {"source": "Dex", "value": 1, "rule": "DND-21"}, {"source": "half cover", "value": 2, "rule": "DND-32"}]}}]
+    run_scene(tmp_path, [mage, guard], script, expects, capsys, fill=[("stone", (0, 6, 0), (11, 6, 0))])
+
+
+def test_dnd_f20_shield_master_bonus_named_on_the_save(tmp_path, capsys):
+    priest = {"id": "p", "kind": "priest", "side": "r", "at": [2, 2, 0]}
+    knight = {"id": "k", "kind": "knight", "side": "b", "at": [6, 2, 0], "feats": ["shield_master"]}
+    script = [{"actor": "p", "action": "cast", "spell": "sacred_flame", "target": "k", "rolls": {"save": 10, "damage": 3}}]
+    expects = [{"after": 1, "event": {"type": "save", "who": "k", "ability": "dex", "total": 12, "feats": ["shield_master"],
+                                      "sources": [{"source": "Dex", "value": 0, "rule": "DND-21"},
+                                                  {"source": "Shield Master: the shield", "value": 2, "rule": "DND-F20"}]}}]
+    run_scene(tmp_path, [priest, knight], script, expects, capsys)
+
+
+def test_dnd_f14_f40_feats_not_named_when_advantage_and_disadvantage_cancel(tmp_path, capsys):
+    """War Caster's advantage and Mage Slayer's disadvantage on one concentration save cancel: one d20, and the
+    save names neither feat (each is still listed as a reason); alone, each is named (the tests above)."""
+    mage = {**MAGE, "feats": ["war_caster"]}
+    slayer = {"id": "s", "kind": "knight", "side": "b", "at": [3, 5, 0], "feats": ["mage_slayer"]}
+    script = [{"actor": "mira", "action": "cast", "spell": "hold_person", "target": "k",
+               "rolls": {"attack": 15, "damage": 4, "save": [12, 2]}}]
+    expects = [{"after": 1, "event": {"type": "save", "who": "mira", "ability": "con", "roll": 12, "success": True}},
+               {"after": 1, "character": "k", "has_conditions": ["paralyzed"]}]
+    _rc, events = run_scene(tmp_path, [mage, slayer, KNIGHT], script, expects, capsys)
+    ev = find(events, "save", who="mira")
+    assert "feats" not in ev and len(ev["advantage"]) == 1 and len(ev["disadvantage"]) == 1
+    assert len([e for e in events if e["type"] == "roll" and e["name"] == "save" and e["who"] == "mira"]) == 1

@@ -77,9 +77,21 @@ RULES = [
     {'id': 'DND-16',
      'rule': 'Attack: one melee or ranged attack.',
      'status': 'built',
-     'decision': 'Attack action with `attacks` per action (Extra Attack / Multiattack)',
-     'where': '5e `_check_attack`, 5e attacks `resolve_attack`',
-     'tests': ['tests/test_dnd_rules.py::test_dnd16_attack_and_multiattack']},
+     'decision': 'Attack action with `attacks` per action (Extra Attack / Multiattack). Where the bonus came from '
+                 '(issue 24): the attack event lists `sources`, one entry a modifier (`source`, `value`, `rule`): '
+                 'the ability (Str, Dex: the finesse weapon\'s better one; a spell: the spellcasting ability, DND-21), '
+                 'proficiency when proficient, a feat\'s to-hit change (Great Weapon Master / Sharpshooter -5), '
+                 'Martial Adept\'s precision die, and the cover on the target\'s side (`on = "AC"`, DND-32); the '
+                 'save event likewise (ability, save proficiency, cover DND-32, Shield Master +2 DND-F20) with its '
+                 '`advantage` / `disadvantage` reasons; an event names a feat (`feats`) only when the feat changed '
+                 'something: a save\'s advantage from a feat cancelled by a disadvantage names neither. The log '
+                 'line says them: "9 + 5 (Dex +3, proficiency +2) = 14"',
+     'where': '5e `_check_attack`, 5e attacks `resolve_attack`, 5e attacks `bonus_sources`; 5e conditions `saving_throw`; '
+              'feats `feat_named`; runner `sources_text`',
+     'tests': ['tests/test_dnd_rules.py::test_dnd16_attack_and_multiattack',
+               'tests/test_dnd_concentration_loading.py::test_dnd16_attack_event_lists_each_modifier_with_its_rule',
+               'tests/test_dnd_concentration_loading.py::test_dnd_f20_shield_master_bonus_named_on_the_save',
+               'tests/test_dnd_concentration_loading.py::test_dnd_f14_f40_feats_not_named_when_advantage_and_disadvantage_cancel']},
     {'id': 'DND-17',
      'rule': 'Disengage: movement for the rest of the turn provokes no opportunity attacks.',
      'status': 'built',
@@ -213,6 +225,7 @@ RULES = [
      'where': '5e attacks `resolve_attack`, 5e conditions `saving_throw`, 5e attacks `creature_between`',
      'tests': ['tests/test_dnd_rules.py::test_dnd32_cover_bonuses_to_ac_and_dex_saves',
                'tests/test_dnd_rules.py::test_dnd32_another_creature_is_half_cover',
+               'tests/test_dnd_concentration_loading.py::test_dnd32_save_event_names_the_cover_bonus',
                'tests/test_air_rules.py::test_air13_14_low_wall_protects_from_the_ground_not_from_high_above']},
     {'id': 'DND-33',
      'rule': 'Resistance halves damage of that type, vulnerability doubles it, applied after all other modifiers; '

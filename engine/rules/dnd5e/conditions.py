@@ -112,38 +112,56 @@ def saving_throw(rs, session, a: Actor, ability: str, dc: int, source_actor, rul
             session.emit({"type": "save", "who": a.id, "ability": ability, "dc": dc, "success": False,
                           "auto_fail": c, "rule": CONDITION_RULE[c]})
             return False
-    adv = ability == "dex" and a.data["dodging"] and not incapacitated(rs, a)          # DND-24
-    if a.data.get("feats"):
-        adv = adv or feats.save_advantage(rs, session, a, ability, source_actor, rule)
-    dis = ability == "dex" and a.has("restrained")                                      # DND-52
+    advs, diss = [], []                      # the reasons, each naming its rule (the event lists them)
+    if ability == "dex" and a.data["dodging"] and not incapacitated(rs, a):
+        advs.append("Dodge (DND-24)")
+    feat_adv = bool(a.data.get("feats")) and feats.save_advantage(rs, session, a, ability, source_actor, rule)
+    if feat_adv:
+        advs.append("Mage Slayer: a spell cast within 1.5 m (DND-F40)")
+    if ability == "dex" and a.has("restrained"):
+        diss.append("restrained (DND-52)")
     if advantage:
-        adv, purpose = True, f"{purpose}; {advantage}"
+        advs.append(advantage)
+        purpose = f"{purpose}; {advantage}"
     if disadvantage:
-        dis, purpose = True, f"{purpose}; {disadvantage}"
+        diss.append(disadvantage)
+        purpose = f"{purpose}; {disadvantage}"
     why = gear.armour_check_disadvantage(a, ability) if "armor" in a.data else None
     if why:                                  # armour it is not proficient with: Str / Dex saves (gear.py)
-        dis, purpose = True, f"{purpose}; {why}"
-    bonus = ab(rs, a, ability) + (a.data["prof"] if ability in a.data["saves"] else 0)
+        diss.append(why)
+        purpose = f"{purpose}; {why}"
+    adv, dis = bool(advs), bool(diss)
+    srcs = [{"source": ability.capitalize(), "value": ab(rs, a, ability), "rule": rule}]
+    if ability in a.data["saves"]:
+        srcs.append({"source": "proficiency", "value": a.data["prof"], "rule": rule})
+    used = []
     if a.data.get("feats") and ability == "dex" and source_actor is not None and feats.has(a, "shield_master"):
-        bonus += 2                               # DND-F20: its shield's +2 to a Dex save against one target (itself)
+        srcs.append({"source": "Shield Master: the shield", "value": 2, "rule": "DND-F20"})   # against one target
+        used.append("shield_master")
     if ability == "dex":
         if cover_level == "three-quarters":
-            bonus += 5
+            srcs.append({"source": "three-quarters cover", "value": 5, "rule": "DND-32"})
         elif cover_level == "half" and rs.opt("half_cover_dex_saves"):
-            bonus += 2
+            srcs.append({"source": "half cover", "value": 2, "rule": "DND-32"})
+    bonus = sum(s["value"] for s in srcs)
+    for one, other in ((advs, dis), (diss, adv)):
+        if len(one) == 1 and not other and (f := feats.feat_named(one[0])):
+            used.append(f)                   # a feat is named only when it changed the roll (the one reason)
     r = d20(rs, session, "save", a.id, adv, dis, rule, purpose)
     ok = r + bonus >= dc
     if not ok and a.data.get("feats"):
         r = feats.lucky_save(rs, session, a, r)           # DND-F32: one more d20 on a failed save
         ok = r + bonus >= dc
     ev = {"type": "save", "who": a.id, "ability": ability, "dc": dc, "roll": r, "total": r + bonus,
-          "success": ok, "rule": rule}
+          "success": ok, "sources": srcs, "rule": rule}
+    if advs:
+        ev["advantage"] = advs
+    if diss:
+        ev["disadvantage"] = diss
     if concentration:
         ev["concentration"] = concentration
-        if advantage:
-            ev["advantage"] = [advantage]
-        if disadvantage:
-            ev["disadvantage"] = [disadvantage]
+    if used:
+        ev["feats"] = used
     session.emit(ev)
     return ok
 

@@ -4,6 +4,7 @@ Events every ruleset shares (rolls, moves, attacks, falls...) are in ``engine.ru
 from __future__ import annotations
 
 from engine.rules.lines import say
+from engine.rules.runner import sources_text
 
 
 def _name(session, aid):
@@ -31,7 +32,7 @@ def _save(session, e, n, r):
         return f"{n('who')} fails its {e['ability'].upper()} save automatically ({e['auto_fail']}){r}"
     what = f" to keep its concentration on {e['concentration'].replace('_', ' ')}" if e.get("concentration") else ""
     how = "".join(f"; {k}: {', '.join(e[k])}" for k in ("advantage", "disadvantage") if e.get(k))
-    return (f"{n('who')} {e['ability'].upper()} save{what} {e['roll']} -> {e['total']} vs DC {e['dc']}: "
+    return (f"{n('who')} {e['ability'].upper()} save{what} {e['roll']} -> {e['total']}{sources_text(e)} vs DC {e['dc']}: "
             f"{'success' if e['success'] else 'failure'}{how}{r}")
 
 
