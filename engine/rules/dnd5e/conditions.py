@@ -131,7 +131,7 @@ def saving_throw(rs, session, a: Actor, ability: str, dc: int, source_actor, rul
         diss.append(why)
         purpose = f"{purpose}; {why}"
     adv, dis = bool(advs), bool(diss)
-    srcs = [{"source": ability.capitalize(), "value": ab(rs, a, ability), "rule": rule}]
+    srcs: list[dict] = [{"source": ability.capitalize(), "value": ab(rs, a, ability), "rule": rule}]
     if ability in a.data["saves"]:
         srcs.append({"source": "proficiency", "value": a.data["prof"], "rule": rule})
     used = []
