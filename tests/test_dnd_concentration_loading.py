@@ -128,7 +128,7 @@ def test_dnd21_concentration_in_the_listing_previews_panel_and_log():
     cast = {"actor": "mira", "action": "cast", "spell": "cause_fear", "target": "k"}
     assert cast in list(legal)                    # a second concentration spell stays legal: it ends the first
     pv = s.ruleset.preview(s, cast)
-    assert pv["concentration"] == "concentration: ends the concentration on hold person (DND-21)"
+    assert pv["concentration"] == "concentration: ends the concentration on hold person; held until broken (DND-21)"
     lines = [t for t, *_ in log_entries(s)]
     assert any("concentrates on hold person" in ln for ln in lines)
 
@@ -219,3 +219,55 @@ def test_dnd_f14_f40_feats_not_named_when_advantage_and_disadvantage_cancel(tmp_
     ev = find(events, "save", who="mira")
     assert "feats" not in ev and len(ev["advantage"]) == 1 and len(ev["disadvantage"]) == 1
     assert len([e for e in events if e["type"] == "roll" and e["name"] == "save" and e["who"] == "mira"]) == 1
+
+
+# -- a readied spell (DND-20, l. 363: one action's casting time, held by concentration) ------------------------------
+ARCHER = {"id": "a", "kind": "archer", "side": "b", "at": [11, 5, 0]}
+
+
+def test_dnd20_readied_spell_held_by_concentration_and_released_on_the_trigger(tmp_path, capsys):
+    script = [{"actor": "mira", "action": "ready", "spell": "fire_bolt", "target": "k"},
+              {"actor": "mira", "action": "end_turn"},
+              {"actor": "k", "action": "move", "to": [7, 5, 0], "rolls": {"attack": 15, "damage": 6}}]
+    expects = [{"after": 1, "event": [{"type": "ready", "who": "mira", "spell": "fire_bolt", "rule": "DND-20"},
+                                      {"type": "concentration", "who": "mira", "spell": "fire_bolt", "readied": True}]},
+               {"after": 3, "event": [{"type": "readied_action", "who": "mira", "target": "k", "spell": "fire_bolt"},
+                                      {"type": "attack", "who": "mira", "target": "k", "weapon": "fire_bolt", "hit": True},
+                                      {"type": "concentration_ends", "who": "mira", "spell": "fire_bolt",
+                                       "reason": "releases the readied spell"}]},
+               {"after": 3, "character": "k", "hp": 40}]   # fire bolt at level 5: 2d10, both 6
+    _rc, events = run_scene(tmp_path, [MAGE, KNIGHT], script, expects, capsys)
+    assert events[-1]["characters"]["mira"]["concentration"] is None
+
+
+def test_dnd20_readied_spell_lost_when_its_concentration_breaks(tmp_path, capsys):
+    """The arrow breaks the concentration that holds the readied hold person: the knight's move triggers nothing."""
+    script = [{"actor": "mira", "action": "ready", "spell": "hold_person", "target": "k"},
+              {"actor": "mira", "action": "end_turn"},
+              {"actor": "a", "action": "attack", "target": "mira", "rolls": {"attack": 15, "damage": 8, "save": 3}},
+              {"actor": "a", "action": "end_turn"},
+              {"actor": "k", "action": "move", "to": [7, 5, 0]}]
+    expects = [{"after": 3, "event": {"type": "concentration_ends", "who": "mira", "spell": "hold_person", "readied": True}},
+               {"after": 5, "no_events": ["readied_action", "cast"]},
+               {"after": 5, "character": "k", "lacks_conditions": ["paralyzed"]}]
+    run_scene(tmp_path, [MAGE, {**ARCHER, "initiative": 29}, KNIGHT], script, expects, capsys)
+
+
+def test_dnd20_readied_spell_lapses_at_the_casters_next_turn_and_needs_one_action(tmp_path, capsys):
+    mage = {**MAGE, "spells": ["hold_person", "healing_word"]}
+    script = [{"actor": "mira", "action": "ready", "spell": "healing_word", "illegal": "DND-20"},
+              {"actor": "mira", "action": "ready", "spell": "hold_person", "target": "k"},
+              {"actor": "mira", "action": "end_turn"},
+              {"actor": "k", "action": "end_turn"}]
+    expects = [{"after": 4, "event": {"type": "concentration_ends", "who": "mira", "spell": "hold_person",
+                                      "reason": "the trigger did not come: the readied spell is lost"}}]
+    run_scene(tmp_path, [mage, KNIGHT], script, expects, capsys)
+
+
+def test_dnd20_readied_spell_listed_and_previewed():
+    s = make([MAGE, KNIGHT])
+    legal = list(s.ruleset.legal_actions(s, s.state.actors["mira"]))
+    ready = {"actor": "mira", "action": "ready", "spell": "hold_person"}
+    assert ready in legal and {"actor": "mira", "action": "ready", "spell": "fire_bolt"} in legal
+    pv = s.ruleset.preview(s, ready)
+    assert pv["concentration"] == "concentration: held until the trigger (DND-20)"

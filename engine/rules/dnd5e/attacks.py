@@ -493,6 +493,10 @@ def readied_triggers(rs, session, mover: Actor) -> None:
             continue
         if mover.dead or (rd["target"] and rd["target"] != mover.id):
             continue
+        if rd.get("spell"):                  # a readied spell, held by concentration (DND-20)
+            from engine.rules.dnd5e.actions.magic import release_readied
+            release_readied(rs, session, r, mover)
+            continue
         w = weapon(rs, r, rd["weapon"])
         try:
             plan = attack_plan(rs, session, r, mover, w, False)

@@ -115,11 +115,21 @@ RULES = [
      'rule': 'Ready: declare a perceivable trigger and an action or a move; when it happens, use the reaction or '
              'ignore i…',
      'status': 'built',
-     'decision': 'readied attack, reaction, trigger "enters reach/range"; a readied *spell* is not built: `ready` '
-                 'takes a weapon only, so nothing is held by concentration while it waits (the concentration the '
-                 'document names here is built for the spells that have it, see DND-21)',
-     'where': '5e attacks `readied_triggers`',
-     'tests': ['tests/test_dnd_rules.py::test_dnd20_ready']},
+     'decision': 'readied attack, reaction, trigger "enters reach/range". A readied spell (l. 363; before issue 24 '
+                 '`ready` took a weapon only): `ready` with `spell` (a casting time of one action, a spell that '
+                 'strikes a creature: attack, save or automatic damage; else refused, DND-20) spends the action and '
+                 'the slot now, and its concentration holds it (DND-21: one at a time, the Con save on damage, lost '
+                 'when incapacitated); a hostile creature (the `target` if given) ending a move within the spell\'s '
+                 'range takes it as the reaction (events `readied_action`, `cast` with `readied`); broken '
+                 'concentration loses it, and so does the start of the caster\'s next turn; listed in '
+                 '`legal_actions`, the preview says the concentration',
+     'where': '5e attacks `readied_triggers`; `dnd5e/actions/magic.py` `check_ready_spell`, `ready_spell`, '
+              '`release_readied`; 5e turns `readied_action_lapses`',
+     'tests': ['tests/test_dnd_rules.py::test_dnd20_ready',
+               'tests/test_dnd_concentration_loading.py::test_dnd20_readied_spell_held_by_concentration_and_released_on_the_trigger',
+               'tests/test_dnd_concentration_loading.py::test_dnd20_readied_spell_lost_when_its_concentration_breaks',
+               'tests/test_dnd_concentration_loading.py::test_dnd20_readied_spell_lapses_at_the_casters_next_turn_and_needs_one_action',
+               'tests/test_dnd_concentration_loading.py::test_dnd20_readied_spell_listed_and_previewed']},
     {'id': 'DND-21',
      'rule': 'Cast a spell with its own casting time.',
      'status': 'built',

@@ -31,15 +31,18 @@ def held(a) -> str | None:
     return c["spell"] if c else None
 
 
-def begin(rs, session, a, spell: str, targets) -> None:
-    """``a`` casts the concentration spell ``spell``: the one it held ends first (one at a time)."""
+def begin(rs, session, a, spell: str, targets, readied: bool = False) -> None:
+    """``a`` casts the concentration spell ``spell`` (or readies any spell, DND-20: held by concentration until its
+    trigger): the one it held ends first (one at a time)."""
     if a.data.get("concentration"):
-        end(rs, session, a, f"{a.name} casts {spell.replace('_', ' ')}: one concentration at a time", RULE)
-    a.data["concentration"] = {"spell": spell, "targets": list(targets)}
+        end(rs, session, a, f"{'readies' if readied else 'casts'} {spell.replace('_', ' ')}: one concentration "
+            "at a time", RULE)
+    a.data["concentration"] = {"spell": spell, "targets": list(targets), **({"readied": True} if readied else {})}
     pub = a.data.setdefault("public", [])
     if "concentration" not in pub:
         pub.append("concentration")          # the JSON state shows it at the character's top level
-    session.emit({"type": "concentration", "who": a.id, "spell": spell, "targets": list(targets), "rule": RULE})
+    session.emit({"type": "concentration", "who": a.id, "spell": spell, "targets": list(targets),
+                  **({"readied": True} if readied else {}), "rule": "DND-20" if readied else RULE})
 
 
 def end(rs, session, a, reason: str, rule: str) -> None:
@@ -48,7 +51,11 @@ def end(rs, session, a, reason: str, rule: str) -> None:
     if not c:
         return
     a.data["concentration"] = None
-    session.emit({"type": "concentration_ends", "who": a.id, "spell": c["spell"], "reason": reason, "rule": rule})
+    session.emit({"type": "concentration_ends", "who": a.id, "spell": c["spell"], "reason": reason, "rule": rule,
+                  **({"readied": True} if c.get("readied") else {})})
+    if c.get("readied"):
+        a.data["readied"] = None                 # DND-20: a readied spell is lost with the concentration
+        return
     cond = SPELLS[c["spell"]].get("condition")
     if not cond:
         return
@@ -101,13 +108,13 @@ def preview_note(rs, session, t, attacker) -> str:
             + (f" ({'; '.join(bits)})" if bits else "") + f"; a failure ends the spell ({RULE})")
 
 
-def cast_note(a, spell: str) -> str | None:
-    """The cast preview's line: the spell needs concentration, and which one it ends."""
-    if not is_concentration(spell):
+def cast_note(a, spell: str, readied: bool = False) -> str | None:
+    """The cast (or ready) preview's line: the spell needs concentration, and which one it ends."""
+    if not readied and not is_concentration(spell):
         return None
     old = held(a)
-    return ("concentration: " + (f"ends the concentration on {old.replace('_', ' ')}" if old else "held until broken")
-            + f" ({RULE})")
+    held_ = "held until the trigger (DND-20)" if readied else f"held until broken ({RULE})"
+    return "concentration: " + (f"ends the concentration on {old.replace('_', ' ')}; " if old else "") + held_
 
 
 def panel_row(a) -> str:

@@ -344,6 +344,8 @@ class Dnd5e(Ruleset):
                 out.update({"save": sp["save"], "dc": 8 + a.data["prof"] + cmod})
             elif sp["kind"] == "attack":
                 out["to_hit_bonus"] = cmod + a.data["prof"]
+        elif act["action"] == "ready" and plan.get("spell"):
+            out.update({"spell": plan["spell"], "concentration": concentration.cast_note(a, plan["spell"], readied=True)})
         elif act["action"] in ("grapple", "shove"):
             t = session.state.actors[plan["target"]]
             out.update({"target": t.id, "your_bonus": conditions.skill_bonus(self, a, "athletics"),
@@ -384,7 +386,8 @@ def make_specs(rs):
         "dash": {}, "disengage": {}, "dodge": {},
         "help": {"target": P("id", True, help="the ally helped"), "against": P("id", help="the enemy the ally attacks")},
         "hide": {}, "search": {},
-        "ready": {"target": P("id"), "weapon": P("str"), "trigger": P("str", choices=("enters_reach",), default="enters_reach")},
+        "ready": {"target": P("id"), "weapon": P("str"), "trigger": P("str", choices=("enters_reach",), default="enters_reach"),
+                  "spell": P("str", help="ready a spell of one action's casting time, held by concentration (DND-20)")},
         "use": {"object": P("str", True), "target": P("id")},
         "cast": {"spell": P("str", True), "target": P("id"), "at": P("pos")},
         "grapple": {"target": P("id", True), "bonus": P("bool", help="as a bonus action (Tavern Brawler after an unarmed hit)"),

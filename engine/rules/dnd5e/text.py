@@ -75,7 +75,11 @@ EVENT_LINES = {
     "heal": say("{@who} regains {amount} HP ({hp} now){r}"),
     "hide": _did(lambda s, e: f"hides (Stealth {e.get('stealth')})"),
     "search": _did(lambda s, e: f"searches (Perception {e.get('perception')}){': finds ' + ', '.join(e['found']) if e.get('found') else ''}"),
-    "ready": _did(lambda s, e: f"readies an attack with {e.get('weapon')}"),
+    "ready": _did(lambda s, e: f"readies {e['spell'].replace('_', ' ')}, held by concentration" if e.get("spell")
+                  else f"readies an attack with {e.get('weapon')}"),
+    "readied_action": lambda session, e, n, r: (f"{n('who')} releases its readied {e['spell'].replace('_', ' ')} at "
+                                                f"{n('target')}{r}" if e.get("spell") else
+                                                f"{n('who')} takes its readied attack on {n('target')}{r}"),
     "use": _did(lambda s, e: f"uses {e.get('object')}"),
     "help": _did(lambda s, e: f"helps {_name(s, e.get('ally'))} against {_name(s, e.get('target'))}"),
     "mount": _did(lambda s, e: f"mounts {_name(s, e.get('mount'))}"),

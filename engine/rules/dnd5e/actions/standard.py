@@ -329,6 +329,9 @@ class Ready:
     @staticmethod
     def check(rs, session, a, act):
         common.need_action(rs, a, session, "Ready", "DND-20")
+        if act.get("spell"):
+            from engine.rules.dnd5e.actions import magic      # (magic imports the modules this one does)
+            return magic.check_ready_spell(rs, session, a, act)
         w = attacks.weapon(rs, a, act.get("weapon"))
         if act.get("target"):
             t = common.living_target(rs, session, a, act["target"])
@@ -338,6 +341,9 @@ class Ready:
 
     @staticmethod
     def apply(rs, session, a, act, plan):
+        if plan.get("spell"):
+            from engine.rules.dnd5e.actions import magic
+            return magic.ready_spell(rs, session, a, plan)
         session.state.turn["action"] = True
         a.data["readied"] = {"weapon": plan["weapon"], "target": plan["target"], "trigger": "enters_reach"}
         session.emit({"type": "ready", "who": a.id, "weapon": plan["weapon"], "target": plan["target"],
