@@ -11,6 +11,7 @@ from engine.rules import aerial
 from engine.rules.actions import require_condition
 from engine.rules.choices import choose
 from engine.rules.core import BadAction, Illegal
+from engine.rules.dnd5e.actions import magic
 from engine.rules.dnd5e.actions.objects import AttackObject, names_object
 from engine.rules.dnd5e import feats, gear, loading
 from engine.rules.dnd5e.common import OBJECTS, dice_spec
@@ -330,7 +331,6 @@ class Ready:
     def check(rs, session, a, act):
         common.need_action(rs, a, session, "Ready", "DND-20")
         if act.get("spell"):
-            from engine.rules.dnd5e.actions import magic      # (magic imports the modules this one does)
             return magic.check_ready_spell(rs, session, a, act)
         w = attacks.weapon(rs, a, act.get("weapon"))
         if act.get("target"):
@@ -342,7 +342,6 @@ class Ready:
     @staticmethod
     def apply(rs, session, a, act, plan):
         if plan.get("spell"):
-            from engine.rules.dnd5e.actions import magic
             return magic.ready_spell(rs, session, a, plan)
         session.state.turn["action"] = True
         a.data["readied"] = {"weapon": plan["weapon"], "target": plan["target"], "trigger": "enters_reach"}
