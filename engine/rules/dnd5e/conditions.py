@@ -145,7 +145,7 @@ def saving_throw(rs, session, a: Actor, ability: str, dc: int, source_actor, rul
             srcs.append({"source": "half cover", "value": 2, "rule": "DND-32"})
     bonus = sum(s["value"] for s in srcs)
     for one, other in ((advs, dis), (diss, adv)):
-        if len(one) == 1 and not other and (f := feats.feat_named(one[0])):
+        if len(one) == 1 and not other and (f := feat_named(one[0])):
             used.append(f)                   # a feat is named only when it changed the roll (the one reason)
     r = d20(rs, session, "save", a.id, adv, dis, rule, purpose)
     ok = r + bonus >= dc
@@ -164,6 +164,13 @@ def saving_throw(rs, session, a: Actor, ability: str, dc: int, source_actor, rul
         ev["feats"] = used
     session.emit(ev)
     return ok
+
+def feat_named(reason: str) -> str | None:
+    """The feat whose rule ID ends a reason ("War Caster: ... (DND-F14)" -> war_caster), or None."""
+    if reason.endswith(")") and "(DND-F" in reason:
+        rid = reason[reason.rindex("(") + 1:-1]
+        return next((n for n, i in feats.FEAT_ID.items() if i == rid), None)
+    return None
 
 # -- grapple, shove, escape ---------------------------------------------------------------------------------------
 

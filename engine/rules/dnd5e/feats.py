@@ -82,7 +82,6 @@ _F: list[tuple[str, str, str, str, str | tuple[str, ...] | None, Prereq | str | 
 FEATS: dict[str, FeatInfo] = {n: {"id": i, "name": en, "scope": sc, "asi": asi, "prereq": pr}
                               for n, i, en, sc, asi, pr in _F}
 FEAT_ID: dict[str, str] = {n: f["id"] for n, f in FEATS.items()}
-FEAT_OF: dict[str, str] = {i: n for n, i in FEAT_ID.items()}
 MANOEUVRES = ("trip", "pushing", "precision")     # DND-F01: the manoeuvres the program resolves
 POLEARMS = ("glaive", "halberd", "quarterstaff", "spear", "pike")   # DND-F15 (pike: the 5e errata)
 #: the reactions a character may take or decline (``reactions = {name = false}`` on the character, default take)
@@ -160,14 +159,6 @@ def unmet(prereq, abilities: dict, spells: list) -> str | None:
     if any(abilities.get(k, 10) >= prereq["min"] for k in prereq["ability"]):
         return None
     return " or ".join(k.capitalize() for k in prereq["ability"]) + f" {prereq['min']} or higher"
-
-
-def feat_named(reason: str) -> str | None:
-    """The feat whose rule ID ends a reason ("War Caster: ... (DND-F14)" -> war_caster), or None."""
-    if reason.endswith(")") and "(DND-F" in reason:
-        rid = reason[reason.rindex("(") + 1:-1]
-        return FEAT_OF.get(rid)
-    return None
 
 
 def has(a, name: str) -> bool:
