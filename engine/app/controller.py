@@ -867,6 +867,7 @@ def _attack_lines(pv: dict, base_ac=None, ruleset=None) -> list[str]:
         out.append("a hit makes the flyer roll to fall (AIR-11)" + (f": {ch:.0%} it drops" if isinstance(ch, (int, float)) else ""))
     else:
         out.append("target is not flying: a hit cannot make it fall")
+    out += [str(n) for n in pv.get("notes") or ()]     # the ruleset's own lines (5e: loading, concentration)
     return out
 
 

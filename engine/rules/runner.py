@@ -321,8 +321,15 @@ def _attack(session, e, n, r):
                if "difficulty" in e else f"AC {e['ac']}")
     adv = adv.replace("advantage", "positive chance") if "difficulty" in e else adv
     dis = dis.replace("disadvantage", "negative chance") if "difficulty" in e else dis
-    return (f"{n('who')} attacks {n('target')} with {e['weapon']}: {e['roll']} + {e['bonus']} = {e['total']} "
-            f"vs {against}{cov}: {res}{adv}{dis} [{', '.join(e['rules'])}]")
+    return (f"{n('who')} attacks {n('target')} with {e['weapon']}: {e['roll']} + {e['bonus']}{sources_text(e)} = "
+            f"{e['total']} vs {against}{cov}: {res}{adv}{dis} [{', '.join(e['rules'])}]")
+
+
+def sources_text(e: dict) -> str:
+    """Where a roll's bonus came from (an event's ``sources``: source, value, rule), as " (Dex +3, proficiency +2)";
+    the entries on the other side (``on``: the AC, said by the line itself) are left out."""
+    bits = [f"{s['source']} {s['value']:+d}" for s in e.get("sources") or () if not s.get("on")]
+    return f" ({', '.join(bits)})" if bits else ""
 
 
 def _fall(session, e, n, r):

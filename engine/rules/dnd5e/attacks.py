@@ -311,6 +311,23 @@ def mean_hit_damage(rs, a: Actor, plan: dict) -> float:
     return max(0.0, n * (s + 1) / 2 + dmod)
 
 
+def bonus_sources(rs, a: Actor, w: dict, melee: bool) -> list[dict]:
+    """Where ``attack_bonus`` comes from, one entry a modifier (source, value, rule ID): the ability, proficiency
+    (a spell: the spellcasting ability and proficiency, DND-21), or a weapon's own ``to_hit``."""
+    if "to_hit" in w:
+        if w.get("spell"):
+            k = a.data["casting"]
+            return [{"source": k.capitalize(), "value": conditions.ab(rs, a, k), "rule": "DND-21"},
+                    {"source": "proficiency", "value": a.data["prof"], "rule": "DND-21"}]
+        return [{"source": f"the {w['name']}'s to_hit", "value": int(w["to_hit"]), "rule": "DND-16"}]
+    s, d = conditions.ab(rs, a, "str"), conditions.ab(rs, a, "dex")
+    k = ("Dex" if d > s else "Str") if "finesse" in w["properties"] else ("Dex" if "ranged" in w["properties"] else "Str")
+    out = [{"source": k, "value": d if k == "Dex" else s, "rule": "DND-16"}]
+    if gear.proficient_weapon(a, w):
+        out.append({"source": "proficiency", "value": a.data["prof"], "rule": "DND-16"})
+    return out
+
+
 def dmg_mod(rs, a, w, melee):
     s, d = conditions.ab(rs, a, "str"), conditions.ab(rs, a, "dex")
     if "finesse" in w["properties"]:
@@ -378,12 +395,19 @@ def resolve_attack(rs, session, a: Actor, t: Actor, plan, act) -> None:
     total = r + bonus
     crit = r == 20
     hit = crit or (r != 1 and total >= ac)
+    srcs = bonus_sources(rs, a, w, plan["melee"])
+    if mods:
+        srcs += [{"source": feats.FEATS[m["feat"]]["name"], "value": m["to_hit"], "rule": m["rule"]} for m in mods
+                 if m["to_hit"]]
+    if cover_bonus:
+        srcs.append({"source": f"{plan['cover']} cover", "value": cover_bonus, "rule": "DND-32", "on": "AC"})
     sup = None
     if act.get("manoeuvre"):
         sup = feats.superiority_die(session, a, act["manoeuvre"])    # DND-F01
         if act["manoeuvre"] == "precision":
             total += sup
             hit = crit or (r != 1 and total >= ac)
+            srcs.append({"source": "Martial Adept: precision", "value": sup, "rule": "DND-F01"})
     if hit and t.data.get("feats") and not act.get("lucky"):
         r2 = feats.lucky_defence(rs, session, t, r)      # DND-F32: its own d20 (not on a roll already lucky: l. 253)
         if r2 != r:
@@ -400,7 +424,7 @@ def resolve_attack(rs, session, a: Actor, t: Actor, plan, act) -> None:
     if hit and near and (t.has("unconscious") or t.has("paralyzed")):
         crit = True                           # DND-41 / DND-51
     ev = {"type": "attack", "who": a.id, "target": t.id, "weapon": w["name"], "roll": r, "bonus": bonus,
-          "total": total, "ac": t.data["ac"], "cover": plan["cover"], "cover_bonus": cover_bonus,
+          "total": total, "sources": srcs, "ac": t.data["ac"], "cover": plan["cover"], "cover_bonus": cover_bonus,
           "hit": hit, "critical": crit and hit, "advantage": [s for s, _ in adv], "disadvantage": [s for s, _ in dis],
           "rules": sorted({rid for _, rid in adv + dis} | {"DND-16", "DND-32", "AIR-17"}),
           "melee": plan["melee"], "kind": plan.get("kind", "action")}
@@ -506,6 +530,10 @@ def readied_triggers(rs, session, mover: Actor) -> None:
         if not rd or r.dead or conditions.incapacitated(rs, r) or r.data["reaction_used"] or not conditions.hostile(rs, r, mover):
             continue
         if mover.dead or (rd["target"] and rd["target"] != mover.id):
+            continue
+        if rd.get("spell"):                  # a readied spell, held by concentration (DND-20)
+            from engine.rules.dnd5e.actions.magic import release_readied
+            release_readied(rs, session, r, mover)
             continue
         w = weapon(rs, r, rd["weapon"])
         try:

@@ -77,9 +77,21 @@ RULES = [
     {'id': 'DND-16',
      'rule': 'Attack: one melee or ranged attack.',
      'status': 'built',
-     'decision': 'Attack action with `attacks` per action (Extra Attack / Multiattack)',
-     'where': '5e `_check_attack`, 5e attacks `resolve_attack`',
-     'tests': ['tests/test_dnd_rules.py::test_dnd16_attack_and_multiattack']},
+     'decision': 'Attack action with `attacks` per action (Extra Attack / Multiattack). Where the bonus came from '
+                 '(issue 24): the attack event lists `sources`, one entry a modifier (`source`, `value`, `rule`): '
+                 'the ability (Str, Dex: the finesse weapon\'s better one; a spell: the spellcasting ability, DND-21), '
+                 'proficiency when proficient, a feat\'s to-hit change (Great Weapon Master / Sharpshooter -5), '
+                 'Martial Adept\'s precision die, and the cover on the target\'s side (`on = "AC"`, DND-32); the '
+                 'save event likewise (ability, save proficiency, cover DND-32, Shield Master +2 DND-F20) with its '
+                 '`advantage` / `disadvantage` reasons; an event names a feat (`feats`) only when the feat changed '
+                 'something: a save\'s advantage from a feat cancelled by a disadvantage names neither. The log '
+                 'line says them: "9 + 5 (Dex +3, proficiency +2) = 14"',
+     'where': '5e `_check_attack`, 5e attacks `resolve_attack`, 5e attacks `bonus_sources`; 5e conditions `saving_throw`; '
+              '5e conditions `feat_named`; runner `sources_text`',
+     'tests': ['tests/test_dnd_rules.py::test_dnd16_attack_and_multiattack',
+               'tests/test_dnd_concentration_loading.py::test_dnd16_attack_event_lists_each_modifier_with_its_rule',
+               'tests/test_dnd_concentration_loading.py::test_dnd_f20_shield_master_bonus_named_on_the_save',
+               'tests/test_dnd_concentration_loading.py::test_dnd_f14_f40_feats_not_named_when_advantage_and_disadvantage_cancel']},
     {'id': 'DND-17',
      'rule': 'Disengage: movement for the rest of the turn provokes no opportunity attacks.',
      'status': 'built',
@@ -103,15 +115,46 @@ RULES = [
      'rule': 'Ready: declare a perceivable trigger and an action or a move; when it happens, use the reaction or '
              'ignore i…',
      'status': 'built',
-     'decision': 'readied attack, reaction, trigger "enters reach/range"',
-     'where': '5e attacks `readied_triggers`',
-     'tests': ['tests/test_dnd_rules.py::test_dnd20_ready']},
+     'decision': 'readied attack, reaction, trigger "enters reach/range". A readied spell (l. 363; before issue 24 '
+                 '`ready` took a weapon only): `ready` with `spell` (a casting time of one action, a spell that '
+                 'strikes a creature: attack, save or automatic damage; else refused, DND-20) spends the action and '
+                 'the slot now, and its concentration holds it (DND-21: one at a time, the Con save on damage, lost '
+                 'when incapacitated); a hostile creature (the `target` if given) ending a move within the spell\'s '
+                 'range takes it as the reaction (events `readied_action`, `cast` with `readied`); broken '
+                 'concentration loses it, and so does the start of the caster\'s next turn; listed in '
+                 '`legal_actions`, the preview says the concentration',
+     'where': '5e attacks `readied_triggers`; `dnd5e/actions/magic.py` `check_ready_spell`, `ready_spell`, '
+              '`release_readied`; 5e turns `readied_action_lapses`',
+     'tests': ['tests/test_dnd_rules.py::test_dnd20_ready',
+               'tests/test_dnd_concentration_loading.py::test_dnd20_readied_spell_held_by_concentration_and_released_on_the_trigger',
+               'tests/test_dnd_concentration_loading.py::test_dnd20_readied_spell_lost_when_its_concentration_breaks',
+               'tests/test_dnd_concentration_loading.py::test_dnd20_readied_spell_lapses_at_the_casters_next_turn_and_needs_one_action',
+               'tests/test_dnd_concentration_loading.py::test_dnd20_readied_spell_listed_and_previewed']},
     {'id': 'DND-21',
      'rule': 'Cast a spell with its own casting time.',
      'status': 'built',
-     'decision': 'spells as data (attack, save, auto, heal, temp HP, conditions, areas)',
-     'where': '5e `_check_cast`, `_apply_cast`; data `SPELLS`',
-     'tests': ['tests/test_dnd_rules.py::test_dnd21_spells_attack_save_area']},
+     'decision': 'spells as data (attack, save, auto, heal, temp HP, conditions, areas). Concentration (named by the '
+                 'document at War Caster l. 142, Mage Slayer l. 301 and the readied spell l. 363, never written out: '
+                 "the grounding is the rulebook's, the SRD's \"Concentration\"): the spells that have it are marked "
+                 '`concentration` in the data (hold person, entangle, cause fear); the caster holds one at a time '
+                 '(casting another ends the first); damage makes it save Con, DC 10 or half the damage taken (rounded '
+                 'down), whichever is higher, and a failure ends it; it ends when the caster is incapacitated (any '
+                 'condition tagged `incapacitated`, unconscious at 0 HP included) or dies; when it ends, the condition '
+                 'the spell put on each target (the caster its source) and its repeated save end too; broken while it '
+                 "is cast (a Mage Slayer's hit), the spell ends unresolved. Shown in the JSON state (`concentration`: "
+                 'spell, targets), the panel ("Concentrating on ..."), the events `concentration`, '
+                 '`concentration_ends` (with the reason) and the save\'s `concentration` field, the cast preview '
+                 '(`concentration`: what it ends) and the attack preview on a concentrating target (`notes`). '
+                 'The spell durations (1 minute) are not counted: a fight rarely lasts 10 rounds',
+     'where': '5e `_check_cast`, `_apply_cast`; data `SPELLS`; `dnd5e/concentration.py` `begin`, `end`, `damaged`, '
+              '`incapacitated`; `dnd5e/damage.py` `apply_damage`, `die`; 5e conditions `add_condition`, `saving_throw`',
+     'tests': ['tests/test_dnd_rules.py::test_dnd21_spells_attack_save_area',
+               'tests/test_dnd_concentration_loading.py::test_dnd21_concentration_scene_broken_by_damage',
+               'tests/test_dnd_concentration_loading.py::test_dnd21_concentration_dc_is_half_the_damage_above_20',
+               'tests/test_dnd_concentration_loading.py::test_dnd21_one_concentration_at_a_time',
+               'tests/test_dnd_concentration_loading.py::test_dnd21_concentration_ends_when_incapacitated_or_dead',
+               'tests/test_dnd_concentration_loading.py::test_dnd21_concentration_not_for_other_spells_and_no_save_without_it',
+               'tests/test_dnd_concentration_loading.py::test_dnd21_concentration_in_the_listing_previews_panel_and_log']},
     {'id': 'DND-22',
      'rule': 'Dash: extra movement — this turn the creature may move 2 × its speed.',
      'status': 'built',
@@ -192,6 +235,7 @@ RULES = [
      'where': '5e attacks `resolve_attack`, 5e conditions `saving_throw`, 5e attacks `creature_between`',
      'tests': ['tests/test_dnd_rules.py::test_dnd32_cover_bonuses_to_ac_and_dex_saves',
                'tests/test_dnd_rules.py::test_dnd32_another_creature_is_half_cover',
+               'tests/test_dnd_concentration_loading.py::test_dnd32_save_event_names_the_cover_bonus',
                'tests/test_air_rules.py::test_air13_14_low_wall_protects_from_the_ground_not_from_high_above']},
     {'id': 'DND-33',
      'rule': 'Resistance halves damage of that type, vulnerability doubles it, applied after all other modifiers; '

@@ -71,6 +71,9 @@ def add_condition(rs, session, a: Actor, name: str, rule: str, source: str | Non
             if a.id in o.conditions.get("grappled", []):
                 release(rs, session, o, a, "DND-47", f"{a.name} is {name}")
         a.data["dodging"] = False
+        if a.data.get("concentration"):
+            from engine.rules.dnd5e import concentration      # (concentration imports this module)
+            concentration.incapacitated(rs, session, a, f"is {name}", CONDITION_RULE[name])
     if name == "unconscious" and "prone" not in a.conditions:
         add_condition(rs, session, a, "prone", "DND-41")    # falls prone
     if name == "prone" and riding.rides(a):
@@ -99,41 +102,78 @@ def d20(rs, session, name, who, adv: bool, dis: bool, rule: str, purpose: str) -
 
 
 def saving_throw(rs, session, a: Actor, ability: str, dc: int, source_actor, rule: str, purpose: str,
-                 cover_level: str = "none", advantage: str | None = None, sole_target: bool = False) -> bool:
-    """``advantage``: a reason the caller gives (Dungeon Delver against a trap, DND-F05); ``sole_target``: the
-    spell or other effect (a trap) targets only this creature (Shield Master, DND-F20)."""
+                 cover_level: str = "none", advantage: str | None = None, disadvantage: str | None = None,
+                 concentration: str | None = None, sole_target: bool = False) -> bool:
+    """``advantage`` / ``disadvantage``: a reason the caller gives (Dungeon Delver against a trap, DND-F05; War
+    Caster and Mage Slayer on a concentration save); ``concentration``: the spell the save keeps (its event says it);
+    ``sole_target``: the spell or other effect (a trap) targets only this creature (Shield Master, DND-F20)."""
     if ability in ("str", "dex"):
         c = tagged(rs, a, "auto_fail_str_dex")
         if c:
             session.emit({"type": "save", "who": a.id, "ability": ability, "dc": dc, "success": False,
                           "auto_fail": c, "rule": CONDITION_RULE[c]})
             return False
-    adv = ability == "dex" and a.data["dodging"] and not incapacitated(rs, a)          # DND-24
-    if a.data.get("feats"):
-        adv = adv or feats.save_advantage(rs, session, a, ability, source_actor, rule)
-    dis = ability == "dex" and a.has("restrained")                                      # DND-52
+    advs, diss = [], []                      # the reasons, each naming its rule (the event lists them)
+    if ability == "dex" and a.data["dodging"] and not incapacitated(rs, a):
+        advs.append("Dodge (DND-24)")
+    feat_adv = bool(a.data.get("feats")) and feats.save_advantage(rs, session, a, ability, source_actor, rule)
+    if feat_adv:
+        advs.append("Mage Slayer: a spell cast within 1.5 m (DND-F40)")
+    if ability == "dex" and a.has("restrained"):
+        diss.append("restrained (DND-52)")
     if advantage:
-        adv, purpose = True, f"{purpose}; {advantage}"
+        advs.append(advantage)
+        purpose = f"{purpose}; {advantage}"
+    if disadvantage:
+        diss.append(disadvantage)
+        purpose = f"{purpose}; {disadvantage}"
     why = gear.armour_check_disadvantage(a, ability) if "armor" in a.data else None
     if why:                                  # armour it is not proficient with: Str / Dex saves (gear.py)
-        dis, purpose = True, f"{purpose}; {why}"
-    bonus = ab(rs, a, ability) + (a.data["prof"] if ability in a.data["saves"] else 0)
+        diss.append(why)
+        purpose = f"{purpose}; {why}"
+    adv, dis = bool(advs), bool(diss)
+    srcs: list[dict] = [{"source": ability.capitalize(), "value": ab(rs, a, ability), "rule": rule}]
+    if ability in a.data["saves"]:
+        srcs.append({"source": "proficiency", "value": a.data["prof"], "rule": rule})
+    used = []
     if sole_target and ability == "dex" and a.data.get("feats") and feats.has(a, "shield_master") \
             and not incapacitated(rs, a):
-        bonus += 2     # DND-F20 l. 178: its shield's +2 against "zaklęciu lub innemu efektowi, którego celem jesteś tylko ty"
+        # DND-F20 l. 178: its shield's +2 against "zaklęciu lub innemu efektowi, którego celem jesteś tylko ty"
+        srcs.append({"source": "Shield Master: the shield", "value": 2, "rule": "DND-F20"})
+        used.append("shield_master")
     if ability == "dex":
         if cover_level == "three-quarters":
-            bonus += 5
+            srcs.append({"source": "three-quarters cover", "value": 5, "rule": "DND-32"})
         elif cover_level == "half" and rs.opt("half_cover_dex_saves"):
-            bonus += 2
+            srcs.append({"source": "half cover", "value": 2, "rule": "DND-32"})
+    bonus = sum(s["value"] for s in srcs)
+    for one, other in ((advs, dis), (diss, adv)):
+        if len(one) == 1 and not other and (f := feat_named(one[0])):
+            used.append(f)                   # a feat is named only when it changed the roll (the one reason)
     r = d20(rs, session, "save", a.id, adv, dis, rule, purpose)
     ok = r + bonus >= dc
     if not ok and a.data.get("feats"):
         r = feats.lucky_save(rs, session, a, r)           # DND-F32: one more d20 on a failed save
         ok = r + bonus >= dc
-    session.emit({"type": "save", "who": a.id, "ability": ability, "dc": dc, "roll": r, "total": r + bonus,
-                  "success": ok, "rule": rule})
+    ev = {"type": "save", "who": a.id, "ability": ability, "dc": dc, "roll": r, "total": r + bonus,
+          "success": ok, "sources": srcs, "rule": rule}
+    if advs:
+        ev["advantage"] = advs
+    if diss:
+        ev["disadvantage"] = diss
+    if concentration:
+        ev["concentration"] = concentration
+    if used:
+        ev["feats"] = used
+    session.emit(ev)
     return ok
+
+def feat_named(reason: str) -> str | None:
+    """The feat whose rule ID ends a reason ("War Caster: ... (DND-F14)" -> war_caster), or None."""
+    if reason.endswith(")") and "(DND-F" in reason:
+        rid = reason[reason.rindex("(") + 1:-1]
+        return next((n for n, i in feats.FEAT_ID.items() if i == rid), None)
+    return None
 
 # -- grapple, shove, escape ---------------------------------------------------------------------------------------
 

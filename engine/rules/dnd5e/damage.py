@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine.rules.dnd5e import conditions
+from engine.rules.dnd5e import concentration, conditions
 from engine.rules.dnd5e import mounts, turns
 from engine.rules import riding
 from engine.rules import aerial
@@ -141,6 +141,8 @@ def apply_damage(rs, session, a: Actor, amount: int, dtype: str, source, rule: s
             else:
                 session.emit({"type": "dying", "who": a.id, "rule": "DND-02"})
             conditions.add_condition(rs, session, a, "unconscious", "DND-34" if knock_out else "DND-02")
+    elif d.get("concentration"):
+        concentration.damaged(rs, session, a, dmg["amount"], source)    # the Con save to keep the spell
     aerial.check_grounded(session, a)
     turns.check_over(rs, session)
     return lost
@@ -159,6 +161,8 @@ def die(rs, session, a: Actor, why: str, rule: str) -> None:
     a.dead = True
     a.temp_hp = 0
     session.emit({"type": "death", "who": a.id, "reason": why, "rule": rule})
+    if a.data.get("concentration"):
+        concentration.incapacitated(rs, session, a, "dies", rule)
     for o in session.state.actors.values():
         if a.id in o.conditions.get("grappled", []):
             conditions.release(rs, session, o, a, "DND-47", f"{a.name} died")

@@ -65,7 +65,8 @@ for _n, (_d, _t, _p, _r, _v) in _W.items():
 UNDERWATER_MELEE_OK = {"dagger", "javelin", "shortsword", "spear", "trident"}          # DND-37
 UNDERWATER_RANGED_OK = {"light_crossbow", "hand_crossbow", "heavy_crossbow", "net", "javelin", "spear", "trident", "dart"}
 
-# Spells as data. kind: attack (spell attack roll) | save | auto | heal | temp_hp
+# Spells as data. kind: attack (spell attack roll) | save | auto | heal | temp_hp. concentration: the caster holds
+# it (the SRD's spells: hold person, entangle, cause fear; concentration.py)
 SPELLS: dict[str, Any] = {
     "fire_bolt": {"level": 0, "time": "action", "range_m": 36, "kind": "attack", "damage": "1d10", "type": "fire", "scales": True},
     "ray_of_frost": {"level": 0, "time": "action", "range_m": 18, "kind": "attack", "damage": "1d8", "type": "cold", "scales": True},
@@ -77,11 +78,11 @@ SPELLS: dict[str, Any] = {
     "cure_wounds": {"level": 1, "time": "action", "range_m": 1.5, "kind": "heal", "heal": "1d8"},
     "healing_word": {"level": 1, "time": "bonus", "range_m": 18, "kind": "heal", "heal": "1d4"},
     "false_life": {"level": 1, "time": "action", "range_m": 0, "kind": "temp_hp", "amount": "1d4", "bonus": 4},
-    "hold_person": {"level": 2, "time": "action", "range_m": 18, "kind": "save", "save": "wis", "condition": "paralyzed", "repeat_save": True},
-    "entangle": {"level": 1, "time": "action", "range_m": 27, "kind": "save", "save": "str", "condition": "restrained", "area": {"shape": "sphere", "radius_m": 3}},
+    "hold_person": {"level": 2, "time": "action", "range_m": 18, "kind": "save", "save": "wis", "condition": "paralyzed", "repeat_save": True, "concentration": True},
+    "entangle": {"level": 1, "time": "action", "range_m": 27, "kind": "save", "save": "str", "condition": "restrained", "area": {"shape": "sphere", "radius_m": 3}, "concentration": True},
     "fireball": {"level": 3, "time": "action", "range_m": 45, "kind": "save", "save": "dex", "damage": "8d6", "type": "fire", "half": True, "area": {"shape": "sphere", "radius_m": 6}},
     "blindness": {"level": 2, "time": "action", "range_m": 9, "kind": "save", "save": "con", "condition": "blinded", "repeat_save": True},
-    "cause_fear": {"level": 1, "time": "action", "range_m": 18, "kind": "save", "save": "wis", "condition": "frightened", "repeat_save": True},
+    "cause_fear": {"level": 1, "time": "action", "range_m": 18, "kind": "save", "save": "wis", "condition": "frightened", "repeat_save": True, "concentration": True},
 }
 
 CONDITIONS = ("blinded", "charmed", "deafened", "frightened", "grappled", "incapacitated", "invisible",

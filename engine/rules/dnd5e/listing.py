@@ -86,6 +86,8 @@ def legal_actions(rs, session, a: Actor) -> Sequence[dict]:
                 cands.append({"actor": a.id, "action": "use", "object": it})
             cands += [{"actor": a.id, "action": "hide"}, {"actor": a.id, "action": "search"},
                       {"actor": a.id, "action": "ready", "weapon": a.data["weapons"][0]["name"]}]
+            cands += [{"actor": a.id, "action": "ready", "spell": sp} for sp in a.data["spells"]   # DND-20
+                      if SPELLS[sp]["time"] == "action" and SPELLS[sp]["kind"] in ("attack", "save", "auto")]
             # cheap prefilters, each the first condition its check refuses without (the check still decides)
             cands += [{"actor": a.id, "action": k} for k, need in
                       (("stand", a.has("prone")), ("escape", a.has("grappled")), ("dismount", a.data["mounted_on"]))

@@ -38,7 +38,7 @@ from engine.rules.dnd5e.actions.standard import (
 )
 from engine.rules.dnd5e import attacks, damage
 from engine.rules.dnd5e.common import ABILITIES, OBJECTS, SKILL_ABILITY, dice_spec, mod  # noqa: F401
-from engine.rules.dnd5e import feats, gear
+from engine.rules.dnd5e import concentration, feats, gear, loading
 from engine.rules.dnd5e.data import (
     CONDITIONS,
     SPELLS,
@@ -145,6 +145,8 @@ class Dnd5e(Ruleset):
                 (f"   AC {ac}" if ac is not None else "")]
         if (a.data or {}).get("feats"):
             rows += feats.panel_rows(a)
+        if (a.data or {}).get("concentration"):
+            rows.append(concentration.panel_row(a))
         return rows + gear.panel_rows(self, a)
 
     @staticmethod
@@ -302,6 +304,9 @@ class Dnd5e(Ruleset):
                         "fall_roll_on_hit": t.flying, "chance_fall_roll_moves_it": 0.8 if t.flying else 0.0})
             if a.data.get("feats") or t.data.get("feats"):
                 out["feats"] = feats.preview_lines(self, session, a, t, plan, act, mods)
+            notes = attack_notes(self, session, a, t, plan)
+            if notes:
+                out["notes"] = notes
             if "weapon_profs" in a.data and not gear.proficient_weapon(a, plan["weapon"]):
                 out["not_proficient"] = f"{a.name} is not proficient with the {plan['weapon']['name']}: no proficiency bonus"
         elif act["action"] == "cast":
@@ -309,10 +314,14 @@ class Dnd5e(Ruleset):
             cmod = conditions.ab(self, a, a.data["casting"])
             out.update({"spell": plan["spell"], "kind": sp["kind"], "targets": plan["targets"],
                         "level": sp["level"], "casting_time": sp["time"]})
+            if sp.get("concentration"):
+                out["concentration"] = concentration.cast_note(a, plan["spell"])
             if sp["kind"] == "save":
                 out.update({"save": sp["save"], "dc": 8 + a.data["prof"] + cmod})
             elif sp["kind"] == "attack":
                 out["to_hit_bonus"] = cmod + a.data["prof"]
+        elif act["action"] == "ready" and plan.get("spell"):
+            out.update({"spell": plan["spell"], "concentration": concentration.cast_note(a, plan["spell"], readied=True)})
         elif act["action"] in ("grapple", "shove"):
             t = session.state.actors[plan["target"]]
             out.update({"target": t.id, "your_bonus": conditions.skill_bonus(self, a, "athletics"),
@@ -320,6 +329,17 @@ class Dnd5e(Ruleset):
                         "grounds_a_flyer": bool(t.flying and (act["action"] == "shove" and act.get("mode", "prone") == "prone"
                                                               or act["action"] == "grapple" and not a.flying))})
         return out
+
+
+def attack_notes(rs, session, a, t, plan) -> list[str]:
+    """The attack preview's lines on loading (DND-F28) and on the target's concentration (DND-21, F40)."""
+    out = []
+    w = plan["weapon"]
+    if "loading" in w["properties"]:
+        out.append(loading.preview_note(a, w, session.state.turn))
+    if t.data.get("concentration"):
+        out.append(concentration.preview_note(rs, session, t, a))
+    return [n for n in out if n]
 
 
 def make_specs(rs):
@@ -343,7 +363,8 @@ def make_specs(rs):
         "dash": {}, "disengage": {}, "dodge": {},
         "help": {"target": P("id", True, help="the ally helped"), "against": P("id", help="the enemy the ally attacks")},
         "hide": {}, "search": {},
-        "ready": {"target": P("id"), "weapon": P("str"), "trigger": P("str", choices=("enters_reach",), default="enters_reach")},
+        "ready": {"target": P("id"), "weapon": P("str"), "trigger": P("str", choices=("enters_reach",), default="enters_reach"),
+                  "spell": P("str", help="ready a spell of one action's casting time, held by concentration (DND-20)")},
         "use": {"object": P("str", True), "target": P("id")},
         "cast": {"spell": P("str", True), "target": P("id"), "at": P("pos")},
         "grapple": {"target": P("id", True), "bonus": P("bool", help="as a bonus action (Tavern Brawler after an unarmed hit)"),

@@ -4,6 +4,7 @@ Events every ruleset shares (rolls, moves, attacks, falls...) are in ``engine.ru
 from __future__ import annotations
 
 from engine.rules.lines import say
+from engine.rules.runner import sources_text
 
 
 def _name(session, aid):
@@ -29,7 +30,10 @@ def _contest(session, e, n, r):
 def _save(session, e, n, r):
     if "auto_fail" in e:
         return f"{n('who')} fails its {e['ability'].upper()} save automatically ({e['auto_fail']}){r}"
-    return f"{n('who')} {e['ability'].upper()} save {e['roll']} -> {e['total']} vs DC {e['dc']}: {'success' if e['success'] else 'failure'}{r}"
+    what = f" to keep its concentration on {e['concentration'].replace('_', ' ')}" if e.get("concentration") else ""
+    how = "".join(f"; {k}: {', '.join(e[k])}" for k in ("advantage", "disadvantage") if e.get(k))
+    return (f"{n('who')} {e['ability'].upper()} save{what} {e['roll']} -> {e['total']}{sources_text(e)} vs DC {e['dc']}: "
+            f"{'success' if e['success'] else 'failure'}{how}{r}")
 
 
 def _death_save(session, e, n, r):
@@ -65,10 +69,17 @@ EVENT_LINES = {
     "grapple_ends": say("{@who} is no longer grappled by {@grappler}: {reason}{r}"),
     "shove": _shove,
     "cast": _cast,
+    "concentration": lambda session, e, n, r: f"{n('who')} concentrates on {e['spell'].replace('_', ' ')}{r}",
+    "concentration_ends": lambda session, e, n, r: (f"{n('who')} loses its concentration on "
+                                                    f"{e['spell'].replace('_', ' ')}: {e['reason']}{r}"),
     "heal": say("{@who} regains {amount} HP ({hp} now){r}"),
     "hide": _did(lambda s, e: f"hides (Stealth {e.get('stealth')})"),
     "search": _did(lambda s, e: f"searches (Perception {e.get('perception')}){': finds ' + ', '.join(e['found']) if e.get('found') else ''}"),
-    "ready": _did(lambda s, e: f"readies an attack with {e.get('weapon')}"),
+    "ready": _did(lambda s, e: f"readies {e['spell'].replace('_', ' ')}, held by concentration" if e.get("spell")
+                  else f"readies an attack with {e.get('weapon')}"),
+    "readied_action": lambda session, e, n, r: (f"{n('who')} releases its readied {e['spell'].replace('_', ' ')} at "
+                                                f"{n('target')}{r}" if e.get("spell") else
+                                                f"{n('who')} takes its readied attack on {n('target')}{r}"),
     "use": _did(lambda s, e: f"uses {e.get('object')}"),
     "help": _did(lambda s, e: f"helps {_name(s, e.get('ally'))} against {_name(s, e.get('target'))}"),
     "mount": _did(lambda s, e: f"mounts {_name(s, e.get('mount'))}"),

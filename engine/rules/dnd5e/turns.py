@@ -73,6 +73,10 @@ def dodge_ends(rs, session, a):
 
 @TURN_START.rule("DND-20")
 def readied_action_lapses(rs, session, a):
+    rd = a.data["readied"]
+    if rd and rd.get("spell") and (a.data.get("concentration") or {}).get("readied"):
+        from engine.rules.dnd5e import concentration
+        concentration.end(rs, session, a, "the trigger did not come: the readied spell is lost", "DND-20")
     a.data["readied"] = None
 
 

@@ -3,7 +3,7 @@ dispatched by ``Dnd5e.ACTIONS``. ``rs`` is the ruleset."""
 
 from __future__ import annotations
 
-from engine.rules.dnd5e import attacks, common, conditions, mounts
+from engine.rules.dnd5e import attacks, common, concentration, conditions, mounts
 from engine.rules.dnd5e import damage
 from engine.rules import gm
 from engine.rules.core import Illegal
@@ -58,11 +58,7 @@ class Cast:
     @staticmethod
     def check(rs, session, a, act):
         name = act["spell"]
-        if name not in a.data["spells"]:
-            raise Illegal(f"{a.name} does not know {name}; its spells: {', '.join(a.data['spells']) or 'none'}", "DND-21", "spell")
-        if "armor" in a.data and gear.untrained(a):
-            raise Illegal(f"{a.name} wears armour it is not proficient with: it cannot cast spells", "DND-21", "spell")
-        sp = SPELLS[name]
+        sp = known_spell(rs, a, name)
         turn = session.state.turn
         if sp["time"] == "bonus":
             if turn["bonus"]:
@@ -73,31 +69,8 @@ class Cast:
             common.need_action(rs, a, session, name, "DND-21")
             if turn["bonus_spell"] and sp["level"] > 0:
                 raise Illegal("after a bonus-action spell the only other spell this turn may be a cantrip", "DND-14", "spell")
-        slots = a.data["spell_slots"]
-        if sp["level"] > 0 and slots is not None and slots.get(str(sp["level"]), 0) <= 0:
-            raise Illegal(f"{a.name} has no level {sp['level']} spell slot left", "DND-21", "spell")
-        cell = session.world.cell_m
-        area = sp.get("area")
-        plan = {"spell": name}
-        if sp["kind"] == "temp_hp" or (area and area["shape"] == "self"):
-            plan["targets"] = [a.id] if sp["kind"] == "temp_hp" else attacks.area_targets(rs, session, a, sp, a.pos, None)
-            return plan
-        if area:
-            if act.get("at") is None and not act.get("target"):
-                raise Illegal(f"{name} needs a point (at = [x, y, layer]) or a target", "DND-21", "at")
-            point = tuple(act["at"]) if act.get("at") is not None else session.actor(act["target"], "target").pos
-            # a cone starts at the caster and points at ``at``/the target; a sphere's centre must be within range
-            if area["shape"] != "cone" and distance_m(a.body(), a.body().moved(*point), cell) > sp["range_m"] + 1e-9:
-                raise Illegal(f"{list(point)} is beyond {name}'s range of {sp['range_m']:g} m", "DND-21", "at")
-            plan["targets"] = attacks.area_targets(rs, session, a, sp, point, act.get("target"))
-            plan["point"] = list(point)
-            return plan
-        if not act.get("target"):
-            raise Illegal(f"{name} needs a target", "DND-21", "target")
-        t = common.living_target(rs, session, a, act["target"])
-        check_target(rs, session, a, t, name)
-        plan["targets"] = [t.id]
-        return plan
+        slot_left(a, sp, "DND-21")
+        return spell_targets(rs, session, a, act)
 
     @staticmethod
     def apply(rs, session, a, act, plan):
@@ -114,14 +87,120 @@ class Cast:
             a.data["spell_slots"][str(sp["level"])] -= 1
         session.emit({"type": "cast", "who": a.id, "spell": plan["spell"], "targets": plan["targets"],
                       **({"at": plan["point"]} if "point" in plan else {}), "rule": "DND-21"})
+        if sp.get("concentration"):
+            concentration.begin(rs, session, a, plan["spell"], plan["targets"])     # one at a time
         feats.mage_slayer(rs, session, a)              # DND-F40: a reaction attack on a caster within 1.5 m
         if a.dead or a.hp == 0:
             return
-        spell_effect(rs, session, a, plan)
+        if sp.get("concentration") and concentration.held(a) != plan["spell"]:
+            return          # the concentration broke as it cast (a Mage Slayer's hit): the spell ends unresolved
+        resolve_spell(rs, session, a, plan)
 
 
-def spell_effect(rs, session, a, plan) -> None:
-    """What a spell cast does to each of ``plan["targets"]`` (the cast action's, War Caster's reaction spell)."""
+def known_spell(rs, a, name: str) -> dict:
+    """The spell's data, once ``a`` knows it and may cast (DND-21: not in armour it is not proficient with)."""
+    if name not in a.data["spells"]:
+        raise Illegal(f"{a.name} does not know {name}; its spells: {', '.join(a.data['spells']) or 'none'}", "DND-21", "spell")
+    if "armor" in a.data and gear.untrained(a):
+        raise Illegal(f"{a.name} wears armour it is not proficient with: it cannot cast spells", "DND-21", "spell")
+    return SPELLS[name]
+
+
+def slot_left(a, sp: dict, rule: str) -> None:
+    slots = a.data["spell_slots"]
+    if sp["level"] > 0 and slots is not None and slots.get(str(sp["level"]), 0) <= 0:
+        raise Illegal(f"{a.name} has no level {sp['level']} spell slot left", rule, "spell")
+
+
+def spell_targets(rs, session, a, act) -> dict:
+    """The plan of casting ``act["spell"]`` (``target`` / ``at``): its targets, whatever the turn's economy (a
+    readied spell is released on another creature's turn). Raises Illegal: range, cover, a charmer."""
+    name = act["spell"]
+    sp = SPELLS[name]
+    cell = session.world.cell_m
+    area = sp.get("area")
+    plan = {"spell": name}
+    if sp["kind"] == "temp_hp" or (area and area["shape"] == "self"):
+        plan["targets"] = [a.id] if sp["kind"] == "temp_hp" else attacks.area_targets(rs, session, a, sp, a.pos, None)
+        return plan
+    if area:
+        if act.get("at") is None and not act.get("target"):
+            raise Illegal(f"{name} needs a point (at = [x, y, layer]) or a target", "DND-21", "at")
+        point = tuple(act["at"]) if act.get("at") is not None else session.actor(act["target"], "target").pos
+        # a cone starts at the caster and points at ``at``/the target; a sphere's centre must be within range
+        if area["shape"] != "cone" and distance_m(a.body(), a.body().moved(*point), cell) > sp["range_m"] + 1e-9:
+            raise Illegal(f"{list(point)} is beyond {name}'s range of {sp['range_m']:g} m", "DND-21", "at")
+        plan["targets"] = attacks.area_targets(rs, session, a, sp, point, act.get("target"))
+        plan["point"] = list(point)
+        return plan
+    if not act.get("target"):
+        raise Illegal(f"{name} needs a target", "DND-21", "target")
+    t = common.living_target(rs, session, a, act["target"])
+    check_target(rs, session, a, t, name)
+    plan["targets"] = [t.id]
+    return plan
+
+
+# -- a readied spell (DND-20, l. 363: its casting time one action, held by concentration) ---------------------------
+READY_KINDS = ("attack", "save", "auto")      # the trigger is a foe's move: the spells that strike a creature
+
+
+def check_ready_spell(rs, session, a, act) -> dict:
+    """``ready`` with ``spell``: a spell of one action's casting time that strikes a creature, a slot left."""
+    name = act["spell"]
+    sp = known_spell(rs, a, name)
+    if sp["time"] != "action":
+        raise Illegal(f"a readied spell must have a casting time of one action; {name} takes a {sp['time']} action",
+                      "DND-20", "spell")
+    if sp["kind"] not in READY_KINDS:
+        raise Illegal(f"{name} strikes no creature: the readied spell answers a foe's move (an attack, a save or "
+                      "automatic damage)", "DND-20", "spell")
+    slot_left(a, sp, "DND-20")
+    if act.get("target"):
+        t = common.living_target(rs, session, a, act["target"])
+        if not conditions.hostile(rs, a, t):
+            raise Illegal(f"{t.name} is not an enemy", "DND-20", "target")
+    return {"spell": name, "target": act.get("target")}
+
+
+def ready_spell(rs, session, a, plan) -> None:
+    """The spell is cast now and held (its slot spent, DND-20): concentration holds it until the trigger."""
+    sp = SPELLS[plan["spell"]]
+    session.state.turn["action"] = True
+    if sp["level"] > 0:
+        session.state.turn["action_spell"] = True
+        if a.data["spell_slots"] is not None:
+            a.data["spell_slots"][str(sp["level"])] -= 1
+    a.data["readied"] = {"spell": plan["spell"], "target": plan["target"], "trigger": "enters_reach"}
+    session.emit({"type": "ready", "who": a.id, "spell": plan["spell"], "target": plan["target"],
+                  "trigger": "a hostile creature ends a move within the spell's range", "rule": "DND-20"})
+    concentration.begin(rs, session, a, plan["spell"], [], readied=True)
+    feats.mage_slayer(rs, session, a)              # DND-F40: it casts a spell within 1.5 m
+
+
+def release_readied(rs, session, r, mover) -> bool:
+    """The trigger came: ``r`` spends its reaction to release its readied spell at ``mover`` (False: the mover is
+    out of the spell's range or sight, the spell stays held)."""
+    name = r.data["readied"]["spell"]
+    try:
+        plan = spell_targets(rs, session, r, {"spell": name, "target": mover.id})
+    except Illegal:
+        return False
+    r.data["reaction_used"] = True
+    r.data["readied"] = None
+    session.emit({"type": "readied_action", "who": r.id, "target": mover.id, "spell": name, "rule": "DND-20"})
+    session.emit({"type": "cast", "who": r.id, "spell": name, "targets": plan["targets"], "readied": True,
+                  **({"at": plan["point"]} if "point" in plan else {}), "rule": "DND-20"})
+    if SPELLS[name].get("concentration"):
+        r.data["concentration"] = {"spell": name, "targets": list(plan["targets"])}    # held now as the spell
+    else:
+        concentration.end(rs, session, r, "releases the readied spell", "DND-20")
+    resolve_spell(rs, session, r, plan)
+    return True
+
+
+def resolve_spell(rs, session, a, plan) -> None:
+    """The spell's effects on its targets (attack rolls, saves, damage, conditions, healing)."""
     sp = SPELLS[plan["spell"]]
     ea = sp.get("type") in a.data.get("elements", ()) and feats.has(a, "elemental_adept")
     if ea:
@@ -209,3 +288,6 @@ class Gm:
             damage.give_temp_hp(rs, session, t, act["amount"], "DND-35")
         elif k == "inspire":
             feats.apply_inspire(rs, session, t, plan)
+
+
+spell_effect = resolve_spell     # War Caster's reaction spell (feat moments) resolves as a cast does

@@ -11,8 +11,9 @@ from engine.rules import aerial
 from engine.rules.actions import require_condition
 from engine.rules.choices import choose
 from engine.rules.core import BadAction, Illegal
+from engine.rules.dnd5e.actions import magic
 from engine.rules.dnd5e.actions.objects import AttackObject, names_object
-from engine.rules.dnd5e import feats, gear
+from engine.rules.dnd5e import feats, gear, loading
 from engine.rules.dnd5e.common import OBJECTS, dice_spec
 from engine.world.geometry import distance_m, engaged, in_melee_reach
 
@@ -156,6 +157,10 @@ class Attack:
             bonus_from = want or srcs[0]
         elif turn["attacks_left"] <= 0 and turn["action"]:
             raise Illegal(f"{a.name} has no attack left this turn (its action is used)", "DND-16")
+        if "loading" in w["properties"]:
+            refused = loading.refusal(a, w, turn, "bonus" if act.get("bonus") else "action")
+            if refused is not None:
+                raise refused
         if act.get("knock_out") and not rs.is_melee(w) and rs.opt("knock_out") == "melee":
             raise Illegal("only a melee attack can knock a creature out (option knock_out = \"melee\")", "DND-34", "knock_out")
         if act.get("power_attack") and not feats.power_attack_feat(rs, a, w, rs.is_melee(w)):
@@ -196,6 +201,8 @@ class Attack:
             attacks.use_attack(rs, session, a)
             if feats.off_hand_weapon(rs, a, plan["weapon"]):      # light, thrown too (DND-29); Dual Wielder (DND-F24)
                 session.state.turn["light_weapon"] = plan["weapon"]["name"]
+        if "loading" in plan["weapon"]["properties"]:
+            loading.fired(a, plan["weapon"], session.state.turn, plan["kind"])      # DND-F28
         t = session.state.actors[plan["target"]]
         attacks.resolve_attack(rs, session, a, t, plan, act)
         if not a.dead:
@@ -323,6 +330,8 @@ class Ready:
     @staticmethod
     def check(rs, session, a, act):
         common.need_action(rs, a, session, "Ready", "DND-20")
+        if act.get("spell"):
+            return magic.check_ready_spell(rs, session, a, act)
         w = attacks.weapon(rs, a, act.get("weapon"))
         if act.get("target"):
             t = common.living_target(rs, session, a, act["target"])
@@ -332,6 +341,8 @@ class Ready:
 
     @staticmethod
     def apply(rs, session, a, act, plan):
+        if plan.get("spell"):
+            return magic.ready_spell(rs, session, a, plan)
         session.state.turn["action"] = True
         a.data["readied"] = {"weapon": plan["weapon"], "target": plan["target"], "trigger": "enters_reach"}
         session.emit({"type": "ready", "who": a.id, "weapon": plan["weapon"], "target": plan["target"],
