@@ -1,0 +1,101 @@
+"""Saving and opening: Ctrl+S (the save and, next to it, the event log in ``aerie run --log``'s format), the
+unsaved work opening something else would drop, Ctrl+O's list of scenes and saves around."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+
+def save_path(scene) -> Path:
+    return Path(os.environ.get("AERIE_SAVE", Path(scene.path).stem + ".save.json"))
+
+
+def save(win, path=None) -> None:
+    """The saved game, and next to it the event log in ``aerie run --log``'s format (events, then the final
+    state, one JSON object a line)."""
+    from engine.outputs import write_text_output   # atomic, as every output
+    from engine.rules.core import dumps
+
+    p = win.ctl.save(path or save_path(win.scene))
+    s = win.ctl.session
+    log = p.with_suffix(".log.jsonl") if p.suffix == ".json" else Path(str(p) + ".log.jsonl")
+    write_text_output(log, "\n".join([dumps(e) for e in s.events] + [dumps(s.state.to_dict())]) + "\n", "the log")
+    win.saved_actions = list(s.actions)
+    win.say(f"saved {len(s.actions)} action(s) to {p} (event log: {log})")
+
+
+def unsaved(win) -> str:
+    """What opening something else would throw away ("" when nothing)."""
+    n = len(win.ctl.session.actions)
+    saved = win.saved_actions
+    new = n if win.ctl.session.actions[:len(saved)] != saved else n - len(saved)
+    bits = []
+    if new > 0 or len(saved) > n:
+        bits.append(f"{max(new, 0)} unsaved action(s)")
+    if win.ctl.redo_stack:
+        bits.append(f"{len(win.ctl.redo_stack)} redo step(s)")
+    return " and ".join(bits)
+
+
+def looks_like_scene(p: Path) -> bool:
+    """A scene file has a [map] table (pyproject.toml and other TOML files are not offered)."""
+    try:
+        with open(p, encoding="utf-8", errors="replace") as f:
+            head = f.read(65536)
+    except OSError:
+        return False
+    return "[map]" in head
+
+
+def openable(scene) -> list[Path]:
+    """Ctrl+O's list: the default save first, then the saves and scene files of the current folder, the scene's
+    folder and ``scenes/``."""
+    paths = []
+    sp = save_path(scene)
+    if sp.exists():
+        paths.append(sp)
+    here = Path(".")
+    scene_dir = Path(scene.path).resolve().parent
+    for d in dict.fromkeys([here.resolve(), scene_dir, Path("scenes").resolve()]):
+        try:
+            paths += sorted(p for p in d.glob("*.save.json") if p.resolve() != sp.resolve())
+            paths += sorted(p for p in d.glob("*.toml") if looks_like_scene(p))
+        except OSError:
+            continue
+    seen, out = set(), []
+    for p in paths:
+        r = p.resolve()
+        if r not in seen:
+            seen.add(r)
+            out.append(p)
+    return out[:30]
+
+
+def open_path(win, path: Path) -> None:
+    if str(path).endswith(".toml"):
+        from engine.app.controller import Controller
+        from engine.errors import AerieError
+        from engine.world.scene import load_scene
+
+        try:
+            scene = load_scene(str(path))
+            ctl = Controller(scene)
+        except AerieError as e:
+            win.say(f"{path}: {e}", "error")
+            return
+        win.do(win.set_controller, ctl)
+        win.say(f"opened scene {path}")
+        return
+    win.do(load_save, win, path)
+
+
+def load_save(win, path) -> None:
+    old_scene = win.ctl.scene
+    if win.ctl.load(path):
+        if win.ctl.scene is not old_scene:
+            win.set_controller(win.ctl)
+        win.saved_actions = list(win.ctl.session.actions)
+        win.say(win.named(win.ctl.message[0]))
+    else:
+        win.say(win.ctl.message[0], "error")

@@ -1,0 +1,151 @@
+"""The panels drawn over everything: a player's question, the yes / no prompt, Ctrl+O's chooser and F1's help
+(generated from the main mode's key map)."""
+
+from __future__ import annotations
+
+from engine.app import hud as H
+from engine.app.modes.main import help_rows
+from engine.app.modes.prompts import Chooser, YesNo, open_chosen
+from engine.app.sections.base import Layout, Section
+
+
+def modal(win, lines, click=False) -> None:
+    hud = win.hud
+    W, Hh = win.size_px
+    lh = hud.line + 6
+    w = min(max(hud.width(t) for t in lines) + 40, W - 20)
+    h = len(lines) * lh + 24
+    x0, y0 = (W - w) / 2, max((Hh - h) / 2, 4)
+    hud.box(x0, y0, x0 + w, y0 + h, (10, 12, 18, 248))
+    hud.block(0, 0, W, Hh, "modal")
+    for i, t in enumerate(lines):
+        hud.text(x0 + 20, y0 + 12 + i * lh, t, H.ACCENT if i == 0 else H.FG, max_w=w - 40)
+        if click and i > 0:
+            hud.rects.append((x0, y0 + 12 + i * lh - 2, x0 + w, y0 + 12 + (i + 1) * lh - 4, ("open", i - 1)))
+
+
+class QuestionPanel(Section):
+    """Who chooses (named, with the side), the question, the dice rolled so far, one row per option with what it
+    does (a click or its number answers; Enter: the highlighted one; Esc: put aside)."""
+
+    name = "question"
+    modal = True
+    kinds = ("answer",)
+
+    def depends(self, win) -> tuple:
+        import json
+
+        return (json.dumps(win.ctl.question_view(), default=str),)
+
+    def visible(self, win) -> bool:
+        return win.ctl.question is not None
+
+    def on_click(self, win, kind, val) -> None:
+        if win.ctl.question is not None:
+            win.do(win.ctl.answer, val)
+
+    def lines(self, qv) -> tuple[list, int]:
+        head = (f"{qv['label']} choose{'' if qv['table'] else 's'}" + (f"  (side {qv['side']})" if qv["side"] else "")
+                + (f"  {qv['rule']}" if qv["rule"] else ""))
+        lines = [(head, H.ACCENT)]
+        if qv["question"]:
+            lines.append((qv["question"], H.FG))
+        if qv["rolled"]:
+            lines.append(("rolled: " + ", ".join(qv["rolled"]), H.GOOD))
+        first = len(lines)
+        for i, o in enumerate(qv["options"]):
+            mark = ">" if i == qv["pick"] else " "
+            lines.append((f"{mark} {i + 1}  {o['label']}: {o['does']}" + ("  (default)" if o["default"] else ""),
+                          H.FG if i == qv["pick"] else H.DIM))
+        lines.append(("1-9 or click: choose   Up/Down, Enter: the highlighted   Esc: "
+                      + ("leave it as it stands" if qv["table"] else "put the action aside"), H.DIM))
+        return lines, first
+
+    def build(self, win, L: Layout) -> None:
+        qv = win.ctl.question_view()
+        hud = win.hud
+        W, Hh = L.W, L.H
+        lh = hud.line + 6
+        lines, first = self.lines(qv)
+        w = min(max(hud.width(t) for t, _c in lines) + 40, W - 20)
+        h = len(lines) * lh + 24
+        x0, y0 = (W - w) / 2, max((Hh - h) / 2, 4)
+        hud.box(x0 - 2, y0 - 2, x0 + w + 2, y0 + h + 2, (200, 170, 80, 255))
+        hud.box(x0, y0, x0 + w, y0 + h, (10, 12, 18, 250))
+        hud.block(x0, y0, x0 + w, y0 + h, "question")
+        win.panels["question"] = (x0, y0, x0 + w, y0 + h)
+        for i, (t, col) in enumerate(lines):
+            yy = y0 + 12 + i * lh
+            if i - first == qv["pick"] and 0 <= i - first < len(qv["options"]):
+                hud.box(x0 + 8, yy - 3, x0 + w - 8, yy + lh - 5, (60, 70, 100, 230))
+            hud.text(x0 + 20, yy, t, col, max_w=w - 40)
+            if 0 <= i - first < len(qv["options"]):
+                hud.rects.append((x0, yy - 2, x0 + w, yy + lh - 4, ("answer", i - first)))
+
+
+class YesNoPanel(Section):
+    name = "yes/no"
+    modal = True
+
+    def visible(self, win) -> bool:
+        return win.modes.find(YesNo) is not None
+
+    def build(self, win, L: Layout) -> None:
+        modal(win, [win.modes.find(YesNo).text, "Y: yes      N or Esc: no"])
+
+
+class ChooserPanel(Section):
+    name = "chooser"
+    modal = True
+    kinds = ("open",)
+
+    def visible(self, win) -> bool:
+        return win.modes.find(Chooser) is not None
+
+    def on_click(self, win, kind, val) -> None:
+        ch = win.modes.find(Chooser)
+        if ch is not None:
+            ch.i = val
+            open_chosen(win)
+
+    def build(self, win, L: Layout) -> None:
+        ch = win.modes.find(Chooser)
+        lines = ["Open a scene or a saved game (Up/Down, Enter; Esc: cancel)"]
+        lines += [("> " if i == ch.i else "  ") + str(pth) for i, pth in enumerate(ch.paths)]
+        modal(win, lines, click=True)
+
+
+class HelpPanel(Section):
+    """Every binding of the key map, in two columns."""
+
+    name = "help"
+    modal = True
+
+    def visible(self, win) -> bool:
+        return win.vstate.help
+
+    def build(self, win, L: Layout) -> None:
+        hud = win.hud
+        W, Hh = L.W, L.H
+        rows = help_rows()
+        lh = hud.line + 4
+        half = (len(rows) + 1) // 2
+        cut = next((i for i in range(half, len(rows)) if not rows[i][1]), half)
+        cols = [rows[:cut], rows[cut:]]
+        w = min(W - 40, 1160)
+        cw = (w - 40) // 2
+        kw = min(170, cw // 3)
+        h = 50 + max(len(c) for c in cols) * lh
+        x0, y0 = (W - w) // 2, max(34, (Hh - h) // 2)
+        hud.box(x0, y0, x0 + w, y0 + h, (10, 12, 18, 245))
+        hud.text(x0 + 16, y0 + 10, "Keys and mouse   (F1, H or Esc closes)", H.ACCENT)
+        for ci, col in enumerate(cols):
+            xx = x0 + 16 + ci * (cw + 10)
+            yy = y0 + 16 + lh
+            for k, d in col:
+                if not d:
+                    hud.text(xx, yy, k, H.ACCENT)
+                else:
+                    hud.text(xx + 10, yy, k, H.FG, max_w=kw - 14)
+                    hud.text(xx + kw, yy, d, H.DIM, max_w=cw - kw - 4)
+                yy += lh

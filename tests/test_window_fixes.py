@@ -1,0 +1,236 @@
+"""Issue 23's fixes in the window, each a test that failed before its fix. The headless ones drive the window's
+pieces (overlays, sections, the player filter) with a fake window over the real rules core; the Xvfb ones run
+``aerie play`` and drive it with X input."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from test_window import display  # noqa: F401  (the display fixture)
+from test_window_modes import FakeWin
+
+from engine.app import scene_prims as SP
+from engine.app.jobs import Workers
+from engine.app.viewstate import player_filter
+from engine.render.state import from_session
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+class OverlayWin(FakeWin):
+    """A fake window with what the overlays read: the workers' results, the overlay cache, the player filter."""
+
+    def __init__(self, scene_name="showcase.toml"):
+        super().__init__(scene_name)
+        self.jobs = Workers()
+        self.ov_cache: dict = {}
+        self.drawn_maps: dict = {}
+        self.table_tags: list = []
+        self.pf_cache: dict = {}
+
+    def player_view(self):
+        return player_filter(self.ctl.session, self.vstate.player_side, self.ctl.state_version, self.pf_cache,
+                             self.vstate.reveal_hp)
+
+    def render_state(self):
+        return from_session(self.scene, self.ctl.session)
+
+
+def seen_rs(win):
+    """The render state as the window draws it in the player view: only what the side sees."""
+    rs = win.render_state()
+    pf = win.player_view()
+    return type(rs)([c for c in rs.characters if pf.shows(c.id)])
+
+
+@pytest.mark.unit
+def test_item1_player_view_with_the_selected_character_out_of_sight_draws(monkeypatch):
+    """Issue 23 item 1: ;place Ilse 20 22 5, ;place knight 24 24 6, a turn-order row clicked, F3, F3 -> KeyError
+    in ghost_prims (rs.get(sel)) and the window exited. The selected character out of the side's sight is not
+    drawn (no ring, no sight lines from it), and nothing raises."""
+    win = OverlayWin()
+    for act in ({"actor": "gm", "action": "gm_place", "target": "roof_archer", "to": [20, 22, 5]},
+                {"actor": "gm", "action": "gm_place", "target": "knight", "to": [24, 24, 6]}):
+        win.ctl.step(act)
+    assert len(win.ctl.session.actions) == 2, win.ctl.message
+    sides = list(dict.fromkeys(a.side for a in win.ctl.state.actors.values()))
+    hidden = None
+    for side in sides:                                 # F3, F3: each side's view in turn
+        win.vstate.player_side = side
+        pf = win.player_view()
+        hid = [a.id for a in win.ctl.state.actors.values() if not pf.shows(a.id)]
+        if hid:
+            hidden = (side, hid[0])
+            break
+    assert hidden is not None, "some side must not see one of the two the GM placed"
+    side, cid = hidden
+    win.vstate.player_side = side
+    win.ctl.select(cid)                                # the turn-order row clicked before F3
+    for name in ("engagement", "sightlines"):
+        win.vstate.set_overlay(name, True)
+    rs = seen_rs(win)
+    assert cid not in {c.id for c in rs.characters}
+    pr = SP.ghost_prims(win, rs)                       # raised KeyError before the fix
+    prims, notes = SP.overlay_prims(win, rs)
+    assert not [n for n in notes if "KeyError" in n or cid in n], notes
+    assert pr is not None                              # drawn; and no ring of the hidden one:
+    win.vstate.player_side = None
+    gm_rings = len(SP.ghost_prims(win, win.render_state()).tris)
+    win.vstate.player_side = side
+    assert len(SP.ghost_prims(win, seen_rs(win)).tris) < gm_rings
+
+
+GUARD = r'''
+import json, os, sys
+import pyglet
+pyglet.options["shadow_window"] = False
+from engine.app import scene_prims
+from engine.app.modes.prompts import YesNo
+from engine.app.window import PlayWindow
+from engine.world.scene import load_scene
+
+scene = load_scene(sys.argv[1])
+win = PlayWindow(scene, 7, (640, 360))
+win.apply(win.ctl.step, {"actor": "gm", "action": "gm_roll", "dice": "2d6", "label": "gust"})
+real = scene_prims.ghost_prims
+def broken(*a):
+    raise KeyError("boom")
+scene_prims.ghost_prims = broken
+for _ in range(3):                     # three frames in error: each dropped, the window kept
+    win.tick(1 / 30)
+    win.on_draw()
+    win.flip()
+out = {"message": win.ctl.message, "alive": not win.has_exit}
+scene_prims.ghost_prims = real
+win.on_draw()
+out["after"] = win.ctl.message[1]
+win.quit()
+again = PlayWindow(scene, 7, (640, 360))      # the next start offers the recovery file
+yn = again.modes.find(YesNo)
+out["offer"] = yn.text if yn else None
+from pyglet.window import key
+again.on_key_press(key.Y, 0)
+out["loaded"] = len(again.ctl.session.actions)
+again.quit()
+print("RESULT " + json.dumps(out))
+'''
+
+
+@pytest.mark.window
+@pytest.mark.slow
+def test_item1_an_error_in_a_frame_keeps_the_window_and_saves_the_work(display, tmp_path):
+    """Issue 23 item 1: an error in a frame ended the window and the GM's work was lost. Now the frame is
+    dropped, the error said in red, the actions saved to a recovery file that the next start offers."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    env = dict(os.environ, DISPLAY=display, AERIE_SAVE=str(tmp_path / "game.save.json"),
+               PYTHONPATH=os.pathsep.join([str(ROOT), str(ROOT / "tests"), os.environ.get("PYTHONPATH", "")]))
+    r = subprocess.run([sys.executable, "-c", GUARD, str(ROOT / "scenes" / "showcase.toml")], cwd=tmp_path, env=env,
+                       capture_output=True, text=True, timeout=240)
+    line = next((x for x in r.stdout.splitlines() if x.startswith("RESULT ")), None)
+    assert line, (r.returncode, r.stdout[-2000:], r.stderr[-3000:])
+    out = json.loads(line[7:])
+    text, kind = out["message"]
+    assert kind == "error" and "KeyError" in text and "boom" in text, text
+    rec = tmp_path / "game.recovery.save.json"
+    assert str(rec) in text and out["alive"]
+    assert out["offer"] and "game.recovery.save.json" in out["offer"]
+    assert out["loaded"] == 1                           # the GM's roll is back
+    assert r.stderr.count("Traceback") == 1             # printed once, not every frame
+
+
+class FakeHud:
+    """A HUD that lays text out at 7 px a character and records what is written."""
+
+    line = 15
+
+    def __init__(self):
+        self.texts, self.rects, self.blocks, self.panels = [], [], [], []
+
+    def box(self, *a):
+        pass
+
+    def block(self, *a):
+        self.blocks.append(a)
+
+    def width(self, t):
+        return len(t) * 7
+
+    def text(self, x, y, t, col=None, max_w=None):
+        self.texts.append(t)
+        return len(t) * 7
+
+    def wrap(self, t, w):
+        return [t]
+
+    def panel(self, x, y, w, title, rows, title_col=None, max_rows=None):
+        self.panels.append((title, [r if isinstance(r, str) else r[0] for r in rows]))
+        return y + 20 * (len(rows) + 1)
+
+
+def _player_win():
+    win = OverlayWin()
+    win.hud = FakeHud()
+    win.log_view, win.panels, win.panel_rows = {}, {}, {}
+    return win
+
+
+@pytest.mark.unit
+def test_item5_players_see_enemies_as_unhurt_bloodied_down():
+    """Issue 23 item 5: the players saw their enemies' exact HP. In a side's view an enemy's health is a word
+    (unhurt / hurt / bloodied / down) in the turn order, the selected panel and the tokens; the GM's view and the
+    side's own characters keep the numbers; the GM can reveal them (Shift+F3)."""
+    from engine.app.sections.base import Layout
+    from engine.app.sections.left import Selected, TurnOrder
+
+    win = _player_win()
+    win.ctl.step({"actor": "gm", "action": "gm_set", "target": "harpy_low", "key": "hp", "value": 3})
+    assert win.ctl.state.actors["harpy_low"].hp == 3, win.ctl.message
+    foe_side = win.ctl.state.actors["harpy_low"].side
+    side = next(a.side for a in win.ctl.state.actors.values() if a.side != foe_side)
+    L = Layout(1280, 720, 18, False, state=win.ctl.state, pw=300)
+    win.vstate.player_side = side
+    assert win.player_view().shows("harpy_low")
+    rows = {r[3]: r[2] for r in TurnOrder().rows(win, L)}
+    assert rows["harpy_low"].startswith("bloodied"), rows["harpy_low"]
+    assert "3/" not in rows["harpy_low"]
+    own = next(a for a in win.ctl.state.actors.values() if a.side == side)
+    assert f"{own.hp}/{own.max_hp}" in rows[own.id]                     # their own: the numbers
+    win.ctl.select("harpy_low")
+    text = " ".join(t for t, _c in Selected().rows(win, win.ctl.state.actors["harpy_low"]))
+    assert "bloodied" in text and "3/" not in text, text
+    win.vstate.player_side = None                                      # the GM: the numbers
+    rows = {r[3]: r[2] for r in TurnOrder().rows(win, L)}
+    assert "3/" in rows["harpy_low"]
+    win.vstate.player_side = side
+    win.vstate.reveal_hp = True                                        # the GM reveals
+    rows = {r[3]: r[2] for r in TurnOrder().rows(win, L)}
+    assert "3/" in rows["harpy_low"]
+
+
+@pytest.mark.unit
+def test_item5_players_see_no_table_rolls_and_no_event_count():
+    """Issue 23 item 5: the players' log showed the GM's table rolls and the event count."""
+    from engine.app.sections.base import Layout
+    from engine.app.sections.right import EventLog
+    from engine.app.window import PlayWindow
+
+    win = _player_win()
+    win.ctl.step({"actor": "gm", "action": "gm_roll", "dice": "2d6+3", "label": "gust"})
+    assert len(win.ctl.session.actions) == 1, win.ctl.message
+    PlayWindow._rebuild_log(win)
+    assert any("gust" in e[0] for e in win.log_lines)
+    L = Layout(1280, 720, 18, False, state=win.ctl.state, rw=380, ry=40, by=600)
+    EventLog().build(win, L)
+    title, rows = win.hud.panels[-1]
+    assert "events" in title and any("gust" in r for r in rows)        # the GM's screen
+    win.vstate.player_side = next(iter(win.ctl.state.actors.values())).side
+    EventLog().build(win, L)
+    title, rows = win.hud.panels[-1]
+    assert "events" not in title, title
+    assert not any("gust" in r or "table roll" in r or r.startswith("GM") for r in rows), rows

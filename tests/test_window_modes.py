@@ -1,0 +1,244 @@
+"""The window's input modes and HUD sections without a display (issue 23): the modes are plain objects over the
+controller, so a fake window (the attributes the modes read) drives them with the real rules core."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import pyglet
+
+pyglet.options["shadow_window"] = False           # importing pyglet.window must not open a display
+
+from pyglet.window import key  # noqa: E402
+
+from engine.app.camera_control import CameraControl  # noqa: E402
+from engine.app.controller import Controller  # noqa: E402
+from engine.app.modes.base import PASS, POP, Mode, ModeStack  # noqa: E402
+from engine.app.modes.main import KEYMAP, LOOKUP, MainMode, help_rows  # noqa: E402
+from engine.app.modes.prompts import Chooser, YesNo, open_chooser  # noqa: E402
+from engine.app.modes.question import Question, sync  # noqa: E402
+from engine.app.modes.text import TextEntry  # noqa: E402
+from engine.app.modes.tools import Ruler, Template  # noqa: E402
+from engine.app.viewstate import ViewState  # noqa: E402
+from engine.render.state import from_session  # noqa: E402
+from engine.world.scene import load_scene  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+pytestmark = pytest.mark.unit
+
+
+class FakeWin:
+    """What the modes use of the window, nothing drawn."""
+
+    def __init__(self, scene_name="showcase.toml"):
+        self.scene = load_scene(str(ROOT / "scenes" / scene_name))
+        self.ctl = Controller(self.scene, None)
+        self.ctl.set_ask(True)
+        self.vstate = ViewState()
+        self.modes = ModeStack(MainMode())
+        self.camctl = CameraControl(self.scene, from_session(self.scene, self.ctl.session).characters)
+        self.saved_actions: list = []
+        self.said: list = []
+        self.shot_pending = False
+        self.hotseat_prev = None
+
+    def do(self, fn, *a):
+        return fn(*a)
+
+    def apply(self, fn, *a):
+        return fn(*a)
+
+    def say(self, text, kind="info", toast=True):
+        self.said.append(text)
+        self.ctl.say(text, kind)
+
+    def changed(self):
+        pass
+
+    def hotseat(self):
+        pass
+
+    def name(self, cid):
+        return str(cid)
+
+    def named(self, text):
+        return text
+
+    def key(self, symbol, mods=0, text=None):
+        """A key press as pyglet sends it: the press, then its character as text."""
+        self.modes.dispatch(self, "on_key", symbol, mods)
+        if text is not None:
+            self.modes.dispatch(self, "on_text", text)
+        sync(self)
+
+    def type(self, s):
+        for ch in s:
+            self.modes.dispatch(self, "on_text", ch)
+
+
+@pytest.fixture
+def win():
+    return FakeWin()
+
+
+def test_r_opens_the_die_roll(win):
+    assert isinstance(win.modes.top, MainMode)
+    win.key(key.R, text="r")                           # the R arrives as text too: not part of the line
+    top = win.modes.top
+    assert isinstance(top, TextEntry) and top.kind == "roll" and top.text == ""
+    assert win.modes.status(win)[0].startswith("die result for the next action")
+
+
+def test_a_typed_roll_reaches_the_controller(win):
+    win.key(key.R, text="r")
+    win.type("attack 17")
+    assert win.modes.top.text == "attack 17"
+    win.key(key.BACKSPACE)
+    win.type("8")
+    win.key(key.ENTER)
+    assert isinstance(win.modes.top, MainMode)          # Enter closed the line
+    assert win.ctl.forced, win.ctl.message
+    assert list(win.ctl.forced) == ["attack"] and 18 in (win.ctl.forced["attack"] if isinstance(
+        win.ctl.forced["attack"], list) else [win.ctl.forced["attack"]])
+
+
+def test_keys_typed_into_a_line_never_reach_the_main_mode(win):
+    on_before = dict(win.vstate.on)
+    win.key(key.SEMICOLON, text=";")
+    win.key(key.G, text="g")                            # G would toggle the grid in the main mode
+    assert win.vstate.on == on_before
+    assert win.modes.top.text == "g"
+    win.key(key.ESCAPE)
+    assert isinstance(win.modes.top, MainMode)
+
+
+def test_esc_pops_the_chooser(win, monkeypatch):
+    monkeypatch.chdir(ROOT)
+    open_chooser(win)
+    ch = win.modes.top
+    assert isinstance(ch, Chooser) and ch.paths, win.said
+    win.key(key.DOWN)
+    assert ch.i == 1
+    win.key(key.G)                                      # modal: nothing else happens meanwhile
+    assert not win.vstate.on["grid"]
+    win.key(key.ESCAPE)
+    assert win.modes.find(Chooser) is None and isinstance(win.modes.top, MainMode)
+
+
+def test_the_chooser_asks_first_when_work_would_be_lost(win, monkeypatch):
+    monkeypatch.chdir(ROOT)
+    win.ctl.step({"actor": win.ctl.session.current, "action": "end_turn"})
+    open_chooser(win)
+    win.key(key.ENTER)
+    yn = win.modes.top
+    assert isinstance(yn, YesNo) and "1 unsaved action(s)" in yn.text
+    win.key(key.N)
+    assert isinstance(win.modes.top, MainMode) and len(win.ctl.session.actions) == 1
+
+
+def test_f1_rows_equal_the_key_map():
+    rows = help_rows()
+    expect = []
+    group = None
+    for b in KEYMAP:
+        if b.group != group:
+            expect.append((b.group, ""))
+            group = b.group
+        expect.append((b.label, b.doc))
+    assert rows == expect
+    # every keyboard binding is reachable from its keys, and each key has one binding
+    for b in KEYMAP:
+        assert (b.run is None) == (not b.keys), b.label
+        for k in b.keys:
+            assert LOOKUP[k] is b
+    assert {b.group for b in KEYMAP} == {"Mouse", "Actions", "Camera", "Overlays", "Table"}
+
+
+class RecordingHud:
+    """A HUD that records what is written."""
+
+    line = 15
+
+    def __init__(self):
+        self.texts = []
+
+    def box(self, *a):
+        pass
+
+    def text(self, x, y, t, col=None, max_w=None):
+        self.texts.append(t)
+        return len(t) * 7
+
+    def width(self, t):
+        return len(t) * 7
+
+
+def test_the_help_panel_draws_the_key_maps_rows(win):
+    from engine.app.sections.base import Layout
+    from engine.app.sections.modals import HelpPanel
+
+    win.hud = RecordingHud()
+    HelpPanel().build(win, Layout(1920, 1080, 18, False))
+    drawn = win.hud.texts[1:]                           # after the panel's title
+    want = []
+    for k, d in help_rows():
+        want += [k] if not d else [k, d]
+    assert drawn == want
+
+
+def test_the_overlay_keys_toggle_the_view_state_and_count_versions(win):
+    v0 = win.vstate.version
+    win.key(key.G)
+    assert win.vstate.on["grid"] and win.vstate.version > v0
+    win.key(key.G)
+    assert not win.vstate.on["grid"]
+
+
+def test_ruler_and_template_are_modes_over_the_main_one(win):
+    win.key(key.U)
+    assert isinstance(win.modes.top, Ruler) and win.vstate.ruler_mode
+    win.key(key.G)                                      # not the ruler's key: the main mode's
+    assert win.vstate.on["grid"]
+    win.key(key.U)
+    assert win.modes.find(Ruler) is None and not win.vstate.ruler_mode
+    win.key(key.Y)
+    assert isinstance(win.modes.top, Template) and win.vstate.template["shape"] == "sphere"
+    for shape in ("cone", "line", "cube"):
+        win.key(key.Y)
+        assert win.vstate.template["shape"] == shape
+    win.key(key.Y)
+    assert win.modes.find(Template) is None and win.vstate.template is None
+
+
+def test_a_question_is_a_mode_while_the_controller_asks(win):
+    class Q:
+        options = ("a", "b")
+
+    win.ctl.question = {"point": Q()}
+    sync(win)
+    assert isinstance(win.modes.top, Question)
+    win.ctl.question = None
+    sync(win)
+    assert win.modes.find(Question) is None
+
+
+def test_the_stack_passes_down_and_pops():
+    seen = []
+
+    class Top(Mode):
+        def on_key(self, w, s, m):
+            seen.append(("top", s))
+            return POP if s == 2 else PASS
+
+    class Bottom(Mode):
+        def on_key(self, w, s, m):
+            seen.append(("bottom", s))
+
+    st = ModeStack(Bottom())
+    st.push(None, Top())
+    st.dispatch(None, "on_key", 1, 0)
+    assert seen == [("top", 1), ("bottom", 1)]
+    st.dispatch(None, "on_key", 2, 0)
+    assert len(st.modes) == 1
