@@ -234,3 +234,30 @@ def test_item5_players_see_no_table_rolls_and_no_event_count():
     title, rows = win.hud.panels[-1]
     assert "events" not in title, title
     assert not any("gust" in r or "table roll" in r or r.startswith("GM") for r in rows), rows
+
+
+@pytest.mark.unit
+def test_item4_the_overlays_read_the_session_world_after_the_wall_breaks():
+    """Issue 23 item 4: once the low wall was shot down the preview said 0/36 blocked while the sight-line overlay
+    still drew 18 red lines and "cover: half" (it read the scene's voxels). Every overlay reads the session's."""
+    from engine.world.cover import cover_between
+
+    win = OverlayWin("objects_low_wall.toml")
+    s = win.ctl.session
+    a, b = s.state.actors["ground_archer"], s.state.actors["brann"]
+    assert cover_between(s.world, a.body(), b.body(), "dnd5e").level == "half"
+    win.ctl.step({"actor": "ground_archer", "action": "attack", "target": "wall", "rolls": {"attack": 19, "damage": 8}})
+    s = win.ctl.session
+    assert s.state.objects["wall"]["destroyed"], win.ctl.message
+    rules = cover_between(s.world, a.body(), b.body(), "dnd5e")
+    assert rules.level == "none" and sum(rules.blocked) == 0
+    win.ctl.select("ground_archer")
+    win.vstate.set_overlay("sightlines", True)
+    win.ctl.hover = b.pos
+    rs = win.render_state()
+    pr, notes = SP.overlay_prims(win, rs)
+    caption = [lb.text for lb in pr.labels if lb.text.startswith("cover:")]
+    assert caption == [f"cover: none (0/{len(rules.blocked)} blocked)"], caption
+    from engine.render.overlays import BLOCKED
+
+    assert not [seg for seg in pr.xray if tuple(seg[2]) == tuple(BLOCKED)], "red sight lines through the broken wall"

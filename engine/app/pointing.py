@@ -81,7 +81,7 @@ def nudge_cursor(win, direction: str) -> None:
     f = snap(fwd)
     r = (f[1], -f[0])
     d = {"up": f, "down": (-f[0], -f[1]), "right": r, "left": (-r[0], -r[1])}[direction]
-    world = win.scene.world
+    world = ctl.session.world                # the session's voxels: broken walls are gone
     X, Y, _ = world.size
     x = min(max(cur[0] + d[0], 0), X - 1)
     y = min(max(cur[1] + d[1], 0), Y - 1)

@@ -148,7 +148,7 @@ def sightlines(win, rs, sel, tgt):
         foes.sort(key=lambda c: (c.x - a.x) ** 2 + (c.y - a.y) ** 2 + (c.layer - a.layer) ** 2)
         targets = [c.id for c in foes[:2]]
     for t in targets:
-        pr.extend(ov.sightlines(win.scene, rs, a, rs.get(t)))
+        pr.extend(ov.sightlines(win.scene, rs, a, rs.get(t), world=win.ctl.session.world))   # broken walls too
     return pr
 
 
@@ -168,7 +168,7 @@ def _ghost_box(pr, lo, hi, edge, col):
 def ghost_move(win, pr, sel, act):
     """The ghost at a move's destination layer with its drop line to the surface and the previewed path."""
     ctl = win.ctl
-    world = win.scene.world
+    world = ctl.session.world                # the session's: a broken bridge holds no one up
     cm = world.cell_m
     a = ctl.state.actors[sel]
     dest = (act or {}).get("to") or (ctl.pending.params.get("to") if ctl.pending else None)
