@@ -261,3 +261,42 @@ def test_item4_the_overlays_read_the_session_world_after_the_wall_breaks():
     from engine.render.overlays import BLOCKED
 
     assert not [seg for seg in pr.xray if tuple(seg[2]) == tuple(BLOCKED)], "red sight lines through the broken wall"
+
+
+class BoxHud(FakeHud):
+    """FakeHud that keeps where each text went; its line is the real HUD's at 1280 x 720 (18 px)."""
+
+    line = 18
+
+    def __init__(self):
+        super().__init__()
+        self.placed = []
+
+    def text(self, x, y, t, col=None, max_w=None):
+        self.placed.append((x, y, t))
+        return super().text(x, y, t, col, max_w)
+
+
+@pytest.mark.unit
+def test_item7_the_picker_fits_a_720_high_window_and_names_the_scenes(monkeypatch):
+    """Issue 23 item 7: Ctrl+O's picker ran off a 720-high window and listed bare paths."""
+    from engine.app.modes.prompts import Chooser, open_chooser
+    from engine.app.sections.base import Layout
+    from engine.app.sections.modals import ChooserPanel
+
+    monkeypatch.chdir(ROOT)
+    win = OverlayWin()
+    win.size_px = (1280, 720)
+    open_chooser(win)
+    ch = win.modes.find(Chooser)
+    assert len(ch.paths) > 25
+    for i in (0, len(ch.paths) - 1):                   # the first entry highlighted, then the last
+        ch.i = i
+        win.hud = BoxHud()
+        ChooserPanel().build(win, Layout(1280, 720, 18, False))
+        assert win.hud.rects, "no rows"
+        assert all(0 <= r[1] and r[3] <= 720 for r in win.hud.rects), "rows off the window"
+        assert all(0 <= y and y + 18 <= 720 for _x, y, _t in win.hud.placed), "text off the window"
+        assert any(r[4] == ("open", i) for r in win.hud.rects), "the highlighted entry is not shown"
+    texts = " ".join(t for _x, _y, t in win.hud.placed)
+    assert "Town square" in texts and "/scenes/" not in texts     # the showcase by its name, no bare paths

@@ -72,6 +72,24 @@ def openable(scene) -> list[Path]:
     return out[:30]
 
 
+def label(p: Path) -> str:
+    """What Ctrl+O's picker says for a file: a scene's own name, a save's scene and number of actions, then the
+    file's name (bare paths told a GM little -- issue 23 item 7)."""
+    import json
+    import tomllib
+
+    try:
+        if p.name.endswith(".save.json"):
+            d = json.loads(p.read_text(encoding="utf-8"))
+            n = len(d.get("actions") or [])
+            return f"saved game: {Path(str(d.get('scene', '?'))).name}, {n} action(s)  ({p.name})"
+        with open(p, "rb") as f:
+            name = tomllib.load(f).get("name")
+        return f"{name}  ({p.name})" if isinstance(name, str) and name else p.name
+    except (OSError, ValueError, tomllib.TOMLDecodeError, AttributeError):
+        return p.name
+
+
 def open_path(win, path: Path) -> None:
     if str(path).endswith(".toml"):
         from engine.app.controller import Controller

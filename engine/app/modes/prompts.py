@@ -46,12 +46,13 @@ class Chooser(Mode):
     name = "chooser"
     modal = True
 
-    def __init__(self, paths: list[str]) -> None:
+    def __init__(self, paths: list[str], labels: list[str] | None = None) -> None:
         self.paths = paths
+        self.labels = labels or [Path(p).name for p in paths]
         self.i = 0
 
     def view(self) -> dict:
-        return {"paths": self.paths, "i": self.i}
+        return {"paths": self.paths, "i": self.i, "labels": self.labels}
 
     def on_key(self, win, symbol: int, modifiers: int):
         if symbol in (key.UP, key.DOWN):
@@ -88,7 +89,7 @@ def open_chooser(win) -> None:
     if not out:
         win.say("Ctrl+O: no scene or saved game here", "error")
         return
-    win.modes.push(win, Chooser([str(p) for p in out]))
+    win.modes.push(win, Chooser([str(p) for p in out], [files.label(p) for p in out]))
     win.say("Ctrl+O: choose a scene or a saved game (Up/Down, Enter; Esc: cancel)", toast=False)
 
 

@@ -9,7 +9,7 @@ from engine.app.modes.prompts import Chooser, YesNo, open_chosen
 from engine.app.sections.base import Layout, Section
 
 
-def modal(win, lines, click=False) -> None:
+def modal(win, lines, click=False, ids=None) -> None:
     hud = win.hud
     W, Hh = win.size_px
     lh = hud.line + 6
@@ -19,9 +19,11 @@ def modal(win, lines, click=False) -> None:
     hud.box(x0, y0, x0 + w, y0 + h, (10, 12, 18, 248))
     hud.block(0, 0, W, Hh, "modal")
     for i, t in enumerate(lines):
-        hud.text(x0 + 20, y0 + 12 + i * lh, t, H.ACCENT if i == 0 else H.FG, max_w=w - 40)
-        if click and i > 0:
-            hud.rects.append((x0, y0 + 12 + i * lh - 2, x0 + w, y0 + 12 + (i + 1) * lh - 4, ("open", i - 1)))
+        if t:
+            hud.text(x0 + 20, y0 + 12 + i * lh, t, H.ACCENT if i == 0 else H.FG, max_w=w - 40)
+        row = (ids[i] if ids is not None else i - 1) if i > 0 else None
+        if click and row is not None:
+            hud.rects.append((x0, y0 + 12 + i * lh - 2, x0 + w, y0 + 12 + (i + 1) * lh - 4, ("open", row)))
 
 
 class QuestionPanel(Section):
@@ -109,10 +111,20 @@ class ChooserPanel(Section):
             open_chosen(win)
 
     def build(self, win, L: Layout) -> None:
+        """The entries that fit the window's height (issue 23 item 7: the list ran off a 720-high window), the
+        highlighted one always among them; a click on a row opens that entry."""
         ch = win.modes.find(Chooser)
+        lh = win.hud.line + 6
+        fit = max(int((L.H - 24 - 8) // lh) - 3, 3)
+        n = len(ch.paths)
+        first = min(max(ch.i - fit // 2, 0), max(n - fit, 0))
+        shown = range(first, min(first + fit, n))
         lines = ["Open a scene or a saved game (Up/Down, Enter; Esc: cancel)"]
-        lines += [("> " if i == ch.i else "  ") + str(pth) for i, pth in enumerate(ch.paths)]
-        modal(win, lines, click=True)
+        lines.append(f"  ... {first} more above" if first else "")
+        lines += [("> " if i == ch.i else "  ") + ch.labels[i] for i in shown]
+        below = n - shown.stop
+        lines.append(f"  ... {below} more below" if below else "")
+        modal(win, lines, click=True, ids=[None, None] + list(shown) + [None])
 
 
 class HelpPanel(Section):
