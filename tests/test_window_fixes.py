@@ -300,3 +300,51 @@ def test_item7_the_picker_fits_a_720_high_window_and_names_the_scenes(monkeypatc
         assert any(r[4] == ("open", i) for r in win.hud.rects), "the highlighted entry is not shown"
     texts = " ".join(t for _x, _y, t in win.hud.placed)
     assert "Town square" in texts and "/scenes/" not in texts     # the showcase by its name, no bare paths
+
+
+class PrintHud(BoxHud):
+    """9 px a character at the full print (DejaVu Sans at the HUD's 15 px is about that), narrower when smaller;
+    it records each text's room (max_w) so a test sees a cut."""
+
+    def __init__(self):
+        super().__init__()
+        self.cut = []
+
+    def width(self, t, size=None):
+        return len(t) * 9 * ((size or self.line) / self.line)
+
+    def wrap(self, t, w, size=None):
+        words, lines, cur = t.split(" "), [], ""
+        for wd in words:
+            nxt = (cur + " " + wd) if cur else wd
+            if self.width(nxt, size) <= w or not cur:
+                cur = nxt
+            else:
+                lines.append(cur)
+                cur = wd
+        return lines + ([cur] if cur else [])
+
+    def text(self, x, y, t, col=None, max_w=None, size=None):
+        if max_w is not None and self.width(t, size) > max_w + 0.5:
+            self.cut.append(t)
+        self.placed.append((x, y, t))
+        return self.width(t, size)
+
+
+@pytest.mark.unit
+@pytest.mark.parametrize("size", [(1280, 720), (1920, 1080)])
+def test_item7_f1_help_is_not_cut(size):
+    """Issue 23 item 7: F1's help was cut ("right / middle dra.", "(AIR-.")."""
+    from engine.app.modes.main import help_rows
+    from engine.app.sections.base import Layout
+    from engine.app.sections.modals import HelpPanel
+
+    win = OverlayWin()
+    win.hud = PrintHud()
+    win.vstate.help = True
+    HelpPanel().build(win, Layout(size[0], size[1], 21, False))
+    assert not win.hud.cut, f"cut: {win.hud.cut[:4]}"
+    assert all(0 <= y and y + 18 <= size[1] for _x, y, _t in win.hud.placed), "text off the window"
+    drawn = " ".join(t for _x, _y, t in win.hud.placed)
+    for k, d in help_rows():
+        assert k in drawn and (not d or d.split(" ")[-1] in drawn), k

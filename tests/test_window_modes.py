@@ -167,12 +167,15 @@ class RecordingHud:
     def box(self, *a):
         pass
 
-    def text(self, x, y, t, col=None, max_w=None):
+    def text(self, x, y, t, col=None, max_w=None, size=None):
         self.texts.append(t)
         return len(t) * 7
 
-    def width(self, t):
+    def width(self, t, size=None):
         return len(t) * 7
+
+    def wrap(self, t, w, size=None):
+        return [t]
 
 
 def test_the_help_panel_draws_the_key_maps_rows(win):

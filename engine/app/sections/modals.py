@@ -128,7 +128,8 @@ class ChooserPanel(Section):
 
 
 class HelpPanel(Section):
-    """Every binding of the key map, in two columns."""
+    """Every binding of the key map, in two columns; a long description wraps in its column rather than being cut
+    (issue 23 item 7: "right / middle dra.", "(AIR-."), and a window too low for it gets a smaller print."""
 
     name = "help"
     modal = True
@@ -136,28 +137,46 @@ class HelpPanel(Section):
     def visible(self, win) -> bool:
         return win.vstate.help
 
+    def lay(self, hud, rows, cw, size):
+        """(key column width, [(key, [description lines])], total lines) at this print size."""
+        kw = min(max(hud.width(k, size) for k, d in rows if d) + 24, cw * 0.4)
+        laid = [(k, hud.wrap(d, cw - kw - 4, size) if d else []) for k, d in rows]
+        return kw, laid
+
     def build(self, win, L: Layout) -> None:
         hud = win.hud
         W, Hh = L.W, L.H
         rows = help_rows()
-        lh = hud.line + 4
-        half = (len(rows) + 1) // 2
-        cut = next((i for i in range(half, len(rows)) if not rows[i][1]), half)
-        cols = [rows[:cut], rows[cut:]]
         w = min(W - 40, 1160)
         cw = (w - 40) // 2
-        kw = min(170, cw // 3)
-        h = 50 + max(len(c) for c in cols) * lh
-        x0, y0 = (W - w) // 2, max(34, (Hh - h) // 2)
+        size = hud.line
+        for size in (hud.line, hud.line * 0.85, hud.line * 0.72):
+            kw, laid = self.lay(hud, rows, cw, size)
+            heights = [max(len(d), 1) for _k, d in laid]
+            half = sum(heights) / 2
+            acc, cut = 0, len(laid)
+            for i, h in enumerate(heights):      # the second column starts at the group title nearest half-way
+                if acc >= half and not rows[i][1]:
+                    cut = i
+                    break
+                acc += h
+            lh = size + 4
+            tall = max(sum(heights[:cut]), sum(heights[cut:])) * lh + 50
+            if tall <= Hh - 8:
+                break
+        h = tall
+        x0, y0 = (W - w) // 2, (max(34, (Hh - h) // 2) if h + 34 <= Hh else max((Hh - h) // 2, 0))
         hud.box(x0, y0, x0 + w, y0 + h, (10, 12, 18, 245))
-        hud.text(x0 + 16, y0 + 10, "Keys and mouse   (F1, H or Esc closes)", H.ACCENT)
-        for ci, col in enumerate(cols):
+        hud.text(x0 + 16, y0 + 10, "Keys and mouse   (F1, H or Esc closes)", H.ACCENT, size=size)
+        for ci, col in enumerate((laid[:cut], laid[cut:])):
             xx = x0 + 16 + ci * (cw + 10)
             yy = y0 + 16 + lh
             for k, d in col:
                 if not d:
-                    hud.text(xx, yy, k, H.ACCENT)
-                else:
-                    hud.text(xx + 10, yy, k, H.FG, max_w=kw - 14)
-                    hud.text(xx + kw, yy, d, H.DIM, max_w=cw - kw - 4)
-                yy += lh
+                    hud.text(xx, yy, k, H.ACCENT, size=size)
+                    yy += lh
+                    continue
+                hud.text(xx + 10, yy, k, H.FG, size=size, max_w=kw - 14)
+                for part in d:
+                    hud.text(xx + kw, yy, part, H.DIM, size=size, max_w=cw - kw - 4)
+                    yy += lh
