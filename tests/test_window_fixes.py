@@ -348,3 +348,44 @@ def test_item7_f1_help_is_not_cut(size):
     drawn = " ".join(t for _x, _y, t in win.hud.placed)
     for k, d in help_rows():
         assert k in drawn and (not d or d.split(" ")[-1] in drawn), k
+
+
+@pytest.mark.unit
+def test_item7_an_error_said_big_is_whole_and_clear_of_the_turn_order():
+    """Issue 23 item 7: the error caption covered the turn order and was cut at 1280."""
+    from engine.app.sections.base import Layout
+    from engine.app.sections.captions import Toast
+
+    win = OverlayWin()
+    win.hud, win.big = PrintHud(), PrintHud()
+    win.big.line = 27
+    text = ("attack: not now - Kestrel has already used its action this turn, and Shrike is out of reach: "
+            "6 m of movement left for a climb of 8 m (AIR-07, DND-12)")
+    win.toast = (text, 0.0, "error")
+    L = Layout(1280, 720, 21, False, pw=300, rw=358, bar_h=26)
+    Toast().build(win, L)
+    placed = win.big.placed + win.hud.placed
+    assert not win.big.cut and not win.hud.cut, (win.big.cut, win.hud.cut)
+    assert " ".join(t for _x, _y, t in placed) == text                 # all of it, in order
+    assert all(x >= L.pw + 8 and x + win.hud.width(t) <= L.W - L.rw for x, _y, t in win.hud.placed)
+    assert all(x >= L.pw + 8 for x, _y, _t in win.big.placed)
+
+
+@pytest.mark.unit
+def test_item7_the_map_overlays_have_legends_saying_against_whom():
+    """Issue 23 item 7: the threat map had no legend or note, the cover map no legend and no "against whom"."""
+    from engine.app.sections.base import Layout
+    from engine.app.sections.legend import Legend
+
+    win = OverlayWin()
+    win.hud = PrintHud()
+    win.ctl.select("harpy_low")
+    win.vstate.set_overlay("cover", True)
+    win.vstate.set_overlay("threat", True)
+    Legend().build(win, Layout(1280, 720, 21, False, rw=358, ry=40))
+    drawn = " ".join(t for _x, _y, t in win.hud.placed)
+    assert "against harpy_low" in drawn and "Cover map" in drawn        # the fake window names by id
+    assert "Threat map" in drawn and "side blue" in drawn
+    for label in ("none", "half", "three-quarters", "safe", "1", "2", "3", "4+"):
+        assert label in drawn.split(" ") or label in drawn, label
+    assert not win.hud.cut

@@ -10,10 +10,11 @@ def default() -> list[Section]:
     from engine.app.sections.bottom import Actions, Status
     from engine.app.sections.captions import Banner, Toast
     from engine.app.sections.left import Selected, TopBar, TurnOrder
+    from engine.app.sections.legend import Legend
     from engine.app.sections.modals import ChooserPanel, HelpPanel, QuestionPanel, YesNoPanel
     from engine.app.sections.right import EventLog, Notes, Preview
 
-    return [TopBar(), TurnOrder(), Selected(), Actions(), Status(), Preview(), Notes(), EventLog(), Banner(), Toast(),
+    return [TopBar(), TurnOrder(), Selected(), Actions(), Status(), Preview(), Notes(), Legend(), EventLog(), Banner(), Toast(),
             QuestionPanel(), YesNoPanel(), ChooserPanel(), HelpPanel()]
 
 

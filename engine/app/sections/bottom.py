@@ -122,6 +122,10 @@ class Status(Section):
             info = ""
         if info:
             y2 = self.lines(win, L, y2, info, H.BG, "hover", lx, room, 2)
-        if not small and y2 > left_bottom + 4:
-            hud.text(lx(y2) + 4, y2, f"cursor altitude: layer {ctl.cursor_layer}   (PgUp/PgDn; wheel while placing)",
-                     H.DIM, max_w=room)
+        if not small and y2 > left_bottom + 4:          # a hint line, on a background of its own (issue 23 item 7)
+            hint = f"cursor altitude: layer {ctl.cursor_layer}   (PgUp/PgDn; wheel while placing)"
+            x0 = lx(y2)
+            w = min(hud.width(hint) + 20, room)
+            hud.box(x0, y2 - 4, x0 + w, y2 + lh + 2, (12, 14, 20, 200))
+            hud.block(x0, y2 - 4, x0 + w, y2 + lh + 2, "hint")
+            hud.text(x0 + 10, y2, hint, H.DIM, max_w=w - 20)

@@ -97,10 +97,21 @@ class Toast(Section):
         return win.toast is not None and not (win.anims and win.anims[0].caption)
 
     def build(self, win, L: Layout) -> None:
-        big = win.big
+        """Between the left and right columns (issue 23 item 7: an error covered the turn order and was cut at
+        1280): wrapped onto up to three lines, in the smaller print when the big one needs more."""
         t, _until, kind = win.toast
-        tw = min(big.width(t) + 30, L.W - 20)
-        bx = (L.W - tw) / 2
+        x0, x1 = L.pw + 16, L.W - L.rw - 16
+        if x1 - x0 < 200:                     # a small window: the whole width
+            x0, x1 = 10, L.W - 10
+        for layer in (win.big, win.hud):
+            lines = layer.wrap(t, x1 - x0 - 30)
+            if len(lines) <= 3:
+                break
+        lines = lines[:4]
+        tw = min(max(layer.width(s) for s in lines) + 30, x1 - x0)
+        bx = x0 + (x1 - x0 - tw) / 2
         y = L.bar_h + 8
-        big.box(bx, y, bx + tw, y + big.line + 10, (90, 24, 20, 220) if kind == "error" else (20, 30, 50, 220))
-        big.text(bx + 15, y + 5, t, H.FG, max_w=tw - 30)
+        lh = layer.line + 4
+        layer.box(bx, y, bx + tw, y + len(lines) * lh + 6, (90, 24, 20, 220) if kind == "error" else (20, 30, 50, 220))
+        for i, s in enumerate(lines):
+            layer.text(bx + 15, y + 5 + i * lh, s, H.FG, max_w=tw - 30)
