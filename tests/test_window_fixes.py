@@ -385,7 +385,7 @@ def test_item7_the_map_overlays_have_legends_saying_against_whom():
     Legend().build(win, Layout(1280, 720, 21, False, rw=358, ry=40))
     drawn = " ".join(t for _x, _y, t in win.hud.placed)
     assert "against harpy_low" in drawn and "Cover map" in drawn        # the fake window names by id
-    assert "Threat map" in drawn and "side blue" in drawn
+    assert "Threat map" in drawn and "side blue" in drawn and "sight)" in drawn
     for label in ("none", "half", "three-quarters", "safe", "1", "2", "3", "4+"):
         assert label in drawn.split(" ") or label in drawn, label
     assert not win.hud.cut

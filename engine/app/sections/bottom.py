@@ -69,11 +69,14 @@ class Actions(Section):
                     x += 12
                 x = hud.button(x, y, label, ident, on=on_, enabled=enabled, hotkey=hk) + 6
             hud.block(8, y - 2, x, y + bh + 2, "actions")
-        if not ctl.buttons():
+        if not ctl.buttons():                         # a hint line, on a background of its own
             cur = L.state.current
             who = win.name(ctl.selected) if ctl.selected else "nobody"
-            hud.text(12, by - L.lh - 2, f"{who} has no action now"
-                     + (f" - it is {win.name(cur)}'s turn (Space selects)" if cur else ""), H.DIM, max_w=L.W - 24)
+            hint = f"{who} has no action now" + (f" - it is {win.name(cur)}'s turn (Space selects)" if cur else "")
+            y = by - L.lh - 2
+            w = min(hud.width(hint) + 12, L.W - 16)
+            hud.box(8, y - 3, 8 + w, y + L.lh - 1, (12, 14, 20, 200))
+            hud.text(12, y, hint, H.DIM, max_w=L.W - 24)
 
 
 class Status(Section):

@@ -23,8 +23,8 @@ def legends(win) -> list[tuple[str, list[tuple[str, tuple]]]]:
                     f"{win.name(sel)}'s attack", sw + [("total / not seen", COVER_COLOURS["total"])]))
     if on["threat"]:
         sw = [("safe", THREAT_COLOURS[0])] + [(f"{k}{'+' if k == 4 else ''}", THREAT_COLOURS[k]) for k in range(1, 5)]
-        out.append((f"Threat map (B), layer {layer}: how many enemies of side {a.side} could attack a body on each "
-                    "cell (reach AIR-05, range, sight lines)", sw))
+        out.append((f"Threat map (B), layer {layer}: enemies that could attack a body of side {a.side} on each "
+                    "cell (reach, range, sight)", sw))
     return out
 
 
@@ -38,7 +38,7 @@ class Legend(Section):
         hud, lh, rw = win.hud, L.lh, L.rw
         rx = L.W - rw - 8
         for text, swatches in legends(win):
-            lines = hud.wrap(win.named(text), rw - 16)[:3]
+            lines = hud.wrap(win.named(text), rw - 16)[:4]
             y0 = L.ry
             # the swatches wrap onto more rows rather than run out of the column
             rows: list[list] = [[]]
@@ -59,6 +59,7 @@ class Legend(Section):
                 yy += lh
             for row in rows:
                 for x, label, col in row:
+                    hud.box(x - 1, yy + 1, x + 15, yy + lh - 1, (150, 150, 160, 255))    # a dark swatch stays seen
                     hud.box(x, yy + 2, x + 14, yy + lh - 2, (col[0], col[1], col[2], 255))
                     hud.text(x + 18, yy, label, H.FG)
                 yy += lh + 2
