@@ -245,3 +245,20 @@ def test_the_stack_passes_down_and_pops():
     assert seen == [("top", 1), ("bottom", 1)]
     st.dispatch(None, "on_key", 2, 0)
     assert len(st.modes) == 1
+
+
+def test_item8_o_is_the_top_view_and_the_top_bar_names_the_camera(win):
+    """Issue 23 item 8: no top-view key; the top bar said "camera: orbit" on a named camera."""
+    import numpy as np
+
+    name = win.camctl.snap()                            # K: the first named scene camera
+    assert win.camctl.describe() == f"{name} (orbit)"
+    win.camctl.orbit(10, 0)                             # moved by hand: a plain orbit again
+    assert win.camctl.describe() == "orbit"
+    win.key(key.O)
+    assert win.camctl.describe() == "top view (orbit)"
+    for _ in range(200):
+        win.camctl.update(1 / 30)
+    cam = win.camctl.camera()
+    d = np.array(cam.look_at) - np.array(cam.position)
+    assert d[2] < -0.99 * np.linalg.norm(d)             # looking straight down

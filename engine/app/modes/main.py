@@ -112,6 +112,11 @@ def _camera(win, sym, shift):
         win.say(f"K - camera: {name} (K: next, Shift+K: home)")
 
 
+def _top(win, sym, shift):
+    win.camctl.top_view()
+    win.say("O: top view, straight down over the map (K: the scene's cameras, Shift+K: home)")
+
+
 def _flythrough(win, sym, shift):
     win.camctl.set_mode("flythrough")
     win.say("P: the scene's fly-through (Esc stops it)")
@@ -208,6 +213,7 @@ KEYMAP: list[Binding] = [
     Binding("Camera", "F", "free fly: W A S D, Q down, E up, drag to look", _k(key.F), _fly),
     Binding("Camera", "V", "follow the selected character", _k(key.V), _follow),
     Binding("Camera", "K / Shift+K", "next named scene camera / home view", _k(key.K), _camera),
+    Binding("Camera", "O", "top view: straight down over the map", _k(key.O), _top),
     Binding("Camera", "P", "play the scene's fly-through", _k(key.P), _flythrough),
     Binding("Overlays", "G", "layer grid at the cursor's altitude", _k(key.G), _overlay),
     Binding("Overlays", "X", "engagement (AIR-04) and reach (AIR-05)", _k(key.X), _overlay),
