@@ -32,7 +32,7 @@ class OverlayWin(FakeWin):
 
     def player_view(self):
         return player_filter(self.ctl.session, self.vstate.player_side, self.ctl.state_version, self.pf_cache,
-                             self.vstate.reveal_hp)
+                             self.vstate.reveal_hp, self.vstate.hidden)
 
     def render_state(self):
         return from_session(self.scene, self.ctl.session)
@@ -389,3 +389,54 @@ def test_item7_the_map_overlays_have_legends_saying_against_whom():
     for label in ("none", "half", "three-quarters", "safe", "1", "2", "3", "4+"):
         assert label in drawn.split(" ") or label in drawn, label
     assert not win.hud.cut
+
+
+class ButtonHud(PrintHud):
+    def button_width(self, label, hotkey=""):
+        return self.width(label) + 16
+
+    def button(self, x, y, label, ident, on=False, enabled=True, hotkey=""):
+        w = self.button_width(label)
+        self.rects.append((x, y, x + w, y + self.line + 10, ident))
+        self.placed.append((x, y, label))
+        return x + w
+
+
+@pytest.mark.unit
+def test_item9_a_right_click_opens_the_token_hud_hp_conditions_hide_remove():
+    """Issue 23 item 9: no token HUD on a right click. Each of its buttons is a recorded GM action (or, for hide,
+    the players' view)."""
+    from types import SimpleNamespace
+
+    from engine.app.modes.tokenhud import TokenHud, open_at
+    from engine.app.sections.base import Layout
+    from engine.app.sections.tokenhud import TokenHudPanel
+
+    win = OverlayWin()
+    win.hud = ButtonHud()
+    win.token_boxes, win.panels = {}, {}
+    assert open_at(win, {"char": SimpleNamespace(char="wall_archer"), "cell": None})
+    assert isinstance(win.modes.top, TokenHud)
+    panel = TokenHudPanel()
+    assert panel.visible(win)
+    panel.build(win, Layout(1280, 720, 21, False, bar_h=26))
+    ids = [r[4] for r in win.hud.rects]
+    assert ("tokhud", ("hp", -5)) in ids and ("tokhud", ("cond", "prone")) in ids
+    assert all(0 <= r[0] and r[2] <= 1280 and 0 <= r[1] and r[3] <= 720 for r in win.hud.rects)
+    brann = win.ctl.state.actors["wall_archer"]
+    panel.on_click(win, "tokhud", ("hp", -5))
+    assert win.ctl.state.actors["wall_archer"].hp == brann.max_hp - 5
+    panel.on_click(win, "tokhud", ("cond", "prone"))
+    assert "prone" in win.ctl.state.actors["wall_archer"].conditions
+    panel.on_click(win, "tokhud", ("cond", "prone"))
+    assert "prone" not in win.ctl.state.actors["wall_archer"].conditions
+    acts = [a["action"] for a in win.ctl.session.actions]
+    assert acts == ["gm_set", "gm_condition", "gm_condition"]           # recorded, undoable, replayed
+    other = next(a.side for a in win.ctl.state.actors.values() if a.side != brann.side)
+    win.vstate.player_side = other
+    panel.on_click(win, "tokhud", ("hide", None))
+    assert not win.player_view().shows("wall_archer")
+    win.vstate.player_side = brann.side                                # never hidden from its own side
+    assert win.player_view().shows("wall_archer")
+    panel.on_click(win, "tokhud", ("remove", None))
+    assert "wall_archer" not in win.ctl.state.actors and win.modes.find(TokenHud) is None

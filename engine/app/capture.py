@@ -81,6 +81,7 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--player", help="SIDE: the player view of that side (what it sees by true 3D sight lines)")
     p.add_argument("--fold", action="store_true", help="fold the side panels (F2)")
     p.add_argument("--keys-help", dest="keys_help", action="store_true", help="F1's help over the window")
+    p.add_argument("--token-hud", dest="token_hud", help="ID: that character's token HUD open (a right click)")
     p.add_argument("--answers", help="JSON list: the answers (option values, in order) to the players' questions the "
                    "actions raise; a question beyond them takes its default")
     p.add_argument("--prompt", action="store_true", help="leave the last action's next question open on screen")
@@ -248,6 +249,12 @@ def _table(a, win) -> None:
         win.vstate.fold = True
     if a.keys_help:
         win.vstate.help = True
+    if a.token_hud:
+        from types import SimpleNamespace
+
+        from engine.app.modes.tokenhud import open_at
+
+        open_at(win, {"char": SimpleNamespace(char=a.token_hud), "cell": None})
     if a.picker:
         open_chooser(win)
         if a.picker == "choose":

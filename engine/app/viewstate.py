@@ -31,6 +31,7 @@ class ViewState:
         self.help = False
         self.volume_mode = "exposed"             # J: the 3D view's cells, "exposed" or "safe"
         self.reveal_hp = False                   # Shift+F3: the GM shows the players their enemies' exact health
+        self.hidden: frozenset = frozenset()     # characters the GM hides from the players' view (token HUD)
 
     def __setattr__(self, name: str, value: Any) -> None:
         object.__setattr__(self, name, value)
@@ -127,15 +128,18 @@ def visible_ids(session, side) -> set:
     return out
 
 
-def player_filter(session, side, state_version, cache: dict, reveal_hp: bool = False) -> PlayerFilter:
-    """The one filter of the player view, cached per (rules state, side, session)."""
+def player_filter(session, side, state_version, cache: dict, reveal_hp: bool = False,
+                  hidden: frozenset = frozenset()) -> PlayerFilter:
+    """The one filter of the player view, cached per (rules state, side, session); ``hidden``: the characters
+    the GM hides from the players (never one of their own side)."""
     if side is None:
         return PlayerFilter(None, None, [])
-    k = (state_version, side, id(session), reveal_hp)
+    k = (state_version, side, id(session), reveal_hp, hidden)
     if cache.get("key") != k:
         from engine.app.tokens import short_name
 
-        seen = visible_ids(session, side)
+        seen = {c for c in visible_ids(session, side)
+                if c not in hidden or session.state.actors[c].side == side}
         hidden = [short_name(a) for a in session.state.actors.values() if a.id not in seen]
         cache["key"], cache["filter"] = k, PlayerFilter(side, seen, hidden, reveal_hp)
     return cache["filter"]

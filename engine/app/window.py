@@ -192,7 +192,7 @@ class PlayWindow(pyglet.window.Window):
     def player_view(self) -> PlayerFilter:
         """The one filter of what the side on screen may see (the GM: everything)."""
         return player_filter(self.ctl.session, self.vstate.player_side, self.ctl.state_version, self.pf_cache,
-                             self.vstate.reveal_hp)
+                             self.vstate.reveal_hp, self.vstate.hidden)
 
     def hud_state(self):
         """The rules state the panels show: while a step animates, the state before it (the turn order and the

@@ -196,6 +196,7 @@ KEYMAP: list[Binding] = [
     Binding("Mouse", "left click", "select; while composing: target / destination"),
     Binding("Mouse", "left drag", "orbit the camera (free fly: look around)"),
     Binding("Mouse", "right / middle drag", "pan"),
+    Binding("Mouse", "right click", "a character's token HUD: HP, conditions, hide, remove"),
     Binding("Mouse", "wheel", "zoom; while placing a move: the altitude"),
     Binding("Actions", "1 .. 9, 0", "the legal actions (the buttons)", _k(*DIGITS), _digit),
     Binding("Actions", "Enter / Esc", "confirm the previewed action / cancel it",
@@ -300,6 +301,10 @@ class MainMode(Mode):
     def on_release(self, win, drag, button: int):
         if drag is not None and drag["moved"] < 4 and button == mouse.LEFT:
             win.click(*win.mouse)
+        elif drag is not None and drag["moved"] < 4 and button == mouse.RIGHT and not drag.get("hud"):
+            from engine.app.modes.tokenhud import open_at
+
+            open_at(win, pointing.pick(win))        # a right click on a character: its token HUD
         return None
 
     def on_scroll(self, win, scroll_y: float, ctrl: bool, shift: bool):

@@ -13,9 +13,10 @@ def default() -> list[Section]:
     from engine.app.sections.legend import Legend
     from engine.app.sections.modals import ChooserPanel, HelpPanel, QuestionPanel, YesNoPanel
     from engine.app.sections.right import EventLog, Notes, Preview
+    from engine.app.sections.tokenhud import TokenHudPanel
 
     return [TopBar(), TurnOrder(), Selected(), Actions(), Status(), Preview(), Notes(), Legend(), EventLog(), Banner(), Toast(),
-            QuestionPanel(), YesNoPanel(), ChooserPanel(), HelpPanel()]
+            QuestionPanel(), TokenHudPanel(), YesNoPanel(), ChooserPanel(), HelpPanel()]
 
 
 __all__ = ["Layout", "Section", "SectionManager", "default"]
