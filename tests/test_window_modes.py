@@ -60,6 +60,9 @@ class FakeWin:
     def hotseat(self):
         pass
 
+    def set_controller(self, ctl):
+        self.ctl = ctl
+
     def name(self, cid):
         return str(cid)
 
@@ -262,3 +265,31 @@ def test_item8_o_is_the_top_view_and_the_top_bar_names_the_camera(win):
     cam = win.camctl.camera()
     d = np.array(cam.look_at) - np.array(cam.position)
     assert d[2] < -0.99 * np.linalg.norm(d)             # looking straight down
+
+
+def test_item9_save_under_a_chosen_name_and_save_first_before_work_is_dropped(win, tmp_path, monkeypatch):
+    """Issue 23 item 9: no way to save under a name of one's choosing, and no "save first" choice when work
+    would be dropped."""
+    monkeypatch.setenv("AERIE_SAVE", str(tmp_path / "game.save.json"))
+    win.ctl.step({"actor": win.ctl.session.current, "action": "end_turn"})
+    win.key(key.S, key.MOD_CTRL | key.MOD_SHIFT)
+    assert isinstance(win.modes.top, TextEntry) and win.modes.top.kind == "save as"
+    win.type("ambush at the square")
+    win.key(key.ENTER)
+    p = tmp_path / "ambush at the square.save.json"
+    assert p.is_file() and (tmp_path / "ambush at the square.save.log.jsonl").is_file(), win.said
+    assert isinstance(win.modes.top, MainMode)
+    win.ctl.step({"actor": win.ctl.session.current, "action": "end_turn"})
+    win.key(key.S, key.MOD_CTRL)                          # Ctrl+S: the chosen name from then on
+    import json
+
+    assert len(json.loads(p.read_text())["actions"]) == 2
+    win.ctl.step({"actor": win.ctl.session.current, "action": "end_turn"})
+    monkeypatch.chdir(ROOT)
+    open_chooser(win)
+    win.key(key.ENTER)
+    yn = win.modes.top
+    assert isinstance(yn, YesNo) and "S: save first" in yn.hint()
+    win.key(key.S)                                        # save first, then open
+    assert len(json.loads(p.read_text())["actions"]) == 3
+    assert win.modes.find(YesNo) is None

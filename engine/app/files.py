@@ -17,12 +17,32 @@ def save(win, path=None) -> None:
     from engine.outputs import write_text_output   # atomic, as every output
     from engine.rules.core import dumps
 
-    p = win.ctl.save(path or save_path(win.scene))
+    p = win.ctl.save(path or getattr(win, "save_to", None) or save_path(win.scene))
     s = win.ctl.session
     log = p.with_suffix(".log.jsonl") if p.suffix == ".json" else Path(str(p) + ".log.jsonl")
     write_text_output(log, "\n".join([dumps(e) for e in s.events] + [dumps(s.state.to_dict())]) + "\n", "the log")
     win.saved_actions = list(s.actions)
     win.say(f"saved {len(s.actions)} action(s) to {p} (event log: {log})")
+
+
+def save_as(win, name: str) -> None:
+    """Ctrl+Shift+S: save under a name of the GM's choosing (in the default save's folder; a bare name gets
+    ``.save.json``); later Ctrl+S saves there too."""
+    name = name.strip()
+    if not name or any(c in name for c in "\0"):
+        win.say("save as: give a name", "error")
+        return
+    p = Path(name).expanduser()
+    if not p.is_absolute() and p.parent == Path("."):
+        p = save_path(win.scene).parent / p
+    if not p.name.endswith(".json"):
+        p = p.with_name(p.name + ".save.json")
+    try:
+        save(win, p)
+    except OSError as e:
+        win.say(f"save as {p}: {e.strerror or e}", "error")
+        return
+    win.save_to = p
 
 
 def unsaved(win) -> str:

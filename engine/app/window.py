@@ -114,6 +114,7 @@ class PlayWindow(pyglet.window.Window):
         self.panel_rows: dict = {}
         self.notes: list = []
         self.saved_actions: list = []            # the actions as last saved / opened: more is unsaved work
+        self.save_to: Path | None = None         # Ctrl+Shift+S's name: where Ctrl+S saves from then on
         self.drawn_maps: dict = {}               # overlay name -> the job key of the map last drawn
         self.volume_info = None
         self.maps_world_cache: tuple = (None, None)
@@ -299,6 +300,7 @@ class PlayWindow(pyglet.window.Window):
             self._reset_world()
             self.set_caption(f"Aerie - {self.scene.name}")
         self.saved_actions = list(ctl.session.actions)
+        self.save_to = None
         self.rs_cache = None
         self.ov_cache.clear()
         self.jobs.results.clear()

@@ -74,6 +74,9 @@ def _undo(win, sym, shift):
 def _save_open(win, sym, shift):
     from engine.app import files
 
+    if sym == key.S and shift:
+        win.say("Ctrl+Shift+S: type a name for the save, Enter", toast=False)
+        return TextEntry("save as")
     if sym == key.S:
         files.save(win)
     else:
@@ -224,7 +227,8 @@ KEYMAP: list[Binding] = [
     Binding("Overlays", "B", "threat map: enemies that could attack the selected's side there", _k(key.B), _overlay),
     Binding("Overlays", "J", "3D threat volume: exposed cells, J: safe cells, J: off", _k(key.J), _volume),
     Binding("Table", "Ctrl+Z / Ctrl+Y", "undo / redo", _k(key.Z, key.Y, ctrl=True), _undo),
-    Binding("Table", "Ctrl+S / Ctrl+O", "save / open a scene or save (a picker)", _k(key.S, key.O, ctrl=True),
+    Binding("Table", "Ctrl+S / Ctrl+O", "save (Ctrl+Shift+S: under a name) / open a scene or save (a picker)",
+            _k(key.S, key.O, ctrl=True),
             _save_open),
     Binding("Table", "R", "enter a die result by hand: attack 17, Enter", _k(key.R),
             lambda w, s, sh: TextEntry("roll")),

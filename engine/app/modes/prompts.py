@@ -17,14 +17,23 @@ class YesNo(Mode):
     name = "yes/no"
     modal = True
 
-    def __init__(self, text: str, yes: Callable[[], None], no: Callable[[], None] | None = None) -> None:
+    def __init__(self, text: str, yes: Callable[[], None], no: Callable[[], None] | None = None,
+                 save_first: bool = False) -> None:
         self.text = text
         self.yes = yes
         self.no = no
+        self.save_first = save_first          # S: save the game, then go on (issue 23 item 9)
+
+    def hint(self) -> str:
+        return "Y: yes      " + ("S: save first, then yes      " if self.save_first else "") + "N or Esc: no"
 
     def on_key(self, win, symbol: int, modifiers: int):
         if symbol in (key.Y, key.ENTER, key.RETURN):
             win.modes.remove(win, self)
+            self.yes()
+        elif symbol == key.S and self.save_first:
+            win.modes.remove(win, self)
+            files.save(win)
             self.yes()
         elif symbol in (key.N, key.ESCAPE):
             win.modes.remove(win, self)
@@ -73,8 +82,9 @@ class Chooser(Mode):
         path = Path(self.paths[self.i % len(self.paths)])
         lost = files.unsaved(win)
         if lost:
-            win.say(f"Ctrl+O: {lost} would be lost - Y opens {path.name}, N keeps the game", toast=False)
-            return Replace(YesNo(f"Open {path.name}? {lost} will be lost.", lambda: files.open_path(win, path)))
+            win.say(f"Ctrl+O: {lost} would be lost - Y opens {path.name}, S saves first, N keeps the game", toast=False)
+            return Replace(YesNo(f"Open {path.name}? {lost} will be lost.", lambda: files.open_path(win, path),
+                                 save_first=True))
         win.modes.remove(win, self)
         files.open_path(win, path)
         return None

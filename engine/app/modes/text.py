@@ -15,7 +15,7 @@ class TextEntry(Mode):
     """A line typed at the bottom. ``opener``: the key's own character, which arrives as text right after the key
     press that opened the line (it is not part of the line)."""
 
-    KINDS = {"roll": "r", "gm": ";", "statement": "e"}
+    KINDS = {"roll": "r", "gm": ";", "statement": "e", "save as": "\0"}
 
     def __init__(self, kind: str) -> None:
         assert kind in self.KINDS, kind
@@ -53,6 +53,12 @@ class TextEntry(Mode):
         if self.kind == "roll":
             win.ctl.enter_roll(text)
             return POP
+        if self.kind == "save as":
+            from engine.app import files
+
+            win.modes.remove(win, self)
+            files.save_as(win, text)
+            return None
         if self.kind == "gm":
             win.modes.remove(win, self)
             from engine.app.gmtable import gm_command
@@ -67,6 +73,8 @@ class TextEntry(Mode):
             return f"die result for the next action (e.g. attack 17; 'clear'): {self.text}_", "info"
         if self.kind == "statement":
             return f"{win.ctl.statement_prompt()}: {self.text}_   (Enter: next, Esc: put it aside)", "info"
+        if self.kind == "save as":
+            return f"save as (a name; .save.json is added): {self.text}_   (Enter: save, Esc: cancel)", "info"
         return f"GM: {self.text}_   ({GM_HELP})", "info"
 
     def key(self) -> tuple:

@@ -93,7 +93,8 @@ class YesNoPanel(Section):
         return win.modes.find(YesNo) is not None
 
     def build(self, win, L: Layout) -> None:
-        modal(win, [win.modes.find(YesNo).text, "Y: yes      N or Esc: no"])
+        yn = win.modes.find(YesNo)
+        modal(win, [yn.text, yn.hint()])
 
 
 class ChooserPanel(Section):
