@@ -440,3 +440,25 @@ def test_item9_a_right_click_opens_the_token_hud_hp_conditions_hide_remove():
     assert win.player_view().shows("wall_archer")
     panel.on_click(win, "tokhud", ("remove", None))
     assert "wall_archer" not in win.ctl.state.actors and win.modes.find(TokenHud) is None
+
+
+@pytest.mark.unit
+def test_item7_folded_headers_are_whole():
+    """Issue 23 item 7: folded (F2) headers were cut ("Turn order (round 1) (.", "Event log (19 events) (wh.") and
+    a cut turn-order row ended in "?" (the atlas has no ellipsis glyph)."""
+    from engine.app.sections.base import Layout
+    from engine.app.sections.left import TurnOrder
+    from engine.app.sections.right import EventLog
+    from engine.app.window import PlayWindow
+
+    win = _player_win()
+    win.hud = PrintHud()
+    PlayWindow._rebuild_log(win)
+    win.vstate.fold = True
+    L = Layout(1280, 720, 21, True, state=win.ctl.state, rw=260, bar_h=26)
+    L.ry = 32
+    TurnOrder().build(win, L)
+    L.by = 680
+    EventLog().build(win, L)
+    assert not win.hud.cut, win.hud.cut
+    assert not any("…" in t for _x, _y, t in win.hud.placed)

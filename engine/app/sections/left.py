@@ -113,9 +113,10 @@ class TurnOrder(Section):
         hud.text(16, yy, text, col, max_w=pw - tw - 28)
         if hud.width(tail) > tw:           # still too long: whole words dropped from its end, not half a word
             words = tail.split(" ")
-            while len(words) > 1 and hud.width(" ".join(words) + "…") > tw:
+            while len(words) > 1 and hud.width(" ".join(words) + "..") > tw:
                 words.pop()
-            tail = " ".join(words) + ("…" if len(words) < len(tail.split(" ")) else "")
+            # ".." (the atlas has no ellipsis glyph: "…" came out as "?")
+            tail = " ".join(words) + (".." if len(words) < len(tail.split(" ")) else "")
         hud.text(8 + pw - 8 - tw, yy, tail, H.FG, max_w=tw)
         hud.rects.append((8, yy - 2, 8 + pw, yy + lh - 2, ("select", cid)))
 
@@ -127,9 +128,11 @@ class TurnOrder(Section):
         title = f"Turn order  (round {st.round})"
         if s.ruleset.turn_marks(s):
             title = s.ruleset.turn_title(s) or title      # a ruleset may title its own turn panel
-        if L.small:      # folded: the title and whose turn it is
+        if L.small:      # folded: the title and whose turn it is, the panel as wide as they need (issue 23 item 7)
             rows = [r for r in rows if r[3] == st.current][:1]
-            title += "  (F2)"
+            title = f"Turn {st.round}  (F2)"
+            need = max([hud.width(title) + 24] + [hud.width(t) + hud.width(tail) + 40 for t, _c, tail, _i in rows])
+            L.pw = pw = int(max(pw, min(need, W * 0.45)))
         if not L.small and rows:
             # as wide as its longest row needs (a ruleset's health figures can be long), up to a third of the window
             need = max(hud.width(t) + hud.width(tail) for t, _c, tail, _id in rows) + 40

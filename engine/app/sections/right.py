@@ -133,6 +133,8 @@ class EventLog(Section):
             count = f"  ({len(win.ctl.session.events)} events)" if pf.gm else ""    # the count is the GM's
             ttl = (f"Event log{count}"
                    + (f"  - {scroll} newer below" if scroll else "  (wheel: older)"))
+            if L.small:                    # folded: a title that fits its narrow column (issue 23 item 7)
+                ttl = f"Log{count}" + (f"  +{scroll} newer" if scroll else "")
             hud.panel(rx, top, rw, ttl, shown)
             win.panels["log"] = (rx, top, rx + rw, top + lh + 4, H.BG_TITLE)
             win.log_view = {"first": shown[0][0] if shown else "", "last": shown[-1][0] if shown else "",
