@@ -293,3 +293,43 @@ def test_item9_save_under_a_chosen_name_and_save_first_before_work_is_dropped(wi
     win.key(key.S)                                        # save first, then open
     assert len(json.loads(p.read_text())["actions"]) == 3
     assert win.modes.find(YesNo) is None
+
+
+def test_item9_dragging_the_current_character_moves_it(win, monkeypatch):
+    """Issue 23 item 9: drag the current character to move it, with the path and its cost while dragging."""
+    from types import SimpleNamespace
+
+    from pyglet.window import mouse
+
+    from engine.app import pointing
+    from engine.app.modes.movedrag import MoveDrag, candidate
+
+    ctl = win.ctl
+    cur = ctl.session.current
+    a = ctl.state.actors[cur]
+    dest = (a.x + 1, a.y, a.layer)
+
+    def hover(w):                                       # the cursor over the destination cell
+        ctl.hover = dest
+        pointing.follow_hover(w)
+
+    monkeypatch.setattr(pointing, "hover", hover)
+    clicks = []
+    win.click = lambda x, y: clicks.append((x, y))
+    win.mouse = (10, 10)
+    other = next(c for c in ctl.state.actors if c != cur)
+    assert candidate(win, {"char": SimpleNamespace(char=other)}) is None       # only whose turn it is
+    m = candidate(win, {"char": SimpleNamespace(char=cur)})
+    assert isinstance(m, MoveDrag)
+    win.modes.push(win, m)
+    win.modes.dispatch(win, "on_release", {"moved": 0.0}, mouse.LEFT)           # no drag: a click
+    assert clicks and ctl.pending is None and win.modes.find(MoveDrag) is None
+    win.modes.push(win, candidate(win, {"char": SimpleNamespace(char=cur)}))
+    win.modes.dispatch(win, "on_drag", 12.0, 0.0, mouse.LEFT)
+    assert ctl.pending is not None and ctl.pending.name == "move"
+    act = ctl.action()
+    assert act is not None and list(act["to"]) == list(dest)
+    pv = ctl.preview_of(act)                            # what the window draws while dragging: path and cost
+    assert pv.get("ok") and (pv.get("preview") or {}).get("path")
+    win.modes.dispatch(win, "on_release", {"moved": 12.0}, mouse.LEFT)
+    assert ctl.state.actors[cur].pos == dest and ctl.session.actions[-1]["action"] == "move"

@@ -197,7 +197,7 @@ DIGITS = tuple(range(key._0, key._9 + 1)) + tuple(range(key.NUM_0, key.NUM_9 + 1
 
 KEYMAP: list[Binding] = [
     Binding("Mouse", "left click", "select; while composing: target / destination"),
-    Binding("Mouse", "left drag", "orbit the camera (free fly: look around)"),
+    Binding("Mouse", "left drag", "orbit the camera (free fly: look around); from the current character: move it"),
     Binding("Mouse", "right / middle drag", "pan"),
     Binding("Mouse", "right click", "a character's token HUD: HP, conditions, hide, remove"),
     Binding("Mouse", "wheel", "zoom; while placing a move: the altitude"),
@@ -288,6 +288,10 @@ class MainMode(Mode):
                 cid = hit["char"].char
                 win.say(f"GM: dragging {win.name(cid)} - release on a cell (wheel: layer)")
                 return GmDrag(cid)
+        elif button == mouse.LEFT and not over_hud:
+            from engine.app.modes.movedrag import candidate
+
+            return candidate(win, pointing.pick(win))       # the current character: a drag moves it
         return None
 
     def on_drag(self, win, dx: float, dy: float, buttons: int):
