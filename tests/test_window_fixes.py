@@ -462,3 +462,20 @@ def test_item7_folded_headers_are_whole():
     EventLog().build(win, L)
     assert not win.hud.cut, win.hud.cut
     assert not any("…" in t for _x, _y, t in win.hud.placed)
+
+
+@pytest.mark.unit
+def test_item9_a_turn_order_row_dragged_onto_another_reorders_the_turns():
+    """Issue 23 item 9: reorder the turn order by dragging (a recorded gm_order)."""
+    from engine.app.sections import SectionManager, default
+
+    win = OverlayWin()
+    order = list(win.ctl.state.order)
+    cur = win.ctl.session.current
+    a, b = [c for c in order if c != cur][-1], [c for c in order if c != cur][0]
+    mgr = SectionManager(default())
+    assert mgr.drop(win, ("select", a), ("select", b))             # the last row dropped on an earlier one
+    new = list(win.ctl.state.order)
+    assert new.index(a) == new.index(b) - 1, (order, new, win.ctl.message)
+    assert win.ctl.session.actions[-1] == {"actor": "gm", "action": "gm_order", "target": a, "before": b}
+    assert mgr.drop(win, ("select", a), None) and list(win.ctl.state.order) == new    # dropped off the panel

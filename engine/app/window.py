@@ -348,7 +348,8 @@ class PlayWindow(pyglet.window.Window):
     def on_mouse_press(self, x, y, button, modifiers):
         self.mouse = (x, self.height - y)
         over = self.sections.over(self, *self.mouse) is not None
-        self.drag = {"button": button, "start": self.mouse, "moved": 0.0, "hud": over}
+        self.drag = {"button": button, "start": self.mouse, "moved": 0.0, "hud": over,
+                     "ident": self.hud.hit(*self.mouse) if over else None}
         self.modes.dispatch(self, "on_press", button, modifiers, over)
 
     @_safe
@@ -364,6 +365,10 @@ class PlayWindow(pyglet.window.Window):
     def on_mouse_release(self, x, y, button, modifiers):
         self.mouse = (x, self.height - y)
         d, self.drag = self.drag, None
+        if d is not None and d["hud"] and d["moved"] >= 4:      # a drag across the HUD: the section's (a row)
+            if self.sections.drop(self, d["ident"], self.hud.hit(*self.mouse)):
+                self._after_input()
+            return
         self.modes.dispatch(self, "on_release", d, button)
 
     def click(self, px, py):

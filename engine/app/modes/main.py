@@ -200,6 +200,7 @@ KEYMAP: list[Binding] = [
     Binding("Mouse", "left drag", "orbit the camera (free fly: look around); from the current character: move it"),
     Binding("Mouse", "right / middle drag", "pan"),
     Binding("Mouse", "right click", "a character's token HUD: HP, conditions, hide, remove"),
+    Binding("Mouse", "drag a turn-order row", "move that character before / after the row it is dropped on"),
     Binding("Mouse", "wheel", "zoom; while placing a move: the altitude"),
     Binding("Actions", "1 .. 9, 0", "the legal actions (the buttons)", _k(*DIGITS), _digit),
     Binding("Actions", "Enter / Esc", "confirm the previewed action / cancel it",

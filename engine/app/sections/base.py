@@ -49,6 +49,9 @@ class Section:
         """The wheel over the HUD; True when this section took it."""
         return False
 
+    def on_drop(self, win, start, end) -> None:
+        """A drag from one of its hit ids (``start``) released over ``end`` (another hit id, or None)."""
+
 
 class SectionManager:
     def __init__(self, sections: list[Section]) -> None:
@@ -80,6 +83,13 @@ class SectionManager:
         s = self.by_kind.get(kind)
         if s is not None:
             s.on_click(win, kind, val)
+        return True
+
+    def drop(self, win, start, end) -> bool:
+        """A drag that began on a hit id of the HUD: the section owning that id takes it."""
+        if not start or start[0] not in self.by_kind:
+            return False
+        self.by_kind[start[0]].on_drop(win, start, end)
         return True
 
     def scroll(self, win, x: float, y: float, scroll_y: float) -> bool:

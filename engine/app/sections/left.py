@@ -80,6 +80,19 @@ class TurnOrder(Section):
     def on_click(self, win, kind, val) -> None:
         win.ctl.select(val)
 
+    def on_drop(self, win, start, end) -> None:
+        """A row dragged onto another: the character moves before it (dropped on a row above) or after it (below)
+        -- a recorded gm_order (issue 23 item 9)."""
+        from engine.app.gmtable import gm_step
+
+        if end is None or end[0] != "select" or end[1] == start[1]:
+            return
+        order = list(win.ctl.state.order)
+        if start[1] not in order or end[1] not in order:
+            return
+        rel = "before" if order.index(end[1]) < order.index(start[1]) else "after"
+        gm_step(win, {"actor": "gm", "action": "gm_order", "target": start[1], rel: end[1]})
+
     def rows(self, win, L: Layout) -> list:
         s, st = win.ctl.session, L.state
         marks = s.ruleset.turn_marks(s)     # the ruleset's notes on the turn order (who has acted...)
