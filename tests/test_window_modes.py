@@ -333,3 +333,21 @@ def test_item9_dragging_the_current_character_moves_it(win, monkeypatch):
     assert pv.get("ok") and (pv.get("preview") or {}).get("path")
     win.modes.dispatch(win, "on_release", {"moved": 12.0}, mouse.LEFT)
     assert ctl.state.actors[cur].pos == dest and ctl.session.actions[-1]["action"] == "move"
+
+
+def test_item8_a_template_is_pinned_by_a_click_and_says_its_radius(win):
+    """Issue 23 item 8: a template could not be pinned, and "sphere 6 m" did not say radius."""
+    from types import SimpleNamespace
+
+    from engine.app import scene_prims as SP
+
+    win.key(key.Y)
+    win.ctl.hover = (20, 20, 0)
+    assert SP.template_geometry(win)[2][:2] == (20.5 * 1.5, 20.5 * 1.5)
+    win.modes.dispatch(win, "on_click", {"cell": SimpleNamespace(cell=(10, 12, 0)), "char": None})
+    win.ctl.hover = (30, 30, 0)                          # the cursor moves on: the pinned template stays
+    assert SP.template_geometry(win)[2][:2] == (10.5 * 1.5, 12.5 * 1.5)
+    win.key(key.Y)                                       # the next shape keeps the pin
+    assert win.vstate.template["shape"] == "cone" and win.vstate.template["at"] == [10, 12, 0]
+    assert SP.template_size("sphere", 6) == "sphere 6 m radius"
+    assert "sphere 6 m" in SP.template_size("sphere", 6)  # the words the window tests look for

@@ -319,7 +319,7 @@ def template_geometry(win):
     if not t:
         return None
     cm = win.scene.world.cell_m
-    cell = win.ctl.hover
+    cell = t.get("at") or win.ctl.hover          # pinned by a click, else at the cursor
     if cell is None:
         return None
     aim = ((cell[0] + 0.5) * cm, (cell[1] + 0.5) * cm, cell[2] + 0.5)
@@ -329,6 +329,12 @@ def template_geometry(win):
     else:
         origin = aim
     return t["shape"], origin, aim, float(t["size_m"])
+
+
+def template_size(shape: str, size: float) -> str:
+    """What the size of a template is ("sphere 6 m" did not say it was the radius -- issue 23 item 8)."""
+    return {"sphere": f"sphere {size:g} m radius", "cone": f"cone {size:g} m long",
+            "line": f"line {size:g} m long, 1.5 m wide", "cube": f"cube {size:g} m side"}.get(shape, f"{shape} {size:g} m")
 
 
 def template_inside(win):
@@ -420,7 +426,7 @@ def template_prims(win, pr, tags, g):
                 pr.line(tuple(o) if shape == "cone" else tuple(np.array(o) + (np.array(ring[k]) - end)), ring[k], col,
                         xray=True)
     who = template_inside(win)
-    tags.append(((aim[0], aim[1], aim[2]), f"{shape} {size:g} m: " +
+    tags.append(((aim[0], aim[1], aim[2]), f"{template_size(shape, size)}: " +
                  (", ".join(win.name(i) for i in who) or "nobody inside"), (90, 30, 80, 235)))
 
 

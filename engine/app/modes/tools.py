@@ -69,8 +69,17 @@ class Template(Mode):
         if i >= len(TEMPLATES):
             win.say("Y: area template off")
             return POP
-        win.vstate.template = {"shape": TEMPLATES[i], "size_m": t["size_m"]}
+        win.vstate.template = dict(t, shape=TEMPLATES[i])
         say_template(win)
+        return None
+
+    def on_click(self, win, hit):
+        """A click on a cell pins the template there (issue 23 item 8: a template could not be pinned); a click
+        elsewhere moves the pin."""
+        if hit["cell"] is None or hit.get("char") is not None or win.vstate.template is None:
+            return PASS                  # a character: selected as always (a cone aims from the selected)
+        win.vstate.template = dict(win.vstate.template, at=list(hit["cell"].cell))
+        win.say(f"template pinned at {tuple(hit['cell'].cell)} (a click moves it; Y: next shape)", toast=False)
         return None
 
     def on_scroll(self, win, scroll_y: float, ctrl: bool, shift: bool):
@@ -82,9 +91,11 @@ class Template(Mode):
 
 
 def say_template(win) -> None:
+    from engine.app.scene_prims import template_size
+
     t = win.vstate.template
-    win.say(f"Y: {t['shape']} template, {t['size_m']:g} m, at the cursor (cone and line from the selected; "
-            "Ctrl+wheel: size; Y: next shape)")
+    win.say(f"Y: {template_size(t['shape'], t['size_m'])} template at the cursor (cone and line from the selected; "
+            "Ctrl+wheel: size; a click pins it; Y: next shape)")
 
 
 class GmDrag(Mode):

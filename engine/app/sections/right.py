@@ -88,7 +88,9 @@ class Notes(Section):
             extra.append("Ruler (U): " + (SP.ruler_text(win, info) if info else "click the second point"))
         if view.template:
             who = SP.template_inside(win)
-            extra.append(f"Template (Y): {view.template['shape']} {view.template['size_m']:g} m (Ctrl+wheel: size) - "
+            t = view.template
+            pin = "pinned (a click moves it)" if t.get("at") else "a click pins it"
+            extra.append(f"Template (Y): {SP.template_size(t['shape'], t['size_m'])} (Ctrl+wheel: size; {pin}) - "
                          "inside: " + (", ".join(win.name(i) for i in who) or "nobody"))
         for n in L.notes + extra:
             for line in hud.wrap(win.named(n), rw - 16)[:3]:
