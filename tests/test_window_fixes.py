@@ -479,3 +479,64 @@ def test_item9_a_turn_order_row_dragged_onto_another_reorders_the_turns():
     assert new.index(a) == new.index(b) - 1, (order, new, win.ctl.message)
     assert win.ctl.session.actions[-1] == {"actor": "gm", "action": "gm_order", "target": a, "before": b}
     assert mgr.drop(win, ("select", a), None) and list(win.ctl.state.order) == new    # dropped off the panel
+
+
+MIRROR = r'''
+import json, sys
+import pyglet
+pyglet.options["shadow_window"] = False
+from pyglet.window import key
+from engine.app.window import PlayWindow
+from engine.world.scene import load_scene
+scene = load_scene(sys.argv[1])
+gm = PlayWindow(scene, 7, (640, 360))
+def frames(n=4):
+    for _ in range(n):
+        for w in [gm] + ([gm.mirror] if gm.mirror else []):
+            w.dispatch_events(); w.tick(1/30); w.switch_to(); w.on_draw(); w.flip()
+frames()
+gm.on_key_press(key.F4, 0)
+m = gm.mirror
+frames()
+out = {"open": m is not None, "side": m.vstate.player_side, "same_ctl": m.ctl is gm.ctl}
+gm.apply(gm.ctl.step, {"actor": "gm", "action": "gm_roll", "dice": "2d6", "label": "gust"})
+frames()
+out["gm_log_has_roll"] = any("gust" in e[0] for e in gm.log_lines)
+out["mirror_log_lines"] = len(m.log_lines) == len(gm.log_lines)
+texts = " ".join(t[4] for t in m.hud.texts)
+out["mirror_hides_roll"] = "gust" not in texts
+out["mirror_player_view"] = "PLAYER VIEW" in texts
+img = m.grab()
+out["mirror_drawn"] = bool(img.std() > 5)
+m.on_key_press(key.F3, 0)
+out["side2"] = m.vstate.player_side
+gm.on_key_press(key.F4, 0)
+frames()
+out["closed"] = gm.mirror is None and not gm.has_exit
+gm.quit()
+print("RESULT " + json.dumps(out))
+'''
+
+
+@pytest.mark.window
+@pytest.mark.slow
+def test_item5_the_players_screen_as_a_second_window(display, tmp_path):
+    """Issue 23 item 5: offer the player view as a second window. F4 opens a second pyglet window on the same
+    session (the same controller), showing one side's view -- no GM table roll in it --, F3 there takes the next
+    side, F4 closes it and the GM's window goes on."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    env = dict(os.environ, DISPLAY=display, AERIE_SAVE=str(tmp_path / "game.save.json"),
+               PYTHONPATH=os.pathsep.join([str(ROOT), str(ROOT / "tests"), os.environ.get("PYTHONPATH", "")]))
+    r = subprocess.run([sys.executable, "-c", MIRROR, str(ROOT / "scenes" / "showcase.toml")], cwd=tmp_path, env=env,
+                       capture_output=True, text=True, timeout=240)
+    line = next((x for x in r.stdout.splitlines() if x.startswith("RESULT ")), None)
+    assert line, (r.returncode, r.stdout[-2000:], r.stderr[-3000:])
+    out = json.loads(line[7:])
+    assert out == {"open": True, "side": "red", "same_ctl": True, "gm_log_has_roll": True, "mirror_log_lines": True,
+                   "mirror_hides_roll": True, "mirror_player_view": True, "mirror_drawn": True, "side2": "blue",
+                   "closed": True}, out
+    assert "Traceback" not in r.stderr, r.stderr[-2000:]

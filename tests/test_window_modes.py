@@ -351,3 +351,15 @@ def test_item8_a_template_is_pinned_by_a_click_and_says_its_radius(win):
     assert win.vstate.template["shape"] == "cone" and win.vstate.template["at"] == [10, 12, 0]
     assert SP.template_size("sphere", 6) == "sphere 6 m radius"
     assert "sphere 6 m" in SP.template_size("sphere", 6)  # the words the window tests look for
+
+
+def test_the_view_state_counts_changes_only():
+    """An assignment of the same value is no change: the frame it would redraw is skipped (the idle frames of
+    `aerie bench window` redrew once when a set-up set an overlay to what it already was)."""
+    v = ViewState()
+    n = v.version
+    v.set_overlay("volume", False)
+    v.fold = False
+    assert v.version == n
+    v.set_overlay("volume", True)
+    assert v.version == n + 1

@@ -34,6 +34,8 @@ class ViewState:
         self.hidden: frozenset = frozenset()     # characters the GM hides from the players' view (token HUD)
 
     def __setattr__(self, name: str, value: Any) -> None:
+        if name in self.__dict__ and self.__dict__[name] == value:
+            return                   # the same value: nothing on screen changes, no redraw (aerie bench's idle frames)
         object.__setattr__(self, name, value)
         object.__setattr__(self, "version", self.version + 1)
 
@@ -74,7 +76,7 @@ class PlayerFilter:
         return self.gm or not any(n in text for n in self.hidden_names)
 
     def message_ok(self, text: str) -> bool:
-        return self.gm or not any(n in text for n in self.hidden_names + ["GM "])
+        return self.gm or not (any(n in text for n in self.hidden_names + ["GM "]) or text.startswith(GM_LINES))
 
     def log_ok(self, entry: tuple) -> bool:
         """The players' log: no GM edit, none of the GM's table rolls (their lines begin "table roll" and "GM"),

@@ -78,7 +78,8 @@ def _gl_config():
 
 
 class PlayWindow(pyglet.window.Window):
-    def __init__(self, scene, seed=None, size=(1280, 720), *, visible=True, overlays_on=(), vsync=False):
+    def __init__(self, scene, seed=None, size=(1280, 720), *, visible=True, overlays_on=(), vsync=False,
+                 mirror_of=None, side=None):
         kw = dict(width=size[0], height=size[1], caption=f"Aerie - {scene.name}", resizable=True, vsync=vsync,
                   visible=visible)
         try:
@@ -93,12 +94,16 @@ class PlayWindow(pyglet.window.Window):
         self.target = None
         self.loop = F.FrameLoop(self)
         self._make_target()
-        self.ctl = Controller(scene, seed)
+        self.gm = mirror_of                      # the GM's window when this one is the players' screen (F4)
+        self.mirror = None                       # the players' screen of this GM's window
+        self.ctl = mirror_of.ctl if mirror_of else Controller(scene, seed)
         self.ctl.set_ask(True)                   # the players' choices are asked at their moment (a prompt panel)
         self.vstate = ViewState(overlays_on)
-        self.modes = ModeStack(MainMode())
+        from engine.app.mirror import MirrorMode
+
+        self.modes = ModeStack(MirrorMode() if mirror_of else MainMode())
         self.sections = sections.SectionManager(sections.default())
-        self.jobs = Workers()
+        self.jobs = mirror_of.jobs if mirror_of else Workers()      # one session, one lock
         self.keys = key.KeyStateHandler()
         self.push_handlers(self.keys)
         self._reset_world()
@@ -140,7 +145,11 @@ class PlayWindow(pyglet.window.Window):
         self.last_error: tuple | None = None
         self.recovered_at = 0                    # the number of actions last saved to the recovery file
         self._rebuild_log()
-        recovery.offer(self)
+        if mirror_of is None:
+            recovery.offer(self)
+        else:
+            self.vstate.player_side = side
+            self.set_caption(f"Aerie - the players' screen: side {side}")
         pyglet.clock.schedule_interval(self.tick, 1 / 60.0)
 
     def _reset_world(self):
@@ -399,6 +408,16 @@ class PlayWindow(pyglet.window.Window):
     # ================================================================================================ per frame
     @_safe
     def tick(self, dt):
+        if self.gm is not None:                 # the players' screen: the GM's window runs the game
+            from engine.app.mirror import follow
+
+            follow(self)
+            self.camctl.update(dt)
+            if self.ctl.state_version != getattr(self, "_seen_sv", None):
+                self._seen_sv = self.ctl.state_version
+                self._rebuild_log()
+                self.changed()
+            return
         F.tick(self, dt)
 
     def draw(self, dt):
@@ -487,6 +506,18 @@ class PlayWindow(pyglet.window.Window):
         if getattr(self, "_quitting", False):
             return
         self._quitting = True
+        pyglet.clock.unschedule(self.tick)
+        if self.gm is not None:                 # the players' screen closes alone
+            self.gm.mirror = None
+            self.rc.clear_error()
+            try:
+                self.close()
+            except Exception:   # noqa: BLE001 - tearing down its GL context must not take the GM's window down
+                pass
+            self.gm.switch_to()
+            return
+        if self.mirror is not None:
+            self.mirror.quit()
         self.jobs.shutdown()
         self.rc.clear_error()          # a pending GL error would make pyglet's teardown raise it
         try:

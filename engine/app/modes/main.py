@@ -177,6 +177,12 @@ def _player_view(win, sym, shift):
             "Shift+F3: the players see their enemies as unhurt / hurt / bloodied / down")
 
 
+def _mirror(win):
+    from engine.app.mirror import toggle
+
+    toggle(win)
+
+
 def _shot(win, sym, shift):
     win.shot_pending = True
 
@@ -244,6 +250,8 @@ KEYMAP: list[Binding] = [
     Binding("Table", "F2", "fold / unfold the side panels", _k(key.F2), _fold),
     Binding("Table", "F3 / Shift+F3", "player view: what each side sees (true 3D sight lines) / show its "
             "enemies' exact health", _k(key.F3), _player_view),
+    Binding("Table", "F4", "the players' screen in a second window (F3 there: next side; F4: close it)", _k(key.F4),
+            lambda w, s, sh: _mirror(w)),
     Binding("Table", "F12", "screenshot (PNG)", _k(key.F12), _shot),
     Binding("Table", "F1 or H", "this help", _k(key.F1, key.H, key.SLASH), _help),
     Binding("Table", "Ctrl+Q", "quit", _k(key.Q, ctrl=True), _quit),
