@@ -142,6 +142,6 @@ def player_filter(session, side, state_version, cache: dict, reveal_hp: bool = F
 
         seen = {c for c in visible_ids(session, side)
                 if c not in hidden or session.state.actors[c].side == side}
-        hidden = [short_name(a) for a in session.state.actors.values() if a.id not in seen]
-        cache["key"], cache["filter"] = k, PlayerFilter(side, seen, hidden, reveal_hp)
+        names = [short_name(a) for a in session.state.actors.values() if a.id not in seen]
+        cache["key"], cache["filter"] = k, PlayerFilter(side, seen, names, reveal_hp)
     return cache["filter"]
