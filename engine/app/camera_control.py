@@ -87,6 +87,7 @@ class CameraControl:
         self.names = [c.name for c in scene.spec.cameras]
         self._snap_i = -1
         self.smooth = 12.0          # 1/s: how fast current follows goal
+        self.view_name: str | None = None      # the named view glided to (a scene camera, home, top) until moved
 
     # -- the terrain -------------------------------------------------------------------------------------------
     def ground_at(self, x_m: float, y_m: float, margin: float = 0.5) -> float:
@@ -129,6 +130,7 @@ class CameraControl:
 
     # -- inputs ------------------------------------------------------------------------------------------------
     def orbit(self, dx_px: float, dy_px: float):
+        self.view_name = None
         if self.mode == "flythrough":
             self.mode = "orbit"
         if self.mode == "fly":
@@ -139,6 +141,7 @@ class CameraControl:
         self.goal = self._fix(self.goal)
 
     def pan(self, dx_px: float, dy_px: float):
+        self.view_name = None
         if self.mode in ("flythrough", "follow"):
             self.mode = "orbit"
         scale = self.goal.dist * 0.0018
@@ -151,6 +154,7 @@ class CameraControl:
         self.goal = self._fix(self.goal)
 
     def zoom(self, steps: float):
+        self.view_name = None
         if self.mode == "flythrough":
             self.mode = "orbit"
         if self.mode == "fly":
@@ -211,11 +215,22 @@ class CameraControl:
         self.mode = "orbit"
         pose = self.home.copy() if name == "home" else Pose.from_camera(scene_camera(self.scene, name))
         self.goal = self._fix(pose)
+        self.view_name = name
         return name
 
     def home_view(self):
         self.mode = "orbit"
         self.goal = self.home.copy()
+        self.view_name = "home"
+
+    def top_view(self):
+        """Straight down over the whole map, north up (issue 23 item 8: no top-view key)."""
+        self.mode = "orbit"
+        X, Y, _Z = self.extent
+        top = float(self.height.max()) if self.height.size else 0.0
+        dist = float(min(max(X, Y) * 1.15 + top, MAX_DIST))
+        self.goal = self._fix(Pose(np.array([X / 2, Y / 2, top]), 0.0, MIN_PITCH + 1, dist, self.goal.fov))
+        self.view_name = "top view"
 
     # -- per frame ---------------------------------------------------------------------------------------------
     def update(self, dt: float) -> bool:
@@ -257,4 +272,6 @@ class CameraControl:
     def describe(self) -> str:
         if self.mode == "flythrough" and self._path is not None:
             return f"fly-through {self.fly_t:4.1f}/{self._path.duration:.0f} s"
+        if self.mode == "orbit" and self.view_name:
+            return f"{self.view_name} (orbit)"        # the named camera glided to (issue 23 item 8)
         return {"orbit": "orbit", "fly": "free fly (WASD, Q/E, mouse look)", "follow": "follow"}.get(self.mode, self.mode)

@@ -53,7 +53,7 @@ def main(argv=None) -> int:
         return 2
 
 
-def _main(argv=None) -> int:
+def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="python -m engine.app.capture")
     p.add_argument("scene")
     p.add_argument("--seed", type=int)
@@ -80,34 +80,37 @@ def _main(argv=None) -> int:
     p.add_argument("--hover", help="X,Y,LAYER: the cell under the cursor")
     p.add_argument("--player", help="SIDE: the player view of that side (what it sees by true 3D sight lines)")
     p.add_argument("--fold", action="store_true", help="fold the side panels (F2)")
+    p.add_argument("--keys-help", dest="keys_help", action="store_true", help="F1's help over the window")
+    p.add_argument("--token-hud", dest="token_hud", help="ID: that character's token HUD open (a right click)")
     p.add_argument("--answers", help="JSON list: the answers (option values, in order) to the players' questions the "
                    "actions raise; a question beyond them takes its default")
     p.add_argument("--prompt", action="store_true", help="leave the last action's next question open on screen")
     p.add_argument("--picker", choices=("open", "choose"), help="Ctrl+O's picker: open it, or open it and choose "
                    "its first entry (the unsaved-work prompt when there is unsaved work)")
-    a = p.parse_args(argv)
-    from engine.app.commands import has_display
+    return p
 
-    if not has_display():
-        raise BadArgument("no display to open the window on: run it under xvfb-run -a (see this module's text)")
 
-    import pyglet
+class _Shot:
+    """The window opened for a still or a GIF, and its frame loop."""
 
-    pyglet.options["shadow_window"] = False
-    pyglet.options["debug_gl"] = False
-    from engine.app.window import ANIM_S, PlayWindow
-    from engine.scene import load_scene
+    def __init__(self, a) -> None:
+        import pyglet
 
-    try:
-        w, h = (int(v) for v in a.size.lower().split("x"))
-    except ValueError:
-        raise BadArgument(f"--size {a.size}: WIDTHxHEIGHT, e.g. 1280x720") from None
-    scene = load_scene(a.scene)
-    win = PlayWindow(scene, a.seed, (w, h), overlays_on=[o.strip() for o in a.overlay.split(",") if o.strip()])
-    ctl = win.ctl
-    win.volume_mode = a.volume
+        pyglet.options["shadow_window"] = False
+        pyglet.options["debug_gl"] = False
+        from engine.app.window import PlayWindow
+        from engine.scene import load_scene
 
-    def frame(dt=1 / 30, grab=False):
+        try:
+            w, h = (int(v) for v in a.size.lower().split("x"))
+        except ValueError:
+            raise BadArgument(f"--size {a.size}: WIDTHxHEIGHT, e.g. 1280x720") from None
+        self.scene = scene = load_scene(a.scene)
+        self.win = PlayWindow(scene, a.seed, (w, h), overlays_on=[o.strip() for o in a.overlay.split(",") if o.strip()])
+        self.win.vstate.volume_mode = a.volume
+
+    def frame(self, dt=1 / 30, grab=False):
+        win = self.win
         win.dispatch_events()
         win.tick(dt)
         win.switch_to()
@@ -116,25 +119,29 @@ def _main(argv=None) -> int:
         win.flip()
         return img
 
-    def settle(limit=20.0):
+    def settle(self, limit=20.0) -> None:
+        win = self.win
         t0 = time.perf_counter()
         for _ in range(5):
-            frame()
+            self.frame()
         while time.perf_counter() - t0 < limit:
             before = win.camctl.camera()
-            frame()
-            if not win.busy() and not win._jobs and not win.anims and win.camctl.camera() == before:
+            self.frame()
+            if not win.jobs.busy() and not win.jobs.jobs and not win.anims and win.camctl.camera() == before:
                 break
         for _ in range(3):
-            frame()
+            self.frame()
 
+
+def _camera(a, shot) -> None:
+    win, scene = shot.win, shot.scene
     if a.camera:
         win.camctl.snap(a.camera)
     if a.look_at:
         import numpy as _np
 
         cid, _, dist = a.look_at.partition(":")
-        act = ctl.actor(cid)
+        act = win.ctl.actor(cid)
         cm = scene.world.cell_m
         g = win.camctl.goal
         g.target = _np.array([(act.x + act.footprint / 2) * cm, (act.y + act.footprint / 2) * cm, act.layer / 2 + 1])
@@ -144,59 +151,81 @@ def _main(argv=None) -> int:
         win.camctl.zoom(a.zoom)
     if a.orbit:
         win.camctl.orbit(a.orbit / 0.3, 0.0)
+
+
+def _play(a, shot) -> tuple[int, list]:
+    """The actions, one by one through the window (the players' questions answered from --answers); the last
+    one's animation recorded for --gif. (exit status, GIF frames)."""
+    from engine.app.frame import ANIM_S
+
+    win = shot.win
+    ctl = win.ctl
     actions = json_arg("--actions", a.actions) if a.actions else []
     answers = list(json_arg("--answers", a.answers)) if a.answers else []
     if not isinstance(actions, list) or not all(isinstance(x, dict) for x in actions):
         raise BadArgument("--actions: a JSON list of actions (objects)")
-    frames = []
+    frames: list = []
     for i, act in enumerate(actions):
         last = i == len(actions) - 1
         if last and a.gif:
-            settle()
+            shot.settle()
             for _ in range(int(a.fps * 0.6)):
-                frames.append(frame(1 / a.fps, grab=True))
-        ev = win._apply(ctl.step, act)
+                frames.append(shot.frame(1 / a.fps, grab=True))
+        ev = win.apply(ctl.step, act)
         while ev is None and ctl.question is not None:       # a player's choice (engine/rules/choices.py)
             opts = list(ctl.question["point"].options)
             if answers:
                 v = answers.pop(0)
                 if v not in opts:
                     print(f"capture: answer {v!r} is not one of {opts} ({ctl.question['point'].key})", file=sys.stderr)
-                    return 2
-                ev = win._apply(ctl.answer, opts.index(v))
+                    return 2, frames
+                ev = win.apply(ctl.answer, opts.index(v))
             elif last and a.prompt:
                 break
             else:
-                ev = win._apply(ctl.answer)
+                ev = win.apply(ctl.answer)
         if ev is None and ctl.question is not None:
             break
         if ev is None:
             print(f"capture: action {i} refused: {ctl.message[0]}", file=sys.stderr)
-            return 2
+            return 2, frames
         if last and a.gif:
-            n = int(a.fps * (ANIM_S + 1.6))
-            for _ in range(n):
-                frames.append(frame(1 / a.fps, grab=True))
+            for _ in range(int(a.fps * (ANIM_S + 1.6))):
+                frames.append(shot.frame(1 / a.fps, grab=True))
         else:
             win.anims.clear()
+    return 0, frames
+
+
+def _compose(a, ctl) -> None:
     if a.select:
         ctl.select(a.select)
-    if a.compose:
-        c = json_arg("--compose", a.compose)
-        if not isinstance(c, dict) or not isinstance(c.get("action"), str):
-            raise BadArgument('--compose: a JSON action (an object with "action")')
-        if c.get("actor") in ctl.state.actors:     # composed for that character (else the selected one)
-            ctl.select(c.pop("actor"))
-        ctl.choose(c.pop("action"))
-        for k, v in c.items():
-            kind = dict(ctl.pending.needs).get(k) if ctl.pending is not None else None
-            if kind == "pos":                    # a position (a move's to): the destination on the map
-                ctl.set_destination(v)
-                ctl.hover = tuple(v)
-            elif kind is not None:               # a character (a pass to someone, a target): chosen by a click
-                ctl.choose_param(k, v)
-            elif ctl.pending is not None:
-                ctl.pending.params[k] = v
+    if not a.compose:
+        return
+    c = json_arg("--compose", a.compose)
+    if not isinstance(c, dict) or not isinstance(c.get("action"), str):
+        raise BadArgument('--compose: a JSON action (an object with "action")')
+    if c.get("actor") in ctl.state.actors:     # composed for that character (else the selected one)
+        ctl.select(c.pop("actor"))
+    ctl.choose(c.pop("action"))
+    for k, v in c.items():
+        kind = dict(ctl.pending.needs).get(k) if ctl.pending is not None else None
+        if kind == "pos":                    # a position (a move's to): the destination on the map
+            ctl.set_destination(v)
+            ctl.hover = tuple(v)
+        elif kind is not None:               # a character (a pass to someone, a target): chosen by a click
+            ctl.choose_param(k, v)
+        elif ctl.pending is not None:
+            ctl.pending.params[k] = v
+
+
+def _table(a, win) -> None:
+    """The GM's tools for a still: the cursor, the ruler, a template, the player view, folds, the picker."""
+    from engine.app.modes.prompts import open_chooser, open_chosen
+    from engine.app.modes.tools import Ruler, Template
+    from engine.app.scene_prims import ruler_info
+
+    ctl = win.ctl
     if a.layer is not None:
         ctl.set_layer(a.layer)
     if a.hover:
@@ -208,26 +237,40 @@ def _main(argv=None) -> int:
                 ends.append({"char": end, "cell": list(ctl.actor(end).pos)})
             else:
                 ends.append({"char": None, "cell": [int(v) for v in end.split(":")]})
-        win.ruler_mode = True
-        win.ruler = {"a": ends[0], "b": ends[1]}
-        win.ruler_info()
+        win.modes.push(win, Ruler())
+        win.vstate.ruler = {"a": ends[0], "b": ends[1]}
+        ruler_info(win)
     if a.template:
         shape, _, size = a.template.partition(":")
-        win.template = {"shape": shape, "size_m": float(size or 6.0)}
+        win.modes.push(win, Template(shape, float(size or 6.0)))
     if a.player:
-        win.player_side = a.player
+        win.vstate.player_side = a.player
     if a.fold:
-        win.fold = True
+        win.vstate.fold = True
+    if a.keys_help:
+        win.vstate.help = True
+    if a.token_hud:
+        from types import SimpleNamespace
+
+        from engine.app.modes.tokenhud import open_at
+
+        open_at(win, {"char": SimpleNamespace(char=a.token_hud), "cell": None})
     if a.picker:
-        win.open_chooser()
+        open_chooser(win)
         if a.picker == "choose":
-            win.open_chosen()
-    settle()
+            open_chosen(win)
+
+
+def _outputs(a, shot, frames) -> None:
+    from engine.app.scene_prims import ruler_info
+
+    win = shot.win
+    shot.settle()
     if a.ruler:                      # the path cost comes from the worker
         t0 = time.perf_counter()
-        while time.perf_counter() - t0 < 30 and not isinstance((win.ruler_info() or {}).get("path"), dict):
-            frame()
-        settle()
+        while time.perf_counter() - t0 < 30 and not isinstance((ruler_info(win) or {}).get("path"), dict):
+            shot.frame()
+        shot.settle()
     if a.output:
         out = win.screenshot(Path(a.output))
         print(f"wrote {out}")
@@ -237,10 +280,27 @@ def _main(argv=None) -> int:
         if a.crop:
             x, y, cw, ch = (int(v) for v in a.crop.split(","))
             frames = [f[y:y + ch, x:x + cw] for f in frames]
-        imgs = [Image.fromarray(np.ascontiguousarray(f)).convert("P", palette=Image.ADAPTIVE, colors=160) for f in frames]
+        imgs = [Image.fromarray(np.ascontiguousarray(f)).convert("P", palette=Image.ADAPTIVE, colors=160)  # type: ignore[attr-defined]
+                for f in frames]
         imgs[0].save(a.gif, save_all=True, append_images=imgs[1:], duration=int(1000 / a.fps), loop=0, optimize=True)
         print(f"wrote {a.gif} ({len(frames)} frames)")
-    win.quit()
+
+
+def _main(argv=None) -> int:
+    a = parser().parse_args(argv)
+    from engine.app.commands import has_display
+
+    if not has_display():
+        raise BadArgument("no display to open the window on: run it under xvfb-run -a (see this module's text)")
+    shot = _Shot(a)
+    _camera(a, shot)
+    rc, frames = _play(a, shot)
+    if rc:
+        return rc
+    _compose(a, shot.win.ctl)
+    _table(a, shot.win)
+    _outputs(a, shot, frames)
+    shot.win.quit()
     return 0
 
 

@@ -260,8 +260,10 @@ def _to_m(world, p):
     return (p[0] * world.cell_m, p[1] * world.cell_m, p[2])
 
 
-def sightlines(scene, state, a: CharView, b: CharView) -> Prims:
-    world = scene.world
+def sightlines(scene, state, a: CharView, b: CharView, world=None) -> Prims:
+    """``world``: the voxels the lines are traced through -- a session's, with the walls broken in play (the
+    scene's map as loaded when None)."""
+    world = scene.world if world is None else world
     res = cover_between(world, a.body, b.body, cover_levels(scene.ruleset), scene.spec.options.get("cover_thresholds"))
     pr = Prims()
     eye = _to_m(world, res.eye)

@@ -1,0 +1,139 @@
+"""Saving and opening: Ctrl+S (the save and, next to it, the event log in ``aerie run --log``'s format), the
+unsaved work opening something else would drop, Ctrl+O's list of scenes and saves around."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+
+def save_path(scene) -> Path:
+    return Path(os.environ.get("AERIE_SAVE", Path(scene.path).stem + ".save.json"))
+
+
+def save(win, path=None) -> None:
+    """The saved game, and next to it the event log in ``aerie run --log``'s format (events, then the final
+    state, one JSON object a line)."""
+    from engine.outputs import write_text_output   # atomic, as every output
+    from engine.rules.core import dumps
+
+    p = win.ctl.save(path or getattr(win, "save_to", None) or save_path(win.scene))
+    s = win.ctl.session
+    log = p.with_suffix(".log.jsonl") if p.suffix == ".json" else Path(str(p) + ".log.jsonl")
+    write_text_output(log, "\n".join([dumps(e) for e in s.events] + [dumps(s.state.to_dict())]) + "\n", "the log")
+    win.saved_actions = list(s.actions)
+    win.say(f"saved {len(s.actions)} action(s) to {p} (event log: {log})")
+
+
+def save_as(win, name: str) -> None:
+    """Ctrl+Shift+S: save under a name of the GM's choosing (in the default save's folder; a bare name gets
+    ``.save.json``); later Ctrl+S saves there too."""
+    name = name.strip()
+    if not name or any(c in name for c in "\0"):
+        win.say("save as: give a name", "error")
+        return
+    p = Path(name).expanduser()
+    if not p.is_absolute() and p.parent == Path("."):
+        p = save_path(win.scene).parent / p
+    if not p.name.endswith(".json"):
+        p = p.with_name(p.name + ".save.json")
+    try:
+        save(win, p)
+    except OSError as e:
+        win.say(f"save as {p}: {e.strerror or e}", "error")
+        return
+    win.save_to = p
+
+
+def unsaved(win) -> str:
+    """What opening something else would throw away ("" when nothing)."""
+    n = len(win.ctl.session.actions)
+    saved = win.saved_actions
+    new = n if win.ctl.session.actions[:len(saved)] != saved else n - len(saved)
+    bits = []
+    if new > 0 or len(saved) > n:
+        bits.append(f"{max(new, 0)} unsaved action(s)")
+    if win.ctl.redo_stack:
+        bits.append(f"{len(win.ctl.redo_stack)} redo step(s)")
+    return " and ".join(bits)
+
+
+def looks_like_scene(p: Path) -> bool:
+    """A scene file has a [map] table (pyproject.toml and other TOML files are not offered)."""
+    try:
+        with open(p, encoding="utf-8", errors="replace") as f:
+            head = f.read(65536)
+    except OSError:
+        return False
+    return "[map]" in head
+
+
+def openable(scene) -> list[Path]:
+    """Ctrl+O's list: the default save first, then the saves and scene files of the current folder, the scene's
+    folder and ``scenes/``."""
+    paths = []
+    sp = save_path(scene)
+    if sp.exists():
+        paths.append(sp)
+    here = Path(".")
+    scene_dir = Path(scene.path).resolve().parent
+    for d in dict.fromkeys([here.resolve(), scene_dir, Path("scenes").resolve()]):
+        try:
+            paths += sorted(p for p in d.glob("*.save.json") if p.resolve() != sp.resolve())
+            paths += sorted(p for p in d.glob("*.toml") if looks_like_scene(p))
+        except OSError:
+            continue
+    seen, out = set(), []
+    for p in paths:
+        r = p.resolve()
+        if r not in seen:
+            seen.add(r)
+            out.append(p)
+    return out[:30]
+
+
+def label(p: Path) -> str:
+    """What Ctrl+O's picker says for a file: a scene's own name, a save's scene and number of actions, then the
+    file's name (bare paths told a GM little -- issue 23 item 7)."""
+    import json
+    import tomllib
+
+    try:
+        if p.name.endswith(".save.json"):
+            d = json.loads(p.read_text(encoding="utf-8"))
+            n = len(d.get("actions") or [])
+            return f"saved game: {Path(str(d.get('scene', '?'))).name}, {n} action(s)  ({p.name})"
+        with open(p, "rb") as f:
+            name = tomllib.load(f).get("name")
+        return f"{name}  ({p.name})" if isinstance(name, str) and name else p.name
+    except (OSError, ValueError, tomllib.TOMLDecodeError, AttributeError):
+        return p.name
+
+
+def open_path(win, path: Path) -> None:
+    if str(path).endswith(".toml"):
+        from engine.app.controller import Controller
+        from engine.errors import AerieError
+        from engine.scene import load_scene
+
+        try:
+            scene = load_scene(str(path))
+            ctl = Controller(scene)
+        except AerieError as e:
+            win.say(f"{path}: {e}", "error")
+            return
+        win.do(win.set_controller, ctl)
+        win.say(f"opened scene {path}")
+        return
+    win.do(load_save, win, path)
+
+
+def load_save(win, path) -> None:
+    old_scene = win.ctl.scene
+    if win.ctl.load(path):
+        if win.ctl.scene is not old_scene:
+            win.set_controller(win.ctl)
+        win.saved_actions = list(win.ctl.session.actions)
+        win.say(win.named(win.ctl.message[0]))
+    else:
+        win.say(win.ctl.message[0], "error")

@@ -1,0 +1,247 @@
+"""The frame loop: the per-tick work (workers' results in, deferred actions, free fly, the camera's glide,
+animations, the jobs this frame needs) and the drawing of a frame -- skipped when nothing on screen would change;
+the 3D view drawn into an offscreen target and only redrawn when something in it changed; while the camera moves
+and full resolution measures slower than 30 fps here, moving frames at 70% scale, stretched (the HUD stays
+sharp). ``AERIE_FULL_RES=1``: never scaled."""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+
+import numpy as np
+
+from engine.app import maps
+from engine.app import scene_prims as SP
+from engine.render import overlays as ov
+from engine.render.events import effects, frame_state
+from engine.render.renderer import DrawOptions
+
+ANIM_S = float(os.environ.get("AERIE_ANIM_S", "1.2"))
+
+
+class FrameLoop:
+    def __init__(self, win) -> None:
+        self.win = win
+        self.redraws = 0
+        self.scaled = 0
+        self.skipped = 0
+        self.adaptive = os.environ.get("AERIE_FULL_RES", "") not in ("1", "yes", "true")
+        self.motion_scale = 0.7
+        self.small_target = None
+        self.view_scale: float | str = 1.0
+        self.last_cam = None
+        self.prev_full: float | None = None
+        self.full_dt: float | None = None
+        self.scene_key: tuple | None = None
+        self.drawn_key: tuple | None = None
+        self.force = True
+
+    # -- adaptive resolution while the camera moves ---------------------------------------------------------------
+    def small(self, scale):
+        """The reduced-resolution target for frames drawn while the camera moves (shown stretched)."""
+        W, Hh = self.win.target.size
+        size = (max(int(W * scale), 16), max(int(Hh * scale), 16))
+        if self.small_target is None or self.small_target.size != size:
+            if self.small_target is not None:
+                self.small_target.release()
+            self.small_target = self.win.rc.target(size, sampled=True)
+        return self.small_target
+
+    def track(self, scale) -> None:
+        """Frame intervals of consecutive full-resolution 3D redraws: the evidence for drawing moving frames at
+        reduced resolution (only when full resolution is slower than 30 fps here)."""
+        now = time.perf_counter()
+        if scale == 1.0 and self.prev_full is not None and now - self.prev_full < 0.5:
+            dt = now - self.prev_full
+            self.full_dt = dt if self.full_dt is None else 0.8 * self.full_dt + 0.2 * dt
+        self.prev_full = now if scale == 1.0 else None
+
+    def recently_hovered(self) -> bool:
+        return time.perf_counter() - self.win.hover_t < 0.2
+
+    def full_slow(self) -> bool:
+        return self.full_dt is not None and self.full_dt > 1 / 30.0
+
+    # -- skipping frames ------------------------------------------------------------------------------------------
+    def frame_key(self) -> tuple:
+        win = self.win
+        ctl = win.ctl
+        return (win.camctl.camera(), ctl.version, ctl.msg_version, ctl.state_version, ctl.hover, ctl.cursor_layer,
+                win.vstate.version, win.modes.key(), win.camctl.mode, win.size_px, win.jobs.key(), len(win.anims),
+                win.anim_t)
+
+    def draw(self, dt) -> None:
+        """pyglet's redraw: skipped when nothing on screen would change (the last frame stays up). on_draw is
+        called directly, not queued as an event, so the flip always shows the frame just drawn."""
+        win = self.win
+        settled = self.view_scale in (1.0, "direct") and not self.recently_hovered()
+        if settled and not self.force and not win.shot_pending and self.frame_key() == self.drawn_key:
+            self.skipped += 1
+            return
+        win.switch_to()
+        win.on_draw()
+        win.flip()
+
+    # -- the 3D view ------------------------------------------------------------------------------------------------
+    def animated(self, rs):
+        """The render state and effects of the step being animated (the state itself when none is)."""
+        win = self.win
+        if not win.anims:
+            win.follow_anim = None
+            return rs, ov.Prims()
+        anim = win.anims[0]
+        u = min(win.anim_t / ANIM_S, 1.0)
+        rs, _fx, _hud = frame_state(anim, u)
+        fx = effects(win.scene.world, anim, rs, u)
+        if win.camctl.mode == "follow" and win.ctl.selected:
+            try:                      # follow the character along its animated path (a fall, a flight)
+                c = rs.get(win.ctl.selected)
+                cm = win.scene.world.cell_m
+                win.follow_anim = ((c.x + c.footprint / 2) * cm, (c.y + c.footprint / 2) * cm,
+                                   c.layer + c.height_layers / 2)
+            except KeyError:
+                win.follow_anim = None
+        return rs, fx
+
+    def view_key(self, cam, scale) -> tuple:
+        win = self.win
+        ctl = win.ctl
+        return (cam, scale, ctl.state_version, ctl.version, ctl.hover, ctl.cursor_layer, win.vstate.version,
+                win.jobs.key()[0], bool(win.anims), win.anim_t if win.anims else 0)
+
+    def draw_view(self, cam, rs, fx) -> None:
+        """The 3D view into the cache (or straight to the window while the camera moves at full resolution)."""
+        win = self.win
+        moving = (self.last_cam is not None and cam != self.last_cam) or self.recently_hovered()
+        self.last_cam = cam
+        scale = self.motion_scale if (moving and self.adaptive and self.full_slow()) else 1.0
+        key3d = self.view_key(cam, scale)
+        if key3d != self.scene_key:
+            prims, notes = SP.overlay_prims(win, rs)
+            prims.extend(SP.ghost_prims(win, rs))
+            prims.extend(SP.table_prims(win, rs))
+            # the overlays' labels join the names in the token layer (one layout: none hides another)
+            win.table_tags += [(lb.pos, lb.text, lb.bg if lb.bg[3] else (20, 20, 24, 220)) for lb in prims.labels]
+            prims.labels = []
+            prims.extend(fx)
+            # a moving frame at full resolution goes straight to the window (no copy; the next still frame redraws
+            # into the cache), a reduced one into the small buffer, a still one into the cache
+            direct = moving and scale == 1.0
+            into = None if direct else self.small(scale) if scale != 1.0 else win.target
+            with win.rc.drawing_into(into, win.target.size):
+                win.renderer.draw(cam, rs, prims, DrawOptions(labels=False))
+            self.scene_key = ("direct",) if direct else key3d
+            self.view_scale = "direct" if direct else scale
+            win.notes = notes
+            self.redraws += 1
+            self.scaled += scale != 1.0
+            self.track(1.0 if direct else scale)
+        else:
+            self.track(None)
+        if self.view_scale == 1.0:
+            win.rc.show(win.target, win.target.size)
+        elif self.view_scale != "direct":
+            win.rc.show(self.small(self.view_scale), win.target.size)
+
+
+# -- the per-tick work --------------------------------------------------------------------------------------------
+def tick(win, dt) -> None:
+    from pyglet.window import key
+
+    if win.jobs.collect():
+        win.hud_key = None
+    if win.deferred and not win.jobs.busy():
+        todo, win.deferred = win.deferred, []
+        for fn, a in todo:
+            win.apply(fn, *a)
+        win.write_state()
+    cc = win.camctl
+    if cc.mode == "fly":
+        k = win.keys
+        fast = 3.0 if (k[key.LSHIFT] or k[key.RSHIFT]) else 1.0
+        v = np.array([(k[key.D]) - (k[key.A]), (k[key.W]) - (k[key.S]), (k[key.E]) - (k[key.Q])], dtype=float)
+        if v.any():
+            cc.move(v, dt, 14.0 * fast)
+    if cc.mode == "follow" and win.ctl.selected in win.ctl.state.actors:
+        from engine.app.pointing import centre
+
+        cc.follow(win.follow_anim or centre(win, win.ctl.selected))
+    cc.update(dt)
+    if win.anims:
+        win.anim_t += dt
+        if win.anim_t >= getattr(win.anims[0], "duration", ANIM_S) or len(win.anims) > 2:
+            win.anims.pop(0)
+            win.anim_t = 0.0
+            win.changed()
+    if win.toast is not None and time.perf_counter() > win.toast[1]:
+        win.toast = None
+        win.changed()
+    schedule_jobs(win)
+
+
+def _centre_eye(win, a):
+    cm = win.scene.world.cell_m
+    return ((a.x + a.footprint / 2) * cm, (a.y + a.footprint / 2) * cm, a.layer + a.height_layers + 0.4)
+
+
+def schedule_jobs(win) -> None:
+    ctl = win.ctl
+    jobs = win.jobs
+    on = win.vstate.on
+    sv = ctl.state_version
+    act = ctl.action()
+    if act is not None:
+        k = (sv, json.dumps(act, sort_keys=True))
+        jobs.submit("preview", k, lambda a=act, c=ctl: c.preview_of(a))
+    sel = ctl.selected
+    if sel and sel in ctl.state.actors:
+        a = ctl.state.actors[sel]
+        layer = ctl.cursor_layer
+        if on["cover"]:
+            jobs.submit("cover", (sv, sel, layer), lambda b=a.body(), at=_centre_eye(win, a), w=maps_world(win):
+                        maps.cover_prims(win.scene, b, layer, at, world=w)[0], maps=True)
+        if on["threat"] and jobs.wanted("threat", (sv, sel, layer)):
+            enemies = maps.threat_enemies(ctl.session, a.side)        # read here, on the main thread
+            jobs.submit("threat", (sv, sel, layer), lambda side=a.side, e=enemies, w=maps_world(win):
+                        maps.threat_prims(win.scene, None, side, layer, enemies=e, world=w)[0], maps=True)
+        vk = (sv, sel, win.vstate.volume_mode)
+        if on["volume"] and jobs.wanted("volume", vk):
+            enemies = maps.threat_enemies(ctl.session, a.side)
+            jobs.submit("volume", vk, lambda side=a.side, e=enemies, at=_centre_eye(win, a), w=maps_world(win):
+                        volume_job(win, vk, e, side, at, w), maps=True)
+        if on["movement"]:
+            rs = win.render_state()
+            sess = ctl.session
+            jobs.submit("movement", (sv, sel), lambda c=rs.get(sel), rs=rs, s=sess: movement_costs(win, rs, c, s))
+    if jobs.wait_maps():
+        win.hud_key = None
+
+
+def maps_world(win):
+    """The voxels the cover and threat maps read (on the map thread): the session's own, with the walls broken
+    in play -- as a copy made here on the main thread whenever the session's changes, so a step that breaks a
+    wall while a map is being worked out never shows the map half an edit."""
+    w = win.ctl.session.world
+    if w is win.scene.world:                  # never edited in place (a session copies it before a break)
+        return w
+    key = (id(w), w.revision)
+    if win.maps_world_cache[0] != key:
+        from engine.render.rules_bridge import display_world
+
+        win.maps_world_cache = (key, display_world(w))
+    return win.maps_world_cache[1]
+
+
+def volume_job(win, k, enemies, side, at, world=None):
+    """The 3D threat view (map thread): its cubes; what it counted kept for the test state."""
+    pr, info = maps.volume_prims(win.scene, enemies, side, k[2], at, world=world)
+    win.volume_info = dict(info, key=list(k))
+    return pr
+
+
+def movement_costs(win, rs, c, session):
+    from engine.render import rules_bridge
+
+    return rules_bridge.movement_costs(win.scene, rs, c, session)

@@ -1,0 +1,68 @@
+"""The players' screen as a second window (issue 23 item 5: "offer the player view as a second window for a
+second screen"). F4 in the GM's window opens it: another pyglet window on the same session -- the same
+controller, the same workers and session lock --, its own GL context and renderer, showing what one side sees
+(the one player filter). It takes only the camera (drag, wheel) and F3 (the next side); closing it leaves the
+GM's window as it was. F4 again closes it."""
+
+from __future__ import annotations
+
+from pyglet.window import key, mouse
+
+from engine.app.modes.base import Mode
+
+
+class MirrorMode(Mode):
+    """The players' window: the camera and F3; nothing that changes the game."""
+
+    name = "players' screen"
+
+    def on_key(self, win, symbol: int, modifiers: int):
+        if symbol == key.F3:
+            sides = [s for s in dict.fromkeys(a.side for a in win.ctl.state.actors.values())]
+            cur = win.vstate.player_side
+            win.vstate.player_side = sides[(sides.index(cur) + 1) % len(sides)] if cur in sides else sides[0]
+            win.set_caption(f"Aerie - the players' screen: side {win.vstate.player_side}")
+        return None
+
+    def on_text(self, win, text: str):
+        return None
+
+    def on_click(self, win, hit):
+        return None
+
+    def on_drag(self, win, dx: float, dy: float, buttons: int):
+        if buttons & mouse.LEFT:
+            win.camctl.orbit(dx, dy)
+        elif buttons & (mouse.RIGHT | mouse.MIDDLE):
+            win.camctl.pan(dx, dy)
+        win.changed()
+        return None
+
+    def on_scroll(self, win, scroll_y: float, ctrl: bool, shift: bool):
+        win.camctl.zoom(scroll_y)
+        return None
+
+
+def toggle(gm) -> None:
+    """F4 in the GM's window: open the players' screen (the first side that is not the GM's... the first side),
+    or close it."""
+    if gm.mirror is not None:
+        gm.mirror.quit()
+        gm.say("F4: the players' screen is closed")
+        return
+    from engine.app.window import PlayWindow
+
+    sides = list(dict.fromkeys(a.side for a in gm.ctl.state.actors.values()))
+    side = gm.vstate.player_side or (sides[0] if sides else None)
+    W, Hh = gm.size_px
+    gm.mirror = PlayWindow(gm.scene, size=(W, Hh), mirror_of=gm, side=side)
+    gm.switch_to()
+    gm.say(f"F4: the players' screen (side {side}) is open in a second window: F3 there: the next side, "
+           "F4 here: close it")
+
+
+def follow(win) -> None:
+    """Each tick of the players' window: the GM's window may have opened another scene."""
+    gm = win.gm
+    if win.ctl is not gm.ctl:
+        win.set_controller(gm.ctl)

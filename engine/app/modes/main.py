@@ -1,0 +1,336 @@
+"""The main mode: the map, the camera and every key. ONE key map (:data:`KEYMAP`): the key handling looks keys up
+in it and F1's help is generated from it (:func:`help_rows`), so the two cannot disagree."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from pyglet.window import key, mouse
+
+from engine.app import pointing
+from engine.app.modes.base import Mode
+from engine.app.modes.prompts import open_chooser
+from engine.app.modes.text import TextEntry
+from engine.app.modes.tools import GmDrag, Ruler, Template, say_template
+
+OVERLAYS = (("grid", key.G, "layer grid at the cursor's altitude"),
+            ("engagement", key.X, "engagement (AIR-04) and the selected character's reach (AIR-05)"),
+            ("sightlines", key.L, "sight lines from the selected character to its target / the hovered one"),
+            ("cover", key.C, "cover map of the selected attacker at the cursor's layer"),
+            ("movement", key.M, "where the selected character can move this turn, with costs"),
+            ("threat", key.B, "threat map: enemies that could attack the selected character's side at the cursor's layer"),
+            ("volume", key.J, "3D view of the threat volume: cubes in place at the cells enemies could attack the "
+                              "selected character's side at (J again: the safe cells, then off)"))
+
+Run = Callable[[Any, int, bool], Any]      # (window, key symbol, shift held) -> a mode result
+
+
+@dataclass(frozen=True)
+class Binding:
+    group: str
+    label: str
+    doc: str
+    keys: tuple = ()            # ((symbol, ctrl), ...); none: a mouse binding (documented, handled by the mode)
+    run: Run | None = None
+
+
+def _esc(win, sym, shift):
+    if win.vstate.help:
+        win.vstate.help = False
+    elif win.ctl.pending is not None:
+        win.ctl.cancel()
+    elif win.camctl.mode in ("fly", "flythrough", "follow"):
+        win.camctl.set_mode("orbit")
+
+
+def _enter(win, sym, shift):
+    win.do(win.ctl.confirm)
+
+
+def _digit(win, sym, shift):
+    d = str((sym - key._0) if sym <= key._9 else (sym - key.NUM_0))
+    ctl = win.ctl
+    ctl.hotkey(d)
+    if pointing.placing(win):
+        # placing starts at the character itself, at its own altitude: PgUp twice = climb two layers
+        a = ctl.state.actors.get(ctl.selected)
+        if a is not None:
+            ctl.hover = a.pos
+            ctl.set_layer(a.layer)
+    pointing.follow_hover(win)
+
+
+def _undo(win, sym, shift):
+    if sym == key.Z and not shift:
+        win.do(win.ctl.undo)
+        win.do(lambda: win.say(f"Ctrl+Z: {win.named(win.ctl.message[0])} (Ctrl+Y redoes)"))
+    else:
+        win.do(win.ctl.redo)
+        win.do(lambda: win.say(f"Ctrl+Y: {win.named(win.ctl.message[0])} (Ctrl+Z undoes)"))
+
+
+def _save_open(win, sym, shift):
+    from engine.app import files
+
+    if sym == key.S and shift:
+        win.say("Ctrl+Shift+S: type a name for the save, Enter", toast=False)
+        return TextEntry("save as")
+    if sym == key.S:
+        files.save(win)
+    else:
+        open_chooser(win)
+
+
+def _help(win, sym, shift):
+    if sym != key.SLASH or shift:
+        win.vstate.help = not win.vstate.help
+
+
+def _fly(win, sym, shift):
+    c = win.camctl
+    c.set_mode("orbit" if c.mode == "fly" else "fly")
+    win.say("F: free fly - W A S D, Q down, E up, drag to look (F or Esc: back to orbit)"
+            if c.mode == "fly" else "F: orbit camera again")
+
+
+def _follow(win, sym, shift):
+    c = win.camctl
+    if c.mode == "follow":
+        c.set_mode("orbit")
+        win.say("V: follow off")
+    elif win.ctl.selected:
+        c.follow(pointing.centre(win, win.ctl.selected))
+        c.set_mode("follow")
+        win.say(f"V: the camera follows {win.name(win.ctl.selected)} (V: off)")
+
+
+def _camera(win, sym, shift):
+    if shift:
+        win.camctl.home_view()
+        win.say("Shift+K: home view")
+    else:
+        name = win.camctl.snap()
+        win.say(f"K - camera: {name} (K: next, Shift+K: home)")
+
+
+def _top(win, sym, shift):
+    win.camctl.top_view()
+    win.say("O: top view, straight down over the map (K: the scene's cameras, Shift+K: home)")
+
+
+def _flythrough(win, sym, shift):
+    win.camctl.set_mode("flythrough")
+    win.say("P: the scene's fly-through (Esc stops it)")
+
+
+def _overlay(win, sym, shift):
+    name = next(n for n, k, _d in OVERLAYS if k == sym)
+    on = win.vstate.toggle(name)
+    win.say(f"{key.symbol_string(sym)}: {name} overlay {'on' if on else 'off'}")
+
+
+def _volume(win, sym, shift):
+    v = win.vstate                     # the 3D volume: exposed cells -> safe cells -> off
+    if not v.on["volume"]:
+        v.set_overlay("volume", True)
+        v.volume_mode = "exposed"
+    elif v.volume_mode == "exposed":
+        v.volume_mode = "safe"
+    else:
+        v.set_overlay("volume", False)
+    win.say("J: 3D threat view off" if not v.on["volume"] else
+            f"J: 3D threat view, the {v.volume_mode} cells (J: "
+            + ("the safe cells)" if v.volume_mode == "exposed" else "off)"))
+
+
+def _statement(win, sym, shift):
+    if win.ctl.begin_statement():
+        return TextEntry("statement")
+    return None
+
+
+def _ruler(win, sym, shift):
+    win.say("U: ruler - click two points or characters (U: off)")
+    return Ruler()
+
+
+def _template(win, sym, shift):
+    t = Template()
+    win.modes.push(win, t)
+    say_template(win)
+
+
+def _fold(win, sym, shift):
+    win.vstate.fold = not win.vstate.fold
+    win.say("F2: panels folded (F2: unfold)" if win.vstate.fold else "F2: panels unfolded")
+
+
+def _player_view(win, sym, shift):
+    if not shift:
+        win.cycle_player_view()
+        return
+    v = win.vstate
+    v.reveal_hp = not v.reveal_hp
+    win.say("Shift+F3: the players see their enemies' exact health" if v.reveal_hp else
+            "Shift+F3: the players see their enemies as unhurt / hurt / bloodied / down")
+
+
+def _mirror(win):
+    from engine.app.mirror import toggle
+
+    toggle(win)
+
+
+def _shot(win, sym, shift):
+    win.shot_pending = True
+
+
+def _quit(win, sym, shift):
+    win.quit()
+
+
+def _arrows(win, sym, shift):
+    pointing.nudge_cursor(win, {key.UP: "up", key.DOWN: "down", key.LEFT: "left", key.RIGHT: "right"}[sym])
+
+
+def _k(*syms, ctrl=False):
+    return tuple((s, ctrl) for s in syms)
+
+
+DIGITS = tuple(range(key._0, key._9 + 1)) + tuple(range(key.NUM_0, key.NUM_9 + 1))
+
+KEYMAP: list[Binding] = [
+    Binding("Mouse", "left click", "select; while composing: target / destination"),
+    Binding("Mouse", "left drag", "orbit the camera (free fly: look around); from the current character: move it"),
+    Binding("Mouse", "right / middle drag", "pan"),
+    Binding("Mouse", "right click", "a character's token HUD: HP, conditions, hide, remove"),
+    Binding("Mouse", "drag a turn-order row", "move that character before / after the row it is dropped on"),
+    Binding("Mouse", "wheel", "zoom; while placing a move: the altitude"),
+    Binding("Actions", "1 .. 9, 0", "the legal actions (the buttons)", _k(*DIGITS), _digit),
+    Binding("Actions", "Enter / Esc", "confirm the previewed action / cancel it",
+            _k(key.ENTER, key.RETURN) + _k(key.ESCAPE) + _k(key.ESCAPE, ctrl=True),
+            lambda w, s, sh: (_esc if s == key.ESCAPE else _enter)(w, s, sh)),
+    Binding("Actions", "Tab", "next option (weapon, variant)", _k(key.TAB), lambda w, s, sh: w.ctl.next_variant()),
+    Binding("Actions", "T", "next possible target", _k(key.T), lambda w, s, sh: pointing.next_target(w)),
+    Binding("Actions", "arrow keys", "move the cell cursor", _k(key.LEFT, key.RIGHT, key.UP, key.DOWN), _arrows),
+    Binding("Actions", "PgUp / PgDn, ] [", "cursor altitude (the ghost's layer)",
+            _k(key.PAGEUP, key.BRACKETRIGHT, key.PAGEDOWN, key.BRACKETLEFT),
+            lambda w, s, sh: pointing.layer(w, +1 if s in (key.PAGEUP, key.BRACKETRIGHT) else -1)),
+    Binding("Actions", "Space", "select whose turn it is", _k(key.SPACE), lambda w, s, sh: w.ctl.select_current()),
+    Binding("Actions", "N / Shift+N", "next / previous character", _k(key.N),
+            lambda w, s, sh: w.ctl.cycle_selection(-1 if sh else 1)),
+    Binding("Camera", "F", "free fly: W A S D, Q down, E up, drag to look", _k(key.F), _fly),
+    Binding("Camera", "V", "follow the selected character", _k(key.V), _follow),
+    Binding("Camera", "K / Shift+K", "next named scene camera / home view", _k(key.K), _camera),
+    Binding("Camera", "O", "top view: straight down over the map", _k(key.O), _top),
+    Binding("Camera", "P", "play the scene's fly-through", _k(key.P), _flythrough),
+    Binding("Overlays", "G", "layer grid at the cursor's altitude", _k(key.G), _overlay),
+    Binding("Overlays", "X", "engagement (AIR-04) and reach (AIR-05)", _k(key.X), _overlay),
+    Binding("Overlays", "L", "sight lines to the target / hovered / nearest", _k(key.L), _overlay),
+    Binding("Overlays", "C", "cover map of the selected, cursor's layer", _k(key.C), _overlay),
+    Binding("Overlays", "M", "movement range at the cursor's layer", _k(key.M), _overlay),
+    Binding("Overlays", "B", "threat map: enemies that could attack the selected's side there", _k(key.B), _overlay),
+    Binding("Overlays", "J", "3D threat volume: exposed cells, J: safe cells, J: off", _k(key.J), _volume),
+    Binding("Table", "Ctrl+Z / Ctrl+Y", "undo / redo", _k(key.Z, key.Y, ctrl=True), _undo),
+    Binding("Table", "Ctrl+S / Ctrl+O", "save (Ctrl+Shift+S: under a name) / open a scene or save (a picker)",
+            _k(key.S, key.O, ctrl=True),
+            _save_open),
+    Binding("Table", "R", "enter a die result by hand: attack 17, Enter", _k(key.R),
+            lambda w, s, sh: TextEntry("roll")),
+    Binding("Table", "E", "GM: state what the composed action leaves to the GM (an open effect, its difficulty)",
+            _k(key.E), _statement),
+    Binding("Table", "; (semicolon)", "GM command: hp NAME 12, cond NAME +prone, place NAME x y layer, add ID like "
+            "NAME at x y layer, remove NAME, order NAME after NAME, roll 2d6+3", _k(key.SEMICOLON),
+            lambda w, s, sh: TextEntry("gm")),
+    Binding("Table", "Alt+drag", "GM: drag a character to another cell (wheel: layer)"),
+    Binding("Table", "U", "3D ruler: click two points or characters (AIR-03, AIR-07)", _k(key.U), _ruler),
+    Binding("Table", "Y", "area template: sphere, cone, line, cube, off (wheel: size)", _k(key.Y), _template),
+    Binding("Table", "F2", "fold / unfold the side panels", _k(key.F2), _fold),
+    Binding("Table", "F3 / Shift+F3", "player view: what each side sees (true 3D sight lines) / show its "
+            "enemies' exact health", _k(key.F3), _player_view),
+    Binding("Table", "F4", "the players' screen in a second window (F3 there: next side; F4: close it)", _k(key.F4),
+            lambda w, s, sh: _mirror(w)),
+    Binding("Table", "F12", "screenshot (PNG)", _k(key.F12), _shot),
+    Binding("Table", "F1 or H", "this help", _k(key.F1, key.H, key.SLASH), _help),
+    Binding("Table", "Ctrl+Q", "quit", _k(key.Q, ctrl=True), _quit),
+]
+
+LOOKUP: dict[tuple[int, bool], Binding] = {k: b for b in KEYMAP for k in b.keys}
+FLY_KEYS = (key.W, key.A, key.S, key.D, key.Q, key.E)
+
+
+def help_rows() -> list[tuple[str, str]]:
+    """F1's rows: a group title ("Camera", "") before its bindings, then (keys, what they do) -- the key map's."""
+    rows: list[tuple[str, str]] = []
+    group = None
+    for b in KEYMAP:
+        if b.group != group:
+            rows.append((b.group, ""))
+            group = b.group
+        rows.append((b.label, b.doc))
+    return rows
+
+
+class MainMode(Mode):
+    name = "main"
+
+    def on_key(self, win, symbol: int, modifiers: int):
+        ctrl = bool(modifiers & (key.MOD_CTRL | key.MOD_COMMAND))
+        shift = bool(modifiers & key.MOD_SHIFT)
+        if not ctrl and win.camctl.mode == "fly" and symbol in FLY_KEYS:
+            return None                                # held keys, read every frame
+        b = LOOKUP.get((symbol, ctrl))
+        if b is None or b.run is None:
+            return None
+        return b.run(win, symbol, shift)
+
+    def on_click(self, win, hit):
+        pointing.map_click(win, hit)
+        return None
+
+    def on_press(self, win, button: int, modifiers: int, over_hud: bool):
+        if button == mouse.LEFT and modifiers & key.MOD_ALT and not over_hud:
+            hit = pointing.pick(win)
+            if hit["char"] is not None:          # GM: Alt+drag a character to another cell
+                cid = hit["char"].char
+                win.say(f"GM: dragging {win.name(cid)} - release on a cell (wheel: layer)")
+                return GmDrag(cid)
+        elif button == mouse.LEFT and not over_hud:
+            from engine.app.modes.movedrag import candidate
+
+            return candidate(win, pointing.pick(win))       # the current character: a drag moves it
+        return None
+
+    def on_drag(self, win, dx: float, dy: float, buttons: int):
+        c = win.camctl
+        if buttons & mouse.LEFT:
+            if c.mode == "fly":
+                c.look(dx, dy)
+            else:
+                c.orbit(dx, dy)
+        elif buttons & (mouse.RIGHT | mouse.MIDDLE):
+            c.pan(dx, dy)
+        win.changed()
+        return None
+
+    def on_release(self, win, drag, button: int):
+        if drag is not None and drag["moved"] < 4 and button == mouse.LEFT:
+            win.click(*win.mouse)
+        elif drag is not None and drag["moved"] < 4 and button == mouse.RIGHT and not drag.get("hud"):
+            from engine.app.modes.tokenhud import open_at
+
+            open_at(win, pointing.pick(win))        # a right click on a character: its token HUD
+        return None
+
+    def on_scroll(self, win, scroll_y: float, ctrl: bool, shift: bool):
+        placing = pointing.placing(win)
+        if (placing or shift) and not ctrl:
+            win.ctl.change_layer(int(math.copysign(1, scroll_y)) if scroll_y else 0)
+            pointing.hover(win)
+            pointing.follow_hover(win)
+        else:
+            win.camctl.zoom(scroll_y)
+        return None
+

@@ -1,0 +1,81 @@
+"""One text-entry mode; its kinds are the die roll (R), the GM's command line (;) and the GM's stated effect of a
+composed action (E, ``Controller.statement``)."""
+
+from __future__ import annotations
+
+from pyglet.window import key
+
+from engine.app.modes.base import POP, Mode
+
+GM_HELP = ("hp NAME 12 | cond NAME +prone | place NAME x y layer | add ID like NAME at x y layer | remove NAME | "
+           "order NAME after NAME | roll 2d6+3 | do NAME ACTION key=value")
+
+
+class TextEntry(Mode):
+    """A line typed at the bottom. ``opener``: the key's own character, which arrives as text right after the key
+    press that opened the line (it is not part of the line)."""
+
+    KINDS = {"roll": "r", "gm": ";", "statement": "e", "save as": "\0"}
+
+    def __init__(self, kind: str) -> None:
+        assert kind in self.KINDS, kind
+        self.kind = kind
+        self.name = f"text:{kind}"
+        self.text = ""
+        self.skip = True
+
+    def on_text(self, win, text: str):
+        if self.skip:
+            self.skip = False
+            if text.lower() == self.KINDS[self.kind]:
+                return None
+        if text.isprintable() and text not in "\r\n":
+            self.text += text
+            win.changed()
+        return None
+
+    def on_key(self, win, symbol: int, modifiers: int):
+        if symbol == key.F12:                 # a screenshot of the line being typed
+            win.shot_pending = True
+        elif symbol in (key.ENTER, key.RETURN):
+            return self.enter_line(win)
+        elif symbol == key.ESCAPE:
+            if self.kind == "statement":
+                win.ctl.statement = None
+                win.say("the GM's statement was put aside")
+            return POP
+        elif symbol == key.BACKSPACE:
+            self.text = self.text[:-1]
+        return None
+
+    def enter_line(self, win):
+        text, self.text = self.text, ""
+        if self.kind == "roll":
+            win.ctl.enter_roll(text)
+            return POP
+        if self.kind == "save as":
+            from engine.app import files
+
+            win.modes.remove(win, self)
+            files.save_as(win, text)
+            return None
+        if self.kind == "gm":
+            win.modes.remove(win, self)
+            from engine.app.gmtable import gm_command
+
+            gm_command(win, text)
+            return None
+        win.do(win.ctl.statement_enter, text)    # the next open word, or done (the window's sync pops this)
+        return None
+
+    def status(self, win):
+        if self.kind == "roll":
+            return f"die result for the next action (e.g. attack 17; 'clear'): {self.text}_", "info"
+        if self.kind == "statement":
+            return f"{win.ctl.statement_prompt()}: {self.text}_   (Enter: next, Esc: put it aside)", "info"
+        if self.kind == "save as":
+            return f"save as (a name; .save.json is added): {self.text}_   (Enter: save, Esc: cancel)", "info"
+        return f"GM: {self.text}_   ({GM_HELP})", "info"
+
+    def key(self) -> tuple:
+        return (self.name, self.text)

@@ -1,0 +1,227 @@
+"""The top bar and the left column: whose turn it is, the turn order, the selected character."""
+
+from __future__ import annotations
+
+from engine.app import hud as H
+from engine.app import tokens as T
+from engine.app.sections.base import Layout, Section
+from engine.render.state import side_colour
+
+
+class TopBar(Section):
+    """Whose turn it is and the camera mode always fit (the scene's name gives way first); undo / redo / help."""
+
+    name = "top bar"
+    kinds = ("undo", "redo", "help")
+
+    def depends(self, win) -> tuple:
+        return (win.camctl.mode,)
+
+    def on_click(self, win, kind, val) -> None:
+        if kind == "undo":
+            win.do(win.ctl.undo)
+        elif kind == "redo":
+            win.do(win.ctl.redo)
+        else:
+            win.vstate.help = not win.vstate.help
+
+    def build(self, win, L: Layout) -> None:
+        hud, s, st, W = win.hud, win.ctl.session, L.state, L.W
+        L.bar_h = bar_h = L.lh + 8
+        L.ry = bar_h + 6
+        hud.box(0, 0, W, bar_h, (12, 14, 20, 230))
+        hud.block(0, 0, W, bar_h, "top bar")
+        cur = st.current
+        turn = f"round {st.round}, {win.name(cur)}'s turn" if cur in st.actors else ""
+        if cur in st.actors and (said := s.ruleset.turn_caption(s)):
+            turn = win.named(said)                  # the ruleset's own words for its turns
+        if st.over:
+            turn = f"fight over: {st.winner} won" if st.winner else "fight over"
+        right = W - 6
+        btns = (("help", "F1 help"), ("redo", "Ctrl+Y redo"), ("undo", "Ctrl+Z undo"))
+        if W < 700:
+            btns = (("help", "F1"), ("redo", "redo"), ("undo", "undo"))
+        for ident, label in btns:
+            right -= hud.button_width(label)
+            hud.button(right, 0, label, (ident, None))
+            right -= 4
+        on = [n for n, v in win.vstate.on.items() if v]
+        pieces = [(f"camera: {win.camctl.describe()}", H.DIM), (turn, H.FG)]
+        if win.vstate.player_side is not None:
+            pieces.insert(0, (f"PLAYER VIEW: {win.vstate.player_side}", H.BAD))
+        x = 8
+        room = right - 12
+        title = f"Aerie  {win.scene.name}"
+        need = sum(hud.width(t) + 16 for t, _c in pieces)
+        if x + hud.width(title) + 16 + need <= room:
+            x += hud.text(x, 4, title, H.ACCENT) + 16
+        for t, col in reversed(pieces):
+            if not t:
+                continue
+            w = hud.width(t)
+            if x + w > room:
+                w = hud.text(x, 4, t, col, max_w=max(room - x, 10))
+            else:
+                hud.text(x, 4, t, col)
+            x += w + 16
+        if on and x + hud.width("overlays: " + ", ".join(on)) < room:
+            hud.text(x, 4, "overlays: " + ", ".join(on), H.GOOD)
+
+
+class TurnOrder(Section):
+    """The turn order (a click on a row selects); folded to whose turn it is."""
+
+    name = "turn order"
+    kinds = ("select",)
+
+    def depends(self, win) -> tuple:
+        return (id(win.hud_state()),)
+
+    def on_click(self, win, kind, val) -> None:
+        win.ctl.select(val)
+
+    def on_drop(self, win, start, end) -> None:
+        """A row dragged onto another: the character moves before it (dropped on a row above) or after it (below)
+        -- a recorded gm_order (issue 23 item 9)."""
+        from engine.app.gmtable import gm_step
+
+        if end is None or end[0] != "select" or end[1] == start[1]:
+            return
+        order = list(win.ctl.state.order)
+        if start[1] not in order or end[1] not in order:
+            return
+        rel = "before" if order.index(end[1]) < order.index(start[1]) else "after"
+        gm_step(win, {"actor": "gm", "action": "gm_order", "target": start[1], rel: end[1]})
+
+    def rows(self, win, L: Layout) -> list:
+        s, st = win.ctl.session, L.state
+        marks = s.ruleset.turn_marks(s)     # the ruleset's notes on the turn order (who has acted...)
+        short = s.ruleset.TURN_MARKS_SHORT
+        pf = win.player_view()
+        rows = []
+        for cid in st.order:
+            a = st.actors.get(cid)
+            if a is None or not pf.shows(cid):
+                continue
+            mark = ">" if cid == st.current else " "
+            hp = pf.health(a) or s.ruleset.health_brief(s, a)      # the ruleset's own figure, or the players' word
+            where = f"L{a.layer}{' fly' if a.flying else ''}"
+            if cid in marks:
+                where = f"{short.get(marks[cid], marks[cid])} {where}"
+            sc = side_colour(a.side)
+            col: tuple = (min(sc[0] + 80, 255), min(sc[1] + 80, 255), min(sc[2] + 80, 255), 255)
+            if a.dead:
+                col = H.DIM
+            rows.append((f"{mark} {T.short_name(a)}", col, f"{hp} {where}", cid))
+        return rows
+
+    def row(self, win, L: Layout, yy, text, col, tail, cid) -> None:
+        hud, pw, lh = win.hud, L.pw, L.lh
+        if cid == win.ctl.selected:
+            hud.box(10, yy - 2, 6 + pw, yy + lh - 2, (70, 80, 110, 200))
+        # the name keeps at least its own width up to 40% of the panel; a long tail (a ruleset's health figures,
+        # life, a mark) is the one clipped, so a row never reads "> ." for its character
+        name_w = min(hud.width(text), pw * 0.4)
+        tw = min(hud.width(tail), pw - 28 - name_w)
+        hud.text(16, yy, text, col, max_w=pw - tw - 28)
+        if hud.width(tail) > tw:           # still too long: whole words dropped from its end, not half a word
+            words = tail.split(" ")
+            while len(words) > 1 and hud.width(" ".join(words) + "..") > tw:
+                words.pop()
+            # ".." (the atlas has no ellipsis glyph: "…" came out as "?")
+            tail = " ".join(words) + (".." if len(words) < len(tail.split(" ")) else "")
+        hud.text(8 + pw - 8 - tw, yy, tail, H.FG, max_w=tw)
+        hud.rects.append((8, yy - 2, 8 + pw, yy + lh - 2, ("select", cid)))
+
+    def build(self, win, L: Layout) -> None:
+        hud, s, st, W, lh = win.hud, win.ctl.session, L.state, L.W, L.lh
+        L.pw = pw = int(min(300, max(200, W * 0.22))) if not L.small else int(min(220, W * 0.45))
+        y = L.bar_h + 6
+        rows = self.rows(win, L)
+        title = f"Turn order  (round {st.round})"
+        if s.ruleset.turn_marks(s):
+            title = s.ruleset.turn_title(s) or title      # a ruleset may title its own turn panel
+        if L.small:      # folded: the title and whose turn it is, the panel as wide as they need (issue 23 item 7)
+            rows = [r for r in rows if r[3] == st.current][:1]
+            title = f"Turn {st.round}  (F2)"
+            need = max([hud.width(title) + 24] + [hud.width(t) + hud.width(tail) + 40 for t, _c, tail, _i in rows])
+            L.pw = pw = int(max(pw, min(need, W * 0.45)))
+        if not L.small and rows:
+            # as wide as its longest row needs (a ruleset's health figures can be long), up to a third of the window
+            need = max(hud.width(t) + hud.width(tail) for t, _c, tail, _id in rows) + 40
+            L.pw = pw = int(max(pw, min(need, W * 0.34)))
+        ph = lh + 8 + len(rows) * lh + 6
+        hud.box(8, y, 8 + pw, y + ph, H.BG)
+        hud.block(8, y, 8 + pw, y + ph, "turn order")
+        hud.box(8, y, 8 + pw, y + lh + 4, H.BG_TITLE)
+        hud.text(16, y + 3, title, H.ACCENT, max_w=pw - 16)
+        yy = y + lh + 8
+        for text, col, tail, cid in rows:
+            self.row(win, L, yy, text, col, tail, cid)
+            yy += lh
+        win.panels["turn"] = (8, y, 8 + pw, y + lh + 4, H.BG_TITLE)
+        win.panel_rows = {"turn": [(r[0] + " " + r[2]) for r in rows]}
+        L.left_bottom = yy + 8
+
+
+class Selected(Section):
+    """The selected character: its pools (the ruleset's rows), movement left, the turn's economy, altitude,
+    conditions."""
+
+    name = "selected"
+
+    def depends(self, win) -> tuple:
+        return (id(win.hud_state()),)
+
+    def visible(self, win) -> bool:
+        return not win.compact()
+
+    def rows(self, win, a) -> list:
+        s = win.ctl.session
+        rs = s.ruleset
+        rows = [(f"{a.name}", H.FG), (f"{a.side} - {a.kind or a.size}  (id: {a.id})", H.DIM)]
+        word = win.player_view().health(a)
+        if word:                                                  # the players' view of an enemy
+            rows.append((f"health: {word}", H.FG))
+        else:
+            rows.extend((row, H.FG) for row in rs.hud_rows(s, a))     # the ruleset's own rows (hit points...)
+        try:
+            left = rs.movement_left(s, a, a.flying or a.can_fly)
+            rows.append((f"movement left: {left:g} m", H.FG))
+        except Exception:   # noqa: BLE001 - not this actor's turn, or a ruleset without the hook
+            pass
+        cur = s.current == a.id
+        used = rs.economy(s, a, s.state.turn if cur else {})       # [(resource, used)] for this turn
+        if used:
+            rows.append((", ".join(f"{n} {'USED' if u else 'free'}" for n, u in used), H.FG))
+        elif cur:
+            try:
+                rows.append((f"{rs.upkeep_name}: {'free' if rs.upkeep_available(s, a) else 'used'}", H.FG))
+            except Exception:   # noqa: BLE001
+                pass
+        alt = f"layer {a.layer}"
+        try:
+            from engine.rules.aerial import support_below
+
+            below = support_below(s, a)
+            if a.layer > below:
+                alt += f": {a.layer - below} m above the surface"
+        except Exception:   # noqa: BLE001
+            pass
+        rows.append((("flying, " if a.flying else ("can fly, " if a.can_fly else "")) + alt, H.FG))
+        conds = sorted(a.conditions)
+        rows.append(("conditions: " + (", ".join(conds) if conds else "none"), H.BAD if conds else H.DIM))
+        if a.dead:
+            rows.append(("DEAD", H.BAD))
+        rows.append((("it is their turn" if cur else f"waiting (it is {win.name(s.current)}'s turn)"),
+                     H.GOOD if cur else H.DIM))
+        return rows
+
+    def build(self, win, L: Layout) -> None:
+        st = L.state
+        sel = win.ctl.selected
+        if sel not in st.actors:
+            return
+        x, y, w = 8, L.left_bottom, L.pw
+        win.panels["selected"] = (x, y, x + w, y + win.hud.line + 7, H.BG_TITLE)
+        L.left_bottom = win.hud.panel(x, y, w, "Selected", self.rows(win, st.actors[sel])) + 8

@@ -1,0 +1,143 @@
+"""The right column: the preview of the action being composed, the notes (overlays, the ruler, the template),
+then the event log (the wheel over it scrolls it)."""
+
+from __future__ import annotations
+
+import json
+
+from engine.app import hud as H
+from engine.app import scene_prims as SP
+from engine.app.controller import preview_lines
+from engine.app.sections.base import Layout, Section
+
+
+class Preview(Section):
+    """Green title: legal; red: illegal, with the core's reason and rule ID."""
+
+    name = "preview"
+
+    def visible(self, win) -> bool:
+        return win.ctl.pending is not None and not win.compact()
+
+    def result_rows(self, win, act, w, rows) -> tuple:
+        ctl, hud = win.ctl, win.hud
+        col = H.BG_TITLE
+        ok, res = win.jobs.result("preview", (ctl.state_version, json.dumps(act, sort_keys=True)))
+        if not ok:
+            rows.append(("computing...", H.DIM))
+            return col
+        if isinstance(res, Exception):
+            rows.append((f"preview failed: {res}", H.BAD))
+            return col
+        pv = res.get("preview") or {}
+        if res.get("ok"):
+            col = (30, 90, 50, 245)
+            rows.append(("LEGAL - Enter to confirm", H.GOOD))
+        else:
+            col = (120, 30, 26, 245)
+            reason = res.get("reason", "")
+            rule = res.get("rule")
+            for line in hud.wrap("ILLEGAL: " + reason + (f" ({rule})" if rule and f"({rule})" not in reason else ""),
+                                 w - 16):
+                rows.append((line, H.BAD))
+            # the header says it already: the preview's own copy of the reason and rule would repeat it
+            pv = {k: v for k, v in pv.items() if not (k == "reason" and v == reason) and not (k == "rule" and v == rule)}
+        tgt = ctl.state.actors.get(pv.get("target")) if isinstance(pv.get("target"), str) else None
+        base_ac = (tgt.data or {}).get("ac") if tgt is not None else None
+        for line in preview_lines(pv, base_ac, ctl.session.ruleset) + ctl.choice_lines(act):
+            for i, part in enumerate(hud.wrap(line, w - 24)):
+                rows.append(("  " + part if i else part, H.FG))
+        return col
+
+    def build(self, win, L: Layout) -> None:
+        hud, ctl = win.hud, win.ctl
+        x, y, w = L.W - L.rw - 8, L.ry, L.rw
+        p = ctl.pending
+        rows: list = []
+        act = ctl.action()
+        title = f"Preview: {win.name(ctl.selected)} - {p.name.replace('_', ' ')}"
+        note = ctl.variant_note()
+        if note:
+            rows.append((note, H.DIM))
+        for k, v in p.params.items():
+            rows.append((f"{k}: {v}", H.FG))
+        for m in ctl.missing():
+            kind = dict(p.needs)[m]
+            rows.append(((f"pick {m}: hover a cell, wheel/PgUp for altitude, click" if kind == "pos"
+                          else f"pick {m}: click a character (T: next)"), H.ACCENT))
+        col = self.result_rows(win, act, w, rows) if act is not None else H.BG_TITLE
+        if ctl.forced:
+            rows.append(("dice entered by hand: " + ", ".join(f"{k}={v}" for k, v in ctl.forced.items()), H.ACCENT))
+        win.panels["preview"] = (x, y, x + w, y + hud.line + 7, col)
+        rows = [(win.named(t), c) for t, c in rows]      # names, not ids, like everything on screen
+        L.ry = hud.panel(x, y, w, title, rows, title_col=col) + 6
+
+
+class Notes(Section):
+    """The overlays' notes ("computing...", reachable cells), the ruler's and the template's figures."""
+
+    name = "notes"
+
+    def build(self, win, L: Layout) -> None:
+        hud, lh, rw = win.hud, L.lh, L.rw
+        rx = L.W - rw - 8
+        extra = []
+        view = win.vstate
+        info = SP.ruler_info(win) if view.ruler else None
+        if view.ruler:
+            extra.append("Ruler (U): " + (SP.ruler_text(win, info) if info else "click the second point"))
+        if view.template:
+            who = SP.template_inside(win)
+            t = view.template
+            pin = "pinned (a click moves it)" if t.get("at") else "a click pins it"
+            extra.append(f"Template (Y): {SP.template_size(t['shape'], t['size_m'])} (Ctrl+wheel: size; {pin}) - "
+                         "inside: " + (", ".join(win.name(i) for i in who) or "nobody"))
+        for n in L.notes + extra:
+            for line in hud.wrap(win.named(n), rw - 16)[:3]:
+                hud.box(rx, L.ry, rx + rw, L.ry + lh + 4, (60, 50, 20, 220))
+                hud.block(rx, L.ry, rx + rw, L.ry + lh + 4, "note")
+                hud.text(rx + 8, L.ry + 2, line, H.FG, max_w=rw - 16)
+                L.ry += lh + 4
+            L.ry += 4
+
+
+class EventLog(Section):
+    """Every roll and event, in words; the players' view leaves out GM edits and whom they cannot see."""
+
+    name = "log"
+
+    def on_scroll(self, win, x, y, scroll_y) -> bool:
+        area = win.log_view.get("area")
+        if area and area[0] <= x <= area[2] and area[1] <= y <= area[3]:
+            win.vstate.log_scroll = max(0, win.vstate.log_scroll + (3 if scroll_y > 0 else -3))
+            return True
+        return False
+
+    def build(self, win, L: Layout) -> None:
+        hud, lh, rw = win.hud, L.lh, L.rw
+        rx, ry = L.W - rw - 8, L.ry
+        log_bottom = L.by - 8
+        avail = max(1, min(int((log_bottom - ry - lh - 20) // lh), 3 if L.small else 8))
+        pf = win.player_view()
+        lines = []
+        for entry in win.log_lines:
+            if not pf.log_ok(entry):
+                continue
+            for i, part in enumerate(hud.wrap(entry[0], rw - 24)):
+                lines.append(("  " + part if i else part, entry[1]))
+        scroll = max(0, min(win.vstate.log_scroll, max(len(lines) - avail, 0)))
+        if scroll != win.vstate.log_scroll:
+            win.vstate.log_scroll = scroll
+        end = len(lines) - scroll
+        shown = lines[max(end - avail, 0):end]
+        top = max(log_bottom - (lh + 8 + len(shown) * lh + 6), ry)
+        if ry < log_bottom - lh - 10:
+            count = f"  ({len(win.ctl.session.events)} events)" if pf.gm else ""    # the count is the GM's
+            ttl = (f"Event log{count}"
+                   + (f"  - {scroll} newer below" if scroll else "  (wheel: older)"))
+            if L.small:                    # folded: a title that fits its narrow column (issue 23 item 7)
+                ttl = f"Log{count}" + (f"  +{scroll} newer" if scroll else "")
+            hud.panel(rx, top, rw, ttl, shown)
+            win.panels["log"] = (rx, top, rx + rw, top + lh + 4, H.BG_TITLE)
+            win.log_view = {"first": shown[0][0] if shown else "", "last": shown[-1][0] if shown else "",
+                            "scroll": scroll, "lines": len(lines), "area": [rx, top, rx + rw, log_bottom]}
