@@ -89,7 +89,7 @@ pyglet.options["shadow_window"] = False
 from engine.app import scene_prims
 from engine.app.modes.prompts import YesNo
 from engine.app.window import PlayWindow
-from engine.world.scene import load_scene
+from engine.scene import load_scene
 
 scene = load_scene(sys.argv[1])
 win = PlayWindow(scene, 7, (640, 360))
@@ -487,7 +487,7 @@ import pyglet
 pyglet.options["shadow_window"] = False
 from pyglet.window import key
 from engine.app.window import PlayWindow
-from engine.world.scene import load_scene
+from engine.scene import load_scene
 scene = load_scene(sys.argv[1])
 gm = PlayWindow(scene, 7, (640, 360))
 def frames(n=4):

@@ -23,7 +23,7 @@ from engine.app.modes.text import TextEntry  # noqa: E402
 from engine.app.modes.tools import Ruler, Template  # noqa: E402
 from engine.app.viewstate import ViewState  # noqa: E402
 from engine.render.state import from_session  # noqa: E402
-from engine.world.scene import load_scene  # noqa: E402
+from engine.scene import load_scene  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 pytestmark = pytest.mark.unit

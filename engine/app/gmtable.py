@@ -12,10 +12,14 @@ def gm_step(win, act) -> None:
 def _gm_now(win, act) -> None:
     before = len(win.ctl.session.actions)
     win.ctl.step(act)
+    _said(win, before)
+
+
+def _said(win, before: int) -> None:
+    """What the GM's step did, in the controller's words: the GM event is not always the last one (what a set
+    number brings about -- waking, dying -- follows it)."""
     if len(win.ctl.session.actions) > before:
-        ev = win.ctl.session.events[-1]
-        what = str(act["action"]).replace("_", " ")
-        win.say(win.named(ev.get("text", f"GM: {what} done")) + "  (Ctrl+Z undoes)")
+        win.say(win.named(win.ctl.message[0]) + "  (Ctrl+Z undoes)")
     elif win.ctl.question is not None:        # a player's choice the GM's action met: asked first
         win.hotseat()
         win.say(win.ctl.message[0])
@@ -27,15 +31,27 @@ _gm_now.animates = True          # type: ignore[attr-defined]  # the window anim
 
 
 def gm_command(win, text: str) -> None:
-    from engine.app.gmtext import parse
+    """The ``;`` line (engine/app/gmline.py): a table action, ``blocks``, ``save scene PATH.toml`` or ``start
+    PATH.toml`` (the table saved as a scene and played from round 1: the window opens that scene)."""
+    win.do(_command_now, win, text)
 
-    try:
-        act = parse(text, win.ctl.state)
-    except ValueError as e:
-        win.say(f"GM: {e}", "error")
+
+def _command_now(win, text: str) -> None:
+    from engine.app.gmline import gm_line
+
+    ctl, scene, before = win.ctl, win.ctl.scene, len(win.ctl.session.actions)
+    gm_line(ctl, text)
+    if ctl.scene is not scene:                # ``start``: the saved scene is the table now
+        win.set_controller(ctl)
+        win.say(win.named(ctl.message[0]))
         return
-    if act is not None:
-        gm_step(win, act)
+    if len(ctl.session.actions) > before or ctl.question is not None:
+        _said(win, before)
+    else:
+        win.say(win.named(ctl.message[0]), "error" if ctl.message[1] == "error" else "info")
+
+
+_command_now.animates = True     # type: ignore[attr-defined]  # the window animates the step it makes
 
 
 def gm_views(ctl, rs):

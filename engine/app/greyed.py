@@ -49,6 +49,12 @@ def _reason(s, cands) -> str | None:
 
 
 def greyed_now(ctl, sel) -> list[dict]:
+    from engine.app.flow import greyed_actions
+
+    return greyed_actions(ctl, sel)
+
+
+def _greyed_here(ctl, sel) -> list[dict]:
     s = ctl.session
     rs = s.ruleset
     gm_only = set(rs.GM_ACTIONS)

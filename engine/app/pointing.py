@@ -94,6 +94,14 @@ def nudge_cursor(win, direction: str) -> None:
 
 
 def next_target(win) -> None:
+    """T (engine/app/flow.py): the next target the core offers; with one it says so, with none it says why."""
+    from engine.app import flow
+
+    flow.next_target(win.ctl)
+    win.say(win.named(win.ctl.message[0]), "error" if win.ctl.message[1] == "error" else "info")
+
+
+def _next_target_here(win) -> None:
     ctl = win.ctl
     p = ctl.pending
     if p is None:

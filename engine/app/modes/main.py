@@ -241,8 +241,8 @@ KEYMAP: list[Binding] = [
             lambda w, s, sh: TextEntry("roll")),
     Binding("Table", "E", "GM: state what the composed action leaves to the GM (an open effect, its difficulty)",
             _k(key.E), _statement),
-    Binding("Table", "; (semicolon)", "GM command: hp NAME 12, cond NAME +prone, place NAME x y layer, add ID like "
-            "NAME at x y layer, remove NAME, order NAME after NAME, roll 2d6+3", _k(key.SEMICOLON),
+    Binding("Table", "; (semicolon)", "GM command: hp NAME 12, cond NAME +prone, place NAME x y layer, add \"NAME\" BLOCK side=S at "
+            "x y layer, remove NAME, order NAME after NAME, roll 2d6+3, blocks, save scene PATH.toml, start PATH.toml", _k(key.SEMICOLON),
             lambda w, s, sh: TextEntry("gm")),
     Binding("Table", "Alt+drag", "GM: drag a character to another cell (wheel: layer)"),
     Binding("Table", "U", "3D ruler: click two points or characters (AIR-03, AIR-07)", _k(key.U), _ruler),

@@ -5,10 +5,8 @@ from __future__ import annotations
 
 from pyglet.window import key
 
+from engine.app.gmtext import USAGE as GM_HELP     # the GM line's grammar, said where it is parsed
 from engine.app.modes.base import POP, Mode
-
-GM_HELP = ("hp NAME 12 | cond NAME +prone | place NAME x y layer | add ID like NAME at x y layer | remove NAME | "
-           "order NAME after NAME | roll 2d6+3 | do NAME ACTION key=value")
 
 
 class TextEntry(Mode):

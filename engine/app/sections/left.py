@@ -105,7 +105,7 @@ class TurnOrder(Section):
                 continue
             mark = ">" if cid == st.current else " "
             hp = pf.health(a) or s.ruleset.health_brief(s, a)      # the ruleset's own figure, or the players' word
-            where = f"L{a.layer}{' fly' if a.flying else ''}"
+            where = f"layer {a.layer}{' fly' if a.flying else ''}"      # "L" is the baton's Life alone
             if cid in marks:
                 where = f"{short.get(marks[cid], marks[cid])} {where}"
             sc = side_colour(a.side)
@@ -186,8 +186,9 @@ class Selected(Section):
         else:
             rows.extend((row, H.FG) for row in rs.hud_rows(s, a))     # the ruleset's own rows (hit points...)
         try:
-            left = rs.movement_left(s, a, a.flying or a.can_fly)
-            rows.append((f"movement left: {left:g} m", H.FG))
+            from engine.app.controller import movement_text
+
+            rows.append((movement_text(s, a), H.FG))      # names the AIR-09 reading in force for a flyer
         except Exception:   # noqa: BLE001 - not this actor's turn, or a ruleset without the hook
             pass
         cur = s.current == a.id
