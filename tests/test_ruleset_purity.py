@@ -13,11 +13,12 @@ pytestmark = pytest.mark.unit
 ENGINE = Path(__file__).resolve().parents[1] / "engine"
 
 #: not shared code: the rule catalogue's text (it quotes the documents, which name the rulesets) and the rules
-#: bench, whose fixed workload is a scene of one ruleset (as a scene file names its ruleset)
-NOT_SHARED = {ENGINE / "rules" / "catalogue.py", ENGINE / "rules" / "aerial_catalogue.py", ENGINE / "scene" / "bench.py"}
+#: and mass-battle benches, whose fixed workloads are scenes of one ruleset (as a scene file names its ruleset)
+NOT_SHARED = {ENGINE / "rules" / "catalogue.py", ENGINE / "rules" / "aerial_catalogue.py", ENGINE / "scene" / "bench.py",
+              ENGINE / "sim" / "bench.py"}
 #: every module outside a ruleset's own package: the engine's top level, the world, the scene layer, the renderer,
 #: the app, interop, and every module of engine/rules itself (validate.py and options.py included)
-SHARED = sorted(({p for d in ("world", "scene", "render", "app", "interop") for p in (ENGINE / d).rglob("*.py")}
+SHARED = sorted(({p for d in ("world", "scene", "render", "app", "interop", "sim") for p in (ENGINE / d).rglob("*.py")}
                  | set(ENGINE.glob("*.py")) | set((ENGINE / "rules").glob("*.py"))) - NOT_SHARED)
 
 

@@ -240,16 +240,17 @@ def test_item5_players_see_no_table_rolls_and_no_event_count():
 def test_item4_the_overlays_read_the_session_world_after_the_wall_breaks():
     """Issue 23 item 4: once the low wall was shot down the preview said 0/36 blocked while the sight-line overlay
     still drew 18 red lines and "cover: half" (it read the scene's voxels). Every overlay reads the session's."""
+    from engine.rules.registry import cover_levels
     from engine.world.cover import cover_between
 
     win = OverlayWin("objects_low_wall.toml")
     s = win.ctl.session
     a, b = s.state.actors["ground_archer"], s.state.actors["brann"]
-    assert cover_between(s.world, a.body(), b.body(), "dnd5e").level == "half"
+    assert cover_between(s.world, a.body(), b.body(), cover_levels("dnd5e")).level == "half"
     win.ctl.step({"actor": "ground_archer", "action": "attack", "target": "wall", "rolls": {"attack": 19, "damage": 8}})
     s = win.ctl.session
     assert s.state.objects["wall"]["destroyed"], win.ctl.message
-    rules = cover_between(s.world, a.body(), b.body(), "dnd5e")
+    rules = cover_between(s.world, a.body(), b.body(), cover_levels("dnd5e"))
     assert rules.level == "none" and sum(rules.blocked) == 0
     win.ctl.select("ground_archer")
     win.vstate.set_overlay("sightlines", True)

@@ -721,10 +721,10 @@ def movement_text(session, a) -> str:
     same = abs(rs.movement_left(session, a, True) - rs.movement_left(session, a, False)) < 1e-9
     opts = [f"{k} = {rs.opt(k)}" for k, spec in (specs_for(rs.name) or {}).items()
             if "AIR-09" in str(getattr(spec, "help", "") or "")]
-    why = f"; option {', '.join(opts)}" if opts else ""
-    if same:
-        return out + f" (AIR-09: aloft at its ground speed {ground:g} m, not its fly speed {fly:g} m{why})"
-    return out + f" (aloft at its fly speed {fly:g} m{why})"
+    why = f" {', '.join(opts)}" if opts else ""
+    if same:          # short: the Selected panel's row (AIR-09 is the reading, the option names it)
+        return out + f" (AIR-09{why}: not fly speed {fly:g} m)"
+    return out + f" (AIR-09{why}: fly speed {fly:g} m)"
 
 
 def template_label(shape: str, size_m: float) -> str:
@@ -735,7 +735,7 @@ def template_label(shape: str, size_m: float) -> str:
 
 
 def turn_row_tail(session, a, marks: dict | None = None, short: dict | None = None) -> str:
-    """A turn-order row's figures: the ruleset's health (baton "L" is Life) and where it is, the layer in words
+    """A turn-order row's figures: the ruleset's health (an "L" there is Life) and where it is, the layer in words
     (never a second "L")."""
     where = f"layer {a.layer}" + (" flying" if a.flying else "")
     if marks and a.id in marks:

@@ -68,6 +68,10 @@ def looks_like_scene(p: Path) -> bool:
     return "[map]" in head
 
 
+#: Ctrl+O lists at most this many files (the picker scrolls); 30 cut the showcase off once 31 scenes shipped
+MAX_OPENABLE = 500
+
+
 def openable(scene) -> list[Path]:
     """Ctrl+O's list: the default save first, then the saves and scene files of the current folder, the scene's
     folder and ``scenes/``."""
@@ -89,7 +93,7 @@ def openable(scene) -> list[Path]:
         if r not in seen:
             seen.add(r)
             out.append(p)
-    return out[:30]
+    return out[:MAX_OPENABLE]
 
 
 def label(p: Path) -> str:

@@ -105,7 +105,7 @@ def take(ctl, act: dict, answered: dict | None, asking: bool) -> list:
 
 def one_die_each(ctl, act: dict, answered: dict | None, asking: bool) -> tuple[dict, list, list[str]]:
     """Take ``act``; a number entered by hand is one die (R: ``attack 18``): when the action rolled more dice
-    of that name (disadvantage's second d20, the baton's Agility test after the attack's test), it is taken
+    of that name (disadvantage's second d20, an Agility test after the attack's test), it is taken
     again with the number on the first die only, and the note says what the others rolled."""
     events = take(ctl, act, answered, asking)
     given = act.get("rolls")

@@ -45,7 +45,7 @@ class Options:
     cells_per_grid: int = 1
     grid_m: float = 1.5              # metres per grid square (5 ft)
     floor_material: str = "wood"     # the storeys' floors
-    lock_dc: int = 15                # locked doors' DC (DND-39 leaves it to the game master; 15 is a medium lock)
+    lock_dc: int = 15                # locked doors' DC (the rules leave it to the game master; 15 is a medium lock)
 
 
 def _toml_str(s: str) -> str:

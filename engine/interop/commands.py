@@ -31,7 +31,7 @@ def add_arguments(sub, positive) -> None:
                    help="closed doors become [[objects]] doors that open, lock and break (default), walls of "
                         "material door, or gaps; open doors are always gaps")
     s.add_argument("--lock-dc", type=positive(int), default=15, metavar="DC",
-                   help="the DC of locked doors' locks (default 15; DND-39 leaves it to the game master)")
+                   help="the DC of locked doors' locks (default 15; the rules leave it to the game master)")
     s.add_argument("--floor-material", default="wood", metavar="NAME",
                    help="the material of the storeys' floors (default wood)")
     s.add_argument("--layers", type=positive(int), metavar="Z", help="the map's height in layers (default: auto)")

@@ -26,6 +26,7 @@ from engine.rules import riding
 from engine.rules.core import Actor, Illegal
 from engine.rules.pathing import (  # noqa: F401  (re-exported: the rulesets call aerial.reach, aerial.Reach...)
     cm,
+    climb_cost,
     body_masks,
     is_supported,
     support_below,
@@ -58,7 +59,7 @@ def path_breakdown(session: Session, a: Actor, path) -> dict:
     """Metres by kind along a path, and whether it takes off / lands (for messages and previews)."""
     opts = session.options
     cell_m = session.world.cell_m
-    climb, descend = session.ruleset.climb_cost(session, a, a.flying), float(opts.get("descend_m", 2.0))
+    climb, descend = climb_cost(session, a, a.flying), float(opts.get("descend_m", 2.0))
     out = {"horizontal_m": 0.0, "climb_m": 0.0, "descend_m": 0.0, "takeoff_m": 0.0, "takeoffs": 0,
            "layers_up": 0, "layers_down": 0, "lands": False}
     prev_sup = is_supported(session, a, *path[0]) if path else True

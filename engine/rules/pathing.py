@@ -20,6 +20,14 @@ if TYPE_CHECKING:
 INF = np.int64(1) << np.int64(40)
 
 
+def climb_cost(session: Session, a: Actor, flying: bool) -> float:
+    """AIR-07: the metres one layer up costs: the option ``climb_m``, then each of the ruleset's ``CLIMB_COST``
+    rules in order (a feat may lower it for a character)."""
+    metres = float(session.options.get("climb_m", 4.0))
+    for fn in session.ruleset.CLIMB_COST:
+        metres = fn(session.ruleset, session, a, flying, metres)
+    return metres
+
 def cm(metres: float) -> int:
     return round(metres * 100)
 
@@ -249,7 +257,7 @@ def reach(session: Session, a: Actor, budget_m: float | None = None, fly: bool |
     cell = cm(world.cell_m)
     mode = opts.get("diagonal", "5e")
     diag = cm(world.cell_m * math.sqrt(2)) if mode == "euclidean" else cell
-    climb = cm(rs.climb_cost(session, a, fly))
+    climb = cm(climb_cost(session, a, fly))
     descend = cm(float(opts.get("descend_m", 2.0)))
     takeoff = cm(rs.takeoff_cost(session, a)) if fly else 0
     budget = cm(max(budget_m, 0.0))

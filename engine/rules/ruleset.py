@@ -114,23 +114,6 @@ class Ruleset:
             out.append(c)
         return out
 
-    @staticmethod
-    def scene_conditions(items, known, file: str, key: str) -> dict:
-        """A scene character's ``conditions = ["prone", "grappled:ogre"]`` as ``{name: sorted source ids}``; an
-        unknown name is a SceneError at ``key.conditions[j]``."""
-        from engine.errors import SceneError
-
-        conds: dict = {}
-        for j, c in enumerate(items or []):
-            name, _, src = str(c).partition(":")
-            name = name.strip().lower()
-            if name not in known:
-                raise SceneError(file, f"{key}.conditions[{j}]", f"unknown condition {c!r}; one of {', '.join(sorted(known))}")
-            conds.setdefault(name, [])
-            if src:
-                conds[name] = sorted(set(conds[name] + [src.strip()]))
-        return conds
-
     def checked_plan(self, session: Session, action: dict):
         """(plan, None) when the action is legal, else (None, the preview of a refusal)."""
         try:
@@ -146,10 +129,6 @@ class Ruleset:
     def takeoff_cost(self, session: Session, actor: Actor) -> float:
         """AIR-06: half the character's movement."""
         raise NotImplementedError
-
-    def climb_cost(self, session: Session, actor: Actor, flying: bool) -> float:
-        """AIR-07: the metres one layer up costs (option ``climb_m``); a ruleset may lower it for a character."""
-        return float(session.options.get("climb_m", 4.0))
 
     def spend_movement(self, session: Session, actor: Actor, metres: float) -> None:
         raise NotImplementedError
@@ -216,6 +195,11 @@ class Ruleset:
     #: the window's hotkeys: these action kinds take 1..9, 0 in order, the same key whoever acts (empty: the first
     #: ten of ``action_specs``)
     HOTKEY_ACTIONS: ClassVar[tuple] = ()
+    #: AIR-07's climb for a character: ``fn(rs, session, actor, flying, metres) -> metres`` in order, from the
+    #: option ``climb_m`` (engine/rules/pathing.py ``climb_cost``; 5e: Athlete, DND-F04)
+    CLIMB_COST: ClassVar[list] = []
+    #: the actions that end the actor's turn (a policy that has nothing better to do takes the first legal one)
+    TURN_END_ACTIONS: ClassVar[tuple] = ("end_turn",)
 
     @classmethod
     def query_notes(cls, scene, a, b, result: dict) -> list[dict]:
@@ -347,3 +331,20 @@ def get_ruleset(name: str, options: dict | None = None) -> Ruleset:
 
 
 __all__ = ["Illegal", "Ruleset", "get_ruleset", "register"]
+
+
+def scene_conditions(items, known, file: str, key: str) -> dict:
+    """A scene character's ``conditions = ["prone", "grappled:ogre"]`` as ``{name: sorted source ids}``; an
+    unknown name is a SceneError at ``key.conditions[j]``."""
+    from engine.errors import SceneError
+
+    conds: dict = {}
+    for j, c in enumerate(items or []):
+        name, _, src = str(c).partition(":")
+        name = name.strip().lower()
+        if name not in known:
+            raise SceneError(file, f"{key}.conditions[{j}]", f"unknown condition {c!r}; one of {', '.join(sorted(known))}")
+        conds.setdefault(name, [])
+        if src:
+            conds[name] = sorted(set(conds[name] + [src.strip()]))
+    return conds

@@ -25,8 +25,6 @@ from engine.errors import AerieError
 Policy = Callable  # (session, actor, rng) -> dict | None
 
 POLICIES: dict[str, Policy] = {}
-#: the actions that end a character's (or a side's) turn, by ruleset: end_turn (5e), pass (baton)
-TURN_ENDERS = ("end_turn", "pass")
 #: candidate move destinations a policy scores at most (a flyer may reach thousands; sampled with the fight's rng)
 MOVE_SAMPLE = 160
 
@@ -125,8 +123,10 @@ def best_attack(session, attacks) -> dict | None:
     return best
 
 
-def turn_end(g: dict, rng) -> dict | None:
-    for name in TURN_ENDERS:
+def turn_end(g: dict, rng, session=None) -> dict | None:
+    """The action that ends the turn (the ruleset's ``TURN_END_ACTIONS``), when it is legal."""
+    enders = session.ruleset.TURN_END_ACTIONS if session is not None else ("end_turn",)
+    for name in enders:
         if name in g and len(g[name]):
             return g[name][0]
     return None
@@ -177,7 +177,7 @@ def aggressive(session, actor, rng):
         i = int(np.argmin(d))
         if d[i] < here - 1e-9:
             return moves[rows[i]]
-    return turn_end(g, rng) or rng.choice(list(acts))
+    return turn_end(g, rng, session) or rng.choice(list(acts))
 
 
 @register("cautious")
@@ -204,7 +204,7 @@ def cautious(session, actor, rng):
         i = min(range(len(cand)), key=lambda k: score[k])
         if i > 0 and score[i] < score[0]:
             return moves[rows[i - 1]]
-    return turn_end(g, rng) or rng.choice(list(acts))
+    return turn_end(g, rng, session) or rng.choice(list(acts))
 
 
 def place_scores(session, actor, foes, cells: np.ndarray) -> list[tuple]:

@@ -105,7 +105,7 @@ class TurnOrder(Section):
                 continue
             mark = ">" if cid == st.current else " "
             hp = pf.health(a) or s.ruleset.health_brief(s, a)      # the ruleset's own figure, or the players' word
-            where = f"layer {a.layer}{' fly' if a.flying else ''}"      # "L" is the baton's Life alone
+            where = f"layer {a.layer}{' fly' if a.flying else ''}"      # an "L" is a ruleset's Life alone
             if cid in marks:
                 where = f"{short.get(marks[cid], marks[cid])} {where}"
             sc = side_colour(a.side)
@@ -193,8 +193,11 @@ class Selected(Section):
             pass
         cur = s.current == a.id
         used = rs.economy(s, a, s.state.turn if cur else {})       # [(resource, used)] for this turn
-        if used:
-            rows.append((", ".join(f"{n} {'USED' if u else 'free'}" for n, u in used), H.FG))
+        if used:           # one short row: what is used, what is free (the panel is narrow)
+            spent = [n for n, u in used if u]
+            free = [n for n, u in used if not u]
+            rows.append(("; ".join(x for x in (f"USED {', '.join(spent)}" if spent else "",
+                                               f"free {', '.join(free)}" if free else "") if x), H.FG))
         elif cur:
             try:
                 rows.append((f"{rs.upkeep_name}: {'free' if rs.upkeep_available(s, a) else 'used'}", H.FG))
@@ -206,7 +209,7 @@ class Selected(Section):
 
             below = support_below(s, a)
             if a.layer > below:
-                alt += f": {a.layer - below} m above the surface"
+                alt += f", {a.layer - below} m up"
         except Exception:   # noqa: BLE001
             pass
         rows.append((("flying, " if a.flying else ("can fly, " if a.can_fly else "")) + alt, H.FG))

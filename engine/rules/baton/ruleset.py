@@ -71,6 +71,7 @@ class Baton(Ruleset):
     EVENT_LINES = {**EVENT_LINES, **OBJECT_LINES}     # how its events read in the runner's log
     GM_ACTIONS = GM_ACTIONS                           # the GM's tools (damage, condition, poison, fire, breath)
     OPTION_SPECS = OPTION_SPECS              # baton/options.py: each key's type, range or choices
+    TURN_END_ACTIONS: ClassVar[tuple] = ("pass",)     # BAT-08: after acting the character passes the initiative
     GM_SET: ClassVar[list] = health.GM_SET            # what follows from a number the GM sets (engine/rules/gm.py)
     HOTKEY_ACTIONS: ClassVar[tuple] = ("move", "attack", "pass", "charge", "drop", "create_opportunity", "stand",
                                        "dash", "equip", "shout")     # the window's 1..9, 0: one key per action kind

@@ -14,7 +14,7 @@ from engine.rules.core import Actor
 
 if TYPE_CHECKING:
     from engine.rules.session import Session
-from engine.rules.ruleset import character_index
+from engine.rules.ruleset import character_index, scene_conditions
 
 
 # ================================================================================ setup
@@ -98,7 +98,7 @@ def make_actor(rs, session: Session, ch) -> Actor:
         raise SceneError(file, f"{key}.equipped", "two hands: at most two weapons")
     if not equipped:
         equipped = [weapons[0]["name"]]
-    conds = rs.scene_conditions(st.conditions, CONDITIONS, file, key)
+    conds = scene_conditions(st.conditions, CONDITIONS, file, key)
     undead = pick("undead")
     if undead is None:
         undead = bool(base.get("undead", False))

@@ -12,6 +12,7 @@ from engine.rules.choices import choose
 from engine.rules.core import Actor, Illegal
 from engine.rules.dnd5e import advantage, conditions, feats, gear
 from engine.rules.dnd5e.common import dice_spec
+from engine.rules.dnd5e.figures import bonus_sources, mean_hit_damage  # noqa: F401  (an attack's figures)
 from engine.rules.registry import cover_levels
 from engine.world.cover import cover_between, cover_many
 from engine.world.geometry import Body, distance_m, engaged, in_melee_reach
@@ -297,35 +298,6 @@ def attack_bonus(rs, a: Actor, w: dict, melee: bool) -> int:
     if "to_hit" in w:
         return int(w["to_hit"])
     return dmg_mod(rs, a, w, melee) + (a.data["prof"] if gear.proficient_weapon(a, w) else 0)   # gear.py
-
-
-def mean_hit_damage(rs, a: Actor, plan: dict) -> float:
-    """DND-16: the mean damage of one hit as resolve_attack adds it -- the weapon's dice, its ability modifier
-    (DND-29: none on an off-hand attack unless negative) and damage bonus; criticals, feats and sneak attacks,
-    which depend on the roll, are left out."""
-    w = plan["weapon"]
-    n, s = dice_spec(w["damage"])
-    dmod = dmg_mod(rs, a, w, plan["melee"]) + int(w.get("damage_bonus", 0))
-    if plan.get("kind") == "bonus" and dmod > 0 and not plan.get("bonus_from"):
-        dmod = 0
-    return max(0.0, n * (s + 1) / 2 + dmod)
-
-
-def bonus_sources(rs, a: Actor, w: dict, melee: bool) -> list[dict]:
-    """Where ``attack_bonus`` comes from, one entry a modifier (source, value, rule ID): the ability, proficiency
-    (a spell: the spellcasting ability and proficiency, DND-21), or a weapon's own ``to_hit``."""
-    if "to_hit" in w:
-        if w.get("spell"):
-            k = a.data["casting"]
-            return [{"source": k.capitalize(), "value": conditions.ab(rs, a, k), "rule": "DND-21"},
-                    {"source": "proficiency", "value": a.data["prof"], "rule": "DND-21"}]
-        return [{"source": f"the {w['name']}'s to_hit", "value": int(w["to_hit"]), "rule": "DND-16"}]
-    s, d = conditions.ab(rs, a, "str"), conditions.ab(rs, a, "dex")
-    k = ("Dex" if d > s else "Str") if "finesse" in w["properties"] else ("Dex" if "ranged" in w["properties"] else "Str")
-    out = [{"source": k, "value": d if k == "Dex" else s, "rule": "DND-16"}]
-    if gear.proficient_weapon(a, w):
-        out.append({"source": "proficiency", "value": a.data["prof"], "rule": "DND-16"})
-    return out
 
 
 def dmg_mod(rs, a, w, melee):

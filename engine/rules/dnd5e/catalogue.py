@@ -86,7 +86,7 @@ RULES = [
                  '`advantage` / `disadvantage` reasons; an event names a feat (`feats`) only when the feat changed '
                  'something: a save\'s advantage from a feat cancelled by a disadvantage names neither. The log '
                  'line says them: "9 + 5 (Dex +3, proficiency +2) = 14"',
-     'where': '5e `_check_attack`, 5e attacks `resolve_attack`, 5e attacks `bonus_sources`; 5e conditions `saving_throw`; '
+     'where': '5e `_check_attack`, 5e attacks `resolve_attack`, 5e figures `bonus_sources`; 5e conditions `saving_throw`; '
               '5e conditions `feat_named`; runner `sources_text`',
      'tests': ['tests/test_dnd_rules.py::test_dnd16_attack_and_multiattack',
                'tests/test_dnd_concentration_loading.py::test_dnd16_attack_event_lists_each_modifier_with_its_rule',

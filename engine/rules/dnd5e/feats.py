@@ -14,6 +14,7 @@ from __future__ import annotations
 import difflib
 from typing import TypedDict
 
+from engine.rules.hooks import Hook
 from engine.rules.dnd5e import gear, attacks, conditions   # gear first: it imports advantage's names
 from engine.rules.dnd5e.feats_moments import (  # noqa: F401  (the feats' own moments, re-exported for the rules' callers)
     bonus_contest_source,
@@ -583,3 +584,18 @@ def preview_lines(rs, session, a, t, plan, act, mods) -> list[dict]:
     if t.data.get("feats") and has(t, "defensive_duelist") and plan["melee"] and not t.data["reaction_used"]:
         out.append({"feat": "defensive_duelist", "rule": "DND-F21", "text": f"the target may add +{t.data['prof']} AC as a reaction"})
     return out
+
+
+#: AIR-07's climb for a character (engine/rules/pathing.py ``climb_cost``): ``fn(rs, session, actor, flying, metres)``
+CLIMB_COST = Hook("climb_cost", "fn(rs, session, actor, flying, metres) -> metres: AIR-07's climb for this character",
+                  order=("athlete_climb",))
+
+
+@CLIMB_COST.rule("DND-F04")
+def athlete_climb(rs, session, a, flying: bool, metres: float) -> float:
+    """DND-F04 Athlete, l. 83 "wspinaczka nie kosztuje cię dodatkowej szybkości": with option ``athlete_climb =
+    "free"`` a walking Athlete climbs without AIR-07's doubling (half ``climb_m``, which is "double the horizontal
+    cost"); by default AIR-07 stands, the document's aerial rule for stepping up."""
+    if not flying and rs.opt("athlete_climb") == "free" and a.data.get("feats") and has(a, "athlete"):
+        return metres / 2.0
+    return metres

@@ -32,7 +32,7 @@ RULES = [
      'rule': 'Athlete',
      'status': 'built',
      'decision': '+1 Str or Dex; standing from prone costs 1.5 m; l. 83 "wspinaczka nie kosztuje cię dodatkowej szybkości" against AIR-07 ("climbing one layer costs 4 m, double the horizontal cost"): the aerial document\'s cost for stepping up a layer stands (its climbing is the layers, no separate climbing rule; jumping likewise); option `athlete_climb = "free"`: a walking Athlete climbs a layer for half `climb_m` (no doubling), flying unchanged',
-     'where': 'feats `setup`; 5e `_apply_stand`, `climb_cost`',
+     'where': 'feats `setup`, `athlete_climb` (the `CLIMB_COST` hook); 5e `_apply_stand`; pathing `climb_cost`',
      'tests': ['tests/test_dnd_feats.py::test_dnd_f04_athlete_stands_for_1_5_m', 'tests/test_dnd_feats_written.py::test_dnd_f04_athlete_climb_reading_and_the_free_option']},
     {'id': 'DND-F05',
      'rule': 'Dungeon Delver',

@@ -66,6 +66,7 @@ class Dnd5e(Ruleset):
     OPTION_SPECS = OPTION_SPECS
     DEFAULT_OPTIONS: ClassVar[dict] = defaults(OPTION_SPECS)
     GM_SET: ClassVar[list] = damage.GM_SET     # what follows from a number the GM sets (engine/rules/gm.py)
+    CLIMB_COST: ClassVar[list] = feats.CLIMB_COST     # AIR-07's climb, less for a walking Athlete (DND-F04)
     HOTKEY_ACTIONS: ClassVar[tuple] = ("move", "attack", "dash", "dodge", "disengage", "cast", "help", "hide", "stand",
                                        "end_turn")     # the window's 1..9, 0: one key per action kind
 
@@ -171,15 +172,6 @@ class Dnd5e(Ruleset):
         if t.get("actor") != a.id:
             return base        # not its turn: what it will have when its turn starts (for overlays)
         return base * (1 + t["dash"]) - t["moved_m"]
-
-    def climb_cost(self, session, a, flying):
-        """AIR-07's climb; DND-F04 Athlete, l. 83 "wspinaczka nie kosztuje cię dodatkowej szybkości": with option
-        ``athlete_climb = "free"`` a walking Athlete climbs without AIR-07's doubling (half ``climb_m``, which is
-        "double the horizontal cost"); by default AIR-07 stands, the document's aerial rule for stepping up."""
-        c = float(session.options.get("climb_m", 4.0))
-        if not flying and self.opt("athlete_climb") == "free" and a.data.get("feats") and feats.has(a, "athlete"):
-            return c / 2.0
-        return c
 
     def takeoff_cost(self, session, a):
         if self.opt("air_speed") == "fly_speed":

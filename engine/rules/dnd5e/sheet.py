@@ -18,7 +18,7 @@ from engine.rules.dnd5e.data import (
     STATBLOCKS,
     WEAPONS,
 )
-from engine.rules.ruleset import character_index
+from engine.rules.ruleset import character_index, scene_conditions
 
 if TYPE_CHECKING:
     from engine.rules.session import Session
@@ -87,7 +87,7 @@ def make_actor(rs, session: Session, ch) -> Actor:
     for j, sp in enumerate(spells):
         if sp not in SPELLS:
             raise SceneError(file, f"{key}.spells[{j}]", f"unknown spell {sp!r}; known: {', '.join(sorted(SPELLS))}")
-    conds = rs.scene_conditions(raw["conditions"], CONDITIONS, file, key)
+    conds = scene_conditions(raw["conditions"], CONDITIONS, file, key)
     for j, s in enumerate(pick("saves", []) or []):
         if s not in ABILITIES:
             raise SceneError(file, f"{key}.saves[{j}]", f"unknown ability {s!r}")
