@@ -18,7 +18,7 @@ from engine.app.sections.base import Layout  # noqa: E402
 from engine.app.sections.outlook import HowDoesThisEnd  # noqa: E402
 from engine.sim.summary import summarise, wilson  # noqa: E402
 
-pytestmark = pytest.mark.unit
+from test_window import SCENE, App, display  # noqa: F401,E402  (the display fixture)
 
 
 class PanelHud(RecordingHud):
@@ -42,6 +42,7 @@ def _win():
     return w
 
 
+@pytest.mark.unit
 def test_i_starts_the_run_and_the_panel_reads_the_finished_future(monkeypatch):
     calls = []
 
@@ -95,6 +96,7 @@ def test_i_starts_the_run_and_the_panel_reads_the_finished_future(monkeypatch):
     assert win.outlook.pool is None
 
 
+@pytest.mark.unit
 def test_closing_the_window_ends_a_run_still_going():
     from test_window_modes import ROOT
 
@@ -114,3 +116,58 @@ def test_closing_the_window_ends_a_run_still_going():
         assert not p.is_alive()
     with pytest.raises(Exception):
         fut.result(timeout=30)
+
+
+@pytest.mark.window
+@pytest.mark.slow
+def test_i_in_the_real_window_shows_the_win_rates_and_the_table_goes_on(display, tmp_path, monkeypatch):
+    import shutil
+
+    monkeypatch.setenv("AERIE_OUTLOOK_RUNS", "6")
+    monkeypatch.setenv("AERIE_OUTLOOK_ROUNDS", "6")
+    scene = tmp_path / "duel.toml"
+    scene.write_text(SCENE)
+    app = App(display, scene, tmp_path)
+    try:
+        app.idle()
+        app.key("i", "i")                  # the second press while it runs says so
+        st = app.wait(lambda s: "still running" in s["message"][0], 20, "the second press answered")
+
+        def texts(s):
+            return [t[4] for t in s["window"]["texts"]]
+        assert any(t.startswith("running... 6 fights") for t in texts(st)) or \
+            any(t.startswith("blue wins") for t in texts(st))
+        st = app.wait(lambda s: any(t.startswith("blue wins") and "(95% " in t for t in texts(s)), 240,
+                      "the panel's win rates")
+        assert any(t.startswith("red wins") and "(95% " in t for t in texts(st))
+        assert any(t.startswith("for the state now (action 0)") for t in texts(st))
+        shot = app.screenshot()
+        assert shot.shape[:2] == (720, 1280)
+        app.key(app.button("end_turn")["hotkey"])
+        app.wait(lambda s: s["action"] and s["action"]["action"] == "end_turn", 10, "end turn composed")
+        app.key("Return")
+        app.wait(lambda s: any(t.startswith("for the state at action 0 (now 1)") for t in texts(s)), 30,
+                 "the answer marked as the earlier state's")
+        last = sorted((tmp_path / "shots").glob("*.png"))[-1]
+        shutil.copy(last, tmp_path / "outlook.png")
+    finally:
+        app.close()
+
+
+@pytest.mark.unit
+def test_fights_from_a_game_at_its_start_each_roll_their_own_dice():
+    """The window's question at action 0 (no prefix to replay): every fight played the session's own dice, so all
+    100 were one fight ("red 100%, rounds 6..6") before engine/sim/fight.py reseeded them without a prefix too."""
+    from test_window_modes import ROOT
+
+    from engine.rules.core import Session
+    from engine.scene import load_scene
+    from engine.sim.background import plan_from
+    from engine.sim.runner import run_local
+
+    s = Session(load_scene(str(ROOT / "scenes" / "showcase.toml")), 7)
+    plan = plan_from(s, None, 20)
+    rows = run_local([plan], 6, 1, 1, False).sorted_rows()
+    assert all(r["outcome"] != "error" for r in rows)
+    fights = {tuple(sorted((k, str(v)) for k, v in r.items() if k not in ("index", "seed", "replay"))) for r in rows}
+    assert len(fights) > 1
