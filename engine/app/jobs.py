@@ -23,6 +23,7 @@ class Workers:
         self.results: dict[str, tuple] = {}     # name -> (key, value)
         self.map_wait_s = 0.0
         self.fresh = False                      # a result came in since the last frame
+        self.stops: dict[str, Callable[[], None]] = {}     # name -> what stops a watched job's own process
 
     def wanted(self, name: str, job_key) -> bool:
         """Is this job neither done nor running (so submit would start it)?"""
@@ -46,6 +47,14 @@ class Workers:
         fut = self.pool.submit(run)
         self.jobs[name] = (job_key, fut)
         self.futures = [f for f in self.futures if not f.done()] + [fut]
+
+    def watch(self, name: str, job_key, fut, stop: Callable[[], None] | None = None) -> None:
+        """A future made elsewhere (a job in a process of its own: "how does this end?") collected each frame like
+        the workers' own, so its end redraws the HUD without anyone waiting on it; ``stop`` ends its process when the
+        window closes (a running process pool would otherwise hold the window's exit until it finished)."""
+        self.jobs[name] = (job_key, fut)
+        if stop is not None:
+            self.stops[name] = stop
 
     def wait_maps(self, names=("cover", "threat")) -> bool:
         """Wait (at most MAP_WAIT_S) for the maps this frame will draw, then collect them: the frame after an
@@ -100,3 +109,6 @@ class Workers:
     def shutdown(self) -> None:
         self.pool.shutdown(wait=False, cancel_futures=True)
         self.map_pool.shutdown(wait=False, cancel_futures=True)
+        for stop in self.stops.values():
+            stop()
+        self.stops.clear()

@@ -70,9 +70,9 @@ def play(plan: Plan, seed: int, index: int, fns: dict | None = None) -> tuple[di
         if plan.after_script:
             for a in plan.scene.spec.script:
                 session.step({k: v for k, v in a.items() if k != "illegal"})
-        if plan.prefix:            # go on from a game's state: its actions again, then this fight's own dice
-            for a in plan.prefix:
-                session.step(a)
+        for a in plan.prefix:          # go on from a game's state: its actions again, with its own dice...
+            session.step(a)
+        if plan.base_seed is not None:  # ...then this fight's dice (a game at its start too: else all are one fight)
             session.dice.rng = random.Random(fseed)
         downs = _run(session, plan, fns, random.Random(f"aerie-policy:{fseed}"))
         return row_of(plan, session, index, fseed, downs), list(session.actions)

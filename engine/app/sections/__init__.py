@@ -12,11 +12,12 @@ def default() -> list[Section]:
     from engine.app.sections.left import Selected, TopBar, TurnOrder
     from engine.app.sections.legend import Legend
     from engine.app.sections.modals import ChooserPanel, HelpPanel, QuestionPanel, YesNoPanel
+    from engine.app.sections.outlook import HowDoesThisEnd
     from engine.app.sections.right import EventLog, Notes, Preview
     from engine.app.sections.tokenhud import TokenHudPanel
 
-    return [TopBar(), TurnOrder(), Selected(), Actions(), Status(), Preview(), Notes(), Legend(), EventLog(), Banner(), Toast(),
-            QuestionPanel(), TokenHudPanel(), YesNoPanel(), ChooserPanel(), HelpPanel()]
+    return [TopBar(), TurnOrder(), Selected(), Actions(), Status(), Preview(), Notes(), Legend(),
+            HowDoesThisEnd(), EventLog(), Banner(), Toast(), QuestionPanel(), TokenHudPanel(), YesNoPanel(), ChooserPanel(), HelpPanel()]
 
 
 __all__ = ["Layout", "Section", "SectionManager", "default"]

@@ -1,0 +1,173 @@
+""""How does this end?" in the window (issue 26): I starts a background run of fights from the table's state, the
+panel reads the finished future; the frame loop only polls (the future is one of the workers' watched jobs)."""
+
+from __future__ import annotations
+
+from concurrent.futures import Future, ProcessPoolExecutor
+
+import pytest
+
+from test_window_modes import FakeWin, RecordingHud  # noqa: E402  (pyglet without a display first)
+
+from pyglet.window import key  # noqa: E402
+
+from engine.app import hud as H  # noqa: E402
+from engine.app import outlook as OL  # noqa: E402
+from engine.app.jobs import Workers  # noqa: E402
+from engine.app.sections.base import Layout  # noqa: E402
+from engine.app.sections.outlook import HowDoesThisEnd  # noqa: E402
+from engine.sim.summary import summarise, wilson  # noqa: E402
+
+from test_window import SCENE, App, display  # noqa: F401,E402  (the display fixture)
+
+
+class PanelHud(RecordingHud):
+    rects: list
+
+    def __init__(self):
+        super().__init__()
+        self.rects = []
+
+    def block(self, *a):
+        pass
+
+    panel = H.Hud.panel
+
+
+def _win():
+    w = FakeWin()
+    w.jobs = Workers()
+    w.gm = None
+    w.panels = {}
+    return w
+
+
+@pytest.mark.unit
+def test_i_starts_the_run_and_the_panel_reads_the_finished_future(monkeypatch):
+    calls = []
+
+    def fake(session, runs, policies, max_rounds, seed, executor):
+        calls.append((list(session.actions), runs, policies, max_rounds, executor))
+        return Future()
+    monkeypatch.setattr(OL, "how_does_this_end", fake)
+    win = _win()
+    sides = sorted({a.side for a in win.ctl.state.actors.values()})
+    win.key(key.I)
+    assert len(calls) == 1
+    acts, runs, pol, mr, ex = calls[0]
+    assert acts == [] and runs == OL.RUNS and mr == OL.MAX_ROUNDS and pol == {s: "aggressive" for s in sides}
+    assert isinstance(ex, ProcessPoolExecutor)
+    assert "outlook" in win.jobs.jobs and not win.jobs.collect()      # polled, nothing in yet
+    rows = [t for t, _ in OL.rows(win)]
+    assert rows[-1] == f"running... {OL.RUNS} fights (the table goes on)"
+    win.key(key.I)                                                      # a second press while it runs
+    assert len(calls) == 1 and "still running" in win.said[-1]
+    # the fights' rows, summarised as the background process does: 3 red wins, 1 draw at the cap
+    fight_rows = [{"winner": "red", "rounds": 4}, {"winner": "red", "rounds": 6}, {"winner": "red", "rounds": 5},
+                  {"winner": "", "rounds": 20, "capped": True}]
+    fut = win.outlook.future
+    fut.set_result(summarise(fight_rows, sides))
+    assert win.jobs.collect()                                           # the frame's poll takes it in
+    section = HowDoesThisEnd()
+    assert section.visible(win)
+    before = section.depends(win)
+    win.hud = PanelHud()
+    L = Layout(1280, 720, 18, False, rw=380, ry=40)
+    section.build(win, L)
+    lo, hi = wilson(3, 4)
+    want = f"red wins 75.0% (95% {100 * lo:.1f}%..{100 * hi:.1f}%)"
+    assert want in win.hud.texts
+    assert any(t.startswith("blue wins 0.0% (95% 0.0%..") for t in win.hud.texts)
+    assert "draws 25.0% (1 of 4, 1 at the round cap)" in win.hud.texts
+    assert "rounds: mean 8.8, median 5.5, 10%..90% 4.3..15.8" in win.hud.texts
+    assert win.hud.texts[-1].startswith("for the state now (action 0)")
+    assert L.ry > 40 and win.hud.rects[-1][4] == ("outlook", None)
+    # an action taken: the answer stays, marked as the answer for the state it was asked at
+    win.ctl.step({"actor": win.ctl.session.current, "action": "end_turn"})
+    assert section.depends(win) != before
+    assert OL.rows(win)[-1][0].startswith("for the state at action 0 (now 1): I asks again")
+    # Shift+I: another policy; I asks again from the new state
+    win.key(key.I, key.MOD_SHIFT)
+    win.key(key.I)
+    assert len(calls) == 2 and calls[1][0] == win.ctl.session.actions and set(calls[1][2].values()) == {"cautious"}
+    section.on_click(win, "outlook", None)
+    assert not section.visible(win)
+    win.jobs.shutdown()
+    assert win.outlook.pool is None
+
+
+@pytest.mark.unit
+def test_closing_the_window_ends_a_run_still_going():
+    from test_window_modes import ROOT
+
+    from engine.scene import load_scene
+    from engine.rules.core import Session
+
+    o = OL.Outlook()
+    s = Session(load_scene(str(ROOT / "scenes" / "showcase.toml")), 2)
+    jobs = Workers()
+    fut = OL.how_does_this_end(s, runs=100000, max_rounds=30, executor=o.executor())
+    jobs.watch("outlook", 0, fut, stop=o.stop)
+    procs = list(o.pool._processes.values())
+    assert procs and all(p.is_alive() for p in procs)
+    jobs.shutdown()                                    # what the window's quit does
+    for p in procs:
+        p.join(30)
+        assert not p.is_alive()
+    with pytest.raises(Exception):
+        fut.result(timeout=30)
+
+
+@pytest.mark.window
+@pytest.mark.slow
+def test_i_in_the_real_window_shows_the_win_rates_and_the_table_goes_on(display, tmp_path, monkeypatch):
+    import shutil
+
+    monkeypatch.setenv("AERIE_OUTLOOK_RUNS", "6")
+    monkeypatch.setenv("AERIE_OUTLOOK_ROUNDS", "6")
+    scene = tmp_path / "duel.toml"
+    scene.write_text(SCENE)
+    app = App(display, scene, tmp_path)
+    try:
+        app.idle()
+        app.key("i", "i")                  # the second press while it runs says so
+        st = app.wait(lambda s: "still running" in s["message"][0], 20, "the second press answered")
+
+        def texts(s):
+            return [t[4] for t in s["window"]["texts"]]
+        assert any(t.startswith("running... 6 fights") for t in texts(st)) or \
+            any(t.startswith("blue wins") for t in texts(st))
+        st = app.wait(lambda s: any(t.startswith("blue wins") and "(95% " in t for t in texts(s)), 240,
+                      "the panel's win rates")
+        assert any(t.startswith("red wins") and "(95% " in t for t in texts(st))
+        assert any(t.startswith("for the state now (action 0)") for t in texts(st))
+        shot = app.screenshot()
+        assert shot.shape[:2] == (720, 1280)
+        app.key(app.button("end_turn")["hotkey"])
+        app.wait(lambda s: s["action"] and s["action"]["action"] == "end_turn", 10, "end turn composed")
+        app.key("Return")
+        app.wait(lambda s: any(t.startswith("for the state at action 0 (now 1)") for t in texts(s)), 30,
+                 "the answer marked as the earlier state's")
+        last = sorted((tmp_path / "shots").glob("*.png"))[-1]
+        shutil.copy(last, tmp_path / "outlook.png")
+    finally:
+        app.close()
+
+
+@pytest.mark.unit
+def test_fights_from_a_game_at_its_start_each_roll_their_own_dice():
+    """The window's question at action 0 (no prefix to replay): every fight played the session's own dice, so all
+    100 were one fight ("red 100%, rounds 6..6") before engine/sim/fight.py reseeded them without a prefix too."""
+    from test_window_modes import ROOT
+
+    from engine.rules.core import Session
+    from engine.scene import load_scene
+    from engine.sim.background import plan_from
+    from engine.sim.runner import run_local
+
+    s = Session(load_scene(str(ROOT / "scenes" / "showcase.toml")), 7)
+    plan = plan_from(s, None, 20)
+    rows = run_local([plan], 6, 1, 1, False).sorted_rows()
+    assert all(r["outcome"] != "error" for r in rows)
+    fights = {tuple(sorted((k, str(v)) for k, v in r.items() if k not in ("index", "seed", "replay"))) for r in rows}
+    assert len(fights) > 1
