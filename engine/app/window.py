@@ -252,7 +252,7 @@ class PlayWindow(pyglet.window.Window):
         self.hotseat()
         if self.ctl.session is not s_before or len(self.ctl.session.events) != n_events:
             after = self.render_state()
-            if fn in (self.ctl.confirm, self.ctl.redo, self.ctl.step, self.ctl.answer, self.ctl.statement_enter) \
+            if fn in (self.ctl.confirm, self.ctl.redo, self.ctl.step, self.ctl.answer) \
                     or getattr(fn, "animates", False):
                 evs = self.ctl.session.events[n_events:]
                 anim = build_step(before, after, evs)
