@@ -188,6 +188,7 @@ def test_a_bad_reactions_table_names_the_key():
 
 
 def test_bat02_the_table_question_who_opens_the_initiative_becomes_an_open_with_action(tmp_path):
+    from engine.app import questions
     from engine.app.controller import Controller
     from engine.scene import parse_scene
     from test_baton_util import _toml
@@ -211,7 +212,7 @@ def test_bat02_the_table_question_who_opens_the_initiative_becomes_an_open_with_
     c3.set_ask(True)
     c3.answer(0)                                             # as it stands: nothing recorded, not asked again
     assert c3.session.actions == [] and c3.question is None
-    c3.offer_table_question()
+    questions.offer_table(c3)
     assert c3.question is None
 
 

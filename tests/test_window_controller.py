@@ -15,6 +15,7 @@ import pytest
 from engine.rules.registry import cover_levels
 from engine.app.camera_control import CLEARANCE, CameraControl
 from engine.app.flow import hotkeys
+from engine.app.hovertext import cell_info
 from engine.app.controller import Controller, event_line, preview_lines
 from engine.app.maps import cover_prims, rectangles
 from engine.app.picking import Picker, ray
@@ -123,9 +124,9 @@ def test_save_and_load_round_trip(scene, tmp_path):
 
 def test_hover_text_names_coordinates_layer_and_who_is_there(scene):
     ctl = Controller(scene, 3)
-    assert ctl.cell_info((7, 9, 0)).startswith("cell (7, 9)  layer 0") and "brann" in ctl.cell_info((7, 9, 0))
-    assert "in the air (2 m above the surface)" in ctl.cell_info((7, 2, 2))
-    assert "on stone" in ctl.cell_info((5, 8, 1))
+    assert cell_info(ctl, (7, 9, 0)).startswith("cell (7, 9)  layer 0") and "brann" in cell_info(ctl, (7, 9, 0))
+    assert "in the air (2 m above the surface)" in cell_info(ctl, (7, 2, 2))
+    assert "on stone" in cell_info(ctl, (5, 8, 1))
 
 
 def test_snapshot_is_json(scene):

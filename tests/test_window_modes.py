@@ -230,6 +230,23 @@ def test_a_question_is_a_mode_while_the_controller_asks(win):
     assert win.modes.find(Question) is None
 
 
+def test_up_down_move_the_questions_pick_and_esc_puts_it_aside(win):
+    class Q:                                  # the choice point's fields the mode and the questions module read
+        options = {"a": "", "b": "", "c": ""}
+        key = "k"
+
+    win.ctl.question = {"point": Q(), "pick": 0, "action": {}, "answered": {}}
+    sync(win)
+    win.key(key.DOWN)
+    assert win.ctl.question["pick"] == 1
+    win.key(key.UP)
+    win.key(key.UP)
+    assert win.ctl.question["pick"] == 2      # round from the first option to the last
+    win.key(key.ESCAPE)
+    assert win.ctl.question is None and "put aside" in win.ctl.message[0]
+    assert win.ctl.session.actions == []
+
+
 def test_the_stack_passes_down_and_pops():
     seen = []
 

@@ -6,6 +6,10 @@ Nothing about a ruleset is hard-coded: the buttons are the core's ``legal_action
 parameters an action still needs are read from the ruleset's ``action_specs`` (a ``pos`` is picked on the map,
 an ``id`` by clicking a character), and the preview is the core's ``preview``. Undo rebuilds the session from
 scene + seed + actions[:-1] -- the core is event-sourced, so the rebuilt state and log are exactly the old ones.
+
+The class holds the state; cohesive groups of what it does live beside it as functions over it (issue 23: no class
+over 40 methods): the players' questions in ``questions.py``, the GM's statement in ``statement.py``, the composed
+action's words in ``composing.py``, the hovered cell's words in ``hovertext.py``.
 """
 
 from __future__ import annotations
@@ -14,8 +18,10 @@ import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from engine.app import questions, statement
+from engine.app.composing import unoffered
 from engine.errors import AerieError
-from engine.rules.choices import ChoiceNeeded, fill
+from engine.rules.choices import ChoiceNeeded
 from engine.rules.core import Illegal, Session, dumps
 
 HOTKEYS = "1234567890"
@@ -64,7 +70,7 @@ class Controller:
         self.ask = False
         self.question: dict | None = None     # {"action", "answered", "point", "pick"}
         self._table_done: set = set()         # table questions answered "as it stands": (key, actions played)
-        self.statement: dict | None = None    # the GM stating what a composed action leaves to it (begin_statement)
+        self.statement: dict | None = None    # the GM stating what a composed action leaves to it (engine/app/statement.py)
         if self.selected:
             self.cursor_layer = self.actor(self.selected).layer
 
@@ -103,37 +109,6 @@ class Controller:
         keys = hotkeys(self)
         return [{"action": n, "label": str(n).replace("_", " "), "hotkey": keys.get(str(n), ""),
                  "active": self.pending is not None and self.pending.name == n} for n in names]
-
-    def who_at(self, x: int, y: int, layer: int) -> list[str]:
-        out = []
-        for a in self.state.actors.values():
-            if a.x <= x < a.x + a.footprint and a.y <= y < a.y + a.footprint and a.layer <= layer < a.layer + a.height_layers:
-                out.append(a.id)
-        return out
-
-    def cell_info(self, cell) -> str:
-        """Hover text: coordinates, layer, altitude, the material under / at the cell, who stands there."""
-        if cell is None:
-            return ""
-        x, y, layer = cell
-        w = self.scene.world
-        cm = w.cell_m
-        X, Y, Z = w.size
-        bits = [f"cell ({x}, {y})  layer {layer}  ({x * cm:.1f} m E, {y * cm:.1f} m N, {layer} m up)"]
-        here = w.at(x, y, layer)
-        below = w.at(x, y, layer - 1)
-        if here > 0:
-            bits.append(f"inside {w.materials[here].name}")
-        elif layer == 0:
-            bits.append("on the ground")
-        elif below > 0:
-            bits.append(f"on {w.materials[below].name}")
-        else:
-            bits.append(f"in the air ({layer - w.support_layer(x, y, layer)} m above the surface)")
-        who = self.who_at(x, y, layer) or self.who_at(x, y, max(layer - 1, 0))
-        if who:
-            bits.append("here: " + ", ".join(who))
-        return "; ".join(bits)
 
     # -- selection ---------------------------------------------------------------------------------------------
     def _changed(self, state=False):
@@ -252,30 +227,13 @@ class Controller:
             if not ok:
                 # not among the targets the core offers (it offers enemies): ask the core itself, so the message
                 # agrees with the preview: an ally may be attacked (5e allows it), a target out of range may not
-                self.say(*self._unoffered(p, key, value))
+                self.say(*unoffered(self, p, key, value))
                 # keep the choice so the preview can show the core's reason
             else:
                 self.say("")          # a complaint about the previous choice no longer applies
         p.params[key] = value
         p.variant_i = 0
         self._changed()
-
-    def _unoffered(self, p, key: str, value) -> tuple[str, str]:
-        """What to say when ``value`` is not among the targets the core offered for ``key``: the core's own
-        answer (its reason when illegal; a note when it is an ally, which the rules allow)."""
-        act = {"actor": self.selected, "action": p.name, **p.params, key: value}
-        try:
-            self.session.check(act)
-        except Illegal as e:
-            rule = f" ({e.rule})" if e.rule and f"({e.rule})" not in e.reason else ""
-            return f"{value}: {e.reason}{rule}", "error"
-        except AerieError:
-            return f"{value} is not a target {p.name.replace('_', ' ')} can take now", "error"
-        try:
-            own = self.actor(value).side == self.actor(self.selected).side
-        except (KeyError, AttributeError):
-            own = False
-        return (f"{value} is on {self.selected}'s own side: the rules allow it", "info") if own else ("", "info")
 
     def set_destination(self, cell):
         """The hovered / clicked cell for the pending action's position parameter."""
@@ -331,22 +289,6 @@ class Controller:
             base["rolls"] = {k: (list(v) if isinstance(v, list) else v) for k, v in self.forced.items()}
         return base
 
-    def variant_note(self) -> str:
-        p = self.pending
-        if p is None:
-            return ""
-        cands = p.candidates()
-        if len(cands) <= 1:
-            return ""
-        a = cands[p.variant_i % len(cands)]
-        picked = {k for k, _kind in p.needs}          # chosen on the map / by a click, not by Tab
-        diff = [k for k in a if k not in ("actor", "action") and k not in picked
-                and any(c.get(k) != a.get(k) for c in cands)]
-        if not diff:
-            return ""
-        desc = ", ".join(f"{k} {a[k]}" for k in diff)
-        return f"{desc} ({p.variant_i % len(cands) + 1} of {len(cands)}; Tab: next)"
-
     # -- previews (pure, may be slow: the window calls them in a worker thread) ----------------------------------
     def preview_of(self, action: dict) -> dict:
         """``{"ok": True, "preview": {...}}`` or ``{"ok": False, "reason": ..., "rule": ...}``. Never raises for an
@@ -388,12 +330,7 @@ class Controller:
 
             act, events, notes = one_die_each(self, act, answered, asking)
         except ChoiceNeeded as c:
-            p = c.point
-            opts = list(p.options)
-            pick = opts.index(p.default) if p.default in opts else 0
-            self.question = {"action": act, "answered": dict(answered or {}), "point": p, "pick": pick}
-            self.say(f"{self.chooser_label(p)}: {p.question}" if p.question else f"{self.chooser_label(p)} chooses")
-            self._changed()
+            questions.ask(self, act, answered, c.point)
             return None
         except Illegal as e:
             self.say(f"{e.reason}" + (f" ({e.rule})" if e.rule and f"({e.rule})" not in e.reason else ""), "error")
@@ -412,162 +349,23 @@ class Controller:
         self.say("; ".join([gm_text or f"{act.get('actor')}: {str(act.get('action')).replace('_', ' ')} done"] + notes))
         return events
 
-    # -- questions: a player's choice at the moment the rules make it (ask mode) -----------------------------------
-    def chooser_label(self, p) -> str:
-        if p.role == "players":             # a table question: the players together (the chooser names the side)
-            return "The players"
-        a = self.state.actors.get(p.chooser)
-        name = a.name if a is not None else p.chooser
-        return f"{name} ({p.role})" if p.role else name
-
-    def option_label(self, value, labels: dict | None = None) -> str:
-        if labels and isinstance(value, str) and value in labels:
-            return str(labels[value])
-        if isinstance(value, str) and value in self.state.actors:
-            return self.state.actors[value].name
-        if value is True:
-            return "Yes"
-        if value is False or value is None:
-            return "No"
-        return str(value).replace("_", " ").capitalize()
-
+    # -- questions: a player's choice at the moment the rules make it (ask mode; engine/app/questions.py) ----------
     def question_view(self) -> dict | None:
-        """What the prompt shows (and the tests read): who chooses, for which side, the options and what each does,
-        the dice rolled so far in this action."""
-        q = self.question
-        if q is None:
-            return None
-        p = q["point"]
-        a = self.state.actors.get(p.chooser)
-        return {"chooser": p.chooser, "label": self.chooser_label(p), "side": a.side if a is not None else None,
-                "key": p.key, "rule": p.rule, "question": p.question, "pick": q["pick"],
-                "options": [{"value": v, "label": self.option_label(v, p.labels), "does": d, "default": v == p.default}
-                            for v, d in p.options.items()],
-                "rolled": [f"{r['name']} {r['die']} = {r['result']}" for r in p.rolled],
-                "action": q["action"], "table": bool(q.get("table"))}
+        """What the prompt shows (and the tests read): see :func:`engine.app.questions.view`."""
+        return questions.view(self)
 
     def set_ask(self, on: bool = True):
         """Ask mode on (the window): the players' choices become questions, and a question the table answers
         between actions (the ruleset's ``table_question``) is offered at once."""
         self.ask = on
-        self.offer_table_question()
-
-    def offer_table_question(self):
-        if not self.ask or self.question is not None:
-            return
-        try:
-            got = self.session.ruleset.table_question(self.session)
-        except AerieError:
-            got = None
-        if got is None:
-            return
-        act, p = got
-        if (p.key, len(self.session.actions)) in self._table_done:
-            return
-        opts = list(p.options)
-        self.question = {"action": act, "answered": {}, "point": p, "pick": opts.index(p.default) if p.default in opts else 0,
-                         "table": True}
-        self.say(f"{self.chooser_label(p)}: {p.question}")
-        self._changed()
-
-    # -- what the GM states for a composed action (the ruleset's gm_statement: free words, a number) ---------------
-    def begin_statement(self) -> bool:
-        act = self.action()
-        got = None
-        if act is not None:
-            try:
-                got = self.session.ruleset.gm_statement(self.session, act)
-            except AerieError:
-                got = None
-        if act is None or not got:
-            self.say("the composed action leaves nothing for the GM to state", "error")
-            return False
-        fixed, asks = got
-        self.statement = {"action": {**act, **fixed}, "asks": [list(x) for x in asks], "i": 0}
-        self._changed()
-        return True
-
-    def statement_prompt(self) -> str | None:
-        st = self.statement
-        if st is None:
-            return None
-        _param, question, default = st["asks"][st["i"]]
-        who = self.state.actors.get(st["action"].get("actor"))
-        return (f"GM states for {who.name if who else st['action'].get('actor')}'s "
-                f"{str(st['action']['action']).replace('_', ' ')}: {question}"
-                + (f" (Enter: {default})" if default is not None else ""))
-
-    def statement_enter(self, text: str) -> list | None:
-        """The GM's answer to the statement's current question; the action is taken after the last one."""
-        st = self.statement
-        if st is None:
-            return None
-        param, question, default = st["asks"][st["i"]]
-        text = text.strip()
-        if not text:
-            if default is None:
-                self.say(f"{question}: type it (Esc: put it aside)", "error")
-                return None
-            value = default
-        elif isinstance(default, int):
-            try:
-                value = int(text)
-            except ValueError:
-                self.say(f"{question}: a whole number", "error")
-                return None
-        else:
-            value = text
-        st["action"][param] = value
-        st["i"] += 1
-        if st["i"] < len(st["asks"]):
-            self._changed()
-            return None
-        self.statement = None
-        return self.step(st["action"])
-
-    def choice_lines(self, act: dict) -> list[str]:
-        """What the actor's own choice in ``act`` does (the ruleset's ``choice_lines``; never raises)."""
-        try:
-            return [str(x) for x in self.session.ruleset.choice_lines(self.session, act)]
-        except (AerieError, KeyError, TypeError, ValueError):
-            return []
+        questions.offer_table(self)
 
     def answer(self, i: int | None = None) -> list | None:
         """Answer the open question with option ``i`` (None: the one highlighted), then try the step again."""
-        q = self.question
-        if q is None:
-            return None
-        opts = list(q["point"].options)
-        i = q["pick"] if i is None else i
-        if not 0 <= i < len(opts):
-            self.say(f"choose 1 to {len(opts)}", "error")
-            return None
-        value = opts[i]
-        self.question = None
-        if q.get("table") and value == q["point"].default:     # the table keeps what the rules give: no action
-            self._table_done.add((q["point"].key, len(self.session.actions)))
-            self.say(f"{self.option_label(value, q['point'].labels)}: as it stands")
-            self._changed()
-            return None
-        act, key = fill(q["action"], q["point"], value)
-        return self.step(act, {**q["answered"], key: value})
-
-    def move_pick(self, d: int):
-        q = self.question
-        if q is not None:
-            q["pick"] = (q["pick"] + d) % max(len(q["point"].options), 1)
-            self._changed()
-
-    def drop_question(self):
-        if self.question is not None:
-            if self.question.get("table"):
-                self._table_done.add((self.question["point"].key, len(self.session.actions)))
-            self.question = None
-            self.say("the action was not taken (its question was put aside)")
-            self._changed()
+        return questions.answer(self, i)
 
     def _after_state_change(self):
-        self.offer_table_question()
+        questions.offer_table(self)
         cur = self.session.current
         if cur is not None and (self.selected is None or self.selected not in self.state.actors
                                 or not self.legal()):
@@ -686,7 +484,7 @@ class Controller:
             "action": self.action(), "forced": self.forced, "message": list(self.message),
             "buttons": self.buttons(), "actions": list(self.session.actions), "redo": len(self.redo_stack),
             "events": len(self.session.events), "question": self.question_view(),
-            "statement": None if self.statement is None else {**self.statement, "prompt": self.statement_prompt()},
+            "statement": None if self.statement is None else {**self.statement, "prompt": statement.prompt(self)},
         }
 
 

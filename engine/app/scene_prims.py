@@ -11,6 +11,7 @@ import math
 import numpy as np
 
 from engine.app import maps
+from engine.app.hovertext import who_at
 from engine.render import overlays as ov
 from engine.render.state import side_colour
 
@@ -132,7 +133,7 @@ def sight_target(win):
             if isinstance(v, str) and v in ctl.state.actors:
                 return v
     if ctl.hover:
-        who = ctl.who_at(*ctl.hover)
+        who = who_at(ctl.state, *ctl.hover)
         if who and who[0] != ctl.selected:
             return who[0]
     return None

@@ -69,6 +69,25 @@ def hud_px(size) -> int:
     return 15 if size[1] >= 650 and size[0] >= 1000 else (12 if size[1] >= 400 else 10)
 
 
+def text_px(size) -> tuple[int, int, int]:
+    """The font sizes of the HUD, the big captions and the labels over the models for a window of ``size``."""
+    return hud_px(size), (22 if size[1] >= 400 else 14), (12 if size[1] >= 400 else 10)
+
+
+def fit_text(win, fresh: bool = False) -> None:
+    """The text layers at the sizes the window's present size asks for (issue 23 item 7: after a resize, as a
+    window opened at that size has them); a layer whose size changed is made anew, and the labels laid out again.
+    ``fresh``: all made anew (a new renderer: the old layers were the old one's)."""
+    for name, px in zip(("hud", "big", "tok"), text_px(win.get_framebuffer_size())):
+        old = None if fresh else getattr(win, name)
+        if old is None or old.px != px:
+            if old is not None:
+                win.switch_to()          # its GL objects are this window's context's (the players' window has its own)
+                old.layer.release()
+            setattr(win, name, H.Hud(win.renderer, px=px))
+    win.tok_key = None
+
+
 def _gl_config():
     try:
         return pyglet.gl.Config(double_buffer=True, depth_size=24, major_version=3, minor_version=3,
@@ -156,11 +175,8 @@ class PlayWindow(pyglet.window.Window):
         """The renderer, HUD layers, camera and picker of the current scene."""
         from engine.render.rules_bridge import display_world
 
-        size = self.get_framebuffer_size()
         self.renderer = Renderer(self.rc, display_world(self.scene.world))   # follows the session's voxels
-        self.hud = H.Hud(self.renderer, px=hud_px(size))
-        self.big = H.Hud(self.renderer, px=22 if size[1] >= 400 else 14)
-        self.tok = H.Hud(self.renderer, px=12 if size[1] >= 400 else 10)     # names, bars, icons over the models
+        fit_text(self, fresh=True)     # self.hud, .big (captions), .tok (names, bars, icons over the models)
         self.camctl = CameraControl(self.scene, from_session(self.scene, self.ctl.session).characters)
         self.picker = Picker(self.renderer.world)
         self.ov_cache: dict = {}
@@ -252,7 +268,7 @@ class PlayWindow(pyglet.window.Window):
         self.hotseat()
         if self.ctl.session is not s_before or len(self.ctl.session.events) != n_events:
             after = self.render_state()
-            if fn in (self.ctl.confirm, self.ctl.redo, self.ctl.step, self.ctl.answer, self.ctl.statement_enter) \
+            if fn in (self.ctl.confirm, self.ctl.redo, self.ctl.step, self.ctl.answer) \
                     or getattr(fn, "animates", False):
                 evs = self.ctl.session.events[n_events:]
                 anim = build_step(before, after, evs)
@@ -339,6 +355,7 @@ class PlayWindow(pyglet.window.Window):
 
     def on_resize(self, width, height):
         self._make_target()
+        fit_text(self)
         self.changed()
         return pyglet.event.EVENT_HANDLED
 

@@ -9,7 +9,7 @@ from typing import Any, Callable
 
 from pyglet.window import key, mouse
 
-from engine.app import pointing
+from engine.app import pointing, statement
 from engine.app.modes.base import Mode
 from engine.app.modes.prompts import open_chooser
 from engine.app.modes.text import TextEntry
@@ -146,7 +146,7 @@ def _volume(win, sym, shift):
 
 
 def _statement(win, sym, shift):
-    if win.ctl.begin_statement():
+    if statement.begin(win.ctl):
         return TextEntry("statement")
     return None
 

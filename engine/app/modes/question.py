@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pyglet.window import key
 
+from engine.app import questions
 from engine.app.modes.base import PASS, Mode
 from engine.app.modes.text import TextEntry
 
@@ -26,9 +27,9 @@ class Question(Mode):
         elif symbol in (key.ENTER, key.RETURN):
             win.do(ctl.answer)
         elif symbol in (key.UP, key.DOWN):
-            ctl.move_pick(1 if symbol == key.DOWN else -1)
+            questions.move_pick(ctl, 1 if symbol == key.DOWN else -1)
         elif symbol == key.ESCAPE:
-            ctl.drop_question()
+            questions.drop(ctl)
             win.hotseat()
         elif symbol == key.F12:
             win.shot_pending = True

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pyglet.window import key
 
+from engine.app import statement
 from engine.app.gmtext import USAGE as GM_HELP     # the GM line's grammar, said where it is parsed
 from engine.app.modes.base import POP, Mode
 
@@ -63,14 +64,14 @@ class TextEntry(Mode):
 
             gm_command(win, text)
             return None
-        win.do(win.ctl.statement_enter, text)    # the next open word, or done (the window's sync pops this)
+        win.do(statement.enter, win.ctl, text)    # the next open word, or done (the window's sync pops this)
         return None
 
     def status(self, win):
         if self.kind == "roll":
             return f"die result for the next action (e.g. attack 17; 'clear'): {self.text}_", "info"
         if self.kind == "statement":
-            return f"{win.ctl.statement_prompt()}: {self.text}_   (Enter: next, Esc: put it aside)", "info"
+            return f"{statement.prompt(win.ctl)}: {self.text}_   (Enter: next, Esc: put it aside)", "info"
         if self.kind == "save as":
             return f"save as (a name; .save.json is added): {self.text}_   (Enter: save, Esc: cancel)", "info"
         return f"GM: {self.text}_   ({GM_HELP})", "info"

@@ -4,7 +4,9 @@ reason), then the status lines above them (the message, the hovered cell, the cu
 from __future__ import annotations
 
 from engine.app import hud as H
+from engine.app import statement
 from engine.app.greyed import greyed, hover_greyed
+from engine.app.hovertext import cell_info
 from engine.app.sections.base import Layout, Section
 
 
@@ -85,7 +87,7 @@ class Status(Section):
     name = "status"
 
     def depends(self, win) -> tuple:
-        return (win.ctl.hover, hover_greyed(win), win.ctl.statement_prompt())
+        return (win.ctl.hover, hover_greyed(win), statement.prompt(win.ctl))
 
     def lines(self, win, L, y2, text, colour, name, x_of, room, n) -> float:
         hud, lh = win.hud, L.lh
@@ -120,7 +122,7 @@ class Status(Section):
         if text:
             y2 = self.lines(win, L, y2, win.named(text), (90, 24, 20, 235) if kind == "error" else (20, 40, 30, 230),
                             "message", lx, room, 2 if small else 3)
-        info = win.named(ctl.cell_info(ctl.hover)) if not small else ""
+        info = win.named(cell_info(ctl, ctl.hover)) if not small else ""
         if not pf.message_ok(info):
             info = ""
         if info:

@@ -7,7 +7,9 @@ import json
 
 from engine.app import hud as H
 from engine.app import scene_prims as SP
+from engine.app.composing import variant_note
 from engine.app.controller import preview_lines
+from engine.app.questions import choice_lines
 from engine.app.sections.base import Layout, Section
 
 
@@ -44,7 +46,7 @@ class Preview(Section):
             pv = {k: v for k, v in pv.items() if not (k == "reason" and v == reason) and not (k == "rule" and v == rule)}
         tgt = ctl.state.actors.get(pv.get("target")) if isinstance(pv.get("target"), str) else None
         base_ac = (tgt.data or {}).get("ac") if tgt is not None else None
-        for line in preview_lines(pv, base_ac, ctl.session.ruleset) + ctl.choice_lines(act):
+        for line in preview_lines(pv, base_ac, ctl.session.ruleset) + choice_lines(ctl, act):
             for i, part in enumerate(hud.wrap(line, w - 24)):
                 rows.append(("  " + part if i else part, H.FG))
         return col
@@ -56,7 +58,7 @@ class Preview(Section):
         rows: list = []
         act = ctl.action()
         title = f"Preview: {win.name(ctl.selected)} - {p.name.replace('_', ' ')}"
-        note = ctl.variant_note()
+        note = variant_note(ctl)
         if note:
             rows.append((note, H.DIM))
         for k, v in p.params.items():
