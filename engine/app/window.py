@@ -211,14 +211,29 @@ class PlayWindow(pyglet.window.Window):
             return self.anims[0].hud_before
         return self.ctl.state
 
+    def apply_cut(self):
+        """The storey cut the view state asks for (I), on the renderer and the picker: a click lands on the
+        highest voxel still shown, so on the storey the GM looks into."""
+        cut = self.vstate.cut_above
+        if cut != self.renderer.cut_above:
+            self.renderer.set_cut_above(cut)
+            self.picker = Picker(self.renderer.world)
+            self.rs_cache = None
+            self.ov_cache.clear()
+
     def render_state(self):
+        self.apply_cut()
         sv = self.ctl.state_version
         if self.rs_cache is None or self.rs_cache[0] != (sv, id(self.ctl.session)):
             from engine.render.rules_bridge import sync_display_world
 
-            for box in sync_display_world(self.renderer.world, self.ctl.session):   # broken objects, undone breaks
-                self.renderer.world_changed(box)
-                self.picker = Picker(self.renderer.world)
+            r = self.renderer
+            for box in sync_display_world(r.full_world, self.ctl.session):   # broken objects, undone breaks
+                if r.cut_above is None:
+                    r.world_changed(box)
+                else:                        # the cut copy is taken again from the synced world
+                    r.set_cut_above(r.cut_above)
+                self.picker = Picker(r.world)
             self.rs_cache = ((sv, id(self.ctl.session)), gm_views(self.ctl, from_session(self.scene, self.ctl.session)))
         return self.rs_cache[1]
 
