@@ -10,8 +10,9 @@ def cuts(world) -> list[int | None]:
     images' layers: storey i shows up to the layer under storey i+1's floor, so its ceiling slab is gone too.
     A map without storey floors is cut layer by layer."""
     Z = int(world.size[2])
-    floors = sorted({int(z) for z, _ in getattr(world, "floor_images", ()) or ()})
-    if len(floors) >= 2:
+    layers = {int(z) for z, _ in getattr(world, "floor_images", ()) or ()}
+    floors = sorted(layers | {0})            # the ground storey stands on layer 0 (its image may be the ground's)
+    if layers and len(floors) >= 2:
         out: list[int | None] = [max(0, f - 1) for f in floors[1:]]
     else:
         out = list(range(Z - 1))
