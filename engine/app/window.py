@@ -445,6 +445,10 @@ class PlayWindow(pyglet.window.Window):
         pf = self.player_view()
         if not pf.gm:                 # the players' screen: only what their side sees
             rs = type(rs)([c for c in rs.characters if pf.shows(c.id)])
+        if self.vstate.cut_above is not None:      # I: the characters on the storeys cut away are not drawn
+            from engine.render.commands import cut_state
+
+            rs = cut_state(rs, self.vstate.cut_above)
         self.floaters = [lb.text for lb in fx.labels]
         cam = self.camctl.camera()
         self.loop.draw_view(cam, rs, fx)
