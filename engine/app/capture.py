@@ -79,6 +79,8 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--template", help="SHAPE[:SIZE_M]: an area template (sphere, cone, line, cube) at --hover")
     p.add_argument("--hover", help="X,Y,LAYER: the cell under the cursor")
     p.add_argument("--player", help="SIDE: the player view of that side (what it sees by true 3D sight lines)")
+    p.add_argument("--storeys-down", dest="storeys_down", type=int, default=0,
+                   help="N: press I N times (the storey cut: the storeys above cut away)")
     p.add_argument("--fold", action="store_true", help="fold the side panels (F2)")
     p.add_argument("--keys-help", dest="keys_help", action="store_true", help="F1's help over the window")
     p.add_argument("--token-hud", dest="token_hud", help="ID: that character's token HUD open (a right click)")
@@ -247,6 +249,11 @@ def _table(a, win) -> None:
         win.vstate.player_side = a.player
     if a.fold:
         win.vstate.fold = True
+    if a.storeys_down:
+        from engine.app import storeys
+
+        for _ in range(a.storeys_down):
+            win.vstate.cut_above = storeys.step(win.scene.world, win.vstate.cut_above, -1)
     if a.keys_help:
         win.vstate.help = True
     if a.token_hud:

@@ -227,14 +227,29 @@ class PlayWindow(pyglet.window.Window):
             return self.anims[0].hud_before
         return self.ctl.state
 
+    def apply_cut(self):
+        """The storey cut the view state asks for (I), on the renderer and the picker: a click lands on the
+        highest voxel still shown, so on the storey the GM looks into."""
+        cut = self.vstate.cut_above
+        if cut != self.renderer.cut_above:
+            self.renderer.set_cut_above(cut)
+            self.picker = Picker(self.renderer.world)
+            self.rs_cache = None
+            self.ov_cache.clear()
+
     def render_state(self):
+        self.apply_cut()
         sv = self.ctl.state_version
         if self.rs_cache is None or self.rs_cache[0] != (sv, id(self.ctl.session)):
             from engine.render.rules_bridge import sync_display_world
 
-            for box in sync_display_world(self.renderer.world, self.ctl.session):   # broken objects, undone breaks
-                self.renderer.world_changed(box)
-                self.picker = Picker(self.renderer.world)
+            r = self.renderer
+            for box in sync_display_world(r.full_world, self.ctl.session):   # broken objects, undone breaks
+                if r.cut_above is None:
+                    r.world_changed(box)
+                else:                        # the cut copy is taken again from the synced world
+                    r.set_cut_above(r.cut_above)
+                self.picker = Picker(r.world)
             self.rs_cache = ((sv, id(self.ctl.session)), gm_views(self.ctl, from_session(self.scene, self.ctl.session)))
         return self.rs_cache[1]
 
@@ -447,6 +462,10 @@ class PlayWindow(pyglet.window.Window):
         pf = self.player_view()
         if not pf.gm:                 # the players' screen: only what their side sees
             rs = type(rs)([c for c in rs.characters if pf.shows(c.id)])
+        if self.vstate.cut_above is not None:      # I: the characters on the storeys cut away are not drawn
+            from engine.render.commands import cut_state
+
+            rs = cut_state(rs, self.vstate.cut_above)
         self.floaters = [lb.text for lb in fx.labels]
         cam = self.camctl.camera()
         self.loop.draw_view(cam, rs, fx)

@@ -204,6 +204,14 @@ def _arrows(win, sym, shift):
     pointing.nudge_cursor(win, {key.UP: "up", key.DOWN: "down", key.LEFT: "left", key.RIGHT: "right"}[sym])
 
 
+def _storey(win, sym, shift):
+    from engine.app import storeys
+
+    w = win.scene.world
+    win.vstate.cut_above = storeys.step(w, win.vstate.cut_above, +1 if shift else -1)
+    win.say("I: " + storeys.label(w, win.vstate.cut_above))
+
+
 def _k(*syms, ctrl=False):
     return tuple((s, ctrl) for s in syms)
 
@@ -234,6 +242,8 @@ KEYMAP: list[Binding] = [
     Binding("Camera", "V", "follow the selected character", _k(key.V), _follow),
     Binding("Camera", "K / Shift+K", "next named scene camera / home view", _k(key.K), _camera),
     Binding("Camera", "O", "top view: straight down over the map", _k(key.O), _top),
+    Binding("Camera", "I / Shift+I", "storey cut: the storeys above cut away, a storey down / up (all)", _k(key.I),
+            _storey),
     Binding("Camera", "P", "play the scene's fly-through", _k(key.P), _flythrough),
     Binding("Overlays", "G", "layer grid at the cursor's altitude", _k(key.G), _overlay),
     Binding("Overlays", "X", "engagement (AIR-04) and reach (AIR-05)", _k(key.X), _overlay),

@@ -128,7 +128,10 @@ class Status(Section):
         if info:
             y2 = self.lines(win, L, y2, info, H.BG, "hover", lx, room, 2)
         if not small and y2 > left_bottom + 4:          # a hint line, on a background of its own (issue 23 item 7)
-            hint = f"cursor altitude: layer {ctl.cursor_layer}   (PgUp/PgDn; wheel while placing)"
+            cut = win.vstate.cut_above
+            storey = "all" if cut is None else f"cut above layer {cut}"
+            hint = (f"cursor altitude: layer {ctl.cursor_layer}   (PgUp/PgDn; wheel while placing)"
+                    f"   storey: {storey} (I / Shift+I)")
             x0 = lx(y2)
             w = min(hud.width(hint) + 20, room)
             hud.box(x0, y2 - 4, x0 + w, y2 + lh + 2, (12, 14, 20, 200))
