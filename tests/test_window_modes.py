@@ -382,16 +382,16 @@ def test_the_view_state_counts_changes_only():
     assert v.version == n + 1
 
 
-def test_key_i_steps_the_storey_cut_in_the_view_state():
-    """Issue 27: I cuts the view a storey down, Shift+I back up to everything; the view state records it."""
+def test_comma_and_period_step_the_storey_cut_in_the_view_state():
+    """Issue 27: , cuts the view a storey down, . back up to everything; the view state records it."""
     win = FakeWin()
     Z = win.scene.world.size[2]
     v0 = win.vstate.version
-    win.key(key.I)
+    win.key(key.COMMA)
     assert win.vstate.cut_above == Z - 2 and win.vstate.version > v0
-    win.key(key.I)
+    win.key(key.COMMA)
     assert win.vstate.cut_above == Z - 3
     assert "storey" in win.said[-1]
-    win.key(key.I, key.MOD_SHIFT)
-    win.key(key.I, key.MOD_SHIFT)
+    win.key(key.PERIOD)
+    win.key(key.PERIOD)
     assert win.vstate.cut_above is None

@@ -1,4 +1,4 @@
-"""The storey control (issue 27): I steps the view state's cut down through the storeys, Shift+I back up to
+"""The storey control (issue 27): , steps the view state's cut down through the storeys, . back up to
 'all'; the cuts come from an imported map's floor images, else layer by layer. No display."""
 
 from __future__ import annotations

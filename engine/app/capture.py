@@ -80,7 +80,7 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--hover", help="X,Y,LAYER: the cell under the cursor")
     p.add_argument("--player", help="SIDE: the player view of that side (what it sees by true 3D sight lines)")
     p.add_argument("--storeys-down", dest="storeys_down", type=int, default=0,
-                   help="N: press I N times (the storey cut: the storeys above cut away)")
+                   help="N: press , N times (the storey cut: the storeys above cut away)")
     p.add_argument("--fold", action="store_true", help="fold the side panels (F2)")
     p.add_argument("--keys-help", dest="keys_help", action="store_true", help="F1's help over the window")
     p.add_argument("--token-hud", dest="token_hud", help="ID: that character's token HUD open (a right click)")

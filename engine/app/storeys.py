@@ -35,4 +35,4 @@ def label(world, cut: int | None) -> str:
     if cut is None:
         return "storey: all (I: cut down a storey)"
     n = cs.index(cut) + 1 if cut in cs else 0
-    return f"storey {n} of {len(cs)}: layers 0..{cut} (I down, Shift+I up)"
+    return f"storey {n} of {len(cs)}: layers 0..{cut} (, down, . up)"

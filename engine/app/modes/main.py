@@ -208,8 +208,9 @@ def _storey(win, sym, shift):
     from engine.app import storeys
 
     w = win.scene.world
-    win.vstate.cut_above = storeys.step(w, win.vstate.cut_above, +1 if shift else -1)
-    win.say("I: " + storeys.label(w, win.vstate.cut_above))
+    up = sym == key.PERIOD          # ',' a storey down, '.' back up (to everything): I is "how does this end?"
+    win.vstate.cut_above = storeys.step(w, win.vstate.cut_above, +1 if up else -1)
+    win.say(("." if up else ",") + ": " + storeys.label(w, win.vstate.cut_above))
 
 
 def _k(*syms, ctrl=False):
@@ -242,8 +243,8 @@ KEYMAP: list[Binding] = [
     Binding("Camera", "V", "follow the selected character", _k(key.V), _follow),
     Binding("Camera", "K / Shift+K", "next named scene camera / home view", _k(key.K), _camera),
     Binding("Camera", "O", "top view: straight down over the map", _k(key.O), _top),
-    Binding("Camera", "I / Shift+I", "storey cut: the storeys above cut away, a storey down / up (all)", _k(key.I),
-            _storey),
+    Binding("Camera", ", / .", "storey cut: the storeys above cut away, a storey down / up (all)",
+            _k(key.COMMA, key.PERIOD), _storey),
     Binding("Camera", "P", "play the scene's fly-through", _k(key.P), _flythrough),
     Binding("Overlays", "G", "layer grid at the cursor's altitude", _k(key.G), _overlay),
     Binding("Overlays", "X", "engagement (AIR-04) and reach (AIR-05)", _k(key.X), _overlay),

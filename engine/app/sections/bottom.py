@@ -131,7 +131,7 @@ class Status(Section):
             cut = win.vstate.cut_above
             storey = "all" if cut is None else f"cut above layer {cut}"
             hint = (f"cursor altitude: layer {ctl.cursor_layer}   (PgUp/PgDn; wheel while placing)"
-                    f"   storey: {storey} (I / Shift+I)")
+                    f"   storey: {storey} (, / .)")
             x0 = lx(y2)
             w = min(hud.width(hint) + 20, room)
             hud.box(x0, y2 - 4, x0 + w, y2 + lh + 2, (12, 14, 20, 200))
