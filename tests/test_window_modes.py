@@ -395,3 +395,15 @@ def test_comma_and_period_step_the_storey_cut_in_the_view_state():
     win.key(key.PERIOD)
     win.key(key.PERIOD)
     assert win.vstate.cut_above is None
+
+
+def test_no_key_is_bound_twice_in_the_key_map():
+    """One binding a key: the first of two would take it and F1 would list a key that does another thing (the
+    storey cut and "how does this end?" both took I when their branches merged)."""
+    from collections import Counter
+
+    from engine.app.modes.main import KEYMAP
+
+    seen = Counter(k for b in KEYMAP for k in b.keys)
+    assert len(seen) > 30
+    assert [k for k, n in seen.items() if n > 1] == []
