@@ -404,6 +404,6 @@ def test_no_key_is_bound_twice_in_the_key_map():
 
     from engine.app.modes.main import KEYMAP
 
-    seen = Counter(k for b in KEYMAP for k in b.keys)
+    seen = Counter(k for b in KEYMAP for k in set(b.keys))     # (pyglet: ENTER and RETURN are one symbol)
     assert len(seen) > 30
     assert [k for k, n in seen.items() if n > 1] == []
