@@ -3,6 +3,7 @@ panel reads the finished future; the frame loop only polls (the future is one of
 
 from __future__ import annotations
 
+import time
 from concurrent.futures import Future, ProcessPoolExecutor
 
 import pytest
@@ -111,8 +112,10 @@ def test_closing_the_window_ends_a_run_still_going():
     procs = list(o.pool._processes.values())
     assert procs and all(p.is_alive() for p in procs)
     jobs.shutdown()                                    # what the window's quit does
-    for p in procs:
-        p.join(30)
+    for p in procs:                   # (the pool's own thread may reap it first: poll until this object knows)
+        deadline = time.monotonic() + 60
+        while p.is_alive() and time.monotonic() < deadline:
+            p.join(0.5)
         assert not p.is_alive()
     with pytest.raises(Exception):
         fut.result(timeout=30)

@@ -129,9 +129,9 @@ class Status(Section):
             y2 = self.lines(win, L, y2, info, H.BG, "hover", lx, room, 2)
         if not small and y2 > left_bottom + 4:          # a hint line, on a background of its own (issue 23 item 7)
             cut = win.vstate.cut_above
-            storey = "all" if cut is None else f"cut above layer {cut}"
-            hint = (f"cursor altitude: layer {ctl.cursor_layer}   (PgUp/PgDn; wheel while placing)"
-                    f"   storey: {storey} (, / .)")
+            hint = f"cursor altitude: layer {ctl.cursor_layer}   (PgUp/PgDn; wheel while placing)"
+            if cut is not None or win.scene.world.floor_images:    # a map with storeys, or a cut
+                hint += f"   storey: {'all' if cut is None else f'cut above layer {cut}'} (, / .)"
             x0 = lx(y2)
             w = min(hud.width(hint) + 20, room)
             hud.box(x0, y2 - 4, x0 + w, y2 + lh + 2, (12, 14, 20, 200))
