@@ -37,7 +37,6 @@ def test_picking_with_the_upper_storey_cut_lands_on_the_lower_floor(aerie, tmp_p
     pyglet.options["shadow_window"] = False        # importing the window module must not open a display
     from engine.app.picking import Picker
     from engine.app.viewstate import ViewState
-    from engine.app.window import PlayWindow
     from engine.render.rules_bridge import display_world
     from test_interop_storeys import imported, scene_modern
 
@@ -64,12 +63,12 @@ def test_picking_with_the_upper_storey_cut_lands_on_the_lower_floor(aerie, tmp_p
         o, down = np.array([5.5 * cm, 5.5 * cm, s.world.size[2] - 0.01]), np.array([0.0, 0.0, -1.0])
         assert win.picker.terrain(o, down).cell == (5, 5, 3)
         win.vstate.cut_above = storeys.step(s.world, None, -1)
-        PlayWindow.apply_cut(win)
+        storeys.apply_cut(win, Picker)
         assert win.renderer.cut_above == 1
         assert win.picker.terrain(o, down).cell == (5, 5, 0)
         assert s.world.is_solid(5, 5, 2)                      # the world itself keeps its upper floor
         win.vstate.cut_above = None
-        PlayWindow.apply_cut(win)
+        storeys.apply_cut(win, Picker)
         assert win.picker.terrain(o, down).cell == (5, 5, 3)
     finally:
         rc.release()

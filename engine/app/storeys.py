@@ -36,3 +36,14 @@ def label(world, cut: int | None) -> str:
         return "storey: all (I: cut down a storey)"
     n = cs.index(cut) + 1 if cut in cs else 0
     return f"storey {n} of {len(cs)}: layers 0..{cut} (, down, . up)"
+
+
+def apply_cut(win, picker_class) -> None:
+    """The storey cut the view state asks for (, and .), on the window's renderer and picker: a click lands on the
+    highest voxel still shown, so on the storey the GM looks into (``picker_class``: the window's, engine/app/picking)."""
+    cut = win.vstate.cut_above
+    if cut != win.renderer.cut_above:
+        win.renderer.set_cut_above(cut)
+        win.picker = picker_class(win.renderer.world)
+        win.rs_cache = None
+        win.ov_cache.clear()

@@ -31,6 +31,7 @@ from engine.app import hud as H
 from engine.app import pointing
 from engine.app import recovery
 from engine.app import sections
+from engine.app import storeys
 from engine.app import teststate
 from engine.app import token_layer
 from engine.app.camera_control import CameraControl
@@ -227,18 +228,8 @@ class PlayWindow(pyglet.window.Window):
             return self.anims[0].hud_before
         return self.ctl.state
 
-    def apply_cut(self):
-        """The storey cut the view state asks for (I), on the renderer and the picker: a click lands on the
-        highest voxel still shown, so on the storey the GM looks into."""
-        cut = self.vstate.cut_above
-        if cut != self.renderer.cut_above:
-            self.renderer.set_cut_above(cut)
-            self.picker = Picker(self.renderer.world)
-            self.rs_cache = None
-            self.ov_cache.clear()
-
     def render_state(self):
-        self.apply_cut()
+        storeys.apply_cut(self, Picker)
         sv = self.ctl.state_version
         if self.rs_cache is None or self.rs_cache[0] != (sv, id(self.ctl.session)):
             from engine.render.rules_bridge import sync_display_world
