@@ -160,24 +160,15 @@ def _attack_kinds(g: dict) -> list:
 def aggressive(session, actor, rng):
     """The most expected damage now (``best_attack``); with no attack, the move that ends nearest a living enemy
     (when it gets nearer than where it stands), else the turn ends."""
-    acts = session.legal_actions(actor.id)
-    if not acts:
-        return None
-    g = groups(acts)
-    hit = best_attack(session, _attack_kinds(g))
-    if hit is not None:
-        return hit
-    foes = enemies_of(session, actor)
-    moves = g.get("move", ())
-    if foes and len(moves):
-        cells = move_cells(moves)
-        rows = sample_rows(len(cells), rng)
-        d = nearest_metres(session, cells[rows], foes)
-        here = nearest_metres(session, np.array([actor.pos]), foes)[0]
-        i = int(np.argmin(d))
-        if d[i] < here - 1e-9:
-            return moves[rows[i]]
-    return turn_end(g, rng, session) or rng.choice(list(acts))
+    return attack_or_move(session, actor, rng, _nearer_move)
+
+
+def _nearer_move(session, actor, foes, moves, cells, rows):
+    """The sampled move that ends nearest a living enemy, when that is nearer than where it stands."""
+    d = nearest_metres(session, cells[rows], foes)
+    here = nearest_metres(session, np.array([actor.pos]), foes)[0]
+    i = int(np.argmin(d))
+    return moves[rows[i]] if d[i] < here - 1e-9 else None
 
 
 @register("cautious")
@@ -187,6 +178,21 @@ def cautious(session, actor, rng):
     cover -- the threat volume of ``aerie threat``), preferring places from which it can attack someone and, among
     equals, nearer an enemy. A flyer never ends in an enemy's melee reach. It moves only to a strictly better
     place, so a turn always ends."""
+    return attack_or_move(session, actor, rng, _safer_move)
+
+
+def _safer_move(session, actor, foes, moves, cells, rows):
+    """The sampled move whose place scores strictly better than where it stands (``place_scores``)."""
+    cand = np.concatenate([np.array([actor.pos], dtype=np.int32), cells[rows]])
+    score = place_scores(session, actor, foes, cand)
+    i = min(range(len(cand)), key=lambda k: score[k])
+    return moves[rows[i - 1]] if i > 0 and score[i] < score[0] else None
+
+
+def attack_or_move(session, actor, rng, choose_move):
+    """What ``aggressive`` and ``cautious`` share: the best attack (``best_attack``); else the move
+    ``choose_move(session, actor, foes, moves, cells, rows)`` picks among the sampled destinations; else the turn
+    ends (or any legal action)."""
     acts = session.legal_actions(actor.id)
     if not acts:
         return None
@@ -198,12 +204,9 @@ def cautious(session, actor, rng):
     moves = g.get("move", ())
     if foes and len(moves):
         cells = move_cells(moves)
-        rows = sample_rows(len(cells), rng)
-        cand = np.concatenate([np.array([actor.pos], dtype=np.int32), cells[rows]])
-        score = place_scores(session, actor, foes, cand)
-        i = min(range(len(cand)), key=lambda k: score[k])
-        if i > 0 and score[i] < score[0]:
-            return moves[rows[i - 1]]
+        pick = choose_move(session, actor, foes, moves, cells, sample_rows(len(cells), rng))
+        if pick is not None:
+            return pick
     return turn_end(g, rng, session) or rng.choice(list(acts))
 
 
