@@ -1,7 +1,9 @@
 """`aerie bench simulate`: fights per second on the showcase, policies random and aggressive, on 1 and 2 local
 workers and on Ray with 2 workers, in the same run (the ratios are the figures; docs/performance.md).
 
-Every configuration plays the same fights (same seed, same indices) and must give the same rows. Ray's local
+Every configuration plays the same fights (same seed, same indices) and must give the same rows. Each local
+figure says how many cores the run got on average (CPU seconds of the process and its workers over the wall
+clock), so that two workers on a machine with no free second core read as such. Ray's local
 cluster is started once (two worker CPUs) and warmed with a couple of fights before the timing, as a cluster
 already running would be; the local pool is forked for each timing (its start is part of its figure).
 """
@@ -9,6 +11,7 @@ already running would be; the local pool is forked for each timing (its start is
 from __future__ import annotations
 
 import logging
+import os
 import time
 
 from engine.scene import load_scene
@@ -18,6 +21,20 @@ def _time(fn) -> tuple[float, list]:
     t0 = time.perf_counter()
     rows = fn()
     return time.perf_counter() - t0, rows
+
+
+def _cpu() -> float:
+    """CPU seconds of this process and of its reaped children (a local pool's workers, once joined)."""
+    t = os.times()
+    return t.user + t.system + t.children_user + t.children_system
+
+
+def _timed_cores(fn) -> tuple[float, float, list]:
+    """(wall seconds, cores used on average, rows): how many cores the run got tells a saturated machine (two
+    workers that got about one core between them cannot run twice as fast) from a pool that does not scale."""
+    c0 = _cpu()
+    t, rows = _time(fn)
+    return t, (_cpu() - c0) / max(t, 1e-9), rows
 
 
 def bench_simulate(args) -> int:
@@ -38,10 +55,10 @@ def bench_simulate(args) -> int:
     try:
         for name, n in runs.items():
             plan = Plan(scene, {s: name for s in sides}, 30, False, {}, "a", "showcase")
-            t1, r1 = _time(lambda: run_local([plan], n, seed, 1, False).sorted_rows())
-            t2, r2 = _time(lambda: run_local([plan], n, seed, 2, False).sorted_rows())
-            line = (f"simulate: showcase, {name} on both sides, {n} fights: 1 worker {n / t1:.2f} fights/s, "
-                    f"2 workers {n / t2:.2f} fights/s ({t1 / t2:.2f}x)")
+            t1, c1, r1 = _timed_cores(lambda: run_local([plan], n, seed, 1, False).sorted_rows())
+            t2, c2, r2 = _timed_cores(lambda: run_local([plan], n, seed, 2, False).sorted_rows())
+            line = (f"simulate: showcase, {name} on both sides, {n} fights: 1 worker {n / t1:.2f} fights/s "
+                    f"({c1:.2f} cores), 2 workers {n / t2:.2f} fights/s ({t1 / t2:.2f}x; {c2:.2f} cores)")
             same = r1 == r2
             if ray is not None:
                 ray_tasks([plan], 2, seed + 1, False, "local")          # warm the two Ray workers
@@ -51,7 +68,7 @@ def bench_simulate(args) -> int:
             else:
                 line += ", Ray: not installed (pip install 'aerie-sandbox[cluster]')"
             print(line)
-            print(f"  rows identical across the configurations: {'yes' if same else 'NO'}")
+            print(f"  load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores; rows identical across the configurations: {'yes' if same else 'NO'}")
     finally:
         if ray is not None:
             ray.shutdown()
