@@ -253,6 +253,7 @@ def _play_fall(app):
         app.key("Return")
     app.wait(lambda s: s["forced"].get("fall") == 10 and s["forced"].get("attack") == 17, 10, "dice by hand")
     app.key(app.button("attack")["hotkey"])
+    app.wait(lambda s: s["pending"] is not None, 10, "the attack composing")    # the key is handled in a frame
     for _ in range(8):
         st = app.state()
         if st["pending"]["params"].get("target") == "harpy_high":
