@@ -560,3 +560,19 @@ def test_dnd_f26_inspiring_leader_temp_hp_within_9_m():
         step(s, "gm", "inspire", target="l")                              # once each
     with pytest.raises(Illegal):
         step(s, "gm", "inspire", target="a")                              # no feat
+
+
+def test_dnd_f14_war_casters_concentration_spell_holds_concentration():
+    """A War Caster's reaction spell that needs concentration (hold person) starts it as a cast one does (DND-21):
+    the caster concentrates on it, and ending that concentration ends the paralysis."""
+    mage = {"id": "m", "kind": "mage", "side": "r", "at": [5, 5, 0], "spells": ["hold_person"], "feats": ["war_caster"],
+            "weapons": ["dagger"], "reactions": {"war_caster": True}}
+    s = make([guard("g", side="b", at=(5, 4, 0)), mage])
+    evs = step(s, "g", "move", to=[5, 1, 0], rolls={"save": 2})
+    assert find(evs, "opportunity_attack", who="m")["spell"] == "hold_person"
+    conc = find(evs, "concentration", who="m")
+    assert conc["spell"] == "hold_person" and conc["targets"] == ["g"]
+    assert s.state.actors["m"].data["concentration"]["spell"] == "hold_person"
+    assert s.state.actors["g"].has("paralyzed")
+    step(s, "gm", "condition", target="m", add="incapacitated")        # concentration ends (DND-21): so does the hold
+    assert not s.state.actors["g"].has("paralyzed")

@@ -223,6 +223,9 @@ def war_caster_spell(rs, session, r, victim, before) -> bool:
             r.data["spell_slots"][str(sp["level"])] -= 1
             ev["slot"] = sp["level"]
         session.emit(ev)
+        if sp.get("concentration"):           # as a cast one (DND-21): held by concentration, one at a time
+            from engine.rules.dnd5e import concentration
+            concentration.begin(rs, session, r, name, [victim.id])
         if plan is not None:
             spell_attack(rs, session, r, victim, name, plan)
         else:
