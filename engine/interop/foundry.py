@@ -356,7 +356,7 @@ def ground_from_tiles(data: dict, file: str, base_dir: Path, P: str, size, pad, 
         ground = [(i, t, s) for i, t, s in src if elev[i] == lowest]
     if not ground:
         return None
-    (width, height), (pad_x, pad_y) = size, pad
+    width, height = size
     k = min(1.0, GROUND_TILES_MAX_PX / max(width, height))
     W, H = max(1, round(width * k)), max(1, round(height * k))
     colour = data.get("backgroundColor") if isinstance(data.get("backgroundColor"), str) else "#999999"
@@ -371,14 +371,8 @@ def ground_from_tiles(data: dict, file: str, base_dir: Path, P: str, size, pad, 
         im = _optional_image(s, base_dir, file, key, m)
         if im is None:
             continue
-        tw = number(t.get("width"), file, f"{P}tiles[{i}].width", positive=True)
-        th = number(t.get("height"), file, f"{P}tiles[{i}].height", positive=True)
-        tx = number(t.get("x", 0), file, f"{P}tiles[{i}].x")
-        ty = number(t.get("y", 0), file, f"{P}tiles[{i}].y")
-        with Image.open(io.BytesIO(im.data)) as pic:
-            tile = pic.convert("RGBA").resize((max(1, round(tw * k)), max(1, round(th * k))),
-                                              Image.Resampling.LANCZOS)
-            canvas.paste(tile, (round((tx - pad_x) * k), round((ty - pad_y) * k)), tile)    # clipped at the edges
+        tile, at = _scaled_tile(im, t, file, f"{P}tiles[{i}]", k, pad)
+        canvas.paste(tile, at, tile)                                      # clipped at the edges
         names.append(f"{P}tiles[{i}] {Path(unquote(s)).name!r}")
     if not names:
         return None
@@ -387,6 +381,20 @@ def ground_from_tiles(data: dict, file: str, base_dir: Path, P: str, size, pad, 
     img = check_image(buf.getvalue(), file, f"{P}tiles", "tiles")
     return img, (f"no background image: the ground image is composed of the scene's ground tiles ({', '.join(names)}) at "
                  f"their rectangles, {W} x {H} px; rotation, alpha and tint are not applied")
+
+
+def _scaled_tile(im, t: dict, file: str, key: str, k: float, pad):
+    """A tile's image at the composed image's scale ``k`` (RGBA) and where its top-left corner lands on it: the
+    tile's rectangle (``x``, ``y``, ``width``, ``height``) less the scene's padding ``pad``, scaled."""
+    from PIL import Image
+
+    tw = number(t.get("width"), file, f"{key}.width", positive=True)
+    th = number(t.get("height"), file, f"{key}.height", positive=True)
+    tx = number(t.get("x", 0), file, f"{key}.x")
+    ty = number(t.get("y", 0), file, f"{key}.y")
+    with Image.open(io.BytesIO(im.data)) as pic:
+        tile = pic.convert("RGBA").resize((max(1, round(tw * k)), max(1, round(th * k))), Image.Resampling.LANCZOS)
+    return tile, (round((tx - pad[0]) * k), round((ty - pad[1]) * k))
 
 
 def _tile_image(src: str, base_dir: Path, file: str, key: str) -> MapImage:
@@ -460,16 +468,10 @@ def read_storeys(data: dict, file: str, base_dir: Path, P: str, levels: dict, ge
             im = _optional_image(src, base_dir, file, key, m)
             if im is None:
                 continue
-            tw = number(t.get("width"), file, f"{P}tiles[{i}].width", positive=True)
-            th = number(t.get("height"), file, f"{P}tiles[{i}].height", positive=True)
-            tx = number(t.get("x", 0), file, f"{P}tiles[{i}].x")
-            ty = number(t.get("y", 0), file, f"{P}tiles[{i}].y")
-            with Image.open(io.BytesIO(im.data)) as pic:
-                tile = pic.convert("RGBA").resize((max(1, round(tw * k)), max(1, round(th * k))),
-                                                  Image.Resampling.LANCZOS)
-                layer = Image.new("RGBA", (W, H), (0, 0, 0, 0))
-                layer.paste(tile, (round((tx - pad_x) * k), round((ty - pad_y) * k)))
-                canvas = Image.alpha_composite(canvas, layer)
+            tile, at = _scaled_tile(im, t, file, f"{P}tiles[{i}]", k, (pad_x, pad_y))
+            layer = Image.new("RGBA", (W, H), (0, 0, 0, 0))
+            layer.paste(tile, at)
+            canvas = Image.alpha_composite(canvas, layer)
             names.append(f"tiles[{i}] {Path(unquote(src)).name!r}")
             tops.append(top)
         if not names:
