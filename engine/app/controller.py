@@ -533,12 +533,14 @@ def template_label(shape: str, size_m: float) -> str:
 
 
 def turn_row_tail(session, a, marks: dict | None = None, short: dict | None = None) -> str:
-    """A turn-order row's figures: the ruleset's health (an "L" there is Life) and where it is, the layer in words
-    (never a second "L")."""
+    """A turn-order row's figures: the health with its pools spelt out (Life, never a bare "L") and where it is,
+    the layer in words."""
+    from engine.app.tokens import health_words
+
     where = f"layer {a.layer}" + (" flying" if a.flying else "")
     if marks and a.id in marks:
         where = f"{(short or {}).get(marks[a.id], marks[a.id])}, {where}"
-    return f"{session.ruleset.health_brief(session, a)}  {where}"
+    return f"{health_words(session, a)}  {where}"
 
 
 def k_ok(v: dict, key: str, value) -> bool:

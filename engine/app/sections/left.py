@@ -104,8 +104,8 @@ class TurnOrder(Section):
             if a is None or not pf.shows(cid):
                 continue
             mark = ">" if cid == st.current else " "
-            hp = pf.health(a) or s.ruleset.health_brief(s, a)      # the ruleset's own figure, or the players' word
-            where = f"layer {a.layer}{' fly' if a.flying else ''}"      # an "L" is a ruleset's Life alone
+            hp = pf.health(a) or T.health_words(s, a)      # the pools spelt out (Life), or the players' word
+            where = f"layer {a.layer}{' fly' if a.flying else ''}"
             if cid in marks:
                 where = f"{short.get(marks[cid], marks[cid])} {where}"
             sc = side_colour(a.side)
