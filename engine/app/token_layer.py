@@ -15,7 +15,7 @@ def token_max_px(win) -> float:
 def draw_tokens(win, cam, rs) -> None:
     st = win.hud_state()
     k = (cam, win.ctl.state_version, tuple(win.size_px), win.anim_t if win.anims else None, win.vstate.player_side,
-         win.vstate.reveal_hp, id(st), tuple(c.id for c in rs.characters), tuple(t[1] for t in win.table_tags),
+         win.vstate.reveal_hp, win.vstate.units, id(st), tuple(c.id for c in rs.characters), tuple(t[1] for t in win.table_tags),
          tuple(tuple(b[:4]) for b in win.hud.blocks))
     if k != win.tok_key:
         win.tok_key = k

@@ -86,6 +86,7 @@ def fit_text(win, fresh: bool = False) -> None:
                 win.switch_to()          # its GL objects are this window's context's (the players' window has its own)
                 old.layer.release()
             setattr(win, name, H.Hud(win.renderer, px=px))
+        getattr(win, name).view = win.vstate      # its texts' units (metres or feet) are the view state's
     win.tok_key = None
 
 

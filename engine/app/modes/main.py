@@ -213,6 +213,12 @@ def _storey(win, sym, shift):
     win.say(("." if up else ",") + ": " + storeys.label(w, win.vstate.cut_above))
 
 
+def _units(win, sym, shift):
+    win.vstate.units = "m" if win.vstate.units == "ft" else "ft"
+    win.say("Ctrl+U: distances in " + ("feet (a square is 5 ft)" if win.vstate.units == "ft" else "metres")
+            + " - display only, the rules stay metric")
+
+
 def _k(*syms, ctrl=False):
     return tuple((s, ctrl) for s in syms)
 
@@ -267,6 +273,8 @@ KEYMAP: list[Binding] = [
     Binding("Table", "Alt+drag", "GM: drag a character to another cell (wheel: layer)"),
     Binding("Table", "U", "3D ruler: click two points or characters (AIR-03, AIR-07)", _k(key.U), _ruler),
     Binding("Table", "Y", "area template: sphere, cone, line, cube, off (wheel: size)", _k(key.Y), _template),
+    Binding("Table", "Ctrl+U", "distances in feet / metres (a square is 5 ft; display only, the rules stay metric)",
+            _k(key.U, ctrl=True), _units),
     Binding("Table", "F2", "fold / unfold the side panels", _k(key.F2), _fold),
     Binding("Table", "F3 / Shift+F3", "player view: what each side sees (true 3D sight lines) / show its "
             "enemies' exact health", _k(key.F3), _player_view),
