@@ -197,7 +197,9 @@ def _shot(win, sym, shift):
 
 
 def _quit(win, sym, shift):
-    win.quit()
+    from engine.app.modes.prompts import save_first
+
+    save_first(win, "quit", win.quit)      # unsaved work: "save first? (y)es / (n)o / (c)ancel"
 
 
 def _arrows(win, sym, shift):
@@ -284,7 +286,7 @@ KEYMAP: list[Binding] = [
             "rates and their 95% intervals in a panel / the policy every side plays in it", _k(key.I), _outlook),
     Binding("Table", "F12", "screenshot (PNG)", _k(key.F12), _shot),
     Binding("Table", "F1 or H", "this help", _k(key.F1, key.H, key.SLASH), _help),
-    Binding("Table", "Ctrl+Q", "quit", _k(key.Q, ctrl=True), _quit),
+    Binding("Table", "Ctrl+Q", "quit (unsaved work: save first? y / n / c)", _k(key.Q, ctrl=True), _quit),
 ]
 
 LOOKUP: dict[tuple[int, bool], Binding] = {k: b for b in KEYMAP for k in b.keys}
