@@ -283,7 +283,7 @@ KEYMAP: list[Binding] = [
     Binding("Table", "F4", "the players' screen in a second window (F3 there: next side; F4: close it)", _k(key.F4),
             lambda w, s, sh: _mirror(w)),
     Binding("Table", "I / Shift+I", "how does this end? a batch of fights from here in the background, the win "
-            "rates and their 95% intervals in a panel / the policy every side plays in it", _k(key.I), _outlook),
+            "rates and their 95% intervals in a panel / choose the policies first (a click on a side's row: its own)", _k(key.I), _outlook),
     Binding("Table", "F12", "screenshot (PNG)", _k(key.F12), _shot),
     Binding("Table", "F1 or H", "this help", _k(key.F1, key.H, key.SLASH), _help),
     Binding("Table", "Ctrl+Q", "quit (unsaved work: save first? y / n / c)", _k(key.Q, ctrl=True), _quit),
