@@ -31,7 +31,8 @@ class Hud:
 
         self.r = renderer
         self.px = px
-        self.atlas = GlyphAtlas(px)
+        # and again at the smaller prints a panel shrinks to (F1's help): glyphs of their own size, never scaled down
+        self.atlas = GlyphAtlas(px, extra_px=(max(round(px * 0.85), 6), max(round(px * 0.72), 6)))
         # the GL side (buffer, shader, atlas texture) is the renderer's ScreenLayer; this module only builds quads.
         # The atlas is rasterised at the HUD's own size and text is placed on whole pixels: nearest sampling is
         # exact here, and cheaper than linear on a software renderer
@@ -77,6 +78,11 @@ class Hud:
     @property
     def line(self) -> float:
         return float(self.atlas.line_h)
+
+    @property
+    def prints(self) -> list[float]:
+        """The line heights text is drawn at crisply: the HUD's own, then its smaller prints (largest first)."""
+        return [float(h) for h in self.atlas.line_heights]
 
     def text(self, x, y, text: str, col=FG, size: float | None = None, max_w: float | None = None) -> float:
         """Text with its top left at (x, y); clipped with an ellipsis to max_w. Returns its width."""
