@@ -75,7 +75,10 @@ for p in sys.argv[1:]:
     w = PlayWindow(load_scene(p), 7, (1280, 720))
     for _ in range(4):
         w.dispatch_events(); w.tick(1/30); w.switch_to(); w.on_draw(); w.flip()
-    out[p] = {k: [v["mode"], v["box"], v["head"]] for k, v in w.token_boxes.items()}
+    tb = next(b for b in w.hud.blocks if b[4] == "turn order")
+    rows = [t[4] for t in w.hud.texts if tb[0] <= t[0] < tb[2] and tb[1] < t[1] < tb[3] and (
+            "HP" in t[4] or "Life" in t[4])]
+    out[p] = {"tokens": {k: [v["mode"], v["box"], v["head"]] for k, v in w.token_boxes.items()}, "rows": rows}
     w.quit()
 print("RESULT " + json.dumps(out))
 '''
@@ -115,8 +118,13 @@ def test_item7_every_character_on_screen_has_a_label_at_1280x720(display, tmp_pa
     assert line, (r.returncode, r.stdout[-2000:], r.stderr[-3000:])
     out = json.loads(line[7:])
     assert len(out) == len(scenes)
-    for p, toks in out.items():
+    for p, got in out.items():
+        toks = got["tokens"]
         assert toks, f"{p}: no character on screen"
+        # the turn order's rows at 1280 x 720: each keeps its layer (the pools go short first), Life spelt out
+        assert got["rows"], p
+        for row in got["rows"]:
+            assert re.search(r"layer \d+", row) and not re.search(r"\bL\d", row), (Path(p).name, row)
         dropped = [cid for cid, (mode, box, _h) in toks.items() if box is None]
         assert not dropped, f"{Path(p).name}: {dropped} have no label (folded away)"
         for cid, (_m, _b, head) in toks.items():      # the layer in words: "L" is the baton's Life

@@ -54,13 +54,16 @@ def bars(session, actor) -> list[tuple[str, int, int]]:
 SHORT_POOL = {"protection": "Prot"}
 
 
-def health_words(session, actor) -> str:
-    """A turn-order row's health, every pool spelt out ("Prot 3/3 Vigor 8/8 Life 8/8": never a bare "L" that a
-    layer could be read into) when the ruleset has several; else the ruleset's own brief figure ("11/11 HP")."""
+def health_words(session, actor, short: bool = False) -> str:
+    """A turn-order row's health, the pools named ("Prot 3/3 Vigor 8/8 Life 8/8": never a bare "L" that a layer
+    could be read into) when the ruleset has several; else the ruleset's own brief figure ("11/11 HP").
+    ``short``: the other pools by their initial ("P3/3 V8/8 Life 8/8"), Life still spelt out."""
     bs = bars(session, actor)
     if len(bs) < 2:
         return session.ruleset.health_brief(session, actor)
     order = sorted(bs, key=lambda b: (b[0].lower() == "life", b[0].lower() != "protection"))
+    if short:
+        return " ".join(f"{lab} {v}/{mx}" if lab.lower() == "life" else f"{lab[:1]}{v}/{mx}" for lab, v, mx in order)
     return " ".join(f"{SHORT_POOL.get(lab.lower(), lab)} {v}/{mx}" for lab, v, mx in order)
 
 

@@ -51,6 +51,7 @@ class Preview(Section):
         if area:
             for i, part in enumerate(hud.wrap(area, w - 24)):
                 rows.append(("  " + part if i else part, H.ACCENT))
+            pv = {k: v for k, v in pv.items() if k != "targets"}     # said above, in names
         for line in preview_lines(pv, base_ac, ctl.session.ruleset) + choice_lines(ctl, act):
             for i, part in enumerate(hud.wrap(line, w - 24)):
                 rows.append(("  " + part if i else part, H.FG))
