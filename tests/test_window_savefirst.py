@@ -86,3 +86,26 @@ def test_ctrl_q_in_the_window_asks_save_first(display, tmp_path):  # noqa: F811
         assert [a["action"] for a in saved["actions"]] == ["gm_roll"]
     finally:
         app.close()
+
+
+@pytest.mark.unit
+def test_starting_a_new_game_on_the_gm_line_asks_save_first(tmp_path, monkeypatch):
+    """``;start PATH.toml`` (the table as a new scene, played from round 1) drops the game's actions: it asks first."""
+    import shutil
+    from pathlib import Path
+
+    from engine.app.gmtable import gm_command
+
+    src = Path(__file__).resolve().parents[1] / "scenes" / "dnd_two_weapons.toml"
+    shutil.copy(src, tmp_path / "duel.toml")
+    monkeypatch.setenv("AERIE_SAVE", str(tmp_path / "game.save.json"))
+    win = FakeWin(str(tmp_path / "duel.toml"))
+    win.ctl.step({"actor": win.ctl.session.current, "action": "end_turn"})
+    scene = win.ctl.scene
+    gm_command(win, f"start {tmp_path / 'next.toml'}")
+    assert isinstance(win.modes.top, SaveFirst) and win.ctl.scene is scene
+    win.key(key.C)
+    assert win.ctl.scene is scene and not (tmp_path / "next.toml").exists()
+    gm_command(win, f"start {tmp_path / 'next.toml'}")
+    win.key(key.N)
+    assert win.ctl.scene is not scene and (tmp_path / "next.toml").is_file(), win.said
