@@ -35,6 +35,7 @@ def _fireball_at(win, cell):
     assert areaspell.point_param(ctl) == "at"
     taken = areaspell.aim(win, {"char": None, "cell": SimpleNamespace(cell=tuple(cell)), "terrain": None})
     assert taken and ctl.action()["at"] == list(cell)
+    assert "target" not in ctl.action()          # aimed at a point: as a scene script writes it, no stray target
     _ready(win)
 
 
@@ -74,3 +75,14 @@ def test_a_single_target_spell_lists_no_area_and_aim_leaves_attacks_alone():
     ctl.choose("attack")
     assert areaspell.point_param(ctl) is None              # an attack's voxel is not a point of origin
     assert not areaspell.aim(win, {"char": None, "cell": SimpleNamespace(cell=(3, 3, 0)), "terrain": None})
+
+
+def test_a_click_on_a_character_aims_the_spell_at_it():
+    win = OverlayWin("dnd_spells_vs_flyers.toml")
+    win.name = lambda cid: cid
+    ctl = win.ctl
+    _fireball_at(win, (12, 6, 5))
+    assert areaspell.aim(win, {"char": SimpleNamespace(char="h3"), "cell": None, "terrain": None})
+    act = ctl.action()
+    assert act["target"] == "h3" and "at" not in act and act["spell"] == "fireball" and ctl.selected == "mage"
+    assert not areaspell.aim(win, {"char": SimpleNamespace(char="mage"), "cell": None, "terrain": None})

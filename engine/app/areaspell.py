@@ -5,7 +5,9 @@ lists them in the preview; Enter casts it once, at all of them.
 Who is caught is never computed here: it is the rules' own answer, the preview's ``targets`` (the ruleset's
 plan, with the spell's area, line of effect and all). The point
 of origin is the action's optional position parameter (``at``): a click on a cell with nobody there sets it, a
-click on a character aims at that character as before. Nothing here names a ruleset."""
+click on a character the action may name aims at that character. Aimed at a point, the action leaves out the target its
+listed variants name (``{"spell": "fireball", "at": [12, 6, 5]}``, as a scene script writes it). Nothing here
+names a ruleset."""
 
 from __future__ import annotations
 
@@ -55,15 +57,34 @@ def caught(win) -> list[str]:
     return [c for c in t if c in win.ctl.state.actors]
 
 
+def aim_at(ctl, k: str, cell) -> None:
+    """The composed action aimed at a point (its parameter ``k``), the target its variants name left out."""
+    ctl.pending.params[k] = [int(v) for v in cell]
+    ctl.pending.drop = {"target"} if ctl.pending.params.get("target") is None else set()   # the point, not a target
+    ctl._changed()
+
+
 def aim(win, hit) -> bool:
-    """A click on a cell with nobody there while composing an action with a point of origin: that point (the
-    rules decide what it catches). True when the click was taken."""
+    """A click while composing an action with a point of origin: on a cell with nobody there, that point (the
+    rules decide what it catches); on a character one of its variants names, aimed at it. True when taken."""
     ctl = win.ctl
     k = point_param(ctl)
-    if k is None or hit.get("char") is not None or hit.get("cell") is None:
+    if k is None:
         return False
-    ctl.pending.params[k] = [int(v) for v in hit["cell"].cell]
-    ctl._changed()
+    if hit.get("char") is not None:          # a character: aimed at it (when the action's variants name it)
+        cid = hit["char"].char
+        p = ctl.pending
+        if not any(v.get("target") == cid and all(v.get(q, x) == x for q, x in p.params.items()
+                                                  if q not in (k, "target")) for v in p.variants):
+            return False
+        p.params.pop(k, None)
+        p.params["target"], p.drop, p.variant_i = cid, set(), 0
+        ctl._changed()
+        win.say(f"{p.name}: aimed at {win.name(cid)}", toast=False)
+        return True
+    if hit.get("cell") is None:
+        return False
+    aim_at(ctl, k, hit["cell"].cell)
     win.say(f"{ctl.pending.name}: aimed at {ctl.pending.params[k]} (the preview lists who it catches)", toast=False)
     return True
 

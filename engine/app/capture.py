@@ -208,6 +208,8 @@ def _play(a, shot) -> tuple[int, list]:
 
 
 def _compose(a, ctl) -> None:
+    from engine.app import areaspell
+
     if a.select:
         ctl.select(a.select)
     if not a.compose:
@@ -225,6 +227,8 @@ def _compose(a, ctl) -> None:
             ctl.hover = tuple(v)
         elif kind is not None:               # a character (a pass to someone, a target): chosen by a click
             ctl.choose_param(k, v)
+        elif ctl.pending is not None and k == areaspell.point_param(ctl):   # a spell's point: as a click sets it
+            areaspell.aim_at(ctl, k, v)
         elif ctl.pending is not None:
             ctl.pending.params[k] = v
 

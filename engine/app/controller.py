@@ -36,6 +36,8 @@ class Pending:
     needs: list = field(default_factory=list)        # [(param, kind)] still to pick: kind "pos" or "id"
     variant_i: int = 0
     _cand: tuple | None = None
+    drop: set = field(default_factory=set)           # keys the composed action leaves out (an area spell aimed at a
+    #                                                  point drops the target its listed variants name)
 
     def candidates(self) -> list:
         """The legal variants that agree with the parameters chosen so far (cached: a flyer's move has thousands)."""
@@ -283,6 +285,8 @@ class Controller:
         else:
             base = dict(p.variants[0])
         base.update(p.params)
+        for k in p.drop:
+            base.pop(k, None)
         base.setdefault("actor", self.selected)
         base["action"] = p.name
         if self.forced:

@@ -141,7 +141,7 @@ def map_click(win, hit) -> None:
     elif hit["char"] is None and hit["terrain"] is not None and ctl.target_object_at(hit["terrain"].point):
         pass                          # an object chosen as the target (issue 14)
     elif areaspell.aim(win, hit):
-        pass                          # an area spell's point of origin: a cell with nobody there
+        pass                          # a spell's point of origin (a cell with nobody there) or its target
     elif hit["char"] is not None:
         ctl.select(hit["char"].char)
         if win.camctl.mode == "follow":
