@@ -178,6 +178,8 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("scene", help=SCENE_HELP)
     s.add_argument("--seed", type=_seed, help="the dice seed (default: the scene's)")
     s.add_argument("--size", type=_size, default=(1280, 720), metavar="WxH", help="window size (default 1280x720)")
+    s.add_argument("--units", choices=("m", "ft"), default="m",
+                   help="distances on screen in metres or feet (a 5e square: 1.5 m = 5 ft; Ctrl+U toggles)")
 
     from engine.render.volume_cli import add_parsers as volume_parsers   # aerie cover, aerie threat
 

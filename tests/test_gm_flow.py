@@ -86,12 +86,15 @@ def test_a_pass_with_no_recipient_asks_for_whom_not_a_destination():
     assert "destination" not in text and "pass" in text and "click a character" in text
 
 
-def test_the_turn_order_says_layer_in_words_and_L_is_only_life():
-    s = load_scene(ROOT / "scenes" / "baton_skyfall.toml")
-    ctl = Controller(s)
-    for a in ctl.state.actors.values():
-        tail = turn_row_tail(ctl.session, a)
-        assert f"layer {a.layer}" in tail and re.findall(r"\bL(?=\d)", tail) == ["L"], tail
+def test_the_turn_order_says_layer_in_words_and_life_in_words():
+    """Issue 23 items 6 and 7: "L" meant both Life and layer; the layer is "layer N" and Life is spelt out (and the
+    tokens say "layer N" too), in both rulesets."""
+    for name in ("baton_skyfall", "showcase"):
+        ctl = Controller(load_scene(ROOT / "scenes" / f"{name}.toml"))
+        for a in ctl.state.actors.values():
+            tail = turn_row_tail(ctl.session, a)
+            assert f"layer {a.layer}" in tail and not re.findall(r"\bL(?=\d)", tail), tail
+            assert name != "baton_skyfall" or f"Life {a.hp}/{a.max_hp}" in tail, tail    # the tokens' heads ("Brann  layer 0"): tests/test_window_resize.py, at 1280 x 720 under Xvfb
 
 
 # -- item 8: the flow of a turn -------------------------------------------------------------------------------------

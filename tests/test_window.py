@@ -236,7 +236,11 @@ class App:
         if self.proc.poll() is None:
             try:
                 self.xdo("key", "ctrl+q")
-                self.proc.wait(10)
+                try:
+                    self.proc.wait(3)
+                except subprocess.TimeoutExpired:      # unsaved work: "save first? (y)es / (n)o / (c)ancel"
+                    self.xdo("key", "n")
+                    self.proc.wait(10)
             except Exception:   # noqa: BLE001 - then the hard way
                 self.proc.kill()
                 self.proc.wait(10)

@@ -298,7 +298,7 @@ def test_a_target_the_core_does_not_offer_gets_the_cores_own_answer():
 
 
 # -- the GM's table: token layout, bars, the command line (pure) --------------------------------------------------------
-def test_token_layout_keeps_labels_near_their_models_and_folds_a_crowd():
+def test_token_layout_keeps_labels_near_their_models_and_a_label_for_everyone_in_a_crowd():
     from engine.app import tokens as T
 
     # twelve models in a tight cluster (a zoomed-out crowd) and one alone
@@ -312,14 +312,15 @@ def test_token_layout_keeps_labels_near_their_models_and_folds_a_crowd():
     out = T.layout(items, 40.0, bounds=(0, 0, 1280, 720))
     placed = [(it, pl) for it, pl in zip(items, out) if pl["box"] is not None]
     for it, pl in placed:
-        assert T.box_distance(pl["box"], it["anchor"]) <= 40.0
+        if pl["mode"] != "leader":           # set farther out with a leader line when nothing near is free
+            assert T.box_distance(pl["box"], it["anchor"]) <= 40.0
         for other in items:
             assert not T._overlaps(pl["box"], other["model"], 0.0)
     for i, (a, pa) in enumerate(placed):
         for b, pb in placed[i + 1:]:
             assert not T._overlaps(pa["box"], pb["box"])
-    folded = [pl for pl in out if pl["mode"] == "folded"]
-    assert folded and all(pl["into"] for pl in folded), "a crowd folds into '+N' tags"
+    # issue 23 item 7: a crowd keeps a label for everyone (leader tags), none folded away into a "+N"
+    assert len(placed) == len(items) and any(pl["mode"] == "leader" for pl in out)
     assert out[-1]["mode"] == "full", "a model alone keeps its full label"
     # a panel to avoid: no label over it
     out = T.layout(items[-1:], 40.0, avoid=[(850, 200, 1000, 299)])

@@ -82,7 +82,7 @@ def test_i_starts_the_run_and_the_panel_reads_the_finished_future(monkeypatch):
     assert "draws 25.0% (1 of 4, 1 at the round cap)" in win.hud.texts
     assert "rounds: mean 8.8, median 5.5, 10%..90% 4.3..15.8" in win.hud.texts
     assert win.hud.texts[-1].startswith("for the state now (action 0)")
-    assert L.ry > 40 and win.hud.rects[-1][4] == ("outlook", None)
+    assert L.ry > 40 and ("outlook", None) in [r[4] for r in win.hud.rects]
     # an action taken: the answer stays, marked as the answer for the state it was asked at
     win.ctl.step({"actor": win.ctl.session.current, "action": "end_turn"})
     assert section.depends(win) != before
@@ -174,3 +174,43 @@ def test_fights_from_a_game_at_its_start_each_roll_their_own_dice():
     assert all(r["outcome"] != "error" for r in rows)
     fights = {tuple(sorted((k, str(v)) for k, v in r.items() if k not in ("index", "seed", "replay"))) for r in rows}
     assert len(fights) > 1
+
+
+@pytest.mark.unit
+def test_the_gm_chooses_each_sides_policy_before_the_run(monkeypatch):
+    """Issue 26 (the window's part): every side played one policy (Shift+I cycled them all). Now the panel opens
+    before a run with a row per side; a click on a side's row gives that side the next policy (the registered
+    ones too), and I runs with exactly those."""
+    from engine.sim import policies as P
+
+    calls = []
+
+    def fake(session, runs, policies, max_rounds, seed, executor):
+        calls.append(dict(policies))
+        return Future()
+    monkeypatch.setattr(OL, "how_does_this_end", fake)
+    monkeypatch.setitem(P.POLICIES, "turtle", P.POLICIES["cautious"])        # a registered one
+    win = _win()
+    sides = sorted({a.side for a in win.ctl.state.actors.values()})
+    assert len(sides) == 2
+    section = HowDoesThisEnd()
+    assert not section.visible(win)
+    win.key(key.I, key.MOD_SHIFT)                          # the panel, to choose (every side: cautious)
+    assert section.visible(win) and not calls
+    win.hud = PanelHud()
+    section.build(win, Layout(1280, 720, 18, False, rw=380, ry=40))
+    side_rects = {r[4][1]: r for r in win.hud.rects if r[4][0] == "outlook_side"}
+    assert set(side_rects) == set(sides)
+    assert f"{sides[0]}: cautious  (click: next policy)" in win.hud.texts
+    r = side_rects[sides[0]]                             # a click on the first side's row, through the HUD's hit test
+    hit = next(ident for x0, y0, x1, y1, ident in reversed(win.hud.rects)
+               if x0 <= (r[0] + r[2]) / 2 <= x1 and y0 <= (r[1] + r[3]) / 2 <= y1)
+    assert hit == ("outlook_side", sides[0])
+    section.on_click(win, *hit)
+    assert OL.outlook(win).choice(sides) == {sides[0]: "random", sides[1]: "cautious"}
+    section.on_click(win, *hit)                            # random -> the registered one (after the shipped three)
+    assert OL.outlook(win).choice(sides)[sides[0]] == "turtle" and "turtle" in OL.policy_names()
+    win.key(key.I)
+    assert calls == [{sides[0]: "turtle", sides[1]: "cautious"}]
+    assert OL.rows(win)[0][0].startswith(f"{OL.RUNS} fights, {sides[0]} turtle, {sides[1]} cautious")
+    win.jobs.shutdown()

@@ -82,10 +82,18 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--storeys-down", dest="storeys_down", type=int, default=0,
                    help="N: press , N times (the storey cut: the storeys above cut away)")
     p.add_argument("--fold", action="store_true", help="fold the side panels (F2)")
+    p.add_argument("--units", choices=("m", "ft"), default="m", help="distances in metres or feet (Ctrl+U)")
     p.add_argument("--keys-help", dest="keys_help", action="store_true", help="F1's help over the window")
     p.add_argument("--token-hud", dest="token_hud", help="ID: that character's token HUD open (a right click)")
     p.add_argument("--answers", help="JSON list: the answers (option values, in order) to the players' questions the "
                    "actions raise; a question beyond them takes its default")
+    p.add_argument("--error", help="TEXT: an internal error in a frame, as the window says it (and saves the work)")
+    p.add_argument("--recovery-offer", dest="recovery_offer", action="store_true",
+                   help="the work saved to the recovery file, and the next start's offer to load it")
+    p.add_argument("--save-first", dest="save_first", action="store_true",
+                   help="Ctrl+Q with unsaved work: the save-first prompt")
+    p.add_argument("--outlook", help="how does this end?: 'setup' (the panel, to choose) or 'run', with SIDE=POLICY,"
+                   "... (e.g. run,red=cautious)")
     p.add_argument("--prompt", action="store_true", help="leave the last action's next question open on screen")
     p.add_argument("--picker", choices=("open", "choose"), help="Ctrl+O's picker: open it, or open it and choose "
                    "its first entry (the unsaved-work prompt when there is unsaved work)")
@@ -200,6 +208,8 @@ def _play(a, shot) -> tuple[int, list]:
 
 
 def _compose(a, ctl) -> None:
+    from engine.app import areaspell
+
     if a.select:
         ctl.select(a.select)
     if not a.compose:
@@ -217,6 +227,8 @@ def _compose(a, ctl) -> None:
             ctl.hover = tuple(v)
         elif kind is not None:               # a character (a pass to someone, a target): chosen by a click
             ctl.choose_param(k, v)
+        elif ctl.pending is not None and k == areaspell.point_param(ctl):   # a spell's point: as a click sets it
+            areaspell.aim_at(ctl, k, v)
         elif ctl.pending is not None:
             ctl.pending.params[k] = v
 
@@ -249,6 +261,7 @@ def _table(a, win) -> None:
         win.vstate.player_side = a.player
     if a.fold:
         win.vstate.fold = True
+    win.vstate.units = a.units
     if a.storeys_down:
         from engine.app import storeys
 
@@ -266,6 +279,40 @@ def _table(a, win) -> None:
         open_chooser(win)
         if a.picker == "choose":
             open_chosen(win)
+
+
+def _asides(a, shot) -> None:
+    """The error caption, the recovery offer, the save-first prompt, the outlook panel (docs/window.md's stills)."""
+    win = shot.win
+    if a.error:
+        from engine.app import recovery
+
+        recovery.frame_error(win, "on_draw", KeyError(a.error))
+    if a.recovery_offer:
+        from engine.app import recovery
+
+        recovery.save_recovery(win)
+        recovery.offer(win)
+    if a.save_first:
+        from engine.app.modes.prompts import save_first
+
+        save_first(win, "quit", lambda: None)
+    if a.outlook:
+        from engine.app import outlook as OL
+
+        o = OL.outlook(win)
+        bits = a.outlook.split(",")
+        for b in bits[1:]:
+            side, _, pol = b.partition("=")
+            o.sides[side] = pol
+        o.shown = o.setup = True
+        if bits[0] == "run":
+            OL.start(win)
+            t0 = time.perf_counter()
+            while o.running() and time.perf_counter() - t0 < 300:
+                shot.frame()
+                time.sleep(0.05)
+            shot.frame()
 
 
 def _outputs(a, shot, frames) -> None:
@@ -306,6 +353,7 @@ def _main(argv=None) -> int:
         return rc
     _compose(a, shot.win.ctl)
     _table(a, shot.win)
+    _asides(a, shot)
     _outputs(a, shot, frames)
     shot.win.quit()
     return 0

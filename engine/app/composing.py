@@ -16,7 +16,7 @@ def variant_note(ctl) -> str:
     if len(cands) <= 1:
         return ""
     a = cands[p.variant_i % len(cands)]
-    picked = {k for k, _kind in p.needs}          # chosen on the map / by a click, not by Tab
+    picked = {k for k, _kind in p.needs} | set(p.drop)   # chosen on the map / by a click (or left out), not by Tab
     diff = [k for k in a if k not in ("actor", "action") and k not in picked
             and any(c.get(k) != a.get(k) for c in cands)]
     if not diff:

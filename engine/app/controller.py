@@ -36,6 +36,8 @@ class Pending:
     needs: list = field(default_factory=list)        # [(param, kind)] still to pick: kind "pos" or "id"
     variant_i: int = 0
     _cand: tuple | None = None
+    drop: set = field(default_factory=set)           # keys the composed action leaves out (an area spell aimed at a
+    #                                                  point drops the target its listed variants name)
 
     def candidates(self) -> list:
         """The legal variants that agree with the parameters chosen so far (cached: a flyer's move has thousands)."""
@@ -283,6 +285,8 @@ class Controller:
         else:
             base = dict(p.variants[0])
         base.update(p.params)
+        for k in p.drop:
+            base.pop(k, None)
         base.setdefault("actor", self.selected)
         base["action"] = p.name
         if self.forced:
@@ -533,12 +537,14 @@ def template_label(shape: str, size_m: float) -> str:
 
 
 def turn_row_tail(session, a, marks: dict | None = None, short: dict | None = None) -> str:
-    """A turn-order row's figures: the ruleset's health (an "L" there is Life) and where it is, the layer in words
-    (never a second "L")."""
+    """A turn-order row's figures: the health with its pools spelt out (Life, never a bare "L") and where it is,
+    the layer in words."""
+    from engine.app.tokens import health_words
+
     where = f"layer {a.layer}" + (" flying" if a.flying else "")
     if marks and a.id in marks:
         where = f"{(short or {}).get(marks[a.id], marks[a.id])}, {where}"
-    return f"{session.ruleset.health_brief(session, a)}  {where}"
+    return f"{health_words(session, a)}  {where}"
 
 
 def k_ok(v: dict, key: str, value) -> bool:

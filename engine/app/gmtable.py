@@ -32,7 +32,13 @@ _gm_now.animates = True          # type: ignore[attr-defined]  # the window anim
 
 def gm_command(win, text: str) -> None:
     """The ``;`` line (engine/app/gmline.py): a table action, ``blocks``, ``save scene PATH.toml`` or ``start
-    PATH.toml`` (the table saved as a scene and played from round 1: the window opens that scene)."""
+    PATH.toml`` (the table saved as a scene and played from round 1: the window opens that scene -- a new game,
+    so unsaved work asks "save first?" before it is dropped)."""
+    if text.split()[:1] and text.split()[0].lower() == "start":
+        from engine.app.modes.prompts import save_first
+
+        save_first(win, "start a new game", lambda: win.do(_command_now, win, text))
+        return
     win.do(_command_now, win, text)
 
 

@@ -10,6 +10,7 @@ rectangles for clicks (``hit``).
 
 from __future__ import annotations
 
+from engine.app import units as U
 from engine.render.text import GlyphAtlas
 
 BG = (16, 19, 26, 222)
@@ -30,7 +31,8 @@ class Hud:
 
         self.r = renderer
         self.px = px
-        self.atlas = GlyphAtlas(px)
+        # and again at the smaller prints a panel shrinks to (F1's help): glyphs of their own size, never scaled down
+        self.atlas = GlyphAtlas(px, extra_px=(max(round(px * 0.85), 6), max(round(px * 0.72), 6)))
         # the GL side (buffer, shader, atlas texture) is the renderer's ScreenLayer; this module only builds quads.
         # The atlas is rasterised at the HUD's own size and text is placed on whole pixels: nearest sampling is
         # exact here, and cheaper than linear on a software renderer
@@ -40,6 +42,7 @@ class Hud:
         self.blocks: list = []         # (x0, y0, x1, y1, name): areas the HUD covers; the mouse there is the HUD's
         self.texts: list = []          # (x0, y0, x1, y1, text): every text drawn (tests check none overlaps)
         self.key = None
+        self.view = None               # the window's view state: its ``units`` ("m" / "ft") for every distance shown
 
     # -- description ---------------------------------------------------------------------------------------------
     def begin(self):
@@ -65,16 +68,26 @@ class Hud:
     def box(self, x0, y0, x1, y1, col):
         self.quads.append(self.atlas.box(x0, y0, x1, y1, col))
 
+    def shown(self, text: str) -> str:
+        """The text as the view shows it: distances in feet when the view state asks (engine/app/units.py)."""
+        return U.show(text, getattr(self.view, "units", "m")) if self.view is not None else text
+
     def width(self, text: str, size: float | None = None) -> float:
-        return self.atlas.text_width(text, size or self.atlas.line_h)
+        return self.atlas.text_width(self.shown(text), size or self.atlas.line_h)
 
     @property
     def line(self) -> float:
         return float(self.atlas.line_h)
 
+    @property
+    def prints(self) -> list[float]:
+        """The line heights text is drawn at crisply: the HUD's own, then its smaller prints (largest first)."""
+        return [float(h) for h in self.atlas.line_heights]
+
     def text(self, x, y, text: str, col=FG, size: float | None = None, max_w: float | None = None) -> float:
         """Text with its top left at (x, y); clipped with an ellipsis to max_w. Returns its width."""
         size = size or self.atlas.line_h
+        text = self.shown(text)
         x, y = round(x), round(y)
         if max_w is not None and self.width(text, size) > max_w:
             while text and self.width(text + "…", size) > max_w:
@@ -87,7 +100,7 @@ class Hud:
         return w
 
     def wrap(self, text: str, max_w: float, size: float | None = None) -> list[str]:
-        words = text.split(" ")
+        words = self.shown(text).split(" ")
         lines, cur = [], ""
         for w in words:
             t = (cur + " " + w) if cur else w

@@ -6,6 +6,8 @@ from __future__ import annotations
 import math
 import time
 
+from engine.app import areaspell
+
 
 def flyer(win) -> bool:
     a = win.ctl.state.actors.get(win.ctl.selected) if win.ctl.selected else None
@@ -138,6 +140,8 @@ def map_click(win, hit) -> None:
         ctl.hover = hit["cell"].cell
     elif hit["char"] is None and hit["terrain"] is not None and ctl.target_object_at(hit["terrain"].point):
         pass                          # an object chosen as the target (issue 14)
+    elif areaspell.aim(win, hit):
+        pass                          # a spell's point of origin (a cell with nobody there) or its target
     elif hit["char"] is not None:
         ctl.select(hit["char"].char)
         if win.camctl.mode == "follow":

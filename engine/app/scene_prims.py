@@ -226,6 +226,10 @@ def ghost_prims(win, rs) -> ov.Prims:
     tgt = drawn(win, rs, sight_target(win))
     if tgt and ctl.pending is not None:
         _ring_at(pr, rs, tgt, cm, (255, 80, 60, 255))
+    if ctl.pending is not None:    # an area spell: every creature it catches (the rules' preview), issue 23 item 9
+        from engine.app import areaspell
+
+        areaspell.rings(win, pr, rs, _ring_at)
     return pr
 
 

@@ -15,7 +15,7 @@ def token_max_px(win) -> float:
 def draw_tokens(win, cam, rs) -> None:
     st = win.hud_state()
     k = (cam, win.ctl.state_version, tuple(win.size_px), win.anim_t if win.anims else None, win.vstate.player_side,
-         win.vstate.reveal_hp, id(st), tuple(c.id for c in rs.characters), tuple(t[1] for t in win.table_tags),
+         win.vstate.reveal_hp, win.vstate.units, id(st), tuple(c.id for c in rs.characters), tuple(t[1] for t in win.table_tags),
          tuple(tuple(b[:4]) for b in win.hud.blocks))
     if k != win.tok_key:
         win.tok_key = k
@@ -46,7 +46,7 @@ def _items(win, cam, rs, st):
             continue
         a = st.actors[c.id]
         name = T.short_name(a)
-        head = f"{name}  L{int(round(c.layer))}" + (" fly" if c.flying and not c.down else "")
+        head = f"{name}  layer {int(round(c.layer))}" + (" fly" if c.flying and not c.down else "")
         bars = T.bars(s, a)
         word = pf.health(a)
         if word:                         # the players' view of an enemy: a word, no bars
@@ -90,12 +90,23 @@ def _bars(tok, x0, x1, yy, bars):
     return yy
 
 
+def _leader(tok, box, ax, ay, bg):
+    """Dots from the box's nearest point to the head (the HUD draws boxes only)."""
+    x0, y0, x1, y1 = box
+    px, py = min(max(ax, x0), x1), min(max(ay, y0), y1)
+    n = int(max(abs(px - ax), abs(py - ay)) // 4)
+    for i in range(1, n):
+        x, y = ax + (px - ax) * i / n, ay + (py - ay) * i / n
+        tok.box(x - 1.2, y - 1.2, x + 1.2, y + 1.2, (min(bg[0] * 2 + 60, 255), min(bg[1] * 2 + 60, 255),
+                                                     min(bg[2] * 2 + 60, 255), 230))
+
+
 def _token(win, it, pl, info, folded):
     """One character's label at its place: a full one (name, layer, bars, icons) or a compact name tag."""
     tok = win.tok
     lh = tok.line
     a, c, name, head, bars, tags = info[it["id"]]
-    rec = {"name": name, "anchor": list(it["anchor"]), "mode": pl["mode"], "box": pl["box"],
+    rec = {"name": name, "head": head, "anchor": list(it["anchor"]), "mode": pl["mode"], "box": pl["box"],
            "bars": [list(b) for b in bars], "tags": [t for t, _c in tags], "model": list(it["model"])}
     win.token_boxes[it["id"]] = rec
     if pl["box"] is None:
@@ -109,7 +120,9 @@ def _token(win, it, pl, info, folded):
     if y1 < ay - 6:                       # moved up: a thin leader to its model
         lx = min(max(ax, x0 + 2), x1 - 2)
         tok.box(lx - 1, y1, lx + 1, ay - 2, (bg[0], bg[1], bg[2], 200))
-    if pl["mode"] == "compact":          # a name tag, its condition icons kept
+    if pl["mode"] == "leader":           # set farther out: a dotted leader from the label to its model's head
+        _leader(tok, pl["box"], ax, ay, bg)
+    if pl["mode"] in ("compact", "leader"):   # a name tag, its condition icons kept
         xx = x0 + 5 + tok.text(x0 + 5, y0 + 2, name, H.FG) + 4
         for t, tc in tags:
             tw = tok.width(t) + 6

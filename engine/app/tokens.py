@@ -6,8 +6,9 @@ Labels are placed in screen space near their model and never farther than :data:
 window; scaled with the height) from the model's head: the distance from the projected top of the model to the
 nearest point of its label box. A label first tries the spot right above the head, then spots moved up, left and
 right (never over a model, its own or another's, nor over another label); a label with no free spot within that
-distance loses its bars (a compact name tag, its condition icons kept) and, if even that does not fit, is folded into the nearest label as
-"+N" (a zoomed-out crowd shows one tag per cluster instead of a column of tags far from the models).
+distance loses its bars (a compact name tag, its condition icons kept) and, if even that does not fit, is set
+farther out as a name tag with a leader line to its model (issue 23 item 7: every character on screen keeps a
+label); only when the window has no free spot at all is it folded into the nearest label as "+N".
 
 Nothing here names a ruleset: the bars come from the ruleset object when it offers them (``token_bars`` or
 ``panel_rows``), else from the actor's generic fields (``hp`` / ``max_hp``, ``temp_hp``) and the numbers the
@@ -48,6 +49,22 @@ def bars(session, actor) -> list[tuple[str, int, int]]:
     if actor.max_hp:
         out.append((label, int(actor.hp), int(actor.max_hp)))
     return out
+
+
+SHORT_POOL = {"protection": "Prot"}
+
+
+def health_words(session, actor, short: bool = False) -> str:
+    """A turn-order row's health, the pools named ("Prot 3/3 Vigor 8/8 Life 8/8": never a bare "L" that a layer
+    could be read into) when the ruleset has several; else the ruleset's own brief figure ("11/11 HP").
+    ``short``: the other pools by their initial ("P3/3 V8/8 Life 8/8"), Life still spelt out."""
+    bs = bars(session, actor)
+    if len(bs) < 2:
+        return session.ruleset.health_brief(session, actor)
+    order = sorted(bs, key=lambda b: (b[0].lower() == "life", b[0].lower() != "protection"))
+    if short:
+        return " ".join(f"{lab} {v}/{mx}" if lab.lower() == "life" else f"{lab[:1]}{v}/{mx}" for lab, v, mx in order)
+    return " ".join(f"{SHORT_POOL.get(lab.lower(), lab)} {v}/{mx}" for lab, v, mx in order)
 
 
 CONDITION_COLOURS = {"prone": (230, 170, 60), "unconscious": (200, 60, 60), "dead": (120, 120, 120),
@@ -121,11 +138,40 @@ def layout(items: list[dict], max_px: float, bounds=None, avoid=()) -> list[dict
                 break
             if got:
                 break
+        if got is None:                  # farther out, a name tag with a leader line: every character keeps a label
+            got = _leader_spot(it, max_px, bounds, placed, models)
         if got is None:
-            # fold into the nearest placed label
+            # fold into the nearest placed label (only when the window has no free spot at all)
             near = min(placed, key=lambda p: box_distance(p[0], (ax, ay)), default=None)
             out[it["id"]] = {"mode": "folded", "into": near[1] if near else None, "box": None}
             continue
         placed.append((got[0], it["id"]))
         out[it["id"]] = {"mode": got[1], "box": got[0]}
     return [out[it["id"]] for it in items]
+
+
+LEADER_RINGS = 8        # a leader tag is looked for up to this many times MAX_PX from its model's head
+
+
+def _leader_spot(it, max_px, bounds, placed, models):
+    """A compact tag beyond ``max_px`` (drawn with a leader line to its model): the nearest free spot on rings
+    around the head, first clear of every model and label, then clear of the labels only."""
+    ax, ay = it["anchor"]
+    w, h = it["compact"]
+    for strict in (True, False):
+        for ring in range(1, LEADER_RINGS * 2 + 1):
+            r = max_px * (1 + ring * 0.5)
+            for k in range(16):
+                j = (k + 1) // 2                 # straight up first, then alternately right and left, down last
+                ang = -math.pi / 2 + (j if k % 2 else -j) * math.pi / 8
+                cx, cy = ax + r * math.cos(ang), ay + r * math.sin(ang)
+                box = (cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2)
+                if bounds is not None and (box[0] < bounds[0] or box[1] < bounds[1] or box[2] > bounds[2]
+                                           or box[3] > bounds[3]):
+                    continue
+                if any(_overlaps(box, p[0]) for p in placed):
+                    continue
+                if strict and any(_overlaps(box, m, 0.0) for m in models):
+                    continue
+                return box, "leader"
+    return None

@@ -40,6 +40,7 @@ from engine.app.gmtable import gm_views
 from engine.app.jobs import Workers
 from engine.app.modes.base import ModeStack
 from engine.app.modes.main import KEYMAP, OVERLAYS, MainMode, help_rows   # noqa: F401 - re-exported
+from engine.app.modes.prompts import save_first
 from engine.app.modes.question import sync as sync_modes
 from engine.app.picking import Picker
 from engine.app.viewstate import PlayerFilter, ViewState, player_filter
@@ -86,6 +87,7 @@ def fit_text(win, fresh: bool = False) -> None:
                 win.switch_to()          # its GL objects are this window's context's (the players' window has its own)
                 old.layer.release()
             setattr(win, name, H.Hud(win.renderer, px=px))
+        getattr(win, name).view = win.vstate      # its texts' units (metres or feet) are the view state's
     win.tok_key = None
 
 
@@ -554,5 +556,8 @@ class PlayWindow(pyglet.window.Window):
         pyglet.app.exit()
 
     def on_close(self):
-        self.quit()
+        if self.gm is None:                     # the GM's window: unsaved work asks "save first?" (prompts.py)
+            save_first(self, "close the window", self.quit)
+        else:
+            self.quit()
         return pyglet.event.EVENT_HANDLED

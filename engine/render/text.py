@@ -22,58 +22,84 @@ def _font(px: int):
 
 
 class GlyphAtlas:
-    """One row-packed L8 atlas; texel block (0..3, 0..3) is solid for boxes. ``layout`` returns quads."""
+    """One row-packed L8 atlas; texel block (0..3, 0..3) is solid for boxes. ``layout`` returns quads.
 
-    def __init__(self, px: int = ATLAS_PX):
-        font, scalable = _font(px)
-        self.scalable = scalable
-        asc, desc = font.getmetrics() if hasattr(font, "getmetrics") else (px, 0)
-        self.line_h = asc + desc
-        self.px = px
-        advances = {}
-        for ch in CHARS:
-            try:
-                advances[ch] = int(round(font.getlength(ch)))
-            except Exception:   # noqa: BLE001 - a glyph the font cannot measure
-                advances[ch] = px // 2
+    ``extra_px``: the glyphs rasterised again at these pixel sizes in the same texture, so a smaller print (a HUD
+    panel that shrinks to fit: F1's help) is drawn from glyphs of its own size instead of the big ones scaled
+    down -- scaled with nearest sampling they lose rows: "F" came out as a "Γ", "H" as "II", "i" without its dot.
+    ``line_heights``: the native line heights, the atlas's own first."""
+
+    def __init__(self, px: int = ATLAS_PX, extra_px: tuple = ()):
         W = 1024
-        x, y = 6, 0
-        slots = {}
-        for ch in CHARS:
-            a = max(advances[ch], 1) + 2
-            if x + a > W:
-                x, y = 0, y + self.line_h + 2
-            slots[ch] = (x, y, a)
-            x += a
-        H = y + self.line_h + 2
-        H = 1 << (H - 1).bit_length()
+        img_rows: list = []
+        self.variants: list[tuple[int, dict, dict]] = []      # (line_h, slots, advances)
+        y0 = 0
+        fonts = []
+        for p_ in (px, *extra_px):
+            font, scalable = _font(int(p_))
+            fonts.append(font)
+            asc, desc = font.getmetrics() if hasattr(font, "getmetrics") else (p_, 0)
+            line_h = asc + desc
+            advances = {}
+            for ch in CHARS:
+                try:
+                    advances[ch] = int(round(font.getlength(ch)))
+                except Exception:   # noqa: BLE001 - a glyph the font cannot measure
+                    advances[ch] = int(p_) // 2
+            x, y = 6, y0
+            slots = {}
+            for ch in CHARS:
+                a = max(advances[ch], 1) + 2
+                if x + a > W:
+                    x, y = 0, y + line_h + 2
+                slots[ch] = (x, y, a)
+                x += a
+            self.variants.append((line_h, slots, advances))
+            img_rows.append(scalable)
+            y0 = y + line_h + 2
+        H = 1 << (y0 - 1).bit_length()
         img = Image.new("L", (W, H), 0)
         d = ImageDraw.Draw(img)
         d.rectangle((0, 0, 3, 3), fill=255)
-        for ch, (gx, gy, a) in slots.items():
-            d.text((gx + 1, gy), ch, font=font, fill=255)
+        for font, (_lh, slots, _adv) in zip(fonts, self.variants):
+            for ch, (gx, gy, a) in slots.items():
+                d.text((gx + 1, gy), ch, font=font, fill=255)
+        self.scalable = img_rows[0]
+        self.line_h, self.slots, self.advances = self.variants[0]
+        self.px = px
         self.image = np.asarray(img, dtype=np.uint8)
         self.size = (W, H)
-        self.slots = slots
-        self.advances = advances
+
+    @property
+    def line_heights(self) -> list[int]:
+        return [v[0] for v in self.variants]
+
+    def _variant(self, size: float) -> tuple[int, dict, dict]:
+        """The glyphs drawn at this line height when the atlas has them, else its own (scaled)."""
+        for v in self.variants:
+            if abs(v[0] - size) < 0.5:
+                return v
+        return self.variants[0]
 
     def text_width(self, text: str, size: float) -> float:
-        s = size / self.line_h
-        return sum(self.advances.get(ch, self.advances["?"]) for ch in text) * s
+        line_h, _slots, advances = self._variant(size)
+        s = size / line_h
+        return sum(advances.get(ch, advances["?"]) for ch in text) * s
 
     def quads(self, text: str, x: float, y: float, size: float, color) -> list:
         """Glyph quads for text with its top left at (x, y) pixels and line height ``size`` pixels.
         Each quad: (x0, y0, x1, y1, u0, v0, u1, v1, rgba)."""
         W, H = self.size
-        s = size / self.line_h
+        line_h, slots, advances = self._variant(size)
+        s = size / line_h
         out = []
         for ch in text:
-            if ch not in self.slots:
+            if ch not in slots:
                 ch = "?"
-            gx, gy, a = self.slots[ch]
-            adv = self.advances[ch]
+            gx, gy, a = slots[ch]
+            adv = advances[ch]
             if ch != " ":
-                out.append((x - s, y, x + (a - 1) * s, y + size, gx / W, gy / H, (gx + a) / W, (gy + self.line_h) / H, color))
+                out.append((x - s, y, x + (a - 1) * s, y + size, gx / W, gy / H, (gx + a) / W, (gy + line_h) / H, color))
             x += adv * s
         return out
 

@@ -197,7 +197,9 @@ def _shot(win, sym, shift):
 
 
 def _quit(win, sym, shift):
-    win.quit()
+    from engine.app.modes.prompts import save_first
+
+    save_first(win, "quit", win.quit)      # unsaved work: "save first? (y)es / (n)o / (c)ancel"
 
 
 def _arrows(win, sym, shift):
@@ -211,6 +213,12 @@ def _storey(win, sym, shift):
     up = sym == key.PERIOD          # ',' a storey down, '.' back up (to everything): I is "how does this end?"
     win.vstate.cut_above = storeys.step(w, win.vstate.cut_above, +1 if up else -1)
     win.say(("." if up else ",") + ": " + storeys.label(w, win.vstate.cut_above))
+
+
+def _units(win, sym, shift):
+    win.vstate.units = "m" if win.vstate.units == "ft" else "ft"
+    win.say("Ctrl+U: distances in " + ("feet (a square is 5 ft)" if win.vstate.units == "ft" else "metres")
+            + " - display only, the rules stay metric")
 
 
 def _k(*syms, ctrl=False):
@@ -267,16 +275,18 @@ KEYMAP: list[Binding] = [
     Binding("Table", "Alt+drag", "GM: drag a character to another cell (wheel: layer)"),
     Binding("Table", "U", "3D ruler: click two points or characters (AIR-03, AIR-07)", _k(key.U), _ruler),
     Binding("Table", "Y", "area template: sphere, cone, line, cube, off (wheel: size)", _k(key.Y), _template),
+    Binding("Table", "Ctrl+U", "distances in feet / metres (a square is 5 ft; display only, the rules stay metric)",
+            _k(key.U, ctrl=True), _units),
     Binding("Table", "F2", "fold / unfold the side panels", _k(key.F2), _fold),
     Binding("Table", "F3 / Shift+F3", "player view: what each side sees (true 3D sight lines) / show its "
             "enemies' exact health", _k(key.F3), _player_view),
     Binding("Table", "F4", "the players' screen in a second window (F3 there: next side; F4: close it)", _k(key.F4),
             lambda w, s, sh: _mirror(w)),
     Binding("Table", "I / Shift+I", "how does this end? a batch of fights from here in the background, the win "
-            "rates and their 95% intervals in a panel / the policy every side plays in it", _k(key.I), _outlook),
+            "rates and their 95% intervals in a panel / choose the policies first (a click on a side's row: its own)", _k(key.I), _outlook),
     Binding("Table", "F12", "screenshot (PNG)", _k(key.F12), _shot),
     Binding("Table", "F1 or H", "this help", _k(key.F1, key.H, key.SLASH), _help),
-    Binding("Table", "Ctrl+Q", "quit", _k(key.Q, ctrl=True), _quit),
+    Binding("Table", "Ctrl+Q", "quit (unsaved work: save first? y / n / c)", _k(key.Q, ctrl=True), _quit),
 ]
 
 LOOKUP: dict[tuple[int, bool], Binding] = {k: b for b in KEYMAP for k in b.keys}

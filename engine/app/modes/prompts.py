@@ -49,6 +49,47 @@ class YesNo(Mode):
         return (self.name, self.text)
 
 
+class SaveFirst(YesNo):
+    """Work would be dropped (quit, the window closed): "save first? (y)es / (n)o / (c)ancel" -- Y (Enter) saves,
+    then goes on; N goes on without saving; C or Esc keeps the window as it is (issue 23 item 9)."""
+
+    name = "save first"
+
+    def __init__(self, what: str, lost: str, proceed: Callable[[], None]) -> None:
+        super().__init__(f"{what}: {lost} not saved. Save first? (y)es / (n)o / (c)ancel", proceed)
+        self.what = what
+
+    def hint(self) -> str:
+        return f"Y or Enter: save, then {self.what}      N: {self.what} without saving      C or Esc: cancel"
+
+    def on_key(self, win, symbol: int, modifiers: int):
+        if symbol in (key.Y, key.ENTER, key.RETURN):
+            win.modes.remove(win, self)
+            try:
+                files.save(win)
+            except Exception as e:   # noqa: BLE001 - a save refused keeps the window and says why
+                win.say(f"not saved, so not {self.what}: {e}", "error")
+                return None
+            self.yes()
+        elif symbol == key.N:
+            win.modes.remove(win, self)
+            self.yes()
+        elif symbol in (key.C, key.ESCAPE):
+            win.modes.remove(win, self)
+            win.say(f"{self.what}: cancelled, the game is as it was")
+        return None
+
+
+def save_first(win, what: str, proceed: Callable[[], None]) -> None:
+    """``proceed`` at once when nothing would be lost, else after the save-first prompt."""
+    lost = files.unsaved(win)
+    if not lost or win.modes.find(SaveFirst) is not None:
+        proceed()
+        return
+    win.modes.push(win, SaveFirst(what, lost, proceed))
+    win.say(f"{what}: {lost} not saved - Y saves first, N drops it, C keeps the window", toast=False)
+
+
 class Chooser(Mode):
     """Ctrl+O: a list of scenes and saves; Up/Down, Enter or a click, Esc."""
 

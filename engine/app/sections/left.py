@@ -74,6 +74,9 @@ class TurnOrder(Section):
     name = "turn order"
     kinds = ("select",)
 
+    def __init__(self) -> None:
+        self.short_tails: dict = {}      # {id: the row's tail with the pools in short}, for a narrow panel
+
     def depends(self, win) -> tuple:
         return (id(win.hud_state()),)
 
@@ -104,10 +107,14 @@ class TurnOrder(Section):
             if a is None or not pf.shows(cid):
                 continue
             mark = ">" if cid == st.current else " "
-            hp = pf.health(a) or s.ruleset.health_brief(s, a)      # the ruleset's own figure, or the players' word
-            where = f"layer {a.layer}{' fly' if a.flying else ''}"      # an "L" is a ruleset's Life alone
+            hp = pf.health(a) or T.health_words(s, a)      # the pools spelt out (Life), or the players' word
+            layer = where = f"layer {a.layer}{' fly' if a.flying else ''}"
             if cid in marks:
                 where = f"{short.get(marks[cid], marks[cid])} {where}"
+            # too long for the panel: the pools in short (Life still spelt out), then the mark left out, before
+            # the layer is ever cut
+            brief = pf.health(a) or T.health_words(s, a, short=True)
+            self.short_tails[cid] = [f"{brief} {where}", f"{brief} {layer}"]
             sc = side_colour(a.side)
             col: tuple = (min(sc[0] + 80, 255), min(sc[1] + 80, 255), min(sc[2] + 80, 255), 255)
             if a.dead:
@@ -123,6 +130,11 @@ class TurnOrder(Section):
         # life, a mark) is the one clipped, so a row never reads "> ." for its character
         name_w = min(hud.width(text), pw * 0.4)
         tw = min(hud.width(tail), pw - 28 - name_w)
+        for alt in self.short_tails.get(cid, ()):
+            if hud.width(tail) <= tw:
+                break
+            tail = alt
+            tw = min(hud.width(tail), pw - 28 - name_w)
         hud.text(16, yy, text, col, max_w=pw - tw - 28)
         if hud.width(tail) > tw:           # still too long: whole words dropped from its end, not half a word
             words = tail.split(" ")

@@ -151,7 +151,7 @@ class HelpPanel(Section):
         w = min(W - 40, 1160)
         cw = (w - 40) // 2
         size = hud.line
-        for size in (hud.line, hud.line * 0.85, hud.line * 0.72):
+        for size in getattr(hud, "prints", (hud.line, hud.line * 0.85, hud.line * 0.72)):   # crisp, own glyphs
             kw, laid = self.lay(hud, rows, cw, size)
             heights = [max(len(d), 1) for _k, d in laid]
             half = sum(heights) / 2

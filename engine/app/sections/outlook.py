@@ -1,11 +1,12 @@
 """The "how does this end?" panel (I; issue 26), in the right column: the background run's progress, then each
-side's win rate with its 95% interval, draws and rounds, and which state the answer is for. The GM's: hidden in
-the players' view (F3) and on the players' screen. A click on it hides it (I shows it again)."""
+side's win rate with its 95% interval, draws and rounds, and which state the answer is for; above them one row
+per side with the policy it plays in the next run (a click: the next policy). The GM's: hidden in the players'
+view (F3) and on the players' screen. A click on the rest of it hides it (I shows it again)."""
 
 from __future__ import annotations
 
 from engine.app import hud as H
-from engine.app.outlook import outlook, rows
+from engine.app.outlook import cycle_side, outlook, rows, side_rows
 from engine.app.sections.base import Layout, Section
 from engine.render.state import side_colour
 
@@ -14,31 +15,41 @@ COLOURS = {"dim": H.DIM, "fg": H.FG, "bad": H.BAD, "accent": H.ACCENT}
 
 class HowDoesThisEnd(Section):
     name = "how does this end"
-    kinds = ("outlook",)
+    kinds = ("outlook", "outlook_side")
 
     def visible(self, win) -> bool:
         o = getattr(win, "outlook", None)
-        return (o is not None and o.future is not None and o.shown and getattr(win, "gm", None) is None
+        return (o is not None and (o.future is not None or o.setup) and o.shown and getattr(win, "gm", None) is None
                 and win.vstate.player_side is None)
 
     def depends(self, win) -> tuple:
         o = getattr(win, "outlook", None)
-        if o is None or o.future is None:
+        if o is None or (o.future is None and not o.setup):
             return ()
-        return (id(o.future), o.future.done(), o.shown, o.stale(win.ctl.session.actions), win.vstate.player_side)
+        return (id(o.future), o.future is not None and o.future.done(), o.shown, o.setup,
+                tuple(sorted(o.sides.items())), o.policy, o.stale(win.ctl.session.actions), win.vstate.player_side)
 
     def on_click(self, win, kind, val) -> None:
+        if kind == "outlook_side":
+            cycle_side(win, val)
+            return
         outlook(win).shown = False
+        outlook(win).setup = False
         win.say("how does this end? hidden (I shows it again)")
 
     def build(self, win, L: Layout) -> None:
         hud, w = win.hud, L.rw
         x, y = L.W - w - 8, L.ry
-        drawn = []
+        sides = side_rows(win)
+        drawn = [("next run (I):", H.DIM)] + [(text, (*side_colour(side), 255)) for text, side in sides]
         for text, tag in rows(win):
             col = (*side_colour(tag[1]), 255) if isinstance(tag, tuple) else COLOURS[str(tag)]
             drawn.append((text, col))
-        bottom = hud.panel(x, y, w, "How does this end? (I; click: hide)", drawn)
+        bottom = hud.panel(x, y, w, "How does this end? (I: run; click: hide)", drawn)
         hud.rects.append((x, y, x + w, bottom, ("outlook", None)))
+        lh = hud.line + 3
+        top = y + lh + 8 + lh                       # the policy rows, each its own button (hud.panel's row pitch),
+        for i, (_t, side) in enumerate(sides):      # after the panel's: a hit is looked up from the last rectangle
+            hud.rects.append((x, top + i * lh, x + w, top + (i + 1) * lh, ("outlook_side", side)))
         win.panels["outlook"] = (x, y, x + w, bottom, H.BG_TITLE)
         L.ry = bottom + 6

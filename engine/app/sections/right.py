@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 
+from engine.app import areaspell
 from engine.app import hud as H
 from engine.app import scene_prims as SP
 from engine.app.composing import variant_note
@@ -46,6 +47,11 @@ class Preview(Section):
             pv = {k: v for k, v in pv.items() if not (k == "reason" and v == reason) and not (k == "rule" and v == rule)}
         tgt = ctl.state.actors.get(pv.get("target")) if isinstance(pv.get("target"), str) else None
         base_ac = (tgt.data or {}).get("ac") if tgt is not None else None
+        area = areaspell.row(win)       # an area spell: who it catches, by the rules' preview (issue 23 item 9)
+        if area:
+            for i, part in enumerate(hud.wrap(area, w - 24)):
+                rows.append(("  " + part if i else part, H.ACCENT))
+            pv = {k: v for k, v in pv.items() if k != "targets"}     # said above, in names
         for line in preview_lines(pv, base_ac, ctl.session.ruleset) + choice_lines(ctl, act):
             for i, part in enumerate(hud.wrap(line, w - 24)):
                 rows.append(("  " + part if i else part, H.FG))

@@ -1,0 +1,82 @@
+"""Issue 23 item 8: distances in feet as an option (Ctrl+U, ``aerie play --units ft``, capture ``--units ft``):
+every distance on screen -- the ruler, a move's cost and the movement left, the hovered cell, the template --
+in feet (the 5e grid: 1.5 m = 5 ft), display only (the rules and the log's events stay metric)."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from test_window import display  # noqa: F401  (the display fixture)
+from test_window_modes import FakeWin
+
+from engine.app import units as U
+
+ROOT = Path(__file__).resolve().parents[1]
+METRES = re.compile(r"(?<![\w.])\d+(?:\.\d+)? m\b")
+
+
+@pytest.mark.unit
+def test_feet_are_the_5e_grid_and_idempotent():
+    assert U.show("movement left: 9 m (AIR-09: fly speed 12 m)", "ft") == "movement left: 30 ft (AIR-09: fly speed 40 ft)"
+    assert U.show("21.5 m straight, 1.5 m wide", "ft") == "71.7 ft straight, 5 ft wide"
+    assert U.show("sphere 6 m radius", "ft") == "sphere 20 ft radius"
+    assert U.show(U.show("path 18 m", "ft"), "ft") == "path 60 ft"
+    assert U.show("path 18 m", "m") == "path 18 m"
+    assert U.show("12 ms, 3 mm, room 5 max, v1.5 m", "ft") == "12 ms, 3 mm, room 5 max, v1.5 m"
+    assert U.parse("feet") == "ft" and U.parse("m") == "m"
+    with pytest.raises(ValueError):
+        U.parse("cubits")
+
+
+@pytest.mark.unit
+def test_ctrl_u_toggles_feet_in_the_view_state_and_f1_lists_it():
+    from pyglet.window import key
+
+    from engine.app.hud import Hud
+    from engine.app.modes.main import LOOKUP, help_rows
+
+    win = FakeWin()
+    assert win.vstate.units == "m"
+    v0 = win.vstate.version
+    win.key(key.U, key.MOD_CTRL)
+    assert win.vstate.units == "ft" and win.vstate.version > v0 and "feet" in win.said[-1]
+    assert "Ctrl+U" in [r[0] for r in help_rows()] and LOOKUP[(key.U, True)].label == "Ctrl+U"
+    hud = Hud.__new__(Hud)                   # the text path without GL: what a HUD shows
+    hud.view = win.vstate
+    assert hud.shown("ruler: 9 m") == "ruler: 30 ft"
+    win.key(key.U, key.MOD_CTRL)
+    assert win.vstate.units == "m" and hud.shown("ruler: 9 m") == "ruler: 9 m"
+
+
+def _capture(display, tmp_path, units):
+    st = tmp_path / f"state_{units}.json"
+    env = dict(os.environ, DISPLAY=display, AERIE_TEST_STATE=str(st), AERIE_SAVE=str(tmp_path / "g.save.json"),
+               PYTHONPATH=os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]))
+    r = subprocess.run([sys.executable, "-m", "engine.app.capture", str(ROOT / "scenes" / "showcase.toml"),
+                        "--units", units, "--ruler", "harpy_low,lookout", "--select", "harpy_low",
+                        "--compose", '{"action": "move", "to": [20, 24, 3]}', "--template", "sphere:6",
+                        "--hover", "25,31,0", "-o", str(tmp_path / f"{units}.png")],
+                       cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr[-3000:]
+    return json.loads(st.read_text())
+
+
+@pytest.mark.window
+def test_every_distance_on_screen_in_feet_and_the_rules_stay_metric(display, tmp_path):  # noqa: F811
+    ft, m = _capture(display, tmp_path, "ft"), _capture(display, tmp_path, "m")
+    texts = [t[4] for t in ft["window"]["texts"]]
+    assert not [t for t in texts if METRES.search(t)], [t for t in texts if METRES.search(t)]
+    joined = " ".join(texts)
+    assert "71.7 ft straight" in joined, joined            # the ruler: 21.5 m
+    assert re.search(r"movement left: \d+(\.\d)? ft", joined), joined
+    assert "20 ft radius" in joined, joined                 # the template: a 6 m sphere
+    assert any(METRES.search(t[4]) for t in m["window"]["texts"])       # the same screen in metres has them
+    # display only: the rules' figures are the same metres either way
+    assert ft["preview"] == m["preview"] and ft["state"] == m["state"] and ft["window"]["ruler"] == m["window"]["ruler"]
