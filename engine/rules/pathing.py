@@ -424,7 +424,6 @@ def _relax_small(passable, supc, lo, fly, costs, max_iter):
     S[1:-1, 1:-1, 1:-1] = supc
     Pf, Sf = P.reshape(-1), S.reshape(-1)
     N = Pf.size
-    sy, sz = Xb + 2, (Yb + 2) * (Xb + 2)
     big = 1 << 29               # big + big + any cost still fits an int32
     pen = np.where(Pf, np.int32(0), np.int32(big))
     dist = np.full(N, big, dtype=np.int32)

@@ -412,17 +412,15 @@ def _blocked_lines(dist, lines, floors) -> list[list[bool]]:
             rows[row, :len(r)] = r
         pair = np.repeat(np.arange(len(lines)), lens)[h]
         hit[h[(rows[pair] == vox[h][:, None]).any(axis=1)]] = False
-    starts = []
-    s = 0
-    for (_, offs, st), n in zip(lines, lens):
-        starts.append(st + s)
-        s += n
-    blocked = np.logical_or.reduceat(hit, np.concatenate(starts)).tolist()
+    nlines = [len(st) for _, _, st in lines]
+    starts = np.concatenate([st for _, _, st in lines])
+    starts += np.repeat(np.cumsum(lens) - lens, nlines)      # each pair's offsets follow the pair before's
+    blocked = np.logical_or.reduceat(hit, starts).tolist()
     out = []
     s = 0
-    for _, _, st in lines:
-        out.append(blocked[s:s + len(st)])
-        s += len(st)
+    for n in nlines:
+        out.append(blocked[s:s + n])
+        s += n
     return out
 
 
