@@ -242,9 +242,9 @@ def _slices(d, n):
 
 #: finished searches by their inputs (``reach``): (box shape, passable and support masks, start, fly, costs, 5-10-5,
 #: sweeps) -> (dist, per), read-only arrays; boxes of at most SEARCH_NODES nodes (an ordinary move's), cleared when
-#: it holds SEARCHES_MAX (at most about 100 MiB of arrays)
+#: it holds SEARCHES_MAX (at most about 50 MiB of arrays, a few MiB in a skirmish)
 _SEARCHES: dict = {}
-SEARCHES_MAX = 1024
+SEARCHES_MAX = 512
 SEARCH_NODES = 4096
 
 

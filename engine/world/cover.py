@@ -343,7 +343,7 @@ def _trace_pairs(dist, size, eyes, targets, floors):
 #: pair seen before needs only the map's voxels at these offsets, whatever the map holds now
 _LINES: dict = {}
 _LINES_VOXELS = 0               # the offsets _LINES holds
-LINES_VOXELS_MAX = 1 << 22      # offsets kept (8 bytes each) before the table starts over
+LINES_VOXELS_MAX = 1 << 21      # offsets kept (8 bytes each; 16 MiB) before the table starts over
 
 
 def _lines(size, eyes, targets):
