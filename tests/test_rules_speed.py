@@ -142,17 +142,14 @@ def test_small_box_relaxation_equals_the_reference_sweep_for_sweep(max_iter):
 
 def _fresh_listing(s):
     """The legal actions with every derived cache dropped (the session's reach maps and covers, the cover's
-    per-body geometry, the searches and sight-line voxels kept by their inputs): what the listing says from
-    scratch."""
+    per-body geometry, the searches kept by their inputs): what the listing says from scratch."""
     from engine.rules import pathing
     from engine.world import cover
 
-    keep, geom = dict(s.cache), dict(cover._GEOM)
-    searches, lines = dict(pathing._SEARCHES), dict(cover._LINES)
+    keep, geom, searches = dict(s.cache), dict(cover._GEOM), dict(pathing._SEARCHES)
     s.cache.clear()
     cover._GEOM.clear()
     pathing._SEARCHES.clear()
-    cover._LINES.clear()
     try:
         return list(s.legal_actions())
     finally:
@@ -160,7 +157,6 @@ def _fresh_listing(s):
         s.cache.update(keep)
         cover._GEOM.update(geom)
         pathing._SEARCHES.update(searches)
-        cover._LINES.update(lines)
 
 
 @pytest.mark.parametrize("feats", [False, True])
@@ -427,41 +423,6 @@ def test_a_failed_step_restores_the_dice_kept_at_their_first_draw(draws, monkeyp
         assert act == bench.random_action(twin, rng2)
         assert s.step(act) == twin.step(act)
     assert s.fingerprint() == twin.fingerprint()
-
-
-def test_sight_lines_kept_by_where_the_samples_lie_give_the_traced_covers():
-    """cover_many reads the voxels of a pair's sight lines from ``_LINES`` once it has seen a pair with the same
-    eye place, body layout and offset (issue 26): on a map with other voxels, at other places, with odd bodies
-    (two cells wide: eyes and samples on voxel planes), near the map's edges (clamped samples) and with a
-    spell's own eye, every cover equals the traversal's, cold and warm."""
-    from engine.world import cover
-    from engine.world.geometry import Body
-    from engine.world.grid import World
-    from engine.world.materials import AIR, BUILTIN_MATERIALS
-
-    rng = np.random.default_rng(11)
-    X, Y, Z = 13, 11, 7
-    shapes = [(1, 2, 1.6), (2, 3, 2.4), (1, 1, 0.8), (2, 2, 1.0)]
-    pairs = []
-    for _ in range(60):
-        fa, ha, ea = shapes[int(rng.integers(0, 4))]
-        ft, ht, _ = shapes[int(rng.integers(0, 4))]
-        a = Body(int(rng.integers(0, X - fa + 1)), int(rng.integers(0, Y - fa + 1)), int(rng.integers(0, Z)), fa, ha, ea)
-        t = Body(int(rng.integers(0, X - ft + 1)), int(rng.integers(0, Y - ft + 1)), int(rng.integers(0, Z)), ft, ht)
-        eye = None if rng.random() < 0.8 else (t.x + 0.5, t.y + 0.5, t.layer + 0.5)
-        pairs.append((a, t, eye))
-    # the same pairs moved by whole cells: the same keys, other voxels under them
-    moved = [(Body(a.x + 1, a.y, a.layer, a.footprint, a.height_layers, a.eye_m), t.moved(t.x + 1, t.y, t.layer),
-              None if e is None else (e[0] + 1, e[1], e[2])) for a, t, e in pairs
-             if a.x + a.footprint < X and t.x + t.footprint < X]
-    cover._LINES.clear()
-    for trial in range(3):
-        vox = (rng.random((Z, Y, X)) < (0.08, 0.2, 0.35)[trial]).astype(np.uint8)
-        world = World(vox, (AIR, BUILTIN_MATERIALS["stone"]), 1.5)
-        for batch in (pairs, moved, pairs[:7], moved[3:9]):
-            want = [cover.cover_between(world, a, t, cover_levels("dnd5e"), eye=e) for a, t, e in batch]
-            assert cover.cover_many(world, batch, cover_levels("dnd5e")) == want
-    assert cover._LINES
 
 
 def test_a_search_kept_by_its_inputs_is_the_search_from_scratch():

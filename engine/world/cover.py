@@ -16,8 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from engine.world.geometry import Body
-from engine.world.los import (CROSSINGS_MAX, FP_BITS, clamp_points, crossings_total, quantize, ray_voxels,
-                              trace_crossings, trace_fixed)
+from engine.world.los import CROSSINGS_MAX, FP_BITS, clamp_points, crossings_total, quantize, trace_crossings, trace_fixed
 
 SAMPLE_XY = (-0.3, 0.0, 0.3)
 SAMPLE_Z = (0.1, 0.37, 0.63, 0.9)
@@ -129,8 +128,7 @@ class _Geom:
     point) and the flat indices of the floor under its footprint. The same numbers ``sample_points``,
     ``quantize``, ``clamp_points``, ``eye_point`` and ``support_indices`` give, kept."""
 
-    __slots__ = ("samples", "samples_t", "q", "eye", "eye_t", "eye_q", "floor", "box", "eye_box", "base", "shape",
-                 "eye_at")
+    __slots__ = ("samples", "samples_t", "q", "eye", "eye_t", "eye_q", "floor", "box", "eye_box")
 
     def __init__(self, b: Body, size):
         smp = sample_points(b)
@@ -150,17 +148,6 @@ class _Geom:
         v = self.q >> FP_BITS                 # the voxels of the (clamped) samples: lowest and highest per axis
         self.box = (tuple(v.min(axis=0).tolist()), tuple(v.max(axis=0).tolist()))
         self.eye_box = _start_box(self.eye_q)
-        # for the sight-line patterns (_lines): the samples relative to the body's own voxel, and its eye's voxel
-        # and the eye's place inside it
-        self.base = (b.x, b.y, b.layer)
-        self.shape = (self.q - np.array(self.base, dtype=np.int64) * (1 << FP_BITS)).tobytes()
-        self.eye_at = _voxel_and_rest(self.eye_q)
-
-
-def _voxel_and_rest(q) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """A fixed point's voxel and its place inside that voxel (fixed-point units)."""
-    qs = q.tolist()
-    return tuple(c >> FP_BITS for c in qs), tuple(c & ((1 << FP_BITS) - 1) for c in qs)
 
 
 def _start_box(q) -> tuple[tuple[int, ...], tuple[int, ...]]:
@@ -284,40 +271,18 @@ def cover_many(world, pairs, levels=None, thresholds=None) -> list[CoverResult]:
     slots: list[int] = []
     for p in pairs:
         ga, gt = _geom(p[0], size), _geom(p[1], size)
-        eye = p[2] if len(p) > 2 else None
-        e = _eye(ga, eye, size)
+        e = _eye(ga, p[2] if len(p) > 2 else None, size)
         floor = ga.floor + gt.floor     # each pair's own floors (the voxels under both footprints)
         if table is not None and _clear(table, dist, size, e[2], gt, floor):
             out.append(_clear_result(e[0], gt, levels, None))
             continue
         slots.append(len(out))
         out.append(None)
-        eyes.append((*e, ga.eye_at if eye is None else _voxel_and_rest(e[1])))
+        eyes.append(e)
         targets.append(gt)
         floors.append(floor)
     if not targets:
         return out
-    lines = _lines(size, eyes, targets)
-    if lines is None:                 # sight lines too long to list at once: traced the stepped way
-        blocked = _trace_pairs(dist, size, eyes, targets, floors)
-        s = 0
-        for slot, e, g in zip(slots, eyes, targets):
-            n = len(g.q)
-            b = blocked[s:s + n]
-            s += n
-            frac = int(np.count_nonzero(b)) / n if n else 0.0
-            out[slot] = CoverResult(frac, cover_level(frac, levels), bool(frac < 1.0),
-                                    e[0], g.samples_t, tuple(b.tolist()))
-        return out
-    for slot, e, g, b in zip(slots, eyes, targets, _blocked_lines(dist, lines, floors)):
-        n = len(b)
-        frac = b.count(True) / n if n else 0.0       # = int(np.count_nonzero(b)) / n, exactly
-        out[slot] = CoverResult(frac, cover_level(frac, levels), bool(frac < 1.0), e[0], g.samples_t, tuple(b))
-    return out
-
-
-def _trace_pairs(dist, size, eyes, targets, floors):
-    """The sight lines of these pairs traced in one batch (``_trace``), each pair's floors ignored."""
     counts = [len(g.q) for g in targets]
     p1 = np.concatenate([g.q for g in targets])
     p0 = np.repeat(np.stack([e[1] for e in eyes]), counts, axis=0)
@@ -332,95 +297,15 @@ def _trace_pairs(dist, size, eyes, targets, floors):
         def ignore(flat, rid):
             return (per_ray[rid] == flat[:, None]).any(axis=1)
 
-        ignore.per_ray = True
-    return _trace(dist, size, p0, p1, ignore)
-
-
-#: the voxels the sight lines of one pair visit, by where its samples lie from the eye's voxel: (map size, the eye's
-#: place in its voxel, the target body's sample layout, the target's voxel minus the eye's) -> (flat offsets from
-#: the eye's voxel, int64, every line's in turn; where each line starts in them). The traversal is the same integer
-#: arithmetic wherever the pair stands (a whole-voxel shift moves every visited voxel by it, ``los._setup``), so a
-#: pair seen before needs only the map's voxels at these offsets, whatever the map holds now
-_LINES: dict = {}
-_LINES_VOXELS = 0               # the offsets _LINES holds
-LINES_VOXELS_MAX = 1 << 21      # offsets kept (8 bytes each; 16 MiB) before the table starts over
-
-
-def _lines(size, eyes, targets):
-    """Per pair, (eye voxel's flat index, offsets, line starts) from ``_LINES``, the pairs not seen yet worked
-    out in one batch (``ray_voxels``) and kept; None when those lines are too long to list at once."""
-    X, Y, _ = size
-    keys = []
-    known: dict = {}
-    new: dict = {}
-    for e, g in zip(eyes, targets):
-        (ex, ey, ez), rest = e[3]
-        bx, by, bz = g.base
-        k = (size, rest, g.shape, bx - ex, by - ey, bz - ez)
-        keys.append(k)
-        if k not in known and k not in new:
-            got = _LINES.get(k)
-            if got is not None:
-                known[k] = got
-            else:
-                new[k] = (e, g)
-    if new:
-        todo = list(new.values())
-        counts = [len(g.q) for _, g in todo]
-        p1 = np.concatenate([g.q for _, g in todo])
-        p0 = np.repeat(np.stack([e[1] for e, _ in todo]), counts, axis=0)
-        if crossings_total(p0, p1) > CROSSINGS_MAX:
-            return None
-        vox, vray = ray_voxels(size, p0, p1)
-        vox = vox[np.argsort(vray, kind="stable")]         # line by line
-        ends = np.concatenate([[0], np.cumsum(np.bincount(vray, minlength=len(p0)))]).tolist()
-        global _LINES_VOXELS
-        if _LINES_VOXELS + vox.size > LINES_VOXELS_MAX:
-            _LINES.clear()
-            _LINES_VOXELS = 0
-        _LINES_VOXELS += vox.size
-        r = 0
-        for k, (e, g), n in zip(new, todo, counts):
-            (ex, ey, ez), _ = e[3]
-            lo = ends[r]
-            offs = vox[lo:ends[r + n]] - ((ez * Y + ey) * X + ex)
-            starts = np.array(ends[r:r + n], dtype=np.int64) - lo
-            offs.flags.writeable = False
-            starts.flags.writeable = False
-            known[k] = _LINES[k] = (offs, starts)
-            r += n
-    out = []
-    for e, k in zip(eyes, keys):
-        (ex, ey, ez), _ = e[3]
-        offs, starts = known[k]
-        out.append(((ez * Y + ey) * X + ex, offs, starts))
-    return out
-
-
-def _blocked_lines(dist, lines, floors) -> list[list[bool]]:
-    """Per pair, whether each of its sight lines is blocked: a sight-blocking voxel on it that is not one of the
-    pair's ``floors`` (``trace_crossings``' answer, from the voxels ``_lines`` lists)."""
-    lens = [len(offs) for _, offs, _ in lines]
-    vox = np.concatenate([offs for _, offs, _ in lines])
-    vox += np.repeat(np.array([b for b, _, _ in lines], dtype=np.int64), lens)
-    hit = dist[vox] == 0
-    width = max(len(r) for r in floors)
-    if width and hit.any():
-        h = np.flatnonzero(hit)
-        rows = np.full((len(floors), width), -1, dtype=np.int64)      # one row per pair, padded with -1
-        for row, r in enumerate(floors):
-            rows[row, :len(r)] = r
-        pair = np.repeat(np.arange(len(lines)), lens)[h]
-        hit[h[(rows[pair] == vox[h][:, None]).any(axis=1)]] = False
-    nlines = [len(st) for _, _, st in lines]
-    starts = np.concatenate([st for _, _, st in lines])
-    starts += np.repeat(np.cumsum(lens) - lens, nlines)      # each pair's offsets follow the pair before's
-    blocked = np.logical_or.reduceat(hit, starts).tolist()
-    out = []
+        ignore.per_ray = True    # type: ignore[attr-defined]
+    blocked = _trace(dist, size, p0, p1, ignore)
     s = 0
-    for n in nlines:
-        out.append(blocked[s:s + n])
+    for slot, e, g, n in zip(slots, eyes, targets, counts):
+        b = blocked[s:s + n]
         s += n
+        frac = int(np.count_nonzero(b)) / n if n else 0.0
+        out[slot] = CoverResult(frac, cover_level(frac, levels), bool(frac < 1.0),
+                                e[0], g.samples_t, tuple(b.tolist()))
     return out
 
 

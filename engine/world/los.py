@@ -139,16 +139,20 @@ def crossings_total(p0: np.ndarray, p1: np.ndarray) -> int:
     return int((np.abs(p1 // FP - p0 // FP) + 1).sum())
 
 
-def ray_voxels(size, p0: np.ndarray, p1: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Every voxel each fixed-point segment p0 -> p1 (int64 [N, 3]) visits, as flat indices ``vox`` with the
-    segment of each in ``vray`` (each segment's start voxel first, then its crossings axis by axis, not in the
-    order of travel): every boundary crossing of every segment (``T_a + j * inc_a < L`` on each axis, the
-    traversal's own integers) is listed at once, and the voxel entered there is the start voxel moved by every
-    crossing of every axis at or before that parameter (``(t - T_b) // inc_b + 1`` on axis b): crossings at the
-    same parameter give the same voxel, the one the segment enters stepping along all of those axes at once (the
-    tie rule). These are exactly the voxels the plain traversal visits (``_trace_plain``); the caller bounds the
-    work (``crossings_total``)."""
+def trace_crossings(dist: np.ndarray, size, p0: np.ndarray, p1: np.ndarray, ignore=None) -> np.ndarray:
+    """``trace_fixed``'s answer (bool [N], True when some visited voxel blocks), worked out without a loop over the
+    steps: every boundary crossing of every segment (``T_a + j * inc_a < L`` on each axis, the traversal's own
+    integers) is listed at once, and the voxel entered there is the start voxel moved by every crossing of every
+    axis at or before that parameter (``(t - T_b) // inc_b + 1`` on axis b): crossings at the same parameter give
+    the same voxel, the one the segment enters stepping along all of those axes at once (the tie rule). These are
+    exactly the voxels the plain traversal visits (``_trace_plain``), so the answer is bit for bit
+    ``trace_fixed``'s. For a few hundred short segments (the 36 sight lines of a few covers) this is a fixed
+    handful of array operations instead of a dozen per step of the longest segment; the caller bounds the work
+    (``crossings_total``)."""
     n = len(p0)
+    blocked = np.zeros(n, dtype=bool)
+    if not n:
+        return blocked
     idx0, T, inc, step, L = _setup(p0, p1, size)
     nz = inc > 0
     safe = np.where(nz, inc, 1)
@@ -180,19 +184,6 @@ def ray_voxels(size, p0: np.ndarray, p1: np.ndarray) -> tuple[np.ndarray, np.nda
             idx += c
         vox = np.concatenate([idx0, idx])
         vray = np.concatenate([vray, ray])
-    return vox, vray
-
-
-def trace_crossings(dist: np.ndarray, size, p0: np.ndarray, p1: np.ndarray, ignore=None) -> np.ndarray:
-    """``trace_fixed``'s answer (bool [N], True when some visited voxel blocks), worked out without a loop over the
-    steps: the voxels of every segment at once (``ray_voxels``), so bit for bit ``trace_fixed``'s. For a few
-    hundred short segments (the 36 sight lines of a few covers) this is a fixed handful of array operations instead
-    of a dozen per step of the longest segment; the caller bounds the work (``crossings_total``)."""
-    n = len(p0)
-    blocked = np.zeros(n, dtype=bool)
-    if not n:
-        return blocked
-    vox, vray = ray_voxels(size, p0, p1)
     hit = dist[vox] == 0
     if ignore is not None and hit.any():
         hv, hr = vox[hit], vray[hit]
