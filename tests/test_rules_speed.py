@@ -142,18 +142,21 @@ def test_small_box_relaxation_equals_the_reference_sweep_for_sweep(max_iter):
 
 def _fresh_listing(s):
     """The legal actions with every derived cache dropped (the session's reach maps and covers, the cover's
-    per-body geometry): what the listing says from scratch."""
+    per-body geometry, the searches kept by their inputs): what the listing says from scratch."""
+    from engine.rules import pathing
     from engine.world import cover
 
-    keep, geom = dict(s.cache), dict(cover._GEOM)
+    keep, geom, searches = dict(s.cache), dict(cover._GEOM), dict(pathing._SEARCHES)
     s.cache.clear()
     cover._GEOM.clear()
+    pathing._SEARCHES.clear()
     try:
         return list(s.legal_actions())
     finally:
         s.cache.clear()
         s.cache.update(keep)
         cover._GEOM.update(geom)
+        pathing._SEARCHES.update(searches)
 
 
 @pytest.mark.parametrize("feats", [False, True])
@@ -420,3 +423,31 @@ def test_a_failed_step_restores_the_dice_kept_at_their_first_draw(draws, monkeyp
         assert act == bench.random_action(twin, rng2)
         assert s.step(act) == twin.step(act)
     assert s.fingerprint() == twin.fingerprint()
+
+
+def test_a_search_kept_by_its_inputs_is_the_search_from_scratch():
+    """``pathing._SEARCHES`` (issue 26): a flyer high in an open sky has the same box masks, start and costs at
+    two places, so the second reach map reuses the first one's search; both equal a search from scratch."""
+    from engine.rules import aerial, pathing
+    from engine.scene import bench
+    from engine.rules.core import Session
+
+    s = Session(bench.skirmish_scene(), 1)
+    a = next(o for o in s.state.actors.values() if o.id == "eagle")
+    others = {o.id: o.pos for o in s.state.actors.values()}
+    for o in s.state.actors.values():           # everyone else out of the way, far below
+        if o.id != a.id:
+            o.x, o.y, o.layer = (0, 0, 0) if o.side == a.side else (23, 0, 0)
+    pathing._SEARCHES.clear()
+    a.x, a.y, a.layer, a.flying = 18, 20, 9, True
+    r1 = aerial.reach(s, a, budget_m=3.0, fly=True)
+    a.x = 19
+    r2 = aerial.reach(s, a, budget_m=3.0, fly=True)
+    assert r2.dist is r1.dist and r2.box0 != r1.box0
+    s.cache.clear()
+    pathing._SEARCHES.clear()
+    fresh = aerial.reach(s, a, budget_m=3.0, fly=True)
+    assert fresh.dist is not r2.dist and np.array_equal(fresh.dist, r2.dist)
+    assert np.array_equal(fresh.destination_cells(), r2.destination_cells())
+    for o in s.state.actors.values():
+        o.x, o.y, o.layer = others[o.id]

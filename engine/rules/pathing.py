@@ -240,6 +240,14 @@ def _slices(d, n):
     return slice(0, n), slice(0, n)
 
 
+#: finished searches by their inputs (``reach``): (box shape, passable and support masks, start, fly, costs, 5-10-5,
+#: sweeps) -> (dist, per), read-only arrays; boxes of at most SEARCH_NODES nodes (an ordinary move's), cleared when
+#: it holds SEARCHES_MAX (at most about 50 MiB of arrays, a few MiB in a skirmish)
+_SEARCHES: dict = {}
+SEARCHES_MAX = 512
+SEARCH_NODES = 4096
+
+
 def reach(session: Session, a: Actor, budget_m: float | None = None, fly: bool | None = None) -> Reach:
     """The reach map of actor ``a`` now (cached by everything it depends on)."""
     rs = session.ruleset
@@ -298,7 +306,14 @@ def reach(session: Session, a: Actor, budget_m: float | None = None, fly: bool |
     # reach map that differs only in where allies stand (or others outside the box)
     dkey = ("reach_dist", a.pos, f, h, fly, mode, costs, budget, (x0, x1, y0, y1, z0, z1),
             tuple(sl for sl, hostile in spaces if hostile))
-    done = session.cache.get(dkey)
+    done = here = session.cache.get(dkey)
+    skey = None
+    if done is None and passable.size <= SEARCH_NODES:
+        # the search is a pure function of its inputs, wherever the box lies on whichever map: the same masks,
+        # start and costs (an open stretch of sky, the same room again) give the same answer
+        skey = (passable.shape, passable.tobytes(), supc.tobytes(), lo, fly, costs, mode == "5-10-5",
+                4 * (R + fitc.shape[0]) + 8)
+        done = _SEARCHES.get(skey)
     if done is not None:
         dist, per = done
     elif mode == "5-10-5":
@@ -308,7 +323,12 @@ def reach(session: Session, a: Actor, budget_m: float | None = None, fly: bool |
     if done is None:
         for arr in (dist, per):
             if arr is not None:
-                arr.flags.writeable = False          # shared by the reach maps of this search
+                arr.flags.writeable = False          # shared by the reach maps of this search (and of any other)
+        if skey is not None:
+            if len(_SEARCHES) >= SEARCHES_MAX:
+                _SEARCHES.clear()
+            _SEARCHES[skey] = (dist, per)
+    if here is None:
         session.cache[dkey] = (dist, per)
     r = Reach(a.pos, (x0, y0, z0), dist, passable, endable, supc, budget, costs, fly, per)
     if len(session.cache) > 4096:
@@ -355,6 +375,38 @@ def _scan_shift(dist, Pf, Sf, o, w, takeoff, fly):
     np.minimum(dist, v.reshape(-1)[:N], out=dist, casting="unsafe")
 
 
+_SHIFT_TABLES: dict = {}
+
+
+def _shift_table(Zb, Yb, Xb, fly, costs):
+    """``_relax_small``'s edges for a box of that size, in ``_SHIFTS`` order: the shifts swept densely, each as
+    (flat offset, weight), and the walking steps up or down (an edge list) as (offsets [k, 1], weights [k, 1]) or
+    None; kept per box size, mode and costs."""
+    key = (Zb, Yb, Xb, fly, costs)
+    got = _SHIFT_TABLES.get(key)
+    if got is not None:
+        return got
+    cell, diag, climb, descend, takeoff = costs
+    sy, sz = Xb + 2, (Yb + 2) * (Xb + 2)
+    shifts, steps = [], []
+    for dz, dy, dx in _SHIFTS:
+        if not fly and dz != 0 and dx == dy == 0:
+            continue
+        vert = climb if dz > 0 else (descend if dz < 0 else 0)
+        horiz = 0 if dx == dy == 0 else (diag if dx and dy else cell)
+        o = dz * sz + dy * sy + dx
+        if dz and (dx or dy):                       # stepping up or down while moving across: walking only
+            steps.append((o, horiz + vert))
+        else:
+            shifts.append((o, horiz + vert))
+    if len(_SHIFT_TABLES) > 4096:
+        _SHIFT_TABLES.clear()
+    offs = np.array([o for o, _ in steps], dtype=np.int64)[:, None]
+    ws = np.array([w for _, w in steps], dtype=np.int32)[:, None]
+    got = _SHIFT_TABLES[key] = (tuple(shifts), (offs, ws) if steps else None)
+    return got
+
+
 def _relax_small(passable, supc, lo, fly, costs, max_iter):
     """``_relax_flat`` (one cost per node, no line scans) with the same relaxations in fewer array operations,
     for the small boxes of an ordinary move: an impassable node's cost is never lowered (its in-edges carry a
@@ -372,7 +424,6 @@ def _relax_small(passable, supc, lo, fly, costs, max_iter):
     S[1:-1, 1:-1, 1:-1] = supc
     Pf, Sf = P.reshape(-1), S.reshape(-1)
     N = Pf.size
-    sy, sz = Xb + 2, (Yb + 2) * (Xb + 2)
     big = 1 << 29               # big + big + any cost still fits an int32
     pen = np.where(Pf, np.int32(0), np.int32(big))
     dist = np.full(N, big, dtype=np.int32)
@@ -383,19 +434,10 @@ def _relax_small(passable, supc, lo, fly, costs, max_iter):
         lift = (Sf * np.int32(takeoff)).astype(np.int32)
         nsup = ~Sf
     dense = []                  # (source view, destination view, weight view, scratch view)
-    steps = []
     scratch = np.empty(N, dtype=np.int32)
-    for dz, dy, dx in _SHIFTS:
-        if not fly and dz != 0 and dx == dy == 0:
-            continue
-        vert = climb if dz > 0 else (descend if dz < 0 else 0)
-        horiz = 0 if dx == dy == 0 else (diag if dx and dy else cell)
-        o = dz * sz + dy * sy + dx
-        if dz and (dx or dy):                       # stepping up or down while moving across: walking only
-            steps.append((o, horiz + vert))
-            continue
+    shifts, steps = _shift_table(Zb, Yb, Xb, fly, costs)
+    for o, w in shifts:
         a0, a1 = max(0, o), N + min(0, o)          # destinations i with source i - o inside the array
-        w = horiz + vert
         if w not in base:
             base[w] = pen + np.int32(w)
         W = base[w][a0:a1]
@@ -407,13 +449,12 @@ def _relax_small(passable, supc, lo, fly, costs, max_iter):
     sparse = None
     WPf = Pf & Sf
     walk = np.flatnonzero(WPf)
-    if walk.size and steps:
-        offs = np.array([o for o, _ in steps], dtype=np.int64)[:, None]
+    if walk.size and steps is not None:
+        offs, ws = steps
         src = walk[None, :] - offs
         ok = WPf[src]
         if ok.any():
-            sparse = (src[ok], np.broadcast_to(walk[None, :], src.shape)[ok],
-                      np.broadcast_to(np.array([w for _, w in steps], dtype=np.int32)[:, None], src.shape)[ok])
+            sparse = (src[ok], np.broadcast_to(walk[None, :], src.shape)[ok], np.broadcast_to(ws, src.shape)[ok])
     total = int(dist.sum(dtype=np.int64))
     for _ in range(max_iter):
         for sv, dv, W, tmp in dense:
