@@ -373,6 +373,24 @@ def test_item7_an_error_said_big_is_whole_and_clear_of_the_turn_order():
 
 
 @pytest.mark.unit
+def test_an_empty_message_said_big_draws_nothing_and_does_not_raise():
+    """A key's effect cleared to "" reached the toast: its wrap has no line, and max() of nothing raised in the
+    frame (seen in aerie bench window's output; the frame guard kept the window)."""
+    from engine.app.sections.base import Layout
+    from engine.app.sections.captions import Toast
+
+    win = OverlayWin()
+    win.hud, win.big = PrintHud(), PrintHud()
+    win.big.line = 27
+    L = Layout(1280, 720, 21, False, pw=300, rw=358, bar_h=26)
+    for text in ("", "   "):
+        win.toast = (text, 0.0, "info")
+        assert not Toast().visible(win)
+        Toast().build(win, L)
+        assert not win.big.placed and not win.hud.placed
+
+
+@pytest.mark.unit
 def test_item7_the_map_overlays_have_legends_saying_against_whom():
     """Issue 23 item 7: the threat map had no legend or note, the cover map no legend and no "against whom"."""
     from engine.app.sections.base import Layout

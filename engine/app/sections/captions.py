@@ -94,7 +94,8 @@ class Toast(Section):
         return (win.toast and win.toast[0],)
 
     def visible(self, win) -> bool:
-        return win.toast is not None and not (win.anims and win.anims[0].caption)
+        # an empty message (a key's effect cleared, "") has nothing to say big: no box (its wrap has no line)
+        return win.toast is not None and bool(str(win.toast[0]).strip()) and not (win.anims and win.anims[0].caption)
 
     def build(self, win, L: Layout) -> None:
         """Between the left and right columns (issue 23 item 7: an error covered the turn order and was cut at
@@ -108,6 +109,8 @@ class Toast(Section):
             if len(lines) <= 3:
                 break
         lines = lines[:4]
+        if not lines:
+            return
         tw = min(max(layer.width(s) for s in lines) + 30, x1 - x0)
         bx = x0 + (x1 - x0 - tw) / 2
         y = L.bar_h + 8
