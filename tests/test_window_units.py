@@ -16,7 +16,7 @@ import pytest
 from test_window import display  # noqa: F401  (the display fixture)
 from test_window_modes import FakeWin
 
-from engine.app import units as U
+from engine import units as U
 
 ROOT = Path(__file__).resolve().parents[1]
 METRES = re.compile(r"(?<![\w.])\d+(?:\.\d+)? m\b")
@@ -80,3 +80,44 @@ def test_every_distance_on_screen_in_feet_and_the_rules_stay_metric(display, tmp
     assert any(METRES.search(t[4]) for t in m["window"]["texts"])       # the same screen in metres has them
     # display only: the rules' figures are the same metres either way
     assert ft["preview"] == m["preview"] and ft["state"] == m["state"] and ft["window"]["ruler"] == m["window"]["ruler"]
+
+
+@pytest.mark.unit
+def test_the_renderers_own_labels_and_hud_lines_are_shown_in_feet_as_view_data():
+    """The 3D labels the renderer draws itself (``aerie render``'s overlays: "reach 1.5 m", the grid's layer, the
+    movement column's "L3: 3 m") stayed in metres with the option on: the unit is now view data
+    (``DrawOptions.units``) and the texts go through the HUD's one conversion (engine/units.py)."""
+    moderngl = pytest.importorskip("moderngl")
+    try:
+        moderngl.create_standalone_context(backend="egl", require=330).release()
+    except Exception as e:  # noqa: BLE001
+        pytest.skip(f"EGL is not available here: {e}")
+    from engine.render import overlays as ov
+    from engine.render.camera import Camera
+    from engine.render.context import RenderContext
+    from engine.render.renderer import DrawOptions, Renderer
+    from engine.render.state import RenderState
+    from engine.scene import load_scene
+
+    scene = load_scene(str(ROOT / "scenes" / "showcase.toml"))
+    rc = RenderContext.headless((320, 180))
+    try:
+        r = Renderer(rc, scene.world)
+        drawn: list[str] = []
+        real = r.atlas.quads
+        r.atlas.quads = lambda text, *a, **k: (drawn.append(text), real(text, *a, **k))[1]
+        pr = ov.Prims()
+        X, Y, _ = scene.world.size
+        mid = (X * scene.world.cell_m / 2, Y * scene.world.cell_m / 2, 3.0)
+        pr.labels.append(ov.Label(mid, "reach 1.5 m: 1 cell(s), 2 layers"))
+        pr.labels.append(ov.Label((mid[0] + 6, mid[1], 3.0), "layer 3 (3 m)"))
+        cam = Camera((mid[0], mid[1] - 40, 30.0), mid)
+        state = RenderState.from_scene(scene)
+        for units, want in (("ft", ["reach 5 ft: 1 cell(s), 2 layers", "layer 3 (10 ft)", "cell 5 ft"]),
+                            ("m", ["reach 1.5 m: 1 cell(s), 2 layers", "layer 3 (3 m)", "cell 1.5 m"])):
+            drawn.clear()
+            r.draw(cam, state, pr, DrawOptions(labels=False, hud=("cell 1.5 m",), units=units))
+            assert sorted(drawn) == sorted(want), drawn
+        assert pr.labels[0].text == "reach 1.5 m: 1 cell(s), 2 layers"      # the overlay itself stays metric
+    finally:
+        rc.release()
