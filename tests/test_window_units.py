@@ -121,3 +121,56 @@ def test_the_renderers_own_labels_and_hud_lines_are_shown_in_feet_as_view_data()
         assert pr.labels[0].text == "reach 1.5 m: 1 cell(s), 2 layers"      # the overlay itself stays metric
     finally:
         rc.release()
+
+
+# -- the scene's [view] units (a scene file's setting; --units overrides it) -------------------------------------
+def _showcase_with(tmp_path, view: str) -> Path:
+    text = (ROOT / "scenes" / "showcase.toml").read_text(encoding="utf-8")
+    p = tmp_path / "feet.toml"
+    p.write_text(text + "\n" + view + "\n", encoding="utf-8")
+    return p
+
+
+@pytest.mark.unit
+def test_a_scene_says_its_units_in_view_and_they_are_display_only(tmp_path):
+    from types import SimpleNamespace
+
+    from engine.rules.saves import scene_hash
+    from engine.scene import load_scene
+
+    plain = load_scene(str(ROOT / "scenes" / "showcase.toml"))
+    feet = load_scene(str(_showcase_with(tmp_path, '[view]\nunits = "ft"')))
+    assert feet.view is not None and feet.view.units == "ft" and U.scene_units(feet) == "ft"
+    assert plain.view is None and U.scene_units(plain) == "m"
+    assert U.scene_units(load_scene(str(_showcase_with(tmp_path, "[view]")))) == "m"
+    assert scene_hash(feet) == scene_hash(plain)          # the game is the same: saves and logs still match
+    # no [view]: the ruleset's default; both documents write metres, so no ruleset sets it
+    for r in ("dnd5e", "baton"):
+        assert U.scene_units(SimpleNamespace(view=None, ruleset=r)) == "m"
+
+
+@pytest.mark.unit
+def test_a_bad_view_units_is_one_line_naming_the_key_exit_2(tmp_path, aerie):
+    for view, want in (('[view]\nunits = "yd"', "view.units: 'yd' is not one of m, ft"),
+                       ('[view]\nunits = 3', "view.units"), ('[view]\nunit = "ft"', "view.unit: unknown key"),
+                       ('view = "ft"', "view")):
+        p = _showcase_with(tmp_path, view)
+        r = aerie("check", p, cwd=tmp_path)
+        lines = r.stderr.strip().splitlines()
+        assert r.returncode == 2 and len(lines) == 1 and want in lines[0] and "feet.toml" in lines[0], r.stderr
+        assert "Traceback" not in r.stderr
+
+
+@pytest.mark.window
+def test_the_scenes_feet_in_the_window_and_units_overrides_them(display, tmp_path):  # noqa: F811
+    scene = _showcase_with(tmp_path, '[view]\nunits = "ft"')
+    for flag, want in ((None, "ft"), ("m", "m")):
+        st = tmp_path / f"state_{flag}.json"
+        env = dict(os.environ, DISPLAY=display, AERIE_TEST_STATE=str(st), AERIE_SAVE=str(tmp_path / "g.save.json"),
+                   PYTHONPATH=os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]))
+        cmd = [sys.executable, "-m", "engine.app.capture", str(scene), "--ruler", "harpy_low,lookout",
+               "--select", "harpy_low", "-o", str(tmp_path / f"{flag}.png")] + (["--units", flag] if flag else [])
+        r = subprocess.run(cmd, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
+        assert r.returncode == 0, r.stderr[-3000:]
+        joined = " ".join(t[4] for t in json.loads(st.read_text())["window"]["texts"])
+        assert ("71.7 ft straight" in joined) == (want == "ft") and ("21.5 m straight" in joined) == (want == "m")
