@@ -62,7 +62,7 @@ def _capture(display, tmp_path, units):
     r = subprocess.run([sys.executable, "-m", "engine.app.capture", str(ROOT / "scenes" / "showcase.toml"),
                         "--units", units, "--ruler", "harpy_low,lookout", "--select", "harpy_low",
                         "--compose", '{"action": "move", "to": [20, 24, 3]}', "--template", "sphere:6",
-                        "--hover", "25,31,0", "-o", str(tmp_path / f"{units}.png")],
+                        "--hover", "25,31,0", "--overlay", "grid", "--layer", "3", "-o", str(tmp_path / f"{units}.png")],
                        cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
     assert r.returncode == 0, r.stderr[-3000:]
     return json.loads(st.read_text())
@@ -77,6 +77,9 @@ def test_every_distance_on_screen_in_feet_and_the_rules_stay_metric(display, tmp
     assert "71.7 ft straight" in joined, joined            # the ruler: 21.5 m
     assert re.search(r"movement left: \d+(\.\d)? ft", joined), joined
     assert "20 ft radius" in joined, joined                 # the template: a 6 m sphere
+    tags = ft["window"]["tags"]                              # the 3D tags over the scene (the token layer's)
+    assert "layer 3 (10 ft)" in tags and not [t for t in tags if METRES.search(t)], tags
+    assert "layer 3 (3 m)" in m["window"]["tags"], m["window"]["tags"]
     assert any(METRES.search(t[4]) for t in m["window"]["texts"])       # the same screen in metres has them
     # display only: the rules' figures are the same metres either way
     assert ft["preview"] == m["preview"] and ft["state"] == m["state"] and ft["window"]["ruler"] == m["window"]["ruler"]
