@@ -158,6 +158,8 @@ def build_parser() -> argparse.ArgumentParser:
                         "movement:ID, cover:ID:LAYER")
     s.add_argument("--cut-above", type=_number(int, 0, 255), metavar="LAYER",
                    help="cut away every layer above LAYER (and the characters there): look into a storey")
+    s.add_argument("--units", choices=("m", "ft"),
+                   help="the labels' distances in metres or feet (default: the scene's [view] units, else metres)")
 
     s = sub.add_parser("flythrough", help="render the scene's camera fly-through to a video")
     s.add_argument("scene", help=SCENE_HELP)
@@ -178,8 +180,9 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("scene", help=SCENE_HELP)
     s.add_argument("--seed", type=_seed, help="the dice seed (default: the scene's)")
     s.add_argument("--size", type=_size, default=(1280, 720), metavar="WxH", help="window size (default 1280x720)")
-    s.add_argument("--units", choices=("m", "ft"), default="m",
-                   help="distances on screen in metres or feet (a 5e square: 1.5 m = 5 ft; Ctrl+U toggles)")
+    s.add_argument("--units", choices=("m", "ft"),
+                   help="distances on screen in metres or feet (a 5e square: 1.5 m = 5 ft; Ctrl+U toggles; default: "
+                        "the scene's [view] units, else its ruleset's, metres)")
 
     from engine.render.volume_cli import add_parsers as volume_parsers   # aerie cover, aerie threat
 

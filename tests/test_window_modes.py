@@ -137,7 +137,7 @@ def test_the_chooser_asks_first_when_work_would_be_lost(win, monkeypatch):
     win.key(key.ENTER)
     yn = win.modes.top
     assert isinstance(yn, YesNo) and "1 unsaved action(s)" in yn.text
-    win.key(key.N)
+    win.key(key.C)               # the save-first prompt's cancel (N was "keep" before Ctrl+O asked save first)
     assert isinstance(win.modes.top, MainMode) and len(win.ctl.session.actions) == 1
 
 

@@ -109,3 +109,70 @@ def test_starting_a_new_game_on_the_gm_line_asks_save_first(tmp_path, monkeypatc
     gm_command(win, f"start {tmp_path / 'next.toml'}")
     win.key(key.N)
     assert win.ctl.scene is not scene and (tmp_path / "next.toml").is_file(), win.said
+
+
+def _ctrl_o(win):
+    from engine.app.modes.prompts import open_chooser
+
+    open_chooser(win)
+    win.key(key.ENTER)                               # the picker's first entry
+    return win.modes.top
+
+
+@pytest.mark.unit
+def test_ctrl_o_with_unsaved_work_asks_save_first_like_quitting(tmp_path, monkeypatch):
+    """Ctrl+O's unsaved-work prompt was Y (open) / S (save first) / N (keep) while quitting and ``;start`` ask
+    "save first? (y)es / (n)o / (c)ancel": it is the same SaveFirst prompt now -- Y saves then opens, N opens
+    without saving, C or Esc keeps the game (S still saves first, as it did)."""
+    import shutil
+    from pathlib import Path
+
+    src = Path(__file__).resolve().parents[1] / "scenes"
+    shutil.copy(src / "dnd_two_weapons.toml", tmp_path / "other.toml")
+    monkeypatch.chdir(tmp_path)
+    save = tmp_path / "game.save.json"
+    for keep in (key.C, key.ESCAPE):
+        win = _win(tmp_path, monkeypatch)
+        win.ctl.step({"actor": win.ctl.session.current, "action": "end_turn"})
+        scene = win.ctl.scene
+        top = _ctrl_o(win)
+        assert isinstance(top, SaveFirst) and "(y)es / (n)o / (c)ancel" in top.text, top.text
+        assert "other.toml" in top.text and "1 unsaved action(s)" in top.text
+        assert "N: open other.toml without saving" in top.hint()
+        win.key(keep)
+        assert isinstance(win.modes.top, MainMode) and win.ctl.scene is scene and len(win.ctl.session.actions) == 1
+        assert not save.exists()
+    _ctrl_o(win)
+    win.key(key.N)                                   # no: open it without saving
+    assert isinstance(win.modes.top, MainMode) and win.ctl.scene is not scene and not save.exists()
+    assert win.ctl.scene.source == str((tmp_path / "other.toml").resolve())
+    for yes in (key.Y, key.S):
+        win = _win(tmp_path, monkeypatch)
+        win.ctl.step({"actor": win.ctl.session.current, "action": "end_turn"})
+        scene = win.ctl.scene
+        _ctrl_o(win)                                 # the saves come first in the picker: open the scene file
+        assert win.modes.top.text.startswith("open other.toml"), win.modes.top.text
+        win.key(yes)                                 # yes (or S): saved, then opened
+        assert win.ctl.scene is not scene and len(json.loads(save.read_text())["actions"]) == 1
+        save.unlink()
+        (tmp_path / "game.save.log.jsonl").unlink()
+
+
+@pytest.mark.unit
+def test_ctrl_o_save_first_never_overwrites_the_save_being_opened(tmp_path, monkeypatch):
+    """Y on opening the very file Ctrl+S writes would save over it and then open what was just saved (the
+    game as it is, not the one chosen): it opens the save as it was, unsaved work dropped, and says so."""
+    monkeypatch.chdir(tmp_path)
+    save = tmp_path / "game.save.json"
+    win = _win(tmp_path, monkeypatch)
+    for _ in range(3):
+        win.ctl.step({"actor": win.ctl.session.current, "action": "end_turn"})
+    win.key(key.S, key.MOD_CTRL)
+    win.ctl.undo()
+    win.ctl.undo()                                   # two undone: redo steps, unsaved work
+    top = _ctrl_o(win)                               # the default save is the picker's first entry
+    assert isinstance(top, SaveFirst) and "game.save.json" in top.text and "redo" in top.text, top.text
+    win.key(key.Y)
+    assert len(json.loads(save.read_text())["actions"]) == 3
+    assert len(win.ctl.session.actions) == 3 and isinstance(win.modes.top, MainMode), win.said
+    assert any("not saved" in s and "game.save.json" in s for s in win.said), win.said

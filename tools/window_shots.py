@@ -98,11 +98,43 @@ def shoot(name: str, size: str, tmp: Path) -> Path:
     if box:
         img = img.crop(box)
     out = IMG / f"shot_{name}_{size}.png"
-    img.quantize(colors=160, method=Image.Quantize.MEDIANCUT).save(out, optimize=True)
+    palette(img).save(out, optimize=True)
     return out
 
 
+def kept_colours() -> list[tuple[int, int, int]]:
+    """The colours a still must keep exactly: the map legends' swatches (engine/app/maps.py) and the HUD's
+    opaque text colours. Cut to 160 colours by median cut alone, a whole-window still merged the legend's small
+    swatches into the scene's nearest colours (the folded view's threat legend showed 3 and 4+ as one dark red)."""
+    from engine.app import hud as H
+    from engine.app.maps import COVER_COLOURS, THREAT_COLOURS
+
+    cols = [*THREAT_COLOURS.values(), *COVER_COLOURS.values(), H.FG, H.DIM, H.ACCENT, H.GOOD, H.BAD]
+    return list(dict.fromkeys((int(c[0]), int(c[1]), int(c[2])) for c in cols))
+
+
+def palette(img, colours: int = 160):
+    """``img`` (RGB) as a palette image of at most ``colours`` colours: median cut for the scene, plus
+    :func:`kept_colours` exactly; every pixel takes its nearest palette colour (no dithering, as before)."""
+    from PIL import Image
+
+    keep = kept_colours()
+    base = img.quantize(colors=colours - len(keep), method=Image.Quantize.MEDIANCUT)
+    pal = list(base.getpalette() or [])[: 3 * (colours - len(keep))] + [v for c in keep for v in c]
+    pal += pal[-3:] * (256 - len(pal) // 3)          # the unused entries repeat a kept colour (no stray black)
+    p = Image.new("P", (1, 1))
+    p.putpalette(pal)
+    return img.quantize(palette=p, dither=Image.Dither.NONE)
+
+
 def main(argv: list[str]) -> int:
+    if any(a in ("-h", "--help") for a in argv):
+        print(__doc__.strip() + "\n\nshots: " + ", ".join(SHOTS))
+        return 0
+    bad = [a for a in argv if a not in SHOTS]
+    if bad:
+        print(f"window_shots: no shot named {', '.join(bad)}; one of {', '.join(SHOTS)}", file=sys.stderr)
+        return 2
     names = argv or list(SHOTS)
     with tempfile.TemporaryDirectory() as d:
         for name in names:

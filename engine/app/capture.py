@@ -82,7 +82,8 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--storeys-down", dest="storeys_down", type=int, default=0,
                    help="N: press , N times (the storey cut: the storeys above cut away)")
     p.add_argument("--fold", action="store_true", help="fold the side panels (F2)")
-    p.add_argument("--units", choices=("m", "ft"), default="m", help="distances in metres or feet (Ctrl+U)")
+    p.add_argument("--units", choices=("m", "ft"),
+                   help="distances in metres or feet (Ctrl+U; default: the scene's [view] units, else metres)")
     p.add_argument("--keys-help", dest="keys_help", action="store_true", help="F1's help over the window")
     p.add_argument("--token-hud", dest="token_hud", help="ID: that character's token HUD open (a right click)")
     p.add_argument("--answers", help="JSON list: the answers (option values, in order) to the players' questions the "
@@ -261,7 +262,8 @@ def _table(a, win) -> None:
         win.vstate.player_side = a.player
     if a.fold:
         win.vstate.fold = True
-    win.vstate.units = a.units
+    if a.units:
+        win.units_flag = win.vstate.units = a.units
     if a.storeys_down:
         from engine.app import storeys
 

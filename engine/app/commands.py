@@ -35,7 +35,8 @@ def cmd_play(args) -> int:
         raise
     except Exception as e:   # noqa: BLE001 - a display that will not give us a GL 3.3 window
         raise AerieError(f"aerie play: cannot open a window on {os.environ.get('DISPLAY')}: {e}") from None
-    win.vstate.units = getattr(args, "units", "m") or "m"    # display only (engine/app/units.py)
+    if getattr(args, "units", None):                         # display only (engine/units.py): over the scene's
+        win.units_flag = win.vstate.units = args.units
     win.write_state()
     pyglet.app.run(1 / 60.0)
     return 0

@@ -11,13 +11,18 @@ def save_path(scene) -> Path:
     return Path(os.environ.get("AERIE_SAVE", Path(scene.path).stem + ".save.json"))
 
 
+def save_target(win) -> Path:
+    """Where Ctrl+S writes: the name Ctrl+Shift+S chose, else the default save."""
+    return Path(getattr(win, "save_to", None) or save_path(win.scene))
+
+
 def save(win, path=None) -> None:
     """The saved game, and next to it the event log in ``aerie run --log``'s format (events, then the final
     state, one JSON object a line)."""
     from engine.outputs import write_text_output   # atomic, as every output
     from engine.rules.core import dumps
 
-    p = win.ctl.save(path or getattr(win, "save_to", None) or save_path(win.scene))
+    p = win.ctl.save(path or save_target(win))
     s = win.ctl.session
     log = p.with_suffix(".log.jsonl") if p.suffix == ".json" else Path(str(p) + ".log.jsonl")
     write_text_output(log, "\n".join([dumps(e) for e in s.events] + [dumps(s.state.to_dict())]) + "\n", "the log")

@@ -131,7 +131,7 @@ class FrameLoop:
             direct = moving and scale == 1.0
             into = None if direct else self.small(scale) if scale != 1.0 else win.target
             with win.rc.drawing_into(into, win.target.size):
-                win.renderer.draw(cam, rs, prims, DrawOptions(labels=False))
+                win.renderer.draw(cam, rs, prims, DrawOptions(labels=False, units=win.vstate.units))
             self.scene_key = ("direct",) if direct else key3d
             self.view_scale = "direct" if direct else scale
             win.notes = notes

@@ -10,7 +10,7 @@ rectangles for clicks (``hit``).
 
 from __future__ import annotations
 
-from engine.app import units as U
+from engine import units as U
 from engine.render.text import GlyphAtlas
 
 BG = (16, 19, 26, 222)
@@ -69,7 +69,7 @@ class Hud:
         self.quads.append(self.atlas.box(x0, y0, x1, y1, col))
 
     def shown(self, text: str) -> str:
-        """The text as the view shows it: distances in feet when the view state asks (engine/app/units.py)."""
+        """The text as the view shows it: distances in feet when the view state asks (engine/units.py)."""
         return U.show(text, getattr(self.view, "units", "m")) if self.view is not None else text
 
     def width(self, text: str, size: float | None = None) -> float:

@@ -117,7 +117,10 @@ def _source_data(scene) -> dict:
             pass
     import msgspec
 
-    return msgspec.to_builtins(scene.spec)
+    data = msgspec.to_builtins(scene.spec)
+    if getattr(scene, "view", None) is not None:
+        data["view"] = {k: v for k, v in msgspec.to_builtins(scene.view).items() if v is not None}
+    return data
 
 
 def _move_assets(data: dict, old_dir: Path, new_dir: Path, out: Path) -> None:

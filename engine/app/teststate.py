@@ -41,6 +41,7 @@ def window_state(win) -> dict:
         "screen": screen_points(win), "last_screenshot": win.last_shot,
         "panels": {k: list(v) for k, v in win.panels.items()},
         "blocks": [list(b) for b in win.hud.blocks], "texts": [list(t) for t in win.hud.texts],
+        "tags": [t[4] for t in win.tok.texts],       # the token layer's texts: names and the overlays' 3D tags
         "tokens": win.token_boxes, "token_max_px": token_max_px(win), "floaters": win.floaters,
         "log": win.log_view, "toast": win.toast[0] if win.toast else None,
         "prompt": yn.text if yn else None, "chooser": ch.view() if ch else None,

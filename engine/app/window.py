@@ -47,6 +47,7 @@ from engine.app.viewstate import PlayerFilter, ViewState, player_filter
 from engine.render.events import build_step
 from engine.render.renderer import Renderer
 from engine.render.state import from_session
+from engine.units import scene_units
 
 ANIM_S = F.ANIM_S
 HOLD_S = 1.3           # a step with a fall or damage stays on screen this long after the motion (its numbers rise)
@@ -121,6 +122,8 @@ class PlayWindow(pyglet.window.Window):
         self.ctl = mirror_of.ctl if mirror_of else Controller(scene, seed)
         self.ctl.set_ask(True)                   # the players' choices are asked at their moment (a prompt panel)
         self.vstate = ViewState(overlays_on)
+        self.units_flag: str | None = None       # --units: overrides every scene's [view] units for the session
+        self.vstate.units = scene_units(scene)   # the scene's [view] units, else its ruleset's (engine/units.py)
         from engine.app.mirror import MirrorMode
 
         self.modes = ModeStack(MirrorMode() if mirror_of else MainMode())
@@ -332,6 +335,7 @@ class PlayWindow(pyglet.window.Window):
             self.scene = ctl.scene
             self._reset_world()
             self.set_caption(f"Aerie - {self.scene.name}")
+            self.vstate.units = self.units_flag or scene_units(self.scene)
         self.saved_actions = list(ctl.session.actions)
         self.save_to = None
         self.rs_cache = None

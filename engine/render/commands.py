@@ -77,7 +77,10 @@ def cmd_render(args) -> int:
         legend += f"  ·  cut above layer {cut}"
     if step:
         legend += f"  ·  after step {step}"
-    img = r.render(cam, state, overlays, DrawOptions(hud=(legend,)))
+    from engine.units import scene_units
+
+    units = getattr(args, "units", None) or scene_units(scene)      # display only: the labels in feet or metres
+    img = r.render(cam, state, overlays, DrawOptions(hud=(legend,), units=units))
     with atomic_path(out, "the image") as tmp:      # whole or not at all: the old file stays until this is done
         Image.fromarray(img).save(tmp, format="PNG")
     w, h = args.size

@@ -8,6 +8,7 @@ never changes the world or the state.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import os
 import time
@@ -18,6 +19,7 @@ from typing import Any
 import moderngl
 import numpy as np
 
+from engine import units as U
 from engine.errors import AerieError
 from engine.render.camera import Camera, gl_matrix
 from engine.render.context import RenderContext
@@ -57,6 +59,7 @@ class DrawOptions:
     terrain: bool = True          # False: characters and overlays over the sky (and a measurement aid)
     hud: tuple[str, ...] = ()
     label_px: float = 0.0         # 0: scale with the frame height
+    units: str = "m"              # "ft": every "N m" in the labels and HUD lines shown in feet (engine/units.py)
 
 
 def _ortho(lo, r, b, t, n, f):
@@ -782,7 +785,8 @@ class Renderer:
                 model.vao.render(moderngl.TRIANGLES)
 
     def _layout_labels(self, camera, labels, size, px):
-        """Project labels, then push overlapping ones up so none hides another."""
+        """Project labels (their texts as shown: :meth:`_draw_text` converts them), then push overlapping ones up
+        so none hides another."""
         placed = []
         out = []
         items = []
@@ -814,6 +818,8 @@ class Renderer:
         px = opts.label_px or max(11.0, size[1] / 42)
         quads = []
         leaders = []
+        if opts.units != "m":         # display only: the labels' texts in feet, their places and colours the same
+            labels = [dataclasses.replace(lb, text=U.show(lb.text, opts.units)) for lb in labels]
         for x0, y0, tw, pad, lpx, lb, (ax, ay) in self._layout_labels(camera, labels, size, px):
             if ay - (y0 + lpx + 2 * pad) > 3:      # pushed up to avoid another label: a leader to its anchor
                 bx = min(max(ax, x0 + 2), x0 + tw + 2 * pad - 2)
@@ -822,7 +828,7 @@ class Renderer:
                 quads.append(self.atlas.box(x0, y0, x0 + tw + 2 * pad, y0 + lpx + 2 * pad, lb.bg))
             quads += self.atlas.quads(lb.text, x0 + pad, y0 + pad, lpx, lb.fg)
         y = px * 0.5
-        for line in opts.hud:
+        for line in (U.show(t, opts.units) for t in opts.hud):
             tw = self.atlas.text_width(line, px)
             quads.append(self.atlas.box(px * 0.4, y - px * 0.2, px * 0.8 + tw, y + px * 1.2, (20, 20, 24, 190)))
             quads += self.atlas.quads(line, px * 0.6, y, px, (255, 255, 255, 255))

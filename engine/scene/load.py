@@ -20,6 +20,7 @@ import msgspec
 from engine.errors import SceneError, display_path as _display
 from engine.inputs import MODEL_NAME
 from engine.resources import shipped_scene, shipped_scenes
+from engine.units import UNITS
 from engine.rules import registry
 from engine.rules.session import Session
 from engine.rules.runner import validate_expectations
@@ -51,6 +52,12 @@ class CharacterCommon(_Strict, frozen=True):
 
 
 _COMMON_KEYS = set(CharacterCommon.__struct_fields__)
+
+
+class ViewSpec(_Strict, frozen=True):
+    """``[view]``: how the scene is shown, never what the rules do. ``units``: distances on screen in metres or
+    feet (engine/units.py; ``--units`` overrides it, Ctrl+U toggles it; none: the ruleset's, metres)."""
+    units: str | None = None
 
 
 class SceneSpec(_Strict, frozen=True):
@@ -97,6 +104,7 @@ class Scene:
     characters: tuple[Character, ...]
     objects: tuple = ()        # engine.world.objects.ObjectSpec, from [[objects]]
     source: str | None = None  # the scene file's absolute path (None: parsed from text); saves find it from any folder
+    view: ViewSpec | None = None   # [view] (display only: read beside the spec, out of the content hash)
 
     @property
     def name(self) -> str:
@@ -213,6 +221,13 @@ def _check_refs(spec: SceneSpec, chars: tuple[Character, ...], file: str) -> Non
     validate_expectations(spec.expect, lambda path, problem: SceneError(file, path, problem), "expect")
 
 
+def _view(raw, file: str) -> ViewSpec:
+    view = _convert(raw, ViewSpec, file, "view")
+    if view.units is not None and view.units not in UNITS:
+        raise SceneError(file, "view.units", f"{view.units!r} is not one of {', '.join(UNITS)} (metres or feet)")
+    return view
+
+
 def parse_scene(text: str, file: str, scene_dir: Path | None = None) -> Scene:
     try:
         data = tomllib.loads(text)
@@ -252,6 +267,10 @@ def scene_from_data(data: dict, file: str, scene_dir: Path, *, check_rules: bool
     if isinstance(data, dict) and isinstance(data.get("map"), dict) and "floor_images" in data["map"]:
         floors = data["map"]["floor_images"]
         data = dict(data, map={k: v for k, v in data["map"].items() if k != "floor_images"})
+    view = None
+    if isinstance(data, dict) and "view" in data:  # [view] beside the spec too: display only, not the game's content
+        view = _view(data["view"], file)
+        data = {k: v for k, v in data.items() if k != "view"}
     spec = _convert(data, SceneSpec, file, "")
     spec = _resolve_ruleset(spec, file)
     world = build_world(spec.map, spec.materials, scene_dir, file)
@@ -260,7 +279,7 @@ def scene_from_data(data: dict, file: str, scene_dir: Path, *, check_rules: bool
     objects = build_objects(spec.objects, world, file)
     chars = _build_characters(spec, world, file)
     _check_refs(spec, chars, file)
-    scene = Scene(file, spec, world, chars, objects)
+    scene = Scene(file, spec, world, chars, objects, view=view)
     if check_rules:
         Session.check_scene(scene)   # the ruleset's own checks (options, stat blocks, weapons, mounts), no die rolled
     return scene

@@ -17,23 +17,17 @@ class YesNo(Mode):
     name = "yes/no"
     modal = True
 
-    def __init__(self, text: str, yes: Callable[[], None], no: Callable[[], None] | None = None,
-                 save_first: bool = False) -> None:
+    def __init__(self, text: str, yes: Callable[[], None], no: Callable[[], None] | None = None) -> None:
         self.text = text
         self.yes = yes
         self.no = no
-        self.save_first = save_first          # S: save the game, then go on (issue 23 item 9)
 
     def hint(self) -> str:
-        return "Y: yes      " + ("S: save first, then yes      " if self.save_first else "") + "N or Esc: no"
+        return "Y: yes      N or Esc: no"
 
     def on_key(self, win, symbol: int, modifiers: int):
         if symbol in (key.Y, key.ENTER, key.RETURN):
             win.modes.remove(win, self)
-            self.yes()
-        elif symbol == key.S and self.save_first:
-            win.modes.remove(win, self)
-            files.save(win)
             self.yes()
         elif symbol in (key.N, key.ESCAPE):
             win.modes.remove(win, self)
@@ -50,21 +44,28 @@ class YesNo(Mode):
 
 
 class SaveFirst(YesNo):
-    """Work would be dropped (quit, the window closed): "save first? (y)es / (n)o / (c)ancel" -- Y (Enter) saves,
-    then goes on; N goes on without saving; C or Esc keeps the window as it is (issue 23 item 9)."""
+    """Work would be dropped (quit, the window closed, ``;start``, Ctrl+O opening another game): "save first? (y)es
+    / (n)o / (c)ancel" -- Y (Enter, or S as Ctrl+O's prompt had it) saves, then goes on; N goes on without saving;
+    C or Esc keeps the window as it is (issue 23 item 9). ``opens``: the file Ctrl+O would open; when it is the
+    very file the save writes, Y does not save over it (that would open the game as it is, not the one chosen)."""
 
     name = "save first"
 
-    def __init__(self, what: str, lost: str, proceed: Callable[[], None]) -> None:
+    def __init__(self, what: str, lost: str, proceed: Callable[[], None], opens: Path | None = None) -> None:
         super().__init__(f"{what}: {lost} not saved. Save first? (y)es / (n)o / (c)ancel", proceed)
         self.what = what
+        self.opens = opens
 
     def hint(self) -> str:
-        return f"Y or Enter: save, then {self.what}      N: {self.what} without saving      C or Esc: cancel"
+        return f"Y or S: save first, then {self.what}      N: {self.what} without saving      C or Esc: cancel"
 
     def on_key(self, win, symbol: int, modifiers: int):
-        if symbol in (key.Y, key.ENTER, key.RETURN):
+        if symbol in (key.Y, key.S, key.ENTER, key.RETURN):
             win.modes.remove(win, self)
+            if self.opens is not None and Path(self.opens).resolve() == files.save_target(win).resolve():
+                win.say(f"not saved: saving would overwrite {Path(self.opens).name}, the game being opened")
+                self.yes()
+                return None
             try:
                 files.save(win)
             except Exception as e:   # noqa: BLE001 - a save refused keeps the window and says why
@@ -117,15 +118,15 @@ class Chooser(Mode):
         return None
 
     def choose(self, win):
-        """The highlighted entry: opened, or -- when work would be lost -- a yes / no prompt first."""
+        """The highlighted entry: opened, or -- when work would be lost -- the save-first prompt first."""
         if not self.paths:
             return POP
         path = Path(self.paths[self.i % len(self.paths)])
         lost = files.unsaved(win)
         if lost:
-            win.say(f"Ctrl+O: {lost} would be lost - Y opens {path.name}, S saves first, N keeps the game", toast=False)
-            return Replace(YesNo(f"Open {path.name}? {lost} will be lost.", lambda: files.open_path(win, path),
-                                 save_first=True))
+            win.say(f"Ctrl+O: {lost} not saved - Y saves first, N opens {path.name} without saving, C keeps the game",
+                    toast=False)
+            return Replace(SaveFirst(f"open {path.name}", lost, lambda: files.open_path(win, path), opens=path))
         win.modes.remove(win, self)
         files.open_path(win, path)
         return None

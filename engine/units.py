@@ -4,7 +4,12 @@ distance in feet is ``m / 1.5 * 5``: 9 m -> 30 ft, 18 m -> 60 ft, 21.5 m -> 71.7
 
 The window's texts are written in metres once, by the panels, the previews, the ruler and the template; the HUD
 layer turns every "N m" into feet as it draws when the view state says so (:func:`show`), so no text on screen
-is left in metres and no panel needs a second wording."""
+is left in metres and no panel needs a second wording. The renderer's own labels (the 3D tags of ``aerie render``'s
+overlays, its HUD lines) go through the same :func:`show`: the unit is view data, ``DrawOptions.units``.
+
+Which unit a window or a still starts with: ``--units`` where given, else the scene's ``[view] units``, else its
+ruleset's (``RulesetInfo.extra["units"]``; none sets it: both documents write metres, the 5e one "1,5 m")
+(:func:`scene_units`). Lives outside engine/app so engine/render reads it too."""
 
 from __future__ import annotations
 
@@ -27,6 +32,21 @@ def show(text: str, units: str) -> str:
     if units != "ft" or " m" not in text:
         return text
     return _M.sub(lambda m: f"{feet(float(m.group(1)))} ft", text)
+
+
+def scene_units(scene) -> str:
+    """The unit a scene is shown in: its ``[view] units``, else its ruleset's default, else metres."""
+    view = getattr(scene, "view", None)
+    if view is not None and view.units:
+        return view.units
+    from engine.errors import AerieError
+    from engine.rules import registry
+
+    try:
+        u = registry.info(scene.ruleset).extra.get("units", "m")
+    except AerieError:                   # an unregistered ruleset shows metres
+        return "m"
+    return u if u in UNITS else "m"
 
 
 def parse(text: str) -> str:
