@@ -360,3 +360,43 @@ def test_gm_command_line_parses_to_core_actions_and_refuses_clearly():
     for bad in ("hp nobody 3", "hp Brann x", "place Brann 1 2", "frobnicate", "add t2 kestrel 1 2 3"):
         with pytest.raises(ValueError):
             parse(bad, st)
+
+
+@pytest.mark.unit
+def test_the_labels_free_spot_search_is_the_first_candidate_a_box_by_box_check_accepts():
+    """tokens._first_free tests every candidate at once (numpy); it must pick what the box-by-box check picks:
+    the first candidate within reach of the head and the bounds, 1 px clear of every label, clear of every model
+    when strict."""
+    import random
+
+    from engine.app import tokens as T
+
+    rng = random.Random(3)
+
+    def brute(cands, placed, models, bounds, near, strict):
+        for box in cands:
+            if near is not None and T.box_distance(box, near[0]) > near[1]:
+                continue
+            if bounds is not None and (box[0] < bounds[0] or box[1] < bounds[1] or box[2] > bounds[2] or box[3] > bounds[3]):
+                continue
+            if any(T._overlaps(box, p) for p in placed) or (strict and any(T._overlaps(box, m, 0.0) for m in models)):
+                continue
+            return tuple(box)
+        return None
+
+    def box():
+        x, y = rng.uniform(0, 400), rng.uniform(0, 300)
+        return (x, y, x + rng.uniform(1, 90), y + rng.uniform(1, 30))
+
+    found = 0
+    for _ in range(600):
+        cands = [box() for _ in range(rng.randint(0, 40))]
+        placed = [box() for _ in range(rng.randint(0, 8))]
+        models = [box() for _ in range(rng.randint(0, 8))]
+        bounds = rng.choice([None, (0, 0, 400, 300), (50, 50, 350, 250)])
+        near = rng.choice([None, ((rng.uniform(0, 400), rng.uniform(0, 300)), rng.uniform(5, 120))])
+        strict = rng.random() < 0.7
+        want = brute(cands, placed, models, bounds, near, strict)
+        assert T._first_free(cands, placed, models, bounds, near, strict) == want
+        found += want is not None
+    assert 50 < found < 550                     # both outcomes exercised

@@ -98,6 +98,37 @@ def box_distance(box, pt) -> float:
     return math.hypot(dx, dy)
 
 
+def _first_free(cands, placed, models, bounds=None, near=None, strict=True):
+    """The first of the candidate boxes ``cands`` ([(x0, y0, x1, y1)], in order) that keeps within ``near`` = (point, max_px) of the point and within ``bounds``, overlaps no ``placed`` label box (1 px
+    apart) and, when ``strict``, no ``models`` box; or None. One array test of all of them: an orbit lays the
+    labels out every frame, and the loops over candidates x boxes were most of a frame's CPU (the leader tags'
+    rings are 256 candidates a tag)."""
+    import numpy as np
+
+    if not cands:
+        return None
+    c = np.asarray(cands, dtype=np.float64)
+    x0, y0, x1, y1 = c[:, 0], c[:, 1], c[:, 2], c[:, 3]
+    ok = np.ones(len(c), dtype=bool)
+    if near is not None:
+        (px, py), max_px = near
+        dx = np.maximum(np.maximum(x0 - px, 0.0), px - x1)
+        dy = np.maximum(np.maximum(y0 - py, 0.0), py - y1)
+        ok &= ~(np.hypot(dx, dy) > max_px)
+    if bounds is not None:
+        ok &= ~((x0 < bounds[0]) | (y0 < bounds[1]) | (x1 > bounds[2]) | (y1 > bounds[3]))
+    for boxes, pad in ((placed, 1.0), (models if strict else (), 0.0)):
+        if len(boxes) and ok.any():
+            b = np.asarray(boxes, dtype=np.float64)
+            hit = ((x0[:, None] < b[None, :, 2] + pad) & (b[None, :, 0] < x1[:, None] + pad)
+                   & (y0[:, None] < b[None, :, 3] + pad) & (b[None, :, 1] < y1[:, None] + pad))
+            ok &= ~hit.any(axis=1)
+    k = int(np.argmax(ok))
+    if not ok[k]:
+        return None
+    return tuple(cands[k])
+
+
 def layout(items: list[dict], max_px: float, bounds=None, avoid=()) -> list[dict]:
     """Place label boxes. ``items``: dicts with ``id``, ``anchor`` (x, y: the model's head on screen), ``depth``
     (nearest first keeps the best spot), ``full`` (w, h) and ``compact`` (w, h) sizes, ``model`` (its own screen
@@ -114,29 +145,13 @@ def layout(items: list[dict], max_px: float, bounds=None, avoid=()) -> list[dict
         for mode in ("full", "compact"):
             w, h = it[mode]
             step = max(h * 0.5, 4.0)
-            cands = []
             n = int(max_px // step) + 1
-            for k in range(n):
-                up = k * step
-                cands.append((ax - w / 2, ay - 3 - up - h))
-            for k in range(n):
-                up = k * step
-                for side in (1, -1):
-                    x0 = ax + 6 if side > 0 else ax - 6 - w
-                    cands.append((x0, ay - h / 2 - up))
-            for x0, y0 in cands:
-                box = (x0, y0, x0 + w, y0 + h)
-                if box_distance(box, (ax, ay)) > max_px:
-                    continue
-                if bounds is not None and (box[0] < bounds[0] or box[1] < bounds[1] or box[2] > bounds[2] or box[3] > bounds[3]):
-                    continue
-                if any(_overlaps(box, p[0]) for p in placed):
-                    continue
-                if any(_overlaps(box, m, 0.0) for m in models):
-                    continue
+            corners = [(ax - w / 2, ay - 3 - k * step - h) for k in range(n)]
+            corners += [(ax + 6 if side > 0 else ax - 6 - w, ay - h / 2 - k * step) for k in range(n) for side in (1, -1)]
+            cands = [(x0, y0, x0 + w, y0 + h) for x0, y0 in corners]
+            box = _first_free(cands, [p[0] for p in placed], models, bounds, ((ax, ay), max_px))
+            if box is not None:
                 got = (box, mode)
-                break
-            if got:
                 break
         if got is None:                  # farther out, a name tag with a leader line: every character keeps a label
             got = _leader_spot(it, max_px, bounds, placed, models)
@@ -151,6 +166,9 @@ def layout(items: list[dict], max_px: float, bounds=None, avoid=()) -> list[dict
 
 
 LEADER_RINGS = 8        # a leader tag is looked for up to this many times MAX_PX from its model's head
+# the 16 directions around a head, straight up first, then alternately right and left, down last: (cos, sin)
+_LEADER_DIRECTIONS = [(math.cos(a), math.sin(a)) for a in
+                      (-math.pi / 2 + (j if k % 2 else -j) * math.pi / 8 for k in range(16) for j in [(k + 1) // 2])]
 
 
 def _leader_spot(it, max_px, bounds, placed, models):
@@ -158,20 +176,14 @@ def _leader_spot(it, max_px, bounds, placed, models):
     around the head, first clear of every model and label, then clear of the labels only."""
     ax, ay = it["anchor"]
     w, h = it["compact"]
+    cands = []
+    for ring in range(1, LEADER_RINGS * 2 + 1):
+        r = max_px * (1 + ring * 0.5)
+        for c, s in _LEADER_DIRECTIONS:
+            cx, cy = ax + r * c, ay + r * s
+            cands.append((cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2))
     for strict in (True, False):
-        for ring in range(1, LEADER_RINGS * 2 + 1):
-            r = max_px * (1 + ring * 0.5)
-            for k in range(16):
-                j = (k + 1) // 2                 # straight up first, then alternately right and left, down last
-                ang = -math.pi / 2 + (j if k % 2 else -j) * math.pi / 8
-                cx, cy = ax + r * math.cos(ang), ay + r * math.sin(ang)
-                box = (cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2)
-                if bounds is not None and (box[0] < bounds[0] or box[1] < bounds[1] or box[2] > bounds[2]
-                                           or box[3] > bounds[3]):
-                    continue
-                if any(_overlaps(box, p[0]) for p in placed):
-                    continue
-                if strict and any(_overlaps(box, m, 0.0) for m in models):
-                    continue
-                return box, "leader"
+        box = _first_free(cands, [p[0] for p in placed], models, bounds, strict=strict)
+        if box is not None:
+            return box, "leader"
     return None

@@ -33,6 +33,7 @@ class GlyphAtlas:
         W = 1024
         img_rows: list = []
         self.variants: list[tuple[int, dict, dict]] = []      # (line_h, slots, advances)
+        self._widths: dict[tuple[str, float], float] = {}     # text_width by (text, size)
         y0 = 0
         fonts = []
         for p_ in (px, *extra_px):
@@ -82,9 +83,17 @@ class GlyphAtlas:
         return self.variants[0]
 
     def text_width(self, text: str, size: float) -> float:
-        line_h, _slots, advances = self._variant(size)
-        s = size / line_h
-        return sum(advances.get(ch, advances["?"]) for ch in text) * s
+        # kept by (text, size): a HUD rebuild measures the same few hundred strings every frame (wrapping, fitting,
+        # centring), and summing their glyph advances was a fifth of the rebuild
+        key = (text, size)
+        w = self._widths.get(key)
+        if w is None:
+            line_h, _slots, advances = self._variant(size)
+            w = sum(advances.get(ch, advances["?"]) for ch in text) * (size / line_h)
+            if len(self._widths) >= 50_000:
+                self._widths.clear()
+            self._widths[key] = w
+        return w
 
     def quads(self, text: str, x: float, y: float, size: float, color) -> list:
         """Glyph quads for text with its top left at (x, y) pixels and line height ``size`` pixels.
