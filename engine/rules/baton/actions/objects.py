@@ -19,12 +19,16 @@ from __future__ import annotations
 from engine.rules import objects
 from engine.rules.baton import baton_order, combat, mounts, skills, slots
 from engine.rules.baton import dice as bd
+from engine.rules.actions import Param, Unit
+from engine.rules.baton.actions import action
 from engine.rules.core import Illegal
 from engine.rules.registry import cover_levels
 from engine.world.geometry import cell_gap, distance_m, in_melee_reach
 
 ATTACK_RULE, OPPORTUNITY_RULE = "BAT-12", "BAT-15"
 DAMAGE_TYPES = {"blunt": "bludgeoning", "cutting": "slashing", "piercing": "piercing"}
+
+P = Param
 
 
 def names_object(session, act) -> bool:
@@ -104,9 +108,15 @@ def manipulate_difficulty(o) -> int:
     return 6 + 2 * o.box.voxels
 
 
-class Manipulate:
+@action
+class Manipulate(Unit):
     """BAT-15: knock an object over (create an opportunity by manipulating the battlefield)."""
     name = "manipulate"
+    PARAMS = {"target": P("id", True, help="the object to knock over (BAT-15)"), "skill": P("str"), "difficulty": P("int")}
+
+    @staticmethod
+    def candidates(rs, session, a, ctx, o):
+        return [{"actor": a.id, "action": "manipulate", "target": o.id}]
 
     @staticmethod
     def check(rs, session, a, act):

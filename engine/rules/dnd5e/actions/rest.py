@@ -15,7 +15,9 @@ Each unit: ``check(rs, session, act) -> plan``, ``apply(rs, session, act, plan)`
 
 from __future__ import annotations
 
+from engine.rules.actions import Param, Unit
 from engine.rules.core import Illegal
+from engine.rules.dnd5e.actions import action
 from engine.rules.dnd5e import conditions, damage, feats, gear
 from engine.rules.dnd5e.common import dice_spec, mod
 
@@ -27,8 +29,14 @@ def _living(session, act):
     return t
 
 
-class ShortRest:
+P = Param
+
+
+@action
+class ShortRest(Unit):
     name = "short_rest"
+    PARAMS = {"target": P("id", True, help="the character the game master rules has rested an hour"),
+              "dice": P("int", help="hit dice to spend (default 1)")}
 
     @staticmethod
     def check(rs, session, act):
@@ -77,8 +85,13 @@ class ShortRest:
                 lst[:] = [i for i in lst if i != t.id]
 
 
-class Trap:
+@action
+class Trap(Unit):
     name = "trap"
+    PARAMS = {"target": P("id", True, help="the character the trap goes off on"),
+              "save": P("str", choices=("str", "dex", "con", "int", "wis", "cha"), default="dex"),
+              "dc": P("int", default=15), "damage": P("str", default="2d10", help="dice like 2d10 (named trap)"),
+              "type": P("str", default="piercing"), "half": P("bool", default=True, help="half damage on a save (false: none)")}
 
     @staticmethod
     def check(rs, session, act):
@@ -107,8 +120,13 @@ class Trap:
         rs.apply_damage(session, t, amount, act["type"], "trap", "DND-33")
 
 
-class SecretDoor:
+@action
+class SecretDoor(Unit):
     name = "secret_door"
+    PARAMS = {"target": P("id", True, help="the character who may find it"), "dc": P("int", default=15),
+              "skill": P("str", choices=("perception", "investigation"), default="perception"),
+              "active": P("bool", default=False, help="the character searches (a check), not its passive score"),
+              "door": P("id", help="the secret door object found on a success (then it can be opened)")}
 
     @staticmethod
     def check(rs, session, act):
