@@ -181,3 +181,18 @@ def import_all(package: str) -> None:
     pkg = importlib.import_module(package)
     for m in pkgutil.iter_modules(pkg.__path__):
         importlib.import_module(f"{package}.{m.name}")
+
+
+def describe(rs) -> list[str]:
+    """One line per action of a ruleset, from its spec table: ``name: param (kind, required): help; ...`` (the
+    actions' help, derived as the table is)."""
+    out = []
+    for name, spec in rs.action_specs().items():
+        parts = []
+        for k, p in spec.items():
+            bits = [p.kind] + (["required"] if p.required else []) + ([f"one of {'|'.join(map(str, p.choices))}"]
+                                                                     if p.choices else []) + \
+                ([f"default {p.default!r}"] if p.default is not None else [])
+            parts.append(f"{k} ({', '.join(bits)})" + (f": {p.help}" if p.help else ""))
+        out.append(f"{name}: " + ("; ".join(parts) if parts else "no parameters"))
+    return out
