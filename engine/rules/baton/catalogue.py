@@ -386,7 +386,7 @@ RULES = [
      'rule': 'Breath: held for 1 minute per Physique level, then 1d6 fatigue damage per minute.',
      'status': 'built',
      'decision': 'Breath: Physique minutes, then 1d6 fatigue per minute',
-     'where': '`_apply_gm` (breath)',
+     'where': '`_apply_breath`',
      'tests': ['tests/test_baton_tactics.py::test_bat49_breath']},
     {'id': 'BAT-50',
      'rule': 'Fire: a wound that worsens every turn in contact; base and growth depend on the heat source. GAP: '
@@ -394,7 +394,7 @@ RULES = [
      'status': 'built',
      'decision': 'Fire: a direct wound from a heat-source table (data, option), growing each turn in contact; '
                  '`extinguish`',
-     'where': '`_apply_gm` (fire); baton order `tick_effect`; `data.FIRE_SOURCES`',
+     'where': '`_apply_fire`; baton order `tick_effect`; `data.FIRE_SOURCES`',
      'tests': ['tests/test_baton_tactics.py::test_bat50_fire_worsens_every_turn_in_contact']},
     {'id': 'BAT-51',
      'rule': 'Necrotic damage is always direct damage; its wounds never recover naturally (only magical healing).',
