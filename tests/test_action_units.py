@@ -45,9 +45,10 @@ at = [6, 6, 0]
 
 
 class Salute(Unit):
-    """The one new action: salute a friend (parameter ``to``; ``with`` one of two gestures)."""
+    """The one new action: salute a friend (parameter ``to``; ``with`` one of two gestures), its log line its own."""
     name = "salute"
     PARAMS = {"to": Param("id", True, help="the friend saluted"), "with": Param("str", choices=("hand", "sword"), default="hand")}
+    LINES = {"salute": lambda session, e, n, r: f"{n('who')} salutes {n('to')} with its {e['with']}{r}"}
 
     @staticmethod
     def check(rs, session, a, act):
@@ -114,6 +115,8 @@ def test_one_new_class_is_listed_previewed_validated_and_stepped(salute):
     assert "one of end_turn, move, salute, strike" in str(e.value)
     evs = s.step({"actor": "a1", "action": "salute", "to": "a2", "with": "sword"})
     assert [e["type"] for e in evs] == ["action", "salute"] and evs[1]["with"] == "sword"
+    from engine.rules.runner import describe as log_line
+    assert log_line(s, evs[1]) == "a1 salutes a2 with its sword [TST-1]"          # its own log line
     from engine.rules.actions import describe
     assert any(line.startswith("salute") and "to (id, required): the friend saluted" in line
                for line in describe(s.ruleset))

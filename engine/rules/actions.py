@@ -73,10 +73,13 @@ class Unit:
     ``check`` -> plan and ``apply`` (the ruleset's dispatch calls them); ``candidates`` (its part of the legal-action
     listing, for one item of what its listing group iterates: None for ``self``, a foe, a friend, an object...);
     ``preview`` (the fields a legal preview adds, from the plan); ``damage_on_hit`` (what a policy weighs, for an
-    attack). A ruleset's table (:class:`ActionTable`) is built by registering the classes; everything else is derived."""
+    attack); ``LINES``, how its events read in the log. A ruleset's table (:class:`ActionTable`) is built by registering the classes; everything else is derived."""
 
     name: str = ""
     PARAMS: dict = {}
+    #: how the events it emits read in the runner's log, ``{event type: fn(session, event, name_of, rule_suffix)}``
+    #: (before the ruleset's ``EVENT_LINES``), where the line is its own
+    LINES: dict = {}
 
     @staticmethod
     def candidates(rs, session, a, ctx, item) -> list:
@@ -100,6 +103,7 @@ class ActionTable(dict):
         self.order = tuple(order)
         self._seq: list = []
         self._specs: dict | None = None
+        self._lines: dict | None = None
 
     def register(self, cls):
         if cls.name in self and self[cls.name] is not cls:
@@ -111,13 +115,13 @@ class ActionTable(dict):
         names = sorted(self._seq, key=lambda n: (rank.get(n, len(rank)), self._seq.index(n)))
         self.clear()
         self.update({n: units[n] for n in names})
-        self._specs = None
+        self._specs = self._lines = None
         return cls
 
     def unregister(self, name: str) -> None:
         """Take an action out again (tests that add one)."""
         self.pop(name, None)
-        self._specs = None
+        self._specs = self._lines = None
         if name in self._seq:
             self._seq.remove(name)
 
@@ -126,6 +130,12 @@ class ActionTable(dict):
         if self._specs is None:
             self._specs = {n: u.PARAMS for n, u in self.items()}
         return self._specs
+
+    def lines(self) -> dict:
+        """Every unit's ``LINES``, merged in the table's order (kept until the table changes)."""
+        if self._lines is None:
+            self._lines = {k: fn for u in self.values() for k, fn in getattr(u, "LINES", {}).items()}
+        return self._lines
 
 
 def listed(table: dict, listing: tuple, ctx, kinds=None, declared=None, rest: bool = True,

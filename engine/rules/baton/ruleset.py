@@ -13,7 +13,6 @@ from engine.rules import aerial, riding
 from engine.rules.baton import baton_order, choices, health, setup, skills, slots, turns
 from engine.rules.actions import import_all
 from engine.rules.baton.actions import ACTIONS
-from engine.rules.baton.actions.objects import EVENT_LINES as OBJECT_LINES
 from engine.rules.baton import listing
 from engine.rules.baton.common import (  # noqa: F401
     ANYONE_ACTIONS,
@@ -44,7 +43,7 @@ if TYPE_CHECKING:
 class Baton(Ruleset):
     name = "baton"
     upkeep_name = "minor action"
-    EVENT_LINES = {**EVENT_LINES, **OBJECT_LINES}     # how its events read in the runner's log
+    EVENT_LINES = EVENT_LINES     # how its events read in the runner's log (and each action's own LINES)
     GM_ACTIONS = GM_ACTIONS                           # the GM's tools (damage, condition, poison, fire, breath)
     OPTION_SPECS = OPTION_SPECS              # baton/options.py: each key's type, range or choices
     TURN_END_ACTIONS: ClassVar[tuple] = ("pass",)     # BAT-08: after acting the character passes the initiative

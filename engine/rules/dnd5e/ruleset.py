@@ -15,8 +15,6 @@ from engine.rules import aerial
 from engine.rules.actions import import_all
 from engine.rules.core import Actor, Illegal
 from engine.rules.dnd5e.actions import ACTIONS
-from engine.rules.dnd5e.actions.objects import EVENT_LINES as OBJECT_LINES
-from engine.rules.dnd5e.actions.rest import EVENT_LINES as REST_LINES
 from engine.rules.dnd5e import attacks, damage
 from engine.rules.dnd5e.common import ABILITIES, OBJECTS, SKILL_ABILITY, dice_spec, mod  # noqa: F401
 from engine.rules.dnd5e import concentration, feats, gear
@@ -36,7 +34,7 @@ class Dnd5e(Ruleset):
     name = "dnd5e"
     upkeep_name = "bonus action"
     HIT_ROLL = "d20 {bonus:+d} vs AC {target}"
-    EVENT_LINES = {**EVENT_LINES, **OBJECT_LINES, **REST_LINES}     # how its events read in the runner's log
+    EVENT_LINES = EVENT_LINES     # how its events read in the runner's log (and each action's own LINES)
     occupied_rule = "DND-11"
     walk_rule = "DND-11"          # a walker's over-long move: the movement rule, not the flight rule
     fall_damage_type = "bludgeoning"   # 5e: falling damage is bludgeoning (resistance and immunity apply)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from engine.rules import aerial, riding
 from engine.rules.baton import baton_order, combat, mounts, skills, slots
 from engine.rules.baton.actions.minor import drop_weapon
-from engine.rules.baton.actions.objects import AttackObject, names_object
+from engine.rules.baton.actions.objects import ATTACK_LINES, AttackObject, names_object
 from engine.rules.baton.common import DIRS8
 from engine.rules.actions import Param, Unit
 from engine.rules.baton.actions.objects import object_opens
@@ -26,6 +26,7 @@ def _major_on(rs, session, a, act, doing: str):
 class Attack(Unit):
     name = "attack"
     PARAMS = {"target": P("id", help="a character or object id"), "weapon": P("str"), "crit": P("str", choices=("damage", "destiny"), default="damage"), "defence": P("str", choices=("best", "dodge", "shield", "defence", "none")), "voxel": P("pos", help="a voxel [x, y, z] to attack (issue 14)")}
+    LINES = ATTACK_LINES          # on an object (on a character: baton/text.py)
 
     @staticmethod
     def candidates(rs, session, a, ctx, item):

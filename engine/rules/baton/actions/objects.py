@@ -166,9 +166,8 @@ def object_opens(rs, session, a, plan) -> list[dict]:
     t = objects.resolve(session, None if vox else plan["target"], plan["voxel"] if vox else None, ATTACK_RULE)
     others = [o for o in session.state.actors.values() if o.side != a.side and not o.dead]
     return objects.what_breaking_opens(session, t, a, others, cover_levels("baton"))
-
-
-EVENT_LINES = {
+#: how an attack on an object reads (the baton's Attack.LINES)
+ATTACK_LINES = {
     "object_attack": lambda session, e, n, r: (
         f"{n('who')} attacks {e['target']} (voxel {e['voxel']}) with {e['weapon']}: {e['roll']} + {e['bonus']} = "
         f"{e['total']} vs difficulty {e['difficulty']} (no defence): {'success' if e['hit'] else 'fails'}{r}"),

@@ -193,6 +193,9 @@ class PickLock(Unit):
     an action. Success opens it (a door swings open)."""
     name = "pick_lock"
     PARAMS = _target_object("the locked object")
+    LINES = {"lock_check": lambda session, e, n, r: (    # forcing a lock reads the same
+        f"{n('who')} tries to {e['how']} {e['target']}'s lock: {e['roll']} + {e['bonus']} = "
+        f"{e['total']} vs DC {e['dc']}: {'success' if e['success'] else 'fails'}{r}")}
 
     @staticmethod
     def candidates(rs, session, a, ctx, o):
@@ -243,6 +246,7 @@ class OpenDoor(Unit):
     secret door is opened once it is found (the game master's ``secret_door`` with ``door``)."""
     name = "open_door"
     PARAMS = _target_object("the door (an object with door = true), not locked")
+    LINES = {"door_opened": lambda session, e, n, r: f"{n('by')} opens {e['target']}{r}"}
 
     @staticmethod
     def candidates(rs, session, a, ctx, o):
@@ -317,19 +321,10 @@ def preview_object_attack(rs, session, a, plan) -> dict:
             "disadvantage": [list(s) for s in dis]}
 
 
-def _object_attack_line(session, e, n, r):
+def object_attack_line(session, e, n, r):
     adv = f"; advantage: {', '.join(e['advantage'])}" if e["advantage"] else ""
     dis = f"; disadvantage: {', '.join(e['disadvantage'])}" if e["disadvantage"] else ""
     cov = f" + {e['cover']} cover {e['cover_bonus']}" if e["cover_bonus"] else ""
     res = "CRITICAL HIT" if e["critical"] else ("hits" if e["hit"] else "misses")
     return (f"{n('who')} attacks {e['target']} (voxel {e['voxel']}) with {e['weapon']}: {e['roll']} + {e['bonus']} = "
             f"{e['total']} vs AC {e['ac']}{cov}: {res}{adv}{dis} [{', '.join(e['rules'])}]")
-
-
-#: readable lines of this unit's events (merged into the ruleset's EVENT_LINES)
-EVENT_LINES = {
-    "object_attack": _object_attack_line,
-    "door_opened": lambda session, e, n, r: f"{n('by')} opens {e['target']}{r}",
-    "lock_check": lambda session, e, n, r: (f"{n('who')} tries to {e['how']} {e['target']}'s lock: {e['roll']} + {e['bonus']} = "
-                                            f"{e['total']} vs DC {e['dc']}: {'success' if e['success'] else 'fails'}{r}"),
-}

@@ -13,7 +13,7 @@ from engine.rules.choices import choose
 from engine.rules.core import Actor, BadAction, Illegal
 from engine.rules.legal import MoveRun
 from engine.rules.dnd5e.actions import action, magic
-from engine.rules.dnd5e.actions.objects import AttackObject, names_object, preview_object_attack
+from engine.rules.dnd5e.actions.objects import AttackObject, names_object, object_attack_line, preview_object_attack
 from engine.rules.dnd5e import attack_preview, concentration, feats, gear, loading
 from engine.rules.dnd5e.common import OBJECTS, dice_spec
 from engine.rules.dnd5e.data import SPELLS
@@ -167,6 +167,7 @@ class Attack(Unit):
               "bonus_from": P("str", choices=("two_weapon", "great_weapon_master", "polearm_master",
                                               "crossbow_expert", "charger"),
                               help="what allows the bonus-action attack (default: the first that applies)")}
+    LINES = {"object_attack": object_attack_line}          # a character's attack reads in dnd5e/text.py
 
     @staticmethod
     def candidates(rs, session, a, ctx, t):
