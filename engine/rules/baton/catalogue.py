@@ -448,7 +448,7 @@ RULES = [
      'status': 'built',
      'decision': 'Confused: d6 on getting the baton; acts before its allies (a pass to another character of its '
                  'side is refused with BAT-58, naming it); always passes to an ally',
-     'where': 'baton order `confused_activation`, `pass_targets`; `Pass.check`',
+     'where': 'baton order `confused_activation`, `pass_targets`; `_check_pass`',
      'tests': ['tests/test_baton_conditions.py::test_bat58_confused_rolls_on_getting_the_baton_and_passes_to_an_ally',
                'tests/test_baton_conditions.py::test_bat58_refusing_a_pass_to_an_opponent_while_a_confused_one_must_act_first_cites_bat58']},
     {'id': 'BAT-59',

@@ -85,7 +85,6 @@ class Baton(Ruleset):
     #: asks that character's player when the moment comes instead of offering them as the actor's variants
     OTHERS_CHOICES: ClassVar[tuple] = ("defence", "declined")
     TURN_MARKS_SHORT: ClassVar[dict] = {"holds the baton": "baton", "acted this turn": "acted", "acted": "done", "has not acted": "ready"}
-    _SPECS: dict | None = None
 
     # ================================================================================ characters, health, the table
     def make_actor(self, session: Session, ch) -> Actor:
