@@ -148,18 +148,6 @@ class Manipulate(Unit):
         objects.break_target(session, t, a.id, OPPORTUNITY_RULE, "AIR-12", "knocked over")
 
 
-def object_candidates(rs, session, a) -> list[dict]:
-    out = []
-    for o in objects._objects(session):
-        if objects.gone(session, o):
-            continue
-        if not o.indestructible:
-            for w in combat.equipped(rs, a) or [combat.main_weapon(rs, a)]:
-                out.append({"actor": a.id, "action": "attack", "target": o.id, "weapon": w["name"]})
-        out.append({"actor": a.id, "action": "manipulate", "target": o.id})
-    return out
-
-
 def object_opens(rs, session, a, plan) -> list[dict]:
     """The preview's "what breaking it would open" (sight lines from the attacker to each foe)."""
     vox = plan["target"].startswith("voxel:")
