@@ -192,3 +192,18 @@ def test_an_attacks_only_listing_computes_no_reach(monkeypatch):
     assert calls == []
     s.legal_actions()
     assert calls
+
+
+def test_aerie_rules_actions_lists_the_units(aerie):
+    """``aerie rules --actions RULESET``: every action and its parameters, read from the registered classes."""
+    r = aerie("rules", "--actions", "drill")
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.splitlines() == ["drill:", "  end_turn: no parameters",
+                                     "  move: to (pos, required): the destination [x, y, layer]",
+                                     "  strike: target (id, required): an engaged enemy"]
+    r = aerie("rules", "--actions", "dnd5e")
+    assert r.returncode == 0 and "  salute" not in r.stdout
+    assert "  shove: target (id, required); mode (str, one of prone|push, default 'prone'); bonus (bool)" in r.stdout
+    r = aerie("rules", "--actions", "nope")
+    assert r.returncode == 2 and r.stdout == "" and len(r.stderr.strip().splitlines()) == 1
+    assert "unknown ruleset 'nope'" in r.stderr

@@ -363,6 +363,8 @@ class Baton(Ruleset):
 
 #: the action table: name -> unit, every class of engine/rules/baton/actions (and baton/choices.py) registered
 #: there (``@action``)
-import_all("engine.rules.baton.actions")
+from engine.rules.baton.actions import attacks, downtime, minor, objects, turn  # noqa: E402,F401  (the shipped ones)
+
+import_all("engine.rules.baton.actions")      # and any other module of the package: a new file needs no import
 Baton.ACTIONS = ACTIONS
 Baton.LISTING = listing.LISTING

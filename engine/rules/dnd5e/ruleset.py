@@ -228,6 +228,8 @@ class Dnd5e(Ruleset):
 
 
 #: the action table: name -> unit, every class of engine/rules/dnd5e/actions registered there (``@action``)
-import_all("engine.rules.dnd5e.actions")
+from engine.rules.dnd5e.actions import contact, magic, objects, policy, rest, standard  # noqa: E402,F401  (the shipped ones)
+
+import_all("engine.rules.dnd5e.actions")      # and any other module of the package: a new file needs no import
 Dnd5e.ACTIONS = ACTIONS
 Dnd5e.LISTING = listing.LISTING
