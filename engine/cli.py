@@ -81,7 +81,7 @@ EXAMPLES = {
                "aerie import map.uvtt -o map/scene.toml --image map.webp --thickness 2 --wall-material wood --layers 16 --grid-m 1.5",
                "aerie import map.uvtt -o bare/scene.toml --no-image",
                "aerie import estate.json -o estate/scene.toml --floor-material stone --lock-dc 18 --doors object"],
-    "rules": ["aerie rules", "aerie rules --markdown", "aerie rules --actions dnd5e"],
+    "rules": ["aerie rules", "aerie rules --markdown", "aerie rules --actions"],
     "cover": ["aerie cover showcase --from ground_archer --layer 0 -o cover.png",
               "aerie cover showcase --from ground_archer --view 3d -o cover_3d.png",
               "aerie cover showcase --from ground_archer -o cover.npy --json --backend cpu"],
