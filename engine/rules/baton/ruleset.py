@@ -13,6 +13,7 @@ from engine.rules import aerial, riding
 from engine.rules.baton import baton_order, choices, health, setup, skills, slots, turns
 from engine.rules.actions import import_all
 from engine.rules.baton.actions import ACTIONS
+from engine.rules.baton.actions import attacks, downtime, minor, objects, turn  # noqa: F401  (the shipped ones register)
 from engine.rules.baton import listing
 from engine.rules.baton.common import (  # noqa: F401
     ANYONE_ACTIONS,
@@ -35,6 +36,9 @@ from engine.rules.baton.text import EVENT_LINES
 from engine.rules.core import Actor, Illegal
 from engine.rules.baton.options import SPECS as OPTION_SPECS
 from engine.rules.ruleset import Ruleset, check_mounts_at_start
+
+
+import_all("engine.rules.baton.actions")      # any other module of the package too: a new file needs no import
 
 if TYPE_CHECKING:
     from engine.rules.session import Session
@@ -363,8 +367,5 @@ class Baton(Ruleset):
 
 #: the action table: name -> unit, every class of engine/rules/baton/actions (and baton/choices.py) registered
 #: there (``@action``)
-from engine.rules.baton.actions import attacks, downtime, minor, objects, turn  # noqa: E402,F401  (the shipped ones)
-
-import_all("engine.rules.baton.actions")      # and any other module of the package: a new file needs no import
 Baton.ACTIONS = ACTIONS
 Baton.LISTING = listing.LISTING

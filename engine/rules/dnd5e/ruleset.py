@@ -15,6 +15,7 @@ from engine.rules import aerial
 from engine.rules.actions import import_all
 from engine.rules.core import Actor, Illegal
 from engine.rules.dnd5e.actions import ACTIONS
+from engine.rules.dnd5e.actions import contact, magic, objects, policy, rest, standard  # noqa: F401  (the shipped ones register)
 from engine.rules.dnd5e import attacks, damage
 from engine.rules.dnd5e.common import ABILITIES, OBJECTS, SKILL_ABILITY, dice_spec, mod  # noqa: F401
 from engine.rules.dnd5e import concentration, feats, gear
@@ -25,6 +26,9 @@ from engine.rules.dnd5e.text import EVENT_LINES
 from engine.rules.dnd5e.options import SPECS as OPTION_SPECS
 from engine.rules.options import defaults
 from engine.rules.ruleset import Ruleset
+
+
+import_all("engine.rules.dnd5e.actions")      # any other module of the package too: a new file needs no import
 
 if TYPE_CHECKING:
     from engine.rules.session import Session
@@ -228,8 +232,5 @@ class Dnd5e(Ruleset):
 
 
 #: the action table: name -> unit, every class of engine/rules/dnd5e/actions registered there (``@action``)
-from engine.rules.dnd5e.actions import contact, magic, objects, policy, rest, standard  # noqa: E402,F401  (the shipped ones)
-
-import_all("engine.rules.dnd5e.actions")      # and any other module of the package: a new file needs no import
 Dnd5e.ACTIONS = ACTIONS
 Dnd5e.LISTING = listing.LISTING
