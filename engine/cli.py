@@ -81,7 +81,7 @@ EXAMPLES = {
                "aerie import map.uvtt -o map/scene.toml --image map.webp --thickness 2 --wall-material wood --layers 16 --grid-m 1.5",
                "aerie import map.uvtt -o bare/scene.toml --no-image",
                "aerie import estate.json -o estate/scene.toml --floor-material stone --lock-dc 18 --doors object"],
-    "rules": ["aerie rules", "aerie rules --markdown"],
+    "rules": ["aerie rules", "aerie rules --markdown", "aerie rules --actions"],
     "cover": ["aerie cover showcase --from ground_archer --layer 0 -o cover.png",
               "aerie cover showcase --from ground_archer --view 3d -o cover_3d.png",
               "aerie cover showcase --from ground_archer -o cover.npy --json --backend cpu"],
@@ -211,6 +211,9 @@ def build_parser() -> argparse.ArgumentParser:
     s = sub.add_parser("rules", help="the rule catalogue (--markdown: docs/rules.md, generated from the registry)")
     s.add_argument("--markdown", action="store_true",
                    help="print docs/rules.md (every rule ID: decision, module:function, tests, options) as Markdown")
+    s.add_argument("--actions", nargs="?", const="", default=None, metavar="RULESET",
+                   help="list every action and its parameters (of RULESET; default every ruleset), read from the "
+                        "rulesets' action classes")
 
     s = sub.add_parser("demo", help="the main job: show the showcase scene")
     s.add_argument("--scene", default=None, help="show this scene instead of the showcase (a file or a name)")

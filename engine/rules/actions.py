@@ -65,3 +65,144 @@ def require_condition(actor, condition: str, rule: str) -> None:
     if not actor.has(condition):
         raise Illegal(f"{actor.name} is not {condition}", rule)
 
+
+
+# -- actions as units (issue 25): each action one class, its parameters, listing and preview on it ------------------
+class Unit:
+    """One action, whole: ``name``; ``PARAMS`` (``{parameter: Param}``, the ruleset's spec table is made of them);
+    ``check`` -> plan and ``apply`` (the ruleset's dispatch calls them); ``candidates`` (its part of the legal-action
+    listing, for one item of what its listing group iterates: None for ``self``, a foe, a friend, an object...);
+    ``preview`` (the fields a legal preview adds, from the plan); ``damage_on_hit`` (what a policy weighs, for an
+    attack); ``LINES``, how its events read in the log. A ruleset's table (:class:`ActionTable`) is built by registering the classes; everything else is derived."""
+
+    name: str = ""
+    PARAMS: dict = {}
+    #: how the events it emits read in the runner's log, ``{event type: fn(session, event, name_of, rule_suffix)}``
+    #: (before the ruleset's ``EVENT_LINES``), where the line is its own
+    LINES: dict = {}
+
+    @staticmethod
+    def candidates(rs, session, a, ctx, item) -> list:
+        return []
+
+    @staticmethod
+    def preview(rs, session, a, act, plan) -> dict | None:
+        return None
+
+    @staticmethod
+    def damage_on_hit(rs, session, a, act, plan) -> float | None:
+        return None
+
+
+class ActionTable(dict):
+    """A ruleset's actions, ``{name: unit}``, filled by ``@table.register`` on each class. ``order``: the names whose
+    place is declared (the spec table's order, which menus show); any other is kept after them, as registered."""
+
+    def __init__(self, order: tuple = ()):
+        super().__init__()
+        self.order = tuple(order)
+        self._seq: list = []
+        self._specs: dict | None = None
+        self._lines: dict | None = None
+
+    def register(self, cls):
+        if cls.name in self and self[cls.name] is not cls:
+            raise ValueError(f"two actions named {cls.name!r}: {self[cls.name].__name__} and {cls.__name__}")
+        if cls.name not in self._seq:
+            self._seq.append(cls.name)
+        units = {**self, cls.name: cls}
+        rank = {n: i for i, n in enumerate(self.order)}
+        names = sorted(self._seq, key=lambda n: (rank.get(n, len(rank)), self._seq.index(n)))
+        self.clear()
+        self.update({n: units[n] for n in names})
+        self._specs = self._lines = None
+        return cls
+
+    def unregister(self, name: str) -> None:
+        """Take an action out again (tests that add one)."""
+        self.pop(name, None)
+        self._specs = self._lines = None
+        if name in self._seq:
+            self._seq.remove(name)
+
+    def specs(self) -> dict:
+        """``{name: PARAMS}``: the ruleset's spec table, in the table's order (kept until the table changes)."""
+        if self._specs is None:
+            self._specs = {n: u.PARAMS for n, u in self.items()}
+        return self._specs
+
+    def lines(self) -> dict:
+        """Every unit's ``LINES``, merged in the table's order (kept until the table changes)."""
+        if self._lines is None:
+            self._lines = {k: fn for u in self.values() for k, fn in getattr(u, "LINES", {}).items()}
+        return self._lines
+
+
+def listed(table: dict, listing: tuple, ctx, kinds=None, declared=None, rest: bool = True,
+           allow=None) -> list[dict]:
+    """The candidates of the units in ``listing`` (``((each, (name, ...)), ...)``): for each group, for each item of
+    ``ctx.each(each)`` (``"self"``: one None), each named unit's ``candidates`` in turn, so per-target candidates
+    interleave as the ruleset declares. With ``rest``, then every unit named in no group of ``declared`` (default:
+    ``listing``) for ``self``: a new action is listed without a declaration. ``kinds``: only these actions are asked
+    (None: all); ``allow(name)``: a gate the ruleset puts on some of them."""
+    named = {n for _, names in (declared if declared is not None else listing) for n in names}
+    groups = list(listing)
+    if rest:
+        groups.append(("self", tuple(n for n in table if n not in named)))
+    out: list[dict] = []
+    for each, names in groups:
+        units = [table[n] for n in names if n in table and (kinds is None or n in kinds) and (allow is None or allow(n))]
+        units = [u for u in units if u.candidates is not Unit.candidates]
+        if not units:
+            continue
+        for item in ctx.each(each):
+            for u in units:
+                out += u.candidates(ctx.rs, ctx.session, ctx.actor, ctx, item)
+    return out
+
+
+class Listing:
+    """What one listing asks of the scene, worked out once (the ``ctx`` of ``Unit.candidates``): the ruleset, the
+    session, the actor; ``each(key)`` the items a group iterates: ``self`` (one None), ``foe`` and ``friend`` (the
+    other living characters, by ``hostile(a, o)``: by default another side), ``object`` (the scene's objects)."""
+
+    def __init__(self, rs, session, actor, hostile=None):
+        self.rs, self.session, self.actor = rs, session, actor
+        others = [o for o in session.state.actors.values() if o.id != actor.id and not o.dead]
+        hostile = hostile or (lambda a, o: o.side != a.side)
+        self.foes = [o for o in others if hostile(actor, o)]
+        self.friends = [o for o in others if not hostile(actor, o)]
+
+    def each(self, key: str):
+        if key == "self":
+            return (None,)
+        if key == "foe":
+            return self.foes
+        if key == "friend":
+            return self.friends
+        raise KeyError(f"a listing group iterates self, foe or friend, not {key!r}")
+
+
+def import_all(package: str) -> None:
+    """Import every module of an action package, so each class in it registers (a new file needs no import)."""
+    import importlib
+    import pkgutil
+
+    pkg = importlib.import_module(package)
+    for m in pkgutil.iter_modules(pkg.__path__):
+        importlib.import_module(f"{package}.{m.name}")
+
+
+def describe(rs) -> list[str]:
+    """One line per action of a ruleset, from its spec table: ``name: param (kind, required): help; ...`` (the
+    actions' help, derived as the table is)."""
+    out = []
+    for name, spec in rs.action_specs().items():
+        parts = []
+        for k, p in spec.items():
+            bits = [p.kind] + (["required"] if p.required else []) + ([f"one of {'|'.join(map(str, p.choices))}"]
+                                                                     if p.choices else []) + \
+                ([f"default {p.default!r}"] if p.default is not None else [])
+            parts.append(f"{k} ({', '.join(bits)})" + (f": {p.help}" if p.help else ""))
+        out.append(f"{name}: " + ("; ".join(parts) if parts else "no parameters"))
+    return out

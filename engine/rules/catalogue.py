@@ -211,11 +211,28 @@ def markdown() -> str:
     return "\n".join(lines) + "\n"
 
 
+def actions_text(name: str | None = None) -> str:
+    """``aerie rules --actions [RULESET]``: each ruleset's actions and their parameters, one line an action, derived
+    from its registered action classes (``engine.rules.actions.describe``)."""
+    from engine.rules import registry
+    from engine.rules.actions import describe
+    from engine.rules.ruleset import get_ruleset
+
+    names = [registry.info(name).name] if name else registry.names()
+    out = []
+    for n in names:
+        out += [f"{n}:"] + [f"  {line}" for line in describe(get_ruleset(n))]
+    return "\n".join(out) + "\n"
+
+
 def cmd_rules(args) -> int:
     import sys
 
     if getattr(args, "markdown", False):
         sys.stdout.write(markdown())
+        return 0
+    if getattr(args, "actions", None) is not None:
+        sys.stdout.write(actions_text(args.actions or None))
         return 0
     for r in all_rules():
         sys.stdout.write(f"{r['id']:8} {r['status'][:7]:7} {r['rule'][:90]}\n")

@@ -65,8 +65,12 @@ class Ruleset:
 
     # -- actions ----------------------------------------------------------------------------------------
     def action_specs(self) -> dict:
-        """``{action name: {param: engine.rules.actions.Param}}``. ``actor``/``action``/``rolls`` are implicit."""
-        raise NotImplementedError
+        """``{action name: {param: engine.rules.actions.Param}}``. ``actor``/``action``/``rolls`` are implicit. By
+        default derived from the units of ``ACTIONS`` (each class's ``PARAMS``), in the table's order."""
+        specs = getattr(self.ACTIONS, "specs", None)
+        if specs is None:
+            raise NotImplementedError
+        return specs()
 
     def check(self, session: Session, action: dict):
         """Validate fully; raise :class:`Illegal` (reason + rule ID); return a plan for ``apply``. Must not
@@ -79,26 +83,49 @@ class Ruleset:
 
     def legal_actions(self, session: Session, actor: Actor) -> Sequence[dict]:
         """Every action the actor may take now, as ready-to-step dicts (finite parameters filled in): a list, or an
-        ``engine.rules.legal.LegalActions`` (move destinations kept compact)."""
-        raise NotImplementedError
+        ``engine.rules.legal.LegalActions`` (move destinations kept compact). By default ``legal_actions_of`` all."""
+        return self.legal_actions_of(session, actor, None)
+
+    def legal_actions_of(self, session: Session, actor: Actor, kinds: Collection[str] | None) -> Sequence[dict]:
+        """The legal actions of these kinds only (None: all), exactly the full list's of those kinds, in its order
+        (issue 26). By default: the units of ``ACTIONS`` asked in ``LISTING``'s order (``engine.rules.actions.listed``),
+        each candidate checked; a ruleset that lists its own way (an overridden ``legal_actions``) is filtered."""
+        from engine.rules.actions import Listing, listed
+
+        if type(self).legal_actions is not Ruleset.legal_actions:
+            return [c for c in self.legal_actions(session, actor) if kinds is None or c["action"] in kinds]
+        if actor.id != session.current:
+            return []
+        cands = listed(self.ACTIONS, self.LISTING, Listing(self, session, actor), kinds)
+        return self.keep_legal(session, cands)
 
     def preview(self, session: Session, action: dict) -> dict:
         """What the action would do, without doing it (cost, path, to-hit chance, cover...): the refusal
-        ``{action, legal: False, reason, rule}``, or ``{action, legal: True}`` with what ``preview_legal`` adds."""
+        ``{action, legal: False, reason, rule}``, or ``{action, legal: True}`` with the fields of its unit's
+        ``preview`` (from the plan of ``check``)."""
         plan, refused = self.checked_plan(session, action)
         if refused:
             return refused
-        return self.preview_legal(session, action, plan, {"action": action["action"], "legal": True})
-
-    def preview_legal(self, session: Session, action: dict, plan, out: dict) -> dict:
-        """The ruleset's own fields of a legal action's preview (``plan`` from ``check``), added to ``out``."""
+        out = {"action": action["action"], "legal": True}
+        unit = self.ACTIONS.get(action["action"])
+        if unit is not None and hasattr(unit, "preview"):
+            fields = unit.preview(self, session, session.state.actors.get(action["actor"]), action, plan)
+            if fields:
+                out.update(fields)
         return out
 
     def damage_on_hit(self, session: Session, action: dict) -> float | None:
         """The mean damage one hit of this (legal) attack on a character deals, by the ruleset's own damage rule:
         what a policy weighs with the preview's ``hit_chance`` (engine/sim). None: not such an attack, or the
-        ruleset cannot say. Not part of the preview, so previews (and recorded games) stay as they are."""
-        return None
+        ruleset cannot say. Not part of the preview, so previews (and recorded games) stay as they are. By
+        default its unit's ``damage_on_hit`` (from the plan of ``check``)."""
+        unit = self.ACTIONS.get(action.get("action"))
+        if unit is None or not hasattr(unit, "damage_on_hit"):
+            return None
+        plan, refused = self.checked_plan(session, action)
+        if refused:
+            return None
+        return unit.damage_on_hit(self, session, session.state.actors.get(action["actor"]), action, plan)
 
     # -- helpers for rulesets ---------------------------------------------------------------------------
     def keep_legal(self, session: Session, candidates: list[dict], check=None) -> list[dict]:
@@ -183,8 +210,12 @@ class Ruleset:
     #: ``{event type: fn(session, event, name_of, rule_suffix) -> line or None}``: how its events read in the
     #: runner's log (on top of ``engine.rules.runner.GENERIC_LINES``)
     EVENT_LINES: ClassVar[dict] = {}
-    #: the action table: name -> unit (``check(rs, session, actor, action) -> plan``, ``apply(...)``)
+    #: the action table: name -> unit (engine/rules/actions.py ``Unit``: ``PARAMS``, ``check(rs, session, actor,
+    #: action) -> plan``, ``apply(...)``, ``candidates``, ``preview``), an ``ActionTable`` its classes register in
     ACTIONS: ClassVar[dict] = {}
+    #: the legal-action listing's order: ``((each, (action, ...)), ...)`` (engine/rules/actions.py ``listed``); an
+    #: action in no group is listed after them
+    LISTING: ClassVar[tuple] = ()
     #: the names of the ruleset's conditions (a GM's condition tool is checked against them; empty: not checked)
     CONDITIONS: ClassVar[Collection[str]] = ()
     #: the actions only the game master's tools take (the window never offers them as a character's greyed buttons)

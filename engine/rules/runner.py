@@ -391,7 +391,9 @@ GENERIC_LINES = {
 def _describe(session, e: dict) -> str | None:
     t: Any = e.get("type")
     own = getattr(session.ruleset, "EVENT_LINES", {})
-    fn = own[t] if t in own else GENERIC_LINES.get(t, own.get("*", _generic_line))   # "*": the ruleset's fallback
+    units = getattr(getattr(session.ruleset, "ACTIONS", None), "lines", None)      # the actions' own (Unit.LINES)
+    unit = units() if units is not None else {}
+    fn = unit[t] if t in unit else own[t] if t in own else GENERIC_LINES.get(t, own.get("*", _generic_line))  # "*": fallback
     if fn is None:
         return None
     return fn(session, e, lambda k: _n(session, e.get(k)), rule_suffix(e))

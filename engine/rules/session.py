@@ -10,7 +10,7 @@ session sits above them and above the modules it drives (the GM's tools, the rul
 from __future__ import annotations
 
 import pickle
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from typing import Any
 
 from engine.errors import AerieError
@@ -127,14 +127,20 @@ class Session:
     def fingerprint(self) -> str:
         return dumps(self.state.to_dict()) + f"|rng={hash(self.dice.rng.getstate())}"
 
-    def legal_actions(self, actor: str | None = None) -> Sequence[dict]:
+    def legal_actions(self, actor: str | None = None, kinds: Collection[str] | None = None) -> Sequence[dict]:
         """The actor's legal actions: a sequence of action dicts (a compact ``engine.rules.legal.LegalActions``
-        where the ruleset builds one; ``list(...)`` for a plain list)."""
+        where the ruleset builds one; ``list(...)`` for a plain list). ``kinds`` (action names): only those, exactly
+        the full list's actions of those kinds in its order, and only those actions are asked (issue 26: a policy
+        that weighs the attacks does not pay for the moves); a name that is no action of the ruleset lists nothing."""
         self.sync_world()
         aid = actor or self.current
+        if kinds is not None:      # a name this ruleset lacks is none of its actions (a policy asks every ruleset alike)
+            kinds = frozenset([kinds] if isinstance(kinds, str) else kinds)
         if aid is None or self.state.over:
             return []
-        return self.ruleset.legal_actions(self, self.actor(aid))
+        if kinds is None:
+            return self.ruleset.legal_actions(self, self.actor(aid))
+        return self.ruleset.legal_actions_of(self, self.actor(aid), kinds)
 
     def preview(self, action: dict) -> dict:
         self.sync_world()

@@ -152,8 +152,12 @@ def random_policy(session, actor, rng):
     return rng.choice(g[k])
 
 
+#: the actions ``best_attack`` weighs (a ruleset without one of them lists none of it)
+ATTACK_KINDS = ("attack", "charge")
+
+
 def _attack_kinds(g: dict) -> list:
-    return [a for name in ("attack", "charge") for a in g.get(name, ())]
+    return [a for name in ATTACK_KINDS for a in g.get(name, ())]
 
 
 @register("aggressive")
@@ -193,13 +197,13 @@ def attack_or_move(session, actor, rng, choose_move):
     """What ``aggressive`` and ``cautious`` share: the best attack (``best_attack``); else the move
     ``choose_move(session, actor, foes, moves, cells, rows)`` picks among the sampled destinations; else the turn
     ends (or any legal action)."""
-    acts = session.legal_actions(actor.id)
-    if not acts:
-        return None
-    g = groups(acts)
-    hit = best_attack(session, _attack_kinds(g))
+    # each step lists only what it weighs (``Session.legal_actions(kinds=...)``, the full list's actions of those
+    # kinds in its order), so the choice and the rng's draws are those of one full listing, which is built only
+    # when nothing else is chosen
+    hit = best_attack(session, _attack_kinds(groups(session.legal_actions(actor.id, kinds=ATTACK_KINDS))))
     if hit is not None:
         return hit
+    g = groups(session.legal_actions(actor.id, kinds=("move", *session.ruleset.TURN_END_ACTIONS)))
     foes = enemies_of(session, actor)
     moves = g.get("move", ())
     if foes and len(moves):
@@ -207,7 +211,11 @@ def attack_or_move(session, actor, rng, choose_move):
         pick = choose_move(session, actor, foes, moves, cells, sample_rows(len(cells), rng))
         if pick is not None:
             return pick
-    return turn_end(g, rng, session) or rng.choice(list(acts))
+    end = turn_end(g, rng, session)
+    if end is not None:
+        return end
+    acts = session.legal_actions(actor.id)
+    return rng.choice(list(acts)) if acts else None
 
 
 def place_scores(session, actor, foes, cells: np.ndarray) -> list[tuple]:

@@ -386,7 +386,7 @@ RULES = [
      'rule': 'Breath: held for 1 minute per Physique level, then 1d6 fatigue damage per minute.',
      'status': 'built',
      'decision': 'Breath: Physique minutes, then 1d6 fatigue per minute',
-     'where': '`_apply_gm` (breath)',
+     'where': '`_apply_breath`',
      'tests': ['tests/test_baton_tactics.py::test_bat49_breath']},
     {'id': 'BAT-50',
      'rule': 'Fire: a wound that worsens every turn in contact; base and growth depend on the heat source. GAP: '
@@ -394,7 +394,7 @@ RULES = [
      'status': 'built',
      'decision': 'Fire: a direct wound from a heat-source table (data, option), growing each turn in contact; '
                  '`extinguish`',
-     'where': '`_apply_gm` (fire); baton order `tick_effect`; `data.FIRE_SOURCES`',
+     'where': '`_apply_fire`; baton order `tick_effect`; `data.FIRE_SOURCES`',
      'tests': ['tests/test_baton_tactics.py::test_bat50_fire_worsens_every_turn_in_contact']},
     {'id': 'BAT-51',
      'rule': 'Necrotic damage is always direct damage; its wounds never recover naturally (only magical healing).',
@@ -448,7 +448,7 @@ RULES = [
      'status': 'built',
      'decision': 'Confused: d6 on getting the baton; acts before its allies (a pass to another character of its '
                  'side is refused with BAT-58, naming it); always passes to an ally',
-     'where': 'baton order `confused_activation`, `pass_targets`; `Pass.check`',
+     'where': 'baton order `confused_activation`, `pass_targets`; `_check_pass`',
      'tests': ['tests/test_baton_conditions.py::test_bat58_confused_rolls_on_getting_the_baton_and_passes_to_an_ally',
                'tests/test_baton_conditions.py::test_bat58_refusing_a_pass_to_an_opponent_while_a_confused_one_must_act_first_cites_bat58']},
     {'id': 'BAT-59',

@@ -23,9 +23,13 @@ from __future__ import annotations
 
 from engine.rules.baton import baton_order, combat, leave_cover, mounts
 from engine.rules.choices import MISSING, choose, given
+from engine.rules.actions import Param, Unit
+from engine.rules.baton.actions import action
 from engine.rules.core import Actor, Illegal
 
 DEFENCES = ("dodge", "shield", "defence", "none")
+
+P = Param
 
 
 # ---------------------------------------------------------------------------------------- BAT-02
@@ -266,10 +270,16 @@ def choices_of(rs, session, a: Actor, act: dict) -> dict:
     return out
 
 
-class OpenWith:
+@action
+class OpenWith(Unit):
     """``open_with`` (``to``): the players hand the opening of the initiative to another non-surprised PC (BAT-02)."""
 
     name = "open_with"
+    PARAMS = {"to": P("id", True, help="the non-surprised PC the players choose to open the initiative (BAT-02)")}
+
+    @staticmethod
+    def candidates(rs, session, a, ctx, item):
+        return [{"actor": a.id, "action": "open_with", "to": i} for i in opening_candidates(rs, session)]
 
     @staticmethod
     def check(rs, session, a, act):

@@ -10,34 +10,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, ClassVar, cast
 
 from engine.rules import aerial, riding
-from engine.rules.baton import baton_order, choices, combat, health, leave_cover, mounts, setup, skills, slots, specs, turns
-from engine.rules.baton.actions.attacks import (
-    Attack,
-    BreakFree,
-    Charge,
-    CreateOpportunity,
-    Disarm,
-    Grab,
-    Push,
-    Trip,
-)
-from engine.rules.baton.actions.downtime import Day, Gm, Rest, Treat, Wait
-from engine.rules.baton.actions.minor import (
-    Drink,
-    DropItem,
-    Equip,
-    Extinguish,
-    PickUp,
-    ResistPoison,
-    Shout,
-    Stow,
-    TakeItem,
-    UsePower,
-)
-from engine.rules.baton.actions.objects import EVENT_LINES as OBJECT_LINES
-from engine.rules.baton.actions.objects import Manipulate, object_candidates, object_opens
-from engine.rules.baton.actions.turn import Dash, Dismount, Drop, Move, Pass, Stand
-from engine.rules.baton.choices import OpenWith
+from engine.rules.baton import baton_order, choices, health, setup, skills, slots, turns
+from engine.rules.actions import import_all
+from engine.rules.baton.actions import ACTIONS
+from engine.rules.baton.actions import attacks, downtime, minor, objects, turn  # noqa: F401  (the shipped ones register)
+from engine.rules.baton import listing
 from engine.rules.baton.common import (  # noqa: F401
     ANYONE_ACTIONS,
     CONDITIONS,
@@ -54,12 +31,14 @@ from engine.rules.baton.common import (  # noqa: F401
 )
 from engine.rules.baton.data import (
     DAMAGE_SCALE,
-    POTIONS,
 )
 from engine.rules.baton.text import EVENT_LINES
 from engine.rules.core import Actor, Illegal
 from engine.rules.baton.options import SPECS as OPTION_SPECS
 from engine.rules.ruleset import Ruleset, check_mounts_at_start
+
+
+import_all("engine.rules.baton.actions")      # any other module of the package too: a new file needs no import
 
 if TYPE_CHECKING:
     from engine.rules.session import Session
@@ -68,7 +47,7 @@ if TYPE_CHECKING:
 class Baton(Ruleset):
     name = "baton"
     upkeep_name = "minor action"
-    EVENT_LINES = {**EVENT_LINES, **OBJECT_LINES}     # how its events read in the runner's log
+    EVENT_LINES = EVENT_LINES     # how its events read in the runner's log (and each action's own LINES)
     GM_ACTIONS = GM_ACTIONS                           # the GM's tools (damage, condition, poison, fire, breath)
     OPTION_SPECS = OPTION_SPECS              # baton/options.py: each key's type, range or choices
     TURN_END_ACTIONS: ClassVar[tuple] = ("pass",)     # BAT-08: after acting the character passes the initiative
@@ -110,7 +89,6 @@ class Baton(Ruleset):
     #: asks that character's player when the moment comes instead of offering them as the actor's variants
     OTHERS_CHOICES: ClassVar[tuple] = ("defence", "declined")
     TURN_MARKS_SHORT: ClassVar[dict] = {"holds the baton": "baton", "acted this turn": "acted", "acted": "done", "has not acted": "ready"}
-    _SPECS: dict | None = None
 
     # ================================================================================ characters, health, the table
     def make_actor(self, session: Session, ch) -> Actor:
@@ -307,19 +285,13 @@ class Baton(Ruleset):
         return sev, "BAT-47"
 
 
-    def action_specs(self):
-        if Baton._SPECS is None:
-            Baton._SPECS = specs.build_specs()
-        return Baton._SPECS
-
-
     def check(self, session: Session, act: dict):
         name = act["action"]
         aid = act["actor"]
         if name in GM_ACTIONS:
             if aid != "gm":
                 raise Illegal(f"{name} is a game master's tool: use actor = \"gm\"", "", "actor")
-            return self.ACTIONS["gm"].check(self, session, act)
+            return self.ACTIONS[name].check(self, session, act)
         if name in ANYONE_ACTIONS:
             return self.ACTIONS[name].check(self, session, None if aid == "gm" else session.state.actors[aid], act)
         if aid == "gm":
@@ -348,7 +320,7 @@ class Baton(Ruleset):
     def apply(self, session: Session, act: dict, plan) -> None:
         name = act["action"]
         if name in GM_ACTIONS:
-            self.ACTIONS["gm"].apply(self, session, act, plan)
+            self.ACTIONS[name].apply(self, session, act, plan)
         elif name in ANYONE_ACTIONS:
             self.ACTIONS[name].apply(self, session, None if act["actor"] == "gm" else session.state.actors[act["actor"]], act, plan)
         else:
@@ -363,59 +335,8 @@ class Baton(Ruleset):
 
 
     # ================================================================================ menus and previews
-    def legal_actions(self, session, a: Actor) -> list[dict]:
-        st = session.state
-        out: list = []
-        cands: list = []
-        if not baton_order.in_combat(self, session):
-            cands += [{"actor": a.id, "action": "rest", "kind": "short"}, {"actor": a.id, "action": "rest", "kind": "long"}]
-            for w in a.data["wounds"]:
-                cands.append({"actor": a.id, "action": "treat", "target": a.id, "wound": w["id"]})
-            cands += [{"actor": a.id, "action": "wait", "hours": 1}, {"actor": a.id, "action": "day"}]
-        else:
-            h = baton_order.holder(self, session)
-            if h is None or a.id != h.id:
-                return []
-            ids, _, _ = baton_order.pass_targets(self, session, a)
-            for i in ids:
-                cands.append({"actor": a.id, "action": "pass", "to": i})
-            cands += [{"actor": a.id, "action": "open_with", "to": i} for i in choices.opening_candidates(self, session)]
-            body = mounts.body_of(self, session, a)
-            if self.can_move(session, body)[0]:
-                fly = body.can_fly and not body.has("prone")
-                left = self.movement_left(session, body, fly)
-                if left > 0 and not a.has("confused"):
-                    r = aerial.reach(session, body, budget_m=left, fly=fly)
-                    dests = r.destinations()
-                    step = max(1, len(dests) // 10)
-                    for dd in dests[::step]:
-                        cands.append({"actor": a.id, "action": "move", "to": list(dd)})
-                    if dests:
-                        cands.append({"actor": a.id, "action": "move", "to": list(dests[-1]), "careful": True})
-            foes = [o for o in st.actors.values() if o.side != a.side and baton_order.able(self, o)]
-            actors = [a] + ([st.actors[a.data["mounted_on"]]] if a.data.get("mounted_on") else [])
-            for who in actors:
-                for t in foes:
-                    for w in combat.equipped(self, who) or [combat.main_weapon(self, who)]:
-                        cands.append({"actor": who.id, "action": "attack", "target": t.id, "weapon": w["name"]})
-                        cands.append({"actor": who.id, "action": "charge", "target": t.id, "weapon": w["name"]})
-            for t in foes:
-                for k in ("grab", "trip", "push", "disarm"):
-                    cands.append({"actor": a.id, "action": k, "target": t.id})
-                cands.append({"actor": a.id, "action": "create_opportunity", "skill": "intimidate", "target": t.id,
-                              "effect": "shake"})
-            cands += [{"actor": a.id, "action": k} for k in ("stand", "dash", "break_free", "resist_poison", "extinguish",
-                                                              "dismount", "drop")]
-            cands.append({"actor": a.id, "action": "shout"})
-            for w in a.data["weapons"]:
-                cands.append({"actor": a.id, "action": "equip", "weapon": w["name"]})
-            for p in POTIONS:
-                cands.append({"actor": a.id, "action": "drink", "potion": p})
-            for it in st.data["ground_items"]:
-                cands.append({"actor": a.id, "action": "pick_up", "item": it["name"]})
-            if st.objects:
-                cands += object_candidates(self, session, a)         # issue 14: objects, BAT-12 / BAT-15
-        return out + self.keep_legal(session, choices.choice_variants(self, session, cands), session.check)
+    def legal_actions_of(self, session, a: Actor, kinds) -> list[dict]:
+        return listing.legal_actions(self, session, a, kinds)
 
     @staticmethod
     def move_preview_lines(pv: dict) -> list[str]:
@@ -427,33 +348,12 @@ class Baton(Ruleset):
             out.append("leaves total cover: an immediate shot from " + ", ".join(map(str, pv["exposed_to"])) + " (BAT-41)")
         return out
 
-    def damage_on_hit(self, session, action: dict) -> float | None:
-        plan, refused = self.checked_plan(session, action)
-        if refused or action.get("action") not in ("attack", "charge") or plan.get("object") or "weapon" not in plan:
-            return None
-        return combat.mean_hit_damage(self, session.state.actors[action["actor"]], plan)
-
-    def preview_legal(self, session, act: dict, plan, out: dict) -> dict:
+    def preview(self, session, act: dict) -> dict:
+        """Its unit's preview (``Ruleset.preview``), and for any legal action the choices it leaves open."""
+        out = super().preview(session, act)
+        if not out["legal"]:
+            return out
         a = session.state.actors.get(act["actor"])
-        if act["action"] == "move":
-            body = session.state.actors[plan["body"]]
-            out.update(aerial.move_preview(session, body, plan["path"]))
-            ends_aloft = out["ends_aloft"]
-            out.update({"cost_m": plan["cost"],
-                        "minor_action_needed": ends_aloft, "minor_action_available": self.upkeep_available(session, body),
-                        "provokes": [e.id for e in combat.provokers(self, session, body, plan["path"])] if not plan["careful"] else [],
-                        # BAT-41: who shoots it at once as it leaves their total cover (the move's own test)
-                        "exposed_to": leave_cover.shooters(self, session, a, body, plan["path"][-1])})
-        elif act["action"] == "attack" and plan.get("object"):
-            out.update({k: plan[k] for k in ("target", "voxel", "weapon", "melee", "cover", "difficulty", "hp", "max_hp")})
-            out["object"] = True
-            out["opens"] = object_opens(self, session, a, plan)
-        elif act["action"] in ("attack", "charge"):
-            out.update(combat.attack_preview(self, session, a, act, plan))
-        elif act["action"] == "pass":
-            ids, kept, rule = baton_order.pass_targets(self, session, a)
-            out.update({"kept": plan["kept"], "rule": plan["rule"], "may_receive": ids,
-                        "lines": combat.pass_lines(self, session, a, ids, plan)})
         ch = choices.choices_of(self, session, a, act) if a is not None else {}
         if ch:
             out["choices"] = ch
@@ -465,37 +365,7 @@ class Baton(Ruleset):
 
 
 
-#: the action table: name -> unit (``check(rs, session, actor, action) -> plan``, ``apply(rs, session, actor, action, plan)``)
-Baton.ACTIONS = {
-    "pass": Pass,
-    "open_with": OpenWith,
-    "move": Move,
-    "stand": Stand,
-    "drop": Drop,
-    "dismount": Dismount,
-    "attack": Attack,
-    "charge": Charge,
-    "create_opportunity": CreateOpportunity,
-    "manipulate": Manipulate,
-    "disarm": Disarm,
-    "dash": Dash,
-    "grab": Grab,
-    "trip": Trip,
-    "push": Push,
-    "break_free": BreakFree,
-    "resist_poison": ResistPoison,
-    "extinguish": Extinguish,
-    "take_item": TakeItem,
-    "use_power": UsePower,
-    "equip": Equip,
-    "stow": Stow,
-    "drop_item": DropItem,
-    "pick_up": PickUp,
-    "drink": Drink,
-    "shout": Shout,
-    "rest": Rest,
-    "treat": Treat,
-    "wait": Wait,
-    "day": Day,
-    "gm": Gm,
-}
+#: the action table: name -> unit, every class of engine/rules/baton/actions (and baton/choices.py) registered
+#: there (``@action``)
+Baton.ACTIONS = ACTIONS
+Baton.LISTING = listing.LISTING

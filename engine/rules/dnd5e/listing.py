@@ -1,116 +1,102 @@
-"""The 5e legal-action listing (``Dnd5e.legal_actions``): the candidates of every action, the moves compact
+"""The 5e legal-action listing (``Dnd5e.legal_actions_of``): the frame around the actions' own candidates (each
+unit's ``candidates``, asked in ``LISTING``'s order, engine/rules/actions.py ``listed``), the moves compact
 (``engine/rules/legal.py``), and the covers a listing will ask for traced in one pass. ``rs`` is the ruleset."""
 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
-from engine.rules import aerial
+from engine.rules.actions import Listing, listed
 from engine.rules.core import Actor
 from engine.rules.legal import LegalActions, MoveRun
-from engine.rules.dnd5e.actions.objects import object_candidates
-from engine.rules.dnd5e.common import ABILITIES, OBJECTS, SKILL_ABILITY, dice_spec, mod  # noqa: F401
+from engine.rules.dnd5e.actions.objects import standing_objects
 from engine.rules.dnd5e import attacks, conditions, feats, turns
-from engine.rules.dnd5e.data import (
-    SIZES,
-    SPELLS,
+from engine.rules.dnd5e.data import SPELLS
+from engine.world.geometry import Body, distance_m, in_melee_reach
+
+#: the order of the candidates: per group, per item it iterates (``self``, each foe, each friend), each action's
+#: own; an action named in no group is listed after them (for ``self``)
+LISTING = (
+    ("self", ("dash", "disengage", "dodge")),
+    ("foe", ("attack", "grapple", "shove", "help")),
+    ("self", ("cast",)),
+    ("friend", ("stabilize", "mount")),
+    ("self", ("use", "hide", "search", "ready", "stand", "escape", "dismount")),
 )
-from engine.world.geometry import Body, distance_m, engaged, in_melee_reach
+#: the scene's objects (DND-39 / DND-40), listed after the rest (and after a feat's choices)
+OBJECT_LISTING = (("object", ("attack", "pick_lock", "force_lock", "open_door")),)
+#: the frame lists these itself: end_turn first (its AIR-10 variant leads the checked rest), then the moves
+FRAME = (("self", ("end_turn", "move")),)
+DECLARED = LISTING + OBJECT_LISTING + FRAME
 
 
+class Context(Listing):
+    """One 5e listing's ``ctx``: foes and friends by ``conditions.hostile``, the turn, whether an attack is left,
+    the actor's body, ``near(t)`` (within its longest melee reach), the scene's standing objects."""
 
-def legal_actions(rs, session, a: Actor) -> Sequence[dict]:
-    """A :class:`LegalActions`: end_turn, the move destinations (one compact run), the rest checked."""
+    def __init__(self, rs, session, a: Actor):
+        super().__init__(rs, session, a, lambda x, o: conditions.hostile(rs, x, o))
+        self.turn = session.state.turn
+        self.can_attack = self.turn["attacks_left"] > 0 or not self.turn["action"]
+        self.ab = a.body()
+        self._reach: float | None = None
+
+    def near(self, t) -> bool:
+        if self._reach is None:
+            self._reach = max(self.rs.melee_reach(self.actor, w) for w in self.actor.data["weapons"])
+        return in_melee_reach(self.ab, t.body(), self._reach, self.session.world.cell_m)
+
+    def each(self, key: str):
+        return standing_objects(self.session) if key == "object" else super().each(key)
+
+
+def legal_actions(rs, session, a: Actor, kinds: Collection[str] | None = None) -> Sequence[dict]:
+    """A :class:`LegalActions`: end_turn, the move destinations (one compact run), the rest checked. ``kinds``: only
+    those actions are asked (issue 26), the full list's of those kinds in its order."""
     if a.id != session.current:
         return []
-    head: list[dict] = [{"actor": a.id, "action": "end_turn"}]
+
+    def want(n: str) -> bool:
+        return kinds is None or n in kinds
+
+    ctx = Context(rs, session, a)
+    units = rs.ACTIONS
+    ends = units["end_turn"].candidates(rs, session, a, ctx, None) if want("end_turn") else []
+    head, out = ends[:1], ends[1:]
     moves = None
-    out: list[dict] = []
     cands: list[dict] = []
-    turn = session.state.turn
-    if not conditions.incapacitated(rs, a):
-        if not (a.data["mounted_on"]) and not conditions.speed_zero(rs, a):
-            crawl = a.has("prone")
-            fly = a.can_fly and not crawl
-            left = rs.movement_left(session, a, fly) / (2 if crawl else 1)
-            if left > 0:
-                r = aerial.reach(session, a, budget_m=left, fly=fly)
-                moves = MoveRun(a.id, r.destination_cells())
-        mounted_ctl = a.data["controlled_mount"] and a.data["rider"]
-        for k in ("dash", "disengage", "dodge"):
-            cands.append({"actor": a.id, "action": k})
-        if not mounted_ctl:
-            others = [o for o in session.state.actors.values() if o.id != a.id and not o.dead]
-            foes = [o for o in others if conditions.hostile(rs, a, o)]
-            friends = [o for o in others if not conditions.hostile(rs, a, o)]
-            can_attack = turn["attacks_left"] > 0 or not turn["action"]
-            cell = session.world.cell_m
-            ab = a.body()
-            reach_any = max(rs.melee_reach(a, w) for w in a.data["weapons"])
-            # the covers the checks below will ask for, worked out at once (a speed hint only: check() decides)
-            attacks.prefetch_cover(rs, session, covers_wanted(rs, session, a, ab, foes, friends, can_attack))
-            for t in foes:
-                tb = t.body()
-                near = in_melee_reach(ab, tb, reach_any, cell)          # cheap prefilters; check() decides
-                adjacent = engaged(ab, tb)
-                for w in a.data["weapons"]:
-                    if can_attack:
-                        cands.append({"actor": a.id, "action": "attack", "target": t.id, "weapon": w["name"]})
-                    if turn["light_weapon"] and not turn["bonus"]:
-                        cands.append({"actor": a.id, "action": "attack", "target": t.id, "weapon": w["name"], "bonus": True})
-                if can_attack and near:
-                    cands.append({"actor": a.id, "action": "grapple", "target": t.id})
-                    cands.append({"actor": a.id, "action": "shove", "target": t.id, "mode": "prone"})
-                    cands.append({"actor": a.id, "action": "shove", "target": t.id, "mode": "push"})
-                if adjacent and not turn["action"]:
-                    for f in friends:
-                        cands.append({"actor": a.id, "action": "help", "target": f.id, "against": t.id})
-            for sp in a.data["spells"]:
-                info = SPELLS[sp]
-                if turn["action"] if info["time"] == "action" else turn["bonus"]:
-                    continue
-                if info["kind"] == "temp_hp" or (info.get("area") and info["area"]["shape"] == "self"):
-                    cands.append({"actor": a.id, "action": "cast", "spell": sp})
-                else:
-                    pool = friends + [a] if info["kind"] == "heal" else foes
-                    for t in pool:
-                        cands.append({"actor": a.id, "action": "cast", "spell": sp, "target": t.id})
-            for f in friends:
-                if f.hp == 0 and not f.data["stable"]:
-                    cands.append({"actor": a.id, "action": "stabilize", "target": f.id})
-                # Mount.check: only a larger creature, only within 1.5 m
-                if SIZES.index(f.size) > SIZES.index(a.size) and engaged(ab, f.body()):
-                    cands.append({"actor": a.id, "action": "mount", "target": f.id})
-            for it in sorted(set(a.data["items"])):
-                cands.append({"actor": a.id, "action": "use", "object": it})
-            cands += [{"actor": a.id, "action": "hide"}, {"actor": a.id, "action": "search"},
-                      {"actor": a.id, "action": "ready", "weapon": a.data["weapons"][0]["name"]}]
-            cands += [{"actor": a.id, "action": "ready", "spell": sp} for sp in a.data["spells"]   # DND-20
-                      if SPELLS[sp]["time"] == "action" and SPELLS[sp]["kind"] in ("attack", "save", "auto")]
-            # cheap prefilters, each the first condition its check refuses without (the check still decides)
-            cands += [{"actor": a.id, "action": k} for k, need in
-                      (("stand", a.has("prone")), ("escape", a.has("grappled")), ("dismount", a.data["mounted_on"]))
-                      if need]
-    if turn["action"]:
-        cands = [c for c in cands if c["action"] not in rs.NEEDS_ACTION]
-    obj = []
-    if session.state.objects and not conditions.incapacitated(rs, a) and not (a.data["controlled_mount"] and a.data["rider"]):
-        obj = object_candidates(rs, session, a)             # DND-39 / DND-40
-    if a.flying and not a.data.get("mounted_on"):
-        out.append({"actor": a.id, "action": "end_turn", "stay_aloft": False})     # AIR-10: the player's choice
+    turn = ctx.turn
+    incap = conditions.incapacitated(rs, a)
+    mounted_ctl = a.data["controlled_mount"] and a.data["rider"]
+    if not incap:
+        if want("move"):
+            m = units["move"].candidates(rs, session, a, ctx, None)
+            moves = m if isinstance(m, MoveRun) else None
+        if not mounted_ctl:      # the covers the checks below will ask for, at once (a speed hint only: check() decides)
+            attacks.prefetch_cover(rs, session, covers_wanted(rs, session, a, ctx.ab, ctx.foes, ctx.friends,
+                                                              ctx.can_attack, want))
+
+        def gate(n: str) -> bool:     # a controlled mount's few actions; once the action is used, none that needs it
+            return want(n) and (not mounted_ctl or n in rs.CONTROLLED_MOUNT_ACTIONS) and not (
+                turn["action"] and n in rs.NEEDS_ACTION)
+
+        cands = listed(units, LISTING, ctx, declared=DECLARED, allow=gate)
+    obj: list[dict] = []
+    if session.state.objects and not incap and not mounted_ctl:
+        obj = listed(units, OBJECT_LISTING, ctx, rest=False, allow=want)             # DND-39 / DND-40
     check = checker(rs, session, a)
-    if a.data.get("feats") and not conditions.incapacitated(rs, a):
+    if a.data.get("feats") and not incap:
         legal = rs.keep_legal(session, within_reach(rs, session, a, cands), check)
         # the options of an attack already found legal (power attack, luck, savage, a manoeuvre) are legal when
         # their own condition holds (checked in feats.attack_variants, as Attack.check does); the rest is checked
+        choices = [c for c in feats.legal_choices(rs, session, a, cands) if want(c["action"])]
         rest = out + legal + feats.attack_variants(rs, session, a, legal) + \
-            rs.keep_legal(session, within_reach(rs, session, a, feats.legal_choices(rs, session, a, cands)), check) + \
-            rs.keep_legal(session, obj, check)
+            rs.keep_legal(session, within_reach(rs, session, a, choices), check) + rs.keep_legal(session, obj, check)
     else:
-        cands += obj
-        rest = out + rs.keep_legal(session, within_reach(rs, session, a, cands), check)
+        rest = out + rs.keep_legal(session, within_reach(rs, session, a, cands + obj), check)
     return LegalActions([head, moves, rest] if moves is not None else [head, rest])
+
 
 def checker(rs, session, a: Actor):
     """``Dnd5e.check`` for the candidates of the listing of ``a`` (the current actor): whose turn it is checked once
@@ -186,13 +172,14 @@ def within_reach(rs, session, a: Actor, cands: list[dict]) -> list[dict]:
     return out
 
 
-def covers_wanted(rs, session, a: Actor, ab, foes, friends, can_attack) -> list:
+def covers_wanted(rs, session, a: Actor, ab, foes, friends, can_attack, want=lambda n: True) -> list:
     """The (viewer, viewed, eye or None) whose cover the candidates' checks are likely to need: an attack on a foe in
-    reach or range, a spell on a target in range (or what its area sees), Hide (every foe that could see a)."""
+    reach or range, a spell on a target in range (or what its area sees), Hide (every foe that could see a); only
+    for the actions ``want`` asks for."""
     turn = session.state.turn
     cell = session.world.cell_m
     out: list[tuple] = []
-    if can_attack or turn["light_weapon"] and not turn["bonus"]:
+    if want("attack") and (can_attack or turn["light_weapon"] and not turn["bonus"]):
         far = max([w["range"][1] for w in a.data["weapons"] if w["range"]] + [0.0])
         reach = max(rs.melee_reach(a, w) for w in a.data["weapons"] if rs.is_melee(w)) \
             if any(rs.is_melee(w) for w in a.data["weapons"]) else 0.0
@@ -200,7 +187,7 @@ def covers_wanted(rs, session, a: Actor, ab, foes, friends, can_attack) -> list:
             tb = t.body()
             if distance_m(ab, tb, cell) <= far + 1e-9 or reach and in_melee_reach(ab, tb, reach, cell):
                 out.append((a, t, None))
-    for sp in a.data["spells"]:
+    for sp in (a.data["spells"] if want("cast") else ()):
         info = SPELLS[sp]
         if (turn["action"] if info["time"] == "action" else turn["bonus"]) or info["kind"] == "temp_hp":
             continue
@@ -223,7 +210,7 @@ def covers_wanted(rs, session, a: Actor, ab, foes, friends, can_attack) -> list:
         for t in (friends if info["kind"] == "heal" else foes):
             if distance_m(ab, t.body(), cell) <= max(info["range_m"], 1.5) * 2 + 1e-9:
                 out.append((a, t, None))
-    if not turn["action"] and not a.has("invisible"):
+    if want("hide") and not turn["action"] and not a.has("invisible"):
         out += [(o, a, None) for o in session.state.actors.values()
                 if conditions.hostile(rs, o, a) and not o.dead and not conditions.incapacitated(rs, o) and not o.has("blinded")]
     return out

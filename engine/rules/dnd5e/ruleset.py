@@ -12,43 +12,23 @@ from engine.rules.dnd5e import conditions
 from engine.rules.dnd5e import mounts
 from engine.rules import riding
 from engine.rules import aerial
-from engine.rules.actions import Param
+from engine.rules.actions import import_all
 from engine.rules.core import Actor, Illegal
-from engine.rules.dnd5e.actions.contact import Dismount, Escape, Grapple, Mount, Shove
-from engine.rules.dnd5e.actions.magic import Cast, Gm
-from engine.rules.dnd5e.actions.objects import EVENT_LINES as OBJECT_LINES
-from engine.rules.dnd5e.actions.objects import ForceLock, OpenDoor, PickLock, preview_object_attack
-from engine.rules.dnd5e.actions.policy import ReactionPolicy
-from engine.rules.dnd5e.actions.rest import EVENT_LINES as REST_LINES
-from engine.rules.dnd5e.actions.rest import SecretDoor, ShortRest, Trap
-from engine.rules.dnd5e.actions.standard import (
-    Attack,
-    Dash,
-    Disengage,
-    Dodge,
-    EndTurn,
-    Help,
-    Hide,
-    Move,
-    Ready,
-    Search,
-    Stabilize,
-    Stand,
-    Use,
-)
+from engine.rules.dnd5e.actions import ACTIONS
+from engine.rules.dnd5e.actions import contact, magic, objects, policy, rest, standard  # noqa: F401  (the shipped ones register)
 from engine.rules.dnd5e import attacks, damage
 from engine.rules.dnd5e.common import ABILITIES, OBJECTS, SKILL_ABILITY, dice_spec, mod  # noqa: F401
-from engine.rules.dnd5e import concentration, feats, gear, loading
-from engine.rules.dnd5e.data import (
-    CONDITIONS,
-    SPELLS,
-)
+from engine.rules.dnd5e import concentration, feats, gear
+from engine.rules.dnd5e.data import CONDITIONS
 from engine.rules.dnd5e import turns
 from engine.rules.dnd5e import listing, sheet
 from engine.rules.dnd5e.text import EVENT_LINES
 from engine.rules.dnd5e.options import SPECS as OPTION_SPECS
 from engine.rules.options import defaults
 from engine.rules.ruleset import Ruleset
+
+
+import_all("engine.rules.dnd5e.actions")      # any other module of the package too: a new file needs no import
 
 if TYPE_CHECKING:
     from engine.rules.session import Session
@@ -58,7 +38,7 @@ class Dnd5e(Ruleset):
     name = "dnd5e"
     upkeep_name = "bonus action"
     HIT_ROLL = "d20 {bonus:+d} vs AC {target}"
-    EVENT_LINES = {**EVENT_LINES, **OBJECT_LINES, **REST_LINES}     # how its events read in the runner's log
+    EVENT_LINES = EVENT_LINES     # how its events read in the runner's log (and each action's own LINES)
     occupied_rule = "DND-11"
     walk_rule = "DND-11"          # a walker's over-long move: the movement rule, not the flight rule
     fall_damage_type = "bludgeoning"   # 5e: falling damage is bludgeoning (resistance and immunity apply)
@@ -204,20 +184,13 @@ class Dnd5e(Ruleset):
         conditions.add_condition(self, session, a, "prone", rule)
 
     # ------------------------------------------------------------------------------------------ actions
-    def action_specs(self):
-        specs = type(self).__dict__.get("_SPECS")
-        if specs is None:
-            specs = make_specs(self)
-            type(self)._SPECS = specs
-        return specs
-
     def check(self, session: Session, act: dict):
         name = act["action"]
         aid = act["actor"]
         if name in self.GM_ACTIONS:
             if aid != "gm":
                 raise Illegal(f"{name} is a game master's tool: use actor = \"gm\"", "", "actor")
-            return self.ACTIONS.get(name, self.ACTIONS["gm"]).check(self, session, act)
+            return self.ACTIONS[name].check(self, session, act)
         if aid == "gm":
             raise Illegal(f"the game master cannot {name}; characters act on their turns", "DND-10", "actor")
         a = session.state.actors[aid]
@@ -232,7 +205,7 @@ class Dnd5e(Ruleset):
     def apply(self, session: Session, act: dict, plan) -> None:
         name = act["action"]
         if name in self.GM_ACTIONS:
-            self.ACTIONS.get(name, self.ACTIONS["gm"]).apply(self, session, act, plan)
+            self.ACTIONS[name].apply(self, session, act, plan)
         else:
             a = session.state.actors[act["actor"]]
             self.ACTIONS[name].apply(self, session, a, act, plan)
@@ -241,8 +214,8 @@ class Dnd5e(Ruleset):
         turns.check_over(self, session)
 
     # ------------------------------------------------------------------------------------------ menus and previews
-    def legal_actions(self, session, a: Actor) -> Sequence[dict]:
-        return listing.legal_actions(self, session, a)
+    def legal_actions_of(self, session, a: Actor, kinds) -> Sequence[dict]:
+        return listing.legal_actions(self, session, a, kinds)
 
     def choice_lines(self, session, action: dict) -> list[str]:
         """AIR-08 / AIR-10: a flyer ending its turn aloft spends its bonus action, or chooses not to and falls."""
@@ -257,166 +230,7 @@ class Dnd5e(Ruleset):
                     "land first (AIR-08: a landing owes nothing)"]
         return ["stays aloft: the bonus action is spent on flying (AIR-08)", "Tab: do not spend it, and fall (AIR-10)"]
 
-    def damage_on_hit(self, session, action: dict) -> float | None:
-        plan, refused = self.checked_plan(session, action)
-        if refused or action.get("action") != "attack" or plan.get("object") or "weapon" not in plan:
-            return None
-        return attacks.mean_hit_damage(self, session.state.actors[action["actor"]], plan)
 
-    def preview_legal(self, session, act: dict, plan, out: dict) -> dict:
-        a = session.state.actors.get(act["actor"])
-        if act["action"] == "move":
-            path = plan["path"]
-            fly = a.can_fly and not plan["crawl"]
-            out.update(aerial.move_preview(session, a, path))
-            ends_aloft = out["ends_aloft"]
-            out.update({"cost_m": plan["costs"][-1],
-                        "left_after_m": round(self.movement_left(session, a, fly) - plan["costs"][-1], 4),
-                        "bonus_action_needed": ends_aloft,
-                        "bonus_action_available": self.upkeep_available(session, a),
-                        "falls_at_end_of_turn": ends_aloft and not self.upkeep_available(session, a),
-                        "provokes": attacks.would_provoke(self, session, a, path)})
-        elif act["action"] == "attack" and plan.get("object"):
-            out.update(preview_object_attack(self, session, a, plan))
-        elif act["action"] == "attack":
-            t = session.state.actors[plan["target"]]
-            adv, dis = attacks.attack_sources(self, session, a, t, plan)
-            bonus = attacks.attack_bonus(self, a, plan["weapon"], plan["melee"])
-            mods = feats.attack_mods(self, session, a, t, plan, act)
-            bonus += sum(m["to_hit"] for m in mods)
-            ac = t.data["ac"] + {"half": 2, "three-quarters": 5}.get(plan["cover"], 0)
-            need = max(2, min(20, ac - bonus))
-            p1 = (21 - need) / 20.0
-            p = 1 - (1 - p1) ** 2 if adv and not dis else (p1 * p1 if dis and not adv else p1)
-            out.update({"target": t.id, "weapon": plan["weapon"]["name"], "melee": plan["melee"], "cover": plan["cover"],
-                        "blocked_fraction": plan["blocked_fraction"], "distance_m": plan["distance_m"],
-                        "advantage": [list(s) for s in adv], "disadvantage": [list(s) for s in dis],
-                        "height": "no bonus to hit (AIR-17)", "to_hit_bonus": bonus, "target_ac": ac,
-                        "hit_chance": round(p, 4), "target_flying": t.flying,
-                        "fall_roll_on_hit": t.flying, "chance_fall_roll_moves_it": 0.8 if t.flying else 0.0})
-            if a.data.get("feats") or t.data.get("feats"):
-                out["feats"] = feats.preview_lines(self, session, a, t, plan, act, mods)
-            notes = attack_notes(self, session, a, t, plan)
-            if notes:
-                out["notes"] = notes
-            if "weapon_profs" in a.data and not gear.proficient_weapon(a, plan["weapon"]):
-                out["not_proficient"] = f"{a.name} is not proficient with the {plan['weapon']['name']}: no proficiency bonus"
-        elif act["action"] == "cast":
-            sp = SPELLS[plan["spell"]]
-            cmod = conditions.ab(self, a, a.data["casting"])
-            out.update({"spell": plan["spell"], "kind": sp["kind"], "targets": plan["targets"],
-                        "level": sp["level"], "casting_time": sp["time"]})
-            if sp.get("concentration"):
-                out["concentration"] = concentration.cast_note(a, plan["spell"])
-            if sp["kind"] == "save":
-                out.update({"save": sp["save"], "dc": 8 + a.data["prof"] + cmod})
-            elif sp["kind"] == "attack":
-                out["to_hit_bonus"] = cmod + a.data["prof"]
-        elif act["action"] == "ready" and plan.get("spell"):
-            out.update({"spell": plan["spell"], "concentration": concentration.cast_note(a, plan["spell"], readied=True)})
-        elif act["action"] in ("grapple", "shove"):
-            t = session.state.actors[plan["target"]]
-            out.update({"target": t.id, "your_bonus": conditions.skill_bonus(self, a, "athletics"),
-                        "their_bonus": max(conditions.skill_bonus(self, t, "athletics"), conditions.skill_bonus(self, t, "acrobatics")),
-                        "grounds_a_flyer": bool(t.flying and (act["action"] == "shove" and act.get("mode", "prone") == "prone"
-                                                              or act["action"] == "grapple" and not a.flying))})
-        return out
-
-
-def attack_notes(rs, session, a, t, plan) -> list[str]:
-    """The attack preview's lines on loading (DND-F28) and on the target's concentration (DND-21, F40)."""
-    out = []
-    w = plan["weapon"]
-    if "loading" in w["properties"]:
-        out.append(loading.preview_note(a, w, session.state.turn))
-    if t.data.get("concentration"):
-        out.append(concentration.preview_note(rs, session, t, a))
-    return [n for n in out if n]
-
-
-def make_specs(rs):
-    P = Param
-    specs = {
-        "move": {"to": P("pos", True, help="the destination [x, y, layer]")},
-        "attack": {"target": P("id", help="a character or object id"), "weapon": P("str"),
-                   "bonus": P("bool", default=False), "knock_out": P("bool", default=False),
-                   "voxel": P("pos", help="a voxel [x, y, z] to attack (DND-40)"),
-                   "power_attack": P("bool", help="-5 to hit, +10 damage (Great Weapon Master, Sharpshooter)"),
-                   "lucky": P("bool", help="spend a luck point: one more d20, named luck (Lucky)"),
-                   "savage": P("bool", help="reroll the melee damage once a turn, keep the higher (Savage Attacker)"),
-                   "manoeuvre": P("str", choices=("trip", "pushing", "precision"),
-                                  help="spend the superiority die (Martial Adept): trip, pushing, precision"),
-                   "bonus_from": P("str", choices=("two_weapon", "great_weapon_master", "polearm_master",
-                                                   "crossbow_expert", "charger"),
-                                   help="what allows the bonus-action attack (default: the first that applies)")},
-        "pick_lock": {"target": P("id", True, help="the locked object")},
-        "force_lock": {"target": P("id", True, help="the locked object")},
-        "open_door": {"target": P("id", True, help="the door (an object with door = true), not locked")},
-        "dash": {}, "disengage": {}, "dodge": {},
-        "help": {"target": P("id", True, help="the ally helped"), "against": P("id", help="the enemy the ally attacks")},
-        "hide": {}, "search": {},
-        "ready": {"target": P("id"), "weapon": P("str"), "trigger": P("str", choices=("enters_reach",), default="enters_reach"),
-                  "spell": P("str", help="ready a spell of one action's casting time, held by concentration (DND-20)")},
-        "use": {"object": P("str", True), "target": P("id")},
-        "cast": {"spell": P("str", True), "target": P("id"), "at": P("pos")},
-        "grapple": {"target": P("id", True), "bonus": P("bool", help="as a bonus action (Tavern Brawler after an unarmed hit)"),
-                    "pin": P("bool", help="Grappler: pin the creature it grapples (both restrained)")},
-        "escape": {},
-        "shove": {"target": P("id", True), "mode": P("str", choices=("prone", "push"), default="prone"),
-                  "bonus": P("bool", help="as a bonus action (Shield Master after the Attack action, Charger after Dash)")},
-        "stand": {},
-        "stabilize": {"target": P("id", True)},
-        "mount": {"target": P("id", True)},
-        "dismount": {"to": P("pos")},
-        "reaction_policy": {"reaction": P("str", True, choices=feats.REACTIONS), "take": P("bool", True)},
-        "end_turn": {"stay_aloft": P("bool", help="false: do not spend the bonus action on staying aloft, and fall (AIR-10)")},
-        # the game master's tools (actor = "gm"), for tables and demos
-        "condition": {"target": P("id", True), "add": P("str"), "remove": P("str"), "source": P("id")},
-        "damage": {"target": P("id", True), "amount": P("int", True), "type": P("str", default="bludgeoning")},
-        "heal": {"target": P("id", True), "amount": P("int", True)},
-        "temp_hp": {"target": P("id", True), "amount": P("int", True)},
-        "inspire": {"target": P("id", True, help="the Inspiring Leader whose 10-minute speech the game master rules took place")},
-        "short_rest": {"target": P("id", True, help="the character the game master rules has rested an hour"),
-                       "dice": P("int", help="hit dice to spend (default 1)")},
-        "trap": {"target": P("id", True, help="the character the trap goes off on"),
-                 "save": P("str", choices=("str", "dex", "con", "int", "wis", "cha"), default="dex"),
-                 "dc": P("int", default=15), "damage": P("str", default="2d10", help="dice like 2d10 (named trap)"),
-                 "type": P("str", default="piercing"), "half": P("bool", default=True, help="half damage on a save (false: none)")},
-        "secret_door": {"target": P("id", True, help="the character who may find it"), "dc": P("int", default=15),
-                        "skill": P("str", choices=("perception", "investigation"), default="perception"),
-                        "active": P("bool", default=False, help="the character searches (a check), not its passive score"),
-                        "door": P("id", help="the secret door object found on a success (then it can be opened)")},
-    }
-    return specs
-
-
-#: the action table: name -> unit (``check(rs, session, actor, action) -> plan``, ``apply(rs, session, actor, action, plan)``)
-Dnd5e.ACTIONS = {
-    "move": Move,
-    "attack": Attack,
-    "dash": Dash,
-    "disengage": Disengage,
-    "dodge": Dodge,
-    "help": Help,
-    "hide": Hide,
-    "search": Search,
-    "ready": Ready,
-    "use": Use,
-    "stand": Stand,
-    "stabilize": Stabilize,
-    "end_turn": EndTurn,
-    "grapple": Grapple,
-    "escape": Escape,
-    "shove": Shove,
-    "mount": Mount,
-    "dismount": Dismount,
-    "cast": Cast,
-    "pick_lock": PickLock,
-    "force_lock": ForceLock,
-    "open_door": OpenDoor,
-    "reaction_policy": ReactionPolicy,
-    "short_rest": ShortRest,
-    "trap": Trap,
-    "secret_door": SecretDoor,
-    "gm": Gm,
-}
+#: the action table: name -> unit, every class of engine/rules/dnd5e/actions registered there (``@action``)
+Dnd5e.ACTIONS = ACTIONS
+Dnd5e.LISTING = listing.LISTING

@@ -6,9 +6,14 @@ from __future__ import annotations
 from engine.rules import aerial, riding
 from engine.rules.baton import baton_order, combat, mounts, skills, slots
 from engine.rules.baton.actions.minor import drop_weapon
-from engine.rules.baton.actions.objects import AttackObject, names_object
+from engine.rules.baton.actions.objects import ATTACK_LINES, AttackObject, names_object
 from engine.rules.baton.common import DIRS8
+from engine.rules.actions import Param, Unit
+from engine.rules.baton.actions.objects import object_opens
+from engine.rules.baton.actions import action
 from engine.rules.core import BadAction, Illegal
+
+P = Param
 
 
 def _major_on(rs, session, a, act, doing: str):
@@ -17,8 +22,36 @@ def _major_on(rs, session, a, act, doing: str):
     return slots.check_target(rs, session, a, act["target"])
 
 
-class Attack:
+@action
+class Attack(Unit):
     name = "attack"
+    PARAMS = {"target": P("id", help="a character or object id"), "weapon": P("str"), "crit": P("str", choices=("damage", "destiny"), default="damage"), "defence": P("str", choices=("best", "dodge", "shield", "defence", "none")), "voxel": P("pos", help="a voxel [x, y, z] to attack (issue 14)")}
+    LINES = ATTACK_LINES          # on an object (on a character: baton/text.py)
+
+    @staticmethod
+    def candidates(rs, session, a, ctx, item):
+        """``(who, foe, weapon)``: the rider or its mount, each able foe, each weapon in hand (or the main one); an
+        object (not indestructible): each weapon in hand."""
+        if isinstance(item, tuple):
+            who, t, w = item
+            return [{"actor": who.id, "action": "attack", "target": t.id, "weapon": w["name"]}]
+        if item.indestructible:
+            return []
+        return [{"actor": a.id, "action": "attack", "target": item.id, "weapon": w["name"]}
+                for w in combat.equipped(rs, a) or [combat.main_weapon(rs, a)]]
+
+    @staticmethod
+    def preview(rs, session, a, act, plan):
+        if plan.get("object"):
+            out = {k: plan[k] for k in ("target", "voxel", "weapon", "melee", "cover", "difficulty", "hp", "max_hp")}
+            out["object"] = True
+            out["opens"] = object_opens(rs, session, a, plan)
+            return out
+        return combat.attack_preview(rs, session, a, act, plan)
+
+    @staticmethod
+    def damage_on_hit(rs, session, a, act, plan):
+        return None if plan.get("object") or "weapon" not in plan else combat.mean_hit_damage(rs, a, plan)
 
     @staticmethod
     def check(rs, session, a, act, charge=False):
@@ -58,8 +91,23 @@ class Attack:
                                                  "crit": act.get("crit", "damage"), "defence": act.get("defence")})
 
 
-class Charge:
+@action
+class Charge(Unit):
     name = "charge"
+    PARAMS = {"target": P("id", True, help="the character"), "weapon": P("str"), "crit": P("str", choices=("damage", "destiny"), default="damage"), "defence": P("str", choices=("best", "dodge", "shield", "defence", "none"))}
+
+    @staticmethod
+    def candidates(rs, session, a, ctx, item):
+        who, t, w = item
+        return [{"actor": who.id, "action": "charge", "target": t.id, "weapon": w["name"]}]
+
+    @staticmethod
+    def preview(rs, session, a, act, plan):
+        return combat.attack_preview(rs, session, a, act, plan)
+
+    @staticmethod
+    def damage_on_hit(rs, session, a, act, plan):
+        return None if plan.get("object") or "weapon" not in plan else combat.mean_hit_damage(rs, a, plan)
 
     @staticmethod
     def check(rs, session, a, act):
@@ -72,8 +120,14 @@ class Charge:
             skills.add_condition(rs, session, a, "exposed", "BAT-35", "until_next_turn")
 
 
-class CreateOpportunity:
+@action
+class CreateOpportunity(Unit):
     name = "create_opportunity"
+    PARAMS = {"skill": P("str", True, help="the skill used (intimidate, perform, ...)"), "target": P("id"), "difficulty": P("int", default=8), "effect": P("str", choices=("advantage", "expose", "shake", "stated"), default="advantage"), "text": P("str", help="the effect the GM states (effect = \"stated\")")}
+
+    @staticmethod
+    def candidates(rs, session, a, ctx, t):
+        return [{"actor": a.id, "action": "create_opportunity", "skill": "intimidate", "target": t.id, "effect": "shake"}]
 
 
     # -- other major actions ------------------------------------------------------------------------------
@@ -111,8 +165,14 @@ class CreateOpportunity:
                           **({"target": tid} if tid else {})})
 
 
-class Disarm:
+@action
+class Disarm(Unit):
     name = "disarm"
+    PARAMS = {"target": P("id", True, help="the character"), "weapon": P("str")}
+
+    @classmethod
+    def candidates(cls, rs, session, a, ctx, t):
+        return [{"actor": a.id, "action": cls.name, "target": t.id}]
 
     @staticmethod
     def check(rs, session, a, act):
@@ -154,10 +214,14 @@ class Disarm:
                       "direction": [dx, dy], "cells": max(abs(x - t.x), abs(y - t.y)), "rule": "BAT-32"})
 
 
-class _Manoeuvre:
+class _Manoeuvre(Unit):
     """Grab, trip and push (BAT-34): one check (a major action, the target within reach) and one contest
     (``combat.manoeuvre``); each subclass says what a success does (``success``)."""
     name = ""
+
+    @classmethod
+    def candidates(cls, rs, session, a, ctx, t):
+        return [{"actor": a.id, "action": cls.name, "target": t.id}]
 
     @staticmethod
     def check(rs, session, a, act):
@@ -180,8 +244,10 @@ class _Manoeuvre:
         raise NotImplementedError
 
 
+@action
 class Grab(_Manoeuvre):
     name = "grab"
+    PARAMS = {"target": P("id", True, help="the character")}
 
     @staticmethod
     def success(rs, session, a, t, ev):
@@ -196,16 +262,20 @@ class Grab(_Manoeuvre):
         aerial.check_grounded(session, t)
 
 
+@action
 class Trip(_Manoeuvre):
     name = "trip"
+    PARAMS = {"target": P("id", True, help="the character")}
 
     @staticmethod
     def success(rs, session, a, t, ev):
         rs.knock_prone(session, t, "BAT-34")
 
 
+@action
 class Push(_Manoeuvre):
     name = "push"
+    PARAMS = {"target": P("id", True, help="the character")}
 
     @staticmethod
     def success(rs, session, a, t, ev):
@@ -223,8 +293,13 @@ class Push(_Manoeuvre):
         aerial.fall_if_unsupported(session, t, "BAT-34", "pushed off the edge")
 
 
-class BreakFree:
+@action
+class BreakFree(Unit):
     name = "break_free"
+
+    @staticmethod
+    def candidates(rs, session, a, ctx, item):
+        return [{"actor": a.id, "action": "break_free"}]
 
     @staticmethod
     def check(rs, session, a, act):

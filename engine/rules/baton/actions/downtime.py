@@ -6,11 +6,15 @@ from __future__ import annotations
 from engine.rules import gm
 from engine.rules.baton import baton_order, health, skills
 from engine.rules.baton.common import CONDITIONS
-from engine.rules.baton.data import FIRE_SOURCES
+from engine.rules.baton.data import FIRE_SOURCES, POISONS
+from engine.rules.actions import Param, Unit
+from engine.rules.baton.actions import action
 from engine.rules.core import Illegal
 
+P = Param
 
-class _TimePasses:
+
+class _TimePasses(Unit):
     """Wait and day: time passes out of combat only (``rule``), 1 to ``most`` of the ``unit``."""
     name = unit = rule = ""
     most = 0
@@ -25,8 +29,14 @@ class _TimePasses:
         return {}
 
 
-class Rest:
+@action
+class Rest(Unit):
     name = "rest"
+    PARAMS = {"kind": P("str", True, choices=("short", "long")), "wound": P("int")}
+
+    @staticmethod
+    def candidates(rs, session, a, ctx, item):
+        return [{"actor": a.id, "action": "rest", "kind": "short"}, {"actor": a.id, "action": "rest", "kind": "long"}]
 
     @staticmethod
     def check(rs, session, a, act):
@@ -69,8 +79,14 @@ class Rest:
             w["recovery"] = "success" if ev["success"] else "failure"
 
 
-class Treat:
+@action
+class Treat(Unit):
     name = "treat"
+    PARAMS = {"target": P("id", True, help="the character"), "wound": P("int", True), "kit": P("str", choices=("bandage", "splint"))}
+
+    @staticmethod
+    def candidates(rs, session, a, ctx, item):
+        return [{"actor": a.id, "action": "treat", "target": a.id, "wound": w["id"]} for w in a.data["wounds"]]
 
     @staticmethod
     def check(rs, session, a, act):
@@ -105,8 +121,14 @@ class Treat:
                       "success": ev["success"], "rule": "BAT-29"})
 
 
+@action
 class Wait(_TimePasses):
     name, unit, most, rule = "wait", "hours", 72, "BAT-10"
+    PARAMS = {"hours": P("int", default=1)}
+
+    @staticmethod
+    def candidates(rs, session, a, ctx, item):
+        return [{"actor": a.id, "action": "wait", "hours": 1}]
 
     @staticmethod
     def apply(rs, session, a, act, plan):
@@ -117,8 +139,14 @@ class Wait(_TimePasses):
         session.emit({"type": "time", "hour": d["hour"], "day": d["hour"] // 24, "period": (d["hour"] % 24) // 6})
 
 
+@action
 class Day(_TimePasses):
     name, unit, most, rule = "day", "days", 30, "BAT-27"
+    PARAMS = {"days": P("int", default=1)}
+
+    @staticmethod
+    def candidates(rs, session, a, ctx, item):
+        return [{"actor": a.id, "action": "day"}]
 
     @staticmethod
     def apply(rs, session, a, act, plan):
@@ -154,7 +182,7 @@ class Day(_TimePasses):
             session.emit({"type": "day", "day": d["hour"] // 24, "rule": "BAT-27"})
 
 
-class Gm:
+class Gm(Unit):
     name = "gm"
 
 
@@ -228,3 +256,33 @@ class Gm:
                 rs.apply_damage(session, t, r, "fatigue", None, "BAT-49")
             if act["minutes"] == 0:
                 t.data["breath_min"] = 0
+
+
+@action
+class Damage(Gm):
+    name = "damage"
+    PARAMS = {"target": P("id", True, help="the character"), "amount": P("int", True), "type": P("str", default="blunt")}
+
+
+@action
+class Condition(Gm):
+    name = "condition"
+    PARAMS = {"target": P("id", True, help="the character"), "add": P("str"), "remove": P("str"), "turns": P("int")}
+
+
+@action
+class Poison(Gm):
+    name = "poison"
+    PARAMS = {"target": P("id", True, help="the character"), "kind": P("str", True, choices=POISONS), "potency": P("int", True)}
+
+
+@action
+class Fire(Gm):
+    name = "fire"
+    PARAMS = {"target": P("id", True, help="the character"), "source": P("str", True), "turns": P("int")}
+
+
+@action
+class Breath(Gm):
+    name = "breath"
+    PARAMS = {"target": P("id", True, help="the character"), "minutes": P("int", True)}

@@ -6,7 +6,11 @@ from __future__ import annotations
 from engine.rules.baton import baton_order, combat, health, skills, slots
 from engine.rules.baton import dice as bd
 from engine.rules.baton.data import POISONS, POTIONS
+from engine.rules.actions import Param, Unit
+from engine.rules.baton.actions import action
 from engine.rules.core import Illegal
+
+P = Param
 
 
 def end_effects(rs, session, a, kinds, why: str, only=None) -> None:
@@ -41,7 +45,7 @@ def minor_check(rs, session, a, doing: str, key: str, *refusals) -> dict:
     return {}
 
 
-class _Minor:
+class _Minor(Unit):
     """A minor action on an item (BAT-05): ``doing`` says what takes the slot, ``key`` names the parameter the
     refusals are about, ``refusals`` gives the ``(refused, reason)`` pairs in order (:func:`minor_check`)."""
     name = key = doing = ""
@@ -65,8 +69,13 @@ class _FromHand(_Minor):
         return ((item not in a.data["equipped"], f"{a.name} {cls.missing} {item}"),)
 
 
-class ResistPoison:
+@action
+class ResistPoison(Unit):
     name = "resist_poison"
+
+    @staticmethod
+    def candidates(rs, session, a, ctx, item):
+        return [{"actor": a.id, "action": "resist_poison"}]
 
     @staticmethod
     def check(rs, session, a, act):
@@ -84,8 +93,13 @@ class ResistPoison:
             end_effects(rs, session, a, (), "resisted", only=ef)
 
 
-class Extinguish:
+@action
+class Extinguish(Unit):
     name = "extinguish"
+
+    @staticmethod
+    def candidates(rs, session, a, ctx, item):
+        return [{"actor": a.id, "action": "extinguish"}]
 
     @staticmethod
     def check(rs, session, a, act):
@@ -108,8 +122,10 @@ def major_or_minor(rs, session, a, major: bool, doing: str) -> dict:
     return {"slot": slot, "rule": slots.SLOT_RULES[slot]}
 
 
-class TakeItem:
+@action
+class TakeItem(Unit):
     name = "take_item"
+    PARAMS = {"item": P("str", True), "from": P("str", choices=("pocket", "backpack"), default="pocket")}
 
     @staticmethod
     def check(rs, session, a, act):
@@ -125,8 +141,10 @@ class TakeItem:
         session.emit({"type": "take_item", "who": a.id, "item": act["item"], "from": act["from"], "rule": plan["rule"]})
 
 
-class UsePower:
+@action
+class UsePower(Unit):
     name = "use_power"
+    PARAMS = {"kind": P("str", True, choices=("ring", "item_of_power", "miracle")), "target": P("id")}
 
     @staticmethod
     def check(rs, session, a, act):
@@ -140,8 +158,14 @@ class UsePower:
                       "note": "the effect is the table's: the document gives no powers"})
 
 
+@action
 class Equip(_Minor):
     name, key, doing = "equip", "weapon", "equipping a weapon"
+    PARAMS = {"weapon": P("str", True), "hand": P("str", choices=("main", "off"), default="main")}
+
+    @staticmethod
+    def candidates(rs, session, a, ctx, item):
+        return [{"actor": a.id, "action": "equip", "weapon": w["name"]} for w in a.data["weapons"]]
 
     @classmethod
     def refusals(cls, rs, session, a, act) -> tuple:
@@ -161,8 +185,10 @@ class Equip(_Minor):
         session.emit({"type": "equip", "who": a.id, "weapon": act["weapon"], "hand": act["hand"], "rule": "BAT-05"})
 
 
+@action
 class Stow(_FromHand):
     name, key, doing, missing = "stow", "weapon", "stowing a weapon", "does not hold a"
+    PARAMS = {"weapon": P("str", True)}
 
     @staticmethod
     def apply(rs, session, a, act, plan):
@@ -171,8 +197,10 @@ class Stow(_FromHand):
         session.emit({"type": "stow", "who": a.id, "weapon": act["weapon"], "rule": "BAT-05"})
 
 
+@action
 class DropItem(_FromHand):
     name, key, doing, missing = "drop_item", "item", "dropping an item", "holds no"
+    PARAMS = {"item": P("str", True)}
 
     @staticmethod
     def apply(rs, session, a, act, plan):
@@ -183,8 +211,14 @@ class DropItem(_FromHand):
         session.emit({"type": "drop_item", "who": a.id, "item": w["name"], "at": [a.x, a.y, z], "rule": "BAT-05"})
 
 
+@action
 class PickUp(_Minor):
     name, key, doing = "pick_up", "item", "picking up an item"
+    PARAMS = {"item": P("str", True)}
+
+    @staticmethod
+    def candidates(rs, session, a, ctx, item):
+        return [{"actor": a.id, "action": "pick_up", "item": it["name"]} for it in session.state.data["ground_items"]]
 
     @classmethod
     def refusals(cls, rs, session, a, act) -> tuple:
@@ -201,8 +235,14 @@ class PickUp(_Minor):
         session.emit({"type": "pick_up", "who": a.id, "item": it["name"], "rule": "BAT-05"})
 
 
+@action
 class Drink(_Minor):
     name, key, doing = "drink", "potion", "drinking a potion"
+    PARAMS = {"potion": P("str", True)}
+
+    @staticmethod
+    def candidates(rs, session, a, ctx, item):
+        return [{"actor": a.id, "action": "drink", "potion": p} for p in POTIONS]
 
     @classmethod
     def refusals(cls, rs, session, a, act) -> tuple:
@@ -233,8 +273,14 @@ class Drink(_Minor):
             end_effects(rs, session, a, POISONS, "antidote")
 
 
-class Shout:
+@action
+class Shout(Unit):
     name = "shout"
+    PARAMS = {"text": P("str")}
+
+    @staticmethod
+    def candidates(rs, session, a, ctx, item):
+        return [{"actor": a.id, "action": "shout"}]
 
     @staticmethod
     def check(rs, session, a, act):

@@ -19,12 +19,16 @@ from __future__ import annotations
 from engine.rules import objects
 from engine.rules.baton import baton_order, combat, mounts, skills, slots
 from engine.rules.baton import dice as bd
+from engine.rules.actions import Param, Unit
+from engine.rules.baton.actions import action
 from engine.rules.core import Illegal
 from engine.rules.registry import cover_levels
 from engine.world.geometry import cell_gap, distance_m, in_melee_reach
 
 ATTACK_RULE, OPPORTUNITY_RULE = "BAT-12", "BAT-15"
 DAMAGE_TYPES = {"blunt": "bludgeoning", "cutting": "slashing", "piercing": "piercing"}
+
+P = Param
 
 
 def names_object(session, act) -> bool:
@@ -104,9 +108,15 @@ def manipulate_difficulty(o) -> int:
     return 6 + 2 * o.box.voxels
 
 
-class Manipulate:
+@action
+class Manipulate(Unit):
     """BAT-15: knock an object over (create an opportunity by manipulating the battlefield)."""
     name = "manipulate"
+    PARAMS = {"target": P("id", True, help="the object to knock over (BAT-15)"), "skill": P("str"), "difficulty": P("int")}
+
+    @staticmethod
+    def candidates(rs, session, a, ctx, o):
+        return [{"actor": a.id, "action": "manipulate", "target": o.id}]
 
     @staticmethod
     def check(rs, session, a, act):
@@ -138,27 +148,14 @@ class Manipulate:
         objects.break_target(session, t, a.id, OPPORTUNITY_RULE, "AIR-12", "knocked over")
 
 
-def object_candidates(rs, session, a) -> list[dict]:
-    out = []
-    for o in objects._objects(session):
-        if objects.gone(session, o):
-            continue
-        if not o.indestructible:
-            for w in combat.equipped(rs, a) or [combat.main_weapon(rs, a)]:
-                out.append({"actor": a.id, "action": "attack", "target": o.id, "weapon": w["name"]})
-        out.append({"actor": a.id, "action": "manipulate", "target": o.id})
-    return out
-
-
 def object_opens(rs, session, a, plan) -> list[dict]:
     """The preview's "what breaking it would open" (sight lines from the attacker to each foe)."""
     vox = plan["target"].startswith("voxel:")
     t = objects.resolve(session, None if vox else plan["target"], plan["voxel"] if vox else None, ATTACK_RULE)
     others = [o for o in session.state.actors.values() if o.side != a.side and not o.dead]
     return objects.what_breaking_opens(session, t, a, others, cover_levels("baton"))
-
-
-EVENT_LINES = {
+#: how an attack on an object reads (the baton's Attack.LINES)
+ATTACK_LINES = {
     "object_attack": lambda session, e, n, r: (
         f"{n('who')} attacks {e['target']} (voxel {e['voxel']}) with {e['weapon']}: {e['roll']} + {e['bonus']} = "
         f"{e['total']} vs difficulty {e['difficulty']} (no defence): {'success' if e['hit'] else 'fails'}{r}"),

@@ -9,12 +9,29 @@ from engine.rules import aerial, riding
 from engine.rules.actions import require_condition
 from engine.rules.baton import baton_order, choices, combat, health, mounts, skills, slots
 from engine.rules.baton.common import DIRS8
+from engine.rules.actions import Param, Unit
+from engine.rules.baton import leave_cover
+from engine.rules.baton.actions import action
 from engine.rules.core import Illegal
 from engine.world.geometry import distance_m, in_melee_reach
 
+P = Param
 
-class Pass:
+
+@action
+class Pass(Unit):
     name = "pass"
+    PARAMS = {"to": P("id", True, help="who gets the baton")}
+
+    @staticmethod
+    def candidates(rs, session, a, ctx, item):
+        return [{"actor": a.id, "action": "pass", "to": i} for i in ctx.pass_ids]
+
+    @staticmethod
+    def preview(rs, session, a, act, plan):
+        ids, kept, rule = baton_order.pass_targets(rs, session, a)
+        return {"kept": plan["kept"], "rule": plan["rule"], "may_receive": ids,
+                "lines": combat.pass_lines(rs, session, a, ids, plan)}
 
 
     # -- pass -----------------------------------------------------------------------------------------
@@ -61,8 +78,39 @@ class Pass:
         baton_order.do_pass(rs, session, a, plan["to"], plan["kept"], plan["rule"])
 
 
-class Move:
+@action
+class Move(Unit):
     name = "move"
+    PARAMS = {"to": P("pos", True, help="the destination [x, y, layer]"), "careful": P("bool", default=False, help="leave reach without provoking, at half movement"), "declined": P("any", help="enemies who let the mover go without their immediate attack (BAT-38, BAT-41)")}
+
+    @staticmethod
+    def candidates(rs, session, a, ctx, item):
+        """About ten destinations spread over the reach (sampled, not every cell), and the farthest, carefully."""
+        body = mounts.body_of(rs, session, a)
+        if not rs.can_move(session, body)[0]:
+            return []
+        fly = body.can_fly and not body.has("prone")
+        left = rs.movement_left(session, body, fly)
+        if left <= 0 or a.has("confused"):
+            return []
+        dests = aerial.reach(session, body, budget_m=left, fly=fly).destinations()
+        step = max(1, len(dests) // 10)
+        out = [{"actor": a.id, "action": "move", "to": list(dd)} for dd in dests[::step]]
+        if dests:
+            out.append({"actor": a.id, "action": "move", "to": list(dests[-1]), "careful": True})
+        return out
+
+    @staticmethod
+    def preview(rs, session, a, act, plan):
+        body = session.state.actors[plan["body"]]
+        out = aerial.move_preview(session, body, plan["path"])
+        ends_aloft = out["ends_aloft"]
+        out.update({"cost_m": plan["cost"],
+                    "minor_action_needed": ends_aloft, "minor_action_available": rs.upkeep_available(session, body),
+                    "provokes": [e.id for e in combat.provokers(rs, session, body, plan["path"])] if not plan["careful"] else [],
+                    # BAT-41: who shoots it at once as it leaves their total cover (the move's own test)
+                    "exposed_to": leave_cover.shooters(rs, session, a, body, plan["path"][-1])})
+        return out
 
 
     # -- movement --------------------------------------------------------------------------------------
@@ -229,8 +277,13 @@ class Move:
                     combat.resolve_attack(rs, session, e, a, rw, {"counter": True, "rule": "BAT-41"})
 
 
-class Stand:
+@action
+class Stand(Unit):
     name = "stand"
+
+    @staticmethod
+    def candidates(rs, session, a, ctx, item):
+        return [{"actor": a.id, "action": "stand"}]
 
     @staticmethod
     def check(rs, session, a, act):
@@ -247,8 +300,14 @@ class Stand:
         skills.remove_condition(rs, session, a, "prone", "BAT-06")
 
 
-class Drop:
+@action
+class Drop(Unit):
     name = "drop"
+    PARAMS = {"attack": P("id", help="attack this character at the end of the fall (BAT-48)"), "weapon": P("str"), "defence": P("str", choices=("best", "dodge", "shield", "defence", "none")), "crit": P("str", choices=("damage", "destiny"), default="damage"), "fall_test": P("str", choices=("attack", "agility", "none"), default="attack")}
+
+    @staticmethod
+    def candidates(rs, session, a, ctx, item):
+        return [{"actor": a.id, "action": "drop"}]
 
     @staticmethod
     def check(rs, session, a, act):
@@ -320,8 +379,14 @@ class Drop:
             st.turn["fell_m"] = float(plan["layers"])
 
 
-class Dismount:
+@action
+class Dismount(Unit):
     name = "dismount"
+    PARAMS = {"to": P("pos")}
+
+    @staticmethod
+    def candidates(rs, session, a, ctx, item):
+        return [{"actor": a.id, "action": "dismount"}]
 
     @staticmethod
     def check(rs, session, a, act):
@@ -355,8 +420,13 @@ class Dismount:
         session.emit({"type": "dismount", "who": a.id, "mount": m.id, "to": list(plan["to"]), "rule": "BAT-42"})
 
 
-class Dash:
+@action
+class Dash(Unit):
     name = "dash"
+
+    @staticmethod
+    def candidates(rs, session, a, ctx, item):
+        return [{"actor": a.id, "action": "dash"}]
 
     @staticmethod
     def check(rs, session, a, act):

@@ -7,14 +7,44 @@ from engine.rules.dnd5e import common, conditions
 from engine.rules.dnd5e import mounts
 from engine.rules import riding
 from engine.rules import aerial
+from engine.rules.actions import Param, Unit
 from engine.rules.core import Illegal
+from engine.rules.dnd5e.actions import action
 from engine.rules.dnd5e import feats
 from engine.rules.dnd5e.data import SIZES
 from engine.world.geometry import engaged
 
 
-class Grapple:
+P = Param
+
+
+def contest_candidates(a, ctx, t, kind: str, extra) -> list[dict]:
+    """A grapple or shove on a foe within the longest melee reach, while an attack is left (a cheap prefilter)."""
+    if not (ctx.can_attack and ctx.near(t)):
+        return []
+    return [{"actor": a.id, "action": kind, "target": t.id, **e} for e in extra]
+
+
+def contest_preview(rs, session, a, act, plan) -> dict:
+    """A grapple's or shove's preview: the Athletics contest's two bonuses, and whether it grounds a flyer."""
+    t = session.state.actors[plan["target"]]
+    return {"target": t.id, "your_bonus": conditions.skill_bonus(rs, a, "athletics"),
+            "their_bonus": max(conditions.skill_bonus(rs, t, "athletics"), conditions.skill_bonus(rs, t, "acrobatics")),
+            "grounds_a_flyer": bool(t.flying and (act["action"] == "shove" and act.get("mode", "prone") == "prone"
+                                                  or act["action"] == "grapple" and not a.flying))}
+
+
+@action
+class Grapple(Unit):
     name = "grapple"
+    PARAMS = {"target": P("id", True), "bonus": P("bool", help="as a bonus action (Tavern Brawler after an unarmed hit)"),
+              "pin": P("bool", help="Grappler: pin the creature it grapples (both restrained)")}
+
+    @staticmethod
+    def candidates(rs, session, a, ctx, t):
+        return contest_candidates(a, ctx, t, "grapple", ({},))
+
+    preview = staticmethod(contest_preview)
 
     @staticmethod
     def check(rs, session, a, act):
@@ -40,8 +70,13 @@ class Grapple:
             session.emit({"type": "grapple", "who": a.id, "target": t.id, "rule": "DND-30"})
 
 
-class Escape:
+@action
+class Escape(Unit):
     name = "escape"
+
+    @staticmethod
+    def candidates(rs, session, a, ctx, item):
+        return [{"actor": a.id, "action": "escape"}] if a.has("grappled") else []      # its check's first condition
 
     @staticmethod
     def check(rs, session, a, act):
@@ -67,8 +102,17 @@ class Escape:
                 conditions.remove_condition(rs, session, a, "grappled", "DND-30")
 
 
-class Shove:
+@action
+class Shove(Unit):
     name = "shove"
+    PARAMS = {"target": P("id", True), "mode": P("str", choices=("prone", "push"), default="prone"),
+              "bonus": P("bool", help="as a bonus action (Shield Master after the Attack action, Charger after Dash)")}
+
+    @staticmethod
+    def candidates(rs, session, a, ctx, t):
+        return contest_candidates(a, ctx, t, "shove", ({"mode": "prone"}, {"mode": "push"}))
+
+    preview = staticmethod(contest_preview)
 
     @staticmethod
     def check(rs, session, a, act):
@@ -123,9 +167,17 @@ class Shove:
             aerial.fall(session, t, None, "AIR-12", "pushed off an edge")
 
 
-class Mount:
+@action
+class Mount(Unit):
     name = "mount"
+    PARAMS = {"target": P("id", True)}
 
+    @staticmethod
+    def candidates(rs, session, a, ctx, f):
+        """A larger friend within 1.5 m (Mount.check's size and distance)."""
+        if SIZES.index(f.size) > SIZES.index(a.size) and engaged(ctx.ab, f.body()):
+            return [{"actor": a.id, "action": "mount", "target": f.id}]
+        return []
 
     # -- mounts (DND-36) -------------------------------------------------------------------------------------------------
     @staticmethod
@@ -161,8 +213,14 @@ class Mount:
             session.emit({"type": "initiative_moved", "who": m.id, "after": a.id, "order": list(st.order), "rule": "DND-36"})
 
 
-class Dismount:
+@action
+class Dismount(Unit):
     name = "dismount"
+    PARAMS = {"to": P("pos")}
+
+    @staticmethod
+    def candidates(rs, session, a, ctx, item):
+        return [{"actor": a.id, "action": "dismount"}] if a.data["mounted_on"] else []
 
     @staticmethod
     def check(rs, session, a, act):

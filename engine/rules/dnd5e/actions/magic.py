@@ -6,7 +6,9 @@ from __future__ import annotations
 from engine.rules.dnd5e import attacks, common, concentration, conditions, mounts
 from engine.rules.dnd5e import damage
 from engine.rules import gm
+from engine.rules.actions import Param, Unit
 from engine.rules.core import Illegal
+from engine.rules.dnd5e.actions import action
 from engine.rules.dnd5e import feats, gear
 from engine.rules.dnd5e.common import dice_spec
 from engine.rules.dnd5e.data import CONDITION_RULE, CONDITIONS, SPELLS
@@ -50,9 +52,44 @@ def check_target(rs, session, a, t, name) -> None:
         raise Illegal(f"{a.name} is charmed by {t.name} and cannot harm it", "DND-54", "target")
 
 
-class Cast:
-    name = "cast"
+P = Param
 
+
+@action
+class Cast(Unit):
+    name = "cast"
+    PARAMS = {"spell": P("str", True), "target": P("id"), "at": P("pos")}
+
+    @staticmethod
+    def candidates(rs, session, a, ctx, item):
+        """Each spell its action or bonus action still allows: on itself (temporary HP, an area around it), else on
+        each friend and itself (a heal) or each foe."""
+        out = []
+        turn = ctx.turn
+        for sp in a.data["spells"]:
+            info = SPELLS[sp]
+            if turn["action"] if info["time"] == "action" else turn["bonus"]:
+                continue
+            if info["kind"] == "temp_hp" or (info.get("area") and info["area"]["shape"] == "self"):
+                out.append({"actor": a.id, "action": "cast", "spell": sp})
+            else:
+                pool = ctx.friends + [a] if info["kind"] == "heal" else ctx.foes
+                out += [{"actor": a.id, "action": "cast", "spell": sp, "target": t.id} for t in pool]
+        return out
+
+    @staticmethod
+    def preview(rs, session, a, act, plan):
+        sp = SPELLS[plan["spell"]]
+        cmod = conditions.ab(rs, a, a.data["casting"])
+        out = {"spell": plan["spell"], "kind": sp["kind"], "targets": plan["targets"], "level": sp["level"],
+               "casting_time": sp["time"]}
+        if sp.get("concentration"):
+            out["concentration"] = concentration.cast_note(a, plan["spell"])
+        if sp["kind"] == "save":
+            out.update({"save": sp["save"], "dc": 8 + a.data["prof"] + cmod})
+        elif sp["kind"] == "attack":
+            out["to_hit_bonus"] = cmod + a.data["prof"]
+        return out
 
     # -- spells (DND-21, DND-14) -----------------------------------------------------------------------------------------------
     @staticmethod
@@ -253,9 +290,10 @@ def resolve_spell(rs, session, a, plan) -> None:
     session.state.turn.pop("elemental_adept", None)
 
 
-class Gm:
+class Gm(Unit):
+    """The game master's table tools on a character (``actor = "gm"``): condition, damage, heal, temp_hp, inspire,
+    one registered subclass each (its name and parameters), checked and applied here."""
     name = "gm"
-
 
     # -- GM tools -------------------------------------------------------------------------------------------------------------
     @staticmethod
@@ -291,3 +329,33 @@ class Gm:
 
 
 spell_effect = resolve_spell     # War Caster's reaction spell (feat moments) resolves as a cast does
+
+
+@action
+class Condition(Gm):
+    name = "condition"
+    PARAMS = {"target": P("id", True), "add": P("str"), "remove": P("str"), "source": P("id")}
+
+
+@action
+class Damage(Gm):
+    name = "damage"
+    PARAMS = {"target": P("id", True), "amount": P("int", True), "type": P("str", default="bludgeoning")}
+
+
+@action
+class Heal(Gm):
+    name = "heal"
+    PARAMS = {"target": P("id", True), "amount": P("int", True)}
+
+
+@action
+class TempHp(Gm):
+    name = "temp_hp"
+    PARAMS = {"target": P("id", True), "amount": P("int", True)}
+
+
+@action
+class Inspire(Gm):
+    name = "inspire"
+    PARAMS = {"target": P("id", True, help="the Inspiring Leader whose 10-minute speech the game master rules took place")}

@@ -10,7 +10,9 @@ restrained, poisoned, frightened, beyond normal range, a ranged attack within 1.
 from __future__ import annotations
 
 from engine.rules import objects
+from engine.rules.actions import Param, Unit
 from engine.rules.core import Illegal
+from engine.rules.dnd5e.actions import action
 from engine.rules.registry import cover_levels
 from engine.rules.dnd5e import advantage, attacks, common, conditions
 from engine.rules.dnd5e.common import dice_spec
@@ -177,10 +179,27 @@ def lockpick_bonus(rs, a, how: str | None) -> int:
     return conditions.ab(rs, a, "dex") + bonus.get(how, 0)
 
 
-class PickLock:
+def _locked(session, o) -> bool:
+    return bool(session.state.objects[o.id].get("locked"))
+
+
+def _target_object(help_: str) -> dict:
+    return {"target": Param("id", True, help=help_)}
+
+
+@action
+class PickLock(Unit):
     """DND-39: thieves' tools -- a Dexterity check (+ proficiency, doubled with expertise) against the lock's DC;
     an action. Success opens it (a door swings open)."""
     name = "pick_lock"
+    PARAMS = _target_object("the locked object")
+    LINES = {"lock_check": lambda session, e, n, r: (    # forcing a lock reads the same
+        f"{n('who')} tries to {e['how']} {e['target']}'s lock: {e['roll']} + {e['bonus']} = "
+        f"{e['total']} vs DC {e['dc']}: {'success' if e['success'] else 'fails'}{r}")}
+
+    @staticmethod
+    def candidates(rs, session, a, ctx, o):
+        return [{"actor": a.id, "action": "pick_lock", "target": o.id}] if _locked(session, o) else []
 
     @staticmethod
     def check(rs, session, a, act):
@@ -198,9 +217,15 @@ class PickLock:
         _roll_lock(rs, session, a, plan, "pick", "thieves' tools (Dexterity)")
 
 
-class ForceLock:
+@action
+class ForceLock(Unit):
     """DND-39: forcing the lock -- a Strength check against its DC; an action."""
     name = "force_lock"
+    PARAMS = _target_object("the locked object")
+
+    @staticmethod
+    def candidates(rs, session, a, ctx, o):
+        return [{"actor": a.id, "action": "force_lock", "target": o.id}] if _locked(session, o) else []
 
     @staticmethod
     def check(rs, session, a, act):
@@ -214,11 +239,21 @@ class ForceLock:
         _roll_lock(rs, session, a, plan, "force", "Strength")
 
 
-class OpenDoor:
+@action
+class OpenDoor(Unit):
     """Opening an unlocked door (DND-39 with the doors of imported maps): standing next to it, the turn's free
     interaction with an object, or the action when that is spent. A locked door is picked, forced or broken; a
     secret door is opened once it is found (the game master's ``secret_door`` with ``door``)."""
     name = "open_door"
+    PARAMS = _target_object("the door (an object with door = true), not locked")
+    LINES = {"door_opened": lambda session, e, n, r: f"{n('by')} opens {e['target']}{r}"}
+
+    @staticmethod
+    def candidates(rs, session, a, ctx, o):
+        st = session.state.objects[o.id]
+        if not st.get("locked") and o.door and not st["open"] and st.get("found", True):
+            return [{"actor": a.id, "action": "open_door", "target": o.id}]
+        return []
 
     @staticmethod
     def check(rs, session, a, act):
@@ -263,22 +298,9 @@ def _roll_lock(rs, session, a, plan, how, what):
         objects.open_lock(session, o, a.id, how, LOCK_RULE)
 
 
-def object_candidates(rs, session, a) -> list[dict]:
-    """Menu entries for the scene's objects: attack each standing object with each weapon; pick or force each
-    locked one (the ruleset's keep_legal filters them)."""
-    out = []
-    for o in objects._objects(session):
-        st = session.state.objects[o.id]
-        if objects.gone(session, o) or o.indestructible:
-            continue
-        for w in a.data["weapons"]:
-            out.append({"actor": a.id, "action": "attack", "target": o.id, "weapon": w["name"]})
-        if st.get("locked"):
-            out.append({"actor": a.id, "action": "pick_lock", "target": o.id})
-            out.append({"actor": a.id, "action": "force_lock", "target": o.id})
-        elif o.door and not st["open"] and st.get("found", True):
-            out.append({"actor": a.id, "action": "open_door", "target": o.id})
-    return out
+def standing_objects(session) -> list:
+    """The objects an attack, a lock or a door of the listing may be on: not gone, not indestructible."""
+    return [o for o in objects._objects(session) if not (objects.gone(session, o) or o.indestructible)]
 
 
 def preview_object_attack(rs, session, a, plan) -> dict:
@@ -299,19 +321,10 @@ def preview_object_attack(rs, session, a, plan) -> dict:
             "disadvantage": [list(s) for s in dis]}
 
 
-def _object_attack_line(session, e, n, r):
+def object_attack_line(session, e, n, r):
     adv = f"; advantage: {', '.join(e['advantage'])}" if e["advantage"] else ""
     dis = f"; disadvantage: {', '.join(e['disadvantage'])}" if e["disadvantage"] else ""
     cov = f" + {e['cover']} cover {e['cover_bonus']}" if e["cover_bonus"] else ""
     res = "CRITICAL HIT" if e["critical"] else ("hits" if e["hit"] else "misses")
     return (f"{n('who')} attacks {e['target']} (voxel {e['voxel']}) with {e['weapon']}: {e['roll']} + {e['bonus']} = "
             f"{e['total']} vs AC {e['ac']}{cov}: {res}{adv}{dis} [{', '.join(e['rules'])}]")
-
-
-#: readable lines of this unit's events (merged into the ruleset's EVENT_LINES)
-EVENT_LINES = {
-    "object_attack": _object_attack_line,
-    "door_opened": lambda session, e, n, r: f"{n('by')} opens {e['target']}{r}",
-    "lock_check": lambda session, e, n, r: (f"{n('who')} tries to {e['how']} {e['target']}'s lock: {e['roll']} + {e['bonus']} = "
-                                            f"{e['total']} vs DC {e['dc']}: {'success' if e['success'] else 'fails'}{r}"),
-}

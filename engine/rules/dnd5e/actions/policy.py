@@ -5,11 +5,16 @@ character key ``reactions = {opportunity_attack = false}``."""
 
 from __future__ import annotations
 
+from engine.rules.actions import Param, Unit
 from engine.rules.core import Illegal
+from engine.rules.dnd5e.actions import action
+from engine.rules.dnd5e.feats import REACTIONS
 
 
-class ReactionPolicy:
+@action
+class ReactionPolicy(Unit):
     name = "reaction_policy"
+    PARAMS = {"reaction": Param("str", True, choices=REACTIONS), "take": Param("bool", True)}
 
     @staticmethod
     def check(rs, session, a, act):

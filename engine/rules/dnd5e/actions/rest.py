@@ -10,12 +10,14 @@
   Observant +5), or ``active = true``: the character searches (DND-19), a check; Dungeon Delver: advantage (on a
   passive score, +5: 5e's rule for a passive check with advantage).
 
-Each unit: ``check(rs, session, act) -> plan``, ``apply(rs, session, act, plan)``; the event lines are ``EVENT_LINES``.
+Each unit: ``check(rs, session, act) -> plan``, ``apply(rs, session, act, plan)``; its event line is its ``LINES``.
 """
 
 from __future__ import annotations
 
+from engine.rules.actions import Param, Unit
 from engine.rules.core import Illegal
+from engine.rules.dnd5e.actions import action
 from engine.rules.dnd5e import conditions, damage, feats, gear
 from engine.rules.dnd5e.common import dice_spec, mod
 
@@ -27,8 +29,15 @@ def _living(session, act):
     return t
 
 
-class ShortRest:
+P = Param
+
+
+@action
+class ShortRest(Unit):
     name = "short_rest"
+    PARAMS = {"target": P("id", True, help="the character the game master rules has rested an hour"),
+              "dice": P("int", help="hit dice to spend (default 1)")}
+    LINES = {"short_rest": lambda session, e, n, r: _short_rest_line(session, e, n, r)}
 
     @staticmethod
     def check(rs, session, act):
@@ -77,8 +86,15 @@ class ShortRest:
                 lst[:] = [i for i in lst if i != t.id]
 
 
-class Trap:
+@action
+class Trap(Unit):
     name = "trap"
+    PARAMS = {"target": P("id", True, help="the character the trap goes off on"),
+              "save": P("str", choices=("str", "dex", "con", "int", "wis", "cha"), default="dex"),
+              "dc": P("int", default=15), "damage": P("str", default="2d10", help="dice like 2d10 (named trap)"),
+              "type": P("str", default="piercing"), "half": P("bool", default=True, help="half damage on a save (false: none)")}
+    LINES = {"trap": lambda session, e, n, r: (f"a trap goes off on {n('who')}: {e['save'].upper()} save DC {e['dc']}, "
+                                               f"{e['damage']} {e['damage_type']}{r}")}
 
     @staticmethod
     def check(rs, session, act):
@@ -107,8 +123,14 @@ class Trap:
         rs.apply_damage(session, t, amount, act["type"], "trap", "DND-33")
 
 
-class SecretDoor:
+@action
+class SecretDoor(Unit):
     name = "secret_door"
+    PARAMS = {"target": P("id", True, help="the character who may find it"), "dc": P("int", default=15),
+              "skill": P("str", choices=("perception", "investigation"), default="perception"),
+              "active": P("bool", default=False, help="the character searches (a check), not its passive score"),
+              "door": P("id", help="the secret door object found on a success (then it can be opened)")}
+    LINES = {"secret_door": lambda session, e, n, r: _secret_door_line(session, e, n, r)}
 
     @staticmethod
     def check(rs, session, act):
@@ -163,10 +185,3 @@ def _short_rest_line(session, e, n, r):
 def _secret_door_line(session, e, n, r):
     how = f"passive {e['skill']} {e['passive']}" if "passive" in e else f"{e['skill']} {e['total']}"
     return f"{n('who')} {'finds' if e['found'] else 'does not find'} the secret door ({how} vs DC {e['dc']}){r}"
-
-
-EVENT_LINES = {
-    "short_rest": _short_rest_line,
-    "trap": lambda session, e, n, r: f"a trap goes off on {n('who')}: {e['save'].upper()} save DC {e['dc']}, {e['damage']} {e['damage_type']}{r}",
-    "secret_door": _secret_door_line,
-}

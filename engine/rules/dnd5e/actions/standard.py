@@ -8,14 +8,18 @@ from engine.rules.dnd5e import conditions
 from engine.rules.dnd5e import damage
 from engine.rules import riding
 from engine.rules import aerial
-from engine.rules.actions import require_condition
+from engine.rules.actions import Param, Unit, require_condition
 from engine.rules.choices import choose
-from engine.rules.core import BadAction, Illegal
-from engine.rules.dnd5e.actions import magic
-from engine.rules.dnd5e.actions.objects import AttackObject, names_object
-from engine.rules.dnd5e import feats, gear, loading
+from engine.rules.core import Actor, BadAction, Illegal
+from engine.rules.legal import MoveRun
+from engine.rules.dnd5e.actions import action, magic
+from engine.rules.dnd5e.actions.objects import AttackObject, names_object, object_attack_line, preview_object_attack
+from engine.rules.dnd5e import attack_preview, concentration, feats, gear, loading
 from engine.rules.dnd5e.common import OBJECTS, dice_spec
+from engine.rules.dnd5e.data import SPELLS
 from engine.world.geometry import distance_m, engaged, in_melee_reach
+
+P = Param
 
 
 def _action_on(rs, session, a, act, label: str, rule: str):
@@ -24,11 +28,37 @@ def _action_on(rs, session, a, act, label: str, rule: str):
     return common.living_target(rs, session, a, act["target"])
 
 
-class Move:
+@action
+class Move(Unit):
     name = "move"
+    PARAMS = {"to": P("pos", True, help="the destination [x, y, layer]")}
 
+    @staticmethod
+    def candidates(rs, session, a, ctx, item):
+        """The destinations as one compact run (engine/rules/legal.py), or none."""
+        if a.data["mounted_on"] or conditions.speed_zero(rs, a):
+            return []
+        crawl = a.has("prone")
+        fly = a.can_fly and not crawl
+        left = rs.movement_left(session, a, fly) / (2 if crawl else 1)
+        if left <= 0:
+            return []
+        return MoveRun(a.id, aerial.reach(session, a, budget_m=left, fly=fly).destination_cells())
 
-    # -- move ----------------------------------------------------------------------------------------------------
+    @staticmethod
+    def preview(rs, session, a, act, plan):
+        path = plan["path"]
+        fly = a.can_fly and not plan["crawl"]
+        out = aerial.move_preview(session, a, path)
+        ends_aloft = out["ends_aloft"]
+        out.update({"cost_m": plan["costs"][-1],
+                    "left_after_m": round(rs.movement_left(session, a, fly) - plan["costs"][-1], 4),
+                    "bonus_action_needed": ends_aloft,
+                    "bonus_action_available": rs.upkeep_available(session, a),
+                    "falls_at_end_of_turn": ends_aloft and not rs.upkeep_available(session, a),
+                    "provokes": attacks.would_provoke(rs, session, a, path)})
+        return out
+
     @staticmethod
     def check(rs, session, a, act):
         to = tuple(act["to"])
@@ -123,8 +153,46 @@ class Move:
         attacks.readied_triggers(rs, session, a)
 
 
-class Attack:
+@action
+class Attack(Unit):
     name = "attack"
+    PARAMS = {"target": P("id", help="a character or object id"), "weapon": P("str"),
+              "bonus": P("bool", default=False), "knock_out": P("bool", default=False),
+              "voxel": P("pos", help="a voxel [x, y, z] to attack (DND-40)"),
+              "power_attack": P("bool", help="-5 to hit, +10 damage (Great Weapon Master, Sharpshooter)"),
+              "lucky": P("bool", help="spend a luck point: one more d20, named luck (Lucky)"),
+              "savage": P("bool", help="reroll the melee damage once a turn, keep the higher (Savage Attacker)"),
+              "manoeuvre": P("str", choices=("trip", "pushing", "precision"),
+                             help="spend the superiority die (Martial Adept): trip, pushing, precision"),
+              "bonus_from": P("str", choices=("two_weapon", "great_weapon_master", "polearm_master",
+                                              "crossbow_expert", "charger"),
+                              help="what allows the bonus-action attack (default: the first that applies)")}
+    LINES = {"object_attack": object_attack_line}          # a character's attack reads in dnd5e/text.py
+
+    @staticmethod
+    def candidates(rs, session, a, ctx, t):
+        """A foe: each weapon, with the Attack action and as the off-hand bonus attack; an object: each weapon."""
+        if not isinstance(t, Actor):
+            return [{"actor": a.id, "action": "attack", "target": t.id, "weapon": w["name"]} for w in a.data["weapons"]]
+        out = []
+        turn = ctx.turn
+        for w in a.data["weapons"]:
+            if ctx.can_attack:
+                out.append({"actor": a.id, "action": "attack", "target": t.id, "weapon": w["name"]})
+            if turn["light_weapon"] and not turn["bonus"]:
+                out.append({"actor": a.id, "action": "attack", "target": t.id, "weapon": w["name"], "bonus": True})
+        return out
+
+    @staticmethod
+    def preview(rs, session, a, act, plan):
+        return preview_object_attack(rs, session, a, plan) if plan.get("object") else \
+            attack_preview.on_character(rs, session, a, act, plan)
+
+    @staticmethod
+    def damage_on_hit(rs, session, a, act, plan):
+        if plan.get("object") or "weapon" not in plan:
+            return None
+        return attacks.mean_hit_damage(rs, a, plan)
 
     @staticmethod
     def check(rs, session, a, act):
@@ -209,11 +277,15 @@ class Attack:
             feats.sentinel_protects(rs, session, a, t)     # DND-F37: it attacked someone else next to a Sentinel
 
 
-class _SpendsAction:
+class _SpendsAction(Unit):
     """A simple action (Dash, Disengage, Dodge, Hide, Search): the check is that the action is unused
     (``label`` and ``rule`` name it); ``apply`` spends it, does the action's one thing (``effect``, which returns
     the event's own fields) and says so in an event of the action's name."""
     name = label = rule = ""
+
+    @classmethod
+    def candidates(cls, rs, session, a, ctx, item):
+        return [{"actor": a.id, "action": cls.name}]
 
     @classmethod
     def check(cls, rs, session, a, act):
@@ -230,6 +302,7 @@ class _SpendsAction:
         return {}
 
 
+@action
 class Dash(_SpendsAction):
     name, label, rule = "dash", "Dash", "DND-22"
 
@@ -239,6 +312,7 @@ class Dash(_SpendsAction):
         return {"movement_left_m": round(rs.movement_left(session, a, a.can_fly), 4)}
 
 
+@action
 class Disengage(_SpendsAction):
     name, label, rule = "disengage", "Disengage", "DND-17"
 
@@ -248,6 +322,7 @@ class Disengage(_SpendsAction):
         return {}
 
 
+@action
 class Dodge(_SpendsAction):
     name, label, rule = "dodge", "Dodge", "DND-24"
 
@@ -257,8 +332,17 @@ class Dodge(_SpendsAction):
         return {}
 
 
-class Help:
+@action
+class Help(Unit):
     name = "help"
+    PARAMS = {"target": P("id", True, help="the ally helped"), "against": P("id", help="the enemy the ally attacks")}
+
+    @staticmethod
+    def candidates(rs, session, a, ctx, t):
+        """A foe next to it (its action unused): help each friend attack it."""
+        if not engaged(ctx.ab, t.body()) or ctx.turn["action"]:
+            return []
+        return [{"actor": a.id, "action": "help", "target": f.id, "against": t.id} for f in ctx.friends]
 
     @staticmethod
     def check(rs, session, a, act):
@@ -281,6 +365,7 @@ class Help:
         session.emit({"type": "help", "who": a.id, "ally": plan["ally"], "target": plan["target"], "rule": "DND-18"})
 
 
+@action
 class Hide(_SpendsAction):
     name, label, rule = "hide", "Hide", "DND-23"
 
@@ -308,6 +393,7 @@ class Hide(_SpendsAction):
             gear.passive_notice(rs, session, a, a.data["hidden"])   # the SRD: a watcher's passive Perception (Observant +5)
 
 
+@action
 class Search(_SpendsAction):
     name, label, rule = "search", "Search", "DND-19"
 
@@ -324,8 +410,23 @@ class Search(_SpendsAction):
         return {"perception": total, "found": found}
 
 
-class Ready:
+@action
+class Ready(Unit):
     name = "ready"
+    PARAMS = {"target": P("id"), "weapon": P("str"), "trigger": P("str", choices=("enters_reach",), default="enters_reach"),
+              "spell": P("str", help="ready a spell of one action's casting time, held by concentration (DND-20)")}
+
+    @staticmethod
+    def candidates(rs, session, a, ctx, item):
+        return [{"actor": a.id, "action": "ready", "weapon": a.data["weapons"][0]["name"]}] + [
+            {"actor": a.id, "action": "ready", "spell": sp} for sp in a.data["spells"]   # DND-20
+            if SPELLS[sp]["time"] == "action" and SPELLS[sp]["kind"] in magic.READY_KINDS]
+
+    @staticmethod
+    def preview(rs, session, a, act, plan):
+        if plan.get("spell"):
+            return {"spell": plan["spell"], "concentration": concentration.cast_note(a, plan["spell"], readied=True)}
+        return None
 
     @staticmethod
     def check(rs, session, a, act):
@@ -349,8 +450,14 @@ class Ready:
                       "trigger": "a hostile creature ends a move within reach or range", "rule": "DND-20"})
 
 
-class Use:
+@action
+class Use(Unit):
     name = "use"
+    PARAMS = {"object": P("str", True), "target": P("id")}
+
+    @staticmethod
+    def candidates(rs, session, a, ctx, item):
+        return [{"actor": a.id, "action": "use", "object": it} for it in sorted(set(a.data["items"]))]
 
     @staticmethod
     def check(rs, session, a, act):
@@ -388,8 +495,13 @@ class Use:
             damage.heal(rs, session, session.state.actors[plan["target"]], amt, "DND-25")
 
 
-class Stand:
+@action
+class Stand(Unit):
     name = "stand"
+
+    @staticmethod
+    def candidates(rs, session, a, ctx, item):
+        return [{"actor": a.id, "action": "stand"}] if a.has("prone") else []      # its check's first condition
 
     @staticmethod
     def check(rs, session, a, act):
@@ -412,8 +524,15 @@ class Stand:
         session.emit({"type": "stand", "who": a.id, "cost_m": plan["cost"], "rule": "DND-48"})
 
 
-class Stabilize:
+@action
+class Stabilize(Unit):
     name = "stabilize"
+    PARAMS = {"target": P("id", True)}
+
+    @staticmethod
+    def candidates(rs, session, a, ctx, f):
+        """A dying friend."""
+        return [{"actor": a.id, "action": "stabilize", "target": f.id}] if f.hp == 0 and not f.data["stable"] else []
 
     @staticmethod
     def check(rs, session, a, act):
@@ -437,8 +556,18 @@ class Stabilize:
             damage.heal(rs, session, t, 1, "DND-F36")      # DND-F36 Healer: a healer's kit also restores 1 HP
 
 
-class EndTurn:
+@action
+class EndTurn(Unit):
     name = "end_turn"
+    PARAMS = {"stay_aloft": P("bool", help="false: do not spend the bonus action on staying aloft, and fall (AIR-10)")}
+
+    @staticmethod
+    def candidates(rs, session, a, ctx, item):
+        """Always; a flyer's AIR-10 choice too (not to spend the bonus action, and fall)."""
+        out = [{"actor": a.id, "action": "end_turn"}]
+        if a.flying and not a.data.get("mounted_on"):
+            out.append({"actor": a.id, "action": "end_turn", "stay_aloft": False})
+        return out
 
     @staticmethod
     def check(rs, session, a, act):

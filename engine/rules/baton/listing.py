@@ -1,0 +1,78 @@
+"""The baton's legal-action listing (``Baton.legal_actions_of``): the frame around the actions' own candidates (each
+unit's ``candidates``, asked in ``LISTING``'s order, engine/rules/actions.py ``listed``), then each candidate's
+variants with a non-default choice (baton/choices.py), all checked as ``Session.check`` does. ``rs`` is the ruleset."""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+
+from engine.rules import objects
+from engine.rules.actions import Listing, listed
+from engine.rules.baton import baton_order, choices, combat
+from engine.rules.core import Actor
+
+#: in combat, the holder's candidates: per group, per item it iterates (``self``; ``weapon_foe``: the holder and its
+#: mount, each able foe, each weapon in hand; ``foe``: each able foe), each action's own; an action named in no
+#: group is listed after them
+LISTING = (
+    ("self", ("pass", "open_with", "move")),
+    ("weapon_foe", ("attack", "charge")),
+    ("foe", ("grab", "trip", "push", "disarm", "create_opportunity")),
+    ("self", ("stand", "dash", "break_free", "resist_poison", "extinguish", "dismount", "drop", "shout", "equip",
+              "drink", "pick_up")),
+)
+#: out of combat (BAT-01), anyone's
+OUT_OF_COMBAT = (("self", ("rest", "treat", "wait", "day")),)
+#: the scene's objects (issue 14: BAT-12 / BAT-15), after the rest
+OBJECT_LISTING = (("object", ("attack", "manipulate")),)
+DECLARED = LISTING + OUT_OF_COMBAT + OBJECT_LISTING
+
+
+class Context(Listing):
+    """One baton listing's ``ctx``: the able foes (another side), whom the baton may be passed to, the objects."""
+
+    def __init__(self, rs, session, a: Actor):
+        super().__init__(rs, session, a)
+        st = session.state
+        self.foes = [o for o in st.actors.values() if o.side != a.side and baton_order.able(rs, o)]
+        self._pass: list | None = None
+
+    @property
+    def pass_ids(self) -> list:
+        if self._pass is None:
+            self._pass = baton_order.pass_targets(self.rs, self.session, self.actor)[0]
+        return self._pass
+
+    def each(self, key: str):
+        st = self.session.state
+        if key == "weapon_foe":
+            a = self.actor
+            whos = [a] + ([st.actors[a.data["mounted_on"]]] if a.data.get("mounted_on") else [])
+            return [(who, t, w) for who in whos for t in self.foes
+                    for w in combat.equipped(self.rs, who) or [combat.main_weapon(self.rs, who)]]
+        if key == "object":
+            return [o for o in objects._objects(self.session) if not objects.gone(self.session, o)]
+        return super().each(key)
+
+
+def legal_actions(rs, session, a: Actor, kinds: Collection[str] | None = None) -> list[dict]:
+    """Every legal action of ``a`` (``kinds``: only those, issue 26), each candidate and its choice variants checked."""
+
+    def want(n: str) -> bool:
+        return kinds is None or n in kinds
+
+    ctx = Context(rs, session, a)
+    units = rs.ACTIONS
+    if not baton_order.in_combat(rs, session):
+        cands = listed(units, OUT_OF_COMBAT, ctx, rest=False, allow=want)
+    else:
+        h = baton_order.holder(rs, session)
+        if h is None or a.id != h.id:
+            return []
+        cands = listed(units, LISTING, ctx, declared=DECLARED, allow=want)
+        if session.state.objects:
+            cands += listed(units, OBJECT_LISTING, ctx, rest=False, allow=want)
+    variants = choices.choice_variants(rs, session, cands)
+    if kinds is not None:
+        variants = [c for c in variants if c["action"] in kinds]
+    return rs.keep_legal(session, variants, session.check)
