@@ -98,71 +98,43 @@ def box_distance(box, pt) -> float:
     return math.hypot(dx, dy)
 
 
-def _first_free(cands, placed, models, bounds=None, near=None, strict=True):
-    """The first of the candidate boxes ``cands`` ([(x0, y0, x1, y1)], in order) that keeps within ``near`` = (point, max_px) of the point and within ``bounds``, overlaps no ``placed`` label box (1 px
-    apart) and, when ``strict``, no ``models`` box; or None. One array test of all of them: an orbit lays the
-    labels out every frame, and the loops over candidates x boxes were most of a frame's CPU (the leader tags'
-    rings are 256 candidates a tag)."""
+def _free_index(c, placed, models, bounds, near=None, near_mask=None, strict_mask=None) -> int:
+    """The index of the first of the candidate boxes ``c`` (float64 [N, 4]: x0, y0, x1, y1, in order) that keeps
+    within ``near`` = (point, max_px) of the point (those of ``near_mask``; all without one) and within
+    ``bounds``, overlaps no ``placed`` label box (1 px apart) and no ``models`` box (those of ``strict_mask``;
+    all without one); -1 when none does. One array test of them all: an orbit lays the labels out every frame, and
+    the loops over candidates x boxes were most of a frame's CPU (a leader tag's rings are 256 candidates)."""
     import numpy as np
 
-    if not cands:
-        return None
-    c = np.asarray(cands, dtype=np.float64)
+    if not len(c):
+        return -1
     x0, y0, x1, y1 = c[:, 0], c[:, 1], c[:, 2], c[:, 3]
     ok = np.ones(len(c), dtype=bool)
     if near is not None:
         (px, py), max_px = near
         dx = np.maximum(np.maximum(x0 - px, 0.0), px - x1)
         dy = np.maximum(np.maximum(y0 - py, 0.0), py - y1)
-        ok &= ~(np.hypot(dx, dy) > max_px)
+        far = np.hypot(dx, dy) > max_px
+        ok &= ~(far if near_mask is None else far & near_mask)
     if bounds is not None:
         ok &= ~((x0 < bounds[0]) | (y0 < bounds[1]) | (x1 > bounds[2]) | (y1 > bounds[3]))
-    for boxes, pad in ((placed, 1.0), (models if strict else (), 0.0)):
+    for boxes, pad, mask in ((placed, 1.0, None), (models, 0.0, strict_mask)):
         if len(boxes) and ok.any():
             b = np.asarray(boxes, dtype=np.float64)
             hit = ((x0[:, None] < b[None, :, 2] + pad) & (b[None, :, 0] < x1[:, None] + pad)
-                   & (y0[:, None] < b[None, :, 3] + pad) & (b[None, :, 1] < y1[:, None] + pad))
-            ok &= ~hit.any(axis=1)
+                   & (y0[:, None] < b[None, :, 3] + pad) & (b[None, :, 1] < y1[:, None] + pad)).any(axis=1)
+            ok &= ~(hit if mask is None else hit & mask)
     k = int(np.argmax(ok))
-    if not ok[k]:
-        return None
-    return tuple(cands[k])
+    return k if ok[k] else -1
 
 
-def layout(items: list[dict], max_px: float, bounds=None, avoid=()) -> list[dict]:
-    """Place label boxes. ``items``: dicts with ``id``, ``anchor`` (x, y: the model's head on screen), ``depth``
-    (nearest first keeps the best spot), ``full`` (w, h) and ``compact`` (w, h) sizes, ``model`` (its own screen
-    box). Returns one dict per item: ``box`` (x0, y0, x1, y1) and ``mode`` ("full" or "compact"), or ``mode``
-    "folded" with ``into`` (the id of the label that counts it). ``avoid``: more boxes no label may cover (the
-    HUD's panels)."""
-    models = [it["model"] for it in items if it.get("model") is not None] + [tuple(b) for b in avoid]
-    placed: list[tuple] = []
-    out = {}
-    order = sorted(items, key=lambda it: it["depth"])
-    for it in order:
-        ax, ay = it["anchor"]
-        got = None
-        for mode in ("full", "compact"):
-            w, h = it[mode]
-            step = max(h * 0.5, 4.0)
-            n = int(max_px // step) + 1
-            corners = [(ax - w / 2, ay - 3 - k * step - h) for k in range(n)]
-            corners += [(ax + 6 if side > 0 else ax - 6 - w, ay - h / 2 - k * step) for k in range(n) for side in (1, -1)]
-            cands = [(x0, y0, x0 + w, y0 + h) for x0, y0 in corners]
-            box = _first_free(cands, [p[0] for p in placed], models, bounds, ((ax, ay), max_px))
-            if box is not None:
-                got = (box, mode)
-                break
-        if got is None:                  # farther out, a name tag with a leader line: every character keeps a label
-            got = _leader_spot(it, max_px, bounds, placed, models)
-        if got is None:
-            # fold into the nearest placed label (only when the window has no free spot at all)
-            near = min(placed, key=lambda p: box_distance(p[0], (ax, ay)), default=None)
-            out[it["id"]] = {"mode": "folded", "into": near[1] if near else None, "box": None}
-            continue
-        placed.append((got[0], it["id"]))
-        out[it["id"]] = {"mode": got[1], "box": got[0]}
-    return [out[it["id"]] for it in items]
+def _first_free(cands, placed, models, bounds=None, near=None, strict=True):
+    """The first of the boxes ``cands`` ([(x0, y0, x1, y1)], in order) that :func:`_free_index` accepts (clear of
+    the models only when ``strict``), or None."""
+    import numpy as np
+
+    k = _free_index(np.asarray(cands, dtype=np.float64).reshape(-1, 4), placed, models if strict else (), bounds, near)
+    return None if k < 0 else tuple(cands[k])
 
 
 LEADER_RINGS = 8        # a leader tag is looked for up to this many times MAX_PX from its model's head
@@ -171,19 +143,90 @@ _LEADER_DIRECTIONS = [(math.cos(a), math.sin(a)) for a in
                       (-math.pi / 2 + (j if k % 2 else -j) * math.pi / 8 for k in range(16) for j in [(k + 1) // 2])]
 
 
-def _leader_spot(it, max_px, bounds, placed, models):
-    """A compact tag beyond ``max_px`` (drawn with a leader line to its model): the nearest free spot on rings
-    around the head, first clear of every model and label, then clear of the labels only."""
+def _near_spots(it, max_px):
+    """The spots a label of ``it`` is tried at first, in order, as (float64 [N, 4] boxes, the mode of each): the
+    full label, then the compact one, upward from just above the head and beside it, up to ``max_px`` away. The
+    same arithmetic as a spot at a time (numpy's elementwise float64, in the same order)."""
+    import numpy as np
+
+    ax, ay = it["anchor"]
+    parts, modes = [], []
+    for mode in ("full", "compact"):
+        w, h = it[mode]
+        step = max(h * 0.5, 4.0)
+        k = np.arange(int(max_px // step) + 1, dtype=np.float64)
+        xy = np.empty((3 * len(k), 2))
+        xy[:len(k), 0], xy[:len(k), 1] = ax - w / 2, ay - 3 - k * step - h
+        side = xy[len(k):]
+        side[0::2, 0], side[1::2, 0] = ax + 6, ax - 6 - w
+        side[0::2, 1] = side[1::2, 1] = ay - h / 2 - k * step
+        parts.append(np.concatenate([xy, xy[:, :1] + w, xy[:, 1:] + h], axis=1))
+        modes += [mode] * len(xy)
+    return np.concatenate(parts), modes
+
+
+def _leader_spots(it, max_px):
+    """A compact tag with a leader line on rings farther out than ``max_px`` (up first, then right and left, down
+    last): float64 [N, 4] boxes, tried twice, clear of every model, then of the labels only."""
+    import numpy as np
+
     ax, ay = it["anchor"]
     w, h = it["compact"]
-    cands = []
-    for ring in range(1, LEADER_RINGS * 2 + 1):
-        r = max_px * (1 + ring * 0.5)
-        for c, s in _LEADER_DIRECTIONS:
-            cx, cy = ax + r * c, ay + r * s
-            cands.append((cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2))
-    for strict in (True, False):
-        box = _first_free(cands, [p[0] for p in placed], models, bounds, strict=strict)
-        if box is not None:
-            return box, "leader"
+    r = max_px * (1 + np.arange(1, LEADER_RINGS * 2 + 1, dtype=np.float64) * 0.5)
+    cs = np.asarray(_LEADER_DIRECTIONS)
+    cx, cy = (ax + r[:, None] * cs[None, :, 0]).ravel(), (ay + r[:, None] * cs[None, :, 1]).ravel()
+    return np.stack([cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2], axis=1)
+
+
+def _first_spot_free(it, max_px, bounds, placed, models) -> tuple | None:
+    """The full label straight above the head, when it is free (most labels are): the first spot tried, tested
+    without arrays."""
+    ax, ay = it["anchor"]
+    w, h = it["full"]
+    x0, y0 = ax - w / 2, ay - 3 - h
+    box = (x0, y0, x0 + w, y0 + h)
+    if box_distance(box, (ax, ay)) > max_px:
+        return None
+    if bounds is not None and (box[0] < bounds[0] or box[1] < bounds[1] or box[2] > bounds[2] or box[3] > bounds[3]):
+        return None
+    if any(_overlaps(box, p) for p in placed) or any(_overlaps(box, m, 0.0) for m in models):
+        return None
+    return box
+
+
+def _place(it, max_px, bounds, placed, models) -> tuple | None:
+    """(box, mode) of the first free spot of ``it``, or None."""
+    box = _first_spot_free(it, max_px, bounds, placed, models)
+    if box is not None:
+        return box, "full"
+    c, modes = _near_spots(it, max_px)
+    k = _free_index(c, placed, models, bounds, (it["anchor"], max_px))
+    if k >= 0:
+        return tuple(float(v) for v in c[k]), modes[k]
+    for strict in (True, False):                # farther out, a tag with a leader line: every character keeps one
+        ring = _leader_spots(it, max_px)
+        k = _free_index(ring, placed, models if strict else (), bounds)
+        if k >= 0:
+            return tuple(float(v) for v in ring[k]), "leader"
     return None
+
+
+def layout(items: list[dict], max_px: float, bounds=None, avoid=()) -> list[dict]:
+    """Place label boxes. ``items``: dicts with ``id``, ``anchor`` (x, y: the model's head on screen), ``depth``
+    (nearest first keeps the best spot), ``full`` (w, h) and ``compact`` (w, h) sizes, ``model`` (its own screen
+    box). Returns one dict per item: ``box`` (x0, y0, x1, y1) and ``mode`` ("full", "compact" or "leader": a tag
+    farther out, drawn with a leader line, so that every character keeps a label), or ``mode`` "folded" with
+    ``into`` (the id of the label that counts it: only when the window has no free spot at all). ``avoid``: more
+    boxes no label may cover (the HUD's panels)."""
+    models = [it["model"] for it in items if it.get("model") is not None] + [tuple(b) for b in avoid]
+    placed: list[tuple] = []
+    out = {}
+    for it in sorted(items, key=lambda it: it["depth"]):
+        got = _place(it, max_px, bounds, [p[0] for p in placed], models)
+        if got is None:
+            near = min(placed, key=lambda p: box_distance(p[0], it["anchor"]), default=None)
+            out[it["id"]] = {"mode": "folded", "into": near[1] if near else None, "box": None}
+            continue
+        placed.append((got[0], it["id"]))
+        out[it["id"]] = {"mode": got[1], "box": got[0]}
+    return [out[it["id"]] for it in items]
