@@ -46,9 +46,14 @@ RULES = [
      'rule': 'Minor action: shout a command; equip or stow a weapon; drop or pick up an item on the ground; take '
              'an item…',
      'status': 'built',
-     'decision': 'Minor: shout, equip/stow, drop/pick up, pocket item, drink, item of power, miracle',
-     'where': '`_check_equip` … `_check_shout`',
+     'decision': 'Minor: shout, equip/stow, drop/pick up, pocket item, drink, item of power, miracle; '
+                 '`open_door` (the document names no doors; handling a thing within reach, l. 30): an unlocked door '
+                 'next to the character swings open and its voxels leave the way (option `door_action = "major"`: '
+                 'the major action, as manipulating the battlefield, l. 20); a locked one is broken or knocked down',
+     'where': '`_check_equip` … `_check_shout`; `baton/actions/doors.py` `OpenDoor`',
      'tests': ['tests/test_baton_turns.py::test_bat05_minor_actions_take_the_minor_slot',
+               'tests/test_baton_doors.py::test_a_baton_character_opens_a_door_next_to_it_with_the_minor_action_and_walks_through',
+               'tests/test_baton_doors.py::test_the_other_reading_spends_the_major_action_and_a_locked_door_must_be_broken',
                'tests/test_baton_tactics.py::test_picking_up_a_disarmed_weapon_is_a_minor_action']},
     {'id': 'BAT-06',
      'rule': "Movement: move up to the character's speed; stand up if prone.",

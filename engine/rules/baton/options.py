@@ -58,6 +58,9 @@ SPECS = {
     "cover_exposure": OptionSpec("bool", True, help="BAT-41: leaving total cover"),
     "exposed_counts_once": OptionSpec("bool", True, help="BAT-41: an exposure counts once per turn"),
     "fire_sources": OptionSpec("custom", {}, check=_fire_sources, help="BAT-50 extra or replaced fire sources"),
+    "door_action": OptionSpec("choice", "minor", choices=("minor", "major"),
+                              help="opening a door (the document names none): the minor action, handling a thing "
+                                   "(BAT-05), or the major one, manipulating the battlefield (BAT-04/15)"),
     "auto_confusion": OptionSpec("bool", True, help="BAT-58: the engine plays a confused character's activation"),
     "effect_turns": OptionSpec("choice", "through", choices=("through", "on_return"),
                                help="BAT-11: an effect for N turns affects its target in each of the N turns of its side "
