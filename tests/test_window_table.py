@@ -225,9 +225,9 @@ def test_opening_asks_before_dropping_unsaved_work(display, duel, tmp_path):
         app.key("Return")
         st = app.wait(lambda s: s["window"]["prompt"] is not None, 10, "the unsaved-work prompt")
         assert "1 redo step(s)" in st["window"]["prompt"]
-        app.key("n")
+        app.key("c")                              # save first? (y)es / (n)o / (c)ancel: cancel keeps the game
         st = app.wait(lambda s: s["window"]["prompt"] is None, 10, "prompt answered")
-        assert len(st["actions"]) == 1 and st["redo"] == 1, "N dropped the work"
+        assert len(st["actions"]) == 1 and st["redo"] == 1, "C dropped the work"
         app.key("ctrl+o")
         app.wait(lambda s: s["window"]["chooser"] is not None, 10, "the picker")
         app.key("Return")
