@@ -24,7 +24,7 @@ import numpy as np
 from engine.rules import riding
 from engine.rules.core import Illegal
 from engine.world.cover import cover_level, sample_points, support_indices
-from engine.world.geometry import Body, distance_m
+from engine.world.geometry import Body, cell_gap, distance_m
 from engine.world.grid import World
 from engine.world.los import clamp_points, quantize, trace_fixed
 from engine.world.materials import Material
@@ -325,6 +325,31 @@ def open_lock(session, o, who: str, how: str, rule: str) -> None:
     session.emit(ev)
     if o.opens:
         remove_boxes(session, [o.box], "AIR-12", f"{o.name} swung open under it")
+
+
+def next_to(session, body: Body, a, o) -> bool:
+    """``a`` (whose body, or its mount's, is ``body``) stands next to ``o``: a voxel of it within one cell, from the
+    layer below its feet to its top -- what handling an object asks (a lock, a door, knocking it over)."""
+    return any(cell_gap(body, voxel_body(v)) <= 1 and a.layer - 1 <= v[2] <= a.layer + a.height_layers
+               for v in object_voxels(session, o))
+
+
+def closed_door(session, target: str, rule: str, locked: str, secret: str = "", secret_rule: str | None = None):
+    """The door ``target`` when it may be opened (a door, standing, closed, found, not locked), else Illegal naming
+    the target. ``locked`` and ``secret`` end the refusals of a locked and of an unfound secret door (what the
+    ruleset offers instead: ``{dc}`` and ``{id}`` are the door's)."""
+    o = find_object(session, target)
+    if o is None or not o.door:
+        ids = ", ".join(x.id for x in _objects(session) if x.door) or "none"
+        raise Illegal(f"no door {target!r} (doors: {ids})", rule, "target")
+    st = session.state.objects[o.id]
+    if st["destroyed"] or st["open"]:
+        raise Illegal(f"{o.name} is already {'destroyed' if st['destroyed'] else 'open'}", rule, "target")
+    if o.secret and not st.get("found"):
+        raise Illegal(f"{o.name} is a secret door nobody has found{secret.format(id=o.id)}", secret_rule or rule, "target")
+    if st.get("locked"):
+        raise Illegal(f"{o.name} is locked{locked.format(dc=o.lock_dc)}", rule, "target")
+    return o
 
 
 def open_door(session, o, who: str, rule: str) -> None:

@@ -16,19 +16,12 @@ from engine.rules.actions import Param, Unit
 from engine.rules.baton import mounts, slots
 from engine.rules.baton.actions import action
 from engine.rules.core import Illegal
-from engine.world.geometry import cell_gap
 
 RULES = {"minor": "BAT-05", "major": "BAT-04"}
 
 
 def _slot(rs) -> str:
     return "major" if rs.opt("door_action") == "major" else "minor"
-
-
-def _next_to(rs, session, a, o) -> bool:
-    ab = mounts.body_of(rs, session, a).body()
-    return any(cell_gap(ab, objects.voxel_body(v)) <= 1 and a.layer - 1 <= v[2] <= a.layer + a.height_layers
-               for v in objects.object_voxels(session, o))
 
 
 @action
@@ -52,19 +45,9 @@ class OpenDoor(Unit):
     def check(rs, session, a, act):
         slot = _slot(rs)
         slots.check_slot(rs, session, a, slot, "opening a door")
-        o = objects.find_object(session, act["target"])
         rule = RULES[slot]
-        if o is None or not o.door:
-            ids = ", ".join(x.id for x in objects._objects(session) if x.door) or "none"
-            raise Illegal(f"no door {act['target']!r} (doors: {ids})", rule, "target")
-        st = session.state.objects[o.id]
-        if st["destroyed"] or st["open"]:
-            raise Illegal(f"{o.name} is already {'broken' if st['destroyed'] else 'open'}", rule, "target")
-        if o.secret and not st.get("found"):
-            raise Illegal(f"{o.name} is a secret door nobody has found", rule, "target")
-        if st.get("locked"):
-            raise Illegal(f"{o.name} is locked: break it (attack) or knock it down (manipulate, BAT-15)", rule, "target")
-        if not _next_to(rs, session, a, o):
+        o = objects.closed_door(session, act["target"], rule, ": break it (attack) or knock it down (manipulate, BAT-15)")
+        if not objects.next_to(session, mounts.body_of(rs, session, a).body(), a, o):
             raise Illegal(f"{a.name} must stand next to {o.name} to open it", rule, "target")
         return {"target": o.id, "slot": slot}
 

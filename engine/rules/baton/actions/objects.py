@@ -23,7 +23,7 @@ from engine.rules.actions import Param, Unit
 from engine.rules.baton.actions import action
 from engine.rules.core import Illegal
 from engine.rules.registry import cover_levels
-from engine.world.geometry import cell_gap, distance_m, in_melee_reach
+from engine.world.geometry import distance_m, in_melee_reach
 
 ATTACK_RULE, OPPORTUNITY_RULE = "BAT-12", "BAT-15"
 DAMAGE_TYPES = {"blunt": "bludgeoning", "cutting": "slashing", "piercing": "piercing"}
@@ -127,9 +127,7 @@ class Manipulate(Unit):
             raise Illegal(f"no object {act['target']!r} (objects: {ids})", OPPORTUNITY_RULE, "target")
         if objects.gone(session, o):
             raise Illegal(f"{o.name} is no longer standing", OPPORTUNITY_RULE, "target")
-        ab = mounts.body_of(rs, session, a).body()
-        if not any(cell_gap(ab, objects.voxel_body(v)) <= 1 and a.layer - 1 <= v[2] <= a.layer + a.height_layers
-                   for v in objects.object_voxels(session, o)):
+        if not objects.next_to(session, mounts.body_of(rs, session, a).body(), a, o):
             raise Illegal(f"{a.name} must stand next to {o.name} to knock it over", OPPORTUNITY_RULE, "target")
         diff = act.get("difficulty")
         diff = manipulate_difficulty(o) if diff is None else diff

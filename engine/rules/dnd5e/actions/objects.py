@@ -156,9 +156,7 @@ def _lock_target(session, a, act):
         raise Illegal(f"{o.name} is destroyed", LOCK_RULE, "target")
     if not st["locked"]:
         raise Illegal(f"{o.name} is not locked", LOCK_RULE, "target")
-    ab = a.body()
-    if not any(cell_gap(ab, objects.voxel_body(v)) <= 1 and a.layer - 1 <= v[2] <= a.layer + a.height_layers
-               for v in objects.object_voxels(session, o)):
+    if not objects.next_to(session, a.body(), a, o):
         raise Illegal(f"{a.name} must stand next to {o.name} to work its lock", LOCK_RULE, "target")
     return o
 
@@ -257,20 +255,9 @@ class OpenDoor(Unit):
 
     @staticmethod
     def check(rs, session, a, act):
-        o = objects.find_object(session, act["target"])
-        if o is None or not o.door:
-            ids = ", ".join(x.id for x in objects._objects(session) if x.door) or "none"
-            raise Illegal(f"no door {act['target']!r} (doors: {ids})", LOCK_RULE, "target")
-        st = session.state.objects[o.id]
-        if st["destroyed"] or st["open"]:
-            raise Illegal(f"{o.name} is already {'destroyed' if st['destroyed'] else 'open'}", LOCK_RULE, "target")
-        if o.secret and not st.get("found"):
-            raise Illegal(f"{o.name} is a secret door nobody has found (secret_door with door = {o.id!r})", "DND-19", "target")
-        if st.get("locked"):
-            raise Illegal(f"{o.name} is locked (DC {o.lock_dc}): pick_lock, force_lock, or break it", LOCK_RULE, "target")
-        ab = a.body()
-        if not any(cell_gap(ab, objects.voxel_body(v)) <= 1 and a.layer - 1 <= v[2] <= a.layer + a.height_layers
-                   for v in objects.object_voxels(session, o)):
+        o = objects.closed_door(session, act["target"], LOCK_RULE, " (DC {dc}): pick_lock, force_lock, or break it",
+                                " (secret_door with door = {id!r})", "DND-19")
+        if not objects.next_to(session, a.body(), a, o):
             raise Illegal(f"{a.name} must stand next to {o.name} to open it", LOCK_RULE, "target")
         free = not session.state.turn.get("object_interaction")
         if not free:
