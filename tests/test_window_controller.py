@@ -364,7 +364,7 @@ def test_gm_command_line_parses_to_core_actions_and_refuses_clearly():
 
 @pytest.mark.unit
 def test_the_labels_free_spot_search_is_the_first_candidate_a_box_by_box_check_accepts():
-    """tokens._first_free tests every candidate at once (numpy); it must pick what the box-by-box check picks:
+    """tokens._free_index tests every candidate at once (numpy); it must pick what the box-by-box check picks:
     the first candidate within reach of the head and the bounds, 1 px clear of every label, clear of every model
     when strict."""
     import random
@@ -397,6 +397,8 @@ def test_the_labels_free_spot_search_is_the_first_candidate_a_box_by_box_check_a
         near = rng.choice([None, ((rng.uniform(0, 400), rng.uniform(0, 300)), rng.uniform(5, 120))])
         strict = rng.random() < 0.7
         want = brute(cands, placed, models, bounds, near, strict)
-        assert T._first_free(cands, placed, models, bounds, near, strict) == want
+        k = T._free_index(np.asarray(cands, dtype=np.float64).reshape(-1, 4), placed, models if strict else (), bounds,
+                          near)
+        assert (None if k < 0 else tuple(cands[k])) == want
         found += want is not None
     assert 50 < found < 550                     # both outcomes exercised

@@ -98,11 +98,10 @@ def box_distance(box, pt) -> float:
     return math.hypot(dx, dy)
 
 
-def _free_index(c, placed, models, bounds, near=None, near_mask=None, strict_mask=None) -> int:
+def _free_index(c, placed, models, bounds, near=None) -> int:
     """The index of the first of the candidate boxes ``c`` (float64 [N, 4]: x0, y0, x1, y1, in order) that keeps
-    within ``near`` = (point, max_px) of the point (those of ``near_mask``; all without one) and within
-    ``bounds``, overlaps no ``placed`` label box (1 px apart) and no ``models`` box (those of ``strict_mask``;
-    all without one); -1 when none does. One array test of them all: an orbit lays the labels out every frame, and
+    within ``near`` = (point, max_px) of the point and within ``bounds``, overlaps no ``placed`` label box (1 px
+    apart) and no ``models`` box; -1 when none does. One array test of them all: an orbit lays the labels out every frame, and
     the loops over candidates x boxes were most of a frame's CPU (a leader tag's rings are 256 candidates)."""
     import numpy as np
 
@@ -114,27 +113,17 @@ def _free_index(c, placed, models, bounds, near=None, near_mask=None, strict_mas
         (px, py), max_px = near
         dx = np.maximum(np.maximum(x0 - px, 0.0), px - x1)
         dy = np.maximum(np.maximum(y0 - py, 0.0), py - y1)
-        far = np.hypot(dx, dy) > max_px
-        ok &= ~(far if near_mask is None else far & near_mask)
+        ok &= ~(np.hypot(dx, dy) > max_px)
     if bounds is not None:
         ok &= ~((x0 < bounds[0]) | (y0 < bounds[1]) | (x1 > bounds[2]) | (y1 > bounds[3]))
-    for boxes, pad, mask in ((placed, 1.0, None), (models, 0.0, strict_mask)):
+    for boxes, pad in ((placed, 1.0), (models, 0.0)):
         if len(boxes) and ok.any():
             b = np.asarray(boxes, dtype=np.float64)
             hit = ((x0[:, None] < b[None, :, 2] + pad) & (b[None, :, 0] < x1[:, None] + pad)
                    & (y0[:, None] < b[None, :, 3] + pad) & (b[None, :, 1] < y1[:, None] + pad)).any(axis=1)
-            ok &= ~(hit if mask is None else hit & mask)
+            ok &= ~hit
     k = int(np.argmax(ok))
     return k if ok[k] else -1
-
-
-def _first_free(cands, placed, models, bounds=None, near=None, strict=True):
-    """The first of the boxes ``cands`` ([(x0, y0, x1, y1)], in order) that :func:`_free_index` accepts (clear of
-    the models only when ``strict``), or None."""
-    import numpy as np
-
-    k = _free_index(np.asarray(cands, dtype=np.float64).reshape(-1, 4), placed, models if strict else (), bounds, near)
-    return None if k < 0 else tuple(cands[k])
 
 
 LEADER_RINGS = 8        # a leader tag is looked for up to this many times MAX_PX from its model's head
@@ -203,8 +192,8 @@ def _place(it, max_px, bounds, placed, models) -> tuple | None:
     k = _free_index(c, placed, models, bounds, (it["anchor"], max_px))
     if k >= 0:
         return tuple(float(v) for v in c[k]), modes[k]
+    ring = _leader_spots(it, max_px)
     for strict in (True, False):                # farther out, a tag with a leader line: every character keeps one
-        ring = _leader_spots(it, max_px)
         k = _free_index(ring, placed, models if strict else (), bounds)
         if k >= 0:
             return tuple(float(v) for v in ring[k]), "leader"
