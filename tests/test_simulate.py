@@ -156,6 +156,29 @@ def test_fight_seeds_come_from_seed_and_index_only():
     assert 0 <= fight_seed(-5, 10**6) < 2 ** 52
 
 
+def test_every_run_starts_with_the_rules_memo_tables_empty_and_gives_the_same_rows():
+    """A forked pool would inherit its parent's path searches (the same fights, in the bench); a Ray worker keeps
+    a run's tables for that run's batches only."""
+    from engine.rules import pathing
+    from engine.sim import runner
+
+    scene = load_scene("air_low_wall")
+    plan = Plan(scene, {s: "aggressive" for s in {c.side for c in scene.characters}}, 5, False, {}, "a", "air_low_wall")
+    first = runner.run_local([plan], 2, 3, 1, False).sorted_rows()
+    assert pathing._SEARCHES                              # the run filled them...
+    pathing._SEARCHES["sentinel"] = None
+    again = runner.run_local([plan], 2, 3, 1, False).sorted_rows()
+    assert "sentinel" not in pathing._SEARCHES           # ...and the next one started without them
+    assert again == first
+    runner._ray_batch({"a": plan}, 3, "a", [0], False, "run-1")
+    pathing._SEARCHES["sentinel"] = None
+    runner._ray_batch({"a": plan}, 3, "a", [1], False, "run-1")      # the same run: kept
+    assert "sentinel" in pathing._SEARCHES
+    rows = runner._ray_batch({"a": plan}, 3, "a", [0, 1], False, "run-2")  # a new run: emptied first
+    assert "sentinel" not in pathing._SEARCHES
+    assert [r[2] for r in rows] == first
+
+
 def test_rows_are_identical_on_one_and_two_workers(aerie, tmp_path):
     outs = []
     for k in (1, 2):

@@ -5,13 +5,17 @@ Every configuration plays the same fights (same seed, same indices) and must giv
 figure says how many cores the run got on average (CPU seconds of the process and its workers over the wall
 clock), so that two workers on a machine with no free second core read as such. Ray's local
 cluster is started once (two worker CPUs) and warmed with a couple of fights before the timing, as a cluster
-already running would be; the local pool is forked for each timing (its start is part of its figure).
+already running would be; the local pool is forked for each timing (its start is part of its figure). Every run
+starts with the rules' memo tables empty (``runner.cold_caches``): a pool forked after the one-worker run would
+otherwise inherit that run's path searches, for the very same fights. The configurations alternate over three
+rounds and the medians are compared (the machine is shared and its load changes by the second).
 """
 
 from __future__ import annotations
 
 import logging
 import os
+import statistics
 import time
 
 from engine.scene import load_scene
@@ -45,7 +49,10 @@ def bench_simulate(args) -> int:
     seed = int(getattr(args, "seed", 1) or 1)
     scene = load_scene("showcase")
     sides = sorted({c.side for c in scene.characters})
-    runs = {"random": 8 if quick else 24, "aggressive": 12 if quick else 48}
+    # aggressive fights are about ten times shorter than random ones: more of them, so that each timing lasts
+    # seconds, not a fraction of one (the machine's noise)
+    runs = {"random": 8 if quick else 24, "aggressive": 16 if quick else 96}
+    rounds = 1 if quick else 3
     try:
         import ray
     except ModuleNotFoundError:
@@ -55,19 +62,39 @@ def bench_simulate(args) -> int:
     try:
         for name, n in runs.items():
             plan = Plan(scene, {s: name for s in sides}, 30, False, {}, "a", "showcase")
-            t1, c1, r1 = _timed_cores(lambda: run_local([plan], n, seed, 1, False).sorted_rows())
-            t2, c2, r2 = _timed_cores(lambda: run_local([plan], n, seed, 2, False).sorted_rows())
-            line = (f"simulate: showcase, {name} on both sides, {n} fights: 1 worker {n / t1:.2f} fights/s "
-                    f"({c1:.2f} cores), 2 workers {n / t2:.2f} fights/s ({t1 / t2:.2f}x; {c2:.2f} cores)")
-            same = r1 == r2
             if ray is not None:
-                ray_tasks([plan], 2, seed + 1, False, "local")          # warm the two Ray workers
-                t3, r3 = _time(lambda: ray_tasks([plan], n, seed, False, "local").sorted_rows())
-                line += f", Ray 2 workers {n / t3:.2f} fights/s ({t2 / t3:.2f}x the local pool)"
-                same = same and r1 == r3
+                ray_tasks([plan], 2, seed + 1, False, "local")          # warm the two Ray workers (imports)
+            walls: dict[str, list[float]] = {"1": [], "2": [], "ray": []}
+            cores: dict[str, list[float]] = {"1": [], "2": []}
+            rows = []
+            for _ in range(rounds):   # the configurations alternate, round after round, so that the machine's
+                t1, c1, r1 = _timed_cores(lambda: run_local([plan], n, seed, 1, False).sorted_rows())   # load
+                t2, c2, r2 = _timed_cores(lambda: run_local([plan], n, seed, 2, False).sorted_rows())   # falls on
+                walls["1"].append(t1)                                                                     # each
+                walls["2"].append(t2)
+                cores["1"].append(c1)
+                cores["2"].append(c2)
+                rows += [r1, r2]
+                if ray is not None:
+                    t3, r3 = _time(lambda: ray_tasks([plan], n, seed, False, "local").sorted_rows())
+                    walls["ray"].append(t3)
+                    rows.append(r3)
+            m = {k: statistics.median(v) for k, v in walls.items() if v}
+            line = (f"simulate: showcase, {name} on both sides, {n} fights, median of {rounds} rounds: 1 worker "
+                    f"{n / m['1']:.2f} fights/s ({statistics.median(cores['1']):.2f} cores), 2 workers "
+                    f"{n / m['2']:.2f} fights/s ({m['1'] / m['2']:.2f}x; {statistics.median(cores['2']):.2f} cores)")
+            if ray is not None:
+                line += f", Ray 2 workers {n / m['ray']:.2f} fights/s ({m['2'] / m['ray']:.2f}x the local pool)"
             else:
                 line += ", Ray: not installed (pip install 'aerie-sandbox[cluster]')"
             print(line)
+            if rounds > 1:
+                per = [f"{a / b:.2f}" for a, b in zip(walls["1"], walls["2"])]
+                text = f"  round by round: 2 workers / 1 worker {', '.join(per)}"
+                if walls["ray"]:
+                    text += f"; Ray / local pool {', '.join(f'{a / b:.2f}' for a, b in zip(walls['2'], walls['ray']))}"
+                print(text)
+            same = all(r == rows[0] for r in rows)
             print(f"  load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores; rows identical across the configurations: {'yes' if same else 'NO'}")
     finally:
         if ray is not None:

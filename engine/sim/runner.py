@@ -13,12 +13,29 @@ import multiprocessing as mp
 import os
 import socket
 import time
+import uuid
 from collections.abc import Callable, Iterator
 
 from engine.errors import AerieError
 from engine.sim.fight import Plan, play
 
 _PLANS: dict = {}          # in a pool worker: variant -> Plan (sent once, by the pool's initializer)
+_RAY_RUN: list = [None]    # in a Ray worker: the run whose batches it took last (see cold_caches)
+
+
+def cold_caches() -> None:
+    """Empty the rules' memo tables kept across sessions (finished path searches, sight-line geometry, bodies,
+    path-search edge tables). Every run starts with none, in this process, in a pool worker and in a Ray worker
+    alike: a forked pool would otherwise inherit whatever its parent played before (the same fights, in the
+    bench, which made a second pool look faster than a first), and a long-lived Ray worker the last run's. What a
+    run computes is unchanged (the tables are exact); only its speed would depend on the process's past."""
+    from engine.rules import core, pathing
+    from engine.world import cover
+
+    pathing._SEARCHES.clear()
+    pathing._SHIFT_TABLES.clear()
+    cover._GEOM.clear()
+    core._BODIES.clear()
 
 
 def batches(plans: list[Plan], runs: int, size: int) -> list[tuple[str, list[int]]]:
@@ -89,6 +106,7 @@ def run_local(plans: list[Plan], runs: int, seed: int, workers: int, keep: bool,
     res = results if results is not None else Results()
     by = {p.variant: p for p in plans}
     work = batches(plans, runs, batch_size(runs, workers))
+    cold_caches()                       # before the fork: the workers start with empty tables too
     if workers <= 1:
         for variant, idx in work:
             n = res.add(run_batch(by, seed, variant, idx, keep))
@@ -148,7 +166,8 @@ def ray_tasks(plans: list[Plan], runs: int, seed: int, keep: bool, address: str,
         ref = ray.put(by)
         task = ray.remote(max_retries=5, retry_exceptions=False)(_ray_batch)
         n_cpu = max(1, int(ray.cluster_resources().get("CPU", 1)))
-        pending = [task.remote(ref, seed, v, idx, keep)
+        run_id = uuid.uuid4().hex       # a worker taking this run's first batch starts with cold caches
+        pending = [task.remote(ref, seed, v, idx, keep, run_id)
                    for v, idx in batches(plans, runs, batch or batch_size(runs, n_cpu))]
         while pending:
             done, pending = ray.wait(pending, num_returns=1)
@@ -161,7 +180,10 @@ def ray_tasks(plans: list[Plan], runs: int, seed: int, keep: bool, address: str,
     return res
 
 
-def _ray_batch(plans, seed, variant, indices, keep):
+def _ray_batch(plans, seed, variant, indices, keep, run_id=None):
+    if run_id != _RAY_RUN[0]:
+        cold_caches()
+        _RAY_RUN[0] = run_id
     return run_batch(plans, seed, variant, indices, keep)
 
 
