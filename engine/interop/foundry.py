@@ -78,65 +78,42 @@ def _elev(v, file, key):
     return None if math.isinf(v) else float(v)
 
 
-def read_foundry(data: dict, file: str, base_dir: Path, *, cells_per_grid: int = 1, grid_m: float = 1.5,
-                 want_image: bool = True, prefix: str = "", want_ground: bool = True) -> ImportedMap:
-    """``want_image`` False (--no-image): no images at all; ``want_ground`` False (--image FILE): the storeys'
-    images are read, the ground's is the one given."""
-    P = prefix
-    core = _flag(data, "_stats", "coreVersion") or _flag(data, "flags", "exportSource", "coreVersion")
-    grid = data["grid"]
-    if isinstance(grid, dict):                       # v10+
-        size = number(grid.get("size"), file, f"{P}grid.size", positive=True)
-        distance = number(grid.get("distance", 5), file, f"{P}grid.distance", positive=True)
-        units = grid.get("units", "ft")
-        gtype = grid.get("type", 1)
-    else:                                            # v9
-        size = number(grid, file, f"{P}grid", positive=True)
-        distance = number(data.get("gridDistance", 5), file, f"{P}gridDistance", positive=True)
-        units = data.get("gridUnits", "ft")
-        gtype = data.get("gridType", 1)
-    if gtype not in (0, 1):
-        raise InteropError(file, f"{P}grid.type", f"grid type {gtype} is a hex grid; only square (1) and gridless (0) "
-                                                  "scenes are read")
-    width = number(data.get("width"), file, f"{P}width", positive=True)
-    height = number(data.get("height"), file, f"{P}height", positive=True)
-    padding = number(data.get("padding", 0.25), file, f"{P}padding")
-    if not 0 <= padding <= 0.5:
-        raise InteropError(file, f"{P}padding", f"{padding} is outside 0..0.5")
-    pad_x = math.ceil(width * padding / size - 1e-9) * size
-    pad_y = math.ceil(height * padding / size - 1e-9) * size
-    N = cells_per_grid
-    gx, gy = width / size, height / size
-    X, Y = max(1, math.ceil(gx * N - 1e-6)), max(1, math.ceil(gy * N - 1e-6))
-    m_per_unit = grid_m / distance                   # metres per scene unit (ft): wall heights, elevations
-    name = data.get("name") or Path(file).stem
-    m = ImportedMap(file, f"foundry {core or ('9' if not isinstance(grid, dict) else '10+')}", str(name), (X, Y),
-                    grid_m / N, m_per_unit=m_per_unit, size_key=f"{P}width")
-    m.notes.append(f"Foundry scene {name!r} (core {core or 'unknown'}): {width:g} x {height:g} px, grid {size:g} px = "
-                   f"{distance:g} {units}, padding {padding:g}; {N} cell(s) per grid square; 1 {units} = "
-                   f"{m_per_unit:.4g} m")
-    tol = size / 8
-    if abs(X - gx * N) > 1e-6 or abs(Y - gy * N) > 1e-6:
-        m.notes.append(f"{gx * N:g} x {gy * N:g} cells stretched to {X} x {Y}, the image with them")
+class _Canvas:
+    """The scene's pixel frame (canvas = scene + padding) and its cells: where a point in canvas pixels lies on the
+    map, whether it is on the canvas at all, and a wall's part inside the scene."""
 
-    def conv(x, y, key):
-        px, py = x - pad_x, y - pad_y
+    def __init__(self, file: str, size: float, width: float, height: float, padding: float, N: int):
+        self.file, self.size, self.width, self.height = file, size, width, height
+        self.pad_x = math.ceil(width * padding / size - 1e-9) * size
+        self.pad_y = math.ceil(height * padding / size - 1e-9) * size
+        self.gx, self.gy = width / size, height / size
+        self.X, self.Y = max(1, math.ceil(self.gx * N - 1e-6)), max(1, math.ceil(self.gy * N - 1e-6))
+        self.tol = size / 8
+
+    def conv(self, x, y, key):
+        """Canvas pixels -> map cells (x right, y up), the padding taken off; outside the scene is an error."""
+        width, height, tol = self.width, self.height, self.tol
+        px, py = x - self.pad_x, y - self.pad_y
         if not (-tol <= px <= width + tol and -tol <= py <= height + tol):
-            raise InteropError(file, key, f"point ({x:g}, {y:g}) px is outside the map: x {pad_x:g}..{pad_x + width:g}, "
-                                          f"y {pad_y:g}..{pad_y + height:g} (the scene without its padding)")
+            raise InteropError(self.file, key, f"point ({x:g}, {y:g}) px is outside the map: x {self.pad_x:g}.."
+                                               f"{self.pad_x + width:g}, y {self.pad_y:g}..{self.pad_y + height:g} "
+                                               "(the scene without its padding)")
         px, py = min(max(px, 0.0), width), min(max(py, 0.0), height)
-        return (px / width * X, (height - py) / height * Y)
+        return (px / width * self.X, (height - py) / height * self.Y)
 
     # Walls may lie in the padding (Foundry draws the whole canvas; the Levels samples have walls there): the part
     # inside the scene is kept, the rest dropped and counted. Beyond the canvas (scene plus padding) is an error.
-    def canvas_check(x, y, key):
-        if not (-tol <= x <= width + 2 * pad_x + tol and -tol <= y <= height + 2 * pad_y + tol):
-            raise InteropError(file, key, f"point ({x:g}, {y:g}) px is outside the canvas: x 0..{width + 2 * pad_x:g}, "
-                                          f"y 0..{height + 2 * pad_y:g} (the scene and its padding)")
+    def canvas_check(self, x, y, key):
+        w, h, tol = self.width + 2 * self.pad_x, self.height + 2 * self.pad_y, self.tol
+        if not (-tol <= x <= w + tol and -tol <= y <= h + tol):
+            raise InteropError(self.file, key, f"point ({x:g}, {y:g}) px is outside the canvas: x 0..{w:g}, "
+                                               f"y 0..{h:g} (the scene and its padding)")
 
-    def clip(x0, y0, x1, y1):
+    def clip(self, x0, y0, x1, y1):
         """Liang-Barsky: the segment's part inside the scene rectangle (canvas pixels), or None."""
-        lo_x, hi_x, lo_y, hi_y = pad_x - tol, pad_x + width + tol, pad_y - tol, pad_y + height + tol
+        tol = self.tol
+        lo_x, hi_x = self.pad_x - tol, self.pad_x + self.width + tol
+        lo_y, hi_y = self.pad_y - tol, self.pad_y + self.height + tol
         dx, dy = x1 - x0, y1 - y0
         t0, t1 = 0.0, 1.0
         for p_, q_ in ((-dx, x0 - lo_x), (dx, hi_x - x0), (-dy, y0 - lo_y), (dy, hi_y - y0)):
@@ -153,8 +130,71 @@ def read_foundry(data: dict, file: str, base_dir: Path, *, cells_per_grid: int =
                 return None
         return (x0 + t0 * dx, y0 + t0 * dy, x0 + t1 * dx, y0 + t1 * dy)
 
+
+def _grid(data: dict, file: str, P: str):
+    """(size px, distance, units, type) of the scene's grid, v10+ (a table) or v9 (top-level keys)."""
+    grid = data["grid"]
+    if isinstance(grid, dict):                       # v10+
+        size = number(grid.get("size"), file, f"{P}grid.size", positive=True)
+        distance = number(grid.get("distance", 5), file, f"{P}grid.distance", positive=True)
+        units, gtype = grid.get("units", "ft"), grid.get("type", 1)
+    else:                                            # v9
+        size = number(grid, file, f"{P}grid", positive=True)
+        distance = number(data.get("gridDistance", 5), file, f"{P}gridDistance", positive=True)
+        units, gtype = data.get("gridUnits", "ft"), data.get("gridType", 1)
+    if gtype not in (0, 1):
+        raise InteropError(file, f"{P}grid.type", f"grid type {gtype} is a hex grid; only square (1) and gridless (0) "
+                                                  "scenes are read")
+    return size, distance, units
+
+
+def read_foundry(data: dict, file: str, base_dir: Path, *, cells_per_grid: int = 1, grid_m: float = 1.5,
+                 want_image: bool = True, prefix: str = "", want_ground: bool = True) -> ImportedMap:
+    """``want_image`` False (--no-image): no images at all; ``want_ground`` False (--image FILE): the storeys'
+    images are read, the ground's is the one given."""
+    P = prefix
+    core = _flag(data, "_stats", "coreVersion") or _flag(data, "flags", "exportSource", "coreVersion")
+    size, distance, units = _grid(data, file, P)
+    width = number(data.get("width"), file, f"{P}width", positive=True)
+    height = number(data.get("height"), file, f"{P}height", positive=True)
+    padding = number(data.get("padding", 0.25), file, f"{P}padding")
+    if not 0 <= padding <= 0.5:
+        raise InteropError(file, f"{P}padding", f"{padding} is outside 0..0.5")
+    N = cells_per_grid
+    cv = _Canvas(file, size, width, height, padding, N)
+    X, Y = cv.X, cv.Y
+    m_per_unit = grid_m / distance                   # metres per scene unit (ft): wall heights, elevations
+    name = data.get("name") or Path(file).stem
+    m = ImportedMap(file, f"foundry {core or ('9' if not isinstance(data['grid'], dict) else '10+')}", str(name),
+                    (X, Y), grid_m / N, m_per_unit=m_per_unit, size_key=f"{P}width")
+    m.notes.append(f"Foundry scene {name!r} (core {core or 'unknown'}): {width:g} x {height:g} px, grid {size:g} px = "
+                   f"{distance:g} {units}, padding {padding:g}; {N} cell(s) per grid square; 1 {units} = "
+                   f"{m_per_unit:.4g} m")
+    if abs(X - cv.gx * N) > 1e-6 or abs(Y - cv.gy * N) > 1e-6:
+        m.notes.append(f"{cv.gx * N:g} x {cv.gy * N:g} cells stretched to {X} x {Y}, the image with them")
+    levels = _read_levels(data, file, P, units, m)
+    _read_walls(data, file, P, cv, levels, m_per_unit, m)
+    _read_tokens(data, file, P, cv, N, m_per_unit, m)
+    ignored = [f"{len(data.get(n) or [])} {n}" for n in ("lights", "tiles", "drawings", "sounds", "notes", "templates", "regions")
+               if data.get(n)]
+    if ignored:
+        m.notes.append("ignored: " + ", ".join(ignored))
+
+    geo = (width, height, cv.pad_x, cv.pad_y, X, Y, m_per_unit)
+    n_warn = len(m.warnings)
+    m.storeys = read_storeys(data, file, base_dir, P, levels, geo, m, want_image)
+    if not want_image:
+        del m.warnings[n_warn:]           # --no-image: storey images were read only for their areas
+    m.openings = read_openings(data, file, P, geo, cv.conv, m)
+    if want_image and want_ground:
+        _ground_image(data, file, base_dir, P, levels, cv, m)
+    return m
+
+
+def _read_levels(data: dict, file: str, P: str, units: str, m: ImportedMap) -> dict:
+    """v14's scene levels: id -> (bottom, top, name), the elevations in scene units (None: no limit)."""
     levels = {}
-    for i, lv in enumerate(data.get("levels") or []):          # v14 scene levels
+    for i, lv in enumerate(data.get("levels") or []):
         if not isinstance(lv, dict):
             raise InteropError(file, f"{P}levels[{i}]", "must be a table")
         el = lv.get("elevation") or {}
@@ -164,13 +204,43 @@ def read_foundry(data: dict, file: str, base_dir: Path, *, cells_per_grid: int =
         if lid is not None and not isinstance(lid, str):
             raise InteropError(file, f"{P}levels[{i}]._id", f"{lid!r} is not an id (a string)")
         levels[lid] = (_elev(el.get("bottom"), file, f"{P}levels[{i}].elevation.bottom"),
-                                 _elev(el.get("top"), file, f"{P}levels[{i}].elevation.top"), lv.get("name"))
+                       _elev(el.get("top"), file, f"{P}levels[{i}].elevation.top"), lv.get("name"))
     if levels:
         m.notes.append("v14 scene levels: " + ", ".join(f"{v[2] or k!r} {v[0] if v[0] is not None else '-inf'}.."
                                                         f"{v[1] if v[1] is not None else 'inf'} {units}"
                                                         for k, v in levels.items()))
-    counts = {"wall": 0, "door": 0, "barrier": 0, "veil": 0, "skipped": 0, "heights": 0, "padding": 0, "clipped": 0,
-              "below": 0, "basement": 0}
+    return levels
+
+
+def _wall_span(w: dict, file: str, k: str, levels: dict):
+    """(bottom, top) of a wall in scene units (None: no limit), from the first elevation flag it carries: Wall
+    Height 3+, Wall Height before 3.0, Levels, v14's level ids."""
+    bottom = top = None
+    wh = _flag(w.get("flags"), "wall-height")
+    if isinstance(wh, dict):
+        bottom = _elev(wh.get("bottom"), file, f'{k}.flags["wall-height"].bottom')
+        top = _elev(wh.get("top"), file, f'{k}.flags["wall-height"].top')
+    old = _flag(w.get("flags"), "wallHeight")             # Wall Height before 3.0: wallHeightTop / Bottom
+    if isinstance(old, dict) and bottom is None and top is None:
+        bottom = _elev(old.get("wallHeightBottom"), file, f"{k}.flags.wallHeight.wallHeightBottom")
+        top = _elev(old.get("wallHeightTop"), file, f"{k}.flags.wallHeight.wallHeightTop")
+    lv = _flag(w.get("flags"), "levels")
+    if isinstance(lv, dict) and bottom is None and top is None:
+        bottom = _elev(lv.get("rangeBottom"), file, f"{k}.flags.levels.rangeBottom")
+        top = _elev(lv.get("rangeTop"), file, f"{k}.flags.levels.rangeTop")
+    if bottom is None and top is None and isinstance(w.get("levels"), list) and levels:
+        spans = [levels[i_] for i_ in w["levels"] if isinstance(i_, str) and i_ in levels]
+        if spans:
+            bots = [s[0] for s in spans]
+            tops = [s[1] for s in spans]
+            bottom = None if any(v is None for v in bots) else min(bots)
+            top = None if any(v is None for v in tops) else max(tops)
+    return bottom, top
+
+
+def _read_walls(data: dict, file: str, P: str, cv: _Canvas, levels: dict, m_per_unit: float, m: ImportedMap) -> None:
+    counts = dict.fromkeys(("wall", "door", "barrier", "veil", "skipped", "heights", "padding", "clipped", "below",
+                            "basement"), 0)
     for i, w in enumerate(data["walls"]):
         k = f"{P}walls[{i}]"
         if not isinstance(w, dict):
@@ -179,41 +249,20 @@ def read_foundry(data: dict, file: str, base_dir: Path, *, cells_per_grid: int =
         if not isinstance(c, list) or len(c) != 4:
             raise InteropError(file, f"{k}.c", "must be [x0, y0, x1, y1]")
         x0, y0, x1, y1 = (number(v, file, f"{k}.c[{j}]") for j, v in enumerate(c))
-        canvas_check(x0, y0, f"{k}.c")
-        canvas_check(x1, y1, f"{k}.c")
-        seg = clip(x0, y0, x1, y1)
+        cv.canvas_check(x0, y0, f"{k}.c")
+        cv.canvas_check(x1, y1, f"{k}.c")
+        seg = cv.clip(x0, y0, x1, y1)
         if seg is None:
             counts["padding"] += 1
             continue
         if seg != (x0, y0, x1, y1):
             counts["clipped"] += 1
-        a, b = conv(seg[0], seg[1], f"{k}.c"), conv(seg[2], seg[3], f"{k}.c")
-        move = w.get("move", 20)
-        sight = w.get("sight", w.get("sense", 20))
-        blocks_move = bool(move)
-        blocks_sight = bool(sight)
+        a, b = cv.conv(seg[0], seg[1], f"{k}.c"), cv.conv(seg[2], seg[3], f"{k}.c")
+        blocks_move = bool(w.get("move", 20))
+        blocks_sight = bool(w.get("sight", w.get("sense", 20)))
         door = _choice(w.get("door"), (0, 1, 2), file, f"{k}.door")
         ds = _choice(w.get("ds"), (0, 1, 2), file, f"{k}.ds")
-        bottom = top = None
-        wh = _flag(w.get("flags"), "wall-height")
-        if isinstance(wh, dict):
-            bottom = _elev(wh.get("bottom"), file, f'{k}.flags["wall-height"].bottom')
-            top = _elev(wh.get("top"), file, f'{k}.flags["wall-height"].top')
-        old = _flag(w.get("flags"), "wallHeight")             # Wall Height before 3.0: wallHeightTop / Bottom
-        if isinstance(old, dict) and bottom is None and top is None:
-            bottom = _elev(old.get("wallHeightBottom"), file, f"{k}.flags.wallHeight.wallHeightBottom")
-            top = _elev(old.get("wallHeightTop"), file, f"{k}.flags.wallHeight.wallHeightTop")
-        lv = _flag(w.get("flags"), "levels")
-        if isinstance(lv, dict) and bottom is None and top is None:
-            bottom = _elev(lv.get("rangeBottom"), file, f"{k}.flags.levels.rangeBottom")
-            top = _elev(lv.get("rangeTop"), file, f"{k}.flags.levels.rangeTop")
-        if bottom is None and top is None and isinstance(w.get("levels"), list) and levels:
-            spans = [levels[i_] for i_ in w["levels"] if isinstance(i_, str) and i_ in levels]
-            if spans:
-                bots = [s[0] for s in spans]
-                tops = [s[1] for s in spans]
-                bottom = None if any(v is None for v in bots) else min(bots)
-                top = None if any(v is None for v in tops) else max(tops)
+        bottom, top = _wall_span(w, file, k, levels)
         if bottom is not None or top is not None:
             counts["heights"] += 1
         bottom_m = (bottom or 0.0) * m_per_unit       # below 0: a basement (the build shifts the map up)
@@ -227,17 +276,13 @@ def read_foundry(data: dict, file: str, base_dir: Path, *, cells_per_grid: int =
             state = "secret" if door == 2 and ds != 1 else DOOR_STATES.get(ds, "closed")
             m.walls.append(Wall(a, b, "door", bottom_m, top_m, k, state))
             counts["door"] += 1
-        elif blocks_move and blocks_sight:
-            m.walls.append(Wall(a, b, "wall", bottom_m, top_m, k))
-            counts["wall"] += 1
-        elif blocks_move:
-            m.walls.append(Wall(a, b, "barrier", bottom_m, top_m, k))
-            counts["barrier"] += 1
-        elif blocks_sight:
-            m.walls.append(Wall(a, b, "veil", bottom_m, top_m, k))
-            counts["veil"] += 1
-        else:
+            continue
+        kind = ("wall" if blocks_sight else "barrier") if blocks_move else ("veil" if blocks_sight else None)
+        if kind is None:
             counts["skipped"] += 1
+        else:
+            m.walls.append(Wall(a, b, kind, bottom_m, top_m, k))
+            counts[kind] += 1
     m.notes.append(f"read: {counts['wall']} wall(s), {counts['door']} door(s), {counts['barrier']} movement-only "
                    f"wall(s) (barrier), {counts['veil']} sight-only wall(s) (veil), {counts['heights']} with a top or "
                    f"bottom; skipped {counts['skipped']} that block neither")
@@ -249,6 +294,8 @@ def read_foundry(data: dict, file: str, base_dir: Path, *, cells_per_grid: int =
         m.notes.append(f"{counts['padding']} wall(s) wholly in the scene's padding dropped, {counts['clipped']} cut at "
                        "the scene's edge")
 
+
+def _read_tokens(data: dict, file: str, P: str, cv: _Canvas, N: int, m_per_unit: float, m: ImportedMap) -> None:
     for i, t in enumerate(data.get("tokens") or []):
         k = f"{P}tokens[{i}]"
         if not isinstance(t, dict):
@@ -257,7 +304,7 @@ def read_foundry(data: dict, file: str, base_dir: Path, *, cells_per_grid: int =
         th = number(t.get("height", 1), file, f"{k}.height", positive=True)
         tx = number(t.get("x", 0), file, f"{k}.x")
         ty = number(t.get("y", 0), file, f"{k}.y")
-        cx, cy = conv(tx + tw * size / 2, ty + th * size / 2, f"{k}.x")
+        cx, cy = cv.conv(tx + tw * cv.size / 2, ty + th * cv.size / 2, f"{k}.x")
         elev = _elev(t.get("elevation", 0), file, f"{k}.elevation") or 0.0
         extra = _flag(t.get("flags"), "aerie")
         if extra is not None and not isinstance(extra, dict):
@@ -265,48 +312,38 @@ def read_foundry(data: dict, file: str, base_dir: Path, *, cells_per_grid: int =
         disp = t.get("disposition", 0)
         m.tokens.append(Token(str(t.get("name") or f"token{i}"), (cx, cy), max(tw, th) * N, elev * m_per_unit,
                               SIDES.get(disp, "neutral"), dict(extra or {}), k))
-    ignored = [f"{len(data.get(n) or [])} {n}" for n in ("lights", "tiles", "drawings", "sounds", "notes", "templates", "regions")
-               if data.get(n)]
-    if ignored:
-        m.notes.append("ignored: " + ", ".join(ignored))
 
-    geo = (width, height, pad_x, pad_y, X, Y, m_per_unit)
-    n_warn = len(m.warnings)
-    m.storeys = read_storeys(data, file, base_dir, P, levels, geo, m, want_image)
-    if not want_image:
-        del m.warnings[n_warn:]           # --no-image: storey images were read only for their areas
-    m.openings = read_openings(data, file, P, geo, conv, m)
-    if want_image and want_ground:
-        bg = data.get("background")
-        src = bg.get("src") if isinstance(bg, dict) else data.get("img")
-        key = f"{P}background.src" if isinstance(bg, dict) else f"{P}img"
-        if not src and isinstance(data.get("levels"), list):
-            # v14: each scene level has its own background; the ground's is the lowest level's
-            lv = [(levels.get(lvl.get("_id"), (None,))[0] or 0.0, i, lvl) for i, lvl in enumerate(data["levels"])
-                  if isinstance(lvl, dict) and isinstance(lvl.get("background"), dict) and lvl["background"].get("src")]
-            if lv:
-                # the level at 0 ft (the highest bottom at or under 0; a basement's image goes on its own floor)
-                at0 = [t for t in lv if t[0] <= 0]
-                _, i, lvl = max(at0, key=lambda t: (t[0], -t[1])) if at0 else min(lv, key=lambda t: (t[0], t[1]))
-                src, key, bg = lvl["background"]["src"], f"{P}levels[{i}].background.src", lvl["background"]
-                m.notes.append(f"the ground image is level {lvl.get('name') or lvl.get('_id')!r}'s background")
-        if not src:
-            n_warn = len(m.warnings)
-            tiled = ground_from_tiles(data, file, base_dir, P, (width, height), (pad_x, pad_y), m)
-            if tiled is not None:
-                m.image, note = tiled
-                m.notes.append(note)
-                return m
-            if len(m.warnings) > n_warn:          # its ground tiles' images are missing: said already
-                return m
+
+def _ground_image(data: dict, file: str, base_dir: Path, P: str, levels: dict, cv: _Canvas, m: ImportedMap) -> None:
+    """The ground's image: the background (v14: the level at 0 ft's), else the ground tiles composed, else a plain
+    ground with a warning."""
+    bg = data.get("background")
+    src = bg.get("src") if isinstance(bg, dict) else data.get("img")
+    key = f"{P}background.src" if isinstance(bg, dict) else f"{P}img"
+    if not src and isinstance(data.get("levels"), list):
+        # v14: each scene level has its own background; the ground's is the lowest level's
+        lv = [(levels.get(lvl.get("_id"), (None,))[0] or 0.0, i, lvl) for i, lvl in enumerate(data["levels"])
+              if isinstance(lvl, dict) and isinstance(lvl.get("background"), dict) and lvl["background"].get("src")]
+        if lv:
+            # the level at 0 ft (the highest bottom at or under 0; a basement's image goes on its own floor)
+            at0 = [t for t in lv if t[0] <= 0]
+            _, i, lvl = max(at0, key=lambda t: (t[0], -t[1])) if at0 else min(lv, key=lambda t: (t[0], t[1]))
+            src, key, bg = lvl["background"]["src"], f"{P}levels[{i}].background.src", lvl["background"]
+            m.notes.append(f"the ground image is level {lvl.get('name') or lvl.get('_id')!r}'s background")
+    if not src:
+        n_warn = len(m.warnings)
+        tiled = ground_from_tiles(data, file, base_dir, P, (cv.width, cv.height), (cv.pad_x, cv.pad_y), m)
+        if tiled is not None:
+            m.image, note = tiled
+            m.notes.append(note)
+        elif len(m.warnings) == n_warn:          # else its ground tiles' images are missing: said already
             m.warnings.append(f"{file}: {key}: the scene has no background image: imported with a plain ground "
                               "(--image FILE sets one)")
-            return m
-        if isinstance(bg, dict) and (bg.get("offsetX") or bg.get("offsetY") or bg.get("scaleX", 1) != 1
-                                     or bg.get("scaleY", 1) != 1 or bg.get("rotation")):
-            m.notes.append("the background's offset, scale and rotation are ignored: the image fills the scene")
-        m.image = _optional_image(str(src), base_dir, file, key, m)
-    return m
+        return
+    if isinstance(bg, dict) and (bg.get("offsetX") or bg.get("offsetY") or bg.get("scaleX", 1) != 1
+                                 or bg.get("scaleY", 1) != 1 or bg.get("rotation")):
+        m.notes.append("the background's offset, scale and rotation are ignored: the image fills the scene")
+    m.image = _optional_image(str(src), base_dir, file, key, m)
 
 
 def _optional_image(src: str, base_dir: Path, file: str, key: str, m: ImportedMap) -> MapImage | None:
