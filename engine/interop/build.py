@@ -212,6 +212,9 @@ def rasterise(m: ImportedMap, opt: Options):
         # a layer is filled where the wall covers at least half of it (and a wall fills at least one layer)
         z0 = max(0, layer_of(w.bottom_m) + shift)
         z1 = min(Z, max(z0 + 1, layer_of(top) + shift))
+        if z0 >= Z:                     # wholly above the map's top layer (the map is at most 256 layers tall)
+            notes.append(f"{w.source}: {w.kind} from {w.bottom_m:g} m is above the map's {Z} layers: left out")
+            continue
         if w.kind == "door":
             while z1 - 1 > z0 and (floor_at[z1 - 1] & mask).any():     # a door stops under the floor above
                 z1 -= 1

@@ -24,6 +24,8 @@ from engine.interop.common import (ImportedMap, InteropError, MapImage, Opening,
 # ``sense`` 0 none, 1 normal, 2 limited.
 DOOR_STATES = {0: "closed", 1: "open", 2: "locked"}
 SIDES = {1: "friendly", 0: "neutral", -1: "hostile", -2: "secret"}
+#: a scene's keys that hold lists (of walls, tokens...): anything else there is refused at once, by its key
+LIST_KEYS = ("walls", "tokens", "levels", "tiles", "drawings", "lights", "sounds", "notes", "templates", "regions")
 
 
 def is_foundry(data) -> bool:
@@ -153,6 +155,9 @@ def read_foundry(data: dict, file: str, base_dir: Path, *, cells_per_grid: int =
     """``want_image`` False (--no-image): no images at all; ``want_ground`` False (--image FILE): the storeys'
     images are read, the ground's is the one given."""
     P = prefix
+    for key in LIST_KEYS:
+        if data.get(key) is not None and not isinstance(data[key], list):
+            raise InteropError(file, f"{P}{key}", f"must be a list, not {type(data[key]).__name__}")
     core = _flag(data, "_stats", "coreVersion") or _flag(data, "flags", "exportSource", "coreVersion")
     size, distance, units = _grid(data, file, P)
     width = number(data.get("width"), file, f"{P}width", positive=True)
@@ -310,8 +315,25 @@ def _read_tokens(data: dict, file: str, P: str, cv: _Canvas, N: int, m_per_unit:
         if extra is not None and not isinstance(extra, dict):
             raise InteropError(file, f"{k}.flags.aerie", "must be a table of character keys")
         disp = t.get("disposition", 0)
+        if isinstance(disp, bool) or not isinstance(disp, (int, float)):
+            raise InteropError(file, f"{k}.disposition", f"{disp!r} is not a disposition (1 friendly, 0 neutral, "
+                                                          "-1 hostile, -2 secret)")
+        _check_toml_values(extra or {}, file, f"{k}.flags.aerie")
         m.tokens.append(Token(str(t.get("name") or f"token{i}"), (cx, cy), max(tw, th) * N, elev * m_per_unit,
-                              SIDES.get(disp, "neutral"), dict(extra or {}), k))
+                              next((v for d, v in SIDES.items() if d == disp), "neutral"), dict(extra or {}), k))
+
+
+def _check_toml_values(v, file: str, key: str) -> None:
+    """A token's ``flags.aerie`` goes into the scene as TOML: a null (JSON's, which TOML has no word for) is
+    refused by its key, not left for the writer to trip on."""
+    if v is None:
+        raise InteropError(file, key, "is null: TOML has no null (leave the key out)")
+    if isinstance(v, dict):
+        for kk, vv in v.items():
+            _check_toml_values(vv, file, f"{key}.{kk}")
+    elif isinstance(v, list):
+        for i, vv in enumerate(v):
+            _check_toml_values(vv, file, f"{key}[{i}]")
 
 
 def _ground_image(data: dict, file: str, base_dir: Path, P: str, levels: dict, cv: _Canvas, m: ImportedMap) -> None:

@@ -24,20 +24,40 @@ def is_uvtt(data) -> bool:
     return isinstance(data, dict) and isinstance(data.get("resolution"), dict)
 
 
-def read_uvtt(data: dict, file: str, base_dir: Path, *, cells_per_grid: int = 1, grid_m: float = 1.5,
-              want_image: bool = True) -> ImportedMap:
+def _version(data: dict, file: str) -> str:
     fmt = data.get("format", None)
     if fmt is None:
-        version = "0.2"
-    else:
-        if isinstance(fmt, bool) or not isinstance(fmt, (int, float, str)):
-            raise InteropError(file, "format", f"{fmt!r} is not a Universal VTT format number")
-        try:
-            version = f"{float(fmt):.1f}"
-        except ValueError:
-            raise InteropError(file, "format", f"{fmt!r} is not a Universal VTT format number") from None
-        if version not in FORMATS:
-            raise InteropError(file, "format", f"Universal VTT format {fmt} is not supported (read: {', '.join(FORMATS)})")
+        return "0.2"
+    if isinstance(fmt, bool) or not isinstance(fmt, (int, float, str)):
+        raise InteropError(file, "format", f"{fmt!r} is not a Universal VTT format number")
+    try:
+        version = f"{float(fmt):.1f}"
+    except ValueError:
+        raise InteropError(file, "format", f"{fmt!r} is not a Universal VTT format number") from None
+    if version not in FORMATS:
+        raise InteropError(file, "format", f"Universal VTT format {fmt} is not supported (read: {', '.join(FORMATS)})")
+    return version
+
+
+class _Grid:
+    """Grid squares (from the map's origin, y down) -> map cells (y up), the map's edge checked."""
+
+    def __init__(self, file: str, origin, size, scale):
+        self.file, (self.ox, self.oy), (self.sx, self.sy), (self.kx, self.ky) = file, origin, size, scale
+
+    def conv(self, p, key):
+        ox, oy, sx, sy = self.ox, self.oy, self.sx, self.sy
+        gx, gy = p[0] - ox, p[1] - oy
+        if not (-EDGE_TOLERANCE <= gx <= sx + EDGE_TOLERANCE and -EDGE_TOLERANCE <= gy <= sy + EDGE_TOLERANCE):
+            raise InteropError(self.file, key, f"point ({p[0]:g}, {p[1]:g}) is outside the map: grid x "
+                                               f"{ox:g}..{ox + sx:g}, y {oy:g}..{oy + sy:g}")
+        gx, gy = min(max(gx, 0.0), sx), min(max(gy, 0.0), sy)
+        return (gx * self.kx, (sy - gy) * self.ky)
+
+
+def read_uvtt(data: dict, file: str, base_dir: Path, *, cells_per_grid: int = 1, grid_m: float = 1.5,
+              want_image: bool = True) -> ImportedMap:
+    version = _version(data, file)
     res = data["resolution"]
     ox, oy = point(res.get("map_origin", {"x": 0, "y": 0}), file, "resolution.map_origin")
     if "map_size" not in res:
@@ -55,38 +75,41 @@ def read_uvtt(data: dict, file: str, base_dir: Path, *, cells_per_grid: int = 1,
     kx, ky = X / sx, Y / sy             # N, unless the map is a fraction of a square wider: then stretched to X x Y
     if abs(kx - N) > 1e-9 or abs(ky - N) > 1e-9:
         m.notes.append(f"{sx * N:g} x {sy * N:g} cells stretched to {X} x {Y}, the image with them")
-
-    def conv(p, key):
-        gx, gy = p[0] - ox, p[1] - oy
-        if not (-EDGE_TOLERANCE <= gx <= sx + EDGE_TOLERANCE and -EDGE_TOLERANCE <= gy <= sy + EDGE_TOLERANCE):
-            raise InteropError(file, key, f"point ({p[0]:g}, {p[1]:g}) is outside the map: grid x {ox:g}..{ox + sx:g}, "
-                                          f"y {oy:g}..{oy + sy:g}")
-        gx, gy = min(max(gx, 0.0), sx), min(max(gy, 0.0), sy)
-        return (gx * kx, (sy - gy) * ky)
-
-    def polylines(key: str, kind: str):
-        lines = data.get(key)
-        if lines is None:
-            return 0
-        if not isinstance(lines, list):
-            raise InteropError(file, key, "must be a list of polylines")
-        n = 0
-        for i, line in enumerate(lines):
-            k = f"{key}[{i}]"
-            if not isinstance(line, list):
-                raise InteropError(file, k, "must be a list of points")
-            pts = [conv(point(p, file, f"{k}[{j}]"), f"{k}[{j}]") for j, p in enumerate(line)]
-            for j in range(len(pts) - 1):
-                m.walls.append(Wall(pts[j], pts[j + 1], kind, source=k))
-                n += 1
-        return n
-
-    n_walls = polylines("line_of_sight", "wall")
+    g = _Grid(file, (ox, oy), (sx, sy), (kx, ky))
+    n_walls = _polylines(data, file, "line_of_sight", "wall", g, m)
     if "objects_line_of_sight" in data:
-        n_obj = polylines("objects_line_of_sight", "object")
+        n_obj = _polylines(data, file, "objects_line_of_sight", "object", g, m)
     else:
         n_obj = 0
         m.notes.append("no objects_line_of_sight (a format 0.2 file): no low obstacles")
+    portals = _portals(data, file, g, m)
+    lights = data.get("lights") or []
+    m.notes.append(f"read: {n_walls} wall segment(s), {n_obj} object segment(s), {len(portals)} portal(s); "
+                   f"ignored: {len(lights) if isinstance(lights, list) else 0} light(s), the environment")
+    if want_image:
+        _image(data, file, base_dir, (round(sx * ppg), round(sy * ppg)), m)
+    return m
+
+
+def _polylines(data: dict, file: str, key: str, kind: str, g: _Grid, m: ImportedMap) -> int:
+    lines = data.get(key)
+    if lines is None:
+        return 0
+    if not isinstance(lines, list):
+        raise InteropError(file, key, "must be a list of polylines")
+    n = 0
+    for i, line in enumerate(lines):
+        k = f"{key}[{i}]"
+        if not isinstance(line, list):
+            raise InteropError(file, k, "must be a list of points")
+        pts = [g.conv(point(p, file, f"{k}[{j}]"), f"{k}[{j}]") for j, p in enumerate(line)]
+        for j in range(len(pts) - 1):
+            m.walls.append(Wall(pts[j], pts[j + 1], kind, source=k))
+            n += 1
+    return n
+
+
+def _portals(data: dict, file: str, g: _Grid, m: ImportedMap) -> list:
     portals = data.get("portals") or []
     if not isinstance(portals, list):
         raise InteropError(file, "portals", "must be a list")
@@ -97,8 +120,8 @@ def read_uvtt(data: dict, file: str, base_dir: Path, *, cells_per_grid: int = 1,
         b = p.get("bounds")
         if not isinstance(b, list) or len(b) < 2:
             raise InteropError(file, f"{k}.bounds", "must hold two points")
-        a0 = conv(point(b[0], file, f"{k}.bounds[0]"), f"{k}.bounds[0]")
-        a1 = conv(point(b[-1], file, f"{k}.bounds[{len(b) - 1}]"), f"{k}.bounds[{len(b) - 1}]")
+        a0 = g.conv(point(b[0], file, f"{k}.bounds[0]"), f"{k}.bounds[0]")
+        a1 = g.conv(point(b[-1], file, f"{k}.bounds[{len(b) - 1}]"), f"{k}.bounds[{len(b) - 1}]")
         if "position" in p:
             point(p["position"], file, f"{k}.position")
         if "rotation" in p:
@@ -107,30 +130,28 @@ def read_uvtt(data: dict, file: str, base_dir: Path, *, cells_per_grid: int = 1,
         if not isinstance(closed, bool):
             raise InteropError(file, f"{k}.closed", f"{closed!r} is not true or false")
         m.walls.append(Wall(a0, a1, "door", source=k, state="closed" if closed else "open"))
-    lights = data.get("lights") or []
-    m.notes.append(f"read: {n_walls} wall segment(s), {n_obj} object segment(s), {len(portals)} portal(s); "
-                   f"ignored: {len(lights) if isinstance(lights, list) else 0} light(s), the environment")
+    return portals
 
-    if want_image:
-        img = data.get("image")
-        if img is None or img == "":
-            m.warnings.append(f"{file}: image: the map has no image: imported with a plain ground (--image FILE sets one)")
-            return m
-        if not isinstance(img, str):
-            raise InteropError(file, "image", "must be a base64 string or a file path")
-        if looks_base64(img):
-            m.image = decode_base64_image(img, file, "image")
-        else:
-            try:
-                m.image = image_file(img, base_dir, file, "image")
-            except InteropError as e:             # a path to nothing: a plain ground and one warning line
-                if "no such file next to the map" not in e.problem:
-                    raise
-                m.warnings.append(f"{file}: image: the image {img!r} is not next to the map: imported with a plain "
-                                  "ground (--image FILE sets one)")
-                return m
-        want = (round(sx * ppg), round(sy * ppg))
-        if m.image.size != want:
-            m.notes.append(f"the image is {m.image.size[0]} x {m.image.size[1]} px, not the {want[0]} x {want[1]} of "
-                           f"map_size x pixels_per_grid: stretched over the map")
-    return m
+
+def _image(data: dict, file: str, base_dir: Path, want: tuple, m: ImportedMap) -> None:
+    """The map's image (base64 in the file, or a path next to it); missing: a plain ground and one warning."""
+    img = data.get("image")
+    if img is None or img == "":
+        m.warnings.append(f"{file}: image: the map has no image: imported with a plain ground (--image FILE sets one)")
+        return
+    if not isinstance(img, str):
+        raise InteropError(file, "image", "must be a base64 string or a file path")
+    if looks_base64(img):
+        m.image = decode_base64_image(img, file, "image")
+    else:
+        try:
+            m.image = image_file(img, base_dir, file, "image")
+        except InteropError as e:             # a path to nothing: a plain ground and one warning line
+            if "no such file next to the map" not in e.problem:
+                raise
+            m.warnings.append(f"{file}: image: the image {img!r} is not next to the map: imported with a plain "
+                              "ground (--image FILE sets one)")
+            return
+    if m.image.size != want:
+        m.notes.append(f"the image is {m.image.size[0]} x {m.image.size[1]} px, not the {want[0]} x {want[1]} of "
+                       f"map_size x pixels_per_grid: stretched over the map")
