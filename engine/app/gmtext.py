@@ -97,7 +97,7 @@ def _add(rest: list[str], state, scene) -> dict:
         act["like"] = _who(plain[j + 1], state)
         name = plain[0] if j == 1 else opts.get("name")
     else:
-        if not 1 <= len(plain) <= 2:
+        if not 1 <= len(plain) <= 2 or not plain[-1].strip():
             raise ValueError('add "NEW NAME" BLOCK at x y layer: one name (quoted when it has spaces) and one block')
         act["block"] = plain[-1].lower()
         name = plain[0] if len(plain) == 2 else opts.get("name")
