@@ -156,12 +156,9 @@ def batch_peers(gpu, o3, q0, q1) -> tuple[dict, float]:
 
 
 def bench_cover(args) -> int:
-    from engine.world.mapgen import air_points as _air_points
     from engine.render.los_grid import open_backend
-    from engine.world.los import clamp_points, quantize, trace_fixed
     from engine.world.mapgen import town
-    from engine.world.volumes import (NO_BODY, Weapons, cover_counts_cpu, eye_fixed, free_cells, may_attack,
-                                      octant_fields, range_table, sample_table, threat_counts_cpu)
+    from engine.world.volumes import octant_fields
 
     quick = args.quick
     size = (64, 64, 16) if quick else (128, 128, 32)
@@ -197,9 +194,24 @@ def bench_cover(args) -> int:
         print(f"Open3D {o3.version}: {o3.triangles:,} triangles (face-culled mesh), scene built in "
               f"{(time.perf_counter() - t) * 1000:.0f} ms")
     print(f"octant fields (once per map and edit): {t_fields * 1000:.0f} ms; Chebyshev field {t_dist * 1000:.0f} ms")
-    ratios = {}
+    ratios: dict = {}
+    c = (quick, size, n, runs, rng, world, blocking, gpu, o3, ratios)
+    for section in (_batch, _cover_volume, _showcase_layer, _threat):     # in this order: they share the rng
+        section(c)
 
-    # 1. the batch --------------------------------------------------------------------------------------------
+    gpu.release()
+
+    print("\nratios (how many times faster the kernel is; >= 1.0: at least as fast):")
+    for k, v in ratios.items():
+        print(f"   {k}: {v:.2f}")
+    return 0
+
+
+def _batch(c) -> None:
+    """1. A batch of segments between random points in the air: numpy, the kernel and Open3D on the same end points."""
+    from engine.world.los import clamp_points, quantize, trace_fixed
+    from engine.world.mapgen import air_points as _air_points
+    quick, size, n, runs, rng, world, blocking, gpu, o3, ratios = c
     q0 = clamp_points(quantize(_air_points(rng, blocking, n)), size)
     q1 = clamp_points(quantize(_air_points(rng, blocking, n)), size)
     print(f"\n1. {n:,} segments between random points in the air")
@@ -223,7 +235,11 @@ def bench_cover(args) -> int:
         if "kernel" in got:
             ratios["batch kernel / Open3D"] = t_o / t_k
 
-    # 2. the full cover volume ---------------------------------------------------------------------------------
+
+def _cover_volume(c) -> None:
+    """2. The full cover volume of the town for one attacker."""
+    from engine.world.volumes import NO_BODY, cover_counts_cpu, eye_fixed, free_cells, sample_table
+    quick, size, n, runs, rng, world, blocking, gpu, o3, ratios = c
     free = free_cells(world)
     att = _air_body(world, rng, (4, 10), free)
     tables = sample_table(size)
@@ -252,7 +268,12 @@ def bench_cover(args) -> int:
         ratios["cover volume kernel / Open3D"] = t_o / t_k
         ratios["cover volume kernel / Open3D casting only"] = cast_s / t_k
 
-    # 3. one showcase layer ------------------------------------------------------------------------------------
+
+def _showcase_layer(c) -> None:
+    """3. One layer of the showcase's cover map."""
+    from engine.render.los_grid import open_backend
+    from engine.world.volumes import cover_counts_cpu, eye_fixed, free_cells, sample_table
+    quick, size, n, runs, rng, world, blocking, gpu, o3, ratios = c
     from engine.world.geometry import Body
     from engine.scene import load_scene
 
@@ -288,7 +309,13 @@ def bench_cover(args) -> int:
         ratios["showcase layer kernel / Open3D casting only"] = cast_s / t_k
     sgpu.release()
 
-    # 4. threat with 4 enemies ---------------------------------------------------------------------------------
+
+def _threat(c) -> None:
+    """4. A threat volume of the town with 4 enemies from where they stand."""
+    from engine.world.volumes import (Weapons, eye_fixed, free_cells, may_attack, range_table, sample_table,
+                                      threat_counts_cpu)
+    quick, size, n, runs, rng, world, blocking, gpu, o3, ratios = c
+    free, tables, Z = free_cells(world), sample_table(size), size[2]
     arms = [Weapons(None, 180.0), Weapons(1.5, 96.0), Weapons(1.5, None), Weapons(None, 180.0)]
     enemies = [(_air_body(world, rng, (0, 12), free), w) for w in arms]
     print("\n4. threat volume, 4 enemies from where they stand: " +
@@ -322,9 +349,3 @@ def bench_cover(args) -> int:
               f"made in numpy beforehand, not counted)  [{_fmt(ts)}]")
         ratios["threat kernel / Open3D"] = t_o / t_k
         ratios["threat kernel / Open3D casting only"] = cast_s / t_k
-    gpu.release()
-
-    print("\nratios (how many times faster the kernel is; >= 1.0: at least as fast):")
-    for k, v in ratios.items():
-        print(f"   {k}: {v:.2f}")
-    return 0
