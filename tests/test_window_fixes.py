@@ -529,6 +529,9 @@ img = m.grab()
 out["mirror_drawn"] = bool(img.std() > 5)
 m.on_key_press(key.F3, 0)
 out["side2"] = m.vstate.player_side
+gm.on_key_press(key.U, key.MOD_CTRL)
+frames()
+out["units_follow"] = m.vstate.units == gm.vstate.units == "ft"
 gm.on_key_press(key.F4, 0)
 frames()
 out["closed"] = gm.mirror is None and not gm.has_exit
@@ -542,7 +545,7 @@ print("RESULT " + json.dumps(out))
 def test_item5_the_players_screen_as_a_second_window(display, tmp_path):
     """Issue 23 item 5: offer the player view as a second window. F4 opens a second pyglet window on the same
     session (the same controller), showing one side's view -- no GM table roll in it --, F3 there takes the next
-    side, F4 closes it and the GM's window goes on."""
+    side, Ctrl+U in the GM's window switches both to feet, F4 closes it and the GM's window goes on."""
     import json
     import os
     import subprocess
@@ -557,5 +560,5 @@ def test_item5_the_players_screen_as_a_second_window(display, tmp_path):
     out = json.loads(line[7:])
     assert out == {"open": True, "side": "red", "same_ctl": True, "gm_log_has_roll": True, "mirror_log_lines": True,
                    "mirror_hides_roll": True, "mirror_player_view": True, "mirror_drawn": True, "side2": "blue",
-                   "closed": True}, out
+                   "units_follow": True, "closed": True}, out
     assert "Traceback" not in r.stderr, r.stderr[-2000:]

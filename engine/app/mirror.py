@@ -62,7 +62,9 @@ def toggle(gm) -> None:
 
 
 def follow(win) -> None:
-    """Each tick of the players' window: the GM's window may have opened another scene."""
+    """Each tick of the players' window: the GM's window may have opened another scene, or switched the units
+    (Ctrl+U: the table speaks one measure on both screens)."""
     gm = win.gm
+    win.vstate.units = gm.vstate.units            # the same value: no change, no redraw (ViewState.__setattr__)
     if win.ctl is not gm.ctl:
         win.set_controller(gm.ctl)
