@@ -113,9 +113,11 @@ def best_attack(session, attacks) -> dict | None:
     hit (``Ruleset.damage_on_hit``); ties keep list order. None when no attack says what it would do."""
     best, score = None, -1.0
     for a in attacks:
-        pv = session.preview(a)
         dmg = session.ruleset.damage_on_hit(session, a)
-        if not pv.get("legal") or dmg is None or "hit_chance" not in pv:
+        if dmg is None or max(float(dmg), 0.0) <= score:
+            continue           # a chance to hit lies in 0..1: this one cannot beat the best (no preview needed)
+        pv = session.preview(a)
+        if not pv.get("legal") or "hit_chance" not in pv:
             continue
         s = float(pv["hit_chance"]) * float(dmg)
         if s > score:
