@@ -11,7 +11,7 @@ import math
 
 import numpy as np
 
-from engine.rules import riding
+from engine.rules import dial, riding
 from engine.rules.core import Actor
 
 if TYPE_CHECKING:
@@ -339,6 +339,10 @@ def reach(session: Session, a: Actor, budget_m: float | None = None, fly: bool |
 
 #: boxes with more nodes than this are relaxed a whole straight line at a time (``_scan_shift``)
 SCAN_NODES = 200_000
+#: a walker's box of at most this many (padded) nodes is searched over bit sets (``engine.rules.dial``: the same
+#: costs in about half the time of ``_relax_small`` on an ordinary move's box; a flyer's many cost classes make
+#: it slower there)
+DIAL_NODES = 8192
 
 
 def _scan_shift(dist, Pf, Sf, o, w, takeoff, fly):
@@ -480,6 +484,10 @@ def _relax_flat(passable, supc, lo, fly, costs, max_iter, alternate=False):
     two costs per node (an even or odd number of diagonals so far) and returns ``(cost, per_parity)``."""
     Zb, Yb, Xb = passable.shape
     if not alternate and (Zb + 2) * (Yb + 2) * (Xb + 2) <= SCAN_NODES:
+        if not fly and (Zb + 2) * (Yb + 2) * (Xb + 2) <= DIAL_NODES:
+            got = dial.search(passable, supc, lo, fly, costs, max_iter, _SHIFTS, INF)
+            if got is not None:
+                return got
         return _relax_small(passable, supc, lo, fly, costs, max_iter)
     cell, diag, climb, descend, takeoff = costs
     P = np.zeros((Zb + 2, Yb + 2, Xb + 2), dtype=bool)
