@@ -11,19 +11,25 @@ import heapq
 
 import numpy as np
 
-#: the planar moves to the 8 neighbours (dilated in a few shifts)
+#: the planar moves to the 8 neighbours, the 4 straight and the 4 diagonal ones (dilated in a few shifts)
 _H8 = frozenset((dy, dx) for dy in (-1, 0, 1) for dx in (-1, 0, 1) if (dy, dx) != (0, 0))
+_S4 = frozenset(((0, 1), (0, -1), (1, 0), (-1, 0)))
+_D4 = _H8 - _S4
 #: 2 ** k as float64, k < 53: the bit planes of the costs made numbers in one product (exact below 2 ** 53)
 _POW = 2.0 ** np.arange(53)
 _PLANS: dict = {}
+#: the node sets a move may start from (indices of a pop's bases: 0-2 the nodes, 3-5 / 6-8 / 9-11 their 8 /
+#: 4 straight / 4 diagonal neighbours)
+_SRC = {"all": 0, "sup": 1, "air": 2}
+_PLANAR = {_H8: 1, _S4: 2, _D4: 3}
 
 
 def _plan(Zb, Yb, Xb, fly, costs, shifts):
-    """The edges of a box of that size, grouped by weight: ``((weight, ((source, destination, vertical offset,
-    planar moves), ...)), ...)`` and the least weight. ``source`` / ``destination``: which nodes may be an end
-    ("all", "sup": supported, "air": not supported; destination None: any), planar moves "h8" (the 8 neighbours) or
-    a tuple of flat offsets. The edges are ``_relax_small``'s: walking steps up or down join supported nodes, a
-    flyer leaving support into the air pays the take-off."""
+    """The edges of a box of that size, grouped by weight: ``((weight, ((base, offset, destination), ...)), ...)``
+    and the least weight. A term's nodes are a pop's ``base`` (the class's nodes that may start that move: all,
+    supported, in the air; or their neighbours, dilated) shifted by ``offset``, kept where ``destination`` allows
+    (None: any, "sup", "air"). The edges are ``_relax_small``'s: walking steps up or down join supported nodes,
+    a flyer leaving support into the air pays the take-off."""
     key = (Zb, Yb, Xb, fly, costs)
     got = _PLANS.get(key)
     if got is not None:
@@ -37,7 +43,7 @@ def _plan(Zb, Yb, Xb, fly, costs, shifts):
         vert = climb if dz > 0 else (descend if dz < 0 else 0)
         w = (0 if dx == dy == 0 else (diag if dx and dy else cell)) + vert
         if dz and (dx or dy):
-            kinds = [(w, "sup", "sup")]         # walkable: passable and supported, both ends
+            kinds = [(w, "sup", "sup")]
         elif fly and takeoff:
             kinds = [(w, "air", None), (w, "sup", "sup"), (w + takeoff, "sup", "air")]
         else:
@@ -46,8 +52,15 @@ def _plan(Zb, Yb, Xb, fly, costs, shifts):
             parts.setdefault((wk, src, dst, dz), []).append((dy, dx))
     groups: dict = {}
     for (w, src, dst, dz), moves in parts.items():
-        plan = "h8" if len(moves) == 8 and frozenset(moves) == _H8 else tuple(dy * sy + dx for dy, dx in moves)
-        groups.setdefault(w, []).append((src, dst, dz * sz, plan))
+        mv = frozenset(moves)
+        pl = _PLANAR.get(mv, 0) if len(mv) == len(moves) else 0
+        if mv == {(0, 0)}:
+            terms = [(_SRC[src], dz * sz, dst)]
+        elif pl:
+            terms = [(3 * pl + _SRC[src], dz * sz, dst)]
+        else:
+            terms = [(_SRC[src], dz * sz + dy * sy + dx, dst) for dy, dx in moves]
+        groups.setdefault(w, []).extend(terms)
     if len(_PLANS) > 4096:
         _PLANS.clear()
     got = _PLANS[key] = (tuple((w, tuple(g)) for w, g in sorted(groups.items())), min(groups) if groups else 0)
@@ -60,6 +73,9 @@ def _bits(mask: np.ndarray) -> int:
 
 def _classes(table, masks, start: int, sy: int) -> list[tuple[int, int]]:
     """Dijkstra over cost classes: ``[(cost, nodes first reached at that cost), ...]`` in increasing cost."""
+    sel = (masks["all"], masks["sup"], masks["air"])
+    dsts = {None: -1, "sup": masks["sup"], "air": masks["air"]}
+    table = tuple((w, tuple((b, o, dsts[d]) for b, o, d in terms)) for w, terms in table)
     open_ = masks["all"]
     pending = {0: start}
     heap = [0]
@@ -71,29 +87,31 @@ def _classes(table, masks, start: int, sy: int) -> list[tuple[int, int]]:
             continue
         open_ ^= s
         done.append((d, s))
-        srcs: dict = {}
-        dil: dict = {}
-        for w, parts in table:
+        base = [None] * 12
+        for w, terms in table:
             t = 0
-            for src, dst, oz, plan in parts:
-                x = srcs.get(src)
-                if x is None:
-                    x = srcs[src] = s & masks[src]
-                if plan == "h8":
-                    u = dil.get(src)
-                    if u is None:
-                        u = x << 1 | x >> 1              # the 8 neighbours, not the node itself
-                        v = u | x
-                        u |= v << sy | v >> sy
-                        dil[src] = u
-                else:
-                    u = 0
-                    for o in plan:
-                        u |= x << o if o > 0 else x >> -o
-                if oz:
-                    u = u << oz if oz > 0 else u >> -oz
-                if dst is not None:
-                    u &= masks[dst]
+            for b, o, m in terms:
+                u = base[b]
+                if u is None:
+                    x = base[b % 3]
+                    if x is None:
+                        x = base[b % 3] = s & sel[b % 3]
+                    if b < 3:
+                        u = x
+                    else:
+                        h = x << 1 | x >> 1
+                        if b < 6:                       # the 8 neighbours
+                            v = h | x
+                            u = h | v << sy | v >> sy
+                        elif b < 9:                     # the 4 straight ones
+                            u = h | x << sy | x >> sy
+                        else:                           # the 4 diagonal ones
+                            u = h << sy | h >> sy
+                        base[b] = u
+                if o:
+                    u = u << o if o > 0 else u >> -o
+                if m != -1:
+                    u &= m
                 t |= u
             t &= open_
             if t:

@@ -339,9 +339,9 @@ def reach(session: Session, a: Actor, budget_m: float | None = None, fly: bool |
 
 #: boxes with more nodes than this are relaxed a whole straight line at a time (``_scan_shift``)
 SCAN_NODES = 200_000
-#: a walker's box of at most this many (padded) nodes is searched over bit sets (``engine.rules.dial``: the same
-#: costs in about half the time of ``_relax_small`` on an ordinary move's box; a flyer's many cost classes make
-#: it slower there)
+#: a box of at most this many (padded) nodes is searched over bit sets (``engine.rules.dial``: the same costs in
+#: about half the time of ``_relax_small`` on a walker's ordinary move, 0.9 of it on a flyer's, whose take-offs
+#: make many more cost classes)
 DIAL_NODES = 8192
 
 
@@ -484,7 +484,7 @@ def _relax_flat(passable, supc, lo, fly, costs, max_iter, alternate=False):
     two costs per node (an even or odd number of diagonals so far) and returns ``(cost, per_parity)``."""
     Zb, Yb, Xb = passable.shape
     if not alternate and (Zb + 2) * (Yb + 2) * (Xb + 2) <= SCAN_NODES:
-        if not fly and (Zb + 2) * (Yb + 2) * (Xb + 2) <= DIAL_NODES:
+        if (Zb + 2) * (Yb + 2) * (Xb + 2) <= DIAL_NODES:
             got = dial.search(passable, supc, lo, fly, costs, max_iter, _SHIFTS, INF)
             if got is not None:
                 return got
