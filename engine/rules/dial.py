@@ -24,18 +24,17 @@ _SRC = {"all": 0, "sup": 1, "air": 2}
 _PLANAR = {_H8: 1, _S4: 2, _D4: 3}
 
 
-def _plan(Zb, Yb, Xb, fly, costs, shifts):
-    """The edges of a box of that size, grouped by weight: ``((weight, ((base, offset, destination), ...)), ...)``
-    and the least weight. A term's nodes are a pop's ``base`` (the class's nodes that may start that move: all,
-    supported, in the air; or their neighbours, dilated) shifted by ``offset``, kept where ``destination`` allows
-    (None: any, "sup", "air"). The edges are ``_relax_small``'s: walking steps up or down join supported nodes,
-    a flyer leaving support into the air pays the take-off."""
-    key = (Zb, Yb, Xb, fly, costs)
+def _plan(fly, costs, shifts):
+    """The edges, grouped by weight: ``((weight, ((base, dz, dy, dx, destination), ...)), ...)`` and the least
+    weight. A term's nodes are a pop's ``base`` (the class's nodes that may start that move: all, supported, in the
+    air; or their neighbours, dilated) moved by (dz, dy, dx), kept where ``destination`` allows (None: any, "sup",
+    "air"). The edges are ``_relax_small``'s: walking steps up or down join supported nodes, a flyer leaving
+    support into the air pays the take-off. Kept per mode and costs (any box size)."""
+    key = (fly, costs)
     got = _PLANS.get(key)
     if got is not None:
         return got
     cell, diag, climb, descend, takeoff = costs
-    sy, sz = Xb + 2, (Yb + 2) * (Xb + 2)
     parts: dict = {}
     for dz, dy, dx in shifts:
         if not fly and dz != 0 and dx == dy == 0:
@@ -43,7 +42,7 @@ def _plan(Zb, Yb, Xb, fly, costs, shifts):
         vert = climb if dz > 0 else (descend if dz < 0 else 0)
         w = (0 if dx == dy == 0 else (diag if dx and dy else cell)) + vert
         if dz and (dx or dy):
-            kinds = [(w, "sup", "sup")]
+            kinds = [(w, "sup", "sup")]         # walkable: passable and supported, both ends
         elif fly and takeoff:
             kinds = [(w, "air", None), (w, "sup", "sup"), (w + takeoff, "sup", "air")]
         else:
@@ -55,11 +54,11 @@ def _plan(Zb, Yb, Xb, fly, costs, shifts):
         mv = frozenset(moves)
         pl = _PLANAR.get(mv, 0) if len(mv) == len(moves) else 0
         if mv == {(0, 0)}:
-            terms = [(_SRC[src], dz * sz, dst)]
+            terms = [(_SRC[src], dz, 0, 0, dst)]
         elif pl:
-            terms = [(3 * pl + _SRC[src], dz * sz, dst)]
+            terms = [(3 * pl + _SRC[src], dz, 0, 0, dst)]
         else:
-            terms = [(_SRC[src], dz * sz + dy * sy + dx, dst) for dy, dx in moves]
+            terms = [(_SRC[src], dz, dy, dx, dst) for dy, dx in moves]
         groups.setdefault(w, []).extend(terms)
     if len(_PLANS) > 4096:
         _PLANS.clear()
@@ -71,11 +70,11 @@ def _bits(mask: np.ndarray) -> int:
     return int.from_bytes(np.packbits(mask.reshape(-1), bitorder="little").tobytes(), "little")
 
 
-def _classes(table, masks, start: int, sy: int) -> list[tuple[int, int]]:
+def _classes(plan, masks, start: int, sy: int, sz: int) -> list[tuple[int, int]]:
     """Dijkstra over cost classes: ``[(cost, nodes first reached at that cost), ...]`` in increasing cost."""
     sel = (masks["all"], masks["sup"], masks["air"])
     dsts = {None: -1, "sup": masks["sup"], "air": masks["air"]}
-    table = tuple((w, tuple((b, o, dsts[d]) for b, o, d in terms)) for w, terms in table)
+    table = tuple((w, tuple((b, dz * sz + dy * sy + dx, dsts[d]) for b, dz, dy, dx, d in terms)) for w, terms in plan)
     open_ = masks["all"]
     pending = {0: start}
     heap = [0]
@@ -129,7 +128,7 @@ def search(passable, supc, lo, fly, costs, max_iter, shifts, inf):
     """``pathing._relax_small(passable, supc, lo, fly, costs, max_iter)`` (``shifts``: its ``_SHIFTS``, ``inf``: its
     INF), or None where the sweeps might stop before the fixpoint (or an edge costs nothing)."""
     Zb, Yb, Xb = passable.shape
-    table, wmin = _plan(Zb, Yb, Xb, fly, costs, shifts)
+    plan, wmin = _plan(fly, costs, shifts)
     if wmin <= 0:
         return None
     P = np.zeros((Zb + 2, Yb + 2, Xb + 2), dtype=bool)
@@ -140,7 +139,8 @@ def search(passable, supc, lo, fly, costs, max_iter, shifts, inf):
     Pi = _bits(P)
     Si = _bits(S) & Pi
     masks = {"sup": Si, "air": Pi & ~Si, "all": Pi}
-    done = _classes(table, masks, 1 << (((lo[0] + 1) * (Yb + 2) + lo[1] + 1) * (Xb + 2) + lo[2] + 1), Xb + 2)
+    sy, sz = Xb + 2, (Yb + 2) * (Xb + 2)
+    done = _classes(plan, masks, 1 << ((lo[0] + 1) * sz + (lo[1] + 1) * sy + lo[2] + 1), sy, sz)
     # a cheapest path has at most cost / wmin edges: the sweeps reach every cost by then
     if not done or done[-1][0] // wmin > max_iter - 1:
         return None
