@@ -15,8 +15,6 @@ import numpy as np
 _H8 = frozenset((dy, dx) for dy in (-1, 0, 1) for dx in (-1, 0, 1) if (dy, dx) != (0, 0))
 _S4 = frozenset(((0, 1), (0, -1), (1, 0), (-1, 0)))
 _D4 = _H8 - _S4
-#: 2 ** k as float64, k < 53: the bit planes of the costs made numbers in one product (exact below 2 ** 53)
-_POW = 2.0 ** np.arange(53)
 _PLANS: dict = {}
 #: the node sets a move may start from (indices of a pop's bases: 0-2 the nodes, 3-5 / 6-8 / 9-11 their 8 /
 #: 4 straight / 4 diagonal neighbours)
@@ -70,11 +68,42 @@ def _bits(mask: np.ndarray) -> int:
     return int.from_bytes(np.packbits(mask.reshape(-1), bitorder="little").tobytes(), "little")
 
 
-def _classes(plan, masks, start: int, sy: int, sz: int) -> list[tuple[int, int]]:
+def _around(b: int, x: int, sy: int) -> int:
+    """Base ``b`` of the node set ``x`` (``b // 3``: the nodes, their 8 / 4 straight / 4 diagonal neighbours)."""
+    if b < 3:
+        return x
+    h = x << 1 | x >> 1
+    if b < 6:
+        v = h | x
+        return h | v << sy | v >> sy
+    if b < 9:
+        return h | x << sy | x >> sy
+    return h << sy | h >> sy
+
+
+def _table(plan, masks, sy: int, sz: int):
+    """The plan's terms on this box: ``((weight, ((base, flat offset, destinations), ...)), ...)``, each term's
+    destinations narrowed to the nodes it can reach from any node of its kind (a walker's steps up or down on a
+    box with one walkable layer are none, and left out)."""
+    sel = (masks["all"], masks["sup"], masks["air"])
+    dsts = {None: masks["all"], "sup": masks["sup"], "air": masks["air"]}
+    table = []
+    for w, terms in plan:
+        kept = []
+        for b, dz, dy, dx, d in terms:
+            o = dz * sz + dy * sy + dx
+            u = _around(b, sel[b % 3], sy)
+            m = (u << o if o > 0 else u >> -o) & dsts[d]
+            if m:
+                kept.append((b, o, m))
+        if kept:
+            table.append((w, tuple(kept)))
+    return tuple(table)
+
+
+def _classes(table, masks, start: int, sy: int) -> list[tuple[int, int]]:
     """Dijkstra over cost classes: ``[(cost, nodes first reached at that cost), ...]`` in increasing cost."""
     sel = (masks["all"], masks["sup"], masks["air"])
-    dsts = {None: -1, "sup": masks["sup"], "air": masks["air"]}
-    table = tuple((w, tuple((b, dz * sz + dy * sy + dx, dsts[d]) for b, dz, dy, dx, d in terms)) for w, terms in plan)
     open_ = masks["all"]
     pending = {0: start}
     heap = [0]
@@ -86,32 +115,14 @@ def _classes(plan, masks, start: int, sy: int, sz: int) -> list[tuple[int, int]]
             continue
         open_ ^= s
         done.append((d, s))
-        base = [None] * 12
+        base: list = [None] * 12
         for w, terms in table:
             t = 0
             for b, o, m in terms:
                 u = base[b]
                 if u is None:
-                    x = base[b % 3]
-                    if x is None:
-                        x = base[b % 3] = s & sel[b % 3]
-                    if b < 3:
-                        u = x
-                    else:
-                        h = x << 1 | x >> 1
-                        if b < 6:                       # the 8 neighbours
-                            v = h | x
-                            u = h | v << sy | v >> sy
-                        elif b < 9:                     # the 4 straight ones
-                            u = h | x << sy | x >> sy
-                        else:                           # the 4 diagonal ones
-                            u = h << sy | h >> sy
-                        base[b] = u
-                if o:
-                    u = u << o if o > 0 else u >> -o
-                if m != -1:
-                    u &= m
-                t |= u
+                    u = base[b] = _around(b, s & sel[b % 3], sy)
+                t |= (u << o if o > 0 else u >> -o) & m
             t &= open_
             if t:
                 e = d + w
@@ -140,25 +151,20 @@ def search(passable, supc, lo, fly, costs, max_iter, shifts, inf):
     Si = _bits(S) & Pi
     masks = {"sup": Si, "air": Pi & ~Si, "all": Pi}
     sy, sz = Xb + 2, (Yb + 2) * (Xb + 2)
-    done = _classes(plan, masks, 1 << ((lo[0] + 1) * sz + (lo[1] + 1) * sy + lo[2] + 1), sy, sz)
+    done = _classes(_table(plan, masks, sy, sz), masks, 1 << ((lo[0] + 1) * sz + (lo[1] + 1) * sy + lo[2] + 1), sy)
     # a cheapest path has at most cost / wmin edges: the sweeps reach every cost by then
     if not done or done[-1][0] // wmin > max_iter - 1:
         return None
-    planes: list = []                     # bit b of every reached node's cost + 1 (0: not reached)
-    for d, s in done:
-        d += 1
-        b = 0
-        while d:
-            if d & 1:
-                while len(planes) <= b:
-                    planes.append(0)
-                planes[b] |= s
-            d >>= 1
-            b += 1
+    # the class of every node from how many of the unions of the classes up to each one hold it (C - k for class
+    # k, 0 where none reached it), in one unpacking and one sum
+    unions = []
+    u = 0
+    for _, c in done:
+        u |= c
+        unions.append(u)
     nb = (N + 7) // 8
-    bits = np.unpackbits(np.frombuffer(b"".join(r.to_bytes(nb, "little") for r in planes), dtype=np.uint8),
-                         bitorder="little").reshape(len(planes), nb * 8)
-    val = (_POW[:len(planes)] @ bits)[:N].astype(np.int64)
-    val -= 1
-    val[val < 0] = inf
+    bits = np.unpackbits(np.frombuffer(b"".join(r.to_bytes(nb, "little") for r in unions), dtype=np.uint8),
+                         bitorder="little").reshape(len(unions), nb * 8)
+    held = np.add.reduce(bits, axis=0, dtype=np.uint8 if len(unions) < 256 else np.intp)[:N]
+    val = np.array([inf] + [d for d, _ in reversed(done)], dtype=np.int64)[held]
     return val.reshape(Zb + 2, Yb + 2, Xb + 2)[1:-1, 1:-1, 1:-1].copy()

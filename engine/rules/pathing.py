@@ -340,8 +340,8 @@ def reach(session: Session, a: Actor, budget_m: float | None = None, fly: bool |
 #: boxes with more nodes than this are relaxed a whole straight line at a time (``_scan_shift``)
 SCAN_NODES = 200_000
 #: a box of at most this many (padded) nodes is searched over bit sets (``engine.rules.dial``: the same costs in
-#: about half the time of ``_relax_small`` on a walker's ordinary move, 0.9 of it on a flyer's, whose take-offs
-#: make many more cost classes)
+#: about half the time of ``_relax_small`` on a walker's ordinary move in the bench, 0.8-0.9 of it on a flyer's,
+#: whose take-offs make many more cost classes)
 DIAL_NODES = 8192
 
 
