@@ -121,7 +121,16 @@ def _classes(table, masks, start: int, sy: int) -> list[tuple[int, int]]:
             for b, o, m in terms:
                 u = base[b]
                 if u is None:
-                    u = base[b] = _around(b, s & sel[b % 3], sy)
+                    x = s & sel[b % 3]
+                    if b < 3:
+                        u = x
+                    elif b < 6:                     # the 8 neighbours (_around, inline: the usual case)
+                        h = x << 1 | x >> 1
+                        v = h | x
+                        u = h | v << sy | v >> sy
+                    else:
+                        u = _around(b, x, sy)
+                    base[b] = u
                 t |= (u << o if o > 0 else u >> -o) & m
             t &= open_
             if t:
