@@ -253,8 +253,8 @@ def reach(session: Session, a: Actor, budget_m: float | None = None, fly: bool |
     rs = session.ruleset
     fly = a.can_fly if fly is None else fly
     budget_m = rs.movement_left(session, a, fly) if budget_m is None else budget_m
-    others = tuple(sorted((o.id, o.x, o.y, o.layer, o.side == a.side) for o in session.state.actors.values()
-                          if o.id != a.id and not o.dead and not _rides(o)))
+    live = [o for o in session.state.actors.values() if o.id != a.id and not o.dead and not _rides(o)]
+    others = tuple(sorted((o.id, o.x, o.y, o.layer, o.side == a.side) for o in live))
     key = ("reach", a.id, a.pos, a.flying, fly, round(budget_m, 4), others, rs.takeoff_cost(session, a))
     got = session.cache.get(key)
     if got is not None:
@@ -282,18 +282,15 @@ def reach(session: Session, a: Actor, budget_m: float | None = None, fly: bool |
     # the nodes where a's body would overlap another's body, inside the box (boxes of other bodies wholly outside
     # it are empty and change nothing): a move may not end there; a hostile's may not be passed through either
     spaces = []
-    for o in session.state.actors.values():
-        if o.id == a.id or o.dead or _rides(o):
-            continue
-        ax0, ax1 = o.x - f + 1 - x0, o.x + o.footprint - 1 - x0
-        ay0, ay1 = o.y - f + 1 - y0, o.y + o.footprint - 1 - y0
-        az0, az1 = o.layer - h + 1 - z0, o.layer + o.height_layers - 1 - z0
-        sl = (max(az0, 0), max(az1 + 1, 0), max(ay0, 0), max(ay1 + 1, 0), max(ax0, 0), max(ax1 + 1, 0))
-        if sl[0] < min(sl[1], fitc.shape[0]) and sl[2] < min(sl[3], fitc.shape[1]) and sl[4] < min(sl[5], fitc.shape[2]):
-            spaces.append((sl, o.side != a.side))
-    passable = fitc.copy()
-    if not fly:
-        passable &= supc
+    Zc, Yc, Xc = fitc.shape
+    for o in live:
+        za, zb = o.layer - h + 1 - z0, o.layer + o.height_layers - z0      # [za, zb) etc.: the overlapping nodes
+        ya, yb = o.y - f + 1 - y0, o.y + o.footprint - y0
+        xa, xb = o.x - f + 1 - x0, o.x + o.footprint - x0
+        za, ya, xa = (za if za > 0 else 0), (ya if ya > 0 else 0), (xa if xa > 0 else 0)
+        if za < (zb if zb < Zc else Zc) and ya < (yb if yb < Yc else Yc) and xa < (xb if xb < Xc else Xc):
+            spaces.append(((za, zb, ya, yb, xa, xb), o.side != a.side))
+    passable = fitc & supc if not fly else fitc.copy()
     endable = passable.copy()
     for (za, zb, ya, yb, xa, xb), hostile in spaces:
         endable[za:zb, ya:yb, xa:xb] = False
