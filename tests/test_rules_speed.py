@@ -140,6 +140,36 @@ def test_small_box_relaxation_equals_the_reference_sweep_for_sweep(max_iter):
         assert np.array_equal(pathing._relax_flat(passable, supc, lo, fly, costs, max_iter), got)
 
 
+@pytest.mark.parametrize("max_iter", [1, 3, 500])
+def test_bit_set_search_equals_the_small_box_relaxation(max_iter):
+    """``dial.search`` (what ``_relax_flat`` runs on a walker's small box) gives ``_relax_small``'s costs element for
+    element, or None (then the sweeps are run): walkers with stairs and flyers with a take-off, both diagonal
+    costs, and a ``max_iter`` that stops the sweeps early (where it must answer None)."""
+    from engine.rules import dial, pathing
+
+    rng = np.random.default_rng(23 + max_iter)
+    answered = 0
+    for trial in range(120):
+        Zb, Yb, Xb = (int(v) for v in (rng.integers(1, 6), rng.integers(1, 12), rng.integers(1, 12)))
+        passable = rng.random((Zb, Yb, Xb)) < rng.choice([0.6, 0.9, 1.0])
+        supc = rng.random((Zb, Yb, Xb)) < 0.4
+        supc[0] = True
+        lo = (int(rng.integers(0, Zb)), int(rng.integers(0, Yb)), int(rng.integers(0, Xb)))
+        fly = bool(trial % 3 == 0)
+        if not fly:
+            passable &= supc
+        passable[lo] = True
+        costs = (150, int(rng.choice([150, 212])), int(rng.choice([400, 250])), 200,
+                 int(rng.choice([0, 150, 450])) if fly else 0)
+        want = pathing._relax_small(passable, supc, lo, fly, costs, max_iter)
+        got = dial.search(passable, supc, lo, fly, costs, max_iter, pathing._SHIFTS, pathing.INF)
+        if got is not None:
+            answered += 1
+            assert got.dtype == want.dtype and np.array_equal(got, want)
+        assert np.array_equal(pathing._relax_flat(passable, supc, lo, fly, costs, max_iter), want)
+    assert answered > (100 if max_iter == 500 else 0)
+
+
 def _fresh_listing(s):
     """The legal actions with every derived cache dropped (the session's reach maps and covers, the cover's
     per-body geometry, the searches kept by their inputs): what the listing says from scratch."""

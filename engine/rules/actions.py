@@ -151,8 +151,9 @@ def listed(table: dict, listing: tuple, ctx, kinds=None, declared=None, rest: bo
         groups.append(("self", tuple(n for n in table if n not in named)))
     out: list[dict] = []
     for each, names in groups:
-        units = [table[n] for n in names if n in table and (kinds is None or n in kinds) and (allow is None or allow(n))]
-        units = [u for u in units if u.candidates is not Unit.candidates]
+        # the gate asked only of the units that list something (it is a test, with no effect)
+        units = [table[n] for n in names if n in table and table[n].candidates is not Unit.candidates
+                 and (kinds is None or n in kinds) and (allow is None or allow(n))]
         if not units:
             continue
         for item in ctx.each(each):

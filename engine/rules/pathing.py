@@ -11,7 +11,7 @@ import math
 
 import numpy as np
 
-from engine.rules import riding
+from engine.rules import dial, riding
 from engine.rules.core import Actor
 
 if TYPE_CHECKING:
@@ -253,8 +253,8 @@ def reach(session: Session, a: Actor, budget_m: float | None = None, fly: bool |
     rs = session.ruleset
     fly = a.can_fly if fly is None else fly
     budget_m = rs.movement_left(session, a, fly) if budget_m is None else budget_m
-    others = tuple(sorted((o.id, o.x, o.y, o.layer, o.side == a.side) for o in session.state.actors.values()
-                          if o.id != a.id and not o.dead and not _rides(o)))
+    live = [o for o in session.state.actors.values() if o.id != a.id and not o.dead and not _rides(o)]
+    others = tuple(sorted((o.id, o.x, o.y, o.layer, o.side == a.side) for o in live))
     key = ("reach", a.id, a.pos, a.flying, fly, round(budget_m, 4), others, rs.takeoff_cost(session, a))
     got = session.cache.get(key)
     if got is not None:
@@ -282,18 +282,15 @@ def reach(session: Session, a: Actor, budget_m: float | None = None, fly: bool |
     # the nodes where a's body would overlap another's body, inside the box (boxes of other bodies wholly outside
     # it are empty and change nothing): a move may not end there; a hostile's may not be passed through either
     spaces = []
-    for o in session.state.actors.values():
-        if o.id == a.id or o.dead or _rides(o):
-            continue
-        ax0, ax1 = o.x - f + 1 - x0, o.x + o.footprint - 1 - x0
-        ay0, ay1 = o.y - f + 1 - y0, o.y + o.footprint - 1 - y0
-        az0, az1 = o.layer - h + 1 - z0, o.layer + o.height_layers - 1 - z0
-        sl = (max(az0, 0), max(az1 + 1, 0), max(ay0, 0), max(ay1 + 1, 0), max(ax0, 0), max(ax1 + 1, 0))
-        if sl[0] < min(sl[1], fitc.shape[0]) and sl[2] < min(sl[3], fitc.shape[1]) and sl[4] < min(sl[5], fitc.shape[2]):
-            spaces.append((sl, o.side != a.side))
-    passable = fitc.copy()
-    if not fly:
-        passable &= supc
+    Zc, Yc, Xc = fitc.shape
+    for o in live:
+        za, zb = o.layer - h + 1 - z0, o.layer + o.height_layers - z0      # [za, zb) etc.: the overlapping nodes
+        ya, yb = o.y - f + 1 - y0, o.y + o.footprint - y0
+        xa, xb = o.x - f + 1 - x0, o.x + o.footprint - x0
+        za, ya, xa = (za if za > 0 else 0), (ya if ya > 0 else 0), (xa if xa > 0 else 0)
+        if za < (zb if zb < Zc else Zc) and ya < (yb if yb < Yc else Yc) and xa < (xb if xb < Xc else Xc):
+            spaces.append(((za, zb, ya, yb, xa, xb), o.side != a.side))
+    passable = fitc & supc if not fly else fitc.copy()
     endable = passable.copy()
     for (za, zb, ya, yb, xa, xb), hostile in spaces:
         endable[za:zb, ya:yb, xa:xb] = False
@@ -339,6 +336,10 @@ def reach(session: Session, a: Actor, budget_m: float | None = None, fly: bool |
 
 #: boxes with more nodes than this are relaxed a whole straight line at a time (``_scan_shift``)
 SCAN_NODES = 200_000
+#: a box of at most this many (padded) nodes is searched over bit sets (``engine.rules.dial``: the same costs in
+#: about half the time of ``_relax_small`` on a walker's ordinary move in the bench, 0.8-0.9 of it on a flyer's,
+#: whose take-offs make many more cost classes)
+DIAL_NODES = 8192
 
 
 def _scan_shift(dist, Pf, Sf, o, w, takeoff, fly):
@@ -480,6 +481,10 @@ def _relax_flat(passable, supc, lo, fly, costs, max_iter, alternate=False):
     two costs per node (an even or odd number of diagonals so far) and returns ``(cost, per_parity)``."""
     Zb, Yb, Xb = passable.shape
     if not alternate and (Zb + 2) * (Yb + 2) * (Xb + 2) <= SCAN_NODES:
+        if (Zb + 2) * (Yb + 2) * (Xb + 2) <= DIAL_NODES:
+            got = dial.search(passable, supc, lo, fly, costs, max_iter, _SHIFTS, INF)
+            if got is not None:
+                return got
         return _relax_small(passable, supc, lo, fly, costs, max_iter)
     cell, diag, climb, descend, takeoff = costs
     P = np.zeros((Zb + 2, Yb + 2, Xb + 2), dtype=bool)

@@ -139,6 +139,20 @@ def crossings_total(p0: np.ndarray, p1: np.ndarray) -> int:
     return int((np.abs(p1 // FP - p0 // FP) + 1).sum())
 
 
+_TILES: dict = {}
+
+
+def _ray_tile(n: int) -> np.ndarray:
+    """``[0, 1, ..., n - 1]`` three times (read-only, kept per n)."""
+    got = _TILES.get(n)
+    if got is None:
+        if len(_TILES) > 4096:
+            _TILES.clear()
+        got = _TILES[n] = np.tile(np.arange(n), 3)
+        got.flags.writeable = False
+    return got
+
+
 def trace_crossings(dist: np.ndarray, size, p0: np.ndarray, p1: np.ndarray, ignore=None) -> np.ndarray:
     """``trace_fixed``'s answer (bool [N], True when some visited voxel blocks), worked out without a loop over the
     steps: every boundary crossing of every segment (``T_a + j * inc_a < L`` on each axis, the traversal's own
@@ -154,13 +168,18 @@ def trace_crossings(dist: np.ndarray, size, p0: np.ndarray, p1: np.ndarray, igno
     if not n:
         return blocked
     idx0, T, inc, step, L = _setup(p0, p1, size)
-    nz = inc > 0
-    safe = np.where(nz, inc, 1)
-    Lc = L[:, None]
-    cnt = np.where(nz & (T < Lc), (Lc - 1 - T) // safe + 1, 0)     # crossings with T_a + j inc_a < L, per axis
-    E = int(cnt.sum())
+    safe = np.maximum(inc, 1)
+    # crossings with T_a + j inc_a < L, per axis: none where T_a >= L (then L - 1 - T_a >= -inc_a, as T_a <= inc_a)
+    # nor on an axis never crossed (T_a = INF)
+    cnt = L[:, None] - 1 - T
+    cnt //= safe
+    cnt += 1
+    np.maximum(cnt, 0, out=cnt)
+    c_flat = cnt.T.ravel()                                # axis-major: all x crossings, then y, then z
+    E = int(c_flat.sum())
+    tile = _ray_tile(n)                                   # axis * n + ray -> ray
     vox = idx0
-    vray = np.arange(n)
+    vray = tile[:n]
     if E:
         # per ray, one row each: T (3), the increments (3), the index steps (3), the start index
         M = np.empty((10, n), dtype=np.int64)
@@ -168,9 +187,8 @@ def trace_crossings(dist: np.ndarray, size, p0: np.ndarray, p1: np.ndarray, igno
         M[3:6] = safe.T
         M[6:9] = step.T
         M[9] = idx0
-        c_flat = cnt.T.ravel()                            # axis-major: all x crossings, then y, then z
         k = np.repeat(np.arange(3 * n), c_flat)           # (axis, ray) of each crossing, as axis * n + ray
-        ray = k % n
+        ray = np.repeat(tile, c_flat)
         G = M[:, ray]
         j = np.arange(E) - np.repeat(np.cumsum(c_flat) - c_flat, c_flat)     # the crossing's number on its axis
         t = T.T.ravel()[k] + j * safe.T.ravel()[k]        # the parameter of each crossing (times L)
