@@ -32,7 +32,7 @@ class Hud:
         self.r = renderer
         self.px = px
         # and again at the smaller prints a panel shrinks to (F1's help): glyphs of their own size, never scaled down
-        self.atlas = GlyphAtlas(px, extra_px=(max(round(px * 0.85), 6), max(round(px * 0.72), 6)))
+        self.atlas = GlyphAtlas(px, extra_px=(max(round(px * 0.85), 6), max(round(px * 0.72), 6)), tight=True)
         # the GL side (buffer, shader, atlas texture) is the renderer's ScreenLayer; this module only builds quads.
         # The atlas is rasterised at the HUD's own size and text is placed on whole pixels: nearest sampling is
         # exact here, and cheaper than linear on a software renderer

@@ -27,9 +27,14 @@ class GlyphAtlas:
     ``extra_px``: the glyphs rasterised again at these pixel sizes in the same texture, so a smaller print (a HUD
     panel that shrinks to fit: F1's help) is drawn from glyphs of its own size instead of the big ones scaled
     down -- scaled with nearest sampling they lose rows: "F" came out as a "Γ", "H" as "II", "i" without its dot.
-    ``line_heights``: the native line heights, the atlas's own first."""
+    ``line_heights``: the native line heights, the atlas's own first.
 
-    def __init__(self, px: int = ATLAS_PX, extra_px: tuple = ()):
+    ``tight``: each glyph's quad covers only its inked texels (found in the atlas image), not its whole slot (the
+    advance by the line height). The texels cut away are empty: with nearest sampling (the HUD's layers) the picture
+    is the same, drawn with fewer fragments -- on a software renderer (llvmpipe) the HUD's fill is most of a HUD
+    frame's cost. Off for linear sampling, where a pixel next to the ink blends in a part of it."""
+
+    def __init__(self, px: int = ATLAS_PX, extra_px: tuple = (), tight: bool = False):
         W = 1024
         img_rows: list = []
         self.variants: list[tuple[int, dict, dict]] = []      # (line_h, slots, advances)
@@ -70,6 +75,11 @@ class GlyphAtlas:
         self.px = px
         self.image = np.asarray(img, dtype=np.uint8)
         self.size = (W, H)
+        self.tight = tight
+        # per variant, per glyph: the inked texels' box in its slot, (left, top, right, bottom); None: no ink
+        self.ink: list[dict[str, tuple[int, int, int, int] | None]] = [
+            {ch: _ink(self.image, gx, gy, a, lh) for ch, (gx, gy, a) in slots.items()}
+            for lh, slots, _adv in self.variants]
 
     @property
     def line_heights(self) -> list[int]:
@@ -77,10 +87,13 @@ class GlyphAtlas:
 
     def _variant(self, size: float) -> tuple[int, dict, dict]:
         """The glyphs drawn at this line height when the atlas has them, else its own (scaled)."""
-        for v in self.variants:
+        return self.variants[self._variant_index(size)]
+
+    def _variant_index(self, size: float) -> int:
+        for i, v in enumerate(self.variants):
             if abs(v[0] - size) < 0.5:
-                return v
-        return self.variants[0]
+                return i
+        return 0
 
     def text_width(self, text: str, size: float) -> float:
         # kept by (text, size): a HUD rebuild measures the same few hundred strings every frame (wrapping, fitting,
@@ -99,7 +112,9 @@ class GlyphAtlas:
         """Glyph quads for text with its top left at (x, y) pixels and line height ``size`` pixels.
         Each quad: (x0, y0, x1, y1, u0, v0, u1, v1, rgba)."""
         W, H = self.size
-        line_h, slots, advances = self._variant(size)
+        vi = self._variant_index(size)
+        line_h, slots, advances = self.variants[vi]
+        ink = self.ink[vi] if self.tight else None
         s = size / line_h
         out = []
         for ch in text:
@@ -107,14 +122,31 @@ class GlyphAtlas:
                 ch = "?"
             gx, gy, a = slots[ch]
             adv = advances[ch]
-            if ch != " ":
+            if ch == " ":
+                pass
+            elif ink is None:
                 out.append((x - s, y, x + (a - 1) * s, y + size, gx / W, gy / H, (gx + a) / W, (gy + line_h) / H, color))
+            else:
+                box = ink[ch]
+                if box is not None:     # the same texel-to-pixel mapping as the whole slot's, cut to the ink
+                    l_, t_, r_, b_ = box
+                    out.append((x + (l_ - 1) * s, y + t_ * s, x + (r_ - 1) * s, y + b_ * s, (gx + l_) / W,
+                                (gy + t_) / H, (gx + r_) / W, (gy + b_) / H, color))
             x += adv * s
         return out
 
     def box(self, x0, y0, x1, y1, color):
         W, H = self.size
         return (x0, y0, x1, y1, 1 / W, 1 / H, 2 / W, 2 / H, color)
+
+
+def _ink(image: np.ndarray, gx: int, gy: int, a: int, line_h: int) -> tuple[int, int, int, int] | None:
+    """The box of the non-zero texels of a glyph's slot (a wide, line_h tall at gx, gy), relative to the slot."""
+    cell = image[gy:gy + line_h, gx:gx + a]
+    rows, cols = np.flatnonzero(cell.any(axis=1)), np.flatnonzero(cell.any(axis=0))
+    if not len(rows):
+        return None
+    return int(cols[0]), int(rows[0]), int(cols[-1]) + 1, int(rows[-1]) + 1
 
 
 def quads_to_array(quads) -> np.ndarray:
