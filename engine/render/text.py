@@ -39,6 +39,7 @@ class GlyphAtlas:
         img_rows: list = []
         self.variants: list[tuple[int, dict, dict]] = []      # (line_h, slots, advances)
         self._widths: dict[tuple[str, float], float] = {}     # text_width by (text, size)
+        self._laid: dict[tuple, list] = {}                    # quads at (0, 0) by (text, size, colour, tight)
         y0 = 0
         fonts = []
         for p_ in (px, *extra_px):
@@ -110,13 +111,27 @@ class GlyphAtlas:
 
     def quads(self, text: str, x: float, y: float, size: float, color) -> list:
         """Glyph quads for text with its top left at (x, y) pixels and line height ``size`` pixels.
-        Each quad: (x0, y0, x1, y1, u0, v0, u1, v1, rgba)."""
+        Each quad: (x0, y0, x1, y1, u0, v0, u1, v1, r, g, b, a), colour 0..255. Laid out once for each (text, size,
+        colour) at (0, 0) and moved: a HUD rebuild draws the same texts in most frames."""
+        col = tuple(color)
+        key = (text, size, col, self.tight)
+        rel = self._laid.get(key)
+        if rel is None:
+            rel = self._layout(text, size, col)
+            if len(self._laid) >= 20_000:
+                self._laid.clear()
+            self._laid[key] = rel
+        return [(a + x, b + y, c + x, d + y, u0, v0, u1, v1, r, g, b_, al)
+                for a, b, c, d, u0, v0, u1, v1, r, g, b_, al in rel]
+
+    def _layout(self, text: str, size: float, col: tuple) -> list:
         W, H = self.size
         vi = self._variant_index(size)
         line_h, slots, advances = self.variants[vi]
         ink = self.ink[vi] if self.tight else None
         s = size / line_h
         out = []
+        x = 0.0
         for ch in text:
             if ch not in slots:
                 ch = "?"
@@ -125,19 +140,19 @@ class GlyphAtlas:
             if ch == " ":
                 pass
             elif ink is None:
-                out.append((x - s, y, x + (a - 1) * s, y + size, gx / W, gy / H, (gx + a) / W, (gy + line_h) / H, color))
+                out.append((x - s, 0.0, x + (a - 1) * s, size, gx / W, gy / H, (gx + a) / W, (gy + line_h) / H, *col))
             else:
                 box = ink[ch]
                 if box is not None:     # the same texel-to-pixel mapping as the whole slot's, cut to the ink
                     l_, t_, r_, b_ = box
-                    out.append((x + (l_ - 1) * s, y + t_ * s, x + (r_ - 1) * s, y + b_ * s, (gx + l_) / W,
-                                (gy + t_) / H, (gx + r_) / W, (gy + b_) / H, color))
+                    out.append((x + (l_ - 1) * s, t_ * s, x + (r_ - 1) * s, b_ * s, (gx + l_) / W, (gy + t_) / H,
+                                (gx + r_) / W, (gy + b_) / H, *col))
             x += adv * s
         return out
 
     def box(self, x0, y0, x1, y1, color):
         W, H = self.size
-        return (x0, y0, x1, y1, 1 / W, 1 / H, 2 / W, 2 / H, color)
+        return (x0, y0, x1, y1, 1 / W, 1 / H, 2 / W, 2 / H, *color)
 
 
 def _ink(image: np.ndarray, gx: int, gy: int, a: int, line_h: int) -> tuple[int, int, int, int] | None:
@@ -149,16 +164,16 @@ def _ink(image: np.ndarray, gx: int, gy: int, a: int, line_h: int) -> tuple[int,
     return int(cols[0]), int(rows[0]), int(cols[-1]) + 1, int(rows[-1]) + 1
 
 
+# the six corners of a quad's two triangles, as columns of a quad (x0, y0, x1, y1, u0, v0, u1, v1, ...): x, y, u, v
+_CORNERS = np.array([(0, 1, 4, 5), (2, 1, 6, 5), (2, 3, 6, 7), (0, 1, 4, 5), (2, 3, 6, 7), (0, 3, 4, 7)])
+
+
 def quads_to_array(quads) -> np.ndarray:
     """float32 [N*6, 8]: x, y, u, v, r, g, b, a (colour 0..1)."""
     if not quads:
         return np.zeros((0, 8), np.float32)
-    q = np.array([(*q[:8], *q[8]) for q in quads], dtype=np.float32)
-    x0, y0, x1, y1, u0, v0, u1, v1 = (q[:, i] for i in range(8))
-    col = q[:, 8:12] / 255.0
-    corners = [(x0, y0, u0, v0), (x1, y0, u1, v0), (x1, y1, u1, v1), (x0, y0, u0, v0), (x1, y1, u1, v1), (x0, y1, u0, v1)]
+    q = np.array(quads, dtype=np.float32)
     out = np.empty((len(q), 6, 8), np.float32)
-    for i, (cx, cy, cu, cv) in enumerate(corners):
-        out[:, i, 0], out[:, i, 1], out[:, i, 2], out[:, i, 3] = cx, cy, cu, cv
-        out[:, i, 4:] = col
+    out[:, :, :4] = q[:, _CORNERS]
+    out[:, :, 4:] = (q[:, 8:12] / 255.0)[:, None, :]
     return out.reshape(-1, 8)
