@@ -52,3 +52,31 @@ def test_glyphs_without_ink_draw_nothing_and_advance_the_same():
     assert len(q) == 2
     assert tight.text_width("a b", 15) == GlyphAtlas(15).text_width("a b", 15)
     assert np.isclose(q[1][0], tight.quads("b", 0, 0, 15, (0, 0, 0, 255))[0][0] + tight.text_width("a ", 15))
+
+
+def test_placed_texts_upload_the_same_bytes_as_their_quads_in_place():
+    """Hud.upload: boxes and ``GlyphAtlas.placed`` texts (vertices made once a text, moved) give the very array
+    quads_to_array gives for every quad in place -- also at a print the atlas scales and at fractional places."""
+    import random
+
+    from engine.render.text import items_to_array, quads_to_array
+
+    at = GlyphAtlas(15, extra_px=(13, 11), tight=True)
+    rng = random.Random(7)
+    for _ in range(40):
+        items, quads = [], []
+        for _ in range(rng.randint(0, 12)):
+            if rng.random() < 0.4:
+                b = at.box(rng.uniform(0, 900), rng.uniform(0, 700), rng.uniform(0, 900), rng.uniform(0, 700),
+                           (rng.randrange(256), rng.randrange(256), rng.randrange(256), rng.randrange(256)))
+                items.append(b)
+                quads.append(b)
+                continue
+            text = "".join(rng.choice("AVWay.,:;|ij  Łżô…-0123") for _ in range(rng.randint(0, 14)))
+            x, y = rng.choice([(rng.randrange(1200), rng.randrange(700)), (rng.uniform(0, 1200), rng.uniform(0, 700))])
+            size, col = rng.choice([15.0, 13.0, 11.0, 21.5]), (rng.randrange(256), 200, 10, rng.randrange(256))
+            items.append(at.placed(text, x, y, size, col))
+            quads += at.quads(text, x, y, size, col)
+        a, b = items_to_array(items), quads_to_array(quads)
+        assert a.dtype == b.dtype == np.float32 and a.shape == b.shape
+        assert a.tobytes() == b.tobytes()

@@ -40,6 +40,7 @@ class GlyphAtlas:
         self.variants: list[tuple[int, dict, dict]] = []      # (line_h, slots, advances)
         self._widths: dict[tuple[str, float], float] = {}     # text_width by (text, size)
         self._laid: dict[tuple, list] = {}                    # quads at (0, 0) by (text, size, colour, tight)
+        self._verts: dict[tuple, tuple] = {}                  # their vertices (``placed``), by the same key
         y0 = 0
         fonts = []
         for p_ in (px, *extra_px):
@@ -124,6 +125,20 @@ class GlyphAtlas:
         return [(a + x, b + y, c + x, d + y, u0, v0, u1, v1, r, g, b_, al)
                 for a, b, c, d, u0, v0, u1, v1, r, g, b_, al in rel]
 
+    def placed(self, text: str, x: float, y: float, size: float, color) -> tuple:
+        """The same glyphs as ``quads`` as one item for ``items_to_array``: (vertices at (0, 0), x, y), the vertices
+        made once for each (text, size, colour) -- a HUD rebuild then moves a text's array, not its quads."""
+        col = tuple(color)
+        key = (text, size, col, self.tight)
+        v = self._verts.get(key)
+        if v is None:
+            q = self.quads(text, 0, 0, size, col)
+            v = _geometry(q), _colours(q)
+            if len(self._verts) >= 20_000:
+                self._verts.clear()
+            self._verts[key] = v
+        return v, x, y
+
     def _layout(self, text: str, size: float, col: tuple) -> list:
         W, H = self.size
         vi = self._variant_index(size)
@@ -166,6 +181,48 @@ def _ink(image: np.ndarray, gx: int, gy: int, a: int, line_h: int) -> tuple[int,
 
 # the six corners of a quad's two triangles, as columns of a quad (x0, y0, x1, y1, u0, v0, u1, v1, ...): x, y, u, v
 _CORNERS = np.array([(0, 1, 4, 5), (2, 1, 6, 5), (2, 3, 6, 7), (0, 1, 4, 5), (2, 3, 6, 7), (0, 3, 4, 7)])
+
+
+def _geometry(quads) -> np.ndarray:
+    """float64 [N*6, 4]: x, y, u, v of the quads' corners (as quads_to_array's before its cast to float32)."""
+    if not quads:
+        return np.zeros((0, 4))
+    return np.array(quads, dtype=np.float64)[:, _CORNERS].reshape(-1, 4)
+
+
+def _colours(quads) -> np.ndarray:
+    """float32 [N*6, 4]: the quads' colours 0..1 at each corner (as quads_to_array's)."""
+    if not quads:
+        return np.zeros((0, 4), np.float32)
+    c = np.array([q[8:12] for q in quads], dtype=np.float32) / 255.0
+    return np.repeat(c, 6, axis=0)
+
+
+def items_to_array(items) -> np.ndarray:
+    """quads_to_array of a list of quads and ``GlyphAtlas.placed`` items, in order: the same float32 [N*6, 8] as
+    quads_to_array of every quad in place (an item's vertices moved in float64, then cast)."""
+    geo: list = []
+    col: list = []
+    run: list = []
+    for it in items + [None]:
+        if it is not None and len(it) != 3:
+            run.append(it)
+            continue
+        if run:
+            geo.append(_geometry(run))
+            col.append(_colours(run))
+            run = []
+        if it is not None:
+            (g, c), x, y = it
+            if len(g):
+                geo.append(g + (x, y, 0.0, 0.0))
+                col.append(c)
+    if not geo:
+        return np.zeros((0, 8), np.float32)
+    out = np.empty((sum(len(g) for g in geo), 8), np.float32)
+    out[:, :4] = np.concatenate(geo)
+    out[:, 4:] = np.concatenate(col)
+    return out
 
 
 def quads_to_array(quads) -> np.ndarray:
