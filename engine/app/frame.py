@@ -37,6 +37,8 @@ class FrameLoop:
         self.scene_key: tuple | None = None
         self.drawn_key: tuple | None = None
         self.force = True
+        self.prims_key: tuple | None = None
+        self.prims: tuple | None = None      # (overlays as ov.BakedPrims, notes, the tags for the token layer)
 
     # -- adaptive resolution while the camera moves ---------------------------------------------------------------
     def small(self, scale):
@@ -111,6 +113,25 @@ class FrameLoop:
         return (cam, scale, ctl.state_version, ctl.version, ctl.hover, ctl.cursor_layer, win.vstate.version,
                 win.jobs.key()[0], bool(win.anims), win.anim_t if win.anims else 0)
 
+    def overlays(self, key3d, rs, fx) -> tuple:
+        """The 3D view's overlays and notes, and the tags they give the token layer (``win.table_tags``): made
+        again only when something but the camera changed (they do not depend on it), so an orbit uploads the same
+        arrays without rebuilding them in every frame."""
+        win = self.win
+        pkey = (key3d[2:], tuple(rs.characters), rs.turn)
+        if self.prims is None or pkey != self.prims_key or self.scene_key is None:
+            prims, notes = SP.overlay_prims(win, rs)
+            prims.extend(SP.ghost_prims(win, rs))
+            prims.extend(SP.table_prims(win, rs))
+            # the overlays' labels join the names in the token layer (one layout: none hides another)
+            win.table_tags += [(lb.pos, lb.text, lb.bg if lb.bg[3] else (20, 20, 24, 220)) for lb in prims.labels]
+            prims.labels = []
+            prims.extend(fx)
+            self.prims_key, self.prims = pkey, (ov.BakedPrims(prims), notes, list(win.table_tags))
+        prims, notes, tags = self.prims
+        win.table_tags = list(tags)
+        return prims, notes
+
     def draw_view(self, cam, rs, fx) -> None:
         """The 3D view into the cache (or straight to the window while the camera moves at full resolution)."""
         win = self.win
@@ -119,13 +140,7 @@ class FrameLoop:
         scale = self.motion_scale if (moving and self.adaptive and self.full_slow()) else 1.0
         key3d = self.view_key(cam, scale)
         if key3d != self.scene_key:
-            prims, notes = SP.overlay_prims(win, rs)
-            prims.extend(SP.ghost_prims(win, rs))
-            prims.extend(SP.table_prims(win, rs))
-            # the overlays' labels join the names in the token layer (one layout: none hides another)
-            win.table_tags += [(lb.pos, lb.text, lb.bg if lb.bg[3] else (20, 20, 24, 220)) for lb in prims.labels]
-            prims.labels = []
-            prims.extend(fx)
+            prims, notes = self.overlays(key3d, rs, fx)
             # a moving frame at full resolution goes straight to the window (no copy; the next still frame redraws
             # into the cache), a reduced one into the small buffer, a still one into the cache
             direct = moving and scale == 1.0

@@ -11,7 +11,7 @@ rectangles for clicks (``hit``).
 from __future__ import annotations
 
 from engine import units as U
-from engine.render.text import GlyphAtlas
+from engine.render.text import GlyphAtlas, items_to_array
 
 BG = (16, 19, 26, 222)
 BG_TITLE = (38, 48, 70, 240)
@@ -32,12 +32,12 @@ class Hud:
         self.r = renderer
         self.px = px
         # and again at the smaller prints a panel shrinks to (F1's help): glyphs of their own size, never scaled down
-        self.atlas = GlyphAtlas(px, extra_px=(max(round(px * 0.85), 6), max(round(px * 0.72), 6)))
+        self.atlas = GlyphAtlas(px, extra_px=(max(round(px * 0.85), 6), max(round(px * 0.72), 6)), tight=True)
         # the GL side (buffer, shader, atlas texture) is the renderer's ScreenLayer; this module only builds quads.
         # The atlas is rasterised at the HUD's own size and text is placed on whole pixels: nearest sampling is
         # exact here, and cheaper than linear on a software renderer
         self.layer = ScreenLayer(renderer, self.atlas, nearest=True)
-        self.quads: list = []
+        self.quads: list = []          # boxes (GlyphAtlas.box) and texts (GlyphAtlas.placed), in drawing order
         self.rects: list = []          # (x0, y0, x1, y1, id)
         self.blocks: list = []         # (x0, y0, x1, y1, name): areas the HUD covers; the mouse there is the HUD's
         self.texts: list = []          # (x0, y0, x1, y1, text): every text drawn (tests check none overlaps)
@@ -93,7 +93,7 @@ class Hud:
             while text and self.width(text + "…", size) > max_w:
                 text = text[:-1]
             text += "…" if "…" in self.atlas.slots else "."
-        self.quads += self.atlas.quads(text, x, y, size, col)
+        self.quads.append(self.atlas.placed(text, x, y, size, col))
         w = self.width(text, size)
         if text.strip():
             self.texts.append((x, y, x + w, y + size, text))
@@ -166,7 +166,7 @@ class Hud:
 
     # -- GL (through the renderer's ScreenLayer) ---------------------------------------------------------------------
     def upload(self):
-        self.layer.upload(self.quads)
+        self.layer.upload(items_to_array(self.quads))
 
     def draw(self, size):
         self.layer.draw(size)

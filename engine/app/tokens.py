@@ -116,16 +116,27 @@ def _free_index(c, placed, models, bounds, near=None) -> int:
         ok &= ~(np.hypot(dx, dy) > max_px)
     if bounds is not None:
         ok &= ~((x0 < bounds[0]) | (y0 < bounds[1]) | (x1 > bounds[2]) | (y1 > bounds[3]))
-    for boxes, pad in ((placed, 1.0), (models, 0.0)):
-        if len(boxes) and ok.any():
-            b = np.asarray(boxes, dtype=np.float64)
-            hit = ((x0[:, None] < b[None, :, 2] + pad) & (b[None, :, 0] < x1[:, None] + pad)
-                   & (y0[:, None] < b[None, :, 3] + pad) & (b[None, :, 1] < y1[:, None] + pad)).any(axis=1)
-            ok &= ~hit
+    p, m = _boxes(placed), _boxes(models)
+    if (len(p) or len(m)) and ok.any():
+        # the labels (1 px apart) and the models (touching allowed) in one test: a box's pad beside it
+        b = np.concatenate((p, m)) if len(p) and len(m) else p if len(p) else m
+        pad = np.zeros(len(b))
+        pad[:len(p)] = 1.0
+        hit = ((x0[:, None] < b[:, 2] + pad) & (b[:, 0] < x1[:, None] + pad)
+               & (y0[:, None] < b[:, 3] + pad) & (b[:, 1] < y1[:, None] + pad)).any(axis=1)
+        ok &= ~hit
     k = int(np.argmax(ok))
     return k if ok[k] else -1
 
 
+def _boxes(boxes):
+    """Boxes as float64 [N, 4] (an array as it is)."""
+    import numpy as np
+
+    return np.asarray(boxes, dtype=np.float64).reshape(-1, 4)
+
+
+_NONE: tuple = ()
 LEADER_RINGS = 8        # a leader tag is looked for up to this many times MAX_PX from its model's head
 # the 16 directions around a head, straight up first, then alternately right and left, down last: (cos, sin)
 _LEADER_DIRECTIONS = [(math.cos(a), math.sin(a)) for a in
@@ -183,18 +194,19 @@ def _first_spot_free(it, max_px, bounds, placed, models) -> tuple | None:
     return box
 
 
-def _place(it, max_px, bounds, placed, models) -> tuple | None:
-    """(box, mode) of the first free spot of ``it``, or None."""
+def _place(it, max_px, bounds, placed, models, models_a) -> tuple | None:
+    """(box, mode) of the first free spot of ``it``, or None. ``models_a``: ``models`` as an array."""
     box = _first_spot_free(it, max_px, bounds, placed, models)
     if box is not None:
         return box, "full"
     c, modes = _near_spots(it, max_px)
-    k = _free_index(c, placed, models, bounds, (it["anchor"], max_px))
+    placed_a = _boxes(placed)
+    k = _free_index(c, placed_a, models_a, bounds, (it["anchor"], max_px))
     if k >= 0:
         return tuple(float(v) for v in c[k]), modes[k]
     ring = _leader_spots(it, max_px)
     for strict in (True, False):                # farther out, a tag with a leader line: every character keeps one
-        k = _free_index(ring, placed, models if strict else (), bounds)
+        k = _free_index(ring, placed_a, models_a if strict else _NONE, bounds)
         if k >= 0:
             return tuple(float(v) for v in ring[k]), "leader"
     return None
@@ -208,10 +220,11 @@ def layout(items: list[dict], max_px: float, bounds=None, avoid=()) -> list[dict
     ``into`` (the id of the label that counts it: only when the window has no free spot at all). ``avoid``: more
     boxes no label may cover (the HUD's panels)."""
     models = [it["model"] for it in items if it.get("model") is not None] + [tuple(b) for b in avoid]
+    models_a = _boxes(models)           # as one array once a layout (each label tests its spots against them all)
     placed: list[tuple] = []
     out = {}
     for it in sorted(items, key=lambda it: it["depth"]):
-        got = _place(it, max_px, bounds, [p[0] for p in placed], models)
+        got = _place(it, max_px, bounds, [p[0] for p in placed], models, models_a)
         if got is None:
             near = min(placed, key=lambda p: box_distance(p[0], it["anchor"]), default=None)
             out[it["id"]] = {"mode": "folded", "into": near[1] if near else None, "box": None}

@@ -121,6 +121,34 @@ class Prims:
         return a
 
 
+class BakedPrims(Prims):
+    """Prims that are not changed any more, their upload arrays made once and kept: the frame loop keeps the
+    overlays while only the camera moves, and a moving camera draws them again in every frame."""
+
+    def __init__(self, pr: Prims):
+        super().__init__(list(pr.lines), list(pr.xray), list(pr.tris), list(pr.labels), list(pr.cells))
+        self._arrays: dict[str, np.ndarray] = {}
+
+    def _kept(self, name, make) -> np.ndarray:
+        a = self._arrays.get(name)
+        if a is None:
+            a = self._arrays[name] = make()
+            a.flags.writeable = False
+        return a
+
+    def line_array(self) -> np.ndarray:
+        return self._kept("lines", super().line_array)
+
+    def xray_array(self) -> np.ndarray:
+        return self._kept("xray", super().xray_array)
+
+    def tri_array(self) -> np.ndarray:
+        return self._kept("tris", super().tri_array)
+
+    def cell_array(self) -> np.ndarray:
+        return self._kept("cells", super().cell_array)
+
+
 def rgba(c, a=255):
     return (int(c[0]), int(c[1]), int(c[2]), a)
 

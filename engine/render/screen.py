@@ -31,7 +31,8 @@ class ScreenLayer:
         self.n = 0
 
     def upload(self, quads) -> None:
-        arr = quads_to_array(quads)
+        """The quads to draw: a list (``GlyphAtlas.quads`` / ``box``) or an array as quads_to_array makes."""
+        arr = quads if isinstance(quads, np.ndarray) else quads_to_array(quads)
         self.n = len(arr)
         if self.n == 0:
             return
