@@ -1,5 +1,7 @@
 """CPU and wall time per frame of the real window: the showcase, every overlay but the 3D volume, an attack being
-composed; 150 HUD frames (a message changes every frame) and 150 orbit frames. Process CPU time counts llvmpipe's
+composed; 150 HUD frames (a message changes every frame), 150 orbit frames, 150 orbit frames at reduced resolution
+forced (70% scale, stretched: ``aerie bench window``'s "reduced resolution forced") and 150 with adaptive resolution
+(full resolution measured first). Process CPU time counts llvmpipe's
 drawing (its threads are this process's) and is disturbed less by the machine's load than wall time.
 
 Run it under Xvfb from a checkout, old or new (it runs unchanged in the window from before its rebuild):
@@ -60,11 +62,28 @@ def main() -> int:
             win.camctl.orbit(2.0, 0.0)
             frame()
 
+    def scaled(full_dt):
+        """Adaptive resolution on, as the bench's scenarios set it (the window before its rebuild kept these on
+        itself): full_dt 1.0 forces every moving frame to 70% scale, None measures full resolution first."""
+        loop = getattr(win, "loop", None)
+        if loop is not None and hasattr(loop, "full_dt"):
+            loop.adaptive, loop.full_dt = True, full_dt
+        else:
+            win.adaptive, win._full_dt = True, full_dt
+
+    def small(n):
+        scaled(1.0)
+        orbit(n)
+
+    def adaptive(n):
+        scaled(None)
+        orbit(n)
+
     for _ in range(200):                                 # the workers' first answers (cover map, preview) arrive
         frame()
         time.sleep(0.01)
     out = []
-    for name, fn in (("hud", hud), ("orbit", orbit)):
+    for name, fn in (("hud", hud), ("orbit", orbit), ("reduced", small), ("adaptive", adaptive)):
         fn(20)
         c0, t0 = time.process_time(), time.perf_counter()
         fn(150)
