@@ -67,10 +67,11 @@ def bench_simulate(args) -> int:
             walls: dict[str, list[float]] = {"1": [], "2": [], "ray": []}
             cores: dict[str, list[float]] = {"1": [], "2": []}
             rows = []
-            for _ in range(rounds):   # the configurations alternate, round after round, so that the machine's
-                t1, c1, r1 = _timed_cores(lambda: run_local([plan], n, seed, 1, False).sorted_rows())   # load
-                t2, c2, r2 = _timed_cores(lambda: run_local([plan], n, seed, 2, False).sorted_rows())   # falls on
-                walls["1"].append(t1)                                                                     # each
+            # the configurations alternate, round after round, so that the machine's load falls on each
+            for _ in range(rounds):
+                t1, c1, r1 = _timed_cores(lambda: run_local([plan], n, seed, 1, False).sorted_rows())
+                t2, c2, r2 = _timed_cores(lambda: run_local([plan], n, seed, 2, False).sorted_rows())
+                walls["1"].append(t1)
                 walls["2"].append(t2)
                 cores["1"].append(c1)
                 cores["2"].append(c2)
