@@ -132,7 +132,7 @@ class GlyphAtlas:
         key = (text, size, col, self.tight)
         v = self._verts.get(key)
         if v is None:
-            q = self.quads(text, 0, 0, size, col)
+            q = self._laid.get(key) or self._layout(text, size, col)      # at (0, 0) already: no copy kept
             v = _geometry(q), _colours(q)
             if len(self._verts) >= 20_000:
                 self._verts.clear()
