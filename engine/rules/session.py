@@ -61,6 +61,9 @@ class Session:
         self._act: dict | None = None               # the action being stepped (its choice points read it)
         self._answered: dict | None = None          # ask mode: the window's answers so far (engine/rules/choices.py)
         self.cache: dict = {}
+        # True while a listing runs the checks only to know what is legal (the rulesets' legal_actions): a check
+        # may then leave out of its plan what no legality test needs (an attack's cover level, worked out on a step)
+        self.probing = False
         actors = {}
         for ch in scene.characters:
             actors[ch.id] = self.ruleset.make_actor(self, ch)

@@ -16,10 +16,12 @@ from dataclasses import dataclass
 import numpy as np
 
 from engine.world.geometry import Body
-from engine.world.los import CROSSINGS_MAX, FP_BITS, clamp_points, crossings_total, quantize, trace_crossings, trace_fixed
+from engine.world.los import (CROSSINGS_MAX, FP, FP_BITS, clamp_points, crossings_total, quantize, trace_crossings,
+                              trace_fixed, trace_one)
 
 SAMPLE_XY = (-0.3, 0.0, 0.3)
 SAMPLE_Z = (0.1, 0.37, 0.63, 0.9)
+N_SAMPLES = len(SAMPLE_XY) ** 2 * len(SAMPLE_Z)        # sight lines per cover: blocked fractions are k / 36
 
 
 
@@ -128,7 +130,7 @@ class _Geom:
     point) and the flat indices of the floor under its footprint. The same numbers ``sample_points``,
     ``quantize``, ``clamp_points``, ``eye_point`` and ``support_indices`` give, kept."""
 
-    __slots__ = ("samples", "samples_t", "q", "eye", "eye_t", "eye_q", "floor", "box", "eye_box")
+    __slots__ = ("samples", "samples_t", "q", "eye", "eye_t", "eye_q", "floor", "box", "eye_box", "ends", "vals")
 
     def __init__(self, b: Body, size):
         smp = sample_points(b)
@@ -148,6 +150,10 @@ class _Geom:
         v = self.q >> FP_BITS                 # the voxels of the (clamped) samples: lowest and highest per axis
         self.box = (tuple(v.min(axis=0).tolist()), tuple(v.max(axis=0).tolist()))
         self.eye_box = _start_box(self.eye_q)
+        self.ends = tuple(map(tuple, self.q.tolist()))     # the samples' fixed points as ints (``_quick``)
+        # a sample's x depends on its x offset alone, y on its y offset, z on its height (sample_points; quantize
+        # and clamp_points work coordinate by coordinate): the distinct values per axis, lowest first
+        self.vals = tuple(tuple(sorted(set(col))) for col in zip(*self.ends))
 
 
 def _start_box(q) -> tuple[tuple[int, ...], tuple[int, ...]]:
@@ -204,6 +210,111 @@ def _clear(table, dist, size, eye_box, gt: _Geom, floor) -> bool:
     return n == 0
 
 
+def _dist_bytes(world, dist) -> bytes:
+    """The capped distance field as bytes (0 = sight-blocking), kept per field and revision as ``_blocking_table``
+    is: what ``trace_one`` and ``_slab_blocks`` read."""
+    got = world._luts.get("_los_dist_bytes")
+    if got is not None and got[0] is dist and got[1] == world.revision:
+        return got[2]
+    data = np.ascontiguousarray(dist, dtype=np.uint8).tobytes()
+    world._luts["_los_dist_bytes"] = (dist, world.revision, data)
+    return data
+
+
+#: a sight line of at most this many boundary crossings may be walked in Python (``_quick``); longer ones go to
+#: the batch, where a step costs less
+QUICK_CROSSINGS = 96
+#: the samples ``_quick`` walks: the top and the bottom of the body's centre column (the head over a low wall), then
+#: two top corners
+def _sample_index(x, y, z):
+    return [(zz, yy, xx) for zz in SAMPLE_Z for yy in SAMPLE_XY for xx in SAMPLE_XY].index((z, y, x))
+
+
+FIRST_LINES = (_sample_index(0.0, 0.0, SAMPLE_Z[-1]), _sample_index(0.0, 0.0, SAMPLE_Z[0]),
+               _sample_index(SAMPLE_XY[0], SAMPLE_XY[0], SAMPLE_Z[-1]), _sample_index(SAMPLE_XY[-1], SAMPLE_XY[-1], SAMPLE_Z[-1]))
+VISIBLE, TOTAL = "visible", "total"
+
+
+def _slab_blocks(blk, size, p0, gt: _Geom, axis: int, idx: int, ignore) -> bool:
+    """Every sight line of the pair (``p0`` to each of ``gt``'s samples) enters a sight-blocking voxel, not one of
+    ``ignore``, in the slab of voxel ``idx`` across ``axis`` -- so every line is blocked. Exact: each line crosses
+    the slab's near plane strictly between its ends, and the voxel it enters there is the floor of the crossing
+    point on the other two axes (one less on an axis it is leaving downwards exactly at a boundary: the tie rule's
+    diagonal voxel), worked out in integers over the segment's own fixed-point ends. False proves nothing."""
+    X, Y, _ = size
+    stride = (1, X, X * Y)
+    va = (idx // stride[axis]) % (X, Y, 1 << 62)[axis]
+    vals = gt.vals
+    lo, hi = vals[axis][0], vals[axis][-1]
+    pa = p0[axis]
+    if lo > pa:
+        cf = va * FP                          # the plane the lines cross going up the axis
+        if not (pa < cf < lo):
+            return False
+    elif hi < pa:
+        cf = (va + 1) * FP
+        if not (hi < cf < pa):
+            return False
+    else:
+        return False
+    u, w = (1, 2) if axis == 0 else (0, 2) if axis == 1 else (0, 1)
+    base = va * stride[axis]
+    for ea in vals[axis]:
+        den, num_t = ea - pa, cf - pa
+        if den < 0:
+            den, num_t = -den, -num_t
+        unit = den * FP
+        cells = []
+        for b in (u, w):
+            pb = p0[b]
+            got = set()
+            for eb in vals[b]:
+                q, r = divmod(pb * den + num_t * (eb - pb), unit)
+                got.add(q - 1 if r == 0 and eb < pb else q)
+            cells.append(got)
+        for cu in cells[0]:
+            for cw in cells[1]:
+                flat = base + cu * stride[u] + cw * stride[w]
+                if blk[flat] or flat in ignore:     # a distance above 0: not sight-blocking
+                    return False
+    return True
+
+
+def _quick(blk, size, p0, gt: _Geom, ignore) -> str | None:
+    """What a few Python steps settle about a pair's sight lines: VISIBLE (one of ``FIRST_LINES`` is clear), TOTAL
+    (``_slab_blocks`` at or just past the voxel the first line stopped in), or None (the batch must trace them)."""
+    first = None
+    for k in FIRST_LINES:
+        p1 = gt.ends[k]
+        if (abs((p1[0] >> FP_BITS) - (p0[0] >> FP_BITS)) + abs((p1[1] >> FP_BITS) - (p0[1] >> FP_BITS))
+                + abs((p1[2] >> FP_BITS) - (p0[2] >> FP_BITS))) > QUICK_CROSSINGS:
+            return None
+        hit, idx = trace_one(blk, size, p0, p1, ignore)
+        if not hit:
+            return VISIBLE
+        if first is None:
+            first = (idx,)
+    if first is None:
+        return None
+    # the slabs across each axis through the voxel the first line stopped in and the next one along its way:
+    # a wall's, a block's near face or the layer behind it
+    X, Y, _ = size
+    idx = first[0]
+    v = [idx % X, (idx // X) % Y, idx // (X * Y)]
+    for ax in (0, 1, 2):
+        for k in (0, 1):
+            c = v[ax] + (k if gt.vals[ax][0] > p0[ax] else -k)
+            if 0 <= c < size[ax] and _slab_blocks(blk, size, p0, gt, ax, idx + (c - v[ax]) * (1, X, X * Y)[ax], ignore):
+                return TOTAL
+    return None
+
+
+def _total_result(e_t, gt: _Geom, levels, thresholds) -> CoverResult:
+    """What ``cover_between`` finds when every line is blocked."""
+    n = len(gt.samples_t)
+    return CoverResult(1.0, cover_level(1.0, levels, thresholds), False, e_t, gt.samples_t, (True,) * n)
+
+
 def _clear_result(e_t, gt: _Geom, levels, thresholds) -> CoverResult:
     """What ``cover_between`` finds when no line is blocked."""
     n = len(gt.samples_t)
@@ -242,6 +353,8 @@ def cover_between(world, attacker: Body, target: Body, levels=None, thresholds=N
     table = _blocking_table(world, dist)
     if table is not None and _clear(table, dist, size, e_box, gt, floor):
         return _clear_result(e_t, gt, levels, thresholds)
+    if table is not None and _quick(_dist_bytes(world, dist), size, tuple(e_q.tolist()), gt, set(floor)) == TOTAL:
+        return _total_result(e_t, gt, levels, thresholds)
     p1 = gt.q
     p0 = np.broadcast_to(e_q, p1.shape)
     table = np.array(sorted(set(floor)), dtype=np.int64) if floor else None
@@ -259,23 +372,44 @@ def cover_many(world, pairs, levels=None, thresholds=None) -> list[CoverResult]:
     """``[cover_between(world, a, t, levels, thresholds, eye) for a, t[, eye] in pairs]`` (pairs, or triples with
     an eye point), the same results bit for bit, from one batch of all their sight lines (``_trace``: a few pairs
     cost little more than one, the batch's fixed cost being most of it). A pair none of whose lines can be blocked
-    (``_clear``) is answered without tracing."""
+    (``_clear``) or all of whose lines are (``_quick``) is answered without the batch."""
+    return _covers(world, pairs, levels, thresholds, None)
+
+
+def sight_many(world, pairs, levels=None, thresholds=None, full=None) -> list:
+    """For each pair (as ``cover_many``'s): its ``CoverResult`` where that came cheaply or is asked for, else True --
+    some sight line is clear (``CoverResult.visible``), the blocked fraction not worked out. ``full``: per pair,
+    whether its whole result is wanted (default: none). A line of sight is the question of most legality tests (total
+    cover or not); the level is the attack's and the save's own, worked out when they are stepped or previewed."""
+    return _covers(world, pairs, levels, thresholds, [False] * len(pairs) if full is None else full)
+
+
+def _covers(world, pairs, levels, thresholds, full) -> list:
     size = world.size
     dist = world.los_distance()
     table = _blocking_table(world, dist)
+    blk = _dist_bytes(world, dist) if table is not None else None
     levels = levels_table(levels, thresholds)
     out: list = []
     eyes: list = []
     targets: list[_Geom] = []
     floors: list[list[int]] = []
     slots: list[int] = []
-    for p in pairs:
+    for i, p in enumerate(pairs):
         ga, gt = _geom(p[0], size), _geom(p[1], size)
         e = _eye(ga, p[2] if len(p) > 2 else None, size)
         floor = ga.floor + gt.floor     # each pair's own floors (the voxels under both footprints)
-        if table is not None and _clear(table, dist, size, e[2], gt, floor):
-            out.append(_clear_result(e[0], gt, levels, None))
-            continue
+        if table is not None:
+            if _clear(table, dist, size, e[2], gt, floor):
+                out.append(_clear_result(e[0], gt, levels, None))
+                continue
+            got = _quick(blk, size, tuple(e[1].tolist()), gt, set(floor))
+            if got == TOTAL:
+                out.append(_total_result(e[0], gt, levels, None))
+                continue
+            if got == VISIBLE and full is not None and not full[i]:
+                out.append(True)
+                continue
         slots.append(len(out))
         out.append(None)
         eyes.append(e)

@@ -129,6 +129,73 @@ def _trace_plain(blk: np.ndarray, p0: np.ndarray, p1: np.ndarray, size):
     return out
 
 
+def trace_one(dist, size, p0, p1, ignore=()) -> tuple[bool, int]:
+    """One fixed-point segment ``p0 -> p1`` (int triples inside the map box) in plain Python: ``_trace_chunk``'s
+    traversal for one ray (the jumps across clear cubes, the plain step with its tie rule at distance 1), for a caller
+    that wants one or two lines and would pay more for a batch's fixed cost than for the steps (engine/world/cover.py
+    ``_quick``). ``dist``: the capped distance field as bytes (0 = sight-blocking), ``ignore``: flat indices that
+    count as clear. Returns (blocked, the flat index of the blocking voxel, or -1 when clear)."""
+    X, Y, _ = size
+    d0, d1, d2 = p1[0] - p0[0], p1[1] - p0[1], p1[2] - p0[2]
+    a0, a1, a2 = (d0 if d0 > 0 else -d0) or 1, (d1 if d1 > 0 else -d1) or 1, (d2 if d2 > 0 else -d2) or 1
+    L = a0 * a1 * a2
+    XY = X * Y
+    v0, v1, v2 = p0[0] >> FP_BITS, p0[1] >> FP_BITS, p0[2] >> FP_BITS
+    # the start voxel: the one below a boundary plane the segment leaves downwards
+    if d0 < 0 and p0[0] == v0 << FP_BITS:
+        v0 -= 1
+    if d1 < 0 and p0[1] == v1 << FP_BITS:
+        v1 -= 1
+    if d2 < 0 and p0[2] == v2 << FP_BITS:
+        v2 -= 1
+    idx = v0 + X * v1 + XY * v2
+    # per axis: the next crossing T (times L), its increment, the index step; an axis never crossed: T = INF, inc 1
+    if d0:
+        per = L // a0
+        T0, i0, s0 = ((v0 + 1) * FP - p0[0] if d0 > 0 else p0[0] - v0 * FP) * per, FP * per, (1 if d0 > 0 else -1)
+    else:
+        T0, i0, s0 = _INF_INT, 1, 0
+    if d1:
+        per = L // a1
+        T1, i1, s1 = ((v1 + 1) * FP - p0[1] if d1 > 0 else p0[1] - v1 * FP) * per, FP * per, (X if d1 > 0 else -X)
+    else:
+        T1, i1, s1 = _INF_INT, 1, 0
+    if d2:
+        per = L // a2
+        T2, i2, s2 = ((v2 + 1) * FP - p0[2] if d2 > 0 else p0[2] - v2 * FP) * per, FP * per, (XY if d2 > 0 else -XY)
+    else:
+        T2, i2, s2 = _INF_INT, 1, 0
+    while True:
+        k = dist[idx]
+        if not k:
+            if idx not in ignore:
+                return True, idx
+            k = 1
+        k -= 1                  # the cube of radius k - 1 around this voxel is clear: leave it in one jump
+        m = T0 + k * i0
+        if T1 + k * i1 < m:
+            m = T1 + k * i1
+        if T2 + k * i2 < m:
+            m = T2 + k * i2
+        if m >= L:
+            return False, -1
+        if T0 <= m:             # every crossing of each axis up to and including m (ties step together)
+            c = (m - T0) // i0 + 1
+            T0 += c * i0
+            idx += c * s0
+        if T1 <= m:
+            c = (m - T1) // i1 + 1
+            T1 += c * i1
+            idx += c * s1
+        if T2 <= m:
+            c = (m - T2) // i2 + 1
+            T2 += c * i2
+            idx += c * s2
+
+
+_INF_INT = 1 << 62
+
+
 #: at most this many boundary crossings in one ``trace_crossings`` batch (memory: about 150 bytes each)
 CROSSINGS_MAX = 1 << 18
 

@@ -14,15 +14,20 @@ from engine.rules.dnd5e import advantage, conditions, feats, gear
 from engine.rules.dnd5e.common import dice_spec
 from engine.rules.dnd5e.figures import bonus_sources, mean_hit_damage  # noqa: F401  (an attack's figures)
 from engine.rules.registry import cover_levels
-from engine.world.cover import cover_between, cover_many
+from engine.world.cover import N_SAMPLES, cover_between, cover_level, sight_many
 from engine.world.geometry import Body, distance_m, engaged, in_melee_reach
 
 if TYPE_CHECKING:
     from engine.rules.session import Session
 
 
+def _key(a: Actor, b: Actor, eye) -> tuple:
+    return ("cover", a.x, a.y, a.layer, a.footprint, a.height_layers, a.eye_m, b.x, b.y, b.layer, b.footprint,
+            b.height_layers, eye)
+
+
 def cover(rs, session: Session, a: Actor, b: Actor, eye=None):
-    key = ("cover", a.x, a.y, a.layer, a.footprint, a.height_layers, a.eye_m, b.x, b.y, b.layer, b.footprint, b.height_layers, eye)
+    key = _key(a, b, eye)
     c = session.cache.get(key)
     if c is None:
         c = cover_between(session.world, a.body(), b.body(), cover_levels("dnd5e"), session.options.get("cover_thresholds"), eye=eye)
@@ -30,18 +35,84 @@ def cover(rs, session: Session, a: Actor, b: Actor, eye=None):
     return c
 
 
+def sight(rs, session: Session, a: Actor, b: Actor, eye=None) -> bool:
+    """Some sight line from a (or ``eye``) to b is clear: ``cover(...).visible``, without the blocked fraction where a
+    clear line settles it (``engine.world.cover.sight_many``); kept as the covers are."""
+    key = _key(a, b, eye)
+    c = session.cache.get(key)
+    if c is None:
+        c = session.cache.get(("sight",) + key)
+        if c is None:
+            c = sight_many(session.world, [(a.body(), b.body(), eye)], cover_levels("dnd5e"),
+                           session.options.get("cover_thresholds"))[0]
+            session.cache[key if c is not True else ("sight",) + key] = c
+    return True if c is True else c.visible
+
+
+def total_cover(rs, session: Session, a: Actor, b: Actor, eye=None) -> bool:
+    """``cover(...).level == "total"`` (DND-32: no target): the sight test alone where the scene's levels make
+    total cover exactly "every line blocked" (the ruleset's own, and most thresholds), else the level itself."""
+    table = session.options.get("cover_thresholds") or cover_levels("dnd5e")
+    table = tuple((str(n), float(f)) for n, f in table)        # a scene's [[level, fraction], ...] is lists
+    mode = _TOTAL_MODE.get(table)
+    if mode is None:
+        marks = [cover_level(k / N_SAMPLES, table) == "total" for k in range(N_SAMPLES + 1)]
+        mode = _TOTAL_MODE[table] = ("never" if not any(marks) else
+                                     "sight" if marks == [False] * N_SAMPLES + [True] else "level")
+    if mode == "never":
+        return False
+    if mode == "sight":
+        return not sight(rs, session, a, b, eye)
+    return cover(rs, session, a, b, eye).level == "total"
+
+
+_TOTAL_MODE: dict = {}      # a levels table -> how total_cover tests it
+
+
 def prefetch_cover(rs, session: Session, pairs) -> None:
-    """Work out the covers of these (a, b, eye or None) that are not cached yet in one traversal (``cover_many``, the
-    same results as ``cover`` one by one): the legal-action list asks for several after every move."""
+    """Work out what the checks of a listing will ask about these (a, b, eye or None, full) at once, where it is not
+    cached yet: the whole cover where ``full``, else the sight test (``sight_many``: one traversal for all that
+    needs one, the same results as ``cover`` and ``sight`` one by one)."""
     todo: dict = {}
-    for a, b, eye in pairs:
-        key = ("cover", a.x, a.y, a.layer, a.footprint, a.height_layers, a.eye_m, b.x, b.y, b.layer, b.footprint, b.height_layers, eye)
-        if key not in session.cache and key not in todo:
-            todo[key] = (a.body(), b.body(), eye)
-    if len(todo) < 2:
+    cache = session.cache
+    for a, b, eye, full in pairs:
+        key = _key(a, b, eye)
+        if key in cache or (not full and ("sight",) + key in cache):
+            continue
+        if key in todo:
+            todo[key] = (todo[key][0], todo[key][1] or full)
+        else:
+            todo[key] = ((a.body(), b.body(), eye), full)
+    if not todo:
         return
-    got = cover_many(session.world, todo.values(), cover_levels("dnd5e"), session.options.get("cover_thresholds"))
-    session.cache.update(zip(todo, got))
+    got = sight_many(session.world, [p for p, _ in todo.values()], cover_levels("dnd5e"),
+                     session.options.get("cover_thresholds"), full=[f for _, f in todo.values()])
+    for key, c in zip(todo, got):
+        cache[key if c is not True else ("sight",) + key] = c
+
+
+def in_plain_sight(rs, session: Session, watchers, a: Actor) -> Actor | None:
+    """The first of ``watchers`` from whom ``a`` has no cover (level "none"; DND-23: it cannot hide), or None. While
+    a listing probes, any such watcher (the outcome is the same): those whose cover came cheaply are asked first and
+    the rest traced in one batch only if none of them settles it."""
+    if not session.probing:
+        return next((o for o in watchers if cover(rs, session, o, a).level == "none"), None)
+    unknown = []
+    for o in watchers:
+        key = _key(o, a, None)
+        c = session.cache.get(key)
+        if c is None and sight(rs, session, o, a):
+            c = session.cache.get(key)
+        if c is None:
+            unknown.append((o, key))
+        elif c.level == "none":
+            return o
+    if unknown:
+        prefetch_cover(rs, session, [(o, a, None, True) for o, _ in unknown])
+        for o, key in unknown:
+            if session.cache[key].level == "none":
+                return o
+    return None
 
 
 def sees(rs, session: Session, a: Actor, b: Actor) -> bool:
@@ -50,7 +121,7 @@ def sees(rs, session: Session, a: Actor, b: Actor) -> bool:
         return False
     if b.data["hidden"] is not None and conditions.hostile(rs, a, b):
         return False
-    return cover(rs, session, a, b).visible
+    return sight(rs, session, a, b)
 
 
 def melee_reach(rs, a: Actor, w: dict) -> float:
@@ -253,9 +324,12 @@ def attack_plan(rs, session, a: Actor, t: Actor, w: dict, bonus: bool, reaction=
             raise Illegal(f"{t.name} is {dist:.1f} m away, beyond the {w['name']}'s long range of {hi:g} m", "AIR-03", "target")
         if a.data["underwater"] and dist > lo + 1e-9:
             raise Illegal(f"underwater a ranged attack beyond normal range ({lo:g} m) misses", "DND-37", "target")
-    cov = cover(rs, session, a, t)
-    if cov.level == "total":
+    if total_cover(rs, session, a, t):
         raise Illegal(f"{t.name} has total cover from {a.name}: no line of sight", "DND-32", "target")
+    if session.probing:         # only legality is asked (a listing): the plan's cover is worked out when it is stepped
+        return {"target": t.id, "weapon": w, "melee": melee, "thrown": thrown, "distance_m": round(dist, 3),
+                "kind": "bonus" if bonus else "action", "probe": True}
+    cov = cover(rs, session, a, t)
     level, by = cov.level, None
     if level == "none" and rs.opt("creatures_give_cover"):
         by = creature_between(rs, session, a, t)
@@ -605,7 +679,7 @@ def area_targets(rs, session, a, sp, point, tid):
                 continue
         # an area reaches what its point of origin can see: not through walls (total cover from the point)
         eye = (point[0] + 0.5, point[1] + 0.5, point[2] + 0.5) if area["shape"] == "sphere" else None
-        if o.id != a.id and cover(rs, session, a, o, eye=eye).level == "total":
+        if o.id != a.id and total_cover(rs, session, a, o, eye=eye):
             continue
         out.append(o.id)
     return out

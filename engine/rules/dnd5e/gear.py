@@ -250,7 +250,7 @@ def passive_notice(rs, session, hider, stealth: int) -> None:
     a line of sight) and whose passive Perception (DND-F29 Observant +5) is at least the Stealth total notices it."""
     for o in session.state.actors.values():
         if not conditions.hostile(rs, o, hider) or o.dead or conditions.incapacitated(rs, o) or o.has("blinded") \
-                or not attacks.cover(rs, session, o, hider).visible:
+                or not attacks.sight(rs, session, o, hider):
             continue
         p = passive(rs, o, "perception")
         if p >= stealth:

@@ -86,16 +86,25 @@ def legal_actions(rs, session, a: Actor, kinds: Collection[str] | None = None) -
     if session.state.objects and not incap and not mounted_ctl:
         obj = listed(units, OBJECT_LISTING, ctx, rest=False, allow=want)             # DND-39 / DND-40
     check = checker(rs, session, a)
+    session.probing = True           # the checks below are asked what is legal only (an attack's cover level waits)
+    try:
+        rest = _checked(rs, session, a, cands, obj, out, check, incap, want)
+    finally:
+        session.probing = False
+    return LegalActions([head, moves, rest] if moves is not None else [head, rest])
+
+
+def _checked(rs, session, a: Actor, cands: list[dict], obj: list[dict], out: list[dict], check, incap, want) -> list[dict]:
+    """The checked rest of the listing: the candidates (and a feat's choices, an attack's options, the objects')
+    that pass ``check``, after the AIR-10 variants of end_turn (``out``)."""
     if a.data.get("feats") and not incap:
         legal = rs.keep_legal(session, within_reach(rs, session, a, cands), check)
         # the options of an attack already found legal (power attack, luck, savage, a manoeuvre) are legal when
         # their own condition holds (checked in feats.attack_variants, as Attack.check does); the rest is checked
         choices = [c for c in feats.legal_choices(rs, session, a, cands) if want(c["action"])]
-        rest = out + legal + feats.attack_variants(rs, session, a, legal) + \
+        return out + legal + feats.attack_variants(rs, session, a, legal) + \
             rs.keep_legal(session, within_reach(rs, session, a, choices), check) + rs.keep_legal(session, obj, check)
-    else:
-        rest = out + rs.keep_legal(session, within_reach(rs, session, a, cands + obj), check)
-    return LegalActions([head, moves, rest] if moves is not None else [head, rest])
+    return out + rs.keep_legal(session, within_reach(rs, session, a, cands + obj), check)
 
 
 def checker(rs, session, a: Actor):
@@ -173,7 +182,7 @@ def within_reach(rs, session, a: Actor, cands: list[dict]) -> list[dict]:
 
 
 def covers_wanted(rs, session, a: Actor, ab, foes, friends, can_attack, want=lambda n: True) -> list:
-    """The (viewer, viewed, eye or None) whose cover the candidates' checks are likely to need: an attack on a foe in
+    """The (viewer, viewed, eye or None, whether the level is asked) whose cover the candidates' checks are likely to need: an attack on a foe in
     reach or range, a spell on a target in range (or what its area sees), Hide (every foe that could see a); only
     for the actions ``want`` asks for."""
     turn = session.state.turn
@@ -186,14 +195,14 @@ def covers_wanted(rs, session, a: Actor, ab, foes, friends, can_attack, want=lam
         for t in foes:
             tb = t.body()
             if distance_m(ab, tb, cell) <= far + 1e-9 or reach and in_melee_reach(ab, tb, reach, cell):
-                out.append((a, t, None))
+                out.append((a, t, None, False))
     for sp in (a.data["spells"] if want("cast") else ()):
         info = SPELLS[sp]
         if (turn["action"] if info["time"] == "action" else turn["bonus"]) or info["kind"] == "temp_hp":
             continue
         area = info.get("area")
         if area and area["shape"] == "self":        # what the caster's own point sees (_area_targets)
-            out += [(a, o, None) for o in session.state.actors.values() if o.id != a.id and not o.dead
+            out += [(a, o, None, False) for o in session.state.actors.values() if o.id != a.id and not o.dead
                     and distance_m(ab, o.body(), cell) <= area["radius_m"] + 1e-9]
             continue
         if area:
@@ -204,13 +213,13 @@ def covers_wanted(rs, session, a: Actor, ab, foes, friends, can_attack, want=lam
                 if distance_m(ab, ab.moved(t.x, t.y, t.layer), cell) > info["range_m"] + 1e-9:
                     continue
                 eye = (t.x + 0.5, t.y + 0.5, t.layer + 0.5)
-                out += [(a, o, eye) for o in session.state.actors.values() if o.id != a.id and not o.dead
+                out += [(a, o, eye, False) for o in session.state.actors.values() if o.id != a.id and not o.dead
                         and distance_m(pb, o.body(), cell) <= area["radius_m"] + 1e-9]
             continue
         for t in (friends if info["kind"] == "heal" else foes):
             if distance_m(ab, t.body(), cell) <= max(info["range_m"], 1.5) * 2 + 1e-9:
-                out.append((a, t, None))
+                out.append((a, t, None, False))
     if want("hide") and not turn["action"] and not a.has("invisible"):
-        out += [(o, a, None) for o in session.state.actors.values()
+        out += [(o, a, None, False) for o in session.state.actors.values()     # Hide's level: in_plain_sight
                 if conditions.hostile(rs, o, a) and not o.dead and not conditions.incapacitated(rs, o) and not o.has("blinded")]
     return out

@@ -46,7 +46,7 @@ def check_target(rs, session, a, t, name) -> None:
         sp = {**sp, "range_m": sp["range_m"] * 2}     # DND-F22: an attack-roll spell's range doubled
     if d > max(sp["range_m"], 1.5 if sp["range_m"] <= 1.5 else 0) + 1e-9 and not (sp["range_m"] <= 1.5 and engaged(a.body(), t.body())):
         raise Illegal(f"{t.name} is {d:.1f} m away, beyond {name}'s range of {sp['range_m']:g} m", "DND-21", "target")
-    if t.id != a.id and attacks.cover(rs, session, a, t).level == "total":
+    if t.id != a.id and attacks.total_cover(rs, session, a, t):
         raise Illegal(f"{t.name} has total cover from {a.name}", "DND-32", "target")
     if sp["kind"] in ("attack", "save", "auto") and t.id in a.conditions.get("charmed", []):
         raise Illegal(f"{a.name} is charmed by {t.name} and cannot harm it", "DND-54", "target")

@@ -374,10 +374,11 @@ class Hide(_SpendsAction):
         common.need_action(rs, a, session, cls.label, cls.rule)
         if a.has("invisible"):
             return {}
-        for o in session.state.actors.values():
-            if conditions.hostile(rs, o, a) and not o.dead and not conditions.incapacitated(rs, o) and not o.has("blinded") \
-                    and attacks.cover(rs, session, o, a).level == "none":
-                raise Illegal(f"{a.name} is in plain sight of {o.name} (no cover): it cannot hide", "DND-23")
+        seen_by = attacks.in_plain_sight(rs, session, [
+            o for o in session.state.actors.values()
+            if conditions.hostile(rs, o, a) and not o.dead and not conditions.incapacitated(rs, o) and not o.has("blinded")], a)
+        if seen_by is not None:
+            raise Illegal(f"{a.name} is in plain sight of {seen_by.name} (no cover): it cannot hide", "DND-23")
         return {}
 
     @staticmethod
@@ -402,7 +403,7 @@ class Search(_SpendsAction):
         total = conditions.check_roll(rs, session, a, "perception", "check", "DND-19", "Perception to search")
         found = []
         for o in session.state.actors.values():
-            if o.data["hidden"] is not None and conditions.hostile(rs, a, o) and attacks.cover(rs, session, a, o).visible \
+            if o.data["hidden"] is not None and conditions.hostile(rs, a, o) and attacks.sight(rs, session, a, o) \
                     and total >= o.data["hidden"]:                   # DND-23: contested by active searchers
                 o.data["hidden"] = None
                 found.append(o.id)

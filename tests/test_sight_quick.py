@@ -1,0 +1,119 @@
+"""The Python sight-line shortcuts (engine/world/cover.py ``_quick``; engine/world/los.py ``trace_one``) answer what
+the batch traversal answers, bit for bit: one line walked in Python visits the voxels the plain traversal visits,
+a pair certified wholly blocked (``_slab_blocks``) has every line blocked, one called visible has a clear line, and
+``cover_between``, ``cover_many`` and ``sight_many`` give the reference's results -- on random maps, on walls and
+blocks (where the certificate fires), with eye points and bodies on voxel planes (the tie rule)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from engine.rules.registry import cover_levels
+from engine.world import cover, los
+from engine.world.geometry import Body
+from engine.world.grid import World
+from engine.world.materials import AIR, BUILTIN_MATERIALS
+
+from tests.test_rules_speed import _cover_reference, _rays
+
+pytestmark = pytest.mark.unit
+LEVELS = cover_levels("dnd5e")
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_one_line_in_python_is_the_plain_traversal(seed):
+    rng = np.random.default_rng(seed)
+    for trial in range(60):
+        X, Y, Z = (int(v) for v in rng.integers(1, 14, 3))
+        size = (X, Y, Z)
+        blk = rng.random((Z, Y, X)) < rng.choice([0.0, 0.02, 0.05, 0.2, 0.5])
+        flat = blk.ravel()
+        data = los.distance_field(blk).ravel().tobytes()         # the jumps across clear cubes, as the batch's
+        n = 40
+        p0, p1 = _rays(rng, size, n, trial % 3)
+        ignore = set(rng.integers(0, X * Y * Z, 3).tolist()) if trial % 2 else set()
+        for a, b in zip(p0.tolist(), p1.tolist()):
+            vis = [x + X * (y + Y * z) for x, y, z in los.visited_voxels(size, a, b)]
+            want = next((v for v in vis if flat[v] and v not in ignore), None)
+            assert los.trace_one(data, size, a, b, ignore) == ((True, want) if want is not None else (False, -1))
+
+
+def _walled_world(rng, X, Y, Z):
+    """A floor, a few walls one voxel thick and a few solid blocks: the certificate's own cases, with gaps."""
+    vox = np.zeros((Z, Y, X), dtype=np.uint8)
+    vox[0] = 1
+    for _ in range(int(rng.integers(1, 5))):
+        ax = int(rng.integers(0, 3))
+        lo = [int(rng.integers(0, s)) for s in (Z, Y, X)]
+        hi = [min(s, lo[i] + int(rng.integers(1, s + 1))) for i, s in enumerate((Z, Y, X))]
+        k = 2 - ax                                       # the wall's thin axis (array order z, y, x)
+        hi[k] = lo[k] + 1
+        vox[lo[0]:hi[0], lo[1]:hi[1], lo[2]:hi[2]] = 1
+    for _ in range(int(rng.integers(0, 3))):
+        lo = [int(rng.integers(0, s)) for s in (Z, Y, X)]
+        hi = [min(s, lo[i] + int(rng.integers(1, 5))) for i, s in enumerate((Z, Y, X))]
+        vox[lo[0]:hi[0], lo[1]:hi[1], lo[2]:hi[2]] = 1
+    if rng.random() < 0.3:
+        vox |= (rng.random((Z, Y, X)) < 0.04).astype(np.uint8)
+    return World(vox, (AIR, BUILTIN_MATERIALS["stone"]), 1.5)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_the_quick_answers_are_the_traced_ones(seed):
+    rng = np.random.default_rng(100 + seed)
+    fired = {cover.TOTAL: 0, cover.VISIBLE: 0}
+    for trial in range(25):
+        X, Y, Z = (int(v) for v in rng.integers(5, 18, 3))
+        world = _walled_world(rng, X, Y, Z)
+        size = world.size
+        dist = world.los_distance()
+        blk = cover._dist_bytes(world, dist)
+        pairs = []
+        for _ in range(20):
+            f = int(rng.integers(1, 3))
+            a = Body(int(rng.integers(0, X - f + 1)), int(rng.integers(0, Y - f + 1)), int(rng.integers(0, Z)), f,
+                     int(rng.integers(1, 4)), float(rng.choice([0.5, 1.0, 1.6])))
+            g = int(rng.integers(1, 3))
+            t = Body(int(rng.integers(0, X - g + 1)), int(rng.integers(0, Y - g + 1)), int(rng.integers(0, Z)), g,
+                     int(rng.integers(1, 4)))
+            eye = None if rng.random() < 0.6 else tuple(float(v) for v in rng.integers(0, 2 * np.array(size)) / 2)
+            pairs.append((a, t, eye))
+            ref = _cover_reference(world, a, t, eye)
+            ga, gt = cover._geom(a, size), cover._geom(t, size)
+            e = cover._eye(ga, eye, size)
+            got = cover._quick(blk, size, tuple(e[1].tolist()), gt, set(ga.floor + gt.floor))
+            if got is not None:
+                fired[got] += 1
+            if got == cover.TOTAL:
+                assert ref.blocked_fraction == 1.0
+            elif got == cover.VISIBLE:
+                assert ref.visible
+            assert cover.cover_between(world, a, t, LEVELS, eye=eye) == ref
+        refs = [_cover_reference(world, a, t, e) for a, t, e in pairs]
+        assert cover.cover_many(world, pairs, LEVELS) == refs
+        full = [bool(rng.random() < 0.5) for _ in pairs]
+        for want, got, ref in zip(full, cover.sight_many(world, pairs, LEVELS, full=full), refs):
+            if got is True:
+                assert not want and ref.visible
+            else:
+                assert got == ref
+    assert fired[cover.TOTAL] > 40 and fired[cover.VISIBLE] > 40
+
+
+def test_the_certificate_holds_on_a_wall_met_exactly_at_voxel_edges():
+    """Eye and samples on voxel planes: lines that cross the wall's plane exactly on an edge enter the diagonal
+    voxel (the tie rule); a gap there must stop the certificate."""
+    X, Y, Z = 12, 12, 6
+    vox = np.zeros((Z, Y, X), dtype=np.uint8)
+    vox[0] = 1
+    vox[1:5, 6, 2:10] = 1                                # a wall across y = 6
+    for gap in [None, (2, 6, 5), (3, 6, 6), (1, 6, 4)]:
+        v = vox.copy()
+        if gap:
+            v[gap] = 0
+        world = World(v, (AIR, BUILTIN_MATERIALS["stone"]), 1.5)
+        for a in (Body(5, 1, 1), Body(6, 2, 1, 1, 2, 1.0), Body(4, 0, 2, 2, 2, 2.0)):
+            for t in (Body(5, 10, 1), Body(6, 11, 1, 2, 3), Body(3, 9, 2)):
+                for eye in (None, (6.0, 2.0, 3.0), (5.5, 1.0, 2.5)):
+                    assert cover.cover_between(world, a, t, LEVELS, eye=eye) == _cover_reference(world, a, t, eye)
