@@ -82,7 +82,7 @@ def test_the_quick_answers_are_the_traced_ones(seed):
             ref = _cover_reference(world, a, t, eye)
             ga, gt = cover._geom(a, size), cover._geom(t, size)
             e = cover._eye(ga, eye, size)
-            got = cover._quick(blk, size, tuple(e[1].tolist()), gt, set(ga.floor + gt.floor))
+            got = cover._quick(blk, size, e[1], gt, set(ga.floor + gt.floor))
             if got is not None:
                 fired[got] += 1
             if got == cover.TOTAL:
@@ -117,3 +117,43 @@ def test_the_certificate_holds_on_a_wall_met_exactly_at_voxel_edges():
             for t in (Body(5, 10, 1), Body(6, 11, 1, 2, 3), Body(3, 9, 2)):
                 for eye in (None, (6.0, 2.0, 3.0), (5.5, 1.0, 2.5)):
                     assert cover.cover_between(world, a, t, LEVELS, eye=eye) == _cover_reference(world, a, t, eye)
+
+
+def test_the_kept_geometry_is_the_arrays_numbers():
+    """``_Geom`` works its samples and fixed points out coordinate by coordinate in Python: the same floats and
+    integers as ``sample_points``, ``quantize`` and ``clamp_points`` (bodies at the map's edges and past them, an
+    eye height given as an integer)."""
+    rng = np.random.default_rng(7)
+    for _ in range(300):
+        size = tuple(int(v) for v in rng.integers(1, 20, 3))
+        f = int(rng.integers(1, 5))
+        b = Body(int(rng.integers(-2, size[0] + 2)), int(rng.integers(-2, size[1] + 2)), int(rng.integers(-2, size[2] + 2)),
+                 f, int(rng.integers(1, 7)), [1.6, 2, 0.5, 5.5][int(rng.integers(0, 4))])
+        g = cover._Geom(b, size)
+        smp = cover.sample_points(b)
+        assert g.samples_t == tuple(map(tuple, smp.tolist()))
+        assert (g.q == los.clamp_points(los.quantize(smp), size)).all()
+        e = np.array(cover.eye_point(b), dtype=np.float64)
+        assert g.eye_t == tuple(e.tolist()) and all(type(v) is float for v in g.eye_t)
+        assert g.eye_q == tuple(los.clamp_points(los.quantize(e), size).tolist())
+        v = g.q >> los.FP_BITS
+        assert g.box == (tuple(v.min(axis=0).tolist()), tuple(v.max(axis=0).tolist()))
+
+
+def test_at_most_k_blocked_is_the_traced_count():
+    rng = np.random.default_rng(21)
+    asked = 0
+    for trial in range(20):
+        X, Y, Z = (int(v) for v in rng.integers(5, 16, 3))
+        world = _walled_world(rng, X, Y, Z)
+        for _ in range(15):
+            a = Body(int(rng.integers(0, X)), int(rng.integers(0, Y)), int(rng.integers(0, Z)))
+            t = Body(int(rng.integers(0, X - 1)), int(rng.integers(0, Y - 1)), int(rng.integers(0, Z)), 2, 3)
+            eye = None if rng.random() < 0.7 else tuple(float(v) for v in rng.integers(0, 2 * np.array(world.size)) / 2)
+            n = sum(_cover_reference(world, a, t, eye).blocked)
+            for k in (0, 8, int(rng.integers(0, 37))):
+                got = cover.blocked_at_most(world, a, t, k, eye)
+                if got is not None:
+                    asked += 1
+                    assert got == (n <= k)
+    assert asked > 500

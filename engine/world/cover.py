@@ -11,6 +11,7 @@ the two still is).
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -124,44 +125,61 @@ def _trace(dist, size, p0, p1, ignore):
 _GEOM: dict = {}     # (Body, world size) -> _Geom (a pure function of both: see _geom)
 
 
-class _Geom:
-    """What the cover of or from one body needs, worked out once per body and map size: its 36 samples (float
-    array and the result's tuple), their fixed-point ends clamped into the map, its eye point (tuple and fixed
-    point) and the flat indices of the floor under its footprint. The same numbers ``sample_points``,
-    ``quantize``, ``clamp_points``, ``eye_point`` and ``support_indices`` give, kept."""
+def _fixed(v: float, hi: int) -> int:
+    """``clamp_points(quantize(v))`` for one coordinate (the same integer: floor(v * FP + 0.5), clipped)."""
+    q = math.floor(v * FP + 0.5)
+    return 0 if q < 0 else hi if q > hi else q
 
-    __slots__ = ("samples", "samples_t", "q", "eye", "eye_t", "eye_q", "floor", "box", "eye_box", "ends", "vals")
+
+class _Geom:
+    """What the cover of or from one body needs, worked out once per body and map size: its 36 samples (the result's
+    tuple), their fixed-point ends clamped into the map (int triples, and as an array for a batch), its eye point
+    (tuple and fixed point) and the flat indices of the floor under its footprint. The same numbers
+    ``sample_points``, ``quantize``, ``clamp_points``, ``eye_point`` and ``support_indices`` give (the same float
+    operations, one coordinate at a time: a sample's x depends on its x offset alone, y on its y offset, z on its
+    height), kept."""
+
+    __slots__ = ("samples_t", "_q", "eye_t", "eye_q", "floor", "box", "eye_box", "ends", "vals")
 
     def __init__(self, b: Body, size):
-        smp = sample_points(b)
-        self.samples = smp
-        self.samples_t = tuple(map(tuple, smp.tolist()))
-        self.q = clamp_points(quantize(smp), size)
-        e = np.array(eye_point(b), dtype=np.float64)
-        self.eye = e
-        self.eye_t = tuple(e.tolist())
-        self.eye_q = clamp_points(quantize(e), size)
-        for arr in (smp, self.q, e, self.eye_q):
-            arr.flags.writeable = False       # shared by every cover of this body
         X, Y, Z = size
+        cx, cy = b.centre
+        f, h = b.footprint, b.height_layers
+        xs = [cx + ox * f for ox in SAMPLE_XY]
+        ys = [cy + oy * f for oy in SAMPLE_XY]
+        zs = [b.layer + h * hz for hz in SAMPLE_Z]
+        self.samples_t = tuple((x, y, z) for z in zs for y in ys for x in xs)       # x fastest, then y, then height
+        hx, hy, hz_ = X * FP - 1, Y * FP - 1, Z * FP - 1
+        qx, qy, qz = [_fixed(v, hx) for v in xs], [_fixed(v, hy) for v in ys], [_fixed(v, hz_) for v in zs]
+        self.ends = tuple((x, y, z) for z in qz for y in qy for x in qx)
+        self._q = None
+        self.vals = (tuple(sorted(set(qx))), tuple(sorted(set(qy))), tuple(sorted(set(qz))))
+        self.eye_t = (float(cx), float(cy), float(b.layer + b.eye_m))
+        self.eye_q = (_fixed(self.eye_t[0], hx), _fixed(self.eye_t[1], hy), _fixed(self.eye_t[2], hz_))
         z = b.layer - 1
         self.floor = [(z * Y + b.y + j) * X + b.x + i for j in range(b.footprint) for i in range(b.footprint)
                       if 0 <= b.x + i < X and 0 <= b.y + j < Y] if 0 <= z < Z else []
-        v = self.q >> FP_BITS                 # the voxels of the (clamped) samples: lowest and highest per axis
-        self.box = (tuple(v.min(axis=0).tolist()), tuple(v.max(axis=0).tolist()))
+        # the voxels of the (clamped) samples: lowest and highest per axis
+        vx, vy, vz = self.vals
+        self.box = ((vx[0] >> FP_BITS, vy[0] >> FP_BITS, vz[0] >> FP_BITS),
+                    (vx[-1] >> FP_BITS, vy[-1] >> FP_BITS, vz[-1] >> FP_BITS))
         self.eye_box = _start_box(self.eye_q)
-        self.ends = tuple(map(tuple, self.q.tolist()))     # the samples' fixed points as ints (``_quick``)
-        # a sample's x depends on its x offset alone, y on its y offset, z on its height (sample_points; quantize
-        # and clamp_points work coordinate by coordinate): the distinct values per axis, lowest first
-        self.vals = tuple(tuple(sorted(set(col))) for col in zip(*self.ends))
+
+    @property
+    def q(self) -> np.ndarray:
+        """The samples' fixed-point ends as int64 [36, 3] (read-only; built when a batch first traces them)."""
+        if self._q is None:
+            q = np.array(self.ends, dtype=np.int64)
+            q.flags.writeable = False
+            self._q = q
+        return self._q
 
 
 def _start_box(q) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """The voxels a segment from the fixed point ``q`` can start in, lowest and highest per axis: its own, and the
-    one below a boundary plane it lies on (``los._setup``: a segment leaving such a plane downwards starts there)."""
-    qs = q.tolist()
-    hi = tuple(c >> FP_BITS for c in qs)
-    lo = tuple(max(h - 1, 0) if c & ((1 << FP_BITS) - 1) == 0 else h for c, h in zip(qs, hi))
+    """The voxels a segment from the fixed point ``q`` (ints) can start in, lowest and highest per axis: its own, and
+    the one below a boundary plane it lies on (``los._setup``: a segment leaving such a plane downwards starts there)."""
+    hi = tuple(c >> FP_BITS for c in q)
+    lo = tuple(max(h - 1, 0) if c & ((1 << FP_BITS) - 1) == 0 else h for c, h in zip(q, hi))
     return lo, hi
 
 
@@ -309,6 +327,35 @@ def _quick(blk, size, p0, gt: _Geom, ignore) -> str | None:
     return None
 
 
+def blocked_at_most(world, attacker: Body, target: Body, k: int, eye=None) -> bool | None:
+    """Whether at most ``k`` of the pair's sight lines are blocked (``cover_between``'s count), the lines walked one
+    by one in Python until it is settled either way; None where a line is too long to walk (or the map too big for
+    the tables): then ask ``cover_between``. A cover level's own test (no cover: few lines blocked) without the rest."""
+    size = world.size
+    dist = world.los_distance()
+    if _blocking_table(world, dist) is None:
+        return None
+    ga, gt = _geom(attacker, size), _geom(target, size)
+    _, p0, _ = _eye(ga, eye, size)
+    blk = _dist_bytes(world, dist)
+    ignore = set(ga.floor + gt.floor)
+    n = len(gt.ends)
+    blocked = clear = 0
+    for p1 in gt.ends:
+        if (abs((p1[0] >> FP_BITS) - (p0[0] >> FP_BITS)) + abs((p1[1] >> FP_BITS) - (p0[1] >> FP_BITS))
+                + abs((p1[2] >> FP_BITS) - (p0[2] >> FP_BITS))) > QUICK_CROSSINGS:
+            return None
+        if trace_one(blk, size, p0, p1, ignore)[0]:
+            blocked += 1
+            if blocked > k:
+                return False
+        else:
+            clear += 1
+            if clear >= n - k:
+                return True
+    return blocked <= k
+
+
 def _total_result(e_t, gt: _Geom, levels, thresholds) -> CoverResult:
     """What ``cover_between`` finds when every line is blocked."""
     n = len(gt.samples_t)
@@ -336,9 +383,10 @@ def _eye(geom: _Geom, eye, size):
     own eye, or ``eye`` (voxel units)."""
     if eye is None:
         return geom.eye_t, geom.eye_q, geom.eye_box
-    e = np.array(eye, dtype=np.float64)
-    q = clamp_points(quantize(e), size)
-    return tuple(e.tolist()), q, _start_box(q)
+    e = tuple(float(v) for v in eye)
+    X, Y, Z = size
+    q = (_fixed(e[0], X * FP - 1), _fixed(e[1], Y * FP - 1), _fixed(e[2], Z * FP - 1))
+    return e, q, _start_box(q)
 
 
 def cover_between(world, attacker: Body, target: Body, levels=None, thresholds=None,
@@ -353,10 +401,10 @@ def cover_between(world, attacker: Body, target: Body, levels=None, thresholds=N
     table = _blocking_table(world, dist)
     if table is not None and _clear(table, dist, size, e_box, gt, floor):
         return _clear_result(e_t, gt, levels, thresholds)
-    if table is not None and _quick(_dist_bytes(world, dist), size, tuple(e_q.tolist()), gt, set(floor)) == TOTAL:
+    if table is not None and _quick(_dist_bytes(world, dist), size, e_q, gt, set(floor)) == TOTAL:
         return _total_result(e_t, gt, levels, thresholds)
     p1 = gt.q
-    p0 = np.broadcast_to(e_q, p1.shape)
+    p0 = np.broadcast_to(np.array(e_q, dtype=np.int64), p1.shape)
     table = np.array(sorted(set(floor)), dtype=np.int64) if floor else None
     # a handful of voxels: comparing against each is several times faster than np.isin (which sorts)
     ignore = None if table is None else (lambda flat: (flat[:, None] == table).any(axis=1))
@@ -403,7 +451,7 @@ def _covers(world, pairs, levels, thresholds, full) -> list:
             if _clear(table, dist, size, e[2], gt, floor):
                 out.append(_clear_result(e[0], gt, levels, None))
                 continue
-            got = _quick(blk, size, tuple(e[1].tolist()), gt, set(floor))
+            got = _quick(blk, size, e[1], gt, set(floor))
             if got == TOTAL:
                 out.append(_total_result(e[0], gt, levels, None))
                 continue
@@ -419,7 +467,7 @@ def _covers(world, pairs, levels, thresholds, full) -> list:
         return out
     counts = [len(g.q) for g in targets]
     p1 = np.concatenate([g.q for g in targets])
-    p0 = np.repeat(np.stack([e[1] for e in eyes]), counts, axis=0)
+    p0 = np.repeat(np.array([e[1] for e in eyes], dtype=np.int64), counts, axis=0)
     ignore = None
     width = max(len(r) for r in floors)
     if width:

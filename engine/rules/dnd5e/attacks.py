@@ -14,7 +14,7 @@ from engine.rules.dnd5e import advantage, conditions, feats, gear
 from engine.rules.dnd5e.common import dice_spec
 from engine.rules.dnd5e.figures import bonus_sources, mean_hit_damage  # noqa: F401  (an attack's figures)
 from engine.rules.registry import cover_levels
-from engine.world.cover import N_SAMPLES, cover_between, cover_level, sight_many
+from engine.world.cover import N_SAMPLES, blocked_at_most, cover_between, cover_level, sight_many
 from engine.world.geometry import Body, distance_m, engaged, in_melee_reach
 
 if TYPE_CHECKING:
@@ -107,12 +107,35 @@ def in_plain_sight(rs, session: Session, watchers, a: Actor) -> Actor | None:
             unknown.append((o, key))
         elif c.level == "none":
             return o
-    if unknown:
-        prefetch_cover(rs, session, [(o, a, None, True) for o, _ in unknown])
-        for o, key in unknown:
+    k = _none_up_to(session)
+    rest = []
+    for o, key in unknown:
+        few = blocked_at_most(session.world, o.body(), a.body(), k) if k is not None else None
+        if few is None:
+            rest.append((o, key))
+        elif few:
+            return o
+    if rest:
+        prefetch_cover(rs, session, [(o, a, None, True) for o, _ in rest])
+        for o, key in rest:
             if session.cache[key].level == "none":
                 return o
     return None
+
+
+def _none_up_to(session) -> int | None:
+    """K where the level is "none" exactly when at most K of the 36 lines are blocked (the ruleset's levels, and most
+    thresholds); None where "none" is not such a run from 0."""
+    table = session.options.get("cover_thresholds") or cover_levels("dnd5e")
+    table = tuple((str(n), float(f)) for n, f in table)
+    if table not in _NONE_UP_TO:
+        marks = [cover_level(k / N_SAMPLES, table) == "none" for k in range(N_SAMPLES + 1)]
+        k = marks.index(False) - 1 if False in marks else N_SAMPLES
+        _NONE_UP_TO[table] = k if k >= 0 and not any(marks[k + 1:]) else None
+    return _NONE_UP_TO[table]
+
+
+_NONE_UP_TO: dict = {}
 
 
 def sees(rs, session: Session, a: Actor, b: Actor) -> bool:
