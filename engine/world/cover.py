@@ -17,7 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from engine.world.geometry import Body
-from engine.world.los import (CROSSINGS_MAX, FP, FP_BITS, clamp_points, crossings_total, quantize, trace_crossings,
+from engine.world.los import (CROSSINGS_MAX, FP, FP_BITS, crossings_total, trace_crossings,
                               trace_fixed, trace_one)
 
 SAMPLE_XY = (-0.3, 0.0, 0.3)
@@ -152,7 +152,7 @@ class _Geom:
         hx, hy, hz_ = X * FP - 1, Y * FP - 1, Z * FP - 1
         qx, qy, qz = [_fixed(v, hx) for v in xs], [_fixed(v, hy) for v in ys], [_fixed(v, hz_) for v in zs]
         self.ends = tuple((x, y, z) for z in qz for y in qy for x in qx)
-        self._q = None
+        self._q: np.ndarray | None = None
         self.vals = (tuple(sorted(set(qx))), tuple(sorted(set(qy))), tuple(sorted(set(qz))))
         self.eye_t = (float(cx), float(cy), float(b.layer + b.eye_m))
         self.eye_q = (_fixed(self.eye_t[0], hx), _fixed(self.eye_t[1], hy), _fixed(self.eye_t[2], hz_))
@@ -168,11 +168,11 @@ class _Geom:
     @property
     def q(self) -> np.ndarray:
         """The samples' fixed-point ends as int64 [36, 3] (read-only; built when a batch first traces them)."""
-        if self._q is None:
-            q = np.array(self.ends, dtype=np.int64)
+        q = self._q
+        if q is None:
+            q = self._q = np.array(self.ends, dtype=np.int64)
             q.flags.writeable = False
-            self._q = q
-        return self._q
+        return q
 
 
 def _start_box(q) -> tuple[tuple[int, ...], tuple[int, ...]]:
