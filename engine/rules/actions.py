@@ -145,14 +145,10 @@ def listed(table: dict, listing: tuple, ctx, kinds=None, declared=None, rest: bo
     interleave as the ruleset declares. With ``rest``, then every unit named in no group of ``declared`` (default:
     ``listing``) for ``self``: a new action is listed without a declaration. ``kinds``: only these actions are asked
     (None: all); ``allow(name)``: a gate the ruleset puts on some of them."""
-    named = {n for _, names in (declared if declared is not None else listing) for n in names}
-    groups = list(listing)
-    if rest:
-        groups.append(("self", tuple(n for n in table if n not in named)))
     out: list[dict] = []
-    for each, names in groups:
+    for each, named_units in _groups(table, listing, declared, rest):
         # the gate asked only of the units that list something (it is a test, with no effect)
-        units = [table[n] for n in names if n in table and table[n].candidates is not Unit.candidates
+        units = [u for n, u in named_units if u.candidates is not Unit.candidates
                  and (kinds is None or n in kinds) and (allow is None or allow(n))]
         if not units:
             continue
@@ -160,6 +156,28 @@ def listed(table: dict, listing: tuple, ctx, kinds=None, declared=None, rest: bo
             for u in units:
                 out += u.candidates(ctx.rs, ctx.session, ctx.actor, ctx, item)
     return out
+
+
+def _groups(table: dict, listing: tuple, declared, rest: bool) -> list:
+    """``listed``'s groups: ``[(each, ((name, unit), ...)), ...]``, the units of the table by name, the undeclared
+    ones last (``rest``); kept per listing and the table's contents (a unit registered, replaced or taken out makes
+    it anew)."""
+    key = (id(table), listing, declared, rest, tuple(table.items()))
+    got = _GROUPS.get(key)
+    if got is not None and got[0] is table:
+        return got[1]
+    named = {n for _, names in (declared if declared is not None else listing) for n in names}
+    groups = list(listing)
+    if rest:
+        groups.append(("self", tuple(n for n in table if n not in named)))
+    out = [(each, tuple((n, table[n]) for n in names if n in table)) for each, names in groups]
+    if len(_GROUPS) > 256:
+        _GROUPS.clear()
+    _GROUPS[key] = (table, out)
+    return out
+
+
+_GROUPS: dict = {}
 
 
 class Listing:

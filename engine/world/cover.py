@@ -319,8 +319,8 @@ def _quick(blk, size, p0, gt: _Geom, ignore) -> str | None:
     X, Y, _ = size
     idx = first[0]
     v = [idx % X, (idx // X) % Y, idx // (X * Y)]
-    for ax in (0, 1, 2):
-        for k in (0, 1):
+    for k in (0, 1):
+        for ax in (0, 1, 2):
             c = v[ax] + (k if gt.vals[ax][0] > p0[ax] else -k)
             if 0 <= c < size[ax] and _slab_blocks(blk, size, p0, gt, ax, idx + (c - v[ax]) * (1, X, X * Y)[ax], ignore):
                 return TOTAL

@@ -1,0 +1,131 @@
+"""D&D 5e sight and cover between characters (DND-32, AIR-13..16): the cover of an attack or a save, the sight test
+alone where legality is all a check needs, and the covers a listing will ask for worked out at once. Every answer is
+kept in ``session.cache`` by everything it depends on (the two bodies, the eye point; the world's edits clear it)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from engine.rules.core import Actor
+from engine.rules.registry import cover_levels
+from engine.world.cover import N_SAMPLES, blocked_at_most, cover_between, cover_level, sight_many
+
+if TYPE_CHECKING:
+    from engine.rules.session import Session
+
+
+def _key(a: Actor, b: Actor, eye) -> tuple:
+    return ("cover", a.x, a.y, a.layer, a.footprint, a.height_layers, a.eye_m, b.x, b.y, b.layer, b.footprint,
+            b.height_layers, eye)
+
+
+def cover(rs, session: Session, a: Actor, b: Actor, eye=None):
+    key = _key(a, b, eye)
+    c = session.cache.get(key)
+    if c is None:
+        c = cover_between(session.world, a.body(), b.body(), cover_levels("dnd5e"), session.options.get("cover_thresholds"), eye=eye)
+        session.cache[key] = c
+    return c
+
+
+def sight(rs, session: Session, a: Actor, b: Actor, eye=None) -> bool:
+    """Some sight line from a (or ``eye``) to b is clear: ``cover(...).visible``, without the blocked fraction where a
+    clear line settles it (``engine.world.cover.sight_many``); kept as the covers are."""
+    key = _key(a, b, eye)
+    c = session.cache.get(key)
+    if c is None:
+        c = session.cache.get(("sight",) + key)
+        if c is None:
+            c = sight_many(session.world, [(a.body(), b.body(), eye)], cover_levels("dnd5e"),
+                           session.options.get("cover_thresholds"))[0]
+            session.cache[key if c is not True else ("sight",) + key] = c
+    return True if c is True else c.visible
+
+
+def total_cover(rs, session: Session, a: Actor, b: Actor, eye=None) -> bool:
+    """``cover(...).level == "total"`` (DND-32: no target): the sight test alone where the scene's levels make
+    total cover exactly "every line blocked" (the ruleset's own, and most thresholds), else the level itself."""
+    table = session.options.get("cover_thresholds") or cover_levels("dnd5e")
+    table = tuple((str(n), float(f)) for n, f in table)        # a scene's [[level, fraction], ...] is lists
+    mode = _TOTAL_MODE.get(table)
+    if mode is None:
+        marks = [cover_level(k / N_SAMPLES, table) == "total" for k in range(N_SAMPLES + 1)]
+        mode = _TOTAL_MODE[table] = ("never" if not any(marks) else
+                                     "sight" if marks == [False] * N_SAMPLES + [True] else "level")
+    if mode == "never":
+        return False
+    if mode == "sight":
+        return not sight(rs, session, a, b, eye)
+    return cover(rs, session, a, b, eye).level == "total"
+
+
+_TOTAL_MODE: dict = {}      # a levels table -> how total_cover tests it
+
+
+def prefetch_cover(rs, session: Session, pairs) -> None:
+    """Work out what the checks of a listing will ask about these (a, b, eye or None, full) at once, where it is not
+    cached yet: the whole cover where ``full``, else the sight test (``sight_many``: one traversal for all that
+    needs one, the same results as ``cover`` and ``sight`` one by one)."""
+    todo: dict = {}
+    cache = session.cache
+    for a, b, eye, full in pairs:
+        key = _key(a, b, eye)
+        if key in cache or (not full and ("sight",) + key in cache):
+            continue
+        if key in todo:
+            todo[key] = (todo[key][0], todo[key][1] or full)
+        else:
+            todo[key] = ((a.body(), b.body(), eye), full)
+    if not todo:
+        return
+    got = sight_many(session.world, [p for p, _ in todo.values()], cover_levels("dnd5e"),
+                     session.options.get("cover_thresholds"), full=[f for _, f in todo.values()])
+    for key, c in zip(todo, got):
+        cache[key if c is not True else ("sight",) + key] = c
+
+
+def in_plain_sight(rs, session: Session, watchers, a: Actor) -> Actor | None:
+    """The first of ``watchers`` from whom ``a`` has no cover (level "none"; DND-23: it cannot hide), or None. While
+    a listing probes, any such watcher (the outcome is the same): those whose cover came cheaply are asked first and
+    the rest traced in one batch only if none of them settles it."""
+    if not session.probing:
+        return next((o for o in watchers if cover(rs, session, o, a).level == "none"), None)
+    unknown = []
+    for o in watchers:
+        key = _key(o, a, None)
+        c = session.cache.get(key)
+        if c is None and sight(rs, session, o, a):
+            c = session.cache.get(key)
+        if c is None:
+            unknown.append((o, key))
+        elif c.level == "none":
+            return o
+    k = _none_up_to(session)
+    rest = []
+    for o, key in unknown:
+        few = blocked_at_most(session.world, o.body(), a.body(), k) if k is not None else None
+        if few is None:
+            rest.append((o, key))
+        elif few:
+            return o
+    if rest:
+        prefetch_cover(rs, session, [(o, a, None, True) for o, _ in rest])
+        for o, key in rest:
+            if session.cache[key].level == "none":
+                return o
+    return None
+
+
+def _none_up_to(session) -> int | None:
+    """K where the level is "none" exactly when at most K of the 36 lines are blocked (the ruleset's levels, and most
+    thresholds); None where "none" is not such a run from 0."""
+    table = session.options.get("cover_thresholds") or cover_levels("dnd5e")
+    table = tuple((str(n), float(f)) for n, f in table)
+    if table not in _NONE_UP_TO:
+        marks = [cover_level(k / N_SAMPLES, table) == "none" for k in range(N_SAMPLES + 1)]
+        k = marks.index(False) - 1 if False in marks else N_SAMPLES
+        _NONE_UP_TO[table] = k if k >= 0 and not any(marks[k + 1:]) else None
+    return _NONE_UP_TO[table]
+
+
+_NONE_UP_TO: dict = {}
