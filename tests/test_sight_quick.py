@@ -157,3 +157,65 @@ def test_at_most_k_blocked_is_the_traced_count():
                     asked += 1
                     assert got == (n <= k)
     assert asked > 500
+
+
+@pytest.mark.parametrize("thresholds", [None, [["none", 0.0], ["half", 0.2], ["total", 0.6]],
+                                        [["none", 0.0], ["half", 0.05], ["three-quarters", 0.5]]])
+@pytest.mark.parametrize("feats", [False, True])
+def test_a_probing_listing_lists_what_the_full_checks_list(thresholds, feats, monkeypatch):
+    """The listing's checks only probe (``session.probing``: the sight test for total cover, Hide's watchers answered
+    nearest first, no attack level): they keep exactly what the full checks keep, with the ruleset's levels and with
+    scene thresholds where total cover is not every line blocked, or there is no total level at all (so
+    ``total_cover`` asks the level, or nothing)."""
+    import random
+
+    from engine.rules.core import Session
+    from engine.scene import bench, parse_scene
+    from engine.rules.dnd5e import listing, sight
+
+    text = bench.SKIRMISH
+    if thresholds:
+        text = text.replace("[map]", "[options]\ncover_thresholds = " + repr(thresholds).replace("'", '"') + "\n[map]", 1)
+    if feats:
+        text = text.replace("[[characters]]\n", '[[characters]]\nfeats = ["sharpshooter", "alert", "sentinel"]\n')
+    s = Session(parse_scene(text, "<probe test>"), 9)
+    rng = random.Random(9)
+    real = listing.legal_actions
+
+    def unprobed(rs, session, a, kinds=None):        # the same listing with every check a full one
+        old = type(session).probing if hasattr(type(session), "probing") else None
+        monkeypatch.setattr(type(session), "probing", property(lambda self: False, lambda self, v: None), raising=False)
+        try:
+            return real(rs, session, a, kinds)
+        finally:
+            if old is None:
+                monkeypatch.delattr(type(session), "probing")
+            else:
+                monkeypatch.setattr(type(session), "probing", old)
+
+    hides = 0
+    for _ in range(120):
+        if s.state.over:
+            break
+        fast = list(s.legal_actions())
+        monkeypatch.setattr(listing, "legal_actions", unprobed)
+        full = list(s.legal_actions())
+        monkeypatch.setattr(listing, "legal_actions", real)
+        assert fast == full
+        hides += any(c["action"] == "hide" for c in fast)
+        living = [o for o in s.state.actors.values() if not o.dead]
+        for x in living:                              # the sight tests against the whole cover, on a fresh cache
+            for y in living:
+                if x is not y:
+                    s.cache.clear()
+                    probes = (sight.sight(s.ruleset, s, x, y), sight.total_cover(s.ruleset, s, x, y))
+                    s.cache.clear()
+                    c = sight.cover(s.ruleset, s, x, y)
+                    assert probes == (c.visible, c.level == "total")
+            s.cache.clear()
+            s.probing = True
+            seen = sight.in_plain_sight(s.ruleset, s, [o for o in living if o is not x], x)
+            s.probing = False
+            assert (seen is None) == all(sight.cover(s.ruleset, s, o, x).level != "none" for o in living if o is not x)
+        s.step(bench.random_action(s, rng))
+    assert hides or thresholds                       # Hide was listed (its watchers asked) along the way
