@@ -182,9 +182,9 @@ def within_reach(rs, session, a: Actor, cands: list[dict]) -> list[dict]:
 
 
 def covers_wanted(rs, session, a: Actor, ab, foes, friends, can_attack, want=lambda n: True) -> list:
-    """The (viewer, viewed, eye or None, whether the level is asked) whose cover the candidates' checks are likely to need: an attack on a foe in
-    reach or range, a spell on a target in range (or what its area sees), Hide (every foe that could see a); only
-    for the actions ``want`` asks for."""
+    """The (viewer, viewed, eye or None, whether the level is asked) whose cover the candidates' checks are likely to
+    need: an attack on a foe in reach or range, a spell on a target in range (or what its area sees); only for the
+    actions ``want`` asks for. Not Hide's watchers: ``sight.in_plain_sight`` stops at the first in plain view."""
     turn = session.state.turn
     cell = session.world.cell_m
     out: list[tuple] = []
@@ -219,7 +219,4 @@ def covers_wanted(rs, session, a: Actor, ab, foes, friends, can_attack, want=lam
         for t in (friends if info["kind"] == "heal" else foes):
             if distance_m(ab, t.body(), cell) <= max(info["range_m"], 1.5) * 2 + 1e-9:
                 out.append((a, t, None, False))
-    if want("hide") and not turn["action"] and not a.has("invisible"):
-        out += [(o, a, None, False) for o in session.state.actors.values()     # Hide's level: in_plain_sight
-                if conditions.hostile(rs, o, a) and not o.dead and not conditions.incapacitated(rs, o) and not o.has("blinded")]
     return out

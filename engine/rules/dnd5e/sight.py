@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from engine.rules.core import Actor
 from engine.rules.registry import cover_levels
-from engine.world.cover import N_SAMPLES, blocked_at_most, cover_between, cover_level, sight_many
+from engine.world.cover import N_SAMPLES, blocked_at_most, clear_between, cover_between, cover_level, sight_many
 
 if TYPE_CHECKING:
     from engine.rules.session import Session
@@ -86,16 +86,29 @@ def prefetch_cover(rs, session: Session, pairs) -> None:
 
 def in_plain_sight(rs, session: Session, watchers, a: Actor) -> Actor | None:
     """The first of ``watchers`` from whom ``a`` has no cover (level "none"; DND-23: it cannot hide), or None. While
-    a listing probes, any such watcher (the outcome is the same): those whose cover came cheaply are asked first and
-    the rest traced in one batch only if none of them settles it."""
+    a listing probes, any such watcher (the outcome is the same), the cheapest questions first: what is kept and the box
+    test for all of them, then the sight lines' shortcuts, then counting lines, and the rest traced in one batch only
+    if none of them settles it."""
     if not session.probing:
         return next((o for o in watchers if cover(rs, session, o, a).level == "none"), None)
-    unknown = []
-    for o in watchers:
+    cache = session.cache
+    levels, thresholds = cover_levels("dnd5e"), session.options.get("cover_thresholds")
+    asked = []
+    for o in watchers:                  # what is kept, and the box test (a pair in plain view stops it at once)
         key = _key(o, a, None)
-        c = session.cache.get(key)
-        if c is None and sight(rs, session, o, a):
-            c = session.cache.get(key)
+        c = cache.get(key)
+        if c is None and ("sight",) + key not in cache:
+            c = clear_between(session.world, o.body(), a.body(), levels, thresholds)
+            if c is not None:
+                cache[key] = c
+        if c is not None and c.level == "none":
+            return o
+        if c is None:
+            asked.append((o, key))
+    unknown = []
+    for o, key in asked:                # the sight lines' shortcuts: total cover is not "none"
+        sight(rs, session, o, a)
+        c = cache.get(key)
         if c is None:
             unknown.append((o, key))
         elif c.level == "none":
