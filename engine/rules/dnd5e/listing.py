@@ -1,6 +1,7 @@
 """The 5e legal-action listing (``Dnd5e.legal_actions_of``): the frame around the actions' own candidates (each
 unit's ``candidates``, asked in ``LISTING``'s order, engine/rules/actions.py ``listed``), the moves compact
-(``engine/rules/legal.py``), and the covers a listing will ask for traced in one pass. ``rs`` is the ruleset."""
+(``engine/rules/legal.py``), and the checks asked to probe (``session.probing``: the sight test, not the cover
+level, engine/rules/dnd5e/sight.py). ``rs`` is the ruleset."""
 
 
 from __future__ import annotations
@@ -12,8 +13,7 @@ from engine.rules.core import Actor
 from engine.rules.legal import LegalActions, MoveRun
 from engine.rules.dnd5e.actions.objects import standing_objects
 from engine.rules.dnd5e import attacks, conditions, feats, turns
-from engine.rules.dnd5e.data import SPELLS
-from engine.world.geometry import Body, distance_m, in_melee_reach
+from engine.world.geometry import distance_m, in_melee_reach
 
 #: the order of the candidates: per group, per item it iterates (``self``, each foe, each friend), each action's
 #: own; an action named in no group is listed after them (for ``self``)
@@ -73,9 +73,6 @@ def legal_actions(rs, session, a: Actor, kinds: Collection[str] | None = None) -
         if want("move"):
             m = units["move"].candidates(rs, session, a, ctx, None)
             moves = m if isinstance(m, MoveRun) else None
-        if not mounted_ctl:      # the covers the checks below will ask for, at once (a speed hint only: check() decides)
-            attacks.prefetch_cover(rs, session, covers_wanted(rs, session, a, ctx.ab, ctx.foes, ctx.friends,
-                                                              ctx.can_attack, want))
 
         def gate(n: str) -> bool:     # a controlled mount's few actions; once the action is used, none that needs it
             return want(n) and (not mounted_ctl or n in rs.CONTROLLED_MOUNT_ACTIONS) and not (
@@ -178,45 +175,4 @@ def within_reach(rs, session, a: Actor, cands: list[dict]) -> list[dict]:
                 if not in_melee_reach(a.body(), t.body(), contest, cell):
                     continue                                        # AIR-05
         out.append(c)
-    return out
-
-
-def covers_wanted(rs, session, a: Actor, ab, foes, friends, can_attack, want=lambda n: True) -> list:
-    """The (viewer, viewed, eye or None, whether the level is asked) whose cover the candidates' checks are likely to
-    need: an attack on a foe in reach or range, a spell on a target in range (or what its area sees); only for the
-    actions ``want`` asks for. Not Hide's watchers: ``sight.in_plain_sight`` stops at the first in plain view."""
-    turn = session.state.turn
-    cell = session.world.cell_m
-    out: list[tuple] = []
-    if want("attack") and (can_attack or turn["light_weapon"] and not turn["bonus"]):
-        far = max([w["range"][1] for w in a.data["weapons"] if w["range"]] + [0.0])
-        reach = max(rs.melee_reach(a, w) for w in a.data["weapons"] if rs.is_melee(w)) \
-            if any(rs.is_melee(w) for w in a.data["weapons"]) else 0.0
-        for t in foes:
-            tb = t.body()
-            if distance_m(ab, tb, cell) <= far + 1e-9 or reach and in_melee_reach(ab, tb, reach, cell):
-                out.append((a, t, None, False))
-    for sp in (a.data["spells"] if want("cast") else ()):
-        info = SPELLS[sp]
-        if (turn["action"] if info["time"] == "action" else turn["bonus"]) or info["kind"] == "temp_hp":
-            continue
-        area = info.get("area")
-        if area and area["shape"] == "self":        # what the caster's own point sees (_area_targets)
-            out += [(a, o, None, False) for o in session.state.actors.values() if o.id != a.id and not o.dead
-                    and distance_m(ab, o.body(), cell) <= area["radius_m"] + 1e-9]
-            continue
-        if area:
-            if area["shape"] != "sphere":
-                continue
-            for t in foes:                   # a sphere on a foe: what its centre sees
-                pb = Body(t.x, t.y, t.layer)
-                if distance_m(ab, ab.moved(t.x, t.y, t.layer), cell) > info["range_m"] + 1e-9:
-                    continue
-                eye = (t.x + 0.5, t.y + 0.5, t.layer + 0.5)
-                out += [(a, o, eye, False) for o in session.state.actors.values() if o.id != a.id and not o.dead
-                        and distance_m(pb, o.body(), cell) <= area["radius_m"] + 1e-9]
-            continue
-        for t in (friends if info["kind"] == "heal" else foes):
-            if distance_m(ab, t.body(), cell) <= max(info["range_m"], 1.5) * 2 + 1e-9:
-                out.append((a, t, None, False))
     return out
