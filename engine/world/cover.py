@@ -447,6 +447,27 @@ def sight_many(world, pairs, levels=None, thresholds=None, full=None) -> list:
     return _covers(world, pairs, levels, thresholds, [False] * len(pairs) if full is None else full)
 
 
+def sight_one(world, attacker: Body, target: Body, levels=None, thresholds=None, eye=None):
+    """``sight_many(world, [(attacker, target, eye)], levels, thresholds)[0]`` for one pair, without the batch's
+    frame: True (a clear line, the fraction not worked out) or the pair's ``CoverResult``."""
+    size = world.size
+    dist = world.los_distance()
+    table = _blocking_table(world, dist)
+    if table is None:
+        return cover_between(world, attacker, target, levels, thresholds, eye)
+    ga, gt = _geom(attacker, size), _geom(target, size)
+    e_t, e_q, e_box = _eye(ga, eye, size)
+    floor = ga.floor + gt.floor
+    if _clear(table, dist, size, e_box, gt, floor):
+        return _clear_result(e_t, gt, levels, thresholds)
+    got = _quick(_dist_bytes(world, dist), size, e_q, gt, set(floor))
+    if got == VISIBLE:
+        return True
+    if got == TOTAL:
+        return _total_result(e_t, gt, levels, thresholds)
+    return _covers(world, [(attacker, target, eye)], levels, thresholds, None)[0]
+
+
 def _covers(world, pairs, levels, thresholds, full) -> list:
     size = world.size
     dist = world.los_distance()

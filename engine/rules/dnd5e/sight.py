@@ -8,7 +8,8 @@ from typing import TYPE_CHECKING
 
 from engine.rules.core import Actor
 from engine.rules.registry import cover_levels
-from engine.world.cover import N_SAMPLES, blocked_at_most, clear_between, cover_between, cover_level, sight_many
+from engine.world.cover import (N_SAMPLES, blocked_at_most, clear_between, cover_between, cover_level, sight_many,
+                                sight_one)
 
 if TYPE_CHECKING:
     from engine.rules.session import Session
@@ -30,14 +31,14 @@ def cover(rs, session: Session, a: Actor, b: Actor, eye=None):
 
 def sight(rs, session: Session, a: Actor, b: Actor, eye=None) -> bool:
     """Some sight line from a (or ``eye``) to b is clear: ``cover(...).visible``, without the blocked fraction where a
-    clear line settles it (``engine.world.cover.sight_many``); kept as the covers are."""
+    clear line settles it (``engine.world.cover.sight_one``); kept as the covers are."""
     key = _key(a, b, eye)
     c = session.cache.get(key)
     if c is None:
         c = session.cache.get(("sight",) + key)
         if c is None:
-            c = sight_many(session.world, [(a.body(), b.body(), eye)], cover_levels("dnd5e"),
-                           session.options.get("cover_thresholds"))[0]
+            c = sight_one(session.world, a.body(), b.body(), cover_levels("dnd5e"),
+                          session.options.get("cover_thresholds"), eye)
             session.cache[key if c is not True else ("sight",) + key] = c
     return True if c is True else c.visible
 
