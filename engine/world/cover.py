@@ -298,14 +298,19 @@ def _slab_blocks(blk, size, p0, gt: _Geom, axis: int, idx: int, ignore) -> bool:
     return True
 
 
+def _walkable(p0, p1) -> bool:
+    """A segment short enough to walk in Python (``QUICK_CROSSINGS``: its voxels apart, axis by axis)."""
+    return (abs((p1[0] >> FP_BITS) - (p0[0] >> FP_BITS)) + abs((p1[1] >> FP_BITS) - (p0[1] >> FP_BITS))
+            + abs((p1[2] >> FP_BITS) - (p0[2] >> FP_BITS))) <= QUICK_CROSSINGS
+
+
 def _quick(blk, size, p0, gt: _Geom, ignore) -> str | None:
     """What a few Python steps settle about a pair's sight lines: VISIBLE (one of ``FIRST_LINES`` is clear), TOTAL
     (``_slab_blocks`` at or just past the voxel the first line stopped in), or None (the batch must trace them)."""
     first = None
     for k in FIRST_LINES:
         p1 = gt.ends[k]
-        if (abs((p1[0] >> FP_BITS) - (p0[0] >> FP_BITS)) + abs((p1[1] >> FP_BITS) - (p0[1] >> FP_BITS))
-                + abs((p1[2] >> FP_BITS) - (p0[2] >> FP_BITS))) > QUICK_CROSSINGS:
+        if not _walkable(p0, p1):
             return None
         hit, idx = trace_one(blk, size, p0, p1, ignore)
         if not hit:
@@ -357,8 +362,7 @@ def blocked_at_most(world, attacker: Body, target: Body, k: int, eye=None) -> bo
     n = len(gt.ends)
     blocked = clear = 0
     for p1 in gt.ends:
-        if (abs((p1[0] >> FP_BITS) - (p0[0] >> FP_BITS)) + abs((p1[1] >> FP_BITS) - (p0[1] >> FP_BITS))
-                + abs((p1[2] >> FP_BITS) - (p0[2] >> FP_BITS))) > QUICK_CROSSINGS:
+        if not _walkable(p0, p1):
             return None
         if trace_one(blk, size, p0, p1, ignore)[0]:
             blocked += 1
@@ -404,6 +408,18 @@ def _eye(geom: _Geom, eye, size):
     return e, q, _start_box(q)
 
 
+def _settled(table, dist, blk, size, gt: _Geom, e, floor, levels, thresholds, sight_only: bool):
+    """What the cheap tests settle about one pair (``e``: ``_eye``'s triple, ``floor`` both bodies' floors): its
+    ``CoverResult`` (every line clear by the box test, or every line blocked), True (a clear line, when
+    ``sight_only``), or None (the batch must trace it)."""
+    if _clear(table, dist, size, e[2], gt, floor):
+        return _clear_result(e[0], gt, levels, thresholds)
+    got = _quick(blk, size, e[1], gt, set(floor))
+    if got == TOTAL:
+        return _total_result(e[0], gt, levels, thresholds)
+    return True if got == VISIBLE and sight_only else None
+
+
 def cover_between(world, attacker: Body, target: Body, levels=None, thresholds=None,
                   eye=None) -> CoverResult:
     """Cover of ``target`` against ``attacker``, its level from ``levels`` / ``thresholds`` (:func:`levels_table`).
@@ -414,10 +430,10 @@ def cover_between(world, attacker: Body, target: Body, levels=None, thresholds=N
     floor = ga.floor + gt.floor
     dist = world.los_distance()
     table = _blocking_table(world, dist)
-    if table is not None and _clear(table, dist, size, e_box, gt, floor):
-        return _clear_result(e_t, gt, levels, thresholds)
-    if table is not None and _quick(_dist_bytes(world, dist), size, e_q, gt, set(floor)) == TOTAL:
-        return _total_result(e_t, gt, levels, thresholds)
+    if table is not None:
+        got = _settled(table, dist, _dist_bytes(world, dist), size, gt, (e_t, e_q, e_box), floor, levels, thresholds, False)
+        if got is not None:
+            return got
     p1 = gt.q
     p0 = np.broadcast_to(np.array(e_q, dtype=np.int64), p1.shape)
     table = np.array(sorted(set(floor)), dtype=np.int64) if floor else None
@@ -456,16 +472,9 @@ def sight_one(world, attacker: Body, target: Body, levels=None, thresholds=None,
     if table is None:
         return cover_between(world, attacker, target, levels, thresholds, eye)
     ga, gt = _geom(attacker, size), _geom(target, size)
-    e_t, e_q, e_box = _eye(ga, eye, size)
-    floor = ga.floor + gt.floor
-    if _clear(table, dist, size, e_box, gt, floor):
-        return _clear_result(e_t, gt, levels, thresholds)
-    got = _quick(_dist_bytes(world, dist), size, e_q, gt, set(floor))
-    if got == VISIBLE:
-        return True
-    if got == TOTAL:
-        return _total_result(e_t, gt, levels, thresholds)
-    return _covers(world, [(attacker, target, eye)], levels, thresholds, None)[0]
+    got = _settled(table, dist, _dist_bytes(world, dist), size, gt, _eye(ga, eye, size), ga.floor + gt.floor,
+                   levels, thresholds, True)
+    return got if got is not None else _covers(world, [(attacker, target, eye)], levels, thresholds, None)[0]
 
 
 def _covers(world, pairs, levels, thresholds, full) -> list:
@@ -484,15 +493,9 @@ def _covers(world, pairs, levels, thresholds, full) -> list:
         e = _eye(ga, p[2] if len(p) > 2 else None, size)
         floor = ga.floor + gt.floor     # each pair's own floors (the voxels under both footprints)
         if table is not None:
-            if _clear(table, dist, size, e[2], gt, floor):
-                out.append(_clear_result(e[0], gt, levels, None))
-                continue
-            got = _quick(blk, size, e[1], gt, set(floor))
-            if got == TOTAL:
-                out.append(_total_result(e[0], gt, levels, None))
-                continue
-            if got == VISIBLE and full is not None and not full[i]:
-                out.append(True)
+            got = _settled(table, dist, blk, size, gt, e, floor, levels, None, full is not None and not full[i])
+            if got is not None:
+                out.append(got)
                 continue
         slots.append(len(out))
         out.append(None)

@@ -43,14 +43,24 @@ def sight(rs, session: Session, a: Actor, b: Actor, eye=None) -> bool:
     return True if c is True else c.visible
 
 
+def _levels(session) -> tuple:
+    """The session's cover levels as a hashable table: the scene's thresholds (``[[level, fraction], ...]``, lists)
+    or the ruleset's."""
+    return tuple((str(n), float(f)) for n, f in (session.options.get("cover_thresholds") or cover_levels("dnd5e")))
+
+
+def _marks(table, level: str) -> list[bool]:
+    """Per count k of blocked lines (0..36): whether k / 36 is ``level``."""
+    return [cover_level(k / N_SAMPLES, table) == level for k in range(N_SAMPLES + 1)]
+
+
 def total_cover(rs, session: Session, a: Actor, b: Actor, eye=None) -> bool:
     """``cover(...).level == "total"`` (DND-32: no target): the sight test alone where the scene's levels make
     total cover exactly "every line blocked" (the ruleset's own, and most thresholds), else the level itself."""
-    table = session.options.get("cover_thresholds") or cover_levels("dnd5e")
-    table = tuple((str(n), float(f)) for n, f in table)        # a scene's [[level, fraction], ...] is lists
+    table = _levels(session)
     mode = _TOTAL_MODE.get(table)
     if mode is None:
-        marks = [cover_level(k / N_SAMPLES, table) == "total" for k in range(N_SAMPLES + 1)]
+        marks = _marks(table, "total")
         mode = _TOTAL_MODE[table] = ("never" if not any(marks) else
                                      "sight" if marks == [False] * N_SAMPLES + [True] else "level")
     if mode == "never":
@@ -133,10 +143,9 @@ def in_plain_sight(rs, session: Session, watchers, a: Actor) -> Actor | None:
 def _none_up_to(session) -> int | None:
     """K where the level is "none" exactly when at most K of the 36 lines are blocked (the ruleset's levels, and most
     thresholds); None where "none" is not such a run from 0."""
-    table = session.options.get("cover_thresholds") or cover_levels("dnd5e")
-    table = tuple((str(n), float(f)) for n, f in table)
+    table = _levels(session)
     if table not in _NONE_UP_TO:
-        marks = [cover_level(k / N_SAMPLES, table) == "none" for k in range(N_SAMPLES + 1)]
+        marks = _marks(table, "none")
         k = marks.index(False) - 1 if False in marks else N_SAMPLES
         _NONE_UP_TO[table] = k if k >= 0 and not any(marks[k + 1:]) else None
     return _NONE_UP_TO[table]
