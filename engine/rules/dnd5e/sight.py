@@ -74,9 +74,9 @@ _TOTAL_MODE: dict = {}      # a levels table -> how total_cover tests it
 
 
 def prefetch_cover(rs, session: Session, pairs) -> None:
-    """Work out what the checks of a listing will ask about these (a, b, eye or None, full) at once, where it is not
-    cached yet: the whole cover where ``full``, else the sight test (``sight_many``: one traversal for all that
-    needs one, the same results as ``cover`` and ``sight`` one by one)."""
+    """Work out the covers of these (a, b, eye or None, full) at once, where they are not cached yet: the whole
+    cover where ``full``, else the sight test (``sight_many``: one traversal for all that needs one, the same results
+    as ``cover`` and ``sight`` one by one). Hide's last watchers use it (``in_plain_sight``)."""
     todo: dict = {}
     cache = session.cache
     for a, b, eye, full in pairs:
