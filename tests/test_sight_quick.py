@@ -15,7 +15,7 @@ from engine.world.geometry import Body
 from engine.world.grid import World
 from engine.world.materials import AIR, BUILTIN_MATERIALS
 
-from tests.test_rules_speed import _cover_reference, _rays
+from test_rules_speed import _cover_reference, _rays
 
 pytestmark = pytest.mark.unit
 LEVELS = cover_levels("dnd5e")
