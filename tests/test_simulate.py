@@ -321,8 +321,12 @@ def test_ctrl_c_writes_what_was_done_marked_partial(tmp_path, monkeypatch, capsy
     (["--ray", "127.0.0.1:1"], "cannot reach the Ray head"),
     (["--set", "no_such_option=1"], "--set"),
     (["-o", "rows.xlsx"], "must end in .csv or .jsonl or .parquet"),
+    (["--policy", "red=random", "--policy", "red=aggressive"], "side 'red' is given a policy twice"),
+    (["--policy", "red=pol.py:two"], "two must take (session, actor, rng); it takes (session, rng)"),
+    (["--keep-logs", "pol.py/logs"], "--keep-logs pol.py/logs: cannot make the folder"),
 ])
 def test_bad_arguments_are_one_line_and_exit_2(aerie, tmp_path, args, message):
+    (tmp_path / "pol.py").write_text("def two(session, rng):\n    return None\n")
     base = ["simulate", "showcase", "--runs", "2", "--workers", "1"]
     if args[0] == "--runs":
         base = base[:2] + base[4:]
@@ -333,6 +337,23 @@ def test_bad_arguments_are_one_line_and_exit_2(aerie, tmp_path, args, message):
     r = aerie(*base, *args, cwd=tmp_path)
     assert r.returncode == 2, (r.stdout, r.stderr)
     assert len(r.stderr.strip().splitlines()) == 1 and message in r.stderr, r.stderr
+
+
+def test_set_takes_the_scenes_own_key_path_too():
+    from engine.sim.cli import parse_sets
+
+    assert parse_sets(["options.fall_roll_on=hit", "descend_m=3"]) == {"fall_roll_on": "hit", "descend_m": 3}
+
+
+def test_vs_another_scene_summarises_each_over_its_own_sides(aerie, tmp_path):
+    r = aerie("simulate", "air_low_wall", "--vs", "baton_wounds", "--runs", "2", "--workers", "1",
+              "--max-rounds", "2", "--json", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    got = json.loads(r.stdout)
+    a_sides = {c.side for c in load_scene("air_low_wall").characters}
+    b_sides = {c.side for c in load_scene("baton_wounds").characters}
+    assert set(got["summaries"]["a"]["sides"]) == a_sides and set(got["summaries"]["b"]["sides"]) == b_sides
+    assert set(got["difference"]["sides"]) == (a_sides & b_sides) | {"draw"}
 
 
 # -- from a game in progress (the window's panel) ---------------------------------------------------------------

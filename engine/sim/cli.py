@@ -62,7 +62,10 @@ def parse_sets(items: list[str]) -> dict:
             val = tomllib.loads(f"v = {text}")["v"]
         except tomllib.TOMLDecodeError:
             val = text                      # a bare word is a string
-        out[key.strip()] = val
+        key = key.strip()
+        # a scene's own key path names the same option: [options] fall_roll_on = ... is options.fall_roll_on
+        key = key[len("options."):] if key.startswith("options.") and len(key) > len("options.") else key
+        out[key] = val
     return out
 
 
@@ -77,6 +80,7 @@ def _paths(args) -> tuple:
             raise AerieError(f"--keep-logs {logs}: exists and is not a folder")
         if not logs.parent.exists():
             raise AerieError(f"--keep-logs {logs}: the folder {logs.parent} does not exist")
+        _make_folder(logs)      # now, so a folder it cannot make stops the run before the fights, not after
     if out is not None and out.suffix == ".parquet":
         output.encode([], ".parquet")         # pyarrow missing: say so now, not after the fights
     return out, rep, logs
@@ -140,14 +144,19 @@ def cmd_simulate(args) -> int:
 
 def finish(args, plans, sides, seed, rows, res, partial, out, rep, logs) -> int:
     by = {p.variant: [r for r in rows if r["variant"] == p.variant] for p in plans}
-    sums = {p.variant: summary.summarise(by[p.variant], sides) for p in plans}
+    # each variant over its own scene's sides (a --vs scene may field others); the difference over the shared ones
+    own = {p.variant: [s for s in sides if s in {c.side for c in p.scene.characters}] for p in plans}
+    sums = {p.variant: summary.summarise(by[p.variant], own[p.variant]) for p in plans}
     lines: list[str] = []
     for p in plans:
         lines += summary.text(sums[p.variant], f"{label(p, args)} ({'PARTIAL, ' if partial else ''}seed {seed})")
     diff = None
     if len(plans) == 2:
-        diff = summary.paired_difference(by["a"], by["b"], sides)
+        shared = [s for s in own["a"] if s in own["b"]]
+        diff = summary.paired_difference(by["a"], by["b"], shared)
         lines += summary.diff_text(diff, label(plans[0], args), label(plans[1], args))
+        if not shared:
+            lines.append("  (the two scenes share no side: only the draws compare)")
     errors = [r for r in rows if r.get("outcome") == "error"]
     for r in errors[:20]:
         lines.append(f"  fight {r['index']} raised ({r['error']}); replay: {r['replay']}")
@@ -176,11 +185,11 @@ def keep_logs(folder: Path, plans: list[Plan], res: Results, seed: int) -> None:
     """DIR/fight_N.json (variant b: DIR/b/fight_N.json) with the fight's actions (the script's first with
     --after-script) and DIR/replay.txt with each one's replay command. --set variants are kept with their options
     in DIR/b/options.json (``aerie run`` plays a scene's own options: the command names the file to edit)."""
-    folder.mkdir(exist_ok=True)
+    _make_folder(folder)
     cmds = []
     for p in plans:
         sub = folder if p.variant == "a" else folder / p.variant
-        sub.mkdir(exist_ok=True)
+        _make_folder(sub)
         if p.options:
             write_output(sub / "options.json", (json.dumps(p.options, sort_keys=True) + "\n").encode(), "the options")
         for (v, i), acts in sorted(res.actions.items()):
@@ -190,3 +199,10 @@ def keep_logs(folder: Path, plans: list[Plan], res: Results, seed: int) -> None:
             write_output(f, (json.dumps(acts, sort_keys=True) + "\n").encode("utf-8"), what="--keep-logs")
             cmds.append(replay_command(p, fight_seed(seed, i), i).replace(f"fight_{i}.json", str(f)))
     write_output(folder / "replay.txt", ("\n".join(cmds) + "\n").encode("utf-8"), what="--keep-logs")
+
+
+def _make_folder(folder: Path) -> None:
+    try:
+        folder.mkdir(exist_ok=True)
+    except OSError as e:
+        raise AerieError(f"--keep-logs {folder}: cannot make the folder ({e.strerror or e})") from None

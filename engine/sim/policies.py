@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+import inspect
 import os
 import sys
 from collections.abc import Callable, Sequence
@@ -68,6 +69,13 @@ def resolve(spec: str) -> Policy:
     f = getattr(m, fn, None)
     if not callable(f):
         raise AerieError(f"--policy: {spec}: {mod} has no function {fn!r}")
+    try:
+        inspect.signature(f).bind(None, None, None)
+    except TypeError:               # it cannot be called as a policy: say so now, not once per fight
+        raise AerieError(f"--policy: {spec}: {fn} must take (session, actor, rng); it takes "
+                         f"{inspect.signature(f)}") from None
+    except ValueError:              # no signature to read (a builtin): it is tried as it is
+        pass
     return f
 
 
@@ -289,12 +297,16 @@ def parse_policies(items: Sequence[str], sides: Sequence[str], where: str = "--p
     """``["red=aggressive", ...]`` -> {side: policy spec}, every side of the scene (default ``random``). Unknown
     sides and policies are one-line AerieErrors."""
     out = {s: "random" for s in sides}
+    given: set[str] = set()
     for item in items:
         side, eq, name = item.partition("=")
         if not eq or not side or not name:
             raise AerieError(f"{where} {item!r}: expected SIDE=POLICY, e.g. red=aggressive")
         if side not in sides:
             raise AerieError(f"{where} {item!r}: no side {side!r}; the scene's sides: {', '.join(sides)}")
+        if side in given:
+            raise AerieError(f"{where} {item!r}: side {side!r} is given a policy twice")
+        given.add(side)
         resolve(name)
         out[side] = name
     return out

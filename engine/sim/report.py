@@ -98,7 +98,9 @@ def _bars(d, variants, sides, col, box, f, fs):
         d.text((x0, y - 7), f"{k}%", fill=(90, 90, 90), font=fs)
     for gi, g in enumerate(groups):
         for vi, (label, summ, _rows) in enumerate(variants):
-            v = summ["draws"] if g == "draw" else summ["sides"][g]
+            v = summ["draws"] if g == "draw" else summ["sides"].get(g)
+            if v is None:           # a side this variant's scene does not field (--vs another scene)
+                continue
             c = (150, 150, 150) if g == "draw" else col[g]
             if vi:
                 c = tuple(int(0.55 * ch + 0.45 * 255) for ch in c)
