@@ -12,7 +12,7 @@ import importlib.util
 import pytest
 
 from engine.rules.core import Session, dumps
-from engine.sim import fight, output, policies, summary
+from engine.sim import fight, output, policies, runner, summary
 from engine.sim.fight import Plan, fight_seed
 from engine.scene import load_scene, parse_scene
 
@@ -160,7 +160,6 @@ def test_every_run_starts_with_the_rules_memo_tables_empty_and_gives_the_same_ro
     """A forked pool would inherit its parent's path searches (the same fights, in the bench); a Ray worker keeps
     a run's tables for that run's batches only."""
     from engine.rules import pathing
-    from engine.sim import runner
 
     scene = load_scene("air_low_wall")
     plan = Plan(scene, {s: "aggressive" for s in {c.side for c in scene.characters}}, 5, False, {}, "a", "air_low_wall")
@@ -395,3 +394,18 @@ def test_the_progress_bar_shows_fights_per_second_and_eta_only_on_a_terminal():
     quiet = io.StringIO()
     Progress(4, quiet, False)(4)
     assert quiet.getvalue() == ""
+
+
+def test_cold_caches_empties_every_memo_table_the_rules_filled():
+    from engine import memo
+    from engine.scene import bench
+
+    s = Session(bench.skirmish_scene(), 3)
+    rng = __import__("random").Random(3)
+    for _ in range(40):
+        s.step(bench.random_action(s, rng))
+    filled = {n for n, k in memo.sizes().items() if k}
+    # the path searches, their plans, the bodies and the sight geometry are all kept across sessions
+    assert {"pathing._SEARCHES", "dial._PLANS", "core._BODIES", "cover._GEOM"} <= filled, memo.sizes()
+    runner.cold_caches()
+    assert not any(memo.sizes().values()), memo.sizes()

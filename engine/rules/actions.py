@@ -6,6 +6,7 @@ A ruleset describes each action's parameters as ``{name: Param(kind, required, c
 
 from __future__ import annotations
 
+from engine import memo
 from dataclasses import dataclass
 from typing import Any
 
@@ -177,7 +178,7 @@ def _groups(table: dict, listing: tuple, declared, rest: bool) -> list:
     return out
 
 
-_GROUPS: dict = {}
+_GROUPS: dict = memo.table("actions._GROUPS")
 
 
 class Listing:

@@ -9,6 +9,7 @@ see :mod:`engine.rules.ruleset` for the plug-in interface and ``docs/rules-core.
 
 from __future__ import annotations
 
+from engine import memo
 import json
 import random
 from dataclasses import dataclass, field
@@ -47,7 +48,7 @@ class BadAction(Illegal):
 
 
 # ---------------------------------------------------------------------------------------------------------
-_BODIES: dict = {}      # (x, y, layer, footprint, height_layers, eye_m) -> Body (Actor.body)
+_BODIES: dict = memo.table("core._BODIES")      # (x, y, layer, footprint, height_layers, eye_m) -> Body (Actor.body)
 
 
 @dataclass

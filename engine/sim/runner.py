@@ -29,14 +29,9 @@ def cold_caches() -> None:
     alike: a forked pool would otherwise inherit whatever its parent played before (the same fights, in the
     bench, which made a second pool look faster than a first), and a long-lived Ray worker the last run's. What a
     run computes is unchanged (the tables are exact); only its speed would depend on the process's past."""
-    from engine.rules import core, dial, pathing
-    from engine.world import cover
+    from engine import memo          # a table whose module is not imported yet is empty anyway
 
-    pathing._SEARCHES.clear()
-    pathing._SHIFT_TABLES.clear()
-    dial._PLANS.clear()
-    cover._GEOM.clear()
-    core._BODIES.clear()
+    memo.clear()
 
 
 def batches(plans: list[Plan], runs: int, size: int) -> list[tuple[str, list[int]]]:
