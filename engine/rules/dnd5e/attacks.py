@@ -315,7 +315,32 @@ def attacker_choices(rs, session, a, t, w, plan, act, r, bonus, ac) -> dict:
     return out
 
 
+class _Roll:
+    """An attack's roll to hit as the rules settle it (``_to_hit``): the act (the attacker's choices filled in),
+    advantage, the AC with cover, the bonus and its sources, the d20 and what it made."""
+
+    __slots__ = ("act", "own", "adv", "dis", "cover_bonus", "ac", "bonus", "mods", "r", "total", "crit", "hit",
+                 "srcs", "sup", "luck", "luck_cancelled")
+    act: dict
+    own: bool
+    adv: list
+    dis: list
+    cover_bonus: int
+    ac: int
+    bonus: int
+    mods: list
+    r: int
+    total: int
+    crit: bool
+    hit: bool
+    srcs: list
+    sup: int | None
+    luck: int | None
+    luck_cancelled: str | None
+
+
 def resolve_attack(rs, session, a: Actor, t: Actor, plan, act) -> None:
+    """DND-16: roll to hit (``_to_hit``), say so (``_attack_event``), then on a hit the damage (``_damage``)."""
     w = plan["weapon"]
     if "cover" not in plan:
         p2 = attack_plan(rs, session, a, t, w, False)
@@ -323,14 +348,36 @@ def resolve_attack(rs, session, a: Actor, t: Actor, plan, act) -> None:
         plan = p2
     if riding.carries(t):
         t, plan = feats.mounted_redirect(rs, session, a, t, plan)     # DND-F12: the rider takes it
-    adv, dis = attack_sources(rs, session, a, t, plan)
-    cover_bonus = {"half": 2, "three-quarters": 5}.get(plan["cover"], 0)
+    ro = _to_hit(rs, session, a, t, w, plan, act)
+    session.emit(_attack_event(a, t, w, plan, ro))
+    if a.data["hidden"] is not None and not (not ro.hit and not plan["melee"] and feats.has(a, "skulker")):
+        # DND-26: attacking reveals the attacker (DND-F09 Skulker: not a missed ranged attack)
+        a.data["hidden"] = None
+        session.emit({"type": "revealed", "who": a.id, "reason": "attacked", "rule": "DND-26"})
+    help_ = session.state.data.get("help", [])
+    for h in help_:
+        if h["ally"] == a.id and h["target"] == t.id:
+            help_.remove(h)
+            break
+    if not ro.hit:
+        feats.after_attack(rs, session, a, t, plan, False, False, False)
+        return
+    _damage(rs, session, a, t, w, plan, ro)
+
+
+def _to_hit(rs, session, a: Actor, t: Actor, w, plan, act) -> _Roll:
+    """The roll to hit: advantage, cover on the AC, the bonus and its sources, the attacker's choices before and
+    after the d20, Lucky on either side, a manoeuvre's precision, Defensive Duelist, and DND-41 / DND-51's
+    automatic critical."""
+    ro = _Roll()
+    ro.adv, ro.dis = adv, dis = attack_sources(rs, session, a, t, plan)
+    ro.cover_bonus = cover_bonus = {"half": 2, "three-quarters": 5}.get(plan["cover"], 0)
     ac = t.data["ac"] + cover_bonus
     bonus = attack_bonus(rs, a, w, plan["melee"])
-    own = plan.get("kind", "action") in ("action", "bonus") and (session._act or {}).get("actor") == a.id
+    ro.own = own = plan.get("kind", "action") in ("action", "bonus") and (session._act or {}).get("actor") == a.id
     if own:                                    # the attacker's choice points (engine/rules/choices.py)
         act = attacker_choices(rs, session, a, t, w, plan, act, None, bonus, ac)
-    mods = feats.attack_mods(rs, session, a, t, plan, act)
+    ro.mods = mods = feats.attack_mods(rs, session, a, t, plan, act)
     bonus += sum(m["to_hit"] for m in mods)
     r = conditions.d20(rs, session, "attack", a.id, bool(adv), bool(dis), "DND-16", f"{w['name']} against {t.name}")
     if own:
@@ -366,7 +413,6 @@ def resolve_attack(rs, session, a: Actor, t: Actor, plan, act) -> None:
             total = r + bonus
             crit = r == 20
             hit = crit or (r != 1 and total >= ac)
-    dd_ac = None
     if hit and t.data.get("feats"):
         dd_ac = feats.defensive_duelist(rs, session, a, t, plan, r, total, ac, hit, crit)
         if dd_ac is not None:
@@ -374,9 +420,18 @@ def resolve_attack(rs, session, a: Actor, t: Actor, plan, act) -> None:
     near = engaged(a.body(), t.body())
     if hit and near and (t.has("unconscious") or t.has("paralyzed")):
         crit = True                           # DND-41 / DND-51
-    ev = {"type": "attack", "who": a.id, "target": t.id, "weapon": w["name"], "roll": r, "bonus": bonus,
-          "total": total, "sources": srcs, "ac": t.data["ac"], "cover": plan["cover"], "cover_bonus": cover_bonus,
-          "hit": hit, "critical": crit and hit, "advantage": [s for s, _ in adv], "disadvantage": [s for s, _ in dis],
+    ro.act, ro.ac, ro.bonus, ro.r, ro.total, ro.crit, ro.hit = act, ac, bonus, r, total, crit, hit
+    ro.srcs, ro.sup, ro.luck, ro.luck_cancelled = srcs, sup, luck, luck_cancelled
+    return ro
+
+
+def _attack_event(a: Actor, t: Actor, w, plan, ro: _Roll) -> dict:
+    """The ``attack`` event: the roll, its sources, the cover, and the feats that played a part."""
+    adv, dis, mods, luck, luck_cancelled = ro.adv, ro.dis, ro.mods, ro.luck, ro.luck_cancelled
+    ev = {"type": "attack", "who": a.id, "target": t.id, "weapon": w["name"], "roll": ro.r, "bonus": ro.bonus,
+          "total": ro.total, "sources": ro.srcs, "ac": t.data["ac"], "cover": plan["cover"],
+          "cover_bonus": ro.cover_bonus, "hit": ro.hit, "critical": ro.crit and ro.hit,
+          "advantage": [s for s, _ in adv], "disadvantage": [s for s, _ in dis],
           "rules": sorted({rid for _, rid in adv + dis} | {"DND-16", "DND-32", "AIR-17"}),
           "melee": plan["melee"], "kind": plan.get("kind", "action")}
     if plan.get("cover_by"):
@@ -401,19 +456,13 @@ def resolve_attack(rs, session, a: Actor, t: Actor, plan, act) -> None:
         ev["bonus_from"] = plan["bonus_from"]
     if plan["melee"]:
         ev["reach_rule"] = "AIR-05"
-    session.emit(ev)
-    if a.data["hidden"] is not None and not (not hit and not plan["melee"] and feats.has(a, "skulker")):
-        # DND-26: attacking reveals the attacker (DND-F09 Skulker: not a missed ranged attack)
-        a.data["hidden"] = None
-        session.emit({"type": "revealed", "who": a.id, "reason": "attacked", "rule": "DND-26"})
-    help_ = session.state.data.get("help", [])
-    for h in help_:
-        if h["ally"] == a.id and h["target"] == t.id:
-            help_.remove(h)
-            break
-    if not hit:
-        feats.after_attack(rs, session, a, t, plan, False, False, False)
-        return
+    return ev
+
+
+def _damage(rs, session, a: Actor, t: Actor, w, plan, ro: _Roll) -> None:
+    """A hit's damage: the weapon's dice (doubled on a critical), Elemental Adept, Savage Attacker, the modifiers,
+    Sneak Attack; then what follows a hit (feats, a manoeuvre, Sentinel, a flyer grounded or rolling to fall)."""
+    act, own, crit, sup, mods = ro.act, ro.own, ro.crit, ro.sup, ro.mods
     n, s = dice_spec(w["damage"])
     if crit:
         n *= 2
@@ -440,13 +489,11 @@ def resolve_attack(rs, session, a: Actor, t: Actor, plan, act) -> None:
     if sup is not None and act["manoeuvre"] in ("trip", "pushing"):
         dmod += sup
     amount = max(0, sum(rolls) + dmod)
-    extra = []
-    if a.data["sneak_attack"] and sneak_ok(rs, session, a, t, w, plan, adv, dis):
+    if a.data["sneak_attack"] and sneak_ok(rs, session, a, t, w, plan, ro.adv, ro.dis):
         k = (a.data["level"] + 1) // 2
         sr = session.roll("sneak_attack", 6, k * (2 if crit else 1), who=a.id, rule="DND-38")
         amount += sum(sr)
         a.data["sneak_round"] = session.state.round
-        extra.append("sneak attack")
     was_up = t.hp > 0
     rs.apply_damage(session, t, amount, w["type"], a.id, "DND-16", critical=crit,
                       knock_out=bool(act.get("knock_out")) and (plan["melee"] or rs.opt("knock_out") == "any_attack"))
