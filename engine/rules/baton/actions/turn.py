@@ -156,125 +156,163 @@ class Move(Unit):
 
     @staticmethod
     def apply(rs, session, a, act, plan):
-        st = session.state
-        body = st.actors[plan["body"]]
-        path, costs = plan["path"], plan["costs"]
-        t = st.turn
+        """BAT-06: careful or not (BAT-39), the counterattacks on leaving reach (BAT-38), the difficult terrain
+        test (BAT-46 / BAT-64), the move itself, a grappled character dragged (BAT-55), what the failed test does,
+        and the attacks on leaving total cover (BAT-41)."""
+        body = session.state.actors[plan["body"]]
+        path = plan["path"]
+        t = session.state.turn
         if plan["careful"] and baton_order.in_combat(rs, session) and not t["careful"]:
             t["careful"] = True
             session.emit({"type": "careful", "who": a.id, "rule": "BAT-39", "note": "half movement, no opportunity attacks"})
-        start = body.pos
-        # BAT-38: leaving an enemy's reach lets it attack at once (a counterattack)
         if not plan["careful"] and baton_order.in_combat(rs, session) and rs.opt("opportunity_attacks"):
-            prone0 = (a.has("prone"), body.has("prone"), body.flying, riding.mount_id(a))
-
-            def stopped():
-                return (a.dead or body.dead or body.pos != start or not rs.can_move(session, body)[0]
-                        or (a.has("prone"), body.has("prone"), body.flying, riding.mount_id(a)) != prone0)
-            provokers = combat.provokers(rs, session, body, path)
-            let_go = [e for e in provokers if choices.choose_let_go(rs, session, e, a, "BAT-38")]      # the choice points
-            for e in let_go:
-                session.emit({"type": "declines", "who": e.id, "target": a.id, "what": "opportunity attack", "rule": "BAT-38"})
-            provokers = [e for e in provokers if e not in let_go]
-            for e in provokers:
-                if stopped():
-                    break
-                w = combat.melee_weapon(rs, e)
-                session.emit({"type": "opportunity_attack", "who": e.id, "target": a.id, "rule": "BAT-38"})
-                combat.resolve_attack(rs, session, e, a, w, {"counter": True, "rule": "BAT-38"})
-            if provokers and stopped():
-                session.emit({"type": "move_interrupted", "who": a.id, "at": list(body.pos), "rule": "BAT-38"})
+            if _counterattacks(rs, session, a, body, path):
                 return
-        # BAT-46 / BAT-64: difficult terrain along the ground part of the path
-        stop = len(path) - 1
-        kinds = []
-        overloaded = body.has("overloaded") or a.has("overloaded")
-        for i, p in enumerate(path[1:], 1):
-            if body.can_fly and not aerial.is_supported(session, body, *p):
-                kinds.append(None)
-                continue
-            kinds.append(combat.terrain_at(rs, session, body, *p))
-        if overloaded:
-            kinds = ["exhausting"] * (len(path) - 1)
-        n_diff = sum(1 for k in kinds if k)
-        failed = False
-        if n_diff:
-            metres = n_diff * session.world.cell_m
-            diff = 7 + math.ceil(metres / 1.5 - 1e-9)
-            skill, _ = skills.best(rs, a, "athletics", "agility")
-            ev = skills.skill_test(rs, session, a, skill, diff, "BAT-64" if overloaded else "BAT-46",
-                            f"cross {metres:g} m of difficult terrain")
-            failed = not ev["success"]
-            if failed:
-                for i, k in enumerate(kinds, 1):
-                    if k in ("slippery", "trapping"):
-                        stop = i
-                        break
-        end = path[stop]
+        kinds, stop, failed, n_diff, overloaded = _terrain_test(rs, session, a, body, path)
         carried_from = body.pos
-        body.x, body.y, body.layer = end
-        if body.can_fly:
-            body.flying = not aerial.is_supported(session, body)
-        aerial._carry_rider(session, body)
-        spent = costs[stop]
-        rs.spend_movement(session, body, spent)
-        dx, dy, dz = end[0] - path[0][0], end[1] - path[0][1], end[2] - path[0][2]
-        cells = max(abs(dx), abs(dy))
-        on_line = dz == 0 and (dx == 0 or dy == 0 or abs(dx) == abs(dy))
-        straight = cells * session.world.cell_m if on_line and abs(spent - cells * session.world.cell_m) < 1e-6 else 0.0
-        if baton_order.in_combat(rs, session):
-            t["last"] = "move"
-            t["straight_m"] = round(straight, 4)
-        b = aerial.path_breakdown(session, body, path[:stop + 1])
-        session.emit({"type": "move", "who": body.id, "by": a.id, "from": list(path[0]), "to": list(end),
-                      "path": [list(p) for p in path[:stop + 1]], "cost_m": round(spent, 4), "flying": body.flying,
-                      "takeoffs": b["takeoffs"], "layers_up": b["layers_up"], "layers_down": b["layers_down"],
-                      "straight_m": round(straight, 4), "rule": "BAT-06+AIR-09",
-                      "left_m": round(rs.movement_left(session, body, body.can_fly), 4)})
-        # dragging a smaller grappled character (BAT-55)
-        for tid in list(body.conditions.get("grappling", [])):
-            g = st.actors[tid]
-            if skills.size_cmp(rs, body, g) > 0 and len(path[:stop + 1]) >= 2 and not riding.rides(g):
-                px, py, pz = path[stop - 1]
-                if (aerial.body_fits(session, g, px, py, pz) and not mounts.occupied(rs, session, g, (px, py, pz))
-                        and (g.flying or aerial.is_supported(session, g, px, py, pz))):
-                    g.x, g.y, g.layer = px, py, pz
-                    aerial._carry_rider(session, g)
-                    session.emit({"type": "dragged", "who": g.id, "by": body.id, "to": [px, py, pz], "rule": "BAT-55"})
+        _move_to(rs, session, a, body, path, plan["costs"], stop)
+        _drag(rs, session, body, path, stop)
         if failed:
-            cell = session.world.cell_m
-            crossed = kinds[:stop]
-            if stop < len(path) - 1 or (kinds and kinds[stop - 1] in ("slippery", "trapping")):
-                k = kinds[stop - 1]
-                if k == "slippery":
-                    rs.knock_prone(session, a, "BAT-46")
-                elif k == "trapping":
-                    skills.add_condition(rs, session, body, "stuck", "BAT-46", "terrain")
-                    body.data["stuck_difficulty"] = 7 + n_diff
-            dang = sum(1 for k in crossed if k == "dangerous")
-            if dang:
-                rs.apply_damage(session, a, int(dang * cell / 1.5 + 1e-9), "dangerous", None, "BAT-46")
-            exh = sum(1 for k in crossed if k == "exhausting") * cell
-            if int(exh / 3.0 + 1e-9):
-                rs.apply_damage(session, a, int(exh / 3.0 + 1e-9), "fatigue", None, "BAT-64" if overloaded else "BAT-46")
+            _failed_terrain(rs, session, a, body, path, kinds, stop, n_diff, overloaded)
         skills.check_grapples(rs, session)
-        # BAT-41: leaving total cover exposes it to an immediate ranged attack
         if baton_order.in_combat(rs, session) and rs.opt("cover_exposure") and not a.dead:
-            for e in st.actors.values():
-                if e.side == a.side or not baton_order.able(rs, e) or riding.carries(e) and False:
-                    continue
-                rw = next((w for w in combat.equipped(rs, e) if not combat.is_melee(rs, w)), None)
-                if rw is None or a.dead:
-                    continue
-                if distance_m(e.body(), body.body(), session.world.cell_m) > rw["range_m"]:
-                    continue
-                if combat.cover(rs, session, e, body, t_at=carried_from).level == "total" and combat.cover(rs, session, e, body).level != "total":
-                    if choices.choose_let_go(rs, session, e, a, "BAT-41"):
-                        session.emit({"type": "declines", "who": e.id, "target": a.id, "what": "attack on leaving cover",
-                                      "rule": "BAT-41"})
-                        continue
-                    session.emit({"type": "exposed_leaving_cover", "who": a.id, "by": e.id, "rule": "BAT-41"})
-                    combat.resolve_attack(rs, session, e, a, rw, {"counter": True, "rule": "BAT-41"})
+            _leaving_cover(rs, session, a, body, carried_from)
+
+
+def _counterattacks(rs, session, a, body, path) -> bool:
+    """BAT-38: leaving an enemy's reach lets it attack at once (a counterattack), each who does not let the mover
+    go, until the move is stopped. True when it was (the move does not happen)."""
+    start = body.pos
+    prone0 = (a.has("prone"), body.has("prone"), body.flying, riding.mount_id(a))
+
+    def stopped():
+        return (a.dead or body.dead or body.pos != start or not rs.can_move(session, body)[0]
+                or (a.has("prone"), body.has("prone"), body.flying, riding.mount_id(a)) != prone0)
+    provokers = combat.provokers(rs, session, body, path)
+    let_go = [e for e in provokers if choices.choose_let_go(rs, session, e, a, "BAT-38")]      # the choice points
+    for e in let_go:
+        session.emit({"type": "declines", "who": e.id, "target": a.id, "what": "opportunity attack", "rule": "BAT-38"})
+    provokers = [e for e in provokers if e not in let_go]
+    for e in provokers:
+        if stopped():
+            break
+        w = combat.melee_weapon(rs, e)
+        assert w is not None                # combat.provokers: only those with a melee weapon
+        session.emit({"type": "opportunity_attack", "who": e.id, "target": a.id, "rule": "BAT-38"})
+        combat.resolve_attack(rs, session, e, a, w, {"counter": True, "rule": "BAT-38"})
+    if provokers and stopped():
+        session.emit({"type": "move_interrupted", "who": a.id, "at": list(body.pos), "rule": "BAT-38"})
+        return True
+    return False
+
+
+def _terrain_test(rs, session, a, body, path) -> tuple:
+    """BAT-46 / BAT-64: the difficult terrain along the ground part of the path (all of it exhausting when
+    overloaded) and the test to cross it. (kinds per step, the index the move stops at, failed, how many difficult
+    steps, overloaded)."""
+    stop = len(path) - 1
+    kinds: list[str | None] = []
+    overloaded = body.has("overloaded") or a.has("overloaded")
+    for p in path[1:]:
+        if body.can_fly and not aerial.is_supported(session, body, *p):
+            kinds.append(None)
+            continue
+        kinds.append(combat.terrain_at(rs, session, body, *p))
+    if overloaded:
+        kinds = ["exhausting"] * (len(path) - 1)
+    n_diff = sum(1 for k in kinds if k)
+    failed = False
+    if n_diff:
+        metres = n_diff * session.world.cell_m
+        diff = 7 + math.ceil(metres / 1.5 - 1e-9)
+        skill, _ = skills.best(rs, a, "athletics", "agility")
+        ev = skills.skill_test(rs, session, a, skill, diff, "BAT-64" if overloaded else "BAT-46",
+                               f"cross {metres:g} m of difficult terrain")
+        failed = not ev["success"]
+        if failed:
+            for i, k in enumerate(kinds, 1):
+                if k in ("slippery", "trapping"):
+                    stop = i
+                    break
+    return kinds, stop, failed, n_diff, overloaded
+
+
+def _move_to(rs, session, a, body, path, costs, stop) -> None:
+    """The body goes to ``path[stop]`` (its rider with it), spends the movement and says so; in combat the turn
+    keeps the straight run (a charge's)."""
+    end = path[stop]
+    body.x, body.y, body.layer = end
+    if body.can_fly:
+        body.flying = not aerial.is_supported(session, body)
+    aerial._carry_rider(session, body)
+    spent = costs[stop]
+    rs.spend_movement(session, body, spent)
+    dx, dy, dz = end[0] - path[0][0], end[1] - path[0][1], end[2] - path[0][2]
+    cells = max(abs(dx), abs(dy))
+    on_line = dz == 0 and (dx == 0 or dy == 0 or abs(dx) == abs(dy))
+    straight = cells * session.world.cell_m if on_line and abs(spent - cells * session.world.cell_m) < 1e-6 else 0.0
+    if baton_order.in_combat(rs, session):
+        session.state.turn["last"] = "move"
+        session.state.turn["straight_m"] = round(straight, 4)
+    b = aerial.path_breakdown(session, body, path[:stop + 1])
+    session.emit({"type": "move", "who": body.id, "by": a.id, "from": list(path[0]), "to": list(end),
+                  "path": [list(p) for p in path[:stop + 1]], "cost_m": round(spent, 4), "flying": body.flying,
+                  "takeoffs": b["takeoffs"], "layers_up": b["layers_up"], "layers_down": b["layers_down"],
+                  "straight_m": round(straight, 4), "rule": "BAT-06+AIR-09",
+                  "left_m": round(rs.movement_left(session, body, body.can_fly), 4)})
+
+
+def _drag(rs, session, body, path, stop) -> None:
+    """BAT-55: a smaller grappled character is dragged to the cell before the end, where it fits and stands."""
+    for tid in list(body.conditions.get("grappling", [])):
+        g = session.state.actors[tid]
+        if skills.size_cmp(rs, body, g) > 0 and len(path[:stop + 1]) >= 2 and not riding.rides(g):
+            px, py, pz = path[stop - 1]
+            if (aerial.body_fits(session, g, px, py, pz) and not mounts.occupied(rs, session, g, (px, py, pz))
+                    and (g.flying or aerial.is_supported(session, g, px, py, pz))):
+                g.x, g.y, g.layer = px, py, pz
+                aerial._carry_rider(session, g)
+                session.emit({"type": "dragged", "who": g.id, "by": body.id, "to": [px, py, pz], "rule": "BAT-55"})
+
+
+def _failed_terrain(rs, session, a, body, path, kinds, stop, n_diff, overloaded) -> None:
+    """BAT-46 / BAT-64, a failed test: slippery ground knocks prone, trapping ground holds (stuck), dangerous
+    ground and exhausting ground crossed hurt."""
+    cell = session.world.cell_m
+    crossed = kinds[:stop]
+    if stop < len(path) - 1 or (kinds and kinds[stop - 1] in ("slippery", "trapping")):
+        k = kinds[stop - 1]
+        if k == "slippery":
+            rs.knock_prone(session, a, "BAT-46")
+        elif k == "trapping":
+            skills.add_condition(rs, session, body, "stuck", "BAT-46", "terrain")
+            body.data["stuck_difficulty"] = 7 + n_diff
+    dang = sum(1 for k in crossed if k == "dangerous")
+    if dang:
+        rs.apply_damage(session, a, int(dang * cell / 1.5 + 1e-9), "dangerous", None, "BAT-46")
+    exh = sum(1 for k in crossed if k == "exhausting") * cell
+    if int(exh / 3.0 + 1e-9):
+        rs.apply_damage(session, a, int(exh / 3.0 + 1e-9), "fatigue", None, "BAT-64" if overloaded else "BAT-46")
+
+
+def _leaving_cover(rs, session, a, body, carried_from) -> None:
+    """BAT-41: leaving total cover exposes the mover to an immediate ranged attack from each able enemy in range
+    that had it in total cover before the move and not after (unless it lets it go)."""
+    for e in session.state.actors.values():
+        if e.side == a.side or not baton_order.able(rs, e):
+            continue
+        rw = next((w for w in combat.equipped(rs, e) if not combat.is_melee(rs, w)), None)
+        if rw is None or a.dead:
+            continue
+        if distance_m(e.body(), body.body(), session.world.cell_m) > rw["range_m"]:
+            continue
+        if combat.cover(rs, session, e, body, t_at=carried_from).level == "total" and combat.cover(rs, session, e, body).level != "total":
+            if choices.choose_let_go(rs, session, e, a, "BAT-41"):
+                session.emit({"type": "declines", "who": e.id, "target": a.id, "what": "attack on leaving cover",
+                              "rule": "BAT-41"})
+                continue
+            session.emit({"type": "exposed_leaving_cover", "who": a.id, "by": e.id, "rule": "BAT-41"})
+            combat.resolve_attack(rs, session, e, a, rw, {"counter": True, "rule": "BAT-41"})
 
 
 @action
