@@ -30,12 +30,7 @@ def make_actor(rs, session: Session, ch) -> Actor:
     idx = character_index(session, ch)
     key = f"characters[{idx}]"
     file = session.scene.path
-    base = {}
-    if ch.kind is not None:
-        if ch.kind in STATBLOCKS:
-            base = STATBLOCKS[ch.kind]
-        elif ch.kind not in ("", "custom"):
-            base = {}
+    base = STATBLOCKS.get(ch.kind, {}) if ch.kind is not None else {}     # a stat block's defaults (or none)
     raw = {f: getattr(st, f) for f in st.__struct_fields__}
     given = set(ch.raw)
 
@@ -46,14 +41,7 @@ def make_actor(rs, session: Session, ch) -> Actor:
             return base[f]
         return default if raw.get(f) in (None, [], {}) else raw[f]
 
-    abilities: dict = {k: 10 for k in ABILITIES}
-    abilities.update(base.get("abilities", {}))
-    for k, v in (raw["abilities"] or {}).items():
-        if k not in ABILITIES:
-            raise SceneError(file, f"{key}.abilities.{k}", f"unknown ability; one of {', '.join(ABILITIES)}")
-        if not 1 <= v <= 30:
-            raise SceneError(file, f"{key}.abilities.{k}", "an ability score is 1..30")
-        abilities[k] = v
+    abilities = _abilities(base, raw, file, key)
     level = int(pick("level", 1))
     if not 1 <= level <= 30:
         raise SceneError(file, f"{key}.level", "a level is 1..30")
@@ -66,34 +54,15 @@ def make_actor(rs, session: Session, ch) -> Actor:
         v = raw.get(f)
         if v is not None and (v < lo or v > 1000):
             raise SceneError(file, f"{key}.{f}", f"must be between {lo} and 1000")
-    max_hp = pick("max_hp")
-    if max_hp is None:
-        max_hp = max(1, 8 + mod(abilities["con"]) + (level - 1) * (5 + mod(abilities["con"])))
-    if max_hp < 1:
-        raise SceneError(file, f"{key}.max_hp", "must be at least 1")
-    if featdata and "tough" in featdata["feats"]:
-        max_hp += 2 * level                           # DND-F34 Tough
-    hp = raw["hp"] if raw["hp"] is not None else max_hp
-    if not 0 <= hp <= max_hp:
-        raise SceneError(file, f"{key}.hp", f"must be between 0 and max_hp ({max_hp})")
+    max_hp, hp = _hit_points(pick("max_hp"), raw["hp"], abilities, level, featdata, file, key)
     speed = float(pick("speed_m", 9.0))
     fly = pick("fly_speed_m")
     if ch.flying and fly is None:
         fly = speed        # AIR-09: placed in the air without a fly speed: it flies at its ground speed
-    weapons = []
-    for j, w in enumerate(pick("weapons", []) or ["unarmed"]):
-        weapons.append(_weapon(rs, w, file, f"{key}.weapons[{j}]"))
-    spells = list(pick("spells", []) or [])
-    for j, sp in enumerate(spells):
-        if sp not in SPELLS:
-            raise SceneError(file, f"{key}.spells[{j}]", f"unknown spell {sp!r}; known: {', '.join(sorted(SPELLS))}")
+    weapons = [_weapon(rs, w, file, f"{key}.weapons[{j}]") for j, w in enumerate(pick("weapons", []) or ["unarmed"])]
+    spells = _spells(list(pick("spells", []) or []), file, key)
     conds = scene_conditions(raw["conditions"], CONDITIONS, file, key)
-    for j, s in enumerate(pick("saves", []) or []):
-        if s not in ABILITIES:
-            raise SceneError(file, f"{key}.saves[{j}]", f"unknown ability {s!r}")
-    for k in (pick("skills", {}) or {}):
-        if k not in SKILL_ABILITY:
-            raise SceneError(file, f"{key}.skills.{k}", f"unknown skill; one of {', '.join(sorted(SKILL_ABILITY))}")
+    _check_saves_and_skills(pick("saves", []) or [], pick("skills", {}) or {}, file, key)
     pc = pick("pc")
     if pc is None:
         pc = True
@@ -117,20 +86,7 @@ def make_actor(rs, session: Session, ch) -> Actor:
     }
     gear_public = _gear(rs, data, raw, given, featdata["feats"] if featdata else [], file, key)
     if featdata:
-        data.update(featdata)
-        data["public"] = ["feats"]
-        if feats.has_raw(featdata, "mobile"):
-            data["speed_m"] += 3.0                    # DND-F27 Mobile
-        if feats.has_raw(featdata, "dual_wielder") and sum(1 for w in weapons if rs.is_melee(w)) >= 2:
-            data["ac"] += 1                           # DND-F24 Dual Wielder
-        if feats.has_raw(featdata, "resilient"):
-            ab = featdata["feat_increases"]["resilient"]
-            if ab not in data["saves"]:
-                data["saves"].append(ab)              # DND-F25 Resilient
-        if feats.has_raw(featdata, "tavern_brawler"):
-            for w in weapons:
-                if w["name"] == "unarmed":
-                    w["damage"] = "1d4"               # DND-F39 Tavern Brawler
+        _feat_effects(rs, data, featdata, weapons)
     if gear_public:
         data["public"] = data.get("public", []) + gear_public
     if raw["invisible"]:
@@ -146,6 +102,70 @@ def make_actor(rs, session: Session, ch) -> Actor:
         conds["unconscious"] = []
         conds.setdefault("prone", [])
     return a
+
+
+def _abilities(base: dict, raw: dict, file, key: str) -> dict:
+    """The six scores: 10, the stat block's, the scene's (each checked: a known ability, 1..30)."""
+    abilities: dict = {k: 10 for k in ABILITIES}
+    abilities.update(base.get("abilities", {}))
+    for k, v in (raw["abilities"] or {}).items():
+        if k not in ABILITIES:
+            raise SceneError(file, f"{key}.abilities.{k}", f"unknown ability; one of {', '.join(ABILITIES)}")
+        if not 1 <= v <= 30:
+            raise SceneError(file, f"{key}.abilities.{k}", "an ability score is 1..30")
+        abilities[k] = v
+    return abilities
+
+
+def _hit_points(max_hp, hp, abilities: dict, level: int, featdata, file, key: str) -> tuple:
+    """(max_hp, hp): the given maximum or the level's (d8, average after the first), Tough's +2 a level, and the
+    current hit points (the maximum unless given; 0..max_hp)."""
+    if max_hp is None:
+        max_hp = max(1, 8 + mod(abilities["con"]) + (level - 1) * (5 + mod(abilities["con"])))
+    if max_hp < 1:
+        raise SceneError(file, f"{key}.max_hp", "must be at least 1")
+    if featdata and "tough" in featdata["feats"]:
+        max_hp += 2 * level                           # DND-F34 Tough
+    hp = hp if hp is not None else max_hp
+    if not 0 <= hp <= max_hp:
+        raise SceneError(file, f"{key}.hp", f"must be between 0 and max_hp ({max_hp})")
+    return max_hp, hp
+
+
+def _spells(spells: list, file, key: str) -> list:
+    for j, sp in enumerate(spells):
+        if sp not in SPELLS:
+            raise SceneError(file, f"{key}.spells[{j}]", f"unknown spell {sp!r}; known: {', '.join(sorted(SPELLS))}")
+    return spells
+
+
+def _check_saves_and_skills(saves, skills, file, key: str) -> None:
+    for j, s in enumerate(saves):
+        if s not in ABILITIES:
+            raise SceneError(file, f"{key}.saves[{j}]", f"unknown ability {s!r}")
+    for k in skills:
+        if k not in SKILL_ABILITY:
+            raise SceneError(file, f"{key}.skills.{k}", f"unknown skill; one of {', '.join(sorted(SKILL_ABILITY))}")
+
+
+def _feat_effects(rs, data: dict, featdata: dict, weapons: list) -> None:
+    """The feats' data on the sheet, and what some change on it at once: Mobile's speed, Dual Wielder's AC,
+    Resilient's save, Tavern Brawler's unarmed die."""
+    data.update(featdata)
+    data["public"] = ["feats"]
+    if feats.has_raw(featdata, "mobile"):
+        data["speed_m"] += 3.0                    # DND-F27 Mobile
+    if feats.has_raw(featdata, "dual_wielder") and sum(1 for w in weapons if rs.is_melee(w)) >= 2:
+        data["ac"] += 1                           # DND-F24 Dual Wielder
+    if feats.has_raw(featdata, "resilient"):
+        ab = featdata["feat_increases"]["resilient"]
+        if ab not in data["saves"]:
+            data["saves"].append(ab)              # DND-F25 Resilient
+    if feats.has_raw(featdata, "tavern_brawler"):
+        for w in weapons:
+            if w["name"] == "unarmed":
+                w["damage"] = "1d4"               # DND-F39 Tavern Brawler
+
 
 def _gear(rs, data: dict, raw: dict, given: set, feats_: list, file, key) -> list[str]:
     """Armour (its AC, the Strength it needs), armour and weapon proficiencies, hit dice, passive scores
