@@ -51,16 +51,7 @@ def make_actor(rs, session: Session, ch) -> Actor:
     names = [w["name"] for w in weapons]
     if "unarmed" not in names:
         weapons.append(weapon_spec(rs, "unarmed", file, key))
-    armour = []
-    for j, layer in enumerate(pick("armour", []) or []):
-        if isinstance(layer, str):
-            if layer not in ARMOUR:
-                raise SceneError(file, f"{key}.armour[{j}]", f"unknown armour {layer!r}; known: {', '.join(sorted(ARMOUR))}")
-            armour.append({"name": layer, "protection": ARMOUR[layer]})
-        elif isinstance(layer, dict) and isinstance(layer.get("name"), str) and isinstance(layer.get("protection", 0), int):
-            armour.append({"name": layer["name"], "protection": int(layer.get("protection", ARMOUR.get(layer["name"], 0)))})
-        else:
-            raise SceneError(file, f"{key}.armour[{j}]", "an armour layer is a name or {name, protection}")
+    armour = _armour(pick("armour", []) or [], file, key)
     prot = st.protection if "protection" in given else None
     if prot is None:
         prot = sum(layer["protection"] for layer in armour)       # BAT-16
@@ -69,35 +60,12 @@ def make_actor(rs, session: Session, ch) -> Actor:
     max_life = 6 + 2 * attributes.get("physique", 0)               # BAT-22
     if max_life < 1:
         raise SceneError(file, f"{key}.attributes.physique", "Life 6 + 2 x Physique must be at least 1")
-    wounds = []
-    for j, w in enumerate(st.wounds or []):
-        if isinstance(w, int) and not isinstance(w, bool) and w > 0:
-            wounds.append({"severity": w, "type": "cutting"})
-        elif isinstance(w, dict) and isinstance(w.get("severity"), int) and w["severity"] > 0:
-            extra = set(w) - {"severity", "type", "treated", "necrotic"}
-            if extra:
-                raise SceneError(file, f"{key}.wounds[{j}].{min(extra)}", "unknown key")
-            wounds.append({"severity": w["severity"], "type": str(w.get("type", "cutting")),
-                           "treated": bool(w.get("treated", False)), "necrotic": bool(w.get("necrotic", False))})
-        else:
-            raise SceneError(file, f"{key}.wounds[{j}]", "a wound is a severity (>= 1) or {severity, type, treated}")
-    for i, w in enumerate(wounds):
-        w.setdefault("treated", False)
-        w.setdefault("necrotic", w["type"] == "necrotic")
-        w["id"] = i + 1
-        w["recovery"] = None
+    wounds = _wounds(st.wounds or [], file, key)
     speed = float(pick("speed_m", rs.opt("default_speed_m")))
     fly = pick("fly_speed_m")
     if ch.flying and fly is None and not st.mount:
         fly = speed          # placed in the air without a fly speed: it flies at its ground speed (AIR-09)
-    equipped = list(pick("equipped", []) or [])
-    for j, e in enumerate(equipped):
-        if e not in [w["name"] for w in weapons] and e != "shield":
-            raise SceneError(file, f"{key}.equipped[{j}]", f"{e!r} is not one of its weapons")
-    if len(equipped) > 2:
-        raise SceneError(file, f"{key}.equipped", "two hands: at most two weapons")
-    if not equipped:
-        equipped = [weapons[0]["name"]]
+    equipped = _equipped(list(pick("equipped", []) or []), weapons, file, key)
     conds = scene_conditions(st.conditions, CONDITIONS, file, key)
     undead = pick("undead")
     if undead is None:
@@ -128,6 +96,55 @@ def make_actor(rs, session: Session, ch) -> Actor:
     if a.flying and aerial.is_supported(session, a):
         a.flying = False
     return a
+
+
+def _armour(layers: list, file, key: str) -> list[dict]:
+    """BAT-16: the armour layers, each a known name or {name, protection}."""
+    armour = []
+    for j, layer in enumerate(layers):
+        if isinstance(layer, str):
+            if layer not in ARMOUR:
+                raise SceneError(file, f"{key}.armour[{j}]", f"unknown armour {layer!r}; known: {', '.join(sorted(ARMOUR))}")
+            armour.append({"name": layer, "protection": ARMOUR[layer]})
+        elif isinstance(layer, dict) and isinstance(layer.get("name"), str) and isinstance(layer.get("protection", 0), int):
+            armour.append({"name": layer["name"], "protection": int(layer.get("protection", ARMOUR.get(layer["name"], 0)))})
+        else:
+            raise SceneError(file, f"{key}.armour[{j}]", "an armour layer is a name or {name, protection}")
+    return armour
+
+
+def _wounds(given: list, file, key: str) -> list[dict]:
+    """The wounds it starts with: each a severity (cutting) or {severity, type, treated, necrotic}, numbered."""
+    wounds = []
+    for j, w in enumerate(given):
+        if isinstance(w, int) and not isinstance(w, bool) and w > 0:
+            wounds.append({"severity": w, "type": "cutting"})
+        elif isinstance(w, dict) and isinstance(w.get("severity"), int) and w["severity"] > 0:
+            extra = set(w) - {"severity", "type", "treated", "necrotic"}
+            if extra:
+                raise SceneError(file, f"{key}.wounds[{j}].{min(extra)}", "unknown key")
+            wounds.append({"severity": w["severity"], "type": str(w.get("type", "cutting")),
+                           "treated": bool(w.get("treated", False)), "necrotic": bool(w.get("necrotic", False))})
+        else:
+            raise SceneError(file, f"{key}.wounds[{j}]", "a wound is a severity (>= 1) or {severity, type, treated}")
+    for i, w in enumerate(wounds):
+        w.setdefault("treated", False)
+        w.setdefault("necrotic", w["type"] == "necrotic")
+        w["id"] = i + 1
+        w["recovery"] = None
+    return wounds
+
+
+def _equipped(equipped: list, weapons: list, file, key: str) -> list:
+    """What it holds: its weapons or a shield, two hands at most; none given: its first weapon."""
+    for j, e in enumerate(equipped):
+        if e not in [w["name"] for w in weapons] and e != "shield":
+            raise SceneError(file, f"{key}.equipped[{j}]", f"{e!r} is not one of its weapons")
+    if len(equipped) > 2:
+        raise SceneError(file, f"{key}.equipped", "two hands: at most two weapons")
+    if not equipped:
+        equipped = [weapons[0]["name"]]
+    return equipped
 
 
 def weapon_spec(rs, w, file, key) -> dict:
