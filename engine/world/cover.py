@@ -11,7 +11,7 @@ the two still is).
 
 from __future__ import annotations
 
-from engine import memo
+from engine.memo import table as memo_table
 import math
 from dataclasses import dataclass
 
@@ -123,7 +123,7 @@ def _trace(dist, size, p0, p1, ignore):
     return trace_fixed(dist, size, p0, p1, ignore=ignore, chunk=max(len(p0), 1))
 
 
-_GEOM: dict = memo.table("cover._GEOM")     # (Body, world size) -> _Geom (a pure function of both: see _geom)
+_GEOM: dict = memo_table("cover._GEOM")     # (Body, world size) -> _Geom (a pure function of both: see _geom)
 
 
 def _fixed(v: float, hi: int) -> int:

@@ -19,7 +19,7 @@ The arithmetic (docs/world.md, "Line of sight"):
 
 from __future__ import annotations
 
-from engine import memo
+from engine.memo import table as memo_table
 import numpy as np
 
 FP_BITS = 8
@@ -207,7 +207,7 @@ def crossings_total(p0: np.ndarray, p1: np.ndarray) -> int:
     return int((np.abs(p1 // FP - p0 // FP) + 1).sum())
 
 
-_TILES: dict = memo.table("los._TILES")
+_TILES: dict = memo_table("los._TILES")
 
 
 def _ray_tile(n: int) -> np.ndarray:

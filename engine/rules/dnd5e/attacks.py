@@ -11,6 +11,7 @@ from engine.rules import aerial
 from engine.rules.choices import choose
 from engine.rules.core import Actor, Illegal
 from engine.rules.dnd5e import advantage, conditions, feats, gear
+from engine.rules.dnd5e.attack_roll import Roll, attack_event
 from engine.rules.dnd5e.common import dice_spec
 from engine.rules.dnd5e.figures import bonus_sources, mean_hit_damage  # noqa: F401  (an attack's figures)
 from engine.rules.dnd5e.sight import cover, in_plain_sight, prefetch_cover, sight, total_cover  # noqa: F401  (the attack's sight)
@@ -315,32 +316,8 @@ def attacker_choices(rs, session, a, t, w, plan, act, r, bonus, ac) -> dict:
     return out
 
 
-class _Roll:
-    """An attack's roll to hit as the rules settle it (``_to_hit``): the act (the attacker's choices filled in),
-    advantage, the AC with cover, the bonus and its sources, the d20 and what it made."""
-
-    __slots__ = ("act", "own", "adv", "dis", "cover_bonus", "ac", "bonus", "mods", "r", "total", "crit", "hit",
-                 "srcs", "sup", "luck", "luck_cancelled")
-    act: dict
-    own: bool
-    adv: list
-    dis: list
-    cover_bonus: int
-    ac: int
-    bonus: int
-    mods: list
-    r: int
-    total: int
-    crit: bool
-    hit: bool
-    srcs: list
-    sup: int | None
-    luck: int | None
-    luck_cancelled: str | None
-
-
 def resolve_attack(rs, session, a: Actor, t: Actor, plan, act) -> None:
-    """DND-16: roll to hit (``_to_hit``), say so (``_attack_event``), then on a hit the damage (``_damage``)."""
+    """DND-16: roll to hit (``_to_hit``), say so (``attack_event``), then on a hit the damage (``_damage``)."""
     w = plan["weapon"]
     if "cover" not in plan:
         p2 = attack_plan(rs, session, a, t, w, False)
@@ -349,7 +326,7 @@ def resolve_attack(rs, session, a: Actor, t: Actor, plan, act) -> None:
     if riding.carries(t):
         t, plan = feats.mounted_redirect(rs, session, a, t, plan)     # DND-F12: the rider takes it
     ro = _to_hit(rs, session, a, t, w, plan, act)
-    session.emit(_attack_event(a, t, w, plan, ro))
+    session.emit(attack_event(a, t, w, plan, ro))
     if a.data["hidden"] is not None and not (not ro.hit and not plan["melee"] and feats.has(a, "skulker")):
         # DND-26: attacking reveals the attacker (DND-F09 Skulker: not a missed ranged attack)
         a.data["hidden"] = None
@@ -365,11 +342,11 @@ def resolve_attack(rs, session, a: Actor, t: Actor, plan, act) -> None:
     _damage(rs, session, a, t, w, plan, ro)
 
 
-def _to_hit(rs, session, a: Actor, t: Actor, w, plan, act) -> _Roll:
+def _to_hit(rs, session, a: Actor, t: Actor, w, plan, act) -> Roll:
     """The roll to hit: advantage, cover on the AC, the bonus and its sources, the attacker's choices before and
     after the d20, Lucky on either side, a manoeuvre's precision, Defensive Duelist, and DND-41 / DND-51's
     automatic critical."""
-    ro = _Roll()
+    ro = Roll()
     ro.adv, ro.dis = adv, dis = attack_sources(rs, session, a, t, plan)
     ro.cover_bonus = cover_bonus = {"half": 2, "three-quarters": 5}.get(plan["cover"], 0)
     ac = t.data["ac"] + cover_bonus
@@ -425,41 +402,7 @@ def _to_hit(rs, session, a: Actor, t: Actor, w, plan, act) -> _Roll:
     return ro
 
 
-def _attack_event(a: Actor, t: Actor, w, plan, ro: _Roll) -> dict:
-    """The ``attack`` event: the roll, its sources, the cover, and the feats that played a part."""
-    adv, dis, mods, luck, luck_cancelled = ro.adv, ro.dis, ro.mods, ro.luck, ro.luck_cancelled
-    ev = {"type": "attack", "who": a.id, "target": t.id, "weapon": w["name"], "roll": ro.r, "bonus": ro.bonus,
-          "total": ro.total, "sources": ro.srcs, "ac": t.data["ac"], "cover": plan["cover"],
-          "cover_bonus": ro.cover_bonus, "hit": ro.hit, "critical": ro.crit and ro.hit,
-          "advantage": [s for s, _ in adv], "disadvantage": [s for s, _ in dis],
-          "rules": sorted({rid for _, rid in adv + dis} | {"DND-16", "DND-32", "AIR-17"}),
-          "melee": plan["melee"], "kind": plan.get("kind", "action")}
-    if plan.get("cover_by"):
-        ev["cover_by"] = plan["cover_by"]
-    lucky = luck is not None or luck_cancelled is not None
-    if plan.get("cover_ignored") or mods or lucky or plan.get("feats_used") or plan.get("bonus_from"):
-        fu = sorted(set(plan.get("feats_used", []) + [m["feat"] for m in mods]
-                        + ([plan["cover_ignored"]["feat"]] if plan.get("cover_ignored") else [])
-                        + (["lucky"] if lucky else [])
-                        + ([plan["bonus_from"]] if plan.get("bonus_from") not in (None, "two_weapon") else [])))
-        ev["feats"] = fu
-        ev["rules"] = sorted(set(ev["rules"]) | {feats.FEAT_ID[f] for f in fu})
-        if plan.get("cover_ignored"):
-            ev["cover_ignored"] = plan["cover_ignored"]
-        if mods:
-            ev["modifiers"] = mods
-        if luck is not None:
-            ev["luck"] = luck
-        if luck_cancelled is not None:
-            ev["luck_cancelled_by"] = luck_cancelled
-    if plan.get("bonus_from"):
-        ev["bonus_from"] = plan["bonus_from"]
-    if plan["melee"]:
-        ev["reach_rule"] = "AIR-05"
-    return ev
-
-
-def _damage(rs, session, a: Actor, t: Actor, w, plan, ro: _Roll) -> None:
+def _damage(rs, session, a: Actor, t: Actor, w, plan, ro: Roll) -> None:
     """A hit's damage: the weapon's dice (doubled on a critical), Elemental Adept, Savage Attacker, the modifiers,
     Sneak Attack; then what follows a hit (feats, a manoeuvre, Sentinel, a flyer grounded or rolling to fall)."""
     act, own, crit, sup, mods = ro.act, ro.own, ro.crit, ro.sup, ro.mods
