@@ -6,10 +6,10 @@ A ruleset describes each action's parameters as ``{name: Param(kind, required, c
 
 from __future__ import annotations
 
-from engine import memo
 from dataclasses import dataclass
 from typing import Any
 
+from engine.memo import table as memo_table
 from engine.rules.core import BadAction, Illegal
 
 
@@ -178,7 +178,7 @@ def _groups(table: dict, listing: tuple, declared, rest: bool) -> list:
     return out
 
 
-_GROUPS: dict = memo.table("actions._GROUPS")
+_GROUPS: dict = memo_table("actions._GROUPS")
 
 
 class Listing:

@@ -9,13 +9,13 @@ see :mod:`engine.rules.ruleset` for the plug-in interface and ``docs/rules-core.
 
 from __future__ import annotations
 
-from engine import memo
 import json
 import random
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from engine.errors import AerieError
+from engine.memo import table as memo_table
 
 if TYPE_CHECKING:
     from engine.rules.session import Session
@@ -48,7 +48,7 @@ class BadAction(Illegal):
 
 
 # ---------------------------------------------------------------------------------------------------------
-_BODIES: dict = memo.table("core._BODIES")      # (x, y, layer, footprint, height_layers, eye_m) -> Body (Actor.body)
+_BODIES: dict = memo_table("core._BODIES")      # (x, y, layer, footprint, height_layers, eye_m) -> Body (Actor.body)
 
 
 @dataclass

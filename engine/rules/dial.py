@@ -7,16 +7,17 @@ make), so the two agree element for element (tests/test_rules_speed.py), and ret
 
 from __future__ import annotations
 
-from engine import memo
 import heapq
 
 import numpy as np
+
+from engine.memo import table as memo_table
 
 #: the planar moves to the 8 neighbours, the 4 straight and the 4 diagonal ones (dilated in a few shifts)
 _H8 = frozenset((dy, dx) for dy in (-1, 0, 1) for dx in (-1, 0, 1) if (dy, dx) != (0, 0))
 _S4 = frozenset(((0, 1), (0, -1), (1, 0), (-1, 0)))
 _D4 = _H8 - _S4
-_PLANS: dict = memo.table("dial._PLANS")
+_PLANS: dict = memo_table("dial._PLANS")
 #: the node sets a move may start from (indices of a pop's bases: 0-2 the nodes, 3-5 / 6-8 / 9-11 their 8 /
 #: 4 straight / 4 diagonal neighbours)
 _SRC = {"all": 0, "sup": 1, "air": 2}

@@ -5,13 +5,13 @@ described in its docstring."""
 
 from __future__ import annotations
 
-from engine import memo
 from typing import TYPE_CHECKING
 
 import math
 
 import numpy as np
 
+from engine.memo import table as memo_table
 from engine.rules import dial, riding
 from engine.rules.core import Actor
 
@@ -244,7 +244,7 @@ def _slices(d, n):
 #: finished searches by their inputs (``reach``): (box shape, passable and support masks, start, fly, costs, 5-10-5,
 #: sweeps) -> (dist, per), read-only arrays; boxes of at most SEARCH_NODES nodes (an ordinary move's), cleared when
 #: it holds SEARCHES_MAX (at most about 50 MiB of arrays, a few MiB in a skirmish)
-_SEARCHES: dict = memo.table("pathing._SEARCHES")
+_SEARCHES: dict = memo_table("pathing._SEARCHES")
 SEARCHES_MAX = 512
 SEARCH_NODES = 4096
 
@@ -377,7 +377,7 @@ def _scan_shift(dist, Pf, Sf, o, w, takeoff, fly):
     np.minimum(dist, v.reshape(-1)[:N], out=dist, casting="unsafe")
 
 
-_SHIFT_TABLES: dict = memo.table("pathing._SHIFT_TABLES")
+_SHIFT_TABLES: dict = memo_table("pathing._SHIFT_TABLES")
 
 
 def _shift_table(Zb, Yb, Xb, fly, costs):

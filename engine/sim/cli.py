@@ -62,10 +62,9 @@ def parse_sets(items: list[str]) -> dict:
             val = tomllib.loads(f"v = {text}")["v"]
         except tomllib.TOMLDecodeError:
             val = text                      # a bare word is a string
-        key = key.strip()
         # a scene's own key path names the same option: [options] fall_roll_on = ... is options.fall_roll_on
-        key = key[len("options."):] if key.startswith("options.") and len(key) > len("options.") else key
-        out[key] = val
+        key = key.strip()
+        out[key.removeprefix("options.") or key] = val
     return out
 
 
@@ -80,7 +79,6 @@ def _paths(args) -> tuple:
             raise AerieError(f"--keep-logs {logs}: exists and is not a folder")
         if not logs.parent.exists():
             raise AerieError(f"--keep-logs {logs}: the folder {logs.parent} does not exist")
-        _make_folder(logs)      # now, so a folder it cannot make stops the run before the fights, not after
     if out is not None and out.suffix == ".parquet":
         output.encode([], ".parquet")         # pyarrow missing: say so now, not after the fights
     return out, rep, logs
@@ -123,6 +121,8 @@ def label(p: Plan, args) -> str:
 def cmd_simulate(args) -> int:
     out, rep, logs = _paths(args)
     plans, sides, seed = plans_of(args)
+    if logs is not None:
+        _make_folder(logs)      # now, so a folder it cannot make stops the run before the fights, not after
     total = args.runs * len(plans)
     workers = args.workers or max(1, min(os.cpu_count() or 1, total))
     bar = Progress(total, sys.stderr, not console.quiet() and console.is_terminal(sys.stdout)
@@ -145,7 +145,7 @@ def cmd_simulate(args) -> int:
 def finish(args, plans, sides, seed, rows, res, partial, out, rep, logs) -> int:
     by = {p.variant: [r for r in rows if r["variant"] == p.variant] for p in plans}
     # each variant over its own scene's sides (a --vs scene may field others); the difference over the shared ones
-    own = {p.variant: [s for s in sides if s in {c.side for c in p.scene.characters}] for p in plans}
+    own = {p.variant: sorted({c.side for c in p.scene.characters}) for p in plans}
     sums = {p.variant: summary.summarise(by[p.variant], own[p.variant]) for p in plans}
     lines: list[str] = []
     for p in plans:

@@ -11,12 +11,12 @@ the two still is).
 
 from __future__ import annotations
 
-from engine.memo import table as memo_table
 import math
 from dataclasses import dataclass
 
 import numpy as np
 
+from engine.memo import table as memo_table
 from engine.world.geometry import Body
 from engine.world.los import (CROSSINGS_MAX, FP, FP_BITS, crossings_total, trace_crossings,
                               trace_fixed, trace_one)

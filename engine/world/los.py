@@ -19,8 +19,9 @@ The arithmetic (docs/world.md, "Line of sight"):
 
 from __future__ import annotations
 
-from engine.memo import table as memo_table
 import numpy as np
+
+from engine.memo import table as memo_table
 
 FP_BITS = 8
 FP = 1 << FP_BITS

@@ -31,7 +31,6 @@ class Roll:
     luck_cancelled: str | None
 
 
-
 def attack_event(a: Actor, t: Actor, w, plan, ro: Roll) -> dict:
     """The ``attack`` event: the roll, its sources, the cover, and the feats that played a part."""
     adv, dis, mods, luck, luck_cancelled = ro.adv, ro.dis, ro.mods, ro.luck, ro.luck_cancelled

@@ -346,15 +346,14 @@ def _to_hit(rs, session, a: Actor, t: Actor, w, plan, act) -> Roll:
     """The roll to hit: advantage, cover on the AC, the bonus and its sources, the attacker's choices before and
     after the d20, Lucky on either side, a manoeuvre's precision, Defensive Duelist, and DND-41 / DND-51's
     automatic critical."""
-    ro = Roll()
-    ro.adv, ro.dis = adv, dis = attack_sources(rs, session, a, t, plan)
-    ro.cover_bonus = cover_bonus = {"half": 2, "three-quarters": 5}.get(plan["cover"], 0)
+    adv, dis = attack_sources(rs, session, a, t, plan)
+    cover_bonus = {"half": 2, "three-quarters": 5}.get(plan["cover"], 0)
     ac = t.data["ac"] + cover_bonus
     bonus = attack_bonus(rs, a, w, plan["melee"])
-    ro.own = own = plan.get("kind", "action") in ("action", "bonus") and (session._act or {}).get("actor") == a.id
+    own = plan.get("kind", "action") in ("action", "bonus") and (session._act or {}).get("actor") == a.id
     if own:                                    # the attacker's choice points (engine/rules/choices.py)
         act = attacker_choices(rs, session, a, t, w, plan, act, None, bonus, ac)
-    ro.mods = mods = feats.attack_mods(rs, session, a, t, plan, act)
+    mods = feats.attack_mods(rs, session, a, t, plan, act)
     bonus += sum(m["to_hit"] for m in mods)
     r = conditions.d20(rs, session, "attack", a.id, bool(adv), bool(dis), "DND-16", f"{w['name']} against {t.name}")
     if own:
@@ -397,8 +396,9 @@ def _to_hit(rs, session, a: Actor, t: Actor, w, plan, act) -> Roll:
     near = engaged(a.body(), t.body())
     if hit and near and (t.has("unconscious") or t.has("paralyzed")):
         crit = True                           # DND-41 / DND-51
-    ro.act, ro.ac, ro.bonus, ro.r, ro.total, ro.crit, ro.hit = act, ac, bonus, r, total, crit, hit
-    ro.srcs, ro.sup, ro.luck, ro.luck_cancelled = srcs, sup, luck, luck_cancelled
+    ro = Roll()
+    ro.act, ro.own, ro.adv, ro.dis, ro.cover_bonus, ro.ac, ro.bonus, ro.mods = act, own, adv, dis, cover_bonus, ac, bonus, mods
+    ro.r, ro.total, ro.crit, ro.hit, ro.srcs, ro.sup, ro.luck, ro.luck_cancelled = r, total, crit, hit, srcs, sup, luck, luck_cancelled
     return ro
 
 

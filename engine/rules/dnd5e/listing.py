@@ -41,16 +41,11 @@ class Context(Listing):
         self.can_attack = self.turn["attacks_left"] > 0 or not self.turn["action"]
         self.ab = a.body()
         self._reach: float | None = None
-        self._near: dict[str, bool] = {}
 
     def near(self, t) -> bool:
-        # asked once per target and unit (shove, grapple, ...); the bodies do not change while a listing is made
-        got = self._near.get(t.id)
-        if got is None:
-            if self._reach is None:
-                self._reach = max(self.rs.melee_reach(self.actor, w) for w in self.actor.data["weapons"])
-            got = self._near[t.id] = in_melee_reach(self.ab, t.body(), self._reach, self.session.world.cell_m)
-        return got
+        if self._reach is None:
+            self._reach = max(self.rs.melee_reach(self.actor, w) for w in self.actor.data["weapons"])
+        return in_melee_reach(self.ab, t.body(), self._reach, self.session.world.cell_m)
 
     def each(self, key: str):
         return standing_objects(self.session) if key == "object" else super().each(key)

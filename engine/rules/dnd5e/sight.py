@@ -4,9 +4,9 @@ kept in ``session.cache`` by everything it depends on (the two bodies, the eye p
 
 from __future__ import annotations
 
-from engine import memo
 from typing import TYPE_CHECKING
 
+from engine.memo import table as memo_table
 from engine.rules.core import Actor
 from engine.rules.registry import cover_levels
 from engine.world.cover import (N_SAMPLES, blocked_at_most, clear_between, cover_between, cover_level, sight_many,
@@ -71,7 +71,7 @@ def total_cover(rs, session: Session, a: Actor, b: Actor, eye=None) -> bool:
     return cover(rs, session, a, b, eye).level == "total"
 
 
-_TOTAL_MODE: dict = memo.table("sight._TOTAL_MODE")      # a levels table -> how total_cover tests it
+_TOTAL_MODE: dict = memo_table("sight._TOTAL_MODE")      # a levels table -> how total_cover tests it
 
 
 def prefetch_cover(rs, session: Session, pairs) -> None:
@@ -152,4 +152,4 @@ def _none_up_to(session) -> int | None:
     return _NONE_UP_TO[table]
 
 
-_NONE_UP_TO: dict = memo.table("sight._NONE_UP_TO")
+_NONE_UP_TO: dict = memo_table("sight._NONE_UP_TO")
