@@ -168,26 +168,9 @@ def resolve_attack(rs, session, a: Actor, t: Actor, w: dict, ctx: dict) -> dict 
     pos, neg = attack_chances(rs, session, a, t, w, melee)
     sneak = skills.unaware(rs, session, t)
     helpless = t.has("helpless")
-    dchoice = ctx.get("defence")
-    if not counter and not helpless and not (sneak and not melee):
-        dchoice = choices.choose_defence(rs, session, a, t, melee)           # BAT-14: the defender's choice point
-    dname, dval = defence_of(rs, session, t, melee, dchoice)
-    difficulty = int(rs.opt("base_difficulty")) + dval
-    if sneak and not melee:
-        difficulty, dname = 7, "none (sneak attack)"                          # BAT-37 ranged
+    dname, difficulty = _difficulty(rs, session, a, t, melee, ctx, sneak and not melee, counter or helpless)
     skill, lv = skills.weapon_skill(rs, a, w)
-    if helpless and rs.opt("helpless_test") == "none":                      # BAT-37 the old reading
-        ev = {"success": True, "critical": True, "kept": 12, "total": 12 + lv, "level": 1, "auto": True}
-        session.emit({"type": "test", "who": a.id, "skill": skill, "auto": True, "success": True,
-                      "critical": True, "rule": "BAT-37", "purpose": "attack against a helpless target",
-                      "difficulty": difficulty})
-        # no die rolled: the side loses the initiative (BAT-09)
-    elif helpless:           # BAT-37 always hits, yet it is a skill test: its die reads for the baton (BAT-08)
-        ev = skills.skill_test(rs, session, a, skill, difficulty, "BAT-37", f"attack helpless {t.id} with {w['name']}",
-                        pos, neg, major=ctx.get("major", False), attack=True, level=lv, auto=True)
-    else:
-        ev = skills.skill_test(rs, session, a, skill, difficulty, rule, f"attack {t.id} with {w['name']}", pos, neg,
-                        major=ctx.get("major", False), attack=True, level=lv)
+    ev = _attack_test(rs, session, a, t, w, ctx, (skill, lv, difficulty), pos, neg, helpless)
     cov = cover(rs, session, a, t).level if not melee else "none"
     rules = sorted({r for _, r in pos + neg} | {rule})
     session.emit({"type": "attack", "who": a.id, "target": t.id, "weapon": w["name"], "melee": melee,
@@ -200,49 +183,11 @@ def resolve_attack(rs, session, a: Actor, t: Actor, w: dict, ctx: dict) -> dict 
         if o["target"] == t.id and o["side"] == a.side and not o.get("used"):
             o["used"] = True
             break
-    second = None
-    eq = equipped(rs, a)
-    if not counter and len(eq) == 2 and all(x["name"] != "shield" for x in eq) and w is eq[0]:
-        second = eq[1]                                                        # BAT-43
-        if any(x["size"] in ("medium", "large") for x in eq):
-            skills.add_condition(rs, session, a, "exposed", "BAT-43", "until_next_turn")
+    second = None if counter else _second_weapon(rs, session, a, w)
     if not ev["success"]:
         session.emit({"type": "miss", "who": a.id, "target": t.id, "rule": rule})
     else:
-        expr = bd.shift(w["damage"], int(ctx.get("scale", 0)), rs.opt("damage_scale"))
-        rolls = session.roll("damage", *skills.dice_of(rs, expr), who=a.id, rule=rule, purpose=f"{w['name']} damage") \
-            if bd.parse(expr)[0] and not helpless else []
-        _n, _sides, bonus = bd.parse(expr)
-        base = sum(rolls) + bonus
-        crit = ev["critical"] or sneak or helpless or (t.data["undead"] and w.get("type") == "divine")
-        why_crit = "critical success" if ev["critical"] else ("sneak attack" if sneak else ("helpless" if helpless else "divine vs undead"))
-        if helpless:
-            base = bd.maximum(expr)
-        extra = 0
-        if crit:
-            pc = a.data["pc"]
-            if pc and ev["critical"] and not sneak and not helpless and not counter and \
-                    choices.choose_crit(rs, session, a, expr, ev["kept"]) == "destiny":      # BAT-36's choice point
-                d = session.state.data["destiny"]
-                d[a.side] = d.get(a.side, 0) + 1
-                session.emit({"type": "destiny", "side": a.side, "who": a.id, "points": d[a.side], "rule": "BAT-36"})
-            else:
-                extra = bd.maximum(expr)                                      # BAT-36
-        phys = a.data["attributes"].get("physique", 0) if (rs.opt("physique_bonus") and w["size"] in ("medium", "large")) else 0
-        sec = 0
-        if second is not None:
-            (sn, ss, sb) = bd.parse(second["damage"])
-            srolls = session.roll("damage", ss, sn, who=a.id, rule="BAT-43", purpose=f"second weapon {second['name']}") if sn else []
-            sec = sum(srolls) + sb
-        total = max(0, base + extra + phys + sec)
-        session.emit({"type": "hit", "who": a.id, "target": t.id, "damage": total, "dice": expr, "rolled": base,
-                      "critical_extra": extra, "physique_bonus": phys, "second_weapon": sec,
-                      "scale_steps": int(ctx.get("scale", 0)), "critical": crit,
-                      **({"critical_why": why_crit} if crit else {}), "rule": rule})
-        was_flying = t.flying
-        rs.apply_damage(session, t, total, w.get("type", "blunt"), a.id, rule, critical=crit)
-        if was_flying and t.flying and not t.dead:
-            aerial.fall_roll(session, t)                                      # AIR-11: a successful attack
+        _hit(rs, session, a, t, w, ctx, ev, second, (sneak, helpless, counter))
     # BAT-13: a counterattack never triggers another
     if (not counter and not t.dead and not a.dead and t.data["counterattack"] and baton_order.able(rs, t)
             and not t.has("paralyzed")):
@@ -251,6 +196,90 @@ def resolve_attack(rs, session, a: Actor, t: Actor, w: dict, ctx: dict) -> dict 
             session.emit({"type": "counterattack", "who": t.id, "target": a.id, "rule": "BAT-13"})
             resolve_attack(rs, session, t, a, tw, {"counter": True, "rule": "BAT-13"})
     return ev
+
+
+def _difficulty(rs, session, a: Actor, t: Actor, melee: bool, ctx: dict, ranged_sneak: bool, no_choice: bool):
+    """(defence name, difficulty) of an attack on ``t``: the defender chooses its defence (BAT-14's choice point)
+    unless the attack is a counterattack, on a helpless target or a ranged sneak attack (``no_choice``,
+    ``ranged_sneak``); a ranged sneak attack is against 7 (BAT-37)."""
+    dchoice = ctx.get("defence")
+    if not no_choice and not ranged_sneak:
+        dchoice = choices.choose_defence(rs, session, a, t, melee)           # BAT-14: the defender's choice point
+    dname, dval = defence_of(rs, session, t, melee, dchoice)
+    if ranged_sneak:
+        return "none (sneak attack)", 7                                      # BAT-37 ranged
+    return dname, int(rs.opt("base_difficulty")) + dval
+
+
+def _attack_test(rs, session, a: Actor, t: Actor, w: dict, ctx: dict, test: tuple, pos, neg, helpless: bool) -> dict:
+    """The attack's skill test (``test``: skill, level, difficulty), or on a helpless target BAT-37's: a hit, by
+    a test whose die still reads for the baton, or in the old reading (``helpless_test = "none"``) no die at all."""
+    skill, lv, difficulty = test
+    rule = ctx.get("rule", "BAT-12")
+    if helpless and rs.opt("helpless_test") == "none":                      # BAT-37 the old reading
+        session.emit({"type": "test", "who": a.id, "skill": skill, "auto": True, "success": True,
+                      "critical": True, "rule": "BAT-37", "purpose": "attack against a helpless target",
+                      "difficulty": difficulty})
+        # no die rolled: the side loses the initiative (BAT-09)
+        return {"success": True, "critical": True, "kept": 12, "total": 12 + lv, "level": 1, "auto": True}
+    if helpless:             # BAT-37 always hits, yet it is a skill test: its die reads for the baton (BAT-08)
+        return skills.skill_test(rs, session, a, skill, difficulty, "BAT-37", f"attack helpless {t.id} with {w['name']}",
+                                 pos, neg, major=ctx.get("major", False), attack=True, level=lv, auto=True)
+    return skills.skill_test(rs, session, a, skill, difficulty, rule, f"attack {t.id} with {w['name']}", pos, neg,
+                             major=ctx.get("major", False), attack=True, level=lv)
+
+
+def _second_weapon(rs, session, a: Actor, w: dict) -> dict | None:
+    """BAT-43: attacking with the first of two weapons in hand (no shield), the second strikes too; a medium or
+    large one among them leaves the attacker exposed until its next turn."""
+    eq = equipped(rs, a)
+    if len(eq) != 2 or any(x["name"] == "shield" for x in eq) or w is not eq[0]:
+        return None
+    if any(x["size"] in ("medium", "large") for x in eq):
+        skills.add_condition(rs, session, a, "exposed", "BAT-43", "until_next_turn")
+    return eq[1]
+
+
+def _hit(rs, session, a: Actor, t: Actor, w: dict, ctx: dict, ev: dict, second: dict | None, how: tuple) -> None:
+    """A hit's damage: the weapon's dice shifted by the scale, the critical's maximum (or a PC's destiny point,
+    BAT-36), physique, the second weapon (BAT-43); then the damage, and a flyer still aloft rolls to fall (AIR-11).
+    ``how``: (sneak attack, helpless target, counterattack)."""
+    sneak, helpless, counter = how
+    rule = ctx.get("rule", "BAT-12")
+    expr = bd.shift(w["damage"], int(ctx.get("scale", 0)), rs.opt("damage_scale"))
+    rolls = session.roll("damage", *skills.dice_of(rs, expr), who=a.id, rule=rule, purpose=f"{w['name']} damage") \
+        if bd.parse(expr)[0] and not helpless else []
+    _n, _sides, bonus = bd.parse(expr)
+    base = sum(rolls) + bonus
+    crit = ev["critical"] or sneak or helpless or (t.data["undead"] and w.get("type") == "divine")
+    why_crit = "critical success" if ev["critical"] else ("sneak attack" if sneak else ("helpless" if helpless else "divine vs undead"))
+    if helpless:
+        base = bd.maximum(expr)
+    extra = 0
+    if crit:
+        pc = a.data["pc"]
+        if pc and ev["critical"] and not sneak and not helpless and not counter and \
+                choices.choose_crit(rs, session, a, expr, ev["kept"]) == "destiny":      # BAT-36's choice point
+            d = session.state.data["destiny"]
+            d[a.side] = d.get(a.side, 0) + 1
+            session.emit({"type": "destiny", "side": a.side, "who": a.id, "points": d[a.side], "rule": "BAT-36"})
+        else:
+            extra = bd.maximum(expr)                                          # BAT-36
+    phys = a.data["attributes"].get("physique", 0) if (rs.opt("physique_bonus") and w["size"] in ("medium", "large")) else 0
+    sec = 0
+    if second is not None:
+        (sn, ss, sb) = bd.parse(second["damage"])
+        srolls = session.roll("damage", ss, sn, who=a.id, rule="BAT-43", purpose=f"second weapon {second['name']}") if sn else []
+        sec = sum(srolls) + sb
+    total = max(0, base + extra + phys + sec)
+    session.emit({"type": "hit", "who": a.id, "target": t.id, "damage": total, "dice": expr, "rolled": base,
+                  "critical_extra": extra, "physique_bonus": phys, "second_weapon": sec,
+                  "scale_steps": int(ctx.get("scale", 0)), "critical": crit,
+                  **({"critical_why": why_crit} if crit else {}), "rule": rule})
+    was_flying = t.flying
+    rs.apply_damage(session, t, total, w.get("type", "blunt"), a.id, rule, critical=crit)
+    if was_flying and t.flying and not t.dead:
+        aerial.fall_roll(session, t)                                          # AIR-11: a successful attack
 
 
 def terrain_at(rs, session, body: Actor, x, y, z) -> str | None:
