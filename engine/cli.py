@@ -128,7 +128,34 @@ def build_parser() -> argparse.ArgumentParser:
     _verbosity(p, suppress=False)
     sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser, metavar="COMMAND",
                            help="what to do (`aerie COMMAND --help`: its options and examples)")
+    _scene_commands(sub)
+    _picture_commands(sub)
 
+    from engine.render.volume_cli import add_parsers as volume_parsers   # aerie cover, aerie threat
+
+    volume_parsers(sub)
+
+    from engine.sim.cli import add_parser as simulate_parser   # aerie simulate
+
+    simulate_parser(sub, _positive, _seed)
+    _bench_command(sub)
+
+    from engine.interop.commands import add_arguments as interop_arguments   # import MAP, export SCENE
+
+    interop_arguments(sub, _positive)
+    _catalogue_commands(sub)
+    for name, sp in sub.choices.items():
+        _verbosity(sp, suppress=True)
+        sp.formatter_class = argparse.RawDescriptionHelpFormatter
+        if name in EXAMPLES:
+            sp.epilog = "examples:\n" + "\n".join(f"  {line}" for line in EXAMPLES[name])
+    sub.choices["check"].description = "Validate a scene file. Shipped scenes, usable by name: " + ", ".join(
+        _shipped_scenes()) + "."
+    return p
+
+
+def _scene_commands(sub) -> None:
+    """check, query, run: a scene's data and rules, no picture."""
     s = sub.add_parser("check", help="validate a scene file")
     s.add_argument("scene", help=SCENE_HELP)
 
@@ -145,6 +172,9 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--json", action="store_true", help="print the event log as JSON lines")
     s.add_argument("--log", metavar="FILE", help="also write the event log (JSON lines) here")
 
+
+def _picture_commands(sub) -> None:
+    """render, flythrough, replay, play: what draws the scene."""
     s = sub.add_parser("render", help="render a still of a scene to PNG")
     s.add_argument("scene", help=SCENE_HELP)
     s.add_argument("-o", "--output", required=True, metavar="PNG", help="the PNG file to write")
@@ -185,14 +215,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="distances on screen in metres or feet (a 5e square: 1.5 m = 5 ft; Ctrl+U toggles; default: "
                         "the scene's [view] units, else its ruleset's, metres)")
 
-    from engine.render.volume_cli import add_parsers as volume_parsers   # aerie cover, aerie threat
 
-    volume_parsers(sub)
-
-    from engine.sim.cli import add_parser as simulate_parser   # aerie simulate
-
-    simulate_parser(sub, _positive, _seed)
-
+def _bench_command(sub) -> None:
     s = sub.add_parser("bench", help="benchmarks (figures for docs/performance.md)")
     s.add_argument("what", choices=["los", "rules", "render", "window", "cover", "simulate"],
                    help="what to time: %(choices)s")
@@ -206,9 +230,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="rules: instead, time one legal-action list (and its peak memory) of a flyer with "
                         "fly_speed_m = 1000 on a 256 x 256 x 64 map (--quick: 64 x 64 x 32)")
 
-    from engine.interop.commands import add_arguments as interop_arguments   # import MAP, export SCENE
 
-    interop_arguments(sub, _positive)
+def _catalogue_commands(sub) -> None:
+    """rules (the catalogue) and demo."""
     s = sub.add_parser("rules", help="the rule catalogue (--markdown: docs/rules.md, generated from the registry)")
     s.add_argument("--markdown", action="store_true",
                    help="print docs/rules.md (every rule ID: decision, module:function, tests, options) as Markdown")
@@ -218,15 +242,6 @@ def build_parser() -> argparse.ArgumentParser:
 
     s = sub.add_parser("demo", help="the main job: show the showcase scene")
     s.add_argument("--scene", default=None, help="show this scene instead of the showcase (a file or a name)")
-
-    for name, sp in sub.choices.items():
-        _verbosity(sp, suppress=True)
-        sp.formatter_class = argparse.RawDescriptionHelpFormatter
-        if name in EXAMPLES:
-            sp.epilog = "examples:\n" + "\n".join(f"  {line}" for line in EXAMPLES[name])
-    sub.choices["check"].description = "Validate a scene file. Shipped scenes, usable by name: " + ", ".join(
-        _shipped_scenes()) + "."
-    return p
 
 
 def _shipped_scenes() -> list[str]:
