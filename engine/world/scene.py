@@ -148,15 +148,7 @@ def build_world(mp: MapSpec, material_specs: dict[str, MaterialSpec], scene_dir:
     mats = build_materials(material_specs, file)
     if not (0.1 <= mp.cell_m <= 10):
         raise SceneError(file, "map.cell_m", f"cell size {mp.cell_m} m is outside 0.1..10 m")
-    vox = None
-    if mp.vox is not None:
-        from engine.world.vox import read_vox  # local: the reader is only needed for .vox maps
-
-        path = _safe_asset(scene_dir, mp.vox, file, "map.vox")
-        try:
-            vox = read_vox(path, name=_display(path), max_voxels=MAX_VOXELS, max_side=MAX_CELLS_XY)
-        except AerieError as e:
-            raise SceneError(file, "map.vox", str(e)) from None
+    vox = _read_vox(mp, scene_dir, file)
     size = mp.size
     if size is None:
         if vox is None:
@@ -172,44 +164,69 @@ def build_world(mp: MapSpec, material_specs: dict[str, MaterialSpec], scene_dir:
         ids[n] = len(ids)
     materials = [AIR] + [mats[n] for n in names]
     voxels = np.zeros((Z, Y, X), dtype=np.uint8)
-
     if vox is not None:
-        ox, oy, oz = mp.vox_offset
-        vx, vy, vz = vox.size
-        if min(ox, oy, oz) < 0 or ox + vx > X or oy + vy > Y or oz + vz > Z:
-            raise SceneError(file, "map.vox", f"the model's {vx} x {vy} x {vz} voxels at offset {list(mp.vox_offset)} "
-                                              f"do not fit the map's {X} x {Y} x {Z}")
-        used = np.unique(vox.voxels)
-        lut = np.zeros(256, dtype=np.int32)
-        for ci in used.tolist():
-            if ci == 0:
-                continue
-            mname = mp.vox_materials.get(str(ci))
-            if mname is not None:
-                if mname == "air":
-                    lut[ci] = 0
-                    continue
-                if mname not in ids:
-                    raise SceneError(file, f"map.vox_materials.{ci}", f"unknown material {mname!r}")
-                lut[ci] = ids[mname]
-            else:
-                cr, cg, cb = (int(v) for v in vox.palette[ci][:3])
-                rgb = (cr, cg, cb)
-                same = next((i for i, m in enumerate(materials) if i and m.color == rgb), None)
-                if same is not None:      # a palette colour equal to a material's colour is that material
-                    lut[ci] = same
-                    continue
-                auto = Material(f"vox{ci}", rgb)
-                ids[auto.name] = len(materials)
-                materials.append(auto)
-                lut[ci] = ids[auto.name]
-        if len(materials) > 256:
-            raise SceneError(file, "map.vox", f"{len(materials) - 1} materials; a map holds at most 255")
-        voxels[oz:oz + vz, oy:oy + vy, ox:ox + vx] = lut[vox.voxels].astype(np.uint8)
+        _place_vox(mp, vox, voxels, ids, materials, file)
     for key in mp.vox_materials:
         if not key.isdigit() or not 1 <= int(key) <= 255:
             raise SceneError(file, f"map.vox_materials.{key}", "keys are MagicaVoxel colour indices 1..255")
+    _fill(mp, voxels, ids, size, file)
+    return World(voxels, tuple(materials), float(mp.cell_m))
 
+
+def _read_vox(mp: MapSpec, scene_dir: Path, file: str):
+    """``map.vox``'s model (None without one), its errors as the scene's at ``map.vox``."""
+    if mp.vox is None:
+        return None
+    from engine.world.vox import read_vox  # local: the reader is only needed for .vox maps
+
+    path = _safe_asset(scene_dir, mp.vox, file, "map.vox")
+    try:
+        return read_vox(path, name=_display(path), max_voxels=MAX_VOXELS, max_side=MAX_CELLS_XY)
+    except AerieError as e:
+        raise SceneError(file, "map.vox", str(e)) from None
+
+
+def _place_vox(mp: MapSpec, vox, voxels: np.ndarray, ids: dict, materials: list, file: str) -> None:
+    """The model's voxels into ``voxels`` at ``map.vox_offset``: each palette index as ``map.vox_materials`` names
+    it, else the material of the same colour, else a new material ``voxN`` of its colour (added to ``ids`` and
+    ``materials``)."""
+    Z, Y, X = voxels.shape
+    ox, oy, oz = mp.vox_offset
+    vx, vy, vz = vox.size
+    if min(ox, oy, oz) < 0 or ox + vx > X or oy + vy > Y or oz + vz > Z:
+        raise SceneError(file, "map.vox", f"the model's {vx} x {vy} x {vz} voxels at offset {list(mp.vox_offset)} "
+                                          f"do not fit the map's {X} x {Y} x {Z}")
+    used = np.unique(vox.voxels)
+    lut = np.zeros(256, dtype=np.int32)
+    for ci in used.tolist():
+        if ci == 0:
+            continue
+        mname = mp.vox_materials.get(str(ci))
+        if mname is not None:
+            if mname == "air":
+                lut[ci] = 0
+                continue
+            if mname not in ids:
+                raise SceneError(file, f"map.vox_materials.{ci}", f"unknown material {mname!r}")
+            lut[ci] = ids[mname]
+        else:
+            cr, cg, cb = (int(v) for v in vox.palette[ci][:3])
+            rgb = (cr, cg, cb)
+            same = next((i for i, m in enumerate(materials) if i and m.color == rgb), None)
+            if same is not None:      # a palette colour equal to a material's colour is that material
+                lut[ci] = same
+                continue
+            auto = Material(f"vox{ci}", rgb)
+            ids[auto.name] = len(materials)
+            materials.append(auto)
+            lut[ci] = ids[auto.name]
+    if len(materials) > 256:
+        raise SceneError(file, "map.vox", f"{len(materials) - 1} materials; a map holds at most 255")
+    voxels[oz:oz + vz, oy:oy + vy, ox:ox + vx] = lut[vox.voxels].astype(np.uint8)
+
+
+def _fill(mp: MapSpec, voxels: np.ndarray, ids: dict, size, file: str) -> None:
+    """``map.fill``'s boxes, in order (a later one overwrites), each corner inside the map."""
     for i, f in enumerate(mp.fill):
         key = f"map.fill[{i}]"
         if f.material not in ids:
@@ -224,7 +241,6 @@ def build_world(mp: MapSpec, material_specs: dict[str, MaterialSpec], scene_dir:
         ya, yb = sorted((y0, y1))
         za, zb = sorted((z0, z1))
         voxels[za:zb + 1, ya:yb + 1, xa:xb + 1] = ids[f.material]
-    return World(voxels, tuple(materials), float(mp.cell_m))
 
 
 def body_solid(world: World, x: int, y: int, layer: int, footprint: int, height: int) -> tuple[int, int, int] | None:
