@@ -568,30 +568,77 @@ class Renderer:
     # -- a frame -----------------------------------------------------------------------------------------------
     def draw(self, camera: Camera, state: RenderState | None = None, overlays: Prims | None = None,
              options: DrawOptions | None = None):
-        """Draw one frame into the context's framebuffer."""
+        """Draw one frame into the context's framebuffer: the opaque terrain front to back, the characters, the
+        markers and overlays, the translucent terrain back to front, the labels and the HUD on top."""
         ctx = self.ctx
         opts = options or DrawOptions()
         state = state or RenderState()
         if self._shadow_dirty:
-            if self.lighting == "baked":
-                self._bake_light()
-                self.light_vp = np.identity(4)
-                self._shadow_dirty = False
-                if self._shadow_tex is None:     # a 1 x 1 stand-in so the sampler unit is never empty
-                    self._shadow_tex = self.ctx.depth_texture((1, 1))
-                    self._shadow_tex.compare_func = "<="
-            else:
-                self._render_shadow()
+            self._prepare_shadow()
         size = self.rc.size
         self.rc.fbo.use()
         ctx.viewport = (0, 0, size[0], size[1])
         self.rc.fbo.clear(*SKY, 1.0, depth=1.0)
         vp = camera.view_projection(size)
-        X, Y, Z = self.world.size
 
         # terrain, opaque then translucent
         ctx.enable(moderngl.DEPTH_TEST | moderngl.CULL_FACE)
         ctx.disable(moderngl.BLEND)
+        t = self._terrain_program(camera, vp)
+        order, lod_of = self._visible_chunks(camera, vp, opts)
+        draws = self._chunk_draws(camera, order, lod_of)
+        current_lm = None
+        for part, first, count, _f in draws:
+            if part[4] is not None and part[4] is not current_lm:     # the chunk's light map (baked light)
+                part[4].use(4)
+                _set(t, "u_lm_texel", part[5])
+                current_lm = part[4]
+            part[2].render(moderngl.TRIANGLES, vertices=count, first=first)
+        self.stats.update(chunks_drawn=len(order), draw_calls=len(draws), triangles_drawn=sum(d[2] for d in draws) // 3,
+                          lod_chunks={f: sum(1 for k in order if lod_of.get(k, 1) == f) for f in (1, 2, 4)})
+
+        # characters
+        if opts.characters:
+            self._draw_characters(state, vp, camera)
+
+        # markers and overlays (opaque cubes of a volume, translucent shapes, lines), then translucent terrain
+        markers = self._markers(state, opts, camera.position)
+        extra = overlays if overlays is not None else Prims()
+        self._draw_marks(markers, extra, vp)
+        ctx.enable(moderngl.CULL_FACE)
+        self._bind_terrain_textures()
+        for k in reversed(order):          # back to front for blending; distant (coarse) chunks have no glass
+            g = self._gpu_chunks[k]
+            if g["translucent"] and lod_of.get(k, 1) == 1:
+                part = g["translucent"]
+                if part[4] is not None:
+                    part[4].use(4)
+                    _set(t, "u_lm_texel", part[5])
+                part[2].render(moderngl.TRIANGLES)
+        ctx.depth_mask = True
+        ctx.disable(moderngl.CULL_FACE)
+
+        # labels and the HUD, on top
+        self._draw_text(camera, markers["labels"] + extra.labels, opts)
+        ctx.disable(moderngl.BLEND)
+        if self.occ is not None:
+            self.occ_sampler.clear(1)
+
+    def _prepare_shadow(self) -> None:
+        """The sun's shadow map again (or, with baked light, the light baked into the chunks' maps)."""
+        if self.lighting != "baked":
+            self._render_shadow()
+            return
+        self._bake_light()
+        self.light_vp = np.identity(4)
+        self._shadow_dirty = False
+        if self._shadow_tex is None:     # a 1 x 1 stand-in so the sampler unit is never empty
+            self._shadow_tex = self.ctx.depth_texture((1, 1))
+            self._shadow_tex.compare_func = "<="
+
+    def _terrain_program(self, camera: Camera, vp):
+        """The terrain program with this frame's uniforms set and its textures bound."""
+        X, Y, Z = self.world.size
         t = self.prog["terrain"]
         _set(t, "u_vp", gl_matrix(vp))
         _set(t, "u_light_vp", gl_matrix(self.light_vp))
@@ -615,8 +662,13 @@ class Renderer:
             _set(t, "u_floor_n", len(self._floor_z))
             _set(t, "u_floor_z", tuple(self._floor_z) + (0.0,) * (8 - len(self._floor_z)))
         self._bind_terrain_textures()
-        # frustum culling per chunk, then front to back so early depth testing skips hidden fragments
-        order, lod_of = [], {}
+        return t
+
+    def _visible_chunks(self, camera: Camera, vp, opts: DrawOptions) -> tuple[list, dict]:
+        """(the chunks in the view, nearest first, so early depth testing skips hidden fragments; each one's level
+        of detail where the mesh has coarser ones)."""
+        order: list = []
+        lod_of: dict = {}
         if self._chunk_keys and opts.terrain:
             visible = boxes_visible(frustum_planes(vp), self._chunk_lo, self._chunk_hi)
             centre = (self._chunk_lo + self._chunk_hi) / 2
@@ -625,6 +677,11 @@ class Renderer:
             lods = self.chunk_lod(camera, self._chunk_lo, self._chunk_hi) if self.mesh.lods else None
             if lods is not None:
                 lod_of = {k: int(f) for k, f in zip(self._chunk_keys, lods)}
+        return order, lod_of
+
+    def _chunk_draws(self, camera: Camera, order: list, lod_of: dict) -> list:
+        """The opaque draws of these chunks: (part, first vertex, count, level of detail), only the face directions
+        that can face the camera, contiguous runs of them one draw each."""
         cm = self.world.cell_m
         cam_vox = (camera.position[0] / cm, camera.position[1] / cm, camera.position[2])
         draws = []
@@ -636,7 +693,6 @@ class Renderer:
                 f = 1
             if not part:
                 continue
-            # only the face directions that can face the camera: contiguous runs of them, one draw each
             face_ok = facing_faces(cam_vox, g["vlo"], g["vhi"])
             run_first, run_count = None, 0
             for face, first, count in ranges + ((None, None, 0),):
@@ -654,25 +710,13 @@ class Renderer:
                     if run_first is not None:
                         draws.append((part, run_first, run_count, f))
                     run_first, run_count = None, 0
-        calls = len(draws)
-        tris = sum(d[2] for d in draws) // 3
-        current_lm = None
-        for part, first, count, _f in draws:
-            if part[4] is not None and part[4] is not current_lm:     # the chunk's light map (baked light)
-                part[4].use(4)
-                _set(t, "u_lm_texel", part[5])
-                current_lm = part[4]
-            part[2].render(moderngl.TRIANGLES, vertices=count, first=first)
-        self.stats.update(chunks_drawn=len(order), draw_calls=calls, triangles_drawn=tris,
-                          lod_chunks={f: sum(1 for k in order if lod_of.get(k, 1) == f) for f in (1, 2, 4)})
+        return draws
 
-        # characters
-        if opts.characters:
-            self._draw_characters(state, vp, camera)
-
-        # markers and overlays (opaque cubes of a volume, translucent shapes, lines), then translucent terrain
-        markers = self._markers(state, opts, camera.position)
-        extra = overlays if overlays is not None else Prims()
+    def _draw_marks(self, markers: dict, extra: Prims, vp) -> None:
+        """The markers and overlays: a volume's opaque cubes, the translucent shapes (no depth writes), the lines,
+        and the x-ray lines seen through the terrain (fainter where hidden). Leaves blending on, depth writes off."""
+        ctx = self.ctx
+        size = self.rc.size
         self._draw_cells(extra.cell_array(), vp)
 
         def both(a, b):
@@ -691,25 +735,6 @@ class Renderer:
         self._draw_lines("xray", xr, vp, w * 1.2)
         ctx.depth_mask = False
         self._draw_lines("xray2", xr, vp, w, alpha=0.35, func=">")
-
-        ctx.enable(moderngl.CULL_FACE)
-        self._bind_terrain_textures()
-        for k in reversed(order):          # back to front for blending; distant (coarse) chunks have no glass
-            g = self._gpu_chunks[k]
-            if g["translucent"] and lod_of.get(k, 1) == 1:
-                part = g["translucent"]
-                if part[4] is not None:
-                    part[4].use(4)
-                    _set(t, "u_lm_texel", part[5])
-                part[2].render(moderngl.TRIANGLES)
-        ctx.depth_mask = True
-        ctx.disable(moderngl.CULL_FACE)
-
-        # labels and the HUD, on top
-        self._draw_text(camera, markers["labels"] + extra.labels, opts)
-        ctx.disable(moderngl.BLEND)
-        if self.occ is not None:
-            self.occ_sampler.clear(1)
 
     def _markers(self, state: RenderState, opts: DrawOptions, eye) -> dict:
         """The characters' rings, shadows, drop lines, labels and crosses as upload-ready arrays, rebuilt only when
