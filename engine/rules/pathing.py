@@ -487,23 +487,50 @@ def _relax_flat(passable, supc, lo, fly, costs, max_iter, alternate=False):
             if got is not None:
                 return got
         return _relax_small(passable, supc, lo, fly, costs, max_iter)
-    cell, diag, climb, descend, takeoff = costs
+    takeoff = costs[4]
     P = np.zeros((Zb + 2, Yb + 2, Xb + 2), dtype=bool)
     P[1:-1, 1:-1, 1:-1] = passable
     S = np.zeros_like(P)
     S[1:-1, 1:-1, 1:-1] = supc
     Pf, Sf = P.reshape(-1), S.reshape(-1)
-    WPf = Pf & Sf
-    NSf = ~Sf
     N = Pf.size
-    sy, sz = Xb + 2, (Yb + 2) * (Xb + 2)
     big = np.int32(1 << 29)     # big + big still fits an int32
     npar = 2 if alternate else 1
     dist = np.full((npar, N), big, dtype=np.int32)
     dist[0, ((lo[0] + 1) * (Yb + 2) + lo[1] + 1) * (Xb + 2) + lo[2] + 1] = 0
-    # moves: (src parity, dst parity, offset, horizontal cost, vertical cost)
-    dense, steps = [], []
     scan = not alternate and N > SCAN_NODES
+    dense, steps = _flat_edges(Pf, Sf, (Yb + 2, Xb + 2), fly, costs, alternate, scan, big)
+    sparse = _walking_edges(Pf & Sf, steps, npar)
+    # costs only go down, so an unchanged sum means an unchanged array: the fixpoint
+    total = int(dist.sum(dtype=np.int64))
+    for _ in range(max_iter):
+        for ps, pd, a0, a1, o, W in dense:
+            if scan:
+                _scan_shift(dist[0], Pf, Sf, o, W, takeoff, fly)
+                continue
+            np.minimum(dist[pd, a0:a1], dist[ps, a0 - o:a1 - o] + W, out=dist[pd, a0:a1])
+        for ps, pd, s_src, s_dst, s_w in sparse:
+            np.minimum.at(dist[pd], s_dst, dist[ps][s_src] + s_w)
+        now = int(dist.sum(dtype=np.int64))
+        if now == total:
+            break
+        total = now
+    per = dist.reshape(npar, Zb + 2, Yb + 2, Xb + 2)[:, 1:-1, 1:-1, 1:-1].astype(np.int64)
+    per[per >= big] = INF
+    out = per.min(axis=0)
+    return (out, per) if alternate else out
+
+
+def _flat_edges(Pf, Sf, plane: tuple, fly, costs, alternate: bool, scan: bool, big) -> tuple[list, list]:
+    """``_relax_flat``'s edges on the padded flat box (``plane``: its padded (Y, X)): the shifts swept densely, as
+    (src parity, dst parity, first, end, offset, weights) -- with ``scan``, (0, 0, 0, 0, offset, weight) for
+    ``_scan_shift`` -- and the walking steps up or down as (src parity, dst parity, offset, weight)."""
+    cell, diag, climb, descend, takeoff = costs
+    sy, sz = plane[1], plane[0] * plane[1]
+    N = Pf.size
+    npar = 2 if alternate else 1
+    NSf = ~Sf
+    dense, steps = [], []
     for dz, dy, dx in _SHIFTS:
         if not fly and dz != 0 and dx == dy == 0:
             continue
@@ -530,8 +557,13 @@ def _relax_flat(passable, supc, lo, fly, costs, max_iter, alternate=False):
             if extra is not None:
                 W += extra
             dense.append((ps, pd, a0, a1, o, W))
-    # all walking steps as one edge list per parity pair (np.minimum.at copes with repeated destinations);
-    # walkable nodes are inside the padding, so a node minus any offset stays inside the array
+    return dense, steps
+
+
+def _walking_edges(WPf, steps: list, npar: int) -> list:
+    """All walking steps as one edge list per parity pair, (src parity, dst parity, sources, destinations,
+    weights) between walkable nodes (np.minimum.at copes with repeated destinations); walkable nodes are inside
+    the padding, so a node minus any offset stays inside the array."""
     sparse = []
     walk = np.flatnonzero(WPf)
     for ps in range(npar):
@@ -545,24 +577,8 @@ def _relax_flat(passable, supc, lo, fly, costs, max_iter, alternate=False):
             if ok.any():
                 sparse.append((ps, pd, src[ok], np.broadcast_to(walk[None, :], src.shape)[ok],
                                np.broadcast_to(np.array([w for _, w in sel], dtype=np.int32)[:, None], src.shape)[ok]))
-    # costs only go down, so an unchanged sum means an unchanged array: the fixpoint
-    total = int(dist.sum(dtype=np.int64))
-    for _ in range(max_iter):
-        for ps, pd, a0, a1, o, W in dense:
-            if scan:
-                _scan_shift(dist[0], Pf, Sf, o, W, takeoff, fly)
-                continue
-            np.minimum(dist[pd, a0:a1], dist[ps, a0 - o:a1 - o] + W, out=dist[pd, a0:a1])
-        for ps, pd, s_src, s_dst, s_w in sparse:
-            np.minimum.at(dist[pd], s_dst, dist[ps][s_src] + s_w)
-        now = int(dist.sum(dtype=np.int64))
-        if now == total:
-            break
-        total = now
-    per = dist.reshape(npar, Zb + 2, Yb + 2, Xb + 2)[:, 1:-1, 1:-1, 1:-1].astype(np.int64)
-    per[per >= big] = INF
-    out = per.min(axis=0)
-    return (out, per) if alternate else out
+    return sparse
+
 
 def _rides(o: Actor) -> bool:
     return riding.rides(o)
