@@ -249,6 +249,24 @@ SEARCHES_MAX = 512
 SEARCH_NODES = 4096
 
 
+def _spaces(a: Actor, live: list, shape: tuple, box0: tuple) -> list:
+    """The nodes of the box (``shape`` [Z, Y, X] from ``box0`` (x0, y0, z0)) where a's body would overlap another's
+    body, as ((za, zb, ya, yb, xa, xb), hostile) slices: a move may not end there; a hostile's may not be passed
+    through either. Boxes of other bodies wholly outside it are empty and change nothing."""
+    f, h = a.footprint, a.height_layers
+    x0, y0, z0 = box0
+    Zc, Yc, Xc = shape
+    spaces = []
+    for o in live:
+        za, zb = o.layer - h + 1 - z0, o.layer + o.height_layers - z0      # [za, zb) etc.: the overlapping nodes
+        ya, yb = o.y - f + 1 - y0, o.y + o.footprint - y0
+        xa, xb = o.x - f + 1 - x0, o.x + o.footprint - x0
+        za, ya, xa = (za if za > 0 else 0), (ya if ya > 0 else 0), (xa if xa > 0 else 0)
+        if za < (zb if zb < Zc else Zc) and ya < (yb if yb < Yc else Yc) and xa < (xb if xb < Xc else Xc):
+            spaces.append(((za, zb, ya, yb, xa, xb), o.side != a.side))
+    return spaces
+
+
 def reach(session: Session, a: Actor, budget_m: float | None = None, fly: bool | None = None) -> Reach:
     """The reach map of actor ``a`` now (cached by everything it depends on)."""
     rs = session.ruleset
@@ -280,17 +298,7 @@ def reach(session: Session, a: Actor, budget_m: float | None = None, fly: bool |
     z1 = min(Z - 1, a.layer + (budget // climb if fly else budget // (min(cell, diag) + climb)) + 1)
     fitc = fit[z0:z1 + 1, y0:y1 + 1, x0:x1 + 1]
     supc = sup[z0:z1 + 1, y0:y1 + 1, x0:x1 + 1]
-    # the nodes where a's body would overlap another's body, inside the box (boxes of other bodies wholly outside
-    # it are empty and change nothing): a move may not end there; a hostile's may not be passed through either
-    spaces = []
-    Zc, Yc, Xc = fitc.shape
-    for o in live:
-        za, zb = o.layer - h + 1 - z0, o.layer + o.height_layers - z0      # [za, zb) etc.: the overlapping nodes
-        ya, yb = o.y - f + 1 - y0, o.y + o.footprint - y0
-        xa, xb = o.x - f + 1 - x0, o.x + o.footprint - x0
-        za, ya, xa = (za if za > 0 else 0), (ya if ya > 0 else 0), (xa if xa > 0 else 0)
-        if za < (zb if zb < Zc else Zc) and ya < (yb if yb < Yc else Yc) and xa < (xb if xb < Xc else Xc):
-            spaces.append(((za, zb, ya, yb, xa, xb), o.side != a.side))
+    spaces = _spaces(a, live, fitc.shape, (x0, y0, z0))
     passable = fitc & supc if not fly else fitc.copy()
     endable = passable.copy()
     for (za, zb, ya, yb, xa, xb), hostile in spaces:
@@ -304,20 +312,29 @@ def reach(session: Session, a: Actor, budget_m: float | None = None, fly: bool |
     # reach map that differs only in where allies stand (or others outside the box)
     dkey = ("reach_dist", a.pos, f, h, fly, mode, costs, budget, (x0, x1, y0, y1, z0, z1),
             tuple(sl for sl, hostile in spaces if hostile))
+    dist, per = _searched(session, dkey, passable, supc, lo, fly, costs, mode == "5-10-5", 4 * (R + fitc.shape[0]) + 8)
+    r = Reach(a.pos, (x0, y0, z0), dist, passable, endable, supc, budget, costs, fly, per)
+    if len(session.cache) > 4096:
+        session.cache.clear()
+    session.cache[key] = r
+    return r
+
+
+def _searched(session: Session, dkey, passable, supc, lo, fly, costs, alternate: bool, max_iter: int):
+    """(dist, per) of the search from ``lo`` over the box: kept in the session by ``dkey``, and a box of at most
+    SEARCH_NODES nodes in ``_SEARCHES`` by its masks, start and costs (the search is a pure function of them,
+    wherever the box lies on whichever map: an open stretch of sky, the same room again give the same answer)."""
     done = here = session.cache.get(dkey)
     skey = None
     if done is None and passable.size <= SEARCH_NODES:
-        # the search is a pure function of its inputs, wherever the box lies on whichever map: the same masks,
-        # start and costs (an open stretch of sky, the same room again) give the same answer
-        skey = (passable.shape, passable.tobytes(), supc.tobytes(), lo, fly, costs, mode == "5-10-5",
-                4 * (R + fitc.shape[0]) + 8)
+        skey = (passable.shape, passable.tobytes(), supc.tobytes(), lo, fly, costs, alternate, max_iter)
         done = _SEARCHES.get(skey)
     if done is not None:
         dist, per = done
-    elif mode == "5-10-5":
-        dist, per = _relax_flat(passable, supc, lo, fly, costs, 4 * (R + fitc.shape[0]) + 8, alternate=True)
+    elif alternate:
+        dist, per = _relax_flat(passable, supc, lo, fly, costs, max_iter, alternate=True)
     else:
-        dist, per = _relax_flat(passable, supc, lo, fly, costs, 4 * (R + fitc.shape[0]) + 8), None
+        dist, per = _relax_flat(passable, supc, lo, fly, costs, max_iter), None
     if done is None:
         for arr in (dist, per):
             if arr is not None:
@@ -328,11 +345,7 @@ def reach(session: Session, a: Actor, budget_m: float | None = None, fly: bool |
             _SEARCHES[skey] = (dist, per)
     if here is None:
         session.cache[dkey] = (dist, per)
-    r = Reach(a.pos, (x0, y0, z0), dist, passable, endable, supc, budget, costs, fly, per)
-    if len(session.cache) > 4096:
-        session.cache.clear()
-    session.cache[key] = r
-    return r
+    return dist, per
 
 
 #: boxes with more nodes than this are relaxed a whole straight line at a time (``_scan_shift``)
