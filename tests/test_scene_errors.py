@@ -78,6 +78,10 @@ CASES = {
     "bad colour": (BASE + '[materials.moss]\ncolor = "green"\n', ["materials.moss.color"]),
     "bad terrain kind": (BASE + '[materials.moss]\ncolor = "#00ff00"\nterrain = "lava"\n', ["materials.moss.terrain"]),
     "unknown initiative_starts": (BASE + 'initiative_starts = "nobody"\n' + ARCHER, ["initiative_starts"]),
+    # a voxel is one byte: more materials than 255 could not be stored (a fill of the 300th overflowed uint8)
+    "too many materials": (BASE + "".join(f'[materials.m{i}]\ncolor = "#102030"\n' for i in range(300))
+                           + '[[map.fill]]\nmaterial = "m299"\nfrom = [0, 0, 0]\nto = [1, 1, 0]\n',
+                           ["materials", "at most 255"]),
 }
 
 

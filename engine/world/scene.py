@@ -163,6 +163,9 @@ def build_world(mp: MapSpec, material_specs: dict[str, MaterialSpec], scene_dir:
     for n in names:
         ids[n] = len(ids)
     materials = [AIR] + [mats[n] for n in names]
+    if len(materials) > 256:        # a voxel is one byte: material 0 is air
+        raise SceneError(file, "materials", f"{len(names)} materials ({len(BUILTIN_MATERIALS)} built in, "
+                                            f"{len(names) - len(BUILTIN_MATERIALS)} of the scene's); a map holds at most 255")
     voxels = np.zeros((Z, Y, X), dtype=np.uint8)
     if vox is not None:
         _place_vox(mp, vox, voxels, ids, materials, file)
