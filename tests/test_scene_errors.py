@@ -171,3 +171,42 @@ def test_bad_arguments(aerie, args, needle):
     r = aerie(*args)
     assert r.returncode == 2 and needle in r.stderr and "Traceback" not in r.stderr
     assert len(r.stderr.strip().splitlines()) == 1, r.stderr
+
+
+def test_ground_image_whose_pixels_cannot_be_decoded(aerie, tmp_path):
+    """A truncated PNG: its header reads, so ``check`` passes; ``export`` (which reads the pixels) says so in one
+    line naming the image, and writes nothing (it was a traceback from Pillow, found by fuzzing)."""
+    import io
+
+    from PIL import Image
+
+    buf = io.BytesIO()
+    Image.fromarray(np.random.default_rng(1).integers(0, 255, (300, 300, 3), dtype=np.uint8)).save(buf, "PNG")
+    data = buf.getvalue()
+    text = BASE.replace("[map]", '[map]\nground_image = "ground.png"') + ARCHER
+    assert check(aerie, tmp_path, text, extra_files={"ground.png": data[: len(data) // 2]}).returncode == 0
+    out = tmp_path / "o.glb"
+    r = aerie("export", tmp_path / "scenes" / "bad.toml", "-o", out)
+    assert r.returncode == 2 and "Traceback" not in r.stderr, r.stderr
+    err = r.stderr.strip()
+    assert len(err.splitlines()) == 1 and "ground.png" in err and "cannot be decoded" in err, err
+    assert not out.exists()
+
+
+def test_a_large_ground_image_within_the_cap_reads_without_pillows_warning(tmp_path):
+    """Pillow's decompression-bomb guard warns (two lines on stderr) from 89 M pixels, under the scene's cap of
+    16384 a side: the scene's images are opened with the guard at that cap."""
+    import warnings
+
+    from PIL import Image
+
+    from engine.world.images import open_image
+
+    p = tmp_path / "big.png"
+    Image.new("L", (10000, 9000)).save(p)
+    before = Image.MAX_IMAGE_PIXELS
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with open_image(p) as im:
+            assert im.size == (10000, 9000)
+    assert Image.MAX_IMAGE_PIXELS == before          # the guard is Pillow's own again afterwards

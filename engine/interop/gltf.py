@@ -20,6 +20,7 @@ import numpy as np
 
 from engine.errors import AerieError
 from engine.resources import resource_dir
+from engine.world.images import read_image
 
 MODEL_DIR = resource_dir("assets") / "models"
 GROUND_COLOUR = (104, 112, 78)       # the renderer's ground colour (engine/render/renderer.py)
@@ -84,12 +85,11 @@ def _material(name, color, alpha=1.0, texture=None):
 def _ground_texture(path):
     from PIL import Image
 
-    with Image.open(path) as im:
-        im = im.convert("RGB")
-        if max(im.size) > TEXTURE_MAX_PX:
-            k = TEXTURE_MAX_PX / max(im.size)
-            im = im.resize((max(1, round(im.size[0] * k)), max(1, round(im.size[1] * k))), Image.LANCZOS)
-        return im.copy()
+    im = read_image(path, "RGB")
+    if max(im.size) > TEXTURE_MAX_PX:
+        k = TEXTURE_MAX_PX / max(im.size)
+        im = im.resize((max(1, round(im.size[0] * k)), max(1, round(im.size[1] * k))), Image.LANCZOS)
+    return im
 
 
 def _model(name: str):

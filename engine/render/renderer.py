@@ -29,6 +29,7 @@ from engine.render.overlays import Prims, character_markers, labels_hidden
 from engine.render.shaders import load_program
 from engine.render.state import CharView, RenderState, side_colour
 from engine.render.text import GlyphAtlas, quads_to_array
+from engine.world.images import read_image
 from engine.resources import resource_dir
 
 MODEL_DIR = resource_dir("assets") / "models"
@@ -198,13 +199,12 @@ class Renderer:
         scaled down to at most GROUND_MAX_PX per side."""
         from PIL import Image
 
-        with Image.open(path) as im:
-            im = im.convert("RGB")
-            limit = min(self.GROUND_MAX_PX, int(self.ctx.info.get("GL_MAX_TEXTURE_SIZE", 4096) or 4096))
-            if max(im.size) > limit:
-                k = limit / max(im.size)
-                im = im.resize((max(1, round(im.size[0] * k)), max(1, round(im.size[1] * k))), Image.LANCZOS)
-            arr = np.ascontiguousarray(np.asarray(im, dtype=np.uint8)[::-1])
+        im = read_image(path, "RGB")
+        limit = min(self.GROUND_MAX_PX, int(self.ctx.info.get("GL_MAX_TEXTURE_SIZE", 4096) or 4096))
+        if max(im.size) > limit:
+            k = limit / max(im.size)
+            im = im.resize((max(1, round(im.size[0] * k)), max(1, round(im.size[1] * k))), Image.LANCZOS)
+        arr = np.ascontiguousarray(np.asarray(im, dtype=np.uint8)[::-1])
         tex = self.ctx.texture((arr.shape[1], arr.shape[0]), 3, arr.tobytes(), alignment=1)
         tex.build_mipmaps()
         tex.filter = (moderngl.LINEAR_MIPMAP_LINEAR, moderngl.LINEAR)
@@ -221,13 +221,12 @@ class Renderer:
         floor_images = sorted(floor_images)[:8]
         arrs, size = [], None
         for _, path in floor_images:
-            with Image.open(path) as im:
-                im = im.convert("RGBA")
-                if size is None:
-                    k = min(1.0, self.FLOORS_MAX_PX / max(im.size))
-                    size = (max(1, round(im.size[0] * k)), max(1, round(im.size[1] * k)))
-                im = im.resize(size, Image.LANCZOS) if im.size != size else im
-                arrs.append(np.asarray(im, dtype=np.uint8)[::-1])
+            im = read_image(path, "RGBA")
+            if size is None:
+                k = min(1.0, self.FLOORS_MAX_PX / max(im.size))
+                size = (max(1, round(im.size[0] * k)), max(1, round(im.size[1] * k)))
+            im = im.resize(size, Image.LANCZOS) if im.size != size else im
+            arrs.append(np.asarray(im, dtype=np.uint8)[::-1])
         assert size is not None
         data = np.ascontiguousarray(np.stack(arrs))
         tex = self.ctx.texture_array((size[0], size[1], len(arrs)), 4, data.tobytes(), alignment=1)

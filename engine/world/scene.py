@@ -17,6 +17,7 @@ import numpy as np
 from engine.errors import AerieError, SceneError, display_path as _display
 from engine.resources import resource_dir
 from engine.world.grid import MAX_CELLS_XY, MAX_LAYERS, MAX_VOXELS, World
+from engine.world.images import GROUND_IMAGE_MAX_PX, open_image
 from engine.world.materials import AIR, BUILTIN_MATERIALS, TERRAIN_KINDS, Material
 from engine.world.spec import Strict as _Strict, convert as _convert, msgspec_path as _msgspec_path  # noqa: F401
 
@@ -274,7 +275,6 @@ def check_view(position, look_at, file: str, key: str) -> None:
         raise SceneError(file, f"{key}.look_at", "the camera looks at its own position")
 
 
-GROUND_IMAGE_MAX_PX = 16384        # per side; the renderer scales larger images down anyway
 
 
 def ground_image(rel: str | None, scene_dir: Path, file: str) -> Path | None:
@@ -286,9 +286,7 @@ def ground_image(rel: str | None, scene_dir: Path, file: str) -> Path | None:
     key = "map.ground_image"
     path = _safe_asset(scene_dir, rel, file, key)
     try:
-        from PIL import Image
-
-        with Image.open(path) as im:
+        with open_image(path) as im:
             fmt, (w, h) = im.format, im.size
     except Exception as e:  # Pillow raises many kinds for a broken file
         raise SceneError(file, key, f"{rel!r} is not a readable image ({type(e).__name__}: {e})") from None
