@@ -2,6 +2,7 @@
 clear line, exit 2, nothing written)."""
 
 import json
+import os
 from pathlib import Path
 
 import numpy as np
@@ -168,3 +169,15 @@ def test_unwritable_output_leaves_nothing(capsys, tmp_path):
         assert rc == 2 and "cannot write" in err and len(err.strip().splitlines()) == 1
     finally:
         os.chmod(d, 0o700)
+
+
+@pytest.mark.parametrize("cmd", ["cover", "threat"])
+def test_a_folder_that_cannot_hold_a_new_file_is_one_line(capsys, cmd):
+    """/proc exists and passes the permission test even for root, yet no file can be made there: the temporary
+    file beside the output failed outside the error handling (a traceback, found by fuzzing)."""
+    if not os.path.isdir("/proc/self"):
+        pytest.skip("no /proc here")
+    scene = load_scene(ROOF)
+    who = ["--from", scene.characters[0].id] if cmd == "cover" else ["--side", scene.characters[0].side]
+    rc, so, err = run(capsys, cmd, ROOF, *who, "--backend", "cpu", "-o", f"/proc/aerie-{cmd}.png")
+    assert rc == 2 and "cannot write" in err and len(err.strip().splitlines()) == 1, err

@@ -23,13 +23,13 @@ if TYPE_CHECKING:
 
 import json
 import os
-import tempfile
 import time
 from pathlib import Path
 
 import numpy as np
 
 from engine.errors import AerieError
+from engine.outputs import atomic_path
 
 COUNT_COLOURS = [(70, 200, 90), (240, 210, 60), (245, 140, 40), (225, 60, 45), (150, 30, 90)]
 LEVEL_COLOURS = {"none": (70, 210, 90), "half": (240, 200, 60), "three-quarters": (245, 120, 40),
@@ -93,17 +93,15 @@ def _layers(scene, layer):
 
 
 def _write_whole(path: Path, write) -> None:
-    """Write through a temporary file in the same folder, then rename: whole or not at all."""
-    fd, tmp = tempfile.mkstemp(dir=path.parent if str(path.parent) else ".", prefix=f".{path.name}.", suffix=path.suffix)
-    os.close(fd)
-    try:
+    """``write(tmp)`` to a temporary file beside ``path``, then renamed over it: whole or not at all; a folder that
+    cannot hold it is one line (``engine.outputs.atomic_path``)."""
+    with atomic_path(path) as tmp:
         write(tmp)
-        os.replace(tmp, path)
-    except OSError as e:
-        raise AerieError(f"{path}: cannot write: {e.strerror or e}") from None
-    finally:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
+
+
+def _save_npy(path, arr) -> None:
+    with open(path, "wb") as f:
+        np.save(f, arr)
 
 
 def _backend(world, prefer):
@@ -218,7 +216,7 @@ def cmd_cover(args) -> int:
                "levels": {name: int(sum(int((counts[ok] == k).sum()) for k in range(37) if levels[k] == name))
                           for name, _s in thresholds}}
     if out.suffix.lower() == ".npy":
-        _write_whole(out, lambda tmp: np.save(open(tmp, "wb"), frac))
+        _write_whole(out, lambda tmp: _save_npy(tmp, frac))
     else:
         names = [n for n, _s in thresholds]
         idx = np.array([names.index(levels[k]) for k in range(37)])
