@@ -221,7 +221,8 @@ def _bench_command(sub) -> None:
     s.add_argument("what", choices=["los", "rules", "render", "window", "cover", "simulate"],
                    help="what to time: %(choices)s")
     s.add_argument("--rays", type=_positive(int, 100_000_000), default=1_000_000, help="los: how many rays (default 1000000)")
-    s.add_argument("--seed", type=_seed, default=1, help="the seed of the generated maps and dice (default 1)")
+    s.add_argument("--seed", type=_number(int, 0, 2 ** 53), default=1,
+                   help="the seed of the generated maps and dice, 0 or more (default 1)")
     s.add_argument("--quick", action="store_true", help="smaller sizes, for a smoke test")
     s.add_argument("--breakdown", action="store_true",
                    help="render: also time the same views with a single-colour terrain and with no terrain")

@@ -164,6 +164,8 @@ def test_showcase_ships_a_vox_map(aerie):
     (["query", "scenes/showcase.toml", "--from", "knight"], "required"),
     (["render", "scenes/showcase.toml", "-o", "x.png", "--size", "big"], "WIDTHxHEIGHT"),
     (["bench", "nothing"], "invalid choice"),
+    # numpy's generators take no negative seed (a traceback from bench los, cover and render, found by fuzzing)
+    (["bench", "los", "--quick", "--seed", "-1"], "--seed: '-1' must be at least 0"),
     (["frobnicate"], "invalid choice"),
     (["flythrough", "scenes/showcase.toml", "-o", "x.mp4", "--fps", "-3"], "must be positive"),
 ])
