@@ -212,3 +212,21 @@ def test_a_large_ground_image_within_the_cap_reads_without_pillows_warning(tmp_p
         with open_image(p) as im:
             assert im.size == (10000, 9000)
     assert Image.MAX_IMAGE_PIXELS == before          # the guard is Pillow's own again afterwards
+
+
+@pytest.mark.parametrize("content,needle", [
+    ("5", "expected a list of actions"),
+    ('{"script": 5}', "script: must be a list of actions"),
+    ("[" * 100000 + "]" * 100000, "nested too deep"),
+])
+def test_replay_reads_its_actions_file_as_run_does(aerie, tmp_path, content, needle):
+    """``replay --actions`` had a reader of its own: these were tracebacks there (found by fuzzing) and one line
+    through ``run --actions``; both read the file with ``runner.load_actions`` now."""
+    f = tmp_path / "acts.json"
+    f.write_text(content)
+    for args in (["replay", "scenes/air_fall_table.toml", "-o", str(tmp_path / "r.gif"), "--size", "16x16"],
+                 ["run", "scenes/air_fall_table.toml"]):
+        r = aerie(*args, "--actions", str(f))
+        assert r.returncode == 2 and "Traceback" not in r.stderr, r.stderr
+        assert len(r.stderr.strip().splitlines()) == 1 and needle in r.stderr, r.stderr
+    assert not (tmp_path / "r.gif").exists()

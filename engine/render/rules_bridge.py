@@ -61,27 +61,12 @@ def sync_display_world(display, session) -> list:
 
 
 def script(scene, actions_file=None) -> list[dict]:
+    """The steps to play: the actions file's (read and checked as ``aerie run --actions`` reads it), else the
+    scene's script."""
     if actions_file:
-        import json
-        from pathlib import Path
+        from engine.rules.runner import load_actions
 
-        p = Path(actions_file)
-        try:
-            text = p.read_text()
-        except OSError as e:
-            raise AerieError(f"{actions_file}: cannot read: {e.strerror}") from None
-        try:
-            if p.suffix == ".toml":
-                import tomllib
-
-                table = tomllib.loads(text)
-                return list(table.get("script", table.get("actions", [])))
-            data = json.loads(text)
-        except ValueError as e:
-            raise AerieError(f"{actions_file}: not a JSON list of actions: {e}") from None
-        if isinstance(data, dict):
-            data = data.get("actions", data.get("script", []))
-        return list(data)
+        return load_actions(actions_file)[0]
     return list(scene.spec.script)
 
 

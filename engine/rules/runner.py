@@ -112,7 +112,8 @@ def _parse(path, text: str, fmt: str, syntax_error: type[Exception], loads):
 def load_actions(path: str) -> tuple[list, list]:
     """An actions file: ``.toml`` with ``[[script]]`` and ``[[expect]]`` tables, ``.json`` (a list of actions or
     ``{"script": [...], "expect": [...]}``) or ``.jsonl`` (one action a line). Everything is checked here: a step
-    must be a table, values JSON-safe, expectations typed; errors name the file and the key."""
+    must be a table, values JSON-safe, expectations typed; errors name the file and the key. ``actions`` is another
+    name of ``script`` (``aerie replay`` read it so)."""
     from engine.inputs import ACTIONS_MAX_BYTES, read_text
     from engine.rules.validate import aerie_error, json_safe
 
@@ -126,7 +127,7 @@ def load_actions(path: str) -> tuple[list, list]:
         else:
             items = _parse(path, text, "JSON", json.JSONDecodeError, json.loads)
         if isinstance(items, dict):
-            unknown = set(items) - {"script", "expect"}
+            unknown = set(items) - {"script", "expect", "actions"}
             if unknown:
                 raise AerieError(f"{path}: {sorted(unknown)[0]}: unknown key (an actions file holds script and expect)")
             data = items
@@ -136,9 +137,13 @@ def load_actions(path: str) -> tuple[list, list]:
             raise AerieError(f"{path}: expected a list of actions or {{\"script\": [...], \"expect\": [...]}}")
     else:
         data = _parse(path, text, "TOML", tomllib.TOMLDecodeError, tomllib.loads)
-        unknown = set(data) - {"script", "expect"}
+        unknown = set(data) - {"script", "expect", "actions"}
         if unknown:
             raise AerieError(f"{path}: {sorted(unknown)[0]}: unknown key (an actions file holds [[script]] and [[expect]] tables)")
+    if "actions" in data:
+        if "script" in data:
+            raise err("actions", "another name of script: give one of them")
+        data = {("script" if k == "actions" else k): v for k, v in data.items()}
     data = json_safe(data, "", err)
     script, expects = data.get("script", []), data.get("expect", [])
     if not isinstance(script, list):
