@@ -530,3 +530,38 @@ def test_the_capture_tools_json_flags_say_what_is_wrong_in_one_line(tmp_path):
                                                                         if k != "DISPLAY"})
     assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1 and "Traceback" not in r.stderr, r.stderr
     assert "xvfb-run" in r.stderr                                       # no display: it says how to get one
+
+
+BAD_AFTER_FAILS = SCRIPT + '''
+[[script]]
+actor = "a"
+action = "fly"
+
+[[expect]]
+after = 1
+character = "a"
+hp = -5
+
+[[expect]]
+after = 0
+character = "b"
+hp = -7
+'''
+
+
+def test_a_bad_step_after_failed_expectations_is_one_line_and_the_log_is_kept(capsys, tmp_path):
+    """A malformed step is bad input: one line (the expectations that failed before it counted on it; they were a
+    line each, found by fuzzing) and exit 2, and --log leaves the previous file as it was (it was replaced)."""
+    p = write(tmp_path, scene(), "fight.toml")
+    acts = tmp_path / "acts.toml"
+    acts.write_text(BAD_AFTER_FAILS)
+    log = tmp_path / "log.jsonl"
+    log.write_text("OLD\n")
+    rc, out, err = cli(capsys, "run", p, "--actions", acts, "--log", log)
+    one_line(rc, err, "script[1].action", "unknown action 'fly'", "2 expectation(s) failed before it", file="fight.toml")
+    assert log.read_text() == "OLD\n"
+    # a legal script whose expectations fail is a result: exit 1, a line each, and the log written
+    acts.write_text(BAD_AFTER_FAILS.replace('action = "fly"', 'action = "end_turn"'))
+    rc, out, err = cli(capsys, "run", p, "--actions", acts, "--log", log)
+    assert rc == 1 and len(err.strip().splitlines()) == 2, err
+    assert log.read_text() != "OLD\n"

@@ -45,12 +45,17 @@ def cmd_run(args) -> int:
         for a in session.state.actors.values():
             out.write(f"  {a.name}: {session.ruleset.health_brief(session, a)} at {[a.x, a.y, a.layer]}{' aloft' if a.flying else ''}"
                       f"{' DEAD' if a.dead else ''}{' ' + ', '.join(sorted(a.conditions)) if a.conditions else ''}\n")
+    bad = next((p for p in problems if isinstance(p, BadStep)), None)
+    if bad is not None:
+        # An illegal or malformed step is bad input: one line and exit 2, as every bad input, and the log is not
+        # written (a failed command leaves the previous file as it was); expectations that failed before it are
+        # counted on that line
+        before = sum(1 for p in problems if not isinstance(p, BadStep))
+        tail = f" ({before} expectation(s) failed before it)" if before else ""
+        print(one_line(f"aerie run: {scene.path}: {bad}{tail}"), file=sys.stderr)
+        return 2
     if args.log:
         write_output(log_path, ("\n".join(log_lines + [dumps(st)]) + "\n").encode("utf-8"), what="the log")
-    for p in problems:
+    for p in problems:     # expectations that fail on a legal script are a result of playing (exit 1)
         print(one_line(f"aerie run: {scene.path}: {p}"), file=sys.stderr)
-    # An illegal or malformed step is bad input (exit 2, as every bad input); expectations that fail on a legal
-    # script are a result of playing (exit 1).
-    if any(isinstance(p, BadStep) for p in problems):
-        return 2
     return 1 if problems else 0
