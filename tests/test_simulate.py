@@ -8,6 +8,7 @@ import json
 import sys
 
 import importlib.util
+from pathlib import Path
 
 import pytest
 
@@ -409,3 +410,34 @@ def test_cold_caches_empties_every_memo_table_the_rules_filled():
     assert {"pathing._SEARCHES", "dial._PLANS", "core._BODIES", "cover._GEOM"} <= filled, memo.sizes()
     runner.cold_caches()
     assert not any(memo.sizes().values()), memo.sizes()
+
+
+@pytest.mark.parametrize("scene", ["baton_passing", "objects_locked_doors", "dnd_wyvern_rider"])
+def test_after_script_plays_a_script_that_shows_refusals(aerie, tmp_path, scene):
+    """These scenes' scripts hold steps marked ``illegal`` (a refusal they show): --after-script stepped them
+    without the mark, so every fight raised (found by fuzzing); now they are played as ``aerie run`` plays them."""
+    r = aerie("simulate", scene, "--runs", "4", "--workers", "1", "--max-rounds", "3", "--after-script", "--json")
+    assert r.returncode == 0, r.stderr
+    s = json.loads(r.stdout, parse_constant=lambda c: pytest.fail(f"{c} in the JSON"))
+    assert s["summaries"]["a"]["fights"] == 4 and s["summaries"]["a"]["errors"] == 0, s["summaries"]["a"]
+
+
+def test_after_script_refuses_a_script_its_own_dice_refuse(aerie, tmp_path):
+    text = Path(load_scene("air_fall_table").path).read_text()
+    text += '\n[[script]]\nactor = "archer"\naction = "fly"\n'
+    f = tmp_path / "s.toml"
+    f.write_text(text)
+    assert aerie("check", f).returncode == 0                  # a script's steps are checked when played
+    r = aerie("simulate", f, "--runs", "2", "--workers", "1", "--after-script")
+    assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1, r.stderr
+    assert "--after-script" in r.stderr and "unknown action 'fly'" in r.stderr
+
+
+def test_json_summary_of_no_fights_is_valid_json(aerie, tmp_path):
+    """Every fight raised (a policy's bug): the means over no fights were NaN, which json.dumps wrote as NaN."""
+    (tmp_path / "boom.py").write_text("def boom(session, actor, rng):\n    raise RuntimeError('no')\n")
+    sides = sorted({c.side for c in load_scene("air_fall_table").characters})
+    r = aerie("simulate", "air_fall_table", "--runs", "2", "--workers", "1", "--json",
+              *[f"--policy={s}=boom.py:boom" for s in sides], cwd=tmp_path)
+    assert r.returncode == 1, r.stderr
+    json.loads(r.stdout, parse_constant=lambda c: pytest.fail(f"{c} in the JSON"))

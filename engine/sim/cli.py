@@ -104,9 +104,17 @@ def plans_of(args) -> tuple[list[Plan], list[str], int]:
             raise AerieError(f"--set: {e}") from None
         plans.append(Plan(a, policies, args.max_rounds, args.after_script, opts, "b", args.scene))
     if args.after_script:
+        from engine.rules.runner import BadStep, play
+
         for p in plans:
             if not p.scene.spec.script:
                 raise AerieError(f"--after-script: {p.scene.path} has no [[script]]")
+            # the script as `aerie run` plays it (the scene's dice): a step it refuses is bad input, now, not a
+            # raise in every fight
+            _, problems = play(p.scene, None, None, [])
+            bad = next((x for x in problems if isinstance(x, BadStep)), None)
+            if bad is not None:
+                raise AerieError(f"--after-script: {p.scene.path}: {bad}")
     return plans, sides, seed
 
 
@@ -161,7 +169,8 @@ def finish(args, plans, sides, seed, rows, res, partial, out, rep, logs) -> int:
     for r in errors[:20]:
         lines.append(f"  fight {r['index']} raised ({r['error']}); replay: {r['replay']}")
     if args.json:
-        print(json.dumps({"seed": seed, "partial": partial, "summaries": sums, "difference": diff}, sort_keys=True))
+        print(json.dumps(output.finite({"seed": seed, "partial": partial, "summaries": sums, "difference": diff}), sort_keys=True,
+                         allow_nan=False))
     else:
         print("\n".join(lines))
     if out is not None:

@@ -16,7 +16,7 @@ import traceback
 from collections import Counter
 from dataclasses import dataclass, field
 
-from engine.rules.core import Session
+from engine.rules.core import Illegal, Session
 from engine.scene import Scene
 from engine.sim.policies import down, resolve
 
@@ -68,8 +68,7 @@ def play(plan: Plan, seed: int, index: int, fns: dict | None = None) -> tuple[di
         fns = fns or {s: resolve(p) for s, p in plan.policies.items()}
         session = Session(plan.scene, fseed if plan.base_seed is None else plan.base_seed, plan.options or None)
         if plan.after_script:
-            for a in plan.scene.spec.script:
-                session.step({k: v for k, v in a.items() if k != "illegal"})
+            play_script(session, plan.scene.spec.script)
         for a in plan.prefix:          # go on from a game's state: its actions again, with its own dice...
             session.step(a)
         if plan.base_seed is not None:  # ...then this fight's dice (a game at its start too: else all are one fight)
@@ -82,6 +81,19 @@ def play(plan: Plan, seed: int, index: int, fns: dict | None = None) -> tuple[di
                "error": f"{type(e).__name__}: {e}"[:500], "replay": replay_command(plan, fseed, index),
                "where": traceback.format_exc(limit=-1).strip().splitlines()[-2].strip() if session else ""}
         return row, list(session.actions) if session else []
+
+
+def play_script(session, script) -> None:
+    """The scene's script, as ``aerie run`` plays it: a step it marks ``illegal`` (a refusal the scene shows) that
+    is refused changes nothing and the script goes on (it was stepped without its mark, so every fight of such a
+    scene raised); any other refusal raises."""
+    for a in script:
+        step = {k: v for k, v in a.items() if k != "illegal"}
+        try:
+            session.step(step)
+        except Illegal:
+            if a.get("illegal") is None:
+                raise
 
 
 def _run(session, plan: Plan, fns: dict, rng: random.Random) -> dict:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import math
 
 from engine.extras import MissingExtra
 
@@ -38,11 +39,23 @@ def _fill(rows: list[dict], cols: list[str], partial: bool) -> list[dict]:
     return out
 
 
+def finite(obj):
+    """``obj`` with every NaN or infinity (a mean over no fights) as None: JSON has no NaN (``json.dumps`` would
+    write one, which no JSON reader takes)."""
+    if isinstance(obj, float):
+        return obj if math.isfinite(obj) else None
+    if isinstance(obj, dict):
+        return {k: finite(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [finite(v) for v in obj]
+    return obj
+
+
 def encode(rows: list[dict], suffix: str, partial: bool = False) -> bytes:
     cols = columns(rows)
     full = _fill(rows, cols, partial)
     if suffix == ".jsonl":
-        return "".join(json.dumps(r, separators=(",", ":")) + "\n" for r in full).encode("utf-8")
+        return "".join(json.dumps(finite(r), separators=(",", ":"), allow_nan=False) + "\n" for r in full).encode("utf-8")
     if suffix == ".csv":
         text = io.StringIO()
         w = csv.DictWriter(text, fieldnames=cols, lineterminator="\n")
