@@ -230,3 +230,18 @@ def test_replay_reads_its_actions_file_as_run_does(aerie, tmp_path, content, nee
         assert r.returncode == 2 and "Traceback" not in r.stderr, r.stderr
         assert len(r.stderr.strip().splitlines()) == 1 and needle in r.stderr, r.stderr
     assert not (tmp_path / "r.gif").exists()
+
+
+def _rider(cid, at, mount=None):
+    return f'[[characters]]\nid = "{cid}"\nside = "red"\nat = {at}\n' + (f'mount = "{mount}"\n' if mount else "")
+
+
+@pytest.mark.parametrize("riders,needle", [
+    ([("archer", "[2, 5, 0]", "wyvern"), ("wyvern", "[2, 5, 0]", "archer")], "rides 'archer' itself"),
+    ([("archer", "[2, 5, 0]", "wyvern"), ("wyvern", "[2, 5, 0]", None), ("lancer", "[5, 5, 0]", "wyvern")],
+     "'wyvern' already carries 'archer'"),
+])
+def test_mounts_at_start_riding_each_other_or_shared_are_refused(aerie, tmp_path, riders, needle):
+    """Two characters riding each other, or two riders on one mount, were accepted (found by fuzzing)."""
+    r = check(aerie, tmp_path, BASE + "".join(_rider(*x) for x in riders))
+    assert_one_line_error(r, ".mount", needle)

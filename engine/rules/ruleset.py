@@ -314,10 +314,20 @@ def check_mounts_at_start(session: Session) -> None:
     from engine.errors import SceneError
 
     actors = session.state.actors
+    ridden: dict = {}
     for i, a in enumerate(actors.values()):
         m = a.data.get("mount_at_start")
-        if m and (m not in actors or m == a.id):
-            raise SceneError(session.scene.path, f"characters[{i}].mount", f"no character {m!r} to ride")
+        if not m:
+            continue
+        where = f"characters[{i}].mount"
+        if m not in actors or m == a.id:
+            raise SceneError(session.scene.path, where, f"no character {m!r} to ride")
+        if actors[m].data.get("mount_at_start"):       # a ridden mount rides nothing (a pair riding each other)
+            raise SceneError(session.scene.path, where, f"{m!r} rides {actors[m].data['mount_at_start']!r} itself: "
+                                                        "a mount cannot ride")
+        if m in ridden:
+            raise SceneError(session.scene.path, where, f"{m!r} already carries {ridden[m]!r}: one rider a mount")
+        ridden[m] = a.id
 
 
 def character_index(session, ch) -> int:

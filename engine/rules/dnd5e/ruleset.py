@@ -25,7 +25,7 @@ from engine.rules.dnd5e import listing, sheet
 from engine.rules.dnd5e.text import EVENT_LINES
 from engine.rules.dnd5e.options import SPECS as OPTION_SPECS
 from engine.rules.options import defaults
-from engine.rules.ruleset import Ruleset
+from engine.rules.ruleset import Ruleset, check_mounts_at_start
 
 
 import_all("engine.rules.dnd5e.actions")      # any other module of the package too: a new file needs no import
@@ -76,6 +76,7 @@ class Dnd5e(Ruleset):
         st = session.state
         actors = st.actors
         self.check_scene(session)
+        check_mounts_at_start(session)
         # mounts named in the scene (DND-36)
         for a in actors.values():
             m = a.data.pop("mount_at_start", None)
