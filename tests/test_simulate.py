@@ -324,9 +324,12 @@ def test_ctrl_c_writes_what_was_done_marked_partial(tmp_path, monkeypatch, capsy
     (["--policy", "red=random", "--policy", "red=aggressive"], "side 'red' is given a policy twice"),
     (["--policy", "red=pol.py:two"], "two must take (session, actor, rng); it takes (session, rng)"),
     (["--keep-logs", "pol.py/logs"], "--keep-logs pol.py/logs: cannot make the folder"),
+    # a policy file that exits as it is imported made simulate exit with its status, silently (found by fuzzing)
+    (["--policy", "red=quits.py:f"], "cannot import quits.py: SystemExit: 3"),
 ])
 def test_bad_arguments_are_one_line_and_exit_2(aerie, tmp_path, args, message):
     (tmp_path / "pol.py").write_text("def two(session, rng):\n    return None\n")
+    (tmp_path / "quits.py").write_text("raise SystemExit(3)\n")
     base = ["simulate", "showcase", "--runs", "2", "--workers", "1"]
     if args[0] == "--runs":
         base = base[:2] + base[4:]

@@ -57,14 +57,18 @@ def resolve(spec: str) -> Policy:
                 assert sp is not None and sp.loader is not None
                 m = importlib.util.module_from_spec(sp)
                 sys.modules[name] = m
-                sp.loader.exec_module(m)
+                try:
+                    sp.loader.exec_module(m)
+                except BaseException:
+                    del sys.modules[name]          # not a half-made module for the next ask
+                    raise
         else:
             if os.getcwd() not in sys.path and "" not in sys.path:
                 sys.path.append(os.getcwd())
             m = importlib.import_module(mod)
     except AerieError:
         raise
-    except Exception as e:       # the user's module failed to import: say which and why, in one line
+    except (Exception, SystemExit) as e:    # the user's module failed to import (or exits): which and why, one line
         raise AerieError(f"--policy: {spec}: cannot import {mod}: {type(e).__name__}: {e}") from None
     f = getattr(m, fn, None)
     if not callable(f):
