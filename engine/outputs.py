@@ -54,7 +54,21 @@ def check_output_path(path, exts=None, inputs=(), force: bool = True, what: str 
         raise AerieError(f"{path}: already exists (give --force to replace it)")
     if not os.access(parent, os.W_OK) or (p.exists() and not os.access(p, os.W_OK)):
         raise AerieError(f"{path}: cannot write there (permission denied)")
+    _probe(p, path)
     return p
+
+
+def _probe(p: Path, path) -> None:
+    """Make and remove the temporary file the output is written through: a folder that passes the permission test
+    yet holds no new file (/proc, a read-only mount seen by root) is refused now, before any work, not after it
+    (an encoder would print its own errors then)."""
+    tmp = temp_path(p)
+    try:
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0), 0o600)
+    except OSError as e:
+        raise AerieError(f"{path}: cannot write there: {e.strerror or e}") from None
+    os.close(fd)
+    _remove(tmp)
 
 
 def temp_path(target: Path) -> Path:

@@ -565,3 +565,15 @@ def test_a_bad_step_after_failed_expectations_is_one_line_and_the_log_is_kept(ca
     rc, out, err = cli(capsys, "run", p, "--actions", acts, "--log", log)
     assert rc == 1 and len(err.strip().splitlines()) == 2, err
     assert log.read_text() != "OLD\n"
+
+
+@pytest.mark.parametrize("cmd", [["flythrough", "--seconds", "1", "--fps", "2", "-o"], ["render", "-o"]])
+def test_a_folder_that_holds_no_new_file_is_refused_before_the_work(capsys, tmp_path, cmd):
+    """/proc passes the permission test even for root: the video was encoded, then ffmpeg printed three lines of
+    its own and the error came after (found by fuzzing); now the output's temporary file is made first."""
+    if not os.path.isdir("/proc/self"):
+        pytest.skip("no /proc here")
+    p = write(tmp_path, scene(), "s.toml")
+    out = "/proc/aerie-x.gif" if cmd[0] == "flythrough" else "/proc/aerie-x.png"
+    rc, so, err = cli(capsys, cmd[0], p, *cmd[1:], out, "--size", "32x32")
+    assert rc == 2 and len(err.strip().splitlines()) == 1 and "cannot write there" in err, err
