@@ -142,7 +142,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     from engine.interop.commands import add_arguments as interop_arguments   # import MAP, export SCENE
 
-    interop_arguments(sub, _positive)
+    interop_arguments(sub, _positive, _seed)
     _catalogue_commands(sub)
     for name, sp in sub.choices.items():
         _verbosity(sp, suppress=True)

@@ -18,7 +18,7 @@ from pathlib import Path
 import numpy as np
 
 from engine.errors import AerieError
-from engine.interop.common import ImportedMap, InteropError, MapImage, Storey
+from engine.interop.common import ImportedMap, InteropError, MapImage, Storey, toml_key
 from engine.interop.raster import boxes, dilate, segment_cells
 
 # The materials an import writes (besides the built-in ones the options may name).
@@ -286,7 +286,7 @@ def place_tokens(m: ImportedMap, vox: np.ndarray, solid_idx: set[int], mapping: 
         extra.update(t.extra)
         wgrid = t.size_cells / cells_per_grid
         size = extra.get("size") or next(n for lim, n in TOKEN_SIZES if wgrid < lim)
-        if size not in SIZES:
+        if not isinstance(size, str) or size not in SIZES:     # checked as read (common.character_keys) already
             raise InteropError(m.file, f"{t.source}.flags.aerie.size", f"unknown size {size!r}")
         fp, height, _ = SIZES[size]
         layer = min(Z - 1, max(0, math.floor(t.elevation_m + 1e-6) + shift))
@@ -309,7 +309,7 @@ def place_tokens(m: ImportedMap, vox: np.ndarray, solid_idx: set[int], mapping: 
         seen[base] = seen.get(base, 0) + 1
         cid = base if seen[base] == 1 else f"{base}_{seen[base]}"
         supported = layer == 0 or solid[layer - 1, y:y + fp, x:x + fp].any()
-        table = {"id": cid, "name": t.name, "side": t.side, "at": [x, y, layer], "size": size}
+        table: dict[str, object] = {"id": cid, "name": t.name, "side": t.side, "at": [x, y, layer], "size": size}
         if not supported:
             table["flying"] = True
         table.update({k: v for k, v in extra.items() if k not in ("id", "at")})
@@ -388,7 +388,7 @@ def scene_text(m: ImportedMap, opt: Options, b: Built, chars, command: str) -> s
     mats["secret_door"] = dict(MATERIALS["door"], color=_hex(opt.wall_material))   # looks like the wall it hides in
     for mat, spec in mats.items():
         L.append(f"[materials.{mat}]")
-        L += [f"{k} = {_value(v)}" for k, v in spec.items()]
+        L += [f"{toml_key(k)} = {_value(v)}" for k, v in spec.items()]
         L.append("")
     fill = vox.copy()
     for d in b.doors:                     # the objects fill their own boxes
@@ -405,12 +405,12 @@ def scene_text(m: ImportedMap, opt: Options, b: Built, chars, command: str) -> s
     L.append("")
     for d in b.doors:
         L.append("[[objects]]")
-        L += [f"{k} = {_value(v)}" for k, v in d.items()]
+        L += [f"{toml_key(k)} = {_value(v)}" for k, v in d.items()]
         L.append("")
     L += _cameras(vox, chars, cm)
     for c in chars:
         L.append("[[characters]]")
-        L += [f"{k} = {_value(v)}" for k, v in c.items()]
+        L += [f"{toml_key(k)} = {_value(v)}" for k, v in c.items()]
         L.append("")
     return "\n".join(L)
 
@@ -451,8 +451,10 @@ def _images(m: ImportedMap, out: Path, floors: list[Floor], shift: int):
     return images, ground, floor_images
 
 
-def build_scene(m: ImportedMap, opt: Options, out: Path, command: str, mapping: dict | None = None) -> dict:
-    """Build, check and write the scene. Returns a summary."""
+def build_scene(m: ImportedMap, opt: Options, out: Path, command: str, mapping: dict | None = None,
+                mapping_file: str = "--characters") -> dict:
+    """Build, check and write the scene (``mapping``: the ``--characters`` tables, read from ``mapping_file``).
+    Returns a summary."""
     from engine.world.grid import MAX_CELLS_XY, MAX_LAYERS, MAX_VOXELS
     from engine.world.materials import BUILTIN_MATERIALS
     from engine.scene import scene_from_data
@@ -476,19 +478,38 @@ def build_scene(m: ImportedMap, opt: Options, out: Path, command: str, mapping: 
     images, ground, floor_images = _images(m, out, floors, shift)
     built = Built(vox, names, door_notes + token_notes, doors, floors, shift, images, ground, floor_images)
     text = scene_text(m, opt, built, chars, command)
-    data = tomllib.loads(text)
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        raise InteropError(m.file, "", f"internal: the scene written does not parse as TOML ({e})") from None
     data["map"].pop("ground_image", None)       # checked already (decoded whole); not written yet
     data["map"].pop("floor_images", None)
     try:
         scene = scene_from_data(data, str(out), out.parent)
     except AerieError as e:
-        raise InteropError(m.file, "", f"the imported scene does not load: {e}") from None
+        raise _refused_key(e, m, mapping or {}, mapping_file) or InteropError(
+            m.file, "", f"the imported scene does not load: {e}") from None
     if not np.array_equal(scene.world.voxels != 0, vox != 0):
         raise InteropError(m.file, "", "internal: the fill boxes do not reproduce the voxels")
     write_all(out, text, images)
     return {"scene": str(out), "image": str(out.parent / ground) if ground else None, "size": [X, Y, vox.shape[0]],
             "walls": len(m.walls), "characters": len(chars), "fills": text.count("[[map.fill]]"),
             "floors": len(floors), "doors": len(doors), "shift": shift}
+
+
+def _refused_key(e: AerieError, m: ImportedMap, mapping: dict, mapping_file: str) -> InteropError | None:
+    """The scene loader's refusal of a character key (``characters[3].kind``: an unknown key, a bad value), named
+    where the key came from: the token's ``flags.aerie`` in the map, or its ``--characters`` table; None when the
+    refusal is not of a key the import was given (the caller says the scene does not load)."""
+    hit = re.fullmatch(r"characters\[(\d+)\]\.(.+)", getattr(e, "path", "") or "", re.S)
+    if not hit or int(hit[1]) >= len(m.tokens):
+        return None
+    t, rest = m.tokens[int(hit[1])], hit[2]
+    for table, file, key in ((t.extra, m.file, f"{t.source}.flags.aerie"),
+                             (mapping.get(t.name, {}), mapping_file, f"characters.{toml_key(t.name)}")):
+        if any(rest == k or rest.startswith((f"{k}.", f"{k}[")) for k in table if k not in ("id", "at")):
+            return InteropError(file, f"{key}.{rest}", getattr(e, "problem", str(e)))
+    return None
 
 
 def write_all(out: Path, text: str, images: list[tuple[str, bytes]]) -> None:

@@ -7,13 +7,15 @@ import tomllib
 from pathlib import Path
 
 from engine.errors import AerieError
-from engine.interop.common import InteropError, check_image, display, read_json
+from engine.interop.common import (InteropError, MAX_FILE_BYTES, character_keys, check_image, display, read_file,
+                                   read_json, toml_key)
 
+MAX_THICKNESS = 64        # cells: --thickness (a wall that thick already fills most maps)
 DEFAULTS = dict(wall_height=3.0, object_height=1.0, thickness=1, wall_material="stone", doors="object",
                 cells_per_grid=1, grid_m=1.5, floor_material="wood", lock_dc=15)
 
 
-def add_arguments(sub, positive) -> None:
+def add_arguments(sub, positive, seed=int) -> None:
     """Register both commands on the CLI's subparsers (engine/cli.py)."""
     s = sub.add_parser("import", help="import a Universal VTT (.dd2vtt/.df2vtt/.uvtt) or Foundry VTT scene as a scene")
     s.add_argument("map", help="the .dd2vtt / .df2vtt / .uvtt file, a Foundry scene .json, or a Foundry .db compendium")
@@ -23,8 +25,8 @@ def add_arguments(sub, positive) -> None:
                    help="height of walls that have no top of their own (default 3 m)")
     s.add_argument("--object-height", type=positive(float), default=DEFAULTS["object_height"], metavar="M",
                    help="height of object lines (furniture, low walls; default 1 m)")
-    s.add_argument("--thickness", type=positive(int), default=1, metavar="CELLS",
-                   help="wall thickness in cells (default 1)")
+    s.add_argument("--thickness", type=positive(int, MAX_THICKNESS), default=1, metavar="CELLS",
+                   help=f"wall thickness in cells (default 1, at most {MAX_THICKNESS})")
     s.add_argument("--wall-material", default="stone", metavar="NAME",
                    help="the material of the walls (default stone)")
     s.add_argument("--doors", choices=("object", "wall", "gap"), default="object",
@@ -50,23 +52,26 @@ def add_arguments(sub, positive) -> None:
     s.add_argument("scene", help="a scene file (.toml), or the name of a shipped scene")
     s.add_argument("-o", "--output", required=True, metavar="SCENE.glb", help="the glTF 2.0 binary file to write")
     s.add_argument("--step", type=int, default=0, metavar="N", help="the state after the first N script steps")
-    s.add_argument("--seed", type=int, help="the dice seed for --step (default: the scene's)")
+    s.add_argument("--seed", type=seed, help="the dice seed for --step (default: the scene's)")
 
 
 def _mapping(path: str | None) -> dict:
+    """``--characters FILE.toml``: ``[characters."Token name"]`` tables of character keys, read bounded (a FIFO or a
+    device is refused, never read) and each table checked as a token's ``flags.aerie`` is."""
     if not path:
         return {}
-    p = Path(path)
+    from engine.inputs import SCENE_MAX_BYTES, read_text
+
+    file = display(path)
+    text = read_text(path, SCENE_MAX_BYTES, file)
     try:
-        data = tomllib.loads(p.read_text(encoding="utf-8"))
-    except OSError as e:
-        raise AerieError(f"{path}: cannot read: {e.strerror}") from None
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
-        raise AerieError(f"{path}: not a TOML file: {e}") from None
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        raise AerieError(f"{file}: not a TOML file: {e}") from None
     table = data.get("characters", {})
     if not isinstance(table, dict) or not all(isinstance(v, dict) for v in table.values()):
-        raise AerieError(f"{path}: characters: must be tables by token name, e.g. [characters.\"Goblin\"]")
-    return table
+        raise AerieError(f"{file}: characters: must be tables by token name, e.g. [characters.\"Goblin\"]")
+    return {name: character_keys(v, file, f"characters.{toml_key(name)}") for name, v in table.items()}
 
 
 def read_map(path: Path, *, cells_per_grid=1, grid_m=1.5, want_image=True, scene_name=None, want_ground=True):
@@ -105,14 +110,15 @@ def cmd_import(args) -> int:
         p = Path(args.image)
         if not p.is_file():
             raise AerieError(f"--image {args.image}: no such file")
-        m.image = check_image(p.read_bytes(), display(p), "", display(p))
+        m.image = check_image(read_file(p, MAX_FILE_BYTES, display(p)), display(p), "", display(p))
     opt = Options(args.wall_height, args.object_height, args.thickness, args.wall_material, args.doors, args.layers,
                   args.cells_per_grid, args.grid_m, args.floor_material, args.lock_dc)
     import sys
 
     command = "aerie import " + " ".join(shlex.quote(a) for a in [Path(args.map).name, "-o", out.name]
                                          + _flags(args))
-    summary = build_scene(m, opt, out, command, _mapping(args.characters))
+    summary = build_scene(m, opt, out, command, _mapping(args.characters),
+                          display(args.characters) if args.characters else "--characters")
     for w in m.warnings:                # written whole: say what is missing (one line each), then what was written
         print(f"warning: {w}", file=sys.stderr)
     X, Y, Z = summary["size"]

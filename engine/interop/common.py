@@ -12,6 +12,7 @@ import binascii
 import io
 import json
 import math
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -33,8 +34,26 @@ class InteropError(AerieError):
         self.file, self.key, self.problem = file, key, problem
 
 
+def _encodes(s: str) -> bool:
+    try:
+        s.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def read_file(path: Path, cap: int, file: str, key: str = "") -> bytes:
+    """The bytes of a regular file of at most ``cap`` bytes (``engine.inputs.read_bounded``), or an InteropError
+    naming ``file`` and ``key``."""
+    from engine.inputs import read_bounded
+
+    label = f"{file}: {key}" if key else file
+    return read_bounded(path, cap, label, lambda msg: InteropError(file, key, msg[len(label) + 2:]))
+
+
 def read_json(path: Path, file: str, max_bytes: int = MAX_FILE_BYTES):
-    """The file's JSON, refused before reading when it is over ``max_bytes``."""
+    """The file's JSON, refused before reading when it is over ``max_bytes``; read with ``read_bounded`` (a FIFO,
+    ``/dev/zero`` or a socket is refused, never read; at most ``max_bytes + 1`` bytes are)."""
     try:
         size = path.stat().st_size
     except FileNotFoundError:
@@ -45,28 +64,51 @@ def read_json(path: Path, file: str, max_bytes: int = MAX_FILE_BYTES):
         raise InteropError(file, "", "is a folder, not a map file")
     if size > max_bytes:
         raise InteropError(file, "", f"{size / 2**20:.0f} MiB is over the cap of {max_bytes // 2**20} MiB for a map file")
-    try:
-        raw = path.read_bytes()
-    except OSError as e:
-        raise InteropError(file, "", f"cannot read: {e.strerror}") from None
+    raw = read_file(path, max_bytes, file)
     if raw[:3] == b"\xef\xbb\xbf":
         raw = raw[3:]
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as e:
         raise InteropError(file, "", f"not UTF-8 JSON text (byte {e.start}); not a Universal VTT or Foundry map") from None
+    data = _parse(text, file)
+    if re.search(r"\\u[dD][89a-fA-F]", text):        # a \\uD800 escape: perhaps a lone surrogate, not text
+        _no_surrogates(data, file)
+    return data
+
+
+def _parse(text: str, file: str):
     try:
         return json.loads(text)
+    except RecursionError:
+        raise InteropError(file, "", "nested too deep to be a Universal VTT or Foundry map") from None
     except json.JSONDecodeError as e:
         # Foundry's NeDB compendium (.db) holds one scene per line
         lines = [ln for ln in text.splitlines() if ln.strip()]
         if len(lines) > 1 and all(ln.lstrip().startswith("{") for ln in lines):
             try:
                 return [json.loads(ln) for ln in lines]
-            except json.JSONDecodeError:
+            except (json.JSONDecodeError, RecursionError):
                 pass
         raise InteropError(file, "", f"not JSON (line {e.lineno}, column {e.colno}: {e.msg}); "
                                      "not a Universal VTT or Foundry map") from None
+
+
+def _no_surrogates(data, file: str) -> None:
+    """Refuse a string (a key or a value) holding a lone UTF-16 surrogate (JSON's ``"\\ud800"``): it is no
+    character, and could be written to no UTF-8 scene file."""
+    stack = [(data, "")]
+    while stack:
+        v, path = stack.pop()
+        items = v.items() if isinstance(v, dict) else enumerate(v) if isinstance(v, list) else ()
+        for k, x in items:
+            kp = f"{path}[{k}]" if isinstance(k, int) else f"{path}.{k}" if path else k
+            for s in ((k, x) if isinstance(x, str) else (k,)):
+                if isinstance(s, str) and not _encodes(s):
+                    raise InteropError(file, kp.encode("utf-8", "backslashreplace").decode("utf-8"),
+                                       "holds a lone UTF-16 surrogate (a \\uD800-\\uDFFF escape), which is not text")
+            if isinstance(x, (dict, list)):
+                stack.append((x, kp))
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -87,9 +129,46 @@ def point(value, file: str, key: str) -> tuple[float, float]:
     return number(value["x"], file, f"{key}.x"), number(value["y"], file, f"{key}.y")
 
 
+def toml_key(key: str) -> str:
+    """``key`` as TOML writes it: bare when it is a bare key (``A-Za-z0-9_-``), else a quoted basic string (a space,
+    a dot, a newline, an accent or the empty key are quoted and escaped, never written raw)."""
+    if re.fullmatch(r"[A-Za-z0-9_-]+", key):
+        return key
+    return json.dumps(key, ensure_ascii=False).replace("\x7f", "\\u007f")
+
+
 def _short(v) -> str:
     s = json.dumps(v) if not isinstance(v, str) else repr(v)
     return s if len(s) <= 60 else s[:57] + "..."
+
+
+def character_keys(table, file: str, key: str) -> dict:
+    """A table of character keys for the scene (a token's ``flags.aerie``, a ``--characters`` table): the shared
+    validator's JSON-safe copy (``engine.rules.validate.json_safe``: no TOML dates, finite numbers, bounded depth),
+    no nulls (TOML has none), and ``size`` one of the scene's body sizes; else an InteropError naming the key."""
+    from engine.rules.validate import json_safe
+    from engine.scene import SIZES
+
+    if not isinstance(table, dict):
+        raise InteropError(file, key, "must be a table of character keys")
+    data = json_safe(table, key, lambda p, problem: InteropError(file, p, problem))
+    _no_nulls(data, file, key)
+    if "" in data:
+        raise InteropError(file, key, 'holds the empty key "": a character key is a name such as kind or hp')
+    if "size" in data and (not isinstance(data["size"], str) or data["size"] not in SIZES):
+        raise InteropError(file, f"{key}.size", f"{_short(data['size'])} is not a size: one of {', '.join(SIZES)}")
+    return data
+
+
+def _no_nulls(v, file: str, key: str) -> None:
+    if v is None:
+        raise InteropError(file, key, "is null: TOML has no null (leave the key out)")
+    if isinstance(v, dict):
+        for kk, vv in v.items():
+            _no_nulls(vv, file, f"{key}.{kk}")
+    elif isinstance(v, list):
+        for i, vv in enumerate(v):
+            _no_nulls(vv, file, f"{key}[{i}]")
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -150,7 +229,7 @@ def image_file(rel: str, base_dir: Path, file: str, key: str) -> MapImage:
     size = p.stat().st_size
     if size > MAX_FILE_BYTES:
         raise InteropError(file, key, f"the image file {rel!r} is over {MAX_FILE_BYTES // 2**20} MiB")
-    return check_image(p.read_bytes(), file, key, display(p))
+    return check_image(read_file(p, MAX_FILE_BYTES, file, key), file, key, display(p))
 
 
 def looks_base64(text: str) -> bool:

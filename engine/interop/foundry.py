@@ -18,7 +18,7 @@ from pathlib import Path
 from urllib.parse import unquote
 
 from engine.interop.common import (ImportedMap, InteropError, MapImage, Opening, Storey, Token, Wall, alpha_area,
-                                   check_image, image_file, number)
+                                   character_keys, check_image, image_file, number)
 
 # Wall senses: v10+ ``move``/``sight`` are 0 none, 10 limited, 20 normal (30/40 proximity); v9 ``move`` 0/1 and
 # ``sense`` 0 none, 1 normal, 2 limited.
@@ -318,22 +318,9 @@ def _read_tokens(data: dict, file: str, P: str, cv: _Canvas, N: int, m_per_unit:
         if isinstance(disp, bool) or not isinstance(disp, (int, float)):
             raise InteropError(file, f"{k}.disposition", f"{disp!r} is not a disposition (1 friendly, 0 neutral, "
                                                           "-1 hostile, -2 secret)")
-        _check_toml_values(extra or {}, file, f"{k}.flags.aerie")
+        extra = {} if extra is None else character_keys(extra, file, f"{k}.flags.aerie")
         m.tokens.append(Token(str(t.get("name") or f"token{i}"), (cx, cy), max(tw, th) * N, elev * m_per_unit,
-                              next((v for d, v in SIDES.items() if d == disp), "neutral"), dict(extra or {}), k))
-
-
-def _check_toml_values(v, file: str, key: str) -> None:
-    """A token's ``flags.aerie`` goes into the scene as TOML: a null (JSON's, which TOML has no word for) is
-    refused by its key, not left for the writer to trip on."""
-    if v is None:
-        raise InteropError(file, key, "is null: TOML has no null (leave the key out)")
-    if isinstance(v, dict):
-        for kk, vv in v.items():
-            _check_toml_values(vv, file, f"{key}.{kk}")
-    elif isinstance(v, list):
-        for i, vv in enumerate(v):
-            _check_toml_values(vv, file, f"{key}[{i}]")
+                              next((v for d, v in SIDES.items() if d == disp), "neutral"), extra, k))
 
 
 def _ground_image(data: dict, file: str, base_dir: Path, P: str, levels: dict, cv: _Canvas, m: ImportedMap) -> None:

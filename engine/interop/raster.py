@@ -44,19 +44,33 @@ def segment_cells(a, b, X: int, Y: int) -> list[tuple[int, int]]:
 
 def dilate(mask: np.ndarray, thickness: int) -> np.ndarray:
     """A 2D mask [Y, X] grown to ``thickness`` cells: the extra cells go south and west first (the nudge put the
-    wall north-east of its line, so a 2-cell wall straddles it)."""
-    if thickness <= 1:
+    wall north-east of its line, so a 2-cell wall straddles it). The square is grown one axis at a time, each
+    offset clipped to the map (a thickness past the map's size fills what it reaches, no more)."""
+    if thickness <= 1 or not mask.any():
         return mask
-    out = mask.copy()
     lo, hi = -(thickness // 2), (thickness - 1) // 2
-    Y, X = mask.shape
-    for oy in range(lo, hi + 1):
-        for ox in range(lo, hi + 1):
-            if ox == 0 and oy == 0:
-                continue
-            src = mask[max(0, -oy):Y - max(0, oy), max(0, -ox):X - max(0, ox)]
-            out[max(0, oy):Y - max(0, -oy), max(0, ox):X - max(0, -ox)] |= src
+    ys, xs = np.flatnonzero(mask.any(axis=1)), np.flatnonzero(mask.any(axis=0))
+    y0, y1 = max(0, int(ys[0]) + lo), min(mask.shape[0], int(ys[-1]) + hi + 1)    # only the cells it can reach
+    x0, x1 = max(0, int(xs[0]) + lo), min(mask.shape[1], int(xs[-1]) + hi + 1)
+    out = mask.copy()
+    out[y0:y1, x0:x1] = _grow(mask[y0:y1, x0:x1], lo, hi)
     return out
+
+
+def _grow(mask: np.ndarray, lo: int, hi: int) -> np.ndarray:
+    out = mask.copy()
+    for axis in (0, 1):
+        src, n = out.copy(), out.shape[axis]
+        for o in range(max(lo, 1 - n), min(hi, n - 1) + 1):
+            if o > 0:
+                _at(out, axis, slice(o, n))[...] |= _at(src, axis, slice(0, n - o))
+            elif o < 0:
+                _at(out, axis, slice(0, n + o))[...] |= _at(src, axis, slice(-o, n))
+    return out
+
+
+def _at(a: np.ndarray, axis: int, s: slice) -> np.ndarray:
+    return a[s] if axis == 0 else a[:, s]
 
 
 def boxes(voxels: np.ndarray) -> list[tuple[int, tuple[int, int, int], tuple[int, int, int]]]:
