@@ -218,7 +218,7 @@ def test_a_large_ground_image_within_the_cap_reads_without_pillows_warning(tmp_p
     ("5", "expected a list of actions"),
     ('{"script": 5}', "script: must be a list of actions"),
     ("[" * 100000 + "]" * 100000, "nested too deep"),
-])
+], ids=["a number", "script a number", "nested deep"])    # short ids: the test's id goes into the child's environment
 def test_replay_reads_its_actions_file_as_run_does(aerie, tmp_path, content, needle):
     """``replay --actions`` had a reader of its own: these were tracebacks there (found by fuzzing) and one line
     through ``run --actions``; both read the file with ``runner.load_actions`` now."""
