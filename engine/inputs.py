@@ -114,10 +114,14 @@ def contained(base, rel: str, cap: int, where: str, error=AerieError):
     base = Path(base).resolve()
     if not isinstance(rel, str) or not rel or os.path.isabs(rel) or rel.startswith("~") or "\x00" in rel:
         raise error(f"asset path {rel!r} must be relative to {where}")
-    target = (base / rel).resolve()
+    try:
+        target = (base / rel).resolve()
+        there = target.exists()
+    except OSError as e:                 # a name over 255 bytes, say
+        raise error(f"asset path {rel!r}: {e.strerror or e}") from None
     if target != base and base not in target.parents:
         raise error(f"asset path {rel!r} leaves {where}")
-    if not target.exists():
+    if not there:
         raise error(f"asset file {rel!r} does not exist")
     check_file(target, cap, f"asset file {rel!r}", error)
     return target

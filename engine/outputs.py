@@ -32,7 +32,15 @@ def _same_file(a: Path, b: Path) -> bool:
 
 def check_output_path(path, exts=None, inputs=(), force: bool = True, what: str = "the output") -> Path:
     """Validate an output path before any work: extension, folder exists and is writable, not a folder, not one
-    of ``inputs`` (same file, links resolved); with ``force=False`` an existing file is refused too."""
+    of ``inputs`` (same file, links resolved); with ``force=False`` an existing file is refused too. A path the
+    system refuses to look at (a name over 255 bytes) is one line too."""
+    try:
+        return _check_output_path(path, exts, inputs, force, what)
+    except OSError as e:
+        raise AerieError(f"{path}: {e.strerror or e}") from None
+
+
+def _check_output_path(path, exts, inputs, force: bool, what: str) -> Path:
     if "\x00" in str(path):
         raise AerieError(f"{path}: a path may not hold a NUL byte")
     p = Path(path)

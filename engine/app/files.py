@@ -66,6 +66,8 @@ def unsaved(win) -> str:
 def looks_like_scene(p: Path) -> bool:
     """A scene file has a [map] table (pyproject.toml and other TOML files are not offered)."""
     try:
+        if not p.is_file():              # a FIFO named *.toml would block the picker (found by fuzzing)
+            return False
         with open(p, encoding="utf-8", errors="replace") as f:
             head = f.read(65536)
     except OSError:
@@ -107,15 +109,19 @@ def label(p: Path) -> str:
     import json
     import tomllib
 
+    from engine.errors import AerieError
+    from engine.inputs import SCENE_MAX_BYTES, read_text
+
     try:
+        text = read_text(p, SCENE_MAX_BYTES, p.name)      # bounded; a FIFO or device is refused, never read
         if p.name.endswith(".save.json"):
-            d = json.loads(p.read_text(encoding="utf-8"))
-            n = len(d.get("actions") or [])
+            d = json.loads(text)
+            acts = d.get("actions") or []
+            n = len(acts) if isinstance(acts, list) else 0
             return f"saved game: {Path(str(d.get('scene', '?'))).name}, {n} action(s)  ({p.name})"
-        with open(p, "rb") as f:
-            name = tomllib.load(f).get("name")
+        name = tomllib.loads(text).get("name")
         return f"{name}  ({p.name})" if isinstance(name, str) and name else p.name
-    except (OSError, ValueError, tomllib.TOMLDecodeError, AttributeError):
+    except (AerieError, OSError, ValueError, RecursionError, AttributeError):   # a label, not a check: the name
         return p.name
 
 

@@ -68,6 +68,10 @@ def _mapping(path: str | None) -> dict:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
         raise AerieError(f"{file}: not a TOML file: {e}") from None
+    except RecursionError:
+        raise AerieError(f"{file}: TOML nested too deep") from None
+    except ValueError as e:              # an integer of thousands of digits (Python's int limit)
+        raise AerieError(f"{file}: cannot be read: {e}") from None
     table = data.get("characters", {})
     if not isinstance(table, dict) or not all(isinstance(v, dict) for v in table.values()):
         raise AerieError(f"{file}: characters: must be tables by token name, e.g. [characters.\"Goblin\"]")

@@ -83,15 +83,21 @@ def _parse(text: str, file: str):
     except RecursionError:
         raise InteropError(file, "", "nested too deep to be a Universal VTT or Foundry map") from None
     except json.JSONDecodeError as e:
-        # Foundry's NeDB compendium (.db) holds one scene per line
-        lines = [ln for ln in text.splitlines() if ln.strip()]
-        if len(lines) > 1 and all(ln.lstrip().startswith("{") for ln in lines):
-            try:
-                return [json.loads(ln) for ln in lines]
-            except (json.JSONDecodeError, RecursionError):
-                pass
-        raise InteropError(file, "", f"not JSON (line {e.lineno}, column {e.colno}: {e.msg}); "
-                                     "not a Universal VTT or Foundry map") from None
+        return _parse_lines(text, file, e)
+    except ValueError as e:              # an integer of thousands of digits (Python's int limit)
+        raise InteropError(file, "", f"cannot be read: {e}") from None
+
+
+def _parse_lines(text: str, file: str, e: json.JSONDecodeError):
+    """Foundry's NeDB compendium (.db) holds one scene per line; anything else that is not JSON is refused."""
+    lines = [ln for ln in text.splitlines() if ln.strip()]
+    if len(lines) > 1 and all(ln.lstrip().startswith("{") for ln in lines):
+        try:
+            return [json.loads(ln) for ln in lines]
+        except (ValueError, RecursionError):
+            pass
+    raise InteropError(file, "", f"not JSON (line {e.lineno}, column {e.colno}: {e.msg}); "
+                                 "not a Universal VTT or Foundry map") from None
 
 
 def _no_surrogates(data, file: str) -> None:

@@ -65,6 +65,8 @@ def parse_dice(expr: str, path: str = "dice") -> list[tuple[int, int, int]]:
         raise BadAction('a dice expression like "2d6+3"', "", path)
     pos, out = 0, list[tuple[int, int, int]]()
     text = expr.strip().lower()
+    if re.search(r"\d{7,}", text):     # no count, side or bonus that long (int() of thousands of digits raises)
+        raise BadAction(f"{expr[:40]!r}: a number in a dice expression has at most 6 digits", "", path)
     while pos < len(text):
         m = DICE_RE.match(text, pos)
         if not m or m.end() == pos or (out and not m.group(1)):

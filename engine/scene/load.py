@@ -17,7 +17,7 @@ from typing import Any, Literal
 
 import msgspec
 
-from engine.errors import SceneError, display_path as _display
+from engine.errors import AerieError, SceneError, display_path as _display
 from engine.inputs import MODEL_NAME
 from engine.resources import shipped_scene, shipped_scenes
 from engine.units import UNITS
@@ -290,7 +290,11 @@ def load_scene(path) -> Scene:
     from engine.inputs import SCENE_MAX_BYTES, read_bounded
 
     p = Path(path)
-    if not p.exists():
+    try:
+        here = p.exists()
+    except OSError as e:                 # a name over 255 bytes, say
+        raise AerieError(f"{path}: {e.strerror or e}") from None
+    if not here:
         p = shipped_scene(str(path)) or p
     file = _display(p)
     hint = "" if ("/" in str(path) or "\\" in str(path)) else \

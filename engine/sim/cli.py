@@ -62,6 +62,9 @@ def parse_sets(items: list[str]) -> dict:
             val = tomllib.loads(f"v = {text}")["v"]
         except tomllib.TOMLDecodeError:
             val = text                      # a bare word is a string
+        except (RecursionError, ValueError) as e:      # nested too deep; an integer of thousands of digits
+            raise AerieError(f"--set {key.strip()}: cannot be read: "
+                             f"{'nested too deep' if isinstance(e, RecursionError) else e}") from None
         # a scene's own key path names the same option: [options] fall_roll_on = ... is options.fall_roll_on
         key = key.strip()
         out[key.removeprefix("options.") or key] = val
@@ -75,6 +78,10 @@ def _paths(args) -> tuple:
     logs = None
     if args.keep_logs:
         logs = Path(args.keep_logs)
+        try:
+            logs.exists()
+        except OSError as e:
+            raise AerieError(f"--keep-logs {logs}: {e.strerror or e}") from None
         if logs.exists() and not logs.is_dir():
             raise AerieError(f"--keep-logs {logs}: exists and is not a folder")
         if not logs.parent.exists():
