@@ -79,10 +79,10 @@ def _paths(args) -> tuple:
     if args.keep_logs:
         logs = Path(args.keep_logs)
         try:
-            logs.exists()
-        except OSError as e:
+            there = logs.exists()
+        except OSError as e:             # a name over 255 bytes, say
             raise AerieError(f"--keep-logs {logs}: {e.strerror or e}") from None
-        if logs.exists() and not logs.is_dir():
+        if there and not logs.is_dir():
             raise AerieError(f"--keep-logs {logs}: exists and is not a folder")
         if not logs.parent.exists():
             raise AerieError(f"--keep-logs {logs}: the folder {logs.parent} does not exist")
