@@ -9,6 +9,7 @@ regular file (``/dev/zero``, a pipe, a socket, a folder), refuses a file over ``
 
 from __future__ import annotations
 
+import errno
 import os
 import stat
 
@@ -39,6 +40,22 @@ def _problem(st_mode: int) -> str | None:
 def _no_nul(path, label, error) -> None:
     if "\x00" in os.fsdecode(os.fspath(path)):
         raise error(f"{label}: a path may not hold a NUL byte")
+
+
+def exists(path, label: str | None = None, error=AerieError) -> bool:
+    """``Path.exists`` for a path a user gave: a name the system refuses to look at (a part over 255 bytes, too
+    deep a path) is ``error(label: why)``, one line, not an ``OSError`` from deep inside a command."""
+    label = label or os.fsdecode(path)
+    _no_nul(path, label, error)
+    try:
+        os.stat(path)
+    except FileNotFoundError:
+        return False
+    except OSError as e:
+        if e.errno in (errno.ENOENT, errno.ENOTDIR, errno.ELOOP):
+            return False                 # what Path.exists says no to
+        raise error(f"{label}: {e.strerror or e}") from None
+    return True
 
 
 def check_file(path, cap: int, label: str | None = None, error=AerieError) -> int:
@@ -116,9 +133,9 @@ def contained(base, rel: str, cap: int, where: str, error=AerieError):
         raise error(f"asset path {rel!r} must be relative to {where}")
     try:
         target = (base / rel).resolve()
-        there = target.exists()
     except OSError as e:                 # a name over 255 bytes, say
         raise error(f"asset path {rel!r}: {e.strerror or e}") from None
+    there = exists(target, f"asset path {rel!r}", error)
     if target != base and base not in target.parents:
         raise error(f"asset path {rel!r} leaves {where}")
     if not there:

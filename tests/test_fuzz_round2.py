@@ -61,6 +61,19 @@ def test_a_file_name_over_255_bytes_is_one_line(aerie, tmp_path, args):
     one_line(r, "too long")
 
 
+def test_exists_says_no_as_path_exists_does_and_one_line_where_it_raised(tmp_path):
+    from engine.errors import AerieError
+    from engine.inputs import exists
+
+    (tmp_path / "f").write_text("x")
+    assert exists(tmp_path / "f") and exists(tmp_path) and not exists(tmp_path / "none")
+    assert not exists(tmp_path / "f" / "under_a_file")          # ENOTDIR: Path.exists says False too
+    with pytest.raises(AerieError, match="^--keep-logs: File name too long$"):
+        exists(tmp_path / ("x" * 300), "--keep-logs")
+    with pytest.raises(AerieError, match="NUL"):
+        exists("a\x00b")
+
+
 def test_the_pickers_labels_and_scene_test_take_junk_and_fifos(tmp_path):
     from engine.app.files import label, looks_like_scene
 

@@ -17,7 +17,7 @@ from typing import Any, Literal
 
 import msgspec
 
-from engine.errors import AerieError, SceneError, display_path as _display
+from engine.errors import SceneError, display_path as _display
 from engine.inputs import MODEL_NAME
 from engine.resources import shipped_scene, shipped_scenes
 from engine.units import UNITS
@@ -287,13 +287,10 @@ def scene_from_data(data: dict, file: str, scene_dir: Path, *, check_rules: bool
 
 def load_scene(path) -> Scene:
     """Load a scene file; a bare name such as ``showcase`` that is not a file here names a shipped scene."""
-    from engine.inputs import SCENE_MAX_BYTES, read_bounded
+    from engine.inputs import SCENE_MAX_BYTES, exists, read_bounded
 
     p = Path(path)
-    try:
-        here = p.exists()
-    except OSError as e:                 # a name over 255 bytes, say
-        raise AerieError(f"{path}: {e.strerror or e}") from None
+    here = exists(p, str(path))
     if not here:
         p = shipped_scene(str(path)) or p
     file = _display(p)

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from engine import console
 from engine.errors import AerieError
+from engine.inputs import exists
 from engine.outputs import check_output_path, write_output
 from engine.sim import output, report, summary
 from engine.sim.fight import Plan, fight_seed, replay_command
@@ -78,10 +79,7 @@ def _paths(args) -> tuple:
     logs = None
     if args.keep_logs:
         logs = Path(args.keep_logs)
-        try:
-            there = logs.exists()
-        except OSError as e:             # a name over 255 bytes, say
-            raise AerieError(f"--keep-logs {logs}: {e.strerror or e}") from None
+        there = exists(logs, f"--keep-logs {logs}")
         if there and not logs.is_dir():
             raise AerieError(f"--keep-logs {logs}: exists and is not a folder")
         if not logs.parent.exists():
