@@ -176,6 +176,17 @@ def test_bat11_per_turn_effects_tick_when_the_initiative_returns():
     assert not A(s, "gob").has("shaken")
 
 
+@pytest.mark.parametrize("action,extra", [("condition", {"add": "shaken"}), ("fire", {"source": "torch"})])
+@pytest.mark.parametrize("turns", [0, -3, 10**9])
+def test_bat11_a_gm_effect_lasts_a_number_of_turns_from_one(action, extra, turns):
+    """Found by fuzzing: turns = 0 made a lasting condition, a negative count an effect that never ticked down;
+    both are refused (leave turns out for no limit) and change nothing."""
+    s = session([hero("ana"), foe()], starts="ana")
+    illegal(s, "gm", action, "BAT-11", target="gob", turns=turns, **extra)        # the fingerprint unchanged
+    assert not A(s, "gob").has("shaken") and not A(s, "gob").has("burning")
+    step(s, "gm", action, target="gob", turns=1, **extra)
+
+
 def test_bat11_a_one_turn_effect_given_in_the_givers_turn_lasts_through_the_targets_next_turn():
     """BAT-11 "se encerra depois que um número definido de turnos tenham passado para ele": a one-turn effect
     given while the other side holds the baton affects the target in its side's next turn, and ends when that

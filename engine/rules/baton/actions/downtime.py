@@ -182,6 +182,10 @@ class Day(_TimePasses):
             session.emit({"type": "day", "day": d["hour"] // 24, "rule": "BAT-27"})
 
 
+#: the longest per-turn effect a game master sets (a day of six-second turns is 14,400)
+MAX_TURNS = 100_000
+
+
 class Gm(Unit):
     name = "gm"
 
@@ -193,6 +197,10 @@ class Gm(Unit):
         k = act["action"]
         if t.dead:
             raise Illegal(f"{t.name} is dead", "BAT-25", "target")
+        if k in ("condition", "fire") and act.get("turns") is not None and not 1 <= act["turns"] <= MAX_TURNS:
+            # a count of the target's turns (BAT-11): 0 or less would be an effect that never ticks down, or a
+            # condition silently made lasting; leave turns out for that
+            raise Illegal(f"turns must be 1..{MAX_TURNS} (leave it out for no limit)", "BAT-11", "turns")
         if k == "condition":
             gm.check_condition_tool(act, sorted(CONDITIONS))
         elif k == "damage":
