@@ -436,6 +436,32 @@ def test_after_script_refuses_a_script_its_own_dice_refuse(aerie, tmp_path):
     assert "--after-script" in r.stderr and "unknown action 'fly'" in r.stderr
 
 
+def test_after_script_is_checked_under_the_set_variants_options(aerie):
+    """The script is played up front with each variant's own options: under climb_m=1000 its take-off is refused,
+    which is bad input now, not an error row in every fight of the variant."""
+    r = aerie("simulate", "air_takeoff_climb", "--runs", "2", "--workers", "1", "--after-script", "--set", "climb_m=1000")
+    assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1, r.stderr
+    assert "with climb_m=1000" in r.stderr and "AIR-07" in r.stderr
+    assert aerie("simulate", "air_takeoff_climb", "--runs", "2", "--workers", "1", "--after-script",
+                 "--set", "fall_damage_rounding=up").returncode == 0
+
+
+def test_a_fights_script_plays_as_aerie_run_plays_it():
+    """A step marked ``illegal`` that is legal on the fight's session is the script not playing as written: it
+    raises (the fight's error row), as ``aerie run`` reports it, and is not stepped as if unmarked."""
+    from engine.rules.core import Session
+    from engine.sim.fight import ScriptRefused, play_script
+
+    scene = load_scene("air_takeoff_climb")
+    first = dict(scene.spec.script[0])
+    s = Session(scene, 1)
+    with pytest.raises(ScriptRefused, match="expected to be refused"):
+        play_script(s, [{**first, "illegal": True}])
+    s = Session(scene, 1)
+    play_script(s, [first])
+    assert len(s.actions) == 1
+
+
 def test_json_summary_of_no_fights_is_valid_json(aerie, tmp_path):
     """Every fight raised (a policy's bug): the means over no fights were NaN, which json.dumps wrote as NaN."""
     (tmp_path / "boom.py").write_text("def boom(session, actor, rng):\n    raise RuntimeError('no')\n")

@@ -229,9 +229,12 @@ class BadStep(str):
     """A problem that is a refused or malformed step (bad input: ``aerie run`` exits 2), not a failed expectation."""
 
 
-def play(scene, seed=None, script=None, expects=None, on_events=None, source="script"):
-    """Play a script; returns (session, problems). Problems are readable lines naming the step and rule."""
-    session = Session(scene, seed)
+def play(scene, seed=None, script=None, expects=None, on_events=None, source="script", options=None, session=None):
+    """Play a script; returns (session, problems). Problems are readable lines naming the step and rule. A step
+    marked ``illegal`` (true, or the rule ID that refuses it) must be refused, and then changes nothing. It plays
+    on a new session of ``scene`` with ``seed`` and ``options``, or on ``session`` as it stands (a simulated
+    fight's, with that fight's dice)."""
+    session = Session(scene, seed, options) if session is None else session
     script = scene.spec.script if script is None else script
     expects = scene.spec.expect if expects is None else expects
     problems = []

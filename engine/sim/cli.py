@@ -109,18 +109,21 @@ def plans_of(args) -> tuple[list[Plan], list[str], int]:
             raise AerieError(f"--set: {e}") from None
         plans.append(Plan(a, policies, args.max_rounds, args.after_script, opts, "b", args.scene))
     if args.after_script:
-        from engine.rules.runner import BadStep, play
+        from engine.rules.runner import play
 
         for p in plans:
             if not p.scene.spec.script:
                 raise AerieError(f"--after-script: {p.scene.path} has no [[script]]")
-            # the script as `aerie run` plays it (the scene's dice): a step it refuses is bad input, now, not a
-            # raise in every fight
-            _, problems = play(p.scene, None, None, [])
-            bad = next((x for x in problems if isinstance(x, BadStep)), None)
-            if bad is not None:
-                raise AerieError(f"--after-script: {p.scene.path}: {bad}")
+            # the script as `aerie run` plays it (the scene's dice, the variant's options): a step it refuses is
+            # bad input, now, not a raise in every fight
+            _, problems = play(p.scene, None, None, [], options=p.options or None)
+            if problems:                       # no expectations asked: each is a step refused or one not refused
+                raise AerieError(f"--after-script: {p.scene.path}{_with(p)}: {problems[0]}")
     return plans, sides, seed
+
+
+def _with(p: Plan) -> str:
+    return f" with {', '.join(f'{k}={v}' for k, v in p.options.items())}" if p.options else ""
 
 
 def label(p: Plan, args) -> str:

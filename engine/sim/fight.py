@@ -16,7 +16,7 @@ import traceback
 from collections import Counter
 from dataclasses import dataclass, field
 
-from engine.rules.core import Illegal, Session
+from engine.rules.core import Session
 from engine.scene import Scene
 from engine.sim.policies import down, resolve
 
@@ -83,17 +83,19 @@ def play(plan: Plan, seed: int, index: int, fns: dict | None = None) -> tuple[di
         return row, list(session.actions) if session else []
 
 
+class ScriptRefused(Exception):
+    """The scene's script did not play under this fight's dice and options as written (a step refused, or a step
+    it marks ``illegal`` was legal): the fight is recorded as an error with its replay command."""
+
+
 def play_script(session, script) -> None:
-    """The scene's script, as ``aerie run`` plays it: a step it marks ``illegal`` (a refusal the scene shows) that
-    is refused changes nothing and the script goes on (it was stepped without its mark, so every fight of such a
-    scene raised); any other refusal raises."""
-    for a in script:
-        step = {k: v for k, v in a.items() if k != "illegal"}
-        try:
-            session.step(step)
-        except Illegal:
-            if a.get("illegal") is None:
-                raise
+    """The scene's script on the fight's session, exactly as ``aerie run`` plays it (``runner.play``): a step it
+    marks ``illegal`` must be refused (by that rule, when it names one) and changes nothing."""
+    from engine.rules.runner import play
+
+    _, problems = play(session.scene, script=script, expects=[], session=session)
+    if problems:
+        raise ScriptRefused(str(problems[0]))
 
 
 def _run(session, plan: Plan, fns: dict, rng: random.Random) -> dict:
