@@ -214,6 +214,28 @@ def test_a_large_ground_image_within_the_cap_reads_without_pillows_warning(tmp_p
     assert Image.MAX_IMAGE_PIXELS == before          # the guard is Pillow's own again afterwards
 
 
+@pytest.mark.parametrize("fmt,mode", [("PNG", "RGB"), ("JPEG", "RGB"), ("PNG", "P"), ("PNG", "LA"), ("WEBP", "RGBA")])
+def test_a_large_image_is_read_small_with_its_shape_and_colours(tmp_path, fmt, mode):
+    """read_image(max_side) shrinks before it converts (a JPEG at decode, others by a whole factor first): the
+    result is at most max_side a side, the image's proportions kept, its colours those of the whole image."""
+    from PIL import Image
+
+    from engine.world.images import read_image
+
+    big = Image.new("RGB", (3001, 1200), (200, 40, 90))
+    big.paste((10, 220, 30), (0, 0, 1500, 1200))                 # the west half green
+    p = tmp_path / f"big.{fmt.lower()}"
+    (big.convert(mode) if mode != "P" else big.quantize(4)).save(p, fmt)
+    for want in ("RGB", "RGBA"):
+        im = read_image(p, want, 500)
+        assert im.mode == want and im.size == (500, 200), im.size
+        west, east = im.getpixel((100, 100)), im.getpixel((400, 100))
+        if mode != "LA":
+            assert abs(west[1] - 220) < 12 and abs(east[0] - 200) < 12, (west, east)
+        small = read_image(p, want, 4000)                          # under the limit: as it is
+        assert small.size == (3001, 1200)
+
+
 @pytest.mark.parametrize("content,needle", [
     ("5", "expected a list of actions"),
     ('{"script": 5}', "script: must be a list of actions"),

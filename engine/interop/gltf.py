@@ -83,13 +83,7 @@ def _material(name, color, alpha=1.0, texture=None):
 
 
 def _ground_texture(path):
-    from PIL import Image
-
-    im = read_image(path, "RGB")
-    if max(im.size) > TEXTURE_MAX_PX:
-        k = TEXTURE_MAX_PX / max(im.size)
-        im = im.resize((max(1, round(im.size[0] * k)), max(1, round(im.size[1] * k))), Image.LANCZOS)
-    return im
+    return read_image(path, "RGB", TEXTURE_MAX_PX)
 
 
 def _model(name: str):

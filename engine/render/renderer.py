@@ -197,13 +197,8 @@ class Renderer:
     def _ground_texture(self, path):
         """The ground image as an RGB8 mipmapped texture, its bottom row first (texture v = map y / Y, north up),
         scaled down to at most GROUND_MAX_PX per side."""
-        from PIL import Image
-
-        im = read_image(path, "RGB")
         limit = min(self.GROUND_MAX_PX, int(self.ctx.info.get("GL_MAX_TEXTURE_SIZE", 4096) or 4096))
-        if max(im.size) > limit:
-            k = limit / max(im.size)
-            im = im.resize((max(1, round(im.size[0] * k)), max(1, round(im.size[1] * k))), Image.LANCZOS)
+        im = read_image(path, "RGB", limit)
         arr = np.ascontiguousarray(np.asarray(im, dtype=np.uint8)[::-1])
         tex = self.ctx.texture((arr.shape[1], arr.shape[0]), 3, arr.tobytes(), alignment=1)
         tex.build_mipmaps()
@@ -221,7 +216,7 @@ class Renderer:
         floor_images = sorted(floor_images)[:8]
         arrs, size = [], None
         for _, path in floor_images:
-            im = read_image(path, "RGBA")
+            im = read_image(path, "RGBA", self.FLOORS_MAX_PX)
             if size is None:
                 k = min(1.0, self.FLOORS_MAX_PX / max(im.size))
                 size = (max(1, round(im.size[0] * k)), max(1, round(im.size[1] * k)))
