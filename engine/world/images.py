@@ -49,7 +49,7 @@ def read_image(path: Path, mode: str, max_side: int | None = None):
                 if f >= 2 and im.mode in _REDUCIBLE:
                     im = im.reduce(f)             # a box filter, still at least want a side
                 im = im.convert(mode)
-                return im.resize(want, Image.LANCZOS) if im.size != want else im
+                return im.resize(want, Image.Resampling.LANCZOS) if im.size != want else im
             return im.convert(mode)
     except (OSError, ValueError, SyntaxError) as e:        # Pillow's kinds for a truncated or corrupt file
         raise AerieError(f"{display_path(path)}: the image cannot be decoded ({type(e).__name__}: {e})") from None
