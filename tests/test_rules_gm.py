@@ -71,6 +71,7 @@ def test_a_gm_roll_can_be_forced_like_any_roll(showcase):
     (_gm("gm_roll", dice="2x6"), "dice", "cannot read"),
     (_gm("gm_roll", dice="500d6"), "dice", "1 to 100 dice"),
     (_gm("gm_set", target="wall_archer", key="hp", value=500), "value", "outside 0..11"),
+    (_gm("gm_set", target="wall_archer", key="temp_hp", value=10**12), "value", "outside 0..1000000000"),
     (_gm("gm_set", target="wall_archer", key="ac", value=5), "key", "not a number the GM can set"),
     (_gm("gm_set", target="nobody", key="hp", value=5), "target", "no character"),
     (_gm("gm_condition", target="wall_archer", add="sleepy"), "add", "not a condition of this ruleset"),

@@ -278,6 +278,11 @@ def _added(session, act):
     return ch
 
 
+#: a number with no maximum of its own (temporary HP, a published count) is at most this: a GM's slip of the
+#: keyboard (temp_hp = 10**12) is refused, not carried into every damage roll after it
+SET_MAX = 1_000_000_000
+
+
 def _check_set(session, act) -> dict:
     """``gm_set``: the key is one the GM may set on this character, the value within 0..its maximum."""
     a = _who(session, act["target"], "target")
@@ -287,8 +292,9 @@ def _check_set(session, act) -> dict:
     if key not in allowed:
         raise BadAction(f"{key!r} is not a number the GM can set on {_name(a)}; one of {', '.join(allowed)}", "", "key")
     mx = _maximum(a, key)
-    if v < 0 or (mx is not None and v > mx):
-        raise BadAction(f"{key} {v} is outside 0..{mx if mx is not None else 'any'} for {_name(a)}", "", "value")
+    mx = SET_MAX if mx is None else mx
+    if v < 0 or v > mx:
+        raise BadAction(f"{key} {v} is outside 0..{mx} for {_name(a)}", "", "value")
     return {"from": a.hp if key == "hp" else (a.temp_hp if key == "temp_hp" else a.data.get(key))}
 
 
