@@ -145,13 +145,13 @@ def _flyer(**kw):
 
 
 def test_air08_staying_aloft_costs_the_minor_action():
-    s = session([_flyer(), foe(at=(10, 10, 0))], starts="har")
-    step(s, "har", "move", to=[2, 3, 1])
+    s = session([_flyer(speed_m=9.0), foe(at=(10, 10, 0))], starts="har")
+    step(s, "har", "move", to=[2, 2, 1])                                           # 4.5 m to take off + 4 m up
     evs = step(s, "har", "pass", to="gob")
     assert one(evs, "upkeep", who="har")["spent"] == "minor action"
     assert A(s, "har").flying
-    s = session([_flyer(), foe(at=(10, 10, 0))], starts="har")
-    step(s, "har", "move", to=[2, 3, 1])
+    s = session([_flyer(speed_m=9.0), foe(at=(10, 10, 0))], starts="har")
+    step(s, "har", "move", to=[2, 2, 1])
     step(s, "har", "shout")
     evs = step(s, "har", "pass", to="gob")
     one(evs, "flight_lost", who="har")
@@ -159,10 +159,32 @@ def test_air08_staying_aloft_costs_the_minor_action():
 
 
 def test_air06_takeoff_costs_half_the_movement():
-    s = session([_flyer(), foe(at=(10, 10, 0))], starts="har")
+    s = session([_flyer(speed_m=9.0), foe(at=(10, 10, 0))], starts="har")
     evs = step(s, "har", "move", to=[2, 2, 1])
     m = one(evs, "move")
-    assert m["takeoffs"] == 1 and m["cost_m"] == 6.0 + 4.0                          # half of 12 m + one layer
+    assert m["takeoffs"] == 1 and m["cost_m"] == 4.5 + 4.0                          # half of its 9 m + one layer
+
+
+def test_air09_a_baton_flyer_moves_at_its_ground_speed():
+    """AIR-09 "quem voa se move no ar com a mesma velocidade que tem no solo", AIR-06 "sair do chão custa metade do
+    movimento": a harpy (6 m on foot, fly speed 12 m) walked and flew 12 m and paid 6 m to take off (found by an
+    audit against the document). Now 6 m on foot and aloft, 3 m to take off, so a take-off and a layer (7 m) is
+    over its movement; ``air_speed = "fly_speed"`` is the other reading (12 m, 6 m to take off), as in 5e."""
+    s = session([_flyer(), foe(at=(10, 10, 0))], starts="har")
+    h = A(s, "har")
+    assert s.ruleset.movement_left(s, h, True) == 6.0 and s.ruleset.takeoff_cost(s, h) == 3.0
+    illegal(s, "har", "move", "AIR-07", to=[2, 2, 1])                               # 3 + 4 m: over its 6 m
+    illegal(s, "har", "move", None, to=[2, 7, 0])                                   # 7.5 m on foot
+    step(s, "har", "move", to=[2, 6, 0])                                            # 6 m on foot
+    aloft = session([ch("har", "party", (2, 2, 5), kind="harpy", pc=True, flying=True), foe(at=(10, 10, 0))],
+                    starts="har")
+    illegal(aloft, "har", "move", None, to=[2, 7, 5])                               # 7.5 m aloft
+    step(aloft, "har", "move", to=[2, 6, 5])
+    fast = session([_flyer(), foe(at=(10, 10, 0))], starts="har", options={"air_speed": "fly_speed"})
+    h = A(fast, "har")
+    assert fast.ruleset.movement_left(fast, h, True) == 12.0 and fast.ruleset.takeoff_cost(fast, h) == 6.0
+    m = one(step(fast, "har", "move", to=[2, 2, 1]), "move")
+    assert m["takeoffs"] == 1 and m["cost_m"] == 6.0 + 4.0
 
 
 def test_air11_a_successful_attack_makes_the_flyer_roll():

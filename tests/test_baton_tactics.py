@@ -172,8 +172,9 @@ def test_bat42_mounted_combat():
     t = one(step(s, "kay", "attack", target="gob", rolls={"test": [2, 9], "damage": 1}), "test")
     assert ["mounted: elevated position", "BAT-42"] in t["positive"] and t["kept"] == 9
     illegal(s, "gri", "attack", "BAT-04", target="gob")                             # the mount uses the rider's major
-    step(s, "kay", "move", to=[2, 7, 0], careful=True)                              # half the griffon's 15 m
-    assert g.pos == (2, 7, 0) and k.pos == g.pos
+    illegal(s, "kay", "move", "BAT-39", to=[2, 6, 0], careful=True)                 # on foot: 9 m, not its fly 15
+    step(s, "kay", "move", to=[2, 5, 0], careful=True)                              # half the griffon's 9 m
+    assert g.pos == (2, 5, 0) and k.pos == g.pos
     s = session(_rider(), starts="kay")
     step(s, "gri", "attack", target="gob", weapon="talons", rolls={"test": 3})      # the mount attacks
     illegal(s, "kay", "attack", "BAT-04", target="gob")

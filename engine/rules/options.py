@@ -96,6 +96,9 @@ AERIAL = {
     "fall_damage_rounding": OptionSpec("choice", "down", choices=("down", "up", "nearest"), help="AIR-12 rounding"),
     "upkeep": OptionSpec("choice", "end_of_turn", choices=("end_of_turn", "start_of_turn"),
                          help="AIR-08: paid at the end of a turn aloft, or on starting one aloft"),
+    "air_speed": OptionSpec("choice", "ground", choices=("ground", "fly_speed"),
+                            help="AIR-09: in the air at the ground speed (the document) or the character's own fly "
+                                 "speed (AIR-06's take-off is half of the same speed)"),
 }
 
 def specs_for(ruleset: str) -> dict[str, OptionSpec] | None:

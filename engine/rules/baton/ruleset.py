@@ -220,7 +220,7 @@ class Baton(Ruleset):
 
 
     def movement_left(self, session, a, flying):
-        base = float(a.data["fly_speed_m"] if flying and a.can_fly and a.data["fly_speed_m"] else a.data["speed_m"])
+        base = float(self._air_speed(a) if flying and a.can_fly else a.data["speed_m"])
         if a.has("prone"):
             base /= 2.0                                              # BAT-57
         if not baton_order.in_combat(self, session):
@@ -233,8 +233,15 @@ class Baton(Ruleset):
         budget = (0.0 if t["move_used"] else base) + t["extra_m"]
         return max(0.0, budget - t["moved_m"])
 
+    def _air_speed(self, a) -> float:
+        """AIR-09 "quem voa se move no ar com a mesma velocidade que tem no solo": the ground speed (BAT-06's
+        movement), or its own fly speed under ``air_speed = "fly_speed"``."""
+        if self.opt("air_speed") == "fly_speed" and a.data["fly_speed_m"]:
+            return float(a.data["fly_speed_m"])
+        return float(a.data["speed_m"])
+
     def takeoff_cost(self, session, a):
-        return float(a.data["fly_speed_m"] or a.data["speed_m"]) / 2.0   # AIR-06: half its movement
+        return self._air_speed(a) / 2.0          # AIR-06: half its movement, of the speed it flies at (AIR-09)
 
     def spend_movement(self, session, a, metres):
         t = slots.turn_of(self, session, a)

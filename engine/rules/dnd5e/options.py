@@ -17,7 +17,6 @@ SPECS = {
     "creatures_give_cover": OptionSpec("bool", True, help="DND-32: a creature in the way is half cover"),
     "mount_oa_target": choice("mount", "rider", help="DND-36"),
     # issue 12: the readings fixed against the documents, each with the old one as a choice
-    "air_speed": choice("ground", "fly_speed", help="AIR-09: in the air at the ground speed (the document) or 5e's own fly speed"),
     "temp_hp_at_zero": choice("absorb", "failure_first", help="DND-35 with DND-04: temporary HP absorb damage at 0 HP before a death-save failure"),
     "stable_damage": choice("restart", "keep_counts", help="DND-05: damage to a stable creature restarts its death saves from zero"),
     "frightened_move": choice("always", "in_sight", help="DND-49: never willingly closer to the source (always) or only while it is seen"),
