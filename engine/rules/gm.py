@@ -349,7 +349,13 @@ def check(session, action):
         import json
 
         for o in st.actors.values():
-            if o.id != a.id and json.dumps(o.data, default=str).find(f'"{a.id}"') >= 0:
+            if o.id == a.id:
+                continue
+            held = sorted(c for c, srcs in o.conditions.items() if a.id in (srcs or ()))
+            if held:                   # grappled by it, frightened of it...: the condition would outlive its source
+                raise Illegal(f"{_name(o)} is {', '.join(held)} by {_name(a)}: end that first (gm_condition remove)",
+                              "", "target")
+            if json.dumps(o.data, default=str).find(f'"{a.id}"') >= 0:
                 raise Illegal(f"{_name(o)}'s state refers to {_name(a)} (a grapple, a mount, a target...): "
                               f"resolve that first", "", "target")
         if json.dumps(st.data, default=str).find(f'"{a.id}"') >= 0:
