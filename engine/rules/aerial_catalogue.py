@@ -40,7 +40,10 @@ RULES = [
              'direct…',
      'status': 'built',
      'decision': 'Engaged: footprints in neighbouring cells (Chebyshev gap ≤ 1) and at most one layer apart. '
-                 'Rules: `engaged` decides "within 1.5 m" (DND-27 etc.)',
+                 'A character\'s layer is the one its feet are in, for every size: the document gives each character '
+                 'one layer ("na mesma camada ou numa camada logo acima ou abaixo da dele"), and counting a body\'s '
+                 'height would engage two Medium characters two layers apart; so a flyer beside a Huge giant\'s '
+                 'head is three layers from it. Rules: `engaged` decides "within 1.5 m" (DND-27 etc.)',
      'where': 'engine/world/geometry.py `engaged`; 5e attacks `attack_sources`',
      'tests': ['tests/test_world.py::test_engagement_across_layers',
                'tests/test_world.py::test_engagement_one_layer_below',
@@ -51,7 +54,8 @@ RULES = [
              'reach…',
      'status': 'built',
      'decision': 'Normal reach (1.5 m) reaches up to 2 layers apart; each whole extra metre of reach one more '
-                 'layer; horizontal reach = floor(reach / cell_m) cells. Rules: `in_melee_reach` for melee, '
+                 'layer; horizontal reach = floor(reach / cell_m) cells; layers counted from feet to feet, as in '
+                 'AIR-04. Rules: `in_melee_reach` for melee, '
                  'grapple, shove, opportunity attacks',
      'where': 'engine/world/geometry.py `melee_layer_reach`, `in_melee_reach`; 5e attacks `attack_plan`, '
               '5e attacks `opportunity_attacks`',
