@@ -52,7 +52,7 @@ def exists(path, label: str | None = None, error=AerieError) -> bool:
     except FileNotFoundError:
         return False
     except OSError as e:
-        if e.errno in (errno.ENOENT, errno.ENOTDIR, errno.ELOOP):
+        if e.errno in (errno.ENOENT, errno.ENOTDIR, errno.EBADF, errno.ELOOP):
             return False                 # what Path.exists says no to
         raise error(f"{label}: {e.strerror or e}") from None
     return True
