@@ -470,3 +470,7 @@ def test_json_summary_of_no_fights_is_valid_json(aerie, tmp_path):
               *[f"--policy={s}=boom.py:boom" for s in sides], cwd=tmp_path)
     assert r.returncode == 1, r.stderr
     json.loads(r.stdout, parse_constant=lambda c: pytest.fail(f"{c} in the JSON"))
+    r = aerie("simulate", "air_fall_table", "--runs", "2", "--workers", "1", "--report", "r.html",
+              *[f"--policy={s}=boom.py:boom" for s in sides], cwd=tmp_path)
+    assert r.returncode == 1 and "nan" not in r.stdout and "no fight finished" in r.stdout, r.stdout  # it read "mean nan"
+    assert "fight 0 raised" in r.stdout and (tmp_path / "r.html").stat().st_size > 0

@@ -184,7 +184,8 @@ def finish(args, plans, sides, seed, rows, res, partial, out, rep, logs) -> int:
     if out is not None:
         write_output(out, output.encode(rows, out.suffix, partial), what="-o")
     if rep is not None:
-        title = " vs ".join(label(p, args) for p in plans) + f": {args.runs} fights each" + (" (PARTIAL)" if partial else "")
+        title = " vs ".join(label(p, args) for p in plans) + f": {args.runs} fights each" + (" (PARTIAL)" if partial else "") \
+            + (f", {len(errors)} raised and left out" if errors else "")
         variants = [(label(p, args), sums[p.variant], by[p.variant]) for p in plans]
         data = (report.png(plans[0].scene, variants, sides, title) if rep.suffix == ".png"
                 else report.html_page(plans[0].scene, variants, sides, title, lines))

@@ -106,6 +106,9 @@ def text(summary: dict, title: str) -> list[str]:
     d = summary["draws"]
     lines.append(f"  draws {d['rate']:.1%} ({d['count']}, {d['at_round_cap']} at the round cap)")
     r = summary["rounds"]
+    if not summary["fights"] or r["mean"] is None or r["mean"] != r["mean"]:     # every fight raised: no rounds
+        lines.append("  rounds: none (no fight finished)")
+        return lines
     lines.append(f"  rounds: mean {r['mean']:.1f}, median {r['p50']:g}, 10%..90% {r['p10']:g}..{r['p90']:g}, "
                  f"max {r['max']:g}")
     lines.append("  character                survival          dealt  taken  falls  fall dmg")
