@@ -532,6 +532,21 @@ out["side2"] = m.vstate.player_side
 gm.on_key_press(key.U, key.MOD_CTRL)
 frames()
 out["units_follow"] = m.vstate.units == gm.vstate.units == "ft"
+from engine.app.modes.tokenhud import act
+foe = next(c for c, a in gm.ctl.state.actors.items() if a.side != m.vstate.player_side and m.player_view().shows(c))
+act(gm, foe, "hide", None)                       # the GM hides a foe from the players, in the GM's window
+gm.on_key_press(key.F3, key.MOD_SHIFT)           # and shows them their enemies' health
+frames()
+out["mirror_follows_hide"] = not m.player_view().shows(foe) and m.vstate.reveal_hp
+from engine.app import storeys
+from engine.app.controller import Controller
+gm.vstate.cut_above = storeys.cuts(gm.scene.world)[-2]     # the showcase cut at layer 22
+frames()
+gm.set_controller(Controller(load_scene(sys.argv[2]), 1))   # another scene, 8 layers high (Ctrl+O)
+frames()
+sides = {a.side for a in gm.ctl.state.actors.values()}
+out["new_scene"] = (gm.vstate.cut_above, gm.renderer.cut_above, sorted(gm.vstate.hidden), sorted(m.vstate.hidden),
+                    m.vstate.player_side in sides)
 gm.on_key_press(key.F4, 0)
 frames()
 out["closed"] = gm.mirror is None and not gm.has_exit
@@ -545,7 +560,10 @@ print("RESULT " + json.dumps(out))
 def test_item5_the_players_screen_as_a_second_window(display, tmp_path):
     """Issue 23 item 5: offer the player view as a second window. F4 opens a second pyglet window on the same
     session (the same controller), showing one side's view -- no GM table roll in it --, F3 there takes the next
-    side, Ctrl+U in the GM's window switches both to feet, F4 closes it and the GM's window goes on."""
+    side, Ctrl+U in the GM's window switches both to feet, F4 closes it and the GM's window goes on. The GM's hide
+    (token HUD) and Shift+F3 hold on the players' screen too (a monkey test found they did not), and another scene
+    drops the storey cut (the showcase's layer 22 raised in every frame over an 8-layer map) and the hidden ids, and
+    the players' screen shows one of the new scene's sides."""
     import json
     import os
     import subprocess
@@ -553,12 +571,14 @@ def test_item5_the_players_screen_as_a_second_window(display, tmp_path):
 
     env = dict(os.environ, DISPLAY=display, AERIE_SAVE=str(tmp_path / "game.save.json"),
                PYTHONPATH=os.pathsep.join([str(ROOT), str(ROOT / "tests"), os.environ.get("PYTHONPATH", "")]))
-    r = subprocess.run([sys.executable, "-c", MIRROR, str(ROOT / "scenes" / "showcase.toml")], cwd=tmp_path, env=env,
+    r = subprocess.run([sys.executable, "-c", MIRROR, str(ROOT / "scenes" / "showcase.toml"),
+                        str(ROOT / "scenes" / "air_layers.toml")], cwd=tmp_path, env=env,
                        capture_output=True, text=True, timeout=240)
     line = next((x for x in r.stdout.splitlines() if x.startswith("RESULT ")), None)
     assert line, (r.returncode, r.stdout[-2000:], r.stderr[-3000:])
     out = json.loads(line[7:])
     assert out == {"open": True, "side": "red", "same_ctl": True, "gm_log_has_roll": True, "mirror_log_lines": True,
                    "mirror_hides_roll": True, "mirror_player_view": True, "mirror_drawn": True, "side2": "blue",
-                   "units_follow": True, "closed": True}, out
+                   "units_follow": True, "mirror_follows_hide": True, "new_scene": [None, None, [], [], True],
+                   "closed": True}, out
     assert "Traceback" not in r.stderr, r.stderr[-2000:]

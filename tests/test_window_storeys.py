@@ -29,7 +29,7 @@ def test_cuts_layer_by_layer_without_storeys():
 @pytest.mark.gl
 def test_picking_with_the_upper_storey_cut_lands_on_the_lower_floor(aerie, tmp_path):
     """An imported two-storey map (Levels tiles: the upper floor at layer 2 over cells 2..7): straight down on
-    cell (5, 5) the pick is the upper floor's top (layer 3); with the window's storey cut (I) applied to a real
+    cell (5, 5) the pick is the upper floor's top (layer 3); with the window's storey cut (,) applied to a real
     renderer and picker, the same ray lands on the lower storey (the ground, layer 0)."""
     import numpy as np
     import pyglet
@@ -72,3 +72,20 @@ def test_picking_with_the_upper_storey_cut_lands_on_the_lower_floor(aerie, tmp_p
         assert win.picker.terrain(o, down).cell == (5, 5, 3)
     finally:
         rc.release()
+
+
+def test_a_cut_the_map_does_not_have_shows_everything():
+    """A cut left from a taller map (the showcase's layer 22 when a GM opens an 8-layer scene) raised in every
+    frame (found by a monkey test of the window): it is dropped, the whole map shown, nothing asked of the renderer."""
+    from engine.app.viewstate import ViewState
+
+    def refuse(layer):
+        raise AssertionError(f"set_cut_above({layer}) asked")
+
+    win = SimpleNamespace(vstate=ViewState(), renderer=SimpleNamespace(full_world=SimpleNamespace(size=(4, 4, 8)),
+                                                                     cut_above=None, set_cut_above=refuse))
+    for bad in (22, 7, -1):
+        win.vstate.cut_above = bad
+        storeys.apply_cut(win, None)
+        assert win.vstate.cut_above is None
+    assert storeys.label(win.renderer.full_world, None) == "storey: all (, cuts down a storey)"

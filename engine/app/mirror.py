@@ -63,8 +63,13 @@ def toggle(gm) -> None:
 
 def follow(win) -> None:
     """Each tick of the players' window: the GM's window may have opened another scene, or switched the units
-    (Ctrl+U: the table speaks one measure on both screens)."""
+    (Ctrl+U: the table speaks one measure on both screens), hidden a character from the players or shown
+    them their enemies' health (the token HUD's hide, Shift+F3)."""
     gm = win.gm
-    win.vstate.units = gm.vstate.units            # the same value: no change, no redraw (ViewState.__setattr__)
     if win.ctl is not gm.ctl:
         win.set_controller(gm.ctl)
+    # the GM's choices for the players' view are made in the GM's window (the token HUD's hide, Shift+F3) and hold
+    # on the players' screen, which has no key for them; the same value: no change, no redraw (ViewState.__setattr__)
+    win.vstate.units = gm.vstate.units
+    win.vstate.hidden = gm.vstate.hidden
+    win.vstate.reveal_hp = gm.vstate.reveal_hp

@@ -33,7 +33,7 @@ def label(world, cut: int | None) -> str:
     """The section's line: 'storey: all' or 'storey 1 of 2: layers 0..5'."""
     cs = cuts(world)
     if cut is None:
-        return "storey: all (I: cut down a storey)"
+        return "storey: all (, cuts down a storey)"
     n = cs.index(cut) + 1 if cut in cs else 0
     return f"storey {n} of {len(cs)}: layers 0..{cut} (, down, . up)"
 
@@ -42,6 +42,8 @@ def apply_cut(win, picker_class) -> None:
     """The storey cut the view state asks for (, and .), on the window's renderer and picker: a click lands on the
     highest voxel still shown, so on the storey the GM looks into (``picker_class``: the window's, engine/app/picking)."""
     cut = win.vstate.cut_above
+    if cut is not None and not 0 <= cut < int(win.renderer.full_world.size[2]) - 1:
+        win.vstate.cut_above = cut = None        # a cut the map no longer has (not one the keys step to): all
     if cut != win.renderer.cut_above:
         win.renderer.set_cut_above(cut)
         win.picker = picker_class(win.renderer.world)

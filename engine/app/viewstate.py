@@ -32,7 +32,7 @@ class ViewState:
         self.volume_mode = "exposed"             # J: the 3D view's cells, "exposed" or "safe"
         self.reveal_hp = False                   # Shift+F3: the GM shows the players their enemies' exact health
         self.hidden: frozenset = frozenset()     # characters the GM hides from the players' view (token HUD)
-        self.cut_above: int | None = None        # I: the storey cut (engine/app/storeys.py; None: everything)
+        self.cut_above: int | None = None        # , and .: the storey cut (engine/app/storeys.py; None: everything)
         self.units = "m"                         # Ctrl+U / --units ft: distances shown in feet (engine/units.py)
 
     def __setattr__(self, name: str, value: Any) -> None:

@@ -61,11 +61,20 @@ def _safe(fn):
     @functools.wraps(fn)
     def run(self, *a, **kw):
         try:
+            _own_context(self)
             return fn(self, *a, **kw)
         except Exception as e:   # noqa: BLE001 - the table's game must survive a bug in one handler or frame
             recovery.frame_error(self, fn.__name__, e)
             return pyglet.event.EVENT_HANDLED
     return run
+
+
+def _own_context(win) -> None:
+    """With the players' screen open (F4) there are two GL contexts, and pyglet makes a window's current for its
+    on_draw only: a handler or a tick that builds GL objects (another scene's renderer, a storey cut's meshes)
+    must build them in its own window's context, not in the one drawn last (a segfault when they are drawn)."""
+    if (win.gm is not None or getattr(win, "mirror", None) is not None) and getattr(win, "context", None) is not None:
+        win.switch_to()
 
 
 def hud_px(size) -> int:
@@ -329,6 +338,7 @@ class PlayWindow(pyglet.window.Window):
 
     def set_controller(self, ctl):
         """Another scene: its world, renderer, camera and picker."""
+        _own_context(self)           # the new renderer's GL objects in this window's context (F4's two windows)
         self.ctl = ctl
         ctl.set_ask(True)
         if ctl.scene is not self.scene:
@@ -336,6 +346,14 @@ class PlayWindow(pyglet.window.Window):
             self._reset_world()
             self.set_caption(f"Aerie - {self.scene.name}")
             self.vstate.units = self.units_flag or scene_units(self.scene)
+            # the view's choices that name the old map or its characters do not carry over: a storey cut above
+            # the new map's top raised in every frame, a hidden id or a player side may be another's. The players'
+            # screen (F4) never falls back to the GM's view (everything): it shows the new scene's first side
+            self.vstate.cut_above = None
+            self.vstate.hidden = frozenset()
+            sides = list(dict.fromkeys(a.side for a in self.ctl.state.actors.values()))
+            if self.vstate.player_side not in sides:
+                self.vstate.player_side = (sides[0] if sides else None) if self.gm is not None else None
         self.saved_actions = list(ctl.session.actions)
         self.save_to = None
         self.rs_cache = None
