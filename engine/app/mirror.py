@@ -1,11 +1,13 @@
 """The players' screen as a second window (issue 23 item 5: "offer the player view as a second window for a
 second screen"). F4 in the GM's window opens it: another pyglet window on the same session -- the same
 controller, the same workers and session lock --, its own GL context and renderer, showing what one side sees
-(the one player filter). It takes only the camera (drag, wheel) and F3 (the next side); closing it leaves the
-GM's window as it was. F4 again closes it."""
+(the one player filter). It opens on another screen when there is one (else beside the GM's window), the keys
+stay with the GM's window; it takes only the camera (drag, wheel), F3 (the next side) and F4 (close it); closing it
+leaves the GM's window as it was. F4 again in the GM's window closes it too."""
 
 from __future__ import annotations
 
+import pyglet
 from pyglet.window import key, mouse
 
 from engine.app.modes.base import Mode
@@ -17,6 +19,9 @@ class MirrorMode(Mode):
     name = "players' screen"
 
     def on_key(self, win, symbol: int, modifiers: int):
+        if symbol == key.F4:               # F4 closes it from either window (the GM may have clicked into it)
+            toggle(win.gm)
+            return None
         if symbol == key.F3:
             sides = [s for s in dict.fromkeys(a.side for a in win.ctl.state.actors.values())]
             cur = win.vstate.player_side
@@ -50,15 +55,37 @@ def toggle(gm) -> None:
         gm.mirror.quit()
         gm.say("F4: the players' screen is closed")
         return
+    from engine.app.twowindows import forget_held_keys
     from engine.app.window import PlayWindow
 
     sides = list(dict.fromkeys(a.side for a in gm.ctl.state.actors.values()))
     side = gm.vstate.player_side or (sides[0] if sides else None)
-    W, Hh = gm.size_px
+    W, Hh = gm.get_size()
     gm.mirror = PlayWindow(gm.scene, size=(W, Hh), mirror_of=gm, side=side)
+    place(gm, gm.mirror)
     gm.switch_to()
+    gm.activate()             # the keys stay with the GM's window: the players' screen only shows
+    # F4's release goes to the new window, and pyglet marks F4 held after this handler returns: forgotten then,
+    # or the next F4 here would do nothing
+    pyglet.clock.schedule_once(lambda dt: forget_held_keys(gm), 0)
     gm.say(f"F4: the players' screen (side {side}) is open in a second window: F3 there: the next side, "
-           "F4 here: close it")
+           "F4: close it")
+
+
+def place(gm, m) -> None:
+    """The players' screen on a screen the GM's window is not on (the table's display) when there is one, else
+    beside the GM's window as far as the screen allows (both windows start at the top left)."""
+    try:
+        screens = list(gm.display.get_screens())
+        gx, gy = gm.get_location()
+        other = [s for s in screens if not (s.x <= gx < s.x + s.width and s.y <= gy < s.y + s.height)]
+        if other:
+            m.set_location(other[0].x, other[0].y)
+        elif screens:
+            s, (w, _) = screens[0], m.get_size()
+            m.set_location(max(s.x, min(gx + gm.get_size()[0], s.x + s.width - w)), gy)
+    except Exception:   # noqa: BLE001 - where the window opens is a courtesy: a display without screens keeps (0, 0)
+        pass
 
 
 def follow(win) -> None:

@@ -57,6 +57,12 @@ def window_state(win) -> dict:
     }
 
 
+def state_path(mirror_of=None) -> str | None:
+    """``$AERIE_TEST_STATE`` for the GM's window; the players' screen (F4) writes its own, FILE.players."""
+    p = os.environ.get("AERIE_TEST_STATE")
+    return p + ".players" if p and mirror_of is not None else p
+
+
 def write_state(win) -> None:
     if not win.test_state:
         return

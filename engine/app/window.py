@@ -38,6 +38,7 @@ from engine.app.camera_control import CameraControl
 from engine.app.controller import Controller
 from engine.app.gmtable import gm_views
 from engine.app.jobs import Workers
+from engine.app.twowindows import forget_held_keys, own_context
 from engine.app.modes.base import ModeStack
 from engine.app.modes.main import KEYMAP, OVERLAYS, MainMode, help_rows   # noqa: F401 - re-exported
 from engine.app.modes.prompts import save_first
@@ -61,20 +62,12 @@ def _safe(fn):
     @functools.wraps(fn)
     def run(self, *a, **kw):
         try:
-            _own_context(self)
+            own_context(self)
             return fn(self, *a, **kw)
         except Exception as e:   # noqa: BLE001 - the table's game must survive a bug in one handler or frame
             recovery.frame_error(self, fn.__name__, e)
             return pyglet.event.EVENT_HANDLED
     return run
-
-
-def _own_context(win) -> None:
-    """With the players' screen open (F4) there are two GL contexts, and pyglet makes a window's current for its
-    on_draw only: a handler or a tick that builds GL objects (another scene's renderer, a storey cut's meshes)
-    must build them in its own window's context, not in the one drawn last (a segfault when they are drawn)."""
-    if (win.gm is not None or getattr(win, "mirror", None) is not None) and getattr(win, "context", None) is not None:
-        win.switch_to()
 
 
 def hud_px(size) -> int:
@@ -112,8 +105,10 @@ def _gl_config():
 class PlayWindow(pyglet.window.Window):
     def __init__(self, scene, seed=None, size=(1280, 720), *, visible=True, overlays_on=(), vsync=False,
                  mirror_of=None, side=None):
+        # made hidden and shown once whole: under pyglet.app.run a window dispatches its first resize and expose from
+        # inside its constructor (the players' screen, F4, opened from a key), before any of the state they use
         kw = dict(width=size[0], height=size[1], caption=f"Aerie - {scene.name}", resizable=True, vsync=vsync,
-                  visible=visible)
+                  visible=False)
         try:
             super().__init__(config=_gl_config(), **kw)
         except pyglet.window.NoSuchConfigException:
@@ -171,7 +166,7 @@ class PlayWindow(pyglet.window.Window):
         self._last = time.perf_counter()
         self.deferred: list = []                 # actions waiting for the worker to finish
         self.hud_key = None
-        self.test_state = os.environ.get("AERIE_TEST_STATE")
+        self.test_state = teststate.state_path(mirror_of)
         self.shot_dir = Path(os.environ.get("AERIE_SCREENSHOT_DIR", "."))
         self.last_shot = None
         self.state_written = None
@@ -185,6 +180,8 @@ class PlayWindow(pyglet.window.Window):
             self.vstate.player_side = side
             self.set_caption(f"Aerie - the players' screen: side {side}")
         pyglet.clock.schedule_interval(self.tick, 1 / 60.0)
+        if visible:
+            self.set_visible(True)
 
     def _reset_world(self):
         """The renderer, HUD layers, camera and picker of the current scene."""
@@ -338,7 +335,7 @@ class PlayWindow(pyglet.window.Window):
 
     def set_controller(self, ctl):
         """Another scene: its world, renderer, camera and picker."""
-        _own_context(self)           # the new renderer's GL objects in this window's context (F4's two windows)
+        own_context(self)            # the new renderer's GL objects in this window's context (F4's two windows)
         self.ctl = ctl
         ctl.set_ask(True)
         if ctl.scene is not self.scene:
@@ -380,9 +377,14 @@ class PlayWindow(pyglet.window.Window):
         self.rc.size = size
         self.loop.scene_key = None
 
+    def on_deactivate(self):
+        forget_held_keys(self)
+
+    @_safe
     def on_expose(self):
         self.loop.force = True
 
+    @_safe
     def on_resize(self, width, height):
         self._make_target()
         fit_text(self)
@@ -450,6 +452,8 @@ class PlayWindow(pyglet.window.Window):
     @_safe
     def on_key_press(self, symbol, modifiers):
         self.modes.dispatch(self, "on_key", symbol, modifiers)
+        if getattr(self, "_quitting", False):          # the key closed this window (F4 on the players' screen)
+            return pyglet.event.EVENT_HANDLED
         return self._after_input()
 
     # ================================================================================================ per frame
