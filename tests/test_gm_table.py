@@ -241,3 +241,22 @@ def test_a_shipped_scene_saved_as_a_scene_keeps_its_map_cameras_and_characters(t
     assert got["knight"].at == (30, 30, 0) and "prone" in got["wall_archer"].raw["conditions"]
     assert got["gull"].side == "red" and got["gull"].name == "Gull" and got["gull_2"].name == "Gull 2"
     assert set(got) == set(ctl.state.actors)
+
+
+def test_save_scene_and_start_never_write_over_a_file_this_program_did_not_write(tmp_path):
+    """``start other.toml`` reads like "open it": a monkey test typed ``start scenes/showcase.toml`` and the table
+    was written over the shipped showcase. A file that exists and that this program did not write is refused, in
+    one line, byte for byte as it was; a scene the GM saved here may be saved again."""
+    ctl = Controller(load_scene(ROOT / "scenes" / "air_layers.toml"))
+    theirs = tmp_path / "showcase.toml"
+    theirs.write_bytes((ROOT / "scenes" / "showcase.toml").read_bytes())
+    before = theirs.read_bytes()
+    for line in (f"start {theirs}", f"save scene {theirs}"):
+        assert gm_line(ctl, line) is None
+        assert ctl.message[1] == "error" and "exists, and this program did not write it: not replaced" in \
+            ctl.message[0], ctl.message
+        assert theirs.read_bytes() == before and ctl.scene.name == load_scene(ROOT / "scenes" / "air_layers.toml").name
+    mine = tmp_path / "mine.toml"
+    assert gm_line(ctl, f"save scene {mine}") is None and mine.is_file(), ctl.message
+    gm_line(ctl, "hp " + next(iter(ctl.state.actors.values())).name + " 1")
+    assert gm_line(ctl, f"start {mine}") is None and "now playing" in ctl.message[0], ctl.message     # again: mine
