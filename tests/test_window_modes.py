@@ -284,6 +284,33 @@ def test_item8_o_is_the_top_view_and_the_top_bar_names_the_camera(win):
     assert d[2] < -0.99 * np.linalg.norm(d)             # looking straight down
 
 
+def test_save_as_asks_before_it_replaces_a_file_this_program_did_not_write(win, tmp_path, monkeypatch):
+    """Ctrl+Shift+S with the name of another game's save: a yes/no first (N keeps the file byte for byte, Y
+    replaces it); a name this program saved to before is written again without asking."""
+    import json
+
+    monkeypatch.setenv("AERIE_SAVE", str(tmp_path / "game.save.json"))
+    other = tmp_path / "last week.save.json"
+    other.write_text('{"not": "this game"}')
+    win.ctl.step({"actor": win.ctl.session.current, "action": "end_turn"})
+    for answer in (key.N, key.Y):
+        win.key(key.S, key.MOD_CTRL | key.MOD_SHIFT)
+        win.type("last week")
+        win.key(key.ENTER)
+        yn = win.modes.top
+        assert isinstance(yn, YesNo) and "exists: replace it" in yn.text, win.said
+        win.key(answer)
+        assert isinstance(win.modes.top, MainMode)
+        if answer == key.N:
+            assert other.read_text() == '{"not": "this game"}'
+    assert len(json.loads(other.read_text())["actions"]) == 1
+    win.ctl.step({"actor": win.ctl.session.current, "action": "end_turn"})
+    win.key(key.S, key.MOD_CTRL | key.MOD_SHIFT)
+    win.type("last week")
+    win.key(key.ENTER)                                    # written by this program now: no question
+    assert isinstance(win.modes.top, MainMode) and len(json.loads(other.read_text())["actions"]) == 2
+
+
 def test_item9_save_under_a_chosen_name_and_save_first_before_work_is_dropped(win, tmp_path, monkeypatch):
     """Issue 23 item 9: no way to save under a name of one's choosing, and no "save first" choice when work
     would be dropped."""

@@ -23,6 +23,7 @@ def save(win, path=None) -> None:
     from engine.rules.core import dumps
 
     p = win.ctl.save(path or save_target(win))
+    WRITTEN.add(os.path.realpath(p))
     s = win.ctl.session
     log = p.with_suffix(".log.jsonl") if p.suffix == ".json" else Path(str(p) + ".log.jsonl")
     write_text_output(log, "\n".join([dumps(e) for e in s.events] + [dumps(s.state.to_dict())]) + "\n", "the log")
@@ -32,7 +33,8 @@ def save(win, path=None) -> None:
 
 def save_as(win, name: str) -> None:
     """Ctrl+Shift+S: save under a name of the GM's choosing (in the default save's folder; a bare name gets
-    ``.save.json``); later Ctrl+S saves there too."""
+    ``.save.json``); later Ctrl+S saves there too. A file that exists and that this program did not write is
+    replaced only once the GM says yes."""
     name = name.strip()
     if not name or any(c in name for c in "\0"):
         win.say("save as: give a name", "error")
@@ -42,6 +44,25 @@ def save_as(win, name: str) -> None:
         p = save_path(win.scene).parent / p
     if not p.name.endswith(".json"):
         p = p.with_name(p.name + ".save.json")
+    try:
+        theirs = p.exists() and os.path.realpath(p) not in WRITTEN | {os.path.realpath(save_target(win))}
+    except (OSError, ValueError) as e:
+        win.say(f"save as {p}: {getattr(e, 'strerror', None) or e}", "error")
+        return
+    if theirs:                 # another game's save (or any .json): the GM says so before it is replaced
+        from engine.app.modes.prompts import YesNo
+
+        win.modes.push(win, YesNo(f"{p} exists: replace it with this game? Y replaces it, N keeps it",
+                                  lambda: _save_as(win, p)))
+        return
+    _save_as(win, p)
+
+
+#: the saves this program wrote (real paths): Ctrl+Shift+S asks before it replaces any other file
+WRITTEN: set[str] = set()
+
+
+def _save_as(win, p: Path) -> None:
     try:
         save(win, p)
     except OSError as e:
