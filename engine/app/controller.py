@@ -488,6 +488,7 @@ class Controller:
             "action": self.action(), "forced": self.forced, "message": list(self.message),
             "buttons": self.buttons(), "actions": list(self.session.actions), "redo": len(self.redo_stack),
             "events": len(self.session.events), "question": self.question_view(),
+            "scene": str(self.scene.path), "seed": self.session.seed,   # with "actions": the game, replayable
             "statement": None if self.statement is None else {**self.statement, "prompt": statement.prompt(self)},
         }
 
