@@ -228,3 +228,20 @@ def test_air08_option_upkeep_at_the_start_of_the_activation():
     evs = step(s, "har", "move", to=[5, 6, 3])
     evs = step(s, "har", "pass", to="ana")
     assert not ev(evs, "upkeep") and A(s, "har").flying
+
+
+def test_bat54_63_a_gm_given_grapple_has_no_grabber_and_breaks_like_stuck():
+    """``gm_condition`` gives conditions with the source "gm": baton looked the grabber up and raised (KeyError
+    'gm') on the next step, found by a monkey test of the window. The GM's hold keeps the character grappled
+    (exposed, BAT-54) with no grabber's reach to stay in; breaking free is the stuck test (BAT-63, 8); a GM-given
+    grappling holds nobody and lasts until the GM removes it."""
+    s = session([hero(), foe(at=(8, 8, 0))], starts="ana")
+    step(s, "gm", "gm_condition", target="ana", add="grappled")
+    step(s, "gm", "gm_condition", target="gob", add="grappling")
+    assert A(s, "ana").conditions["grappled"] == ["gm"]
+    step(s, "ana", "move", to=[2, 4, 0])                                            # no grabber's reach
+    t = one(step(s, "ana", "break_free", rolls={"test": 9}), "test")                # 9 + 1 vs 8
+    assert t["rule"] == "BAT-63" and not A(s, "ana").has("grappled")
+    step(s, "ana", "pass", to="gob")
+    step(s, "gob", "move", to=[7, 7, 0])
+    assert A(s, "gob").conditions["grappling"] == ["gm"]

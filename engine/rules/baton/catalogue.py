@@ -484,9 +484,13 @@ RULES = [
     {'id': 'BAT-63',
      'rule': 'Stuck: cannot take actions that need movement; breaking free costs a major action.',
      'status': 'built',
-     'decision': 'Stuck: no movement; `break_free` (major)',
+     'decision': 'Stuck: no movement; `break_free` (major). A grapple the GM gives (`gm_condition`, no grabber: '
+                 'its source is "gm") is broken by the same test (difficulty 8) and keeps the character exposed '
+                 "(BAT-54) with no grabber's reach to stay in; a GM-given grappling holds nobody; both last until "
+                 'broken or removed',
      'where': '`can_move`, `_apply_break_free`',
-     'tests': ['tests/test_baton_conditions.py::test_bat63_stuck_cannot_move_until_it_breaks_free']},
+     'tests': ['tests/test_baton_conditions.py::test_bat63_stuck_cannot_move_until_it_breaks_free',
+               'tests/test_baton_conditions.py::test_bat54_63_a_gm_given_grapple_has_no_grabber_and_breaks_like_stuck']},
     {'id': 'BAT-64',
      'rule': 'Overloaded: moving counts as crossing exhausting difficult terrain.',
      'status': 'built',

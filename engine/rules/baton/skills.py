@@ -92,7 +92,9 @@ def check_grapples(rs, session) -> None:
     st = session.state
     for g in st.actors.values():
         for tid in list(g.conditions.get("grappling", [])):
-            t = st.actors[tid]
+            t = st.actors.get(tid)
+            if t is None:            # a GM-given condition (its source "gm"): it lasts until the GM removes it
+                continue
             if g.dead or t.dead or g.has("petrified") or not combat.in_reach(rs, session, g, t, {"reach_m": g.data["reach_m"]}):
                 release(rs, session, g, t)
 

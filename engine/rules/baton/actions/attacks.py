@@ -312,12 +312,19 @@ class BreakFree(Unit):
     def apply(rs, session, a, act, plan):
         slots.use_slot(rs, session, "major", "break free")
         st = session.state
-        if a.has("grappled"):
-            g = st.actors[a.conditions["grappled"][0]]
+        grabbers = [st.actors[s] for s in a.conditions.get("grappled", []) if s in st.actors]
+        if grabbers:
+            g = grabbers[0]
             _, gv = skills.best(rs, g, "physique", "fight_unarmed")
             ev = skills.skill_test(rs, session, a, "physique", 7 + gv, "BAT-34", f"break free of {g.id}", major=True)
             if ev["success"]:
                 skills.release(rs, session, g, a)
+        elif a.has("grappled"):      # the GM's hold (gm_condition, a net...): no grabber to test against, the
+            diff = int(a.data.get("stuck_difficulty", 8))           # difficulty of being stuck (BAT-63)
+            skill, _ = skills.best(rs, a, "physique", "athletics")
+            ev = skills.skill_test(rs, session, a, skill, diff, "BAT-63", "break free of the GM's hold", major=True)
+            if ev["success"]:
+                skills.remove_condition(rs, session, a, "grappled", "BAT-63")
         else:
             diff = int(a.data.get("stuck_difficulty", 8))
             skill, _ = skills.best(rs, a, "physique", "athletics")

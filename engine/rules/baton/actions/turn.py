@@ -137,7 +137,9 @@ class Move(Unit):
                 raise Illegal(f"{body.name} has already moved {t['moved_m']:g} m: half its movement is spent", "BAT-39", "careful")
         if a.has("grappled"):
             for g in a.conditions["grappled"]:
-                o = session.state.actors[g]
+                o = session.state.actors.get(g)
+                if o is None:        # the GM's hold (source "gm"): no grabber's reach to stay in
+                    continue
                 if not in_melee_reach(body.body().moved(*to), o.body(), combat.reach_of(rs, o, {"reach_m": o.data["reach_m"]}), session.world.cell_m):
                     raise Illegal(f"{a.name} is grappled by {o.name}: it cannot move out of its reach (break free first)", "BAT-54", "to")
         r = aerial.reach(session, body, budget_m=left, fly=fly)
@@ -265,7 +267,9 @@ def _move_to(rs, session, a, body, path, costs, stop) -> None:
 def _drag(rs, session, body, path, stop) -> None:
     """BAT-55: a smaller grappled character is dragged to the cell before the end, where it fits and stands."""
     for tid in list(body.conditions.get("grappling", [])):
-        g = session.state.actors[tid]
+        g = session.state.actors.get(tid)
+        if g is None:                # GM-given (source "gm"): nobody to drag
+            continue
         if skills.size_cmp(rs, body, g) > 0 and len(path[:stop + 1]) >= 2 and not riding.rides(g):
             px, py, pz = path[stop - 1]
             if (aerial.body_fits(session, g, px, py, pz) and not mounts.occupied(rs, session, g, (px, py, pz))
