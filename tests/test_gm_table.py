@@ -260,3 +260,20 @@ def test_save_scene_and_start_never_write_over_a_file_this_program_did_not_write
     assert gm_line(ctl, f"save scene {mine}") is None and mine.is_file(), ctl.message
     gm_line(ctl, "hp " + next(iter(ctl.state.actors.values())).name + " 1")
     assert gm_line(ctl, f"start {mine}") is None and "now playing" in ctl.message[0], ctl.message     # again: mine
+
+
+def test_a_character_made_from_a_stat_block_is_drawn():
+    """``add harpy side=red at ...`` (a stat block, no scene character to look like) had no render view: not drawn
+    in the 3D view, and once selected with the movement overlay on, every frame raised (a monkey test)."""
+    from engine.app.gmtable import gm_views
+    from engine.render.state import from_session
+
+    sc = load_scene(ROOT / "scenes" / "baton_skyfall.toml")
+    ctl = Controller(sc, 3)
+    assert gm_line(ctl, "add harpy side=red at 3 3 4") is not None, ctl.message
+    new = next(a for a in ctl.state.actors.values() if a.id not in {c.id for c in sc.characters})
+    views = {c.id: c for c in gm_views(ctl, from_session(sc, ctl.session)).characters}
+    assert set(views) == set(ctl.state.actors)
+    v = views[new.id]
+    assert (v.x, v.y, v.layer, v.flying, v.side, v.kind) == (3, 3, 4, True, "red", "harpy")
+    assert (v.footprint, v.height_layers, v.hp) == (new.footprint, new.height_layers, new.hp)

@@ -229,7 +229,9 @@ def schedule_jobs(win) -> None:
         if on["movement"]:
             rs = win.render_state()
             sess = ctl.session
-            jobs.submit("movement", (sv, sel), lambda c=rs.get(sel), rs=rs, s=sess: movement_costs(win, rs, c, s))
+            cv = next((c for c in rs.characters if c.id == sel), None)
+            if cv is not None:
+                jobs.submit("movement", (sv, sel), lambda c=cv, rs=rs, s=sess: movement_costs(win, rs, c, s))
     if jobs.wait_maps():
         win.hud_key = None
 

@@ -62,8 +62,11 @@ _command_now.animates = True     # type: ignore[attr-defined]  # the window anim
 
 def gm_views(ctl, rs):
     """The render state of the session's characters: one the GM removed is gone, one the GM added looks like
-    the scene character it copies (``gm_add``'s ``like``)."""
+    the scene character it copies (``gm_add``'s ``like``) or, made from a stat block, is drawn from its own body
+    and kind (a block-made character had no view: not drawn, and selecting it raised in every frame)."""
     from dataclasses import replace
+
+    from engine.render.state import CharView
 
     acts = ctl.state.actors
     keep = [c for c in rs.characters if c.id in acts]
@@ -72,11 +75,15 @@ def gm_views(ctl, rs):
     likes = {e.get("who"): e.get("like") for e in ctl.session.events
              if e.get("type") == "gm" and e.get("what") == "add"}
     for aid, a in acts.items():
-        if aid in have or likes.get(aid) not in base:
+        if aid in have:
             continue
-        keep.append(replace(base[likes[aid]], id=aid, name=a.name, side=a.side, x=float(a.x), y=float(a.y),
-                            layer=float(a.layer), flying=a.flying, hp=a.hp, max_hp=a.max_hp,
-                            conditions=tuple(sorted(a.conditions)) + (("dead",) if a.dead else ())))
+        now = dict(name=a.name, side=a.side, x=float(a.x), y=float(a.y), layer=float(a.layer), flying=a.flying,
+                   hp=a.hp, max_hp=a.max_hp, conditions=tuple(sorted(a.conditions)) + (("dead",) if a.dead else ()))
+        if likes.get(aid) in base:
+            keep.append(replace(base[likes[aid]], id=aid, **now))
+        else:
+            keep.append(CharView(aid, kind=a.kind, footprint=a.footprint, height_layers=a.height_layers,
+                                 eye_m=a.eye_m, **now))
     if len(keep) == len(rs.characters) and have == set(base):
         return rs
     return type(rs)(keep, turn=getattr(rs, "turn", None))
