@@ -1,6 +1,7 @@
 """The test-state hook: ``AERIE_TEST_STATE=FILE`` -- after every change the window rewrites FILE with the core's
-state, the window's choices, the camera and where things are on screen (JSON), so tests driving the window with
-real X input can check the rules' state. Written atomically, and only when it changed."""
+state, the window's choices, the camera and where things are on screen, the scene file, seed and actions (JSON),
+so tests driving the window with real X input can check the rules' state and replay the game. Written atomically,
+and only when it changed; the players' screen (F4) writes FILE.players."""
 
 from __future__ import annotations
 
