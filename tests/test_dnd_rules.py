@@ -544,6 +544,22 @@ def test_dnd49_frightened():
     assert "the attacker is frightened and sees the source" in att["disadvantage"]
 
 
+def test_dnd49_a_frightened_characters_moves_never_go_closer_to_the_source():
+    """The listing offered the moves the check refuses (found by fuzzing the GM's tools): now every listed move is
+    legal, none ends closer to the source in sight, and the moves away are still there."""
+    from engine.world.geometry import distance_m
+
+    s = make([guard(side="b", at=(5, 2, 0), conditions=["frightened:k"]), knight(at=(9, 2, 0))])
+    t, k, cm = s.state.actors["t"], s.state.actors["k"], s.world.cell_m
+    moves = [a for a in s.legal_actions("t") if a["action"] == "move"]
+    here = distance_m(t.body(), k.body(), cm)
+    assert moves and all(distance_m(t.body().moved(*m["to"]), k.body(), cm) >= here - 1e-9 for m in moves)
+    assert {"actor": "t", "action": "move", "to": [3, 2, 0]} in moves
+    for m in moves:
+        s.check(m)
+    assert len([a for a in s.legal_actions("t", kinds=["move"])]) == len(moves)
+
+
 def test_dnd50_petrified_resists_everything():
     s = make([knight(), guard(max_hp=40, conditions=["petrified"])])
     att = attack_event(s, "k", "t", rolls={"attack": 19, "damage": 5})

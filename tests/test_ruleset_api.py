@@ -222,15 +222,23 @@ def test_random_play_after_gm_given_conditions(ruleset):
     for cond in known:
         scene = parse_scene(random_scene(rng, ruleset), f"<gm {cond}>")
         s = Session(scene, rng.randint(0, 10**6))
+        own = s.ruleset.action_specs().get("condition", {})          # the ruleset's own tool, with a source
         for who in rng.sample(sorted(s.state.actors), min(2, len(s.state.actors))):
             try:
-                s.step({"actor": "gm", "action": "gm_condition", "target": who, "add": cond})
+                if "source" in own and rng.random() < 0.5:             # 5e: frightened of a character...
+                    s.step({"actor": "gm", "action": "condition", "target": who, "add": cond,
+                            "source": rng.choice(sorted(s.state.actors))})
+                else:
+                    s.step({"actor": "gm", "action": "gm_condition", "target": who, "add": cond})
                 given += 1
             except (Illegal, BadAction):
                 pass
         for _ in range(40):
             if s.state.over:
                 break
+            acts = s.legal_actions()
+            for a in rng.sample(list(acts), min(8, len(acts))):
+                s.check(a)                      # every listed action is legal (a frightened one's moves were not)
             act = random_action(s, rng)
             if act is None:
                 break

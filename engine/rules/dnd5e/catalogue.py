@@ -386,7 +386,8 @@ RULES = [
      'status': 'built',
      'decision': 'dis on checks and attacks while the source is in sight; cannot willingly move closer whether or not it sees the source (`frightened:SOURCE`; `frightened_move = "in_sight"` the old reading)',
      'where': '5e `_check_move`, 5e attacks `attack_sources`',
-     'tests': ['tests/test_dnd_rules.py::test_dnd49_frightened', 'tests/test_dnd_fixes.py::test_dnd49_frightened_cannot_move_closer_even_without_seeing_the_source']},
+     'tests': ['tests/test_dnd_rules.py::test_dnd49_frightened', 'tests/test_dnd_fixes.py::test_dnd49_frightened_cannot_move_closer_even_without_seeing_the_source',
+               'tests/test_dnd_rules.py::test_dnd49_a_frightened_characters_moves_never_go_closer_to_the_source']},
     {'id': 'DND-50',
      'rule': 'Petrified: incapacitated, cannot move or speak, unaware; weight ×10; attacks against it have advantage; '
              'aut…',

@@ -28,6 +28,20 @@ def _action_on(rs, session, a, act, label: str, rule: str):
     return common.living_target(rs, session, a, act["target"])
 
 
+def fear_sources(rs, session, a) -> list:
+    """DND-49: the characters a frightened ``a`` may not move closer to -- each source of its fear in its sight
+    (or every one, ``frightened_move = "always"``). Move's check refuses such a move and its listing leaves it out
+    (it listed them: a frightened harpy was offered moves its check refused)."""
+    if not a.has("frightened"):
+        return []
+    out = []
+    for s in a.conditions["frightened"]:
+        src = session.state.actors.get(s)
+        if src and (rs.opt("frightened_move") == "always" or rs.sees(session, a, src)):
+            out.append(src)
+    return out
+
+
 @action
 class Move(Unit):
     name = "move"
@@ -43,7 +57,14 @@ class Move(Unit):
         left = rs.movement_left(session, a, fly) / (2 if crawl else 1)
         if left <= 0:
             return []
-        return MoveRun(a.id, aerial.reach(session, a, budget_m=left, fly=fly).destination_cells())
+        cells = aerial.reach(session, a, budget_m=left, fly=fly).destination_cells()
+        fears = fear_sources(rs, session, a)
+        if fears and len(cells):            # DND-49, as ``check`` refuses it: no cell closer to a source in sight
+            cm, ab = session.world.cell_m, a.body()
+            here = [(f.body(), distance_m(ab, f.body(), cm)) for f in fears]
+            cells = cells[[i for i, (x, y, z) in enumerate(cells.tolist())
+                           if all(distance_m(ab.moved(x, y, z), fb, cm) >= d - 1e-9 for fb, d in here)]]
+        return MoveRun(a.id, cells)
 
     @staticmethod
     def preview(rs, session, a, act, plan):
@@ -75,14 +96,11 @@ class Move(Unit):
         left = rs.movement_left(session, a, fly)
         if crawl:
             left = left / 2.0          # DND-48: crawling costs double
-        if a.has("frightened"):        # DND-49
-            for s in a.conditions["frightened"]:
-                src = session.state.actors.get(s)
-                if src and (rs.opt("frightened_move") == "always" or rs.sees(session, a, src)):
-                    here = distance_m(a.body(), src.body(), session.world.cell_m)
-                    there = distance_m(a.body().moved(*to), src.body(), session.world.cell_m)
-                    if there < here - 1e-9:
-                        raise Illegal(f"{a.name} is frightened of {src.name} and cannot move closer to it", "DND-49", "to")
+        for src in fear_sources(rs, session, a):         # DND-49
+            here = distance_m(a.body(), src.body(), session.world.cell_m)
+            there = distance_m(a.body().moved(*to), src.body(), session.world.cell_m)
+            if there < here - 1e-9:
+                raise Illegal(f"{a.name} is frightened of {src.name} and cannot move closer to it", "DND-49", "to")
         r = aerial.reach(session, a, budget_m=left, fly=fly)
         if not r.can_end(*to):
             if crawl and a.can_fly and aerial.body_fits(session, a, *to) and not aerial.is_supported(session, a, *to):
