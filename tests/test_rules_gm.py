@@ -132,3 +132,31 @@ def test_gm_remove_refuses_a_character_another_is_held_by():
     s.step(_gm("gm_condition", target="t", remove="grappled"))
     s.step(_gm("gm_remove", target="k"))
     assert "k" not in s.state.actors
+
+
+def test_a_foe_the_gm_adds_to_a_one_side_5e_scene_makes_a_fight_that_ends():
+    """A 5e scene of one side has turns and no fight to end; ``gm_add`` of a foe makes one, and it ended never:
+    the sides were the scene's at the start only (found by the window's "how does this end?": every fight drew)."""
+    from engine.scene import parse_scene
+
+    text = """
+name = "one side"
+ruleset = "dnd5e"
+seed = 1
+[map]
+size = [10, 10, 6]
+fill = [{ material = "stone", from = [0, 0, 0], to = [9, 9, 0] }]
+[[characters]]
+id = "hero"
+kind = "archer"
+side = "blue"
+at = [2, 2, 1]
+"""
+    s = Session(parse_scene(text, "<one side>"), 1)
+    s.step(_gm("gm_roll", dice="d20"))
+    assert not s.state.over                                   # one side: nothing to win
+    s.step(_gm("gm_add", id="foe", block="harpy", side="red", at=[6, 6, 1]))
+    assert not s.state.over
+    evs = s.step(_gm("gm_set", target="foe", key="hp", value=0))
+    assert s.state.over and s.state.winner == "blue"
+    assert [e for e in evs if e["type"] == "combat_over"] == [{"type": "combat_over", "winner": "blue"}]

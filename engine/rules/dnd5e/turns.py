@@ -222,7 +222,9 @@ def end_of_turn_effects(rs, session: Session, a: Actor) -> None:
 
 def check_over(rs, session: Session) -> None:
     st = session.state
-    if st.over or len(st.data.get("sides", [])) < 2:
+    # a fight needs two sides: the scene's at the start, or one the GM adds to a one-side scene (``gm_add``: its
+    # fight never ended, the last foe down or not)
+    if st.over or len(set(st.data.get("sides", [])) | {a.side for a in st.actors.values()}) < 2:
         return
     sides = alive_sides(rs, session)
     if len(sides) <= 1:
