@@ -542,6 +542,7 @@ from engine.app import storeys
 from engine.app.controller import Controller
 gm.vstate.cut_above = storeys.cuts(gm.scene.world)[-2]     # the showcase cut at layer 22
 frames()
+out["mirror_cut"] = (m.vstate.cut_above, m.renderer.cut_above)   # the players see the storey the GM opens
 gm.set_controller(Controller(load_scene(sys.argv[2]), 1))   # another scene, 8 layers high (Ctrl+O)
 frames()
 sides = {a.side for a in gm.ctl.state.actors.values()}
@@ -579,6 +580,6 @@ def test_item5_the_players_screen_as_a_second_window(display, tmp_path):
     out = json.loads(line[7:])
     assert out == {"open": True, "side": "red", "same_ctl": True, "gm_log_has_roll": True, "mirror_log_lines": True,
                    "mirror_hides_roll": True, "mirror_player_view": True, "mirror_drawn": True, "side2": "blue",
-                   "units_follow": True, "mirror_follows_hide": True, "new_scene": [None, None, [], [], True],
+                   "units_follow": True, "mirror_follows_hide": True, "mirror_cut": [22, 22], "new_scene": [None, None, [], [], True],
                    "closed": True}, out
     assert "Traceback" not in r.stderr, r.stderr[-2000:]

@@ -91,7 +91,7 @@ def place(gm, m) -> None:
 def follow(win) -> None:
     """Each tick of the players' window: the GM's window may have opened another scene, or switched the units
     (Ctrl+U: the table speaks one measure on both screens), hidden a character from the players or shown
-    them their enemies' health (the token HUD's hide, Shift+F3)."""
+    them their enemies' health (the token HUD's hide, Shift+F3), or cut the storeys above one away (, and .)."""
     gm = win.gm
     if win.ctl is not gm.ctl:
         win.set_controller(gm.ctl)
@@ -100,3 +100,4 @@ def follow(win) -> None:
     win.vstate.units = gm.vstate.units
     win.vstate.hidden = gm.vstate.hidden
     win.vstate.reveal_hp = gm.vstate.reveal_hp
+    win.vstate.cut_above = gm.vstate.cut_above    # the storey the GM opens (, and .) is the one the players see
