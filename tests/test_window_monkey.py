@@ -83,7 +83,8 @@ class Monkey:
                 if rng.random() < 0.5:
                     self.key("Return")
         elif r < 0.70:
-            self.key(rng.choice(MODS) + rng.choice(KEYS) if rng.random() < 0.5 else rng.choice(COMMON))
+            k = rng.choice(MODS) + rng.choice(KEYS) if rng.random() < 0.5 else rng.choice(COMMON)
+            self.key("q" if k == "ctrl+q" else k)      # quitting (save first? Enter: yes) would end the test early
         elif r < 0.75:
             text = "".join(rng.choice("abc xyz 0123 +-hp;\"=") for _ in range(rng.randint(1, 10)))
             self.events.append(("type", text))
