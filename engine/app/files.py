@@ -23,7 +23,7 @@ def save(win, path=None) -> None:
     from engine.rules.core import dumps
 
     p = win.ctl.save(path or save_target(win))
-    WRITTEN.add(os.path.realpath(p))
+    wrote(p)
     s = win.ctl.session
     log = p.with_suffix(".log.jsonl") if p.suffix == ".json" else Path(str(p) + ".log.jsonl")
     write_text_output(log, "\n".join([dumps(e) for e in s.events] + [dumps(s.state.to_dict())]) + "\n", "the log")
@@ -45,7 +45,7 @@ def save_as(win, name: str) -> None:
     if not p.name.endswith(".json"):
         p = p.with_name(p.name + ".save.json")
     try:
-        theirs = p.exists() and os.path.realpath(p) not in WRITTEN | {os.path.realpath(save_target(win))}
+        theirs = p.exists() and not ours(p) and os.path.realpath(p) != os.path.realpath(save_target(win))
     except (OSError, ValueError) as e:
         win.say(f"save as {p}: {getattr(e, 'strerror', None) or e}", "error")
         return
@@ -58,8 +58,17 @@ def save_as(win, name: str) -> None:
     _save_as(win, p)
 
 
-#: the saves this program wrote (real paths): Ctrl+Shift+S asks before it replaces any other file
+#: the files this program wrote (real paths): saves, and scenes the GM's line saved. Another file that exists is
+#: not replaced without asking (Ctrl+Shift+S) or at all (``;save scene``, ``;start``)
 WRITTEN: set[str] = set()
+
+
+def wrote(path) -> None:
+    WRITTEN.add(os.path.realpath(os.fsdecode(path)))
+
+
+def ours(path) -> bool:
+    return os.path.realpath(os.fsdecode(path)) in WRITTEN
 
 
 def _save_as(win, p: Path) -> None:

@@ -3,7 +3,6 @@ stat-block library, save the table as a scene, start it. Pure; functions of the 
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 from engine.errors import AerieError
@@ -56,33 +55,24 @@ def say_blocks(ctl):
 
 def save_scene(ctl, path, name: str | None = None) -> Path | None:
     """The table as a new scene file (engine/app/scenesave.py): whole or not at all; one line either way."""
-    from engine.app import scenesave
+    from engine.app import files, scenesave
     from engine.inputs import exists
 
     # a file this program did not write is never replaced: ``start scenes/showcase.toml``, typed to open the
     # showcase, wrote the table over it (a monkey test did); the GM's own saves may be written again
-    written = WRITTEN
     try:
-        if exists(path) and _real(path) not in written:
+        if exists(path) and not files.ours(path):
             raise AerieError(f"{path}: exists, and this program did not write it: not replaced (give a new name; "
                              "Ctrl+O opens a scene or a save)")
         p, dead = scenesave.save_scene(ctl.session, path, name)
     except AerieError as e:
         ctl.say(f"cannot save the scene: {e}", "error")
         return None
-    written.add(_real(p))
+    files.wrote(p)
     n = len(ctl.state.actors) - len(dead)
     ctl.say(f"saved the table as a scene: {p} ({n} character(s)"
             + (f"; the dead left out: {', '.join(dead)}" if dead else "") + f"; aerie run {p} plays it)")
     return p
-
-
-#: the scene files this program wrote (real paths): only those may be written again
-WRITTEN: set[str] = set()
-
-
-def _real(path) -> str:
-    return os.path.realpath(os.fsdecode(path))
 
 
 def start_scene(ctl, path, name: str | None = None) -> bool:
