@@ -319,16 +319,14 @@ class BreakFree(Unit):
             ev = skills.skill_test(rs, session, a, "physique", 7 + gv, "BAT-34", f"break free of {g.id}", major=True)
             if ev["success"]:
                 skills.release(rs, session, g, a)
-        elif a.has("grappled"):      # the GM's hold (gm_condition, a net...): no grabber to test against, the
-            diff = int(a.data.get("stuck_difficulty", 8))           # difficulty of being stuck (BAT-63)
-            skill, _ = skills.best(rs, a, "physique", "athletics")
-            ev = skills.skill_test(rs, session, a, skill, diff, "BAT-63", "break free of the GM's hold", major=True)
-            if ev["success"]:
-                skills.remove_condition(rs, session, a, "grappled", "BAT-63")
-        else:
+        else:       # stuck, or the GM's hold (a grapple with no grabber, gm_condition): the stuck test (BAT-63)
+            held = a.has("grappled")
             diff = int(a.data.get("stuck_difficulty", 8))
             skill, _ = skills.best(rs, a, "physique", "athletics")
-            ev = skills.skill_test(rs, session, a, skill, diff, "BAT-63", "break free", major=True)
-            if ev["success"]:
+            ev = skills.skill_test(rs, session, a, skill, diff, "BAT-63",
+                                   "break free of the GM's hold" if held else "break free", major=True)
+            if ev["success"] and held:
+                skills.remove_condition(rs, session, a, "grappled", "BAT-63")
+            elif ev["success"]:
                 a.conditions.pop("stuck", None)
                 session.emit({"type": "condition", "who": a.id, "condition": "stuck", "added": False, "rule": "BAT-63"})
