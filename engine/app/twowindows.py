@@ -21,3 +21,13 @@ def forget_held_keys(win) -> None:
     held = getattr(win, "pressed_keys", None)
     if isinstance(held, set):
         held.clear()
+
+
+class HeldKeys:
+    """Pushed on a window as pyglet's KeyStateHandler is (its own frame): losing the focus forgets the held keys."""
+
+    def __init__(self, win) -> None:
+        self.win = win
+
+    def on_deactivate(self):
+        forget_held_keys(self.win)

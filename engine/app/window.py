@@ -38,7 +38,7 @@ from engine.app.camera_control import CameraControl
 from engine.app.controller import Controller
 from engine.app.gmtable import gm_views
 from engine.app.jobs import Workers
-from engine.app.twowindows import forget_held_keys, own_context
+from engine.app.twowindows import HeldKeys, own_context
 from engine.app.modes.base import ModeStack
 from engine.app.modes.main import KEYMAP, OVERLAYS, MainMode, help_rows   # noqa: F401 - re-exported
 from engine.app.modes.prompts import save_first
@@ -135,6 +135,7 @@ class PlayWindow(pyglet.window.Window):
         self.jobs = mirror_of.jobs if mirror_of else Workers()      # one session, one lock
         self.keys = key.KeyStateHandler()
         self.push_handlers(self.keys)
+        self.push_handlers(HeldKeys(self))       # a frame of its own: one frame keeps one handler per event
         self._reset_world()
         self.hotseat_prev = None                 # F3 view to return to once a question for another side is answered
         self.token_boxes: dict = {}
@@ -376,9 +377,6 @@ class PlayWindow(pyglet.window.Window):
         self.target = self.rc.target(size)
         self.rc.size = size
         self.loop.scene_key = None
-
-    def on_deactivate(self):
-        forget_held_keys(self)
 
     @_safe
     def on_expose(self):
