@@ -298,6 +298,29 @@ def _check_set(session, act) -> dict:
     return {"from": a.hp if key == "hp" else (a.temp_hp if key == "temp_hp" else a.data.get(key))}
 
 
+def _check_remove(session, act) -> None:
+    """``gm_remove``: not the current character, and nothing else names it (a condition, a grapple, a mount...)."""
+    import json
+
+    st = session.state
+    a = _who(session, act["target"], "target")
+    if a.id == st.current:
+        raise Illegal(f"it is {_name(a)}'s turn: end it before removing {_name(a)}", "", "target")
+    for o in st.actors.values():
+        if o.id == a.id:
+            continue
+        held = sorted(c for c, srcs in o.conditions.items() if a.id in (srcs or ()))
+        if held:                   # grappled by it, frightened of it...: the condition would outlive its source
+            raise Illegal(f"{_name(o)} is {', '.join(held)} by {_name(a)}: end that first (gm_condition remove)",
+                          "", "target")
+        if json.dumps(o.data, default=str).find(f'"{a.id}"') >= 0:
+            raise Illegal(f"{_name(o)}'s state refers to {_name(a)} (a grapple, a mount, a target...): "
+                          f"resolve that first", "", "target")
+    if json.dumps(st.data, default=str).find(f'"{a.id}"') >= 0:
+        raise Illegal(f"the ruleset's bookkeeping refers to {_name(a)} this round: remove it when it has no part "
+                      "in the current turn", "", "target")
+
+
 def check(session, action):
     """Validate a GM action completely (nothing changes); returns (normalised action, plan)."""
     act = _normalise(session, action)
@@ -343,24 +366,7 @@ def check(session, action):
     if name == "gm_add":
         return act, {"character": _added(session, act)}
     if name == "gm_remove":
-        a = _who(session, act["target"], "target")
-        if a.id == st.current:
-            raise Illegal(f"it is {_name(a)}'s turn: end it before removing {_name(a)}", "", "target")
-        import json
-
-        for o in st.actors.values():
-            if o.id == a.id:
-                continue
-            held = sorted(c for c, srcs in o.conditions.items() if a.id in (srcs or ()))
-            if held:                   # grappled by it, frightened of it...: the condition would outlive its source
-                raise Illegal(f"{_name(o)} is {', '.join(held)} by {_name(a)}: end that first (gm_condition remove)",
-                              "", "target")
-            if json.dumps(o.data, default=str).find(f'"{a.id}"') >= 0:
-                raise Illegal(f"{_name(o)}'s state refers to {_name(a)} (a grapple, a mount, a target...): "
-                              f"resolve that first", "", "target")
-        if json.dumps(st.data, default=str).find(f'"{a.id}"') >= 0:
-            raise Illegal(f"the ruleset's bookkeeping refers to {_name(a)} this round: remove it when it has no part "
-                          "in the current turn", "", "target")
+        _check_remove(session, act)
         return act, None
     if name == "gm_order":
         a = _who(session, act["target"], "target")
