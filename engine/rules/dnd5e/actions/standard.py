@@ -42,6 +42,16 @@ def fear_sources(rs, session, a) -> list:
     return out
 
 
+def nearer_fear(session, a, to, fears):
+    """The first of ``fears`` that a move of ``a`` to ``to`` ends closer to, or None (DND-49, one test for the
+    check and the listing)."""
+    cm, ab = session.world.cell_m, a.body()
+    for src in fears:
+        if distance_m(ab.moved(*to), src.body(), cm) < distance_m(ab, src.body(), cm) - 1e-9:
+            return src
+    return None
+
+
 @action
 class Move(Unit):
     name = "move"
@@ -60,10 +70,7 @@ class Move(Unit):
         cells = aerial.reach(session, a, budget_m=left, fly=fly).destination_cells()
         fears = fear_sources(rs, session, a)
         if fears and len(cells):            # DND-49, as ``check`` refuses it: no cell closer to a source in sight
-            cm, ab = session.world.cell_m, a.body()
-            here = [(f.body(), distance_m(ab, f.body(), cm)) for f in fears]
-            cells = cells[[i for i, (x, y, z) in enumerate(cells.tolist())
-                           if all(distance_m(ab.moved(x, y, z), fb, cm) >= d - 1e-9 for fb, d in here)]]
+            cells = cells[[i for i, to in enumerate(cells.tolist()) if nearer_fear(session, a, to, fears) is None]]
         return MoveRun(a.id, cells)
 
     @staticmethod
@@ -96,11 +103,9 @@ class Move(Unit):
         left = rs.movement_left(session, a, fly)
         if crawl:
             left = left / 2.0          # DND-48: crawling costs double
-        for src in fear_sources(rs, session, a):         # DND-49
-            here = distance_m(a.body(), src.body(), session.world.cell_m)
-            there = distance_m(a.body().moved(*to), src.body(), session.world.cell_m)
-            if there < here - 1e-9:
-                raise Illegal(f"{a.name} is frightened of {src.name} and cannot move closer to it", "DND-49", "to")
+        src = nearer_fear(session, a, to, fear_sources(rs, session, a))        # DND-49
+        if src is not None:
+            raise Illegal(f"{a.name} is frightened of {src.name} and cannot move closer to it", "DND-49", "to")
         r = aerial.reach(session, a, budget_m=left, fly=fly)
         if not r.can_end(*to):
             if crawl and a.can_fly and aerial.body_fits(session, a, *to) and not aerial.is_supported(session, a, *to):
