@@ -324,6 +324,20 @@ def test_bat52_divine_damage_is_always_critical_against_undead():
     assert not one(step(s, "ana", "attack", target="gob", rolls={"test": 9, "damage": 2}), "hit")["critical"]
 
 
+def test_bat52_divine_damage_on_undead_keeps_the_extra_damage_on_a_natural_12():
+    """BAT-52 "Dano divino é sempre considerado um dano crítico contra mortos-vivos": the critical damage always
+    applies, so a PC's natural 12 cannot trade it for a Destiny point (BAT-36's choice is not offered)."""
+    holy = {"name": "holy_mace", "damage": "1d6", "size": "small", "type": "divine"}
+    s = session([hero(weapons=[holy], skills={"fight_holy_mace": 3}),
+                 foe("sk", undead=True, protection=0, attributes={"physique": 4})], starts="ana")
+    assert not [a for a in s.legal_actions() if a["action"] == "attack" and a.get("crit") == "destiny"]
+    assert "crit" not in s.preview({"actor": "ana", "action": "attack", "target": "sk"}).get("choices", {})
+    evs = step(s, "ana", "attack", target="sk", crit="destiny", rolls={"test": 12, "damage": 3})
+    h = one(evs, "hit")
+    assert h["critical"] and h["critical_extra"] == 6 and h["damage"] == 9
+    assert not ev(evs, "destiny") and s.state.data["destiny"]["party"] == 0
+
+
 def test_bat53_poisons():
     s = session([hero(), foe()], starts="ana")
     evs = step(s, "gm", "poison", target="ana", kind="caustic", potency=2, rolls={"test": 3, "poison": [3, 3]})

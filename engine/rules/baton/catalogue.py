@@ -410,9 +410,13 @@ RULES = [
     {'id': 'BAT-52',
      'rule': 'Divine damage is always critical against undead.',
      'status': 'built',
-     'decision': 'Divine (a weapon `type`) against `undead`: always critical',
-     'where': 'baton combat `resolve_attack`',
-     'tests': ['tests/test_baton_tactics.py::test_bat52_divine_damage_is_always_critical_against_undead']},
+     'decision': 'Divine (a weapon `type`) against `undead`: always critical, and always the extra damage '
+                 '("sempre é considerado um dano crítico": the critical damage of BAT-36): a PC\'s natural 12 '
+                 'cannot trade it for a Destiny point (`crit = "destiny"` is ignored and not offered), as for sneak '
+                 'attacks and helpless targets',
+     'where': 'baton combat `resolve_attack`, `divine_vs_undead`; baton choices `choice_variants`, `choices_of`',
+     'tests': ['tests/test_baton_tactics.py::test_bat52_divine_damage_is_always_critical_against_undead',
+               'tests/test_baton_tactics.py::test_bat52_divine_damage_on_undead_keeps_the_extra_damage_on_a_natural_12']},
     {'id': 'BAT-53',
      'rule': 'Poison: Physique against 7 + potency; success = partial effect, failure = total. Hallucinogenic '
              '(negative c…',

@@ -190,12 +190,12 @@ def choice_variants(rs, session, cands: list) -> list:
             t = st.actors.get(c.get("target") or c.get("attack"))
             if who is None or t is None:
                 continue
-            if who.data["pc"]:
-                out.append({**c, "crit": "destiny"})
             try:
                 w = combat.pick_weapon(rs, who, c.get("weapon"))
             except Illegal:
                 continue
+            if who.data["pc"] and not combat.divine_vs_undead(rs, t, w):   # BAT-52: no Destiny to trade it for
+                out.append({**c, "crit": "destiny"})
             melee = combat.is_melee(rs, w)
             same = combat.defence_of(rs, session, t, melee, None)[0]       # what the default gives
             for opt in defence_options(rs, t, melee):
@@ -240,7 +240,7 @@ def choices_of(rs, session, a: Actor, act: dict) -> dict:
             return out
         w = combat.pick_weapon(rs, a, act.get("weapon"))
         melee = combat.is_melee(rs, w)
-        if a.data["pc"]:
+        if a.data["pc"] and not combat.divine_vs_undead(rs, t, w):     # BAT-52: always the extra damage
             from engine.rules.baton import dice as bd
             mx = bd.maximum(w["damage"])
             pts = st.data["destiny"].get(a.side, 0)

@@ -251,15 +251,17 @@ def _hit(rs, session, a: Actor, t: Actor, w: dict, ctx: dict, ev: dict, second: 
         if bd.parse(expr)[0] and not helpless else []
     _n, _sides, bonus = bd.parse(expr)
     base = sum(rolls) + bonus
-    crit = ev["critical"] or sneak or helpless or (t.data["undead"] and w.get("type") == "divine")
+    divine = divine_vs_undead(rs, t, w)
+    crit = ev["critical"] or sneak or helpless or divine
     why_crit = "critical success" if ev["critical"] else ("sneak attack" if sneak else ("helpless" if helpless else "divine vs undead"))
     if helpless:
         base = bd.maximum(expr)
     extra = 0
     if crit:
         pc = a.data["pc"]
-        if pc and ev["critical"] and not sneak and not helpless and not counter and \
-                choices.choose_crit(rs, session, a, expr, ev["kept"]) == "destiny":      # BAT-36's choice point
+        # BAT-36's choice point; not where the critical is the rule's own (sneak, helpless, BAT-52 divine)
+        if pc and ev["critical"] and not sneak and not helpless and not divine and not counter and \
+                choices.choose_crit(rs, session, a, expr, ev["kept"]) == "destiny":
             d = session.state.data["destiny"]
             d[a.side] = d.get(a.side, 0) + 1
             session.emit({"type": "destiny", "side": a.side, "who": a.id, "points": d[a.side], "rule": "BAT-36"})
@@ -280,6 +282,12 @@ def _hit(rs, session, a: Actor, t: Actor, w: dict, ctx: dict, ev: dict, second: 
     rs.apply_damage(session, t, total, w.get("type", "blunt"), a.id, rule, critical=crit)
     if was_flying and t.flying and not t.dead:
         aerial.fall_roll(session, t)                                          # AIR-11: a successful attack
+
+
+def divine_vs_undead(rs, t: Actor, w: dict) -> bool:
+    """BAT-52 "Dano divino é sempre considerado um dano crítico contra mortos-vivos": the critical damage (BAT-36's
+    extra) always applies, so a PC's natural 12 cannot trade it for a Destiny point."""
+    return bool(t.data["undead"]) and w.get("type") == "divine"
 
 
 def terrain_at(rs, session, body: Actor, x, y, z) -> str | None:
