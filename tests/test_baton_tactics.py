@@ -278,6 +278,23 @@ def test_bat48_falling_attack():
     assert A(s, "har").layer == 0 and A(s, "har").data["wounds"][-1]["severity"] == 1
 
 
+def test_air12_a_deliberate_drop_that_reaches_the_ground_leaves_the_flyer_prone():
+    """AIR-12 "quem chega ao chão caindo ... fica Caído": a drop (BAT-47), with or without a falling attack
+    (BAT-48), is a fall to the ground like any other; option drop_prone = false lands it on its feet."""
+    def harpy():
+        return [ch("har", "party", (2, 2, 5), kind="harpy", flying=True, pc=True), foe(at=(3, 2, 0))]
+    s = session(harpy(), starts="har")
+    evs = step(s, "har", "drop", rolls={"test": 2})
+    assert one(evs, "condition", who="har", condition="prone")["rule"] == "AIR-12"
+    assert A(s, "har").layer == 0 and not A(s, "har").flying and A(s, "har").has("prone")
+    s = session(harpy(), starts="har")
+    evs = step(s, "har", "drop", attack="gob", rolls={"test": 3, "damage": 2})
+    assert ev(evs, "attack", who="har") and A(s, "har").has("prone")
+    s = session(harpy(), starts="har", options={"drop_prone": False})
+    step(s, "har", "drop", rolls={"test": 2})
+    assert A(s, "har").layer == 0 and not A(s, "har").has("prone")
+
+
 def test_bat49_breath():
     s = session([hero(), foe()], starts="ana")
     evs = step(s, "gm", "breath", target="ana", minutes=2)

@@ -137,12 +137,14 @@ RULES = [
      'rule': 'Reaching the ground by falling deals 5% of max HP per layer above the first, up to 50% of max HP, '
              'and leave…',
      'status': 'built',
-     'decision': '5%/layer above the first, cap 50%, rounded down, prone, on the highest support; the damage type is the ruleset\'s (5e: bludgeoning, so resistance and immunity apply; `fall_damage_type = "untyped"` the old reading)',
-     'where': 'aerial `fall`',
+     'decision': '5%/layer above the first, cap 50%, rounded down, prone, on the highest support; the damage type is the ruleset\'s (5e: bludgeoning, so resistance and immunity apply; `fall_damage_type = "untyped"` the old reading); '
+                 'baton: a deliberate `drop` (BAT-47/48) is a fall too, "quem chega ao chão caindo ... fica Caído": it leaves the faller prone after its falling attack (option `drop_prone = false`: it lands on its feet)',
+     'where': 'aerial `fall`; baton `Drop.apply`',
      'tests': ['tests/test_dnd_fixes.py::test_air12_falling_damage_is_bludgeoning',
                'tests/test_air_rules.py::test_air12_fall_damage_5_percent_per_layer_above_the_first_capped',
                'tests/test_air_rules.py::test_air12_rounding_option',
                'tests/test_air_rules.py::test_air12_partial_descent_no_damage_and_roof_landing',
+               'tests/test_baton_tactics.py::test_air12_a_deliberate_drop_that_reaches_the_ground_leaves_the_flyer_prone',
                'scenes/air_fall_damage_cap.toml',
                'scenes/air_fall_table.toml']},
     {'id': 'AIR-13',

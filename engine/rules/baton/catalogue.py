@@ -373,7 +373,8 @@ RULES = [
              'it (roun…',
      'status': 'built',
      'decision': 'A fall: a wound of 1 per 1.5 m, Agility vs 7 + severity halves it (rounded up); the aerial '
-                 "module's falls too (option)",
+                 "module's falls too (option); a `drop` to the surface leaves the faller prone (AIR-12; option "
+                 '`drop_prone`)',
      'where': '`fall_damage`, `_apply_drop`',
      'tests': ['tests/test_baton_tactics.py::test_bat47_a_fall_is_a_wound_halved_by_agility',
                'tests/test_baton_tactics.py::test_bat47_a_rider_falling_with_its_flying_mount_takes_a_bat47_wound',

@@ -48,6 +48,8 @@ SPECS = {
     "protection_penalty": OptionSpec("choice", "worn", choices=("worn", "current"), help="BAT-17"),
     "physique_bonus": OptionSpec("bool", True, help="BAT-36: medium and large weapons add Physique to damage"),
     "air12_vs_bat47": OptionSpec("choice", "bat47", choices=("bat47", "air12"), help="how a fall to the ground hurts"),
+    "drop_prone": OptionSpec("bool", True, help="AIR-12: a deliberate drop that reaches the surface leaves the "
+                                                "character prone like any fall (false: it lands on its feet)"),
     "air17_overrides_elevation": OptionSpec("bool", True, help="height alone gives no positive chance (AIR-17 over BAT-44)"),
     "elevation_layers": OptionSpec("int", 2, 1, 64, help="BAT-44 with the option above off"),
     "keep_prefers": OptionSpec("choice", "combat", choices=("combat", "turn"), help="BAT-08"),

@@ -68,6 +68,7 @@ class Baton(Ruleset):
         "protection_penalty": "worn",            # BAT-17: per 6 points of the armour worn | "current"
         "physique_bonus": True,                  # medium and large weapons add Physique to damage (BAT-36)
         "air12_vs_bat47": "bat47",               # how a fall to the ground hurts: BAT-47 wound | "air12"
+        "drop_prone": True,                      # AIR-12: a deliberate drop (BAT-47/48) to the surface leaves it prone
         "air17_overrides_elevation": True,       # height alone gives no positive chance (AIR-17 over BAT-44)
         "elevation_layers": 2,                   # with the option off: feet this many layers above the target
         "keep_prefers": "combat",                # BAT-08 "que ainda não agiram no combate" | "turn"

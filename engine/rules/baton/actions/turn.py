@@ -379,7 +379,8 @@ class Drop(Unit):
     @staticmethod
     def apply(rs, session, a, act, plan):
         """BAT-47/BAT-48: drop to the surface below; with ``attack`` the attack at the end of the fall gains +1 on
-        the damage scale per 1.5 m and its roll replaces the Agility test."""
+        the damage scale per 1.5 m and its roll replaces the Agility test. Reaching the surface by falling leaves
+        the body Prone (AIR-12), after its falling attack (option ``drop_prone``)."""
         body = mounts.body_of(rs, session, a)
         st = session.state
         if baton_order.in_combat(rs, session):
@@ -417,6 +418,8 @@ class Drop(Unit):
                     if ev["success"]:
                         sev = (sev + 1) // 2
                 rs.apply_damage(session, a, sev, "falling", None, "BAT-47")
+        if rs.opt("drop_prone") and not body.dead:
+            rs.knock_prone(session, body, "AIR-12")      # AIR-12 "quem chega ao chão caindo ... fica Caído"
         if baton_order.in_combat(rs, session):
             st.turn["fell_m"] = float(plan["layers"])
 
