@@ -301,6 +301,52 @@ def test_air12_partial_descent_no_damage_and_roof_landing():
     assert h.hp == 34 - 4 - 1                     # 2 layers: 5% of 38 = 1.9 -> 1
 
 
+def _no_overlap(s):
+    alive = [a for a in s.state.actors.values() if not a.dead]
+    for i, a in enumerate(alive):
+        for o in alive[i + 1:]:
+            assert not aerial._overlap(a, a.pos, o), (a.id, a.pos, o.id, o.pos)
+
+
+def test_air12_a_fall_onto_someone_ends_in_the_nearest_free_cell_in_5e():
+    """The documents are silent on landing on a character: a falling body never ends inside another's; it lands on
+    the surface of the nearest free cell (the fall counted to that surface), or, for a descent that stays aloft,
+    at the same layer in the nearest free cell in the air (AIR-11's layers kept)."""
+    chars = [{"id": "a", "kind": "archer", "side": "g", "at": [5, 1, 0]},
+             {"id": "x", "kind": "guard", "side": "s", "at": [5, 8, 0]},
+             {"id": "h", "kind": "harpy", "side": "s", "at": [5, 8, 4], "flying": True}]
+    s = make(chars)
+    evs = step(s, "a", "attack", target="h", rolls={"attack": 18, "damage": 1, "fall": 10})
+    h = s.state.actors["h"]
+    f = find(evs, "fall", who="h")
+    assert f["beside"] == "x" and f["layers"] == 4 and f["at"] == [h.x, h.y, 0]
+    assert h.layer == 0 and not h.flying and h.has("prone") and max(abs(h.x - 5), abs(h.y - 8)) == 1
+    assert s.state.actors["x"].pos == (5, 8, 0)
+    _no_overlap(s)
+    chars[1] = {"id": "x", "kind": "harpy", "side": "s", "at": [5, 8, 3], "flying": True}    # a flyer below
+    chars[2] = {"id": "h", "kind": "harpy", "side": "s", "at": [5, 8, 5], "flying": True}
+    s = make(chars)
+    evs = step(s, "a", "attack", target="h", rolls={"attack": 18, "damage": 1, "fall": 4})  # 1 layer: into x's head
+    h = s.state.actors["h"]
+    d = find(evs, "descend", who="h")
+    assert d["beside"] == "x" and h.layer == 4 and h.flying and (h.x, h.y) != (5, 8)
+    _no_overlap(s)
+
+
+def test_air12_a_fall_onto_someone_ends_beside_them_in_baton_too():
+    from test_baton_util import ch, foe, hero
+    from test_baton_util import session as baton_session
+    from test_baton_util import step as bstep
+    s = baton_session([hero("ana", weapons=["longbow"], skills={"fight_longbow": 3}), foe("gob", at=(6, 2, 0)),
+                       ch("har", "foes", (6, 2, 4), kind="harpy", flying=True)], starts="ana")
+    evs = bstep(s, "ana", "attack", target="har", rolls={"test": 11, "damage": 1, "fall": 10})
+    har = s.state.actors["har"]
+    f = find(evs, "fall", who="har")
+    assert f["beside"] == "gob" and f["damage_rule"] == "BAT-47" and har.layer == 0 and har.has("prone")
+    assert (har.x, har.y) != (6, 2) and s.state.actors["gob"].pos == (6, 2, 0)
+    _no_overlap(s)
+
+
 # AIR-13 / AIR-14 / AIR-15 / AIR-16 ------------------------------------------------------------------------------
 WALLS = [("stone", (2, 6, 0), (9, 6, 0)), ("stone", (2, 10, 0), (9, 10, 3))]
 

@@ -158,19 +158,67 @@ def fall_if_unsupported(session: Session, t: Actor, rule: str, cause: str) -> No
 
 
 # ---------------------------------------------------------------------------------------------------------
+#: how far (cells, Chebyshev) a falling body looks for a free place when someone is where it would stop
+LANDING_RADIUS = 8
+
+
+def body_in_the_way(session: Session, a: Actor, at) -> Actor | None:
+    """The living character whose body ``a`` would overlap at ``at`` (riders ride their mount's body: not them)."""
+    for o in session.state.actors.values():
+        if o.id != a.id and not o.dead and not _rides(o) and _overlap(a, at, o):
+            return o
+    return None
+
+
+def _ring(d: int):
+    return sorted(((dx, dy) for dx in range(-d, d + 1) for dy in range(-d, d + 1) if max(abs(dx), abs(dy)) == d),
+                  key=lambda c: (abs(c[0]) + abs(c[1]), c[1], c[0]))
+
+
+def landing_place(session: Session, a: Actor, layer: int, aloft: bool):
+    """Where a falling body ends when another character's body is where it would stop (the documents are
+    silent; docs/rules.md AIR-12): the nearest cell (rings of growing Chebyshev distance) where its body fits
+    and no one is -- in the air at the same ``layer`` for a descent that stays aloft (AIR-11's layers are kept),
+    else on the surface of that cell at or below its feet. Returns (x, y, layer, who was in the way) or None
+    when the place is free (or no free place is near)."""
+    o = body_in_the_way(session, a, (a.x, a.y, layer))
+    if o is None:
+        return None
+    w = session.world
+    for d in range(1, LANDING_RADIUS + 1):
+        for dx, dy in _ring(d):
+            x, y = a.x + dx, a.y + dy
+            z = layer if aloft else max(w.support_layer(x + i, y + j, a.layer)
+                                        for i in range(a.footprint) for j in range(a.footprint))
+            if not body_fits(session, a, x, y, z) or body_in_the_way(session, a, (x, y, z)) is not None:
+                continue
+            if aloft and is_supported(session, a, x, y, z):
+                continue
+            return x, y, z, o
+    return None
+
+
 def fall(session: Session, a: Actor, layers: int | None, rule: str, cause: str) -> None:
     """Drop ``layers`` layers (None: straight to the support below). Reaching support ends the flight:
     AIR-12 damage (5% of max HP per layer above the first, at most 50%) through the ruleset's damage path,
-    and Prone. Stopping in the air deals nothing."""
+    and Prone. Stopping in the air deals nothing. A body never ends inside another character's: it ends in the
+    nearest free place instead (:func:`landing_place`; the event's ``beside`` names who was in the way)."""
     if not a.flying and layers is None and a.layer == support_below(session, a):
         return
     ground = support_below(session, a)
     start = a.layer
     target = ground if layers is None else max(ground, a.layer - layers)
+    aloft = target > ground
+    aside = landing_place(session, a, target, aloft)
+    if aside is not None:
+        a.x, a.y, target, o = aside
+        ground = ground if aloft else target            # the surface of the cell it lands in
+        aside = {"beside": o.id, "at": [a.x, a.y, target]}
     if target > ground:
         a.layer = target
         session.emit({"type": "descend", "who": a.id, "from": start, "to": target, "layers": start - target,
-                      "cause": cause, "rule": rule, "damage": 0, "note": "no damage without reaching the ground (AIR-12)"})
+                      "cause": cause, "rule": rule, "damage": 0, "note": "no damage without reaching the ground (AIR-12)",
+                      **(aside or {})})
         _carry_rider(session, a)
         return
     a.layer = ground
@@ -178,7 +226,7 @@ def fall(session: Session, a: Actor, layers: int | None, rule: str, cause: str) 
     n = start - ground
     dmg, pct, drule = fall_damage(session, a, n)
     session.emit({"type": "fall", "who": a.id, "from": start, "to": ground, "layers": n, "cause": cause,
-                  "rule": rule, "percent": pct, "damage": dmg, "damage_rule": drule})
+                  "rule": rule, "percent": pct, "damage": dmg, "damage_rule": drule, **(aside or {})})
     _carry_rider(session, a)
     riders = _riders(session, a)
     if dmg > 0:

@@ -138,13 +138,16 @@ RULES = [
              'and leave…',
      'status': 'built',
      'decision': '5%/layer above the first, cap 50%, rounded down, prone, on the highest support; the damage type is the ruleset\'s (5e: bludgeoning, so resistance and immunity apply; `fall_damage_type = "untyped"` the old reading); '
-                 'baton: a deliberate `drop` (BAT-47/48) is a fall too, "quem chega ao chão caindo ... fica Caído": it leaves the faller prone after its falling attack (option `drop_prone = false`: it lands on its feet)',
-     'where': 'aerial `fall`; baton `Drop.apply`',
+                 'baton: a deliberate `drop` (BAT-47/48) is a fall too, "quem chega ao chão caindo ... fica Caído": it leaves the faller prone after its falling attack (option `drop_prone = false`: it lands on its feet); '
+                 'landing on someone (the documents are silent): a falling body never ends inside another character\'s; it ends in the nearest free cell where its body fits -- on its surface for a fall to the ground (the fall counted to it), at the same layer for a descent that stays aloft -- and the event names who was in the way (`beside`); a deliberate drop onto someone stays refused (baton `drop`: "someone is right below"); both rulesets',
+     'where': 'aerial `fall`, `landing_place`; baton `Drop.apply`',
      'tests': ['tests/test_dnd_fixes.py::test_air12_falling_damage_is_bludgeoning',
                'tests/test_air_rules.py::test_air12_fall_damage_5_percent_per_layer_above_the_first_capped',
                'tests/test_air_rules.py::test_air12_rounding_option',
                'tests/test_air_rules.py::test_air12_partial_descent_no_damage_and_roof_landing',
                'tests/test_baton_tactics.py::test_air12_a_deliberate_drop_that_reaches_the_ground_leaves_the_flyer_prone',
+               'tests/test_air_rules.py::test_air12_a_fall_onto_someone_ends_in_the_nearest_free_cell_in_5e',
+               'tests/test_air_rules.py::test_air12_a_fall_onto_someone_ends_beside_them_in_baton_too',
                'scenes/air_fall_damage_cap.toml',
                'scenes/air_fall_table.toml']},
     {'id': 'AIR-13',

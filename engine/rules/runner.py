@@ -341,10 +341,11 @@ def sources_text(e: dict) -> str:
 
 
 def _fall(session, e, n, r):
+    aside = f", beside {n('beside')} at {e['at']}" if e.get("beside") else ""    # someone was where it fell
     if e.get("percent") is None:     # the ruleset's own fall rule (``Ruleset.fall_damage``)
-        return (f"{n('who')} falls {e['layers']} layer(s) to layer {e['to']} ({e['cause']}): "
+        return (f"{n('who')} falls {e['layers']} layer(s) to layer {e['to']} ({e['cause']}{aside}): "
                 f"{e['damage']} damage [{e['rule']}, {e.get('damage_rule')}]")
-    return (f"{n('who')} falls {e['layers']} layer(s) to layer {e['to']} ({e['cause']}): {e['percent']}% of max HP = "
+    return (f"{n('who')} falls {e['layers']} layer(s) to layer {e['to']} ({e['cause']}{aside}): {e['percent']}% of max HP = "
             f"{e['damage']} damage [{e['rule']}, AIR-12]")
 
 

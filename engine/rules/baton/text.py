@@ -76,7 +76,8 @@ def _fall(session, e, n, r):
     dmg = f"a wound of {e['damage']}" if e.get("damage") else "no wound"
     if e.get("percent") is not None:
         dmg = f"{e['percent']}% of max Life = {dmg}"
-    return f"{n('who')} falls {e['layers']} layer(s) to layer {e['to']} ({e['cause']}): {dmg} [{rules}]"
+    aside = f", beside {n('beside')} at {e['at']}" if e.get("beside") else ""
+    return f"{n('who')} falls {e['layers']} layer(s) to layer {e['to']} ({e['cause']}{aside}): {dmg} [{rules}]"
 
 
 def _baton(session, e, n, r):
