@@ -28,6 +28,28 @@ def test_bat54_a_flyer_grappled_by_a_walker_falls():
     assert A(s, "har").layer == 0 and not A(s, "har").flying
 
 
+def test_air10_bat54_a_flyer_grabbed_by_a_larger_flying_grabber_is_held_aloft():
+    """AIR-10 grounds a flyer "Agarrado por quem não voa": the stuck of a larger grabber (BAT-54) does not ground a
+    flyer whose grabber is aloft; once the grabber is on the ground, it does."""
+    def scene():
+        return session([ch("gri", "party", (2, 2, 3), pc=True, kind="griffon", size="large", flying=True,
+                           attributes={"physique": 4}, skills={"fight_unarmed": 3}),
+                        ch("har", "foes", (4, 2, 3), kind="harpy", flying=True)], starts="gri")
+    s = scene()
+    evs = step(s, "gri", "grab", target="har", rolls={"test": [10]})
+    har = A(s, "har")
+    assert har.has("grappled") and har.has("stuck") and not ev(evs, "flight_lost") and not ev(evs, "fall")
+    assert har.layer == 3 and har.flying
+    s = scene()
+    step(s, "gri", "grab", target="har", rolls={"test": [10]})
+    evs = step(s, "gm", "condition", target="gri", add="prone", rolls={"test": [1, 1]})    # the griffon falls
+    assert not A(s, "gri").flying and ev(evs, "flight_lost", who="har")
+    assert not A(s, "har").flying and A(s, "har").layer == 0
+    s = session([hero("ana"), ch("har", "foes", (6, 2, 3), kind="harpy", flying=True)], starts="ana")
+    step(s, "gm", "condition", target="har", add="stuck", rolls={"test": [1]})   # stuck by anything else grounds
+    assert not A(s, "har").flying and A(s, "har").layer == 0
+
+
 def test_bat55_grappling_is_exposed_except_to_the_grappled_and_drags_smaller_ones():
     s = session([hero("ana"), foe("gob", at=(3, 2, 0))], starts="ana")
     step(s, "ana", "grab", target="gob", rolls={"test": 9})                       # odd: the foes get it

@@ -109,8 +109,9 @@ RULES = [
              '(Frozen,…',
      'status': 'built',
      'decision': 'prone, unconscious/dying, dead, stunned, paralyzed, petrified, restrained, frozen (Congelado, GM-applied, both rulesets), grappled by a '
-                 'non-flyer, speed 0 by Sentinel, unpaid upkeep; "perde ... a Ação Bônus": an incapacitated flyer falls when it becomes incapacitated (5e `incapacitated_flyer = "end_of_turn"`: the old reading); "não gasta a Ação Bônus": `end_turn` with `stay_aloft = false` falls',
-     'where': 'aerial `check_grounded`, `upkeep`; 5e `fall_reason`',
+                 'non-flyer, speed 0 by Sentinel, unpaid upkeep; "perde ... a Ação Bônus": an incapacitated flyer falls when it becomes incapacitated (5e `incapacitated_flyer = "end_of_turn"`: the old reading); "não gasta a Ação Bônus": `end_turn` with `stay_aloft = false` falls'
+                 '; baton: the stuck a larger grabber gives (BAT-54) does not ground a flyer while its grabber is aloft -- "Agarrado por quem não voa" is what grounds, so a flying grabber, larger or not, holds it up; stuck from anything else still grounds',
+     'where': 'aerial `check_grounded`, `upkeep`; 5e `fall_reason`; baton turns `grounding_condition`, `held_aloft`',
      'tests': ['tests/test_dnd_fixes.py::test_air10_a_flyer_may_choose_not_to_stay_aloft',
                'tests/test_dnd_fixes.py::test_air10_frozen_grounds_a_flyer_in_dnd5e',
                'tests/test_dnd_fixes.py::test_air10_frozen_grounds_a_flyer_in_baton',
@@ -121,6 +122,7 @@ RULES = [
                'tests/test_air_rules.py::test_air10_grappled_by_non_flyer_falls_by_flyer_stays',
                'tests/test_air_rules.py::test_air10_grappler_option_can_fly',
                'tests/test_air_rules.py::test_air10_incapacitated_flyer_cannot_pay_upkeep',
+               'tests/test_baton_conditions.py::test_air10_bat54_a_flyer_grabbed_by_a_larger_flying_grabber_is_held_aloft',
                'scenes/air_fall_triggers.toml',
                'scenes/air_grappled_flyer.toml',
                'scenes/air_upkeep.toml']},

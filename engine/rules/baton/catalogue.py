@@ -429,10 +429,12 @@ RULES = [
      'rule': 'Grappled: exposed; grabber of equal size → also overloaded; larger grabber → stuck.',
      'status': 'built',
      'decision': 'Grappled: exposed; equal grabber → overloaded, larger → stuck; a flyer grappled by a walker '
-                 'falls',
-     'where': '`_apply_grab`; baton skills `exposed_to`; `fall_reason`',
+                 'falls; a flyer grappled by a flying grabber, larger or not, is held aloft (its stuck does not '
+                 'ground it: AIR-10 "Agarrado por quem não voa")',
+     'where': '`_apply_grab`; baton skills `exposed_to`; `fall_reason`; baton turns `held_aloft`',
      'tests': ['tests/test_baton_conditions.py::test_bat54_grappled_is_exposed_and_stuck_under_a_larger_grabber',
-               'tests/test_baton_conditions.py::test_bat54_a_flyer_grappled_by_a_walker_falls']},
+               'tests/test_baton_conditions.py::test_bat54_a_flyer_grappled_by_a_walker_falls',
+               'tests/test_baton_conditions.py::test_air10_bat54_a_flyer_grabbed_by_a_larger_flying_grabber_is_held_aloft']},
     {'id': 'BAT-55',
      'rule': 'Grappling: exposed to everyone but the grappled; grappled of equal size → overloaded; smaller '
              'grappled → mo…',

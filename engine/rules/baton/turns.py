@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from engine.rules import aerial
 from engine.rules.baton import baton_order, skills
-from engine.rules.baton.common import CONDITIONS
+from engine.rules.baton.common import CONDITION_TAGS, CONDITIONS
 from engine.rules.hooks import Hook
 
 SIDE_TURN_START = Hook("side_turn_start", "fn(rs, session, side) when the initiative comes to the side", order=(
@@ -103,9 +103,25 @@ def dead(rs, session, a):
 
 @FALL_TRIGGERS.rule("AIR-10")
 def grounding_condition(rs, session, a):
-    """A condition tagged ``grounds_flyer``."""
-    c = skills.tagged(rs, a, "grounds_flyer")
-    return (c, CONDITIONS[c]) if c else None
+    """A condition tagged ``grounds_flyer``, unless a flying grabber holds the flyer up (:func:`held_aloft`)."""
+    for c in CONDITION_TAGS["grounds_flyer"]:
+        if c in a.conditions and not held_aloft(rs, session, a, c):
+            return c, CONDITIONS[c]
+    return None
+
+
+def held_aloft(rs, session, a, c: str) -> bool:
+    """AIR-10 grounds a flyer "Agarrado por quem não voa" (grappled by one who does not fly): the stuck a larger
+    grabber gives (BAT-54, source ``grab:<id>``) does not ground it while every such grabber is aloft -- it holds
+    the flyer up; the same condition from anything else (trapping terrain, the GM) still does."""
+    srcs = a.conditions.get(c, [])
+    if not srcs:
+        return False
+    for s in srcs:
+        g = session.state.actors.get(s[5:]) if s.startswith("grab:") else None
+        if g is None or g.dead or not g.flying:
+            return False
+    return True
 
 
 @FALL_TRIGGERS.rule("BAT-54")
