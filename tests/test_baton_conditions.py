@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from engine.rules.baton import baton_order
 from test_baton_util import A, ch, ev, foe, hero, illegal, one, session, step
 
 pytestmark = pytest.mark.unit
@@ -103,12 +104,53 @@ def test_bat58_refusing_a_pass_to_an_opponent_while_a_confused_one_must_act_firs
     s = session([hero(), foe("gob", conditions=["confused"]), foe("orc", at=(8, 8, 0))], starts="ana")
     e = illegal(s, "ana", "pass", "BAT-58", to="orc")                               # odd/no test: to the foes
     assert e.reason == "gob is confused, and a confused character acts before its allies (orc among them): pass to gob"
-    s = session([hero(), hero("bia", at=(2, 6, 0), conditions=["confused"]), hero("caio", at=(2, 8, 0)), foe()],
-                starts="ana")
+    s = session([hero(), hero("bia", at=(2, 6, 0)), hero("caio", at=(2, 8, 0)), foe()], starts="ana")
+    step(s, "gm", "condition", target="bia", add="confused")      # after the start (else bia opens, BAT-58)
     step(s, "ana", "attack", target="gob", rolls={"test": 4, "damage": 1})          # even: kept
     e = illegal(s, "ana", "pass", "BAT-58", to="caio")
     assert e.reason.startswith("bia is confused") and "(caio among them)" in e.reason
     e = illegal(s, "ana", "pass", "BAT-08", to="gob")                               # the wrong side: still BAT-08
+
+
+def test_bat58_a_confused_character_of_the_starting_side_gets_the_baton_first():
+    """BAT-58 "Um personagem confuso sempre age antes de seus aliados", at the start of the combat too: the baton
+    BAT-02 gives to a PC goes first to a confused (not surprised) character of that side."""
+    chars = [hero("ana"), hero("bea", at=(2, 4, 0), conditions=["confused"]), foe(at=(9, 9, 0))]
+    for starts in (None, "ana"):
+        s = session(chars, starts=starts, options={"auto_confusion": False})
+        assert s.state.data["holder"] == "bea"
+        assert one(s.events, "baton", to="bea")["rule"] == "BAT-58"
+    s = session(chars, starts="ana")                         # the engine plays it, then it passes to an ally
+    one(s.events, "confused", who="bea")
+    assert ev(s.events, "baton")[0]["to"] == "bea" and s.state.data["holder"] == "ana"
+    s = session([hero("ana"), hero("bea", at=(2, 4, 0), conditions=["confused"], surprised=True), foe(at=(9, 9, 0))],
+                options={"auto_confusion": False})
+    assert s.state.data["holder"] == "ana"                   # a surprised one does not open (BAT-02)
+
+
+def test_bat58_a_confused_character_always_passes_to_an_ally():
+    """BAT-58 "sempre passa a iniciativa para um aliado independentemente da ação que tiver tomado": with every
+    ally already acted in this turn it still passes to one (not confused too); option confused_pass = "fresh_ally"
+    keeps the earlier reading (the opponents then)."""
+    chars = [hero("ana", conditions=["confused"]), hero("bea", at=(2, 4, 0)), foe(at=(9, 9, 0))]
+    s = session(chars, starts="bea", options={"auto_confusion": False})
+    assert s.state.data["holder"] == "ana"                   # the confused one first
+    step(s, "ana", "pass", to="bea")
+    step(s, "bea", "create_opportunity", skill="intimidate", difficulty=8, effect="advantage", rolls={"test": 10})
+    step(s, "bea", "pass", to="ana")                         # even: kept; ana has acted in this turn
+    assert baton_order.pass_targets(s.ruleset, s, A(s, "ana")) == (["bea"], True, "BAT-58")
+    illegal(s, "ana", "pass", "BAT-58", to="gob")
+    evs = step(s, "ana", "pass", to="bea")
+    assert one(evs, "pass", who="ana")["kept"] is True and s.state.data["holder"] == "bea"
+    s = session(chars, starts="bea", options={"auto_confusion": False, "confused_pass": "fresh_ally"})
+    step(s, "ana", "pass", to="bea")
+    step(s, "bea", "create_opportunity", skill="intimidate", difficulty=8, effect="advantage", rolls={"test": 10})
+    step(s, "bea", "pass", to="ana")
+    assert baton_order.pass_targets(s.ruleset, s, A(s, "ana")) == (["gob"], False, "BAT-09")
+    both = [hero("ana", conditions=["confused"]), hero("bea", at=(2, 4, 0), conditions=["confused"]), foe(at=(9, 9, 0))]
+    s = session(both, starts="ana", options={"auto_confusion": False})
+    step(s, "ana", "pass", to="bea")
+    assert baton_order.pass_targets(s.ruleset, s, A(s, "bea"))[:2] == (["gob"], False)   # two confused: no loop
 
 
 def test_bat59_exposed_gives_a_positive_chance():

@@ -95,8 +95,7 @@ def pass_targets(rs, session, a: Actor) -> tuple[list, bool, str]:
     foes = [o for o in others if o.side != a.side]
     if kept:
         if confused:
-            fresh_turn = [o for o in allies if o.id not in st.data["acted_turn"]]
-            allies = fresh_turn
+            allies = confused_pass_pool(rs, session, allies)
         if not allies:
             if not confused and rs.opt("lone_keeps"):
                 return [a.id], True, "BAT-08"
@@ -114,6 +113,29 @@ def pass_targets(rs, session, a: Actor) -> tuple[list, bool, str]:
             return [o.id for o in (fresh or pool)], True, rule
     conf = [o for o in foes if o.has("confused")]
     return [o.id for o in (conf or foes)], False, rule
+
+
+def confused_pass_pool(rs, session, allies: list) -> list:
+    """BAT-58 "sempre passa a iniciativa para um aliado independentemente da ação que tiver tomado": the allies a
+    confused holder passes to -- those who have not acted in this turn first, else (option ``confused_pass =
+    "any_ally"``) any ally who is not confused too (confused ones alone would pass it round for ever); none left:
+    the opponents. ``"fresh_ally"``: only allies who have not acted in this turn (the earlier reading)."""
+    fresh = [o for o in allies if o.id not in session.state.data["acted_turn"]]
+    if fresh or rs.opt("confused_pass") != "any_ally":
+        return fresh
+    return [o for o in allies if not o.has("confused")]
+
+
+def confused_first(rs, session, first: str) -> str:
+    """BAT-58 "Um personagem confuso sempre age antes de seus aliados", at the start too: the baton BAT-02 gives
+    to ``first`` goes to a confused character of its side first (one who is not surprised, as BAT-02 asks)."""
+    st = session.state
+    f = st.actors[first]
+    if f.has("confused"):
+        return first
+    conf = [o for o in st.actors.values() if o.side == f.side and o.has("confused") and can_hold(rs, o, session)
+            and not o.data["surprised"]]
+    return conf[0].id if conf else first
 
 
 def able_sides(rs, session) -> set:
@@ -275,13 +297,13 @@ def first_holder(rs, session) -> str:
                              f"({', '.join(a.id for a in awake)}) (BAT-02)")
         if not awake and pcs and c.side in {p.side for p in pcs}:
             raise SceneError(file, "initiative_starts", "every PC is surprised: an opponent chosen by the GM starts (BAT-02)")
-        return chosen
+        return confused_first(rs, session, chosen)
     if awake:
-        return awake[0].id
+        return confused_first(rs, session, awake[0].id)
     pc_sides = {p.side for p in pcs}
     opp = [a for a in acts.values() if able(rs, a) and a.side not in pc_sides and not riding.carries(a)]
     opp = [a for a in opp if not a.data["surprised"]] or opp
-    return (opp or [a for a in acts.values() if able(rs, a)])[0].id
+    return confused_first(rs, session, (opp or [a for a in acts.values() if able(rs, a)])[0].id)
 
 
 def check_over(rs, session, auto: bool = True) -> None:

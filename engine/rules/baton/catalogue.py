@@ -459,10 +459,18 @@ RULES = [
              'reach,…',
      'status': 'built',
      'decision': 'Confused: d6 on getting the baton; acts before its allies (a pass to another character of its '
-                 'side is refused with BAT-58, naming it); always passes to an ally',
-     'where': 'baton order `confused_activation`, `pass_targets`; `_check_pass`',
+                 'side is refused with BAT-58, naming it), at the start of the combat too ("sempre age antes de seus '
+                 'aliados": the baton BAT-02 gives goes first to a confused, non-surprised character of that side); '
+                 '"sempre passa a iniciativa para um aliado independentemente da ação": to an ally who has not acted '
+                 'in this turn first, else to any ally who is not confused too (option `confused_pass = "any_ally"`; '
+                 '`"fresh_ally"`: the earlier reading, else the opponents); with only confused allies left who have '
+                 'acted, the opponents (they would pass it round for ever)',
+     'where': 'baton order `confused_activation`, `pass_targets`, `confused_pass_pool`, `confused_first`, '
+              '`first_holder`; `_check_pass`',
      'tests': ['tests/test_baton_conditions.py::test_bat58_confused_rolls_on_getting_the_baton_and_passes_to_an_ally',
-               'tests/test_baton_conditions.py::test_bat58_refusing_a_pass_to_an_opponent_while_a_confused_one_must_act_first_cites_bat58']},
+               'tests/test_baton_conditions.py::test_bat58_refusing_a_pass_to_an_opponent_while_a_confused_one_must_act_first_cites_bat58',
+               'tests/test_baton_conditions.py::test_bat58_a_confused_character_of_the_starting_side_gets_the_baton_first',
+               'tests/test_baton_conditions.py::test_bat58_a_confused_character_always_passes_to_an_ally']},
     {'id': 'BAT-59',
      'rule': 'Exposed: others get a positive chance to attack it.',
      'status': 'built',

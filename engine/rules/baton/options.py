@@ -64,6 +64,10 @@ SPECS = {
                               help="opening a door (the document names none): the minor action, handling a thing "
                                    "(BAT-05), or the major one, manipulating the battlefield (BAT-04/15)"),
     "auto_confusion": OptionSpec("bool", True, help="BAT-58: the engine plays a confused character's activation"),
+    "confused_pass": OptionSpec("choice", "any_ally", choices=("any_ally", "fresh_ally"),
+                                help="BAT-58: a confused character always passes to an ally -- one who has not acted "
+                                     "in this turn first, else any ally not confused too (any_ally), or only the "
+                                     "fresh ones, else the opponents (fresh_ally, the earlier reading)"),
     "effect_turns": OptionSpec("choice", "through", choices=("through", "on_return"),
                                help="BAT-11: an effect for N turns affects its target in each of the N turns of its side "
                                     "(through) or ends when the baton returns to the giver's side (on_return, the old reading)"),

@@ -79,6 +79,8 @@ class Baton(Ruleset):
         "cover_exposure": True,                  # BAT-41 leaving total cover
         "fire_sources": {},                      # BAT-50 extra or replaced sources: {name = [base, growth]}
         "auto_confusion": True,                  # BAT-58 the engine plays a confused character's activation
+        "confused_pass": "any_ally",             # BAT-58 "sempre passa ... para um aliado": an ally who has acted in
+                                                 # this turn too when none is fresh | "fresh_ally" (else the opponents)
         "effect_turns": "through",               # BAT-11 an effect for N turns affects its target in each of the
                                                  # N turns of its side, ending when the Nth is lost | "on_return"
         "helpless_test": "roll",                 # BAT-37 + BAT-08: an attack on a helpless target rolls the die
@@ -143,10 +145,11 @@ class Baton(Ruleset):
             session.emit({"type": "out_of_combat", "sides": sorted(sides), "rule": "BAT-01",
                           "note": "one side only: rests, treatment and days (BAT-27..31)"})
             return
-        first = baton_order.first_holder(self, session)
+        first = baton_order.first_holder(self, session)     # a confused one of the side first (BAT-58)
         st.data["combat"] = True
         session.emit({"type": "combat_start", "sides": sorted(sides), "rule": "BAT-01"})
-        baton_order.give_baton(self, session, first, "BAT-02", kept=False, how="starts")
+        rule = "BAT-58" if st.actors[first].has("confused") else "BAT-02"
+        baton_order.give_baton(self, session, first, rule, kept=False, how="starts")
 
 
 

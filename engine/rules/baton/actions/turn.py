@@ -52,8 +52,8 @@ class Pass(Unit):
             raise Illegal(f"{names} {'is' if len(first) == 1 else 'are'} confused, and a confused character acts "
                           f"before its allies ({t.name} among them): pass to {', '.join(ids)}", "BAT-58", "to")
         if a.has("confused"):
-            raise Illegal(f"{a.name} is confused: it always passes the initiative to an ally who has not acted in "
-                          f"this turn ({', '.join(ids)}), not to {t.name}", "BAT-58", "to")
+            raise Illegal(f"{a.name} is confused: it always passes the initiative to an ally, one who has not acted "
+                          f"in this turn first ({', '.join(ids)}), not to {t.name}", "BAT-58", "to")
         if kept:
             if t.side != a.side:
                 raise Illegal(f"the test die was {die} (even): {a.name}'s side keeps the initiative and passes it to an ally "
