@@ -129,6 +129,26 @@ def test_bat38_leaving_reach_provokes_an_opportunity_attack():
     assert A(s, "ana").pos == (0, 2, 0) and A(s, "ana").data["vigor"] == 10 - 5
 
 
+def test_bat38_only_an_enemy_wielding_a_melee_weapon_makes_an_opportunity_attack():
+    """BAT-38 "um inimigo que esteja empunhando uma arma corpo a corpo": bare hands after a disarm do not provoke
+    (option unarmed_opportunity = true: they do); natural weapons (a harpy's talons) do."""
+    def disarmed(**opts):
+        s = session([hero(), foe()], starts="ana", options=opts or None)
+        step(s, "ana", "disarm", target="gob", rolls={"test": 11, "direction": 1})
+        step(s, "ana", "pass", to="gob")
+        step(s, "gob", "pass", to="ana")
+        assert A(s, "gob").data["equipped"] == []
+        return s
+    s = disarmed()
+    assert not [a for a in s.legal_actions() if a["action"] == "move" and a.get("declined")]
+    evs = step(s, "ana", "move", to=[0, 2, 0], rolls={"test": 3})
+    assert not ev(evs, "opportunity_attack") and A(s, "ana").pos == (0, 2, 0)
+    s = disarmed(unarmed_opportunity=True)
+    one(step(s, "ana", "move", to=[0, 2, 0], rolls={"test": 3}), "opportunity_attack", who="gob")
+    s = session([hero(), ch("har", "foes", (3, 2, 0), kind="harpy")], starts="ana")
+    one(step(s, "ana", "move", to=[0, 2, 0], rolls={"test": 3}), "opportunity_attack", who="har")
+
+
 def test_bat39_leaving_reach_at_half_movement_does_not_provoke():
     s = session([hero(), foe()], starts="ana")
     illegal(s, "ana", "move", to=[2, 6, 0], careful=True)                           # 6 m > 4.5 m

@@ -306,10 +306,13 @@ RULES = [
              'counts…',
      'status': 'built',
      'decision': "Leaving an armed enemy's reach: an immediate attack (a counterattack)"
-                 '; an enemy may decline (`declined = [ids]` on the move)',
-     'where': '`_apply_move`; baton combat `provokers`',
+                 '; an enemy may decline (`declined = [ids]` on the move); "empunhando uma arma corpo a corpo": '
+                 'natural weapons (claws, talons, bite) count, bare hands (nothing held, as after a disarm) do not '
+                 '(option `unarmed_opportunity = true`: they do)',
+     'where': '`_apply_move`; baton combat `provokers`, `opportunity_weapon`',
      'tests': ['tests/test_baton_choices.py::test_bat38_an_opportunity_attack_may_be_declined',
-               'tests/test_baton_tactics.py::test_bat38_leaving_reach_provokes_an_opportunity_attack']},
+               'tests/test_baton_tactics.py::test_bat38_leaving_reach_provokes_an_opportunity_attack',
+               'tests/test_baton_tactics.py::test_bat38_only_an_enemy_wielding_a_melee_weapon_makes_an_opportunity_attack']},
     {'id': 'BAT-39',
      'rule': "A character may leave an enemy's reach without provoking, at half movement.",
      'status': 'built',

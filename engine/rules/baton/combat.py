@@ -46,6 +46,16 @@ def melee_weapon(rs, a: Actor) -> dict | None:
     return None
 
 
+def opportunity_weapon(rs, a: Actor) -> dict | None:
+    """BAT-38 "um inimigo que esteja empunhando uma arma corpo a corpo": the melee weapon it wields for an
+    opportunity attack -- natural weapons (claws, talons, bite) count; bare hands (``unarmed``: nothing held, or
+    held again after a disarm) do not, unless the option ``unarmed_opportunity`` says they do."""
+    w = melee_weapon(rs, a)
+    if w is None or (w["name"] == "unarmed" and not rs.opt("unarmed_opportunity")):
+        return None
+    return w
+
+
 def in_reach(rs, session, a: Actor, t: Actor, w: dict | None = None, at=None) -> bool:
     """Melee reach (AIR-05); a rider reaches from, and is reached at, its mount's whole body (BAT-42)."""
     w = w or melee_weapon(rs, a) or {"reach_m": a.data["reach_m"]}
@@ -72,7 +82,7 @@ def provokers(rs, session, body: Actor, path) -> list:
             continue
         if riding.rider_id(body) == e.id:
             continue
-        w = melee_weapon(rs, e)
+        w = opportunity_weapon(rs, e)                     # BAT-38: only an enemy wielding a melee weapon
         if w is None:
             continue
         if not in_reach(rs, session, e, body, w):

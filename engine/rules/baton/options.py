@@ -57,6 +57,8 @@ SPECS = {
     "after_combat": OptionSpec("choice", "over", choices=("over", "continue"), help="end the session or go on"),
     "default_speed_m": OptionSpec("float", 9.0, 0.0, 1000.0, help="speed of a character that gives none"),
     "opportunity_attacks": OptionSpec("bool", True, help="BAT-38"),
+    "unarmed_opportunity": OptionSpec("bool", False, help="BAT-38: bare hands (nothing wielded, e.g. after a disarm) "
+                                                          "make opportunity attacks too (natural weapons always do)"),
     "cover_exposure": OptionSpec("bool", True, help="BAT-41: leaving total cover"),
     "exposed_counts_once": OptionSpec("bool", True, help="BAT-41: an exposure counts once per turn"),
     "fire_sources": OptionSpec("custom", {}, check=_fire_sources, help="BAT-50 extra or replaced fire sources"),

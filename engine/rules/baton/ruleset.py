@@ -76,6 +76,7 @@ class Baton(Ruleset):
         "after_combat": "over",                  # "over" ends the session | "continue" (rest, treat, days)
         "default_speed_m": 9.0,
         "opportunity_attacks": True,             # BAT-38
+        "unarmed_opportunity": False,            # BAT-38 "empunhando uma arma corpo a corpo": bare hands do not
         "cover_exposure": True,                  # BAT-41 leaving total cover
         "fire_sources": {},                      # BAT-50 extra or replaced sources: {name = [base, growth]}
         "auto_confusion": True,                  # BAT-58 the engine plays a confused character's activation

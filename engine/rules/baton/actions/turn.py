@@ -198,8 +198,8 @@ def _counterattacks(rs, session, a, body, path) -> bool:
     for e in provokers:
         if stopped():
             break
-        w = combat.melee_weapon(rs, e)
-        assert w is not None                # combat.provokers: only those with a melee weapon
+        w = combat.opportunity_weapon(rs, e)
+        assert w is not None                # combat.provokers: only those wielding a melee weapon
         session.emit({"type": "opportunity_attack", "who": e.id, "target": a.id, "rule": "BAT-38"})
         combat.resolve_attack(rs, session, e, a, w, {"counter": True, "rule": "BAT-38"})
     if provokers and stopped():
