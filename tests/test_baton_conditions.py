@@ -176,6 +176,21 @@ def test_bat61_paralyzed_cannot_move():
     one(evs, "flight_lost", who="har")
 
 
+def test_bat61_a_paralyzed_enemy_makes_no_opportunity_attack_nor_cover_shot():
+    """BAT-61 with BAT-13/38: a paralyzed character makes no counterattack, and an opportunity attack "é considerado
+    um contra-ataque"; nor does it shoot at one leaving total cover (BAT-41), the other immediate answer."""
+    s = session([hero(), foe(conditions=["paralyzed"])], starts="ana")
+    assert not [a for a in s.legal_actions() if a["action"] == "move" and a.get("declined")]
+    evs = step(s, "ana", "move", to=[0, 2, 0], rolls={"test": 3})
+    assert not ev(evs, "opportunity_attack") and A(s, "ana").pos == (0, 2, 0)
+    bow = dict(weapons=["shortbow"], skills={"fight_shortbow": 2})
+    s = session([hero(**bow, at=(2, 2, 0), conditions=["paralyzed"]), foe(at=(7, 2, 0), speed_m=12.0)],
+                fill=[("stone", (6, 0, 0), (6, 6, 3))], starts="ana")
+    step(s, "ana", "pass", to="gob")
+    evs = step(s, "gob", "move", to=[7, 8, 0], rolls={"test": 9})
+    assert not ev(evs, "exposed_leaving_cover") and not ev(evs, "attack")
+
+
 def test_bat62_petrified_is_a_statue():
     s = session([hero(), foe("gob", conditions=["petrified"]), foe("orc", at=(8, 8, 0))], starts="ana")
     illegal(s, "ana", "pass", to="gob")

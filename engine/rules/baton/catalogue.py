@@ -490,9 +490,12 @@ RULES = [
      'rule': 'Paralyzed: cannot move nor take actions that need movement.',
      'status': 'built',
      'decision': 'Paralyzed: no movement nor actions needing it (move, stand, dash, charge, drop, dismount); '
-                 'flyers fall',
-     'where': '`can_move`; baton slots `needs_movement`; `fall_reason`',
-     'tests': ['tests/test_baton_conditions.py::test_bat61_paralyzed_cannot_move']},
+                 'flyers fall; it makes no counterattack (BAT-13), so no opportunity attack ("é considerado um '
+                 'contra-ataque", BAT-38) nor the shot at one leaving total cover (BAT-41): the document limits it '
+                 '"quando tem a iniciativa", the answers out of turn are decided alike (tag `no_counterattack`)',
+     'where': '`can_move`; baton slots `needs_movement`; `fall_reason`; baton combat `can_counter`',
+     'tests': ['tests/test_baton_conditions.py::test_bat61_paralyzed_cannot_move',
+               'tests/test_baton_conditions.py::test_bat61_a_paralyzed_enemy_makes_no_opportunity_attack_nor_cover_shot']},
     {'id': 'BAT-62',
      'rule': 'Petrified: turned into a stone statue.',
      'status': 'built',

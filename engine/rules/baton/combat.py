@@ -46,6 +46,13 @@ def melee_weapon(rs, a: Actor) -> dict | None:
     return None
 
 
+def can_counter(rs, a: Actor) -> bool:
+    """May answer at once (a counterattack, BAT-13; an opportunity attack "é considerado um contra-ataque",
+    BAT-38; the shot at one leaving total cover, BAT-41): able, and no condition tagged ``no_counterattack``
+    (paralyzed, BAT-61: it cannot move, so it makes none)."""
+    return baton_order.able(rs, a) and skills.tagged(rs, a, "no_counterattack") is None
+
+
 def opportunity_weapon(rs, a: Actor) -> dict | None:
     """BAT-38 "um inimigo que esteja empunhando uma arma corpo a corpo": the melee weapon it wields for an
     opportunity attack -- natural weapons (claws, talons, bite) count; bare hands (``unarmed``: nothing held, or
@@ -78,7 +85,7 @@ def cover(rs, session, a: Actor, t: Actor, at=None, t_at=None):
 def provokers(rs, session, body: Actor, path) -> list:
     out = []
     for e in session.state.actors.values():
-        if e.side == body.side or not baton_order.able(rs, e) or e.id == body.id:
+        if e.side == body.side or not can_counter(rs, e) or e.id == body.id:
             continue
         if riding.rider_id(body) == e.id:
             continue
@@ -199,8 +206,7 @@ def resolve_attack(rs, session, a: Actor, t: Actor, w: dict, ctx: dict) -> dict 
     else:
         _hit(rs, session, a, t, w, ctx, ev, second, (sneak, helpless, counter))
     # BAT-13: a counterattack never triggers another
-    if (not counter and not t.dead and not a.dead and t.data["counterattack"] and baton_order.able(rs, t)
-            and not t.has("paralyzed")):
+    if not counter and not t.dead and not a.dead and t.data["counterattack"] and can_counter(rs, t):
         tw = melee_weapon(rs, t)
         if tw is not None and in_reach(rs, session, t, a, tw):
             session.emit({"type": "counterattack", "who": t.id, "target": a.id, "rule": "BAT-13"})

@@ -13,6 +13,7 @@ CONDITIONS = {
 CONDITION_TAGS = {
     "grounds_flyer": ("prone", "paralyzed", "petrified", "stuck", "frozen"),   # AIR-10 with BAT-57, BAT-61..63
     "speed_zero": ("petrified", "paralyzed", "stuck", "frozen"),          # BAT-61..63 (frozen: AIR-10): cannot move
+    "no_counterattack": ("paralyzed",),   # BAT-61 with BAT-13: no counterattack, so no opportunity attack (BAT-38)
 }
 NEEDS_MOVEMENT = ("move", "stand", "dash", "charge", "drop", "dismount")
 MAJOR = ("attack", "charge", "create_opportunity", "disarm", "dash", "grab", "trip", "push", "break_free",

@@ -14,7 +14,7 @@ def shooters(rs, session, a, body, end) -> list[str]:
         return []
     out = []
     for e in session.state.actors.values():
-        if e.side == a.side or not baton_order.able(rs, e):
+        if e.side == a.side or not combat.can_counter(rs, e):
             continue
         rw = next((w for w in combat.equipped(rs, e) if not combat.is_melee(rs, w)), None)
         if rw is None or combat.cover(rs, session, e, body).level != "total":

@@ -303,7 +303,7 @@ def _leaving_cover(rs, session, a, body, carried_from) -> None:
     """BAT-41: leaving total cover exposes the mover to an immediate ranged attack from each able enemy in range
     that had it in total cover before the move and not after (unless it lets it go)."""
     for e in session.state.actors.values():
-        if e.side == a.side or not baton_order.able(rs, e):
+        if e.side == a.side or not combat.can_counter(rs, e):
             continue
         rw = next((w for w in combat.equipped(rs, e) if not combat.is_melee(rs, w)), None)
         if rw is None or a.dead:
