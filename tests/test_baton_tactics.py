@@ -121,6 +121,16 @@ def test_bat37_a_helpless_target_is_always_hit_but_the_die_still_reads_for_the_b
     assert baton_order.pass_targets(old.ruleset, old, A(old, "ana"))[1:] == (False, "BAT-09")
 
 
+def test_bat37_a_helpless_target_takes_the_second_weapons_maximum_too():
+    """BAT-37 "o ataque sempre acerta e causa o máximo de dano possível": with two weapons (BAT-43) the second
+    weapon's damage is its maximum too, not rolled (and, as BAT-36 says, added once, outside the critical extra)."""
+    s = session([hero(weapons=["longsword", "dagger"], equipped=["longsword", "dagger"]),
+                 foe(conditions=["helpless"], attributes={"physique": 12})], starts="ana")
+    evs = step(s, "ana", "attack", target="gob", rolls={"test": 4})
+    h = one(evs, "hit")
+    assert h["second_weapon"] == 4 and h["damage"] == 8 + 8 + 2 + 4 and not ev(evs, "roll", name="damage")
+
+
 def test_bat38_leaving_reach_provokes_an_opportunity_attack():
     s = session([hero(), foe()], starts="ana")
     evs = step(s, "ana", "move", to=[0, 2, 0], rolls={"test": 9, "damage": 4})

@@ -296,11 +296,12 @@ RULES = [
              'ranged…',
      'status': 'built',
      'decision': 'Unaware: positive chance, critical; ranged difficulty 7; helpless: always hits, critical, max '
-                 'damage, and the test die is still rolled: it reads for the baton (BAT-08; option `helpless_test = '
+                 'damage (a second weapon\'s too, BAT-43: "o máximo de dano possível"), and the test die is still rolled: it reads for the baton (BAT-08; option `helpless_test = '
                  '"roll"`; `"none"`: no die, the side loses the initiative)',
-     'where': 'baton combat `resolve_attack`; baton skills `unaware`',
+     'where': 'baton combat `resolve_attack`, `_second_damage`; baton skills `unaware`',
      'tests': ['tests/test_baton_tactics.py::test_bat37_sneak_attacks',
-               'tests/test_baton_tactics.py::test_bat37_a_helpless_target_is_always_hit_but_the_die_still_reads_for_the_baton']},
+               'tests/test_baton_tactics.py::test_bat37_a_helpless_target_is_always_hit_but_the_die_still_reads_for_the_baton',
+               'tests/test_baton_tactics.py::test_bat37_a_helpless_target_takes_the_second_weapons_maximum_too']},
     {'id': 'BAT-38',
      'rule': 'Opportunity attack: leaving the reach of an enemy wielding a melee weapon lets it attack at once; it '
              'counts…',

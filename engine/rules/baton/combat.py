@@ -284,11 +284,7 @@ def _hit(rs, session, a: Actor, t: Actor, w: dict, ctx: dict, ev: dict, second: 
         else:
             extra = bd.maximum(expr)                                          # BAT-36
     phys = a.data["attributes"].get("physique", 0) if (rs.opt("physique_bonus") and w["size"] in ("medium", "large")) else 0
-    sec = 0
-    if second is not None:
-        (sn, ss, sb) = bd.parse(second["damage"])
-        srolls = session.roll("damage", ss, sn, who=a.id, rule="BAT-43", purpose=f"second weapon {second['name']}") if sn else []
-        sec = sum(srolls) + sb
+    sec = _second_damage(rs, session, a, second, helpless)
     total = max(0, base + extra + phys + sec)
     session.emit({"type": "hit", "who": a.id, "target": t.id, "damage": total, "dice": expr, "rolled": base,
                   "critical_extra": extra, "physique_bonus": phys, "second_weapon": sec,
@@ -298,6 +294,18 @@ def _hit(rs, session, a: Actor, t: Actor, w: dict, ctx: dict, ev: dict, second: 
     rs.apply_damage(session, t, total, w.get("type", "blunt"), a.id, rule, critical=crit)
     if was_flying and t.flying and not t.dead:
         aerial.fall_roll(session, t)                                          # AIR-11: a successful attack
+
+
+def _second_damage(rs, session, a: Actor, second: dict | None, helpless: bool) -> int:
+    """BAT-43: the second weapon's damage, added once (BAT-36); against a helpless target its maximum, BAT-37 "causa
+    o máximo de dano possível" -- not rolled."""
+    if second is None:
+        return 0
+    if helpless:
+        return bd.maximum(second["damage"])                                  # BAT-37
+    (sn, ss, sb) = bd.parse(second["damage"])
+    srolls = session.roll("damage", ss, sn, who=a.id, rule="BAT-43", purpose=f"second weapon {second['name']}") if sn else []
+    return sum(srolls) + sb
 
 
 def divine_vs_undead(rs, t: Actor, w: dict) -> bool:
