@@ -267,6 +267,30 @@ def test_bat15_create_opportunity_without_damage():
     assert A(s, "gob").has("shaken")
 
 
+def test_bat15_a_created_shaken_or_exposed_lasts_until_the_creators_side_gets_the_initiative_back():
+    """BAT-15 "Provocar ou intimidar oponentes para fazê-los hesitar": a shaken foe (BAT-56) attacks with a negative
+    chance in its own turn -- the condition ended as that turn began; now it lasts until the initiative comes back
+    to the creator's side (option opportunity_lasts = "target_turn": the earlier reading)."""
+    s = session([hero("ana"), foe()], starts="ana")
+    step(s, "ana", "create_opportunity", skill="intimidate", target="gob", effect="shake", rolls={"test": 9})
+    step(s, "ana", "pass", to="gob")                                          # odd: the foes get it
+    assert A(s, "gob").has("shaken")
+    evs = step(s, "gob", "attack", target="ana", rolls={"test": [3, 9], "damage": 1})
+    assert ["shaken", "BAT-56"] in one(evs, "test")["negative"]
+    step(s, "gob", "pass", to="ana")
+    assert not A(s, "gob").has("shaken")                                      # the party has it back
+    s = session([hero("ana"), hero("bea", at=(2, 3, 0)), foe(at=(3, 3, 0))], starts="ana")
+    step(s, "ana", "create_opportunity", skill="intimidate", target="gob", effect="expose", rolls={"test": 9})
+    step(s, "ana", "pass", to="gob")
+    assert A(s, "gob").has("exposed")                                         # through the foes' turn
+    step(s, "gob", "pass", to="ana")
+    assert not A(s, "gob").has("exposed")
+    s = session([hero("ana"), foe()], starts="ana", options={"opportunity_lasts": "target_turn"})
+    step(s, "ana", "create_opportunity", skill="intimidate", target="gob", effect="shake", rolls={"test": 9})
+    step(s, "ana", "pass", to="gob")
+    assert not A(s, "gob").has("shaken")
+
+
 def test_preview_of_attack_move_and_pass():
     s = session([hero(), foe(conditions=["exposed"])], starts="ana")
     p = s.preview({"actor": "ana", "action": "attack", "target": "gob"})

@@ -324,8 +324,8 @@ def check_over(rs, session, auto: bool = True) -> None:
             session.emit({"type": "protection_restored", "who": a.id, "protection": a.data["protection"],
                           "rule": "BAT-19"})
         for c in list(a.conditions):
-            if "until_next_turn" in a.conditions.get(c, []):
-                skills.remove_condition(rs, session, a, c, "BAT-11", "until_next_turn")
+            for src in [s for s in a.conditions.get(c, []) if s == "until_next_turn" or s.startswith("until_side:")]:
+                skills.remove_condition(rs, session, a, c, "BAT-11", src)
     session.emit({"type": "combat_over", "winner": st.winner, "rule": "BAT-10"})
     st.data["holder"] = None
     if rs.opt("after_combat") != "continue":

@@ -134,12 +134,17 @@ RULES = [
              'distractions,…',
      'status': 'built',
      'decision': '`create_opportunity`: a test (a major action, it reads for the baton); effects advantage / '
-                 'expose / shake; or `effect = "stated"`: the GM states the effect (`text`) and the `difficulty`; '
+                 'expose / shake -- the document gives no duration: each lasts until the initiative comes back to '
+                 'the creator\'s side, so a shaken or exposed foe is so through its own turn ("fazê-los hesitar"; '
+                 'option `opportunity_lasts = "target_turn"`: until the target\'s next turn, which ended it as that '
+                 'turn began); or `effect = "stated"`: the GM states the effect (`text`) and the `difficulty`; '
                  '`manipulate` (manipulating the battlefield, knocking an object over): a test of '
                  '`skill` (athletics) against 6 + 2 per voxel of the object, next to it; success: its voxels leave '
                  'the place (those on it fall)',
-     'where': '`_apply_create_opportunity`; `baton/actions/objects.py` `Manipulate`, `manipulate_difficulty`',
-     'tests': ['tests/test_baton_choices.py::test_bat15_the_gm_states_an_effect_and_a_difficulty_and_the_test_reads_for_the_baton',
+     'where': '`_apply_create_opportunity`, `created_lasts`; baton turns `created_conditions_end`; '
+              '`baton/actions/objects.py` `Manipulate`, `manipulate_difficulty`',
+     'tests': ['tests/test_baton_turns.py::test_bat15_a_created_shaken_or_exposed_lasts_until_the_creators_side_gets_the_initiative_back',
+               'tests/test_baton_choices.py::test_bat15_the_gm_states_an_effect_and_a_difficulty_and_the_test_reads_for_the_baton',
                'tests/test_baton_turns.py::test_bat15_create_opportunity_without_damage',
                'tests/test_objects.py::test_baton_manipulate_needs_to_stand_next_to_the_object_and_scales_with_its_size',
                'tests/test_objects.py::test_baton_objects_are_attacked_against_the_base_difficulty_and_knocked_over',

@@ -59,6 +59,9 @@ SPECS = {
     "opportunity_attacks": OptionSpec("bool", True, help="BAT-38"),
     "unarmed_opportunity": OptionSpec("bool", False, help="BAT-38: bare hands (nothing wielded, e.g. after a disarm) "
                                                           "make opportunity attacks too (natural weapons always do)"),
+    "opportunity_lasts": OptionSpec("choice", "creator_turn", choices=("creator_turn", "target_turn"),
+                                    help="BAT-15: exposed/shaken from an opportunity last until the initiative comes "
+                                         "back to the creator's side, or until the target's next turn (the earlier reading)"),
     "cover_exposure": OptionSpec("bool", True, help="BAT-41: leaving total cover"),
     "exposed_counts_once": OptionSpec("bool", True, help="BAT-41: an exposure counts once per turn"),
     "fire_sources": OptionSpec("custom", {}, check=_fire_sources, help="BAT-50 extra or replaced fire sources"),

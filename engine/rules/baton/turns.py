@@ -18,6 +18,7 @@ from engine.rules.hooks import Hook
 
 SIDE_TURN_START = Hook("side_turn_start", "fn(rs, session, side) when the initiative comes to the side", order=(
     "until_next_turn_ends",
+    "created_conditions_end",
     "effects_tick",
     "opportunities_lapse",
 ))
@@ -42,6 +43,17 @@ def until_next_turn_ends(rs, session, side):
             srcs = a.conditions.get(c, [])
             if "until_next_turn" in srcs:
                 skills.remove_condition(rs, session, a, c, "BAT-11", "until_next_turn")
+
+
+@SIDE_TURN_START.rule("BAT-15")
+def created_conditions_end(rs, session, side):
+    """A condition an opportunity the side created put on a target (source ``until_side:<side>``) ends when the
+    initiative comes back to the creator's side, as the opportunity's positive chance lapses."""
+    src = f"until_side:{side}"
+    for a in session.state.actors.values():
+        for c in list(a.conditions):
+            if src in a.conditions.get(c, []):
+                skills.remove_condition(rs, session, a, c, "BAT-15", src)
 
 
 @SIDE_TURN_START.rule("BAT-11")

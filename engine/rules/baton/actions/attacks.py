@@ -156,13 +156,20 @@ class CreateOpportunity(Unit):
         if eff == "advantage" and tid:
             session.state.data["opportunity"].append({"target": tid, "side": a.side, "by": a.id})
             session.emit({"type": "opportunity", "who": a.id, "target": tid, "effect": "next attack by an ally gets a positive chance", "rule": "BAT-15"})
-        elif eff == "expose":
-            skills.add_condition(rs, session, session.state.actors[tid], "exposed", "BAT-15", "until_next_turn")
-        elif eff == "shake":
-            skills.add_condition(rs, session, session.state.actors[tid], "shaken", "BAT-15", "until_next_turn")
+        elif eff in ("expose", "shake"):
+            skills.add_condition(rs, session, session.state.actors[tid], "exposed" if eff == "expose" else "shaken",
+                                 "BAT-15", created_lasts(rs, a))
         elif eff == "stated":                  # the GM's own effect: it happens as stated (its tools apply it)
             session.emit({"type": "opportunity", "who": a.id, "effect": act["text"], "stated": True, "rule": "BAT-15",
                           **({"target": tid} if tid else {})})
+
+
+def created_lasts(rs, a) -> str:
+    """BAT-15 (the document gives no duration): a condition an opportunity puts on its target lasts until the
+    initiative comes back to the creator's side (source ``until_side:<side>``), as the positive chance does -- so a
+    shaken foe's own turn (BAT-56, "fazê-los hesitar") and the exposed foe's (BAT-59) are covered; option
+    ``opportunity_lasts = "target_turn"``: until the target's next turn, the earlier reading."""
+    return "until_next_turn" if rs.opt("opportunity_lasts") == "target_turn" else f"until_side:{a.side}"
 
 
 @action
