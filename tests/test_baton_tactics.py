@@ -385,6 +385,20 @@ def test_bat52_divine_damage_on_undead_keeps_the_extra_damage_on_a_natural_12():
     assert not ev(evs, "destiny") and s.state.data["destiny"]["party"] == 0
 
 
+def test_bat53_a_hallucinating_character_has_a_negative_chance_to_discern_reality():
+    """BAT-53 hallucinogenic, partial effect: "Tem uma chance negativa em qualquer teste relacionado a discernir a
+    realidade por 1d3 horas" -- a perception test; not an intimidation (option hallucination_tests = "all": any)."""
+    def tested(skill, **opts):
+        s = session([hero(), foe()], starts="ana", options=opts or None)
+        step(s, "gm", "poison", target="ana", kind="hallucinogenic", potency=1, rolls={"test": 12, "poison_hours": 2})
+        assert A(s, "ana").has("hallucinating") and not A(s, "ana").has("confused")
+        evs = step(s, "ana", "create_opportunity", skill=skill, target="gob", rolls={"test": [8, 8]})
+        return one(evs, "test")["negative"]
+    assert ["hallucinating", "BAT-53"] in tested("perception")
+    assert ["hallucinating", "BAT-53"] not in tested("intimidate")
+    assert ["hallucinating", "BAT-53"] in tested("intimidate", hallucination_tests="all")
+
+
 def test_bat53_poisons():
     s = session([hero(), foe()], starts="ana")
     evs = step(s, "gm", "poison", target="ana", kind="caustic", potency=2, rolls={"test": 3, "poison": [3, 3]})

@@ -431,9 +431,12 @@ RULES = [
      'rule': 'Poison: Physique against 7 + potency; success = partial effect, failure = total. Hallucinogenic '
              '(negative c…',
      'status': 'built',
-     'decision': "Physique vs 7 + potency; the five poisons' partial / total effects; `resist_poison`",
-     'where': 'baton health `poison`, `hourly`; baton order `tick_effect`',
-     'tests': ['tests/test_baton_tactics.py::test_bat53_poisons']},
+     'decision': "Physique vs 7 + potency; the five poisons' partial / total effects; `resist_poison`; "
+                 'hallucinating: "qualquer teste relacionado a discernir a realidade" -- of the skills, perception '
+                 'tests get the negative chance (option `hallucination_tests = "all"`: every test)',
+     'where': 'baton health `poison`, `hourly`; baton order `tick_effect`; baton skills `hallucination_counts`',
+     'tests': ['tests/test_baton_tactics.py::test_bat53_poisons',
+               'tests/test_baton_tactics.py::test_bat53_a_hallucinating_character_has_a_negative_chance_to_discern_reality']},
     {'id': 'BAT-54',
      'rule': 'Grappled: exposed; grabber of equal size → also overloaded; larger grabber → stuck.',
      'status': 'built',

@@ -21,6 +21,8 @@ MAJOR = ("attack", "charge", "create_opportunity", "disarm", "dash", "grab", "tr
 MINOR = ("equip", "stow", "drop_item", "pick_up", "drink", "take_item_pocket", "shout", "use_power_minor")
 DIRECT = ("direct", "necrotic", "fire", "falling", "caustic", "latent")
 FATIGUE = ("fatigue",)
+#: BAT-53 "qualquer teste relacionado a discernir a realidade": of the skills, the one that perceives what is there
+REALITY_SKILLS = ("perception",)
 PROTECTION_PENALTY = ("agility", "athletics", "dodge", "stealth", "acrobatics", "climb", "swim")
 DIRS8 = ((1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1))
 GM_ACTIONS = ("damage", "condition", "poison", "fire", "breath")

@@ -62,6 +62,9 @@ SPECS = {
     "opportunity_lasts": OptionSpec("choice", "creator_turn", choices=("creator_turn", "target_turn"),
                                     help="BAT-15: exposed/shaken from an opportunity last until the initiative comes "
                                          "back to the creator's side, or until the target's next turn (the earlier reading)"),
+    "hallucination_tests": OptionSpec("choice", "reality", choices=("reality", "all"),
+                                      help="BAT-53: a hallucinating character's negative chance on the tests that "
+                                           "discern reality (perception), or on every test"),
     "cover_exposure": OptionSpec("bool", True, help="BAT-41: leaving total cover"),
     "exposed_counts_once": OptionSpec("bool", True, help="BAT-41: an exposure counts once per turn"),
     "fire_sources": OptionSpec("custom", {}, check=_fire_sources, help="BAT-50 extra or replaced fire sources"),

@@ -77,6 +77,7 @@ class Baton(Ruleset):
         "default_speed_m": 9.0,
         "opportunity_attacks": True,             # BAT-38
         "opportunity_lasts": "creator_turn",     # BAT-15: a created exposed/shaken ends as the creator's side gets it back
+        "hallucination_tests": "reality",        # BAT-53 "discernir a realidade": perception tests | "all"
         "unarmed_opportunity": False,            # BAT-38 "empunhando uma arma corpo a corpo": bare hands do not
         "cover_exposure": True,                  # BAT-41 leaving total cover
         "fire_sources": {},                      # BAT-50 extra or replaced sources: {name = [base, growth]}

@@ -5,7 +5,7 @@ from __future__ import annotations
 from engine.rules import aerial, riding
 from engine.rules.baton import baton_order, combat, mounts
 from engine.rules.baton import dice as bd
-from engine.rules.baton.common import CONDITION_TAGS, PROTECTION_PENALTY
+from engine.rules.baton.common import CONDITION_TAGS, PROTECTION_PENALTY, REALITY_SKILLS
 from engine.rules.baton.data import SIZES
 from engine.rules.core import Actor
 
@@ -148,7 +148,17 @@ def negatives(rs, a: Actor, skill: str, attack: bool = False) -> list:
             out.append(["Protection penalty (per 6)", "BAT-17"])
     if a.has("shaken") and (attack or pp):
         out.append(["shaken", "BAT-56"])
+    if hallucination_counts(rs, a, skill):
+        out.append(["hallucinating", "BAT-53"])
     return out
+
+
+def hallucination_counts(rs, a: Actor, skill: str) -> bool:
+    """BAT-53 hallucinogenic poison: "uma chance negativa em qualquer teste relacionado a discernir a realidade" --
+    the tests of ``REALITY_SKILLS`` (perception); option ``hallucination_tests = "all"``: every test."""
+    if not a.has("hallucinating"):
+        return False
+    return rs.opt("hallucination_tests") == "all" or skill in REALITY_SKILLS
 
 
 def dice_of(rs, expr):
