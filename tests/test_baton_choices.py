@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from engine.rules.baton import baton_order
 from test_baton_util import A, ch, ev, foe, hero, illegal, one, session, step
 
@@ -25,6 +27,27 @@ def test_bat36_a_pcs_natural_12_gives_more_damage_or_a_destiny_point_as_the_play
     s = session([hero(at=(4, 2, 0)), foe()], starts="ana")
     step(s, "ana", "pass", to="gob")
     assert legal(s, action="attack", target="ana") and not legal(s, action="attack", crit="destiny")   # NPCs: damage
+
+
+def test_bat34_the_manoeuvres_effect_is_chosen_once_the_test_succeeds():
+    """BAT-34 "Se for bem-sucedido, o personagem escolhe um dos efeitos abaixo": a trip that succeeds may still push
+    or grab (``effect``); the player is asked after the roll, knowing the success level; no second grab."""
+    from engine.rules.choices import ChoiceNeeded
+    s = session([hero(), foe()], starts="ana")
+    evs = step(s, "ana", "trip", target="gob", effect="push", rolls={"test": 9})           # level 4: 2 cells
+    assert one(evs, "pushed")["cells"] == 2 and not A(s, "gob").has("prone")
+    s = session([hero(), foe()], starts="ana")
+    with pytest.raises(ChoiceNeeded) as q:
+        s.step({"actor": "ana", "action": "trip", "target": "gob", "rolls": {"test": 9}}, ask={})
+    p = q.value.point
+    assert (p.key, p.chooser, p.rule, p.default) == ("effect", "ana", "BAT-34", "trip")
+    assert set(p.options) == {"grab", "trip", "push"} and "3 m" in p.options["push"] and p.rolled
+    s = session([hero(), foe()], starts="ana")
+    A(s, "gob").conditions["grappled"], A(s, "ana").conditions["grappling"] = ["ana"], ["gob"]     # ana holds gob
+    illegal(s, "ana", "trip", "BAT-34", target="gob", effect="grab")
+    with pytest.raises(ChoiceNeeded) as q:
+        s.step({"actor": "ana", "action": "trip", "target": "gob", "rolls": {"test": 9}}, ask={})
+    assert set(q.value.point.options) == {"trip", "push"}
 
 
 def test_bat14_the_defender_resists_with_dodge_or_shield_or_not_at_all():

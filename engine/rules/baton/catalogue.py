@@ -275,10 +275,12 @@ RULES = [
              'Unarmed…',
      'status': 'built',
      'decision': "Grab / trip / push: Physique or Unarmed vs 7 + the best of the target's Physique, Unarmed, "
-                 "Dodge; push 1 cell per 2 levels, off ledges into a fall; break free: Physique vs 7 + grabber's "
-                 'Physique/Unarmed',
-     'where': 'baton combat `manoeuvre`; `_apply_grab`, `_apply_push`, `_apply_break_free`',
-     'tests': ['tests/test_baton_tactics.py::test_bat34_grab_trip_push_and_break_free']},
+                 "Dodge; the effect is chosen once the test succeeds (\"Se for bem-sucedido, o personagem escolhe\": "
+                 'choice point `effect`, default the action named; no grab of one already held); push 1 cell per 2 '
+                 "levels, off ledges into a fall; break free: Physique vs 7 + grabber's Physique/Unarmed",
+     'where': 'baton combat `manoeuvre`; baton choices `choose_manoeuvre`; `_apply_grab`, `_apply_push`, `_apply_break_free`',
+     'tests': ['tests/test_baton_tactics.py::test_bat34_grab_trip_push_and_break_free',
+               'tests/test_baton_choices.py::test_bat34_the_manoeuvres_effect_is_chosen_once_the_test_succeeds']},
     {'id': 'BAT-35',
      'rule': 'Charge: an attack at the end of a move gains +1 damage scale per 3 m moved in a straight line; the '
              'attacker…',

@@ -12,6 +12,8 @@ option does), so a menu, a prompt and an automatic player all see it.
   (BAT-38) or leaving total cover (BAT-41); default ``[]`` (everyone entitled attacks).
 * ``fall_test`` (drop with ``attack``): ``"attack"`` (default: the attack's total replaces the Agility test,
   BAT-48 "ele pode usar o resultado da rolagem de ataque") or ``"agility"`` (make the Agility test, BAT-47).
+* ``effect`` (grab, trip, push): the manoeuvre's effect, chosen once its test succeeds (BAT-34 "Se for
+  bem-sucedido, o personagem escolhe um dos efeitos abaixo"); default the action's own; no grab of one already held.
 * ``open_with`` (an action): who opens the initiative when the scene does not say (BAT-02 "um PJ que não esteja
   surpreendido, à escolha dos jogadores"): the default holder may hand the opening to another candidate before
   anything is done.
@@ -103,6 +105,19 @@ def choose_crit(rs, session, a: Actor, expr: str, kept: int) -> str:
                   {"damage": f"+{bd.maximum(expr)} damage (the weapon's maximum)",
                    "destiny": f"+1 Destiny point for {a.side} (now {pts})"}, "damage", rule="BAT-36",
                   role="attacker", question=f"{a.name} rolled a natural {kept}: a critical success")
+
+
+def choose_manoeuvre(rs, session, a: Actor, t: Actor, named: str, level: int) -> str:
+    """BAT-34 "Se for bem-sucedido, o personagem escolhe um dos efeitos abaixo": chosen once the test has succeeded
+    (choice point ``effect``, default the action named); no second grab of one already held."""
+    cell = session.world.cell_m
+    opts = {"grab": f"{t.name} is grappled", "trip": f"{t.name} is knocked prone",
+            "push": f"{t.name} is pushed back {level // 2 * cell:g} m (1.5 m per 2 success levels; level {level})"}
+    if a.id in t.conditions.get("grappled", []):
+        opts.pop("grab")
+    v = choose(session, "effect", a.id, opts, named, rule="BAT-34", role="attacker",
+               question=f"{a.name}'s manoeuvre on {t.name} succeeds (level {level}): choose the effect")
+    return v if v in opts else named
 
 
 def choose_let_go(rs, session, e: Actor, mover: Actor, rule: str) -> bool:

@@ -4,7 +4,7 @@ dispatched by ``Baton.ACTIONS``. ``rs`` is the ruleset."""
 from __future__ import annotations
 
 from engine.rules import aerial, riding
-from engine.rules.baton import baton_order, combat, mounts, skills, slots
+from engine.rules.baton import baton_order, choices, combat, mounts, skills, slots
 from engine.rules.baton.actions.minor import drop_weapon
 from engine.rules.baton.actions.objects import ATTACK_LINES, AttackObject, names_object
 from engine.rules.baton.common import DIRS8
@@ -221,9 +221,16 @@ class Disarm(Unit):
                       "direction": [dx, dy], "cells": max(abs(x - t.x), abs(y - t.y)), "rule": "BAT-32"})
 
 
+#: BAT-34's three effects, one of which the manoeuvre's success gives
+MANOEUVRES = ("grab", "trip", "push")
+EFFECT = P("str", choices=MANOEUVRES, help="BAT-34: the effect chosen once the test succeeds (default: the action's own)")
+
+
 class _Manoeuvre(Unit):
     """Grab, trip and push (BAT-34): one check (a major action, the target within reach) and one contest
-    (``combat.manoeuvre``); each subclass says what a success does (``success``)."""
+    (``combat.manoeuvre``); "Se for bem-sucedido, o personagem escolhe um dos efeitos": the effect is chosen once
+    the test has succeeded (choice point ``effect``, default the action's own), then its class says what it does
+    (``success``)."""
     name = ""
 
     @classmethod
@@ -235,8 +242,8 @@ class _Manoeuvre(Unit):
         t = _major_on(rs, session, a, act, act["action"])
         if not combat.in_reach(rs, session, a, t, {"reach_m": a.data["reach_m"]}):
             raise Illegal(f"{t.name} is not within reach", "BAT-34", "target")
-        if act["action"] == "grab" and a.id in t.conditions.get("grappled", []):
-            raise Illegal(f"{a.name} already grapples {t.name}", "BAT-34", "target")
+        if (act.get("effect") or act["action"]) == "grab" and a.id in t.conditions.get("grappled", []):
+            raise Illegal(f"{a.name} already grapples {t.name}", "BAT-34", "effect" if act.get("effect") else "target")
         return {"target": t.id}
 
     @classmethod
@@ -244,7 +251,8 @@ class _Manoeuvre(Unit):
         t = session.state.actors[plan["target"]]
         ev = combat.manoeuvre(rs, session, a, t, cls.name)
         if ev["success"]:
-            cls.success(rs, session, a, t, ev)
+            eff = choices.choose_manoeuvre(rs, session, a, t, cls.name, ev["level"])
+            rs.ACTIONS[eff].success(rs, session, a, t, ev)
 
     @staticmethod
     def success(rs, session, a, t, ev):
@@ -254,7 +262,7 @@ class _Manoeuvre(Unit):
 @action
 class Grab(_Manoeuvre):
     name = "grab"
-    PARAMS = {"target": P("id", True, help="the character")}
+    PARAMS = {"target": P("id", True, help="the character"), "effect": EFFECT}
 
     @staticmethod
     def success(rs, session, a, t, ev):
@@ -272,7 +280,7 @@ class Grab(_Manoeuvre):
 @action
 class Trip(_Manoeuvre):
     name = "trip"
-    PARAMS = {"target": P("id", True, help="the character")}
+    PARAMS = {"target": P("id", True, help="the character"), "effect": EFFECT}
 
     @staticmethod
     def success(rs, session, a, t, ev):
@@ -282,7 +290,7 @@ class Trip(_Manoeuvre):
 @action
 class Push(_Manoeuvre):
     name = "push"
-    PARAMS = {"target": P("id", True, help="the character")}
+    PARAMS = {"target": P("id", True, help="the character"), "effect": EFFECT}
 
     @staticmethod
     def success(rs, session, a, t, ev):
