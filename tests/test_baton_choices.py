@@ -50,6 +50,34 @@ def test_bat34_the_manoeuvres_effect_is_chosen_once_the_test_succeeds():
     assert set(q.value.point.options) == {"trip", "push"}
 
 
+def test_bat36_a_pc_counterattacking_with_a_natural_12_chooses_damage_or_destiny_too():
+    """BAT-36 "Ao obter um sucesso crítico em uma rolagem de ataque, o personagem pode optar por causar um dano extra
+    ... em vez de receber um ponto de Destino": a counterattack (BAT-13) and an opportunity attack (BAT-38) are attack
+    rolls too; the PC's choice is ``counter_crit = {id = ...}`` on the action that sets them off (asked in the window)."""
+    from engine.rules.choices import ChoiceNeeded
+
+    def mk():
+        s = session([hero(at=(4, 2, 0), counterattack=True), foe(attributes={"physique": 8})], starts="ana")
+        step(s, "ana", "pass", to="gob")
+        return s
+    s = mk()
+    evs = step(s, "gob", "attack", target="ana", counter_crit={"ana": "destiny"}, rolls={"test": [3, 12], "damage": 3})
+    assert one(evs, "destiny", who="ana")["points"] == 1 and one(evs, "hit", who="ana")["critical_extra"] == 0
+    s = mk()
+    evs = step(s, "gob", "attack", target="ana", rolls={"test": [3, 12], "damage": 3})
+    assert one(evs, "hit", who="ana")["critical_extra"] == 8 and not ev(evs, "destiny")      # default: damage
+    s = mk()
+    with pytest.raises(ChoiceNeeded) as q:
+        s.step({"actor": "gob", "action": "attack", "target": "ana", "defence": "none",
+                "rolls": {"test": [3, 12], "damage": 3}}, ask={})
+    assert (q.value.point.key, q.value.point.chooser, q.value.point.rule) == ("counter_crit.ana", "ana", "BAT-36")
+    s = session([hero(at=(2, 2, 0)), foe(at=(3, 2, 0), speed_m=12.0)], starts="ana")
+    step(s, "ana", "pass", to="gob")
+    evs = step(s, "gob", "move", to=[8, 2, 0], counter_crit={"ana": "destiny"}, rolls={"test": [12], "damage": 3})
+    assert one(evs, "opportunity_attack", who="ana") and one(evs, "destiny", who="ana")
+    illegal(s, "gob", "attack", "BAT-36", target="ana", counter_crit={"ana": "lots"})
+
+
 def test_bat14_the_defender_resists_with_dodge_or_shield_or_not_at_all():
     s = session([hero(), foe(skills={"dodge": 3, "shield": 1}, armour=["shield"])], starts="ana")
     defs = {a.get("defence") for a in legal(s, action="attack", target="gob")}

@@ -294,9 +294,12 @@ RULES = [
      'status': 'built',
      'decision': 'Natural 12: extra = max weapon dice (PC: or a Destiny point); Physique bonus and second weapon '
                  'once; NPCs always'
-                 '; `crit` offered by legal_actions for PCs; the document gives no way to spend Destiny in this chapter',
-     'where': 'baton combat `resolve_attack`; baton choices `choices_of`',
-     'tests': ['tests/test_baton_choices.py::test_bat36_a_pcs_natural_12_gives_more_damage_or_a_destiny_point_as_the_player_chooses',
+                 '; `crit` offered by legal_actions for PCs; the document gives no way to spend Destiny in this chapter'
+                 '; "uma rolagem de ataque" includes a counterattack and an opportunity attack: a PC making one during '
+                 "another's action chooses too (`counter_crit = {id = ...}` on that action, asked in the window)",
+     'where': 'baton combat `resolve_attack`; baton choices `choices_of`, `choose_crit`, `check_counter_crit`',
+     'tests': ['tests/test_baton_choices.py::test_bat36_a_pc_counterattacking_with_a_natural_12_chooses_damage_or_destiny_too',
+               'tests/test_baton_choices.py::test_bat36_a_pcs_natural_12_gives_more_damage_or_a_destiny_point_as_the_player_chooses',
                'tests/test_baton_tactics.py::test_bat36_critical_damage_or_a_destiny_point']},
     {'id': 'BAT-37',
      'rule': 'Sneak attack: melee attacks against unaware opponents get a positive chance and are always critical; '

@@ -5,6 +5,9 @@ option does), so a menu, a prompt and an automatic player all see it.
 * ``crit`` (attack, charge, drop): a PC's natural 12 -- ``"damage"`` (default) or ``"destiny"`` (BAT-36). It is
   given with the attack and read only when the kept die is a natural 12: nothing random comes between the
   critical and the choice, so choosing beforehand for that case is choosing after seeing it.
+* ``counter_crit`` (attack, charge, drop, move): ``{id = "damage" | "destiny"}`` -- BAT-36 for a PC whose
+  counterattack (BAT-13), opportunity attack (BAT-38) or shot on one leaving cover (BAT-41) this action sets off
+  rolls a natural 12; default damage.
 * ``defence`` (attack, charge, drop): the defender's resistance -- ``"dodge"`` (melee only), ``"shield"`` (any
   physical attack, with a shield), ``"defence"`` (a creature's), ``"none"``; default the character's ``defence``
   key, else ``"best"`` (BAT-14, "Defendendo-se": "o personagem pode oferecer resistência").
@@ -97,14 +100,30 @@ def choose_defence(rs, session, a: Actor, t: Actor, melee: bool) -> str | None:
     return v
 
 
-def choose_crit(rs, session, a: Actor, expr: str, kept: int) -> str:
-    """BAT-36: a PC's natural 12, chosen once the critical is seen (choice point ``crit``, default damage)."""
+#: BAT-36 for the counterattacks (BAT-13) and opportunity attacks (BAT-38, BAT-41) an action sets off
+COUNTER_CRIT = Param("any", help='a PC answering at once with a natural 12: {id = "damage" | "destiny"} (BAT-36)')
+
+
+def choose_crit(rs, session, a: Actor, expr: str, kept: int, counter: bool = False) -> str:
+    """BAT-36: a PC's natural 12, chosen once the critical is seen (choice point ``crit``, default damage); on an
+    attack made in answer during another's action (a counterattack, BAT-13; an opportunity attack, BAT-38 "é
+    considerado um contra-ataque"; the shot on leaving cover, BAT-41) the point is ``counter_crit.<id>``."""
     from engine.rules.baton import dice as bd
     pts = session.state.data["destiny"].get(a.side, 0)
-    return choose(session, "crit", a.id,
+    return choose(session, ("counter_crit", a.id) if counter else "crit", a.id,
                   {"damage": f"+{bd.maximum(expr)} damage (the weapon's maximum)",
                    "destiny": f"+1 Destiny point for {a.side} (now {pts})"}, "damage", rule="BAT-36",
                   role="attacker", question=f"{a.name} rolled a natural {kept}: a critical success")
+
+
+def check_counter_crit(rs, session, act: dict) -> None:
+    """``counter_crit``: a table of character ids, each "damage" or "destiny" (BAT-36)."""
+    v = act["counter_crit"]
+    if not isinstance(v, dict) or not all(isinstance(k, str) and x in ("damage", "destiny") for k, x in v.items()):
+        raise Illegal('counter_crit is a table {id = "damage" | "destiny"} (BAT-36)', "BAT-36", "counter_crit")
+    for k in v:
+        if k not in session.state.actors:
+            raise Illegal(f"no character {k!r}", "BAT-36", "counter_crit")
 
 
 def choose_manoeuvre(rs, session, a: Actor, t: Actor, named: str, level: int) -> str:

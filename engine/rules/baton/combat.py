@@ -276,8 +276,8 @@ def _hit(rs, session, a: Actor, t: Actor, w: dict, ctx: dict, ev: dict, second: 
     if crit:
         pc = a.data["pc"]
         # BAT-36's choice point; not where the critical is the rule's own (sneak, helpless, BAT-52 divine)
-        if pc and ev["critical"] and not sneak and not helpless and not divine and not counter and \
-                choices.choose_crit(rs, session, a, expr, ev["kept"]) == "destiny":
+        if pc and ev["critical"] and not sneak and not helpless and not divine and \
+                choices.choose_crit(rs, session, a, expr, ev["kept"], counter) == "destiny":
             d = session.state.data["destiny"]
             d[a.side] = d.get(a.side, 0) + 1
             session.emit({"type": "destiny", "side": a.side, "who": a.id, "points": d[a.side], "rule": "BAT-36"})

@@ -329,6 +329,8 @@ class Baton(Ruleset):
                 raise Illegal(f"{h.name} holds the baton, not {a.name}", "BAT-01", "actor")
         if a.has("confused") and self.opt("auto_confusion") and name != "pass":
             raise Illegal(f"{a.name} is confused: it acts at random and passes to an ally", "BAT-58", "action")
+        if act.get("counter_crit") is not None:
+            choices.check_counter_crit(self, session, act)              # BAT-36 for the answers it sets off
         return self.ACTIONS[name].check(self, session, a, act)
 
     def apply(self, session: Session, act: dict, plan) -> None:

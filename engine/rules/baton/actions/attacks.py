@@ -25,7 +25,7 @@ def _major_on(rs, session, a, act, doing: str):
 @action
 class Attack(Unit):
     name = "attack"
-    PARAMS = {"target": P("id", help="a character or object id"), "weapon": P("str"), "crit": P("str", choices=("damage", "destiny"), default="damage"), "defence": P("str", choices=("best", "dodge", "shield", "defence", "none")), "voxel": P("pos", help="a voxel [x, y, z] to attack (issue 14)")}
+    PARAMS = {"target": P("id", help="a character or object id"), "weapon": P("str"), "crit": P("str", choices=("damage", "destiny"), default="damage"), "defence": P("str", choices=("best", "dodge", "shield", "defence", "none")), "voxel": P("pos", help="a voxel [x, y, z] to attack (issue 14)"), "counter_crit": choices.COUNTER_CRIT}
     LINES = ATTACK_LINES          # on an object (on a character: baton/text.py)
 
     @staticmethod
@@ -94,7 +94,7 @@ class Attack(Unit):
 @action
 class Charge(Unit):
     name = "charge"
-    PARAMS = {"target": P("id", True, help="the character"), "weapon": P("str"), "crit": P("str", choices=("damage", "destiny"), default="damage"), "defence": P("str", choices=("best", "dodge", "shield", "defence", "none"))}
+    PARAMS = {"target": P("id", True, help="the character"), "weapon": P("str"), "crit": P("str", choices=("damage", "destiny"), default="damage"), "defence": P("str", choices=("best", "dodge", "shield", "defence", "none")), "counter_crit": choices.COUNTER_CRIT}
 
     @staticmethod
     def candidates(rs, session, a, ctx, item):

@@ -81,7 +81,7 @@ class Pass(Unit):
 @action
 class Move(Unit):
     name = "move"
-    PARAMS = {"to": P("pos", True, help="the destination [x, y, layer]"), "careful": P("bool", default=False, help="leave reach without provoking, at half movement"), "declined": P("any", help="enemies who let the mover go without their immediate attack (BAT-38, BAT-41)")}
+    PARAMS = {"to": P("pos", True, help="the destination [x, y, layer]"), "careful": P("bool", default=False, help="leave reach without provoking, at half movement"), "declined": P("any", help="enemies who let the mover go without their immediate attack (BAT-38, BAT-41)"), "counter_crit": choices.COUNTER_CRIT}
 
     @staticmethod
     def candidates(rs, session, a, ctx, item):
@@ -345,7 +345,7 @@ class Stand(Unit):
 @action
 class Drop(Unit):
     name = "drop"
-    PARAMS = {"attack": P("id", help="attack this character at the end of the fall (BAT-48)"), "weapon": P("str"), "defence": P("str", choices=("best", "dodge", "shield", "defence", "none")), "crit": P("str", choices=("damage", "destiny"), default="damage"), "fall_test": P("str", choices=("attack", "agility", "none"), default="attack")}
+    PARAMS = {"attack": P("id", help="attack this character at the end of the fall (BAT-48)"), "weapon": P("str"), "defence": P("str", choices=("best", "dodge", "shield", "defence", "none")), "crit": P("str", choices=("damage", "destiny"), default="damage"), "fall_test": P("str", choices=("attack", "agility", "none"), default="attack"), "counter_crit": choices.COUNTER_CRIT}
 
     @staticmethod
     def candidates(rs, session, a, ctx, item):
