@@ -100,6 +100,22 @@ def test_bat58_confused_rolls_on_getting_the_baton_and_passes_to_an_ally():
     one(evs, "attack", who="gob", target="ana")
 
 
+def test_bat58_a_confused_archer_shoots_a_random_character_within_its_range():
+    """BAT-58 "com 4–5 ele ataca um personagem aleatório dentro do seu alcance": "alcance" as in BAT-12's "um oponente
+    que esteja dentro de seu alcance" -- for a bow, its range; before, only a melee weapon's reach counted, so a
+    confused archer never attacked. Total cover (BAT-41) still keeps a character out of the pool."""
+    bow = dict(weapons=["shortbow"], skills={"fight_shortbow": 2})
+    s = session([hero(**bow), foe("gob", at=(8, 2, 0), conditions=["confused"], **bow), foe("orc", at=(8, 8, 0))],
+                starts="ana")
+    evs = step(s, "ana", "pass", to="gob", rolls={"confusion": 4, "confusion_target": 1, "test": 3})
+    assert one(evs, "confused", who="gob")["does"] == "attacks ana"
+    assert one(evs, "attack", who="gob", target="ana")["melee"] is False
+    s = session([hero(**bow), foe("gob", at=(8, 2, 0), conditions=["confused"], **bow)],
+                fill=[("stone", (5, 0, 0), (5, 6, 3))], starts="ana")
+    evs = step(s, "ana", "pass", to="gob", rolls={"confusion": 5})
+    assert one(evs, "confused", who="gob")["does"] == "nobody in reach" and not ev(evs, "attack")
+
+
 def test_bat58_refusing_a_pass_to_an_opponent_while_a_confused_one_must_act_first_cites_bat58():
     s = session([hero(), foe("gob", conditions=["confused"]), foe("orc", at=(8, 8, 0))], starts="ana")
     e = illegal(s, "ana", "pass", "BAT-58", to="orc")                               # odd/no test: to the foes

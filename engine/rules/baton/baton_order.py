@@ -222,6 +222,36 @@ def auto_pass(rs, session, a: Actor, guard: int = 0) -> None:
     give_baton(rs, session, nxt.id, "BAT-09", False, "auto", guard)
 
 
+def confused_weapon(rs, session, a: Actor, t: Actor) -> dict | None:
+    """The first weapon in hand that can strike ``t`` now: in melee reach, or a ranged one in range and not blocked
+    by total cover (``combat.attack_plan``); bare hands when it holds nothing."""
+    eq = combat.equipped(rs, a) or [combat.main_weapon(rs, a)]
+    for w in eq:
+        try:
+            combat.attack_plan(rs, session, a, t, w)
+        except Illegal:
+            continue
+        return w
+    return None
+
+
+def confused_attack(rs, session, a: Actor, r: int) -> None:
+    """BAT-58 4-5 "ataca um personagem aleatório dentro do seu alcance": "alcance" as in BAT-12's "um oponente que
+    esteja dentro de seu alcance" -- a melee weapon's reach, or a ranged weapon's range (a confused archer shoots)."""
+    pool = [o for o in session.state.actors.values() if o.id != a.id and able(rs, o)
+            and confused_weapon(rs, session, a, o) is not None]
+    if not pool:
+        session.emit({"type": "confused", "who": a.id, "result": r, "does": "nobody in reach", "rule": "BAT-58"})
+        return
+    (k,) = session.roll("confusion_target", len(pool), who=a.id, rule="BAT-58", purpose="random target")
+    t = pool[k - 1]
+    w = confused_weapon(rs, session, a, t)
+    assert w is not None
+    session.emit({"type": "confused", "who": a.id, "result": r, "does": f"attacks {t.id}", "rule": "BAT-58"})
+    session.state.turn["major"] = "attack"
+    combat.resolve_attack(rs, session, a, t, w, {"major": True})
+
+
 def confused_activation(rs, session, a: Actor, guard: int) -> None:
     """BAT-58: 1-3 moves randomly, 4-5 attacks a random character in reach, 6 does nothing; then it passes to
     an ally."""
@@ -246,17 +276,7 @@ def confused_activation(rs, session, a: Actor, guard: int) -> None:
         else:
             session.emit({"type": "confused", "who": a.id, "result": r, "does": "cannot move", "rule": "BAT-58"})
     elif r <= 5:
-        w = combat.melee_weapon(rs, a)
-        pool = [o for o in session.state.actors.values() if o.id != a.id and able(rs, o) and w
-                and combat.in_reach(rs, session, a, o, w)] if w else []
-        if pool and w is not None:
-            (k,) = session.roll("confusion_target", len(pool), who=a.id, rule="BAT-58", purpose="random target")
-            t = pool[k - 1]
-            session.emit({"type": "confused", "who": a.id, "result": r, "does": f"attacks {t.id}", "rule": "BAT-58"})
-            session.state.turn["major"] = "attack"
-            combat.resolve_attack(rs, session, a, t, w, {"major": True})
-        else:
-            session.emit({"type": "confused", "who": a.id, "result": r, "does": "nobody in reach", "rule": "BAT-58"})
+        confused_attack(rs, session, a, r)
     else:
         session.emit({"type": "confused", "who": a.id, "result": r, "does": "nothing", "rule": "BAT-58"})
     after_action(rs, session)

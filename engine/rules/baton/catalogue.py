@@ -481,10 +481,13 @@ RULES = [
                  '"sempre passa a iniciativa para um aliado independentemente da ação": to an ally who has not acted '
                  'in this turn first, else to any ally who is not confused too (option `confused_pass = "any_ally"`; '
                  '`"fresh_ally"`: the earlier reading, else the opponents); with only confused allies left who have '
-                 'acted, the opponents (they would pass it round for ever)',
-     'where': 'baton order `confused_activation`, `pass_targets`, `confused_pass_pool`, `confused_first`, '
-              '`first_holder`; `_check_pass`',
-     'tests': ['tests/test_baton_conditions.py::test_bat58_confused_rolls_on_getting_the_baton_and_passes_to_an_ally',
+                 'acted, the opponents (they would pass it round for ever); 4-5 "ataca um personagem aleatório '
+                 'dentro do seu alcance": "alcance" as in BAT-12 (reach for a melee weapon, range for a ranged one, '
+                 'not through total cover), so a confused archer shoots',
+     'where': 'baton order `confused_activation`, `confused_attack`, `confused_weapon`, `pass_targets`, '
+              '`confused_pass_pool`, `confused_first`, `first_holder`; `_check_pass`',
+     'tests': ['tests/test_baton_conditions.py::test_bat58_a_confused_archer_shoots_a_random_character_within_its_range',
+               'tests/test_baton_conditions.py::test_bat58_confused_rolls_on_getting_the_baton_and_passes_to_an_ally',
                'tests/test_baton_conditions.py::test_bat58_refusing_a_pass_to_an_opponent_while_a_confused_one_must_act_first_cites_bat58',
                'tests/test_baton_conditions.py::test_bat58_a_confused_character_of_the_starting_side_gets_the_baton_first',
                'tests/test_baton_conditions.py::test_bat58_a_confused_character_always_passes_to_an_ally']},
