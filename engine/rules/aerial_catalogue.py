@@ -140,7 +140,7 @@ RULES = [
              'and leave…',
      'status': 'built',
      'decision': '5%/layer above the first, cap 50%, rounded down, prone, on the highest support; the damage type is the ruleset\'s (5e: bludgeoning, so resistance and immunity apply; `fall_damage_type = "untyped"` the old reading); '
-                 'baton: a deliberate `drop` (BAT-47/48) is a fall too, "quem chega ao chão caindo ... fica Caído": it leaves the faller prone after its falling attack (option `drop_prone = false`: it lands on its feet); '
+                 'baton: a deliberate `drop` (BAT-47/48) is a fall too, "quem chega ao chão caindo ... fica Caído": it leaves the faller prone after its falling attack (option `drop_prone = false`: it lands on its feet) -- the document tells no deliberate fall from an accidental one, the one sentence that gives the drop its fall damage gives the Prone, and a controlled way down is AIR-07\'s "Descer uma camada custa 2m" (no damage, no Prone); '
                  'landing on someone (the documents are silent): a falling body never ends inside another character\'s; it ends in the nearest free cell where its body fits -- on its surface for a fall to the ground (the fall counted to it), at the same layer for a descent that stays aloft -- and the event names who was in the way (`beside`); a deliberate drop onto someone stays refused (baton `drop`: "someone is right below"); both rulesets',
      'where': 'aerial `fall`, `landing_place`; baton `Drop.apply`',
      'tests': ['tests/test_dnd_fixes.py::test_air12_falling_damage_is_bludgeoning',
