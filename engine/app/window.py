@@ -398,7 +398,8 @@ class PlayWindow(pyglet.window.Window):
     @_safe
     def on_mouse_motion(self, x, y, dx, dy):
         self.mouse = (x, self.height - y)
-        pointing.hover(self)
+        if self.gm is None:           # the players' screen points at nothing: the cursor and a move's ghost are the GM's
+            pointing.hover(self)
 
     @_safe
     def on_mouse_press(self, x, y, button, modifiers):
@@ -526,7 +527,7 @@ class PlayWindow(pyglet.window.Window):
         W, Hh = self.size_px
         small = self.compact()
         L = sections.Layout(W, Hh, self.hud.line + 3, small, notes=list(self.notes), state=self.hud_state(),
-                            rw=int(min(380, W * 0.28)) if not small else int(min(260, W * 0.4)))
+                            rw=int(min(380, W * 0.28)) if not small else int(min(260, W * 0.4)), by=Hh)
         self.sections.build(self, L)
         self.hud.upload()
         self.big.upload()

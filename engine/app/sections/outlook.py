@@ -15,6 +15,7 @@ COLOURS = {"dim": H.DIM, "fg": H.FG, "bad": H.BAD, "accent": H.ACCENT}
 
 class HowDoesThisEnd(Section):
     name = "how does this end"
+    players = False               # the odds are the GM's
     kinds = ("outlook", "outlook_side")
 
     def visible(self, win) -> bool:
