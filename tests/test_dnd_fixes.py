@@ -128,3 +128,15 @@ def test_dnd11_a_walkers_long_move_cites_the_movement_rule():
     with pytest.raises(Illegal) as e:
         step(s, "k", "move", to=[9, 0, 0])                              # 13.5 m > 9 m
     assert e.value.rule == "DND-11"
+
+
+def test_dnd33_resistance_comes_after_heavy_armor_master():
+    """DND-33 "Odporność i podatność są brane pod uwagę po zastosowaniu wszystkich modyfikatorów do obrażeń":
+    10 slashing on a resistant Heavy Armor Master is (10 - 3) // 2 = 3, not 10 // 2 - 3 = 2."""
+    chars = [knight("o", side="b", at=(4, 5, 0), weapons=["greataxe"], abilities={"str": 10}),
+             knight("t", at=(5, 5, 0), feats=["heavy_armor_master"], resistances=["slashing"], max_hp=60)]
+    s = make(chars)
+    evs = step(s, "o", "attack", target="t", weapon="greataxe", rolls={"attack": 19, "damage": 10})
+    dmg = find(evs, "damage", who="t")
+    assert dmg["amount"] == 3
+    assert dmg["notes"] == ["Heavy Armor Master: -3 (DND-F17)", "resistance halves it (DND-33)"]

@@ -241,9 +241,11 @@ RULES = [
      'rule': 'Resistance halves damage of that type, vulnerability doubles it, applied after all other modifiers; '
              'several…',
      'status': 'built',
-     'decision': 'after all modifiers; same type once',
-     'where': '5e damage `apply_damage`',
-     'tests': ['tests/test_dnd_rules.py::test_dnd33_resistance_and_vulnerability']},
+     'decision': 'after all modifiers ("Odporność i podatność są brane pod uwagę po zastosowaniu wszystkich '
+                 'modyfikatorów do obrażeń"): the last damage modifier, after Heavy Armor Master\'s −3; same type once',
+     'where': '5e damage `apply_damage`; `dnd5e/damage.py` `DAMAGE_MODIFIERS` order',
+     'tests': ['tests/test_dnd_rules.py::test_dnd33_resistance_and_vulnerability',
+               'tests/test_dnd_fixes.py::test_dnd33_resistance_comes_after_heavy_armor_master']},
     {'id': 'DND-34',
      'rule': 'Knocking out: an attacker that reduces a creature to 0 HP may knock it out instead: unconscious and '
              'stable.',

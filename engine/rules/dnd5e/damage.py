@@ -18,8 +18,8 @@ DAMAGE_MODIFIERS = Hook("damage_modifiers", "fn(rs, session, target, dmg) change
     "underwater_resists_fire",
     "elemental_adept",
     "dungeon_delver",
-    "immunity_resistance_vulnerability",
     "heavy_armor_master",
+    "immunity_resistance_vulnerability",           # DND-33: "po zastosowaniu wszystkich modyfikatorów": last
 ))
 damage_modifier = DAMAGE_MODIFIERS.rule
 
