@@ -140,3 +140,17 @@ def test_dnd33_resistance_comes_after_heavy_armor_master():
     dmg = find(evs, "damage", who="t")
     assert dmg["amount"] == 3
     assert dmg["notes"] == ["Heavy Armor Master: -3 (DND-F17)", "resistance halves it (DND-33)"]
+
+
+def test_dnd_f02_elemental_adept_readied_spell_ignores_resistance_on_anothers_turn():
+    """DND-F02 l. 70 "Rzucane przez ciebie zaklęcia ignorują odporność celu": a readied fire bolt (DND-20) released
+    on the target's turn is still the adept's spell."""
+    chars = [{"id": "m", "kind": "mage", "side": "r", "at": [2, 4, 0], "spells": ["fire_bolt"], "abilities": {"int": 16},
+              "feats": ["elemental_adept"], "feat_choices": {"elemental_adept": "fire"}},
+             knight("t", side="b", at=(15, 4, 0), resistances=["fire"], max_hp=90, ac=5)]
+    s = make(chars, size=(20, 10, 4))
+    step(s, "m", "ready", spell="fire_bolt")
+    step(s, "m", "end_turn")
+    evs = step(s, "t", "move", to=[12, 4, 0], rolls={"attack": 15, "damage": 5})
+    dmg = find(evs, "damage", who="t")
+    assert dmg["amount"] >= 5 and "Elemental Adept ignores the resistance (DND-F02)" in dmg["notes"]
