@@ -154,3 +154,18 @@ def test_dnd_f02_elemental_adept_readied_spell_ignores_resistance_on_anothers_tu
     evs = step(s, "t", "move", to=[12, 4, 0], rolls={"attack": 15, "damage": 5})
     dmg = find(evs, "damage", who="t")
     assert dmg["amount"] >= 5 and "Elemental Adept ignores the resistance (DND-F02)" in dmg["notes"]
+
+
+def test_dnd24_dodge_dex_save_advantage_is_lost_at_speed_0():
+    """DND-24 "Tracisz te korzyści jeśli ... twoja szybkość spadnie do 0": the Dex-save advantage too, not only the
+    attacks' disadvantage."""
+    s = make([knight("r", at=(5, 5, 0)), knight("o", side="b", at=(4, 5, 0), abilities={"str": 18})])
+    step(s, "r", "dodge")
+    step(s, "r", "end_turn")
+    evs = step(s, "gm", "trap", target="r", save="dex", dc=15, rolls={"save": [12, 3], "trap": 3})
+    assert find(evs, "save", who="r")["advantage"] == ["Dodge (DND-24)"]
+    step(s, "o", "grapple", target="r", rolls={"check": 19, "contest": 2})
+    assert s.state.actors["r"].has("grappled")
+    evs = step(s, "gm", "trap", target="r", save="dex", dc=15, rolls={"save": [3, 12], "trap": 3})
+    save = find(evs, "save", who="r")
+    assert not save.get("advantage") and save["success"] is False

@@ -106,8 +106,7 @@ def frightened_attacker(rs, session, a, t, plan, ctx):
 
 @source("DND-24")
 def dodging_target(rs, session, a, t, plan, ctx):
-    if t.data["dodging"] and not conditions.incapacitated(rs, t) and not conditions.speed_zero(rs, t) \
-            and (rs.opt("dodge_unseen") == "disadvantage" or rs.sees(session, t, a)):
+    if conditions.dodge_holds(rs, t) and (rs.opt("dodge_unseen") == "disadvantage" or rs.sees(session, t, a)):
         yield DIS, "the target is dodging"
 
 

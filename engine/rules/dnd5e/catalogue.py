@@ -173,9 +173,10 @@ RULES = [
      'rule': 'Dodge: until the start of its next turn, attacks against it have disadvantage and it has advantage on '
              'Dexte…',
      'status': 'built',
-     'decision': 'disadvantage against, advantage on Dex saves; lost when incapacitated or speed 0. Against an attacker it cannot see: the document (004, "Unik") says "każdy atak skierowany na ciebie ma utrudnienie" (every attack against you has disadvantage); 5e adds "if you can see the attacker". Decision: the document (every attack); `dodge_unseen = "needs_sight"` for 5e\'s reading',
-     'where': '5e attacks `attack_sources`, 5e conditions `saving_throw`; `dnd5e/advantage.py` `dodging_target`',
-     'tests': ['tests/test_dnd_fixes.py::test_dnd24_dodge_against_an_unseen_attacker', 'tests/test_dnd_rules.py::test_dnd24_dodge']},
+     'decision': 'disadvantage against, advantage on Dex saves; both lost when incapacitated or speed 0 ("Tracisz te korzyści": one test, `conditions.dodge_holds`). Against an attacker it cannot see: the document (004, "Unik") says "każdy atak skierowany na ciebie ma utrudnienie" (every attack against you has disadvantage); 5e adds "if you can see the attacker". Decision: the document (every attack); `dodge_unseen = "needs_sight"` for 5e\'s reading',
+     'where': '5e attacks `attack_sources`, 5e conditions `saving_throw`, `dodge_holds`; `dnd5e/advantage.py` `dodging_target`',
+     'tests': ['tests/test_dnd_fixes.py::test_dnd24_dodge_against_an_unseen_attacker', 'tests/test_dnd_rules.py::test_dnd24_dodge',
+               'tests/test_dnd_fixes.py::test_dnd24_dodge_dex_save_advantage_is_lost_at_speed_0']},
     {'id': 'DND-25',
      'rule': 'Use an object that needs an action.',
      'status': 'built',

@@ -51,6 +51,12 @@ def speed_zero(rs, a: Actor) -> tuple[str, str] | None:
     return None
 
 
+def dodge_holds(rs, a: Actor) -> bool:
+    """DND-24 "Tracisz te korzyści jeśli zostaniesz obezwładniony lub twoja szybkość spadnie do 0": both benefits
+    (attacks against it, its Dex saves) need a dodger neither incapacitated nor at speed 0."""
+    return bool(a.data["dodging"]) and not incapacitated(rs, a) and not speed_zero(rs, a)
+
+
 # ------------------------------------------------------------------------------------------ conditions
 def add_condition(rs, session, a: Actor, name: str, rule: str, source: str | None = None) -> None:
     # DND-36: knocked prone while mounted -> Dexterity save DC 10 to stay in the saddle, else fall off prone
@@ -114,7 +120,7 @@ def saving_throw(rs, session, a: Actor, ability: str, dc: int, source_actor, rul
                           "auto_fail": c, "rule": CONDITION_RULE[c]})
             return False
     advs, diss = [], []                      # the reasons, each naming its rule (the event lists them)
-    if ability == "dex" and a.data["dodging"] and not incapacitated(rs, a):
+    if ability == "dex" and dodge_holds(rs, a):
         advs.append("Dodge (DND-24)")
     feat_adv = bool(a.data.get("feats")) and feats.save_advantage(rs, session, a, ability, source_actor, rule)
     if feat_adv:
