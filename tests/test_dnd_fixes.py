@@ -169,3 +169,15 @@ def test_dnd24_dodge_dex_save_advantage_is_lost_at_speed_0():
     evs = step(s, "gm", "trap", target="r", save="dex", dc=15, rolls={"save": [3, 12], "trap": 3})
     save = find(evs, "save", who="r")
     assert not save.get("advantage") and save["success"] is False
+
+
+@pytest.mark.parametrize("action", ["shove", "grapple"])
+def test_dnd54_charmed_cannot_shove_or_grapple_its_charmer(action):
+    """DND-54 "Zauroczony nie może atakować ani w żaden inny sposób zaszkodzić osobie powodującej zauroczenie": a
+    shove or a grapple harms it too; refused, and not listed."""
+    s = make([knight("k", conditions=["charmed:o"]), knight("o", side="b", at=(6, 5, 0))])
+    with pytest.raises(Illegal) as e:
+        step(s, "k", action, target="o", rolls={"check": 19, "contest": 2})
+    assert e.value.rule == "DND-54"
+    listed = [c for c in s.legal_actions() if c.get("action") in ("shove", "grapple") and c.get("target") == "o"]
+    assert listed == []

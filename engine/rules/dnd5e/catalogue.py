@@ -421,7 +421,9 @@ RULES = [
     {'id': 'DND-54',
      'rule': 'Charmed: cannot attack or harm the charmer; the charmer has advantage on social checks against it.',
      'status': 'built',
-     'decision': 'cannot attack or harm the charmer (`charmed:SOURCE`)',
-     'where': '5e attacks `attack_plan`, 5e `_check_cast`',
-     'tests': ['tests/test_dnd_rules.py::test_dnd54_charmed']},
+     'decision': 'cannot attack or harm the charmer (`charmed:SOURCE`): no attack, no harmful spell, and no shove '
+                 'or grapple ("ani w żaden inny sposób zaszkodzić")',
+     'where': '5e attacks `attack_plan`, 5e magic `check_target`, 5e conditions `contest_target`',
+     'tests': ['tests/test_dnd_rules.py::test_dnd54_charmed',
+               'tests/test_dnd_fixes.py::test_dnd54_charmed_cannot_shove_or_grapple_its_charmer']},
 ]

@@ -263,6 +263,8 @@ def contest_target(rs, session, a, act, rule):
     t = common.living_target(rs, session, a, act["target"])
     if t.id == a.id:
         raise Illegal(f"{a.name} cannot {act['action']} itself", rule, "target")
+    if t.id in a.conditions.get("charmed", []):      # DND-54 "ani w żaden inny sposób zaszkodzić"
+        raise Illegal(f"{a.name} is charmed by {t.name} and cannot {act['action']} it", "DND-54", "target")
     turn = session.state.turn
     if act.get("bonus"):
         src = feats.bonus_contest_source(rs, session, a, act["action"])      # DND-F20, F31, F39
