@@ -181,3 +181,41 @@ def test_dnd54_charmed_cannot_shove_or_grapple_its_charmer(action):
     assert e.value.rule == "DND-54"
     listed = [c for c in s.legal_actions() if c.get("action") in ("shove", "grapple") and c.get("target") == "o"]
     assert listed == []
+
+
+def _purposes(evs, name, who):
+    return [e["purpose"] for e in evs if e["type"] == "roll" and e.get("name") == name and e.get("who") == who]
+
+
+def test_dnd49_dnd53_every_ability_check_the_defender_the_grappler_and_a_lock():
+    """DND-49 / DND-53 "Zatruty ma utrudnienie w rzutach na atak i testach cech": every check, whoever asks for it
+    (conditions.check_d20): a contest's defender frightened by a source it sees, a poisoned grappler against an
+    escape, a frightened lock picker."""
+    s = make([knight("o", side="b", at=(4, 5, 0)), knight("k", at=(5, 5, 0), conditions=["frightened:o"])])
+    evs = step(s, "o", "grapple", target="k", rolls={"check": 10, "contest": [12, 3]})
+    assert find(evs, "contest")["defender_total"] == 3 + 6                      # the lower d20 (knight: Athletics +6)
+    s = make([knight("o", side="b", at=(4, 5, 0), conditions=["poisoned"]), knight("k", at=(5, 5, 0))])
+    step(s, "o", "grapple", target="k", rolls={"check": [19, 19], "contest": 2})
+    step(s, "o", "end_turn")
+    evs = step(s, "k", "escape", rolls={"check": 10, "contest": [12, 3]})
+    assert find(evs, "escape")["against"] == 3 + 6 and all("(disadvantage)" in p for p in _purposes(evs, "contest", "o"))
+    door = ('[[objects]]\nid = "door"\nfrom = [2, 5, 0]\nto = [2, 5, 1]\nmaterial = "wood"\nlock = { dc = 15 }\n')
+    s = make([knight("n", at=(2, 4, 0), conditions=["frightened:o"], tools={"thieves_tools": "proficient"}),
+              knight("o", side="b", at=(4, 2, 0))], fill=[("stone", (0, 5, 0), (11, 5, 2))], extra=door)
+    evs = step(s, "n", "pick_lock", target="door", rolls={"check": [18, 4]})
+    assert find(evs, "lock_check")["roll"] == 4
+
+
+def test_dnd_f32_lucky_on_the_grapplers_roll_and_on_a_lock():
+    """DND-F32 "test ataku, cechy lub rzut obronny": the grappler's check against an escape and a lock's check
+    take the luck die like any other check."""
+    s = make([knight("o", side="b", at=(4, 5, 0), feats=["lucky"], reactions={"lucky": True}), knight("k", at=(5, 5, 0))])
+    step(s, "o", "grapple", target="k", rolls={"check": 19, "contest": 2})
+    step(s, "o", "end_turn")
+    evs = step(s, "k", "escape", rolls={"check": 10, "contest": 2, "luck": 18})
+    assert find(evs, "feat", who="o", feat="lucky") and find(evs, "escape")["against"] == 18 + 6
+    door = ('[[objects]]\nid = "door"\nfrom = [2, 5, 0]\nto = [2, 5, 1]\nmaterial = "wood"\nlock = { dc = 15 }\n')
+    s = make([knight("n", at=(2, 4, 0), feats=["lucky"], reactions={"lucky": True}),
+              knight("o", side="b", at=(4, 2, 0))], fill=[("stone", (0, 5, 0), (11, 5, 2))], extra=door)
+    evs = step(s, "n", "force_lock", target="door", rolls={"check": 4, "luck": 19})
+    assert find(evs, "lock_check")["roll"] == 19 and find(evs, "lock_check")["success"]

@@ -190,10 +190,7 @@ def contest(rs, session, a, t, rule) -> bool:
         return True
     ta = check_roll(rs, session, a, "athletics", "check", rule, "Athletics")
     skill = max(("athletics", "acrobatics"), key=lambda s: skill_bonus(rs, t, s))
-    dis = t.has("poisoned") or ("armor" in t.data and gear.armour_check_disadvantage(t, SKILL_ABILITY[skill]) is not None)
-    r = d20(rs, session, "contest", t.id, False, dis, rule, skill.capitalize())
-    if t.data.get("feats"):
-        r = feats.lucky_check(rs, session, t, r, skill.capitalize())     # DND-F32: checks too
+    r = check_d20(rs, session, t, SKILL_ABILITY[skill], "contest", rule, skill.capitalize(), skill.capitalize())
     tt = r + skill_bonus(rs, t, skill)
     ok = ta > tt
     session.emit({"type": "contest", "who": a.id, "target": t.id, "attacker_total": ta, "defender_total": tt,
@@ -232,20 +229,32 @@ def check_grapples(rs, session) -> None:
                 release(rs, session, t, g, "DND-47", f"{t.name} is out of {g.name}'s reach")
 
 
-def check_roll(rs, session, a: Actor, skill: str, name: str, rule: str, purpose: str,
-               advantage: str | None = None) -> int:
-    """``advantage``: a reason the caller gives (Dungeon Delver looking for a secret door, DND-F05)."""
+def check_d20(rs, session, a: Actor, ability: str, name: str, rule: str, purpose: str, what: str,
+              advantage: str | None = None, stealth: bool = False) -> int:
+    """The d20 of an ability check by ``a``, whatever asks for it (a skill check, either side of a contest, the
+    grappler against an escape, a lock): every check goes through the same conditions. Disadvantage when poisoned
+    (DND-53 "utrudnienie w ... testach cech") or frightened with the source in sight (DND-49), or from the armour
+    worn (gear.py: untrained Str / Dex, ``stealth``); Lucky (DND-F32 "test ... cechy") after the die is seen.
+    ``advantage``: a reason the caller gives (Dungeon Delver looking for a secret door, DND-F05); ``what`` names
+    the check in Lucky's question."""
     dis = a.has("poisoned") or (a.has("frightened") and fear_source_in_sight(rs, session, a))   # DND-53, DND-49
     if advantage:
         purpose = f"{purpose}; {advantage}"
-    if "armor" in a.data:                    # the armour worn (gear.py): untrained Str / Dex, Stealth
-        why = gear.armour_check_disadvantage(a, SKILL_ABILITY[skill]) or \
-            (gear.stealth_disadvantage(a) if skill == "stealth" else None)
+    if "armor" in a.data:
+        why = gear.armour_check_disadvantage(a, ability) or (gear.stealth_disadvantage(a) if stealth else None)
         if why:
             dis, purpose = True, f"{purpose}; {why}"
     r = d20(rs, session, name, a.id, bool(advantage), dis, rule, purpose)
     if a.data.get("feats"):
-        r = feats.lucky_check(rs, session, a, r, skill.capitalize())     # DND-F32: checks too
+        r = feats.lucky_check(rs, session, a, r, what)     # DND-F32: checks too
+    return r
+
+
+def check_roll(rs, session, a: Actor, skill: str, name: str, rule: str, purpose: str,
+               advantage: str | None = None) -> int:
+    """A skill check's total (``check_d20`` plus the skill's bonus) and its ``check`` event."""
+    r = check_d20(rs, session, a, SKILL_ABILITY[skill], name, rule, purpose, skill.capitalize(), advantage,
+                  stealth=skill == "stealth")
     total = r + skill_bonus(rs, a, skill)
     session.emit({"type": "check", "who": a.id, "skill": skill, "roll": r, "total": total, "rule": rule})
     return total
