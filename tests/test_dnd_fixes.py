@@ -219,3 +219,17 @@ def test_dnd_f32_lucky_on_the_grapplers_roll_and_on_a_lock():
               knight("o", side="b", at=(4, 2, 0))], fill=[("stone", (0, 5, 0), (11, 5, 2))], extra=door)
     evs = step(s, "n", "force_lock", target="door", rolls={"check": 4, "luck": 19})
     assert find(evs, "lock_check")["roll"] == 19 and find(evs, "lock_check")["success"]
+
+
+@pytest.mark.parametrize("sentinel", [False, True])
+def test_dnd_f15_polearm_master_no_opportunity_attack_on_entering_after_disengage(sentinel):
+    """DND-F15's attack on entering its reach is an opportunity attack, and DND-28 "Można uniknąć prowokowania ataku
+    okazyjnego wykonując akcję odstąpienia"; Sentinel (DND-F37) overrides Disengage only for those that leave."""
+    feats_ = ["polearm_master", "sentinel"] if sentinel else ["polearm_master"]
+    chars = [knight("r", at=(1, 5, 0)), knight("g", side="b", at=(6, 5, 0), weapons=["glaive"], feats=feats_)]
+    s = make(chars)
+    step(s, "r", "disengage")
+    evs = step(s, "r", "move", to=[4, 5, 0], rolls={"attack": 15, "damage": 5})
+    assert not find(evs, "opportunity_attack") and s.state.actors["r"].pos == (4, 5, 0)
+    evs = step(make(chars), "r", "move", to=[4, 5, 0], rolls={"attack": 15, "damage": 5})
+    assert find(evs, "opportunity_attack", who="g", rule="DND-F15")

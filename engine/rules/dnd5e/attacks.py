@@ -156,7 +156,11 @@ def oa_allowed(rs, session, r: Actor, a: Actor) -> bool:
 
 def entering_reach(rs, session, a: Actor, here, there) -> bool:
     """DND-F15 Polearm Master: an opportunity attack when a creature enters its polearm's reach (AIR-05 across
-    layers). Returns True when the mover must stop (hit to 0 HP, speed 0 by Sentinel, knocked down)."""
+    layers). Returns True when the mover must stop (hit to 0 HP, speed 0 by Sentinel, knocked down). None after
+    Disengage (DND-28 "Można uniknąć prowokowania ataku okazyjnego wykonując akcję odstąpienia"; Sentinel's
+    exception, DND-F37, is for creatures that leave its reach: "wychodzą z twojej strefy ataku")."""
+    if session.state.turn.get("disengaged"):
+        return False
     cell = session.world.cell_m
     for r in list(session.state.actors.values()):
         if r.id == a.id or not r.data.get("feats") or not feats.has(r, "polearm_master") or not conditions.hostile(rs, r, a):
