@@ -233,3 +233,17 @@ def test_dnd_f15_polearm_master_no_opportunity_attack_on_entering_after_disengag
     assert not find(evs, "opportunity_attack") and s.state.actors["r"].pos == (4, 5, 0)
     evs = step(make(chars), "r", "move", to=[4, 5, 0], rolls={"attack": 15, "damage": 5})
     assert find(evs, "opportunity_attack", who="g", rule="DND-F15")
+
+
+def test_dnd37_a_swim_speed_excuses_melee_only_ranged_keeps_its_disadvantage():
+    """DND-37 l. 467 "Jeśli nie posiadasz szybkości pływania masz utrudnienie w atakach wręcz" (melee); l. 468 the
+    ranged attack "jest wykonywany z utrudnieniem chyba że używasz: kuszy, sieci lub broni rzucanej": a swimmer's
+    longbow shot still has disadvantage, its crossbow bolt none."""
+    archer = {"id": "a", "kind": "archer", "side": "r", "at": [0, 0, 0], "underwater": True, "swim_speed_m": 9,
+              "weapons": ["longbow", "light_crossbow"]}
+    s = make([archer, knight("t", side="b", at=(8, 0, 0))], size=(20, 4, 4))
+    evs = step(s, "a", "attack", target="t", weapon="longbow", rolls={"attack": [10, 2]})
+    assert "ranged attack underwater" in find(evs, "attack")["disadvantage"]
+    s = make([archer, knight("t", side="b", at=(8, 0, 0))], size=(20, 4, 4))
+    evs = step(s, "a", "attack", target="t", weapon="light_crossbow", rolls={"attack": 10})
+    assert find(evs, "attack")["disadvantage"] == []

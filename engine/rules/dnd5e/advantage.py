@@ -120,9 +120,12 @@ def helped(rs, session, a, t, plan, ctx):
 
 @source("DND-37")
 def underwater(rs, session, a, t, plan, ctx):
-    if a.data["underwater"] and not a.data["swim_speed_m"]:
+    """l. 467 "Jeśli nie posiadasz szybkości pływania masz utrudnienie w atakach wręcz": the swim speed is the
+    melee clause's exception; l. 468, the ranged attack "jest wykonywany z utrudnieniem chyba że używasz: kuszy,
+    sieci lub broni rzucanej...", swim speed or not."""
+    if a.data["underwater"]:
         w = plan["weapon"]
-        if plan["melee"] and w["name"] not in UNDERWATER_MELEE_OK:
+        if plan["melee"] and not a.data["swim_speed_m"] and w["name"] not in UNDERWATER_MELEE_OK:
             yield DIS, "melee underwater without a swim speed"
         if not plan["melee"] and w["name"] not in UNDERWATER_RANGED_OK:
             yield DIS, "ranged attack underwater"

@@ -273,9 +273,12 @@ RULES = [
      'rule': 'Underwater: without a swim speed melee attacks have disadvantage except with shortsword, javelin, '
              'dagger, t…',
      'status': 'built',
-     'decision': '`underwater = true` characters',
-     'where': '5e attacks `attack_sources`, 5e attacks `attack_plan`, 5e damage `apply_damage`',
-     'tests': ['tests/test_dnd_rules.py::test_dnd37_underwater']},
+     'decision': '`underwater = true` characters; a swim speed excuses the melee disadvantage only (l. 467 "Jeśli nie '
+                 'posiadasz szybkości pływania masz utrudnienie w atakach wręcz"); a ranged attack has disadvantage '
+                 'swim speed or not, unless crossbow, net or a thrown weapon like the javelin (l. 468)',
+     'where': '5e attacks `attack_sources`, 5e attacks `attack_plan`, 5e damage `apply_damage`; `dnd5e/advantage.py` `underwater`',
+     'tests': ['tests/test_dnd_rules.py::test_dnd37_underwater',
+               'tests/test_dnd_fixes.py::test_dnd37_a_swim_speed_excuses_melee_only_ranged_keeps_its_disadvantage']},
     {'id': 'DND-38',
      'rule': 'Sneak attack: once per round, with advantage and a finesse or ranged weapon, extra damage by level (1–2: '
              '1d…',
