@@ -247,3 +247,30 @@ def test_dnd37_a_swim_speed_excuses_melee_only_ranged_keeps_its_disadvantage():
     s = make([archer, knight("t", side="b", at=(8, 0, 0))], size=(20, 4, 4))
     evs = step(s, "a", "attack", target="t", weapon="light_crossbow", rolls={"attack": 10})
     assert find(evs, "attack")["disadvantage"] == []
+
+
+def test_dnd_f20_shield_master_shove_within_1_5_m_only():
+    """DND-F20 l. 177 "odepchnąć od siebie przeciwnika znajdującego się do 1,5 m od ciebie": not a foe 3 m away at the
+    end of a whip; one next to it is fine."""
+    s = make([knight("s", feats=["shield_master"], weapons=["whip"]), knight("f", side="b", at=(7, 5, 0), max_hp=90)])
+    step(s, "s", "attack", target="f", weapon="whip", rolls={"attack": 15, "damage": 2})
+    with pytest.raises(Illegal) as e:
+        step(s, "s", "shove", target="f", mode="push", bonus=True, rolls={"check": 15, "contest": 2})
+    assert e.value.rule == "DND-F20"
+    assert not [c for c in s.legal_actions() if c.get("action") == "shove" and c.get("bonus")]
+    s = make([knight("s", feats=["shield_master"], weapons=["whip"]), knight("f", side="b", at=(6, 5, 0), max_hp=90)])
+    step(s, "s", "attack", target="f", weapon="whip", rolls={"attack": 15, "damage": 2})
+    evs = step(s, "s", "shove", target="f", mode="prone", bonus=True, rolls={"check": 19, "contest": 2})
+    assert find(evs, "shove", who="s")
+
+
+def test_dnd_f20_shield_master_dex_save_bonus_needs_a_shield():
+    """DND-F20 l. 178 "możesz dodać premię do KP zawdzięczaną tarczy": a sheet wearing leather without a shield adds
+    nothing, one with a shield adds the shield's AC bonus; no shield, no l. 179 reaction either."""
+    trap = {"target": "s", "save": "dex", "dc": 15, "rolls": {"save": 13, "trap": 3}}
+    bare = make([knight("s", feats=["shield_master"], armor="leather", shield=False)])
+    sv = find(step(bare, "gm", "trap", **trap), "save", who="s")
+    assert sv["total"] == 13 + 0 and not sv["success"]
+    shielded = make([knight("s", feats=["shield_master"], armor="leather", shield=True)])
+    sv = find(step(shielded, "gm", "trap", **trap), "save", who="s")
+    assert {"source": "Shield Master: the shield", "value": 2, "rule": "DND-F20"} in sv["sources"] and sv["success"]

@@ -143,9 +143,10 @@ def saving_throw(rs, session, a: Actor, ability: str, dc: int, source_actor, rul
         srcs.append({"source": "proficiency", "value": a.data["prof"], "rule": rule})
     used = []
     if sole_target and ability == "dex" and a.data.get("feats") and feats.has(a, "shield_master") \
-            and not incapacitated(rs, a):
-        # DND-F20 l. 178: its shield's +2 against "zaklęciu lub innemu efektowi, którego celem jesteś tylko ty"
-        srcs.append({"source": "Shield Master: the shield", "value": 2, "rule": "DND-F20"})
+            and not incapacitated(rs, a) and gear.shield_carried(a):
+        # DND-F20 l. 178 "premię do KP zawdzięczaną tarczy" against "zaklęciu lub innemu efektowi, którego celem
+        # jesteś tylko ty": the shield's AC bonus, with a shield
+        srcs.append({"source": "Shield Master: the shield", "value": gear.SHIELD_AC, "rule": "DND-F20"})
         used.append("shield_master")
     if ability == "dex":
         if cover_level == "three-quarters":
@@ -289,4 +290,8 @@ def contest_target(rs, session, a, act, rule):
     reach = max(rs.melee_reach(a, w) for w in a.data["weapons"])
     if not in_melee_reach(a.body(), t.body(), reach, session.world.cell_m):
         raise Illegal(f"{t.name} is out of {a.name}'s reach", "AIR-05", "target")
+    if act.get("bonus") and feats.bonus_contest_source(rs, session, a, act["action"]) == "shield_master" \
+            and not in_melee_reach(a.body(), t.body(), 1.5, session.world.cell_m):
+        # DND-F20 l. 177 "odepchnąć od siebie przeciwnika znajdującego się do 1,5 m od ciebie": not a reach weapon's
+        raise Illegal(f"Shield Master's shove needs {t.name} within 1.5 m of {a.name}", "DND-F20", "target")
     return t

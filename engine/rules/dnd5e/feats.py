@@ -435,7 +435,7 @@ def save_advantage(rs, session, a, ability, source, rule) -> bool:
 def shield_master_evades(rs, session, t) -> bool:
     """DND-F20 Shield Master: on a successful Dex save against half damage, the reaction takes none."""
     if not t.data.get("feats") or not has(t, "shield_master") or t.data["reaction_used"] or conditions.incapacitated(rs, t) \
-            or not reaction_taken(t, "shield_master", session, "a successful Dexterity save against half damage"):
+            or not gear.shield_carried(t) or not reaction_taken(t, "shield_master", session, "a successful Dexterity save against half damage"):
         return False
     t.data["reaction_used"] = True
     session.emit({"type": "reaction", "who": t.id, "feat": "shield_master", "rule": "DND-F20",
