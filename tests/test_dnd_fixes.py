@@ -274,3 +274,19 @@ def test_dnd_f20_shield_master_dex_save_bonus_needs_a_shield():
     shielded = make([knight("s", feats=["shield_master"], armor="leather", shield=True)])
     sv = find(step(shielded, "gm", "trap", **trap), "save", who="s")
     assert {"source": "Shield Master: the shield", "value": 2, "rule": "DND-F20"} in sv["sources"] and sv["success"]
+
+
+def test_dnd_f39_tavern_brawler_bonus_grapple_only_on_the_creature_hit():
+    """DND-F39 l. 296 "przy trafieniu przeciwnika w swojej turze atakiem bez broni ... możesz wykorzystać akcję
+    dodatkową by spróbować pochwycić cel": the target it hit, not a bystander."""
+    chars = [knight("b", feats=["tavern_brawler"], weapons=["unarmed"]), knight("h", side="b", at=(6, 5, 0), max_hp=90),
+             knight("o", side="b", at=(4, 5, 0), max_hp=90)]
+    s = make(chars)
+    step(s, "b", "attack", target="h", weapon="unarmed", rolls={"attack": 19, "damage": 2})
+    with pytest.raises(Illegal) as e:
+        step(s, "b", "grapple", target="o", bonus=True, rolls={"check": 19, "contest": 2})
+    assert e.value.rule == "DND-F39"
+    listed = [c for c in s.legal_actions() if c.get("action") == "grapple" and c.get("bonus")]
+    assert [c["target"] for c in listed] == ["h"]
+    evs = step(s, "b", "grapple", target="h", bonus=True, rolls={"check": 19, "contest": 2})
+    assert find(evs, "grapple", who="b", target="h")

@@ -290,8 +290,8 @@ def contest_target(rs, session, a, act, rule):
     reach = max(rs.melee_reach(a, w) for w in a.data["weapons"])
     if not in_melee_reach(a.body(), t.body(), reach, session.world.cell_m):
         raise Illegal(f"{t.name} is out of {a.name}'s reach", "AIR-05", "target")
-    if act.get("bonus") and feats.bonus_contest_source(rs, session, a, act["action"]) == "shield_master" \
-            and not in_melee_reach(a.body(), t.body(), 1.5, session.world.cell_m):
-        # DND-F20 l. 177 "odepchnąć od siebie przeciwnika znajdującego się do 1,5 m od ciebie": not a reach weapon's
-        raise Illegal(f"Shield Master's shove needs {t.name} within 1.5 m of {a.name}", "DND-F20", "target")
+    if act.get("bonus"):
+        refused = feats.bonus_contest_refusal(rs, session, a, t, feats.bonus_contest_source(rs, session, a, act["action"]))
+        if refused:
+            raise Illegal(refused[0], refused[1], "target")
     return t

@@ -18,6 +18,7 @@ from engine.rules.hooks import Hook
 from engine.rules.dnd5e import gear, attacks, conditions   # gear first: it imports advantage's names
 from engine.rules.dnd5e.feats_moments import (  # noqa: F401  (the feats' own moments, re-exported for the rules' callers)
     bonus_contest_source,
+    bonus_contest_refusal,
     query_notes,
     spend_contest,
     lucky_defence,
@@ -339,7 +340,8 @@ def after_attack(rs, session, a, t, plan, hit, crit, killed):
         if t.id not in turn["melee_attacked"]:
             turn["melee_attacked"].append(t.id)       # DND-F27 Mobile
     if hit and w["name"] == "unarmed" and has(a, "tavern_brawler"):
-        turn["unarmed_hit"] = True                    # DND-F39: a bonus-action grapple now
+        turn["unarmed_hit"] = True                    # DND-F39: a bonus-action grapple now, on the creature hit
+        turn.setdefault("unarmed_hit_targets", []).append(t.id)
     if plan["melee"] and (crit or killed) and has(a, "great_weapon_master") and plan.get("kind") != "bonus":
         if not turn.get("gwm_bonus"):
             turn["gwm_bonus"] = True
