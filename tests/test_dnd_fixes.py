@@ -290,3 +290,18 @@ def test_dnd_f39_tavern_brawler_bonus_grapple_only_on_the_creature_hit():
     assert [c["target"] for c in listed] == ["h"]
     evs = step(s, "b", "grapple", target="h", bonus=True, rolls={"check": 19, "contest": 2})
     assert find(evs, "grapple", who="b", target="h")
+
+
+def test_dnd_f06_savage_attacker_not_on_a_thrown_weapon():
+    """DND-F06 l. 95 "przerzucić rzut na obrażenia zadawane atakiem wręcz bronią": a handaxe thrown 6 m is a ranged
+    attack; no reroll (refused when asked, not listed); the same handaxe in melee rerolls."""
+    chars = [knight("b", feats=["savage_attacker"], weapons=["handaxe"]), knight("o", side="b", at=(9, 5, 0), max_hp=90)]
+    s = make(chars)
+    with pytest.raises(Illegal) as e:
+        step(s, "b", "attack", target="o", weapon="handaxe", savage=True, rolls={"attack": 15, "damage": 1, "savage": 6})
+    assert e.value.rule == "DND-F06"
+    assert not [c for c in s.legal_actions() if c.get("action") == "attack" and c.get("savage")]
+    chars[1] = knight("o", side="b", at=(6, 5, 0), max_hp=90)
+    evs = step(make(chars), "b", "attack", target="o", weapon="handaxe", savage=True,
+               rolls={"attack": 15, "damage": 1, "savage": 6})
+    assert find(evs, "feat", feat="savage_attacker")["kept"] == 6

@@ -210,6 +210,13 @@ def oa_weapon(rs, r: Actor):
     return best, reach
 
 
+def melee_at(rs, session, a: Actor, t: Actor, w: dict) -> bool:
+    """An attack on ``t`` with ``w`` is a melee attack: a melee weapon that reaches it (AIR-05), not one thrown
+    (``attack_plan``'s own test, for the listing's options that need a melee attack)."""
+    return rs.is_melee(w) and in_melee_reach(geom(rs, session, a), geom(rs, session, t), rs.melee_reach(a, w),
+                                             session.world.cell_m)
+
+
 # -- attack --------------------------------------------------------------------------------------------------
 def attack_plan(rs, session, a: Actor, t: Actor, w: dict, bonus: bool, reaction=False) -> dict:
     if t.id == a.id:

@@ -528,8 +528,9 @@ def attack_variants(rs, session, a, legal) -> list[dict]:
             out.append({**c, "power_attack": True})
         if a.data.get("luck", 0) > 0:
             out.append({**c, "lucky": True})
-        if melee and has(a, "savage_attacker") and not turn.get("savage_used"):
-            out.append({**c, "savage": True})
+        if melee and has(a, "savage_attacker") and not turn.get("savage_used") \
+                and c["target"] in session.state.actors and attacks.melee_at(rs, session, a, session.state.actors[c["target"]], w):
+            out.append({**c, "savage": True})           # DND-F06 "atakiem wręcz": not a thrown weapon
         if a.data.get("superiority", 0) > 0 and (melee or "ranged" in w["properties"]):
             out += [{**c, "manoeuvre": m} for m in a.data["manoeuvres"]]
     return out

@@ -276,6 +276,8 @@ class Attack(Unit):
         if bonus_from == "polearm_master":
             w = feats.butt_end(w)
         plan = attacks.attack_plan(rs, session, a, t, w, bool(act.get("bonus")))
+        if act.get("savage") and not plan["melee"]:       # DND-F06 "atakiem wręcz bronią": not a thrown weapon
+            raise Illegal(f"Savage Attacker rerolls a melee attack's damage; the {w['name']} is thrown", "DND-F06", "savage")
         if bonus_from and bonus_from != "two_weapon":
             plan["bonus_from"] = bonus_from
         return plan
