@@ -305,3 +305,35 @@ def test_dnd_f06_savage_attacker_not_on_a_thrown_weapon():
     evs = step(make(chars), "b", "attack", target="o", weapon="handaxe", savage=True,
                rolls={"attack": 15, "damage": 1, "savage": 6})
     assert find(evs, "feat", feat="savage_attacker")["kept"] == 6
+
+
+def test_dnd_f16_gwm_power_attack_with_any_heavy_weapon_and_the_melee_option():
+    """DND-F16 l. 154 "przed wykonaniem ataku ciężką bronią w której masz biegłość": a heavy longbow too (the
+    document names no melee); option ``gwm_power_attack = "melee"``: the rulebook's heavy melee weapon only."""
+    chars = [knight("g", feats=["great_weapon_master"], weapons=["longbow"]),
+             knight("d", side="b", at=(9, 5, 0), max_hp=90, ac=5)]
+    s = make(chars)
+    evs = step(s, "g", "attack", target="d", weapon="longbow", power_attack=True, rolls={"attack": 15, "damage": 3})
+    assert find(evs, "damage", who="d")["amount"] == 3 + 0 + 10                 # knight Dex 11: +0
+    assert any(c.get("power_attack") for c in make(chars).legal_actions())
+    old = make(chars, options={"gwm_power_attack": "melee"})
+    with pytest.raises(Illegal) as e:
+        step(old, "g", "attack", target="d", weapon="longbow", power_attack=True, rolls={"attack": 15, "damage": 3})
+    assert e.value.rule == "DND-F16"
+
+
+def test_dnd_f16_gwm_bonus_attack_is_a_melee_attack_not_a_throw():
+    """DND-F16 l. 153 "możesz wykonać atak wręcz bronią białą w ramach akcji dodatkowej": after a critical hit, a
+    handaxe thrown 4.5 m is not a melee attack; the same handaxe at the foe next to it is."""
+    chars = [knight("g", feats=["great_weapon_master"], weapons=["greatsword", "handaxe"]),
+             knight("d", side="b", at=(6, 5, 0), max_hp=90), knight("far", side="b", at=(8, 5, 0), max_hp=90)]
+    s = make(chars)
+    step(s, "g", "attack", target="d", weapon="greatsword", rolls={"attack": 20, "damage": 3})
+    with pytest.raises(Illegal) as e:
+        step(s, "g", "attack", target="far", weapon="handaxe", bonus=True, bonus_from="great_weapon_master",
+             rolls={"attack": 15, "damage": 3})
+    assert e.value.rule == "DND-F16"
+    assert not [c for c in s.legal_actions() if c.get("bonus") and c.get("target") == "far"]
+    evs = step(s, "g", "attack", target="d", weapon="handaxe", bonus=True, bonus_from="great_weapon_master",
+               rolls={"attack": 15, "damage": 3})
+    assert find(evs, "attack", who="g")["melee"]

@@ -205,11 +205,13 @@ def mod_hook(fn):
 
 
 def power_attack_feat(rs, a, w, melee) -> str | None:
-    """Which feat allows the −5 / +10 with this weapon: GWM (melee, heavy), Sharpshooter (ranged weapon)."""
-    if melee and "heavy" in w["properties"] and has(a, "great_weapon_master") and gear.proficient_weapon(a, w):
-        return "great_weapon_master"       # "a heavy weapon in which you are proficient" (gear.py, DND-F18)
+    """Which feat allows the −5 / +10 with this weapon: Sharpshooter (ranged weapon), GWM (a heavy weapon: l. 154
+    "ataku ciężką bronią w której masz biegłość", melee or not; option ``gwm_power_attack = "melee"``: melee only)."""
     if not melee and "ranged" in w["properties"] and has(a, "sharpshooter"):
         return "sharpshooter"
+    if "heavy" in w["properties"] and (melee or rs.opt("gwm_power_attack") == "heavy") \
+            and has(a, "great_weapon_master") and gear.proficient_weapon(a, w):
+        return "great_weapon_master"       # "a heavy weapon in which you are proficient" (gear.py, DND-F18)
     return None
 
 
