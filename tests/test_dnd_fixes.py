@@ -337,3 +337,28 @@ def test_dnd_f16_gwm_bonus_attack_is_a_melee_attack_not_a_throw():
     evs = step(s, "g", "attack", target="d", weapon="handaxe", bonus=True, bonus_from="great_weapon_master",
                rolls={"attack": 15, "damage": 3})
     assert find(evs, "attack", who="g")["melee"]
+
+
+def test_dnd_f31_charger_bonus_attack_any_weapon_as_written_and_the_melee_option():
+    """DND-F31 l. 245 "możesz wykorzystać akcję dodatkową, by raz zaatakować lub odepchnąć przeciwnika": one attack,
+    a longbow's too, with the +5 after a 3 m straight run; option ``charger_attack = "melee"``: the rulebook's melee
+    weapon attack, and then a thrown javelin is refused (it was let through while the longbow was not)."""
+    chars = [knight("c", feats=["charger"], weapons=["longbow", "javelin", "longsword"], at=(1, 5, 0)),
+             knight("d", side="b", at=(9, 5, 0), max_hp=90, ac=5)]
+
+    def charge(options=None):
+        s = make(chars, options=options)
+        step(s, "c", "dash")
+        step(s, "c", "move", to=[5, 5, 0])
+        return s
+    s = charge()
+    assert {c["weapon"] for c in s.legal_actions() if c.get("bonus_from") == "charger"} == {"longbow", "javelin"}
+    evs = step(s, "c", "attack", target="d", weapon="longbow", bonus=True, bonus_from="charger",
+               rolls={"attack": 15, "damage": 3})
+    assert find(evs, "damage", who="d")["amount"] == 3 + 0 + 5
+    s = charge({"charger_attack": "melee"})
+    assert not [c for c in s.legal_actions() if c.get("bonus_from") == "charger"]
+    for w in ("longbow", "javelin"):
+        with pytest.raises(Illegal) as e:
+            step(s, "c", "attack", target="d", weapon=w, bonus=True, bonus_from="charger", rolls={"attack": 15, "damage": 3})
+        assert e.value.rule == "DND-F31"

@@ -304,8 +304,9 @@ def bonus_attack_sources(rs, session, a, w) -> list[str]:
         out.append("polearm_master")
     if turn.get("one_handed_attack") and w["name"] == "hand_crossbow" and has(a, "crossbow_expert"):
         out.append("crossbow_expert")
-    if turn.get("dash") and melee and has(a, "charger") and not turn.get("charged"):
-        out.append("charger")
+    if turn.get("dash") and has(a, "charger") and not turn.get("charged") \
+            and (melee or rs.opt("charger_attack") == "any"):
+        out.append("charger")       # DND-F31 l. 245 "raz zaatakować": any weapon; option "melee": a melee attack
     return out
 
 

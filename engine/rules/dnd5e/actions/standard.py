@@ -278,9 +278,10 @@ class Attack(Unit):
         plan = attacks.attack_plan(rs, session, a, t, w, bool(act.get("bonus")))
         if act.get("savage") and not plan["melee"]:       # DND-F06 "atakiem wręcz bronią": not a thrown weapon
             raise Illegal(f"Savage Attacker rerolls a melee attack's damage; the {w['name']} is thrown", "DND-F06", "savage")
-        if bonus_from == "great_weapon_master" and not plan["melee"]:     # DND-F16 "atak wręcz bronią białą"
-            raise Illegal(f"Great Weapon Master's bonus attack is a melee attack; the {w['name']} would be thrown",
-                          "DND-F16", "weapon")
+        if not plan["melee"] and (bonus_from == "great_weapon_master"     # DND-F16 "atak wręcz bronią białą"
+                                  or bonus_from == "charger" and rs.opt("charger_attack") == "melee"):
+            raise Illegal(f"{feats.FEATS[bonus_from]['name']}'s bonus attack is a melee attack; the "
+                          f"{w['name']} would be thrown", feats.FEAT_ID[bonus_from], "weapon")
         if bonus_from and bonus_from != "two_weapon":
             plan["bonus_from"] = bonus_from
         return plan
