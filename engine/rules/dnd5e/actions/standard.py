@@ -255,8 +255,8 @@ class Attack(Unit):
         if act.get("knock_out") and not rs.is_melee(w) and rs.opt("knock_out") == "melee":
             raise Illegal("only a melee attack can knock a creature out (option knock_out = \"melee\")", "DND-34", "knock_out")
         if act.get("power_attack") and not feats.power_attack_feat(rs, a, w, rs.is_melee(w)):
-            raise Illegal("power_attack needs Great Weapon Master with a heavy melee weapon or Sharpshooter with a "
-                          "ranged weapon", "DND-F16", "power_attack")
+            raise Illegal("power_attack needs Great Weapon Master with a heavy weapon it is proficient with or "
+                          "Sharpshooter with a ranged weapon", "DND-F16", "power_attack")
         if act.get("lucky") and a.data.get("luck", 0) <= 0:
             raise Illegal(f"{a.name} has no luck point left" if feats.has(a, "lucky") else f"{a.name} does not have Lucky",
                           "DND-F32", "lucky")
@@ -276,6 +276,12 @@ class Attack(Unit):
         if bonus_from == "polearm_master":
             w = feats.butt_end(w)
         plan = attacks.attack_plan(rs, session, a, t, w, bool(act.get("bonus")))
+        if act.get("savage") and not plan["melee"]:       # DND-F06 "atakiem wręcz bronią": not a thrown weapon
+            raise Illegal(f"Savage Attacker rerolls a melee attack's damage; the {w['name']} is thrown", "DND-F06", "savage")
+        if not plan["melee"] and (bonus_from == "great_weapon_master"     # DND-F16 "atak wręcz bronią białą"
+                                  or bonus_from == "charger" and rs.opt("charger_attack") == "melee"):
+            raise Illegal(f"{feats.FEATS[bonus_from]['name']}'s bonus attack is a melee attack; the "
+                          f"{w['name']} would be thrown", feats.FEAT_ID[bonus_from], "weapon")
         if bonus_from and bonus_from != "two_weapon":
             plan["bonus_from"] = bonus_from
         return plan
