@@ -296,6 +296,10 @@ class PlayWindow(pyglet.window.Window):
                 self.anims.append(anim)
             else:
                 self.anims.clear()
+            if self.mirror is not None:   # the players' screen plays the same step (what its side sees of it)
+                self.mirror.anims[:] = list(self.anims) if self.anims else []
+                self.mirror.anim_t = self.anim_t if self.anims else 0.0
+                self.mirror.changed()
             self._rebuild_log()
             self.jobs.results.clear()
         sync_modes(self)
@@ -463,6 +467,7 @@ class PlayWindow(pyglet.window.Window):
 
             follow(self)
             self.camctl.update(dt)
+            F.advance(self, dt)
             if self.ctl.state_version != getattr(self, "_seen_sv", None):
                 self._seen_sv = self.ctl.state_version
                 self._rebuild_log()
@@ -476,10 +481,8 @@ class PlayWindow(pyglet.window.Window):
     @_safe
     def on_draw(self):
         t0 = time.perf_counter()
-        rs, fx = self.loop.animated(self.render_state())
-        pf = self.player_view()
-        if not pf.gm:                 # the players' screen: only what their side sees
-            rs = type(rs)([c for c in rs.characters if pf.shows(c.id)])
+        pf = self.player_view()       # the player view: only what their side sees, and the effects of only that
+        rs, fx = self.loop.animated(self.render_state(), None if pf.gm else pf.shows)
         if self.vstate.cut_above is not None:      # I: the characters on the storeys cut away are not drawn
             from engine.render.commands import cut_state
 
