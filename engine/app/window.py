@@ -297,8 +297,8 @@ class PlayWindow(pyglet.window.Window):
             else:
                 self.anims.clear()
             if self.mirror is not None:   # the players' screen plays the same step (what its side sees of it)
-                self.mirror.anims[:] = list(self.anims) if self.anims else []
-                self.mirror.anim_t = self.anim_t if self.anims else 0.0
+                self.mirror.anims[:] = self.anims
+                self.mirror.anim_t = self.anim_t
                 self.mirror.changed()
             self._rebuild_log()
             self.jobs.results.clear()

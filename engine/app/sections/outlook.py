@@ -20,8 +20,7 @@ class HowDoesThisEnd(Section):
 
     def visible(self, win) -> bool:
         o = getattr(win, "outlook", None)
-        return (o is not None and (o.future is not None or o.setup) and o.shown and getattr(win, "gm", None) is None
-                and win.vstate.player_side is None)
+        return o is not None and (o.future is not None or o.setup) and o.shown and win.vstate.player_side is None
 
     def depends(self, win) -> tuple:
         o = getattr(win, "outlook", None)
