@@ -56,6 +56,35 @@ def test_attack_line_then_damage_numbers(monkeypatch):
     assert [lb.text for lb in end.labels] == ["-3", "-5"]
 
 
+def test_the_player_view_draws_no_effect_of_whom_it_cannot_see():
+    """The player view left out a character its side cannot see, but the step's effects came from the whole
+    state: the attack line from where an unseen attacker stands. ``FrameLoop.animated(rs, keep)`` keeps the drawn
+    characters first and the effects come from those alone; the seen target's damage number stays."""
+    from types import SimpleNamespace
+
+    from engine.app.frame import ANIM_S, FrameLoop
+    from engine.world.grid import World
+
+    before, after = states()
+    anim = E.build_step(before, after, EVENTS)
+    win = SimpleNamespace(anims=[anim], anim_t=0.0, scene=SimpleNamespace(world=World.empty((8, 8, 12))),
+                          camctl=SimpleNamespace(mode="orbit"), ctl=SimpleNamespace(selected=None))
+    loop = FrameLoop(win)
+    for u in (0.2, 0.6, 0.95):
+        win.anim_t = u * ANIM_S
+        rs, full = loop.animated(after)
+        assert {c.id for c in rs.characters} == {"a", "h"}
+        rs, seen = loop.animated(after, lambda c: c != "a")
+        assert {c.id for c in rs.characters} == {"h"} and not seen.xray
+        assert [lb.text for lb in seen.labels] == [lb.text for lb in full.labels]
+        rs, seen = loop.animated(after, lambda c: c != "h")
+        assert not seen.xray and not seen.labels
+    win.anim_t = 0.2 * ANIM_S
+    assert loop.animated(after)[1].xray                                  # the GM's view: the line
+    win.anims = []
+    assert [c.id for c in loop.animated(after, lambda c: c == "a")[0].characters] == ["a"]
+
+
 def test_a_move_follows_the_rules_path():
     before = RenderState([CharView("a", "red", 0, 0, 0)])
     after = RenderState([CharView("a", "red", 2, 0, 0)])

@@ -214,6 +214,56 @@ def test_item5_players_see_enemies_as_unhurt_bloodied_down():
 
 
 @pytest.mark.unit
+def test_the_player_view_shows_no_selected_panel_of_whom_it_cannot_see():
+    """The selected panel named a character the side on screen cannot see, with its hit points, AC and layer,
+    when the GM had it selected (F3, or the players' screen following the GM's selection)."""
+    from engine.app.sections.base import Layout
+    from engine.app.sections.left import Selected
+
+    win = _player_win()
+    win.ctl.select("harpy_low")
+    L = Layout(1280, 720, 18, False, state=win.ctl.state, pw=300)
+    Selected().build(win, L)
+    assert win.hud.panels and win.hud.panels[-1][0] == "Selected"           # the GM's view: the panel
+    foe = win.ctl.state.actors["harpy_low"].side
+    side = next(a.side for a in win.ctl.state.actors.values() if a.side != foe)
+    win.vstate.player_side = side
+    win.vstate.hidden = frozenset({"harpy_low"})                           # hidden from the players (token HUD)
+    assert not win.player_view().shows("harpy_low")
+    win.hud.panels.clear()
+    Selected().build(win, L)
+    assert not win.hud.panels, win.hud.panels
+    assert not any("harpy" in t.lower() for t in win.hud.texts), win.hud.texts
+    win.vstate.hidden = frozenset()
+    Selected().build(win, L)                                              # seen again: the panel again
+    assert win.hud.panels and win.hud.panels[-1][0] == "Selected"
+
+
+@pytest.mark.unit
+def test_the_player_view_names_no_unseen_character_whose_turn_it_is():
+    """The top bar said "round 1, Ilse's turn" in the view of a side that cannot see Ilse (hidden by the GM)."""
+    from engine.app.sections.base import Layout
+    from engine.app.sections.left import TopBar
+
+    win = _player_win()
+    win.hud.button_width = lambda label, hotkey="": len(label) * 7 + 16
+    win.hud.button = lambda x, y, label, ident, **kw: x + len(label) * 7 + 16
+    cur = win.ctl.state.current
+    name = win.name(cur)
+    L = Layout(1280, 720, 18, False, state=win.ctl.state)
+    TopBar().build(win, L)
+    assert any(f"{name}'s turn" in t for t in win.hud.texts), win.hud.texts        # the GM's view
+    own = win.ctl.state.actors[cur].side
+    win.vstate.player_side = next(a.side for a in win.ctl.state.actors.values() if a.side != own)
+    win.vstate.hidden = frozenset({cur})
+    assert not win.player_view().shows(cur)
+    win.hud.texts.clear()
+    TopBar().build(win, L)
+    assert not any(name in t for t in win.hud.texts), win.hud.texts
+    assert any("unseen character's turn" in t for t in win.hud.texts), win.hud.texts
+
+
+@pytest.mark.unit
 def test_item5_players_see_no_table_rolls_and_no_event_count():
     """Issue 23 item 5: the players' log showed the GM's table rolls and the event count."""
     from engine.app.sections.base import Layout

@@ -87,15 +87,18 @@ class FrameLoop:
         win.flip()
 
     # -- the 3D view ------------------------------------------------------------------------------------------------
-    def animated(self, rs):
-        """The render state and effects of the step being animated (the state itself when none is)."""
+    def animated(self, rs, keep=None):
+        """The render state and effects of the step being animated (the state itself when none is); ``keep``: the
+        characters drawn (the player view's ``shows``) -- the effects too come from those alone, so an attack by
+        someone the side cannot see draws no line from where it is."""
         win = self.win
         if not win.anims:
             win.follow_anim = None
-            return rs, ov.Prims()
+            return _kept(rs, keep), ov.Prims()
         anim = win.anims[0]
         u = min(win.anim_t / ANIM_S, 1.0)
         rs, _fx, _hud = frame_state(anim, u)
+        rs = _kept(rs, keep)
         fx = effects(win.scene.world, anim, rs, u)
         if win.camctl.mode == "follow" and win.ctl.selected:
             try:                      # follow the character along its animated path (a fall, a flight)
@@ -161,7 +164,21 @@ class FrameLoop:
             win.rc.show(self.small(self.view_scale), win.target.size)
 
 
+def _kept(rs, keep):
+    return rs if keep is None else type(rs)([c for c in rs.characters if keep(c.id)])
+
+
 # -- the per-tick work --------------------------------------------------------------------------------------------
+def advance(win, dt) -> None:
+    """The step being animated moves on; the next one once it is done (never more than two waiting)."""
+    if win.anims:
+        win.anim_t += dt
+        if win.anim_t >= getattr(win.anims[0], "duration", ANIM_S) or len(win.anims) > 2:
+            win.anims.pop(0)
+            win.anim_t = 0.0
+            win.changed()
+
+
 def tick(win, dt) -> None:
     from pyglet.window import key
 
@@ -184,12 +201,7 @@ def tick(win, dt) -> None:
 
         cc.follow(win.follow_anim or centre(win, win.ctl.selected))
     cc.update(dt)
-    if win.anims:
-        win.anim_t += dt
-        if win.anim_t >= getattr(win.anims[0], "duration", ANIM_S) or len(win.anims) > 2:
-            win.anims.pop(0)
-            win.anim_t = 0.0
-            win.changed()
+    advance(win, dt)
     if win.toast is not None and time.perf_counter() > win.toast[1]:
         win.toast = None
         win.changed()

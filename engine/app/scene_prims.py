@@ -210,23 +210,29 @@ def ghost_prims(win, rs) -> ov.Prims:
     """The cell cursor, the ghost at the destination layer with its drop line, and the previewed path."""
     from engine.app import pointing
 
+    from engine.app.sections.base import players_screen
+
     pr = ov.Prims()
     cm = win.scene.world.cell_m
     ctl = win.ctl
     sel = drawn(win, rs, ctl.selected)
     placing = pointing.placing(win)
-    if ctl.hover is not None and not placing:
+    table = players_screen(win)
+    # the players' screen shows what the GM composes only for the side on screen (their own move, their target):
+    # the GM's plan for anyone else is not shown before it is done, and the cell cursor is the GM's pointer
+    composing = not table or (sel is not None and rs.get(sel).side == win.vstate.player_side)
+    if ctl.hover is not None and not placing and not table:
         x, y, layer = ctl.hover
         z = layer + 0.04
         pr.box_wire((x * cm, y * cm, z), ((x + 1) * cm, (y + 1) * cm, z + 0.05), (255, 255, 255, 230))
-    if placing and sel:
+    if placing and sel and composing:
         ghost_move(win, pr, sel, ctl.action())
     if sel:                        # the selected character: a bright ring at its feet
         _ring_at(pr, rs, sel, cm, (255, 240, 120, 255))
     tgt = drawn(win, rs, sight_target(win))
-    if tgt and ctl.pending is not None:
+    if tgt and ctl.pending is not None and composing:
         _ring_at(pr, rs, tgt, cm, (255, 80, 60, 255))
-    if ctl.pending is not None:    # an area spell: every creature it catches (the rules' preview), issue 23 item 9
+    if ctl.pending is not None and composing:    # an area spell: every creature it catches (the rules' preview)
         from engine.app import areaspell
 
         areaspell.rings(win, pr, rs, _ring_at)

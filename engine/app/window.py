@@ -296,6 +296,10 @@ class PlayWindow(pyglet.window.Window):
                 self.anims.append(anim)
             else:
                 self.anims.clear()
+            if self.mirror is not None:   # the players' screen plays the same step (what its side sees of it)
+                self.mirror.anims[:] = self.anims
+                self.mirror.anim_t = self.anim_t
+                self.mirror.changed()
             self._rebuild_log()
             self.jobs.results.clear()
         sync_modes(self)
@@ -398,7 +402,8 @@ class PlayWindow(pyglet.window.Window):
     @_safe
     def on_mouse_motion(self, x, y, dx, dy):
         self.mouse = (x, self.height - y)
-        pointing.hover(self)
+        if self.gm is None:           # the players' screen points at nothing: the cursor and a move's ghost are the GM's
+            pointing.hover(self)
 
     @_safe
     def on_mouse_press(self, x, y, button, modifiers):
@@ -462,6 +467,7 @@ class PlayWindow(pyglet.window.Window):
 
             follow(self)
             self.camctl.update(dt)
+            F.advance(self, dt)
             if self.ctl.state_version != getattr(self, "_seen_sv", None):
                 self._seen_sv = self.ctl.state_version
                 self._rebuild_log()
@@ -475,10 +481,8 @@ class PlayWindow(pyglet.window.Window):
     @_safe
     def on_draw(self):
         t0 = time.perf_counter()
-        rs, fx = self.loop.animated(self.render_state())
-        pf = self.player_view()
-        if not pf.gm:                 # the players' screen: only what their side sees
-            rs = type(rs)([c for c in rs.characters if pf.shows(c.id)])
+        pf = self.player_view()       # the player view: only what their side sees, and the effects of only that
+        rs, fx = self.loop.animated(self.render_state(), None if pf.gm else pf.shows)
         if self.vstate.cut_above is not None:      # I: the characters on the storeys cut away are not drawn
             from engine.render.commands import cut_state
 
@@ -526,7 +530,7 @@ class PlayWindow(pyglet.window.Window):
         W, Hh = self.size_px
         small = self.compact()
         L = sections.Layout(W, Hh, self.hud.line + 3, small, notes=list(self.notes), state=self.hud_state(),
-                            rw=int(min(380, W * 0.28)) if not small else int(min(260, W * 0.4)))
+                            rw=int(min(380, W * 0.28)) if not small else int(min(260, W * 0.4)), by=Hh)
         self.sections.build(self, L)
         self.hud.upload()
         self.big.upload()

@@ -20,7 +20,7 @@ class Layout:
     bar_h: float = 0.0
     pw: float = 0.0               # the left column's width
     left_bottom: float = 0.0      # where the left column ends
-    by: float = 0.0               # the top of the action buttons
+    by: float = 0.0               # the top of the action buttons (the window's height when none are drawn)
     rw: float = 0.0               # the right column's width
     ry: float = 0.0               # where the right column has reached
     notes: list = field(default_factory=list)
@@ -30,6 +30,9 @@ class Layout:
 class Section:
     name = "section"
     modal = False                 # drawn after every other section (over them)
+    #: drawn on the players' screen (F4) too: False for the GM's tools (the action bar, the preview of what the GM
+    #: composes, the odds, the prompts and pickers), which the players' window cannot use and must not show
+    players = True
     kinds: tuple[str, ...] = ()   # the hit ids (hud rects' first element) this section answers
 
     def depends(self, win) -> tuple:
@@ -53,6 +56,11 @@ class Section:
         """A drag from one of its hit ids (``start``) released over ``end`` (another hit id, or None)."""
 
 
+def players_screen(win) -> bool:
+    """``win`` is the players' screen (F4's second window: ``win.gm`` is the GM's window)."""
+    return getattr(win, "gm", None) is not None
+
+
 class SectionManager:
     def __init__(self, sections: list[Section]) -> None:
         self.sections = [s for s in sections if not s.modal] + [s for s in sections if s.modal]
@@ -66,8 +74,9 @@ class SectionManager:
         return tuple(s.depends(win) for s in self.sections)
 
     def build(self, win, L: Layout) -> None:
+        table = players_screen(win)
         for s in self.sections:
-            if s.visible(win):
+            if (s.players or not table) and s.visible(win):
                 s.build(win, L)
 
     def over(self, win, x: float, y: float):
@@ -79,6 +88,8 @@ class SectionManager:
         ident = win.hud.over(x, y)
         if ident is None:
             return False
+        if players_screen(win):        # it only shows: a click there changes nothing of the GM's
+            return True
         kind, val = ident
         s = self.by_kind.get(kind)
         if s is not None:
@@ -89,6 +100,8 @@ class SectionManager:
         """A drag that began on a hit id of the HUD: the section owning that id takes it."""
         if not start or start[0] not in self.by_kind:
             return False
+        if players_screen(win):        # a turn-order row dragged there reorders nothing
+            return True
         self.by_kind[start[0]].on_drop(win, start, end)
         return True
 

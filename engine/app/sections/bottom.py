@@ -12,6 +12,7 @@ from engine.app.sections.base import Layout, Section
 
 class Actions(Section):
     name = "actions"
+    players = False               # the GM's buttons: not on the players' screen
     kinds = ("action", "greyed", "confirm", "cancel")
 
     def on_click(self, win, kind, val) -> None:
@@ -73,8 +74,10 @@ class Actions(Section):
             hud.block(8, y - 2, x, y + bh + 2, "actions")
         if not ctl.buttons():                         # a hint line, on a background of its own
             cur = L.state.current
-            who = win.name(ctl.selected) if ctl.selected else "nobody"
-            hint = f"{who} has no action now" + (f" - it is {win.name(cur)}'s turn (Space selects)" if cur else "")
+            pf = win.player_view()          # the player view names no one it cannot see
+            who = win.name(ctl.selected) if ctl.selected and pf.shows(ctl.selected) else "nobody"
+            hint = f"{who} has no action now" + (f" - it is {win.name(cur) if pf.shows(cur) else 'an unseen character'}'s"
+                                                 " turn (Space selects)" if cur else "")
             y = by - L.lh - 2
             w = min(hud.width(hint) + 12, L.W - 16)
             hud.box(8, y - 3, 8 + w, y + L.lh - 1, (12, 14, 20, 200))
@@ -85,6 +88,7 @@ class Status(Section):
     """The message line (a mode's own line while one is typed), the hovered cell, the cursor's altitude."""
 
     name = "status"
+    players = False               # the GM's messages, the hovered cell, the cursor's altitude
 
     def depends(self, win) -> tuple:
         return (win.ctl.hover, hover_greyed(win), statement.prompt(win.ctl))

@@ -43,7 +43,7 @@ class Banner(Section):
 
     def depends(self, win) -> tuple:
         return (win.anims[0].caption if win.anims else None, len(win.anims),
-                tuple(win.mouse) if win.anims else None)
+                tuple(win.mouse) if win.anims else None, win.vstate.player_side)
 
     def visible(self, win) -> bool:
         return bool(win.anims and win.anims[0].caption)
@@ -68,7 +68,8 @@ class Banner(Section):
 
     def build(self, win, L: Layout) -> None:
         caption = win.named(win.anims[0].caption)
-        parts = [p.strip() for p in caption.split(";") if p.strip()][:4]
+        pf = win.player_view()           # the player view: no part naming whom the side cannot see
+        parts = [p.strip() for p in caption.split(";") if p.strip() and pf.message_ok(p.strip())][:4]
         if not parts:
             return
         movers = moving_boxes(win)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from engine.app import hud as H
 from engine.app import tokens as T
-from engine.app.sections.base import Layout, Section
+from engine.app.sections.base import Layout, Section, players_screen
 from engine.render.state import side_colour
 
 
@@ -35,12 +35,16 @@ class TopBar(Section):
         turn = f"round {st.round}, {win.name(cur)}'s turn" if cur in st.actors else ""
         if cur in st.actors and (said := s.ruleset.turn_caption(s)):
             turn = win.named(said)                  # the ruleset's own words for its turns
+        if cur in st.actors and not win.player_view().shows(cur):
+            turn = f"round {st.round}, an unseen character's turn"     # the player view names no one it cannot see
         if st.over:
             turn = f"fight over: {st.winner} won" if st.winner else "fight over"
         right = W - 6
-        btns = (("help", "F1 help"), ("redo", "Ctrl+Y redo"), ("undo", "Ctrl+Z undo"))
+        btns: tuple = (("help", "F1 help"), ("redo", "Ctrl+Y redo"), ("undo", "Ctrl+Z undo"))
         if W < 700:
             btns = (("help", "F1"), ("redo", "redo"), ("undo", "undo"))
+        if players_screen(win):           # the GM's buttons: the players' screen takes no clicks
+            btns = ()
         for ident, label in btns:
             right -= hud.button_width(label)
             hud.button(right, 0, label, (ident, None))
@@ -236,7 +240,7 @@ class Selected(Section):
     def build(self, win, L: Layout) -> None:
         st = L.state
         sel = win.ctl.selected
-        if sel not in st.actors:
+        if sel not in st.actors or not win.player_view().shows(sel):   # the player view: not whom they cannot see
             return
         x, y, w = 8, L.left_bottom, L.pw
         win.panels["selected"] = (x, y, x + w, y + win.hud.line + 7, H.BG_TITLE)

@@ -32,6 +32,7 @@ class QuestionPanel(Section):
 
     name = "question"
     modal = True
+    players = False               # asked of the GM's table (the chooser may be one the players cannot see)
     kinds = ("answer",)
 
     def depends(self, win) -> tuple:
@@ -88,6 +89,7 @@ class QuestionPanel(Section):
 class YesNoPanel(Section):
     name = "yes/no"
     modal = True
+    players = False
 
     def visible(self, win) -> bool:
         return win.modes.find(YesNo) is not None
@@ -100,6 +102,7 @@ class YesNoPanel(Section):
 class ChooserPanel(Section):
     name = "chooser"
     modal = True
+    players = False
     kinds = ("open",)
 
     def visible(self, win) -> bool:
@@ -134,6 +137,7 @@ class HelpPanel(Section):
 
     name = "help"
     modal = True
+    players = False
 
     def visible(self, win) -> bool:
         return win.vstate.help

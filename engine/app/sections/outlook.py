@@ -15,12 +15,12 @@ COLOURS = {"dim": H.DIM, "fg": H.FG, "bad": H.BAD, "accent": H.ACCENT}
 
 class HowDoesThisEnd(Section):
     name = "how does this end"
+    players = False               # the odds are the GM's
     kinds = ("outlook", "outlook_side")
 
     def visible(self, win) -> bool:
         o = getattr(win, "outlook", None)
-        return (o is not None and (o.future is not None or o.setup) and o.shown and getattr(win, "gm", None) is None
-                and win.vstate.player_side is None)
+        return o is not None and (o.future is not None or o.setup) and o.shown and win.vstate.player_side is None
 
     def depends(self, win) -> tuple:
         o = getattr(win, "outlook", None)

@@ -18,6 +18,7 @@ class Preview(Section):
     """Green title: legal; red: illegal, with the core's reason and rule ID."""
 
     name = "preview"
+    players = False               # what the GM composes, with its odds
 
     def visible(self, win) -> bool:
         return win.ctl.pending is not None and not win.compact()

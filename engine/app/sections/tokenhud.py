@@ -9,6 +9,7 @@ from engine.app.sections.base import Layout, Section
 
 class TokenHudPanel(Section):
     name = "token hud"
+    players = False
     modal = True
     kinds = ("tokhud",)
 

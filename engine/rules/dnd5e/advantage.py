@@ -106,8 +106,7 @@ def frightened_attacker(rs, session, a, t, plan, ctx):
 
 @source("DND-24")
 def dodging_target(rs, session, a, t, plan, ctx):
-    if t.data["dodging"] and not conditions.incapacitated(rs, t) and not conditions.speed_zero(rs, t) \
-            and (rs.opt("dodge_unseen") == "disadvantage" or rs.sees(session, t, a)):
+    if conditions.dodge_holds(rs, t) and (rs.opt("dodge_unseen") == "disadvantage" or rs.sees(session, t, a)):
         yield DIS, "the target is dodging"
 
 
@@ -121,9 +120,12 @@ def helped(rs, session, a, t, plan, ctx):
 
 @source("DND-37")
 def underwater(rs, session, a, t, plan, ctx):
-    if a.data["underwater"] and not a.data["swim_speed_m"]:
+    """l. 467 "Jeśli nie posiadasz szybkości pływania masz utrudnienie w atakach wręcz": the swim speed is the
+    melee clause's exception; l. 468, the ranged attack "jest wykonywany z utrudnieniem chyba że używasz: kuszy,
+    sieci lub broni rzucanej...", swim speed or not."""
+    if a.data["underwater"]:
         w = plan["weapon"]
-        if plan["melee"] and w["name"] not in UNDERWATER_MELEE_OK:
+        if plan["melee"] and not a.data["swim_speed_m"] and w["name"] not in UNDERWATER_MELEE_OK:
             yield DIS, "melee underwater without a swim speed"
         if not plan["melee"] and w["name"] not in UNDERWATER_RANGED_OK:
             yield DIS, "ranged attack underwater"

@@ -156,7 +156,11 @@ def oa_allowed(rs, session, r: Actor, a: Actor) -> bool:
 
 def entering_reach(rs, session, a: Actor, here, there) -> bool:
     """DND-F15 Polearm Master: an opportunity attack when a creature enters its polearm's reach (AIR-05 across
-    layers). Returns True when the mover must stop (hit to 0 HP, speed 0 by Sentinel, knocked down)."""
+    layers). Returns True when the mover must stop (hit to 0 HP, speed 0 by Sentinel, knocked down). None after
+    Disengage (DND-28 "Można uniknąć prowokowania ataku okazyjnego wykonując akcję odstąpienia"; Sentinel's
+    exception, DND-F37, is for creatures that leave its reach: "wychodzą z twojej strefy ataku")."""
+    if session.state.turn.get("disengaged"):
+        return False
     cell = session.world.cell_m
     for r in list(session.state.actors.values()):
         if r.id == a.id or not r.data.get("feats") or not feats.has(r, "polearm_master") or not conditions.hostile(rs, r, a):
@@ -204,6 +208,13 @@ def oa_weapon(rs, r: Actor):
             if best is None or rr > reach:
                 best, reach = w, rr
     return best, reach
+
+
+def melee_at(rs, session, a: Actor, t: Actor, w: dict) -> bool:
+    """An attack on ``t`` with ``w`` is a melee attack: a melee weapon that reaches it (AIR-05), not one thrown
+    (``attack_plan``'s own test, for the listing's options that need a melee attack)."""
+    return rs.is_melee(w) and in_melee_reach(geom(rs, session, a), geom(rs, session, t), rs.melee_reach(a, w),
+                                             session.world.cell_m)
 
 
 # -- attack --------------------------------------------------------------------------------------------------

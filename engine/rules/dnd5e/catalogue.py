@@ -173,9 +173,10 @@ RULES = [
      'rule': 'Dodge: until the start of its next turn, attacks against it have disadvantage and it has advantage on '
              'Dexte…',
      'status': 'built',
-     'decision': 'disadvantage against, advantage on Dex saves; lost when incapacitated or speed 0. Against an attacker it cannot see: the document (004, "Unik") says "każdy atak skierowany na ciebie ma utrudnienie" (every attack against you has disadvantage); 5e adds "if you can see the attacker". Decision: the document (every attack); `dodge_unseen = "needs_sight"` for 5e\'s reading',
-     'where': '5e attacks `attack_sources`, 5e conditions `saving_throw`; `dnd5e/advantage.py` `dodging_target`',
-     'tests': ['tests/test_dnd_fixes.py::test_dnd24_dodge_against_an_unseen_attacker', 'tests/test_dnd_rules.py::test_dnd24_dodge']},
+     'decision': 'disadvantage against, advantage on Dex saves; both lost when incapacitated or speed 0 ("Tracisz te korzyści": one test, `conditions.dodge_holds`). Against an attacker it cannot see: the document (004, "Unik") says "każdy atak skierowany na ciebie ma utrudnienie" (every attack against you has disadvantage); 5e adds "if you can see the attacker". Decision: the document (every attack); `dodge_unseen = "needs_sight"` for 5e\'s reading',
+     'where': '5e attacks `attack_sources`, 5e conditions `saving_throw`, `dodge_holds`; `dnd5e/advantage.py` `dodging_target`',
+     'tests': ['tests/test_dnd_fixes.py::test_dnd24_dodge_against_an_unseen_attacker', 'tests/test_dnd_rules.py::test_dnd24_dodge',
+               'tests/test_dnd_fixes.py::test_dnd24_dodge_dex_save_advantage_is_lost_at_speed_0']},
     {'id': 'DND-25',
      'rule': 'Use an object that needs an action.',
      'status': 'built',
@@ -241,9 +242,11 @@ RULES = [
      'rule': 'Resistance halves damage of that type, vulnerability doubles it, applied after all other modifiers; '
              'several…',
      'status': 'built',
-     'decision': 'after all modifiers; same type once',
-     'where': '5e damage `apply_damage`',
-     'tests': ['tests/test_dnd_rules.py::test_dnd33_resistance_and_vulnerability']},
+     'decision': 'after all modifiers ("Odporność i podatność są brane pod uwagę po zastosowaniu wszystkich '
+                 'modyfikatorów do obrażeń"): the last damage modifier, after Heavy Armor Master\'s −3; same type once',
+     'where': '5e damage `apply_damage`; `dnd5e/damage.py` `DAMAGE_MODIFIERS` order',
+     'tests': ['tests/test_dnd_rules.py::test_dnd33_resistance_and_vulnerability',
+               'tests/test_dnd_fixes.py::test_dnd33_resistance_comes_after_heavy_armor_master']},
     {'id': 'DND-34',
      'rule': 'Knocking out: an attacker that reduces a creature to 0 HP may knock it out instead: unconscious and '
              'stable.',
@@ -270,9 +273,12 @@ RULES = [
      'rule': 'Underwater: without a swim speed melee attacks have disadvantage except with shortsword, javelin, '
              'dagger, t…',
      'status': 'built',
-     'decision': '`underwater = true` characters',
-     'where': '5e attacks `attack_sources`, 5e attacks `attack_plan`, 5e damage `apply_damage`',
-     'tests': ['tests/test_dnd_rules.py::test_dnd37_underwater']},
+     'decision': '`underwater = true` characters; a swim speed excuses the melee disadvantage only (l. 467 "Jeśli nie '
+                 'posiadasz szybkości pływania masz utrudnienie w atakach wręcz"); a ranged attack has disadvantage '
+                 'swim speed or not, unless crossbow, net or a thrown weapon like the javelin (l. 468)',
+     'where': '5e attacks `attack_sources`, 5e attacks `attack_plan`, 5e damage `apply_damage`; `dnd5e/advantage.py` `underwater`',
+     'tests': ['tests/test_dnd_rules.py::test_dnd37_underwater',
+               'tests/test_dnd_fixes.py::test_dnd37_a_swim_speed_excuses_melee_only_ranged_keeps_its_disadvantage']},
     {'id': 'DND-38',
      'rule': 'Sneak attack: once per round, with advantage and a finesse or ranged weapon, extra damage by level (1–2: '
              '1d…',
@@ -384,9 +390,10 @@ RULES = [
      'rule': 'Frightened: disadvantage on checks and attacks while the source is in sight; cannot willingly move '
              'closer t…',
      'status': 'built',
-     'decision': 'dis on checks and attacks while the source is in sight; cannot willingly move closer whether or not it sees the source (`frightened:SOURCE`; `frightened_move = "in_sight"` the old reading)',
-     'where': '5e `_check_move`, 5e attacks `attack_sources`',
+     'decision': 'dis on checks and attacks while the source is in sight: every ability check (one function, `conditions.check_d20`: a skill check, both sides of a contest, the grappler against an escape, a lock); cannot willingly move closer whether or not it sees the source (`frightened:SOURCE`; `frightened_move = "in_sight"` the old reading)',
+     'where': '5e `_check_move`, 5e attacks `attack_sources`, 5e conditions `check_d20`',
      'tests': ['tests/test_dnd_rules.py::test_dnd49_frightened', 'tests/test_dnd_fixes.py::test_dnd49_frightened_cannot_move_closer_even_without_seeing_the_source',
+               'tests/test_dnd_fixes.py::test_dnd49_dnd53_every_ability_check_the_defender_the_grappler_and_a_lock',
                'tests/test_dnd_rules.py::test_dnd49_a_frightened_characters_moves_never_go_closer_to_the_source']},
     {'id': 'DND-50',
      'rule': 'Petrified: incapacitated, cannot move or speak, unaware; weight ×10; attacks against it have advantage; '
@@ -412,13 +419,16 @@ RULES = [
     {'id': 'DND-53',
      'rule': 'Poisoned: disadvantage on attack rolls and ability checks.',
      'status': 'built',
-     'decision': 'dis on attacks and checks',
-     'where': '5e attacks `attack_sources`, 5e conditions `check_roll`',
-     'tests': ['tests/test_dnd_rules.py::test_dnd53_poisoned']},
+     'decision': 'dis on attacks and checks ("Zatruty ma utrudnienie w rzutach na atak i testach cech"): every ability check goes through `conditions.check_d20` (a skill check, both sides of a contest, the grappler against an escape, picking or forcing a lock)',
+     'where': '5e attacks `attack_sources`, 5e conditions `check_d20`',
+     'tests': ['tests/test_dnd_rules.py::test_dnd53_poisoned',
+               'tests/test_dnd_fixes.py::test_dnd49_dnd53_every_ability_check_the_defender_the_grappler_and_a_lock']},
     {'id': 'DND-54',
      'rule': 'Charmed: cannot attack or harm the charmer; the charmer has advantage on social checks against it.',
      'status': 'built',
-     'decision': 'cannot attack or harm the charmer (`charmed:SOURCE`)',
-     'where': '5e attacks `attack_plan`, 5e `_check_cast`',
-     'tests': ['tests/test_dnd_rules.py::test_dnd54_charmed']},
+     'decision': 'cannot attack or harm the charmer (`charmed:SOURCE`): no attack, no harmful spell, and no shove '
+                 'or grapple ("ani w żaden inny sposób zaszkodzić")',
+     'where': '5e attacks `attack_plan`, 5e magic `check_target`, 5e conditions `contest_target`',
+     'tests': ['tests/test_dnd_rules.py::test_dnd54_charmed',
+               'tests/test_dnd_fixes.py::test_dnd54_charmed_cannot_shove_or_grapple_its_charmer']},
 ]

@@ -51,6 +51,12 @@ def speed_zero(rs, a: Actor) -> tuple[str, str] | None:
     return None
 
 
+def dodge_holds(rs, a: Actor) -> bool:
+    """DND-24 "Tracisz te korzyści jeśli zostaniesz obezwładniony lub twoja szybkość spadnie do 0": both benefits
+    (attacks against it, its Dex saves) need a dodger neither incapacitated nor at speed 0."""
+    return bool(a.data["dodging"]) and not incapacitated(rs, a) and not speed_zero(rs, a)
+
+
 # ------------------------------------------------------------------------------------------ conditions
 def add_condition(rs, session, a: Actor, name: str, rule: str, source: str | None = None) -> None:
     # DND-36: knocked prone while mounted -> Dexterity save DC 10 to stay in the saddle, else fall off prone
@@ -114,7 +120,7 @@ def saving_throw(rs, session, a: Actor, ability: str, dc: int, source_actor, rul
                           "auto_fail": c, "rule": CONDITION_RULE[c]})
             return False
     advs, diss = [], []                      # the reasons, each naming its rule (the event lists them)
-    if ability == "dex" and a.data["dodging"] and not incapacitated(rs, a):
+    if ability == "dex" and dodge_holds(rs, a):
         advs.append("Dodge (DND-24)")
     feat_adv = bool(a.data.get("feats")) and feats.save_advantage(rs, session, a, ability, source_actor, rule)
     if feat_adv:
@@ -137,9 +143,10 @@ def saving_throw(rs, session, a: Actor, ability: str, dc: int, source_actor, rul
         srcs.append({"source": "proficiency", "value": a.data["prof"], "rule": rule})
     used = []
     if sole_target and ability == "dex" and a.data.get("feats") and feats.has(a, "shield_master") \
-            and not incapacitated(rs, a):
-        # DND-F20 l. 178: its shield's +2 against "zaklęciu lub innemu efektowi, którego celem jesteś tylko ty"
-        srcs.append({"source": "Shield Master: the shield", "value": 2, "rule": "DND-F20"})
+            and not incapacitated(rs, a) and gear.shield_carried(a):
+        # DND-F20 l. 178 "premię do KP zawdzięczaną tarczy" against "zaklęciu lub innemu efektowi, którego celem
+        # jesteś tylko ty": the shield's AC bonus, with a shield
+        srcs.append({"source": "Shield Master: the shield", "value": gear.SHIELD_AC, "rule": "DND-F20"})
         used.append("shield_master")
     if ability == "dex":
         if cover_level == "three-quarters":
@@ -184,10 +191,7 @@ def contest(rs, session, a, t, rule) -> bool:
         return True
     ta = check_roll(rs, session, a, "athletics", "check", rule, "Athletics")
     skill = max(("athletics", "acrobatics"), key=lambda s: skill_bonus(rs, t, s))
-    dis = t.has("poisoned") or ("armor" in t.data and gear.armour_check_disadvantage(t, SKILL_ABILITY[skill]) is not None)
-    r = d20(rs, session, "contest", t.id, False, dis, rule, skill.capitalize())
-    if t.data.get("feats"):
-        r = feats.lucky_check(rs, session, t, r, skill.capitalize())     # DND-F32: checks too
+    r = check_d20(rs, session, t, SKILL_ABILITY[skill], "contest", rule, skill.capitalize(), skill.capitalize())
     tt = r + skill_bonus(rs, t, skill)
     ok = ta > tt
     session.emit({"type": "contest", "who": a.id, "target": t.id, "attacker_total": ta, "defender_total": tt,
@@ -226,20 +230,32 @@ def check_grapples(rs, session) -> None:
                 release(rs, session, t, g, "DND-47", f"{t.name} is out of {g.name}'s reach")
 
 
-def check_roll(rs, session, a: Actor, skill: str, name: str, rule: str, purpose: str,
-               advantage: str | None = None) -> int:
-    """``advantage``: a reason the caller gives (Dungeon Delver looking for a secret door, DND-F05)."""
+def check_d20(rs, session, a: Actor, ability: str, name: str, rule: str, purpose: str, what: str,
+              advantage: str | None = None, stealth: bool = False) -> int:
+    """The d20 of an ability check by ``a``, whatever asks for it (a skill check, either side of a contest, the
+    grappler against an escape, a lock): every check goes through the same conditions. Disadvantage when poisoned
+    (DND-53 "utrudnienie w ... testach cech") or frightened with the source in sight (DND-49), or from the armour
+    worn (gear.py: untrained Str / Dex, ``stealth``); Lucky (DND-F32 "test ... cechy") after the die is seen.
+    ``advantage``: a reason the caller gives (Dungeon Delver looking for a secret door, DND-F05); ``what`` names
+    the check in Lucky's question."""
     dis = a.has("poisoned") or (a.has("frightened") and fear_source_in_sight(rs, session, a))   # DND-53, DND-49
     if advantage:
         purpose = f"{purpose}; {advantage}"
-    if "armor" in a.data:                    # the armour worn (gear.py): untrained Str / Dex, Stealth
-        why = gear.armour_check_disadvantage(a, SKILL_ABILITY[skill]) or \
-            (gear.stealth_disadvantage(a) if skill == "stealth" else None)
+    if "armor" in a.data:
+        why = gear.armour_check_disadvantage(a, ability) or (gear.stealth_disadvantage(a) if stealth else None)
         if why:
             dis, purpose = True, f"{purpose}; {why}"
     r = d20(rs, session, name, a.id, bool(advantage), dis, rule, purpose)
     if a.data.get("feats"):
-        r = feats.lucky_check(rs, session, a, r, skill.capitalize())     # DND-F32: checks too
+        r = feats.lucky_check(rs, session, a, r, what)     # DND-F32: checks too
+    return r
+
+
+def check_roll(rs, session, a: Actor, skill: str, name: str, rule: str, purpose: str,
+               advantage: str | None = None) -> int:
+    """A skill check's total (``check_d20`` plus the skill's bonus) and its ``check`` event."""
+    r = check_d20(rs, session, a, SKILL_ABILITY[skill], name, rule, purpose, skill.capitalize(), advantage,
+                  stealth=skill == "stealth")
     total = r + skill_bonus(rs, a, skill)
     session.emit({"type": "check", "who": a.id, "skill": skill, "roll": r, "total": total, "rule": rule})
     return total
@@ -257,6 +273,8 @@ def contest_target(rs, session, a, act, rule):
     t = common.living_target(rs, session, a, act["target"])
     if t.id == a.id:
         raise Illegal(f"{a.name} cannot {act['action']} itself", rule, "target")
+    if t.id in a.conditions.get("charmed", []):      # DND-54 "ani w żaden inny sposób zaszkodzić"
+        raise Illegal(f"{a.name} is charmed by {t.name} and cannot {act['action']} it", "DND-54", "target")
     turn = session.state.turn
     if act.get("bonus"):
         src = feats.bonus_contest_source(rs, session, a, act["action"])      # DND-F20, F31, F39
@@ -272,4 +290,8 @@ def contest_target(rs, session, a, act, rule):
     reach = max(rs.melee_reach(a, w) for w in a.data["weapons"])
     if not in_melee_reach(a.body(), t.body(), reach, session.world.cell_m):
         raise Illegal(f"{t.name} is out of {a.name}'s reach", "AIR-05", "target")
+    if act.get("bonus"):
+        refused = feats.bonus_contest_refusal(rs, session, a, t, feats.bonus_contest_source(rs, session, a, act["action"]))
+        if refused:
+            raise Illegal(refused[0], refused[1], "target")
     return t

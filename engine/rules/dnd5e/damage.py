@@ -18,8 +18,8 @@ DAMAGE_MODIFIERS = Hook("damage_modifiers", "fn(rs, session, target, dmg) change
     "underwater_resists_fire",
     "elemental_adept",
     "dungeon_delver",
-    "immunity_resistance_vulnerability",
     "heavy_armor_master",
+    "immunity_resistance_vulnerability",           # DND-33: "po zastosowaniu wszystkich modyfikatorów": last
 ))
 damage_modifier = DAMAGE_MODIFIERS.rule
 
@@ -38,9 +38,10 @@ def underwater_resists_fire(rs, session, a, dmg):
 
 @damage_modifier("DND-F02")
 def elemental_adept(rs, session, a, dmg):
-    """Its spells of the chosen element ignore resistance to it (the caster's turn, ``turn["elemental_adept"]``)."""
-    t = session.state.turn
-    if t.get("elemental_adept") == dmg["type"] and dmg["source"] == t.get("actor") and dmg["type"] in dmg["resist"]:
+    """Its spells of the chosen element ignore resistance to it (``turn["elemental_adept"]``: the caster and the
+    element of the spell being resolved, on its own turn or, readied, on another's)."""
+    ea = session.state.turn.get("elemental_adept")
+    if ea and ea["type"] == dmg["type"] and dmg["source"] == ea["caster"] and dmg["type"] in dmg["resist"]:
         dmg["resist"].discard(dmg["type"])
         dmg["notes"].append("Elemental Adept ignores the resistance (DND-F02)")
 

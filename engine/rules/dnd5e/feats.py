@@ -18,6 +18,7 @@ from engine.rules.hooks import Hook
 from engine.rules.dnd5e import gear, attacks, conditions   # gear first: it imports advantage's names
 from engine.rules.dnd5e.feats_moments import (  # noqa: F401  (the feats' own moments, re-exported for the rules' callers)
     bonus_contest_source,
+    bonus_contest_refusal,
     query_notes,
     spend_contest,
     lucky_defence,
@@ -204,11 +205,13 @@ def mod_hook(fn):
 
 
 def power_attack_feat(rs, a, w, melee) -> str | None:
-    """Which feat allows the −5 / +10 with this weapon: GWM (melee, heavy), Sharpshooter (ranged weapon)."""
-    if melee and "heavy" in w["properties"] and has(a, "great_weapon_master") and gear.proficient_weapon(a, w):
-        return "great_weapon_master"       # "a heavy weapon in which you are proficient" (gear.py, DND-F18)
+    """Which feat allows the −5 / +10 with this weapon: Sharpshooter (ranged weapon), GWM (a heavy weapon: l. 154
+    "ataku ciężką bronią w której masz biegłość", melee or not; option ``gwm_power_attack = "melee"``: melee only)."""
     if not melee and "ranged" in w["properties"] and has(a, "sharpshooter"):
         return "sharpshooter"
+    if "heavy" in w["properties"] and (melee or rs.opt("gwm_power_attack") == "heavy") \
+            and has(a, "great_weapon_master") and gear.proficient_weapon(a, w):
+        return "great_weapon_master"       # "a heavy weapon in which you are proficient" (gear.py, DND-F18)
     return None
 
 
@@ -301,8 +304,9 @@ def bonus_attack_sources(rs, session, a, w) -> list[str]:
         out.append("polearm_master")
     if turn.get("one_handed_attack") and w["name"] == "hand_crossbow" and has(a, "crossbow_expert"):
         out.append("crossbow_expert")
-    if turn.get("dash") and melee and has(a, "charger") and not turn.get("charged"):
-        out.append("charger")
+    if turn.get("dash") and has(a, "charger") and not turn.get("charged") \
+            and (melee or rs.opt("charger_attack") == "any"):
+        out.append("charger")       # DND-F31 l. 245 "raz zaatakować": any weapon; option "melee": a melee attack
     return out
 
 
@@ -339,7 +343,8 @@ def after_attack(rs, session, a, t, plan, hit, crit, killed):
         if t.id not in turn["melee_attacked"]:
             turn["melee_attacked"].append(t.id)       # DND-F27 Mobile
     if hit and w["name"] == "unarmed" and has(a, "tavern_brawler"):
-        turn["unarmed_hit"] = True                    # DND-F39: a bonus-action grapple now
+        turn["unarmed_hit"] = True                    # DND-F39: a bonus-action grapple now, on the creature hit
+        turn.setdefault("unarmed_hit_targets", []).append(t.id)
     if plan["melee"] and (crit or killed) and has(a, "great_weapon_master") and plan.get("kind") != "bonus":
         if not turn.get("gwm_bonus"):
             turn["gwm_bonus"] = True
@@ -435,7 +440,7 @@ def save_advantage(rs, session, a, ability, source, rule) -> bool:
 def shield_master_evades(rs, session, t) -> bool:
     """DND-F20 Shield Master: on a successful Dex save against half damage, the reaction takes none."""
     if not t.data.get("feats") or not has(t, "shield_master") or t.data["reaction_used"] or conditions.incapacitated(rs, t) \
-            or not reaction_taken(t, "shield_master", session, "a successful Dexterity save against half damage"):
+            or not gear.shield_carried(t) or not reaction_taken(t, "shield_master", session, "a successful Dexterity save against half damage"):
         return False
     t.data["reaction_used"] = True
     session.emit({"type": "reaction", "who": t.id, "feat": "shield_master", "rule": "DND-F20",
@@ -526,8 +531,9 @@ def attack_variants(rs, session, a, legal) -> list[dict]:
             out.append({**c, "power_attack": True})
         if a.data.get("luck", 0) > 0:
             out.append({**c, "lucky": True})
-        if melee and has(a, "savage_attacker") and not turn.get("savage_used"):
-            out.append({**c, "savage": True})
+        if melee and has(a, "savage_attacker") and not turn.get("savage_used") \
+                and c["target"] in session.state.actors and attacks.melee_at(rs, session, a, session.state.actors[c["target"]], w):
+            out.append({**c, "savage": True})           # DND-F06 "atakiem wręcz": not a thrown weapon
         if a.data.get("superiority", 0) > 0 and (melee or "ranged" in w["properties"]):
             out += [{**c, "manoeuvre": m} for m in a.data["manoeuvres"]]
     return out

@@ -62,6 +62,18 @@ def bonus_contest_source(rs, session, a, kind: str) -> str | None:
     return None
 
 
+def bonus_contest_refusal(rs, session, a, t, src: str | None) -> tuple[str, str] | None:
+    """Why the feat ``src`` that allows a bonus-action shove or grapple does not allow it on ``t``: (reason, rule)."""
+    from engine.world.geometry import in_melee_reach
+    if src == "shield_master" and not in_melee_reach(a.body(), t.body(), 1.5, session.world.cell_m):
+        # DND-F20 l. 177 "odepchnąć od siebie przeciwnika znajdującego się do 1,5 m od ciebie": not a reach weapon's
+        return f"Shield Master's shove needs {t.name} within 1.5 m of {a.name}", "DND-F20"
+    if src == "tavern_brawler" and t.id not in session.state.turn.get("unarmed_hit_targets", ()):
+        # DND-F39 l. 296 "przy trafieniu przeciwnika ... możesz ... spróbować pochwycić cel": the creature it hit
+        return f"Tavern Brawler's grapple is for the creature {a.name} hit unarmed, not {t.name}", "DND-F39"
+    return None
+
+
 def spend_contest(rs, session, a, plan) -> None:
     """A shove or grapple replaces an attack (DND-30/31), or spends the bonus action a feat allows."""
     from engine.rules.dnd5e import attacks

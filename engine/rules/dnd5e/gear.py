@@ -275,6 +275,14 @@ def heavy_armour_worn(a) -> bool:
     return arm is not None and arm["category"] == "heavy"
 
 
+def shield_carried(a) -> bool:
+    """DND-F20 Shield Master's shield clauses need one: the sheet's ``shield`` when it gives its gear; a sheet
+    without ``armor`` / ``shield`` (its own AC) is taken to carry the shield the feat needs (as ``heavy_armour_worn``)."""
+    if "armor" not in a.data:
+        return True
+    return bool(a.data.get("shield"))
+
+
 def panel_rows(rs, a) -> list[str]:
     """The character panel's gear rows (only for sheets that carry the new keys or the feats that read them)."""
     d = a.data

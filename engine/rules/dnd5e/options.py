@@ -43,6 +43,12 @@ SPECS = {
                                              "as written, medium"),
     "athlete_climb": choice("air07", "free", help="DND-F04: climbing costs AIR-07's climb (the default) or no extra "
                                                  "movement for an Athlete"),
+    "gwm_power_attack": choice("heavy", "melee",
+                               help="DND-F16: Great Weapon Master's -5 / +10 with any heavy weapon it is proficient "
+                                    "with, a longbow too (the document) or a heavy melee weapon only (the rulebook)"),
+    "charger_attack": choice("any", "melee",
+                             help="DND-F31: Charger's bonus attack after Dash is any one weapon attack (the document: "
+                                  "\"raz zaatakować\") or a melee weapon attack, not a throw (the rulebook)"),
     "elemental_adept_ones": choice("spells", "any_damage",
                                    help="DND-F02: 1s count as 2 on its spells' damage dice or on any damage of the "
                                         "element it deals"),

@@ -15,7 +15,7 @@ from engine.rules import aerial
 from engine.rules.actions import import_all
 from engine.rules.core import Actor, Illegal
 from engine.rules.dnd5e.actions import ACTIONS
-from engine.rules.dnd5e.actions import contact, magic, objects, policy, rest, standard  # noqa: F401  (the shipped ones register)
+from engine.rules.dnd5e.actions import allies, contact, magic, objects, policy, rest, standard  # noqa: F401  (the shipped ones register)
 from engine.rules.dnd5e import attacks, damage
 from engine.rules.dnd5e.common import ABILITIES, OBJECTS, SKILL_ABILITY, dice_spec, mod  # noqa: F401
 from engine.rules.dnd5e import concentration, feats, gear

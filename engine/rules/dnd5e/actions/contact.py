@@ -92,7 +92,8 @@ class Escape(Unit):
         g = session.state.actors.get(gid) if gid else None
         skill = max(("athletics", "acrobatics"), key=lambda s: conditions.skill_bonus(rs, a, s))
         mine = conditions.check_roll(rs, session, a, skill, "check", "DND-30", "escape")
-        theirs = (conditions.d20(rs, session, "contest", g.id, False, False, "DND-30", "Athletics") + conditions.skill_bonus(rs, g, "athletics")) if g else 0
+        theirs = (conditions.check_d20(rs, session, g, "str", "contest", "DND-30", "Athletics", "Athletics")
+                  + conditions.skill_bonus(rs, g, "athletics")) if g else 0
         ok = mine > theirs
         session.emit({"type": "escape", "who": a.id, "from": gid, "total": mine, "against": theirs, "success": ok, "rule": "DND-30"})
         if ok:

@@ -240,8 +240,8 @@ def resolve_spell(rs, session, a, plan) -> None:
     """The spell's effects on its targets (attack rolls, saves, damage, conditions, healing)."""
     sp = SPELLS[plan["spell"]]
     ea = sp.get("type") in a.data.get("elements", ()) and feats.has(a, "elemental_adept")
-    if ea:
-        session.state.turn["elemental_adept"] = sp["type"]
+    if ea:      # the caster named: a readied spell is released on another creature's turn (DND-20, DND-F02)
+        session.state.turn["elemental_adept"] = {"caster": a.id, "type": sp["type"]}
     cmod = conditions.ab(rs, a, a.data["casting"])
     dc = 8 + a.data["prof"] + cmod
     lvl = a.data["level"]

@@ -275,8 +275,9 @@ class OpenDoor(Unit):
 
 def _roll_lock(rs, session, a, plan, how, what):
     o = objects.find_object(session, plan["target"])
-    dis = a.has("poisoned")                                      # DND-53: disadvantage on ability checks
-    r = conditions.d20(rs, session, "check", a.id, False, dis, LOCK_RULE, f"{what} against {o.name}'s lock")
+    # an ability check like any other (DND-49, DND-53, DND-F32): Dexterity to pick, Strength to force
+    r = conditions.check_d20(rs, session, a, "dex" if how == "pick" else "str", "check", LOCK_RULE,
+                             f"{what} against {o.name}'s lock", what)
     total = r + plan["bonus"]
     ok = total >= plan["dc"]
     session.emit({"type": "lock_check", "who": a.id, "target": o.id, "how": how, "roll": r, "bonus": plan["bonus"],

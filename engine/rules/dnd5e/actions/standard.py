@@ -1,4 +1,4 @@
-"""Dnd5e actions move, attack, dash, disengage, dodge, help, hide, search, ready, use, stand, stabilize, end_turn: each one unit (``check`` -> plan, ``apply``),
+"""Dnd5e actions move, attack, dash, disengage, dodge, hide, search, ready, use, stand, end_turn (help, stabilize: allies.py): each one unit (``check`` -> plan, ``apply``),
 dispatched by ``Dnd5e.ACTIONS``. ``rs`` is the ruleset."""
 
 from __future__ import annotations
@@ -255,8 +255,8 @@ class Attack(Unit):
         if act.get("knock_out") and not rs.is_melee(w) and rs.opt("knock_out") == "melee":
             raise Illegal("only a melee attack can knock a creature out (option knock_out = \"melee\")", "DND-34", "knock_out")
         if act.get("power_attack") and not feats.power_attack_feat(rs, a, w, rs.is_melee(w)):
-            raise Illegal("power_attack needs Great Weapon Master with a heavy melee weapon or Sharpshooter with a "
-                          "ranged weapon", "DND-F16", "power_attack")
+            raise Illegal("power_attack needs Great Weapon Master with a heavy weapon it is proficient with or "
+                          "Sharpshooter with a ranged weapon", "DND-F16", "power_attack")
         if act.get("lucky") and a.data.get("luck", 0) <= 0:
             raise Illegal(f"{a.name} has no luck point left" if feats.has(a, "lucky") else f"{a.name} does not have Lucky",
                           "DND-F32", "lucky")
@@ -276,6 +276,12 @@ class Attack(Unit):
         if bonus_from == "polearm_master":
             w = feats.butt_end(w)
         plan = attacks.attack_plan(rs, session, a, t, w, bool(act.get("bonus")))
+        if act.get("savage") and not plan["melee"]:       # DND-F06 "atakiem wręcz bronią": not a thrown weapon
+            raise Illegal(f"Savage Attacker rerolls a melee attack's damage; the {w['name']} is thrown", "DND-F06", "savage")
+        if not plan["melee"] and (bonus_from == "great_weapon_master"     # DND-F16 "atak wręcz bronią białą"
+                                  or bonus_from == "charger" and rs.opt("charger_attack") == "melee"):
+            raise Illegal(f"{feats.FEATS[bonus_from]['name']}'s bonus attack is a melee attack; the "
+                          f"{w['name']} would be thrown", feats.FEAT_ID[bonus_from], "weapon")
         if bonus_from and bonus_from != "two_weapon":
             plan["bonus_from"] = bonus_from
         return plan
@@ -353,39 +359,6 @@ class Dodge(_SpendsAction):
     def effect(rs, session, a):
         a.data["dodging"] = True
         return {}
-
-
-@action
-class Help(Unit):
-    name = "help"
-    PARAMS = {"target": P("id", True, help="the ally helped"), "against": P("id", help="the enemy the ally attacks")}
-
-    @staticmethod
-    def candidates(rs, session, a, ctx, t):
-        """A foe next to it (its action unused): help each friend attack it."""
-        if not engaged(ctx.ab, t.body()) or ctx.turn["action"]:
-            return []
-        return [{"actor": a.id, "action": "help", "target": f.id, "against": t.id} for f in ctx.friends]
-
-    @staticmethod
-    def check(rs, session, a, act):
-        ally = _action_on(rs, session, a, act, "Help", "DND-18")
-        if ally.id == a.id or conditions.hostile(rs, a, ally):
-            raise Illegal(f"{ally.name} is not an ally of {a.name}", "DND-18", "target")
-        if not act.get("against"):
-            raise Illegal("name the enemy the ally will attack (against = ID)", "DND-18", "against")
-        foe = common.living_target(rs, session, a, act["against"], "against")
-        if not conditions.hostile(rs, a, foe):
-            raise Illegal(f"{foe.name} is not an enemy", "DND-18", "against")
-        if not engaged(a.body(), foe.body()):
-            raise Illegal(f"{a.name} must be within 1.5 m of {foe.name} to help attack it", "DND-18", "against")
-        return {"ally": ally.id, "target": foe.id}
-
-    @staticmethod
-    def apply(rs, session, a, act, plan):
-        session.state.turn["action"] = True
-        session.state.data.setdefault("help", []).append({"ally": plan["ally"], "target": plan["target"], "helper": a.id})
-        session.emit({"type": "help", "who": a.id, "ally": plan["ally"], "target": plan["target"], "rule": "DND-18"})
 
 
 @action
@@ -546,38 +519,6 @@ class Stand(Unit):
         rs.spend_movement(session, a, plan["cost"])
         conditions.remove_condition(rs, session, a, "prone", "DND-48")
         session.emit({"type": "stand", "who": a.id, "cost_m": plan["cost"], "rule": "DND-48"})
-
-
-@action
-class Stabilize(Unit):
-    name = "stabilize"
-    PARAMS = {"target": P("id", True)}
-
-    @staticmethod
-    def candidates(rs, session, a, ctx, f):
-        """A dying friend."""
-        return [{"actor": a.id, "action": "stabilize", "target": f.id}] if f.hp == 0 and not f.data["stable"] else []
-
-    @staticmethod
-    def check(rs, session, a, act):
-        t = _action_on(rs, session, a, act, "stabilising", "DND-05")
-        if t.hp > 0 or t.data["stable"]:
-            raise Illegal(f"{t.name} is not dying", "DND-05", "target")
-        if not engaged(a.body(), t.body()):
-            raise Illegal(f"{t.name} is not within 1.5 m", "DND-05", "target")
-        return {"target": t.id}
-
-    @staticmethod
-    def apply(rs, session, a, act, plan):
-        session.state.turn["action"] = True
-        t = session.state.actors[plan["target"]]
-        total = conditions.check_roll(rs, session, a, "medicine", "check", "DND-05", "Medicine DC 10")
-        ok = total >= 10
-        if ok:
-            t.data["stable"] = True
-        session.emit({"type": "stabilize", "who": a.id, "target": t.id, "total": total, "success": ok, "rule": "DND-05"})
-        if ok and feats.has(a, "healer") and "healers_kit" in a.data["items"]:
-            damage.heal(rs, session, t, 1, "DND-F36")      # DND-F36 Healer: a healer's kit also restores 1 HP
 
 
 @action

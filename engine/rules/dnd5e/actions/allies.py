@@ -1,0 +1,77 @@
+"""Dnd5e actions that aid an ally: help (DND-18), stabilize (DND-05); each one unit (``check`` -> plan, ``apply``)."""
+
+from __future__ import annotations
+
+from engine.rules.actions import Param, Unit
+from engine.rules.core import Illegal
+from engine.rules.dnd5e import common, conditions, damage, feats
+from engine.rules.dnd5e.actions import action
+from engine.rules.dnd5e.actions.standard import _action_on
+from engine.world.geometry import engaged
+
+P = Param
+
+
+@action
+class Help(Unit):
+    name = "help"
+    PARAMS = {"target": P("id", True, help="the ally helped"), "against": P("id", help="the enemy the ally attacks")}
+
+    @staticmethod
+    def candidates(rs, session, a, ctx, t):
+        """A foe next to it (its action unused): help each friend attack it."""
+        if not engaged(ctx.ab, t.body()) or ctx.turn["action"]:
+            return []
+        return [{"actor": a.id, "action": "help", "target": f.id, "against": t.id} for f in ctx.friends]
+
+    @staticmethod
+    def check(rs, session, a, act):
+        ally = _action_on(rs, session, a, act, "Help", "DND-18")
+        if ally.id == a.id or conditions.hostile(rs, a, ally):
+            raise Illegal(f"{ally.name} is not an ally of {a.name}", "DND-18", "target")
+        if not act.get("against"):
+            raise Illegal("name the enemy the ally will attack (against = ID)", "DND-18", "against")
+        foe = common.living_target(rs, session, a, act["against"], "against")
+        if not conditions.hostile(rs, a, foe):
+            raise Illegal(f"{foe.name} is not an enemy", "DND-18", "against")
+        if not engaged(a.body(), foe.body()):
+            raise Illegal(f"{a.name} must be within 1.5 m of {foe.name} to help attack it", "DND-18", "against")
+        return {"ally": ally.id, "target": foe.id}
+
+    @staticmethod
+    def apply(rs, session, a, act, plan):
+        session.state.turn["action"] = True
+        session.state.data.setdefault("help", []).append({"ally": plan["ally"], "target": plan["target"], "helper": a.id})
+        session.emit({"type": "help", "who": a.id, "ally": plan["ally"], "target": plan["target"], "rule": "DND-18"})
+
+
+@action
+class Stabilize(Unit):
+    name = "stabilize"
+    PARAMS = {"target": P("id", True)}
+
+    @staticmethod
+    def candidates(rs, session, a, ctx, f):
+        """A dying friend."""
+        return [{"actor": a.id, "action": "stabilize", "target": f.id}] if f.hp == 0 and not f.data["stable"] else []
+
+    @staticmethod
+    def check(rs, session, a, act):
+        t = _action_on(rs, session, a, act, "stabilising", "DND-05")
+        if t.hp > 0 or t.data["stable"]:
+            raise Illegal(f"{t.name} is not dying", "DND-05", "target")
+        if not engaged(a.body(), t.body()):
+            raise Illegal(f"{t.name} is not within 1.5 m", "DND-05", "target")
+        return {"target": t.id}
+
+    @staticmethod
+    def apply(rs, session, a, act, plan):
+        session.state.turn["action"] = True
+        t = session.state.actors[plan["target"]]
+        total = conditions.check_roll(rs, session, a, "medicine", "check", "DND-05", "Medicine DC 10")
+        ok = total >= 10
+        if ok:
+            t.data["stable"] = True
+        session.emit({"type": "stabilize", "who": a.id, "target": t.id, "total": total, "success": ok, "rule": "DND-05"})
+        if ok and feats.has(a, "healer") and "healers_kit" in a.data["items"]:
+            damage.heal(rs, session, t, 1, "DND-F36")      # DND-F36 Healer: a healer's kit also restores 1 HP
