@@ -188,9 +188,11 @@ def test_an_attacks_only_listing_computes_no_reach(monkeypatch):
     calls = []
     real = aerial.reach
     monkeypatch.setattr(aerial, "reach", lambda *a, **k: calls.append(1) or real(*a, **k))
-    s.legal_actions(kinds={"attack"})
+    list(s.legal_actions(kinds={"attack"}))
     assert calls == []
-    s.legal_actions()
+    acts = s.legal_actions()
+    assert calls == []                              # nothing is worked out until it is read
+    list(acts)
     assert calls
 
 

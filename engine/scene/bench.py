@@ -1,9 +1,11 @@
 """`aerie bench rules`: actions stepped per second in a 4-against-4 aerial skirmish with line of sight.
 
 Each step: list the current actor's legal actions (``Session.legal_actions``: every reachable destination,
-every attack with its cover computed from the line of sight...), pick one at random (uniformly among the kinds of
-action, then among that kind) and step it. Fights that end are restarted with the next seed. Two figures:
-steps per second for the whole loop (menus included), and for ``Session.step`` alone.
+every attack with its cover computed from the line of sight...), pick one at random as the ``random`` policy of
+``aerie simulate`` does (``engine.rules.legal.uniform``: uniformly among the kinds of action, then among that kind,
+working out only the kinds it tries) and step it. Fights that end are restarted with the next seed. The figures:
+steps per second for the whole loop (menus included) and for ``Session.step`` alone, and the same actions again
+with every menu read whole before each step.
 """
 
 from __future__ import annotations
@@ -56,6 +58,9 @@ def skirmish_scene(feats: bool = False):
 
 
 def random_action(session, rng: random.Random) -> dict | None:
+    """A random legal action, uniformly among the kinds of action (``rng.choice(sorted(by_action()))``), then among
+    that kind: the random player of ``tools/parity.py`` (its recorded games were made with these draws) and of the
+    tests. ``engine.rules.legal.uniform`` draws from the same distribution working out less of the list."""
     acts = session.legal_actions()
     if not acts:
         return None
@@ -132,6 +137,7 @@ def bench_big_flyer(args) -> int:
 
 
 def bench_rules(args) -> int:
+    from engine.rules.legal import uniform
     from engine.rules.session import Session
 
     if getattr(args, "big_flyer", False):
@@ -152,7 +158,7 @@ def bench_rules(args) -> int:
             seed += 1
             session = Session(scene, seed)
             fights.append(session)
-        act = random_action(session, rng)
+        act = uniform(session.legal_actions(), rng)        # the random policy of aerie simulate
         if act is None:
             seed += 1
             session = Session(scene, seed)
@@ -174,11 +180,29 @@ def bench_rules(args) -> int:
             replayed += 1
         assert again.fingerprint() == f.fingerprint()
     replay = time.perf_counter() - t1
+    # and once more, every menu read whole before each step (every legal action made and checked, the moves searched
+    # and kept compact, as ``by_action`` gives them): what a caller that reads the whole list pays
+    full_list = full_step = 0.0
+    for f in fights:
+        again = Session(scene, f.seed)
+        for a in f.actions:
+            s0 = time.perf_counter()
+            acts = again.legal_actions()
+            for g in acts.by_action().values() if hasattr(acts, "by_action") else ():
+                len(g)                                  # every kind worked out, the moves kept compact
+            s1 = time.perf_counter()
+            again.step(a)
+            full_step += time.perf_counter() - s1
+            full_list += s1 - s0
     X, Y, Z = scene.world.size
+    loop, alone = steps / total, steps / max(step_time, 1e-9)
+    whole, whole_step = replayed / max(full_list + full_step, 1e-9), replayed / max(full_step, 1e-9)
     print(f"rules: 4 v 4 aerial skirmish ({X}x{Y}x{Z}, line of sight on every attack"
           f"{', %d feats on every character' % len(BENCH_FEATS) if feats else ''}): {steps} random legal actions "
           f"in {total:.2f} s over {len(fights)} fights")
     print(f"  {replayed / replay:,.0f} actions/s stepped (replaying them from scratch, {replay:.2f} s)")
-    print(f"  {steps / max(step_time, 1e-9):,.0f} actions/s for Session.step in the loop; "
-          f"{steps / total:,.0f} actions/s for the whole loop, building every legal-action menu")
+    print(f"  {alone:,.0f} actions/s for Session.step in the loop; {loop:,.0f} actions/s for the whole loop, the "
+          f"random policy listing what it draws: whole loop / step {loop / alone:.3f}")
+    print(f"  every menu read whole before each step (the same actions): {whole:,.0f} actions/s for the loop, "
+          f"{whole_step:,.0f} for Session.step: {whole / whole_step:.3f}")
     return 0

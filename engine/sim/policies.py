@@ -22,6 +22,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from engine.errors import AerieError
+from engine.rules.legal import uniform
 
 Policy = Callable  # (session, actor, rng) -> dict | None
 
@@ -157,13 +158,9 @@ def nearest_metres(session, cells: np.ndarray, foes) -> np.ndarray:
 # -- the shipped policies ------------------------------------------------------------------------------------
 @register("random")
 def random_policy(session, actor, rng):
-    """A uniform legal action: uniformly among the kinds of action, then among that kind (``aerie bench rules``)."""
-    acts = session.legal_actions(actor.id)
-    if not acts:
-        return None
-    g = groups(acts)
-    k = rng.choice(sorted(g))
-    return rng.choice(g[k])
+    """A uniform legal action: uniformly among the kinds of action, then among that kind (``aerie bench rules``;
+    ``engine.rules.legal.uniform``: the kinds tried in a random order, so only those tried are worked out)."""
+    return uniform(session.legal_actions(actor.id), rng)
 
 
 #: the actions ``best_attack`` weighs (a ruleset without one of them lists none of it)

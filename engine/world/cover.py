@@ -478,6 +478,19 @@ def sight_one(world, attacker: Body, target: Body, levels=None, thresholds=None,
     return got if got is not None else _covers(world, [(attacker, target, eye)], levels, thresholds, None)[0]
 
 
+def sight_settled(world, attacker: Body, target: Body, levels=None, thresholds=None, eye=None):
+    """What ``sight_one`` answers without the batch, or None where only the batch could: the shortcuts alone (a clear
+    box, one clear line, a blocking slab), for a caller with a cheaper way on (Hide's ``blocked_at_most``)."""
+    size = world.size
+    dist = world.los_distance()
+    table = _blocking_table(world, dist)
+    if table is None:
+        return None
+    ga, gt = _geom(attacker, size), _geom(target, size)
+    return _settled(table, dist, _dist_bytes(world, dist), size, gt, _eye(ga, eye, size), ga.floor + gt.floor,
+                    levels, thresholds, True)
+
+
 def _covers(world, pairs, levels, thresholds, full) -> list:
     size = world.size
     dist = world.los_distance()

@@ -539,7 +539,7 @@ def attack_variants(rs, session, a, legal) -> list[dict]:
     return out
 
 
-def legal_choices(rs, session, a, cands) -> list[dict]:
+def legal_choices(rs, session, a) -> list[dict]:
     """The choices a feat gives, as ready-to-step actions: power attack, a luck point, Savage Attacker's reroll,
     bonus attacks (GWM, Polearm Master, Crossbow Expert, Charger), reactions to take or decline."""
     out = []

@@ -10,7 +10,8 @@ from collections.abc import Collection, Sequence
 
 from engine.rules.actions import Listing, listed
 from engine.rules.core import Actor
-from engine.rules.legal import LegalActions, MoveRun
+from engine.rules.core import Illegal
+from engine.rules.legal import Checked, Fresh, LazyMoves, Later, LegalActions
 from engine.rules.dnd5e.actions.objects import standing_objects
 from engine.rules.dnd5e import attacks, conditions, feats, turns
 from engine.world.geometry import distance_m, in_melee_reach
@@ -52,8 +53,9 @@ class Context(Listing):
 
 
 def legal_actions(rs, session, a: Actor, kinds: Collection[str] | None = None) -> Sequence[dict]:
-    """A :class:`LegalActions`: end_turn, the move destinations (one compact run), the rest checked. ``kinds``: only
-    those actions are asked (issue 26), the full list's of those kinds in its order."""
+    """A :class:`LegalActions`: end_turn, the move destinations (one compact run, searched when read), the rest
+    checked when read (``engine/rules/legal.py``, ``Lazy``). ``kinds``: only those actions are asked (issue 26), the
+    full list's of those kinds in its order."""
     if a.id != session.current:
         return []
 
@@ -61,47 +63,58 @@ def legal_actions(rs, session, a: Actor, kinds: Collection[str] | None = None) -
         return kinds is None or n in kinds
 
     ctx = Context(rs, session, a)
+    fresh = Fresh(session)
     units = rs.ACTIONS
     ends = units["end_turn"].candidates(rs, session, a, ctx, None) if want("end_turn") else []
     head, out = ends[:1], ends[1:]
-    moves = None
-    cands: list[dict] = []
     turn = ctx.turn
     incap = conditions.incapacitated(rs, a)
     mounted_ctl = a.data["controlled_mount"] and a.data["rider"]
+    check = checker(rs, session, a)
+    ok = _probed(check, reach_filter(rs, session, a))
+    parts: list[Sequence] = [head]
     if not incap:
         if want("move"):
-            m = units["move"].candidates(rs, session, a, ctx, None)
-            moves = m if isinstance(m, MoveRun) else None
+            parts.append(_moves(rs, session, a, ctx, units["move"], fresh))
 
         def gate(n: str) -> bool:     # a controlled mount's few actions; once the action is used, none that needs it
             return want(n) and (not mounted_ctl or n in rs.CONTROLLED_MOUNT_ACTIONS) and not (
                 turn["action"] and n in rs.NEEDS_ACTION)
 
-        cands = listed(units, LISTING, ctx, declared=DECLARED, allow=gate)
-    obj: list[dict] = []
+        parts.append(out)
+        legal = Checked(listed(units, LISTING, ctx, declared=DECLARED, allow=gate), ok, fresh)
+        parts.append(legal)
+        if a.data.get("feats"):
+            # the options of an attack already found legal (power attack, luck, savage, a manoeuvre) are legal when
+            # their own condition holds (checked in feats.attack_variants, as Attack.check does); the rest is checked
+            parts.append(Later(("attack",), lambda: feats.attack_variants(rs, session, a, legal.group("attack")), fresh))
+            parts.append(Checked([c for c in feats.legal_choices(rs, session, a) if want(c["action"])], ok, fresh))
+    else:
+        parts.append(out)
     if session.state.objects and not incap and not mounted_ctl:
-        obj = listed(units, OBJECT_LISTING, ctx, rest=False, allow=want)             # DND-39 / DND-40
-    check = checker(rs, session, a)
-    session.probing = True           # the checks below are asked what is legal only (an attack's cover level waits)
-    try:
-        rest = _checked(rs, session, a, cands, obj, out, check, incap, want)
-    finally:
-        session.probing = False
-    return LegalActions([head, moves, rest] if moves is not None else [head, rest])
+        # DND-39 / DND-40 (an object's id may also be a character's: no reach filter)
+        parts.append(Checked(listed(units, OBJECT_LISTING, ctx, rest=False, allow=want), _probed(check, None), fresh))
+    return LegalActions(parts)
 
 
-def _checked(rs, session, a: Actor, cands: list[dict], obj: list[dict], out: list[dict], check, incap, want) -> list[dict]:
-    """The checked rest of the listing: the candidates (and a feat's choices, an attack's options, the objects')
-    that pass ``check``, after the AIR-10 variants of end_turn (``out``)."""
-    if a.data.get("feats") and not incap:
-        legal = rs.keep_legal(session, within_reach(rs, session, a, cands), check)
-        # the options of an attack already found legal (power attack, luck, savage, a manoeuvre) are legal when
-        # their own condition holds (checked in feats.attack_variants, as Attack.check does); the rest is checked
-        choices = [c for c in feats.legal_choices(rs, session, a, cands) if want(c["action"])]
-        return out + legal + feats.attack_variants(rs, session, a, legal) + \
-            rs.keep_legal(session, within_reach(rs, session, a, choices), check) + rs.keep_legal(session, obj, check)
-    return out + rs.keep_legal(session, within_reach(rs, session, a, cands + obj), check)
+def _moves(rs, session, a: Actor, ctx, unit, fresh: Fresh) -> LazyMoves:
+    """The move unit's destinations, searched when first read."""
+    return LazyMoves(a.id, lambda: unit.candidates(rs, session, a, ctx, None), fresh)
+
+
+def _probed(check, fits):
+    """The legality test of the listing's lazy parts (asked with ``session.probing`` on, engine/rules/legal.py
+    ``Checked``): True when the candidate passes ``fits`` (``reach_filter``, where given) and ``check``, False when
+    either refuses it (Illegal)."""
+    def ok(c) -> bool:
+        if fits is not None and not fits(c):
+            return False
+        try:
+            check(c)
+        except Illegal:
+            return False
+        return True
+    return ok
 
 
 def checker(rs, session, a: Actor):
@@ -134,45 +147,52 @@ def checker(rs, session, a: Actor):
 
 
 def within_reach(rs, session, a: Actor, cands: list[dict]) -> list[dict]:
-    """``cands`` without the attacks, shoves and grapples on a character that their check refuses for distance
-    alone, whatever else holds: a melee weapon (not thrown) out of its reach (AIR-05), a ranged or thrown one
-    beyond its long range (AIR-03) -- ``_attack_plan``'s test, on the same ``geom`` bodies, which every legal
-    attack passes (a Polearm Master's butt end keeps the weapon's reach and range) -- and a shove or grapple out of
-    the longest melee reach (``conditions.contest_target``'s last test, on the plain bodies). A speed filter only:
-    what is left is still checked, and the list keeps its order."""
+    """``cands`` that ``reach_filter`` keeps, in order."""
+    fits = reach_filter(rs, session, a)
+    return [c for c in cands if fits(c)]
+
+
+def reach_filter(rs, session, a: Actor):
+    """A test of a candidate of ``a``'s listing: False for an attack, shove or grapple on a character that its check
+    refuses for distance alone, whatever else holds: a melee weapon (not thrown) out of its reach (AIR-05), a ranged
+    or thrown one beyond its long range (AIR-03) -- ``_attack_plan``'s test, on the same ``geom`` bodies, which every
+    legal attack passes (a Polearm Master's butt end keeps the weapon's reach and range) -- and a shove or grapple
+    out of the longest melee reach (``conditions.contest_target``'s last test, on the plain bodies). A speed filter
+    only: what it keeps is still checked. The bodies are worked out once, when first needed."""
     cell = session.world.cell_m
     actors = session.state.actors
     weapons: dict = {}
     for w in a.data["weapons"]:
         weapons.setdefault(w["name"], w)        # Ruleset.weapon: the first of that name
-    ag = None
     geoms: dict = {}
-    contest = None
-    out = []
-    for c in cands:
+    contest: list = []
+
+    def fits(c) -> bool:
         k = c["action"]
         if k == "attack" and c.get("voxel") is None:
             t = actors.get(c.get("target"))
             w = weapons.get(c.get("weapon"))
-            if t is not None and w is not None:
-                if ag is None:
-                    ag = attacks.geom(rs, session, a)
-                tg = geoms.get(t.id)
-                if tg is None:
-                    tg = geoms[t.id] = attacks.geom(rs, session, t)
-                melee = rs.is_melee(w)
-                if melee and in_melee_reach(ag, tg, rs.melee_reach(a, w), cell):
-                    pass
-                elif melee and not ("thrown" in w["properties"] and w["range"]):
-                    continue                                        # AIR-05
-                elif distance_m(ag, tg, cell) > w["range"][1] + 1e-9:
-                    continue                                        # AIR-03
-        elif k in ("shove", "grapple") and not c.get("pin"):
+            if t is None or w is None:
+                return True
+            ag = geoms.get(None)
+            if ag is None:
+                ag = geoms[None] = attacks.geom(rs, session, a)
+            tg = geoms.get(t.id)
+            if tg is None:
+                tg = geoms[t.id] = attacks.geom(rs, session, t)
+            melee = rs.is_melee(w)
+            if melee and in_melee_reach(ag, tg, rs.melee_reach(a, w), cell):
+                return True
+            if melee and not ("thrown" in w["properties"] and w["range"]):
+                return False                                        # AIR-05
+            return distance_m(ag, tg, cell) <= w["range"][1] + 1e-9   # AIR-03
+        if k in ("shove", "grapple") and not c.get("pin"):
             t = actors.get(c.get("target"))
-            if t is not None:
-                if contest is None:
-                    contest = max(rs.melee_reach(a, w) for w in a.data["weapons"])
-                if not in_melee_reach(a.body(), t.body(), contest, cell):
-                    continue                                        # AIR-05
-        out.append(c)
-    return out
+            if t is None:
+                return True
+            if not contest:
+                contest.append(max(rs.melee_reach(a, w) for w in a.data["weapons"]))
+            return in_melee_reach(a.body(), t.body(), contest[0], cell)   # AIR-05
+        return True
+
+    return fits

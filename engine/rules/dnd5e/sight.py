@@ -10,7 +10,7 @@ from engine.memo import table as memo_table
 from engine.rules.core import Actor
 from engine.rules.registry import cover_levels
 from engine.world.cover import (N_SAMPLES, blocked_at_most, clear_between, cover_between, cover_level, sight_many,
-                                sight_one)
+                                sight_one, sight_settled)
 
 if TYPE_CHECKING:
     from engine.rules.session import Session
@@ -118,13 +118,16 @@ def in_plain_sight(rs, session: Session, watchers, a: Actor) -> Actor | None:
         if c is None:
             asked.append((o, key))
     unknown = []
-    for o, key in asked:                # the sight lines' shortcuts: total cover is not "none"
-        sight(rs, session, o, a)
-        c = cache.get(key)
-        if c is None:
-            unknown.append((o, key))
-        elif c.level == "none":
-            return o
+    for o, key in asked:                # the sight lines' shortcuts (not the batch): total cover is not "none"
+        c = sight_settled(session.world, o.body(), a.body(), levels, thresholds)
+        if c is True:
+            cache[("sight",) + key] = True
+        elif c is not None:
+            cache[key] = c
+            if c.level == "none":
+                return o
+            continue
+        unknown.append((o, key))
     k = _none_up_to(session)
     rest = []
     for o, key in unknown:
