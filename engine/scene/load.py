@@ -23,7 +23,7 @@ from engine.resources import shipped_scene, shipped_scenes
 from engine.units import UNITS
 from engine.rules import registry
 from engine.rules.session import Session
-from engine.rules.runner import validate_expectations
+from engine.rules.runner import late_expectation, validate_expectations
 from engine.rules.gm import register_character_builder
 from engine.rules.saves import register_scene_loader
 from engine.rules.schemas import character_schema
@@ -220,6 +220,9 @@ def _check_refs(spec: SceneSpec, chars: tuple[Character, ...], file: str) -> Non
     if len(spec.flythrough) > 10_000:
         raise SceneError(file, "flythrough", "at most 10,000 keyframes")
     validate_expectations(spec.expect, lambda path, problem: SceneError(file, path, problem), "expect")
+    late = late_expectation(spec.expect, len(spec.script))
+    if late:
+        raise SceneError(file, *late)
 
 
 def _view(raw, file: str) -> ViewSpec:
