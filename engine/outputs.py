@@ -44,7 +44,7 @@ def check_output_path(path, exts=None, inputs=(), force: bool = True, what: str 
     of ``inputs`` (same file, links resolved: give every file the command reads, ``engine.scene.scene_inputs``
     for a scene's); with ``force=False`` an existing file is refused too. A path the system refuses to look at (a
     name over 255 bytes) is one line too. ``what`` names the argument (``-o``, ``--log``): every line says it."""
-    label = f"{what} {path}" if what.startswith("-") else str(path)
+    label = f"{what} {path}" if what.startswith("-") else str(path) if what == "the output" else f"{path} ({what})"
     try:
         return _check_output_path(path, exts, inputs, force, what, label)
     except OSError as e:
