@@ -30,39 +30,50 @@ def _same_file(a: Path, b: Path) -> bool:
         return a.resolve() == b.resolve()
 
 
+def _is_input(p: Path, i) -> bool:
+    """``p`` (an existing file) is the input ``i``. An input the system cannot look at (a name over 255 bytes)
+    is not this output: its own command says so when it reads it, blaming that argument, not this one."""
+    try:
+        return Path(i).exists() and _same_file(p, Path(i))
+    except (OSError, ValueError):
+        return False
+
+
 def check_output_path(path, exts=None, inputs=(), force: bool = True, what: str = "the output") -> Path:
     """Validate an output path before any work: extension, folder exists and is writable, not a folder, not one
-    of ``inputs`` (same file, links resolved); with ``force=False`` an existing file is refused too. A path the
-    system refuses to look at (a name over 255 bytes) is one line too."""
+    of ``inputs`` (same file, links resolved: give every file the command reads, ``engine.scene.scene_inputs``
+    for a scene's); with ``force=False`` an existing file is refused too. A path the system refuses to look at (a
+    name over 255 bytes) is one line too. ``what`` names the argument (``-o``, ``--log``): every line says it."""
+    label = f"{what} {path}" if what.startswith("-") else str(path) if what == "the output" else f"{path} ({what})"
     try:
-        return _check_output_path(path, exts, inputs, force, what)
+        return _check_output_path(path, exts, inputs, force, what, label)
     except OSError as e:
-        raise AerieError(f"{path}: {e.strerror or e}") from None
+        raise AerieError(f"{label}: {e.strerror or e}") from None
 
 
-def _check_output_path(path, exts, inputs, force: bool, what: str) -> Path:
+def _check_output_path(path, exts, inputs, force: bool, what: str, label: str) -> Path:
     if "\x00" in str(path):
-        raise AerieError(f"{path}: a path may not hold a NUL byte")
+        raise AerieError(f"{label}: a path may not hold a NUL byte")
     p = Path(path)
     if exts and p.suffix.lower() not in exts:
         raise AerieError(f"{path}: {what} must end in {' or '.join(exts)}")
     parent = p.parent if str(p.parent) else Path(".")
     if not parent.exists():
-        raise AerieError(f"{path}: the folder {parent} does not exist")
+        raise AerieError(f"{label}: cannot write: the folder {parent} does not exist")
     if not parent.is_dir():
-        raise AerieError(f"{path}: {parent} is not a folder")
+        raise AerieError(f"{label}: cannot write: {parent} is not a folder")
     if p.is_dir():
-        raise AerieError(f"{path}: is a folder")
+        raise AerieError(f"{label}: is a folder")
     for i in inputs:
-        if i is not None and Path(i).exists() and p.exists() and _same_file(p, Path(i)):
-            raise AerieError(f"{path}: {what} would overwrite an input of this command ({i}); write it elsewhere")
+        if i is not None and p.exists() and _is_input(p, i):
+            raise AerieError(f"{label}: would overwrite an input of this command ({i}); write it elsewhere")
     if p.exists() and not p.is_file():
-        raise AerieError(f"{path}: exists and is not a regular file")
+        raise AerieError(f"{label}: exists and is not a regular file")
     if p.exists() and not force:
-        raise AerieError(f"{path}: already exists (give --force to replace it)")
+        raise AerieError(f"{label}: already exists (give --force to replace it)")
     if not os.access(parent, os.W_OK) or (p.exists() and not os.access(p, os.W_OK)):
-        raise AerieError(f"{path}: cannot write there (permission denied)")
-    _probe(p, path)
+        raise AerieError(f"{label}: cannot write there (permission denied)")
+    _probe(p, label)
     return p
 
 
@@ -81,7 +92,9 @@ def _probe(p: Path, path) -> None:
 
 def temp_path(target: Path) -> Path:
     target = Path(target)
-    return target.with_name(f".{target.stem}.tmp-{os.getpid()}-{next(_counter)}{target.suffix}")
+    # the stem cut short: a target name near the 255-byte limit still has a temporary name the system accepts
+    stem = os.fsencode(target.stem)[:120].decode("utf-8", "ignore")
+    return target.with_name(f".{stem}.tmp-{os.getpid()}-{next(_counter)}{target.suffix}")
 
 
 def _fsync_dir(folder: Path) -> None:

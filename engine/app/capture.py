@@ -101,6 +101,18 @@ def parser() -> argparse.ArgumentParser:
     return p
 
 
+def _check_outputs(a, scene) -> None:
+    """-o and --gif, checked once the scene is read and before the window opens: neither may replace a file the
+    capture reads (the scene's files, an actions or compose file)."""
+    from engine.outputs import check_output_path
+    from engine.scene import scene_inputs
+
+    inputs = scene_inputs(scene) + tuple(t for t in (a.actions, a.compose) if t)     # inline JSON is no file: skipped
+    for path, exts, what in ((a.output, (".png",), "-o"), (a.gif, (".gif",), "--gif")):
+        if path:
+            check_output_path(path, exts, inputs, what=what)
+
+
 class _Shot:
     """The window opened for a still or a GIF, and its frame loop."""
 
@@ -117,6 +129,7 @@ class _Shot:
         except ValueError:
             raise BadArgument(f"--size {a.size}: WIDTHxHEIGHT, e.g. 1280x720") from None
         self.scene = scene = load_scene(a.scene)
+        _check_outputs(a, scene)
         self.win = PlayWindow(scene, a.seed, (w, h), overlays_on=[o.strip() for o in a.overlay.split(",") if o.strip()])
         self.win.vstate.volume_mode = a.volume
 
@@ -338,7 +351,11 @@ def _outputs(a, shot, frames) -> None:
             frames = [f[y:y + ch, x:x + cw] for f in frames]
         imgs = [Image.fromarray(np.ascontiguousarray(f)).convert("P", palette=Image.ADAPTIVE, colors=160)  # type: ignore[attr-defined]
                 for f in frames]
-        imgs[0].save(a.gif, save_all=True, append_images=imgs[1:], duration=int(1000 / a.fps), loop=0, optimize=True)
+        from engine.outputs import atomic_path
+
+        with atomic_path(Path(a.gif), "the GIF") as tmp:     # whole or not at all, as every output
+            imgs[0].save(tmp, format="GIF", save_all=True, append_images=imgs[1:], duration=int(1000 / a.fps),
+                         loop=0, optimize=True)
         print(f"wrote {a.gif} ({len(frames)} frames)")
 
 

@@ -19,13 +19,19 @@ def save_target(win) -> Path:
 def save(win, path=None) -> None:
     """The saved game, and next to it the event log in ``aerie run --log``'s format (events, then the final
     state, one JSON object a line)."""
-    from engine.outputs import write_text_output   # atomic, as every output
+    from engine.outputs import check_output_path, write_text_output   # atomic, as every output
     from engine.rules.core import dumps
+    from engine.scene import scene_inputs
 
-    p = win.ctl.save(path or save_target(win))
+    target = Path(path or save_target(win))
+    log = target.with_suffix(".log.jsonl") if target.suffix == ".json" else Path(str(target) + ".log.jsonl")
+    # neither may replace a file the game reads (AERIE_SAVE=map.vox, a save-as name that is the scene's): refused,
+    # AerieError, before either is written
+    for out, what in ((target, "the save"), (log, "the event log")):
+        check_output_path(out, None, scene_inputs(win.ctl.scene), what=what)
+    p = win.ctl.save(target)
     wrote(p)
     s = win.ctl.session
-    log = p.with_suffix(".log.jsonl") if p.suffix == ".json" else Path(str(p) + ".log.jsonl")
     write_text_output(log, "\n".join([dumps(e) for e in s.events] + [dumps(s.state.to_dict())]) + "\n", "the log")
     win.saved_actions = list(s.actions)
     win.say(f"saved {len(s.actions)} action(s) to {p} (event log: {log})")
@@ -72,10 +78,15 @@ def ours(path) -> bool:
 
 
 def _save_as(win, p: Path) -> None:
+    from engine.errors import AerieError
+
     try:
         save(win, p)
     except OSError as e:
         win.say(f"save as {p}: {e.strerror or e}", "error")
+        return
+    except AerieError as e:
+        win.say(f"not saved: {e}", "error")
         return
     win.save_to = p
 

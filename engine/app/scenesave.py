@@ -167,8 +167,9 @@ def scene_text(session, out: Path, name: str | None = None) -> tuple[str, list[s
 def save_scene(session, path, name: str | None = None) -> tuple[Path, list[str]]:
     """Write the table as a new scene at ``path`` (.toml), whole or not at all; returns (path, dead left out)."""
     from engine.outputs import check_output_path, write_text_output
+    from engine.scene import scene_inputs
 
-    out = check_output_path(path, exts=(".toml",), inputs=[session.scene.source], what="the scene")
+    out = check_output_path(path, exts=(".toml",), inputs=scene_inputs(session.scene), what="the scene")
     text, dead = scene_text(session, out, name)
     write_text_output(out, text, "the scene")
     return out, dead

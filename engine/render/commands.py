@@ -14,6 +14,13 @@ def _load(path):
     return load_scene(path)
 
 
+def _inputs(scene, *more) -> tuple:
+    """What the command reads (engine.scene.scene_inputs, and an actions file): its output may be none of them."""
+    from engine.scene import scene_inputs
+
+    return scene_inputs(scene) + tuple(m for m in more if m)
+
+
 def _renderer(scene, size, world=None):
     from engine.render.context import RenderContext
     from engine.render.renderer import Renderer
@@ -51,8 +58,8 @@ def cmd_render(args) -> int:
 
     from engine.render.overlays import build_overlays
 
-    out = check_output(args.output, (".png",), inputs=[args.scene])
     scene = _load(args.scene)
+    out = check_output(args.output, (".png",), inputs=_inputs(scene))
     state, session = still_state(scene, getattr(args, "step", 0), getattr(args, "seed", None))
     if session is not None:                 # after N steps: the map as the steps left it (broken objects gone)
         import dataclasses
@@ -99,8 +106,8 @@ def cmd_flythrough(args) -> int:
     from engine.render.camera import scene_path
     from engine.render.state import RenderState
 
-    out = check_output(args.output, (".mp4", ".gif"), inputs=[args.scene])
     scene = _load(args.scene)
+    out = check_output(args.output, (".mp4", ".gif"), inputs=_inputs(scene))
     state = RenderState.from_scene(scene)
     path = scene_path(scene, state.characters, args.seconds)
     seconds = args.seconds or path.duration or 10.0
@@ -128,11 +135,11 @@ def cmd_replay(args) -> int:
     from engine.render.events import STEP_S, build_step, effects, frame_state
     from engine.render.state import from_session
 
-    out = check_output(args.output, (".mp4", ".gif"), inputs=[args.scene, getattr(args, "actions", None)])
     scene = _load(args.scene)
     actions = rules_bridge.script(scene, getattr(args, "actions", None))
     if not actions:
         raise AerieError(f"{scene.path}: nothing to replay: the scene has no [[script]] (or give --actions FILE)")
+    out = check_output(args.output, (".mp4", ".gif"), inputs=_inputs(scene, getattr(args, "actions", None)))
     session = rules_bridge.new_session(scene, getattr(args, "seed", None))
     fps = int(args.fps)
     per_step = max(1, int(round(STEP_S * fps)))

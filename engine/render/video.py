@@ -15,11 +15,11 @@ from engine.extras import require
 VIDEO_EXTS = (".mp4", ".gif")
 
 
-def check_output(path: str, exts, inputs=()) -> Path:
+def check_output(path: str, exts, inputs=(), what: str = "-o") -> Path:
     """The output path, checked before any work (engine.outputs: extension, folder, not an input)."""
     from engine.outputs import check_output_path
 
-    return check_output_path(path, exts, inputs)
+    return check_output_path(path, exts, inputs, what=what)
 
 
 class VideoWriter:

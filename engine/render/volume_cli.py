@@ -22,7 +22,6 @@ if TYPE_CHECKING:
     from PIL import Image
 
 import json
-import os
 import time
 from pathlib import Path
 
@@ -67,20 +66,13 @@ def add_parsers(sub) -> None:
 
 
 # -- checks: one clear line, before any work --------------------------------------------------------------------
-def _output(path: str, suffixes) -> Path:
-    p = Path(path)
-    if p.suffix.lower() not in suffixes:
-        raise AerieError(f"{path}: -o must end in {' or '.join(suffixes)}")
-    parent = p.parent if str(p.parent) else Path(".")
-    if parent.exists() and not parent.is_dir():
-        raise AerieError(f"{path}: cannot write: {parent} is not a folder")
-    if not parent.is_dir():
-        raise AerieError(f"{path}: cannot write: the folder {parent} does not exist")
-    if p.is_dir():
-        raise AerieError(f"{path}: cannot write: it is a folder")
-    if not os.access(parent, os.W_OK) or (p.exists() and not os.access(p, os.W_OK)):
-        raise AerieError(f"{path}: cannot write: permission denied")
-    return p
+def _output(path: str, suffixes, scene) -> Path:
+    """-o, checked before any work (engine.outputs): extension, folder, writable, and none of the files the scene
+    reads (its map.vox, images...: a cover.png over the scene's ground image destroyed it)."""
+    from engine.outputs import check_output_path
+    from engine.scene import scene_inputs
+
+    return check_output_path(path, suffixes, scene_inputs(scene), what="-o")
 
 
 def _layers(scene, layer):
@@ -187,9 +179,9 @@ def cmd_cover(args) -> int:
     from engine.scene import load_scene
     from engine.world.volumes import NO_BODY, fraction, level_table
 
-    out = _output(args.output, (".npy", ".png"))
-    view = _view(args)
     scene = load_scene(args.scene)
+    out = _output(args.output, (".npy", ".png"), scene)
+    view = _view(args)
     try:
         ch = scene.character(args.frm)
     except KeyError:
@@ -285,9 +277,9 @@ def cmd_threat(args) -> int:
     from engine.scene import load_scene
     from engine.world.volumes import NO_ATTACK, NO_BODY, N_SAMPLES, free_cells, level_table
 
-    out = _output(args.output, (".npz", ".png"))
-    view = _view(args)
     scene = load_scene(args.scene)
+    out = _output(args.output, (".npz", ".png"), scene)
+    view = _view(args)
     sides = sorted({c.side for c in scene.characters})
     if args.side not in sides:
         raise AerieError(f"{scene.path}: --side {args.side}: no such side; the scene has {', '.join(sides) or 'none'}")

@@ -85,6 +85,18 @@ def validate_expectations(expects, error, base: str = "expect") -> list:
     return expects
 
 
+def late_expectation(expects, steps: int) -> tuple[str, str] | None:
+    """(key path, problem) of the first ``[[expect]]`` whose ``after`` is past the script's last step, else None.
+    Such a table would never be checked: the run passed as if it held. It is bad input (exit 2), as a misspelt
+    key is; ``after = N`` with N the number of steps checks the state the script ends in."""
+    for k, e in enumerate(expects if isinstance(expects, list) else []):
+        after = e.get("after") if isinstance(e, dict) else None
+        if isinstance(after, int) and not isinstance(after, bool) and after > steps:
+            return (f"expect[{k}].after", f"{after} is past the script's last step (it has {steps} step(s)): it "
+                                          f"would never be checked (after = {steps} checks the state it ends in)")
+    return None
+
+
 def event_matches(ev: dict, want: dict) -> bool:
     """``want`` is a subset of ``ev``; a list in ``want`` must be contained in the event's list."""
     for k, v in want.items():
@@ -152,6 +164,9 @@ def load_actions(path: str) -> tuple[list, list]:
         if not isinstance(a, dict):
             raise err(f"script[{i}]", "a step is a table with actor and action")
     validate_expectations(expects, err, "expect")
+    late = late_expectation(expects, len(script))
+    if late:
+        raise err(*late)
     return script, expects
 
 
@@ -237,7 +252,10 @@ def play(scene, seed=None, script=None, expects=None, on_events=None, source="sc
     session = Session(scene, seed, options) if session is None else session
     script = scene.spec.script if script is None else script
     expects = scene.spec.expect if expects is None else expects
-    problems = []
+    problems: list = []
+    late = late_expectation(expects, len(script)) if isinstance(script, list) else None
+    if late:                  # never checked otherwise: bad input, before a step is played (the loaders say it first)
+        return session, [BadStep(f"{late[0]}: {late[1]}")]
     if on_events:
         on_events(session, session.start_events)
     problems += check_expectations(session, expects, 0, session.start_events, scene.path)

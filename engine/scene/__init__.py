@@ -2,8 +2,8 @@
 expectations, validated by the registry's ruleset without starting a game (engine/scene/load.py)."""
 
 from engine.scene.load import (SCENE_VERSION, Character, CharacterCommon, Scene, SceneSpec, load_scene, parse_scene,
-                               scene_from_data)
+                               scene_from_data, scene_inputs)
 from engine.world.scene import SIZES, supported
 
 __all__ = ["SCENE_VERSION", "SIZES", "Character", "CharacterCommon", "Scene", "SceneSpec", "load_scene", "parse_scene",
-           "scene_from_data", "supported"]
+           "scene_from_data", "scene_inputs", "supported"]

@@ -23,7 +23,7 @@ from engine.resources import shipped_scene, shipped_scenes
 from engine.units import UNITS
 from engine.rules import registry
 from engine.rules.session import Session
-from engine.rules.runner import validate_expectations
+from engine.rules.runner import late_expectation, validate_expectations
 from engine.rules.gm import register_character_builder
 from engine.rules.saves import register_scene_loader
 from engine.rules.schemas import character_schema
@@ -105,6 +105,7 @@ class Scene:
     objects: tuple = ()        # engine.world.objects.ObjectSpec, from [[objects]]
     source: str | None = None  # the scene file's absolute path (None: parsed from text); saves find it from any folder
     view: ViewSpec | None = None   # [view] (display only: read beside the spec, out of the content hash)
+    files: tuple = ()          # the files the scene file names, resolved: map.vox, ground and floor images
 
     @property
     def name(self) -> str:
@@ -219,6 +220,9 @@ def _check_refs(spec: SceneSpec, chars: tuple[Character, ...], file: str) -> Non
     if len(spec.flythrough) > 10_000:
         raise SceneError(file, "flythrough", "at most 10,000 keyframes")
     validate_expectations(spec.expect, lambda path, problem: SceneError(file, path, problem), "expect")
+    late = late_expectation(spec.expect, len(spec.script))
+    if late:
+        raise SceneError(file, *late)
 
 
 def _view(raw, file: str) -> ViewSpec:
@@ -279,7 +283,8 @@ def scene_from_data(data: dict, file: str, scene_dir: Path, *, check_rules: bool
     objects = build_objects(spec.objects, world, file)
     chars = _build_characters(spec, world, file)
     _check_refs(spec, chars, file)
-    scene = Scene(file, spec, world, chars, objects, view=view)
+    files = tuple(p for p in (world.vox_file, world.ground_image, *(img for _, img in world.floor_images)) if p)
+    scene = Scene(file, spec, world, chars, objects, view=view, files=files)
     if check_rules:
         Session.check_scene(scene)   # the ruleset's own checks (options, stat blocks, weapons, mounts), no die rolled
     return scene
@@ -312,6 +317,22 @@ def load_scene(path) -> Scene:
     scene = parse_scene(text, file, p.parent)
     object.__setattr__(scene, "source", str(p.resolve()))
     return scene
+
+
+def scene_inputs(scene: Scene) -> tuple[Path, ...]:
+    """Every file a command working on ``scene`` reads, resolved: the scene file, its map.vox, ground and floor
+    images (``@assets/...`` ones too), its ruleset's stat-block library and the shipped character models (the
+    renderer and ``aerie export`` may draw any of them: aliases, the generic model, wings). A command's outputs are
+    checked against these (engine.outputs.check_output_path): an output may never replace what it was made from."""
+    from engine.resources import resource_dir
+    from engine.rules.statblocks import library_path
+
+    out = [Path(scene.source)] if scene.source else []
+    out += [Path(p) for p in scene.files]
+    lib = library_path(scene.ruleset)
+    out += [lib.resolve()] if lib.is_file() else []
+    out += sorted(p.resolve() for p in (resource_dir("assets") / "models").glob("*.glb"))
+    return tuple(dict.fromkeys(out))
 
 
 register_scene_loader(load_scene)     # a save names its scene by file: the rules load it with this

@@ -9,19 +9,19 @@ from engine.errors import one_line
 from engine.outputs import check_output_path, write_output
 from engine.rules.core import dumps
 from engine.rules.runner import BadStep, describe, load_actions, play, state_json
-from engine.scene.load import load_scene
+from engine.scene.load import load_scene, scene_inputs
 
 
 def cmd_run(args) -> int:
-    log_path = None
-    if args.log:     # refused before anything is played: the log may not replace the scene or the actions file
-        log_path = check_output_path(args.log, inputs=[args.scene] + ([args.actions] if args.actions else []),
-                                     force=getattr(args, "force", True))
     scene = load_scene(args.scene)
     script, expects, source = None, None, "script"
     if args.actions:
         script, expects = load_actions(args.actions)     # the scene's own [[expect]] belong to its own script
         source = f"{args.actions}: script"
+    log_path = None
+    if args.log:     # refused before anything is played: the log may not replace any file the run reads
+        log_path = check_output_path(args.log, inputs=scene_inputs(scene) + ((args.actions,) if args.actions else ()),
+                                     force=getattr(args, "force", True), what="--log")
     out = sys.stdout
     log_lines = []
 

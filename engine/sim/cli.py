@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sys
 import tomllib
 from pathlib import Path
@@ -72,21 +73,50 @@ def parse_sets(items: list[str]) -> dict:
     return out
 
 
-def _paths(args) -> tuple:
-    inputs = [args.scene] + ([args.vs] if args.vs else [])
+def _paths(args, plans: list[Plan]) -> tuple:
+    """Every output argument checked before any is written and before any fight runs: none may replace a file the
+    run reads (each scene's, the --vs scene's, a policy file), and a --keep-logs folder must be able to take its
+    files (a bad one was found only after -o and --report were written)."""
+    from engine.scene import scene_inputs
+
+    inputs = tuple(dict.fromkeys([i for p in plans for i in scene_inputs(p.scene)] + _policy_files(args.policy)))
     out = check_output_path(args.output, output.FORMATS, inputs, what="-o") if args.output else None
     rep = check_output_path(args.report, REPORTS, inputs, what="--report") if args.report else None
-    logs = None
-    if args.keep_logs:
-        logs = Path(args.keep_logs)
-        there = exists(logs, f"--keep-logs {logs}")
-        if there and not logs.is_dir():
-            raise AerieError(f"--keep-logs {logs}: exists and is not a folder")
-        if not logs.parent.exists():
-            raise AerieError(f"--keep-logs {logs}: the folder {logs.parent} does not exist")
+    logs = _check_keep_logs(Path(args.keep_logs), plans, args.runs, inputs) if args.keep_logs else None
     if out is not None and out.suffix == ".parquet":
         output.encode([], ".parquet")         # pyarrow missing: say so now, not after the fights
     return out, rep, logs
+
+
+def _policy_files(items: list[str]) -> list[Path]:
+    """The ``file.py`` of each ``--policy SIDE=file.py:function``: an input of the run too."""
+    names = [item.partition("=")[2].rpartition(":")[0] for item in items]
+    return [Path(n) for n in names if n.endswith(".py")]
+
+
+def _check_keep_logs(logs: Path, plans: list[Plan], runs: int, inputs) -> Path:
+    """--keep-logs DIR: a folder (or one that can be made) whose files-to-be (replay.txt, fight_N.json, b/...)
+    are each writable and none of them an input."""
+    if not exists(logs, f"--keep-logs {logs}"):
+        parent = logs.parent if str(logs.parent) else Path(".")
+        if not exists(parent, f"--keep-logs {logs}"):
+            raise AerieError(f"--keep-logs {logs}: the folder {parent} does not exist")
+        if not parent.is_dir() or not os.access(parent, os.W_OK):
+            raise AerieError(f"--keep-logs {logs}: cannot make the folder in {parent}")
+        return logs
+    folders = [(logs, "replay.txt")] + [(logs / p.variant, "options.json" if p.options else None)
+                                        for p in plans if p.variant != "a"]
+    for folder, name in folders:
+        if not exists(folder, f"--keep-logs {folder}"):
+            continue                          # made by the run, inside a folder checked writable just now
+        if not folder.is_dir():
+            raise AerieError(f"--keep-logs {folder}: exists and is not a folder")
+        check_output_path(folder / (name or "replay.txt"), None, inputs, what="--keep-logs")   # probes the folder
+        for entry in os.scandir(folder):
+            m = re.fullmatch(r"fight_(\d+)\.json", entry.name)
+            if m and int(m.group(1)) < runs:
+                check_output_path(folder / entry.name, None, inputs, what="--keep-logs")
+    return logs
 
 
 def plans_of(args) -> tuple[list[Plan], list[str], int]:
@@ -135,8 +165,8 @@ def label(p: Plan, args) -> str:
 
 
 def cmd_simulate(args) -> int:
-    out, rep, logs = _paths(args)
-    plans, sides, seed = plans_of(args)
+    plans, sides, seed = plans_of(args)       # reads the scenes and policies; writes nothing
+    out, rep, logs = _paths(args, plans)
     if logs is not None:
         _make_folder(logs)      # now, so a folder it cannot make stops the run before the fights, not after
     total = args.runs * len(plans)

@@ -29,6 +29,7 @@ class World:
     _luts: dict = field(default_factory=dict, repr=False)
     ground_image: object = None             # a Path: the image the renderer lays on the ground ([map] ground_image)
     floor_images: tuple = ()                # ((layer, Path), ...): images on storeys' floors ([map] floor_images)
+    vox_file: object = None                 # a Path: the .vox model the map was read from ([map] vox)
 
     def __post_init__(self):
         if self.voxels.dtype != np.uint8 or self.voxels.ndim != 3:

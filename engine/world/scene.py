@@ -149,7 +149,8 @@ def build_world(mp: MapSpec, material_specs: dict[str, MaterialSpec], scene_dir:
     mats = build_materials(material_specs, file)
     if not (0.1 <= mp.cell_m <= 10):
         raise SceneError(file, "map.cell_m", f"cell size {mp.cell_m} m is outside 0.1..10 m")
-    vox = _read_vox(mp, scene_dir, file)
+    vox_path = vox_file(mp, scene_dir, file)
+    vox = _read_vox(vox_path, file)
     size = mp.size
     if size is None:
         if vox is None:
@@ -174,16 +175,23 @@ def build_world(mp: MapSpec, material_specs: dict[str, MaterialSpec], scene_dir:
         if not key.isdigit() or not 1 <= int(key) <= 255:
             raise SceneError(file, f"map.vox_materials.{key}", "keys are MagicaVoxel colour indices 1..255")
     _fill(mp, voxels, ids, size, file)
-    return World(voxels, tuple(materials), float(mp.cell_m))
+    world = World(voxels, tuple(materials), float(mp.cell_m))
+    # kept so a command can refuse an output that would replace the map it was read from (engine.scene.scene_inputs)
+    world.vox_file = vox_path
+    return world
 
 
-def _read_vox(mp: MapSpec, scene_dir: Path, file: str):
-    """``map.vox``'s model (None without one), its errors as the scene's at ``map.vox``."""
-    if mp.vox is None:
+def vox_file(mp: MapSpec, scene_dir: Path, file: str) -> Path | None:
+    """``map.vox``'s file, resolved and checked (None without one)."""
+    return None if mp.vox is None else _safe_asset(scene_dir, mp.vox, file, "map.vox")
+
+
+def _read_vox(path: Path | None, file: str):
+    """``map.vox``'s model from its file (None without one), its errors as the scene's at ``map.vox``."""
+    if path is None:
         return None
     from engine.world.vox import read_vox  # local: the reader is only needed for .vox maps
 
-    path = _safe_asset(scene_dir, mp.vox, file, "map.vox")
     try:
         return read_vox(path, name=_display(path), max_voxels=MAX_VOXELS, max_side=MAX_CELLS_XY)
     except AerieError as e:

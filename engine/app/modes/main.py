@@ -78,7 +78,12 @@ def _save_open(win, sym, shift):
         win.say("Ctrl+Shift+S: type a name for the save, Enter", toast=False)
         return TextEntry("save as")
     if sym == key.S:
-        files.save(win)
+        from engine.errors import AerieError
+
+        try:
+            files.save(win)
+        except AerieError as e:      # refused (it would replace a file the game reads): said, the window goes on
+            win.say(f"not saved: {e}", "error")
     else:
         open_chooser(win)
 
