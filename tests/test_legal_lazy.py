@@ -13,7 +13,7 @@ from engine.rules import aerial
 from engine.rules.core import Session
 from engine.rules.dnd5e import listing
 from engine.rules.legal import LegalActions, StaleActions, uniform
-from engine.scene import bench, parse_scene
+from engine.scene import bench, load_scene, parse_scene
 from scenegen import random_scene, random_scene_with_objects
 
 pytestmark = pytest.mark.unit
@@ -26,14 +26,19 @@ def _plain_groups(acts) -> dict:
     return groups
 
 
-def _sessions():
-    """The bench skirmish with and without feats, and random 5e scenes with and without objects."""
+def _sessions(baton: bool = True):
+    """The bench skirmish with and without feats, random 5e and baton scenes with and without objects, the shipped
+    baton scenes."""
     yield Session(bench.skirmish_scene(), 3), 60
     yield Session(bench.skirmish_scene(True), 4), 60
     rng = random.Random(26)
-    for g in range(6):
-        text = (random_scene_with_objects if g % 2 else random_scene)(random.Random(rng.randrange(10**6)), "dnd5e")
-        yield Session(parse_scene(text, "<x>"), g), 25
+    for ruleset in ("dnd5e", "baton") if baton else ("dnd5e",):
+        for g in range(6):
+            text = (random_scene_with_objects if g % 2 else random_scene)(random.Random(rng.randrange(10**6)), ruleset)
+            yield Session(parse_scene(text, "<x>"), g), 25
+    if baton:
+        for name in ("baton_skyfall", "baton_wounds", "baton_objects"):
+            yield Session(load_scene(name), 1), 25
 
 
 def test_a_lazy_listing_read_any_way_is_the_eager_list():
@@ -63,7 +68,7 @@ def test_a_lazy_listing_read_any_way_is_the_eager_list():
             positions += 1
             kinds_seen += len(want)
             s.step(plain[rng.randrange(len(plain))] if rng.random() < 0.5 else bench.random_action(s, rng))
-    assert positions > 150 and kinds_seen > 600
+    assert positions > 300 and kinds_seen > 900
 
 
 def test_the_listing_checks_nothing_before_it_is_read(monkeypatch):

@@ -269,6 +269,61 @@ class Checked(Lazy):
         return f"Checked({len(self.cands)} candidates, {self._known.count(None)} not asked yet)"
 
 
+class Expanded(Lazy):
+    """``expand(base)`` -- each candidate followed by its variants, every variant of its candidate's action -- kept
+    where ``ok`` passes (a :class:`Checked`), worked out when read: read whole, every candidate is expanded; a kind
+    read alone (``group``, ``first``) expands only that kind's candidates, which gives that kind's part of the
+    whole in the same order (``expand`` treats each candidate on its own)."""
+
+    __slots__ = ("base", "kinds", "_expand", "_ok", "_fresh", "_whole", "_by")
+
+    def __init__(self, base: list[dict], expand, ok, fresh: Fresh):
+        self.base = base
+        self.kinds = tuple(dict.fromkeys(c["action"] for c in base))
+        self._expand, self._ok, self._fresh = expand, ok, fresh
+        self._whole: Checked | None = None
+        self._by: dict[str, Checked] = {}
+
+    def _all(self) -> Checked:
+        got = self._whole
+        if got is None:
+            self._fresh()
+            got = self._whole = Checked(list(self._expand(self.base)), self._ok, self._fresh)
+        return got
+
+    def _of(self, kind: str) -> Checked:
+        if self._whole is not None:
+            return self._whole
+        got = self._by.get(kind)
+        if got is None:
+            self._fresh()
+            got = self._by[kind] = Checked(
+                [c for c in self._expand([c for c in self.base if c["action"] == kind]) if c["action"] == kind],
+                self._ok, self._fresh)
+        return got
+
+    def first(self, kind: str):
+        return self._of(kind).first(kind)
+
+    def firsts(self, skip=frozenset()) -> dict:
+        return self._all().firsts(skip)
+
+    def group(self, kind: str) -> Sequence:
+        return _Picked(lambda: list(self._of(kind).group(kind)))
+
+    def __len__(self) -> int:
+        return len(self._all())
+
+    def __getitem__(self, i):
+        return self._all()[i]
+
+    def __iter__(self) -> Iterator[dict]:
+        return iter(self._all())
+
+    def __contains__(self, act: Any) -> bool:
+        return act in self._all()
+
+
 class Later(Lazy):
     """A plain list worked out when first read (``make()``); ``kinds``: the action names it may hold."""
 

@@ -4,12 +4,13 @@ variants with a non-default choice (baton/choices.py), all checked as ``Session.
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 
 from engine.rules import objects
 from engine.rules.actions import Listing, listed
 from engine.rules.baton import baton_order, choices, combat
-from engine.rules.core import Actor
+from engine.rules.core import Actor, Illegal
+from engine.rules.legal import Expanded, Fresh, LegalActions
 
 #: in combat, the holder's candidates: per group, per item it iterates (``self``; ``weapon_foe``: the holder and its
 #: mount, each able foe, each weapon in hand; ``foe``: each able foe), each action's own; an action named in no
@@ -55,8 +56,10 @@ class Context(Listing):
         return super().each(key)
 
 
-def legal_actions(rs, session, a: Actor, kinds: Collection[str] | None = None) -> list[dict]:
-    """Every legal action of ``a`` (``kinds``: only those, issue 26), each candidate and its choice variants checked."""
+def legal_actions(rs, session, a: Actor, kinds: Collection[str] | None = None) -> Sequence[dict]:
+    """Every legal action of ``a`` (``kinds``: only those, issue 26), each candidate and its choice variants checked
+    as ``Session.check`` does, when read (engine/rules/legal.py ``Expanded``: a kind read alone expands and checks
+    only its own candidates)."""
 
     def want(n: str) -> bool:
         return kinds is None or n in kinds
@@ -72,7 +75,17 @@ def legal_actions(rs, session, a: Actor, kinds: Collection[str] | None = None) -
         cands = listed(units, LISTING, ctx, declared=DECLARED, allow=want)
         if session.state.objects:
             cands += listed(units, OBJECT_LISTING, ctx, rest=False, allow=want)
-    variants = choices.choice_variants(rs, session, cands)
-    if kinds is not None:
-        variants = [c for c in variants if c["action"] in kinds]
-    return rs.keep_legal(session, variants, session.check)
+
+    def ok(c) -> bool:
+        try:
+            session.check(c)
+        except Illegal:
+            return False
+        return True
+
+    return LegalActions([Expanded(cands, lambda base: choice_variants_of(rs, session, base, want), ok, Fresh(session))])
+
+
+def choice_variants_of(rs, session, base: list[dict], want) -> list[dict]:
+    """``choices.choice_variants`` of ``base``, only the kinds wanted."""
+    return [c for c in choices.choice_variants(rs, session, base) if want(c["action"])]

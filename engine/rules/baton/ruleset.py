@@ -7,6 +7,7 @@ Protection, then Vigor, then Life as wounds (BAT-16..26). Decisions on the docum
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, ClassVar, cast
 
 from engine.rules import aerial, riding
@@ -351,7 +352,7 @@ class Baton(Ruleset):
 
 
     # ================================================================================ menus and previews
-    def legal_actions_of(self, session, a: Actor, kinds) -> list[dict]:
+    def legal_actions_of(self, session, a: Actor, kinds) -> Sequence[dict]:
         return listing.legal_actions(self, session, a, kinds)
 
     @staticmethod
