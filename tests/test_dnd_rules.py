@@ -160,6 +160,23 @@ def test_dnd14_bonus_spell_then_only_a_cantrip():
     step(s, "p", "cast", spell="sacred_flame", target="e", rolls={"save": 20, "damage": 1})
 
 
+def test_dnd14_no_readied_spell_but_a_cantrip_after_a_bonus_action_spell():
+    """l. 334 "Jeśli rzucasz czar w ramach akcji dodatkowej to w tej samej turze nie możesz już rzucić drugiego
+    zaklęcia, którego rzucenie wymaga akcji, chyba że jest to sztuczka"; l. 363 "Można w ten sposób rzucić czar":
+    readying a spell casts it now, so after Healing Word a readied Magic Missile is refused, a cantrip is not."""
+    p = {"id": "p", "kind": "priest", "side": "b", "at": [5, 5, 0],
+         "spells": ["healing_word", "magic_missile", "sacred_flame"], "spell_slots": {"1": 4}}
+    s = make([p, guard(side="b", hp=3, at=(6, 5, 0)), guard("e", side="r", at=(9, 9, 0))])
+    step(s, "p", "cast", spell="healing_word", target="t", rolls={"heal": 1})
+    slots = dict(s.state.actors["p"].data["spell_slots"])
+    with pytest.raises(Illegal) as e:
+        step(s, "p", "ready", spell="magic_missile")
+    assert e.value.rule == "DND-14" and s.state.actors["p"].data["spell_slots"] == slots
+    assert not [c for c in s.legal_actions() if c["action"] == "ready" and c.get("spell") == "magic_missile"]
+    step(s, "p", "ready", spell="sacred_flame")
+    assert s.state.actors["p"].data["readied"]["spell"] == "sacred_flame"
+
+
 def test_dnd15_split_movement():
     s = make([knight(at=(0, 0, 0)), guard(at=(3, 0, 0))])
     step(s, "k", "move", to=[2, 0, 0])

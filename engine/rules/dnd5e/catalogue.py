@@ -65,9 +65,12 @@ RULES = [
      'rule': 'After a bonus-action spell, the only other spell that turn may be a cantrip with a casting time of one '
              'action.',
      'status': 'built',
-     'decision': 'bonus-action spell then only a cantrip (and the converse)',
-     'where': '5e `_check_cast`',
-     'tests': ['tests/test_dnd_rules.py::test_dnd14_bonus_spell_then_only_a_cantrip']},
+     'decision': 'bonus-action spell then only a cantrip (and the converse); a readied spell (DND-20 l. 363 "rzucić '
+                 'czar i przygotować się na jego rzucenie") is cast when readied, so after a bonus-action spell only '
+                 'a cantrip may be readied',
+     'where': '5e `_check_cast`; `dnd5e/actions/magic.py` `after_bonus_spell`, `check_ready_spell`',
+     'tests': ['tests/test_dnd_rules.py::test_dnd14_bonus_spell_then_only_a_cantrip',
+               'tests/test_dnd_rules.py::test_dnd14_no_readied_spell_but_a_cantrip_after_a_bonus_action_spell']},
     {'id': 'DND-15',
      'rule': 'Movement may be split before and after the action, and between the attacks of a multi-attack action.',
      'status': 'built',
