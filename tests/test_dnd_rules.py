@@ -342,6 +342,28 @@ def test_dnd29_two_weapon_fighting():
     assert s.state.actors["t"].hp == 50 - 4                               # no +3 dex to damage
 
 
+def test_dnd29_off_hand_is_another_weapon_and_keeps_the_weapons_own_bonus():
+    """l. 406 "możesz użyć akcji dodatkowej aby zaatakować inną lekką bronią trzymaną w drugiej dłoni": not the same
+    shortsword twice; l. 407 "Nie dodajesz swojego modyfikatora z cechy do obrażeń ..., chyba że jest on negatywny":
+    only the ability modifier goes: a +1 dagger keeps its +1, and Str -2 with a +3 light hammer deals +1."""
+    d = {"id": "d", "kind": "duelist", "side": "b", "at": [5, 5, 0],
+         "weapons": ["shortsword", {"name": "dagger", "damage_bonus": 1}]}
+    s = make([d, guard(side="r", at=(6, 5, 0), max_hp=50)])
+    step(s, "d", "attack", target="t", weapon="shortsword", rolls={"attack": 1})
+    with pytest.raises(Illegal) as e:
+        step(s, "d", "attack", target="t", weapon="shortsword", bonus=True, rolls={"attack": 19, "damage": 4})
+    assert e.value.rule == "DND-29"
+    assert {c["weapon"] for c in s.legal_actions() if c["action"] == "attack" and c.get("bonus")} == {"dagger"}
+    evs = step(s, "d", "attack", target="t", weapon="dagger", bonus=True, rolls={"attack": 19, "damage": 3})
+    assert find(evs, "damage", who="t")["amount"] == 3 + 1                # Dex +3 dropped, the dagger's +1 kept
+    weak = {"id": "w", "kind": "duelist", "side": "b", "at": [5, 5, 0], "abilities": {"str": 6, "dex": 6},
+            "weapons": ["handaxe", {"name": "light_hammer", "damage_bonus": 3}]}
+    s = make([weak, guard(side="r", at=(6, 5, 0), max_hp=50)])
+    step(s, "w", "attack", target="t", weapon="handaxe", rolls={"attack": 1})
+    evs = step(s, "w", "attack", target="t", weapon="light_hammer", bonus=True, rolls={"attack": 19, "damage": 3})
+    assert find(evs, "damage", who="t")["amount"] == 3 - 2 + 3
+
+
 def test_dnd30_grapple_escape_and_size():
     s = make([knight(), guard()])
     evs = step(s, "k", "grapple", target="t", rolls={"check": 10, "contest": 10})

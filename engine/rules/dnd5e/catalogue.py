@@ -214,9 +214,13 @@ RULES = [
      'rule': 'Two-weapon fighting: after attacking with a light one-handed weapon, a bonus action attacks with a light '
              'we…',
      'status': 'built',
-     'decision': 'off-hand light attack as bonus action, no positive modifier',
-     'where': '5e `_check_attack`',
-     'tests': ['tests/test_dnd_rules.py::test_dnd29_two_weapon_fighting']},
+     'decision': 'off-hand light attack as bonus action, no positive modifier. l. 406 "inną lekką bronią trzymaną '
+                 'w drugiej dłoni": another weapon than the one that attacked (two daggers, not one dagger twice); '
+                 'l. 407 "Nie dodajesz swojego modyfikatora z cechy": the ability modifier only, when positive -- a '
+                 'weapon\'s own `damage_bonus` stays (Str -2 and a +3 weapon: +1)',
+     'where': '5e `_check_attack`, `dnd5e/feats.py` `other_hand`, `dnd5e/figures.py` `damage_modifier`',
+     'tests': ['tests/test_dnd_rules.py::test_dnd29_two_weapon_fighting',
+               'tests/test_dnd_rules.py::test_dnd29_off_hand_is_another_weapon_and_keeps_the_weapons_own_bonus']},
     {'id': 'DND-30',
      'rule': 'Grapple: replaces one attack; target at most one size larger and within reach; Athletics against the '
              'target…',

@@ -291,10 +291,8 @@ def bonus_attack_sources(rs, session, a, w) -> list[str]:
     turn = session.state.turn
     out = []
     melee = rs.is_melee(w)
-    if turn.get("light_weapon") and melee:
-        n = sum(1 for x in a.data["weapons"] if off_hand_weapon(rs, a, x))
-        if off_hand_weapon(rs, a, w) and n >= 2:
-            out.append("two_weapon")
+    if turn.get("light_weapon") and melee and off_hand_weapon(rs, a, w) and other_hand(a, w, turn["light_weapon"]):
+        out.append("two_weapon")
     if not a.data.get("feats"):
         return out
     if turn.get("gwm_bonus") and melee and has(a, "great_weapon_master"):
@@ -308,6 +306,13 @@ def bonus_attack_sources(rs, session, a, w) -> list[str]:
             and (melee or rs.opt("charger_attack") == "any"):
         out.append("charger")       # DND-F31 l. 245 "raz zaatakować": any weapon; option "melee": a melee attack
     return out
+
+
+def other_hand(a, w, first: str) -> bool:
+    """DND-29 l. 406 "zaatakować inną lekką bronią trzymaną w drugiej dłoni": the off-hand weapon is another weapon
+    than the one the Attack action used (``first``): a second dagger, not the same one twice."""
+    copies = sum(1 for x in a.data["weapons"] if x["name"] == w["name"])
+    return copies >= (2 if w["name"] == first else 1)
 
 
 def off_hand_weapon(rs, a, w) -> bool:

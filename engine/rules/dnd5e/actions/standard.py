@@ -244,6 +244,9 @@ class Attack(Unit):
                     raise Illegal("the off-hand attack needs an attack with a light melee weapon first, with the Attack action", "DND-29")
                 if "light" not in w["properties"] or not rs.is_melee(w):
                     raise Illegal(f"the off-hand attack needs a light melee weapon; {w['name']} is not", "DND-29", "weapon")
+                if w["name"] == turn["light_weapon"]:
+                    raise Illegal(f"the off-hand attack is made with another light weapon held in the other hand, "
+                                  f"not the {w['name']} that just attacked", "DND-29", "weapon")
                 raise Illegal(f"{a.name} holds no second light weapon for the other hand", "DND-29", "weapon")
             bonus_from = want or srcs[0]
         elif turn["attacks_left"] <= 0 and turn["action"]:
