@@ -148,6 +148,19 @@ def test_dnd_f24_dual_wielder_fights_with_non_light_one_handed_weapons(tmp_path,
     assert rc == 2 and "DND-29" in err, err
 
 
+def test_dnd_f24_dual_wielder_ac_needs_a_one_handed_melee_weapon_in_each_hand():
+    """l. 202 "dostajesz premię +1 do KP, jeśli dzierżysz po jednej broni białej w każdej ręce": a greatsword takes
+    both hands and an unarmed strike is no weapon held, so neither is the second weapon; two longswords are."""
+    from test_rules_helpers import make
+
+    def ac(weapons):
+        return make([knight(weapons=weapons, feats=["dual_wielder"], ac=16), guard()]).state.actors["k"].data["ac"]
+    assert ac(["longsword", "rapier"]) == 17
+    assert ac(["greatsword", "longsword"]) == 16
+    assert ac(["longsword", "unarmed"]) == 16
+    assert ac(["greatsword", "maul"]) == 16
+
+
 # DND-F10 Alert, l. 121 ----------------------------------------------------------------------------------------------------
 def test_dnd_f10_alert_unseen_attacker_gains_no_advantage(tmp_path, capsys):
     """ "twoi przeciwnicy nie otrzymują ułatwienia w testach ataku gdy ich nie widzisz": an invisible attacker

@@ -322,7 +322,13 @@ def off_hand_weapon(rs, a, w) -> bool:
         return False
     if "light" in w["properties"]:
         return True
-    return "two-handed" not in w["properties"] and bool(a.data.get("feats")) and has(a, "dual_wielder")
+    return one_handed_melee(rs, w) and bool(a.data.get("feats")) and has(a, "dual_wielder")
+
+
+def one_handed_melee(rs, w) -> bool:
+    """DND-F24 l. 201-203 "po jednej broni białej w każdej ręce", "jednoręcznych broni": a melee weapon held in one
+    hand -- not a two-handed one (a greatsword), not a natural weapon or an unarmed strike (gear.NATURAL)."""
+    return rs.is_melee(w) and "two-handed" not in w["properties"] and w["name"] not in gear.NATURAL
 
 
 def butt_end(w) -> dict:
