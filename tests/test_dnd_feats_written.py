@@ -161,6 +161,23 @@ def test_dnd_f24_dual_wielder_ac_needs_a_one_handed_melee_weapon_in_each_hand():
     assert ac(["greatsword", "maul"]) == 16
 
 
+# DND-F36 Healer, l. 273-274 ---------------------------------------------------------------------------------------------------
+def test_dnd_f36_stabilising_with_the_kit_spends_a_use():
+    """l. 273 "Gdy wykorzystujesz torbę lekarską aby ustabilizować umierającą istotę, to przywracasz jej dodatkowo 1 PW";
+    l. 274 "jedno użycie torby lekarskiej": one kit is one use; stabilising with it spends it as tending does, so a
+    Healer with one kit stabilises one dying ally with 1 HP, the next with Medicine alone."""
+    from test_rules_helpers import find, make, step
+    s = make([knight("h", feats=["healer"], items=["healers_kit"]), knight("d", at=(6, 5, 0), hp=0, pc=True),
+              knight("e", at=(4, 5, 0), hp=0, pc=True), guard(at=(11, 11, 0))])
+    evs = step(s, "h", "stabilize", target="d", rolls={"check": 15})
+    assert find(evs, "stabilize")["healers_kit"] and s.state.actors["d"].hp == 1
+    assert s.state.actors["h"].data["items"] == []
+    s.state.turn["action"] = False                       # a later turn's action
+    evs = step(s, "h", "stabilize", target="e", rolls={"check": 15})
+    assert "healers_kit" not in find(evs, "stabilize") and s.state.actors["e"].hp == 0
+    assert s.state.actors["e"].data["stable"]
+
+
 # DND-F10 Alert, l. 121 ----------------------------------------------------------------------------------------------------
 def test_dnd_f10_alert_unseen_attacker_gains_no_advantage(tmp_path, capsys):
     """ "twoi przeciwnicy nie otrzymują ułatwienia w testach ataku gdy ich nie widzisz": an invisible attacker
