@@ -539,6 +539,19 @@ def test_dnd46_blinded():
     assert "the attacker is blinded" in att["disadvantage"] and "the target is blinded" in att["advantage"]
 
 
+def test_dnd46_blinded_search_fails_without_a_roll():
+    """l. 505 "Oślepione stworzenie nie widzi i automatycznie nie zdaje testów cech opartych na wzroku": the Search
+    finds a hider along a line of sight, so a blinded searcher finds nobody, even with a 20 forced on its die."""
+    s = _hidden_pair()
+    step(s, "r", "hide", rolls={"check": 1})
+    step(s, "r", "end_turn")
+    step(s, "gm", "condition", target="g", add="blinded")
+    evs = step(s, "g", "search", rolls={"check": 20})
+    ev = find(evs, "search")
+    assert ev["found"] == [] and ev["auto_fail"] == "blinded" and ev["auto_fail_rule"] == "DND-46"
+    assert not find(evs, "roll") and s.state.actors["r"].data["hidden"] is not None
+
+
 def test_dnd47_grapple_ends_when_grappler_incapacitated_or_out_of_reach():
     s = make([knight(), guard()])
     step(s, "k", "grapple", target="t", rolls={"check": 15, "contest": 1})

@@ -374,9 +374,12 @@ RULES = [
      'rule': 'Blinded: cannot see; fails sight-based checks; attacks against it have advantage, its attacks '
              'disadvantage.',
      'status': 'built',
-     'decision': 'its attacks dis, attacks against adv',
-     'where': '5e attacks `attack_sources`, 5e attacks `sees`',
-     'tests': ['tests/test_dnd_rules.py::test_dnd46_blinded']},
+     'decision': 'its attacks dis, attacks against adv; l. 505 "automatycznie nie zdaje testów cech opartych na '
+                 'wzroku": its Search (which finds a hider along a line of sight, DND-19/23) fails with no roll '
+                 '(the search event\'s `auto_fail`); the game master\'s `secret_door` leaves the sense to the GM',
+     'where': '5e attacks `attack_sources`, 5e attacks `sees`, 5e conditions `sight_check_fails`, 5e `Search.effect`',
+     'tests': ['tests/test_dnd_rules.py::test_dnd46_blinded',
+               'tests/test_dnd_rules.py::test_dnd46_blinded_search_fails_without_a_roll']},
     {'id': 'DND-47',
      'rule': 'Grappled: speed 0, no speed bonuses; ends if the grappler is incapacitated or the target is moved out of '
              'it…',

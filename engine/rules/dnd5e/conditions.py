@@ -51,6 +51,13 @@ def speed_zero(rs, a: Actor) -> tuple[str, str] | None:
     return None
 
 
+def sight_check_fails(rs, a: Actor) -> tuple[str, str] | None:
+    """DND-46 l. 505 "Oślepione stworzenie nie widzi i automatycznie nie zdaje testów cech opartych na wzroku": a
+    check that relies on sight (Search, which finds a hider along a line of sight) fails with no roll: (the
+    condition, its rule) or None."""
+    return ("blinded", CONDITION_RULE["blinded"]) if a.has("blinded") else None
+
+
 def dodge_holds(rs, a: Actor) -> bool:
     """DND-24 "Tracisz te korzyści jeśli zostaniesz obezwładniony lub twoja szybkość spadnie do 0": both benefits
     (attacks against it, its Dex saves) need a dodger neither incapacitated nor at speed 0."""

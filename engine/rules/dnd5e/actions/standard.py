@@ -399,6 +399,9 @@ class Search(_SpendsAction):
 
     @staticmethod
     def effect(rs, session, a):
+        blind = conditions.sight_check_fails(rs, a)
+        if blind:        # the search finds a hider by sight (its line of sight below): it fails, no die
+            return {"perception": None, "found": [], "auto_fail": blind[0], "auto_fail_rule": blind[1]}
         total = conditions.check_roll(rs, session, a, "perception", "check", "DND-19", "Perception to search")
         found = []
         for o in session.state.actors.values():
