@@ -618,6 +618,18 @@ def test_dnd50_petrified_resists_everything():
     assert "the target is petrified" in att["advantage"] and s.state.actors["t"].hp == 36
 
 
+def test_dnd50_petrified_immune_to_poison():
+    """l. 531 "Skamieniały jest niepodatny na trucizny i choroby": poison damage does nothing (the resistance to all
+    damage halved it) and the poisoned condition does not take; the other damage is still halved."""
+    s = make([knight(), guard(max_hp=40, conditions=["petrified"])])
+    evs = step(s, "gm", "damage", target="t", amount=10, type="poison")
+    assert find(evs, "damage", who="t")["amount"] == 0 and s.state.actors["t"].hp == 40
+    evs = step(s, "gm", "condition", target="t", add="poisoned")
+    assert find(evs, "condition_immune", who="t", rule="DND-50") and not s.state.actors["t"].has("poisoned")
+    step(s, "gm", "damage", target="t", amount=10, type="fire")
+    assert s.state.actors["t"].hp == 35
+
+
 def test_dnd51_paralyzed_crit_within_reach():
     s = make([knight(), guard(max_hp=60, conditions=["paralyzed"])])
     att = attack_event(s, "k", "t", rolls={"attack": 12, "damage": 1})

@@ -409,9 +409,14 @@ RULES = [
      'rule': 'Petrified: incapacitated, cannot move or speak, unaware; weight ×10; attacks against it have advantage; '
              'aut…',
      'status': 'built',
-     'decision': 'incapacitated, resistance to all, adv against, fails saves',
-     'where': '5e damage `apply_damage`',
-     'tests': ['tests/test_dnd_rules.py::test_dnd50_petrified_resists_everything']},
+     'decision': 'incapacitated, resistance to all, adv against, fails saves; l. 531 "niepodatny na trucizny i '
+                 'choroby": immune to poison damage (read as DND-40\'s "niepodatne na obrażenia psychiczne i '
+                 'trucizny") and to the poisoned condition (event `condition_immune`); a poison taken before is '
+                 'suspended, and petrified it makes no attack or check the poison could hinder; diseases are not '
+                 'modelled',
+     'where': '5e damage `apply_damage`, `petrified_immune_to_poison`; 5e conditions `condition_immunity`',
+     'tests': ['tests/test_dnd_rules.py::test_dnd50_petrified_resists_everything',
+               'tests/test_dnd_rules.py::test_dnd50_petrified_immune_to_poison']},
     {'id': 'DND-51',
      'rule': 'Paralyzed: incapacitated, cannot move or speak; auto-fails Strength and Dexterity saves; attacks against '
              'it…',

@@ -65,7 +65,20 @@ def dodge_holds(rs, a: Actor) -> bool:
 
 
 # ------------------------------------------------------------------------------------------ conditions
+def condition_immunity(rs, a: Actor, name: str) -> tuple[str, str] | None:
+    """Why ``a`` cannot take the condition ``name`` now: (the reason, its rule) or None. DND-50 l. 531 "Skamieniały
+    jest niepodatny na trucizny i choroby": a petrified creature is not poisoned (one poisoned before is only
+    suspended: petrified, it neither acts nor makes a check the poison could hinder)."""
+    if name == "poisoned" and a.has("petrified"):
+        return "petrified: immune to poison", "DND-50"
+    return None
+
+
 def add_condition(rs, session, a: Actor, name: str, rule: str, source: str | None = None) -> None:
+    immune = condition_immunity(rs, a, name)
+    if immune:
+        session.emit({"type": "condition_immune", "who": a.id, "condition": name, "reason": immune[0], "rule": immune[1]})
+        return
     # DND-36: knocked prone while mounted -> Dexterity save DC 10 to stay in the saddle, else fall off prone
     if name == "prone" and riding.rides(a) and "prone" not in a.conditions and not incapacitated(rs, a) \
             and saving_throw(rs, session, a, "dex", 10, None, "DND-36", "stay mounted"):
