@@ -178,6 +178,19 @@ def test_dnd_f36_stabilising_with_the_kit_spends_a_use():
     assert s.state.actors["e"].data["stable"]
 
 
+# DND-F37 Sentinel, l. 280 ------------------------------------------------------------------------------------------------
+def test_dnd_f37_sentinel_answers_a_spell_attack_on_someone_else():
+    """l. 280 "kiedy przeciwnik, w promieniu 1,5 m od ciebie, który wykonuje atak w inny cel jak ty ... możesz
+    wykorzystać reakcję by wykonać atak bronią wręcz przeciwko atakującemu": a Fire Bolt at an ally is an attack
+    (l. 395 "test ataku dystansowego (za pomocą broni lub czaru)"), so the Sentinel beside the mage strikes it."""
+    from test_rules_helpers import find, make, step
+    mage = {"id": "m", "kind": "mage", "side": "b", "at": [5, 4, 0], "spells": ["fire_bolt"]}
+    s = make([mage, knight("k", at=(5, 5, 0), feats=["sentinel"]), knight("ally", at=(5, 0, 0))])
+    evs = step(s, "m", "cast", spell="fire_bolt", target="ally", rolls={"attack": [2, 2], "damage": 3})
+    assert find(evs, "reaction", who="k", feat="sentinel", target="m")
+    assert find(evs, "attack", who="k", target="m", kind="reaction")
+
+
 # DND-F10 Alert, l. 121 ----------------------------------------------------------------------------------------------------
 def test_dnd_f10_alert_unseen_attacker_gains_no_advantage(tmp_path, capsys):
     """ "twoi przeciwnicy nie otrzymują ułatwienia w testach ataku gdy ich nie widzisz": an invisible attacker

@@ -35,6 +35,10 @@ def spell_plan(rs, session, a, t, name):
 
 def spell_attack(rs, session, a, t, name, plan=None):
     attacks.resolve_attack(rs, session, a, t, plan or spell_plan(rs, session, a, t, name), {})
+    if not a.dead:
+        # DND-F37 l. 280 "który wykonuje atak w inny cel jak ty": a spell attack is an attack (DND-27 "test ataku
+        # dystansowego (za pomocą broni lub czaru)"): a Sentinel beside the caster may answer it too
+        feats.sentinel_protects(rs, session, a, t)
 
 
 def check_target(rs, session, a, t, name) -> None:
