@@ -191,6 +191,24 @@ def test_dnd_f37_sentinel_answers_a_spell_attack_on_someone_else():
     assert find(evs, "attack", who="k", target="m", kind="reaction")
 
 
+# DND-F12 Mounted Combatant, l. 131 ------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("option", [None, "melee"])
+def test_dnd_f12_mounted_combatant_advantage_on_any_attack_roll(option):
+    """l. 131 "masz ułatwienie w testach ataku przeciwko niedosiadającym wierzchowca wrogom mniejszym od twojego
+    wierzchowca": attack rolls, a ranged one too (a rider's longbow); option ``mounted_combatant_attack = "melee"``:
+    the rulebook's melee attack rolls only."""
+    from test_rules_helpers import find, make, step
+    rider = {"id": "r", "kind": "wyvern_rider", "side": "b", "at": [4, 4, 0], "feats": ["mounted_combatant"],
+             "weapons": ["longbow"]}
+    mount = {"id": "w", "kind": "griffon", "size": "large", "side": "b", "at": [5, 4, 0], "controlled_mount": True}
+    s = make([rider, mount, guard("e", side="r", at=(10, 4, 0), max_hp=90)],
+             options={"mounted_combatant_attack": option} if option else None)
+    step(s, "r", "mount", target="w")
+    att = find(step(s, "r", "attack", target="e", weapon="longbow", rolls={"attack": [3, 15], "damage": 1}), "attack")
+    assert att["melee"] is False
+    assert any("Mounted Combatant" in x for x in att["advantage"]) == (option is None)
+
+
 # DND-F10 Alert, l. 121 ----------------------------------------------------------------------------------------------------
 def test_dnd_f10_alert_unseen_attacker_gains_no_advantage(tmp_path, capsys):
     """ "twoi przeciwnicy nie otrzymują ułatwienia w testach ataku gdy ich nie widzisz": an invisible attacker

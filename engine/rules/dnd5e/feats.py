@@ -402,15 +402,17 @@ def has_raw(featdata: dict, name: str) -> bool:
 
 
 def extra_advantage(rs, session, a, t, plan) -> list:
-    """Advantage a feat gives: Grappler against the creature it grapples (DND-F41); Mounted Combatant in melee
-    against an unmounted creature smaller than its mount (DND-F12)."""
+    """Advantage a feat gives: Grappler against the creature it grapples (DND-F41); Mounted Combatant against an
+    unmounted creature smaller than its mount (DND-F12: any attack roll; option ``mounted_combatant_attack``)."""
     out: list[tuple[str, str]] = []
     if not a.data.get("feats"):
         return out
     if has(a, "grappler") and a.id in t.conditions.get("grappled", []):
         out.append(("Grappler: the target is grappled by the attacker", "DND-F41"))
     m = a.data.get("mounted_on")
-    if m and plan["melee"] and has(a, "mounted_combatant") and not t.data.get("mounted_on"):
+    # DND-F12 l. 131 "ułatwienie w testach ataku": any attack roll; option "melee": the rulebook's melee attacks
+    if m and (plan["melee"] or rs.opt("mounted_combatant_attack") == "any") and has(a, "mounted_combatant") \
+            and not t.data.get("mounted_on"):
         from engine.rules.dnd5e.data import SIZES
         mount = session.state.actors[m]
         if SIZES.index(t.size) < SIZES.index(mount.size):

@@ -49,6 +49,10 @@ SPECS = {
     "charger_attack": choice("any", "melee",
                              help="DND-F31: Charger's bonus attack after Dash is any one weapon attack (the document: "
                                   "\"raz zaatakować\") or a melee weapon attack, not a throw (the rulebook)"),
+    "mounted_combatant_attack": choice("any", "melee",
+                                       help="DND-F12: Mounted Combatant's advantage against an unmounted creature "
+                                            "smaller than its mount on any attack roll (the document: \"w testach "
+                                            "ataku\") or on melee attacks only (the rulebook)"),
     "elemental_adept_ones": choice("spells", "any_damage",
                                    help="DND-F02: 1s count as 2 on its spells' damage dice or on any damage of the "
                                         "element it deals"),
