@@ -394,9 +394,22 @@ def test_dnd32_cover_bonuses_to_ac_and_dex_saves():
     s = make([guard()])
     t = s.state.actors["t"]
     s._sink = []
-    for level, roll, ok in (("three-quarters", 8, True), ("half", 11, True), ("none", 12, False), ("none", 13, True)):
-        s.dice.forced = {"save": roll}          # dex +1: 8 + 1 + 5 = 14; 11 + 1 + 2 = 14; 12 + 1 = 13
+    for level, roll, ok in (("three-quarters", 8, True), ("none", 12, False), ("none", 13, True)):
+        s.dice.forced = {"save": roll}          # dex +1: 8 + 1 + 5 = 14; 12 + 1 = 13
         assert conditions.saving_throw(s.ruleset, s, t, "dex", 14, None, "DND-32", "test", cover_level=level) is ok
+    s.dice.forced = {}
+
+
+@pytest.mark.parametrize("option, ok", [(None, False), (True, True)])
+def test_dnd32_half_cover_gives_no_dex_save_bonus_as_written(option, ok):
+    """l. 428-429 "Cel osłonięty połowicznie dostaje +2 do KP" against "w trzech czwartych dostaje +5 do KP i rzutów
+    obronnych na zręczność": half cover adds nothing to a Dexterity save; option ``half_cover_dex_saves = true``:
+    the rulebook's +2."""
+    s = make([guard()], options={"half_cover_dex_saves": option} if option else None)
+    s._sink = []
+    s.dice.forced = {"save": 11}                # dex +1: 11 + 1 = 12 < 14; with the rulebook's +2, 14
+    assert conditions.saving_throw(s.ruleset, s, s.state.actors["t"], "dex", 14, None, "DND-32", "test",
+                                   cover_level="half") is ok
     s.dice.forced = {}
 
 

@@ -239,12 +239,16 @@ RULES = [
      'rule': 'Cover: half cover +2 AC; three-quarters cover +5 AC and Dexterity saves; total cover: cannot be targeted '
              'di…',
      'status': 'built',
-     'decision': '+2 / +5 AC, Dex saves, total = no target; another creature in the way = half',
+     'decision': '+2 / +5 AC; l. 429 "w trzech czwartych dostaje +5 do KP i rzutów obronnych na zręczność": +5 to '
+                 'Dex saves with three-quarters cover, none with half (l. 428 "połowicznie dostaje +2 do KP": AC '
+                 'only; option `half_cover_dex_saves = true`: the rulebook\'s +2); total = no target; another '
+                 'creature in the way = half',
      'where': '5e attacks `resolve_attack`, 5e conditions `saving_throw`, 5e attacks `creature_between`',
      'tests': ['tests/test_dnd_rules.py::test_dnd32_cover_bonuses_to_ac_and_dex_saves',
                'tests/test_dnd_rules.py::test_dnd32_another_creature_is_half_cover',
                'tests/test_dnd_concentration_loading.py::test_dnd32_save_event_names_the_cover_bonus',
-               'tests/test_air_rules.py::test_air13_14_low_wall_protects_from_the_ground_not_from_high_above']},
+               'tests/test_air_rules.py::test_air13_14_low_wall_protects_from_the_ground_not_from_high_above',
+               'tests/test_dnd_rules.py::test_dnd32_half_cover_gives_no_dex_save_bonus_as_written']},
     {'id': 'DND-33',
      'rule': 'Resistance halves damage of that type, vulnerability doubles it, applied after all other modifiers; '
              'several…',

@@ -171,7 +171,7 @@ def saving_throw(rs, session, a: Actor, ability: str, dc: int, source_actor, rul
     if ability == "dex":
         if cover_level == "three-quarters":
             srcs.append({"source": "three-quarters cover", "value": 5, "rule": "DND-32"})
-        elif cover_level == "half" and rs.opt("half_cover_dex_saves"):
+        elif cover_level == "half" and rs.opt("half_cover_dex_saves"):     # DND-32 l. 428: AC only, as written
             srcs.append({"source": "half cover", "value": 2, "rule": "DND-32"})
     bonus = sum(s["value"] for s in srcs)
     for one, other in ((advs, dis), (diss, adv)):

@@ -10,7 +10,8 @@ SPECS = {
     "nat20_death_save": choice("two_successes", "regain_1hp", help="DND-03"),
     "prone_ranged": choice("disadvantage", "none", help="DND-48"),
     "grounding_grappler": choice("not_flying", "can_fly", help="AIR-10"),
-    "half_cover_dex_saves": OptionSpec("bool", True, help="half cover adds +2 to Dexterity saves"),
+    "half_cover_dex_saves": OptionSpec("bool", False, help="DND-32: half cover adds +2 to Dexterity saves too (the "
+                                                           "rulebook; the document gives half cover +2 AC only)"),
     "temp_hp": choice("keep_higher", "replace", help="DND-35"),
     "monsters_die_at_0": OptionSpec("bool", True, help="pc = false creatures die at 0 HP"),
     "sneak_attack_per": choice("round", "turn", help="DND-38"),
