@@ -209,6 +209,22 @@ def test_dnd_f12_mounted_combatant_advantage_on_any_attack_roll(option):
     assert any("Mounted Combatant" in x for x in att["advantage"]) == (option is None)
 
 
+# DND-F21 Defensive Duelist, l. 185 ------------------------------------------------------------------------------------------
+def test_dnd_f21_defensive_duelist_against_an_unseen_attacker_one_handed_finesse_only():
+    """l. 185 "Kiedy trzymasz jednoręczną broń finezyjną, w której używaniu masz biegłość, a twój przeciwnik trafia
+    cię atakiem wręcz, możesz w ramach reakcji dodać swoją premię z biegłości do KP": no sight asked, so an
+    invisible attacker's hit is turned too; a two-handed finesse weapon (a custom table) is not one-handed."""
+    from test_rules_helpers import find, make, step
+    duelist = {"id": "d", "kind": "rogue", "side": "b", "at": [6, 5, 0], "feats": ["defensive_duelist"]}
+    s = make([knight("f", weapons=["longsword"], invisible=True), duelist])
+    att = find(step(s, "f", "attack", target="d", rolls={"attack": [10, 10]}), "attack")   # 10 + 6 = 16 >= AC 15
+    assert not att["hit"] and find(s.events, "reaction", feat="defensive_duelist")
+    glaive = {"name": "elven_glaive", "damage": "1d10", "type": "slashing", "properties": ["finesse", "two-handed"]}
+    s = make([knight("f", weapons=["longsword"]), {**duelist, "weapons": [glaive]}])
+    att = find(step(s, "f", "attack", target="d", rolls={"attack": 10, "damage": 1}), "attack")
+    assert att["hit"] and not find(s.events, "reaction", feat="defensive_duelist")
+
+
 # DND-F10 Alert, l. 121 ----------------------------------------------------------------------------------------------------
 def test_dnd_f10_alert_unseen_attacker_gains_no_advantage(tmp_path, capsys):
     """ "twoi przeciwnicy nie otrzymują ułatwienia w testach ataku gdy ich nie widzisz": an invisible attacker

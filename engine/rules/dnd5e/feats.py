@@ -365,12 +365,15 @@ def after_attack(rs, session, a, t, plan, hit, crit, killed):
 
 # -- reactions ----------------------------------------------------------------------------------------------------
 def defensive_duelist(rs, session, a, t, plan, roll, total, ac, hit, crit):
-    """DND-F21: hit by a melee attack it can see, wielding a finesse weapon: + proficiency to AC (reaction)."""
+    """DND-F21 l. 185 "Kiedy trzymasz jednoręczną broń finezyjną, w której używaniu masz biegłość, a twój
+    przeciwnik trafia cię atakiem wręcz, możesz w ramach reakcji dodać swoją premię z biegłości do KP": a one-handed
+    finesse weapon it is proficient with; hit by a melee attack, seen or not (the sentence asks no sight)."""
     if not hit or crit or not plan["melee"] or not t.data.get("feats") or not has(t, "defensive_duelist"):
         return None
-    if t.data["reaction_used"] or conditions.incapacitated(rs, t) or not rs.sees(session, t, a):
+    if t.data["reaction_used"] or conditions.incapacitated(rs, t):
         return None
-    if not any("finesse" in w["properties"] and gear.proficient_weapon(t, w) for w in t.data["weapons"]):
+    if not any("finesse" in w["properties"] and "two-handed" not in w["properties"] and gear.proficient_weapon(t, w)
+               for w in t.data["weapons"]):
         return None
     if total >= ac + t.data["prof"]:
         return None            # it would not turn the hit: a table would not spend the reaction
