@@ -218,7 +218,7 @@ RULES = [
                  'w drugiej dłoni": another weapon than the one that attacked (two daggers, not one dagger twice); '
                  'l. 407 "Nie dodajesz swojego modyfikatora z cechy": the ability modifier only, when positive -- a '
                  'weapon\'s own `damage_bonus` stays (Str -2 and a +3 weapon: +1)',
-     'where': '5e `_check_attack`, `dnd5e/feats.py` `other_hand`, `dnd5e/figures.py` `damage_modifier`',
+     'where': '5e `_check_attack`, `dnd5e/gear.py` `other_hand`, `dnd5e/figures.py` `damage_modifier`',
      'tests': ['tests/test_dnd_rules.py::test_dnd29_two_weapon_fighting',
                'tests/test_dnd_rules.py::test_dnd29_off_hand_is_another_weapon_and_keeps_the_weapons_own_bonus']},
     {'id': 'DND-30',
@@ -381,7 +381,7 @@ RULES = [
      'decision': 'its attacks dis, attacks against adv; l. 505 "automatycznie nie zdaje testów cech opartych na '
                  'wzroku": its Search (which finds a hider along a line of sight, DND-19/23) fails with no roll '
                  '(the search event\'s `auto_fail`); the game master\'s `secret_door` leaves the sense to the GM',
-     'where': '5e attacks `attack_sources`, 5e attacks `sees`, 5e conditions `sight_check_fails`, 5e `Search.effect`',
+     'where': '5e attacks `attack_sources`, 5e attacks `sees`, 5e conditions `sight_check_fails`; `dnd5e/actions/standard.py` `Search.effect`',
      'tests': ['tests/test_dnd_rules.py::test_dnd46_blinded',
                'tests/test_dnd_rules.py::test_dnd46_blinded_search_fails_without_a_roll']},
     {'id': 'DND-47',

@@ -291,7 +291,7 @@ def bonus_attack_sources(rs, session, a, w) -> list[str]:
     turn = session.state.turn
     out = []
     melee = rs.is_melee(w)
-    if turn.get("light_weapon") and melee and off_hand_weapon(rs, a, w) and other_hand(a, w, turn["light_weapon"]):
+    if turn.get("light_weapon") and melee and off_hand_weapon(rs, a, w) and gear.other_hand(a, w, turn["light_weapon"]):
         out.append("two_weapon")
     if not a.data.get("feats"):
         return out
@@ -308,13 +308,6 @@ def bonus_attack_sources(rs, session, a, w) -> list[str]:
     return out
 
 
-def other_hand(a, w, first: str) -> bool:
-    """DND-29 l. 406 "zaatakować inną lekką bronią trzymaną w drugiej dłoni": the off-hand weapon is another weapon
-    than the one the Attack action used (``first``): a second dagger, not the same one twice."""
-    copies = sum(1 for x in a.data["weapons"] if x["name"] == w["name"])
-    return copies >= (2 if w["name"] == first else 1)
-
-
 def off_hand_weapon(rs, a, w) -> bool:
     """A melee weapon two-weapon fighting may use (DND-29: light); with Dual Wielder (DND-F24, l. 203: "jednoręcznych
     broni, które nie są lekkie") any one-handed melee weapon."""
@@ -322,13 +315,7 @@ def off_hand_weapon(rs, a, w) -> bool:
         return False
     if "light" in w["properties"]:
         return True
-    return one_handed_melee(rs, w) and bool(a.data.get("feats")) and has(a, "dual_wielder")
-
-
-def one_handed_melee(rs, w) -> bool:
-    """DND-F24 l. 201-203 "po jednej broni białej w każdej ręce", "jednoręcznych broni": a melee weapon held in one
-    hand -- not a two-handed one (a greatsword), not a natural weapon or an unarmed strike (gear.NATURAL)."""
-    return rs.is_melee(w) and "two-handed" not in w["properties"] and w["name"] not in gear.NATURAL
+    return gear.one_handed_melee(rs, w) and bool(a.data.get("feats")) and has(a, "dual_wielder")
 
 
 def butt_end(w) -> dict:

@@ -195,7 +195,7 @@ RULES = [
      'rule': 'Dual Wielder',
      'status': 'built',
      'decision': 'l. 202 "+1 do KP, jeśli dzierżysz po jednej broni białej w każdej ręce": +1 AC with two one-handed melee weapons (a two-handed weapon takes both hands; an unarmed strike or a natural weapon is not one held); l. 203 "jednoręcznych broni, które nie są lekkie": two-weapon fighting with one-handed melee weapons that are not light, both the first attack (a longsword) and the off-hand one; two-handed weapons never',
-     'where': 'feats `bonus_attack_sources`, `off_hand_weapon`, `one_handed_melee`; 5e sheet `_feat_effects`',
+     'where': 'feats `bonus_attack_sources`, `off_hand_weapon`; `dnd5e/gear.py` `one_handed_melee`; `dnd5e/sheet.py` `_feat_effects`',
      'tests': ['tests/test_dnd_feats.py::test_dnd_f24_dual_wielder_ac_and_non_light_off_hand', 'tests/test_dnd_feats_written.py::test_dnd_f24_dual_wielder_fights_with_non_light_one_handed_weapons',
                'tests/test_dnd_feats_written.py::test_dnd_f24_dual_wielder_ac_needs_a_one_handed_melee_weapon_in_each_hand']},
     {'id': 'DND-F25',
