@@ -193,7 +193,9 @@ def test_dnd32_save_event_names_the_cover_bonus(tmp_path, capsys):
     script = [{"actor": "m", "action": "cast", "spell": "fireball", "target": "g", "rolls": {"save": 10, "damage": 3}}]
     expects = [{"after": 1, "event": {"type": "save", "who": "g", "ability": "dex", "total": 13, "sources": [
         {"source": "Dex", "value": 1, "rule": "DND-21"}, {"source": "half cover", "value": 2, "rule": "DND-32"}]}}]
-    run_scene(tmp_path, [mage, guard], script, expects, capsys, fill=[("stone", (0, 6, 0), (11, 6, 0))])
+    # half cover on a Dex save is the rulebook's option (DND-32 l. 428 gives half cover +2 AC only)
+    run_scene(tmp_path, [mage, guard], script, expects, capsys, fill=[("stone", (0, 6, 0), (11, 6, 0))],
+              options={"half_cover_dex_saves": True})
 
 
 def test_dnd_f20_shield_master_bonus_named_on_the_save(tmp_path, capsys):

@@ -148,6 +148,83 @@ def test_dnd_f24_dual_wielder_fights_with_non_light_one_handed_weapons(tmp_path,
     assert rc == 2 and "DND-29" in err, err
 
 
+def test_dnd_f24_dual_wielder_ac_needs_a_one_handed_melee_weapon_in_each_hand():
+    """l. 202 "dostajesz premię +1 do KP, jeśli dzierżysz po jednej broni białej w każdej ręce": a greatsword takes
+    both hands and an unarmed strike is no weapon held, so neither is the second weapon; two longswords are."""
+    from test_rules_helpers import make
+
+    def ac(weapons):
+        return make([knight(weapons=weapons, feats=["dual_wielder"], ac=16), guard()]).state.actors["k"].data["ac"]
+    assert ac(["longsword", "rapier"]) == 17
+    assert ac(["greatsword", "longsword"]) == 16
+    assert ac(["longsword", "unarmed"]) == 16
+    assert ac(["greatsword", "maul"]) == 16
+
+
+# DND-F36 Healer, l. 273-274 ---------------------------------------------------------------------------------------------------
+def test_dnd_f36_stabilising_with_the_kit_spends_a_use():
+    """l. 273 "Gdy wykorzystujesz torbę lekarską aby ustabilizować umierającą istotę, to przywracasz jej dodatkowo 1 PW";
+    l. 274 "jedno użycie torby lekarskiej": one kit is one use; stabilising with it spends it as tending does, so a
+    Healer with one kit stabilises one dying ally with 1 HP, the next with Medicine alone."""
+    from test_rules_helpers import find, make, step
+    s = make([knight("h", feats=["healer"], items=["healers_kit"]), knight("d", at=(6, 5, 0), hp=0, pc=True),
+              knight("e", at=(4, 5, 0), hp=0, pc=True), guard(at=(11, 11, 0))])
+    evs = step(s, "h", "stabilize", target="d", rolls={"check": 15})
+    assert find(evs, "stabilize")["healers_kit"] and s.state.actors["d"].hp == 1
+    assert s.state.actors["h"].data["items"] == []
+    s.state.turn["action"] = False                       # a later turn's action
+    evs = step(s, "h", "stabilize", target="e", rolls={"check": 15})
+    assert "healers_kit" not in find(evs, "stabilize") and s.state.actors["e"].hp == 0
+    assert s.state.actors["e"].data["stable"]
+
+
+# DND-F37 Sentinel, l. 280 ------------------------------------------------------------------------------------------------
+def test_dnd_f37_sentinel_answers_a_spell_attack_on_someone_else():
+    """l. 280 "kiedy przeciwnik, w promieniu 1,5 m od ciebie, który wykonuje atak w inny cel jak ty ... możesz
+    wykorzystać reakcję by wykonać atak bronią wręcz przeciwko atakującemu": a Fire Bolt at an ally is an attack
+    (l. 395 "test ataku dystansowego (za pomocą broni lub czaru)"), so the Sentinel beside the mage strikes it."""
+    from test_rules_helpers import find, make, step
+    mage = {"id": "m", "kind": "mage", "side": "b", "at": [5, 4, 0], "spells": ["fire_bolt"]}
+    s = make([mage, knight("k", at=(5, 5, 0), feats=["sentinel"]), knight("ally", at=(5, 0, 0))])
+    evs = step(s, "m", "cast", spell="fire_bolt", target="ally", rolls={"attack": [2, 2], "damage": 3})
+    assert find(evs, "reaction", who="k", feat="sentinel", target="m")
+    assert find(evs, "attack", who="k", target="m", kind="reaction")
+
+
+# DND-F12 Mounted Combatant, l. 131 ------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("option", [None, "melee"])
+def test_dnd_f12_mounted_combatant_advantage_on_any_attack_roll(option):
+    """l. 131 "masz ułatwienie w testach ataku przeciwko niedosiadającym wierzchowca wrogom mniejszym od twojego
+    wierzchowca": attack rolls, a ranged one too (a rider's longbow); option ``mounted_combatant_attack = "melee"``:
+    the rulebook's melee attack rolls only."""
+    from test_rules_helpers import find, make, step
+    rider = {"id": "r", "kind": "wyvern_rider", "side": "b", "at": [4, 4, 0], "feats": ["mounted_combatant"],
+             "weapons": ["longbow"]}
+    mount = {"id": "w", "kind": "griffon", "size": "large", "side": "b", "at": [5, 4, 0], "controlled_mount": True}
+    s = make([rider, mount, guard("e", side="r", at=(10, 4, 0), max_hp=90)],
+             options={"mounted_combatant_attack": option} if option else None)
+    step(s, "r", "mount", target="w")
+    att = find(step(s, "r", "attack", target="e", weapon="longbow", rolls={"attack": [3, 15], "damage": 1}), "attack")
+    assert att["melee"] is False
+    assert any("Mounted Combatant" in x for x in att["advantage"]) == (option is None)
+
+
+# DND-F21 Defensive Duelist, l. 185 ------------------------------------------------------------------------------------------
+def test_dnd_f21_defensive_duelist_against_an_unseen_attacker_one_handed_finesse_only():
+    """l. 185 "Kiedy trzymasz jednoręczną broń finezyjną, w której używaniu masz biegłość, a twój przeciwnik trafia
+    cię atakiem wręcz, możesz w ramach reakcji dodać swoją premię z biegłości do KP": no sight asked, so an
+    invisible attacker's hit is turned too; a two-handed finesse weapon (a custom table) is not one-handed."""
+    from test_rules_helpers import find, make, step
+    duelist = {"id": "d", "kind": "rogue", "side": "b", "at": [6, 5, 0], "feats": ["defensive_duelist"]}
+    s = make([knight("f", weapons=["longsword"], invisible=True), duelist])
+    att = find(step(s, "f", "attack", target="d", rolls={"attack": [10, 10]}), "attack")   # 10 + 6 = 16 >= AC 15
+    assert not att["hit"] and find(s.events, "reaction", feat="defensive_duelist")
+    glaive = {"name": "elven_glaive", "damage": "1d10", "type": "slashing", "properties": ["finesse", "two-handed"]}
+    s = make([knight("f", weapons=["longsword"]), {**duelist, "weapons": [glaive]}])
+    att = find(step(s, "f", "attack", target="d", rolls={"attack": 10, "damage": 1}), "attack")
+    assert att["hit"] and not find(s.events, "reaction", feat="defensive_duelist")
+
+
 # DND-F10 Alert, l. 121 ----------------------------------------------------------------------------------------------------
 def test_dnd_f10_alert_unseen_attacker_gains_no_advantage(tmp_path, capsys):
     """ "twoi przeciwnicy nie otrzymują ułatwienia w testach ataku gdy ich nie widzisz": an invisible attacker

@@ -160,6 +160,23 @@ def test_dnd14_bonus_spell_then_only_a_cantrip():
     step(s, "p", "cast", spell="sacred_flame", target="e", rolls={"save": 20, "damage": 1})
 
 
+def test_dnd14_no_readied_spell_but_a_cantrip_after_a_bonus_action_spell():
+    """l. 334 "Jeśli rzucasz czar w ramach akcji dodatkowej to w tej samej turze nie możesz już rzucić drugiego
+    zaklęcia, którego rzucenie wymaga akcji, chyba że jest to sztuczka"; l. 363 "Można w ten sposób rzucić czar":
+    readying a spell casts it now, so after Healing Word a readied Magic Missile is refused, a cantrip is not."""
+    p = {"id": "p", "kind": "priest", "side": "b", "at": [5, 5, 0],
+         "spells": ["healing_word", "magic_missile", "sacred_flame"], "spell_slots": {"1": 4}}
+    s = make([p, guard(side="b", hp=3, at=(6, 5, 0)), guard("e", side="r", at=(9, 9, 0))])
+    step(s, "p", "cast", spell="healing_word", target="t", rolls={"heal": 1})
+    slots = dict(s.state.actors["p"].data["spell_slots"])
+    with pytest.raises(Illegal) as e:
+        step(s, "p", "ready", spell="magic_missile")
+    assert e.value.rule == "DND-14" and s.state.actors["p"].data["spell_slots"] == slots
+    assert not [c for c in s.legal_actions() if c["action"] == "ready" and c.get("spell") == "magic_missile"]
+    step(s, "p", "ready", spell="sacred_flame")
+    assert s.state.actors["p"].data["readied"]["spell"] == "sacred_flame"
+
+
 def test_dnd15_split_movement():
     s = make([knight(at=(0, 0, 0)), guard(at=(3, 0, 0))])
     step(s, "k", "move", to=[2, 0, 0])
@@ -325,6 +342,28 @@ def test_dnd29_two_weapon_fighting():
     assert s.state.actors["t"].hp == 50 - 4                               # no +3 dex to damage
 
 
+def test_dnd29_off_hand_is_another_weapon_and_keeps_the_weapons_own_bonus():
+    """l. 406 "możesz użyć akcji dodatkowej aby zaatakować inną lekką bronią trzymaną w drugiej dłoni": not the same
+    shortsword twice; l. 407 "Nie dodajesz swojego modyfikatora z cechy do obrażeń ..., chyba że jest on negatywny":
+    only the ability modifier goes: a +1 dagger keeps its +1, and Str -2 with a +3 light hammer deals +1."""
+    d = {"id": "d", "kind": "duelist", "side": "b", "at": [5, 5, 0],
+         "weapons": ["shortsword", {"name": "dagger", "damage_bonus": 1}]}
+    s = make([d, guard(side="r", at=(6, 5, 0), max_hp=50)])
+    step(s, "d", "attack", target="t", weapon="shortsword", rolls={"attack": 1})
+    with pytest.raises(Illegal) as e:
+        step(s, "d", "attack", target="t", weapon="shortsword", bonus=True, rolls={"attack": 19, "damage": 4})
+    assert e.value.rule == "DND-29"
+    assert {c["weapon"] for c in s.legal_actions() if c["action"] == "attack" and c.get("bonus")} == {"dagger"}
+    evs = step(s, "d", "attack", target="t", weapon="dagger", bonus=True, rolls={"attack": 19, "damage": 3})
+    assert find(evs, "damage", who="t")["amount"] == 3 + 1                # Dex +3 dropped, the dagger's +1 kept
+    weak = {"id": "w", "kind": "duelist", "side": "b", "at": [5, 5, 0], "abilities": {"str": 6, "dex": 6},
+            "weapons": ["handaxe", {"name": "light_hammer", "damage_bonus": 3}]}
+    s = make([weak, guard(side="r", at=(6, 5, 0), max_hp=50)])
+    step(s, "w", "attack", target="t", weapon="handaxe", rolls={"attack": 1})
+    evs = step(s, "w", "attack", target="t", weapon="light_hammer", bonus=True, rolls={"attack": 19, "damage": 3})
+    assert find(evs, "damage", who="t")["amount"] == 3 - 2 + 3
+
+
 def test_dnd30_grapple_escape_and_size():
     s = make([knight(), guard()])
     evs = step(s, "k", "grapple", target="t", rolls={"check": 10, "contest": 10})
@@ -355,9 +394,22 @@ def test_dnd32_cover_bonuses_to_ac_and_dex_saves():
     s = make([guard()])
     t = s.state.actors["t"]
     s._sink = []
-    for level, roll, ok in (("three-quarters", 8, True), ("half", 11, True), ("none", 12, False), ("none", 13, True)):
-        s.dice.forced = {"save": roll}          # dex +1: 8 + 1 + 5 = 14; 11 + 1 + 2 = 14; 12 + 1 = 13
+    for level, roll, ok in (("three-quarters", 8, True), ("none", 12, False), ("none", 13, True)):
+        s.dice.forced = {"save": roll}          # dex +1: 8 + 1 + 5 = 14; 12 + 1 = 13
         assert conditions.saving_throw(s.ruleset, s, t, "dex", 14, None, "DND-32", "test", cover_level=level) is ok
+    s.dice.forced = {}
+
+
+@pytest.mark.parametrize("option, ok", [(None, False), (True, True)])
+def test_dnd32_half_cover_gives_no_dex_save_bonus_as_written(option, ok):
+    """l. 428-429 "Cel osłonięty połowicznie dostaje +2 do KP" against "w trzech czwartych dostaje +5 do KP i rzutów
+    obronnych na zręczność": half cover adds nothing to a Dexterity save; option ``half_cover_dex_saves = true``:
+    the rulebook's +2."""
+    s = make([guard()], options={"half_cover_dex_saves": option} if option else None)
+    s._sink = []
+    s.dice.forced = {"save": 11}                # dex +1: 11 + 1 = 12 < 14; with the rulebook's +2, 14
+    assert conditions.saving_throw(s.ruleset, s, s.state.actors["t"], "dex", 14, None, "DND-32", "test",
+                                   cover_level="half") is ok
     s.dice.forced = {}
 
 
@@ -500,6 +552,19 @@ def test_dnd46_blinded():
     assert "the attacker is blinded" in att["disadvantage"] and "the target is blinded" in att["advantage"]
 
 
+def test_dnd46_blinded_search_fails_without_a_roll():
+    """l. 505 "Oślepione stworzenie nie widzi i automatycznie nie zdaje testów cech opartych na wzroku": the Search
+    finds a hider along a line of sight, so a blinded searcher finds nobody, even with a 20 forced on its die."""
+    s = _hidden_pair()
+    step(s, "r", "hide", rolls={"check": 1})
+    step(s, "r", "end_turn")
+    step(s, "gm", "condition", target="g", add="blinded")
+    evs = step(s, "g", "search", rolls={"check": 20})
+    ev = find(evs, "search")
+    assert ev["found"] == [] and ev["auto_fail"] == "blinded" and ev["auto_fail_rule"] == "DND-46"
+    assert not find(evs, "roll") and s.state.actors["r"].data["hidden"] is not None
+
+
 def test_dnd47_grapple_ends_when_grappler_incapacitated_or_out_of_reach():
     s = make([knight(), guard()])
     step(s, "k", "grapple", target="t", rolls={"check": 15, "contest": 1})
@@ -564,6 +629,18 @@ def test_dnd50_petrified_resists_everything():
     s = make([knight(), guard(max_hp=40, conditions=["petrified"])])
     att = attack_event(s, "k", "t", rolls={"attack": 19, "damage": 5})
     assert "the target is petrified" in att["advantage"] and s.state.actors["t"].hp == 36
+
+
+def test_dnd50_petrified_immune_to_poison():
+    """l. 531 "Skamieniały jest niepodatny na trucizny i choroby": poison damage does nothing (the resistance to all
+    damage halved it) and the poisoned condition does not take; the other damage is still halved."""
+    s = make([knight(), guard(max_hp=40, conditions=["petrified"])])
+    evs = step(s, "gm", "damage", target="t", amount=10, type="poison")
+    assert find(evs, "damage", who="t")["amount"] == 0 and s.state.actors["t"].hp == 40
+    evs = step(s, "gm", "condition", target="t", add="poisoned")
+    assert find(evs, "condition_immune", who="t", rule="DND-50") and not s.state.actors["t"].has("poisoned")
+    step(s, "gm", "damage", target="t", amount=10, type="fire")
+    assert s.state.actors["t"].hp == 35
 
 
 def test_dnd51_paralyzed_crit_within_reach():

@@ -13,7 +13,7 @@ from engine.rules.core import Actor, Illegal
 from engine.rules.dnd5e import advantage, conditions, feats, gear
 from engine.rules.dnd5e.attack_roll import Roll, attack_event
 from engine.rules.dnd5e.common import dice_spec
-from engine.rules.dnd5e.figures import bonus_sources, mean_hit_damage  # noqa: F401  (an attack's figures)
+from engine.rules.dnd5e.figures import bonus_sources, damage_modifier, mean_hit_damage  # noqa: F401  (an attack's figures)
 from engine.rules.dnd5e.sight import cover, in_plain_sight, prefetch_cover, sight, total_cover  # noqa: F401  (the attack's sight)
 from engine.world.geometry import Body, distance_m, engaged, in_melee_reach
 
@@ -436,9 +436,7 @@ def _damage(rs, session, a: Actor, t: Actor, w, plan, ro: Roll) -> None:
         session.emit({"type": "feat", "who": a.id, "feat": "savage_attacker", "rule": "DND-F06",
                       "first": sum(rolls), "second": sum(again), "kept": sum(keep)})
         rolls = keep
-    dmod = dmg_mod(rs, a, w, plan["melee"]) + int(w.get("damage_bonus", 0))
-    if plan.get("kind") == "bonus" and dmod > 0 and not plan.get("bonus_from"):
-        dmod = 0                               # DND-29: no ability modifier unless negative (not a feat's attack)
+    dmod = damage_modifier(rs, a, w, plan)   # DND-29: no ability modifier off-hand unless negative
     dmod += sum(m["damage"] for m in mods)
     if sup is not None and act["manoeuvre"] in ("trip", "pushing"):
         dmod += sup

@@ -65,9 +65,12 @@ RULES = [
      'rule': 'After a bonus-action spell, the only other spell that turn may be a cantrip with a casting time of one '
              'action.',
      'status': 'built',
-     'decision': 'bonus-action spell then only a cantrip (and the converse)',
-     'where': '5e `_check_cast`',
-     'tests': ['tests/test_dnd_rules.py::test_dnd14_bonus_spell_then_only_a_cantrip']},
+     'decision': 'bonus-action spell then only a cantrip (and the converse); a readied spell (DND-20 l. 363 "rzucić '
+                 'czar i przygotować się na jego rzucenie") is cast when readied, so after a bonus-action spell only '
+                 'a cantrip may be readied',
+     'where': '5e `_check_cast`; `dnd5e/actions/magic.py` `after_bonus_spell`, `check_ready_spell`',
+     'tests': ['tests/test_dnd_rules.py::test_dnd14_bonus_spell_then_only_a_cantrip',
+               'tests/test_dnd_rules.py::test_dnd14_no_readied_spell_but_a_cantrip_after_a_bonus_action_spell']},
     {'id': 'DND-15',
      'rule': 'Movement may be split before and after the action, and between the attacks of a multi-attack action.',
      'status': 'built',
@@ -211,9 +214,13 @@ RULES = [
      'rule': 'Two-weapon fighting: after attacking with a light one-handed weapon, a bonus action attacks with a light '
              'we…',
      'status': 'built',
-     'decision': 'off-hand light attack as bonus action, no positive modifier',
-     'where': '5e `_check_attack`',
-     'tests': ['tests/test_dnd_rules.py::test_dnd29_two_weapon_fighting']},
+     'decision': 'off-hand light attack as bonus action, no positive modifier. l. 406 "inną lekką bronią trzymaną '
+                 'w drugiej dłoni": another weapon than the one that attacked (two daggers, not one dagger twice); '
+                 'l. 407 "Nie dodajesz swojego modyfikatora z cechy": the ability modifier only, when positive -- a '
+                 'weapon\'s own `damage_bonus` stays (Str -2 and a +3 weapon: +1)',
+     'where': '5e `_check_attack`, `dnd5e/gear.py` `other_hand`, `dnd5e/figures.py` `damage_modifier`',
+     'tests': ['tests/test_dnd_rules.py::test_dnd29_two_weapon_fighting',
+               'tests/test_dnd_rules.py::test_dnd29_off_hand_is_another_weapon_and_keeps_the_weapons_own_bonus']},
     {'id': 'DND-30',
      'rule': 'Grapple: replaces one attack; target at most one size larger and within reach; Athletics against the '
              'target…',
@@ -232,12 +239,16 @@ RULES = [
      'rule': 'Cover: half cover +2 AC; three-quarters cover +5 AC and Dexterity saves; total cover: cannot be targeted '
              'di…',
      'status': 'built',
-     'decision': '+2 / +5 AC, Dex saves, total = no target; another creature in the way = half',
+     'decision': '+2 / +5 AC; l. 429 "w trzech czwartych dostaje +5 do KP i rzutów obronnych na zręczność": +5 to '
+                 'Dex saves with three-quarters cover, none with half (l. 428 "połowicznie dostaje +2 do KP": AC '
+                 'only; option `half_cover_dex_saves = true`: the rulebook\'s +2); total = no target; another '
+                 'creature in the way = half',
      'where': '5e attacks `resolve_attack`, 5e conditions `saving_throw`, 5e attacks `creature_between`',
      'tests': ['tests/test_dnd_rules.py::test_dnd32_cover_bonuses_to_ac_and_dex_saves',
                'tests/test_dnd_rules.py::test_dnd32_another_creature_is_half_cover',
                'tests/test_dnd_concentration_loading.py::test_dnd32_save_event_names_the_cover_bonus',
-               'tests/test_air_rules.py::test_air13_14_low_wall_protects_from_the_ground_not_from_high_above']},
+               'tests/test_air_rules.py::test_air13_14_low_wall_protects_from_the_ground_not_from_high_above',
+               'tests/test_dnd_rules.py::test_dnd32_half_cover_gives_no_dex_save_bonus_as_written']},
     {'id': 'DND-33',
      'rule': 'Resistance halves damage of that type, vulnerability doubles it, applied after all other modifiers; '
              'several…',
@@ -367,9 +378,12 @@ RULES = [
      'rule': 'Blinded: cannot see; fails sight-based checks; attacks against it have advantage, its attacks '
              'disadvantage.',
      'status': 'built',
-     'decision': 'its attacks dis, attacks against adv',
-     'where': '5e attacks `attack_sources`, 5e attacks `sees`',
-     'tests': ['tests/test_dnd_rules.py::test_dnd46_blinded']},
+     'decision': 'its attacks dis, attacks against adv; l. 505 "automatycznie nie zdaje testów cech opartych na '
+                 'wzroku": its Search (which finds a hider along a line of sight, DND-19/23) fails with no roll '
+                 '(the search event\'s `auto_fail`); the game master\'s `secret_door` leaves the sense to the GM',
+     'where': '5e attacks `attack_sources`, 5e attacks `sees`, 5e conditions `sight_check_fails`; `dnd5e/actions/standard.py` `Search.effect`',
+     'tests': ['tests/test_dnd_rules.py::test_dnd46_blinded',
+               'tests/test_dnd_rules.py::test_dnd46_blinded_search_fails_without_a_roll']},
     {'id': 'DND-47',
      'rule': 'Grappled: speed 0, no speed bonuses; ends if the grappler is incapacitated or the target is moved out of '
              'it…',
@@ -399,9 +413,14 @@ RULES = [
      'rule': 'Petrified: incapacitated, cannot move or speak, unaware; weight ×10; attacks against it have advantage; '
              'aut…',
      'status': 'built',
-     'decision': 'incapacitated, resistance to all, adv against, fails saves',
-     'where': '5e damage `apply_damage`',
-     'tests': ['tests/test_dnd_rules.py::test_dnd50_petrified_resists_everything']},
+     'decision': 'incapacitated, resistance to all, adv against, fails saves; l. 531 "niepodatny na trucizny i '
+                 'choroby": immune to poison damage (read as DND-40\'s "niepodatne na obrażenia psychiczne i '
+                 'trucizny") and to the poisoned condition (event `condition_immune`); a poison taken before is '
+                 'suspended, and petrified it makes no attack or check the poison could hinder; diseases are not '
+                 'modelled',
+     'where': '5e damage `apply_damage`, `petrified_immune_to_poison`; 5e conditions `condition_immunity`',
+     'tests': ['tests/test_dnd_rules.py::test_dnd50_petrified_resists_everything',
+               'tests/test_dnd_rules.py::test_dnd50_petrified_immune_to_poison']},
     {'id': 'DND-51',
      'rule': 'Paralyzed: incapacitated, cannot move or speak; auto-fails Strength and Dexterity saves; attacks against '
              'it…',

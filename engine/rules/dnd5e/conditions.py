@@ -51,6 +51,13 @@ def speed_zero(rs, a: Actor) -> tuple[str, str] | None:
     return None
 
 
+def sight_check_fails(rs, a: Actor) -> tuple[str, str] | None:
+    """DND-46 l. 505 "Oślepione stworzenie nie widzi i automatycznie nie zdaje testów cech opartych na wzroku": a
+    check that relies on sight (Search, which finds a hider along a line of sight) fails with no roll: (the
+    condition, its rule) or None."""
+    return ("blinded", CONDITION_RULE["blinded"]) if a.has("blinded") else None
+
+
 def dodge_holds(rs, a: Actor) -> bool:
     """DND-24 "Tracisz te korzyści jeśli zostaniesz obezwładniony lub twoja szybkość spadnie do 0": both benefits
     (attacks against it, its Dex saves) need a dodger neither incapacitated nor at speed 0."""
@@ -58,7 +65,20 @@ def dodge_holds(rs, a: Actor) -> bool:
 
 
 # ------------------------------------------------------------------------------------------ conditions
+def condition_immunity(rs, a: Actor, name: str) -> tuple[str, str] | None:
+    """Why ``a`` cannot take the condition ``name`` now: (the reason, its rule) or None. DND-50 l. 531 "Skamieniały
+    jest niepodatny na trucizny i choroby": a petrified creature is not poisoned (one poisoned before is only
+    suspended: petrified, it neither acts nor makes a check the poison could hinder)."""
+    if name == "poisoned" and a.has("petrified"):
+        return "petrified: immune to poison", "DND-50"
+    return None
+
+
 def add_condition(rs, session, a: Actor, name: str, rule: str, source: str | None = None) -> None:
+    immune = condition_immunity(rs, a, name)
+    if immune:
+        session.emit({"type": "condition_immune", "who": a.id, "condition": name, "reason": immune[0], "rule": immune[1]})
+        return
     # DND-36: knocked prone while mounted -> Dexterity save DC 10 to stay in the saddle, else fall off prone
     if name == "prone" and riding.rides(a) and "prone" not in a.conditions and not incapacitated(rs, a) \
             and saving_throw(rs, session, a, "dex", 10, None, "DND-36", "stay mounted"):
@@ -151,7 +171,7 @@ def saving_throw(rs, session, a: Actor, ability: str, dc: int, source_actor, rul
     if ability == "dex":
         if cover_level == "three-quarters":
             srcs.append({"source": "three-quarters cover", "value": 5, "rule": "DND-32"})
-        elif cover_level == "half" and rs.opt("half_cover_dex_saves"):
+        elif cover_level == "half" and rs.opt("half_cover_dex_saves"):     # DND-32 l. 428: AC only, as written
             srcs.append({"source": "half cover", "value": 2, "rule": "DND-32"})
     bonus = sum(s["value"] for s in srcs)
     for one, other in ((advs, dis), (diss, adv)):

@@ -14,6 +14,7 @@ from engine.rules.dnd5e import feats, gear
 #: ``fn(rs, session, target, dmg)`` changing ``dmg`` (``amount``, ``type``, ``resist`` (a set of damage types),
 #: ``notes``, ``source``, ``critical``). A feat that reduces damage adds a function here.
 DAMAGE_MODIFIERS = Hook("damage_modifiers", "fn(rs, session, target, dmg) changes dmg before it is dealt", order=(
+    "petrified_immune_to_poison",
     "petrified_resists_everything",
     "underwater_resists_fire",
     "elemental_adept",
@@ -22,6 +23,15 @@ DAMAGE_MODIFIERS = Hook("damage_modifiers", "fn(rs, session, target, dmg) change
     "immunity_resistance_vulnerability",           # DND-33: "po zastosowaniu wszystkich modyfikatorów": last
 ))
 damage_modifier = DAMAGE_MODIFIERS.rule
+
+
+@damage_modifier("DND-50")
+def petrified_immune_to_poison(rs, session, a, dmg):
+    """l. 531 "Skamieniały jest niepodatny na trucizny": no poison damage (as objects, "niepodatne na obrażenia
+    psychiczne i trucizny", DND-40), not half of it as the resistance to everything would give."""
+    if a.has("petrified") and dmg["type"] == "poison" and dmg["amount"] > 0:
+        dmg["amount"] = 0
+        dmg["notes"].append("petrified: immune to poison (DND-50)")
 
 
 @damage_modifier("DND-50")

@@ -291,10 +291,8 @@ def bonus_attack_sources(rs, session, a, w) -> list[str]:
     turn = session.state.turn
     out = []
     melee = rs.is_melee(w)
-    if turn.get("light_weapon") and melee:
-        n = sum(1 for x in a.data["weapons"] if off_hand_weapon(rs, a, x))
-        if off_hand_weapon(rs, a, w) and n >= 2:
-            out.append("two_weapon")
+    if turn.get("light_weapon") and melee and off_hand_weapon(rs, a, w) and gear.other_hand(a, w, turn["light_weapon"]):
+        out.append("two_weapon")
     if not a.data.get("feats"):
         return out
     if turn.get("gwm_bonus") and melee and has(a, "great_weapon_master"):
@@ -317,7 +315,7 @@ def off_hand_weapon(rs, a, w) -> bool:
         return False
     if "light" in w["properties"]:
         return True
-    return "two-handed" not in w["properties"] and bool(a.data.get("feats")) and has(a, "dual_wielder")
+    return gear.one_handed_melee(rs, w) and bool(a.data.get("feats")) and has(a, "dual_wielder")
 
 
 def butt_end(w) -> dict:
@@ -354,12 +352,15 @@ def after_attack(rs, session, a, t, plan, hit, crit, killed):
 
 # -- reactions ----------------------------------------------------------------------------------------------------
 def defensive_duelist(rs, session, a, t, plan, roll, total, ac, hit, crit):
-    """DND-F21: hit by a melee attack it can see, wielding a finesse weapon: + proficiency to AC (reaction)."""
+    """DND-F21 l. 185 "Kiedy trzymasz jednoręczną broń finezyjną, w której używaniu masz biegłość, a twój
+    przeciwnik trafia cię atakiem wręcz, możesz w ramach reakcji dodać swoją premię z biegłości do KP": a one-handed
+    finesse weapon it is proficient with; hit by a melee attack, seen or not (the sentence asks no sight)."""
     if not hit or crit or not plan["melee"] or not t.data.get("feats") or not has(t, "defensive_duelist"):
         return None
-    if t.data["reaction_used"] or conditions.incapacitated(rs, t) or not rs.sees(session, t, a):
+    if t.data["reaction_used"] or conditions.incapacitated(rs, t):
         return None
-    if not any("finesse" in w["properties"] and gear.proficient_weapon(t, w) for w in t.data["weapons"]):
+    if not any("finesse" in w["properties"] and "two-handed" not in w["properties"] and gear.proficient_weapon(t, w)
+               for w in t.data["weapons"]):
         return None
     if total >= ac + t.data["prof"]:
         return None            # it would not turn the hit: a table would not spend the reaction
@@ -391,15 +392,17 @@ def has_raw(featdata: dict, name: str) -> bool:
 
 
 def extra_advantage(rs, session, a, t, plan) -> list:
-    """Advantage a feat gives: Grappler against the creature it grapples (DND-F41); Mounted Combatant in melee
-    against an unmounted creature smaller than its mount (DND-F12)."""
+    """Advantage a feat gives: Grappler against the creature it grapples (DND-F41); Mounted Combatant against an
+    unmounted creature smaller than its mount (DND-F12: any attack roll; option ``mounted_combatant_attack``)."""
     out: list[tuple[str, str]] = []
     if not a.data.get("feats"):
         return out
     if has(a, "grappler") and a.id in t.conditions.get("grappled", []):
         out.append(("Grappler: the target is grappled by the attacker", "DND-F41"))
     m = a.data.get("mounted_on")
-    if m and plan["melee"] and has(a, "mounted_combatant") and not t.data.get("mounted_on"):
+    # DND-F12 l. 131 "ułatwienie w testach ataku": any attack roll; option "melee": the rulebook's melee attacks
+    if m and (plan["melee"] or rs.opt("mounted_combatant_attack") == "any") and has(a, "mounted_combatant") \
+            and not t.data.get("mounted_on"):
         from engine.rules.dnd5e.data import SIZES
         mount = session.state.actors[m]
         if SIZES.index(t.size) < SIZES.index(mount.size):

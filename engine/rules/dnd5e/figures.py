@@ -14,12 +14,20 @@ def mean_hit_damage(rs, a: Actor, plan: dict) -> float:
     which depend on the roll, are left out."""
     w = plan["weapon"]
     n, s = dice_spec(w["damage"])
+    return max(0.0, n * (s + 1) / 2 + damage_modifier(rs, a, w, plan))
+
+
+def damage_modifier(rs, a: Actor, w: dict, plan: dict) -> int:
+    """The damage's fixed modifier: the ability modifier and the weapon's own ``damage_bonus`` (a +1 weapon).
+    DND-29 l. 407 "Nie dodajesz swojego modyfikatora z cechy do obrażeń wynikających z akcji dodatkowej, chyba że
+    jest on negatywny": on the two-weapon off-hand attack the ability modifier alone is dropped when positive; the
+    weapon's bonus stays (a -1 Str and a +2 weapon: +1, not 0)."""
     from engine.rules.dnd5e.attacks import dmg_mod
 
-    dmod = dmg_mod(rs, a, w, plan["melee"]) + int(w.get("damage_bonus", 0))
-    if plan.get("kind") == "bonus" and dmod > 0 and not plan.get("bonus_from"):
-        dmod = 0
-    return max(0.0, n * (s + 1) / 2 + dmod)
+    ability = dmg_mod(rs, a, w, plan["melee"])
+    if plan.get("kind") == "bonus" and ability > 0 and not plan.get("bonus_from"):
+        ability = 0                                  # not a feat's bonus attack (GWM, Polearm Master...)
+    return ability + int(w.get("damage_bonus", 0))
 
 
 def bonus_sources(rs, a: Actor, w: dict, melee: bool) -> list[dict]:

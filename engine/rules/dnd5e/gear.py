@@ -301,3 +301,17 @@ def panel_rows(rs, a) -> list[str]:
     if d.get("hit_dice") is not None:
         rows.append(f"Hit dice {d['hit_dice']}/{d['level']} (d{d['hit_die']})")
     return rows
+
+
+# -- weapons in hand (DND-29, DND-F24) ----------------------------------------------------------------------
+def other_hand(a, w, first: str) -> bool:
+    """DND-29 l. 406 "zaatakować inną lekką bronią trzymaną w drugiej dłoni": the off-hand weapon is another weapon
+    than the one the Attack action used (``first``): a second dagger, not the same one twice."""
+    copies = sum(1 for x in a.data["weapons"] if x["name"] == w["name"])
+    return copies >= (2 if w["name"] == first else 1)
+
+
+def one_handed_melee(rs, w) -> bool:
+    """DND-F24 l. 201-203 "po jednej broni białej w każdej ręce", "jednoręcznych broni": a melee weapon held in one
+    hand -- not a two-handed one (a greatsword), not a natural weapon or an unarmed strike (NATURAL)."""
+    return rs.is_melee(w) and "two-handed" not in w["properties"] and w["name"] not in NATURAL

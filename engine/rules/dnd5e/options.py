@@ -10,7 +10,8 @@ SPECS = {
     "nat20_death_save": choice("two_successes", "regain_1hp", help="DND-03"),
     "prone_ranged": choice("disadvantage", "none", help="DND-48"),
     "grounding_grappler": choice("not_flying", "can_fly", help="AIR-10"),
-    "half_cover_dex_saves": OptionSpec("bool", True, help="half cover adds +2 to Dexterity saves"),
+    "half_cover_dex_saves": OptionSpec("bool", False, help="DND-32: half cover adds +2 to Dexterity saves too (the "
+                                                           "rulebook; the document gives half cover +2 AC only)"),
     "temp_hp": choice("keep_higher", "replace", help="DND-35"),
     "monsters_die_at_0": OptionSpec("bool", True, help="pc = false creatures die at 0 HP"),
     "sneak_attack_per": choice("round", "turn", help="DND-38"),
@@ -49,6 +50,10 @@ SPECS = {
     "charger_attack": choice("any", "melee",
                              help="DND-F31: Charger's bonus attack after Dash is any one weapon attack (the document: "
                                   "\"raz zaatakować\") or a melee weapon attack, not a throw (the rulebook)"),
+    "mounted_combatant_attack": choice("any", "melee",
+                                       help="DND-F12: Mounted Combatant's advantage against an unmounted creature "
+                                            "smaller than its mount on any attack roll (the document: \"w testach "
+                                            "ataku\") or on melee attacks only (the rulebook)"),
     "elemental_adept_ones": choice("spells", "any_damage",
                                    help="DND-F02: 1s count as 2 on its spells' damage dice or on any damage of the "
                                         "element it deals"),

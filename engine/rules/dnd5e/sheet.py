@@ -155,8 +155,8 @@ def _feat_effects(rs, data: dict, featdata: dict, weapons: list) -> None:
     data["public"] = ["feats"]
     if feats.has_raw(featdata, "mobile"):
         data["speed_m"] += 3.0                    # DND-F27 Mobile
-    if feats.has_raw(featdata, "dual_wielder") and sum(1 for w in weapons if rs.is_melee(w)) >= 2:
-        data["ac"] += 1                           # DND-F24 Dual Wielder
+    if feats.has_raw(featdata, "dual_wielder") and sum(1 for w in weapons if gear.one_handed_melee(rs, w)) >= 2:
+        data["ac"] += 1                           # DND-F24 Dual Wielder: a one-handed melee weapon in each hand
     if feats.has_raw(featdata, "resilient"):
         ab = featdata["feat_increases"]["resilient"]
         if ab not in data["saves"]:

@@ -74,7 +74,8 @@ EVENT_LINES = {
                                                     f"{e['spell'].replace('_', ' ')}: {e['reason']}{r}"),
     "heal": say("{@who} regains {amount} HP ({hp} now){r}"),
     "hide": _did(lambda s, e: f"hides (Stealth {e.get('stealth')})"),
-    "search": _did(lambda s, e: f"searches (Perception {e.get('perception')}){': finds ' + ', '.join(e['found']) if e.get('found') else ''}"),
+    "search": _did(lambda s, e: f"searches: {e['auto_fail']}, it fails (a search by sight)" if e.get("auto_fail") else
+                   f"searches (Perception {e.get('perception')}){': finds ' + ', '.join(e['found']) if e.get('found') else ''}"),
     "ready": _did(lambda s, e: f"readies {e['spell'].replace('_', ' ')}, held by concentration" if e.get("spell")
                   else f"readies an attack with {e.get('weapon')}"),
     "readied_action": lambda session, e, n, r: (f"{n('who')} releases its readied {e['spell'].replace('_', ' ')} at "

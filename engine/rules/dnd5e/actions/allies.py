@@ -72,6 +72,18 @@ class Stabilize(Unit):
         ok = total >= 10
         if ok:
             t.data["stable"] = True
-        session.emit({"type": "stabilize", "who": a.id, "target": t.id, "total": total, "success": ok, "rule": "DND-05"})
-        if ok and feats.has(a, "healer") and "healers_kit" in a.data["items"]:
+        kit = healers_kit_used(a)
+        session.emit({"type": "stabilize", "who": a.id, "target": t.id, "total": total, "success": ok, "rule": "DND-05",
+                      **({"healers_kit": True} if kit else {})})
+        if ok and kit:
             damage.heal(rs, session, t, 1, "DND-F36")      # DND-F36 Healer: a healer's kit also restores 1 HP
+
+
+def healers_kit_used(a) -> bool:
+    """DND-F36 l. 273 "Gdy wykorzystujesz torbę lekarską aby ustabilizować umierającą istotę": a Healer carrying a
+    kit stabilises with it, and that spends one use (one ``healers_kit`` in ``items``, as ``use`` spends one to
+    tend, l. 274 "wykorzystać jedno użycie torby lekarskiej"), whatever the Medicine check gives."""
+    if not feats.has(a, "healer") or "healers_kit" not in a.data["items"]:
+        return False
+    a.data["items"].remove("healers_kit")
+    return True

@@ -35,6 +35,10 @@ def spell_plan(rs, session, a, t, name):
 
 def spell_attack(rs, session, a, t, name, plan=None):
     attacks.resolve_attack(rs, session, a, t, plan or spell_plan(rs, session, a, t, name), {})
+    if not a.dead:
+        # DND-F37 l. 280 "który wykonuje atak w inny cel jak ty": a spell attack is an attack (DND-27 "test ataku
+        # dystansowego (za pomocą broni lub czaru)"): a Sentinel beside the caster may answer it too
+        feats.sentinel_protects(rs, session, a, t)
 
 
 def check_target(rs, session, a, t, name) -> None:
@@ -104,8 +108,7 @@ class Cast(Unit):
                 raise Illegal("after casting a spell with the action, the bonus-action spell is not allowed this turn", "DND-14")
         else:
             common.need_action(rs, a, session, name, "DND-21")
-            if turn["bonus_spell"] and sp["level"] > 0:
-                raise Illegal("after a bonus-action spell the only other spell this turn may be a cantrip", "DND-14", "spell")
+            after_bonus_spell(session, sp)
         slot_left(a, sp, "DND-21")
         return spell_targets(rs, session, a, act)
 
@@ -132,6 +135,15 @@ class Cast(Unit):
         if sp.get("concentration") and concentration.held(a) != plan["spell"]:
             return          # the concentration broke as it cast (a Mage Slayer's hit): the spell ends unresolved
         resolve_spell(rs, session, a, plan)
+
+
+def after_bonus_spell(session, sp: dict) -> None:
+    """DND-14 l. 334 "Jeśli rzucasz czar w ramach akcji dodatkowej to w tej samej turze nie możesz już rzucić drugiego
+    zaklęcia, którego rzucenie wymaga akcji, chyba że jest to sztuczka": after a bonus-action spell, a spell of one
+    action only if it is a cantrip -- cast now or readied (DND-20 l. 363 "rzucić czar i przygotować się na jego
+    rzucenie": a readied spell is cast, its slot spent, on this turn). Raises Illegal."""
+    if session.state.turn["bonus_spell"] and sp["level"] > 0:
+        raise Illegal("after a bonus-action spell the only other spell this turn may be a cantrip", "DND-14", "spell")
 
 
 def known_spell(rs, a, name: str) -> dict:
@@ -189,6 +201,7 @@ def check_ready_spell(rs, session, a, act) -> dict:
     if sp["time"] != "action":
         raise Illegal(f"a readied spell must have a casting time of one action; {name} takes a {sp['time']} action",
                       "DND-20", "spell")
+    after_bonus_spell(session, sp)                   # DND-14: readying a spell casts it this turn
     if sp["kind"] not in READY_KINDS:
         raise Illegal(f"{name} strikes no creature: the readied spell answers a foe's move (an attack, a save or "
                       "automatic damage)", "DND-20", "spell")

@@ -244,6 +244,9 @@ class Attack(Unit):
                     raise Illegal("the off-hand attack needs an attack with a light melee weapon first, with the Attack action", "DND-29")
                 if "light" not in w["properties"] or not rs.is_melee(w):
                     raise Illegal(f"the off-hand attack needs a light melee weapon; {w['name']} is not", "DND-29", "weapon")
+                if w["name"] == turn["light_weapon"]:
+                    raise Illegal(f"the off-hand attack is made with another light weapon held in the other hand, "
+                                  f"not the {w['name']} that just attacked", "DND-29", "weapon")
                 raise Illegal(f"{a.name} holds no second light weapon for the other hand", "DND-29", "weapon")
             bonus_from = want or srcs[0]
         elif turn["attacks_left"] <= 0 and turn["action"]:
@@ -396,6 +399,9 @@ class Search(_SpendsAction):
 
     @staticmethod
     def effect(rs, session, a):
+        blind = conditions.sight_check_fails(rs, a)
+        if blind:        # the search finds a hider by sight (its line of sight below): it fails, no die
+            return {"perception": None, "found": [], "auto_fail": blind[0], "auto_fail_rule": blind[1]}
         total = conditions.check_roll(rs, session, a, "perception", "check", "DND-19", "Perception to search")
         found = []
         for o in session.state.actors.values():
