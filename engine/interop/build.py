@@ -1,23 +1,27 @@
 """An ImportedMap to an ordinary Aerie scene: voxels from the walls, fill boxes, characters, TOML text, files.
 
 The scene is a TOML file plus the map image beside it (``[map] ground_image``). Everything is built and checked
-in memory (the TOML is parsed back through the scene loader) before anything is written; then the image and the
-TOML are written to temporary names and renamed into place, the TOML last.
+in memory (the TOML is parsed back through the scene loader) before anything is written; then every target is
+checked (its folder, its name's length, none of them an input of the import), the images and the TOML are
+written to temporary names and renamed into place, the TOML last, and a failure puts back the files replaced.
 """
 
 from __future__ import annotations
 
+import errno
 import json
 import math
 import os
 import re
+import shutil
+import stat
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
-from engine.errors import AerieError
+from engine.errors import AerieError, display_path as display
 from engine.interop.common import ImportedMap, InteropError, MapImage, Storey, toml_key
 from engine.interop.raster import boxes, dilate, segment_cells
 
@@ -452,9 +456,10 @@ def _images(m: ImportedMap, out: Path, floors: list[Floor], shift: int):
 
 
 def build_scene(m: ImportedMap, opt: Options, out: Path, command: str, mapping: dict | None = None,
-                mapping_file: str = "--characters") -> dict:
-    """Build, check and write the scene (``mapping``: the ``--characters`` tables, read from ``mapping_file``).
-    Returns a summary."""
+                mapping_file: str = "--characters", inputs=()) -> dict:
+    """Build, check and write the scene (``mapping``: the ``--characters`` tables, read from ``mapping_file``;
+    ``inputs``: (path, what) of the command's files besides the images the reader read, which no output may
+    replace). Returns a summary."""
     from engine.world.grid import MAX_CELLS_XY, MAX_LAYERS, MAX_VOXELS
     from engine.world.materials import BUILTIN_MATERIALS
     from engine.scene import scene_from_data
@@ -491,7 +496,7 @@ def build_scene(m: ImportedMap, opt: Options, out: Path, command: str, mapping: 
             m.file, "", f"the imported scene does not load: {e}") from None
     if not np.array_equal(scene.world.voxels != 0, vox != 0):
         raise InteropError(m.file, "", "internal: the fill boxes do not reproduce the voxels")
-    write_all(out, text, images)
+    write_all(out, text, images, list(inputs) + m.inputs)
     return {"scene": str(out), "image": str(out.parent / ground) if ground else None, "size": [X, Y, vox.shape[0]],
             "walls": len(m.walls), "characters": len(chars), "fills": text.count("[[map.fill]]"),
             "floors": len(floors), "doors": len(doors), "shift": shift}
@@ -512,26 +517,107 @@ def _refused_key(e: AerieError, m: ImportedMap, mapping: dict, mapping_file: str
     return None
 
 
-def write_all(out: Path, text: str, images: list[tuple[str, bytes]]) -> None:
-    """The image, then the TOML, each to a temporary name in the same folder and renamed into place; on any
-    failure nothing new is left behind."""
-    if not out.parent.is_dir():
-        raise AerieError(f"{out}: the folder {out.parent} does not exist")
-    tmps = []
+def write_all(out: Path, text: str, images: list[tuple[str, bytes]], inputs=(), label: str | None = None) -> None:
+    """The images, then the TOML: every target checked first (``check_targets``), each written whole to a
+    temporary name in the same folder, then all renamed into place; a failure at any step puts back what was
+    there (the old files are kept as hard links until the last rename), so the import writes all or nothing."""
+    label = label or f"-o {display(out)}"
+    pairs = [(out.parent / name, data) for name, data in images] + [(out, text.encode("utf-8"))]
+    check_targets(out, [final for final, _ in pairs], inputs, label)
+    tag = f".aerie-import.{os.getpid()}"       # short: a name at the 255-byte limit still has a temporary
+    tmps = [final.with_name(f"{tag}.{i}.tmp") for i, (final, _) in enumerate(pairs)]
+    olds: list[Path | None] = []
+    done = 0
     try:
-        pairs = [(out.parent / name, data) for name, data in images]
-        pairs.append((out, text.encode("utf-8")))
-        for final, content in pairs:
-            tmp = final.with_name(f".{final.name}.{os.getpid()}.tmp")
-            tmps.append(tmp)
+        for (final, content), tmp in zip(pairs, tmps):
             with open(tmp, "wb") as f:
                 f.write(content)
+        for i, (final, _) in enumerate(pairs):
+            olds.append(_keep_old(final, final.with_name(f"{tag}.{i}.old")))
         for (final, _), tmp in zip(pairs, tmps):
             os.replace(tmp, final)
+            done += 1
+    except BaseException as e:            # Ctrl+C too: put back what was there before anything escapes
+        _roll_back(pairs[:done], olds)
+        _remove(tmps + [o for o in olds if o is not None])
+        if isinstance(e, OSError):
+            raise AerieError(f"{label}: cannot write: {e.strerror or e}") from None
+        raise
+    _remove([o for o in olds if o is not None])
+
+
+def _keep_old(final: Path, old: Path) -> Path | None:
+    """A second name for the file ``final`` replaces (a hard link; a copy where the file system has none), so
+    that a later failure can put it back; None when there is no such file."""
+    if not os.path.lexists(final):
+        return None
+    try:
+        os.link(final, old, follow_symlinks=False)
+    except OSError:
+        shutil.copy2(final, old, follow_symlinks=False)
+    return old
+
+
+def _roll_back(replaced, olds) -> None:
+    for (final, _), old in zip(replaced, olds):
+        try:
+            if old is None:
+                final.unlink()
+            else:
+                os.replace(old, final)
+        except OSError:
+            pass
+
+
+def _remove(paths) -> None:
+    for t in paths:
+        try:
+            t.unlink()
+        except OSError:
+            pass
+
+
+def check_targets(out: Path, finals: list[Path], inputs, label: str) -> None:
+    """Refuse, before a byte is written, an import that could not write all its files or would overwrite one of
+    its own inputs (the map, an image it read, ``--image``, ``--characters``): ``label: why``, one line."""
+    folder = out.parent
+    try:
+        st = os.stat(folder)
     except OSError as e:
-        for t in tmps:
-            try:
-                t.unlink()
-            except OSError:
-                pass
-        raise AerieError(f"{out}: cannot write: {e.strerror or e}") from None
+        why = "does not exist" if e.errno in (errno.ENOENT, errno.ENOTDIR) else f"cannot be used: {e.strerror or e}"
+        raise AerieError(f"{label}: the folder {display(folder)} {why}") from None
+    if not stat.S_ISDIR(st.st_mode):
+        raise AerieError(f"{label}: {display(folder)} is not a folder")
+    try:
+        name_max = os.pathconf(folder, "PC_NAME_MAX")
+    except (OSError, ValueError):
+        name_max = 255
+    for final in sorted(finals, key=lambda f: f != out):        # the scene's own name first
+        what = "the scene" if final == out else f"the image it writes beside the scene, {final.name!r},"
+        n = len(os.fsencode(final.name))
+        if n > name_max:
+            raise AerieError(f"{label}: {what} would have a file name of {n} bytes, over the {name_max} a name may "
+                             "have; choose a shorter -o")
+        try:
+            mode = os.lstat(final).st_mode
+        except FileNotFoundError:
+            mode = None
+        except OSError as e:
+            raise AerieError(f"{label}: {display(final)}: {e.strerror or e}") from None
+        if mode is not None and not (stat.S_ISREG(mode) or stat.S_ISLNK(mode)):
+            raise AerieError(f"{label}: {display(final)} is {'a folder' if stat.S_ISDIR(mode) else 'not a file'}; "
+                             f"{what} cannot replace it")
+        for path, desc in inputs:
+            if _same_file(final, Path(path)):
+                raise AerieError(f"{label}: writing {display(final)} would overwrite {desc}, an input of this "
+                                 "import; write the scene elsewhere (another -o name or folder)")
+
+
+def _same_file(a: Path, b: Path) -> bool:
+    """``a`` and ``b`` name one file: the same path once links are resolved, or the same file (a hard link)."""
+    try:
+        if a.resolve() == b.resolve():
+            return True
+        return os.path.exists(a) and os.path.exists(b) and os.path.samefile(a, b)
+    except (OSError, RuntimeError):
+        return False

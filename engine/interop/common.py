@@ -184,6 +184,7 @@ class MapImage:
     fmt: str               # PNG | JPEG | WEBP
     size: tuple[int, int]  # pixels
     source: str            # "base64" or the file it came from
+    path: Path | None = None   # the file read (an input no output of the import may replace)
 
     @property
     def ext(self) -> str:
@@ -227,15 +228,24 @@ def image_file(rel: str, base_dir: Path, file: str, key: str) -> MapImage:
     p = Path(rel)
     if not p.is_absolute():
         p = base_dir / p
-    if not p.is_file() and (base_dir / Path(rel).name).is_file():
+    if not _is_file(p, file, key, rel) and _is_file(base_dir / Path(rel).name, file, key, rel):
         p = base_dir / Path(rel).name        # a Foundry path (modules/x/maps/a.jpg) with the image saved beside the map
-    if not p.is_file():
+    if not _is_file(p, file, key, rel):
         raise InteropError(file, key, f"the image is the path {rel!r}, and there is no such file next to the map; "
                                       "give --image FILE, or --no-image")
     size = p.stat().st_size
     if size > MAX_FILE_BYTES:
         raise InteropError(file, key, f"the image file {rel!r} is over {MAX_FILE_BYTES // 2**20} MiB")
-    return check_image(read_file(p, MAX_FILE_BYTES, file, key), file, key, display(p))
+    img = check_image(read_file(p, MAX_FILE_BYTES, file, key), file, key, display(p))
+    img.path = p
+    return img
+
+
+def _is_file(p: Path, file: str, key: str, rel: str) -> bool:
+    """``Path.is_file``, but a path the system will not look at (a name over 255 bytes) is an InteropError."""
+    from engine.inputs import exists
+
+    return exists(p, f"the image path {rel!r}", lambda msg: InteropError(file, key, msg)) and p.is_file()
 
 
 def looks_base64(text: str) -> bool:
@@ -313,6 +323,13 @@ class ImportedMap:
     storeys: list[Storey] = field(default_factory=list)
     openings: list[Opening] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)   # one line each on stderr (a missing image), exit 0
+    inputs: list[tuple[Path, str]] = field(default_factory=list)   # (file, what) of the images read: never outputs
+
+    def read_image(self, img: MapImage, key: str) -> MapImage:
+        """``img`` as read from ``key``, its file (if any) recorded as an input of the import."""
+        if img.path is not None:
+            self.inputs.append((img.path, f"the image {display(img.path)} ({self.file}: {key})"))
+        return img
 
 
 def alpha_area(img, X: int, Y: int):

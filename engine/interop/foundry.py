@@ -359,7 +359,7 @@ def _optional_image(src: str, base_dir: Path, file: str, key: str, m: ImportedMa
     """An image the scene names that may be missing (Foundry opens such a scene with a warning, and so does the
     import: a plain floor, one warning line). An image that is there but broken is still an error."""
     try:
-        return _tile_image(src, base_dir, file, key)
+        return m.read_image(_tile_image(src, base_dir, file, key), key)
     except InteropError as e:
         if "no such file next to the map" not in e.problem:
             raise

@@ -145,7 +145,7 @@ def _image(data: dict, file: str, base_dir: Path, want: tuple, m: ImportedMap) -
         m.image = decode_base64_image(img, file, "image")
     else:
         try:
-            m.image = image_file(img, base_dir, file, "image")
+            m.image = m.read_image(image_file(img, base_dir, file, "image"), "image")
         except InteropError as e:             # a path to nothing: a plain ground and one warning line
             if "no such file next to the map" not in e.problem:
                 raise
