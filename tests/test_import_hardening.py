@@ -172,3 +172,117 @@ def test_a_name_over_255_bytes(tmp_path, monkeypatch, where, says):
             "image": ["m.json", "--image", LONG + ".png", "-o", "x.toml"],
             "background": ["m.json", "-o", "x.toml"]}[where]
     _refused(tmp_path, *argv, says=says)
+
+
+# --- 3: hostile numbers in a Foundry scene ------------------------------------------------------------------------
+def _tiled(**tile) -> dict:
+    d = foundry_scene()
+    del d["background"]
+    d["tiles"] = [dict({"x": 300, "y": 200, "width": 1000, "height": 800, "img": "keep.webp"}, **tile)]
+    return d
+
+
+def _drawn(**drawing) -> dict:
+    d = foundry_scene()
+    d["drawings"] = [dict({"x": 500, "y": 400, "width": 200, "height": 100,
+                           "flags": {"levels": {"drawingMode": 1, "rangeBottom": 10, "rangeTop": 20}}}, **drawing)]
+    return d
+
+
+def _with(path, value, doc=None):
+    d = doc or foundry_scene()
+    *head, last = path
+    o = d
+    for k in head:
+        o = o[k]
+    o[last] = value
+    return d
+
+
+HUGE = [
+    (_tiled(x=1e308), "tiles[0].x: the tile's edge at 1e+308 px is far outside the canvas"),
+    (_tiled(y=-1e308), "tiles[0].y: the tile's edge at -1e+308 px"),
+    (_tiled(width=1e308), "tiles[0].width: the tile's far edge"),
+    (_tiled(height=1e308), "tiles[0].height: the tile's far edge"),
+    (_tiled(width=-5), "tiles[0].width: -5 must be above 0"),
+    (_tiled(elevation=float("inf")), "tiles[0].elevation: inf is not a number"),
+    (_tiled(elevation=float("nan")), "tiles[0].elevation: nan is not a number"),
+    (_tiled(elevation=-1e308), "tiles[0].elevation: -3e+307 m is below the deepest basement"),
+    (_tiled(flags={"levels": {"rangeBottom": -1e308}}), "tiles[0].flags.levels.rangeBottom: -3e+307 m is below"),
+    (_drawn(x=-1e308), "drawings[0].x: the drawing's edge at -1e+308 px"),
+    (_drawn(width=1e308), "drawings[0].width: the drawing's edge at 1e+308 px"),
+    (_with(("grid", "size"), 1e-300, _drawn()), "width: the map is 1e+303 x 8e+302 cells, over the cap of 1024"),
+    (_with(("grid", "size"), 0.001, _drawn()), "width: the map is 1e+06 x 800000 cells, over the cap of 1024"),
+    (_with(("grid",), 1, _with(("width",), 1e6)), "width: the map is 1e+06 x 800 cells"),
+    (_with(("grid",), 0), "grid: 0 must be above 0"),
+    (_with(("width",), 1e308), "width: the map is 1e+306 x 8 cells"),
+    (_with(("walls", 0, "flags"), {"wall-height": {"bottom": -1e308}}),
+     'walls[0].flags["wall-height"].bottom: -3e+307 m is below the deepest basement'),
+    (_with(("walls", 0, "c"), [1e308, 1e308, -1e308, 0]), "walls[0].c: point (1e+308, 1e+308) px is outside the canvas"),
+    (_with(("tokens", 0, "elevation"), -1e308), "tokens[0].elevation: -3e+307 m is below the deepest basement"),
+    (_with(("grid", "distance"), 0.001, _with(("tokens", 0, "elevation"), 1e308)),
+     "tokens[0].elevation: inf m is out of range"),
+]
+
+
+@pytest.mark.parametrize("doc, says", HUGE, ids=[s.split(":")[0] + f"-{i}" for i, (_, s) in enumerate(HUGE)])
+def test_a_hostile_number_is_one_line_naming_its_key(tmp_path, doc, says):
+    (tmp_path / "keep.webp").write_bytes(KEEP)
+    src = _write(tmp_path, "scene.json", doc)
+    _refused(tmp_path, src, "-o", tmp_path / "out.toml", says=(f"scene.json: {says}",))
+
+
+def test_a_tile_partly_off_the_scene_is_cut_not_scaled_whole(tmp_path):
+    """A tile twice the scene's size, half of it beyond the canvas: imported; the part shown is its image's."""
+    Image.new("RGB", (400, 400), (200, 20, 20)).save(tmp_path / "red.png")
+    d = _tiled(x=-700, y=-600, width=2000, height=1600, img="red.png")
+    src = _write(tmp_path, "scene.json", d)
+    assert _run(src, "-o", tmp_path / "out.toml") == (0, [])
+    with Image.open(tmp_path / "out.map.png") as im:
+        assert im.convert("RGB").getpixel((500, 400)) == (200, 20, 20)
+
+
+# --- 6: large images: the header checked before decoding, no whole-size RGBA copies -------------------------------
+def _palette_bomb(w: int, h: int) -> bytes:
+    """A 1-bit palette PNG of w x h pixels, all one colour: a few KB that decode to w x h bytes."""
+    import struct
+    import zlib
+
+    def chunk(t, data):
+        return struct.pack(">I", len(data)) + t + data + struct.pack(">I", zlib.crc32(t + data) & 0xFFFFFFFF)
+
+    z = zlib.compressobj(9)
+    row = b"\x00" * (1 + (w + 7) // 8)
+    idat = b"".join(z.compress(row) for _ in range(h)) + z.flush()
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 1, 3, 0, 0, 0))
+            + chunk(b"PLTE", b"\x50\x90\x30\xff\xff\xff") + chunk(b"IDAT", idat) + chunk(b"IEND", b""))
+
+
+def test_an_image_over_the_pixel_cap_is_refused_from_its_header(tmp_path):
+    d = uvtt()
+    d["image"] = "bomb.png"
+    (tmp_path / "bomb.png").write_bytes(_palette_bomb(16384, 16384))      # 32 KB, 268 Mpx
+    src = _write(tmp_path, "u.dd2vtt", d)
+    _refused(tmp_path, src, "-o", tmp_path / "u.toml",
+             says=("u.dd2vtt: image: the image is 16384 x 16384 pixels, over the cap",))
+
+
+def test_a_large_palette_tile_under_the_cap_stays_within_memory(tmp_path):
+    """12000 x 12000 px (144 Mpx, 20 KB) as a tile: converted whole to RGBA it took 1.4 GB; now it is thinned in
+    its own mode first. Run under a 900 MiB address-space limit; Pillow's two-line bomb warning is not printed."""
+    import resource
+    import subprocess
+    import sys
+
+    (tmp_path / "bomb.png").write_bytes(_palette_bomb(12000, 12000))
+    src = _write(tmp_path, "scene.json", _tiled(img="bomb.png"))
+
+    def limit():
+        resource.setrlimit(resource.RLIMIT_AS, (900 * 2**20, 900 * 2**20))
+
+    r = subprocess.run([sys.executable, "-m", "engine", "import", str(src), "-o", str(tmp_path / "out.toml")],
+                       capture_output=True, text=True, timeout=120, preexec_fn=limit,
+                       cwd=Path(__file__).resolve().parents[1])
+    assert r.returncode == 0 and r.stderr == "", r.stderr[-2000:]
+    with Image.open(tmp_path / "out.map.png") as im:
+        assert im.convert("RGB").getpixel((500, 400)) == (0x50, 0x90, 0x30)
