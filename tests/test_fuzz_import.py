@@ -30,7 +30,8 @@ PROFILE = "import-fuzz" if os.environ.get("AERIE_FUZZ") else "import-ci"
 
 HOSTILE = [None, "", "x", "10", "nan", True, False, 0, -1, -1e9, 1e300, 0.5, 2**63, float("nan"), float("inf"),
            float("-inf"), [], [0], [1, 2, 3, 4], {}, {"x": 1}, {"top": "a"}, "data:image/png;base64,AAAA",
-           "../../etc/passwd", "nowhere.webp"]
+           "../../etc/passwd", "nowhere.webp",
+           1e308, -1e308, 1e-300, 1, "a" * 300]     # a tile or grid at a float's edges, a 1 px grid, a name over 255
 
 
 def _levels_scene() -> dict:

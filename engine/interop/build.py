@@ -1,23 +1,27 @@
 """An ImportedMap to an ordinary Aerie scene: voxels from the walls, fill boxes, characters, TOML text, files.
 
 The scene is a TOML file plus the map image beside it (``[map] ground_image``). Everything is built and checked
-in memory (the TOML is parsed back through the scene loader) before anything is written; then the image and the
-TOML are written to temporary names and renamed into place, the TOML last.
+in memory (the TOML is parsed back through the scene loader) before anything is written; then every target is
+checked (its folder, its name's length, none of them an input of the import), the images and the TOML are
+written to temporary names and renamed into place, the TOML last, and a failure puts back the files replaced.
 """
 
 from __future__ import annotations
 
+import errno
 import json
 import math
 import os
 import re
+import shutil
+import stat
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
-from engine.errors import AerieError
+from engine.errors import AerieError, display_path as display
 from engine.interop.common import ImportedMap, InteropError, MapImage, Storey, toml_key
 from engine.interop.raster import boxes, dilate, segment_cells
 
@@ -31,6 +35,9 @@ MATERIALS: dict[str, dict[str, object]] = {      # each written as a [materials.
     "veil": {"color": "#3c3c46", "solid": False, "translucent": True},
 }
 KIND_MATERIAL = {"object": "obstacle", "door": "door", "barrier": "barrier", "veil": "veil"}
+#: the cells all the walls of a map may cross together (each wall costs the cells along it: 16 Mi cells is some
+#: 5 s; a drawn map crosses well under a million, 200,000 random walls across a 512-cell map 68 million)
+MAX_WALL_CELLS = 16 * 1024 * 1024
 TOKEN_SIZES = ((0.75, "small"), (1.5, "medium"), (2.5, "large"), (3.5, "huge"), (math.inf, "gargantuan"))
 
 
@@ -195,16 +202,16 @@ def rasterise(m: ImportedMap, opt: Options):
             vox[f.layer][f.area] = index[opt.floor_material]
         floor_at[f.layer] |= f.area
     notes: list[str] = []
-    gaps: list[tuple[np.ndarray, int, int]] = []
+    gaps: list[tuple[tuple[np.ndarray, np.ndarray], int, int]] = []
     doors: list[dict] = []
+    door_at = np.zeros((Z, Y, X), bool)     # the door objects' voxels so far (two doors on a cell: the first's)
     order = {"object": 0, "wall": 1, "barrier": 1, "veil": 1, "door": 2}    # walls over objects; doors last
+    # Each wall costs the cells along it (or the box around it, grown by the thickness), never the whole map: a
+    # map of 200,000 walls took walls x map area before (a full-map mask each).
     for w in sorted(m.walls, key=lambda w: order[w.kind]):
         cells = segment_cells(w.a, w.b, X, Y)
         if w.kind == "door":
             cells = door_cells(w, cells, X, Y)
-        mask = np.zeros((Y, X), dtype=bool)
-        for cx, cy in cells:
-            mask[cy, cx] = True
         if w.kind == "object":
             top = w.bottom_m + opt.object_height if w.top_m is None else w.top_m
         else:
@@ -216,29 +223,62 @@ def rasterise(m: ImportedMap, opt: Options):
             notes.append(f"{w.source}: {w.kind} from {w.bottom_m:g} m is above the map's {Z} layers: left out")
             continue
         if w.kind == "door":
-            while z1 - 1 > z0 and (floor_at[z1 - 1] & mask).any():     # a door stops under the floor above
+            win = window(cells)
+            (y0, x0), mask = win
+            here = (slice(y0, y0 + mask.shape[0]), slice(x0, x0 + mask.shape[1]))
+            while z1 - 1 > z0 and (floor_at[z1 - 1][here] & mask).any():     # a door stops under the floor above
                 z1 -= 1
-            _door(w, mask, cells, z0, z1, opt, vox, index, notes, gaps, doors)
+            _door(w, win, cells, z0, z1, opt, vox, index, notes, gaps, doors, door_at)
             continue
-        mask = dilate(mask, opt.thickness)
+        ys, xs = wall_cells(cells, X, Y, opt.thickness)
         mat = opt.wall_material if w.kind == "wall" else KIND_MATERIAL[w.kind]
-        vox[z0:z1][:, mask] = index[mat]
-    for mask, z0, z1 in gaps:
-        vox[z0:z1][:, mask] = 0
+        vox[z0:z1, ys, xs] = index[mat]
+    for (ys, xs), z0, z1 in gaps:
+        vox[z0:z1, ys, xs] = 0
     return vox, names, notes, doors, floors, shift
 
 
-def _door(w, mask, cells, z0, z1, opt: Options, vox, index, notes, gaps, doors) -> None:
-    """A door: an ``[[objects]]`` door (--doors object: closed, locked with --lock-dc, or secret), a wall of
-    material door (--doors wall) or a gap; an open door is always a gap (air)."""
+def window(cells) -> tuple[tuple[int, int], np.ndarray]:
+    """((y0, x0), mask): the box around ``cells`` and which of its cells they are."""
+    c = np.asarray(cells, dtype=np.int64)
+    x0, y0 = int(c[:, 0].min()), int(c[:, 1].min())
+    mask = np.zeros((int(c[:, 1].max()) - y0 + 1, int(c[:, 0].max()) - x0 + 1), bool)
+    mask[c[:, 1] - y0, c[:, 0] - x0] = True
+    return (y0, x0), mask
+
+
+def wall_cells(cells, X: int, Y: int, thickness: int) -> tuple[np.ndarray, np.ndarray]:
+    """(ys, xs) of the cells a wall fills: its own, grown to ``thickness`` as ``raster.dilate`` grows a mask (a
+    square of offsets, clipped to the map), at the cost of the cheaper of its box (grown) and its cells x t x t."""
+    c = np.asarray(cells, dtype=np.int64)
+    if thickness <= 1:
+        return c[:, 1], c[:, 0]
+    lo, hi = -(thickness // 2), (thickness - 1) // 2
+    x0, x1 = max(0, int(c[:, 0].min()) + lo), min(X, int(c[:, 0].max()) + hi + 1)
+    y0, y1 = max(0, int(c[:, 1].min()) + lo), min(Y, int(c[:, 1].max()) + hi + 1)
+    if (x1 - x0) * (y1 - y0) * 2 <= len(c) * thickness:        # a short wall: dilate its box
+        mask = np.zeros((y1 - y0, x1 - x0), bool)
+        mask[c[:, 1] - y0, c[:, 0] - x0] = True
+        ys, xs = np.nonzero(dilate(mask, thickness))
+        return ys + y0, xs + x0
+    o = np.arange(lo, hi + 1)
+    xs = (c[:, 0, None, None] + o[None, None, :]).repeat(len(o), axis=1).ravel()
+    ys = (c[:, 1, None, None] + o[None, :, None]).repeat(len(o), axis=2).ravel()
+    keep = (xs >= 0) & (xs < X) & (ys >= 0) & (ys < Y)
+    return ys[keep], xs[keep]
+
+
+def _door(w, win, cells, z0, z1, opt: Options, vox, index, notes, gaps, doors, door_at) -> None:
+    """A door (its cells ``win``: (y0, x0) and a mask of the box around them): an ``[[objects]]`` door (--doors
+    object: closed, locked with --lock-dc, or secret), a wall of material door (--doors wall) or a gap; an open
+    door is always a gap (air)."""
+    (y0, x0), mask = win
+    here = (slice(z0, z1), slice(y0, y0 + mask.shape[0]), slice(x0, x0 + mask.shape[1]))
     closed = w.state in ("closed", "locked", "secret")
     xs, ys = [c[0] for c in cells], [c[1] for c in cells]
     where = f"cells x {min(xs)}..{max(xs)}, y {min(ys)}..{max(ys)}, layers {z0}..{z1 - 1}"
     if closed and opt.doors == "object":
-        for b in doors:                                   # two doors on one cell: the first keeps it
-            lo, hi = b["from"], b["to"]
-            if lo[2] <= z1 - 1 and z0 <= hi[2]:
-                mask[lo[1]:hi[1] + 1, lo[0]:hi[0] + 1] = False
+        mask = mask & ~door_at[here].any(axis=0)          # two doors on one cell: the first keeps it
         if not mask.any():
             return
         vol = np.zeros((z1 - z0,) + mask.shape, np.uint8)
@@ -247,14 +287,16 @@ def _door(w, mask, cells, z0, z1, opt: Options, vox, index, notes, gaps, doors) 
         k = len({d["name"] for d in doors}) + 1
         for j, (_, a, b) in enumerate(parts):
             oid = ("secret_door" if w.state == "secret" else "door") + f"{k}" + (f"_{j + 1}" if len(parts) > 1 else "")
-            d: dict[str, object] = {"id": oid, "name": f"door {w.source}", "from": [a[0], a[1], a[2] + z0], "to": [b[0], b[1], b[2] + z0],
-                 "material": "secret_door" if w.state == "secret" else "door", "door": True}
+            d: dict[str, object] = {"id": oid, "name": f"door {w.source}", "from": [a[0] + x0, a[1] + y0, a[2] + z0],
+                                    "to": [b[0] + x0, b[1] + y0, b[2] + z0],
+                                    "material": "secret_door" if w.state == "secret" else "door", "door": True}
             if w.state == "locked":
                 d["lock"] = {"dc": opt.lock_dc}
             if w.state == "secret":
                 d["secret"] = True
             doors.append(d)
-        vox[z0:z1][:, mask] = index["secret_door" if w.state == "secret" else "door"]
+        door_at[here][:, mask] = True
+        vox[here][:, mask] = index["secret_door" if w.state == "secret" else "door"]
         ids = ", ".join(d["id"] for d in doors[-len(parts):])
         lock = f", locked DC {opt.lock_dc} (--lock-dc)" if w.state == "locked" else ""
         notes.append(f"door {w.source} ({w.state}): {where} -> [[objects]] {ids}{lock}")
@@ -264,9 +306,10 @@ def _door(w, mask, cells, z0, z1, opt: Options, vox, index, notes, gaps, doors) 
     why = "closed doors: --doors wall" if as_wall else ("open" if not closed else "closed doors: --doors gap")
     notes.append(f"door {w.source} ({w.state}): {where} -> {what} ({why})")
     if as_wall:
-        vox[z0:z1][:, mask] = index["door"]
+        vox[here][:, mask] = index["door"]
     else:
-        gaps.append((mask, z0, z1))
+        ys_, xs_ = np.nonzero(mask)
+        gaps.append(((ys_ + y0, xs_ + x0), z0, z1))
 
 
 def place_tokens(m: ImportedMap, vox: np.ndarray, solid_idx: set[int], mapping: dict, cells_per_grid: int = 1,
@@ -452,9 +495,10 @@ def _images(m: ImportedMap, out: Path, floors: list[Floor], shift: int):
 
 
 def build_scene(m: ImportedMap, opt: Options, out: Path, command: str, mapping: dict | None = None,
-                mapping_file: str = "--characters") -> dict:
-    """Build, check and write the scene (``mapping``: the ``--characters`` tables, read from ``mapping_file``).
-    Returns a summary."""
+                mapping_file: str = "--characters", inputs=()) -> dict:
+    """Build, check and write the scene (``mapping``: the ``--characters`` tables, read from ``mapping_file``;
+    ``inputs``: (path, what) of the command's files besides the images the reader read, which no output may
+    replace). Returns a summary."""
     from engine.world.grid import MAX_CELLS_XY, MAX_LAYERS, MAX_VOXELS
     from engine.world.materials import BUILTIN_MATERIALS
     from engine.scene import scene_from_data
@@ -472,6 +516,7 @@ def build_scene(m: ImportedMap, opt: Options, out: Path, command: str, mapping: 
             raise AerieError(f"{flag} {v!r}: one of {', '.join(BUILTIN_MATERIALS)}")
     if not 1 <= opt.lock_dc <= 40:
         raise AerieError(f"--lock-dc {opt.lock_dc}: a DC is 1..40")
+    _wall_cells_cap(m)
     vox, names, door_notes, doors, floors, shift = rasterise(m, opt)
     solid_idx = {i for i, n in enumerate(names) if i and MATERIALS.get(n, {}).get("solid", True)}
     chars, token_notes = place_tokens(m, vox, solid_idx, mapping or {}, opt.cells_per_grid, shift)
@@ -491,10 +536,22 @@ def build_scene(m: ImportedMap, opt: Options, out: Path, command: str, mapping: 
             m.file, "", f"the imported scene does not load: {e}") from None
     if not np.array_equal(scene.world.voxels != 0, vox != 0):
         raise InteropError(m.file, "", "internal: the fill boxes do not reproduce the voxels")
-    write_all(out, text, images)
+    write_all(out, text, images, list(inputs) + m.inputs)
     return {"scene": str(out), "image": str(out.parent / ground) if ground else None, "size": [X, Y, vox.shape[0]],
             "walls": len(m.walls), "characters": len(chars), "fills": text.count("[[map.fill]]"),
             "floors": len(floors), "doors": len(doors), "shift": shift}
+
+
+def _wall_cells_cap(m: ImportedMap) -> None:
+    """Refuse, by the wall that crosses it, a map whose walls cross more than ``MAX_WALL_CELLS`` cells in all
+    (counted from their ends, before any is drawn): the import's time grows with them."""
+    total = 0
+    for w in m.walls:
+        total += abs(math.floor(w.a[0]) - math.floor(w.b[0])) + abs(math.floor(w.a[1]) - math.floor(w.b[1])) + 1
+        if total > MAX_WALL_CELLS:
+            raise InteropError(m.file, w.source, f"the walls up to this one cross {total:,} cells, over the cap of "
+                                                 f"{MAX_WALL_CELLS:,} cells of walls in one map ({len(m.walls):,} "
+                                                 "wall segments in all)")
 
 
 def _refused_key(e: AerieError, m: ImportedMap, mapping: dict, mapping_file: str) -> InteropError | None:
@@ -512,26 +569,107 @@ def _refused_key(e: AerieError, m: ImportedMap, mapping: dict, mapping_file: str
     return None
 
 
-def write_all(out: Path, text: str, images: list[tuple[str, bytes]]) -> None:
-    """The image, then the TOML, each to a temporary name in the same folder and renamed into place; on any
-    failure nothing new is left behind."""
-    if not out.parent.is_dir():
-        raise AerieError(f"{out}: the folder {out.parent} does not exist")
-    tmps = []
+def write_all(out: Path, text: str, images: list[tuple[str, bytes]], inputs=(), label: str | None = None) -> None:
+    """The images, then the TOML: every target checked first (``check_targets``), each written whole to a
+    temporary name in the same folder, then all renamed into place; a failure at any step puts back what was
+    there (the old files are kept as hard links until the last rename), so the import writes all or nothing."""
+    label = label or f"-o {display(out)}"
+    pairs = [(out.parent / name, data) for name, data in images] + [(out, text.encode("utf-8"))]
+    check_targets(out, [final for final, _ in pairs], inputs, label)
+    tag = f".aerie-import.{os.getpid()}"       # short: a name at the 255-byte limit still has a temporary
+    tmps = [final.with_name(f"{tag}.{i}.tmp") for i, (final, _) in enumerate(pairs)]
+    olds: list[Path | None] = []
+    done = 0
     try:
-        pairs = [(out.parent / name, data) for name, data in images]
-        pairs.append((out, text.encode("utf-8")))
-        for final, content in pairs:
-            tmp = final.with_name(f".{final.name}.{os.getpid()}.tmp")
-            tmps.append(tmp)
+        for (final, content), tmp in zip(pairs, tmps):
             with open(tmp, "wb") as f:
                 f.write(content)
+        for i, (final, _) in enumerate(pairs):
+            olds.append(_keep_old(final, final.with_name(f"{tag}.{i}.old")))
         for (final, _), tmp in zip(pairs, tmps):
             os.replace(tmp, final)
+            done += 1
+    except BaseException as e:            # Ctrl+C too: put back what was there before anything escapes
+        _roll_back(pairs[:done], olds)
+        _remove(tmps + [o for o in olds if o is not None])
+        if isinstance(e, OSError):
+            raise AerieError(f"{label}: cannot write: {e.strerror or e}") from None
+        raise
+    _remove([o for o in olds if o is not None])
+
+
+def _keep_old(final: Path, old: Path) -> Path | None:
+    """A second name for the file ``final`` replaces (a hard link; a copy where the file system has none), so
+    that a later failure can put it back; None when there is no such file."""
+    if not os.path.lexists(final):
+        return None
+    try:
+        os.link(final, old, follow_symlinks=False)
+    except OSError:
+        shutil.copy2(final, old, follow_symlinks=False)
+    return old
+
+
+def _roll_back(replaced, olds) -> None:
+    for (final, _), old in zip(replaced, olds):
+        try:
+            if old is None:
+                final.unlink()
+            else:
+                os.replace(old, final)
+        except OSError:
+            pass
+
+
+def _remove(paths) -> None:
+    for t in paths:
+        try:
+            t.unlink()
+        except OSError:
+            pass
+
+
+def check_targets(out: Path, finals: list[Path], inputs, label: str) -> None:
+    """Refuse, before a byte is written, an import that could not write all its files or would overwrite one of
+    its own inputs (the map, an image it read, ``--image``, ``--characters``): ``label: why``, one line."""
+    folder = out.parent
+    try:
+        st = os.stat(folder)
     except OSError as e:
-        for t in tmps:
-            try:
-                t.unlink()
-            except OSError:
-                pass
-        raise AerieError(f"{out}: cannot write: {e.strerror or e}") from None
+        why = "does not exist" if e.errno in (errno.ENOENT, errno.ENOTDIR) else f"cannot be used: {e.strerror or e}"
+        raise AerieError(f"{label}: the folder {display(folder)} {why}") from None
+    if not stat.S_ISDIR(st.st_mode):
+        raise AerieError(f"{label}: {display(folder)} is not a folder")
+    try:
+        name_max = os.pathconf(folder, "PC_NAME_MAX")
+    except (OSError, ValueError):
+        name_max = 255
+    for final in sorted(finals, key=lambda f: f != out):        # the scene's own name first
+        what = "the scene" if final == out else f"the image it writes beside the scene, {final.name!r},"
+        n = len(os.fsencode(final.name))
+        if n > name_max:
+            raise AerieError(f"{label}: {what} would have a file name of {n} bytes, over the {name_max} a name may "
+                             "have; choose a shorter -o")
+        try:
+            mode = os.lstat(final).st_mode
+        except FileNotFoundError:
+            mode = None
+        except OSError as e:
+            raise AerieError(f"{label}: {display(final)}: {e.strerror or e}") from None
+        if mode is not None and not (stat.S_ISREG(mode) or stat.S_ISLNK(mode)):
+            raise AerieError(f"{label}: {display(final)} is {'a folder' if stat.S_ISDIR(mode) else 'not a file'}; "
+                             f"{what} cannot replace it")
+        for path, desc in inputs:
+            if _same_file(final, Path(path)):
+                raise AerieError(f"{label}: writing {display(final)} would overwrite {desc}, an input of this "
+                                 "import; write the scene elsewhere (another -o name or folder)")
+
+
+def _same_file(a: Path, b: Path) -> bool:
+    """``a`` and ``b`` name one file: the same path once links are resolved, or the same file (a hard link)."""
+    try:
+        if a.resolve() == b.resolve():
+            return True
+        return os.path.exists(a) and os.path.exists(b) and os.path.samefile(a, b)
+    except (OSError, RuntimeError):
+        return False

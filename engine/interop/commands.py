@@ -103,6 +103,7 @@ def read_map(path: Path, *, cells_per_grid=1, grid_m=1.5, want_image=True, scene
 
 def cmd_import(args) -> int:
     from engine.interop.build import Options, build_scene
+    from engine.inputs import check_file
 
     src = Path(args.map)
     out = Path(args.output)
@@ -110,11 +111,15 @@ def cmd_import(args) -> int:
         raise AerieError(f"-o {args.output}: the scene must be a .toml file")
     m = read_map(src, cells_per_grid=args.cells_per_grid, grid_m=args.grid_m,
                  want_image=not args.no_image, want_ground=not args.image, scene_name=args.scene)
+    # the command's own files: no output of the import may replace one (the images the map names are in m.inputs)
+    inputs = [(src, f"the map file {display(src)}")]
     if args.image:
         p = Path(args.image)
-        if not p.is_file():
-            raise AerieError(f"--image {args.image}: no such file")
+        check_file(p, MAX_FILE_BYTES, f"--image {args.image}")
         m.image = check_image(read_file(p, MAX_FILE_BYTES, display(p)), display(p), "", display(p))
+        inputs.append((p, f"--image {display(p)}"))
+    if args.characters:
+        inputs.append((Path(args.characters), f"--characters {display(args.characters)}"))
     opt = Options(args.wall_height, args.object_height, args.thickness, args.wall_material, args.doors, args.layers,
                   args.cells_per_grid, args.grid_m, args.floor_material, args.lock_dc)
     import sys
@@ -122,7 +127,7 @@ def cmd_import(args) -> int:
     command = "aerie import " + " ".join(shlex.quote(a) for a in [Path(args.map).name, "-o", out.name]
                                          + _flags(args))
     summary = build_scene(m, opt, out, command, _mapping(args.characters),
-                          display(args.characters) if args.characters else "--characters")
+                          display(args.characters) if args.characters else "--characters", inputs)
     for w in m.warnings:                # written whole: say what is missing (one line each), then what was written
         print(f"warning: {w}", file=sys.stderr)
     X, Y, Z = summary["size"]

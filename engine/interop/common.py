@@ -13,12 +13,17 @@ import io
 import json
 import math
 import re
+import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from engine.errors import AerieError, display_path as display
+
+if TYPE_CHECKING:
+    from PIL import Image
 
 MAX_FILE_BYTES = 128 * 1024 * 1024     # a map file (JSON with its base64 image) over this is refused unread
 MAX_IMAGE_PX = 16384                   # per side
@@ -184,18 +189,33 @@ class MapImage:
     fmt: str               # PNG | JPEG | WEBP
     size: tuple[int, int]  # pixels
     source: str            # "base64" or the file it came from
+    path: Path | None = None   # the file read (an input no output of the import may replace)
 
     @property
     def ext(self) -> str:
         return IMAGE_FORMATS[self.fmt]
 
 
-def check_image(data: bytes, file: str, key: str, source: str) -> MapImage:
-    """Open and fully decode the image (a truncated one fails here), within the size caps."""
+def open_image(data: bytes):
+    """Pillow's image of ``data``, its header read, nothing decoded; without Pillow's own bomb check (a two-line
+    warning on stderr over 89 Mpx, an error over 179): the import checks the declared size against its own caps
+    (``check_image``) before anything is decoded."""
     from PIL import Image
 
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+        saved, Image.MAX_IMAGE_PIXELS = Image.MAX_IMAGE_PIXELS, None
+        try:
+            return Image.open(io.BytesIO(data))
+        finally:
+            Image.MAX_IMAGE_PIXELS = saved
+
+
+def check_image(data: bytes, file: str, key: str, source: str) -> MapImage:
+    """Open and fully decode the image (a truncated one fails here), within the size caps."""
+
     try:
-        with Image.open(io.BytesIO(data)) as im:
+        with open_image(data) as im:
             fmt, (w, h) = im.format, im.size
             if fmt not in IMAGE_FORMATS:
                 raise InteropError(file, key, f"the image is {fmt}; PNG, JPEG or WebP please")
@@ -227,15 +247,24 @@ def image_file(rel: str, base_dir: Path, file: str, key: str) -> MapImage:
     p = Path(rel)
     if not p.is_absolute():
         p = base_dir / p
-    if not p.is_file() and (base_dir / Path(rel).name).is_file():
+    if not _is_file(p, file, key, rel) and _is_file(base_dir / Path(rel).name, file, key, rel):
         p = base_dir / Path(rel).name        # a Foundry path (modules/x/maps/a.jpg) with the image saved beside the map
-    if not p.is_file():
+    if not _is_file(p, file, key, rel):
         raise InteropError(file, key, f"the image is the path {rel!r}, and there is no such file next to the map; "
                                       "give --image FILE, or --no-image")
     size = p.stat().st_size
     if size > MAX_FILE_BYTES:
         raise InteropError(file, key, f"the image file {rel!r} is over {MAX_FILE_BYTES // 2**20} MiB")
-    return check_image(read_file(p, MAX_FILE_BYTES, file, key), file, key, display(p))
+    img = check_image(read_file(p, MAX_FILE_BYTES, file, key), file, key, display(p))
+    img.path = p
+    return img
+
+
+def _is_file(p: Path, file: str, key: str, rel: str) -> bool:
+    """``Path.is_file``, but a path the system will not look at (a name over 255 bytes) is an InteropError."""
+    from engine.inputs import exists
+
+    return exists(p, f"the image path {rel!r}", lambda msg: InteropError(file, key, msg)) and p.is_file()
 
 
 def looks_base64(text: str) -> bool:
@@ -313,6 +342,47 @@ class ImportedMap:
     storeys: list[Storey] = field(default_factory=list)
     openings: list[Opening] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)   # one line each on stderr (a missing image), exit 0
+    inputs: list[tuple[Path, str]] = field(default_factory=list)   # (file, what) of the images read: never outputs
+
+    def read_image(self, img: MapImage, key: str) -> MapImage:
+        """``img`` as read from ``key``, its file (if any) recorded as an input of the import."""
+        if img.path is not None:
+            self.inputs.append((img.path, f"the image {display(img.path)} ({self.file}: {key})"))
+        return img
+
+
+def map_cells(xe: float, ye: float, file: str, key: str, how: str) -> tuple[int, int]:
+    """The map's cells (X, Y) from its extent in cells (floats: the file's size in squares x cells per square),
+    refused by ``key`` over the scene's cap before any integer or array is made of them (a grid of 1e-300 px made
+    a 300-digit size, an infinite one an OverflowError, and the reader draws masks at the map's size)."""
+    from engine.world.grid import MAX_CELLS_XY
+
+    if not (xe <= MAX_CELLS_XY + 1e-6 and ye <= MAX_CELLS_XY + 1e-6):     # NaN and infinity too
+        raise InteropError(file, key, f"the map is {xe:.6g} x {ye:.6g} cells, over the cap of {MAX_CELLS_XY} cells "
+                                      f"per side ({how})")
+    return max(1, math.ceil(xe - 1e-6)), max(1, math.ceil(ye - 1e-6))
+
+
+def rgba_at(pic, size: tuple[int, int], box) -> "Image.Image":
+    """``pic``'s region ``box`` (source pixels) as an RGBA image of ``size``, never a whole-size RGBA copy of a
+    large image (a 16384 x 10000 palette PNG of 20 KB took 1.5 GB so): a palette or other mode is thinned in its
+    own mode (nearest) to at most twice ``size`` first, a grey or RGB(A) one reduced by a whole factor (a box
+    filter) to at least twice ``size``; then converted and scaled (Lanczos)."""
+    from PIL import Image
+
+    w, h = size
+    bw, bh = box[2] - box[0], box[3] - box[1]
+    if pic.mode not in ("L", "LA", "RGB", "RGBA"):
+        thin = (max(w, min(math.ceil(bw), 2 * w)), max(h, min(math.ceil(bh), 2 * h)))
+        pic, box = pic.resize(thin, Image.Resampling.NEAREST, box=box), (0, 0) + thin
+    else:
+        f = int(min(bw / w, bh / h) // 2)
+        if f >= 2:
+            ib = (math.floor(box[0]), math.floor(box[1]), math.ceil(box[2]), math.ceil(box[3]))
+            pic = pic.reduce(f, box=ib)
+            box = ((box[0] - ib[0]) / f, (box[1] - ib[1]) / f, (box[2] - ib[0]) / f, (box[3] - ib[1]) / f)
+            box = (box[0], box[1], min(box[2], pic.size[0]), min(box[3], pic.size[1]))
+    return pic.convert("RGBA").resize((w, h), Image.Resampling.LANCZOS, box=box)
 
 
 def alpha_area(img, X: int, Y: int):
@@ -324,7 +394,12 @@ def alpha_area(img, X: int, Y: int):
     if isinstance(img, Image.Image):
         a = img.convert("RGBA").getchannel("A")
     else:
-        with Image.open(io.BytesIO(img.data)) as im:
-            a = im.convert("RGBA").getchannel("A")
+        with open_image(img.data) as im:
+            if im.mode in ("RGBA", "LA"):
+                a = im.getchannel("A")                       # one byte a pixel, not an RGBA copy
+            elif "transparency" not in im.info:
+                return np.ones((Y, X), bool)                 # no alpha: opaque everywhere
+            else:                                            # a transparent colour (a palette's): thinned first
+                a = rgba_at(im, (min(im.size[0], 8 * X), min(im.size[1], 8 * Y)), (0, 0) + im.size).getchannel("A")
     cov = np.asarray(a.resize((X, Y), Image.Resampling.BOX), dtype=np.float32)
     return (cov > 127)[::-1].copy()                # image rows run south; Aerie's y north

@@ -18,7 +18,8 @@ from pathlib import Path
 from urllib.parse import unquote
 
 from engine.interop.common import (ImportedMap, InteropError, MapImage, Opening, Storey, Token, Wall, alpha_area,
-                                   character_keys, check_image, image_file, number)
+                                   character_keys, check_image, image_file, map_cells, number,
+                                   open_image, rgba_at)
 
 # Wall senses: v10+ ``move``/``sight`` are 0 none, 10 limited, 20 normal (30/40 proximity); v9 ``move`` 0/1 and
 # ``sense`` 0 none, 1 normal, 2 limited.
@@ -80,16 +81,37 @@ def _elev(v, file, key):
     return None if math.isinf(v) else float(v)
 
 
+def _depth(metres: float, file: str, key: str) -> float:
+    """A bottom or an elevation in metres, refused when it lies deeper than a map can reach (the map is raised by
+    its deepest basement: a wall at -1e300 ft filled every layer with earth, a token there could stand nowhere)."""
+    from engine.world.grid import MAX_LAYERS
+
+    if not math.isfinite(metres):                 # 1e308 ft at a grid distance under 1: past a float's range
+        raise InteropError(file, key, f"{metres} m is out of range (the value times the metres a scene unit is)")
+    if metres < -MAX_LAYERS:
+        raise InteropError(file, key, f"{metres:.4g} m is below the deepest basement a map can hold: the map is at "
+                                      f"most {MAX_LAYERS} layers tall")
+    return metres
+
+
+def _top(metres: float) -> float | None:
+    """A top in metres; past a float's range (1e308 ft at a grid distance under 1) it is no limit, as infinity is."""
+    return metres if math.isfinite(metres) else None
+
+
 class _Canvas:
     """The scene's pixel frame (canvas = scene + padding) and its cells: where a point in canvas pixels lies on the
     map, whether it is on the canvas at all, and a wall's part inside the scene."""
 
-    def __init__(self, file: str, size: float, width: float, height: float, padding: float, N: int):
+    def __init__(self, file: str, size: float, width: float, height: float, padding: float, N: int, P: str = ""):
         self.file, self.size, self.width, self.height = file, size, width, height
+        self.gx, self.gy = width / size, height / size
+        # the cell cap first: a grid of 1 px (or 1e-300) makes millions of cells, and the images and masks the
+        # reader draws before the build (drawings, storeys) would be made at that size
+        self.X, self.Y = map_cells(self.gx * N, self.gy * N, file, f"{P}width",
+                                   f"{width:g} x {height:g} px at a grid of {size:g} px, {N} cell(s) per grid square")
         self.pad_x = math.ceil(width * padding / size - 1e-9) * size
         self.pad_y = math.ceil(height * padding / size - 1e-9) * size
-        self.gx, self.gy = width / size, height / size
-        self.X, self.Y = max(1, math.ceil(self.gx * N - 1e-6)), max(1, math.ceil(self.gy * N - 1e-6))
         self.tol = size / 8
 
     def conv(self, x, y, key):
@@ -166,7 +188,7 @@ def read_foundry(data: dict, file: str, base_dir: Path, *, cells_per_grid: int =
     if not 0 <= padding <= 0.5:
         raise InteropError(file, f"{P}padding", f"{padding} is outside 0..0.5")
     N = cells_per_grid
-    cv = _Canvas(file, size, width, height, padding, N)
+    cv = _Canvas(file, size, width, height, padding, N, P)
     X, Y = cv.X, cv.Y
     m_per_unit = grid_m / distance                   # metres per scene unit (ft): wall heights, elevations
     name = data.get("name") or Path(file).stem
@@ -218,20 +240,24 @@ def _read_levels(data: dict, file: str, P: str, units: str, m: ImportedMap) -> d
 
 
 def _wall_span(w: dict, file: str, k: str, levels: dict):
-    """(bottom, top) of a wall in scene units (None: no limit), from the first elevation flag it carries: Wall
-    Height 3+, Wall Height before 3.0, Levels, v14's level ids."""
+    """(bottom, top, the bottom's key) of a wall in scene units (None: no limit), from the first elevation flag it
+    carries: Wall Height 3+, Wall Height before 3.0, Levels, v14's level ids."""
     bottom = top = None
+    bkey = f"{k}.levels"
     wh = _flag(w.get("flags"), "wall-height")
     if isinstance(wh, dict):
-        bottom = _elev(wh.get("bottom"), file, f'{k}.flags["wall-height"].bottom')
+        bkey = f'{k}.flags["wall-height"].bottom'
+        bottom = _elev(wh.get("bottom"), file, bkey)
         top = _elev(wh.get("top"), file, f'{k}.flags["wall-height"].top')
     old = _flag(w.get("flags"), "wallHeight")             # Wall Height before 3.0: wallHeightTop / Bottom
     if isinstance(old, dict) and bottom is None and top is None:
-        bottom = _elev(old.get("wallHeightBottom"), file, f"{k}.flags.wallHeight.wallHeightBottom")
+        bkey = f"{k}.flags.wallHeight.wallHeightBottom"
+        bottom = _elev(old.get("wallHeightBottom"), file, bkey)
         top = _elev(old.get("wallHeightTop"), file, f"{k}.flags.wallHeight.wallHeightTop")
     lv = _flag(w.get("flags"), "levels")
     if isinstance(lv, dict) and bottom is None and top is None:
-        bottom = _elev(lv.get("rangeBottom"), file, f"{k}.flags.levels.rangeBottom")
+        bkey = f"{k}.flags.levels.rangeBottom"
+        bottom = _elev(lv.get("rangeBottom"), file, bkey)
         top = _elev(lv.get("rangeTop"), file, f"{k}.flags.levels.rangeTop")
     if bottom is None and top is None and isinstance(w.get("levels"), list) and levels:
         spans = [levels[i_] for i_ in w["levels"] if isinstance(i_, str) and i_ in levels]
@@ -240,7 +266,7 @@ def _wall_span(w: dict, file: str, k: str, levels: dict):
             tops = [s[1] for s in spans]
             bottom = None if any(v is None for v in bots) else min(bots)
             top = None if any(v is None for v in tops) else max(tops)
-    return bottom, top
+    return bottom, top, bkey
 
 
 def _read_walls(data: dict, file: str, P: str, cv: _Canvas, levels: dict, m_per_unit: float, m: ImportedMap) -> None:
@@ -267,11 +293,11 @@ def _read_walls(data: dict, file: str, P: str, cv: _Canvas, levels: dict, m_per_
         blocks_sight = bool(w.get("sight", w.get("sense", 20)))
         door = _choice(w.get("door"), (0, 1, 2), file, f"{k}.door")
         ds = _choice(w.get("ds"), (0, 1, 2), file, f"{k}.ds")
-        bottom, top = _wall_span(w, file, k, levels)
+        bottom, top, bkey = _wall_span(w, file, k, levels)
         if bottom is not None or top is not None:
             counts["heights"] += 1
-        bottom_m = (bottom or 0.0) * m_per_unit       # below 0: a basement (the build shifts the map up)
-        top_m = None if top is None else top * m_per_unit
+        bottom_m = _depth((bottom or 0.0) * m_per_unit, file, bkey)   # below 0: a basement (the map is shifted up)
+        top_m = None if top is None else _top(top * m_per_unit)
         if top_m is not None and top_m <= bottom_m:
             counts["below"] += 1                     # a top at or under its bottom: nothing stands there
             continue
@@ -311,6 +337,7 @@ def _read_tokens(data: dict, file: str, P: str, cv: _Canvas, N: int, m_per_unit:
         ty = number(t.get("y", 0), file, f"{k}.y")
         cx, cy = cv.conv(tx + tw * cv.size / 2, ty + th * cv.size / 2, f"{k}.x")
         elev = _elev(t.get("elevation", 0), file, f"{k}.elevation") or 0.0
+        _depth(elev * m_per_unit, file, f"{k}.elevation")
         extra = _flag(t.get("flags"), "aerie")
         if extra is not None and not isinstance(extra, dict):
             raise InteropError(file, f"{k}.flags.aerie", "must be a table of character keys")
@@ -359,7 +386,7 @@ def _optional_image(src: str, base_dir: Path, file: str, key: str, m: ImportedMa
     """An image the scene names that may be missing (Foundry opens such a scene with a warning, and so does the
     import: a plain floor, one warning line). An image that is there but broken is still an error."""
     try:
-        return _tile_image(src, base_dir, file, key)
+        return m.read_image(_tile_image(src, base_dir, file, key), key)
     except InteropError as e:
         if "no such file next to the map" not in e.problem:
             raise
@@ -371,10 +398,13 @@ def _optional_image(src: str, base_dir: Path, file: str, key: str, m: ImportedMa
 GROUND_TILES_MAX_PX = 4096       # the composed ground image's longest side (the renderer's own upload cap)
 
 
-def _tile_elevation(tile: dict) -> float:
-    """A tile's elevation; 0 when it has none or not a number (Foundry's default)."""
+def _tile_elevation(tile: dict, file: str, key: str) -> float:
+    """A tile's elevation; 0 when it has none or not a number (Foundry's default); NaN or an infinity is refused
+    (it was an OverflowError where the storey's layer is worked out)."""
     e = tile.get("elevation")
-    return e if isinstance(e, (int, float)) else 0
+    if isinstance(e, bool) or not isinstance(e, (int, float)):
+        return 0
+    return number(e, file, f"{key}.elevation")
 
 
 def ground_from_tiles(data: dict, file: str, base_dir: Path, P: str, size, pad, m: ImportedMap):
@@ -396,7 +426,7 @@ def ground_from_tiles(data: dict, file: str, base_dir: Path, P: str, size, pad, 
     if any("overhead" in t for _, t, _ in src):
         ground = [(i, t, s) for i, t, s in src if not t.get("overhead")]
     else:
-        elev = {i: _tile_elevation(t) for i, t, _ in src}
+        elev = {i: _tile_elevation(t, file, f"{P}tiles[{i}]") for i, t, _ in src}
         up = [e for e in elev.values() if e >= 0]
         lowest = min(up) if up else min(elev.values())
         ground = [(i, t, s) for i, t, s in src if elev[i] == lowest]
@@ -417,8 +447,9 @@ def ground_from_tiles(data: dict, file: str, base_dir: Path, P: str, size, pad, 
         im = _optional_image(s, base_dir, file, key, m)
         if im is None:
             continue
-        tile, at = _scaled_tile(im, t, file, f"{P}tiles[{i}]", k, pad)
-        canvas.paste(tile, at, tile)                                      # clipped at the edges
+        placed = _scaled_tile(im, t, file, f"{P}tiles[{i}]", k, pad, size, (W, H))
+        if placed is not None:
+            canvas.paste(placed[0], placed[1], placed[0])
         names.append(f"{P}tiles[{i}] {Path(unquote(s)).name!r}")
     if not names:
         return None
@@ -429,18 +460,45 @@ def ground_from_tiles(data: dict, file: str, base_dir: Path, P: str, size, pad, 
                  f"their rectangles, {W} x {H} px; rotation, alpha and tint are not applied")
 
 
-def _scaled_tile(im, t: dict, file: str, key: str, k: float, pad):
-    """A tile's image at the composed image's scale ``k`` (RGBA) and where its top-left corner lands on it: the
-    tile's rectangle (``x``, ``y``, ``width``, ``height``) less the scene's padding ``pad``, scaled."""
-    from PIL import Image
-
+def _scaled_tile(im, t: dict, file: str, key: str, k: float, pad, scene, frame):
+    """A tile's image at the composed image's scale ``k`` (RGBA) and where its top-left corner lands on the
+    composed image (``frame``, W x H px): the tile's rectangle (``x``, ``y``, ``width``, ``height``) less the
+    scene's padding ``pad``, scaled, and cut to the frame (only the part shown is scaled: a tile of 1e308 px
+    was an OverflowError, a large one a whole-size RGBA copy); None when no part of it is shown."""
     tw = number(t.get("width"), file, f"{key}.width", positive=True)
     th = number(t.get("height"), file, f"{key}.height", positive=True)
     tx = number(t.get("x", 0), file, f"{key}.x")
     ty = number(t.get("y", 0), file, f"{key}.y")
-    with Image.open(io.BytesIO(im.data)) as pic:
-        tile = pic.convert("RGBA").resize((max(1, round(tw * k)), max(1, round(th * k))), Image.Resampling.LANCZOS)
-    return tile, (round((tx - pad[0]) * k), round((ty - pad[1]) * k))
+    cw, ch = scene[0] + 2 * pad[0], scene[1] + 2 * pad[1]
+    for v, edge, n, name in ((tx, tx + tw, cw, "x"), (ty, ty + th, ch, "y")):
+        _near_canvas(v, n, file, f"{key}.{name}", "the tile's")
+        _near_canvas(edge, n, file, f"{key}.{'width' if name == 'x' else 'height'}", "the tile's far")
+    L, T = round((tx - pad[0]) * k), round((ty - pad[1]) * k)
+    w, h = max(1, round(tw * k)), max(1, round(th * k))
+    x0, y0, x1, y1 = max(0, L), max(0, T), min(frame[0], L + w), min(frame[1], T + h)
+    if x1 <= x0 or y1 <= y0:
+        return None
+
+    with open_image(im.data) as pic:
+        iw, ih = pic.size
+        box = ((x0 - L) * iw / w, (y0 - T) * ih / h, (x1 - L) * iw / w, (y1 - T) * ih / h)
+        try:
+            tile = rgba_at(pic, (x1 - x0, y1 - y0), box)
+        except (ValueError, OSError) as e:                  # a mode Pillow cannot convert (16-bit grey, say)
+            raise InteropError(file, key, f"the tile's image cannot be drawn ({e})") from None
+    return tile, (x0, y0)
+
+
+#: a tile or a drawing may reach past the canvas (scene and padding) by this many times its size, no further
+NEAR_CANVAS = 4
+
+
+def _near_canvas(v: float, n: float, file: str, key: str, what: str) -> None:
+    """A tile's or a drawing's edge ``v`` (canvas px on an axis ``n`` px long) within ``NEAR_CANVAS`` times the
+    canvas of it; anything further is a broken file (1e308, say), refused by its key."""
+    if not -NEAR_CANVAS * n <= v <= (NEAR_CANVAS + 1) * n:
+        raise InteropError(file, key, f"{what} edge at {v:g} px is far outside the canvas (0..{n:g} px, the scene "
+                                      f"and its padding; at most {NEAR_CANVAS} times that beyond it)")
 
 
 def _tile_image(src: str, base_dir: Path, file: str, key: str) -> MapImage:
@@ -478,12 +536,13 @@ def read_storeys(data: dict, file: str, base_dir: Path, P: str, levels: dict, ge
     if levels:
         for i, lv in enumerate(data.get("levels") or []):
             bottom, top, name = levels[lv.get("_id")]
+            _depth((bottom or 0.0) * mpu, file, f"{P}levels[{i}].elevation.bottom")
             img = None
             bg = lv.get("background")
             if isinstance(bg, dict) and bg.get("src"):      # read for its area even with --no-image
                 img = _optional_image(str(bg["src"]), base_dir, file, f"{P}levels[{i}].background.src", m)
             out.append(Storey(str(name or lv.get("_id") or f"level {i}"), (bottom or 0.0) * mpu,
-                              None if top is None else top * mpu, img if want_image else None,
+                              None if top is None else _top(top * mpu), img if want_image else None,
                               alpha_area(img, X, Y) if img is not None else None, f"{P}levels[{i}]"))
         return out
     groups: dict[float, list] = {}
@@ -492,10 +551,12 @@ def read_storeys(data: dict, file: str, base_dir: Path, P: str, levels: dict, ge
             continue
         key = f"{P}tiles[{i}]"
         bottom, top = _levels_range(t, file, key)
-        if bottom is None and "overhead" not in t and isinstance(t.get("elevation"), (int, float)) and t["elevation"]:
-            bottom = float(t["elevation"])                      # v12+: a tile's elevation is its floor
+        bkey = f"{key}.flags.levels.rangeBottom"
+        if bottom is None and "overhead" not in t and _tile_elevation(t, file, key):
+            bottom, bkey = float(_tile_elevation(t, file, key)), f"{key}.elevation"   # v12+: its elevation, its floor
         if bottom is None or bottom == 0:
             continue                                            # roofs and tree tops without a range: decoration
+        _depth(bottom * mpu, file, bkey)
         groups.setdefault(bottom, []).append((i, t, top))
     if not groups:
         return out
@@ -514,9 +575,10 @@ def read_storeys(data: dict, file: str, base_dir: Path, P: str, levels: dict, ge
             im = _optional_image(src, base_dir, file, key, m)
             if im is None:
                 continue
-            tile, at = _scaled_tile(im, t, file, f"{P}tiles[{i}]", k, (pad_x, pad_y))
+            placed = _scaled_tile(im, t, file, f"{P}tiles[{i}]", k, (pad_x, pad_y), (width, height), (W, H))
             layer = Image.new("RGBA", (W, H), (0, 0, 0, 0))
-            layer.paste(tile, at)
+            if placed is not None:
+                layer.paste(*placed)
             canvas = Image.alpha_composite(canvas, layer)
             names.append(f"tiles[{i}] {Path(unquote(src)).name!r}")
             tops.append(top)
@@ -530,7 +592,7 @@ def read_storeys(data: dict, file: str, base_dir: Path, P: str, levels: dict, ge
         top = None if any(t is None for t in tops) else max(tops)
         area = alpha_area(canvas, X, Y)
         out.append(Storey(f"{bottom:g} {'ft' if mpu < 1 else 'units'}", bottom * mpu,
-                          None if top is None else top * mpu, img, area,
+                          None if top is None else _top(top * mpu), img, area,
                           f"{P}tiles ({', '.join(names)})"))
     return out
 
@@ -574,18 +636,23 @@ def _drawing_mask(d: dict, rect, geo, file: str, key: str):
 
     width, height, pad_x, pad_y, X, Y, _ = geo
     x, y, w, h = rect
+    cw, ch = width + 2 * pad_x, height + 2 * pad_y
     k = 4
     im = Image.new("L", (X * k, Y * k), 0)
     dr = ImageDraw.Draw(im)
 
-    def px(u, v):
+    def px(u, v, where):
+        # every corner near the canvas: 1e308 overflowed in Pillow, a negative size was a ValueError
+        _near_canvas(u, cw, file, f"{key}.{where[0]}", "the drawing's")
+        _near_canvas(v, ch, file, f"{key}.{where[1]}", "the drawing's")
         return ((u - pad_x) / width * X * k, (v - pad_y) / height * Y * k)
 
     pts = d.get("points") if d.get("type") == "p" else None
     if isinstance(pts, list) and len(pts) >= 3 and all(isinstance(q, list) and len(q) == 2 for q in pts):
-        dr.polygon([px(x + number(q[0], file, f"{key}.points"), y + number(q[1], file, f"{key}.points"))
-                    for q in pts], fill=255)
+        dr.polygon([px(x + number(q[0], file, f"{key}.points[{j}][0]"), y + number(q[1], file, f"{key}.points[{j}][1]"),
+                       (f"points[{j}][0]", f"points[{j}][1]")) for j, q in enumerate(pts)], fill=255)
     else:
-        dr.rectangle([px(x, y), px(x + w, y + h)], fill=255)
+        (ax, ay), (bx, by) = px(x, y, "xy"), px(x + w, y + h, ("width", "height"))
+        dr.rectangle([(min(ax, bx), min(ay, by)), (max(ax, bx), max(ay, by))], fill=255)
     centres = np.asarray(im, dtype=np.uint8)[k // 2::k, k // 2::k][:Y, :X]
     return (centres > 0)[::-1].copy()

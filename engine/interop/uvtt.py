@@ -10,11 +10,10 @@ the image, Aerie's y north, so the image's top edge is the map's north edge.
 
 from __future__ import annotations
 
-import math
 from pathlib import Path
 
 from engine.interop.common import (ImportedMap, InteropError, Wall, decode_base64_image, image_file, looks_base64,
-                                   number, point)
+                                   map_cells, number, point)
 
 FORMATS = ("0.2", "0.3", "1.0")
 EDGE_TOLERANCE = 0.125           # grid units a point may stray outside the map (clamped); further is an error
@@ -67,7 +66,10 @@ def read_uvtt(data: dict, file: str, base_dir: Path, *, cells_per_grid: int = 1,
         raise InteropError(file, "resolution.map_size", f"{sx} x {sy} grid squares: both must be above 0")
     ppg = number(res.get("pixels_per_grid"), file, "resolution.pixels_per_grid", positive=True)
     N = cells_per_grid
-    X, Y = max(1, math.ceil(sx * N - 1e-6)), max(1, math.ceil(sy * N - 1e-6))
+    X, Y = map_cells(sx * N, sy * N, file, "resolution.map_size", f"at {N} cell(s) per grid square")
+    if not sx * ppg < 2**53 or not sy * ppg < 2**53:    # the image size it expects (a note when it differs)
+        raise InteropError(file, "resolution.pixels_per_grid", f"{ppg:g} px a grid square makes the map's image "
+                                                               f"{sx * ppg:.4g} x {sy * ppg:.4g} px")
     m = ImportedMap(file, f"uvtt {version}", Path(file).stem, (X, Y), grid_m / N, m_per_unit=grid_m,
                     size_key="resolution.map_size")
     m.notes.append(f"Universal VTT format {version}: {sx:g} x {sy:g} grid squares of {ppg:g} px, "
@@ -145,7 +147,7 @@ def _image(data: dict, file: str, base_dir: Path, want: tuple, m: ImportedMap) -
         m.image = decode_base64_image(img, file, "image")
     else:
         try:
-            m.image = image_file(img, base_dir, file, "image")
+            m.image = m.read_image(image_file(img, base_dir, file, "image"), "image")
         except InteropError as e:             # a path to nothing: a plain ground and one warning line
             if "no such file next to the map" not in e.problem:
                 raise
