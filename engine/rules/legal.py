@@ -87,7 +87,28 @@ class Fresh:
                                "edit of the map): list the actions again")
 
 
-class Lazy(Sequence):
+class _Worked(Sequence):
+    """A sequence read through ``_read()`` (the list, or run, it works out when first asked)."""
+
+    __slots__ = ()
+
+    def _read(self) -> Sequence:
+        raise NotImplementedError
+
+    def __len__(self) -> int:
+        return len(self._read())
+
+    def __getitem__(self, i):
+        return self._read()[i]
+
+    def __iter__(self) -> Iterator[dict]:
+        return iter(self._read())
+
+    def __contains__(self, act: Any) -> bool:
+        return act in self._read()
+
+
+class Lazy(_Worked):
     """A part of a listing worked out when first read. ``kinds``: the action names it may hold (in order);
     ``first(kind)``: a sort key of the first legal action of that kind within the part, None when it holds none
     (asking no more than that needs); ``group(kind)``: its actions of that kind in order (read lazily too)."""
@@ -136,6 +157,8 @@ class LazyMoves(Lazy):
             r = self._run = got if isinstance(got, MoveRun) else MoveRun(self.actor, np.zeros((0, 3), np.int32))
         return r
 
+    _read = run
+
     @property
     def cells(self) -> np.ndarray:
         return self.run().cells
@@ -146,17 +169,6 @@ class LazyMoves(Lazy):
     def group(self, kind: str) -> Sequence:
         return self if kind == "move" else []
 
-    def __len__(self) -> int:
-        return len(self.run())
-
-    def __getitem__(self, i):
-        return self.run()[i]
-
-    def __iter__(self) -> Iterator[dict]:
-        return iter(self.run())
-
-    def __contains__(self, act: Any) -> bool:
-        return act in self.run()
 
     def __repr__(self) -> str:
         return f"LazyMoves({self.actor!r}, {'not searched yet' if self._run is None else f'{len(self._run)} destinations'})"
@@ -247,23 +259,12 @@ class Checked(Lazy):
         idx = self.of(kind)
         return _Picked(lambda: self._legal_of(idx))
 
-    def _list(self) -> list[dict]:
+    def _read(self) -> list[dict]:
         got = self._all
         if got is None:
             got = self._all = self._legal_of(range(len(self.cands)))
         return got
 
-    def __len__(self) -> int:
-        return len(self._list())
-
-    def __getitem__(self, i):
-        return self._list()[i]
-
-    def __iter__(self) -> Iterator[dict]:
-        return iter(self._list())
-
-    def __contains__(self, act: Any) -> bool:
-        return act in self._list()
 
     def __repr__(self) -> str:
         return f"Checked({len(self.cands)} candidates, {self._known.count(None)} not asked yet)"
@@ -284,7 +285,7 @@ class Expanded(Lazy):
         self._whole: Checked | None = None
         self._by: dict[str, Checked] = {}
 
-    def _all(self) -> Checked:
+    def _read(self) -> Checked:
         got = self._whole
         if got is None:
             self._fresh()
@@ -306,22 +307,10 @@ class Expanded(Lazy):
         return self._of(kind).first(kind)
 
     def firsts(self, skip=frozenset()) -> dict:
-        return self._all().firsts(skip)
+        return self._read().firsts(skip)
 
     def group(self, kind: str) -> Sequence:
         return _Picked(lambda: list(self._of(kind).group(kind)))
-
-    def __len__(self) -> int:
-        return len(self._all())
-
-    def __getitem__(self, i):
-        return self._all()[i]
-
-    def __iter__(self) -> Iterator[dict]:
-        return iter(self._all())
-
-    def __contains__(self, act: Any) -> bool:
-        return act in self._all()
 
 
 class Later(Lazy):
@@ -333,7 +322,7 @@ class Later(Lazy):
         self.kinds, self._make, self._fresh = tuple(kinds), make, fresh
         self._list: list[dict] | None = None
 
-    def _get(self) -> list[dict]:
+    def _read(self) -> list[dict]:
         got = self._list
         if got is None:
             self._fresh()
@@ -341,25 +330,13 @@ class Later(Lazy):
         return got
 
     def first(self, kind: str):
-        return next((i for i, c in enumerate(self._get()) if c["action"] == kind), None)
+        return next((i for i, c in enumerate(self._read()) if c["action"] == kind), None)
 
     def group(self, kind: str) -> Sequence:
-        return _Picked(lambda: [c for c in self._get() if c["action"] == kind])
-
-    def __len__(self) -> int:
-        return len(self._get())
-
-    def __getitem__(self, i):
-        return self._get()[i]
-
-    def __iter__(self) -> Iterator[dict]:
-        return iter(self._get())
-
-    def __contains__(self, act: Any) -> bool:
-        return act in self._get()
+        return _Picked(lambda: [c for c in self._read() if c["action"] == kind])
 
 
-class _Picked(Sequence):
+class _Picked(_Worked):
     """One kind of a lazy part: ``make()``'s list, worked out when first read."""
 
     __slots__ = ("_make", "_list")
@@ -368,23 +345,11 @@ class _Picked(Sequence):
         self._make = make
         self._list: list[dict] | None = None
 
-    def _get(self) -> list[dict]:
+    def _read(self) -> list[dict]:
         got = self._list
         if got is None:
             got = self._list = list(self._make())
         return got
-
-    def __len__(self) -> int:
-        return len(self._get())
-
-    def __getitem__(self, i):
-        return self._get()[i]
-
-    def __iter__(self) -> Iterator[dict]:
-        return iter(self._get())
-
-    def __contains__(self, act: Any) -> bool:
-        return act in self._get()
 
 
 class _Chain(Sequence):

@@ -467,15 +467,12 @@ def sight_many(world, pairs, levels=None, thresholds=None, full=None) -> list:
 def sight_one(world, attacker: Body, target: Body, levels=None, thresholds=None, eye=None):
     """``sight_many(world, [(attacker, target, eye)], levels, thresholds)[0]`` for one pair, without the batch's
     frame: True (a clear line, the fraction not worked out) or the pair's ``CoverResult``."""
-    size = world.size
-    dist = world.los_distance()
-    table = _blocking_table(world, dist)
-    if table is None:
+    got = sight_settled(world, attacker, target, levels, thresholds, eye)
+    if got is not None:
+        return got
+    if _blocking_table(world, world.los_distance()) is None:
         return cover_between(world, attacker, target, levels, thresholds, eye)
-    ga, gt = _geom(attacker, size), _geom(target, size)
-    got = _settled(table, dist, _dist_bytes(world, dist), size, gt, _eye(ga, eye, size), ga.floor + gt.floor,
-                   levels, thresholds, True)
-    return got if got is not None else _covers(world, [(attacker, target, eye)], levels, thresholds, None)[0]
+    return _covers(world, [(attacker, target, eye)], levels, thresholds, None)[0]
 
 
 def sight_settled(world, attacker: Body, target: Body, levels=None, thresholds=None, eye=None):
