@@ -108,6 +108,24 @@ def test_cover_volume_is_cover_between_at_every_cell_of_random_maps():
         assert 0 < np.mean(counts[counts != NO_BODY] > 0) < 1
 
 
+def test_cover_volume_traced_in_batches_of_cells_is_the_same(monkeypatch):
+    """``CELLS_CHUNK``: a layer's cells are traced a batch at a time (a whole 512 x 512 layer at once took some
+    3.7 GB); batches of 7 cells give the counts of one batch for the whole map, threat volume too."""
+    import engine.world.volumes as V
+
+    rng = np.random.default_rng(9)
+    for i in range(3):
+        w = random_world(rng, 6, 14)
+        att = free_body(rng, w)
+        foe = free_body(rng, w)
+        whole = cover_counts_cpu(w, att)
+        threat = V.threat_counts_cpu(w, [([foe], Weapons(1.5, 30.0))])
+        monkeypatch.setattr(V, "CELLS_CHUNK", 7)
+        assert np.array_equal(cover_counts_cpu(w, att), whole)
+        assert np.array_equal(V.threat_counts_cpu(w, [([foe], Weapons(1.5, 30.0))]), threat)
+        monkeypatch.setattr(V, "CELLS_CHUNK", 1 << 30)
+
+
 def _roof_world():
     """A roof (layer 3) over x 6..11; a wall-less house: a body on its edge, an attacker low to the west."""
     from engine.world.materials import AIR

@@ -224,9 +224,18 @@ def eye_fixed(world, attacker: Body) -> np.ndarray:
 
 
 # -- the cover volume, CPU backend ---------------------------------------------------------------------------
+#: cells traced in one batch (36 sight lines each): the traversal keeps about 200 bytes a line, so a whole 512 x 512
+#: layer at once (9.4 M lines) took some 3.7 GB; a batch of this many cells stays under about 60 MB
+CELLS_CHUNK = 8192
+
+
 def _counts_for_cells(world, fields, tables, eyes, cells: np.ndarray, template: Body, threads: int = 1,
                       best=None) -> np.ndarray:
-    """Blocked sample lines (0..36) from each eye to a body at each cell (int [E, C]); ``cells`` int [C, 3]."""
+    """Blocked sample lines (0..36) from each eye to a body at each cell (int [E, C]); ``cells`` int [C, 3]. Traced
+    ``CELLS_CHUNK`` cells at a time (each line is traced on its own: the same counts in bounded memory)."""
+    if len(cells) > CELLS_CHUNK:
+        return np.concatenate([_counts_for_cells(world, fields, tables, eyes, cells[i:i + CELLS_CHUNK], template)
+                               for i in range(0, len(cells), CELLS_CHUNK)], axis=1)
     X, Y, Z = world.size
     qx, qy, qz = tables
     ns = qx.shape[1]
