@@ -255,6 +255,36 @@ def test_dnd20_ready():
     assert find(evs, "readied_action", who="k", rule="DND-20")
 
 
+def test_dnd20_ready_trigger_perceived_and_may_be_ignored():
+    # l. 361-362 "Najpierw trzeba zadeklarować jakie możliwe do zaobserwowania przez ciebie okoliczności prowokują
+    # twoją reakcję" / "Kiedy nastąpi określone wcześniej wydarzenie możesz użyć swojej reakcji zaraz po tym jak
+    # zostanie ono rozpatrzone, albo je zignorować."
+    s = make([knight(at=(5, 5, 0)), guard(at=(9, 5, 0))])
+    step(s, "k", "ready", weapon="longsword")
+    step(s, "k", "end_turn")
+    step(s, "gm", "condition", target="t", add="invisible")            # the reader cannot perceive the trigger
+    evs = step(s, "t", "move", to=[6, 5, 0], rolls={"attack": 20})
+    assert not find(evs, "readied_action") and not find(evs, "attack")
+    assert s.state.actors["k"].data["readied"] and not s.state.actors["k"].data["reaction_used"]
+    s = make([knight(at=(5, 5, 0)), guard(at=(9, 5, 0))])
+    step(s, "k", "ready", weapon="longsword")
+    step(s, "k", "end_turn")
+    evs = step(s, "t", "move", to=[6, 5, 0], reactions={"k": {"readied_action": False}}, rolls={"attack": 20})
+    assert not find(evs, "readied_action") and not find(evs, "attack")   # ignored: no reaction spent
+    assert s.state.actors["k"].data["readied"] and not s.state.actors["k"].data["reaction_used"]
+    evs = step(s, "t", "move", to=[6, 6, 0], rolls={"attack": 20, "damage": 1})
+    assert find(evs, "readied_action", who="k", rule="DND-20")          # default: taken at the next trigger
+    s = make([knight(at=(5, 5, 0), reactions={"readied_action": False}), guard(at=(9, 5, 0))])
+    step(s, "k", "ready", weapon="longsword")
+    step(s, "k", "end_turn")
+    assert not find(step(s, "t", "move", to=[6, 5, 0], rolls={"attack": 20}), "readied_action")   # by policy
+    s = make([{"id": "m", "kind": "mage", "side": "r", "at": [2, 5, 0]}, guard(at=(9, 5, 0))])
+    step(s, "m", "ready", spell="fire_bolt")
+    step(s, "m", "end_turn")
+    evs = step(s, "t", "move", to=[7, 5, 0], reactions={"m": {"readied_action": False}}, rolls={"attack": 20})
+    assert not find(evs, "readied_action") and s.state.actors["m"].data["readied"]["spell"] == "fire_bolt"
+
+
 def test_dnd21_spells_attack_save_area():
     m = {"id": "m", "kind": "mage", "side": "b", "at": [1, 1, 0]}
     s = make([m, guard(at=(8, 1, 0), max_hp=60), guard("u", at=(9, 2, 0), max_hp=60)], size=(20, 12, 10))
