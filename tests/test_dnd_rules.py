@@ -220,6 +220,32 @@ def test_dnd18_help():
     assert e.value.rule == "DND-18"
 
 
+def test_dnd18_help_with_a_task():
+    # l. 343 "Pomagasz innej istocie w wykonywanym przez nią zadaniu co daje jej ułatwienie." (no distance: the 1.5 m
+    # of l. 344 is the helped attack's); the advantage is the ally's next ability check before the helper's next turn
+    def scene():
+        return make([knight("h", side="b", at=(1, 1, 0)), knight("a", side="b", at=(9, 9, 0)),
+                     guard("e", side="r", at=(10, 1, 0))])
+    s = scene()
+    evs = step(s, "h", "help", target="a")
+    assert find(evs, "help", who="h", ally="a", target=None, task=True, rule="DND-18")
+    step(s, "h", "end_turn")
+    assert find(step(s, "a", "search", rolls={"check": [2, 17]}), "check", who="a", roll=17)    # advantage
+    step(s, "a", "end_turn")
+    step(s, "e", "end_turn")
+    step(s, "h", "end_turn")
+    assert find(step(s, "a", "search", rolls={"check": [2, 17]}), "check", who="a", roll=2)     # spent
+    s = scene()
+    step(s, "h", "help", target="a")
+    for who in ("h", "a", "e", "h"):
+        step(s, who, "end_turn")                        # the helper's next turn: the help lapses unused
+    assert find(step(s, "a", "search", rolls={"check": [2, 17]}), "check", who="a", roll=2)
+    s = scene()
+    with pytest.raises(Illegal) as e:
+        step(s, "h", "help", target="e")
+    assert e.value.rule == "DND-18"
+
+
 def _hidden_pair():
     chars = [{"id": "r", "kind": "rogue", "side": "b", "at": [2, 3, 0]},
              {"id": "g", "kind": "guard", "side": "r", "at": [2, 8, 0]}]

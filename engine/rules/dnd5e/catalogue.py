@@ -105,9 +105,15 @@ RULES = [
      'rule': "Help: give advantage on another creature's task, or on the first attack of an ally against a target "
              'within…',
      'status': 'built',
-     'decision': "advantage on the ally's first attack before the helper's next turn",
-     'where': '5e `_apply_help`, 5e attacks `attack_sources`',
-     'tests': ['tests/test_dnd_rules.py::test_dnd18_help']},
+     'decision': "advantage on the ally's first attack before the helper's next turn (`help` with `against`, the "
+                 'foe within 1.5 m of the helper). Help with a task (l. 343 "Pomagasz innej istocie w wykonywanym '
+                 'przez nią zadaniu co daje jej ułatwienie"): `help` without `against` gives the ally advantage on '
+                 'its next ability check (any, through `check_d20`: a skill check, a contest side, a lock); the text '
+                 'names no distance for it (the 1.5 m is the attack\'s) and no end: it lapses at the helper\'s next '
+                 'turn, as the attack\'s does (l. 344 "przed początkiem twojej następnej tury"). Not listed in '
+                 '`legal_actions` (the listing offers help against a foe)',
+     'where': '`dnd5e/actions/allies.py` `Help`, 5e attacks `attack_sources`, 5e conditions `task_help`, `check_d20`',
+     'tests': ['tests/test_dnd_rules.py::test_dnd18_help', 'tests/test_dnd_rules.py::test_dnd18_help_with_a_task']},
     {'id': 'DND-19',
      'rule': 'Search: Perception or Investigation, depending on what is searched.',
      'status': 'built',
