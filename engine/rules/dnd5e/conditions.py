@@ -178,10 +178,9 @@ def saving_throw(rs, session, a: Actor, ability: str, dc: int, source_actor, rul
         if len(one) == 1 and not other and (f := feat_named(one[0])):
             used.append(f)                   # a feat is named only when it changed the roll (the one reason)
     r = d20(rs, session, "save", a.id, adv, dis, rule, purpose)
+    if a.data.get("feats"):                               # DND-F32: decided on the die, before the result is known
+        r = feats.lucky_save(rs, session, a, r, f"{ability.capitalize()} saving throw")
     ok = r + bonus >= dc
-    if not ok and a.data.get("feats"):
-        r = feats.lucky_save(rs, session, a, r)           # DND-F32: one more d20 on a failed save
-        ok = r + bonus >= dc
     ev = {"type": "save", "who": a.id, "ability": ability, "dc": dc, "roll": r, "total": r + bonus,
           "success": ok, "sources": srcs, "rule": rule}
     if advs:
