@@ -378,6 +378,32 @@ def test_dnd_f32_lucky_questions_go_to_the_players(tmp_path):
     assert (q.value.point.key, q.value.point.chooser) == ("reactions.k.lucky", "k") and "check" in q.value.point.question
 
 
+def test_dnd_f32_lucky_on_saves_and_death_saves_before_the_result_is_known():
+    """l. 251 "O podjęciu tego działania możesz zdecydować się po wykonaniu pierwszego rzutu, ale zanim poznasz jego
+    rezultat": a save's luck point is decided on the die, before it is compared with the DC (it was offered only once
+    the save had failed); l. 31 "specjalny rzut obronny przeciw śmierci": a death save is a save, Lucky applies."""
+    from engine.rules.choices import ChoiceNeeded
+    from test_rules_helpers import find, make, step
+    mage = {"id": "m", "kind": "mage", "side": "r", "at": [5, 5, 0], "spells": ["burning_hands"]}
+    s = make([mage, knight("k", side="b", at=(7, 5, 0), feats=["lucky"], pc=True)])
+    with pytest.raises(ChoiceNeeded) as q:                 # a die of 18 (a success) is offered too, the DC not told
+        s.step({"actor": "m", "action": "cast", "spell": "burning_hands", "target": "k", "rolls": {"save": 18}}, ask={})
+    p = q.value.point
+    assert (p.key, p.chooser, p.rule) == ("reactions.k.lucky", "k", "DND-F32") and "18" in p.question
+    assert "fail" not in p.question and "DC" not in p.question and "succe" not in p.question
+    s = make([mage, knight("k", side="b", at=(7, 5, 0), feats=["lucky"], reactions={"lucky": True})])
+    evs = step(s, "m", "cast", spell="burning_hands", target="k", rolls={"save": 18, "luck": 4, "damage": 3})
+    assert find(evs, "feat", who="k", feat="lucky", save_roll=18, luck=4, kept=18) and find(evs, "save", who="k")["success"]
+    assert s.state.actors["k"].data["luck"] == 2          # the point is spent: it was decided before the result
+    # the death save: a dying Lucky knight rolls 4, its luck die 15 -- a success
+    s = make([knight("a", at=(1, 1, 0)), knight("k", side="b", at=(7, 5, 0), feats=["lucky"], pc=True, hp=0,
+                                              reactions={"lucky": True}), knight("b", side="b", at=(10, 10, 0))])
+    evs = step(s, "a", "end_turn", rolls={"death_save": 4, "luck": 15})
+    assert find(evs, "feat", who="k", feat="lucky", save_roll=4, luck=15, kept=15, rule="DND-F32")
+    assert find(evs, "death_save", who="k", result=15, successes=1, failures=0)
+    assert s.state.actors["k"].data["luck"] == 2
+
+
 # DND-F14 War Caster, l. 144 -----------------------------------------------------------------------------------------------
 def test_dnd_f14_war_caster_any_one_action_single_target_spell(tmp_path, capsys):
     """ "Zaklęcie musi mieć czas rzucania równy jednej akcji i celować tylko w jedną istotę": hold person at the

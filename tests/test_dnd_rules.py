@@ -220,6 +220,32 @@ def test_dnd18_help():
     assert e.value.rule == "DND-18"
 
 
+def test_dnd18_help_with_a_task():
+    # l. 343 "Pomagasz innej istocie w wykonywanym przez nią zadaniu co daje jej ułatwienie." (no distance: the 1.5 m
+    # of l. 344 is the helped attack's); the advantage is the ally's next ability check before the helper's next turn
+    def scene():
+        return make([knight("h", side="b", at=(1, 1, 0)), knight("a", side="b", at=(9, 9, 0)),
+                     guard("e", side="r", at=(10, 1, 0))])
+    s = scene()
+    evs = step(s, "h", "help", target="a")
+    assert find(evs, "help", who="h", ally="a", target=None, task=True, rule="DND-18")
+    step(s, "h", "end_turn")
+    assert find(step(s, "a", "search", rolls={"check": [2, 17]}), "check", who="a", roll=17)    # advantage
+    step(s, "a", "end_turn")
+    step(s, "e", "end_turn")
+    step(s, "h", "end_turn")
+    assert find(step(s, "a", "search", rolls={"check": [2, 17]}), "check", who="a", roll=2)     # spent
+    s = scene()
+    step(s, "h", "help", target="a")
+    for who in ("h", "a", "e", "h"):
+        step(s, who, "end_turn")                        # the helper's next turn: the help lapses unused
+    assert find(step(s, "a", "search", rolls={"check": [2, 17]}), "check", who="a", roll=2)
+    s = scene()
+    with pytest.raises(Illegal) as e:
+        step(s, "h", "help", target="e")
+    assert e.value.rule == "DND-18"
+
+
 def _hidden_pair():
     chars = [{"id": "r", "kind": "rogue", "side": "b", "at": [2, 3, 0]},
              {"id": "g", "kind": "guard", "side": "r", "at": [2, 8, 0]}]
@@ -253,6 +279,36 @@ def test_dnd20_ready():
     step(s, "k", "end_turn")
     evs = step(s, "t", "move", to=[6, 5, 0], rolls={"attack": 1})
     assert find(evs, "readied_action", who="k", rule="DND-20")
+
+
+def test_dnd20_ready_trigger_perceived_and_may_be_ignored():
+    # l. 361-362 "Najpierw trzeba zadeklarować jakie możliwe do zaobserwowania przez ciebie okoliczności prowokują
+    # twoją reakcję" / "Kiedy nastąpi określone wcześniej wydarzenie możesz użyć swojej reakcji zaraz po tym jak
+    # zostanie ono rozpatrzone, albo je zignorować."
+    s = make([knight(at=(5, 5, 0)), guard(at=(9, 5, 0))])
+    step(s, "k", "ready", weapon="longsword")
+    step(s, "k", "end_turn")
+    step(s, "gm", "condition", target="t", add="invisible")            # the reader cannot perceive the trigger
+    evs = step(s, "t", "move", to=[6, 5, 0], rolls={"attack": 20})
+    assert not find(evs, "readied_action") and not find(evs, "attack")
+    assert s.state.actors["k"].data["readied"] and not s.state.actors["k"].data["reaction_used"]
+    s = make([knight(at=(5, 5, 0)), guard(at=(9, 5, 0))])
+    step(s, "k", "ready", weapon="longsword")
+    step(s, "k", "end_turn")
+    evs = step(s, "t", "move", to=[6, 5, 0], reactions={"k": {"readied_action": False}}, rolls={"attack": 20})
+    assert not find(evs, "readied_action") and not find(evs, "attack")   # ignored: no reaction spent
+    assert s.state.actors["k"].data["readied"] and not s.state.actors["k"].data["reaction_used"]
+    evs = step(s, "t", "move", to=[6, 6, 0], rolls={"attack": 20, "damage": 1})
+    assert find(evs, "readied_action", who="k", rule="DND-20")          # default: taken at the next trigger
+    s = make([knight(at=(5, 5, 0), reactions={"readied_action": False}), guard(at=(9, 5, 0))])
+    step(s, "k", "ready", weapon="longsword")
+    step(s, "k", "end_turn")
+    assert not find(step(s, "t", "move", to=[6, 5, 0], rolls={"attack": 20}), "readied_action")   # by policy
+    s = make([{"id": "m", "kind": "mage", "side": "r", "at": [2, 5, 0]}, guard(at=(9, 5, 0))])
+    step(s, "m", "ready", spell="fire_bolt")
+    step(s, "m", "end_turn")
+    evs = step(s, "t", "move", to=[7, 5, 0], reactions={"m": {"readied_action": False}}, rolls={"attack": 20})
+    assert not find(evs, "readied_action") and s.state.actors["m"].data["readied"]["spell"] == "fire_bolt"
 
 
 def test_dnd21_spells_attack_save_area():

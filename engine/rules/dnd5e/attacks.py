@@ -475,11 +475,15 @@ def sneak_ok(rs, session, a, t, w, plan, adv, dis) -> bool:
 
 
 def readied_triggers(rs, session, mover: Actor) -> None:
+    """DND-20 l. 361-362: the trigger is "możliwe do zaobserwowania przez ciebie okoliczności" -- the reader must see
+    the mover (an invisible or hidden one sets nothing off) -- and then "możesz użyć swojej reakcji ... albo je
+    zignorować": taking the readied action is the reader's choice point (``reactions = {id = {readied_action =
+    false}}``; default take). Ignored, the action stays readied until the reader's next turn."""
     for r in list(session.state.actors.values()):
         rd = r.data.get("readied")
         if not rd or r.dead or conditions.incapacitated(rs, r) or r.data["reaction_used"] or not conditions.hostile(rs, r, mover):
             continue
-        if mover.dead or (rd["target"] and rd["target"] != mover.id):
+        if mover.dead or (rd["target"] and rd["target"] != mover.id) or not rs.sees(session, r, mover):
             continue
         if rd.get("spell"):                  # a readied spell, held by concentration (DND-20)
             from engine.rules.dnd5e.actions.magic import release_readied
@@ -490,6 +494,9 @@ def readied_triggers(rs, session, mover: Actor) -> None:
             plan = attack_plan(rs, session, r, mover, w, False)
         except Illegal:
             continue
+        if not feats.reaction_taken(r, "readied_action", session, f"{mover.name} ends its move in reach: "
+                                    f"attack with {w['name']} (readied)"):
+            continue                         # ignored: the trigger passes, the action stays readied
         r.data["reaction_used"] = True
         r.data["readied"] = None
         session.emit({"type": "readied_action", "who": r.id, "target": mover.id, "weapon": w["name"], "rule": "DND-20"})

@@ -105,9 +105,15 @@ RULES = [
      'rule': "Help: give advantage on another creature's task, or on the first attack of an ally against a target "
              'within…',
      'status': 'built',
-     'decision': "advantage on the ally's first attack before the helper's next turn",
-     'where': '5e `_apply_help`, 5e attacks `attack_sources`',
-     'tests': ['tests/test_dnd_rules.py::test_dnd18_help']},
+     'decision': "advantage on the ally's first attack before the helper's next turn (`help` with `against`, the "
+                 'foe within 1.5 m of the helper). Help with a task (l. 343 "Pomagasz innej istocie w wykonywanym '
+                 'przez nią zadaniu co daje jej ułatwienie"): `help` without `against` gives the ally advantage on '
+                 'its next ability check (any, through `check_d20`: a skill check, a contest side, a lock); the text '
+                 'names no distance for it (the 1.5 m is the attack\'s) and no end: it lapses at the helper\'s next '
+                 'turn, as the attack\'s does (l. 344 "przed początkiem twojej następnej tury"). Not listed in '
+                 '`legal_actions` (the listing offers help against a foe)',
+     'where': '`dnd5e/actions/allies.py` `Help`, 5e attacks `attack_sources`, 5e conditions `task_help`, `check_d20`',
+     'tests': ['tests/test_dnd_rules.py::test_dnd18_help', 'tests/test_dnd_rules.py::test_dnd18_help_with_a_task']},
     {'id': 'DND-19',
      'rule': 'Search: Perception or Investigation, depending on what is searched.',
      'status': 'built',
@@ -118,7 +124,12 @@ RULES = [
      'rule': 'Ready: declare a perceivable trigger and an action or a move; when it happens, use the reaction or '
              'ignore i…',
      'status': 'built',
-     'decision': 'readied attack, reaction, trigger "enters reach/range". A readied spell (l. 363; before issue 24 '
+     'decision': 'readied attack, reaction, trigger "enters reach/range". l. 361-362 "możliwe do zaobserwowania '
+                 'przez ciebie okoliczności" and "możesz użyć swojej reakcji ... albo je zignorować": the reader must '
+                 'see the mover (`sees`: an invisible or hidden mover sets nothing off), and taking the readied '
+                 'action (attack or spell) is its choice point `readied_action` (the action\'s `reactions = {id = '
+                 '{readied_action = false}}`, the character\'s `reactions` policy or `reaction_policy`; default take); '
+                 'ignored, no reaction is spent and the action stays readied until its next turn. A readied spell (l. 363; before issue 24 '
                  '`ready` took a weapon only): `ready` with `spell` (a casting time of one action, a spell that '
                  'strikes a creature: attack, save or automatic damage; else refused, DND-20) spends the action and '
                  'the slot now, and its concentration holds it (DND-21: one at a time, the Con save on damage, lost '
@@ -129,6 +140,7 @@ RULES = [
      'where': '5e attacks `readied_triggers`; `dnd5e/actions/magic.py` `check_ready_spell`, `ready_spell`, '
               '`release_readied`; 5e turns `readied_action_lapses`',
      'tests': ['tests/test_dnd_rules.py::test_dnd20_ready',
+               'tests/test_dnd_rules.py::test_dnd20_ready_trigger_perceived_and_may_be_ignored',
                'tests/test_dnd_concentration_loading.py::test_dnd20_readied_spell_held_by_concentration_and_released_on_the_trigger',
                'tests/test_dnd_concentration_loading.py::test_dnd20_readied_spell_lost_when_its_concentration_breaks',
                'tests/test_dnd_concentration_loading.py::test_dnd20_readied_spell_lapses_at_the_casters_next_turn_and_needs_one_action',

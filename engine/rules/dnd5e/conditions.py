@@ -178,10 +178,9 @@ def saving_throw(rs, session, a: Actor, ability: str, dc: int, source_actor, rul
         if len(one) == 1 and not other and (f := feat_named(one[0])):
             used.append(f)                   # a feat is named only when it changed the roll (the one reason)
     r = d20(rs, session, "save", a.id, adv, dis, rule, purpose)
+    if a.data.get("feats"):                               # DND-F32: decided on the die, before the result is known
+        r = feats.lucky_save(rs, session, a, r, f"{ability.capitalize()} saving throw")
     ok = r + bonus >= dc
-    if not ok and a.data.get("feats"):
-        r = feats.lucky_save(rs, session, a, r)           # DND-F32: one more d20 on a failed save
-        ok = r + bonus >= dc
     ev = {"type": "save", "who": a.id, "ability": ability, "dc": dc, "roll": r, "total": r + bonus,
           "success": ok, "sources": srcs, "rule": rule}
     if advs:
@@ -259,6 +258,9 @@ def check_d20(rs, session, a: Actor, ability: str, name: str, rule: str, purpose
     ``advantage``: a reason the caller gives (Dungeon Delver looking for a secret door, DND-F05); ``what`` names
     the check in Lucky's question."""
     dis = a.has("poisoned") or (a.has("frightened") and fear_source_in_sight(rs, session, a))   # DND-53, DND-49
+    helped = task_help(session, a)                         # DND-18: help with a task
+    if helped:
+        advantage = f"{advantage}; {helped}" if advantage else helped
     if advantage:
         purpose = f"{purpose}; {advantage}"
     if "armor" in a.data:
@@ -269,6 +271,18 @@ def check_d20(rs, session, a: Actor, ability: str, name: str, rule: str, purpose
     if a.data.get("feats"):
         r = feats.lucky_check(rs, session, a, r, what)     # DND-F32: checks too
     return r
+
+
+def task_help(session, a: Actor) -> str | None:
+    """DND-18 l. 343 "Pomagasz innej istocie w wykonywanym przez nią zadaniu co daje jej ułatwienie": help given to
+    ``a`` with a task (``help`` without ``against``) is spent on its next ability check, with advantage; the help
+    lapses at the helper's next turn (turns ``help_lapses``). The reason, or None."""
+    hs = session.state.data.get("help", [])
+    for h in hs:
+        if h["ally"] == a.id and h["target"] is None:
+            hs.remove(h)
+            return f"helped by {h['helper']} (DND-18)"
+    return None
 
 
 def check_roll(rs, session, a: Actor, skill: str, name: str, rule: str, purpose: str,

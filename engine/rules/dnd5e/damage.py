@@ -197,6 +197,8 @@ def heal(rs, session, a: Actor, amount: int, rule: str) -> None:
 
 def death_save(rs, session, a: Actor) -> None:
     (r,) = session.roll("death_save", 20, who=a.id, rule="DND-03")
+    if a.data.get("feats"):       # DND-F32: a death save is a save (l. 31 "specjalny rzut obronny"); Lucky on the die
+        r = feats.lucky_save(rs, session, a, r, "death saving throw")
     d = a.data["death"]
     if r == 20:
         if rs.opt("nat20_death_save") == "regain_1hp":

@@ -121,7 +121,7 @@ BUTT_END_POLEARMS = ("glaive", "halberd", "quarterstaff", "spear")
 POLEARMS = (*BUTT_END_POLEARMS, "pike")
 #: the reactions a character may take or decline (``reactions = {name = false}`` on the character, default take)
 REACTIONS = ("opportunity_attack", "sentinel", "mage_slayer", "defensive_duelist", "shield_master", "polearm_master",
-             "lucky", "war_caster", "mounted_combatant")
+             "lucky", "war_caster", "mounted_combatant", "readied_action")
 #: choices whose default is decline (they spend a limited resource): Lucky's points against attacks and on saves
 DEFAULT_DECLINE = ("lucky", "war_caster")
 
@@ -172,7 +172,10 @@ REACTION_TEXT = {
     "lucky": ("spend a luck point: one more d20 (Lucky)", "keep the point"),
     "war_caster": ("cast a one-action spell at it instead (War Caster)", "the weapon attack (or none)"),
     "mounted_combatant": ("take the attack aimed at the mount (Mounted Combatant)", "let the mount take it"),
+    "readied_action": ("take the readied action (DND-20)", "ignore the trigger, stay ready"),
 }
+#: the rule of a reaction that is no feat's (else DND-28, the opportunity attack)
+REACTION_RULE = {"readied_action": "DND-20"}
 
 
 def reaction_taken(a, name: str, session=None, about: str = "", peek: bool = False, texts: tuple | None = None) -> bool:
@@ -191,7 +194,7 @@ def reaction_taken(a, name: str, session=None, about: str = "", peek: bool = Fal
             return bool(v)
         return True if choices.open_question(session, path, a.id) else pol
     take, leave = texts or REACTION_TEXT[name]
-    return bool(choices.choose(session, path, a.id, {True: take, False: leave}, pol, rule=FEAT_ID.get(name, "DND-28"),
+    return bool(choices.choose(session, path, a.id, {True: take, False: leave}, pol, rule=FEAT_ID.get(name) or REACTION_RULE.get(name, "DND-28"),
                                role="reaction", question=about or name.replace("_", " ")))
 
 

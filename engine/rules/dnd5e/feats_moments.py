@@ -143,10 +143,13 @@ def lucky_check(rs, session, c, roll: int, what: str) -> int:
                   "check_roll", max)
 
 
-def lucky_save(rs, session, a, roll: int) -> int:
-    """DND-F32 on a failed saving throw (same policy): one more d20, the higher kept."""
+def lucky_save(rs, session, a, roll: int, what: str = "saving throw") -> int:
+    """DND-F32 on a saving throw, a death save too (l. 31 "specjalny rzut obronny"): l. 251 "O podjęciu tego
+    działania możesz zdecydować się po wykonaniu pierwszego rzutu, ale zanim poznasz jego rezultat" -- offered once
+    the die is seen, before the save is compared with its DC (any save, not only a failed one; same policy
+    ``lucky``): one more d20, the higher kept."""
     able = has(a, "lucky") and a.data.get("luck", 0) > 0
-    return _lucky(session, a, roll, able, f"your saving throw of {roll} fails", "Lucky: one more d20 on the save",
+    return _lucky(session, a, roll, able, f"your {what} rolled {roll}", f"Lucky: one more d20 on the {what}",
                   "save_roll", max)
 
 

@@ -82,6 +82,7 @@ EVENT_LINES = {
                                                 f"{n('target')}{r}" if e.get("spell") else
                                                 f"{n('who')} takes its readied attack on {n('target')}{r}"),
     "use": _did(lambda s, e: f"uses {e.get('object')}"),
-    "help": _did(lambda s, e: f"helps {_name(s, e.get('ally'))} against {_name(s, e.get('target'))}"),
+    "help": _did(lambda s, e: f"helps {_name(s, e.get('ally'))} with a task (its next check)" if e.get("task") else
+                 f"helps {_name(s, e.get('ally'))} against {_name(s, e.get('target'))}"),
     "mount": _did(lambda s, e: f"mounts {_name(s, e.get('mount'))}"),
 }

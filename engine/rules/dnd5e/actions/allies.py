@@ -15,7 +15,8 @@ P = Param
 @action
 class Help(Unit):
     name = "help"
-    PARAMS = {"target": P("id", True, help="the ally helped"), "against": P("id", help="the enemy the ally attacks")}
+    PARAMS = {"target": P("id", True, help="the ally helped"),
+              "against": P("id", help="the enemy the ally attacks (none: help with a task, its next ability check)")}
 
     @staticmethod
     def candidates(rs, session, a, ctx, t):
@@ -30,7 +31,9 @@ class Help(Unit):
         if ally.id == a.id or conditions.hostile(rs, a, ally):
             raise Illegal(f"{ally.name} is not an ally of {a.name}", "DND-18", "target")
         if not act.get("against"):
-            raise Illegal("name the enemy the ally will attack (against = ID)", "DND-18", "against")
+            # l. 343 "Pomagasz innej istocie w wykonywanym przez nią zadaniu co daje jej ułatwienie": help with a task
+            # (no distance: the 1.5 m is the attack's, l. 344); advantage on its next ability check (check_d20)
+            return {"ally": ally.id, "target": None}
         foe = common.living_target(rs, session, a, act["against"], "against")
         if not conditions.hostile(rs, a, foe):
             raise Illegal(f"{foe.name} is not an enemy", "DND-18", "against")
@@ -42,7 +45,8 @@ class Help(Unit):
     def apply(rs, session, a, act, plan):
         session.state.turn["action"] = True
         session.state.data.setdefault("help", []).append({"ally": plan["ally"], "target": plan["target"], "helper": a.id})
-        session.emit({"type": "help", "who": a.id, "ally": plan["ally"], "target": plan["target"], "rule": "DND-18"})
+        session.emit({"type": "help", "who": a.id, "ally": plan["ally"], "target": plan["target"], "rule": "DND-18",
+                      **({} if plan["target"] else {"task": True})})
 
 
 @action

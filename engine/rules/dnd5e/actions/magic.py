@@ -230,11 +230,15 @@ def ready_spell(rs, session, a, plan) -> None:
 
 def release_readied(rs, session, r, mover) -> bool:
     """The trigger came: ``r`` spends its reaction to release its readied spell at ``mover`` (False: the mover is
-    out of the spell's range or sight, the spell stays held)."""
+    out of the spell's range or sight, or the reader ignores the trigger (DND-20 l. 362 "albo je zignorować"):
+    the spell stays held)."""
     name = r.data["readied"]["spell"]
     try:
         plan = spell_targets(rs, session, r, {"spell": name, "target": mover.id})
     except Illegal:
+        return False
+    if not feats.reaction_taken(r, "readied_action", session, f"{mover.name} ends its move in range: release "
+                                f"{name} (readied)"):
         return False
     r.data["reaction_used"] = True
     r.data["readied"] = None

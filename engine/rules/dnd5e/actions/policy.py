@@ -1,5 +1,5 @@
 """Dnd5e action reaction_policy: take or decline a reaction the rules offer (the ordinary opportunity attack,
-Sentinel, Mage Slayer, Defensive Duelist, Shield Master, Polearm Master). Free, on the character's own turn; it
+Sentinel, Mage Slayer, Defensive Duelist, Shield Master, Polearm Master, a readied action (DND-20)). Free, on the character's own turn; it
 stands until changed. Default (no policy): every reaction is taken. The scene can set it from the start with the
 character key ``reactions = {opportunity_attack = false}``."""
 
