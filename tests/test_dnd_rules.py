@@ -244,6 +244,11 @@ def test_dnd18_help_with_a_task():
     with pytest.raises(Illegal) as e:
         step(s, "h", "help", target="e")
     assert e.value.rule == "DND-18"
+    s = scene()                                         # listed: for the friend, not the foe, while the action is unused
+    helps = [c for c in s.legal_actions("h") if c["action"] == "help"]
+    assert helps == [{"actor": "h", "action": "help", "target": "a"}]
+    step(s, "h", "dodge")
+    assert not [c for c in s.legal_actions("h") if c["action"] == "help"]
 
 
 def _hidden_pair():

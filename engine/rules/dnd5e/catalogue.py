@@ -110,8 +110,9 @@ RULES = [
                  'przez nią zadaniu co daje jej ułatwienie"): `help` without `against` gives the ally advantage on '
                  'its next ability check (any, through `check_d20`: a skill check, a contest side, a lock); the text '
                  'names no distance for it (the 1.5 m is the attack\'s) and no end: it lapses at the helper\'s next '
-                 'turn, as the attack\'s does (l. 344 "przed początkiem twojej następnej tury"). Not listed in '
-                 '`legal_actions` (the listing offers help against a foe)',
+                 'turn, as the attack\'s does (l. 344 "przed początkiem twojej następnej tury"). Listed for each '
+                 'living friend while the action is unused (the listing\'s friend group), help against a foe for each '
+                 'foe within 1.5 m',
      'where': '`dnd5e/actions/allies.py` `Help`, 5e attacks `attack_sources`, 5e conditions `task_help`, `check_d20`',
      'tests': ['tests/test_dnd_rules.py::test_dnd18_help', 'tests/test_dnd_rules.py::test_dnd18_help_with_a_task']},
     {'id': 'DND-19',

@@ -22,7 +22,7 @@ LISTING = (
     ("self", ("dash", "disengage", "dodge")),
     ("foe", ("attack", "grapple", "shove", "help")),
     ("self", ("cast",)),
-    ("friend", ("stabilize", "mount")),
+    ("friend", ("stabilize", "mount", "help")),
     ("self", ("use", "hide", "search", "ready", "stand", "escape", "dismount")),
 )
 #: the scene's objects (DND-39 / DND-40), listed after the rest (and after a feat's choices)

@@ -20,8 +20,13 @@ class Help(Unit):
 
     @staticmethod
     def candidates(rs, session, a, ctx, t):
-        """A foe next to it (its action unused): help each friend attack it."""
-        if not engaged(ctx.ab, t.body()) or ctx.turn["action"]:
+        """Its action unused: a foe next to it -- help each friend attack it; a friend (the listing's friend group) --
+        help it with a task (DND-18 l. 343, no distance)."""
+        if ctx.turn["action"]:
+            return []
+        if any(t is f for f in ctx.friends):
+            return [{"actor": a.id, "action": "help", "target": t.id}]
+        if not engaged(ctx.ab, t.body()):
             return []
         return [{"actor": a.id, "action": "help", "target": f.id, "against": t.id} for f in ctx.friends]
 
