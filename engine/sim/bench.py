@@ -49,9 +49,11 @@ def bench_simulate(args) -> int:
     seed = int(getattr(args, "seed", 1) or 1)
     scene = load_scene("showcase")
     sides = sorted({c.side for c in scene.characters})
-    # aggressive fights are about ten times shorter than random ones: more of them, so that each timing lasts
-    # seconds, not a fraction of one (the machine's noise)
-    runs = {"random": 8 if quick else 24, "aggressive": 16 if quick else 96}
+    # aggressive fights are several times shorter than random ones: more of them, so that each timing lasts
+    # seconds, not a fraction of one (the machine's noise), and a pool's start (forking its workers) is a small part
+    # of it, as in a real run of hundreds of fights; random fights take about 0.2 s since the listing is worked out
+    # when read (session 15): 48 of them, about as long as 24 were before
+    runs = {"random": 8 if quick else 48, "aggressive": 16 if quick else 96}
     rounds = 1 if quick else 3
     try:
         import ray
