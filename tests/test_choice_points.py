@@ -152,6 +152,8 @@ def test_dnd_f16_power_attack_asked_before_the_roll_and_lucky_after_it():
     assert [p.key for p in asked] == ["power_attack", "lucky"]
     assert asked[0].rolled == [] and any(r["name"] == "attack" and r["result"] == 3 for r in asked[1].rolled)
     assert final["power_attack"] is True and final["lucky"] is True
+    # DND-F32 l. 251: decided once the die is seen, before the result is known -- the question shows no total or AC
+    assert "rolled 3 on the d20" in asked[1].question and "AC" not in asked[1].question
 
 
 def test_dnd_f06_savage_asked_after_the_damage_roll():

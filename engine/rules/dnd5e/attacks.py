@@ -313,9 +313,11 @@ def attacker_choices(rs, session, a, t, w, plan, act, r, bonus, ac) -> dict:
         return out
     seen = f"{a.name} rolled {r} on the d20 ({r} + {bonus} = {r + bonus} vs AC {ac})"
     if feats.has(a, "lucky") and a.data.get("luck", 0) > 0:
+        # DND-F32 l. 251 "po wykonaniu pierwszego rzutu, ale zanim poznasz jego rezultat": the die, not hit or miss
         out["lucky"] = choose(session, "lucky", a.id, {True: f"spend a luck point ({a.data['luck']} left): one more "
                                                              "d20, the higher kept", False: "keep the roll"},
-                              bool(act.get("lucky")), rule="DND-F32", role="attacker", question=seen)
+                              bool(act.get("lucky")), rule="DND-F32", role="attacker",
+                              question=f"{a.name} rolled {r} on the d20 (whether it hits is not known yet)")
     known = [m for m in a.data.get("manoeuvres", ()) if m == "precision" or rs.is_melee(w) or "ranged" in w["properties"]]
     if known and a.data.get("superiority", 0) > 0:
         what = {"trip": "on a hit: + the die to damage, Strength save or prone", "pushing": "on a hit: + the die to "
