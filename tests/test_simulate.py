@@ -474,3 +474,43 @@ def test_json_summary_of_no_fights_is_valid_json(aerie, tmp_path):
               *[f"--policy={s}=boom.py:boom" for s in sides], cwd=tmp_path)
     assert r.returncode == 1 and "nan" not in r.stdout and "no fight finished" in r.stdout, r.stdout  # it read "mean nan"
     assert "fight 0 raised" in r.stdout and (tmp_path / "r.html").stat().st_size > 0
+
+
+def test_a_background_worker_ends_with_the_process_that_made_it(tmp_path):
+    """``background.new_executor``: a window killed while its "how does this end?" worker waits (or runs) leaves no
+    orphan behind (test runs of the window left such workers running after the suite ended)."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    script = tmp_path / "parent.py"
+    script.write_text("import os, time\n"
+                      "from engine.sim.background import new_executor\n"
+                      "if __name__ == '__main__':\n"
+                      "    ex = new_executor()\n"
+                      "    print(ex.submit(os.getpid).result(timeout=120), flush=True)\n"
+                      "    ex.submit(time.sleep, 300)\n"
+                      "    time.sleep(300)\n")
+    p = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, text=True)
+    try:
+        worker = int(p.stdout.readline())
+        os.kill(worker, 0)                                  # it is there, busy with the sleep
+    finally:
+        p.kill()
+        p.wait()
+
+    def gone() -> bool:
+        try:
+            with open(f"/proc/{worker}/stat") as f:
+                return f.read().rsplit(")", 1)[1].split()[0] == "Z"      # exited, not yet reaped
+        except OSError:
+            return True
+    deadline = time.monotonic() + 30
+    while not gone() and time.monotonic() < deadline:
+        time.sleep(0.2)
+    alive = not gone()
+    if alive:
+        os.kill(worker, signal.SIGKILL)
+    assert not alive, "the worker outlived its parent"

@@ -14,13 +14,12 @@ No pyglet here: the rows are plain text (the tests read them without a display).
 
 from __future__ import annotations
 
-import multiprocessing as mp
 import os
 import time
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
 
-from engine.sim.background import how_does_this_end
+from engine.sim.background import how_does_this_end, new_executor
 
 RUNS = int(os.environ.get("AERIE_OUTLOOK_RUNS", "100"))
 MAX_ROUNDS = int(os.environ.get("AERIE_OUTLOOK_ROUNDS", "20"))
@@ -74,7 +73,7 @@ class Outlook:
     def executor(self) -> ProcessPoolExecutor:
         if self.pool is None:
             # spawned, never forked: the window's GL context and threads stay in the window's process
-            self.pool = ProcessPoolExecutor(1, mp_context=mp.get_context("spawn"))
+            self.pool = new_executor()
         return self.pool
 
     def stop(self) -> None:

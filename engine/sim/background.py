@@ -17,6 +17,29 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from engine.sim.fight import Plan
 
 
+def _orphan_guard() -> None:
+    """A background worker's initializer: the worker ends when the process that made it is gone. A window killed
+    while its worker waited (or ran a question) left the worker running on, orphaned, after the window was gone."""
+    import os
+    import threading
+    import time
+
+    parent = os.getppid()
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os._exit(0)
+
+    threading.Thread(target=watch, daemon=True, name="aerie-orphan-guard").start()
+
+
+def new_executor() -> ProcessPoolExecutor:
+    """One spawned worker process for the fights (never forked: see the module's docstring), which ends with its
+    parent."""
+    return ProcessPoolExecutor(1, mp_context=mp.get_context("spawn"), initializer=_orphan_guard)
+
+
 def plan_from(session, policies: dict | None = None, max_rounds: int = 30) -> Plan:
     sides = sorted({a.side for a in session.state.actors.values()})
     pol = {s: (policies or {}).get(s, "aggressive") for s in sides}
@@ -42,7 +65,7 @@ def how_does_this_end(session, runs: int = 200, policies: dict | None = None, ma
     default aggressive). Give an ``executor`` to reuse one process; otherwise one is made for this run."""
     plan = plan_from(session, policies, max_rounds)
     own = executor is None
-    ex = executor or ProcessPoolExecutor(1, mp_context=mp.get_context("spawn"))
+    ex = executor or new_executor()
     fut = ex.submit(run_summary, plan, int(runs), int(seed))
     if own:
         fut.add_done_callback(lambda _f: ex.shutdown(wait=False))
