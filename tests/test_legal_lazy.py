@@ -120,6 +120,13 @@ def test_a_list_read_after_its_session_stepped_refuses():
         len(moves)
     with pytest.raises(StaleActions):
         list(acts)
+    s2 = Session(bench.skirmish_scene(), 2)          # an iteration reads the list whole first: stepping during it is fine
+    seen = []
+    for a in s2.legal_actions():
+        if not seen:
+            s2.step(a)
+        seen.append(a)
+    assert len(seen) > 5 and seen[0]["action"] == "end_turn"
 
 
 @pytest.mark.parametrize("lazy", [True, False])

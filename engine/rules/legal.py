@@ -399,7 +399,9 @@ class _Chain(Sequence):
         return parts[k][i - self.starts[k]]
 
     def __iter__(self) -> Iterator[dict]:
-        return itertools.chain.from_iterable(self._parts)
+        # every part worked out before the first item: an iteration reads the list as it is now, even if the caller
+        # steps the session before it ends (a lazy part read after a step would be stale)
+        return itertools.chain.from_iterable(self.parts)
 
     def __contains__(self, act: Any) -> bool:
         return any(act in p for p in self._parts)
