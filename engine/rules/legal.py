@@ -25,6 +25,8 @@ from typing import Any
 
 import numpy as np
 
+from engine.rules.core import Illegal
+
 
 class MoveRun(Sequence):
     """A run of move actions: ``{"actor": actor, "action": "move", "to": [x, y, z]}`` for each row of ``cells``
@@ -85,6 +87,20 @@ class Fresh:
         if s.state is not self.state or s.state.steps != self.steps or s.world.revision != self.revision:
             raise StaleActions("this legal-action list was made before the session changed (a step, an undo, an "
                                "edit of the map): list the actions again")
+
+
+def passes(check, fits=None):
+    """A lazy part's legality test from a check: True when the candidate passes ``fits`` (a cheap filter, where
+    given) and ``check`` (which raises Illegal to refuse), else False."""
+    def ok(c) -> bool:
+        if fits is not None and not fits(c):
+            return False
+        try:
+            check(c)
+        except Illegal:
+            return False
+        return True
+    return ok
 
 
 class _Worked(Sequence):
@@ -226,10 +242,6 @@ class Checked(Lazy):
         finally:
             session.probing = was
         return found
-
-    def legal(self, i: int) -> bool:
-        self._ask((i,))
-        return bool(self._known[i])
 
     def _indices(self) -> dict[str, list[int]]:
         got = self._index

@@ -9,8 +9,8 @@ from collections.abc import Collection, Sequence
 from engine.rules import objects
 from engine.rules.actions import Listing, listed
 from engine.rules.baton import baton_order, choices, combat
-from engine.rules.core import Actor, Illegal
-from engine.rules.legal import Expanded, Fresh, LegalActions
+from engine.rules.core import Actor
+from engine.rules.legal import Expanded, Fresh, LegalActions, passes
 
 #: in combat, the holder's candidates: per group, per item it iterates (``self``; ``weapon_foe``: the holder and its
 #: mount, each able foe, each weapon in hand; ``foe``: each able foe), each action's own; an action named in no
@@ -75,15 +75,8 @@ def legal_actions(rs, session, a: Actor, kinds: Collection[str] | None = None) -
         cands = listed(units, LISTING, ctx, declared=DECLARED, allow=want)
         if session.state.objects:
             cands += listed(units, OBJECT_LISTING, ctx, rest=False, allow=want)
-
-    def ok(c) -> bool:
-        try:
-            session.check(c)
-        except Illegal:
-            return False
-        return True
-
-    return LegalActions([Expanded(cands, lambda base: choice_variants_of(rs, session, base, want), ok, Fresh(session))])
+    return LegalActions([Expanded(cands, lambda base: choice_variants_of(rs, session, base, want), passes(session.check),
+                                  Fresh(session))])
 
 
 def choice_variants_of(rs, session, base: list[dict], want) -> list[dict]:

@@ -10,8 +10,7 @@ from collections.abc import Collection, Sequence
 
 from engine.rules.actions import Listing, listed
 from engine.rules.core import Actor
-from engine.rules.core import Illegal
-from engine.rules.legal import Checked, Fresh, LazyMoves, Later, LegalActions
+from engine.rules.legal import Checked, Fresh, LazyMoves, Later, LegalActions, passes
 from engine.rules.dnd5e.actions.objects import standing_objects
 from engine.rules.dnd5e import attacks, conditions, feats, turns
 from engine.world.geometry import distance_m, in_melee_reach
@@ -71,7 +70,7 @@ def legal_actions(rs, session, a: Actor, kinds: Collection[str] | None = None) -
     incap = conditions.incapacitated(rs, a)
     mounted_ctl = a.data["controlled_mount"] and a.data["rider"]
     check = checker(rs, session, a)
-    ok = _probed(check, reach_filter(rs, session, a))
+    ok = passes(check, reach_filter(rs, session, a))
     parts: list[Sequence] = [head]
     if not incap:
         if want("move"):
@@ -93,28 +92,13 @@ def legal_actions(rs, session, a: Actor, kinds: Collection[str] | None = None) -
         parts.append(out)
     if session.state.objects and not incap and not mounted_ctl:
         # DND-39 / DND-40 (an object's id may also be a character's: no reach filter)
-        parts.append(Checked(listed(units, OBJECT_LISTING, ctx, rest=False, allow=want), _probed(check, None), fresh))
+        parts.append(Checked(listed(units, OBJECT_LISTING, ctx, rest=False, allow=want), passes(check), fresh))
     return LegalActions(parts)
 
 
 def _moves(rs, session, a: Actor, ctx, unit, fresh: Fresh) -> LazyMoves:
     """The move unit's destinations, searched when first read."""
     return LazyMoves(a.id, lambda: unit.candidates(rs, session, a, ctx, None), fresh)
-
-
-def _probed(check, fits):
-    """The legality test of the listing's lazy parts (asked with ``session.probing`` on, engine/rules/legal.py
-    ``Checked``): True when the candidate passes ``fits`` (``reach_filter``, where given) and ``check``, False when
-    either refuses it (Illegal)."""
-    def ok(c) -> bool:
-        if fits is not None and not fits(c):
-            return False
-        try:
-            check(c)
-        except Illegal:
-            return False
-        return True
-    return ok
 
 
 def checker(rs, session, a: Actor):
@@ -144,12 +128,6 @@ def checker(rs, session, a: Actor):
         return actions[name].check(rs, session, a, c)
 
     return check
-
-
-def within_reach(rs, session, a: Actor, cands: list[dict]) -> list[dict]:
-    """``cands`` that ``reach_filter`` keeps, in order."""
-    fits = reach_filter(rs, session, a)
-    return [c for c in cands if fits(c)]
 
 
 def reach_filter(rs, session, a: Actor):
