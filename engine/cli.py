@@ -274,17 +274,6 @@ def cmd_query(args) -> int:
     return 0
 
 
-def cmd_export(args) -> int:
-    """``aerie export``: -o is checked here against every file the scene reads (engine.scene.scene_inputs) before
-    engine/interop writes it: its own check knows the extension only, and a .glb over a shipped model (which the
-    export reads) or over a scene file that happens to end in .glb was replaced."""
-    from engine.outputs import check_output_path
-    from engine.scene import load_scene, scene_inputs
-
-    check_output_path(args.output, None, scene_inputs(load_scene(args.scene)), what="-o")
-    return _delegate("engine.interop.commands", "cmd_export")(args)
-
-
 def _delegate(module: str, func: str):
     def run(args):
         import importlib
@@ -303,7 +292,7 @@ COMMANDS = {
     "play": _delegate("engine.app.commands", "cmd_play"),
     "demo": _delegate("engine.demo", "cmd_demo"),
     "import": _delegate("engine.interop.commands", "cmd_import"),
-    "export": cmd_export,
+    "export": _delegate("engine.interop.commands", "cmd_export"),
     "rules": _delegate("engine.rules.catalogue", "cmd_rules"),
     "cover": _delegate("engine.render.volume_cli", "cmd_cover"),
     "threat": _delegate("engine.render.volume_cli", "cmd_threat"),

@@ -152,9 +152,12 @@ def _flags(args) -> list[str]:
 
 def cmd_export(args) -> int:
     from engine.interop.gltf import export_glb
-    from engine.scene import load_scene
+    from engine.outputs import check_output_path
+    from engine.scene import load_scene, scene_inputs
 
     scene = load_scene(args.scene)
+    # -o may be none of the files the scene reads (a .glb over a shipped model, which the export reads, was replaced)
+    check_output_path(args.output, None, scene_inputs(scene), what="-o")
     out = Path(args.output)
     if out.suffix.lower() != ".glb":
         raise AerieError(f"-o {args.output}: the export is binary glTF, a .glb file")
