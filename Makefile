@@ -31,7 +31,7 @@ lint: $(STAMP)
 # the long fuzz profile (docs/reliability.md): 10,000 random cases per target; figures in out/fuzz-report.json
 fuzz: $(STAMP)
 	mkdir -p out
-	AERIE_FUZZ=1 AERIE_FUZZ_REPORT=out/fuzz-report.json $(BIN)/python -m pytest -q -p no:cacheprovider tests/test_fuzz.py tests/test_fuzz_import.py tests/test_fuzz_gm_line.py
+	AERIE_FUZZ=1 AERIE_FUZZ_REPORT=out/fuzz-report.json $(BIN)/python -m pytest -q -p no:cacheprovider tests/fuzz/test_fuzz.py tests/fuzz/test_fuzz_import.py tests/fuzz/test_fuzz_gm_line.py
 
 bench: $(STAMP)
 	$(BIN)/aerie bench los

@@ -20,4 +20,4 @@ echo "== lowest allowed versions:"
 echo "== numpy 2 with the lowest trimesh:"
 "$UV" pip install -q --python "$T/env/bin/python" 'numpy==2.0.*'
 "$UV" pip list --python "$T/env/bin/python" 2>/dev/null | grep -iE '^(numpy|trimesh) '
-"$T/env/bin/python" -m pytest -q -p no:cacheprovider tests/test_render_gl.py tests/test_models.py tests/test_los.py
+"$T/env/bin/python" -m pytest -q -p no:cacheprovider tests/render/test_render_gl.py tests/render/test_models.py tests/world/test_los.py

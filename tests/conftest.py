@@ -7,11 +7,22 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 
-# Test-only rulesets (tests/*_ruleset.py, each declaring RULESET) are registered the way any add-on ruleset is:
-# named in AERIE_RULESETS, importable from PYTHONPATH -- for this process and the CLI subprocesses alike.
-_TEST_RULESETS = sorted(p.stem for p in Path(__file__).parent.glob("*_ruleset.py"))
+TESTS = Path(__file__).resolve().parent
+SUPPORT = TESTS / "support"
+
+# The tests' own helpers (tests/support: scene builders, the test-only rulesets) are top-level modules, and a test
+# module may import another's helpers by name (``from test_window import App``): every test folder is on the path,
+# so a file's imports do not depend on which folders pytest happened to collect first (test file names are unique).
+for _d in [SUPPORT, *sorted(p for p in TESTS.rglob("*") if p.is_dir() and p.name not in ("__pycache__",)
+                            and "data" not in p.relative_to(TESTS).parts)]:
+    if str(_d) not in sys.path:
+        sys.path.insert(1, str(_d))
+
+# Test-only rulesets (tests/support/*_ruleset.py, each declaring RULESET) are registered the way any add-on ruleset
+# is: named in AERIE_RULESETS, importable from PYTHONPATH -- for this process and the CLI subprocesses alike.
+_TEST_RULESETS = sorted(p.stem for p in SUPPORT.glob("*_ruleset.py"))
 os.environ["AERIE_RULESETS"] = ",".join(filter(None, [os.environ.get("AERIE_RULESETS", "")] + _TEST_RULESETS))
-os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [str(Path(__file__).parent), os.environ.get("PYTHONPATH", "")]))
+os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [str(SUPPORT), os.environ.get("PYTHONPATH", "")]))
 
 
 def run_aerie(*args, cwd=None, timeout=300):

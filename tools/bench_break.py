@@ -62,7 +62,7 @@ def showcase() -> None:
 
 
 def random_map() -> None:
-    sys.path.insert(0, "tests")
+    sys.path.insert(0, "tests/render")
     from test_render_mesh import random_world
 
     big = random_world(11, size=(256, 256, 16))

@@ -1,7 +1,7 @@
 """The HUD: panels, text and buttons drawn on top of the renderer's frame with the renderer's own text shader and a
 glyph atlas rasterised at the HUD's text size (crisp, no scaling).
 
-It never touches GL itself (the GL boundary is engine/render/, tests/test_purity.py): it builds quads and hands them
+It never touches GL itself (the GL boundary is engine/render/, tests/structure/test_purity.py): it builds quads and hands them
 to the renderer's ``engine.render.screen.ScreenLayer``. Immediate mode: the window describes the HUD (``box``,
 ``text``, ``panel``, ``button``) whenever its content changes; the quads are uploaded once and redrawn every frame
 from the same buffer (a frame that changes nothing in the HUD costs one draw call). Buttons remember their

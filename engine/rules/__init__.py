@@ -1,1 +1,1 @@
-"""The rules core. Pure: never imports pyglet or moderngl (tests/test_purity.py checks it)."""
+"""The rules core. Pure: never imports pyglet or moderngl (tests/structure/test_purity.py checks it)."""

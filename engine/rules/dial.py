@@ -3,7 +3,7 @@ Python integer of bits over ``pathing._relax_small``'s padded flat array, a move
 cost class (every node first reached at that cost) is relaxed along every edge in a few integer operations, not
 two numpy calls per shift and sweep. The answer is the exact cheapest cost; ``search`` gives it only when
 ``_relax_small``'s sweeps are sure to reach it too (when no cheapest path has more edges than the sweeps it may
-make), so the two agree element for element (tests/test_rules_speed.py), and returns None otherwise."""
+make), so the two agree element for element (tests/rules/test_rules_speed.py), and returns None otherwise."""
 
 from __future__ import annotations
 

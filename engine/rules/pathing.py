@@ -430,7 +430,7 @@ def _relax_small(passable, supc, lo, fly, costs, max_iter):
     straight or diagonal shift of a walker shares one weight array, a flyer's shifts differ only by the take-off
     term. Sweep after sweep, each shift's candidates are the numbers ``_relax_flat`` computes (a missing edge's
     is at least ``big`` either way), so the result is ``_relax_flat``'s element for element, even when
-    ``max_iter`` stops it early (tests/test_rules_speed.py compares it with the 3D reference)."""
+    ``max_iter`` stops it early (tests/rules/test_rules_speed.py compares it with the 3D reference)."""
     cell, diag, climb, descend, takeoff = costs
     Zb, Yb, Xb = passable.shape
     P = np.zeros((Zb + 2, Yb + 2, Xb + 2), dtype=bool)

@@ -195,7 +195,7 @@ class Ruleset:
     def invariants(self, session: Session) -> list[str]:
         """What must hold after every step in this ruleset, beyond the shared ones (HP bounds, bodies in free
         space, flyers aloft only while able): a list of problems, empty when all is well. The API test
-        (tests/test_ruleset_api.py) checks it after every random step."""
+        (tests/rules/test_ruleset_api.py) checks it after every random step."""
         return []
 
     # -- how its panels read (the window asks; it never names a ruleset) ---------------------------------

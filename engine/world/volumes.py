@@ -17,7 +17,7 @@ empty space is skipped with eight *octant* fields instead of the one Chebyshev f
 k-voxel cube that starts there and grows in the ray's direction of travel (one octant per sign pattern) is clear.
 A ray that moves that way on every axis stays on the far side of the voxel's near faces, so it can leave the
 cube only through its far faces; it jumps to the first voxel it enters outside it. Every voxel jumped over is
-clear, so the answer is the plain traversal's (tests/test_volumes.py checks it against cover_between).
+clear, so the answer is the plain traversal's (tests/world/test_volumes.py checks it against cover_between).
 """
 
 from __future__ import annotations

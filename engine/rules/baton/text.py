@@ -1,7 +1,7 @@
 """How the baton events read in the runner's log (``aerie run`` without ``--json``) and in the window's log:
 ``type -> line``. Events every ruleset shares (rolls, moves, upkeep...) are in ``engine.rules.runner.GENERIC_LINES``;
 every event the baton emits reads here in the baton's own terms (chances, difficulty, Protection / Vigor / Life,
-wounds), and ``"*"`` words any other event without raw JSON (tests/test_baton_text.py checks every demo scene)."""
+wounds), and ``"*"`` words any other event without raw JSON (tests/rules/baton/test_baton_text.py checks every demo scene)."""
 
 from __future__ import annotations
 

@@ -57,7 +57,7 @@ class Dnd5e(Ruleset):
     REACTIONS = feats.REACTIONS      # the names an action's ``reactions`` table may answer (engine/rules/choices.py)
     CONTROLLED_MOUNT_ACTIONS = ("move", "dash", "disengage", "dodge", "end_turn")
     #: actions whose check opens with ``need_action``: not offered once the action is used (a listing prefilter;
-    #: tests/test_legal_compact.py keeps this list true to the checks)
+    #: tests/rules/test_legal_compact.py keeps this list true to the checks)
     NEEDS_ACTION = frozenset(("dash", "disengage", "dodge", "hide", "search", "ready", "help", "stabilize", "use", "escape"))
 
     # the interface whose rules live in the subject modules (``rs`` first, so they bind as methods): sight (the window

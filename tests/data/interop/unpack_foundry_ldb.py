@@ -1,7 +1,7 @@
 """Rebuild the Scene documents of a Foundry v11+ LevelDB compendium folder into one JSON file per scene, as
 foundryvtt-cli's ``unpack`` does (embedded walls, tiles, tokens, ... are their own keys, ``!scenes.walls!S.W``,
 put back into the scene's lists). Not used by the tests; it made the Levels samples that
-tests/test_interop_real.py reads from AERIE_REAL_MAPS. Needs ``pip install plyvel`` (not a dependency of Aerie).
+tests/interop/test_interop_real.py reads from AERIE_REAL_MAPS. Needs ``pip install plyvel`` (not a dependency of Aerie).
 
     python unpack_foundry_ldb.py PACK_FOLDER OUT_FOLDER
 """
