@@ -512,3 +512,8 @@ def test_air09_diagonal_5_10_5_option():
     s = make([HARPY | {"at": [0, 0, 3], "flying": True}], options={"diagonal": "5-10-5"})
     p = s.preview({"actor": "h", "action": "move", "to": [5, 3, 3]})      # 3 diagonals + 2 straight = 1.5+3+1.5+3
     assert p["cost_m"] == 9.0 and p["horizontal_m"] == 9.0 and len(p["path"]) == 6
+
+
+def test_helpers_build_a_session():
+    s = make([{"id": "a", "kind": "archer", "at": [1, 1, 0]}])
+    assert s.current == "a"

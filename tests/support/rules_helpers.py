@@ -62,8 +62,3 @@ def find(events, type_, **fields):
         if e["type"] == type_ and all(e.get(k) == v for k, v in fields.items()):
             return e
     return None
-
-
-def test_helpers_build_a_session():
-    s = make([{"id": "a", "kind": "archer", "at": [1, 1, 0]}])
-    assert s.current == "a"
