@@ -35,3 +35,20 @@ def run_aerie(*args, cwd=None, timeout=300):
 @pytest.fixture
 def aerie():
     return run_aerie
+
+
+# Every test is in exactly one tier (tests/README.md): ``unit`` (pure Python and numpy), ``gl`` (a headless EGL
+# context) or ``window`` (a real X display under Xvfb); ``slow`` is added to any of them. `make check` runs the pure
+# tier only, so a test that carries no tier would silently fall out of one tier or another: refuse it at collection.
+TIERS = ("unit", "gl", "window")
+
+
+def pytest_collection_modifyitems(config, items):
+    wrong = []
+    for item in items:
+        tiers = [t for t in TIERS if item.get_closest_marker(t) is not None]
+        if len(tiers) != 1:
+            wrong.append(f"{item.nodeid}: {', '.join(tiers) or 'no tier'}")
+    if wrong:
+        raise pytest.UsageError("each test carries exactly one of the markers unit, gl, window (tests/README.md):\n  "
+                                + "\n  ".join(wrong[:20]) + (f"\n  … and {len(wrong) - 20} more" if len(wrong) > 20 else ""))

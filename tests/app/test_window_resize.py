@@ -84,6 +84,7 @@ print("RESULT " + json.dumps(out))
 '''
 
 
+@pytest.mark.unit
 def test_item7_tokens_never_fold_a_label_away_in_a_crowd():
     """Issue 23 item 7 (no display): three models on one spot, no free place near any head -- each keeps a tag
     (farther out, with a leader line) instead of being folded into another's "+N"."""

@@ -9,9 +9,8 @@ import pytest
 
 from engine.app import storeys
 
-pytestmark = pytest.mark.unit
 
-
+@pytest.mark.unit
 def test_cuts_follow_the_floor_images():
     w = SimpleNamespace(size=(10, 10, 12), floor_images=((6, "b.png"),))
     assert storeys.cuts(w) == [5, None]
@@ -21,6 +20,7 @@ def test_cuts_follow_the_floor_images():
     assert storeys.label(w, 5).startswith("storey 1 of 2: layers 0..5")
 
 
+@pytest.mark.unit
 def test_cuts_layer_by_layer_without_storeys():
     w = SimpleNamespace(size=(4, 4, 4), floor_images=())
     assert storeys.cuts(w) == [0, 1, 2, None]
@@ -74,6 +74,7 @@ def test_picking_with_the_upper_storey_cut_lands_on_the_lower_floor(aerie, tmp_p
         rc.release()
 
 
+@pytest.mark.unit
 def test_a_cut_the_map_does_not_have_shows_everything():
     """A cut left from a taller map (the showcase's layer 22 when a GM opens an 8-layer scene) raised in every
     frame (found by a monkey test of the window): it is dropped, the whole map shown, nothing asked of the renderer."""

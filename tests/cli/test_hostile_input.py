@@ -19,7 +19,6 @@ from engine.errors import AerieError
 from engine.rules.core import Session
 from engine.scene import parse_scene
 
-pytestmark = pytest.mark.unit
 ROOT = Path(__file__).resolve().parents[2]
 
 DND = '''name = "t"
@@ -161,6 +160,7 @@ SCENE_CASES = {
 }
 
 
+@pytest.mark.unit
 @pytest.mark.parametrize("case", list(SCENE_CASES))
 def test_hostile_scene(capsys, tmp_path, case):
     text, needles = SCENE_CASES[case]
@@ -169,16 +169,19 @@ def test_hostile_scene(capsys, tmp_path, case):
     one_line(rc, err, *needles)
 
 
+@pytest.mark.unit
 def test_a_5e_scene_with_no_characters_checks_and_runs(capsys, tmp_path):
     p = write(tmp_path, 'name = "empty"\n[map]\nsize = [4, 4, 4]\n')
     check_then_run(capsys, p)
 
 
+@pytest.mark.unit
 def test_a_baton_scene_with_no_characters_checks_and_runs(capsys, tmp_path):
     p = write(tmp_path, 'name = "empty"\nruleset = "baton"\n[map]\nsize = [4, 4, 4]\n')
     check_then_run(capsys, p)
 
 
+@pytest.mark.unit
 def test_whatever_check_accepts_run_plays(capsys, tmp_path):
     """Scenes that check used to accept and run then crashed on."""
     for i, text in enumerate([
@@ -190,6 +193,7 @@ def test_whatever_check_accepts_run_plays(capsys, tmp_path):
         check_then_run(capsys, write(tmp_path, text, f"s{i}.toml"))
 
 
+@pytest.mark.unit
 def test_reading_dev_zero_is_refused_quickly():
     r = subprocess.run([sys.executable, "-m", "engine", "check", "/dev/zero"], capture_output=True, text=True,
                        timeout=60, cwd=ROOT)
@@ -197,6 +201,7 @@ def test_reading_dev_zero_is_refused_quickly():
     assert "/dev/zero" in r.stderr
 
 
+@pytest.mark.unit
 def test_a_fifo_is_refused_without_hanging(tmp_path):
     fifo = tmp_path / "pipe.toml"
     os.mkfifo(fifo)
@@ -205,6 +210,7 @@ def test_a_fifo_is_refused_without_hanging(tmp_path):
     assert r.returncode == 2 and "not a regular file" in r.stderr, r.stderr
 
 
+@pytest.mark.unit
 def test_a_vox_file_over_the_size_cap_is_refused_before_reading(capsys, tmp_path):
     (tmp_path / "maps").mkdir()
     with open(tmp_path / "maps" / "big.vox", "wb") as f:
@@ -214,6 +220,7 @@ def test_a_vox_file_over_the_size_cap_is_refused_before_reading(capsys, tmp_path
     one_line(rc, err, "map.vox", "MiB")
 
 
+@pytest.mark.unit
 def test_a_fifo_as_the_map_is_refused(capsys, tmp_path):
     os.mkfifo(tmp_path / "pipe.vox")
     p = write(tmp_path, 'name = "t"\n[map]\nvox = "pipe.vox"\n')
@@ -236,6 +243,7 @@ def _refused_unchanged(s, action):
         s.preview(action)
 
 
+@pytest.mark.unit
 def test_a_parameter_nested_2000_deep_is_refused():
     s = _session()
     deep = []
@@ -245,6 +253,7 @@ def test_a_parameter_nested_2000_deep_is_refused():
     _refused_unchanged(s, {"actor": "a", "action": "attack", "target": deep})
 
 
+@pytest.mark.unit
 @pytest.mark.parametrize("value", [float("nan"), float("inf"), {1, 2}, object(), b"x", 10 ** 30, {3: "x"}])
 def test_comments_that_cannot_be_json_are_refused(value):
     s = _session()
@@ -252,11 +261,13 @@ def test_comments_that_cannot_be_json_are_refused(value):
     _refused_unchanged(s, {"actor": "a", "action": "attack", "target": "b", "note": value})
 
 
+@pytest.mark.unit
 def test_an_out_of_map_point_is_refused_not_ignored():
     s = _session(scene(a='spells = ["fire_bolt"]'))
     _refused_unchanged(s, {"actor": "a", "action": "cast", "spell": "fire_bolt", "target": "b", "at": [99, 1, 0]})
 
 
+@pytest.mark.unit
 def test_the_log_keeps_a_copy_of_the_action():
     s = _session()
     act = {"actor": "a", "action": "attack", "target": "b", "rolls": {"attack": 15, "damage": [2]}}
@@ -268,6 +279,7 @@ def test_the_log_keeps_a_copy_of_the_action():
     assert s.actions[0]["target"] == "b"
 
 
+@pytest.mark.unit
 def test_a_save_is_a_snapshot():
     s = _session()
     s.step({"actor": "a", "action": "attack", "target": "b"})
@@ -292,6 +304,7 @@ def _played(tmp_path, text=None):
     return p, s
 
 
+@pytest.mark.unit
 @pytest.mark.parametrize("mangle", [
     lambda d: d.pop("scene"), lambda d: d.pop("seed"), lambda d: d.pop("actions"),
     lambda d: d.update(seed="x"), lambda d: d.update(actions=5), lambda d: d.update(actions=[5]),
@@ -306,6 +319,7 @@ def test_a_damaged_save_is_one_clear_error(tmp_path, mangle):
         Session.load(d)
 
 
+@pytest.mark.unit
 @pytest.mark.parametrize("cut", [1, 10, 50, -3])
 def test_a_truncated_log_is_one_clear_error(tmp_path, cut):
     p, s = _played(tmp_path)
@@ -314,6 +328,7 @@ def test_a_truncated_log_is_one_clear_error(tmp_path, cut):
         Session.from_log(text[:cut].splitlines())
 
 
+@pytest.mark.unit
 @pytest.mark.parametrize("lines", [[], ["5"], ["null"], ["[]"], ['{"type": "session"}'], ['{"type": "action"}'],
                                    ["{}", "{}"], ['{"type": "session", "scene": 5, "seed": 1}']])
 def test_a_log_of_junk_is_one_clear_error(lines):
@@ -321,6 +336,7 @@ def test_a_log_of_junk_is_one_clear_error(lines):
         Session.from_log(lines)
 
 
+@pytest.mark.unit
 @pytest.mark.parametrize("data", [[], 5, None, "x", {"type": "save"}])
 def test_the_window_loads_a_junk_save_with_a_message(tmp_path, data):
     from engine.app.controller import Controller
@@ -333,6 +349,7 @@ def test_the_window_loads_a_junk_save_with_a_message(tmp_path, data):
     assert "cannot load" in " ".join(map(str, ctl.message))
 
 
+@pytest.mark.unit
 def test_a_save_loads_from_any_folder(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     p, s = _played(tmp_path)
@@ -344,6 +361,7 @@ def test_a_save_loads_from_any_folder(tmp_path, monkeypatch):
     assert s2.fingerprint() == s.fingerprint()
 
 
+@pytest.mark.unit
 @pytest.mark.parametrize("edit", [
     lambda t: t.replace("initiative = 10\n", "initiative = 10\nmax_hp = 99\n"),
     lambda t: t.replace("initiative = 10\n", "initiative = 10\nac = 3\n"),
@@ -372,6 +390,7 @@ def test_an_edited_scene_is_detected_on_load_and_replay(tmp_path, edit):
     (["render", "scenes/showcase.toml", "-o", "OUT.png", "--step", "-1"], "--step"),
     (["run", "scenes/showcase.toml", "--seed", "1" + "0" * 30], "--seed"),
 ])
+@pytest.mark.unit
 def test_bad_numbers_on_the_command_line(capsys, tmp_path, args, needle):
     args = [str(tmp_path / a[4:]) if a.startswith("OUT.") else a for a in args]
     with pytest.raises(SystemExit) as e:
@@ -381,6 +400,7 @@ def test_bad_numbers_on_the_command_line(capsys, tmp_path, args, needle):
     assert not list(tmp_path.iterdir())
 
 
+@pytest.mark.unit
 @pytest.mark.parametrize("content,suffix", [('{"script": 5}', ".json"), ('{"script": [5]}', ".json"),
                                             ('{"expect": {"a": 1}}', ".json"), ('{"scrpt": []}', ".json"),
                                             ("5\n", ".jsonl"), ("script = 5\n", ".toml"),
@@ -392,6 +412,7 @@ def test_a_bad_actions_file(capsys, tmp_path, content, suffix):
     one_line(rc, err, file=f.name)
 
 
+@pytest.mark.unit
 def test_run_log_refuses_to_overwrite_its_own_scene(capsys, tmp_path):
     p = write(tmp_path, scene(tail=SCRIPT), "fight.toml")
     before = p.read_bytes()
@@ -400,6 +421,7 @@ def test_run_log_refuses_to_overwrite_its_own_scene(capsys, tmp_path):
     assert p.read_bytes() == before
 
 
+@pytest.mark.unit
 def test_run_log_refuses_to_overwrite_its_actions_file(capsys, tmp_path):
     p = write(tmp_path, scene(), "fight.toml")
     acts = tmp_path / "acts.toml"
@@ -410,6 +432,7 @@ def test_run_log_refuses_to_overwrite_its_actions_file(capsys, tmp_path):
     assert acts.read_bytes() == before
 
 
+@pytest.mark.unit
 def test_illegal_step_exit_status_is_documented_the_same_everywhere():
     """An illegal step is bad input (exit 2); failed expectations on a legal script exit 1: both documents say so."""
     readme = " ".join((ROOT / "README.md").read_text().split())
@@ -419,6 +442,7 @@ def test_illegal_step_exit_status_is_documented_the_same_everywhere():
     assert "a step that is illegal or malformed" in core and "exit status 1 when every step was legal" in core
 
 
+@pytest.mark.unit
 def test_an_illegal_step_exits_2_with_one_line_and_a_failed_expectation_exits_1(tmp_path):
     import subprocess
     import sys
@@ -474,6 +498,7 @@ def test_render_refuses_to_overwrite_its_scene(capsys, tmp_path):
     assert p.read_bytes() == before
 
 
+@pytest.mark.unit
 @pytest.mark.parametrize("name", ["dnd5e", "baton"])
 def test_every_default_option_is_declared_and_valid(name):
     """A ruleset's DEFAULT_OPTIONS and its typed SPECS agree (a new option must be declared to be usable)."""
@@ -488,6 +513,7 @@ def test_every_default_option_is_declared_and_valid(name):
     assert validate_options(specs, defaults) == defaults
 
 
+@pytest.mark.unit
 @pytest.mark.parametrize("args", [
     ["run", "SCENE", "--actions", "\x00"], ["check", "a\x00b.toml"], ["run", "SCENE", "--log", "x\x00.jsonl"],
     ["render", "SCENE", "-o", "x\x00.png"],
@@ -500,6 +526,7 @@ def test_a_path_with_a_nul_byte(capsys, tmp_path, args):
     assert rc == 2 and len(err.strip().splitlines()) == 1 and "NUL" in err, err
 
 
+@pytest.mark.unit
 def test_an_argument_with_a_control_character(capsys):
     """Found by the fuzz CLI target: argparse's own message for an argument holding \\x85 printed two lines."""
     with pytest.raises(SystemExit) as e:
@@ -508,6 +535,7 @@ def test_an_argument_with_a_control_character(capsys):
     assert e.value.code == 2 and len(err.strip().splitlines()) == 1 and "\\x85" in err, err
 
 
+@pytest.mark.unit
 def test_the_capture_tools_json_flags_say_what_is_wrong_in_one_line(tmp_path):
     """python -m engine.app.capture (the README's stills): --actions / --compose / --answers take inline JSON or a
     file; bad ones are one line naming the flag, exit 2 -- checked before any window opens (no display needed)."""
@@ -549,6 +577,7 @@ hp = -7
 '''
 
 
+@pytest.mark.unit
 def test_a_bad_step_after_failed_expectations_is_one_line_and_the_log_is_kept(capsys, tmp_path):
     """A malformed step is bad input: one line (the expectations that failed before it counted on it; they were a
     line each, found by fuzzing) and exit 2, and --log leaves the previous file as it was (it was replaced)."""
@@ -567,6 +596,7 @@ def test_a_bad_step_after_failed_expectations_is_one_line_and_the_log_is_kept(ca
     assert log.read_text() != "OLD\n"
 
 
+@pytest.mark.unit
 @pytest.mark.parametrize("cmd", [["flythrough", "--seconds", "1", "--fps", "2", "-o"], ["render", "-o"]])
 def test_a_folder_that_holds_no_new_file_is_refused_before_the_work(capsys, tmp_path, cmd):
     """/proc passes the permission test even for root: the video was encoded, then ffmpeg printed three lines of

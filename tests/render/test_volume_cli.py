@@ -13,7 +13,6 @@ from engine.world.cover import cover_between
 from engine.world.geometry import Body
 from engine.scene import load_scene
 
-pytestmark = pytest.mark.unit
 ROOT = Path(__file__).resolve().parents[2]
 ROOF = str(ROOT / "scenes" / "air_rooftop.toml")
 
@@ -24,6 +23,7 @@ def run(capsys, *argv):
     return rc, out, err
 
 
+@pytest.mark.unit
 def test_cover_npy_is_the_blocked_fraction_volume(capsys, tmp_path):
     scene = load_scene(ROOF)
     ch = scene.characters[0]
@@ -49,6 +49,7 @@ def test_cover_npy_is_the_blocked_fraction_volume(capsys, tmp_path):
     assert np.array_equal(np.load(out2), vol, equal_nan=True)
 
 
+@pytest.mark.unit
 def test_cover_layer_png_and_npy(capsys, tmp_path):
     from PIL import Image
 
@@ -97,6 +98,7 @@ def test_cover_and_threat_3d_views_draw_the_cells_in_place(capsys, tmp_path):
         assert level_px(tmp_path / "t.png", (70, 200, 90)) > 200
 
 
+@pytest.mark.unit
 def test_threat_npz_counts_enemies_and_more_after_they_move(capsys, tmp_path):
     scene = load_scene(ROOF)
     side = scene.characters[0].side
@@ -123,6 +125,7 @@ def test_threat_npz_counts_enemies_and_more_after_they_move(capsys, tmp_path):
     assert (m["fraction"][both] <= d["fraction"][both]).all()
 
 
+@pytest.mark.unit
 def test_threat_layer_png(capsys, tmp_path):
     scene = load_scene(ROOF)
     rc, so, err = run(capsys, "threat", ROOF, "--side", scene.characters[0].side, "--layer", 2, "-o", tmp_path / "t.png")
@@ -142,6 +145,7 @@ def test_threat_layer_png(capsys, tmp_path):
     (["cover", ROOF, "--from", "@first", "--view", "top", "-o", "{tmp}/x.png"], ["--view top", "--layer"]),
     (["threat", ROOF, "--side", "@side", "--view", "3d", "-o", "{tmp}/x.npz"], ["--view", "not a .png"]),
 ])
+@pytest.mark.unit
 def test_bad_input_is_one_line_and_exit_2(capsys, tmp_path, argv, words):
     scene = load_scene(ROOF)
     sub = {"@first": scene.characters[0].id, "@side": scene.characters[0].side}
@@ -156,6 +160,7 @@ def test_bad_input_is_one_line_and_exit_2(capsys, tmp_path, argv, words):
     assert not list(tmp_path.glob("*.np*")) and not list(tmp_path.glob("*.png"))
 
 
+@pytest.mark.unit
 def test_unwritable_output_leaves_nothing(capsys, tmp_path):
     import os
 
@@ -171,6 +176,7 @@ def test_unwritable_output_leaves_nothing(capsys, tmp_path):
         os.chmod(d, 0o700)
 
 
+@pytest.mark.unit
 @pytest.mark.parametrize("cmd", ["cover", "threat"])
 def test_a_folder_that_cannot_hold_a_new_file_is_one_line(capsys, cmd):
     """/proc exists and passes the permission test even for root, yet no file can be made there: the temporary

@@ -16,6 +16,8 @@ from engine.rules.core import Session
 from engine.rules.legal import LegalActions, MoveRun
 from engine.world.cover import cover_between, cover_many
 
+pytestmark = pytest.mark.unit
+
 
 def _session(seed=1):
     return Session(bench.skirmish_scene(), seed)

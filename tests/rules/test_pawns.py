@@ -70,12 +70,14 @@ def scene_file(tmp_path):
     return p
 
 
+@pytest.mark.unit
 def test_it_is_registered_like_any_ruleset():
     assert "pawns" in registry.names()
     info = registry.info("pawns")
     assert info.ruleset_class().__module__ == "pawns_ruleset"
 
 
+@pytest.mark.unit
 def test_own_initiative_attack_damage_and_condition():
     s = Session(parse_scene(SCENE, "<pawns>"), 3)
     assert s.state.order == ["a", "b", "kite"]            # PWN-1: d6 + quickness, forced 6+1, 1, 1
@@ -92,6 +94,7 @@ def test_own_initiative_attack_damage_and_condition():
     assert not s.state.actors["b"].has("dazed")           # until the end of its next turn
 
 
+@pytest.mark.unit
 def test_the_runner_plays_and_describes_it():
     sc = parse_scene(SCENE, "<pawns>")
     lines = []
@@ -102,6 +105,7 @@ def test_the_runner_plays_and_describes_it():
     assert "b takes 2 blow damage [PWN-3]" in text and "b DIES" in text
 
 
+@pytest.mark.unit
 def test_cli_run_query_and_render(aerie, scene_file, tmp_path):
     r = aerie("run", scene_file)
     assert r.returncode == 0, r.stderr

@@ -10,6 +10,8 @@ import pytest
 from engine.rules.registry import cover_levels
 from engine.world import los
 
+pytestmark = pytest.mark.unit
+
 
 def _rays(rng, size, n, mode):
     hi = np.array(size) * los.FP

@@ -15,6 +15,8 @@ import pytest
 
 from engine.rules import registry
 
+pytestmark = pytest.mark.unit
+
 ROOT = Path(__file__).resolve().parents[2]
 MAX_MEMBERS = 40
 MAX_LINES = 620

@@ -8,6 +8,8 @@ import pytest
 from engine.rules.baton import baton_order
 from baton_util import A, ch, ev, foe, hero, illegal, one, session, step
 
+pytestmark = pytest.mark.unit
+
 
 def legal(s, **match):
     return [a for a in s.legal_actions() if all(a.get(k) == v for k, v in match.items())]

@@ -10,6 +10,8 @@ from engine.rules.core import Illegal
 from engine.rules.session import Session
 from engine.scene import parse_scene
 
+pytestmark = pytest.mark.unit
+
 
 def scene(options: str = "", locked: bool = False) -> Session:
     text = f"""

@@ -16,6 +16,8 @@ from engine.rules.runner import describe, play
 from engine.scene import load_scene, parse_scene
 from scenegen import baton_scene_text
 
+pytestmark = pytest.mark.unit
+
 ROOT = Path(__file__).resolve().parents[3]
 SCENES = sorted(p for p in (ROOT / "scenes").glob("*.toml") if 'ruleset = "baton"' in p.read_text(encoding="utf-8"))
 #: words of D&D 5e that a baton line must not use (the baton says chances, difficulty, Life, Vigor, Protection)
