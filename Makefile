@@ -4,7 +4,13 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint fuzz venv bench wheel-check lowest ci clean
+.PHONY: demo check test lint fuzz slow venv bench wheel-check lowest ci clean
+
+# Tiers (tests/README.md). pytest-xdist spreads the tests over the cores; `worksteal` keeps a worker that drew the
+# long tests from finishing last. The window and GL tests mostly wait on their own Xvfb and llvmpipe subprocesses,
+# so `make test` runs a few more workers than cores.
+WORKERS ?= 4
+PYTEST := $(BIN)/python -m pytest -q -p no:cacheprovider --dist worksteal
 
 # Everything: the package (editable) with the video and bench extras, the test tools, ruff, mypy and uv, and
 # aerie simulate's Ray and parquet extras (cluster, parquet: their tests run in CI).
@@ -19,9 +25,17 @@ venv: $(STAMP)
 demo: $(STAMP)
 	$(BIN)/aerie demo
 
+# What a developer runs after an edit (at most a minute): every pure test but the slow ones, and ruff.
+check: $(STAMP)
+	$(BIN)/ruff check engine tests tools
+	$(PYTEST) -n auto -m "unit and not slow"
+
+# Everything (at most five minutes on two cores): every test of every tier, the long profiles at their short
+# counts, then ruff and mypy.
 test: $(STAMP)
-	$(BIN)/python -m pytest -q
-	$(MAKE) --no-print-directory lint
+	$(BIN)/ruff check engine tests tools
+	$(PYTEST) -n $(WORKERS)
+	$(BIN)/mypy
 
 # ruff and mypy over the package, the tests and the tools (the folders mypy checks are in pyproject.toml)
 lint: $(STAMP)
@@ -31,7 +45,11 @@ lint: $(STAMP)
 # the long fuzz profile (docs/reliability.md): 10,000 random cases per target; figures in out/fuzz-report.json
 fuzz: $(STAMP)
 	mkdir -p out
-	AERIE_FUZZ=1 AERIE_FUZZ_REPORT=out/fuzz-report.json $(BIN)/python -m pytest -q -p no:cacheprovider tests/fuzz/test_fuzz.py tests/fuzz/test_fuzz_import.py tests/fuzz/test_fuzz_gm_line.py
+	AERIE_FUZZ=1 AERIE_FUZZ_REPORT=out/fuzz-report.json $(BIN)/python -m pytest -q -p no:cacheprovider tests/fuzz
+
+# the long slow profile: the slow tests at their full counts (every game, every cell, every kill point)
+slow: $(STAMP)
+	AERIE_SLOW=1 $(PYTEST) -n auto -m slow
 
 bench: $(STAMP)
 	$(BIN)/aerie bench los
