@@ -23,7 +23,7 @@ def _players(app) -> list[str]:
     return r.stdout.split()
 
 
-def _wait(pred, what, timeout=30.0):
+def _wait(pred, what, timeout=60.0):
     t0 = time.time()
     while time.time() - t0 < timeout:
         if pred():

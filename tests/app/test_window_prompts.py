@@ -93,7 +93,7 @@ def test_baton_natural_12_prompt_damage_or_destiny(display, tmp_path):
         app.key("Return")
         app.wait(lambda s: s["forced"] == {"test": 12}, 10, "the forced die")
         app.key("Return")
-        st = app.wait(lambda s: s["question"] is not None, 20, "the question")
+        st = app.wait(lambda s: s["question"] is not None and "question" in s["window"]["panels"], 20, "the question")
         q = st["question"]
         assert q["chooser"] == "ines" and q["key"] == "crit" and q["rule"] == "BAT-36" and q["side"] == "party"
         assert [o["value"] for o in q["options"]] == ["damage", "destiny"]
@@ -127,7 +127,7 @@ def test_5e_reaction_prompt_for_the_defender_and_the_hot_seat(display, tmp_path)
         app.key("Return")
         app.wait(lambda s: s["forced"] == {"attack": 15}, 10, "the forced die")
         app.key("Return")
-        st = app.wait(lambda s: s["question"] is not None, 20, "the question")
+        st = app.wait(lambda s: s["question"] is not None and "question" in s["window"]["panels"], 20, "the question")
         q = st["question"]
         assert q["chooser"] == "odo" and q["key"] == "reactions.odo.lucky" and q["rule"] == "DND-F32"
         assert q["label"] == "Sir Odo (reaction)" and "15 hits you" in q["question"]
@@ -272,7 +272,7 @@ def test_baton_bat14_the_defenders_player_chooses_dodge_or_none(display, tmp_pat
         _attack(app)                                                 # the brigand (the GM's) attacks Ines
         assert app.state()["action"]["target"] == "ines" and "defence" not in app.state()["action"]
         app.key("Return")
-        st = app.wait(lambda s: s["question"] is not None, 20, "the question")
+        st = app.wait(lambda s: s["question"] is not None and "question" in s["window"]["panels"], 20, "the question")
         q = st["question"]
         assert q["chooser"] == "ines" and q["key"] == "defence" and q["rule"] == "BAT-14" and q["label"] == "Ines (defender)"
         assert [o["value"] for o in q["options"]] == ["dodge", "none"]
@@ -299,7 +299,7 @@ def test_baton_bat38_the_players_character_lets_the_mover_go_or_attacks(display,
         _compose_move(app, [8, 5, 0])                                # the brigand leaves Ines's reach
         assert "declined" not in app.state()["action"]
         app.key("Return")
-        st = app.wait(lambda s: s["question"] is not None, 20, "the question")
+        st = app.wait(lambda s: s["question"] is not None and "question" in s["window"]["panels"], 20, "the question")
         q = st["question"]
         assert q["chooser"] == "ines" and q["key"] == "declined.ines" and q["rule"] == "BAT-38"
         assert [o["label"] for o in q["options"]] == ["Attack", "Let go"] and q["options"][0]["default"]
@@ -359,7 +359,7 @@ def test_baton_bat41_the_players_archer_lets_the_mover_leave_cover(display, tmp_
         _pass_to_the_brigand(app)
         _compose_move(app, [7, 8, 0])                                # out from behind the wall
         app.key("Return")
-        st = app.wait(lambda s: s["question"] is not None, 20, "the question")
+        st = app.wait(lambda s: s["question"] is not None and "question" in s["window"]["panels"], 20, "the question")
         q = st["question"]
         assert q["chooser"] == "ines" and q["key"] == "declined.ines.cover" and q["rule"] == "BAT-41"
         assert q["question"] == "Brigand leaves total cover" and [o["label"] for o in q["options"]] == ["Attack", "Let go"]
@@ -427,7 +427,7 @@ def test_baton_bat48_the_faller_keeps_the_attack_total_or_tests_agility(display,
         app.key("Return")
         app.wait(lambda s: s["forced"] == {"test": 9}, 10, "the forced die")
         app.key("Return")
-        st = app.wait(lambda s: s["question"] is not None, 20, "the question")
+        st = app.wait(lambda s: s["question"] is not None and "question" in s["window"]["panels"], 20, "the question")
         q = st["question"]
         assert q["chooser"] == "aza" and q["key"] == "fall_test" and q["rule"] == "BAT-48" and q["label"] == "Aza (falling)"
         assert [o["value"] for o in q["options"]] == ["attack", "agility"] and q["options"][0]["default"]
@@ -462,7 +462,7 @@ def test_baton_bat02_the_players_choose_who_opens_the_initiative(display, tmp_pa
     scene.write_text(OPEN)
     app = App(display, scene, tmp_path, seed=11)
     try:
-        st = app.wait(lambda s: s["question"] is not None, 20, "the table's question at the start")
+        st = app.wait(lambda s: s["question"] is not None and "question" in s["window"]["panels"], 20, "the table's question at the start")
         q = st["question"]
         assert q["key"] == "to" and q["rule"] == "BAT-02" and q["label"] == "The players" and q["table"]
         assert [o["value"] for o in q["options"]] == ["ines", "bia"] and q["options"][0]["default"]
@@ -488,7 +488,7 @@ def test_baton_a_gm_line_action_meets_a_players_choice_and_asks_it(display, tmp_
         app.key("semicolon")
         app.xdo("type", "--delay", "30", "do Brigand attack target=ines")
         app.key("Return")
-        st = app.wait(lambda s: s["question"] is not None, 20, "the question")
+        st = app.wait(lambda s: s["question"] is not None and "question" in s["window"]["panels"], 20, "the question")
         q = st["question"]
         assert q["chooser"] == "ines" and q["key"] == "defence" and len(st["actions"]) == 1
         assert q["action"] == {"actor": "b1", "action": "attack", "target": "ines"}

@@ -131,13 +131,28 @@ def test_round_trip_in_memory_default_palette():
     np.testing.assert_array_equal(model.palette, DEFAULT_PALETTE)
 
 
-def test_round_trip_of_a_full_256_cube_is_fast():
-    voxels = np.random.default_rng(3).integers(0, 256, (256, 256, 256), dtype=np.uint8)
-    data = vox_bytes(voxels)
-    start = time.perf_counter()
-    model = read_vox(data)
-    assert time.perf_counter() - start < 5.0
+def test_round_trip_of_a_full_256_cube_is_linear():
+    """A full 256-cube (16.7 M voxels) reads back equal, in time linear in the voxels: against a 128-cube read in
+    the same run (8 times fewer voxels) it takes well under the 64 times a quadratic reader would (the best of
+    three each, a ratio and not a time: the machine is shared)."""
+    rng = np.random.default_rng(3)
+    voxels = rng.integers(0, 256, (256, 256, 256), dtype=np.uint8)
+    small = voxels[:128, :128, :128].copy()
+    big_data, small_data = vox_bytes(voxels), vox_bytes(small)
+
+    def best(data):
+        times = []
+        for _ in range(3):
+            start = time.perf_counter()
+            model = read_vox(data)
+            times.append(time.perf_counter() - start)
+        return min(times), model
+
+    t_small, m_small = best(small_data)
+    t_big, model = best(big_data)
     np.testing.assert_array_equal(model.voxels, voxels)
+    np.testing.assert_array_equal(m_small.voxels, small)
+    assert t_big / t_small < 24, (t_big, t_small)
 
 
 def test_writer_version_layouts():
