@@ -4,7 +4,7 @@ to a word in a storage buffer (the batch: four merged ones in 4-bit codes, ``FIE
 (eye x 36 sample points x every cell of a box of layers), so nothing per ray crosses from Python.
 
 ``open_backend(world)`` gives the GPU backend where a GL 4.3 context with 64-bit integers is there, else the CPU
-one (``engine.world.volumes``): the same answers either way (tests/test_los_grid.py holds them equal).
+one (``engine.world.volumes``): the same answers either way (tests/render/test_los_gpu.py holds them equal).
 """
 
 from __future__ import annotations
