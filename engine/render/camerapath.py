@@ -67,10 +67,12 @@ class Track:
         self.easings, self.curves = list(easings), list(curves)
         n = len(self.t)
         self.tables: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []   # (tau, cumulative length, points)
+        self.quads: list = []             # per segment: (four control points, knots) of its spline, or None
         for i in range(n - 1):
             if self.curves[i + 1] == "linear" or self.easings[i + 1] == "hold":
                 pts = np.linspace(self.v[i], self.v[i + 1], 2)
                 tau = np.array([0.0, 1.0])
+                self.quads.append(None)
             else:
                 p0 = self.v[i - 1] if i > 0 else 2 * self.v[i] - self.v[i + 1]
                 p3 = self.v[i + 2] if i + 2 < n else 2 * self.v[i + 1] - self.v[i]
@@ -79,6 +81,7 @@ class Track:
                 tau = np.linspace(tk[1], tk[2], TABLE + 1)
                 pts = _cr(quad, tk, tau)
                 pts[0], pts[-1] = self.v[i], self.v[i + 1]
+                self.quads.append((quad, tk))
             seg = np.r_[0.0, np.cumsum(np.linalg.norm(np.diff(pts, axis=0), axis=1))]
             self.tables.append((tau, seg, pts))
         self.lengths = np.array([tb[1][-1] for tb in self.tables])
@@ -141,7 +144,10 @@ class Track:
         j = min(max(j, 0), len(cum) - 2)
         seg = cum[j + 1] - cum[j]
         f = 0.0 if seg < 1e-12 else (s - cum[j]) / seg
-        return pts[j] + (pts[j + 1] - pts[j]) * f
+        if self.quads[i] is None:
+            return pts[j] + (pts[j + 1] - pts[j]) * f
+        quad, tk = self.quads[i]      # on the curve itself (its true tangent), at the parameter of that distance
+        return _cr(quad, tk, np.array([tau[j] + (tau[j + 1] - tau[j]) * f]))[0]
 
 
 def keep_out(world, eye, look_at, margin: float = 0.3) -> np.ndarray:
