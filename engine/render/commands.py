@@ -150,15 +150,15 @@ def cmd_replay(args) -> int:
     from engine.render.state import from_session
 
     scene = _load(args.scene)
-    actions = rules_bridge.script(scene, getattr(args, "actions", None))
-    if not actions:
-        raise AerieError(f"{scene.path}: nothing to replay: the scene has no [[script]] (or give --actions FILE)")
-    out = check_output(args.output, (".mp4", ".gif"), inputs=_inputs(scene, getattr(args, "actions", None)))
     fly = None
     if getattr(args, "path", None) is not None:
         from engine.render.camera import scene_path
 
         fly = scene_path(scene, [], None, args.path, scene.world)
+    actions = rules_bridge.script(scene, getattr(args, "actions", None))
+    if not actions:
+        raise AerieError(f"{scene.path}: nothing to replay: the scene has no [[script]] (or give --actions FILE)")
+    out = check_output(args.output, (".mp4", ".gif"), inputs=_inputs(scene, getattr(args, "actions", None)))
     from engine.units import scene_units
 
     units = scene_units(scene)
