@@ -73,7 +73,7 @@ def cmd_render(args) -> int:
 
     r = _renderer(scene, tuple(args.size))
     step = getattr(args, "step", 0) or 0
-    legend = f"{scene.name}  ·  cell {scene.world.cell_m:g} m  ·  L = layer of the feet (1 m each)"
+    legend = f"{scene.name}  ·  cell {scene.world.cell_m:g} m  ·  layer = altitude of the feet (1 m each)"
     cut = getattr(args, "cut_above", None)
     if cut is not None:
         Z = scene.world.size[2]
