@@ -110,15 +110,24 @@ def cmd_flythrough(args) -> int:
     scene = _load(args.scene)
     state = RenderState.from_scene(scene)
     path = scene_path(scene, state.characters, args.seconds, getattr(args, "path", None), scene.world)
-    out = check_output(args.output, (".mp4", ".gif"), inputs=_inputs(scene))
+    at = getattr(args, "at", None)
+    out = check_output(args.output, (".png",) if at is not None else (".mp4", ".gif"), inputs=_inputs(scene))
     seconds = args.seconds or path.duration or 10.0
     scale = path.duration / seconds if path.duration > 0 else 0.0   # --seconds stretches the keyframes to fit
     fps = int(args.fps)
     n = max(1, int(round(seconds * fps)))
     r = _renderer(scene, tuple(args.size))
-    prog = Progress(n, f"flythrough {out.name}")
     where = char_points(scene.world, state.characters)
     opts = flythrough_options(scene, scene_units(scene))
+    if at is not None:                      # one still: the frame the video shows at that time
+        from PIL import Image
+
+        img = r.render(path.at(float(at) * scale, where), state, None, opts)
+        with atomic_path(out, "the image") as tmp:
+            Image.fromarray(img).save(tmp, format="PNG")
+        print(f"wrote {out} (the fly-through at {float(at):g} s, {args.size[0]}x{args.size[1]})")
+        return 0
+    prog = Progress(n, f"flythrough {out.name}")
     with atomic_path(out, "the video") as tmp, prog, VideoWriter(tmp, tuple(args.size), fps) as vw:
         for i in range(n):
             t = i / fps * scale

@@ -146,6 +146,7 @@ class CameraPath(Mode):
               key.BACKSPACE: self.delete, key.TAB: self.select, key.J: self.jump, key.BRACKETLEFT: self.reorder,
               key.BRACKETRIGHT: self.reorder, key.MINUS: self.retime, key.EQUAL: self.retime, key.PLUS: self.retime,
               key.Z: self.easing, key.P: self.play, key.COMMA: self.scrub, key.PERIOD: self.scrub,
+              key.LESS: self.scrub, key.GREATER: self.scrub,
               key.F9: self.still, key.F5: self.save, key.F6: self.render}.get(symbol)
         if fn is None:
             return PASS
@@ -243,7 +244,8 @@ class CameraPath(Mode):
         p = self.path(win.scene.world)
         if p is None:
             return
-        step = (1.0 if shift else 0.25) * (-1 if symbol == key.COMMA else 1)
+        big = shift or symbol in (key.LESS, key.GREATER)        # Shift+, arrives as < on some keyboards
+        step = (1.0 if big else 0.25) * (-1 if symbol in (key.COMMA, key.LESS) else 1)
         self.t = float(min(max(self.t + step, 0.0), p.duration))
         win.camctl.show_path_at(p, self.t)
         win.vstate.campath = None
