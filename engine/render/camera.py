@@ -227,7 +227,7 @@ def keys_of(flykeys, world, chars) -> tuple[list[Key], bool]:
             out.append(Key(float(k.t), point3(c + np.asarray(off)), fixed_look or point3(c), k.easing, fov, k.curve,
                            k.follow, point3(off), target or (None if fixed_look else k.follow)))
             continue
-        look = fixed_look or point3(pts.get(target, np.zeros(3)))
+        look = fixed_look or point3(pts.get(target or "", np.zeros(3)))
         out.append(Key(float(k.t), point3(k.position), look, k.easing, fov, k.curve, None, (0.0, 0.0, 0.0), target))
     return out, bool(flykeys) and flykeys[0].speed == "constant"
 

@@ -4,7 +4,6 @@ into the scene file (the rest of the file kept byte for byte) and what that file
 from __future__ import annotations
 
 import shutil
-from pathlib import Path
 
 import numpy as np
 import pytest

@@ -269,6 +269,7 @@ class CameraPath(Mode):
         from engine.units import scene_units
 
         p = self.path(win.scene.world)
+        assert p is not None, "a preview needs keys"
         state = RenderState.from_scene(win.scene)
         cam = p.at(t, char_points(win.scene.world, state.characters))
         view = win.rc.target(size)
