@@ -276,11 +276,9 @@ class CameraPath(Mode):
         try:
             with win.rc.drawing_into(view):
                 win.renderer.draw(cam, state, None, flythrough_options(win.scene, scene_units(win.scene)))
-            data = view.fbo.read(components=3, alignment=1)
+            return win.rc.read_target(view)
         finally:
             view.release()
-        w, h = size
-        return np.frombuffer(data, dtype=np.uint8).reshape(h, w, 3)[::-1].copy()
 
     def still(self, win, symbol=None, shift=False) -> None:
         from PIL import Image
