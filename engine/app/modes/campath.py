@@ -103,7 +103,7 @@ class CameraPath(Mode):
         for i, k in enumerate(self.keys):
             e = np.array(k["position"], float)
             col = WARN_COL if self.inside_wall(win, k) else SEL_COL if i == self.sel else KEY_COL
-            s = 0.45 if i == self.sel else 0.3
+            s = 1.2 if i == self.sel else 0.8          # metres: seen from a map-wide view too
             pr.box_wire(e - s, e + s, col)
             if i == self.sel:
                 self._frustum(pr, k)
@@ -114,7 +114,7 @@ class CameraPath(Mode):
         view = cam.view()
         right, up, back = view[0, :3], view[1, :3], view[2, :3]
         eye = np.array(k["position"], float)
-        d = 3.0
+        d = 8.0
         h = math.tan(math.radians(k["fov"]) / 2) * d
         w = h * 16 / 9
         c = eye - back * d
