@@ -3,7 +3,6 @@ into the scene file (the rest of the file kept byte for byte) and what that file
 
 from __future__ import annotations
 
-import shutil
 
 import numpy as np
 import pytest
@@ -28,8 +27,8 @@ pytestmark = pytest.mark.unit
 
 @pytest.fixture
 def win(tmp_path):
-    src = shipped_scene("showcase")
-    shutil.copy(src, tmp_path / "showcase.toml")
+    src = shipped_scene("showcase")          # without its own "window" path: the mode starts a new one
+    (tmp_path / "showcase.toml").write_text(without_path(src.read_text(), "window"))
     w = FakeWin()
     w.scene = load_scene(str(tmp_path / "showcase.toml"))
     from engine.app.camera_control import CameraControl
@@ -97,6 +96,13 @@ def test_keys_from_the_view_edit_and_save(win, tmp_path):
     assert not isinstance(win.modes.top, CameraPath) and win.vstate.campath is None
 
 
+def test_the_mode_opens_the_scenes_own_window_path():
+    w = FakeWin()
+    w.key(key.P, key.MOD_CTRL)
+    m = w.modes.top
+    assert len(m.keys) == 6 and m.duration() == 20.0 and m.saved and w.vstate.campath is not None
+
+
 def test_saving_never_loses_other_content(tmp_path):
     p = tmp_path / "s.toml"
     text = shipped_scene("showcase").read_text() + "\n# a note the GM wrote at the end\n"
@@ -124,3 +130,36 @@ def test_a_key_inside_a_wall_is_flagged(win):
                "fov": 50.0, "easing": "ease"}]
     m.sel = 0
     assert m.inside_wall(win, m.keys[0]) and "INSIDE A WALL" in m.status(win)[0]
+
+
+@pytest.mark.gl
+@pytest.mark.slow
+def test_f6_renders_the_saved_path_in_the_background(win, tmp_path):
+    import time
+
+    import imageio.v3 as iio
+
+    win.key(key.P, key.MOD_CTRL)
+    m = win.modes.top
+    _fly_to(win, (10, 10, 30), (48, 48, 4))
+    win.key(key.ENTER)
+    _fly_to(win, (30, 5, 25), (48, 48, 4))
+    win.key(key.ENTER)
+    win.key(key.MINUS)
+    win.key(key.MINUS)
+    win.key(key.MINUS)                                      # 2 s -> 0.5 s: a short video
+    assert [k["t"] for k in m.keys] == [0, 0.5]
+    win.key(key.F6)
+    assert m.render_job is None and "save the path first" in win.said[-1]
+    win.key(key.F5)
+    scene_text = (tmp_path / "showcase.toml").read_text()
+    win.key(key.F6)
+    job = m.render_job
+    assert job is not None and job["out"] == tmp_path / "showcase-window.mp4"
+    t0 = time.time()
+    while job["progress"] not in ("done", "failed") and time.time() - t0 < 240:
+        assert m.status(win)[0]                              # the table goes on meanwhile
+        time.sleep(0.2)
+    assert job["progress"] == "done", job
+    assert iio.imread(job["out"], index=None).shape == (15, 720, 1280, 3)      # 0.5 s at 30 fps
+    assert (tmp_path / "showcase.toml").read_text() == scene_text
