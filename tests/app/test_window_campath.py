@@ -92,6 +92,20 @@ def test_keys_from_the_view_edit_and_save(win, tmp_path):
     win.key(key.F5)
     sc = load_scene(str(tmp_path / "showcase.toml"))
     assert len(sc.flypaths["window"]) == 4 and set(sc.flypaths) == {"default", "rider", "knight", "window"}
+    # N names it: typed on the bottom line (the N itself is not part of the name), saved beside the old one
+    win.key(key.N, text="n")
+    win.type("low pass")
+    assert m.status(win)[0].startswith("name of the camera path: low pass_")
+    win.key(key.ENTER)
+    assert m.path_name == "low pass" and not m.saved
+    win.key(key.N, text="n")
+    win.type("a/b")
+    win.key(key.ENTER)                                      # not a name: refused, still typing
+    assert m.naming == "a/b" and m.path_name == "low pass"
+    win.key(key.ESCAPE)
+    win.key(key.F5)
+    sc = load_scene(str(tmp_path / "showcase.toml"))
+    assert len(sc.flypaths["low pass"]) == 4 and len(sc.flypaths["window"]) == 4
     win.key(key.P, key.MOD_CTRL)
     assert not isinstance(win.modes.top, CameraPath) and win.vstate.campath is None
 

@@ -6,8 +6,8 @@ camera's frustum at the selected key. Keys: Enter add a key at the current view 
 later), R replace the selected key with the current view, Delete remove it, Tab / Shift+Tab select the next /
 previous key, J jump the view to it, [ / ] move it earlier / later in the order, - / = its time 0.5 s less / more
 (Shift: 0.1 s; the keys after it move with it), Z its easing, P play the path, , / . scrub back / on 0.25 s
-(Shift: 1 s), F9 a still of the preview at the scrub time (what the video shows then), F5 save the path into
-the scene file as ``path = "NAME"``, F6 render it in the background to a video next to the scene, Ctrl+P leave.
+(Shift: 1 s), F9 a still of the preview at the scrub time (what the video shows then), N name the path, F5 save
+the path into the scene file as ``path = "NAME"``, F6 render it in the background to a video next to the scene, Ctrl+P leave.
 Keys it does not use pass to the main mode, so the camera flies as always (F, WASD, drag, wheel).
 """
 
@@ -29,7 +29,7 @@ from engine.app.modes.base import PASS, POP, Mode
 from engine.render import overlays as ov
 from engine.render.camera import Camera, Key, Path as CamPath, point3
 from engine.render.camerapath import keep_out
-from engine.scene.flypaths import EASINGS
+from engine.scene.flypaths import EASINGS, PATH_NAME
 
 STEP_S = 2.0                        # a new key comes this long after the selected one
 PREVIEW_SIZE = (640, 360)           # F9's still (the size `aerie flythrough --size 640x360` renders)
@@ -51,6 +51,8 @@ class CameraPath(Mode):
         self.saved = True
         self.render_job: dict | None = None
         self.last_still: str | None = None
+        self.naming: str | None = None   # N: the name being typed
+        self._skip = False
 
     # -- the mode's life ----------------------------------------------------------------------------------------
     def enter(self, win) -> None:
@@ -130,7 +132,34 @@ class CameraPath(Mode):
         win.say(text, toast=False)
 
     # -- keys ---------------------------------------------------------------------------------------------------
+    def on_text(self, win, text: str):
+        if self.naming is None:
+            return PASS
+        if self._skip:                   # the N that opened the line arrives as text too
+            self._skip = False
+            if text.lower() == "n":
+                return None
+        if text.isprintable() and text not in "\r\n" and len(self.naming) < 64:
+            self.naming += text
+        return None
+
+    def _name_key(self, win, symbol: int):
+        if symbol in (key.ENTER, key.RETURN):
+            name = self.naming.strip() if self.naming else ""
+            if not re.fullmatch(PATH_NAME, name):
+                win.say(f"{name!r} is not a path name (letters, digits, spaces, _ and -)", "error")
+                return None
+            self.naming, self.path_name, self.saved = None, name, False
+            win.say(f"the path is now {name!r} (F5 saves it under that name)", toast=False)
+        elif symbol == key.ESCAPE:
+            self.naming = None
+        elif symbol == key.BACKSPACE and self.naming:
+            self.naming = self.naming[:-1]
+        return None
+
     def on_key(self, win, symbol: int, modifiers: int):
+        if self.naming is not None:
+            return self._name_key(win, symbol)
         ctrl = bool(modifiers & (key.MOD_CTRL | key.MOD_COMMAND))
         shift = bool(modifiers & key.MOD_SHIFT)
         if symbol == key.P and ctrl:
@@ -147,11 +176,14 @@ class CameraPath(Mode):
               key.BRACKETRIGHT: self.reorder, key.MINUS: self.retime, key.EQUAL: self.retime, key.PLUS: self.retime,
               key.Z: self.easing, key.P: self.play, key.COMMA: self.scrub, key.PERIOD: self.scrub,
               key.LESS: self.scrub, key.GREATER: self.scrub,
-              key.F9: self.still, key.F5: self.save, key.F6: self.render}.get(symbol)
+              key.F9: self.still, key.F5: self.save, key.F6: self.render, key.N: self.rename}.get(symbol)
         if fn is None:
             return PASS
         fn(win, symbol, shift)
         return None
+
+    def rename(self, win, symbol=None, shift=False) -> None:
+        self.naming, self._skip = "", True
 
     def add(self, win, symbol=None, shift=False) -> None:
         k = self.view_key(win)
@@ -351,6 +383,8 @@ class CameraPath(Mode):
 
     # -- what shows ---------------------------------------------------------------------------------------------
     def status(self, win):
+        if self.naming is not None:
+            return f"name of the camera path: {self.naming}_   (Enter: use it, Esc: keep {self.path_name!r})", "info"
         if self.keys and win.camctl.mode != "flythrough" and win.vstate.campath is None:
             self.show(win)               # a play that ended: the path shows again
         n = len(self.keys)
@@ -365,7 +399,7 @@ class CameraPath(Mode):
             j = self.render_job
             head += f" · video {j['out'].name}: {j['progress']}" + (f" ({j['error']})" if j["error"] else "")
         return (head + " · Enter add, R replace, Del delete, Tab select, J go to, [ ] order, -/= time, Z easing, "
-                "P play, ,/. scrub, F9 still, F5 save, F6 video, Ctrl+P leave"), "info"
+                "P play, ,/. scrub, F9 still, N name, F5 save, F6 video, Ctrl+P leave"), "info"
 
     def view(self) -> dict:
         """For the test-state hook."""
@@ -377,7 +411,8 @@ class CameraPath(Mode):
 
     def key(self) -> tuple:
         j = self.render_job
-        return (self.name, len(self.keys), self.sel, self.t, self.saved, j["progress"] if j else None,
+        return (self.name, self.path_name, self.naming, len(self.keys), self.sel, self.t, self.saved,
+                j["progress"] if j else None,
                 tuple(tuple(k["position"]) + (k["t"], k["easing"]) for k in self.keys))
 
 
