@@ -59,11 +59,14 @@ def is_old(raw) -> bool:
             and raw.get("easing", "ease") in OLD_EASINGS)
 
 
-def split(data: dict) -> tuple[dict, list]:
-    """(data with only the old-form keys in ``flythrough``, every key as written)."""
+def split(data: dict, file: str) -> tuple[dict, list]:
+    """(data with only the old-form keys in ``flythrough``, every key as written). Every key is type-checked here
+    first, so an error names its place in the file, not in the old-form subset."""
     raw = data.get("flythrough") if isinstance(data, dict) else None
     if not isinstance(raw, list) or all(is_old(k) for k in raw):
         return data, list(raw) if isinstance(raw, list) else []
+    for i, r in enumerate(raw):
+        _convert(r, FlyKey, file, f"flythrough[{i}]")
     return dict(data, flythrough=[k for k in raw if is_old(k)]), list(raw)
 
 

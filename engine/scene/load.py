@@ -268,7 +268,7 @@ def scene_from_data(data: dict, file: str, scene_dir: Path, *, check_rules: bool
     if isinstance(data, dict) and "view" in data:  # [view] beside the spec too: display only, not the game's content
         view = _view(data["view"], file)
         data = {k: v for k, v in data.items() if k != "view"}
-    data, fly_raw = _flypaths.split(data)     # keys of issue 42 beside the spec: older scenes keep their hash
+    data, fly_raw = _flypaths.split(data, file)     # keys of issue 42 beside the spec: older scenes keep their hash
     spec = _convert(data, SceneSpec, file, "")
     spec = _resolve_ruleset(spec, file)
     world = build_world(spec.map, spec.materials, scene_dir, file)

@@ -247,6 +247,8 @@ def test_keep_out_leaves_a_clear_eye_alone():
     ('[[flythrough]]\nt = 0\nposition = [1.0, 1.0, 9.0]\nfollow = "a"\n', "flythrough[0]", "exactly one of"),
     (key(0, (1, 1, 9), (5, 5, 0), fov=200.0), "flythrough[0].fov", "outside 1..170"),
     (key(0, (1, 1, 9), (5, 5, 0), path="a/b"), "flythrough[0].path", "not a path name"),
+    (key(0, (1, 1, 9), (5, 5, 0), path="p") + '[[flythrough]]\nt = 1\nposition = "up"\nlook_at = [5.0, 5.0, 0.0]\n',
+     "flythrough[1].position", "Expected"),                # its own index, though the key before it has a path
 ])
 def test_bad_keys_are_one_line(extra, where, words):
     with pytest.raises(SceneError) as e:
