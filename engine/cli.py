@@ -194,10 +194,14 @@ def _picture_commands(sub) -> None:
 
     s = sub.add_parser("flythrough", help="render the scene's camera fly-through to a video")
     s.add_argument("scene", help=SCENE_HELP)
-    s.add_argument("-o", "--output", required=True, metavar="VIDEO", help="the .mp4 or .gif file to write")
+    s.add_argument("-o", "--output", required=True, metavar="VIDEO", help="the .mp4 or .gif file to write (a .png with --at)")
     s.add_argument("--seconds", type=_positive(float, 3600), help="length in seconds; stretches the scene's keyframes to fit (default: their length, or a 10 s orbit)")
     s.add_argument("--fps", type=_positive(int, 240), default=30, help="frames per second (default 30)")
     s.add_argument("--size", type=_size, default=(1280, 720), metavar="WxH", help="frame size (default 1280x720)")
+    s.add_argument("--path", metavar="NAME", help="the named camera path ([[flythrough]] keys with path = NAME; "
+                                                  "default: the keys without a name)")
+    s.add_argument("--at", type=_number(float, 0, 3600), metavar="SECONDS",
+                   help="one still of the fly-through at this time instead of a video (-o still.png)")
 
     s = sub.add_parser("replay", help="render a scripted fight with its events animated")
     s.add_argument("scene", help=SCENE_HELP)
@@ -206,6 +210,8 @@ def _picture_commands(sub) -> None:
     s.add_argument("--size", type=_size, default=(1280, 720), metavar="WxH", help="frame size (default 1280x720)")
     s.add_argument("--seed", type=_seed, help="the dice seed (default: the scene's)")
     s.add_argument("--actions", metavar="FILE", help="replay the actions in this JSON file instead of the scene's")
+    s.add_argument("--path", metavar="NAME", help="film it along the scene's named camera path (follow and look-at "
+                                                  "keys track the characters as they move; default: a slow turn)")
 
     s = sub.add_parser("play", help="open the interactive window")
     s.add_argument("scene", help=SCENE_HELP)

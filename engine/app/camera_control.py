@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from engine.render.camera import Camera, default_camera, point3, scene_camera, scene_path
+from engine.render.camera import Camera, char_points, default_camera, orbit_path, point3, scene_camera, scene_path
 
 CLEARANCE = 0.6
 MIN_DIST, MAX_DIST = 2.0, 400.0
@@ -88,6 +88,11 @@ class CameraControl:
         self._snap_i = -1
         self.smooth = 12.0          # 1/s: how fast current follows goal
         self.view_name: str | None = None      # the named view glided to (a scene camera, home, top) until moved
+        self.path_name: str | None = None      # the scene's camera path P plays (None: the default one)
+        self._path_chosen = False
+        self.paused = False                    # a path held at fly_t (scrubbing in the camera-path mode)
+        self.fly_cam: Camera | None = None      # the path's camera at fly_t, exactly as `aerie flythrough` draws it
+        self.where = char_points(self.world, list(characters))   # body centres for follow / look-at keys
 
     # -- the terrain -------------------------------------------------------------------------------------------
     def ground_at(self, x_m: float, y_m: float, margin: float = 0.5) -> float:
@@ -194,13 +199,33 @@ class CameraControl:
             self.goal.target = eye + _dir(self.goal.yaw, self.goal.pitch) * 30.0
         if mode == "flythrough":
             chars: list = []
-            self._path = scene_path(self.scene, chars) if self.scene.spec.flythrough else None
+            if self._path is None or not self._path_chosen:
+                self._path = (scene_path(self.scene, chars, name=self.path_name, world=self.world)
+                              if getattr(self.scene, "flypaths", None) else None)
             if self._path is None:
-                from engine.render.camera import orbit_path
-
                 self._path = orbit_path(self.world, [], 12.0)
+            self._path_chosen = False
+            self.paused = False
             self.fly_t = 0.0
+            self.fly_cam = self._path.at(0.0, self.where)
         self.mode = mode
+
+    def play(self, path, start: float = 0.0):
+        """Play this camera path (engine.render.camera.Path) from ``start`` seconds: the camera-path mode's P."""
+        self._path, self._path_chosen = path, True
+        self.set_mode("flythrough")
+        self.fly_t = start
+        self.fly_cam = path.at(start, self.where)
+
+    def show_path_at(self, path, t: float):
+        """Hold the view at time t of a path (scrubbing): the same camera ``aerie flythrough`` draws then."""
+        self._path, self._path_chosen = path, True
+        self.mode = "flythrough"
+        self.paused = True
+        self.fly_t = t
+        self.fly_cam = path.at(t, self.where)
+        pose = Pose.from_camera(self.fly_cam)
+        self.cur, self.goal = pose, pose.copy()
 
     def follow(self, point_m):
         """Follow mode's target: the selected character's body centre (metres); None stops following."""
@@ -236,13 +261,14 @@ class CameraControl:
     def update(self, dt: float) -> bool:
         """Advance smoothing / playback by dt seconds. Returns True while the camera is still moving."""
         if self.mode == "flythrough" and self._path is not None:
-            self.fly_t += dt
-            cam = self._path.at(self.fly_t)
-            pose = Pose.from_camera(cam)
-            pose = self._fix(pose)
+            if not self.paused:
+                self.fly_t = min(self.fly_t + dt, self._path.duration)
+            self.fly_cam = self._path.at(self.fly_t, self.where)
+            pose = Pose.from_camera(self.fly_cam)
             self.cur, self.goal = pose, pose.copy()
-            if self.fly_t >= self._path.duration:
+            if self.fly_t >= self._path.duration and not self.paused:
                 self.mode = "orbit"
+                self.cur, self.goal = self._fix(pose), self._fix(pose.copy())
             return True
         if self.mode == "follow" and self.follow_point is not None:
             self.goal.target = self.follow_point.copy()
@@ -263,6 +289,8 @@ class CameraControl:
         return moving
 
     def camera(self) -> Camera:
+        if self.mode == "flythrough" and self.fly_cam is not None:
+            return self.fly_cam          # the path's own camera (kept out of walls by the path, as in the video)
         cam = self.cur.camera()
         eye = self.clamp_eye(np.array(cam.position))
         if not np.allclose(eye, cam.position):

@@ -126,6 +126,8 @@ class FrameLoop:
             prims, notes = SP.overlay_prims(win, rs)
             prims.extend(SP.ghost_prims(win, rs))
             prims.extend(SP.table_prims(win, rs))
+            if win.vstate.campath is not None:      # Ctrl+P: the camera path being made
+                prims.extend(win.vstate.campath)
             # the overlays' labels join the names in the token layer (one layout: none hides another)
             win.table_tags += [(lb.pos, lb.text, lb.bg if lb.bg[3] else (20, 20, 24, 220)) for lb in prims.labels]
             prims.labels = []

@@ -52,10 +52,18 @@ def window_state(win) -> dict:
         "ruler": SP.ruler_info(win) if view.ruler else None, "template": view.template,
         "inside": SP.template_inside(win) if view.template else None,
         "greyed": greyed(win), "compact": win.compact(),
+        "campath": _campath(win),
         "maps": {"state_version": win.ctl.state_version, "volume_mode": view.volume_mode,
                  "drawn": {n: list(k) for n, k in win.drawn_maps.items()},
                  "volume": win.volume_info, "jobs": sorted(win.jobs.jobs)},
     }
+
+
+def _campath(win):
+    from engine.app.modes.campath import CameraPath
+
+    m = win.modes.find(CameraPath)
+    return m.view() if m is not None else None
 
 
 def state_path(mirror_of=None) -> str | None:

@@ -9,6 +9,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from engine.errors import AerieError
+from engine.render.camerapath import Track, ease as ease, keep_out
+from engine.render.state import RenderState
+from engine.scene.flypaths import FOLLOW_OFFSET, choose
 
 
 def point3(v) -> tuple[float, float, float]:
@@ -127,63 +130,120 @@ def scene_camera(scene, name: str) -> Camera:
 
 
 # -- fly-throughs --------------------------------------------------------------------------------------------
-def ease(kind: str, t: float) -> float:
-    t = min(max(t, 0.0), 1.0)
-    if kind == "linear":
-        return t
-    if kind == "ease-in":
-        return t * t
-    if kind == "ease-out":
-        return 1 - (1 - t) * (1 - t)
-    if kind == "hold":
-        return 0.0
-    return t * t * (3 - 2 * t)   # "ease": smoothstep
-
-
 @dataclass(frozen=True)
 class Key:
+    """One keyframe. ``position`` / ``look_at`` are metres; ``follow`` (a character id) puts the eye at the
+    character's body centre + ``offset`` and ``look_target`` (a character id) aims at its body centre, both read
+    at the moment drawn. ``curve``: the shape of the move into this key (``smooth`` spline or ``linear``)."""
     t: float
     position: tuple[float, float, float]
     look_at: tuple[float, float, float]
     easing: str = "ease"
     fov: float = 50.0
+    curve: str = "linear"
+    follow: str | None = None
+    offset: tuple[float, float, float] = (0.0, 0.0, 0.0)
+    look_target: str | None = None
+
+
+def char_points(world, chars) -> dict[str, np.ndarray]:
+    """Body centres (metres) by character id: what follow and look-at keys aim at."""
+    return {c.id: p for c, p in zip(chars, action_points(world, chars))}
 
 
 class Path:
-    """Camera at time t from keyframes. Between key i and i+1 the easing of key i+1 shapes the move ("hold"
-    stays at key i until key i+1's time, then cuts)."""
+    """Camera at time t from keyframes (engine/render/camerapath.py: a smooth spline walked with the keys' easing
+    as its speed profile; ``curve = "linear"`` keys move straight, as every path did before issue 42: there
+    between key i and i+1 the easing of key i+1 shapes the move, "hold" stays at key i until key i+1's time, then
+    cuts). ``world``: keep the eye out of solid voxels (pulled towards the look-at)."""
 
-    def __init__(self, keys: list[Key]):
+    def __init__(self, keys: list[Key], constant_speed: bool = False, world=None, name: str = "default"):
         if not keys:
             raise ValueError("a camera path needs at least one keyframe")
         self.keys = sorted(keys, key=lambda k: k.t)
+        self.constant = constant_speed
+        self.world = world
+        self.name = name
+        self.live = any(k.follow or k.look_target for k in self.keys)
+        self._fixed = None if self.live else self._tracks(None)
 
     @property
     def duration(self) -> float:
         return self.keys[-1].t
 
-    def at(self, t: float) -> Camera:
+    def _tracks(self, where):
         ks = self.keys
-        if t <= ks[0].t:
-            k = ks[0]
-            return Camera(k.position, k.look_at, k.fov)
-        for a, b in zip(ks, ks[1:]):
-            if t <= b.t:
-                u = ease(b.easing, (t - a.t) / max(b.t - a.t, 1e-9))
-                p = np.array(a.position) + (np.array(b.position) - np.array(a.position)) * u
-                la = np.array(a.look_at) + (np.array(b.look_at) - np.array(a.look_at)) * u
-                fov = a.fov + (b.fov - a.fov) * u
-                return Camera(point3(p), point3(la), float(fov))
-        k = ks[-1]
-        return Camera(k.position, k.look_at, k.fov)
+        pos, look = [], []
+        for k in ks:
+            if k.follow is not None and where is not None and k.follow in where:
+                pos.append(np.asarray(where[k.follow], float) + np.asarray(k.offset, float))
+            else:
+                pos.append(np.asarray(k.position, float))
+            if k.look_target is not None and where is not None and k.look_target in where:
+                look.append(np.asarray(where[k.look_target], float))
+            else:
+                look.append(np.asarray(k.look_at, float))
+        times = [k.t for k in ks]
+        eas = [k.easing for k in ks]
+        cur = [k.curve for k in ks]
+        p = Track(times, pos, eas, cur, self.constant)
+        # the look-at and fov move on the position's timing (re-timed keys under constant speed), eased the same way
+        la = Track(p.t, look, eas, cur)
+        fv = Track(p.t, [[k.fov] for k in ks], eas, cur)
+        return p, la, fv
+
+    def at(self, t: float, where: dict | None = None) -> Camera:
+        p, la, fv = self._fixed if self._fixed is not None else self._tracks(where)
+        eye, at = p.at(t), la.at(t)
+        if self.world is not None:
+            eye = keep_out(self.world, eye, at)
+        if float(np.linalg.norm(eye - at)) < 1e-6:
+            at = at + np.array([0.0, 1e-3, 0.0])
+        return Camera(point3(eye), point3(at), float(fv.at(t)[0]))
 
 
-def scene_path(scene, chars, seconds: float | None = None) -> Path:
-    """The scene's fly-through keyframes, or an automatic orbit around the action when it has none."""
-    if scene.spec.flythrough:
-        return Path([Key(float(k.t), point3(k.position), point3(k.look_at), k.easing)
-                     for k in scene.spec.flythrough])
+def keys_of(flykeys, world, chars) -> tuple[list[Key], bool]:
+    """engine.scene.flypaths.FlyKey -> Keys (an orbit key becomes follow keys around its character); and whether
+    the path runs at constant speed."""
+    pts = char_points(world, chars)
+    out: list[Key] = []
+    for k in flykeys:
+        fov = float(k.fov) if k.fov is not None else 50.0
+        target = k.look_at if isinstance(k.look_at, str) else None
+        fixed_look = point3(k.look_at) if k.look_at is not None and target is None else None
+        if k.orbit is not None:
+            c = pts.get(k.orbit, np.zeros(3))
+            n = max(4, int(math.ceil(abs(k.turn) / 30.0)))
+            for j in range(n + 1):
+                az = math.radians(k.start + k.turn * j / n)
+                off = (math.sin(az) * k.radius, -math.cos(az) * k.radius, k.height)
+                easing = k.easing if j == 0 else "linear"
+                out.append(Key(float(k.t + k.seconds * j / n), point3(c + off), fixed_look or point3(c), easing, fov,
+                               k.curve if j == 0 else "smooth", k.orbit, off, target or (None if fixed_look else k.orbit)))
+            continue
+        if k.follow is not None:
+            c = pts.get(k.follow, np.zeros(3))
+            off = k.offset if k.offset is not None else FOLLOW_OFFSET
+            out.append(Key(float(k.t), point3(c + np.asarray(off)), fixed_look or point3(c), k.easing, fov, k.curve,
+                           k.follow, point3(off), target or (None if fixed_look else k.follow)))
+            continue
+        look = fixed_look or point3(pts.get(target or "", np.zeros(3)))
+        out.append(Key(float(k.t), point3(k.position), look, k.easing, fov, k.curve, None, (0.0, 0.0, 0.0), target))
+    return out, bool(flykeys) and flykeys[0].speed == "constant"
+
+
+def scene_path(scene, chars, seconds: float | None = None, name: str | None = None, world=None) -> Path:
+    """The scene's fly-through (the default path, or the path ``name``; an unknown name is one line listing the
+    names), or an automatic orbit around the action when it has none."""
+    keys = choose(scene, name)
+    if keys:
+        ks, constant = keys_of(keys, scene.world, chars if chars else scene_chars(scene))
+        return Path(ks, constant, world, keys[0].path)
     return orbit_path(scene.world, chars, seconds or 10.0)
+
+
+def scene_chars(scene) -> list:
+    return list(RenderState.from_scene(scene).characters)
 
 
 def orbit_path(world, chars, seconds: float, start_deg: float = 25.0, turn_deg: float = 360.0) -> Path:

@@ -73,7 +73,7 @@ def cmd_render(args) -> int:
 
     r = _renderer(scene, tuple(args.size))
     step = getattr(args, "step", 0) or 0
-    legend = f"{scene.name}  ·  cell {scene.world.cell_m:g} m  ·  L = layer of the feet (1 m each)"
+    legend = f"{scene.name}  ·  cell {scene.world.cell_m:g} m  ·  layer = altitude of the feet (1 m each)"
     cut = getattr(args, "cut_above", None)
     if cut is not None:
         Z = scene.world.size[2]
@@ -105,28 +105,51 @@ def cut_state(state, layer: int):
 def cmd_flythrough(args) -> int:
     from engine.render.camera import scene_path
     from engine.render.state import RenderState
+    from engine.units import scene_units
 
     scene = _load(args.scene)
-    out = check_output(args.output, (".mp4", ".gif"), inputs=_inputs(scene))
     state = RenderState.from_scene(scene)
-    path = scene_path(scene, state.characters, args.seconds)
+    path = scene_path(scene, state.characters, args.seconds, getattr(args, "path", None), scene.world)
+    at = getattr(args, "at", None)
+    out = check_output(args.output, (".png",) if at is not None else (".mp4", ".gif"), inputs=_inputs(scene))
     seconds = args.seconds or path.duration or 10.0
     scale = path.duration / seconds if path.duration > 0 else 0.0   # --seconds stretches the keyframes to fit
     fps = int(args.fps)
     n = max(1, int(round(seconds * fps)))
     r = _renderer(scene, tuple(args.size))
-    prog = Progress(n, f"flythrough {out.name}")
-    from engine.render.renderer import DrawOptions
+    where = char_points(scene.world, state.characters)
+    opts = flythrough_options(scene, scene_units(scene))
+    if at is not None:                      # one still: the frame the video shows at that time
+        from PIL import Image
 
-    opts = DrawOptions(hud=(f"{scene.name}  ·  L = layer of the feet (1 m each)",))
+        img = r.render(path.at(float(at) * scale, where), state, None, opts)
+        with atomic_path(out, "the image") as tmp:
+            Image.fromarray(img).save(tmp, format="PNG")
+        print(f"wrote {out} (the fly-through at {float(at):g} s, {args.size[0]}x{args.size[1]})")
+        return 0
+    prog = Progress(n, f"flythrough {out.name}")
     with atomic_path(out, "the video") as tmp, prog, VideoWriter(tmp, tuple(args.size), fps) as vw:
         for i in range(n):
             t = i / fps * scale
-            vw.write(r.render(path.at(t), state, None, opts))
+            vw.write(r.render(path.at(t, where), state, None, opts))
             prog.update(i + 1)
     prog.done()
     print(f"wrote {out} ({n} frames, {n / fps:.1f} s at {fps} fps, {args.size[0]}x{args.size[1]})")
     return 0
+
+
+def flythrough_options(scene, units: str = "m"):
+    """What a fly-through frame draws besides the scene (the window's preview draws the same)."""
+    from engine.render.renderer import DrawOptions
+
+    return DrawOptions(hud=(f"{scene.name}  ·  cell {scene.world.cell_m:g} m  ·  layer = altitude of the feet "
+                            "(1 m each)",), units=units)
+
+
+def char_points(world, chars):
+    from engine.render.camera import char_points as cp
+
+    return cp(world, chars)
 
 
 def cmd_replay(args) -> int:
@@ -136,10 +159,18 @@ def cmd_replay(args) -> int:
     from engine.render.state import from_session
 
     scene = _load(args.scene)
+    fly = None
+    if getattr(args, "path", None) is not None:
+        from engine.render.camera import scene_path
+
+        fly = scene_path(scene, [], None, args.path, scene.world)
     actions = rules_bridge.script(scene, getattr(args, "actions", None))
     if not actions:
         raise AerieError(f"{scene.path}: nothing to replay: the scene has no [[script]] (or give --actions FILE)")
     out = check_output(args.output, (".mp4", ".gif"), inputs=_inputs(scene, getattr(args, "actions", None)))
+    from engine.units import scene_units
+
+    units = scene_units(scene)
     session = rules_bridge.new_session(scene, getattr(args, "seed", None))
     fps = int(args.fps)
     per_step = max(1, int(round(STEP_S * fps)))
@@ -151,7 +182,9 @@ def cmd_replay(args) -> int:
     prog = Progress(n, f"replay {out.name}")
     frame = 0
 
-    def cam():
+    def cam(chars=None):
+        if fly is not None:     # the named path; follow and look-at keys aim at the characters as they are now
+            return fly.at(frame / fps, char_points(scene.world, chars if chars is not None else before.characters))
         return orbit_camera(scene.world, before.characters, 20.0 + total_turn * frame / n)
 
     from engine.render.renderer import DrawOptions
@@ -159,7 +192,7 @@ def cmd_replay(args) -> int:
     # a step refused half-way raises inside: the temporary video is dropped, the old one stays
     with atomic_path(out, "the video") as tmp, prog, VideoWriter(tmp, tuple(args.size), fps) as vw:
         for _ in range(hold):
-            vw.write(r.render(cam(), before, None, DrawOptions(hud=(f"{scene.name}: {len(actions)} steps",))))
+            vw.write(r.render(cam(), before, None, DrawOptions(hud=(f"{scene.name}: {len(actions)} steps",), units=units)))
             frame += 1
             prog.update(frame)
         for i, act in enumerate(actions):
@@ -173,12 +206,12 @@ def cmd_replay(args) -> int:
                 st, _, hud = frame_state(anim, u)
                 fx = effects(scene.world, anim, st, u)
                 head = f"step {i + 1}/{len(actions)}: {act.get('actor', '?')} {act.get('action', '')}"
-                vw.write(r.render(cam(), st, fx, DrawOptions(hud=(head, *hud))))
+                vw.write(r.render(cam(st.characters), st, fx, DrawOptions(hud=(head, *hud), units=units)))
                 frame += 1
                 prog.update(frame)
             before = after
         for _ in range(hold):
-            vw.write(r.render(cam(), before, None, DrawOptions(hud=("end of the script",))))
+            vw.write(r.render(cam(), before, None, DrawOptions(hud=("end of the script",), units=units)))
             frame += 1
             prog.update(frame)
     prog.done()

@@ -173,6 +173,12 @@ class RenderContext:
             prog["u_image"].value = 0
         vao.render(moderngl.TRIANGLES, vertices=3)
 
+    def read_target(self, target: ViewTarget) -> np.ndarray:
+        """An offscreen target's colour, uint8 [H, W, 3], top row first (the camera-path mode's preview still)."""
+        w, h = target.size
+        data = target.fbo.read(components=3, alignment=1)
+        return np.ascontiguousarray(np.frombuffer(data, dtype=np.uint8).reshape(h, w, 3)[::-1])
+
     def use_screen(self, size) -> None:
         """Draw to the window's framebuffer from here on (the HUD after the 3D view)."""
         self.ctx.screen.use()

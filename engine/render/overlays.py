@@ -178,8 +178,14 @@ def drop_line(world, c: CharView):
     return (fx, fy, fz), (fx, fy, float(s))
 
 
+def short_name(c) -> str:
+    """The name a table uses (as the window's tokens): the scene's name without its parenthesised note
+    ("Brann (archer behind the wall)" -> "Brann"), else the id."""
+    return (getattr(c, "name", "") or c.id).split(" (")[0].strip() or c.id
+
+
 def label_text(c: CharView) -> str:
-    text = f"{c.id}  L{c.cell[2]}"
+    text = f"{short_name(c)}  layer {c.cell[2]}"
     if c.flying and not c.down:
         text += " fly"
     for cond in ("dead", "unconscious", "prone"):

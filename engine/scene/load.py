@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import re
 import tomllib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
 import msgspec
 
 from engine.errors import SceneError, display_path as _display
+from engine.scene import flypaths as _flypaths
 from engine.inputs import MODEL_NAME
 from engine.resources import shipped_scene, shipped_scenes
 from engine.units import UNITS
@@ -106,6 +107,7 @@ class Scene:
     source: str | None = None  # the scene file's absolute path (None: parsed from text); saves find it from any folder
     view: ViewSpec | None = None   # [view] (display only: read beside the spec, out of the content hash)
     files: tuple = ()          # the files the scene file names, resolved: map.vox, ground and floor images
+    flypaths: dict = field(default_factory=dict)   # [[flythrough]] keys by path name (engine.scene.flypaths)
 
     @property
     def name(self) -> str:
@@ -210,15 +212,6 @@ def _check_refs(spec: SceneSpec, chars: tuple[Character, ...], file: str) -> Non
         check_view(cam.position, cam.look_at, file, f"cameras[{i}]")
         if not 1.0 <= cam.fov <= 170.0:
             raise SceneError(file, f"cameras[{i}].fov", f"field of view {cam.fov:g} is outside 1..170 degrees")
-    last = -1.0
-    for i, k in enumerate(spec.flythrough):
-        if k.t < 0 or k.t <= last or k.t > 3600:
-            raise SceneError(file, f"flythrough[{i}].t", "keyframe times must start at 0 or later, increase and stay "
-                                                         "within 3600 s")
-        check_view(k.position, k.look_at, file, f"flythrough[{i}]")
-        last = k.t
-    if len(spec.flythrough) > 10_000:
-        raise SceneError(file, "flythrough", "at most 10,000 keyframes")
     validate_expectations(spec.expect, lambda path, problem: SceneError(file, path, problem), "expect")
     late = late_expectation(spec.expect, len(spec.script))
     if late:
@@ -275,6 +268,7 @@ def scene_from_data(data: dict, file: str, scene_dir: Path, *, check_rules: bool
     if isinstance(data, dict) and "view" in data:  # [view] beside the spec too: display only, not the game's content
         view = _view(data["view"], file)
         data = {k: v for k, v in data.items() if k != "view"}
+    data, fly_raw = _flypaths.split(data, file)     # keys of issue 42 beside the spec: older scenes keep their hash
     spec = _convert(data, SceneSpec, file, "")
     spec = _resolve_ruleset(spec, file)
     world = build_world(spec.map, spec.materials, scene_dir, file)
@@ -283,8 +277,9 @@ def scene_from_data(data: dict, file: str, scene_dir: Path, *, check_rules: bool
     objects = build_objects(spec.objects, world, file)
     chars = _build_characters(spec, world, file)
     _check_refs(spec, chars, file)
+    paths = _flypaths.parse(fly_raw, [c.id for c in chars], file)
     files = tuple(p for p in (world.vox_file, world.ground_image, *(img for _, img in world.floor_images)) if p)
-    scene = Scene(file, spec, world, chars, objects, view=view, files=files)
+    scene = Scene(file, spec, world, chars, objects, view=view, files=files, flypaths=paths)
     if check_rules:
         Session.check_scene(scene)   # the ruleset's own checks (options, stat blocks, weapons, mounts), no die rolled
     return scene

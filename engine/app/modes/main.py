@@ -130,6 +130,12 @@ def _flythrough(win, sym, shift):
     win.say("P: the scene's fly-through (Esc stops it)")
 
 
+def _campath(win, sym, shift):
+    from engine.app.modes.campath import CameraPath
+
+    return CameraPath()
+
+
 def _overlay(win, sym, shift):
     name = next(n for n, k, _d in OVERLAYS if k == sym)
     on = win.vstate.toggle(name)
@@ -259,6 +265,8 @@ KEYMAP: list[Binding] = [
     Binding("Camera", ", / .", "storey cut: the storeys above cut away, a storey down / up (all)",
             _k(key.COMMA, key.PERIOD), _storey),
     Binding("Camera", "P", "play the scene's fly-through", _k(key.P), _flythrough),
+    Binding("Camera", "Ctrl+P", "camera-path mode: Enter adds a key at the view, P plays, F5 saves it into the scene, "
+            "F6 renders its video (docs/window.md)", _k(key.P, ctrl=True), _campath),
     Binding("Overlays", "G", "layer grid at the cursor's altitude", _k(key.G), _overlay),
     Binding("Overlays", "X", "engagement (AIR-04) and reach (AIR-05)", _k(key.X), _overlay),
     Binding("Overlays", "L", "sight lines to the target / hovered / nearest", _k(key.L), _overlay),
