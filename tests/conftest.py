@@ -52,3 +52,26 @@ def pytest_collection_modifyitems(config, items):
     if wrong:
         raise pytest.UsageError("each test carries exactly one of the markers unit, gl, window (tests/README.md):\n  "
                                 + "\n  ".join(wrong[:20]) + (f"\n  … and {len(wrong) - 20} more" if len(wrong) > 20 else ""))
+
+
+# AERIE_CPU_REPORT=FILE: each test's CPU seconds, its own and its reaped subprocesses' (Xvfb windows, CLI runs),
+# one JSON line per test -- what `make test`'s wall time is made of, on a shared machine where wall times are noise.
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_call(item):
+    path = os.environ.get("AERIE_CPU_REPORT")
+    if not path:
+        yield
+        return
+    import json
+    import resource
+
+    def cpu():
+        s, c = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+        return s.ru_utime + s.ru_stime, c.ru_utime + c.ru_stime
+
+    own0, kids0 = cpu()
+    yield
+    own1, kids1 = cpu()
+    with open(path, "a") as f:
+        f.write(json.dumps({"test": item.nodeid, "own": round(own1 - own0, 3), "children": round(kids1 - kids0, 3)})
+                + "\n")
