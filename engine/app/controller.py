@@ -23,6 +23,7 @@ from engine.app.composing import unoffered
 from engine.errors import AerieError
 from engine.rules.choices import ChoiceNeeded
 from engine.rules.core import Illegal, Session, dumps
+from engine.rules.events import StepResult
 
 HOTKEYS = "1234567890"
 
@@ -62,7 +63,7 @@ class Controller:
         self.forced: dict = {}
         self.hand_names: set = set()      # the roll names entered by hand (R), one number a die
         self.message: tuple[str, str] = ("", "info")     # (text, "info" | "error")
-        self.last_events: list = []
+        self.last_step: StepResult | None = None      # what the last step returned (undo, load: None)
         self.version = 0           # bumps on every change the window must redraw / recompute for
         self.state_version = 0     # bumps when the rules state changes (step, undo, redo, load)
         self._legal_cache: tuple[tuple, list[dict]] | None = None     # (state key, legal actions)
@@ -316,7 +317,7 @@ class Controller:
             return {"ok": False, "reason": str(e), "rule": ""}
 
     # -- committing ------------------------------------------------------------------------------------------------
-    def confirm(self) -> list | None:
+    def confirm(self) -> StepResult | None:
         act = self.action()
         if act is None:
             miss = self.missing()
@@ -327,12 +328,14 @@ class Controller:
             return None
         return self.step(act)
 
-    def step(self, act: dict, answered: dict | None = None, asking: bool = True) -> list | None:
+    def step(self, act: dict, answered: dict | None = None, asking: bool = True) -> StepResult | None:
+        """Take ``act``: the session's :class:`StepResult` (also kept as ``last_step``: the window animates it), or
+        None when it was refused or a player's choice became a question."""
         notes: list[str] = []
         try:
             from engine.app.flow import one_die_each
 
-            act, events, notes = one_die_each(self, act, answered, asking)
+            act, res, notes = one_die_each(self, act, answered, asking)
         except ChoiceNeeded as c:
             questions.ask(self, act, answered, c.point)
             return None
@@ -347,11 +350,11 @@ class Controller:
         self.forced = {}
         self.hand_names = set()
         self.pending = None
-        self.last_events = events
+        self.last_step = res
         self._after_state_change()
-        gm_text = next((e["text"] for e in reversed(events) if act.get("actor") == "gm" and isinstance(e.get("text"), str)), None)
+        gm_text = next((e["text"] for e in reversed(res.log) if act.get("actor") == "gm" and isinstance(e.get("text"), str)), None)
         self.say("; ".join([gm_text or f"{act.get('actor')}: {str(act.get('action')).replace('_', ' ')} done"] + notes))
-        return events
+        return res
 
     # -- questions: a player's choice at the moment the rules make it (ask mode; engine/app/questions.py) ----------
     def question_view(self) -> dict | None:
@@ -364,7 +367,7 @@ class Controller:
         self.ask = on
         questions.offer_table(self)
 
-    def answer(self, i: int | None = None) -> list | None:
+    def answer(self, i: int | None = None) -> StepResult | None:
         """Answer the open question with option ``i`` (None: the one highlighted), then try the step again."""
         return questions.answer(self, i)
 
@@ -396,7 +399,7 @@ class Controller:
         self._rebuild(acts)
         self.redo_stack.append(last)
         self.pending = None
-        self.last_events = []
+        self.last_step = None
         self._after_state_change()
         self.say(f"undone: {last.get('actor')} {last.get('action')}")
         return True
@@ -407,11 +410,11 @@ class Controller:
             return False
         act = self.redo_stack.pop()
         keep = list(self.redo_stack)
-        events = self.step(act, asking=False)        # its choices were made when it was first taken
+        res = self.step(act, asking=False)        # its choices were made when it was first taken
         self.redo_stack = keep
-        if events is not None:
+        if res is not None:
             self.say(f"redone: {act.get('actor')} {act.get('action')}")
-        return events is not None
+        return res is not None
 
     # -- forced dice ------------------------------------------------------------------------------------------------
     def enter_roll(self, text: str) -> bool:
@@ -470,6 +473,7 @@ class Controller:
         self.question = None
         self.redo_stack.clear()
         self.pending = None
+        self.last_step = None
         self._after_state_change()
         self.say(f"loaded {len(s.actions)} action(s) from {p}")
         return True

@@ -94,7 +94,7 @@ def start_scene(ctl, path, name: str | None = None) -> bool:
     ctl.question = ctl.pending = ctl.statement = None
     ctl.redo_stack.clear()
     ctl.forced = {}
-    ctl.last_events = []
+    ctl.last_step = None
     ctl.selected = s.current
     ctl._after_state_change()
     ctl.say(said.replace("; aerie run", "; now playing it, round 1; aerie run"))

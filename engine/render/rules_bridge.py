@@ -88,7 +88,7 @@ def play_step(session, act: dict, where: str) -> list:
     step = dict(act) if isinstance(act, dict) else act
     want = step.pop("illegal", None) if isinstance(step, dict) else None
     try:
-        evs = list(session.step(step))
+        evs = session.step(step).log
     except AerieError as e:
         if want is not None:
             return []
