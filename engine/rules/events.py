@@ -38,6 +38,8 @@ class Event(msgspec.Struct, frozen=True, kw_only=True, tag_field="type", forbid_
     SUBJECT: ClassVar[str] = "who"
     #: the field that names the character or object acted on ("" when it names none)
     ACTED_ON: ClassVar[str] = "target"
+    #: the field that holds the event's number (hit points lost or gained...; "" when it has none)
+    AMOUNT: ClassVar[str] = "amount"
 
     @property
     def type(self) -> str:
@@ -54,6 +56,12 @@ class Event(msgspec.Struct, frozen=True, kw_only=True, tag_field="type", forbid_
         v = getattr(self, f) if f and f in self.__struct_fields__ else None
         return v if isinstance(v, str) else None
 
+    @property
+    def quantity(self) -> int | float | None:
+        f = type(self).AMOUNT
+        v = getattr(self, f) if f and f in self.__struct_fields__ else None
+        return v if isinstance(v, (int, float)) and not isinstance(v, bool) else None
+
     def to_dict(self) -> dict:
         """The log dict again (fields left at their default ``None`` are keys the event did not carry)."""
         out: dict = {"type": self.type}
@@ -68,6 +76,7 @@ class Undeclared(msgspec.Struct, frozen=True):
     why: str = ""
     subject: ClassVar[None] = None
     acted_on: ClassVar[None] = None
+    quantity: ClassVar[None] = None
 
     @property
     def type(self) -> str:
@@ -78,6 +87,48 @@ class Undeclared(msgspec.Struct, frozen=True):
 
 
 AnyEvent = Event | Undeclared
+
+
+# ------------------------------------------------------------------------------------------------- shapes
+# What readers that know no ruleset (the renderer, the window) draw from: a ruleset's event type that is one of these
+# subclasses the shape (its own fields added), so ``isinstance(ev, Attacking)`` and ``ev.target`` work for all.
+class Attacking(Event):
+    """An attack at a character: ``who`` attacks ``target``; :attr:`landed` (the ``hit`` field, or the class's
+    ``LANDED`` where the type itself says it: a ``miss``)."""
+    LANDED: ClassVar[bool | None] = None         # None: the subclass has a ``hit: bool`` field
+    who: str
+    target: str
+    critical: bool | None = None
+    cover: str | None = None
+
+    @property
+    def landed(self) -> bool:
+        f = type(self).LANDED
+        return bool(getattr(self, "hit")) if f is None else f
+
+
+class AttackingObject(Event):
+    """An attack at an object: ``who`` aims at ``voxel`` of object ``target``."""
+    who: str
+    target: str
+    hit: bool
+    voxel: list
+
+
+class Hurting(Event):
+    """Hit points lost: ``who`` loses ``amount`` (``damage_type``: "falling" lands at the end of the fall)."""
+    ACTED_ON = ""
+    who: str
+    amount: int
+    damage_type: str | None = None
+
+
+class Moving(Event):
+    """A move: ``who`` ends at ``to`` along ``path`` (cells)."""
+    ACTED_ON = ""
+    who: str
+    to: list
+    path: list | None = None
 
 
 def table(*tables: Mapping[str, type[Event]] | Iterable[type[Event]]) -> dict[str, type[Event]]:

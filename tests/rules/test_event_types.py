@@ -120,6 +120,8 @@ def test_declarations_each_type_once_each_field_named_once():
                 assert f == k or (keyword.iskeyword(k) and f == k + "_"), f"{tag}.{f}: written {k!r}"
             for role in (cls.SUBJECT, cls.ACTED_ON):
                 assert role == "" or role in cls.__struct_fields__, f"{tag}: role {role!r} is no field"
+            if issubclass(cls, E.Attacking) and cls.LANDED is None:
+                assert "hit" in cls.__struct_fields__, f"{tag}: an attack says whether it landed"
     with pytest.raises(TypeError):
         E.table(E.CORE_EVENTS, [type("Twice", (E.Event,), {"__annotations__": {}}, tag="upkeep")])
 

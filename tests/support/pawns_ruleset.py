@@ -21,7 +21,7 @@ import msgspec
 from engine.rules import aerial
 from engine.rules.actions import Param
 from engine.rules.core import Actor, Illegal
-from engine.rules.events import CORE_EVENTS, Event, table
+from engine.rules.events import CORE_EVENTS, Attacking, Event, Hurting, Moving, table
 from engine.rules.registry import RulesetInfo
 from engine.rules.ruleset import Ruleset
 from engine.world.geometry import engaged
@@ -82,12 +82,9 @@ class Condition(Event, tag="condition"):
     rule: str
 
 
-class Move(Event, tag="move"):
+class Move(Moving, tag="move", kw_only=True):
     """A move along its path (PWN-2, the aerial costs)."""
-    ACTED_ON = ""
-    who: str
     from_: list = msgspec.field(name="from")
-    to: list
     path: list
     cost_m: float
     takeoffs: int
@@ -98,21 +95,16 @@ class Move(Event, tag="move"):
     rule: str
 
 
-class Strike(Event, tag="strike"):
+class Strike(Attacking, tag="strike", kw_only=True):
     """A strike's d6 against what it needs (PWN-3)."""
-    who: str
-    target: str
     roll: int
     needs: int
     hit: bool
     rule: str
 
 
-class Damage(Event, tag="damage"):
+class Damage(Hurting, tag="damage", kw_only=True):
     """Hit points lost."""
-    ACTED_ON = ""
-    who: str
-    amount: int
     damage_type: str
     rule: str
 

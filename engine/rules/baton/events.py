@@ -8,10 +8,10 @@ from typing import Any
 
 import msgspec
 
-from engine.rules.events import CORE_EVENTS, Event, table
+from engine.rules.events import CORE_EVENTS, Attacking, AttackingObject, Event, Hurting, Moving, table
 
 
-class Attack(Event, tag="attack"):
+class Attack(Attacking, tag="attack", kw_only=True):
     """``attack``: emitted in baton/combat.py."""
     ac: int
     advantage: list
@@ -29,10 +29,8 @@ class Attack(Event, tag="attack"):
     roll: int
     rule: str
     rules: list
-    target: str
     total: int
     weapon: str
-    who: str
 
 
 class Baton(Event, tag="baton"):
@@ -114,10 +112,8 @@ class Critical(Event, tag="critical"):
     why: Any = None
 
 
-class Damage(Event, tag="damage"):
+class Damage(Hurting, tag="damage", kw_only=True):
     """``damage``: emitted in baton/health.py."""
-    ACTED_ON = ""
-    amount: int
     damage_type: str
     layers_rule: str
     life: int
@@ -126,7 +122,6 @@ class Damage(Event, tag="damage"):
     rule: str
     vigor: int
     vigor_absorbed: int
-    who: str
     wound: int
     critical: bool | None = None
     source: str | None = None
@@ -282,8 +277,9 @@ class GrappleEnd(Event, tag="grapple_end"):
     target: str
 
 
-class Hit(Event, tag="hit"):
+class Hit(Attacking, tag="hit", kw_only=True):
     """``hit``: emitted in baton/combat.py."""
+    LANDED = True
     critical: bool
     critical_extra: int
     damage: int
@@ -293,21 +289,17 @@ class Hit(Event, tag="hit"):
     rule: str
     scale_steps: int
     second_weapon: int
-    target: str
-    who: str
     critical_why: str | None = None
 
 
-class Miss(Event, tag="miss"):
+class Miss(Attacking, tag="miss", kw_only=True):
     """``miss``: emitted in baton/combat.py."""
+    LANDED = False
     rule: str
-    target: str
-    who: str
 
 
-class Move(Event, tag="move"):
+class Move(Moving, tag="move", kw_only=True):
     """``move``: emitted in baton/actions/turn.py."""
-    ACTED_ON = ""
     by: str
     cost_m: float
     flying: bool
@@ -319,8 +311,6 @@ class Move(Event, tag="move"):
     rule: str
     straight_m: float
     takeoffs: int
-    to: list
-    who: str
 
 
 class MoveInterrupted(Event, tag="move_interrupted"):
@@ -331,21 +321,17 @@ class MoveInterrupted(Event, tag="move_interrupted"):
     who: str | None = None
 
 
-class ObjectAttack(Event, tag="object_attack"):
+class ObjectAttack(AttackingObject, tag="object_attack", kw_only=True):
     """``object_attack``: emitted in baton/actions/objects.py."""
     bonus: int
     cover: str
     critical: bool
     difficulty: int
-    hit: bool
     melee: bool
     roll: int
     rule: str
-    target: str
     total: int
-    voxel: list
     weapon: str
-    who: str
 
 
 class OpensWith(Event, tag="opens_with"):

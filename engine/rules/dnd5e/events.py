@@ -8,10 +8,10 @@ from typing import Any
 
 import msgspec
 
-from engine.rules.events import CORE_EVENTS, Event, table
+from engine.rules.events import CORE_EVENTS, Attacking, AttackingObject, Event, Hurting, Moving, table
 
 
-class Attack(Event, tag="attack"):
+class Attack(Attacking, tag="attack", kw_only=True):
     """``attack``: emitted in dnd5e/attack_roll.py."""
     ac: int
     advantage: list
@@ -26,10 +26,8 @@ class Attack(Event, tag="attack"):
     roll: int
     rules: list
     sources: list
-    target: str
     total: int
     weapon: str
-    who: str
     bonus_from: str | None = None
     cover_by: str | None = None
     cover_ignored: dict | None = None
@@ -120,13 +118,10 @@ class Contest(Event, tag="contest"):
     defender_total: int | None = None
 
 
-class Damage(Event, tag="damage"):
+class Damage(Hurting, tag="damage", kw_only=True):
     """``damage``: emitted in dnd5e/damage.py."""
-    ACTED_ON = ""
-    amount: int
     damage_type: str
     rule: str
-    who: str
     notes: list | None = None
     source: str | None = None
 
@@ -350,9 +345,8 @@ class Mount(Event, tag="mount"):
     who: str
 
 
-class Move(Event, tag="move"):
+class Move(Moving, tag="move", kw_only=True):
     """``move``: emitted in dnd5e/attacks.py."""
-    ACTED_ON = ""
     cost_m: float
     flying: bool
     from_: list = msgspec.field(name="from")
@@ -362,8 +356,6 @@ class Move(Event, tag="move"):
     path: list
     rule: str
     takeoffs: int
-    to: list
-    who: str
     note: str | None = None
 
 
@@ -375,7 +367,7 @@ class MoveStopped(Event, tag="move_stopped"):
     who: str
 
 
-class ObjectAttack(Event, tag="object_attack"):
+class ObjectAttack(AttackingObject, tag="object_attack", kw_only=True):
     """``object_attack``: emitted in dnd5e/actions/objects.py."""
     ac: int
     advantage: list
@@ -384,15 +376,11 @@ class ObjectAttack(Event, tag="object_attack"):
     cover_bonus: int
     critical: bool
     disadvantage: list
-    hit: bool
     melee: bool
     roll: int
     rules: list
-    target: str
     total: int
-    voxel: list
     weapon: str
-    who: str
 
 
 class OpportunityAttack(Event, tag="opportunity_attack"):
