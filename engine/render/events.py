@@ -157,7 +157,7 @@ def debris(world, ev: ObjectDestroyed, u: float, fx: Prims) -> None:
     dark = (*(int(c * 0.7) for c in rgb), 255)
     tau = (u - DAMAGE) / (1.0 - DAMAGE) * STEP_S * (1.0 - DAMAGE)        # seconds since the break
     n = 0
-    for lo, hi in ev.voxels:
+    for lo, hi in ev.voxels or ():
         for z in range(lo[2], hi[2] + 1):
             for y in range(lo[1], hi[1] + 1):
                 for x in range(lo[0], hi[0] + 1):

@@ -92,7 +92,7 @@ AnyEvent = Event | Undeclared
 # ------------------------------------------------------------------------------------------------- shapes
 # What readers that know no ruleset (the renderer, the window) draw from: a ruleset's event type that is one of these
 # subclasses the shape (its own fields added), so ``isinstance(ev, Attacking)`` and ``ev.target`` work for all.
-class Attacking(Event):
+class Attacking(Event, frozen=True):
     """An attack at a character: ``who`` attacks ``target``; :attr:`landed` (the ``hit`` field, or the class's
     ``LANDED`` where the type itself says it: a ``miss``)."""
     LANDED: ClassVar[bool | None] = None         # None: the subclass has a ``hit: bool`` field
@@ -107,7 +107,7 @@ class Attacking(Event):
         return bool(getattr(self, "hit")) if f is None else f
 
 
-class AttackingObject(Event):
+class AttackingObject(Event, frozen=True):
     """An attack at an object: ``who`` aims at ``voxel`` of object ``target``."""
     who: str
     target: str
@@ -115,7 +115,7 @@ class AttackingObject(Event):
     voxel: list
 
 
-class Hurting(Event):
+class Hurting(Event, frozen=True):
     """Hit points lost: ``who`` loses ``amount`` (``damage_type``: "falling" lands at the end of the fall)."""
     ACTED_ON = ""
     who: str
@@ -123,7 +123,7 @@ class Hurting(Event):
     damage_type: str | None = None
 
 
-class Moving(Event):
+class Moving(Event, frozen=True):
     """A move: ``who`` ends at ``to`` along ``path`` (cells)."""
     ACTED_ON = ""
     who: str
@@ -198,7 +198,7 @@ class StepResult:
 # Generated from the emission sites and checked against random games (tests/rules/test_event_types.py).
 
 
-class Action(Event, tag="action"):
+class Action(Event, tag="action", frozen=True):
     """``action``: emitted in session.py."""
     SUBJECT = ""
     ACTED_ON = ""
@@ -206,7 +206,7 @@ class Action(Event, tag="action"):
     step: int
 
 
-class Descend(Event, tag="descend"):
+class Descend(Event, tag="descend", frozen=True):
     """``descend``: emitted in aerial.py."""
     ACTED_ON = ""
     cause: str | None = None
@@ -219,7 +219,7 @@ class Descend(Event, tag="descend"):
     who: str | None = None
 
 
-class DoorOpened(Event, tag="door_opened"):
+class DoorOpened(Event, tag="door_opened", frozen=True):
     """``door_opened``: emitted in objects.py."""
     SUBJECT = "by"
     by: Any = None
@@ -228,7 +228,7 @@ class DoorOpened(Event, tag="door_opened"):
     voxels: Any = None
 
 
-class Fall(Event, tag="fall"):
+class Fall(Event, tag="fall", frozen=True):
     """``fall``: emitted in aerial.py, baton/actions/turn.py."""
     ACTED_ON = ""
     cause: str
@@ -244,7 +244,7 @@ class Fall(Event, tag="fall"):
     percent: int | None = None
 
 
-class FallRoll(Event, tag="fall_roll"):
+class FallRoll(Event, tag="fall_roll", frozen=True):
     """``fall_roll``: emitted in aerial.py."""
     ACTED_ON = ""
     outcome: str
@@ -253,7 +253,7 @@ class FallRoll(Event, tag="fall_roll"):
     who: str
 
 
-class FlightLost(Event, tag="flight_lost"):
+class FlightLost(Event, tag="flight_lost", frozen=True):
     """``flight_lost``: emitted in aerial.py, dnd5e/actions/standard.py."""
     ACTED_ON = ""
     because: str
@@ -262,7 +262,7 @@ class FlightLost(Event, tag="flight_lost"):
     who: str
 
 
-class GmChange(Event, tag="gm"):
+class GmChange(Event, tag="gm", frozen=True):
     """``gm``: emitted in baton/health.py, gm.py."""
     ACTED_ON = ""
     add: Any = None
@@ -284,7 +284,7 @@ class GmChange(Event, tag="gm"):
     who: Any = None
 
 
-class IllegalAction(Event, tag="illegal"):
+class IllegalAction(Event, tag="illegal", frozen=True):
     """``illegal``: emitted in runner.py."""
     SUBJECT = ""
     ACTED_ON = ""
@@ -295,7 +295,7 @@ class IllegalAction(Event, tag="illegal"):
     path: Any = None
 
 
-class LockOpened(Event, tag="lock_opened"):
+class LockOpened(Event, tag="lock_opened", frozen=True):
     """``lock_opened``: emitted in objects.py."""
     SUBJECT = "by"
     by: str | None = None
@@ -306,7 +306,7 @@ class LockOpened(Event, tag="lock_opened"):
     voxels: list | None = None
 
 
-class ObjectDamage(Event, tag="object_damage"):
+class ObjectDamage(Event, tag="object_damage", frozen=True):
     """``object_damage``: emitted in objects.py."""
     amount: int
     damage_type: str
@@ -320,7 +320,7 @@ class ObjectDamage(Event, tag="object_damage"):
     max_hp: int | None = None
 
 
-class ObjectDestroyed(Event, tag="object_destroyed"):
+class ObjectDestroyed(Event, tag="object_destroyed", frozen=True):
     """``object_destroyed``: emitted in objects.py."""
     SUBJECT = "by"
     kind: str
@@ -334,7 +334,7 @@ class ObjectDestroyed(Event, tag="object_destroyed"):
     voxels: list | None = None
 
 
-class Roll(Event, tag="roll"):
+class Roll(Event, tag="roll", frozen=True):
     """``roll``: emitted in core.py."""
     ACTED_ON = ""
     die: str
@@ -346,7 +346,7 @@ class Roll(Event, tag="roll"):
     who: str | None = None
 
 
-class SessionStart(Event, tag="session"):
+class SessionStart(Event, tag="session", frozen=True):
     """``session``: emitted in session.py."""
     SUBJECT = ""
     ACTED_ON = ""
@@ -358,7 +358,7 @@ class SessionStart(Event, tag="session"):
     scene_hash: str | None = None
 
 
-class TableRoll(Event, tag="table_roll"):
+class TableRoll(Event, tag="table_roll", frozen=True):
     """``table_roll``: emitted under a computed type name."""
     SUBJECT = ""
     ACTED_ON = ""
@@ -369,7 +369,7 @@ class TableRoll(Event, tag="table_roll"):
     what: Any = None
 
 
-class Upkeep(Event, tag="upkeep"):
+class Upkeep(Event, tag="upkeep", frozen=True):
     """``upkeep``: emitted in aerial.py."""
     ACTED_ON = ""
     rule: str

@@ -20,15 +20,15 @@ def states():
 
 
 # events of a ruleset the renderer does not know: only their shapes (engine/rules/events.py) are shared
-class Shot(Attacking, tag="attack", kw_only=True):
+class Shot(Attacking, tag="attack", kw_only=True, frozen=True):
     hit: bool
 
 
-class Hurt(Hurting, tag="damage"):
+class Hurt(Hurting, tag="damage", frozen=True):
     pass
 
 
-class Walk(Moving, tag="move"):
+class Walk(Moving, tag="move", frozen=True):
     pass
 
 

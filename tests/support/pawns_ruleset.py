@@ -35,7 +35,7 @@ class PawnStats(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
 
 
 # -- its events, declared (engine/rules/events.py): the core's plus these, in this module, no shared edit
-class PawnOrder(Event, tag="pawn_order"):
+class PawnOrder(Event, tag="pawn_order", frozen=True):
     """An initiative roll (PWN-1)."""
     ACTED_ON = ""
     who: str
@@ -44,7 +44,7 @@ class PawnOrder(Event, tag="pawn_order"):
     rule: str
 
 
-class Round(Event, tag="round"):
+class Round(Event, tag="round", frozen=True):
     """A new round; the first names the order (PWN-1)."""
     SUBJECT = ACTED_ON = ""
     round: int
@@ -52,14 +52,14 @@ class Round(Event, tag="round"):
     rule: str | None = None
 
 
-class Turn(Event, tag="turn"):
+class Turn(Event, tag="turn", frozen=True):
     """A pawn's turn starts."""
     ACTED_ON = ""
     who: str
     round: int
 
 
-class TurnSkipped(Event, tag="turn_skipped"):
+class TurnSkipped(Event, tag="turn_skipped", frozen=True):
     """An out pawn's turn passes (PWN-5)."""
     ACTED_ON = ""
     who: str
@@ -67,13 +67,13 @@ class TurnSkipped(Event, tag="turn_skipped"):
     rule: str
 
 
-class EndTurn(Event, tag="end_turn"):
+class EndTurn(Event, tag="end_turn", frozen=True):
     """``end_turn``."""
     ACTED_ON = ""
     who: str
 
 
-class Condition(Event, tag="condition"):
+class Condition(Event, tag="condition", frozen=True):
     """``dazed`` gained or lost (PWN-4)."""
     ACTED_ON = ""
     who: str
@@ -82,7 +82,7 @@ class Condition(Event, tag="condition"):
     rule: str
 
 
-class Move(Moving, tag="move", kw_only=True):
+class Move(Moving, tag="move", kw_only=True, frozen=True):
     """A move along its path (PWN-2, the aerial costs)."""
     from_: list = msgspec.field(name="from")
     path: list
@@ -95,7 +95,7 @@ class Move(Moving, tag="move", kw_only=True):
     rule: str
 
 
-class Strike(Attacking, tag="strike", kw_only=True):
+class Strike(Attacking, tag="strike", kw_only=True, frozen=True):
     """A strike's d6 against what it needs (PWN-3)."""
     roll: int
     needs: int
@@ -103,13 +103,13 @@ class Strike(Attacking, tag="strike", kw_only=True):
     rule: str
 
 
-class Damage(Hurting, tag="damage", kw_only=True):
+class Damage(Hurting, tag="damage", kw_only=True, frozen=True):
     """Hit points lost."""
     damage_type: str
     rule: str
 
 
-class Death(Event, tag="death"):
+class Death(Event, tag="death", frozen=True):
     """A pawn is out (PWN-5)."""
     ACTED_ON = ""
     who: str
@@ -117,7 +117,7 @@ class Death(Event, tag="death"):
     rule: str
 
 
-class CombatOver(Event, tag="combat_over"):
+class CombatOver(Event, tag="combat_over", frozen=True):
     """The last side standing (PWN-5)."""
     SUBJECT = ACTED_ON = ""
     winner: str | None

@@ -11,7 +11,7 @@ import msgspec
 from engine.rules.events import CORE_EVENTS, Attacking, AttackingObject, Event, Hurting, Moving, table
 
 
-class Attack(Attacking, tag="attack", kw_only=True):
+class Attack(Attacking, tag="attack", kw_only=True, frozen=True):
     """``attack``: emitted in baton/combat.py."""
     ac: int
     advantage: list
@@ -33,7 +33,7 @@ class Attack(Attacking, tag="attack", kw_only=True):
     weapon: str
 
 
-class Baton(Event, tag="baton"):
+class Baton(Event, tag="baton", frozen=True):
     """``baton``: emitted in baton/baton_order.py."""
     SUBJECT = ""
     ACTED_ON = ""
@@ -45,7 +45,7 @@ class Baton(Event, tag="baton"):
     turn: int
 
 
-class Breath(Event, tag="breath"):
+class Breath(Event, tag="breath", frozen=True):
     """``breath``: emitted in baton/actions/downtime.py."""
     ACTED_ON = ""
     can_hold: Any = None
@@ -54,7 +54,7 @@ class Breath(Event, tag="breath"):
     who: Any = None
 
 
-class Careful(Event, tag="careful"):
+class Careful(Event, tag="careful", frozen=True):
     """``careful``: emitted in baton/actions/turn.py."""
     ACTED_ON = ""
     note: str
@@ -62,7 +62,7 @@ class Careful(Event, tag="careful"):
     who: str
 
 
-class CombatOver(Event, tag="combat_over"):
+class CombatOver(Event, tag="combat_over", frozen=True):
     """``combat_over``: emitted in baton/baton_order.py."""
     SUBJECT = ""
     ACTED_ON = ""
@@ -70,7 +70,7 @@ class CombatOver(Event, tag="combat_over"):
     winner: str | None = None
 
 
-class CombatStart(Event, tag="combat_start"):
+class CombatStart(Event, tag="combat_start", frozen=True):
     """``combat_start``: emitted in baton/ruleset.py."""
     SUBJECT = ""
     ACTED_ON = ""
@@ -78,7 +78,7 @@ class CombatStart(Event, tag="combat_start"):
     sides: list
 
 
-class Condition(Event, tag="condition"):
+class Condition(Event, tag="condition", frozen=True):
     """``condition``: emitted in baton/actions/attacks.py, baton/actions/downtime.py, baton/skills.py."""
     ACTED_ON = ""
     added: bool
@@ -88,7 +88,7 @@ class Condition(Event, tag="condition"):
     source: str | None = None
 
 
-class Confused(Event, tag="confused"):
+class Confused(Event, tag="confused", frozen=True):
     """``confused``: emitted in baton/baton_order.py."""
     ACTED_ON = ""
     does: str
@@ -97,14 +97,14 @@ class Confused(Event, tag="confused"):
     who: str
 
 
-class Counterattack(Event, tag="counterattack"):
+class Counterattack(Event, tag="counterattack", frozen=True):
     """``counterattack``: emitted in baton/combat.py."""
     rule: str
     target: str
     who: str
 
 
-class Critical(Event, tag="critical"):
+class Critical(Event, tag="critical", frozen=True):
     """``critical``: emitted in baton/actions/downtime.py."""
     ACTED_ON = ""
     rule: Any = None
@@ -112,7 +112,7 @@ class Critical(Event, tag="critical"):
     why: Any = None
 
 
-class Damage(Hurting, tag="damage", kw_only=True):
+class Damage(Hurting, tag="damage", kw_only=True, frozen=True):
     """``damage``: emitted in baton/health.py."""
     damage_type: str
     layers_rule: str
@@ -128,7 +128,7 @@ class Damage(Hurting, tag="damage", kw_only=True):
     wound_category: str | None = None
 
 
-class Dash(Event, tag="dash"):
+class Dash(Event, tag="dash", frozen=True):
     """``dash``: emitted in baton/actions/turn.py."""
     ACTED_ON = ""
     extra_m: float
@@ -136,7 +136,7 @@ class Dash(Event, tag="dash"):
     who: str
 
 
-class Day(Event, tag="day"):
+class Day(Event, tag="day", frozen=True):
     """``day``: emitted in baton/actions/downtime.py."""
     SUBJECT = ""
     ACTED_ON = ""
@@ -144,7 +144,7 @@ class Day(Event, tag="day"):
     rule: str | None = None
 
 
-class Death(Event, tag="death"):
+class Death(Event, tag="death", frozen=True):
     """``death``: emitted in baton/health.py."""
     ACTED_ON = ""
     cause: str | None = None
@@ -153,7 +153,7 @@ class Death(Event, tag="death"):
     who: str | None = None
 
 
-class Declines(Event, tag="declines"):
+class Declines(Event, tag="declines", frozen=True):
     """``declines``: emitted in baton/actions/turn.py."""
     rule: str
     target: str
@@ -161,7 +161,7 @@ class Declines(Event, tag="declines"):
     who: str
 
 
-class Destiny(Event, tag="destiny"):
+class Destiny(Event, tag="destiny", frozen=True):
     """``destiny``: emitted in baton/combat.py."""
     ACTED_ON = ""
     points: int | None = None
@@ -170,7 +170,7 @@ class Destiny(Event, tag="destiny"):
     who: str | None = None
 
 
-class Disarmed(Event, tag="disarmed"):
+class Disarmed(Event, tag="disarmed", frozen=True):
     """``disarmed``: emitted in baton/actions/attacks.py."""
     ACTED_ON = ""
     by: str
@@ -182,7 +182,7 @@ class Disarmed(Event, tag="disarmed"):
     who: str
 
 
-class Dismount(Event, tag="dismount"):
+class Dismount(Event, tag="dismount", frozen=True):
     """``dismount``: emitted in baton/actions/turn.py."""
     ACTED_ON = ""
     mount: str
@@ -191,7 +191,7 @@ class Dismount(Event, tag="dismount"):
     who: str
 
 
-class Dragged(Event, tag="dragged"):
+class Dragged(Event, tag="dragged", frozen=True):
     """``dragged``: emitted in baton/actions/turn.py."""
     ACTED_ON = ""
     by: str | None = None
@@ -200,7 +200,7 @@ class Dragged(Event, tag="dragged"):
     who: str | None = None
 
 
-class Drink(Event, tag="drink"):
+class Drink(Event, tag="drink", frozen=True):
     """``drink``: emitted in baton/actions/minor.py."""
     ACTED_ON = ""
     potion: str
@@ -208,7 +208,7 @@ class Drink(Event, tag="drink"):
     who: str
 
 
-class DropItem(Event, tag="drop_item"):
+class DropItem(Event, tag="drop_item", frozen=True):
     """``drop_item``: emitted in baton/actions/minor.py."""
     ACTED_ON = ""
     at: Any = None
@@ -217,7 +217,7 @@ class DropItem(Event, tag="drop_item"):
     who: Any = None
 
 
-class EffectEnd(Event, tag="effect_end"):
+class EffectEnd(Event, tag="effect_end", frozen=True):
     """``effect_end``: emitted in baton/baton_order.py."""
     ACTED_ON = ""
     effect: Any = None
@@ -227,7 +227,7 @@ class EffectEnd(Event, tag="effect_end"):
     why: Any = None
 
 
-class EffectTick(Event, tag="effect_tick"):
+class EffectTick(Event, tag="effect_tick", frozen=True):
     """``effect_tick``: emitted in baton/baton_order.py."""
     ACTED_ON = ""
     effect: Any = None
@@ -236,7 +236,7 @@ class EffectTick(Event, tag="effect_tick"):
     who: Any = None
 
 
-class Equip(Event, tag="equip"):
+class Equip(Event, tag="equip", frozen=True):
     """``equip``: emitted in baton/actions/minor.py."""
     ACTED_ON = ""
     hand: str
@@ -245,14 +245,14 @@ class Equip(Event, tag="equip"):
     who: str
 
 
-class Exhausted(Event, tag="exhausted"):
+class Exhausted(Event, tag="exhausted", frozen=True):
     """``exhausted``: emitted in baton/health.py."""
     ACTED_ON = ""
     rule: str
     who: str
 
 
-class ExposedLeavingCover(Event, tag="exposed_leaving_cover"):
+class ExposedLeavingCover(Event, tag="exposed_leaving_cover", frozen=True):
     """``exposed_leaving_cover``: emitted in baton/actions/turn.py."""
     ACTED_ON = ""
     by: str | None = None
@@ -260,7 +260,7 @@ class ExposedLeavingCover(Event, tag="exposed_leaving_cover"):
     who: str | None = None
 
 
-class FallHalved(Event, tag="fall_halved"):
+class FallHalved(Event, tag="fall_halved", frozen=True):
     """``fall_halved``: emitted in baton/actions/turn.py."""
     ACTED_ON = ""
     by: str | None = None
@@ -269,7 +269,7 @@ class FallHalved(Event, tag="fall_halved"):
     who: str | None = None
 
 
-class GrappleEnd(Event, tag="grapple_end"):
+class GrappleEnd(Event, tag="grapple_end", frozen=True):
     """``grapple_end``: emitted in baton/skills.py."""
     SUBJECT = "grabber"
     grabber: str
@@ -277,7 +277,7 @@ class GrappleEnd(Event, tag="grapple_end"):
     target: str
 
 
-class Hit(Attacking, tag="hit", kw_only=True):
+class Hit(Attacking, tag="hit", kw_only=True, frozen=True):
     """``hit``: emitted in baton/combat.py."""
     LANDED = True
     critical: bool
@@ -292,13 +292,13 @@ class Hit(Attacking, tag="hit", kw_only=True):
     critical_why: str | None = None
 
 
-class Miss(Attacking, tag="miss", kw_only=True):
+class Miss(Attacking, tag="miss", kw_only=True, frozen=True):
     """``miss``: emitted in baton/combat.py."""
     LANDED = False
     rule: str
 
 
-class Move(Moving, tag="move", kw_only=True):
+class Move(Moving, tag="move", kw_only=True, frozen=True):
     """``move``: emitted in baton/actions/turn.py."""
     by: str
     cost_m: float
@@ -313,7 +313,7 @@ class Move(Moving, tag="move", kw_only=True):
     takeoffs: int
 
 
-class MoveInterrupted(Event, tag="move_interrupted"):
+class MoveInterrupted(Event, tag="move_interrupted", frozen=True):
     """``move_interrupted``: emitted in baton/actions/turn.py."""
     ACTED_ON = ""
     at: list | None = None
@@ -321,7 +321,7 @@ class MoveInterrupted(Event, tag="move_interrupted"):
     who: str | None = None
 
 
-class ObjectAttack(AttackingObject, tag="object_attack", kw_only=True):
+class ObjectAttack(AttackingObject, tag="object_attack", kw_only=True, frozen=True):
     """``object_attack``: emitted in baton/actions/objects.py."""
     bonus: int
     cover: str
@@ -334,7 +334,7 @@ class ObjectAttack(AttackingObject, tag="object_attack", kw_only=True):
     weapon: str
 
 
-class OpensWith(Event, tag="opens_with"):
+class OpensWith(Event, tag="opens_with", frozen=True):
     """``opens_with``: emitted in baton/choices.py."""
     ACTED_ON = ""
     rule: str | None = None
@@ -342,7 +342,7 @@ class OpensWith(Event, tag="opens_with"):
     who: str | None = None
 
 
-class Opportunity(Event, tag="opportunity"):
+class Opportunity(Event, tag="opportunity", frozen=True):
     """``opportunity``: emitted in baton/actions/attacks.py."""
     effect: Any = None
     rule: Any = None
@@ -351,14 +351,14 @@ class Opportunity(Event, tag="opportunity"):
     who: Any = None
 
 
-class OpportunityAttack(Event, tag="opportunity_attack"):
+class OpportunityAttack(Event, tag="opportunity_attack", frozen=True):
     """``opportunity_attack``: emitted in baton/actions/turn.py."""
     rule: str
     target: str
     who: str
 
 
-class OutOfCombat(Event, tag="out_of_combat"):
+class OutOfCombat(Event, tag="out_of_combat", frozen=True):
     """``out_of_combat``: emitted in baton/ruleset.py."""
     SUBJECT = ""
     ACTED_ON = ""
@@ -367,7 +367,7 @@ class OutOfCombat(Event, tag="out_of_combat"):
     sides: Any = None
 
 
-class Pass(Event, tag="pass"):
+class Pass(Event, tag="pass", frozen=True):
     """``pass``: emitted in baton/actions/turn.py, baton/baton_order.py."""
     ACTED_ON = ""
     kept: bool
@@ -380,7 +380,7 @@ class Pass(Event, tag="pass"):
     reason: str | None = None
 
 
-class PickUp(Event, tag="pick_up"):
+class PickUp(Event, tag="pick_up", frozen=True):
     """``pick_up``: emitted in baton/actions/minor.py."""
     ACTED_ON = ""
     item: str | None = None
@@ -388,7 +388,7 @@ class PickUp(Event, tag="pick_up"):
     who: str | None = None
 
 
-class Poisoned(Event, tag="poisoned"):
+class Poisoned(Event, tag="poisoned", frozen=True):
     """``poisoned``: emitted in baton/health.py."""
     ACTED_ON = ""
     effect: Any = None
@@ -397,7 +397,7 @@ class Poisoned(Event, tag="poisoned"):
     who: Any = None
 
 
-class ProtectionRestored(Event, tag="protection_restored"):
+class ProtectionRestored(Event, tag="protection_restored", frozen=True):
     """``protection_restored``: emitted in baton/baton_order.py."""
     ACTED_ON = ""
     protection: int | None = None
@@ -405,7 +405,7 @@ class ProtectionRestored(Event, tag="protection_restored"):
     who: str | None = None
 
 
-class Pushed(Event, tag="pushed"):
+class Pushed(Event, tag="pushed", frozen=True):
     """``pushed``: emitted in baton/actions/attacks.py."""
     ACTED_ON = ""
     by: str
@@ -416,7 +416,7 @@ class Pushed(Event, tag="pushed"):
     who: str
 
 
-class Rest(Event, tag="rest"):
+class Rest(Event, tag="rest", frozen=True):
     """``rest``: emitted in baton/actions/downtime.py."""
     ACTED_ON = ""
     gained: Any = None
@@ -426,7 +426,7 @@ class Rest(Event, tag="rest"):
     who: str | None = None
 
 
-class Shout(Event, tag="shout"):
+class Shout(Event, tag="shout", frozen=True):
     """``shout``: emitted in baton/actions/minor.py."""
     ACTED_ON = ""
     rule: str
@@ -434,7 +434,7 @@ class Shout(Event, tag="shout"):
     who: str
 
 
-class SideTurn(Event, tag="side_turn"):
+class SideTurn(Event, tag="side_turn", frozen=True):
     """``side_turn``: emitted in baton/baton_order.py."""
     SUBJECT = ""
     ACTED_ON = ""
@@ -443,7 +443,7 @@ class SideTurn(Event, tag="side_turn"):
     turn: int
 
 
-class Stow(Event, tag="stow"):
+class Stow(Event, tag="stow", frozen=True):
     """``stow``: emitted in baton/actions/minor.py."""
     ACTED_ON = ""
     rule: Any = None
@@ -451,7 +451,7 @@ class Stow(Event, tag="stow"):
     who: Any = None
 
 
-class TakeItem(Event, tag="take_item"):
+class TakeItem(Event, tag="take_item", frozen=True):
     """``take_item``: emitted in baton/actions/minor.py."""
     ACTED_ON = ""
     from_: Any = msgspec.field(default=None, name="from")
@@ -460,7 +460,7 @@ class TakeItem(Event, tag="take_item"):
     who: Any = None
 
 
-class Test(Event, tag="test"):
+class Test(Event, tag="test", frozen=True):
     """``test``: emitted in baton/combat.py, baton/dice.py."""
     ACTED_ON = ""
     critical: bool
@@ -483,7 +483,7 @@ class Test(Event, tag="test"):
     total: int | None = None
 
 
-class Thrown(Event, tag="thrown"):
+class Thrown(Event, tag="thrown", frozen=True):
     """``thrown``: emitted in baton/mounts.py."""
     ACTED_ON = ""
     at: list
@@ -493,7 +493,7 @@ class Thrown(Event, tag="thrown"):
     why: str
 
 
-class Time(Event, tag="time"):
+class Time(Event, tag="time", frozen=True):
     """``time``: emitted in baton/actions/downtime.py."""
     SUBJECT = ""
     ACTED_ON = ""
@@ -502,7 +502,7 @@ class Time(Event, tag="time"):
     period: Any = None
 
 
-class Treat(Event, tag="treat"):
+class Treat(Event, tag="treat", frozen=True):
     """``treat``: emitted in baton/actions/downtime.py."""
     kit: str | None = None
     rule: str | None = None
@@ -512,14 +512,14 @@ class Treat(Event, tag="treat"):
     wound: int | None = None
 
 
-class Unprotected(Event, tag="unprotected"):
+class Unprotected(Event, tag="unprotected", frozen=True):
     """``unprotected``: emitted in baton/health.py."""
     ACTED_ON = ""
     rule: str
     who: str
 
 
-class UsePower(Event, tag="use_power"):
+class UsePower(Event, tag="use_power", frozen=True):
     """``use_power``: emitted in baton/actions/minor.py."""
     kind: Any = None
     note: Any = None
@@ -528,7 +528,7 @@ class UsePower(Event, tag="use_power"):
     who: Any = None
 
 
-class WoundDay(Event, tag="wound_day"):
+class WoundDay(Event, tag="wound_day", frozen=True):
     """``wound_day``: emitted in baton/actions/downtime.py."""
     ACTED_ON = ""
     category: str | None = None
@@ -541,7 +541,7 @@ class WoundDay(Event, tag="wound_day"):
     wound: int | None = None
 
 
-class WoundHealed(Event, tag="wound_healed"):
+class WoundHealed(Event, tag="wound_healed", frozen=True):
     """``wound_healed``: emitted in baton/actions/minor.py."""
     ACTED_ON = ""
     by: int | None = None
@@ -551,7 +551,7 @@ class WoundHealed(Event, tag="wound_healed"):
     wound: int | None = None
 
 
-class WoundWorsens(Event, tag="wound_worsens"):
+class WoundWorsens(Event, tag="wound_worsens", frozen=True):
     """``wound_worsens``: emitted in baton/baton_order.py."""
     ACTED_ON = ""
     by: Any = None

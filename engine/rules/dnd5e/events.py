@@ -11,7 +11,7 @@ import msgspec
 from engine.rules.events import CORE_EVENTS, Attacking, AttackingObject, Event, Hurting, Moving, table
 
 
-class Attack(Attacking, tag="attack", kw_only=True):
+class Attack(Attacking, tag="attack", kw_only=True, frozen=True):
     """``attack``: emitted in dnd5e/attack_roll.py."""
     ac: int
     advantage: list
@@ -38,7 +38,7 @@ class Attack(Attacking, tag="attack", kw_only=True):
     reach_rule: str | None = None
 
 
-class Cast(Event, tag="cast"):
+class Cast(Event, tag="cast", frozen=True):
     """``cast``: emitted in dnd5e/actions/magic.py."""
     ACTED_ON = ""
     rule: str
@@ -49,7 +49,7 @@ class Cast(Event, tag="cast"):
     readied: bool | None = None
 
 
-class Check(Event, tag="check"):
+class Check(Event, tag="check", frozen=True):
     """``check``: emitted in dnd5e/conditions.py."""
     ACTED_ON = ""
     roll: int
@@ -59,7 +59,7 @@ class Check(Event, tag="check"):
     who: str
 
 
-class CombatOver(Event, tag="combat_over"):
+class CombatOver(Event, tag="combat_over", frozen=True):
     """``combat_over``: emitted in dnd5e/turns.py."""
     SUBJECT = ""
     ACTED_ON = ""
@@ -67,7 +67,7 @@ class CombatOver(Event, tag="combat_over"):
     winner: str | None = None
 
 
-class Concentration(Event, tag="concentration"):
+class Concentration(Event, tag="concentration", frozen=True):
     """``concentration``: emitted in dnd5e/concentration.py."""
     ACTED_ON = ""
     rule: str
@@ -77,7 +77,7 @@ class Concentration(Event, tag="concentration"):
     readied: bool | None = None
 
 
-class ConcentrationEnds(Event, tag="concentration_ends"):
+class ConcentrationEnds(Event, tag="concentration_ends", frozen=True):
     """``concentration_ends``: emitted in dnd5e/concentration.py."""
     ACTED_ON = ""
     reason: str
@@ -87,7 +87,7 @@ class ConcentrationEnds(Event, tag="concentration_ends"):
     readied: bool | None = None
 
 
-class Condition(Event, tag="condition"):
+class Condition(Event, tag="condition", frozen=True):
     """``condition``: emitted in dnd5e/conditions.py."""
     ACTED_ON = ""
     added: bool
@@ -97,7 +97,7 @@ class Condition(Event, tag="condition"):
     source: str | None = None
 
 
-class ConditionImmune(Event, tag="condition_immune"):
+class ConditionImmune(Event, tag="condition_immune", frozen=True):
     """``condition_immune``: emitted in dnd5e/conditions.py."""
     ACTED_ON = ""
     condition: Any = None
@@ -106,7 +106,7 @@ class ConditionImmune(Event, tag="condition_immune"):
     who: Any = None
 
 
-class Contest(Event, tag="contest"):
+class Contest(Event, tag="contest", frozen=True):
     """``contest``: emitted in dnd5e/conditions.py."""
     rule: str
     success: bool
@@ -118,7 +118,7 @@ class Contest(Event, tag="contest"):
     defender_total: int | None = None
 
 
-class Damage(Hurting, tag="damage", kw_only=True):
+class Damage(Hurting, tag="damage", kw_only=True, frozen=True):
     """``damage``: emitted in dnd5e/damage.py."""
     damage_type: str
     rule: str
@@ -126,7 +126,7 @@ class Damage(Hurting, tag="damage", kw_only=True):
     source: str | None = None
 
 
-class Dash(Event, tag="dash"):
+class Dash(Event, tag="dash", frozen=True):
     """``dash``: emitted under a computed type name."""
     ACTED_ON = ""
     movement_left_m: float
@@ -134,7 +134,7 @@ class Dash(Event, tag="dash"):
     who: str
 
 
-class Death(Event, tag="death"):
+class Death(Event, tag="death", frozen=True):
     """``death``: emitted in dnd5e/damage.py."""
     ACTED_ON = ""
     reason: str | None = None
@@ -142,7 +142,7 @@ class Death(Event, tag="death"):
     who: str | None = None
 
 
-class DeathSave(Event, tag="death_save"):
+class DeathSave(Event, tag="death_save", frozen=True):
     """``death_save``: emitted in dnd5e/damage.py."""
     ACTED_ON = ""
     failures: int
@@ -153,7 +153,7 @@ class DeathSave(Event, tag="death_save"):
     outcome: Any = None
 
 
-class DeathSaveFailure(Event, tag="death_save_failure"):
+class DeathSaveFailure(Event, tag="death_save_failure", frozen=True):
     """``death_save_failure``: emitted in dnd5e/damage.py."""
     ACTED_ON = ""
     added: int | None = None
@@ -162,21 +162,21 @@ class DeathSaveFailure(Event, tag="death_save_failure"):
     who: str | None = None
 
 
-class DeathSavesRestart(Event, tag="death_saves_restart"):
+class DeathSavesRestart(Event, tag="death_saves_restart", frozen=True):
     """``death_saves_restart``: emitted in dnd5e/damage.py."""
     ACTED_ON = ""
     rule: str | None = None
     who: str | None = None
 
 
-class Disengage(Event, tag="disengage"):
+class Disengage(Event, tag="disengage", frozen=True):
     """``disengage``: emitted under a computed type name."""
     ACTED_ON = ""
     rule: str
     who: str
 
 
-class Dismount(Event, tag="dismount"):
+class Dismount(Event, tag="dismount", frozen=True):
     """``dismount``: emitted in dnd5e/actions/contact.py."""
     ACTED_ON = ""
     mount: str
@@ -185,27 +185,27 @@ class Dismount(Event, tag="dismount"):
     who: str
 
 
-class Dodge(Event, tag="dodge"):
+class Dodge(Event, tag="dodge", frozen=True):
     """``dodge``: emitted under a computed type name."""
     ACTED_ON = ""
     rule: str
     who: str
 
 
-class Dying(Event, tag="dying"):
+class Dying(Event, tag="dying", frozen=True):
     """``dying``: emitted in dnd5e/damage.py."""
     ACTED_ON = ""
     rule: str
     who: str
 
 
-class EndTurn(Event, tag="end_turn"):
+class EndTurn(Event, tag="end_turn", frozen=True):
     """``end_turn``: emitted in dnd5e/actions/standard.py."""
     ACTED_ON = ""
     who: str
 
 
-class Escape(Event, tag="escape"):
+class Escape(Event, tag="escape", frozen=True):
     """``escape``: emitted in dnd5e/actions/contact.py."""
     ACTED_ON = ""
     against: int | None = None
@@ -216,7 +216,7 @@ class Escape(Event, tag="escape"):
     who: str | None = None
 
 
-class Feat(Event, tag="feat"):
+class Feat(Event, tag="feat", frozen=True):
     """``feat``: emitted in dnd5e/attacks.py, dnd5e/feats.py, dnd5e/feats_moments.py."""
     feat: str
     rule: str
@@ -239,14 +239,14 @@ class Feat(Event, tag="feat"):
     text: str | None = None
 
 
-class Grapple(Event, tag="grapple"):
+class Grapple(Event, tag="grapple", frozen=True):
     """``grapple``: emitted in dnd5e/actions/contact.py."""
     rule: str
     target: str
     who: str
 
 
-class GrappleEnds(Event, tag="grapple_ends"):
+class GrappleEnds(Event, tag="grapple_ends", frozen=True):
     """``grapple_ends``: emitted in dnd5e/conditions.py."""
     ACTED_ON = ""
     grappler: str
@@ -255,7 +255,7 @@ class GrappleEnds(Event, tag="grapple_ends"):
     who: str
 
 
-class Heal(Event, tag="heal"):
+class Heal(Event, tag="heal", frozen=True):
     """``heal``: emitted in dnd5e/damage.py."""
     ACTED_ON = ""
     amount: int
@@ -264,7 +264,7 @@ class Heal(Event, tag="heal"):
     who: str
 
 
-class Help(Event, tag="help"):
+class Help(Event, tag="help", frozen=True):
     """``help``: emitted in dnd5e/actions/allies.py."""
     ally: str
     rule: str
@@ -273,7 +273,7 @@ class Help(Event, tag="help"):
     task: bool | None = None
 
 
-class Hide(Event, tag="hide"):
+class Hide(Event, tag="hide", frozen=True):
     """``hide``: emitted under a computed type name."""
     ACTED_ON = ""
     rule: str
@@ -281,7 +281,7 @@ class Hide(Event, tag="hide"):
     who: str
 
 
-class Hp(Event, tag="hp"):
+class Hp(Event, tag="hp", frozen=True):
     """``hp``: emitted in dnd5e/damage.py."""
     ACTED_ON = ""
     hp: int
@@ -289,7 +289,7 @@ class Hp(Event, tag="hp"):
     who: str
 
 
-class Initiative(Event, tag="initiative"):
+class Initiative(Event, tag="initiative", frozen=True):
     """``initiative``: emitted in dnd5e/ruleset.py."""
     ACTED_ON = ""
     die: int | None
@@ -299,7 +299,7 @@ class Initiative(Event, tag="initiative"):
     who: str
 
 
-class InitiativeMoved(Event, tag="initiative_moved"):
+class InitiativeMoved(Event, tag="initiative_moved", frozen=True):
     """``initiative_moved``: emitted in dnd5e/actions/contact.py."""
     ACTED_ON = ""
     after: str
@@ -308,14 +308,14 @@ class InitiativeMoved(Event, tag="initiative_moved"):
     who: str
 
 
-class KnockedOut(Event, tag="knocked_out"):
+class KnockedOut(Event, tag="knocked_out", frozen=True):
     """``knocked_out``: emitted in dnd5e/damage.py."""
     ACTED_ON = ""
     rule: Any = None
     who: Any = None
 
 
-class LandsOnFeet(Event, tag="lands_on_feet"):
+class LandsOnFeet(Event, tag="lands_on_feet", frozen=True):
     """``lands_on_feet``: emitted under a computed type name."""
     ACTED_ON = ""
     mount: str | None = None
@@ -324,7 +324,7 @@ class LandsOnFeet(Event, tag="lands_on_feet"):
     who: str | None = None
 
 
-class LockCheck(Event, tag="lock_check"):
+class LockCheck(Event, tag="lock_check", frozen=True):
     """``lock_check``: emitted in dnd5e/actions/objects.py."""
     bonus: int | None = None
     dc: int | None = None
@@ -337,7 +337,7 @@ class LockCheck(Event, tag="lock_check"):
     who: str | None = None
 
 
-class Mount(Event, tag="mount"):
+class Mount(Event, tag="mount", frozen=True):
     """``mount``: emitted in dnd5e/mounts.py."""
     ACTED_ON = ""
     mount: str
@@ -345,7 +345,7 @@ class Mount(Event, tag="mount"):
     who: str
 
 
-class Move(Moving, tag="move", kw_only=True):
+class Move(Moving, tag="move", kw_only=True, frozen=True):
     """``move``: emitted in dnd5e/attacks.py."""
     cost_m: float
     flying: bool
@@ -359,7 +359,7 @@ class Move(Moving, tag="move", kw_only=True):
     note: str | None = None
 
 
-class MoveStopped(Event, tag="move_stopped"):
+class MoveStopped(Event, tag="move_stopped", frozen=True):
     """``move_stopped``: emitted in dnd5e/actions/standard.py."""
     ACTED_ON = ""
     at: list
@@ -367,7 +367,7 @@ class MoveStopped(Event, tag="move_stopped"):
     who: str
 
 
-class ObjectAttack(AttackingObject, tag="object_attack", kw_only=True):
+class ObjectAttack(AttackingObject, tag="object_attack", kw_only=True, frozen=True):
     """``object_attack``: emitted in dnd5e/actions/objects.py."""
     ac: int
     advantage: list
@@ -383,7 +383,7 @@ class ObjectAttack(AttackingObject, tag="object_attack", kw_only=True):
     weapon: str
 
 
-class OpportunityAttack(Event, tag="opportunity_attack"):
+class OpportunityAttack(Event, tag="opportunity_attack", frozen=True):
     """``opportunity_attack``: emitted in dnd5e/attacks.py, dnd5e/feats_moments.py."""
     reach_rule: str
     rule: str
@@ -395,7 +395,7 @@ class OpportunityAttack(Event, tag="opportunity_attack"):
     weapon: str | None = None
 
 
-class Pushed(Event, tag="pushed"):
+class Pushed(Event, tag="pushed", frozen=True):
     """``pushed``: emitted in dnd5e/mounts.py."""
     ACTED_ON = ""
     rule: Any = None
@@ -403,14 +403,14 @@ class Pushed(Event, tag="pushed"):
     who: Any = None
 
 
-class PushedOff(Event, tag="pushed_off"):
+class PushedOff(Event, tag="pushed_off", frozen=True):
     """``pushed_off``: emitted in dnd5e/actions/contact.py."""
     ACTED_ON = ""
     rule: str | None = None
     who: str | None = None
 
 
-class Reaction(Event, tag="reaction"):
+class Reaction(Event, tag="reaction", frozen=True):
     """``reaction``: emitted in dnd5e/feats.py."""
     ac: Any = None
     against: Any = None
@@ -421,7 +421,7 @@ class Reaction(Event, tag="reaction"):
     who: str | None = None
 
 
-class ReactionPolicy(Event, tag="reaction_policy"):
+class ReactionPolicy(Event, tag="reaction_policy", frozen=True):
     """``reaction_policy``: emitted in dnd5e/actions/policy.py."""
     ACTED_ON = ""
     reaction: str
@@ -430,7 +430,7 @@ class ReactionPolicy(Event, tag="reaction_policy"):
     who: str
 
 
-class ReadiedAction(Event, tag="readied_action"):
+class ReadiedAction(Event, tag="readied_action", frozen=True):
     """``readied_action``: emitted in dnd5e/actions/magic.py, dnd5e/attacks.py."""
     rule: str
     target: str
@@ -439,7 +439,7 @@ class ReadiedAction(Event, tag="readied_action"):
     weapon: str | None = None
 
 
-class Ready(Event, tag="ready"):
+class Ready(Event, tag="ready", frozen=True):
     """``ready``: emitted in dnd5e/actions/magic.py, dnd5e/actions/standard.py."""
     rule: str
     target: None
@@ -449,7 +449,7 @@ class Ready(Event, tag="ready"):
     weapon: str | None = None
 
 
-class Revealed(Event, tag="revealed"):
+class Revealed(Event, tag="revealed", frozen=True):
     """``revealed``: emitted in dnd5e/actions/objects.py, dnd5e/actions/standard.py, dnd5e/attacks.py, dnd5e/gear.py."""
     ACTED_ON = ""
     reason: str
@@ -458,7 +458,7 @@ class Revealed(Event, tag="revealed"):
     by: str | None = None
 
 
-class Round(Event, tag="round"):
+class Round(Event, tag="round", frozen=True):
     """``round``: emitted in dnd5e/ruleset.py, dnd5e/turns.py."""
     SUBJECT = ""
     ACTED_ON = ""
@@ -467,7 +467,7 @@ class Round(Event, tag="round"):
     order: list | None = None
 
 
-class Save(Event, tag="save"):
+class Save(Event, tag="save", frozen=True):
     """``save``: emitted in dnd5e/conditions.py, saves.py, session.py."""
     ACTED_ON = ""
     ability: str | None = None
@@ -485,7 +485,7 @@ class Save(Event, tag="save"):
     who: str | None = None
 
 
-class Search(Event, tag="search"):
+class Search(Event, tag="search", frozen=True):
     """``search``: emitted under a computed type name."""
     ACTED_ON = ""
     found: list
@@ -494,7 +494,7 @@ class Search(Event, tag="search"):
     who: str
 
 
-class SecretDoor(Event, tag="secret_door"):
+class SecretDoor(Event, tag="secret_door", frozen=True):
     """``secret_door``: emitted in dnd5e/actions/rest.py."""
     ACTED_ON = ""
     dc: Any = None
@@ -502,7 +502,7 @@ class SecretDoor(Event, tag="secret_door"):
     who: Any = None
 
 
-class ShortRest(Event, tag="short_rest"):
+class ShortRest(Event, tag="short_rest", frozen=True):
     """``short_rest``: emitted in dnd5e/actions/rest.py."""
     ACTED_ON = ""
     dice: Any = None
@@ -511,7 +511,7 @@ class ShortRest(Event, tag="short_rest"):
     who: Any = None
 
 
-class Shove(Event, tag="shove"):
+class Shove(Event, tag="shove", frozen=True):
     """``shove``: emitted in dnd5e/actions/contact.py."""
     mode: str
     rule: str
@@ -525,7 +525,7 @@ class Shove(Event, tag="shove"):
     to: list | None = None
 
 
-class Stabilize(Event, tag="stabilize"):
+class Stabilize(Event, tag="stabilize", frozen=True):
     """``stabilize``: emitted in dnd5e/actions/allies.py."""
     rule: str | None = None
     success: bool | None = None
@@ -534,14 +534,14 @@ class Stabilize(Event, tag="stabilize"):
     who: str | None = None
 
 
-class Stable(Event, tag="stable"):
+class Stable(Event, tag="stable", frozen=True):
     """``stable``: emitted in dnd5e/damage.py."""
     ACTED_ON = ""
     rule: str | None = None
     who: str | None = None
 
 
-class Stand(Event, tag="stand"):
+class Stand(Event, tag="stand", frozen=True):
     """``stand``: emitted in dnd5e/actions/standard.py."""
     ACTED_ON = ""
     cost_m: float
@@ -549,7 +549,7 @@ class Stand(Event, tag="stand"):
     who: str
 
 
-class TempHp(Event, tag="temp_hp"):
+class TempHp(Event, tag="temp_hp", frozen=True):
     """``temp_hp``: emitted in dnd5e/damage.py."""
     ACTED_ON = ""
     rule: str | None = None
@@ -557,7 +557,7 @@ class TempHp(Event, tag="temp_hp"):
     who: str | None = None
 
 
-class TempHpDeclined(Event, tag="temp_hp_declined"):
+class TempHpDeclined(Event, tag="temp_hp_declined", frozen=True):
     """``temp_hp_declined``: emitted in dnd5e/damage.py."""
     ACTED_ON = ""
     kept: Any = None
@@ -566,7 +566,7 @@ class TempHpDeclined(Event, tag="temp_hp_declined"):
     who: Any = None
 
 
-class TempHpLost(Event, tag="temp_hp_lost"):
+class TempHpLost(Event, tag="temp_hp_lost", frozen=True):
     """``temp_hp_lost``: emitted in dnd5e/damage.py."""
     ACTED_ON = ""
     amount: Any = None
@@ -575,7 +575,7 @@ class TempHpLost(Event, tag="temp_hp_lost"):
     who: Any = None
 
 
-class Trap(Event, tag="trap"):
+class Trap(Event, tag="trap", frozen=True):
     """``trap``: emitted in dnd5e/actions/rest.py."""
     ACTED_ON = ""
     damage: Any = None
@@ -586,7 +586,7 @@ class Trap(Event, tag="trap"):
     who: Any = None
 
 
-class Turn(Event, tag="turn"):
+class Turn(Event, tag="turn", frozen=True):
     """``turn``: emitted in dnd5e/turns.py."""
     ACTED_ON = ""
     round: int
@@ -594,7 +594,7 @@ class Turn(Event, tag="turn"):
     who: str
 
 
-class TurnSkipped(Event, tag="turn_skipped"):
+class TurnSkipped(Event, tag="turn_skipped", frozen=True):
     """``turn_skipped``: emitted in dnd5e/turns.py."""
     ACTED_ON = ""
     reason: str
@@ -602,7 +602,7 @@ class TurnSkipped(Event, tag="turn_skipped"):
     who: str
 
 
-class Use(Event, tag="use"):
+class Use(Event, tag="use", frozen=True):
     """``use``: emitted in dnd5e/actions/standard.py."""
     object: str
     rule: str
