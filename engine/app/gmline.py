@@ -7,9 +7,10 @@ from pathlib import Path
 
 from engine.errors import AerieError
 from engine.rules.core import Session
+from engine.rules.events import StepResult
 
 
-def gm_line(ctl, text: str) -> list | None:
+def gm_line(ctl, text: str) -> StepResult | None:
     """One GM command (engine/app/gmtext.py): a table action is stepped like any action; ``blocks`` lists the
     stat-block library; ``save scene PATH.toml [NAME]`` writes the table as a new scene (never over a file this
     program did not write). The outcome is in

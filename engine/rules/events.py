@@ -64,9 +64,7 @@ class Event(msgspec.Struct, frozen=True, kw_only=True, tag_field="type", forbid_
 
     def to_dict(self) -> dict:
         """The log dict again (fields left at their default ``None`` are keys the event did not carry)."""
-        out: dict = {"type": self.type}
-        out.update({k: v for k, v in msgspec.structs.asdict(self).items() if v is not None})
-        return {({"from_": "from"}.get(k, k)): v for k, v in out.items()}
+        return {k: v for k, v in msgspec.to_builtins(self).items() if v is not None}
 
 
 class Undeclared(msgspec.Struct, frozen=True):

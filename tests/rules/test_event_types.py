@@ -23,7 +23,7 @@ from engine.scene.bench import random_action
 
 pytestmark = pytest.mark.unit
 
-GAMES = int(os.environ.get("AERIE_FUZZ_GAMES", 150 if os.environ.get("AERIE_FUZZ") else 4))
+GAMES = int(os.environ.get("AERIE_FUZZ_GAMES", 150 if os.environ.get("AERIE_FUZZ") else 3))
 STEPS = 120 if os.environ.get("AERIE_FUZZ") else 60
 
 
