@@ -2,7 +2,7 @@
 
 The log itself stays what it always was -- the dicts the rules emit, written as JSON lines byte for byte (parity) --
 and the rules still emit dicts. Each event type is also *declared* here (the core's and the aerial rules' events)
-or in its ruleset's ``events`` module (``engine/rules/dnd5e/events.py``, ``engine/rules/baton/events.py``): a frozen
+or in its ruleset's ``events`` module (``engine/rules/<ruleset>/events.py``): a frozen
 msgspec Struct whose tag is the event's ``type`` and whose fields are the keys the event may carry, each named once.
 A ruleset's ``EVENTS`` (``Ruleset.EVENTS``: ``{type: Struct}``) is the core's table plus its own.
 
@@ -227,7 +227,7 @@ class DoorOpened(Event, tag="door_opened", frozen=True):
 
 
 class Fall(Event, tag="fall", frozen=True):
-    """``fall``: emitted in aerial.py, baton/actions/turn.py."""
+    """``fall``: emitted in aerial.py (and by a ruleset's own falls, the same keys)."""
     ACTED_ON = ""
     cause: str
     damage: int
@@ -252,7 +252,7 @@ class FallRoll(Event, tag="fall_roll", frozen=True):
 
 
 class FlightLost(Event, tag="flight_lost", frozen=True):
-    """``flight_lost``: emitted in aerial.py, dnd5e/actions/standard.py."""
+    """``flight_lost``: emitted in aerial.py (and by a ruleset's own, the same keys)."""
     ACTED_ON = ""
     because: str
     reason: str
@@ -261,25 +261,26 @@ class FlightLost(Event, tag="flight_lost", frozen=True):
 
 
 class GmChange(Event, tag="gm", frozen=True):
-    """``gm``: emitted in baton/health.py, gm.py."""
+    """``gm``: emitted in gm.py (the GM's table actions; ``what`` says which: set, condition, place, add, remove,
+    order)."""
     ACTED_ON = ""
-    add: Any = None
-    at: Any = None
-    block: Any = None
-    flying: Any = None
-    from_: Any = msgspec.field(default=None, name="from")
-    key: Any = None
-    like: Any = None
-    name: Any = None
-    order: Any = None
-    remove: Any = None
-    side: Any = None
-    table: Any = None
-    text: Any = None
-    to: Any = None
+    what: str
+    text: str
+    who: str | None = None
+    key: str | None = None                  # set: the key, its old value (``from``) and the new one
     value: Any = None
-    what: Any = None
-    who: Any = None
+    from_: Any = msgspec.field(default=None, name="from")    # set: the old value; place: the old position
+    add: str | None = None                  # condition
+    remove: str | None = None
+    to: list | None = None                  # place
+    flying: bool | None = None              # place, add
+    name: str | None = None                 # add, remove
+    at: list | None = None                  # add: where, which side, the scene table it was made from
+    side: str | None = None
+    table: dict | None = None
+    like: str | None = None
+    block: str | None = None
+    order: list | None = None               # order: the new turn order
 
 
 class IllegalAction(Event, tag="illegal", frozen=True):
@@ -357,14 +358,14 @@ class SessionStart(Event, tag="session", frozen=True):
 
 
 class TableRoll(Event, tag="table_roll", frozen=True):
-    """``table_roll``: emitted under a computed type name."""
+    """``table_roll``: emitted in gm.py (the GM's ``gm_roll``: dice, their total, a label)."""
     SUBJECT = ""
     ACTED_ON = ""
-    dice: Any = None
-    label: Any = None
-    text: Any = None
-    total: Any = None
-    what: Any = None
+    what: str
+    dice: str
+    total: int
+    label: str
+    text: str
 
 
 class Upkeep(Event, tag="upkeep", frozen=True):
