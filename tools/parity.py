@@ -303,7 +303,7 @@ def play_random(ruleset: str, game: int) -> Streams:
         if rng.random() < 0.25:
             bad = _mutate(rng, s, act)
             try:
-                evs = s.step(bad)
+                evs = s.step(bad).log
             except Illegal as e:
                 st.add("illegal", f"{i}|{type(e).__name__}|{_baseline_text(e)}|{e.rule}|{e.path}")
             else:
@@ -312,7 +312,7 @@ def play_random(ruleset: str, game: int) -> Streams:
                     st.add("events", _dumps(ev))
                     st.add("text", str(describe(s, ev)))
                 continue
-        for ev in s.step(act):
+        for ev in s.step(act).log:
             st.add("events", _dumps(ev))
             st.add("text", str(describe(s, ev)))
     st.add("state", _dumps(s.state.to_dict()))

@@ -23,6 +23,9 @@ from engine.app.composing import unoffered
 from engine.errors import AerieError
 from engine.rules.choices import ChoiceNeeded
 from engine.rules.core import Illegal, Session, dumps
+from engine.rules import preview_text
+from engine.rules.events import StepResult
+from engine.rules.preview_text import fmt, movement_text  # noqa: F401 - movement_text: the panels' import
 
 HOTKEYS = "1234567890"
 
@@ -62,7 +65,7 @@ class Controller:
         self.forced: dict = {}
         self.hand_names: set = set()      # the roll names entered by hand (R), one number a die
         self.message: tuple[str, str] = ("", "info")     # (text, "info" | "error")
-        self.last_events: list = []
+        self.last_step: StepResult | None = None      # what the last step returned (undo, load: None)
         self.version = 0           # bumps on every change the window must redraw / recompute for
         self.state_version = 0     # bumps when the rules state changes (step, undo, redo, load)
         self._legal_cache: tuple[tuple, list[dict]] | None = None     # (state key, legal actions)
@@ -316,7 +319,7 @@ class Controller:
             return {"ok": False, "reason": str(e), "rule": ""}
 
     # -- committing ------------------------------------------------------------------------------------------------
-    def confirm(self) -> list | None:
+    def confirm(self) -> StepResult | None:
         act = self.action()
         if act is None:
             miss = self.missing()
@@ -327,12 +330,14 @@ class Controller:
             return None
         return self.step(act)
 
-    def step(self, act: dict, answered: dict | None = None, asking: bool = True) -> list | None:
+    def step(self, act: dict, answered: dict | None = None, asking: bool = True) -> StepResult | None:
+        """Take ``act``: the session's :class:`StepResult` (also kept as ``last_step``: the window animates it), or
+        None when it was refused or a player's choice became a question."""
         notes: list[str] = []
         try:
             from engine.app.flow import one_die_each
 
-            act, events, notes = one_die_each(self, act, answered, asking)
+            act, res, notes = one_die_each(self, act, answered, asking)
         except ChoiceNeeded as c:
             questions.ask(self, act, answered, c.point)
             return None
@@ -347,11 +352,11 @@ class Controller:
         self.forced = {}
         self.hand_names = set()
         self.pending = None
-        self.last_events = events
+        self.last_step = res
         self._after_state_change()
-        gm_text = next((e["text"] for e in reversed(events) if act.get("actor") == "gm" and isinstance(e.get("text"), str)), None)
+        gm_text = next((e["text"] for e in reversed(res.log) if act.get("actor") == "gm" and isinstance(e.get("text"), str)), None)
         self.say("; ".join([gm_text or f"{act.get('actor')}: {str(act.get('action')).replace('_', ' ')} done"] + notes))
-        return events
+        return res
 
     # -- questions: a player's choice at the moment the rules make it (ask mode; engine/app/questions.py) ----------
     def question_view(self) -> dict | None:
@@ -364,7 +369,7 @@ class Controller:
         self.ask = on
         questions.offer_table(self)
 
-    def answer(self, i: int | None = None) -> list | None:
+    def answer(self, i: int | None = None) -> StepResult | None:
         """Answer the open question with option ``i`` (None: the one highlighted), then try the step again."""
         return questions.answer(self, i)
 
@@ -396,7 +401,7 @@ class Controller:
         self._rebuild(acts)
         self.redo_stack.append(last)
         self.pending = None
-        self.last_events = []
+        self.last_step = None
         self._after_state_change()
         self.say(f"undone: {last.get('actor')} {last.get('action')}")
         return True
@@ -407,11 +412,11 @@ class Controller:
             return False
         act = self.redo_stack.pop()
         keep = list(self.redo_stack)
-        events = self.step(act, asking=False)        # its choices were made when it was first taken
+        res = self.step(act, asking=False)        # its choices were made when it was first taken
         self.redo_stack = keep
-        if events is not None:
+        if res is not None:
             self.say(f"redone: {act.get('actor')} {act.get('action')}")
-        return events is not None
+        return res is not None
 
     # -- forced dice ------------------------------------------------------------------------------------------------
     def enter_roll(self, text: str) -> bool:
@@ -470,6 +475,7 @@ class Controller:
         self.question = None
         self.redo_stack.clear()
         self.pending = None
+        self.last_step = None
         self._after_state_change()
         self.say(f"loaded {len(s.actions)} action(s) from {p}")
         return True
@@ -509,27 +515,6 @@ def missing_text(p: Pending, miss: list[str]) -> str:
     return "pick " + " and ".join(words) + " first"
 
 
-def movement_text(session, a) -> str:
-    """"movement left: 6 m", and for a flyer whose fly speed is not what it moves at aloft, which reading of AIR-09
-    is in force (the ruleset's options whose help names AIR-09, with their values)."""
-    from engine.rules.options import specs_for
-
-    rs = session.ruleset
-    left = rs.movement_left(session, a, a.flying or a.can_fly)
-    out = f"movement left: {left:g} m"
-    d = a.data or {}
-    fly, ground = d.get("fly_speed_m"), d.get("speed_m")
-    if not (a.can_fly and isinstance(fly, (int, float)) and isinstance(ground, (int, float)) and fly != ground):
-        return out
-    same = abs(rs.movement_left(session, a, True) - rs.movement_left(session, a, False)) < 1e-9
-    opts = [f"{k} = {rs.opt(k)}" for k, spec in (specs_for(rs.name) or {}).items()
-            if "AIR-09" in str(getattr(spec, "help", "") or "")]
-    why = f" {', '.join(opts)}" if opts else ""
-    if same:          # short: the Selected panel's row (AIR-09 is the reading, the option names it)
-        return out + f" (AIR-09{why}: not fly speed {fly:g} m)"
-    return out + f" (AIR-09{why}: fly speed {fly:g} m)"
-
-
 def template_label(shape: str, size_m: float) -> str:
     """An area template's size in words: which length the number is (a sphere's radius, a cube's side...)."""
     n = f"{size_m:g} m"
@@ -553,18 +538,6 @@ def k_ok(v: dict, key: str, value) -> bool:
 
 
 # -- text for the panels -----------------------------------------------------------------------------------------------
-def _fmt(v) -> str:
-    if isinstance(v, float):
-        return f"{v:g}"
-    if isinstance(v, bool):
-        return "yes" if v else "no"
-    if isinstance(v, (list, tuple)) and len(v) <= 4 and all(isinstance(i, (int, float)) for i in v):
-        return "[" + ", ".join(_fmt(i) for i in v) + "]"
-    if isinstance(v, dict):
-        return ", ".join(f"{k} {_fmt(x)}" for k, x in v.items())
-    return str(v)
-
-
 def event_line(ev: dict) -> str:
     """One event as one log line, every roll with its die and rule ID."""
     t = ev.get("type", "?")
@@ -583,7 +556,7 @@ def event_line(ev: dict) -> str:
         return ev["message"] + rule_s
     who = ev.get("actor") or ev.get("who") or ev.get("id") or ""
     skip = {"type", "rule", "rules", "actor", "who", "id", "path"}
-    rest = " ".join(f"{k}={_fmt(v)}" for k, v in ev.items() if k not in skip and not isinstance(v, (dict, list)) or
+    rest = " ".join(f"{k}={fmt(v)}" for k, v in ev.items() if k not in skip and not isinstance(v, (dict, list)) or
                     (k not in skip and isinstance(v, list) and len(v) <= 4))
     return f"{who + ': ' if who else ''}{t.replace('_', ' ')} {rest}".rstrip() + rule_s
 
@@ -592,88 +565,6 @@ PREVIEW_ORDER = ("summary", "text", "cost_m", "movement_cost_m", "path_cost_m", 
                  "descend_m", "descent_m", "takeoff_m", "take_off_m", "remaining_m", "movement_left_m",
                  "upkeep", "bonus_action", "needs", "to_hit", "hit_chance", "chance", "advantage", "disadvantage",
                  "cover", "cover_bonus", "blocked_fraction", "modifiers", "fall_risk", "fall_chance", "can_fall")
-
-
-def _ruleset_class(ruleset):
-    if ruleset is not None:
-        return ruleset
-    from engine.rules.registry import default
-
-    return default().ruleset_class()
-
-
-def _move_lines(pv: dict, ruleset=None) -> list[str]:
-    path = pv.get("path") or []
-    out = []
-    if path:
-        out.append(f"path: {len(path) - 1} step(s), {_fmt(path[0])} -> {_fmt(path[-1])}")
-    parts = [f"horizontal {_fmt(pv.get('horizontal_m', 0))} m"]
-    if pv.get("climb_m"):
-        parts.append(f"climb {_fmt(pv['climb_m'])} m ({pv.get('layers_up', '?')} layer(s) up, AIR-07)")
-    if pv.get("descend_m"):
-        parts.append(f"descent {_fmt(pv['descend_m'])} m ({pv.get('layers_down', '?')} down, AIR-07)")
-    if pv.get("takeoff_m"):
-        parts.append(f"take-off {_fmt(pv['takeoff_m'])} m (x{pv.get('takeoffs', 1)}, AIR-06)")
-    out.append(f"cost: {_fmt(pv.get('cost_m', '?'))} m = " + " + ".join(parts))
-    if "left_after_m" in pv:
-        out.append(f"movement left after: {_fmt(pv['left_after_m'])} m")
-    out += _ruleset_class(ruleset).move_preview_lines(pv)     # the upkeep of flight, in the ruleset's words
-    if pv.get("lands"):
-        out.append("lands on a surface")
-    elif pv.get("ends_aloft"):
-        out.append("ends in the air")
-    if pv.get("falls_at_end_of_turn"):
-        out.append(f"FALLS at the end of the turn (no {_ruleset_class(ruleset).upkeep_name} to stay aloft, AIR-08/AIR-10)")
-    if pv.get("provokes"):
-        out.append("provokes opportunity attacks from: " + ", ".join(map(str, pv["provokes"])))
-    return out
-
-
-def _attack_lines(pv: dict, base_ac=None, ruleset=None) -> list[str]:
-    out = []
-    kind = "melee" if pv.get("melee") else "ranged"
-    dist = f", {pv['distance_m']:.1f} m" if isinstance(pv.get("distance_m"), (int, float)) else ""
-    out.append(f"{pv.get('weapon', 'attack')} ({kind}) at {pv.get('target', '?')}{dist}")
-    if "cover" in pv:
-        bf = pv.get("blocked_fraction")
-        n = f" - {round(bf * 36)}/36 sight lines blocked ({bf:.0%})" if isinstance(bf, (int, float)) else ""
-        out.append(f"cover: {pv['cover']}{n} (AIR-13..16)")
-    if "target_ac" in pv:
-        if isinstance(base_ac, int) and isinstance(pv["target_ac"], int):
-            out.append(f"cover bonus {pv['target_ac'] - base_ac:+d} to AC: {base_ac} -> {pv['target_ac']}")
-        else:
-            out.append(f"target AC with cover: {pv['target_ac']}")
-    def reasons(v):
-        items = []
-        for r in v or []:
-            if isinstance(r, (list, tuple)) and r:
-                items.append(f"{r[0]}" + (f" ({r[1]})" if len(r) > 1 and r[1] else ""))
-            else:
-                items.append(str(r))
-        return ", ".join(items) or "none"
-    adv, dis = pv.get("advantage"), pv.get("disadvantage")
-    out.append(f"advantage: {reasons(adv)}")
-    out.append(f"disadvantage: {reasons(dis)}")
-    if "hit_chance" in pv:
-        b = pv.get("to_hit_bonus")
-        roll = _ruleset_class(ruleset).HIT_ROLL       # the ruleset's words for the roll against the target
-        out.append(f"CHANCE TO HIT: {pv['hit_chance']:.0%}" + (f" ({roll.format(bonus=b, target=pv.get('target_ac'))})"
-                                                                 if isinstance(b, int) and roll else ""))
-    if pv.get("height"):
-        out.append(f"height: {pv['height']}")
-    if pv.get("object"):                     # an object or a voxel (issue 14): its HP and what breaking opens
-        out.append(f"object: {pv.get('hp')}/{pv.get('max_hp')} HP, aimed at voxel {pv.get('voxel')}")
-        opens = pv.get("opens") or []
-        out += [f"breaking it opens {o['text']}" for o in opens if isinstance(o, dict) and "text" in o] or \
-            ["breaking it opens no sight line to a foe"]
-        return out
-    if pv.get("target_flying") or pv.get("fall_roll_on_hit"):
-        ch = pv.get("chance_fall_roll_moves_it")
-        out.append("a hit makes the flyer roll to fall (AIR-11)" + (f": {ch:.0%} it drops" if isinstance(ch, (int, float)) else ""))
-    else:
-        out.append("target is not flying: a hit cannot make it fall")
-    out += [str(n) for n in pv.get("notes") or ()]     # the ruleset's own lines (5e: loading, concentration)
-    return out
 
 
 def preview_lines(pv: dict, base_ac=None, ruleset=None) -> list[str]:
@@ -686,9 +577,9 @@ def preview_lines(pv: dict, base_ac=None, ruleset=None) -> list[str]:
         return [str(x) for x in own]           # the ruleset's own readable lines
     try:
         if pv.get("action") == "move" and "cost_m" in pv:
-            return _move_lines(pv, ruleset)
+            return preview_text.move_lines(pv, ruleset)
         if pv.get("action") == "attack" and ("hit_chance" in pv or "cover" in pv):
-            return _attack_lines(pv, base_ac, ruleset)
+            return preview_text.attack_lines(pv, base_ac, ruleset)
     except (TypeError, ValueError, KeyError):
         pass
     out = []
@@ -701,7 +592,7 @@ def preview_lines(pv: dict, base_ac=None, ruleset=None) -> list[str]:
             out += [str(x) for x in v]
             continue
         if k == "path" and isinstance(v, list):
-            out.append(f"path: {len(v)} node(s)" + (f", {_fmt(v[0])} -> {_fmt(v[-1])}" if v else ""))
+            out.append(f"path: {len(v)} node(s)" + (f", {fmt(v[0])} -> {fmt(v[-1])}" if v else ""))
             continue
         if isinstance(v, float) and k.endswith(("chance", "_hit", "probability")) and 0 <= v <= 1:
             out.append(f"{k.replace('_', ' ')}: {v:.0%}")
@@ -710,7 +601,7 @@ def preview_lines(pv: dict, base_ac=None, ruleset=None) -> list[str]:
             out.append(f"{k.replace('_', ' ')}: {len(v)} items")
             continue
         if isinstance(v, dict):
-            out.append(f"{k.replace('_', ' ')}: " + _fmt(v))
+            out.append(f"{k.replace('_', ' ')}: " + fmt(v))
             continue
-        out.append(f"{k.replace('_', ' ')}: {_fmt(v)}")
+        out.append(f"{k.replace('_', ' ')}: {fmt(v)}")
     return out

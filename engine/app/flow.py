@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from engine.errors import AerieError
 from engine.rules.core import Illegal
+from engine.rules.events import Roll, StepResult
 
 HOTKEYS = "1234567890"
 
@@ -96,35 +97,36 @@ def greyed_actions(ctl, sel: str | None = None) -> list[dict]:
     return out
 
 
-def take(ctl, act: dict, answered: dict | None, asking: bool) -> list:
+def take(ctl, act: dict, answered: dict | None, asking: bool) -> StepResult:
     """The session's step, in ask mode when the window asks."""
     if ctl.ask and asking:
         return ctl.session.step(act, ask=answered or {})
     return ctl.session.step(act)
 
 
-def one_die_each(ctl, act: dict, answered: dict | None, asking: bool) -> tuple[dict, list, list[str]]:
+def one_die_each(ctl, act: dict, answered: dict | None, asking: bool) -> tuple[dict, StepResult, list[str]]:
     """Take ``act``; a number entered by hand is one die (R: ``attack 18``): when the action rolled more dice
     of that name (disadvantage's second d20, an Agility test after the attack's test), it is taken
     again with the number on the first die only, and the note says what the others rolled."""
-    events = take(ctl, act, answered, asking)
+    res = take(ctl, act, answered, asking)
     given = act.get("rolls")
     rolls: dict = given if isinstance(given, dict) else {}
     hand = {k for k, v in rolls.items() if isinstance(v, int) and k in ctl.hand_names}
-    twice = [k for k in hand if sum(1 for e in events if e.get("type") == "roll" and e.get("name") == k) > 1]
+    rolled = [e.name for e in res.events if isinstance(e, Roll)]
+    twice = [k for k in hand if rolled.count(k) > 1]
     if not twice:
-        return act, events, []
+        return act, res, []
     ctl._rebuild(list(ctl.session.actions)[:-1])
     act = {**act, "rolls": {k: ([v] if k in twice else v) for k, v in rolls.items()}}
-    events = take(ctl, act, answered, asking)
+    res = take(ctl, act, answered, asking)
     notes = []
     for k in twice:
-        got = [e for e in events if e.get("type") == "roll" and e.get("name") == k]
+        got = [e for e in res.events if isinstance(e, Roll) and e.name == k]
         notes.append(f"{k} {rolls[k]} went on the first die only; rolled: "
-                     + ", ".join(f"{e.get('result')}" + (f" ({e['purpose']})" if e.get("purpose") else "")
+                     + ", ".join(f"{e.result}" + (f" ({e.purpose})" if e.purpose else "")
                                  for e in got[1:])
                      + f" (enter every die to give them all: {k} {rolls[k]} N)")
-    return act, events, notes
+    return act, res, notes
 
 
 def two_dice_hint(ctl, name: str, nums: list) -> str:

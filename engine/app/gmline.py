@@ -7,9 +7,10 @@ from pathlib import Path
 
 from engine.errors import AerieError
 from engine.rules.core import Session
+from engine.rules.events import StepResult
 
 
-def gm_line(ctl, text: str) -> list | None:
+def gm_line(ctl, text: str) -> StepResult | None:
     """One GM command (engine/app/gmtext.py): a table action is stepped like any action; ``blocks`` lists the
     stat-block library; ``save scene PATH.toml [NAME]`` writes the table as a new scene (never over a file this
     program did not write). The outcome is in
@@ -94,7 +95,7 @@ def start_scene(ctl, path, name: str | None = None) -> bool:
     ctl.question = ctl.pending = ctl.statement = None
     ctl.redo_stack.clear()
     ctl.forced = {}
-    ctl.last_events = []
+    ctl.last_step = None
     ctl.selected = s.current
     ctl._after_state_change()
     ctl.say(said.replace("; aerie run", "; now playing it, round 1; aerie run"))

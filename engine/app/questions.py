@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from engine.errors import AerieError
 from engine.rules.choices import fill
+from engine.rules.events import StepResult
 
 
 def _first_pick(p) -> int:
@@ -76,7 +77,7 @@ def offer_table(ctl) -> None:
     ctl._changed()
 
 
-def answer(ctl, i: int | None = None) -> list | None:
+def answer(ctl, i: int | None = None) -> StepResult | None:
     """Answer the open question with option ``i`` (None: the one highlighted), then try the step again."""
     q = ctl.question
     if q is None:

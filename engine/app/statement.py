@@ -5,6 +5,7 @@ at a time, the action taken after the last answer. Functions over the controller
 from __future__ import annotations
 
 from engine.errors import AerieError
+from engine.rules.events import StepResult
 
 
 def begin(ctl) -> bool:
@@ -35,7 +36,7 @@ def prompt(ctl) -> str | None:
             + (f" (Enter: {default})" if default is not None else ""))
 
 
-def enter(ctl, text: str) -> list | None:
+def enter(ctl, text: str) -> StepResult | None:
     """The GM's answer to the statement's current question; the action is taken after the last one."""
     st = ctl.statement
     if st is None:

@@ -46,6 +46,7 @@ from engine.app.modes.question import sync as sync_modes
 from engine.app.picking import Picker
 from engine.app.viewstate import PlayerFilter, ViewState, player_filter
 from engine.render.events import build_step
+from engine.rules.events import Hurting
 from engine.render.renderer import Renderer
 from engine.render.state import from_session
 from engine.units import scene_units
@@ -276,22 +277,19 @@ class PlayWindow(pyglet.window.Window):
             return self._apply_locked(fn, *a)
 
     def _apply_locked(self, fn, *a):
-        import pickle
-
-        s_before = self.ctl.session
+        s_before, sv, last = self.ctl.session, self.ctl.state_version, self.ctl.last_step
         before = self.render_state()
-        n_events = len(s_before.events)
-        state_before = pickle.loads(pickle.dumps(s_before.state, pickle.HIGHEST_PROTOCOL))
         res = fn(*a)
         self.hotseat()
-        if self.ctl.session is not s_before or len(self.ctl.session.events) != n_events:
+        if self.ctl.session is not s_before or self.ctl.state_version != sv:
             after = self.render_state()
-            if fn in (self.ctl.confirm, self.ctl.redo, self.ctl.step, self.ctl.answer) \
-                    or getattr(fn, "animates", False):
-                evs = self.ctl.session.events[n_events:]
-                anim = build_step(before, after, evs)
-                anim.hud_before = state_before
-                hurt = any(e.get("type") == "damage" for e in evs)
+            # what Controller.step returned, when ``fn`` took a step (it keeps it as ``last_step``)
+            step = self.ctl.last_step if self.ctl.last_step is not last else None
+            if step is not None and (fn in (self.ctl.confirm, self.ctl.redo, self.ctl.step, self.ctl.answer)
+                                     or getattr(fn, "animates", False)):
+                anim = build_step(before, after, step.events)
+                anim.hud_before = step.before        # the session's own snapshot of the state before the step
+                hurt = any(isinstance(e, Hurting) for e in step.events)
                 anim.duration = ANIM_S + (HOLD_S if (anim.falls or hurt) else 0.0)
                 self.anims.append(anim)
             else:

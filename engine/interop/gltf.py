@@ -135,7 +135,7 @@ def build_gltf_scene(scene, step: int = 0, seed=None):
             a = dict(a)
             want_illegal = a.pop("illegal", None)      # a step the script expects to be refused changes nothing
             try:
-                list(session.step(a))
+                session.step(a)
             except AerieError as e:
                 if want_illegal is None:
                     raise AerieError(f"{scene.path}: script[{i}]: {e}") from None

@@ -196,7 +196,8 @@ def cmd_replay(args) -> int:
             frame += 1
             prog.update(frame)
         for i, act in enumerate(actions):
-            events = rules_bridge.play_step(session, act, f"{scene.path}: script[{i}]")
+            res = rules_bridge.play_step(session, act, f"{scene.path}: script[{i}]")
+            events = res.events if res is not None else ()
             after = from_session(scene, session)
             for box in rules_bridge.changed_boxes(events):     # broken objects: re-mesh only their chunks
                 r.world_changed(box)

@@ -2,84 +2,80 @@
 their state before the step to their state after it (along the move's path when the event gives one; falls drop
 with gravity), and the step's events show as effects: attack lines, floating damage numbers, a caption.
 
-Events are the rules core's dicts (``type`` plus fields); this adapter reads them defensively (``actor``/``who``,
-``target``, ``amount``/``damage``, ``path``), so a new event type only loses its effect, never the replay.
+Events are the rules' typed events (engine/rules/events.py: ``StepResult.events``); this adapter reads their fields
+and the shapes every ruleset's events share (:class:`Attacking`, :class:`AttackingObject`, :class:`Hurting`,
+:class:`Moving`, the core's falls and objects), and for any other type its roles (``subject``, ``acted_on``,
+``quantity``), so a new event type only loses its effect, never the replay (an ``Undeclared`` one has no roles).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 from engine.render.overlays import Label, Prims, feet_centre
 from engine.render.state import RenderState
+from engine.rules.events import (AnyEvent, Attacking, AttackingObject, Descend, Fall, FallRoll, Hurting, Moving,
+                                 ObjectDamage, ObjectDestroyed)
 
 STEP_S = 1.6
-ATTACKS = ("attack", "hit", "miss", "shot", "melee", "ranged_attack")
+#: no caption: bookkeeping every step has
+QUIET = ("roll", "state", "upkeep", "turn", "end_turn", "hp", "initiative", "action")
 
 
 @dataclass
 class StepAnim:
     before: RenderState
     after: RenderState
-    events: list
+    events: list[AnyEvent]
     caption: str = ""
     paths: dict = field(default_factory=dict)       # id -> [(x, y, layer), ...]
     falls: set = field(default_factory=set)
 
 
-def _who(ev):
-    return ev.get("actor") or ev.get("who") or ev.get("attacker") or ev.get("id")
-
-
-def _describe(ev) -> str | None:
-    t = ev.get("type", "")
-    who, tgt = _who(ev), ev.get("target")
-    if t in ("roll", "state", "upkeep", "turn", "end_turn", "hp", "initiative", "action"):
+def _describe(ev: AnyEvent) -> str | None:
+    t = ev.type
+    if t in QUIET:
         return None
-    if t == "attack":
-        res = "hits" if ev.get("hit") else "misses"
-        if ev.get("critical"):
-            res = "crits"
-        cover = ev.get("cover")
-        return f"{who} {res} {tgt}" + (f" ({cover} cover)" if cover and cover != "none" else "")
-    if t == "object_attack":
-        return f"{who} {'hits' if ev.get('hit') else 'misses'} {tgt}"
-    if t == "object_damage":
-        return f"{tgt} takes {ev.get('dealt')} ({ev.get('hp')}/{ev.get('max_hp')} HP left)"
-    if t == "object_destroyed":
-        return f"{tgt} breaks"
-    if t == "damage":
-        return f"{who} takes {ev.get('amount')} {ev.get('damage_type', '')}".rstrip()
-    if t == "move":
-        to = ev.get("to")
-        return f"{who} moves to layer {to[2]}" if isinstance(to, (list, tuple)) and len(to) == 3 else f"{who} moves"
-    if t == "fall_roll":
-        return f"{who} fall roll: {ev.get('outcome', ev.get('result'))}"
+    if isinstance(ev, Attacking) and t == "attack":
+        res = "crits" if ev.critical else "hits" if ev.landed else "misses"
+        return f"{ev.who} {res} {ev.target}" + (f" ({ev.cover} cover)" if ev.cover and ev.cover != "none" else "")
+    if isinstance(ev, AttackingObject):
+        return f"{ev.who} {'hits' if ev.hit else 'misses'} {ev.target}"
+    if isinstance(ev, ObjectDamage):
+        return f"{ev.target} takes {ev.dealt} ({ev.hp}/{ev.max_hp} HP left)"
+    if isinstance(ev, ObjectDestroyed):
+        return f"{ev.target} breaks"
+    if isinstance(ev, Hurting):
+        return f"{ev.who} takes {ev.amount} {ev.damage_type or ''}".rstrip()
+    if isinstance(ev, Moving):
+        return f"{ev.who} moves to layer {ev.to[2]}" if len(ev.to) == 3 else f"{ev.who} moves"
+    if isinstance(ev, FallRoll):
+        return f"{ev.who} fall roll: {ev.outcome}"
+    who, tgt = ev.subject, ev.acted_on
     bits = [str(who)] if who else []
     bits.append(t.replace("_", " "))
     if tgt:
         bits.append(str(tgt))
-    amount = ev.get("amount")
-    if isinstance(amount, (int, float)):
-        bits.append(str(amount))
-    if "layers" in ev:
-        bits.append(f"{ev['layers']} layers")
+    if ev.quantity is not None:
+        bits.append(str(ev.quantity))
+    if isinstance(ev, (Fall, Descend)) and ev.layers is not None:
+        bits.append(f"{ev.layers} layers")
     return " ".join(bits)
 
 
-def build_step(before: RenderState, after: RenderState, events: list) -> StepAnim:
+def build_step(before: RenderState, after: RenderState, events: Sequence[AnyEvent]) -> StepAnim:
+    """The animation of one step from its typed events (``StepResult.events``)."""
     paths, falls = {}, set()
     captions = []
     for ev in events:
-        t = ev.get("type", "")
-        who = _who(ev)
-        if "path" in ev and who and isinstance(ev["path"], (list, tuple)) and ev["path"]:
+        if isinstance(ev, Moving) and ev.path:
             try:
-                paths[who] = [tuple(float(v) for v in p) for p in ev["path"]]
+                paths[ev.who] = [tuple(float(v) for v in p) for p in ev.path]
             except (TypeError, ValueError):
                 pass
-        if t in ("fall", "fell", "falls") and who:
-            falls.add(who)
+        if isinstance(ev, Fall):
+            falls.add(ev.who)
         d = _describe(ev)
         if d and d not in captions:
             captions.append(d)
@@ -150,18 +146,18 @@ def _unit(*k) -> float:
 DEBRIS_PER_VOXEL, DEBRIS_MAX_VOXELS = 5, 48
 
 
-def debris(world, ev: dict, u: float, fx: Prims) -> None:
+def debris(world, ev: ObjectDestroyed, u: float, fx: Prims) -> None:
     """An object breaking (``object_destroyed``): chunks of its material burst from each voxel and fall with
     gravity to the ground below, from the moment the damage lands to the end of the step."""
     if u < DAMAGE:
         return
     cm = world.cell_m
-    rgb = next((tuple(m.color) for m in world.materials if m.name == ev.get("material")), (150, 140, 120))
+    rgb = next((tuple(m.color) for m in world.materials if m.name == ev.material), (150, 140, 120))
     col = (*rgb, 255)
     dark = (*(int(c * 0.7) for c in rgb), 255)
     tau = (u - DAMAGE) / (1.0 - DAMAGE) * STEP_S * (1.0 - DAMAGE)        # seconds since the break
     n = 0
-    for lo, hi in ev.get("voxels", ()):
+    for lo, hi in ev.voxels or ():
         for z in range(lo[2], hi[2] + 1):
             for y in range(lo[1], hi[1] + 1):
                 for x in range(lo[0], hi[0] + 1):
@@ -185,39 +181,39 @@ def effects(world, anim: StepAnim, state: RenderState, u: float) -> Prims:
     """Attack lines while the attack resolves, damage numbers rising from the target, debris of what breaks."""
     fx = Prims()
     for ev in anim.events:
-        t = ev.get("type", "")
-        if t == "object_destroyed":
+        if isinstance(ev, ObjectDestroyed):
             debris(world, ev, u, fx)
             continue
-        if t == "object_attack" and ATTACK[0] <= u <= ATTACK[1] and isinstance(ev.get("voxel"), list):
-            try:
-                attacker = state.get(_who(ev))
-            except KeyError:
-                continue
-            pa, v = feet_centre(world, attacker), ev["voxel"]
-            col = (255, 230, 80, 255) if ev.get("hit") else (200, 200, 200, 255)
-            fx.line((pa[0], pa[1], pa[2] + attacker.eye_m), ((v[0] + 0.5) * world.cell_m, (v[1] + 0.5) * world.cell_m, v[2] + 0.5),
-                    col, xray=True)
+        if isinstance(ev, AttackingObject):
+            if ATTACK[0] <= u <= ATTACK[1]:
+                try:
+                    attacker = state.get(ev.who)
+                except KeyError:
+                    continue
+                pa, v = feet_centre(world, attacker), ev.voxel
+                col = (255, 230, 80, 255) if ev.hit else (200, 200, 200, 255)
+                fx.line((pa[0], pa[1], pa[2] + attacker.eye_m),
+                        ((v[0] + 0.5) * world.cell_m, (v[1] + 0.5) * world.cell_m, v[2] + 0.5), col, xray=True)
             continue
-        who, tgt = _who(ev), ev.get("target")
+        who, tgt = ev.subject, ev.acted_on
         try:
             a = state.get(who) if who else None
             b = state.get(tgt) if tgt else None
         except KeyError:
             continue
-        if t in ATTACKS and a is not None and b is not None and ATTACK[0] <= u <= ATTACK[1]:
+        if isinstance(ev, Attacking) and a is not None and b is not None and ATTACK[0] <= u <= ATTACK[1]:
             pa, pb = feet_centre(world, a), feet_centre(world, b)
-            hit = t != "miss" and ev.get("hit", True)
+            hit = ev.landed
             col = (255, 230, 80, 255) if hit else (200, 200, 200, 255)
             fx.line((pa[0], pa[1], pa[2] + a.eye_m), (pb[0], pb[1], pb[2] + b.height_layers * 0.6), col, xray=True)
             if not hit:
                 fx.labels.append(Label((pb[0], pb[1], b.layer + b.height_layers + 0.8), "miss", (230, 230, 230, 255),
                                        (30, 30, 30, 170), offset_px=(24, 0), scale=1.3))
-        start = FALL[1] if ev.get("damage_type") == "falling" else DAMAGE    # falling damage when it lands
-        if t in ("damage", "hurt") and start <= u:
+        start = FALL[1] if isinstance(ev, Hurting) and ev.damage_type == "falling" else DAMAGE    # when it lands
+        if isinstance(ev, Hurting) and start <= u:
             c = b or a
-            amount = ev.get("amount", ev.get("damage"))
-            if c is not None and amount is not None:
+            amount = ev.amount
+            if c is not None:
                 fxm = feet_centre(world, c)
                 rise = (u - start) * 2.0
                 fx.labels.append(Label((fxm[0], fxm[1], c.layer + c.height_layers + 0.8 + rise), f"-{amount}",

@@ -1,9 +1,11 @@
-"""The renderer's only door into the rules core (engine.rules): sessions, scripted steps, movement ranges.
+"""The renderer's only door into the rules core (engine.rules): sessions, scripted steps, movement ranges (the event
+types it reads, engine.rules.events, need nothing else).
 If the core or the scene's ruleset is missing, every function raises one clear AerieError."""
 
 from __future__ import annotations
 
 from engine.errors import AerieError
+from engine.rules.events import DoorOpened, LockOpened, ObjectDestroyed, StepResult
 
 
 def new_session(scene, seed=None):
@@ -26,9 +28,10 @@ def session_world(session):
 
 
 def changed_boxes(events) -> list:
-    """The voxel boxes a step's events changed (objects destroyed, doors opened): [((x0, y0, z0), (x1, y1, z1))]."""
-    return [(tuple(lo), tuple(hi)) for e in events if e.get("type") in ("object_destroyed", "lock_opened", "door_opened")
-            for lo, hi in e.get("voxels", ())]
+    """The voxel boxes a step's typed events changed (objects destroyed, doors and locks opened):
+    [((x0, y0, z0), (x1, y1, z1))]."""
+    return [(tuple(lo), tuple(hi)) for e in events if isinstance(e, (ObjectDestroyed, LockOpened, DoorOpened))
+            for lo, hi in (e.voxels or ())]
 
 
 def display_world(world):
@@ -78,24 +81,25 @@ def run_steps(scene, n: int, seed=None, actions=None):
     s = new_session(scene, seed)
     per_step = []
     for i, a in enumerate(acts[:n]):
-        per_step.append(play_step(s, a, f"{scene.path}: script[{i}]"))
+        res = play_step(s, a, f"{scene.path}: script[{i}]")
+        per_step.append(res.log if res is not None else [])
     return s, per_step
 
 
-def play_step(session, act: dict, where: str) -> list:
-    """One scripted step; a step the script marks ``illegal = ...`` (the runner's key) must be refused and gives
-    no events."""
+def play_step(session, act: dict, where: str) -> StepResult | None:
+    """One scripted step: its :class:`StepResult`; a step the script marks ``illegal = ...`` (the runner's key) must
+    be refused and gives None."""
     step = dict(act) if isinstance(act, dict) else act
     want = step.pop("illegal", None) if isinstance(step, dict) else None
     try:
-        evs = list(session.step(step))
+        res = session.step(step)
     except AerieError as e:
         if want is not None:
-            return []
+            return None
         raise AerieError(f"{where}: {e}") from None
     if want is not None:
         raise AerieError(f"{where}: expected to be refused ({want}) but it was legal")
-    return evs
+    return res
 
 
 def movement_costs(scene, state, c, session=None) -> dict:

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 from engine.errors import AerieError
 from engine.rules.core import Actor, Illegal
+from engine.rules.events import CORE_EVENTS, Event
 
 if TYPE_CHECKING:
     from engine.rules.session import Session
@@ -32,6 +33,9 @@ class Ruleset:
     walk_rule = "AIR-09"
     #: the damage type of a fall (AIR-12), passed to apply_damage
     fall_damage_type = "falling"
+    #: the event types this ruleset's log may hold, declared (engine/rules/events.py): ``{type: Struct}``, the
+    #: core's plus the ruleset's own (its ``events`` module); an undeclared one reads as ``Undeclared``
+    EVENTS: ClassVar[dict[str, type[Event]]] = CORE_EVENTS
     #: the options this ruleset understands, declared once: ``{key: engine.rules.options.OptionSpec}`` (type, range
     #: or choices, default, the rule it reads); None: options are not checked
     OPTION_SPECS: ClassVar[dict | None] = None

@@ -267,7 +267,7 @@ def play(scene, seed=None, script=None, expects=None, on_events=None, source="sc
         step = dict(raw)
         want_illegal = step.pop("illegal", None)
         try:
-            evs = session.step(step)
+            evs = session.step(step).log
         except Illegal as e:
             if want_illegal is not None and (want_illegal is True or want_illegal == e.rule):
                 ev = {"type": "illegal", "step": i, "reason": e.reason, "rule": e.rule, "expected": True}

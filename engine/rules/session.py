@@ -1,8 +1,10 @@
 """The Session event loop: scene + ruleset + seeded dice + state + the log of actions and events.
 
-``Session.step(action) -> list[Event]``: an action is a plain dict (``{"actor": "kestrel", "action": "move",
+``Session.step(action) -> StepResult``: an action is a plain dict (``{"actor": "kestrel", "action": "move",
 "to": [3, 4, 2]}``); the session checks it completely (the ruleset's ``check``) and only then applies it (the
-ruleset's ``apply``), so an illegal action raises :class:`Illegal` and changes nothing. The value types it works on
+ruleset's ``apply``), so an illegal action raises :class:`Illegal` and changes nothing. What a step returns is a
+:class:`engine.rules.events.StepResult`: its events typed (``.events``), the log dicts (``.log``), the new state's
+version and the state before it. The value types it works on
 (``Actor``, ``State``, ``Dice``, ``Illegal``, events) are in :mod:`engine.rules.core`, below every rules module; the
 session sits above them and above the modules it drives (the GM's tools, the ruleset interface, saves, objects).
 """
@@ -18,6 +20,7 @@ from engine.rules import gm, saves
 from engine.rules.actions import check_params
 from engine.rules.choices import check_reactions
 from engine.rules.core import FIXED_DICE, Actor, BadAction, Dice, Event, Illegal, State, dumps
+from engine.rules.events import StepResult
 from engine.rules.objects import init_objects, rebuild_world
 from engine.rules.ruleset import get_ruleset
 from engine.rules.validate import json_safe
@@ -205,9 +208,11 @@ class Session:
             raise Illegal("the fight is over" + (f": {self.state.winner} won" if self.state.winner else ""), "")
         return act, self.ruleset.check(self, act)
 
-    def step(self, action, ask: dict | None = None) -> list[Event]:
-        """Check, then apply. ``ask`` (the window's answers so far, ``{point key: value}``) turns on ask mode: a
-        player's choice the action leaves open raises ``ChoiceNeeded`` and changes nothing (engine/rules/choices.py)."""
+    def step(self, action, ask: dict | None = None) -> StepResult:
+        """Check, then apply; returns the step's :class:`StepResult` (the events typed and as logged, the new
+        version, the state before). ``ask`` (the window's answers so far, ``{point key: value}``) turns on ask mode:
+        a player's choice the action leaves open raises ``ChoiceNeeded`` and changes nothing
+        (engine/rules/choices.py)."""
         action = self._clean(action)
         self._act, self._answered = action, (dict(ask) if ask is not None else None)
         try:
@@ -215,7 +220,7 @@ class Session:
         finally:
             self._act = self._answered = None
 
-    def _step(self, action) -> list[Event]:
+    def _step(self, action) -> StepResult:
         act, plan = self.check(action)
         forced = act.get("rolls", {})
         self.dice.forced = {k: (list(v) if isinstance(v, list) else v) for k, v in forced.items()}
@@ -243,7 +248,7 @@ class Session:
             self.cache.clear()
         self.actions.append(action)
         self.events.extend(evs)
-        return evs
+        return StepResult(evs, self.state.steps, self.ruleset.EVENTS, snapshot, self._answered)
 
     # -- saving ---------------------------------------------------------------------------------------------
     def save(self) -> dict:

@@ -114,7 +114,7 @@ def _run(session, plan: Plan, fns: dict, rng: random.Random) -> dict:
         act = fns[actor.side](session, actor, rng)
         if act is None:
             break
-        evs = session.step(act)
+        evs = session.step(act).log
         st = session.state           # a failed step may restore a copy
         for e in evs:
             who = e.get("who")

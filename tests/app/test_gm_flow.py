@@ -38,11 +38,11 @@ def test_the_defence_prompt_highlights_the_default_it_names():
     marked = [o["value"] for o in qv["options"] if o["default"]]
     assert marked == [said] and qv["options"][qv["pick"]]["value"] == said == "shield"
     # Enter (the highlighted option) resists as the rules' default does
-    evs = ctl.answer()
+    evs = ctl.answer().log
     plain = session([hero(at=(4, 2, 0), skills={"fight_longsword": 3, "dodge": 1, "shield": 3}, armour=["shield"]), foe()],
                     starts="ana")
     plain.step({"actor": "ana", "action": "pass", "to": "gob"})
-    ref = plain.step({"actor": "gob", "action": "attack", "target": "ana", "rolls": {"test": 5, "damage": 2}})
+    ref = plain.step({"actor": "gob", "action": "attack", "target": "ana", "rolls": {"test": 5, "damage": 2}}).log
     diff = [e["difficulty"] for e in evs if e["type"] == "attack"]
     assert diff == [e["difficulty"] for e in ref if e["type"] == "attack"]
 
@@ -57,11 +57,11 @@ def test_the_fallers_agility_test_is_the_fallers_choice_point():
     qv = ctl.question_view()
     assert (qv["key"], qv["chooser"], qv["rule"]) == ("fall_test", "har", "BAT-47")
     assert [o["value"] for o in qv["options"]] == ["agility", "none"] and qv["pick"] == 0 and qv["options"][0]["default"]
-    evs = ctl.answer(1)                                       # no test: the whole wound
+    evs = ctl.answer(1).log                                     # no test: the whole wound
     assert not any(e.get("type") == "skill_test" or e.get("name") == "test" for e in evs if e.get("type") == "roll")
     # a script that says nothing makes the test, as before
     s = _faller()
-    evs = s.step({"actor": "har", "action": "drop", "rolls": {"test": 3}})
+    evs = s.step({"actor": "har", "action": "drop", "rolls": {"test": 3}}).log
     assert any(e.get("type") == "roll" and e.get("name") == "test" for e in evs)
 
 
@@ -70,7 +70,7 @@ def test_a_hand_entered_attack_test_does_not_force_the_agility_test():
     assert ctl.enter_roll("test 11")
     act = {"actor": "har", "action": "drop", "attack": "ana", "defence": "dodge", "fall_test": "agility",
            "rolls": dict(ctl.forced)}
-    evs = ctl.step(act)
+    evs = ctl.step(act).log
     tests = [e for e in evs if e.get("type") == "roll" and e.get("name") == "test"]
     assert len(tests) >= 2 and tests[0]["result"] == 11 and tests[0]["forced"]
     assert not any(t["forced"] for t in tests[1:])
@@ -130,7 +130,7 @@ def test_attack_18_under_disadvantage_fills_one_die_and_says_so():
     ctl = _ogre_at_disadvantage()
     ctl.choose_param("target", "aldric")
     assert ctl.enter_roll("attack 18") and "disadvantage: two d20s" in ctl.message[0]
-    evs = ctl.confirm()
+    evs = ctl.confirm().log
     d20 = [e for e in evs if e.get("type") == "roll" and e.get("name") == "attack"]
     assert len(d20) == 2 and d20[0]["result"] == 18 and d20[0]["forced"] and not d20[1]["forced"]
     assert "first die only" in ctl.message[0]

@@ -46,7 +46,7 @@ def test_gm_healing_through_the_gm_line_ends_unconscious_and_dying():
     # his next turn is a conscious creature's: no death save, and he can act
     ctl.step({"actor": "ogre", "action": "end_turn"})
     assert ctl.session.current == "aldric"
-    evs = ctl.last_events
+    evs = ctl.last_step.log if ctl.last_step else []
     assert not any(e.get("type") == "death_save" for e in evs)
     names = {x["action"] for x in ctl.session.legal_actions("aldric")}
     assert {"attack", "stand"} <= names
@@ -55,17 +55,17 @@ def test_gm_healing_through_the_gm_line_ends_unconscious_and_dying():
 def test_gm_setting_hp_to_zero_makes_a_pc_dying_and_it_rolls_death_saves():
     sc = load_scene(ROOT / "scenes" / "dnd_death_saves.toml")
     s = Session(sc)
-    evs = s.step(_gm("gm_set", target="aldric", key="hp", value=0))
+    evs = s.step(_gm("gm_set", target="aldric", key="hp", value=0)).log
     a = s.state.actors["aldric"]
     assert a.has("unconscious") and a.data["death"] == {"successes": 0, "failures": 0}
     assert any(e.get("type") == "dying" and e.get("rule") == "DND-02" for e in evs)
-    evs = s.step({"actor": "ogre", "action": "end_turn", "rolls": {"death_save": 4}})
+    evs = s.step({"actor": "ogre", "action": "end_turn", "rolls": {"death_save": 4}}).log
     assert any(e.get("type") == "death_save" and e.get("who") == "aldric" for e in evs)
 
 
 def test_gm_events_read_as_words_in_the_window_log_and_in_aerie_run():
     sc, ctl = _downed_aldric()
-    evs = ctl.step(parse("hp aldric 8", ctl.state))
+    evs = ctl.step(parse("hp aldric 8", ctl.state)).log
     gm = next(e for e in evs if e["type"] == "gm")
     line = describe(ctl.session, gm)
     assert line == "GM sets Sir Aldric's HP 0 -> 8"
@@ -109,7 +109,7 @@ def test_baton_gm_life_stays_in_step_with_the_wounds():
     a = s.state.actors["ines"]
     assert a.hp == 3 and a.data["max_life"] - sum(w["severity"] for w in a.data["wounds"]) == 3
     assert a.data["vigor"] <= 3
-    evs = s.step(_gm("gm_set", target="ines", key="hp", value=0))
+    evs = s.step(_gm("gm_set", target="ines", key="hp", value=0)).log
     assert s.state.actors["ines"].dead and any(e.get("type") == "death" for e in evs)
 
 

@@ -103,7 +103,7 @@ def test_dice_entered_by_hand_go_on_the_next_action_only(scene):
     assert ctl.enter_roll("attack 20")
     ctl.choose("attack")
     assert ctl.action()["rolls"] == {"attack": 20}
-    evs = ctl.confirm()
+    evs = ctl.confirm().log
     rolls = [e for e in evs if e["type"] == "roll" and e["name"] == "attack"]
     assert rolls and rolls[0]["result"] == 20 and rolls[0]["forced"] is True
     assert "(by hand)" in event_line(rolls[0]) and ctl.forced == {}

@@ -295,7 +295,7 @@ def test_fuzz_step_and_preview(ruleset):
             assert _state(s) == before, "preview changed the state"
             snapshot = json.dumps(act, sort_keys=True, default=repr) if _jsonable(act) else None
             try:
-                evs = s.step(act)
+                evs = s.step(act).log
             except AerieError as e:
                 one_line(e)
                 assert _state(s) == before, "a refused step changed the state"

@@ -7,6 +7,7 @@ import pytest
 
 from engine.render import events as E
 from engine.render.state import CharView, RenderState
+from engine.rules.events import Action, Attacking, Fall, Hurting, Moving, Undeclared
 
 pytestmark = pytest.mark.unit
 
@@ -18,12 +19,26 @@ def states():
     return before, after
 
 
+# events of a ruleset the renderer does not know: only their shapes (engine/rules/events.py) are shared
+class Shot(Attacking, tag="attack", kw_only=True, frozen=True):
+    hit: bool
+
+
+class Hurt(Hurting, tag="damage", frozen=True):
+    pass
+
+
+class Walk(Moving, tag="move", frozen=True):
+    pass
+
+
 EVENTS = [
-    {"type": "action", "step": 1},
-    {"type": "attack", "who": "a", "target": "h", "hit": True},
-    {"type": "damage", "who": "h", "amount": 3, "damage_type": "piercing"},
-    {"type": "fall", "who": "h", "from": 9, "to": 0, "layers": 9},
-    {"type": "damage", "who": "h", "amount": 5, "damage_type": "falling"},
+    Action(step=1, action={}),
+    Shot(who="a", target="h", hit=True),
+    Hurt(who="h", amount=3, damage_type="piercing"),
+    Fall(who="h", from_=9, to=0, layers=9, cause="hit", damage=5, damage_rule="AIR-12", rule="AIR-11"),
+    Hurt(who="h", amount=5, damage_type="falling"),
+    Undeclared("confetti", {"type": "confetti", "who": "a"}),        # an undeclared type: no effect, no crash
 ]
 
 
@@ -89,6 +104,6 @@ def test_a_move_follows_the_rules_path():
     before = RenderState([CharView("a", "red", 0, 0, 0)])
     after = RenderState([CharView("a", "red", 2, 0, 0)])
     path = [[0, 0, 0], [1, 1, 0], [2, 0, 0]]
-    anim = E.build_step(before, after, [{"type": "move", "who": "a", "to": [2, 0, 0], "path": path}])
+    anim = E.build_step(before, after, [Walk(who="a", to=[2, 0, 0], path=path)])
     a = E.frame_state(anim, E.MOVE[1] / 2)[0].get("a")
     assert (a.x, a.y) == pytest.approx((1.0, 1.0))                     # the corner of the path, not the chord

@@ -113,7 +113,7 @@ def test_one_new_class_is_listed_previewed_validated_and_stepped(salute):
     with pytest.raises(BadAction) as e:                                            # the help: every action named
         s.check({"actor": "a1", "action": "wave"})
     assert "one of end_turn, move, salute, strike" in str(e.value)
-    evs = s.step({"actor": "a1", "action": "salute", "to": "a2", "with": "sword"})
+    evs = s.step({"actor": "a1", "action": "salute", "to": "a2", "with": "sword"}).log
     assert [e["type"] for e in evs] == ["action", "salute"] and evs[1]["with"] == "sword"
     from engine.rules.runner import describe as log_line
     assert log_line(s, evs[1]) == "a1 salutes a2 with its sword [TST-1]"          # its own log line

@@ -22,7 +22,7 @@ def ask(s, action, answers: dict):
     while True:
         before = s.fingerprint()
         try:
-            evs = s.step(action, ask=answered)
+            evs = s.step(action, ask=answered).log
             return evs, action, asked
         except ChoiceNeeded as c:
             assert s.fingerprint() == before, "a question changed the state"
@@ -60,7 +60,7 @@ def test_bat14_the_defenders_player_is_asked_and_the_answer_is_a_parameter():
     assert final["defence"] == "none" and len(asked) == 1
     s = mk()
     s.step(PASS[0])
-    assert [e for e in s.step(final) if e["type"] == "attack"][0]["difficulty"] == 7
+    assert [e for e in s.step(final).log if e["type"] == "attack"][0]["difficulty"] == 7
 
 
 def test_bat14_a_gm_character_defends_by_its_policy_without_a_question():
@@ -94,7 +94,7 @@ def test_bat38_the_enemy_leaving_a_players_reach_asks_that_player_take_or_let_go
     assert "declined" not in final2                                                       # the default: it attacks
     s = mk()
     s.step(PASS[0])
-    assert any(e["type"] == "opportunity_attack" for e in s.step(final2))
+    assert any(e["type"] == "opportunity_attack" for e in s.step(final2).log)
 
 
 def test_bat48_the_falling_player_chooses_once_the_attack_total_is_known():
@@ -128,11 +128,11 @@ def test_dnd28_the_opportunity_attack_is_the_reacting_players_choice():
     assert final["reactions"] == {"k": {"opportunity_attack": False}}
     s = mk()
     s.step(pre[0])
-    assert not any(e["type"] == "opportunity_attack" for e in s.step(final))
+    assert not any(e["type"] == "opportunity_attack" for e in s.step(final).log)
     final2, _ = same_as_script(mk, pre, act, {"reactions.k.opportunity_attack": True})
     s = mk()
     s.step(pre[0])
-    assert any(e["type"] == "opportunity_attack" for e in s.step(final2))
+    assert any(e["type"] == "opportunity_attack" for e in s.step(final2).log)
 
 
 def test_dnd28_a_gm_reactor_answers_by_its_policy():
@@ -175,7 +175,7 @@ def test_air10_the_flyer_chooses_to_stay_aloft_by_its_own_variant_not_a_question
     assert not asked and s.state.actors["k"].flying                       # the default: it stays aloft
     final, asked = same_as_script(mk, [], {"actor": "k", "action": "end_turn", "stay_aloft": False}, {})
     s = mk()
-    assert any(e["type"] == "fall" for e in s.step(final))
+    assert any(e["type"] == "fall" for e in s.step(final).log)
 
 
 def test_a_bad_reactions_table_names_the_key():
@@ -225,7 +225,7 @@ def test_bat15_the_gm_line_composes_any_action_with_a_stated_effect():
                 s.state)
     assert act == {"actor": "ana", "action": "create_opportunity", "skill": "intimidate", "effect": "stated",
                    "difficulty": 9, "text": "he drops it", "target": "gob"}
-    evs = s.step(act)
+    evs = s.step(act).log
     assert any(e["type"] == "test" and e["difficulty"] == 9 and e["rule"] == "BAT-15" for e in evs)
     with pytest.raises(ValueError):
         parse("do ana", s.state)

@@ -351,7 +351,7 @@ def test_a_break_is_animated_with_falling_debris():
     sc = load_scene(ROOT / "scenes" / "objects_rope_bridge.toml")
     s = Session(sc, 3)
     before = from_session(sc, s)
-    evs = step(s, "raider", "attack", target="bridge", rolls={"attack": 12, "damage": 3})
+    evs = s.step({"actor": "raider", "action": "attack", "target": "bridge", "rolls": {"attack": 12, "damage": 3}}).events
     anim = build_step(before, from_session(sc, s), evs)
     assert not effects(s.world, anim, before, DAMAGE - 0.05).tris           # nothing before the damage lands
     early, late = effects(s.world, anim, before, 0.4).tris, effects(s.world, anim, before, 0.95).tris
@@ -401,7 +401,7 @@ def test_the_window_controller_takes_an_object_as_the_target_of_a_click():
     assert ctl.target_object_at((5.5 * cm, 6.0 * cm, 0.5))                # the wall's south face
     assert ctl.pending.params["target"] == "wall"
     assert ctl.confirm()
-    assert find(ctl.last_events, "object_attack", target="wall")
+    assert find(ctl.last_step.log, "object_attack", target="wall")
 
 
 def test_an_edit_patches_the_line_of_sight_distance_field_exactly():

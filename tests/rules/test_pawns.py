@@ -81,7 +81,7 @@ def test_it_is_registered_like_any_ruleset():
 def test_own_initiative_attack_damage_and_condition():
     s = Session(parse_scene(SCENE, "<pawns>"), 3)
     assert s.state.order == ["a", "b", "kite"]            # PWN-1: d6 + quickness, forced 6+1, 1, 1
-    evs = s.step({"actor": "a", "action": "strike", "target": "b", "rolls": {"attack": 6}})
+    evs = s.step({"actor": "a", "action": "strike", "target": "b", "rolls": {"attack": 6}}).log
     assert [e["type"] for e in evs if e["type"] in ("strike", "damage", "death")] == ["strike", "damage", "death"]
     s = Session(parse_scene(SCENE.replace("hp = 2", "hp = 5"), "<pawns>"), 3)
     s.step({"actor": "a", "action": "strike", "target": "b", "rolls": {"attack": 6}})

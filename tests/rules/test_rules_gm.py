@@ -63,7 +63,7 @@ def test_each_gm_action_changes_what_it_says_and_replays(showcase):
 
 def test_a_gm_roll_can_be_forced_like_any_roll(showcase):
     s = Session(showcase)
-    evs = s.step(_gm("gm_roll", dice="2d6-1", rolls={"table": [6, 4]}))
+    evs = s.step(_gm("gm_roll", dice="2d6-1", rolls={"table": [6, 4]})).log
     assert next(e for e in evs if e["type"] == "table_roll")["total"] == 9
 
 
@@ -157,6 +157,6 @@ at = [2, 2, 1]
     assert not s.state.over                                   # one side: nothing to win
     s.step(_gm("gm_add", id="foe", block="harpy", side="red", at=[6, 6, 1]))
     assert not s.state.over
-    evs = s.step(_gm("gm_set", target="foe", key="hp", value=0))
+    evs = s.step(_gm("gm_set", target="foe", key="hp", value=0)).log
     assert s.state.over and s.state.winner == "blue"
     assert [e for e in evs if e["type"] == "combat_over"] == [{"type": "combat_over", "winner": "blue"}]

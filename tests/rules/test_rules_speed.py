@@ -453,7 +453,7 @@ def test_a_failed_step_restores_the_dice_kept_at_their_first_draw(draws, monkeyp
             break
         act = bench.random_action(s, rng)
         assert act == bench.random_action(twin, rng2)
-        assert s.step(act) == twin.step(act)
+        assert s.step(act).log == twin.step(act).log
     assert s.fingerprint() == twin.fingerprint()
 
 

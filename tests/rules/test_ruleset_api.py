@@ -144,7 +144,7 @@ def play_random(ruleset: str, seed: int, games: int = GAMES, steps: int = STEPS,
                     check_invariants(s)
                     stats["steps"] += 1
                     continue
-            evs = s.step(act)                   # ...and steps
+            evs = s.step(act).log               # ...and steps
             stats["destroyed"] += sum(1 for e in evs if e["type"] in ("object_destroyed", "lock_opened"))
             stats["fell"] += sum(1 for e in evs if e["type"] == "fall" and "under it" in str(e.get("cause")))
             stats["kinds"].add(act["action"])

@@ -68,7 +68,7 @@ def step(s: Session, actor, action, rolls=None, **params):
     act = {"actor": actor, "action": action, **params}
     if rolls:
         act["rolls"] = rolls
-    return s.step(act)
+    return s.step(act).log
 
 
 def illegal(s: Session, actor, action, rule=None, rolls=None, **params) -> Illegal:

@@ -21,6 +21,7 @@ import msgspec
 from engine.rules import aerial
 from engine.rules.actions import Param
 from engine.rules.core import Actor, Illegal
+from engine.rules.events import CORE_EVENTS, Attacking, Event, Hurting, Moving, table
 from engine.rules.registry import RulesetInfo
 from engine.rules.ruleset import Ruleset
 from engine.world.geometry import engaged
@@ -31,6 +32,99 @@ class PawnStats(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
     speed_m: float = 6.0
     fly_speed_m: float | None = None
     quickness: int = 0
+
+
+# -- its events, declared (engine/rules/events.py): the core's plus these, in this module, no shared edit
+class PawnOrder(Event, tag="pawn_order", frozen=True):
+    """An initiative roll (PWN-1)."""
+    ACTED_ON = ""
+    who: str
+    roll: int
+    quickness: int
+    rule: str
+
+
+class Round(Event, tag="round", frozen=True):
+    """A new round; the first names the order (PWN-1)."""
+    SUBJECT = ACTED_ON = ""
+    round: int
+    order: list | None = None
+    rule: str | None = None
+
+
+class Turn(Event, tag="turn", frozen=True):
+    """A pawn's turn starts."""
+    ACTED_ON = ""
+    who: str
+    round: int
+
+
+class TurnSkipped(Event, tag="turn_skipped", frozen=True):
+    """An out pawn's turn passes (PWN-5)."""
+    ACTED_ON = ""
+    who: str
+    reason: str
+    rule: str
+
+
+class EndTurn(Event, tag="end_turn", frozen=True):
+    """``end_turn``."""
+    ACTED_ON = ""
+    who: str
+
+
+class Condition(Event, tag="condition", frozen=True):
+    """``dazed`` gained or lost (PWN-4)."""
+    ACTED_ON = ""
+    who: str
+    condition: str
+    added: bool
+    rule: str
+
+
+class Move(Moving, tag="move", kw_only=True, frozen=True):
+    """A move along its path (PWN-2, the aerial costs)."""
+    from_: list = msgspec.field(name="from")
+    path: list
+    cost_m: float
+    takeoffs: int
+    layers_up: int
+    layers_down: int
+    flying: bool
+    left_m: float
+    rule: str
+
+
+class Strike(Attacking, tag="strike", kw_only=True, frozen=True):
+    """A strike's d6 against what it needs (PWN-3)."""
+    roll: int
+    needs: int
+    hit: bool
+    rule: str
+
+
+class Damage(Hurting, tag="damage", kw_only=True, frozen=True):
+    """Hit points lost."""
+    damage_type: str
+    rule: str
+
+
+class Death(Event, tag="death", frozen=True):
+    """A pawn is out (PWN-5)."""
+    ACTED_ON = ""
+    who: str
+    reason: str
+    rule: str
+
+
+class CombatOver(Event, tag="combat_over", frozen=True):
+    """The last side standing (PWN-5)."""
+    SUBJECT = ACTED_ON = ""
+    winner: str | None
+    rule: str
+
+
+EVENTS = table(CORE_EVENTS, [PawnOrder, Round, Turn, TurnSkipped, EndTurn, Condition, Move, Strike, Damage, Death, CombatOver])
 
 
 #: conditions as data: what each does, by tag (code asks for the tag)
@@ -154,6 +248,7 @@ def apply_strike(rs, session, a, act, plan):
 class Pawns(Ruleset):
     name = "pawns"
     upkeep_name = "strike"
+    EVENTS = EVENTS
     DEFAULT_OPTIONS: ClassVar[dict] = {}
     ECONOMY_KEYS = ("struck",)
     CONDITIONS = CONDITIONS

@@ -50,7 +50,7 @@ def make(chars, **kw) -> Session:
 
 def step(s: Session, actor: str, action: str, **params):
     act = {"actor": actor, "action": action, **params}
-    return s.step(act)
+    return s.step(act).log
 
 
 def types(events):

@@ -34,6 +34,7 @@ from engine.rules.baton.data import (
     DAMAGE_SCALE,
 )
 from engine.rules.baton.text import EVENT_LINES
+from engine.rules.baton.events import EVENTS as BATON_EVENTS
 from engine.rules.core import Actor, Illegal
 from engine.rules.baton.options import SPECS as OPTION_SPECS
 from engine.rules.ruleset import Ruleset, check_mounts_at_start
@@ -48,6 +49,7 @@ if TYPE_CHECKING:
 class Baton(Ruleset):
     name = "baton"
     upkeep_name = "minor action"
+    EVENTS = BATON_EVENTS         # its event types, declared (engine/rules/baton/events.py)
     EVENT_LINES = EVENT_LINES     # how its events read in the runner's log (and each action's own LINES)
     GM_ACTIONS = GM_ACTIONS                           # the GM's tools (damage, condition, poison, fire, breath)
     OPTION_SPECS = OPTION_SPECS              # baton/options.py: each key's type, range or choices

@@ -23,6 +23,7 @@ from engine.rules.dnd5e.data import CONDITIONS
 from engine.rules.dnd5e import turns
 from engine.rules.dnd5e import listing, sheet
 from engine.rules.dnd5e.text import EVENT_LINES
+from engine.rules.dnd5e.events import EVENTS as DND_EVENTS
 from engine.rules.dnd5e.options import SPECS as OPTION_SPECS
 from engine.rules.options import defaults
 from engine.rules.ruleset import Ruleset, check_mounts_at_start
@@ -37,6 +38,7 @@ if TYPE_CHECKING:
 class Dnd5e(Ruleset):
     name = "dnd5e"
     upkeep_name = "bonus action"
+    EVENTS = DND_EVENTS           # its event types, declared (engine/rules/dnd5e/events.py)
     HIT_ROLL = "d20 {bonus:+d} vs AC {target}"
     EVENT_LINES = EVENT_LINES     # how its events read in the runner's log (and each action's own LINES)
     occupied_rule = "DND-11"

@@ -53,7 +53,7 @@ def test_a_baton_character_opens_a_door_next_to_it_with_the_minor_action_and_wal
     assert {"actor": "k", "action": "open_door", "target": "door"} in list(acts)
     pv = s.preview({"actor": "k", "action": "open_door", "target": "door"})
     assert pv["legal"] and "minor" in pv["takes"]
-    evs = s.step({"actor": "k", "action": "open_door", "target": "door"})
+    evs = s.step({"actor": "k", "action": "open_door", "target": "door"}).log
     opened = [e for e in evs if e["type"] == "door_opened"]
     assert opened and opened[0]["rule"] == "BAT-05"
     assert not s.world.voxels[1:3, 3, 4].any()                     # the way is clear
@@ -66,7 +66,7 @@ def test_a_baton_character_opens_a_door_next_to_it_with_the_minor_action_and_wal
 
 def test_the_other_reading_spends_the_major_action_and_a_locked_door_must_be_broken():
     s = scene('door_action = "major"')
-    evs = s.step({"actor": "k", "action": "open_door", "target": "door"})
+    evs = s.step({"actor": "k", "action": "open_door", "target": "door"}).log
     assert [e for e in evs if e["type"] == "door_opened"][0]["rule"] == "BAT-04"
     assert s.state.turn["major"] is not None and s.state.turn["minor"] is None
     s = scene(locked=True)

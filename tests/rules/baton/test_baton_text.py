@@ -88,7 +88,7 @@ def test_random_baton_games_and_their_previews_read_in_baton_terms():
                         assert not bad_line(ln), (act, ln)
             act = rng.choice(acts)
             try:
-                evs = s.step(act)
+                evs = s.step(act).log
             except Illegal:
                 continue
             for e in evs:
