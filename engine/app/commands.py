@@ -23,6 +23,12 @@ def cmd_play(args) -> int:
     from engine.scene import load_scene
 
     scene = load_scene(args.scene)
+    serve = getattr(args, "serve", None)
+    if serve is not None:                     # bad address or missing extra: one line before any window opens
+        from engine.serve import parse_address, require
+
+        parse_address(serve)
+        require()
     try:
         import pyglet
 
@@ -37,6 +43,19 @@ def cmd_play(args) -> int:
         raise AerieError(f"aerie play: cannot open a window on {os.environ.get('DISPLAY')}: {e}") from None
     if getattr(args, "units", None):                         # display only (engine/units.py): over the scene's
         win.units_flag = win.vstate.units = args.units
+    server = None
+    if serve is not None:                     # the players' pages (engine/serve/window.py), stopped with the window
+        from engine.serve.window import start
+
+        try:
+            server = start(win, serve, bool(getattr(args, "approve", False)))
+        except AerieError:
+            win.close()
+            raise
     win.write_state()
-    pyglet.app.run(1 / 60.0)
+    try:
+        pyglet.app.run(1 / 60.0)
+    finally:
+        if server is not None:
+            server.stop()
     return 0

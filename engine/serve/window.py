@@ -1,0 +1,89 @@
+"""``aerie play SCENE --serve [HOST:]PORT``: the players' server beside the GM's window, started and stopped with it.
+
+The server runs in its own thread (engine/serve/server.py); the table's work -- the pages' actions stepped, each
+side's view published -- runs in a pyglet clock callback of its own on the window's thread, through the window's own
+path (``_apply_locked`` under the session lock, as a GM's click: the step animates, the log follows), and never
+waits for the session: while the worker reads it the callback tries again at the next tick.
+
+The GM's approval (``--approve``): a player's action waits; Ctrl+Enter in the window takes the oldest waiting one,
+Ctrl+Backspace refuses it (the message line says which is waiting).
+"""
+
+from __future__ import annotations
+
+import sys
+
+from engine.serve import open_warning, parse_address, qr_text, require
+
+
+def start(win, address: str, approval: bool = False, out=None):
+    """Serve ``win``'s table at ``address``; prints the join lines; returns the server (stop it on close)."""
+    import pyglet
+    from pyglet.window import key
+
+    require()
+    from engine.serve.server import Server
+    from engine.serve.table import Table
+
+    out = out or sys.stdout
+    host, port = parse_address(address)
+    table = Table(lambda: win.ctl, approval=approval,
+                  view_opts=lambda: (bool(win.vstate.reveal_hp), frozenset(win.vstate.hidden)))
+    table.publish(force=True)
+    server = Server(table, host, port)
+    host, port = server.start()
+    warn = open_warning(host)
+    if warn:
+        print(warn, file=out)
+    shown = host if host not in ("0.0.0.0", "::", "") else _lan_address()
+    lines = table.join_lines(shown, port)
+    for line in lines:
+        print(line, file=out)
+        q = qr_text(line.split(": ", 1)[1])
+        if q:
+            print(q, file=out, end="")
+    out.flush()
+    win.serve_table, win.serve_server, win.serve_lines = table, server, lines
+
+    def apply(fn, *a):
+        return win._apply_locked(fn, *a)
+
+    def tick(dt):
+        lock = win.jobs.session_lock
+        if win.jobs.busy() or not lock.acquire(blocking=False):
+            return                         # the worker reads the session: next tick
+        try:
+            table.pump(apply)
+        finally:
+            lock.release()
+
+    def on_key_press(symbol, modifiers):
+        if not modifiers & key.MOD_CTRL or not table.approval:
+            return None
+        if symbol in (key.ENTER, key.RETURN) and table.awaiting:
+            with win.jobs.session_lock:
+                table.approve(apply)
+            return pyglet.event.EVENT_HANDLED
+        if symbol == key.BACKSPACE and table.awaiting:
+            table.refuse()
+            win.say("the player's action was refused")
+            return pyglet.event.EVENT_HANDLED
+        return None
+
+    pyglet.clock.schedule_interval(tick, 1 / 60.0)
+    win.push_handlers(on_key_press=on_key_press)
+    win.serve_tick = tick
+    win.say(f"serving the players' pages at http://{shown}:{port} ({len(lines)} join links printed)", toast=False)
+    return server
+
+
+def _lan_address() -> str:
+    """This machine's address on the local network (for the join links when serving on 0.0.0.0)."""
+    import socket
+
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+            s.connect(("192.0.2.1", 9))       # TEST-NET: nothing is sent, the system picks the outgoing interface
+            return s.getsockname()[0]
+    except OSError:
+        return "127.0.0.1"
