@@ -97,12 +97,17 @@ class Server:
         try:
             resp = await handler(request)
         except web.HTTPException as e:
-            resp = e
-        resp.headers.setdefault("X-Content-Type-Options", "nosniff")
-        resp.headers.setdefault("Referrer-Policy", "no-referrer")      # the token is in the page's address
-        resp.headers.setdefault("Cache-Control", "no-store")
-        resp.headers.setdefault("X-Frame-Options", "DENY")
+            self._secure(e.headers)
+            raise
+        self._secure(resp.headers)
         return resp
+
+    @staticmethod
+    def _secure(headers) -> None:
+        headers.setdefault("X-Content-Type-Options", "nosniff")
+        headers.setdefault("Referrer-Policy", "no-referrer")      # the token is in the page's address
+        headers.setdefault("Cache-Control", "no-store")
+        headers.setdefault("X-Frame-Options", "DENY")
 
     def _side(self, request, token: str | None) -> str:
         if not token:
@@ -247,9 +252,9 @@ class Server:
 
     async def _main(self) -> None:
         self._stop = asyncio.Event()
-        runner = web.AppRunner(self.app(), access_log=None, handle_signals=False)
+        runner = web.AppRunner(self.app(), access_log=None, handle_signals=False, shutdown_timeout=1.0)
         await runner.setup()
-        site = web.TCPSite(runner, self.host, self.port, shutdown_timeout=1.0)
+        site = web.TCPSite(runner, self.host, self.port)
         try:
             await site.start()
         except OSError as e:

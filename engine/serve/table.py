@@ -27,10 +27,13 @@ def map_glb(scene) -> bytes:
     the sides that see it, as tokens."""
     from engine.interop.gltf import build_gltf_scene, with_buffer_view_targets
 
-    out, _ = build_gltf_scene(scene)
-    chars = [n for n in out.geometry if str(n).startswith("character_")]
-    if chars:
-        out.delete_geometry(chars)
+    import trimesh
+
+    full, _ = build_gltf_scene(scene)
+    out = trimesh.Scene()
+    for name, geom in full.geometry.items():
+        if not str(name).startswith("character_"):
+            out.add_geometry(geom, node_name=name, geom_name=name)
     return with_buffer_view_targets(out.export(file_type="glb"))
 
 
