@@ -63,7 +63,7 @@ function frameMap(size) {
   const c = new THREE.Vector3(size[0] * cm / 2, 0, -size[1] * cm / 2);
   const r = Math.max(size[0] * cm, size[1] * cm, size[2] * lm);
   controls.target.copy(c);
-  camera.position.set(c.x + r * 0.2, r * 0.95, c.z + r * 1.0);
+  camera.position.set(c.x + r * 0.15, r * 0.7, c.z + r * 0.75);
   controls.update();
 }
 
