@@ -151,7 +151,7 @@ class Table:
             self._reply(conn, {"type": "error", "error": why})
             return
         if t == "preview":
-            nums = apply(V.preview_numbers, ctl, act)
+            nums = V.preview_numbers(ctl, act)      # reads the session only (the caller holds it): no window step
             self._reply(conn, {"type": "preview", "action": act, "numbers": nums})
             return
         if self.approval:

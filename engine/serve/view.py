@@ -104,7 +104,8 @@ def legal_for(ctl, pf: PlayerFilter, cur: str) -> dict:
         acts = list(ctl.session.legal_actions(cur))
     except Exception:   # noqa: BLE001 - no list rather than a broken page
         acts = []
-    moves, others = [], []
+    moves: list[list[int]] = []
+    others: list[dict] = []
     for a in acts:
         if a.get("action") == "move" and set(a) <= {"actor", "action", "to"}:
             if len(moves) < MAX_MOVES:

@@ -5,7 +5,8 @@ side's view published -- runs in a pyglet clock callback of its own on the windo
 path (``_apply_locked`` under the session lock, as a GM's click: the step animates, the log follows), and never
 waits for the session: while the worker reads it the callback tries again at the next tick.
 
-The GM's approval (``--approve``): a player's action waits; Ctrl+Enter in the window takes the oldest waiting one,
+F6 shows and hides the join links' QR codes over the window (engine/app/sections/joinqr.py). The GM's approval
+(``--approve``): a player's action waits; Ctrl+Enter in the window takes the oldest waiting one,
 Ctrl+Backspace refuses it (the message line says which is waiting).
 """
 
@@ -44,6 +45,7 @@ def start(win, address: str, approval: bool = False, out=None):
             print(q, file=out, end="")
     out.flush()
     win.serve_table, win.serve_server, win.serve_lines = table, server, lines
+    win.serve_qr = True                   # the join codes shown at the start (F6 hides them)
 
     def apply(fn, *a):
         return win._apply_locked(fn, *a)
@@ -58,6 +60,10 @@ def start(win, address: str, approval: bool = False, out=None):
             lock.release()
 
     def on_key_press(symbol, modifiers):
+        if symbol == key.F6 and not modifiers & key.MOD_CTRL:       # the join codes over the window
+            win.serve_qr = not win.serve_qr
+            win.changed()
+            return pyglet.event.EVENT_HANDLED
         if not modifiers & key.MOD_CTRL or not table.approval:
             return None
         if symbol in (key.ENTER, key.RETURN) and table.awaiting:

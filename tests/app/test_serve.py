@@ -62,6 +62,20 @@ def test_join_lines_and_tokens(served):
     assert not set(other.table.tokens) & set(served.table.tokens)
 
 
+def test_a_missing_serve_extra_is_one_line_naming_it(monkeypatch):
+    import importlib.util
+
+    from engine.extras import MissingExtra
+    from engine.serve import require
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "aiohttp" else real(name, *a))
+    with pytest.raises(MissingExtra) as e:
+        require()
+    assert str(e.value) == ("aerie play --serve needs the Python package aiohttp (the 'serve' extra), which is not "
+                            "installed: pip install 'aerie-sandbox[serve]'")
+
+
 def test_address_parsing():
     assert parse_address("8765") == ("127.0.0.1", 8765)
     assert parse_address("0.0.0.0:9000") == ("0.0.0.0", 9000)
@@ -302,6 +316,17 @@ def test_eight_pages_through_a_300_step_fight_get_every_update_in_order(served):
     ctl = served.ctl
     rng = random.Random(11)
 
+    import time
+
+    published: dict[int, float] = {}
+    push = served.table.on_update
+
+    def timed(side, seq, text):                  # when the table handed each update to the server
+        published.setdefault(seq, time.monotonic())
+        push(side, seq, text)
+    served.table.on_update = timed
+    late: list[float] = []
+
     async def page(s, side, out):
         ws = await s.ws_connect(base(served) + f"/ws?token={served.token(side)}&since=0")
         seqs = []
@@ -311,6 +336,8 @@ def test_eight_pages_through_a_300_step_fight_get_every_update_in_order(served):
                 break
             d = json.loads(m.data)
             if d["type"] == "state":
+                if d["seq"] in published:
+                    late.append(time.monotonic() - published[d["seq"]])
                 seqs.append(d["seq"])
                 if d.get("final"):
                     break
@@ -339,3 +366,77 @@ def test_eight_pages_through_a_300_step_fight_get_every_update_in_order(served):
     assert len(out) == 8
     for side, seqs in out:
         assert seqs == list(range(1, final + 1)), (side, seqs[:5], seqs[-5:], final)
+    late.sort()
+    print(f"8 pages, {final} updates: from the table's push to the page, median {late[len(late) // 2] * 1000:.1f} ms, "
+          f"p99 {late[int(len(late) * 0.99)] * 1000:.1f} ms, worst {late[-1] * 1000:.1f} ms")
+    assert late[len(late) // 2] < 0.1
+
+
+HARPY = """
+name = "Harpy and knight"
+ruleset = "dnd5e"
+seed = 3
+
+[map]
+size = [12, 12, 8]
+
+[[characters]]
+id = "harpy"
+name = "Harpy"
+kind = "harpy"
+side = "sky"
+at = [5, 4, 1]
+flying = true
+pc = true
+feats = ["lucky"]
+initiative = 20
+
+[[characters]]
+id = "odo"
+name = "Sir Odo"
+kind = "knight"
+side = "ground"
+at = [5, 5, 0]
+feats = ["lucky"]
+initiative = 10
+"""
+
+
+def test_the_rules_questions_are_asked_on_the_deciding_players_page(tmp_path):
+    """DND-F32: the attacker's player is asked on the sky's page whether to spend a luck point, then the target's
+    player on the ground's page; the other side's page is asked nothing and cannot answer."""
+    from engine.scene import load_scene
+
+    p = tmp_path / "harpy.toml"
+    p.write_text(HARPY)
+    ctl = Controller(load_scene(p))
+    ctl.set_ask(True)                      # as the window: the players' choices asked at their moment
+    h = Headless(ctl).start()
+
+    async def go():
+        async with aiohttp.ClientSession() as s:
+            sky = await s.ws_connect(base(h) + f"/ws?token={h.token('sky')}")
+            ground = await s.ws_connect(base(h) + f"/ws?token={h.token('ground')}")
+            await recv_until(sky, lambda d: d["type"] == "state")
+            await recv_until(ground, lambda d: d["type"] == "state")
+            await sky.send_json({"type": "act", "action": {"actor": "harpy", "action": "attack", "target": "odo",
+                                                            "weapon": "claws"}})
+            st = (await recv_until(sky, lambda d: d["type"] == "state" and d["question"]))[-1]
+            assert st["question"]["key"] == "lucky" and [o["label"] for o in st["question"]["options"]] == ["Yes", "No"]
+            g = (await recv_until(ground, lambda d: d["type"] == "state"))[-1]
+            assert g["question"] is None
+            await ground.send_json({"type": "answer", "key": "lucky", "i": 0})           # not the ground's to answer
+            assert (await recv_until(ground, lambda d: d["type"] in ("ok", "error")))[-1]["type"] == "error"
+            await sky.send_json({"type": "answer", "key": "lucky", "i": 0})              # spend a point
+            g = (await recv_until(ground, lambda d: d["type"] == "state" and d["question"]))[-1]
+            assert g["question"]["key"] == "reactions.odo.lucky"
+            await ground.send_json({"type": "answer", "key": "reactions.odo.lucky", "i": 0})
+            await recv_until(ground, lambda d: d["type"] == "state" and d["steps"] == 1)
+            await sky.close()
+            await ground.close()
+    try:
+        run(go())
+        act = ctl.session.actions[0]
+        assert act["lucky"] is True and act["reactions"] == {"odo": {"lucky": True}}
+    finally:
+        h.stop()
