@@ -72,7 +72,7 @@ EXAMPLES = {
     "replay": ["aerie replay air_fall_table -o fight.mp4 --size 640x360 --seed 5",
                "aerie replay showcase -o fall.gif --actions docs/images/fall_actions.json --fps 12"],
     "play": ["aerie play showcase", "aerie play my_scene.toml --seed 3 --size 1600x900", "aerie play showcase --units ft",
-             "aerie play showcase --serve 0.0.0.0:8765"],
+             "aerie play showcase --serve 0.0.0.0:8765", "aerie play showcase --serve 8765 --approve"],
     "bench": ["aerie bench los --quick", "aerie bench los --rays 200000 --seed 2", "aerie bench render --breakdown",
               "aerie bench cover --quick", "aerie bench rules --feats", "aerie bench rules --big-flyer",
               "aerie bench simulate --quick"],
@@ -295,7 +295,7 @@ COMMANDS = {
     "render": _delegate("engine.render.commands", "cmd_render"),
     "flythrough": _delegate("engine.render.commands", "cmd_flythrough"),
     "replay": _delegate("engine.render.commands", "cmd_replay"),
-    "play": _delegate("engine.app.commands", "cmd_play"),
+    "play": _delegate("engine.serve.window", "cmd_play"),     # the window, with the players' server on --serve
     "demo": _delegate("engine.demo", "cmd_demo"),
     "import": _delegate("engine.interop.commands", "cmd_import"),
     "export": _delegate("engine.interop.commands", "cmd_export"),

@@ -16,19 +16,15 @@ def has_display() -> bool:
     return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
 
 
-def cmd_play(args) -> int:
+def cmd_play(args, opened=None) -> int:
+    """``opened(win)``: called once the window is made, before its loop; what it returns is called when the loop
+    ends (``aerie play --serve`` starts and stops the players' server so: engine/serve/window.py)."""
     if not has_display():
         print(NO_DISPLAY, file=sys.stderr)
         return 2
     from engine.scene import load_scene
 
     scene = load_scene(args.scene)
-    serve = getattr(args, "serve", None)
-    if serve is not None:                     # bad address or missing extra: one line before any window opens
-        from engine.serve import parse_address, require
-
-        parse_address(serve)
-        require()
     try:
         import pyglet
 
@@ -43,12 +39,10 @@ def cmd_play(args) -> int:
         raise AerieError(f"aerie play: cannot open a window on {os.environ.get('DISPLAY')}: {e}") from None
     if getattr(args, "units", None):                         # display only (engine/units.py): over the scene's
         win.units_flag = win.vstate.units = args.units
-    server = None
-    if serve is not None:                     # the players' pages (engine/serve/window.py), stopped with the window
-        from engine.serve.window import start
-
+    stop = None
+    if opened is not None:
         try:
-            server = start(win, serve, bool(getattr(args, "approve", False)))
+            stop = opened(win)
         except AerieError:
             win.close()
             raise
@@ -56,6 +50,6 @@ def cmd_play(args) -> int:
     try:
         pyglet.app.run(1 / 60.0)
     finally:
-        if server is not None:
-            server.stop()
+        if stop is not None:
+            stop()
     return 0

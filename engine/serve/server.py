@@ -16,6 +16,7 @@ import itertools
 import json
 import threading
 import time
+from importlib import resources
 from pathlib import Path
 
 from aiohttp import WSMsgType, web
@@ -23,7 +24,7 @@ from aiohttp import WSMsgType, web
 from engine.errors import AerieError
 from engine.serve import messages as M
 
-STATIC = Path(__file__).resolve().parent / "static"
+STATIC = Path(str(resources.files("engine.serve").joinpath("static")))    # in the package (the wheel ships it)
 RATE = 20.0               # messages a second a connection may send on average
 BURST = 40                # and at once
 STRIKES = 200             # messages over the rate before the connection is closed

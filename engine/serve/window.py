@@ -17,6 +17,19 @@ import sys
 from engine.serve import open_warning, parse_address, qr_text, require
 
 
+def cmd_play(args) -> int:
+    """``aerie play``: the window (engine/app/commands.py), with the players' server when ``--serve`` is given (a
+    bad address or a missing extra is one line before any window opens)."""
+    from engine.app.commands import cmd_play as play
+
+    serve = getattr(args, "serve", None)
+    if serve is None:
+        return play(args)
+    parse_address(serve)
+    require()
+    return play(args, opened=lambda win: start(win, serve, bool(getattr(args, "approve", False))).stop)
+
+
 def start(win, address: str, approval: bool = False, out=None):
     """Serve ``win``'s table at ``address``; prints the join lines; returns the server (stop it on close)."""
     import pyglet
