@@ -17,6 +17,7 @@ MAX_BYTES = 4096
 MAX_PARAMS = 16
 MAX_STR = 64
 MAX_INT = 1 << 20
+MAX_LIST = 8
 _NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,31}$")
 TYPES = {"act": {"action"}, "preview": {"action"}, "answer": {"key", "i"}, "ping": set()}
 
@@ -39,10 +40,12 @@ def _value(path: str, v):
             raise BadMessage(f"{path}: longer than {MAX_STR} characters")
         return v
     if isinstance(v, list):
-        if not 1 <= len(v) <= 3 or not all(isinstance(x, int) and not isinstance(x, bool) for x in v):
-            raise BadMessage(f"{path}: a list is a cell of 1 to 3 whole numbers")
+        cell = 1 <= len(v) <= 3 and all(isinstance(x, int) and not isinstance(x, bool) for x in v)
+        names = len(v) <= MAX_LIST and all(isinstance(x, str) for x in v)
+        if not (cell or names):
+            raise BadMessage(f"{path}: a list is a cell of 1 to 3 whole numbers or at most {MAX_LIST} names")
         return [_value(f"{path}[{i}]", x) for i, x in enumerate(v)]
-    raise BadMessage(f"{path}: not a string, whole number, true/false or cell")
+    raise BadMessage(f"{path}: not a string, whole number, true/false, cell or list of names")
 
 
 def action(v, path: str = "action") -> dict:

@@ -74,6 +74,8 @@ def names_only_seen(ctl, act: dict, pf: PlayerFilter) -> bool:
     """Every character or object an action names is one the side sees (objects are part of the map)."""
     ids = _id_params(ctl).get(str(act.get("action")), set())
     st = ctl.session.state
+    if any(v in st.actors and not pf.shows(v) for v in _strings(act)):
+        return False                   # whatever the parameter's kind or depth: a hidden character named
     for k in ids | {"actor"}:
         v = act.get(k)
         if v is None:
@@ -84,6 +86,19 @@ def names_only_seen(ctl, act: dict, pf: PlayerFilter) -> bool:
         elif k == "actor" or v not in st.objects:
             return False
     return True
+
+
+def _strings(v):
+    """Every string in a value (a dict's keys and values, a list's items, at any depth)."""
+    if isinstance(v, str):
+        yield v
+    elif isinstance(v, dict):
+        for k, x in v.items():
+            yield from _strings(k)
+            yield from _strings(x)
+    elif isinstance(v, (list, tuple)):
+        for x in v:
+            yield from _strings(x)
 
 
 def preview_numbers(ctl, act: dict) -> dict:

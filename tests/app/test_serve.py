@@ -440,3 +440,33 @@ def test_the_rules_questions_are_asked_on_the_deciding_players_page(tmp_path):
         assert act["lucky"] is True and act["reactions"] == {"odo": {"lucky": True}}
     finally:
         h.stop()
+
+
+@pytest.mark.parametrize("name", ["baton_passing", "air_low_wall", "baton_skyfall"])
+def test_leak_the_views_of_the_shipped_scripted_fights(name):
+    """The same leak check on each side's view after every step of shipped scripts (another ruleset, flyers): the
+    view alone, as every message carries it."""
+    from engine.rules.core import Illegal
+    from engine.scene import load_scene
+    from engine.serve.view import side_view
+
+    ctl = Controller(load_scene(name))
+    caches: dict = {}
+    hidden_seen = 0
+    for i, act in enumerate([None] + list(ctl.scene.spec.script)):
+        if act is not None:
+            a = dict(act)
+            a.pop("illegal", None)
+            try:
+                ctl.session.step(a)
+            except Illegal:
+                continue
+            ctl.state_version += 1
+        t = truth(ctl)
+        for side in t:
+            v = json.loads(json.dumps(side_view(ctl, side, caches.setdefault(side, {}))))
+            found = leaks(v, side, t)
+            assert not found, (i, side, found[:5])
+            hidden_seen += len(t[side][0])
+    if name == "baton_passing":               # the yard's brick wall hides a brigand from the party and back
+        assert hidden_seen, "nobody hidden: the check proves nothing here"

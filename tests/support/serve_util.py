@@ -90,7 +90,8 @@ def truth(ctl) -> dict:
         seen = visible_ids(s, side)
         hidden = [(a.id, short_name(a), [a.x, a.y, a.layer]) for a in s.state.actors.values() if a.id not in seen]
         enemies = [short_name(a) for a in s.state.actors.values() if a.side != side]
-        out[side] = (hidden, enemies)
+        shown = sorted({short_name(a) for a in s.state.actors.values() if a.id in seen}, key=len, reverse=True)
+        out[side] = (hidden, enemies, shown)
     return out
 
 
@@ -110,7 +111,7 @@ def _walk(v, path=""):
 def leaks(msg, side: str, t: dict) -> list[str]:
     """What in one message (parsed JSON) ``side`` should not have: an id, name or position of a character it cannot
     see (by ``truth``), or an enemy's exact hit points or armour class."""
-    hidden, enemies = t[side]
+    hidden, enemies, shown = t[side]
     found = []
     for path, v in _walk(msg):
         if isinstance(v, dict):
@@ -124,8 +125,13 @@ def leaks(msg, side: str, t: dict) -> list[str]:
                 if k in v:
                     found.append(f"{path}.{k}: an armour class")
         elif isinstance(v, str):
+            bare = v
+            for name in shown:          # a hidden "Brigand" is not named by a seen "Brigand chief"
+                if not any(name in h[1] for h in hidden):
+                    bare = bare.replace(name, "\x00")
             for cid, name, _pos in hidden:
-                if re.search(rf"\b{re.escape(cid)}\b", v) or name in v:
+                named = name not in shown and re.search(rf"(?<!\w){re.escape(name)}(?!\w)", bare)   # (a twin's name
+                if re.search(rf"\b{re.escape(cid)}\b", bare) or named:                               # says nothing)
                     found.append(f"{path}: names hidden {cid} ({name}): {v[:120]!r}")
             if re.search(r"\bAC \d", v):
                 found.append(f"{path}: an armour class: {v[:120]!r}")
