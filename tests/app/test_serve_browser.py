@@ -1,7 +1,8 @@
 """The player's page in a real browser: Debian's Chromium, headless, driven by Selenium through the system's
 chromedriver. It opens a join link of a table served without a window, waits for the map and the first update, takes
 a screenshot (AERIE_DOCS_SHOT=PATH also writes it there: docs/images/players_page.png), clicks a cell on the 3D map
-as a player would, and sees the table step the move; then a button of the action list ends the turn."""
+as a player would, and sees the table step the move; then a button of the action list ends the turn; then the page's
+connection drops while the table plays on, and the page reconnects and catches up."""
 
 from __future__ import annotations
 
@@ -115,6 +116,15 @@ def test_a_join_page_in_chromium_draws_the_scene_and_plays_a_move(browser, tmp_p
         btn.click()
         _wait(lambda: ctl.session.current != cur, "the turn to pass", 30)
         assert ctl.session.actions[-1]["action"] == "end_turn"
+        # the connection dropped: the table plays on; the page reconnects and gets every update it missed, in order
+        browser.execute_script("window.aerie.drop()")
+        _wait(lambda: body.get_attribute("data-conn") == "closed", "the page to see the drop", 10)
+        for _ in range(3):
+            h.call(lambda: ctl.step({"actor": ctl.session.current, "action": "end_turn"}))
+        last = h.table.seq
+        _wait(lambda: browser.execute_script("return window.aerie.seq") == last, "the page to catch up", 30)
+        got = browser.execute_script("return window.aerie.received")
+        assert got == list(range(got[0], last + 1)), got                  # none lost, none twice, in order
         logs = [e for e in browser.get_log("browser") if e["level"] == "SEVERE" and "favicon" not in e["message"]]
         assert not logs, logs
     finally:

@@ -28,7 +28,7 @@ scene.add(mapGroup, tokGroup);
 
 let state = null, lastSeq = 0, ws = null, cm = 1.5, lm = 1.0, followId = '';
 const tokObjs = new Map();       // id -> {group, label}
-window.aerie = { state: null, seq: 0, sent: [], received: [], screenOf };
+window.aerie = { state: null, seq: 0, sent: [], received: [], screenOf, drop: () => ws && ws.close() };
 
 // Aerie (x east, y north, z up; cells and layers) -> glTF / three.js (+Y up, north = -Z)
 function cellPos(x, y, layer, fp = 1) {
