@@ -18,6 +18,7 @@ import threading
 import time
 from importlib import resources
 from pathlib import Path
+from typing import Callable
 
 from aiohttp import WSMsgType, web
 
@@ -79,6 +80,7 @@ class Server:
         self._stop: asyncio.Event | None = None
         self.page, self.csp_hash = _page()
         self.sent = 0
+        self.on_stop: Callable[[], None] | None = None       # what else stops with the server (the publisher)
         table.on_update = self._update_threadsafe
         table.on_reply = self._reply_threadsafe
 
@@ -276,6 +278,8 @@ class Server:
         await runner.cleanup()
 
     def stop(self) -> None:
+        if self.on_stop is not None:
+            self.on_stop()
         if self.loop is not None and self._stop is not None and not self.loop.is_closed():
             self.loop.call_soon_threadsafe(self._stop.set)
         if self.thread is not None:

@@ -97,8 +97,9 @@ class Table:
         if self.on_reply is not None and conn is not None:
             self.on_reply(conn, msg)
 
-    def pump(self, apply: Callable = _apply_direct, limit: int = 32) -> int:
-        """Handle the pages' waiting messages (at most ``limit``), each as a GM's click would be, then publish."""
+    def pump(self, apply: Callable = _apply_direct, limit: int = 32, publish: bool = True) -> int:
+        """Handle the pages' waiting messages (at most ``limit``), each as a GM's click would be, then publish
+        (``publish=False``: the caller publishes, e.g. from a thread of its own)."""
         n = 0
         while n < limit:
             try:
@@ -110,7 +111,8 @@ class Table:
                 self._handle(side, conn, msg, apply)
             except Exception as e:   # noqa: BLE001 - a page's message never takes the table down
                 self._reply(conn, {"type": "error", "error": f"the table could not do that ({type(e).__name__})"})
-        self.publish()
+        if publish:
+            self.publish()
         return n
 
     def _filter(self, side: str):
@@ -190,13 +192,24 @@ class Table:
         self.awaiting.pop(0)
         return True
 
-    def publish(self, force: bool = False) -> bool:
-        """Each side's view, when the table changed since the last one: numbered, kept, handed to the server."""
+    def key(self) -> tuple:
+        """What the views depend on (cheap): the session, its events, the rules state, the open question, the GM's
+        reveal and hidden characters."""
         ctl = self.get_ctl()
         s = ctl.session
         q = ctl.question_view()
         reveal, hidden = self.view_opts()
-        key = (id(s), len(s.events), ctl.state_version, None if q is None else (q["key"], q["side"]), reveal, hidden)
+        return (id(s), len(s.events), ctl.state_version, None if q is None else (q["key"], q["side"]), reveal, hidden)
+
+    def stale(self) -> bool:
+        return self.key() != self._key
+
+    def publish(self, force: bool = False) -> bool:
+        """Each side's view, when the table changed since the last one: numbered, kept, handed to the server."""
+        ctl = self.get_ctl()
+        s = ctl.session
+        reveal, hidden = self.view_opts()
+        key = self.key()
         if key == self._key and not force:
             return False
         self._key = key
@@ -204,8 +217,9 @@ class Table:
         with self.lock:
             self.seq += 1
             seq = self.seq
+        entries = V.log_entries(s)            # the log's lines once, each side's filter over them
         for side in self.sides:
-            v = V.side_view(ctl, side, self.caches[side], reveal, hidden)
+            v = V.side_view(ctl, side, self.caches[side], reveal, hidden, entries)
             v["type"], v["seq"] = "state", seq
             text = json.dumps(v, separators=(",", ":"))
             with self.lock:

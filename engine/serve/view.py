@@ -58,10 +58,13 @@ def scrub(line: str, own_names: list[str]) -> str:
     return line
 
 
-def log_lines(session, pf: PlayerFilter) -> list[str]:
+def log_lines(session, pf: PlayerFilter, entries: list | None = None) -> list[str]:
+    """The side's log: the window's lines (``entries``: engine.app.logtext.log_entries, made once for every side)
+    through the side's filter, scrubbed."""
     own = [short_name(a) for a in session.state.actors.values() if a.side == pf.side]
     head = str(session.scene.path)          # the session's first line names the GM's file: not the players' business
-    return [scrub(e[0], own) for e in log_entries(session) if pf.log_ok(e) and not e[0].startswith(head)][-LOG_LINES:]
+    entries = log_entries(session) if entries is None else entries
+    return [scrub(e[0], own) for e in entries if pf.log_ok(e) and not e[0].startswith(head)][-LOG_LINES:]
 
 
 def _id_params(ctl) -> dict:
@@ -158,8 +161,10 @@ def question_for(ctl, pf: PlayerFilter) -> dict | None:
             "question": texts[1] if pf.text_ok(texts[1]) else "", "options": opts}
 
 
-def side_view(ctl, side: str, cache: dict, reveal_hp: bool = False, hidden: frozenset = frozenset()) -> dict:
-    """The whole of what ``side``'s page is sent for the controller's present state."""
+def side_view(ctl, side: str, cache: dict, reveal_hp: bool = False, hidden: frozenset = frozenset(),
+              entries: list | None = None) -> dict:
+    """The whole of what ``side``'s page is sent for the controller's present state (``entries``: the log's lines,
+    when the caller made them once for every side)."""
     s = ctl.session
     pf = side_filter(ctl, side, cache, reveal_hp, hidden)
     cur = s.current
@@ -174,6 +179,6 @@ def side_view(ctl, side: str, cache: dict, reveal_hp: bool = False, hidden: froz
     X, Y, Z = s.world.size
     return {"side": side, "tokens": tokens, "order": order, "turn": turn,
             "legal": legal_for(ctl, pf, cur) if mine and ctl.question is None else None,
-            "question": q, "log": log_lines(s, pf), "steps": len(s.actions),
+            "question": q, "log": log_lines(s, pf, entries), "steps": len(s.actions),
             "map": {"size": [int(X), int(Y), int(Z)], "cell_m": float(s.world.cell_m), "layer_m": 1.0},
             "over": bool(getattr(s.state, "over", False))}

@@ -1,9 +1,10 @@
 """``aerie play SCENE --serve [HOST:]PORT``: the players' server beside the GM's window, started and stopped with it.
 
-The server runs in its own thread (engine/serve/server.py); the table's work -- the pages' actions stepped, each
-side's view published -- runs in a pyglet clock callback of its own on the window's thread, through the window's own
-path (``_apply_locked`` under the session lock, as a GM's click: the step animates, the log follows), and never
-waits for the session: while the worker reads it the callback tries again at the next tick.
+The server runs in its own thread (engine/serve/server.py); the pages' actions are stepped in a pyglet clock
+callback of its own on the window's thread, through the window's own path (``_apply_locked`` under the session
+lock, as a GM's click: the step animates, the log follows), never waiting for the session (while the worker reads
+it the callback tries again at the next tick); each side's view is made after a change by a publisher thread under
+the same lock, off the window's thread.
 
 F6 shows and hides the join links' QR codes over the window (engine/app/sections/joinqr.py). The GM's approval
 (``--approve``): a player's action waits; Ctrl+Enter in the window takes the oldest waiting one,
@@ -13,6 +14,7 @@ Ctrl+Backspace refuses it (the message line says which is waiting).
 from __future__ import annotations
 
 import sys
+import threading
 
 from engine.serve import open_warning, parse_address, qr_text, require
 
@@ -63,12 +65,16 @@ def start(win, address: str, approval: bool = False, out=None):
     def apply(fn, *a):
         return win._apply_locked(fn, *a)
 
+    publisher = Publisher(table, win.jobs.session_lock)
+
     def tick(dt):
         lock = win.jobs.session_lock
         if win.jobs.busy() or not lock.acquire(blocking=False):
             return                         # the worker reads the session: next tick
         try:
-            table.pump(apply)
+            table.pump(apply, publish=False)
+            if table.stale():
+                publisher.wake.set()       # the views are made off the window's thread
         finally:
             lock.release()
 
@@ -89,11 +95,41 @@ def start(win, address: str, approval: bool = False, out=None):
             return pyglet.event.EVENT_HANDLED
         return None
 
+    publisher.start()
     pyglet.clock.schedule_interval(tick, 1 / 60.0)
     win.push_handlers(on_key_press=on_key_press)
     win.serve_tick = tick
     win.say(f"serving the players' pages at http://{shown}:{port} ({len(lines)} join links printed)", toast=False)
+    server.on_stop = publisher.stop
     return server
+
+
+class Publisher(threading.Thread):
+    """Makes each side's view after a change, in a thread of its own, under the session lock (as the window's
+    worker reads the session): a step's frame does not wait for the sight lines of every side."""
+
+    def __init__(self, table, lock) -> None:
+        super().__init__(name="aerie-serve-publish", daemon=True)
+        self.table, self.lock = table, lock
+        self.wake = threading.Event()
+        self._stop_ev = threading.Event()
+
+    def run(self) -> None:
+        while not self._stop_ev.is_set():
+            self.wake.wait(0.5)
+            self.wake.clear()
+            if self._stop_ev.is_set():
+                break
+            with self.lock:
+                try:
+                    self.table.publish()
+                except Exception as e:   # noqa: BLE001 - the pages miss an update, the table goes on
+                    print(f"aerie play --serve: a view could not be made: {type(e).__name__}: {e}", file=sys.stderr)
+
+    def stop(self) -> None:
+        self._stop_ev.set()
+        self.wake.set()
+        self.join(2.0)
 
 
 def _lan_address() -> str:
