@@ -125,3 +125,19 @@ def test_a_bad_serve_address_is_one_line_and_no_window(display, tmp_path):
     assert r.returncode == 2
     lines = r.stderr.strip().splitlines()
     assert len(lines) == 1 and "--serve" in lines[0] and "Traceback" not in r.stderr, r.stderr
+
+
+def test_a_port_in_use_is_one_line_and_exit_2(display, tmp_path):
+    import socket
+
+    env = dict(os.environ, DISPLAY=display)
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        s.listen()
+        port = s.getsockname()[1]
+        r = subprocess.run([sys.executable, "-m", "engine", "play", str(ROOT / "scenes" / "feat_lucky.toml"),
+                            "--serve", f"127.0.0.1:{port}"], env=env, capture_output=True, text=True, timeout=120,
+                           cwd=tmp_path)
+    assert r.returncode == 2
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and f"--serve 127.0.0.1:{port}: cannot listen there" in lines[0], r.stderr
