@@ -56,7 +56,11 @@ def qr_text(url: str) -> str:
     except ImportError:
         return ""
     buf = io.StringIO()
-    segno.make(url, error="m").terminal(out=buf, compact=True)
+    code = segno.make(url, error="m")
+    try:
+        code.terminal(out=buf, compact=True)      # half-height blocks: half the lines
+    except TypeError:                             # a segno without compact
+        code.terminal(out=buf)
     return buf.getvalue()
 
 

@@ -255,7 +255,10 @@ class Server:
 
     async def _main(self) -> None:
         self._stop = asyncio.Event()
-        runner = web.AppRunner(self.app(), access_log=None, handle_signals=False, shutdown_timeout=1.0)
+        try:
+            runner = web.AppRunner(self.app(), access_log=None, handle_signals=False, shutdown_timeout=1.0)
+        except TypeError:        # an aiohttp before the runner took shutdown_timeout: its default (the pages close)
+            runner = web.AppRunner(self.app(), access_log=None, handle_signals=False)
         await runner.setup()
         site = web.TCPSite(runner, self.host, self.port)
         try:
