@@ -71,7 +71,8 @@ EXAMPLES = {
                    "aerie flythrough showcase -o fly.gif --seconds 2 --fps 12 --size 320x180"],
     "replay": ["aerie replay air_fall_table -o fight.mp4 --size 640x360 --seed 5",
                "aerie replay showcase -o fall.gif --actions docs/images/fall_actions.json --fps 12"],
-    "play": ["aerie play showcase", "aerie play my_scene.toml --seed 3 --size 1600x900", "aerie play showcase --units ft"],
+    "play": ["aerie play showcase", "aerie play my_scene.toml --seed 3 --size 1600x900", "aerie play showcase --units ft",
+             "aerie play showcase --serve 0.0.0.0:8765", "aerie play showcase --serve 8765 --approve"],
     "bench": ["aerie bench los --quick", "aerie bench los --rays 200000 --seed 2", "aerie bench render --breakdown",
               "aerie bench cover --quick", "aerie bench rules --feats", "aerie bench rules --big-flyer",
               "aerie bench simulate --quick"],
@@ -220,6 +221,11 @@ def _picture_commands(sub) -> None:
     s.add_argument("--units", choices=("m", "ft"),
                    help="distances on screen in metres or feet (a 5e square: 1.5 m = 5 ft; Ctrl+U toggles; default: "
                         "the scene's [view] units, else its ruleset's, metres)")
+    s.add_argument("--serve", nargs="?", const="127.0.0.1:8765", default=None, metavar="[HOST:]PORT",
+                   help="serve each side a page of its own (docs/players.md; default 127.0.0.1:8765, 0.0.0.0: the "
+                        "local network); prints one join link per side (the 'serve' extra)")
+    s.add_argument("--approve", action="store_true",
+                   help="with --serve: the GM approves each player's action first (Ctrl+Enter / Ctrl+Backspace)")
 
 
 def _bench_command(sub) -> None:
@@ -295,7 +301,7 @@ COMMANDS = {
     "render": _delegate("engine.render.commands", "cmd_render"),
     "flythrough": _delegate("engine.render.commands", "cmd_flythrough"),
     "replay": _delegate("engine.render.commands", "cmd_replay"),
-    "play": _delegate("engine.app.commands", "cmd_play"),
+    "play": _delegate("engine.serve.window", "cmd_play"),     # the window, with the players' server on --serve
     "demo": _delegate("engine.demo", "cmd_demo"),
     "import": _delegate("engine.interop.commands", "cmd_import"),
     "export": _delegate("engine.interop.commands", "cmd_export"),

@@ -21,6 +21,8 @@ EXTRA_OF = {
     "rtree": "bench",
     "ray": "cluster",
     "pyarrow": "parquet",
+    "aiohttp": "serve",
+    "segno": "serve",
     "imageio": "test",
     "pytest": "test",
 }

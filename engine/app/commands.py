@@ -16,7 +16,9 @@ def has_display() -> bool:
     return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
 
 
-def cmd_play(args) -> int:
+def cmd_play(args, opened=None) -> int:
+    """``opened(win)``: called once the window is made, before its loop; what it returns is called when the loop
+    ends (``aerie play --serve`` starts and stops the players' server so: engine/serve/window.py)."""
     if not has_display():
         print(NO_DISPLAY, file=sys.stderr)
         return 2
@@ -37,6 +39,17 @@ def cmd_play(args) -> int:
         raise AerieError(f"aerie play: cannot open a window on {os.environ.get('DISPLAY')}: {e}") from None
     if getattr(args, "units", None):                         # display only (engine/units.py): over the scene's
         win.units_flag = win.vstate.units = args.units
+    stop = None
+    if opened is not None:
+        try:
+            stop = opened(win)
+        except AerieError:
+            win.close()
+            raise
     win.write_state()
-    pyglet.app.run(1 / 60.0)
+    try:
+        pyglet.app.run(1 / 60.0)
+    finally:
+        if stop is not None:
+            stop()
     return 0

@@ -18,7 +18,7 @@ NOT_SHARED = {ENGINE / "rules" / "catalogue.py", ENGINE / "rules" / "aerial_cata
               ENGINE / "sim" / "bench.py"}
 #: every module outside a ruleset's own package: the engine's top level, the world, the scene layer, the renderer,
 #: the app, interop, and every module of engine/rules itself (validate.py and options.py included)
-SHARED = sorted(({p for d in ("world", "scene", "render", "app", "interop", "sim") for p in (ENGINE / d).rglob("*.py")}
+SHARED = sorted(({p for d in ("world", "scene", "render", "app", "interop", "sim", "serve") for p in (ENGINE / d).rglob("*.py")}
                  | set(ENGINE.glob("*.py")) | set((ENGINE / "rules").glob("*.py"))) - NOT_SHARED)
 
 
