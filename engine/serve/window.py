@@ -79,7 +79,8 @@ def start(win, address: str, approval: bool = False, out=None):
             lock.release()
 
     def on_key_press(symbol, modifiers):
-        if symbol == key.F6 and not modifiers & key.MOD_CTRL:       # the join codes over the window
+        # the join codes over the window; only in the main mode (the camera-path mode's F6 renders its video)
+        if symbol == key.F6 and not modifiers & key.MOD_CTRL and len(win.modes.modes) == 1:
             win.serve_qr = not win.serve_qr
             win.changed()
             return pyglet.event.EVENT_HANDLED
