@@ -83,6 +83,8 @@ EXAMPLES = {
                "aerie import map.uvtt -o bare/scene.toml --no-image",
                "aerie import estate.json -o estate/scene.toml --floor-material stone --lock-dc 18 --doors object"],
     "rules": ["aerie rules", "aerie rules --markdown", "aerie rules --actions"],
+    "compendium": ["aerie compendium spells fire", "aerie compendium spells feather-fall --json",
+                   "aerie compendium spells --castable"],
     "cover": ["aerie cover showcase --from ground_archer --layer 0 -o cover.png",
               "aerie cover showcase --from ground_archer --view 3d -o cover_3d.png",
               "aerie cover showcase --from ground_archer -o cover.npy --json --backend cpu"],
@@ -144,6 +146,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     interop_arguments(sub, _positive, _seed)
     _catalogue_commands(sub)
+    _compendium_command(sub)
     for name, sp in sub.choices.items():
         _verbosity(sp, suppress=True)
         sp.formatter_class = argparse.RawDescriptionHelpFormatter
@@ -245,6 +248,26 @@ def _catalogue_commands(sub) -> None:
     s.add_argument("--scene", default=None, help="show this scene instead of the showcase (a file or a name)")
 
 
+def _compendium_command(sub) -> None:
+    """aerie compendium SECTION: one sub-command per engine.compendium.SECTIONS entry (imported when it runs)."""
+    import importlib
+
+    from engine.compendium import SECTIONS
+
+    s = sub.add_parser("compendium", help="the SRD's reference data (" + ", ".join(SECTIONS) + ") as JSON")
+    secs = s.add_subparsers(dest="section", required=True, metavar="SECTION")
+    for name, module in SECTIONS.items():
+        importlib.import_module(module).add_arguments(secs.add_parser(name, help=f"the SRD's {name}"))
+
+
+def cmd_compendium(args) -> int:
+    import importlib
+
+    from engine.compendium import SECTIONS
+
+    return int(importlib.import_module(SECTIONS[args.section]).run(args))
+
+
 def _shipped_scenes() -> list[str]:
     from engine.resources import shipped_scenes
 
@@ -297,6 +320,7 @@ COMMANDS = {
     "cover": _delegate("engine.render.volume_cli", "cmd_cover"),
     "threat": _delegate("engine.render.volume_cli", "cmd_threat"),
     "simulate": _delegate("engine.sim.cli", "cmd_simulate"),
+    "compendium": cmd_compendium,
 }
 
 BENCHES = {      # `aerie bench WHAT`: each bench is imported only when it runs (the window's needs pyglet)
