@@ -20,6 +20,7 @@ from engine.rules import aerial
 from engine.rules.core import Illegal
 from engine.rules.dnd5e import areas, common, concentration, conditions, feats, srd_cast, turns
 from engine.rules.dnd5e.data import CONDITION_RULE, SPELLS
+from engine.rules.dnd5e.srd_spells import spell
 from engine.rules.registry import cover_levels
 from engine.world.cover import sight_one
 from engine.world.geometry import distance_m
@@ -51,7 +52,7 @@ def register(name):
 
 
 def _emit_cast(session, a, plan, rule):
-    sp = SPELLS[plan["spell"]]
+    sp = spell(session, plan["spell"])
     srd_cast.spend(None, session, a, sp, plan)
     session.emit({"type": "cast", "who": a.id, "spell": plan["spell"], "targets": plan.get("targets", []),
                   **({"slot": plan["slot"]} if plan.get("slot") else {}),
@@ -305,7 +306,7 @@ class Thunderwave(Effect):
 
     @staticmethod
     def apply(rs, session, a, plan):
-        sp = SPELLS[plan["spell"]]
+        sp = spell(session, plan["spell"])
         _emit_cast(session, a, plan, "SPL-06")
         feats.mage_slayer(rs, session, a)
         if a.dead or a.hp == 0:
@@ -326,7 +327,7 @@ class GustOfWind(Thunderwave):
 
     @staticmethod
     def apply(rs, session, a, plan):
-        sp = SPELLS[plan["spell"]]
+        sp = spell(session, plan["spell"])
         _emit_cast(session, a, plan, "SPL-06")
         concentration.begin(rs, session, a, plan["spell"], plan["targets"])
         _, dc, _ = srd_cast.caster_numbers(rs, a)
@@ -354,7 +355,7 @@ class Sleep(Effect):
 
     @classmethod
     def apply(cls, rs, session, a, plan):
-        sp = SPELLS[plan["spell"]]
+        sp = spell(session, plan["spell"])
         _emit_cast(session, a, plan, "SPL-07")
         feats.mage_slayer(rs, session, a)
         n = cls.pool[0] + cls.per_slot * ((plan.get("slot") or sp["level"]) - sp["level"])
@@ -395,7 +396,6 @@ class Levitate(Effect):
 
     @staticmethod
     def apply(rs, session, a, plan):
-        sp = SPELLS[plan["spell"]]
         _emit_cast(session, a, plan, "SPL-08")
         concentration.begin(rs, session, a, plan["spell"], plan["targets"])
         _, dc, _ = srd_cast.caster_numbers(rs, a)
@@ -472,7 +472,7 @@ class Web(Effect):
 
     @staticmethod
     def apply(rs, session, a, plan):
-        sp = SPELLS[plan["spell"]]
+        sp = spell(session, plan["spell"])
         _emit_cast(session, a, plan, "SPL-05")
         concentration.begin(rs, session, a, plan["spell"], plan["targets"])
         _, dc, _ = srd_cast.caster_numbers(rs, a)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from engine.rules.core import Illegal
 from engine.rules.dnd5e import areas, attacks, common, concentration, conditions, damage, feats, gear
 from engine.rules.dnd5e.data import CONDITION_RULE, SPELLS
-from engine.rules.dnd5e.srd_spells import LEGACY, catalogue, dice_at, dice_terms
+from engine.rules.dnd5e.srd_spells import LEGACY, catalogue, dice_at, dice_terms, spell
 from engine.world.geometry import distance_m, engaged
 
 RULE = "SPL-01"
@@ -76,7 +76,7 @@ def _economy(rs, session, a, sp: dict) -> None:
 
 def check(rs, session, a, act: dict, name: str) -> dict:
     """The plan of casting the SRD spell ``name`` (raises Illegal naming the rule)."""
-    sp = SPELLS[name]
+    sp = spell(session, name)
     if "armor" in a.data and gear.untrained(a):
         raise Illegal(f"{a.name} wears armour it is not proficient with: it cannot cast spells", "DND-21", "spell")
     _economy(rs, session, a, sp)
@@ -194,7 +194,7 @@ def spend(rs, session, a, sp: dict, plan: dict) -> None:
 
 
 def apply(rs, session, a, plan: dict) -> None:
-    sp = SPELLS[plan["spell"]]
+    sp = spell(session, plan["spell"])
     spend(rs, session, a, sp, plan)
     session.emit({"type": "cast", "who": a.id, "spell": plan["spell"], "targets": plan.get("targets", []),
                   **({"slot": plan["slot"]} if plan.get("slot") else {}),
@@ -224,7 +224,7 @@ def dice(a, sp: dict, table: dict, plan: dict) -> str | None:
 
 def resolve(rs, session, a, plan: dict) -> None:
     """The spell's effects on its targets."""
-    sp = SPELLS[plan["spell"]]
+    sp = spell(session, plan["spell"])
     if sp["kind"] == "effect":
         EFFECTS[sp["effect"]].apply(rs, session, a, plan)
         return
@@ -303,7 +303,7 @@ def push(rs, session, a, t, metres: float) -> None:
 
 
 def preview(rs, session, a, plan: dict) -> dict:
-    sp = SPELLS[plan["spell"]]
+    sp = spell(session, plan["spell"])
     cmod, dc, to_hit = caster_numbers(rs, a)
     out = {"spell": plan["spell"], "kind": sp["kind"], "targets": plan.get("targets", []), "level": sp["level"],
            "casting_time": sp["time"], "rule": RULE}
@@ -326,7 +326,7 @@ def preview(rs, session, a, plan: dict) -> dict:
 def candidates(rs, session, a, ctx, name: str) -> list[dict]:
     """The casts of ``name`` a listing offers: its economy allows it and a slot is left; each foe (an area aimed at
     it), each friend and itself for healing; the air spells' own (``EFFECTS[...].candidates``)."""
-    sp = SPELLS[name]
+    sp = spell(session, name)
     turn = ctx.turn
     if sp["time"] == "reaction" or (turn["action"] if sp["time"] == "action" else turn["bonus"]):
         return []

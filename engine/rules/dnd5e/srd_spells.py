@@ -47,7 +47,7 @@ EFFECTS: dict[str, dict] = {
     "contagion": {"conditions": ["poisoned"], "omits": "the disease after three failed saves"},
     "enthrall": {"conditions": [], "omits": "disadvantage on Perception against others"},
     "banishment": {"conditions": ["incapacitated"], "omits": "the banishment itself: the target stays, incapacitated"},
-    "web": {"conditions": ["restrained"], "effect": "web", "omits": "the lasting cube after the casting"},
+    "web": {"conditions": ["restrained"], "effect": "web", "save": "dex", "omits": "the lasting cube after the casting"},
     # geometry the JSON leaves out
     "lightning-bolt": {"width_m": 1.5},
     "wall-of-fire": {"width_m": 0.3, "omits": "the wall that lasts (only the damage as it appears)"},
@@ -170,7 +170,7 @@ def internal(e: dict) -> dict:
           "range_m": _range(e), "self_range": e["range"].lower().startswith("self"), "kind": kind,
           "area": area, "concentration": e["concentration"], "duration": e["duration"],
           "damage": e.get("damage"), "type": (e.get("damage") or {}).get("type"), "heal": e.get("heal"),
-          "attack": e.get("attack"), "save": (e.get("save") or {}).get("ability"),
+          "attack": e.get("attack"), "save": (e.get("save") or {}).get("ability") or fx.get("save"),
           "half": (e.get("save") or {}).get("success") == "half", "conditions": list(fx.get("conditions", [])),
           "repeat_save": bool(fx.get("repeat")), "effect": fx.get("effect"), "fx": fx}
     if sp["conditions"]:
@@ -187,11 +187,28 @@ def catalogue() -> dict[str, dict]:
     return {s["id"]: s for s in json.loads(path.read_text())["spells"]}
 
 
+#: the SRD spells whose index is also an older entry's name (fireball, thunderwave, entangle): the older entry stays
+#: ``data.SPELLS[name]``; this one is cast where the scene says ``[options] spell_names = "srd"`` (SPL-01)
+SHARED: dict[str, dict] = {}
+
+
 def register() -> None:
-    """Every castable SRD spell into ``data.SPELLS`` under its SRD index (the older fifteen stay as they are)."""
+    """Every castable SRD spell into ``data.SPELLS`` under its SRD index (the older fifteen stay as they are; the
+    SRD's own of a shared name in ``SHARED``)."""
     for sid, e in catalogue().items():
-        if e["castable"] and sid not in SPELLS:
+        if not e["castable"]:
+            continue
+        if sid in SPELLS and not SPELLS[sid].get("srd"):
+            SHARED[sid] = internal(e)
+        else:
             SPELLS[sid] = internal(e)
+
+
+def spell(session, name: str) -> dict:
+    """The spell ``name`` as this session casts it: the SRD's for a shared name under ``spell_names = "srd"``."""
+    if name in SHARED and session.ruleset.opt("spell_names") == "srd":
+        return SHARED[name]
+    return SPELLS[name]
 
 
 #: today's names of the fifteen older spells and their SRD index (``cast`` takes either)

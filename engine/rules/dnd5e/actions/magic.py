@@ -13,6 +13,7 @@ from engine.rules.dnd5e.actions import action
 from engine.rules.dnd5e import feats, gear
 from engine.rules.dnd5e.common import dice_spec
 from engine.rules.dnd5e.data import CONDITION_RULE, CONDITIONS, SPELLS
+from engine.rules.dnd5e.srd_spells import spell as srd_spell
 from engine.world.geometry import distance_m, engaged
 
 
@@ -73,7 +74,7 @@ class Cast(Unit):
         out = []
         turn = ctx.turn
         for sp in a.data["spells"]:
-            info = SPELLS[sp]
+            info = srd_spell(session, sp)
             if info.get("srd"):
                 out += srd_cast.candidates(rs, session, a, ctx, sp)
                 continue
@@ -108,7 +109,7 @@ class Cast(Unit):
         name = srd_cast.known_name(a, act["spell"])
         if name is None:
             srd_cast.refuse_unknown(a, act["spell"])
-        if SPELLS[name].get("srd"):
+        if srd_spell(session, name).get("srd"):
             return srd_cast.check(rs, session, a, act, name)
         if act.get("slot") is not None:
             raise Illegal(f"{name} is one of the older spells: it has no upcasting; its SRD index does", "SPL-01", "slot")
