@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from engine.rules import aerial
 from engine.rules.core import Illegal
-from engine.rules.dnd5e import areas, common, concentration, conditions, feats, srd_cast, turns
+from engine.rules.dnd5e import areas, common, concentration, conditions, feats, srd_cast, text, turns
 from engine.rules.dnd5e.data import CONDITION_RULE, SPELLS
 from engine.rules.dnd5e.srd_spells import spell
 from engine.rules.registry import cover_levels
@@ -26,6 +26,18 @@ from engine.world.cover import sight_one
 from engine.world.geometry import distance_m
 
 feats.REACTION_RULE["feather_fall"] = "SPL-02"
+# the log's lines of the air spells' events (the ruleset's describe table)
+text.EVENT_LINES.update({
+    "fly_speed": text._did(lambda s, e: f"loses the fly speed of {e['spell']}" if e.get("ended") else
+                           f"gains a fly speed of {e['fly_speed_m']:g} m ({e['spell']})"),
+    "slow_fall": text._did(lambda s, e: f"floats down {e['layers']} layer(s) to layer {e['to']}"
+                           + (", lands on its feet, no damage" if e.get("landed") else ", still aloft, no damage")),
+    "teleport": text._did(lambda s, e: f"teleports from {e['from']} to {e['to']}"),
+    "levitate": text._did(lambda s, e: f"levitates from layer {e['from']} to layer {e['to']}"),
+    "hit_point_pool": text._did(lambda s, e: f"rolls {e['pool']} hit points of {e['spell']}"),
+    "jump_tripled": text._did(lambda s, e: f"jumps three times as far: {e['long_jump_m']:g} m long, "
+                              f"{e['high_jump_m']:g} m high"),
+})
 FEATHER_RANGE_M = 18.0
 FEATHER_RATE_M = 18          # metres (layers) a round
 FLY_SPEED_M = 18.0
@@ -181,11 +193,11 @@ def descend(session, t, cause) -> None:
     if to == ground:
         t.flying = False
         t.data.pop("feather_falling", None)
-        session.emit({"type": "descend", "who": t.id, "from": start, "to": to, "layers": start - to, "cause": cause,
+        session.emit({"type": "slow_fall", "who": t.id, "from": start, "to": to, "layers": start - to, "cause": cause,
                       "rule": "SPL-02", "damage": 0, "landed": True, "note": "Feather Fall: no falling damage, on its feet"})
     else:
         t.flying = True
-        session.emit({"type": "descend", "who": t.id, "from": start, "to": to, "layers": start - to, "cause": cause,
+        session.emit({"type": "slow_fall", "who": t.id, "from": start, "to": to, "layers": start - to, "cause": cause,
                       "rule": "SPL-02", "damage": 0, "note": "Feather Fall: 18 m a round"})
 
 
@@ -423,7 +435,7 @@ def levitate_ends(rs, session, caster, held) -> None:
             continue
         if t.flying and not t.can_fly:
             start, t.layer, t.flying = t.layer, aerial.support_below(session, t), False
-            session.emit({"type": "descend", "who": t.id, "from": start, "to": t.layer, "layers": start - t.layer,
+            session.emit({"type": "slow_fall", "who": t.id, "from": start, "to": t.layer, "layers": start - t.layer,
                           "cause": "Levitate ended", "rule": "SPL-08", "damage": 0, "landed": True})
 
 

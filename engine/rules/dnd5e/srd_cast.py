@@ -195,6 +195,9 @@ def spend(rs, session, a, sp: dict, plan: dict) -> None:
 
 def apply(rs, session, a, plan: dict) -> None:
     sp = spell(session, plan["spell"])
+    if sp["kind"] == "effect":              # the air spells spend, announce and resolve themselves (srd_air.py)
+        EFFECTS[sp["effect"]].apply(rs, session, a, plan)
+        return
     spend(rs, session, a, sp, plan)
     session.emit({"type": "cast", "who": a.id, "spell": plan["spell"], "targets": plan.get("targets", []),
                   **({"slot": plan["slot"]} if plan.get("slot") else {}),

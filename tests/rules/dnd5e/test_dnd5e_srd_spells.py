@@ -192,6 +192,7 @@ def test_spl03_fly_then_concentration_breaks_and_it_falls(tmp_path, capsys):
               {"actor": "gm", "action": "damage", "target": "m", "amount": 30, "rolls": {"save": 1}}]
     ev = ok(run(tmp_path, capsys, chars, script))
     assert finds(ev, "fly_speed", who="k")[0]["fly_speed_m"] == 18
+    assert len(finds(ev, "cast", spell="fly")) == 1 and len(finds(ev, "concentration", spell="fly")) == 1
     assert finds(ev, "concentration_ends", who="m", spell="fly")
     lost = finds(ev, "flight_lost", who="k")[0]
     assert lost["rule"] == "AIR-10" and lost["because"] == "SPL-03"
@@ -214,7 +215,7 @@ def test_spl02_feather_fall_answers_a_fall(tmp_path, capsys):
     ev = ok(run(tmp_path, capsys, chars, script))
     c = finds(ev, "cast", who="c", spell="feather-fall")[0]
     assert c["reaction"] and c["targets"] == ["e"] and c["rule"] == "SPL-02"
-    d = finds(ev, "descend", who="e")[0]
+    d = finds(ev, "slow_fall", who="e")[0]
     assert d["rule"] == "SPL-02" and d["from"] == 10 and d["to"] == 0 and d["damage"] == 0 and d["landed"]
     assert not finds(ev, "fall", who="e")
     st = finds(ev, "state")[-1]["characters"]
@@ -263,5 +264,5 @@ def test_spl08_levitate_lifts_and_floats_down(tmp_path, capsys):
     lv = finds(ev, "levitate", who="g")[0]
     assert lv["from"] == 0 and lv["to"] == 6 and lv["rule"] == "SPL-08"
     assert not finds(ev, "flight_lost", who="g")                        # no upkeep owed while it hangs
-    d = finds(ev, "descend", who="g", rule="SPL-08")[0]
+    d = finds(ev, "slow_fall", who="g", rule="SPL-08")[0]
     assert d["to"] == 0 and d["damage"] == 0 and not finds(ev, "fall", who="g")
