@@ -267,7 +267,9 @@ def spell_attack(rs, session, a, t, sp: dict, text: str, to_hit: int) -> None:
     """One spell attack roll (``attacks.attack_plan`` / ``resolve_attack`` with the spell as a weapon)."""
     terms, flat, mod = dice_terms(text)
     n, s = terms[0] if terms else (0, 1)
-    melee = sp["attack"] == "melee"
+    # a melee spell attack by touch is a melee attack; one made where the spell appears in range (Spiritual Weapon,
+    # Faithful Hound) reaches as far as the range (rolled as a ranged spell attack)
+    melee = sp["attack"] == "melee" and sp["range_m"] <= 1.5
     rng = max(sp["range_m"], 1.5) * (2 if feats.has(a, "spell_sniper") and not melee else 1)
     w = {"name": sp["id"], "damage": f"{n}d{s}", "type": sp["type"], "properties": [] if melee else ["ranged"],
          "range": None if melee else [rng, rng], "to_hit": to_hit, "spell": True}

@@ -183,6 +183,8 @@ def spell_targets(rs, session, a, act) -> dict:
     """The plan of casting ``act["spell"]`` (``target`` / ``at``): its targets, whatever the turn's economy (a
     readied spell is released on another creature's turn). Raises Illegal: range, cover, a charmer."""
     name = act["spell"]
+    if srd_spell(session, name).get("srd"):          # an SRD spell readied (DND-20): its own targets (SPL-01)
+        return srd_cast.targets(rs, session, a, act, srd_spell(session, name), {"spell": name, "srd": True, "slot": None})
     sp = SPELLS[name]
     cell = session.world.cell_m
     area = sp.get("area")
@@ -273,6 +275,9 @@ def release_readied(rs, session, r, mover) -> bool:
 
 def resolve_spell(rs, session, a, plan) -> None:
     """The spell's effects on its targets (attack rolls, saves, damage, conditions, healing)."""
+    if plan.get("srd"):
+        srd_cast.resolve(rs, session, a, plan)
+        return
     sp = SPELLS[plan["spell"]]
     ea = sp.get("type") in a.data.get("elements", ()) and feats.has(a, "elemental_adept")
     if ea:      # the caster named: a readied spell is released on another creature's turn (DND-20, DND-F02)
