@@ -230,6 +230,8 @@ def _bench_command(sub) -> None:
     s.add_argument("--breakdown", action="store_true",
                    help="render: also time the same views with a single-colour terrain and with no terrain")
     s.add_argument("--feats", action="store_true", help="rules: every character of the skirmish takes 14 combat feats")
+    s.add_argument("--casters", action="store_true",
+                   help="rules: the skirmish's priest and sky archer each cast 20 SRD spells (issue 39)")
     s.add_argument("--big-flyer", action="store_true",
                    help="rules: instead, time one legal-action list (and its peak memory) of a flyer with "
                         "fly_speed_m = 1000 on a 256 x 256 x 64 map (--quick: 64 x 64 x 32)")
