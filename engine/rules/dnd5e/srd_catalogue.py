@@ -51,7 +51,8 @@ RULES = [
      'decision': 'Any layer in range where the body fits and no one is; Misty Step needs a clear sight line to it. '
                  'Arriving in the air a flyer flies; a walker falls (AIR-12)',
      'where': '`dnd5e/srd_air.py` `Teleport.check`, `Teleport.apply`',
-     'tests': [T + 'test_spl04_misty_step_to_a_roof_and_into_the_air']},
+     'tests': [T + 'test_spl04_misty_step_to_a_roof_and_into_the_air',
+               T + 'test_spl04_dimension_door_needs_no_sight_and_a_walker_falls']},
     {'id': 'SPL-05',
      'rule': 'Area spells in 3D: Fireball\'s sphere, Lightning Bolt\'s 30 m line through layers, Cone of Cold\'s cone; '
              'Web\'s cube restrains, and a restrained flyer falls (AIR-10).',
@@ -69,7 +70,8 @@ RULES = [
      'decision': 'Straight away from the caster\'s centre, half a metre at a time to the nearest cell and layer, '
                  'stopping before a wall or a body; a walker keeps to its level (pushed off an edge it falls, AIR-12)',
      'where': '`dnd5e/srd_air.py` `Push.apply_push`, `Thunderwave`, `GustOfWind`',
-     'tests': [T + 'test_spl06_thunderwave_pushes_a_flyer_up_and_away']},
+     'tests': [T + 'test_spl06_thunderwave_pushes_a_flyer_up_and_away',
+               T + 'test_spl06_gust_of_wind_pushes_a_flyer_into_a_wall']},
     {'id': 'SPL-07',
      'rule': 'Hold Person, Hold Monster, Sleep, Color Spray: a paralysed or unconscious flyer falls (AIR-10).',
      'status': 'built',

@@ -266,3 +266,28 @@ def test_spl08_levitate_lifts_and_floats_down(tmp_path, capsys):
     assert not finds(ev, "flight_lost", who="g")                        # no upkeep owed while it hangs
     d = finds(ev, "slow_fall", who="g", rule="SPL-08")[0]
     assert d["to"] == 0 and d["damage"] == 0 and not finds(ev, "fall", who="g")
+
+
+def test_spl06_gust_of_wind_pushes_a_flyer_into_a_wall(tmp_path, capsys):
+    """An 18 m x 3 m line: the harpy fails its Strength save and is pushed 4.5 m (three cells) away through the air,
+    stopped by the wall after two."""
+    fill = [("stone", (8, 0, 0), (8, 15, 9))]
+    chars = [mage(["gust-of-wind"], at=(2, 5, 1), flying=True), foe("h", (5, 5, 1), kind="harpy", flying=True)]
+    ev = ok(run(tmp_path, capsys, chars, [{"actor": "m", "action": "cast", "spell": "gust-of-wind", "target": "h",
+                                           "rolls": {"save": 1}}], fill=fill))
+    assert finds(ev, "cast", spell="gust-of-wind")[0]["targets"] == ["h"]
+    p = finds(ev, "pushed", who="h")[0]
+    assert p["from"] == [5, 5, 1] and p["to"] == [7, 5, 1] and p["rule"] == "SPL-06"
+    assert not finds(ev, "fall", who="h")
+
+
+def test_spl04_dimension_door_needs_no_sight_and_a_walker_falls(tmp_path, capsys):
+    fill = [("stone", (6, 0, 0), (6, 15, 9))]            # a wall between: Dimension Door needs no sight
+    chars = [mage(["dimension-door"], at=(2, 2, 0)), foe("g", (14, 14, 0))]
+    ev = ok(run(tmp_path, capsys, chars, [{"actor": "m", "action": "cast", "spell": "dimension-door", "at": [12, 2, 5]}],
+                fill=fill))
+    assert finds(ev, "teleport", who="m")[0]["to"] == [12, 2, 5]
+    assert finds(ev, "fall", who="m")[0]["from"] == 5
+    rc, _, err = run(tmp_path, capsys, chars, [{"actor": "m", "action": "cast", "spell": "dimension-door", "at": [6, 2, 0]}],
+                     fill=fill)
+    assert rc == 2 and "SPL-04" in err and "does not fit" in err
