@@ -74,6 +74,7 @@ EXAMPLES = {
     "play": ["aerie play showcase", "aerie play my_scene.toml --seed 3 --size 1600x900", "aerie play showcase --units ft"],
     "bench": ["aerie bench los --quick", "aerie bench los --rays 200000 --seed 2", "aerie bench render --breakdown",
               "aerie bench cover --quick", "aerie bench rules --feats", "aerie bench rules --big-flyer",
+              "aerie bench rules --casters",
               "aerie bench simulate --quick"],
     "demo": ["aerie demo", "aerie demo --scene air_low_wall"],
     "import": ["aerie import tavern.dd2vtt -o tavern/scene.toml",
@@ -257,7 +258,8 @@ def _compendium_command(sub) -> None:
     from engine.compendium import SECTIONS
 
     s = sub.add_parser("compendium", help="the SRD's reference data (" + ", ".join(SECTIONS) + ") as JSON")
-    secs = s.add_subparsers(dest="section", required=True, metavar="SECTION")
+    secs = s.add_subparsers(dest="section", required=True, metavar="SECTION",
+                            help="which part of the SRD (`aerie compendium SECTION --help`)")
     for name, module in SECTIONS.items():
         importlib.import_module(module).add_arguments(secs.add_parser(name, help=f"the SRD's {name}"))
 
