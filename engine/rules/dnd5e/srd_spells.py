@@ -27,7 +27,7 @@ TIMES = {"1 action": "action", "1 bonus action": "bonus", "1 reaction": "reactio
 #: a castable spell leaves out (``omits``, shown in the compendium). ``no``: why a fight spell is not castable.
 EFFECTS: dict[str, dict] = {
     # conditions on a failed save
-    "hold-person": {"conditions": ["paralyzed"], "repeat": True, "targets": "humanoid"},
+    "hold-person": {"conditions": ["paralyzed"], "repeat": True, "omits": "humanoids only: creature types are not checked"},
     "hold-monster": {"conditions": ["paralyzed"], "repeat": True},
     "entangle": {"conditions": ["restrained"], "omits": "the difficult terrain; the Strength check to break free"},
     "blindness-deafness": {"conditions": ["blinded"], "repeat": True, "omits": "the deafened choice"},
