@@ -11,14 +11,13 @@
   a flyer is pushed through the air, a walker pushed off an edge falls (AIR-12).
 * Sleep, Color Spray (SPL-07): a pool of hit points, the lowest current HP first; a sleeping flyer falls (AIR-10).
 * Levitate (SPL-08): up or down; an unwilling target's Constitution save; it hangs in the air without flying.
-* Jump (SPL-08): its jump distance tripled (a long jump of 3 x its Strength score in feet, in metres).
 """
 
 from __future__ import annotations
 
 from engine.rules import aerial
 from engine.rules.core import Illegal
-from engine.rules.dnd5e import areas, common, concentration, conditions, feats, srd_cast, text, turns
+from engine.rules.dnd5e import areas, concentration, conditions, feats, srd_cast, text, turns
 from engine.rules.dnd5e.data import CONDITION_RULE, SPELLS
 from engine.rules.dnd5e.srd_spells import spell
 from engine.rules.registry import cover_levels
@@ -35,8 +34,6 @@ text.EVENT_LINES.update({
     "teleport": text._did(lambda s, e: f"teleports from {e['from']} to {e['to']}"),
     "levitate": text._did(lambda s, e: f"levitates from layer {e['from']} to layer {e['to']}"),
     "hit_point_pool": text._did(lambda s, e: f"rolls {e['pool']} hit points of {e['spell']}"),
-    "jump_tripled": text._did(lambda s, e: f"jumps three times as far: {e['long_jump_m']:g} m long, "
-                              f"{e['high_jump_m']:g} m high"),
 })
 FEATHER_RANGE_M = 18.0
 FEATHER_RATE_M = 18          # metres (layers) a round
@@ -392,7 +389,7 @@ class ColorSpray(Sleep):
     pool = (6, 10)
 
 
-# -- Levitate, Jump (SPL-08) ----------------------------------------------------------------------------------------
+# -- Levitate (SPL-08) ----------------------------------------------------------------------------------------
 @register("levitate")
 class Levitate(Effect):
     rule = "SPL-08"
@@ -447,26 +444,6 @@ def levitating(session, a) -> bool:
 
 
 aerial.UPKEEP_EXEMPT.append(levitating)
-
-
-@register("jump")
-class Jump(Effect):
-    rule = "SPL-08"
-
-    @staticmethod
-    def check(rs, session, a, act, sp, plan):
-        t = srd_cast.single(rs, session, a, {**act, "target": act.get("target") or a.id}, {**sp, "kind": "effect"})
-        plan["targets"] = [t.id]
-        return plan
-
-    @staticmethod
-    def apply(rs, session, a, plan):
-        _emit_cast(session, a, plan, "SPL-08")
-        for tid in plan["targets"]:
-            t = session.state.actors[tid]
-            t.data["jump_factor"] = 3
-            session.emit({"type": "jump_tripled", "who": t.id, "long_jump_m": round(0.3 * 3 * t.data["abilities"]["str"], 2),
-                          "high_jump_m": round(0.3 * 3 * (3 + common.mod(t.data["abilities"]["str"])), 2), "rule": "SPL-08"})
 
 
 # -- Web (SPL-05: restrained, so a flyer falls by AIR-10) -----------------------------------------------------------

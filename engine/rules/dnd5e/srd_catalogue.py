@@ -81,10 +81,11 @@ RULES = [
      'where': '`dnd5e/srd_air.py` `Sleep.apply`; `dnd5e/srd_cast.py` `save_one`',
      'tests': [T + 'test_spl07_hold_monster_grounds_a_flyer', T + 'test_spl07_sleep_grounds_the_weakest_flyer']},
     {'id': 'SPL-08',
-     'rule': 'Levitate (up or down 6 m, an unwilling target\'s Con save) and Jump (jump distance tripled).',
+     'rule': 'Levitate: up or down 6 m, an unwilling target\'s Con save.',
      'status': 'built',
      'decision': 'Levitate lifts its target at most 6 layers (`at` names the layer), it hangs there without flying '
-                 'upkeep and floats down unhurt when the spell ends; Jump records the tripled distances',
-     'where': '`dnd5e/srd_air.py` `Levitate`, `levitate_ends`, `Jump`',
+                 'upkeep and floats down unhurt when the spell ends. Jump is not castable: the movement rules have no jump to '
+                 'triple (AIR-07 climbs or flies a layer)',
+     'where': '`dnd5e/srd_air.py` `Levitate`, `levitate_ends`',
      'tests': [T + 'test_spl08_levitate_lifts_and_floats_down']},
 ]

@@ -66,7 +66,9 @@ EFFECTS: dict[str, dict] = {
     "color-spray": {"effect": "color_spray"},
     # the air spells (srd_air.py)
     "fly": {"effect": "fly"}, "feather-fall": {"effect": "feather_fall"}, "misty-step": {"effect": "misty_step"},
-    "dimension-door": {"effect": "dimension_door"}, "levitate": {"effect": "levitate"}, "jump": {"effect": "jump"},
+    "dimension-door": {"effect": "dimension_door"}, "levitate": {"effect": "levitate"},
+    "jump": {"no": "jumping is not in the movement rules (AIR-07: a layer is climbed or flown), so tripling it changes "
+                   "nothing yet"},
     # lasting / moving damage: the damage as it is cast, the rest named
     "cloudkill": {"omits": "the cloud that lasts and drifts"},
     "insect-plague": {"omits": "the swarm that lasts"},
