@@ -266,6 +266,10 @@ def test_spl08_levitate_lifts_and_floats_down(tmp_path, capsys):
     assert not finds(ev, "flight_lost", who="g")                        # no upkeep owed while it hangs
     d = finds(ev, "slow_fall", who="g", rule="SPL-08")[0]
     assert d["to"] == 0 and d["damage"] == 0 and not finds(ev, "fall", who="g")
+    # no horizontal move of its own while it hangs there (it cannot fly: AIR-01)
+    chars[1]["side"] = "r"
+    rc, _, err = run(tmp_path, capsys, chars, [script[0], END, {"actor": "g", "action": "move", "to": [5, 2, 6]}])
+    assert rc == 2 and "AIR-01" in err and "cannot fly" in err
 
 
 def test_spl06_gust_of_wind_pushes_a_flyer_into_a_wall(tmp_path, capsys):
