@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from engine.rules import aerial
 from engine.rules.core import Illegal
-from engine.rules.dnd5e import areas, concentration, conditions, feats, srd_cast, text, turns
+from engine.rules.dnd5e import areas, concentration, conditions, feats, srd_cast, srd_lasting, text, turns
 from engine.rules.dnd5e.data import CONDITION_RULE, SPELLS
 from engine.rules.dnd5e.srd_spells import spell
 from engine.rules.registry import cover_levels
@@ -470,3 +470,4 @@ class Web(Effect):
             if not t.dead:
                 srd_cast.save_one(rs, session, a, t, sp, plan, dc, 0)
                 aerial.check_grounded(session, t)
+        srd_lasting.begin(rs, session, a, plan, sp)

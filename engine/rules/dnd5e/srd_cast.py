@@ -14,6 +14,8 @@ from engine.rules.dnd5e.srd_spells import LEGACY, catalogue, dice_at, dice_terms
 from engine.world.geometry import distance_m, engaged
 
 RULE = "SPL-01"
+#: fn(rs, session, caster, plan, sp) after a spell is resolved (the lasting areas begin: srd_lasting.py)
+AFTER_CAST: list = []
 #: the air spells' effects: name -> object with ``check(rs, session, a, act, sp, plan) -> plan`` and
 #: ``apply(rs, session, a, plan)`` (srd_air.py registers them)
 EFFECTS: dict = {}
@@ -135,6 +137,8 @@ def caught(rs, session, a, sp: dict, ar: areas.Area, eye) -> list[str]:
     for o in session.state.actors.values():
         if o.dead or (o.id == a.id and sp["self_range"]):
             continue
+        if sp["fx"].get("foes_only") and not conditions.hostile(rs, a, o):
+            continue
         if not areas.catches(ar, o, cell):
             continue
         if o.id != a.id and attacks.total_cover(rs, session, a, o, eye=eye):
@@ -211,6 +215,8 @@ def apply(rs, session, a, plan: dict) -> None:
     if sp.get("concentration") and concentration.held(a) != plan["spell"]:
         return
     resolve(rs, session, a, plan)
+    for fn in AFTER_CAST:
+        fn(rs, session, a, plan, sp)
 
 
 def roll(session, a, text: str, name: str, cmod: int, rule: str = RULE) -> int:
@@ -231,6 +237,8 @@ def resolve(rs, session, a, plan: dict) -> None:
     if sp["kind"] == "effect":
         EFFECTS[sp["effect"]].apply(rs, session, a, plan)
         return
+    if sp["fx"].get("at_cast") is False:
+        return                              # it acts on a creature whose turn starts in it (srd_lasting.py)
     cmod, dc, to_hit = caster_numbers(rs, a)
     kind = sp["kind"]
     text = dice(a, sp, sp["damage"], plan) if sp.get("damage") else None

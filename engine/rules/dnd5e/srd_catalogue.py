@@ -88,4 +88,18 @@ RULES = [
                  'triple (AIR-07 climbs or flies a layer)',
      'where': '`dnd5e/srd_air.py` `Levitate`, `levitate_ends`',
      'tests': [T + 'test_spl08_levitate_lifts_and_floats_down']},
+    {'id': 'SPL-09',
+     'rule': 'Lasting spell areas (Web, Stinking Cloud, Moonbeam, Cloudkill, Insect Plague, Black Tentacles, Spirit '
+             'Guardians): state with their volume, held by concentration.',
+     'status': 'built',
+     'decision': 'Kept in the caster\'s state (`lasting`: spell, area in metres, origin\'s eye, DC, slot), saved and '
+                 'replayed with it; a creature whose turn starts inside (reached from the origin) saves again: the '
+                 'damage rolled anew, the conditions, Stinking Cloud\'s lost action (no save as Stinking Cloud is '
+                 'cast); Spirit Guardians follows its caster and spares its side. The area ends with the '
+                 'concentration. Entering an area mid-turn is not a trigger yet; Fog Cloud and Darkness (heavily '
+                 'obscured voxels for sight, the GPU grid and the renderer) are not built',
+     'where': '`dnd5e/srd_lasting.py` `begin`, `lasting_areas`, `ends`',
+     'tests': [T + 'test_spl09_moonbeam_burns_each_turn_until_the_concentration_ends',
+               T + 'test_spl09_web_catches_a_flyer_when_its_turn_starts',
+               T + 'test_spl09_stinking_cloud_takes_the_action']},
 ]

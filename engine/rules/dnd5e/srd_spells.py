@@ -42,19 +42,20 @@ EFFECTS: dict[str, dict] = {
     "grease": {"conditions": ["prone"], "omits": "the difficult terrain that lasts"},
     "hideous-laughter": {"conditions": ["prone", "incapacitated"], "repeat": True},
     "hypnotic-pattern": {"conditions": ["charmed", "incapacitated"]},
-    "stinking-cloud": {"conditions": ["incapacitated"], "repeat": True,
-                       "omits": "the lasting cloud (its heavily obscured volume)"},
+    "stinking-cloud": {"conditions": [], "lasting": True, "at_cast": False, "loses_action": True,
+                       "omits": "entering the cloud; its heavily obscured volume; poison immunity"},
     "contagion": {"conditions": ["poisoned"], "omits": "the disease after three failed saves"},
     "enthrall": {"conditions": [], "omits": "disadvantage on Perception against others"},
     "banishment": {"conditions": ["incapacitated"], "omits": "the banishment itself: the target stays, incapacitated"},
-    "web": {"conditions": ["restrained"], "effect": "web", "save": "dex", "omits": "the lasting cube after the casting"},
+    "web": {"conditions": ["restrained"], "effect": "web", "save": "dex", "lasting": True,
+            "omits": "entering the webs (a save when a turn starts in them); difficult terrain; burning"},
     # geometry the JSON leaves out
     "lightning-bolt": {"width_m": 1.5},
     "wall-of-fire": {"width_m": 0.3, "omits": "the wall that lasts (only the damage as it appears)"},
     "wind-wall": {"width_m": 0.3, "omits": "the wall that lasts (only the damage as it appears)"},
     "flame-strike": {"area": {"shape": "cylinder", "size_m": 3.0, "height_m": 12.0}},
     "ice-storm": {"height_m": 12.0, "omits": "the difficult terrain"},
-    "moonbeam": {"height_m": 12.0, "omits": "the beam that lasts and moves"},
+    "moonbeam": {"height_m": 12.0, "lasting": True, "omits": "entering the beam; moving it"},
     "guardian-of-faith": {"area": None, "omits": "the guardian that lasts: one creature struck as it appears"},
     "thunderwave": {"effect": "thunderwave", "push_m": 3.0},
     "gust-of-wind": {"effect": "gust_of_wind", "width_m": 3.0, "push_m": 4.5},
@@ -70,9 +71,13 @@ EFFECTS: dict[str, dict] = {
     "jump": {"no": "jumping is not in the movement rules (AIR-07: a layer is climbed or flown), so tripling it changes "
                    "nothing yet"},
     # lasting / moving damage: the damage as it is cast, the rest named
-    "cloudkill": {"omits": "the cloud that lasts and drifts"},
-    "insect-plague": {"omits": "the swarm that lasts"},
-    "black-tentacles": {"conditions": ["restrained"], "omits": "the lasting area"},
+    "cloudkill": {"lasting": True, "omits": "entering the cloud; its drift of 3 m a turn"},
+    "insect-plague": {"lasting": True, "omits": "entering the swarm; difficult terrain"},
+    "black-tentacles": {"conditions": ["restrained"], "lasting": True, "omits": "entering the area; escaping by a check"},
+    "spirit-guardians": {"lasting": True, "foes_only": True, "area": {"shape": "sphere", "size_m": 4.5},
+                         "save": "wis", "half": True,
+                         "damage": {"type": "radiant", "by": "slot", "dice": {str(n): f"{n}d8" for n in range(3, 10)}},
+                         "omits": "entering its area; halved speed; the caster's choice of whom it spares (its foes)"},
     "call-lightning": {"omits": "the storm's later bolts"},
     "flaming-sphere": {"omits": "the sphere that lasts and rams"},
     "spiritual-weapon": {"omits": "its later bonus-action attacks"},
@@ -122,7 +127,7 @@ def support(e: dict) -> tuple[bool, str | None]:
         return False, fx["no"]
     if e["casting_time"] not in TIMES:
         return False, f"casting time {e['casting_time']}: not cast in a fight's turn"
-    if fx.get("effect"):
+    if fx.get("effect") or fx.get("damage"):
         return True, None
     if e.get("attack") and e.get("damage"):
         return True, None
@@ -162,7 +167,7 @@ def internal(e: dict) -> dict:
         kind = "effect"
     elif e.get("attack") and e.get("damage"):
         kind = "attack"
-    elif e.get("save"):
+    elif e.get("save") or fx.get("save"):
         kind = "save"
     elif e.get("damage"):
         kind = "auto"
@@ -171,9 +176,11 @@ def internal(e: dict) -> dict:
     sp = {"srd": True, "id": e["id"], "name": e["name"], "level": e["level"], "time": TIMES[e["casting_time"]],
           "range_m": _range(e), "self_range": e["range"].lower().startswith("self"), "kind": kind,
           "area": area, "concentration": e["concentration"], "duration": e["duration"],
-          "damage": e.get("damage"), "type": (e.get("damage") or {}).get("type"), "heal": e.get("heal"),
+          "damage": e.get("damage") or fx.get("damage"), "type": (e.get("damage") or fx.get("damage") or {}).get("type"),
+          "heal": e.get("heal"),
           "attack": e.get("attack"), "save": (e.get("save") or {}).get("ability") or fx.get("save"),
-          "half": (e.get("save") or {}).get("success") == "half", "conditions": list(fx.get("conditions", [])),
+          "half": (e.get("save") or {}).get("success") == "half" or bool(fx.get("half")),
+          "conditions": list(fx.get("conditions", [])),
           "repeat_save": bool(fx.get("repeat")), "effect": fx.get("effect"), "fx": fx}
     if sp["conditions"]:
         sp["condition"] = sp["conditions"][0]         # what concentration's end removes (concentration.py)

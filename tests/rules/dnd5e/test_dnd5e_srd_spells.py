@@ -295,3 +295,45 @@ def test_spl04_dimension_door_needs_no_sight_and_a_walker_falls(tmp_path, capsys
     rc, _, err = run(tmp_path, capsys, chars, [{"actor": "m", "action": "cast", "spell": "dimension-door", "at": [6, 2, 0]}],
                      fill=fill)
     assert rc == 2 and "SPL-04" in err and "does not fit" in err
+
+
+# -- SPL-09: lasting areas ------------------------------------------------------------------------------------------
+def test_spl09_moonbeam_burns_each_turn_until_the_concentration_ends(tmp_path, capsys):
+    chars = [mage(["moonbeam"]), foe("g", (6, 2, 0), max_hp=90)]
+    script = [{"actor": "m", "action": "cast", "spell": "moonbeam", "at": [6, 2, 0], "rolls": {"damage": 1, "save": 20}},
+              {**END, "rolls": {"damage": 3, "save": 1}},                    # g's turn starts in the beam: fails
+              {"actor": "g", "action": "end_turn"},
+              {"actor": "gm", "action": "damage", "target": "m", "amount": 30, "rolls": {"save": 1}},
+              END]
+    ev = ok(run(tmp_path, capsys, chars, script))
+    la = finds(ev, "lasting_area", who="m")[0]
+    assert la["spell"] == "moonbeam" and la["area"]["shape"] == "cylinder" and la["rule"] == "SPL-09"
+    dmg = [e["amount"] for e in finds(ev, "damage", who="g")]
+    assert dmg == [1, 6]                 # 2d10 rolled 1 each, saved: half; its turn: 2d10 rolled 3 each, failed
+    assert finds(ev, "lasting_area_ends", who="m", spell="moonbeam")
+    assert "lasting" in finds(ev, "state")[-1]["characters"]["m"]["data"]
+    assert finds(ev, "state")[-1]["characters"]["m"]["data"]["lasting"] == []
+
+
+def test_spl09_web_catches_a_flyer_when_its_turn_starts(tmp_path, capsys):
+    chars = [mage(["web"]), foe("h", (6, 6, 4), kind="harpy", flying=True)]
+    script = [{"actor": "m", "action": "cast", "spell": "web", "at": [6, 6, 4], "rolls": {"save": 20}},
+              {**END, "rolls": {"save": 1}}]
+    ev = ok(run(tmp_path, capsys, chars, script))
+    saves = [e for e in ev if e["type"] == "save" and e.get("who") == "h"]
+    assert len(saves) == 2 and saves[1]["rule"] == "SPL-01"
+    assert finds(ev, "condition", who="h", condition="restrained", added=True)
+    assert finds(ev, "fall", who="h")[0]["rule"] == "AIR-10"
+
+
+def test_spl09_stinking_cloud_takes_the_action(tmp_path, capsys):
+    """No save as it is cast (the cloud acts when a turn starts in it); then a failed Con save costs the action."""
+    chars = [mage(["stinking-cloud"]), foe("g", (8, 2, 0))]
+    cast = {"actor": "m", "action": "cast", "spell": "stinking-cloud", "at": [8, 2, 0]}
+    ev = ok(run(tmp_path, capsys, chars, [cast, {**END, "rolls": {"save": 1}}]))
+    assert [e["rule"] for e in ev if e["type"] == "save" and e.get("who") == "g"] == ["SPL-09"]
+    assert finds(ev, "loses_action", who="g", spell="stinking-cloud")
+    shot = {"actor": "g", "action": "attack", "target": "m", "weapon": "light_crossbow", "rolls": {"attack": 2}}
+    rc, _, err = run(tmp_path, capsys, chars, [cast, {**END, "rolls": {"save": 1}}, shot])
+    assert rc == 2 and "its action is used" in err
+    ok(run(tmp_path, capsys, chars, [cast, {**END, "rolls": {"save": 20}}, shot]))
