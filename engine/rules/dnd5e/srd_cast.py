@@ -219,11 +219,12 @@ def apply(rs, session, a, plan: dict) -> None:
         fn(rs, session, a, plan, sp)
 
 
-def roll(session, a, text: str, name: str, cmod: int, rule: str = RULE) -> int:
+def roll(session, a, text: str, name: str, cmod: int, rule: str = RULE, adept: bool = False) -> int:
+    """The dice of ``text`` ("3d4 + 3", "1d8 + MOD") rolled; ``adept``: Elemental Adept's 1s count as 2 (DND-F02)."""
     terms, flat, mod = dice_terms(text)
     total = flat + (cmod if mod else 0)
     for n, s in terms:
-        total += sum(session.roll(name, s, n, who=a.id, rule=rule))
+        total += sum(feats.adept_dice(session.roll(name, s, n, who=a.id, rule=rule), adept))
     return total
 
 
@@ -242,8 +243,18 @@ def resolve(rs, session, a, plan: dict) -> None:
     cmod, dc, to_hit = caster_numbers(rs, a)
     kind = sp["kind"]
     text = dice(a, sp, sp["damage"], plan) if sp.get("damage") else None
+    ea = bool(sp.get("type")) and sp.get("type") in a.data.get("elements", ()) and feats.has(a, "elemental_adept")
+    if ea:                  # DND-F02: its element's resistance ignored (damage.py reads the turn's note)
+        session.state.turn["elemental_adept"] = {"caster": a.id, "type": sp["type"]}
+    try:
+        _resolve(rs, session, a, plan, sp, kind, text, cmod, dc, to_hit, ea)
+    finally:
+        session.state.turn.pop("elemental_adept", None)
+
+
+def _resolve(rs, session, a, plan, sp, kind, text, cmod, dc, to_hit, ea) -> None:
     if kind == "save" and text:
-        dmg = roll(session, a, text, "damage", cmod)
+        dmg = roll(session, a, text, "damage", cmod, adept=ea)
     for tid in plan["targets"]:
         t = session.state.actors[tid]
         if t.dead:
@@ -254,7 +265,7 @@ def resolve(rs, session, a, plan: dict) -> None:
                     break
                 spell_attack(rs, session, a, t, sp, text or "0d1", to_hit)
         elif kind == "auto":
-            rs.apply_damage(session, t, roll(session, a, text or "0", "damage", cmod), sp["type"], a.id, RULE)
+            rs.apply_damage(session, t, roll(session, a, text or "0", "damage", cmod, adept=ea), sp["type"], a.id, RULE)
         elif kind == "heal":
             damage.heal(rs, session, t, roll(session, a, dice(a, sp, sp["heal"], plan) or "0", "heal", cmod), RULE)
         elif kind == "save":
@@ -293,7 +304,8 @@ def spell_attack(rs, session, a, t, sp: dict, text: str, to_hit: int) -> None:
 def save_one(rs, session, a, t, sp: dict, plan: dict, dc: int, dmg: int) -> None:
     eye = tuple(plan["eye"]) if plan.get("eye") else None
     cov = attacks.cover(rs, session, a, t, eye=eye).level if t.id != a.id else "none"
-    ok = conditions.saving_throw(rs, session, t, sp["save"], dc, a, RULE, sp["id"], cover_level=cov,
+    # the save is a spell's (DND-21: Mage Slayer's advantage reads it)
+    ok = conditions.saving_throw(rs, session, t, sp["save"], dc, a, "DND-21", sp["id"], cover_level=cov,
                                  sole_target=len(plan["targets"]) == 1)
     if dmg:
         amt = dmg if not ok else (dmg // 2 if sp["half"] else 0)

@@ -80,7 +80,7 @@ def _tick(rs, session, caster, t, sp, plan, dc) -> None:
         txt = srd_cast.dice(caster, sp, sp["damage"], plan)
         dmg = srd_cast.roll(session, caster, txt, "damage", cmod, RULE) if txt else 0
     if sp["fx"].get("loses_action"):
-        ok = conditions.saving_throw(rs, session, t, sp["save"], dc, caster, RULE, sp["id"])
+        ok = conditions.saving_throw(rs, session, t, sp["save"], dc, caster, "DND-21", sp["id"])
         if not ok:
             session.state.turn["action"] = True
             session.emit({"type": "loses_action", "who": t.id, "spell": sp["id"], "rule": RULE})

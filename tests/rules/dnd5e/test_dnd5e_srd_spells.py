@@ -321,7 +321,7 @@ def test_spl09_web_catches_a_flyer_when_its_turn_starts(tmp_path, capsys):
               {**END, "rolls": {"save": 1}}]
     ev = ok(run(tmp_path, capsys, chars, script))
     saves = [e for e in ev if e["type"] == "save" and e.get("who") == "h"]
-    assert len(saves) == 2 and saves[1]["rule"] == "SPL-01"
+    assert len(saves) == 2 and saves[1]["rule"] == "DND-21"
     assert finds(ev, "condition", who="h", condition="restrained", added=True)
     assert finds(ev, "fall", who="h")[0]["rule"] == "AIR-10"
 
@@ -331,9 +331,20 @@ def test_spl09_stinking_cloud_takes_the_action(tmp_path, capsys):
     chars = [mage(["stinking-cloud"]), foe("g", (8, 2, 0))]
     cast = {"actor": "m", "action": "cast", "spell": "stinking-cloud", "at": [8, 2, 0]}
     ev = ok(run(tmp_path, capsys, chars, [cast, {**END, "rolls": {"save": 1}}]))
-    assert [e["rule"] for e in ev if e["type"] == "save" and e.get("who") == "g"] == ["SPL-09"]
+    saves = [e for e in ev if e["type"] == "save" and e.get("who") == "g"]
+    assert len(saves) == 1 and saves[0]["ability"] == "con" and not saves[0]["success"]
+    assert ev.index(saves[0]) > ev.index(finds(ev, "turn", who="g")[0])         # as its turn starts
     assert finds(ev, "loses_action", who="g", spell="stinking-cloud")
     shot = {"actor": "g", "action": "attack", "target": "m", "weapon": "light_crossbow", "rolls": {"attack": 2}}
     rc, _, err = run(tmp_path, capsys, chars, [cast, {**END, "rolls": {"save": 1}}, shot])
     assert rc == 2 and "its action is used" in err
     ok(run(tmp_path, capsys, chars, [cast, {**END, "rolls": {"save": 20}}, shot]))
+
+
+def test_spl01_elemental_adept_on_an_srd_spell(tmp_path, capsys):
+    """DND-F02 with an SRD spell: its 1s count as 2 and the target's fire resistance is ignored."""
+    chars = [mage(["fireball"], feats=["elemental_adept"], feat_choices={"elemental_adept": "fire"}),
+             foe("g", (8, 2, 0), max_hp=60, resistances=["fire"])]
+    ev = ok(run(tmp_path, capsys, chars, [{"actor": "m", "action": "cast", "spell": "fireball", "at": [8, 2, 0],
+                                           "rolls": {"damage": 1, "save": 1}}]))
+    assert finds(ev, "damage", who="g")[0]["amount"] == 16
