@@ -23,7 +23,8 @@ RULES = [
                T + 'test_spl01_castable_share_of_fight_spells',
                T + 'test_spl01_upcasting_and_cantrip_scaling',
                T + 'test_spl01_bad_input_one_refusal_nothing_changed',
-               T + 'test_spl01_elemental_adept_on_an_srd_spell']},
+               T + 'test_spl01_elemental_adept_on_an_srd_spell',
+               T + 'test_spl01_slots_key_and_its_bad_values']},
     {'id': 'SPL-02',
      'rule': 'Feather Fall: a reaction when a creature within 18 m falls; it descends 18 m a round and takes no '
              'falling damage.',

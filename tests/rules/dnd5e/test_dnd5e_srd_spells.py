@@ -348,3 +348,16 @@ def test_spl01_elemental_adept_on_an_srd_spell(tmp_path, capsys):
     ev = ok(run(tmp_path, capsys, chars, [{"actor": "m", "action": "cast", "spell": "fireball", "at": [8, 2, 0],
                                            "rolls": {"damage": 1, "save": 1}}]))
     assert finds(ev, "damage", who="g")[0]["amount"] == 16
+
+
+def test_spl01_slots_key_and_its_bad_values(tmp_path, capsys):
+    chars = [mage(["magic-missile"], slots={"1": 1}), foe("g", (6, 2, 0), max_hp=60)]
+    mm = {"actor": "m", "action": "cast", "spell": "magic-missile", "target": "g", "rolls": {"damage": 1}}
+    ev = ok(run(tmp_path, capsys, chars, [mm]))
+    assert finds(ev, "state")[-1]["characters"]["m"]["data"]["spell_slots"] == {"1": 0}
+    rc, _, err = run(tmp_path, capsys, chars, [mm, END, {"actor": "g", "action": "end_turn"}, mm])
+    assert rc == 2 and "script[3]" in err and "no level 1 spell slot left" in err and "DND-21" in err
+    rc, _, err = run(tmp_path, capsys, [mage(["magic-missile"], slots={"10": 1}), foe("g", (6, 2, 0))], [])
+    assert rc == 2 and "characters[0].slots.10" in err and len(err.strip().splitlines()) == 1
+    rc, _, err = run(tmp_path, capsys, [mage(["polymorph"]), foe("g", (6, 2, 0))], [])
+    assert rc == 2 and "characters[0].spells[0]" in err and "not castable" in err and "SPL-01" in err
