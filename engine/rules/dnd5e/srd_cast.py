@@ -345,6 +345,34 @@ def preview(rs, session, a, plan: dict) -> dict:
     if sp.get("damage"):
         out["damage"] = dice(a, sp, sp["damage"], plan)
         out["type"] = sp["type"]
+        out["expected_damage"] = expected(rs, session, a, sp, plan, out["damage"], dc, to_hit)
+    return out
+
+
+def mean_of(text: str, cmod: int) -> float:
+    terms, flat, mod = dice_terms(text)
+    return sum(n * (s + 1) / 2 for n, s in terms) + flat + (cmod if mod else 0)
+
+
+def expected(rs, session, a, sp: dict, plan: dict, text: str | None, dc: int, to_hit: int) -> dict:
+    """Per target the mean damage it takes (the simulate policies weigh it over everyone an area catches): a save's
+    chance to fail from the target's own bonus (half the rest where the spell halves), an attack's chance to hit
+    its AC (a 1 misses, a 20 hits), automatic damage whole."""
+    if not text or sp["kind"] not in ("attack", "save", "auto"):
+        return {}
+    mean = mean_of(text, conditions.ab(rs, a, a.data["casting"]))
+    out = {}
+    for tid in plan.get("targets", []):
+        t = session.state.actors[tid]
+        if sp["kind"] == "save":
+            bonus = conditions.ab(rs, t, sp["save"]) + (t.data["prof"] if sp["save"] in t.data.get("saves", ()) else 0)
+            fail = min(1.0, max(0.0, (dc - 1 - bonus) / 20))
+            out[tid] = round(mean * (fail + (1 - fail) * (0.5 if sp["half"] else 0)), 3)
+        elif sp["kind"] == "attack":
+            hit = min(0.95, max(0.05, (21 - (t.data["ac"] - to_hit)) / 20))
+            out[tid] = round(mean * hit * rays(a, sp, plan), 3)
+        else:
+            out[tid] = round(mean, 3)
     return out
 
 
