@@ -35,7 +35,8 @@ RULES = [
                  'at most 18 layers now and 18 more when each of its turns starts, no damage, on its feet (not Prone); '
                  'while it hangs it owes no AIR-08 upkeep',
      'where': '`dnd5e/srd_air.py` `feather_fall`, `descend`, `feather_fall_descends`; aerial `fall`',
-     'tests': [T + 'test_spl02_feather_fall_answers_a_fall', T + 'test_spl02_feather_fall_declined_falls']},
+     'tests': [T + 'test_spl02_feather_fall_answers_a_fall', T + 'test_spl02_feather_fall_declined_falls',
+               T + 'test_spl02_feather_fall_is_asked_of_the_casters_player']},
     {'id': 'SPL-03',
      'rule': 'Fly: a willing creature touched gains a flying speed of 18 m; when the spell ends while it is aloft it '
              'falls, unless it can stop the fall.',

@@ -361,3 +361,37 @@ def test_spl01_slots_key_and_its_bad_values(tmp_path, capsys):
     assert rc == 2 and "characters[0].slots.10" in err and len(err.strip().splitlines()) == 1
     rc, _, err = run(tmp_path, capsys, [mage(["polymorph"]), foe("g", (6, 2, 0))], [])
     assert rc == 2 and "characters[0].spells[0]" in err and "not castable" in err and "SPL-01" in err
+
+
+def test_spl02_feather_fall_is_asked_of_the_casters_player():
+    """In ask mode (the window) the guard's bolt drops the eagle (AIR-11's 10) and the fall stops at the question
+    ``reactions.c.feather_fall``, asked of the caster, nothing changed; answered, the action holds the answer and
+    plays like a script that gives it."""
+    from engine.rules.choices import ChoiceNeeded, fill
+    from engine.rules.core import dumps
+
+    chars, _ = _fall_scene(None)
+    shot = {"actor": "g", "action": "attack", "target": "e", "weapon": "light_crossbow",
+            "rolls": {"attack": 19, "damage": 1, "fall": 10}}
+
+    def fresh():
+        s = make(chars, size=(16, 16, 24), options={"spell_names": "srd"})
+        s.step({"actor": "c", "action": "end_turn"})
+        s.step({"actor": "e", "action": "end_turn"})
+        return s
+
+    for answer, falls in ((True, False), (False, True)):
+        s = fresh()
+        before = s.fingerprint()
+        with pytest.raises(ChoiceNeeded) as q:
+            s.step(shot, ask={})
+        assert s.fingerprint() == before
+        p = q.value.point
+        assert p.path == ("reactions", "c", "feather_fall") and p.chooser == "c" and p.rule == "SPL-02"
+        action, key = fill(shot, p, answer)
+        evs = s.step(action, ask={key: answer})
+        assert bool([e for e in evs if e["type"] == "fall"]) is falls
+        assert bool([e for e in evs if e["type"] == "slow_fall"]) is not falls
+        again = fresh()
+        again.step(action)
+        assert [dumps(e) for e in again.events] == [dumps(e) for e in s.events]
