@@ -162,10 +162,12 @@ def test_spl05_web_restrains_a_flyer_that_falls(tmp_path, capsys):
 
 
 # -- SPL-07: a held or sleeping flyer falls ------------------------------------------------------------------------
-def test_spl07_hold_monster_grounds_a_flyer(tmp_path, capsys):
-    chars = [mage(["hold-monster"]), foe("h", (6, 6, 6), kind="harpy", flying=True)]
-    ev = ok(run(tmp_path, capsys, chars, [{"actor": "m", "action": "cast", "spell": "hold-monster", "target": "h",
+@pytest.mark.parametrize("name", ["hold-monster", "hold-person"])
+def test_spl07_hold_monster_grounds_a_flyer(tmp_path, capsys, name):
+    chars = [mage([name]), foe("h", (6, 6, 6), kind="wyvern_rider", flying=True)]
+    ev = ok(run(tmp_path, capsys, chars, [{"actor": "m", "action": "cast", "spell": name, "target": "h",
                                            "rolls": {"save": 3}}]))
+    assert finds(ev, "cast", spell=name)[0]["rule"] == "SPL-01"
     assert finds(ev, "condition", who="h", condition="paralyzed", added=True)
     f = finds(ev, "fall", who="h")[0]
     assert f["rule"] == "AIR-10" and f["from"] == 6 and f["to"] == 0 and f["damage"] > 0
