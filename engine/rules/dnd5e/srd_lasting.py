@@ -18,7 +18,7 @@ RULE = "SPL-09"
 text.EVENT_LINES.update({
     "lasting_area": text._did(lambda s, e: f"leaves {e['spell']} in place ({e['area']['shape']} of "
                               f"{e['area']['size_m']:g} m) while it concentrates"),
-    "lasting_area_ends": text._did(lambda s, e: f"'s {e['spell']} is gone"),
+    "lasting_area_ends": text._did(lambda s, e: f"no longer holds {e['spell']}: its area is gone"),
     "loses_action": text._did(lambda s, e: f"spends its action retching ({e['spell']})"),
 })
 
