@@ -75,6 +75,7 @@ EXAMPLES = {
              "aerie play showcase --serve 0.0.0.0:8765", "aerie play showcase --serve 8765 --approve"],
     "bench": ["aerie bench los --quick", "aerie bench los --rays 200000 --seed 2", "aerie bench render --breakdown",
               "aerie bench cover --quick", "aerie bench rules --feats", "aerie bench rules --big-flyer",
+              "aerie bench rules --casters",
               "aerie bench simulate --quick"],
     "demo": ["aerie demo", "aerie demo --scene air_low_wall"],
     "import": ["aerie import tavern.dd2vtt -o tavern/scene.toml",
@@ -84,6 +85,8 @@ EXAMPLES = {
                "aerie import map.uvtt -o bare/scene.toml --no-image",
                "aerie import estate.json -o estate/scene.toml --floor-material stone --lock-dc 18 --doors object"],
     "rules": ["aerie rules", "aerie rules --markdown", "aerie rules --actions"],
+    "compendium": ["aerie compendium spells fire", "aerie compendium spells feather-fall --json",
+                   "aerie compendium spells --castable"],
     "cover": ["aerie cover showcase --from ground_archer --layer 0 -o cover.png",
               "aerie cover showcase --from ground_archer --view 3d -o cover_3d.png",
               "aerie cover showcase --from ground_archer -o cover.npy --json --backend cpu"],
@@ -145,6 +148,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     interop_arguments(sub, _positive, _seed)
     _catalogue_commands(sub)
+    _compendium_command(sub)
     for name, sp in sub.choices.items():
         _verbosity(sp, suppress=True)
         sp.formatter_class = argparse.RawDescriptionHelpFormatter
@@ -239,6 +243,8 @@ def _bench_command(sub) -> None:
     s.add_argument("--breakdown", action="store_true",
                    help="render: also time the same views with a single-colour terrain and with no terrain")
     s.add_argument("--feats", action="store_true", help="rules: every character of the skirmish takes 14 combat feats")
+    s.add_argument("--casters", action="store_true",
+                   help="rules: the skirmish's priest and sky archer each cast 20 SRD spells (issue 39)")
     s.add_argument("--big-flyer", action="store_true",
                    help="rules: instead, time one legal-action list (and its peak memory) of a flyer with "
                         "fly_speed_m = 1000 on a 256 x 256 x 64 map (--quick: 64 x 64 x 32)")
@@ -255,6 +261,27 @@ def _catalogue_commands(sub) -> None:
 
     s = sub.add_parser("demo", help="the main job: show the showcase scene")
     s.add_argument("--scene", default=None, help="show this scene instead of the showcase (a file or a name)")
+
+
+def _compendium_command(sub) -> None:
+    """aerie compendium SECTION: one sub-command per engine.compendium.SECTIONS entry (imported when it runs)."""
+    import importlib
+
+    from engine.compendium import SECTIONS
+
+    s = sub.add_parser("compendium", help="the SRD's reference data (" + ", ".join(SECTIONS) + ") as JSON")
+    secs = s.add_subparsers(dest="section", required=True, metavar="SECTION",
+                            help="which part of the SRD (`aerie compendium SECTION --help`)")
+    for name, module in SECTIONS.items():
+        importlib.import_module(module).add_arguments(secs.add_parser(name, help=f"the SRD's {name}"))
+
+
+def cmd_compendium(args) -> int:
+    import importlib
+
+    from engine.compendium import SECTIONS
+
+    return int(importlib.import_module(SECTIONS[args.section]).run(args))
 
 
 def _shipped_scenes() -> list[str]:
@@ -309,6 +336,7 @@ COMMANDS = {
     "cover": _delegate("engine.render.volume_cli", "cmd_cover"),
     "threat": _delegate("engine.render.volume_cli", "cmd_threat"),
     "simulate": _delegate("engine.sim.cli", "cmd_simulate"),
+    "compendium": cmd_compendium,
 }
 
 BENCHES = {      # `aerie bench WHAT`: each bench is imported only when it runs (the window's needs pyglet)

@@ -198,12 +198,20 @@ def landing_place(session: Session, a: Actor, layer: int, aloft: bool):
     return None
 
 
+#: fn(session, actor, layers, rule, cause) -> True when it handles the fall itself (Feather Fall, SPL-02)
+FALL_HOOKS: list = []
+#: fn(session, actor) -> True when the actor owes no upkeep to stay aloft (Levitate, a slow Feather Fall)
+UPKEEP_EXEMPT: list = []
+
+
 def fall(session: Session, a: Actor, layers: int | None, rule: str, cause: str) -> None:
     """Drop ``layers`` layers (None: straight to the support below). Reaching support ends the flight:
     AIR-12 damage (5% of max HP per layer above the first, at most 50%) through the ruleset's damage path,
     and Prone. Stopping in the air deals nothing. A body never ends inside another character's: it ends in the
     nearest free place instead (:func:`landing_place`; the event's ``beside`` names who was in the way)."""
     if not a.flying and layers is None and a.layer == support_below(session, a):
+        return
+    if any(h(session, a, layers, rule, cause) for h in FALL_HOOKS):
         return
     ground = support_below(session, a)
     start = a.layer
@@ -323,6 +331,8 @@ def upkeep(session: Session, a: Actor, when: str = "ended its turn aloft") -> No
         return
     if riding.rides(a):
         return   # the mount keeps it aloft
+    if any(f(session, a) for f in UPKEEP_EXEMPT):
+        return
     if session.state.turn.get("upkeep_paid") and session.state.turn.get("actor") == a.id:
         return   # paid at the start of this turn
     rs = session.ruleset

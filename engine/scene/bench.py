@@ -47,10 +47,20 @@ BENCH_FEATS = ("sentinel", "mobile", "alert", "lucky", "savage_attacker", "great
                "polearm_master", "crossbow_expert", "tough", "mage_slayer", "shield_master", "heavy_armor_master", "charger")
 
 
-def skirmish_scene(feats: bool = False):
+#: ``aerie bench rules --casters``: the priest and the sky archer each cast these 20 SRD spells (issue 39)
+BENCH_SPELLS = ("fire-bolt", "sacred-flame", "ray-of-frost", "magic-missile", "cure-wounds", "healing-word",
+                "guiding-bolt", "sleep", "hold-person", "scorching-ray", "shatter", "misty-step", "fireball",
+                "lightning-bolt", "fly", "hold-monster", "cone-of-cold", "ice-storm", "flame-strike", "web")
+
+
+def skirmish_scene(feats: bool = False, casters: bool = False):
     from engine.scene import parse_scene
 
     text = SKIRMISH
+    if casters:
+        book = "spells = [" + ", ".join(f'"{sp}"' for sp in BENCH_SPELLS) + "]\nlevel = 9\n"
+        for who in ("priest", "sky_archer"):
+            text = text.replace(f'id = "{who}"\n', f'id = "{who}"\n{book}')
     if feats:
         line = "feats = [" + ", ".join(f'"{f}"' for f in BENCH_FEATS) + "]"
         text = text.replace("[[characters]]\n", f"[[characters]]\n{line}\n")
@@ -143,7 +153,8 @@ def bench_rules(args) -> int:
     if getattr(args, "big_flyer", False):
         return bench_big_flyer(args)
     feats = bool(getattr(args, "feats", False))
-    scene = skirmish_scene(feats)
+    casters = bool(getattr(args, "casters", False))
+    scene = skirmish_scene(feats, casters)
     quick = getattr(args, "quick", False)
     seed = int(getattr(args, "seed", 1) or 1)
     budget_s = 2.0 if quick else 10.0
@@ -198,7 +209,8 @@ def bench_rules(args) -> int:
     loop, alone = steps / total, steps / max(step_time, 1e-9)
     whole, whole_step = replayed / max(full_list + full_step, 1e-9), replayed / max(full_step, 1e-9)
     print(f"rules: 4 v 4 aerial skirmish ({X}x{Y}x{Z}, line of sight on every attack"
-          f"{', %d feats on every character' % len(BENCH_FEATS) if feats else ''}): {steps} random legal actions "
+          f"{', %d feats on every character' % len(BENCH_FEATS) if feats else ''}"
+          f"{', two casters of %d SRD spells each' % len(BENCH_SPELLS) if casters else ''}): {steps} random legal actions "
           f"in {total:.2f} s over {len(fights)} fights")
     print(f"  {replayed / replay:,.0f} actions/s stepped (replaying them from scratch, {replay:.2f} s)")
     print(f"  {alone:,.0f} actions/s for Session.step in the loop; {loop:,.0f} actions/s for the whole loop, the "

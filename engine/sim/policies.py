@@ -311,3 +311,31 @@ def parse_policies(items: Sequence[str], sides: Sequence[str], where: str = "--p
         resolve(name)
         out[side] = name
     return out
+
+
+def caster(session, actor, rng):
+    """``aggressive``, and a spell where one does more: each legal cast's preview says the mean damage each creature
+    it catches would take (``expected_damage``, issue 39); its score is that over the enemies less that over its own
+    side, weighed against the best attack's hit chance x mean damage. Named by path (``--policy
+    red=engine.sim.policies:caster``): the window's policy cycle stays the shipped three and the registered ones."""
+    casts = list(groups(session.legal_actions(actor.id, kinds=("cast",))).get("cast", ()))
+    best, score = None, 0.0
+    for act in casts:
+        pv = session.preview(act)
+        exp = pv.get("expected_damage") if pv.get("legal") else None
+        if not exp:
+            continue
+        s = sum(float(v) * (1 if session.state.actors[k].side != actor.side else -1) for k, v in exp.items())
+        if s > score:
+            best, score = act, s
+    if best is not None:
+        hit = best_attack(session, _attack_kinds(groups(session.legal_actions(actor.id, kinds=ATTACK_KINDS))))
+        if hit is None:
+            return best
+        dmg = session.ruleset.damage_on_hit(session, hit)
+        pv = session.preview(hit)
+        if float(pv.get("hit_chance", 0)) * float(dmg or 0) < score:
+            return best
+        return hit
+    return aggressive(session, actor, rng)
+

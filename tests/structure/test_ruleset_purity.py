@@ -13,9 +13,10 @@ pytestmark = pytest.mark.unit
 ENGINE = Path(__file__).resolve().parents[2] / "engine"
 
 #: not shared code: the rule catalogue's text (it quotes the documents, which name the rulesets) and the rules
-#: and mass-battle benches, whose fixed workloads are scenes of one ruleset (as a scene file names its ruleset)
+#: and mass-battle benches, whose fixed workloads are scenes of one ruleset (as a scene file names its ruleset), and
+#: the compendium (``aerie compendium``: the SRD's reference data is 5e's own, issue 39)
 NOT_SHARED = {ENGINE / "rules" / "catalogue.py", ENGINE / "rules" / "aerial_catalogue.py", ENGINE / "scene" / "bench.py",
-              ENGINE / "sim" / "bench.py"}
+              ENGINE / "sim" / "bench.py", *(ENGINE / "compendium").rglob("*.py")}
 #: every module outside a ruleset's own package: the engine's top level, the world, the scene layer, the renderer,
 #: the app, interop, and every module of engine/rules itself (validate.py and options.py included)
 SHARED = sorted(({p for d in ("world", "scene", "render", "app", "interop", "sim", "serve") for p in (ENGINE / d).rglob("*.py")}

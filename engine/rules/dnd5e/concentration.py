@@ -21,6 +21,11 @@ from engine.rules.dnd5e.data import SPELLS
 RULE = "DND-21"          # casting a spell "with its own rules": concentration is one of them (the SRD's)
 
 
+#: fn(rs, session, caster, held) when a concentration ends (``held``: its spell and targets): the SRD spells whose end
+#: does something (Fly: its target falls, srd_air.py)
+ON_END: list = []
+
+
 def is_concentration(spell: str) -> bool:
     return bool(SPELLS[spell].get("concentration"))
 
@@ -56,6 +61,8 @@ def end(rs, session, a, reason: str, rule: str) -> None:
     if c.get("readied"):
         a.data["readied"] = None                 # DND-20: a readied spell is lost with the concentration
         return
+    for fn in ON_END:
+        fn(rs, session, a, c)
     cond = SPELLS[c["spell"]].get("condition")
     if not cond:
         return

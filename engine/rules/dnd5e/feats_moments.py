@@ -199,6 +199,8 @@ def war_caster_spells(r) -> list[str]:
     out = []
     for name in r.data["spells"]:
         sp = SPELLS[name]
+        if sp.get("srd"):
+            continue          # issue 39: War Caster casts one of the older entries (an SRD spell's cast is srd_cast's)
         if sp["time"] != "action" or sp["kind"] not in ("attack", "save", "auto") or sp.get("area") or not sp["range_m"]:
             continue
         if sp["level"] > 0 and slots is not None and slots.get(str(sp["level"]), 0) <= 0:

@@ -54,6 +54,8 @@ SPECS = {
                                        help="DND-F12: Mounted Combatant's advantage against an unmounted creature "
                                             "smaller than its mount on any attack roll (the document: \"w testach "
                                             "ataku\") or on melee attacks only (the rulebook)"),
+    "spell_names": choice("legacy", "srd", help="SPL-01: fireball, thunderwave and entangle by name are the older "
+                                                "entries (legacy) or the SRD's data (srd: 3D areas, upcasting)"),
     "elemental_adept_ones": choice("spells", "any_damage",
                                    help="DND-F02: 1s count as 2 on its spells' damage dice or on any damage of the "
                                         "element it deals"),

@@ -41,6 +41,7 @@ class Dnd5eStats(_Strict, frozen=True):
     pc: bool | None = None
     attacks: int | None = None          # attacks per Attack action (Extra Attack / Multiattack)
     spell_slots: dict[str, int] | None = None   # {"1": 4, "2": 3}; absent: slots are not tracked
+    slots: dict[str, int] | None = None         # the same (``slots = {1 = 4, 2 = 3}``); absent with SRD spells: by level
     spellcasting: str | None = None     # casting ability (int/wis/cha); default: the highest of the three
     items: list[str] = msgspec.field(default_factory=list)               # objects usable with Use an Object (potion_of_healing...)
     stable: bool = False
@@ -85,8 +86,12 @@ def check_character(raw: dict, file: str, key: str) -> None:
     check_weapons(raw.get("weapons"), WEAPON, WEAPON_HELP, file, key)
     if raw.get("hit_dice") is not None and not number(raw["hit_dice"], 0, 30, True):
         raise SceneError(file, f"{key}.hit_dice", f"hit dice left: an integer 0..30, got {raw['hit_dice']!r}")
-    slots = raw.get("spell_slots")
+    for name in ("spell_slots", "slots"):
+        _check_slots(raw.get(name), file, key, name)
+
+
+def _check_slots(slots, file, key: str, name: str) -> None:
     if isinstance(slots, dict):
         for k, v in slots.items():
             if k not in {str(i) for i in range(1, 10)} or not number(v, 0, 20, True):
-                raise SceneError(file, f"{key}.spell_slots.{k}", "spell level 1..9 = slots 0..20")
+                raise SceneError(file, f"{key}.{name}.{k}", "spell level 1..9 = slots 0..20")

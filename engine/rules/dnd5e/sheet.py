@@ -11,7 +11,7 @@ from engine.errors import SceneError
 from engine.rules import aerial
 from engine.rules.core import Actor
 from engine.rules.dnd5e.common import ABILITIES, OBJECTS, SKILL_ABILITY, dice_spec, mod  # noqa: F401
-from engine.rules.dnd5e import feats, gear
+from engine.rules.dnd5e import feats, gear, srd_spells
 from engine.rules.dnd5e.data import (
     CONDITIONS,
     SPELLS,
@@ -69,6 +69,10 @@ def make_actor(rs, session: Session, ch) -> Actor:
     prof = raw["proficiency"] if raw["proficiency"] is not None else 2 + (level - 1) // 4
     casting = pick("spellcasting") or max(("int", "wis", "cha"), key=lambda k: (abilities[k], k == "int"))
     slots = pick("spell_slots")
+    if slots is None:
+        slots = pick("slots")
+    if slots is None and any(SPELLS[sp].get("srd") for sp in spells):
+        slots = srd_spells.slots_for(level)            # SPL-01: a full caster's slots by its level
     data = {
         "abilities": abilities, "ac": int(pick("ac", 10 + mod(abilities["dex"]))), "speed_m": speed,
         "fly_speed_m": None if fly is None else float(fly), "swim_speed_m": pick("swim_speed_m"),
@@ -134,8 +138,13 @@ def _hit_points(max_hp, hp, abilities: dict, level: int, featdata, file, key: st
 
 def _spells(spells: list, file, key: str) -> list:
     for j, sp in enumerate(spells):
+        if sp not in SPELLS and sp in srd_spells.catalogue():
+            raise SceneError(file, f"{key}.spells[{j}]", f"{sp} is not castable in Aerie (SPL-01): "
+                             f"{srd_spells.catalogue()[sp]['why']}")
         if sp not in SPELLS:
-            raise SceneError(file, f"{key}.spells[{j}]", f"unknown spell {sp!r}; known: {', '.join(sorted(SPELLS))}")
+            raise SceneError(file, f"{key}.spells[{j}]", f"unknown spell {sp!r}; known: "
+                             f"{', '.join(sorted(k for k in SPELLS if not SPELLS[k].get('srd')))}, or an SRD index "
+                             "(`aerie compendium spells --castable`)")
     return spells
 
 

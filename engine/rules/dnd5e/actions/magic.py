@@ -4,7 +4,8 @@ dispatched by ``Dnd5e.ACTIONS``. ``rs`` is the ruleset."""
 from __future__ import annotations
 
 from engine.rules.dnd5e import attacks, common, concentration, conditions, mounts
-from engine.rules.dnd5e import damage
+from engine.rules.dnd5e import damage, srd_cast
+from engine.rules.dnd5e import srd_air  # noqa: F401  (registers the air spells' effects on srd_cast.EFFECTS)
 from engine.rules import gm
 from engine.rules.actions import Param, Unit
 from engine.rules.core import Illegal
@@ -12,6 +13,7 @@ from engine.rules.dnd5e.actions import action
 from engine.rules.dnd5e import feats, gear
 from engine.rules.dnd5e.common import dice_spec
 from engine.rules.dnd5e.data import CONDITION_RULE, CONDITIONS, SPELLS
+from engine.rules.dnd5e.srd_spells import spell as srd_spell
 from engine.world.geometry import distance_m, engaged
 
 
@@ -62,7 +64,8 @@ P = Param
 @action
 class Cast(Unit):
     name = "cast"
-    PARAMS = {"spell": P("str", True), "target": P("id"), "at": P("pos")}
+    PARAMS = {"spell": P("str", True), "target": P("id"), "at": P("pos"),
+              "slot": P("int", help="the slot level an SRD spell is cast with (upcasting); default its level")}
 
     @staticmethod
     def candidates(rs, session, a, ctx, item):
@@ -71,7 +74,10 @@ class Cast(Unit):
         out = []
         turn = ctx.turn
         for sp in a.data["spells"]:
-            info = SPELLS[sp]
+            info = srd_spell(session, sp)
+            if info.get("srd"):
+                out += srd_cast.candidates(rs, session, a, ctx, sp)
+                continue
             if turn["action"] if info["time"] == "action" else turn["bonus"]:
                 continue
             if info["kind"] == "temp_hp" or (info.get("area") and info["area"]["shape"] == "self"):
@@ -83,6 +89,8 @@ class Cast(Unit):
 
     @staticmethod
     def preview(rs, session, a, act, plan):
+        if plan.get("srd"):
+            return srd_cast.preview(rs, session, a, plan)
         sp = SPELLS[plan["spell"]]
         cmod = conditions.ab(rs, a, a.data["casting"])
         out = {"spell": plan["spell"], "kind": sp["kind"], "targets": plan["targets"], "level": sp["level"],
@@ -98,7 +106,14 @@ class Cast(Unit):
     # -- spells (DND-21, DND-14) -----------------------------------------------------------------------------------------------
     @staticmethod
     def check(rs, session, a, act):
-        name = act["spell"]
+        name = srd_cast.known_name(a, act["spell"])
+        if name is None:
+            srd_cast.refuse_unknown(a, act["spell"])
+        if srd_spell(session, name).get("srd"):
+            return srd_cast.check(rs, session, a, act, name)
+        if act.get("slot") is not None:
+            raise Illegal(f"{name} is one of the older spells: it has no upcasting; its SRD index does", "SPL-01", "slot")
+        act = {**act, "spell": name}
         sp = known_spell(rs, a, name)
         turn = session.state.turn
         if sp["time"] == "bonus":
@@ -114,6 +129,9 @@ class Cast(Unit):
 
     @staticmethod
     def apply(rs, session, a, act, plan):
+        if plan.get("srd"):
+            srd_cast.apply(rs, session, a, plan)
+            return
         sp = SPELLS[plan["spell"]]
         turn = session.state.turn
         if sp["time"] == "bonus":
@@ -165,6 +183,8 @@ def spell_targets(rs, session, a, act) -> dict:
     """The plan of casting ``act["spell"]`` (``target`` / ``at``): its targets, whatever the turn's economy (a
     readied spell is released on another creature's turn). Raises Illegal: range, cover, a charmer."""
     name = act["spell"]
+    if srd_spell(session, name).get("srd"):          # an SRD spell readied (DND-20): its own targets (SPL-01)
+        return srd_cast.targets(rs, session, a, act, srd_spell(session, name), {"spell": name, "srd": True, "slot": None})
     sp = SPELLS[name]
     cell = session.world.cell_m
     area = sp.get("area")
@@ -255,6 +275,9 @@ def release_readied(rs, session, r, mover) -> bool:
 
 def resolve_spell(rs, session, a, plan) -> None:
     """The spell's effects on its targets (attack rolls, saves, damage, conditions, healing)."""
+    if plan.get("srd"):
+        srd_cast.resolve(rs, session, a, plan)
+        return
     sp = SPELLS[plan["spell"]]
     ea = sp.get("type") in a.data.get("elements", ()) and feats.has(a, "elemental_adept")
     if ea:      # the caster named: a readied spell is released on another creature's turn (DND-20, DND-F02)

@@ -1,0 +1,399 @@
+"""Issue 39: the SRD's spells as data and cast from it (SPL-01..SPL-08), the air spells each through ``aerie run
+--json`` with forced dice (the CLI's own path: scene load, the script, the event log)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from engine.cli import main
+from engine.rules.core import Illegal
+from engine.rules.dnd5e.srd_spells import catalogue, support
+from rules_helpers import _toml, make, scene_text, step
+
+pytestmark = pytest.mark.unit
+
+
+def run(tmp_path, capsys, chars, script, size=(16, 16, 24), fill=(), options=None):
+    extra = "".join("[[script]]\n" + "".join(f"{k} = {_toml(v)}\n" for k, v in st.items()) for st in script)
+    p = tmp_path / "scene.toml"
+    p.write_text(scene_text(chars, size=size, fill=fill, options={"spell_names": "srd", **(options or {})}, extra=extra))
+    capsys.readouterr()
+    rc = main(["run", str(p), "--json"])
+    cap = capsys.readouterr()
+    return rc, [json.loads(ln) for ln in cap.out.splitlines() if ln.startswith("{")], cap.err
+
+
+def ok(res):
+    rc, events, err = res
+    assert rc == 0, err
+    return events
+
+
+def finds(events, type_, **fields):
+    return [e for e in events if e["type"] == type_ and all(e.get(k) == v for k, v in fields.items())]
+
+
+def mage(spells, i="m", at=(2, 2, 0), **kw):
+    return {"id": i, "kind": "mage", "side": "r", "at": list(at), "spells": spells, "level": 9} | kw
+
+
+def foe(i, at, kind="guard", **kw):
+    return {"id": i, "kind": kind, "side": "b", "at": list(at)} | kw
+
+
+END = {"actor": "m", "action": "end_turn"}
+
+
+# -- SPL-01: the data ---------------------------------------------------------------------------------------------
+def test_spl01_compendium_holds_all_319_spells_in_metres(capsys):
+    assert main(["compendium", "spells", "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert len(rows) == 319 and len({r["id"] for r in rows}) == 319
+    by = {r["id"]: r for r in rows}
+    fb = by["fireball"]
+    assert fb["range_m"] == 45 and fb["area"] == {"shape": "sphere", "size_m": 6.0}
+    assert fb["damage"]["dice"]["3"] == "8d6" and fb["damage"]["dice"]["9"] == "14d6" and fb["damage"]["type"] == "fire"
+    assert fb["save"] == {"ability": "dex", "success": "half"} and fb["castable"] and fb["why"] is None
+    assert by["lightning-bolt"]["area"] == {"shape": "line", "size_m": 30.0} and by["lightning-bolt"]["range_m"] is None
+    assert by["fire-bolt"]["damage"]["by"] == "character_level" and by["fire-bolt"]["damage"]["dice"]["17"] == "4d10"
+    assert by["feather-fall"]["casting_time"] == "1 reaction" and by["feather-fall"]["range_m"] == 18
+    assert by["fly"]["concentration"] and by["fly"]["range_m"] is None and by["fly"]["castable"]
+    assert not by["polymorph"]["castable"] and by["polymorph"]["why"]
+    assert main(["compendium", "spells", "feather"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("feather-fall: Feather Fall, level 1 transmutation") and "1 spell" in out
+
+
+def test_spl01_generated_castable_is_the_engines():
+    """The committed file's castable / why are what the rules say now (regenerate when they change)."""
+    for sid, e in catalogue().items():
+        assert (e["castable"], e["why"]) == support(e), sid
+
+
+def test_spl01_castable_share_of_fight_spells():
+    """The SRD's fight spells of levels 0-5 (a damage roll, healing or a save): the share castable, as measured."""
+    fight = [e for e in catalogue().values() if e["level"] <= 5 and (e["damage"] or e["heal"] or e["save"])]
+    castable = [e for e in fight if e["castable"]]
+    assert len(fight) == 93
+    assert len(castable) == 72          # 77%: the others' why names what is not modelled
+
+
+def test_spl01_upcasting_and_cantrip_scaling(tmp_path, capsys):
+    chars = [mage(["magic-missile", "fire-bolt"], level=5), foe("g", (6, 2, 0), max_hp=60)]
+    ev = ok(run(tmp_path, capsys, chars, [
+        {"actor": "m", "action": "cast", "spell": "magic-missile", "target": "g", "slot": 2, "rolls": {"damage": 2}},
+        END, {"actor": "g", "action": "end_turn"},
+        {"actor": "m", "action": "cast", "spell": "fire-bolt", "target": "g", "rolls": {"attack": 18, "damage": 4}}]))
+    mm = [e for e in ev if e["type"] == "roll" and e.get("rule") == "SPL-01"]
+    assert [e["die"] for e in mm] == ["d4"] * 4                       # 4d4 + 4 at slot 2
+    assert finds(ev, "damage", who="g")[0]["amount"] == 4 * 2 + 4
+    assert finds(ev, "cast", spell="magic-missile")[0]["slot"] == 2
+    assert finds(ev, "damage", who="g")[1]["amount"] == 8            # 2d10 at character level 5
+    state = finds(ev, "state")[-1]["characters"]["m"]
+    assert state["data"]["spell_slots"] == {"1": 4, "2": 2, "3": 2}           # a level 5 full caster's, one 2nd spent
+
+
+def test_spl01_bad_input_one_refusal_nothing_changed():
+    s = make([mage(["fireball", "fire_bolt"], level=5, spell_slots={"3": 1}), foe("g", (6, 2, 0))], size=(40, 40, 10),
+             options={"spell_names": "srd"})
+    before = json.dumps(s.state.to_dict(), sort_keys=True)
+    for act, rule, words in (
+            ({"spell": "wibble", "target": "g"}, "SPL-01", "unknown spell"),
+            ({"spell": "polymorph", "target": "g"}, "SPL-01", "not castable"),
+            ({"spell": "cone-of-cold", "at": [6, 2, 0]}, "DND-21", "does not know"),
+            ({"spell": "fireball", "at": [39, 39, 0]}, "SPL-01", "beyond Fireball's range of 45 m"),
+            ({"spell": "fireball", "at": [6, 2, 0], "slot": 4}, "DND-21", "no level 4 spell slot left"),
+            ({"spell": "fireball", "at": [6, 2, 0], "slot": 2}, "SPL-01", "slot of level 3..9")):
+        with pytest.raises(Illegal) as e:
+            step(s, "m", "cast", **act)
+        assert e.value.rule == rule and words in str(e.value) and "\n" not in str(e.value), (act, str(e.value))
+        assert json.dumps(s.state.to_dict(), sort_keys=True) == before
+    step(s, "m", "cast", spell="fireball", at=[6, 2, 0], rolls={"damage": 1, "save": 20})
+    step(s, "m", "end_turn")
+    step(s, "g", "end_turn")
+    with pytest.raises(Illegal) as e:
+        step(s, "m", "cast", spell="fireball", at=[6, 2, 0])
+    assert e.value.rule == "DND-21" and "no level 3 spell slot left" in str(e.value)
+    step(s, "m", "cast", spell="fire-bolt", target="g", rolls={"attack": 1})    # today's fire_bolt, by its SRD index
+
+
+# -- SPL-05: areas in 3D ------------------------------------------------------------------------------------------
+def test_spl05_fireball_sphere_in_3d(tmp_path, capsys):
+    """A 6 m sphere centred in the air at layer 5: the flyer 2 m above its centre is caught, the guard on the ground
+    below (5 m down, 1.5 m aside: 5.2 m from the centre to its head at layer 1.5) too, the one 9 m away not."""
+    chars = [mage(["fireball"]), foe("h", (8, 8, 7), kind="harpy", flying=True), foe("g", (9, 8, 0)),
+             foe("far", (8, 14, 0))]
+    ev = ok(run(tmp_path, capsys, chars, [{"actor": "m", "action": "cast", "spell": "fireball", "at": [8, 8, 5],
+                                           "rolls": {"damage": 3, "save": [2, 20]}}]))
+    cast = finds(ev, "cast", spell="fireball")[0]
+    assert cast["targets"] == ["h", "g"] and cast["area"]["shape"] == "sphere"
+    assert finds(ev, "damage", who="h")[0]["amount"] == 24 and finds(ev, "damage", who="g")[0]["amount"] == 12
+
+
+def test_spl05_lightning_bolt_line_through_layers(tmp_path, capsys):
+    """A 30 m line from the caster up to a flyer at layer 8: the flyer halfway along it and the one beyond are struck,
+    a flyer two cells off the line is not."""
+    chars = [mage(["lightning-bolt"]), foe("a", (6, 2, 8), kind="harpy", flying=True),
+             foe("b", (10, 2, 16), kind="harpy", flying=True), foe("off", (6, 5, 8), kind="harpy", flying=True)]
+    ev = ok(run(tmp_path, capsys, chars, [{"actor": "m", "action": "cast", "spell": "lightning-bolt", "at": [6, 2, 8],
+                                           "rolls": {"damage": 2, "save": [1, 1]}}]))
+    assert finds(ev, "cast", spell="lightning-bolt")[0]["targets"] == ["a", "b"]
+    assert [e["amount"] for e in finds(ev, "damage") if e["who"] in ("a", "b")] == [16, 16]
+
+
+def test_spl05_cone_of_cold_upcast(tmp_path, capsys):
+    chars = [mage(["cone-of-cold"], level=11), foe("g", (8, 2, 0), max_hp=80), foe("side", (2, 9, 0))]
+    ev = ok(run(tmp_path, capsys, chars, [{"actor": "m", "action": "cast", "spell": "cone-of-cold", "target": "g",
+                                           "slot": 6, "rolls": {"damage": 1, "save": 1}}]))
+    assert finds(ev, "cast", spell="cone-of-cold")[0]["targets"] == ["g"]
+    assert len([e for e in ev if e["type"] == "roll" and e["name"] == "damage"]) == 9      # 9d8 at slot 6
+    assert finds(ev, "damage", who="g")[0]["amount"] == 9
+
+
+def test_spl05_web_restrains_a_flyer_that_falls(tmp_path, capsys):
+    chars = [mage(["web"]), foe("h", (6, 6, 4), kind="harpy", flying=True)]
+    ev = ok(run(tmp_path, capsys, chars, [{"actor": "m", "action": "cast", "spell": "web", "at": [6, 6, 4],
+                                           "rolls": {"save": 1}}]))
+    assert finds(ev, "condition", who="h", condition="restrained", added=True)
+    lost = finds(ev, "flight_lost", who="h")[0]
+    assert lost["rule"] == "AIR-10" and finds(ev, "fall", who="h")[0]["to"] == 0
+
+
+# -- SPL-07: a held or sleeping flyer falls ------------------------------------------------------------------------
+@pytest.mark.parametrize("name", ["hold-monster", "hold-person"])
+def test_spl07_hold_monster_grounds_a_flyer(tmp_path, capsys, name):
+    chars = [mage([name]), foe("h", (6, 6, 6), kind="wyvern_rider", flying=True)]
+    ev = ok(run(tmp_path, capsys, chars, [{"actor": "m", "action": "cast", "spell": name, "target": "h",
+                                           "rolls": {"save": 3}}]))
+    assert finds(ev, "cast", spell=name)[0]["rule"] == "SPL-01"
+    assert finds(ev, "condition", who="h", condition="paralyzed", added=True)
+    f = finds(ev, "fall", who="h")[0]
+    assert f["rule"] == "AIR-10" and f["from"] == 6 and f["to"] == 0 and f["damage"] > 0
+
+
+def test_spl07_sleep_grounds_the_weakest_flyer(tmp_path, capsys):
+    """5d8 forced to 2 each: a pool of 10 puts the 9-HP harpy to sleep, not the 38-HP one."""
+    chars = [mage(["sleep"]), foe("weak", (8, 8, 5), kind="harpy", flying=True, hp=9),
+             foe("strong", (9, 8, 5), kind="harpy", flying=True)]
+    ev = ok(run(tmp_path, capsys, chars, [{"actor": "m", "action": "cast", "spell": "sleep", "at": [8, 8, 5],
+                                           "rolls": {"pool": 2}}]))
+    assert finds(ev, "hit_point_pool")[0]["pool"] == 10
+    assert finds(ev, "condition", who="weak", condition="unconscious", added=True)
+    assert not finds(ev, "condition", who="strong", condition="unconscious")
+    assert finds(ev, "fall", who="weak")[0]["rule"] == "AIR-10" and not finds(ev, "fall", who="strong")
+
+
+# -- SPL-03: Fly ----------------------------------------------------------------------------------------------------
+def test_spl03_fly_then_concentration_breaks_and_it_falls(tmp_path, capsys):
+    chars = [mage(["fly"]), {"id": "k", "kind": "knight", "side": "r", "at": [3, 2, 0]}, foe("g", (12, 12, 0))]
+    script = [{"actor": "m", "action": "cast", "spell": "fly", "target": "k"}, END,
+              {"actor": "k", "action": "move", "to": [3, 2, 1]}, {"actor": "k", "action": "end_turn"},
+              {"actor": "g", "action": "end_turn"}, END, {"actor": "k", "action": "move", "to": [3, 2, 3]},
+              {"actor": "gm", "action": "damage", "target": "m", "amount": 30, "rolls": {"save": 1}}]
+    ev = ok(run(tmp_path, capsys, chars, script))
+    assert finds(ev, "fly_speed", who="k")[0]["fly_speed_m"] == 18
+    assert len(finds(ev, "cast", spell="fly")) == 1 and len(finds(ev, "concentration", spell="fly")) == 1
+    assert finds(ev, "concentration_ends", who="m", spell="fly")
+    lost = finds(ev, "flight_lost", who="k")[0]
+    assert lost["rule"] == "AIR-10" and lost["because"] == "SPL-03"
+    f = finds(ev, "fall", who="k")[0]
+    assert f["from"] == 3 and f["to"] == 0 and f["damage"] == 52 * 10 // 100
+    assert "prone" in finds(ev, "state")[-1]["characters"]["k"]["conditions"]
+
+
+# -- SPL-02: Feather Fall -------------------------------------------------------------------------------------------
+def _fall_scene(policy):
+    cleric = mage(["feather-fall"], i="c", at=(4, 4, 0), **({"reactions": {"feather_fall": policy}} if policy is not None else {}))
+    flyer = {"id": "e", "kind": "giant_eagle", "side": "r", "at": [6, 4, 10], "flying": True}
+    return [cleric, flyer, foe("g", (14, 14, 0))], [
+        {"actor": "c", "action": "end_turn"},
+        {"actor": "gm", "action": "condition", "target": "e", "add": "stunned"}]
+
+
+def test_spl02_feather_fall_answers_a_fall(tmp_path, capsys):
+    chars, script = _fall_scene(None)
+    ev = ok(run(tmp_path, capsys, chars, script))
+    c = finds(ev, "cast", who="c", spell="feather-fall")[0]
+    assert c["reaction"] and c["targets"] == ["e"] and c["rule"] == "SPL-02"
+    d = finds(ev, "slow_fall", who="e")[0]
+    assert d["rule"] == "SPL-02" and d["from"] == 10 and d["to"] == 0 and d["damage"] == 0 and d["landed"]
+    assert not finds(ev, "fall", who="e")
+    st = finds(ev, "state")[-1]["characters"]
+    assert "prone" not in st["e"]["conditions"] and st["c"]["data"]["spell_slots"]["1"] == 3
+
+
+def test_spl02_feather_fall_declined_falls(tmp_path, capsys):
+    chars, script = _fall_scene(False)
+    ev = ok(run(tmp_path, capsys, chars, script))
+    assert not finds(ev, "cast", who="c")
+    f = finds(ev, "fall", who="e")[0]
+    assert f["rule"] == "AIR-10" and f["damage"] > 0
+
+
+# -- SPL-04: Misty Step ---------------------------------------------------------------------------------------------
+def test_spl04_misty_step_to_a_roof_and_into_the_air(tmp_path, capsys):
+    fill = [("stone", (8, 0, 0), (10, 4, 3))]            # a block 4 layers high: its roof is at layer 4
+    chars = [mage(["misty-step"], at=(5, 2, 0)), foe("g", (14, 14, 0))]
+    ev = ok(run(tmp_path, capsys, chars, [{"actor": "m", "action": "cast", "spell": "misty-step", "at": [9, 2, 4]}], fill=fill))
+    t = finds(ev, "teleport", who="m")[0]
+    assert t["to"] == [9, 2, 4] and t["rule"] == "SPL-04" and not finds(ev, "fall")
+    ev = ok(run(tmp_path, capsys, chars, [{"actor": "m", "action": "cast", "spell": "misty-step", "at": [5, 4, 6]}], fill=fill))
+    assert finds(ev, "teleport", who="m") and finds(ev, "fall", who="m")[0]["from"] == 6
+    rc, _, err = run(tmp_path, capsys, chars, [{"actor": "m", "action": "cast", "spell": "misty-step", "at": [5, 12, 0]}], fill=fill)
+    assert rc == 2 and "SPL-04" in err and "beyond Misty Step's 9 m" in err and len(err.strip().splitlines()) == 1
+
+
+# -- SPL-06: pushes in 3D ------------------------------------------------------------------------------------------
+def test_spl06_thunderwave_pushes_a_flyer_up_and_away(tmp_path, capsys):
+    chars = [mage(["thunderwave"], at=(5, 5, 0)), foe("h", (6, 5, 1), kind="harpy", flying=True, max_hp=60)]
+    ev = ok(run(tmp_path, capsys, chars, [{"actor": "m", "action": "cast", "spell": "thunderwave", "target": "h",
+                                           "rolls": {"damage": 1, "save": 1}}]))
+    p = finds(ev, "pushed", who="h")[0]
+    assert p["rule"] == "SPL-06" and p["from"] == [6, 5, 1]
+    x, y, z = p["to"]
+    assert x > 6 and y == 5 and z >= 1 and (x - 6) * 1.5 <= 3.0 + 1e-9
+
+
+# -- SPL-08: Levitate -----------------------------------------------------------------------------------------------
+def test_spl08_levitate_lifts_and_floats_down(tmp_path, capsys):
+    chars = [mage(["levitate"]), foe("g", (4, 2, 0))]
+    script = [{"actor": "m", "action": "cast", "spell": "levitate", "target": "g", "at": [4, 2, 6], "rolls": {"save": 1}},
+              END, {"actor": "g", "action": "end_turn"},
+              {"actor": "gm", "action": "damage", "target": "m", "amount": 20, "rolls": {"save": 1}}]
+    ev = ok(run(tmp_path, capsys, chars, script))
+    lv = finds(ev, "levitate", who="g")[0]
+    assert lv["from"] == 0 and lv["to"] == 6 and lv["rule"] == "SPL-08"
+    assert not finds(ev, "flight_lost", who="g")                        # no upkeep owed while it hangs
+    d = finds(ev, "slow_fall", who="g", rule="SPL-08")[0]
+    assert d["to"] == 0 and d["damage"] == 0 and not finds(ev, "fall", who="g")
+    # no horizontal move of its own while it hangs there (it cannot fly: AIR-01)
+    chars[1]["side"] = "r"
+    rc, _, err = run(tmp_path, capsys, chars, [script[0], END, {"actor": "g", "action": "move", "to": [5, 2, 6]}])
+    assert rc == 2 and "AIR-01" in err and "cannot fly" in err
+
+
+def test_spl06_gust_of_wind_pushes_a_flyer_into_a_wall(tmp_path, capsys):
+    """An 18 m x 3 m line: the harpy fails its Strength save and is pushed 4.5 m (three cells) away through the air,
+    stopped by the wall after two."""
+    fill = [("stone", (8, 0, 0), (8, 15, 9))]
+    chars = [mage(["gust-of-wind"], at=(2, 5, 1), flying=True), foe("h", (5, 5, 1), kind="harpy", flying=True)]
+    ev = ok(run(tmp_path, capsys, chars, [{"actor": "m", "action": "cast", "spell": "gust-of-wind", "target": "h",
+                                           "rolls": {"save": 1}}], fill=fill))
+    assert finds(ev, "cast", spell="gust-of-wind")[0]["targets"] == ["h"]
+    p = finds(ev, "pushed", who="h")[0]
+    assert p["from"] == [5, 5, 1] and p["to"] == [7, 5, 1] and p["rule"] == "SPL-06"
+    assert not finds(ev, "fall", who="h")
+
+
+def test_spl04_dimension_door_needs_no_sight_and_a_walker_falls(tmp_path, capsys):
+    fill = [("stone", (6, 0, 0), (6, 15, 9))]            # a wall between: Dimension Door needs no sight
+    chars = [mage(["dimension-door"], at=(2, 2, 0)), foe("g", (14, 14, 0))]
+    ev = ok(run(tmp_path, capsys, chars, [{"actor": "m", "action": "cast", "spell": "dimension-door", "at": [12, 2, 5]}],
+                fill=fill))
+    assert finds(ev, "teleport", who="m")[0]["to"] == [12, 2, 5]
+    assert finds(ev, "fall", who="m")[0]["from"] == 5
+    rc, _, err = run(tmp_path, capsys, chars, [{"actor": "m", "action": "cast", "spell": "dimension-door", "at": [6, 2, 0]}],
+                     fill=fill)
+    assert rc == 2 and "SPL-04" in err and "does not fit" in err
+
+
+# -- SPL-09: lasting areas ------------------------------------------------------------------------------------------
+def test_spl09_moonbeam_burns_each_turn_until_the_concentration_ends(tmp_path, capsys):
+    chars = [mage(["moonbeam"]), foe("g", (6, 2, 0), max_hp=90)]
+    script = [{"actor": "m", "action": "cast", "spell": "moonbeam", "at": [6, 2, 0], "rolls": {"damage": 1, "save": 20}},
+              {**END, "rolls": {"damage": 3, "save": 1}},                    # g's turn starts in the beam: fails
+              {"actor": "g", "action": "end_turn"},
+              {"actor": "gm", "action": "damage", "target": "m", "amount": 30, "rolls": {"save": 1}},
+              END]
+    ev = ok(run(tmp_path, capsys, chars, script))
+    la = finds(ev, "lasting_area", who="m")[0]
+    assert la["spell"] == "moonbeam" and la["area"]["shape"] == "cylinder" and la["rule"] == "SPL-09"
+    dmg = [e["amount"] for e in finds(ev, "damage", who="g")]
+    assert dmg == [1, 6]                 # 2d10 rolled 1 each, saved: half; its turn: 2d10 rolled 3 each, failed
+    assert finds(ev, "lasting_area_ends", who="m", spell="moonbeam")
+    assert "lasting" in finds(ev, "state")[-1]["characters"]["m"]["data"]
+    assert finds(ev, "state")[-1]["characters"]["m"]["data"]["lasting"] == []
+
+
+def test_spl09_web_catches_a_flyer_when_its_turn_starts(tmp_path, capsys):
+    chars = [mage(["web"]), foe("h", (6, 6, 4), kind="harpy", flying=True)]
+    script = [{"actor": "m", "action": "cast", "spell": "web", "at": [6, 6, 4], "rolls": {"save": 20}},
+              {**END, "rolls": {"save": 1}}]
+    ev = ok(run(tmp_path, capsys, chars, script))
+    saves = [e for e in ev if e["type"] == "save" and e.get("who") == "h"]
+    assert len(saves) == 2 and saves[1]["rule"] == "DND-21"
+    assert finds(ev, "condition", who="h", condition="restrained", added=True)
+    assert finds(ev, "fall", who="h")[0]["rule"] == "AIR-10"
+
+
+def test_spl09_stinking_cloud_takes_the_action(tmp_path, capsys):
+    """No save as it is cast (the cloud acts when a turn starts in it); then a failed Con save costs the action."""
+    chars = [mage(["stinking-cloud"]), foe("g", (8, 2, 0))]
+    cast = {"actor": "m", "action": "cast", "spell": "stinking-cloud", "at": [8, 2, 0]}
+    ev = ok(run(tmp_path, capsys, chars, [cast, {**END, "rolls": {"save": 1}}]))
+    saves = [e for e in ev if e["type"] == "save" and e.get("who") == "g"]
+    assert len(saves) == 1 and saves[0]["ability"] == "con" and not saves[0]["success"]
+    assert ev.index(saves[0]) > ev.index(finds(ev, "turn", who="g")[0])         # as its turn starts
+    assert finds(ev, "loses_action", who="g", spell="stinking-cloud")
+    shot = {"actor": "g", "action": "attack", "target": "m", "weapon": "light_crossbow", "rolls": {"attack": 2}}
+    rc, _, err = run(tmp_path, capsys, chars, [cast, {**END, "rolls": {"save": 1}}, shot])
+    assert rc == 2 and "its action is used" in err
+    ok(run(tmp_path, capsys, chars, [cast, {**END, "rolls": {"save": 20}}, shot]))
+
+
+def test_spl01_elemental_adept_on_an_srd_spell(tmp_path, capsys):
+    """DND-F02 with an SRD spell: its 1s count as 2 and the target's fire resistance is ignored."""
+    chars = [mage(["fireball"], feats=["elemental_adept"], feat_choices={"elemental_adept": "fire"}),
+             foe("g", (8, 2, 0), max_hp=60, resistances=["fire"])]
+    ev = ok(run(tmp_path, capsys, chars, [{"actor": "m", "action": "cast", "spell": "fireball", "at": [8, 2, 0],
+                                           "rolls": {"damage": 1, "save": 1}}]))
+    assert finds(ev, "damage", who="g")[0]["amount"] == 16
+
+
+def test_spl01_slots_key_and_its_bad_values(tmp_path, capsys):
+    chars = [mage(["magic-missile"], slots={"1": 1}), foe("g", (6, 2, 0), max_hp=60)]
+    mm = {"actor": "m", "action": "cast", "spell": "magic-missile", "target": "g", "rolls": {"damage": 1}}
+    ev = ok(run(tmp_path, capsys, chars, [mm]))
+    assert finds(ev, "state")[-1]["characters"]["m"]["data"]["spell_slots"] == {"1": 0}
+    rc, _, err = run(tmp_path, capsys, chars, [mm, END, {"actor": "g", "action": "end_turn"}, mm])
+    assert rc == 2 and "script[3]" in err and "no level 1 spell slot left" in err and "DND-21" in err
+    rc, _, err = run(tmp_path, capsys, [mage(["magic-missile"], slots={"10": 1}), foe("g", (6, 2, 0))], [])
+    assert rc == 2 and "characters[0].slots.10" in err and len(err.strip().splitlines()) == 1
+    rc, _, err = run(tmp_path, capsys, [mage(["polymorph"]), foe("g", (6, 2, 0))], [])
+    assert rc == 2 and "characters[0].spells[0]" in err and "not castable" in err and "SPL-01" in err
+
+
+def test_spl02_feather_fall_is_asked_of_the_casters_player():
+    """In ask mode (the window) the guard's bolt drops the eagle (AIR-11's 10) and the fall stops at the question
+    ``reactions.c.feather_fall``, asked of the caster, nothing changed; answered, the action holds the answer and
+    plays like a script that gives it."""
+    from engine.rules.choices import ChoiceNeeded, fill
+    from engine.rules.core import dumps
+
+    chars, _ = _fall_scene(None)
+    shot = {"actor": "g", "action": "attack", "target": "e", "weapon": "light_crossbow",
+            "rolls": {"attack": 19, "damage": 1, "fall": 10}}
+
+    def fresh():
+        s = make(chars, size=(16, 16, 24), options={"spell_names": "srd"})
+        s.step({"actor": "c", "action": "end_turn"})
+        s.step({"actor": "e", "action": "end_turn"})
+        return s
+
+    for answer, falls in ((True, False), (False, True)):
+        s = fresh()
+        before = s.fingerprint()
+        with pytest.raises(ChoiceNeeded) as q:
+            s.step(shot, ask={})
+        assert s.fingerprint() == before
+        p = q.value.point
+        assert p.path == ("reactions", "c", "feather_fall") and p.chooser == "c" and p.rule == "SPL-02"
+        action, key = fill(shot, p, answer)
+        evs = s.step(action, ask={key: answer})
+        assert bool([e for e in evs if e["type"] == "fall"]) is falls
+        assert bool([e for e in evs if e["type"] == "slow_fall"]) is not falls
+        again = fresh()
+        again.step(action)
+        assert [dumps(e) for e in again.events] == [dumps(e) for e in s.events]
