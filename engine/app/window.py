@@ -291,13 +291,14 @@ class PlayWindow(pyglet.window.Window):
                 evs = self.ctl.session.events[n_events:]
                 anim = build_step(before, after, evs)
                 anim.hud_before = state_before
+                anim.gm = any(e.get("type") == "action" and (e.get("action") or {}).get("actor") == "gm" for e in evs)
                 hurt = any(e.get("type") == "damage" for e in evs)
                 anim.duration = ANIM_S + (HOLD_S if (anim.falls or hurt) else 0.0)
                 self.anims.append(anim)
             else:
                 self.anims.clear()
             if self.mirror is not None:   # the players' screen plays the same step (what its side sees of it)
-                self.mirror.anims[:] = self.anims
+                self.mirror.anims[:] = [a for a in self.anims if not getattr(a, "gm", False)]
                 self.mirror.anim_t = self.anim_t
                 self.mirror.changed()
             self._rebuild_log()
@@ -526,6 +527,8 @@ class PlayWindow(pyglet.window.Window):
     def build_hud(self):
         self.hud.begin()
         self.big.begin()
+        pf = self.player_view()          # the player view: every text drawn passes its one filter
+        self.hud.filter = self.big.filter = None if pf.gm else pf.shown
         self.panels = {}
         W, Hh = self.size_px
         small = self.compact()

@@ -79,6 +79,11 @@ class Preview(Section):
             rows.append(("dice entered by hand: " + ", ".join(f"{k}={v}" for k, v in ctl.forced.items()), H.ACCENT))
         win.panels["preview"] = (x, y, x + w, y + hud.line + 7, col)
         rows = [(win.named(t), c) for t, c in rows]      # names, not ids, like everything on screen
+        pf = win.player_view()
+        if not pf.gm:               # F3: the target's numbers as its side may see them (a line need not name it)
+            tgt = p.params.get("target")
+            about = ctl.state.actors.get(tgt) if isinstance(tgt, str) else None
+            rows = [(t2, c) for t, c in rows if (t2 := pf.clean(t, about=about, strict=False))]
         L.ry = hud.panel(x, y, w, title, rows, title_col=col) + 6
 
 
@@ -130,9 +135,10 @@ class EventLog(Section):
         pf = win.player_view()
         lines = []
         for entry in win.log_lines:
-            if not pf.log_ok(entry):
+            text = pf.log_text(entry)          # the one filter: the side's own lines, enemies' numbers hidden
+            if text is None:
                 continue
-            for i, part in enumerate(hud.wrap(entry[0], rw - 24)):
+            for i, part in enumerate(hud.wrap(text, rw - 24)):
                 lines.append(("  " + part if i else part, entry[1]))
         scroll = max(0, min(win.vstate.log_scroll, max(len(lines) - avail, 0)))
         if scroll != win.vstate.log_scroll:
