@@ -48,8 +48,12 @@ def say_blocks(ctl):
     except AerieError as e:
         ctl.say(str(e), "error")
         return None
-    ctl.say("stat blocks: " + "; ".join(f"{n} ({a})" for n, a in rows) if rows
-            else f"no stat-block library for {ctl.scene.ruleset}", "info")
+    if not rows:
+        ctl.say(f"no stat-block library for {ctl.scene.ruleset}", "info")
+        return None
+    # one block a line, said as it is (a "list": the message line renames no character's id in it, "knight")
+    ctl.say(f"stat blocks ({len(rows)}; ;add NAME BLOCK at x y layer):\n"
+            + "\n".join(f"{n}: {a}" for n, a in rows), "list")
     return None
 
 
