@@ -45,3 +45,39 @@ def test_item3_blocks_lists_every_block_by_its_own_name(size):
     assert not [t for t in drawn if t.startswith(("Sir Aldric:", "Morrow on her wyvern:"))], drawn
     assert not win.hud.cut, win.hud.cut
     assert all(0 <= y and y + 21 <= size[1] for _x, y, _t in win.hud.placed)
+
+
+class PanelHud(PrintHud):
+    """PrintHud with the real HUD's panel (it wraps a row too wide for it again)."""
+
+    from engine.app.hud import Hud as _Hud
+
+    panel = _Hud.panel
+
+
+MISS = ("Oda attacks Kestrel with light crossbow: 2 + 4 (Dex +2, proficiency +2) = 6 vs AC 13: misses; disadvantage: "
+        "beyond the weapon's normal range, the target is prone and more than 1.5 m away [AIR-17, DND-16, DND-32]")
+
+
+@pytest.mark.parametrize("size", [(1280, 720), (1920, 1080)])
+def test_item2_the_log_keeps_to_its_rectangle_and_wraps_at_word_boundaries(size):
+    """A long miss made the log cover the action buttons at both sizes and left "=" or "13:" alone on a line."""
+    from engine.app import hud as H
+    from engine.app.sections.right import EventLog
+
+    W, Hh = size
+    win = _win()
+    win.hud = PanelHud()
+    win.hud.line = 18
+    win.log_lines = [(f"line {i}: Kestrel moves [29, 31, 3] -> [33, 29, 3]", H.FG) for i in range(5)] + \
+        [(MISS, H.FG), (MISS.replace("Oda", "Ilse"), H.FG)]
+    rw = int(min(380, W * 0.28))
+    by = Hh - 2 * 32 - 6
+    L = Layout(W, Hh, 21, False, pw=300, left_bottom=400, by=by, rw=rw, ry=120)
+    EventLog().build(win, L)
+    texts = [(y, t) for _x, y, t in win.hud.placed]
+    assert any("misses" in t for _y, t in texts)
+    assert all(y + 18 <= by for y, _t in texts), [(y, t) for y, t in texts if y + 18 > by]   # above the buttons
+    body = [t.strip() for _y, t in texts[1:]]
+    assert not [t for t in body if len(t) <= 3], body          # no "=" or "13:" alone on a line
+    assert not win.hud.cut, win.hud.cut

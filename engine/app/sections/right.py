@@ -138,7 +138,9 @@ class EventLog(Section):
             text = pf.log_text(entry)          # the one filter: the side's own lines, enemies' numbers hidden
             if text is None:
                 continue
-            for i, part in enumerate(hud.wrap(text, rw - 24)):
+            # narrow enough that the panel never wraps a row again (its "  " indent and margins counted): a second
+            # wrap left "=" or "13:" alone on a line and made the panel taller than its room, over the buttons
+            for i, part in enumerate(hud.wrap(text, rw - 30 - hud.width("  "))):
                 lines.append(("  " + part if i else part, entry[1]))
         scroll = max(0, min(win.vstate.log_scroll, max(len(lines) - avail, 0)))
         if scroll != win.vstate.log_scroll:
@@ -152,7 +154,7 @@ class EventLog(Section):
                    + (f"  - {scroll} newer below" if scroll else "  (wheel: older)"))
             if L.small:                    # folded: a title that fits its narrow column (issue 23 item 7)
                 ttl = f"Log{count}" + (f"  +{scroll} newer" if scroll else "")
-            hud.panel(rx, top, rw, ttl, shown)
+            hud.panel(rx, top, rw, ttl, shown, max_rows=len(shown))
             win.panels["log"] = (rx, top, rx + rw, top + lh + 4, H.BG_TITLE)
             win.log_view = {"first": shown[0][0] if shown else "", "last": shown[-1][0] if shown else "",
                             "scroll": scroll, "lines": len(lines), "area": [rx, top, rx + rw, log_bottom]}
