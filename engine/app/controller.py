@@ -19,7 +19,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from engine.app import questions, statement
+from engine.app.airnote import air_speed_note
 from engine.app.composing import unoffered
+from engine.app.logtext import act_words
 from engine.errors import AerieError
 from engine.rules.choices import ChoiceNeeded
 from engine.rules.core import Illegal, Session, dumps
@@ -337,7 +339,9 @@ class Controller:
             questions.ask(self, act, answered, c.point)
             return None
         except Illegal as e:
-            self.say(f"{e.reason}" + (f" ({e.rule})" if e.rule and f"({e.rule})" not in e.reason else ""), "error")
+            note = air_speed_note(self.session, act, e.reason)        # AIR-09 where the refusal shows
+            self.say(f"{e.reason}" + (f" ({e.rule})" if e.rule and f"({e.rule})" not in e.reason else "")
+                     + (f" - {note}" if note else ""), "error")
             return None
         except AerieError as e:
             self.say(str(e), "error")
@@ -398,7 +402,7 @@ class Controller:
         self.pending = None
         self.last_events = []
         self._after_state_change()
-        self.say(f"undone: {last.get('actor')} {last.get('action')}")
+        self.say(f"undone: {act_words(self.state.actors, last)}")
         return True
 
     def redo(self) -> bool:
@@ -406,11 +410,12 @@ class Controller:
             self.say("nothing to redo")
             return False
         act = self.redo_stack.pop()
+        said = act_words(self.state.actors, act)      # before it: a removal's target is gone after it
         keep = list(self.redo_stack)
         events = self.step(act, asking=False)        # its choices were made when it was first taken
         self.redo_stack = keep
         if events is not None:
-            self.say(f"redone: {act.get('actor')} {act.get('action')}")
+            self.say(f"redone: {said}")
         return events is not None
 
     # -- forced dice ------------------------------------------------------------------------------------------------
@@ -522,7 +527,8 @@ def movement_text(session, a) -> str:
     if not (a.can_fly and isinstance(fly, (int, float)) and isinstance(ground, (int, float)) and fly != ground):
         return out
     same = abs(rs.movement_left(session, a, True) - rs.movement_left(session, a, False)) < 1e-9
-    opts = [f"{k} = {rs.opt(k)}" for k, spec in (specs_for(rs.name) or {}).items()
+    # the value in force: the scene's, else the option's default (a scene that sets none read "air_speed = None")
+    opts = [f"{k} = {spec.default if rs.opt(k) is None else rs.opt(k)}" for k, spec in (specs_for(rs.name) or {}).items()
             if "AIR-09" in str(getattr(spec, "help", "") or "")]
     why = f" {', '.join(opts)}" if opts else ""
     if same:          # short: the Selected panel's row (AIR-09 is the reading, the option names it)

@@ -30,6 +30,10 @@ def namer(actors, gone: dict | None = None):
         table[k] = short_name(a)
         if a.name and a.name != table[k]:
             table[a.name] = table[k]          # "Kestrel (harpy, low)" -> "Kestrel"
+        for w in (a.data or {}).get("weapons", ()) if isinstance(a.data, dict) else ():
+            wid = w.get("name") if isinstance(w, dict) else None
+            if isinstance(wid, str) and "_" in wid:
+                table.setdefault(wid, wid.replace("_", " "))     # a weapon's id in words: "light crossbow"
     if not table:
         return lambda text: text
     keys = sorted(table, key=len, reverse=True)
@@ -52,6 +56,19 @@ def words(v) -> str:
     if isinstance(v, dict):
         return ", ".join(f"{k} {words(x)}" for k, x in v.items())
     return str(v)
+
+
+def act_words(actors, a: dict) -> str:
+    """An action in a few words for the message line ("GM: remove Talon", "Vess: attack Brann"), never its ids
+    ("gm gm_remove")."""
+    def nm(cid):
+        x = actors.get(cid) if isinstance(cid, str) else None
+        return short_name(x) if x is not None else str(cid)
+
+    who = "GM" if a.get("actor") == "gm" else nm(a.get("actor"))
+    what = str(a.get("action", "")).removeprefix("gm_").replace("_", " ")
+    tgt = a.get("target")
+    return f"{who}: {what}" + (f" {nm(tgt)}" if isinstance(tgt, str) else "")
 
 
 def action_line(a: dict, name) -> str:
@@ -129,4 +146,6 @@ def _line(session, e: dict, t, named, name, out: list) -> None:
             return
         line = line.strip()
         kind = "accent" if t in ("round", "turn") else ("bad" if t in ("damage", "fall", "condition") else "fg")
+        if t == "condition" and e.get("added") is False:
+            kind = "fg"           # a condition gone ("no longer unconscious") is no harm: not in red
     out.append((named(line), kind))

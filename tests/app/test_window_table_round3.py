@@ -81,3 +81,76 @@ def test_item2_the_log_keeps_to_its_rectangle_and_wraps_at_word_boundaries(size)
     body = [t.strip() for _y, t in texts[1:]]
     assert not [t for t in body if len(t) <= 3], body          # no "=" or "13:" alone on a line
     assert not win.hud.cut, win.hud.cut
+
+
+def test_item5_no_raw_values_or_ids_on_screen():
+    """"air_speed = None" (the baton's selected panel), "undone: gm gm_remove", "nobody has no action now",
+    "light_crossbow" in the log, and "Brann is no longer unconscious" in red."""
+    from engine.app.controller import Controller, movement_text
+    from engine.app.logtext import log_entries
+    from engine.app.sections.bottom import Actions
+    from engine.scene import load_scene
+
+    baton = Controller(load_scene("scenes/baton_skyfall.toml"), 7)
+    rows = [movement_text(baton.session, a) for a in baton.state.actors.values() if a.can_fly]
+    assert rows and not [r for r in rows if "None" in r], rows
+    assert all("air_speed = ground" in r for r in rows), rows           # the reading in force, by its value
+
+    win = _win()
+    ctl = win.ctl
+    ctl.step({"actor": "gm", "action": "gm_remove", "target": "harpy_high"})
+    ctl.undo()
+    assert ctl.message[0] == "undone: GM: remove Shrike", ctl.message
+    ctl.redo()
+    assert ctl.message[0] == "redone: GM: remove Shrike", ctl.message
+    ctl.step({"actor": "lookout", "action": "attack", "target": "harpy_low"} if ctl.state.current == "lookout"
+             else {"actor": "gm", "action": "gm_set", "target": "wall_archer", "key": "hp", "value": 0})
+    ctl.step({"actor": "gm", "action": "gm_set", "target": "wall_archer", "key": "hp", "value": 0})
+    ctl.step({"actor": "gm", "action": "gm_set", "target": "wall_archer", "key": "hp", "value": 5})
+    ctl.step({"actor": ctl.state.current, "action": "end_turn"})
+    while ctl.state.current != "lookout":
+        ctl.step({"actor": ctl.state.current, "action": "end_turn"})
+    ctl.step({"actor": "lookout", "action": "attack", "target": "harpy_low", "weapon": "light_crossbow"})
+    lines = log_entries(ctl.session)
+    assert any("with light crossbow" in e[0] for e in lines), [e[0] for e in lines[-6:]]
+    assert not [e[0] for e in lines if "light_crossbow" in e[0]]
+    gone = [e for e in lines if "no longer unconscious" in e[0]]
+    assert gone and all(e[1] != "bad" for e in gone), gone
+
+    ctl.select(None)
+    win.hud = PrintHud()
+    win.ctl.buttons = lambda: []
+    Actions().build(win, Layout(1280, 720, 21, False, pw=300, left_bottom=400, by=700, rw=358, state=ctl.state))
+    hints = [t for _x, _y, t in win.hud.placed]
+    assert any(t.startswith("no character selected") for t in hints), hints
+    assert not [t for t in hints if "nobody has" in t], hints
+
+
+def test_item12_a_flyer_short_of_movement_is_told_air_speed_and_the_option():
+    """A flyer whose climb is refused for want of movement was not told that its air speed is its ground speed
+    (AIR-09) nor that the scene option air_speed = "fly_speed" exists: said in the refusal and the preview."""
+    from engine.app.jobs import Workers
+    from engine.app.sections.right import Preview
+
+    win = _win()
+    ctl = win.ctl
+    act = {"actor": "harpy_low", "action": "move", "to": [29, 31, 6]}        # 3 layers up: 12 m, 6 m left
+    ctl.step(act)
+    text, kind = ctl.message
+    assert kind == "error" and "AIR-07" in text, text
+    assert "AIR-09" in text and "ground speed, 6 m" in text and 'air_speed = "fly_speed"' in text, text
+    ctl.select("harpy_low")                                               # the preview, red, says it too
+    assert ctl.choose("move")
+    ctl.set_destination([29, 31, 6])
+    win.jobs = Workers()
+    res = ctl.preview_of(ctl.action())
+    win.jobs.result = lambda name, key: (True, res)
+    win.hud = PanelHud()
+    Preview().build(win, Layout(1280, 720, 21, False, pw=300, left_bottom=400, by=650, rw=358, ry=40))
+    drawn = " ".join(t for _x, _y, t in win.hud.placed)
+    assert "ILLEGAL" in drawn and "AIR-09" in drawn and '"fly_speed"' in drawn, drawn
+    # a scene that flies at the fly speed already, or a refusal that is not for movement: no note
+    from engine.app.airnote import air_speed_note
+
+    assert air_speed_note(ctl.session, act, "out of reach") == ""
+    assert air_speed_note(ctl.session, {"actor": "lookout", "action": "move"}, "movement") == ""

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 
 from engine.app import areaspell
+from engine.app.airnote import air_speed_note
 from engine.app import hud as H
 from engine.app import scene_prims as SP
 from engine.app.composing import variant_note
@@ -44,6 +45,9 @@ class Preview(Section):
             for line in hud.wrap("ILLEGAL: " + reason + (f" ({rule})" if rule and f"({rule})" not in reason else ""),
                                  w - 16):
                 rows.append((line, H.BAD))
+            note = air_speed_note(ctl.session, act, reason)     # a flyer short of movement: AIR-09 and the option
+            for i, line in enumerate(hud.wrap(note, w - 24) if note else ()):
+                rows.append(("  " + line if i else line, H.ACCENT))
             # the header says it already: the preview's own copy of the reason and rule would repeat it
             pv = {k: v for k, v in pv.items() if not (k == "reason" and v == reason) and not (k == "rule" and v == rule)}
         tgt = ctl.state.actors.get(pv.get("target")) if isinstance(pv.get("target"), str) else None
