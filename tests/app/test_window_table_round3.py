@@ -8,10 +8,14 @@ import pytest
 
 from test_window_player_view_and_panels import OverlayWin, PrintHud
 
+from pathlib import Path
+
 from engine.app.logtext import namer
 from engine.app.sections.base import Layout
 
 pytestmark = pytest.mark.unit
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _win(scene="showcase.toml"):
@@ -154,3 +158,36 @@ def test_item12_a_flyer_short_of_movement_is_told_air_speed_and_the_option():
 
     assert air_speed_note(ctl.session, act, "out of reach") == ""
     assert air_speed_note(ctl.session, {"actor": "lookout", "action": "move"}, "movement") == ""
+
+
+def test_item9_the_picker_filters_as_one_types_by_name_and_file(monkeypatch):
+    """Ctrl+O listed 31 scenes with no search ("... 6 more below" at 720): typing filters by name and file."""
+    from pyglet.window import key
+
+    from engine.app.modes.prompts import Chooser, open_chooser
+    from engine.app.sections.modals import ChooserPanel
+
+    monkeypatch.chdir(ROOT)
+    win = _win()
+    win.key = lambda symbol, mods=0: win.modes.dispatch(win, "on_key", symbol, mods)
+    open_chooser(win)
+    ch = win.modes.find(Chooser)
+    n = len(ch.paths)
+    assert n > 25
+    for c in "town":                                      # by name: the showcase is "Town square"
+        win.modes.dispatch(win, "on_text", c)
+    assert ch.labels and all("town" in f"{lab} {Path(p).name}".lower() for lab, p in zip(ch.labels, ch.paths))
+    assert any(p.endswith("showcase.toml") for p in ch.paths) and len(ch.paths) < n
+    for _ in "town":
+        win.key(key.BACKSPACE)
+    assert len(ch.paths) == n and ch.query == ""
+    for c in "fall tab":                                  # by file, every word: air_fall_table.toml
+        win.modes.dispatch(win, "on_text", c)
+    assert [Path(p).name for p in ch.paths] == ["air_fall_table.toml"], ch.paths
+    win.hud = PanelHud()
+    ChooserPanel().build(win, Layout(1280, 720, 18, False))
+    drawn = [t for _x, _y, t in win.hud.placed]
+    assert any("fall tab" in t and f"1 of {n}" in t for t in drawn), drawn
+    assert any("air_fall_table.toml" in t for t in drawn), drawn
+    win.modes.dispatch(win, "on_text", "zzzq")            # nothing matches: said, Enter does nothing
+    assert ch.paths == []
