@@ -191,3 +191,31 @@ def test_item9_the_picker_filters_as_one_types_by_name_and_file(monkeypatch):
     assert any("air_fall_table.toml" in t for t in drawn), drawn
     win.modes.dispatch(win, "on_text", "zzzq")            # nothing matches: said, Enter does nothing
     assert ch.paths == []
+
+
+def test_item11_the_fallers_agility_test_has_its_own_die_and_the_selection_follows_the_baton():
+    """The faller's Agility test shared the die name ``test`` with the attack (``R test 12`` filled one and the
+    other was rolled silently); after a pass the selection stayed on the passer, not on who has the baton."""
+    from engine.app.controller import Controller
+    from engine.scene import load_scene
+
+    ctl = Controller(load_scene(str(ROOT / "scenes" / "baton_skyfall.toml")), 7)
+    ctl.set_ask(False)
+    assert ctl.state.current == "lia"
+    ctl.select("lia")
+    for typed in ("test 8", "damage 3", "fall 10", "agility 2"):       # R, four times: one die each
+        assert ctl.enter_roll(typed), ctl.message
+    assert ctl.choose("attack")
+    ctl.choose_param("target", "h1")
+    n = len(ctl.session.events)
+    ctl.confirm()
+    evs = ctl.session.events[n:]
+    assert len(ctl.session.actions) == 1, ctl.message
+    rolls = [(e["name"], e.get("result"), e.get("forced")) for e in evs if e.get("type") == "roll"]
+    assert ("test", 8, True) in rolls and ("agility", 2, True) in rolls, rolls
+    assert [r for r in rolls if r[0] == "test"] == [("test", 8, True)], rolls     # the attack's own, no other
+    fall = next(e for e in evs if e.get("type") == "fall")
+    assert fall["damage"] == 4, fall                  # the wound of 4 not halved: Agility 2 + 3 fails vs 11
+    ctl.step({"actor": "lia", "action": "pass", "to": "duarte"})
+    assert ctl.state.current == "duarte"
+    assert ctl.selected == "duarte", ctl.selected
