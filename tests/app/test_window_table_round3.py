@@ -47,8 +47,11 @@ def test_item3_blocks_lists_every_block_by_its_own_name(size):
     for name, line in rows:
         assert any(t.startswith(f"{name}: ") for t in drawn), (name, drawn)
     assert not [t for t in drawn if t.startswith(("Sir Aldric:", "Morrow on her wyvern:"))], drawn
-    assert not win.hud.cut, win.hud.cut
-    assert all(0 <= y and y + 21 <= size[1] for _x, y, _t in win.hud.placed)
+    assert any(t.startswith("stat blocks (14") for t in drawn), drawn      # the header too
+    assert all(26 <= y and y + 21 <= size[1] for _x, y, _t in win.hud.placed)   # below the top bar
+    log_x = size[0] - 358 - 8                            # clear of the right column (the log), every line
+    boxes = [b for b in win.hud.blocks if b[4] == "message"]
+    assert len(boxes) == 15 and all(b[2] <= log_x for b in boxes), boxes    # a line's box, its text clipped in it
 
 
 class PanelHud(PrintHud):

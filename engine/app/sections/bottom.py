@@ -96,9 +96,9 @@ class Status(Section):
 
     def lines(self, win, L, y2, text, colour, name, x_of, room, n) -> float:
         hud, lh = win.hud, L.lh
-        # a list (``;blocks``) says one item a line: each wrapped at word boundaries, all of it shown
-        wrapped = [part for para in text.split("\n") for part in hud.wrap(para, room - 20)]
-        for line in reversed(wrapped[:n]):
+        # a list (``;blocks``) says one item a line, its end clipped where the room ends (the name first, whole)
+        wrapped = (text.split("\n") if "\n" in text else hud.wrap(text, room - 20))[:n]
+        for line in reversed(wrapped):
             x0 = x_of(y2)
             w = min(hud.width(line) + 20, room)
             hud.box(x0, y2 - 4, x0 + w, y2 + lh + 2, colour)
@@ -128,7 +128,9 @@ class Status(Section):
         room = max(room, 60)
         if text:               # a list is said as it is: its words are not characters' ids (";blocks": knight)
             y2 = self.lines(win, L, y2, text if kind == "list" else win.named(text),
-                            (90, 24, 20, 235) if kind == "error" else (20, 40, 30, 230), "message", lx, room,
+                            (90, 24, 20, 235) if kind == "error" else (20, 40, 30, 230), "message", lx,
+                            # a long list climbs beside the left panels: wrapped to the room left of the log there
+                            max(min(room, L.W - L.rw - 30 - L.pw - 12), 60) if kind == "list" else room,
                             40 if kind == "list" else 2 if small else 3)
         info = win.named(cell_info(ctl, ctl.hover)) if not small else ""
         if not pf.message_ok(info):
