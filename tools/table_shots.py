@@ -49,7 +49,7 @@ def frames(win, n=8):
 
 
 def shot(name, size, setup):
-    scene = load_scene(str(ROOT / "scenes" / "showcase.toml"))
+    scene = load_scene(str(ROOT / "scenes" / SCENES.get(name, "showcase.toml")))
     win = PlayWindow(scene, 7, size)
     setup(win)
     frames(win)
@@ -86,7 +86,15 @@ def picker(win):
     ch.filter("fall")
 
 
-SHOTS = {"player_log": player, "log_miss": miss, "blocks": blocks, "picker_filter": picker}
+def words(win):
+    """Item 5: a baton flyer's AIR-09 reading by its value, an undo said in words."""
+    win.ctl.select("grif")
+    win.apply(win.ctl.step, {"actor": "gm", "action": "gm_remove", "target": "h2"})
+    win.apply(win.ctl.undo)
+
+
+SHOTS = {"player_log": player, "log_miss": miss, "blocks": blocks, "picker_filter": picker, "words": words}
+SCENES = {"words": "baton_skyfall.toml"}
 
 if __name__ == "__main__":
     import os
