@@ -222,3 +222,55 @@ def test_item11_the_fallers_agility_test_has_its_own_die_and_the_selection_follo
     ctl.step({"actor": "lia", "action": "pass", "to": "duarte"})
     assert ctl.state.current == "duarte"
     assert ctl.selected == "duarte", ctl.selected
+
+
+class _Screen:
+    def __init__(self, x, y, width, height):
+        self.x, self.y, self.width, self.height = x, y, width, height
+
+
+class _Win:
+    """What mirror.place reads and sets of a pyglet window."""
+
+    def __init__(self, screens, at, size):
+        self.display = type("D", (), {"get_screens": lambda _self: screens})()
+        self.at, self.size = at, size
+
+    def get_location(self):
+        return self.at
+
+    def get_size(self):
+        return self.size
+
+    def set_location(self, x, y):
+        self.at = (x, y)
+
+    def set_size(self, w, h):
+        self.size = (w, h)
+
+
+def _overlap(a, b) -> float:
+    (ax, ay), (aw, ah) = a.at, a.size
+    (bx, by), (bw, bh) = b.at, b.size
+    return max(0, min(ax + aw, bx + bw) - max(ax, bx)) * max(0, min(ay + ah, by + bh) - max(ay, by))
+
+
+@pytest.mark.parametrize("gm_size", [(1920, 1080), (1280, 720)])
+def test_item4_the_players_screen_on_one_monitor_is_beside_or_half_the_screen(gm_size):
+    """F4 opened the players' screen at (0, 0), full size, over the GM's window on a one-monitor table."""
+    from engine.app.mirror import place
+
+    screens = [_Screen(0, 0, 1920, 1080)]
+    gm = _Win(screens, (0, 0), gm_size)
+    m = _Win(screens, (0, 0), gm_size)                # toggle() opens it at the GM's size
+    place(gm, m)
+    (x, y), (w, h) = m.at, m.size
+    assert 0 <= x and x + w <= 1920 and 0 <= y and y + h <= 1080, (m.at, m.size)    # on the screen
+    if gm_size[0] * 2 <= 1920:
+        assert _overlap(gm, m) == 0 and m.size == gm_size                         # beside it
+    else:
+        assert (x, w) == (960, 960) and _overlap(gm, m) <= 0.5 * 1920 * 1080     # the right half
+    two = [_Screen(0, 0, 1920, 1080), _Screen(1920, 0, 1920, 1080)]              # a second monitor: there
+    gm2, m2 = _Win(two, (0, 0), (1920, 1080)), _Win(two, (0, 0), (1920, 1080))
+    place(gm2, m2)
+    assert m2.at == (1920, 0)
