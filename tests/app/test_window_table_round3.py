@@ -274,3 +274,42 @@ def test_item4_the_players_screen_on_one_monitor_is_beside_or_half_the_screen(gm
     gm2, m2 = _Win(two, (0, 0), (1920, 1080)), _Win(two, (0, 0), (1920, 1080))
     place(gm2, m2)
     assert m2.at == (1920, 0)
+
+
+def test_item8_the_token_hud_sets_an_exact_hp_and_applies_the_last_roll():
+    """The token HUD had only -5 / -1 / +1 / +5: a number typed and Enter sets HP exactly; "damage N" / "heal N"
+    apply the GM's last table roll. Each a recorded gm_set."""
+    from types import SimpleNamespace
+
+    from pyglet.window import key
+
+    from test_window_player_view_and_panels import ButtonHud
+
+    from engine.app.modes.tokenhud import TokenHud, open_at
+    from engine.app.sections.tokenhud import TokenHudPanel
+
+    win = _win()
+    win.hud = ButtonHud()
+    win.token_boxes = {}
+    ctl = win.ctl
+    ctl.step({"actor": "gm", "action": "gm_roll", "dice": "2d6+3", "label": "fire trap"})
+    roll = ctl.session.events[-1]["total"]
+    assert open_at(win, {"char": SimpleNamespace(char="knight"), "cell": None})
+    panel = TokenHudPanel()
+    panel.build(win, Layout(1280, 720, 21, False, bar_h=26))
+    ids = [r[4] for r in win.hud.rects]
+    assert ("tokhud", ("hp", -roll)) in ids and ("tokhud", ("hp", roll)) in ids, ids
+    labels = [t for _x, _y, t in win.hud.placed]
+    assert f"damage {roll}" in labels and f"heal {roll}" in labels
+    assert all(0 <= r[0] and r[2] <= 1280 and 0 <= r[1] and r[3] <= 720 for r in win.hud.rects)
+    knight = ctl.state.actors["knight"]
+    panel.on_click(win, "tokhud", ("hp", -roll))                     # the trap's damage
+    assert ctl.state.actors["knight"].hp == knight.max_hp - roll
+    for ch in "23":                                                  # typed: 23, Enter
+        win.modes.dispatch(win, "on_key", getattr(key, f"_{ch}"), 0)
+        win.modes.dispatch(win, "on_text", ch)
+    assert isinstance(win.modes.top, TokenHud) and win.modes.top.typed == "23"
+    assert ctl.pending is None                                       # the digits chose no action under the HUD
+    win.modes.dispatch(win, "on_key", key.ENTER, 0)
+    assert ctl.state.actors["knight"].hp == 23
+    assert [a["action"] for a in ctl.session.actions] == ["gm_roll", "gm_set", "gm_set"]
