@@ -313,3 +313,38 @@ def test_item8_the_token_hud_sets_an_exact_hp_and_applies_the_last_roll():
     win.modes.dispatch(win, "on_key", key.ENTER, 0)
     assert ctl.state.actors["knight"].hp == 23
     assert [a["action"] for a in ctl.session.actions] == ["gm_roll", "gm_set", "gm_set"]
+
+
+def test_item7_add_at_the_cursor_or_the_nearest_free_cell_and_listed_before_start():
+    """;add needed typed coordinates (a large creature took three tries); a creature added on an empty map before
+    ;start never showed in the turn order."""
+    import dataclasses
+
+    from engine.app.controller import Controller
+    from engine.app.gmline import gm_line
+    from engine.app.sections.left import TurnOrder
+    from engine.scene import load_scene
+
+    win = _win()
+    ctl = win.ctl
+    k = ctl.state.actors["knight"]
+    ctl.hover = (k.x, k.y, k.layer)                          # the mouse over Sir Aldric: taken, the nearest free
+    gm_line(ctl, "add Rok wyvern side=red")                  # a large one
+    assert ctl.message[1] == "info", ctl.message
+    rok = next(a for a in ctl.state.actors.values() if a.name == "Rok")
+    assert rok.size == "large" and max(abs(rok.x - k.x), abs(rok.y - k.y)) <= 3, (rok.x, rok.y)
+    assert ctl.session.actions[-1]["at"] == [rok.x, rok.y, rok.layer]     # recorded where it went
+    ctl.hover = (20, 20, 0)
+    gm_line(ctl, "add guard")
+    g = next(a for a in ctl.state.actors.values() if a.name == "Guard")
+    assert (g.x, g.y, g.layer) == (20, 20, 0)                # free: the cursor's own cell
+
+    empty = Controller(dataclasses.replace(load_scene(str(ROOT / "scenes" / "showcase.toml")), characters=[]), 7)
+    win.ctl = empty
+    empty.hover = (20, 20, 0)
+    gm_line(empty, "add ogre")
+    gm_line(empty, "add Rook harpy")
+    assert len(empty.state.actors) == 2 and not empty.state.order
+    rows = TurnOrder().rows(win, Layout(1280, 720, 21, False, state=empty.state))
+    assert [r[3] for r in rows] == list(empty.state.actors), rows          # both listed, before ;start
+    assert all("not in the order yet" in r[2] for r in rows)
