@@ -93,7 +93,15 @@ def words(win):
     win.apply(win.ctl.undo)
 
 
-SHOTS = {"player_log": player, "log_miss": miss, "blocks": blocks, "picker_filter": picker, "words": words}
+def add_here(win):
+    """Item 7: ;add with the mouse over Sir Aldric: the wyvern (large) at the nearest free cell."""
+    k = win.ctl.state.actors["knight"]
+    win.ctl.hover = (k.x, k.y, k.layer)
+    win.apply(gm_line, win.ctl, "add Rok wyvern side=red")
+    win.ctl.select(next(a.id for a in win.ctl.state.actors.values() if a.name == "Rok"))
+
+
+SHOTS = {"add": add_here, "player_log": player, "log_miss": miss, "blocks": blocks, "picker_filter": picker, "words": words}
 SCENES = {"words": "baton_skyfall.toml"}
 
 if __name__ == "__main__":
