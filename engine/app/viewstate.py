@@ -28,6 +28,7 @@ class ViewState:
         self.ruler: dict | None = None           # U: {"a": point, "b": point}
         self.ruler_mode = False
         self.template: dict | None = None        # Y: {"shape", "size_m"}
+        self.pinned: tuple = ()                  # Y, Enter: templates kept on the map, (shape, origin, aim, size) each
         self.log_scroll = 0                      # lines scrolled back from the newest
         self.help = False
         self.volume_mode = "exposed"             # J: the 3D view's cells, "exposed" or "safe"

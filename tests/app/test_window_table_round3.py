@@ -348,3 +348,40 @@ def test_item7_add_at_the_cursor_or_the_nearest_free_cell_and_listed_before_star
     rows = TurnOrder().rows(win, Layout(1280, 720, 21, False, state=empty.state))
     assert [r[3] for r in rows] == list(empty.state.actors), rows          # both listed, before ;start
     assert all("not in the order yet" in r[2] for r in rows)
+
+
+def test_item6_templates_pin_on_a_character_several_kept_one_removed():
+    """A click on a character did not pin the sphere (it kept following the cursor); several templates could not
+    be kept, nor one removed."""
+    from types import SimpleNamespace
+
+    from pyglet.window import key
+
+    from engine.app import scene_prims as SP
+
+    win = _win()
+    win.key = lambda symbol, mods=0: win.modes.dispatch(win, "on_key", symbol, mods)
+    ctl = win.ctl
+    sel = ctl.selected
+    win.key(key.Y)                                            # a sphere at the cursor
+    brann, vess = ctl.state.actors["wall_archer"], ctl.state.actors["ground_archer"]
+    ctl.hover = (5, 5, 0)
+    win.modes.dispatch(win, "on_click", {"cell": SimpleNamespace(cell=(5, 5, 0)), "char": SimpleNamespace(char="wall_archer")})
+    assert ctl.selected == sel                                # not selected: pinned on him
+    assert win.vstate.template["at"] == [brann.x, brann.y, brann.layer]
+    ctl.hover = (40, 40, 0)                                   # the cursor moves on: the sphere stays on Brann
+    assert "wall_archer" in SP.template_inside(win)
+    win.key(key.ENTER)                                        # kept on the map
+    win.modes.dispatch(win, "on_click", {"cell": None, "char": SimpleNamespace(char="ground_archer")})
+    win.key(key.ENTER)
+    assert len(win.vstate.pinned) == 2 and "at" not in win.vstate.template
+    inside = [SP.template_inside(win, g) for g in win.vstate.pinned]
+    assert "wall_archer" in inside[0] and "ground_archer" in inside[1], inside
+    win.table_tags = []
+    SP.table_prims(win, None)
+    assert sum("sphere 6 m radius" in t[1] for t in win.table_tags) >= 2     # both drawn, each with who is inside
+    ctl.hover = (brann.x, brann.y, brann.layer)               # Delete: the one nearest the cursor, Brann's
+    win.key(key.DELETE)
+    assert len(win.vstate.pinned) == 1
+    assert "ground_archer" in SP.template_inside(win, win.vstate.pinned[0])
+    assert vess.id == "ground_archer"

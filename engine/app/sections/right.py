@@ -107,9 +107,11 @@ class Notes(Section):
         if view.template:
             who = SP.template_inside(win)
             t = view.template
-            pin = "pinned (a click moves it)" if t.get("at") else "a click pins it"
+            pin = "pinned (a click moves it; Enter keeps it)" if t.get("at") else "a click pins it"
             extra.append(f"Template (Y): {SP.template_size(t['shape'], t['size_m'])} (Ctrl+wheel: size; {pin}) - "
                          "inside: " + (", ".join(win.name(i) for i in who) or "nobody"))
+        if view.pinned:
+            extra.append(f"{len(view.pinned)} template(s) kept on the map (Y, then Delete: the one nearest the cursor)")
         for n in L.notes + extra:
             for line in hud.wrap(win.named(n), rw - 16)[:3]:
                 hud.box(rx, L.ry, rx + rw, L.ry + lh + 4, (60, 50, 20, 220))
