@@ -101,7 +101,20 @@ def add_here(win):
     win.ctl.select(next(a.id for a in win.ctl.state.actors.values() if a.name == "Rok"))
 
 
-SHOTS = {"add": add_here, "player_log": player, "log_miss": miss, "blocks": blocks, "picker_filter": picker, "words": words}
+def templates(win):
+    """Item 6: a sphere pinned on Brann by a click on him and kept (Enter), another kept on Vess."""
+    from types import SimpleNamespace
+
+    from pyglet.window import key
+
+    win.modes.dispatch(win, "on_key", key.Y, 0)
+    for cid in ("wall_archer", "ground_archer"):
+        win.modes.dispatch(win, "on_click", {"cell": None, "char": SimpleNamespace(char=cid)})
+        win.modes.dispatch(win, "on_key", key.ENTER, 0)
+    win.ctl.hover = None
+
+
+SHOTS = {"templates": templates, "add": add_here, "player_log": player, "log_miss": miss, "blocks": blocks, "picker_filter": picker, "words": words}
 SCENES = {"words": "baton_skyfall.toml"}
 
 if __name__ == "__main__":

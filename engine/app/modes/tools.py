@@ -136,7 +136,7 @@ def say_template(win) -> None:
 
     t = win.vstate.template
     win.say(f"Y: {template_size(t['shape'], t['size_m'])} template at the cursor (cone and line from the selected; "
-            "Ctrl+wheel: size; a click pins it; Y: next shape)")
+            "Ctrl+wheel: size; a click pins it, on a character its cell; Enter keeps it; Y: next shape)")
 
 
 class GmDrag(Mode):
