@@ -377,8 +377,8 @@ class Controller:
         cur = self.session.current
         was = getattr(self, "_current_was", None)
         self._current_was = cur
-        # whose turn it is changed (a baton pass, an end of turn): the selection follows it from whoever had it --
-        # a passer that may still react kept the selection (issue 40 item 11)
+        # whose turn it is changed (a pass of the initiative, an end of turn): the selection follows it from whoever
+        # had it -- a passer that may still react kept the selection (issue 40 item 11)
         moved_on = cur != was and was is not None and self.selected == was
         if cur is not None and (self.selected is None or self.selected not in self.state.actors
                                 or moved_on or not self.legal()):
