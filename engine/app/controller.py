@@ -19,7 +19,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from engine.app import questions, statement
+from engine.app.airnote import air_speed_note
 from engine.app.composing import unoffered
+from engine.app.logtext import act_words
 from engine.errors import AerieError
 from engine.rules.choices import ChoiceNeeded
 from engine.rules.core import Illegal, Session, dumps
@@ -342,7 +344,9 @@ class Controller:
             questions.ask(self, act, answered, c.point)
             return None
         except Illegal as e:
-            self.say(f"{e.reason}" + (f" ({e.rule})" if e.rule and f"({e.rule})" not in e.reason else ""), "error")
+            note = air_speed_note(self.session, act, e.reason)        # AIR-09 where the refusal shows
+            self.say(f"{e.reason}" + (f" ({e.rule})" if e.rule and f"({e.rule})" not in e.reason else "")
+                     + (f" - {note}" if note else ""), "error")
             return None
         except AerieError as e:
             self.say(str(e), "error")
@@ -376,8 +380,13 @@ class Controller:
     def _after_state_change(self):
         questions.offer_table(self)
         cur = self.session.current
+        was = getattr(self, "_current_was", None)
+        self._current_was = cur
+        # whose turn it is changed (a pass of the initiative, an end of turn): the selection follows it from whoever
+        # had it -- a passer that may still react kept the selection (issue 40 item 11)
+        moved_on = cur != was and was is not None and self.selected == was
         if cur is not None and (self.selected is None or self.selected not in self.state.actors
-                                or not self.legal()):
+                                or moved_on or not self.legal()):
             self.selected = cur
         if self.selected in self.state.actors:
             a = self.actor(self.selected)
@@ -403,7 +412,7 @@ class Controller:
         self.pending = None
         self.last_step = None
         self._after_state_change()
-        self.say(f"undone: {last.get('actor')} {last.get('action')}")
+        self.say(f"undone: {act_words(self.state.actors, last)}")
         return True
 
     def redo(self) -> bool:
@@ -411,11 +420,12 @@ class Controller:
             self.say("nothing to redo")
             return False
         act = self.redo_stack.pop()
+        said = act_words(self.state.actors, act)      # before it: a removal's target is gone after it
         keep = list(self.redo_stack)
         res = self.step(act, asking=False)        # its choices were made when it was first taken
         self.redo_stack = keep
         if res is not None:
-            self.say(f"redone: {act.get('actor')} {act.get('action')}")
+            self.say(f"redone: {said}")
         return res is not None
 
     # -- forced dice ------------------------------------------------------------------------------------------------

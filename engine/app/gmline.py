@@ -31,13 +31,40 @@ def gm_line(ctl, text: str) -> StepResult | None:
                 raise ValueError('start PATH.toml ["SCENE NAME"]: save the table as a scene and play it')
             start_scene(ctl, w[1], w[2] if len(w) == 3 else None)
             return None
-        act = parse(text, ctl.state, ctl.scene)
+        at_cursor = " at " not in f" {text.lower()} " and text.split()[0].lower() == "add"
+        act = parse(text, ctl.state, ctl.scene, cursor=ctl.hover)
     except ValueError as e:
         ctl.say(f"GM: {e}", "error")
         return None
     if act is None:
         return None
+    if at_cursor:                        # ;add without at: the cursor's cell, or the nearest free one for its size
+        act = nearest_free(ctl, act)
     return ctl.step(act)
+
+
+def nearest_free(ctl, act: dict, reach: int = 8) -> dict:
+    """``act`` (a gm_add) at the nearest cell to its ``at`` where the rules let it stand (its size, what is there,
+    ground under a walker: ``Session.check``), at the same layer, then on the surface below; unchanged when none
+    in ``reach`` cells is (the step says why)."""
+    x, y, layer = act["at"]
+    w = ctl.scene.world
+    nx, ny = w.size[:2]
+    for r in range(reach + 1):
+        ring = [(x + dx, y + dy) for dx in range(-r, r + 1) for dy in range(-r, r + 1) if max(abs(dx), abs(dy)) == r]
+        for cx, cy in sorted(ring, key=lambda c: (c[0] - x) ** 2 + (c[1] - y) ** 2):
+            if not (0 <= cx < nx and 0 <= cy < ny):
+                continue
+            for cl in dict.fromkeys((layer, w.support_layer(cx, cy, layer))):
+                cand = dict(act, at=[cx, cy, int(cl)])
+                try:
+                    ctl.session.check(cand)
+                except AerieError as e:
+                    if getattr(e, "path", "at") not in ("at", "flying"):
+                        return act       # not a question of where (a name taken...): the step says it
+                    continue
+                return cand
+    return act
 
 
 def say_blocks(ctl):
@@ -49,8 +76,12 @@ def say_blocks(ctl):
     except AerieError as e:
         ctl.say(str(e), "error")
         return None
-    ctl.say("stat blocks: " + "; ".join(f"{n} ({a})" for n, a in rows) if rows
-            else f"no stat-block library for {ctl.scene.ruleset}", "info")
+    if not rows:
+        ctl.say(f"no stat-block library for {ctl.scene.ruleset}", "info")
+        return None
+    # one block a line, said as it is (a "list": the message line renames no character's id in it, "knight")
+    ctl.say(f"stat blocks ({len(rows)}; ;add NAME BLOCK at x y layer):\n"
+            + "\n".join(f"{n}: {a}" for n, a in rows), "list")
     return None
 
 

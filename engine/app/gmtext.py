@@ -76,11 +76,18 @@ def new_id(name: str, state, scene=None) -> str:
     return f"{base}_{n}"
 
 
-def _add(rest: list[str], state, scene) -> dict:
-    """add [NEW] BLOCK|like NAME [side=S] [id=ID] at x y layer [fly]"""
+def _add(rest: list[str], state, scene, cursor=None) -> dict:
+    """add [NEW] BLOCK|like NAME [side=S] [id=ID] [at x y layer] [fly]: without ``at``, at ``cursor`` (the cell under
+    the mouse; the GM line then takes the nearest free cell for its size, engine/app/gmline.py)"""
     low = [w.lower() for w in rest]
     if "at" not in low:
-        raise ValueError('add "NEW NAME" BLOCK side=SIDE at x y layer [fly] (or add NEW like NAME at x y layer)')
+        if cursor is None:
+            raise ValueError('add "NEW NAME" BLOCK side=SIDE at x y layer [fly] (or add NEW like NAME at x y layer; '
+                             'without at: at the cell under the mouse)')
+        fly = [w for w in low if w in ("fly", "flying", "land", "ground")]
+        rest = [w for w in rest if w.lower() not in ("fly", "flying", "land", "ground")]
+        rest = rest + ["at"] + [str(int(v)) for v in cursor] + fly[:1]
+        low = [w.lower() for w in rest]
     i = low.index("at")
     head, tail = rest[:i], rest[i + 1:]
     opts = {w.split("=", 1)[0].lower(): w.split("=", 1)[1] for w in head if "=" in w}
@@ -115,7 +122,7 @@ def _add(rest: list[str], state, scene) -> dict:
     return {k: act[k] for k in ("actor", "action", "id", "like", "block", "name", "side", "at", "flying") if k in act}
 
 
-def parse(text: str, state, scene=None) -> dict | None:
+def parse(text: str, state, scene=None, cursor=None) -> dict | None:
     first = text.split()[:1]
     if not first:
         return None
@@ -152,7 +159,7 @@ def parse(text: str, state, scene=None) -> dict | None:
             act["flying"] = True
         return act
     if cmd == "add":
-        return _add(rest, state, scene)
+        return _add(rest, state, scene, cursor)
     if cmd in ("remove", "rm"):
         if len(rest) != 1:
             raise ValueError("remove NAME (quote a name with spaces)")

@@ -43,6 +43,8 @@ class Hud:
         self.texts: list = []          # (x0, y0, x1, y1, text): every text drawn (tests check none overlaps)
         self.key = None
         self.view = None               # the window's view state: its ``units`` ("m" / "ft") for every distance shown
+        # the player view's one filter of every text (``PlayerFilter.shown``: None draws nothing), None for the GM
+        self.filter = None
 
     # -- description ---------------------------------------------------------------------------------------------
     def begin(self):
@@ -87,6 +89,10 @@ class Hud:
     def text(self, x, y, text: str, col=FG, size: float | None = None, max_w: float | None = None) -> float:
         """Text with its top left at (x, y); clipped with an ellipsis to max_w. Returns its width."""
         size = size or self.atlas.line_h
+        if self.filter is not None:
+            text = self.filter(text) or ""
+            if not text:
+                return 0.0
         text = self.shown(text)
         x, y = round(x), round(y)
         if max_w is not None and self.width(text, size) > max_w:
@@ -100,6 +106,8 @@ class Hud:
         return w
 
     def wrap(self, text: str, max_w: float, size: float | None = None) -> list[str]:
+        if self.filter is not None:        # filtered whole, before it is cut into lines
+            text = self.filter(text) or ""
         words = self.shown(text).split(" ")
         lines, cur = [], ""
         for w in words:

@@ -5,7 +5,8 @@ Each event becomes one line through the ruleset's own describer (``engine.rules.
 and character ids replaced by the names a table uses. Tests read the same lines the window draws, so a ruleset's
 log is checked for ``None``, raw JSON or another ruleset's words exactly as the table sees it.
 
-Each line is ``(text, kind)`` or ``(text, kind, "gm")`` for a line only the GM's screen shows; ``kind`` is one of
+Each line is ``(text, kind)`` or ``(text, kind, "gm")`` for a line only the GM's screen shows -- a GM action's and
+every line that follows from it, up to the next action ("Brann drops to 0 HP" after ``;hp Brann 0``); ``kind`` is one of
 ``"dim"``, ``"action"``, ``"accent"``, ``"bad"``, ``"fg"`` (the window's colours).
 """
 
@@ -29,6 +30,10 @@ def namer(actors, gone: dict | None = None):
         table[k] = short_name(a)
         if a.name and a.name != table[k]:
             table[a.name] = table[k]          # "Kestrel (harpy, low)" -> "Kestrel"
+        for w in (a.data or {}).get("weapons", ()) if isinstance(a.data, dict) else ():
+            wid = w.get("name") if isinstance(w, dict) else None
+            if isinstance(wid, str) and "_" in wid:
+                table.setdefault(wid, wid.replace("_", " "))     # a weapon's id in words: "light crossbow"
     if not table:
         return lambda text: text
     keys = sorted(table, key=len, reverse=True)
@@ -53,6 +58,19 @@ def words(v) -> str:
     return str(v)
 
 
+def act_words(actors, a: dict) -> str:
+    """An action in a few words for the message line ("GM: remove Talon", "Vess: attack Brann"), never its ids
+    ("gm gm_remove")."""
+    def nm(cid):
+        x = actors.get(cid) if isinstance(cid, str) else None
+        return short_name(x) if x is not None else str(cid)
+
+    who = "GM" if a.get("actor") == "gm" else nm(a.get("actor"))
+    what = str(a.get("action", "")).removeprefix("gm_").replace("_", " ")
+    tgt = a.get("target")
+    return f"{who}: {what}" + (f" {nm(tgt)}" if isinstance(tgt, str) else "")
+
+
 def action_line(a: dict, name) -> str:
     params = ", ".join(f"{k} {words(v)}" for k, v in a.items() if k not in ("actor", "action", "rolls"))
     rolls = a.get("rolls")
@@ -74,9 +92,6 @@ def gone_names(session) -> dict:
 
 def log_entries(session) -> list[tuple]:
     """Every event of ``session`` as the window's log shows it (see the module's text)."""
-    from engine.app.controller import event_line
-    from engine.rules.runner import describe
-
     acts = session.state.actors
     gone = gone_names(session)
     named = namer(acts, gone)
@@ -88,34 +103,49 @@ def log_entries(session) -> list[tuple]:
         return short_name(a) if a is not None else str(cid)
 
     out: list[tuple] = []
+    gm = False                     # in a GM action's events: its lines and what follows from it are the GM's
     for e in session.events:
         t = e.get("type")
-        if t == "session":
-            out.append((f"{e.get('scene')}: seed {e.get('seed')}, {e.get('ruleset')}", "dim"))
-            continue
+        n0 = len(out)
         if t == "action" and isinstance(e.get("action"), dict):
-            a = e["action"]
-            if a.get("actor") == "gm" and str(a.get("action", "")).startswith("gm_"):
-                continue          # the GM's event line that follows says it in words
-            out.append((named(action_line(a, name)), "action"))
-            continue
-        if t in ("gm", "table_roll") and isinstance(e.get("text"), str):
-            out.append((named(e["text"]), "accent", "gm") if t == "gm" else (named(e["text"]), "accent"))
-            continue
-        line: str | None
-        if t == "roll":
-            line = event_line(e)
-            if e.get("who") == "gm":
-                line = "GM" + line[2:]
-            kind = "dim"
-        else:
-            try:
-                line = describe(session, e)
-            except Exception:   # noqa: BLE001 - an event the runner's describer does not know
-                line = event_line(e)
-            if line is None:
-                continue
-            line = line.strip()
-            kind = "accent" if t in ("round", "turn") else ("bad" if t in ("damage", "fall", "condition") else "fg")
-        out.append((named(line), kind))
+            gm = e["action"].get("actor") == "gm"
+        _line(session, e, t, named, name, out)
+        if gm:
+            out[n0:] = [(ln[0], ln[1], "gm") for ln in out[n0:]]
     return out
+
+
+def _line(session, e: dict, t, named, name, out: list) -> None:
+    from engine.app.controller import event_line
+    from engine.rules.runner import describe
+
+    if t == "session":
+        out.append((f"{e.get('scene')}: seed {e.get('seed')}, {e.get('ruleset')}", "dim"))
+        return
+    if t == "action" and isinstance(e.get("action"), dict):
+        a = e["action"]
+        if a.get("actor") == "gm" and str(a.get("action", "")).startswith("gm_"):
+            return            # the GM's event line that follows says it in words
+        out.append((named(action_line(a, name)), "action"))
+        return
+    if t in ("gm", "table_roll") and isinstance(e.get("text"), str):
+        out.append((named(e["text"]), "accent", "gm") if t == "gm" else (named(e["text"]), "accent"))
+        return
+    line: str | None
+    if t == "roll":
+        line = event_line(e)
+        if e.get("who") == "gm":
+            line = "GM" + line[2:]
+        kind = "dim"
+    else:
+        try:
+            line = describe(session, e)
+        except Exception:   # noqa: BLE001 - an event the runner's describer does not know
+            line = event_line(e)
+        if line is None:
+            return
+        line = line.strip()
+        kind = "accent" if t in ("round", "turn") else ("bad" if t in ("damage", "fall", "condition") else "fg")
+        if t == "condition" and e.get("added") is False:
+            kind = "fg"           # a condition gone ("no longer unconscious") is no harm: not in red
+    out.append((named(line), kind))

@@ -81,9 +81,20 @@ def place(gm, m) -> None:
         other = [s for s in screens if not (s.x <= gx < s.x + s.width and s.y <= gy < s.y + s.height)]
         if other:
             m.set_location(other[0].x, other[0].y)
-        elif screens:
-            s, (w, _) = screens[0], m.get_size()
-            m.set_location(max(s.x, min(gx + gm.get_size()[0], s.x + s.width - w)), gy)
+        elif screens:          # one monitor: beside the GM's window where there is room, else its right half
+            s = next((s for s in screens if s.x <= gx < s.x + s.width and s.y <= gy < s.y + s.height), screens[0])
+            w, h = m.get_size()
+            gw = gm.get_size()[0]
+            right = gx + gw
+            edge = max(s.x, s.x + s.width - w)         # as far right as the screen allows
+            if right + w <= s.x + s.width:
+                m.set_location(right, gy)
+            elif gx + gw - edge <= gw / 2:             # at the right edge it covers at most half of the GM's window
+                m.set_location(edge, gy)
+            else:              # no room: half the screen, over the GM's right half (issue 40 item 4: it covered all)
+                half = s.width // 2
+                m.set_size(half, min(h, s.height))
+                m.set_location(s.x + s.width - half, s.y)
     except Exception:   # noqa: BLE001 - where the window opens is a courtesy: a display without screens keeps (0, 0)
         pass
 

@@ -348,9 +348,10 @@ def template_size(shape: str, size: float) -> str:
             "line": f"line {size:g} m long, 1.5 m wide", "cube": f"cube {size:g} m side"}.get(shape, f"{shape} {size:g} m")
 
 
-def template_inside(win):
-    """Who is inside the template: any of a body's 36 sample points (the points sight lines aim at) inside."""
-    g = template_geometry(win)
+def template_inside(win, g=None):
+    """Who is inside the template (``g``: a kept one's geometry, else the live one's): any of a body's 36 sample
+    points (the points sight lines aim at) inside."""
+    g = g or template_geometry(win)
     if g is None:
         return []
     from engine.world.cover import sample_points
@@ -436,7 +437,7 @@ def template_prims(win, pr, tags, g):
             if k % 6 == 0:
                 pr.line(tuple(o) if shape == "cone" else tuple(np.array(o) + (np.array(ring[k]) - end)), ring[k], col,
                         xray=True)
-    who = template_inside(win)
+    who = template_inside(win, g)
     tags.append(((aim[0], aim[1], aim[2]), f"{template_size(shape, size)}: " +
                  (", ".join(win.name(i) for i in who) or "nobody inside"), (90, 30, 80, 235)))
 
@@ -449,6 +450,8 @@ def table_prims(win, rs) -> ov.Prims:
     if win.vstate.ruler:
         ruler_prims(win, pr, win.table_tags)
     g = template_geometry(win)
+    for kept in win.vstate.pinned:        # the templates kept on the map (Y, a click, Enter), each with who is inside
+        template_prims(win, pr, win.table_tags, kept)
     if g is not None:
         template_prims(win, pr, win.table_tags, g)
     return pr

@@ -289,13 +289,16 @@ class PlayWindow(pyglet.window.Window):
                                      or getattr(fn, "animates", False)):
                 anim = build_step(before, after, step.events)
                 anim.hud_before = step.before        # the session's own snapshot of the state before the step
+                # a GM's action (its captions are the GM's: the players' view never shows them)
+                anim.gm = any(e.get("type") == "action" and (e.get("action") or {}).get("actor") == "gm"
+                              for e in step.log)
                 hurt = any(isinstance(e, Hurting) for e in step.events)
                 anim.duration = ANIM_S + (HOLD_S if (anim.falls or hurt) else 0.0)
                 self.anims.append(anim)
             else:
                 self.anims.clear()
             if self.mirror is not None:   # the players' screen plays the same step (what its side sees of it)
-                self.mirror.anims[:] = self.anims
+                self.mirror.anims[:] = [a for a in self.anims if not getattr(a, "gm", False)]
                 self.mirror.anim_t = self.anim_t
                 self.mirror.changed()
             self._rebuild_log()
@@ -524,6 +527,8 @@ class PlayWindow(pyglet.window.Window):
     def build_hud(self):
         self.hud.begin()
         self.big.begin()
+        pf = self.player_view()          # the player view: every text drawn passes its one filter
+        self.hud.filter = self.big.filter = None if pf.gm else pf.shown
         self.panels = {}
         W, Hh = self.size_px
         small = self.compact()

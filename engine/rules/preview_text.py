@@ -116,7 +116,8 @@ def movement_text(session, a) -> str:
     if not (a.can_fly and isinstance(fly, (int, float)) and isinstance(ground, (int, float)) and fly != ground):
         return out
     same = abs(rs.movement_left(session, a, True) - rs.movement_left(session, a, False)) < 1e-9
-    opts = [f"{k} = {rs.opt(k)}" for k, spec in (specs_for(rs.name) or {}).items()
+    # the value in force: the scene's, else the option's default (a scene that sets none read "air_speed = None")
+    opts = [f"{k} = {spec.default if rs.opt(k) is None else rs.opt(k)}" for k, spec in (specs_for(rs.name) or {}).items()
             if "AIR-09" in str(getattr(spec, "help", "") or "")]
     why = f" {', '.join(opts)}" if opts else ""
     if same:          # short: the Selected panel's row (AIR-09 is the reading, the option names it)

@@ -92,18 +92,30 @@ def save_first(win, what: str, proceed: Callable[[], None]) -> None:
 
 
 class Chooser(Mode):
-    """Ctrl+O: a list of scenes and saves; Up/Down, Enter or a click, Esc."""
+    """Ctrl+O: a list of scenes and saves; typing filters it (by name and file: every word typed is in the entry's
+    name or path), Backspace takes a letter back; Up/Down, Enter or a click, Esc."""
 
     name = "chooser"
     modal = True
 
     def __init__(self, paths: list[str], labels: list[str] | None = None) -> None:
-        self.paths = paths
-        self.labels = labels or [Path(p).name for p in paths]
+        self.all_paths = list(paths)
+        self.all_labels = list(labels or [Path(p).name for p in paths])
+        self.query = ""
+        self.paths, self.labels = list(self.all_paths), list(self.all_labels)
         self.i = 0
 
     def view(self) -> dict:
-        return {"paths": self.paths, "i": self.i, "labels": self.labels}
+        return {"paths": self.paths, "i": self.i, "labels": self.labels, "query": self.query}
+
+    def filter(self, query: str) -> None:
+        """Only the entries whose name or file holds every word of ``query`` (any case)."""
+        self.query = query
+        words = query.lower().split()
+        keep = [(p, lab) for p, lab in zip(self.all_paths, self.all_labels)
+                if all(w in f"{lab} {Path(p).name}".lower() for w in words)]
+        self.paths, self.labels = [p for p, _ in keep], [lab for _, lab in keep]
+        self.i = 0
 
     def on_key(self, win, symbol: int, modifiers: int):
         if symbol in (key.UP, key.DOWN):
@@ -112,9 +124,13 @@ class Chooser(Mode):
             return self.choose(win)
         elif symbol == key.ESCAPE:
             return POP
+        elif symbol == key.BACKSPACE and self.query:
+            self.filter(self.query[:-1])
         return None
 
     def on_text(self, win, text: str):
+        if text and text.isprintable():
+            self.filter(self.query + text)
         return None
 
     def choose(self, win):
@@ -132,7 +148,7 @@ class Chooser(Mode):
         return None
 
     def key(self) -> tuple:
-        return (self.name, tuple(self.paths), self.i)
+        return (self.name, tuple(self.paths), self.i, self.query)
 
 
 def open_chooser(win) -> None:
@@ -142,7 +158,7 @@ def open_chooser(win) -> None:
         win.say("Ctrl+O: no scene or saved game here", "error")
         return
     win.modes.push(win, Chooser([str(p) for p in out], [files.label(p) for p in out]))
-    win.say("Ctrl+O: choose a scene or a saved game (Up/Down, Enter; Esc: cancel)", toast=False)
+    win.say("Ctrl+O: choose a scene or a saved game (type to filter; Up/Down, Enter; Esc: cancel)", toast=False)
 
 
 def open_chosen(win) -> None:

@@ -1,5 +1,6 @@
 """A right click on a character opens its token HUD (issue 23 item 9, what a Foundry GM reaches for): its HP
-(-5, -1, +1, +5), its conditions (a click toggles one), hide it from the players' view, remove it. Each change
+(-5, -1, +1, +5; a number typed and Enter sets it exactly; the last table roll applied as damage or healing,
+issue 40 item 8), its conditions (a click toggles one), hide it from the players' view, remove it. Each change
 is an ordinary recorded GM action (``gm_set``, ``gm_condition``, ``gm_remove``); hiding is the GM's screen
 choice (the view state), not a rule. Esc or a click on the map closes it."""
 
@@ -15,15 +16,32 @@ class TokenHud(Mode):
 
     def __init__(self, cid: str) -> None:
         self.cid = cid
+        self.typed = ""                  # digits typed: the exact HP Enter sets
 
     def on_key(self, win, symbol: int, modifiers: int):
-        return POP if symbol == key.ESCAPE else PASS
+        if symbol == key.ESCAPE:
+            return POP
+        if symbol == key.BACKSPACE and self.typed:
+            self.typed = self.typed[:-1]
+            return None
+        if symbol in (key.ENTER, key.RETURN) and self.typed:
+            value, self.typed = int(self.typed), ""
+            return None if act(win, self.cid, "set", value) else POP
+        if key._0 <= symbol <= key._9 or key.NUM_0 <= symbol <= key.NUM_9:
+            return None                  # the digit comes as text (on_text): not the action hotkeys under it
+        return PASS
+
+    def on_text(self, win, text: str):
+        if text.isdigit() and len(self.typed) < 4:
+            self.typed += text
+            return None
+        return PASS
 
     def on_click(self, win, hit):
         return POP                       # a click on the map closes it
 
     def key(self) -> tuple:
-        return (self.name, self.cid)
+        return (self.name, self.cid, self.typed)
 
 
 def act(win, cid: str, what: str, val) -> bool:
@@ -33,9 +51,10 @@ def act(win, cid: str, what: str, val) -> bool:
     a = win.ctl.state.actors.get(cid)
     if a is None:
         return False
-    if what == "hp":
+    if what in ("hp", "set"):       # a step (-5 .. +5, the last roll as damage or healing) or an exact value
+        value = int(val) if what == "set" else a.hp + int(val)
         gm_step(win, {"actor": "gm", "action": "gm_set", "target": cid, "key": "hp",
-                      "value": int(min(max(a.hp + int(val), 0), a.max_hp))})
+                      "value": int(min(max(value, 0), a.max_hp))})
     elif what == "cond":
         op = "remove" if val in a.conditions else "add"
         gm_step(win, {"actor": "gm", "action": "gm_condition", "target": cid, op: val})
@@ -48,6 +67,14 @@ def act(win, cid: str, what: str, val) -> bool:
         gm_step(win, {"actor": "gm", "action": "gm_remove", "target": cid})
         return False
     return True
+
+
+def last_roll(session) -> int | None:
+    """The total of the GM's last table roll (``;roll``), or None: what "damage" / "heal" apply."""
+    for e in reversed(session.events):
+        if e.get("type") == "table_roll" and isinstance(e.get("total"), int):
+            return e["total"]
+    return None
 
 
 def open_at(win, hit) -> bool:

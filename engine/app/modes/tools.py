@@ -62,6 +62,10 @@ class Template(Mode):
         win.vstate.template = None
 
     def on_key(self, win, symbol: int, modifiers: int):
+        if symbol in (key.ENTER, key.RETURN) and (win.vstate.template or {}).get("at") is not None:
+            return keep_template(win)
+        if symbol in (key.DELETE, key.BACKSPACE) and win.vstate.pinned:
+            return drop_template(win)
         if symbol != key.Y or modifiers & (key.MOD_CTRL | key.MOD_COMMAND):
             return PASS
         t = win.vstate.template or {"shape": self.shape, "size_m": self.size_m}
@@ -76,10 +80,18 @@ class Template(Mode):
     def on_click(self, win, hit):
         """A click on a cell pins the template there (issue 23 item 8: a template could not be pinned); a click
         elsewhere moves the pin."""
-        if hit["cell"] is None or hit.get("char") is not None or win.vstate.template is None:
-            return PASS                  # a character: selected as always (a cone aims from the selected)
-        win.vstate.template = dict(win.vstate.template, at=list(hit["cell"].cell))
-        win.say(f"template pinned at {tuple(hit['cell'].cell)} (a click moves it; Y: next shape)", toast=False)
+        if win.vstate.template is None:
+            return PASS
+        a = win.ctl.state.actors.get(hit["char"].char) if hit.get("char") is not None else None
+        if a is not None:                # a character: the template on its cell (issue 40 item 6: it kept following)
+            cell = [a.x + a.footprint // 2, a.y + a.footprint // 2, a.layer]
+        elif hit["cell"] is not None:
+            cell = list(hit["cell"].cell)
+        else:
+            return PASS
+        win.vstate.template = dict(win.vstate.template, at=cell)
+        win.say(f"template pinned at {tuple(cell)}" + (f" on {win.name(a.id)}" if a is not None else "")
+                + " (a click moves it; Enter keeps it on the map; Y: next shape)", toast=False)
         return None
 
     def on_scroll(self, win, scroll_y: float, ctrl: bool, shift: bool):
@@ -90,12 +102,41 @@ class Template(Mode):
         return None
 
 
+def keep_template(win):
+    """Enter: the pinned template stays on the map as it is (several can), the live one follows the cursor again."""
+    from engine.app.scene_prims import template_geometry
+
+    g = template_geometry(win)
+    if g is None:
+        return PASS
+    win.vstate.pinned = win.vstate.pinned + (g,)
+    win.vstate.template = {k: v for k, v in win.vstate.template.items() if k != "at"}
+    win.say(f"template kept on the map ({len(win.vstate.pinned)} kept; Delete removes the one nearest the cursor)",
+            toast=False)
+    return None
+
+
+def drop_template(win):
+    """Delete: the kept template nearest the cursor goes (the newest when the cursor is off the map)."""
+    pins = list(win.vstate.pinned)
+    cur = win.ctl.hover
+    i = len(pins) - 1
+    if cur is not None:
+        cm = win.scene.world.cell_m
+        at = ((cur[0] + 0.5) * cm, (cur[1] + 0.5) * cm, cur[2] + 0.5)
+        i = min(range(len(pins)), key=lambda k: sum((p - q) ** 2 for p, q in zip(pins[k][2], at)))
+    pins.pop(i)
+    win.vstate.pinned = tuple(pins)
+    win.say(f"kept template removed ({len(pins)} left)", toast=False)
+    return None
+
+
 def say_template(win) -> None:
     from engine.app.scene_prims import template_size
 
     t = win.vstate.template
     win.say(f"Y: {template_size(t['shape'], t['size_m'])} template at the cursor (cone and line from the selected; "
-            "Ctrl+wheel: size; a click pins it; Y: next shape)")
+            "Ctrl+wheel: size; a click pins it, on a character its cell; Enter keeps it; Y: next shape)")
 
 
 class GmDrag(Mode):

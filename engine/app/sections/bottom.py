@@ -75,9 +75,10 @@ class Actions(Section):
         if not ctl.buttons():                         # a hint line, on a background of its own
             cur = L.state.current
             pf = win.player_view()          # the player view names no one it cannot see
-            who = win.name(ctl.selected) if ctl.selected and pf.shows(ctl.selected) else "nobody"
-            hint = f"{who} has no action now" + (f" - it is {win.name(cur) if pf.shows(cur) else 'an unseen character'}'s"
-                                                 " turn (Space selects)" if cur else "")
+            who = win.name(ctl.selected) if ctl.selected and pf.shows(ctl.selected) else None
+            hint = (f"{who} has no action now" if who else "no character selected") + (
+                f" - it is {win.name(cur) if pf.shows(cur) else 'an unseen character'}'s turn (Space selects)"
+                if cur else "")
             y = by - L.lh - 2
             w = min(hud.width(hint) + 12, L.W - 16)
             hud.box(8, y - 3, 8 + w, y + L.lh - 1, (12, 14, 20, 200))
@@ -95,7 +96,9 @@ class Status(Section):
 
     def lines(self, win, L, y2, text, colour, name, x_of, room, n) -> float:
         hud, lh = win.hud, L.lh
-        for line in reversed(hud.wrap(text, room - 20)[:n]):
+        # a list (``;blocks``) says one item a line, its end clipped where the room ends (the name first, whole)
+        wrapped = (text.split("\n") if "\n" in text else hud.wrap(text, room - 20))[:n]
+        for line in reversed(wrapped):
             x0 = x_of(y2)
             w = min(hud.width(line) + 20, room)
             hud.box(x0, y2 - 4, x0 + w, y2 + lh + 2, colour)
@@ -123,9 +126,12 @@ class Status(Section):
         if L.by - 5 * (lh + 6) < left_bottom:
             room -= pw + 12
         room = max(room, 60)
-        if text:
-            y2 = self.lines(win, L, y2, win.named(text), (90, 24, 20, 235) if kind == "error" else (20, 40, 30, 230),
-                            "message", lx, room, 2 if small else 3)
+        if text:               # a list is said as it is: its words are not characters' ids (";blocks": knight)
+            y2 = self.lines(win, L, y2, text if kind == "list" else win.named(text),
+                            (90, 24, 20, 235) if kind == "error" else (20, 40, 30, 230), "message", lx,
+                            # a long list climbs beside the left panels: wrapped to the room left of the log there
+                            max(min(room, L.W - L.rw - 30 - L.pw - 12), 60) if kind == "list" else room,
+                            40 if kind == "list" else 2 if small else 3)
         info = win.named(cell_info(ctl, ctl.hover)) if not small else ""
         if not pf.message_ok(info):
             info = ""

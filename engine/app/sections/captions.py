@@ -46,7 +46,9 @@ class Banner(Section):
                 tuple(win.mouse) if win.anims else None, win.vstate.player_side)
 
     def visible(self, win) -> bool:
-        return bool(win.anims and win.anims[0].caption)
+        # a GM action's step says nothing big in the player view (its log lines are the GM's too)
+        return bool(win.anims and win.anims[0].caption) and not (getattr(win.anims[0], "gm", False)
+                                                                and not win.player_view().gm)
 
     def place(self, win, layer, parts, movers, L):
         W, Hh, bar_h = L.W, L.H, L.bar_h

@@ -106,7 +106,9 @@ class TurnOrder(Section):
         short = s.ruleset.TURN_MARKS_SHORT
         pf = win.player_view()
         rows = []
-        for cid in st.order:
+        # the order, then whoever is on the table and not in it yet (added on an empty map before ;start: issue 40
+        # item 7 -- they never showed)
+        for cid in list(st.order) + [c for c in st.actors if c not in st.order]:
             a = st.actors.get(cid)
             if a is None or not pf.shows(cid):
                 continue
@@ -115,6 +117,8 @@ class TurnOrder(Section):
             layer = where = f"layer {a.layer}{' fly' if a.flying else ''}"
             if cid in marks:
                 where = f"{short.get(marks[cid], marks[cid])} {where}"
+            if cid not in st.order:
+                where = f"not in the order yet {where}"
             # too long for the panel: the pools in short (Life still spelt out), then the mark left out, before
             # the layer is ever cut
             brief = pf.health(a) or T.health_words(s, a, short=True)

@@ -123,8 +123,10 @@ class ChooserPanel(Section):
         n = len(ch.paths)
         first = min(max(ch.i - fit // 2, 0), max(n - fit, 0))
         shown = range(first, min(first + fit, n))
-        lines = ["Open a scene or a saved game (Up/Down, Enter; Esc: cancel)"]
-        lines.append(f"  ... {first} more above" if first else "")
+        lines = ["Open a scene or a saved game (type to filter; Up/Down, Enter; Esc: cancel)"]
+        if ch.query or n < len(ch.all_paths):
+            lines[0] = f"Open: {ch.query}_  ({n} of {len(ch.all_paths)}; Backspace: a letter back)"
+        lines.append(f"  ... {first} more above" if first else ("  nothing matches" if not n else ""))
         lines += [("> " if i == ch.i else "  ") + ch.labels[i] for i in shown]
         below = n - shown.stop
         lines.append(f"  ... {below} more below" if below else "")

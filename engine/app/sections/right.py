@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 
 from engine.app import areaspell
+from engine.app.airnote import air_speed_note
 from engine.app import hud as H
 from engine.app import scene_prims as SP
 from engine.app.composing import variant_note
@@ -44,6 +45,9 @@ class Preview(Section):
             for line in hud.wrap("ILLEGAL: " + reason + (f" ({rule})" if rule and f"({rule})" not in reason else ""),
                                  w - 16):
                 rows.append((line, H.BAD))
+            note = air_speed_note(ctl.session, act, reason)     # a flyer short of movement: AIR-09 and the option
+            for i, line in enumerate(hud.wrap(note, w - 24) if note else ()):
+                rows.append(("  " + line if i else line, H.ACCENT))
             # the header says it already: the preview's own copy of the reason and rule would repeat it
             pv = {k: v for k, v in pv.items() if not (k == "reason" and v == reason) and not (k == "rule" and v == rule)}
         tgt = ctl.state.actors.get(pv.get("target")) if isinstance(pv.get("target"), str) else None
@@ -79,6 +83,11 @@ class Preview(Section):
             rows.append(("dice entered by hand: " + ", ".join(f"{k}={v}" for k, v in ctl.forced.items()), H.ACCENT))
         win.panels["preview"] = (x, y, x + w, y + hud.line + 7, col)
         rows = [(win.named(t), c) for t, c in rows]      # names, not ids, like everything on screen
+        pf = win.player_view()
+        if not pf.gm:               # F3: the target's numbers as its side may see them (a line need not name it)
+            tgt = p.params.get("target")
+            about = ctl.state.actors.get(tgt) if isinstance(tgt, str) else None
+            rows = [(t2, c) for t, c in rows if (t2 := pf.clean(t, about=about, strict=False))]
         L.ry = hud.panel(x, y, w, title, rows, title_col=col) + 6
 
 
@@ -98,9 +107,11 @@ class Notes(Section):
         if view.template:
             who = SP.template_inside(win)
             t = view.template
-            pin = "pinned (a click moves it)" if t.get("at") else "a click pins it"
+            pin = "pinned (a click moves it; Enter keeps it)" if t.get("at") else "a click pins it"
             extra.append(f"Template (Y): {SP.template_size(t['shape'], t['size_m'])} (Ctrl+wheel: size; {pin}) - "
                          "inside: " + (", ".join(win.name(i) for i in who) or "nobody"))
+        if view.pinned:
+            extra.append(f"{len(view.pinned)} template(s) kept on the map (Y, then Delete: the one nearest the cursor)")
         for n in L.notes + extra:
             for line in hud.wrap(win.named(n), rw - 16)[:3]:
                 hud.box(rx, L.ry, rx + rw, L.ry + lh + 4, (60, 50, 20, 220))
@@ -130,9 +141,12 @@ class EventLog(Section):
         pf = win.player_view()
         lines = []
         for entry in win.log_lines:
-            if not pf.log_ok(entry):
+            text = pf.log_text(entry)          # the one filter: the side's own lines, enemies' numbers hidden
+            if text is None:
                 continue
-            for i, part in enumerate(hud.wrap(entry[0], rw - 24)):
+            # narrow enough that the panel never wraps a row again (its "  " indent and margins counted): a second
+            # wrap left "=" or "13:" alone on a line and made the panel taller than its room, over the buttons
+            for i, part in enumerate(hud.wrap(text, rw - 30 - hud.width("  "))):
                 lines.append(("  " + part if i else part, entry[1]))
         scroll = max(0, min(win.vstate.log_scroll, max(len(lines) - avail, 0)))
         if scroll != win.vstate.log_scroll:
@@ -146,7 +160,7 @@ class EventLog(Section):
                    + (f"  - {scroll} newer below" if scroll else "  (wheel: older)"))
             if L.small:                    # folded: a title that fits its narrow column (issue 23 item 7)
                 ttl = f"Log{count}" + (f"  +{scroll} newer" if scroll else "")
-            hud.panel(rx, top, rw, ttl, shown)
+            hud.panel(rx, top, rw, ttl, shown, max_rows=len(shown))
             win.panels["log"] = (rx, top, rx + rw, top + lh + 4, H.BG_TITLE)
             win.log_view = {"first": shown[0][0] if shown else "", "last": shown[-1][0] if shown else "",
                             "scroll": scroll, "lines": len(lines), "area": [rx, top, rx + rw, log_bottom]}

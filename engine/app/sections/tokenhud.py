@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from engine.app import hud as H
-from engine.app.modes.tokenhud import TokenHud, act
+from engine.app.modes.tokenhud import TokenHud, act, last_roll
 from engine.app.sections.base import Layout, Section
 
 
@@ -43,7 +43,7 @@ class TokenHudPanel(Section):
                 x = 8.0
             rows[-1].append((x, c))
             x += cw + 4
-        h = 4 * lh + len(rows) * (hud.line + 14) + 16
+        h = 5 * lh + len(rows) * (hud.line + 14) + 16
         x0 = min(max(anchor[0] + 30, 10), L.W - w - 10)
         y0 = min(max(anchor[1] - h / 2, L.bar_h + 4), L.H - h - 10)
         hud.box(x0 - 2, y0 - 2, x0 + w + 2, y0 + h + 2, (200, 170, 80, 255))
@@ -57,6 +57,14 @@ class TokenHudPanel(Section):
         xx = x0 + 10 + hud.text(x0 + 10, yy + 5, f"HP {a.hp}/{a.max_hp}", H.FG) + 12
         for d in (-5, -1, 1, 5):
             xx = hud.button(xx, yy, f"{d:+d}", ("tokhud", ("hp", d))) + 4
+        yy += lh + 4
+        roll = last_roll(win.ctl.session)      # the GM's last ;roll, as damage or healing; a number typed sets HP
+        xx = x0 + 10
+        if roll is not None:
+            xx = hud.button(xx, yy, f"damage {roll}", ("tokhud", ("hp", -roll))) + 4
+            xx = hud.button(xx, yy, f"heal {roll}", ("tokhud", ("hp", roll))) + 8
+        hud.text(xx, yy + 5, f"HP = {m.typed}_ (Enter)" if m.typed else "type a number: exact HP", H.ACCENT if m.typed
+                 else H.DIM, max_w=x0 + w - 10 - xx)
         yy += lh + 4
         hud.text(x0 + 10, yy, "conditions (a click toggles):", H.DIM)
         yy += lh - 4

@@ -296,7 +296,8 @@ class Baton(Ruleset):
         sev = health.fall_severity(self, layers)
         if sev <= 0:
             return 0, "BAT-47"
-        ev = skills.skill_test(self, session, a, "agility", 7 + sev, "BAT-47", f"Agility to halve a fall wound of {sev}")
+        ev = skills.skill_test(self, session, a, "agility", 7 + sev, "BAT-47", f"Agility to halve a fall wound of {sev}",
+                               roll_name="agility")     # its own die: ``test`` is the attack's (issue 40 item 11)
         if ev["success"]:
             sev = (sev + 1) // 2
         return sev, "BAT-47"

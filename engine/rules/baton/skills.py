@@ -65,10 +65,13 @@ def remove_condition(rs, session, a: Actor, name: str, rule: str, source: str | 
 
 
 def skill_test(rs, session, a: Actor, skill: str, difficulty: int, rule: str, purpose: str, pos=(), neg=(),
-          major: bool = False, attack: bool = False, level: int | None = None, auto: bool = False) -> dict:
+          major: bool = False, attack: bool = False, level: int | None = None, auto: bool = False,
+          roll_name: str = "test") -> dict:
+    """``roll_name``: the dice's name (what ``rolls`` and the window's R fill): ``test``, or a name of its own where
+    one step rolls two tests (the faller's Agility test after an attack: ``agility``)."""
     lv = attr(rs, a, skill) if level is None else level
     negs = list(neg) + negatives(rs, a, skill, attack)
-    ev = bd.test(session, a.id, skill, lv, difficulty, list(pos), negs, rule, purpose, rs.options, auto=auto)
+    ev = bd.test(session, a.id, skill, lv, difficulty, list(pos), negs, rule, purpose, rs.options, roll_name, auto=auto)
     t = session.state.turn
     if major and t.get("test_die") is None and baton_order.in_combat(rs, session):
         t["test_die"] = ev["kept"]                                # BAT-08/09 read this die

@@ -227,7 +227,7 @@ def test_bat47_a_rider_falling_with_its_flying_mount_takes_a_bat47_wound():
     s = session([hero("kay", at=(2, 2, 6), mount="gri", flying=True, skills={"fight_longsword": 3, "ride": 1}),
                  ch("gri", "party", (2, 2, 6), kind="griffon", size="large", flying=True),
                  foe(at=(8, 8, 0))], starts="kay")
-    evs = step(s, "gm", "condition", target="gri", add="paralyzed", rolls={"test": [2, 2]})
+    evs = step(s, "gm", "condition", target="gri", add="paralyzed", rolls={"agility": [2, 2]})
     f = one(evs, "fall", who="kay")
     assert f["cause"] == "its mount fell" and f["rule"] == "BAT-47" and f["damage_rule"] == "BAT-47"
     assert f["layers"] == 6 and f["damage"] == 4                                     # 6 m = 4 x 1.5 m, Agility failed
@@ -285,12 +285,12 @@ def test_bat47_a_fall_is_a_wound_halved_by_agility():
     chars = [hero(weapons=["shortbow"], skills={"fight_shortbow": 3}), ch("har", "foes", (5, 2, 7), kind="harpy",
              flying=True)]
     s = session(chars, starts="ana")
-    evs = step(s, "ana", "attack", target="har", rolls={"test": [8, 2], "damage": 1, "fall": 10})
+    evs = step(s, "ana", "attack", target="har", rolls={"test": 8, "agility": 2, "damage": 1, "fall": 10})
     f = one(evs, "fall", who="har")
     assert f["layers"] == 7 and f["damage_rule"] == "BAT-47" and f["damage"] == 4      # 7 m / 1.5 = 4; failed
     assert A(s, "har").data["wounds"][-1]["severity"] == 4 and A(s, "har").has("prone")
     s = session(chars, starts="ana")
-    evs = step(s, "ana", "attack", target="har", rolls={"test": [8, 9], "damage": 1, "fall": 10})
+    evs = step(s, "ana", "attack", target="har", rolls={"test": 8, "agility": 9, "damage": 1, "fall": 10})
     assert one(evs, "fall", who="har")["damage"] == 2                                 # 9 + 3 vs 11: halved
     s = session(chars, starts="ana", options={"air12_vs_bat47": "air12"})
     evs = step(s, "ana", "attack", target="har", rolls={"test": 8, "damage": 1, "fall": 10})
