@@ -1,0 +1,192 @@
+"""The SRD 5.1 bestiary (assets/srd/creatures.json, CC-BY-4.0) as 5e scene characters: a creature record made into
+the keys of a ``[[characters]]`` table (the keys a scene writes override them, as with ``kind``), and which of its
+features the rules play (``features``: ``{name, modelled, why}``; ``why`` says what is left out).
+
+The record is made by ``engine/compendium/fivee_db.py`` (tools/gen_srd_creatures.py writes the file); this module
+only reads it. Metres throughout (5 ft = 1.5 m).
+"""
+
+from __future__ import annotations
+
+import difflib
+import functools
+import json
+import re
+
+from engine.errors import AerieError
+from engine.rules.dnd5e.common import SKILL_ABILITY, mod
+
+SRD_FILE = "srd/creatures.json"
+DAMAGE_TYPES = ("acid", "bludgeoning", "cold", "fire", "force", "lightning", "necrotic", "piercing", "poison",
+                "psychic", "radiant", "slashing", "thunder")
+#: traits the rules play (engine/rules/dnd5e/srd_traits.py), by the name the SRD writes, and their rule ID
+TRAITS_PLAYED = {"flyby": "SRD-07", "pack tactics": "SRD-09", "magic resistance": "SRD-10",
+                 "keen sight": "SRD-11", "keen hearing and sight": "SRD-11", "keen sight and smell": "SRD-11",
+                 "hover": "SRD-08"}
+#: traits that change nothing the sandbox tracks, with the reason (modelled: nothing to play)
+NOTHING_TO_PLAY = {}
+
+
+def library_file():
+    from engine.resources import resource_dir
+
+    return resource_dir("assets") / SRD_FILE
+
+
+@functools.cache
+def bestiary() -> dict[str, dict]:
+    """``{id: creature record}`` of the shipped SRD creatures."""
+    p = library_file()
+    try:
+        data = json.loads(p.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as e:
+        raise AerieError(f"assets/{SRD_FILE}: cannot read the SRD bestiary: {e}") from None
+    return {c["id"]: c for c in data["creatures"]}
+
+
+def closest(name: str, have, n: int = 3) -> list[str]:
+    return difflib.get_close_matches(str(name).lower().replace("_", "-").replace(" ", "-"), list(have), n, 0.5)
+
+
+# -- the creature as scene keys ---------------------------------------------------------------------------------
+
+def _props(f: dict) -> list[str]:
+    return ["ranged"] if f["ranged"] and not f["melee"] else []
+
+
+def weapon(f: dict, abilities: dict) -> dict:
+    """An attack action as a weapon table: its own to-hit and damage as written (the damage bonus the table gives
+    is the written one less the ability modifier the rules add, DND-16), reach or range, extra damage."""
+    hit = f["hit"] or [{"dice": "0d4", "type": "bludgeoning"}]
+    main = hit[0]
+    dice, _, bonus = re.sub(r"([+-])", r" \1", main["dice"]).partition(" ")
+    if "d" not in dice:                        # a flat "1 piercing damage"
+        dice, bonus = "0d4", dice
+    props = _props(f)
+    ab = mod(abilities["dex"]) if "ranged" in props else mod(abilities["str"])
+    w: dict = {"name": f["name"], "damage": dice, "type": main["type"], "properties": props,
+               "to_hit": int(f["to_hit"]), "damage_bonus": int(bonus.replace(" ", "") or 0) - ab}
+    if f["melee"]:
+        w["reach_m"] = float(f.get("reach_m", 1.5))
+    if f.get("range_m"):
+        w["range"] = [float(x) for x in f["range_m"]]
+        if f["melee"]:
+            w["properties"] = ["thrown"]
+    if f.get("spell"):
+        w["properties"] = w["properties"] + ["magical"]
+    extra = [{"damage": d["dice"], "type": d["type"]} for d in hit[1:] if "d" in d["dice"]]
+    if extra:
+        w["extra"] = extra
+    return w
+
+
+def _types(entries: list[str]) -> list[str]:
+    """'bludgeoning, piercing, and slashing from nonmagical weapons' -> nonmagical_bludgeoning ... (SRD-03); a plain
+    type as itself; anything else (a silvered weapon's exception) kept as written for the features."""
+    out = []
+    for e in entries:
+        low = e.lower()
+        found = [t for t in DAMAGE_TYPES if re.search(rf"\b{t}\b", low)]
+        if "nonmagical" in low:
+            out += [f"nonmagical_{t}" for t in found]
+        elif found:
+            out += found
+    return sorted(set(out))
+
+
+def multiattack(c: dict) -> dict | None:
+    return next((f for f in c["actions"] if f.get("kind") == "multiattack"), None)
+
+
+def character(c: dict) -> dict:
+    """The creature's ``[[characters]]`` keys (5e): what ``srd = "<id>"`` gives before the scene's own keys."""
+    ab = dict(c["abilities"])
+    attacks = [f for f in c["actions"] if f.get("kind") == "attack"]
+    weapons = [weapon(f, ab) for f in attacks]
+    ma = multiattack(c)
+    n = 1
+    if ma:
+        names = {f["name"] for f in attacks}
+        counts = [sum(x["count"] for x in o if x["action"] in names) for o in ma["options"]]
+        n = max(counts + [1])
+    prof = int(c["proficiency_bonus"])
+    skills = {}
+    for k, v in c["skills"].items():
+        if k in SKILL_ABILITY:
+            skills[k] = max(1, round((v - mod(ab[SKILL_ABILITY[k]])) / prof))
+    t: dict = {
+        "name": c["name"], "size": c["size"], "max_hp": int(c["hp"]), "ac": int(c["ac"]),
+        "speed_m": float(c["speed_m"]), "abilities": ab, "proficiency": prof,
+        "level": max(1, min(30, int(c["cr"]))), "weapons": weapons or ["unarmed"], "attacks": n, "pc": False,
+        "saves": sorted(c["saves"]), "skills": skills,
+        "resistances": _types(c["damage_resistances"]), "immunities": _types(c["damage_immunities"]),
+        "vulnerabilities": _types(c["damage_vulnerabilities"]),
+        "condition_immunities": [x for x in c["condition_immunities"] if x != "exhaustion"],
+        "srd_traits": sorted({_trait(f["name"]) for f in c["traits"] if _trait(f["name"]) in TRAITS_PLAYED}),
+    }
+    if c["fly_speed_m"]:
+        t["fly_speed_m"] = float(c["fly_speed_m"])
+    if c["hover"]:
+        t["hover"] = True
+    if c["swim_speed_m"]:
+        t["swim_speed_m"] = float(c["swim_speed_m"])
+    return t
+
+
+def _trait(name: str) -> str:
+    return re.sub(r"\s*\(.*\)$", "", name.lower())
+
+
+# -- what the rules play ----------------------------------------------------------------------------------------
+
+def feature_status(c: dict, section: str, f: dict) -> tuple[bool, str]:
+    """(modelled, why not): whether the rules play feature ``f`` of ``c`` as the SRD writes it."""
+    kind = f.get("kind")
+    name = f["name"].lower()
+    if section == "traits":
+        if _trait(name) in TRAITS_PLAYED:
+            return True, ""
+        return False, "a trait the rules do not play yet (its text is shown with the block)"
+    if kind == "attack":
+        gaps = []
+        if f.get("on_hit_save"):
+            gaps.append("the save it forces on a hit")
+        if f.get("grapple_escape_dc"):
+            gaps.append("the grapple on a hit")
+        if f.get("rider") and not gaps:
+            gaps.append("what the text adds after the damage")
+        if f.get("versatile"):
+            gaps.append(f"the alternative damage ({f['versatile']['when']})")
+        if f.get("recharge") or f.get("per_day"):
+            gaps.append("its recharge / uses per day")
+        if section == "legendary_actions":
+            return False, "legendary actions are not offered yet"
+        if section == "reactions":
+            return False, "a reaction the rules do not offer yet"
+        return (not gaps, "" if not gaps else "played as an attack; left out: " + "; ".join(gaps))
+    if kind == "multiattack":
+        names = {g["name"] for g in c["actions"] if g.get("kind") == "attack"}
+        other = [x["action"] for o in f["options"] for x in o if x["action"] not in names]
+        if other:
+            return False, (f"played as {max(1, max(sum(x['count'] for x in o if x['action'] in names) for o in f['options']))}"
+                           f" attacks per Attack action with any of its attacks; left out: {', '.join(sorted(set(other)))}"
+                           " in the combination")
+        if len(f["options"]) > 1 or any(len(o) > 1 for o in f["options"]):
+            return False, "played as its number of attacks per Attack action, any attack in any order (not the " \
+                          "combination as written)"
+        return True, ""
+    if kind == "save":
+        return False, "save actions (breath weapons, gazes, auras) are not offered yet; areas come with the " \
+                      "spells' area code (engine/rules/dnd5e/areas.py)"
+    if section == "legendary_actions":
+        return False, "legendary actions are not offered yet"
+    return False, "not played: its text is shown with the block"
+
+
+def features(c: dict) -> list[dict]:
+    out = []
+    for section in ("traits", "actions", "reactions", "legendary_actions"):
+        for f in c[section]:
+            m, why = feature_status(c, section, f)
+            out.append({"name": f["name"], "section": section, "modelled": m, "why": why})
+    return out
