@@ -94,6 +94,8 @@ EXAMPLES = {
                  "aerie simulate air_low_wall --runs 100 --set fall_roll_on=hit --ray 10.0.0.5:6379",
                  "aerie simulate showcase --runs 20 --keep-logs fights/ --policy blue=my_policies.py:dive",
                  "aerie simulate air_fall_table --runs 1000 --seed 3 --workers 2 --max-rounds 20 --after-script --json"],
+    "compendium": ["aerie compendium creatures dragon --fly", "aerie compendium creatures --cr 5-10 --json",
+                   "aerie compendium creatures cr1/2 beast"],
     "export": ["aerie export showcase -o showcase.glb", "aerie export air_fall_table -o after.glb --step 3 --seed 7"],
 }
 
@@ -144,6 +146,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     interop_arguments(sub, _positive, _seed)
     _catalogue_commands(sub)
+    _compendium_command(sub)
     for name, sp in sub.choices.items():
         _verbosity(sp, suppress=True)
         sp.formatter_class = argparse.RawDescriptionHelpFormatter
@@ -245,6 +248,23 @@ def _catalogue_commands(sub) -> None:
     s.add_argument("--scene", default=None, help="show this scene instead of the showcase (a file or a name)")
 
 
+def _compendium_command(sub) -> None:
+    """``aerie compendium <section>``: one subcommand per entry of engine.compendium.SECTIONS."""
+    import importlib
+
+    from engine.compendium import SECTIONS
+
+    s = sub.add_parser("compendium", help="search the libraries: the SRD creatures (" + ", ".join(SECTIONS) + ")")
+    secs = s.add_subparsers(dest="section", required=True, parser_class=_Parser, metavar="SECTION",
+                            help="the library to search: " + ", ".join(SECTIONS))
+    for name, module in SECTIONS.items():
+        mod = importlib.import_module(module)
+        sp = secs.add_parser(name, help=(mod.__doc__ or name).strip().split("\n")[0],
+                             description=mod.__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+        mod.add_arguments(sp)
+        sp.set_defaults(compendium_run=mod.run)
+
+
 def _shipped_scenes() -> list[str]:
     from engine.resources import shipped_scenes
 
@@ -297,6 +317,7 @@ COMMANDS = {
     "cover": _delegate("engine.render.volume_cli", "cmd_cover"),
     "threat": _delegate("engine.render.volume_cli", "cmd_threat"),
     "simulate": _delegate("engine.sim.cli", "cmd_simulate"),
+    "compendium": lambda args: args.compendium_run(args),
 }
 
 BENCHES = {      # `aerie bench WHAT`: each bench is imported only when it runs (the window's needs pyglet)

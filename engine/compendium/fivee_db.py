@@ -372,6 +372,8 @@ def creature(m: dict, where: str = "monster") -> dict:
             raise BadMonster(f"{where}.{theirs}", "a list of {name, desc}")
         feats[ours] = [parse_feature(ours, a, action_names, f"{where}.{theirs}[{j}]", settled)
                        for j, a in enumerate(lst)]
+    for s in settled:                       # where in the monster, not in the file that held it
+        s["where"] = s["where"][len(where) + 1:]
     ac0 = ac_list[0]
     rec = {
         "id": m["index"], "name": m["name"], "size": size, "type": str(m["type"]),
