@@ -18,7 +18,8 @@ RULESET = RulesetInfo(
     cover_rule="DND-32",
     default=True,
     doc="docs/rules-core.md",
-    extra={"catalogue": ["engine.rules.dnd5e.catalogue", "engine.rules.dnd5e.feats_catalogue"],
+    extra={"character_blocks": "engine.rules.dnd5e.srd_scene:expand",     # srd = "young-red-dragon", kind = block
+           "catalogue": ["engine.rules.dnd5e.catalogue", "engine.rules.dnd5e.feats_catalogue"],
            "where": {"5e": "engine.rules.dnd5e.ruleset", "5e data": "engine.rules.dnd5e.data", "data": "engine.rules.dnd5e.data",
                      "feats": "engine.rules.dnd5e.feats",
                      "feat moments": "engine.rules.dnd5e.feats_moments",

@@ -1,0 +1,59 @@
+"""The SRD creatures' keys on a 5e sheet: condition immunities (SRD-04), Hover (SRD-08) and the traits the rules
+play (``srd_traits``: flyby, pack tactics, magic resistance, keen sight ...; engine/rules/dnd5e/srd_traits.py).
+Any 5e character may carry them; a scene without them plays as before."""
+
+from __future__ import annotations
+
+from engine.errors import SceneError
+from engine.rules.dnd5e.data import CONDITIONS
+from engine.rules.dnd5e.srd_blocks import DAMAGE_TYPES, TRAITS_PLAYED
+
+IMMUNE_CONDITIONS = tuple(c for c in CONDITIONS if c != "frozen")
+DAMAGE_KEYS = set(DAMAGE_TYPES) | {f"nonmagical_{t}" for t in ("bludgeoning", "piercing", "slashing")}
+
+
+def check(raw: dict, file: str, key: str) -> None:
+    for j, c in enumerate(raw.get("condition_immunities") or []):
+        if c not in IMMUNE_CONDITIONS:
+            raise SceneError(file, f"{key}.condition_immunities[{j}]",
+                             f"unknown condition {c!r}; one of {', '.join(IMMUNE_CONDITIONS)}")
+    for j, t in enumerate(raw.get("srd_traits") or []):
+        if t not in TRAITS_PLAYED:
+            raise SceneError(file, f"{key}.srd_traits[{j}]", f"{t!r} is not a trait the rules play; one of "
+                                                             f"{', '.join(sorted(TRAITS_PLAYED))}")
+
+
+def setup(data: dict, raw: dict) -> None:
+    if raw.get("condition_immunities"):
+        data["condition_immunities"] = sorted(set(raw["condition_immunities"]))
+    if raw.get("hover"):
+        data["hover"] = True
+    if raw.get("srd_traits"):
+        data["srd_traits"] = sorted(set(raw["srd_traits"]))
+
+
+def has(a, trait: str) -> bool:
+    return trait in a.data.get("srd_traits", ())
+
+
+def immune_condition(a, name: str) -> tuple[str, str] | None:
+    """SRD-04: the stat block's condition immunities."""
+    if name in a.data.get("condition_immunities", ()):
+        return f"immune to {name} (its stat block)", "SRD-04"
+    return None
+
+
+def magic_resistance(a, rule: str, concentration) -> str | None:
+    """SRD-10 Magic Resistance: "advantage on saving throws against spells and other magical effects" -- the saves a
+    spell forces (DND-21); a concentration save is not against a spell."""
+    if has(a, "magic resistance") and rule == "DND-21" and not concentration:
+        return "Magic Resistance (SRD-10)"
+    return None
+
+
+def keen_sight(a, skill: str) -> int:
+    """SRD-11 Keen Sight: "advantage on Wisdom (Perception) checks that rely on sight" -- the passive Perception the
+    sandbox uses to notice a hider it can see (DND-23) is +5, as advantage on a passive check."""
+    if skill == "perception" and any(has(a, k) for k in ("keen sight", "keen hearing and sight", "keen sight and smell")):
+        return 5
+    return 0
