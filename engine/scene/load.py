@@ -291,7 +291,8 @@ def _resolve_ruleset(spec: SceneSpec, file: str) -> SceneSpec:
     return spec
 
 
-def scene_from_data(data: dict, file: str, scene_dir: Path, *, check_rules: bool = True) -> Scene:
+def scene_from_data(data: dict, file: str, scene_dir: Path, *, check_rules: bool = True,
+                    libraries: dict | None = None) -> Scene:
     """Validate everything: JSON-safe values (finite numbers, no dates, bounded depth), the typed keys, the map,
     the characters, then the ruleset itself (it builds its actors and checks what its start would refuse, without
     rolling a die, so whatever this accepts ``aerie run``, ``render`` and ``play`` can play)."""
@@ -308,9 +309,9 @@ def scene_from_data(data: dict, file: str, scene_dir: Path, *, check_rules: bool
     if isinstance(data, dict) and "view" in data:  # [view] beside the spec too: display only, not the game's content
         view = _view(data["view"], file)
         data = {k: v for k, v in data.items() if k != "view"}
-    libraries = {}
+    libraries = dict(libraries or {})       # stat blocks given in process (aerie import checks what it writes)
     if isinstance(data, dict) and "statblocks" in data:      # beside the spec, as [view] (its hash is unchanged)
-        libraries = _statblock_files(data, scene_dir, file)
+        libraries.update(_statblock_files(data, scene_dir, file))
         data = {k: v for k, v in data.items() if k != "statblocks"}
     spec = _convert(data, SceneSpec, file, "")
     spec = _resolve_ruleset(spec, file)

@@ -62,6 +62,7 @@ class Dnd5eStats(_Strict, frozen=True):
     condition_immunities: list[str] = msgspec.field(default_factory=list)   # SRD-04
     hover: bool = False                                                     # SRD-08
     srd_traits: list[str] = msgspec.field(default_factory=list)             # flyby, pack tactics, ... (SRD-07..11)
+    not_modelled: dict[str, str] = msgspec.field(default_factory=dict)      # a block's features kept as text only
 
 
 # -- what the types cannot say: the weapon shape's values, hit dice and spell slots (checked when the scene loads)
@@ -77,15 +78,15 @@ WEAPON = {
     "to_hit": lambda v: number(v, -50, 50, True),
     "damage_bonus": lambda v: number(v, -50, 50, True),
     "extra": lambda v: isinstance(v, list) and len(v) <= 8 and all(
-        isinstance(e, dict) and set(e) == {"damage", "type"} and dice_expr(e["damage"]) and isinstance(e["type"], str)
-        for e in v),
+        isinstance(e, dict) and {"damage", "type"} <= set(e) <= {"damage", "type", "bonus"} and dice_expr(e["damage"])
+        and isinstance(e["type"], str) and number(e.get("bonus", 0), -50, 50, True) for e in v),
 }
 WEAPON_HELP = {
     "damage": f"dice like 1d8 or 2d6 (1..{DICE_MAX} dice of 1..{SIDES_MAX} sides; a bonus goes in damage_bonus)",
     "versatile": "dice like 1d10", "range": "[normal, long] in metres", "reach_m": "metres, 0.5..100",
     "to_hit": "an integer -50..50", "damage_bonus": "an integer -50..50", "properties": "a list of names",
     "type": "a damage type name", "name": "a name",
-    "extra": "a list of {damage = \"1d6\", type = \"fire\"}: damage a hit adds (SRD-02)",
+    "extra": "a list of {damage = \"1d6\", type = \"fire\", bonus = 0}: damage a hit adds (SRD-02)",
 }
 
 

@@ -57,27 +57,37 @@ def _props(f: dict) -> list[str]:
 def weapon(f: dict, abilities: dict) -> dict:
     """An attack action as a weapon table: its own to-hit and damage as written (the damage bonus the table gives
     is the written one less the ability modifier the rules add, DND-16), reach or range, extra damage."""
-    hit = f["hit"] or [{"dice": "0d4", "type": "bludgeoning"}]
+    hit = f["hit"] or [{"dice": "0", "type": "bludgeoning"}]       # a hit that deals no damage (a web)
     main = hit[0]
-    dice, _, bonus = re.sub(r"([+-])", r" \1", main["dice"]).partition(" ")
-    if "d" not in dice:                        # a flat "1 piercing damage"
-        dice, bonus = "0d4", dice
+    dice, bonus = _split(main["dice"])
     props = _props(f)
     ab = mod(abilities["dex"]) if "ranged" in props else mod(abilities["str"])
     w: dict = {"name": f["name"], "damage": dice, "type": main["type"], "properties": props,
-               "to_hit": int(f["to_hit"]), "damage_bonus": int(bonus.replace(" ", "") or 0) - ab}
+               "to_hit": int(f["to_hit"]), "damage_bonus": bonus - ab}
     if f["melee"]:
-        w["reach_m"] = float(f.get("reach_m", 1.5))
+        w["reach_m"] = float(f.get("reach_m", 1.5)) or 1.5      # a swarm's "reach 0 ft." (feature_status says)
     if f.get("range_m"):
         w["range"] = [float(x) for x in f["range_m"]]
         if f["melee"]:
             w["properties"] = ["thrown"]
     if f.get("spell"):
         w["properties"] = w["properties"] + ["magical"]
-    extra = [{"damage": d["dice"], "type": d["type"]} for d in hit[1:] if "d" in d["dice"]]
+    extra = []
+    for d in hit[1:]:
+        xd, xb = _split(d["dice"])
+        extra.append({"damage": xd, "type": d["type"], **({"bonus": xb} if xb else {})})
     if extra:
         w["extra"] = extra
     return w
+
+
+def _split(dice: str) -> tuple[str, int]:
+    """'2d10+6' -> ('2d10', 6); a flat '1' -> ('1d1', 0): one point, as the weapon table's unarmed strike; '0' (no
+    damage) -> ('1d1', -1)."""
+    m = re.fullmatch(r"(\d+d\d+)([+-]\d+)?", dice)
+    if m:
+        return m.group(1), int(m.group(2) or 0)
+    return "1d1", int(dice) - 1
 
 
 def _types(entries: list[str]) -> list[str]:
@@ -159,6 +169,8 @@ def feature_status(c: dict, section: str, f: dict) -> tuple[bool, str]:
             gaps.append(f"the alternative damage ({f['versatile']['when']})")
         if f.get("recharge") or f.get("per_day"):
             gaps.append("its recharge / uses per day")
+        if f["melee"] and f.get("reach_m") == 0:
+            gaps.append("reach 0 ft. (a creature in the swarm's space): played at 1.5 m, no body shares its space")
         if section == "legendary_actions":
             return False, "legendary actions are not offered yet"
         if section == "reactions":

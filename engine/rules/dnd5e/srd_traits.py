@@ -26,7 +26,8 @@ def extra_damage(rs, session, a, t, w: dict, crit: bool) -> None:
         n, s = dice_spec(e["damage"])
         n *= 2 if crit else 1
         rolls = session.roll("extra_damage", s, n, who=a.id, rule="SRD-02") if n else []
-        rs.apply_damage(session, t, sum(rolls), e["type"], a.id, "SRD-02", critical=crit)
+        rs.apply_damage(session, t, max(0, sum(rolls) + int(e.get("bonus", 0))), e["type"], a.id, "SRD-02",
+                        critical=crit, weapon=w)
 
 
 @damage_modifier("SRD-03")
