@@ -72,19 +72,17 @@ def test_sections_are_a_registry():
 
 
 def test_fast_enough():
-    """Loading and listing all 334 (--json, the larger output) in process, against building the `aerie` parser
-    (what `aerie --help` does) in the same run: a ratio, not a number of seconds on a shared machine. Measured
-    here 0.08-0.12 s against 1.0 s for the parser (0.1); under 0.5 s with room."""
-    t = time.perf_counter()
+    """Loading and listing all 334 (--json, the larger output) in process, the best of three, under the issue's
+    0.5 s. Measured 0.08-0.12 s on the 2-core shared machine; the command as a whole is timed against `aerie --help`
+    (a ratio) in the slow test below."""
     p = build_parser()
-    parser_s = time.perf_counter() - t
     runs = []
     for _ in range(3):
         t = time.perf_counter()
         with contextlib.redirect_stdout(io.StringIO()):
             creatures.run(p.parse_args(["compendium", "creatures", "--json"]))
         runs.append(time.perf_counter() - t)
-    assert min(runs) < 0.5 * max(parser_s, 0.2), (runs, parser_s)
+    assert min(runs) < 0.5, runs
 
 
 @pytest.mark.slow
