@@ -227,7 +227,9 @@ def _feature(it: _Item, ab: dict, prof: int) -> dict:
     """The item as a 5e-database feature ({name, desc, usage})."""
     name = it.name
     r = it.recharge()
-    f: dict[str, Any] = {"name": name + (f" (Recharge {r}-6)" if r and r < 6 else " (Recharge 6)" if r else "")}
+    f: dict[str, Any] = {"name": name}
+    if r:
+        f["usage"] = {"type": "recharge on roll", "dice": "1d6", "min_value": r}
     attack = _attack_text(it, ab, prof)
     save = _save_text(it)
     desc = _text((it.sys.get("description") or {}).get("value", ""))
