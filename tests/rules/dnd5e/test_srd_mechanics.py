@@ -1,0 +1,154 @@
+"""The SRD creatures' mechanics (rule IDs SRD-*), each played through ``aerie run`` (``engine.cli.main``) with
+forced dice on a scene written here, the events read from ``--json``."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from engine.cli import main
+from rules_helpers import _toml, find, scene_text
+
+pytestmark = pytest.mark.unit
+
+
+def tables(name, rows) -> str:
+    out = []
+    for r in rows:
+        out.append(f"[[{name}]]")
+        out += [f"{k} = {_toml(v)}" for k, v in r.items()]
+    return "\n".join(out) + "\n"
+
+
+def run_scene(tmp_path, capsys, chars, script, expects=(), **kw) -> list[dict]:
+    p = tmp_path / "scene.toml"
+    p.write_text(scene_text(chars, size=(20, 20, 12), **kw) + tables("script", script) + tables("expect", expects))
+    rc = main(["run", str(p)])
+    out = capsys.readouterr()
+    assert rc == 0, out.err + out.out
+    main(["run", str(p), "--json"])
+    return [json.loads(ln) for ln in capsys.readouterr().out.strip().splitlines()]
+
+
+def events(evs, type_, **fields):
+    return [e for e in evs if e.get("type") == type_ and all(e.get(k) == v for k, v in fields.items())]
+
+
+ARCHER = {"id": "a", "kind": "archer", "side": "blue", "at": [10, 10, 0]}
+
+
+def test_srd02_a_hits_added_damage(tmp_path, capsys):
+    """Young red dragon's Bite: "17 (2d10 + 6) piercing damage plus 3 (1d6) fire damage"."""
+    dragon = {"id": "d", "srd": "young-red-dragon", "side": "red", "at": [8, 9, 0]}
+    evs = run_scene(tmp_path, capsys, [dragon, ARCHER], [
+        {"actor": "d", "action": "attack", "target": "a", "weapon": "Bite",
+         "rolls": {"attack": 15, "damage": [2, 3], "extra_damage": 4}}])
+    dmg = events(evs, "damage", who="a")
+    assert [(e["amount"], e["damage_type"], e["rule"]) for e in dmg] == [(11, "piercing", "DND-16"), (4, "fire", "SRD-02")]
+
+
+def test_srd03_resistance_to_nonmagical_weapons_and_immunity(tmp_path, capsys):
+    """Vrock: "bludgeoning, piercing, and slashing from nonmagical weapons" -- a longbow's 7 is 3; the same
+    bow with the magical property deals 7."""
+    vrock = {"id": "v", "srd": "vrock", "side": "red", "at": [10, 16, 0]}
+    magic = {**ARCHER, "id": "m", "at": [12, 10, 0],
+             "weapons": [{"name": "longbow", "properties": ["ammunition", "heavy", "two-handed", "ranged", "magical"]}]}
+    evs = run_scene(tmp_path, capsys, [ARCHER, magic, vrock], [
+        {"actor": "a", "action": "attack", "target": "v", "weapon": "longbow", "rolls": {"attack": 18, "damage": 4}},
+        {"actor": "a", "action": "end_turn"},
+        {"actor": "m", "action": "attack", "target": "v", "weapon": "longbow", "rolls": {"attack": 18, "damage": 4}}])
+    dmg = events(evs, "damage", who="v")
+    assert [e["amount"] for e in dmg] == [3, 7]
+    assert "nonmagical weapons (SRD-03)" in dmg[0]["notes"][0] and "notes" not in dmg[1]
+
+
+def test_srd03_immunity_and_vulnerability_from_the_block(tmp_path, capsys):
+    """A skeleton: "Damage Vulnerabilities bludgeoning"; a red dragon wyrmling: immune to fire."""
+    skel = {"id": "s", "srd": "skeleton", "side": "red", "at": [10, 11, 0]}
+    brute = {**ARCHER, "weapons": ["mace"]}
+    evs = run_scene(tmp_path, capsys, [brute, skel], [
+        {"actor": "a", "action": "attack", "target": "s", "weapon": "mace", "rolls": {"attack": 18, "damage": 3}}])
+    e = events(evs, "damage", who="s")[0]
+    assert e["amount"] == 6 and "vulnerability doubles it (DND-33)" in e["notes"]
+
+
+def test_srd04_condition_immunity(tmp_path, capsys):
+    """Vrock: "Condition Immunities poisoned"."""
+    vrock = {"id": "v", "srd": "vrock", "side": "red", "at": [10, 16, 0]}
+    evs = run_scene(tmp_path, capsys, [ARCHER, vrock], [
+        {"actor": "gm", "action": "condition", "target": "v", "add": "poisoned"},
+        {"actor": "gm", "action": "condition", "target": "v", "add": "prone"}])
+    assert events(evs, "condition_immune", who="v", condition="poisoned", rule="SRD-04")
+    assert events(evs, "condition", who="v", condition="prone")
+    assert not events(evs, "condition", who="v", condition="poisoned")
+
+
+def test_srd06_reach_from_the_stat_block(tmp_path, capsys):
+    """Young red dragon: Bite "reach 10 ft." hits an archer 3 m away; Claw "reach 5 ft." may not."""
+    dragon = {"id": "d", "srd": "young-red-dragon", "side": "red", "at": [7, 9, 0]}
+    p = tmp_path / "s.toml"
+    p.write_text(scene_text([dragon, ARCHER], size=(20, 20, 12)) + tables("script", [
+        {"actor": "d", "action": "attack", "target": "a", "weapon": "Claw", "rolls": {"attack": 15}}]))
+    assert main(["run", str(p)]) == 2
+    assert "reach" in capsys.readouterr().err
+    evs = run_scene(tmp_path, capsys, [dragon, ARCHER], [
+        {"actor": "d", "action": "attack", "target": "a", "weapon": "Bite", "rolls": {"attack": 15, "damage": [1, 1]}}])
+    assert events(evs, "attack", who="d", target="a", hit=True)
+
+
+def _flyby(tmp_path, capsys, traits):
+    """Giant owl (walk 5 ft., fly 60 ft.; AIR-09's default flies at the ground speed: the scene takes the fly
+    speed) flies out of a guard's reach."""
+    owl = {"id": "o", "srd": "giant-owl", "side": "red", "at": [10, 11, 1], "flying": True, **traits}
+    guard = {"id": "g", "kind": "guard", "side": "blue", "at": [10, 10, 0]}
+    return run_scene(tmp_path, capsys, [owl, guard], [
+        {"actor": "o", "action": "move", "to": [10, 16, 1]}], seed=2, options={"air_speed": "fly_speed"})
+
+
+def test_srd07_flyby_no_opportunity_attack_when_it_flies_out_of_reach(tmp_path, capsys):
+    assert not events(_flyby(tmp_path, capsys, {}), "opportunity_attack")
+    # the same owl without its Flyby (the scene's key overrides the block's traits): the guard's spear strikes
+    assert events(_flyby(tmp_path, capsys, {"srd_traits": []}), "opportunity_attack", who="g", rule="DND-28")
+
+
+def test_srd08_hover_does_not_fall_when_knocked_prone_or_stunned(tmp_path, capsys):
+    """Flying sword "fly 50 ft. (hover)" stays at layer 6 when knocked prone, an air elemental "fly 90 ft.
+    (hover)" when stunned (AIR-10 would ground both; the elemental is immune to prone, SRD-04); a giant eagle,
+    without hover, falls."""
+    sword = {"id": "s", "srd": "flying-sword", "side": "red", "at": [4, 4, 6], "flying": True}
+    ele = {"id": "e", "srd": "air-elemental", "side": "red", "at": [4, 12, 6], "flying": True}
+    eagle = {"id": "g", "srd": "giant-eagle", "side": "red", "at": [12, 4, 6], "flying": True}
+    evs = run_scene(tmp_path, capsys, [ARCHER, sword, ele, eagle], [
+        {"actor": "gm", "action": "condition", "target": "s", "add": "prone"},
+        {"actor": "gm", "action": "condition", "target": "e", "add": "stunned"},
+        {"actor": "gm", "action": "condition", "target": "g", "add": "prone"}])
+    assert events(evs, "condition", who="s", condition="prone") and events(evs, "condition", who="e", condition="stunned")
+    assert not events(evs, "flight_lost", who="s") and not events(evs, "flight_lost", who="e")
+    assert events(evs, "flight_lost", who="g", rule="AIR-10")
+    st = evs[-1]["characters"]
+    assert [st[k]["position"][2] for k in "seg"] == [6, 6, 0] and st["s"]["flying"] and st["e"]["flying"]
+
+
+def test_srd09_pack_tactics(tmp_path, capsys):
+    """Blood hawk: advantage when an ally is within 1.5 m of the target (two d20s, the higher kept)."""
+    h1 = {"id": "h1", "srd": "blood-hawk", "side": "red", "at": [10, 11, 0]}
+    h2 = {"id": "h2", "srd": "blood-hawk", "side": "red", "at": [11, 10, 0]}
+    far = {"id": "h3", "srd": "blood-hawk", "side": "red", "at": [2, 2, 0]}
+    evs = run_scene(tmp_path, capsys, [h1, h2, ARCHER], [
+        {"actor": "h1", "action": "attack", "target": "a", "weapon": "Beak", "rolls": {"attack": [3, 17], "damage": 2}}])
+    at = events(evs, "attack", who="h1")[0]
+    assert at["hit"] and any("Pack Tactics" in s for s in at.get("advantage", [])), at
+    evs = run_scene(tmp_path, capsys, [h1, far, ARCHER], [
+        {"actor": "h1", "action": "attack", "target": "a", "weapon": "Beak", "rolls": {"attack": 3}}])
+    assert not events(evs, "attack", who="h1")[0]["hit"]
+
+
+def test_srd10_magic_resistance(tmp_path, capsys):
+    """Imp: advantage on saving throws against spells -- the mage's hold person, Wisdom save rolled 2 and 15."""
+    mage = {"id": "m", "kind": "mage", "side": "blue", "at": [10, 10, 0], "spells": ["hold_person"]}
+    imp = {"id": "i", "srd": "imp", "side": "red", "at": [10, 14, 0]}
+    evs = run_scene(tmp_path, capsys, [mage, imp], [
+        {"actor": "m", "action": "cast", "spell": "hold_person", "target": "i", "rolls": {"save": [2, 15]}}])
+    sv = events(evs, "save", who="i")[0]
+    assert sv["success"] and any("Magic Resistance" in s for s in sv.get("advantage", [])), sv
