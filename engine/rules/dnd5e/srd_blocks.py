@@ -21,8 +21,7 @@ DAMAGE_TYPES = ("acid", "bludgeoning", "cold", "fire", "force", "lightning", "ne
                 "psychic", "radiant", "slashing", "thunder")
 #: traits the rules play (engine/rules/dnd5e/srd_traits.py), by the name the SRD writes, and their rule ID
 TRAITS_PLAYED = {"flyby": "SRD-07", "pack tactics": "SRD-09", "magic resistance": "SRD-10",
-                 "keen sight": "SRD-11", "keen hearing and sight": "SRD-11", "keen sight and smell": "SRD-11",
-                 "hover": "SRD-08"}
+                 "keen sight": "SRD-11", "keen hearing and sight": "SRD-11", "keen sight and smell": "SRD-11"}
 #: traits that change nothing the sandbox tracks, with the reason (modelled: nothing to play)
 NOTHING_TO_PLAY = {}
 
@@ -183,7 +182,7 @@ def feature_status(c: dict, section: str, f: dict) -> tuple[bool, str]:
             return False, (f"played as {max(1, max(sum(x['count'] for x in o if x['action'] in names) for o in f['options']))}"
                            f" attacks per Attack action with any of its attacks; left out: {', '.join(sorted(set(other)))}"
                            " in the combination")
-        if len(f["options"]) > 1 or any(len(o) > 1 for o in f["options"]):
+        if len(f["options"]) > 1 or any(len(o) > 1 for o in f["options"]) or len(names) > 1:
             return False, "played as its number of attacks per Attack action, any attack in any order (not the " \
                           "combination as written)"
         return True, ""

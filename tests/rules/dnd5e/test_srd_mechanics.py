@@ -152,3 +152,14 @@ def test_srd10_magic_resistance(tmp_path, capsys):
         {"actor": "m", "action": "cast", "spell": "hold_person", "target": "i", "rolls": {"save": [2, 15]}}])
     sv = events(evs, "save", who="i")[0]
     assert sv["success"] and any("Magic Resistance" in s for s in sv.get("advantage", [])), sv
+
+
+@pytest.mark.parametrize("traits, noticed", [({}, True), ({"srd_traits": []}, False)])
+def test_srd11_keen_sight(tmp_path, capsys, traits, noticed):
+    """Giant eagle (Perception +4, Keen Sight): its passive Perception against a rogue hiding behind a low wall is
+    19 with Keen Sight (advantage on a passive check: +5), 14 without; Stealth 8 + 10 = 18."""
+    rogue = {"id": "r", "kind": "rogue", "side": "blue", "at": [10, 10, 0]}
+    eagle = {"id": "e", "srd": "giant-eagle", "side": "red", "at": [10, 14, 0], **traits}
+    evs = run_scene(tmp_path, capsys, [rogue, eagle], [{"actor": "r", "action": "hide", "rolls": {"check": 8}}],
+                    fill=[("stone", (8, 11, 0), (12, 11, 0))], options={"hide_passive": "passive_perception"})
+    assert bool(events(evs, "revealed", who="r", by="e")) is noticed

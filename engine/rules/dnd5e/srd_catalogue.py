@@ -1,0 +1,93 @@
+"""The SRD 5.1 creatures' mechanics (SRD-xx): what the stat blocks of assets/srd/creatures.json do at the table, each
+with the text it implements (the SRD 5.1, CC-BY-4.0) and the decision taken. Fields and rendering:
+engine/rules/catalogue.py."""
+
+T = "tests/rules/dnd5e/test_srd_mechanics.py::"
+
+RULES = [
+    {'id': 'SRD-01',
+     'rule': 'Multiattack as written: "The dragon makes three attacks: one with its bite and two with its claws" '
+             '(alternatives with "or").',
+     'status': 'planned',
+     'decision': 'today the number of attacks per Attack action (the largest combination), any of its attacks in any '
+                 'order; the combination as written (in `legal_actions`, the preview and the policies) is planned '
+                 '(issue 44); `features` says so for each creature',
+     'where': 'srd blocks `character`, srd blocks `feature_status`',
+     'tests': ['tests/scene/test_scene_srd.py::test_srd_creature_plays_with_its_numbers']},
+    {'id': 'SRD-02',
+     'rule': 'A hit\'s added damage: "Hit: 17 (2d10 + 6) piercing damage plus 3 (1d6) fire damage."',
+     'status': 'built',
+     'decision': 'each added damage a weapon key `extra` = [{damage, type, bonus}], rolled as `extra_damage` (doubled '
+                 'on a critical) and dealt as its own type after the weapon\'s, each with its own resistances',
+     'where': 'srd traits `extra_damage`, 5e attacks `_damage`',
+     'tests': [T + 'test_srd02_a_hits_added_damage']},
+    {'id': 'SRD-03',
+     'rule': 'Damage resistances, immunities and vulnerabilities of the stat block, "bludgeoning, piercing, and '
+             'slashing from nonmagical weapons" included.',
+     'status': 'built',
+     'decision': 'the block\'s types as DND-33\'s; "from nonmagical weapons" is `nonmagical_<type>`: a weapon attack '
+                 'whose weapon has no `magical` property (the sandbox\'s weapons are mundane unless a scene says so; '
+                 'a spell attack is magical) is resisted, or ignored for an immunity',
+     'where': 'srd traits `nonmagical_weapons`, 5e damage `immunity_resistance_vulnerability`, srd blocks `character`',
+     'tests': [T + 'test_srd03_resistance_to_nonmagical_weapons_and_immunity',
+               T + 'test_srd03_immunity_and_vulnerability_from_the_block']},
+    {'id': 'SRD-04',
+     'rule': 'Condition immunities: "Condition Immunities poisoned" -- the condition is not applied.',
+     'status': 'built',
+     'decision': 'a `condition_immune` event naming SRD-04 instead of the condition (exhaustion is not tracked)',
+     'where': 'srd sheet `immune_condition`, 5e conditions `condition_immunity`',
+     'tests': [T + 'test_srd04_condition_immunity']},
+    {'id': 'SRD-05',
+     'rule': 'Recharge X-Y: "(Recharge 5-6) ... roll a d6 at the start of its turn; on a 5 or 6 the action is '
+             'available again"; uses per day.',
+     'status': 'planned',
+     'decision': 'parsed and shown (`recharge`, `per_day` in the bestiary); the actions that carry it (breath weapons) '
+                 'come with the save actions and the spells\' area code (issue 44)',
+     'where': 'srd blocks `feature_status`',
+     'tests': ['tests/rules/dnd5e/test_srd_creatures.py::test_young_red_dragon_as_the_srd_writes_it']},
+    {'id': 'SRD-06',
+     'rule': 'Reach from the stat block: "Melee Weapon Attack: +10 to hit, reach 10 ft."',
+     'status': 'built',
+     'decision': 'each attack carries its own `reach_m` (5 ft = 1.5 m; AIR-05 measures it in 3D); a swarm\'s "reach '
+                 '0 ft." is played at 1.5 m (no body shares its space; `features` says so)',
+     'where': 'srd blocks `weapon`, 5e attacks `melee_reach`',
+     'tests': [T + 'test_srd06_reach_from_the_stat_block']},
+    {'id': 'SRD-07',
+     'rule': 'Flyby: "The owl doesn\'t provoke opportunity attacks when it flies out of an enemy\'s reach."',
+     'status': 'built',
+     'decision': 'no opportunity attack against it while it is flying; a move on the ground provokes as usual',
+     'where': 'srd traits `no_flyby_opportunity`, 5e attacks `oa_allowed`',
+     'tests': [T + 'test_srd07_flyby_no_opportunity_attack_when_it_flies_out_of_reach']},
+    {'id': 'SRD-08',
+     'rule': 'Hover: "fly 90 ft. (hover)"; SRD Movement: "If a flying creature is knocked prone, has its speed reduced '
+             'to 0, or is otherwise deprived of the ability to move, the creature falls, unless it has the ability '
+             'to hover".',
+     'status': 'built',
+     'decision': 'against AIR-10 (a flyer falls when it becomes Prone, Stunned, loses its movement ...): a creature '
+                 'with hover does not fall for prone, grappled, restrained, stunned, paralyzed, petrified, frozen or '
+                 'speed 0; it still falls when it dies or drops to 0 HP (AIR-10 names Dying and Unconscious apart, '
+                 'and the SRD speaks of the ability to move, not of consciousness)',
+     'where': 'srd traits `hover_holds`, 5e `fall_reason`',
+     'tests': [T + 'test_srd08_hover_does_not_fall_when_knocked_prone_or_stunned']},
+    {'id': 'SRD-09',
+     'rule': 'Pack Tactics: "advantage on an attack roll against a creature if at least one of the hawk\'s allies is '
+             'within 5 feet of the creature and the ally isn\'t incapacitated."',
+     'status': 'built',
+     'decision': 'an ally of its side, not incapacitated, engaged with the target in 3D (AIR-05\'s 1.5 m)',
+     'where': 'srd traits `pack_tactics`',
+     'tests': [T + 'test_srd09_pack_tactics']},
+    {'id': 'SRD-10',
+     'rule': 'Magic Resistance: "advantage on saving throws against spells and other magical effects."',
+     'status': 'built',
+     'decision': 'the saves a spell forces (DND-21); a concentration save is not against a spell',
+     'where': 'srd sheet `magic_resistance`, 5e conditions `saving_throw`',
+     'tests': [T + 'test_srd10_magic_resistance']},
+    {'id': 'SRD-11',
+     'rule': 'Keen Sight: "advantage on Wisdom (Perception) checks that rely on sight."',
+     'status': 'built',
+     'decision': 'its passive Perception, which notices a hider it can see (DND-23, `hide_passive = '
+                 '"passive_perception"`), is +5 (advantage on a passive check); also Keen Hearing and Sight, Keen '
+                 'Sight and Smell',
+     'where': 'srd sheet `keen_sight`, 5e `gear.passive`',
+     'tests': [T + 'test_srd11_keen_sight']},
+]
