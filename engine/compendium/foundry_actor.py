@@ -57,7 +57,9 @@ def _text(raw: str) -> str:
     s = re.sub(r"\[\[/item [^\]]*\]\]\{([^}]*)\}", r"\1", raw or "")
     s = re.sub(r"@UUID\[[^\]]*\]\{([^}]*)\}", r"\1", s)
     s = re.sub(r"<[^>]+>", " ", s)
-    return re.sub(r"\s+", " ", html.unescape(s)).strip()
+    s = re.sub(r"&Reference\[([a-zA-Z]+)[^\]]*\](?:\{([^}]*)\})?", lambda m: m.group(2) or m.group(1),
+               html.unescape(s))
+    return re.sub(r"\s+", " ", s).strip()
 
 
 def _dice(number, denomination, bonus: int) -> str:
@@ -230,11 +232,24 @@ def _feature(it: _Item, ab: dict, prof: int) -> dict:
     f: dict[str, Any] = {"name": name}
     if r:
         f["usage"] = {"type": "recharge on roll", "dice": "1d6", "min_value": r}
+    elif _per_day(it.sys):
+        f["usage"] = {"type": "per day", "times": _per_day(it.sys)}
     attack = _attack_text(it, ab, prof)
     save = _save_text(it)
     desc = _text((it.sys.get("description") or {}).get("value", ""))
     f["desc"] = attack or save or desc
     return f
+
+
+def _per_day(s: dict) -> int:
+    """Uses a day: 4.x ``uses.max`` with a ``day`` recovery, 2.x-3.x ``uses.per = "day"``."""
+    u = s.get("uses") or {}
+    if not isinstance(u, dict):
+        return 0
+    rec = u.get("recovery") or []
+    daily = u.get("per") == "day" or any(isinstance(r, dict) and r.get("period") == "day" for r in rec
+                                         if isinstance(rec, list))
+    return _num(u.get("max"), 0) if daily else 0
 
 
 def _attack_text(it: _Item, ab: dict, prof: int) -> str | None:

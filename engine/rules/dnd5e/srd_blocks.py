@@ -103,6 +103,61 @@ def _types(entries: list[str]) -> list[str]:
     return sorted(set(out))
 
 
+PLAYED_CONDITIONS = ("blinded", "charmed", "deafened", "frightened", "grappled", "incapacitated", "invisible",
+                     "paralyzed", "petrified", "poisoned", "prone", "restrained", "stunned", "unconscious")
+RANGE_IN_TEXT = re.compile(r"within (\d+) (?:feet|ft\.?)")
+COVERED = re.compile(r"saving throw|damage|\bcone\b|\bline\b|radius|\bcube\b|sphere|exhales|breath|"
+                     r"repeat the saving throw|the effect ends|" + "|".join(PLAYED_CONDITIONS), re.I)
+
+
+def save_action(f: dict) -> tuple[dict | None, str]:
+    """(the sheet's ``creature_actions`` entry, "" ) for a save action the rules play (SRD-12), or (None, why not)
+    -- or (entry, what is left out) when it plays with part of its text left out."""
+    if f.get("kind") != "save":
+        return None, "not a save action"
+    text = f["desc"]
+    area = dict(f["area"]) if f.get("area") else None
+    cond = f.get("condition")
+    if not f.get("damage") and not cond:
+        return None, "a save with neither damage nor a condition the rules know"
+    if cond and cond not in PLAYED_CONDITIONS:
+        return None, f"its condition ({cond}) is not tracked"
+    entry: dict = {"name": re.sub(r"\s*\((?:Recharge|Costs|\d+/Day).*?\)", "", f["name"]).strip(),
+                   "dc": int(f["dc"]), "ability": f["ability"],
+                   "damage": [{"dice": d["dice"], "type": d["type"]} for d in f.get("damage", ())],
+                   "half": bool(f.get("half"))}
+    rng = RANGE_IN_TEXT.search(text)
+    if area is not None:
+        if area["shape"] in ("line", "cube", "cylinder"):
+            return None, f"a {area['shape']} area: it comes with the spells' area code (engine/rules/dnd5e/areas.py)"
+        if area["shape"] == "sphere" and not re.search(r"point|centered", text):
+            area = {"shape": "self", "radius_m": area["radius_m"]}
+        entry["area"] = area
+        if area["shape"] == "sphere":
+            if not rng:
+                return None, "a sphere at a point whose range the text does not give"
+            entry["range_m"] = round(int(rng.group(1)) * 0.3, 2)
+    else:
+        entry["range_m"] = round(int(rng.group(1)) * 0.3, 2) if rng else 1.5
+    if cond:
+        entry["condition"] = cond
+        if re.search(r"repeat the saving throw at the end of each of its turns", text):
+            entry["repeat_save"] = True
+    if f.get("recharge"):
+        entry["recharge"] = list(f["recharge"])
+    if f.get("per_day"):
+        entry["per_day"] = int(f["per_day"])
+    left = [x.strip() for x in re.split(r"(?<=\.)\s+", text) if x.strip() and not COVERED.search(x)]
+    later = re.search(r"(?:at the start of each of its turns|at the end of each of its turns)[^.]*damage|damage at the "
+                      r"start of each of its turns", text)
+    if later and entry["damage"]:
+        entry["damage"] = []        # the damage is the condition's, each turn it lasts: not dealt by the save
+        left.insert(0, "the damage each turn while the condition lasts")
+    if not entry["damage"] and not cond:
+        return None, "its damage comes each turn while its condition lasts (not played)"
+    return entry, ("left out: " + " ".join(left)[:200]) if left else ""
+
+
 def multiattack(c: dict) -> dict | None:
     return next((f for f in c["actions"] if f.get("kind") == "multiattack"), None)
 
@@ -133,6 +188,9 @@ def character(c: dict) -> dict:
         "condition_immunities": [x for x in c["condition_immunities"] if x != "exhaustion"],
         "srd_traits": sorted({_trait(f["name"]) for f in c["traits"] if _trait(f["name"]) in TRAITS_PLAYED}),
     }
+    saves = [e for e, _ in (save_action(f) for f in c["actions"]) if e is not None]
+    if saves:
+        t["creature_actions"] = saves
     if c["fly_speed_m"]:
         t["fly_speed_m"] = float(c["fly_speed_m"])
     if c["hover"]:
@@ -186,9 +244,11 @@ def feature_status(c: dict, section: str, f: dict) -> tuple[bool, str]:
             return False, "played as its number of attacks per Attack action, any attack in any order (not the " \
                           "combination as written)"
         return True, ""
-    if kind == "save":
-        return False, "save actions (breath weapons, gazes, auras) are not offered yet; areas come with the " \
-                      "spells' area code (engine/rules/dnd5e/areas.py)"
+    if kind == "save" and section == "actions":
+        entry, why = save_action(f)
+        if entry is None:
+            return False, why
+        return (not why, "played as a save action (SRD-12); " + why if why else "")
     if section == "legendary_actions":
         return False, "legendary actions are not offered yet"
     return False, "not played: its text is shown with the block"

@@ -38,13 +38,14 @@ RULES = [
      'where': 'srd sheet `immune_condition`, 5e conditions `condition_immunity`',
      'tests': [T + 'test_srd04_condition_immunity']},
     {'id': 'SRD-05',
-     'rule': 'Recharge X-Y: "(Recharge 5-6) ... roll a d6 at the start of its turn; on a 5 or 6 the action is '
-             'available again"; uses per day.',
-     'status': 'planned',
-     'decision': 'parsed and shown (`recharge`, `per_day` in the bestiary); the actions that carry it (breath weapons) '
-                 'come with the save actions and the spells\' area code (issue 44)',
-     'where': 'srd blocks `feature_status`',
-     'tests': ['tests/rules/dnd5e/test_srd_creatures.py::test_young_red_dragon_as_the_srd_writes_it']},
+     'rule': 'Recharge X-Y: "Fire Breath (Recharge 5-6)": the action is spent once used; at the start of each of '
+             'its turns the creature rolls a d6 and on the range written it can use it again; "(3/Day)": uses per day.',
+     'status': 'built',
+     'decision': 'a d6 named `recharge` at the start of its turn (a turn-start rule, recorded as a die; forced with '
+                 '`rolls = { recharge = 5 }`) for each spent action, a `recharge` event; a spent or used-up action is '
+                 'refused citing SRD-05 and not listed',
+     'where': 'actions/srd.py `recharge_roll`, actions/srd.py `CreatureAction`',
+     'tests': [T + 'test_srd05_recharge_a_d6_at_the_start_of_its_turn']},
     {'id': 'SRD-06',
      'rule': 'Reach from the stat block: "Melee Weapon Attack: +10 to hit, reach 10 ft."',
      'status': 'built',
@@ -90,4 +91,17 @@ RULES = [
                  'Sight and Smell',
      'where': 'srd sheet `keen_sight`, 5e `gear.passive`',
      'tests': [T + 'test_srd11_keen_sight']},
+    {'id': 'SRD-12',
+     'rule': 'Save actions as written: "The dragon exhales fire in a 30-foot cone. Each creature in that area must '
+             'make a DC 17 Dexterity saving throw, taking 56 (16d6) fire damage on a failed save, or half as much '
+             'damage on a successful one."',
+     'status': 'built',
+     'decision': '`creature_action` with `feature` (the action as written) and a point `at` or a `target`: every '
+                 'creature in the volume in 3D (a cone from the creature, a radius around it or a point; the spells\' '
+                 '`area_targets`), flyers below included; one damage roll, each target its save (DC and ability of '
+                 'the block), half on a success where the text says so (the text over 5e-database\'s fields), the '
+                 'condition on a failure (and its repeated save where written), Dexterity saves with the cover DND-32 '
+                 'grants from the creature; lines and cubes wait for the spells\' area code (`features` says so)',
+     'where': 'actions/srd.py `CreatureAction`, srd blocks `save_action`',
+     'tests': [T + 'test_srd12_breath_cone_catches_a_flyer_two_layers_below_and_a_walker_behind_half_cover']},
 ]

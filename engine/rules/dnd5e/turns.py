@@ -31,6 +31,7 @@ TURN_START = Hook("turn_start", "fn(rs, session, actor) when its turn starts", o
     "help_lapses",
     "sneak_attack_per_turn",
     "death_save",
+    "recharge_roll",             # actions/srd.py (SRD-05)
 ))
 TURN_END = Hook("turn_end", "fn(rs, session, actor) when its turn ends", order=(
     "stay_aloft",

@@ -163,3 +163,49 @@ def test_srd11_keen_sight(tmp_path, capsys, traits, noticed):
     evs = run_scene(tmp_path, capsys, [rogue, eagle], [{"actor": "r", "action": "hide", "rolls": {"check": 8}}],
                     fill=[("stone", (8, 11, 0), (12, 11, 0))], options={"hide_passive": "passive_perception"})
     assert bool(events(evs, "revealed", who="r", by="e")) is noticed
+
+
+BREATH_MAP = [("stone", (14, 8, 0), (14, 11, 0))]          # a 1 m wall between the dragon and the archer
+
+
+def _breath_scene():
+    dragon = {"id": "d", "srd": "young-red-dragon", "side": "red", "at": [10, 8, 3], "flying": True}
+    harpy = {"id": "h", "kind": "harpy", "side": "blue", "at": [13, 9, 1], "flying": True, "max_hp": 200}
+    archer = {**ARCHER, "at": [15, 9, 0], "max_hp": 200}
+    return [dragon, harpy, archer]
+
+
+BREATH = {"actor": "d", "action": "creature_action", "feature": "Fire Breath", "at": [15, 9, 0]}
+
+
+def test_srd12_breath_cone_catches_a_flyer_two_layers_below_and_a_walker_behind_half_cover(tmp_path, capsys):
+    """Young red dragon at layer 3: "exhales fire in a 30-foot cone ... DC 17 Dexterity saving throw, taking 56
+    (16d6) fire damage on a failed save, or half as much damage on a successful one". The harpy two layers below
+    fails (48); the archer behind the wall (half cover, +2 to the Dex save with `half_cover_dex_saves`) rolls 12:
+    12 + 3 + 2 = 17 succeeds, half (24)."""
+    evs = run_scene(tmp_path, capsys, _breath_scene(), [
+        {**BREATH, "rolls": {"damage": [3] * 16, "save": [5, 12]}}], options={"half_cover_dex_saves": True},
+        fill=BREATH_MAP)
+    act = events(evs, "creature_action", who="d")[0]
+    assert act["targets"] == ["h", "a"] and act["rule"] == "SRD-12"
+    sv = {e["who"]: e for e in events(evs, "save")}
+    assert not sv["h"]["success"] and sv["a"]["success"], sv
+    assert {"source": "half cover", "value": 2, "rule": "DND-32"} in sv["a"]["sources"]
+    assert [(e["who"], e["amount"]) for e in events(evs, "damage")] == [("h", 48), ("a", 24)]
+
+
+def test_srd05_recharge_a_d6_at_the_start_of_its_turn(tmp_path, capsys):
+    """"(Recharge 5-6)": spent, a 4 at the start of the next turn leaves it spent (the breath is refused, SRD-05),
+    a 5 the turn after brings it back."""
+    evs = run_scene(tmp_path, capsys, _breath_scene(), [
+        {**BREATH, "rolls": {"damage": [1] * 16, "save": [20, 20]}},
+        {"actor": "d", "action": "end_turn"}, {"actor": "h", "action": "end_turn"},
+        {"actor": "a", "action": "end_turn", "rolls": {"recharge": 4}},
+        {**BREATH, "illegal": "SRD-05"},
+        {"actor": "d", "action": "end_turn"}, {"actor": "h", "action": "end_turn"},
+        {"actor": "a", "action": "end_turn", "rolls": {"recharge": 5}},
+        {**BREATH, "rolls": {"damage": [1] * 16, "save": [20, 20]}}], fill=BREATH_MAP)
+    rc = events(evs, "recharge", who="d")
+    assert [(e["roll"], e["recharged"], e["rule"]) for e in rc] == [(4, False, "SRD-05"), (5, True, "SRD-05")]
+    assert len(events(evs, "creature_action", who="d")) == 2
+    assert events(evs, "roll", name="recharge", forced=True)

@@ -1,0 +1,54 @@
+"""Every SRD flyer, put in a scene against four archers, plays random and `aggressive` fights to the end with no
+error (engine.sim.fight.play: an error is a row with ``error``). A cheap default runs a few flyers; the full 104,
+20 random and 20 aggressive fights each, run under the ``slow`` marker with AERIE_FUZZ=1."""
+
+import os
+
+import pytest
+
+from engine.rules.dnd5e.srd_blocks import bestiary
+from engine.scene import parse_scene
+from engine.sim.fight import Plan, play
+
+pytestmark = pytest.mark.unit
+
+FLYERS = sorted(i for i, c in bestiary().items() if c["fly_speed_m"] > 0)
+FEW = ["young-red-dragon", "giant-eagle", "vrock", "blood-hawk", "air-elemental", "roc"]
+
+
+def scene_for(sid: str):
+    size = bestiary()[sid]["size"]
+    X = 30
+    chars = [f'[[characters]]\nid = "f"\nsrd = "{sid}"\nside = "sky"\nat = [2, 2, 6]\nflying = true\n']
+    for i, (x, y) in enumerate(((20, 20), (22, 20), (20, 22), (22, 22))):
+        chars.append(f'[[characters]]\nid = "a{i}"\nkind = "archer"\nside = "ground"\nat = [{x}, {y}, 0]\n')
+    text = (f'name = "{sid} against four archers"\nruleset = "dnd5e"\nseed = 1\n[map]\nsize = [{X}, {X}, 14]\n'
+            f'[options]\nair_speed = "fly_speed"\n' + "\n".join(chars))
+    assert size
+    return parse_scene(text, f"<{sid}>")
+
+
+def _fights(sid: str, runs: int) -> None:
+    sc = scene_for(sid)
+    for policy in ("random", "aggressive"):
+        plan = Plan(sc, {"sky": policy, "ground": policy}, max_rounds=12)
+        for i in range(runs):
+            row, _ = play(plan, 7, i)
+            assert row["outcome"] != "error", (sid, policy, row)
+
+
+@pytest.mark.parametrize("sid", FEW)
+def test_a_few_flyers_fight_to_the_end(sid):
+    assert sid in FLYERS
+    _fights(sid, 2)
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not os.environ.get("AERIE_FUZZ"), reason="the full 104 flyers x 40 fights: AERIE_FUZZ=1")
+@pytest.mark.parametrize("sid", FLYERS)
+def test_every_flyer_fights_to_the_end(sid):
+    _fights(sid, 20)
+
+
+def test_there_are_104_flyers():
+    assert len(FLYERS) == 104
