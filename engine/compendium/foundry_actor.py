@@ -146,7 +146,7 @@ def monster(actor: dict, where: str = "actor") -> dict:
         raise BadMonster(f"{where}.system.details.cr", "a challenge rating")
     prof = _num(attrs.get("prof"), 0) or _prof(cr)
     unit = 1.0 if (mv.get("units") or "ft") == "ft" else 1 / 0.3
-    speed = {k: f"{round(_num(mv.get(k)) * unit)} ft." for k in ("walk", "fly", "swim", "climb", "burrow")
+    speed: dict[str, Any] = {k: f"{round(_num(mv.get(k)) * unit)} ft." for k in ("walk", "fly", "swim", "climb", "burrow")
              if _num(mv.get(k))}
     if mv.get("hover"):
         speed["hover"] = True

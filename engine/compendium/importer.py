@@ -78,9 +78,9 @@ def library_text(blocks: list[tuple[str, dict]], source: str) -> str:
 
     lines = [f"# A stat-block library written by `aerie import {source}` (the format of assets/statblocks/dnd5e.toml).",
              "# A scene names it: statblocks = [\"this file\"], then [[characters]] kind = \"<block>\"."]
-    for bid, t in blocks:
+    for bid, table in blocks:
         lines.append(f"\n[{bid}]")
-        lines += [f"{_key(k)} = {value(v)}" for k, v in t.items()]
+        lines += [f"{_key(k)} = {value(v)}" for k, v in table.items()]
     return "\n".join(lines) + "\n"
 
 
@@ -92,14 +92,16 @@ def cmd_import_creatures(src: Path, out: Path, data) -> int:
         raise AerieError(f"-o {out}: a stat-block library is a .toml file")
     check_output_path(out, None, [src], what="-o")
     recs = records(data, file)
-    blocks, warnings, seen = [], [], {}
+    blocks: list[tuple[str, dict]] = []
+    warnings: list[str] = []
+    seen: dict[str, int] = {}
     for r in recs:
-        bid, t, w = block(r)
+        bid, t, said = block(r)
         if bid in seen:
             raise AerieError(f"{file}: {r['name']}: a second creature with the block id {bid!r}")
         seen[bid] = 1
         blocks.append((bid, t))
-        warnings += w
+        warnings += said
     for (bid, t), r in zip(blocks, recs):
         _playable(bid, t, r, file)
     text = library_text(blocks, f"{src.name} -o {out.name}")

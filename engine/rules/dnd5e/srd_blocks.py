@@ -22,8 +22,6 @@ DAMAGE_TYPES = ("acid", "bludgeoning", "cold", "fire", "force", "lightning", "ne
 #: traits the rules play (engine/rules/dnd5e/srd_traits.py), by the name the SRD writes, and their rule ID
 TRAITS_PLAYED = {"flyby": "SRD-07", "pack tactics": "SRD-09", "magic resistance": "SRD-10",
                  "keen sight": "SRD-11", "keen hearing and sight": "SRD-11", "keen sight and smell": "SRD-11"}
-#: traits that change nothing the sandbox tracks, with the reason (modelled: nothing to play)
-NOTHING_TO_PLAY = {}
 
 
 def library_file():
@@ -166,7 +164,7 @@ def character(c: dict) -> dict:
     """The creature's ``[[characters]]`` keys (5e): what ``srd = "<id>"`` gives before the scene's own keys."""
     ab = dict(c["abilities"])
     attacks = [f for f in c["actions"] if f.get("kind") == "attack"]
-    weapons = [weapon(f, ab) for f in attacks]
+    weapons: list = [weapon(f, ab) for f in attacks]
     ma = multiattack(c)
     n = 1
     if ma:

@@ -8,7 +8,7 @@ import json
 import pytest
 
 from engine.cli import main
-from rules_helpers import _toml, find, scene_text
+from rules_helpers import _toml, scene_text
 
 pytestmark = pytest.mark.unit
 
