@@ -7,13 +7,15 @@ T = "tests/rules/dnd5e/test_srd_mechanics.py::"
 RULES = [
     {'id': 'SRD-01',
      'rule': 'Multiattack as written: "The dragon makes three attacks: one with its bite and two with its claws" '
-             '(alternatives with "or").',
-     'status': 'planned',
-     'decision': 'today the number of attacks per Attack action (the largest combination), any of its attacks in any '
-                 'order; the combination as written (in `legal_actions`, the preview and the policies) is planned '
-                 '(issue 44); `features` says so for each creature',
-     'where': 'srd blocks `character`, srd blocks `feature_status`',
-     'tests': ['tests/scene/test_scene_srd.py::test_srd_creature_plays_with_its_numbers']},
+             '(alternatives with "or": "Or the captain makes two ranged attacks with its daggers").',
+     'status': 'built',
+     'decision': 'the sheet\'s `multiattack` lists the combinations ({attack: count}); the Attack action gives the '
+                 'largest number of attacks and each attack must keep one combination possible (refused citing '
+                 'SRD-01), so `legal_actions`, the preview and the policies follow the text; a combination naming '
+                 'another action (Frightful Presence, a breath "in place of its bite") keeps its attacks and '
+                 '`features` names what is left out',
+     'where': 'srd multiattack `refusal`, srd multiattack `made`, srd blocks `character`',
+     'tests': [T + 'test_srd01_multiattack_as_written', T + 'test_srd01_alternatives_with_or']},
     {'id': 'SRD-02',
      'rule': 'A hit\'s added damage: "Hit: 17 (2d10 + 6) piercing damage plus 3 (1d6) fire damage."',
      'status': 'built',

@@ -30,6 +30,8 @@ def setup(data: dict, raw: dict) -> None:
         data["hover"] = True
     if raw.get("srd_traits"):
         data["srd_traits"] = sorted(set(raw["srd_traits"]))
+    if raw.get("multiattack"):
+        data["multiattack"] = [dict(o) for o in raw["multiattack"]]
     if raw.get("creature_actions"):
         data["creature_actions"] = [dict(f) for f in raw["creature_actions"]]
 

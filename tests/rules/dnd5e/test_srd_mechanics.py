@@ -209,3 +209,35 @@ def test_srd05_recharge_a_d6_at_the_start_of_its_turn(tmp_path, capsys):
     assert [(e["roll"], e["recharged"], e["rule"]) for e in rc] == [(4, False, "SRD-05"), (5, True, "SRD-05")]
     assert len(events(evs, "creature_action", who="d")) == 2
     assert events(evs, "roll", name="recharge", forced=True)
+
+
+def test_srd01_multiattack_as_written(tmp_path, capsys):
+    """Young red dragon: "three attacks: one with its bite and two with its claws" -- a second bite is refused
+    (SRD-01), the claws are not; the legal actions after the bite offer the claws and no bite."""
+    dragon = {"id": "d", "srd": "young-red-dragon", "side": "red", "at": [8, 9, 0]}
+    big = {**ARCHER, "max_hp": 300}
+    hit = {"attack": 15, "damage": [1, 1], "extra_damage": 1}
+    evs = run_scene(tmp_path, capsys, [dragon, big], [
+        {"actor": "d", "action": "attack", "target": "a", "weapon": "Bite", "rolls": hit},
+        {"actor": "d", "action": "attack", "target": "a", "weapon": "Bite", "illegal": "SRD-01"},
+        {"actor": "d", "action": "attack", "target": "a", "weapon": "Claw", "rolls": {"attack": 15, "damage": [1, 1]}},
+        {"actor": "d", "action": "attack", "target": "a", "weapon": "Claw", "rolls": {"attack": 15, "damage": [1, 1]}}])
+    assert [e["weapon"] for e in events(evs, "attack", who="d")] == ["Bite", "Claw", "Claw"]
+    from rules_helpers import make, step
+
+    s = make([dragon, big], size=(20, 20, 12))
+    step(s, "d", "attack", target="a", weapon="Bite", rolls=hit)
+    weapons = {x.get("weapon") for x in s.legal_actions("d") if x["action"] == "attack"}
+    assert weapons == {"Claw"}
+
+
+def test_srd01_alternatives_with_or(tmp_path, capsys):
+    """Bandit captain: "two with its scimitar and one with its dagger. Or ... two ranged attacks with its daggers":
+    two daggers then no scimitar."""
+    cap = {"id": "c", "srd": "bandit-captain", "side": "red", "at": [9, 10, 0]}
+    big = {**ARCHER, "max_hp": 300}
+    evs = run_scene(tmp_path, capsys, [cap, big], [
+        {"actor": "c", "action": "attack", "target": "a", "weapon": "Dagger", "rolls": {"attack": 15, "damage": 1}},
+        {"actor": "c", "action": "attack", "target": "a", "weapon": "Dagger", "rolls": {"attack": 15, "damage": 1}},
+        {"actor": "c", "action": "attack", "target": "a", "weapon": "Scimitar", "illegal": "SRD-01"}])
+    assert len(events(evs, "attack", who="c")) == 2
