@@ -457,6 +457,8 @@ def _damage(rs, session, a: Actor, t: Actor, w, plan, ro: Roll) -> None:
                       weapon=None if plan.get("kind") == "spell" else w)
     if w.get("extra"):
         srd_traits.extra_damage(rs, session, a, t, w, crit)      # SRD-02: "plus 3 (1d6) fire damage"
+    if w.get("on_hit"):
+        srd_traits.on_hit_save(rs, session, a, t, w)             # SRD-13: "must succeed on a DC 13 ... or be"
     feats.after_attack(rs, session, a, t, plan, True, crit, was_up and (t.dead or t.hp == 0))
     if sup is not None and act["manoeuvre"] in ("trip", "pushing") and not t.dead:
         feats.manoeuvre_effect(rs, session, a, t, act["manoeuvre"])

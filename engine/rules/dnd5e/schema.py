@@ -79,6 +79,9 @@ WEAPON = {
     "reach_m": lambda v: number(v, 0.5, 100),
     "to_hit": lambda v: number(v, -50, 50, True),
     "damage_bonus": lambda v: number(v, -50, 50, True),
+    "on_hit": lambda v: isinstance(v, dict) and isinstance(v.get("dc"), int) and v.get("ability") in (
+        "str", "dex", "con", "int", "wis", "cha") and isinstance(v.get("damage", []), list)
+        and set(v) <= {"dc", "ability", "damage", "half", "condition", "repeat_save"},
     "extra": lambda v: isinstance(v, list) and len(v) <= 8 and all(
         isinstance(e, dict) and {"damage", "type"} <= set(e) <= {"damage", "type", "bonus"} and dice_expr(e["damage"])
         and isinstance(e["type"], str) and number(e.get("bonus", 0), -50, 50, True) for e in v),
@@ -88,6 +91,7 @@ WEAPON_HELP = {
     "versatile": "dice like 1d10", "range": "[normal, long] in metres", "reach_m": "metres, 0.5..100",
     "to_hit": "an integer -50..50", "damage_bonus": "an integer -50..50", "properties": "a list of names",
     "type": "a damage type name", "name": "a name",
+    "on_hit": "{dc, ability, damage = [{dice, type}], half, condition, repeat_save}: the save a hit forces (SRD-13)",
     "extra": "a list of {damage = \"1d6\", type = \"fire\", bonus = 0}: damage a hit adds (SRD-02)",
 }
 

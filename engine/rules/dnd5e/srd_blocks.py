@@ -69,6 +69,9 @@ def weapon(f: dict, abilities: dict) -> dict:
             w["properties"] = ["thrown"]
     if f.get("spell"):
         w["properties"] = w["properties"] + ["magical"]
+    oh = on_hit(f)[0]
+    if oh:
+        w["on_hit"] = oh
     extra = []
     for d in hit[1:]:
         xd, xb = _split(d["dice"])
@@ -76,6 +79,37 @@ def weapon(f: dict, abilities: dict) -> dict:
     if extra:
         w["extra"] = extra
     return w
+
+
+MAGIC_WEAPONS = ("magic weapons", "angelic weapons")
+REPEAT = re.compile(r"repeat the saving throw at the end of each of its turns, ending the effect on itself on a success",
+                    re.I)
+
+
+def on_hit(f: dict) -> tuple[dict | None, str]:
+    """(the weapon's ``on_hit`` save, what is left out) for an attack whose hit forces a save (SRD-13): "the target
+    must succeed on a DC 13 Constitution saving throw or be poisoned for 1 minute"; (None, why) when it cannot
+    play."""
+    sv = f.get("on_hit_save")
+    if not sv:
+        return None, ""
+    cond = sv.get("condition")
+    if cond and cond not in PLAYED_CONDITIONS:
+        return None, f"the save it forces on a hit ({cond} is not tracked)"
+    dmg = [{"dice": d["dice"], "type": d["type"]} for d in sv.get("damage", ()) if re.fullmatch(r"\d+d\d+([+-]\d+)?", d["dice"])]
+    if not cond and not dmg:
+        return None, "the save it forces on a hit (neither damage nor a condition the rules know)"
+    entry: dict = {"dc": int(sv["dc"]), "ability": sv["ability"], "damage": dmg, "half": bool(sv.get("half"))}
+    if cond:
+        entry["condition"] = cond
+    text = f["desc"].split("Hit:", 1)[-1]
+    if REPEAT.search(text):
+        entry["repeat_save"] = True
+    sentences = [x.strip() for x in re.split(r"(?<=\.)\s+", text) if x.strip()][1:]
+    left = [x for x in sentences if "saving throw" not in x or "start of each" in x or "hit point maximum" in x]
+    if "saving throw" not in re.split(r"(?<=\.)\s+", text)[0] and not any("saving throw" in x for x in sentences):
+        return None, "the save it forces on a hit"
+    return entry, ("left out: " + " ".join(left)[:200]) if left else ""
 
 
 def _split(dice: str) -> tuple[str, int]:
@@ -194,6 +228,10 @@ def character(c: dict) -> dict:
         "condition_immunities": [x for x in c["condition_immunities"] if x != "exhaustion"],
         "srd_traits": sorted({_trait(f["name"]) for f in c["traits"] if _trait(f["name"]) in TRAITS_PLAYED}),
     }
+    if any(_trait(f["name"]) in MAGIC_WEAPONS for f in c["traits"]):
+        for w in weapons:              # SRD-03: "The deva's weapon attacks are magical."
+            if isinstance(w, dict) and "magical" not in w["properties"]:
+                w["properties"] = w["properties"] + ["magical"]
     if combos and (len(combos) > 1 or len(weapons) > 1):
         t["multiattack"] = combos             # SRD-01: the combinations as written
     saves = [e for e, _ in (save_action(f) for f in c["actions"]) if e is not None]
@@ -219,16 +257,18 @@ def feature_status(c: dict, section: str, f: dict) -> tuple[bool, str]:
     kind = f.get("kind")
     name = f["name"].lower()
     if section == "traits":
-        if _trait(name) in TRAITS_PLAYED:
+        if _trait(name) in TRAITS_PLAYED or _trait(name) in MAGIC_WEAPONS:
             return True, ""
         return False, "a trait the rules do not play yet (its text is shown with the block)"
     if kind == "attack":
         gaps = []
         if f.get("on_hit_save"):
-            gaps.append("the save it forces on a hit")
+            oh, why = on_hit(f)
+            if oh is None or why:
+                gaps.append(why or "the save it forces on a hit")
         if f.get("grapple_escape_dc"):
             gaps.append("the grapple on a hit")
-        if f.get("rider") and not gaps:
+        if f.get("rider") and not gaps and not f.get("on_hit_save"):
             gaps.append("what the text adds after the damage")
         if f.get("versatile"):
             gaps.append(f"the alternative damage ({f['versatile']['when']})")

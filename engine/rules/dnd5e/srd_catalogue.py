@@ -29,10 +29,12 @@ RULES = [
      'status': 'built',
      'decision': 'the block\'s types as DND-33\'s; "from nonmagical weapons" is `nonmagical_<type>`: a weapon attack '
                  'whose weapon has no `magical` property (the sandbox\'s weapons are mundane unless a scene says so; '
-                 'a spell attack is magical) is resisted, or ignored for an immunity',
+                 'a spell attack is magical; "Magic Weapons" / "Angelic Weapons": "The deva\'s weapon attacks are '
+                 'magical" gives its weapons the property) is resisted, or ignored for an immunity',
      'where': 'srd traits `nonmagical_weapons`, 5e damage `immunity_resistance_vulnerability`, srd blocks `character`',
      'tests': [T + 'test_srd03_resistance_to_nonmagical_weapons_and_immunity',
-               T + 'test_srd03_immunity_and_vulnerability_from_the_block']},
+               T + 'test_srd03_immunity_and_vulnerability_from_the_block',
+               T + 'test_srd03_magic_weapons_bypass_nonmagical_resistance']},
     {'id': 'SRD-04',
      'rule': 'Condition immunities: "Condition Immunities poisoned" -- the condition is not applied.',
      'status': 'built',
@@ -106,4 +108,16 @@ RULES = [
                  'grants from the creature; lines and cubes wait for the spells\' area code (`features` says so)',
      'where': 'actions/srd.py `CreatureAction`, srd blocks `save_action`',
      'tests': [T + 'test_srd12_breath_cone_catches_a_flyer_two_layers_below_and_a_walker_behind_half_cover']},
+    {'id': 'SRD-13',
+     'rule': 'A hit that forces a save: "Hit: ... and the target must succeed on a DC 14 Constitution saving throw or '
+             'become poisoned for 1 minute. The target can repeat the saving throw at the end of each of its turns, '
+             'ending the effect on itself on a success."',
+     'status': 'built',
+     'decision': 'a weapon key `on_hit` {dc, ability, damage, half, condition, repeat_save}: after the hit\'s damage the '
+                 'target saves; a failure takes the damage (half on a success where written) and the condition '
+                 '(a condition the rules track), its repeated save at the end of each of its turns where written; '
+                 'whatever else the text says (diseases, hit point maximum, petrification over turns) is named in '
+                 '`features` as left out',
+     'where': 'srd traits `on_hit_save`, srd blocks `on_hit`, 5e attacks `_damage`',
+     'tests': [T + 'test_srd13_a_hit_that_forces_a_save']},
 ]

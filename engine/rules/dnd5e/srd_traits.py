@@ -10,6 +10,7 @@ from __future__ import annotations
 from engine.rules.dnd5e import conditions
 from engine.rules.dnd5e.advantage import ADV, source
 from engine.rules.dnd5e.common import dice_spec
+from engine.rules.dnd5e.data import CONDITION_RULE
 from engine.rules.dnd5e.damage import damage_modifier
 from engine.rules.dnd5e.srd_sheet import has
 from engine.world.geometry import engaged
@@ -28,6 +29,30 @@ def extra_damage(rs, session, a, t, w: dict, crit: bool) -> None:
         rolls = session.roll("extra_damage", s, n, who=a.id, rule="SRD-02") if n else []
         rs.apply_damage(session, t, max(0, sum(rolls) + int(e.get("bonus", 0))), e["type"], a.id, "SRD-02",
                         critical=crit, weapon=w)
+
+
+def on_hit_save(rs, session, a, t, w: dict) -> None:
+    """SRD-13 "Hit: ... and the target must succeed on a DC 13 Constitution saving throw or be poisoned for 1
+    minute. The target can repeat the saving throw at the end of each of its turns": after the hit's damage, the
+    target saves against the block's DC; a failure takes the damage (half on a success where written) and the
+    condition, with its repeated save where written."""
+    oh = w.get("on_hit")
+    if not oh or t.dead:
+        return
+    ok = conditions.saving_throw(rs, session, t, oh["ability"], oh["dc"], a, "SRD-13", w["name"])
+    for d in oh.get("damage", ()):
+        n, s = dice_spec(d["dice"].split("+")[0].split("-")[0])
+        bonus = int(d["dice"][len(d["dice"].split("+")[0].split("-")[0]):] or 0)
+        total = max(0, sum(session.roll("damage", s, n, who=a.id, rule="SRD-13")) + bonus) if n else bonus
+        amt = total if not ok else (total // 2 if oh.get("half") else 0)
+        if amt and not t.dead:
+            rs.apply_damage(session, t, amt, d["type"], a.id, "SRD-13")
+    cond = oh.get("condition")
+    if not ok and cond and not t.dead:
+        conditions.add_condition(rs, session, t, cond, CONDITION_RULE.get(cond, "SRD-13"), source=a.id)
+        if oh.get("repeat_save") and cond in t.conditions:
+            t.data.setdefault("repeat_saves", {})[cond] = {"save": oh["ability"], "dc": oh["dc"], "spell": w["name"],
+                                                           "rule": "SRD-13"}
 
 
 @damage_modifier("SRD-03")

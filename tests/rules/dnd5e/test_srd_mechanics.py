@@ -241,3 +241,30 @@ def test_srd01_alternatives_with_or(tmp_path, capsys):
         {"actor": "c", "action": "attack", "target": "a", "weapon": "Dagger", "rolls": {"attack": 15, "damage": 1}},
         {"actor": "c", "action": "attack", "target": "a", "weapon": "Scimitar", "illegal": "SRD-01"}])
     assert len(events(evs, "attack", who="c")) == 2
+
+
+def test_srd13_a_hit_that_forces_a_save(tmp_path, capsys):
+    """Bone devil's Sting: "5 (1d8 + 3) piercing damage plus 17 (5d6) poison damage, and the target must succeed on
+    a DC 14 Constitution saving throw or become poisoned for 1 minute. The target can repeat the saving throw at
+    the end of each of its turns" -- the save failed (3): poisoned, with its repeated save."""
+    devil = {"id": "d", "srd": "bone-devil", "side": "red", "at": [8, 9, 0]}
+    big = {**ARCHER, "max_hp": 300}
+    evs = run_scene(tmp_path, capsys, [devil, big], [
+        {"actor": "d", "action": "attack", "target": "a", "weapon": "Sting",
+         "rolls": {"attack": 15, "damage": 2, "extra_damage": [1] * 5, "save": 3}}])
+    assert events(evs, "save", who="a", rule="SRD-13", success=False)
+    assert events(evs, "condition", who="a", condition="poisoned")
+    st = evs[-1]["characters"]["a"]
+    assert st["data"]["repeat_saves"]["poisoned"]["dc"] == 14
+
+
+def test_srd03_magic_weapons_bypass_nonmagical_resistance(tmp_path, capsys):
+    """Deva: "Angelic Weapons. The deva's weapon attacks are magical" -- a vrock's resistance to nonmagical
+    weapons does not halve its mace."""
+    deva = {"id": "d", "srd": "deva", "side": "gold", "at": [8, 9, 0]}
+    vrock = {"id": "v", "srd": "vrock", "side": "red", "at": [9, 9, 0]}
+    evs = run_scene(tmp_path, capsys, [deva, vrock], [
+        {"actor": "d", "action": "attack", "target": "v", "weapon": "Mace",
+         "rolls": {"attack": 15, "damage": 3, "extra_damage": [1, 1, 1, 1]}}])
+    dm = events(evs, "damage", who="v")
+    assert dm[0]["damage_type"] == "bludgeoning" and dm[0]["amount"] == 3 + 4 and "notes" not in dm[0]
