@@ -187,6 +187,9 @@ def saving_throw(rs, session, a: Actor, ability: str, dc: int, source_actor, rul
     ok = r + bonus >= dc
     ev = {"type": "save", "who": a.id, "ability": ability, "dc": dc, "roll": r, "total": r + bonus,
           "success": ok, "sources": srcs, "rule": rule}
+    if not ok and a.data.get("legendary_resistance") and srd_sheet.legendary_resistance(session, a, purpose):
+        ok = ev["success"] = True                           # SRD-14: it chose to succeed instead
+        ev["legendary_resistance"] = a.data["legendary_resistance"]
     if advs:
         ev["advantage"] = advs
     if diss:

@@ -65,6 +65,7 @@ class Dnd5eStats(_Strict, frozen=True):
     not_modelled: dict[str, str] = msgspec.field(default_factory=dict)      # a block's features kept as text only
     creature_actions: list[dict[str, Any]] = msgspec.field(default_factory=list)  # save actions (SRD-12, SRD-05)
     multiattack: list[dict[str, int]] = msgspec.field(default_factory=list)       # SRD-01: {attack: count} each
+    legendary_resistance: int = 0                                                  # SRD-14: uses per day
 
 
 # -- what the types cannot say: the weapon shape's values, hit dice and spell slots (checked when the scene loads)

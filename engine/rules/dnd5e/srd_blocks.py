@@ -228,6 +228,9 @@ def character(c: dict) -> dict:
         "condition_immunities": [x for x in c["condition_immunities"] if x != "exhaustion"],
         "srd_traits": sorted({_trait(f["name"]) for f in c["traits"] if _trait(f["name"]) in TRAITS_PLAYED}),
     }
+    lr = next((f for f in c["traits"] if _trait(f["name"]) == "legendary resistance"), None)
+    if lr is not None:
+        t["legendary_resistance"] = int(lr.get("per_day") or 3)      # SRD-14
     if any(_trait(f["name"]) in MAGIC_WEAPONS for f in c["traits"]):
         for w in weapons:              # SRD-03: "The deva's weapon attacks are magical."
             if isinstance(w, dict) and "magical" not in w["properties"]:
@@ -257,7 +260,7 @@ def feature_status(c: dict, section: str, f: dict) -> tuple[bool, str]:
     kind = f.get("kind")
     name = f["name"].lower()
     if section == "traits":
-        if _trait(name) in TRAITS_PLAYED or _trait(name) in MAGIC_WEAPONS:
+        if _trait(name) in TRAITS_PLAYED or _trait(name) in MAGIC_WEAPONS or _trait(name) == "legendary resistance":
             return True, ""
         return False, "a trait the rules do not play yet (its text is shown with the block)"
     if kind == "attack":

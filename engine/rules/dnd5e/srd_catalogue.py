@@ -120,4 +120,12 @@ RULES = [
                  '`features` as left out',
      'where': 'srd traits `on_hit_save`, srd blocks `on_hit`, 5e attacks `_damage`',
      'tests': [T + 'test_srd13_a_hit_that_forces_a_save']},
+    {'id': 'SRD-14',
+     'rule': 'Legendary Resistance (3/Day): "If the dragon fails a saving throw, it can choose to succeed instead."',
+     'status': 'built',
+     'decision': 'a choice point of the creature\'s after a failed save (`legendary_resistance`; its policy: use it '
+                 'while uses are left); the save event says it (`legendary_resistance`: the uses left), the sheet '
+                 'counts them; the scene may set `legendary_resistance` (uses left today)',
+     'where': 'srd sheet `legendary_resistance`, 5e conditions `saving_throw`',
+     'tests': [T + 'test_srd14_legendary_resistance']},
 ]

@@ -5,6 +5,7 @@ Any 5e character may carry them; a scene without them plays as before."""
 from __future__ import annotations
 
 from engine.errors import SceneError
+from engine.rules.choices import choose
 from engine.rules.dnd5e.data import CONDITIONS
 from engine.rules.dnd5e.srd_blocks import DAMAGE_TYPES, TRAITS_PLAYED
 
@@ -12,7 +13,25 @@ IMMUNE_CONDITIONS = tuple(c for c in CONDITIONS if c != "frozen")
 DAMAGE_KEYS = set(DAMAGE_TYPES) | {f"nonmagical_{t}" for t in ("bludgeoning", "piercing", "slashing")}
 
 
+def legendary_resistance(session, a, purpose: str) -> bool:
+    """SRD-14 Legendary Resistance (3/Day): "If the dragon fails a saving throw, it can choose to succeed instead." --
+    a choice point of the creature's (``legendary_resistance`` on the action; its policy: use it while it has
+    uses); a use spent is counted on the sheet (``legendary_resistance``: the uses left)."""
+    left = int(a.data.get("legendary_resistance") or 0)
+    if left <= 0:
+        return False
+    use = choose(session, ("legendary_resistance",), a.id,
+                 {True: f"succeed instead (Legendary Resistance, {left} left today)", False: "keep the failure"},
+                 True, rule="SRD-14", role="target", question=f"{a.name} failed a saving throw ({purpose})")
+    if use:
+        a.data["legendary_resistance"] = left - 1
+    return bool(use)
+
+
 def check(raw: dict, file: str, key: str) -> None:
+    lr = raw.get("legendary_resistance")
+    if lr is not None and (isinstance(lr, bool) or not isinstance(lr, int) or not 0 <= lr <= 10):
+        raise SceneError(file, f"{key}.legendary_resistance", "uses per day: an integer 0..10")
     for j, c in enumerate(raw.get("condition_immunities") or []):
         if c not in IMMUNE_CONDITIONS:
             raise SceneError(file, f"{key}.condition_immunities[{j}]",
@@ -30,6 +49,8 @@ def setup(data: dict, raw: dict) -> None:
         data["hover"] = True
     if raw.get("srd_traits"):
         data["srd_traits"] = sorted(set(raw["srd_traits"]))
+    if raw.get("legendary_resistance"):
+        data["legendary_resistance"] = int(raw["legendary_resistance"])
     if raw.get("multiattack"):
         data["multiattack"] = [dict(o) for o in raw["multiattack"]]
     if raw.get("creature_actions"):

@@ -268,3 +268,18 @@ def test_srd03_magic_weapons_bypass_nonmagical_resistance(tmp_path, capsys):
          "rolls": {"attack": 15, "damage": 3, "extra_damage": [1, 1, 1, 1]}}])
     dm = events(evs, "damage", who="v")
     assert dm[0]["damage_type"] == "bludgeoning" and dm[0]["amount"] == 3 + 4 and "notes" not in dm[0]
+
+
+def test_srd14_legendary_resistance(tmp_path, capsys):
+    """Adult red dragon, "Legendary Resistance (3/Day). If the dragon fails a saving throw, it can choose to succeed
+    instead": the mage's hold person, Wisdom save rolled 2 (2 + 7 = 9 against 14): it succeeds instead, 2 uses
+    left; a dragon whose uses are spent (the scene's key) is held."""
+    mage = {"id": "m", "kind": "mage", "side": "blue", "at": [10, 10, 0], "spells": ["hold_person"]}
+    dragon = {"id": "d", "srd": "adult-red-dragon", "side": "red", "at": [10, 14, 0]}
+    cast = {"actor": "m", "action": "cast", "spell": "hold_person", "target": "d", "rolls": {"save": 2}}
+    evs = run_scene(tmp_path, capsys, [mage, dragon], [cast])
+    sv = events(evs, "save", who="d")[0]
+    assert sv["success"] and sv["legendary_resistance"] == 2 and sv["total"] < sv["dc"]
+    assert not events(evs, "condition", who="d", condition="paralyzed")
+    evs = run_scene(tmp_path, capsys, [mage, {**dragon, "legendary_resistance": 0}], [cast])
+    assert not events(evs, "save", who="d")[0]["success"] and events(evs, "condition", who="d", condition="paralyzed")
