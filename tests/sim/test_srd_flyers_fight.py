@@ -52,3 +52,27 @@ def test_every_flyer_fights_to_the_end(sid):
 
 def test_there_are_104_flyers():
     assert len(FLYERS) == 104
+
+
+def _dragon_against(archers, ally=None):
+    import random
+
+    from engine.rules.core import Session
+    from engine.sim.policies import resolve
+
+    chars = ['[[characters]]\nid = "f"\nsrd = "young-red-dragon"\nside = "sky"\nat = [6, 9, 2]\nflying = true\n'
+             'initiative = 30\n']
+    for i, (x, y) in enumerate(archers):
+        chars.append(f'[[characters]]\nid = "a{i}"\nkind = "archer"\nside = "ground"\nat = [{x}, {y}, 0]\n'
+                     f'initiative = {20 - i}\n')
+    if ally:
+        chars.append(f'[[characters]]\nid = "friend"\nkind = "scout"\nside = "sky"\nat = [{ally[0]}, {ally[1]}, 0]\n')
+    s = Session(parse_scene('name = "t"\nruleset = "dnd5e"\n[map]\nsize = [24, 24, 12]\n' + "\n".join(chars), "<t>"), 1)
+    return resolve("aggressive")(s, s.state.actors["f"], random.Random(1))
+
+
+def test_the_aggressive_dragon_breathes_when_the_breath_beats_its_multiattack():
+    """Four archers in its cone: the breath's expected damage (56 on a failed save, half on a success, x4) beats
+    three attacks; with a friend of its own in the cone it bites and claws instead."""
+    assert _dragon_against([(9, 9), (9, 10), (10, 9), (10, 10)])["action"] == "creature_action"
+    assert _dragon_against([(8, 11)], ally=(9, 11))["action"] == "attack"

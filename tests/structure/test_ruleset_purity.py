@@ -16,6 +16,8 @@ ENGINE = Path(__file__).resolve().parents[2] / "engine"
 #: and mass-battle benches, whose fixed workloads are scenes of one ruleset (as a scene file names its ruleset)
 NOT_SHARED = {ENGINE / "rules" / "catalogue.py", ENGINE / "rules" / "aerial_catalogue.py", ENGINE / "scene" / "bench.py",
               ENGINE / "sim" / "bench.py"}
+#: nor the compendium (issue 44): each section is one ruleset's library (the SRD bestiary and its import are 5e's)
+NOT_SHARED |= set((ENGINE / "compendium").glob("*.py"))
 #: every module outside a ruleset's own package: the engine's top level, the world, the scene layer, the renderer,
 #: the app, interop, and every module of engine/rules itself (validate.py and options.py included)
 SHARED = sorted(({p for d in ("world", "scene", "render", "app", "interop", "sim") for p in (ENGINE / d).rglob("*.py")}

@@ -100,9 +100,23 @@ class CreatureAction(Unit):
 
     @staticmethod
     def preview(rs, session, a, act, plan):
+        """The save each target makes, and ``hit_chance`` for the policies: the damage a foe takes on average (a
+        failed save whole, a success half where written) over one attack of its Attack action, so a breath is
+        chosen when it beats the Multiattack; 0 when it would catch an ally."""
         f = _feature(rs, a, plan["feature"])
+        share = []
+        for tid in plan["targets"]:
+            t = session.state.actors[tid]
+            if t.side == a.side:
+                share = []
+                break
+            bonus = conditions.ab(rs, t, f["ability"]) + (t.data["prof"] if f["ability"] in t.data["saves"] else 0)
+            fail = min(1.0, max(0.05, (f["dc"] - bonus - 1) / 20))
+            share.append(fail + (1 - fail) * (0.5 if f.get("half") else 0.0))
+        chance = sum(share) / len(share) / max(1, a.data["attacks"]) if share else 0.0
         return {"feature": f["name"], "targets": plan["targets"], "dc": f["dc"], "save": f["ability"],
-                "damage": " + ".join(f"{d['dice']} {d['type']}" for d in f.get("damage", ())), "half": f.get("half")}
+                "damage": " + ".join(f"{d['dice']} {d['type']}" for d in f.get("damage", ())), "half": f.get("half"),
+                "hit_chance": round(chance, 4)}
 
     @staticmethod
     def damage_on_hit(rs, session, a, act, plan):
