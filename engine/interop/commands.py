@@ -20,7 +20,7 @@ def add_arguments(sub, positive, seed=int) -> None:
     s = sub.add_parser("import", help="import a Universal VTT (.dd2vtt/.df2vtt/.uvtt) or Foundry VTT scene as a scene, "
                                       "or creatures (a Foundry actor, 5e-database monsters) as a stat-block library")
     s.add_argument("map", help="the .dd2vtt / .df2vtt / .uvtt file, a Foundry scene .json, a Foundry .db compendium, "
-                               "or creatures: a Foundry VTT dnd5e actor export or 5e-database monsters (.json)")
+                               "or creatures: a Foundry VTT actor export or 5e-database monsters (.json)")
     s.add_argument("-o", "--output", required=True, metavar="SCENE.toml",
                    help="the scene to write (its .vox map and ground image go beside it)")
     s.add_argument("--wall-height", type=positive(float), default=DEFAULTS["wall_height"], metavar="M",
@@ -154,7 +154,10 @@ def _creatures(src: Path):
             return None
     except OSError:
         return None
-    data = read_json(src)
+    try:
+        data = read_json(src)
+    except AerieError:
+        return None                      # not JSON at all: the map reader says why, as it always did
     return data if looks_like_creatures(data) else None
 
 

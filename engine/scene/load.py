@@ -199,8 +199,10 @@ def _blocks(expand, raw: dict, ruleset: str, file: str, key: str, libraries: dic
     if expand is not None and isinstance(raw, dict):
         return expand(raw, file, key, libraries)
     if isinstance(raw, dict) and "srd" in raw:
-        raise SceneError(file, f"{key}.srd", f"the SRD bestiary is 5e's (ruleset = \"dnd5e\"); this scene's "
-                                             f"ruleset is {ruleset}")
+        have = ", ".join(f"{i.title or i.name} (ruleset = \"{i.name}\")" for i in registry.infos()
+                         if i.extra.get("character_blocks"))
+        raise SceneError(file, f"{key}.srd", f"the SRD bestiary belongs to {have or 'no ruleset'}; this scene's ruleset "
+                                             f"is {ruleset}")
     return raw
 
 
