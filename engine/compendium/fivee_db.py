@@ -38,7 +38,7 @@ PER_DAY = re.compile(r"\((\d+)/Day\)", re.I)
 COSTS = re.compile(r"\(Costs (\d+) Actions\)")
 AREA = re.compile(r"(\d+)-foot(?:-radius)? (cone|line|cube|sphere|cylinder)|(\d+)-foot[- ]radius", re.I)
 LINE_WIDTH = re.compile(r"line that is (\d+) feet wide")
-WITHIN = re.compile(r"(?:each|every|any) (?:other )?creature (?:with)?in (\d+) (?:feet|ft\.?) of")
+WITHIN = re.compile(r"(?:each|every|any) (?:other )?creature (?:with)?in (\d+) (?:feet|ft\.?) of", re.I)
 CONDITION_ON_FAIL = re.compile(r"\b(?:be|is|become|becomes|be knocked|is knocked|knocked) ("
                                + "|".join(CONDITIONS) + r")\b")
 ESCAPE = re.compile(r"grappled \(escape DC (\d+)\)")

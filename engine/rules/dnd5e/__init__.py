@@ -30,5 +30,6 @@ RULESET = RulesetInfo(
                      "5e mounts": "engine.rules.dnd5e.mounts", "5e common": "engine.rules.dnd5e.common",
                      "srd traits": "engine.rules.dnd5e.srd_traits", "srd sheet": "engine.rules.dnd5e.srd_sheet",
                      "srd blocks": "engine.rules.dnd5e.srd_blocks",
-                     "srd multiattack": "engine.rules.dnd5e.srd_multiattack"}},
+                     "srd multiattack": "engine.rules.dnd5e.srd_multiattack",
+                     "srd legendary": "engine.rules.dnd5e.srd_legendary"}},
 )

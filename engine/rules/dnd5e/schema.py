@@ -66,6 +66,7 @@ class Dnd5eStats(_Strict, frozen=True):
     creature_actions: list[dict[str, Any]] = msgspec.field(default_factory=list)  # save actions (SRD-12, SRD-05)
     multiattack: list[dict[str, int]] = msgspec.field(default_factory=list)       # SRD-01: {attack: count} each
     legendary_resistance: int = 0                                                  # SRD-14: uses per day
+    legendary: dict[str, Any] | None = None                                        # SRD-15: {points, options}
 
 
 # -- what the types cannot say: the weapon shape's values, hit dice and spell slots (checked when the scene loads)

@@ -190,6 +190,32 @@ def save_action(f: dict) -> tuple[dict | None, str]:
     return entry, ("left out: " + " ".join(left)[:200]) if left else ""
 
 
+ONE_ATTACK = re.compile(r"makes (?:one|a) ([a-z' ]+?) attack\.$")
+
+
+def legendary_option(c: dict, f: dict) -> tuple[dict | None, str]:
+    """(the sheet's ``legendary`` option, what is left out) for a legendary action the rules play (SRD-15): "The
+    dragon makes a tail attack." (one of its attacks) or a save around it ("Wing Attack (Costs 2 Actions)");
+    (None, why) for the rest."""
+    name = re.sub(r"\s*\(Costs \d+ Actions\)", "", f["name"]).strip()
+    cost = int(f.get("cost", 1))
+    m = ONE_ATTACK.search(f["desc"].strip())
+    if m:
+        attacks = {g["name"].lower(): g["name"] for g in c["actions"] if g.get("kind") == "attack"}
+        key = m.group(1).strip().lower()
+        w = attacks.get(key) or attacks.get(key.rstrip("s")) or attacks.get(key + "s")
+        if w:
+            return {"name": name, "cost": cost, "kind": "attack", "weapon": w}, ""
+        return None, f"the attack it names ({m.group(1)}) is not one of its attacks"
+    if f.get("kind") == "save" and (f.get("area") or {}).get("shape") == "self":
+        entry, why = save_action({**f, "desc": f["desc"]})
+        if entry is None:
+            return None, why
+        entry = {k: v for k, v in entry.items() if k not in ("recharge", "per_day", "range_m", "repeat_save")}
+        return {**entry, "name": name, "cost": cost, "kind": "save"}, why
+    return None, "a legendary action the rules do not play (its text is shown with the block)"
+
+
 def multiattack(c: dict) -> dict | None:
     return next((f for f in c["actions"] if f.get("kind") == "multiattack"), None)
 
@@ -228,6 +254,9 @@ def character(c: dict) -> dict:
         "condition_immunities": [x for x in c["condition_immunities"] if x != "exhaustion"],
         "srd_traits": sorted({_trait(f["name"]) for f in c["traits"] if _trait(f["name"]) in TRAITS_PLAYED}),
     }
+    options = [o for o, _ in (legendary_option(c, f) for f in c["legendary_actions"]) if o is not None]
+    if options:
+        t["legendary"] = {"points": int(c.get("legendary_points") or 3), "options": options}
     lr = next((f for f in c["traits"] if _trait(f["name"]) == "legendary resistance"), None)
     if lr is not None:
         t["legendary_resistance"] = int(lr.get("per_day") or 3)      # SRD-14
@@ -280,7 +309,8 @@ def feature_status(c: dict, section: str, f: dict) -> tuple[bool, str]:
         if f["melee"] and f.get("reach_m") == 0:
             gaps.append("reach 0 ft. (a creature in the swarm's space): played at 1.5 m, no body shares its space")
         if section == "legendary_actions":
-            return False, "legendary actions are not offered yet"
+            opt, why = legendary_option(c, f)
+            return (opt is not None and not why, why)
         if section == "reactions":
             return False, "a reaction the rules do not offer yet"
         return (not gaps, "" if not gaps else "played as an attack; left out: " + "; ".join(gaps))
@@ -297,7 +327,8 @@ def feature_status(c: dict, section: str, f: dict) -> tuple[bool, str]:
             return False, why
         return (not why, "played as a save action (SRD-12); " + why if why else "")
     if section == "legendary_actions":
-        return False, "legendary actions are not offered yet"
+        opt, why = legendary_option(c, f)
+        return (opt is not None and not why, why or ("" if opt else "a legendary action the rules do not play"))
     return False, "not played: its text is shown with the block"
 
 

@@ -128,4 +128,17 @@ RULES = [
                  'counts them; the scene may set `legendary_resistance` (uses left today)',
      'where': 'srd sheet `legendary_resistance`, 5e conditions `saving_throw`',
      'tests': [T + 'test_srd14_legendary_resistance']},
+    {'id': 'SRD-15',
+     'rule': 'Legendary actions: "The dragon can take 3 legendary actions, choosing from the options below. Only one '
+             'legendary action option can be used at a time and only at the end of another creature\'s turn. The '
+             'dragon regains spent legendary actions at the start of its turn."',
+     'status': 'built',
+     'decision': 'the options the rules play: one of its attacks ("makes a tail attack") and a save around it ("Wing '
+                 'Attack (Costs 2 Actions)"); at the end of each other creature\'s turn a legendary creature that is '
+                 'not incapacitated takes the first option it can pay for that reaches a foe (a `legendary_action` '
+                 'event with the points left), its points back at the start of its turn; the GM\'s own choice at '
+                 'that moment (a choice point) and the options that are not attacks or saves (Detect, a move, a '
+                 'spell) are not offered yet (`features` names them)',
+     'where': 'srd legendary `legendary_actions`, srd legendary `legendary_points_return`, srd blocks `legendary_option`',
+     'tests': [T + 'test_srd15_legendary_actions_at_the_end_of_another_creatures_turn']},
 ]

@@ -5,6 +5,7 @@ Any 5e character may carry them; a scene without them plays as before."""
 from __future__ import annotations
 
 from engine.errors import SceneError
+from engine.rules.dnd5e.common import dice_spec
 from engine.rules.choices import choose
 from engine.rules.dnd5e.data import CONDITIONS
 from engine.rules.dnd5e.srd_blocks import DAMAGE_TYPES, TRAITS_PLAYED
@@ -29,6 +30,12 @@ def legendary_resistance(session, a, purpose: str) -> bool:
 
 
 def check(raw: dict, file: str, key: str) -> None:
+    lg = raw.get("legendary")
+    if lg is not None and not (isinstance(lg, dict) and isinstance(lg.get("points", 3), int)
+                               and isinstance(lg.get("options", []), list)
+                               and all(isinstance(o, dict) and o.get("kind") in ("attack", "save")
+                                       and isinstance(o.get("cost", 1), int) for o in lg.get("options", []))):
+        raise SceneError(file, f"{key}.legendary", "{points, options = [{name, cost, kind = attack|save, ...}]}")
     lr = raw.get("legendary_resistance")
     if lr is not None and (isinstance(lr, bool) or not isinstance(lr, int) or not 0 <= lr <= 10):
         raise SceneError(file, f"{key}.legendary_resistance", "uses per day: an integer 0..10")
@@ -49,6 +56,10 @@ def setup(data: dict, raw: dict) -> None:
         data["hover"] = True
     if raw.get("srd_traits"):
         data["srd_traits"] = sorted(set(raw["srd_traits"]))
+    if raw.get("legendary"):
+        data["legendary"] = {"points": int(raw["legendary"].get("points", 3)),
+                             "options": [dict(o) for o in raw["legendary"].get("options", [])]}
+        data["legendary_points"] = data["legendary"]["points"]
     if raw.get("legendary_resistance"):
         data["legendary_resistance"] = int(raw["legendary_resistance"])
     if raw.get("multiattack"):
@@ -82,3 +93,11 @@ def keen_sight(a, skill: str) -> int:
     if skill == "perception" and any(has(a, k) for k in ("keen sight", "keen hearing and sight", "keen sight and smell")):
         return 5
     return 0
+
+
+def dice_parts(dice: str) -> tuple[int, int, int]:
+    head, _, bonus = dice.replace("-", "+-").partition("+")
+    if "d" not in head:
+        return 0, 0, int(dice)
+    n, s = dice_spec(head)
+    return n, s, int(bonus or 0)

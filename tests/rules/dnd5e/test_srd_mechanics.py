@@ -283,3 +283,22 @@ def test_srd14_legendary_resistance(tmp_path, capsys):
     assert not events(evs, "condition", who="d", condition="paralyzed")
     evs = run_scene(tmp_path, capsys, [mage, {**dragon, "legendary_resistance": 0}], [cast])
     assert not events(evs, "save", who="d")[0]["success"] and events(evs, "condition", who="d", condition="paralyzed")
+
+
+def test_srd15_legendary_actions_at_the_end_of_another_creatures_turn(tmp_path, capsys):
+    """Adult red dragon, 3 legendary actions: at the end of the archer's turn, "Tail Attack. The dragon makes a tail
+    attack" (1 point) at the archer within its tail's 15 ft.; after the second archer's, another; the points return
+    at the start of its turn."""
+    dragon = {"id": "d", "srd": "adult-red-dragon", "side": "red", "at": [6, 9, 0]}
+    a1 = {**ARCHER, "at": [10, 10, 0], "max_hp": 300}
+    a2 = {**ARCHER, "id": "b", "at": [10, 8, 0], "max_hp": 300}
+    tail = {"attack": 15, "damage": [1, 1]}
+    evs = run_scene(tmp_path, capsys, [dragon, a1, a2], [
+        {"actor": "d", "action": "end_turn"},
+        {"actor": "a", "action": "end_turn", "rolls": tail},
+        {"actor": "b", "action": "end_turn", "rolls": tail}])
+    la = events(evs, "legendary_action", who="d")
+    assert [(e["option"], e["cost"], e["points_left"], e["rule"]) for e in la] == [
+        ("Tail Attack", 1, 2, "SRD-15"), ("Tail Attack", 1, 1, "SRD-15")]
+    assert [e["weapon"] for e in events(evs, "attack", who="d")] == ["Tail", "Tail"]
+    assert evs[-1]["characters"]["d"]["data"]["legendary_points"] == 3      # its turn began again: regained

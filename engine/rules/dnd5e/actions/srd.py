@@ -15,8 +15,8 @@ from engine.rules.actions import Param, Unit
 from engine.rules.core import Illegal
 from engine.rules.dnd5e import attacks, common, conditions
 from engine.rules.dnd5e.actions import action
-from engine.rules.dnd5e.common import dice_spec
 from engine.rules.dnd5e.data import CONDITION_RULE
+from engine.rules.dnd5e.srd_sheet import dice_parts
 from engine.rules.dnd5e.turns import TURN_START
 from engine.world.geometry import distance_m
 
@@ -139,7 +139,7 @@ class CreatureAction(Unit):
                       **({"at": plan["point"]} if "point" in plan else {}), "rule": "SRD-12"})
         rolled = []
         for d in f.get("damage", ()):
-            n, s, b = _spec(d["dice"])
+            n, s, b = dice_parts(d["dice"])
             rolled.append((sum(session.roll("damage", s, n, who=a.id, rule="SRD-12")) + b if n else b, d["type"]))
         for tid in plan["targets"]:
             t = session.state.actors[tid]
@@ -160,16 +160,8 @@ class CreatureAction(Unit):
                                                                    "spell": f["name"], "rule": "SRD-12"}
 
 
-def _spec(dice: str) -> tuple[int, int, int]:
-    head, _, bonus = dice.replace("-", "+-").partition("+")
-    if "d" not in head:
-        return 0, 0, int(dice)
-    n, s = dice_spec(head)
-    return n, s, int(bonus or 0)
-
-
 def _mean(dice: str) -> float:
-    n, s, b = _spec(dice)
+    n, s, b = dice_parts(dice)
     return n * (s + 1) / 2 + b
 
 
