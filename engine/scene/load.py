@@ -206,10 +206,11 @@ def _blocks(expand, raw: dict, ruleset: str, file: str, key: str, libraries: dic
     return raw
 
 
-def _statblock_files(data, scene_dir: Path, file: str) -> dict[str, dict]:
+def _statblock_files(data, scene_dir: Path, file: str) -> tuple[dict[str, dict], list[Path]]:
     """A scene's top-level ``statblocks = ["creatures.toml"]``: stat-block libraries beside the scene (the same
     containment check as its map), read beside the typed spec (a new key there would change every scene's
-    content hash). ``{block id: table}``, the later files' blocks over the earlier's."""
+    content hash). (``{block id: table}``, the later files' blocks over the earlier's; the files, resolved: the
+    scene's inputs, which no output may replace)."""
     from engine.rules.statblocks import read_library
     from engine.world.scene import _safe_asset
 
@@ -217,12 +218,14 @@ def _statblock_files(data, scene_dir: Path, file: str) -> dict[str, dict]:
     if not isinstance(names, list) or not all(isinstance(n, str) for n in names) or len(names) > 64:
         raise SceneError(file, "statblocks", "a list of stat-block library files (.toml), relative to the scene")
     out: dict[str, dict] = {}
+    paths: list[Path] = []
     for j, n in enumerate(names):
         p = _safe_asset(scene_dir, n, file, f"statblocks[{j}]", cap=8 << 20)
+        paths.append(p)
         if p.suffix != ".toml":
             raise SceneError(file, f"statblocks[{j}]", f"{n!r}: a stat-block library is a .toml file")
         out.update(read_library(p, n, lambda m, j=j: SceneError(file, f"statblocks[{j}]", m)))
-    return out
+    return out, paths
 
 
 def _sharing_columns(columns: dict, out: list, x: int, y: int, footprint: int) -> list:
@@ -312,8 +315,10 @@ def scene_from_data(data: dict, file: str, scene_dir: Path, *, check_rules: bool
         view = _view(data["view"], file)
         data = {k: v for k, v in data.items() if k != "view"}
     libraries = dict(libraries or {})       # stat blocks given in process (aerie import checks what it writes)
+    block_files: list[Path] = []
     if isinstance(data, dict) and "statblocks" in data:      # beside the spec, as [view] (its hash is unchanged)
-        libraries.update(_statblock_files(data, scene_dir, file))
+        libs, block_files = _statblock_files(data, scene_dir, file)
+        libraries.update(libs)
         data = {k: v for k, v in data.items() if k != "statblocks"}
     spec = _convert(data, SceneSpec, file, "")
     spec = _resolve_ruleset(spec, file)
@@ -323,7 +328,8 @@ def scene_from_data(data: dict, file: str, scene_dir: Path, *, check_rules: bool
     objects = build_objects(spec.objects, world, file)
     chars = _build_characters(spec, world, file, libraries)
     _check_refs(spec, chars, file)
-    files = tuple(p for p in (world.vox_file, world.ground_image, *(img for _, img in world.floor_images)) if p)
+    files = tuple(p for p in (world.vox_file, world.ground_image, *(img for _, img in world.floor_images)) if p) \
+        + tuple(block_files)
     scene = Scene(file, spec, world, chars, objects, view=view, files=files)
     if check_rules:
         Session.check_scene(scene)   # the ruleset's own checks (options, stat blocks, weapons, mounts), no die rolled

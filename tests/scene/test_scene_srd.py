@@ -141,3 +141,13 @@ def test_twenty_srd_creatures_load_within_a_tenth_of_a_second_of_twenty_kind_blo
         Session(parse_scene(_twenty(key), "<t>"), 1)
         best[key] = min(best.get(key, 99.0), time.perf_counter() - t)
     assert best["srd"] - best["kind"] < 0.1, best
+
+
+def test_a_statblocks_file_is_one_of_the_scenes_inputs(tmp_path, capsys):
+    """No command's output may replace it (engine.scene.scene_inputs): `aerie export -o creatures.toml` is refused."""
+    from engine.scene import scene_inputs
+
+    (tmp_path / "creatures.toml").write_text(LIB)
+    p = tmp_path / "s.toml"
+    p.write_text(scene(ARCHER.replace('"archer"', '"boss"'), extra='statblocks = ["creatures.toml"]\n'))
+    assert (tmp_path / "creatures.toml").resolve() in {q.resolve() for q in scene_inputs(load_scene(p))}
