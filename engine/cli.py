@@ -83,10 +83,9 @@ EXAMPLES = {
                "aerie import world.db -o crypt/scene.toml --scene Crypt --characters tokens.toml --cells-per-grid 2",
                "aerie import map.uvtt -o map/scene.toml --image map.webp --thickness 2 --wall-material wood --layers 16 --grid-m 1.5",
                "aerie import map.uvtt -o bare/scene.toml --no-image",
-               "aerie import estate.json -o estate/scene.toml --floor-material stone --lock-dc 18 --doors object"],
+               "aerie import estate.json -o estate/scene.toml --floor-material stone --lock-dc 18 --doors object",
+               "aerie import young-red-dragon.json -o creatures.toml"],
     "rules": ["aerie rules", "aerie rules --markdown", "aerie rules --actions"],
-    "compendium": ["aerie compendium spells fire", "aerie compendium spells feather-fall --json",
-                   "aerie compendium spells --castable"],
     "cover": ["aerie cover showcase --from ground_archer --layer 0 -o cover.png",
               "aerie cover showcase --from ground_archer --view 3d -o cover_3d.png",
               "aerie cover showcase --from ground_archer -o cover.npy --json --backend cpu"],
@@ -98,6 +97,9 @@ EXAMPLES = {
                  "aerie simulate air_low_wall --runs 100 --set fall_roll_on=hit --ray 10.0.0.5:6379",
                  "aerie simulate showcase --runs 20 --keep-logs fights/ --policy blue=my_policies.py:dive",
                  "aerie simulate air_fall_table --runs 1000 --seed 3 --workers 2 --max-rounds 20 --after-script --json"],
+    "compendium": ["aerie compendium creatures dragon --fly", "aerie compendium creatures --cr 5-10 --json",
+                   "aerie compendium creatures cr1/2 beast", "aerie compendium spells fire",
+                   "aerie compendium spells feather-fall --json", "aerie compendium spells --castable"],
     "export": ["aerie export showcase -o showcase.glb", "aerie export air_fall_table -o after.glb --step 3 --seed 7"],
 }
 
@@ -264,24 +266,20 @@ def _catalogue_commands(sub) -> None:
 
 
 def _compendium_command(sub) -> None:
-    """aerie compendium SECTION: one sub-command per engine.compendium.SECTIONS entry (imported when it runs)."""
+    """``aerie compendium <section>``: one subcommand per entry of engine.compendium.SECTIONS."""
     import importlib
 
     from engine.compendium import SECTIONS
 
-    s = sub.add_parser("compendium", help="the SRD's reference data (" + ", ".join(SECTIONS) + ") as JSON")
-    secs = s.add_subparsers(dest="section", required=True, metavar="SECTION",
-                            help="which part of the SRD (`aerie compendium SECTION --help`)")
+    s = sub.add_parser("compendium", help="search the SRD libraries (" + ", ".join(SECTIONS) + ")")
+    secs = s.add_subparsers(dest="section", required=True, parser_class=_Parser, metavar="SECTION",
+                            help="the library to search: " + ", ".join(SECTIONS))
     for name, module in SECTIONS.items():
-        importlib.import_module(module).add_arguments(secs.add_parser(name, help=f"the SRD's {name}"))
-
-
-def cmd_compendium(args) -> int:
-    import importlib
-
-    from engine.compendium import SECTIONS
-
-    return int(importlib.import_module(SECTIONS[args.section]).run(args))
+        mod = importlib.import_module(module)
+        sp = secs.add_parser(name, help=(mod.__doc__ or name).strip().split("\n")[0],
+                             description=mod.__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+        mod.add_arguments(sp)
+        sp.set_defaults(compendium_run=mod.run)
 
 
 def _shipped_scenes() -> list[str]:
@@ -336,7 +334,7 @@ COMMANDS = {
     "cover": _delegate("engine.render.volume_cli", "cmd_cover"),
     "threat": _delegate("engine.render.volume_cli", "cmd_threat"),
     "simulate": _delegate("engine.sim.cli", "cmd_simulate"),
-    "compendium": cmd_compendium,
+    "compendium": lambda args: args.compendium_run(args),
 }
 
 BENCHES = {      # `aerie bench WHAT`: each bench is imported only when it runs (the window's needs pyglet)

@@ -1,8 +1,10 @@
-"""``aerie compendium SECTION``: the SRD's reference data as JSON, one module per section.
+"""``aerie compendium <section>``: the libraries a GM searches -- one module per section, named here.
 
-Each section module has ``add_arguments(parser)`` and ``run(args) -> int``; cli.py builds one sub-command per
-entry of ``SECTIONS`` (imported only when it runs)."""
+Each section module has ``add_arguments(parser)`` (its options under ``aerie compendium <section>``) and
+``run(args) -> int``; engine/cli.py builds the subcommands from :data:`SECTIONS`, so a new section adds one line
+here. A section module stays light to import: the whole ``aerie`` parser imports it.
+"""
 
 from __future__ import annotations
 
-SECTIONS = {"spells": "engine.compendium.spells"}
+SECTIONS = {"creatures": "engine.compendium.creatures", "spells": "engine.compendium.spells"}

@@ -17,8 +17,10 @@ DEFAULTS = dict(wall_height=3.0, object_height=1.0, thickness=1, wall_material="
 
 def add_arguments(sub, positive, seed=int) -> None:
     """Register both commands on the CLI's subparsers (engine/cli.py)."""
-    s = sub.add_parser("import", help="import a Universal VTT (.dd2vtt/.df2vtt/.uvtt) or Foundry VTT scene as a scene")
-    s.add_argument("map", help="the .dd2vtt / .df2vtt / .uvtt file, a Foundry scene .json, or a Foundry .db compendium")
+    s = sub.add_parser("import", help="import a Universal VTT (.dd2vtt/.df2vtt/.uvtt) or Foundry VTT scene as a scene, "
+                                      "or creatures (a Foundry actor, 5e-database monsters) as a stat-block library")
+    s.add_argument("map", help="the .dd2vtt / .df2vtt / .uvtt file, a Foundry scene .json, a Foundry .db compendium, "
+                               "or creatures: a Foundry VTT actor export or 5e-database monsters (.json)")
     s.add_argument("-o", "--output", required=True, metavar="SCENE.toml",
                    help="the scene to write (its .vox map and ground image go beside it)")
     s.add_argument("--wall-height", type=positive(float), default=DEFAULTS["wall_height"], metavar="M",
@@ -107,6 +109,11 @@ def cmd_import(args) -> int:
 
     src = Path(args.map)
     out = Path(args.output)
+    creatures = _creatures(src)
+    if creatures is not None:            # a Foundry actor or 5e-database monsters: a stat-block library
+        from engine.compendium.importer import cmd_import_creatures
+
+        return cmd_import_creatures(src, out, creatures)
     if out.suffix != ".toml":
         raise AerieError(f"-o {args.output}: the scene must be a .toml file")
     m = read_map(src, cells_per_grid=args.cells_per_grid, grid_m=args.grid_m,
@@ -136,6 +143,22 @@ def cmd_import(args) -> int:
           f"{summary['fills']} fill boxes, {summary['floors']} storey floor(s), {summary['doors']} door object(s), "
           f"{summary['characters']} characters" + (f"; the file's 0 is layer {summary['shift']}" if summary["shift"] else ""))
     return 0
+
+
+def _creatures(src: Path):
+    """The JSON of ``src`` when it holds creatures (engine/compendium/importer.py), else None (a map)."""
+    from engine.compendium.importer import MAX_BYTES, looks_like_creatures, read_json
+
+    try:
+        if src.suffix.lower() != ".json" or not src.is_file() or src.stat().st_size > MAX_BYTES:
+            return None
+    except OSError:
+        return None
+    try:
+        data = read_json(src)
+    except AerieError:
+        return None                      # not JSON at all: the map reader says why, as it always did
+    return data if looks_like_creatures(data) else None
 
 
 def _flags(args) -> list[str]:

@@ -33,17 +33,23 @@ def library(ruleset: str) -> dict[str, dict]:
     if not p.is_file():
         return {}
     where = f"assets/statblocks/{p.name}"
+    return read_library(p, where, lambda m: AerieError(f"{where}: {m}"))
+
+
+def read_library(p, where: str, err) -> dict[str, dict]:
+    """``{block name: table}`` of the library file ``p``; ``err(message)`` makes the one-line error (the shipped
+    library's, or a scene's ``statblocks`` file's)."""
     try:
         data = tomllib.loads(p.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as e:
-        raise AerieError(f"{where}: cannot read the stat-block library: {e}") from None
+        raise err(f"cannot read the stat-block library {where}: {e}") from None
     out = {}
     for name, table in data.items():
         if not NAME_RE.fullmatch(name) or not isinstance(table, dict):
-            raise AerieError(f"{where}: {name}: a block is a table named in lowercase letters, digits and _")
+            raise err(f"{name}: a block is a table named in lowercase letters, digits and _")
         bad = [k for k in PLACED if k in table]
         if bad:
-            raise AerieError(f"{where}: {name}.{bad[0]}: a block has no {', '.join(PLACED)} (the GM gives them)")
+            raise err(f"{name}.{bad[0]}: a block has no {', '.join(PLACED)} (the GM gives them)")
         out[name] = dict(table)
     return out
 

@@ -124,14 +124,17 @@ class Scene:
         raise KeyError(cid)
 
 
-def _build_characters(spec: SceneSpec, world: World, file: str) -> tuple[Character, ...]:
+def _build_characters(spec: SceneSpec, world: World, file: str, libraries: dict | None = None) -> tuple[Character, ...]:
     schema = character_schema(spec.ruleset or "")
+    blocks = registry.info(spec.ruleset).extra.get("character_blocks")     # srd = / kind = a block (5e)
+    expand = registry.load_dotted(blocks) if blocks else None
     X, Y, Z = world.size
     seen: dict[str, int] = {}
     out: list[Character] = []
     columns: dict[tuple[int, int], list[int]] = {}     # (x, y) -> indices in out of the bodies over that cell
-    for i, raw in enumerate(spec.characters):
+    for i, written in enumerate(spec.characters):
         key = f"characters[{i}]"
+        raw = _blocks(expand, written, spec.ruleset or "", file, key, libraries or {})
         common = _convert({k: v for k, v in raw.items() if k in _COMMON_KEYS}, CharacterCommon, file, key)
         stats = _convert({k: v for k, v in raw.items() if k not in _COMMON_KEYS}, schema, file, key)
         if not common.id.strip():
@@ -188,8 +191,43 @@ def _build_characters(spec: SceneSpec, world: World, file: str) -> tuple[Charact
             for cy in range(y, y + footprint):
                 columns.setdefault((cx, cy), []).append(len(out))
         out.append(Character(common.id, common.side, (x, y, layer), common.flying, common.kind, common.size,
-                             footprint, height, float(eye), common.name or common.id, common.model, stats, dict(raw)))
+                             footprint, height, float(eye), common.name or common.id, common.model, stats, dict(written)))
     return tuple(out)
+
+
+def _blocks(expand, raw: dict, ruleset: str, file: str, key: str, libraries: dict) -> dict:
+    """The character's keys with its stat block's under them (the ruleset's ``character_blocks``); ``srd`` in a
+    ruleset without a bestiary is one line."""
+    if expand is not None and isinstance(raw, dict):
+        return expand(raw, file, key, libraries)
+    if isinstance(raw, dict) and "srd" in raw:
+        have = ", ".join(f"{i.title or i.name} (ruleset = \"{i.name}\")" for i in registry.infos()
+                         if i.extra.get("character_blocks"))
+        raise SceneError(file, f"{key}.srd", f"the SRD bestiary belongs to {have or 'no ruleset'}; this scene's ruleset "
+                                             f"is {ruleset}")
+    return raw
+
+
+def _statblock_files(data, scene_dir: Path, file: str) -> tuple[dict[str, dict], list[Path]]:
+    """A scene's top-level ``statblocks = ["creatures.toml"]``: stat-block libraries beside the scene (the same
+    containment check as its map), read beside the typed spec (a new key there would change every scene's
+    content hash). (``{block id: table}``, the later files' blocks over the earlier's; the files, resolved: the
+    scene's inputs, which no output may replace)."""
+    from engine.rules.statblocks import read_library
+    from engine.world.scene import _safe_asset
+
+    names = data.get("statblocks", [])
+    if not isinstance(names, list) or not all(isinstance(n, str) for n in names) or len(names) > 64:
+        raise SceneError(file, "statblocks", "a list of stat-block library files (.toml), relative to the scene")
+    out: dict[str, dict] = {}
+    paths: list[Path] = []
+    for j, n in enumerate(names):
+        p = _safe_asset(scene_dir, n, file, f"statblocks[{j}]", cap=8 << 20)
+        paths.append(p)
+        if p.suffix != ".toml":
+            raise SceneError(file, f"statblocks[{j}]", f"{n!r}: a stat-block library is a .toml file")
+        out.update(read_library(p, n, lambda m, j=j: SceneError(file, f"statblocks[{j}]", m)))
+    return out, paths
 
 
 def _sharing_columns(columns: dict, out: list, x: int, y: int, footprint: int) -> list:
@@ -251,7 +289,8 @@ def _resolve_ruleset(spec: SceneSpec, file: str) -> SceneSpec:
     return spec
 
 
-def scene_from_data(data: dict, file: str, scene_dir: Path, *, check_rules: bool = True) -> Scene:
+def scene_from_data(data: dict, file: str, scene_dir: Path, *, check_rules: bool = True,
+                    libraries: dict | None = None) -> Scene:
     """Validate everything: JSON-safe values (finite numbers, no dates, bounded depth), the typed keys, the map,
     the characters, then the ruleset itself (it builds its actors and checks what its start would refuse, without
     rolling a die, so whatever this accepts ``aerie run``, ``render`` and ``play`` can play)."""
@@ -268,6 +307,12 @@ def scene_from_data(data: dict, file: str, scene_dir: Path, *, check_rules: bool
     if isinstance(data, dict) and "view" in data:  # [view] beside the spec too: display only, not the game's content
         view = _view(data["view"], file)
         data = {k: v for k, v in data.items() if k != "view"}
+    libraries = dict(libraries or {})       # stat blocks given in process (aerie import checks what it writes)
+    block_files: list[Path] = []
+    if isinstance(data, dict) and "statblocks" in data:      # beside the spec, as [view] (its hash is unchanged)
+        libs, block_files = _statblock_files(data, scene_dir, file)
+        libraries.update(libs)
+        data = {k: v for k, v in data.items() if k != "statblocks"}
     data, fly_raw = _flypaths.split(data, file)     # keys of issue 42 beside the spec: older scenes keep their hash
     spec = _convert(data, SceneSpec, file, "")
     spec = _resolve_ruleset(spec, file)
@@ -275,10 +320,11 @@ def scene_from_data(data: dict, file: str, scene_dir: Path, *, check_rules: bool
     world.ground_image = ground_image(spec.map.ground_image, scene_dir, file)
     world.floor_images = floor_images(floors, scene_dir, file, world.size[2])
     objects = build_objects(spec.objects, world, file)
-    chars = _build_characters(spec, world, file)
+    chars = _build_characters(spec, world, file, libraries)
     _check_refs(spec, chars, file)
     paths = _flypaths.parse(fly_raw, [c.id for c in chars], file)
-    files = tuple(p for p in (world.vox_file, world.ground_image, *(img for _, img in world.floor_images)) if p)
+    files = tuple(p for p in (world.vox_file, world.ground_image, *(img for _, img in world.floor_images)) if p) \
+        + tuple(block_files)
     scene = Scene(file, spec, world, chars, objects, view=view, files=files, flypaths=paths)
     if check_rules:
         Session.check_scene(scene)   # the ruleset's own checks (options, stat blocks, weapons, mounts), no die rolled

@@ -164,7 +164,7 @@ def random_policy(session, actor, rng):
 
 
 #: the actions ``best_attack`` weighs (a ruleset without one of them lists none of it)
-ATTACK_KINDS = ("attack", "charge")
+ATTACK_KINDS = ("attack", "charge", "creature_action")     # a creature's breath weighs as one of its attacks
 
 
 def _attack_kinds(g: dict) -> list:

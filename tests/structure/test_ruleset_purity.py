@@ -14,7 +14,8 @@ ENGINE = Path(__file__).resolve().parents[2] / "engine"
 
 #: not shared code: the rule catalogue's text (it quotes the documents, which name the rulesets) and the rules
 #: and mass-battle benches, whose fixed workloads are scenes of one ruleset (as a scene file names its ruleset), and
-#: the compendium (``aerie compendium``: the SRD's reference data is 5e's own, issue 39)
+#: the compendium (``aerie compendium``: each section is one ruleset's library, the SRD's spells and bestiary
+#: are 5e's own, issues 39 and 44)
 NOT_SHARED = {ENGINE / "rules" / "catalogue.py", ENGINE / "rules" / "aerial_catalogue.py", ENGINE / "scene" / "bench.py",
               ENGINE / "sim" / "bench.py", *(ENGINE / "compendium").rglob("*.py")}
 #: every module outside a ruleset's own package: the engine's top level, the world, the scene layer, the renderer,

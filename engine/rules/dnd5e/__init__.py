@@ -18,13 +18,18 @@ RULESET = RulesetInfo(
     cover_rule="DND-32",
     default=True,
     doc="docs/rules-core.md",
-    extra={"catalogue": ["engine.rules.dnd5e.catalogue", "engine.rules.dnd5e.feats_catalogue",
-                        "engine.rules.dnd5e.srd_catalogue"],
+    extra={"character_blocks": "engine.rules.dnd5e.srd_scene:expand",     # srd = "young-red-dragon", kind = block
+           "catalogue": ["engine.rules.dnd5e.catalogue", "engine.rules.dnd5e.feats_catalogue",
+                         "engine.rules.dnd5e.spells_catalogue", "engine.rules.dnd5e.srd_catalogue"],
            "where": {"5e": "engine.rules.dnd5e.ruleset", "5e data": "engine.rules.dnd5e.data", "data": "engine.rules.dnd5e.data",
                      "feats": "engine.rules.dnd5e.feats",
                      "feat moments": "engine.rules.dnd5e.feats_moments",
                      # the subject modules of the ruleset (module functions taking the ruleset as ``rs``)
                      "5e attacks": "engine.rules.dnd5e.attacks", "5e conditions": "engine.rules.dnd5e.conditions",
                      "5e damage": "engine.rules.dnd5e.damage", "5e turns": "engine.rules.dnd5e.turns",
-                     "5e mounts": "engine.rules.dnd5e.mounts", "5e common": "engine.rules.dnd5e.common"}},
+                     "5e mounts": "engine.rules.dnd5e.mounts", "5e common": "engine.rules.dnd5e.common",
+                     "srd traits": "engine.rules.dnd5e.srd_traits", "srd sheet": "engine.rules.dnd5e.srd_sheet",
+                     "srd blocks": "engine.rules.dnd5e.srd_blocks",
+                     "srd multiattack": "engine.rules.dnd5e.srd_multiattack",
+                     "srd legendary": "engine.rules.dnd5e.srd_legendary"}},
 )

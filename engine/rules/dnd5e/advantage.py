@@ -33,6 +33,7 @@ ATTACK_SOURCES = Hook("attack_sources", "fn(rs, session, attacker, target, plan,
     "helped",
     "underwater",
     "untrained_armour_attacker",     # gear.py (DND-16)
+    "pack_tactics",                  # srd_traits.py (SRD-09)
 ))
 #: register an advantage/disadvantage source on the ATTACK_SOURCES hook, with its rule ID
 source = ATTACK_SOURCES.rule

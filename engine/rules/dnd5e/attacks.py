@@ -11,6 +11,7 @@ from engine.rules import aerial
 from engine.rules.choices import choose
 from engine.rules.core import Actor, Illegal
 from engine.rules.dnd5e import advantage, conditions, feats, gear
+from engine.rules.dnd5e import srd_traits
 from engine.rules.dnd5e.attack_roll import Roll, attack_event
 from engine.rules.dnd5e.common import dice_spec
 from engine.rules.dnd5e.figures import bonus_sources, damage_modifier, mean_hit_damage  # noqa: F401  (an attack's figures)
@@ -144,6 +145,8 @@ def oa_allowed(rs, session, r: Actor, a: Actor) -> bool:
     """The reactor's policy (default take, DND-28), Disengage (not against a Sentinel, DND-F37), Mobile
     (no opportunity attack from a creature it attacked in melee this turn, DND-F27)."""
     turn = session.state.turn
+    if srd_traits.no_flyby_opportunity(a):
+        return False                          # SRD-07 Flyby
     if turn.get("disengaged") and not feats.can_oa_despite_disengage(r):
         return False
     if not feats.reaction_taken(r, "opportunity_attack", session, peek=True):
@@ -450,7 +453,12 @@ def _damage(rs, session, a: Actor, t: Actor, w, plan, ro: Roll) -> None:
         a.data["sneak_round"] = session.state.round
     was_up = t.hp > 0
     rs.apply_damage(session, t, amount, w["type"], a.id, "DND-16", critical=crit,
-                      knock_out=bool(act.get("knock_out")) and (plan["melee"] or rs.opt("knock_out") == "any_attack"))
+                      knock_out=bool(act.get("knock_out")) and (plan["melee"] or rs.opt("knock_out") == "any_attack"),
+                      weapon=None if plan.get("kind") == "spell" else w)
+    if w.get("extra"):
+        srd_traits.extra_damage(rs, session, a, t, w, crit)      # SRD-02: "plus 3 (1d6) fire damage"
+    if w.get("on_hit"):
+        srd_traits.on_hit_save(rs, session, a, t, w)             # SRD-13: "must succeed on a DC 13 ... or be"
     feats.after_attack(rs, session, a, t, plan, True, crit, was_up and (t.dead or t.hp == 0))
     if sup is not None and act["manoeuvre"] in ("trip", "pushing") and not t.dead:
         feats.manoeuvre_effect(rs, session, a, t, act["manoeuvre"])

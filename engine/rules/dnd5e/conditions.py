@@ -7,6 +7,7 @@ from engine.rules import riding
 from engine.rules import aerial
 from engine.rules.core import Actor, Illegal
 from engine.rules.dnd5e import feats, gear
+from engine.rules.dnd5e import srd_sheet
 from engine.rules.dnd5e.common import SKILL_ABILITY, mod
 from engine.rules.dnd5e.data import (
     CONDITION_RULE,
@@ -71,7 +72,7 @@ def condition_immunity(rs, a: Actor, name: str) -> tuple[str, str] | None:
     suspended: petrified, it neither acts nor makes a check the poison could hinder)."""
     if name == "poisoned" and a.has("petrified"):
         return "petrified: immune to poison", "DND-50"
-    return None
+    return srd_sheet.immune_condition(a, name)                   # SRD-04: the stat block's
 
 
 def add_condition(rs, session, a: Actor, name: str, rule: str, source: str | None = None) -> None:
@@ -143,6 +144,9 @@ def saving_throw(rs, session, a: Actor, ability: str, dc: int, source_actor, rul
     if ability == "dex" and dodge_holds(rs, a):
         advs.append("Dodge (DND-24)")
     feat_adv = bool(a.data.get("feats")) and feats.save_advantage(rs, session, a, ability, source_actor, rule)
+    mr = srd_sheet.magic_resistance(a, rule, concentration)     # SRD-10
+    if mr:
+        advs.append(mr)
     if feat_adv:
         advs.append("Mage Slayer: a spell cast within 1.5 m (DND-F40)")
     if ability == "dex" and a.has("restrained"):
@@ -183,6 +187,9 @@ def saving_throw(rs, session, a: Actor, ability: str, dc: int, source_actor, rul
     ok = r + bonus >= dc
     ev = {"type": "save", "who": a.id, "ability": ability, "dc": dc, "roll": r, "total": r + bonus,
           "success": ok, "sources": srcs, "rule": rule}
+    if not ok and a.data.get("legendary_resistance") and srd_sheet.legendary_resistance(session, a, purpose):
+        ok = ev["success"] = True                           # SRD-14: it chose to succeed instead
+        ev["legendary_resistance"] = a.data["legendary_resistance"]
     if advs:
         ev["advantage"] = advs
     if diss:

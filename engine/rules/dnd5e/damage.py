@@ -20,6 +20,7 @@ DAMAGE_MODIFIERS = Hook("damage_modifiers", "fn(rs, session, target, dmg) change
     "elemental_adept",
     "dungeon_delver",
     "heavy_armor_master",
+    "nonmagical_weapons",                          # SRD-03 (srd_traits.py)
     "immunity_resistance_vulnerability",           # DND-33: "po zastosowaniu wszystkich modyfikatorów": last
 ))
 damage_modifier = DAMAGE_MODIFIERS.rule
@@ -92,12 +93,12 @@ def heavy_armor_master(rs, session, a, dmg):
 
 # ------------------------------------------------------------------------------------------ damage and dying
 def apply_damage(rs, session, a: Actor, amount: int, dtype: str, source, rule: str, critical: bool = False,
-                 knock_out: bool = False) -> int:
+                 knock_out: bool = False, weapon: dict | None = None) -> int:
     if a.dead or amount <= 0:
         return 0
     d = a.data
     dmg = {"amount": amount, "type": dtype, "resist": set(d["resist"]), "notes": [], "source": source,
-           "critical": critical, "rule": rule}
+           "critical": critical, "rule": rule, "weapon": weapon}
     for stage in DAMAGE_MODIFIERS:          # the named stages on the hook, in order
         stage(rs, session, a, dmg)
     amount, notes = dmg["amount"], dmg["notes"]

@@ -12,6 +12,7 @@ from __future__ import annotations
 from engine.errors import SceneError
 from engine.rules.dnd5e.advantage import DIS, source
 from engine.rules.dnd5e import attacks, conditions
+from engine.rules.dnd5e import srd_sheet
 
 CATEGORIES = ("light", "medium", "heavy")
 
@@ -242,7 +243,7 @@ def passive(rs, a, skill: str) -> int:
     from engine.rules.dnd5e.conditions import skill_bonus     # (conditions imports this module)
     from engine.rules.dnd5e.feats import has
     return 10 + skill_bonus(rs, a, skill) + (5 if skill in ("perception", "investigation") and a.data.get("feats")
-                                             and has(a, "observant") else 0)
+                                             and has(a, "observant") else 0) + srd_sheet.keen_sight(a, skill)
 
 
 def passive_notice(rs, session, hider, stealth: int) -> None:

@@ -22,6 +22,8 @@ from engine.rules.dnd5e import concentration, feats, gear
 from engine.rules.dnd5e.data import CONDITIONS
 from engine.rules.dnd5e import turns
 from engine.rules.dnd5e import listing, sheet
+from engine.rules.dnd5e import srd_traits
+from engine.rules.dnd5e import srd_legendary  # noqa: F401  (its turn hooks register)
 from engine.rules.dnd5e.text import EVENT_LINES
 from engine.rules.dnd5e.events import EVENTS as DND_EVENTS
 from engine.rules.dnd5e.options import SPECS as OPTION_SPECS
@@ -177,11 +179,11 @@ class Dnd5e(Ruleset):
     def fall_reason(self, session, a):
         if riding.rides(a):
             return None                                          # its mount keeps it up (DND-36)
-        return turns.FALL_TRIGGERS.first(self, session, a)
+        return srd_traits.hover_holds(session, a, turns.FALL_TRIGGERS.first(self, session, a))   # SRD-08
 
     def apply_damage(self, session, a: Actor, amount: int, dtype: str, source, rule: str, critical: bool = False,
-                     knock_out: bool = False) -> int:
-        return damage.apply_damage(self, session, a, amount, dtype, source, rule, critical, knock_out)
+                     knock_out: bool = False, weapon: dict | None = None) -> int:
+        return damage.apply_damage(self, session, a, amount, dtype, source, rule, critical, knock_out, weapon)
 
     def knock_prone(self, session, a, rule):
         conditions.add_condition(self, session, a, "prone", rule)

@@ -8,6 +8,7 @@ import msgspec
 
 from engine.errors import SceneError
 from engine.rules.schemas import _Strict
+from engine.rules.dnd5e import srd_sheet
 from engine.rules.validate import DICE_MAX, SIDES_MAX, check_weapons, dice_expr, number
 
 
@@ -58,6 +59,15 @@ class Dnd5eStats(_Strict, frozen=True):
     feat_weapons: list[str] | None = None        # Weapon Master's four (DND-F18); absent: the weapons it carries
     hit_die: int | None = None                   # 6 / 8 / 10 / 12 (default 8)
     hit_dice: int | None = None                  # hit dice left (default: its level)
+    # the SRD's creatures (srd_blocks.character; engine/rules/dnd5e/srd_traits.py plays them)
+    condition_immunities: list[str] = msgspec.field(default_factory=list)   # SRD-04
+    hover: bool = False                                                     # SRD-08
+    srd_traits: list[str] = msgspec.field(default_factory=list)             # flyby, pack tactics, ... (SRD-07..11)
+    not_modelled: dict[str, str] = msgspec.field(default_factory=dict)      # a block's features kept as text only
+    creature_actions: list[dict[str, Any]] = msgspec.field(default_factory=list)  # save actions (SRD-12, SRD-05)
+    multiattack: list[dict[str, int]] = msgspec.field(default_factory=list)       # SRD-01: {attack: count} each
+    legendary_resistance: int = 0                                                  # SRD-14: uses per day
+    legendary: dict[str, Any] | None = None                                        # SRD-15: {points, options}
 
 
 # -- what the types cannot say: the weapon shape's values, hit dice and spell slots (checked when the scene loads)
@@ -72,18 +82,27 @@ WEAPON = {
     "reach_m": lambda v: number(v, 0.5, 100),
     "to_hit": lambda v: number(v, -50, 50, True),
     "damage_bonus": lambda v: number(v, -50, 50, True),
+    "on_hit": lambda v: isinstance(v, dict) and isinstance(v.get("dc"), int) and v.get("ability") in (
+        "str", "dex", "con", "int", "wis", "cha") and isinstance(v.get("damage", []), list)
+        and set(v) <= {"dc", "ability", "damage", "half", "condition", "repeat_save"},
+    "extra": lambda v: isinstance(v, list) and len(v) <= 8 and all(
+        isinstance(e, dict) and {"damage", "type"} <= set(e) <= {"damage", "type", "bonus"} and dice_expr(e["damage"])
+        and isinstance(e["type"], str) and number(e.get("bonus", 0), -50, 50, True) for e in v),
 }
 WEAPON_HELP = {
     "damage": f"dice like 1d8 or 2d6 (1..{DICE_MAX} dice of 1..{SIDES_MAX} sides; a bonus goes in damage_bonus)",
     "versatile": "dice like 1d10", "range": "[normal, long] in metres", "reach_m": "metres, 0.5..100",
     "to_hit": "an integer -50..50", "damage_bonus": "an integer -50..50", "properties": "a list of names",
     "type": "a damage type name", "name": "a name",
+    "on_hit": "{dc, ability, damage = [{dice, type}], half, condition, repeat_save}: the save a hit forces (SRD-13)",
+    "extra": "a list of {damage = \"1d6\", type = \"fire\", bonus = 0}: damage a hit adds (SRD-02)",
 }
 
 
 def check_character(raw: dict, file: str, key: str) -> None:
     """The 5e keys the schema's types cannot check (RulesetInfo.character_check): weapon tables, hit dice, slots."""
     check_weapons(raw.get("weapons"), WEAPON, WEAPON_HELP, file, key)
+    srd_sheet.check(raw, file, key)
     if raw.get("hit_dice") is not None and not number(raw["hit_dice"], 0, 30, True):
         raise SceneError(file, f"{key}.hit_dice", f"hit dice left: an integer 0..30, got {raw['hit_dice']!r}")
     for name in ("spell_slots", "slots"):

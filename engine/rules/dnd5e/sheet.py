@@ -11,7 +11,7 @@ from engine.errors import SceneError
 from engine.rules import aerial
 from engine.rules.core import Actor
 from engine.rules.dnd5e.common import ABILITIES, OBJECTS, SKILL_ABILITY, dice_spec, mod  # noqa: F401
-from engine.rules.dnd5e import feats, gear, srd_spells
+from engine.rules.dnd5e import feats, gear, srd_sheet, srd_spells
 from engine.rules.dnd5e.data import (
     CONDITIONS,
     SPELLS,
@@ -88,6 +88,7 @@ def make_actor(rs, session: Session, ch) -> Actor:
         "stable": bool(raw["stable"]), "initiative": raw["initiative"], "readied": None,
         "sneak_round": -1, "mounted_on": None, "rider": None, "mount_at_start": raw["mount"],
     }
+    srd_sheet.setup(data, raw)                     # condition immunities, hover, the SRD traits (SRD-04, -07..11)
     gear_public = _gear(rs, data, raw, given, featdata["feats"] if featdata else [], file, key)
     if featdata:
         _feat_effects(rs, data, featdata, weapons)
@@ -208,7 +209,8 @@ def _weapon(rs, w, file, key) -> dict:
         out = dict(WEAPONS.get(name, {"name": name, "damage": "1d4", "type": "bludgeoning", "properties": [],
                                       "range": None, "versatile": None}))
         for k, v in w.items():
-            if k not in ("name", "damage", "type", "properties", "range", "versatile", "reach_m", "to_hit", "damage_bonus"):
+            if k not in ("name", "damage", "type", "properties", "range", "versatile", "reach_m", "to_hit", "damage_bonus",
+                         "extra", "on_hit"):
                 raise SceneError(file, f"{key}.{k}", "unknown weapon key")
             out[k] = v
         try:

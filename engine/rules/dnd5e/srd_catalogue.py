@@ -1,108 +1,144 @@
-"""The SRD spells' rules (SPL-xx, issue 39) and the decisions taken on them: rows of docs/rules.md."""
+"""The SRD 5.1 creatures' mechanics (SRD-xx): what the stat blocks of assets/srd/creatures.json do at the table, each
+with the text it implements (the SRD 5.1, CC-BY-4.0) and the decision taken. Fields and rendering:
+engine/rules/catalogue.py."""
 
-T = "tests/rules/dnd5e/test_dnd5e_srd_spells.py::"
+T = "tests/rules/dnd5e/test_srd_mechanics.py::"
 
 RULES = [
-    {'id': 'SPL-01',
-     'rule': 'SRD 5.1 spells cast from their data: range, area, damage by slot or character level, save and half '
-             'damage, healing, conditions with their repeat saves, concentration.',
+    {'id': 'SRD-01',
+     'rule': 'Multiattack as written: "The dragon makes three attacks: one with its bite and two with its claws" '
+             '(alternatives with "or": "Or the captain makes two ranged attacks with its daggers").',
      'status': 'built',
-     'decision': '`assets/srd/spells.json` (tools/gen_srd_spells.py from 5e-database, CC-BY-4.0; 5 ft = 1.5 m) holds '
-                 'all 319; `aerie compendium spells` lists them with `castable` and `why`. `cast spell = "<SRD index>"` '
-                 '(the fifteen older names stay, with their own numbers), `slot = N` upcasts; a character listing SRD '
-                 'spells without `spell_slots` / `slots` has a full caster\'s slots for its level. Which condition a '
-                 'failed save gives, a line\'s width and a cylinder\'s height are read from the text into '
-                 '`srd_spells.EFFECTS`; a castable spell\'s lasting parts that are not modelled are named in `omits`. '
-                 'Areas are true 3D (`areas.py`: a body is caught when a sample point of it is inside) and reach what '
-                 'their point of origin sees (total cover from it). Unknown, not castable, not known, no slot, out of '
-                 'range: one refusal naming the rule',
-     'where': '`dnd5e/srd_spells.py` `support`, `internal`; `dnd5e/srd_cast.py` `check`, `apply`, `resolve`, '
-              '`area_of`; `dnd5e/areas.py` `contains`, `catches`',
-     'tests': [T + 'test_spl01_compendium_holds_all_319_spells_in_metres',
-               T + 'test_spl01_generated_castable_is_the_engines',
-               T + 'test_spl01_castable_share_of_fight_spells',
-               T + 'test_spl01_upcasting_and_cantrip_scaling',
-               T + 'test_spl01_bad_input_one_refusal_nothing_changed',
-               T + 'test_spl01_elemental_adept_on_an_srd_spell',
-               T + 'test_spl01_slots_key_and_its_bad_values']},
-    {'id': 'SPL-02',
-     'rule': 'Feather Fall: a reaction when a creature within 18 m falls; it descends 18 m a round and takes no '
-             'falling damage.',
+     'decision': 'the sheet\'s `multiattack` lists the combinations ({attack: count}); the Attack action gives the '
+                 'largest number of attacks and each attack must keep one combination possible (refused citing '
+                 'SRD-01), so `legal_actions`, the preview and the policies follow the text; a combination naming '
+                 'another action (Frightful Presence, a breath "in place of its bite") keeps its attacks and '
+                 '`features` names what is left out',
+     'where': 'srd multiattack `refusal`, srd multiattack `made`, srd blocks `character`',
+     'tests': [T + 'test_srd01_multiattack_as_written', T + 'test_srd01_alternatives_with_or']},
+    {'id': 'SRD-02',
+     'rule': 'A hit\'s added damage: "Hit: 17 (2d10 + 6) piercing damage plus 3 (1d6) fire damage."',
      'status': 'built',
-     'decision': 'A fall to the ground (AIR-10, AIR-11\'s 9-10, AIR-12 off an edge) of a creature within 18 m of a '
-                 'caster on its side who knows feather-fall, has its reaction and a level 1 slot asks that caster\'s '
-                 'player (choice point `feather_fall`, `reactions = {feather_fall = false}` declines): it descends '
-                 'at most 18 layers now and 18 more when each of its turns starts, no damage, on its feet (not Prone); '
-                 'while it hangs it owes no AIR-08 upkeep',
-     'where': '`dnd5e/srd_air.py` `feather_fall`, `descend`, `feather_fall_descends`; aerial `fall`',
-     'tests': [T + 'test_spl02_feather_fall_answers_a_fall', T + 'test_spl02_feather_fall_declined_falls',
-               T + 'test_spl02_feather_fall_is_asked_of_the_casters_player']},
-    {'id': 'SPL-03',
-     'rule': 'Fly: a willing creature touched gains a flying speed of 18 m; when the spell ends while it is aloft it '
-             'falls, unless it can stop the fall.',
+     'decision': 'each added damage a weapon key `extra` = [{damage, type, bonus}], rolled as `extra_damage` (doubled '
+                 'on a critical) and dealt as its own type after the weapon\'s, each with its own resistances',
+     'where': 'srd traits `extra_damage`, 5e attacks `_damage`',
+     'tests': [T + 'test_srd02_a_hits_added_damage']},
+    {'id': 'SRD-03',
+     'rule': 'Damage resistances, immunities and vulnerabilities of the stat block, "bludgeoning, piercing, and '
+             'slashing from nonmagical weapons" included.',
      'status': 'built',
-     'decision': 'AIR-10 lists why a flyer falls ("loses its movement"): losing the only fly speed is that case, so '
-                 'it falls straight to the support below (AIR-10, not AIR-11\'s roll), takes AIR-12\'s damage (5% of '
-                 'max HP a layer above the first, the aerial module\'s fall in place of the SRD\'s 1d6 per 3 m) and '
-                 'lands Prone. A creature with a fly speed of its own keeps flying. While it flies by the spell it is '
-                 'a flyer like any other: AIR-08\'s upkeep and AIR-11\'s fall roll apply',
-     'where': '`dnd5e/srd_air.py` `Fly`, `fly_ends`; `dnd5e/concentration.py` `end`',
-     'tests': [T + 'test_spl03_fly_then_concentration_breaks_and_it_falls']},
-    {'id': 'SPL-04',
-     'rule': 'Misty Step (9 m, a space it can see) and Dimension Door (150 m): teleport to an unoccupied space.',
+     'decision': 'the block\'s types as DND-33\'s; "from nonmagical weapons" is `nonmagical_<type>`: a weapon attack '
+                 'whose weapon has no `magical` property (the sandbox\'s weapons are mundane unless a scene says so; '
+                 'a spell attack is magical; "Magic Weapons" / "Angelic Weapons": "The deva\'s weapon attacks are '
+                 'magical" gives its weapons the property) is resisted, or ignored for an immunity',
+     'where': 'srd traits `nonmagical_weapons`, 5e damage `immunity_resistance_vulnerability`, srd blocks `character`',
+     'tests': [T + 'test_srd03_resistance_to_nonmagical_weapons_and_immunity',
+               T + 'test_srd03_immunity_and_vulnerability_from_the_block',
+               T + 'test_srd03_magic_weapons_bypass_nonmagical_resistance']},
+    {'id': 'SRD-04',
+     'rule': 'Condition immunities: "Condition Immunities poisoned" -- the condition is not applied.',
      'status': 'built',
-     'decision': 'Any layer in range where the body fits and no one is; Misty Step needs a clear sight line to it. '
-                 'Arriving in the air a flyer flies; a walker falls (AIR-12)',
-     'where': '`dnd5e/srd_air.py` `Teleport.check`, `Teleport.apply`',
-     'tests': [T + 'test_spl04_misty_step_to_a_roof_and_into_the_air',
-               T + 'test_spl04_dimension_door_needs_no_sight_and_a_walker_falls']},
-    {'id': 'SPL-05',
-     'rule': 'Area spells in 3D: Fireball\'s sphere, Lightning Bolt\'s 30 m line through layers, Cone of Cold\'s cone; '
-             'Web\'s cube restrains, and a restrained flyer falls (AIR-10).',
+     'decision': 'a `condition_immune` event naming SRD-04 instead of the condition (exhaustion is not tracked)',
+     'where': 'srd sheet `immune_condition`, 5e conditions `condition_immunity`',
+     'tests': [T + 'test_srd04_condition_immunity']},
+    {'id': 'SRD-05',
+     'rule': 'Recharge X-Y: "Fire Breath (Recharge 5-6)": the action is spent once used; at the start of each of '
+             'its turns the creature rolls a d6 and on the range written it can use it again; "(3/Day)": uses per day.',
      'status': 'built',
-     'decision': 'Sphere and cube centred on the aimed cell, cylinder standing on it, cone and line from the caster\'s '
-                 'centre toward the aimed point (any direction, up included). Web\'s cube is resolved as it is cast '
-                 '(the lasting cube is not state yet)',
-     'where': '`dnd5e/areas.py` `make`, `contains`; `dnd5e/srd_cast.py` `area_of`, `caught`; `dnd5e/srd_air.py` `Web`',
-     'tests': [T + 'test_spl05_fireball_sphere_in_3d', T + 'test_spl05_lightning_bolt_line_through_layers',
-               T + 'test_spl05_cone_of_cold_upcast', T + 'test_spl05_web_restrains_a_flyer_that_falls']},
-    {'id': 'SPL-06',
-     'rule': 'Thunderwave and Gust of Wind push in 3D: away from the caster, a flyer through the air, stopped by '
-             'walls.',
+     'decision': 'a d6 named `recharge` at the start of its turn (a turn-start rule, recorded as a die; forced with '
+                 '`rolls = { recharge = 5 }`) for each spent action, a `recharge` event; a spent or used-up action is '
+                 'refused citing SRD-05 and not listed',
+     'where': 'actions/srd.py `recharge_roll`, actions/srd.py `CreatureAction`',
+     'tests': [T + 'test_srd05_recharge_a_d6_at_the_start_of_its_turn']},
+    {'id': 'SRD-06',
+     'rule': 'Reach from the stat block: "Melee Weapon Attack: +10 to hit, reach 10 ft."',
      'status': 'built',
-     'decision': 'Straight away from the caster\'s centre, half a metre at a time to the nearest cell and layer, '
-                 'stopping before a wall or a body; a walker keeps to its level (pushed off an edge it falls, AIR-12)',
-     'where': '`dnd5e/srd_air.py` `Push.apply_push`, `Thunderwave`, `GustOfWind`',
-     'tests': [T + 'test_spl06_thunderwave_pushes_a_flyer_up_and_away',
-               T + 'test_spl06_gust_of_wind_pushes_a_flyer_into_a_wall']},
-    {'id': 'SPL-07',
-     'rule': 'Hold Person, Hold Monster, Sleep, Color Spray: a paralysed or unconscious flyer falls (AIR-10).',
+     'decision': 'each attack carries its own `reach_m` (5 ft = 1.5 m; AIR-05 measures it in 3D); a swarm\'s "reach '
+                 '0 ft." is played at 1.5 m (no body shares its space; `features` says so)',
+     'where': 'srd blocks `weapon`, 5e attacks `melee_reach`',
+     'tests': [T + 'test_srd06_reach_from_the_stat_block']},
+    {'id': 'SRD-07',
+     'rule': 'Flyby: "The owl doesn\'t provoke opportunity attacks when it flies out of an enemy\'s reach."',
      'status': 'built',
-     'decision': 'Hold: a Wisdom save, paralysed, a save at the end of each turn. Sleep / Color Spray: the hit point '
-                 'pool (5d8 / 6d10, +2d8 / +2d10 a slot above 1st), the lowest current HP first. Waking a sleeper by '
-                 'damage is the unconscious condition\'s own (not modelled for sleep)',
-     'where': '`dnd5e/srd_air.py` `Sleep.apply`; `dnd5e/srd_cast.py` `save_one`',
-     'tests': [T + 'test_spl07_hold_monster_grounds_a_flyer', T + 'test_spl07_sleep_grounds_the_weakest_flyer']},
-    {'id': 'SPL-08',
-     'rule': 'Levitate: up or down 6 m, an unwilling target\'s Con save.',
+     'decision': 'no opportunity attack against it while it is flying; a move on the ground provokes as usual',
+     'where': 'srd traits `no_flyby_opportunity`, 5e attacks `oa_allowed`',
+     'tests': [T + 'test_srd07_flyby_no_opportunity_attack_when_it_flies_out_of_reach']},
+    {'id': 'SRD-08',
+     'rule': 'Hover: "fly 90 ft. (hover)"; SRD Movement: "If a flying creature is knocked prone, has its speed reduced '
+             'to 0, or is otherwise deprived of the ability to move, the creature falls, unless it has the ability '
+             'to hover".',
      'status': 'built',
-     'decision': 'Levitate lifts its target at most 6 layers (`at` names the layer), it hangs there without flying '
-                 'upkeep and floats down unhurt when the spell ends. Jump is not castable: the movement rules have no jump to '
-                 'triple (AIR-07 climbs or flies a layer)',
-     'where': '`dnd5e/srd_air.py` `Levitate`, `levitate_ends`',
-     'tests': [T + 'test_spl08_levitate_lifts_and_floats_down']},
-    {'id': 'SPL-09',
-     'rule': 'Lasting spell areas (Web, Stinking Cloud, Moonbeam, Cloudkill, Insect Plague, Black Tentacles, Spirit '
-             'Guardians): state with their volume, held by concentration.',
+     'decision': 'against AIR-10 (a flyer falls when it becomes Prone, Stunned, loses its movement ...): a creature '
+                 'with hover does not fall for prone, grappled, restrained, stunned, paralyzed, petrified, frozen or '
+                 'speed 0; it still falls when it dies or drops to 0 HP (AIR-10 names Dying and Unconscious apart, '
+                 'and the SRD speaks of the ability to move, not of consciousness)',
+     'where': 'srd traits `hover_holds`, 5e `fall_reason`',
+     'tests': [T + 'test_srd08_hover_does_not_fall_when_knocked_prone_or_stunned']},
+    {'id': 'SRD-09',
+     'rule': 'Pack Tactics: "advantage on an attack roll against a creature if at least one of the hawk\'s allies is '
+             'within 5 feet of the creature and the ally isn\'t incapacitated."',
      'status': 'built',
-     'decision': 'Kept in the caster\'s state (`lasting`: spell, area in metres, origin\'s eye, DC, slot), saved and '
-                 'replayed with it; a creature whose turn starts inside (reached from the origin) saves again: the '
-                 'damage rolled anew, the conditions, Stinking Cloud\'s lost action (no save as Stinking Cloud is '
-                 'cast); Spirit Guardians follows its caster and spares its side. The area ends with the '
-                 'concentration. Entering an area mid-turn is not a trigger yet; Fog Cloud and Darkness (heavily '
-                 'obscured voxels for sight, the GPU grid and the renderer) are not built',
-     'where': '`dnd5e/srd_lasting.py` `begin`, `lasting_areas`, `ends`',
-     'tests': [T + 'test_spl09_moonbeam_burns_each_turn_until_the_concentration_ends',
-               T + 'test_spl09_web_catches_a_flyer_when_its_turn_starts',
-               T + 'test_spl09_stinking_cloud_takes_the_action']},
+     'decision': 'an ally of its side, not incapacitated, engaged with the target in 3D (AIR-05\'s 1.5 m)',
+     'where': 'srd traits `pack_tactics`',
+     'tests': [T + 'test_srd09_pack_tactics']},
+    {'id': 'SRD-10',
+     'rule': 'Magic Resistance: "advantage on saving throws against spells and other magical effects."',
+     'status': 'built',
+     'decision': 'the saves a spell forces (DND-21); a concentration save is not against a spell',
+     'where': 'srd sheet `magic_resistance`, 5e conditions `saving_throw`',
+     'tests': [T + 'test_srd10_magic_resistance']},
+    {'id': 'SRD-11',
+     'rule': 'Keen Sight: "advantage on Wisdom (Perception) checks that rely on sight."',
+     'status': 'built',
+     'decision': 'its passive Perception, which notices a hider it can see (DND-23, `hide_passive = '
+                 '"passive_perception"`), is +5 (advantage on a passive check); also Keen Hearing and Sight, Keen '
+                 'Sight and Smell',
+     'where': 'srd sheet `keen_sight`, 5e `gear.passive`',
+     'tests': [T + 'test_srd11_keen_sight']},
+    {'id': 'SRD-12',
+     'rule': 'Save actions as written: "The dragon exhales fire in a 30-foot cone. Each creature in that area must '
+             'make a DC 17 Dexterity saving throw, taking 56 (16d6) fire damage on a failed save, or half as much '
+             'damage on a successful one."',
+     'status': 'built',
+     'decision': '`creature_action` with `feature` (the action as written) and a point `at` or a `target`: every '
+                 'creature in the volume in 3D (a cone from the creature, a radius around it or a point; the spells\' '
+                 '`area_targets`), flyers below included; one damage roll, each target its save (DC and ability of '
+                 'the block), half on a success where the text says so (the text over 5e-database\'s fields), the '
+                 'condition on a failure (and its repeated save where written), Dexterity saves with the cover DND-32 '
+                 'grants from the creature; lines and cubes wait for the spells\' area code (`features` says so)',
+     'where': 'actions/srd.py `CreatureAction`, srd blocks `save_action`',
+     'tests': [T + 'test_srd12_breath_cone_catches_a_flyer_two_layers_below_and_a_walker_behind_half_cover']},
+    {'id': 'SRD-13',
+     'rule': 'A hit that forces a save: "Hit: ... and the target must succeed on a DC 14 Constitution saving throw or '
+             'become poisoned for 1 minute. The target can repeat the saving throw at the end of each of its turns, '
+             'ending the effect on itself on a success."',
+     'status': 'built',
+     'decision': 'a weapon key `on_hit` {dc, ability, damage, half, condition, repeat_save}: after the hit\'s damage the '
+                 'target saves; a failure takes the damage (half on a success where written) and the condition '
+                 '(a condition the rules track), its repeated save at the end of each of its turns where written; '
+                 'whatever else the text says (diseases, hit point maximum, petrification over turns) is named in '
+                 '`features` as left out',
+     'where': 'srd traits `on_hit_save`, srd blocks `on_hit`, 5e attacks `_damage`',
+     'tests': [T + 'test_srd13_a_hit_that_forces_a_save']},
+    {'id': 'SRD-14',
+     'rule': 'Legendary Resistance (3/Day): "If the dragon fails a saving throw, it can choose to succeed instead."',
+     'status': 'built',
+     'decision': 'a choice point of the creature\'s after a failed save (`legendary_resistance`; its policy: use it '
+                 'while uses are left); the save event says it (`legendary_resistance`: the uses left), the sheet '
+                 'counts them; the scene may set `legendary_resistance` (uses left today)',
+     'where': 'srd sheet `legendary_resistance`, 5e conditions `saving_throw`',
+     'tests': [T + 'test_srd14_legendary_resistance']},
+    {'id': 'SRD-15',
+     'rule': 'Legendary actions: "The dragon can take 3 legendary actions, choosing from the options below. Only one '
+             'legendary action option can be used at a time and only at the end of another creature\'s turn. The '
+             'dragon regains spent legendary actions at the start of its turn."',
+     'status': 'built',
+     'decision': 'the options the rules play: one of its attacks ("makes a tail attack") and a save around it ("Wing '
+                 'Attack (Costs 2 Actions)"); at the end of each other creature\'s turn a legendary creature that is '
+                 'not incapacitated takes the first option it can pay for that reaches a foe (a `legendary_action` '
+                 'event with the points left), its points back at the start of its turn; the GM\'s own choice at '
+                 'that moment (a choice point) and the options that are not attacks or saves (Detect, a move, a '
+                 'spell) are not offered yet (`features` names them)',
+     'where': 'srd legendary `legendary_actions`, srd legendary `legendary_points_return`, srd blocks `legendary_option`',
+     'tests': [T + 'test_srd15_legendary_actions_at_the_end_of_another_creatures_turn']},
 ]

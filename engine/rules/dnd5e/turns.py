@@ -33,10 +33,13 @@ TURN_START = Hook("turn_start", "fn(rs, session, actor) when its turn starts", o
     "death_save",
     "feather_fall_descends",
     "lasting_areas",
+    "recharge_roll",             # actions/srd.py (SRD-05)
+    "legendary_points_return",   # srd_legendary.py (SRD-15)
 ))
 TURN_END = Hook("turn_end", "fn(rs, session, actor) when its turn ends", order=(
     "stay_aloft",
     "repeat_saves",
+    "legendary_actions",         # srd_legendary.py (SRD-15): another creature's turn ends
 ))
 FALL_TRIGGERS = Hook("fall_triggers", "fn(rs, session, actor) -> (reason, rule) or None: why a flyer falls", order=(
     "dead",

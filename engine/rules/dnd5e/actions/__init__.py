@@ -6,7 +6,7 @@ in ``ACTIONS`` with ``@action``; the ruleset's spec table, listing and previews 
 from engine.rules.actions import ActionTable
 
 ORDER = ("move", "attack", "pick_lock", "force_lock", "open_door", "dash", "disengage", "dodge", "help", "hide", "search",
-         "ready", "use", "cast", "grapple", "escape", "shove", "stand", "stabilize", "mount", "dismount", "reaction_policy",
+         "ready", "use", "cast", "creature_action", "grapple", "escape", "shove", "stand", "stabilize", "mount", "dismount", "reaction_policy",
          "end_turn", "condition", "damage", "heal", "temp_hp", "inspire", "short_rest", "trap", "secret_door")
 ACTIONS = ActionTable(ORDER)
 action = ACTIONS.register

@@ -4,6 +4,7 @@ dispatched by ``Dnd5e.ACTIONS``. ``rs`` is the ruleset."""
 from __future__ import annotations
 
 from engine.rules.dnd5e import attacks, common, turns
+from engine.rules.dnd5e import srd_multiattack
 from engine.rules.dnd5e import conditions
 from engine.rules.dnd5e import damage
 from engine.rules import riding
@@ -255,6 +256,10 @@ class Attack(Unit):
             refused = loading.refusal(a, w, turn, "bonus" if act.get("bonus") else "action")
             if refused is not None:
                 raise refused
+        if not act.get("bonus") and a.data.get("multiattack"):
+            refused = srd_multiattack.refusal(a, w, turn)         # SRD-01: the combination as written
+            if refused is not None:
+                raise refused
         if act.get("knock_out") and not rs.is_melee(w) and rs.opt("knock_out") == "melee":
             raise Illegal("only a melee attack can knock a creature out (option knock_out = \"melee\")", "DND-34", "knock_out")
         if act.get("power_attack") and not feats.power_attack_feat(rs, a, w, rs.is_melee(w)):
@@ -299,6 +304,7 @@ class Attack(Unit):
                 session.state.turn["charged"] = True
         else:
             attacks.use_attack(rs, session, a)
+            srd_multiattack.made(a, plan["weapon"], session.state.turn)      # SRD-01
             if feats.off_hand_weapon(rs, a, plan["weapon"]):      # light, thrown too (DND-29); Dual Wielder (DND-F24)
                 session.state.turn["light_weapon"] = plan["weapon"]["name"]
         if "loading" in plan["weapon"]["properties"]:

@@ -1,0 +1,180 @@
+"""``creature_action``: an SRD creature's save action -- a breath weapon, a gaze, a cloud, a screech (SRD-12) -- with
+its recharge (SRD-05, a d6 at the start of its turn, recorded as a die) and uses per day.
+
+The stat block gives the DC, the save, the damage ("half as much damage on a successful one" as the text says), a
+condition on a failure and the area; the area is found with the shapes the spells use (``attacks.area_targets``:
+a cone from the creature towards a point or a target, a radius around it or around a point, in 3D: a flyer below a
+dragon is in its cone). A Dexterity save gets the cover the rules grant between the creature and each target
+(DND-32). Lines and cubes come with the spells' area code (engine/rules/dnd5e/areas.py); until then those actions
+are named in ``features`` as not modelled.
+"""
+
+from __future__ import annotations
+
+from engine.rules.actions import Param, Unit
+from engine.rules.core import Illegal
+from engine.rules.dnd5e import attacks, common, conditions
+from engine.rules.dnd5e.actions import action
+from engine.rules.dnd5e.data import CONDITION_RULE
+from engine.rules.dnd5e.srd_sheet import dice_parts
+from engine.rules.dnd5e.turns import TURN_START
+from engine.world.geometry import distance_m
+
+P = Param
+SHAPES = ("cone", "self", "sphere")
+
+
+def _feature(rs, a, name: str) -> dict:
+    for f in a.data.get("creature_actions") or ():
+        if f["name"] == name:
+            return f
+    have = ", ".join(f["name"] for f in a.data.get("creature_actions") or ()) or "none"
+    raise Illegal(f"{a.name} has no action {name!r} (its save actions: {have})", "SRD-12", "feature")
+
+
+def _usable(a, f: dict) -> str | None:
+    """Why the feature cannot be used now (recharge, uses per day), or None."""
+    st = a.data.setdefault("creature_state", {}).get(f["name"], {})
+    if f.get("recharge") and st.get("spent"):
+        lo = f["recharge"][0]
+        return f"{f['name']} is spent: it recharges on a {lo}{'-6' if lo < 6 else ''} of a d6 at the start of " \
+               f"{a.name}'s turn"
+    if f.get("per_day") and st.get("used", 0) >= f["per_day"]:
+        return f"{f['name']} is used up ({f['per_day']}/day)"
+    return None
+
+
+@action
+class CreatureAction(Unit):
+    name = "creature_action"
+    PARAMS = {"feature": P("str", True, help="the stat block's action, as written (Fire Breath)"),
+              "target": P("id", help="a creature the cone points at, or the one creature it targets"),
+              "at": P("pos", help="a point [x, y, layer] the cone points at, or the area's centre")}
+
+    @staticmethod
+    def candidates(rs, session, a, ctx, item):
+        out = []
+        for f in a.data.get("creature_actions") or ():
+            if _usable(a, f):
+                continue
+            shape = (f.get("area") or {}).get("shape")
+            if shape == "self":
+                out.append({"actor": a.id, "action": "creature_action", "feature": f["name"]})
+            else:
+                out += [{"actor": a.id, "action": "creature_action", "feature": f["name"], "target": t.id}
+                        for t in ctx.foes]
+        return out
+
+    @staticmethod
+    def check(rs, session, a, act):
+        f = _feature(rs, a, act["feature"])
+        common.need_action(rs, a, session, f["name"], "SRD-12")
+        why = _usable(a, f)
+        if why:
+            raise Illegal(why, "SRD-05", "feature")
+        area = f.get("area")
+        cell = session.world.cell_m
+        plan = {"feature": f["name"]}
+        if area is None:
+            if not act.get("target"):
+                raise Illegal(f"{f['name']} needs a target", "SRD-12", "target")
+            t = common.living_target(rs, session, a, act["target"])
+            d = distance_m(a.body(), t.body(), cell)
+            if d > f.get("range_m", 1.5) + 1e-9:
+                raise Illegal(f"{t.name} is {d:.1f} m away; {f['name']} reaches {f.get('range_m', 1.5):g} m",
+                              "SRD-12", "target")
+            if not rs.sees(session, a, t):
+                raise Illegal(f"{a.name} cannot see {t.name}", "SRD-12", "target")
+            plan["targets"] = [t.id]
+            return plan
+        if area["shape"] == "self":
+            plan["targets"] = attacks.area_targets(rs, session, a, {"area": area}, a.pos, None)
+            return plan
+        if act.get("at") is None and not act.get("target"):
+            raise Illegal(f"{f['name']} needs a point (at = [x, y, layer]) or a target", "SRD-12", "at")
+        point = tuple(act["at"]) if act.get("at") is not None else session.actor(act["target"], "target").pos
+        plan["targets"] = [t for t in attacks.area_targets(rs, session, a, {"area": area}, point, act.get("target"))
+                           if t != a.id]
+        plan["point"] = list(point)
+        return plan
+
+    @staticmethod
+    def preview(rs, session, a, act, plan):
+        """The save each target makes, and ``hit_chance`` for the policies: the damage a foe takes on average (a
+        failed save whole, a success half where written) over one attack of its Attack action, so a breath is
+        chosen when it beats the Multiattack; 0 when it would catch an ally."""
+        f = _feature(rs, a, plan["feature"])
+        share = []
+        for tid in plan["targets"]:
+            t = session.state.actors[tid]
+            if t.side == a.side:
+                share = []
+                break
+            bonus = conditions.ab(rs, t, f["ability"]) + (t.data["prof"] if f["ability"] in t.data["saves"] else 0)
+            fail = min(1.0, max(0.05, (f["dc"] - bonus - 1) / 20))
+            share.append(fail + (1 - fail) * (0.5 if f.get("half") else 0.0))
+        chance = sum(share) / len(share) / max(1, a.data["attacks"]) if share else 0.0
+        return {"feature": f["name"], "targets": plan["targets"], "dc": f["dc"], "save": f["ability"],
+                "damage": " + ".join(f"{d['dice']} {d['type']}" for d in f.get("damage", ())), "half": f.get("half"),
+                "hit_chance": round(chance, 4)}
+
+    @staticmethod
+    def damage_on_hit(rs, session, a, act, plan):
+        """What a policy weighs: the mean damage on a failed save, times the creatures caught."""
+        f = _feature(rs, a, plan["feature"])
+        each = sum(_mean(d["dice"]) for d in f.get("damage", ()))
+        foes = sum(1 for t in plan["targets"] if session.state.actors[t].side != a.side)
+        return each * max(foes, 1)
+
+    @staticmethod
+    def apply(rs, session, a, act, plan):
+        f = _feature(rs, a, plan["feature"])
+        session.state.turn["action"] = True
+        st = a.data.setdefault("creature_state", {}).setdefault(f["name"], {})
+        if f.get("recharge"):
+            st["spent"] = True
+        if f.get("per_day"):
+            st["used"] = st.get("used", 0) + 1
+        session.emit({"type": "creature_action", "who": a.id, "feature": f["name"], "targets": plan["targets"],
+                      **({"at": plan["point"]} if "point" in plan else {}), "rule": "SRD-12"})
+        rolled = []
+        for d in f.get("damage", ()):
+            n, s, b = dice_parts(d["dice"])
+            rolled.append((sum(session.roll("damage", s, n, who=a.id, rule="SRD-12")) + b if n else b, d["type"]))
+        for tid in plan["targets"]:
+            t = session.state.actors[tid]
+            if t.dead:
+                continue
+            cov = attacks.cover(rs, session, a, t).level if f["ability"] == "dex" else "none"
+            ok = conditions.saving_throw(rs, session, t, f["ability"], f["dc"], a, "SRD-12", f["name"],
+                                         cover_level=cov, sole_target=len(plan["targets"]) == 1)
+            for amount, dtype in rolled:
+                amt = amount if not ok else (amount // 2 if f.get("half") else 0)
+                if amt and not t.dead:
+                    rs.apply_damage(session, t, amt, dtype, a.id, "SRD-12")
+            cond = f.get("condition")
+            if not ok and cond and cond in CONDITION_RULE and not t.dead:
+                conditions.add_condition(rs, session, t, cond, CONDITION_RULE[cond], source=a.id)
+                if f.get("repeat_save") and cond in t.conditions:
+                    t.data.setdefault("repeat_saves", {})[cond] = {"save": f["ability"], "dc": f["dc"],
+                                                                   "spell": f["name"], "rule": "SRD-12"}
+
+
+def _mean(dice: str) -> float:
+    n, s, b = dice_parts(dice)
+    return n * (s + 1) / 2 + b
+
+
+@TURN_START.rule("SRD-05")
+def recharge_roll(rs, session, a):
+    """SRD-05 "(Recharge 5-6)": at the start of its turn, a d6 for each spent recharge action, recorded as a die;
+    on the range written it is available again."""
+    for f in a.data.get("creature_actions") or ():
+        st = (a.data.get("creature_state") or {}).get(f["name"])
+        if f.get("recharge") and st and st.get("spent") and not a.dead:
+            r = session.roll("recharge", 6, 1, who=a.id, rule="SRD-05", purpose=f"recharge {f['name']}")[0]
+            back = r >= f["recharge"][0]
+            if back:
+                st["spent"] = False
+            session.emit({"type": "recharge", "who": a.id, "feature": f["name"], "roll": r, "recharged": back,
+                          "rule": "SRD-05"})

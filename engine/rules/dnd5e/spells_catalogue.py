@@ -1,0 +1,108 @@
+"""The SRD spells' rules (SPL-xx, issue 39) and the decisions taken on them: rows of docs/rules.md."""
+
+T = "tests/rules/dnd5e/test_dnd5e_srd_spells.py::"
+
+RULES = [
+    {'id': 'SPL-01',
+     'rule': 'SRD 5.1 spells cast from their data: range, area, damage by slot or character level, save and half '
+             'damage, healing, conditions with their repeat saves, concentration.',
+     'status': 'built',
+     'decision': '`assets/srd/spells.json` (tools/gen_srd_spells.py from 5e-database, CC-BY-4.0; 5 ft = 1.5 m) holds '
+                 'all 319; `aerie compendium spells` lists them with `castable` and `why`. `cast spell = "<SRD index>"` '
+                 '(the fifteen older names stay, with their own numbers), `slot = N` upcasts; a character listing SRD '
+                 'spells without `spell_slots` / `slots` has a full caster\'s slots for its level. Which condition a '
+                 'failed save gives, a line\'s width and a cylinder\'s height are read from the text into '
+                 '`srd_spells.EFFECTS`; a castable spell\'s lasting parts that are not modelled are named in `omits`. '
+                 'Areas are true 3D (`areas.py`: a body is caught when a sample point of it is inside) and reach what '
+                 'their point of origin sees (total cover from it). Unknown, not castable, not known, no slot, out of '
+                 'range: one refusal naming the rule',
+     'where': '`dnd5e/srd_spells.py` `support`, `internal`; `dnd5e/srd_cast.py` `check`, `apply`, `resolve`, '
+              '`area_of`; `dnd5e/areas.py` `contains`, `catches`',
+     'tests': [T + 'test_spl01_compendium_holds_all_319_spells_in_metres',
+               T + 'test_spl01_generated_castable_is_the_engines',
+               T + 'test_spl01_castable_share_of_fight_spells',
+               T + 'test_spl01_upcasting_and_cantrip_scaling',
+               T + 'test_spl01_bad_input_one_refusal_nothing_changed',
+               T + 'test_spl01_elemental_adept_on_an_srd_spell',
+               T + 'test_spl01_slots_key_and_its_bad_values']},
+    {'id': 'SPL-02',
+     'rule': 'Feather Fall: a reaction when a creature within 18 m falls; it descends 18 m a round and takes no '
+             'falling damage.',
+     'status': 'built',
+     'decision': 'A fall to the ground (AIR-10, AIR-11\'s 9-10, AIR-12 off an edge) of a creature within 18 m of a '
+                 'caster on its side who knows feather-fall, has its reaction and a level 1 slot asks that caster\'s '
+                 'player (choice point `feather_fall`, `reactions = {feather_fall = false}` declines): it descends '
+                 'at most 18 layers now and 18 more when each of its turns starts, no damage, on its feet (not Prone); '
+                 'while it hangs it owes no AIR-08 upkeep',
+     'where': '`dnd5e/srd_air.py` `feather_fall`, `descend`, `feather_fall_descends`; aerial `fall`',
+     'tests': [T + 'test_spl02_feather_fall_answers_a_fall', T + 'test_spl02_feather_fall_declined_falls',
+               T + 'test_spl02_feather_fall_is_asked_of_the_casters_player']},
+    {'id': 'SPL-03',
+     'rule': 'Fly: a willing creature touched gains a flying speed of 18 m; when the spell ends while it is aloft it '
+             'falls, unless it can stop the fall.',
+     'status': 'built',
+     'decision': 'AIR-10 lists why a flyer falls ("loses its movement"): losing the only fly speed is that case, so '
+                 'it falls straight to the support below (AIR-10, not AIR-11\'s roll), takes AIR-12\'s damage (5% of '
+                 'max HP a layer above the first, the aerial module\'s fall in place of the SRD\'s 1d6 per 3 m) and '
+                 'lands Prone. A creature with a fly speed of its own keeps flying. While it flies by the spell it is '
+                 'a flyer like any other: AIR-08\'s upkeep and AIR-11\'s fall roll apply',
+     'where': '`dnd5e/srd_air.py` `Fly`, `fly_ends`; `dnd5e/concentration.py` `end`',
+     'tests': [T + 'test_spl03_fly_then_concentration_breaks_and_it_falls']},
+    {'id': 'SPL-04',
+     'rule': 'Misty Step (9 m, a space it can see) and Dimension Door (150 m): teleport to an unoccupied space.',
+     'status': 'built',
+     'decision': 'Any layer in range where the body fits and no one is; Misty Step needs a clear sight line to it. '
+                 'Arriving in the air a flyer flies; a walker falls (AIR-12)',
+     'where': '`dnd5e/srd_air.py` `Teleport.check`, `Teleport.apply`',
+     'tests': [T + 'test_spl04_misty_step_to_a_roof_and_into_the_air',
+               T + 'test_spl04_dimension_door_needs_no_sight_and_a_walker_falls']},
+    {'id': 'SPL-05',
+     'rule': 'Area spells in 3D: Fireball\'s sphere, Lightning Bolt\'s 30 m line through layers, Cone of Cold\'s cone; '
+             'Web\'s cube restrains, and a restrained flyer falls (AIR-10).',
+     'status': 'built',
+     'decision': 'Sphere and cube centred on the aimed cell, cylinder standing on it, cone and line from the caster\'s '
+                 'centre toward the aimed point (any direction, up included). Web\'s cube is resolved as it is cast '
+                 '(the lasting cube is not state yet)',
+     'where': '`dnd5e/areas.py` `make`, `contains`; `dnd5e/srd_cast.py` `area_of`, `caught`; `dnd5e/srd_air.py` `Web`',
+     'tests': [T + 'test_spl05_fireball_sphere_in_3d', T + 'test_spl05_lightning_bolt_line_through_layers',
+               T + 'test_spl05_cone_of_cold_upcast', T + 'test_spl05_web_restrains_a_flyer_that_falls']},
+    {'id': 'SPL-06',
+     'rule': 'Thunderwave and Gust of Wind push in 3D: away from the caster, a flyer through the air, stopped by '
+             'walls.',
+     'status': 'built',
+     'decision': 'Straight away from the caster\'s centre, half a metre at a time to the nearest cell and layer, '
+                 'stopping before a wall or a body; a walker keeps to its level (pushed off an edge it falls, AIR-12)',
+     'where': '`dnd5e/srd_air.py` `Push.apply_push`, `Thunderwave`, `GustOfWind`',
+     'tests': [T + 'test_spl06_thunderwave_pushes_a_flyer_up_and_away',
+               T + 'test_spl06_gust_of_wind_pushes_a_flyer_into_a_wall']},
+    {'id': 'SPL-07',
+     'rule': 'Hold Person, Hold Monster, Sleep, Color Spray: a paralysed or unconscious flyer falls (AIR-10).',
+     'status': 'built',
+     'decision': 'Hold: a Wisdom save, paralysed, a save at the end of each turn. Sleep / Color Spray: the hit point '
+                 'pool (5d8 / 6d10, +2d8 / +2d10 a slot above 1st), the lowest current HP first. Waking a sleeper by '
+                 'damage is the unconscious condition\'s own (not modelled for sleep)',
+     'where': '`dnd5e/srd_air.py` `Sleep.apply`; `dnd5e/srd_cast.py` `save_one`',
+     'tests': [T + 'test_spl07_hold_monster_grounds_a_flyer', T + 'test_spl07_sleep_grounds_the_weakest_flyer']},
+    {'id': 'SPL-08',
+     'rule': 'Levitate: up or down 6 m, an unwilling target\'s Con save.',
+     'status': 'built',
+     'decision': 'Levitate lifts its target at most 6 layers (`at` names the layer), it hangs there without flying '
+                 'upkeep and floats down unhurt when the spell ends. Jump is not castable: the movement rules have no jump to '
+                 'triple (AIR-07 climbs or flies a layer)',
+     'where': '`dnd5e/srd_air.py` `Levitate`, `levitate_ends`',
+     'tests': [T + 'test_spl08_levitate_lifts_and_floats_down']},
+    {'id': 'SPL-09',
+     'rule': 'Lasting spell areas (Web, Stinking Cloud, Moonbeam, Cloudkill, Insect Plague, Black Tentacles, Spirit '
+             'Guardians): state with their volume, held by concentration.',
+     'status': 'built',
+     'decision': 'Kept in the caster\'s state (`lasting`: spell, area in metres, origin\'s eye, DC, slot), saved and '
+                 'replayed with it; a creature whose turn starts inside (reached from the origin) saves again: the '
+                 'damage rolled anew, the conditions, Stinking Cloud\'s lost action (no save as Stinking Cloud is '
+                 'cast); Spirit Guardians follows its caster and spares its side. The area ends with the '
+                 'concentration. Entering an area mid-turn is not a trigger yet; Fog Cloud and Darkness (heavily '
+                 'obscured voxels for sight, the GPU grid and the renderer) are not built',
+     'where': '`dnd5e/srd_lasting.py` `begin`, `lasting_areas`, `ends`',
+     'tests': [T + 'test_spl09_moonbeam_burns_each_turn_until_the_concentration_ends',
+               T + 'test_spl09_web_catches_a_flyer_when_its_turn_starts',
+               T + 'test_spl09_stinking_cloud_takes_the_action']},
+]

@@ -1,0 +1,341 @@
+"""The SRD 5.1 bestiary (assets/srd/creatures.json, CC-BY-4.0) as 5e scene characters: a creature record made into
+the keys of a ``[[characters]]`` table (the keys a scene writes override them, as with ``kind``), and which of its
+features the rules play (``features``: ``{name, modelled, why}``; ``why`` says what is left out).
+
+The record is made by ``engine/compendium/fivee_db.py`` (tools/gen_srd_creatures.py writes the file); this module
+only reads it. Metres throughout (5 ft = 1.5 m).
+"""
+
+from __future__ import annotations
+
+import difflib
+import functools
+import json
+import re
+
+from engine.errors import AerieError
+from engine.rules.dnd5e.common import SKILL_ABILITY, mod
+
+SRD_FILE = "srd/creatures.json"
+DAMAGE_TYPES = ("acid", "bludgeoning", "cold", "fire", "force", "lightning", "necrotic", "piercing", "poison",
+                "psychic", "radiant", "slashing", "thunder")
+#: traits the rules play (engine/rules/dnd5e/srd_traits.py), by the name the SRD writes, and their rule ID
+TRAITS_PLAYED = {"flyby": "SRD-07", "pack tactics": "SRD-09", "magic resistance": "SRD-10",
+                 "keen sight": "SRD-11", "keen hearing and sight": "SRD-11", "keen sight and smell": "SRD-11"}
+
+
+def library_file():
+    from engine.resources import resource_dir
+
+    return resource_dir("assets") / SRD_FILE
+
+
+@functools.cache
+def bestiary() -> dict[str, dict]:
+    """``{id: creature record}`` of the shipped SRD creatures."""
+    p = library_file()
+    try:
+        data = json.loads(p.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as e:
+        raise AerieError(f"assets/{SRD_FILE}: cannot read the SRD bestiary: {e}") from None
+    return {c["id"]: c for c in data["creatures"]}
+
+
+def closest(name: str, have, n: int = 3) -> list[str]:
+    return difflib.get_close_matches(str(name).lower().replace("_", "-").replace(" ", "-"), list(have), n, 0.5)
+
+
+# -- the creature as scene keys ---------------------------------------------------------------------------------
+
+def _props(f: dict) -> list[str]:
+    return ["ranged"] if f["ranged"] and not f["melee"] else []
+
+
+def weapon(f: dict, abilities: dict) -> dict:
+    """An attack action as a weapon table: its own to-hit and damage as written (the damage bonus the table gives
+    is the written one less the ability modifier the rules add, DND-16), reach or range, extra damage."""
+    hit = f["hit"] or [{"dice": "0", "type": "bludgeoning"}]       # a hit that deals no damage (a web)
+    main = hit[0]
+    dice, bonus = _split(main["dice"])
+    props = _props(f)
+    ab = mod(abilities["dex"]) if "ranged" in props else mod(abilities["str"])
+    w: dict = {"name": f["name"], "damage": dice, "type": main["type"], "properties": props,
+               "to_hit": int(f["to_hit"]), "damage_bonus": bonus - ab}
+    if f["melee"]:
+        w["reach_m"] = float(f.get("reach_m", 1.5)) or 1.5      # a swarm's "reach 0 ft." (feature_status says)
+    if f.get("range_m"):
+        w["range"] = [float(x) for x in f["range_m"]]
+        if f["melee"]:
+            w["properties"] = ["thrown"]
+    if f.get("spell"):
+        w["properties"] = w["properties"] + ["magical"]
+    oh = on_hit(f)[0]
+    if oh:
+        w["on_hit"] = oh
+    extra = []
+    for d in hit[1:]:
+        xd, xb = _split(d["dice"])
+        extra.append({"damage": xd, "type": d["type"], **({"bonus": xb} if xb else {})})
+    if extra:
+        w["extra"] = extra
+    return w
+
+
+MAGIC_WEAPONS = ("magic weapons", "angelic weapons")
+REPEAT = re.compile(r"repeat the saving throw at the end of each of its turns, ending the effect on itself on a success",
+                    re.I)
+
+
+def on_hit(f: dict) -> tuple[dict | None, str]:
+    """(the weapon's ``on_hit`` save, what is left out) for an attack whose hit forces a save (SRD-13): "the target
+    must succeed on a DC 13 Constitution saving throw or be poisoned for 1 minute"; (None, why) when it cannot
+    play."""
+    sv = f.get("on_hit_save")
+    if not sv:
+        return None, ""
+    cond = sv.get("condition")
+    if cond and cond not in PLAYED_CONDITIONS:
+        return None, f"the save it forces on a hit ({cond} is not tracked)"
+    dmg = [{"dice": d["dice"], "type": d["type"]} for d in sv.get("damage", ()) if re.fullmatch(r"\d+d\d+([+-]\d+)?", d["dice"])]
+    if not cond and not dmg:
+        return None, "the save it forces on a hit (neither damage nor a condition the rules know)"
+    entry: dict = {"dc": int(sv["dc"]), "ability": sv["ability"], "damage": dmg, "half": bool(sv.get("half"))}
+    if cond:
+        entry["condition"] = cond
+    text = f["desc"].split("Hit:", 1)[-1]
+    if REPEAT.search(text):
+        entry["repeat_save"] = True
+    sentences = [x.strip() for x in re.split(r"(?<=\.)\s+", text) if x.strip()][1:]
+    left = [x for x in sentences if "saving throw" not in x or "start of each" in x or "hit point maximum" in x]
+    if "saving throw" not in re.split(r"(?<=\.)\s+", text)[0] and not any("saving throw" in x for x in sentences):
+        return None, "the save it forces on a hit"
+    return entry, ("left out: " + " ".join(left)[:200]) if left else ""
+
+
+def _split(dice: str) -> tuple[str, int]:
+    """'2d10+6' -> ('2d10', 6); a flat '1' -> ('1d1', 0): one point, as the weapon table's unarmed strike; '0' (no
+    damage) -> ('1d1', -1)."""
+    m = re.fullmatch(r"(\d+d\d+)([+-]\d+)?", dice)
+    if m:
+        return m.group(1), int(m.group(2) or 0)
+    return "1d1", int(dice) - 1
+
+
+def _types(entries: list[str]) -> list[str]:
+    """'bludgeoning, piercing, and slashing from nonmagical weapons' -> nonmagical_bludgeoning ... (SRD-03); a plain
+    type as itself; anything else (a silvered weapon's exception) kept as written for the features."""
+    out = []
+    for e in entries:
+        low = e.lower()
+        found = [t for t in DAMAGE_TYPES if re.search(rf"\b{t}\b", low)]
+        if "nonmagical" in low:
+            out += [f"nonmagical_{t}" for t in found]
+        elif found:
+            out += found
+    return sorted(set(out))
+
+
+PLAYED_CONDITIONS = ("blinded", "charmed", "deafened", "frightened", "grappled", "incapacitated", "invisible",
+                     "paralyzed", "petrified", "poisoned", "prone", "restrained", "stunned", "unconscious")
+RANGE_IN_TEXT = re.compile(r"within (\d+) (?:feet|ft\.?)")
+COVERED = re.compile(r"saving throw|damage|\bcone\b|\bline\b|radius|\bcube\b|sphere|exhales|breath|"
+                     r"repeat the saving throw|the effect ends|" + "|".join(PLAYED_CONDITIONS), re.I)
+
+
+def save_action(f: dict) -> tuple[dict | None, str]:
+    """(the sheet's ``creature_actions`` entry, "" ) for a save action the rules play (SRD-12), or (None, why not)
+    -- or (entry, what is left out) when it plays with part of its text left out."""
+    if f.get("kind") != "save":
+        return None, "not a save action"
+    text = f["desc"]
+    area = dict(f["area"]) if f.get("area") else None
+    cond = f.get("condition")
+    if not f.get("damage") and not cond:
+        return None, "a save with neither damage nor a condition the rules know"
+    if cond and cond not in PLAYED_CONDITIONS:
+        return None, f"its condition ({cond}) is not tracked"
+    entry: dict = {"name": re.sub(r"\s*\((?:Recharge|Costs|\d+/Day).*?\)", "", f["name"]).strip(),
+                   "dc": int(f["dc"]), "ability": f["ability"],
+                   "damage": [{"dice": d["dice"], "type": d["type"]} for d in f.get("damage", ())],
+                   "half": bool(f.get("half"))}
+    rng = RANGE_IN_TEXT.search(text)
+    if area is not None:
+        if area["shape"] in ("line", "cube", "cylinder"):
+            return None, f"a {area['shape']} area: it comes with the spells' area code (engine/rules/dnd5e/areas.py)"
+        if area["shape"] == "sphere" and not re.search(r"point|centered", text):
+            area = {"shape": "self", "radius_m": area["radius_m"]}
+        entry["area"] = area
+        if area["shape"] == "sphere":
+            if not rng:
+                return None, "a sphere at a point whose range the text does not give"
+            entry["range_m"] = round(int(rng.group(1)) * 0.3, 2)
+    else:
+        entry["range_m"] = round(int(rng.group(1)) * 0.3, 2) if rng else 1.5
+    if cond:
+        entry["condition"] = cond
+        if re.search(r"repeat the saving throw at the end of each of its turns", text):
+            entry["repeat_save"] = True
+    if f.get("recharge"):
+        entry["recharge"] = list(f["recharge"])
+    if f.get("per_day"):
+        entry["per_day"] = int(f["per_day"])
+    left = [x.strip() for x in re.split(r"(?<=\.)\s+", text) if x.strip() and not COVERED.search(x)]
+    later = re.search(r"(?:at the start of each of its turns|at the end of each of its turns)[^.]*damage|damage at the "
+                      r"start of each of its turns", text)
+    if later and entry["damage"]:
+        entry["damage"] = []        # the damage is the condition's, each turn it lasts: not dealt by the save
+        left.insert(0, "the damage each turn while the condition lasts")
+    if not entry["damage"] and not cond:
+        return None, "its damage comes each turn while its condition lasts (not played)"
+    return entry, ("left out: " + " ".join(left)[:200]) if left else ""
+
+
+ONE_ATTACK = re.compile(r"makes (?:one|a) ([a-z' ]+?) attack\.$")
+
+
+def legendary_option(c: dict, f: dict) -> tuple[dict | None, str]:
+    """(the sheet's ``legendary`` option, what is left out) for a legendary action the rules play (SRD-15): "The
+    dragon makes a tail attack." (one of its attacks) or a save around it ("Wing Attack (Costs 2 Actions)");
+    (None, why) for the rest."""
+    name = re.sub(r"\s*\(Costs \d+ Actions\)", "", f["name"]).strip()
+    cost = int(f.get("cost", 1))
+    m = ONE_ATTACK.search(f["desc"].strip())
+    if m:
+        attacks = {g["name"].lower(): g["name"] for g in c["actions"] if g.get("kind") == "attack"}
+        key = m.group(1).strip().lower()
+        w = attacks.get(key) or attacks.get(key.rstrip("s")) or attacks.get(key + "s")
+        if w:
+            return {"name": name, "cost": cost, "kind": "attack", "weapon": w}, ""
+        return None, f"the attack it names ({m.group(1)}) is not one of its attacks"
+    if f.get("kind") == "save" and (f.get("area") or {}).get("shape") == "self":
+        entry, why = save_action({**f, "desc": f["desc"]})
+        if entry is None:
+            return None, why
+        entry = {k: v for k, v in entry.items() if k not in ("recharge", "per_day", "range_m", "repeat_save")}
+        return {**entry, "name": name, "cost": cost, "kind": "save"}, why
+    return None, "a legendary action the rules do not play (its text is shown with the block)"
+
+
+def multiattack(c: dict) -> dict | None:
+    return next((f for f in c["actions"] if f.get("kind") == "multiattack"), None)
+
+
+def character(c: dict) -> dict:
+    """The creature's ``[[characters]]`` keys (5e): what ``srd = "<id>"`` gives before the scene's own keys."""
+    ab = dict(c["abilities"])
+    attacks = [f for f in c["actions"] if f.get("kind") == "attack"]
+    weapons: list = [weapon(f, ab) for f in attacks]
+    ma = multiattack(c)
+    n = 1
+    combos: list[dict] = []
+    if ma:
+        names = {f["name"] for f in attacks}
+        counts = [sum(x["count"] for x in o if x["action"] in names) for o in ma["options"]]
+        n = max(counts + [1])
+        for o in ma["options"]:
+            combo: dict = {}
+            for x in o:
+                if x["action"] in names:
+                    combo[x["action"]] = combo.get(x["action"], 0) + x["count"]
+            if combo and combo not in combos:
+                combos.append(combo)
+    prof = int(c["proficiency_bonus"])
+    skills = {}
+    for k, v in c["skills"].items():
+        if k in SKILL_ABILITY:
+            skills[k] = max(1, round((v - mod(ab[SKILL_ABILITY[k]])) / prof))
+    t: dict = {
+        "name": c["name"], "size": c["size"], "max_hp": int(c["hp"]), "ac": int(c["ac"]),
+        "speed_m": float(c["speed_m"]), "abilities": ab, "proficiency": prof,
+        "level": max(1, min(30, int(c["cr"]))), "weapons": weapons or ["unarmed"], "attacks": n, "pc": False,
+        "saves": sorted(c["saves"]), "skills": skills,
+        "resistances": _types(c["damage_resistances"]), "immunities": _types(c["damage_immunities"]),
+        "vulnerabilities": _types(c["damage_vulnerabilities"]),
+        "condition_immunities": [x for x in c["condition_immunities"] if x != "exhaustion"],
+        "srd_traits": sorted({_trait(f["name"]) for f in c["traits"] if _trait(f["name"]) in TRAITS_PLAYED}),
+    }
+    options = [o for o, _ in (legendary_option(c, f) for f in c["legendary_actions"]) if o is not None]
+    if options:
+        t["legendary"] = {"points": int(c.get("legendary_points") or 3), "options": options}
+    lr = next((f for f in c["traits"] if _trait(f["name"]) == "legendary resistance"), None)
+    if lr is not None:
+        t["legendary_resistance"] = int(lr.get("per_day") or 3)      # SRD-14
+    if any(_trait(f["name"]) in MAGIC_WEAPONS for f in c["traits"]):
+        for w in weapons:              # SRD-03: "The deva's weapon attacks are magical."
+            if isinstance(w, dict) and "magical" not in w["properties"]:
+                w["properties"] = w["properties"] + ["magical"]
+    if combos and (len(combos) > 1 or len(weapons) > 1):
+        t["multiattack"] = combos             # SRD-01: the combinations as written
+    saves = [e for e, _ in (save_action(f) for f in c["actions"]) if e is not None]
+    if saves:
+        t["creature_actions"] = saves
+    if c["fly_speed_m"]:
+        t["fly_speed_m"] = float(c["fly_speed_m"])
+    if c["hover"]:
+        t["hover"] = True
+    if c["swim_speed_m"]:
+        t["swim_speed_m"] = float(c["swim_speed_m"])
+    return t
+
+
+def _trait(name: str) -> str:
+    return re.sub(r"\s*\(.*\)$", "", name.lower())
+
+
+# -- what the rules play ----------------------------------------------------------------------------------------
+
+def feature_status(c: dict, section: str, f: dict) -> tuple[bool, str]:
+    """(modelled, why not): whether the rules play feature ``f`` of ``c`` as the SRD writes it."""
+    kind = f.get("kind")
+    name = f["name"].lower()
+    if section == "traits":
+        if _trait(name) in TRAITS_PLAYED or _trait(name) in MAGIC_WEAPONS or _trait(name) == "legendary resistance":
+            return True, ""
+        return False, "a trait the rules do not play yet (its text is shown with the block)"
+    if kind == "attack":
+        gaps = []
+        if f.get("on_hit_save"):
+            oh, why = on_hit(f)
+            if oh is None or why:
+                gaps.append(why or "the save it forces on a hit")
+        if f.get("grapple_escape_dc"):
+            gaps.append("the grapple on a hit")
+        if f.get("rider") and not gaps and not f.get("on_hit_save"):
+            gaps.append("what the text adds after the damage")
+        if f.get("versatile"):
+            gaps.append(f"the alternative damage ({f['versatile']['when']})")
+        if f.get("recharge") or f.get("per_day"):
+            gaps.append("its recharge / uses per day")
+        if f["melee"] and f.get("reach_m") == 0:
+            gaps.append("reach 0 ft. (a creature in the swarm's space): played at 1.5 m, no body shares its space")
+        if section == "legendary_actions":
+            opt, why = legendary_option(c, f)
+            return (opt is not None and not why, why)
+        if section == "reactions":
+            return False, "a reaction the rules do not offer yet"
+        return (not gaps, "" if not gaps else "played as an attack; left out: " + "; ".join(gaps))
+    if kind == "multiattack":
+        names = {g["name"] for g in c["actions"] if g.get("kind") == "attack"}
+        other = sorted({x["action"] for o in f["options"] for x in o if x["action"] not in names})
+        if other:
+            return False, (f"played as written (SRD-01) for its attacks; left out: {', '.join(other)} in the "
+                           "combination")
+        return True, ""
+    if kind == "save" and section == "actions":
+        entry, why = save_action(f)
+        if entry is None:
+            return False, why
+        return (not why, "played as a save action (SRD-12); " + why if why else "")
+    if section == "legendary_actions":
+        opt, why = legendary_option(c, f)
+        return (opt is not None and not why, why or ("" if opt else "a legendary action the rules do not play"))
+    return False, "not played: its text is shown with the block"
+
+
+def features(c: dict) -> list[dict]:
+    out = []
+    for section in ("traits", "actions", "reactions", "legendary_actions"):
+        for f in c[section]:
+            m, why = feature_status(c, section, f)
+            out.append({"name": f["name"], "section": section, "modelled": m, "why": why})
+    return out

@@ -1,0 +1,101 @@
+"""SRD-15 Legendary actions: "The dragon can take 3 legendary actions, choosing from the options below. Only one
+legendary action option can be used at a time and only at the end of another creature's turn. The dragon regains
+spent legendary actions at the start of its turn."
+
+The sheet's ``legendary`` (srd_blocks.character): ``points`` and the options the rules play -- one attack of the
+creature's ("The dragon makes a tail attack") and a save action around it ("Wing Attack (Costs 2 Actions)": each
+creature within 10 ft., its DC, damage and condition). At the end of each other creature's turn, a legendary creature
+that is not incapacitated takes one option while it has the points: the policy is the first option, in the block's
+order, that reaches a foe (an attack: the foe its plan finds legal; a save action: a foe in its area). The GM's own
+choice at that moment (a choice point) is not offered yet.
+"""
+
+from __future__ import annotations
+
+from engine.rules.core import Illegal
+from engine.rules.dnd5e import attacks, conditions
+from engine.rules.dnd5e.data import CONDITION_RULE
+from engine.rules.dnd5e.srd_sheet import dice_parts
+from engine.rules.dnd5e.turns import TURN_END, TURN_START
+
+
+@TURN_START.rule("SRD-15")
+def legendary_points_return(rs, session, a):
+    """"The dragon regains spent legendary actions at the start of its turn.\""""
+    lg = a.data.get("legendary")
+    if lg:
+        a.data["legendary_points"] = int(lg["points"])
+
+
+def _foes(rs, session, a):
+    return [o for o in session.state.actors.values() if not o.dead and o.hp > 0 and conditions.hostile(rs, a, o)]
+
+
+def _attack_option(rs, session, a, opt):
+    w = next((w for w in a.data["weapons"] if w["name"] == opt["weapon"]), None)
+    if w is None:
+        return None
+    for t in _foes(rs, session, a):
+        try:
+            plan = attacks.attack_plan(rs, session, a, t, w, False, reaction=True)
+        except Illegal:
+            continue
+        return t, plan
+    return None
+
+
+def _area_targets(rs, session, a, opt):
+    return [tid for tid in attacks.area_targets(rs, session, a, {"area": opt["area"]}, a.pos, None) if tid != a.id]
+
+
+@TURN_END.rule("SRD-15")
+def legendary_actions(rs, session, ender):
+    """At the end of ``ender``'s turn, each other legendary creature takes one option it can pay for."""
+    for a in list(session.state.actors.values()):
+        lg = a.data.get("legendary")
+        if not lg or a.id == ender.id or a.dead or a.hp == 0 or conditions.incapacitated(rs, a):
+            continue
+        points = int(a.data.get("legendary_points", 0))
+        for opt in lg["options"]:
+            if opt["cost"] > points:
+                continue
+            if opt["kind"] == "attack":
+                found = _attack_option(rs, session, a, opt)
+                if found is None:
+                    continue
+                t, plan = found
+                a.data["legendary_points"] = points - opt["cost"]
+                plan["kind"] = "reaction"
+                session.emit({"type": "legendary_action", "who": a.id, "option": opt["name"], "cost": opt["cost"],
+                              "points_left": a.data["legendary_points"], "target": t.id, "rule": "SRD-15"})
+                attacks.resolve_attack(rs, session, a, t, plan, {})
+                break
+            targets = _area_targets(rs, session, a, opt)
+            if not any(conditions.hostile(rs, a, session.state.actors[x]) for x in targets):
+                continue
+            a.data["legendary_points"] = points - opt["cost"]
+            session.emit({"type": "legendary_action", "who": a.id, "option": opt["name"], "cost": opt["cost"],
+                          "points_left": a.data["legendary_points"], "targets": targets, "rule": "SRD-15"})
+            _save_option(rs, session, a, opt, targets)
+            break
+
+
+def _save_option(rs, session, a, opt, targets):
+    rolled = []
+    for d in opt.get("damage", ()):
+        n, s, b = dice_parts(d["dice"])
+        rolled.append((sum(session.roll("damage", s, n, who=a.id, rule="SRD-15")) + b if n else b, d["type"]))
+    for tid in targets:
+        t = session.state.actors[tid]
+        if t.dead:
+            continue
+        cov = attacks.cover(rs, session, a, t).level if opt["ability"] == "dex" else "none"
+        ok = conditions.saving_throw(rs, session, t, opt["ability"], opt["dc"], a, "SRD-15", opt["name"],
+                                     cover_level=cov)
+        for amount, dtype in rolled:
+            amt = amount if not ok else (amount // 2 if opt.get("half") else 0)
+            if amt and not t.dead:
+                rs.apply_damage(session, t, amt, dtype, a.id, "SRD-15")
+        cond = opt.get("condition")
+        if not ok and cond in CONDITION_RULE and not t.dead:
+            conditions.add_condition(rs, session, t, cond, CONDITION_RULE[cond], source=a.id)
