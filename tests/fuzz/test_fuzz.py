@@ -32,7 +32,7 @@ pytestmark = pytest.mark.unit
 ROOT = Path(__file__).resolve().parents[2]
 SCENES = ROOT / "scenes"
 
-settings.register_profile("ci", max_examples=int(os.environ.get("AERIE_FUZZ_EXAMPLES", 150)), derandomize=True,
+settings.register_profile("ci", max_examples=int(os.environ.get("AERIE_FUZZ_EXAMPLES", 60)), derandomize=True,
                           deadline=None, database=None, suppress_health_check=list(HealthCheck))
 settings.register_profile("fuzz", max_examples=int(os.environ.get("AERIE_FUZZ_EXAMPLES", 10_000)),
                           deadline=None, database=None, suppress_health_check=list(HealthCheck))

@@ -22,7 +22,7 @@ from test_interop import foundry_scene, map_image, uvtt
 
 pytestmark = pytest.mark.unit
 
-settings.register_profile("import-ci", max_examples=int(os.environ.get("AERIE_FUZZ_EXAMPLES", 120)),
+settings.register_profile("import-ci", max_examples=int(os.environ.get("AERIE_FUZZ_EXAMPLES", 60)),
                           derandomize=True, deadline=None, database=None, suppress_health_check=list(HealthCheck))
 settings.register_profile("import-fuzz", max_examples=int(os.environ.get("AERIE_FUZZ_EXAMPLES", 5_000)),
                           deadline=None, database=None, suppress_health_check=list(HealthCheck))

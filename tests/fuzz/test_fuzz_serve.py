@@ -18,7 +18,7 @@ from engine.serve.table import Table
 from serve_util import SCENE
 
 pytestmark = [pytest.mark.unit, pytest.mark.slow]
-PROFILE = settings(max_examples=int(os.environ.get("AERIE_FUZZ_EXAMPLES", 10_000 if os.environ.get("AERIE_FUZZ") else 150)),
+PROFILE = settings(max_examples=int(os.environ.get("AERIE_FUZZ_EXAMPLES", 10_000 if os.environ.get("AERIE_FUZZ") else 60)),
                    derandomize=not os.environ.get("AERIE_FUZZ"), deadline=None, database=None,
                    suppress_health_check=list(HealthCheck))
 _CTL: dict = {}
