@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 
 from test_window import App, display  # noqa: F401  (the display fixture)
+from tiers import sample
 
 ROOT = Path(__file__).resolve().parents[2]
 pytestmark = [pytest.mark.window, pytest.mark.slow]
@@ -129,7 +130,7 @@ def test_random_input_never_breaks_the_window_or_escapes_the_log(display, tmp_pa
     shipped = {p.name: p.read_bytes() for p in (ROOT / "scenes").iterdir()}
     app = App(display, work / "scene.toml", work, seed=3)
     monkey = Monkey(app, seed, work)
-    n = int(os.environ.get("AERIE_MONKEY_EVENTS", "250"))
+    n = int(os.environ.get("AERIE_MONKEY_EVENTS", sample(120, 250)))      # make test: 120 events a scene; make slow: 250
     try:
         for i in range(n):
             monkey.one()
