@@ -39,19 +39,21 @@ def aerie():
 
 # Every test is in exactly one tier (tests/README.md): ``unit`` (pure Python and numpy), ``gl`` (a headless EGL
 # context) or ``window`` (a real X display under Xvfb); ``slow`` is added to any of them. `make check` runs the pure
-# tier only, so a test that carries no tier would silently fall out of one tier or another: refuse it at collection.
+# tier only, so a test that carries no tier would silently fall out of one tier or another: `make test` (which runs
+# every test) fails it.
 TIERS = ("unit", "gl", "window")
 
 
-def pytest_collection_modifyitems(config, items):
-    wrong = []
-    for item in items:
-        tiers = [t for t in TIERS if item.get_closest_marker(t) is not None]
-        if len(tiers) != 1:
-            wrong.append(f"{item.nodeid}: {', '.join(tiers) or 'no tier'}")
-    if wrong:
-        raise pytest.UsageError("each test carries exactly one of the markers unit, gl, window (tests/README.md):\n  "
-                                + "\n  ".join(wrong[:20]) + (f"\n  … and {len(wrong) - 20} more" if len(wrong) > 20 else ""))
+def _tiers(item) -> list[str]:
+    return [t for t in TIERS if item.get_closest_marker(t) is not None]
+
+
+def pytest_runtest_setup(item):
+    # a failure of the test itself (not a collection error: under pytest-xdist that only says "no active workers")
+    tiers = _tiers(item)
+    if len(tiers) != 1:
+        pytest.fail(f"{item.nodeid} carries {', '.join(tiers) or 'no tier'}: each test carries exactly one of the "
+                    "markers unit, gl, window (tests/README.md)", pytrace=False)
 
 
 # AERIE_CPU_REPORT=FILE: each test's CPU seconds, its own and its reaped subprocesses' (Xvfb windows, CLI runs),

@@ -22,8 +22,6 @@ from engine.scene import load_scene  # noqa: E402
 
 from test_window_modes import FakeWin  # noqa: E402
 
-pytestmark = pytest.mark.unit
-
 
 @pytest.fixture
 def win(tmp_path):
@@ -47,6 +45,7 @@ def _fly_to(win, eye, look):
     win.camctl.goal, win.camctl.cur = pose, pose.copy()
 
 
+@pytest.mark.unit
 def test_keys_from_the_view_edit_and_save(win, tmp_path):
     win.key(key.P, key.MOD_CTRL)
     m = win.modes.top
@@ -110,6 +109,7 @@ def test_keys_from_the_view_edit_and_save(win, tmp_path):
     assert not isinstance(win.modes.top, CameraPath) and win.vstate.campath is None
 
 
+@pytest.mark.unit
 def test_the_mode_opens_the_scenes_own_window_path():
     w = FakeWin()
     w.key(key.P, key.MOD_CTRL)
@@ -117,6 +117,7 @@ def test_the_mode_opens_the_scenes_own_window_path():
     assert len(m.keys) == 6 and m.duration() == 20.0 and m.saved and w.vstate.campath is not None
 
 
+@pytest.mark.unit
 def test_saving_never_loses_other_content(tmp_path):
     p = tmp_path / "s.toml"
     text = shipped_scene("showcase").read_text() + "\n# a note the GM wrote at the end\n"
@@ -134,6 +135,7 @@ def test_saving_never_loses_other_content(tmp_path):
     assert list(tmp_path.iterdir()) == [p]           # no temporary file left behind
 
 
+@pytest.mark.unit
 def test_a_key_inside_a_wall_is_flagged(win):
     win.key(key.P, key.MOD_CTRL)
     m = win.modes.top
