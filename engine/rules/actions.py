@@ -11,6 +11,8 @@ from typing import Any
 
 from engine.memo import table as memo_table
 from engine.rules.core import BadAction, Illegal
+import importlib
+import pkgutil
 
 
 @dataclass(frozen=True)
@@ -205,8 +207,6 @@ class Listing:
 
 def import_all(package: str) -> None:
     """Import every module of an action package, so each class in it registers (a new file needs no import)."""
-    import importlib
-    import pkgutil
 
     pkg = importlib.import_module(package)
     for m in pkgutil.iter_modules(pkg.__path__):

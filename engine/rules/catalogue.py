@@ -13,6 +13,10 @@ from __future__ import annotations
 import importlib
 import sys
 import re
+from engine.rules import aerial_catalogue, registry
+import inspect
+from engine.rules.actions import describe
+from engine.rules.ruleset import get_ruleset
 
 #: module abbreviations used in the catalogues' ``where`` (every ruleset adds its own: ``RulesetInfo.extra["where"]``)
 SHARED_WHERE = {"core": "engine.rules.core", "aerial": "engine.rules.aerial", "runner": "engine.rules.runner"}
@@ -25,7 +29,6 @@ PREAMBLE = '# Rules reference\n\nEvery rule of the three source documents, by it
 
 def _catalogues():
     """[(ruleset info or None, catalogue module)]: the aerial layer's first, then each ruleset's."""
-    from engine.rules import aerial_catalogue, registry
 
     out = [(None, aerial_catalogue)]
     for info in registry.infos():
@@ -79,7 +82,6 @@ def _lookup(modname: str, cls, name: str):
 def resolve_where(text: str, info) -> list[str]:
     """The catalogue's "where" (``aerial `reach`, `explain_unreachable`; 5e `_attack_plan```) as a list of
     ``module.py:function`` refs (names that exist) and, for the rest, the words as written."""
-    from engine.rules import registry
 
     aliases = dict(SHARED_WHERE)
     classes = {}
@@ -135,9 +137,7 @@ def _option_rules() -> dict:
     texts, and the comments of a ``DEFAULT_OPTIONS`` written out in its class."""
     global _OPTION_RULES
     if _OPTION_RULES is None:
-        import inspect
 
-        from engine.rules import registry
 
         out: dict = {}
         for info in registry.infos():
@@ -161,7 +161,6 @@ def _option_rules() -> dict:
 
 def option_keys(rule: dict) -> list[str]:
     """The scene option keys of a rule: named in its decision, or tagged with its ID in ``DEFAULT_OPTIONS``."""
-    from engine.rules import registry
 
     known = set(AERIAL_OPTIONS)
     for info in registry.infos():
@@ -173,7 +172,6 @@ def option_keys(rule: dict) -> list[str]:
 
 
 def _cover_table() -> str:
-    from engine.rules import registry
 
     rows = ["  | ruleset | cover levels by the blocked fraction f of the 36 sight lines |", "  |---|---|"]
     for info in registry.infos():
@@ -214,9 +212,6 @@ def markdown() -> str:
 def actions_text(name: str | None = None) -> str:
     """``aerie rules --actions [RULESET]``: each ruleset's actions and their parameters, one line an action, derived
     from its registered action classes (``engine.rules.actions.describe``)."""
-    from engine.rules import registry
-    from engine.rules.actions import describe
-    from engine.rules.ruleset import get_ruleset
 
     names = [registry.info(name).name] if name else registry.names()
     out = []
@@ -226,7 +221,6 @@ def actions_text(name: str | None = None) -> str:
 
 
 def cmd_rules(args) -> int:
-    import sys
 
     if getattr(args, "markdown", False):
         sys.stdout.write(markdown())

@@ -17,6 +17,11 @@ from engine.rules.core import Actor, Illegal
 
 if TYPE_CHECKING:
     from engine.rules.session import Session
+from engine.rules.options import validate_for
+from engine.rules.actions import Listing, listed
+from engine.errors import SceneError
+import dataclasses
+from engine.rules import registry
 
 
 class Ruleset:
@@ -39,7 +44,6 @@ class Ruleset:
     DEFAULT_OPTIONS: ClassVar[dict] = {}
 
     def __init__(self, options: dict | None = None):
-        from engine.rules.options import validate_for   # typed options (engine/rules/options.py)
 
         self.options = dict(self.DEFAULT_OPTIONS)
         self.options.update(validate_for(self.OPTION_SPECS, options))
@@ -90,7 +94,6 @@ class Ruleset:
         """The legal actions of these kinds only (None: all), exactly the full list's of those kinds, in its order
         (issue 26). By default: the units of ``ACTIONS`` asked in ``LISTING``'s order (``engine.rules.actions.listed``),
         each candidate checked; a ruleset that lists its own way (an overridden ``legal_actions``) is filtered."""
-        from engine.rules.actions import Listing, listed
 
         if type(self).legal_actions is not Ruleset.legal_actions:
             return [c for c in self.legal_actions(session, actor) if kinds is None or c["action"] in kinds]
@@ -311,7 +314,6 @@ class Ruleset:
 
 def check_mounts_at_start(session: Session) -> None:
     """A character's ``mount`` names another character (``Actor.data["mount_at_start"]``, set by make_actor)."""
-    from engine.errors import SceneError
 
     actors = session.state.actors
     ridden: dict = {}
@@ -346,9 +348,7 @@ def character_index(session, ch) -> int:
 def register(name, dotted: str | None = None) -> None:
     """Register a ruleset: a :class:`engine.rules.registry.RulesetInfo`, or (older form) a name and the
     ``"module:Class"`` of its Ruleset (schema and cover levels then as the default ruleset's)."""
-    import dataclasses
 
-    from engine.rules import registry
 
     if isinstance(name, registry.RulesetInfo):
         registry.register(name)
@@ -358,7 +358,6 @@ def register(name, dotted: str | None = None) -> None:
 
 
 def get_ruleset(name: str, options: dict | None = None) -> Ruleset:
-    from engine.rules import registry
 
     info = registry.info(name)
     try:
@@ -377,7 +376,6 @@ __all__ = ["Illegal", "Ruleset", "get_ruleset", "register"]
 def scene_conditions(items, known, file: str, key: str) -> dict:
     """A scene character's ``conditions = ["prone", "grappled:ogre"]`` as ``{name: sorted source ids}``; an
     unknown name is a SceneError at ``key.conditions[j]``."""
-    from engine.errors import SceneError
 
     conds: dict = {}
     for j, c in enumerate(items or []):

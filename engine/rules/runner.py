@@ -19,6 +19,9 @@ from engine.rules.core import BadAction, Illegal
 from engine.rules.lines import say
 
 from engine.rules.session import Session
+from engine.rules.options import closest
+from engine.inputs import ACTIONS_MAX_BYTES, read_text
+from engine.rules.validate import aerie_error, json_safe
 
 EXPECT_KEYS = {"after", "character", "layer", "x", "y", "position", "hp", "max_hp", "temp_hp", "conditions",
                "has_conditions", "lacks_conditions", "flying", "dead", "stable", "current", "round", "over",
@@ -61,7 +64,6 @@ CHARACTER_KEYS = {"layer", "x", "y", "position", "hp", "max_hp", "temp_hp", "fly
 
 def validate_expectations(expects, error, base: str = "expect") -> list:
     """Every ``[[expect]]`` table typed before anything is played; ``error(path, problem)`` builds the error."""
-    from engine.rules.options import closest
 
     if not isinstance(expects, list):
         raise error(base, "must be a list of tables ([[expect]])")
@@ -126,8 +128,6 @@ def load_actions(path: str) -> tuple[list, list]:
     ``{"script": [...], "expect": [...]}``) or ``.jsonl`` (one action a line). Everything is checked here: a step
     must be a table, values JSON-safe, expectations typed; errors name the file and the key. ``actions`` is another
     name of ``script`` (``aerie replay`` read it so)."""
-    from engine.inputs import ACTIONS_MAX_BYTES, read_text
-    from engine.rules.validate import aerie_error, json_safe
 
     p = Path(path)
     text = read_text(p, ACTIONS_MAX_BYTES, str(path))
