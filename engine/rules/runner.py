@@ -16,7 +16,7 @@ from typing import Any
 
 from engine.errors import AerieError
 from engine.rules.core import BadAction, Illegal
-from engine.rules.lines import say
+from engine.rules.lines import say, sources_text  # noqa: F401  (sources_text: re-exported)
 
 from engine.rules.session import Session
 from engine.rules.options import closest
@@ -349,13 +349,6 @@ def _attack(session, e, n, r):
     dis = dis.replace("disadvantage", "negative chance") if "difficulty" in e else dis
     return (f"{n('who')} attacks {n('target')} with {e['weapon']}: {e['roll']} + {e['bonus']}{sources_text(e)} = "
             f"{e['total']} vs {against}{cov}: {res}{adv}{dis} [{', '.join(e['rules'])}]")
-
-
-def sources_text(e: dict) -> str:
-    """Where a roll's bonus came from (an event's ``sources``: source, value, rule), as " (Dex +3, proficiency +2)";
-    the entries on the other side (``on``: the AC, said by the line itself) are left out."""
-    bits = [f"{s['source']} {s['value']:+d}" for s in e.get("sources") or () if not s.get("on")]
-    return f" ({', '.join(bits)})" if bits else ""
 
 
 def _fall(session, e, n, r):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from contextvars import ContextVar
 from typing import cast
 
 from engine.errors import SceneError
@@ -82,8 +83,47 @@ def give_baton(rs, session, to: str, rule: str, kept: bool, how: str, guard: int
         confused_activation(rs, session, a, guard)
 
 
+# One legal-action listing's memo (baton/listing.py ``checked``): while the listing's candidates are checked the
+# session does not change (a check changes nothing, and legal.Fresh refuses a list read after a step), so who may
+# take the baton is worked out once for the listing, not once per candidate -- the listing stays linear in the
+# characters. Outside a listing (a step's own check, apply) there is no memo: every call works it out.
+_LISTING_MEMO: ContextVar[dict | None] = ContextVar("baton_listing_memo", default=None)
+
+
+def memoised(key: tuple, work):
+    """``work()``, once per listing under the listing's memo (``key`` names it), else every time."""
+    memo = _LISTING_MEMO.get()
+    if memo is None:
+        return work()
+    if key not in memo:
+        memo[key] = work()
+    return memo[key]
+
+
+def checked_with_memo(check):
+    """``check`` run under one memo shared by every candidate it checks (a listing's)."""
+    memo: dict = {}
+
+    def run(c):
+        token = _LISTING_MEMO.set(memo)
+        try:
+            return check(c)
+        finally:
+            _LISTING_MEMO.reset(token)
+    return run
+
+
 def pass_targets(rs, session, a: Actor) -> tuple[list, bool, str]:
     """(allowed ids, kept, rule) for the holder's pass now (BAT-08, BAT-09, BAT-58)."""
+    return memoised(("pass", a.id), lambda: _pass_targets(rs, session, a))
+
+
+def may_receive(rs, session, a: Actor) -> frozenset:
+    """The ids of :func:`pass_targets`, as a set (a candidate's test in a listing)."""
+    return memoised(("pass set", a.id), lambda: frozenset(pass_targets(rs, session, a)[0]))
+
+
+def _pass_targets(rs, session, a: Actor) -> tuple[list, bool, str]:
     st = session.state
     t = st.turn
     die = t.get("test_die")

@@ -41,6 +41,10 @@ P = Param
 def opening_candidates(rs, session) -> list:
     """Who may open the initiative now instead of the default holder (BAT-02): only at the very start of
     the combat, when the scene does not name ``initiative_starts``, and before the holder has done anything."""
+    return baton_order.memoised(("open",), lambda: _opening_candidates(rs, session))
+
+
+def _opening_candidates(rs, session) -> list:
     st = session.state
     d = st.data
     if (session.scene.spec.initiative_starts or not baton_order.in_combat(rs, session) or d.get("activations") != 1
@@ -65,7 +69,7 @@ def check_open_with(rs, session, a: Actor, act: dict) -> dict:
     if not ids:
         raise Illegal("the opening of the initiative can be changed only at the start of a combat whose scene "
                       "does not name initiative_starts, before anything is done", "BAT-02", "to")
-    if act["to"] not in ids:
+    if act["to"] not in baton_order.memoised(("open set",), lambda: frozenset(ids)):
         raise Illegal(f"{act['to']} cannot open the initiative: a non-surprised PC chosen by the players opens it "
                       f"(here: {', '.join(ids)})", "BAT-02", "to")
     return {"to": act["to"]}

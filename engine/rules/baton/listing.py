@@ -75,8 +75,9 @@ def legal_actions(rs, session, a: Actor, kinds: Collection[str] | None = None) -
         cands = listed(units, LISTING, ctx, declared=DECLARED, allow=want)
         if session.state.objects:
             cands += listed(units, OBJECT_LISTING, ctx, rest=False, allow=want)
-    return LegalActions([Expanded(cands, lambda base: choice_variants_of(rs, session, base, want), passes(session.check),
-                                  Fresh(session))])
+    # one memo for every candidate checked (baton_order.checked_with_memo): who may take the baton, once
+    return LegalActions([Expanded(cands, lambda base: choice_variants_of(rs, session, base, want),
+                                  passes(baton_order.checked_with_memo(session.check)), Fresh(session))])
 
 
 def choice_variants_of(rs, session, base: list[dict], want) -> list[dict]:

@@ -40,7 +40,7 @@ class Pass(Unit):
         to = act["to"]
         t = session.actor(to, "to")
         ids, kept, rule = baton_order.pass_targets(rs, session, a)
-        if to in ids:
+        if to in baton_order.may_receive(rs, session, a):
             return {"to": to, "kept": kept, "rule": rule}
         die = session.state.turn.get("test_die")
         if not baton_order.can_hold(rs, t, session):
