@@ -1,6 +1,7 @@
 """The D&D 5e ruleset plug-in: initiative, turns, the action economy, attacks, spells, damage, dying, conditions.
 
-Rule IDs are those of ``../shared/rules/CATALOGUE.md``; decisions on gaps are in ``docs/rules-core.md``.
+Rule IDs are those of the rule catalogue (``CATALOGUE.md``; DND-* from the source document ``004_5d8774dfa45f46a9.txt``,
+"D&D 5e Mechanika"); decisions on gaps are in ``docs/rules-core.md``.
 """
 
 from __future__ import annotations
