@@ -216,8 +216,9 @@ class Ruleset:
     #: the action table: name -> unit (engine/rules/actions.py ``Unit``: ``PARAMS``, ``check(rs, session, actor,
     #: action) -> plan``, ``apply(...)``, ``candidates``, ``preview``), an ``ActionTable`` its classes register in
     ACTIONS: ClassVar[dict] = {}
-    #: the legal-action listing's order: ``((each, (action, ...)), ...)`` (engine/rules/actions.py ``listed``); an
-    #: action in no group is listed after them
+    #: the default listing's order: ``((each, (action, ...)), ...)`` (engine/rules/actions.py ``listed``); an
+    #: action in no group is listed after them. The shipped rulesets list their own way, from each unit's ``groups``
+    #: (``ActionTable.listing``); a small ruleset (the test ones) may declare it here
     LISTING: ClassVar[tuple] = ()
     #: the names of the ruleset's conditions (a GM's condition tool is checked against them; empty: not checked)
     CONDITIONS: ClassVar[Collection[str]] = ()
@@ -226,9 +227,6 @@ class Ruleset:
     #: what follows from a number the GM sets (``gm_set``, engine/rules/gm.py): a Hook of
     #: ``fn(rs, session, actor, key, old, new)`` run after the value is set (5e: healing wakes the dying)
     GM_SET: ClassVar[list] = []
-    #: the window's hotkeys: these action kinds take 1..9, 0 in order, the same key whoever acts (empty: the first
-    #: ten of ``action_specs``)
-    HOTKEY_ACTIONS: ClassVar[tuple] = ()
     #: AIR-07's climb for a character: ``fn(rs, session, actor, flying, metres) -> metres`` in order, from the
     #: option ``climb_m`` (engine/rules/pathing.py ``climb_cost``; 5e: Athlete, DND-F04)
     CLIMB_COST: ClassVar[list] = []

@@ -313,6 +313,8 @@ class OpenWith(Unit):
     """``open_with`` (``to``): the players hand the opening of the initiative to another non-surprised PC (BAT-02)."""
 
     name = "open_with"
+    place = 9
+    groups = {"start": 1}
     PARAMS = {"to": P("id", True, help="the non-surprised PC the players choose to open the initiative (BAT-02)")}
 
     @staticmethod

@@ -48,8 +48,6 @@ class Dnd5e(Ruleset):
     DEFAULT_OPTIONS: ClassVar[dict] = defaults(OPTION_SPECS)
     GM_SET: ClassVar[list] = damage.GM_SET     # what follows from a number the GM sets (engine/rules/gm.py)
     CLIMB_COST: ClassVar[list] = feats.CLIMB_COST     # AIR-07's climb, less for a walking Athlete (DND-F04)
-    HOTKEY_ACTIONS: ClassVar[tuple] = ("move", "attack", "dash", "dodge", "disengage", "cast", "help", "hide", "stand",
-                                       "end_turn")     # the window's 1..9, 0: one key per action kind
 
     # ------------------------------------------------------------------------------------------ turn structure
     ECONOMY_KEYS = ("action", "bonus")
@@ -57,9 +55,6 @@ class Dnd5e(Ruleset):
     GM_ACTIONS = ("condition", "damage", "heal", "temp_hp", "inspire", "short_rest", "trap", "secret_door")
     REACTIONS = feats.REACTIONS      # the names an action's ``reactions`` table may answer (engine/rules/choices.py)
     CONTROLLED_MOUNT_ACTIONS = ("move", "dash", "disengage", "dodge", "end_turn")
-    #: actions whose check opens with ``need_action``: not offered once the action is used (a listing prefilter;
-    #: tests/rules/test_legal_compact.py keeps this list true to the checks)
-    NEEDS_ACTION = frozenset(("dash", "disengage", "dodge", "hide", "search", "ready", "help", "stabilize", "use", "escape"))
 
     # the interface whose rules live in the subject modules (``rs`` first, so they bind as methods): sight (the window
     # asks), melee weapons and their reach (``Ruleset.attack_reach``); the damage path (the aerial layer's hook) below
@@ -235,4 +230,3 @@ class Dnd5e(Ruleset):
 
 #: the action table: name -> unit, every class of engine/rules/dnd5e/actions registered there (``@action``)
 Dnd5e.ACTIONS = ACTIONS
-Dnd5e.LISTING = listing.LISTING

@@ -21,6 +21,9 @@ P = Param
 @action
 class Pass(Unit):
     name = "pass"
+    place = 0
+    hotkey = "3"
+    groups = {"start": 0}
     PARAMS = {"to": P("id", True, help="who gets the baton")}
 
     @staticmethod
@@ -81,6 +84,9 @@ class Pass(Unit):
 @action
 class Move(Unit):
     name = "move"
+    place = 1
+    hotkey = "1"
+    groups = {"start": 2}
     PARAMS = {"to": P("pos", True, help="the destination [x, y, layer]"), "careful": P("bool", default=False, help="leave reach without provoking, at half movement"), "declined": P("any", help="enemies who let the mover go without their immediate attack (BAT-38, BAT-41)"), "counter_crit": choices.COUNTER_CRIT}
 
     @staticmethod
@@ -322,6 +328,9 @@ def _leaving_cover(rs, session, a, body, carried_from) -> None:
 @action
 class Stand(Unit):
     name = "stand"
+    place = 2
+    hotkey = "7"
+    groups = {"then": 0}
 
     @staticmethod
     def candidates(rs, session, a, ctx, item):
@@ -345,6 +354,9 @@ class Stand(Unit):
 @action
 class Drop(Unit):
     name = "drop"
+    place = 3
+    hotkey = "5"
+    groups = {"then": 6}
     PARAMS = {"attack": P("id", help="attack this character at the end of the fall (BAT-48)"), "weapon": P("str"), "defence": P("str", choices=("best", "dodge", "shield", "defence", "none")), "crit": P("str", choices=("damage", "destiny"), default="damage"), "fall_test": P("str", choices=("attack", "agility", "none"), default="attack"), "counter_crit": choices.COUNTER_CRIT}
 
     @staticmethod
@@ -427,6 +439,8 @@ class Drop(Unit):
 @action
 class Dismount(Unit):
     name = "dismount"
+    place = 4
+    groups = {"then": 5}
     PARAMS = {"to": P("pos")}
 
     @staticmethod
@@ -468,6 +482,9 @@ class Dismount(Unit):
 @action
 class Dash(Unit):
     name = "dash"
+    place = 11
+    hotkey = "8"
+    groups = {"then": 1}
 
     @staticmethod
     def candidates(rs, session, a, ctx, item):

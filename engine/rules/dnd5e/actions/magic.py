@@ -62,6 +62,9 @@ P = Param
 @action
 class Cast(Unit):
     name = "cast"
+    place = 13
+    hotkey = "6"
+    groups = {"cast": 0}
     PARAMS = {"spell": P("str", True), "target": P("id"), "at": P("pos")}
 
     @staticmethod
@@ -351,28 +354,33 @@ spell_effect = resolve_spell     # War Caster's reaction spell (feat moments) re
 @action
 class Condition(Gm):
     name = "condition"
+    place = 23
     PARAMS = {"target": P("id", True), "add": P("str"), "remove": P("str"), "source": P("id")}
 
 
 @action
 class Damage(Gm):
     name = "damage"
+    place = 24
     PARAMS = {"target": P("id", True), "amount": P("int", True), "type": P("str", default="bludgeoning")}
 
 
 @action
 class Heal(Gm):
     name = "heal"
+    place = 25
     PARAMS = {"target": P("id", True), "amount": P("int", True)}
 
 
 @action
 class TempHp(Gm):
     name = "temp_hp"
+    place = 26
     PARAMS = {"target": P("id", True), "amount": P("int", True)}
 
 
 @action
 class Inspire(Gm):
     name = "inspire"
+    place = 27
     PARAMS = {"target": P("id", True, help="the Inspiring Leader whose 10-minute speech the game master rules took place")}

@@ -14,6 +14,7 @@ from engine.rules.dnd5e.feats import REACTIONS
 @action
 class ReactionPolicy(Unit):
     name = "reaction_policy"
+    place = 21
     PARAMS = {"reaction": Param("str", True, choices=REACTIONS), "take": Param("bool", True)}
 
     @staticmethod

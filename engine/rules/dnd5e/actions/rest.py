@@ -35,6 +35,7 @@ P = Param
 @action
 class ShortRest(Unit):
     name = "short_rest"
+    place = 28
     PARAMS = {"target": P("id", True, help="the character the game master rules has rested an hour"),
               "dice": P("int", help="hit dice to spend (default 1)")}
     LINES = {"short_rest": lambda session, e, n, r: _short_rest_line(session, e, n, r)}
@@ -89,6 +90,7 @@ class ShortRest(Unit):
 @action
 class Trap(Unit):
     name = "trap"
+    place = 29
     PARAMS = {"target": P("id", True, help="the character the trap goes off on"),
               "save": P("str", choices=("str", "dex", "con", "int", "wis", "cha"), default="dex"),
               "dc": P("int", default=15), "damage": P("str", default="2d10", help="dice like 2d10 (named trap)"),
@@ -126,6 +128,7 @@ class Trap(Unit):
 @action
 class SecretDoor(Unit):
     name = "secret_door"
+    place = 30
     PARAMS = {"target": P("id", True, help="the character who may find it"), "dc": P("int", default=15),
               "skill": P("str", choices=("perception", "investigation"), default="perception"),
               "active": P("bool", default=False, help="the character searches (a check), not its passive score"),

@@ -55,6 +55,9 @@ def nearer_fear(session, a, to, fears):
 @action
 class Move(Unit):
     name = "move"
+    place = 0
+    hotkey = "1"
+    groups = {"frame": 1}
     PARAMS = {"to": P("pos", True, help="the destination [x, y, layer]")}
 
     @staticmethod
@@ -179,6 +182,9 @@ class Move(Unit):
 @action
 class Attack(Unit):
     name = "attack"
+    place = 1
+    hotkey = "2"
+    groups = {"on_foe": 0, "object": 0}
     PARAMS = {"target": P("id", help="a character or object id"), "weapon": P("str"),
               "bonus": P("bool", default=False), "knock_out": P("bool", default=False),
               "voxel": P("pos", help="a voxel [x, y, z] to attack (DND-40)"),
@@ -337,6 +343,10 @@ class _SpendsAction(Unit):
 @action
 class Dash(_SpendsAction):
     name, label, rule = "dash", "Dash", "DND-22"
+    place = 5
+    hotkey = "3"
+    groups = {"first": 0}
+    spends_action = True
 
     @staticmethod
     def effect(rs, session, a):
@@ -347,6 +357,10 @@ class Dash(_SpendsAction):
 @action
 class Disengage(_SpendsAction):
     name, label, rule = "disengage", "Disengage", "DND-17"
+    place = 6
+    hotkey = "5"
+    groups = {"first": 1}
+    spends_action = True
 
     @staticmethod
     def effect(rs, session, a):
@@ -357,6 +371,10 @@ class Disengage(_SpendsAction):
 @action
 class Dodge(_SpendsAction):
     name, label, rule = "dodge", "Dodge", "DND-24"
+    place = 7
+    hotkey = "4"
+    groups = {"first": 2}
+    spends_action = True
 
     @staticmethod
     def effect(rs, session, a):
@@ -367,6 +385,10 @@ class Dodge(_SpendsAction):
 @action
 class Hide(_SpendsAction):
     name, label, rule = "hide", "Hide", "DND-23"
+    place = 9
+    hotkey = "8"
+    groups = {"then": 1}
+    spends_action = True
 
     @classmethod
     def check(cls, rs, session, a, act):
@@ -396,6 +418,9 @@ class Hide(_SpendsAction):
 @action
 class Search(_SpendsAction):
     name, label, rule = "search", "Search", "DND-19"
+    place = 10
+    groups = {"then": 2}
+    spends_action = True
 
     @staticmethod
     def effect(rs, session, a):
@@ -416,6 +441,9 @@ class Search(_SpendsAction):
 @action
 class Ready(Unit):
     name = "ready"
+    place = 11
+    groups = {"then": 3}
+    spends_action = True
     PARAMS = {"target": P("id"), "weapon": P("str"), "trigger": P("str", choices=("enters_reach",), default="enters_reach"),
               "spell": P("str", help="ready a spell of one action's casting time, held by concentration (DND-20)")}
 
@@ -456,6 +484,9 @@ class Ready(Unit):
 @action
 class Use(Unit):
     name = "use"
+    place = 12
+    groups = {"then": 0}
+    spends_action = True
     PARAMS = {"object": P("str", True), "target": P("id")}
 
     @staticmethod
@@ -501,6 +532,9 @@ class Use(Unit):
 @action
 class Stand(Unit):
     name = "stand"
+    place = 17
+    hotkey = "9"
+    groups = {"then": 4}
 
     @staticmethod
     def candidates(rs, session, a, ctx, item):
@@ -530,6 +564,9 @@ class Stand(Unit):
 @action
 class EndTurn(Unit):
     name = "end_turn"
+    place = 22
+    hotkey = "0"
+    groups = {"frame": 0}
     PARAMS = {"stay_aloft": P("bool", help="false: do not spend the bonus action on staying aloft, and fall (AIR-10)")}
 
     @staticmethod
