@@ -47,10 +47,11 @@ LAYERS: dict[str, dict[str, int]] = {
     },
     "engine.rules.dnd5e": {
         "": DATA, "data": DATA, "common": DATA, "options": DATA, "schema": DATA, "text": DATA, "catalogue": DATA,
-        "feats_catalogue": DATA, "loading": DATA,
+        "feats_catalogue": DATA, "feats_data": DATA, "upcalls": DATA,
         "conditions": QUERIES, "advantage": QUERIES, "figures": QUERIES, "sight": QUERIES, "gear": QUERIES,
-        "mounts": QUERIES,
+        "loading": QUERIES,
         "attack_roll": RESOLUTION, "attacks": RESOLUTION, "damage": RESOLUTION, "concentration": RESOLUTION,
+        "mounts": RESOLUTION,
         "turns": RULES, "feats": RULES, "feats_moments": RULES, "feats_sheet": RULES, "sheet": RULES,
         "attack_preview": ACTIONS, "listing": ACTIONS, "actions": ACTIONS, "actions.allies": ACTIONS,
         "actions.contact": ACTIONS, "actions.magic": ACTIONS, "actions.objects": ACTIONS,

@@ -31,6 +31,8 @@ from engine.rules.choices import MISSING, choose, given
 from engine.rules.actions import Param, Unit
 from engine.rules.baton.actions import action
 from engine.rules.core import Actor, Illegal
+from engine.rules.baton import dice as bd
+from engine.rules.choices import Point
 
 DEFENCES = ("dodge", "shield", "defence", "none")
 
@@ -112,7 +114,6 @@ def choose_crit(rs, session, a: Actor, expr: str, kept: int, counter: bool = Fal
     """BAT-36: a PC's natural 12, chosen once the critical is seen (choice point ``crit``, default damage); on an
     attack made in answer during another's action (a counterattack, BAT-13; an opportunity attack, BAT-38 "é
     considerado um contra-ataque"; the shot on leaving cover, BAT-41) the point is ``counter_crit.<id>``."""
-    from engine.rules.baton import dice as bd
     pts = session.state.data["destiny"].get(a.side, 0)
     return choose(session, ("counter_crit", a.id) if counter else "crit", a.id,
                   {"damage": f"+{bd.maximum(expr)} damage (the weapon's maximum)",
@@ -182,7 +183,6 @@ def table_question(rs, session):
     h = baton_order.holder(rs, session)
     if not ids or h is None:
         return None
-    from engine.rules.choices import Point
     st = session.state
     opts = {h.id: f"{h.name} opens the initiative (the first non-surprised PC of the scene)"}
     opts.update({i: f"{st.actors[i].name} opens it instead" for i in ids})
@@ -279,7 +279,6 @@ def choices_of(rs, session, a: Actor, act: dict) -> dict:
         w = combat.pick_weapon(rs, a, act.get("weapon"))
         melee = combat.is_melee(rs, w)
         if a.data["pc"] and not combat.divine_vs_undead(rs, t, w):     # BAT-52: always the extra damage
-            from engine.rules.baton import dice as bd
             mx = bd.maximum(w["damage"])
             pts = st.data["destiny"].get(a.side, 0)
             out["crit"] = {"default": "damage", "chosen": act.get("crit", "damage"), "rule": "BAT-36",

@@ -9,6 +9,7 @@ from engine.rules.core import Actor, Illegal
 from engine.rules.registry import cover_levels
 from engine.world.cover import cover_between
 from engine.world.geometry import distance_m, in_melee_reach
+from engine.world.geometry import Body, cell_gap
 
 
 def equipped(rs, a: Actor) -> list[dict]:
@@ -417,7 +418,6 @@ def manoeuvre(rs, session, a, t, what) -> dict:
 
 
 def ground_item(rs, session, a, name):
-    from engine.world.geometry import Body, cell_gap
     for i, it in enumerate(session.state.data["ground_items"]):
         if it["name"] == name and cell_gap(a.body(), Body(it["at"][0], it["at"][1], it["at"][2], 1, 1, 0.5)) <= 1 \
                 and abs(it["at"][2] - a.layer) <= 1:

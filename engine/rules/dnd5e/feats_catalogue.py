@@ -235,7 +235,7 @@ RULES = [
                  'master\'s `secret_door` (passive), and, with option `hide_passive = "passive_perception"` (the '
                  'SRD), Hide: a hostile that could see the hider notices it when its passive Perception is at least '
                  'the Stealth total (the document contests Hide only with active searchers, DND-23: the default)',
-     'where': '`dnd5e/gear.py` `passive`, `passive_notice`, `panel_rows`; `dnd5e/actions/rest.py` `SecretDoor`',
+     'where': '`dnd5e/conditions.py` `passive`, `passive_notice`; `dnd5e/sheet.py` `gear_rows`; `dnd5e/actions/rest.py` `SecretDoor`',
      'tests': ['tests/rules/dnd5e/test_dnd5e_feats_gear.py::test_dnd_f29_observant_passive_in_the_json_state_and_the_panel',
                'tests/rules/dnd5e/test_dnd5e_feats_gear.py::test_dnd_f29_observant_notices_a_hider_by_passive_perception_option',
                'tests/rules/dnd5e/test_dnd5e_feats_gear.py::test_dnd_f05_dungeon_delver_finds_secret_doors_and_dnd_f29_observant_passive']},

@@ -96,18 +96,23 @@ def _moves(rs, session, a: Actor, ctx, unit, fresh: Fresh) -> LazyMoves:
     return LazyMoves(a.id, lambda: unit.candidates(rs, session, a, ctx, None), fresh)
 
 
+def known_check(fn):
+    """Marks the ruleset's ``check`` whose steps :func:`checker` knows (``Dnd5e.check``; a subclass that overrides it
+    goes the whole way)."""
+    fn.listing_knows = True
+    return fn
+
+
 def checker(rs, session, a: Actor):
     """``Dnd5e.check`` for the candidates of the listing of ``a`` (the current actor): whose turn it is checked once
     and the refusals of the actor alone (``turns.actor_refusal``) once an action name, not once a candidate; the
     action's own check as before. A check changes nothing, so they hold for every candidate; any other actor,
     ruleset, GM tool or check goes the whole way (``rs.check``)."""
-    from engine.rules.dnd5e.ruleset import Dnd5e
-
     def full(c):
         return rs.check(session, c)
 
     aid = a.id
-    if type(rs).check is not Dnd5e.check or aid == "gm" or aid != session.current or session.state.actors.get(aid) is not a:
+    if not getattr(type(rs).check, "listing_knows", False) or aid == "gm" or aid != session.current or session.state.actors.get(aid) is not a:
         return full
     actions, gm_actions = rs.ACTIONS, rs.GM_ACTIONS
     refusals: dict = {}

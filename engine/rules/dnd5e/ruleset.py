@@ -19,7 +19,7 @@ from engine.rules.dnd5e.actions import ACTIONS
 from engine.rules.dnd5e.actions import allies, contact, magic, objects, policy, rest, standard  # noqa: F401  (the shipped ones register)
 from engine.rules.dnd5e import attacks, damage
 from engine.rules.dnd5e.common import ABILITIES, OBJECTS, SKILL_ABILITY, dice_spec, mod  # noqa: F401
-from engine.rules.dnd5e import concentration, feats, gear
+from engine.rules.dnd5e import concentration, feats
 from engine.rules.dnd5e.data import CONDITIONS
 from engine.rules.dnd5e import turns
 from engine.rules.dnd5e import listing, sheet
@@ -125,7 +125,7 @@ class Dnd5e(Ruleset):
             rows += feats.panel_rows(a)
         if (a.data or {}).get("concentration"):
             rows.append(concentration.panel_row(a))
-        return rows + gear.panel_rows(self, a)
+        return rows + sheet.gear_rows(self, a)
 
     @staticmethod
     def move_preview_lines(pv: dict) -> list[str]:
@@ -181,6 +181,7 @@ class Dnd5e(Ruleset):
         conditions.add_condition(self, session, a, "prone", rule)
 
     # ------------------------------------------------------------------------------------------ actions
+    @listing.known_check
     def check(self, session: Session, act: dict):
         name = act["action"]
         aid = act["actor"]

@@ -10,6 +10,7 @@ from engine.rules.baton.data import FIRE_SOURCES, POISONS
 from engine.rules.actions import Param, Unit
 from engine.rules.baton.actions import action
 from engine.rules.core import Illegal
+from engine.world.geometry import cell_gap
 
 P = Param
 
@@ -97,7 +98,6 @@ class Treat(Unit):
         t = session.actor(act["target"], "target")
         if t.dead:
             raise Illegal(f"{t.name} is dead", "BAT-25", "target")
-        from engine.world.geometry import cell_gap
         if t.id != a.id and (cell_gap(a.body(), t.body()) > 1 or abs(a.layer - t.layer) > 1):
             raise Illegal(f"{t.name} is not beside {a.name}", "BAT-29", "target")
         w = health.find_wound(rs, t, act["wound"])

@@ -14,6 +14,7 @@ from engine.rules.baton import leave_cover
 from engine.rules.baton.actions import action
 from engine.rules.core import Illegal
 from engine.world.geometry import distance_m, in_melee_reach
+from engine.world.geometry import cell_gap
 
 P = Param
 
@@ -462,7 +463,6 @@ class Dismount(Unit):
             raise Illegal(f"no free space beside {m.name} to dismount", "BAT-42", "to")
         if not aerial.body_fits(session, a, *to) or mounts.occupied(rs, session, a, to):
             raise Illegal(f"{list(to)} is not free", "BAT-42", "to")
-        from engine.world.geometry import cell_gap
         if cell_gap(a.body().moved(*to), m.body()) > 1 or abs(to[2] - m.layer) > 1:
             raise Illegal(f"{list(to)} is not beside {m.name}", "BAT-42", "to")
         if not a.can_fly and not aerial.is_supported(session, a, *to):

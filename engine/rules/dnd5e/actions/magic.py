@@ -3,6 +3,7 @@ dispatched by ``Dnd5e.ACTIONS``. ``rs`` is the ruleset."""
 
 from __future__ import annotations
 
+from engine.rules.dnd5e.upcalls import SPELL
 from engine.rules.dnd5e import attacks, common, concentration, conditions, mounts
 from engine.rules.dnd5e import damage
 from engine.rules import gm
@@ -384,3 +385,6 @@ class Inspire(Gm):
     name = "inspire"
     place = 27
     PARAMS = {"target": P("id", True, help="the Inspiring Leader whose 10-minute speech the game master rules took place")}
+
+
+SPELL.provide(check_target, release_readied, spell_attack, spell_plan, spell_effect=spell_effect)

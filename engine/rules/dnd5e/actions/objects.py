@@ -17,6 +17,7 @@ from engine.rules.registry import cover_levels
 from engine.rules.dnd5e import advantage, attacks, common, conditions
 from engine.rules.dnd5e.common import dice_spec
 from engine.world.geometry import cell_gap, in_melee_reach
+from engine.world.geometry import distance_m
 
 OBJECT_RULE, LOCK_RULE = "DND-40", "DND-39"
 TOOLS = "thieves_tools"
@@ -100,7 +101,6 @@ class AttackObject:
                 cands = near
         if not melee:
             lo, hi = w["range"]
-            from engine.world.geometry import distance_m
             inr = [v for v in cands if distance_m(ab, objects.voxel_body(v), cell) <= hi + 1e-9]
             if not inr:
                 d = min(distance_m(ab, objects.voxel_body(v), cell) for v in cands)

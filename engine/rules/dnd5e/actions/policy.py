@@ -9,6 +9,7 @@ from engine.rules.actions import Param, Unit
 from engine.rules.core import Illegal
 from engine.rules.dnd5e.actions import action
 from engine.rules.dnd5e.feats import REACTIONS
+from engine.rules.dnd5e.feats import reaction_taken
 
 
 @action
@@ -19,7 +20,6 @@ class ReactionPolicy(Unit):
 
     @staticmethod
     def check(rs, session, a, act):
-        from engine.rules.dnd5e.feats import reaction_taken
         cur = reaction_taken(a, act["reaction"])
         if cur == act["take"]:
             raise Illegal(f"{a.name} already {'takes' if cur else 'declines'} {act['reaction'].replace('_', ' ')}", "DND-13",

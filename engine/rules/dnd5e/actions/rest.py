@@ -18,8 +18,9 @@ from __future__ import annotations
 from engine.rules.actions import Param, Unit
 from engine.rules.core import Illegal
 from engine.rules.dnd5e.actions import action
-from engine.rules.dnd5e import conditions, damage, feats, gear
+from engine.rules.dnd5e import conditions, damage, feats
 from engine.rules.dnd5e.common import dice_spec, mod
+from engine.rules import objects
 
 
 def _living(session, act):
@@ -145,7 +146,6 @@ class SecretDoor(Unit):
                 raise Illegal(f"{t.name} is incapacitated and cannot search", "DND-19", "target")
         door = act.get("door")
         if door is not None:
-            from engine.rules import objects
 
             o = objects.find_object(session, door)
             if o is None or not o.secret:
@@ -164,7 +164,7 @@ class SecretDoor(Unit):
                                   advantage=why)
             ev["total"] = total
         else:
-            total = gear.passive(rs, t, skill) + (5 if delver else 0)
+            total = conditions.passive(rs, t, skill) + (5 if delver else 0)
             ev["passive"] = total
         ev["found"] = total >= act["dc"]
         feats_ = [f for f, on in (("dungeon_delver", delver),

@@ -14,7 +14,7 @@ from engine.rules.core import Actor, BadAction, Illegal
 from engine.rules.legal import MoveRun
 from engine.rules.dnd5e.actions import action, magic
 from engine.rules.dnd5e.actions.objects import AttackObject, names_object, object_attack_line, preview_object_attack
-from engine.rules.dnd5e import attack_preview, concentration, feats, gear, loading
+from engine.rules.dnd5e import attack_preview, concentration, feats, loading
 from engine.rules.dnd5e.common import OBJECTS, dice_spec
 from engine.rules.dnd5e.data import SPELLS
 from engine.world.geometry import distance_m, engaged, in_melee_reach
@@ -412,7 +412,7 @@ class Hide(_SpendsAction):
     def apply(cls, rs, session, a, act, plan):
         super().apply(rs, session, a, act, plan)
         if rs.opt("hide_passive") == "passive_perception":
-            gear.passive_notice(rs, session, a, a.data["hidden"])   # the SRD: a watcher's passive Perception (Observant +5)
+            conditions.passive_notice(rs, session, a, a.data["hidden"])   # the SRD: a watcher's passive Perception (Observant +5)
 
 
 @action
