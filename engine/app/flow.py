@@ -14,8 +14,8 @@ def hotkeys(ctl) -> dict[str, str]:
     each action's unit names its own (``Unit.hotkey``); a ruleset whose units name none: its first ten actions take
     1..9, 0."""
     rs = ctl.session.ruleset
-    table = getattr(rs, "ACTIONS", None)
-    keyed = table.hotkeys() if hasattr(table, "hotkeys") else {}
+    hotkeys_of = getattr(getattr(rs, "ACTIONS", None), "hotkeys", None)
+    keyed = hotkeys_of() if hotkeys_of is not None else {}
     if keyed:
         return keyed
     kinds = [n for n in ctl.specs() if n not in set(getattr(rs, "GM_ACTIONS", ()))]

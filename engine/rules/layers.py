@@ -60,8 +60,8 @@ LAYERS: dict[str, dict[str, int]] = {
     },
     "engine.rules.baton": {
         "": DATA, "data": DATA, "common": DATA, "dice": DATA, "options": DATA, "schema": DATA, "text": DATA,
-        "catalogue": DATA,
-        "skills": QUERIES, "mounts": QUERIES, "slots": QUERIES,
+        "catalogue": DATA, "upcalls": DATA,
+        "initiative": QUERIES, "skills": QUERIES, "mounts": QUERIES, "slots": QUERIES,
         "combat": RESOLUTION, "health": RESOLUTION, "baton_order": RESOLUTION, "leave_cover": RESOLUTION,
         "turns": RULES, "setup": RULES,
         "choices": ACTIONS, "listing": ACTIONS, "actions": ACTIONS, "actions.attacks": ACTIONS,

@@ -175,16 +175,7 @@ def upward(edges: dict[str, set[str]], table: dict[str, dict[str, int]]) -> list
 
 # The import circles and upward imports still in engine/rules, to be broken (issue 45): the list may only shrink.
 # A new one fails the test, and so does one that has gone (remove it here).
-KNOWN: set[str] = {
-    "circle engine.rules.baton.baton_order engine.rules.baton.choices engine.rules.baton.combat engine.rules.baton.health "
-    "engine.rules.baton.leave_cover engine.rules.baton.mounts engine.rules.baton.skills engine.rules.baton.slots "
-    "engine.rules.baton.turns",
-    "engine.rules.baton.baton_order (resolution) imports engine.rules.baton.turns (rules): upward",
-    "engine.rules.baton.combat (resolution) imports engine.rules.baton.choices (actions): upward",
-    "engine.rules.baton.skills (queries) imports engine.rules.baton.baton_order (resolution): upward",
-    "engine.rules.baton.skills (queries) imports engine.rules.baton.combat (resolution): upward",
-    "engine.rules.baton.slots (queries) imports engine.rules.baton.baton_order (resolution): upward",
-}
+KNOWN: set[str] = set()
 
 
 def test_the_rules_have_no_import_circle():

@@ -2,37 +2,36 @@
 
 from __future__ import annotations
 
-from contextvars import ContextVar
 from typing import cast
 
 from engine.errors import SceneError
 from engine.rules import aerial, riding
-from engine.rules.baton import combat, health, mounts, skills, turns
+from engine.rules.baton import combat, health, mounts, skills
+from engine.rules.baton.initiative import (  # noqa: F401  (re-exported: the rules' callers ask baton_order)
+    able,
+    can_hold,
+    checked_with_memo,
+    holder,
+    in_combat,
+    memoised,
+)
+from engine.rules.baton.upcalls import ORDER
+from engine.rules.hooks import Hook
 from engine.rules.baton.common import CONDITIONS
 from engine.rules.core import Actor, Illegal
 
 
-# ================================================================================ helpers
-def able(rs, a: Actor) -> bool:
-    return not a.dead and not a.has("petrified")
+# the hooks of the baton's moments (baton/turns.py registers the rules on them)
+SIDE_TURN_START = Hook("side_turn_start", "fn(rs, session, side) when the initiative comes to the side", order=(
+    "until_next_turn_ends",
+    "created_conditions_end",
+    "effects_tick",
+    "opportunities_lapse",
+))
+ACTIVATION_END = Hook("activation_end", "fn(rs, session, actor) when its activation ends", order=(
+    "stay_aloft",
+))
 
-
-def can_hold(rs, a: Actor, session=None) -> bool:
-    """May receive the baton: alive, not a statue, not a ridden mount (it acts with its rider, BAT-42)."""
-    if not able(rs, a):
-        return False
-    if not riding.carries(a):
-        return True
-    return session is not None and not able(rs, riding.rider_of(session, a))
-
-
-def in_combat(rs, session) -> bool:
-    return bool(session.state.data.get("combat"))
-
-
-def holder(rs, session) -> Actor | None:
-    h = session.state.data.get("holder")
-    return session.state.actors.get(h) if h else None
 
 # ================================================================================ the baton
 def new_turn(rs, aid):
@@ -81,36 +80,6 @@ def give_baton(rs, session, to: str, rule: str, kept: bool, how: str, guard: int
     aerial.upkeep_at_start(session, mounts.body_of(rs, session, a))   # only with the option upkeep = "start_of_turn"
     if a.has("confused") and rs.opt("auto_confusion") and guard < 8:
         confused_activation(rs, session, a, guard)
-
-
-# One legal-action listing's memo (baton/listing.py ``checked``): while the listing's candidates are checked the
-# session does not change (a check changes nothing, and legal.Fresh refuses a list read after a step), so who may
-# take the baton is worked out once for the listing, not once per candidate -- the listing stays linear in the
-# characters. Outside a listing (a step's own check, apply) there is no memo: every call works it out.
-_LISTING_MEMO: ContextVar[dict | None] = ContextVar("baton_listing_memo", default=None)
-
-
-def memoised(key: tuple, work):
-    """``work()``, once per listing under the listing's memo (``key`` names it), else every time."""
-    memo = _LISTING_MEMO.get()
-    if memo is None:
-        return work()
-    if key not in memo:
-        memo[key] = work()
-    return memo[key]
-
-
-def checked_with_memo(check):
-    """``check`` run under one memo shared by every candidate it checks (a listing's)."""
-    memo: dict = {}
-
-    def run(c):
-        token = _LISTING_MEMO.set(memo)
-        try:
-            return check(c)
-        finally:
-            _LISTING_MEMO.reset(token)
-    return run
 
 
 def pass_targets(rs, session, a: Actor) -> tuple[list, bool, str]:
@@ -183,9 +152,9 @@ def able_sides(rs, session) -> set:
 
 
 def side_turn_starts(rs, session, side: str) -> None:
-    """BAT-11: the rules on ``turns.SIDE_TURN_START`` ("until its next turn" conditions end, per-turn effects
+    """BAT-11: the rules on ``SIDE_TURN_START`` ("until its next turn" conditions end, per-turn effects
     tick, the side's opportunities lapse); then the fight may be over."""
-    turns.SIDE_TURN_START.run(rs, session, side)
+    SIDE_TURN_START.run(rs, session, side)
     check_over(rs, session, auto=False)
 
 
@@ -231,8 +200,8 @@ def prefer(rs, session, cands: list) -> Actor | None:
 
 
 def end_activation(rs, session, a: Actor) -> None:
-    """The rules on ``turns.ACTIVATION_END`` (AIR-08: a flyer spends its minor action to stay up)."""
-    turns.ACTIVATION_END.run(rs, session, a)
+    """The rules on ``ACTIVATION_END`` (AIR-08: a flyer spends its minor action to stay up)."""
+    ACTIVATION_END.run(rs, session, a)
 
 
 def do_pass(rs, session, a: Actor, to: str, kept: bool, rule: str, how="pass") -> None:
@@ -396,3 +365,6 @@ def after_action(rs, session) -> None:
     aerial.check_all_grounded(session)
     skills.check_grapples(rs, session)
     check_over(rs, session)
+
+
+ORDER.provide(add_effect, end_effect)

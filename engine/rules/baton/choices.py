@@ -26,6 +26,7 @@ option does), so a menu, a prompt and an automatic player all see it.
 
 from __future__ import annotations
 
+from engine.rules.baton.upcalls import CHOICE
 from engine.rules.baton import baton_order, combat, leave_cover, mounts
 from engine.rules.choices import MISSING, choose, given
 from engine.rules.actions import Param, Unit
@@ -327,3 +328,6 @@ class OpenWith(Unit):
     @staticmethod
     def apply(rs, session, a, act, plan):
         apply_open_with(rs, session, a, act, plan)
+
+
+CHOICE.provide(choose_crit, choose_defence)
