@@ -13,10 +13,16 @@ to its ruleset layer (never the session layer); a ruleset never imports another;
 
 tests/structure/test_rules_layers.py reads the imports with ``ast`` (those inside functions counted, ``if
 TYPE_CHECKING`` ones not) and fails on a circle, on an import upward, on a module missing here, and on more than
-:data:`MAX_FUNCTION_IMPORTS` imports inside functions. A new module is added to its package's table below.
+:data:`MAX_FUNCTION_IMPORTS` imports inside functions. A new module is added to its package's table (the core's below, a ruleset's in its own ``layers.py``).
 """
 
 from __future__ import annotations
+
+import importlib
+import importlib.util
+import pkgutil
+
+import engine.rules as pkg
 
 #: the layers, bottom first
 NAMES = ("data", "queries", "resolution", "rules", "actions", "ruleset", "session")
@@ -34,7 +40,9 @@ OUTSIDE_ALIASES: dict[tuple[str, str], str] = {
         "``from engine.rules.core import Session``: the app, sim, interop and many tests import it from there",
 }
 
-#: package -> {module (relative to the package): layer}; "" is the package's ``__init__``
+#: package -> {module (relative to the package): layer}; "" is the package's ``__init__``. The core's table is
+#: here; each ruleset package declares its own in its ``layers.py`` (:func:`tables` finds them: shared code never
+#: names a ruleset)
 LAYERS: dict[str, dict[str, int]] = {
     "engine.rules": {
         "": DATA, "hooks": DATA, "core": DATA, "registry": DATA, "options": DATA, "schemas": DATA,
@@ -45,44 +53,13 @@ LAYERS: dict[str, dict[str, int]] = {
         "ruleset": RULESET,
         "saves": SESSION, "session": SESSION, "runner": SESSION, "catalogue": SESSION,
     },
-    "engine.rules.dnd5e": {
-        "": DATA, "data": DATA, "common": DATA, "options": DATA, "schema": DATA, "text": DATA, "catalogue": DATA,
-        "feats_catalogue": DATA, "feats_data": DATA, "upcalls": DATA,
-        "conditions": QUERIES, "advantage": QUERIES, "figures": QUERIES, "sight": QUERIES, "gear": QUERIES,
-        "loading": QUERIES,
-        "attack_roll": RESOLUTION, "attacks": RESOLUTION, "damage": RESOLUTION, "concentration": RESOLUTION,
-        "mounts": RESOLUTION,
-        "turns": RULES, "feats": RULES, "feats_moments": RULES, "feats_sheet": RULES, "sheet": RULES,
-        "attack_preview": ACTIONS, "listing": ACTIONS, "actions": ACTIONS, "actions.allies": ACTIONS,
-        "actions.contact": ACTIONS, "actions.magic": ACTIONS, "actions.objects": ACTIONS,
-        "actions.policy": ACTIONS, "actions.rest": ACTIONS, "actions.standard": ACTIONS,
-        "ruleset": RULESET,
-    },
-    "engine.rules.baton": {
-        "": DATA, "data": DATA, "common": DATA, "dice": DATA, "options": DATA, "schema": DATA, "text": DATA,
-        "catalogue": DATA, "upcalls": DATA,
-        "initiative": QUERIES, "skills": QUERIES, "mounts": QUERIES, "slots": QUERIES,
-        "combat": RESOLUTION, "health": RESOLUTION, "baton_order": RESOLUTION, "leave_cover": RESOLUTION,
-        "turns": RULES, "setup": RULES,
-        "choices": ACTIONS, "listing": ACTIONS, "actions": ACTIONS, "actions.attacks": ACTIONS,
-        "actions.doors": ACTIONS, "actions.downtime": ACTIONS, "actions.minor": ACTIONS,
-        "actions.objects": ACTIONS, "actions.turn": ACTIONS,
-        "ruleset": RULESET,
-    },
 }
 
 
-def package_of(module: str) -> str:
-    """The package of the table that holds ``module`` (the longest that is a prefix of it)."""
-    best = ""
-    for pkg in LAYERS:
-        if (module == pkg or module.startswith(pkg + ".")) and len(pkg) > len(best):
-            best = pkg
-    return best
-
-
-def layer_of(module: str) -> int | None:
-    pkg = package_of(module)
-    if not pkg:
-        return None
-    return LAYERS[pkg].get(module[len(pkg) + 1:] if module != pkg else "")
+def tables() -> dict[str, dict[str, int]]:
+    """The core's table and every package's under engine/rules that declares one (``<package>.layers.LAYERS``)."""
+    out = dict(LAYERS)
+    for m in sorted(pkgutil.iter_modules(pkg.__path__), key=lambda m: m.name):
+        if m.ispkg and importlib.util.find_spec(f"{pkg.__name__}.{m.name}.layers") is not None:
+            out.update(importlib.import_module(f"{pkg.__name__}.{m.name}.layers").LAYERS)
+    return out

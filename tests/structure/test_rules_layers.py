@@ -187,13 +187,13 @@ def test_the_rules_have_no_import_circle():
 
 def test_the_rules_import_only_downward_and_every_module_has_a_layer():
     edges, _ = import_graph()
-    bad = [b for b in upward(edges, layers.LAYERS) if b not in KNOWN]
+    bad = [b for b in upward(edges, layers.tables()) if b not in KNOWN]
     assert not bad, "\n".join(bad)
 
 
 def test_the_known_list_only_shrinks():
     edges, _ = import_graph()
-    now = {"circle " + " ".join(c) for c in circles(edges)} | set(upward(edges, layers.LAYERS))
+    now = {"circle " + " ".join(c) for c in circles(edges)} | set(upward(edges, layers.tables()))
     gone = KNOWN - now
     assert not gone, f"fixed, so remove from KNOWN: {sorted(gone)}"
 
@@ -216,7 +216,7 @@ def test_few_imports_inside_functions_each_saying_why():
 
 def test_the_table_names_only_modules_that_exist():
     mods = set(rules_modules())
-    stale = [f"{pkg}.{rel}" if rel else pkg for pkg, tab in layers.LAYERS.items() for rel in tab
+    stale = [f"{pkg}.{rel}" if rel else pkg for pkg, tab in layers.tables().items() for rel in tab
              if (f"{pkg}.{rel}" if rel else pkg) not in mods]
     assert not stale, stale
 
@@ -269,3 +269,33 @@ def test_the_checker_finds_a_circle_an_upward_import_and_a_missing_module(tmp_pa
 def test_the_circle_finder_on_a_made_up_graph():
     assert circles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
     assert circles({"a": {"b"}, "b": set()}) == []
+
+
+# --- the way up: Upcalls ---------------------------------------------------------------------------------------------
+
+def test_an_upcall_takes_only_its_declared_names_and_says_when_unfilled():
+    from engine.rules.hooks import Upcalls
+    slot = Upcalls("test slot", ("ping",))
+    with pytest.raises(RuntimeError, match="test slot: ping is called before the module that provides it"):
+        slot.ping()
+
+    def pong():
+        return "pong"
+    with pytest.raises(ValueError, match="pong is not one of its declared names"):
+        slot.provide(pong)
+    slot.provide(ping=pong)
+    assert slot.ping() == "pong"
+    with pytest.raises(AttributeError):
+        slot.other   # noqa: B018
+
+
+def test_every_upcall_of_the_shipped_rulesets_is_filled_once_they_load():
+    from engine.rules import registry
+    from engine.rules.baton import upcalls as baton_up
+    from engine.rules.dnd5e import upcalls as dnd_up
+    from engine.rules.hooks import Upcalls
+    for info in registry.infos():
+        info.ruleset_class()
+    empty = [f"{mod.__name__}.{name}.{n}" for mod in (dnd_up, baton_up) for name, slot in vars(mod).items()
+             if isinstance(slot, Upcalls) for n in sorted(slot._names) if n not in vars(slot)]
+    assert not empty, empty

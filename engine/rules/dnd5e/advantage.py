@@ -32,7 +32,7 @@ ATTACK_SOURCES = Hook("attack_sources", "fn(rs, session, attacker, target, plan,
     "dodging_target",
     "helped",
     "underwater",
-    "untrained_armour_attacker",     # gear.py (DND-16)
+    "untrained_armour_attacker",     # DND-16 (armour from gear.py)
 ))
 #: register an advantage/disadvantage source on the ATTACK_SOURCES hook, with its rule ID
 source = ATTACK_SOURCES.rule

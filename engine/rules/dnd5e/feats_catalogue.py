@@ -70,7 +70,7 @@ RULES = [
                  'Armour (`armor = "plate"`, SRD 5.1 table: the document has none) worn without proficiency: '
                  'disadvantage on Str and Dex attack rolls, checks and saves, no spells (SRD; the document is '
                  'silent)',
-     'where': '`dnd5e/gear.py` `setup`, `untrained`, `armour_check_disadvantage`, `untrained_armour_attacker`; '
+     'where': '`dnd5e/gear.py` `setup`, `untrained`, `armour_check_disadvantage`; `dnd5e/advantage.py` `untrained_armour_attacker`; '
               '5e conditions `saving_throw`, 5e conditions `check_roll`, 5e conditions `contest`; '
               '`dnd5e/actions/magic.py` `Cast.check`',
      'tests': ['tests/rules/dnd5e/test_dnd5e_feats_gear.py::test_dnd_f08_heavily_armored_gives_heavy_armour_proficiency_and_needs_medium',

@@ -1,0 +1,18 @@
+"""The D&D 5e ruleset's modules and their layers (engine/rules/layers.py says what may import what; a new module
+of the package is added here)."""
+
+from engine.rules.layers import ACTIONS, DATA, QUERIES, RESOLUTION, RULES, RULESET
+
+LAYERS: dict[str, dict[str, int]] = {"engine.rules.dnd5e": {
+    "": DATA, "layers": DATA, "data": DATA, "common": DATA, "options": DATA, "schema": DATA, "text": DATA, "catalogue": DATA,
+    "feats_catalogue": DATA, "feats_data": DATA, "upcalls": DATA,
+    "conditions": QUERIES, "advantage": QUERIES, "figures": QUERIES, "sight": QUERIES, "gear": QUERIES,
+    "loading": QUERIES,
+    "attack_roll": RESOLUTION, "attacks": RESOLUTION, "damage": RESOLUTION, "concentration": RESOLUTION,
+    "mounts": RESOLUTION,
+    "turns": RULES, "feats": RULES, "feats_moments": RULES, "feats_sheet": RULES, "sheet": RULES,
+    "attack_preview": ACTIONS, "listing": ACTIONS, "actions": ACTIONS, "actions.allies": ACTIONS,
+    "actions.contact": ACTIONS, "actions.magic": ACTIONS, "actions.objects": ACTIONS,
+    "actions.policy": ACTIONS, "actions.rest": ACTIONS, "actions.standard": ACTIONS,
+    "ruleset": RULESET,
+}}
