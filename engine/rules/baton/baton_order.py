@@ -15,7 +15,7 @@ from engine.rules.baton.initiative import (  # noqa: F401  (re-exported: the rul
     in_combat,
     memoised,
 )
-from engine.rules.baton.upcalls import ORDER
+from engine.rules.baton.upcalls import EFFECTS
 from engine.rules.hooks import Hook
 from engine.rules.baton.common import CONDITIONS
 from engine.rules.core import Actor, Illegal
@@ -367,4 +367,4 @@ def after_action(rs, session) -> None:
     check_over(rs, session)
 
 
-ORDER.provide(add_effect, end_effect)
+EFFECTS.provide(add_effect, end_effect)
