@@ -12,10 +12,14 @@ HOTKEYS = "1234567890"
 
 def hotkeys(ctl) -> dict[str, str]:
     """{action name: key}: ONE key per action kind, whoever acts (attack is the same key for every character):
-    the ruleset's ``HOTKEY_ACTIONS`` in order take 1..9, 0; without them its first ten actions do."""
+    each action's unit names its own (``Unit.hotkey``); a ruleset whose units name none: its first ten actions take
+    1..9, 0."""
     rs = ctl.session.ruleset
-    kinds = list(getattr(rs, "HOTKEY_ACTIONS", ()) or
-                 [n for n in ctl.specs() if n not in set(getattr(rs, "GM_ACTIONS", ()))])
+    hotkeys_of = getattr(getattr(rs, "ACTIONS", None), "hotkeys", None)
+    keyed = hotkeys_of() if hotkeys_of is not None else {}
+    if keyed:
+        return keyed
+    kinds = [n for n in ctl.specs() if n not in set(getattr(rs, "GM_ACTIONS", ()))]
     return {n: HOTKEYS[i] for i, n in enumerate(kinds[:len(HOTKEYS)])}
 
 

@@ -11,6 +11,8 @@ from typing import Any
 
 from engine.memo import table as memo_table
 from engine.rules.core import BadAction, Illegal
+import importlib
+import pkgutil
 
 
 @dataclass(frozen=True)
@@ -74,9 +76,22 @@ class Unit:
     ``check`` -> plan and ``apply`` (the ruleset's dispatch calls them); ``candidates`` (its part of the legal-action
     listing, for one item of what its listing group iterates: None for ``self``, a foe, a friend, an object...);
     ``preview`` (the fields a legal preview adds, from the plan); ``damage_on_hit`` (what a policy weighs, for an
-    attack); ``LINES``, how its events read in the log. A ruleset's table (:class:`ActionTable`) is built by registering the classes; everything else is derived."""
+    attack); ``LINES``, how its events read in the log; ``place``, ``hotkey``, ``groups`` and ``spends_action``, where
+    it stands in the menus, the window's keys and the listing. A ruleset's table (:class:`ActionTable`) is built by
+    registering the classes; everything else is derived."""
 
     name: str = ""
+    #: its place in the ruleset's spec table (the window's buttons, ``aerie actions``), lowest first; None: after
+    #: those with a place, in the order registered
+    place: int | None = None
+    #: the window's key for this kind of action (one of "1".."9", "0": the same key whoever acts); None: no key
+    hotkey: str | None = None
+    #: the listing groups it is asked in, ``{group: rank in the group}``: the ruleset's listing declares the groups
+    #: (their order and what each iterates: ``self``, ``foe``, ``object``...); none: listed after the declared ones
+    groups: dict = {}
+    #: it spends the turn's action (its check opens with the action economy's refusal): a listing leaves it out once
+    #: the action is used
+    spends_action: bool = False
     PARAMS: dict = {}
     #: how the events it emits read in the runner's log, ``{event type: fn(session, event, name_of, rule_suffix)}``
     #: (before the ruleset's ``EVENT_LINES``), where the line is its own
@@ -96,8 +111,9 @@ class Unit:
 
 
 class ActionTable(dict):
-    """A ruleset's actions, ``{name: unit}``, filled by ``@table.register`` on each class. ``order``: the names whose
-    place is declared (the spec table's order, which menus show); any other is kept after them, as registered."""
+    """A ruleset's actions, ``{name: unit}``, filled by ``@table.register`` on each class, in the order of the units'
+    ``place`` (the spec table's order, which menus show); a unit with none is kept after them, as registered.
+    ``order`` (a test ruleset's): names whose place it declares instead, for units that declare none."""
 
     def __init__(self, order: tuple = ()):
         super().__init__()
@@ -105,6 +121,7 @@ class ActionTable(dict):
         self._seq: list = []
         self._specs: dict | None = None
         self._lines: dict | None = None
+        self._listings: dict = {}
 
     def register(self, cls):
         if cls.name in self and self[cls.name] is not cls:
@@ -113,16 +130,23 @@ class ActionTable(dict):
             self._seq.append(cls.name)
         units = {**self, cls.name: cls}
         rank = {n: i for i, n in enumerate(self.order)}
-        names = sorted(self._seq, key=lambda n: (rank.get(n, len(rank)), self._seq.index(n)))
+
+        def place(n):
+            p = getattr(units[n], "place", None)
+            p = rank.get(n) if p is None else p
+            return (0, p, 0) if p is not None else (1, 0, self._seq.index(n))
+        names = sorted(self._seq, key=place)
         self.clear()
         self.update({n: units[n] for n in names})
         self._specs = self._lines = None
+        self._listings = {}
         return cls
 
     def unregister(self, name: str) -> None:
         """Take an action out again (tests that add one)."""
         self.pop(name, None)
         self._specs = self._lines = None
+        self._listings = {}
         if name in self._seq:
             self._seq.remove(name)
 
@@ -131,6 +155,22 @@ class ActionTable(dict):
         if self._specs is None:
             self._specs = {n: u.PARAMS for n, u in self.items()}
         return self._specs
+
+    def listing(self, groups: tuple) -> tuple:
+        """The listing order of ``groups`` (``((group, what it iterates), ...)``, a ruleset's listing declares them)
+        made of the units' own ``groups``: ``((each, (name, ...)), ...)`` as :func:`listed` takes it, each group's
+        units by their rank in it (kept until the table changes)."""
+        got = self._listings.get(groups)
+        if got is None:
+            got = self._listings[groups] = tuple(
+                (each, tuple(sorted((n for n, u in self.items() if group in u.groups), key=lambda n: self[n].groups[group])))
+                for group, each in groups)
+        return got
+
+    def hotkeys(self) -> dict:
+        """``{action name: key}`` of the units that have one, in the keys' order (1..9, 0)."""
+        keys = "1234567890"
+        return dict(sorted(((n, u.hotkey) for n, u in self.items() if u.hotkey), key=lambda nk: keys.index(nk[1])))
 
     def lines(self) -> dict:
         """Every unit's ``LINES``, merged in the table's order (kept until the table changes)."""
@@ -205,8 +245,6 @@ class Listing:
 
 def import_all(package: str) -> None:
     """Import every module of an action package, so each class in it registers (a new file needs no import)."""
-    import importlib
-    import pkgutil
 
     pkg = importlib.import_module(package)
     for m in pkgutil.iter_modules(pkg.__path__):

@@ -1,6 +1,6 @@
 """The aerial rules (AIR-01 to AIR-17) and the decisions taken on them: the metadata behind docs/rules.md.
 
-One entry per catalogue ID (``/work/shared/rules/CATALOGUE.md``): the rule in short, its status, the
+One entry per catalogue ID (the rule catalogue ``CATALOGUE.md``; AIR-* from ``000_d3146b5d9a01d6bb.txt``, "Combate Aéreo"): the rule in short, its status, the
 decision taken, where it is resolved (``where``: modules and functions, abbreviated as ``docs/rules.md``
 explains) and the tests (and demo scenes) that fail when it breaks. ``aerie rules --markdown`` renders them
 into docs/rules.md."""

@@ -13,6 +13,10 @@ from __future__ import annotations
 import importlib
 import sys
 import re
+from engine.rules import aerial_catalogue, registry
+import inspect
+from engine.rules.actions import describe
+from engine.rules.ruleset import get_ruleset
 
 #: module abbreviations used in the catalogues' ``where`` (every ruleset adds its own: ``RulesetInfo.extra["where"]``)
 SHARED_WHERE = {"core": "engine.rules.core", "aerial": "engine.rules.aerial", "runner": "engine.rules.runner"}
@@ -20,12 +24,11 @@ SHARED_WHERE = {"core": "engine.rules.core", "aerial": "engine.rules.aerial", "r
 AERIAL_OPTIONS = ("diagonal", "climb_m", "descend_m", "fall_damage_rounding", "fall_cap_percent", "upkeep",
                   "air_speed", "cover_thresholds", "rolls")
 
-PREAMBLE = '# Rules reference\n\nEvery rule of the three source documents, by its catalogue ID (`../shared/rules/CATALOGUE.md`), with what Aerie does\nabout it, where, and the test that would fail if it broke. Status: **built** (resolved by the program, tested),\n**planned** (not yet implemented; the issue that will build it is named).\n\nThe rules core (issue 3) and the baton ruleset (issue 6) record their detailed decisions in\n[`rules-core.md`](rules-core.md) and [`baton.md`](baton.md); this table is the index.\n\n## Decisions on the world and line of sight\n\n- **Layers and positions (AIR-02).** "A camada 0 é o chão: quem voa até 1m acima do chão está na camada 1". Aerie\n  uses the altitude of the feet: layer 0 stands on the ground, layer 1 is up to 1 m above it. A character standing\n  on a roof whose top voxel is z = 5 is at layer 6 (the documents count from the ground; the roof is the ground\n  there) — GAP "the layer of a character standing on a roof".\n- **Bodies.** Footprint / body height / eye height by size: tiny 1 cell, 1 layer, 0.5 m; small 1, 1, 0.9 m; medium\n  1, 2, 1.6 m; large 2, 3, 2.6 m; huge 3, 4, 3.6 m; gargantuan 4, 6, 5.5 m. Scenes may set `height_layers` and `eye_m`.\n- **Sight lines (AIR-13, AIR-16).** From the attacker\'s eye (centre of its footprint, `layer + eye_m`) to 36 points\n  inside the target\'s body: a 3 × 3 grid across it (offsets −0.3, 0, +0.3 of its footprint width from the centre) at\n  4 heights (`layer + h × 0.1, 0.37, 0.63, 0.9`). The floor under either character\'s own feet never counts (its\n  support voxels are treated as clear): a character at a roof\'s edge is not covered by its own roof; a roof edge\n  between the two is real cover.\n- **Cover thresholds** (blocked fraction f of those 36 lines; a scene may override with\n  `[options] cover_thresholds`):\n\n{cover_table}\n\n  Why: "um obstáculo que fica abaixo da linha não protege, e um que corta a linha dá cobertura parcial (ou total, se\n  for uma parede)" — an obstacle that cuts a few lines at the very edge of a body is not cover (below 25%); one\n  that cuts every line is total. The document\'s examples (AIR-14) come out as it says: half / partial behind a\n  1 m wall from the ground, none from high above, total behind a wall taller than the flyer.\n- **Visible (AIR-15, DND-26)**: at least one of the 36 lines is clear.\n- **Glass and water** do not block sight; foliage does (and is not solid: flyers may enter a canopy).\n\n## Decisions on the gaps the catalogue names\n\nEach is quoted and decided in the ruleset\'s own page; the other reading is a scene `[options]` key.\n\n| gap (CATALOGUE) | decision | where | option |\n|---|---|---|---|\n| What "Graze" is | 5e: any hit (not a failed save) triggers the fall roll; baton: any successful attack | rules-core.md, baton.md | `fall_roll_on` |\n| The cell size that makes 4 m "double the horizontal" | one cell = `cell_m` (1.5 m); diagonals cost one cell as in 5e | rules-core.md | `diagonal = "5e" / "euclidean" / "5-10-5"` |\n| Rounding of 5% of max HP | rounded down (a 1-layer fall deals 0) | rules-core.md | `fall_damage_rounding`, `fall_cap_percent` |\n| Standing on a roof | a roof is ground: layers are counted from the highest support under the footprint; the layer of a character on a roof is the altitude of its feet (top voxel z = 5 → layer 6) | above, rules-core.md | — |\n| AIR-12 and BAT-47 / DND falls | 5e: AIR-12 is the fall damage. Baton: a fall to the ground is a BAT-47 wound (1 per 1.5 m, halved by Agility), Prone as AIR-12 says | baton.md | `air12_vs_bat47 = "bat47" / "air12"` |\n| AIR-17 against BAT-44 / BAT-42 | height gives no bonus; a mounted rider keeps BAT-42\'s elevated-position chance (its position, not measured height) | baton.md | `air17_overrides_elevation` |\n\nThis page is generated from the registry (`aerie rules --markdown > docs/rules.md`; `tests/structure/test_rules_doc.py`\nfails when the committed page differs): each ruleset\'s catalogue (`engine/rules/<ruleset>/catalogue.py`, the aerial\nrules in `engine/rules/aerial_catalogue.py`). The `where` column names `module:function` where the function exists\n(checked when the page is generated), else the text as written; `options` are the scene `[options]` keys the\ndecision names.\n\n'
+PREAMBLE = '# Rules reference\n\nEvery rule of the three source documents, by its catalogue ID (the rule catalogue `CATALOGUE.md`: AIR-* from\n`000_d3146b5d9a01d6bb.txt`, \"Combate Aéreo\"; BAT-* from `001_9a1f9b532ead407c.txt`, \"Combate\"; DND-* from\n`004_5d8774dfa45f46a9.txt`, \"D&D 5e Mechanika\"), with what Aerie does about it, where, and the test\nthat would fail if it broke. Status: **built** (resolved by the program, tested), **planned** (not yet implemented;\nthe issue that will build it is named).\n\nThe rules core (issue 3) and the baton ruleset (issue 6) record their detailed decisions in\n[`rules-core.md`](rules-core.md) and [`baton.md`](baton.md); this table is the index.\n\n## Decisions on the world and line of sight\n\n- **Layers and positions (AIR-02).** "A camada 0 é o chão: quem voa até 1m acima do chão está na camada 1". Aerie\n  uses the altitude of the feet: layer 0 stands on the ground, layer 1 is up to 1 m above it. A character standing\n  on a roof whose top voxel is z = 5 is at layer 6 (the documents count from the ground; the roof is the ground\n  there) — GAP "the layer of a character standing on a roof".\n- **Bodies.** Footprint / body height / eye height by size: tiny 1 cell, 1 layer, 0.5 m; small 1, 1, 0.9 m; medium\n  1, 2, 1.6 m; large 2, 3, 2.6 m; huge 3, 4, 3.6 m; gargantuan 4, 6, 5.5 m. Scenes may set `height_layers` and `eye_m`.\n- **Sight lines (AIR-13, AIR-16).** From the attacker\'s eye (centre of its footprint, `layer + eye_m`) to 36 points\n  inside the target\'s body: a 3 × 3 grid across it (offsets −0.3, 0, +0.3 of its footprint width from the centre) at\n  4 heights (`layer + h × 0.1, 0.37, 0.63, 0.9`). The floor under either character\'s own feet never counts (its\n  support voxels are treated as clear): a character at a roof\'s edge is not covered by its own roof; a roof edge\n  between the two is real cover.\n- **Cover thresholds** (blocked fraction f of those 36 lines; a scene may override with\n  `[options] cover_thresholds`):\n\n{cover_table}\n\n  Why: "um obstáculo que fica abaixo da linha não protege, e um que corta a linha dá cobertura parcial (ou total, se\n  for uma parede)" — an obstacle that cuts a few lines at the very edge of a body is not cover (below 25%); one\n  that cuts every line is total. The document\'s examples (AIR-14) come out as it says: half / partial behind a\n  1 m wall from the ground, none from high above, total behind a wall taller than the flyer.\n- **Visible (AIR-15, DND-26)**: at least one of the 36 lines is clear.\n- **Glass and water** do not block sight; foliage does (and is not solid: flyers may enter a canopy).\n\n## Decisions on the gaps the catalogue names\n\nEach is quoted and decided in the ruleset\'s own page; the other reading is a scene `[options]` key.\n\n| gap (CATALOGUE) | decision | where | option |\n|---|---|---|---|\n| What "Graze" is | 5e: any hit (not a failed save) triggers the fall roll; baton: any successful attack | rules-core.md, baton.md | `fall_roll_on` |\n| The cell size that makes 4 m "double the horizontal" | one cell = `cell_m` (1.5 m); diagonals cost one cell as in 5e | rules-core.md | `diagonal = "5e" / "euclidean" / "5-10-5"` |\n| Rounding of 5% of max HP | rounded down (a 1-layer fall deals 0) | rules-core.md | `fall_damage_rounding`, `fall_cap_percent` |\n| Standing on a roof | a roof is ground: layers are counted from the highest support under the footprint; the layer of a character on a roof is the altitude of its feet (top voxel z = 5 → layer 6) | above, rules-core.md | — |\n| AIR-12 and BAT-47 / DND falls | 5e: AIR-12 is the fall damage. Baton: a fall to the ground is a BAT-47 wound (1 per 1.5 m, halved by Agility), Prone as AIR-12 says | baton.md | `air12_vs_bat47 = "bat47" / "air12"` |\n| AIR-17 against BAT-44 / BAT-42 | height gives no bonus; a mounted rider keeps BAT-42\'s elevated-position chance (its position, not measured height) | baton.md | `air17_overrides_elevation` |\n\nThis page is generated from the registry (`aerie rules --markdown > docs/rules.md`; `tests/structure/test_rules_doc.py`\nfails when the committed page differs): each ruleset\'s catalogue (`engine/rules/<ruleset>/catalogue.py`, the aerial\nrules in `engine/rules/aerial_catalogue.py`). The `where` column names `module:function` where the function exists\n(checked when the page is generated), else the text as written; `options` are the scene `[options]` keys the\ndecision names.\n\n'
 
 
 def _catalogues():
     """[(ruleset info or None, catalogue module)]: the aerial layer's first, then each ruleset's."""
-    from engine.rules import aerial_catalogue, registry
 
     out = [(None, aerial_catalogue)]
     for info in registry.infos():
@@ -79,7 +82,6 @@ def _lookup(modname: str, cls, name: str):
 def resolve_where(text: str, info) -> list[str]:
     """The catalogue's "where" (``aerial `reach`, `explain_unreachable`; 5e `_attack_plan```) as a list of
     ``module.py:function`` refs (names that exist) and, for the rest, the words as written."""
-    from engine.rules import registry
 
     aliases = dict(SHARED_WHERE)
     classes = {}
@@ -135,9 +137,7 @@ def _option_rules() -> dict:
     texts, and the comments of a ``DEFAULT_OPTIONS`` written out in its class."""
     global _OPTION_RULES
     if _OPTION_RULES is None:
-        import inspect
 
-        from engine.rules import registry
 
         out: dict = {}
         for info in registry.infos():
@@ -161,7 +161,6 @@ def _option_rules() -> dict:
 
 def option_keys(rule: dict) -> list[str]:
     """The scene option keys of a rule: named in its decision, or tagged with its ID in ``DEFAULT_OPTIONS``."""
-    from engine.rules import registry
 
     known = set(AERIAL_OPTIONS)
     for info in registry.infos():
@@ -173,7 +172,6 @@ def option_keys(rule: dict) -> list[str]:
 
 
 def _cover_table() -> str:
-    from engine.rules import registry
 
     rows = ["  | ruleset | cover levels by the blocked fraction f of the 36 sight lines |", "  |---|---|"]
     for info in registry.infos():
@@ -214,9 +212,6 @@ def markdown() -> str:
 def actions_text(name: str | None = None) -> str:
     """``aerie rules --actions [RULESET]``: each ruleset's actions and their parameters, one line an action, derived
     from its registered action classes (``engine.rules.actions.describe``)."""
-    from engine.rules import registry
-    from engine.rules.actions import describe
-    from engine.rules.ruleset import get_ruleset
 
     names = [registry.info(name).name] if name else registry.names()
     out = []
@@ -226,7 +221,6 @@ def actions_text(name: str | None = None) -> str:
 
 
 def cmd_rules(args) -> int:
-    import sys
 
     if getattr(args, "markdown", False):
         sys.stdout.write(markdown())

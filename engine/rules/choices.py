@@ -23,6 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from engine.errors import AerieError
+from engine.rules.core import BadAction
 
 MISSING = object()
 
@@ -80,7 +81,6 @@ def given(session, path: tuple, member=None):
 def check_reactions(session, rx) -> None:
     """An action's ``reactions`` table: { character id = { reaction name = true / false } }, the names the ruleset
     offers (``Ruleset.REACTIONS``). A bad one is a BadAction naming the key."""
-    from engine.rules.core import BadAction
     names = tuple(getattr(session.ruleset, "REACTIONS", ()))
     if not names:
         raise BadAction("this ruleset names no reactions; its choices are the actions' own parameters", "", "reactions")

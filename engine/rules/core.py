@@ -19,6 +19,7 @@ from engine.memo import table as memo_table
 
 if TYPE_CHECKING:
     from engine.rules.session import Session
+from engine.world.geometry import Body
 
 Event = dict
 
@@ -88,7 +89,6 @@ class Actor:
         key = (self.x, self.y, self.layer, self.footprint, self.height_layers, self.eye_m)
         b = _BODIES.get(key)
         if b is None:
-            from engine.world.geometry import Body
             if len(_BODIES) > 65536:
                 _BODIES.clear()
             b = _BODIES[key] = Body(*key)
@@ -189,7 +189,7 @@ def __getattr__(name: str):
     # ``from engine.rules.core import Session`` keeps working for callers outside the rules (the session lives in
     # engine/rules/session.py, above the modules it drives; nothing in engine/rules imports it from here)
     if name == "Session":
-        from engine.rules.session import Session
+        from engine.rules.session import Session  # an alias for callers outside (layers.OUTSIDE_ALIASES)
 
         return Session
     raise AttributeError(f"module 'engine.rules.core' has no attribute {name!r}")

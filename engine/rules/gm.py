@@ -36,6 +36,12 @@ from dataclasses import replace
 
 from engine.rules.actions import Param, check_params
 from engine.rules.core import BadAction, Illegal
+from engine.rules import aerial
+import msgspec
+from engine.errors import SceneError
+from engine.world.scene import SIZES, supported
+from engine.rules.statblocks import block
+import json
 
 P = Param
 SPECS = {
@@ -126,7 +132,6 @@ def _maximum(a, key):
 
 def _fits(session, a, x, y, layer, ignore=()):
     """The body fits at (x, y, layer): inside the map, no solid voxel, no other body there."""
-    from engine.rules import aerial
 
     if not aerial.body_fits(session, a, x, y, layer):
         return False, "the body does not fit there (terrain or the map's edge)"
@@ -202,10 +207,7 @@ def register_character_builder(build) -> None:
 def _from_table(session, act, table: dict, source: str, nid: str, at: tuple):
     """A Character from a scene table (a library block or a copy), checked as a scene character is (the ruleset's
     schema and checks), with the GM's id, place, side and a name no one on the table has."""
-    import msgspec
 
-    from engine.errors import SceneError
-    from engine.world.scene import SIZES, supported
 
     if not CHARACTER_BUILDER:
         raise Illegal("no scene layer to build a character (import engine.scene)", "", "table")
@@ -238,8 +240,6 @@ def _from_table(session, act, table: dict, source: str, nid: str, at: tuple):
 def _added(session, act):
     """The Character ``gm_add`` puts on the table: a copy of a character on the table (``like``) or a library
     block, with a name no one on the table has."""
-    from engine.rules import aerial
-    from engine.rules.statblocks import block
 
     nid = act["id"]
     if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]{0,40}", nid) or nid == "gm":
@@ -300,7 +300,6 @@ def _check_set(session, act) -> dict:
 
 def _check_remove(session, act) -> None:
     """``gm_remove``: not the current character, and nothing else names it (a condition, a grapple, a mount...)."""
-    import json
 
     st = session.state
     a = _who(session, act["target"], "target")
@@ -350,7 +349,6 @@ def check(session, action):
         ok, why = _fits(session, a, x, y, layer)
         if not ok:
             raise Illegal(f"{_name(a)} cannot be placed at {[x, y, layer]}: {why}", "", "to")
-        from engine.rules import aerial
 
         supported = aerial.is_supported(session, a, x, y, layer)
         fly = act.get("flying")

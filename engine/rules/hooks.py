@@ -58,3 +58,31 @@ class Hook(list):
 
     def __repr__(self) -> str:
         return f"Hook({self.name!r}: {', '.join(f'{fn.__name__} {fn.rule}' for fn in self)})"
+
+
+class Upcalls:
+    """Functions a lower layer calls and a higher one defines (engine/rules/layers.py): the lower module declares
+    the slot and its names (``FEAT = Upcalls("5e feats", ("lucky_save", ...))``), the higher module fills it when it
+    loads (``FEAT.provide(lucky_save, ...)``), and the lower one calls ``FEAT.lucky_save(...)`` without importing the
+    module above. A name not declared cannot be provided; one called before its provider loaded says so."""
+
+    def __init__(self, name: str, names: tuple[str, ...]) -> None:
+        self._slot = name
+        self._names = frozenset(names)
+
+    def provide(self, *fns: Callable, **named: Callable) -> None:
+        """Fill names: each function under its own name, or ``name=fn`` (an alias)."""
+        for name, fn in [(f.__name__, f) for f in fns] + list(named.items()):
+            if name not in self._names:
+                raise ValueError(f"{self._slot}: {name} is not one of its declared names ({', '.join(sorted(self._names))})")
+            setattr(self, name, fn)
+
+    def __getattr__(self, name: str):
+        # reached only for a name not provided yet (a provided one is an attribute of the instance)
+        if name.startswith("_") or name not in self._names:
+            raise AttributeError(name)
+        raise RuntimeError(f"{self._slot}: {name} is called before the module that provides it was imported "
+                           "(the ruleset imports every provider)")
+
+    def __repr__(self) -> str:
+        return f"Upcalls({self._slot!r}: {', '.join(sorted(self._names))})"

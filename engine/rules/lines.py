@@ -33,3 +33,10 @@ def say(template: str):
         return _FORMATTER.vformat(template, (), _Fields(e, n, r))
     line.template = template  # type: ignore[attr-defined]
     return line
+
+
+def sources_text(e: dict) -> str:
+    """Where a roll's bonus came from (an event's ``sources``: source, value, rule), as " (Dex +3, proficiency +2)";
+    the entries on the other side (``on``: the AC, said by the line itself) are left out."""
+    bits = [f"{s['source']} {s['value']:+d}" for s in e.get("sources") or () if not s.get("on")]
+    return f" ({', '.join(bits)})" if bits else ""

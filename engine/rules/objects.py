@@ -29,6 +29,8 @@ from engine.world.grid import World
 from engine.world.los import clamp_points, quantize, trace_fixed
 from engine.world.materials import Material
 from engine.world.objects import Box, ObjectSpec, PartSpec
+from engine.rules import aerial
+from engine.world.cover import cover_between
 
 
 @dataclass(frozen=True)
@@ -389,7 +391,6 @@ def remove_boxes(session, boxes, fall_rule: str, cause: str) -> list:
 def drop_unsupported(session, rule: str, cause: str) -> list[str]:
     """Everyone not flying whose footing is gone falls to the support below (AIR-12 damage from the layer it
     fell from, Prone); flyers are unaffected; a rider falls with its mount."""
-    from engine.rules import aerial
 
     fell = []
     for a in list(session.state.actors.values()):
@@ -420,7 +421,6 @@ def rebuild_world(session) -> None:
 def what_breaking_opens(session, t: Target, viewer, others, levels) -> list[dict]:
     """What breaking ``t`` would open: for each of ``others`` whose sight lines from ``viewer`` it changes, the
     blocked lines now and with its voxels gone ("sight lines from Vess to Brann: 18/36 blocked -> 0/36")."""
-    from engine.world.cover import cover_between
 
     w = session.world
     v = w.voxels.copy()

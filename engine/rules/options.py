@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from engine.errors import AerieError
+from engine.rules import registry
 
 
 @dataclass(frozen=True)
@@ -104,7 +105,6 @@ AERIAL = {
 def specs_for(ruleset: str) -> dict[str, OptionSpec] | None:
     """Every option key a ruleset accepts (COMMON + its class's ``OPTION_SPECS``, found through the registry), or
     None when it declares none."""
-    from engine.rules import registry
 
     return with_common(registry.info(ruleset).ruleset_class().OPTION_SPECS)
 

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.errors import AerieError
+import engine.rules as pkg
 
 
 def load_dotted(dotted: str) -> Any:
@@ -71,7 +72,6 @@ def _discover() -> None:
     if _DISCOVERED:
         return
     _DISCOVERED = True
-    import engine.rules as pkg
 
     for m in sorted(pkgutil.iter_modules(pkg.__path__), key=lambda m: m.name):
         if m.ispkg:

@@ -18,6 +18,11 @@ from engine.rules.events import CORE_EVENTS, Event
 
 if TYPE_CHECKING:
     from engine.rules.session import Session
+from engine.rules.options import validate_for
+from engine.rules.actions import Listing, listed
+from engine.errors import SceneError
+import dataclasses
+from engine.rules import registry
 
 
 class Ruleset:
@@ -43,7 +48,6 @@ class Ruleset:
     DEFAULT_OPTIONS: ClassVar[dict] = {}
 
     def __init__(self, options: dict | None = None):
-        from engine.rules.options import validate_for   # typed options (engine/rules/options.py)
 
         self.options = dict(self.DEFAULT_OPTIONS)
         self.options.update(validate_for(self.OPTION_SPECS, options))
@@ -94,7 +98,6 @@ class Ruleset:
         """The legal actions of these kinds only (None: all), exactly the full list's of those kinds, in its order
         (issue 26). By default: the units of ``ACTIONS`` asked in ``LISTING``'s order (``engine.rules.actions.listed``),
         each candidate checked; a ruleset that lists its own way (an overridden ``legal_actions``) is filtered."""
-        from engine.rules.actions import Listing, listed
 
         if type(self).legal_actions is not Ruleset.legal_actions:
             return [c for c in self.legal_actions(session, actor) if kinds is None or c["action"] in kinds]
@@ -217,8 +220,9 @@ class Ruleset:
     #: the action table: name -> unit (engine/rules/actions.py ``Unit``: ``PARAMS``, ``check(rs, session, actor,
     #: action) -> plan``, ``apply(...)``, ``candidates``, ``preview``), an ``ActionTable`` its classes register in
     ACTIONS: ClassVar[dict] = {}
-    #: the legal-action listing's order: ``((each, (action, ...)), ...)`` (engine/rules/actions.py ``listed``); an
-    #: action in no group is listed after them
+    #: the default listing's order: ``((each, (action, ...)), ...)`` (engine/rules/actions.py ``listed``); an
+    #: action in no group is listed after them. The shipped rulesets list their own way, from each unit's ``groups``
+    #: (``ActionTable.listing``); a small ruleset (the test ones) may declare it here
     LISTING: ClassVar[tuple] = ()
     #: the names of the ruleset's conditions (a GM's condition tool is checked against them; empty: not checked)
     CONDITIONS: ClassVar[Collection[str]] = ()
@@ -227,9 +231,6 @@ class Ruleset:
     #: what follows from a number the GM sets (``gm_set``, engine/rules/gm.py): a Hook of
     #: ``fn(rs, session, actor, key, old, new)`` run after the value is set (5e: healing wakes the dying)
     GM_SET: ClassVar[list] = []
-    #: the window's hotkeys: these action kinds take 1..9, 0 in order, the same key whoever acts (empty: the first
-    #: ten of ``action_specs``)
-    HOTKEY_ACTIONS: ClassVar[tuple] = ()
     #: AIR-07's climb for a character: ``fn(rs, session, actor, flying, metres) -> metres`` in order, from the
     #: option ``climb_m`` (engine/rules/pathing.py ``climb_cost``; 5e: Athlete, DND-F04)
     CLIMB_COST: ClassVar[list] = []
@@ -315,7 +316,6 @@ class Ruleset:
 
 def check_mounts_at_start(session: Session) -> None:
     """A character's ``mount`` names another character (``Actor.data["mount_at_start"]``, set by make_actor)."""
-    from engine.errors import SceneError
 
     actors = session.state.actors
     ridden: dict = {}
@@ -350,9 +350,7 @@ def character_index(session, ch) -> int:
 def register(name, dotted: str | None = None) -> None:
     """Register a ruleset: a :class:`engine.rules.registry.RulesetInfo`, or (older form) a name and the
     ``"module:Class"`` of its Ruleset (schema and cover levels then as the default ruleset's)."""
-    import dataclasses
 
-    from engine.rules import registry
 
     if isinstance(name, registry.RulesetInfo):
         registry.register(name)
@@ -362,7 +360,6 @@ def register(name, dotted: str | None = None) -> None:
 
 
 def get_ruleset(name: str, options: dict | None = None) -> Ruleset:
-    from engine.rules import registry
 
     info = registry.info(name)
     try:
@@ -381,7 +378,6 @@ __all__ = ["Illegal", "Ruleset", "get_ruleset", "register"]
 def scene_conditions(items, known, file: str, key: str) -> dict:
     """A scene character's ``conditions = ["prone", "grappled:ogre"]`` as ``{name: sorted source ids}``; an
     unknown name is a SceneError at ``key.conditions[j]``."""
-    from engine.errors import SceneError
 
     conds: dict = {}
     for j, c in enumerate(items or []):

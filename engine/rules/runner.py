@@ -16,9 +16,12 @@ from typing import Any
 
 from engine.errors import AerieError
 from engine.rules.core import BadAction, Illegal
-from engine.rules.lines import say
+from engine.rules.lines import say, sources_text  # noqa: F401  (sources_text: re-exported)
 
 from engine.rules.session import Session
+from engine.rules.options import closest
+from engine.inputs import ACTIONS_MAX_BYTES, read_text
+from engine.rules.validate import aerie_error, json_safe
 
 EXPECT_KEYS = {"after", "character", "layer", "x", "y", "position", "hp", "max_hp", "temp_hp", "conditions",
                "has_conditions", "lacks_conditions", "flying", "dead", "stable", "current", "round", "over",
@@ -61,7 +64,6 @@ CHARACTER_KEYS = {"layer", "x", "y", "position", "hp", "max_hp", "temp_hp", "fly
 
 def validate_expectations(expects, error, base: str = "expect") -> list:
     """Every ``[[expect]]`` table typed before anything is played; ``error(path, problem)`` builds the error."""
-    from engine.rules.options import closest
 
     if not isinstance(expects, list):
         raise error(base, "must be a list of tables ([[expect]])")
@@ -126,8 +128,6 @@ def load_actions(path: str) -> tuple[list, list]:
     ``{"script": [...], "expect": [...]}``) or ``.jsonl`` (one action a line). Everything is checked here: a step
     must be a table, values JSON-safe, expectations typed; errors name the file and the key. ``actions`` is another
     name of ``script`` (``aerie replay`` read it so)."""
-    from engine.inputs import ACTIONS_MAX_BYTES, read_text
-    from engine.rules.validate import aerie_error, json_safe
 
     p = Path(path)
     text = read_text(p, ACTIONS_MAX_BYTES, str(path))
@@ -349,13 +349,6 @@ def _attack(session, e, n, r):
     dis = dis.replace("disadvantage", "negative chance") if "difficulty" in e else dis
     return (f"{n('who')} attacks {n('target')} with {e['weapon']}: {e['roll']} + {e['bonus']}{sources_text(e)} = "
             f"{e['total']} vs {against}{cov}: {res}{adv}{dis} [{', '.join(e['rules'])}]")
-
-
-def sources_text(e: dict) -> str:
-    """Where a roll's bonus came from (an event's ``sources``: source, value, rule), as " (Dex +3, proficiency +2)";
-    the entries on the other side (``on``: the AC, said by the line itself) are left out."""
-    bits = [f"{s['source']} {s['value']:+d}" for s in e.get("sources") or () if not s.get("on")]
-    return f" ({', '.join(bits)})" if bits else ""
 
 
 def _fall(session, e, n, r):

@@ -28,6 +28,10 @@ import os
 from pathlib import Path
 
 from engine.errors import AerieError
+import msgspec
+from engine.rules.core import Illegal, dumps
+from engine.inputs import SAVE_MAX_BYTES, read_text
+from engine.outputs import write_output
 
 SAVE_VERSION = 2
 READABLE_VERSIONS = (1, 2)
@@ -38,7 +42,6 @@ def scene_hash(scene) -> str:
     cached = getattr(scene, "_content_hash", None)
     if cached:
         return cached
-    import msgspec
 
     h = hashlib.sha256()
     h.update(b"aerie-scene-1\0")
@@ -129,7 +132,6 @@ def check_hash(scene, saved_hash, where: str) -> None:
 
 def load(cls, save, scene=None, base_dir=None, where: str = "saved game"):
     """``Session.load``: validate the save's shape, find and check its scene, replay, verify the events."""
-    from engine.rules.core import Illegal, dumps
 
     if not isinstance(save, dict) or save.get("type") != "save":
         raise AerieError(f"{where}: not an Aerie saved game (a JSON object with type = \"save\")")
@@ -218,7 +220,6 @@ def from_log(cls, events, scene=None, base_dir=None, where: str = "event log"):
 
 
 def read_file(path) -> dict | list:
-    from engine.inputs import SAVE_MAX_BYTES, read_text
 
     text = read_text(path, SAVE_MAX_BYTES, str(path))
     try:
@@ -233,7 +234,6 @@ def load_file(cls, path, scene=None):
     """A save (``.json``) or an event log (``.jsonl``) from disk; its scene is looked up from the file's folder too."""
     p = Path(path)
     if p.suffix == ".jsonl":
-        from engine.inputs import SAVE_MAX_BYTES, read_text
 
         return from_log(cls, read_text(p, SAVE_MAX_BYTES, str(p)).splitlines(), scene, p.parent, str(p))
     return load(cls, read_file(p), scene, p.parent, str(p))
@@ -241,6 +241,5 @@ def load_file(cls, path, scene=None):
 
 def write_file(session, path) -> Path:
     """The save, written atomically (engine.outputs)."""
-    from engine.outputs import write_output
 
     return write_output(path, json.dumps(session.save(), indent=1, sort_keys=True).encode("utf-8"), "the save")

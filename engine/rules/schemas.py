@@ -7,6 +7,8 @@ rest of each character table to the schema of the scene's ruleset.
 from __future__ import annotations
 
 import msgspec
+from engine.rules import registry
+import dataclasses
 
 
 class _Strict(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
@@ -15,15 +17,12 @@ class _Strict(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
 
 def character_schema(ruleset: str) -> type:
     """The msgspec Struct of the ruleset's own character keys (from the registry)."""
-    from engine.rules import registry
 
     return registry.info(ruleset).schema_class()
 
 
 def register_schema(ruleset: str, schema: type) -> None:
     """Replace the character schema of a registered ruleset."""
-    import dataclasses
 
-    from engine.rules import registry
 
     registry.register(dataclasses.replace(registry.info(ruleset), schema=schema))

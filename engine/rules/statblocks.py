@@ -15,13 +15,14 @@ import re
 import tomllib
 
 from engine.errors import AerieError
+from engine.resources import resource_dir
+from engine.rules.core import BadAction
 
 PLACED = ("id", "at", "side")          # what the GM gives a block when it is added, never the block itself
 NAME_RE = re.compile(r"[a-z][a-z0-9_]{0,40}")
 
 
 def library_path(ruleset: str):
-    from engine.resources import resource_dir
 
     return resource_dir("assets") / "statblocks" / f"{ruleset}.toml"
 
@@ -56,7 +57,6 @@ def read_library(p, where: str, err) -> dict[str, dict]:
 
 def block(ruleset: str, name: str, path: str = "block") -> dict:
     """The character table of block ``name`` (``about`` left out), or one clear refusal listing the blocks."""
-    from engine.rules.core import BadAction
 
     lib = library(ruleset)
     key = str(name).strip().lower().replace(" ", "_")

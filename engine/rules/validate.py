@@ -18,6 +18,7 @@ import math
 import re
 
 from engine.errors import AerieError, SceneError
+from engine.rules import registry
 
 MAX_DEPTH = 32
 MAX_INT = 2 ** 53                # integers beyond this do not survive a JSON reader that uses doubles
@@ -136,7 +137,6 @@ def check_character(ruleset: str, raw: dict, file: str, key: str) -> None:
         if f in raw and raw[f] is not None and not number(raw[f], lo, hi, integer):
             what = "an integer" if integer else "a number"
             raise SceneError(file, f"{key}.{f}", f"must be {what} {lo:g}..{hi:g}, got {raw[f]!r}")
-    from engine.rules import registry
 
     own = registry.info(ruleset).character_check_fn()
     if own is not None:

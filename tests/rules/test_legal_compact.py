@@ -126,7 +126,7 @@ def test_a_big_flyers_moves_take_no_dict_each():
 
 
 def test_the_listing_prefilter_matches_the_checks():
-    """``Dnd5e.NEEDS_ACTION`` drops candidates once the action is used: each of those checks must open with
+    """A unit that ``spends_action`` is dropped from the listing once the action is used: each of those checks must open with
     ``common.need_action`` (change the list with the check; Use.check still calls it as ``rs._need_action``)."""
     import inspect
     import textwrap
@@ -143,7 +143,9 @@ def test_the_listing_prefilter_matches_the_checks():
     # a shared prologue counts when it itself opens with the check (standard._action_on)
     opens = ("common.need_action(rs, ", "rs._need_action(")
     assert first_line(standard._action_on).startswith(opens)
-    for name in Dnd5e.NEEDS_ACTION:
+    spenders = [n for n, u in Dnd5e.ACTIONS.items() if u.spends_action]
+    assert len(spenders) == 10
+    for name in spenders:
         line = first_line(Dnd5e.ACTIONS[name].check)
         assert line.startswith(opens) or line.split("=", 1)[-1].strip().startswith("_action_on("), \
             (name, line)

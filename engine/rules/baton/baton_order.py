@@ -6,32 +6,32 @@ from typing import cast
 
 from engine.errors import SceneError
 from engine.rules import aerial, riding
-from engine.rules.baton import combat, health, mounts, skills, turns
+from engine.rules.baton import combat, health, mounts, skills
+from engine.rules.baton.initiative import (  # noqa: F401  (re-exported: the rules' callers ask baton_order)
+    able,
+    can_hold,
+    checked_with_memo,
+    holder,
+    in_combat,
+    memoised,
+)
+from engine.rules.baton.upcalls import EFFECTS
+from engine.rules.hooks import Hook
 from engine.rules.baton.common import CONDITIONS
 from engine.rules.core import Actor, Illegal
 
 
-# ================================================================================ helpers
-def able(rs, a: Actor) -> bool:
-    return not a.dead and not a.has("petrified")
+# the hooks of the baton's moments (baton/turns.py registers the rules on them)
+SIDE_TURN_START = Hook("side_turn_start", "fn(rs, session, side) when the initiative comes to the side", order=(
+    "until_next_turn_ends",
+    "created_conditions_end",
+    "effects_tick",
+    "opportunities_lapse",
+))
+ACTIVATION_END = Hook("activation_end", "fn(rs, session, actor) when its activation ends", order=(
+    "stay_aloft",
+))
 
-
-def can_hold(rs, a: Actor, session=None) -> bool:
-    """May receive the baton: alive, not a statue, not a ridden mount (it acts with its rider, BAT-42)."""
-    if not able(rs, a):
-        return False
-    if not riding.carries(a):
-        return True
-    return session is not None and not able(rs, riding.rider_of(session, a))
-
-
-def in_combat(rs, session) -> bool:
-    return bool(session.state.data.get("combat"))
-
-
-def holder(rs, session) -> Actor | None:
-    h = session.state.data.get("holder")
-    return session.state.actors.get(h) if h else None
 
 # ================================================================================ the baton
 def new_turn(rs, aid):
@@ -84,6 +84,15 @@ def give_baton(rs, session, to: str, rule: str, kept: bool, how: str, guard: int
 
 def pass_targets(rs, session, a: Actor) -> tuple[list, bool, str]:
     """(allowed ids, kept, rule) for the holder's pass now (BAT-08, BAT-09, BAT-58)."""
+    return memoised(("pass", a.id), lambda: _pass_targets(rs, session, a))
+
+
+def may_receive(rs, session, a: Actor) -> frozenset:
+    """The ids of :func:`pass_targets`, as a set (a candidate's test in a listing)."""
+    return memoised(("pass set", a.id), lambda: frozenset(pass_targets(rs, session, a)[0]))
+
+
+def _pass_targets(rs, session, a: Actor) -> tuple[list, bool, str]:
     st = session.state
     t = st.turn
     die = t.get("test_die")
@@ -143,9 +152,9 @@ def able_sides(rs, session) -> set:
 
 
 def side_turn_starts(rs, session, side: str) -> None:
-    """BAT-11: the rules on ``turns.SIDE_TURN_START`` ("until its next turn" conditions end, per-turn effects
+    """BAT-11: the rules on ``SIDE_TURN_START`` ("until its next turn" conditions end, per-turn effects
     tick, the side's opportunities lapse); then the fight may be over."""
-    turns.SIDE_TURN_START.run(rs, session, side)
+    SIDE_TURN_START.run(rs, session, side)
     check_over(rs, session, auto=False)
 
 
@@ -191,8 +200,8 @@ def prefer(rs, session, cands: list) -> Actor | None:
 
 
 def end_activation(rs, session, a: Actor) -> None:
-    """The rules on ``turns.ACTIVATION_END`` (AIR-08: a flyer spends its minor action to stay up)."""
-    turns.ACTIVATION_END.run(rs, session, a)
+    """The rules on ``ACTIVATION_END`` (AIR-08: a flyer spends its minor action to stay up)."""
+    ACTIVATION_END.run(rs, session, a)
 
 
 def do_pass(rs, session, a: Actor, to: str, kept: bool, rule: str, how="pass") -> None:
@@ -356,3 +365,6 @@ def after_action(rs, session) -> None:
     aerial.check_all_grounded(session)
     skills.check_grapples(rs, session)
     check_over(rs, session)
+
+
+EFFECTS.provide(add_effect, end_effect)

@@ -26,11 +26,14 @@ option does), so a menu, a prompt and an automatic player all see it.
 
 from __future__ import annotations
 
+from engine.rules.baton.upcalls import CHOICE
 from engine.rules.baton import baton_order, combat, leave_cover, mounts
 from engine.rules.choices import MISSING, choose, given
 from engine.rules.actions import Param, Unit
 from engine.rules.baton.actions import action
 from engine.rules.core import Actor, Illegal
+from engine.rules.baton import dice as bd
+from engine.rules.choices import Point
 
 DEFENCES = ("dodge", "shield", "defence", "none")
 
@@ -41,6 +44,10 @@ P = Param
 def opening_candidates(rs, session) -> list:
     """Who may open the initiative now instead of the default holder (BAT-02): only at the very start of
     the combat, when the scene does not name ``initiative_starts``, and before the holder has done anything."""
+    return baton_order.memoised(("open",), lambda: _opening_candidates(rs, session))
+
+
+def _opening_candidates(rs, session) -> list:
     st = session.state
     d = st.data
     if (session.scene.spec.initiative_starts or not baton_order.in_combat(rs, session) or d.get("activations") != 1
@@ -65,7 +72,7 @@ def check_open_with(rs, session, a: Actor, act: dict) -> dict:
     if not ids:
         raise Illegal("the opening of the initiative can be changed only at the start of a combat whose scene "
                       "does not name initiative_starts, before anything is done", "BAT-02", "to")
-    if act["to"] not in ids:
+    if act["to"] not in baton_order.memoised(("open set",), lambda: frozenset(ids)):
         raise Illegal(f"{act['to']} cannot open the initiative: a non-surprised PC chosen by the players opens it "
                       f"(here: {', '.join(ids)})", "BAT-02", "to")
     return {"to": act["to"]}
@@ -108,7 +115,6 @@ def choose_crit(rs, session, a: Actor, expr: str, kept: int, counter: bool = Fal
     """BAT-36: a PC's natural 12, chosen once the critical is seen (choice point ``crit``, default damage); on an
     attack made in answer during another's action (a counterattack, BAT-13; an opportunity attack, BAT-38 "é
     considerado um contra-ataque"; the shot on leaving cover, BAT-41) the point is ``counter_crit.<id>``."""
-    from engine.rules.baton import dice as bd
     pts = session.state.data["destiny"].get(a.side, 0)
     return choose(session, ("counter_crit", a.id) if counter else "crit", a.id,
                   {"damage": f"+{bd.maximum(expr)} damage (the weapon's maximum)",
@@ -178,7 +184,6 @@ def table_question(rs, session):
     h = baton_order.holder(rs, session)
     if not ids or h is None:
         return None
-    from engine.rules.choices import Point
     st = session.state
     opts = {h.id: f"{h.name} opens the initiative (the first non-surprised PC of the scene)"}
     opts.update({i: f"{st.actors[i].name} opens it instead" for i in ids})
@@ -275,7 +280,6 @@ def choices_of(rs, session, a: Actor, act: dict) -> dict:
         w = combat.pick_weapon(rs, a, act.get("weapon"))
         melee = combat.is_melee(rs, w)
         if a.data["pc"] and not combat.divine_vs_undead(rs, t, w):     # BAT-52: always the extra damage
-            from engine.rules.baton import dice as bd
             mx = bd.maximum(w["damage"])
             pts = st.data["destiny"].get(a.side, 0)
             out["crit"] = {"default": "damage", "chosen": act.get("crit", "damage"), "rule": "BAT-36",
@@ -309,6 +313,8 @@ class OpenWith(Unit):
     """``open_with`` (``to``): the players hand the opening of the initiative to another non-surprised PC (BAT-02)."""
 
     name = "open_with"
+    place = 9
+    groups = {"start": 1}
     PARAMS = {"to": P("id", True, help="the non-surprised PC the players choose to open the initiative (BAT-02)")}
 
     @staticmethod
@@ -322,3 +328,6 @@ class OpenWith(Unit):
     @staticmethod
     def apply(rs, session, a, act, plan):
         apply_open_with(rs, session, a, act, plan)
+
+
+CHOICE.provide(choose_crit, choose_defence)

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+from engine.rules.baton.upcalls import COMBAT
 from engine.rules import aerial, riding
-from engine.rules.baton import baton_order, choices, mounts, skills, slots
+from engine.rules.baton import initiative, mounts, skills, slots
+from engine.rules.baton.upcalls import CHOICE
 from engine.rules.baton import dice as bd
 from engine.rules.core import Actor, Illegal
 from engine.rules.registry import cover_levels
 from engine.world.cover import cover_between
 from engine.world.geometry import distance_m, in_melee_reach
+from engine.world.geometry import Body, cell_gap
 
 
 def equipped(rs, a: Actor) -> list[dict]:
@@ -50,7 +53,7 @@ def can_counter(rs, a: Actor) -> bool:
     """May answer at once (a counterattack, BAT-13; an opportunity attack "é considerado um contra-ataque",
     BAT-38; the shot at one leaving total cover, BAT-41): able, and no condition tagged ``no_counterattack``
     (paralyzed, BAT-61: it cannot move, so it makes none)."""
-    return baton_order.able(rs, a) and skills.tagged(rs, a, "no_counterattack") is None
+    return initiative.able(rs, a) and skills.tagged(rs, a, "no_counterattack") is None
 
 
 def opportunity_weapon(rs, a: Actor) -> dict | None:
@@ -220,7 +223,7 @@ def _difficulty(rs, session, a: Actor, t: Actor, melee: bool, ctx: dict, ranged_
     ``ranged_sneak``); a ranged sneak attack is against 7 (BAT-37)."""
     dchoice = ctx.get("defence")
     if not no_choice and not ranged_sneak:
-        dchoice = choices.choose_defence(rs, session, a, t, melee)           # BAT-14: the defender's choice point
+        dchoice = CHOICE.choose_defence(rs, session, a, t, melee)           # BAT-14: the defender's choice point
     dname, dval = defence_of(rs, session, t, melee, dchoice)
     if ranged_sneak:
         return "none (sneak attack)", 7                                      # BAT-37 ranged
@@ -277,7 +280,7 @@ def _hit(rs, session, a: Actor, t: Actor, w: dict, ctx: dict, ev: dict, second: 
         pc = a.data["pc"]
         # BAT-36's choice point; not where the critical is the rule's own (sneak, helpless, BAT-52 divine)
         if pc and ev["critical"] and not sneak and not helpless and not divine and \
-                choices.choose_crit(rs, session, a, expr, ev["kept"], counter) == "destiny":
+                CHOICE.choose_crit(rs, session, a, expr, ev["kept"], counter) == "destiny":
             d = session.state.data["destiny"]
             d[a.side] = d.get(a.side, 0) + 1
             session.emit({"type": "destiny", "side": a.side, "who": a.id, "points": d[a.side], "rule": "BAT-36"})
@@ -334,7 +337,7 @@ def hands_matter(rs, a: Actor) -> bool:
 
 def outnumbered(rs, session, a: Actor, t: Actor) -> bool:
     for o in session.state.actors.values():
-        if o.id in (a.id, t.id) or o.side == t.side or not baton_order.able(rs, o) or riding.carries(o) and False:
+        if o.id in (a.id, t.id) or o.side == t.side or not initiative.able(rs, o) or riding.carries(o) and False:
             continue
         w = melee_weapon(rs, o)
         if w is not None and in_reach(rs, session, o, t, w):
@@ -417,9 +420,11 @@ def manoeuvre(rs, session, a, t, what) -> dict:
 
 
 def ground_item(rs, session, a, name):
-    from engine.world.geometry import Body, cell_gap
     for i, it in enumerate(session.state.data["ground_items"]):
         if it["name"] == name and cell_gap(a.body(), Body(it["at"][0], it["at"][1], it["at"][2], 1, 1, 0.5)) <= 1 \
                 and abs(it["at"][2] - a.layer) <= 1:
             return i
     return None
+
+
+COMBAT.provide(in_reach)

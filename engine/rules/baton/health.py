@@ -5,7 +5,8 @@ from __future__ import annotations
 import math
 
 from engine.rules import aerial, riding
-from engine.rules.baton import baton_order, mounts, skills
+from engine.rules.baton import mounts, skills
+from engine.rules.baton.upcalls import EFFECTS
 from engine.rules.baton import dice as bd
 from engine.rules.baton.common import DIRECT, FATIGUE
 from engine.rules.core import Actor, Illegal
@@ -121,7 +122,7 @@ def hourly(rs, session) -> None:
                 n, s, b = bd.parse(ef["dice"])
                 r = sum(session.roll("poison", s, n, who=t.id, rule="BAT-53", purpose="latent poison")) + b
                 rs.apply_damage(session, t, r, "latent", None, "BAT-53")
-            baton_order.end_effect(rs, session, t, ef, "its hours have passed")
+            EFFECTS.end_effect(rs, session, t, ef, "its hours have passed")
     st.data["effects"] = [e for e in st.data["effects"] if not e.get("ended")]
 
 
@@ -139,18 +140,18 @@ def poison(rs, session, t: Actor, kind: str, potency: int) -> None:
     if kind == "hallucinogenic":
         (h,) = session.roll("poison_hours", 3, who=t.id, rule="BAT-53", purpose="hours")
         conds = ["hallucinating"] + (["confused"] if total else [])
-        baton_order.add_effect(rs, session, t, kind, "hour", at_hour=d["hour"] + h, conditions=conds, potency=potency)
+        EFFECTS.add_effect(rs, session, t, kind, "hour", at_hour=d["hour"] + h, conditions=conds, potency=potency)
     elif kind == "caustic":
         rs.apply_damage(session, t, roll("2d6" if total else "2d3", "caustic poison"), "caustic", None, "BAT-53")
     elif kind == "inoculant":
         rs.apply_damage(session, t, roll("1d6", "inoculant poison"), "fatigue", None, "BAT-53")
         if total and not t.dead:
-            baton_order.add_effect(rs, session, t, kind, "turn", potency=potency)
+            EFFECTS.add_effect(rs, session, t, kind, "turn", potency=potency)
     elif kind == "neurotoxic":
-        baton_order.add_effect(rs, session, t, kind, "turn", potency=potency, conditions=["paralyzed" if total else "slow"])
+        EFFECTS.add_effect(rs, session, t, kind, "turn", potency=potency, conditions=["paralyzed" if total else "slow"])
     elif kind == "latent":
         (h,) = session.roll("poison_hours", 6, who=t.id, rule="BAT-53", purpose="hours before it strikes")
-        baton_order.add_effect(rs, session, t, kind, "hour", at_hour=d["hour"] + h, dice="2d6" if total else "2d3", potency=potency)
+        EFFECTS.add_effect(rs, session, t, kind, "hour", at_hour=d["hour"] + h, dice="2d6" if total else "2d3", potency=potency)
 
 
 def fall_severity(rs, layers: int) -> int:

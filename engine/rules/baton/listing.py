@@ -1,5 +1,5 @@
 """The baton's legal-action listing (``Baton.legal_actions_of``): the frame around the actions' own candidates (each
-unit's ``candidates``, asked in ``LISTING``'s order, engine/rules/actions.py ``listed``), then each candidate's
+unit's ``candidates``, asked in the order of its ``groups``, engine/rules/actions.py ``listed``), then each candidate's
 variants with a non-default choice (baton/choices.py), all checked as ``Session.check`` does. ``rs`` is the ruleset."""
 
 from __future__ import annotations
@@ -13,20 +13,14 @@ from engine.rules.core import Actor
 from engine.rules.legal import Expanded, Fresh, LegalActions, passes
 
 #: in combat, the holder's candidates: per group, per item it iterates (``self``; ``weapon_foe``: the holder and its
-#: mount, each able foe, each weapon in hand; ``foe``: each able foe), each action's own; an action named in no
-#: group is listed after them
-LISTING = (
-    ("self", ("pass", "open_with", "move")),
-    ("weapon_foe", ("attack", "charge")),
-    ("foe", ("grab", "trip", "push", "disarm", "create_opportunity")),
-    ("self", ("stand", "dash", "break_free", "resist_poison", "extinguish", "dismount", "drop", "shout", "equip",
-              "drink", "pick_up")),
-)
+#: mount, each able foe, each weapon in hand; ``foe``: each able foe), each action's own (the units name their
+#: groups and their rank in each: ``Unit.groups``); an action in no group is listed after them
+GROUPS = (("start", "self"), ("weapon_foe", "weapon_foe"), ("on_foe", "foe"), ("then", "self"))
 #: out of combat (BAT-01), anyone's
-OUT_OF_COMBAT = (("self", ("rest", "treat", "wait", "day")),)
+OUT_OF_COMBAT_GROUPS = (("out_of_combat", "self"),)
 #: the scene's objects (issue 14: BAT-12 / BAT-15), after the rest
-OBJECT_LISTING = (("object", ("attack", "manipulate")),)
-DECLARED = LISTING + OUT_OF_COMBAT + OBJECT_LISTING
+OBJECT_GROUPS = (("object", "object"),)
+DECLARED_GROUPS = GROUPS + OUT_OF_COMBAT_GROUPS + OBJECT_GROUPS
 
 
 class Context(Listing):
@@ -67,16 +61,17 @@ def legal_actions(rs, session, a: Actor, kinds: Collection[str] | None = None) -
     ctx = Context(rs, session, a)
     units = rs.ACTIONS
     if not baton_order.in_combat(rs, session):
-        cands = listed(units, OUT_OF_COMBAT, ctx, rest=False, allow=want)
+        cands = listed(units, units.listing(OUT_OF_COMBAT_GROUPS), ctx, rest=False, allow=want)
     else:
         h = baton_order.holder(rs, session)
         if h is None or a.id != h.id:
             return []
-        cands = listed(units, LISTING, ctx, declared=DECLARED, allow=want)
+        cands = listed(units, units.listing(GROUPS), ctx, declared=units.listing(DECLARED_GROUPS), allow=want)
         if session.state.objects:
-            cands += listed(units, OBJECT_LISTING, ctx, rest=False, allow=want)
-    return LegalActions([Expanded(cands, lambda base: choice_variants_of(rs, session, base, want), passes(session.check),
-                                  Fresh(session))])
+            cands += listed(units, units.listing(OBJECT_GROUPS), ctx, rest=False, allow=want)
+    # one memo for every candidate checked (baton_order.checked_with_memo): who may take the baton, once
+    return LegalActions([Expanded(cands, lambda base: choice_variants_of(rs, session, base, want),
+                                  passes(baton_order.checked_with_memo(session.check)), Fresh(session))])
 
 
 def choice_variants_of(rs, session, base: list[dict], want) -> list[dict]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from engine.rules.baton.upcalls import MOUNT
 from engine.rules import aerial, riding
 from engine.rules.baton import skills
 from engine.rules.core import Actor
@@ -49,3 +50,6 @@ def throw_rider(rs, session, r: Actor, why: str) -> None:
 def body_of(rs, session, a: Actor) -> Actor:
     """The body that moves for ``a``: its mount while it rides (BAT-42)."""
     return riding.mount_of(session, a) if riding.rides(a) else a
+
+
+MOUNT.provide(throw_rider)

@@ -7,10 +7,12 @@ from __future__ import annotations
 
 from engine.errors import AerieError
 from engine.rules.options import AERIAL, OptionSpec, closest
+from engine.rules.baton.dice import parse
+from engine.errors import SceneError
+from engine.rules.baton.data import WEAPONS
 
 
 def _dice(value) -> bool:
-    from engine.rules.baton.dice import parse
 
     try:
         n, sides, _ = parse(value) if isinstance(value, str) else (None, None, None)
@@ -93,8 +95,6 @@ SKILLS = ("dodge", "shield", "defence", "athletics", "fight_unarmed", "ride", "t
 
 def check_names(attributes: dict, skills: dict, weapons: list, file: str, key: str) -> None:
     """Unknown attribute and skill names are errors naming the closest known name (a typo would be level 0)."""
-    from engine.errors import SceneError
-    from engine.rules.baton.data import WEAPONS
 
     for k in attributes or {}:
         if k not in ATTRIBUTES:

@@ -55,8 +55,6 @@ class Baton(Ruleset):
     OPTION_SPECS = OPTION_SPECS              # baton/options.py: each key's type, range or choices
     TURN_END_ACTIONS: ClassVar[tuple] = ("pass",)     # BAT-08: after acting the character passes the initiative
     GM_SET: ClassVar[list] = health.GM_SET            # what follows from a number the GM sets (engine/rules/gm.py)
-    HOTKEY_ACTIONS: ClassVar[tuple] = ("move", "attack", "pass", "charge", "drop", "create_opportunity", "stand",
-                                       "dash", "equip", "shout")     # the window's 1..9, 0: one key per action kind
     hp_label = "Life"                                 # BAT-22: a character's hit points are its Life
     DEFAULT_OPTIONS: ClassVar[dict] = {
         "diagonal": "5e", "climb_m": 4.0, "descend_m": 2.0,         # AIR-07 (as for 5e)
@@ -388,4 +386,3 @@ class Baton(Ruleset):
 #: the action table: name -> unit, every class of engine/rules/baton/actions (and baton/choices.py) registered
 #: there (``@action``)
 Baton.ACTIONS = ACTIONS
-Baton.LISTING = listing.LISTING

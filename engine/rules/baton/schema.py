@@ -9,6 +9,8 @@ import msgspec
 from engine.errors import SceneError
 from engine.rules.schemas import _Strict
 from engine.rules.validate import check_weapons, number
+from engine.rules.baton.dice import parse
+from engine.rules.baton.options import check_names
 
 
 class BatonStats(_Strict, frozen=True):
@@ -36,7 +38,6 @@ class BatonStats(_Strict, frozen=True):
 
 # -- what the types cannot say: the weapon shape's values, names and counts (checked when the scene loads)
 def _damage(v) -> bool:
-    from engine.rules.baton.dice import parse
 
     if isinstance(v, bool) or not isinstance(v, (str, int)):
         return False
@@ -66,7 +67,6 @@ WEAPON_HELP = {
 def check_character(raw: dict, file: str, key: str) -> None:
     """The baton keys the schema's types cannot check (RulesetInfo.character_check): weapon tables, attribute and
     skill names, item counts."""
-    from engine.rules.baton.options import check_names
 
     check_weapons(raw.get("weapons"), WEAPON, WEAPON_HELP, file, key)
     attrs, skills, weapons = raw.get("attributes"), raw.get("skills"), raw.get("weapons")

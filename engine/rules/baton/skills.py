@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from engine.rules import aerial, riding
-from engine.rules.baton import baton_order, combat, mounts
+from engine.rules.baton.initiative import in_combat
+from engine.rules.baton.upcalls import COMBAT, MOUNT
 from engine.rules.baton import dice as bd
 from engine.rules.baton.common import CONDITION_TAGS, PROTECTION_PENALTY, REALITY_SKILLS
 from engine.rules.baton.data import SIZES
@@ -37,7 +38,7 @@ def tagged(rs, a: Actor, tag: str) -> str | None:
 
 def add_condition(rs, session, a: Actor, name: str, rule: str, source: str | None = None) -> None:
     if name == "prone" and riding.rides(a) and not a.dead:
-        mounts.throw_rider(rs, session, a, f"knocked prone ({rule})")     # a prone rider is off its mount (BAT-42)
+        MOUNT.throw_rider(rs, session, a, f"knocked prone ({rule})")     # a prone rider is off its mount (BAT-42)
         return
     new = name not in a.conditions
     srcs = set(a.conditions.get(name, []))
@@ -73,7 +74,7 @@ def skill_test(rs, session, a: Actor, skill: str, difficulty: int, rule: str, pu
     negs = list(neg) + negatives(rs, a, skill, attack)
     ev = bd.test(session, a.id, skill, lv, difficulty, list(pos), negs, rule, purpose, rs.options, roll_name, auto=auto)
     t = session.state.turn
-    if major and t.get("test_die") is None and baton_order.in_combat(rs, session):
+    if major and t.get("test_die") is None and in_combat(rs, session):
         t["test_die"] = ev["kept"]                                # BAT-08/09 read this die
         t["test_rule"] = rule
     return ev
@@ -98,7 +99,7 @@ def check_grapples(rs, session) -> None:
             t = st.actors.get(tid)
             if t is None:            # a GM-given condition (its source "gm"): it lasts until the GM removes it
                 continue
-            if g.dead or t.dead or g.has("petrified") or not combat.in_reach(rs, session, g, t, {"reach_m": g.data["reach_m"]}):
+            if g.dead or t.dead or g.has("petrified") or not COMBAT.in_reach(rs, session, g, t, {"reach_m": g.data["reach_m"]}):
                 release(rs, session, g, t)
 
 

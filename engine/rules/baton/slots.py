@@ -6,13 +6,13 @@ from __future__ import annotations
 from typing import cast
 
 from engine.rules import riding
-from engine.rules.baton import baton_order, mounts
+from engine.rules.baton import initiative, mounts
 from engine.rules.core import Actor, Illegal
 
 
 def turn_of(rs, session, body: Actor) -> dict | None:
     """The activation whose movement ``body`` uses: the holder's own, or its mount's."""
-    h = baton_order.holder(rs, session)
+    h = initiative.holder(rs, session)
     if h is None:
         return None
     if body.id == h.id or riding.rides_on(h, body):
@@ -26,10 +26,10 @@ SLOT_RULES = {"major": "BAT-04", "minor": "BAT-05", "movement": "BAT-06"}
 
 def check_slot(rs, session, a: Actor, slot: str, what: str) -> None:
     """Raise unless the holder's ``slot`` (major / minor / movement) is free (BAT-03, BAT-60)."""
-    if not baton_order.in_combat(rs, session):
+    if not initiative.in_combat(rs, session):
         return
     t = session.state.turn
-    h = cast(Actor, baton_order.holder(rs, session))
+    h = cast(Actor, initiative.holder(rs, session))
     rule = SLOT_RULES[slot]
     if slot in ("major", "minor") and t[slot] is not None:
         raise Illegal(f"{h.name} has already used its {slot} action ({t[slot]}); {what} takes the {slot} action", rule)
@@ -42,7 +42,7 @@ def check_slot(rs, session, a: Actor, slot: str, what: str) -> None:
 
 
 def use_slot(rs, session, slot: str, what: str) -> None:
-    if baton_order.in_combat(rs, session):
+    if initiative.in_combat(rs, session):
         session.state.turn[slot] = what
 
 

@@ -13,18 +13,10 @@ from __future__ import annotations
 
 from engine.rules import aerial
 from engine.rules.baton import baton_order, skills
+from engine.rules.baton.baton_order import ACTIVATION_END, SIDE_TURN_START  # noqa: F401  (declared where they run)
 from engine.rules.baton.common import CONDITION_TAGS, CONDITIONS
 from engine.rules.hooks import Hook
 
-SIDE_TURN_START = Hook("side_turn_start", "fn(rs, session, side) when the initiative comes to the side", order=(
-    "until_next_turn_ends",
-    "created_conditions_end",
-    "effects_tick",
-    "opportunities_lapse",
-))
-ACTIVATION_END = Hook("activation_end", "fn(rs, session, actor) when its activation ends", order=(
-    "stay_aloft",
-))
 FALL_TRIGGERS = Hook("fall_triggers", "fn(rs, session, actor) -> (reason, rule) or None: why a flyer falls", order=(
     "dead",
     "grounding_condition",

@@ -1,10 +1,7 @@
 """The D&D 5e ruleset (DND-01 to DND-05, DND-10 to DND-54)."""
 
-# The 5e modules import one another (attacks, conditions, feats, gear...); a module imported on its own
-# (``from engine.rules.dnd5e import attacks``) enters that cycle here, through the ruleset, which loads them in the
-# one order whose ``from ... import`` names are all defined. The order their rules run in is declared on each
-# hook (engine/rules/hooks.py), so it never depends on which module was imported first.
-from engine.rules.dnd5e import ruleset as _ruleset  # noqa: F401
+# The 5e modules import only downward (engine/rules/layers.py), so they load in any order; the order their rules
+# run in is declared on each hook (engine/rules/hooks.py), never taken from which module was imported first.
 from engine.rules.registry import RulesetInfo
 
 RULESET = RulesetInfo(

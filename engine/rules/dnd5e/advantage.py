@@ -9,7 +9,7 @@ source may need once: ``ranged``, ``near`` (engaged in the AIR-04 sense).
 
 from __future__ import annotations
 
-from engine.rules.dnd5e import conditions
+from engine.rules.dnd5e import conditions, gear
 from engine.rules.hooks import Hook
 from engine.rules.dnd5e.data import (
     CONDITION_RULE,
@@ -142,3 +142,11 @@ def attack_sources(rs, session, a, t, plan) -> tuple[list, list]:
             side, reason = item[0], item[1]
             (adv if side == ADV else dis).append((reason, item[2] if len(item) > 2 else fn.rule))
     return adv, dis
+
+
+@source("DND-16")
+def untrained_armour_attacker(rs, session, a, t, plan, ctx):
+    """An attack roll with a weapon (Str or Dex) in armour it is not proficient with: disadvantage (SRD; the
+    document has no armour rules)."""
+    if "armor" in a.data and gear.untrained(a):
+        yield DIS, "the attacker wears armour it is not proficient with"

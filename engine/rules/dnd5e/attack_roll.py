@@ -4,7 +4,7 @@ event it makes (:func:`attack_event`): apart from attacks.py, which holds the st
 from __future__ import annotations
 
 from engine.rules.core import Actor
-from engine.rules.dnd5e import feats
+from engine.rules.dnd5e import feats_data
 
 
 class Roll:
@@ -49,7 +49,7 @@ def attack_event(a: Actor, t: Actor, w, plan, ro: Roll) -> dict:
                         + (["lucky"] if lucky else [])
                         + ([plan["bonus_from"]] if plan.get("bonus_from") not in (None, "two_weapon") else [])))
         ev["feats"] = fu
-        ev["rules"] = sorted(set(ev["rules"]) | {feats.FEAT_ID[f] for f in fu})
+        ev["rules"] = sorted(set(ev["rules"]) | {feats_data.FEAT_ID[f] for f in fu})
         if plan.get("cover_ignored"):
             ev["cover_ignored"] = plan["cover_ignored"]
         if mods:

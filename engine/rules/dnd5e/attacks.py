@@ -10,11 +10,12 @@ from engine.rules import riding
 from engine.rules import aerial
 from engine.rules.choices import choose
 from engine.rules.core import Actor, Illegal
-from engine.rules.dnd5e import advantage, conditions, feats, gear
+from engine.rules.dnd5e.upcalls import FEAT, SPELL
+from engine.rules.dnd5e import advantage, conditions, feats_data, gear
 from engine.rules.dnd5e import srd_traits
 from engine.rules.dnd5e.attack_roll import Roll, attack_event
 from engine.rules.dnd5e.common import dice_spec
-from engine.rules.dnd5e.figures import bonus_sources, damage_modifier, mean_hit_damage  # noqa: F401  (an attack's figures)
+from engine.rules.dnd5e.figures import bonus_sources, damage_modifier, dmg_mod, mean_hit_damage  # noqa: F401  (an attack's figures)
 from engine.rules.dnd5e.sight import cover, in_plain_sight, prefetch_cover, sight, total_cover  # noqa: F401  (the attack's sight)
 from engine.world.geometry import Body, distance_m, engaged, in_melee_reach
 
@@ -116,7 +117,7 @@ def opportunity_attacks(rs, session, a: Actor, here, there, before=None) -> bool
                 victim = riding.rider_of(session, a)     # DND-36: the attacker's choice
             if not rs.sees(session, r, victim):
                 continue
-            if feats.war_caster_spell(rs, session, r, victim, before if not any_ else None):
+            if FEAT.war_caster_spell(rs, session, r, victim, before if not any_ else None):
                 any_ = True       # DND-F14: a cantrip instead of the opportunity attack
                 if a.dead or a.hp == 0 or a.pos != here:
                     break
@@ -125,7 +126,7 @@ def opportunity_attacks(rs, session, a: Actor, here, there, before=None) -> bool
                 plan = attack_plan(rs, session, r, victim, w, False)
             except Illegal:
                 continue          # e.g. charmed by the mover (DND-54)
-            if not feats.reaction_taken(r, "opportunity_attack", session, f"{victim.name} leaves your reach"):
+            if not feats_data.reaction_taken(r, "opportunity_attack", session, f"{victim.name} leaves your reach"):
                 continue          # the reacting character's choice point (DND-28)
             plan["kind"] = "reaction"
             plan["opportunity"] = True
@@ -147,11 +148,11 @@ def oa_allowed(rs, session, r: Actor, a: Actor) -> bool:
     turn = session.state.turn
     if srd_traits.no_flyby_opportunity(a):
         return False                          # SRD-07 Flyby
-    if turn.get("disengaged") and not feats.can_oa_despite_disengage(r):
+    if turn.get("disengaged") and not feats_data.can_oa_despite_disengage(r):
         return False
-    if not feats.reaction_taken(r, "opportunity_attack", session, peek=True):
+    if not feats_data.reaction_taken(r, "opportunity_attack", session, peek=True):
         return False
-    if a.data.get("feats") and feats.has(a, "mobile") and r.id in turn.get("melee_attacked", ()) \
+    if a.data.get("feats") and feats_data.has(a, "mobile") and r.id in turn.get("melee_attacked", ()) \
             and turn.get("actor") == a.id:
         return False
     return True
@@ -166,23 +167,23 @@ def entering_reach(rs, session, a: Actor, here, there) -> bool:
         return False
     cell = session.world.cell_m
     for r in list(session.state.actors.values()):
-        if r.id == a.id or not r.data.get("feats") or not feats.has(r, "polearm_master") or not conditions.hostile(rs, r, a):
+        if r.id == a.id or not r.data.get("feats") or not feats_data.has(r, "polearm_master") or not conditions.hostile(rs, r, a):
             continue
         if r.dead or conditions.incapacitated(rs, r) or r.data["reaction_used"] \
-                or not feats.reaction_taken(r, "polearm_master", session, peek=True):
+                or not feats_data.reaction_taken(r, "polearm_master", session, peek=True):
             continue
-        ws = [w for w in r.data["weapons"] if w["name"] in feats.POLEARMS and rs.is_melee(w)]
+        ws = [w for w in r.data["weapons"] if w["name"] in feats_data.POLEARMS and rs.is_melee(w)]
         if not ws:
             continue
         w = ws[0]
         reach = rs.melee_reach(r, w)
         rb = r.body()
         if in_melee_reach(rb, a.body().moved(*there), reach, cell) and not in_melee_reach(rb, a.body().moved(*here), reach, cell):
-            if not feats.reaction_taken(r, "polearm_master", session, f"{a.name} enters your reach"):
+            if not feats_data.reaction_taken(r, "polearm_master", session, f"{a.name} enters your reach"):
                 continue          # the reacting character's choice point (DND-F15)
             a.x, a.y, a.layer = there
             aerial._carry_rider(session, a)
-            plan = feats.reaction_plan(rs, session, r, a, w, opportunity=True) if rs.sees(session, r, a) else None
+            plan = FEAT.reaction_plan(rs, session, r, a, w, opportunity=True) if rs.sees(session, r, a) else None
             if plan is None:
                 continue
             r.data["reaction_used"] = True
@@ -260,9 +261,9 @@ def attack_plan(rs, session, a: Actor, t: Actor, w: dict, bonus: bool, reaction=
     if by:
         plan["cover_by"] = by
     if a.data.get("feats"):
-        ig = feats.cover_ignored(a, plan)     # DND-F30: the same sight line; half/three-quarters do not count
+        ig = FEAT.cover_ignored(a, plan)     # DND-F30: the same sight line; half/three-quarters do not count
         if ig:
-            plan["cover_ignored"] = {"cover": level, "feat": ig, "rule": feats.FEAT_ID[ig]}
+            plan["cover_ignored"] = {"cover": level, "feat": ig, "rule": feats_data.FEAT_ID[ig]}
             plan["cover"] = "none"
     return plan
 
@@ -281,10 +282,10 @@ def attack_sources(rs, session, a: Actor, t: Actor, plan) -> tuple[list, list]:
     ``engine.rules.dnd5e.advantage.ATTACK_SOURCES``."""
     adv, dis = advantage.attack_sources(rs, session, a, t, plan)
     if a.data.get("feats") or t.data.get("feats"):
-        adv, dis, used = feats.drop_sources(rs, session, a, t, plan, adv, dis)
+        adv, dis, used = FEAT.drop_sources(rs, session, a, t, plan, adv, dis)
         for f in used:
             plan.setdefault("feats_used", []).append(f)
-        adv += feats.extra_advantage(rs, session, a, t, plan)
+        adv += FEAT.extra_advantage(rs, session, a, t, plan)
     return adv, dis
 
 
@@ -294,28 +295,19 @@ def attack_bonus(rs, a: Actor, w: dict, melee: bool) -> int:
     return dmg_mod(rs, a, w, melee) + (a.data["prof"] if gear.proficient_weapon(a, w) else 0)   # gear.py
 
 
-def dmg_mod(rs, a, w, melee):
-    s, d = conditions.ab(rs, a, "str"), conditions.ab(rs, a, "dex")
-    if "finesse" in w["properties"]:
-        return max(s, d)
-    if "ranged" in w["properties"]:
-        return d
-    return s
-
-
 def attacker_choices(rs, session, a, t, w, plan, act, r, bonus, ac) -> dict:
     """The attacker's own choice points: before the d20 (``r`` None) the power attack (DND-F16 / DND-F30);
     after it, seen, a luck point (DND-F32) and a manoeuvre (DND-F01). Returns the action with the answers."""
     out = dict(act)
     if r is None:
-        if feats.power_attack_feat(rs, a, w, plan["melee"]):
+        if FEAT.power_attack_feat(rs, a, w, plan["melee"]):
             out["power_attack"] = choose(session, "power_attack", a.id,
                                          {True: "-5 to hit, +10 damage", False: f"+{bonus} to hit, normal damage"},
                                          bool(act.get("power_attack")), rule="DND-F16" if plan["melee"] else "DND-F30",
                                          role="attacker", question=f"{a.name} attacks {t.name} (AC {ac}) with {w['name']}")
         return out
     seen = f"{a.name} rolled {r} on the d20 ({r} + {bonus} = {r + bonus} vs AC {ac})"
-    if feats.has(a, "lucky") and a.data.get("luck", 0) > 0:
+    if feats_data.has(a, "lucky") and a.data.get("luck", 0) > 0:
         # DND-F32 l. 251 "po wykonaniu pierwszego rzutu, ale zanim poznasz jego rezultat": the die, not hit or miss
         out["lucky"] = choose(session, "lucky", a.id, {True: f"spend a luck point ({a.data['luck']} left): one more "
                                                              "d20, the higher kept", False: "keep the roll"},
@@ -340,10 +332,10 @@ def resolve_attack(rs, session, a: Actor, t: Actor, plan, act) -> None:
         p2["kind"] = plan.get("kind", "action")
         plan = p2
     if riding.carries(t):
-        t, plan = feats.mounted_redirect(rs, session, a, t, plan)     # DND-F12: the rider takes it
+        t, plan = FEAT.mounted_redirect(rs, session, a, t, plan)     # DND-F12: the rider takes it
     ro = _to_hit(rs, session, a, t, w, plan, act)
     session.emit(attack_event(a, t, w, plan, ro))
-    if a.data["hidden"] is not None and not (not ro.hit and not plan["melee"] and feats.has(a, "skulker")):
+    if a.data["hidden"] is not None and not (not ro.hit and not plan["melee"] and feats_data.has(a, "skulker")):
         # DND-26: attacking reveals the attacker (DND-F09 Skulker: not a missed ranged attack)
         a.data["hidden"] = None
         session.emit({"type": "revealed", "who": a.id, "reason": "attacked", "rule": "DND-26"})
@@ -353,7 +345,7 @@ def resolve_attack(rs, session, a: Actor, t: Actor, plan, act) -> None:
             help_.remove(h)
             break
     if not ro.hit:
-        feats.after_attack(rs, session, a, t, plan, False, False, False)
+        FEAT.after_attack(rs, session, a, t, plan, False, False, False)
         return
     _damage(rs, session, a, t, w, plan, ro)
 
@@ -369,7 +361,7 @@ def _to_hit(rs, session, a: Actor, t: Actor, w, plan, act) -> Roll:
     own = plan.get("kind", "action") in ("action", "bonus") and (session._act or {}).get("actor") == a.id
     if own:                                    # the attacker's choice points (engine/rules/choices.py)
         act = attacker_choices(rs, session, a, t, w, plan, act, None, bonus, ac)
-    mods = feats.attack_mods(rs, session, a, t, plan, act)
+    mods = FEAT.attack_mods(rs, session, a, t, plan, act)
     bonus += sum(m["to_hit"] for m in mods)
     r = conditions.d20(rs, session, "attack", a.id, bool(adv), bool(dis), "DND-16", f"{w['name']} against {t.name}")
     if own:
@@ -377,7 +369,7 @@ def _to_hit(rs, session, a: Actor, t: Actor, w, plan, act) -> Roll:
     luck = luck_cancelled = None
     if act.get("lucky"):                       # DND-F32: one more d20, the player picks (the better one)
         a.data["luck"] -= 1
-        if feats.lucky_cancels(rs, session, a, t, r):
+        if FEAT.lucky_cancels(rs, session, a, t, r):
             luck_cancelled = t.id              # l. 253: the target spent one too; no die, the roll stands
         else:
             (luck,) = session.roll("luck", 20, who=a.id, rule="DND-F32", purpose="Lucky: an extra d20 on the attack")
@@ -387,26 +379,26 @@ def _to_hit(rs, session, a: Actor, t: Actor, w, plan, act) -> Roll:
     hit = crit or (r != 1 and total >= ac)
     srcs = bonus_sources(rs, a, w, plan["melee"])
     if mods:
-        srcs += [{"source": feats.FEATS[m["feat"]]["name"], "value": m["to_hit"], "rule": m["rule"]} for m in mods
+        srcs += [{"source": feats_data.FEATS[m["feat"]]["name"], "value": m["to_hit"], "rule": m["rule"]} for m in mods
                  if m["to_hit"]]
     if cover_bonus:
         srcs.append({"source": f"{plan['cover']} cover", "value": cover_bonus, "rule": "DND-32", "on": "AC"})
     sup = None
     if act.get("manoeuvre"):
-        sup = feats.superiority_die(session, a, act["manoeuvre"])    # DND-F01
+        sup = feats_data.superiority_die(session, a, act["manoeuvre"])    # DND-F01
         if act["manoeuvre"] == "precision":
             total += sup
             hit = crit or (r != 1 and total >= ac)
             srcs.append({"source": "Martial Adept: precision", "value": sup, "rule": "DND-F01"})
     if hit and t.data.get("feats") and not act.get("lucky"):
-        r2 = feats.lucky_defence(rs, session, t, r)      # DND-F32: its own d20 (not on a roll already lucky: l. 253)
+        r2 = FEAT.lucky_defence(rs, session, t, r)      # DND-F32: its own d20 (not on a roll already lucky: l. 253)
         if r2 != r:
             r = r2
             total = r + bonus
             crit = r == 20
             hit = crit or (r != 1 and total >= ac)
     if hit and t.data.get("feats"):
-        dd_ac = feats.defensive_duelist(rs, session, a, t, plan, r, total, ac, hit, crit)
+        dd_ac = FEAT.defensive_duelist(rs, session, a, t, plan, r, total, ac, hit, crit)
         if dd_ac is not None:
             ac, hit = dd_ac, False
     near = engaged(a.body(), t.body())
@@ -426,10 +418,10 @@ def _damage(rs, session, a: Actor, t: Actor, w, plan, ro: Roll) -> None:
     if crit:
         n *= 2
     rolls = session.roll("damage", s, n, who=a.id, rule="DND-16") if n else []
-    if w["type"] in a.data.get("elements", ()) and feats.has(a, "elemental_adept") \
+    if w["type"] in a.data.get("elements", ()) and feats_data.has(a, "elemental_adept") \
             and (plan.get("kind") == "spell" or rs.opt("elemental_adept_ones") == "any_damage"):
-        rolls = feats.adept_dice(rolls, True)          # DND-F02: 1s count as 2 (its spells; the option: any damage)
-    if own and n and plan["melee"] and feats.has(a, "savage_attacker") and not session.state.turn.get("savage_used"):
+        rolls = feats_data.adept_dice(rolls, True)          # DND-F02: 1s count as 2 (its spells; the option: any damage)
+    if own and n and plan["melee"] and feats_data.has(a, "savage_attacker") and not session.state.turn.get("savage_used"):
         sv = choose(session, "savage", a.id, {True: "reroll the damage dice, keep the higher (Savage Attacker)",
                                               False: f"keep {sum(rolls)}"}, bool(act.get("savage")),
                     rule="DND-F06", role="attacker", question=f"{a.name} rolled {sum(rolls)} damage ({w['damage']})")
@@ -459,10 +451,10 @@ def _damage(rs, session, a: Actor, t: Actor, w, plan, ro: Roll) -> None:
         srd_traits.extra_damage(rs, session, a, t, w, crit)      # SRD-02: "plus 3 (1d6) fire damage"
     if w.get("on_hit"):
         srd_traits.on_hit_save(rs, session, a, t, w)             # SRD-13: "must succeed on a DC 13 ... or be"
-    feats.after_attack(rs, session, a, t, plan, True, crit, was_up and (t.dead or t.hp == 0))
+    FEAT.after_attack(rs, session, a, t, plan, True, crit, was_up and (t.dead or t.hp == 0))
     if sup is not None and act["manoeuvre"] in ("trip", "pushing") and not t.dead:
-        feats.manoeuvre_effect(rs, session, a, t, act["manoeuvre"])
-    feats.sentinel_hit(rs, session, a, t, plan)
+        FEAT.manoeuvre_effect(rs, session, a, t, act["manoeuvre"])
+    FEAT.sentinel_hit(rs, session, a, t, plan)
     aerial.check_grounded(session, t)
     if t.flying and not t.dead and rs.opt("fall_roll_on") == "hit":
         aerial.fall_roll(session, t)           # AIR-11: every hit against a flyer
@@ -496,15 +488,14 @@ def readied_triggers(rs, session, mover: Actor) -> None:
         if mover.dead or (rd["target"] and rd["target"] != mover.id) or not rs.sees(session, r, mover):
             continue
         if rd.get("spell"):                  # a readied spell, held by concentration (DND-20)
-            from engine.rules.dnd5e.actions.magic import release_readied
-            release_readied(rs, session, r, mover)
+            SPELL.release_readied(rs, session, r, mover)
             continue
         w = weapon(rs, r, rd["weapon"])
         try:
             plan = attack_plan(rs, session, r, mover, w, False)
         except Illegal:
             continue
-        if not feats.reaction_taken(r, "readied_action", session, f"{mover.name} ends its move in reach: "
+        if not feats_data.reaction_taken(r, "readied_action", session, f"{mover.name} ends its move in reach: "
                                     f"attack with {w['name']} (readied)"):
             continue                         # ignored: the trigger passes, the action stays readied
         r.data["reaction_used"] = True

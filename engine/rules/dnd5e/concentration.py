@@ -15,8 +15,9 @@ The events: ``concentration`` (begins), ``concentration_ends`` (why), and the sa
 
 from __future__ import annotations
 
-from engine.rules.dnd5e import conditions, feats
+from engine.rules.dnd5e import conditions, feats_data
 from engine.rules.dnd5e.data import SPELLS
+from engine.rules.dnd5e.upcalls import CONCENTRATION
 
 RULE = "DND-21"          # casting a spell "with its own rules": concentration is one of them (the SRD's)
 
@@ -85,10 +86,10 @@ def damaged(rs, session, a, amount: int, source) -> None:
     c = a.data["concentration"]
     dc = max(10, amount // 2)
     adv = dis = None
-    if a.data.get("feats") and feats.has(a, "war_caster"):
+    if a.data.get("feats") and feats_data.has(a, "war_caster"):
         adv = "War Caster: advantage on the concentration save (DND-F14)"
     src = session.state.actors.get(source) if isinstance(source, str) else None
-    if src is not None and src.data.get("feats") and feats.has(src, "mage_slayer"):
+    if src is not None and src.data.get("feats") and feats_data.has(src, "mage_slayer"):
         dis = f"Mage Slayer: {src.name}'s damage gives disadvantage on the concentration save (DND-F40)"
     ok = conditions.saving_throw(rs, session, a, "con", dc, None, RULE,
                                  f"concentration on {c['spell'].replace('_', ' ')} (DC 10 or half the damage)",
@@ -106,9 +107,9 @@ def incapacitated(rs, session, a, why: str, rule: str) -> None:
 def preview_note(rs, session, t, attacker) -> str:
     """The attack preview's line when the target concentrates: a hit makes it save, with what."""
     bits = []
-    if t.data.get("feats") and feats.has(t, "war_caster"):
+    if t.data.get("feats") and feats_data.has(t, "war_caster"):
         bits.append("advantage: War Caster (DND-F14)")
-    if attacker.data.get("feats") and feats.has(attacker, "mage_slayer"):
+    if attacker.data.get("feats") and feats_data.has(attacker, "mage_slayer"):
         bits.append("disadvantage: Mage Slayer (DND-F40)")
     spell = str(held(t)).replace("_", " ")
     return (f"{t.name} concentrates on {spell}: damage makes it save Con, DC 10 or half the damage"
@@ -126,3 +127,6 @@ def cast_note(a, spell: str, readied: bool = False) -> str | None:
 
 def panel_row(a) -> str:
     return f"Concentrating on {str(held(a)).replace('_', ' ')}"
+
+
+CONCENTRATION.provide(incapacitated)

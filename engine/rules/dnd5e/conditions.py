@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
-from engine.rules.dnd5e import common, mounts
+from engine.rules.dnd5e.upcalls import FEAT
+from engine.rules.dnd5e import common
+from engine.rules.dnd5e.sight import sight as line_of_sight
+from engine.rules.dnd5e.upcalls import CONCENTRATION, MOUNT
 from engine.rules import riding
 from engine.rules import aerial
 from engine.rules.core import Actor, Illegal
-from engine.rules.dnd5e import feats, gear
+from engine.rules.dnd5e import feats_data, gear
 from engine.rules.dnd5e import srd_sheet
 from engine.rules.dnd5e.common import SKILL_ABILITY, mod
 from engine.rules.dnd5e.data import (
@@ -99,15 +102,14 @@ def add_condition(rs, session, a: Actor, name: str, rule: str, source: str | Non
                 release(rs, session, o, a, "DND-47", f"{a.name} is {name}")
         a.data["dodging"] = False
         if a.data.get("concentration"):
-            from engine.rules.dnd5e import concentration      # (concentration imports this module)
-            concentration.incapacitated(rs, session, a, f"is {name}", CONDITION_RULE[name])
+            CONCENTRATION.incapacitated(rs, session, a, f"is {name}", CONDITION_RULE[name])
     if name == "unconscious" and "prone" not in a.conditions:
         add_condition(rs, session, a, "prone", "DND-41")    # falls prone
     if name == "prone" and riding.rides(a):
-        mounts.fall_off_mount(rs, session, a, "DND-36")
+        MOUNT.fall_off_mount(rs, session, a, "DND-36")
     if name == "prone" and riding.carries(a):
         rider = riding.rider_of(session, a)
-        mounts.mount_fell(rs, session, rider, a)
+        MOUNT.mount_fell(rs, session, rider, a)
     aerial.check_grounded(session, a)
 
 
@@ -143,7 +145,7 @@ def saving_throw(rs, session, a: Actor, ability: str, dc: int, source_actor, rul
     advs, diss = [], []                      # the reasons, each naming its rule (the event lists them)
     if ability == "dex" and dodge_holds(rs, a):
         advs.append("Dodge (DND-24)")
-    feat_adv = bool(a.data.get("feats")) and feats.save_advantage(rs, session, a, ability, source_actor, rule)
+    feat_adv = bool(a.data.get("feats")) and FEAT.save_advantage(rs, session, a, ability, source_actor, rule)
     mr = srd_sheet.magic_resistance(a, rule, concentration)     # SRD-10
     if mr:
         advs.append(mr)
@@ -166,7 +168,7 @@ def saving_throw(rs, session, a: Actor, ability: str, dc: int, source_actor, rul
     if ability in a.data["saves"]:
         srcs.append({"source": "proficiency", "value": a.data["prof"], "rule": rule})
     used = []
-    if sole_target and ability == "dex" and a.data.get("feats") and feats.has(a, "shield_master") \
+    if sole_target and ability == "dex" and a.data.get("feats") and feats_data.has(a, "shield_master") \
             and not incapacitated(rs, a) and gear.shield_carried(a):
         # DND-F20 l. 178 "premię do KP zawdzięczaną tarczy" against "zaklęciu lub innemu efektowi, którego celem
         # jesteś tylko ty": the shield's AC bonus, with a shield
@@ -183,7 +185,7 @@ def saving_throw(rs, session, a: Actor, ability: str, dc: int, source_actor, rul
             used.append(f)                   # a feat is named only when it changed the roll (the one reason)
     r = d20(rs, session, "save", a.id, adv, dis, rule, purpose)
     if a.data.get("feats"):                               # DND-F32: decided on the die, before the result is known
-        r = feats.lucky_save(rs, session, a, r, f"{ability.capitalize()} saving throw")
+        r = FEAT.lucky_save(rs, session, a, r, f"{ability.capitalize()} saving throw")
     ok = r + bonus >= dc
     ev = {"type": "save", "who": a.id, "ability": ability, "dc": dc, "roll": r, "total": r + bonus,
           "success": ok, "sources": srcs, "rule": rule}
@@ -205,7 +207,7 @@ def feat_named(reason: str) -> str | None:
     """The feat whose rule ID ends a reason ("War Caster: ... (DND-F14)" -> war_caster), or None."""
     if reason.endswith(")") and "(DND-F" in reason:
         rid = reason[reason.rindex("(") + 1:-1]
-        return next((n for n, i in feats.FEAT_ID.items() if i == rid), None)
+        return next((n for n, i in feats_data.FEAT_ID.items() if i == rid), None)
     return None
 
 # -- grapple, shove, escape ---------------------------------------------------------------------------------------
@@ -239,7 +241,7 @@ def release(rs, session, target: Actor, grappler: Actor, rule: str, why: str) ->
     else:
         session.emit({"type": "grapple_ends", "who": target.id, "grappler": grappler.id, "reason": why, "rule": rule})
         remove_condition(rs, session, target, "grappled", rule)
-    feats.unpin(rs, session, grappler, target)
+    FEAT.unpin(rs, session, grappler, target)
 
 
 def check_grapples(rs, session) -> None:
@@ -276,7 +278,7 @@ def check_d20(rs, session, a: Actor, ability: str, name: str, rule: str, purpose
             dis, purpose = True, f"{purpose}; {why}"
     r = d20(rs, session, name, a.id, bool(advantage), dis, rule, purpose)
     if a.data.get("feats"):
-        r = feats.lucky_check(rs, session, a, r, what)     # DND-F32: checks too
+        r = FEAT.lucky_check(rs, session, a, r, what)     # DND-F32: checks too
     return r
 
 
@@ -318,7 +320,7 @@ def contest_target(rs, session, a, act, rule):
         raise Illegal(f"{a.name} is charmed by {t.name} and cannot {act['action']} it", "DND-54", "target")
     turn = session.state.turn
     if act.get("bonus"):
-        src = feats.bonus_contest_source(rs, session, a, act["action"])      # DND-F20, F31, F39
+        src = FEAT.bonus_contest_source(rs, session, a, act["action"])      # DND-F20, F31, F39
         if turn["bonus"]:
             raise Illegal(f"{a.name} has already used its bonus action this turn", "DND-12", "bonus")
         if not src:
@@ -332,7 +334,33 @@ def contest_target(rs, session, a, act, rule):
     if not in_melee_reach(a.body(), t.body(), reach, session.world.cell_m):
         raise Illegal(f"{t.name} is out of {a.name}'s reach", "AIR-05", "target")
     if act.get("bonus"):
-        refused = feats.bonus_contest_refusal(rs, session, a, t, feats.bonus_contest_source(rs, session, a, act["action"]))
+        refused = FEAT.bonus_contest_refusal(rs, session, a, t, FEAT.bonus_contest_source(rs, session, a, act["action"]))
         if refused:
             raise Illegal(refused[0], refused[1], "target")
     return t
+
+
+def passive(rs, a, skill: str) -> int:
+    """Passive score: 10 + the skill's bonus, +5 with Observant (DND-F29, Perception and Investigation)."""
+    return 10 + skill_bonus(rs, a, skill) + (5 if skill in ("perception", "investigation") and a.data.get("feats")
+                                             and feats_data.has(a, "observant") else 0) + srd_sheet.keen_sight(a, skill)
+
+
+def passive_notice(rs, session, hider, stealth: int) -> None:
+    """Option ``hide_passive = "passive_perception"`` (the SRD): a hostile that could see the hider (not blinded,
+    a line of sight) and whose passive Perception (DND-F29 Observant +5) is at least the Stealth total notices it."""
+    for o in session.state.actors.values():
+        if not hostile(rs, o, hider) or o.dead or incapacitated(rs, o) or o.has("blinded") \
+                or not line_of_sight(rs, session, o, hider):
+            continue
+        p = passive(rs, o, "perception")
+        if p >= stealth:
+            hider.data["hidden"] = None
+            ev = {"type": "revealed", "who": hider.id, "by": o.id,
+                  "reason": f"noticed: passive Perception {p} against Stealth {stealth}", "rule": "DND-23"}
+            if o.data.get("feats") and "observant" in o.data["feats"]:
+                if feats_data.has(o, "observant"):
+                    ev["feat"] = "observant"
+                    ev["rule"] = "DND-23+DND-F29"
+            session.emit(ev)
+            return

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
-from engine.rules.dnd5e import concentration, conditions
-from engine.rules.dnd5e import mounts, turns
-from engine.rules import riding
-from engine.rules import aerial
+from typing import TYPE_CHECKING
+
+from engine.rules import aerial, riding
 from engine.rules.core import Actor
+from engine.rules.dnd5e import concentration, conditions, feats_data, gear, mounts
+from engine.rules.dnd5e.upcalls import FEAT
 from engine.rules.hooks import Hook
-from engine.rules.dnd5e import feats, gear
+
+if TYPE_CHECKING:
+    from engine.rules.session import Session
 
 #: The damage modifiers, applied in order before the damage is dealt: each a small named function with its rule ID,
 #: ``fn(rs, session, target, dmg)`` changing ``dmg`` (``amount``, ``type``, ``resist`` (a set of damage types),
@@ -60,7 +63,7 @@ def elemental_adept(rs, session, a, dmg):
 @damage_modifier("DND-F05")
 def dungeon_delver(rs, session, a, dmg):
     """Resistance to the damage of a trap (damage whose source is ``trap``: the game master's ``trap`` tool)."""
-    if dmg["source"] == "trap" and a.data.get("feats") and feats.has(a, "dungeon_delver") \
+    if dmg["source"] == "trap" and a.data.get("feats") and feats_data.has(a, "dungeon_delver") \
             and dmg["type"] not in dmg["resist"]:
         dmg["resist"].add(dmg["type"])
         dmg["notes"].append("Dungeon Delver: resistance to a trap's damage (DND-F05)")
@@ -86,7 +89,7 @@ def heavy_armor_master(rs, session, a, dmg):
     """In heavy armour (``gear.heavy_armour_worn``: a sheet without ``armor`` is taken to wear it), bludgeoning,
     piercing and slashing damage from weapon attacks -3."""
     if a.data.get("feats") and dmg["amount"] > 0 and dmg["type"] in ("bludgeoning", "piercing", "slashing") \
-            and dmg["rule"] == "DND-16" and feats.has(a, "heavy_armor_master") and gear.heavy_armour_worn(a):
+            and dmg["rule"] == "DND-16" and feats_data.has(a, "heavy_armor_master") and gear.heavy_armour_worn(a):
         dmg["amount"] = max(0, dmg["amount"] - 3)
         dmg["notes"].append("Heavy Armor Master: -3 (DND-F17)")
 
@@ -156,7 +159,7 @@ def apply_damage(rs, session, a: Actor, amount: int, dtype: str, source, rule: s
     elif d.get("concentration"):
         concentration.damaged(rs, session, a, dmg["amount"], source)    # the Con save to keep the spell
     aerial.check_grounded(session, a)
-    turns.check_over(rs, session)
+    check_over(rs, session)
     return lost
 
 
@@ -181,7 +184,7 @@ def die(rs, session, a: Actor, why: str, rule: str) -> None:
     if riding.carries(a):
         mounts.mount_fell(rs, session, riding.rider_of(session, a), a)
     aerial.check_grounded(session, a)
-    turns.check_over(rs, session)
+    check_over(rs, session)
 
 
 def heal(rs, session, a: Actor, amount: int, rule: str) -> None:
@@ -199,7 +202,7 @@ def heal(rs, session, a: Actor, amount: int, rule: str) -> None:
 def death_save(rs, session, a: Actor) -> None:
     (r,) = session.roll("death_save", 20, who=a.id, rule="DND-03")
     if a.data.get("feats"):       # DND-F32: a death save is a save (l. 31 "specjalny rzut obronny"); Lucky on the die
-        r = feats.lucky_save(rs, session, a, r, "death saving throw")
+        r = FEAT.lucky_save(rs, session, a, r, "death saving throw")
     d = a.data["death"]
     if r == 20:
         if rs.opt("nat20_death_save") == "regain_1hp":
@@ -252,4 +255,21 @@ def gm_hit_points(rs, session, a: Actor, key: str, old, new) -> None:
     session.emit({"type": "dying", "who": a.id, "rule": "DND-02"})
     conditions.add_condition(rs, session, a, "unconscious", "DND-02")
     aerial.check_grounded(session, a)
-    turns.check_over(rs, session)
+    check_over(rs, session)
+
+
+def alive_sides(rs, session) -> set:
+    return {a.side for a in session.state.actors.values() if not a.dead and a.hp > 0}
+
+
+def check_over(rs, session: Session) -> None:
+    st = session.state
+    # a fight needs two sides: the scene's at the start, or one the GM adds to a one-side scene (``gm_add``: its
+    # fight never ended, the last foe down or not)
+    if st.over or len(set(st.data.get("sides", [])) | {a.side for a in st.actors.values()}) < 2:
+        return
+    sides = alive_sides(rs, session)
+    if len(sides) <= 1:
+        st.over = True
+        st.winner = next(iter(sides)) if sides else None
+        session.emit({"type": "combat_over", "winner": st.winner})

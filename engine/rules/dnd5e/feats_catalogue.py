@@ -70,7 +70,7 @@ RULES = [
                  'Armour (`armor = "plate"`, SRD 5.1 table: the document has none) worn without proficiency: '
                  'disadvantage on Str and Dex attack rolls, checks and saves, no spells (SRD; the document is '
                  'silent)',
-     'where': '`dnd5e/gear.py` `setup`, `untrained`, `armour_check_disadvantage`, `untrained_armour_attacker`; '
+     'where': '`dnd5e/gear.py` `setup`, `untrained`, `armour_check_disadvantage`; `dnd5e/advantage.py` `untrained_armour_attacker`; '
               '5e conditions `saving_throw`, 5e conditions `check_roll`, 5e conditions `contest`; '
               '`dnd5e/actions/magic.py` `Cast.check`',
      'tests': ['tests/rules/dnd5e/test_dnd5e_feats_gear.py::test_dnd_f08_heavily_armored_gives_heavy_armour_proficiency_and_needs_medium',
@@ -235,7 +235,7 @@ RULES = [
                  'master\'s `secret_door` (passive), and, with option `hide_passive = "passive_perception"` (the '
                  'SRD), Hide: a hostile that could see the hider notices it when its passive Perception is at least '
                  'the Stealth total (the document contests Hide only with active searchers, DND-23: the default)',
-     'where': '`dnd5e/gear.py` `passive`, `passive_notice`, `panel_rows`; `dnd5e/actions/rest.py` `SecretDoor`',
+     'where': '`dnd5e/conditions.py` `passive`, `passive_notice`; `dnd5e/sheet.py` `gear_rows`; `dnd5e/actions/rest.py` `SecretDoor`',
      'tests': ['tests/rules/dnd5e/test_dnd5e_feats_gear.py::test_dnd_f29_observant_passive_in_the_json_state_and_the_panel',
                'tests/rules/dnd5e/test_dnd5e_feats_gear.py::test_dnd_f29_observant_notices_a_hider_by_passive_perception_option',
                'tests/rules/dnd5e/test_dnd5e_feats_gear.py::test_dnd_f05_dungeon_delver_finds_secret_doors_and_dnd_f29_observant_passive']},

@@ -6,18 +6,23 @@ from __future__ import annotations
 
 
 
-def has(a, name: str) -> bool:          # feats.has (imported when called: feats re-exports this module)
-    from engine.rules.dnd5e.feats import has as _has
-    return _has(a, name)
-
-
-def reaction_taken(a, name: str, session=None, about: str = "", peek: bool = False, texts: tuple | None = None) -> bool:
-    from engine.rules.dnd5e.feats import reaction_taken as _rt
-    return _rt(a, name, session, about, peek, texts)
+from engine.rules.dnd5e.upcalls import SPELL
+from engine.rules.dnd5e.feats_data import FEAT_ID, has, reaction_taken, superiority_die  # noqa: F401
+from engine.world.geometry import in_melee_reach
+from engine.rules.dnd5e import attacks
+from engine.rules.dnd5e import conditions
+from engine.rules.dnd5e import common
+from engine.rules.core import Illegal
+from engine.rules.dnd5e.data import SPELLS
+from engine.rules.dnd5e import gear
+from engine.rules.dnd5e import concentration
+from engine.rules.dnd5e import mounts
+from engine.rules.dnd5e.data import SIZES
+from engine.world.geometry import distance_m
+from engine.rules.dnd5e import damage
 
 
 def _feat_id(name: str) -> str:
-    from engine.rules.dnd5e.feats import FEAT_ID
     return FEAT_ID[name]
 
 
@@ -64,7 +69,6 @@ def bonus_contest_source(rs, session, a, kind: str) -> str | None:
 
 def bonus_contest_refusal(rs, session, a, t, src: str | None) -> tuple[str, str] | None:
     """Why the feat ``src`` that allows a bonus-action shove or grapple does not allow it on ``t``: (reason, rule)."""
-    from engine.world.geometry import in_melee_reach
     if src == "shield_master" and not in_melee_reach(a.body(), t.body(), 1.5, session.world.cell_m):
         # DND-F20 l. 177 "odepchnąć od siebie przeciwnika znajdującego się do 1,5 m od ciebie": not a reach weapon's
         return f"Shield Master's shove needs {t.name} within 1.5 m of {a.name}", "DND-F20"
@@ -76,7 +80,6 @@ def bonus_contest_refusal(rs, session, a, t, src: str | None) -> tuple[str, str]
 
 def spend_contest(rs, session, a, plan) -> None:
     """A shove or grapple replaces an attack (DND-30/31), or spends the bonus action a feat allows."""
-    from engine.rules.dnd5e import attacks
     src = plan.get("bonus_from")
     if not src:
         attacks.use_attack(rs, session, a)
@@ -110,7 +113,6 @@ def _lucky(session, c, roll: int, able: bool, about: str, purpose: str, field: s
 def lucky_defence(rs, session, t, roll: int) -> int:
     """DND-F32 against an attack that hits it: its own d20 (``luck``), the attack uses the lower. Policy
     ``lucky`` (default decline: it spends a point; ``reactions = {lucky = true}`` or ``reaction_policy``)."""
-    from engine.rules.dnd5e import conditions
     able = has(t, "lucky") and t.data.get("luck", 0) > 0 and not conditions.incapacitated(rs, t)
     return _lucky(session, t, roll, able, f"an attack roll of {roll} hits you", "Lucky: a d20 against the attack",
                   "attack_roll", min)
@@ -121,7 +123,6 @@ def lucky_cancels(rs, session, a, t, roll: int) -> bool:
     działanie wzajemnie się znosi i nie wykonuje się dodatkowych rzutów": ``a`` spends a point on its attack roll
     against ``t``; ``t`` (Lucky, a point left, not incapacitated) may spend one against it (its policy ``lucky``,
     the choice point asked of its player): both points are gone, no die is rolled, the roll stands."""
-    from engine.rules.dnd5e import conditions
     if not t.data.get("feats") or not has(t, "lucky") or t.data.get("luck", 0) <= 0 or conditions.incapacitated(rs, t):
         return False
     if not reaction_taken(t, "lucky", session, f"{a.name} spends a luck point on its attack roll of {roll} against "
@@ -137,7 +138,6 @@ def lucky_cancels(rs, session, a, t, roll: int) -> bool:
 def lucky_check(rs, session, c, roll: int, what: str) -> int:
     """DND-F32 l. 250 "test ataku, cechy lub rzut obronny": on an ability check (a contest's side, Hide, a search...)
     one more d20 once the die is seen, before the result is known (same policy ``lucky``), the higher kept."""
-    from engine.rules.dnd5e import conditions
     able = has(c, "lucky") and c.data.get("luck", 0) > 0 and not conditions.incapacitated(rs, c)
     return _lucky(session, c, roll, able, f"your {what} check rolled {roll}", "Lucky: one more d20 on the check",
                   "check_roll", max)
@@ -155,8 +155,6 @@ def lucky_save(rs, session, a, roll: int, what: str = "saving throw") -> int:
 
 def check_pin(rs, session, a, act):
     """DND-F41 Grappler: an action to pin a creature it grapples (another grapple check)."""
-    from engine.rules.dnd5e import common
-    from engine.rules.core import Illegal
     t = common.living_target(rs, session, a, act["target"])
     if not has(a, "grappler"):
         raise Illegal(f"{a.name} does not have Grappler", "DND-F41", "pin")
@@ -169,7 +167,6 @@ def check_pin(rs, session, a, act):
 
 
 def apply_pin(rs, session, a, plan):
-    from engine.rules.dnd5e import conditions
     session.state.turn["action"] = True
     t = session.state.actors[plan["target"]]
     if not conditions.contest(rs, session, a, t, "DND-F41"):
@@ -182,7 +179,6 @@ def apply_pin(rs, session, a, plan):
 
 
 def unpin(rs, session, grappler, target):
-    from engine.rules.dnd5e import conditions
     pins = session.state.data.get("pins")
     if pins and [grappler.id, target.id] in pins and grappler.id not in target.conditions.get("grappled", []):
         pins.remove([grappler.id, target.id])
@@ -194,7 +190,6 @@ def war_caster_spells(r) -> list[str]:
     """DND-F14 l. 144 "Zaklęcie musi mieć czas rzucania równy jednej akcji i celować tylko w jedną istotę": its spells
     cast with one action that harm a single creature (an attack roll, a save, magic missile's darts all at it: no
     area, no self or healing spell), in the sheet's order, those needing a slot only while one is left."""
-    from engine.rules.dnd5e.data import SPELLS
     slots = r.data["spell_slots"]
     out = []
     for name in r.data["spells"]:
@@ -215,17 +210,13 @@ def war_caster_spell(rs, session, r, victim, before) -> bool:
     when the spell was cast."""
     if not r.data.get("feats") or not has(r, "war_caster") or not reaction_taken(r, "war_caster", session, peek=True):
         return False
-    from engine.rules.dnd5e import gear
     if "armor" in r.data and gear.untrained(r):
         return False                   # no spells in armour it is not proficient with (gear.py)
-    from engine.rules.core import Illegal
-    from engine.rules.dnd5e.actions.magic import check_target, spell_attack, spell_effect, spell_plan
-    from engine.rules.dnd5e.data import SPELLS
     for name in war_caster_spells(r):
         sp = SPELLS[name]
         try:
-            check_target(rs, session, r, victim, name)
-            plan = spell_plan(rs, session, r, victim, name) if sp["kind"] == "attack" else None
+            SPELL.check_target(rs, session, r, victim, name)
+            plan = SPELL.spell_plan(rs, session, r, victim, name) if sp["kind"] == "attack" else None
         except Illegal:
             continue
         if not reaction_taken(r, "war_caster", session, f"{victim.name} leaves your reach ({name})"):
@@ -241,30 +232,18 @@ def war_caster_spell(rs, session, r, victim, before) -> bool:
             ev["slot"] = sp["level"]
         session.emit(ev)
         if sp.get("concentration"):           # as a cast one (DND-21): held by concentration, one at a time
-            from engine.rules.dnd5e import concentration
             concentration.begin(rs, session, r, name, [victim.id])
         if plan is not None:
-            spell_attack(rs, session, r, victim, name, plan)
+            SPELL.spell_attack(rs, session, r, victim, name, plan)
         else:
-            spell_effect(rs, session, r, {"spell": name, "targets": [victim.id]})
+            SPELL.spell_effect(rs, session, r, {"spell": name, "targets": [victim.id]})
         return True
     return False
-
-
-def superiority_die(session, a, manoeuvre) -> int:
-    """DND-F01 Martial Adept: spend the superiority die (one per short rest: one per scene here), a d6 named
-    ``superiority``."""
-    a.data["superiority"] -= 1
-    (v,) = session.roll("superiority", 6, who=a.id, rule="DND-F01", purpose=f"Martial Adept: {manoeuvre}")
-    session.emit({"type": "feat", "who": a.id, "feat": "martial_adept", "manoeuvre": manoeuvre, "die": v, "rule": "DND-F01"})
-    return v
 
 
 def manoeuvre_effect(rs, session, a, t, m) -> None:
     """Trip: Str save or prone (Large or smaller); pushing: Str save or pushed up to 3 m (2 cells). DC 8 + prof +
     Str or Dex modifier."""
-    from engine.rules.dnd5e import conditions, mounts
-    from engine.rules.dnd5e.data import SIZES
     if SIZES.index(t.size) > SIZES.index("large"):
         return
     dc = 8 + a.data["prof"] + max(conditions.ab(rs, a, "str"), conditions.ab(rs, a, "dex"))
@@ -279,8 +258,6 @@ def manoeuvre_effect(rs, session, a, t, m) -> None:
 def mounted_redirect(rs, session, a, mount, plan):
     """DND-F12 Mounted Combatant: an attack aimed at its mount is made against the rider instead (policy
     ``mounted_combatant``, default take). Returns (target, plan)."""
-    from engine.rules.dnd5e import attacks, conditions
-    from engine.rules.core import Illegal
     rider = session.state.actors.get(mount.data["rider"])
     if rider is None or rider.id == a.id or not rider.data.get("feats") or not has(rider, "mounted_combatant") \
             or rider.dead or conditions.incapacitated(rs, rider) or not reaction_taken(rider, "mounted_combatant", session, peek=True):
@@ -314,9 +291,6 @@ def check_inspire(rs, session, leader):
     """DND-F26 Inspiring Leader: a 10-minute speech is out of combat time, so the game master rules it took place
     (``actor = "gm"``, ``inspire``, ``target = LEADER``): up to six friendly creatures (the leader included) within
     9 m that can see or hear it (``hears``) gain temporary HP = its level + Cha modifier; once per rest each (once per scene here)."""
-    from engine.rules.dnd5e import conditions
-    from engine.rules.core import Illegal
-    from engine.world.geometry import distance_m
     if not has(leader, "inspiring_leader"):
         raise Illegal(f"{leader.name} does not have Inspiring Leader (or lost its Cha 13)", "DND-F26", "target")
     if leader.dead or conditions.incapacitated(rs, leader):
@@ -343,7 +317,6 @@ def hears(rs, o) -> bool:
 
 
 def apply_inspire(rs, session, leader, plan):
-    from engine.rules.dnd5e import conditions, damage
     amt = max(0, leader.data["level"] + conditions.ab(rs, leader, "cha"))
     session.emit({"type": "feat", "who": leader.id, "feat": "inspiring_leader", "rule": "DND-F26",
                   "inspired": plan["inspired"], "temp_hp": amt})

@@ -6,11 +6,11 @@ re-exports them."""
 from __future__ import annotations
 
 from engine.errors import SceneError
+from engine.rules.dnd5e import feats_data
 
 
 def _f():
-    from engine.rules.dnd5e import feats       # feats re-exports this module: imported when called
-    return feats
+    return feats_data
 
 
 #: DND-F02 l. 71: "Można wybrać wielokrotnie, za każdym razem trzeba wybrać inny typ obrażeń"

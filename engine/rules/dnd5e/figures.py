@@ -22,7 +22,6 @@ def damage_modifier(rs, a: Actor, w: dict, plan: dict) -> int:
     DND-29 l. 407 "Nie dodajesz swojego modyfikatora z cechy do obrażeń wynikających z akcji dodatkowej, chyba że
     jest on negatywny": on the two-weapon off-hand attack the ability modifier alone is dropped when positive; the
     weapon's bonus stays (a -1 Str and a +2 weapon: +1, not 0)."""
-    from engine.rules.dnd5e.attacks import dmg_mod
 
     ability = dmg_mod(rs, a, w, plan["melee"])
     if plan.get("kind") == "bonus" and ability > 0 and not plan.get("bonus_from"):
@@ -45,3 +44,12 @@ def bonus_sources(rs, a: Actor, w: dict, melee: bool) -> list[dict]:
     if gear.proficient_weapon(a, w):
         out.append({"source": "proficiency", "value": a.data["prof"], "rule": "DND-16"})
     return out
+
+
+def dmg_mod(rs, a, w, melee):
+    s, d = conditions.ab(rs, a, "str"), conditions.ab(rs, a, "dex")
+    if "finesse" in w["properties"]:
+        return max(s, d)
+    if "ranged" in w["properties"]:
+        return d
+    return s

@@ -10,9 +10,8 @@ proficient with the armour it wears; no ``weapon_proficiencies`` -> proficient w
 from __future__ import annotations
 
 from engine.errors import SceneError
-from engine.rules.dnd5e.advantage import DIS, source
-from engine.rules.dnd5e import attacks, conditions
-from engine.rules.dnd5e import srd_sheet
+from engine.rules.dnd5e.feats_data import closest
+from engine.rules.dnd5e.common import mod
 
 CATEGORIES = ("light", "medium", "heavy")
 
@@ -49,7 +48,6 @@ FEATS_READ = ("weapon_master", "durable", "observant")
 
 
 def _closest(name, known) -> str:
-    from engine.rules.dnd5e.feats import closest
     return closest(name, known)
 
 
@@ -170,7 +168,6 @@ def setup(raw_fields: dict, given: set, abilities: dict, feats_: list, weapons: 
 def armour_ac(d: dict, feats_: list) -> int:
     """AC from the armour worn: base + Dex (capped: medium 2, 3 with Medium Armor Master and Dex 16+, DND-F19;
     heavy none) + 2 with a shield; no armour: 10 + Dex."""
-    from engine.rules.dnd5e.common import mod
     dex = mod(d["abilities"]["dex"])
     arm = d.get("armor")
     if arm is None:
@@ -208,14 +205,6 @@ def armour_check_disadvantage(a, ability: str) -> str | None:
     return None
 
 
-@source("DND-16")
-def untrained_armour_attacker(rs, session, a, t, plan, ctx):
-    """An attack roll with a weapon (Str or Dex) in armour it is not proficient with: disadvantage (SRD; the
-    document has no armour rules)."""
-    if "armor" in a.data and untrained(a):
-        yield DIS, "the attacker wears armour it is not proficient with"
-
-
 def stealth_disadvantage(a) -> str | None:
     """The armour's Stealth disadvantage (none in medium armour with Medium Armor Master, DND-F19)."""
     arm = a.data.get("armor")
@@ -238,35 +227,6 @@ def proficient_weapon(a, w: dict) -> bool:
     return name in have
 
 
-def passive(rs, a, skill: str) -> int:
-    """Passive score: 10 + the skill's bonus, +5 with Observant (DND-F29, Perception and Investigation)."""
-    from engine.rules.dnd5e.conditions import skill_bonus     # (conditions imports this module)
-    from engine.rules.dnd5e.feats import has
-    return 10 + skill_bonus(rs, a, skill) + (5 if skill in ("perception", "investigation") and a.data.get("feats")
-                                             and has(a, "observant") else 0) + srd_sheet.keen_sight(a, skill)
-
-
-def passive_notice(rs, session, hider, stealth: int) -> None:
-    """Option ``hide_passive = "passive_perception"`` (the SRD): a hostile that could see the hider (not blinded,
-    a line of sight) and whose passive Perception (DND-F29 Observant +5) is at least the Stealth total notices it."""
-    for o in session.state.actors.values():
-        if not conditions.hostile(rs, o, hider) or o.dead or conditions.incapacitated(rs, o) or o.has("blinded") \
-                or not attacks.sight(rs, session, o, hider):
-            continue
-        p = passive(rs, o, "perception")
-        if p >= stealth:
-            hider.data["hidden"] = None
-            ev = {"type": "revealed", "who": hider.id, "by": o.id,
-                  "reason": f"noticed: passive Perception {p} against Stealth {stealth}", "rule": "DND-23"}
-            if o.data.get("feats") and "observant" in o.data["feats"]:
-                from engine.rules.dnd5e.feats import has
-                if has(o, "observant"):
-                    ev["feat"] = "observant"
-                    ev["rule"] = "DND-23+DND-F29"
-            session.emit(ev)
-            return
-
-
 def heavy_armour_worn(a) -> bool:
     """DND-F17 Heavy Armor Master needs heavy armour: the worn armour's category when the sheet gives one; a sheet
     without ``armor`` (its own AC) is taken to wear the heavy armour the feat needs."""
@@ -282,26 +242,6 @@ def shield_carried(a) -> bool:
     if "armor" not in a.data:
         return True
     return bool(a.data.get("shield"))
-
-
-def panel_rows(rs, a) -> list[str]:
-    """The character panel's gear rows (only for sheets that carry the new keys or the feats that read them)."""
-    d = a.data
-    rows = []
-    if "armor" in d:
-        arm = d["armor"]
-        what = "no armour" if arm is None else f"{arm['name'].replace('_', ' ')} ({arm['category']})"
-        if d.get("shield"):
-            what += " + shield"
-        if not proficient_armour(d):
-            what += " [not proficient: disadvantage on Str/Dex, no spells]"
-        rows.append(f"Armour: {what}")
-    if d.get("feats") and "observant" in d["feats"]:
-        rows.append(f"Passive Perception {passive(rs, a, 'perception')}, Investigation "
-                    f"{passive(rs, a, 'investigation')} (Observant +5)")
-    if d.get("hit_dice") is not None:
-        rows.append(f"Hit dice {d['hit_dice']}/{d['level']} (d{d['hit_die']})")
-    return rows
 
 
 # -- weapons in hand (DND-29, DND-F24) ----------------------------------------------------------------------

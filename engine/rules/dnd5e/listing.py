@@ -1,5 +1,5 @@
 """The 5e legal-action listing (``Dnd5e.legal_actions_of``): the frame around the actions' own candidates (each
-unit's ``candidates``, asked in ``LISTING``'s order, engine/rules/actions.py ``listed``), the moves compact
+unit's ``candidates``, asked in the order of its ``groups``, engine/rules/actions.py ``listed``), the moves compact
 (``engine/rules/legal.py``), and the checks asked to probe (``session.probing``: the sight test, not the cover
 level, engine/rules/dnd5e/sight.py). ``rs`` is the ruleset."""
 
@@ -16,19 +16,14 @@ from engine.rules.dnd5e import attacks, conditions, feats, turns
 from engine.world.geometry import distance_m, in_melee_reach
 
 #: the order of the candidates: per group, per item it iterates (``self``, each foe, each friend), each action's
-#: own; an action named in no group is listed after them (for ``self``)
-LISTING = (
-    ("self", ("dash", "disengage", "dodge")),
-    ("foe", ("attack", "grapple", "shove", "help")),
-    ("self", ("cast",)),
-    ("friend", ("stabilize", "mount", "help")),
-    ("self", ("use", "hide", "search", "ready", "stand", "escape", "dismount")),
-)
+#: own (the units name their groups and their rank in each: ``Unit.groups``); an action in no group is listed
+#: after them (for ``self``)
+GROUPS = (("first", "self"), ("on_foe", "foe"), ("cast", "self"), ("on_friend", "friend"), ("then", "self"))
 #: the scene's objects (DND-39 / DND-40), listed after the rest (and after a feat's choices)
-OBJECT_LISTING = (("object", ("attack", "pick_lock", "force_lock", "open_door")),)
+OBJECT_GROUPS = (("object", "object"),)
 #: the frame lists these itself: end_turn first (its AIR-10 variant leads the checked rest), then the moves
-FRAME = (("self", ("end_turn", "move")),)
-DECLARED = LISTING + OBJECT_LISTING + FRAME
+FRAME_GROUPS = (("frame", "self"),)
+DECLARED_GROUPS = GROUPS + OBJECT_GROUPS + FRAME_GROUPS
 
 
 class Context(Listing):
@@ -78,10 +73,10 @@ def legal_actions(rs, session, a: Actor, kinds: Collection[str] | None = None) -
 
         def gate(n: str) -> bool:     # a controlled mount's few actions; once the action is used, none that needs it
             return want(n) and (not mounted_ctl or n in rs.CONTROLLED_MOUNT_ACTIONS) and not (
-                turn["action"] and n in rs.NEEDS_ACTION)
+                turn["action"] and units[n].spends_action)
 
         parts.append(out)
-        legal = Checked(listed(units, LISTING, ctx, declared=DECLARED, allow=gate), ok, fresh)
+        legal = Checked(listed(units, units.listing(GROUPS), ctx, declared=units.listing(DECLARED_GROUPS), allow=gate), ok, fresh)
         parts.append(legal)
         if a.data.get("feats"):
             # the options of an attack already found legal (power attack, luck, savage, a manoeuvre) are legal when
@@ -92,7 +87,7 @@ def legal_actions(rs, session, a: Actor, kinds: Collection[str] | None = None) -
         parts.append(out)
     if session.state.objects and not incap and not mounted_ctl:
         # DND-39 / DND-40 (an object's id may also be a character's: no reach filter)
-        parts.append(Checked(listed(units, OBJECT_LISTING, ctx, rest=False, allow=want), passes(check), fresh))
+        parts.append(Checked(listed(units, units.listing(OBJECT_GROUPS), ctx, rest=False, allow=want), passes(check), fresh))
     return LegalActions(parts)
 
 
@@ -101,18 +96,23 @@ def _moves(rs, session, a: Actor, ctx, unit, fresh: Fresh) -> LazyMoves:
     return LazyMoves(a.id, lambda: unit.candidates(rs, session, a, ctx, None), fresh)
 
 
+def known_check(fn):
+    """Marks the ruleset's ``check`` whose steps :func:`checker` knows (``Dnd5e.check``; a subclass that overrides it
+    goes the whole way)."""
+    fn.listing_knows = True
+    return fn
+
+
 def checker(rs, session, a: Actor):
     """``Dnd5e.check`` for the candidates of the listing of ``a`` (the current actor): whose turn it is checked once
     and the refusals of the actor alone (``turns.actor_refusal``) once an action name, not once a candidate; the
     action's own check as before. A check changes nothing, so they hold for every candidate; any other actor,
     ruleset, GM tool or check goes the whole way (``rs.check``)."""
-    from engine.rules.dnd5e.ruleset import Dnd5e
-
     def full(c):
         return rs.check(session, c)
 
     aid = a.id
-    if type(rs).check is not Dnd5e.check or aid == "gm" or aid != session.current or session.state.actors.get(aid) is not a:
+    if not getattr(type(rs).check, "listing_knows", False) or aid == "gm" or aid != session.current or session.state.actors.get(aid) is not a:
         return full
     actions, gm_actions = rs.ACTIONS, rs.GM_ACTIONS
     refusals: dict = {}

@@ -10,14 +10,14 @@ several attacks) and the bonus action can meet it twice; the turn keeps which of
 from __future__ import annotations
 
 from engine.rules.core import Illegal
-from engine.rules.dnd5e import feats, gear
+from engine.rules.dnd5e import feats_data, gear
 
 RULE = "DND-F28"
 
 
 def lifted(a, w: dict) -> bool:
     """Crossbow Expert ignores loading for a crossbow its holder is proficient with (gear.proficient_weapon)."""
-    return bool(a.data.get("feats")) and "crossbow" in w["name"] and feats.has(a, "crossbow_expert") \
+    return bool(a.data.get("feats")) and "crossbow" in w["name"] and feats_data.has(a, "crossbow_expert") \
         and gear.proficient_weapon(a, w)
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from engine.rules import aerial, riding
 from engine.rules.dnd5e import conditions
+from engine.rules.dnd5e.upcalls import MOUNT
 
 
 def push_from(rs, session, a, t, cells):
@@ -93,3 +94,6 @@ def moved_against_will(rs, session, rider, m):
     else:
         aerial._carry_rider(session, m)
         # no fall roll here: AIR-11 concerns attacks, and a failed save is not an attack hit
+
+
+MOUNT.provide(fall_off_mount, mount_fell)

@@ -1,6 +1,7 @@
 """The D&D 5e ruleset plug-in: initiative, turns, the action economy, attacks, spells, damage, dying, conditions.
 
-Rule IDs are those of ``../shared/rules/CATALOGUE.md``; decisions on gaps are in ``docs/rules-core.md``.
+Rule IDs are those of the rule catalogue (``CATALOGUE.md``; DND-* from the source document ``004_5d8774dfa45f46a9.txt``,
+"D&D 5e Mechanika"); decisions on gaps are in ``docs/rules-core.md``.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from engine.rules.dnd5e.actions import ACTIONS
 from engine.rules.dnd5e.actions import allies, contact, magic, objects, policy, rest, standard  # noqa: F401  (the shipped ones register)
 from engine.rules.dnd5e import attacks, damage
 from engine.rules.dnd5e.common import ABILITIES, OBJECTS, SKILL_ABILITY, dice_spec, mod  # noqa: F401
-from engine.rules.dnd5e import concentration, feats, gear
+from engine.rules.dnd5e import concentration, feats
 from engine.rules.dnd5e.data import CONDITIONS
 from engine.rules.dnd5e import turns
 from engine.rules.dnd5e import listing, sheet
@@ -51,8 +52,6 @@ class Dnd5e(Ruleset):
     DEFAULT_OPTIONS: ClassVar[dict] = defaults(OPTION_SPECS)
     GM_SET: ClassVar[list] = damage.GM_SET     # what follows from a number the GM sets (engine/rules/gm.py)
     CLIMB_COST: ClassVar[list] = feats.CLIMB_COST     # AIR-07's climb, less for a walking Athlete (DND-F04)
-    HOTKEY_ACTIONS: ClassVar[tuple] = ("move", "attack", "dash", "dodge", "disengage", "cast", "help", "hide", "stand",
-                                       "end_turn")     # the window's 1..9, 0: one key per action kind
 
     # ------------------------------------------------------------------------------------------ turn structure
     ECONOMY_KEYS = ("action", "bonus")
@@ -60,9 +59,6 @@ class Dnd5e(Ruleset):
     GM_ACTIONS = ("condition", "damage", "heal", "temp_hp", "inspire", "short_rest", "trap", "secret_door")
     REACTIONS = feats.REACTIONS      # the names an action's ``reactions`` table may answer (engine/rules/choices.py)
     CONTROLLED_MOUNT_ACTIONS = ("move", "dash", "disengage", "dodge", "end_turn")
-    #: actions whose check opens with ``need_action``: not offered once the action is used (a listing prefilter;
-    #: tests/rules/test_legal_compact.py keeps this list true to the checks)
-    NEEDS_ACTION = frozenset(("dash", "disengage", "dodge", "hide", "search", "ready", "help", "stabilize", "use", "escape"))
 
     # the interface whose rules live in the subject modules (``rs`` first, so they bind as methods): sight (the window
     # asks), melee weapons and their reach (``Ruleset.attack_reach``); the damage path (the aerial layer's hook) below
@@ -133,7 +129,7 @@ class Dnd5e(Ruleset):
             rows += feats.panel_rows(a)
         if (a.data or {}).get("concentration"):
             rows.append(concentration.panel_row(a))
-        return rows + gear.panel_rows(self, a)
+        return rows + sheet.gear_rows(self, a)
 
     @staticmethod
     def move_preview_lines(pv: dict) -> list[str]:
@@ -189,6 +185,7 @@ class Dnd5e(Ruleset):
         conditions.add_condition(self, session, a, "prone", rule)
 
     # ------------------------------------------------------------------------------------------ actions
+    @listing.known_check
     def check(self, session: Session, act: dict):
         name = act["action"]
         aid = act["actor"]
@@ -238,4 +235,3 @@ class Dnd5e(Ruleset):
 
 #: the action table: name -> unit, every class of engine/rules/dnd5e/actions registered there (``@action``)
 Dnd5e.ACTIONS = ACTIONS
-Dnd5e.LISTING = listing.LISTING

@@ -11,7 +11,7 @@ from engine.errors import SceneError
 from engine.rules import aerial
 from engine.rules.core import Actor
 from engine.rules.dnd5e.common import ABILITIES, OBJECTS, SKILL_ABILITY, dice_spec, mod  # noqa: F401
-from engine.rules.dnd5e import feats, gear, srd_sheet, srd_spells
+from engine.rules.dnd5e import conditions, feats, gear, srd_sheet, srd_spells
 from engine.rules.dnd5e.data import (
     CONDITIONS,
     SPELLS,
@@ -102,7 +102,7 @@ def make_actor(rs, session: Session, ch) -> Actor:
     if a.flying and aerial.is_supported(session, a):
         a.flying = False     # at rest on a surface: landed
     if "passive" in data:                            # DND-F29 Observant: shown in the state and the panel
-        data["passive"] = {k: gear.passive(rs, a, k) for k in ("perception", "investigation")}
+        data["passive"] = {k: conditions.passive(rs, a, k) for k in ("perception", "investigation")}
     if hp == 0 and "unconscious" not in conds:
         conds["unconscious"] = []
         conds.setdefault("prone", [])
@@ -219,3 +219,23 @@ def _weapon(rs, w, file, key) -> dict:
             raise SceneError(file, f"{key}.damage", f"damage {out['damage']!r} is not like 2d6") from None
         return out
     raise SceneError(file, key, "a weapon is a name or a table")
+
+
+def gear_rows(rs, a) -> list[str]:
+    """The character panel's gear rows (from dnd5e/gear.py: they read the passive scores of conditions.py) (only for sheets that carry the new keys or the feats that read them)."""
+    d = a.data
+    rows = []
+    if "armor" in d:
+        arm = d["armor"]
+        what = "no armour" if arm is None else f"{arm['name'].replace('_', ' ')} ({arm['category']})"
+        if d.get("shield"):
+            what += " + shield"
+        if not gear.proficient_armour(d):
+            what += " [not proficient: disadvantage on Str/Dex, no spells]"
+        rows.append(f"Armour: {what}")
+    if d.get("feats") and "observant" in d["feats"]:
+        rows.append(f"Passive Perception {conditions.passive(rs, a, 'perception')}, Investigation "
+                    f"{conditions.passive(rs, a, 'investigation')} (Observant +5)")
+    if d.get("hit_dice") is not None:
+        rows.append(f"Hit dice {d['hit_dice']}/{d['level']} (d{d['hit_die']})")
+    return rows

@@ -14,6 +14,7 @@ import json
 import re
 
 from engine.errors import AerieError
+from engine.resources import resource_dir
 from engine.rules.dnd5e.common import SKILL_ABILITY, mod
 
 SRD_FILE = "srd/creatures.json"
@@ -25,8 +26,6 @@ TRAITS_PLAYED = {"flyby": "SRD-07", "pack tactics": "SRD-09", "magic resistance"
 
 
 def library_file():
-    from engine.resources import resource_dir
-
     return resource_dir("assets") / SRD_FILE
 
 

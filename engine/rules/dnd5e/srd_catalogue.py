@@ -93,7 +93,7 @@ RULES = [
      'decision': 'its passive Perception, which notices a hider it can see (DND-23, `hide_passive = '
                  '"passive_perception"`), is +5 (advantage on a passive check); also Keen Hearing and Sight, Keen '
                  'Sight and Smell',
-     'where': 'srd sheet `keen_sight`, 5e `gear.passive`',
+     'where': 'srd sheet `keen_sight`, 5e conditions `passive`',
      'tests': [T + 'test_srd11_keen_sight']},
     {'id': 'SRD-12',
      'rule': 'Save actions as written: "The dragon exhales fire in a 30-foot cone. Each creature in that area must '

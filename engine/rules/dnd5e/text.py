@@ -4,7 +4,7 @@ Events every ruleset shares (rolls, moves, attacks, falls...) are in ``engine.ru
 from __future__ import annotations
 
 from engine.rules.lines import say
-from engine.rules.runner import sources_text
+from engine.rules.lines import sources_text
 
 
 def _name(session, aid):

@@ -14,7 +14,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, cast
 
-from engine.rules.dnd5e import conditions, damage
+from engine.rules.dnd5e import concentration, conditions, damage
+from engine.rules.dnd5e.damage import alive_sides, check_over  # noqa: F401  (re-exported: the turn structure)
 from engine.rules import aerial, riding
 from engine.rules.dnd5e.data import CONDITION_RULE, GROUNDING_TEXT
 from engine.rules.core import Actor, Illegal
@@ -80,7 +81,6 @@ def dodge_ends(rs, session, a):
 def readied_action_lapses(rs, session, a):
     rd = a.data["readied"]
     if rd and rd.get("spell") and (a.data.get("concentration") or {}).get("readied"):
-        from engine.rules.dnd5e import concentration
         concentration.end(rs, session, a, "the trigger did not come: the readied spell is lost", "DND-20")
     a.data["readied"] = None
 
@@ -179,10 +179,6 @@ def grappled_by_a_walker(rs, session, a):
 
 
 # -- the turn structure: a turn begins, ends, passes; the combat is over ------------------------------------
-def alive_sides(rs, session) -> set:
-    return {a.side for a in session.state.actors.values() if not a.dead and a.hp > 0}
-
-
 def new_turn(rs, aid):
     return {"actor": aid, "moved_m": 0.0, "action": False, "bonus": False, "attacks_left": 0, "dash": 0,
             "disengaged": False, "light_weapon": None, "bonus_spell": False, "action_spell": False}
@@ -225,14 +221,3 @@ def end_of_turn_effects(rs, session: Session, a: Actor) -> None:
     TURN_END.run(rs, session, a)                     # AIR-08 upkeep, DND-21 repeated saves
 
 
-def check_over(rs, session: Session) -> None:
-    st = session.state
-    # a fight needs two sides: the scene's at the start, or one the GM adds to a one-side scene (``gm_add``: its
-    # fight never ended, the last foe down or not)
-    if st.over or len(set(st.data.get("sides", [])) | {a.side for a in st.actors.values()}) < 2:
-        return
-    sides = alive_sides(rs, session)
-    if len(sides) <= 1:
-        st.over = True
-        st.winner = next(iter(sides)) if sides else None
-        session.emit({"type": "combat_over", "winner": st.winner})

@@ -2,13 +2,10 @@
 ``OpenWith`` in baton/choices.py) registers itself in ``ACTIONS`` with ``@action``; the ruleset's spec table, listing
 and previews are derived from them.
 
-``ORDER``: the spec table's order (the window's buttons); an action not named here comes after these."""
+Each unit carries its ``place`` in the spec table (the window's buttons), its ``hotkey``, its listing ``groups``
+and whether it ``spends_action``; one without a place comes after those with one."""
 
 from engine.rules.actions import ActionTable
 
-ORDER = ("pass", "move", "stand", "drop", "dismount", "attack", "manipulate", "charge", "create_opportunity", "open_with",
-         "disarm", "dash", "grab", "trip", "push", "break_free", "resist_poison", "extinguish", "take_item", "use_power",
-         "equip", "stow", "drop_item", "pick_up", "drink", "shout", "rest", "treat", "wait", "day",
-         "damage", "condition", "poison", "fire", "breath")
-ACTIONS = ActionTable(ORDER)
+ACTIONS = ActionTable()
 action = ACTIONS.register

@@ -25,6 +25,9 @@ def _major_on(rs, session, a, act, doing: str):
 @action
 class Attack(Unit):
     name = "attack"
+    place = 5
+    hotkey = "2"
+    groups = {"weapon_foe": 0, "object": 0}
     PARAMS = {"target": P("id", help="a character or object id"), "weapon": P("str"), "crit": P("str", choices=("damage", "destiny"), default="damage"), "defence": P("str", choices=("best", "dodge", "shield", "defence", "none")), "voxel": P("pos", help="a voxel [x, y, z] to attack (issue 14)"), "counter_crit": choices.COUNTER_CRIT}
     LINES = ATTACK_LINES          # on an object (on a character: baton/text.py)
 
@@ -94,6 +97,9 @@ class Attack(Unit):
 @action
 class Charge(Unit):
     name = "charge"
+    place = 7
+    hotkey = "4"
+    groups = {"weapon_foe": 1}
     PARAMS = {"target": P("id", True, help="the character"), "weapon": P("str"), "crit": P("str", choices=("damage", "destiny"), default="damage"), "defence": P("str", choices=("best", "dodge", "shield", "defence", "none")), "counter_crit": choices.COUNTER_CRIT}
 
     @staticmethod
@@ -123,6 +129,9 @@ class Charge(Unit):
 @action
 class CreateOpportunity(Unit):
     name = "create_opportunity"
+    place = 8
+    hotkey = "6"
+    groups = {"on_foe": 4}
     PARAMS = {"skill": P("str", True, help="the skill used (intimidate, perform, ...)"), "target": P("id"), "difficulty": P("int", default=8), "effect": P("str", choices=("advantage", "expose", "shake", "stated"), default="advantage"), "text": P("str", help="the effect the GM states (effect = \"stated\")")}
 
     @staticmethod
@@ -175,6 +184,8 @@ def created_lasts(rs, a) -> str:
 @action
 class Disarm(Unit):
     name = "disarm"
+    place = 10
+    groups = {"on_foe": 3}
     PARAMS = {"target": P("id", True, help="the character"), "weapon": P("str")}
 
     @classmethod
@@ -262,6 +273,8 @@ class _Manoeuvre(Unit):
 @action
 class Grab(_Manoeuvre):
     name = "grab"
+    place = 12
+    groups = {"on_foe": 0}
     PARAMS = {"target": P("id", True, help="the character"), "effect": EFFECT}
 
     @staticmethod
@@ -280,6 +293,8 @@ class Grab(_Manoeuvre):
 @action
 class Trip(_Manoeuvre):
     name = "trip"
+    place = 13
+    groups = {"on_foe": 1}
     PARAMS = {"target": P("id", True, help="the character"), "effect": EFFECT}
 
     @staticmethod
@@ -290,6 +305,8 @@ class Trip(_Manoeuvre):
 @action
 class Push(_Manoeuvre):
     name = "push"
+    place = 14
+    groups = {"on_foe": 2}
     PARAMS = {"target": P("id", True, help="the character"), "effect": EFFECT}
 
     @staticmethod
@@ -311,6 +328,8 @@ class Push(_Manoeuvre):
 @action
 class BreakFree(Unit):
     name = "break_free"
+    place = 15
+    groups = {"then": 2}
 
     @staticmethod
     def candidates(rs, session, a, ctx, item):

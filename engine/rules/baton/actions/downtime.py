@@ -10,6 +10,7 @@ from engine.rules.baton.data import FIRE_SOURCES, POISONS
 from engine.rules.actions import Param, Unit
 from engine.rules.baton.actions import action
 from engine.rules.core import Illegal
+from engine.world.geometry import cell_gap
 
 P = Param
 
@@ -32,6 +33,8 @@ class _TimePasses(Unit):
 @action
 class Rest(Unit):
     name = "rest"
+    place = 26
+    groups = {"out_of_combat": 0}
     PARAMS = {"kind": P("str", True, choices=("short", "long")), "wound": P("int")}
 
     @staticmethod
@@ -82,6 +85,8 @@ class Rest(Unit):
 @action
 class Treat(Unit):
     name = "treat"
+    place = 27
+    groups = {"out_of_combat": 1}
     PARAMS = {"target": P("id", True, help="the character"), "wound": P("int", True), "kit": P("str", choices=("bandage", "splint"))}
 
     @staticmethod
@@ -93,7 +98,6 @@ class Treat(Unit):
         t = session.actor(act["target"], "target")
         if t.dead:
             raise Illegal(f"{t.name} is dead", "BAT-25", "target")
-        from engine.world.geometry import cell_gap
         if t.id != a.id and (cell_gap(a.body(), t.body()) > 1 or abs(a.layer - t.layer) > 1):
             raise Illegal(f"{t.name} is not beside {a.name}", "BAT-29", "target")
         w = health.find_wound(rs, t, act["wound"])
@@ -124,6 +128,8 @@ class Treat(Unit):
 @action
 class Wait(_TimePasses):
     name, unit, most, rule = "wait", "hours", 72, "BAT-10"
+    place = 28
+    groups = {"out_of_combat": 2}
     PARAMS = {"hours": P("int", default=1)}
 
     @staticmethod
@@ -142,6 +148,8 @@ class Wait(_TimePasses):
 @action
 class Day(_TimePasses):
     name, unit, most, rule = "day", "days", 30, "BAT-27"
+    place = 29
+    groups = {"out_of_combat": 3}
     PARAMS = {"days": P("int", default=1)}
 
     @staticmethod
@@ -269,28 +277,33 @@ class Gm(Unit):
 @action
 class Damage(Gm):
     name = "damage"
+    place = 30
     PARAMS = {"target": P("id", True, help="the character"), "amount": P("int", True), "type": P("str", default="blunt")}
 
 
 @action
 class Condition(Gm):
     name = "condition"
+    place = 31
     PARAMS = {"target": P("id", True, help="the character"), "add": P("str"), "remove": P("str"), "turns": P("int")}
 
 
 @action
 class Poison(Gm):
     name = "poison"
+    place = 32
     PARAMS = {"target": P("id", True, help="the character"), "kind": P("str", True, choices=POISONS), "potency": P("int", True)}
 
 
 @action
 class Fire(Gm):
     name = "fire"
+    place = 33
     PARAMS = {"target": P("id", True, help="the character"), "source": P("str", True), "turns": P("int")}
 
 
 @action
 class Breath(Gm):
     name = "breath"
+    place = 34
     PARAMS = {"target": P("id", True, help="the character"), "minutes": P("int", True)}

@@ -72,6 +72,8 @@ class _FromHand(_Minor):
 @action
 class ResistPoison(Unit):
     name = "resist_poison"
+    place = 16
+    groups = {"then": 3}
 
     @staticmethod
     def candidates(rs, session, a, ctx, item):
@@ -96,6 +98,8 @@ class ResistPoison(Unit):
 @action
 class Extinguish(Unit):
     name = "extinguish"
+    place = 17
+    groups = {"then": 4}
 
     @staticmethod
     def candidates(rs, session, a, ctx, item):
@@ -125,6 +129,7 @@ def major_or_minor(rs, session, a, major: bool, doing: str) -> dict:
 @action
 class TakeItem(Unit):
     name = "take_item"
+    place = 18
     PARAMS = {"item": P("str", True), "from": P("str", choices=("pocket", "backpack"), default="pocket")}
 
     @staticmethod
@@ -144,6 +149,7 @@ class TakeItem(Unit):
 @action
 class UsePower(Unit):
     name = "use_power"
+    place = 19
     PARAMS = {"kind": P("str", True, choices=("ring", "item_of_power", "miracle")), "target": P("id")}
 
     @staticmethod
@@ -161,6 +167,9 @@ class UsePower(Unit):
 @action
 class Equip(_Minor):
     name, key, doing = "equip", "weapon", "equipping a weapon"
+    place = 20
+    hotkey = "9"
+    groups = {"then": 8}
     PARAMS = {"weapon": P("str", True), "hand": P("str", choices=("main", "off"), default="main")}
 
     @staticmethod
@@ -188,6 +197,7 @@ class Equip(_Minor):
 @action
 class Stow(_FromHand):
     name, key, doing, missing = "stow", "weapon", "stowing a weapon", "does not hold a"
+    place = 21
     PARAMS = {"weapon": P("str", True)}
 
     @staticmethod
@@ -200,6 +210,7 @@ class Stow(_FromHand):
 @action
 class DropItem(_FromHand):
     name, key, doing, missing = "drop_item", "item", "dropping an item", "holds no"
+    place = 22
     PARAMS = {"item": P("str", True)}
 
     @staticmethod
@@ -214,6 +225,8 @@ class DropItem(_FromHand):
 @action
 class PickUp(_Minor):
     name, key, doing = "pick_up", "item", "picking up an item"
+    place = 23
+    groups = {"then": 10}
     PARAMS = {"item": P("str", True)}
 
     @staticmethod
@@ -238,6 +251,8 @@ class PickUp(_Minor):
 @action
 class Drink(_Minor):
     name, key, doing = "drink", "potion", "drinking a potion"
+    place = 24
+    groups = {"then": 9}
     PARAMS = {"potion": P("str", True)}
 
     @staticmethod
@@ -276,6 +291,9 @@ class Drink(_Minor):
 @action
 class Shout(Unit):
     name = "shout"
+    place = 25
+    hotkey = "0"
+    groups = {"then": 7}
     PARAMS = {"text": P("str")}
 
     @staticmethod

@@ -112,6 +112,8 @@ def manipulate_difficulty(o) -> int:
 class Manipulate(Unit):
     """BAT-15: knock an object over (create an opportunity by manipulating the battlefield)."""
     name = "manipulate"
+    place = 6
+    groups = {"object": 1}
     PARAMS = {"target": P("id", True, help="the object to knock over (BAT-15)"), "skill": P("str"), "difficulty": P("int")}
 
     @staticmethod

@@ -14,6 +14,7 @@ from engine.rules.baton import leave_cover
 from engine.rules.baton.actions import action
 from engine.rules.core import Illegal
 from engine.world.geometry import distance_m, in_melee_reach
+from engine.world.geometry import cell_gap
 
 P = Param
 
@@ -21,6 +22,9 @@ P = Param
 @action
 class Pass(Unit):
     name = "pass"
+    place = 0
+    hotkey = "3"
+    groups = {"start": 0}
     PARAMS = {"to": P("id", True, help="who gets the baton")}
 
     @staticmethod
@@ -40,7 +44,7 @@ class Pass(Unit):
         to = act["to"]
         t = session.actor(to, "to")
         ids, kept, rule = baton_order.pass_targets(rs, session, a)
-        if to in ids:
+        if to in baton_order.may_receive(rs, session, a):
             return {"to": to, "kept": kept, "rule": rule}
         die = session.state.turn.get("test_die")
         if not baton_order.can_hold(rs, t, session):
@@ -81,6 +85,9 @@ class Pass(Unit):
 @action
 class Move(Unit):
     name = "move"
+    place = 1
+    hotkey = "1"
+    groups = {"start": 2}
     PARAMS = {"to": P("pos", True, help="the destination [x, y, layer]"), "careful": P("bool", default=False, help="leave reach without provoking, at half movement"), "declined": P("any", help="enemies who let the mover go without their immediate attack (BAT-38, BAT-41)"), "counter_crit": choices.COUNTER_CRIT}
 
     @staticmethod
@@ -322,6 +329,9 @@ def _leaving_cover(rs, session, a, body, carried_from) -> None:
 @action
 class Stand(Unit):
     name = "stand"
+    place = 2
+    hotkey = "7"
+    groups = {"then": 0}
 
     @staticmethod
     def candidates(rs, session, a, ctx, item):
@@ -345,6 +355,9 @@ class Stand(Unit):
 @action
 class Drop(Unit):
     name = "drop"
+    place = 3
+    hotkey = "5"
+    groups = {"then": 6}
     PARAMS = {"attack": P("id", help="attack this character at the end of the fall (BAT-48)"), "weapon": P("str"), "defence": P("str", choices=("best", "dodge", "shield", "defence", "none")), "crit": P("str", choices=("damage", "destiny"), default="damage"), "fall_test": P("str", choices=("attack", "agility", "none"), default="attack"), "counter_crit": choices.COUNTER_CRIT}
 
     @staticmethod
@@ -427,6 +440,8 @@ class Drop(Unit):
 @action
 class Dismount(Unit):
     name = "dismount"
+    place = 4
+    groups = {"then": 5}
     PARAMS = {"to": P("pos")}
 
     @staticmethod
@@ -448,7 +463,6 @@ class Dismount(Unit):
             raise Illegal(f"no free space beside {m.name} to dismount", "BAT-42", "to")
         if not aerial.body_fits(session, a, *to) or mounts.occupied(rs, session, a, to):
             raise Illegal(f"{list(to)} is not free", "BAT-42", "to")
-        from engine.world.geometry import cell_gap
         if cell_gap(a.body().moved(*to), m.body()) > 1 or abs(to[2] - m.layer) > 1:
             raise Illegal(f"{list(to)} is not beside {m.name}", "BAT-42", "to")
         if not a.can_fly and not aerial.is_supported(session, a, *to):
@@ -468,6 +482,9 @@ class Dismount(Unit):
 @action
 class Dash(Unit):
     name = "dash"
+    place = 11
+    hotkey = "8"
+    groups = {"then": 1}
 
     @staticmethod
     def candidates(rs, session, a, ctx, item):

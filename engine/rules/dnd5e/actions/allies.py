@@ -15,6 +15,10 @@ P = Param
 @action
 class Help(Unit):
     name = "help"
+    place = 8
+    hotkey = "7"
+    groups = {"on_foe": 3, "on_friend": 2}
+    spends_action = True
     PARAMS = {"target": P("id", True, help="the ally helped"),
               "against": P("id", help="the enemy the ally attacks (none: help with a task, its next ability check)")}
 
@@ -57,6 +61,9 @@ class Help(Unit):
 @action
 class Stabilize(Unit):
     name = "stabilize"
+    place = 19
+    groups = {"on_friend": 0}
+    spends_action = True
     PARAMS = {"target": P("id", True)}
 
     @staticmethod

@@ -37,6 +37,8 @@ def contest_preview(rs, session, a, act, plan) -> dict:
 @action
 class Grapple(Unit):
     name = "grapple"
+    place = 15
+    groups = {"on_foe": 1}
     PARAMS = {"target": P("id", True), "bonus": P("bool", help="as a bonus action (Tavern Brawler after an unarmed hit)"),
               "pin": P("bool", help="Grappler: pin the creature it grapples (both restrained)")}
 
@@ -73,6 +75,9 @@ class Grapple(Unit):
 @action
 class Escape(Unit):
     name = "escape"
+    place = 16
+    groups = {"then": 5}
+    spends_action = True
 
     @staticmethod
     def candidates(rs, session, a, ctx, item):
@@ -106,6 +111,8 @@ class Escape(Unit):
 @action
 class Shove(Unit):
     name = "shove"
+    place = 17
+    groups = {"on_foe": 2}
     PARAMS = {"target": P("id", True), "mode": P("str", choices=("prone", "push"), default="prone"),
               "bonus": P("bool", help="as a bonus action (Shield Master after the Attack action, Charger after Dash)")}
 
@@ -171,6 +178,8 @@ class Shove(Unit):
 @action
 class Mount(Unit):
     name = "mount"
+    place = 20
+    groups = {"on_friend": 1}
     PARAMS = {"target": P("id", True)}
 
     @staticmethod
@@ -217,6 +226,8 @@ class Mount(Unit):
 @action
 class Dismount(Unit):
     name = "dismount"
+    place = 21
+    groups = {"then": 6}
     PARAMS = {"to": P("pos")}
 
     @staticmethod

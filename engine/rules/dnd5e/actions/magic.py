@@ -3,6 +3,7 @@ dispatched by ``Dnd5e.ACTIONS``. ``rs`` is the ruleset."""
 
 from __future__ import annotations
 
+from engine.rules.dnd5e.upcalls import SPELL
 from engine.rules.dnd5e import attacks, common, concentration, conditions, mounts
 from engine.rules.dnd5e import damage, srd_cast
 from engine.rules.dnd5e import srd_air  # noqa: F401  (registers the air spells' effects on srd_cast.EFFECTS)
@@ -64,6 +65,9 @@ P = Param
 @action
 class Cast(Unit):
     name = "cast"
+    place = 13
+    hotkey = "6"
+    groups = {"cast": 0}
     PARAMS = {"spell": P("str", True), "target": P("id"), "at": P("pos"),
               "slot": P("int", help="the slot level an SRD spell is cast with (upcasting); default its level")}
 
@@ -374,28 +378,36 @@ spell_effect = resolve_spell     # War Caster's reaction spell (feat moments) re
 @action
 class Condition(Gm):
     name = "condition"
+    place = 24
     PARAMS = {"target": P("id", True), "add": P("str"), "remove": P("str"), "source": P("id")}
 
 
 @action
 class Damage(Gm):
     name = "damage"
+    place = 25
     PARAMS = {"target": P("id", True), "amount": P("int", True), "type": P("str", default="bludgeoning")}
 
 
 @action
 class Heal(Gm):
     name = "heal"
+    place = 26
     PARAMS = {"target": P("id", True), "amount": P("int", True)}
 
 
 @action
 class TempHp(Gm):
     name = "temp_hp"
+    place = 27
     PARAMS = {"target": P("id", True), "amount": P("int", True)}
 
 
 @action
 class Inspire(Gm):
     name = "inspire"
+    place = 28
     PARAMS = {"target": P("id", True, help="the Inspiring Leader whose 10-minute speech the game master rules took place")}
+
+
+SPELL.provide(check_target, release_readied, spell_attack, spell_plan, spell_effect=spell_effect)

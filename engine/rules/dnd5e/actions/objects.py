@@ -17,6 +17,7 @@ from engine.rules.registry import cover_levels
 from engine.rules.dnd5e import advantage, attacks, common, conditions
 from engine.rules.dnd5e.common import dice_spec
 from engine.world.geometry import cell_gap, in_melee_reach
+from engine.world.geometry import distance_m
 
 OBJECT_RULE, LOCK_RULE = "DND-40", "DND-39"
 TOOLS = "thieves_tools"
@@ -100,7 +101,6 @@ class AttackObject:
                 cands = near
         if not melee:
             lo, hi = w["range"]
-            from engine.world.geometry import distance_m
             inr = [v for v in cands if distance_m(ab, objects.voxel_body(v), cell) <= hi + 1e-9]
             if not inr:
                 d = min(distance_m(ab, objects.voxel_body(v), cell) for v in cands)
@@ -190,6 +190,8 @@ class PickLock(Unit):
     """DND-39: thieves' tools -- a Dexterity check (+ proficiency, doubled with expertise) against the lock's DC;
     an action. Success opens it (a door swings open)."""
     name = "pick_lock"
+    place = 2
+    groups = {"object": 1}
     PARAMS = _target_object("the locked object")
     LINES = {"lock_check": lambda session, e, n, r: (    # forcing a lock reads the same
         f"{n('who')} tries to {e['how']} {e['target']}'s lock: {e['roll']} + {e['bonus']} = "
@@ -219,6 +221,8 @@ class PickLock(Unit):
 class ForceLock(Unit):
     """DND-39: forcing the lock -- a Strength check against its DC; an action."""
     name = "force_lock"
+    place = 3
+    groups = {"object": 2}
     PARAMS = _target_object("the locked object")
 
     @staticmethod
@@ -243,6 +247,8 @@ class OpenDoor(Unit):
     interaction with an object, or the action when that is spent. A locked door is picked, forced or broken; a
     secret door is opened once it is found (the game master's ``secret_door`` with ``door``)."""
     name = "open_door"
+    place = 4
+    groups = {"object": 3}
     PARAMS = _target_object("the door (an object with door = true), not locked")
     LINES = {"door_opened": lambda session, e, n, r: f"{n('by')} opens {e['target']}{r}"}
 

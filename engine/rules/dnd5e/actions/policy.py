@@ -9,16 +9,17 @@ from engine.rules.actions import Param, Unit
 from engine.rules.core import Illegal
 from engine.rules.dnd5e.actions import action
 from engine.rules.dnd5e.feats import REACTIONS
+from engine.rules.dnd5e.feats import reaction_taken
 
 
 @action
 class ReactionPolicy(Unit):
     name = "reaction_policy"
+    place = 22
     PARAMS = {"reaction": Param("str", True, choices=REACTIONS), "take": Param("bool", True)}
 
     @staticmethod
     def check(rs, session, a, act):
-        from engine.rules.dnd5e.feats import reaction_taken
         cur = reaction_taken(a, act["reaction"])
         if cur == act["take"]:
             raise Illegal(f"{a.name} already {'takes' if cur else 'declines'} {act['reaction'].replace('_', ' ')}", "DND-13",

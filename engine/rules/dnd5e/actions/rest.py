@@ -18,8 +18,9 @@ from __future__ import annotations
 from engine.rules.actions import Param, Unit
 from engine.rules.core import Illegal
 from engine.rules.dnd5e.actions import action
-from engine.rules.dnd5e import conditions, damage, feats, gear
+from engine.rules.dnd5e import conditions, damage, feats
 from engine.rules.dnd5e.common import dice_spec, mod
+from engine.rules import objects
 
 
 def _living(session, act):
@@ -35,6 +36,7 @@ P = Param
 @action
 class ShortRest(Unit):
     name = "short_rest"
+    place = 29
     PARAMS = {"target": P("id", True, help="the character the game master rules has rested an hour"),
               "dice": P("int", help="hit dice to spend (default 1)")}
     LINES = {"short_rest": lambda session, e, n, r: _short_rest_line(session, e, n, r)}
@@ -89,6 +91,7 @@ class ShortRest(Unit):
 @action
 class Trap(Unit):
     name = "trap"
+    place = 30
     PARAMS = {"target": P("id", True, help="the character the trap goes off on"),
               "save": P("str", choices=("str", "dex", "con", "int", "wis", "cha"), default="dex"),
               "dc": P("int", default=15), "damage": P("str", default="2d10", help="dice like 2d10 (named trap)"),
@@ -126,6 +129,7 @@ class Trap(Unit):
 @action
 class SecretDoor(Unit):
     name = "secret_door"
+    place = 31
     PARAMS = {"target": P("id", True, help="the character who may find it"), "dc": P("int", default=15),
               "skill": P("str", choices=("perception", "investigation"), default="perception"),
               "active": P("bool", default=False, help="the character searches (a check), not its passive score"),
@@ -142,7 +146,6 @@ class SecretDoor(Unit):
                 raise Illegal(f"{t.name} is incapacitated and cannot search", "DND-19", "target")
         door = act.get("door")
         if door is not None:
-            from engine.rules import objects
 
             o = objects.find_object(session, door)
             if o is None or not o.secret:
@@ -161,7 +164,7 @@ class SecretDoor(Unit):
                                   advantage=why)
             ev["total"] = total
         else:
-            total = gear.passive(rs, t, skill) + (5 if delver else 0)
+            total = conditions.passive(rs, t, skill) + (5 if delver else 0)
             ev["passive"] = total
         ev["found"] = total >= act["dc"]
         feats_ = [f for f, on in (("dungeon_delver", delver),

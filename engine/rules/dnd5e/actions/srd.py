@@ -47,6 +47,7 @@ def _usable(a, f: dict) -> str | None:
 @action
 class CreatureAction(Unit):
     name = "creature_action"
+    place = 14          # after cast, before grapple (the spec table's order, the window's buttons)
     PARAMS = {"feature": P("str", True, help="the stat block's action, as written (Fire Breath)"),
               "target": P("id", help="a creature the cone points at, or the one creature it targets"),
               "at": P("pos", help="a point [x, y, layer] the cone points at, or the area's centre")}

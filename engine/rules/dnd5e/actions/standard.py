@@ -15,7 +15,7 @@ from engine.rules.core import Actor, BadAction, Illegal
 from engine.rules.legal import MoveRun
 from engine.rules.dnd5e.actions import action, magic
 from engine.rules.dnd5e.actions.objects import AttackObject, names_object, object_attack_line, preview_object_attack
-from engine.rules.dnd5e import attack_preview, concentration, feats, gear, loading
+from engine.rules.dnd5e import attack_preview, concentration, feats, loading
 from engine.rules.dnd5e.common import OBJECTS, dice_spec
 from engine.rules.dnd5e.data import SPELLS
 from engine.world.geometry import distance_m, engaged, in_melee_reach
@@ -56,6 +56,9 @@ def nearer_fear(session, a, to, fears):
 @action
 class Move(Unit):
     name = "move"
+    place = 0
+    hotkey = "1"
+    groups = {"frame": 1}
     PARAMS = {"to": P("pos", True, help="the destination [x, y, layer]")}
 
     @staticmethod
@@ -180,6 +183,9 @@ class Move(Unit):
 @action
 class Attack(Unit):
     name = "attack"
+    place = 1
+    hotkey = "2"
+    groups = {"on_foe": 0, "object": 0}
     PARAMS = {"target": P("id", help="a character or object id"), "weapon": P("str"),
               "bonus": P("bool", default=False), "knock_out": P("bool", default=False),
               "voxel": P("pos", help="a voxel [x, y, z] to attack (DND-40)"),
@@ -343,6 +349,10 @@ class _SpendsAction(Unit):
 @action
 class Dash(_SpendsAction):
     name, label, rule = "dash", "Dash", "DND-22"
+    place = 5
+    hotkey = "3"
+    groups = {"first": 0}
+    spends_action = True
 
     @staticmethod
     def effect(rs, session, a):
@@ -353,6 +363,10 @@ class Dash(_SpendsAction):
 @action
 class Disengage(_SpendsAction):
     name, label, rule = "disengage", "Disengage", "DND-17"
+    place = 6
+    hotkey = "5"
+    groups = {"first": 1}
+    spends_action = True
 
     @staticmethod
     def effect(rs, session, a):
@@ -363,6 +377,10 @@ class Disengage(_SpendsAction):
 @action
 class Dodge(_SpendsAction):
     name, label, rule = "dodge", "Dodge", "DND-24"
+    place = 7
+    hotkey = "4"
+    groups = {"first": 2}
+    spends_action = True
 
     @staticmethod
     def effect(rs, session, a):
@@ -373,6 +391,10 @@ class Dodge(_SpendsAction):
 @action
 class Hide(_SpendsAction):
     name, label, rule = "hide", "Hide", "DND-23"
+    place = 9
+    hotkey = "8"
+    groups = {"then": 1}
+    spends_action = True
 
     @classmethod
     def check(cls, rs, session, a, act):
@@ -396,12 +418,15 @@ class Hide(_SpendsAction):
     def apply(cls, rs, session, a, act, plan):
         super().apply(rs, session, a, act, plan)
         if rs.opt("hide_passive") == "passive_perception":
-            gear.passive_notice(rs, session, a, a.data["hidden"])   # the SRD: a watcher's passive Perception (Observant +5)
+            conditions.passive_notice(rs, session, a, a.data["hidden"])   # the SRD: a watcher's passive Perception (Observant +5)
 
 
 @action
 class Search(_SpendsAction):
     name, label, rule = "search", "Search", "DND-19"
+    place = 10
+    groups = {"then": 2}
+    spends_action = True
 
     @staticmethod
     def effect(rs, session, a):
@@ -422,6 +447,9 @@ class Search(_SpendsAction):
 @action
 class Ready(Unit):
     name = "ready"
+    place = 11
+    groups = {"then": 3}
+    spends_action = True
     PARAMS = {"target": P("id"), "weapon": P("str"), "trigger": P("str", choices=("enters_reach",), default="enters_reach"),
               "spell": P("str", help="ready a spell of one action's casting time, held by concentration (DND-20)")}
 
@@ -462,6 +490,9 @@ class Ready(Unit):
 @action
 class Use(Unit):
     name = "use"
+    place = 12
+    groups = {"then": 0}
+    spends_action = True
     PARAMS = {"object": P("str", True), "target": P("id")}
 
     @staticmethod
@@ -507,6 +538,9 @@ class Use(Unit):
 @action
 class Stand(Unit):
     name = "stand"
+    place = 18
+    hotkey = "9"
+    groups = {"then": 4}
 
     @staticmethod
     def candidates(rs, session, a, ctx, item):
@@ -536,6 +570,9 @@ class Stand(Unit):
 @action
 class EndTurn(Unit):
     name = "end_turn"
+    place = 23
+    hotkey = "0"
+    groups = {"frame": 0}
     PARAMS = {"stay_aloft": P("bool", help="false: do not spend the bonus action on staying aloft, and fall (AIR-10)")}
 
     @staticmethod

@@ -1,0 +1,23 @@
+"""The D&D 5e ruleset's modules and their layers (engine/rules/layers.py says what may import what; a new module
+of the package is added here)."""
+
+from engine.rules.layers import ACTIONS, DATA, QUERIES, RESOLUTION, RULES, RULESET
+
+LAYERS: dict[str, dict[str, int]] = {"engine.rules.dnd5e": {
+    "": DATA, "layers": DATA, "data": DATA, "common": DATA, "options": DATA, "schema": DATA, "text": DATA, "catalogue": DATA,
+    "feats_catalogue": DATA, "feats_data": DATA, "upcalls": DATA, "events": DATA,
+    # the SRD's data (issues 39, 44): the spells and the stat blocks as read from assets/srd, their catalogues
+    "spells_catalogue": DATA, "srd_catalogue": DATA, "srd_spells": DATA, "srd_blocks": DATA, "srd_scene": DATA,
+    "srd_sheet": DATA,
+    "areas": DATA,
+    "conditions": QUERIES, "advantage": QUERIES, "figures": QUERIES, "sight": QUERIES, "gear": QUERIES,
+    "loading": QUERIES, "srd_multiattack": QUERIES,
+    "attack_roll": RESOLUTION, "attacks": RESOLUTION, "damage": RESOLUTION, "concentration": RESOLUTION,
+    "mounts": RESOLUTION, "srd_traits": RESOLUTION,
+    "turns": RULES, "feats": RULES, "feats_moments": RULES, "feats_sheet": RULES, "sheet": RULES,
+    "srd_cast": RULES, "srd_lasting": RULES, "srd_air": RULES, "srd_legendary": RULES,
+    "attack_preview": ACTIONS, "listing": ACTIONS, "actions": ACTIONS, "actions.allies": ACTIONS,
+    "actions.contact": ACTIONS, "actions.magic": ACTIONS, "actions.objects": ACTIONS,
+    "actions.policy": ACTIONS, "actions.rest": ACTIONS, "actions.standard": ACTIONS, "actions.srd": ACTIONS,
+    "ruleset": RULESET,
+}}
