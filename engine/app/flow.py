@@ -66,9 +66,13 @@ def greyed_actions(ctl, sel: str | None = None) -> list[dict]:
     others = sorted((a for a in s.state.actors.values() if a.id != sel and not a.dead),
                     key=lambda o: (o.side == me.side, (o.x - me.x) ** 2 + (o.y - me.y) ** 2 + (o.layer - me.layer) ** 2))
     out = []
+    units = getattr(s.ruleset, "ACTIONS", None) or {}
     for name, spec in s.ruleset.action_specs().items():
         if name in legal or name in gm_only:
             continue
+        unit = units.get(name)
+        if unit is not None and not unit.offered(s.ruleset, s, me):
+            continue                # not this character's action at all (another creature's stat block's)
         cands, targeted = [{"actor": sel, "action": name}], False
         for k, p in spec.items():
             if p.kind == "id" and (p.required or k == "target"):     # an attack's target may be optional

@@ -10,6 +10,8 @@ rectangles for clicks (``hit``).
 
 from __future__ import annotations
 
+from typing import Callable
+
 from engine import units as U
 from engine.render.text import GlyphAtlas, items_to_array
 
@@ -26,6 +28,10 @@ BUTTON_OFF = (40, 42, 48, 200)
 
 
 class Hud:
+    #: the player view's one filter of every text (``PlayerFilter.shown``: None draws nothing), None for the GM;
+    #: a class default too, so a HUD made without ``__init__`` (the text path without GL) draws unfiltered
+    filter: Callable[[str], str | None] | None = None
+
     def __init__(self, renderer, px: int = 15):
         from engine.render.screen import ScreenLayer
 
@@ -43,7 +49,6 @@ class Hud:
         self.texts: list = []          # (x0, y0, x1, y1, text): every text drawn (tests check none overlaps)
         self.key = None
         self.view = None               # the window's view state: its ``units`` ("m" / "ft") for every distance shown
-        # the player view's one filter of every text (``PlayerFilter.shown``: None draws nothing), None for the GM
         self.filter = None
 
     # -- description ---------------------------------------------------------------------------------------------

@@ -93,6 +93,12 @@ class Unit:
     #: the action is used
     spends_action: bool = False
     PARAMS: dict = {}
+
+    @staticmethod
+    def offered(rs, session, a) -> bool:
+        """Whether the window offers the action to ``a`` at all (a greyed button while it is not legal): an action
+        only some characters have (a stat block's own) is not offered to the others."""
+        return True
     #: how the events it emits read in the runner's log, ``{event type: fn(session, event, name_of, rule_suffix)}``
     #: (before the ruleset's ``EVENT_LINES``), where the line is its own
     LINES: dict = {}

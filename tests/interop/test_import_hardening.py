@@ -136,7 +136,7 @@ def test_the_uvtt_embedded_image_onto_the_map_file_itself(tmp_path):
 def test_the_scene_onto_the_characters_file(tmp_path):
     (tmp_path / "keep.webp").write_bytes(KEEP)
     src = _write(tmp_path, "m.json", foundry_scene())
-    (tmp_path / "chars.toml").write_text('[characters.Goblin]\nkind = "goblin"\n')
+    (tmp_path / "chars.toml").write_text('[characters.Guard]\nkind = "guard"\n')
     _refused(tmp_path, src, "--characters", tmp_path / "chars.toml", "-o", tmp_path / "chars.toml",
              says=("would overwrite --characters",))
 

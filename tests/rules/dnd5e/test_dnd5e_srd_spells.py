@@ -391,7 +391,7 @@ def test_spl02_feather_fall_is_asked_of_the_casters_player():
         p = q.value.point
         assert p.path == ("reactions", "c", "feather_fall") and p.chooser == "c" and p.rule == "SPL-02"
         action, key = fill(shot, p, answer)
-        evs = s.step(action, ask={key: answer})
+        evs = s.step(action, ask={key: answer}).log
         assert bool([e for e in evs if e["type"] == "fall"]) is falls
         assert bool([e for e in evs if e["type"] == "slow_fall"]) is not falls
         again = fresh()

@@ -53,6 +53,10 @@ class CreatureAction(Unit):
               "at": P("pos", help="a point [x, y, layer] the cone points at, or the area's centre")}
 
     @staticmethod
+    def offered(rs, session, a) -> bool:
+        return bool(a.data.get("creature_actions"))      # a stat block's own: none for a character without one
+
+    @staticmethod
     def candidates(rs, session, a, ctx, item):
         out = []
         for f in a.data.get("creature_actions") or ():
