@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo check test lint fuzz slow venv bench wheel-check lowest ci clean
+.PHONY: demo check test lint fuzz slow slow-list venv bench wheel-check lowest ci clean
 
 # Tiers (tests/README.md). pytest-xdist spreads the tests over the cores; `worksteal` keeps a worker that drew the
 # long tests from finishing last. The window and GL tests mostly wait on their own Xvfb and llvmpipe subprocesses,
@@ -46,6 +46,13 @@ lint: $(STAMP)
 fuzz: $(STAMP)
 	mkdir -p out
 	AERIE_FUZZ=1 AERIE_FUZZ_REPORT=out/fuzz-report.json $(BIN)/python -m pytest -q -p no:cacheprovider tests/fuzz
+
+# tests/slow.txt again: the pure tests over a quarter of a second of CPU, measured (make check leaves them to make test)
+slow-list: $(STAMP)
+	mkdir -p out
+	rm -f out/cpu.jsonl
+	AERIE_SLOW_LIST=off AERIE_CPU_REPORT=out/cpu.jsonl $(PYTEST) -n auto -m "unit and not slow" || true
+	$(BIN)/python tools/slow_list.py out/cpu.jsonl
 
 # the long slow profile: the slow tests at their full counts (every game, every cell, every kill point)
 slow: $(STAMP)

@@ -56,6 +56,19 @@ def pytest_runtest_setup(item):
                     "markers unit, gl, window (tests/README.md)", pytrace=False)
 
 
+#: tests/slow.txt: the pure tests measured at over a quarter of a second of CPU (tools/slow_list.py): marked ``slow`` here, so
+#: `make check` keeps to a minute on two cores; `make test` runs them all the same
+SLOW_LIST = TESTS / "slow.txt"
+
+
+def pytest_collection_modifyitems(config, items):
+    listed = {ln.strip() for ln in SLOW_LIST.read_text().splitlines() if ln.strip() and not ln.startswith("#")} \
+        if SLOW_LIST.exists() and os.environ.get("AERIE_SLOW_LIST") != "off" else set()
+    for item in items:
+        if item.nodeid in listed:
+            item.add_marker(pytest.mark.slow)
+
+
 # AERIE_CPU_REPORT=FILE: each test's CPU seconds, its own and its reaped subprocesses' (Xvfb windows, CLI runs),
 # one JSON line per test -- what `make test`'s wall time is made of, on a shared machine where wall times are noise.
 @pytest.hookimpl(hookwrapper=True)
