@@ -31,7 +31,7 @@ def gm_line(ctl, text: str) -> StepResult | None:
                 raise ValueError('start PATH.toml ["SCENE NAME"]: save the table as a scene and play it')
             start_scene(ctl, w[1], w[2] if len(w) == 3 else None)
             return None
-        at_cursor = " at " not in f" {text.lower()} " and text.split()[0].lower() == "add"
+        at_cursor = " at " not in f" {text.lower()} " and [t.lower() for t in text.split()[:1]] == ["add"]
         act = parse(text, ctl.state, ctl.scene, cursor=ctl.hover)
     except ValueError as e:
         ctl.say(f"GM: {e}", "error")

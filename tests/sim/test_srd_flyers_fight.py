@@ -2,9 +2,9 @@
 error (engine.sim.fight.play: an error is a row with ``error``). A cheap default runs a few flyers; the full 104,
 20 random and 20 aggressive fights each, run under the ``slow`` marker with AERIE_FUZZ=1."""
 
-import os
 
 import pytest
+from tiers import full
 
 from engine.rules.dnd5e.srd_blocks import bestiary
 from engine.scene import parse_scene
@@ -44,12 +44,10 @@ def test_a_few_flyers_fight_to_the_end(sid):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("sid", FLYERS)
-def test_every_flyer_fights_to_the_end(sid, request):
-    """About 20 minutes on two cores (416 fights took 2 min): run with AERIE_FUZZ=1 or `-m slow`."""
-    expr = request.config.getoption("markexpr") or ""
-    if not os.environ.get("AERIE_FUZZ") and ("slow" not in expr or "not slow" in expr):
-        pytest.skip("the full 104 flyers x 40 fights: AERIE_FUZZ=1 or -m slow")
+@pytest.mark.parametrize("sid", FLYERS if full() else [])
+def test_every_flyer_fights_to_the_end(sid):
+    """About 20 minutes on two cores (416 fights took 2 min): the long profiles only (`make slow`, `make fuzz`);
+    `make test` plays the few above."""
     _fights(sid, 20)
 
 
