@@ -11,6 +11,7 @@ session sits above them and above the modules it drives (the GM's tools, the rul
 
 from __future__ import annotations
 
+import math
 import pickle
 from collections.abc import Collection, Sequence
 from typing import Any
@@ -23,9 +24,20 @@ from engine.rules.core import FIXED_DICE, Actor, BadAction, Dice, Event, Illegal
 from engine.rules.events import StepResult
 from engine.rules.objects import init_objects, rebuild_world
 from engine.rules.ruleset import get_ruleset
-from engine.rules.validate import json_safe
+from engine.rules.validate import MAX_INT, json_safe
 
 _META = {"actor", "action", "rolls", "comment", "note", "reactions"}   # reactions: engine/rules/choices.py
+
+
+def _plain(v) -> bool:
+    """A value whose JSON-safe copy (engine/rules/validate.py ``json_safe``) is itself: a string, a boolean, None,
+    an integer within +-2**53, a finite float."""
+    t = type(v)
+    if t is str or t is bool or v is None:
+        return True
+    if t is int:
+        return -MAX_INT <= v <= MAX_INT
+    return t is float and math.isfinite(v)
 
 
 
@@ -207,6 +219,44 @@ class Session:
         if self.state.over and act.get("actor") != "gm":
             raise Illegal("the fight is over" + (f": {self.state.winner} won" if self.state.winner else ""), "")
         return act, self.ruleset.check(self, act)
+
+    def check_listed(self, action: dict) -> Any:
+        """:meth:`check` for a candidate a ruleset's listing built (issue 45: a listing checks thousands): when the
+        action is flat and plain (strings, booleans, integers within JSON's range, finite floats, lists of those; no
+        ``rolls`` or ``reactions``; an actor of the scene), its JSON-safe deep copy equals it, so the copy and the
+        checks of what only such a copy can hold are skipped; the parameters are checked as a step checks them
+        (``check_params``, the map's bounds) and the ruleset's ``check`` is the same. Anything else takes
+        :meth:`check`, so the answer is always the one :meth:`check` gives (tests/rules/baton/test_baton_listing_fast.py)."""
+        act = self._plain_normalise(action)
+        if act is None:
+            return self.check(action)
+        self.sync_world()
+        if self.state.over:
+            raise Illegal("the fight is over" + (f": {self.state.winner} won" if self.state.winner else ""), "")
+        return act, self.ruleset.check(self, act)
+
+    def _plain_normalise(self, action) -> dict | None:
+        """:meth:`_normalise` of a flat, plain action (see :meth:`check_listed`), None for any other."""
+        if type(action) is not dict or "rolls" in action or "reactions" in action:
+            return None
+        name, aid = action.get("action"), action.get("actor")
+        if type(name) is not str or type(aid) is not str or aid == "gm" or aid not in self.state.actors \
+                or gm.handles(action):
+            return None
+        spec = self.ruleset.action_specs().get(name)
+        if spec is None:
+            return None
+        for k, v in action.items():
+            if type(k) is not str or not (_plain(v) or (type(v) is list and len(v) <= 8 and all(map(_plain, v)))):
+                return None
+        act = check_params(action, spec, _META)
+        X, Y, Z = self.world.size
+        for k, p in spec.items():
+            if p.kind == "pos":
+                v = act.get(k)
+                if v is not None and not (0 <= v[0] < X and 0 <= v[1] < Y and 0 <= v[2] < Z):
+                    raise Illegal(f"{list(v)} is outside the map ({X} x {Y} cells, {Z} layers)", "AIR-02", k)
+        return act
 
     def step(self, action, ask: dict | None = None) -> StepResult:
         """Check, then apply; returns the step's :class:`StepResult` (the events typed and as logged, the new

@@ -71,7 +71,7 @@ def legal_actions(rs, session, a: Actor, kinds: Collection[str] | None = None) -
             cands += listed(units, units.listing(OBJECT_GROUPS), ctx, rest=False, allow=want)
     # one memo for every candidate checked (baton_order.checked_with_memo): who may take the baton, once
     return LegalActions([Expanded(cands, lambda base: choice_variants_of(rs, session, base, want),
-                                  passes(baton_order.checked_with_memo(session.check)), Fresh(session))])
+                                  passes(baton_order.checked_with_memo(session.check_listed)), Fresh(session))])
 
 
 def choice_variants_of(rs, session, base: list[dict], want) -> list[dict]:
