@@ -29,6 +29,17 @@ from engine.rules.validate import MAX_INT, json_safe
 _META = {"actor", "action", "rolls", "comment", "note", "reactions"}   # reactions: engine/rules/choices.py
 
 
+_META_ORDER = tuple(_META)       # check_params's order of the meta keys (the set's own)
+_PLAIN_META = frozenset(_META - {"rolls", "reactions"})
+
+
+def _plain_spec(spec: dict) -> tuple[frozenset, tuple]:
+    """An action's parameters as :meth:`Session._plain_normalise` reads them: the keys a plain action may carry, and
+    per parameter (in the spec's order) its name, kind, whether required, its choices and its default."""
+    return (_PLAIN_META | frozenset(spec),
+            tuple((k, p.kind, p.required, p.choices, p.default) for k, p in spec.items()))
+
+
 def _plain(v) -> bool:
     """A value whose JSON-safe copy (engine/rules/validate.py ``json_safe``) is itself: a string, a boolean, None,
     an integer within +-2**53, a finite float."""
@@ -79,6 +90,7 @@ class Session:
         # True while a listing runs the checks only to know what is legal (the rulesets' legal_actions): a check
         # may then leave out of its plan what no legality test needs (an attack's cover level, worked out on a step)
         self.probing = False
+        self._plain_specs: tuple[dict | None, dict] = (None, {})     # check_listed's tables, per action
         actors = {}
         for ch in scene.characters:
             actors[ch.id] = self.ruleset.make_actor(self, ch)
@@ -236,26 +248,55 @@ class Session:
         return act, self.ruleset.check(self, act)
 
     def _plain_normalise(self, action) -> dict | None:
-        """:meth:`_normalise` of a flat, plain action (see :meth:`check_listed`), None for any other."""
-        if type(action) is not dict or "rolls" in action or "reactions" in action:
+        """:meth:`_normalise` of a flat, plain action (see :meth:`check_listed`) that it accepts; None for any other
+        (which :meth:`check` answers, naming what is wrong). Its parameters are read as ``check_params`` reads them,
+        from a table made once per action (``_plain_spec``): the same dict, keys in the same order."""
+        if type(action) is not dict:
             return None
-        name, aid = action.get("action"), action.get("actor")
-        if type(name) is not str or type(aid) is not str or aid == "gm" or aid not in self.state.actors \
-                or gm.handles(action):
+        aid = action.get("actor")
+        if type(aid) is not str or aid == "gm" or aid not in self.state.actors:
             return None
-        spec = self.ruleset.action_specs().get(name)
-        if spec is None:
-            return None
-        for k, v in action.items():
-            if type(k) is not str or not (_plain(v) or (type(v) is list and len(v) <= 8 and all(map(_plain, v)))):
+        specs = self.ruleset.action_specs()
+        if self._plain_specs[0] is not specs:
+            self._plain_specs = (specs, {})
+        name = action.get("action")
+        table = self._plain_specs[1].get(name) if type(name) is str else None
+        if table is None:
+            if type(name) is not str or name not in specs or gm.handles(action):
                 return None
-        act = check_params(action, spec, _META)
+            table = self._plain_specs[1][name] = _plain_spec(specs[name])
+        allowed, params = table
+        for k, v in action.items():
+            if k not in allowed:                 # rolls, reactions, an unknown key: the full check
+                return None
+            t = type(v)
+            if not (t is str or t is bool or v is None or (t is int and -MAX_INT <= v <= MAX_INT)
+                    or (t is float and math.isfinite(v))
+                    or (t is list and len(v) <= 8 and all(map(_plain, v)))):
+                return None
+        act = {k: action[k] for k in _META_ORDER if k in action}
         X, Y, Z = self.world.size
-        for k, p in spec.items():
-            if p.kind == "pos":
-                v = act.get(k)
-                if v is not None and not (0 <= v[0] < X and 0 <= v[1] < Y and 0 <= v[2] < Z):
-                    raise Illegal(f"{list(v)} is outside the map ({X} x {Y} cells, {Z} layers)", "AIR-02", k)
+        for k, kind, required, choices, default in params:
+            if k not in action:
+                if required:
+                    return None
+                if default is not None:
+                    act[k] = default
+                continue
+            v = action[k]
+            t = type(v)
+            if kind == "pos":
+                if not (t is list and len(v) == 3 and type(v[0]) is int and type(v[1]) is int and type(v[2]) is int):
+                    return None
+                if not (0 <= v[0] < X and 0 <= v[1] < Y and 0 <= v[2] < Z):
+                    return None
+                v = list(v)
+            elif (kind in ("str", "id") and t is not str) or (kind == "int" and t is not int) \
+                    or (kind == "bool" and t is not bool) or kind == "table":
+                return None
+            if choices and v not in choices:
+                return None
+            act[k] = v
         return act
 
     def step(self, action, ask: dict | None = None) -> StepResult:
