@@ -33,11 +33,26 @@ _META_ORDER = tuple(_META)       # check_params's order of the meta keys (the se
 _PLAIN_META = frozenset(_META - {"rolls", "reactions"})
 
 
-def _plain_spec(spec: dict) -> tuple[frozenset, tuple]:
-    """An action's parameters as :meth:`Session._plain_normalise` reads them: the keys a plain action may carry, and
-    per parameter (in the spec's order) its name, kind, whether required, its choices and its default."""
-    return (_PLAIN_META | frozenset(spec),
-            tuple((k, p.kind, p.required, p.choices, p.default) for k, p in spec.items()))
+def _plain_shape(specs: dict, action: dict):
+    """How :meth:`Session._plain_normalise` reads a plain action of this name and these keys (in this order): the
+    meta keys it carries (in ``check_params``'s order) and per parameter, in the spec's order, its name, kind,
+    choices and default (kind None: absent, its default filled in); False when the full check must answer (an
+    unknown action or key, a GM tool, ``rolls`` or ``reactions``, a required parameter missing)."""
+    name = action.get("action")
+    if type(name) is not str or name not in specs or gm.handles(action):
+        return False
+    spec = specs[name]
+    if any(type(k) is not str or (k not in spec and k not in _PLAIN_META) for k in action):
+        return False
+    params = []
+    for k, p in spec.items():
+        if k in action:
+            params.append((k, p.kind, p.choices, None))
+        elif p.required:
+            return False
+        elif p.default is not None:
+            params.append((k, None, (), p.default))
+    return tuple(k for k in _META_ORDER if k in action), tuple(params)
 
 
 def _plain(v) -> bool:
@@ -250,7 +265,7 @@ class Session:
     def _plain_normalise(self, action) -> dict | None:
         """:meth:`_normalise` of a flat, plain action (see :meth:`check_listed`) that it accepts; None for any other
         (which :meth:`check` answers, naming what is wrong). Its parameters are read as ``check_params`` reads them,
-        from a table made once per action (``_plain_spec``): the same dict, keys in the same order."""
+        from a table made once per action and keys (``_plain_shape``): the same dict, keys in the same order."""
         if type(action) is not dict:
             return None
         aid = action.get("actor")
@@ -260,34 +275,32 @@ class Session:
         if self._plain_specs[0] is not specs:
             self._plain_specs = (specs, {})
         name = action.get("action")
-        table = self._plain_specs[1].get(name) if type(name) is str else None
-        if table is None:
-            if type(name) is not str or name not in specs or gm.handles(action):
-                return None
-            table = self._plain_specs[1][name] = _plain_spec(specs[name])
-        allowed, params = table
-        for k, v in action.items():
-            if k not in allowed:                 # rolls, reactions, an unknown key: the full check
-                return None
+        if type(name) is not str:
+            return None
+        key = (name, *action)
+        shape = self._plain_specs[1].get(key)
+        if shape is None:
+            shape = self._plain_specs[1][key] = _plain_shape(specs, action)
+        if shape is False:
+            return None
+        for v in action.values():
             t = type(v)
             if not (t is str or t is bool or v is None or (t is int and -MAX_INT <= v <= MAX_INT)
                     or (t is float and math.isfinite(v))
                     or (t is list and len(v) <= 8 and all(map(_plain, v)))):
                 return None
-        act = {k: action[k] for k in _META_ORDER if k in action}
-        X, Y, Z = self.world.size
-        for k, kind, required, choices, default in params:
-            if k not in action:
-                if required:
-                    return None
-                if default is not None:
-                    act[k] = default
+        meta, params = shape
+        act = {k: action[k] for k in meta}
+        for k, kind, choices, default in params:
+            if kind is None:
+                act[k] = default
                 continue
             v = action[k]
             t = type(v)
             if kind == "pos":
                 if not (t is list and len(v) == 3 and type(v[0]) is int and type(v[1]) is int and type(v[2]) is int):
                     return None
+                X, Y, Z = self.world.size
                 if not (0 <= v[0] < X and 0 <= v[1] < Y and 0 <= v[2] < Z):
                     return None
                 v = list(v)

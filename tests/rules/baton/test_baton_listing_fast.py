@@ -93,8 +93,9 @@ def test_what_is_not_flat_and_plain_takes_the_full_check():
     base = next(c for c in s.legal_actions(me) if c["action"] == "pass")
     not_plain = [dict(base, rolls={"test": 0}), dict(base, reactions={}), dict(base, note=float("nan")),
                  dict(base, note=2 ** 60), dict(base, note={"a": object()}), dict(base, note=("a", "b")),
-                 dict(base, actor="gm"), dict(base, actor="nobody"), dict(base, action="fly_to_the_moon"), {**base, 1: 2}]
-    plain_but_wrong = [dict(base, to=3), dict(base, bogus=1), dict(base, to="nobody")]
+                 dict(base, actor="gm"), dict(base, actor="nobody"), dict(base, action="fly_to_the_moon"), {**base, 1: 2},
+                 dict(base, action=["pass"]), [base], dict(base, bogus=1)]
+    plain_but_wrong = [dict(base, to=3), dict(base, to="nobody"), dict(base, weapon="axe")]
     for act in not_plain:
         assert s._plain_normalise(act) is None, act          # the full check answers these
     for act in not_plain + plain_but_wrong:
