@@ -11,6 +11,7 @@ session sits above them and above the modules it drives (the GM's tools, the rul
 
 from __future__ import annotations
 
+import math
 import pickle
 from collections.abc import Collection, Sequence
 from typing import Any
@@ -23,9 +24,46 @@ from engine.rules.core import FIXED_DICE, Actor, BadAction, Dice, Event, Illegal
 from engine.rules.events import StepResult
 from engine.rules.objects import init_objects, rebuild_world
 from engine.rules.ruleset import get_ruleset
-from engine.rules.validate import json_safe
+from engine.rules.validate import MAX_INT, json_safe
 
 _META = {"actor", "action", "rolls", "comment", "note", "reactions"}   # reactions: engine/rules/choices.py
+
+
+_META_ORDER = tuple(_META)       # check_params's order of the meta keys (the set's own)
+_PLAIN_META = frozenset(_META - {"rolls", "reactions"})
+
+
+def _plain_shape(specs: dict, action: dict):
+    """How :meth:`Session._plain_normalise` reads a plain action of this name and these keys (in this order): the
+    meta keys it carries (in ``check_params``'s order) and per parameter, in the spec's order, its name, kind,
+    choices and default (kind None: absent, its default filled in); False when the full check must answer (an
+    unknown action or key, a GM tool, ``rolls`` or ``reactions``, a required parameter missing)."""
+    name = action.get("action")
+    if type(name) is not str or name not in specs or gm.handles(action):
+        return False
+    spec = specs[name]
+    if any(type(k) is not str or (k not in spec and k not in _PLAIN_META) for k in action):
+        return False
+    params = []
+    for k, p in spec.items():
+        if k in action:
+            params.append((k, p.kind, p.choices, None))
+        elif p.required:
+            return False
+        elif p.default is not None:
+            params.append((k, None, (), p.default))
+    return tuple(k for k in _META_ORDER if k in action), tuple(params)
+
+
+def _plain(v) -> bool:
+    """A value whose JSON-safe copy (engine/rules/validate.py ``json_safe``) is itself: a string, a boolean, None,
+    an integer within +-2**53, a finite float."""
+    t = type(v)
+    if t is str or t is bool or v is None:
+        return True
+    if t is int:
+        return -MAX_INT <= v <= MAX_INT
+    return t is float and math.isfinite(v)
 
 
 
@@ -67,6 +105,7 @@ class Session:
         # True while a listing runs the checks only to know what is legal (the rulesets' legal_actions): a check
         # may then leave out of its plan what no legality test needs (an attack's cover level, worked out on a step)
         self.probing = False
+        self._plain_specs: tuple[dict | None, dict] = (None, {})     # check_listed's tables, per action
         actors = {}
         for ch in scene.characters:
             actors[ch.id] = self.ruleset.make_actor(self, ch)
@@ -207,6 +246,71 @@ class Session:
         if self.state.over and act.get("actor") != "gm":
             raise Illegal("the fight is over" + (f": {self.state.winner} won" if self.state.winner else ""), "")
         return act, self.ruleset.check(self, act)
+
+    def check_listed(self, action: dict) -> Any:
+        """:meth:`check` for a candidate a ruleset's listing built (issue 45: a listing checks thousands): when the
+        action is flat and plain (strings, booleans, integers within JSON's range, finite floats, lists of those; no
+        ``rolls`` or ``reactions``; an actor of the scene), its JSON-safe deep copy equals it, so the copy and the
+        checks of what only such a copy can hold are skipped; the parameters are checked as a step checks them
+        (``check_params``, the map's bounds) and the ruleset's ``check`` is the same. Anything else takes
+        :meth:`check`, so the answer is always the one :meth:`check` gives (tests/rules/baton/test_baton_listing_fast.py)."""
+        act = self._plain_normalise(action)
+        if act is None:
+            return self.check(action)
+        self.sync_world()
+        if self.state.over:
+            raise Illegal("the fight is over" + (f": {self.state.winner} won" if self.state.winner else ""), "")
+        return act, self.ruleset.check(self, act)
+
+    def _plain_normalise(self, action) -> dict | None:
+        """:meth:`_normalise` of a flat, plain action (see :meth:`check_listed`) that it accepts; None for any other
+        (which :meth:`check` answers, naming what is wrong). Its parameters are read as ``check_params`` reads them,
+        from a table made once per action and keys (``_plain_shape``): the same dict, keys in the same order."""
+        if type(action) is not dict:
+            return None
+        aid = action.get("actor")
+        if type(aid) is not str or aid == "gm" or aid not in self.state.actors:
+            return None
+        specs = self.ruleset.action_specs()
+        if self._plain_specs[0] is not specs:
+            self._plain_specs = (specs, {})
+        name = action.get("action")
+        if type(name) is not str:
+            return None
+        key = (name, *action)
+        shape = self._plain_specs[1].get(key)
+        if shape is None:
+            shape = self._plain_specs[1][key] = _plain_shape(specs, action)
+        if shape is False:
+            return None
+        for v in action.values():
+            t = type(v)
+            if not (t is str or t is bool or v is None or (t is int and -MAX_INT <= v <= MAX_INT)
+                    or (t is float and math.isfinite(v))
+                    or (t is list and len(v) <= 8 and all(map(_plain, v)))):
+                return None
+        meta, params = shape
+        act = {k: action[k] for k in meta}
+        for k, kind, choices, default in params:
+            if kind is None:
+                act[k] = default
+                continue
+            v = action[k]
+            t = type(v)
+            if kind == "pos":
+                if not (t is list and len(v) == 3 and type(v[0]) is int and type(v[1]) is int and type(v[2]) is int):
+                    return None
+                X, Y, Z = self.world.size
+                if not (0 <= v[0] < X and 0 <= v[1] < Y and 0 <= v[2] < Z):
+                    return None
+                v = list(v)
+            elif (kind in ("str", "id") and t is not str) or (kind == "int" and t is not int) \
+                    or (kind == "bool" and t is not bool) or kind == "table":
+                return None
+            if choices and v not in choices:
+                return None
+            act[k] = v
+        return act
 
     def step(self, action, ask: dict | None = None) -> StepResult:
         """Check, then apply; returns the step's :class:`StepResult` (the events typed and as logged, the new

@@ -70,10 +70,37 @@ def legal_actions(rs, session, a: Actor, kinds: Collection[str] | None = None) -
         if session.state.objects:
             cands += listed(units, units.listing(OBJECT_GROUPS), ctx, rest=False, allow=want)
     # one memo for every candidate checked (baton_order.checked_with_memo): who may take the baton, once
-    return LegalActions([Expanded(cands, lambda base: choice_variants_of(rs, session, base, want),
-                                  passes(baton_order.checked_with_memo(session.check)), Fresh(session))])
+    ok = passes(baton_order.checked_with_memo(session.check_listed))
+    return LegalActions([Expanded(cands, lambda base: choice_variants_of(rs, session, base, want, ok), ok,
+                                  Fresh(session))])
 
 
-def choice_variants_of(rs, session, base: list[dict], want) -> list[dict]:
-    """``choices.choice_variants`` of ``base``, only the kinds wanted."""
+#: False: every candidate is checked, none left out as surely illegal (the tests compare the two)
+PRUNE = True
+
+
+def surely_illegal(rs, session, c: dict, ok) -> bool:
+    """Candidates whose check fails before it reads any parameter, so that their choice variants fail too (issue
+    45: at 3,000 characters they are most of the listing): a ``drop`` when the plain drop fails (Drop.check refuses
+    it on the body, the movement and the ground below before it reads ``attack``: the 1,500 drops with an attack on
+    a foe and their variants); a ``charge`` when the turn's last deed was no move (Attack.check with ``charge``:
+    whatever it reads first, it then refuses it with BAT-35)."""
+    if c["action"] == "drop":
+        return c.keys() == {"actor", "action"} and not ok(c)
+    if c["action"] == "charge":
+        turn = session.state.turn
+        return isinstance(turn, dict) and turn.get("last") != "move"
+    return False
+
+
+def choice_variants_of(rs, session, base: list[dict], want, ok) -> list[dict]:
+    """``choices.choice_variants`` of ``base``, only the kinds wanted, less the surely illegal candidates and
+    their variants (which the listing would leave out anyway)."""
+    if PRUNE:
+        was = session.probing
+        session.probing = True               # as the listing's checks run (engine/rules/legal.py Checked)
+        try:
+            base = [c for c in base if not surely_illegal(rs, session, c, ok)]
+        finally:
+            session.probing = was
     return [c for c in choices.choice_variants(rs, session, base) if want(c["action"])]
