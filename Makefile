@@ -9,7 +9,7 @@ STAMP := $(VENV)/.installed
 # Tiers (tests/README.md). pytest-xdist spreads the tests over the cores; `worksteal` keeps a worker that drew the
 # long tests from finishing last. The window and GL tests mostly wait on their own Xvfb and llvmpipe subprocesses,
 # so `make test` runs a few more workers than cores.
-WORKERS ?= 4
+WORKERS ?= 6
 PYTEST := $(BIN)/python -m pytest -q -p no:cacheprovider --dist worksteal
 
 # Everything: the package (editable) with the video and bench extras, the test tools, ruff, mypy and uv, and

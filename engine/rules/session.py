@@ -253,7 +253,7 @@ class Session:
         ``rolls`` or ``reactions``; an actor of the scene), its JSON-safe deep copy equals it, so the copy and the
         checks of what only such a copy can hold are skipped; the parameters are checked as a step checks them
         (``check_params``, the map's bounds) and the ruleset's ``check`` is the same. Anything else takes
-        :meth:`check`, so the answer is always the one :meth:`check` gives (tests/rules/baton/test_baton_listing_fast.py)."""
+        :meth:`check`, so the answer is always the one :meth:`check` gives (a property test holds the two equal)."""
         act = self._plain_normalise(action)
         if act is None:
             return self.check(action)

@@ -583,9 +583,10 @@ def test_dice_by_hand_help_overlays_and_cameras_with_x_input(display, duel, tmp_
         app.xdo("keyup", "w")
         st = app.wait(lambda s: s["window"]["camera"]["position"] != eye0, 10, "the eye to move")
         app.key("f", "k")
-        st = app.idle()
+        # the glide to the camera is animated: wait for it to arrive (idle alone raced it on a loaded machine)
+        st = app.wait(lambda s: np.allclose(s["window"]["camera"]["look_at"], [11.0, 12.0, 1.0], atol=0.05), 15,
+                      "the glide to the side camera")
         assert st["window"]["camera"]["mode"] == "orbit" and "camera: side" in st["message"][0]
-        assert np.allclose(st["window"]["camera"]["look_at"], [11.0, 12.0, 1.0], atol=0.05)
         app.key("p")
         app.wait(lambda s: s["window"]["camera"]["mode"] == "flythrough", 10, "the fly-through")
         assert app.proc.poll() is None
