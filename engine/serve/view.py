@@ -131,13 +131,28 @@ def legal_for(ctl, pf: PlayerFilter, cur: str) -> dict:
             continue
         if not names_only_seen(ctl, a, pf):
             continue
-        row = {"action": {k: v for k, v in a.items() if k != "rolls"},
-               "label": " ".join([str(a.get("action")).replace("_", " ")]
-                                 + [f"{k} {_label(ctl, v)}" for k, v in a.items() if k not in ("actor", "action")])}
+        row = {"action": {k: v for k, v in a.items() if k != "rolls"}, "label": action_label(ctl, a)}
         if a.get("action") == "attack":
             row["preview"] = preview_numbers(ctl, a)
         others.append(row)
     return {"actor": cur, "moves": moves, "actions": others}
+
+
+def action_label(ctl, a: dict) -> str:
+    """A legal action in the player's words: "attack Brann", "end turn (stay aloft: no)" -- never a raw key or value
+    ("end turn stay_aloft False")."""
+    words = [str(a.get("action")).replace("_", " ")]
+    extra = []
+    for k, v in a.items():
+        if k in ("actor", "action", "rolls"):
+            continue
+        if k == "target":
+            words.append(_label(ctl, v))
+        elif isinstance(v, bool):
+            extra.append(f"{k.replace('_', ' ')}: {'yes' if v else 'no'}")
+        else:
+            extra.append(f"{k.replace('_', ' ')} {_label(ctl, v)}")
+    return " ".join(words) + (f" ({', '.join(extra)})" if extra else "")
 
 
 def _label(ctl, v) -> str:

@@ -470,3 +470,15 @@ def test_leak_the_views_of_the_shipped_scripted_fights(name):
             hidden_seen += len(t[side][0])
     if name == "baton_passing":               # the yard's brick wall hides a brigand from the party and back
         assert hidden_seen, "nobody hidden: the check proves nothing here"
+
+
+def test_the_pages_action_labels_are_words_not_raw_keys(tmp_path):
+    """The players' page listed "end turn stay_aloft False" and "help target Vess": a legal action reads as words."""
+    from engine.app.tokens import short_name
+    from engine.serve.view import action_label
+
+    ctl = Controller(load(tmp_path))
+    a, b = list(ctl.session.state.actors)[:2]
+    assert action_label(ctl, {"actor": a, "action": "end_turn", "stay_aloft": False}) == "end turn (stay aloft: no)"
+    assert action_label(ctl, {"actor": a, "action": "help", "target": b}) == \
+        f"help {short_name(ctl.session.state.actors[b])}"
