@@ -21,7 +21,7 @@ from pathlib import Path
 from engine.app import questions, statement
 from engine.app.airnote import air_speed_note
 from engine.app.composing import unoffered
-from engine.app.logtext import act_words
+from engine.app.logtext import act_words, event_line  # noqa: F401  (event_line: one log line, imported from here too)
 from engine.errors import AerieError
 from engine.rules.choices import ChoiceNeeded
 from engine.rules.core import Illegal, Session, dumps
@@ -548,29 +548,6 @@ def k_ok(v: dict, key: str, value) -> bool:
 
 
 # -- text for the panels -----------------------------------------------------------------------------------------------
-def event_line(ev: dict) -> str:
-    """One event as one log line, every roll with its die and rule ID."""
-    t = ev.get("type", "?")
-    rule = ev.get("rule") or ev.get("rules")
-    rule_s = ""
-    if rule:
-        rule_s = " [" + (", ".join(rule) if isinstance(rule, (list, tuple)) else str(rule)) + "]"
-    if t == "roll":
-        who = ev.get("who", "")
-        forced = " (by hand)" if ev.get("forced") else ""
-        purpose = f" {ev['purpose']}" if ev.get("purpose") else ""
-        return f"{who + ': ' if who else ''}{ev.get('name')} {ev.get('die')} = {ev.get('result')}{forced}{purpose}{rule_s}"
-    if "text" in ev and isinstance(ev["text"], str):
-        return ev["text"] + rule_s
-    if "message" in ev and isinstance(ev["message"], str):
-        return ev["message"] + rule_s
-    who = ev.get("actor") or ev.get("who") or ev.get("id") or ""
-    skip = {"type", "rule", "rules", "actor", "who", "id", "path"}
-    rest = " ".join(f"{k}={fmt(v)}" for k, v in ev.items() if k not in skip and not isinstance(v, (dict, list)) or
-                    (k not in skip and isinstance(v, list) and len(v) <= 4))
-    return f"{who + ': ' if who else ''}{t.replace('_', ' ')} {rest}".rstrip() + rule_s
-
-
 PREVIEW_ORDER = ("summary", "text", "cost_m", "movement_cost_m", "path_cost_m", "horizontal_m", "climb_m",
                  "descend_m", "descent_m", "takeoff_m", "take_off_m", "remaining_m", "movement_left_m",
                  "upkeep", "bonus_action", "needs", "to_hit", "hit_chance", "chance", "advantage", "disadvantage",

@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 
 from engine.app.tokens import short_name
+from engine.rules.preview_text import fmt
 
 
 def namer(actors, gone: dict | None = None):
@@ -116,7 +117,6 @@ def log_entries(session) -> list[tuple]:
 
 
 def _line(session, e: dict, t, named, name, out: list) -> None:
-    from engine.app.controller import event_line
     from engine.rules.runner import describe
 
     if t == "session":
@@ -149,3 +149,26 @@ def _line(session, e: dict, t, named, name, out: list) -> None:
         if t == "condition" and e.get("added") is False:
             kind = "fg"           # a condition gone ("no longer unconscious") is no harm: not in red
     out.append((named(line), kind))
+
+
+def event_line(ev: dict) -> str:
+    """One event as one log line, every roll with its die and rule ID."""
+    t = ev.get("type", "?")
+    rule = ev.get("rule") or ev.get("rules")
+    rule_s = ""
+    if rule:
+        rule_s = " [" + (", ".join(rule) if isinstance(rule, (list, tuple)) else str(rule)) + "]"
+    if t == "roll":
+        who = ev.get("who", "")
+        forced = " (by hand)" if ev.get("forced") else ""
+        purpose = f" {ev['purpose']}" if ev.get("purpose") else ""
+        return f"{who + ': ' if who else ''}{ev.get('name')} {ev.get('die')} = {ev.get('result')}{forced}{purpose}{rule_s}"
+    if "text" in ev and isinstance(ev["text"], str):
+        return ev["text"] + rule_s
+    if "message" in ev and isinstance(ev["message"], str):
+        return ev["message"] + rule_s
+    who = ev.get("actor") or ev.get("who") or ev.get("id") or ""
+    skip = {"type", "rule", "rules", "actor", "who", "id", "path"}
+    rest = " ".join(f"{k}={fmt(v)}" for k, v in ev.items() if k not in skip and not isinstance(v, (dict, list)) or
+                    (k not in skip and isinstance(v, list) and len(v) <= 4))
+    return f"{who + ': ' if who else ''}{t.replace('_', ' ')} {rest}".rstrip() + rule_s
