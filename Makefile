@@ -4,6 +4,11 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
+# Python's bytecode is cached (__pycache__, ignored by git) even where the environment says not to write it: the tests
+# start a few hundred `python -m engine` processes and six workers each rewrite ~200 test modules' asserts, and
+# compiling it all again in each of them cost about a sixth of make test's CPU.
+unexport PYTHONDONTWRITEBYTECODE
+
 .PHONY: demo check test lint fuzz slow slow-list venv bench wheel-check lowest ci clean
 
 # Tiers (tests/README.md). pytest-xdist spreads the tests over the cores; `worksteal` keeps a worker that drew the
@@ -28,12 +33,14 @@ demo: $(STAMP)
 # What a developer runs after an edit (at most a minute): every pure test but the slow ones, and ruff.
 check: $(STAMP)
 	$(BIN)/ruff check engine tests tools
+	$(BIN)/python -m compileall -q -j 0 engine tools
 	$(PYTEST) -n auto -m "unit and not slow"
 
 # Everything (at most five minutes on two cores): every test of every tier, the long profiles at their short
 # counts, then ruff and mypy.
 test: $(STAMP)
 	$(BIN)/ruff check engine tests tools
+	$(BIN)/python -m compileall -q -j 0 engine tools
 	$(PYTEST) -n $(WORKERS)
 	$(BIN)/mypy
 

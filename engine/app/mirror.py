@@ -51,11 +51,16 @@ class MirrorMode(Mode):
 def toggle(gm) -> None:
     """F4 in the GM's window: open the players' screen (the first side that is not the GM's... the first side),
     or close it."""
+    from engine.app.twowindows import forget_held_keys
+
     if gm.mirror is not None:
         gm.mirror.quit()
+        # the closed window may have taken F4's press or release (a test under load saw the next F4 do nothing):
+        # the GM's window forgets what it holds now and after this handler returns
+        forget_held_keys(gm)
+        pyglet.clock.schedule_once(lambda dt: forget_held_keys(gm), 0)
         gm.say("F4: the players' screen is closed")
         return
-    from engine.app.twowindows import forget_held_keys
     from engine.app.window import PlayWindow
 
     sides = list(dict.fromkeys(a.side for a in gm.ctl.state.actors.values()))
