@@ -43,7 +43,7 @@ OUTSIDE_ALIASES: dict[tuple[str, str], str] = {}   # none: `Session` is imported
 LAYERS: dict[str, dict[str, int]] = {
     "engine.rules": {
         "": DATA, "hooks": DATA, "core": DATA, "registry": DATA, "options": DATA, "schemas": DATA,
-        "validate": DATA, "lines": DATA, "statblocks": DATA, "aerial_catalogue": DATA, "layers": DATA,
+        "validate": DATA, "lines": DATA, "statblocks": DATA, "aerial_catalogue": DATA, "aerial_quotes": DATA, "layers": DATA,
         "events": DATA, "preview_text": DATA,
         "dial": QUERIES, "riding": QUERIES, "pathing": QUERIES, "legal": QUERIES,
         "aerial": RESOLUTION, "objects": RESOLUTION, "choices": RESOLUTION,
