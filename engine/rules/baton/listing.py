@@ -104,7 +104,7 @@ class OutOfReach:
 
     def __call__(self, c: dict) -> bool:
         actors = self.session.state.actors
-        who, t = actors.get(c["actor"]), actors.get(c.get("target"))     # type: ignore[arg-type]
+        who, t = actors.get(c["actor"]), actors.get(c.get("target"))
         if who is None or t is None:
             return False
         if c["action"] not in MELEE_ONLY:                 # an attack: only with a melee weapon it has
