@@ -78,7 +78,7 @@ EXAMPLES = {
              "aerie play showcase --serve 0.0.0.0:8765", "aerie play showcase --serve 8765 --approve"],
     "bench": ["aerie bench los --quick", "aerie bench los --rays 200000 --seed 2", "aerie bench render --breakdown",
               "aerie bench cover --quick", "aerie bench rules --feats", "aerie bench rules --big-flyer",
-              "aerie bench rules --casters",
+              "aerie bench rules --casters", "aerie bench rules --listing",
               "aerie bench simulate --quick"],
     "demo": ["aerie demo", "aerie demo --scene air_low_wall"],
     "import": ["aerie import tavern.dd2vtt -o tavern/scene.toml",
@@ -253,13 +253,16 @@ def _bench_command(sub) -> None:
     s.add_argument("--big-flyer", action="store_true",
                    help="rules: instead, time one legal-action list (and its peak memory) of a flyer with "
                         "fly_speed_m = 1000 on a 256 x 256 x 64 map (--quick: 64 x 64 x 32)")
+    s.add_argument("--listing", action="store_true",
+                   help="rules: instead, time one legal-action list in a mass battle of 3,000 characters, each "
+                        "ruleset side by side (--quick: 300)")
 
 
 def _catalogue_commands(sub) -> None:
     """rules (the catalogue) and demo."""
     s = sub.add_parser("rules", help="the rule catalogue (--markdown: docs/rules.md, generated from the registry)")
     s.add_argument("--markdown", action="store_true",
-                   help="print docs/rules.md (every rule ID: decision, module:function, tests, options) as Markdown")
+                   help="print docs/rules.md (every rule ID: the document's words, decision, module:function, tests, options) as Markdown")
     s.add_argument("--actions", nargs="?", const="", default=None, metavar="RULESET",
                    help="list every action and its parameters (of RULESET; default every ruleset), read from the "
                         "rulesets' action classes")

@@ -11,7 +11,7 @@ import numpy as np
 from engine.rules.registry import cover_levels
 from engine.render.mesh import CHUNK, ChunkedMesh
 from engine.rules import objects
-from engine.rules.core import Session
+from engine.rules.session import Session
 from engine.world.cover import cover_between
 from engine.world.los import distance_field
 from engine.scene import load_scene

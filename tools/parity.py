@@ -282,7 +282,8 @@ class Streams:
 
 def play_random(ruleset: str, game: int) -> Streams:
     from engine.scene.bench import random_action
-    from engine.rules.core import Illegal, Session
+    from engine.rules.core import Illegal
+    from engine.rules.session import Session
     from engine.rules.runner import describe
 
     scene, seed, rng = game_scene(ruleset, game)

@@ -27,7 +27,7 @@ def main(argv=None) -> int:
     ap.add_argument("--feats", action="store_true", help="every character takes the bench's 14 combat feats")
     args = ap.parse_args(argv)
     from engine.scene import bench
-    from engine.rules.core import Session
+    from engine.rules.session import Session
 
     scene = bench.skirmish_scene(args.feats) if args.feats else bench.skirmish_scene()
     rng = random.Random(1)

@@ -1,5 +1,5 @@
 """The window's brain, without a window: selection, the action being composed, its preview, undo / redo, forced
-dice, save and load. Pure Python over the rules core (``engine.rules.core.Session``); the pyglet window only turns
+dice, save and load. Pure Python over the rules core (``engine.rules.session.Session``); the pyglet window only turns
 input into calls here and draws what it reads back, so everything below is testable without a display.
 
 Nothing about a ruleset is hard-coded: the buttons are the core's ``legal_actions`` grouped by action name, the
@@ -24,7 +24,8 @@ from engine.app.composing import unoffered
 from engine.app.logtext import act_words, event_line  # noqa: F401  (event_line: one log line, imported from here too)
 from engine.errors import AerieError
 from engine.rules.choices import ChoiceNeeded
-from engine.rules.core import Illegal, Session, dumps
+from engine.rules.core import Illegal, dumps
+from engine.rules.session import Session
 from engine.rules import preview_text
 from engine.rules.events import StepResult
 from engine.rules.preview_text import fmt, movement_text  # noqa: F401 - movement_text: the panels' import

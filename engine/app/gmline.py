@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from engine.errors import AerieError
-from engine.rules.core import Session
+from engine.rules.session import Session
 from engine.rules.events import StepResult
 
 

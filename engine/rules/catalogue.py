@@ -13,7 +13,7 @@ from __future__ import annotations
 import importlib
 import sys
 import re
-from engine.rules import aerial_catalogue, registry
+from engine.rules import aerial_catalogue, aerial_quotes, registry
 import inspect
 from engine.rules.actions import describe
 from engine.rules.ruleset import get_ruleset
@@ -35,6 +35,19 @@ def _catalogues():
         mods = info.extra.get("catalogue") or []
         for mod in [mods] if isinstance(mods, str) else mods:
             out.append((info, importlib.import_module(mod)))
+    return out
+
+
+def quotes() -> dict[str, str]:
+    """{rule ID: the source document's own words it implements}: the aerial layer's (``aerial_quotes``) and each
+    ruleset's (``RulesetInfo.extra["quotes"]``, a module with ``QUOTES``), kept in the package, so that the page
+    stands alone."""
+
+    out = dict(aerial_quotes.QUOTES)
+    for info in registry.infos():
+        mod = info.extra.get("quotes")
+        if mod:
+            out.update(importlib.import_module(mod).QUOTES)
     return out
 
 
@@ -197,14 +210,18 @@ def _cell(s: str) -> str:
 
 def markdown() -> str:
     lines = [PREAMBLE.replace("{cover_table}", _cover_table()).rstrip("\n"), "", "## Every ID", "",
-             "| ID | rule | status | decision | where (module:function) | tests | options |",
-             "|---|---|---|---|---|---|---|"]
+             "The document's words are quoted as the source document writes them (Portuguese for AIR and BAT, Polish "
+             "for DND; ` … ` marks words left out); the rule column is their English gloss, the catalogue's.", "",
+             "| ID | rule | the document's words | status | decision | where (module:function) | tests | options |",
+             "|---|---|---|---|---|---|---|---|"]
+    said = quotes()
     for r in all_rules():
         where = ", ".join(f"`{w}`" if ":" in w and not w.startswith("`") else w
                           for w in resolve_where(r.get("where", ""), r["_info"])) if r.get("where") else ""
         tests = ", ".join(f"`{t}`" for t in r.get("tests", []))
         opts = ", ".join(f"`{o}`" for o in option_keys(r))
-        lines.append(f"| {r['id']} | {_cell(r['rule'])} | {_cell(r['status'])} | {_cell(r.get('decision', ''))} | "
+        quote = f'"{said[r["id"]]}"' if r["id"] in said else ""
+        lines.append(f"| {r['id']} | {_cell(r['rule'])} | {_cell(quote)} | {_cell(r['status'])} | {_cell(r.get('decision', ''))} | "
                      f"{_cell(where)} | {_cell(tests)} | {opts} |")
     return "\n".join(lines) + "\n"
 

@@ -184,12 +184,3 @@ class Dice:
 # roll names whose die is always the same (checked before anything happens); others are checked when rolled
 FIXED_DICE = {"attack": 20, "save": 20, "death_save": 20, "initiative": 20, "check": 20, "contest": 20, "fall": 10}
 
-
-def __getattr__(name: str):
-    # ``from engine.rules.core import Session`` keeps working for callers outside the rules (the session lives in
-    # engine/rules/session.py, above the modules it drives; nothing in engine/rules imports it from here)
-    if name == "Session":
-        from engine.rules.session import Session  # an alias for callers outside (layers.OUTSIDE_ALIASES)
-
-        return Session
-    raise AttributeError(f"module 'engine.rules.core' has no attribute {name!r}")

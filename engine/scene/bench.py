@@ -118,6 +118,55 @@ at = [{X - 3}, {Y - 3}, 2]
     return parse_scene(text, "<bench big flyer>")
 
 
+def mass_scene_text(per_side: int, ruleset: str = "dnd5e") -> str:
+    """A flat field, ``per_side`` fighters a side in ranks of 100 at either end (the mass-battle figure): 5e's
+    knights with longswords, or baton's axe fighters (Physique 1, Agility 1, Fight with Axe 2, Dodge 1)."""
+    width = 100
+    rows = -(-per_side // width)
+    size_y = 2 * rows + 20
+    name = "Mass battle" if ruleset == "dnd5e" else "Mass baton"
+    lines = [f'name = "{name}"', f'ruleset = "{ruleset}"', "seed = 1", "[map]", f"size = [{width}, {size_y}, 6]"]
+    for side, y0, dy in (("red", 0, 1), ("blue", size_y - 1, -1)):
+        for i in range(per_side):
+            x, y = i % width, y0 + dy * (i // width)
+            if ruleset == "dnd5e":
+                body = ['kind = "knight"', f'side = "{side}"', f"at = [{x}, {y}, 0]", 'weapons = ["longsword"]']
+            else:
+                body = [f'side = "{side}"', f"at = [{x}, {y}, 0]", "attributes = { physique = 1, agility = 1 }",
+                        "skills = { fight_axe = 2, dodge = 1 }", 'weapons = ["axe"]']
+            lines += ["[[characters]]", f'id = "{side}{i}"'] + body
+    return "\n".join(lines) + "\n"
+
+
+def bench_listing(args) -> int:
+    """``aerie bench rules --listing``: one legal-action list of the first actor of a mass battle of 3,000
+    characters (1,500 a side; ``--quick`` 300), 5e's knights and baton's axe fighters side by side in the same run,
+    three lists each (alternated), every entry made; the best of the three and baton / 5e."""
+    from engine.rules.session import Session
+    from engine.scene import parse_scene
+
+    per_side = 150 if getattr(args, "quick", False) else 1500
+    seed = int(getattr(args, "seed", 1) or 1)
+    sessions = {r: Session(parse_scene(mass_scene_text(per_side, r), f"<mass {r}>"), seed) for r in ("dnd5e", "baton")}
+    times: dict[str, list[float]] = {r: [] for r in sessions}
+    cpu: dict[str, list[float]] = {r: [] for r in sessions}
+    counts: dict[str, int] = {}
+    for _ in range(3):
+        for r, s in sessions.items():
+            t0, c0 = time.perf_counter(), time.process_time()
+            counts[r] = len(list(s.legal_actions(s.current)))
+            times[r].append(time.perf_counter() - t0)
+            cpu[r].append(time.process_time() - c0)
+    best = {r: min(t) for r, t in times.items()}
+    print(f"rules: one legal-action list in a mass battle of {2 * per_side:,} characters ({per_side:,} a side), "
+          f"3 lists each, alternated")
+    for r in sessions:
+        print(f"  {r}: {counts[r]:,} actions in {best[r]:.3f} s wall (best; "
+              f"{', '.join(f'{t:.3f}' for t in times[r])}), {min(cpu[r]):.3f} s CPU (best)")
+    print(f"  baton / dnd5e {best['baton'] / best['dnd5e']:.2f} wall, {min(cpu['baton']) / min(cpu['dnd5e']):.2f} CPU")
+    return 0
+
+
 def bench_big_flyer(args) -> int:
     """Time one legal-action list of the big flyer and report the process's peak memory (ru_maxrss)."""
     import resource
@@ -152,6 +201,8 @@ def bench_rules(args) -> int:
 
     if getattr(args, "big_flyer", False):
         return bench_big_flyer(args)
+    if getattr(args, "listing", False):
+        return bench_listing(args)
     feats = bool(getattr(args, "feats", False))
     casters = bool(getattr(args, "casters", False))
     scene = skirmish_scene(feats, casters)

@@ -19,6 +19,7 @@ import statistics
 import time
 
 from engine.scene import load_scene
+from engine.scene.bench import mass_scene_text  # noqa: F401  (tests import it from here too)
 
 
 def _time(fn) -> tuple[float, list]:
@@ -109,7 +110,7 @@ def bench_simulate(args) -> int:
 def bench_mass(quick: bool) -> None:
     """Loading and checking a mass battle (what ``aerie check`` does: parse, place, start a session) at n and
     2n characters a side: the ratio is about 2 when it is linear, 4 when quadratic."""
-    from engine.rules.core import Session
+    from engine.rules.session import Session
     from engine.scene import parse_scene
 
     n = 250 if quick else 1000
@@ -121,17 +122,3 @@ def bench_mass(quick: bool) -> None:
         times.append(time.perf_counter() - t0)
     print(f"simulate: a mass battle loaded and checked: {n:,} a side {times[0]:.2f} s, {2 * n:,} a side "
           f"{times[1]:.2f} s ({times[1] / times[0]:.2f}x for twice the characters)")
-
-
-def mass_scene_text(per_side: int) -> str:
-    """A flat field, ``per_side`` knights a side in ranks of 100 at either end (the mass-battle figure)."""
-    width = 100
-    rows = -(-per_side // width)
-    size_y = 2 * rows + 20
-    lines = ['name = "Mass battle"', 'ruleset = "dnd5e"', "seed = 1", "[map]", f"size = [{width}, {size_y}, 6]"]
-    for side, y0, dy in (("red", 0, 1), ("blue", size_y - 1, -1)):
-        for i in range(per_side):
-            x, y = i % width, y0 + dy * (i // width)
-            lines += ["[[characters]]", f'id = "{side}{i}"', 'kind = "knight"', f'side = "{side}"',
-                      f"at = [{x}, {y}, 0]", 'weapons = ["longsword"]']
-    return "\n".join(lines) + "\n"

@@ -120,7 +120,7 @@ def _check_keep_logs(logs: Path, plans: list[Plan], runs: int, inputs) -> Path:
 
 
 def plans_of(args) -> tuple[list[Plan], list[str], int]:
-    from engine.rules.core import Session
+    from engine.rules.session import Session
     from engine.scene import load_scene
 
     a = load_scene(args.scene)

@@ -16,7 +16,7 @@ import traceback
 from collections import Counter
 from dataclasses import dataclass, field
 
-from engine.rules.core import Session
+from engine.rules.session import Session
 from engine.scene import Scene
 from engine.sim.policies import down, resolve
 

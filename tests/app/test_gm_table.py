@@ -13,7 +13,8 @@ from engine.app.gmline import gm_line, save_scene
 from engine.app.controller import Controller
 from engine.app.gmtext import parse
 from engine.app.logtext import log_entries
-from engine.rules.core import Illegal, Session
+from engine.rules.core import Illegal
+from engine.rules.session import Session
 from engine.rules.runner import describe
 from engine.scene import load_scene
 

@@ -20,7 +20,8 @@ from engine.app.controller import Controller, event_line, preview_lines
 from engine.app.maps import cover_prims, rectangles
 from engine.app.picking import Picker, ray
 from engine.render.camera import Camera
-from engine.rules.core import Session, dumps
+from engine.rules.core import dumps
+from engine.rules.session import Session
 from engine.world.cover import cover_map
 from engine.scene import load_scene
 

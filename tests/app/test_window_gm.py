@@ -24,7 +24,7 @@ def duel(tmp_path):
 
 
 def test_gm_edits_drag_ruler_bars_greyed_and_picker(display, duel, tmp_path):
-    from engine.rules.core import Session
+    from engine.rules.session import Session
     from engine.world.geometry import distance_m
     from engine.scene import load_scene
 
@@ -107,7 +107,7 @@ def test_gm_edits_drag_ruler_bars_greyed_and_picker(display, duel, tmp_path):
 
 
 def test_player_view_and_area_templates(display, tmp_path):
-    from engine.rules.core import Session
+    from engine.rules.session import Session
     from engine.world.cover import sample_points
     from engine.scene import load_scene
 

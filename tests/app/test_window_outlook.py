@@ -102,7 +102,7 @@ def test_closing_the_window_ends_a_run_still_going():
     from test_window_modes import ROOT
 
     from engine.scene import load_scene
-    from engine.rules.core import Session
+    from engine.rules.session import Session
 
     o = OL.Outlook()
     s = Session(load_scene(str(ROOT / "scenes" / "showcase.toml")), 2)
@@ -163,7 +163,7 @@ def test_fights_from_a_game_at_its_start_each_roll_their_own_dice():
     100 were one fight ("red 100%, rounds 6..6") before engine/sim/fight.py reseeded them without a prefix too."""
     from test_window_modes import ROOT
 
-    from engine.rules.core import Session
+    from engine.rules.session import Session
     from engine.scene import load_scene
     from engine.sim.background import plan_from
     from engine.sim.runner import run_local

@@ -16,7 +16,7 @@ import pytest
 
 from engine.cli import main
 from engine.errors import AerieError
-from engine.rules.core import Session
+from engine.rules.session import Session
 from engine.scene import parse_scene
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -105,7 +105,7 @@ while True:
         main(["run", scene, "--log", out])
     elif kind == "save":
         from engine.app.controller import Controller
-        from engine.rules.core import Session
+        from engine.rules.session import Session
         from engine.scene import load_scene
         from engine.rules.runner import play
         s, _ = play(load_scene(scene))

@@ -24,7 +24,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine.errors import AerieError
-from engine.rules.core import Session, dumps
+from engine.rules.core import dumps
+from engine.rules.session import Session
 from engine.scene import parse_scene
 from engine.world.vox import read_vox, vox_bytes
 

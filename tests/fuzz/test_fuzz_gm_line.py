@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from engine.app.controller import Controller
 from engine.app.gmline import gm_line
-from engine.rules.core import Session
+from engine.rules.session import Session
 from engine.scene import load_scene
 
 pytestmark = pytest.mark.unit

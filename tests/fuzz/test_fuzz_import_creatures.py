@@ -71,7 +71,7 @@ def hostile_creature(draw):
 @given(hostile_creature())
 def test_fuzz_import_creatures(tmp_path_factory, case):
     from engine.cli import main
-    from engine.rules.core import Session
+    from engine.rules.session import Session
     from engine.scene import load_scene
 
     name, doc = case

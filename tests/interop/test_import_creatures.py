@@ -13,7 +13,7 @@ import pytest
 
 from engine.cli import main
 from engine.compendium import importer
-from engine.rules.core import Session
+from engine.rules.session import Session
 from engine.rules.dnd5e.srd_blocks import bestiary, character
 from engine.scene import load_scene
 

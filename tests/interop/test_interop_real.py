@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.rules.core import Session
+from engine.rules.session import Session
 from engine.scene import load_scene
 
 pytestmark = pytest.mark.unit

@@ -13,7 +13,8 @@ import pytest
 from PIL import Image
 
 from engine.rules import pathing
-from engine.rules.core import Illegal, Session
+from engine.rules.core import Illegal
+from engine.rules.session import Session
 from engine.rules.registry import cover_levels
 from engine.world.cover import cover_between
 from engine.scene import load_scene

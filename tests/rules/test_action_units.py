@@ -16,7 +16,8 @@ import pytest
 import drill_ruleset
 from engine.rules import registry
 from engine.rules.actions import Param, Unit
-from engine.rules.core import BadAction, Illegal, Session
+from engine.rules.core import BadAction, Illegal
+from engine.rules.session import Session
 from engine.scene import parse_scene
 from scenegen import random_scene, random_scene_with_objects
 

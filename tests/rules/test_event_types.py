@@ -16,7 +16,8 @@ import pytest
 from scenegen import random_scene, random_scene_with_objects
 
 from engine.rules import events as E
-from engine.rules.core import Illegal, Session, dumps
+from engine.rules.core import Illegal, dumps
+from engine.rules.session import Session
 from engine.rules.registry import info, names
 from engine.scene import load_scene, parse_scene
 from engine.scene.bench import random_action

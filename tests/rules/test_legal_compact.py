@@ -12,7 +12,7 @@ import pytest
 from engine.rules.registry import cover_levels
 from engine.rules import aerial, pathing
 from engine.scene import bench
-from engine.rules.core import Session
+from engine.rules.session import Session
 from engine.rules.legal import LegalActions, MoveRun
 from engine.world.cover import cover_between, cover_many
 

@@ -10,7 +10,7 @@ import random
 import pytest
 
 from engine.rules import aerial
-from engine.rules.core import Session
+from engine.rules.session import Session
 from engine.rules.dnd5e import listing
 from engine.rules.legal import LegalActions, StaleActions, uniform
 from engine.scene import bench, load_scene, parse_scene

@@ -5,7 +5,7 @@ index by id; both still give the errors they gave."""
 import pytest
 
 from engine.errors import SceneError
-from engine.rules.core import Session
+from engine.rules.session import Session
 from engine.sim.bench import mass_scene_text
 from engine.scene import load as scene_mod
 from engine.scene import parse_scene

@@ -11,7 +11,8 @@ import pytest
 
 from engine.rules.registry import cover_levels
 from engine.errors import SceneError
-from engine.rules.core import Illegal, Session, dumps
+from engine.rules.core import Illegal, dumps
+from engine.rules.session import Session
 from engine.world.cover import cover_between
 from engine.world.grid import World
 from engine.world.materials import BUILTIN_MATERIALS

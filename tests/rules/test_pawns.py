@@ -10,7 +10,8 @@ import numpy as np
 import pytest
 
 from engine.rules import registry
-from engine.rules.core import Illegal, Session
+from engine.rules.core import Illegal
+from engine.rules.session import Session
 from engine.rules.runner import describe, play
 from engine.scene import parse_scene
 

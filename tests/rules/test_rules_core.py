@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from engine.cli import main
-from engine.rules.core import BadAction, Illegal, Session, dumps
+from engine.rules.core import BadAction, Illegal, dumps
+from engine.rules.session import Session
 from engine.scene import load_scene
 from rules_helpers import find, make, step
 

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from engine.rules.core import BadAction, Illegal, Session, dumps
+from engine.rules.core import BadAction, Illegal, dumps
+from engine.rules.session import Session
 from engine.scene import load_scene
 
 pytestmark = pytest.mark.unit

@@ -198,7 +198,7 @@ def test_warm_caches_list_what_a_cold_listing_lists(feats):
     import random
 
     from engine.scene import bench
-    from engine.rules.core import Session
+    from engine.rules.session import Session
 
     s = Session(bench.skirmish_scene(feats), 3)
     rng = random.Random(3)
@@ -215,7 +215,7 @@ def test_an_edit_of_the_world_drops_the_reach_maps_and_the_covers():
     import random
 
     from engine.scene import bench
-    from engine.rules.core import Session
+    from engine.rules.session import Session
     from engine.rules.dnd5e import attacks
     from engine.world.cover import cover_between
 
@@ -246,7 +246,7 @@ def test_an_edit_of_the_world_drops_the_reach_maps_and_the_covers():
 def test_a_reach_search_is_shared_only_when_the_hostiles_in_its_box_stand_still():
     from engine.rules import aerial
     from engine.scene import bench
-    from engine.rules.core import Session
+    from engine.rules.session import Session
 
     s = Session(bench.skirmish_scene(), 1)
     a = s.state.actors[s.current]
@@ -345,7 +345,7 @@ def test_the_listing_checker_keeps_what_the_full_check_keeps(feats, monkeypatch)
     import random
 
     from engine.scene import bench
-    from engine.rules.core import Session
+    from engine.rules.session import Session
     from engine.rules.dnd5e import listing
 
     real = listing.checker
@@ -371,7 +371,7 @@ def test_the_listing_checker_keeps_what_the_full_check_keeps(feats, monkeypatch)
 
 
 def test_the_listing_checker_of_a_controlled_mount_lists_its_few_actions():
-    from engine.rules.core import Session
+    from engine.rules.session import Session
     from engine.rules.dnd5e import listing
     from engine.scene import parse_scene
 
@@ -426,7 +426,7 @@ def test_a_failed_step_restores_the_dice_kept_at_their_first_draw(draws, monkeyp
     import random
 
     from engine.scene import bench
-    from engine.rules.core import Session
+    from engine.rules.session import Session
 
     s, twin = Session(bench.skirmish_scene(), 2), Session(bench.skirmish_scene(), 2)
     rng, rng2 = random.Random(2), random.Random(2)
@@ -462,7 +462,7 @@ def test_a_search_kept_by_its_inputs_is_the_search_from_scratch():
     two places, so the second reach map reuses the first one's search; both equal a search from scratch."""
     from engine.rules import aerial, pathing
     from engine.scene import bench
-    from engine.rules.core import Session
+    from engine.rules.session import Session
 
     s = Session(bench.skirmish_scene(), 1)
     a = next(o for o in s.state.actors.values() if o.id == "eagle")

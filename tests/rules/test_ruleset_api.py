@@ -15,7 +15,8 @@ import pytest
 from engine.rules.registry import cover_levels
 from engine.rules import aerial, registry
 from engine.scene.bench import random_action
-from engine.rules.core import BadAction, Illegal, Session, dumps
+from engine.rules.core import BadAction, Illegal, dumps
+from engine.rules.session import Session
 from engine.scene import parse_scene
 from scenegen import random_scene, random_scene_with_objects, refused_unchanged
 from tiers import sample

@@ -5,7 +5,7 @@
 import pytest
 
 from engine.cli import main
-from engine.rules.core import Session
+from engine.rules.session import Session
 from engine.scene import load_scene, parse_scene
 
 pytestmark = pytest.mark.unit

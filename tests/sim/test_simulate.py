@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from engine.rules.core import Session, dumps
+from engine.rules.core import dumps
+from engine.rules.session import Session
 from engine.sim import fight, output, policies, runner, summary
 from engine.sim.fight import Plan, fight_seed
 from engine.scene import load_scene, parse_scene
@@ -449,7 +450,7 @@ def test_after_script_is_checked_under_the_set_variants_options(aerie):
 def test_a_fights_script_plays_as_aerie_run_plays_it():
     """A step marked ``illegal`` that is legal on the fight's session is the script not playing as written: it
     raises (the fight's error row), as ``aerie run`` reports it, and is not stepped as if unmarked."""
-    from engine.rules.core import Session
+    from engine.rules.session import Session
     from engine.sim.fight import ScriptRefused, play_script
 
     scene = load_scene("air_takeoff_climb")

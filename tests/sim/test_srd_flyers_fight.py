@@ -58,7 +58,7 @@ def test_there_are_104_flyers():
 def _dragon_against(archers, ally=None):
     import random
 
-    from engine.rules.core import Session
+    from engine.rules.session import Session
     from engine.sim.policies import resolve
 
     chars = ['[[characters]]\nid = "f"\nsrd = "young-red-dragon"\nside = "sky"\nat = [6, 9, 2]\nflying = true\n'

@@ -145,7 +145,8 @@ at = [8, 8, 0]
 def test_a_scene_is_validated_without_starting_a_game(monkeypatch, ruleset, a, b):
     """Loading a scene builds the ruleset's actors and checks them, but starts nothing: no initiative roll, no
     first turn (the ruleset's ``start`` is never called)."""
-    from engine.rules.core import Dice, Session
+    from engine.rules.core import Dice
+    from engine.rules.session import Session
     from engine.rules.ruleset import get_ruleset
     from engine.scene import parse_scene
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from engine.rules.core import Illegal, Session
+from engine.rules.core import Illegal
+from engine.rules.session import Session
 from engine.scene import parse_scene
 
 pytestmark = pytest.mark.unit

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from engine.rules.core import Session
+from engine.rules.session import Session
 from engine.scene import parse_scene
 
 pytestmark = pytest.mark.unit

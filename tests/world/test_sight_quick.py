@@ -171,7 +171,7 @@ def test_a_probing_listing_lists_what_the_full_checks_list(thresholds, feats, mo
     ``total_cover`` asks the level, or nothing)."""
     import random
 
-    from engine.rules.core import Session
+    from engine.rules.session import Session
     from engine.scene import bench, parse_scene
     from engine.rules.dnd5e import listing, sight
 

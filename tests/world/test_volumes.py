@@ -261,7 +261,7 @@ def test_threat_counts_are_the_fewest_blocked_lines_over_places_that_may_attack(
 
 
 def test_attack_reach_reads_the_rulesets_weapons():
-    from engine.rules.core import Session
+    from engine.rules.session import Session
     from engine.scene import load_scene
 
     s = Session(load_scene(ROOT / "scenes" / "showcase.toml"))

@@ -12,6 +12,7 @@ RULESET = RulesetInfo(
     cover_rule="BAT-40/BAT-41",
     doc="docs/baton.md",
     extra={"catalogue": "engine.rules.baton.catalogue",
+           "quotes": "engine.rules.baton.quotes",     # the document's words of each BAT rule
            # the catalogue's "where" prefixes: `name`s after one are looked up in that module
            "where": {"baton": "engine.rules.baton.ruleset",
                      **{f"baton {m.replace('_', ' ')}" if m != "baton_order" else "baton order": f"engine.rules.baton.{m}"

@@ -5,7 +5,7 @@ from engine.rules.layers import ACTIONS, DATA, QUERIES, RESOLUTION, RULES, RULES
 
 LAYERS: dict[str, dict[str, int]] = {"engine.rules.baton": {
     "": DATA, "layers": DATA, "data": DATA, "common": DATA, "dice": DATA, "options": DATA, "schema": DATA, "text": DATA,
-    "catalogue": DATA, "upcalls": DATA, "events": DATA,
+    "catalogue": DATA, "quotes": DATA, "upcalls": DATA, "events": DATA,
     "initiative": QUERIES, "skills": QUERIES, "mounts": QUERIES, "slots": QUERIES,
     "combat": RESOLUTION, "health": RESOLUTION, "baton_order": RESOLUTION, "leave_cover": RESOLUTION,
     "turns": RULES, "setup": RULES,

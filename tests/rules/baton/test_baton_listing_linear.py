@@ -11,21 +11,14 @@ import pytest
 from engine.rules.core import Illegal
 from engine.rules.session import Session
 from engine.scene import parse_scene
+from engine.scene.bench import mass_scene_text
 
 pytestmark = [pytest.mark.unit, pytest.mark.slow]
 
 
 def mass_baton_scene(per_side: int) -> str:
-    """A flat field, ``per_side`` axe fighters a side in ranks of 100 at either end."""
-    width = 100
-    size_y = 2 * -(-per_side // width) + 20
-    lines = ['name = "Mass baton"', 'ruleset = "baton"', "seed = 1", "[map]", f"size = [{width}, {size_y}, 6]"]
-    for side, y0, dy in (("red", 0, 1), ("blue", size_y - 1, -1)):
-        for i in range(per_side):
-            lines += ["[[characters]]", f'id = "{side}{i}"', f'side = "{side}"', f"at = [{i % width}, {y0 + dy * (i // width)}, 0]",
-                      "attributes = { physique = 1, agility = 1 }", "skills = { fight_axe = 2, dodge = 1 }",
-                      'weapons = ["axe"]']
-    return "\n".join(lines) + "\n"
+    """A flat field, ``per_side`` axe fighters a side in ranks of 100 at either end (``aerie bench rules --listing``'s)."""
+    return mass_scene_text(per_side, "baton")
 
 
 def _listing_time(s: Session) -> tuple[float, int]:

@@ -11,7 +11,8 @@ import pytest
 
 from engine.app.controller import preview_lines
 from engine.app.logtext import log_entries
-from engine.rules.core import Illegal, Session
+from engine.rules.core import Illegal
+from engine.rules.session import Session
 from engine.rules.runner import describe, play
 from engine.scene import load_scene, parse_scene
 from scenegen import baton_scene_text
