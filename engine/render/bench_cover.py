@@ -315,19 +315,17 @@ def _showcase_layer(c) -> None:
 
 
 def lasting_world(world):
-    """A copy of ``world`` with two lasting areas in the air over its middle, as the rules make them (SPL-10:
-    ``areas.cells`` of a Fog Cloud, a 6 m sphere, and a Darkness, a 4.5 m one): its heavily obscured voxels."""
+    """A copy of ``world`` with two lasting areas in the air over its middle, as the rules make them (SPL-10: the
+    voxels whose centres lie inside a Fog Cloud, a 6 m sphere, and a Darkness, a 4.5 m one): heavily obscured."""
     from engine.render.rules_bridge import display_world
-    from engine.rules.dnd5e import areas
 
     X, Y, Z = world.size
     cm = world.cell_m
+    zz, yy, xx = np.meshgrid(np.arange(Z) + 0.5, (np.arange(Y) + 0.5) * cm, (np.arange(X) + 0.5) * cm, indexing="ij")
     mask = np.zeros((Z, Y, X), dtype=bool)
-    for spec, (fx, fy, fz) in (({"shape": "sphere", "size_m": 6.0}, (0.5, 0.5, 0.6)),
-                               ({"shape": "sphere", "size_m": 4.5}, (0.3, 0.65, 0.45))):
-        got = areas.cells(areas.make(spec, (X * fx * cm, Y * fy * cm, Z * fz)), world.size, cm)
-        c = np.asarray(got, dtype=np.int64)
-        mask[c[:, 2], c[:, 1], c[:, 0]] = True
+    for r, (fx, fy, fz) in ((6.0, (0.5, 0.5, 0.6)), (4.5, (0.3, 0.65, 0.45))):
+        ox, oy, oz = X * fx * cm, Y * fy * cm, Z * fz
+        mask |= (xx - ox) ** 2 + (yy - oy) ** 2 + (zz - oz) ** 2 <= r * r + 1e-9
     w = display_world(world)
     w.set_obscured(mask)
     return w

@@ -404,8 +404,8 @@ def drop_unsupported(session, rule: str, cause: str) -> list[str]:
     return fell
 
 
-#: fn(session) that makes the world's derived parts match the state again after a rollback (a ruleset's heavily
-#: obscured voxels: dnd5e/srd_lasting.py ``sync_obscured``)
+#: fn(session) that makes the world's derived parts match the state again after a rollback (a ruleset registers
+#: the one that sets ``World.obscured`` from its lasting areas)
 WORLD_SYNC: list = []
 
 
