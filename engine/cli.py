@@ -78,7 +78,7 @@ EXAMPLES = {
              "aerie play showcase --serve 0.0.0.0:8765", "aerie play showcase --serve 8765 --approve"],
     "bench": ["aerie bench los --quick", "aerie bench los --rays 200000 --seed 2", "aerie bench render --breakdown",
               "aerie bench cover --quick", "aerie bench rules --feats", "aerie bench rules --big-flyer",
-              "aerie bench rules --casters",
+              "aerie bench rules --casters", "aerie bench cover --lasting",
               "aerie bench simulate --quick"],
     "demo": ["aerie demo", "aerie demo --scene air_low_wall"],
     "import": ["aerie import tavern.dd2vtt -o tavern/scene.toml",
