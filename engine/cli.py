@@ -78,7 +78,7 @@ EXAMPLES = {
              "aerie play showcase --serve 0.0.0.0:8765", "aerie play showcase --serve 8765 --approve"],
     "bench": ["aerie bench los --quick", "aerie bench los --rays 200000 --seed 2", "aerie bench render --breakdown",
               "aerie bench cover --quick", "aerie bench rules --feats", "aerie bench rules --big-flyer",
-              "aerie bench rules --casters", "aerie bench rules --listing",
+               "aerie bench rules --casters", "aerie bench rules --listing", "aerie bench cover --lasting",
               "aerie bench simulate --quick"],
     "demo": ["aerie demo", "aerie demo --scene air_low_wall"],
     "import": ["aerie import tavern.dd2vtt -o tavern/scene.toml",
@@ -247,6 +247,9 @@ def _bench_command(sub) -> None:
     s.add_argument("--quick", action="store_true", help="smaller sizes, for a smoke test")
     s.add_argument("--breakdown", action="store_true",
                    help="render: also time the same views with a single-colour terrain and with no terrain")
+    s.add_argument("--lasting", action="store_true",
+                   help="cover: also time the cover volume beside the same town with two lasting areas (a Fog Cloud "
+                        "and a Darkness, heavily obscured) in one run (issue 39)")
     s.add_argument("--feats", action="store_true", help="rules: every character of the skirmish takes 14 combat feats")
     s.add_argument("--casters", action="store_true",
                    help="rules: the skirmish's priest and sky archer each cast 20 SRD spells (issue 39)")

@@ -5,7 +5,9 @@ same voxels), all on the same rays in one run, with ratios:
 1. a batch of 1,000,000 segments between random points in the air of the 128 x 128 x 32 town;
 2. the full cover volume of that town for one attacker (36 sample lines to a standard body at every free cell);
 3. one layer of the showcase's cover map;
-4. a threat volume of the town with 4 enemies (two bows, a crossbow, a sword), from where they stand.
+4. a threat volume of the town with 4 enemies (two bows, a crossbow, a sword), from where they stand;
+5. with ``--lasting``: the cover volume of 2. again beside the same town with two lasting areas in the air (a Fog
+   Cloud and a Darkness: heavily obscured voxels, SPL-10), interleaved, with the ratio (issue 39: at least 0.95).
 
 Each peer is timed on its own native input: the kernel and numpy take the engine's fixed-point end points, Open3D a
 float32 ray tensor made beforehand (an Open3D user holds float rays already; the conversion is printed, not
@@ -198,6 +200,8 @@ def bench_cover(args) -> int:
     c = (quick, size, n, runs, rng, world, blocking, gpu, o3, ratios)
     for section in (_batch, _cover_volume, _showcase_layer, _threat):     # in this order: they share the rng
         section(c)
+    if getattr(args, "lasting", False):
+        _lasting(c, args.seed)
 
     gpu.release()
 
@@ -308,6 +312,50 @@ def _showcase_layer(c) -> None:
         ratios["showcase layer kernel / Open3D"] = t_o / t_k
         ratios["showcase layer kernel / Open3D casting only"] = cast_s / t_k
     sgpu.release()
+
+
+def lasting_world(world):
+    """A copy of ``world`` with two lasting areas in the air over its middle, as the rules make them (SPL-10: the
+    voxels whose centres lie inside a Fog Cloud, a 6 m sphere, and a Darkness, a 4.5 m one): heavily obscured."""
+    from engine.render.rules_bridge import display_world
+
+    X, Y, Z = world.size
+    cm = world.cell_m
+    zz, yy, xx = np.meshgrid(np.arange(Z) + 0.5, (np.arange(Y) + 0.5) * cm, (np.arange(X) + 0.5) * cm, indexing="ij")
+    mask = np.zeros((Z, Y, X), dtype=bool)
+    for r, (fx, fy, fz) in ((6.0, (0.5, 0.5, 0.6)), (4.5, (0.3, 0.65, 0.45))):
+        ox, oy, oz = X * fx * cm, Y * fy * cm, Z * fz
+        mask |= (xx - ox) ** 2 + (yy - oy) ** 2 + (zz - oz) ** 2 <= r * r + 1e-9
+    w = display_world(world)
+    w.set_obscured(mask)
+    return w
+
+
+def _lasting(c, seed: int) -> None:
+    """5. The cover volume of 2. beside the same town with two lasting areas (its own attacker, its own rng)."""
+    from engine.render.los_grid import open_backend
+    from engine.world.volumes import cover_counts_cpu, free_cells
+    quick, size, n, runs, rng, world, blocking, gpu, o3, ratios = c
+    fog = lasting_world(world)
+    free = free_cells(world)
+    att = _air_body(world, np.random.default_rng(seed + 5), (4, 10), free)
+    Z = size[2]
+    fgpu = open_backend(fog)
+    fgpu.cell_counts([att], [0])
+    print(f"\n5. cover volume with two lasting areas (a Fog Cloud and a Darkness in the air: {int(fog.obscured.sum()):,} "
+          f"heavily obscured voxels): attacker at {att.x, att.y, att.layer}")
+    got = _interleaved({"without": lambda: gpu.cell_counts([att], range(Z)),
+                        "with": lambda: fgpu.cell_counts([att], range(Z))}, max(runs, 3))
+    t0, ts0, v0 = got["without"]
+    t1, ts1, v1 = got["with"]
+    print(f"   kernel without: {t0 * 1000:8.0f} ms  [{_fmt(ts0)}]")
+    print(f"   kernel with:    {t1 * 1000:8.0f} ms  [{_fmt(ts1)}]; cells whose count the fog changed: "
+          f"{int((v0 != v1).sum()):,}")
+    if quick:
+        v_np = cover_counts_cpu(fog, att)
+        print(f"   numpy with the lasting areas: mismatching cells with the kernel: {int((v_np != v1).sum())}")
+    ratios["cover volume with two lasting areas / without (>= 0.95)"] = t0 / t1
+    fgpu.release()
 
 
 def _threat(c) -> None:

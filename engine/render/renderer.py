@@ -599,6 +599,7 @@ class Renderer:
         markers = self._markers(state, opts, camera.position)
         extra = overlays if overlays is not None else Prims()
         self._draw_marks(markers, extra, vp)
+        self._draw_tris("fog", self._fog_volume(), vp)      # heavily obscured voxels: a translucent volume (SPL-10)
         ctx.enable(moderngl.CULL_FACE)
         self._bind_terrain_textures()
         for k in reversed(order):          # back to front for blending; distant (coarse) chunks have no glass
@@ -705,6 +706,18 @@ class Renderer:
                         draws.append((part, run_first, run_count, f))
                     run_first, run_count = None, 0
         return draws
+
+    def _fog_volume(self) -> np.ndarray:
+        """The full world's heavily obscured voxels as translucent faces (engine/render/fog.py), below a cut; kept
+        while the mask (replaced whole by ``World.set_obscured``) and the cut stay."""
+        key = (id(self.full_world.obscured), self.cut_above)
+        got = getattr(self, "_fog_kept", None)
+        if got is None or got[0] != key or got[2] is not self.full_world.obscured:
+            from engine.render.fog import fog_tris
+
+            below = None if self.cut_above is None else self.cut_above + 1
+            got = self._fog_kept = (key, fog_tris(self.full_world, below), self.full_world.obscured)
+        return got[1]
 
     def _draw_marks(self, markers: dict, extra: Prims, vp) -> None:
         """The markers and overlays: a volume's opaque cubes, the translucent shapes (no depth writes), the lines,

@@ -41,14 +41,17 @@ def display_world(world):
     w = World(world.voxels.copy(), world.materials, world.cell_m)
     w.ground_image = world.ground_image
     w.floor_images = world.floor_images
+    w.obscured = world.obscured                  # a Fog Cloud's, a Darkness's voxels (replaced whole, never edited)
     return w
 
 
 def sync_display_world(display, session) -> list:
     """Make ``display`` (a renderer's world) show the session's voxels; returns the changed box (one bounding
-    box, or none) for ``Renderer.world_changed``. Cheap when nothing changed: one array comparison."""
+    box, or none) for ``Renderer.world_changed``. Cheap when nothing changed: one array comparison. The heavily
+    obscured voxels follow too (drawn as a translucent volume from ``display.obscured``; no voxel's mesh changes)."""
     import numpy as np
 
+    display.set_obscured(session.world.obscured)
     src = session.world.voxels
     if src.shape != display.voxels.shape:
         return []

@@ -369,6 +369,7 @@ def own_world(session) -> World:
         c = World(w.voxels.copy(), w.materials, w.cell_m, w.revision)
         c.ground_image = w.ground_image
         c.floor_images = w.floor_images
+        c.obscured = w.obscured
         for k, v in w._luts.items():
             c._luts[k] = v
         session.world = c
@@ -403,8 +404,16 @@ def drop_unsupported(session, rule: str, cause: str) -> list[str]:
     return fell
 
 
+#: fn(session) that makes the world's derived parts match the state again after a rollback (a ruleset registers
+#: the one that sets ``World.obscured`` from its lasting areas)
+WORLD_SYNC: list = []
+
+
 def rebuild_world(session) -> None:
-    """The world as the state says: the scene's voxels less the boxes in ``State.broken`` (after a rollback)."""
+    """The world as the state says: the scene's voxels less the boxes in ``State.broken`` (after a rollback), and
+    what ``WORLD_SYNC`` derives from the state."""
+    for fn in WORLD_SYNC:
+        fn(session)
     base = session.scene.world
     if session.world is base:
         return

@@ -30,6 +30,9 @@ class World:
     ground_image: object = None             # a Path: the image the renderer lays on the ground ([map] ground_image)
     floor_images: tuple = ()                # ((layer, Path), ...): images on storeys' floors ([map] floor_images)
     vox_file: object = None                 # a Path: the .vox model the map was read from ([map] vox)
+    #: bool [Z, Y, X] or None: heavily obscured voxels (a Fog Cloud's, a Darkness's: the rules set them with
+    #: ``set_obscured``). They block sight like an opaque material and nothing else: not movement, not support.
+    obscured: np.ndarray | None = None
 
     def __post_init__(self):
         if self.voxels.dtype != np.uint8 or self.voxels.ndim != 3:
@@ -82,8 +85,29 @@ class World:
         return self._lut("solid")
 
     def blocks_sight(self) -> np.ndarray:
-        """bool [Z, Y, X]: voxels that block sight."""
-        return self.sight_lut[self.voxels]
+        """bool [Z, Y, X]: voxels that block sight: an opaque material's, and the heavily obscured ones."""
+        b = self.sight_lut[self.voxels]
+        if self.obscured is not None:
+            b |= self.obscured
+        return b
+
+    def set_obscured(self, mask) -> bool:
+        """Make ``mask`` (bool [Z, Y, X], or None for none) the heavily obscured voxels. Every sight line and grid
+        derived from ``blocks_sight`` (the distance field, the octant fields, the GPU's uploads) is worked out anew:
+        the derived grids are dropped and the revision bumped, as an edit does. Returns whether anything changed."""
+        if mask is not None:
+            mask = np.asarray(mask, dtype=bool)
+            if mask.shape != self.voxels.shape:
+                raise ValueError(f"obscured mask shape {mask.shape} is not the grid's {self.voxels.shape}")
+            if not mask.any():
+                mask = None
+        old = self.obscured
+        if (old is None and mask is None) or (old is not None and mask is not None and np.array_equal(old, mask)):
+            return False
+        self.obscured = None if mask is None else np.ascontiguousarray(mask)
+        self._luts.pop("_los_flat", None)
+        self.revision += 1
+        return True
 
     def solid(self) -> np.ndarray:
         return self.solid_lut[self.voxels]
@@ -140,7 +164,10 @@ class World:
 
         (x0, x1), (y0, y1), (z0, z1) = (span(lo[i], hi[i], n, 2 * cap) for i, n in enumerate((X, Y, Z)))
         (u0, u1), (v0, v1), (w0, w1) = (span(lo[i], hi[i], n, cap) for i, n in enumerate((X, Y, Z)))
-        sub = distance_field(self.sight_lut[self.voxels[z0:z1, y0:y1, x0:x1]], cap)
+        sub_block = self.sight_lut[self.voxels[z0:z1, y0:y1, x0:x1]]
+        if self.obscured is not None:
+            sub_block |= self.obscured[z0:z1, y0:y1, x0:x1]
+        sub = distance_field(sub_block, cap)
         field = flat.reshape(Z, Y, X).copy()          # the cached array may be shared with another world's cache
         field[w0:w1, v0:v1, u0:u1] = sub[w0 - z0:w1 - z0, v0 - y0:v1 - y0, u0 - x0:u1 - x0]
         self._luts["_los_flat"] = field.ravel()

@@ -54,3 +54,23 @@ def test_open3d_on_float_rays_agrees_with_open3d_on_the_fixed_point_segments():
     rays = o3.rays(q0, q1)
     assert rays.dtype == o3.o3d.core.float32 and tuple(rays.shape) == (3, 6)
     assert o3.occluded(rays).tolist() == [True, False, False]
+
+
+def test_the_benchs_lasting_areas_are_the_rules_spheres():
+    """``aerie bench cover --lasting``: its two areas are the voxels the rules obscure (SPL-10: ``areas.cells``)."""
+    import numpy as np
+
+    from engine.render.bench_cover import lasting_world
+    from engine.rules.dnd5e import areas
+    from engine.world.mapgen import town
+
+    w = town((40, 36, 20), seed=3)
+    X, Y, Z = w.size
+    cm = w.cell_m
+    want = np.zeros((Z, Y, X), dtype=bool)
+    for r, (fx, fy, fz) in ((6.0, (0.5, 0.5, 0.6)), (4.5, (0.3, 0.65, 0.45))):
+        for x, y, z in areas.cells(areas.make({"shape": "sphere", "size_m": r}, (X * fx * cm, Y * fy * cm, Z * fz)),
+                                   w.size, cm):
+            want[z, y, x] = True
+    fog = lasting_world(w)
+    assert np.array_equal(fog.obscured, want) and want.sum() > 100 and w.obscured is None

@@ -1,6 +1,7 @@
 """The SRD spells' rules (SPL-xx, issue 39) and the decisions taken on them: rows of docs/rules.md."""
 
 T = "tests/rules/dnd5e/test_dnd5e_srd_spells.py::"
+OB = "tests/rules/dnd5e/test_dnd5e_obscured.py::"
 
 RULES = [
     {'id': 'SPL-01',
@@ -99,10 +100,41 @@ RULES = [
                  'replayed with it; a creature whose turn starts inside (reached from the origin) saves again: the '
                  'damage rolled anew, the conditions, Stinking Cloud\'s lost action (no save as Stinking Cloud is '
                  'cast); Spirit Guardians follows its caster and spares its side. The area ends with the '
-                 'concentration. Entering an area mid-turn is not a trigger yet; Fog Cloud and Darkness (heavily '
-                 'obscured voxels for sight, the GPU grid and the renderer) are not built',
+                 'concentration. Entering an area mid-turn is not a trigger yet; Fog Cloud and Darkness are lasting '
+                 'areas that obscure (SPL-10)',
      'where': '`dnd5e/srd_lasting.py` `begin`, `lasting_areas`, `ends`',
      'tests': [T + 'test_spl09_moonbeam_burns_each_turn_until_the_concentration_ends',
                T + 'test_spl09_web_catches_a_flyer_when_its_turn_starts',
                T + 'test_spl09_stinking_cloud_takes_the_action']},
+    {'id': 'SPL-10',
+     'rule': 'Fog Cloud and Darkness: their areas are heavily obscured. SRD 5.1 (Vision and Light): "A heavily obscured '
+             'area\u2014such as darkness, opaque fog, or dense foliage\u2014blocks vision entirely. A creature effectively '
+             'suffers from the blinded condition (see appendix PH-A) when trying to see something in that area." Fog '
+             'Cloud: "You create a 20-foot-radius sphere of fog centered on a point within range. The sphere spreads '
+             'around corners, and its area is heavily obscured." Darkness: "Magical darkness spreads from a point you '
+             'choose within range to fill a 15-foot-radius sphere for the duration. The darkness spreads around corners. '
+             'A creature with darkvision can\'t see through this darkness."',
+     'status': 'built',
+     'decision': 'Cast at a point (`at = [x, y, layer]`, in range: SPL-01), held by concentration, kept as a lasting '
+                 'area (SPL-09) that asks no save. Its voxels (centres inside the 6 m / 4.5 m sphere, Fog Cloud 6 m more '
+                 'a slot level above 1st) are the world\'s `obscured` grid, joined to the sight-blocking voxels '
+                 '(`World.blocks_sight`): the one arithmetic of each backend (the numpy traversals, the GLSL kernels, '
+                 'the cover and threat volumes, the window\'s sight lines and maps, the player view) cuts a sight line '
+                 'there as at an opaque wall, and nothing else changes: movement, support and free cells see no '
+                 'obscured voxel. How it meets cover: Aerie has one sight test, the 36 lines of AIR-15, so a line '
+                 'through the fog counts as blocked in the blocked fraction. A creature every line to which crosses '
+                 'fog is unseen and counts as behind total cover: no attack or spell targets it (the SRD lets one '
+                 'attack an unseen creature at disadvantage, guessing its place: not modelled), and an area\'s point '
+                 'of origin does not reach through fog. A creature partly behind fog gets the partial levels (half, '
+                 'three-quarters) where the SRD gives no AC for obscurement: the divergence is the price of one '
+                 'arithmetic, and the fog\'s edge is where it shows. Darkvision is not modelled: none sees through '
+                 'either. The window draws the obscured voxels as a translucent volume (engine/render/fog.py). '
+                 'Spreading around corners: the voxels are the sphere\'s, walls do not stop it',
+     'where': '`dnd5e/srd_lasting.py` `Obscure`, `obscured_mask`, `sync_obscured`; `world/grid.py` `World.set_obscured`, '
+              '`blocks_sight`; `render/fog.py` `fog_tris`',
+     'tests': [OB + 'test_spl10_fog_cloud_blocks_a_sight_line_until_its_concentration_ends', OB + 'test_spl10_obscured_voxels_follow_the_state_and_leave_movement_alone', OB + 'test_spl10_fog_cloud_upcast_grows_and_needs_a_point',
+               'tests/world/test_obscured.py::test_a_sight_line_through_fog_is_blocked_and_clears_with_it',
+               'tests/world/test_obscured.py::test_the_cover_volume_sees_the_fog',
+               'tests/render/test_los_gpu.py::test_obscured_voxels_block_alike_in_glsl_and_numpy',
+               'tests/app/test_window_fog.py::test_the_windows_sight_lines_and_threat_map_stop_at_the_fog']},
 ]

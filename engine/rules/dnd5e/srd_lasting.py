@@ -5,15 +5,25 @@ eye of its point of origin, the DC and slot. A creature whose turn starts inside
 makes the spell's save again: the damage rolled anew (half on a success where the spell says so), its conditions,
 Stinking Cloud's lost action. Spirit Guardians moves with its caster. The area ends with the concentration.
 
-Entering an area during a turn is not a trigger yet (named in each spell's ``omits``)."""
+Entering an area during a turn is not a trigger yet (named in each spell's ``omits``).
+
+Fog Cloud and Darkness (SPL-10) are lasting areas that save nothing: their voxels are heavily obscured. The world's
+``obscured`` grid is every obscuring area's voxels (``obscured_mask``: the voxels whose centres are inside, as
+``areas.cells``), set by ``sync_obscured`` whenever such an area begins or ends and after a rolled-back step; the
+world joins it to its sight-blocking voxels, so the rules' sight lines, the cover and threat volumes (numpy and
+GLSL) and the player view all see it through their one arithmetic (engine/world/grid.py ``blocks_sight``)."""
 
 from __future__ import annotations
 
-from engine.rules import aerial
+import numpy as np
+
+from engine.rules import aerial, objects
+from engine.rules.core import Illegal
 from engine.rules.dnd5e import areas, attacks, concentration, conditions, srd_cast, text, turns
 from engine.rules.dnd5e.srd_spells import spell
 
 RULE = "SPL-09"
+OBSCURE_RULE = "SPL-10"
 
 text.EVENT_LINES.update({
     "lasting_area": text._did(lambda s, e: f"leaves {e['spell']} in place ({e['area']['shape']} of "
@@ -32,6 +42,8 @@ def begin(rs, session, a, plan: dict, sp: dict) -> None:
              "follows": bool(sp["self_range"])}
     a.data.setdefault("lasting", []).append(entry)
     session.emit({"type": "lasting_area", "who": a.id, "spell": plan["spell"], "area": plan["area"], "rule": RULE})
+    if sp["fx"].get("obscures"):
+        sync_obscured(session)
 
 
 srd_cast.AFTER_CAST.append(begin)
@@ -59,6 +71,8 @@ def lasting_areas(rs, session, t):
     for caster in list(session.state.actors.values()):
         for entry in list(caster.data.get("lasting") or ()):
             sp = spell(session, entry["spell"])
+            if sp["fx"].get("obscures"):
+                continue                        # it obscures and asks no save (SPL-10)
             if t.id == caster.id and entry["follows"]:
                 continue
             if sp["fx"].get("foes_only") and not conditions.hostile(rs, caster, t):
@@ -97,6 +111,79 @@ def ends(rs, session, caster, held) -> None:
     if len(kept) != len(caster.data.get("lasting") or ()):
         caster.data["lasting"] = kept
         session.emit({"type": "lasting_area_ends", "who": caster.id, "spell": held["spell"], "rule": RULE})
+        if spell(session, held["spell"])["fx"].get("obscures"):
+            sync_obscured(session)
 
 
 concentration.ON_END.append(ends)
+
+
+# -- heavily obscured areas (SPL-10) --------------------------------------------------------------------------------
+def obscured_mask(session) -> np.ndarray | None:
+    """bool [Z, Y, X]: the voxels inside a lasting Fog Cloud or Darkness (their centres inside its area), or None."""
+    w = session.world
+    X, Y, Z = w.size
+    mask = None
+    for caster in session.state.actors.values():
+        for entry in caster.data.get("lasting") or ():
+            if not spell(session, entry["spell"])["fx"].get("obscures"):
+                continue
+            got = areas.cells(area_now(session, caster, entry), w.size, w.cell_m)
+            if not got:
+                continue
+            if mask is None:
+                mask = np.zeros((Z, Y, X), dtype=bool)
+            c = np.asarray(got, dtype=np.int64)
+            mask[c[:, 2], c[:, 1], c[:, 0]] = True
+    return mask
+
+
+def sync_obscured(session) -> None:
+    """The world's heavily obscured voxels as the state's lasting areas say (the session's own copy of the world
+    once there are any: the scene's stays as loaded); the session's sight caches go with a change."""
+    mask = obscured_mask(session)
+    if mask is None and session.world.obscured is None:
+        return
+    if objects.own_world(session).set_obscured(mask):
+        session.sync_world()
+
+
+objects.WORLD_SYNC.append(sync_obscured)
+
+
+class Obscure:
+    """Fog Cloud, Darkness (SPL-10): a sphere centred on a point in range, heavily obscured while the caster
+    concentrates; no creature is targeted. Fog Cloud's radius grows 6 m a slot level above 1st."""
+    rule = OBSCURE_RULE
+
+    @staticmethod
+    def check(rs, session, a, act, sp, plan):
+        if act.get("at") is None:
+            raise Illegal(f"{sp['name']} needs a point: at = [x, y, layer]", OBSCURE_RULE, "at")
+        sp = dict(sp)
+        grow = sp["fx"].get("radius_per_slot_m")
+        if grow and plan.get("slot"):
+            sp["area"] = {**sp["area"], "size_m": sp["area"]["size_m"] + grow * (plan["slot"] - sp["level"])}
+        ar, eye = srd_cast.area_of(session, a, sp, act)
+        plan["area"] = {"shape": ar.shape, "size_m": ar.size_m, "origin": [round(c, 3) for c in ar.origin]}
+        plan["targets"] = []
+        plan["eye"] = list(eye) if eye is not None else None
+        plan["point"] = list(act["at"])
+        return plan
+
+    @staticmethod
+    def candidates(rs, session, a, ctx, sp, base):
+        return []                               # a policy does not cast it yet (no expected damage to weigh)
+
+    @staticmethod
+    def apply(rs, session, a, plan):
+        sp = spell(session, plan["spell"])
+        srd_cast.spend(rs, session, a, sp, plan)
+        session.emit({"type": "cast", "who": a.id, "spell": plan["spell"], "targets": [],
+                      **({"slot": plan["slot"]} if plan.get("slot") else {}), "at": plan["point"],
+                      "area": plan["area"], "rule": OBSCURE_RULE})
+        concentration.begin(rs, session, a, plan["spell"], [])
+        begin(rs, session, a, plan, sp)
+
+
+srd_cast.EFFECTS["obscure"] = Obscure

@@ -78,6 +78,12 @@ EFFECTS: dict[str, dict] = {
                          "save": "wis", "half": True,
                          "damage": {"type": "radiant", "by": "slot", "dice": {str(n): f"{n}d8" for n in range(3, 10)}},
                          "omits": "entering its area; halved speed; the caster's choice of whom it spares (its foes)"},
+    # heavily obscured volumes (SPL-10, srd_lasting.py): sight lines, the GPU grid and the renderer see them
+    "fog-cloud": {"effect": "obscure", "lasting": True, "obscures": True, "radius_per_slot_m": 6.0,
+                  "omits": "a wind of moderate or greater speed dispersing it"},
+    "darkness": {"effect": "obscure", "lasting": True, "obscures": True,
+                 "omits": "darkness on an object that moves with it; dispelling light spells; darkvision is not "
+                          "modelled (none sees through it)"},
     "call-lightning": {"omits": "the storm's later bolts"},
     "flaming-sphere": {"omits": "the sphere that lasts and rams"},
     "spiritual-weapon": {"omits": "its later bonus-action attacks"},
