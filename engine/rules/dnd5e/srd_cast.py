@@ -16,6 +16,8 @@ from engine.world.geometry import distance_m, engaged
 RULE = "SPL-01"
 #: fn(rs, session, caster, plan, sp) after a spell is resolved (the lasting areas begin: srd_lasting.py)
 AFTER_CAST: list = []
+#: fn(rs, session, caster, target, sp, plan) when a target fails the spell's save (its marks: srd_marks.py)
+ON_FAILED_SAVE: list = []
 #: the air spells' effects: name -> object with ``check(rs, session, a, act, sp, plan) -> plan`` and
 #: ``apply(rs, session, a, plan)`` (srd_air.py registers them)
 EFFECTS: dict = {}
@@ -316,6 +318,9 @@ def save_one(rs, session, a, t, sp: dict, plan: dict, dc: int, dmg: int) -> None
             conditions.add_condition(rs, session, t, c, CONDITION_RULE[c], source=a.id)
             if sp["repeat_save"]:
                 t.data.setdefault("repeat_saves", {})[c] = {"save": sp["save"], "dc": dc, "spell": sp["id"], "rule": RULE}
+    if not ok and not t.dead:
+        for fn in ON_FAILED_SAVE:
+            fn(rs, session, a, t, sp, plan)
     if not ok and not t.dead and sp["fx"].get("push_m"):
         push(rs, session, a, t, sp["fx"]["push_m"])
 

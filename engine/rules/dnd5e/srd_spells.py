@@ -68,8 +68,7 @@ EFFECTS: dict[str, dict] = {
     # the air spells (srd_air.py)
     "fly": {"effect": "fly"}, "feather-fall": {"effect": "feather_fall"}, "misty-step": {"effect": "misty_step"},
     "dimension-door": {"effect": "dimension_door"}, "levitate": {"effect": "levitate"},
-    "jump": {"no": "jumping is not in the movement rules (AIR-07: a layer is climbed or flown), so tripling it changes "
-                   "nothing yet"},
+    "jump": {"effect": "jump", "omits": "the long jump across a gap (walkers path over supported cells only)"},
     # lasting / moving damage: the damage as it is cast, the rest named
     "cloudkill": {"lasting": True, "omits": "entering the cloud; its drift of 3 m a turn"},
     "insect-plague": {"lasting": True, "omits": "entering the swarm; difficult terrain"},
@@ -104,13 +103,19 @@ EFFECTS: dict[str, dict] = {
     "hellish-rebuke": {"omits": "the reaction's trigger: cast as an action here"},
     # not castable (the fight effect is not modelled)
     "bane": {"no": "subtracting 1d4 from attacks and saves is not modelled"},
-    "bestow-curse": {"no": "its curses are not modelled"},
-    "calm-emotions": {"no": "suppressing charm and fear is not modelled"},
+    # marks on a failed save (srd_marks.py, SPL-11)
+    "bestow-curse": {"conditions": [], "mark": "cursed",
+                     "omits": "the other curses (an ability's disadvantage, the lost action, the extra 1d8 necrotic): "
+                              "the curse cast is disadvantage on its attacks against the caster; the longer "
+                              "duration of a higher slot"},
+    "calm-emotions": {"conditions": [], "mark": "calmed",
+                      "omits": "humanoids only; a creature choosing to fail; the indifference option"},
+    "faerie-fire": {"conditions": [], "mark": "outlined",
+                    "omits": "the dim light; the objects outlined; no benefit from being invisible"},
     "compulsion": {"no": "the forced movement is not modelled"},
     "confusion": {"no": "the confused behaviour table is not modelled"},
     "dispel-evil-and-good": {"no": "the protection and dismissal are not modelled"},
     "enlarge-reduce": {"no": "changing size is not modelled"},
-    "faerie-fire": {"no": "the outline (advantage, no invisibility) is not modelled"},
     "light": {"no": "light is not modelled"},
     "polymorph": {"no": "a new form is not modelled"},
     "ray-of-enfeeblement": {"no": "halved Strength damage is not modelled"},

@@ -33,6 +33,7 @@ TURN_START = Hook("turn_start", "fn(rs, session, actor) when its turn starts", o
     "sneak_attack_per_turn",
     "death_save",
     "feather_fall_descends",
+    "jump_ends",                 # srd_air.py (SPL-10)
     "lasting_areas",
     "recharge_roll",             # actions/srd.py (SRD-05)
     "legendary_points_return",   # srd_legendary.py (SRD-15)

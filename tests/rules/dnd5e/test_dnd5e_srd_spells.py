@@ -397,3 +397,78 @@ def test_spl02_feather_fall_is_asked_of_the_casters_player():
         again = fresh()
         again.step(action)
         assert [dumps(e) for e in again.events] == [dumps(e) for e in s.events]
+
+
+# -- SPL-10: Jump ---------------------------------------------------------------------------------------------------
+def _steps_scene():
+    """Two steps up east of the knight: (4, 2) one layer high, (5, 2) two. Walking to the top is two steps across and
+    two layers up: 2 x 1.5 m + 2 x 4 m (AIR-07's climb) = 11 m, beyond the knight's 9 m; leaping the layers under
+    Jump (half the climb, 2 m each) it is 7 m."""
+    fill = [("stone", (4, 2, 0), (4, 2, 0)), ("stone", (5, 2, 0), (5, 2, 1))]
+    chars = [mage(["jump"]), {"id": "k", "kind": "knight", "side": "r", "at": [3, 2, 0]}, foe("g", (12, 12, 0))]
+    return fill, chars
+
+
+def test_spl10_jump_leaps_layers_a_walker_could_not_climb(tmp_path, capsys):
+    fill, chars = _steps_scene()
+    rc, _, err = run(tmp_path, capsys, chars, [END, {"actor": "k", "action": "move", "to": [5, 2, 2]}], fill=fill)
+    assert rc == 2 and len(err.strip().splitlines()) == 1, err             # without Jump: beyond its movement
+    assert "Climbing 2 layers costs 8 m; 3 m across: 11 m in all" in err and "(AIR-07)" in err, err
+    turn = [END, {"actor": "k", "action": "end_turn"}, {"actor": "g", "action": "end_turn"}]
+    script = [{"actor": "m", "action": "cast", "spell": "jump", "target": "k"}, END,
+              {"actor": "k", "action": "move", "to": [5, 2, 2]}, {"actor": "k", "action": "end_turn"},
+              {"actor": "g", "action": "end_turn"}] + turn * 9 + [END]
+    ev = ok(run(tmp_path, capsys, chars, script, fill=fill))
+    j = finds(ev, "jump_spell", who="k")[0]
+    assert j["rule"] == "SPL-10" and j["high_jump_m"] == 5.4 and j["layer_cost_m"] == 2.0    # Str 16: 3 x 6 ft
+    assert finds(ev, "cast", spell="jump")[0]["targets"] == ["k"]
+    mv = [e for e in ev if e["type"] == "move" and e["who"] == "k"][0]
+    assert mv["to"] == [5, 2, 2]
+    end = finds(ev, "jump_spell", who="k", ended=True)                      # a minute later, at the caster's turn
+    assert len(end) == 1 and ev.index(end[0]) > ev.index(j)
+    assert "jump_spell" not in finds(ev, "state")[-1]["characters"]["k"]["data"]
+
+
+def test_spl10_jump_touches_a_willing_creature(tmp_path, capsys):
+    fill, chars = _steps_scene()
+    chars[2]["at"] = [3, 3, 0]
+    rc, _, err = run(tmp_path, capsys, chars, [{"actor": "m", "action": "cast", "spell": "jump", "target": "g"}],
+                     fill=fill)
+    assert rc == 2 and "SPL-10" in err and "willing" in err and len(err.strip().splitlines()) == 1
+
+
+# -- SPL-11: marks a failed save leaves ------------------------------------------------------------------------------
+def test_spl11_faerie_fire_gives_advantage_against_the_outlined(tmp_path, capsys):
+    chars = [mage(["faerie-fire"]), {"id": "k", "kind": "knight", "side": "r", "at": [7, 5, 0]},
+             foe("g", (7, 2, 0), max_hp=80), foe("h", (7, 9, 0))]
+    ev = ok(run(tmp_path, capsys, chars, [
+        {"actor": "m", "action": "cast", "spell": "faerie-fire", "at": [7, 2, 0], "rolls": {"save": 1}}, END,
+        {"actor": "k", "action": "move", "to": [7, 3, 0]},
+        {"actor": "k", "action": "attack", "target": "g", "rolls": {"attack": [3, 17], "damage": 1}}]))
+    assert finds(ev, "cast", spell="faerie-fire")[0]["targets"] == ["g"]
+    assert finds(ev, "spell_mark", who="g", mark="outlined")[0]["rule"] == "SPL-11"
+    att = [e for e in ev if e["type"] == "attack" and e["who"] == "k"][0]
+    assert "outlined by Faerie Fire" in json.dumps(att) and att["roll"] == 17
+
+
+def test_spl11_bestow_curse_disadvantage_against_the_caster(tmp_path, capsys):
+    chars = [mage(["bestow-curse"]), foe("g", (3, 2, 0))]
+    ev = ok(run(tmp_path, capsys, chars, [
+        {"actor": "m", "action": "cast", "spell": "bestow-curse", "target": "g", "rolls": {"save": 1}}, END,
+        {"actor": "g", "action": "attack", "target": "m", "rolls": {"attack": [17, 3]}}]))
+    assert finds(ev, "spell_mark", who="g", mark="cursed", caster="m")
+    att = [e for e in ev if e["type"] == "attack" and e["who"] == "g"][0]
+    assert "cursed by" in json.dumps(att) and att["roll"] == 3
+
+
+def test_spl11_calm_emotions_suppresses_fear_until_it_ends(tmp_path, capsys):
+    chars = [mage(["calm-emotions"]), {"id": "k", "kind": "knight", "side": "r", "at": [6, 2, 0]}, foe("g", (12, 12, 0))]
+    ev = ok(run(tmp_path, capsys, chars, [
+        {"actor": "gm", "action": "condition", "target": "k", "add": "frightened"},
+        {"actor": "m", "action": "cast", "spell": "calm-emotions", "at": [6, 2, 0], "rolls": {"save": 1}},
+        {"actor": "gm", "action": "damage", "target": "m", "amount": 30, "rolls": {"save": 1}}]))
+    mk = finds(ev, "spell_mark", who="k", mark="calmed")
+    assert mk[0]["suppressed"] == ["frightened"] and mk[1]["ended"] and mk[1]["resumed"] == ["frightened"]
+    fr = finds(ev, "condition", who="k", condition="frightened")
+    assert [e["added"] for e in fr] == [True, False, True]
+    assert "frightened" in finds(ev, "state")[-1]["characters"]["k"]["conditions"]

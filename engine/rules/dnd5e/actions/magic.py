@@ -7,6 +7,7 @@ from engine.rules.dnd5e.upcalls import SPELL
 from engine.rules.dnd5e import attacks, common, concentration, conditions, mounts
 from engine.rules.dnd5e import damage, srd_cast
 from engine.rules.dnd5e import srd_air  # noqa: F401  (registers the air spells' effects on srd_cast.EFFECTS)
+from engine.rules.dnd5e import srd_marks  # noqa: F401  (registers the spells' marks on srd_cast.ON_FAILED_SAVE)
 from engine.rules import gm
 from engine.rules.actions import Param, Unit
 from engine.rules.core import Illegal
