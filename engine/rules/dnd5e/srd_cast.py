@@ -18,6 +18,8 @@ RULE = "SPL-01"
 AFTER_CAST: list = []
 #: fn(rs, session, caster, target, sp, plan) when a target fails the spell's save (its marks: srd_marks.py)
 ON_FAILED_SAVE: list = []
+#: fn(rs, session, caster, plan, sp): a spell of a longer casting time begins (srd_long.py, SPL-12)
+BEGIN_LONG: list = []
 #: the air spells' effects: name -> object with ``check(rs, session, a, act, sp, plan) -> plan`` and
 #: ``apply(rs, session, a, plan)`` (srd_air.py registers them)
 EFFECTS: dict = {}
@@ -179,6 +181,13 @@ def targets(rs, session, a, act: dict, sp: dict, plan: dict) -> dict:
         if act.get("at") is not None:
             plan["point"] = list(act["at"])
         return plan
+    n = sp["fx"].get("targets_n")
+    if n and act.get("targets"):              # "up to six creatures of your choice" (Mass Healing Word...)
+        ids = list(act["targets"])
+        if len(ids) > n or len(set(ids)) != len(ids):
+            raise Illegal(f"{sp['name']} takes up to {n} different creatures, not {ids}", RULE, "targets")
+        plan["targets"] = [single(rs, session, a, {**act, "target": t}, sp).id for t in ids]
+        return plan
     plan["targets"] = [single(rs, session, a, act, sp).id]
     return plan
 
@@ -201,6 +210,10 @@ def spend(rs, session, a, sp: dict, plan: dict) -> None:
 
 def apply(rs, session, a, plan: dict) -> None:
     sp = spell(session, plan["spell"])
+    if sp["time"] == "long" and not plan.get("long_done"):
+        for fn in BEGIN_LONG:               # its action each turn, concentration, the slot at the end (SPL-12)
+            fn(rs, session, a, plan, sp)
+        return
     if sp["kind"] == "effect":              # the air spells spend, announce and resolve themselves (srd_air.py)
         EFFECTS[sp["effect"]].apply(rs, session, a, plan)
         return
@@ -243,6 +256,7 @@ def resolve(rs, session, a, plan: dict) -> None:
     if sp["fx"].get("at_cast") is False:
         return                              # it acts on a creature whose turn starts in it (srd_lasting.py)
     cmod, dc, to_hit = caster_numbers(rs, a)
+    dc = sp["fx"].get("dc", dc)             # a DC the spell sets (Contact Other Plane's 15)
     kind = sp["kind"]
     text = dice(a, sp, sp["damage"], plan) if sp.get("damage") else None
     ea = bool(sp.get("type")) and sp.get("type") in a.data.get("elements", ()) and feats.has(a, "elemental_adept")
@@ -386,7 +400,7 @@ def candidates(rs, session, a, ctx, name: str) -> list[dict]:
     it), each friend and itself for healing; the air spells' own (``EFFECTS[...].candidates``)."""
     sp = spell(session, name)
     turn = ctx.turn
-    if sp["time"] == "reaction" or (turn["action"] if sp["time"] == "action" else turn["bonus"]):
+    if sp["time"] == "reaction" or (turn["action"] if sp["time"] in ("action", "long") else turn["bonus"]):
         return []
     slots = a.data["spell_slots"]
     if sp["level"] > 0 and slots is not None and slots.get(str(sp["level"]), 0) <= 0:

@@ -122,7 +122,22 @@ EFFECTS: dict[str, dict] = {
     "resilient-sphere": {"no": "the sphere is not modelled"},
     "slow": {"no": "its slowing is not modelled"},
     "dream": {"no": "a dream is no fight spell (casting time 1 minute)"},
+    # longer casting times (srd_long.py, SPL-12): an action each turn and concentration until it takes effect
+    "geas": {"conditions": ["charmed"],
+             "omits": "the command itself and its 5d10 psychic damage when the target acts against it"},
+    "contact-other-plane": {"self": True, "dc": 15, "conditions": ["incapacitated"],
+                            "damage": {"type": "psychic", "by": "slot", "dice": {"5": "6d6"}},
+                            "omits": "the questions answered; the insanity's other effects (incapacitated until "
+                                     "a long rest)"},
+    "regenerate": {"omits": "the hit point regained each turn; the regrown limbs"},
+    "prayer-of-healing": {"targets_n": 6, "omits": "undead and constructs are not excluded"},
 }
+
+
+def rounds_of(casting_time: str) -> int | None:
+    """A longer casting time in rounds of 6 seconds ("1 minute" -> 10, "1 hour" -> 600), or None (not one)."""
+    m = re.fullmatch(r"(\d+) (minute|hour)s?", casting_time.strip())
+    return int(m.group(1)) * (10 if m.group(2) == "minute" else 600) if m else None
 
 
 def support(e: dict) -> tuple[bool, str | None]:
@@ -130,7 +145,7 @@ def support(e: dict) -> tuple[bool, str | None]:
     fx = EFFECTS.get(e["id"], {})
     if "no" in fx:
         return False, fx["no"]
-    if e["casting_time"] not in TIMES:
+    if e["casting_time"] not in TIMES and rounds_of(e["casting_time"]) is None:
         return False, f"casting time {e['casting_time']}: not cast in a fight's turn"
     if fx.get("effect") or fx.get("damage"):
         return True, None
@@ -178,7 +193,8 @@ def internal(e: dict) -> dict:
         kind = "auto"
     else:
         kind = "heal"
-    sp = {"srd": True, "id": e["id"], "name": e["name"], "level": e["level"], "time": TIMES[e["casting_time"]],
+    sp = {"srd": True, "id": e["id"], "name": e["name"], "level": e["level"],
+          "time": TIMES.get(e["casting_time"], "long"), "rounds": rounds_of(e["casting_time"]),
           "range_m": _range(e), "self_range": e["range"].lower().startswith("self"), "kind": kind,
           "area": area, "concentration": e["concentration"], "duration": e["duration"],
           "damage": e.get("damage") or fx.get("damage"), "type": (e.get("damage") or fx.get("damage") or {}).get("type"),

@@ -34,6 +34,7 @@ TURN_START = Hook("turn_start", "fn(rs, session, actor) when its turn starts", o
     "death_save",
     "feather_fall_descends",
     "jump_ends",                 # srd_air.py (SPL-10)
+    "long_cast_goes_on",         # srd_long.py (SPL-12)
     "lasting_areas",
     "recharge_roll",             # actions/srd.py (SRD-05)
     "legendary_points_return",   # srd_legendary.py (SRD-15)

@@ -77,7 +77,7 @@ def test_spl01_castable_share_of_fight_spells():
     fight = [e for e in catalogue().values() if e["level"] <= 5 and (e["damage"] or e["heal"] or e["save"])]
     castable = [e for e in fight if e["castable"]]
     assert len(fight) == 93
-    assert len(castable) == 72          # 77%: the others' why names what is not modelled
+    assert len(castable) == 78          # 84%: the others' why names what is not modelled
 
 
 def test_spl01_upcasting_and_cantrip_scaling(tmp_path, capsys):
@@ -472,3 +472,71 @@ def test_spl11_calm_emotions_suppresses_fear_until_it_ends(tmp_path, capsys):
     fr = finds(ev, "condition", who="k", condition="frightened")
     assert [e["added"] for e in fr] == [True, False, True]
     assert "frightened" in finds(ev, "state")[-1]["characters"]["k"]["conditions"]
+
+
+# -- SPL-12: longer casting times -----------------------------------------------------------------------------------
+ROUND = [END, {"actor": "g", "action": "end_turn"}]
+
+
+def test_spl12_geas_takes_a_minute_of_actions_then_charms(tmp_path, capsys):
+    """1 minute = 10 rounds: the action of the turn it begins and of the 9 after; the turn 10 rounds later it takes
+    effect (the save forced on the step that starts that turn) and the slot is spent only then."""
+    chars = [mage(["geas", "fire-bolt"]), foe("g", (6, 2, 0))]
+    cast = {"actor": "m", "action": "cast", "spell": "geas", "target": "g"}
+    rounds = ROUND * 9 + [END, {"actor": "g", "action": "end_turn", "rolls": {"save": 1}}]
+    ev = ok(run(tmp_path, capsys, chars, [cast] + rounds))
+    lc = finds(ev, "long_cast", who="m")
+    assert [e["rounds_left"] for e in lc] == list(range(10, 0, -1)) and all(e["rule"] == "SPL-12" for e in lc)
+    done = finds(ev, "cast", spell="geas")
+    assert len(done) == 1 and done[0]["targets"] == ["g"] and done[0]["slot"] == 5
+    assert ev.index(done[0]) > ev.index(lc[-1])
+    assert finds(ev, "concentration_ends", who="m", spell="geas")[0]["rule"] == "SPL-12"
+    assert finds(ev, "condition", who="g", condition="charmed", added=True)
+    st = finds(ev, "state")[-1]["characters"]
+    assert st["m"]["data"]["spell_slots"]["5"] == 0 and "charmed" in st["g"]["conditions"]
+    # one round short: no cast yet, the slot still there
+    ev = ok(run(tmp_path, capsys, chars, [cast] + ROUND * 9))
+    assert not finds(ev, "cast", spell="geas") and finds(ev, "state")[-1]["characters"]["m"]["data"]["spell_slots"]["5"] == 1
+    # the action of a turn of the casting is spent on it
+    rc, _, err = run(tmp_path, capsys, chars, [cast, *ROUND, {"actor": "m", "action": "cast", "spell": "fire-bolt",
+                                                             "target": "g"}])
+    assert rc == 2 and "action" in err and len(err.strip().splitlines()) == 1, err
+
+
+def test_spl12_broken_concentration_fails_the_casting_and_keeps_the_slot(tmp_path, capsys):
+    chars = [mage(["geas"]), foe("g", (6, 2, 0))]
+    ev = ok(run(tmp_path, capsys, chars, [
+        {"actor": "m", "action": "cast", "spell": "geas", "target": "g"}, *ROUND,
+        {"actor": "gm", "action": "damage", "target": "m", "amount": 30, "rolls": {"save": 1}}, *ROUND * 9]))
+    f = finds(ev, "long_cast", who="m", failed=True)
+    assert len(f) == 1 and "concentration" in f[0]["reason"]
+    assert not finds(ev, "cast", spell="geas") and not finds(ev, "condition", who="g", condition="charmed")
+    assert finds(ev, "state")[-1]["characters"]["m"]["data"]["spell_slots"]["5"] == 1
+    assert len(finds(ev, "long_cast", who="m")) == 3          # begun, one more turn, failed: no more after
+
+
+def test_spl12_contact_other_plane_dc_15_on_the_caster(tmp_path, capsys):
+    chars = [mage(["contact-other-plane"], max_hp=80, hp=80), foe("g", (12, 12, 0))]
+    rounds = ROUND * 9 + [END, {"actor": "g", "action": "end_turn", "rolls": {"save": 2, "damage": 3}}]
+    ev = ok(run(tmp_path, capsys, chars, [{"actor": "m", "action": "cast", "spell": "contact-other-plane"}] + rounds))
+    sv = finds(ev, "save", who="m")[-1]
+    assert sv["dc"] == 15 and sv["ability"] == "int" and not sv["success"]
+    assert finds(ev, "damage", who="m")[0]["amount"] == 18                 # 6d6
+    assert finds(ev, "condition", who="m", condition="incapacitated", added=True)
+
+
+def test_spl12_prayer_of_healing_ten_minutes_up_to_six(tmp_path, capsys):
+    """10 minutes = 100 rounds; then each creature named regains 2d8 + the caster's modifier (forced 1s: 2 + 3)."""
+    chars = [mage(["prayer-of-healing"]), {"id": "k", "kind": "knight", "side": "r", "at": [4, 2, 0], "hp": 10},
+             {"id": "e", "kind": "knight", "side": "r", "at": [2, 5, 0], "hp": 20}]
+    turn = [END, {"actor": "k", "action": "end_turn"}, {"actor": "e", "action": "end_turn"}]
+    script = [{"actor": "m", "action": "cast", "spell": "prayer-of-healing", "targets": ["k", "e"]}] + turn * 99 \
+        + [END, {"actor": "k", "action": "end_turn"}, {"actor": "e", "action": "end_turn", "rolls": {"heal": 1}}]
+    ev = ok(run(tmp_path, capsys, chars, script))
+    assert finds(ev, "cast", spell="prayer-of-healing")[0]["targets"] == ["k", "e"]
+    assert len(finds(ev, "long_cast", who="m")) == 100
+    heals = [e for e in ev if e["type"] == "heal"]
+    assert [h["who"] for h in heals] == ["k", "e"] and heals[0]["amount"] == heals[1]["amount"] == 2 + 3   # Int 17
+    rc, _, err = run(tmp_path, capsys, chars, [{"actor": "m", "action": "cast", "spell": "prayer-of-healing",
+                                                "targets": ["k", "e", "m", "k"]}])
+    assert rc == 2 and "up to 6 different creatures" in err
