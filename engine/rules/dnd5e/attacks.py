@@ -374,10 +374,12 @@ def _to_hit(rs, session, a: Actor, t: Actor, w, plan, act) -> Roll:
         else:
             (luck,) = session.roll("luck", 20, who=a.id, rule="DND-F32", purpose="Lucky: an extra d20 on the attack")
             r = max(r, luck)
+    adj = conditions.roll_adjustments(rs, session, a, "attack")       # Bane's d4 (srd_marks.py)
+    bonus += sum(s["value"] for s in adj)
     total = r + bonus
     crit = r == 20
     hit = crit or (r != 1 and total >= ac)
-    srcs = bonus_sources(rs, a, w, plan["melee"])
+    srcs = bonus_sources(rs, a, w, plan["melee"]) + adj
     if mods:
         srcs += [{"source": feats_data.FEATS[m["feat"]]["name"], "value": m["to_hit"], "rule": m["rule"]} for m in mods
                  if m["to_hit"]]

@@ -182,6 +182,8 @@ def targets(rs, session, a, act: dict, sp: dict, plan: dict) -> dict:
             plan["point"] = list(act["at"])
         return plan
     n = sp["fx"].get("targets_n")
+    if n:                                     # Bane: one more creature a slot above 1st
+        n += sp["fx"].get("targets_per_slot", 0) * ((plan.get("slot") or sp["level"]) - sp["level"])
     if n and act.get("targets"):              # "up to six creatures of your choice" (Mass Healing Word...)
         ids = list(act["targets"])
         if len(ids) > n or len(set(ids)) != len(ids):

@@ -5,11 +5,12 @@ concentration and kept in the target's ``data["spell_marks"]`` (saved and replay
   advantage source on ``advantage.ATTACK_SOURCES``).
 * Bestow Curse: the curse "While cursed, the target has disadvantage on attack rolls against you" (the other three
   curses are named in the spell's ``omits``).
+* Bane: a d4 subtracted from each attack roll and saving throw (``conditions.ROLL_ADJUST``).
 * Calm Emotions: "You can suppress any effect causing a target to be charmed or frightened. When this spell ends,
   any suppressed effect resumes": the conditions and their sources are put aside in the mark and given back when
   the concentration ends.
 
-The spell's data (``srd_spells.EFFECTS``) names its mark: ``mark``: ``"outlined"``, ``"cursed"`` or ``"calmed"``."""
+The spell's data (``srd_spells.EFFECTS``) names its mark: ``mark``: ``"outlined"``, ``"cursed"``, ``"calmed"`` or ``"baned"``."""
 
 from __future__ import annotations
 
@@ -59,6 +60,17 @@ def spell_marks(rs, session, a, t, plan, ctx):
         yield advantage.ADV, "the target is outlined by Faerie Fire"
     if marked(a, "cursed", t.id):
         yield advantage.DIS, f"the attacker is cursed by {t.name} (Bestow Curse)"
+
+
+def bane_die(rs, session, a, what: str):
+    """Bane: "Whenever a target that fails this saving throw makes an attack roll or a saving throw before the spell
+    ends, the target must roll a d4 and subtract the number rolled"."""
+    if marked(a, "baned"):
+        (d,) = session.roll("bane", 4, who=a.id, rule=RULE, purpose=f"Bane: subtracted from the {what}")
+        yield {"source": "Bane", "value": -d, "rule": RULE}
+
+
+conditions.ROLL_ADJUST.append(bane_die)
 
 
 def ends(rs, session, caster, held) -> None:

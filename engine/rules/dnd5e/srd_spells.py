@@ -102,7 +102,7 @@ EFFECTS: dict[str, dict] = {
     "control-water": {"omits": "the water's shapes; only the whirlpool's damage"},
     "hellish-rebuke": {"omits": "the reaction's trigger: cast as an action here"},
     # not castable (the fight effect is not modelled)
-    "bane": {"no": "subtracting 1d4 from attacks and saves is not modelled"},
+    "bane": {"conditions": [], "mark": "baned", "targets_n": 3, "targets_per_slot": 1},
     # marks on a failed save (srd_marks.py, SPL-11)
     "bestow-curse": {"conditions": [], "mark": "cursed",
                      "omits": "the other curses (an ability's disadvantage, the lost action, the extra 1d8 necrotic): "

@@ -77,7 +77,7 @@ def test_spl01_castable_share_of_fight_spells():
     fight = [e for e in catalogue().values() if e["level"] <= 5 and (e["damage"] or e["heal"] or e["save"])]
     castable = [e for e in fight if e["castable"]]
     assert len(fight) == 93
-    assert len(castable) == 78          # 84%: the others' why names what is not modelled
+    assert len(castable) == 79          # 85%: the others' why names what is not modelled
 
 
 def test_spl01_upcasting_and_cantrip_scaling(tmp_path, capsys):
@@ -540,3 +540,33 @@ def test_spl12_prayer_of_healing_ten_minutes_up_to_six(tmp_path, capsys):
     rc, _, err = run(tmp_path, capsys, chars, [{"actor": "m", "action": "cast", "spell": "prayer-of-healing",
                                                 "targets": ["k", "e", "m", "k"]}])
     assert rc == 2 and "up to 6 different creatures" in err
+
+
+def test_spl11_bane_subtracts_a_d4_from_attacks_and_saves(tmp_path, capsys):
+    """Two guards fail Bane's Charisma save (forced 1s); then one attacks with a d20 of 14 and a d4 of 3; in the
+    Fireball that follows the baned save with a d4 less, the third guard without."""
+    chars = [mage(["bane", "fireball"], max_hp=80, hp=80), foe("g", (3, 2, 0)), foe("h", (4, 4, 0)),
+             foe("x", (2, 4, 0))]
+    ev = ok(run(tmp_path, capsys, chars, [
+        {"actor": "m", "action": "cast", "spell": "bane", "targets": ["g", "h"], "rolls": {"save": 1}}, END,
+        {"actor": "g", "action": "attack", "target": "m", "rolls": {"attack": 14, "bane": 3}},
+        {"actor": "g", "action": "end_turn"}, {"actor": "h", "action": "end_turn"}, {"actor": "x", "action": "end_turn"},
+        {"actor": "m", "action": "cast", "spell": "fireball", "at": [3, 3, 0], "rolls": {"save": 10, "bane": 2,
+                                                                                    "damage": 1}}]))
+    assert finds(ev, "cast", spell="bane")[0]["targets"] == ["g", "h"]
+    for who, baned in (("g", True), ("h", True), ("x", False)):
+        sv = finds(ev, "save", who=who)[-1]
+        assert sv["total"] == 10 + sum(s["value"] for s in sv["sources"])
+        assert ({"source": "Bane", "value": -2, "rule": "SPL-11"} in sv["sources"]) == baned, (who, sv)
+    assert len(finds(ev, "spell_mark", mark="baned")) == 2
+    att = [e for e in ev if e["type"] == "attack" and e["who"] == "g"][0]
+    plain = [s for s in att["sources"] if s.get("rule") != "SPL-11"]
+    bane = [s for s in att["sources"] if s.get("rule") == "SPL-11"]
+    assert bane == [{"source": "Bane", "value": -3, "rule": "SPL-11"}]
+    assert att["total"] == 14 + sum(s["value"] for s in plain if s.get("on") != "AC") - 3
+    rc, _, err = run(tmp_path, capsys, chars, [{"actor": "m", "action": "cast", "spell": "bane",
+                                                "targets": ["g", "h", "x", "m"]}])
+    assert rc == 2 and "up to 3 different creatures" in err
+    ev = ok(run(tmp_path, capsys, chars, [{"actor": "m", "action": "cast", "spell": "bane", "slot": 2,
+                                           "targets": ["g", "h", "x", "m"], "rolls": {"save": 20}}]))
+    assert finds(ev, "cast", spell="bane")[0]["targets"] == ["g", "h", "x", "m"]          # a 2nd-level slot: four
