@@ -16,7 +16,8 @@ from engine.world.geometry import distance_m, engaged
 RULE = "SPL-01"
 #: fn(rs, session, caster, plan, sp) after a spell is resolved (the lasting areas begin: srd_lasting.py)
 AFTER_CAST: list = []
-#: fn(rs, session, caster, target, sp, plan) when a target fails the spell's save (its marks: srd_marks.py)
+#: fn(rs, session, caster, target, sp, plan) when a target fails the spell's save or its spell attack hits (its
+#: marks: srd_marks.py)
 ON_FAILED_SAVE: list = []
 #: fn(rs, session, caster, plan, sp): a spell of a longer casting time begins (srd_long.py, SPL-12)
 BEGIN_LONG: list = []
@@ -316,7 +317,10 @@ def spell_attack(rs, session, a, t, sp: dict, text: str, to_hit: int) -> None:
     cmod = conditions.ab(rs, a, a.data["casting"])
     w["damage_bonus"] = -attacks.dmg_mod(rs, a, w, melee) + flat + (cmod if mod else 0)
     p["weapon"] = w
-    attacks.resolve_attack(rs, session, a, t, p, {})
+    struck = attacks.resolve_attack(rs, session, a, t, p, {})
+    if struck is not None and not struck.dead:
+        for fn in ON_FAILED_SAVE:           # a spell attack's mark on a hit (Ray of Enfeeblement)
+            fn(rs, session, a, struck, sp, {"targets": [struck.id]})
 
 
 def save_one(rs, session, a, t, sp: dict, plan: dict, dc: int, dmg: int) -> None:

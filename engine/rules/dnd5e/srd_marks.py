@@ -5,16 +5,19 @@ concentration and kept in the target's ``data["spell_marks"]`` (saved and replay
   advantage source on ``advantage.ATTACK_SOURCES``).
 * Bestow Curse: the curse "While cursed, the target has disadvantage on attack rolls against you" (the other three
   curses are named in the spell's ``omits``).
+* Ray of Enfeeblement: half damage with weapon attacks that use Strength (``attacks.DEALT_DAMAGE``), a Con save
+  at the end of each of its turns.
+* Slow: speed halved, -2 to AC and Dex saves, no reactions, a Wis save at the end of each of its turns.
 * Bane: a d4 subtracted from each attack roll and saving throw (``conditions.ROLL_ADJUST``).
 * Calm Emotions: "You can suppress any effect causing a target to be charmed or frightened. When this spell ends,
   any suppressed effect resumes": the conditions and their sources are put aside in the mark and given back when
   the concentration ends.
 
-The spell's data (``srd_spells.EFFECTS``) names its mark: ``mark``: ``"outlined"``, ``"cursed"``, ``"calmed"`` or ``"baned"``."""
+The spell's data (``srd_spells.EFFECTS``) names its mark: ``mark``: ``"outlined"``, ``"cursed"``, ``"calmed"``, ``"baned"``, ``"enfeebled"`` or ``"slowed"``."""
 
 from __future__ import annotations
 
-from engine.rules.dnd5e import advantage, concentration, conditions, srd_cast, text
+from engine.rules.dnd5e import advantage, attacks, concentration, conditions, srd_cast, text, turns
 from engine.rules.dnd5e.data import CONDITION_RULE
 
 RULE = "SPL-11"
@@ -42,6 +45,10 @@ def failed_save(rs, session, a, t, sp: dict, plan: dict) -> None:
             conditions.remove_condition(rs, session, t, c, RULE)
         entry["suppressed"] = put
         ev["suppressed"] = sorted(put)
+    if sp["fx"].get("mark_repeat"):              # a save at the end of each of its turns ends it on the target
+        entry["repeat"] = {"save": sp["fx"]["mark_repeat"], "dc": srd_cast.caster_numbers(rs, a)[1]}
+    if mark == "slowed":
+        t.data["reaction_used"] = True           # "it can't use reactions"
     t.data.setdefault("spell_marks", []).append(entry)
     session.emit(ev)
 
@@ -64,13 +71,64 @@ def spell_marks(rs, session, a, t, plan, ctx):
 
 def bane_die(rs, session, a, what: str):
     """Bane: "Whenever a target that fails this saving throw makes an attack roll or a saving throw before the spell
-    ends, the target must roll a d4 and subtract the number rolled"."""
-    if marked(a, "baned"):
+    ends, the target must roll a d4 and subtract the number rolled"; Slow: "a -2 penalty to AC and dexterity saving
+    throws"."""
+    if marked(a, "slowed") and what in ("ac", "dex save"):
+        yield {"source": "Slow", "value": -2, "rule": RULE}
+    if marked(a, "baned") and what != "ac":
         (d,) = session.roll("bane", 4, who=a.id, rule=RULE, purpose=f"Bane: subtracted from the {what}")
         yield {"source": "Bane", "value": -d, "rule": RULE}
 
 
 conditions.ROLL_ADJUST.append(bane_die)
+
+
+def halved(rs, session, a, w, plan, amount: int) -> int:
+    """Ray of Enfeeblement: "the target deals only half damage with weapon attacks that use Strength" (a weapon
+    with ``to_hit``, a creature's, counts as Strength when melee and not finesse)."""
+    if not marked(a, "enfeebled"):
+        return amount
+    s, d = conditions.ab(rs, a, "str"), conditions.ab(rs, a, "dex")
+    props = w.get("properties") or ()
+    strength = (s >= d) if "finesse" in props else ("ranged" not in props or "thrown" in props)
+    if not strength:
+        return amount
+    session.emit({"type": "spell_mark", "who": a.id, "spell": "ray-of-enfeeblement", "mark": "enfeebled",
+                  "halved": [amount, amount // 2], "caster": marks_of(a, "enfeebled")[0]["caster"], "rule": RULE})
+    return amount // 2
+
+
+attacks.DEALT_DAMAGE.append(halved)
+
+
+def marks_of(t, mark: str) -> list[dict]:
+    return [m for m in t.data.get("spell_marks") or () if m["mark"] == mark]
+
+
+def speed_factor(a) -> float:
+    """Slow: "An affected target's speed is halved"."""
+    return 0.5 if marked(a, "slowed") else 1.0
+
+
+@turns.TURN_START.rule(RULE)
+def slowed_no_reaction(rs, session, a):
+    """Slow: no reactions (its reaction does not come back when its turn starts)."""
+    if marked(a, "slowed"):
+        a.data["reaction_used"] = True
+
+
+@turns.TURN_END.rule(RULE)
+def mark_repeat_saves(rs, session, a):
+    """Ray of Enfeeblement, Slow: "At the end of each of the target's turns, it can make a ... saving throw against
+    the spell. On a success, the spell ends" (on it)."""
+    for m in [m for m in a.data.get("spell_marks") or () if m.get("repeat")]:
+        if a.dead:
+            return
+        r = m["repeat"]
+        if conditions.saving_throw(rs, session, a, r["save"], r["dc"], None, RULE, f"end of turn save against {m['spell']}"):
+            a.data["spell_marks"] = [x for x in a.data["spell_marks"] if x is not m]
+            session.emit({"type": "spell_mark", "who": a.id, "spell": m["spell"], "mark": m["mark"],
+                          "caster": m["caster"], "ended": True, "rule": RULE})
 
 
 def ends(rs, session, caster, held) -> None:

@@ -118,9 +118,11 @@ EFFECTS: dict[str, dict] = {
     "enlarge-reduce": {"no": "changing size is not modelled"},
     "light": {"no": "light is not modelled"},
     "polymorph": {"no": "a new form is not modelled"},
-    "ray-of-enfeeblement": {"no": "halved Strength damage is not modelled"},
+    "ray-of-enfeeblement": {"mark": "enfeebled", "mark_repeat": "con"},
     "resilient-sphere": {"no": "the sphere is not modelled"},
-    "slow": {"no": "its slowing is not modelled"},
+    "slow": {"conditions": [], "mark": "slowed", "mark_repeat": "wis", "foes_only": True,
+             "omits": "up to six of the caster's choice: every foe in the cube; an action or a bonus action, not "
+                      "both; one attack a turn; a spell of 1 action failing on the d20"},
     "dream": {"no": "a dream is no fight spell (casting time 1 minute)"},
     # longer casting times (srd_long.py, SPL-12): an action each turn and concentration until it takes effect
     "geas": {"conditions": ["charmed"],
@@ -149,7 +151,7 @@ def support(e: dict) -> tuple[bool, str | None]:
         return False, f"casting time {e['casting_time']}: not cast in a fight's turn"
     if fx.get("effect") or fx.get("damage"):
         return True, None
-    if e.get("attack") and e.get("damage"):
+    if e.get("attack") and (e.get("damage") or fx.get("mark")):
         return True, None
     if e.get("damage") and e["damage"].get("type"):
         return True, None
@@ -185,7 +187,7 @@ def internal(e: dict) -> dict:
                 area[k] = fx[k]
     if fx.get("effect"):
         kind = "effect"
-    elif e.get("attack") and e.get("damage"):
+    elif e.get("attack") and (e.get("damage") or fx.get("mark")):
         kind = "attack"
     elif e.get("save") or fx.get("save"):
         kind = "save"

@@ -77,7 +77,7 @@ def test_spl01_castable_share_of_fight_spells():
     fight = [e for e in catalogue().values() if e["level"] <= 5 and (e["damage"] or e["heal"] or e["save"])]
     castable = [e for e in fight if e["castable"]]
     assert len(fight) == 93
-    assert len(castable) == 79          # 85%: the others' why names what is not modelled
+    assert len(castable) == 81          # 87%: the others' why names what is not modelled
 
 
 def test_spl01_upcasting_and_cantrip_scaling(tmp_path, capsys):
@@ -570,3 +570,36 @@ def test_spl11_bane_subtracts_a_d4_from_attacks_and_saves(tmp_path, capsys):
     ev = ok(run(tmp_path, capsys, chars, [{"actor": "m", "action": "cast", "spell": "bane", "slot": 2,
                                            "targets": ["g", "h", "x", "m"], "rolls": {"save": 20}}]))
     assert finds(ev, "cast", spell="bane")[0]["targets"] == ["g", "h", "x", "m"]          # a 2nd-level slot: four
+
+
+def test_spl11_ray_of_enfeeblement_halves_strength_weapon_damage(tmp_path, capsys):
+    """A hit (forced 18) enfeebles the guard: its spear hit deals half (forced damage 5 + Str); a Con save at the
+    end of its turn (forced 20) ends it."""
+    chars = [mage(["ray-of-enfeeblement"], max_hp=80, hp=80), foe("g", (3, 2, 0))]
+    ev = ok(run(tmp_path, capsys, chars, [
+        {"actor": "m", "action": "cast", "spell": "ray-of-enfeeblement", "target": "g", "rolls": {"attack": 18}}, END,
+        {"actor": "g", "action": "attack", "target": "m", "rolls": {"attack": 19, "damage": 5}},
+        {"actor": "g", "action": "end_turn", "rolls": {"save": 20}}]))
+    assert finds(ev, "spell_mark", who="g", mark="enfeebled")[0]["rule"] == "SPL-11"
+    half = [e for e in finds(ev, "spell_mark", who="g") if "halved" in e][0]
+    full, cut = half["halved"]
+    assert cut == full // 2 and finds(ev, "damage", who="m")[0]["amount"] == cut
+    assert finds(ev, "spell_mark", who="g", ended=True)
+    assert not finds(ev, "state")[-1]["characters"]["g"]["data"].get("spell_marks")
+
+
+def test_spl11_slow_halves_speed_lowers_ac_and_takes_reactions(tmp_path, capsys):
+    chars = [mage(["slow"]), {"id": "k", "kind": "knight", "side": "r", "at": [9, 8, 0]}, foe("g", (8, 8, 0))]
+    ev = ok(run(tmp_path, capsys, chars, [
+        {"actor": "m", "action": "cast", "spell": "slow", "at": [8, 8, 0], "rolls": {"save": 1}}, END,
+        {"actor": "k", "action": "attack", "target": "g", "rolls": {"attack": 10}},
+        {"actor": "k", "action": "end_turn"}, {"actor": "g", "action": "move", "to": [8, 11, 0]}]))
+    assert finds(ev, "cast", spell="slow")[0]["targets"] == ["g"]           # the knight, a friend, is spared
+    att = [e for e in ev if e["type"] == "attack" and e["who"] == "k"][0]
+    assert {"source": "Slow", "value": -2, "rule": "SPL-11", "on": "AC"} in att["sources"]
+    st = finds(ev, "state")[-1]["characters"]["g"]
+    assert st["data"]["reaction_used"]
+    rc, _, err = run(tmp_path, capsys, chars, [
+        {"actor": "m", "action": "cast", "spell": "slow", "at": [8, 8, 0], "rolls": {"save": 1}}, END,
+        {"actor": "k", "action": "end_turn"}, {"actor": "g", "action": "move", "to": [8, 12, 0]}])
+    assert rc == 2 and "6 m across; g has 4.5 m of movement left" in err, err       # a guard's 9 m halved
