@@ -8,15 +8,17 @@ concentration and kept in the target's ``data["spell_marks"]`` (saved and replay
 * Ray of Enfeeblement: half damage with weapon attacks that use Strength (``attacks.DEALT_DAMAGE``), a Con save
   at the end of each of its turns.
 * Slow: speed halved, -2 to AC and Dex saves, no reactions, a Wis save at the end of each of its turns.
+* Confusion: no reactions, a d10 each turn (``confused_behaviour``), a Wis save at the end of each of its turns.
 * Bane: a d4 subtracted from each attack roll and saving throw (``conditions.ROLL_ADJUST``).
 * Calm Emotions: "You can suppress any effect causing a target to be charmed or frightened. When this spell ends,
   any suppressed effect resumes": the conditions and their sources are put aside in the mark and given back when
   the concentration ends.
 
-The spell's data (``srd_spells.EFFECTS``) names its mark: ``mark``: ``"outlined"``, ``"cursed"``, ``"calmed"``, ``"baned"``, ``"enfeebled"`` or ``"slowed"``."""
+The spell's data (``srd_spells.EFFECTS``) names its mark: ``mark``: ``"outlined"``, ``"cursed"``, ``"calmed"``, ``"baned"``, ``"enfeebled"``, ``"slowed"`` or ``"confused"``."""
 
 from __future__ import annotations
 
+from engine.rules.core import Illegal
 from engine.rules.dnd5e import advantage, attacks, concentration, conditions, srd_cast, text, turns
 from engine.rules.dnd5e.data import CONDITION_RULE
 
@@ -112,9 +114,56 @@ def speed_factor(a) -> float:
 
 @turns.TURN_START.rule(RULE)
 def slowed_no_reaction(rs, session, a):
-    """Slow: no reactions (its reaction does not come back when its turn starts)."""
-    if marked(a, "slowed"):
+    """Slow, Confusion: no reactions (its reaction does not come back when its turn starts)."""
+    if marked(a, "slowed") or marked(a, "confused"):
         a.data["reaction_used"] = True
+
+
+CONFUSED = {1: "moves in a random direction", 2: "does nothing", 7: "attacks a creature in reach", 9: "acts normally"}
+
+
+@turns.TURN_START.rule(RULE)
+def confused_behaviour(rs, session, a):
+    """Confusion's d10 at the start of each of its turns: 1 "uses all its movement to move in a random direction"
+    and takes no action (the random move is not made: it stays, its movement spent); 2-6 no move and no action;
+    7-8 its action a melee attack (its first melee weapon) against a creature in reach chosen by a die, or nothing
+    when none is; 9-10 it acts normally."""
+    if a.dead or not marked(a, "confused") or conditions.incapacitated(rs, a):
+        return
+    (d,) = session.roll("confusion", 10, who=a.id, rule=RULE, purpose="Confusion: how it behaves this turn")
+    turn = session.state.turn
+    key = max(k for k in CONFUSED if k <= d)
+    ev = {"type": "confused", "who": a.id, "roll": d, "does": CONFUSED[key], "rule": RULE}
+    if d <= 6:
+        turn["moved_m"] += max(0.0, rs.movement_left(session, a, False))
+        turn["action"] = turn["bonus"] = True
+        session.emit(ev)
+        return
+    if d >= 9:
+        session.emit(ev)
+        return
+    turn["action"] = True
+    pool = []
+    for w in a.data.get("weapons", ()):
+        if "ranged" in (w.get("properties") or ()):
+            continue
+        for o in session.state.actors.values():
+            if o.id == a.id or o.dead:
+                continue
+            try:
+                plan = attacks.attack_plan(rs, session, a, o, w, False)
+            except Illegal:
+                continue
+            if plan["melee"]:                  # in its reach (a thrown spear is not thrown)
+                pool.append((o, plan))
+        break
+    if not pool:
+        session.emit({**ev, "does": "does nothing: no creature in reach"})
+        return
+    (i,) = session.roll("confusion_target", len(pool), who=a.id, rule=RULE, purpose="Confusion: whom it attacks")
+    o, plan = pool[i - 1]
+    session.emit({**ev, "target": o.id})
+    attacks.resolve_attack(rs, session, a, o, plan, {})
 
 
 @turns.TURN_END.rule(RULE)

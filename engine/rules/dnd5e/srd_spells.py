@@ -113,7 +113,9 @@ EFFECTS: dict[str, dict] = {
     "faerie-fire": {"conditions": [], "mark": "outlined",
                     "omits": "the dim light; the objects outlined; no benefit from being invisible"},
     "compulsion": {"no": "the forced movement is not modelled"},
-    "confusion": {"no": "the confused behaviour table is not modelled"},
+    "confusion": {"conditions": [], "mark": "confused", "mark_repeat": "wis",
+                  "omits": "a 1's random move (it stays, its movement and action spent); the sphere a higher slot "
+                           "widens"},
     "dispel-evil-and-good": {"no": "the protection and dismissal are not modelled"},
     "enlarge-reduce": {"no": "changing size is not modelled"},
     "light": {"no": "light is not modelled"},
@@ -132,6 +134,9 @@ EFFECTS: dict[str, dict] = {
                             "omits": "the questions answered; the insanity's other effects (incapacitated until "
                                      "a long rest)"},
     "regenerate": {"omits": "the hit point regained each turn; the regrown limbs"},
+    "planar-binding": {"conditions": ["charmed"],
+                       "omits": "celestials, elementals, fey and fiends only: creature types are not checked; the "
+                                "service itself (the caster's instructions): charmed by the caster for the duration"},
     "prayer-of-healing": {"targets_n": 6, "omits": "undead and constructs are not excluded"},
 }
 
