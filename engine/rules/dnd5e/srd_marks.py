@@ -18,8 +18,10 @@ The spell's data (``srd_spells.EFFECTS``) names its mark: ``mark``: ``"outlined"
 
 from __future__ import annotations
 
+from engine.rules import aerial
 from engine.rules.core import Illegal
-from engine.rules.dnd5e import advantage, attacks, concentration, conditions, srd_cast, text, turns
+from engine.rules.dnd5e import advantage, attacks, concentration, conditions, srd_cast, srd_spells, text, turns
+from engine.world.scene import SIZES
 from engine.rules.dnd5e.data import CONDITION_RULE
 
 RULE = "SPL-11"
@@ -204,3 +206,107 @@ def ends(rs, session, caster, held) -> None:
 
 
 concentration.ON_END.append(ends)
+
+
+# -- Enlarge/Reduce (SPL-13): the body in 3D -------------------------------------------------------------------------
+text.EVENT_LINES["resized"] = text._did(
+    lambda s, e: (f"is {e['size']} again ({e['spell']} ends)" if e.get("ended") else
+                  f"becomes {e['size']}: {e['footprint']} cell(s) across, {e['height_layers']} layer(s) tall")
+    if e.get("footprint") is not None or e.get("ended") else f"has no room to grow ({e['spell']})")
+
+
+def _set_size(t, size: str) -> None:
+    t.size = size
+    t.footprint, t.height_layers, t.eye_m = SIZES[size]
+
+
+def resize(rs, session, a, t, option: str, spell_id: str) -> None:
+    """One size category up (enlarge) or down (reduce), the body of that size from the scene's table, where it
+    stands (its corner cell kept); growing where the body does not fit (a wall, a ceiling, a creature) it keeps its
+    size: "If there isn't enough room ... the creature ... attains the maximum possible size in the space available"
+    (one step is the only step, so none). The weapons' 1d4 goes with the mark."""
+    order = list(SIZES)
+    was = t.size
+    new = order[max(0, min(len(order) - 1, order.index(was) + (1 if option == "enlarge" else -1)))]
+    old = (t.size, t.footprint, t.height_layers, t.eye_m)
+    _set_size(t, new)
+    if not aerial.body_fits(session, t, t.x, t.y, t.layer) or aerial.body_in_the_way(session, t, t.pos) is not None:
+        t.size, t.footprint, t.height_layers, t.eye_m = old
+        session.emit({"type": "resized", "who": t.id, "spell": spell_id, "size": was, "footprint": None,
+                      "rule": RULE13})
+        new = was
+    else:
+        session.emit({"type": "resized", "who": t.id, "spell": spell_id, "size": new, "footprint": t.footprint,
+                      "height_layers": t.height_layers, "rule": RULE13})
+    t.data.setdefault("spell_marks", []).append({"spell": spell_id, "mark": option + "d", "caster": a.id, "was": was})
+
+
+RULE13 = "SPL-13"
+
+
+class EnlargeReduce:
+    """SRD: "You cause a creature ... to grow larger or smaller for the duration ... If the target is unwilling, it
+    can make a constitution saving throw". ``option = "enlarge"`` or ``"reduce"`` (default: enlarge a creature of
+    the caster's side, reduce another)."""
+    rule = RULE13
+
+    @staticmethod
+    def check(rs, session, a, act, sp, plan):
+        t = srd_cast.single(rs, session, a, act, {**sp, "kind": "effect"})
+        option = act.get("option") or ("enlarge" if t.side == a.side else "reduce")
+        if option not in ("enlarge", "reduce"):
+            raise Illegal(f"Enlarge/Reduce's option is enlarge or reduce, not {option!r}", RULE13, "option")
+        plan.update({"targets": [t.id], "option": option})
+        return plan
+
+    @staticmethod
+    def candidates(rs, session, a, ctx, sp, base):
+        return [{**base, "target": t.id} for t in ctx.friends + [a] + ctx.foes if not marks_of(t, "enlarged")
+                and not marks_of(t, "reduced")]
+
+    @staticmethod
+    def apply(rs, session, a, plan):
+        sp = srd_spells.spell(session, plan["spell"])
+        srd_cast.spend(rs, session, a, sp, plan)
+        session.emit({"type": "cast", "who": a.id, "spell": plan["spell"], "targets": plan["targets"],
+                      "option": plan["option"], **({"slot": plan["slot"]} if plan.get("slot") else {}),
+                      "rule": RULE13})
+        concentration.begin(rs, session, a, plan["spell"], plan["targets"])
+        t = session.state.actors[plan["targets"][0]]
+        if t.dead:
+            return
+        if t.side != a.side:         # unwilling: a Constitution save
+            _, dc, _ = srd_cast.caster_numbers(rs, a)
+            if conditions.saving_throw(rs, session, t, "con", dc, a, "DND-21", sp["id"], sole_target=True):
+                return
+        resize(rs, session, a, t, plan["option"], sp["id"])
+
+
+def size_die(rs, session, a, w, plan, amount: int) -> int:
+    """Enlarged: its weapons "deal 1d4 extra damage"; reduced: "1d4 less damage (this can't reduce the damage below
+    1)"."""
+    for m in marks_of(a, "enlarged") + marks_of(a, "reduced"):
+        (d,) = session.roll("enlarge_reduce", 4, who=a.id, rule=RULE13, purpose=f"{m['mark']}: the weapon's 1d4")
+        amount = amount + d if m["mark"] == "enlarged" else max(1, amount - d)
+    return amount
+
+
+attacks.DEALT_DAMAGE.append(size_die)
+
+
+def size_ends(rs, session, caster, held) -> None:
+    """Its size back when the concentration ends (before ``ends`` drops the marks)."""
+    for tid in held["targets"]:
+        t = session.state.actors.get(tid)
+        if t is None:
+            continue
+        for m in t.data.get("spell_marks") or ():
+            if m["spell"] == held["spell"] and m["caster"] == caster.id and "was" in m:
+                if t.size != m["was"]:
+                    _set_size(t, m["was"])
+                    session.emit({"type": "resized", "who": t.id, "spell": m["spell"], "size": t.size,
+                                  "ended": True, "rule": RULE13})
+
+
+srd_cast.EFFECTS["enlarge_reduce"] = EnlargeReduce
+concentration.ON_END.insert(concentration.ON_END.index(ends), size_ends)

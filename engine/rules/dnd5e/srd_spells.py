@@ -117,7 +117,8 @@ EFFECTS: dict[str, dict] = {
                   "omits": "a 1's random move (it stays, its movement and action spent); the sphere a higher slot "
                            "widens"},
     "dispel-evil-and-good": {"no": "the protection and dismissal are not modelled"},
-    "enlarge-reduce": {"no": "changing size is not modelled"},
+    "enlarge-reduce": {"effect": "enlarge_reduce",
+                       "omits": "advantage / disadvantage on Strength checks and saves; objects"},
     "light": {"no": "light is not modelled"},
     "polymorph": {"no": "a new form is not modelled"},
     "ray-of-enfeeblement": {"mark": "enfeebled", "mark_repeat": "con"},

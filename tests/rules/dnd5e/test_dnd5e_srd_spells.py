@@ -77,7 +77,7 @@ def test_spl01_castable_share_of_fight_spells():
     fight = [e for e in catalogue().values() if e["level"] <= 5 and (e["damage"] or e["heal"] or e["save"])]
     castable = [e for e in fight if e["castable"]]
     assert len(fight) == 93
-    assert len(castable) == 83          # 89%: the others' why names what is not modelled
+    assert len(castable) == 84          # 90%: the others' why names what is not modelled
 
 
 def test_spl01_upcasting_and_cantrip_scaling(tmp_path, capsys):
@@ -620,3 +620,44 @@ def test_spl11_confusion_d10_each_turn(tmp_path, capsys):
     rc, _, err = run(tmp_path, capsys, chars, [cast, {**END, "rolls": {"confusion": 4}},
                                                {"actor": "g", "action": "move", "to": [8, 9, 0]}])
     assert rc == 2 and len(err.strip().splitlines()) == 1 and "movement" in err, err
+
+
+# -- SPL-13: Enlarge/Reduce, the body in 3D ---------------------------------------------------------------------------
+def test_spl13_enlarge_grows_the_body_and_its_blows(tmp_path, capsys):
+    """The knight grows from medium (1 cell, 2 layers) to large (2 cells, 3 layers); its hit deals 1d4 more (forced
+    3); when the concentration breaks it is medium again. Under a ceiling at layer 2 it has no room to grow."""
+    chars = [mage(["enlarge-reduce"]), {"id": "k", "kind": "knight", "side": "r", "at": [5, 5, 0]},
+             foe("g", (4, 5, 0), max_hp=90, hp=90)]
+    script = [{"actor": "m", "action": "cast", "spell": "enlarge-reduce", "target": "k", "option": "enlarge"}, END,
+              {"actor": "k", "action": "attack", "target": "g", "rolls": {"attack": 19, "damage": 1,
+                                                                          "enlarge_reduce": 3}},
+              {"actor": "gm", "action": "damage", "target": "m", "amount": 30, "rolls": {"save": 1}}]
+    ev = ok(run(tmp_path, capsys, chars, script))
+    r = finds(ev, "resized", who="k")
+    assert r[0]["size"] == "large" and r[0]["footprint"] == 2 and r[0]["height_layers"] == 3 and r[0]["rule"] == "SPL-13"
+    assert r[1]["ended"] and r[1]["size"] == "medium"
+    att = [e for e in ev if e["type"] == "attack" and e["who"] == "k"][0]
+    assert att["hit"]
+    dmg = finds(ev, "damage", who="g")[0]["amount"]
+    ev2 = ok(run(tmp_path, capsys, chars, [END, script[2]]))                 # the same blow, not enlarged
+    assert dmg == finds(ev2, "damage", who="g")[0]["amount"] + 3
+    st = finds(ev, "state")[-1]["characters"]["k"]
+    assert st["size"] == "medium" and st["footprint"] == 1
+    ev = ok(run(tmp_path, capsys, chars, script[:1], fill=[("stone", (5, 5, 2), (6, 6, 2))]))
+    assert finds(ev, "resized", who="k")[0]["footprint"] is None
+    assert finds(ev, "state")[-1]["characters"]["k"]["size"] == "medium"
+
+
+def test_spl13_reduce_an_unwilling_foe_saves_or_shrinks(tmp_path, capsys):
+    chars = [mage(["enlarge-reduce"]), foe("g", (4, 2, 0))]
+    ev = ok(run(tmp_path, capsys, chars, [{"actor": "m", "action": "cast", "spell": "enlarge-reduce", "target": "g",
+                                           "rolls": {"save": 1}}]))
+    assert finds(ev, "cast", spell="enlarge-reduce")[0]["option"] == "reduce"
+    assert finds(ev, "save", who="g")[0]["ability"] == "con"
+    assert finds(ev, "resized", who="g")[0]["size"] == "small"
+    ev = ok(run(tmp_path, capsys, chars, [{"actor": "m", "action": "cast", "spell": "enlarge-reduce", "target": "g",
+                                           "rolls": {"save": 20}}]))
+    assert not finds(ev, "resized")
+    rc, _, err = run(tmp_path, capsys, chars, [{"actor": "m", "action": "cast", "spell": "enlarge-reduce",
+                                                "target": "g", "option": "shrink"}])
+    assert rc == 2 and "SPL-13" in err and len(err.strip().splitlines()) == 1
