@@ -9,18 +9,19 @@ concentration and kept in the target's ``data["spell_marks"]`` (saved and replay
   at the end of each of its turns.
 * Slow: speed halved, -2 to AC and Dex saves, no reactions, a Wis save at the end of each of its turns.
 * Confusion: no reactions, a d10 each turn (``confused_behaviour``), a Wis save at the end of each of its turns.
+* Resilient Sphere: no damage in or out of it (``damage.DAMAGE_MODIFIERS``), its speed halved.
 * Bane: a d4 subtracted from each attack roll and saving throw (``conditions.ROLL_ADJUST``).
 * Calm Emotions: "You can suppress any effect causing a target to be charmed or frightened. When this spell ends,
   any suppressed effect resumes": the conditions and their sources are put aside in the mark and given back when
   the concentration ends.
 
-The spell's data (``srd_spells.EFFECTS``) names its mark: ``mark``: ``"outlined"``, ``"cursed"``, ``"calmed"``, ``"baned"``, ``"enfeebled"``, ``"slowed"`` or ``"confused"``."""
+The spell's data (``srd_spells.EFFECTS``) names its mark: ``mark``: ``"outlined"``, ``"cursed"``, ``"calmed"``, ``"baned"``, ``"enfeebled"``, ``"slowed"``, ``"confused"`` or ``"sphered"``."""
 
 from __future__ import annotations
 
 from engine.rules import aerial
 from engine.rules.core import Illegal
-from engine.rules.dnd5e import advantage, attacks, concentration, conditions, srd_cast, srd_spells, text, turns
+from engine.rules.dnd5e import advantage, attacks, concentration, conditions, damage, srd_cast, srd_spells, text, turns
 from engine.world.scene import SIZES
 from engine.rules.dnd5e.data import CONDITION_RULE
 
@@ -110,8 +111,24 @@ def marks_of(t, mark: str) -> list[dict]:
 
 
 def speed_factor(a) -> float:
-    """Slow: "An affected target's speed is halved"."""
-    return 0.5 if marked(a, "slowed") else 1.0
+    """Slow: "An affected target's speed is halved"; Resilient Sphere: "roll the sphere at up to half the creature's
+    speed"."""
+    return 0.5 if marked(a, "slowed") or marked(a, "sphered") else 1.0
+
+
+@damage.damage_modifier(RULE)
+def resilient_sphere(rs, session, a, dmg):
+    """Resilient Sphere: "a creature ... inside can't be damaged by attacks or effects originating from outside, nor
+    can a creature inside the sphere damage anything outside it" (damage with a source creature, not itself)."""
+    src = session.state.actors.get(dmg["source"]) if dmg["source"] else None
+    if src is None or src.id == a.id or dmg["amount"] <= 0:
+        return
+    if marked(a, "sphered"):
+        dmg["amount"] = 0
+        dmg["notes"].append(f"inside a Resilient Sphere: nothing from outside reaches it ({RULE})")
+    elif marked(src, "sphered"):
+        dmg["amount"] = 0
+        dmg["notes"].append(f"{src.name} is inside a Resilient Sphere: nothing it does reaches outside ({RULE})")
 
 
 @turns.TURN_START.rule(RULE)

@@ -122,7 +122,9 @@ EFFECTS: dict[str, dict] = {
     "light": {"no": "light is not modelled"},
     "polymorph": {"no": "a new form is not modelled"},
     "ray-of-enfeeblement": {"mark": "enfeebled", "mark_repeat": "con"},
-    "resilient-sphere": {"no": "the sphere is not modelled"},
+    "resilient-sphere": {"conditions": [], "mark": "sphered",
+                         "omits": "only damage is stopped (conditions and pushes from outside still reach it); "
+                                  "lifting or carrying the sphere; Disintegrate"},
     "slow": {"conditions": [], "mark": "slowed", "mark_repeat": "wis", "foes_only": True,
              "omits": "up to six of the caster's choice: every foe in the cube; an action or a bonus action, not "
                       "both; one attack a turn; a spell of 1 action failing on the d20"},
