@@ -283,6 +283,16 @@ class Push:
         if not t.flying:
             h = (d[0] ** 2 + d[1] ** 2) ** 0.5 or 1.0
             d = (d[0] / h, d[1] / h, 0.0)
+        start = Push.slide(session, t, d, metres)
+        session.emit({"type": "pushed", "who": t.id, "from": list(start), "to": list(t.pos), "metres": metres,
+                      "rule": "SPL-06"})
+        aerial.fall_if_unsupported(session, t, "AIR-12", "pushed off an edge")
+
+    @staticmethod
+    def slide(session, t, d, metres: float) -> tuple[int, int, int]:
+        """``t`` moved ``metres`` along the unit vector ``d`` (metres; z in layers), half a metre at a time to the
+        nearest cell and layer, stopping before a wall, the map's edge or a body; returns where it started."""
+        cell = session.world.cell_m
         start = (t.x, t.y, t.layer)
         fx, fy, fz = float(t.x), float(t.y), float(t.layer)
         steps = int(round(metres / 0.5))
@@ -296,9 +306,7 @@ class Push:
                     break
                 t.x, t.y, t.layer = cx, cy, cz
             fx, fy, fz = nx, ny, nz
-        session.emit({"type": "pushed", "who": t.id, "from": list(start), "to": list(t.pos), "metres": metres,
-                      "rule": "SPL-06"})
-        aerial.fall_if_unsupported(session, t, "AIR-12", "pushed off an edge")
+        return start
 
 
 @register("thunderwave")

@@ -182,7 +182,11 @@ def targets(rs, session, a, act: dict, sp: dict, plan: dict) -> dict:
         if act.get("at") is not None:
             plan["point"] = list(act["at"])
         return plan
-    n = sp["fx"].get("targets_n")
+    if sp["fx"].get("needs_at"):
+        if act.get("at") is None:
+            raise Illegal(f"{sp['name']} needs a direction: at = [x, y, layer]", RULE, "at")
+        plan["point"] = list(act["at"])
+    n = sp["fx"].get("targets_n") or (len(session.state.actors) if sp["fx"].get("targets_any") else None)
     if n:                                     # Bane: one more creature a slot above 1st
         n += sp["fx"].get("targets_per_slot", 0) * ((plan.get("slot") or sp["level"]) - sp["level"])
     if n and act.get("targets"):              # "up to six creatures of your choice" (Mass Healing Word...)

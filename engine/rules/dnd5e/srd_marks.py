@@ -10,18 +10,20 @@ concentration and kept in the target's ``data["spell_marks"]`` (saved and replay
 * Slow: speed halved, -2 to AC and Dex saves, no reactions, a Wis save at the end of each of its turns.
 * Confusion: no reactions, a d10 each turn (``confused_behaviour``), a Wis save at the end of each of its turns.
 * Resilient Sphere: no damage in or out of it (``damage.DAMAGE_MODIFIERS``), its speed halved.
+* Compulsion: each turn it first walks all its movement the way the caster named, then saves (``compelled_moves``).
 * Bane: a d4 subtracted from each attack roll and saving throw (``conditions.ROLL_ADJUST``).
 * Calm Emotions: "You can suppress any effect causing a target to be charmed or frightened. When this spell ends,
   any suppressed effect resumes": the conditions and their sources are put aside in the mark and given back when
   the concentration ends.
 
-The spell's data (``srd_spells.EFFECTS``) names its mark: ``mark``: ``"outlined"``, ``"cursed"``, ``"calmed"``, ``"baned"``, ``"enfeebled"``, ``"slowed"``, ``"confused"`` or ``"sphered"``."""
+The spell's data (``srd_spells.EFFECTS``) names its mark: ``mark``: ``"outlined"``, ``"cursed"``, ``"calmed"``, ``"baned"``, ``"enfeebled"``, ``"slowed"``, ``"confused"``, ``"sphered"`` or ``"compelled"``."""
 
 from __future__ import annotations
 
 from engine.rules import aerial
 from engine.rules.core import Illegal
-from engine.rules.dnd5e import advantage, attacks, concentration, conditions, damage, srd_cast, srd_spells, text, turns
+from engine.rules.dnd5e import advantage, attacks, concentration, conditions, damage, srd_air, srd_cast, srd_spells
+from engine.rules.dnd5e import text, turns
 from engine.world.scene import SIZES
 from engine.rules.dnd5e.data import CONDITION_RULE
 
@@ -50,10 +52,18 @@ def failed_save(rs, session, a, t, sp: dict, plan: dict) -> None:
             conditions.remove_condition(rs, session, t, c, RULE)
         entry["suppressed"] = put
         ev["suppressed"] = sorted(put)
+    entry["dc"] = srd_cast.caster_numbers(rs, a)[1]
     if sp["fx"].get("mark_repeat"):              # a save at the end of each of its turns ends it on the target
         entry["repeat"] = {"save": sp["fx"]["mark_repeat"], "dc": srd_cast.caster_numbers(rs, a)[1]}
     if mark == "slowed":
         t.data["reaction_used"] = True           # "it can't use reactions"
+    if mark == "compelled":                      # "a direction that is horizontal to you": toward the cell named
+        cell = session.world.cell_m
+        me = srd_cast.body_centre(a, cell)
+        x, y, z = plan["point"]
+        dx, dy = (x + 0.5) * cell - me[0], (y + 0.5) * cell - me[1]
+        h = (dx * dx + dy * dy) ** 0.5 or 1.0
+        entry["direction"] = [round(dx / h, 4), round(dy / h, 4)]
     t.data.setdefault("spell_marks", []).append(entry)
     session.emit(ev)
 
@@ -183,6 +193,30 @@ def confused_behaviour(rs, session, a):
     o, plan = pool[i - 1]
     session.emit({**ev, "target": o.id})
     attacks.resolve_attack(rs, session, a, o, plan, {})
+
+
+@turns.TURN_START.rule(RULE)
+def compelled_moves(rs, session, a):
+    """Compulsion: "Each affected target must use as much of its movement as possible to move in that direction on
+    its next turn ... After moving in this way, it can make another wisdom saving throw to try to end the effect":
+    it moves first, straight along the direction (horizontal; stopped by a wall, the map's edge or a body, off an
+    edge it falls, AIR-12), then saves."""
+    ms = marks_of(a, "compelled")
+    if a.dead or not ms or conditions.incapacitated(rs, a):
+        return
+    m = ms[0]
+    left = rs.movement_left(session, a, a.flying)
+    if left <= 0:
+        return
+    start = srd_air.Push.slide(session, a, (m["direction"][0], m["direction"][1], 0.0), left)
+    session.state.turn["moved_m"] += left
+    session.emit({"type": "compelled", "who": a.id, "from": list(start), "to": list(a.pos), "metres": left,
+                  "caster": m["caster"], "rule": RULE})
+    aerial.fall_if_unsupported(session, a, "AIR-12", "walked off an edge (Compulsion)")
+    if not a.dead and conditions.saving_throw(rs, session, a, "wis", m["dc"], None, RULE, "save against compulsion"):
+        a.data["spell_marks"] = [x for x in a.data["spell_marks"] if x is not m]
+        session.emit({"type": "spell_mark", "who": a.id, "spell": m["spell"], "mark": "compelled",
+                      "caster": m["caster"], "ended": True, "rule": RULE})
 
 
 @turns.TURN_END.rule(RULE)

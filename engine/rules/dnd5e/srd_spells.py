@@ -112,7 +112,9 @@ EFFECTS: dict[str, dict] = {
                       "omits": "humanoids only; a creature choosing to fail; the indifference option"},
     "faerie-fire": {"conditions": [], "mark": "outlined",
                     "omits": "the dim light; the objects outlined; no benefit from being invisible"},
-    "compulsion": {"no": "the forced movement is not modelled"},
+    "compulsion": {"conditions": [], "mark": "compelled", "needs_at": True, "targets_any": True,
+                   "omits": "a new direction by a bonus action each turn (the one named at the cast holds); taking "
+                            "its action before it moves; creatures that cannot be charmed or hear"},
     "confusion": {"conditions": [], "mark": "confused", "mark_repeat": "wis",
                   "omits": "a 1's random move (it stays, its movement and action spent); the sphere a higher slot "
                            "widens"},

@@ -28,6 +28,7 @@ TURN_START = Hook("turn_start", "fn(rs, session, actor) when its turn starts", o
     "reaction_returns",
     "slowed_no_reaction",        # srd_marks.py (SPL-11)
     "confused_behaviour",        # srd_marks.py (SPL-11)
+    "compelled_moves",           # srd_marks.py (SPL-11)
     "dodge_ends",
     "readied_action_lapses",
     "sentinel_stop_ends",
