@@ -425,4 +425,6 @@ def candidates(rs, session, a, ctx, name: str) -> list[dict]:
         if sp["self_range"] or sp["fx"].get("self"):
             return [base]
         return [{**base, "target": t.id} for t in ctx.friends + [a]]
+    if sp["fx"].get("needs_at"):             # Compulsion: each foe walked away from the caster
+        return [{**base, "target": t.id, "at": [t.x, t.y, t.layer]} for t in ctx.foes]
     return [{**base, "target": t.id} for t in ctx.foes]

@@ -691,3 +691,17 @@ def test_spl11_compulsion_walks_the_target_the_way_named(tmp_path, capsys):
     rc, _, err = run(tmp_path, capsys, chars, [{"actor": "m", "action": "cast", "spell": "compulsion",
                                                 "targets": ["g"]}], fill=fill)
     assert rc == 2 and "needs a direction" in err and "SPL-01" in err
+
+
+@pytest.mark.parametrize("act, rule, words", [
+    ({"spell": "wibble", "target": "g"}, "SPL-01", "unknown spell"),
+    ({"spell": "cone-of-cold", "target": "g"}, "DND-21", "does not know"),
+    ({"spell": "fireball", "at": [6, 2, 0], "slot": 4}, "DND-21", "no level 4 spell slot left"),
+    ({"spell": "fireball", "at": [39, 39, 0]}, "SPL-01", "beyond Fireball's range of 45 m"),
+])
+def test_spl01_bad_input_through_aerie_run(tmp_path, capsys, act, rule, words):
+    """Through ``aerie run``: exit 2, one line naming the rule, no event printed (nothing was done)."""
+    chars = [mage(["fireball"], spell_slots={"3": 1}), foe("g", (6, 2, 0))]
+    rc, ev, err = run(tmp_path, capsys, chars, [{"actor": "m", "action": "cast", **act}], size=(40, 40, 10))
+    assert rc == 2 and len(err.strip().splitlines()) == 1 and f"({rule})" in err and words in err, err
+    assert "Traceback" not in err and not [e for e in ev if e["type"] in ("cast", "damage", "save")]
