@@ -118,7 +118,12 @@ EFFECTS: dict[str, dict] = {
     "confusion": {"conditions": [], "mark": "confused", "mark_repeat": "wis",
                   "omits": "a 1's random move (it stays, its movement and action spent); the sphere a higher slot "
                            "widens"},
-    "dispel-evil-and-good": {"no": "the protection and dismissal are not modelled"},
+    "dispel-evil-and-good": {"no": "its ward and dismissal are against celestials, elementals, fey, fiends and "
+                                   "undead: creature types are not in the creature data yet"},
+    "magic-circle": {"no": "its cylinder bars and wards against chosen creature types (celestials, fiends...): "
+                           "creature types are not in the creature data yet"},
+    "hallow": {"no": "a ward over an area cast in 24 hours that lasts until dispelled: no fight effect modelled"},
+    "scrying": {"no": "an invisible sensor watching from afar: no fight effect"},
     "enlarge-reduce": {"effect": "enlarge_reduce",
                        "omits": "advantage / disadvantage on Strength checks and saves; objects"},
     "light": {"no": "light is not modelled"},
