@@ -95,12 +95,23 @@ def build(source: Path) -> dict:
             "count": len(spells), "spells": spells}
 
 
+def refresh(path: Path) -> dict:
+    """The committed file with ``castable`` / ``why`` as the engine says now (after a rule makes a spell castable)."""
+    data = json.loads(path.read_text())
+    for s in data["spells"]:
+        s["castable"], s["why"] = support(s)
+    return data
+
+
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--source", type=Path, required=True, help="5e-database's src/2014/en/5e-SRD-Spells.json")
+    g = p.add_mutually_exclusive_group(required=True)
+    g.add_argument("--source", type=Path, help="5e-database's src/2014/en/5e-SRD-Spells.json")
+    g.add_argument("--refresh", action="store_true",
+                   help="keep the committed file's data, recompute only castable / why from the engine")
     p.add_argument("-o", "--out", type=Path, default=OUT)
     a = p.parse_args(argv)
-    data = build(a.source)
+    data = refresh(a.out) if a.refresh else build(a.source)
     a.out.parent.mkdir(parents=True, exist_ok=True)
     a.out.write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n")
     print(f"{a.out}: {data['count']} spells, {sum(s['castable'] for s in data['spells'])} castable")

@@ -242,9 +242,10 @@ ADDED_ACTIONS = {"pick_lock", "force_lock", "manipulate", "short_rest", "trap", 
 
 def _baseline_text(e) -> str:
     """A refusal as the baseline wrote it: parameters added later (attack's voxel, issue 14) are left out of the
-    'its parameters' list (cast's slot, issue 39, too)."""
-    return str(e).replace(", voxel, weapon)", ", weapon)").replace("(its parameters: at, slot, spell, target)",
-                                                                   "(its parameters: at, spell, target)")
+    'its parameters' list (cast's slot, option and targets, issue 39, too)."""
+    return str(e).replace(", voxel, weapon)", ", weapon)").replace(
+        "(its parameters: at, option, slot, spell, target, targets)", "(its parameters: at, spell, target)").replace(
+        "(its parameters: at, slot, spell, target)", "(its parameters: at, spell, target)")
 
 
 def _mutate(rng: random.Random, s, act: dict) -> dict:

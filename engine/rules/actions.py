@@ -49,6 +49,10 @@ def check_params(action: dict, spec: dict, meta: set) -> dict:
         elif p.kind in ("str", "id"):
             if not isinstance(v, str):
                 raise BadAction(f"must be a string, got {v!r}", "", k)
+        elif p.kind == "ids":
+            if not (isinstance(v, (list, tuple)) and v and all(isinstance(i, str) for i in v)):
+                raise BadAction(f"must be a list of ids, got {v!r}", "", k)
+            v = list(v)
         elif p.kind == "int":
             if not _isint(v):
                 raise BadAction(f"must be an integer, got {v!r}", "", k)

@@ -273,8 +273,10 @@ def reach(session: Session, a: Actor, budget_m: float | None = None, fly: bool |
     fly = a.can_fly if fly is None else fly
     budget_m = rs.movement_left(session, a, fly) if budget_m is None else budget_m
     live = [o for o in session.state.actors.values() if o.id != a.id and not o.dead and not _rides(o)]
-    others = tuple(sorted((o.id, o.x, o.y, o.layer, o.side == a.side) for o in live))
-    key = ("reach", a.id, a.pos, a.flying, fly, round(budget_m, 4), others, rs.takeoff_cost(session, a))
+    others = tuple(sorted((o.id, o.x, o.y, o.layer, o.side == a.side, o.footprint, o.height_layers) for o in live))
+    climb = cm(climb_cost(session, a, fly))        # in the key: a spell (Jump) may change it where it stands
+    key = ("reach", a.id, a.pos, a.flying, fly, round(budget_m, 4), others, rs.takeoff_cost(session, a), climb,
+           a.footprint, a.height_layers)            # Enlarge/Reduce changes a body where it stands
     got = session.cache.get(key)
     if got is not None:
         return got
@@ -284,7 +286,6 @@ def reach(session: Session, a: Actor, budget_m: float | None = None, fly: bool |
     cell = cm(world.cell_m)
     mode = opts.get("diagonal", "5e")
     diag = cm(world.cell_m * math.sqrt(2)) if mode == "euclidean" else cell
-    climb = cm(climb_cost(session, a, fly))
     descend = cm(float(opts.get("descend_m", 2.0)))
     takeoff = cm(rs.takeoff_cost(session, a)) if fly else 0
     budget = cm(max(budget_m, 0.0))

@@ -324,8 +324,14 @@ def attacker_choices(rs, session, a, t, w, plan, act, r, bonus, ac) -> dict:
     return out
 
 
-def resolve_attack(rs, session, a: Actor, t: Actor, plan, act) -> None:
-    """DND-16: roll to hit (``_to_hit``), say so (``attack_event``), then on a hit the damage (``_damage``)."""
+#: fn(rs, session, attacker, weapon, plan, amount) -> amount: a weapon hit's damage as a spell's mark on the attacker
+#: changes it (srd_marks.py)
+DEALT_DAMAGE: list = []
+
+
+def resolve_attack(rs, session, a: Actor, t: Actor, plan, act) -> Actor | None:
+    """DND-16: roll to hit (``_to_hit``), say so (``attack_event``), then on a hit the damage (``_damage``); the
+    creature hit (a rider may take its mount's), or None on a miss."""
     w = plan["weapon"]
     if "cover" not in plan:
         p2 = attack_plan(rs, session, a, t, w, False)
@@ -346,8 +352,9 @@ def resolve_attack(rs, session, a: Actor, t: Actor, plan, act) -> None:
             break
     if not ro.hit:
         FEAT.after_attack(rs, session, a, t, plan, False, False, False)
-        return
+        return None
     _damage(rs, session, a, t, w, plan, ro)
+    return t
 
 
 def _to_hit(rs, session, a: Actor, t: Actor, w, plan, act) -> Roll:
@@ -356,7 +363,8 @@ def _to_hit(rs, session, a: Actor, t: Actor, w, plan, act) -> Roll:
     automatic critical."""
     adv, dis = attack_sources(rs, session, a, t, plan)
     cover_bonus = {"half": 2, "three-quarters": 5}.get(plan["cover"], 0)
-    ac = t.data["ac"] + cover_bonus
+    ac_adj = conditions.roll_adjustments(rs, session, t, "ac")     # Slow's -2 (srd_marks.py)
+    ac = t.data["ac"] + cover_bonus + sum(x["value"] for x in ac_adj)
     bonus = attack_bonus(rs, a, w, plan["melee"])
     own = plan.get("kind", "action") in ("action", "bonus") and (session._act or {}).get("actor") == a.id
     if own:                                    # the attacker's choice points (engine/rules/choices.py)
@@ -374,15 +382,18 @@ def _to_hit(rs, session, a: Actor, t: Actor, w, plan, act) -> Roll:
         else:
             (luck,) = session.roll("luck", 20, who=a.id, rule="DND-F32", purpose="Lucky: an extra d20 on the attack")
             r = max(r, luck)
+    adj = conditions.roll_adjustments(rs, session, a, "attack")       # Bane's d4 (srd_marks.py)
+    bonus += sum(s["value"] for s in adj)
     total = r + bonus
     crit = r == 20
     hit = crit or (r != 1 and total >= ac)
-    srcs = bonus_sources(rs, a, w, plan["melee"])
+    srcs = bonus_sources(rs, a, w, plan["melee"]) + adj
     if mods:
         srcs += [{"source": feats_data.FEATS[m["feat"]]["name"], "value": m["to_hit"], "rule": m["rule"]} for m in mods
                  if m["to_hit"]]
     if cover_bonus:
         srcs.append({"source": f"{plan['cover']} cover", "value": cover_bonus, "rule": "DND-32", "on": "AC"})
+    srcs += [{**x, "on": "AC"} for x in ac_adj]
     sup = None
     if act.get("manoeuvre"):
         sup = feats_data.superiority_die(session, a, act["manoeuvre"])    # DND-F01
@@ -443,6 +454,9 @@ def _damage(rs, session, a: Actor, t: Actor, w, plan, ro: Roll) -> None:
         sr = session.roll("sneak_attack", 6, k * (2 if crit else 1), who=a.id, rule="DND-38")
         amount += sum(sr)
         a.data["sneak_round"] = session.state.round
+    if a.data.get("spell_marks") and plan.get("kind") != "spell":
+        for fn in DEALT_DAMAGE:                # Ray of Enfeeblement's half (srd_marks.py)
+            amount = fn(rs, session, a, w, plan, amount)
     was_up = t.hp > 0
     rs.apply_damage(session, t, amount, w["type"], a.id, "DND-16", critical=crit,
                       knock_out=bool(act.get("knock_out")) and (plan["melee"] or rs.opt("knock_out") == "any_attack"),

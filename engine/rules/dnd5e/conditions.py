@@ -21,6 +21,15 @@ from engine.rules.dnd5e.data import (
 from engine.world.geometry import in_melee_reach
 
 
+#: fn(rs, session, actor, what) yields {"source", "value", "rule"}: a number added to its d20 once rolled (``what``:
+#: "attack" or "<ability> save"); a spell's mark (Bane's d4, srd_marks.py) rolls its die here
+ROLL_ADJUST: list = []
+
+
+def roll_adjustments(rs, session, a: Actor, what: str) -> list[dict]:
+    return [s for fn in ROLL_ADJUST for s in fn(rs, session, a, what)] if a.data.get("spell_marks") else []
+
+
 # ------------------------------------------------------------------------------------------ helpers
 def ab(rs, a: Actor, k: str) -> int:
     return mod(a.data["abilities"][k])
@@ -186,6 +195,9 @@ def saving_throw(rs, session, a: Actor, ability: str, dc: int, source_actor, rul
     r = d20(rs, session, "save", a.id, adv, dis, rule, purpose)
     if a.data.get("feats"):                               # DND-F32: decided on the die, before the result is known
         r = FEAT.lucky_save(rs, session, a, r, f"{ability.capitalize()} saving throw")
+    adj = roll_adjustments(rs, session, a, f"{ability} save")
+    srcs += adj
+    bonus += sum(s["value"] for s in adj)
     ok = r + bonus >= dc
     ev = {"type": "save", "who": a.id, "ability": ability, "dc": dc, "roll": r, "total": r + bonus,
           "success": ok, "sources": srcs, "rule": rule}

@@ -17,6 +17,7 @@ if TYPE_CHECKING:
 #: ``fn(rs, session, target, dmg)`` changing ``dmg`` (``amount``, ``type``, ``resist`` (a set of damage types),
 #: ``notes``, ``source``, ``critical``). A feat that reduces damage adds a function here.
 DAMAGE_MODIFIERS = Hook("damage_modifiers", "fn(rs, session, target, dmg) changes dmg before it is dealt", order=(
+    "resilient_sphere",                            # SPL-11 (srd_marks.py): nothing passes its wall
     "petrified_immune_to_poison",
     "petrified_resists_everything",
     "underwater_resists_fire",

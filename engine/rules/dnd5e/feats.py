@@ -443,7 +443,7 @@ def preview_lines(rs, session, a, t, plan, act, mods) -> list[dict]:
 
 #: AIR-07's climb for a character (engine/rules/pathing.py ``climb_cost``): ``fn(rs, session, actor, flying, metres)``
 CLIMB_COST = Hook("climb_cost", "fn(rs, session, actor, flying, metres) -> metres: AIR-07's climb for this character",
-                  order=("athlete_climb",))
+                  order=("athlete_climb", "jump_climb"))       # jump_climb: srd_air.py (SPL-14)
 
 
 @CLIMB_COST.rule("DND-F04")

@@ -25,6 +25,7 @@ from engine.rules.dnd5e import turns
 from engine.rules.dnd5e import listing, sheet
 from engine.rules.dnd5e import srd_traits
 from engine.rules.dnd5e import srd_legendary  # noqa: F401  (its turn hooks register)
+from engine.rules.dnd5e import srd_marks
 from engine.rules.dnd5e.text import EVENT_LINES
 from engine.rules.dnd5e.events import EVENTS as DND_EVENTS
 from engine.rules.dnd5e.options import SPECS as OPTION_SPECS
@@ -149,6 +150,8 @@ class Dnd5e(Ruleset):
         base = a.data["speed_m"]           # AIR-09: in the air at the ground speed
         if flying and a.data["fly_speed_m"] is not None and self.opt("air_speed") == "fly_speed":
             base = a.data["fly_speed_m"]
+        if a.data.get("spell_marks"):
+            base *= srd_marks.speed_factor(a)      # Slow (SPL-11)
         t = session.state.turn
         if t.get("actor") != a.id:
             return base        # not its turn: what it will have when its turn starts (for overlays)

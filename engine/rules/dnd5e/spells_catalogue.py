@@ -88,8 +88,7 @@ RULES = [
      'rule': 'Levitate: up or down 6 m, an unwilling target\'s Con save.',
      'status': 'built',
      'decision': 'Levitate lifts its target at most 6 layers (`at` names the layer), it hangs there without flying '
-                 'upkeep and floats down unhurt when the spell ends. Jump is not castable: the movement rules have no jump to '
-                 'triple (AIR-07 climbs or flies a layer)',
+                 'upkeep and floats down unhurt when the spell ends. Jump: SPL-10',
      'where': '`dnd5e/srd_air.py` `Levitate`, `levitate_ends`',
      'tests': [T + 'test_spl08_levitate_lifts_and_floats_down']},
     {'id': 'SPL-09',
@@ -137,4 +136,77 @@ RULES = [
                'tests/world/test_obscured.py::test_the_cover_volume_sees_the_fog',
                'tests/render/test_los_gpu.py::test_obscured_voxels_block_alike_in_glsl_and_numpy',
                'tests/app/test_window_fog.py::test_the_windows_sight_lines_and_threat_map_stop_at_the_fog']},
+    {'id': 'SPL-14',
+     'rule': 'Jump: "You touch a creature. The creature\'s jump distance is tripled until the spell ends" (1 minute).',
+     'status': 'built',
+     'decision': 'AIR-07 has no jump: a walker changes layers by stepping up one (a climb, 4 m: "double the '
+                 'horizontal cost"). The SRD\'s high jump is 3 + Str modifier feet, and "each foot you clear on the '
+                 'jump costs a foot of movement"; tripled it is 3 x (3 + Str mod) ft (a knight\'s Str 16: 5.4 m), '
+                 'which clears a 1 m layer (AIR-02) for any Str modifier of -1 or more. So under Jump a walker leaps '
+                 'a layer instead of climbing it: it pays the jump\'s foot for a foot, not AIR-07\'s doubling -- half '
+                 '`climb_m` (2 m) a layer up, the same reading as Athlete\'s `athlete_climb = "free"` (DND-F04). A '
+                 'flyer is unchanged; the long jump across a gap is not modelled (walkers path over supported cells '
+                 'only). A willing creature touched (the caster\'s side); it ends when the caster\'s turn starts 10 '
+                 'rounds after the cast',
+     'where': '`dnd5e/srd_air.py` `Jump`, `jump_climb` (the `CLIMB_COST` hook), `jump_ends`; `pathing.reach` (the '
+              'climb cost is part of the reach map\'s key)',
+     'tests': [T + 'test_spl14_jump_leaps_layers_a_walker_could_not_climb',
+               T + 'test_spl14_jump_touches_a_willing_creature']},
+    {'id': 'SPL-11',
+     'rule': 'What a failed save (or a spell attack\'s hit) leaves that is no condition: Faerie Fire, Bestow Curse, '
+             'Calm Emotions, Bane, Ray of Enfeeblement, Slow, Confusion, Resilient Sphere, Compulsion.',
+     'status': 'built',
+     'decision': 'A mark in the target\'s `data["spell_marks"]` (spell, caster, saved and replayed), dropped when the '
+                 'caster\'s concentration ends. Faerie Fire: advantage on attacks against it by an attacker that sees '
+                 'it. Bestow Curse: the curse of disadvantage on its attacks against the caster (the other three named '
+                 'in `omits`). Calm Emotions: its charmed / frightened put aside with their sources and given back '
+                 'when the spell ends. Bane: a d4 (`rolls.bane`) off each attack roll and save, up to 3 creatures (+1 '
+                 'a slot above 1st: `targets`). Ray of Enfeeblement: on a hit, half damage with Strength weapon '
+                 'attacks. Slow: speed halved, -2 AC and Dex saves, no reactions. Confusion: no reactions, a d10 '
+                 '(`rolls.confusion`) when each turn starts: 1-6 no move and no action (a 1\'s random move is not '
+                 'made), 7-8 a melee attack on a creature in reach picked by a die, 9-10 normal. Ray, Slow, Confusion: '
+                 'a save at the end of each of its turns ends it on the target. Resilient Sphere: no damage from a '
+                 'creature outside reaches it and none it deals reaches outside; half speed. Compulsion: `at` names '
+                 'the way (horizontal from the caster); when each of its turns starts it walks all its movement '
+                 'straight that way (stopped by walls and bodies, off an edge it falls, AIR-12), then saves',
+     'where': '`dnd5e/srd_marks.py`; hooks `srd_cast.ON_FAILED_SAVE`, `conditions.ROLL_ADJUST`, '
+              '`attacks.DEALT_DAMAGE`, `damage.DAMAGE_MODIFIERS` (`resilient_sphere`), `advantage.ATTACK_SOURCES` '
+              '(`spell_marks`)',
+     'tests': [T + 'test_spl11_faerie_fire_gives_advantage_against_the_outlined',
+               T + 'test_spl11_bestow_curse_disadvantage_against_the_caster',
+               T + 'test_spl11_calm_emotions_suppresses_fear_until_it_ends',
+               T + 'test_spl11_bane_subtracts_a_d4_from_attacks_and_saves',
+               T + 'test_spl11_ray_of_enfeeblement_halves_strength_weapon_damage',
+               T + 'test_spl11_slow_halves_speed_lowers_ac_and_takes_reactions',
+               T + 'test_spl11_confusion_d10_each_turn',
+               T + 'test_spl11_resilient_sphere_no_damage_in_or_out',
+               T + 'test_spl11_compulsion_walks_the_target_the_way_named']},
+    {'id': 'SPL-12',
+     'rule': 'Longer casting times: "you must spend your action each turn casting the spell, and you must maintain '
+             'your concentration while you do so. If your concentration is broken, the spell fails, but you don\'t '
+             'expend a spell slot."',
+     'status': 'built',
+     'decision': 'A minute is 10 rounds (10 minutes 100, an hour 600): the action of the turn the casting begins and '
+                 'of each of the caster\'s turns after it is spent on it, under concentration; when its turn starts '
+                 'that many rounds later the spell takes effect (that turn\'s action free) and the slot is spent. '
+                 'The targets are named as it begins and checked again then (a target gone: it fails, the slot '
+                 'kept). Geas (charmed), Planar Binding (charmed: its service), Contact Other Plane (the caster\'s DC '
+                 '15 Int save, 6d6 psychic, incapacitated), Prayer of Healing (up to six: `targets`)',
+     'where': '`dnd5e/srd_long.py` `begin`, `long_cast_goes_on`, `fails`; `srd_spells.rounds_of`',
+     'tests': [T + 'test_spl12_geas_takes_a_minute_of_actions_then_charms',
+               T + 'test_spl12_broken_concentration_fails_the_casting_and_keeps_the_slot',
+               T + 'test_spl12_contact_other_plane_dc_15_on_the_caster',
+               T + 'test_spl12_prayer_of_healing_ten_minutes_up_to_six']},
+    {'id': 'SPL-13',
+     'rule': 'Enlarge/Reduce: the target grows or shrinks a size category; its weapons deal 1d4 more or less; an '
+             'unwilling target\'s Con save.',
+     'status': 'built',
+     'decision': 'The body of the new size from the scene\'s size table (large: 2 cells across, 3 layers tall), its '
+                 'corner cell kept; where the grown body does not fit (a wall, a ceiling, a creature) it keeps its '
+                 'size ("the maximum possible size in the space available": one step or none). `option = "enlarge"` '
+                 'or `"reduce"` (default: enlarge one of the caster\'s side, reduce another, which saves); its size '
+                 'comes back when the concentration ends',
+     'where': '`dnd5e/srd_marks.py` `EnlargeReduce`, `resize`, `size_die`, `size_ends`',
+     'tests': [T + 'test_spl13_enlarge_grows_the_body_and_its_blows',
+               T + 'test_spl13_reduce_an_unwilling_foe_saves_or_shrinks']},
 ]

@@ -283,6 +283,16 @@ class Push:
         if not t.flying:
             h = (d[0] ** 2 + d[1] ** 2) ** 0.5 or 1.0
             d = (d[0] / h, d[1] / h, 0.0)
+        start = Push.slide(session, t, d, metres)
+        session.emit({"type": "pushed", "who": t.id, "from": list(start), "to": list(t.pos), "metres": metres,
+                      "rule": "SPL-06"})
+        aerial.fall_if_unsupported(session, t, "AIR-12", "pushed off an edge")
+
+    @staticmethod
+    def slide(session, t, d, metres: float) -> tuple[int, int, int]:
+        """``t`` moved ``metres`` along the unit vector ``d`` (metres; z in layers), half a metre at a time to the
+        nearest cell and layer, stopping before a wall, the map's edge or a body; returns where it started."""
+        cell = session.world.cell_m
         start = (t.x, t.y, t.layer)
         fx, fy, fz = float(t.x), float(t.y), float(t.layer)
         steps = int(round(metres / 0.5))
@@ -296,9 +306,7 @@ class Push:
                     break
                 t.x, t.y, t.layer = cx, cy, cz
             fx, fy, fz = nx, ny, nz
-        session.emit({"type": "pushed", "who": t.id, "from": list(start), "to": list(t.pos), "metres": metres,
-                      "rule": "SPL-06"})
-        aerial.fall_if_unsupported(session, t, "AIR-12", "pushed off an edge")
+        return start
 
 
 @register("thunderwave")
@@ -471,3 +479,67 @@ class Web(Effect):
                 srd_cast.save_one(rs, session, a, t, sp, plan, dc, 0)
                 aerial.check_grounded(session, t)
         srd_lasting.begin(rs, session, a, plan, sp)
+
+
+# -- Jump (SPL-14) --------------------------------------------------------------------------------------------------
+text.EVENT_LINES["jump_spell"] = text._did(
+    lambda s, e: "no longer jumps thrice as far (Jump ends)" if e.get("ended") else
+    f"jumps thrice as far: a high jump of {e['high_jump_m']:g} m, a layer up for {e['layer_cost_m']:g} m (Jump)")
+JUMP_ROUNDS = 10            # 1 minute
+
+
+def high_jump_m(rs, t) -> float:
+    """The SRD's high jump, 3 + Strength modifier feet, tripled by Jump, in metres (5 ft = 1.5 m)."""
+    return round(3 * max(0, 3 + conditions.ab(rs, t, "str")) * 0.3, 2)
+
+
+@register("jump")
+class Jump(Effect):
+    """SRD: "You touch a creature. The creature's jump distance is tripled until the spell ends" (1 minute)."""
+    rule = "SPL-14"
+
+    @staticmethod
+    def check(rs, session, a, act, sp, plan):
+        t = srd_cast.single(rs, session, a, {**act, "target": act.get("target") or a.id}, {**sp, "kind": "effect"})
+        if t.side != a.side:
+            raise Illegal(f"Jump touches a willing creature: {t.name} is not on {a.name}'s side", "SPL-14", "target")
+        plan["targets"] = [t.id]
+        return plan
+
+    @staticmethod
+    def candidates(rs, session, a, ctx, sp, base):
+        return [{**base, "target": t.id} for t in ctx.friends + [a]
+                if not t.can_fly and not t.data.get("jump_spell")]
+
+    @staticmethod
+    def apply(rs, session, a, plan):
+        _emit_cast(session, a, plan, "SPL-14")
+        feats.mage_slayer(rs, session, a)
+        for tid in plan["targets"]:
+            t = session.state.actors[tid]
+            h = high_jump_m(rs, t)
+            t.data["jump_spell"] = {"caster": a.id, "round": session.state.round, "high_jump_m": h}
+            cost = jump_climb(rs, session, t, False, float(session.options.get("climb_m", 4.0)))
+            session.emit({"type": "jump_spell", "who": t.id, "high_jump_m": h, "layer_cost_m": cost,
+                          "spell": plan["spell"], "rule": "SPL-14"})
+
+
+@feats.CLIMB_COST.rule("SPL-14")
+def jump_climb(rs, session, a, flying: bool, metres: float) -> float:
+    """A walker under Jump whose tripled high jump clears a layer (1 m, AIR-02) leaps it instead of climbing it: the
+    SRD's jump costs a foot of movement per foot cleared, so AIR-07's doubling (the climb's) is not paid: half
+    ``climb_m``."""
+    j = a.data.get("jump_spell")
+    if flying or not j or j["high_jump_m"] < 1.0:
+        return metres
+    return metres / 2.0
+
+
+@turns.TURN_START.rule("SPL-14")
+def jump_ends(rs, session, a):
+    """The caster's turn starts a minute (10 rounds) after the cast: the Jump it gave ends."""
+    for t in session.state.actors.values():
+        j = t.data.get("jump_spell")
+        if j and j["caster"] == a.id and session.state.round >= j["round"] + JUMP_ROUNDS:
+            t.data.pop("jump_spell")
+            session.emit({"type": "jump_spell", "who": t.id, "ended": True, "spell": "jump", "rule": "SPL-14"})

@@ -16,6 +16,11 @@ from engine.world.geometry import distance_m, engaged
 RULE = "SPL-01"
 #: fn(rs, session, caster, plan, sp) after a spell is resolved (the lasting areas begin: srd_lasting.py)
 AFTER_CAST: list = []
+#: fn(rs, session, caster, target, sp, plan) when a target fails the spell's save or its spell attack hits (its
+#: marks: srd_marks.py)
+ON_FAILED_SAVE: list = []
+#: fn(rs, session, caster, plan, sp): a spell of a longer casting time begins (srd_long.py, SPL-12)
+BEGIN_LONG: list = []
 #: the air spells' effects: name -> object with ``check(rs, session, a, act, sp, plan) -> plan`` and
 #: ``apply(rs, session, a, plan)`` (srd_air.py registers them)
 EFFECTS: dict = {}
@@ -177,6 +182,19 @@ def targets(rs, session, a, act: dict, sp: dict, plan: dict) -> dict:
         if act.get("at") is not None:
             plan["point"] = list(act["at"])
         return plan
+    if sp["fx"].get("needs_at"):
+        if act.get("at") is None:
+            raise Illegal(f"{sp['name']} needs a direction: at = [x, y, layer]", RULE, "at")
+        plan["point"] = list(act["at"])
+    n = sp["fx"].get("targets_n") or (len(session.state.actors) if sp["fx"].get("targets_any") else None)
+    if n:                                     # Bane: one more creature a slot above 1st
+        n += sp["fx"].get("targets_per_slot", 0) * ((plan.get("slot") or sp["level"]) - sp["level"])
+    if n and act.get("targets"):              # "up to six creatures of your choice" (Mass Healing Word...)
+        ids = list(act["targets"])
+        if len(ids) > n or len(set(ids)) != len(ids):
+            raise Illegal(f"{sp['name']} takes up to {n} different creatures, not {ids}", RULE, "targets")
+        plan["targets"] = [single(rs, session, a, {**act, "target": t}, sp).id for t in ids]
+        return plan
     plan["targets"] = [single(rs, session, a, act, sp).id]
     return plan
 
@@ -199,6 +217,10 @@ def spend(rs, session, a, sp: dict, plan: dict) -> None:
 
 def apply(rs, session, a, plan: dict) -> None:
     sp = spell(session, plan["spell"])
+    if sp["time"] == "long" and not plan.get("long_done"):
+        for fn in BEGIN_LONG:               # its action each turn, concentration, the slot at the end (SPL-12)
+            fn(rs, session, a, plan, sp)
+        return
     if sp["kind"] == "effect":              # the air spells spend, announce and resolve themselves (srd_air.py)
         EFFECTS[sp["effect"]].apply(rs, session, a, plan)
         return
@@ -241,6 +263,7 @@ def resolve(rs, session, a, plan: dict) -> None:
     if sp["fx"].get("at_cast") is False:
         return                              # it acts on a creature whose turn starts in it (srd_lasting.py)
     cmod, dc, to_hit = caster_numbers(rs, a)
+    dc = sp["fx"].get("dc", dc)             # a DC the spell sets (Contact Other Plane's 15)
     kind = sp["kind"]
     text = dice(a, sp, sp["damage"], plan) if sp.get("damage") else None
     ea = bool(sp.get("type")) and sp.get("type") in a.data.get("elements", ()) and feats.has(a, "elemental_adept")
@@ -298,7 +321,10 @@ def spell_attack(rs, session, a, t, sp: dict, text: str, to_hit: int) -> None:
     cmod = conditions.ab(rs, a, a.data["casting"])
     w["damage_bonus"] = -attacks.dmg_mod(rs, a, w, melee) + flat + (cmod if mod else 0)
     p["weapon"] = w
-    attacks.resolve_attack(rs, session, a, t, p, {})
+    struck = attacks.resolve_attack(rs, session, a, t, p, {})
+    if struck is not None and not struck.dead:
+        for fn in ON_FAILED_SAVE:           # a spell attack's mark on a hit (Ray of Enfeeblement)
+            fn(rs, session, a, struck, sp, {"targets": [struck.id]})
 
 
 def save_one(rs, session, a, t, sp: dict, plan: dict, dc: int, dmg: int) -> None:
@@ -316,6 +342,9 @@ def save_one(rs, session, a, t, sp: dict, plan: dict, dc: int, dmg: int) -> None
             conditions.add_condition(rs, session, t, c, CONDITION_RULE[c], source=a.id)
             if sp["repeat_save"]:
                 t.data.setdefault("repeat_saves", {})[c] = {"save": sp["save"], "dc": dc, "spell": sp["id"], "rule": RULE}
+    if not ok and not t.dead:
+        for fn in ON_FAILED_SAVE:
+            fn(rs, session, a, t, sp, plan)
     if not ok and not t.dead and sp["fx"].get("push_m"):
         push(rs, session, a, t, sp["fx"]["push_m"])
 
@@ -381,7 +410,7 @@ def candidates(rs, session, a, ctx, name: str) -> list[dict]:
     it), each friend and itself for healing; the air spells' own (``EFFECTS[...].candidates``)."""
     sp = spell(session, name)
     turn = ctx.turn
-    if sp["time"] == "reaction" or (turn["action"] if sp["time"] == "action" else turn["bonus"]):
+    if sp["time"] == "reaction" or (turn["action"] if sp["time"] in ("action", "long") else turn["bonus"]):
         return []
     slots = a.data["spell_slots"]
     if sp["level"] > 0 and slots is not None and slots.get(str(sp["level"]), 0) <= 0:
@@ -396,4 +425,6 @@ def candidates(rs, session, a, ctx, name: str) -> list[dict]:
         if sp["self_range"] or sp["fx"].get("self"):
             return [base]
         return [{**base, "target": t.id} for t in ctx.friends + [a]]
+    if sp["fx"].get("needs_at"):             # Compulsion: each foe walked away from the caster
+        return [{**base, "target": t.id, "at": [t.x, t.y, t.layer]} for t in ctx.foes]
     return [{**base, "target": t.id} for t in ctx.foes]

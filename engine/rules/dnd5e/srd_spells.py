@@ -68,8 +68,7 @@ EFFECTS: dict[str, dict] = {
     # the air spells (srd_air.py)
     "fly": {"effect": "fly"}, "feather-fall": {"effect": "feather_fall"}, "misty-step": {"effect": "misty_step"},
     "dimension-door": {"effect": "dimension_door"}, "levitate": {"effect": "levitate"},
-    "jump": {"no": "jumping is not in the movement rules (AIR-07: a layer is climbed or flown), so tripling it changes "
-                   "nothing yet"},
+    "jump": {"effect": "jump", "omits": "the long jump across a gap (walkers path over supported cells only)"},
     # lasting / moving damage: the damage as it is cast, the rest named
     "cloudkill": {"lasting": True, "omits": "entering the cloud; its drift of 3 m a turn"},
     "insect-plague": {"lasting": True, "omits": "entering the swarm; difficult terrain"},
@@ -109,21 +108,59 @@ EFFECTS: dict[str, dict] = {
     "control-water": {"omits": "the water's shapes; only the whirlpool's damage"},
     "hellish-rebuke": {"omits": "the reaction's trigger: cast as an action here"},
     # not castable (the fight effect is not modelled)
-    "bane": {"no": "subtracting 1d4 from attacks and saves is not modelled"},
-    "bestow-curse": {"no": "its curses are not modelled"},
-    "calm-emotions": {"no": "suppressing charm and fear is not modelled"},
-    "compulsion": {"no": "the forced movement is not modelled"},
-    "confusion": {"no": "the confused behaviour table is not modelled"},
-    "dispel-evil-and-good": {"no": "the protection and dismissal are not modelled"},
-    "enlarge-reduce": {"no": "changing size is not modelled"},
-    "faerie-fire": {"no": "the outline (advantage, no invisibility) is not modelled"},
+    "bane": {"conditions": [], "mark": "baned", "targets_n": 3, "targets_per_slot": 1},
+    # marks on a failed save (srd_marks.py, SPL-11)
+    "bestow-curse": {"conditions": [], "mark": "cursed",
+                     "omits": "the other curses (an ability's disadvantage, the lost action, the extra 1d8 necrotic): "
+                              "the curse cast is disadvantage on its attacks against the caster; the longer "
+                              "duration of a higher slot"},
+    "calm-emotions": {"conditions": [], "mark": "calmed",
+                      "omits": "humanoids only; a creature choosing to fail; the indifference option"},
+    "faerie-fire": {"conditions": [], "mark": "outlined",
+                    "omits": "the dim light; the objects outlined; no benefit from being invisible"},
+    "compulsion": {"conditions": [], "mark": "compelled", "needs_at": True, "targets_any": True,
+                   "omits": "a new direction by a bonus action each turn (the one named at the cast holds); taking "
+                            "its action before it moves; creatures that cannot be charmed or hear"},
+    "confusion": {"conditions": [], "mark": "confused", "mark_repeat": "wis",
+                  "omits": "a 1's random move (it stays, its movement and action spent); the sphere a higher slot "
+                           "widens"},
+    "dispel-evil-and-good": {"no": "its ward and dismissal are against celestials, elementals, fey, fiends and "
+                                   "undead: creature types are not in the creature data yet"},
+    "magic-circle": {"no": "its cylinder bars and wards against chosen creature types (celestials, fiends...): "
+                           "creature types are not in the creature data yet"},
+    "hallow": {"no": "a ward over an area cast in 24 hours that lasts until dispelled: no fight effect modelled"},
+    "scrying": {"no": "an invisible sensor watching from afar: no fight effect"},
+    "enlarge-reduce": {"effect": "enlarge_reduce",
+                       "omits": "advantage / disadvantage on Strength checks and saves; objects"},
     "light": {"no": "light is not modelled"},
     "polymorph": {"no": "a new form is not modelled"},
-    "ray-of-enfeeblement": {"no": "halved Strength damage is not modelled"},
-    "resilient-sphere": {"no": "the sphere is not modelled"},
-    "slow": {"no": "its slowing is not modelled"},
+    "ray-of-enfeeblement": {"mark": "enfeebled", "mark_repeat": "con"},
+    "resilient-sphere": {"conditions": [], "mark": "sphered",
+                         "omits": "only damage is stopped (conditions and pushes from outside still reach it); "
+                                  "lifting or carrying the sphere; Disintegrate"},
+    "slow": {"conditions": [], "mark": "slowed", "mark_repeat": "wis", "foes_only": True,
+             "omits": "up to six of the caster's choice: every foe in the cube; an action or a bonus action, not "
+                      "both; one attack a turn; a spell of 1 action failing on the d20"},
     "dream": {"no": "a dream is no fight spell (casting time 1 minute)"},
+    # longer casting times (srd_long.py, SPL-12): an action each turn and concentration until it takes effect
+    "geas": {"conditions": ["charmed"],
+             "omits": "the command itself and its 5d10 psychic damage when the target acts against it"},
+    "contact-other-plane": {"self": True, "dc": 15, "conditions": ["incapacitated"],
+                            "damage": {"type": "psychic", "by": "slot", "dice": {"5": "6d6"}},
+                            "omits": "the questions answered; the insanity's other effects (incapacitated until "
+                                     "a long rest)"},
+    "regenerate": {"omits": "the hit point regained each turn; the regrown limbs"},
+    "planar-binding": {"conditions": ["charmed"],
+                       "omits": "celestials, elementals, fey and fiends only: creature types are not checked; the "
+                                "service itself (the caster's instructions): charmed by the caster for the duration"},
+    "prayer-of-healing": {"targets_n": 6, "omits": "undead and constructs are not excluded"},
 }
+
+
+def rounds_of(casting_time: str) -> int | None:
+    """A longer casting time in rounds of 6 seconds ("1 minute" -> 10, "1 hour" -> 600), or None (not one)."""
+    m = re.fullmatch(r"(\d+) (minute|hour)s?", casting_time.strip())
+    return int(m.group(1)) * (10 if m.group(2) == "minute" else 600) if m else None
 
 
 def support(e: dict) -> tuple[bool, str | None]:
@@ -131,11 +168,11 @@ def support(e: dict) -> tuple[bool, str | None]:
     fx = EFFECTS.get(e["id"], {})
     if "no" in fx:
         return False, fx["no"]
-    if e["casting_time"] not in TIMES:
+    if e["casting_time"] not in TIMES and rounds_of(e["casting_time"]) is None:
         return False, f"casting time {e['casting_time']}: not cast in a fight's turn"
     if fx.get("effect") or fx.get("damage"):
         return True, None
-    if e.get("attack") and e.get("damage"):
+    if e.get("attack") and (e.get("damage") or fx.get("mark")):
         return True, None
     if e.get("damage") and e["damage"].get("type"):
         return True, None
@@ -171,7 +208,7 @@ def internal(e: dict) -> dict:
                 area[k] = fx[k]
     if fx.get("effect"):
         kind = "effect"
-    elif e.get("attack") and e.get("damage"):
+    elif e.get("attack") and (e.get("damage") or fx.get("mark")):
         kind = "attack"
     elif e.get("save") or fx.get("save"):
         kind = "save"
@@ -179,7 +216,8 @@ def internal(e: dict) -> dict:
         kind = "auto"
     else:
         kind = "heal"
-    sp = {"srd": True, "id": e["id"], "name": e["name"], "level": e["level"], "time": TIMES[e["casting_time"]],
+    sp = {"srd": True, "id": e["id"], "name": e["name"], "level": e["level"],
+          "time": TIMES.get(e["casting_time"], "long"), "rounds": rounds_of(e["casting_time"]),
           "range_m": _range(e), "self_range": e["range"].lower().startswith("self"), "kind": kind,
           "area": area, "concentration": e["concentration"], "duration": e["duration"],
           "damage": e.get("damage") or fx.get("damage"), "type": (e.get("damage") or fx.get("damage") or {}).get("type"),

@@ -26,6 +26,9 @@ if TYPE_CHECKING:
 
 TURN_START = Hook("turn_start", "fn(rs, session, actor) when its turn starts", order=(
     "reaction_returns",
+    "slowed_no_reaction",        # srd_marks.py (SPL-11)
+    "confused_behaviour",        # srd_marks.py (SPL-11)
+    "compelled_moves",           # srd_marks.py (SPL-11)
     "dodge_ends",
     "readied_action_lapses",
     "sentinel_stop_ends",
@@ -33,6 +36,8 @@ TURN_START = Hook("turn_start", "fn(rs, session, actor) when its turn starts", o
     "sneak_attack_per_turn",
     "death_save",
     "feather_fall_descends",
+    "jump_ends",                 # srd_air.py (SPL-14)
+    "long_cast_goes_on",         # srd_long.py (SPL-12)
     "lasting_areas",
     "recharge_roll",             # actions/srd.py (SRD-05)
     "legendary_points_return",   # srd_legendary.py (SRD-15)
@@ -40,6 +45,7 @@ TURN_START = Hook("turn_start", "fn(rs, session, actor) when its turn starts", o
 TURN_END = Hook("turn_end", "fn(rs, session, actor) when its turn ends", order=(
     "stay_aloft",
     "repeat_saves",
+    "mark_repeat_saves",         # srd_marks.py (SPL-11)
     "legendary_actions",         # srd_legendary.py (SRD-15): another creature's turn ends
 ))
 FALL_TRIGGERS = Hook("fall_triggers", "fn(rs, session, actor) -> (reason, rule) or None: why a flyer falls", order=(

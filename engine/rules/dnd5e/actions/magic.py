@@ -7,6 +7,8 @@ from engine.rules.dnd5e.upcalls import SPELL
 from engine.rules.dnd5e import attacks, common, concentration, conditions, mounts
 from engine.rules.dnd5e import damage, srd_cast
 from engine.rules.dnd5e import srd_air  # noqa: F401  (registers the air spells' effects on srd_cast.EFFECTS)
+from engine.rules.dnd5e import srd_marks  # noqa: F401  (registers the spells' marks on srd_cast.ON_FAILED_SAVE)
+from engine.rules.dnd5e import srd_long  # noqa: F401  (registers the longer casting times on srd_cast.BEGIN_LONG)
 from engine.rules import gm
 from engine.rules.actions import Param, Unit
 from engine.rules.core import Illegal
@@ -69,6 +71,8 @@ class Cast(Unit):
     hotkey = "6"
     groups = {"cast": 0}
     PARAMS = {"spell": P("str", True), "target": P("id"), "at": P("pos"),
+              "targets": P("ids", help="the creatures of an SRD spell that takes several (Prayer of Healing: up to 6)"),
+              "option": P("str", help="an SRD spell's choice (Enlarge/Reduce: enlarge or reduce)"),
               "slot": P("int", help="the slot level an SRD spell is cast with (upcasting); default its level")}
 
     @staticmethod
