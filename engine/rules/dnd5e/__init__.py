@@ -25,7 +25,7 @@ RULESET = RulesetInfo(
                      "5e attacks": "engine.rules.dnd5e.attacks", "5e conditions": "engine.rules.dnd5e.conditions",
                      "5e damage": "engine.rules.dnd5e.damage", "5e turns": "engine.rules.dnd5e.turns",
                      "5e mounts": "engine.rules.dnd5e.mounts", "5e common": "engine.rules.dnd5e.common",
-                     "srd traits": "engine.rules.dnd5e.srd_traits", "srd sheet": "engine.rules.dnd5e.srd_sheet",
+                     "srd traits": "engine.rules.dnd5e.srd_traits", "srd presence": "engine.rules.dnd5e.srd_presence", "srd sheet": "engine.rules.dnd5e.srd_sheet",
                      "srd blocks": "engine.rules.dnd5e.srd_blocks",
                      "srd multiattack": "engine.rules.dnd5e.srd_multiattack",
                      "srd legendary": "engine.rules.dnd5e.srd_legendary"}},

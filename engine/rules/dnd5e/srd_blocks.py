@@ -158,8 +158,13 @@ def save_action(f: dict) -> tuple[dict | None, str]:
                    "damage": [{"dice": d["dice"], "type": d["type"]} for d in f.get("damage", ())],
                    "half": bool(f.get("half"))}
     rng = RANGE_IN_TEXT.search(text)
+    if CHOICE_OF_BREATHS.search(text):
+        return None, ("two breath weapons to choose from (" + ", ".join(BREATH_NAME.findall(text)) + "): only the "
+                      "first is read from the block")
+    if FRIGHTFUL.match(f["name"]) and rng and area is None:
+        area = {"shape": "self", "radius_m": round(int(rng.group(1)) * 0.3, 2)}     # SRD-16
     if area is not None:
-        if area["shape"] in ("line", "cube", "cylinder"):
+        if area["shape"] in ("cube", "cylinder"):
             return None, f"a {area['shape']} area: it comes with the spells' area code (engine/rules/dnd5e/areas.py)"
         if area["shape"] == "sphere" and not re.search(r"point|centered", text):
             area = {"shape": "self", "radius_m": area["radius_m"]}
@@ -170,6 +175,8 @@ def save_action(f: dict) -> tuple[dict | None, str]:
             entry["range_m"] = round(int(rng.group(1)) * 0.3, 2)
     else:
         entry["range_m"] = round(int(rng.group(1)) * 0.3, 2) if rng else 1.5
+    if FRIGHTFUL.match(f["name"]):
+        entry["frightful"] = True
     if cond:
         entry["condition"] = cond
         if re.search(r"repeat the saving throw at the end of each of its turns", text):
@@ -178,7 +185,8 @@ def save_action(f: dict) -> tuple[dict | None, str]:
         entry["recharge"] = list(f["recharge"])
     if f.get("per_day"):
         entry["per_day"] = int(f["per_day"])
-    left = [x.strip() for x in re.split(r"(?<=\.)\s+", text) if x.strip() and not COVERED.search(x)]
+    left = [x.strip() for x in re.split(r"(?<=\.)\s+", text) if x.strip() and not COVERED.search(x)
+            and not (entry.get("frightful") and FRIGHTFUL_COVERED.search(x))]
     later = re.search(r"(?:at the start of each of its turns|at the end of each of its turns)[^.]*damage|damage at the "
                       r"start of each of its turns", text)
     if later and entry["damage"]:
@@ -187,6 +195,24 @@ def save_action(f: dict) -> tuple[dict | None, str]:
     if not entry["damage"] and not cond:
         return None, "its damage comes each turn while its condition lasts (not played)"
     return entry, ("left out: " + " ".join(left)[:200]) if left else ""
+
+
+CHOICE_OF_BREATHS = re.compile(r"uses one of the following breath weapons", re.I)
+BREATH_NAME = re.compile(r"^([A-Z][a-z]+ Breath)\.", re.M)
+FRIGHTFUL = re.compile(r"frightful presence", re.I)
+#: the sentences SRD-16 plays besides the save: "Each creature of the dragon's choice that is within 120 ft."
+#: (the split at "ft.") and "... immune to the dragon's Frightful Presence for the next 24 hours"
+FRIGHTFUL_COVERED = re.compile(r"of the \w+'s choice that is within \d+ (?:feet|ft\.)|immune to the .*Frightful "
+                               r"Presence", re.I)
+
+
+def multiattack_with(c: dict, f: dict) -> list[str]:
+    """The actions other than attacks that the Multiattack begins with and the rules play there (SRD-01 with SRD-16:
+    "The dragon can use its Frightful Presence. It then makes three attacks")."""
+    names = {g["name"] for g in c["actions"] if g.get("kind") == "attack"}
+    other = sorted({x["action"] for o in f["options"] for x in o if x["action"] not in names})
+    played = {g["name"] for g in c["actions"] if FRIGHTFUL.match(g["name"]) and save_action(g)[0] is not None}
+    return [x for x in other if x in played and re.search(rf"can use its {re.escape(x)}\. It then makes", f["desc"])]
 
 
 ONE_ATTACK = re.compile(r"makes (?:one|a) ([a-z' ]+?) attack\.$")
@@ -268,6 +294,9 @@ def character(c: dict) -> dict:
     saves = [e for e, _ in (save_action(f) for f in c["actions"]) if e is not None]
     if saves:
         t["creature_actions"] = saves
+        for e in saves:                     # SRD-01 with SRD-16: "can use its Frightful Presence. It then makes ..."
+            if ma and e["name"] in multiattack_with(c, ma):
+                e["in_multiattack"] = True
     if c["fly_speed_m"]:
         t["fly_speed_m"] = float(c["fly_speed_m"])
     if c["hover"]:
@@ -315,7 +344,8 @@ def feature_status(c: dict, section: str, f: dict) -> tuple[bool, str]:
         return (not gaps, "" if not gaps else "played as an attack; left out: " + "; ".join(gaps))
     if kind == "multiattack":
         names = {g["name"] for g in c["actions"] if g.get("kind") == "attack"}
-        other = sorted({x["action"] for o in f["options"] for x in o if x["action"] not in names})
+        other = sorted({x["action"] for o in f["options"] for x in o if x["action"] not in names}
+                       - set(multiattack_with(c, f)))
         if other:
             return False, (f"played as written (SRD-01) for its attacks; left out: {', '.join(other)} in the "
                            "combination")

@@ -105,9 +105,12 @@ RULES = [
                  '`area_targets`), flyers below included; one damage roll, each target its save (DC and ability of '
                  'the block), half on a success where the text says so (the text over 5e-database\'s fields), the '
                  'condition on a failure (and its repeated save where written), Dexterity saves with the cover DND-32 '
-                 'grants from the creature; lines and cubes wait for the spells\' area code (`features` says so)',
-     'where': 'actions/srd.py `CreatureAction`, srd blocks `save_action`',
-     'tests': [T + 'test_srd12_breath_cone_catches_a_flyer_two_layers_below_and_a_walker_behind_half_cover']},
+                 'grants from the creature; a line ("exhales lightning in a 90-foot line that is 5 feet wide") with the spells\' '
+                 'area code (engine/rules/dnd5e/areas.py: every creature any part of whose body is in it); cubes '
+                 'are not played (`features` says so), nor the metallic dragons\' choice of two breath weapons',
+     'where': 'actions/srd.py `CreatureAction`, actions/srd.py `line_targets`, srd blocks `save_action`',
+     'tests': [T + 'test_srd12_breath_cone_catches_a_flyer_two_layers_below_and_a_walker_behind_half_cover',
+               T + 'test_srd12_a_line_breath_catches_each_creature_on_the_line']},
     {'id': 'SRD-13',
      'rule': 'A hit that forces a save: "Hit: ... and the target must succeed on a DC 14 Constitution saving throw or '
              'become poisoned for 1 minute. The target can repeat the saving throw at the end of each of its turns, '
@@ -141,4 +144,20 @@ RULES = [
                  'spell) are not offered yet (`features` names them)',
      'where': 'srd legendary `legendary_actions`, srd legendary `legendary_points_return`, srd blocks `legendary_option`',
      'tests': [T + 'test_srd15_legendary_actions_at_the_end_of_another_creatures_turn']},
+    {'id': 'SRD-16',
+     'rule': 'Frightful Presence: "Each creature of the dragon\'s choice that is within 120 feet of the dragon and aware '
+             'of it must succeed on a DC 16 Wisdom saving throw or become frightened for 1 minute. A creature can '
+             'repeat the saving throw at the end of each of its turns, ending the effect on itself on a success. If a '
+             'creature\'s saving throw is successful or the effect ends for it, the creature is immune to the '
+             'dragon\'s Frightful Presence for the next 24 hours." Multiattack: "The dragon can use its Frightful '
+             'Presence. It then makes three attacks".',
+     'status': 'built',
+     'decision': 'a `creature_action` around the creature of the range written; "of the dragon\'s choice" is its '
+                 'foes, "aware of it" a foe that is conscious (no surprise in the sandbox); a success, or a fear '
+                 'that has ended (its repeated save, the condition removed), makes that creature immune for the rest '
+                 'of the scene (24 hours outlast any fight): the next use leaves it out of its targets; used as the '
+                 'first part of its Multiattack it spends the action and leaves the Attack action\'s attacks to make',
+     'where': 'srd presence `affected`, srd presence `after_save`, actions/srd.py `CreatureAction`, '
+              'srd blocks `multiattack_with`',
+     'tests': [T + 'test_srd16_frightful_presence_save_frightened_and_immunity']},
 ]

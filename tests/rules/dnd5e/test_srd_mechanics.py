@@ -302,3 +302,56 @@ def test_srd15_legendary_actions_at_the_end_of_another_creatures_turn(tmp_path, 
         ("Tail Attack", 1, 2, "SRD-15"), ("Tail Attack", 1, 1, "SRD-15")]
     assert [e["weapon"] for e in events(evs, "attack", who="d")] == ["Tail", "Tail"]
     assert evs[-1]["characters"]["d"]["data"]["legendary_points"] == 3      # its turn began again: regained
+
+
+def test_srd16_frightful_presence_save_frightened_and_immunity(tmp_path, capsys):
+    """Adult red dragon, "Frightful Presence. Each creature of the dragon's choice that is within 120 feet of the
+    dragon and aware of it must succeed on a DC 19 Wisdom saving throw or become frightened for 1 minute ... If a
+    creature's saving throw is successful or the effect ends for it, the creature is immune to the dragon's
+    Frightful Presence for the next 24 hours." Its Multiattack: "can use its Frightful Presence. It then makes three
+    attacks" -- after it, a bite and two claws. The archer that failed repeats the save at the end of its turn (20):
+    the fear ends; the next use affects neither (both immune), and not its ally."""
+    dragon = {"id": "d", "srd": "adult-red-dragon", "side": "red", "at": [6, 9, 0]}
+    ally = {"id": "k", "kind": "guard", "side": "red", "at": [4, 14, 0]}
+    a1 = {**ARCHER, "at": [9, 10, 0], "max_hp": 300}
+    a2 = {**ARCHER, "id": "b", "at": [18, 18, 0], "max_hp": 300}
+    fp = {"actor": "d", "action": "creature_action", "feature": "Frightful Presence"}
+    claw = {"attack": 15, "damage": [1, 1]}
+    evs = run_scene(tmp_path, capsys, [dragon, a1, a2, ally], [
+        {**fp, "rolls": {"save": [2, 20]}},
+        {"actor": "d", "action": "attack", "target": "a", "weapon": "Bite",
+         "rolls": {"attack": 15, "damage": [1, 1], "extra_damage": [1, 1]}},
+        {"actor": "d", "action": "attack", "target": "a", "weapon": "Claw", "rolls": claw},
+        {"actor": "d", "action": "attack", "target": "a", "weapon": "Claw", "rolls": claw},
+        {"actor": "d", "action": "attack", "target": "a", "weapon": "Claw", "illegal": "DND-16"},
+        {"actor": "d", "action": "end_turn"},
+        {"actor": "a", "action": "end_turn", "rolls": {"save": 20}},
+        {"actor": "b", "action": "end_turn"}, {"actor": "k", "action": "end_turn"},
+        fp])
+    first, second = events(evs, "creature_action", who="d")
+    assert first["targets"] == ["a", "b"] and second["targets"] == []
+    sv = [(e["who"], e["success"], e["dc"]) for e in events(evs, "save") if e.get("rule") in ("SRD-12", "DND-21")
+          or e["who"] in ("a", "b")]
+    assert sv[:2] == [("a", False, 19), ("b", True, 19)]
+    assert events(evs, "condition", who="a", condition="frightened")
+    assert not events(evs, "condition", who="b", condition="frightened")
+    assert [e["weapon"] for e in events(evs, "attack", who="d")][:3] == ["Bite", "Claw", "Claw"]
+    assert "frightened" not in evs[-1]["characters"]["a"]["conditions"]
+
+
+def test_srd12_a_line_breath_catches_each_creature_on_the_line(tmp_path, capsys):
+    """Adult blue dragon, "Lightning Breath. The dragon exhales lightning in a 90-foot line that is 5 feet wide.
+    Each creature in that line must make a DC 19 Dexterity saving throw, taking 66 (12d10) lightning damage on a
+    failed save, or half as much damage on a successful one." Aimed at the archer 12 cells away: the guard on the
+    line is caught too, the archer beside it (4 cells off the line) is not."""
+    dragon = {"id": "d", "srd": "adult-blue-dragon", "side": "red", "at": [2, 9, 0]}
+    far = {**ARCHER, "at": [14, 10, 0], "max_hp": 300}
+    mid = {"id": "g", "kind": "guard", "side": "blue", "at": [9, 10, 0], "max_hp": 300}
+    off = {**ARCHER, "id": "o", "at": [9, 14, 0], "max_hp": 300}
+    evs = run_scene(tmp_path, capsys, [dragon, far, mid, off], [
+        {"actor": "d", "action": "creature_action", "feature": "Lightning Breath", "target": "a",
+         "rolls": {"damage": [5] * 12, "save": [1, 20]}}])
+    act = events(evs, "creature_action", who="d")[0]
+    assert sorted(act["targets"]) == ["a", "g"], act
+    dmg = {e["who"]: e["amount"] for e in events(evs, "damage")}
+    assert sorted(dmg.values()) == [30, 60] and "o" not in dmg

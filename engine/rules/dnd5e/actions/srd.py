@@ -5,15 +5,17 @@ The stat block gives the DC, the save, the damage ("half as much damage on a suc
 condition on a failure and the area; the area is found with the shapes the spells use (``attacks.area_targets``:
 a cone from the creature towards a point or a target, a radius around it or around a point, in 3D: a flyer below a
 dragon is in its cone). A Dexterity save gets the cover the rules grant between the creature and each target
-(DND-32). Lines and cubes come with the spells' area code (engine/rules/dnd5e/areas.py); until then those actions
-are named in ``features`` as not modelled.
+(DND-32). A line is the spells' area (engine/rules/dnd5e/areas.py, ``line_targets``); cubes are not played yet
+(``features`` names them). Frightful Presence (SRD-16, srd_presence.py) affects the foes not immune to it; when the
+block's Multiattack begins with it ("The dragon can use its Frightful Presence. It then makes three attacks"), it
+leaves the Attack action's attacks to make (its entry's ``in_multiattack``).
 """
 
 from __future__ import annotations
 
 from engine.rules.actions import Param, Unit
 from engine.rules.core import Illegal
-from engine.rules.dnd5e import attacks, common, conditions
+from engine.rules.dnd5e import areas, attacks, common, conditions, srd_cast, srd_presence
 from engine.rules.dnd5e.actions import action
 from engine.rules.dnd5e.data import CONDITION_RULE
 from engine.rules.dnd5e.srd_sheet import dice_parts
@@ -21,7 +23,7 @@ from engine.rules.dnd5e.turns import TURN_START
 from engine.world.geometry import distance_m
 
 P = Param
-SHAPES = ("cone", "self", "sphere")
+SHAPES = ("cone", "self", "sphere", "line")
 
 
 def _feature(rs, a, name: str) -> dict:
@@ -94,6 +96,15 @@ class CreatureAction(Unit):
             return plan
         if area["shape"] == "self":
             plan["targets"] = attacks.area_targets(rs, session, a, {"area": area}, a.pos, None)
+            if f.get("frightful"):          # SRD-16: the creatures of its choice, aware of it, not immune
+                plan["targets"] = srd_presence.affected(rs, session, a, plan["targets"])
+            return plan
+        if area["shape"] == "line":
+            if act.get("at") is None and not act.get("target"):
+                raise Illegal(f"{f['name']} needs a point (at = [x, y, layer]) or a target", "SRD-12", "at")
+            plan["targets"] = line_targets(rs, session, a, area, act)
+            if act.get("at") is not None:
+                plan["point"] = list(act["at"])
             return plan
         if act.get("at") is None and not act.get("target"):
             raise Illegal(f"{f['name']} needs a point (at = [x, y, layer]) or a target", "SRD-12", "at")
@@ -134,7 +145,10 @@ class CreatureAction(Unit):
     @staticmethod
     def apply(rs, session, a, act, plan):
         f = _feature(rs, a, plan["feature"])
-        session.state.turn["action"] = True
+        turn = session.state.turn
+        if f.get("in_multiattack"):
+            turn["attacks_left"] = a.data["attacks"]      # SRD-01: "It then makes three attacks"
+        turn["action"] = True
         st = a.data.setdefault("creature_state", {}).setdefault(f["name"], {})
         if f.get("recharge"):
             st["spent"] = True
@@ -157,12 +171,30 @@ class CreatureAction(Unit):
                 amt = amount if not ok else (amount // 2 if f.get("half") else 0)
                 if amt and not t.dead:
                     rs.apply_damage(session, t, amt, dtype, a.id, "SRD-12")
+            if f.get("frightful"):
+                srd_presence.after_save(a, t, ok)
             cond = f.get("condition")
             if not ok and cond and cond in CONDITION_RULE and not t.dead:
                 conditions.add_condition(rs, session, t, cond, CONDITION_RULE[cond], source=a.id)
                 if f.get("repeat_save") and cond in t.conditions:
                     t.data.setdefault("repeat_saves", {})[cond] = {"save": f["ability"], "dc": f["dc"],
                                                                    "spell": f["name"], "rule": "SRD-12"}
+
+
+def line_targets(rs, session, a, area: dict, act: dict) -> list[str]:
+    """SRD-12 with the spells' area code: "exhales acid in a 60-foot line that is 5 feet wide" -- a line from the
+    creature's centre toward the point or the target, in 3D (engine/rules/dnd5e/areas.py); every other creature any
+    part of whose body is in it, unless it has total cover from the creature."""
+    cell = session.world.cell_m
+    me = srd_cast.body_centre(a, cell)
+    if act.get("at") is not None:
+        aim = areas.cell_centre(*act["at"], cell)
+    else:
+        aim = srd_cast.body_centre(session.actor(act["target"], "target"), cell)
+    ar = areas.make({"shape": "line", "size_m": area["length_m"], "width_m": area.get("width_m", 1.5)}, me, aim)
+    return [o.id for o in session.state.actors.values()
+            if o.id != a.id and not o.dead and areas.catches(ar, o, cell)
+            and not attacks.total_cover(rs, session, a, o)]
 
 
 def _mean(dice: str) -> float:
