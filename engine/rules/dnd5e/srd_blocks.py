@@ -215,6 +215,7 @@ def multiattack_with(c: dict, f: dict) -> list[str]:
     return [x for x in other if x in played and re.search(rf"can use its {re.escape(x)}\. It then makes", f["desc"])]
 
 
+DETECT = re.compile(r"The \w+ makes a Wisdom \(Perception\) check\.")
 ONE_ATTACK = re.compile(r"makes (?:one|a) ([a-z' ]+?) attack\.$")
 
 
@@ -224,6 +225,8 @@ def legendary_option(c: dict, f: dict) -> tuple[dict | None, str]:
     (None, why) for the rest."""
     name = re.sub(r"\s*\(Costs \d+ Actions\)", "", f["name"]).strip()
     cost = int(f.get("cost", 1))
+    if DETECT.fullmatch(f["desc"].strip()):
+        return {"name": name, "cost": cost, "kind": "detect"}, ""          # SRD-17
     m = ONE_ATTACK.search(f["desc"].strip())
     if m:
         attacks = {g["name"].lower(): g["name"] for g in c["actions"] if g.get("kind") == "attack"}

@@ -160,4 +160,13 @@ RULES = [
      'where': 'srd presence `affected`, srd presence `after_save`, actions/srd.py `CreatureAction`, '
               'srd blocks `multiattack_with`',
      'tests': [T + 'test_srd16_frightful_presence_save_frightened_and_immunity']},
+    {'id': 'SRD-17',
+     'rule': 'The legendary action Detect: "Detect. The dragon makes a Wisdom (Perception) check."',
+     'status': 'built',
+     'decision': 'the check a Search makes (DND-19, DND-23): its Perception total against each hidden foe\'s Stealth '
+                 'total, a foe it can see whose total it meets found (`revealed`); a legendary option (SRD-15) its '
+                 'policy takes at the end of another creature\'s turn when a foe is hidden from it and it is not '
+                 'blinded (a check with nothing to find changes nothing), a `legendary_action` event then the check',
+     'where': 'srd detect `detect`, srd detect `worth_it`, srd legendary `legendary_actions`, srd blocks `legendary_option`',
+     'tests': [T + 'test_srd17_detect_a_legendary_perception_check_finds_a_hidden_foe']},
 ]

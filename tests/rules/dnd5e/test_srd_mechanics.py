@@ -355,3 +355,21 @@ def test_srd12_a_line_breath_catches_each_creature_on_the_line(tmp_path, capsys)
     assert sorted(act["targets"]) == ["a", "g"], act
     dmg = {e["who"]: e["amount"] for e in events(evs, "damage")}
     assert sorted(dmg.values()) == [30, 60] and "o" not in dmg
+
+
+@pytest.mark.parametrize("roll,found", [(20, True), (1, False)])
+def test_srd17_detect_a_legendary_perception_check_finds_a_hidden_foe(tmp_path, capsys, roll, found):
+    """Adult red dragon, "Detect. The dragon makes a Wisdom (Perception) check." The rogue hides behind a low wall
+    (Stealth 8 + its bonus); at the end of its turn the dragon spends a legendary action on Detect (its policy: a foe
+    is hidden from it): Perception +13 with a 20 finds it, with a 1 (14) it does not."""
+    rogue = {"id": "r", "kind": "rogue", "side": "blue", "at": [10, 10, 0]}
+    dragon = {"id": "d", "srd": "adult-red-dragon", "side": "red", "at": [9, 14, 0]}
+    evs = run_scene(tmp_path, capsys, [rogue, dragon], [
+        {"actor": "r", "action": "hide", "rolls": {"check": 8}},
+        {"actor": "r", "action": "end_turn", "rolls": {"check": roll}}],
+        fill=[("stone", (6, 11, 0), (14, 11, 0))])
+    la = events(evs, "legendary_action", who="d", option="Detect")
+    assert [(e["cost"], e["points_left"]) for e in la] == [(1, 2)]
+    chk = [e for e in events(evs, "check", who="d") if e.get("rule") == "SRD-17"]
+    assert len(chk) == 1
+    assert bool(events(evs, "revealed", who="r", by="d")) is found
