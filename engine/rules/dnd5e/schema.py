@@ -68,6 +68,7 @@ class Dnd5eStats(_Strict, frozen=True):
     multiattack: list[dict[str, int]] = msgspec.field(default_factory=list)       # SRD-01: {attack: count} each
     legendary_resistance: int = 0                                                  # SRD-14: uses per day
     legendary: dict[str, Any] | None = None                                        # SRD-15: {points, options}
+    death_burst: dict[str, Any] | None = None                                      # SRD-18: its save when it dies
 
 
 # -- what the types cannot say: the weapon shape's values, hit dice and spell slots (checked when the scene loads)

@@ -22,7 +22,8 @@ DAMAGE_TYPES = ("acid", "bludgeoning", "cold", "fire", "force", "lightning", "ne
                 "psychic", "radiant", "slashing", "thunder")
 #: traits the rules play (engine/rules/dnd5e/srd_traits.py), by the name the SRD writes, and their rule ID
 TRAITS_PLAYED = {"flyby": "SRD-07", "pack tactics": "SRD-09", "magic resistance": "SRD-10",
-                 "keen sight": "SRD-11", "keen hearing and sight": "SRD-11", "keen sight and smell": "SRD-11"}
+                 "keen sight": "SRD-11", "keen hearing and sight": "SRD-11", "keen sight and smell": "SRD-11",
+                 "keen hearing": "SRD-11", "keen hearing and smell": "SRD-11", "keen senses": "SRD-11"}
 
 
 def library_file():
@@ -186,7 +187,8 @@ def save_action(f: dict) -> tuple[dict | None, str]:
     if f.get("per_day"):
         entry["per_day"] = int(f["per_day"])
     left = [x.strip() for x in re.split(r"(?<=\.)\s+", text) if x.strip() and not COVERED.search(x)
-            and not (entry.get("frightful") and FRIGHTFUL_COVERED.search(x))]
+            and not (entry.get("frightful") and FRIGHTFUL_COVERED.search(x))
+            and not ((entry.get("area") or {}).get("shape") == "self" and AREA_SENTENCE.fullmatch(x))]
     later = re.search(r"(?:at the start of each of its turns|at the end of each of its turns)[^.]*damage|damage at the "
                       r"start of each of its turns", text)
     if later and entry["damage"]:
@@ -197,6 +199,8 @@ def save_action(f: dict) -> tuple[dict | None, str]:
     return entry, ("left out: " + " ".join(left)[:200]) if left else ""
 
 
+#: "Each creature within 5 ft." -- a self area's sentence, cut at its "ft." (the area plays it)
+AREA_SENTENCE = re.compile(r"Each creature within \d+ ft\.")
 CHOICE_OF_BREATHS = re.compile(r"uses one of the following breath weapons", re.I)
 BREATH_NAME = re.compile(r"^([A-Z][a-z]+ Breath)\.", re.M)
 FRIGHTFUL = re.compile(r"frightful presence", re.I)
@@ -242,6 +246,24 @@ def legendary_option(c: dict, f: dict) -> tuple[dict | None, str]:
         entry = {k: v for k, v in entry.items() if k not in ("recharge", "per_day", "range_m", "repeat_save")}
         return {**entry, "name": name, "cost": cost, "kind": "save"}, why
     return None, "a legendary action the rules do not play (its text is shown with the block)"
+
+
+DIES = re.compile(r"^When the [\w ]+ dies, it explodes in a [\w ,]+\.\s*")
+
+
+def death_burst(f: dict) -> tuple[dict | None, str]:
+    """(the sheet's ``death_burst``, what is left out) for "Death Burst. When the mephit dies, it explodes in a burst
+    of jagged ice. Each creature within 5 ft. of it must make a DC 10 Dexterity saving throw, taking 4 (1d8) slashing
+    damage on a failed save, or half as much damage on a successful one." (SRD-18); (None, why) when it cannot play."""
+    if f.get("kind") != "trait_save" or not (f.get("area") or {}).get("shape") == "self" or not DIES.match(f["desc"]):
+        return None, "a trait the rules do not play yet (its text is shown with the block)"
+    text = DIES.sub("", f["desc"])
+    entry, why = save_action({**f, "kind": "save", "desc": text})
+    if entry is None:
+        return None, why
+    if entry.get("condition") and re.search(r"repeat the saving throw on each of its turns", text):
+        entry["repeat_save"] = True       # "can repeat the saving throw on each of its turns": at its end (SRD-12's)
+    return {k: v for k, v in entry.items() if k not in ("recharge", "per_day", "range_m")}, why
 
 
 def multiattack(c: dict) -> dict | None:
@@ -300,6 +322,9 @@ def character(c: dict) -> dict:
         for e in saves:                     # SRD-01 with SRD-16: "can use its Frightful Presence. It then makes ..."
             if ma and e["name"] in multiattack_with(c, ma):
                 e["in_multiattack"] = True
+    burst = next((f for f in c["traits"] if _trait(f["name"]) == "death burst"), None)
+    if burst is not None and death_burst(burst)[0] is not None:
+        t["death_burst"] = death_burst(burst)[0]          # SRD-18
     if c["fly_speed_m"]:
         t["fly_speed_m"] = float(c["fly_speed_m"])
     if c["hover"]:
@@ -322,6 +347,10 @@ def feature_status(c: dict, section: str, f: dict) -> tuple[bool, str]:
     if section == "traits":
         if _trait(name) in TRAITS_PLAYED or _trait(name) in MAGIC_WEAPONS or _trait(name) == "legendary resistance":
             return True, ""
+        if _trait(name) == "death burst":
+            entry, why = death_burst(f)
+            return entry is not None and not why, why if entry is None else (
+                "played as SRD-18; " + why if why else "")
         return False, "a trait the rules do not play yet (its text is shown with the block)"
     if kind == "attack":
         gaps = []

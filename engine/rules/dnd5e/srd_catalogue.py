@@ -92,7 +92,9 @@ RULES = [
      'status': 'built',
      'decision': 'its passive Perception, which notices a hider it can see (DND-23, `hide_passive = '
                  '"passive_perception"`), is +5 (advantage on a passive check); also Keen Hearing and Sight, Keen '
-                 'Sight and Smell',
+                 'Sight and Smell; Keen Hearing ("checks that rely on hearing"), Keen Hearing and Smell and Keen '
+                 'Senses the same: a hider\'s Stealth (DND-23) is against being heard as much as seen (Keen Smell '
+                 'alone is not played: the sandbox tracks no scent)',
      'where': 'srd sheet `keen_sight`, 5e conditions `passive`',
      'tests': [T + 'test_srd11_keen_sight']},
     {'id': 'SRD-12',
@@ -169,4 +171,18 @@ RULES = [
                  'blinded (a check with nothing to find changes nothing), a `legendary_action` event then the check',
      'where': 'srd detect `detect`, srd detect `worth_it`, srd legendary `legendary_actions`, srd blocks `legendary_option`',
      'tests': [T + 'test_srd17_detect_a_legendary_perception_check_finds_a_hidden_foe']},
+    {'id': 'SRD-18',
+     'rule': 'Death Burst: "When the mephit dies, it explodes in a burst of jagged ice. Each creature within 5 ft. of it '
+             'must make a DC 10 Dexterity saving throw, taking 4 (1d8) slashing damage on a failed save, or half as '
+             'much damage on a successful one." (the dust mephit\'s: "or be blinded for 1 minute. A blinded creature '
+             'can repeat the saving throw on each of its turns").',
+     'status': 'built',
+     'decision': 'on the damage module\'s `DEATH` hook: when the creature dies (not when it is dying at 0 HP: the '
+                 'text says "dies"), every other living creature in the radius, its allies too, saves against the '
+                 'block\'s DC; one damage roll, half on a success where written, the condition on a failure with its '
+                 'repeated save at the end of each of its turns; Dexterity saves with the cover DND-32 grants from the '
+                 'creature (a `death_burst` event, then the saves); the magmin\'s igniting of flammable objects is '
+                 'left out (`features` says so)',
+     'where': 'srd burst `death_burst`, srd blocks `death_burst`, 5e damage `die`',
+     'tests': [T + 'test_srd18_death_burst_when_the_mephit_dies']},
 ]

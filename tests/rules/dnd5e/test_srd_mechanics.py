@@ -154,10 +154,12 @@ def test_srd10_magic_resistance(tmp_path, capsys):
     assert sv["success"] and any("Magic Resistance" in s for s in sv.get("advantage", [])), sv
 
 
-@pytest.mark.parametrize("traits, noticed", [({}, True), ({"srd_traits": []}, False)])
+@pytest.mark.parametrize("traits, noticed", [({}, True), ({"srd_traits": []}, False),
+                                            ({"srd_traits": ["keen hearing"]}, True)])
 def test_srd11_keen_sight(tmp_path, capsys, traits, noticed):
     """Giant eagle (Perception +4, Keen Sight): its passive Perception against a rogue hiding behind a low wall is
-    19 with Keen Sight (advantage on a passive check: +5), 14 without; Stealth 8 + 10 = 18."""
+    19 with Keen Sight (advantage on a passive check: +5), 14 without; Stealth 8 + 10 = 18. The same eagle with only
+    Keen Hearing (the scene's key): "checks that rely on hearing" -- a hider's Stealth is against being heard too."""
     rogue = {"id": "r", "kind": "rogue", "side": "blue", "at": [10, 10, 0]}
     eagle = {"id": "e", "srd": "giant-eagle", "side": "red", "at": [10, 14, 0], **traits}
     evs = run_scene(tmp_path, capsys, [rogue, eagle], [{"actor": "r", "action": "hide", "rolls": {"check": 8}}],
@@ -373,3 +375,21 @@ def test_srd17_detect_a_legendary_perception_check_finds_a_hidden_foe(tmp_path, 
     chk = [e for e in events(evs, "check", who="d") if e.get("rule") == "SRD-17"]
     assert len(chk) == 1
     assert bool(events(evs, "revealed", who="r", by="d")) is found
+
+
+def test_srd18_death_burst_when_the_mephit_dies(tmp_path, capsys):
+    """Ice mephit, "Death Burst. When the mephit dies, it explodes in a burst of jagged ice. Each creature within
+    5 ft. of it must make a DC 10 Dexterity saving throw, taking 4 (1d8) slashing damage on a failed save, or half as
+    much damage on a successful one." The archer beside it kills it (a 1 HP mephit): it fails (6 damage); its ally
+    beside the mephit saves (3); the archer 6 cells away is not caught."""
+    mephit = {"id": "m", "srd": "ice-mephit", "side": "red", "at": [10, 11, 0], "max_hp": 1}
+    near = {**ARCHER, "max_hp": 300}
+    side = {**ARCHER, "id": "n", "at": [11, 11, 0], "max_hp": 300}
+    far = {**ARCHER, "id": "f", "at": [10, 17, 0], "max_hp": 300}
+    evs = run_scene(tmp_path, capsys, [near, side, far, mephit], [
+        {"actor": "a", "action": "attack", "target": "m", "weapon": "shortsword",
+         "rolls": {"attack": 18, "damage": [4, 6], "save": [1, 20]}}])
+    assert events(evs, "death", who="m")
+    burst = events(evs, "death_burst", who="m")[0]
+    assert sorted(burst["targets"]) == ["a", "n"] and burst["rule"] == "SRD-18"
+    assert {e["who"]: e["amount"] for e in events(evs, "damage") if e.get("rule") == "SRD-18"} == {"a": 6, "n": 3}
