@@ -72,6 +72,9 @@ def weapon(f: dict, abilities: dict) -> dict:
     oh = on_hit(f)[0]
     if oh:
         w["on_hit"] = oh
+    gr = grapple(f)[0]
+    if gr:
+        w["grapple"] = gr
     extra = []
     for d in hit[1:]:
         xd, xb = _split(d["dice"])
@@ -110,6 +113,42 @@ def on_hit(f: dict) -> tuple[dict | None, str]:
     if "saving throw" not in re.split(r"(?<=\.)\s+", text)[0] and not any("saving throw" in x for x in sentences):
         return None, "the save it forces on a hit"
     return entry, ("left out: " + " ".join(left)[:200]) if left else ""
+
+
+GRAPPLED = re.compile(r"(?:,? and the target is grappled|\. (?:If the target is (?:a |an )?(?P<size>Tiny|Small|Medium|Large|"
+                      r"Huge)(?: or smaller)?(?: creature)?, it|If the target is a creature, it|The target) is grappled)"
+                      r" \(escape DC (?P<dc>\d+)\)(?P<restr> and restrained until the grapple ends)?\.")
+HELD = re.compile(r"^Until this grapple ends, (?:the (?:target|creature) is restrained(?:, and the [\w ]+ can't "
+                  r"(?:use its [\w ]+ on|\w+) another target)?|the [\w ]+ can't use its [\w ]+ on another target)\.?$")
+
+
+def grapple(f: dict) -> tuple[dict | None, str]:
+    """(the weapon's ``grapple``, what is left out) for an attack whose hit grapples (SRD-19): "and the target is
+    grappled (escape DC 19). Until this grapple ends, the target is restrained, and the roc can't use its talons on
+    another target."; (None, why) when its text says more than the rules play."""
+    if not f.get("grapple_escape_dc"):
+        return None, ""
+    hit = f["desc"].split("Hit:", 1)[-1].strip()
+    m = GRAPPLED.search(hit)
+    if not m:
+        return None, "the grapple on a hit (its condition as written is not read)"
+    rest = hit[m.end():].strip()
+    entry: dict = {"escape_dc": int(m.group("dc"))}
+    if m.group("size"):
+        entry["max_size"] = m.group("size").lower()
+    if m.group("restr"):
+        entry["restrained"] = True
+    if rest:
+        h = HELD.match(rest)
+        if not h:
+            return None, "the grapple on a hit; left out: " + rest[:200]
+        if "restrained" in rest:
+            entry["restrained"] = True
+        if "another target" in rest:
+            entry["one_target"] = True
+    if f.get("on_hit_save") or len(hit[:m.start()].split(". ")) > 1:
+        return None, "the grapple on a hit (with more in the text)"
+    return entry, ""
 
 
 def _split(dice: str) -> tuple[str, int]:
@@ -359,8 +398,10 @@ def feature_status(c: dict, section: str, f: dict) -> tuple[bool, str]:
             if oh is None or why:
                 gaps.append(why or "the save it forces on a hit")
         if f.get("grapple_escape_dc"):
-            gaps.append("the grapple on a hit")
-        if f.get("rider") and not gaps and not f.get("on_hit_save"):
+            gr, why = grapple(f)
+            if gr is None:
+                gaps.append(why)
+        if f.get("rider") and not gaps and not f.get("on_hit_save") and not f.get("grapple_escape_dc"):
             gaps.append("what the text adds after the damage")
         if f.get("versatile"):
             gaps.append(f"the alternative damage ({f['versatile']['when']})")

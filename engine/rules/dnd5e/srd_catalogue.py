@@ -185,4 +185,20 @@ RULES = [
                  'left out (`features` says so)',
      'where': 'srd burst `death_burst`, srd blocks `death_burst`, 5e damage `die`',
      'tests': [T + 'test_srd18_death_burst_when_the_mephit_dies']},
+    {'id': 'SRD-19',
+     'rule': 'A hit that grapples: "Talons. ... Hit: 23 (4d6 + 9) slashing damage, and the target is grappled (escape DC '
+             '19). Until this grapple ends, the target is restrained, and the roc can\'t use its talons on another '
+             'target." (a size limit where written: "If the target is a Medium or smaller creature, it is grappled").',
+     'status': 'built',
+     'decision': 'a weapon key `grapple` {escape_dc, max_size, restrained, one_target}: after the hit\'s damage a '
+                 'living target within the size is grappled (the grappler its source: DND-47\'s reach and AIR\'s '
+                 'grappled flyer apply as to any grapple) and restrained where written; the Escape action is a check '
+                 'against the escape DC (not a contest); the restraint ends with the grapple (an escape, the '
+                 'grappler\'s death, out of reach); an attack with that weapon at another creature is refused while '
+                 'it lasts; a text saying more (two claws each holding one, automatic hits, damage each turn) is '
+                 'named in `features` as left out. Carrying the grappled creature aloft is not played (the sandbox '
+                 'has no dragging)',
+     'where': 'srd grapple `on_hit`, srd grapple `refusal`, srd grapple `escape_dc`, 5e conditions `release`, '
+              'srd blocks `grapple`',
+     'tests': [T + 'test_srd19_a_hit_that_grapples_restrains_until_an_escape']},
 ]

@@ -393,3 +393,28 @@ def test_srd18_death_burst_when_the_mephit_dies(tmp_path, capsys):
     burst = events(evs, "death_burst", who="m")[0]
     assert sorted(burst["targets"]) == ["a", "n"] and burst["rule"] == "SRD-18"
     assert {e["who"]: e["amount"] for e in events(evs, "damage") if e.get("rule") == "SRD-18"} == {"a": 6, "n": 3}
+
+
+def test_srd19_a_hit_that_grapples_restrains_until_an_escape(tmp_path, capsys):
+    """Roc, "Talons ... Hit: 23 (4d6 + 9) slashing damage, and the target is grappled (escape DC 19). Until this
+    grapple ends, the target is restrained, and the roc can't use its talons on another target." The archer is
+    grappled and restrained; the talons at the other archer are refused (SRD-19); an escape check of 4 fails against
+    DC 19, one of 23 succeeds and the restraint ends with the grapple."""
+    roc = {"id": "r", "srd": "roc", "side": "red", "at": [6, 8, 0]}
+    a1 = {**ARCHER, "at": [10, 9, 0], "max_hp": 300}
+    a2 = {**ARCHER, "id": "b", "at": [10, 11, 0], "max_hp": 300}
+    talons = {"actor": "r", "action": "attack", "weapon": "Talons"}
+    evs = run_scene(tmp_path, capsys, [roc, a1, a2], [
+        {**talons, "target": "a", "rolls": {"attack": 20, "damage": [1, 1, 1, 1]}},
+        {"actor": "r", "action": "end_turn"},
+        {"actor": "a", "action": "escape", "rolls": {"check": 1}},
+        {"actor": "a", "action": "end_turn"}, {"actor": "b", "action": "end_turn"},
+        {**talons, "target": "b", "illegal": "SRD-19"},
+        {"actor": "r", "action": "end_turn"},
+        {"actor": "a", "action": "escape", "rolls": {"check": 20}}])
+    assert events(evs, "grapple", who="r", target="a", rule="SRD-19")
+    assert events(evs, "condition", who="a", condition="restrained")
+    esc = events(evs, "escape", who="a")
+    assert [(e["against"], e["success"], e["rule"]) for e in esc] == [(19, False, "SRD-19"), (19, True, "SRD-19")]
+    st = evs[-1]["characters"]["a"]
+    assert "grappled" not in st["conditions"] and "restrained" not in st["conditions"]
