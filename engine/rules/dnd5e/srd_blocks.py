@@ -227,7 +227,8 @@ def save_action(f: dict) -> tuple[dict | None, str]:
         entry["per_day"] = int(f["per_day"])
     left = [x.strip() for x in re.split(r"(?<=\.)\s+", text) if x.strip() and not COVERED.search(x)
             and not (entry.get("frightful") and FRIGHTFUL_COVERED.search(x))
-            and not ((entry.get("area") or {}).get("shape") == "self" and AREA_SENTENCE.fullmatch(x))]
+            and not ((entry.get("area") or {}).get("shape") == "self" and AREA_SENTENCE.fullmatch(x))
+            and not ((entry.get("area") or {}).get("shape") == "line" and x == "wide.")]      # "5 ft. wide."
     later = re.search(r"(?:at the start of each of its turns|at the end of each of its turns)[^.]*damage|damage at the "
                       r"start of each of its turns", text)
     if later and entry["damage"]:
@@ -247,6 +248,50 @@ FRIGHTFUL = re.compile(r"frightful presence", re.I)
 #: (the split at "ft.") and "... immune to the dragon's Frightful Presence for the next 24 hours"
 FRIGHTFUL_COVERED = re.compile(r"of the \w+'s choice that is within \d+ (?:feet|ft\.)|immune to the .*Frightful "
                                r"Presence", re.I)
+
+
+ABILITY = {"Strength": "str", "Dexterity": "dex", "Constitution": "con", "Intelligence": "int", "Wisdom": "wis",
+           "Charisma": "cha"}
+SUB_AREA = re.compile(r"in an? (\d+)-foot (line|cone)(?: that is (\d+) feet wide)?")
+SUB_SAVE = re.compile(r"DC (\d+) (Strength|Dexterity|Constitution|Intelligence|Wisdom|Charisma) saving throw")
+SUB_DAMAGE = re.compile(r"\d+ \((\d+d\d+)(?: ?([+-]) ?(\d+))?\) (\w+) damage")
+SUB_REPEAT = ("A creature can repeat the saving throw at the end of each of its turns, ending the effect on itself on a "
+              "success.")
+
+
+def breath_options(f: dict) -> list[tuple[str, dict | None, str]]:
+    """The metallic dragons' "Breath Weapons (Recharge 5-6). The dragon uses one of the following breath weapons.
+    Fire Breath. ... Sleep Breath. ...": each breath as (name, its ``creature_actions`` entry or None, what is left
+    out), the entries sharing the recharge (``recharge_group``). A breath is played whole only when its text is the
+    area, the save with its damage or a tracked condition, and the repeated save: anything else is named."""
+    out = []
+    for m in BREATH_NAME.finditer(f["desc"]):
+        line = f["desc"][m.end():].split("\n", 1)[0].strip()
+        name = m.group(1)
+        ar, sv = SUB_AREA.search(line), SUB_SAVE.search(line)
+        if not ar or not sv:
+            out.append((name, None, "its area or save is not read"))
+            continue
+        area = {"shape": ar.group(2), "length_m": round(int(ar.group(1)) * 0.3, 2)}
+        if ar.group(2) == "line":
+            area["width_m"] = round(int(ar.group(3) or 5) * 0.3, 2)
+        dmg = [{"dice": d + (f"{sign}{b}" if b else ""), "type": t} for d, sign, b, t in SUB_DAMAGE.findall(line)]
+        cond = next((c for c in PLAYED_CONDITIONS if re.search(rf"\b(?:be|fall) {c}\b", line)), None)
+        if not dmg and not cond:
+            out.append((name, None, "neither damage nor a condition the rules track"))
+            continue
+        entry: dict = {"name": name, "dc": int(sv.group(1)), "ability": ABILITY[sv.group(2)], "damage": dmg,
+                       "half": "half as much damage" in line, "area": area, "recharge_group": "Breath Weapons"}
+        if f.get("recharge"):
+            entry["recharge"] = list(f["recharge"])
+        sentences = [x.strip() for x in re.split(r"(?<=\.)\s+", line) if x.strip()]
+        left = [x for x in sentences[2:] if x != SUB_REPEAT]
+        if cond:
+            entry["condition"] = cond
+            if SUB_REPEAT in line:
+                entry["repeat_save"] = True
+        out.append((name, entry, ("left out: " + " ".join(left)[:200]) if left else ""))
+    return out
 
 
 def multiattack_with(c: dict, f: dict) -> list[str]:
@@ -356,6 +401,9 @@ def character(c: dict) -> dict:
     if combos and (len(combos) > 1 or len(weapons) > 1):
         t["multiattack"] = combos             # SRD-01: the combinations as written
     saves = [e for e, _ in (save_action(f) for f in c["actions"]) if e is not None]
+    for f in c["actions"]:
+        if f.get("kind") == "save" and CHOICE_OF_BREATHS.search(f["desc"]):
+            saves += [e for _, e, _ in breath_options(f) if e is not None]          # SRD-12 with SRD-05
     if saves:
         t["creature_actions"] = saves
         for e in saves:                     # SRD-01 with SRD-16: "can use its Frightful Presence. It then makes ..."
@@ -423,6 +471,11 @@ def feature_status(c: dict, section: str, f: dict) -> tuple[bool, str]:
             return False, (f"played as written (SRD-01) for its attacks; left out: {', '.join(other)} in the "
                            "combination")
         return True, ""
+    if kind == "save" and section == "actions" and CHOICE_OF_BREATHS.search(f["desc"]):
+        opts = breath_options(f)
+        gaps = [f"{n}: {w or 'not played'}" for n, e, w in opts if e is None or w]
+        return (not gaps and len(opts) > 1,
+                "played as save actions sharing one recharge (SRD-12, SRD-05); " + "; ".join(gaps) if gaps else "")
     if kind == "save" and section == "actions":
         entry, why = save_action(f)
         if entry is None:

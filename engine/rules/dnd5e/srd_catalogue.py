@@ -109,10 +109,15 @@ RULES = [
                  'condition on a failure (and its repeated save where written), Dexterity saves with the cover DND-32 '
                  'grants from the creature; a line ("exhales lightning in a 90-foot line that is 5 feet wide") with the spells\' '
                  'area code (engine/rules/dnd5e/areas.py: every creature any part of whose body is in it); cubes '
-                 'are not played (`features` says so), nor the metallic dragons\' choice of two breath weapons',
-     'where': 'actions/srd.py `CreatureAction`, actions/srd.py `line_targets`, srd blocks `save_action`',
+                 'are not played (`features` says so); the metallic dragons\' "Breath Weapons (Recharge 5-6). The '
+                 'dragon uses one of the following breath weapons": each breath its own action, the two sharing one '
+                 'recharge (one d6 for both, SRD-05); a breath whose effect the rules do not track (pushed, slowed, '
+                 'weakened) is not offered and `features` names it',
+     'where': 'actions/srd.py `CreatureAction`, actions/srd.py `line_targets`, srd blocks `save_action`, '
+              'srd blocks `breath_options`',
      'tests': [T + 'test_srd12_breath_cone_catches_a_flyer_two_layers_below_and_a_walker_behind_half_cover',
-               T + 'test_srd12_a_line_breath_catches_each_creature_on_the_line']},
+               T + 'test_srd12_a_line_breath_catches_each_creature_on_the_line',
+               T + 'test_srd12_the_metallic_breath_weapons_share_one_recharge']},
     {'id': 'SRD-13',
      'rule': 'A hit that forces a save: "Hit: ... and the target must succeed on a DC 14 Constitution saving throw or '
              'become poisoned for 1 minute. The target can repeat the saving throw at the end of each of its turns, '

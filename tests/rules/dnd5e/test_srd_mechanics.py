@@ -418,3 +418,23 @@ def test_srd19_a_hit_that_grapples_restrains_until_an_escape(tmp_path, capsys):
     assert [(e["against"], e["success"], e["rule"]) for e in esc] == [(19, False, "SRD-19"), (19, True, "SRD-19")]
     st = evs[-1]["characters"]["a"]
     assert "grappled" not in st["conditions"] and "restrained" not in st["conditions"]
+
+
+def test_srd12_the_metallic_breath_weapons_share_one_recharge(tmp_path, capsys):
+    """Young silver dragon, "Breath Weapons (Recharge 5-6). The dragon uses one of the following breath weapons.
+    Cold Breath. ... Paralyzing Breath. The dragon exhales paralyzing gas in a 30-foot cone. Each creature in that
+    area must succeed on a DC 17 Constitution saving throw or be paralyzed for 1 minute. A creature can repeat the
+    saving throw at the end of each of its turns": the archer is paralyzed and stays so after a failed repeat; a 4
+    at the start of the dragon's turn leaves both breaths spent (one die for the two), Cold Breath is refused."""
+    dragon = {"id": "d", "srd": "young-silver-dragon", "side": "red", "at": [4, 9, 0]}
+    archer = {**ARCHER, "at": [8, 9, 0], "max_hp": 300}
+    evs = run_scene(tmp_path, capsys, [dragon, archer], [
+        {"actor": "d", "action": "creature_action", "feature": "Paralyzing Breath", "target": "a",
+         "rolls": {"save": 1}},
+        {"actor": "d", "action": "end_turn", "rolls": {"save": 1, "recharge": 4}},      # the paralyzed archer's turn
+        {"actor": "d", "action": "creature_action", "feature": "Cold Breath", "target": "a", "illegal": "SRD-05"}])
+    assert events(evs, "creature_action", who="d", feature="Paralyzing Breath")[0]["targets"] == ["a"]
+    assert events(evs, "condition", who="a", condition="paralyzed")
+    assert "paralyzed" in evs[-1]["characters"]["a"]["conditions"]
+    rc = events(evs, "recharge", who="d")
+    assert [(e["feature"], e["roll"], e["recharged"]) for e in rc] == [("Breath Weapons", 4, False)]

@@ -34,9 +34,15 @@ def _feature(rs, a, name: str) -> dict:
     raise Illegal(f"{a.name} has no action {name!r} (its save actions: {have})", "SRD-12", "feature")
 
 
+def _key(f: dict) -> str:
+    """The recharge / uses a feature spends: its own, or the group's ("Breath Weapons (Recharge 5-6)": the metallic
+    dragons' two breaths share one)."""
+    return f.get("recharge_group") or f["name"]
+
+
 def _usable(a, f: dict) -> str | None:
     """Why the feature cannot be used now (recharge, uses per day), or None."""
-    st = a.data.setdefault("creature_state", {}).get(f["name"], {})
+    st = a.data.setdefault("creature_state", {}).get(_key(f), {})
     if f.get("recharge") and st.get("spent"):
         lo = f["recharge"][0]
         return f"{f['name']} is spent: it recharges on a {lo}{'-6' if lo < 6 else ''} of a d6 at the start of " \
@@ -149,7 +155,7 @@ class CreatureAction(Unit):
         if f.get("in_multiattack"):
             turn["attacks_left"] = a.data["attacks"]      # SRD-01: "It then makes three attacks"
         turn["action"] = True
-        st = a.data.setdefault("creature_state", {}).setdefault(f["name"], {})
+        st = a.data.setdefault("creature_state", {}).setdefault(_key(f), {})
         if f.get("recharge"):
             st["spent"] = True
         if f.get("per_day"):
@@ -206,12 +212,16 @@ def _mean(dice: str) -> float:
 def recharge_roll(rs, session, a):
     """SRD-05 "(Recharge 5-6)": at the start of its turn, a d6 for each spent recharge action, recorded as a die;
     on the range written it is available again."""
+    done = set()
     for f in a.data.get("creature_actions") or ():
-        st = (a.data.get("creature_state") or {}).get(f["name"])
+        st = (a.data.get("creature_state") or {}).get(_key(f))
+        if _key(f) in done:
+            continue                    # "Breath Weapons (Recharge 5-6)": one die for the breaths that share it
+        done.add(_key(f))
         if f.get("recharge") and st and st.get("spent") and not a.dead:
-            r = session.roll("recharge", 6, 1, who=a.id, rule="SRD-05", purpose=f"recharge {f['name']}")[0]
+            r = session.roll("recharge", 6, 1, who=a.id, rule="SRD-05", purpose=f"recharge {_key(f)}")[0]
             back = r >= f["recharge"][0]
             if back:
                 st["spent"] = False
-            session.emit({"type": "recharge", "who": a.id, "feature": f["name"], "roll": r, "recharged": back,
+            session.emit({"type": "recharge", "who": a.id, "feature": _key(f), "roll": r, "recharged": back,
                           "rule": "SRD-05"})
