@@ -147,8 +147,8 @@ RULES = [
                  'Attack (Costs 2 Actions)"); at the end of each other creature\'s turn a legendary creature that is '
                  'not incapacitated takes the first option it can pay for that reaches a foe (a `legendary_action` '
                  'event with the points left), its points back at the start of its turn; the GM\'s own choice at '
-                 'that moment (a choice point) and the options that are not attacks or saves (Detect, a move, a '
-                 'spell) are not offered yet (`features` names them)',
+                 'that moment (a choice point) and the options that are not attacks, saves or Detect (SRD-17: a move, '
+                 'a spell, a teleport) are not offered yet (`features` names them)',
      'where': 'srd legendary `legendary_actions`, srd legendary `legendary_points_return`, srd blocks `legendary_option`',
      'tests': [T + 'test_srd15_legendary_actions_at_the_end_of_another_creatures_turn']},
     {'id': 'SRD-16',
