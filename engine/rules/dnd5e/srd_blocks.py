@@ -264,7 +264,7 @@ def breath_options(f: dict) -> list[tuple[str, dict | None, str]]:
     Fire Breath. ... Sleep Breath. ...": each breath as (name, its ``creature_actions`` entry or None, what is left
     out), the entries sharing the recharge (``recharge_group``). A breath is played whole only when its text is the
     area, the save with its damage or a tracked condition, and the repeated save: anything else is named."""
-    out = []
+    out: list[tuple[str, dict | None, str]] = []
     for m in BREATH_NAME.finditer(f["desc"]):
         line = f["desc"][m.end():].split("\n", 1)[0].strip()
         name = m.group(1)

@@ -194,7 +194,8 @@ def line_targets(rs, session, a, area: dict, act: dict) -> list[str]:
     cell = session.world.cell_m
     me = srd_cast.body_centre(a, cell)
     if act.get("at") is not None:
-        aim = areas.cell_centre(*act["at"], cell)
+        x, y, z = act["at"]
+        aim = areas.cell_centre(x, y, z, cell)
     else:
         aim = srd_cast.body_centre(session.actor(act["target"], "target"), cell)
     ar = areas.make({"shape": "line", "size_m": area["length_m"], "width_m": area.get("width_m", 1.5)}, me, aim)
