@@ -427,6 +427,18 @@ def _trait(name: str) -> str:
 
 # -- what the rules play ----------------------------------------------------------------------------------------
 
+#: why a frequent trait is not played, where more can be said than "not yet"
+TRAIT_WHY = {
+    "amphibious": "not played: the rules track no breathing or suffocation (underwater combat, DND-37, drowns no one)",
+    "innate spellcasting": "not played: its spells are not given to its sheet yet (the text is shown with the block)",
+    "spellcasting": "not played: its spells are not given to its sheet yet (the text is shown with the block)",
+    "false appearance": "not played: the rules have no surprise, so a motionless creature is never mistaken for an "
+                        "object",
+    "incorporeal movement": "not played: moving through creatures and objects (and the force damage for ending a turn "
+                            "inside one) is not in the pathing",
+}
+
+
 def feature_status(c: dict, section: str, f: dict) -> tuple[bool, str]:
     """(modelled, why not): whether the rules play feature ``f`` of ``c`` as the SRD writes it."""
     kind = f.get("kind")
@@ -438,7 +450,7 @@ def feature_status(c: dict, section: str, f: dict) -> tuple[bool, str]:
             entry, why = death_burst(f)
             return entry is not None and not why, why if entry is None else (
                 "played as SRD-18; " + why if why else "")
-        return False, "a trait the rules do not play yet (its text is shown with the block)"
+        return False, TRAIT_WHY.get(_trait(name), "a trait the rules do not play yet (its text is shown with the block)")
     if kind == "attack":
         gaps = []
         if f.get("on_hit_save"):
