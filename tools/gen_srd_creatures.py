@@ -52,12 +52,22 @@ def dump(data: dict) -> str:
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("monsters", help="5e-database's src/2014/en/5e-SRD-Monsters.json")
+    ap.add_argument("monsters", nargs="?", help="5e-database's src/2014/en/5e-SRD-Monsters.json")
+    ap.add_argument("--features-only", action="store_true",
+                    help="recompute only each creature's features (what the rules play) in the output file, "
+                         "without the source (after a rule starts playing a feature)")
     ap.add_argument("--commit", default="", help="the 5e-database commit it was read at (written into the file)")
     ap.add_argument("-o", "--output", default=str(ROOT / "assets" / "srd" / "creatures.json"))
     ap.add_argument("--check", action="store_true", help="exit 1 if the output file differs from what it would write")
     a = ap.parse_args(argv)
-    data = build(json.loads(Path(a.monsters).read_text(encoding="utf-8")), a.commit)
+    if a.features_only:
+        data = json.loads(Path(a.output).read_text(encoding="utf-8"))
+        for c in data["creatures"]:
+            c["features"] = features(c)
+    elif not a.monsters:
+        ap.error("the monsters file is needed (or --features-only)")
+    else:
+        data = build(json.loads(Path(a.monsters).read_text(encoding="utf-8")), a.commit)
     text = dump(data)
     out = Path(a.output)
     if a.check:

@@ -27,6 +27,8 @@ RULESET = RulesetInfo(
                      "5e damage": "engine.rules.dnd5e.damage", "5e turns": "engine.rules.dnd5e.turns",
                      "5e mounts": "engine.rules.dnd5e.mounts", "5e common": "engine.rules.dnd5e.common",
                      "srd traits": "engine.rules.dnd5e.srd_traits", "srd sheet": "engine.rules.dnd5e.srd_sheet",
+                     "srd presence": "engine.rules.dnd5e.srd_presence", "srd detect": "engine.rules.dnd5e.srd_detect",
+                     "srd burst": "engine.rules.dnd5e.srd_burst", "srd grapple": "engine.rules.dnd5e.srd_grapple",
                      "srd blocks": "engine.rules.dnd5e.srd_blocks",
                      "srd multiattack": "engine.rules.dnd5e.srd_multiattack",
                      "srd legendary": "engine.rules.dnd5e.srd_legendary"}},

@@ -253,6 +253,11 @@ def release(rs, session, target: Actor, grappler: Actor, rule: str, why: str) ->
     else:
         session.emit({"type": "grapple_ends", "who": target.id, "grappler": grappler.id, "reason": why, "rule": rule})
         remove_condition(rs, session, target, "grappled", rule)
+    held = target.data.get("srd_grapple")
+    if held and held["by"] == grappler.id:          # SRD-19: "restrained until this grapple ends"
+        target.data.pop("srd_grapple")
+        if held.get("restrained"):
+            remove_condition(rs, session, target, "restrained", "SRD-19")
     FEAT.unpin(rs, session, grappler, target)
 
 

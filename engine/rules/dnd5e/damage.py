@@ -28,6 +28,9 @@ DAMAGE_MODIFIERS = Hook("damage_modifiers", "fn(rs, session, target, dmg) change
     "immunity_resistance_vulnerability",           # DND-33: "po zastosowaniu wszystkich modyfikatorów": last
 ))
 damage_modifier = DAMAGE_MODIFIERS.rule
+DEATH = Hook("death", "fn(rs, session, actor) after a creature dies (its death event)", order=(
+    "death_burst",                                 # SRD-18 (srd_burst.py)
+))
 
 
 @damage_modifier("DND-50")
@@ -185,6 +188,7 @@ def die(rs, session, a: Actor, why: str, rule: str) -> None:
     if riding.carries(a):
         mounts.mount_fell(rs, session, riding.rider_of(session, a), a)
     aerial.check_grounded(session, a)
+    DEATH.run(rs, session, a)
     check_over(rs, session)
 
 

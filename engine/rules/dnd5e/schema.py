@@ -68,6 +68,7 @@ class Dnd5eStats(_Strict, frozen=True):
     multiattack: list[dict[str, int]] = msgspec.field(default_factory=list)       # SRD-01: {attack: count} each
     legendary_resistance: int = 0                                                  # SRD-14: uses per day
     legendary: dict[str, Any] | None = None                                        # SRD-15: {points, options}
+    death_burst: dict[str, Any] | None = None                                      # SRD-18: its save when it dies
 
 
 # -- what the types cannot say: the weapon shape's values, hit dice and spell slots (checked when the scene loads)
@@ -85,6 +86,9 @@ WEAPON = {
     "on_hit": lambda v: isinstance(v, dict) and isinstance(v.get("dc"), int) and v.get("ability") in (
         "str", "dex", "con", "int", "wis", "cha") and isinstance(v.get("damage", []), list)
         and set(v) <= {"dc", "ability", "damage", "half", "condition", "repeat_save"},
+    "grapple": lambda v: isinstance(v, dict) and isinstance(v.get("escape_dc"), int) and v.get("max_size") in (
+        None, "tiny", "small", "medium", "large", "huge", "gargantuan")
+        and set(v) <= {"escape_dc", "max_size", "restrained", "one_target"},
     "extra": lambda v: isinstance(v, list) and len(v) <= 8 and all(
         isinstance(e, dict) and {"damage", "type"} <= set(e) <= {"damage", "type", "bonus"} and dice_expr(e["damage"])
         and isinstance(e["type"], str) and number(e.get("bonus", 0), -50, 50, True) for e in v),
@@ -96,6 +100,7 @@ WEAPON_HELP = {
     "type": "a damage type name", "name": "a name",
     "on_hit": "{dc, ability, damage = [{dice, type}], half, condition, repeat_save}: the save a hit forces (SRD-13)",
     "extra": "a list of {damage = \"1d6\", type = \"fire\", bonus = 0}: damage a hit adds (SRD-02)",
+    "grapple": "{escape_dc, max_size, restrained, one_target}: a hit that grapples (SRD-19)",
 }
 
 

@@ -22,7 +22,8 @@ DAMAGE_TYPES = ("acid", "bludgeoning", "cold", "fire", "force", "lightning", "ne
                 "psychic", "radiant", "slashing", "thunder")
 #: traits the rules play (engine/rules/dnd5e/srd_traits.py), by the name the SRD writes, and their rule ID
 TRAITS_PLAYED = {"flyby": "SRD-07", "pack tactics": "SRD-09", "magic resistance": "SRD-10",
-                 "keen sight": "SRD-11", "keen hearing and sight": "SRD-11", "keen sight and smell": "SRD-11"}
+                 "keen sight": "SRD-11", "keen hearing and sight": "SRD-11", "keen sight and smell": "SRD-11",
+                 "keen hearing": "SRD-11", "keen hearing and smell": "SRD-11", "keen senses": "SRD-11"}
 
 
 def library_file():
@@ -71,6 +72,9 @@ def weapon(f: dict, abilities: dict) -> dict:
     oh = on_hit(f)[0]
     if oh:
         w["on_hit"] = oh
+    gr = grapple(f)[0]
+    if gr:
+        w["grapple"] = gr
     extra = []
     for d in hit[1:]:
         xd, xb = _split(d["dice"])
@@ -109,6 +113,42 @@ def on_hit(f: dict) -> tuple[dict | None, str]:
     if "saving throw" not in re.split(r"(?<=\.)\s+", text)[0] and not any("saving throw" in x for x in sentences):
         return None, "the save it forces on a hit"
     return entry, ("left out: " + " ".join(left)[:200]) if left else ""
+
+
+GRAPPLED = re.compile(r"(?:,? and the target is grappled|\. (?:If the target is (?:a |an )?(?P<size>Tiny|Small|Medium|Large|"
+                      r"Huge)(?: or smaller)?(?: creature)?, it|If the target is a creature, it|The target) is grappled)"
+                      r" \(escape DC (?P<dc>\d+)\)(?P<restr> and restrained until the grapple ends)?\.")
+HELD = re.compile(r"^Until this grapple ends, (?:the (?:target|creature) is restrained(?:, and the [\w ]+ can't "
+                  r"(?:use its [\w ]+ on|\w+) another target)?|the [\w ]+ can't use its [\w ]+ on another target)\.?$")
+
+
+def grapple(f: dict) -> tuple[dict | None, str]:
+    """(the weapon's ``grapple``, what is left out) for an attack whose hit grapples (SRD-19): "and the target is
+    grappled (escape DC 19). Until this grapple ends, the target is restrained, and the roc can't use its talons on
+    another target."; (None, why) when its text says more than the rules play."""
+    if not f.get("grapple_escape_dc"):
+        return None, ""
+    hit = f["desc"].split("Hit:", 1)[-1].strip()
+    m = GRAPPLED.search(hit)
+    if not m:
+        return None, "the grapple on a hit (its condition as written is not read)"
+    rest = hit[m.end():].strip()
+    entry: dict = {"escape_dc": int(m.group("dc"))}
+    if m.group("size"):
+        entry["max_size"] = m.group("size").lower()
+    if m.group("restr"):
+        entry["restrained"] = True
+    if rest:
+        h = HELD.match(rest)
+        if not h:
+            return None, "the grapple on a hit; left out: " + rest[:200]
+        if "restrained" in rest:
+            entry["restrained"] = True
+        if "another target" in rest:
+            entry["one_target"] = True
+    if f.get("on_hit_save") or len(hit[:m.start()].split(". ")) > 1:
+        return None, "the grapple on a hit (with more in the text)"
+    return entry, ""
 
 
 def _split(dice: str) -> tuple[str, int]:
@@ -158,8 +198,13 @@ def save_action(f: dict) -> tuple[dict | None, str]:
                    "damage": [{"dice": d["dice"], "type": d["type"]} for d in f.get("damage", ())],
                    "half": bool(f.get("half"))}
     rng = RANGE_IN_TEXT.search(text)
+    if CHOICE_OF_BREATHS.search(text):
+        return None, ("two breath weapons to choose from (" + ", ".join(BREATH_NAME.findall(text)) + "): only the "
+                      "first is read from the block")
+    if FRIGHTFUL.match(f["name"]) and rng and area is None:
+        area = {"shape": "self", "radius_m": round(int(rng.group(1)) * 0.3, 2)}     # SRD-16
     if area is not None:
-        if area["shape"] in ("line", "cube", "cylinder"):
+        if area["shape"] in ("cube", "cylinder"):
             return None, f"a {area['shape']} area: it comes with the spells' area code (engine/rules/dnd5e/areas.py)"
         if area["shape"] == "sphere" and not re.search(r"point|centered", text):
             area = {"shape": "self", "radius_m": area["radius_m"]}
@@ -170,6 +215,8 @@ def save_action(f: dict) -> tuple[dict | None, str]:
             entry["range_m"] = round(int(rng.group(1)) * 0.3, 2)
     else:
         entry["range_m"] = round(int(rng.group(1)) * 0.3, 2) if rng else 1.5
+    if FRIGHTFUL.match(f["name"]):
+        entry["frightful"] = True
     if cond:
         entry["condition"] = cond
         if re.search(r"repeat the saving throw at the end of each of its turns", text):
@@ -178,7 +225,10 @@ def save_action(f: dict) -> tuple[dict | None, str]:
         entry["recharge"] = list(f["recharge"])
     if f.get("per_day"):
         entry["per_day"] = int(f["per_day"])
-    left = [x.strip() for x in re.split(r"(?<=\.)\s+", text) if x.strip() and not COVERED.search(x)]
+    left = [x.strip() for x in re.split(r"(?<=\.)\s+", text) if x.strip() and not COVERED.search(x)
+            and not (entry.get("frightful") and FRIGHTFUL_COVERED.search(x))
+            and not ((entry.get("area") or {}).get("shape") == "self" and AREA_SENTENCE.fullmatch(x))
+            and not ((entry.get("area") or {}).get("shape") == "line" and x == "wide.")]      # "5 ft. wide."
     later = re.search(r"(?:at the start of each of its turns|at the end of each of its turns)[^.]*damage|damage at the "
                       r"start of each of its turns", text)
     if later and entry["damage"]:
@@ -189,6 +239,71 @@ def save_action(f: dict) -> tuple[dict | None, str]:
     return entry, ("left out: " + " ".join(left)[:200]) if left else ""
 
 
+#: "Each creature within 5 ft." -- a self area's sentence, cut at its "ft." (the area plays it)
+AREA_SENTENCE = re.compile(r"Each creature within \d+ ft\.")
+CHOICE_OF_BREATHS = re.compile(r"uses one of the following breath weapons", re.I)
+BREATH_NAME = re.compile(r"^([A-Z][a-z]+ Breath)\.", re.M)
+FRIGHTFUL = re.compile(r"frightful presence", re.I)
+#: the sentences SRD-16 plays besides the save: "Each creature of the dragon's choice that is within 120 ft."
+#: (the split at "ft.") and "... immune to the dragon's Frightful Presence for the next 24 hours"
+FRIGHTFUL_COVERED = re.compile(r"of the \w+'s choice that is within \d+ (?:feet|ft\.)|immune to the .*Frightful "
+                               r"Presence", re.I)
+
+
+ABILITY = {"Strength": "str", "Dexterity": "dex", "Constitution": "con", "Intelligence": "int", "Wisdom": "wis",
+           "Charisma": "cha"}
+SUB_AREA = re.compile(r"in an? (\d+)-foot (line|cone)(?: that is (\d+) feet wide)?")
+SUB_SAVE = re.compile(r"DC (\d+) (Strength|Dexterity|Constitution|Intelligence|Wisdom|Charisma) saving throw")
+SUB_DAMAGE = re.compile(r"\d+ \((\d+d\d+)(?: ?([+-]) ?(\d+))?\) (\w+) damage")
+SUB_REPEAT = ("A creature can repeat the saving throw at the end of each of its turns, ending the effect on itself on a "
+              "success.")
+
+
+def breath_options(f: dict) -> list[tuple[str, dict | None, str]]:
+    """The metallic dragons' "Breath Weapons (Recharge 5-6). The dragon uses one of the following breath weapons.
+    Fire Breath. ... Sleep Breath. ...": each breath as (name, its ``creature_actions`` entry or None, what is left
+    out), the entries sharing the recharge (``recharge_group``). A breath is played whole only when its text is the
+    area, the save with its damage or a tracked condition, and the repeated save: anything else is named."""
+    out: list[tuple[str, dict | None, str]] = []
+    for m in BREATH_NAME.finditer(f["desc"]):
+        line = f["desc"][m.end():].split("\n", 1)[0].strip()
+        name = m.group(1)
+        ar, sv = SUB_AREA.search(line), SUB_SAVE.search(line)
+        if not ar or not sv:
+            out.append((name, None, "its area or save is not read"))
+            continue
+        area = {"shape": ar.group(2), "length_m": round(int(ar.group(1)) * 0.3, 2)}
+        if ar.group(2) == "line":
+            area["width_m"] = round(int(ar.group(3) or 5) * 0.3, 2)
+        dmg = [{"dice": d + (f"{sign}{b}" if b else ""), "type": t} for d, sign, b, t in SUB_DAMAGE.findall(line)]
+        cond = next((c for c in PLAYED_CONDITIONS if re.search(rf"\b(?:be|fall) {c}\b", line)), None)
+        if not dmg and not cond:
+            out.append((name, None, "neither damage nor a condition the rules track"))
+            continue
+        entry: dict = {"name": name, "dc": int(sv.group(1)), "ability": ABILITY[sv.group(2)], "damage": dmg,
+                       "half": "half as much damage" in line, "area": area, "recharge_group": "Breath Weapons"}
+        if f.get("recharge"):
+            entry["recharge"] = list(f["recharge"])
+        sentences = [x.strip() for x in re.split(r"(?<=\.)\s+", line) if x.strip()]
+        left = [x for x in sentences[2:] if x != SUB_REPEAT]
+        if cond:
+            entry["condition"] = cond
+            if SUB_REPEAT in line:
+                entry["repeat_save"] = True
+        out.append((name, entry, ("left out: " + " ".join(left)[:200]) if left else ""))
+    return out
+
+
+def multiattack_with(c: dict, f: dict) -> list[str]:
+    """The actions other than attacks that the Multiattack begins with and the rules play there (SRD-01 with SRD-16:
+    "The dragon can use its Frightful Presence. It then makes three attacks")."""
+    names = {g["name"] for g in c["actions"] if g.get("kind") == "attack"}
+    other = sorted({x["action"] for o in f["options"] for x in o if x["action"] not in names})
+    played = {g["name"] for g in c["actions"] if FRIGHTFUL.match(g["name"]) and save_action(g)[0] is not None}
+    return [x for x in other if x in played and re.search(rf"can use its {re.escape(x)}\. It then makes", f["desc"])]
+
+
+DETECT = re.compile(r"The \w+ makes a Wisdom \(Perception\) check\.")
 ONE_ATTACK = re.compile(r"makes (?:one|a) ([a-z' ]+?) attack\.$")
 
 
@@ -198,6 +313,8 @@ def legendary_option(c: dict, f: dict) -> tuple[dict | None, str]:
     (None, why) for the rest."""
     name = re.sub(r"\s*\(Costs \d+ Actions\)", "", f["name"]).strip()
     cost = int(f.get("cost", 1))
+    if DETECT.fullmatch(f["desc"].strip()):
+        return {"name": name, "cost": cost, "kind": "detect"}, ""          # SRD-17
     m = ONE_ATTACK.search(f["desc"].strip())
     if m:
         attacks = {g["name"].lower(): g["name"] for g in c["actions"] if g.get("kind") == "attack"}
@@ -213,6 +330,24 @@ def legendary_option(c: dict, f: dict) -> tuple[dict | None, str]:
         entry = {k: v for k, v in entry.items() if k not in ("recharge", "per_day", "range_m", "repeat_save")}
         return {**entry, "name": name, "cost": cost, "kind": "save"}, why
     return None, "a legendary action the rules do not play (its text is shown with the block)"
+
+
+DIES = re.compile(r"^When the [\w ]+ dies, it explodes in a [\w ,]+\.\s*")
+
+
+def death_burst(f: dict) -> tuple[dict | None, str]:
+    """(the sheet's ``death_burst``, what is left out) for "Death Burst. When the mephit dies, it explodes in a burst
+    of jagged ice. Each creature within 5 ft. of it must make a DC 10 Dexterity saving throw, taking 4 (1d8) slashing
+    damage on a failed save, or half as much damage on a successful one." (SRD-18); (None, why) when it cannot play."""
+    if f.get("kind") != "trait_save" or not (f.get("area") or {}).get("shape") == "self" or not DIES.match(f["desc"]):
+        return None, "a trait the rules do not play yet (its text is shown with the block)"
+    text = DIES.sub("", f["desc"])
+    entry, why = save_action({**f, "kind": "save", "desc": text})
+    if entry is None:
+        return None, why
+    if entry.get("condition") and re.search(r"repeat the saving throw on each of its turns", text):
+        entry["repeat_save"] = True       # "can repeat the saving throw on each of its turns": at its end (SRD-12's)
+    return {k: v for k, v in entry.items() if k not in ("recharge", "per_day", "range_m")}, why
 
 
 def multiattack(c: dict) -> dict | None:
@@ -266,8 +401,17 @@ def character(c: dict) -> dict:
     if combos and (len(combos) > 1 or len(weapons) > 1):
         t["multiattack"] = combos             # SRD-01: the combinations as written
     saves = [e for e, _ in (save_action(f) for f in c["actions"]) if e is not None]
+    for f in c["actions"]:
+        if f.get("kind") == "save" and CHOICE_OF_BREATHS.search(f["desc"]):
+            saves += [e for _, e, _ in breath_options(f) if e is not None]          # SRD-12 with SRD-05
     if saves:
         t["creature_actions"] = saves
+        for e in saves:                     # SRD-01 with SRD-16: "can use its Frightful Presence. It then makes ..."
+            if ma and e["name"] in multiattack_with(c, ma):
+                e["in_multiattack"] = True
+    burst = next((f for f in c["traits"] if _trait(f["name"]) == "death burst"), None)
+    if burst is not None and death_burst(burst)[0] is not None:
+        t["death_burst"] = death_burst(burst)[0]          # SRD-18
     if c["fly_speed_m"]:
         t["fly_speed_m"] = float(c["fly_speed_m"])
     if c["hover"]:
@@ -283,6 +427,18 @@ def _trait(name: str) -> str:
 
 # -- what the rules play ----------------------------------------------------------------------------------------
 
+#: why a frequent trait is not played, where more can be said than "not yet"
+TRAIT_WHY = {
+    "amphibious": "not played: the rules track no breathing or suffocation (underwater combat, DND-37, drowns no one)",
+    "innate spellcasting": "not played: its spells are not given to its sheet yet (the text is shown with the block)",
+    "spellcasting": "not played: its spells are not given to its sheet yet (the text is shown with the block)",
+    "false appearance": "not played: the rules have no surprise, so a motionless creature is never mistaken for an "
+                        "object",
+    "incorporeal movement": "not played: moving through creatures and objects (and the force damage for ending a turn "
+                            "inside one) is not in the pathing",
+}
+
+
 def feature_status(c: dict, section: str, f: dict) -> tuple[bool, str]:
     """(modelled, why not): whether the rules play feature ``f`` of ``c`` as the SRD writes it."""
     kind = f.get("kind")
@@ -290,7 +446,11 @@ def feature_status(c: dict, section: str, f: dict) -> tuple[bool, str]:
     if section == "traits":
         if _trait(name) in TRAITS_PLAYED or _trait(name) in MAGIC_WEAPONS or _trait(name) == "legendary resistance":
             return True, ""
-        return False, "a trait the rules do not play yet (its text is shown with the block)"
+        if _trait(name) == "death burst":
+            entry, why = death_burst(f)
+            return entry is not None and not why, why if entry is None else (
+                "played as SRD-18; " + why if why else "")
+        return False, TRAIT_WHY.get(_trait(name), "a trait the rules do not play yet (its text is shown with the block)")
     if kind == "attack":
         gaps = []
         if f.get("on_hit_save"):
@@ -298,8 +458,10 @@ def feature_status(c: dict, section: str, f: dict) -> tuple[bool, str]:
             if oh is None or why:
                 gaps.append(why or "the save it forces on a hit")
         if f.get("grapple_escape_dc"):
-            gaps.append("the grapple on a hit")
-        if f.get("rider") and not gaps and not f.get("on_hit_save"):
+            gr, why = grapple(f)
+            if gr is None:
+                gaps.append(why)
+        if f.get("rider") and not gaps and not f.get("on_hit_save") and not f.get("grapple_escape_dc"):
             gaps.append("what the text adds after the damage")
         if f.get("versatile"):
             gaps.append(f"the alternative damage ({f['versatile']['when']})")
@@ -315,11 +477,17 @@ def feature_status(c: dict, section: str, f: dict) -> tuple[bool, str]:
         return (not gaps, "" if not gaps else "played as an attack; left out: " + "; ".join(gaps))
     if kind == "multiattack":
         names = {g["name"] for g in c["actions"] if g.get("kind") == "attack"}
-        other = sorted({x["action"] for o in f["options"] for x in o if x["action"] not in names})
+        other = sorted({x["action"] for o in f["options"] for x in o if x["action"] not in names}
+                       - set(multiattack_with(c, f)))
         if other:
             return False, (f"played as written (SRD-01) for its attacks; left out: {', '.join(other)} in the "
                            "combination")
         return True, ""
+    if kind == "save" and section == "actions" and CHOICE_OF_BREATHS.search(f["desc"]):
+        opts = breath_options(f)
+        gaps = [f"{n}: {w or 'not played'}" for n, e, w in opts if e is None or w]
+        return (not gaps and len(opts) > 1,
+                "played as save actions sharing one recharge (SRD-12, SRD-05); " + "; ".join(gaps) if gaps else "")
     if kind == "save" and section == "actions":
         entry, why = save_action(f)
         if entry is None:

@@ -92,7 +92,9 @@ RULES = [
      'status': 'built',
      'decision': 'its passive Perception, which notices a hider it can see (DND-23, `hide_passive = '
                  '"passive_perception"`), is +5 (advantage on a passive check); also Keen Hearing and Sight, Keen '
-                 'Sight and Smell',
+                 'Sight and Smell; Keen Hearing ("checks that rely on hearing"), Keen Hearing and Smell and Keen '
+                 'Senses the same: a hider\'s Stealth (DND-23) is against being heard as much as seen (Keen Smell '
+                 'alone is not played: the sandbox tracks no scent)',
      'where': 'srd sheet `keen_sight`, 5e conditions `passive`',
      'tests': [T + 'test_srd11_keen_sight']},
     {'id': 'SRD-12',
@@ -105,9 +107,17 @@ RULES = [
                  '`area_targets`), flyers below included; one damage roll, each target its save (DC and ability of '
                  'the block), half on a success where the text says so (the text over 5e-database\'s fields), the '
                  'condition on a failure (and its repeated save where written), Dexterity saves with the cover DND-32 '
-                 'grants from the creature; lines and cubes wait for the spells\' area code (`features` says so)',
-     'where': 'actions/srd.py `CreatureAction`, srd blocks `save_action`',
-     'tests': [T + 'test_srd12_breath_cone_catches_a_flyer_two_layers_below_and_a_walker_behind_half_cover']},
+                 'grants from the creature; a line ("exhales lightning in a 90-foot line that is 5 feet wide") with the spells\' '
+                 'area code (engine/rules/dnd5e/areas.py: every creature any part of whose body is in it); cubes '
+                 'are not played (`features` says so); the metallic dragons\' "Breath Weapons (Recharge 5-6). The '
+                 'dragon uses one of the following breath weapons": each breath its own action, the two sharing one '
+                 'recharge (one d6 for both, SRD-05); a breath whose effect the rules do not track (pushed, slowed, '
+                 'weakened) is not offered and `features` names it',
+     'where': 'actions/srd.py `CreatureAction`, actions/srd.py `line_targets`, srd blocks `save_action`, '
+              'srd blocks `breath_options`',
+     'tests': [T + 'test_srd12_breath_cone_catches_a_flyer_two_layers_below_and_a_walker_behind_half_cover',
+               T + 'test_srd12_a_line_breath_catches_each_creature_on_the_line',
+               T + 'test_srd12_the_metallic_breath_weapons_share_one_recharge']},
     {'id': 'SRD-13',
      'rule': 'A hit that forces a save: "Hit: ... and the target must succeed on a DC 14 Constitution saving throw or '
              'become poisoned for 1 minute. The target can repeat the saving throw at the end of each of its turns, '
@@ -137,8 +147,63 @@ RULES = [
                  'Attack (Costs 2 Actions)"); at the end of each other creature\'s turn a legendary creature that is '
                  'not incapacitated takes the first option it can pay for that reaches a foe (a `legendary_action` '
                  'event with the points left), its points back at the start of its turn; the GM\'s own choice at '
-                 'that moment (a choice point) and the options that are not attacks or saves (Detect, a move, a '
-                 'spell) are not offered yet (`features` names them)',
+                 'that moment (a choice point) and the options that are not attacks, saves or Detect (SRD-17: a move, '
+                 'a spell, a teleport) are not offered yet (`features` names them)',
      'where': 'srd legendary `legendary_actions`, srd legendary `legendary_points_return`, srd blocks `legendary_option`',
      'tests': [T + 'test_srd15_legendary_actions_at_the_end_of_another_creatures_turn']},
+    {'id': 'SRD-16',
+     'rule': 'Frightful Presence: "Each creature of the dragon\'s choice that is within 120 feet of the dragon and aware '
+             'of it must succeed on a DC 16 Wisdom saving throw or become frightened for 1 minute. A creature can '
+             'repeat the saving throw at the end of each of its turns, ending the effect on itself on a success. If a '
+             'creature\'s saving throw is successful or the effect ends for it, the creature is immune to the '
+             'dragon\'s Frightful Presence for the next 24 hours." Multiattack: "The dragon can use its Frightful '
+             'Presence. It then makes three attacks".',
+     'status': 'built',
+     'decision': 'a `creature_action` around the creature of the range written; "of the dragon\'s choice" is its '
+                 'foes, "aware of it" a foe that is conscious (no surprise in the sandbox); a success, or a fear '
+                 'that has ended (its repeated save, the condition removed), makes that creature immune for the rest '
+                 'of the scene (24 hours outlast any fight): the next use leaves it out of its targets; used as the '
+                 'first part of its Multiattack it spends the action and leaves the Attack action\'s attacks to make',
+     'where': 'srd presence `affected`, srd presence `after_save`, actions/srd.py `CreatureAction`, '
+              'srd blocks `multiattack_with`',
+     'tests': [T + 'test_srd16_frightful_presence_save_frightened_and_immunity']},
+    {'id': 'SRD-17',
+     'rule': 'The legendary action Detect: "Detect. The dragon makes a Wisdom (Perception) check."',
+     'status': 'built',
+     'decision': 'the check a Search makes (DND-19, DND-23): its Perception total against each hidden foe\'s Stealth '
+                 'total, a foe it can see whose total it meets found (`revealed`); a legendary option (SRD-15) its '
+                 'policy takes at the end of another creature\'s turn when a foe is hidden from it and it is not '
+                 'blinded (a check with nothing to find changes nothing), a `legendary_action` event then the check',
+     'where': 'srd detect `detect`, srd detect `worth_it`, srd legendary `legendary_actions`, srd blocks `legendary_option`',
+     'tests': [T + 'test_srd17_detect_a_legendary_perception_check_finds_a_hidden_foe']},
+    {'id': 'SRD-18',
+     'rule': 'Death Burst: "When the mephit dies, it explodes in a burst of jagged ice. Each creature within 5 ft. of it '
+             'must make a DC 10 Dexterity saving throw, taking 4 (1d8) slashing damage on a failed save, or half as '
+             'much damage on a successful one." (the dust mephit\'s: "or be blinded for 1 minute. A blinded creature '
+             'can repeat the saving throw on each of its turns").',
+     'status': 'built',
+     'decision': 'on the damage module\'s `DEATH` hook: when the creature dies (not when it is dying at 0 HP: the '
+                 'text says "dies"), every other living creature in the radius, its allies too, saves against the '
+                 'block\'s DC; one damage roll, half on a success where written, the condition on a failure with its '
+                 'repeated save at the end of each of its turns; Dexterity saves with the cover DND-32 grants from the '
+                 'creature (a `death_burst` event, then the saves); the magmin\'s igniting of flammable objects is '
+                 'left out (`features` says so)',
+     'where': 'srd burst `death_burst`, srd blocks `death_burst`, 5e damage `die`',
+     'tests': [T + 'test_srd18_death_burst_when_the_mephit_dies']},
+    {'id': 'SRD-19',
+     'rule': 'A hit that grapples: "Talons. ... Hit: 23 (4d6 + 9) slashing damage, and the target is grappled (escape DC '
+             '19). Until this grapple ends, the target is restrained, and the roc can\'t use its talons on another '
+             'target." (a size limit where written: "If the target is a Medium or smaller creature, it is grappled").',
+     'status': 'built',
+     'decision': 'a weapon key `grapple` {escape_dc, max_size, restrained, one_target}: after the hit\'s damage a '
+                 'living target within the size is grappled (the grappler its source: DND-47\'s reach and AIR\'s '
+                 'grappled flyer apply as to any grapple) and restrained where written; the Escape action is a check '
+                 'against the escape DC (not a contest); the restraint ends with the grapple (an escape, the '
+                 'grappler\'s death, out of reach); an attack with that weapon at another creature is refused while '
+                 'it lasts; a text saying more (two claws each holding one, automatic hits, damage each turn) is '
+                 'named in `features` as left out. Carrying the grappled creature aloft is not played (the sandbox '
+                 'has no dragging)',
+     'where': 'srd grapple `on_hit`, srd grapple `refusal`, srd grapple `escape_dc`, 5e conditions `release`, '
+              'srd blocks `grapple`',
+     'tests': [T + 'test_srd19_a_hit_that_grapples_restrains_until_an_escape']},
 ]

@@ -6,14 +6,15 @@ The sheet's ``legendary`` (srd_blocks.character): ``points`` and the options the
 creature's ("The dragon makes a tail attack") and a save action around it ("Wing Attack (Costs 2 Actions)": each
 creature within 10 ft., its DC, damage and condition). At the end of each other creature's turn, a legendary creature
 that is not incapacitated takes one option while it has the points: the policy is the first option, in the block's
-order, that reaches a foe (an attack: the foe its plan finds legal; a save action: a foe in its area). The GM's own
+order, that reaches a foe (an attack: the foe its plan finds legal; a save action: a foe in its area; Detect, SRD-17:
+a foe hidden from it). The GM's own
 choice at that moment (a choice point) is not offered yet.
 """
 
 from __future__ import annotations
 
 from engine.rules.core import Illegal
-from engine.rules.dnd5e import attacks, conditions
+from engine.rules.dnd5e import attacks, conditions, srd_detect
 from engine.rules.dnd5e.data import CONDITION_RULE
 from engine.rules.dnd5e.srd_sheet import dice_parts
 from engine.rules.dnd5e.turns import TURN_END, TURN_START
@@ -59,6 +60,14 @@ def legendary_actions(rs, session, ender):
         for opt in lg["options"]:
             if opt["cost"] > points:
                 continue
+            if opt["kind"] == "detect":
+                if not srd_detect.worth_it(rs, session, a):
+                    continue
+                a.data["legendary_points"] = points - opt["cost"]
+                session.emit({"type": "legendary_action", "who": a.id, "option": opt["name"], "cost": opt["cost"],
+                              "points_left": a.data["legendary_points"], "rule": "SRD-15"})
+                srd_detect.detect(rs, session, a)
+                break
             if opt["kind"] == "attack":
                 found = _attack_option(rs, session, a, opt)
                 if found is None:

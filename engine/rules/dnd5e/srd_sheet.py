@@ -33,9 +33,9 @@ def check(raw: dict, file: str, key: str) -> None:
     lg = raw.get("legendary")
     if lg is not None and not (isinstance(lg, dict) and isinstance(lg.get("points", 3), int)
                                and isinstance(lg.get("options", []), list)
-                               and all(isinstance(o, dict) and o.get("kind") in ("attack", "save")
+                               and all(isinstance(o, dict) and o.get("kind") in ("attack", "save", "detect")
                                        and isinstance(o.get("cost", 1), int) for o in lg.get("options", []))):
-        raise SceneError(file, f"{key}.legendary", "{points, options = [{name, cost, kind = attack|save, ...}]}")
+        raise SceneError(file, f"{key}.legendary", "{points, options = [{name, cost, kind = attack|save|detect, ...}]}")
     lr = raw.get("legendary_resistance")
     if lr is not None and (isinstance(lr, bool) or not isinstance(lr, int) or not 0 <= lr <= 10):
         raise SceneError(file, f"{key}.legendary_resistance", "uses per day: an integer 0..10")
@@ -66,6 +66,8 @@ def setup(data: dict, raw: dict) -> None:
         data["multiattack"] = [dict(o) for o in raw["multiattack"]]
     if raw.get("creature_actions"):
         data["creature_actions"] = [dict(f) for f in raw["creature_actions"]]
+    if raw.get("death_burst"):
+        data["death_burst"] = dict(raw["death_burst"])
 
 
 def has(a, trait: str) -> bool:
@@ -87,10 +89,15 @@ def magic_resistance(a, rule: str, concentration) -> str | None:
     return None
 
 
+KEEN = ("keen sight", "keen hearing and sight", "keen sight and smell", "keen hearing", "keen hearing and smell",
+        "keen senses")
+
+
 def keen_sight(a, skill: str) -> int:
     """SRD-11 Keen Sight: "advantage on Wisdom (Perception) checks that rely on sight" -- the passive Perception the
-    sandbox uses to notice a hider it can see (DND-23) is +5, as advantage on a passive check."""
-    if skill == "perception" and any(has(a, k) for k in ("keen sight", "keen hearing and sight", "keen sight and smell")):
+    sandbox uses to notice a hider it can see (DND-23) is +5, as advantage on a passive check. Keen Hearing ("checks
+    that rely on hearing") and Keen Senses the same: a hider's Stealth is against being heard as much as seen."""
+    if skill == "perception" and any(has(a, k) for k in KEEN):
         return 5
     return 0
 

@@ -154,10 +154,12 @@ def test_srd10_magic_resistance(tmp_path, capsys):
     assert sv["success"] and any("Magic Resistance" in s for s in sv.get("advantage", [])), sv
 
 
-@pytest.mark.parametrize("traits, noticed", [({}, True), ({"srd_traits": []}, False)])
+@pytest.mark.parametrize("traits, noticed", [({}, True), ({"srd_traits": []}, False),
+                                            ({"srd_traits": ["keen hearing"]}, True)])
 def test_srd11_keen_sight(tmp_path, capsys, traits, noticed):
     """Giant eagle (Perception +4, Keen Sight): its passive Perception against a rogue hiding behind a low wall is
-    19 with Keen Sight (advantage on a passive check: +5), 14 without; Stealth 8 + 10 = 18."""
+    19 with Keen Sight (advantage on a passive check: +5), 14 without; Stealth 8 + 10 = 18. The same eagle with only
+    Keen Hearing (the scene's key): "checks that rely on hearing" -- a hider's Stealth is against being heard too."""
     rogue = {"id": "r", "kind": "rogue", "side": "blue", "at": [10, 10, 0]}
     eagle = {"id": "e", "srd": "giant-eagle", "side": "red", "at": [10, 14, 0], **traits}
     evs = run_scene(tmp_path, capsys, [rogue, eagle], [{"actor": "r", "action": "hide", "rolls": {"check": 8}}],
@@ -302,3 +304,137 @@ def test_srd15_legendary_actions_at_the_end_of_another_creatures_turn(tmp_path, 
         ("Tail Attack", 1, 2, "SRD-15"), ("Tail Attack", 1, 1, "SRD-15")]
     assert [e["weapon"] for e in events(evs, "attack", who="d")] == ["Tail", "Tail"]
     assert evs[-1]["characters"]["d"]["data"]["legendary_points"] == 3      # its turn began again: regained
+
+
+def test_srd16_frightful_presence_save_frightened_and_immunity(tmp_path, capsys):
+    """Adult red dragon, "Frightful Presence. Each creature of the dragon's choice that is within 120 feet of the
+    dragon and aware of it must succeed on a DC 19 Wisdom saving throw or become frightened for 1 minute ... If a
+    creature's saving throw is successful or the effect ends for it, the creature is immune to the dragon's
+    Frightful Presence for the next 24 hours." Its Multiattack: "can use its Frightful Presence. It then makes three
+    attacks" -- after it, a bite and two claws. The archer that failed repeats the save at the end of its turn (20):
+    the fear ends; the next use affects neither (both immune), and not its ally."""
+    dragon = {"id": "d", "srd": "adult-red-dragon", "side": "red", "at": [6, 9, 0]}
+    ally = {"id": "k", "kind": "guard", "side": "red", "at": [4, 14, 0]}
+    a1 = {**ARCHER, "at": [9, 10, 0], "max_hp": 300}
+    a2 = {**ARCHER, "id": "b", "at": [18, 18, 0], "max_hp": 300}
+    fp = {"actor": "d", "action": "creature_action", "feature": "Frightful Presence"}
+    claw = {"attack": 15, "damage": [1, 1]}
+    evs = run_scene(tmp_path, capsys, [dragon, a1, a2, ally], [
+        {**fp, "rolls": {"save": [2, 20]}},
+        {"actor": "d", "action": "attack", "target": "a", "weapon": "Bite",
+         "rolls": {"attack": 15, "damage": [1, 1], "extra_damage": [1, 1]}},
+        {"actor": "d", "action": "attack", "target": "a", "weapon": "Claw", "rolls": claw},
+        {"actor": "d", "action": "attack", "target": "a", "weapon": "Claw", "rolls": claw},
+        {"actor": "d", "action": "attack", "target": "a", "weapon": "Claw", "illegal": "DND-16"},
+        {"actor": "d", "action": "end_turn"},
+        {"actor": "a", "action": "end_turn", "rolls": {"save": 20}},
+        {"actor": "b", "action": "end_turn"}, {"actor": "k", "action": "end_turn"},
+        fp])
+    first, second = events(evs, "creature_action", who="d")
+    assert first["targets"] == ["a", "b"] and second["targets"] == []
+    sv = [(e["who"], e["success"], e["dc"]) for e in events(evs, "save") if e.get("rule") in ("SRD-12", "DND-21")
+          or e["who"] in ("a", "b")]
+    assert sv[:2] == [("a", False, 19), ("b", True, 19)]
+    assert events(evs, "condition", who="a", condition="frightened")
+    assert not events(evs, "condition", who="b", condition="frightened")
+    assert [e["weapon"] for e in events(evs, "attack", who="d")][:3] == ["Bite", "Claw", "Claw"]
+    assert "frightened" not in evs[-1]["characters"]["a"]["conditions"]
+
+
+def test_srd12_a_line_breath_catches_each_creature_on_the_line(tmp_path, capsys):
+    """Adult blue dragon, "Lightning Breath. The dragon exhales lightning in a 90-foot line that is 5 feet wide.
+    Each creature in that line must make a DC 19 Dexterity saving throw, taking 66 (12d10) lightning damage on a
+    failed save, or half as much damage on a successful one." Aimed at the archer 12 cells away: the guard on the
+    line is caught too, the archer beside it (4 cells off the line) is not."""
+    dragon = {"id": "d", "srd": "adult-blue-dragon", "side": "red", "at": [2, 9, 0]}
+    far = {**ARCHER, "at": [14, 10, 0], "max_hp": 300}
+    mid = {"id": "g", "kind": "guard", "side": "blue", "at": [9, 10, 0], "max_hp": 300}
+    off = {**ARCHER, "id": "o", "at": [9, 14, 0], "max_hp": 300}
+    evs = run_scene(tmp_path, capsys, [dragon, far, mid, off], [
+        {"actor": "d", "action": "creature_action", "feature": "Lightning Breath", "target": "a",
+         "rolls": {"damage": [5] * 12, "save": [1, 20]}}])
+    act = events(evs, "creature_action", who="d")[0]
+    assert sorted(act["targets"]) == ["a", "g"], act
+    dmg = {e["who"]: e["amount"] for e in events(evs, "damage")}
+    assert sorted(dmg.values()) == [30, 60] and "o" not in dmg
+
+
+@pytest.mark.parametrize("roll,found", [(20, True), (1, False)])
+def test_srd17_detect_a_legendary_perception_check_finds_a_hidden_foe(tmp_path, capsys, roll, found):
+    """Adult red dragon, "Detect. The dragon makes a Wisdom (Perception) check." The rogue hides behind a low wall
+    (Stealth 8 + its bonus); at the end of its turn the dragon spends a legendary action on Detect (its policy: a foe
+    is hidden from it): Perception +13 with a 20 finds it, with a 1 (14) it does not."""
+    rogue = {"id": "r", "kind": "rogue", "side": "blue", "at": [10, 10, 0]}
+    dragon = {"id": "d", "srd": "adult-red-dragon", "side": "red", "at": [9, 14, 0]}
+    evs = run_scene(tmp_path, capsys, [rogue, dragon], [
+        {"actor": "r", "action": "hide", "rolls": {"check": 8}},
+        {"actor": "r", "action": "end_turn", "rolls": {"check": roll}}],
+        fill=[("stone", (6, 11, 0), (14, 11, 0))])
+    la = events(evs, "legendary_action", who="d", option="Detect")
+    assert [(e["cost"], e["points_left"]) for e in la] == [(1, 2)]
+    chk = [e for e in events(evs, "check", who="d") if e.get("rule") == "SRD-17"]
+    assert len(chk) == 1
+    assert bool(events(evs, "revealed", who="r", by="d")) is found
+
+
+def test_srd18_death_burst_when_the_mephit_dies(tmp_path, capsys):
+    """Ice mephit, "Death Burst. When the mephit dies, it explodes in a burst of jagged ice. Each creature within
+    5 ft. of it must make a DC 10 Dexterity saving throw, taking 4 (1d8) slashing damage on a failed save, or half as
+    much damage on a successful one." The archer beside it kills it (a 1 HP mephit): it fails (6 damage); its ally
+    beside the mephit saves (3); the archer 6 cells away is not caught."""
+    mephit = {"id": "m", "srd": "ice-mephit", "side": "red", "at": [10, 11, 0], "max_hp": 1}
+    near = {**ARCHER, "max_hp": 300}
+    side = {**ARCHER, "id": "n", "at": [11, 11, 0], "max_hp": 300}
+    far = {**ARCHER, "id": "f", "at": [10, 17, 0], "max_hp": 300}
+    evs = run_scene(tmp_path, capsys, [near, side, far, mephit], [
+        {"actor": "a", "action": "attack", "target": "m", "weapon": "shortsword",
+         "rolls": {"attack": 18, "damage": [4, 6], "save": [1, 20]}}])
+    assert events(evs, "death", who="m")
+    burst = events(evs, "death_burst", who="m")[0]
+    assert sorted(burst["targets"]) == ["a", "n"] and burst["rule"] == "SRD-18"
+    assert {e["who"]: e["amount"] for e in events(evs, "damage") if e.get("rule") == "SRD-18"} == {"a": 6, "n": 3}
+
+
+def test_srd19_a_hit_that_grapples_restrains_until_an_escape(tmp_path, capsys):
+    """Roc, "Talons ... Hit: 23 (4d6 + 9) slashing damage, and the target is grappled (escape DC 19). Until this
+    grapple ends, the target is restrained, and the roc can't use its talons on another target." The archer is
+    grappled and restrained; the talons at the other archer are refused (SRD-19); an escape check of 4 fails against
+    DC 19, one of 23 succeeds and the restraint ends with the grapple."""
+    roc = {"id": "r", "srd": "roc", "side": "red", "at": [6, 8, 0]}
+    a1 = {**ARCHER, "at": [10, 9, 0], "max_hp": 300}
+    a2 = {**ARCHER, "id": "b", "at": [10, 11, 0], "max_hp": 300}
+    talons = {"actor": "r", "action": "attack", "weapon": "Talons"}
+    evs = run_scene(tmp_path, capsys, [roc, a1, a2], [
+        {**talons, "target": "a", "rolls": {"attack": 20, "damage": [1, 1, 1, 1]}},
+        {"actor": "r", "action": "end_turn"},
+        {"actor": "a", "action": "escape", "rolls": {"check": 1}},
+        {"actor": "a", "action": "end_turn"}, {"actor": "b", "action": "end_turn"},
+        {**talons, "target": "b", "illegal": "SRD-19"},
+        {"actor": "r", "action": "end_turn"},
+        {"actor": "a", "action": "escape", "rolls": {"check": 20}}])
+    assert events(evs, "grapple", who="r", target="a", rule="SRD-19")
+    assert events(evs, "condition", who="a", condition="restrained")
+    esc = events(evs, "escape", who="a")
+    assert [(e["against"], e["success"], e["rule"]) for e in esc] == [(19, False, "SRD-19"), (19, True, "SRD-19")]
+    st = evs[-1]["characters"]["a"]
+    assert "grappled" not in st["conditions"] and "restrained" not in st["conditions"]
+
+
+def test_srd12_the_metallic_breath_weapons_share_one_recharge(tmp_path, capsys):
+    """Young silver dragon, "Breath Weapons (Recharge 5-6). The dragon uses one of the following breath weapons.
+    Cold Breath. ... Paralyzing Breath. The dragon exhales paralyzing gas in a 30-foot cone. Each creature in that
+    area must succeed on a DC 17 Constitution saving throw or be paralyzed for 1 minute. A creature can repeat the
+    saving throw at the end of each of its turns": the archer is paralyzed and stays so after a failed repeat; a 4
+    at the start of the dragon's turn leaves both breaths spent (one die for the two), Cold Breath is refused."""
+    dragon = {"id": "d", "srd": "young-silver-dragon", "side": "red", "at": [4, 9, 0]}
+    archer = {**ARCHER, "at": [8, 9, 0], "max_hp": 300}
+    evs = run_scene(tmp_path, capsys, [dragon, archer], [
+        {"actor": "d", "action": "creature_action", "feature": "Paralyzing Breath", "target": "a",
+         "rolls": {"save": 1}},
+        {"actor": "d", "action": "end_turn", "rolls": {"save": 1, "recharge": 4}},      # the paralyzed archer's turn
+        {"actor": "d", "action": "creature_action", "feature": "Cold Breath", "target": "a", "illegal": "SRD-05"}])
+    assert events(evs, "creature_action", who="d", feature="Paralyzing Breath")[0]["targets"] == ["a"]
+    assert events(evs, "condition", who="a", condition="paralyzed")
+    assert "paralyzed" in evs[-1]["characters"]["a"]["conditions"]
+    rc = events(evs, "recharge", who="d")
+    assert [(e["feature"], e["roll"], e["recharged"]) for e in rc] == [("Breath Weapons", 4, False)]

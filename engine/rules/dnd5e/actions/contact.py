@@ -4,7 +4,7 @@ dispatched by ``Dnd5e.ACTIONS``. ``rs`` is the ruleset."""
 from __future__ import annotations
 
 from engine.rules.dnd5e import common, conditions
-from engine.rules.dnd5e import mounts
+from engine.rules.dnd5e import mounts, srd_grapple
 from engine.rules import riding
 from engine.rules import aerial
 from engine.rules.actions import Param, Unit
@@ -96,11 +96,16 @@ class Escape(Unit):
         gid = a.conditions["grappled"][0] if a.conditions["grappled"] else None
         g = session.state.actors.get(gid) if gid else None
         skill = max(("athletics", "acrobatics"), key=lambda s: conditions.skill_bonus(rs, a, s))
-        mine = conditions.check_roll(rs, session, a, skill, "check", "DND-30", "escape")
-        theirs = (conditions.check_d20(rs, session, g, "str", "contest", "DND-30", "Athletics", "Athletics")
-                  + conditions.skill_bonus(rs, g, "athletics")) if g else 0
-        ok = mine > theirs
-        session.emit({"type": "escape", "who": a.id, "from": gid, "total": mine, "against": theirs, "success": ok, "rule": "DND-30"})
+        dc = srd_grapple.escape_dc(a, gid)
+        mine = conditions.check_roll(rs, session, a, skill, "check", "DND-30" if dc is None else "SRD-19", "escape")
+        if dc is not None:          # SRD-19 "grappled (escape DC 19)": a check against the DC, not a contest
+            theirs, ok = dc, mine >= dc
+        else:
+            theirs = (conditions.check_d20(rs, session, g, "str", "contest", "DND-30", "Athletics", "Athletics")
+                      + conditions.skill_bonus(rs, g, "athletics")) if g else 0
+            ok = mine > theirs
+        session.emit({"type": "escape", "who": a.id, "from": gid, "total": mine, "against": theirs, "success": ok,
+                      "rule": "DND-30" if dc is None else "SRD-19"})
         if ok:
             if g:
                 conditions.release(rs, session, a, g, "DND-30", "escaped")

@@ -5,15 +5,17 @@ The stat block gives the DC, the save, the damage ("half as much damage on a suc
 condition on a failure and the area; the area is found with the shapes the spells use (``attacks.area_targets``:
 a cone from the creature towards a point or a target, a radius around it or around a point, in 3D: a flyer below a
 dragon is in its cone). A Dexterity save gets the cover the rules grant between the creature and each target
-(DND-32). Lines and cubes come with the spells' area code (engine/rules/dnd5e/areas.py); until then those actions
-are named in ``features`` as not modelled.
+(DND-32). A line is the spells' area (engine/rules/dnd5e/areas.py, ``line_targets``); cubes are not played yet
+(``features`` names them). Frightful Presence (SRD-16, srd_presence.py) affects the foes not immune to it; when the
+block's Multiattack begins with it ("The dragon can use its Frightful Presence. It then makes three attacks"), it
+leaves the Attack action's attacks to make (its entry's ``in_multiattack``).
 """
 
 from __future__ import annotations
 
 from engine.rules.actions import Param, Unit
 from engine.rules.core import Illegal
-from engine.rules.dnd5e import attacks, common, conditions
+from engine.rules.dnd5e import areas, attacks, common, conditions, srd_cast, srd_presence
 from engine.rules.dnd5e.actions import action
 from engine.rules.dnd5e.data import CONDITION_RULE
 from engine.rules.dnd5e.srd_sheet import dice_parts
@@ -21,7 +23,7 @@ from engine.rules.dnd5e.turns import TURN_START
 from engine.world.geometry import distance_m
 
 P = Param
-SHAPES = ("cone", "self", "sphere")
+SHAPES = ("cone", "self", "sphere", "line")
 
 
 def _feature(rs, a, name: str) -> dict:
@@ -32,9 +34,15 @@ def _feature(rs, a, name: str) -> dict:
     raise Illegal(f"{a.name} has no action {name!r} (its save actions: {have})", "SRD-12", "feature")
 
 
+def _key(f: dict) -> str:
+    """The recharge / uses a feature spends: its own, or the group's ("Breath Weapons (Recharge 5-6)": the metallic
+    dragons' two breaths share one)."""
+    return f.get("recharge_group") or f["name"]
+
+
 def _usable(a, f: dict) -> str | None:
     """Why the feature cannot be used now (recharge, uses per day), or None."""
-    st = a.data.setdefault("creature_state", {}).get(f["name"], {})
+    st = a.data.setdefault("creature_state", {}).get(_key(f), {})
     if f.get("recharge") and st.get("spent"):
         lo = f["recharge"][0]
         return f"{f['name']} is spent: it recharges on a {lo}{'-6' if lo < 6 else ''} of a d6 at the start of " \
@@ -94,6 +102,15 @@ class CreatureAction(Unit):
             return plan
         if area["shape"] == "self":
             plan["targets"] = attacks.area_targets(rs, session, a, {"area": area}, a.pos, None)
+            if f.get("frightful"):          # SRD-16: the creatures of its choice, aware of it, not immune
+                plan["targets"] = srd_presence.affected(rs, session, a, plan["targets"])
+            return plan
+        if area["shape"] == "line":
+            if act.get("at") is None and not act.get("target"):
+                raise Illegal(f"{f['name']} needs a point (at = [x, y, layer]) or a target", "SRD-12", "at")
+            plan["targets"] = line_targets(rs, session, a, area, act)
+            if act.get("at") is not None:
+                plan["point"] = list(act["at"])
             return plan
         if act.get("at") is None and not act.get("target"):
             raise Illegal(f"{f['name']} needs a point (at = [x, y, layer]) or a target", "SRD-12", "at")
@@ -134,8 +151,11 @@ class CreatureAction(Unit):
     @staticmethod
     def apply(rs, session, a, act, plan):
         f = _feature(rs, a, plan["feature"])
-        session.state.turn["action"] = True
-        st = a.data.setdefault("creature_state", {}).setdefault(f["name"], {})
+        turn = session.state.turn
+        if f.get("in_multiattack"):
+            turn["attacks_left"] = a.data["attacks"]      # SRD-01: "It then makes three attacks"
+        turn["action"] = True
+        st = a.data.setdefault("creature_state", {}).setdefault(_key(f), {})
         if f.get("recharge"):
             st["spent"] = True
         if f.get("per_day"):
@@ -157,12 +177,31 @@ class CreatureAction(Unit):
                 amt = amount if not ok else (amount // 2 if f.get("half") else 0)
                 if amt and not t.dead:
                     rs.apply_damage(session, t, amt, dtype, a.id, "SRD-12")
+            if f.get("frightful"):
+                srd_presence.after_save(a, t, ok)
             cond = f.get("condition")
             if not ok and cond and cond in CONDITION_RULE and not t.dead:
                 conditions.add_condition(rs, session, t, cond, CONDITION_RULE[cond], source=a.id)
                 if f.get("repeat_save") and cond in t.conditions:
                     t.data.setdefault("repeat_saves", {})[cond] = {"save": f["ability"], "dc": f["dc"],
                                                                    "spell": f["name"], "rule": "SRD-12"}
+
+
+def line_targets(rs, session, a, area: dict, act: dict) -> list[str]:
+    """SRD-12 with the spells' area code: "exhales acid in a 60-foot line that is 5 feet wide" -- a line from the
+    creature's centre toward the point or the target, in 3D (engine/rules/dnd5e/areas.py); every other creature any
+    part of whose body is in it, unless it has total cover from the creature."""
+    cell = session.world.cell_m
+    me = srd_cast.body_centre(a, cell)
+    if act.get("at") is not None:
+        x, y, z = act["at"]
+        aim = areas.cell_centre(x, y, z, cell)
+    else:
+        aim = srd_cast.body_centre(session.actor(act["target"], "target"), cell)
+    ar = areas.make({"shape": "line", "size_m": area["length_m"], "width_m": area.get("width_m", 1.5)}, me, aim)
+    return [o.id for o in session.state.actors.values()
+            if o.id != a.id and not o.dead and areas.catches(ar, o, cell)
+            and not attacks.total_cover(rs, session, a, o)]
 
 
 def _mean(dice: str) -> float:
@@ -174,12 +213,16 @@ def _mean(dice: str) -> float:
 def recharge_roll(rs, session, a):
     """SRD-05 "(Recharge 5-6)": at the start of its turn, a d6 for each spent recharge action, recorded as a die;
     on the range written it is available again."""
+    done = set()
     for f in a.data.get("creature_actions") or ():
-        st = (a.data.get("creature_state") or {}).get(f["name"])
+        st = (a.data.get("creature_state") or {}).get(_key(f))
+        if _key(f) in done:
+            continue                    # "Breath Weapons (Recharge 5-6)": one die for the breaths that share it
+        done.add(_key(f))
         if f.get("recharge") and st and st.get("spent") and not a.dead:
-            r = session.roll("recharge", 6, 1, who=a.id, rule="SRD-05", purpose=f"recharge {f['name']}")[0]
+            r = session.roll("recharge", 6, 1, who=a.id, rule="SRD-05", purpose=f"recharge {_key(f)}")[0]
             back = r >= f["recharge"][0]
             if back:
                 st["spent"] = False
-            session.emit({"type": "recharge", "who": a.id, "feature": f["name"], "roll": r, "recharged": back,
+            session.emit({"type": "recharge", "who": a.id, "feature": _key(f), "roll": r, "recharged": back,
                           "rule": "SRD-05"})

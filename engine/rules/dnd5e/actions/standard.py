@@ -4,7 +4,7 @@ dispatched by ``Dnd5e.ACTIONS``. ``rs`` is the ruleset."""
 from __future__ import annotations
 
 from engine.rules.dnd5e import attacks, common, turns
-from engine.rules.dnd5e import srd_multiattack
+from engine.rules.dnd5e import srd_grapple, srd_multiattack
 from engine.rules.dnd5e import conditions
 from engine.rules.dnd5e import damage
 from engine.rules import riding
@@ -264,6 +264,10 @@ class Attack(Unit):
                 raise refused
         if not act.get("bonus") and a.data.get("multiattack"):
             refused = srd_multiattack.refusal(a, w, turn)         # SRD-01: the combination as written
+            if refused is not None:
+                raise refused
+        if w.get("grapple"):
+            refused = srd_grapple.refusal(session, a, w, t)       # SRD-19: "can't use its talons on another target"
             if refused is not None:
                 raise refused
         if act.get("knock_out") and not rs.is_melee(w) and rs.opt("knock_out") == "melee":
