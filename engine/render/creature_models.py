@@ -36,39 +36,50 @@ def _rgba(c) -> tuple[int, int, int, int]:
     return c if len(c) == 4 else (c[0], c[1], c[2], 255)
 
 
+def _one(g) -> trimesh.Trimesh:
+    """The one triangle mesh trimesh's concatenate gave (it is typed as any Geometry)."""
+    if not isinstance(g, trimesh.Trimesh):
+        raise TypeError(f"expected a triangle mesh, got {type(g).__name__}")
+    return g
+
+
 def _paint(m: trimesh.Trimesh, colour) -> trimesh.Trimesh:
     m.visual = trimesh.visual.ColorVisuals(m, vertex_colors=np.tile(np.array(_rgba(colour), np.uint8),
                                                                    (len(m.vertices), 1)))
     return m
 
 
+_SPHERES: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+
+
 def ell(centre, radii, colour, sub: int = 1) -> trimesh.Trimesh:
-    """An ellipsoid."""
-    m = trimesh.creation.icosphere(subdivisions=sub, radius=1.0)
-    m.apply_scale(radii)
-    m.apply_translation(centre)
+    """An ellipsoid (a unit icosphere's vertices scaled and moved: no trimesh transform, which costs more)."""
+    if sub not in _SPHERES:
+        ico = trimesh.creation.icosphere(subdivisions=sub, radius=1.0)
+        _SPHERES[sub] = (np.asarray(ico.vertices).copy(), np.asarray(ico.faces).copy())
+    v, f = _SPHERES[sub]
+    m = trimesh.Trimesh(v * np.asarray(radii, float) + np.asarray(centre, float), f, process=False)
     return _paint(m, colour)
 
 
 def limb(p0, p1, r0, colour, r1=None, sections: int = 6) -> trimesh.Trimesh:
-    """A tapered rod from p0 (radius r0) to p1 (radius r1)."""
+    """A tapered rod from p0 (radius r0) to p1 (radius r1), capped at both ends."""
     p0, p1 = np.asarray(p0, float), np.asarray(p1, float)
     r1 = r0 if r1 is None else r1
+    d = p1 - p0
+    w = d / (float(np.linalg.norm(d)) or 1e-6)
+    u = np.cross(w, (1.0, 0, 0) if abs(w[0]) < 0.9 else (0, 1.0, 0))
+    u /= np.linalg.norm(u)
+    v = np.cross(w, u)
     a = np.linspace(0, 2 * math.pi, sections, endpoint=False)
-    ring = np.stack([np.cos(a), np.sin(a), np.zeros_like(a)], axis=1)
-    v = np.vstack([ring * [r0, r0, 0], ring * [r1, r1, 0] + [0, 0, 1.0], [[0, 0, 0], [0, 0, 1.0]]])
+    ring = np.outer(np.cos(a), u) + np.outer(np.sin(a), v)
+    verts = np.vstack([p0 + r0 * ring, p1 + r1 * ring, [p0, p1]])
     n = sections
     faces = []
     for i in range(n):
         j = (i + 1) % n
         faces += [[i, j, n + j], [i, n + j, n + i], [2 * n, j, i], [2 * n + 1, n + i, n + j]]
-    m = trimesh.Trimesh(v, np.array(faces), process=False)
-    d = p1 - p0
-    length = float(np.linalg.norm(d)) or 1e-6
-    m.apply_scale([1, 1, length])
-    m.apply_transform(trimesh.geometry.align_vectors([0, 0, 1], d / length))
-    m.apply_translation(p0)
-    return _paint(m, colour)
+    return _paint(trimesh.Trimesh(verts, np.array(faces), process=False), colour)
 
 
 # wing outlines in the wing's plane: x outwards from the shoulder (0..1 of the span), y forwards (of the chord)
@@ -96,7 +107,6 @@ def plate(outline, thickness: float, colour) -> trimesh.Trimesh:
     faces += [[n - 1, 0, n], [n - 1, n, 2 * n - 1]]     # the edge along the body, closing the plate
     faces += [[2 * n, 0, n - 1], [2 * n + 1, 2 * n - 1, n]]
     m = trimesh.Trimesh(v, np.array(faces), process=False)
-    trimesh.repair.fix_normals(m)
     return _paint(m, colour)
 
 
@@ -110,10 +120,9 @@ def wing(root, span: float, chord: float, colour, side: int, spread: bool, style
     w = plate(outline, max(0.02, 0.025 * chord), colour)
     if style == "membrane":
         bone = tuple(max(0, round(v * 0.7)) for v in _rgba(colour)[:3])
-        w = trimesh.util.concatenate([w, limb((0, 0.3 * chord, 0), (0.45 * span, 0.5 * chord, 0), 0.04 * chord, bone,
-                                              0.03 * chord),
-                                      limb((0.45 * span, 0.5 * chord, 0), (span, 0.15 * chord, 0), 0.03 * chord, bone,
-                                           0.01 * chord)])
+        leading = (limb((0, 0.3 * chord, 0), (0.45 * span, 0.5 * chord, 0), 0.04 * chord, bone, 0.03 * chord),
+                   limb((0.45 * span, 0.5 * chord, 0), (span, 0.15 * chord, 0), 0.03 * chord, bone, 0.01 * chord))
+        w = _one(trimesh.util.concatenate([w, *leading]))
     lift, sweep = (18.0, 8.0) if spread else (-25.0, 70.0)
     w.apply_transform(trimesh.transformations.rotation_matrix(math.radians(-lift), (0, 1, 0)))
     w.apply_transform(trimesh.transformations.rotation_matrix(math.radians(-sweep), (0, 0, 1)))
@@ -303,11 +312,8 @@ def build(lk: Look, footprint_m: float, height_m: float, spread: bool = True) ->
         root = np.array([rx * wf * footprint_m, ry * lf * footprint_m, rz * height_m])
         colour = body if style != "insect" else (220, 230, 235)
         if style == "membrane":
-            colour = tuple(round(v * 0.8) for v in body)
+            colour = (round(body[0] * 0.8), round(body[1] * 0.8), round(body[2] * 0.8))
         for side in (1, -1):
             parts.append(wing(root * [side, 1, 1], span * footprint_m, chord * footprint_m, colour, side, spread,
                               style))
-    out = trimesh.util.concatenate(parts)
-    if not isinstance(out, trimesh.Trimesh):
-        raise TypeError("the creature's parts did not join into one mesh")
-    return out
+    return _one(trimesh.util.concatenate(parts))

@@ -157,9 +157,17 @@ def look(c: dict) -> Look:
 
 @lru_cache(maxsize=1)
 def _bestiary() -> dict[str, dict]:
-    from engine.compendium.creatures import load     # reads assets/srd/creatures.json only when a creature is drawn
+    """The SRD records by id, read once from the shipped file (not through engine.compendium, which imports the app
+    and so the renderer); an unreadable file leaves every character to the shipped models."""
+    import json
 
-    return {c["id"]: c for c in load()}
+    from engine.resources import resource_dir
+
+    try:
+        data = json.loads((resource_dir("assets") / "srd" / "creatures.json").read_text(encoding="utf-8"))
+        return {c["id"]: c for c in data["creatures"]}
+    except (OSError, ValueError, KeyError, TypeError):
+        return {}
 
 
 def look_for(srd: str | None, kind: str | None = None) -> Look | None:
