@@ -189,6 +189,7 @@ class Renderer:
         self._shadow_tex: moderngl.Texture | None = None
         self._models: dict[str, _Model] = {}
         self._creatures: dict[tuple, _Model] = {}
+        self._looks: dict[tuple, Look | None] = {}
         self.atlas = GlyphAtlas()
         W, H = self.atlas.size
         self.atlas_tex = ctx.texture((W, H), 1, self.atlas.image.tobytes())
@@ -468,14 +469,19 @@ class Renderer:
         """The creature a character is drawn as (engine/render/creatures.py), or None when a shipped model draws
         it: the scene's own ``model``, or a ``kind`` that names a shipped model (archer, knight, harpy...) and no
         SRD creature (``srd = ...``)."""
-        if c.own_model:
-            return None
-        if c.srd:
-            return look_for(c.srd)
-        k = c.kind
-        if k and ((MODEL_DIR / f"{k}.glb").exists() or k in ALIASES and k not in CREATURE_ALIASES):
-            return None
-        return look_for(None, k)
+        key = (c.own_model, c.srd, c.kind)
+        if key not in self._looks:                  # once per kind of character, not a file check every frame
+            k = c.kind
+            if c.own_model:
+                lk = None
+            elif c.srd:
+                lk = look_for(c.srd)
+            elif k and ((MODEL_DIR / f"{k}.glb").exists() or k in ALIASES and k not in CREATURE_ALIASES):
+                lk = None
+            else:
+                lk = look_for(None, k)
+            self._looks[key] = lk
+        return self._looks[key]
 
     def creature_model(self, c: CharView, lk: Look) -> _Model:
         """The creature's mesh at its size (footprint and body height), wings spread while it flies; built once
