@@ -88,3 +88,21 @@ def test_a_dragon_is_drawn_as_a_red_dragon_not_the_generic_model(gl):
     r_, g_, b_ = px.mean(axis=0)
     assert r_ > g_ + 30 and r_ > b_ + 30, f"mean colour {px.mean(axis=0)} is not red"
     assert (drawn & ~left).sum() > 100                  # the griffon is drawn too
+
+
+def test_which_characters_are_drawn_by_family(gl):
+    """srd = a creature, or a stat block's kind naming one (giant_eagle, wyvern), is drawn by family; a kind with a
+    shipped model (archer, harpy, and guard by alias) keeps it, and a scene's own model wins over the creature."""
+    from engine.render.renderer import Renderer
+    from engine.render.state import CharView
+    from engine.scene import parse_scene
+
+    r = Renderer(gl, parse_scene(SCENE.format(dragon_model=""), "families.toml").world)
+
+    def look(**kw):
+        return r.look(CharView("x", "a", 0.0, 0.0, 0.0, **kw))
+    assert look(srd="adult-gold-dragon").family == "dragon"
+    assert look(kind="giant_eagle").family == "bird" and look(kind="wyvern").family == "dragon"
+    assert look(kind="archer") is None and look(kind="harpy") is None and look(kind="guard") is None
+    assert look(srd="young-red-dragon", model="generic", own_model=True) is None
+    assert look(kind="no_such_thing") is None
