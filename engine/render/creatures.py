@@ -179,3 +179,21 @@ def look_for(srd: str | None, kind: str | None = None) -> Look | None:
         if key and key in creatures:
             return look(creatures[key])
     return None
+
+
+#: aliases of a ``kind`` that is itself a creature: the creature is drawn, not the stand-in (a wyvern is no rider)
+CREATURE_ALIASES = ("wyvern",)
+
+
+def drawn_look(own_model: bool, srd: str | None, kind: str | None, has_model) -> Look | None:
+    """The look a character is drawn with, or None when a shipped model draws it: the scene's own ``model`` wins;
+    then its SRD creature (``srd = ...``); then a ``kind`` with a shipped model (``has_model(kind)``: archer,
+    knight, harpy, and guard, scout... by alias) keeps it; else the SRD creature the kind names, if any. Shared by
+    the renderer and the glTF exporter, so both draw the same bodies."""
+    if own_model:
+        return None
+    if srd:
+        return look_for(srd)
+    if kind and has_model(kind):
+        return None
+    return look_for(None, kind)

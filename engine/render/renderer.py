@@ -23,7 +23,7 @@ from engine import units as U
 from engine.errors import AerieError
 from engine.render.camera import Camera, gl_matrix
 from engine.render.context import RenderContext
-from engine.render.creatures import Look, look_for
+from engine.render.creatures import CREATURE_ALIASES, Look, drawn_look
 from engine.render.lightmap import fill
 from engine.render.mesh import CHUNK, GROUND, ChunkedMesh, facing_faces
 from engine.render.overlays import Prims, character_markers, labels_hidden
@@ -50,8 +50,6 @@ ALIASES = {
     "wyvern": "wyvern_rider", "dragon": "wyvern_rider", "griffon_rider": "wyvern_rider",
 }
 WINGED = {"harpy", "wyvern_rider"}
-# aliases of a kind that is itself a creature: the creature is drawn, not the stand-in (a wyvern is no rider)
-CREATURE_ALIASES = {"wyvern"}
 
 
 @dataclass
@@ -471,16 +469,8 @@ class Renderer:
         SRD creature (``srd = ...``)."""
         key = (c.own_model, c.srd, c.kind)
         if key not in self._looks:                  # once per kind of character, not a file check every frame
-            k = c.kind
-            if c.own_model:
-                lk = None
-            elif c.srd:
-                lk = look_for(c.srd)
-            elif k and ((MODEL_DIR / f"{k}.glb").exists() or k in ALIASES and k not in CREATURE_ALIASES):
-                lk = None
-            else:
-                lk = look_for(None, k)
-            self._looks[key] = lk
+            self._looks[key] = drawn_look(c.own_model, c.srd, c.kind, lambda k: (MODEL_DIR / f"{k}.glb").exists()
+                                          or k in ALIASES and k not in CREATURE_ALIASES)
         return self._looks[key]
 
     def creature_model(self, c: CharView, lk: Look) -> _Model:
