@@ -98,9 +98,27 @@ def _model(name: str):
     return mesh
 
 
-def _model_matrix(c, mesh, cm: float) -> np.ndarray:
-    """Aerie metres (z up): feet centre, facing, scale; a lying body on its back."""
-    h = float(mesh.bounds[1, 2])
+def _look(c):
+    """The renderer's choice (engine/render/creatures.drawn_look): an SRD creature's look, or None for a shipped
+    model."""
+    from engine.render.creatures import CREATURE_ALIASES, drawn_look
+
+    return drawn_look(getattr(c, "own_model", False), getattr(c, "srd", None), c.kind,
+                      lambda k: (MODEL_DIR / f"{k}.glb").exists() or k in ALIASES and k not in CREATURE_ALIASES)
+
+
+def _creature_mesh(c, lk, cm: float):
+    """The creature's mesh (engine/render/creature_models.py), built in metres at its footprint and body height
+    (z up, as this module works), wings spread while it flies."""
+    from engine.render.creature_models import build
+
+    return build(lk, c.footprint * cm * 0.95, c.height_layers * 0.95, c.flying and not c.lying)
+
+
+def _model_matrix(c, mesh, cm: float, height: float | None = None) -> np.ndarray:
+    """Aerie metres (z up): feet centre, facing, scale; a lying body on its back. ``height``: the mesh's body
+    height when wings may overtop it (a creature's mesh, already at its size)."""
+    h = float(mesh.bounds[1, 2]) if height is None else height
     s = c.height_layers * 0.95 / max(h, 0.1)
     fx, fy = (c.x + c.footprint / 2) * cm, (c.y + c.footprint / 2) * cm
     a = math.radians(-c.facing_deg)
@@ -175,15 +193,20 @@ def build_gltf_scene(scene, step: int = 0, seed=None):
                 info["terrain_triangles"] += len(faces)
     cm = world.cell_m
     for c in state.characters:
-        mesh = _model(c.model_name).copy()
-        mm = _model_matrix(c, mesh, cm)
+        lk = _look(c)
+        if lk is not None:                  # an SRD creature: its family's mesh at its size, as the renderer draws it
+            mesh = _creature_mesh(c, lk, cm)
+            mm = _model_matrix(c, mesh, cm, c.height_layers * 0.95)
+        else:
+            mesh = _model(c.model_name).copy()
+            mm = _model_matrix(c, mesh, cm)
         height = float(mesh.bounds[1, 2])
         mesh.apply_transform(TO_Y_UP @ mm)
         out.add_geometry(mesh, node_name=f"character_{c.id}", geom_name=f"character_{c.id}")
         info["characters"] += 1
         info["triangles"] += len(mesh.faces)
         base = ALIASES.get(c.model_name, c.model_name)
-        if c.flying and not c.lying and base not in WINGED and (MODEL_DIR / "wings.glb").exists():
+        if lk is None and c.flying and not c.lying and base not in WINGED and (MODEL_DIR / "wings.glb").exists():
             wings = _model("wings").copy()        # as the renderer: a flyer without wings of its own gets a pair
             k = max(height, 0.1) / 1.8
             wings.apply_transform(TO_Y_UP @ mm @ np.diag([k, k, k, 1.0]))

@@ -23,6 +23,7 @@ from engine import units as U
 from engine.errors import AerieError
 from engine.render.camera import Camera, gl_matrix
 from engine.render.context import RenderContext
+from engine.render.creatures import CREATURE_ALIASES, Look, drawn_look
 from engine.render.lightmap import fill
 from engine.render.mesh import CHUNK, GROUND, ChunkedMesh, facing_faces
 from engine.render.overlays import Prims, character_markers, labels_hidden
@@ -119,13 +120,16 @@ def boxes_visible(planes: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> np.ndar
 
 
 class _Model:
-    def __init__(self, ctx, prog, path: Path):
+    def __init__(self, ctx, prog, path: Path | None, mesh=None, height: float | None = None):
+        """A shipped glTF model (``path``), or a mesh already in the world's axes (``mesh``: a creature's, built
+        at its size; ``height`` its body's height, which wings may overtop)."""
         import trimesh
 
-        mesh = trimesh.load(str(path), force="mesh")
-        if not isinstance(mesh, trimesh.Trimesh):     # force="mesh" gives one mesh; the stub says any Geometry
-            raise AerieError(f"{path}: not a triangle mesh")
-        mesh.apply_transform(GLTF_TO_WORLD)      # glTF's +Y up, +Z front -> the world's z up, +y (north) front
+        if mesh is None:
+            mesh = trimesh.load(str(path), force="mesh")
+            if not isinstance(mesh, trimesh.Trimesh):     # force="mesh" gives one mesh; the stub says any Geometry
+                raise AerieError(f"{path}: not a triangle mesh")
+            mesh.apply_transform(GLTF_TO_WORLD)      # glTF's +Y up, +Z front -> the world's z up, +y (north) front
         faces = mesh.faces
         pos = mesh.vertices[faces].reshape(-1, 3).astype(np.float32)
         nrm = np.repeat(mesh.face_normals, 3, axis=0).astype(np.float32)
@@ -139,7 +143,7 @@ class _Model:
         self.vbo = ctx.buffer(data.tobytes())
         self.vao = ctx.vertex_array(prog, [(self.vbo, "3f 3f 4f", "in_position", "in_normal", "in_color")])
         self.bounds = mesh.bounds.copy()
-        self.height = float(mesh.bounds[1, 2])
+        self.height = float(mesh.bounds[1, 2]) if height is None else height
 
 
 class Renderer:
@@ -182,6 +186,8 @@ class Renderer:
         self._shadow_fbo = None
         self._shadow_tex: moderngl.Texture | None = None
         self._models: dict[str, _Model] = {}
+        self._creatures: dict[tuple, _Model] = {}
+        self._looks: dict[tuple, Look | None] = {}
         self.atlas = GlyphAtlas()
         W, H = self.atlas.size
         self.atlas_tex = ctx.texture((W, H), 1, self.atlas.image.tobytes())
@@ -457,10 +463,34 @@ class Renderer:
             self._models[name] = _Model(self.ctx, self.prog["model"], path)
         return self._models[name]
 
-    def model_matrix(self, c: CharView, name: str) -> np.ndarray:
+    def look(self, c: CharView) -> Look | None:
+        """The creature a character is drawn as (engine/render/creatures.py), or None when a shipped model draws
+        it: the scene's own ``model``, or a ``kind`` that names a shipped model (archer, knight, harpy...) and no
+        SRD creature (``srd = ...``)."""
+        key = (c.own_model, c.srd, c.kind)
+        if key not in self._looks:                  # once per kind of character, not a file check every frame
+            self._looks[key] = drawn_look(c.own_model, c.srd, c.kind, lambda k: (MODEL_DIR / f"{k}.glb").exists()
+                                          or k in ALIASES and k not in CREATURE_ALIASES)
+        return self._looks[key]
+
+    def creature_model(self, c: CharView, lk: Look) -> _Model:
+        """The creature's mesh at its size (footprint and body height), wings spread while it flies; built once
+        per look and size."""
+        from engine.render.creature_models import build
+
+        spread = c.flying and not c.lying
+        key = ("creature", lk, c.footprint, c.height_layers, spread)
+        m = self._creatures.get(key)
+        if m is None:
+            h = c.height_layers * 0.95
+            mesh = build(lk, c.footprint * self.world.cell_m * 0.95, h, spread)
+            m = self._creatures[key] = _Model(self.ctx, self.prog["model"], None, mesh=mesh, height=h)
+        return m
+
+    def model_matrix(self, c: CharView, name: str, m: _Model | None = None) -> np.ndarray:
         """Feet centre, facing, pose and scale: the body's height in layers is the model's height in metres."""
         cm = self.world.cell_m
-        m = self.model(name)
+        m = m or self.model(name)
         s = c.height_layers * 0.95 / max(m.height, 0.1)
         fx, fy = (c.x + c.footprint / 2) * cm, (c.y + c.footprint / 2) * cm
         pose = np.identity(4)
@@ -791,11 +821,12 @@ class Renderer:
             else:
                 tint = (0.0, 0.0, 0.0, 0.0)
             name = c.model_name
-            m = self.model(name)
-            mm = self.model_matrix(c, name)
+            lk = self.look(c)
+            m = self.creature_model(c, lk) if lk is not None else self.model(name)
+            mm = self.model_matrix(c, name, m)
             parts = [(m, mm)]
             base = ALIASES.get(name, name)
-            if c.flying and not c.lying and base not in WINGED and (MODEL_DIR / "wings.glb").exists():
+            if lk is None and c.flying and not c.lying and base not in WINGED and (MODEL_DIR / "wings.glb").exists():
                 parts.append((self.model("wings"), mm @ _scale(max(m.height, 0.1) / 1.8)))
             scale = float(np.cbrt(abs(np.linalg.det(mm[:3, :3])))) or 1.0
             dist = float(np.linalg.norm(mm[:3, 3] - eye))

@@ -71,6 +71,8 @@ class CharView:
     hp: int | None = None
     max_hp: int | None = None
     facing_deg: float = 0.0       # 0 = facing north (+y), 90 = east
+    srd: str | None = None        # the SRD creature the scene names (``srd = "young-red-dragon"``): its look
+    own_model: bool = False       # the scene's table names its model itself (it is drawn, whatever the creature)
 
     @property
     def cell(self) -> tuple[int, int, int]:
@@ -126,8 +128,11 @@ class RenderState:
             hp = getattr(st, "hp", None)
             if hp is None:
                 hp = max_hp
+            raw = c.raw if isinstance(c.raw, dict) else {}
+            srd = raw.get("srd") if isinstance(raw.get("srd"), str) else None
             chars.append(CharView(c.id, c.side, float(c.at[0]), float(c.at[1]), float(c.at[2]), c.flying, c.kind,
-                                  c.footprint, c.height_layers, c.eye_m, c.name, c.model, conditions, hp, max_hp))
+                                  c.footprint, c.height_layers, c.eye_m, c.name, c.model, conditions, hp, max_hp,
+                                  srd=srd, own_model="model" in raw))
         return cls(face_enemies(chars))
 
 
