@@ -63,6 +63,12 @@ class FrameLoop:
     def recently_hovered(self) -> bool:
         return time.perf_counter() - self.win.hover_t < 0.2
 
+    def recently_resized(self) -> bool:
+        """Within half a second of a resize (issue 40 item 4): the X server and the GL driver take the new size in
+        their own time, and the one frame drawn at once went to the old-sized drawable -- shifted by the change of
+        height, the bottom cut and the old frame's top left standing until the next change of state."""
+        return time.perf_counter() - getattr(self.win, "resized_t", -1e9) < 0.5
+
     def full_slow(self) -> bool:
         return self.full_dt is not None and self.full_dt > 1 / 30.0
 
@@ -78,7 +84,7 @@ class FrameLoop:
         """pyglet's redraw: skipped when nothing on screen would change (the last frame stays up). on_draw is
         called directly, not queued as an event, so the flip always shows the frame just drawn."""
         win = self.win
-        settled = self.view_scale in (1.0, "direct") and not self.recently_hovered()
+        settled = self.view_scale in (1.0, "direct") and not self.recently_hovered() and not self.recently_resized()
         if settled and not self.force and not win.shot_pending and self.frame_key() == self.drawn_key:
             self.skipped += 1
             return

@@ -389,6 +389,7 @@ class PlayWindow(pyglet.window.Window):
 
     @_safe
     def on_resize(self, width, height):
+        self.resized_t = time.perf_counter()     # frames are drawn for a moment after (FrameLoop.recently_resized)
         self._make_target()
         fit_text(self)
         self.changed()
