@@ -14,6 +14,7 @@ import numpy as np
 
 from engine.app import maps
 from engine.app import scene_prims as SP
+from engine.errors import AerieError
 from engine.render import overlays as ov
 from engine.render.events import effects, frame_state
 from engine.render.renderer import DrawOptions
@@ -244,8 +245,9 @@ def schedule_jobs(win) -> None:
         vk = (sv, sel, win.vstate.volume_mode)
         if on["volume"] and jobs.wanted("volume", vk):
             enemies = maps.threat_enemies(ctl.session, a.side)
+            reach = reach_of(win, sel) if vk[2] == "reach" else None     # read here, on the main thread
             jobs.submit("volume", vk, lambda side=a.side, e=enemies, at=_centre_eye(win, a), w=maps_world(win):
-                        volume_job(win, vk, e, side, at, w), maps=True)
+                        volume_job(win, vk, e, side, at, w, reach), maps=True)
         if on["movement"]:
             rs = win.render_state()
             sess = ctl.session
@@ -271,9 +273,21 @@ def maps_world(win):
     return win.maps_world_cache[1]
 
 
-def volume_job(win, k, enemies, side, at, world=None):
-    """The 3D threat view (map thread): its cubes; what it counted kept for the test state."""
-    pr, info = maps.volume_prims(win.scene, enemies, side, k[2], at, world=world)
+def reach_of(win, cid) -> dict:
+    """{(x, y, layer): metres}: where ``cid`` could end its move this turn (the rules' reach map), for the 3D threat
+    view's first mode; nothing when the rules say it cannot move."""
+    cv = next((c for c in win.render_state().characters if c.id == cid), None)
+    if cv is None:
+        return {}
+    try:
+        return movement_costs(win, win.render_state(), cv, win.ctl.session)
+    except AerieError:
+        return {}
+
+
+def volume_job(win, k, enemies, side, at, world=None, reach=None):
+    """The 3D threat view (map thread): its cubes; what it counted kept for the test state and the legend."""
+    pr, info = maps.volume_prims(win.scene, enemies, side, k[2], at, world=world, reach=reach)
     win.volume_info = dict(info, key=list(k))
     return pr
 
