@@ -14,6 +14,7 @@ import numpy as np
 
 from engine.app import maps
 from engine.app import scene_prims as SP
+from engine.app.fog import fog_prims
 from engine.errors import AerieError
 from engine.render import overlays as ov
 from engine.render.events import effects, frame_state
@@ -133,6 +134,9 @@ class FrameLoop:
             prims, notes = SP.overlay_prims(win, rs)
             prims.extend(SP.ghost_prims(win, rs))
             prims.extend(SP.table_prims(win, rs))
+            pf = win.player_view()
+            if not pf.gm:           # the player view: what the side saw and does not see now, dimmed (fog.py)
+                prims.extend(fog_prims(win.ctl.fog, pf.side, pf.shows, win.ctl.state.actors, win.scene.world.cell_m))
             if win.vstate.campath is not None:      # Ctrl+P: the camera path being made
                 prims.extend(win.vstate.campath)
             # the overlays' labels join the names in the token layer (one layout: none hides another)
