@@ -1,5 +1,6 @@
 """Issue 40's stills of the GM's table, third round, at 1280 x 720 and 1920 x 1080 (docs/window.md): the window's
-own code, a scripted state per shot. ``xvfb-run -a -s "-screen 0 1920x1080x24" python tools/table_shots.py``."""
+own code, a scripted state per shot. ``xvfb-run -a -s "-screen 0 1920x1080x24" python tools/table_shots.py``;
+item 4's, once per screen size: ``xvfb-run -a -s "-screen 0 1280x720x24" python tools/table_shots.py players_screen``."""
 
 from __future__ import annotations
 
@@ -114,13 +115,66 @@ def templates(win):
     win.ctl.hover = None
 
 
-SHOTS = {"templates": templates, "add": add_here, "player_log": player, "log_miss": miss, "blocks": blocks, "picker_filter": picker, "words": words}
+def volume_reach(win):
+    """Item 10: J's first 3D threat view, the cells Brann could reach this turn (behind the low wall: a few safe),
+    translucent, with its legend."""
+    import time
+
+    win.ctl.select("wall_archer")
+    win.vstate.set_overlay("volume", True)
+    win.vstate.volume_mode = "reach"
+    t0 = time.perf_counter()
+    while not win.drawn_maps.get("volume") and time.perf_counter() - t0 < 60:   # the map thread's cubes
+        frames(win, 2)
+        time.sleep(0.05)
+
+
+def fog_memory(win):
+    """Item 13: red's view after the GM moved Vess out of red's sight: where red last saw her, dimmed."""
+    win.apply(gm_line, win.ctl, "place Vess 2 2 0")
+    win.vstate.player_side = "red"
+    win.ctl.select("roof_archer")
+
+
+SHOTS = {"templates": templates, "volume_reach": volume_reach, "fog_memory": fog_memory, "add": add_here, "player_log": player, "log_miss": miss, "blocks": blocks, "picker_filter": picker, "words": words}
 SCENES = {"words": "baton_skyfall.toml"}
+
+def players_screen():
+    """Item 4: F4 on one monitor, the GM's window full screen: the players' screen as the screen's right half. The
+    two windows' own frames put where the X server has them, at the screen's size (run once per screen size)."""
+    from pyglet.window import key
+
+    scr = pyglet.display.get_display().get_default_screen()
+    size = (scr.width, scr.height)
+    gm = PlayWindow(load_scene(str(ROOT / "scenes" / "showcase.toml")), 7, size)
+    frames(gm)
+    gm.on_key_press(key.F4, 0)
+    m = gm.mirror
+    for _ in range(8):
+        frames(gm, 1)
+        frames(m, 1)
+    canvas = Image.new("RGB", size)
+    for w in (gm, m):                       # the players' screen over the GM's, as on the screen
+        w.switch_to()
+        w.on_draw()
+        img = Image.fromarray(np.ascontiguousarray(w.grab()))
+        w.flip()
+        canvas.paste(img, w.get_location())
+    out = ROOT / "docs" / "images" / f"window_players_screen_{size[0]}x{size[1]}.png"
+    canvas.save(out, format="PNG", optimize=True)
+    print(out, "players' screen at", m.get_location(), m.get_size())
+    gm.on_key_press(key.F4, 0)
+    frames(gm, 2)
+    gm.quit()
+
 
 if __name__ == "__main__":
     import os
 
     os.chdir(ROOT)
+    if sys.argv[1:] == ["players_screen"]:
+        players_screen()
+        sys.exit(0)
     for name in sys.argv[1:] or SHOTS:
         for size in ((1280, 720), (1920, 1080)):
             shot(name, size, SHOTS[name])

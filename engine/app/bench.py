@@ -101,6 +101,7 @@ class _Bench:
 
     def volume(self, on):
         self.win.vstate.set_overlay("volume", on)
+        self.win.vstate.volume_mode = "exposed"      # the whole volume, as before J's first view became the reach
         t = time.perf_counter()
         while on and not self.win.drawn_maps.get("volume") and time.perf_counter() - t < 30:
             self.frame()

@@ -62,7 +62,7 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--compose", help="JSON action to leave composed (its preview on screen)")
     p.add_argument("--overlay", default="", help="comma-separated: grid, engagement, sightlines, cover, movement, "
                    "threat, volume (the 3D threat view)")
-    p.add_argument("--volume", choices=("exposed", "safe"), default="exposed",
+    p.add_argument("--volume", choices=("reach", "exposed", "safe"), default="reach",
                    help="the 3D threat view's cells (with --overlay volume)")
     p.add_argument("--camera", help="a scene camera to snap to")
     p.add_argument("--select", help="the character to select at the end")

@@ -21,6 +21,7 @@ from pathlib import Path
 from engine.app import questions, statement
 from engine.app.airnote import air_speed_note
 from engine.app.composing import unoffered
+from engine.app.fog import FogMemory, from_json as fog_from_json
 from engine.app.logtext import act_words, event_line  # noqa: F401  (event_line: one log line, imported from here too)
 from engine.errors import AerieError
 from engine.rules.choices import ChoiceNeeded
@@ -79,6 +80,7 @@ class Controller:
         self.question: dict | None = None     # {"action", "answered", "point", "pick"}
         self._table_done: set = set()         # table questions answered "as it stands": (key, actions played)
         self.statement: dict | None = None    # the GM stating what a composed action leaves to it (engine/app/statement.py)
+        self.fog = FogMemory()                # what each side has seen (engine/app/fog.py; the window keeps it up)
         if self.selected:
             self.cursor_layer = self.actor(self.selected).layer
 
@@ -460,9 +462,12 @@ class Controller:
 
     # -- save / load -----------------------------------------------------------------------------------------------
     def save(self, path) -> Path:
-        from engine.rules.saves import write_file     # atomic: a save cut off mid-write leaves the old one
+        from engine.outputs import write_output      # atomic: a save cut off mid-write leaves the old one
 
-        p = write_file(self.session, path)
+        data = self.session.save()
+        if self.fog.sightings:              # what each side has seen (fog of war with memory): the window's own key
+            data["fog"] = self.fog.to_json()
+        p = write_output(path, json.dumps(data, indent=1, sort_keys=True).encode("utf-8"), "the save")
         self.say(f"saved {len(self.session.actions)} action(s) to {p}")
         return p
 
@@ -477,12 +482,14 @@ class Controller:
             data = saves.read_file(p)
             same = isinstance(data, dict) and data.get("scene") == self.scene.path
             s = saves.load(Session, data, self.scene if same else None, p.parent, str(p))
+            fog = fog_from_json(data.get("fog") if isinstance(data, dict) else None, str(p))
         except AerieError as e:
             self.say(f"cannot load: {e}", "error")
             return False
         self.scene = s.scene
         self.session = s
         self.seed = s.seed
+        self.fog = fog
         self.question = None
         self.redo_stack.clear()
         self.pending = None

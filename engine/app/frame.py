@@ -14,6 +14,8 @@ import numpy as np
 
 from engine.app import maps
 from engine.app import scene_prims as SP
+from engine.app.fog import fog_prims
+from engine.errors import AerieError
 from engine.render import overlays as ov
 from engine.render.events import effects, frame_state
 from engine.render.renderer import DrawOptions
@@ -63,6 +65,12 @@ class FrameLoop:
     def recently_hovered(self) -> bool:
         return time.perf_counter() - self.win.hover_t < 0.2
 
+    def recently_resized(self) -> bool:
+        """Within half a second of a resize (issue 40 item 4): the X server and the GL driver take the new size in
+        their own time, and the one frame drawn at once went to the old-sized drawable -- shifted by the change of
+        height, the bottom cut and the old frame's top left standing until the next change of state."""
+        return time.perf_counter() - getattr(self.win, "resized_t", -1e9) < 0.5
+
     def full_slow(self) -> bool:
         return self.full_dt is not None and self.full_dt > 1 / 30.0
 
@@ -78,7 +86,7 @@ class FrameLoop:
         """pyglet's redraw: skipped when nothing on screen would change (the last frame stays up). on_draw is
         called directly, not queued as an event, so the flip always shows the frame just drawn."""
         win = self.win
-        settled = self.view_scale in (1.0, "direct") and not self.recently_hovered()
+        settled = self.view_scale in (1.0, "direct") and not self.recently_hovered() and not self.recently_resized()
         if settled and not self.force and not win.shot_pending and self.frame_key() == self.drawn_key:
             self.skipped += 1
             return
@@ -126,6 +134,9 @@ class FrameLoop:
             prims, notes = SP.overlay_prims(win, rs)
             prims.extend(SP.ghost_prims(win, rs))
             prims.extend(SP.table_prims(win, rs))
+            pf = win.player_view()
+            if not pf.gm:           # the player view: what the side saw and does not see now, dimmed (fog.py)
+                prims.extend(fog_prims(win.ctl.fog, pf.side, pf.shows, win.ctl.state.actors, win.scene.world.cell_m))
             if win.vstate.campath is not None:      # Ctrl+P: the camera path being made
                 prims.extend(win.vstate.campath)
             # the overlays' labels join the names in the token layer (one layout: none hides another)
@@ -238,8 +249,9 @@ def schedule_jobs(win) -> None:
         vk = (sv, sel, win.vstate.volume_mode)
         if on["volume"] and jobs.wanted("volume", vk):
             enemies = maps.threat_enemies(ctl.session, a.side)
+            reach = reach_of(win, sel) if vk[2] == "reach" else None     # read here, on the main thread
             jobs.submit("volume", vk, lambda side=a.side, e=enemies, at=_centre_eye(win, a), w=maps_world(win):
-                        volume_job(win, vk, e, side, at, w), maps=True)
+                        volume_job(win, vk, e, side, at, w, reach), maps=True)
         if on["movement"]:
             rs = win.render_state()
             sess = ctl.session
@@ -265,9 +277,21 @@ def maps_world(win):
     return win.maps_world_cache[1]
 
 
-def volume_job(win, k, enemies, side, at, world=None):
-    """The 3D threat view (map thread): its cubes; what it counted kept for the test state."""
-    pr, info = maps.volume_prims(win.scene, enemies, side, k[2], at, world=world)
+def reach_of(win, cid) -> dict:
+    """{(x, y, layer): metres}: where ``cid`` could end its move this turn (the rules' reach map), for the 3D threat
+    view's first mode; nothing when the rules say it cannot move."""
+    cv = next((c for c in win.render_state().characters if c.id == cid), None)
+    if cv is None:
+        return {}
+    try:
+        return movement_costs(win, win.render_state(), cv, win.ctl.session)
+    except AerieError:
+        return {}
+
+
+def volume_job(win, k, enemies, side, at, world=None, reach=None):
+    """The 3D threat view (map thread): its cubes; what it counted kept for the test state and the legend."""
+    pr, info = maps.volume_prims(win.scene, enemies, side, k[2], at, world=world, reach=reach)
     win.volume_info = dict(info, key=list(k))
     return pr
 

@@ -3,6 +3,7 @@ stat-block library, save the table as a scene, start it. Pure; functions of the 
 
 from __future__ import annotations
 
+import shlex
 from pathlib import Path
 
 from engine.errors import AerieError
@@ -31,6 +32,7 @@ def gm_line(ctl, text: str) -> StepResult | None:
                 raise ValueError('start PATH.toml ["SCENE NAME"]: save the table as a scene and play it')
             start_scene(ctl, w[1], w[2] if len(w) == 3 else None)
             return None
+        text, place = _place_in_order(text, ctl.state)
         at_cursor = " at " not in f" {text.lower()} " and [t.lower() for t in text.split()[:1]] == ["add"]
         act = parse(text, ctl.state, ctl.scene, cursor=ctl.hover)
     except ValueError as e:
@@ -40,7 +42,64 @@ def gm_line(ctl, text: str) -> StepResult | None:
         return None
     if at_cursor:                        # ;add without at: the cursor's cell, or the nearest free one for its size
         act = nearest_free(ctl, act)
-    return ctl.step(act)
+    res = ctl.step(act)
+    if res is not None and act.get("action") == "gm_add" and act["id"] in ctl.state.order:
+        take_its_turn_place(ctl, act["id"], place)
+    return res
+
+
+def _place_in_order(text: str, state) -> tuple[str, tuple[str, str] | None]:
+    """``add ... after NAME`` (or ``before NAME``): the place the GM gives the new creature in the turn order,
+    taken off the command."""
+    from engine.app.gmtext import _who, words_of
+
+    w = words_of(text) if text.split()[:1] and text.split()[0].lower() == "add" else []
+    if len(w) >= 3 and w[-2].lower() in ("after", "before"):
+        return shlex.join(w[:-2]), (w[-2].lower(), _who(w[-1], state))
+    return text, None
+
+
+def initiatives(session) -> dict[str, int]:
+    """Every character's initiative total as the log has it: the ruleset's ``initiative`` events, and the GM's
+    initiative rolls for creatures added during the fight (table rolls labelled "initiative of NAME")."""
+    names = {a.name: cid for cid, a in session.state.actors.items()}
+    out: dict[str, int] = {}
+    for e in session.events:
+        if e.get("type") == "initiative" and isinstance(e.get("total"), int):
+            out[e["who"]] = e["total"]
+        elif e.get("type") == "table_roll" and str(e.get("label", "")).startswith("initiative of "):
+            cid = names.get(e["label"][len("initiative of "):])
+            if cid is not None:
+                out[cid] = e["total"]
+    return out
+
+
+def take_its_turn_place(ctl, cid: str, place: tuple[str, str] | None) -> None:
+    """A creature added during a fight (``gm_add`` puts it last in the turn order): at the place the GM gave it
+    (``after NAME``), else where its own initiative roll puts it -- d20 plus its Dexterity modifier, a recorded
+    ``gm_roll`` ("initiative of NAME", a GM line in the log), then a ``gm_order`` before the first whose total is
+    lower. A ruleset that rolls no initiative (the log has none) keeps it last."""
+    if place is not None:
+        ctl.step({"actor": "gm", "action": "gm_order", "target": cid, place[0]: place[1]})
+        return
+    known = initiatives(ctl.session)
+    if not known:
+        return
+    a = ctl.state.actors[cid]
+    dex = (a.data.get("abilities") or {}).get("dex")
+    mod = (int(dex) - 10) // 2 if isinstance(dex, int) else 0
+    dice = "d20" + (f"{mod:+d}" if mod else "")
+    if ctl.step({"actor": "gm", "action": "gm_roll", "dice": dice, "label": f"initiative of {a.name}"}) is None:
+        return
+    total = ctl.session.events[-1]["total"]
+    # by the totals, not by the list: a scene's initiative_starts turns the order round
+    ranked = sorted((c for c in ctl.state.order if c != cid and c in known), key=lambda c: -known[c])
+    below = next((c for c in ranked if known[c] < total), None)
+    rel, other = ("before", below) if below is not None else ("after", ranked[-1] if ranked else None)
+    if other is not None:
+        ctl.step({"actor": "gm", "action": "gm_order", "target": cid, rel: other})
+    name = ctl.state.actors[other].name.split(" (")[0] if other else ""
+    ctl.say(f"GM adds {a.name}: initiative {total}" + (f", {rel} {name} in the turn order" if other else ""))
 
 
 def nearest_free(ctl, act: dict, reach: int = 8) -> dict:

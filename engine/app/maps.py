@@ -170,20 +170,36 @@ def threat_counts(scene, enemies, layers, world=None) -> np.ndarray:
     return np.where(free, count, -1)
 
 
-def volume_prims(scene, enemies, side: str, mode: str = "exposed", label_at=None, world=None) -> tuple[Prims, dict]:
-    """The 3D view of the threat volume of ``side``: a small cube in place at each cell a standard body could be
-    -- ``mode`` "safe": the cells no enemy can attack (green); "exposed": the cells some can, coloured by how
-    many (the threat map's colours). Every ``stride``-th cell along x, y and z when there are more than
-    VOLUME_MAX_CUBES. Returns (prims, {"cells", "drawn", "stride"})."""
+VOLUME_ALPHA = 110             # the 3D view's cubes are translucent: the scene stays seen through them
+
+
+def volume_prims(scene, enemies, side: str, mode: str = "reach", label_at=None, world=None,
+                 reach=None) -> tuple[Prims, dict]:
+    """The 3D view of the threat volume of ``side``: a small translucent cube in place at each cell a standard body
+    could be -- ``mode`` "reach" (J's first): only the cells of ``reach`` (the places the selected character could
+    end its move this turn, {(x, y, layer): metres}), each coloured by how many enemies could attack it (safe
+    green, 1 yellow ... 4+ purple); "safe": every cell no enemy can attack; "exposed": every cell some can, by how
+    many. Every ``stride``-th cell along x, y and z when there are more than VOLUME_MAX_CUBES. Returns (prims,
+    {"cells", "drawn", "stride", "safe", "exposed"}): "safe" and "exposed" count the cells of the view's region
+    (the reach, or every cell a body fits) -- both whatever the mode, so the panel's figures are the view's."""
     world = world if world is not None else scene.world
     from engine.render.volume_view import cube_prims
 
     cnt = threat_counts(scene, enemies, range(world.size[2]), world)          # -1 where no body fits
-    colours = {0: THREAT_COLOURS[0]} if mode == "safe" else {k: THREAT_COLOURS[k] for k in range(1, 5)}
-    pr, info = cube_prims(world, np.minimum(cnt, 4), colours, max_cubes=VOLUME_MAX_CUBES)
+    if mode == "reach":
+        inside = np.zeros(cnt.shape, dtype=bool)
+        for (x, y, z) in (reach or {}):
+            if 0 <= z < cnt.shape[0] and 0 <= y < cnt.shape[1] and 0 <= x < cnt.shape[2]:
+                inside[z, y, x] = True
+        cnt = np.where(inside, cnt, -1)
+    colours = ({0: THREAT_COLOURS[0]} if mode == "safe" else {k: THREAT_COLOURS[k] for k in range(1, 5)}
+               if mode == "exposed" else THREAT_COLOURS)
+    pr, info = cube_prims(world, np.minimum(cnt, 4), colours, max_cubes=VOLUME_MAX_CUBES, alpha=VOLUME_ALPHA)
+    info = dict(info, mode=mode, safe=int((cnt == 0).sum()), exposed=int((cnt > 0).sum()))
     n, stride = info["cells"], info["stride"]
     if label_at is not None:
-        what = "safe from every enemy" if mode == "safe" else "an enemy could attack"
+        what = {"safe": "safe from every enemy", "exposed": "an enemy could attack",
+                "reach": f"in reach this turn: {info['safe']} safe, {info['exposed']} exposed"}[mode]
         pr.labels.append(Label(label_at, f"3D threat view ({side}): {n} cells {what}"
                                + (f", one in {stride} x {stride} x {stride} drawn" if stride > 1 else ""), (255, 255, 255, 255),
                                (40, 40, 40, 220), offset_px=(0, -66)))

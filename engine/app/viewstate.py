@@ -31,7 +31,7 @@ class ViewState:
         self.pinned: tuple = ()                  # Y, Enter: templates kept on the map, (shape, origin, aim, size) each
         self.log_scroll = 0                      # lines scrolled back from the newest
         self.help = False
-        self.volume_mode = "exposed"             # J: the 3D view's cells, "exposed" or "safe"
+        self.volume_mode = "reach"               # J: the 3D view's cells, "reach" (this turn's), "exposed" or "safe"
         self.reveal_hp = False                   # Shift+F3: the GM shows the players their enemies' exact health
         self.hidden: frozenset = frozenset()     # characters the GM hides from the players' view (token HUD)
         self.cut_above: int | None = None        # , and .: the storey cut (engine/app/storeys.py; None: everything)

@@ -26,6 +26,7 @@ import numpy as np
 import pyglet
 from pyglet.window import key
 
+from engine.app import fog
 from engine.app import frame as F
 from engine.app import hud as H
 from engine.app import pointing
@@ -190,6 +191,7 @@ class PlayWindow(pyglet.window.Window):
         from engine.render.rules_bridge import display_world
 
         self.renderer = Renderer(self.rc, display_world(self.scene.world))   # follows the session's voxels
+        fog.update(self.ctl, self.vstate.hidden)      # what each side sees at the start (fog of war, fog.py)
         fit_text(self, fresh=True)     # self.hud, .big (captions), .tok (names, bars, icons over the models)
         self.camctl = CameraControl(self.scene, from_session(self.scene, self.ctl.session).characters)
         self.picker = Picker(self.renderer.world)
@@ -282,6 +284,7 @@ class PlayWindow(pyglet.window.Window):
         res = fn(*a)
         self.hotseat()
         if self.ctl.session is not s_before or self.ctl.state_version != sv:
+            fog.update(self.ctl, self.vstate.hidden)      # what each side has seen, remembered
             after = self.render_state()
             # what Controller.step returned, when ``fn`` took a step (it keeps it as ``last_step``)
             step = self.ctl.last_step if self.ctl.last_step is not last else None
@@ -357,6 +360,7 @@ class PlayWindow(pyglet.window.Window):
             sides = list(dict.fromkeys(a.side for a in self.ctl.state.actors.values()))
             if self.vstate.player_side not in sides:
                 self.vstate.player_side = (sides[0] if sides else None) if self.gm is not None else None
+        fog.update(ctl, self.vstate.hidden)
         self.saved_actions = list(ctl.session.actions)
         self.save_to = None
         self.rs_cache = None
@@ -389,6 +393,7 @@ class PlayWindow(pyglet.window.Window):
 
     @_safe
     def on_resize(self, width, height):
+        self.resized_t = time.perf_counter()     # frames are drawn for a moment after (FrameLoop.recently_resized)
         self._make_target()
         fit_text(self)
         self.changed()

@@ -573,9 +573,24 @@ class Renderer:
         return cls._CUBE
 
     def _draw_cells(self, cells: np.ndarray, vp):
-        """The overlays' small cubes (Prims.cubes), instanced, opaque, depth-tested."""
+        """The overlays' small cubes (Prims.cubes), instanced, depth-tested: the opaque ones, then the translucent
+        ones blended without writing depth (the window's 3D threat view: the scene seen through them)."""
         if len(cells) == 0:
             return
+        clear = cells[:, 7] < 0.999
+        if clear.any():
+            if not clear.all():
+                self._draw_cells(cells[~clear], vp)
+            self.ctx.enable(moderngl.BLEND)
+            self.ctx.blend_func = moderngl.SRC_ALPHA, moderngl.ONE_MINUS_SRC_ALPHA
+            self.ctx.depth_mask = False
+            self._draw_cube_instances(np.ascontiguousarray(cells[clear]), vp)
+            self.ctx.depth_mask = True
+            self.ctx.disable(moderngl.BLEND)
+            return
+        self._draw_cube_instances(cells, vp)
+
+    def _draw_cube_instances(self, cells: np.ndarray, vp):
         ctx = self.ctx
         p = self.prog["cells"]
         cube = self._buffer("cells_cube", self._cube())

@@ -52,11 +52,13 @@ def volume_prims(world, classes: np.ndarray, colours: dict, layers=None, lift: f
     return pr
 
 
-def cube_prims(world, classes: np.ndarray, colours: dict, layers=None, max_cubes: int = 6000) -> tuple[Prims, dict]:
+def cube_prims(world, classes: np.ndarray, colours: dict, layers=None, max_cubes: int = 6000,
+               alpha: int = 255) -> tuple[Prims, dict]:
     """A small cube at the centre of each cell of ``classes`` [L, Y, X] whose class has a colour (RGB or RGBA) in
     ``colours``; ``layers`` names the layer of each slice (default 0..L-1). Past ``max_cubes`` cells only every
-    ``stride``-th cell along x, y and z is drawn (a lattice: the volume's shape stays readable). Returns (prims,
-    {"cells": cells of those classes, "drawn": cubes, "stride"})."""
+    ``stride``-th cell along x, y and z is drawn (a lattice: the volume's shape stays readable). ``alpha`` under
+    255: translucent cubes (the scene stays seen through them). Returns (prims, {"cells": cells of those classes,
+    "drawn": cubes, "stride"})."""
     layers = np.arange(classes.shape[0]) if layers is None else np.asarray(list(layers))
     keep = np.isin(classes, list(colours))
     n = int(keep.sum())
@@ -72,7 +74,7 @@ def cube_prims(world, classes: np.ndarray, colours: dict, layers=None, max_cubes
     centres = np.stack([(x + 0.5) * cm, (y + 0.5) * cm, layers[i] + 0.5], axis=1)
     table = np.zeros((max(colours) + 1, 4), np.float32)
     for c, col in colours.items():
-        table[c] = tuple(col[:3]) + (255,)
+        table[c] = tuple(col[:3]) + (alpha,)
     pr = Prims()
     pr.cubes(centres, 0.22 * min(cm, 1.0) * (1 + 0.35 * (stride - 1)), table[classes[i, y, x]])
     return pr, {"cells": n, "drawn": len(x), "stride": stride}

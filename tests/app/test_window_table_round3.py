@@ -332,7 +332,8 @@ def test_item7_add_at_the_cursor_or_the_nearest_free_cell_and_listed_before_star
     assert ctl.message[1] == "info", ctl.message
     rok = next(a for a in ctl.state.actors.values() if a.name == "Rok")
     assert rok.size == "large" and max(abs(rok.x - k.x), abs(rok.y - k.y)) <= 3, (rok.x, rok.y)
-    assert ctl.session.actions[-1]["at"] == [rok.x, rok.y, rok.layer]     # recorded where it went
+    added = next(a for a in reversed(ctl.session.actions) if a["action"] == "gm_add")
+    assert added["at"] == [rok.x, rok.y, rok.layer]          # recorded where it went
     ctl.hover = (20, 20, 0)
     gm_line(ctl, "add guard")
     g = next(a for a in ctl.state.actors.values() if a.name == "Guard")
@@ -347,6 +348,37 @@ def test_item7_add_at_the_cursor_or_the_nearest_free_cell_and_listed_before_star
     rows = TurnOrder().rows(win, Layout(1280, 720, 21, False, state=empty.state))
     assert [r[3] for r in rows] == list(empty.state.actors), rows          # both listed, before ;start
     assert all("not in the order yet" in r[2] for r in rows)
+
+
+def test_item7_an_added_creature_rolls_initiative_on_record_or_takes_the_place_given():
+    """A creature added during a fight went last in the turn order, whatever its initiative: now its initiative is
+    rolled on record (a GM table roll "initiative of NAME", d20 + Dex) and it takes its place by the totals, or
+    the place the GM gives it (``after NAME`` / ``before NAME``)."""
+    from engine.app.controller import Controller
+    from engine.app.gmline import gm_line, initiatives
+    from engine.scene import load_scene
+
+    for seed in (7, 8, 9):
+        ctl = Controller(load_scene(str(ROOT / "scenes" / "showcase.toml")), seed)
+        ctl.hover = (20, 20, 0)
+        gm_line(ctl, "add Rok wyvern side=red")
+        assert [a["action"] for a in ctl.session.actions][:2] == ["gm_add", "gm_roll"], ctl.session.actions
+        roll = next(e for e in ctl.session.events if e.get("type") == "table_roll")
+        assert roll["label"] == "initiative of Rok" and roll["dice"] == "d20"   # a wyvern: Dex 10
+        known = initiatives(ctl.session)
+        assert known["rok"] == roll["total"]
+        order = list(ctl.state.order)
+        totals = [known[c] for c in order]
+        i = order.index("rok")             # its place by the totals, wherever the scene's start turned the order
+        before, after = totals[i - 1], totals[(i + 1) % len(order)]
+        descending_breaks = sum(1 for k in range(len(order)) if totals[k] < totals[(k + 1) % len(order)])
+        assert descending_breaks == 1, (order, totals)        # still one descending cycle with Rok in it
+        assert before >= roll["total"] or after <= roll["total"], (order, totals)
+        assert f"initiative {roll['total']}" in ctl.message[0], ctl.message
+    gm_line(ctl, 'add Rook harpy after "Sir Aldric"')          # the place the GM gives it: no roll
+    order = list(ctl.state.order)
+    assert order.index("rook") == (order.index("knight") + 1) % len(order), order
+    assert ctl.session.actions[-1] == {"actor": "gm", "action": "gm_order", "target": "rook", "after": "knight"}
 
 
 def test_item6_templates_pin_on_a_character_several_kept_one_removed():

@@ -1,5 +1,6 @@
 """The 3D view of the threat volume in the real window under Xvfb (xdotool key presses): J shows cubes in place at
-the cells the selected character's enemies could attack, J again the safe cells, J again nothing; the cells it
+the cells the selected character could reach this turn, J again at every cell its enemies could attack, J again the
+safe cells, J again nothing; the cells it
 counted are the CPU engine's (engine.world.volumes) for the same enemies, and it is recomputed after an action
 like the cover and threat overlays, which are up in the frame after the action."""
 
@@ -52,6 +53,11 @@ def test_j_shows_the_threat_volume_in_place_and_follows_actions(display, tmp_pat
         st = app.idle()
         assert st["selected"] == "kite"
         plain = app.screenshot()
+        app.key("j")                    # J's first view: the cells Kite could reach this turn (issue 40 item 10)
+        st = app.wait(lambda s: s["window"]["maps"]["drawn"].get("volume") ==
+                      [s["window"]["maps"]["state_version"], "kite", "reach"], 30, "the cells in reach drawn")
+        info = st["window"]["maps"]["volume"]
+        assert info["safe"] + info["exposed"] == info["cells"] > 0, info
         app.key("j")
         st = app.wait(lambda s: s["window"]["maps"]["drawn"].get("volume") ==
                       [s["window"]["maps"]["state_version"], "kite", "exposed"], 30, "the exposed cells drawn")

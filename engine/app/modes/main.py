@@ -143,17 +143,20 @@ def _overlay(win, sym, shift):
 
 
 def _volume(win, sym, shift):
-    v = win.vstate                     # the 3D volume: exposed cells -> safe cells -> off
+    v = win.vstate       # the 3D volume: the cells in reach this turn -> every exposed cell -> every safe cell -> off
+    nxt = {"reach": "exposed", "exposed": "safe"}
     if not v.on["volume"]:
         v.set_overlay("volume", True)
-        v.volume_mode = "exposed"
-    elif v.volume_mode == "exposed":
-        v.volume_mode = "safe"
+        v.volume_mode = "reach"
+    elif v.volume_mode in nxt:
+        v.volume_mode = nxt[v.volume_mode]
     else:
         v.set_overlay("volume", False)
+    words = {"reach": "the cells the selected character could reach this turn, by threat",
+             "exposed": "every cell an enemy could attack", "safe": "every cell safe from every enemy"}
+    then = {"reach": "every exposed cell", "exposed": "every safe cell", "safe": "off"}
     win.say("J: 3D threat view off" if not v.on["volume"] else
-            f"J: 3D threat view, the {v.volume_mode} cells (J: "
-            + ("the safe cells)" if v.volume_mode == "exposed" else "off)"))
+            f"J: 3D threat view, {words[v.volume_mode]} (J: {then[v.volume_mode]})")
 
 
 def _statement(win, sym, shift):

@@ -25,14 +25,33 @@ def legends(win) -> list[tuple[str, list[tuple[str, tuple]]]]:
         sw = [("safe", THREAT_COLOURS[0])] + [(f"{k}{'+' if k == 4 else ''}", THREAT_COLOURS[k]) for k in range(1, 5)]
         out.append((f"Threat map (B), layer {layer}: enemies that could attack a body of side {a.side} on each "
                     "cell (reach, range, sight)", sw))
+    if on["volume"]:
+        out.append(volume_legend(win, sel, a.side))
     return out
+
+
+def volume_legend(win, sel, side) -> tuple[str, list[tuple[str, tuple]]]:
+    """The 3D threat view's (J) legend: what its cubes are, their colours, and the cells it counted (the view's own
+    figures, once the view of the present state and mode is drawn)."""
+    mode = win.vstate.volume_mode
+    info = win.volume_info or {}
+    fresh = info.get("key") == [win.ctl.state_version, sel, mode]
+    what = {"reach": f"the cells {win.name(sel)} could reach this turn",
+            "exposed": "every cell an enemy could attack", "safe": "every cell safe from every enemy"}[mode]
+    counts = (f": {info.get('safe', 0)} safe, {info.get('exposed', 0)} exposed" if mode == "reach" else
+              f": {info.get(mode, 0)} cells") if fresh else ": counting..."
+    sw = [("safe", THREAT_COLOURS[0])] + [(f"{k}{'+' if k == 4 else ''}", THREAT_COLOURS[k]) for k in range(1, 5)]
+    sw = sw[:1] if mode == "safe" else sw[1:] if mode == "exposed" else sw
+    return (f"3D threat view (J), {what}, by how many enemies of side {side} could attack a body there"
+            + counts, sw)
 
 
 class Legend(Section):
     name = "legend"
 
     def depends(self, win) -> tuple:
-        return (win.ctl.selected, win.ctl.cursor_layer)
+        info = win.volume_info or {}
+        return (win.ctl.selected, win.ctl.cursor_layer, tuple(info.get("key") or ()), info.get("safe"))
 
     def build(self, win, L: Layout) -> None:
         hud, lh, rw = win.hud, L.lh, L.rw
