@@ -40,6 +40,12 @@ class Compendium(Mode):
         self.found = C.search(self.all, text)
         self.i = 0
 
+    def view(self) -> dict:
+        """What the tests read: the query, how many match, the highlighted one, the new creature's side."""
+        e = self.current
+        return {"query": self.query, "found": len(self.found), "of": len(self.all), "side": self.side,
+                "current": None if e is None else {"how": e.how, "ref": e.ref, "name": e.name}}
+
     def on_key(self, win, symbol: int, modifiers: int):
         if modifiers & (key.MOD_CTRL | key.MOD_COMMAND):
             return POP if symbol == key.B else None
@@ -54,7 +60,7 @@ class Compendium(Mode):
             self.side_i += 1
             win.say(f"compendium: the new creature's side is {self.side}", toast=False)
         elif symbol in (key.ENTER, key.RETURN):
-            self.enter(win)
+            self.add(win)
         elif symbol == key.ESCAPE:
             win.say("compendium closed", toast=False)
             return POP
@@ -63,7 +69,8 @@ class Compendium(Mode):
         win.changed()
         return None
 
-    def enter(self, win) -> None:
+    def add(self, win) -> None:
+        """The highlighted creature at the cursor (``Mode.enter`` is the push hook: not this)."""
         e = self.current
         if e is None:
             win.say("compendium: nothing matches - Backspace takes a letter back", "error")

@@ -31,7 +31,7 @@ class CompendiumPanel(Section):
         if m is None or not isinstance(val, int):
             return
         if val == m.i:
-            m.enter(win)
+            m.add(win)
         else:
             m.i = val
         win.changed()
