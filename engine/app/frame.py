@@ -14,6 +14,8 @@ import numpy as np
 
 from engine.app import maps
 from engine.app import scene_prims as SP
+from engine.app import spellarea
+from engine.app.sections.base import players_screen
 from engine.render import overlays as ov
 from engine.render.events import effects, frame_state
 from engine.render.renderer import DrawOptions
@@ -126,6 +128,7 @@ class FrameLoop:
             prims, notes = SP.overlay_prims(win, rs)
             prims.extend(SP.ghost_prims(win, rs))
             prims.extend(SP.table_prims(win, rs))
+            prims.extend(spellarea.prims(win, rs, players_screen(win)))     # spell areas: aimed, lasting
             if win.vstate.campath is not None:      # Ctrl+P: the camera path being made
                 prims.extend(win.vstate.campath)
             # the overlays' labels join the names in the token layer (one layout: none hides another)

@@ -54,14 +54,14 @@ class CompendiumPanel(Section):
                  "Tab: side   Esc", H.DIM, max_w=x1 - x0 - 24)
         top = y0 + 14 + 2 * lh
         rows = max(int((y1 - top - 8) // lh), 3)
-        split = x0 + (x1 - x0) * 0.42
+        split = x0 + (x1 - x0) * 0.46
         first = min(max(m.i - rows // 2, 0), max(len(m.found) - rows, 0))
         for r, i in enumerate(range(first, min(first + rows, len(m.found)))):
             e = m.found[i]
             yy = top + r * lh
             if i == m.i:
                 hud.box(x0 + 6, yy - 3, split - 4, yy + lh - 4, (60, 70, 100, 230))
-            label = f"{e.name}  CR {C.cr_text(e.cr)}  {e.size} {e.type}" + ("  [flies]" if e.flies else "")
+            label = f"{e.name}  CR {C.cr_text(e.cr)}" + ("  flies" if e.flies else "") + f"  {e.type}"
             hud.text(x0 + 12, yy, label, H.FG if i == m.i else H.DIM, max_w=split - x0 - 20)
             hud.rects.append((x0, yy - 2, split - 4, yy + lh - 4, ("compendium", i)))
         if not m.found:
