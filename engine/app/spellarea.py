@@ -110,12 +110,53 @@ def volume(pr, ar, world, col) -> int:
 
 
 def aimed(win) -> dict | None:
-    """The area of the action being composed, as the rules' preview gives it (None when it has none)."""
+    """The area of the action being composed, as the rules' preview gives it; for a spell whose preview gives
+    none (the ruleset's older spells: Fireball by its old name), the SRD data's shape and size at the point aimed
+    (:func:`from_data`). None when it has no area."""
     from engine.app import areaspell
 
     pv = areaspell.preview(win)
-    a = (pv or {}).get("area")
-    return a if isinstance(a, dict) else None
+    if pv is None:
+        return None
+    a = pv.get("area")
+    if isinstance(a, dict):
+        return a
+    act = win.ctl.action() or {}
+    return from_data(win, act) if "spell" in act else None
+
+
+def from_data(win, act: dict) -> dict | None:
+    """A spell's area from its SRD data (assets/srd/spells.json) when its range is a distance: a sphere, cube or
+    cylinder at the aimed cell (``at``, else the target's cell), a cone or line from the caster toward it -- as
+    ``areas.py`` places the SRD spells' own. None for a spell centred on its caster (its older rules are not the
+    SRD's shape: nothing is drawn rather than a wrong volume)."""
+    from engine.app.sections.castmenu import srd_spell
+
+    sp = srd_spell(str(act["spell"]))
+    if sp is None or not sp.get("area") or not sp.get("range_m"):
+        return None
+    ctl = win.ctl
+    cm = win.scene.world.cell_m
+    if act.get("at") is not None:
+        x, y, z = act["at"]
+    elif act.get("target") in ctl.state.actors:
+        t = ctl.state.actors[act["target"]]
+        x, y, z = t.x, t.y, t.layer
+    else:
+        return None
+    aim = ((x + 0.5) * cm, (y + 0.5) * cm, z + 0.5)
+    shape, size = sp["area"]["shape"], float(sp["area"]["size_m"])
+    if shape in ("cone", "line"):
+        a = ctl.state.actors.get(act.get("actor"))
+        if a is None:
+            return None
+        me = ((a.x + a.footprint / 2) * cm, (a.y + a.footprint / 2) * cm, a.layer + a.height_layers / 2)
+        d = [q - p for p, q in zip(me, aim)]
+        n = math.sqrt(sum(c * c for c in d)) or 1.0
+        return {"shape": shape, "size_m": size, "origin": list(me), "direction": [c / n for c in d]}
+    if shape == "cylinder":
+        aim = (aim[0], aim[1], aim[2] - 0.5)
+    return {"shape": shape, "size_m": size, "origin": list(aim)}
 
 
 def lasting(state) -> list[tuple[str, str, dict]]:

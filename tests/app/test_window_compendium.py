@@ -6,7 +6,6 @@ file's actors and turn order."""
 from __future__ import annotations
 
 import time
-from pathlib import Path
 
 import pytest
 

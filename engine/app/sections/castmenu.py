@@ -23,9 +23,14 @@ def _srd() -> dict[str, dict]:
         return {}
 
 
+def srd_spell(spell: str) -> dict | None:
+    """The SRD data of ``spell`` (ids there use -, the scenes' may use _), or None."""
+    return _srd().get(spell) or _srd().get(spell.replace("_", "-"))
+
+
 def facts(spell: str) -> str:
-    """"level 3, 45 m, sphere 6 m, Dex save" from the SRD data (ids there use -, the scenes' may use _)."""
-    s = _srd().get(spell) or _srd().get(spell.replace("_", "-"))
+    """"level 3, 45 m, sphere 6 m, Dex save" from the SRD data."""
+    s = srd_spell(spell)
     if s is None:
         return ""
     bits = ["cantrip" if s["level"] == 0 else f"level {s['level']}"]
@@ -57,19 +62,16 @@ def current(ctl) -> str | None:
 
 
 def pick(ctl, spell: str) -> bool:
-    """The first variant casting ``spell`` becomes the highlighted one (the choices on the map kept)."""
+    """``spell`` becomes the composed cast's (kept as a chosen parameter: a target or a point clicked afterwards
+    keeps it; Tab then steps through that spell's variants). A target chosen for another spell that this one does
+    not take is let go. False when the rules offer no cast of it now."""
     p = ctl.pending
-    if p is None:
+    if p is None or not any(v.get("spell") == spell for v in p.variants):
         return False
-    cands = p.candidates()
-    i = next((i for i, v in enumerate(cands) if v.get("spell") == spell), None)
-    if i is None:          # a point or target chosen for another spell: start from this spell's first variant
-        p.params = {k: v for k, v in p.params.items() if k not in ("target",)}
-        cands = p.candidates()
-        i = next((i for i, v in enumerate(cands) if v.get("spell") == spell), None)
-        if i is None:
-            return False
-    p.variant_i = i
+    p.params["spell"] = spell
+    if not p.candidates():
+        p.params.pop("target", None)
+    p.variant_i = 0
     ctl._changed()
     return True
 

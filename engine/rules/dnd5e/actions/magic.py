@@ -101,8 +101,6 @@ class Cast(Unit):
                "casting_time": sp["time"]}
         if sp.get("concentration"):
             out["concentration"] = concentration.cast_note(a, plan["spell"])
-        if sp.get("area"):
-            out["area"] = shown_area(session, a, sp["area"], plan.get("point"))
         if sp["kind"] == "save":
             out.update({"save": sp["save"], "dc": 8 + a.data["prof"] + cmod})
         elif sp["kind"] == "attack":
@@ -159,24 +157,6 @@ class Cast(Unit):
         if sp.get("concentration") and concentration.held(a) != plan["spell"]:
             return          # the concentration broke as it cast (a Mage Slayer's hit): the spell ends unresolved
         resolve_spell(rs, session, a, plan)
-
-
-def shown_area(session, a, area: dict, point) -> dict:
-    """An older spell's area as the SRD spells' preview gives theirs (``areas.py``'s shape, size and origin in
-    metres, a cone's direction), for the window to draw while it is aimed: a sphere at the aimed cell's centre, a
-    cone from the caster toward it, "self" a sphere around the caster. Display only: who is caught is
-    ``attacks.area_targets``'s answer, as before."""
-    cell = session.world.cell_m
-    me = srd_cast.body_centre(a, cell)
-    if area["shape"] == "self" or point is None:
-        return {"shape": "sphere", "size_m": area.get("radius_m", 1.5), "origin": [round(c, 3) for c in me]}
-    aim = ((point[0] + 0.5) * cell, (point[1] + 0.5) * cell, point[2] + 0.5)
-    if area["shape"] == "cone":
-        d = [q - p for p, q in zip(me, aim)]
-        n = sum(c * c for c in d) ** 0.5 or 1.0
-        return {"shape": "cone", "size_m": area["length_m"], "origin": [round(c, 3) for c in me],
-                "direction": [round(c / n, 4) for c in d]}
-    return {"shape": "sphere", "size_m": area["radius_m"], "origin": [round(c, 3) for c in aim]}
 
 
 def after_bonus_spell(session, sp: dict) -> None:
