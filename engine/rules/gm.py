@@ -274,7 +274,9 @@ def _added(session, act):
             raise Illegal(f"{_name(session.state.actors[other])} is on the table already: give another name", "", "name")
     x, y, layer = act["at"]
     if act.get("srd") is not None:      # the ruleset's bestiary: its character_blocks expand ``srd`` (or refuse)
-        ch, probe = _from_table(session, act, {"srd": act["srd"]}, f"SRD creature {act['srd']}", nid, (x, y, layer))
+        title = str(act["srd"]).replace("-", " ").title()     # young-red-dragon: "Young Red Dragon" by default
+        ch, probe = _from_table(session, act, {"srd": act["srd"], "name": title}, f"SRD creature {act['srd']}", nid,
+                                (x, y, layer))
     elif act.get("block") is not None:
         ch, probe = _from_table(session, act, scene_block(session, act["block"]), f"stat block {act['block']}",
                                 nid, (x, y, layer))
