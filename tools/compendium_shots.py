@@ -63,12 +63,33 @@ def fireball(win):
     wait_jobs(win)
 
 
-SHOTS = {"compendium": (compendium, "showcase.toml"), "fireball": (fireball, "dnd_spells_vs_flyers.toml")}
+def breath(win):
+    """A young red dragon (srd =) at the mage's side of the field breathes fire at the mage: the action bar's
+    creature action, and under the selected panel its recharge state, spent."""
+    ctl = win.ctl
+    act = next(v for v in ctl.legal() if v["action"] == "creature_action")
+    win.apply(ctl.step, act)
+    ctl.select("drake")
+    wait_jobs(win)
+
+
+DRAKE = ('[[characters]]\nid = "drake"\nsrd = "young-red-dragon"\nside = "sky"\nat = [5, 10, 0]\ninitiative = 30\n\n'
+         '[[characters]]\nid = "mage"')
+
+
+SHOTS = {"compendium": (compendium, "showcase.toml"), "fireball": (fireball, "dnd_spells_vs_flyers.toml"),
+         "breath": (breath, "dnd_spells_vs_flyers.toml")}
 
 
 def shot(name, size=(1280, 720)):
     setup, scene = SHOTS[name]
-    win = PlayWindow(load_scene(str(ROOT / "scenes" / scene)), 7, size)
+    path = ROOT / "scenes" / scene
+    if name == "breath":                 # the scene with a dragon in it, beside the others (a temporary file)
+        import tempfile
+
+        path = Path(tempfile.mkdtemp()) / "drake.toml"
+        path.write_text((ROOT / "scenes" / scene).read_text().replace('[[characters]]\nid = "mage"', DRAKE, 1))
+    win = PlayWindow(load_scene(str(path)), 7, size)
     setup(win)
     frames(win)
     wait_jobs(win)

@@ -106,3 +106,20 @@ def test_order_action():
     assert C.order_action("d", 25, ["a", "b", "d"], {"a": 20, "b": 10})["before"] == "a"
     assert C.order_action("d", 5, ["a", "b", "d"], {"a": 20, "b": 10}) is None
     assert C.order_action("d", 5, ["a", "d"], {}) is None
+
+
+def test_creature_actions_show_their_recharge_state(tmp_path):
+    from engine.app.sections.creature import rows
+
+    src = (ROOT / "scenes" / "dnd_spells_vs_flyers.toml").read_text().replace(
+        '[[characters]]\nid = "mage"', '[[characters]]\nid = "drake"\nsrd = "young-red-dragon"\nside = "sky"\n'
+        'at = [5, 10, 0]\ninitiative = 30\n\n[[characters]]\nid = "mage"', 1)
+    p = tmp_path / "drake.toml"
+    p.write_text(src)
+    ctl = Controller(load_scene(p))
+    assert rows(ctl.state.actors["drake"]) == [("Fire Breath (recharge 5-6): ready", True)]
+    breath = next(v for v in ctl.legal() if v["action"] == "creature_action")
+    assert ctl.step(breath) is not None
+    (line, ok), = rows(ctl.state.actors["drake"])
+    assert not ok and line.startswith("Fire Breath (recharge 5-6): spent")
+    assert rows(ctl.state.actors["mage"]) == []

@@ -11,6 +11,7 @@ def default() -> list[Section]:
     from engine.app.sections.captions import Banner, Toast
     from engine.app.sections.castmenu import CastMenu
     from engine.app.sections.compendium import CompendiumPanel
+    from engine.app.sections.creature import CreatureActions
     from engine.app.sections.joinqr import JoinQR
     from engine.app.sections.left import Selected, TopBar, TurnOrder
     from engine.app.sections.legend import Legend
@@ -19,7 +20,7 @@ def default() -> list[Section]:
     from engine.app.sections.right import EventLog, Notes, Preview
     from engine.app.sections.tokenhud import TokenHudPanel
 
-    return [TopBar(), TurnOrder(), Selected(), Actions(), CastMenu(), Status(), Preview(), Notes(), Legend(),
+    return [TopBar(), TurnOrder(), Selected(), Actions(), CreatureActions(), CastMenu(), Status(), Preview(), Notes(), Legend(),
             HowDoesThisEnd(), EventLog(), Banner(), Toast(), QuestionPanel(), TokenHudPanel(), YesNoPanel(), ChooserPanel(), CompendiumPanel(),
             HelpPanel(), JoinQR()]
 
