@@ -113,5 +113,11 @@ def test_srd_line_is_the_previews_and_a_cast_web_lasts_until_it_ends():
     assert ctl.confirm() is not None
     held = spellarea.lasting(ctl.state)
     assert [(c, s, a["shape"]) for c, s, a in held] == [("mage", "web", "cube")]
+    win = SimpleNamespace(ctl=ctl, scene=ctl.scene, name=lambda cid: cid)
+    pr = spellarea.prims(win, None, players=True)       # what the window draws: its cells and its label
+    ar = spellarea.area(held[0][2])
+    assert len(pr.cell_array()) == len(areas.cells(ar, tuple(ctl.scene.world.size), ctl.scene.world.cell_m)) > 0
+    assert len(pr.xray) == 12 and pr.labels[0].text == "web (cube 6 m, held by mage)"
     ctl.step({"actor": "gm", "action": "gm_set", "target": "mage", "key": "hp", "value": 0})   # concentration ends
     assert spellarea.lasting(ctl.state) == []
+    assert not spellarea.prims(win, None, players=True).cells          # nothing drawn once it ended
