@@ -4,7 +4,7 @@ puts it at the cursor. Pure: no pyglet (the mode, engine/app/modes/compendium.py
 engine/app/sections/compendium.py, draw and take the keys).
 
 The libraries, served the same way whatever the ruleset:
-  - the shipped stat blocks, ``assets/statblocks/<ruleset>.toml`` (baton's profiles, 5e's ready blocks);
+  - the shipped stat blocks, ``assets/statblocks/<ruleset>.toml`` (each ruleset's profiles or ready blocks);
   - the scene's own ``statblocks = [...]`` files (``aerie import`` writes them);
   - the SRD 5.1 bestiary (assets/srd/creatures.json, CC-BY-4.0), for a ruleset whose registry entry expands
     ``srd = ID`` (``character_blocks``): nothing here names a ruleset.

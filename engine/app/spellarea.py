@@ -2,8 +2,9 @@
 gives it (its ``area``: shape, size, origin, direction) -- and every lasting area still held (a caster's
 ``lasting`` entries: Web, Stinking Cloud, Spirit Guardians...), until it ends.
 
-Each is drawn twice over, from the rules' own arithmetic (engine/rules/dnd5e/areas.py, the SRD's five shapes: the
-same code the spells and breath weapons resolve with): its outline (a sphere's three rings, a cube's edges, a
+Each is drawn twice over, from the rules' own arithmetic (the module the ruleset's registry entry names as
+``areas``, the SRD's five shapes: the same code the spells and breath weapons resolve with; a ruleset without one
+draws no spell area): its outline (a sphere's three rings, a cube's edges, a
 cone's or a line's rim and sides, a cylinder's two rims and four sides) and a small cube at the centre of every
 grid cell the area holds (``areas.cells``) -- the volume, layer by layer, where the outline alone reads flat. Its
 label names the spell, the shape and size, and who the preview says it catches (with cover, through the rules).
@@ -23,11 +24,20 @@ CELL_HALF = 0.07                  # the volume's cubes (metres): small, so the m
 MAX_CELLS = 6000                  # beyond that a lattice (every other cell), as the threat volume does
 
 
-def area(d: dict):
-    """An ``areas.Area`` from the rules' area dict (a plan's or a lasting entry's), or None when it is not one."""
-    # the one area arithmetic of the rules: the window draws what they resolve (data-driven, no spell named)
-    from engine.rules.dnd5e import areas
+def areas_of(ruleset: str):
+    """The ruleset's area module (its registry entry's ``areas``: ``make``, ``contains``, ``cells``, ``cell_centre``),
+    or None."""
+    from engine.rules import registry
 
+    dotted = registry.info(ruleset).extra.get("areas")
+    return registry.load_dotted(dotted) if dotted else None
+
+
+def area(d: dict, areas):
+    """An ``Area`` of ``areas`` (the ruleset's module) from the rules' area dict (a plan's or a lasting entry's), or
+    None when it is not one."""
+    if areas is None:
+        return None
     try:
         origin = tuple(float(c) for c in d["origin"])
         spec = {"shape": d["shape"], "size_m": d["size_m"], **{k: d[k] for k in ("width_m", "height_m") if k in d}}
@@ -95,10 +105,8 @@ def outline(pr, ar, col) -> None:
             pr.line(tuple(o) if ar.shape == "cone" else start[k], rim[k], col, xray=True)
 
 
-def volume(pr, ar, world, col) -> int:
+def volume(pr, ar, world, col, areas) -> int:
     """A small cube at every grid cell whose centre the area holds (the rules' ``areas.cells``); how many."""
-    from engine.rules.dnd5e import areas     # the rules' own cells of the area (see area())
-
     cm = world.cell_m
     got = areas.cells(ar, tuple(world.size), cm)
     if len(got) > MAX_CELLS:
@@ -176,21 +184,24 @@ def prims(win, rs, players: bool = False) -> ov.Prims:
     """The aimed area (the GM's composing only) and the lasting ones, with their labels (the token layer's tags)."""
     pr = ov.Prims()
     w = win.scene.world
+    A = areas_of(win.scene.ruleset)
+    if A is None:
+        return pr
     for cid, spell, d in lasting(win.ctl.state):
-        ar = area(_follow(win, cid, d))
+        ar = area(_follow(win, cid, d), A)
         if ar is None:
             continue
         outline(pr, ar, HELD)
-        volume(pr, ar, w, HELD)
+        volume(pr, ar, w, HELD, A)
         pr.labels.append(ov.Label(tuple(ar.origin), f"{spell.replace('_', ' ')} ({label(d)}, held by "
                                   f"{win.name(cid)})", bg=(20, 50, 80, 235)))
     d = None if players else aimed(win)
-    ar = area(d) if d else None
+    ar = area(d, A) if d else None
     if ar is not None:
         from engine.app import areaspell
 
         outline(pr, ar, AIM)
-        n = volume(pr, ar, w, AIM)
+        n = volume(pr, ar, w, AIM, A)
         who = areaspell.caught(win)
         spell = str((win.ctl.action() or {}).get("spell", "")).replace("_", " ")
         pr.labels.append(ov.Label(tuple(ar.origin), f"{spell}: {label(d)}, {n} cells; "

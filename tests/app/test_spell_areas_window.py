@@ -45,12 +45,13 @@ def test_aimed_fireball_is_the_rules_sphere_and_its_cells(mage):
     # the older Fireball's preview has no area: the SRD data's sphere at the aimed cell's centre
     d = pv.get("area") or spellarea.from_data(win, mage.action())
     assert d["shape"] == "sphere" and d["size_m"] == 6 and d["origin"] == [18.75, 8.25, 5.5]
-    caught = [c for c in mage.state.actors.values() if areas.catches(spellarea.area(d), c, mage.scene.world.cell_m)]
+    ar = spellarea.area(d, areas)
+    caught = [c for c in mage.state.actors.values() if areas.catches(ar, c, mage.scene.world.cell_m)]
     assert sorted(c.id for c in caught) == sorted(pv["targets"])       # it holds whom the rules catch
-    ar = spellarea.area(d)
+    ar = spellarea.area(d, areas)
     world = mage.scene.world
     pr = ov.Prims()
-    n = spellarea.volume(pr, ar, world, spellarea.AIM)
+    n = spellarea.volume(pr, ar, world, spellarea.AIM, areas)
     want = areas.cells(ar, tuple(world.size), world.cell_m)
     assert n == len(want) > 100 and len(pr.cell_array()) == n
     spellarea.outline(pr, ar, spellarea.AIM)
@@ -64,7 +65,7 @@ def test_cone_and_line_outlines_point_where_the_area_points():
         d = {"shape": shape, "size_m": 9.0, "origin": [3.0, 3.0, 2.5], "direction": [1.0, 0.0, 0.0]}
         if shape in ("cube", "cylinder"):
             d.pop("direction")
-        ar = spellarea.area(d)
+        ar = spellarea.area(d, areas)
         pr = ov.Prims()
         spellarea.outline(pr, ar, spellarea.HELD)
         pts = [p for seg in pr.xray for p in seg[:2]]
@@ -75,7 +76,8 @@ def test_cone_and_line_outlines_point_where_the_area_points():
             assert (min(xs), max(xs)) == (pytest.approx(-1.5), pytest.approx(7.5))
         else:
             assert max(p[2] for p in pts) == pytest.approx(2.5 + 18.0)      # height: its diameter by default
-    assert spellarea.area({"shape": "blob", "size_m": 1, "origin": [0, 0, 0]}) is None
+    assert spellarea.area({"shape": "blob", "size_m": 1, "origin": [0, 0, 0]}, areas) is None
+    assert spellarea.areas_of("dnd5e") is areas and spellarea.areas_of("baton") is None
 
 
 def test_lasting_areas_are_read_from_the_casters_state():
@@ -104,7 +106,7 @@ def test_srd_line_is_the_previews_and_a_cast_web_lasts_until_it_ends():
     ctl.choose_param("target", "h1")                    # a target clicked after the menu keeps the spell
     assert current(ctl) == "lightning-bolt"
     d = ctl.preview_of(ctl.action())["preview"]["area"]
-    ar = spellarea.area(d)
+    ar = spellarea.area(d, areas)
     assert ar.shape == "line" and ar.size_m == 30 and ar.direction == pytest.approx(tuple(d["direction"]), abs=1e-3)
     ctl.cancel()
     ctl.choose("cast")
@@ -115,7 +117,7 @@ def test_srd_line_is_the_previews_and_a_cast_web_lasts_until_it_ends():
     assert [(c, s, a["shape"]) for c, s, a in held] == [("mage", "web", "cube")]
     win = SimpleNamespace(ctl=ctl, scene=ctl.scene, name=lambda cid: cid)
     pr = spellarea.prims(win, None, players=True)       # what the window draws: its cells and its label
-    ar = spellarea.area(held[0][2])
+    ar = spellarea.area(held[0][2], areas)
     assert len(pr.cell_array()) == len(areas.cells(ar, tuple(ctl.scene.world.size), ctl.scene.world.cell_m)) > 0
     assert len(pr.xray) == 12 and pr.labels[0].text == "web (cube 6 m, held by mage)"
     ctl.step({"actor": "gm", "action": "gm_set", "target": "mage", "key": "hp", "value": 0})   # concentration ends
