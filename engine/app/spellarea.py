@@ -195,16 +195,16 @@ def prims(win, rs, players: bool = False) -> ov.Prims:
         volume(pr, ar, w, HELD, A)
         pr.labels.append(ov.Label(tuple(ar.origin), f"{spell.replace('_', ' ')} ({label(d)}, held by "
                                   f"{win.name(cid)})", bg=(20, 50, 80, 235)))
-    d = None if players else aimed(win)
-    ar = area(d, A) if d else None
-    if ar is not None:
+    aim = None if players else aimed(win)
+    ar = area(aim, A) if aim else None
+    if aim is not None and ar is not None:
         from engine.app import areaspell
 
         outline(pr, ar, AIM)
         n = volume(pr, ar, w, AIM, A)
         who = areaspell.caught(win)
         spell = str((win.ctl.action() or {}).get("spell", "")).replace("_", " ")
-        pr.labels.append(ov.Label(tuple(ar.origin), f"{spell}: {label(d)}, {n} cells; "
+        pr.labels.append(ov.Label(tuple(ar.origin), f"{spell}: {label(aim)}, {n} cells; "
                                   + (", ".join(win.name(c) for c in who) or "nobody caught"), bg=(90, 40, 10, 235)))
     return pr
 
