@@ -48,7 +48,7 @@ class Compendium(Mode):
 
     def on_key(self, win, symbol: int, modifiers: int):
         if modifiers & (key.MOD_CTRL | key.MOD_COMMAND):
-            return POP if symbol == key.B else None
+            return POP if symbol == key.B else PASS     # Ctrl+Z undoes an add with the compendium still open
         n = max(len(self.found), 1)
         if symbol in (key.UP, key.DOWN):
             self.i = (self.i + (1 if symbol == key.DOWN else -1)) % n
