@@ -586,6 +586,9 @@ def preview_lines(pv: dict, base_ac=None, ruleset=None) -> list[str]:
         if k in ("lines", "explain", "notes") and isinstance(v, list):
             out += [str(x) for x in v]
             continue
+        if k == "area" and isinstance(v, dict) and "shape" in v and "size_m" in v:   # drawn on the map
+            out.append(f"area: {v['shape']} {v['size_m']:g} m (drawn on the map)")
+            continue
         if k == "path" and isinstance(v, list):
             out.append(f"path: {len(v)} node(s)" + (f", {fmt(v[0])} -> {fmt(v[-1])}" if v else ""))
             continue

@@ -16,6 +16,8 @@ from engine.app import maps
 from engine.app import scene_prims as SP
 from engine.app.fog import fog_prims
 from engine.errors import AerieError
+from engine.app import spellarea
+from engine.app.sections.base import players_screen
 from engine.render import overlays as ov
 from engine.render.events import effects, frame_state
 from engine.render.renderer import DrawOptions
@@ -137,6 +139,7 @@ class FrameLoop:
             pf = win.player_view()
             if not pf.gm:           # the player view: what the side saw and does not see now, dimmed (fog.py)
                 prims.extend(fog_prims(win.ctl.fog, pf.side, pf.shows, win.ctl.state.actors, win.scene.world.cell_m))
+            prims.extend(spellarea.prims(win, rs, players_screen(win)))     # spell areas: aimed, lasting
             if win.vstate.campath is not None:      # Ctrl+P: the camera path being made
                 prims.extend(win.vstate.campath)
             # the overlays' labels join the names in the token layer (one layout: none hides another)

@@ -52,11 +52,18 @@ def window_state(win) -> dict:
         "ruler": SP.ruler_info(win) if view.ruler else None, "template": view.template,
         "inside": SP.template_inside(win) if view.template else None,
         "greyed": greyed(win), "compact": win.compact(),
-        "campath": _campath(win),
+        "campath": _campath(win), "compendium": _compendium(win),
         "maps": {"state_version": win.ctl.state_version, "volume_mode": view.volume_mode,
                  "drawn": {n: list(k) for n, k in win.drawn_maps.items()},
                  "volume": win.volume_info, "jobs": sorted(win.jobs.jobs)},
     }
+
+
+def _compendium(win):
+    from engine.app.modes.compendium import Compendium
+
+    m = win.modes.find(Compendium)
+    return m.view() if m is not None else None
 
 
 def _campath(win):

@@ -280,6 +280,7 @@ class GmChange(Event, tag="gm", frozen=True):
     table: dict | None = None
     like: str | None = None
     block: str | None = None
+    srd: str | None = None                  # add: the SRD creature's id (the ruleset's bestiary)
     order: list | None = None               # order: the new turn order
 
 

@@ -40,7 +40,7 @@ from engine.rules import aerial
 import msgspec
 from engine.errors import SceneError
 from engine.world.scene import SIZES, supported
-from engine.rules.statblocks import block
+from engine.rules.statblocks import block, read_library
 import json
 
 P = Param
@@ -50,7 +50,9 @@ SPECS = {
     "gm_condition": {"target": P("id", True), "add": P("str"), "remove": P("str")},
     "gm_place": {"target": P("id", True), "to": P("pos", True), "flying": P("bool")},
     "gm_add": {"id": P("str", True), "like": P("id", help="a scene character whose stats it copies"),
-               "block": P("str", help="a stat block of the library (assets/statblocks/RULESET.toml)"),
+               "block": P("str", help="a stat block of the library (assets/statblocks/RULESET.toml) or of the "
+                                      "scene's statblocks files"),
+               "srd": P("str", help="an SRD creature's id (young-red-dragon), in a ruleset with a bestiary"),
                "at": P("pos", True), "name": P("str"), "side": P("str"), "flying": P("bool")},
     "gm_remove": {"target": P("id", True)},
     "gm_order": {"target": P("id", True), "after": P("id"), "before": P("id")},
@@ -233,8 +235,23 @@ def _from_table(session, act, table: dict, source: str, nid: str, at: tuple):
                           f"{session.world.support_layer(*at)})", "AIR-10", "at")
     except SceneError as e:
         where = e.path.split(".", 1)[1] if "." in e.path else ""
-        raise Illegal(f"{source}: {e.problem}", "", "at" if where == "at" else ("like" if act.get("like") else "block")) from None
+        raise Illegal(f"{source}: {e.problem}", "", "at" if where == "at" else next(k for k in ("like", "srd", "block")
+                                                                                         if act.get(k) is not None)) from None
     return ch, probe
+
+
+def scene_block(session, name: str) -> dict:
+    """Block ``name`` of the shipped library, else of the scene's own ``statblocks`` files (its .toml inputs, read
+    again: the scene keeps their paths), else the shipped library's refusal naming its blocks."""
+    try:
+        return block(session.scene.ruleset, name)
+    except BadAction:
+        for p in getattr(session.scene, "files", ()):
+            if str(p).endswith(".toml"):
+                lib = read_library(p, p.name, lambda m, p=p: BadAction(f"{p.name}: {m}", "", "block"))
+                if name in lib:
+                    return {k: v for k, v in lib[name].items() if k != "about"}
+        raise
 
 
 def _added(session, act):
@@ -246,8 +263,9 @@ def _added(session, act):
         raise BadAction(f"{nid!r}: an id is letters, digits and _", "", "id")
     if nid in session.state.actors or any(c.id == nid for c in session.scene.characters):
         raise Illegal(f"there is already a character {nid!r}", "", "id")
-    if (act.get("like") is None) == (act.get("block") is None):
-        raise BadAction("give like = CHARACTER (a copy) or block = NAME (the stat-block library), one of them", "", "like")
+    if sum(act.get(k) is not None for k in ("like", "block", "srd")) != 1:
+        raise BadAction("give like = CHARACTER (a copy), block = NAME (the stat-block library) or srd = ID (the SRD "
+                        "bestiary), one of them", "", "like")
     if act.get("name") is not None:
         if not act["name"].strip() or len(act["name"]) > 80:
             raise BadAction("a name is 1 to 80 characters", "", "name")
@@ -255,8 +273,12 @@ def _added(session, act):
         if other is not None:
             raise Illegal(f"{_name(session.state.actors[other])} is on the table already: give another name", "", "name")
     x, y, layer = act["at"]
-    if act.get("block") is not None:
-        ch, probe = _from_table(session, act, block(session.scene.ruleset, act["block"]), f"stat block {act['block']}",
+    if act.get("srd") is not None:      # the ruleset's bestiary: its character_blocks expand ``srd`` (or refuse)
+        title = str(act["srd"]).replace("-", " ").title()     # young-red-dragon: "Young Red Dragon" by default
+        ch, probe = _from_table(session, act, {"srd": act["srd"], "name": title}, f"SRD creature {act['srd']}", nid,
+                                (x, y, layer))
+    elif act.get("block") is not None:
+        ch, probe = _from_table(session, act, scene_block(session, act["block"]), f"stat block {act['block']}",
                                 nid, (x, y, layer))
     else:
         table = table_of(session, act["like"]) if act["like"] in session.state.actors else None
@@ -395,12 +417,15 @@ def _apply_add(session, act, plan, ev) -> None:
     st.actors[a.id] = a
     if st.order:
         st.order = st.order + [a.id]     # a new list: the round event already logged holds the old one
-    src = f"a copy of {_name(st.actors[act['like']])}" if act.get("like") else f"stat block {act['block']}"
+    src = (f"a copy of {_name(st.actors[act['like']])}" if act.get("like") else
+           f"SRD creature {act['srd']}" if act.get("srd") else f"stat block {act['block']}")
     ev.update(who=a.id, name=a.name, at=list(act["at"]), side=a.side, flying=a.flying, table=dict(plan["character"].raw),
               text=f"GM adds {_name(a)} ({src}, side {a.side}) at {list(act['at'])}"
                    + (" flying" if a.flying else "") + ", last in the turn order")
     if act.get("like"):
         ev["like"] = act["like"]
+    elif act.get("srd"):
+        ev["srd"] = act["srd"]
     else:
         ev["block"] = act["block"]
 

@@ -235,6 +235,12 @@ def _units(win, sym, shift):
             + " - display only, the rules stay metric")
 
 
+def _compendium(win, sym, shift):
+    from engine.app.modes.compendium import open_compendium
+
+    return open_compendium(win)
+
+
 def _k(*syms, ctrl=False):
     return tuple((s, ctrl) for s in syms)
 
@@ -288,6 +294,8 @@ KEYMAP: list[Binding] = [
     Binding("Table", "; (semicolon)", "GM command: hp NAME 12, cond NAME +prone, place NAME x y layer, add \"NAME\" BLOCK side=S at "
             "x y layer, remove NAME, order NAME after NAME, roll 2d6+3, blocks, save scene PATH.toml, start PATH.toml", _k(key.SEMICOLON),
             lambda w, s, sh: TextEntry("gm")),
+    Binding("Table", "Ctrl+B", "GM: the compendium - search every creature (name, type, cr5, flies), its stat block "
+            "with what is modelled; Enter adds it at the cursor, initiative rolled", _k(key.B, ctrl=True), _compendium),
     Binding("Table", "Alt+drag", "GM: drag a character to another cell (wheel: layer)"),
     Binding("Table", "U", "3D ruler: click two points or characters (AIR-03, AIR-07)", _k(key.U), _ruler),
     Binding("Table", "Y", "area template: sphere, cone, line, cube, off (wheel: size)", _k(key.Y), _template),

@@ -9,6 +9,9 @@ from engine.app.sections.base import Layout, Section, SectionManager
 def default() -> list[Section]:
     from engine.app.sections.bottom import Actions, Status
     from engine.app.sections.captions import Banner, Toast
+    from engine.app.sections.castmenu import CastMenu
+    from engine.app.sections.compendium import CompendiumPanel
+    from engine.app.sections.creature import CreatureActions
     from engine.app.sections.joinqr import JoinQR
     from engine.app.sections.left import Selected, TopBar, TurnOrder
     from engine.app.sections.legend import Legend
@@ -17,8 +20,9 @@ def default() -> list[Section]:
     from engine.app.sections.right import EventLog, Notes, Preview
     from engine.app.sections.tokenhud import TokenHudPanel
 
-    return [TopBar(), TurnOrder(), Selected(), Actions(), Status(), Preview(), Notes(), Legend(),
-            HowDoesThisEnd(), EventLog(), Banner(), Toast(), QuestionPanel(), TokenHudPanel(), YesNoPanel(), ChooserPanel(), HelpPanel(), JoinQR()]
+    return [TopBar(), TurnOrder(), Selected(), Actions(), CreatureActions(), CastMenu(), Status(), Preview(), Notes(), Legend(),
+            HowDoesThisEnd(), EventLog(), Banner(), Toast(), QuestionPanel(), TokenHudPanel(), YesNoPanel(), ChooserPanel(), CompendiumPanel(),
+            HelpPanel(), JoinQR()]
 
 
 __all__ = ["Layout", "Section", "SectionManager", "default"]

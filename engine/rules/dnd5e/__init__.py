@@ -16,6 +16,7 @@ RULESET = RulesetInfo(
     default=True,
     doc="docs/rules-core.md",
     extra={"character_blocks": "engine.rules.dnd5e.srd_scene:expand",     # srd = "young-red-dragon", kind = block
+           "areas": "engine.rules.dnd5e.areas",      # the area arithmetic (the window draws spell areas with it)
            "catalogue": ["engine.rules.dnd5e.catalogue", "engine.rules.dnd5e.feats_catalogue",
                          "engine.rules.dnd5e.spells_catalogue", "engine.rules.dnd5e.srd_catalogue"],
            "quotes": "engine.rules.dnd5e.quotes",     # the document's words of each DND rule
