@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from engine.errors import AerieError
-from engine.rules.core import Session
+from engine.rules.session import Session
 from engine.rules.events import GmChange
 from engine.scene import load_scene
 
