@@ -74,7 +74,7 @@ def block(rec: dict) -> tuple[str, dict, list[str]]:
 
 
 def library_text(blocks: list[tuple[str, dict]], source: str) -> str:
-    from engine.app.scenesave import _key, value
+    from engine.tomlwrite import _key, value
 
     lines = [f"# A stat-block library written by `aerie import {source}` (the format of assets/statblocks/dnd5e.toml).",
              "# A scene names it: statblocks = [\"this file\"], then [[characters]] kind = \"<block>\"."]
