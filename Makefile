@@ -41,8 +41,8 @@ check: $(STAMP)
 test: $(STAMP)
 	$(BIN)/ruff check engine tests tools
 	$(BIN)/python -m compileall -q -j 0 engine tools
-	$(PYTEST) -n $(WORKERS)
-	$(BIN)/mypy
+	# mypy runs beside the tests: it fills the cores the last long tests leave idle; either failing fails make test
+	$(BIN)/mypy & pid=$$!; $(PYTEST) -n $(WORKERS); rc=$$?; wait $$pid || exit 1; exit $$rc
 
 # ruff and mypy over the package, the tests and the tools (the folders mypy checks are in pyproject.toml)
 lint: $(STAMP)
