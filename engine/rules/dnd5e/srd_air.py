@@ -68,6 +68,15 @@ def _emit_cast(session, a, plan, rule):
                   **({"to": plan["to"]} if "to" in plan else {}), "rule": rule})
 
 
+def touch_willing(rs, session, a, act, sp, plan, spell: str, rule: str) -> dict:
+    """A spell that touches one willing creature (Fly, Jump): the caster itself when no target is named."""
+    t = srd_cast.single(rs, session, a, {**act, "target": act.get("target") or a.id}, {**sp, "kind": "effect"})
+    if t.side != a.side:
+        raise Illegal(f"{spell} touches a willing creature: {t.name} is not on {a.name}'s side", rule, "target")
+    plan["targets"] = [t.id]
+    return plan
+
+
 # -- Fly (SPL-03) ---------------------------------------------------------------------------------------------------
 @register("fly")
 class Fly(Effect):
@@ -75,11 +84,7 @@ class Fly(Effect):
 
     @staticmethod
     def check(rs, session, a, act, sp, plan):
-        t = srd_cast.single(rs, session, a, {**act, "target": act.get("target") or a.id}, {**sp, "kind": "effect"})
-        if t.side != a.side:
-            raise Illegal(f"Fly touches a willing creature: {t.name} is not on {a.name}'s side", "SPL-03", "target")
-        plan["targets"] = [t.id]
-        return plan
+        return touch_willing(rs, session, a, act, sp, plan, "Fly", "SPL-03")
 
     @staticmethod
     def candidates(rs, session, a, ctx, sp, base):
@@ -500,11 +505,7 @@ class Jump(Effect):
 
     @staticmethod
     def check(rs, session, a, act, sp, plan):
-        t = srd_cast.single(rs, session, a, {**act, "target": act.get("target") or a.id}, {**sp, "kind": "effect"})
-        if t.side != a.side:
-            raise Illegal(f"Jump touches a willing creature: {t.name} is not on {a.name}'s side", "SPL-14", "target")
-        plan["targets"] = [t.id]
-        return plan
+        return touch_willing(rs, session, a, act, sp, plan, "Jump", "SPL-14")
 
     @staticmethod
     def candidates(rs, session, a, ctx, sp, base):
