@@ -23,18 +23,22 @@ def table(win, help_rows: Callable[[], list] = list) -> Table:
     """The table of ``win`` as its panels see it now. A fake window (the tests') may leave out what the sections
     it drives do not read: the big layer, the animations, the toast, the log, the serve links..."""
     modes = win.modes
+
+    def part(name: str) -> Any:
+        return getattr(win, name, None)
+
     return Table(
-        ctl=win.ctl, vstate=win.vstate, hud=getattr(win, "hud", None), big=getattr(win, "big", None), scene=win.scene,
-        camctl=getattr(win, "camctl", None), jobs=getattr(win, "jobs", None),
+        ctl=win.ctl, vstate=win.vstate, hud=part("hud"), big=part("big"), scene=win.scene,
+        camctl=part("camctl"), jobs=part("jobs"),
         size=tuple(getattr(win, "size_px", (0, 0))), mouse=tuple(getattr(win, "mouse", (0, 0))),
-        player_view=getattr(win, "player_view", None), name=win.name, named=win.named,
+        player_view=part("player_view"), name=win.name, named=win.named,
         status=lambda: modes.status(win), help_rows=help_rows,
         hud_state=win.hud_state() if hasattr(win, "hud_state") else win.ctl.state,
         compact=win.compact() if hasattr(win, "compact") else False,
         players_screen=players_screen(win), anims=getattr(win, "anims", ()), toast=getattr(win, "toast", None),
         log_lines=getattr(win, "log_lines", ()), log_view=getattr(win, "log_view", {}),
-        token_boxes=getattr(win, "token_boxes", {}), volume_info=getattr(win, "volume_info", None),
-        outlook=getattr(win, "outlook", None), serve_qr=bool(getattr(win, "serve_qr", False)),
+        token_boxes=getattr(win, "token_boxes", {}), volume_info=part("volume_info"),
+        outlook=part("outlook"), serve_qr=bool(getattr(win, "serve_qr", False)),
         serve_lines=tuple(getattr(win, "serve_lines", ())),
         compendium=modes.find(Compendium), chooser=modes.find(Chooser), yesno=modes.find(YesNo),
         tokenhud=modes.find(TokenHud))

@@ -66,7 +66,8 @@ class Actions(Section):
         rows_b = self.rows(t, L)
         L.by = by = L.H - bh - 6 - (len(rows_b) - 1) * (bh + 4)
         for ri, row in enumerate(rows_b):
-            x, y = 10, by + ri * (bh + 4)
+            x: float = 10
+            y = by + ri * (bh + 4)
             for label, ident, on_, enabled, hk in row:
                 if ident[0] == "confirm":
                     x += 12

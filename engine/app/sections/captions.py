@@ -104,6 +104,7 @@ class Toast(Section):
     def build(self, t: Table, L: Layout) -> None:
         """Between the left and right columns (issue 23 item 7: an error covered the turn order and was cut at
         1280): wrapped onto up to three lines, in the smaller print when the big one needs more."""
+        assert t.toast is not None           # visible: a toast is up
         txt, _until, kind = t.toast
         x0, x1 = L.pw + 16, L.W - L.rw - 16
         if x1 - x0 < 200:                     # a small window: the whole width

@@ -52,7 +52,7 @@ class TopBar(Section):
         pieces = [(f"camera: {t.camctl.describe()}", H.DIM), (turn, H.FG)]
         if t.vstate.player_side is not None:
             pieces.insert(0, (f"PLAYER VIEW: {t.vstate.player_side}", H.BAD))
-        x = 8
+        x: float = 8
         room = right - 12
         title = f"Aerie  {t.scene.name}"
         need = sum(hud.width(txt) + 16 for txt, _c in pieces)

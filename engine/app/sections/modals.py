@@ -65,6 +65,7 @@ class QuestionPanel(Section):
 
     def build(self, t: Table, L: Layout) -> None:
         qv = t.ctl.question_view()
+        assert qv is not None                # visible: a question is asked
         hud = t.hud
         W, Hh = L.W, L.H
         lh = hud.line + 6
@@ -158,11 +159,11 @@ class HelpPanel(Section):
             heights = [max(len(d), 1) for _k, d in laid]
             half = sum(heights) / 2
             acc, cut = 0, len(laid)
-            for i, h in enumerate(heights):      # the second column starts at the group title nearest half-way
+            for i, rows_i in enumerate(heights):      # the second column starts at the group title nearest half-way
                 if acc >= half and not rows[i][1]:
                     cut = i
                     break
-                acc += h
+                acc += rows_i
             lh = size + 4
             tall = max(sum(heights[:cut]), sum(heights[cut:])) * lh + 50
             if tall <= Hh - 8:

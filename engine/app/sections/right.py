@@ -68,6 +68,7 @@ class Preview(Section):
         hud, ctl = t.hud, t.ctl
         x, y, w = L.W - L.rw - 8, L.ry, L.rw
         p = ctl.pending
+        assert p is not None                 # visible: an action is composed
         rows: list = []
         act = ctl.action()
         title = f"Preview: {t.name(ctl.selected)} - {p.name.replace('_', ' ')}"
