@@ -31,7 +31,7 @@ from engine.app import frame as F
 from engine.app import hud as H
 from engine.app import pointing
 from engine.app import recovery
-from engine.app import sections
+from engine.app import panels, sections
 from engine.app import storeys
 from engine.app import teststate
 from engine.app import token_layer
@@ -133,7 +133,7 @@ class PlayWindow(pyglet.window.Window):
         from engine.app.mirror import MirrorMode
 
         self.modes = ModeStack(MirrorMode() if mirror_of else MainMode())
-        self.sections = sections.SectionManager(sections.default())
+        self.sections = panels.Panels(sections.default(), help_rows)      # given a table, never the window
         self.jobs = mirror_of.jobs if mirror_of else Workers()      # one session, one lock
         self.keys = key.KeyStateHandler()
         self.push_handlers(self.keys)

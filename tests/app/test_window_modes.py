@@ -21,6 +21,7 @@ from engine.app.modes.prompts import Chooser, YesNo, open_chooser  # noqa: E402
 from engine.app.modes.question import Question, sync  # noqa: E402
 from engine.app.modes.text import TextEntry  # noqa: E402
 from engine.app.modes.tools import Ruler, Template  # noqa: E402
+from engine.app.panels import table  # noqa: E402
 from engine.app.viewstate import ViewState  # noqa: E402
 from engine.render.state import from_session  # noqa: E402
 from engine.scene import load_scene  # noqa: E402
@@ -186,7 +187,7 @@ def test_the_help_panel_draws_the_key_maps_rows(win):
     from engine.app.sections.modals import HelpPanel
 
     win.hud = RecordingHud()
-    HelpPanel().build(win, Layout(1920, 1080, 18, False))
+    HelpPanel().build(table(win, help_rows), Layout(1920, 1080, 18, False))
     drawn = win.hud.texts[1:]                           # after the panel's title
     want = []
     for k, d in help_rows():
