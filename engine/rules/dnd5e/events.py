@@ -39,7 +39,8 @@ class Attack(Attacking, tag="attack", kw_only=True, frozen=True):
 
 
 class Cast(Event, tag="cast", frozen=True):
-    """``cast``: emitted in dnd5e/actions/magic.py."""
+    """``cast``: emitted in dnd5e/actions/magic.py and, for an SRD spell, dnd5e/srd_cast.py (and the air spells',
+    marks', lasting areas' own casts: srd_air.py, srd_marks.py, srd_lasting.py)."""
     ACTED_ON = ""
     rule: str
     spell: str
@@ -47,6 +48,12 @@ class Cast(Event, tag="cast", frozen=True):
     who: str
     at: list | None = None
     readied: bool | None = None
+    slot: int | None = None             # the slot it was cast with (upcasting)
+    area: dict | None = None            # {shape, size_m, origin[, direction]}: its area in 3D
+    option: str | None = None           # Enlarge/Reduce's enlarge or reduce
+    reaction: bool | None = None        # Feather Fall, cast as a reaction
+    trigger: str | None = None          # the fall that triggered it
+    to: list | None = None              # Misty Step / Dimension Door: the cell it went to
 
 
 class Check(Event, tag="check", frozen=True):
@@ -396,11 +403,13 @@ class OpportunityAttack(Event, tag="opportunity_attack", frozen=True):
 
 
 class Pushed(Event, tag="pushed", frozen=True):
-    """``pushed``: emitted in dnd5e/mounts.py."""
+    """``pushed``: emitted in dnd5e/mounts.py and (a spell's push in 3D: Thunderwave, Gust of Wind) srd_cast.py."""
     ACTED_ON = ""
     rule: Any = None
     to: Any = None
     who: Any = None
+    from_: list | None = msgspec.field(default=None, name="from")
+    metres: float | None = None
 
 
 class PushedOff(Event, tag="pushed_off", frozen=True):
@@ -610,4 +619,162 @@ class Use(Event, tag="use", frozen=True):
     who: str
 
 
-EVENTS = table(CORE_EVENTS, [Attack, Cast, Check, CombatOver, Concentration, ConcentrationEnds, Condition, ConditionImmune, Contest, Damage, Dash, Death, DeathSave, DeathSaveFailure, DeathSavesRestart, Disengage, Dismount, Dodge, Dying, EndTurn, Escape, Feat, Grapple, GrappleEnds, Heal, Help, Hide, Hp, Initiative, InitiativeMoved, KnockedOut, LandsOnFeet, LockCheck, Mount, Move, MoveStopped, ObjectAttack, OpportunityAttack, Pushed, PushedOff, Reaction, ReactionPolicy, ReadiedAction, Ready, Revealed, Round, Save, Search, SecretDoor, ShortRest, Shove, Stabilize, Stable, Stand, TempHp, TempHpDeclined, TempHpLost, Trap, Turn, TurnSkipped, Use])
+
+# -- the SRD spells' own events (issue 39: srd_air.py, srd_lasting.py, srd_long.py, srd_marks.py, srd_casters.py) --
+class Compelled(Moving, tag="compelled", kw_only=True, frozen=True):
+    """``compelled``: Compulsion's move (SPL-11), emitted in dnd5e/srd_marks.py."""
+    caster: str
+    metres: float
+    rule: str
+    from_: list = msgspec.field(name="from")
+
+
+class Confused(Event, tag="confused", frozen=True):
+    """``confused``: Confusion's d10 each turn (SPL-11), emitted in dnd5e/srd_marks.py."""
+    does: str
+    roll: int
+    rule: str
+    who: str
+    target: str | None = None
+
+
+class FlySpeed(Event, tag="fly_speed", frozen=True):
+    """``fly_speed``: Fly gives or takes back a fly speed, emitted in dnd5e/srd_air.py."""
+    ACTED_ON = ""
+    rule: str
+    spell: str
+    who: str
+    fly_speed_m: float | None = None
+    ended: bool | None = None
+
+
+class HitPointPool(Event, tag="hit_point_pool", frozen=True):
+    """``hit_point_pool``: Sleep's / Color Spray's hit points rolled, emitted in dnd5e/srd_air.py."""
+    ACTED_ON = ""
+    AMOUNT = "pool"
+    pool: int
+    rule: str
+    spell: str
+    who: str
+
+
+class InnateSpell(Event, tag="innate_spell", frozen=True):
+    """``innate_spell``: a creature casts an innate spell (SRD-51), emitted in dnd5e/srd_casters.py: its uses per day
+    (0 at will) and the uses left today."""
+    ACTED_ON = ""
+    per_day: int
+    rule: str
+    spell: str
+    who: str
+    left: int | None = None
+
+
+class JumpSpell(Event, tag="jump_spell", frozen=True):
+    """``jump_spell``: Jump's tripled jump begins or ends, emitted in dnd5e/srd_air.py."""
+    ACTED_ON = ""
+    rule: str
+    spell: str
+    who: str
+    high_jump_m: float | None = None
+    layer_cost_m: float | None = None
+    ended: bool | None = None
+
+
+class LastingArea(Event, tag="lasting_area", frozen=True):
+    """``lasting_area``: a spell's area that lasts begins (SPL-10), emitted in dnd5e/srd_lasting.py."""
+    ACTED_ON = ""
+    area: dict
+    rule: str
+    spell: str
+    who: str
+
+
+class LastingAreaEnds(Event, tag="lasting_area_ends", frozen=True):
+    """``lasting_area_ends``: it ends, emitted in dnd5e/srd_lasting.py."""
+    ACTED_ON = ""
+    rule: str
+    spell: str
+    who: str
+
+
+class Levitate(Event, tag="levitate", frozen=True):
+    """``levitate``: a levitating creature moves up or down, emitted in dnd5e/srd_air.py."""
+    ACTED_ON = ""
+    rule: str
+    to: int
+    who: str
+    from_: int = msgspec.field(name="from")
+
+
+class LongCast(Event, tag="long_cast", frozen=True):
+    """``long_cast``: a spell of a longer casting time goes on, takes effect or fails (SPL-12), emitted in
+    dnd5e/srd_long.py."""
+    ACTED_ON = ""
+    rule: str
+    spell: str
+    who: str
+    targets: list | None = None
+    rounds_left: int | None = None
+    failed: bool | None = None
+    reason: str | None = None
+
+
+class LosesAction(Event, tag="loses_action", frozen=True):
+    """``loses_action``: Stinking Cloud's retching, emitted in dnd5e/srd_lasting.py."""
+    ACTED_ON = ""
+    rule: str
+    spell: str
+    who: str
+
+
+class Resized(Event, tag="resized", frozen=True):
+    """``resized``: Enlarge/Reduce changes a body's size, emitted in dnd5e/srd_marks.py."""
+    ACTED_ON = ""
+    rule: str
+    size: str
+    spell: str
+    who: str
+    footprint: int | None = None
+    height_layers: int | None = None
+    ended: bool | None = None
+
+
+class SlowFall(Event, tag="slow_fall", frozen=True):
+    """``slow_fall``: Feather Fall's descent of 18 m a round, emitted in dnd5e/srd_air.py."""
+    ACTED_ON = ""
+    cause: str
+    layers: int
+    rule: str
+    to: int
+    who: str
+    from_: int = msgspec.field(name="from")
+    damage: int | None = None
+    landed: bool | None = None
+    note: str | None = None
+
+
+class SpellMark(Event, tag="spell_mark", frozen=True):
+    """``spell_mark``: a spell's mark on a creature begins, is suppressed, resumes or ends (SPL-11), emitted in
+    dnd5e/srd_marks.py."""
+    ACTED_ON = ""
+    rule: str
+    spell: str
+    who: str
+    mark: str | None = None
+    caster: str | None = None
+    suppressed: list | None = None
+    resumed: list | None = None
+    halved: list | None = None
+    ended: bool | None = None
+
+
+class Teleport(Moving, tag="teleport", kw_only=True, frozen=True):
+    """``teleport``: Misty Step / Dimension Door, emitted in dnd5e/srd_air.py."""
+    rule: str
+    from_: list = msgspec.field(name="from")
+
+
+SPELL_EVENTS = [Compelled, Confused, FlySpeed, HitPointPool, InnateSpell, JumpSpell, LastingArea, LastingAreaEnds,
+                Levitate, LongCast, LosesAction, Resized, SlowFall, SpellMark, Teleport]
+
+EVENTS = table(CORE_EVENTS, [Attack, Cast, Check, CombatOver, Concentration, ConcentrationEnds, Condition, ConditionImmune, Contest, Damage, Dash, Death, DeathSave, DeathSaveFailure, DeathSavesRestart, Disengage, Dismount, Dodge, Dying, EndTurn, Escape, Feat, Grapple, GrappleEnds, Heal, Help, Hide, Hp, Initiative, InitiativeMoved, KnockedOut, LandsOnFeet, LockCheck, Mount, Move, MoveStopped, ObjectAttack, OpportunityAttack, Pushed, PushedOff, Reaction, ReactionPolicy, ReadiedAction, Ready, Revealed, Round, Save, Search, SecretDoor, ShortRest, Shove, Stabilize, Stable, Stand, TempHp, TempHpDeclined, TempHpLost, Trap, Turn, TurnSkipped, Use], SPELL_EVENTS)

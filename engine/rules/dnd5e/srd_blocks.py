@@ -16,6 +16,7 @@ import re
 from engine.errors import AerieError
 from engine.resources import resource_dir
 from engine.rules.dnd5e.common import SKILL_ABILITY, mod
+from engine.rules.dnd5e.srd_spellbook import keys as spellbook_keys, kind as spellbook_kind, status as spellbook_status
 
 SRD_FILE = "srd/creatures.json"
 DAMAGE_TYPES = ("acid", "bludgeoning", "cold", "fire", "force", "lightning", "necrotic", "piercing", "poison",
@@ -418,6 +419,7 @@ def character(c: dict) -> dict:
         t["hover"] = True
     if c["swim_speed_m"]:
         t["swim_speed_m"] = float(c["swim_speed_m"])
+    t.update(spellbook_keys(c))                 # SRD-50, -51, -53: its castable spells, slots, DC, uses
     return t
 
 
@@ -430,8 +432,6 @@ def _trait(name: str) -> str:
 #: why a frequent trait is not played, where more can be said than "not yet"
 TRAIT_WHY = {
     "amphibious": "not played: the rules track no breathing or suffocation (underwater combat, DND-37, drowns no one)",
-    "innate spellcasting": "not played: its spells are not given to its sheet yet (the text is shown with the block)",
-    "spellcasting": "not played: its spells are not given to its sheet yet (the text is shown with the block)",
     "false appearance": "not played: the rules have no surprise, so a motionless creature is never mistaken for an "
                         "object",
     "incorporeal movement": "not played: moving through creatures and objects (and the force damage for ending a turn "
@@ -446,6 +446,8 @@ def feature_status(c: dict, section: str, f: dict) -> tuple[bool, str]:
     if section == "traits":
         if _trait(name) in TRAITS_PLAYED or _trait(name) in MAGIC_WEAPONS or _trait(name) == "legendary resistance":
             return True, ""
+        if spellbook_kind(f):
+            return spellbook_status(c, f)           # SRD-50, SRD-51 (srd_spellbook.py)
         if _trait(name) == "death burst":
             entry, why = death_burst(f)
             return entry is not None and not why, why if entry is None else (

@@ -8,7 +8,7 @@ scaling by character level, concentration (DND-21). The air spells' own effects 
 from __future__ import annotations
 
 from engine.rules.core import Illegal
-from engine.rules.dnd5e import areas, attacks, common, concentration, conditions, damage, feats, gear
+from engine.rules.dnd5e import areas, attacks, common, concentration, conditions, damage, feats, gear, srd_casters
 from engine.rules.dnd5e.data import CONDITION_RULE, SPELLS
 from engine.rules.dnd5e.srd_spells import LEGACY, catalogue, dice_at, dice_terms, spell
 from engine.world.geometry import distance_m, engaged
@@ -48,6 +48,9 @@ def refuse_unknown(a, name: str) -> None:
 def caster_numbers(rs, a) -> tuple[int, int, int]:
     """(ability modifier, spell save DC, spell attack bonus)."""
     cmod = conditions.ab(rs, a, a.data["casting"])
+    written = srd_casters.numbers(a, cmod)          # SRD-50: a creature's DC and attack bonus as written
+    if written is not None:
+        return cmod, written[0], written[1]
     return cmod, 8 + a.data["prof"] + cmod, cmod + a.data["prof"]
 
 
@@ -87,7 +90,10 @@ def check(rs, session, a, act: dict, name: str) -> dict:
     if "armor" in a.data and gear.untrained(a):
         raise Illegal(f"{a.name} wears armour it is not proficient with: it cannot cast spells", "DND-21", "spell")
     _economy(rs, session, a, sp)
-    plan = {"spell": name, "srd": True, "slot": _slot(a, sp, act)}
+    if srd_casters.innate_slot(a, sp, act, name):     # SRD-51: innate, at will or N/day: no slot
+        plan = {"spell": name, "srd": True, "slot": None, "innate": True}
+    else:
+        plan = {"spell": name, "srd": True, "slot": _slot(a, sp, act)}
     if sp["kind"] == "effect":
         return EFFECTS[sp["effect"]].check(rs, session, a, act, sp, plan)
     return targets(rs, session, a, act, sp, plan)
@@ -213,6 +219,8 @@ def spend(rs, session, a, sp: dict, plan: dict) -> None:
             turn["action_spell"] = True
     if plan.get("slot") and a.data["spell_slots"] is not None:
         a.data["spell_slots"][str(plan["slot"])] -= 1
+    if plan.get("innate"):
+        srd_casters.spend_innate(session, a, plan["spell"])        # SRD-51
 
 
 def apply(rs, session, a, plan: dict) -> None:
@@ -251,7 +259,8 @@ def roll(session, a, text: str, name: str, cmod: int, rule: str = RULE, adept: b
 
 
 def dice(a, sp: dict, table: dict, plan: dict) -> str | None:
-    return dice_at(table.get("dice", {}), table.get("by") or "slot", plan.get("slot") or sp["level"], a.data["level"])
+    return dice_at(table.get("dice", {}), table.get("by") or "slot", plan.get("slot") or sp["level"],
+                   srd_casters.caster_level(a))          # SRD-53: a creature's spellcaster level
 
 
 def resolve(rs, session, a, plan: dict) -> None:
@@ -412,8 +421,7 @@ def candidates(rs, session, a, ctx, name: str) -> list[dict]:
     turn = ctx.turn
     if sp["time"] == "reaction" or (turn["action"] if sp["time"] in ("action", "long") else turn["bonus"]):
         return []
-    slots = a.data["spell_slots"]
-    if sp["level"] > 0 and slots is not None and slots.get(str(sp["level"]), 0) <= 0:
+    if not srd_casters.can_cast(a, sp, name):            # a slot of its level, or an innate use left (SRD-51)
         return []
     base = {"actor": a.id, "action": "cast", "spell": name}
     if sp["kind"] == "effect":
