@@ -706,6 +706,18 @@ class Levitate(Event, tag="levitate", frozen=True):
     from_: int = msgspec.field(name="from")
 
 
+class LegendaryAction(Event, tag="legendary_action", frozen=True):
+    """``legendary_action``: a legendary option taken at the end of another creature's turn (SRD-15; SRD-52's Cast a
+    Spell), emitted in dnd5e/srd_legendary.py and dnd5e/srd_cast.py."""
+    cost: int
+    option: str
+    points_left: int
+    rule: str
+    who: str
+    target: str | None = None
+    targets: list | None = None
+
+
 class LongCast(Event, tag="long_cast", frozen=True):
     """``long_cast``: a spell of a longer casting time goes on, takes effect or fails (SPL-12), emitted in
     dnd5e/srd_long.py."""
@@ -774,7 +786,40 @@ class Teleport(Moving, tag="teleport", kw_only=True, frozen=True):
     from_: list = msgspec.field(name="from")
 
 
-SPELL_EVENTS = [Compelled, Confused, FlySpeed, HitPointPool, InnateSpell, JumpSpell, LastingArea, LastingAreaEnds,
-                Levitate, LongCast, LosesAction, Resized, SlowFall, SpellMark, Teleport]
+class Dismissed(Event, tag="dismissed", frozen=True):
+    """``dismissed``: Dispel Evil and Good's Dismissal sends a creature to its home plane (SPL-16), emitted in
+    dnd5e/srd_wards.py."""
+    ACTED_ON = "by"
+    by: str
+    rule: str
+    spell: str
+    who: str
+
+
+class EnchantmentBroken(Event, tag="enchantment_broken", frozen=True):
+    """``enchantment_broken``: Dispel Evil and Good's Break Enchantment (SPL-16), emitted in dnd5e/srd_wards.py."""
+    ACTED_ON = ""
+    conditions: list
+    rule: str
+    spell: str
+    who: str
+
+
+class Polymorph(Event, tag="polymorph", frozen=True):
+    """``polymorph``: a creature becomes a beast or reverts (SPL-19, SPL-20), emitted in dnd5e/srd_polymorph.py."""
+    ACTED_ON = ""
+    beast: str
+    hp: int
+    rule: str
+    spell: str
+    who: str
+    size: str | None = None
+    fly_speed_m: float | None = None
+    ended: bool | None = None
+    reason: str | None = None
+
+
+SPELL_EVENTS = [Compelled, Confused, Dismissed, EnchantmentBroken, Polymorph, FlySpeed, HitPointPool, InnateSpell, JumpSpell, LastingArea, LastingAreaEnds,
+                LegendaryAction, Levitate, LongCast, LosesAction, Resized, SlowFall, SpellMark, Teleport]
 
 EVENTS = table(CORE_EVENTS, [Attack, Cast, Check, CombatOver, Concentration, ConcentrationEnds, Condition, ConditionImmune, Contest, Damage, Dash, Death, DeathSave, DeathSaveFailure, DeathSavesRestart, Disengage, Dismount, Dodge, Dying, EndTurn, Escape, Feat, Grapple, GrappleEnds, Heal, Help, Hide, Hp, Initiative, InitiativeMoved, KnockedOut, LandsOnFeet, LockCheck, Mount, Move, MoveStopped, ObjectAttack, OpportunityAttack, Pushed, PushedOff, Reaction, ReactionPolicy, ReadiedAction, Ready, Revealed, Round, Save, Search, SecretDoor, ShortRest, Shove, Stabilize, Stable, Stand, TempHp, TempHpDeclined, TempHpLost, Trap, Turn, TurnSkipped, Use], SPELL_EVENTS)

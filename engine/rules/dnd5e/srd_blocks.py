@@ -308,6 +308,11 @@ DETECT = re.compile(r"The \w+ makes a Wisdom \(Perception\) check\.")
 ONE_ATTACK = re.compile(r"makes (?:one|a) ([a-z' ]+?) attack\.$")
 
 
+#: SRD-52: "Cast a Spell (Costs 3 Actions). The sphinx casts a spell from its list of prepared spells, using a spell
+#: slot as normal."
+CAST_A_SPELL = re.compile(r"The [\w ]+ casts a spell from its list of prepared spells, using a spell slot as normal\.")
+
+
 def legendary_option(c: dict, f: dict) -> tuple[dict | None, str]:
     """(the sheet's ``legendary`` option, what is left out) for a legendary action the rules play (SRD-15): "The
     dragon makes a tail attack." (one of its attacks) or a save around it ("Wing Attack (Costs 2 Actions)");
@@ -316,6 +321,8 @@ def legendary_option(c: dict, f: dict) -> tuple[dict | None, str]:
     cost = int(f.get("cost", 1))
     if DETECT.fullmatch(f["desc"].strip()):
         return {"name": name, "cost": cost, "kind": "detect"}, ""          # SRD-17
+    if CAST_A_SPELL.fullmatch(f["desc"].strip()):
+        return {"name": name, "cost": cost, "kind": "spell"}, ""           # SRD-52
     m = ONE_ATTACK.search(f["desc"].strip())
     if m:
         attacks = {g["name"].lower(): g["name"] for g in c["actions"] if g.get("kind") == "attack"}
@@ -419,6 +426,7 @@ def character(c: dict) -> dict:
         t["hover"] = True
     if c["swim_speed_m"]:
         t["swim_speed_m"] = float(c["swim_speed_m"])
+    t["creature_type"] = c["type"]
     t.update(spellbook_keys(c))                 # SRD-50, -51, -53: its castable spells, slots, DC, uses
     return t
 

@@ -33,9 +33,9 @@ def check(raw: dict, file: str, key: str) -> None:
     lg = raw.get("legendary")
     if lg is not None and not (isinstance(lg, dict) and isinstance(lg.get("points", 3), int)
                                and isinstance(lg.get("options", []), list)
-                               and all(isinstance(o, dict) and o.get("kind") in ("attack", "save", "detect")
+                               and all(isinstance(o, dict) and o.get("kind") in ("attack", "save", "detect", "spell")
                                        and isinstance(o.get("cost", 1), int) for o in lg.get("options", []))):
-        raise SceneError(file, f"{key}.legendary", "{points, options = [{name, cost, kind = attack|save|detect, ...}]}")
+        raise SceneError(file, f"{key}.legendary", "{points, options = [{name, cost, kind = attack|save|detect|spell, ...}]}")
     lr = raw.get("legendary_resistance")
     if lr is not None and (isinstance(lr, bool) or not isinstance(lr, int) or not 0 <= lr <= 10):
         raise SceneError(file, f"{key}.legendary_resistance", "uses per day: an integer 0..10")
@@ -80,6 +80,8 @@ def setup(data: dict, raw: dict) -> None:
         data["creature_actions"] = [dict(f) for f in raw["creature_actions"]]
     if raw.get("death_burst"):
         data["death_burst"] = dict(raw["death_burst"])
+    if raw.get("creature_type"):
+        data["creature_type"] = str(raw["creature_type"])
     if raw.get("srd_spellcasting"):                 # SRD-50, -51, -53 (srd_casters.py reads it)
         sc = raw["srd_spellcasting"]
         data["srd_spellcasting"] = {**{k: sc[k] for k in ("dc", "attack", "level") if sc.get(k) is not None},

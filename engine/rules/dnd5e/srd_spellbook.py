@@ -7,11 +7,12 @@ as issue 44 says the prose governs.
 ``book(c, f)`` is the parse; ``keys(c)`` the sheet keys it gives (``spells``, ``spell_slots``, ``spellcasting``,
 ``srd_spellcasting``); ``status(c, f)`` whether the rules play the trait (``feature_status``).
 
-Decision on a partly castable list (issue 39: "be honest"): the trait counts as modelled only when every spell of
-it that has a fight effect is castable. Spells the SRD's data give no damage, healing or save and that the engine
-casts nowhere (detect magic, mage hand, thaumaturgy: no effect on a fight in this sandbox) are named in ``why`` as
-left out but do not keep the trait from counting; a fight spell left out (one with damage, healing or a save:
-polymorph, power word stun, blade barrier...) does, and ``why`` names each.
+Decision on a partly castable list (issue 39: "be honest"): the trait counts as modelled only when every fight
+spell of it -- issue 39's definition: a spell with a damage roll, healing or a save -- is castable. The spells with
+none of these that Aerie does not cast (detect magic and mage hand, but also shield, counterspell, invisibility,
+mirror image, dispel magic: they do change a fight) are named in ``why`` as left out and do not keep the trait
+from counting; a fight spell left out (light, scrying, plane shift, dominate monster...) does, and ``why`` names
+each. Stricter, "every spell of the list castable", only the three mephits' one-spell traits would count.
 """
 
 from __future__ import annotations
@@ -103,7 +104,7 @@ def split(b: dict) -> tuple[list[str], list[str], list[str]]:
         e = cat.get(s)
         if e is not None and e["castable"]:
             ok.append(s)
-        elif e is not None and fight_spell(e):
+        elif e is None or fight_spell(e):          # an index the SRD lacks: counted against the trait
             fight.append(s)
         else:
             other.append(s)
@@ -152,7 +153,8 @@ def status(c: dict, f: dict) -> tuple[bool, str]:
     if fight:
         gaps.append("fight spells not castable in Aerie: " + ", ".join(fight))
     if other:
-        gaps.append("spells with no fight effect the rules cast: " + ", ".join(other))
+        gaps.append("spells with no damage, healing or save (not issue 39's fight spells), not cast: "
+                    + ", ".join(other))
     if not ok:
         return False, "not played: none of its spells is castable in Aerie (" + "; ".join(gaps) + ")"
     head = f"played as {rule}: casts {', '.join(ok)}"

@@ -9,6 +9,8 @@ from engine.rules.dnd5e import damage, srd_cast
 from engine.rules.dnd5e import srd_air  # noqa: F401  (registers the air spells' effects on srd_cast.EFFECTS)
 from engine.rules.dnd5e import srd_marks  # noqa: F401  (registers the spells' marks on srd_cast.ON_FAILED_SAVE)
 from engine.rules.dnd5e import srd_long  # noqa: F401  (registers the longer casting times on srd_cast.BEGIN_LONG)
+from engine.rules.dnd5e import srd_wards  # noqa: F401  (registers Dispel Evil and Good, Magic Circle on srd_cast.EFFECTS)
+from engine.rules.dnd5e import srd_polymorph  # noqa: F401  (registers Polymorph on srd_cast.EFFECTS)
 from engine.rules import gm
 from engine.rules.actions import Param, Unit
 from engine.rules.core import Illegal
