@@ -166,3 +166,12 @@ def test_srd53_cantrips_scale_by_the_spellcaster_level(tmp_path, capsys):
                    [{"actor": "m", "action": "cast", "spell": "fire-bolt", "target": "a",
                      "rolls": {"attack": 15, "damage": 1}}])
     assert [e["die"] for e in finds(ev, "roll", who="m", name="damage")] == ["d10"] * 4
+
+
+def test_bad_srd_spellcasting_keys_are_one_line(tmp_path, capsys):
+    for bad, words in (({"dc": "high"}, "characters[0].srd_spellcasting"),
+                       ({"innate": {"fireball": 0}}, "characters[0].srd_spellcasting.innate.fireball")):
+        rc, _, err = run(tmp_path, capsys, [{"id": "m", "kind": "mage", "side": "red", "at": [2, 2, 0],
+                                             "spells": ["fire-bolt"], "srd_spellcasting": bad},
+                                            archer("a", (12, 2, 0))], [], ok=False)
+        assert rc == 2 and words in err and len(err.strip().splitlines()) == 1, err

@@ -74,7 +74,9 @@ class Cast(Unit):
     groups = {"cast": 0}
     PARAMS = {"spell": P("str", True), "target": P("id"), "at": P("pos"),
               "targets": P("ids", help="the creatures of an SRD spell that takes several (Prayer of Healing: up to 6)"),
-              "option": P("str", help="an SRD spell's choice (Enlarge/Reduce: enlarge or reduce)"),
+              "option": P("str", help="an SRD spell's choice (Enlarge/Reduce: enlarge or reduce; Polymorph: the beast's "
+                                      "SRD index; Dispel Evil and Good: ward, dismissal or break_enchantment; "
+                                      "Magic Circle: its creature types, comma-separated)"),
               "slot": P("int", help="the slot level an SRD spell is cast with (upcasting); default its level")}
 
     @staticmethod
