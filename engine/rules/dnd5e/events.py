@@ -819,7 +819,7 @@ class Polymorph(Event, tag="polymorph", frozen=True):
     reason: str | None = None
 
 
-SPELL_EVENTS = [Compelled, Confused, Dismissed, EnchantmentBroken, Polymorph, FlySpeed, HitPointPool, InnateSpell, JumpSpell, LastingArea, LastingAreaEnds,
+SPELL_EVENTS: list[type[Event]] = [Compelled, Confused, Dismissed, EnchantmentBroken, Polymorph, FlySpeed, HitPointPool, InnateSpell, JumpSpell, LastingArea, LastingAreaEnds,
                 LegendaryAction, Levitate, LongCast, LosesAction, Resized, SlowFall, SpellMark, Teleport]
 
 EVENTS = table(CORE_EVENTS, [Attack, Cast, Check, CombatOver, Concentration, ConcentrationEnds, Condition, ConditionImmune, Contest, Damage, Dash, Death, DeathSave, DeathSaveFailure, DeathSavesRestart, Disengage, Dismount, Dodge, Dying, EndTurn, Escape, Feat, Grapple, GrappleEnds, Heal, Help, Hide, Hp, Initiative, InitiativeMoved, KnockedOut, LandsOnFeet, LockCheck, Mount, Move, MoveStopped, ObjectAttack, OpportunityAttack, Pushed, PushedOff, Reaction, ReactionPolicy, ReadiedAction, Ready, Revealed, Round, Save, Search, SecretDoor, ShortRest, Shove, Stabilize, Stable, Stand, TempHp, TempHpDeclined, TempHpLost, Trap, Turn, TurnSkipped, Use], SPELL_EVENTS)

@@ -59,11 +59,10 @@ def book(c: dict, f: dict) -> dict:
     per day (0: at will); ``spells`` are every spell the trait names (SRD index), castable or not."""
     text = f["desc"]
     m = ABILITY_RE.search(text)
-    b: dict = {"ability": ABILITY[m.group(1).lower()] if m else "cha",
-               "dc": int(DC.search(text).group(1)) if DC.search(text) else None,
-               "attack": int(ATTACK.search(text).group(1)) if ATTACK.search(text) else None,
-               "level": int(ORDINAL.search(text).group(1)) if ORDINAL.search(text) else None,
-               "slots": {}, "spells": [], "innate": {}}
+    b: dict = {"ability": ABILITY[m.group(1).lower()] if m else "cha", "slots": {}, "spells": [], "innate": {}}
+    for k, rx in (("dc", DC), ("attack", ATTACK), ("level", ORDINAL)):
+        found = rx.search(text)
+        b[k] = int(found.group(1)) if found else None
     if kind(f) == "spellcasting":
         for lvl, n, names in SLOT_LINE.findall(text):
             if lvl:
