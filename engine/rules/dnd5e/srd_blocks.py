@@ -16,7 +16,8 @@ import re
 from engine.errors import AerieError
 from engine.resources import resource_dir
 from engine.rules.dnd5e.common import SKILL_ABILITY, mod
-from engine.rules.dnd5e.srd_spellbook import keys as spellbook_keys, kind as spellbook_kind, status as spellbook_status
+from engine.rules.dnd5e.srd_spellbook import harms as spellbook_harms, keys as spellbook_keys, kind as spellbook_kind
+from engine.rules.dnd5e.srd_spellbook import status as spellbook_status
 
 SRD_FILE = "srd/creatures.json"
 DAMAGE_TYPES = ("acid", "bludgeoning", "cold", "fire", "force", "lightning", "necrotic", "piercing", "poison",
@@ -321,8 +322,10 @@ def legendary_option(c: dict, f: dict) -> tuple[dict | None, str]:
     cost = int(f.get("cost", 1))
     if DETECT.fullmatch(f["desc"].strip()):
         return {"name": name, "cost": cost, "kind": "detect"}, ""          # SRD-17
-    if CAST_A_SPELL.fullmatch(f["desc"].strip()):
-        return {"name": name, "cost": cost, "kind": "spell"}, ""           # SRD-52
+    if CAST_A_SPELL.fullmatch(f["desc"].strip()):                          # SRD-52
+        harms = [s for s in spellbook_keys(c).get("spells", ()) if spellbook_harms(s)]
+        return {"name": name, "cost": cost, "kind": "spell"}, (
+            "" if harms else "its policy casts a spell that damages a foe: none of its castable spells does")
     m = ONE_ATTACK.search(f["desc"].strip())
     if m:
         attacks = {g["name"].lower(): g["name"] for g in c["actions"] if g.get("kind") == "attack"}

@@ -243,8 +243,8 @@ RULES = [
      'decision': 'A legendary option (`kind = "spell"`, SRD-15\'s points) taken at the end of another creature\'s '
                  'turn: its policy casts the spell of its list with a slot left whose expected damage over the foes '
                  'it catches, less the friends it catches, is highest (none when no spell of it harms a foe: the '
-                 'gynosphinx\'s suggestion or banishment are not chosen by the policy; the GM\'s own choice is not '
-                 'offered yet, as for SRD-15); the slot is spent, a `legendary_action` and a `cast` naming SRD-52',
+                 'gynosphinx\'s suggestion or banishment are not chosen by the policy, so its Cast a Spell is not '
+                 'counted modelled; the GM\'s own choice is not offered yet, as for SRD-15); the slot is spent, a `legendary_action` and a `cast` naming SRD-52',
      'where': '`dnd5e/srd_cast.py` `legendary_cast`; srd legendary `legendary_actions`, srd blocks `legendary_option`',
      'tests': [SC + 'test_srd52_legendary_cast_a_spell_uses_a_slot']},
     {'id': 'SRD-53',

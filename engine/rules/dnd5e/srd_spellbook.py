@@ -95,6 +95,12 @@ def fight_spell(e: dict) -> bool:
     return bool(e.get("damage") or e.get("heal") or e.get("save"))
 
 
+def harms(sid: str) -> bool:
+    """A castable spell with damage (what SRD-52's legendary policy casts)."""
+    e = catalogue().get(sid)
+    return bool(e and e["castable"] and e.get("damage"))
+
+
 def split(b: dict) -> tuple[list[str], list[str], list[str]]:
     """(castable, fight spells left out, other spells left out) of a parsed trait, by SRD index."""
     cat = catalogue()
