@@ -75,6 +75,10 @@ def test_feature_status_names_what_is_left_out():
     assert m and "detect-magic" in why
     c, f = trait("deva", "Innate Spellcasting")            # detect evil and good, commune, raise dead
     assert feature_status(c, "traits", f)[0] is False
+    for sid, played in (("androsphinx", True), ("gynosphinx", False)):     # SRD-52: flame strike / no damage spell
+        c = bestiary()[sid]
+        f = next(f for f in c["legendary_actions"] if f["name"].startswith("Cast a Spell"))
+        assert feature_status(c, "legendary_actions", f)[0] is played, sid
 
 
 # -- SRD-50: the DC, the attack bonus and the slots as written ---------------------------------------------------
