@@ -293,9 +293,9 @@ RULES = [
              'lasting areas, long casts, marks, the air spells\' moves and falls, polymorph, dismissal, innate uses) '
              'is declared in the ruleset\'s events module.',
      'status': 'built',
-     'decision': 'Declared as frozen Structs in `dnd5e/events.py` (`SPELL_EVENTS`); the log stays the dicts the rules '
+     'decision': 'Declared as frozen Structs in `dnd5e/spell_events.py` (`SPELL_EVENTS`, joined to `dnd5e/events.py`\'s table); the log stays the dicts the rules '
                  'emit, byte for byte (tools/parity.py check); a test plays the spells and converts every event '
                  'strictly',
-     'where': '`dnd5e/events.py` `Cast`, `LongCast`, `SpellMark`, `Polymorph`',
+     'where': '`dnd5e/spell_events.py` `Cast`, `LongCast`, `SpellMark`, `Polymorph`; `dnd5e/events.py` `Pushed`',
      'tests': [W + 'test_spl21_every_spell_event_is_declared']},
 ]
