@@ -87,8 +87,15 @@ def condition_immunity(rs, a: Actor, name: str) -> tuple[str, str] | None:
     return srd_sheet.immune_condition(a, name)                   # SRD-04: the stat block's
 
 
+#: fn(rs, session, a, name, source) -> (reason, rule) or None: a ward that keeps ``source`` from giving ``a`` the
+#: condition (srd_wards.py: Magic Circle, SPL-17)
+WARDS: list = []
+
+
 def add_condition(rs, session, a: Actor, name: str, rule: str, source: str | None = None) -> None:
     immune = condition_immunity(rs, a, name)
+    if immune is None and source is not None:
+        immune = next((w for w in (fn(rs, session, a, name, source) for fn in WARDS) if w), None)
     if immune:
         session.emit({"type": "condition_immune", "who": a.id, "condition": name, "reason": immune[0], "rule": immune[1]})
         return

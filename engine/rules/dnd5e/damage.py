@@ -99,6 +99,11 @@ def heavy_armor_master(rs, session, a, dmg):
 
 
 # ------------------------------------------------------------------------------------------ damage and dying
+#: fn(rs, session, a, excess, dtype, source, rule) -> bool: damage is about to drop ``a`` to 0 HP; True when the
+#: function dealt with it (srd_polymorph.py: a polymorphed creature reverts, SPL-20)
+AT_ZERO: list = []
+
+
 def apply_damage(rs, session, a: Actor, amount: int, dtype: str, source, rule: str, critical: bool = False,
                  knock_out: bool = False, weapon: dict | None = None) -> int:
     if a.dead or amount <= 0:
@@ -143,6 +148,10 @@ def apply_damage(rs, session, a: Actor, amount: int, dtype: str, source, rule: s
         a.temp_hp -= used
         amount -= used
         session.emit({"type": "temp_hp_lost", "who": a.id, "amount": used, "left": a.temp_hp, "rule": "DND-35"})
+    if amount >= a.hp and AT_ZERO and d.get("polymorph"):
+        for fn in AT_ZERO:              # SPL-20: a polymorphed creature reverts; the excess carries over
+            if fn(rs, session, a, amount - a.hp, dtype, source, rule):
+                return amount
     lost = min(a.hp, amount)
     over = amount - a.hp
     a.hp = max(0, a.hp - amount)

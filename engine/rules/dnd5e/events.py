@@ -9,6 +9,7 @@ from typing import Any
 import msgspec
 
 from engine.rules.events import CORE_EVENTS, Attacking, AttackingObject, Event, Hurting, Moving, table
+from engine.rules.dnd5e.spell_events import SPELL_EVENTS, Cast
 
 
 class Attack(Attacking, tag="attack", kw_only=True, frozen=True):
@@ -36,17 +37,6 @@ class Attack(Attacking, tag="attack", kw_only=True, frozen=True):
     luck_cancelled_by: str | None = None
     modifiers: list | None = None
     reach_rule: str | None = None
-
-
-class Cast(Event, tag="cast", frozen=True):
-    """``cast``: emitted in dnd5e/actions/magic.py."""
-    ACTED_ON = ""
-    rule: str
-    spell: str
-    targets: list
-    who: str
-    at: list | None = None
-    readied: bool | None = None
 
 
 class Check(Event, tag="check", frozen=True):
@@ -396,11 +386,13 @@ class OpportunityAttack(Event, tag="opportunity_attack", frozen=True):
 
 
 class Pushed(Event, tag="pushed", frozen=True):
-    """``pushed``: emitted in dnd5e/mounts.py."""
+    """``pushed``: emitted in dnd5e/mounts.py and (a spell's push in 3D: Thunderwave, Gust of Wind) srd_cast.py."""
     ACTED_ON = ""
     rule: Any = None
     to: Any = None
     who: Any = None
+    from_: list | None = msgspec.field(default=None, name="from")
+    metres: float | None = None
 
 
 class PushedOff(Event, tag="pushed_off", frozen=True):
@@ -610,4 +602,4 @@ class Use(Event, tag="use", frozen=True):
     who: str
 
 
-EVENTS = table(CORE_EVENTS, [Attack, Cast, Check, CombatOver, Concentration, ConcentrationEnds, Condition, ConditionImmune, Contest, Damage, Dash, Death, DeathSave, DeathSaveFailure, DeathSavesRestart, Disengage, Dismount, Dodge, Dying, EndTurn, Escape, Feat, Grapple, GrappleEnds, Heal, Help, Hide, Hp, Initiative, InitiativeMoved, KnockedOut, LandsOnFeet, LockCheck, Mount, Move, MoveStopped, ObjectAttack, OpportunityAttack, Pushed, PushedOff, Reaction, ReactionPolicy, ReadiedAction, Ready, Revealed, Round, Save, Search, SecretDoor, ShortRest, Shove, Stabilize, Stable, Stand, TempHp, TempHpDeclined, TempHpLost, Trap, Turn, TurnSkipped, Use])
+EVENTS = table(CORE_EVENTS, [Attack, Cast, Check, CombatOver, Concentration, ConcentrationEnds, Condition, ConditionImmune, Contest, Damage, Dash, Death, DeathSave, DeathSaveFailure, DeathSavesRestart, Disengage, Dismount, Dodge, Dying, EndTurn, Escape, Feat, Grapple, GrappleEnds, Heal, Help, Hide, Hp, Initiative, InitiativeMoved, KnockedOut, LandsOnFeet, LockCheck, Mount, Move, MoveStopped, ObjectAttack, OpportunityAttack, Pushed, PushedOff, Reaction, ReactionPolicy, ReadiedAction, Ready, Revealed, Round, Save, Search, SecretDoor, ShortRest, Shove, Stabilize, Stable, Stand, TempHp, TempHpDeclined, TempHpLost, Trap, Turn, TurnSkipped, Use], SPELL_EVENTS)

@@ -69,6 +69,9 @@ class Dnd5eStats(_Strict, frozen=True):
     legendary_resistance: int = 0                                                  # SRD-14: uses per day
     legendary: dict[str, Any] | None = None                                        # SRD-15: {points, options}
     death_burst: dict[str, Any] | None = None                                      # SRD-18: its save when it dies
+    # SRD-50, -51, -53: {dc, attack, level, innate = {spell = uses per day, 0 at will}} (srd_spellbook.keys)
+    srd_spellcasting: dict[str, Any] | None = None
+    creature_type: str | None = None        # the SRD's type (fiend, beast...): Dispel Evil and Good, Polymorph (SPL-15..)
 
 
 # -- what the types cannot say: the weapon shape's values, hit dice and spell slots (checked when the scene loads)

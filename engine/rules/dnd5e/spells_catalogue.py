@@ -3,6 +3,8 @@
 T = "tests/rules/dnd5e/test_dnd5e_srd_spells.py::"
 OB = "tests/rules/dnd5e/test_dnd5e_obscured.py::"
 
+W = "tests/rules/dnd5e/test_srd_spell_wards.py::"
+
 RULES = [
     {'id': 'SPL-01',
      'rule': 'SRD 5.1 spells cast from their data: range, area, damage by slot or character level, save and half '
@@ -209,4 +211,91 @@ RULES = [
      'where': '`dnd5e/srd_marks.py` `EnlargeReduce`, `resize`, `size_die`, `size_ends`',
      'tests': [T + 'test_spl13_enlarge_grows_the_body_and_its_blows',
                T + 'test_spl13_reduce_an_unwilling_foe_saves_or_shrinks']},
+    {'id': 'SPL-15',
+     'rule': 'Dispel Evil and Good: "For the duration, celestials, elementals, fey, fiends, and undead have '
+             'disadvantage on attack rolls against you."',
+     'status': 'built',
+     'decision': 'An attack-roll source (`spell_wards`) while the caster concentrates on the spell, read against the '
+                 'attacker\'s `creature_type` (an SRD creature\'s type; a scene may write it; a character without one '
+                 'is none of the five). Possession is not modelled (named in `omits`)',
+     'where': '`dnd5e/srd_wards.py` `spell_wards`, `DispelEvilAndGood`',
+     'tests': [W + 'test_spl15_a_fiend_attacks_the_warded_caster_with_disadvantage']},
+    {'id': 'SPL-16',
+     'rule': 'Dispel Evil and Good\'s special functions, each "As your action", each ending the spell: Dismissal (a '
+             'melee spell attack against a celestial, an elemental, a fey, a fiend or an undead; on a hit a Charisma '
+             'save or "sent back to its home plane") and Break Enchantment (a creature charmed or frightened by such '
+             'a creature is no longer).',
+     'status': 'built',
+     'decision': '`cast` with `option = "dismissal"` or `"break_enchantment"` and a `target` within 1.5 m while the '
+                 'spell is held: the action, no slot, the concentration ends. Sent home = out of the fight (the '
+                 'battle is on the Material Plane; the SRD\'s fiends, celestials, elementals and fey come from '
+                 'elsewhere, its undead go to the Shadowfell): a `dismissed` event and the state\'s `dead` flag (no '
+                 'death event, no Death Burst). Refused citing SPL-16 without the spell held, or at a creature of '
+                 'another type',
+     'where': '`dnd5e/srd_wards.py` `DispelEvilAndGood`, `leave_fight`; `dnd5e/srd_cast.py` `check`',
+     'tests': [W + 'test_spl16_dismissal_sends_the_fiend_home_and_ends_the_spell',
+               W + 'test_spl16_dismissal_refused_without_the_spell_or_at_a_human',
+               W + 'test_spl16_break_enchantment_frees_a_friend_charmed_by_a_fiend']},
+    {'id': 'SPL-17',
+     'rule': 'Magic Circle: a 10-foot-radius, 20-foot-tall cylinder against chosen types (celestials, elementals, '
+             'fey, fiends, undead): "The creature has disadvantage on attack rolls against targets within the '
+             'cylinder. Targets within the cylinder can\'t be charmed, frightened, or possessed by the creature."',
+     'status': 'built',
+     'decision': 'A 3 m radius, 6 m tall cylinder on the floor of a cell within 3 m (`at`), `option` its types '
+                 '(comma-separated; default all five); cast over 1 minute as SPL-12 (ten rounds of actions); then '
+                 'kept on the caster\'s `data["circles"]` for the rest of the fight (its hour outlasts any fight). '
+                 'An attack by a chosen type at a creature whose body is in the cylinder has disadvantage; a charm or '
+                 'fright from such a creature on one inside is a `condition_immune` naming SPL-17',
+     'where': '`dnd5e/srd_wards.py` `MagicCircle`, `spell_wards`, `circle_ward`, `circles_around`; '
+              '`dnd5e/conditions.py` `add_condition`',
+     'tests': [W + 'test_spl17_magic_circle_after_its_minute_wards_those_within']},
+    {'id': 'SPL-18',
+     'rule': 'Magic Circle: "The creature can\'t willingly enter the cylinder by nonmagical means. If the creature '
+             'tries to use teleportation or interplanar travel to do so, it must first succeed on a Charisma saving '
+             'throw." and its reverse direction.',
+     'status': 'planned',
+     'decision': 'Not enforced: the pathing has no barrier by creature type; named in the spell\'s `omits` (the '
+                 'compendium shows it)',
+     'where': '`dnd5e/srd_spells.py` `EFFECTS`',
+     'tests': []},
+    {'id': 'SPL-19',
+     'rule': 'Polymorph: "An unwilling creature must make a Wisdom saving throw ... The new form can be any beast '
+             'whose challenge rating is equal to or less than the target\'s (or the target\'s level) ... The '
+             'target\'s game statistics ... are replaced by the statistics of the chosen beast ... The target '
+             'assumes the hit points of its new form ... it can\'t ... cast spells".',
+     'status': 'built',
+     'decision': '`option` = a beast of the SRD bestiary (default: the weakest that walks for a foe, the strongest '
+                 'its level allows for a friend); unwilling = another side (a Wisdom save). The sheet\'s numbers '
+                 '(abilities, AC, speeds, fly speed, weapons and multiattack, saves, skills, resistances, traits, '
+                 'type), its hit points and its body\'s size become the beast\'s (the body keeps its size where the '
+                 'new one does not fit), its spells are gone; a flyer made a beast without a fly speed falls at once '
+                 '(AIR-10..12, as when Fly ends). The CR limit reads the sheet\'s `level` (an SRD creature\'s is its '
+                 'CR, at least 1); shapechangers are not exempt (no subtype on the sheet)',
+     'where': '`dnd5e/srd_polymorph.py` `Polymorph`, `transform`, `new_form`, `default_beast`',
+     'tests': [W + 'test_spl19_a_flying_eagle_made_a_frog_falls_and_reverts_at_zero',
+               W + 'test_spl19_a_friend_made_a_beast_and_back_when_the_spell_ends',
+               W + 'test_spl19_a_beast_above_the_targets_level_is_refused']},
+    {'id': 'SPL-20',
+     'rule': 'Polymorph: "The transformation lasts for the duration, or until the target drops to 0 hit points or '
+             'dies ... When it reverts to its normal form, the creature returns to the number of hit points it had '
+             'before it transformed. If it reverts as a result of dropping to 0 hit points, any excess damage '
+             'carries over to its normal form."',
+     'status': 'built',
+     'decision': 'The concentration ending reverts it; damage that would drop the beast to 0 reverts it (the '
+                 'damage module\'s `AT_ZERO`), ends the caster\'s concentration and deals the excess to the normal '
+                 'form through its own resistances (a `polymorph` event with `ended`, then the `damage` naming '
+                 'SPL-20); reverted aloft without a fly speed, it falls',
+     'where': '`dnd5e/srd_polymorph.py` `revert`, `drops_to_zero`, `spell_ends`; `dnd5e/damage.py` `apply_damage`',
+     'tests': [W + 'test_spl19_a_flying_eagle_made_a_frog_falls_and_reverts_at_zero',
+               W + 'test_spl19_a_friend_made_a_beast_and_back_when_the_spell_ends']},
+    {'id': 'SPL-21',
+     'rule': 'The SRD spells\' events are typed: each event type the spells emit (cast with its slot, area, option; '
+             'lasting areas, long casts, marks, the air spells\' moves and falls, polymorph, dismissal, innate uses) '
+             'is declared in the ruleset\'s events module.',
+     'status': 'built',
+     'decision': 'Declared as frozen Structs in `dnd5e/spell_events.py` (`SPELL_EVENTS`, joined to `dnd5e/events.py`\'s table); the log stays the dicts the rules '
+                 'emit, byte for byte (tools/parity.py check); a test plays the spells and converts every event '
+                 'strictly',
+     'where': '`dnd5e/spell_events.py` `Cast`, `LongCast`, `SpellMark`, `Polymorph`; `dnd5e/events.py` `Pushed`',
+     'tests': [W + 'test_spl21_every_spell_event_is_declared']},
 ]

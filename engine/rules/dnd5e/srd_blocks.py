@@ -16,6 +16,8 @@ import re
 from engine.errors import AerieError
 from engine.resources import resource_dir
 from engine.rules.dnd5e.common import SKILL_ABILITY, mod
+from engine.rules.dnd5e.srd_spellbook import harms as spellbook_harms, keys as spellbook_keys, kind as spellbook_kind
+from engine.rules.dnd5e.srd_spellbook import status as spellbook_status
 
 SRD_FILE = "srd/creatures.json"
 DAMAGE_TYPES = ("acid", "bludgeoning", "cold", "fire", "force", "lightning", "necrotic", "piercing", "poison",
@@ -307,6 +309,11 @@ DETECT = re.compile(r"The \w+ makes a Wisdom \(Perception\) check\.")
 ONE_ATTACK = re.compile(r"makes (?:one|a) ([a-z' ]+?) attack\.$")
 
 
+#: SRD-52: "Cast a Spell (Costs 3 Actions). The sphinx casts a spell from its list of prepared spells, using a spell
+#: slot as normal."
+CAST_A_SPELL = re.compile(r"The [\w ]+ casts a spell from its list of prepared spells, using a spell slot as normal\.")
+
+
 def legendary_option(c: dict, f: dict) -> tuple[dict | None, str]:
     """(the sheet's ``legendary`` option, what is left out) for a legendary action the rules play (SRD-15): "The
     dragon makes a tail attack." (one of its attacks) or a save around it ("Wing Attack (Costs 2 Actions)");
@@ -315,6 +322,10 @@ def legendary_option(c: dict, f: dict) -> tuple[dict | None, str]:
     cost = int(f.get("cost", 1))
     if DETECT.fullmatch(f["desc"].strip()):
         return {"name": name, "cost": cost, "kind": "detect"}, ""          # SRD-17
+    if CAST_A_SPELL.fullmatch(f["desc"].strip()):                          # SRD-52
+        harms = [s for s in spellbook_keys(c).get("spells", ()) if spellbook_harms(s)]
+        return {"name": name, "cost": cost, "kind": "spell"}, (
+            "" if harms else "its policy casts a spell that damages a foe: none of its castable spells does")
     m = ONE_ATTACK.search(f["desc"].strip())
     if m:
         attacks = {g["name"].lower(): g["name"] for g in c["actions"] if g.get("kind") == "attack"}
@@ -418,6 +429,8 @@ def character(c: dict) -> dict:
         t["hover"] = True
     if c["swim_speed_m"]:
         t["swim_speed_m"] = float(c["swim_speed_m"])
+    t["creature_type"] = c["type"]
+    t.update(spellbook_keys(c))                 # SRD-50, -51, -53: its castable spells, slots, DC, uses
     return t
 
 
@@ -430,8 +443,6 @@ def _trait(name: str) -> str:
 #: why a frequent trait is not played, where more can be said than "not yet"
 TRAIT_WHY = {
     "amphibious": "not played: the rules track no breathing or suffocation (underwater combat, DND-37, drowns no one)",
-    "innate spellcasting": "not played: its spells are not given to its sheet yet (the text is shown with the block)",
-    "spellcasting": "not played: its spells are not given to its sheet yet (the text is shown with the block)",
     "false appearance": "not played: the rules have no surprise, so a motionless creature is never mistaken for an "
                         "object",
     "incorporeal movement": "not played: moving through creatures and objects (and the force damage for ending a turn "
@@ -446,6 +457,8 @@ def feature_status(c: dict, section: str, f: dict) -> tuple[bool, str]:
     if section == "traits":
         if _trait(name) in TRAITS_PLAYED or _trait(name) in MAGIC_WEAPONS or _trait(name) == "legendary resistance":
             return True, ""
+        if spellbook_kind(f):
+            return spellbook_status(c, f)           # SRD-50, SRD-51 (srd_spellbook.py)
         if _trait(name) == "death burst":
             entry, why = death_burst(f)
             return entry is not None and not why, why if entry is None else (

@@ -8,7 +8,7 @@ scaling by character level, concentration (DND-21). The air spells' own effects 
 from __future__ import annotations
 
 from engine.rules.core import Illegal
-from engine.rules.dnd5e import areas, attacks, common, concentration, conditions, damage, feats, gear
+from engine.rules.dnd5e import areas, attacks, common, concentration, conditions, damage, feats, gear, srd_casters
 from engine.rules.dnd5e.data import CONDITION_RULE, SPELLS
 from engine.rules.dnd5e.srd_spells import LEGACY, catalogue, dice_at, dice_terms, spell
 from engine.world.geometry import distance_m, engaged
@@ -48,6 +48,9 @@ def refuse_unknown(a, name: str) -> None:
 def caster_numbers(rs, a) -> tuple[int, int, int]:
     """(ability modifier, spell save DC, spell attack bonus)."""
     cmod = conditions.ab(rs, a, a.data["casting"])
+    written = srd_casters.numbers(a, cmod)          # SRD-50: a creature's DC and attack bonus as written
+    if written is not None:
+        return cmod, written[0], written[1]
     return cmod, 8 + a.data["prof"] + cmod, cmod + a.data["prof"]
 
 
@@ -87,7 +90,13 @@ def check(rs, session, a, act: dict, name: str) -> dict:
     if "armor" in a.data and gear.untrained(a):
         raise Illegal(f"{a.name} wears armour it is not proficient with: it cannot cast spells", "DND-21", "spell")
     _economy(rs, session, a, sp)
-    plan = {"spell": name, "srd": True, "slot": _slot(a, sp, act)}
+    fx = EFFECTS.get(sp["effect"]) if sp["kind"] == "effect" else None
+    if fx is not None and hasattr(fx, "no_slot") and fx.no_slot(a, act):
+        plan = {"spell": name, "srd": True, "slot": None}       # a held spell's own action (SPL-16's Dismissal)
+    elif srd_casters.innate_slot(a, sp, act, name):     # SRD-51: innate, at will or N/day: no slot
+        plan = {"spell": name, "srd": True, "slot": None, "innate": True}
+    else:
+        plan = {"spell": name, "srd": True, "slot": _slot(a, sp, act)}
     if sp["kind"] == "effect":
         return EFFECTS[sp["effect"]].check(rs, session, a, act, sp, plan)
     return targets(rs, session, a, act, sp, plan)
@@ -213,6 +222,8 @@ def spend(rs, session, a, sp: dict, plan: dict) -> None:
             turn["action_spell"] = True
     if plan.get("slot") and a.data["spell_slots"] is not None:
         a.data["spell_slots"][str(plan["slot"])] -= 1
+    if plan.get("innate"):
+        srd_casters.spend_innate(session, a, plan["spell"])        # SRD-51
 
 
 def apply(rs, session, a, plan: dict) -> None:
@@ -251,7 +262,8 @@ def roll(session, a, text: str, name: str, cmod: int, rule: str = RULE, adept: b
 
 
 def dice(a, sp: dict, table: dict, plan: dict) -> str | None:
-    return dice_at(table.get("dice", {}), table.get("by") or "slot", plan.get("slot") or sp["level"], a.data["level"])
+    return dice_at(table.get("dice", {}), table.get("by") or "slot", plan.get("slot") or sp["level"],
+                   srd_casters.caster_level(a))          # SRD-53: a creature's spellcaster level
 
 
 def resolve(rs, session, a, plan: dict) -> None:
@@ -412,8 +424,7 @@ def candidates(rs, session, a, ctx, name: str) -> list[dict]:
     turn = ctx.turn
     if sp["time"] == "reaction" or (turn["action"] if sp["time"] in ("action", "long") else turn["bonus"]):
         return []
-    slots = a.data["spell_slots"]
-    if sp["level"] > 0 and slots is not None and slots.get(str(sp["level"]), 0) <= 0:
+    if not srd_casters.can_cast(a, sp, name):            # a slot of its level, or an innate use left (SRD-51)
         return []
     base = {"actor": a.id, "action": "cast", "spell": name}
     if sp["kind"] == "effect":
@@ -428,3 +439,53 @@ def candidates(rs, session, a, ctx, name: str) -> list[dict]:
     if sp["fx"].get("needs_at"):             # Compulsion: each foe walked away from the caster
         return [{**base, "target": t.id, "at": [t.x, t.y, t.layer]} for t in ctx.foes]
     return [{**base, "target": t.id} for t in ctx.foes]
+
+
+def legendary_cast(rs, session, a, opt: dict, points: int) -> bool:
+    """SRD-52 "Cast a Spell (Costs 3 Actions). The sphinx casts a spell from its list of prepared spells, using a
+    spell slot as normal." -- at the end of another creature's turn (SRD-15), outside its own turn's economy: the
+    policy casts the spell of its list (a slot of the spell's level left, or a cantrip) whose expected damage over
+    the foes it catches, less the friends it catches, is highest; nothing when none harms a foe. Returns whether
+    it cast."""
+    best = None
+    _, dc, to_hit = caster_numbers(rs, a)
+    foes = [o for o in session.state.actors.values() if not o.dead and o.hp > 0 and conditions.hostile(rs, a, o)]
+    for name in a.data["spells"]:
+        sp = spell(session, name)
+        if (not sp.get("srd") or sp["kind"] not in ("attack", "save", "auto") or not sp.get("damage")
+                or sp["time"] == "long" or not srd_casters.can_cast(a, sp, name)):
+            continue
+        for t in foes:
+            act = {"spell": name, "target": t.id} if not sp.get("area") or sp["self_range"] else \
+                {"spell": name, "at": [t.x, t.y, t.layer]}
+            plan = {"spell": name, "srd": True, "slot": sp["level"] or None}
+            if srd_casters.innate_uses(a, name) is not None:
+                plan = {"spell": name, "srd": True, "slot": None, "innate": True}
+            try:
+                plan = targets(rs, session, a, act, sp, plan)
+            except Illegal:
+                continue
+            exp = expected(rs, session, a, sp, plan, dice(a, sp, sp["damage"], plan), dc, to_hit)
+            score = sum(v if conditions.hostile(rs, a, session.state.actors[k]) else -v for k, v in exp.items())
+            if score > 0 and (best is None or score > best[0]):
+                best = (score, sp, plan)
+    if best is None:
+        return False
+    _, sp, plan = best
+    a.data["legendary_points"] = points - opt["cost"]
+    session.emit({"type": "legendary_action", "who": a.id, "option": opt["name"], "cost": opt["cost"],
+                  "points_left": a.data["legendary_points"], "targets": plan["targets"], "rule": "SRD-52"})
+    if plan.get("slot") and a.data["spell_slots"] is not None:
+        a.data["spell_slots"][str(plan["slot"])] -= 1
+    if plan.get("innate"):
+        srd_casters.spend_innate(session, a, plan["spell"])
+    session.emit({"type": "cast", "who": a.id, "spell": plan["spell"], "targets": plan.get("targets", []),
+                  **({"slot": plan["slot"]} if plan.get("slot") else {}),
+                  **({"at": plan["point"]} if "point" in plan else {}),
+                  **({"area": plan["area"]} if "area" in plan else {}), "rule": "SRD-52"})
+    if sp.get("concentration"):
+        concentration.begin(rs, session, a, plan["spell"], plan.get("targets", []))
+    resolve(rs, session, a, plan)
+    for fn in AFTER_CAST:
+        fn(rs, session, a, plan, sp)
+    return True

@@ -3,6 +3,7 @@ with the text it implements (the SRD 5.1, CC-BY-4.0) and the decision taken. Fie
 engine/rules/catalogue.py."""
 
 T = "tests/rules/dnd5e/test_srd_mechanics.py::"
+SC = "tests/rules/dnd5e/test_srd_spellcasting.py::"
 
 RULES = [
     {'id': 'SRD-01',
@@ -206,4 +207,51 @@ RULES = [
      'where': 'srd grapple `on_hit`, srd grapple `refusal`, srd grapple `escape_dc`, 5e conditions `release`, '
               'srd blocks `grapple`',
      'tests': [T + 'test_srd19_a_hit_that_grapples_restrains_until_an_escape']},
+    {'id': 'SRD-50',
+     'rule': 'Spellcasting: "The mage is a 9th-level spellcaster. Its spellcasting ability is Intelligence (spell save '
+             'DC 14, +6 to hit with spell attacks). The mage has the following wizard spells prepared: Cantrips (at '
+             'will): fire bolt ... 3rd level (3 slots): counterspell, fireball, fly".',
+     'status': 'built',
+     'decision': 'The trait\'s text is read (5e-database\'s structured `spellcasting` fields are not kept by the '
+                 'bestiary\'s generator; the prose governs): the ability, the DC and attack bonus as written (the '
+                 'sheet\'s `srd_spellcasting`, used by every spell it casts instead of 8 + proficiency + modifier), '
+                 'the slots by level, the spells by SRD index. The sheet lists only the spells Aerie casts; they are '
+                 'in `legal_actions` and the policies like any caster\'s. The feature counts as modelled only when '
+                 'every fight spell of it (issue 39\'s: a damage roll, healing or a save) is castable; its `why` '
+                 'names each spell left out (the fight spells, then those with no damage, healing or save, such as '
+                 'counterspell or shield, which do not keep it from counting)',
+     'where': '`dnd5e/srd_spellbook.py` `book`, `keys`, `status`; `dnd5e/srd_casters.py` `numbers`; '
+              '`dnd5e/srd_cast.py` `caster_numbers`',
+     'tests': [SC + 'test_the_traits_read_as_written', SC + 'test_feature_status_names_what_is_left_out',
+               SC + 'test_srd50_spellcasting_dc_attack_and_slots_as_written',
+               SC + 'test_srd50_a_spell_off_its_list_is_refused',
+               SC + 'test_srd50_the_caster_policy_casts_the_creatures_spells']},
+    {'id': 'SRD-51',
+     'rule': 'Innate Spellcasting: "At will: detect magic, fireball / 3/day each: hold monster, wall of fire" (and '
+             '"The mephit can innately cast sleep" under "Innate Spellcasting (1/Day)").',
+     'status': 'built',
+     'decision': 'An innate spell takes no slot and is cast at its own level; an N/day spell is counted on the sheet '
+                 '(`innate_used`) and refused citing SRD-51 once spent; each innate cast is an `innate_spell` event '
+                 '(its uses per day, 0 at will, and the uses left). The mephits\' "(1/Day)" is dropped from the name '
+                 'by 5e-database: read as 1/day',
+     'where': '`dnd5e/srd_casters.py` `innate_slot`, `spend_innate`, `can_cast`; `dnd5e/srd_spellbook.py` `book`',
+     'tests': [SC + 'test_srd51_innate_uses_per_day_and_at_will', SC + 'test_srd51_an_innate_spell_takes_no_slot']},
+    {'id': 'SRD-52',
+     'rule': 'The legendary action "Cast a Spell (Costs 3 Actions). The sphinx casts a spell from its list of '
+             'prepared spells, using a spell slot as normal."',
+     'status': 'built',
+     'decision': 'A legendary option (`kind = "spell"`, SRD-15\'s points) taken at the end of another creature\'s '
+                 'turn: its policy casts the spell of its list with a slot left whose expected damage over the foes '
+                 'it catches, less the friends it catches, is highest (none when no spell of it harms a foe: the '
+                 'gynosphinx\'s suggestion or banishment are not chosen by the policy, so its Cast a Spell is not '
+                 'counted modelled; the GM\'s own choice is not offered yet, as for SRD-15); the slot is spent, a `legendary_action` and a `cast` naming SRD-52',
+     'where': '`dnd5e/srd_cast.py` `legendary_cast`; srd legendary `legendary_actions`, srd blocks `legendary_option`',
+     'tests': [SC + 'test_srd52_legendary_cast_a_spell_uses_a_slot']},
+    {'id': 'SRD-53',
+     'rule': 'The spellcaster level: "The archmage is an 18th-level spellcaster."',
+     'status': 'built',
+     'decision': 'Its cantrips scale by that level (the sheet\'s `srd_spellcasting.level`), not by the sheet\'s level '
+                 '(its CR)',
+     'where': '`dnd5e/srd_casters.py` `caster_level`; `dnd5e/srd_cast.py` `dice`',
+     'tests': [SC + 'test_srd53_cantrips_scale_by_the_spellcaster_level']},
 ]

@@ -14,7 +14,7 @@ choice at that moment (a choice point) is not offered yet.
 from __future__ import annotations
 
 from engine.rules.core import Illegal
-from engine.rules.dnd5e import attacks, conditions, srd_detect
+from engine.rules.dnd5e import attacks, conditions, srd_cast, srd_detect
 from engine.rules.dnd5e.data import CONDITION_RULE
 from engine.rules.dnd5e.srd_sheet import dice_parts
 from engine.rules.dnd5e.turns import TURN_END, TURN_START
@@ -59,6 +59,10 @@ def legendary_actions(rs, session, ender):
         points = int(a.data.get("legendary_points", 0))
         for opt in lg["options"]:
             if opt["cost"] > points:
+                continue
+            if opt["kind"] == "spell":
+                if srd_cast.legendary_cast(rs, session, a, opt, points):       # SRD-52
+                    break
                 continue
             if opt["kind"] == "detect":
                 if not srd_detect.worth_it(rs, session, a):

@@ -33,12 +33,24 @@ def check(raw: dict, file: str, key: str) -> None:
     lg = raw.get("legendary")
     if lg is not None and not (isinstance(lg, dict) and isinstance(lg.get("points", 3), int)
                                and isinstance(lg.get("options", []), list)
-                               and all(isinstance(o, dict) and o.get("kind") in ("attack", "save", "detect")
+                               and all(isinstance(o, dict) and o.get("kind") in ("attack", "save", "detect", "spell")
                                        and isinstance(o.get("cost", 1), int) for o in lg.get("options", []))):
-        raise SceneError(file, f"{key}.legendary", "{points, options = [{name, cost, kind = attack|save|detect, ...}]}")
+        raise SceneError(file, f"{key}.legendary", "{points, options = [{name, cost, kind = attack|save|detect|spell, ...}]}")
     lr = raw.get("legendary_resistance")
     if lr is not None and (isinstance(lr, bool) or not isinstance(lr, int) or not 0 <= lr <= 10):
         raise SceneError(file, f"{key}.legendary_resistance", "uses per day: an integer 0..10")
+    sc = raw.get("srd_spellcasting")
+    if sc is not None and not (isinstance(sc, dict) and set(sc) <= {"dc", "attack", "level", "innate"}
+                               and all(sc.get(k) is None or (isinstance(sc[k], int) and not isinstance(sc[k], bool)
+                                                              and 0 <= sc[k] <= 40) for k in ("dc", "attack", "level"))
+                               and isinstance(sc.get("innate", {}), dict)
+                               and all(isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= 9
+                                       for v in sc.get("innate", {}).values())):
+        raise SceneError(file, f"{key}.srd_spellcasting", "{dc, attack, level, innate = {spell = uses per day 0..9, "
+                                                          "0 at will}}: integers (SRD-50, SRD-51)")
+    for s in (sc or {}).get("innate", {}) if isinstance(sc, dict) else ():
+        if s not in (raw.get("spells") or []):
+            raise SceneError(file, f"{key}.srd_spellcasting.innate.{s}", "an innate spell is one of its `spells` (SRD-51)")
     for j, c in enumerate(raw.get("condition_immunities") or []):
         if c not in IMMUNE_CONDITIONS:
             raise SceneError(file, f"{key}.condition_immunities[{j}]",
@@ -68,6 +80,13 @@ def setup(data: dict, raw: dict) -> None:
         data["creature_actions"] = [dict(f) for f in raw["creature_actions"]]
     if raw.get("death_burst"):
         data["death_burst"] = dict(raw["death_burst"])
+    if raw.get("creature_type"):
+        data["creature_type"] = str(raw["creature_type"])
+    if raw.get("srd_spellcasting"):                 # SRD-50, -51, -53 (srd_casters.py reads it)
+        sc = raw["srd_spellcasting"]
+        data["srd_spellcasting"] = {**{k: sc[k] for k in ("dc", "attack", "level") if sc.get(k) is not None},
+                                    "innate": {str(k): int(v) for k, v in (sc.get("innate") or {}).items()}}
+        data["innate_used"] = {}
 
 
 def has(a, trait: str) -> bool:

@@ -124,16 +124,23 @@ EFFECTS: dict[str, dict] = {
     "confusion": {"conditions": [], "mark": "confused", "mark_repeat": "wis",
                   "omits": "a 1's random move (it stays, its movement and action spent); the sphere a higher slot "
                            "widens"},
-    "dispel-evil-and-good": {"no": "its ward and dismissal are against celestials, elementals, fey, fiends and "
-                                   "undead: creature types are not in the creature data yet"},
-    "magic-circle": {"no": "its cylinder bars and wards against chosen creature types (celestials, fiends...): "
-                           "creature types are not in the creature data yet"},
+    # wards by creature type (srd_wards.py, SPL-15..SPL-18)
+    "dispel-evil-and-good": {"effect": "dispel_evil_and_good",
+                             "omits": "possession (not modelled); a creature's home plane: one sent back leaves the "
+                                      "fight"},
+    "magic-circle": {"effect": "magic_circle",
+                     "omits": "the chosen types cannot willingly enter the cylinder (the pathing has no barrier by "
+                              "creature type) and its teleportation save; the reverse direction; possession; the "
+                              "hour is not counted down (it outlasts the fight)"},
     "hallow": {"no": "a ward over an area cast in 24 hours that lasts until dispelled: no fight effect modelled"},
     "scrying": {"no": "an invisible sensor watching from afar: no fight effect"},
     "enlarge-reduce": {"effect": "enlarge_reduce",
                        "omits": "advantage / disadvantage on Strength checks and saves; objects"},
     "light": {"no": "light is not modelled"},
-    "polymorph": {"no": "a new form is not modelled"},
+    "polymorph": {"effect": "polymorph",
+                  "omits": "shapechangers are not exempt (the sheet has no subtype); the challenge rating limit reads "
+                           "the sheet's level (an SRD creature's CR, at least 1); the gear melded; actions needing "
+                           "hands are not barred beyond the beast's own attacks"},
     "ray-of-enfeeblement": {"mark": "enfeebled", "mark_repeat": "con"},
     "resilient-sphere": {"conditions": [], "mark": "sphered",
                          "omits": "only damage is stopped (conditions and pushes from outside still reach it); "

@@ -5,10 +5,12 @@ from __future__ import annotations
 
 from engine.rules.dnd5e.upcalls import SPELL
 from engine.rules.dnd5e import attacks, common, concentration, conditions, mounts
-from engine.rules.dnd5e import damage, srd_cast
+from engine.rules.dnd5e import damage, srd_cast, srd_casters
 from engine.rules.dnd5e import srd_air  # noqa: F401  (registers the air spells' effects on srd_cast.EFFECTS)
 from engine.rules.dnd5e import srd_marks  # noqa: F401  (registers the spells' marks on srd_cast.ON_FAILED_SAVE)
 from engine.rules.dnd5e import srd_long  # noqa: F401  (registers the longer casting times on srd_cast.BEGIN_LONG)
+from engine.rules.dnd5e import srd_wards  # noqa: F401  (registers Dispel Evil and Good, Magic Circle on srd_cast.EFFECTS)
+from engine.rules.dnd5e import srd_polymorph  # noqa: F401  (registers Polymorph on srd_cast.EFFECTS)
 from engine.rules import gm
 from engine.rules.actions import Param, Unit
 from engine.rules.core import Illegal
@@ -72,7 +74,9 @@ class Cast(Unit):
     groups = {"cast": 0}
     PARAMS = {"spell": P("str", True), "target": P("id"), "at": P("pos"),
               "targets": P("ids", help="the creatures of an SRD spell that takes several (Prayer of Healing: up to 6)"),
-              "option": P("str", help="an SRD spell's choice (Enlarge/Reduce: enlarge or reduce)"),
+              "option": P("str", help="an SRD spell's choice (Enlarge/Reduce: enlarge or reduce; Polymorph: the beast's "
+                                      "SRD index; Dispel Evil and Good: ward, dismissal or break_enchantment; "
+                                      "Magic Circle: its creature types, comma-separated)"),
               "slot": P("int", help="the slot level an SRD spell is cast with (upcasting); default its level")}
 
     @staticmethod
@@ -132,6 +136,8 @@ class Cast(Unit):
         else:
             common.need_action(rs, a, session, name, "DND-21")
             after_bonus_spell(session, sp)
+        if srd_casters.innate_slot(a, sp, act, name):        # SRD-51: an SRD creature's innate fireball...
+            return {**spell_targets(rs, session, a, act), "innate": True}
         slot_left(a, sp, "DND-21")
         return spell_targets(rs, session, a, act)
 
@@ -149,7 +155,9 @@ class Cast(Unit):
             turn["action"] = True
             if sp["level"] > 0:
                 turn["action_spell"] = True
-        if sp["level"] > 0 and a.data["spell_slots"] is not None:
+        if plan.get("innate"):
+            srd_casters.spend_innate(session, a, plan["spell"])      # SRD-51
+        elif sp["level"] > 0 and a.data["spell_slots"] is not None:
             a.data["spell_slots"][str(sp["level"])] -= 1
         session.emit({"type": "cast", "who": a.id, "spell": plan["spell"], "targets": plan["targets"],
                       **({"at": plan["point"]} if "point" in plan else {}), "rule": "DND-21"})
@@ -291,7 +299,7 @@ def resolve_spell(rs, session, a, plan) -> None:
     if ea:      # the caster named: a readied spell is released on another creature's turn (DND-20, DND-F02)
         session.state.turn["elemental_adept"] = {"caster": a.id, "type": sp["type"]}
     cmod = conditions.ab(rs, a, a.data["casting"])
-    dc = 8 + a.data["prof"] + cmod
+    dc = (srd_casters.numbers(a, cmod) or (8 + a.data["prof"] + cmod,))[0]      # SRD-50: a creature's DC as written
     lvl = a.data["level"]
     n_scale = 1 + (lvl >= 5) + (lvl >= 11) + (lvl >= 17) if sp.get("scales") else 1
     kind = sp["kind"]
