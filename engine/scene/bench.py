@@ -261,7 +261,13 @@ def measure(scene, seed: int, budget_s: float) -> dict:
             full_step += time.perf_counter() - s1
             full_list += s1 - s0
     kinds = sorted({a["action"] for f in fights for a in f.actions})
-    return {"steps": steps, "total": total, "fights": len(fights), "replayed": replayed, "replay": replay,
+    fired: dict[str, int] = {}
+    for f in fights:
+        for e in f.events:
+            rule = e.get("rule") if isinstance(e, dict) else None
+            if isinstance(rule, str) and rule.startswith(("SRD-", "SPL-")) and e.get("type") != "roll":
+                fired[rule] = fired.get(rule, 0) + 1
+    return {"fired": fired, "steps": steps, "total": total, "fights": len(fights), "replayed": replayed, "replay": replay,
             "loop": steps / total, "alone": steps / max(step_time, 1e-9), "kinds": kinds,
             "whole": replayed / max(full_list + full_step, 1e-9), "whole_step": replayed / max(full_step, 1e-9)}
 
@@ -309,7 +315,8 @@ def bench_rules(args) -> int:
     for title, sc in variants:
         m = measure(sc, seed, budget_s)
         _report(m, title)
-        print(f"  actions taken: {', '.join(m['kinds'])}")
+        print(f"  actions taken: {', '.join(m['kinds'])}; SRD / SPL rule events: "
+              f"{', '.join(f'{k} {v}' for k, v in sorted(m['fired'].items())) or 'none'}")
         print(f"  whole loop / step: {m['loop'] / m['alone']:.3f} here, {base['loop'] / base['alone']:.3f} for the "
               f"skirmish in this run; menus read whole {m['whole'] / m['whole_step']:.3f} "
               f"({base['whole'] / base['whole_step']:.3f} for the skirmish)")
