@@ -298,6 +298,17 @@ class Ruleset:
         """{character id: short note} for a turn panel (who has acted, who acts next). Optional."""
         return {}
 
+    def obscuring_casts(self, session: Session, actor: Actor) -> list[tuple[dict, float]]:
+        """The casts ``actor`` could make now that heavily obscure a sphere around a point it names: (the action
+        without its ``at``, the sphere's radius in metres). The simulate policies aim them (engine/sim/policies.py
+        ``fog_cover``); the rules still check the whole cast. None by default."""
+        return []
+
+    def harmful_cells(self, session: Session, actor: Actor, cells) -> list[bool]:
+        """Per cell ``(x, y, layer)``: would ``actor`` standing there be inside a lasting area that hurts it when
+        its turn starts (the ``aggressive`` and ``cautious`` policies end no move there)? None by default."""
+        return [False] * len(cells)
+
     def attack_reach(self, session: Session, actor: Actor) -> tuple[float | None, float | None]:
         """(longest melee reach, longest range), metres, of the attacks the actor could make, None for none: for
         threat maps (engine/world/volumes.py). A ruleset whose weapons have a shape of their own answers this

@@ -26,6 +26,7 @@ from engine.rules.dnd5e import listing, sheet
 from engine.rules.dnd5e import srd_traits
 from engine.rules.dnd5e import srd_legendary  # noqa: F401  (its turn hooks register)
 from engine.rules.dnd5e import srd_marks
+from engine.rules.dnd5e import srd_lasting
 from engine.rules.dnd5e import srd_burst  # noqa: F401  (its death hook registers)
 from engine.rules.dnd5e.text import EVENT_LINES
 from engine.rules.dnd5e.events import EVENTS as DND_EVENTS
@@ -222,6 +223,12 @@ class Dnd5e(Ruleset):
     # ------------------------------------------------------------------------------------------ menus and previews
     def legal_actions_of(self, session, a: Actor, kinds) -> Sequence[dict]:
         return listing.legal_actions(self, session, a, kinds)
+
+    def obscuring_casts(self, session, actor):
+        return srd_lasting.obscuring_casts(self, session, actor)
+
+    def harmful_cells(self, session, actor, cells):
+        return srd_lasting.harmful_cells(self, session, actor, cells)
 
     def choice_lines(self, session, action: dict) -> list[str]:
         """AIR-08 / AIR-10: a flyer ending its turn aloft spends its bonus action, or chooses not to and falls."""
