@@ -197,7 +197,7 @@ def bench_big_flyer(args) -> int:
 
 def dragon_scene():
     """``aerie bench rules --dragon``: the skirmish's map, an adult red dragon (legendary actions, a recharging
-    breath, Frightful Presence) against the skirmish's red side (two archers, a knight, a priest)."""
+    breath) against the skirmish's red side (two archers, a knight, a priest)."""
     from engine.scene import parse_scene
 
     reds = [c for c in _SKIRMISHERS if c["side"] == "red"]
@@ -404,9 +404,9 @@ def bench_srd(args) -> int:
         for _ in range(rounds):
             for name in ("kind", "srd"):
                 _, _, out = _child(["-c", _LOAD_ONE, str(paths[name])])
-                w, c = out.strip().splitlines()[-1].split()
-                loads[name].append(float(w))
-                cpu[name].append(float(c))
+                wall_s, cpu_s = out.strip().splitlines()[-1].split()
+                loads[name].append(float(wall_s))
+                cpu[name].append(float(cpu_s))
     m = {k: statistics.median(v) for k, v in loads.items()}
     mc = {k: statistics.median(v) for k, v in cpu.items()}
     print(f"srd: load_scene of 20 characters, a fresh process each (imports done first, the bestiary read cold), "
