@@ -228,6 +228,12 @@ class Ruleset:
     CONDITIONS: ClassVar[Collection[str]] = ()
     #: the actions only the game master's tools take (the window never offers them as a character's greyed buttons)
     GM_ACTIONS: ClassVar[Collection[str]] = ()
+    #: what the simulate policies may ask beyond the legal actions (engine/sim/policies.py), each a function of
+    #: (ruleset, session, actor, ...): ``obscuring_casts(rs, session, actor)`` -> [(the cast without its ``at``, the
+    #: sphere's radius in metres)] of the casts that heavily obscure a sphere (Fog Cloud); ``harmful_cells(rs,
+    #: session, actor, cells)`` -> per cell, whether a lasting area there would hurt the actor when its turn starts.
+    #: A table, not methods: a ruleset without them gives none and the policies go without.
+    SIM_AIDS: ClassVar[dict] = {}
     #: what follows from a number the GM sets (``gm_set``, engine/rules/gm.py): a Hook of
     #: ``fn(rs, session, actor, key, old, new)`` run after the value is set (5e: healing wakes the dying)
     GM_SET: ClassVar[list] = []
@@ -297,17 +303,6 @@ class Ruleset:
     def turn_marks(self, session: Session) -> dict:
         """{character id: short note} for a turn panel (who has acted, who acts next). Optional."""
         return {}
-
-    def obscuring_casts(self, session: Session, actor: Actor) -> list[tuple[dict, float]]:
-        """The casts ``actor`` could make now that heavily obscure a sphere around a point it names: (the action
-        without its ``at``, the sphere's radius in metres). The simulate policies aim them (engine/sim/policies.py
-        ``fog_cover``); the rules still check the whole cast. None by default."""
-        return []
-
-    def harmful_cells(self, session: Session, actor: Actor, cells) -> list[bool]:
-        """Per cell ``(x, y, layer)``: would ``actor`` standing there be inside a lasting area that hurts it when
-        its turn starts (the ``aggressive`` and ``cautious`` policies end no move there)? None by default."""
-        return [False] * len(cells)
 
     def attack_reach(self, session: Session, actor: Actor) -> tuple[float | None, float | None]:
         """(longest melee reach, longest range), metres, of the attacks the actor could make, None for none: for

@@ -232,8 +232,11 @@ def attack_or_move(session, actor, rng, choose_move):
 
 def harmless_rows(session, actor, cells: np.ndarray, rows: list[int]) -> list[int]:
     """The sampled rows whose cell is in no lasting area that would hurt ``actor`` when its next turn starts there
-    (``Ruleset.harmful_cells``: a Cloudkill, a Web, a Moonbeam...): no policy ends a move in one."""
-    bad = session.ruleset.harmful_cells(session, actor, cells[rows])
+    (``Ruleset.SIM_AIDS['harmful_cells']``: a Cloudkill, a Web, a Moonbeam...): no policy ends a move in one."""
+    fn = session.ruleset.SIM_AIDS.get("harmful_cells")
+    if fn is None or not rows:
+        return rows
+    bad = fn(session.ruleset, session, actor, cells[rows])
     return [r for r, b in zip(rows, bad) if not b]
 
 
@@ -264,12 +267,13 @@ def _blinded(session, shooters, targets, fog_c: np.ndarray, r: float) -> int:
 
 
 def fog_cover(session, actor) -> tuple[dict | None, int]:
-    """A cast that heavily obscures a sphere (``Ruleset.obscuring_casts``: Fog Cloud, Darkness) where it blinds the
-    most enemy shooters, and its worth: how many enemy shooters (a ranged attack, ``attack_reach``) have one of
-    ``actor``'s side in range now and none once every line through the sphere is hidden, less how many of its own
-    side's shooters it blinds so. The points tried: on each enemy shooter, and between it and the nearest of
-    ``actor``'s side, a radius from it. (None, 0) when nothing is worth it or no such cast is legal."""
-    casts = session.ruleset.obscuring_casts(session, actor)
+    """A cast that heavily obscures a sphere (``Ruleset.SIM_AIDS['obscuring_casts']``: Fog Cloud, Darkness) where
+    it blinds the most enemy shooters, and its worth: how many enemy shooters (a ranged attack, ``attack_reach``)
+    have one of ``actor``'s side in range now and none once every line through the sphere is hidden, less how many
+    of its own side's shooters it blinds so. The points tried: on each enemy shooter, and between it and the
+    nearest of ``actor``'s side, a radius from it. (None, 0) when nothing is worth it or no such cast is legal."""
+    aim = session.ruleset.SIM_AIDS.get("obscuring_casts")
+    casts = aim(session.ruleset, session, actor) if aim is not None else []
     if not casts:
         return None, 0
     foes = enemies_of(session, actor)

@@ -66,8 +66,9 @@ def test_aggressive_ends_no_move_inside_a_cloudkill():
     s.step({"actor": "c", "action": "end_turn"})
     assert s.current == "k"
     k = s.state.actors["k"]
-    inside = s.ruleset.harmful_cells(s, k, [[10, 10, 0], [2, 10, 0]])
+    harmful = s.ruleset.SIM_AIDS["harmful_cells"]
+    inside = harmful(s.ruleset, s, k, [[10, 10, 0], [2, 10, 0]])
     assert list(inside) == [True, False]
     act = aggressive(s, k, random.Random(1))
     assert act["action"] == "move", act
-    assert not s.ruleset.harmful_cells(s, k, [act["to"]])[0], act
+    assert not harmful(s.ruleset, s, k, [act["to"]])[0], act

@@ -60,6 +60,8 @@ class Dnd5e(Ruleset):
     ECONOMY_KEYS = ("action", "bonus")
     CONDITIONS = CONDITIONS
     GM_ACTIONS = ("condition", "damage", "heal", "temp_hp", "inspire", "short_rest", "trap", "secret_door")
+    # Fog Cloud / Darkness to aim, lasting areas to keep out of (engine/sim/policies.py; srd_lasting.py)
+    SIM_AIDS = {"obscuring_casts": srd_lasting.obscuring_casts, "harmful_cells": srd_lasting.harmful_cells}
     REACTIONS = feats.REACTIONS      # the names an action's ``reactions`` table may answer (engine/rules/choices.py)
     CONTROLLED_MOUNT_ACTIONS = ("move", "dash", "disengage", "dodge", "end_turn")
 
@@ -223,12 +225,6 @@ class Dnd5e(Ruleset):
     # ------------------------------------------------------------------------------------------ menus and previews
     def legal_actions_of(self, session, a: Actor, kinds) -> Sequence[dict]:
         return listing.legal_actions(self, session, a, kinds)
-
-    def obscuring_casts(self, session, actor):
-        return srd_lasting.obscuring_casts(self, session, actor)
-
-    def harmful_cells(self, session, actor, cells):
-        return srd_lasting.harmful_cells(self, session, actor, cells)
 
     def choice_lines(self, session, action: dict) -> list[str]:
         """AIR-08 / AIR-10: a flyer ending its turn aloft spends its bonus action, or chooses not to and falls."""
