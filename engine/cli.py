@@ -79,7 +79,7 @@ EXAMPLES = {
     "bench": ["aerie bench los --quick", "aerie bench los --rays 200000 --seed 2", "aerie bench render --breakdown",
               "aerie bench cover --quick", "aerie bench rules --feats", "aerie bench rules --big-flyer",
                "aerie bench rules --casters", "aerie bench rules --listing", "aerie bench cover --lasting",
-              "aerie bench simulate --quick"],
+              "aerie bench simulate --quick", "aerie bench rules --casters --dragon", "aerie bench srd"],
     "demo": ["aerie demo", "aerie demo --scene air_low_wall"],
     "import": ["aerie import tavern.dd2vtt -o tavern/scene.toml",
                "aerie import keep.json -o keep/scene.toml --wall-height 4.5 --object-height 1 --doors gap",
@@ -239,7 +239,7 @@ def _picture_commands(sub) -> None:
 
 def _bench_command(sub) -> None:
     s = sub.add_parser("bench", help="benchmarks (figures for docs/performance.md)")
-    s.add_argument("what", choices=["los", "rules", "render", "window", "cover", "simulate"],
+    s.add_argument("what", choices=["los", "rules", "render", "window", "cover", "simulate", "srd"],
                    help="what to time: %(choices)s")
     s.add_argument("--rays", type=_positive(int, 100_000_000), default=1_000_000, help="los: how many rays (default 1000000)")
     s.add_argument("--seed", type=_number(int, 0, 2 ** 53), default=1,
@@ -252,7 +252,11 @@ def _bench_command(sub) -> None:
                         "and a Darkness, heavily obscured) in one run (issue 39)")
     s.add_argument("--feats", action="store_true", help="rules: every character of the skirmish takes 14 combat feats")
     s.add_argument("--casters", action="store_true",
-                   help="rules: the skirmish's priest and sky archer each cast 20 SRD spells (issue 39)")
+                   help="rules: also the skirmish with its priest and sky archer each holding 20 SRD spells, beside the "
+                        "skirmish in the same run (issue 39)")
+    s.add_argument("--dragon", action="store_true",
+                   help="rules: also an adult red dragon (legendary actions, recharge) against the skirmish's four reds, "
+                        "beside the skirmish in the same run (issue 44)")
     s.add_argument("--big-flyer", action="store_true",
                    help="rules: instead, time one legal-action list (and its peak memory) of a flyer with "
                         "fly_speed_m = 1000 on a 256 x 256 x 64 map (--quick: 64 x 64 x 32)")
@@ -353,6 +357,7 @@ BENCHES = {      # `aerie bench WHAT`: each bench is imported only when it runs 
     "window": _delegate("engine.app.bench", "bench_window"),
     "cover": _delegate("engine.render.bench_cover", "bench_cover"),
     "simulate": _delegate("engine.sim.bench", "bench_simulate"),
+    "srd": _delegate("engine.scene.bench", "bench_srd"),
 }
 
 

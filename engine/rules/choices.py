@@ -104,8 +104,8 @@ def takes(session, param: str) -> bool:
     act = getattr(session, "_act", None)
     if act is None:
         return False
-    if param == "reactions":
-        return act.get("actor") != "gm" and bool(getattr(session.ruleset, "REACTIONS", ()))
+    if param == "reactions":         # a GM's action holds them too (a flyer it knocks out falls: Feather Fall)
+        return bool(getattr(session.ruleset, "REACTIONS", ()))
     spec = session.ruleset.action_specs().get(act.get("action"))
     return bool(spec) and param in spec
 

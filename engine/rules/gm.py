@@ -37,6 +37,7 @@ from dataclasses import replace
 from engine.rules.actions import Param, check_params
 from engine.rules.core import BadAction, Illegal
 from engine.rules import aerial
+from engine.rules.choices import check_reactions
 import msgspec
 from engine.errors import SceneError
 from engine.world.scene import SIZES, supported
@@ -58,7 +59,9 @@ SPECS = {
     "gm_order": {"target": P("id", True), "after": P("id"), "before": P("id")},
     "gm_roll": {"dice": P("str", True, help='an expression like "2d6+3"'), "label": P("str")},
 }
-_META = {"actor", "action", "rolls", "comment", "note"}
+#: ``reactions``: the characters' answers to the reactions a table action sets off (a flyer the GM knocks out falls:
+#: a Feather Fall its ally's player is asked for; engine/rules/choices.py)
+_META = {"actor", "action", "rolls", "comment", "note", "reactions"}
 DICE_RE = re.compile(r"\s*([+-]?)\s*(?:(\d*)d(\d+)|(\d+))\s*")
 
 
@@ -112,6 +115,8 @@ def _normalise(session, action) -> dict:
     if not isinstance(rolls, dict) or any(not (isinstance(v, int) or (isinstance(v, list) and all(isinstance(i, int) for i in v)))
                                           for v in rolls.values()):
         raise BadAction("must be a table of roll name = die result(s)", "", "rolls")
+    if "reactions" in action:
+        check_reactions(session, action["reactions"])
     return check_params(action, SPECS[action["action"]], _META)
 
 

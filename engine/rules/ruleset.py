@@ -228,6 +228,12 @@ class Ruleset:
     CONDITIONS: ClassVar[Collection[str]] = ()
     #: the actions only the game master's tools take (the window never offers them as a character's greyed buttons)
     GM_ACTIONS: ClassVar[Collection[str]] = ()
+    #: what the simulate policies may ask beyond the legal actions (engine/sim/policies.py), each a function of
+    #: (ruleset, session, actor, ...): ``obscuring_casts(rs, session, actor)`` -> [(the cast without its ``at``, the
+    #: sphere's radius in metres)] of the casts that heavily obscure a sphere (Fog Cloud); ``harmful_cells(rs,
+    #: session, actor, cells)`` -> per cell, whether a lasting area there would hurt the actor when its turn starts.
+    #: A table, not methods: a ruleset without them gives none and the policies go without.
+    SIM_AIDS: ClassVar[dict] = {}
     #: what follows from a number the GM sets (``gm_set``, engine/rules/gm.py): a Hook of
     #: ``fn(rs, session, actor, key, old, new)`` run after the value is set (5e: healing wakes the dying)
     GM_SET: ClassVar[list] = []

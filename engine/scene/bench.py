@@ -195,20 +195,24 @@ def bench_big_flyer(args) -> int:
     return 0
 
 
-def bench_rules(args) -> int:
+def dragon_scene():
+    """``aerie bench rules --dragon``: the skirmish's map, an adult red dragon (legendary actions, a recharging
+    breath) against the skirmish's red side (two archers, a knight, a priest)."""
+    from engine.scene import parse_scene
+
+    reds = [c for c in _SKIRMISHERS if c["side"] == "red"]
+    dragon = {"id": "dragon", "srd": "adult-red-dragon", "side": "blue", "flying": True, "at": [6, 16, 6]}
+    text = _SKIRMISH_HEAD + "".join(
+        "[[characters]]\n" + "".join(f"{k} = {json.dumps(v)}\n" for k, v in c.items()) for c in reds + [dragon])
+    return parse_scene(text, "<bench dragon>")
+
+
+def measure(scene, seed: int, budget_s: float) -> dict:
+    """Random legal actions stepped for ``budget_s`` seconds (fights restarted with the next seed), then the same
+    actions replayed from scratch, then again with every menu read whole before each step."""
     from engine.rules.legal import uniform
     from engine.rules.session import Session
 
-    if getattr(args, "big_flyer", False):
-        return bench_big_flyer(args)
-    if getattr(args, "listing", False):
-        return bench_listing(args)
-    feats = bool(getattr(args, "feats", False))
-    casters = bool(getattr(args, "casters", False))
-    scene = skirmish_scene(feats, casters)
-    quick = getattr(args, "quick", False)
-    seed = int(getattr(args, "seed", 1) or 1)
-    budget_s = 2.0 if quick else 10.0
     rng = random.Random(seed)
     session = Session(scene, seed)
     fights = [session]
@@ -256,16 +260,158 @@ def bench_rules(args) -> int:
             again.step(a)
             full_step += time.perf_counter() - s1
             full_list += s1 - s0
+    kinds = sorted({a["action"] for f in fights for a in f.actions})
+    fired: dict[str, int] = {}
+    for f in fights:
+        for e in f.events:
+            rule = e.get("rule") if isinstance(e, dict) else None
+            if isinstance(rule, str) and rule.startswith(("SRD-", "SPL-")) and e.get("type") != "roll":
+                fired[rule] = fired.get(rule, 0) + 1
+    return {"fired": fired, "steps": steps, "total": total, "fights": len(fights), "replayed": replayed, "replay": replay,
+            "loop": steps / total, "alone": steps / max(step_time, 1e-9), "kinds": kinds,
+            "whole": replayed / max(full_list + full_step, 1e-9), "whole_step": replayed / max(full_step, 1e-9)}
+
+
+def _report(m: dict, title: str) -> None:
+    print(f"rules: {title}: {m['steps']} random legal actions in {m['total']:.2f} s over {m['fights']} fights")
+    print(f"  {m['replayed'] / max(m['replay'], 1e-9):,.0f} actions/s stepped (replaying them from scratch, "
+          f"{m['replay']:.2f} s)")
+    print(f"  {m['alone']:,.0f} actions/s for Session.step in the loop; {m['loop']:,.0f} actions/s for the whole loop, "
+          f"the random policy listing what it draws: whole loop / step {m['loop'] / m['alone']:.3f}")
+    print(f"  every menu read whole before each step (the same actions): {m['whole']:,.0f} actions/s for the loop, "
+          f"{m['whole_step']:,.0f} for Session.step: {m['whole'] / m['whole_step']:.3f}")
+
+
+def bench_rules(args) -> int:
+    import os
+
+    if getattr(args, "big_flyer", False):
+        return bench_big_flyer(args)
+    if getattr(args, "listing", False):
+        return bench_listing(args)
+    feats = bool(getattr(args, "feats", False))
+    casters = bool(getattr(args, "casters", False))
+    dragon = bool(getattr(args, "dragon", False))
+    quick = getattr(args, "quick", False)
+    seed = int(getattr(args, "seed", 1) or 1)
+    budget_s = 2.0 if quick else 10.0
+    scene = skirmish_scene(feats)
     X, Y, Z = scene.world.size
-    loop, alone = steps / total, steps / max(step_time, 1e-9)
-    whole, whole_step = replayed / max(full_list + full_step, 1e-9), replayed / max(full_step, 1e-9)
-    print(f"rules: 4 v 4 aerial skirmish ({X}x{Y}x{Z}, line of sight on every attack"
-          f"{', %d feats on every character' % len(BENCH_FEATS) if feats else ''}"
-          f"{', two casters of %d SRD spells each' % len(BENCH_SPELLS) if casters else ''}): {steps} random legal actions "
-          f"in {total:.2f} s over {len(fights)} fights")
-    print(f"  {replayed / replay:,.0f} actions/s stepped (replaying them from scratch, {replay:.2f} s)")
-    print(f"  {alone:,.0f} actions/s for Session.step in the loop; {loop:,.0f} actions/s for the whole loop, the "
-          f"random policy listing what it draws: whole loop / step {loop / alone:.3f}")
-    print(f"  every menu read whole before each step (the same actions): {whole:,.0f} actions/s for the loop, "
-          f"{whole_step:,.0f} for Session.step: {whole / whole_step:.3f}")
+    what = (f"4 v 4 aerial skirmish ({X}x{Y}x{Z}, line of sight on every attack"
+            f"{', %d feats on every character' % len(BENCH_FEATS) if feats else ''})")
+    if not (casters or dragon):
+        _report(measure(scene, seed, budget_s), what)
+        return 0
+    # issue 39 / 44: the variant beside the plain skirmish in the same run (the machine's load falls on both)
+    base = measure(scene, seed, budget_s)
+    _report(base, what)
+    variants = []
+    if casters:
+        variants.append(("the same skirmish, the priest and the sky archer each holding %d SRD spells (level 9)"
+                         % len(BENCH_SPELLS), skirmish_scene(feats, casters=True)))
+    if dragon:
+        variants.append(("an adult red dragon (legendary actions, a recharging breath) against the skirmish's "
+                         "four reds", dragon_scene()))
+    for title, sc in variants:
+        m = measure(sc, seed, budget_s)
+        _report(m, title)
+        print(f"  actions taken: {', '.join(m['kinds'])}; SRD / SPL rule events: "
+              f"{', '.join(f'{k} {v}' for k, v in sorted(m['fired'].items())) or 'none'}")
+        print(f"  whole loop / step: {m['loop'] / m['alone']:.3f} here, {base['loop'] / base['alone']:.3f} for the "
+              f"skirmish in this run; menus read whole {m['whole'] / m['whole_step']:.3f} "
+              f"({base['whole'] / base['whole_step']:.3f} for the skirmish)")
+    print(f"  load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+    return 0
+
+
+# -- aerie bench srd (issue 44's "Fast enough") ---------------------------------------------------------------------
+_LOAD_ONE = ("import sys, time\nfrom engine.scene import load_scene\nt0, c0 = time.perf_counter(), time.process_time()\n"
+             "load_scene(sys.argv[1])\nprint(time.perf_counter() - t0, time.process_time() - c0)\n")
+
+
+_LIST_ONE = ("import argparse, contextlib, io, time\nfrom engine.compendium import creatures as cc\nbuf = io.StringIO()\n"
+             "t0 = time.perf_counter()\nwith contextlib.redirect_stdout(buf):\n"
+             "    cc.run(argparse.Namespace(text=[], fly=False, cr=None, json=False))\n"
+             "t = time.perf_counter() - t0\nprint(t, len(buf.getvalue().splitlines()) - 2, len(buf.getvalue()))\n")
+
+
+def twenty_scene_text(srd: bool) -> str:
+    """A 40 x 40 x 8 field with 20 characters: 20 different SRD creatures of medium size or smaller (``srd =``),
+    or the ready blocks in turn (``kind =``), one every 2 cells."""
+    from engine.rules.dnd5e.data import STATBLOCKS
+    from engine.rules.dnd5e.srd_blocks import bestiary
+
+    if srd:
+        ids = [k for k, c in sorted(bestiary().items()) if c["size"] in ("tiny", "small", "medium")][:20]
+        keys = [f'srd = "{i}"' for i in ids]
+    else:
+        kinds = sorted(STATBLOCKS)
+        keys = [f'kind = "{kinds[i % len(kinds)]}"' for i in range(20)]
+    lines = ['name = "Twenty"', 'ruleset = "dnd5e"', "seed = 1", "[map]", "size = [40, 40, 8]"]
+    for i, k in enumerate(keys):
+        lines += ["[[characters]]", f'id = "c{i}"', k, f'side = "{"red" if i % 2 else "blue"}"',
+                  f"at = [{2 + 2 * (i % 10)}, {4 + 20 * (i // 10)}, 0]"]
+    return "\n".join(lines) + "\n"
+
+
+def _child(argv: list[str]) -> tuple[float, float, str]:
+    """(wall seconds, CPU seconds of the child, its output) of one fresh Python process."""
+    import os
+    import subprocess
+    import sys
+
+    c0 = os.times()
+    t0 = time.perf_counter()
+    out = subprocess.run([sys.executable, *argv], capture_output=True, text=True, check=True).stdout
+    wall = time.perf_counter() - t0
+    c1 = os.times()
+    return wall, (c1.children_user - c0.children_user) + (c1.children_system - c0.children_system), out
+
+
+def bench_srd(args) -> int:
+    """``aerie bench srd``: `aerie compendium creatures` (a fresh process: start, load and list all 334) and the
+    loading of a scene of 20 SRD creatures beside one of 20 ``kind`` blocks, each in a fresh process (the bestiary
+    read cold), alternated over rounds; medians."""
+    import os
+    import statistics
+    import tempfile
+    from pathlib import Path
+
+    rounds = 3 if getattr(args, "quick", False) else 7
+    walls, cpus, rows = [], [], 0
+    for _ in range(rounds):
+        w, c, out = _child(["-m", "engine", "compendium", "creatures"])
+        walls.append(w)
+        cpus.append(c)
+        rows = len(out.splitlines()) - 2          # less the header and the count
+    # the same in one process after its imports: the file read and the table made (a child: this module keeps out of
+    # engine.compendium, which imports the scene layer)
+    _, _, out = _child(["-c", _LIST_ONE])
+    inproc, nlisted, nchars = out.strip().splitlines()[-1].split()
+    print(f"srd: `aerie compendium creatures` ({rows} rows listed), a fresh process each, median of {rounds}: "
+          f"{statistics.median(walls):.3f} s wall, {statistics.median(cpus):.3f} s CPU (goal: under 0.5 s); "
+          f"in one process after its imports, the file read and listed: {float(inproc):.3f} s ({nlisted} creatures, "
+          f"{int(nchars):,} characters)")
+    loads: dict[str, list[float]] = {"srd": [], "kind": []}
+    cpu: dict[str, list[float]] = {"srd": [], "kind": []}
+    with tempfile.TemporaryDirectory() as tmp:
+        paths = {}
+        for name in loads:
+            paths[name] = Path(tmp) / f"twenty_{name}.toml"
+            paths[name].write_text(twenty_scene_text(name == "srd"), encoding="utf-8")
+        for _ in range(rounds):
+            for name in ("kind", "srd"):
+                _, _, out = _child(["-c", _LOAD_ONE, str(paths[name])])
+                wall_s, cpu_s = out.strip().splitlines()[-1].split()
+                loads[name].append(float(wall_s))
+                cpu[name].append(float(cpu_s))
+    m = {k: statistics.median(v) for k, v in loads.items()}
+    mc = {k: statistics.median(v) for k, v in cpu.items()}
+    print(f"srd: load_scene of 20 characters, a fresh process each (imports done first, the bestiary read cold), "
+          f"median of {rounds} alternated: 20 `kind` blocks {m['kind']:.3f} s wall ({mc['kind']:.3f} s CPU), "
+          f"20 SRD creatures {m['srd']:.3f} s wall ({mc['srd']:.3f} s CPU): the SRD adds {m['srd'] - m['kind']:+.3f} s "
+          f"wall, {mc['srd'] - mc['kind']:+.3f} s CPU (goal: under 0.1 s)")
+    print(f"  round by round, srd - kind (CPU): "
+          f"{', '.join(f'{a - b:+.3f}' for a, b in zip(cpu['srd'], cpu['kind']))}")
+    print(f"  load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     return 0

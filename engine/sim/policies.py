@@ -219,7 +219,8 @@ def attack_or_move(session, actor, rng, choose_move):
     moves = g.get("move", ())
     if foes and len(moves):
         cells = move_cells(moves)
-        pick = choose_move(session, actor, foes, moves, cells, sample_rows(len(cells), rng))
+        rows = harmless_rows(session, actor, cells, sample_rows(len(cells), rng))
+        pick = choose_move(session, actor, foes, moves, cells, rows) if rows else None
         if pick is not None:
             return pick
     end = turn_end(g, rng, session)
@@ -227,6 +228,92 @@ def attack_or_move(session, actor, rng, choose_move):
         return end
     acts = session.legal_actions(actor.id)
     return rng.choice(list(acts)) if acts else None
+
+
+def harmless_rows(session, actor, cells: np.ndarray, rows: list[int]) -> list[int]:
+    """The sampled rows whose cell is in no lasting area that would hurt ``actor`` when its next turn starts there
+    (``Ruleset.SIM_AIDS['harmful_cells']``: a Cloudkill, a Web, a Moonbeam...): no policy ends a move in one."""
+    fn = session.ruleset.SIM_AIDS.get("harmful_cells")
+    if fn is None or not rows:
+        return rows
+    bad = fn(session.ruleset, session, actor, cells[rows])
+    return [r for r, b in zip(rows, bad) if not b]
+
+
+def _centre(session, a) -> np.ndarray:
+    """The middle of ``a``'s body, in metres (x east, y north, z up)."""
+    b, cw = a.body(), session.world.cell_m
+    return np.array([(b.x + b.footprint / 2) * cw, (b.y + b.footprint / 2) * cw, b.layer + max(b.height_layers, 1) / 2])
+
+
+def _through(p: np.ndarray, q: np.ndarray, c: np.ndarray, r: float) -> bool:
+    """Does the segment p-q pass within ``r`` metres of ``c``?"""
+    d = q - p
+    t = float(np.clip(np.dot(c - p, d) / max(float(np.dot(d, d)), 1e-9), 0.0, 1.0))
+    return float(np.linalg.norm(p + t * d - c)) < r
+
+
+def _blinded(session, shooters, targets, fog_c: np.ndarray, r: float) -> int:
+    """How many of ``shooters`` ((character, range m)) have a target in range now and none once a sphere of radius
+    ``r`` at ``fog_c`` hides every line through it."""
+    n = 0
+    for f, reach in shooters:
+        p = _centre(session, f)
+        ends = [_centre(session, t) for t in targets]
+        near = [q for q in ends if float(np.linalg.norm(q - p)) <= reach]
+        if near and all(_through(p, q, fog_c, r) for q in near):
+            n += 1
+    return n
+
+
+def fog_cover(session, actor) -> tuple[dict | None, int]:
+    """A cast that heavily obscures a sphere (``Ruleset.SIM_AIDS['obscuring_casts']``: Fog Cloud, Darkness) where
+    it blinds the most enemy shooters, and its worth: how many enemy shooters (a ranged attack, ``attack_reach``)
+    have one of ``actor``'s side in range now and none once every line through the sphere is hidden, less how many
+    of its own side's shooters it blinds so. The points tried: on each enemy shooter, and between it and the
+    nearest of ``actor``'s side, a radius from it. (None, 0) when nothing is worth it or no such cast is legal."""
+    aim = session.ruleset.SIM_AIDS.get("obscuring_casts")
+    casts = aim(session.ruleset, session, actor) if aim is not None else []
+    if not casts:
+        return None, 0
+    foes = enemies_of(session, actor)
+    ours = [a for a in session.state.actors.values() if a.side == actor.side and not down(a)]
+
+    def shooters(side):
+        out = []
+        for a in side:
+            reach = session.ruleset.attack_reach(session, a)[1]
+            if reach:
+                out.append((a, float(reach)))
+        return out
+
+    theirs, mine = shooters(foes), shooters(ours)
+    if not theirs or not ours:
+        return None, 0
+    cw, (X, Y, Z) = session.world.cell_m, session.world.size
+    scored = []
+    for base, r in casts:
+        points = set()
+        for f, _ in theirs:
+            p = _centre(session, f)
+            points.add((f.x, f.y, f.layer))
+            q = min((_centre(session, t) for t in ours), key=lambda q: float(np.linalg.norm(q - p)))
+            d = q - p
+            k = min(0.8 * r / max(float(np.linalg.norm(d)), 1e-9), 1.0)
+            m = p + k * d
+            points.add((int(m[0] // cw), int(m[1] // cw), int(m[2])))
+        for x, y, z in sorted(points):
+            if not (0 <= x < X and 0 <= y < Y and 0 <= z < Z):
+                continue
+            c = np.array([(x + 0.5) * cw, (y + 0.5) * cw, z + 0.5])
+            worth = _blinded(session, theirs, ours, c, r) - _blinded(session, mine, foes, c, r)
+            if worth > 0:
+                scored.append((-worth, (x, y, z), base))
+    for neg, at, base in sorted(scored, key=lambda t: (t[0], t[1])):
+        act = {**base, "at": list(at)}
+        if session.preview(act).get("legal"):
+            return act, -neg
+    return None, 0
 
 
 def place_scores(session, actor, foes, cells: np.ndarray) -> list[tuple]:
@@ -316,8 +403,13 @@ def parse_policies(items: Sequence[str], sides: Sequence[str], where: str = "--p
 def caster(session, actor, rng):
     """``aggressive``, and a spell where one does more: each legal cast's preview says the mean damage each creature
     it catches would take (``expected_damage``, issue 39); its score is that over the enemies less that over its own
-    side, weighed against the best attack's hit chance x mean damage. Named by path (``--policy
-    red=engine.sim.policies:caster``): the window's policy cycle stays the shipped three and the registered ones."""
+    side, weighed against the best attack's hit chance x mean damage. Before that, a Fog Cloud or a Darkness
+    (``fog_cover``) where it blinds two enemy shooters or more (net of its own side's), or one when it has nothing
+    that deals damage. Named by path (``--policy red=engine.sim.policies:caster``): the window's policy cycle stays
+    the shipped three and the registered ones."""
+    fog, worth = fog_cover(session, actor)
+    if fog is not None and worth >= 2:
+        return fog
     casts = list(groups(session.legal_actions(actor.id, kinds=("cast",))).get("cast", ()))
     best, score = None, 0.0
     for act in casts:
@@ -337,5 +429,7 @@ def caster(session, actor, rng):
         if float(pv.get("hit_chance", 0)) * float(dmg or 0) < score:
             return best
         return hit
+    if fog is not None and best_attack(session, _attack_kinds(groups(session.legal_actions(actor.id, kinds=ATTACK_KINDS)))) is None:
+        return fog
     return aggressive(session, actor, rng)
 

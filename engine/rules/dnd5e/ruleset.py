@@ -26,6 +26,7 @@ from engine.rules.dnd5e import listing, sheet
 from engine.rules.dnd5e import srd_traits
 from engine.rules.dnd5e import srd_legendary  # noqa: F401  (its turn hooks register)
 from engine.rules.dnd5e import srd_marks
+from engine.rules.dnd5e import srd_lasting
 from engine.rules.dnd5e import srd_burst  # noqa: F401  (its death hook registers)
 from engine.rules.dnd5e.text import EVENT_LINES
 from engine.rules.dnd5e.events import EVENTS as DND_EVENTS
@@ -59,6 +60,8 @@ class Dnd5e(Ruleset):
     ECONOMY_KEYS = ("action", "bonus")
     CONDITIONS = CONDITIONS
     GM_ACTIONS = ("condition", "damage", "heal", "temp_hp", "inspire", "short_rest", "trap", "secret_door")
+    # Fog Cloud / Darkness to aim, lasting areas to keep out of (engine/sim/policies.py; srd_lasting.py)
+    SIM_AIDS = {"obscuring_casts": srd_lasting.obscuring_casts, "harmful_cells": srd_lasting.harmful_cells}
     REACTIONS = feats.REACTIONS      # the names an action's ``reactions`` table may answer (engine/rules/choices.py)
     CONTROLLED_MOUNT_ACTIONS = ("move", "dash", "disengage", "dodge", "end_turn")
 

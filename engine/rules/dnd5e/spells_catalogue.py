@@ -36,10 +36,15 @@ RULES = [
                  'caster on its side who knows feather-fall, has its reaction and a level 1 slot asks that caster\'s '
                  'player (choice point `feather_fall`, `reactions = {feather_fall = false}` declines): it descends '
                  'at most 18 layers now and 18 more when each of its turns starts, no damage, on its feet (not Prone); '
-                 'while it hangs it owes no AIR-08 upkeep',
-     'where': '`dnd5e/srd_air.py` `feather_fall`, `descend`, `feather_fall_descends`; aerial `fall`',
+                 'while it hangs it owes no AIR-08 upkeep. A fall a GM\'s table action brings about (a flyer knocked '
+                 'out) is asked alike: the GM\'s action holds the answer in its `reactions`',
+     'where': '`dnd5e/srd_air.py` `feather_fall`, `descend`, `feather_fall_descends`; aerial `fall`; '
+              '`choices.takes`, `gm._normalise`',
      'tests': [T + 'test_spl02_feather_fall_answers_a_fall', T + 'test_spl02_feather_fall_declined_falls',
-               T + 'test_spl02_feather_fall_is_asked_of_the_casters_player']},
+               T + 'test_spl02_feather_fall_is_asked_of_the_casters_player',
+               'tests/rules/dnd5e/test_spl02_feather_fall_gm_table.py::'
+               'test_spl02_a_gm_knockout_asks_the_casters_player_and_plays_like_the_script',
+               'tests/app/test_window_feather_fall.py::test_spl02_the_casters_player_is_asked_when_the_gm_drops_a_flyer']},
     {'id': 'SPL-03',
      'rule': 'Fly: a willing creature touched gains a flying speed of 18 m; when the spell ends while it is aloft it '
              'falls, unless it can stop the fall.',

@@ -187,3 +187,41 @@ class Obscure:
 
 
 srd_cast.EFFECTS["obscure"] = Obscure
+
+
+# -- what the simulate policies read (issue 39; engine/sim/policies.py): casts to aim, areas to keep out of ---------
+def obscuring_casts(rs, session, a) -> list[tuple[dict, float]]:
+    """(the cast without its point ``at``, the sphere's radius in metres) of each obscuring spell (Fog Cloud,
+    Darkness) ``a`` knows, at its own level, when it is ``a``'s turn with its action and a slot of that level left,
+    and it holds no spell yet (the cast would end it). The policy names the point; the rules check the whole cast."""
+    if session.current != a.id or session.state.turn.get("action") or concentration.held(a):
+        return []
+    slots = a.data.get("spell_slots")
+    out = []
+    for name in a.data.get("spells") or ():
+        sp = spell(session, name)
+        if not sp["fx"].get("obscures") or sp["time"] != "action" or not sp.get("area"):
+            continue
+        if sp["level"] > 0 and slots is not None and slots.get(str(sp["level"]), 0) <= 0:
+            continue
+        out.append(({"actor": a.id, "action": "cast", "spell": name}, float(sp["area"]["size_m"])))
+    return out
+
+
+def harmful_cells(rs, session, a, cells) -> np.ndarray:
+    """bool per cell ``(x, y, layer)``: ``a``'s body there is inside a lasting area that makes it save when its
+    turn starts (``lasting_areas``): not an obscuring one, and not one that moves with its caster (Spirit Guardians:
+    a fighter walks into it to reach the caster)."""
+    out = np.zeros(len(cells), dtype=bool)
+    cell = session.world.cell_m
+    body = a.body()
+    for caster in session.state.actors.values():
+        for entry in caster.data.get("lasting") or ():
+            sp = spell(session, entry["spell"])
+            if sp["fx"].get("obscures") or entry["follows"]:
+                continue
+            ar = area_now(session, caster, entry)
+            for k, (x, y, z) in enumerate(np.asarray(cells).tolist()):
+                if not out[k] and areas.catches(ar, body.moved(x, y, z), cell):
+                    out[k] = True
+    return out

@@ -42,7 +42,7 @@ def _key(f: dict) -> str:
 
 def _usable(a, f: dict) -> str | None:
     """Why the feature cannot be used now (recharge, uses per day), or None."""
-    st = a.data.setdefault("creature_state", {}).get(_key(f), {})
+    st = (a.data.get("creature_state") or {}).get(_key(f), {})     # a listing changes nothing (replays agree)
     if f.get("recharge") and st.get("spent"):
         lo = f["recharge"][0]
         return f"{f['name']} is spent: it recharges on a {lo}{'-6' if lo < 6 else ''} of a d6 at the start of " \
