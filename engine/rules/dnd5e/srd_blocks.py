@@ -324,14 +324,17 @@ def legendary_option(c: dict, f: dict) -> tuple[dict | None, str]:
             return {"name": name, "cost": cost, "kind": "attack", "weapon": w}, ""
         return None, f"the attack it names ({m.group(1)}) is not one of its attacks"
     if f.get("kind") == "save" and (f.get("area") or {}).get("shape") == "self":
-        entry, why = save_action({**f, "desc": f["desc"]})
+        wing = WING.match(f["desc"].strip())             # SRD-20: the save, then its flight
+        entry, why = save_action({**f, "desc": wing.group("save") if wing else f["desc"]})
         if entry is None:
             return None, why
         entry = {k: v for k, v in entry.items() if k not in ("recharge", "per_day", "range_m", "repeat_save")}
-        return {**entry, "name": name, "cost": cost, "kind": "save"}, why
+        return {**entry, "name": name, "cost": cost, "kind": "save", **({"then_fly": True} if wing else {})}, why
     return None, "a legendary action the rules do not play (its text is shown with the block)"
 
 
+#: SRD-20 "The dragon beats its wings. Each creature within 10 ft. ... The dragon can then fly up to half its flying speed."
+WING = re.compile(r"^The (\w+) beats its wings\. (?P<save>.+) The \1 can then fly up to half its flying speed\.$", re.S)
 DIES = re.compile(r"^When the [\w ]+ dies, it explodes in a [\w ,]+\.\s*")
 
 

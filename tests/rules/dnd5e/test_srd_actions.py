@@ -1,0 +1,92 @@
+"""The SRD creatures' attack and save actions played whole (rule IDs SRD-20..SRD-29), each through ``aerie run``
+(``engine.cli.main``) with forced dice on a scene written here, the events read from ``--json``."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from engine.cli import main
+from rules_helpers import _toml, scene_text
+
+pytestmark = pytest.mark.unit
+
+
+def tables(name, rows) -> str:
+    out = []
+    for r in rows:
+        out.append(f"[[{name}]]")
+        out += [f"{k} = {_toml(v)}" for k, v in r.items()]
+    return "\n".join(out) + "\n"
+
+
+def run_scene(tmp_path, capsys, chars, script, **kw) -> list[dict]:
+    p = tmp_path / "scene.toml"
+    p.write_text(scene_text(chars, size=(20, 20, 12), **kw) + tables("script", script))
+    rc = main(["run", str(p)])
+    out = capsys.readouterr()
+    assert rc == 0, out.err + out.out
+    main(["run", str(p), "--json"])
+    return [json.loads(ln) for ln in capsys.readouterr().out.strip().splitlines()]
+
+
+def events(evs, type_, **fields):
+    return [e for e in evs if e.get("type") == type_ and all(e.get(k) == v for k, v in fields.items())]
+
+
+ARCHER = {"id": "a", "kind": "archer", "side": "blue", "at": [10, 10, 0], "max_hp": 300}
+FLYING = {"fly_speed_m": 9, "flying": True}
+
+
+def test_srd20_wing_attack_knocks_flyers_prone_they_fall_and_the_dragon_flies_off(tmp_path, capsys):
+    """Adult red dragon aloft at layer 4, three flying archers around it: "Wing Attack (Costs 2 Actions). The dragon
+    beats its wings. Each creature within 10 ft. of the dragon must succeed on a DC 22 Dexterity saving throw or take
+    15 (2d6 + 8) bludgeoning damage and be knocked prone. The dragon can then fly up to half its flying speed." Three
+    foes in the wings' reach (15 x 3 = 45 on average) beat two tail attacks (17 x 2): at the end of an archer's turn
+    it beats its wings; two fail (14 damage each, prone, and a prone flyer falls, AIR-10, to the ground, AIR-12),
+    the third saves and still holds it in its shortsword's reach, so the dragon flies off (half of AIR-09's 12 m),
+    provoking that archer's opportunity attack (a miss)."""
+    dragon = {"id": "d", "srd": "adult-red-dragon", "side": "red", "at": [6, 9, 4], "flying": True}
+    a = {**ARCHER, **FLYING, "at": [9, 10, 4]}
+    b = {**ARCHER, **FLYING, "id": "b", "at": [7, 12, 4]}
+    c = {**ARCHER, **FLYING, "id": "c", "at": [5, 10, 4]}
+    evs = run_scene(tmp_path, capsys, [dragon, a, b, c], [
+        {"actor": "d", "action": "end_turn"},
+        {"actor": "a", "action": "end_turn", "rolls": {"save": [1, 1, 20], "damage": [3, 3], "attack": 1}}])
+    la = events(evs, "legendary_action", who="d")
+    assert [(e["option"], e["cost"], e["points_left"]) for e in la] == [("Wing Attack", 2, 1)]
+    assert sorted(la[0]["targets"]) == ["a", "b", "c"]
+    wing = [e for e in evs if e.get("rule") == "SRD-15" and e.get("type") == "damage"]
+    assert sorted((e["who"], e["amount"]) for e in wing) == [("a", 14), ("b", 14)]
+    for who in ("a", "b"):
+        assert events(evs, "condition", who=who, condition="prone")
+        assert events(evs, "fall", who=who), who
+        assert evs[-1]["characters"][who]["position"][2] == 0
+    assert not events(evs, "condition", who="c", condition="prone")
+    fl = events(evs, "wing_flight", who="d")
+    assert len(fl) == 1 and fl[0]["rule"] == "SRD-20" and fl[0]["budget_m"] == 6.0
+    assert events(evs, "opportunity_attack", who="c", target="d")
+    end = evs[-1]["characters"]["d"]
+    assert end["position"] == fl[0]["to"] != [6, 9, 4]
+    mv = events(evs, "move", who="d")
+    assert mv and sum(e["cost_m"] for e in mv) <= 6.0
+
+
+def test_srd20_two_foes_get_the_tail_and_a_dragon_that_flattened_everyone_stays(tmp_path, capsys):
+    """Two foes in the wings' reach (15 x 2 = 30) do not beat two tail attacks (34): a Tail Attack. With three, all
+    three fail and lie prone on the ground beside it: no foe stands in reach, so it does not fly."""
+    dragon = {"id": "d", "srd": "adult-red-dragon", "side": "red", "at": [6, 9, 0]}
+    a = {**ARCHER, "at": [9, 10, 0]}
+    b = {**ARCHER, "id": "b", "at": [7, 12, 0]}
+    c = {**ARCHER, "id": "c", "at": [5, 10, 0]}
+    evs = run_scene(tmp_path, capsys, [dragon, a, b], [
+        {"actor": "d", "action": "end_turn"},
+        {"actor": "a", "action": "end_turn", "rolls": {"attack": 15, "damage": [1, 1]}}])
+    assert [e["option"] for e in events(evs, "legendary_action", who="d")] == ["Tail Attack"]
+    evs = run_scene(tmp_path, capsys, [dragon, a, b, c], [
+        {"actor": "d", "action": "end_turn"},
+        {"actor": "a", "action": "end_turn", "rolls": {"save": [1, 1, 1], "damage": [3, 3]}}])
+    assert [e["option"] for e in events(evs, "legendary_action", who="d")] == ["Wing Attack"]
+    assert len(events(evs, "condition", condition="prone")) == 3
+    assert not events(evs, "wing_flight") and not events(evs, "move", who="d")
