@@ -12,7 +12,7 @@ from engine.rules.choices import choose
 from engine.rules.core import Actor, Illegal
 from engine.rules.dnd5e.upcalls import FEAT, SPELL
 from engine.rules.dnd5e import advantage, conditions, feats_data, gear
-from engine.rules.dnd5e import srd_grapple, srd_traits
+from engine.rules.dnd5e import srd_alternative, srd_grapple, srd_traits
 from engine.rules.dnd5e.attack_roll import Roll, attack_event
 from engine.rules.dnd5e.common import dice_spec
 from engine.rules.dnd5e.figures import bonus_sources, damage_modifier, dmg_mod, mean_hit_damage  # noqa: F401  (an attack's figures)
@@ -425,7 +425,7 @@ def _damage(rs, session, a: Actor, t: Actor, w, plan, ro: Roll) -> None:
     """A hit's damage: the weapon's dice (doubled on a critical), Elemental Adept, Savage Attacker, the modifiers,
     Sneak Attack; then what follows a hit (feats, a manoeuvre, Sentinel, a flyer grounded or rolling to fall)."""
     act, own, crit, sup, mods = ro.act, ro.own, ro.crit, ro.sup, ro.mods
-    n, s = dice_spec(w["damage"])
+    n, s = dice_spec(srd_alternative.damage_dice(rs, session, a, w, plan) if w.get("alternative") else w["damage"])
     if crit:
         n *= 2
     rolls = session.roll("damage", s, n, who=a.id, rule="DND-16") if n else []

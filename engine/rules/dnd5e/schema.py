@@ -89,6 +89,8 @@ WEAPON = {
     "grapple": lambda v: isinstance(v, dict) and isinstance(v.get("escape_dc"), int) and v.get("max_size") in (
         None, "tiny", "small", "medium", "large", "huge", "gargantuan")
         and set(v) <= {"escape_dc", "max_size", "restrained", "one_target"},
+    "alternative": lambda v: isinstance(v, dict) and set(v) == {"damage", "when"} and dice_expr(v["damage"])
+        and v["when"] in ("two_hands", "ranged", "bloodied"),                       # SRD-21
     "extra": lambda v: isinstance(v, list) and len(v) <= 8 and all(
         isinstance(e, dict) and {"damage", "type"} <= set(e) <= {"damage", "type", "bonus"} and dice_expr(e["damage"])
         and isinstance(e["type"], str) and number(e.get("bonus", 0), -50, 50, True) for e in v),
@@ -100,6 +102,7 @@ WEAPON_HELP = {
     "type": "a damage type name", "name": "a name",
     "on_hit": "{dc, ability, damage = [{dice, type}], half, condition, repeat_save}: the save a hit forces (SRD-13)",
     "extra": "a list of {damage = \"1d6\", type = \"fire\", bonus = 0}: damage a hit adds (SRD-02)",
+    "alternative": "{damage = \"1d8\", when = \"two_hands\" | \"ranged\" | \"bloodied\"}: the other dice (SRD-21)",
     "grapple": "{escape_dc, max_size, restrained, one_target}: a hit that grapples (SRD-19)",
 }
 

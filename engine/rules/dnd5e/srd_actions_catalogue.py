@@ -25,4 +25,21 @@ RULES = [
               '`legendary_actions`; srd blocks `legendary_option`',
      'tests': [T + 'test_srd20_wing_attack_knocks_flyers_prone_they_fall_and_the_dragon_flies_off',
                T + 'test_srd20_two_foes_get_the_tail_and_a_dragon_that_flattened_everyone_stays']},
+    {'id': 'SRD-21',
+     'rule': 'The alternative damage of an attack: "Hit: 4 (1d6 + 1) piercing damage or 5 (1d8 + 1) piercing damage if '
+             'used with two hands to make a melee attack"; "9 (2d6 + 2) piercing damage in melee or 5 (1d6 + 2) '
+             'piercing damage at range"; "7 (2d6) piercing damage, or 3 (1d6) piercing damage if the swarm has half '
+             'of its hit points or fewer".',
+     'status': 'built',
+     'decision': 'a weapon key `alternative` {damage, when = two_hands | ranged | bloodied}: a hit rolls the '
+                 'alternative dice when the case holds (an `alternative_damage` event): a ranged attack; the '
+                 'attacker at half its hit points or fewer; both hands on a melee attack -- the attacker\'s choice '
+                 '(`two_hands` on the attack, never asked), by default yes unless it attacked with another weapon '
+                 'this turn (that one is in its other hand). The blocks as kept do not say who carries a shield, so '
+                 'a guard with its shield is played two-handed unless the action says `two_hands = false`. The '
+                 'alternatives the rules do not play (shillelagh, enlarged, another form) stay named in `features`',
+     'where': 'engine/rules/dnd5e/srd_alternative.py `damage_dice`, `applies`; 5e attacks `_damage`; '
+              'srd blocks `alternative`, `weapon`',
+     'tests': [T + 'test_srd21_two_hands_on_a_versatile_weapon_unless_told_or_the_other_hand_attacked',
+               T + 'test_srd21_at_range_and_a_swarm_at_half_its_hit_points']},
 ]

@@ -75,6 +75,9 @@ def weapon(f: dict, abilities: dict) -> dict:
     gr = grapple(f)[0]
     if gr:
         w["grapple"] = gr
+    alt = alternative(f)
+    if alt:
+        w["alternative"] = alt            # SRD-21
     extra = []
     for d in hit[1:]:
         xd, xb = _split(d["dice"])
@@ -82,6 +85,23 @@ def weapon(f: dict, abilities: dict) -> dict:
     if extra:
         w["extra"] = extra
     return w
+
+
+ALTERNATIVE_WHEN = (("two hands", "two_hands"), ("at range", "ranged"), ("half of its hit points", "bloodied"))
+
+
+def alternative(f: dict) -> dict | None:
+    """The weapon's ``alternative`` (SRD-21) for "or 5 (1d8 + 1) piercing damage if used with two hands", "... at
+    range", "... if the swarm has half of its hit points or fewer"; None for the rest (shillelagh, enlarged, another
+    form: what the rules do not play) or when the bonus or the type differs."""
+    v = f.get("versatile")
+    if not v or not f.get("hit"):
+        return None
+    when = next((k for t, k in ALTERNATIVE_WHEN if t in v["when"]), None)
+    (d, b), b0 = _split(v["dice"]), _split(f["hit"][0]["dice"])[1]
+    if when is None or b != b0 or v["type"] != f["hit"][0]["type"] or (when == "ranged" and not f.get("range_m")):
+        return None
+    return {"damage": d, "when": when}
 
 
 MAGIC_WEAPONS = ("magic weapons", "angelic weapons")
@@ -466,7 +486,7 @@ def feature_status(c: dict, section: str, f: dict) -> tuple[bool, str]:
                 gaps.append(why)
         if f.get("rider") and not gaps and not f.get("on_hit_save") and not f.get("grapple_escape_dc"):
             gaps.append("what the text adds after the damage")
-        if f.get("versatile"):
+        if f.get("versatile") and alternative(f) is None:
             gaps.append(f"the alternative damage ({f['versatile']['when']})")
         if f.get("recharge") or f.get("per_day"):
             gaps.append("its recharge / uses per day")

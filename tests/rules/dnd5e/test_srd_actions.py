@@ -90,3 +90,51 @@ def test_srd20_two_foes_get_the_tail_and_a_dragon_that_flattened_everyone_stays(
     assert [e["option"] for e in events(evs, "legendary_action", who="d")] == ["Wing Attack"]
     assert len(events(evs, "condition", condition="prone")) == 3
     assert not events(evs, "wing_flight") and not events(evs, "move", who="d")
+
+
+def damage_dice(evs) -> list[str]:
+    """The damage dice rolled, one entry a die ("d10")."""
+    return [e["die"] for e in evs if e.get("type") == "roll" and e.get("name") == "damage"]
+
+
+def test_srd21_two_hands_on_a_versatile_weapon_unless_told_or_the_other_hand_attacked(tmp_path, capsys):
+    """Veteran, "Longsword. ... Hit: 7 (1d8 + 3) slashing damage, or 8 (1d10 + 3) slashing damage if used with two
+    hands." and its Multiattack "two longsword attacks. If it has a shortsword drawn, it can also make a shortsword
+    attack": the first longsword hit rolls a d10 (both hands), the second with ``two_hands = false`` a d8; a
+    shortsword attack first puts the shortsword in its other hand, and the longsword after it rolls a d8."""
+    vet = {"id": "v", "srd": "veteran", "side": "red", "at": [9, 10, 0]}
+    hit = {"attack": 19, "damage": 1}
+    evs = run_scene(tmp_path, capsys, [vet, ARCHER], [
+        {"actor": "v", "action": "attack", "target": "a", "weapon": "Longsword", "rolls": hit},
+        {"actor": "v", "action": "attack", "target": "a", "weapon": "Longsword", "two_hands": False, "rolls": hit},
+        {"actor": "v", "action": "attack", "target": "a", "weapon": "Shortsword", "rolls": hit}])
+    assert damage_dice(evs) == ["d10", "d8", "d6"]
+    alt = events(evs, "alternative_damage", who="v")
+    assert [(e["weapon"], e["damage"], e["when"], e["rule"]) for e in alt] == [("Longsword", "1d10", "two_hands",
+                                                                                  "SRD-21")]
+    evs = run_scene(tmp_path, capsys, [vet, ARCHER], [
+        {"actor": "v", "action": "attack", "target": "a", "weapon": "Shortsword", "rolls": hit},
+        {"actor": "v", "action": "attack", "target": "a", "weapon": "Longsword", "rolls": hit}])
+    assert damage_dice(evs) == ["d6", "d8"]
+
+
+def test_srd21_at_range_and_a_swarm_at_half_its_hit_points(tmp_path, capsys):
+    """Bugbear, "Javelin. ... Hit: 9 (2d6 + 2) piercing damage in melee or 5 (1d6 + 2) piercing damage at range": two
+    d6 beside the archer, one at 6 cells. Swarm of ravens, "Beaks. ... Hit: 7 (2d6) piercing damage, or 3 (1d6)
+    piercing damage if the swarm has half of its hit points or fewer": two d6 at 24 of 24 HP, one at 12."""
+    bug = {"id": "g", "srd": "bugbear", "side": "red", "at": [9, 10, 0]}
+    far = {**ARCHER, "id": "f", "at": [15, 10, 0]}
+    hit = {"attack": 19, "damage": [1, 1]}
+    evs = run_scene(tmp_path, capsys, [bug, ARCHER, far], [
+        {"actor": "g", "action": "attack", "target": "a", "weapon": "Javelin", "rolls": hit},
+        {"actor": "g", "action": "end_turn"}, {"actor": "a", "action": "end_turn"},
+        {"actor": "f", "action": "end_turn"},
+        {"actor": "g", "action": "attack", "target": "f", "weapon": "Javelin", "rolls": {"attack": 19, "damage": 1}}])
+    assert damage_dice(evs) == ["d6", "d6", "d6"]
+    assert [e["when"] for e in events(evs, "alternative_damage", who="g")] == ["ranged"]
+    for hp, n in ((24, 2), (12, 1)):
+        ravens = {"id": "r", "srd": "swarm-of-ravens", "side": "red", "at": [9, 10, 0], "hp": hp}
+        evs = run_scene(tmp_path, capsys, [ravens, ARCHER], [
+            {"actor": "r", "action": "attack", "target": "a", "weapon": "Beaks", "rolls": {"attack": 19, "damage": [1] * n}}])
+        assert damage_dice(evs) == ["d6"] * n, hp
+        assert bool(events(evs, "alternative_damage", who="r", when="bloodied")) is (n == 1)
