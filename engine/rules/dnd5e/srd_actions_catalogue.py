@@ -42,4 +42,42 @@ RULES = [
               'srd blocks `alternative`, `weapon`',
      'tests': [T + 'test_srd21_two_hands_on_a_versatile_weapon_unless_told_or_the_other_hand_attacked',
                T + 'test_srd21_at_range_and_a_swarm_at_half_its_hit_points']},
+    {'id': 'SRD-22',
+     'rule': 'Poison that drops its target: "the target must make a DC 11 Constitution saving throw, taking 10 (3d6) '
+             'poison damage on a failed save ... If the poison damage reduces the target to 0 hit points, the target '
+             'is stable but poisoned for 1 hour, even after regaining hit points, and is paralyzed while poisoned in '
+             'this way."',
+     'status': 'built',
+     'decision': 'after SRD-13\'s save and its poison damage, a target that damage took to 0 HP and that is not dead '
+                 '(a monster under `monsters_die_at_0` is) is stable (no death saves: a `stable` event) and poisoned '
+                 'and paralyzed; healing wakes it (DND-02) and leaves both (an hour outlasts a fight, and the rules '
+                 'know no cure); a failed save alone does not paralyze (the block\'s text was read as a condition on '
+                 'the failure before)',
+     'where': 'engine/rules/dnd5e/srd_riders.py `poison_at_zero`, `rider`; srd traits `on_hit_save`; '
+              'engine/rules/dnd5e/srd_rider_text.py `read`; srd blocks `on_hit`',
+     'tests': [T + 'test_srd22_poison_that_drops_the_target_leaves_it_stable_poisoned_and_paralyzed']},
+    {'id': 'SRD-23',
+     'rule': 'Life Drain: "Hit: 10 (3d6) necrotic damage. The target must succeed on a DC 10 Constitution saving throw '
+             'or its hit point maximum is reduced by an amount equal to the damage taken. This reduction lasts until '
+             'the creature finishes a long rest. The target dies if this effect reduces its hit point maximum to 0." '
+             '(the clay golem\'s Slam alike).',
+     'status': 'built',
+     'decision': 'on a failed save the target\'s max HP drops by the damage the hit dealt it (its damage events since '
+                 'the attack, after resistances), its HP to at most the new maximum (a `max_hp_reduced` event); at a '
+                 'maximum of 0 it dies; the long rest or greater restoration that ends it is beyond a fight. The '
+                 'wight\'s "A humanoid slain by this attack rises 24 hours later as a zombie" is named as left out',
+     'where': 'engine/rules/dnd5e/srd_riders.py `drain`, `rider`; srd traits `on_hit_save`',
+     'tests': [T + 'test_srd23_life_drain_reduces_the_hit_point_maximum_by_the_damage_taken']},
+    {'id': 'SRD-24',
+     'rule': 'A hit that slays: "Slaying Longbow. ... Hit: 15 (2d8 + 6) piercing damage plus 27 (6d8) radiant damage. '
+             'If the target is a creature that has 190 hit points or fewer, it must succeed on a DC 15 Constitution '
+             'saving throw or die."',
+     'status': 'built',
+     'decision': 'after the hit\'s damage, SRD-13\'s save; a failure with the written number of HP or fewer left '
+                 'kills it (a `death` event naming SRD-24). With SRD-01 read as written, an attack action that its '
+                 'Multiattack does not name (this longbow beside "two greatsword attacks", a giant\'s Rock) is an '
+                 'Attack action\'s one attack (it was refused)',
+     'where': 'engine/rules/dnd5e/srd_riders.py `rider`; srd multiattack `refusal`',
+     'tests': [T + 'test_srd24_a_hit_that_slays_a_creature_with_few_enough_hit_points',
+               T + 'test_srd01_an_attack_action_outside_the_multiattack_is_the_actions_one_attack']},
 ]

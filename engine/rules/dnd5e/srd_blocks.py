@@ -15,6 +15,7 @@ import re
 
 from engine.errors import AerieError
 from engine.resources import resource_dir
+from engine.rules.dnd5e import srd_rider_text
 from engine.rules.dnd5e.common import SKILL_ABILITY, mod
 
 SRD_FILE = "srd/creatures.json"
@@ -117,19 +118,25 @@ def on_hit(f: dict) -> tuple[dict | None, str]:
     if not sv:
         return None, ""
     cond = sv.get("condition")
+    text = f["desc"].split("Hit:", 1)[-1]
+    rider, covered = srd_rider_text.read(text)          # SRD-22..24
+    if rider and rider["kind"] == "poison_at_zero":
+        cond = None                # "paralyzed while poisoned in this way": at 0 HP only, not on a failed save
     if cond and cond not in PLAYED_CONDITIONS:
         return None, f"the save it forces on a hit ({cond} is not tracked)"
     dmg = [{"dice": d["dice"], "type": d["type"]} for d in sv.get("damage", ()) if re.fullmatch(r"\d+d\d+([+-]\d+)?", d["dice"])]
-    if not cond and not dmg:
+    if not cond and not dmg and not rider:
         return None, "the save it forces on a hit (neither damage nor a condition the rules know)"
     entry: dict = {"dc": int(sv["dc"]), "ability": sv["ability"], "damage": dmg, "half": bool(sv.get("half"))}
     if cond:
         entry["condition"] = cond
-    text = f["desc"].split("Hit:", 1)[-1]
+    if rider:
+        entry["rider"] = rider
     if REPEAT.search(text):
         entry["repeat_save"] = True
     sentences = [x.strip() for x in re.split(r"(?<=\.)\s+", text) if x.strip()][1:]
-    left = [x for x in sentences if "saving throw" not in x or "start of each" in x or "hit point maximum" in x]
+    left = [x for x in sentences if ("saving throw" not in x or "start of each" in x or "hit point maximum" in x)
+            and not (covered and covered(x))]
     if "saving throw" not in re.split(r"(?<=\.)\s+", text)[0] and not any("saving throw" in x for x in sentences):
         return None, "the save it forces on a hit"
     return entry, ("left out: " + " ".join(left)[:200]) if left else ""

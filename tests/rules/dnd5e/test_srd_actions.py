@@ -138,3 +138,74 @@ def test_srd21_at_range_and_a_swarm_at_half_its_hit_points(tmp_path, capsys):
             {"actor": "r", "action": "attack", "target": "a", "weapon": "Beaks", "rolls": {"attack": 19, "damage": [1] * n}}])
         assert damage_dice(evs) == ["d6"] * n, hp
         assert bool(events(evs, "alternative_damage", who="r", when="bloodied")) is (n == 1)
+
+
+@pytest.mark.parametrize("poison,paralyzed", [([6, 6, 6], True), ([1, 1, 1], False)])
+def test_srd22_poison_that_drops_the_target_leaves_it_stable_poisoned_and_paralyzed(tmp_path, capsys, poison,
+                                                                                     paralyzed):
+    """Giant wasp, "Sting. ... Hit: 5 (1d6 + 2) piercing damage, and the target must make a DC 11 Constitution saving
+    throw, taking 10 (3d6) poison damage on a failed save ... If the poison damage reduces the target to 0 hit points,
+    the target is stable but poisoned for 1 hour, even after regaining hit points, and is paralyzed while poisoned in
+    this way." The archer (11 HP) takes 3, fails: 18 poison takes it to 0 -- stable (no death save on its turn),
+    poisoned, paralyzed; 3 poison leaves it standing, neither poisoned nor paralyzed (a failed save alone does not)."""
+    wasp = {"id": "w", "srd": "giant-wasp", "side": "red", "at": [9, 10, 0]}
+    archer = {**ARCHER, "max_hp": 11}
+    ally = {**ARCHER, "id": "b", "at": [18, 18, 0]}           # the fight goes on
+    evs = run_scene(tmp_path, capsys, [wasp, archer, ally], [
+        {"actor": "w", "action": "attack", "target": "a", "weapon": "Sting",
+         "rolls": {"attack": 19, "damage": [1] + poison, "save": 1}},
+        {"actor": "w", "action": "end_turn"}])
+    st = evs[-1]["characters"]["a"]
+    assert bool(events(evs, "stable", who="a", rule="SRD-22")) is paralyzed
+    assert ("paralyzed" in st["conditions"], "poisoned" in st["conditions"]) == (paralyzed, paralyzed)
+    assert st["hp"] == (0 if paralyzed else 5) and not st["dead"]
+    assert not events(evs, "death_save", who="a")
+
+
+@pytest.mark.parametrize("save,max_hp,dies", [(1, 30, False), (20, 30, False), (1, 10, True)])
+def test_srd23_life_drain_reduces_the_hit_point_maximum_by_the_damage_taken(tmp_path, capsys, save, max_hp, dies):
+    """Specter, "Life Drain. ... Hit: 10 (3d6) necrotic damage. The target must succeed on a DC 10 Constitution saving
+    throw or its hit point maximum is reduced by an amount equal to the damage taken. ... The target dies if this
+    effect reduces its hit point maximum to 0." 12 necrotic: a failed save takes the archer's 30 max HP to 18, a
+    success leaves it; an archer of 10 max HP drops to 0 and its maximum to 0: it dies."""
+    specter = {"id": "s", "srd": "specter", "side": "red", "at": [9, 10, 0]}
+    ally = {**ARCHER, "id": "b", "at": [18, 18, 0]}           # the fight goes on
+    evs = run_scene(tmp_path, capsys, [specter, {**ARCHER, "max_hp": max_hp}, ally], [
+        {"actor": "s", "action": "attack", "target": "a", "weapon": "Life Drain",
+         "rolls": {"attack": 19, "damage": [4, 4, 4], "save": save}}])
+    st = evs[-1]["characters"]["a"]
+    red = events(evs, "max_hp_reduced", who="a", rule="SRD-23")
+    if save == 20:
+        assert not red and st["max_hp"] == 30 and st["hp"] == 18
+    elif not dies:
+        assert [(e["by"], e["max_hp"]) for e in red] == [(12, 18)] and (st["max_hp"], st["hp"]) == (18, 18)
+    else:
+        assert [(e["by"], e["max_hp"]) for e in red] == [(12, 0)] and st["dead"]
+        assert events(evs, "death", who="a", rule="SRD-23")
+
+
+@pytest.mark.parametrize("max_hp,dies", [(150, True), (300, False)])
+def test_srd24_a_hit_that_slays_a_creature_with_few_enough_hit_points(tmp_path, capsys, max_hp, dies):
+    """Solar, "Slaying Longbow. ... Hit: 15 (2d8 + 6) piercing damage plus 27 (6d8) radiant damage. If the target is a
+    creature that has 190 hit points or fewer, it must succeed on a DC 15 Constitution saving throw or die." The
+    archer of 150 HP (8 + 6 damage leaves 136) fails and dies; one of 300 (286 left) fails and lives."""
+    solar = {"id": "s", "srd": "solar", "side": "red", "at": [2, 10, 0]}
+    ally = {**ARCHER, "id": "b", "at": [18, 18, 0]}           # the fight goes on
+    evs = run_scene(tmp_path, capsys, [solar, {**ARCHER, "max_hp": max_hp}, ally], [
+        {"actor": "s", "action": "attack", "target": "a", "weapon": "Slaying Longbow",
+         "rolls": {"attack": 19, "damage": [1, 1], "extra_damage": [1] * 6, "save": 1}}])
+    assert evs[-1]["characters"]["a"]["dead"] is dies
+    assert bool(events(evs, "death", who="a", rule="SRD-24")) is dies
+
+
+def test_srd01_an_attack_action_outside_the_multiattack_is_the_actions_one_attack(tmp_path, capsys):
+    """Hill giant, "Multiattack. The giant makes two greatclub attacks." and "Rock. Ranged Weapon Attack: +8 to hit,
+    range 60/240 ft.": the Rock is an action of its own -- one rock (it was refused, SRD-01, as no combination names
+    it), and after it neither a greatclub nor a second rock."""
+    giant = {"id": "g", "srd": "hill-giant", "side": "red", "at": [2, 10, 0]}
+    rock = {"actor": "g", "action": "attack", "target": "a", "weapon": "Rock"}
+    evs = run_scene(tmp_path, capsys, [giant, {**ARCHER, "at": [12, 10, 0]}], [
+        {**rock, "rolls": {"attack": 19, "damage": [1, 1, 1]}},
+        {**rock, "illegal": "SRD-01"},
+        {"actor": "g", "action": "attack", "target": "a", "weapon": "Greatclub", "illegal": "SRD-01"}])
+    assert [e["weapon"] for e in events(evs, "attack", who="g")] == ["Rock"]

@@ -1,0 +1,36 @@
+"""What a hit's save does beyond damage and a condition, read from the stat block's text (the rules:
+engine/rules/dnd5e/srd_riders.py, SRD-22..SRD-24). Data only: srd_blocks.on_hit gives the weapon's ``on_hit`` a
+``rider`` from here and leaves the sentences read here out of what ``features`` names as left out."""
+
+from __future__ import annotations
+
+import re
+
+#: SRD-22 "If the poison damage reduces the target to 0 hit points, the target is stable but poisoned for 1 hour,
+#: even after regaining hit points, and is paralyzed while poisoned in this way."
+POISON_AT_ZERO = re.compile(r"If the poison damage reduces the target to 0 hit points, the target is stable but "
+                            r"poisoned for 1 hour, even after regaining hit points, and is paralyzed while poisoned in "
+                            r"this way\.?")
+#: SRD-23 "The target must succeed on a DC 10 Constitution saving throw or its hit point maximum is reduced by an
+#: amount equal to the damage taken. This reduction lasts until the creature finishes a long rest. The target dies if
+#: this effect reduces its hit point maximum to 0."
+DRAIN = re.compile(r"hit point maximum (?:is )?reduced by an amount equal to the damage taken")
+DRAIN_MORE = re.compile(r"^(?:This reduction lasts until the (?:creature|target) finishes a long rest\.|The target "
+                        r"dies if this (?:effect|attack) reduces its hit point maximum to 0\.|The reduction lasts "
+                        r"until removed by the greater restoration spell or other magic\.)$")
+#: SRD-24 "If the target is a creature that has 190 hit points or fewer, it must succeed on a DC 15 Constitution
+#: saving throw or die."
+SLAY = re.compile(r"If the target is a creature that has (\d+) hit points or fewer, it must succeed on a DC \d+ "
+                  r"\w+ saving throw or die\.")
+
+
+def read(text: str):
+    """(the ``rider``, a test of the sentences it covers) of a hit's text after "Hit:", or (None, None)."""
+    if POISON_AT_ZERO.search(text):
+        return {"kind": "poison_at_zero"}, lambda x: bool(POISON_AT_ZERO.search(x))
+    if DRAIN.search(text):
+        return {"kind": "drain"}, lambda x: bool(DRAIN.search(x) or DRAIN_MORE.match(x))
+    m = SLAY.search(text)
+    if m:
+        return {"kind": "slay", "max_hp": int(m.group(1))}, lambda x: bool(SLAY.search(x))
+    return None, None

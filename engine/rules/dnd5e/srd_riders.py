@@ -1,0 +1,71 @@
+"""What a hit's save does beyond damage and a condition (the weapon's ``on_hit`` ``rider``, read by
+engine/rules/dnd5e/srd_rider_text.py), played after SRD-13's save and its damage (``srd_traits.ON_HIT_RIDERS``):
+
+- SRD-22 "If the poison damage reduces the target to 0 hit points, the target is stable but poisoned for 1 hour,
+  even after regaining hit points, and is paralyzed while poisoned in this way." -- a target the save's poison damage
+  takes to 0 HP (and that does not die of it: a monster at 0 under ``monsters_die_at_0`` is dead) is stable (no death
+  saves) and poisoned and paralyzed; healing wakes it (DND-02) but leaves both (an hour outlasts any fight; the
+  rules know no cure for the poison). A failed save alone no longer paralyzes (the old reading of the block);
+- SRD-23 "The target must succeed on a DC 10 Constitution saving throw or its hit point maximum is reduced by an
+  amount equal to the damage taken. ... The target dies if this effect reduces its hit point maximum to 0." -- on a
+  failed save the target's max HP drops by the damage the hit dealt it (its damage events, after resistances and
+  temporary HP as dealt), its HP to at most the new maximum, and it dies at 0 (a long rest or a greater restoration
+  is beyond a fight);
+- SRD-24 "If the target is a creature that has 190 hit points or fewer, it must succeed on a DC 15 Constitution
+  saving throw or die." -- on a failed save a target with that many HP or fewer, after the hit's damage, dies.
+"""
+
+from __future__ import annotations
+
+from engine.rules.dnd5e import conditions, damage, srd_traits
+from engine.rules.dnd5e.data import CONDITION_RULE
+
+
+def _hit_damage(session, a, t) -> int:
+    """The damage the hit just dealt ``t``: its damage events since ``a``'s attack."""
+    total = 0
+    for e in reversed(getattr(session, "_sink", None) or []):
+        if e.get("type") == "attack" and e.get("who") == a.id:
+            break
+        if e.get("type") == "damage" and e.get("who") == t.id and e.get("rule") in ("DND-16", "SRD-02"):
+            total += int(e["amount"])
+    return total
+
+
+def poison_at_zero(rs, session, a, t) -> None:
+    """SRD-22: stable, poisoned and paralyzed."""
+    t.data["stable"] = True
+    session.emit({"type": "stable", "who": t.id, "cause": "poisoned at 0 hit points", "rule": "SRD-22"})
+    for cond in ("poisoned", "paralyzed"):
+        if not t.dead:
+            conditions.add_condition(rs, session, t, cond, CONDITION_RULE.get(cond, "SRD-22"), source=a.id)
+
+
+def drain(rs, session, a, t) -> None:
+    """SRD-23: the hit point maximum reduced by the damage taken; dead at 0."""
+    amount = _hit_damage(session, a, t)
+    if amount <= 0:
+        return
+    t.max_hp = max(0, t.max_hp - amount)
+    t.hp = min(t.hp, t.max_hp)
+    session.emit({"type": "max_hp_reduced", "who": t.id, "by": amount, "max_hp": t.max_hp, "source": a.id,
+                  "rule": "SRD-23"})
+    if t.max_hp == 0:
+        damage.die(rs, session, t, "its hit point maximum is reduced to 0", "SRD-23")
+
+
+def rider(rs, session, a, t, w, saved: bool, dropped: bool) -> None:
+    r = w["on_hit"]["rider"]
+    if t.dead:
+        return
+    if r["kind"] == "poison_at_zero" and dropped:
+        poison_at_zero(rs, session, a, t)
+    elif r["kind"] == "drain" and not saved:
+        drain(rs, session, a, t)
+    elif r["kind"] == "slay" and not saved and t.hp <= int(r["max_hp"]):
+        damage.die(rs, session, t, f"it failed the save against the {w['name']} with {t.hp} hit points "
+                                   f"({r['max_hp']} or fewer)", "SRD-24")
+
+
+rider.rule = "SRD-22"                   # SRD-23, SRD-24 as its rider says
+srd_traits.ON_HIT_RIDERS.append(rider)
