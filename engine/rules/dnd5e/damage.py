@@ -26,6 +26,7 @@ DAMAGE_MODIFIERS = Hook("damage_modifiers", "fn(rs, session, target, dmg) change
     "heavy_armor_master",
     "nonmagical_weapons",                          # SRD-03 (srd_traits.py)
     "immunity_resistance_vulnerability",           # DND-33: "po zastosowaniu wszystkich modyfikatorów": last
+    "sleep_ends_on_damage",                        # SRD-25 (srd_breaths.py): the damage that is dealt wakes it
 ))
 damage_modifier = DAMAGE_MODIFIERS.rule
 DEATH = Hook("death", "fn(rs, session, actor) after a creature dies (its death event)", order=(

@@ -16,9 +16,9 @@ LAYERS: dict[str, dict[str, int]] = {"engine.rules.dnd5e": {
     "mounts": RESOLUTION, "srd_traits": RESOLUTION, "srd_presence": RESOLUTION, "srd_grapple": RESOLUTION, "srd_alternative": RESOLUTION, "srd_riders": RESOLUTION,
     "turns": RULES, "feats": RULES, "feats_moments": RULES, "feats_sheet": RULES, "sheet": RULES,
     "srd_cast": RULES, "srd_lasting": RULES, "srd_air": RULES, "srd_marks": RULES, "srd_long": RULES,
-    "srd_legendary": RULES, "srd_wing": RULES, "srd_detect": RESOLUTION, "srd_burst": RULES,
+    "srd_legendary": RULES, "srd_wing": RULES, "srd_breaths": RULES, "srd_detect": RESOLUTION, "srd_burst": RULES,
     "attack_preview": ACTIONS, "listing": ACTIONS, "actions": ACTIONS, "actions.allies": ACTIONS,
     "actions.contact": ACTIONS, "actions.magic": ACTIONS, "actions.objects": ACTIONS,
-    "actions.policy": ACTIONS, "actions.rest": ACTIONS, "actions.standard": ACTIONS, "actions.srd": ACTIONS,
+    "actions.policy": ACTIONS, "actions.rest": ACTIONS, "actions.standard": ACTIONS, "actions.srd": ACTIONS, "actions.srd_wake": ACTIONS,
     "ruleset": RULESET,
 }}

@@ -28,6 +28,7 @@ from engine.rules.dnd5e import srd_legendary  # noqa: F401  (its turn hooks regi
 from engine.rules.dnd5e import srd_marks
 from engine.rules.dnd5e import srd_burst  # noqa: F401  (its death hook registers)
 from engine.rules.dnd5e import srd_riders  # noqa: F401  (its on-hit riders register, SRD-22..24)
+from engine.rules.dnd5e import srd_breaths  # noqa: F401  (its damage modifier registers, SRD-25)
 from engine.rules.dnd5e.text import EVENT_LINES
 from engine.rules.dnd5e.events import EVENTS as DND_EVENTS
 from engine.rules.dnd5e.options import SPECS as OPTION_SPECS

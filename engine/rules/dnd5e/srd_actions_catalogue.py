@@ -80,4 +80,29 @@ RULES = [
      'where': 'engine/rules/dnd5e/srd_riders.py `rider`; srd multiattack `refusal`',
      'tests': [T + 'test_srd24_a_hit_that_slays_a_creature_with_few_enough_hit_points',
                T + 'test_srd01_an_attack_action_outside_the_multiattack_is_the_actions_one_attack']},
+    {'id': 'SRD-25',
+     'rule': 'Sleep: "Sleep Breath. The dragon exhales sleep gas in a 30-foot cone. Each creature in that area must '
+             'succeed on a DC 14 Constitution saving throw or fall unconscious for 5 minutes. This effect ends for a '
+             'creature if the creature takes damage or someone uses an action to wake it."',
+     'status': 'built',
+     'decision': 'a failed save: unconscious (so prone; a flyer falls, AIR-10) and `asleep` on the sheet (an `asleep` '
+                 'event); damage still above 0 after every other modifier wakes it before it is dealt (a damage '
+                 'modifier, last); `wake` is the action of a creature within 1.5 m (AIR-04), offered for a friend '
+                 'asleep; a creature at 0 HP stays unconscious (dying is not sleep); the minutes outlast a fight',
+     'where': 'engine/rules/dnd5e/srd_breaths.py `put_to_sleep`, `wake`, `sleep_ends_on_damage`, `after_save`; '
+              'engine/rules/dnd5e/actions/srd_wake.py `Wake`; actions/srd.py `CreatureAction`; '
+              'engine/rules/dnd5e/srd_rider_text.py `breath_extra`; srd blocks `breath_options`',
+     'tests': [T + 'test_srd25_sleep_breath_until_damage_or_a_friend_wakes_it']},
+    {'id': 'SRD-26',
+     'rule': 'Pushed away: "Repulsion Breath. The dragon exhales repulsion energy in a 30-foot cone. Each creature in '
+             'that area must succeed on a DC 15 Strength saving throw. On a failed save, the creature is pushed 40 '
+             'feet away from the dragon."',
+     'status': 'built',
+     'decision': 'straight away from the dragon\'s centre to the creature\'s in 3D: a flyer along that line (up when '
+                 'it is above the dragon\'s centre), a walker along the ground; half a metre at a time to the '
+                 'nearest cell and layer, stopping before a wall, the map\'s edge or a body (SPL-06\'s `slide`); a '
+                 'walker pushed off a roof falls (AIR-12); a `pushed` event naming SRD-26',
+     'where': 'engine/rules/dnd5e/srd_breaths.py `repel`, `after_save`; actions/srd.py `CreatureAction`; '
+              'engine/rules/dnd5e/srd_rider_text.py `breath_extra`',
+     'tests': [T + 'test_srd26_repulsion_breath_pushes_walkers_along_the_ground_and_flyers_through_the_air']},
 ]

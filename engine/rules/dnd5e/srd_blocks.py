@@ -304,15 +304,19 @@ def breath_options(f: dict) -> list[tuple[str, dict | None, str]]:
             area["width_m"] = round(int(ar.group(3) or 5) * 0.3, 2)
         dmg = [{"dice": d + (f"{sign}{b}" if b else ""), "type": t} for d, sign, b, t in SUB_DAMAGE.findall(line)]
         cond = next((c for c in PLAYED_CONDITIONS if re.search(rf"\b(?:be|fall) {c}\b", line)), None)
-        if not dmg and not cond:
+        more, covered = srd_rider_text.breath_extra(line)          # SRD-25 sleep, SRD-26 pushed away
+        if more.get("sleep"):
+            cond = None               # the sleep's unconsciousness (it ends when it takes damage), not the condition's
+        if not dmg and not cond and not more:
             out.append((name, None, "neither damage nor a condition the rules track"))
             continue
         entry: dict = {"name": name, "dc": int(sv.group(1)), "ability": ABILITY[sv.group(2)], "damage": dmg,
                        "half": "half as much damage" in line, "area": area, "recharge_group": "Breath Weapons"}
         if f.get("recharge"):
             entry["recharge"] = list(f["recharge"])
+        entry.update(more)
         sentences = [x.strip() for x in re.split(r"(?<=\.)\s+", line) if x.strip()]
-        left = [x for x in sentences[2:] if x != SUB_REPEAT]
+        left = [x for x in sentences[2:] if x != SUB_REPEAT and not (covered and covered(x))]
         if cond:
             entry["condition"] = cond
             if SUB_REPEAT in line:

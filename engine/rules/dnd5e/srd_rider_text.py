@@ -34,3 +34,22 @@ def read(text: str):
     if m:
         return {"kind": "slay", "max_hp": int(m.group(1))}, lambda x: bool(SLAY.search(x))
     return None, None
+
+
+#: SRD-25 "... or fall unconscious for 10 minutes. This effect ends for a creature if the creature takes damage or
+#: someone uses an action to wake it."
+SLEEP = re.compile(r"This effect ends for a creature if the creature takes damage or someone uses an action to wake "
+                   r"it\.")
+#: SRD-26 "On a failed save, the creature is pushed 60 feet away from the dragon."
+PUSHED = re.compile(r"On a failed save, the creature is pushed (\d+) feet away from the \w+\.")
+
+
+def breath_extra(line: str):
+    """(the keys a breath's ``creature_actions`` entry gains, a test of the sentences they cover) for a metallic
+    dragon's breath whose failed save does more than damage or a condition; ({}, None) for the rest."""
+    if SLEEP.search(line) and re.search(r"fall unconscious", line):
+        return {"sleep": True}, lambda x: bool(SLEEP.fullmatch(x))
+    m = PUSHED.search(line)
+    if m:
+        return {"push_m": round(int(m.group(1)) * 0.3, 2)}, lambda x: bool(PUSHED.fullmatch(x))
+    return {}, None

@@ -209,3 +209,54 @@ def test_srd01_an_attack_action_outside_the_multiattack_is_the_actions_one_attac
         {**rock, "illegal": "SRD-01"},
         {"actor": "g", "action": "attack", "target": "a", "weapon": "Greatclub", "illegal": "SRD-01"}])
     assert [e["weapon"] for e in events(evs, "attack", who="g")] == ["Rock"]
+
+
+def test_srd25_sleep_breath_until_damage_or_a_friend_wakes_it(tmp_path, capsys):
+    """Young brass dragon, "Sleep Breath. The dragon exhales sleep gas in a 30-foot cone. Each creature in that area
+    must succeed on a DC 14 Constitution saving throw or fall unconscious for 5 minutes. This effect ends for a
+    creature if the creature takes damage or someone uses an action to wake it." The archer that fails sleeps
+    (unconscious, prone: its turn passes); its friend beside it, who saved, spends its action to wake it. Again: the
+    dragon's bite wakes it (the damage is dealt, the sleep ends)."""
+    dragon = {"id": "d", "srd": "young-brass-dragon", "side": "red", "at": [4, 9, 0]}
+    a = {**ARCHER, "at": [6, 10, 0]}
+    b = {**ARCHER, "id": "b", "at": [7, 11, 0]}
+    breath = {"actor": "d", "action": "creature_action", "feature": "Sleep Breath", "target": "a",
+              "rolls": {"save": [1, 20]}}
+    evs = run_scene(tmp_path, capsys, [dragon, a, b], [
+        breath, {"actor": "d", "action": "end_turn"},
+        {"actor": "b", "action": "wake", "target": "a"}])
+    assert events(evs, "creature_action", who="d")[0]["targets"] == ["a", "b"]
+    assert events(evs, "asleep", who="a", by="d", rule="SRD-25")
+    assert events(evs, "condition", who="a", condition="unconscious", added=True)
+    assert not events(evs, "asleep", who="b")
+    assert events(evs, "asleep", who="a", ended=True)
+    st = evs[-1]["characters"]["a"]
+    assert "unconscious" not in st["conditions"] and "prone" in st["conditions"]
+    evs = run_scene(tmp_path, capsys, [dragon, a, b], [
+        breath, {"actor": "d", "action": "end_turn"}, {"actor": "b", "action": "end_turn"},
+        {"actor": "d", "action": "attack", "target": "a", "weapon": "Bite", "rolls": {"attack": 19, "damage": [1, 1]}}])
+    woke = events(evs, "asleep", who="a", ended=True)
+    assert woke and woke[0]["why"] == "it takes damage"
+    assert "unconscious" not in evs[-1]["characters"]["a"]["conditions"]
+    assert evs[-1]["characters"]["a"]["hp"] < 300
+
+
+def test_srd26_repulsion_breath_pushes_walkers_along_the_ground_and_flyers_through_the_air(tmp_path, capsys):
+    """Young bronze dragon, "Repulsion Breath. The dragon exhales repulsion energy in a 30-foot cone. Each creature in
+    that area must succeed on a DC 15 Strength saving throw. On a failed save, the creature is pushed 40 feet away
+    from the dragon." The archer on the ground is pushed 12 m along it; the flying archer above the cone's axis is
+    pushed away and up; the third saves and stays."""
+    dragon = {"id": "d", "srd": "young-bronze-dragon", "side": "red", "at": [2, 9, 0]}
+    a = {**ARCHER, "at": [5, 10, 0]}
+    f = {**ARCHER, **FLYING, "id": "f", "at": [8, 10, 2]}
+    s = {**ARCHER, "id": "s", "at": [6, 11, 0]}
+    evs = run_scene(tmp_path, capsys, [dragon, a, f, s], [
+        {"actor": "d", "action": "creature_action", "feature": "Repulsion Breath", "target": "a",
+         "rolls": {"save": [1, 1, 20]}}])
+    assert sorted(events(evs, "creature_action", who="d")[0]["targets"]) == ["a", "f", "s"]
+    pushed = {e["who"]: e for e in events(evs, "pushed", rule="SRD-26")}
+    assert sorted(pushed) == ["a", "f"]
+    end = evs[-1]["characters"]
+    assert end["a"]["position"][2] == 0 and end["a"]["position"][0] - 5 >= 7          # 12 m: 8 cells, fewer if blocked
+    assert end["f"]["position"][2] > 2 and end["f"]["position"][0] > 8 and end["f"]["flying"]
+    assert end["s"]["position"] == [6, 11, 0]

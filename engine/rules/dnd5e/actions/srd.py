@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from engine.rules.actions import Param, Unit
 from engine.rules.core import Illegal
-from engine.rules.dnd5e import areas, attacks, common, conditions, srd_cast, srd_presence
+from engine.rules.dnd5e import areas, attacks, common, conditions, srd_breaths, srd_cast, srd_presence
 from engine.rules.dnd5e.actions import action
 from engine.rules.dnd5e.data import CONDITION_RULE
 from engine.rules.dnd5e.srd_sheet import dice_parts
@@ -185,6 +185,8 @@ class CreatureAction(Unit):
                 if f.get("repeat_save") and cond in t.conditions:
                     t.data.setdefault("repeat_saves", {})[cond] = {"save": f["ability"], "dc": f["dc"],
                                                                    "spell": f["name"], "rule": "SRD-12"}
+            if f.get("sleep") or f.get("push_m"):
+                srd_breaths.after_save(rs, session, a, t, f, ok)          # SRD-25, SRD-26
 
 
 def line_targets(rs, session, a, area: dict, act: dict) -> list[str]:

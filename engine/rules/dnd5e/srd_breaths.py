@@ -1,0 +1,69 @@
+"""The metallic dragons' second breaths and the sleeps a stat block writes (SRD-25, SRD-26), after a failed save of a
+save action (actions/srd.py ``CreatureAction``, ``after_save``) or of a hit (srd_traits.on_hit_save's riders):
+
+- SRD-25 Sleep: "Sleep Breath. The dragon exhales sleep gas in a 60-foot cone. Each creature in that area must
+  succeed on a DC 18 Constitution saving throw or fall unconscious for 10 minutes. This effect ends for a creature if
+  the creature takes damage or someone uses an action to wake it." -- unconscious (so prone, and a flyer falls:
+  AIR-10) and ``asleep`` on its sheet (who put it to sleep); any damage it takes wakes it (the unconscious condition
+  ends, the damage is dealt), and so does ``wake``, an action of a creature within 1.5 m (actions/srd_wake.py). Ten
+  minutes outlast a fight.
+- SRD-26 Repulsion: "Repulsion Breath. The dragon exhales repulsion energy in a 30-foot cone. Each creature in that
+  area must succeed on a DC 19 Strength saving throw. On a failed save, the creature is pushed 60 feet away from the
+  dragon." -- straight away from the dragon's centre to the creature's, in 3D (a flyer is pushed up or down along
+  the line, a walker along the ground), half a metre at a time to the nearest cell and layer, stopping before a wall,
+  the map's edge or a body (the spells' push, SPL-06's ``slide``); pushed off a roof a walker falls (AIR-12).
+"""
+
+from __future__ import annotations
+
+from engine.rules import aerial
+from engine.rules.dnd5e import areas, conditions, damage, srd_air, srd_cast
+
+
+def put_to_sleep(rs, session, a, t, rule: str = "SRD-25") -> None:
+    if t.dead:
+        return
+    conditions.add_condition(rs, session, t, "unconscious", rule, source=a.id)
+    if t.has("unconscious"):
+        t.data["asleep"] = a.id
+        session.emit({"type": "asleep", "who": t.id, "by": a.id, "rule": rule})
+
+
+def wake(rs, session, t, why: str, rule: str = "SRD-25") -> None:
+    """The sleep ends: no longer unconscious (a creature at 0 HP stays so: that is dying, not sleep)."""
+    t.data.pop("asleep", None)
+    session.emit({"type": "asleep", "who": t.id, "ended": True, "why": why, "rule": rule})
+    if t.hp > 0:
+        conditions.remove_condition(rs, session, t, "unconscious", rule)
+
+
+@damage.damage_modifier("SRD-25")
+def sleep_ends_on_damage(rs, session, t, dmg):
+    """"This effect ends for a creature if the creature takes damage": after every other modifier, damage that is
+    still more than 0 wakes it before it is dealt."""
+    if t.data.get("asleep") and dmg["amount"] > 0:
+        wake(rs, session, t, "it takes damage")
+
+
+def repel(rs, session, a, t, metres: float, rule: str = "SRD-26") -> None:
+    """Pushed ``metres`` straight away from ``a`` (3D for a flyer, along the ground for a walker)."""
+    cell = session.world.cell_m
+    o, p = srd_cast.body_centre(a, cell), srd_cast.body_centre(t, cell)
+    d = areas.make({"shape": "line", "size_m": 1}, o, p).direction
+    if not t.flying:
+        h = (d[0] ** 2 + d[1] ** 2) ** 0.5 or 1.0
+        d = (d[0] / h, d[1] / h, 0.0)
+    start = srd_air.Push.slide(session, t, d, metres)
+    session.emit({"type": "pushed", "who": t.id, "by": a.id, "from": list(start), "to": list(t.pos),
+                  "metres": metres, "rule": rule})
+    aerial.fall_if_unsupported(session, t, "AIR-12", "pushed off an edge")
+
+
+def after_save(rs, session, a, t, f: dict, saved: bool) -> None:
+    """What a save action's failed save does besides damage and a condition (its entry's ``push_m``, ``sleep``)."""
+    if saved or t.dead:
+        return
+    if f.get("sleep"):
+        put_to_sleep(rs, session, a, t)
+    if f.get("push_m"):
+        repel(rs, session, a, t, float(f["push_m"]))
