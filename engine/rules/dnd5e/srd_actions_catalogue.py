@@ -90,7 +90,7 @@ RULES = [
                  'modifier, last); `wake` is the action of a creature within 1.5 m (AIR-04), offered for a friend '
                  'asleep; a creature at 0 HP stays unconscious (dying is not sleep); the minutes outlast a fight',
      'where': 'engine/rules/dnd5e/srd_breaths.py `put_to_sleep`, `wake`, `sleep_ends_on_damage`, `after_save`; '
-              'engine/rules/dnd5e/actions/srd_wake.py `Wake`; actions/srd.py `CreatureAction`; '
+              'engine/rules/dnd5e/actions/srd_wake.py `Wake`; engine/rules/dnd5e/actions/srd.py `CreatureAction`; '
               'engine/rules/dnd5e/srd_rider_text.py `breath_extra`; srd blocks `breath_options`',
      'tests': [T + 'test_srd25_sleep_breath_until_damage_or_a_friend_wakes_it']},
     {'id': 'SRD-26',
@@ -102,7 +102,22 @@ RULES = [
                  'it is above the dragon\'s centre), a walker along the ground; half a metre at a time to the '
                  'nearest cell and layer, stopping before a wall, the map\'s edge or a body (SPL-06\'s `slide`); a '
                  'walker pushed off a roof falls (AIR-12); a `pushed` event naming SRD-26',
-     'where': 'engine/rules/dnd5e/srd_breaths.py `repel`, `after_save`; actions/srd.py `CreatureAction`; '
+     'where': 'engine/rules/dnd5e/srd_breaths.py `repel`, `after_save`; engine/rules/dnd5e/actions/srd.py `CreatureAction`; '
               'engine/rules/dnd5e/srd_rider_text.py `breath_extra`',
      'tests': [T + 'test_srd26_repulsion_breath_pushes_walkers_along_the_ground_and_flyers_through_the_air']},
+    {'id': 'SRD-27',
+     'rule': 'Weakened: "Weakening Breath. The dragon exhales gas in a 60-foot cone. Each creature in that area must '
+             'succeed on a DC 21 Strength saving throw or have disadvantage on Strength-based attack rolls, Strength '
+             'checks, and Strength saving throws for 1 minute. A creature can repeat the saving throw at the end of '
+             'each of its turns, ending the effect on itself on a success."',
+     'status': 'built',
+     'decision': 'a failed save leaves `weakened` on the sheet (a `weakened` event); while it lasts: disadvantage on '
+                 'its attack rolls that use Strength (a melee or thrown weapon; a finesse one when its Strength is at '
+                 'least its Dexterity), on its Strength checks (every check goes through the same d20: a grapple, a '
+                 'shove, an escape) and its Strength saves; its Strength save at the end of each of its turns (with '
+                 'that disadvantage) ends it',
+     'where': 'engine/rules/dnd5e/srd_breaths.py `weakened_attacker`, `weakness_repeat_save`, `weaken`, '
+              '`strength_attack`; engine/rules/dnd5e/srd_weakened.py `weakened`; 5e conditions `check_d20`, '
+              '`saving_throw`',
+     'tests': [T + 'test_srd27_weakening_breath_strength_attacks_checks_and_saves_at_disadvantage']},
 ]

@@ -17,7 +17,8 @@ save action (actions/srd.py ``CreatureAction``, ``after_save``) or of a hit (srd
 from __future__ import annotations
 
 from engine.rules import aerial
-from engine.rules.dnd5e import areas, conditions, damage, srd_air, srd_cast
+from engine.rules.dnd5e import advantage, areas, conditions, damage, srd_air, srd_cast, srd_weakened
+from engine.rules.dnd5e.turns import TURN_END
 
 
 def put_to_sleep(rs, session, a, t, rule: str = "SRD-25") -> None:
@@ -59,11 +60,47 @@ def repel(rs, session, a, t, metres: float, rule: str = "SRD-26") -> None:
     aerial.fall_if_unsupported(session, t, "AIR-12", "pushed off an edge")
 
 
+def strength_attack(rs, a, w) -> bool:
+    """SRD-27 an attack "that uses Strength": a melee or thrown weapon; a finesse one when its Strength is at least its
+    Dexterity (the attacker's better choice, as Ray of Enfeeblement reads it)."""
+    props = w.get("properties") or ()
+    if "finesse" in props:
+        return conditions.ab(rs, a, "str") >= conditions.ab(rs, a, "dex")
+    return "ranged" not in props or "thrown" in props
+
+
+@advantage.source("SRD-27")
+def weakened_attacker(rs, session, a, t, plan, ctx):
+    """SRD-27: "disadvantage on Strength-based attack rolls" (srd_weakened.py)."""
+    if a.data.get("weakened") and plan.get("kind") != "spell" and strength_attack(rs, a, plan["weapon"]):
+        yield advantage.DIS, "the attacker is weakened (Weakening Breath): a Strength-based attack"
+
+
+def weaken(rs, session, a, t, f: dict) -> None:
+    t.data["weakened"] = {"by": a.id, "dc": int(f["dc"]), "feature": f["name"]}
+    session.emit({"type": "weakened", "who": t.id, "by": a.id, "feature": f["name"], "rule": "SRD-27"})
+
+
+@TURN_END.rule("SRD-27")
+def weakness_repeat_save(rs, session, a):
+    """SRD-27 "A creature can repeat the saving throw at the end of each of its turns, ending the effect on itself on a
+    success." (a Strength save: with its own disadvantage)."""
+    w = a.data.get("weakened")
+    if not w or a.dead:
+        return
+    if conditions.saving_throw(rs, session, a, "str", w["dc"], None, "SRD-27", f"end of turn save against {w['feature']}"):
+        a.data.pop("weakened", None)
+        session.emit({"type": "weakened", "who": a.id, "ended": True, "rule": "SRD-27"})
+
+
 def after_save(rs, session, a, t, f: dict, saved: bool) -> None:
-    """What a save action's failed save does besides damage and a condition (its entry's ``push_m``, ``sleep``)."""
+    """What a save action's failed save does besides damage and a condition (its entry's ``push_m``, ``sleep``,
+    ``weaken``)."""
     if saved or t.dead:
         return
     if f.get("sleep"):
         put_to_sleep(rs, session, a, t)
     if f.get("push_m"):
         repel(rs, session, a, t, float(f["push_m"]))
+    if f.get("weaken"):
+        weaken(rs, session, a, t, f)

@@ -44,12 +44,27 @@ SLEEP = re.compile(r"This effect ends for a creature if the creature takes damag
 PUSHED = re.compile(r"On a failed save, the creature is pushed (\d+) feet away from the \w+\.")
 
 
+#: SRD-27 "... or have disadvantage on Strength-based attack rolls, Strength checks, and Strength saving throws for 1
+#: minute. A creature can repeat the saving throw at the end of each of its turns, ending the effect on itself on a
+#: success."
+WEAKEN = re.compile(r"^Each creature in that area must succeed on a DC \d+ Strength saving throw or have disadvantage "
+                    r"on Strength-based attack rolls, Strength checks, and Strength saving throws for 1 minute\.$")
+WEAKEN_REPEAT = "A creature can repeat the saving throw at the end of each of its turns, ending the effect on itself " \
+                "on a success."
+
+
 def breath_extra(line: str):
     """(the keys a breath's ``creature_actions`` entry gains, a test of the sentences they cover) for a metallic
     dragon's breath whose failed save does more than damage or a condition; ({}, None) for the rest."""
     if SLEEP.search(line) and re.search(r"fall unconscious", line):
         return {"sleep": True}, lambda x: bool(SLEEP.fullmatch(x))
+    if any(WEAKEN.match(x) for x in _sentences(line)) and WEAKEN_REPEAT in line:
+        return {"weaken": True}, lambda x: x == WEAKEN_REPEAT
     m = PUSHED.search(line)
     if m:
         return {"push_m": round(int(m.group(1)) * 0.3, 2)}, lambda x: bool(PUSHED.fullmatch(x))
     return {}, None
+
+
+def _sentences(line: str) -> list[str]:
+    return [x.strip() for x in re.split(r"(?<=\.)\s+", line) if x.strip()]

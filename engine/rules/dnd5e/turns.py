@@ -46,6 +46,7 @@ TURN_END = Hook("turn_end", "fn(rs, session, actor) when its turn ends", order=(
     "stay_aloft",
     "repeat_saves",
     "mark_repeat_saves",         # srd_marks.py (SPL-11)
+    "weakness_repeat_save",      # srd_breaths.py (SRD-27)
     "legendary_actions",         # srd_legendary.py (SRD-15): another creature's turn ends
 ))
 FALL_TRIGGERS = Hook("fall_triggers", "fn(rs, session, actor) -> (reason, rule) or None: why a flyer falls", order=(

@@ -260,3 +260,27 @@ def test_srd26_repulsion_breath_pushes_walkers_along_the_ground_and_flyers_throu
     assert end["a"]["position"][2] == 0 and end["a"]["position"][0] - 5 >= 7          # 12 m: 8 cells, fewer if blocked
     assert end["f"]["position"][2] > 2 and end["f"]["position"][0] > 8 and end["f"]["flying"]
     assert end["s"]["position"] == [6, 11, 0]
+
+
+def test_srd27_weakening_breath_strength_attacks_checks_and_saves_at_disadvantage(tmp_path, capsys):
+    """Young gold dragon, "Weakening Breath. The dragon exhales gas in a 30-foot cone. Each creature in that area must
+    succeed on a DC 17 Strength saving throw or have disadvantage on Strength-based attack rolls, Strength checks,
+    and Strength saving throws for 1 minute. A creature can repeat the saving throw at the end of each of its turns,
+    ending the effect on itself on a success." The guard fails: its spear attack takes the lower of 15 and 3 (a miss),
+    its shove's Athletics check the lower of two, its end-of-turn Strength save the lower of 20 and 2 (still weakened);
+    a second save of 20 and 20 ends it."""
+    dragon = {"id": "d", "srd": "young-gold-dragon", "side": "red", "at": [4, 9, 0]}
+    g = {"id": "g", "kind": "guard", "side": "blue", "at": [6, 10, 0], "max_hp": 300}
+    evs = run_scene(tmp_path, capsys, [dragon, g], [
+        {"actor": "d", "action": "creature_action", "feature": "Weakening Breath", "target": "g", "rolls": {"save": 1}},
+        {"actor": "d", "action": "end_turn"},
+        {"actor": "g", "action": "attack", "target": "d", "weapon": "spear", "rolls": {"attack": [15, 3]}},
+        {"actor": "g", "action": "end_turn", "rolls": {"save": [20, 2]}},
+        {"actor": "d", "action": "end_turn", "rolls": {"recharge": 1}},
+        {"actor": "g", "action": "end_turn", "rolls": {"save": [20, 20]}}])
+    att = events(evs, "attack", who="g")[0]
+    assert att["roll"] == 3 and not att["hit"] and "SRD-27" in att["rules"]
+    saves = [e for e in events(evs, "save", who="g") if e["rule"] == "SRD-27"]
+    assert [(e["roll"], e["success"], bool(e.get("disadvantage"))) for e in saves] == [(2, False, True),
+                                                                                        (20, True, True)]
+    assert events(evs, "weakened", who="g", by="d") and events(evs, "weakened", who="g", ended=True)

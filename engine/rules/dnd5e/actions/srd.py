@@ -185,8 +185,8 @@ class CreatureAction(Unit):
                 if f.get("repeat_save") and cond in t.conditions:
                     t.data.setdefault("repeat_saves", {})[cond] = {"save": f["ability"], "dc": f["dc"],
                                                                    "spell": f["name"], "rule": "SRD-12"}
-            if f.get("sleep") or f.get("push_m"):
-                srd_breaths.after_save(rs, session, a, t, f, ok)          # SRD-25, SRD-26
+            if f.get("sleep") or f.get("push_m") or f.get("weaken"):
+                srd_breaths.after_save(rs, session, a, t, f, ok)          # SRD-25..27
 
 
 def line_targets(rs, session, a, area: dict, act: dict) -> list[str]:
