@@ -17,7 +17,7 @@ save action (actions/srd.py ``CreatureAction``, ``after_save``) or of a hit (srd
 from __future__ import annotations
 
 from engine.rules import aerial
-from engine.rules.dnd5e import advantage, areas, conditions, damage, srd_air, srd_cast, srd_weakened
+from engine.rules.dnd5e import advantage, areas, conditions, damage, srd_air, srd_cast
 from engine.rules.dnd5e.turns import TURN_END
 
 

@@ -267,8 +267,8 @@ def test_srd27_weakening_breath_strength_attacks_checks_and_saves_at_disadvantag
     succeed on a DC 17 Strength saving throw or have disadvantage on Strength-based attack rolls, Strength checks,
     and Strength saving throws for 1 minute. A creature can repeat the saving throw at the end of each of its turns,
     ending the effect on itself on a success." The guard fails: its spear attack takes the lower of 15 and 3 (a miss),
-    its shove's Athletics check the lower of two, its end-of-turn Strength save the lower of 20 and 2 (still weakened);
-    a second save of 20 and 20 ends it."""
+    its end-of-turn Strength save the lower of 20 and 2 (still weakened); a second save of 20 and 20 ends it. A shove's
+    Athletics check takes the lower of 18 and 4."""
     dragon = {"id": "d", "srd": "young-gold-dragon", "side": "red", "at": [4, 9, 0]}
     g = {"id": "g", "kind": "guard", "side": "blue", "at": [6, 10, 0], "max_hp": 300}
     evs = run_scene(tmp_path, capsys, [dragon, g], [
@@ -284,3 +284,8 @@ def test_srd27_weakening_breath_strength_attacks_checks_and_saves_at_disadvantag
     assert [(e["roll"], e["success"], bool(e.get("disadvantage"))) for e in saves] == [(2, False, True),
                                                                                         (20, True, True)]
     assert events(evs, "weakened", who="g", by="d") and events(evs, "weakened", who="g", ended=True)
+    evs = run_scene(tmp_path, capsys, [dragon, g], [               # a Strength check: the shove's Athletics
+        {"actor": "d", "action": "creature_action", "feature": "Weakening Breath", "target": "g", "rolls": {"save": 1}},
+        {"actor": "d", "action": "end_turn"},
+        {"actor": "g", "action": "shove", "target": "d", "rolls": {"check": [18, 4], "contest": 5}}])
+    assert [e["roll"] for e in events(evs, "check", who="g")] == [4]
