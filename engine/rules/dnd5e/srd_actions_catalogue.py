@@ -120,4 +120,18 @@ RULES = [
               '`strength_attack`; engine/rules/dnd5e/srd_weakened.py `weakened`; 5e conditions `check_d20`, '
               '`saving_throw`',
      'tests': [T + 'test_srd27_weakening_breath_strength_attacks_checks_and_saves_at_disadvantage']},
+    {'id': 'SRD-28',
+     'rule': 'As many held as it has limbs: "the target is grappled (escape DC 11). The crab has two claws, each of '
+             'which can grapple only one target."; "The kraken has ten tentacles, each of which can grapple one '
+             'target."; "The target is grappled (escape DC 16) if the behir isn\'t already constricting a creature, '
+             'and the target is restrained until this grapple ends."; "if it is a Large or smaller creature and the '
+             'chuul doesn\'t have two other creatures grappled."',
+     'status': 'built',
+     'decision': 'SRD-19\'s grapple with `max_held` (2 claws, pincers or tentacles; 10 tentacles; 1 constrict; the '
+                 'chuul\'s two): a hit grapples only while fewer creatures than that are held with the weapon; the '
+                 'attack itself is not refused (a claw that holds one still strikes another, as the blocks do not '
+                 'forbid it) and its damage is dealt',
+     'where': 'engine/rules/dnd5e/srd_grapple.py `limb_free`, `held_by`, `on_hit`; srd blocks `grapple`',
+     'tests': [T + 'test_srd28_two_claws_hold_two_creatures_the_third_is_struck_not_held',
+               T + 'test_srd28_a_constrict_that_holds_one_creature_at_a_time']},
 ]

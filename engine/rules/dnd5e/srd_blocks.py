@@ -149,6 +149,19 @@ HELD = re.compile(r"^Until this grapple ends, (?:the (?:target|creature) is rest
                   r"(?:use its [\w ]+ on|\w+) another target)?|the [\w ]+ can't use its [\w ]+ on another target)\.?$")
 
 
+#: SRD-28 "The target is grappled (escape DC 16) if the behir isn't already constricting a creature, and the target is
+#: restrained until this grapple ends."; "if it is a Large or smaller creature and the chuul doesn't have two other
+#: creatures grappled."
+GRAPPLED_IF = re.compile(r"The target is grappled \(escape DC (?P<dc>\d+)\) if (?:it is an? (?P<size>Tiny|Small|Medium|"
+                         r"Large|Huge) or smaller creature and )?the \w+ (?:isn't already (?:constricting|grappling) a "
+                         r"creature|doesn't have (?P<two>two) other creatures grappled)(?P<restr>, and the target is "
+                         r"restrained until this grapple ends)?\.")
+#: SRD-28 "The kraken has ten tentacles, each of which can grapple one target."
+LIMBS = re.compile(r"The [\w ]+ has (two|ten) (?:claws|pincers|tentacles), each of which can grapple (?:only )?one "
+                   r"target\.")
+NUMBERS = {"two": 2, "ten": 10}
+
+
 def grapple(f: dict) -> tuple[dict | None, str]:
     """(the weapon's ``grapple``, what is left out) for an attack whose hit grapples (SRD-19): "and the target is
     grappled (escape DC 19). Until this grapple ends, the target is restrained, and the roc can't use its talons on
@@ -156,11 +169,17 @@ def grapple(f: dict) -> tuple[dict | None, str]:
     if not f.get("grapple_escape_dc"):
         return None, ""
     hit = f["desc"].split("Hit:", 1)[-1].strip()
-    m = GRAPPLED.search(hit)
+    m = GRAPPLED.search(hit) or GRAPPLED_IF.search(hit)
     if not m:
         return None, "the grapple on a hit (its condition as written is not read)"
     rest = hit[m.end():].strip()
     entry: dict = {"escape_dc": int(m.group("dc"))}
+    limbs = LIMBS.search(rest)                  # SRD-28: "The crab has two claws, each of which can grapple ..."
+    if limbs:
+        entry["max_held"] = NUMBERS[limbs.group(1)]
+        rest = (rest[:limbs.start()] + rest[limbs.end():]).strip()
+    if m.re is GRAPPLED_IF:                     # SRD-28: "if the behir isn't already constricting a creature"
+        entry["max_held"] = 2 if m.group("two") else 1
     if m.group("size"):
         entry["max_size"] = m.group("size").lower()
     if m.group("restr"):
@@ -173,7 +192,10 @@ def grapple(f: dict) -> tuple[dict | None, str]:
             entry["restrained"] = True
         if "another target" in rest:
             entry["one_target"] = True
-    if f.get("on_hit_save") or len(hit[:m.start()].split(". ")) > 1:
+    before = hit[:m.start()].strip()
+    if m.re is GRAPPLED_IF:
+        before = before.rstrip(".")             # its match begins after the damage's sentence
+    if f.get("on_hit_save") or len(before.split(". ")) > 1:
         return None, "the grapple on a hit (with more in the text)"
     return entry, ""
 

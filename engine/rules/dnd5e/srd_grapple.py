@@ -30,6 +30,20 @@ def holding(session, a, weapon: str):
     return None
 
 
+def held_by(session, a, weapon: str) -> list:
+    """Every creature ``a`` holds with ``weapon``."""
+    return [o for o in session.state.actors.values() if (o.data.get("srd_grapple") or {}).get("by") == a.id
+            and o.data["srd_grapple"]["weapon"] == weapon and a.id in o.conditions.get("grappled", [])]
+
+
+def limb_free(session, a, w: dict, t) -> bool:
+    """SRD-28 "The crab has two claws, each of which can grapple only one target" / "if the behir isn't already
+    constricting a creature": a hit grapples only while fewer than ``max_held`` creatures are held with the weapon
+    (the attack itself is not refused: a claw that holds one still strikes another)."""
+    held = held_by(session, a, w["name"])
+    return t in held or len(held) < int(w["grapple"]["max_held"])
+
+
 def refusal(session, a, w: dict, t) -> Illegal | None:
     """"the roc can't use its talons on another target": why ``a`` may not attack ``t`` with ``w``, or None."""
     g = w.get("grapple")
@@ -50,6 +64,8 @@ def on_hit(rs, session, a, t, w: dict) -> None:
         return
     if g.get("one_target") and holding(session, a, w["name"]) not in (None, t):
         return
+    if g.get("max_held") and not limb_free(session, a, w, t):
+        return                                      # SRD-28: every claw holds someone already
     if a.id in t.conditions.get("grappled", []):
         return
     conditions.add_condition(rs, session, t, "grappled", RULE, source=a.id)

@@ -289,3 +289,36 @@ def test_srd27_weakening_breath_strength_attacks_checks_and_saves_at_disadvantag
         {"actor": "d", "action": "end_turn"},
         {"actor": "g", "action": "shove", "target": "d", "rolls": {"check": [18, 4], "contest": 5}}])
     assert [e["roll"] for e in events(evs, "check", who="g")] == [4]
+
+
+def test_srd28_two_claws_hold_two_creatures_the_third_is_struck_not_held(tmp_path, capsys):
+    """Giant crab, "Claw. ... Hit: 4 (1d6 + 1) bludgeoning damage, and the target is grappled (escape DC 11). The crab
+    has two claws, each of which can grapple only one target." A claw a turn: the first two archers are grappled;
+    the third turn a claw hits the third archer, who is not (both claws hold someone); the attack is not refused."""
+    crab = {"id": "k", "srd": "giant-crab", "side": "red", "at": [10, 10, 0]}
+    a, b, c = ({**ARCHER, "id": i, "at": at} for i, at in (("a", [11, 10, 0]), ("b", [9, 10, 0]), ("c", [10, 11, 0])))
+    claw = {"actor": "k", "action": "attack", "weapon": "Claw", "rolls": {"attack": 19, "damage": 1}}
+    others = [{"actor": i, "action": "end_turn"} for i in "kabc"]
+    evs = run_scene(tmp_path, capsys, [crab, a, b, c], [
+        {**claw, "target": "a"}, *others, {**claw, "target": "b"}, *others, {**claw, "target": "c"}])
+    assert [e["target"] for e in events(evs, "attack", who="k")] == ["a", "b", "c"]
+    assert [e["target"] for e in events(evs, "grapple", who="k")] == ["a", "b"]
+    assert "grappled" not in evs[-1]["characters"]["c"]["conditions"]
+
+
+def test_srd28_a_constrict_that_holds_one_creature_at_a_time(tmp_path, capsys):
+    """Behir, "Constrict. ... The target is grappled (escape DC 16) if the behir isn't already constricting a creature,
+    and the target is restrained until this grapple ends." The first archer is held and restrained; constricting the
+    second (another turn) deals its damage but holds no one more."""
+    behir = {"id": "h", "srd": "behir", "side": "red", "at": [8, 9, 0]}
+    a, b = ({**ARCHER, "id": i, "at": at} for i, at in (("a", [11, 10, 0]), ("b", [7, 11, 0])))
+    con = {"actor": "h", "action": "attack", "weapon": "Constrict", "rolls": {"attack": 19, "damage": [1, 1],
+                                                                               "extra_damage": [1, 1]}}
+    evs = run_scene(tmp_path, capsys, [behir, a, b], [
+        {**con, "target": "a"}, {"actor": "h", "action": "end_turn"},
+        {"actor": "a", "action": "end_turn"}, {"actor": "b", "action": "end_turn"},
+        {**con, "target": "b"}])
+    assert [e["target"] for e in events(evs, "grapple", who="h")] == ["a"]
+    assert "restrained" in evs[-1]["characters"]["a"]["conditions"]
+    assert "grappled" not in evs[-1]["characters"]["b"]["conditions"]
+    assert [e["target"] for e in events(evs, "attack", who="h")] == ["a", "b"]
