@@ -52,7 +52,8 @@ RULES = [
                  '(a monster under `monsters_die_at_0` is) is stable (no death saves: a `stable` event) and poisoned '
                  'and paralyzed; healing wakes it (DND-02) and leaves both (an hour outlasts a fight, and the rules '
                  'know no cure); a failed save alone does not paralyze (the block\'s text was read as a condition on '
-                 'the failure before)',
+                 'the failure before). Likewise SRD-13\'s poison that "lasts until it is removed by the lesser '
+                 'restoration spell or similar magic" (the erinyes\' longbow) stays: nothing in a fight removes it',
      'where': 'engine/rules/dnd5e/srd_riders.py `poison_at_zero`, `rider`; srd traits `on_hit_save`; '
               'engine/rules/dnd5e/srd_rider_text.py `read`; srd blocks `on_hit`',
      'tests': [T + 'test_srd22_poison_that_drops_the_target_leaves_it_stable_poisoned_and_paralyzed']},
@@ -88,11 +89,19 @@ RULES = [
      'decision': 'a failed save: unconscious (so prone; a flyer falls, AIR-10) and `asleep` on the sheet (an `asleep` '
                  'event); damage still above 0 after every other modifier wakes it before it is dealt (a damage '
                  'modifier, last); `wake` is the action of a creature within 1.5 m (AIR-04), offered for a friend '
-                 'asleep; a creature at 0 HP stays unconscious (dying is not sleep); the minutes outlast a fight',
-     'where': 'engine/rules/dnd5e/srd_breaths.py `put_to_sleep`, `wake`, `sleep_ends_on_damage`, `after_save`; '
+                 'asleep; a creature at 0 HP stays unconscious (dying is not sleep); the minutes outlast a fight. '
+                 'The same sleep on a hit\'s save (a `sleep` rider): the drow\'s bolt when the save fails by 5 or '
+                 'more ("the target is also unconscious while poisoned in this way. The target wakes up if it takes '
+                 'damage or if another creature takes an action to shake it awake", its margin read from the save), '
+                 'the couatl\'s bite ("Until this poison ends, the target is unconscious. Another creature can use an '
+                 'action to shake the target awake": damage does not wake it)',
+     'where': 'engine/rules/dnd5e/srd_riders.py `put_to_sleep`, `wake`, `rider`; '
+              'engine/rules/dnd5e/srd_breaths.py `sleep_ends_on_damage`, `after_save`; '
               'engine/rules/dnd5e/actions/srd_wake.py `Wake`; engine/rules/dnd5e/actions/srd.py `CreatureAction`; '
               'engine/rules/dnd5e/srd_rider_text.py `breath_extra`; srd blocks `breath_options`',
-     'tests': [T + 'test_srd25_sleep_breath_until_damage_or_a_friend_wakes_it']},
+     'tests': [T + 'test_srd25_sleep_breath_until_damage_or_a_friend_wakes_it',
+               T + 'test_srd25_a_poisoned_bolt_that_puts_to_sleep_when_the_save_fails_by_5',
+               T + 'test_srd25_the_couatls_poison_sleep_only_a_friends_action_ends']},
     {'id': 'SRD-26',
      'rule': 'Pushed away: "Repulsion Breath. The dragon exhales repulsion energy in a 30-foot cone. Each creature in '
              'that area must succeed on a DC 15 Strength saving throw. On a failed save, the creature is pushed 40 '

@@ -17,33 +17,16 @@ save action (actions/srd.py ``CreatureAction``, ``after_save``) or of a hit (srd
 from __future__ import annotations
 
 from engine.rules import aerial
-from engine.rules.dnd5e import advantage, areas, conditions, damage, srd_air, srd_cast
+from engine.rules.dnd5e import advantage, areas, conditions, damage, srd_air, srd_cast, srd_riders
 from engine.rules.dnd5e.turns import TURN_END
-
-
-def put_to_sleep(rs, session, a, t, rule: str = "SRD-25") -> None:
-    if t.dead:
-        return
-    conditions.add_condition(rs, session, t, "unconscious", rule, source=a.id)
-    if t.has("unconscious"):
-        t.data["asleep"] = a.id
-        session.emit({"type": "asleep", "who": t.id, "by": a.id, "rule": rule})
-
-
-def wake(rs, session, t, why: str, rule: str = "SRD-25") -> None:
-    """The sleep ends: no longer unconscious (a creature at 0 HP stays so: that is dying, not sleep)."""
-    t.data.pop("asleep", None)
-    session.emit({"type": "asleep", "who": t.id, "ended": True, "why": why, "rule": rule})
-    if t.hp > 0:
-        conditions.remove_condition(rs, session, t, "unconscious", rule)
 
 
 @damage.damage_modifier("SRD-25")
 def sleep_ends_on_damage(rs, session, t, dmg):
     """"This effect ends for a creature if the creature takes damage": after every other modifier, damage that is
     still more than 0 wakes it before it is dealt."""
-    if t.data.get("asleep") and dmg["amount"] > 0:
-        wake(rs, session, t, "it takes damage")
+    if t.data.get("asleep") and not t.data.get("asleep_deep") and dmg["amount"] > 0:
+        srd_riders.wake(rs, session, t, "it takes damage")
 
 
 def repel(rs, session, a, t, metres: float, rule: str = "SRD-26") -> None:
@@ -99,7 +82,7 @@ def after_save(rs, session, a, t, f: dict, saved: bool) -> None:
     if saved or t.dead:
         return
     if f.get("sleep"):
-        put_to_sleep(rs, session, a, t)
+        srd_riders.put_to_sleep(rs, session, a, t)
     if f.get("push_m"):
         repel(rs, session, a, t, float(f["push_m"]))
     if f.get("weaken"):

@@ -24,6 +24,20 @@ SLAY = re.compile(r"If the target is a creature that has (\d+) hit points or few
                   r"\w+ saving throw or die\.")
 
 
+#: SRD-25 on a hit: "If the saving throw fails by 5 or more, the target is also unconscious while poisoned in this way.
+#: The target wakes up if it takes damage or if another creature takes an action to shake it awake." (the drow) and
+#: "Until this poison ends, the target is unconscious. Another creature can use an action to shake the target awake."
+#: (the couatl: damage does not wake it)
+SLEEP_BY = re.compile(r"If the saving throw fails by (\d+) or more, the target is also unconscious while poisoned in "
+                      r"this way\.|The target wakes up if it takes damage or if another creature takes an action to "
+                      r"shake it awake\.")
+SLEEP_DEEP = re.compile(r"Until this poison ends, the target is unconscious\.|Another creature can use an action to "
+                        r"shake the target awake\.")
+#: SRD-13's condition, as lasting as written: "The poison lasts until it is removed by the lesser restoration spell or
+#: similar magic." (nothing in a fight removes it)
+LASTS = re.compile(r"The poison lasts until it is removed by the lesser restoration spell or similar magic\.")
+
+
 def read(text: str):
     """(the ``rider``, a test of the sentences it covers) of a hit's text after "Hit:", or (None, None)."""
     if POISON_AT_ZERO.search(text):
@@ -33,6 +47,13 @@ def read(text: str):
     m = SLAY.search(text)
     if m:
         return {"kind": "slay", "max_hp": int(m.group(1))}, lambda x: bool(SLAY.search(x))
+    found = SLEEP_BY.findall(text)
+    if len(found) == 2 and found[0]:
+        return {"kind": "sleep", "margin": int(found[0]), "damage_wakes": True}, lambda x: bool(SLEEP_BY.fullmatch(x))
+    if len(SLEEP_DEEP.findall(text)) == 2:
+        return {"kind": "sleep", "margin": 0, "damage_wakes": False}, lambda x: bool(SLEEP_DEEP.fullmatch(x))
+    if LASTS.search(text):
+        return None, lambda x: bool(LASTS.fullmatch(x))
     return None, None
 
 

@@ -54,6 +54,36 @@ def drain(rs, session, a, t) -> None:
         damage.die(rs, session, t, "its hit point maximum is reduced to 0", "SRD-23")
 
 
+def put_to_sleep(rs, session, a, t, rule: str = "SRD-25", deep: bool = False) -> None:
+    """SRD-25: unconscious and ``asleep`` (who put it to sleep); ``deep``: damage does not wake it (the couatl's
+    "Another creature can use an action to shake the target awake", and nothing else)."""
+    if t.dead:
+        return
+    conditions.add_condition(rs, session, t, "unconscious", rule, source=a.id)
+    if t.has("unconscious"):
+        t.data["asleep"] = a.id
+        if deep:
+            t.data["asleep_deep"] = True
+        session.emit({"type": "asleep", "who": t.id, "by": a.id, "rule": rule})
+
+
+def wake(rs, session, t, why: str, rule: str = "SRD-25") -> None:
+    """The sleep ends: no longer unconscious (a creature at 0 HP stays so: that is dying, not sleep)."""
+    t.data.pop("asleep", None)
+    t.data.pop("asleep_deep", None)
+    session.emit({"type": "asleep", "who": t.id, "ended": True, "why": why, "rule": rule})
+    if t.hp > 0:
+        conditions.remove_condition(rs, session, t, "unconscious", rule)
+
+
+def _failed_by(session, t) -> int:
+    """How much ``t``'s last save missed its DC by (its save event in this step)."""
+    for e in reversed(getattr(session, "_sink", None) or []):
+        if e.get("type") == "save" and e.get("who") == t.id:
+            return int(e["dc"]) - int(e.get("total", e["dc"]))
+    return 0
+
+
 def rider(rs, session, a, t, w, saved: bool, dropped: bool) -> None:
     r = w["on_hit"]["rider"]
     if t.dead:
@@ -62,6 +92,9 @@ def rider(rs, session, a, t, w, saved: bool, dropped: bool) -> None:
         poison_at_zero(rs, session, a, t)
     elif r["kind"] == "drain" and not saved:
         drain(rs, session, a, t)
+    elif r["kind"] == "sleep" and not saved and _failed_by(session, t) >= int(r.get("margin", 0)) \
+            and t.has("poisoned"):
+        put_to_sleep(rs, session, a, t, deep=not r.get("damage_wakes"))      # SRD-25: "while poisoned in this way"
     elif r["kind"] == "slay" and not saved and t.hp <= int(r["max_hp"]):
         damage.die(rs, session, t, f"it failed the save against the {w['name']} with {t.hp} hit points "
                                    f"({r['max_hp']} or fewer)", "SRD-24")

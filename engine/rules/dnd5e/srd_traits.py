@@ -53,15 +53,16 @@ def on_hit_save(rs, session, a, t, w: dict) -> None:
         amt = total if not ok else (total // 2 if oh.get("half") else 0)
         if amt and not t.dead:
             rs.apply_damage(session, t, amt, d["type"], a.id, "SRD-13")
-    if oh.get("rider"):
-        for fn in ON_HIT_RIDERS:          # srd_riders.py (SRD-22..24)
-            fn(rs, session, a, t, w, ok, up and t.hp == 0)
+    dropped = up and t.hp == 0
     cond = oh.get("condition")
     if not ok and cond and not t.dead:
         conditions.add_condition(rs, session, t, cond, CONDITION_RULE.get(cond, "SRD-13"), source=a.id)
         if oh.get("repeat_save") and cond in t.conditions:
             t.data.setdefault("repeat_saves", {})[cond] = {"save": oh["ability"], "dc": oh["dc"], "spell": w["name"],
                                                            "rule": "SRD-13"}
+    if oh.get("rider"):
+        for fn in ON_HIT_RIDERS:          # srd_riders.py (SRD-22..25)
+            fn(rs, session, a, t, w, ok, dropped)
 
 
 @damage_modifier("SRD-03")

@@ -322,3 +322,43 @@ def test_srd28_a_constrict_that_holds_one_creature_at_a_time(tmp_path, capsys):
     assert "restrained" in evs[-1]["characters"]["a"]["conditions"]
     assert "grappled" not in evs[-1]["characters"]["b"]["conditions"]
     assert [e["target"] for e in events(evs, "attack", who="h")] == ["a", "b"]
+
+
+@pytest.mark.parametrize("save,asleep", [(1, True), (10, False)])
+def test_srd25_a_poisoned_bolt_that_puts_to_sleep_when_the_save_fails_by_5(tmp_path, capsys, save, asleep):
+    """Drow, "Hand Crossbow. ... Hit: 5 (1d6 + 2) piercing damage, and the target must succeed on a DC 13 Constitution
+    saving throw or be poisoned for 1 hour. If the saving throw fails by 5 or more, the target is also unconscious
+    while poisoned in this way. The target wakes up if it takes damage or if another creature takes an action to
+    shake it awake." A save of 1 (fails by 12): poisoned and asleep, until the drow's next bolt's damage wakes it; a
+    save of 10 (fails by 3): poisoned, awake."""
+    drow = {"id": "d", "srd": "drow", "side": "red", "at": [4, 10, 0]}
+    ally = {**ARCHER, "id": "b", "at": [18, 18, 0]}
+    bolt = {"actor": "d", "action": "attack", "target": "a", "weapon": "Hand Crossbow"}
+    evs = run_scene(tmp_path, capsys, [drow, ARCHER, ally], [
+        {**bolt, "rolls": {"attack": 19, "damage": 1, "save": save}},
+        *[{"actor": i, "action": "end_turn"} for i in ("d", "b")[:2 if asleep else 1]],
+        *([] if asleep else [{"actor": "a", "action": "end_turn"}, {"actor": "b", "action": "end_turn"}]),
+        {**bolt, "rolls": {"attack": 19, "damage": 1, "save": 20}}])
+    assert bool(events(evs, "asleep", who="a", by="d", rule="SRD-25")) is asleep
+    assert "poisoned" in evs[-1]["characters"]["a"]["conditions"]
+    if asleep:
+        assert events(evs, "asleep", who="a", ended=True)[0]["why"] == "it takes damage"
+    assert "unconscious" not in evs[-1]["characters"]["a"]["conditions"]
+
+
+def test_srd25_the_couatls_poison_sleep_only_a_friends_action_ends(tmp_path, capsys):
+    """Couatl, "Bite. ... Hit: 8 (1d6 + 5) piercing damage, and the target must succeed on a DC 13 Constitution saving
+    throw or be poisoned for 24 hours. Until this poison ends, the target is unconscious. Another creature can use an
+    action to shake the target awake." The archer sleeps; the couatl's next bite does not wake it (damage is not
+    written); its friend's action does."""
+    couatl = {"id": "c", "srd": "couatl", "side": "red", "at": [9, 10, 0]}
+    b = {**ARCHER, "id": "b", "at": [11, 10, 0]}
+    bite = {"actor": "c", "action": "attack", "target": "a", "weapon": "Bite"}
+    evs = run_scene(tmp_path, capsys, [couatl, ARCHER, b], [
+        {**bite, "rolls": {"attack": 19, "damage": 1, "save": 1}},
+        {"actor": "c", "action": "end_turn"}, {"actor": "b", "action": "end_turn"},
+        {**bite, "rolls": {"attack": 19, "damage": 1, "save": 20}},
+        {"actor": "c", "action": "end_turn"}, {"actor": "b", "action": "wake", "target": "a"}])
+    woke = events(evs, "asleep", who="a", ended=True)
+    assert len(events(evs, "damage", who="a")) == 2 and len(woke) == 1 and woke[0]["why"] == "b wakes it"
+    assert "unconscious" not in evs[-1]["characters"]["a"]["conditions"]

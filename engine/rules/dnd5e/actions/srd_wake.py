@@ -1,11 +1,11 @@
 """``wake``: "someone uses an action to wake it" (Sleep Breath, SRD-25) -- a creature within 1.5 m of a sleeper spends
-its action and the sleep ends (engine/rules/dnd5e/srd_breaths.py)."""
+its action and the sleep ends (engine/rules/dnd5e/srd_riders.py)."""
 
 from __future__ import annotations
 
 from engine.rules.actions import Param, Unit
 from engine.rules.core import Illegal
-from engine.rules.dnd5e import srd_breaths
+from engine.rules.dnd5e import srd_riders
 from engine.rules.dnd5e.actions import action
 from engine.rules.dnd5e.actions.standard import _action_on
 from engine.world.geometry import engaged
@@ -39,4 +39,4 @@ class Wake(Unit):
     def apply(rs, session, a, act, plan):
         session.state.turn["action"] = True
         t = session.state.actors[plan["target"]]
-        srd_breaths.wake(rs, session, t, f"{a.name} wakes it")
+        srd_riders.wake(rs, session, t, f"{a.name} wakes it")
