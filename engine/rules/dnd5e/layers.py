@@ -8,7 +8,7 @@ LAYERS: dict[str, dict[str, int]] = {"engine.rules.dnd5e": {
     "feats_catalogue": DATA, "feats_data": DATA, "upcalls": DATA, "events": DATA,
     # the SRD's data (issues 39, 44): the spells and the stat blocks as read from assets/srd, their catalogues
     "spells_catalogue": DATA, "srd_catalogue": DATA, "srd_spells": DATA, "srd_blocks": DATA, "srd_scene": DATA,
-    "srd_sheet": DATA, "srd_actions_catalogue": DATA, "srd_rider_text": DATA, "srd_weakened": DATA,
+    "srd_sheet": DATA, "srd_actions_catalogue": DATA, "srd_rider_text": DATA, "srd_weakened": DATA, "srd_blight": DATA,
     "areas": DATA,
     "conditions": QUERIES, "advantage": QUERIES, "figures": QUERIES, "sight": QUERIES, "gear": QUERIES,
     "loading": QUERIES, "srd_multiattack": QUERIES,

@@ -86,10 +86,10 @@ WEAPON = {
     "on_hit": lambda v: isinstance(v, dict) and isinstance(v.get("dc"), int) and v.get("ability") in (
         "str", "dex", "con", "int", "wis", "cha") and isinstance(v.get("damage", []), list)
         and set(v) <= {"dc", "ability", "damage", "half", "condition", "repeat_save", "rider"}
-        and (v.get("rider") is None or v["rider"].get("kind") in ("poison_at_zero", "drain", "slay", "sleep")),
+        and (v.get("rider") is None or v["rider"].get("kind") in ("poison_at_zero", "drain", "slay", "sleep", "blight")),
     "grapple": lambda v: isinstance(v, dict) and isinstance(v.get("escape_dc"), int) and v.get("max_size") in (
         None, "tiny", "small", "medium", "large", "huge", "gargantuan")
-        and set(v) <= {"escape_dc", "max_size", "restrained", "one_target", "max_held"},
+        and set(v) <= {"escape_dc", "max_size", "restrained", "one_target", "max_held", "each_turn"},
     "alternative": lambda v: isinstance(v, dict) and set(v) == {"damage", "when"} and dice_expr(v["damage"])
         and v["when"] in ("two_hands", "ranged", "bloodied"),                       # SRD-21
     "extra": lambda v: isinstance(v, list) and len(v) <= 8 and all(

@@ -143,4 +143,21 @@ RULES = [
      'where': 'engine/rules/dnd5e/srd_grapple.py `limb_free`, `held_by`, `on_hit`; srd blocks `grapple`',
      'tests': [T + 'test_srd28_two_claws_hold_two_creatures_the_third_is_struck_not_held',
                T + 'test_srd28_a_constrict_that_holds_one_creature_at_a_time']},
+    {'id': 'SRD-29',
+     'rule': 'What lasts while a block\'s condition holds: "The target must succeed on a DC 21 Constitution saving '
+             'throw or become poisoned. While poisoned in this way, the target can\'t regain hit points, and it takes '
+             '21 (6d6) poison damage at the start of each of its turns."; "Until this grapple ends, the target is '
+             'restrained and takes 7 (2d6) piercing damage at the start of each of its turns."',
+     'status': 'built',
+     'decision': 'the sheet\'s `srd_blight` {by, while, no_heal, each_turn} from the failed save (poisoned) or the '
+                 'grapple (grappled), lasting while that condition from that creature holds (a repeated save, an '
+                 'escape end it; a `blight` event): healing is refused (`heal_blocked`, the dice rolled, nothing '
+                 'regained) and the damage is rolled at the start of each of its turns (not on the failed save: the '
+                 'pit fiend\'s 6d6 was dealt at once before); the chain devil\'s "if the devil isn\'t already '
+                 'grappling a creature" is SRD-28\'s one held',
+     'where': 'engine/rules/dnd5e/srd_blight.py `active`, `blocks_healing`; engine/rules/dnd5e/srd_breaths.py '
+              '`blight_damage`; engine/rules/dnd5e/srd_riders.py `blight`; 5e damage `heal`; '
+              'engine/rules/dnd5e/srd_grapple.py `on_hit`; engine/rules/dnd5e/srd_rider_text.py `read`',
+     'tests': [T + 'test_srd29_poisoned_in_this_way_no_healing_and_poison_at_the_start_of_each_turn',
+               T + 'test_srd29_a_chain_that_hurts_each_turn_until_the_grapple_ends']},
 ]

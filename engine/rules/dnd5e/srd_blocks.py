@@ -122,6 +122,8 @@ def on_hit(f: dict) -> tuple[dict | None, str]:
     rider, covered = srd_rider_text.read(text)          # SRD-22..24
     if rider and rider["kind"] == "poison_at_zero":
         cond = None                # "paralyzed while poisoned in this way": at 0 HP only, not on a failed save
+    if rider and rider.get("each_turn"):
+        sv = {**sv, "damage": []}          # SRD-29: "at the start of each of its turns", not on the failed save
     if cond and cond not in PLAYED_CONDITIONS:
         return None, f"the save it forces on a hit ({cond} is not tracked)"
     dmg = [{"dice": d["dice"], "type": d["type"]} for d in sv.get("damage", ()) if re.fullmatch(r"\d+d\d+([+-]\d+)?", d["dice"])]
@@ -156,6 +158,10 @@ GRAPPLED_IF = re.compile(r"The target is grappled \(escape DC (?P<dc>\d+)\) if (
                          r"Large|Huge) or smaller creature and )?the \w+ (?:isn't already (?:constricting|grappling) a "
                          r"creature|doesn't have (?P<two>two) other creatures grappled)(?P<restr>, and the target is "
                          r"restrained until this grapple ends)?\.")
+#: SRD-29 "Until this grapple ends, the target is restrained and takes 7 (2d6) piercing damage at the start of each of
+#: its turns."
+HELD_HURT = re.compile(r"^Until this grapple ends, the target is restrained and takes \d+ \((\d+d\d+)\) (\w+) damage at "
+                       r"the start of each of its turns\.$")
 #: SRD-28 "The kraken has ten tentacles, each of which can grapple one target."
 LIMBS = re.compile(r"The [\w ]+ has (two|ten) (?:claws|pincers|tentacles), each of which can grapple (?:only )?one "
                    r"target\.")
@@ -184,6 +190,11 @@ def grapple(f: dict) -> tuple[dict | None, str]:
         entry["max_size"] = m.group("size").lower()
     if m.group("restr"):
         entry["restrained"] = True
+    hurt = HELD_HURT.match(rest)                # SRD-29: "... and takes 7 (2d6) piercing damage at the start of ..."
+    if hurt:
+        entry["restrained"] = True
+        entry["each_turn"] = {"dice": hurt.group(1), "type": hurt.group(2)}
+        rest = ""
     if rest:
         h = HELD.match(rest)
         if not h:

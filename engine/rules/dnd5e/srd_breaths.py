@@ -18,7 +18,9 @@ from __future__ import annotations
 
 from engine.rules import aerial
 from engine.rules.dnd5e import advantage, areas, conditions, damage, srd_air, srd_cast, srd_riders
-from engine.rules.dnd5e.turns import TURN_END
+from engine.rules.dnd5e import srd_blight
+from engine.rules.dnd5e.srd_sheet import dice_parts
+from engine.rules.dnd5e.turns import TURN_END, TURN_START
 
 
 @damage.damage_modifier("SRD-25")
@@ -87,3 +89,20 @@ def after_save(rs, session, a, t, f: dict, saved: bool) -> None:
         repel(rs, session, a, t, float(f["push_m"]))
     if f.get("weaken"):
         weaken(rs, session, a, t, f)
+
+
+@TURN_START.rule("SRD-29")
+def blight_damage(rs, session, a):
+    """SRD-29 "it takes 21 (6d6) poison damage at the start of each of its turns" while the condition holds it (an
+    ended one is forgotten)."""
+    b = a.data.get("srd_blight")
+    if not b or a.dead:
+        return
+    if not srd_blight.active(a):
+        a.data.pop("srd_blight", None)
+        return
+    e = b.get("each_turn")
+    if e:
+        n, s, bonus = dice_parts(e["dice"])
+        amount = sum(session.roll("damage", s, n, who=b["by"], rule="SRD-29")) + bonus
+        rs.apply_damage(session, a, amount, e["type"], b["by"], "SRD-29")

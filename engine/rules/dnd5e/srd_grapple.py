@@ -76,6 +76,11 @@ def on_hit(rs, session, a, t, w: dict) -> None:
     session.emit({"type": "grapple", "who": a.id, "target": t.id, "rule": RULE})
     if g.get("restrained"):
         conditions.add_condition(rs, session, t, "restrained", RULE, source=a.id)
+    if g.get("each_turn"):                          # SRD-29: "takes 7 (2d6) piercing damage at the start of each of its
+        e = g["each_turn"]                          # turns" until this grapple ends (srd_blight.py)
+        t.data["srd_blight"] = {"by": a.id, "while": "grappled", "no_heal": False, "each_turn": dict(e)}
+        session.emit({"type": "blight", "who": t.id, "by": a.id, "while": "grappled", "no_heal": False,
+                      "each_turn": f"{e['dice']} {e['type']}", "rule": "SRD-29"})
 
 
 def escape_dc(a, gid: str | None) -> int | None:

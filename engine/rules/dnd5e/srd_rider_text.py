@@ -38,6 +38,12 @@ SLEEP_DEEP = re.compile(r"Until this poison ends, the target is unconscious\.|An
 LASTS = re.compile(r"The poison lasts until it is removed by the lesser restoration spell or similar magic\.")
 
 
+#: SRD-29 "While poisoned in this way, the target can't regain hit points, and it takes 21 (6d6) poison damage at the
+#: start of each of its turns."
+BLIGHT = re.compile(r"While poisoned in this way, the target can't regain hit points(?:, and it takes \d+ \((\d+d\d+)\) "
+                    r"(\w+) damage at the start of each of its turns)?\.")
+
+
 def read(text: str):
     """(the ``rider``, a test of the sentences it covers) of a hit's text after "Hit:", or (None, None)."""
     if POISON_AT_ZERO.search(text):
@@ -52,6 +58,12 @@ def read(text: str):
         return {"kind": "sleep", "margin": int(found[0]), "damage_wakes": True}, lambda x: bool(SLEEP_BY.fullmatch(x))
     if len(SLEEP_DEEP.findall(text)) == 2:
         return {"kind": "sleep", "margin": 0, "damage_wakes": False}, lambda x: bool(SLEEP_DEEP.fullmatch(x))
+    m = BLIGHT.search(text)
+    if m:
+        r: dict = {"kind": "blight"}
+        if m.group(1):
+            r["each_turn"] = {"dice": m.group(1), "type": m.group(2)}
+        return r, lambda x: bool(BLIGHT.fullmatch(x))
     if LASTS.search(text):
         return None, lambda x: bool(LASTS.fullmatch(x))
     return None, None

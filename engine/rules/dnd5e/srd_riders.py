@@ -84,6 +84,14 @@ def _failed_by(session, t) -> int:
     return 0
 
 
+def blight(session, a, t, held: str, no_heal: bool, each_turn: dict | None) -> None:
+    """SRD-29: what lasts while ``t`` is ``held`` (a condition) by ``a`` (srd_blight.py)."""
+    t.data["srd_blight"] = {"by": a.id, "while": held, "no_heal": no_heal, **({"each_turn": each_turn} if each_turn
+                                                                             else {})}
+    session.emit({"type": "blight", "who": t.id, "by": a.id, "while": held, "no_heal": no_heal,
+                  **({"each_turn": f"{each_turn['dice']} {each_turn['type']}"} if each_turn else {}), "rule": "SRD-29"})
+
+
 def rider(rs, session, a, t, w, saved: bool, dropped: bool) -> None:
     r = w["on_hit"]["rider"]
     if t.dead:
@@ -95,6 +103,8 @@ def rider(rs, session, a, t, w, saved: bool, dropped: bool) -> None:
     elif r["kind"] == "sleep" and not saved and _failed_by(session, t) >= int(r.get("margin", 0)) \
             and t.has("poisoned"):
         put_to_sleep(rs, session, a, t, deep=not r.get("damage_wakes"))      # SRD-25: "while poisoned in this way"
+    elif r["kind"] == "blight" and not saved and a.id in t.conditions.get("poisoned", []):
+        blight(session, a, t, "poisoned", True, r.get("each_turn"))
     elif r["kind"] == "slay" and not saved and t.hp <= int(r["max_hp"]):
         damage.die(rs, session, t, f"it failed the save against the {w['name']} with {t.hp} hit points "
                                    f"({r['max_hp']} or fewer)", "SRD-24")

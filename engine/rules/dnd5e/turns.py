@@ -40,6 +40,7 @@ TURN_START = Hook("turn_start", "fn(rs, session, actor) when its turn starts", o
     "long_cast_goes_on",         # srd_long.py (SPL-12)
     "lasting_areas",
     "recharge_roll",             # actions/srd.py (SRD-05)
+    "blight_damage",             # srd_breaths.py (SRD-29)
     "legendary_points_return",   # srd_legendary.py (SRD-15)
 ))
 TURN_END = Hook("turn_end", "fn(rs, session, actor) when its turn ends", order=(

@@ -362,3 +362,44 @@ def test_srd25_the_couatls_poison_sleep_only_a_friends_action_ends(tmp_path, cap
     woke = events(evs, "asleep", who="a", ended=True)
     assert len(events(evs, "damage", who="a")) == 2 and len(woke) == 1 and woke[0]["why"] == "b wakes it"
     assert "unconscious" not in evs[-1]["characters"]["a"]["conditions"]
+
+
+def test_srd29_poisoned_in_this_way_no_healing_and_poison_at_the_start_of_each_turn(tmp_path, capsys):
+    """Pit fiend, "Bite. ... Hit: 22 (4d6 + 8) piercing damage. The target must succeed on a DC 21 Constitution saving
+    throw or become poisoned. While poisoned in this way, the target can't regain hit points, and it takes 21 (6d6)
+    poison damage at the start of each of its turns. The poisoned target can repeat the saving throw at the end of
+    each of its turns, ending the effect on itself on a success." The archer fails: no poison damage on the bite
+    itself; 6 poison at the start of its turn; its potion heals nothing; its save at the end of the turn (20) ends
+    the poison, and the next turn starts without damage."""
+    fiend = {"id": "p", "srd": "pit-fiend", "side": "red", "at": [8, 9, 0]}
+    archer = {**ARCHER, "items": ["potion_of_healing"]}
+    evs = run_scene(tmp_path, capsys, [fiend, archer], [
+        {"actor": "p", "action": "attack", "target": "a", "weapon": "Bite",
+         "rolls": {"attack": 19, "damage": [1, 1, 1, 1], "save": 1}},
+        {"actor": "p", "action": "end_turn", "rolls": {"damage": [1] * 6}},
+        {"actor": "a", "action": "use", "object": "potion_of_healing", "rolls": {"heal": [4, 4]}},
+        {"actor": "a", "action": "end_turn", "rolls": {"save": 20}},
+        {"actor": "p", "action": "end_turn"}])
+    dmg = [(e["amount"], e["damage_type"], e["rule"]) for e in events(evs, "damage", who="a")]
+    assert dmg == [(12, "piercing", "DND-16"), (6, "poison", "SRD-29")]
+    assert events(evs, "blight", who="a", by="p", rule="SRD-29")
+    assert events(evs, "heal_blocked", who="a", rule="SRD-29") and not events(evs, "heal", who="a")
+    assert "poisoned" not in evs[-1]["characters"]["a"]["conditions"]
+    assert evs[-1]["characters"]["a"]["hp"] == 300 - 18
+
+
+def test_srd29_a_chain_that_hurts_each_turn_until_the_grapple_ends(tmp_path, capsys):
+    """Chain devil, "Chain. ... Hit: 11 (2d6 + 4) slashing damage. The target is grappled (escape DC 14) if the devil
+    isn't already grappling a creature. Until this grapple ends, the target is restrained and takes 7 (2d6) piercing
+    damage at the start of each of its turns." The archer, held, takes 2d6 piercing at the start of its turn; it
+    escapes (a check of 20), and its next turn starts without the damage."""
+    devil = {"id": "c", "srd": "chain-devil", "side": "red", "at": [9, 10, 0]}
+    evs = run_scene(tmp_path, capsys, [devil, ARCHER], [
+        {"actor": "c", "action": "attack", "target": "a", "weapon": "Chain", "rolls": {"attack": 19, "damage": [1, 1]}},
+        {"actor": "c", "action": "end_turn", "rolls": {"damage": [3, 3]}},
+        {"actor": "a", "action": "escape", "rolls": {"check": 20}},
+        {"actor": "a", "action": "end_turn"}, {"actor": "c", "action": "end_turn"}])
+    assert "restrained" in [e["condition"] for e in events(evs, "condition", who="a", added=True)]
+    each = [e["amount"] for e in events(evs, "damage", who="a", rule="SRD-29")]
+    assert each == [6]
+    assert "grappled" not in evs[-1]["characters"]["a"]["conditions"]
