@@ -35,7 +35,8 @@ ATTACK_SOURCES = Hook("attack_sources", "fn(rs, session, attacker, target, plan,
     "untrained_armour_attacker",     # gear.py (DND-16)
     "pack_tactics",                  # srd_traits.py (SRD-09)
     "spell_marks",                   # srd_marks.py (SPL-11: Faerie Fire, Bestow Curse)
-    "weakened_attacker",             # srd_weakened.py (SRD-27: Weakening Breath)
+    "weakened_attacker",             # srd_breaths.py (SRD-27: Weakening Breath)
+    "held_in_its_grapple",           # srd_breaths.py (SRD-28: the ankheg's bite)
 ))
 #: register an advantage/disadvantage source on the ATTACK_SOURCES hook, with its rule ID
 source = ATTACK_SOURCES.rule

@@ -89,7 +89,8 @@ WEAPON = {
         and (v.get("rider") is None or v["rider"].get("kind") in ("poison_at_zero", "drain", "slay", "sleep", "blight")),
     "grapple": lambda v: isinstance(v, dict) and isinstance(v.get("escape_dc"), int) and v.get("max_size") in (
         None, "tiny", "small", "medium", "large", "huge", "gargantuan")
-        and set(v) <= {"escape_dc", "max_size", "restrained", "one_target", "max_held", "each_turn"},
+        and set(v) <= {"escape_dc", "max_size", "restrained", "one_target", "max_held", "each_turn",
+                         "advantage_held"},
     "alternative": lambda v: isinstance(v, dict) and set(v) == {"damage", "when"} and dice_expr(v["damage"])
         and v["when"] in ("two_hands", "ranged", "bloodied"),                       # SRD-21
     "extra": lambda v: isinstance(v, list) and len(v) <= 8 and all(

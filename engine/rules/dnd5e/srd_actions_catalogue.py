@@ -139,10 +139,14 @@ RULES = [
      'decision': 'SRD-19\'s grapple with `max_held` (2 claws, pincers or tentacles; 10 tentacles; 1 constrict; the '
                  'chuul\'s two): a hit grapples only while fewer creatures than that are held with the weapon; the '
                  'attack itself is not refused (a claw that holds one still strikes another, as the blocks do not '
-                 'forbid it) and its damage is dealt',
-     'where': 'engine/rules/dnd5e/srd_grapple.py `limb_free`, `held_by`, `on_hit`; srd blocks `grapple`',
+                 'forbid it) and its damage is dealt. The ankheg\'s "Until this grapple ends, the ankheg can bite '
+                 'only the grappled creature and has advantage on attack rolls to do so": SRD-19\'s one target and '
+                 'advantage on the bite at the creature it holds (an advantage source)',
+     'where': 'engine/rules/dnd5e/srd_grapple.py `limb_free`, `held_by`, `on_hit`; srd blocks `grapple`; '
+              'engine/rules/dnd5e/srd_breaths.py `held_in_its_grapple`',
      'tests': [T + 'test_srd28_two_claws_hold_two_creatures_the_third_is_struck_not_held',
-               T + 'test_srd28_a_constrict_that_holds_one_creature_at_a_time']},
+               T + 'test_srd28_a_constrict_that_holds_one_creature_at_a_time',
+               T + 'test_srd12_a_line_written_in_feet_long_and_wide_and_a_spray_only_with_no_creature_grappled']},
     {'id': 'SRD-29',
      'rule': 'What lasts while a block\'s condition holds: "The target must succeed on a DC 21 Constitution saving '
              'throw or become poisoned. While poisoned in this way, the target can\'t regain hit points, and it takes '

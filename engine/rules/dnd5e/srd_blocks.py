@@ -162,6 +162,10 @@ GRAPPLED_IF = re.compile(r"The target is grappled \(escape DC (?P<dc>\d+)\) if (
 #: its turns."
 HELD_HURT = re.compile(r"^Until this grapple ends, the target is restrained and takes \d+ \((\d+d\d+)\) (\w+) damage at "
                        r"the start of each of its turns\.$")
+#: SRD-28 "Until this grapple ends, the ankheg can bite only the grappled creature and has advantage on attack rolls to
+#: do so."
+ONLY_HELD = re.compile(r"^Until this grapple ends, the \w+ can bite only the grappled creature and has advantage on "
+                       r"attack rolls to do so\.$")
 #: SRD-28 "The kraken has ten tentacles, each of which can grapple one target."
 LIMBS = re.compile(r"The [\w ]+ has (two|ten) (?:claws|pincers|tentacles), each of which can grapple (?:only )?one "
                    r"target\.")
@@ -190,6 +194,10 @@ def grapple(f: dict) -> tuple[dict | None, str]:
         entry["max_size"] = m.group("size").lower()
     if m.group("restr"):
         entry["restrained"] = True
+    if ONLY_HELD.match(rest):                   # SRD-28: "can bite only the grappled creature and has advantage ..."
+        entry["one_target"] = True
+        entry["advantage_held"] = True
+        rest = ""
     hurt = HELD_HURT.match(rest)                # SRD-29: "... and takes 7 (2d6) piercing damage at the start of ..."
     if hurt:
         entry["restrained"] = True
@@ -248,6 +256,9 @@ def save_action(f: dict) -> tuple[dict | None, str]:
         return None, "not a save action"
     text = f["desc"]
     area = dict(f["area"]) if f.get("area") else None
+    ln = LINE_FT.search(text)
+    if area is None and ln:                 # "a line that is 30 ft. long and 5 ft. wide" (the source reads no area)
+        area = {"shape": "line", "length_m": round(int(ln.group(1)) * 0.3, 2), "width_m": round(int(ln.group(2)) * 0.3, 2)}
     cond = f.get("condition")
     if not f.get("damage") and not cond:
         return None, "a save with neither damage nor a condition the rules know"
@@ -277,6 +288,8 @@ def save_action(f: dict) -> tuple[dict | None, str]:
         entry["range_m"] = round(int(rng.group(1)) * 0.3, 2) if rng else 1.5
     if FRIGHTFUL.match(f["name"]):
         entry["frightful"] = True
+    if ln and "provided that it has no creature grappled" in text:
+        entry["not_while_grappling"] = True          # the ankheg's Acid Spray
     if cond:
         entry["condition"] = cond
         if re.search(r"repeat the saving throw at the end of each of its turns", text):
@@ -288,7 +301,8 @@ def save_action(f: dict) -> tuple[dict | None, str]:
     left = [x.strip() for x in re.split(r"(?<=\.)\s+", text) if x.strip() and not COVERED.search(x)
             and not (entry.get("frightful") and FRIGHTFUL_COVERED.search(x))
             and not ((entry.get("area") or {}).get("shape") == "self" and AREA_SENTENCE.fullmatch(x))
-            and not ((entry.get("area") or {}).get("shape") == "line" and x == "wide.")]      # "5 ft. wide."
+            and not ((entry.get("area") or {}).get("shape") == "line" and (x == "wide." or LINE_PIECE.fullmatch(x)))
+            and not (entry.get("not_while_grappling") and x == "wide, provided that it has no creature grappled.")]
     later = re.search(r"(?:at the start of each of its turns|at the end of each of its turns)[^.]*damage|damage at the "
                       r"start of each of its turns", text)
     if later and entry["damage"]:
@@ -299,6 +313,9 @@ def save_action(f: dict) -> tuple[dict | None, str]:
     return entry, ("left out: " + " ".join(left)[:200]) if left else ""
 
 
+#: "a line that is 30 ft. long and 5 ft. wide" (its sentence split at "ft.": "long and 5 ft.", "wide.")
+LINE_FT = re.compile(r"a line (?:of \w+ )?that is (\d+) ft\. long and (\d+) ft\. wide")
+LINE_PIECE = re.compile(r"long and \d+ ft\.")
 #: "Each creature within 5 ft." -- a self area's sentence, cut at its "ft." (the area plays it)
 AREA_SENTENCE = re.compile(r"Each creature within \d+ ft\.")
 CHOICE_OF_BREATHS = re.compile(r"uses one of the following breath weapons", re.I)

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from engine.rules import aerial
 from engine.rules.dnd5e import advantage, areas, conditions, damage, srd_air, srd_cast, srd_riders
-from engine.rules.dnd5e import srd_blight
+from engine.rules.dnd5e import srd_blight, srd_grapple
 from engine.rules.dnd5e.srd_sheet import dice_parts
 from engine.rules.dnd5e.turns import TURN_END, TURN_START
 
@@ -59,6 +59,15 @@ def weakened_attacker(rs, session, a, t, plan, ctx):
     """SRD-27: "disadvantage on Strength-based attack rolls" (srd_weakened.py)."""
     if a.data.get("weakened") and plan.get("kind") != "spell" and strength_attack(rs, a, plan["weapon"]):
         yield advantage.DIS, "the attacker is weakened (Weakening Breath): a Strength-based attack"
+
+
+@advantage.source("SRD-28")
+def held_in_its_grapple(rs, session, a, t, plan, ctx):
+    """SRD-28 "Until this grapple ends, the ankheg can bite only the grappled creature and has advantage on attack
+    rolls to do so." (SRD-19's ``one_target`` refuses the bite at another)."""
+    g = (plan.get("weapon") or {}).get("grapple") or {}
+    if g.get("advantage_held") and srd_grapple.holding(session, a, plan["weapon"]["name"]) is t:
+        yield advantage.ADV, f"{t.name} is held in the {plan['weapon']['name']}'s grapple"
 
 
 def weaken(rs, session, a, t, f: dict) -> None:

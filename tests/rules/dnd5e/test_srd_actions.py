@@ -403,3 +403,30 @@ def test_srd29_a_chain_that_hurts_each_turn_until_the_grapple_ends(tmp_path, cap
     each = [e["amount"] for e in events(evs, "damage", who="a", rule="SRD-29")]
     assert each == [6]
     assert "grappled" not in evs[-1]["characters"]["a"]["conditions"]
+
+
+def test_srd12_a_line_written_in_feet_long_and_wide_and_a_spray_only_with_no_creature_grappled(tmp_path, capsys):
+    """Ankheg, "Acid Spray (Recharge 6). The ankheg spits acid in a line that is 30 ft. long and 5 ft. wide, provided
+    that it has no creature grappled. Each creature in that line must make a DC 13 Dexterity saving throw" -- the
+    line (9 m by 1.5 m) catches the two archers on it, not the one beside it; holding a creature in its bite's grapple,
+    the spray is refused. "Until this grapple ends, the ankheg can bite only the grappled creature and has advantage
+    on attack rolls to do so" (SRD-28): the bite at the other archer is refused, at the held one it has advantage."""
+    ankheg = {"id": "k", "srd": "ankheg", "side": "red", "at": [2, 9, 0]}
+    a = {**ARCHER, "at": [5, 10, 0]}
+    b = {**ARCHER, "id": "b", "at": [8, 10, 0]}
+    o = {**ARCHER, "id": "o", "at": [6, 13, 0]}
+    spray = {"actor": "k", "action": "creature_action", "feature": "Acid Spray", "target": "b"}
+    evs = run_scene(tmp_path, capsys, [ankheg, a, b, o], [{**spray, "rolls": {"damage": [1, 1, 1], "save": [1, 1]}}])
+    assert sorted(events(evs, "creature_action", who="k")[0]["targets"]) == ["a", "b"]
+    near = {**ARCHER, "at": [4, 10, 0]}
+    evs = run_scene(tmp_path, capsys, [ankheg, near, b], [
+        {"actor": "k", "action": "attack", "target": "a", "weapon": "Bite",
+         "rolls": {"attack": 19, "damage": [1, 1], "extra_damage": 1}},
+        {"actor": "k", "action": "end_turn"}, {"actor": "a", "action": "end_turn"}, {"actor": "b", "action": "end_turn"},
+        {**spray, "illegal": "SRD-12"},
+        {"actor": "k", "action": "attack", "target": "b", "weapon": "Bite", "illegal": "SRD-19"},
+        {"actor": "k", "action": "attack", "target": "a", "weapon": "Bite",
+         "rolls": {"attack": [2, 19], "damage": [1, 1], "extra_damage": 1}}])
+    assert events(evs, "grapple", who="k", target="a")
+    second = events(evs, "attack", who="k")[1]
+    assert second["roll"] == 19 and second["hit"] and "SRD-28" in second["rules"]

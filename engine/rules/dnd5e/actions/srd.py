@@ -85,6 +85,10 @@ class CreatureAction(Unit):
         why = _usable(a, f)
         if why:
             raise Illegal(why, "SRD-05", "feature")
+        if f.get("not_while_grappling") and any(a.id in o.conditions.get("grappled", [])
+                                                for o in session.state.actors.values()):
+            raise Illegal(f"{a.name} has a creature grappled: {f['name']} only \"provided that it has no creature "
+                          "grappled\"", "SRD-12", "feature")
         area = f.get("area")
         cell = session.world.cell_m
         plan = {"feature": f["name"]}
