@@ -33,14 +33,14 @@ RULES = [
      'status': 'built',
      'decision': 'a weapon key `alternative` {damage, when = two_hands | ranged | bloodied}: a hit rolls the '
                  'alternative dice when the case holds (an `alternative_damage` event): a ranged attack; the '
-                 'attacker at half its hit points or fewer; both hands on a melee attack -- the attacker\'s choice '
-                 '(`two_hands` on the attack, never asked), by default yes unless it attacked with another weapon '
-                 'this turn (that one is in its other hand). The blocks as kept do not say who carries a shield, so '
-                 'a guard with its shield is played two-handed unless the action says `two_hands = false`. The '
-                 'alternatives the rules do not play (shillelagh, enlarged, another form) stay named in `features`',
+                 'attacker at half its hit points or fewer; both hands on a melee attack unless it attacked with '
+                 'another weapon this turn (that one is in its other hand). The blocks as kept do not say who carries '
+                 'a shield: a scene that gives a guard its shield writes the spear\'s weapon table without '
+                 '`alternative`. The alternatives the rules do not play (shillelagh, enlarged, another form) stay '
+                 'named in `features`',
      'where': 'engine/rules/dnd5e/srd_alternative.py `damage_dice`, `applies`; 5e attacks `_damage`; '
               'srd blocks `alternative`, `weapon`',
-     'tests': [T + 'test_srd21_two_hands_on_a_versatile_weapon_unless_told_or_the_other_hand_attacked',
+     'tests': [T + 'test_srd21_two_hands_on_a_versatile_weapon_unless_the_other_hand_attacked',
                T + 'test_srd21_at_range_and_a_swarm_at_half_its_hit_points']},
     {'id': 'SRD-22',
      'rule': 'Poison that drops its target: "the target must make a DC 11 Constitution saving throw, taking 10 (3d6) '

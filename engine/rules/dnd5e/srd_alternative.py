@@ -8,16 +8,15 @@
   points or fewer".
 
 The weapon table's ``alternative`` = {damage, when = two_hands | ranged | bloodied} (srd_blocks.weapon): the hit's
-dice are the alternative's when the case holds (the bonus is the same in every block that writes one). Two hands is
-the attacker's choice (``two_hands`` on the attack, never asked: it is how the creature holds its weapon); its policy:
-both hands on a melee attack unless it has attacked with another weapon this turn (that one is in its other hand:
-the veteran's "If it has a shortsword drawn"). The stat blocks do not say which creatures carry a shield (the AC
-line is not kept), so a scene or a GM's action says ``two_hands = false`` for a guard with its shield.
+dice are the alternative's when the case holds (the bonus is the same in every block that writes one). Two hands: how
+the creature holds its weapon -- both hands on a melee attack unless it has attacked with another weapon this turn
+(that one is in its other hand: the veteran's "If it has a shortsword drawn"). The stat blocks as kept do not say
+which creatures carry a shield (the AC line is not kept): a scene that gives a guard its shield writes the spear's
+weapon table without ``alternative`` (a scene's keys override the block's). No action parameter chooses it (a new
+Attack parameter would change every refusal that lists them, and the recorded games' parity).
 """
 
 from __future__ import annotations
-
-from engine.rules.choices import choose
 
 RULE = "SRD-21"
 WHEN = {"two_hands": "used with two hands", "ranged": "at range", "bloodied": "at half its hit points or fewer"}
@@ -39,10 +38,7 @@ def applies(rs, session, a, w, plan) -> bool:
     if when == "ranged":
         return not plan["melee"]
     if when == "two_hands" and plan["melee"]:
-        return bool(choose(session, "two_hands", a.id,
-                           {True: f"both hands on the {w['name']}: {alt['damage']}",
-                            False: f"one hand: {w['damage']}"},
-                           not _other_weapon_used(session, a, w), rule=RULE, role="attacker", ask=False))
+        return not _other_weapon_used(session, a, w)
     return False
 
 

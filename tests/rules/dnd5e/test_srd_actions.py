@@ -97,21 +97,21 @@ def damage_dice(evs) -> list[str]:
     return [e["die"] for e in evs if e.get("type") == "roll" and e.get("name") == "damage"]
 
 
-def test_srd21_two_hands_on_a_versatile_weapon_unless_told_or_the_other_hand_attacked(tmp_path, capsys):
+def test_srd21_two_hands_on_a_versatile_weapon_unless_the_other_hand_attacked(tmp_path, capsys):
     """Veteran, "Longsword. ... Hit: 7 (1d8 + 3) slashing damage, or 8 (1d10 + 3) slashing damage if used with two
     hands." and its Multiattack "two longsword attacks. If it has a shortsword drawn, it can also make a shortsword
-    attack": the first longsword hit rolls a d10 (both hands), the second with ``two_hands = false`` a d8; a
-    shortsword attack first puts the shortsword in its other hand, and the longsword after it rolls a d8."""
+    attack": both longsword hits roll a d10 (both hands); a shortsword attack first puts the shortsword in its other
+    hand, and the longsword after it rolls a d8."""
     vet = {"id": "v", "srd": "veteran", "side": "red", "at": [9, 10, 0]}
     hit = {"attack": 19, "damage": 1}
     evs = run_scene(tmp_path, capsys, [vet, ARCHER], [
         {"actor": "v", "action": "attack", "target": "a", "weapon": "Longsword", "rolls": hit},
-        {"actor": "v", "action": "attack", "target": "a", "weapon": "Longsword", "two_hands": False, "rolls": hit},
+        {"actor": "v", "action": "attack", "target": "a", "weapon": "Longsword", "rolls": hit},
         {"actor": "v", "action": "attack", "target": "a", "weapon": "Shortsword", "rolls": hit}])
-    assert damage_dice(evs) == ["d10", "d8", "d6"]
+    assert damage_dice(evs) == ["d10", "d10", "d6"]
     alt = events(evs, "alternative_damage", who="v")
     assert [(e["weapon"], e["damage"], e["when"], e["rule"]) for e in alt] == [("Longsword", "1d10", "two_hands",
-                                                                                  "SRD-21")]
+                                                                                  "SRD-21")] * 2
     evs = run_scene(tmp_path, capsys, [vet, ARCHER], [
         {"actor": "v", "action": "attack", "target": "a", "weapon": "Shortsword", "rolls": hit},
         {"actor": "v", "action": "attack", "target": "a", "weapon": "Longsword", "rolls": hit}])

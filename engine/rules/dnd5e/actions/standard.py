@@ -190,8 +190,6 @@ class Attack(Unit):
               "bonus": P("bool", default=False), "knock_out": P("bool", default=False),
               "voxel": P("pos", help="a voxel [x, y, z] to attack (DND-40)"),
               "power_attack": P("bool", help="-5 to hit, +10 damage (Great Weapon Master, Sharpshooter)"),
-              "two_hands": P("bool", help="a creature's versatile weapon in both hands (SRD-21; default: yes, unless "
-                                          "another weapon attacked this turn)"),
               "lucky": P("bool", help="spend a luck point: one more d20, named luck (Lucky)"),
               "savage": P("bool", help="reroll the melee damage once a turn, keep the higher (Savage Attacker)"),
               "manoeuvre": P("str", choices=("trip", "pushing", "precision"),
