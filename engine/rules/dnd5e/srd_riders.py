@@ -17,7 +17,7 @@ engine/rules/dnd5e/srd_rider_text.py), played after SRD-13's save and its damage
 
 from __future__ import annotations
 
-from engine.rules.dnd5e import conditions, damage, srd_traits
+from engine.rules.dnd5e import conditions, damage, srd_traits, text
 from engine.rules.dnd5e.data import CONDITION_RULE
 
 
@@ -110,5 +110,19 @@ def rider(rs, session, a, t, w, saved: bool, dropped: bool) -> None:
                                    f"({r['max_hp']} or fewer)", "SRD-24")
 
 
-rider.rule = "SRD-22"                   # SRD-23, SRD-24 as its rider says
-srd_traits.ON_HIT_RIDERS.append(rider)
+srd_traits.ON_HIT_RIDERS.append(rider)          # SRD-22..25, as its rider says
+
+
+text.EVENT_LINES.update({
+    "max_hp_reduced": text._did(lambda s, e: f"has its hit point maximum reduced by {e['by']} to {e['max_hp']}"),
+    "asleep": text._did(lambda s, e: f"wakes ({e['why']})" if e.get("ended") else "falls asleep"),
+    "blight": text._did(lambda s, e: "no longer suffers its wound" if e.get("ended") else
+                        f"while {e['while']} in this way" + (": can't regain hit points" if e.get("no_heal") else "")
+                        + (f", takes {e['each_turn']} at the start of each of its turns" if e.get("each_turn") else "")),
+    "heal_blocked": text._did(lambda s, e: f"regains no hit points: {e['why']}"),
+    "alternative_damage": text._did(lambda s, e: f"deals {e['damage']} with its {e['weapon']} "
+                                                 f"({e['when'].replace('_', ' ')})"),
+    "weakened": text._did(lambda s, e: "is no longer weakened" if e.get("ended") else
+                          f"is weakened by {e['feature']}: disadvantage on Strength attacks, checks and saves"),
+    "wing_flight": text._did(lambda s, e: f"beats its wings and flies up to {e['budget_m']:g} m, to {e['to']}"),
+})
