@@ -110,10 +110,14 @@ RULES = [
      'decision': 'straight away from the dragon\'s centre to the creature\'s in 3D: a flyer along that line (up when '
                  'it is above the dragon\'s centre), a walker along the ground; half a metre at a time to the '
                  'nearest cell and layer, stopping before a wall, the map\'s edge or a body (SPL-06\'s `slide`); a '
-                 'walker pushed off a roof falls (AIR-12); a `pushed` event naming SRD-26',
-     'where': 'engine/rules/dnd5e/srd_breaths.py `repel`, `after_save`; engine/rules/dnd5e/actions/srd.py `CreatureAction`; '
+                 'walker pushed off a roof falls (AIR-12); a `pushed` event naming SRD-26. Pulled alike on a hit\'s '
+                 'failed save: the balor\'s whip, "or be pulled up to 25 feet toward the balor" -- the whole '
+                 'distance along the same line toward it, stopping before its body',
+     'where': 'engine/rules/dnd5e/srd_breaths.py `repel`, `after_save`, `pull_rider`; '
+              'engine/rules/dnd5e/actions/srd.py `CreatureAction`; '
               'engine/rules/dnd5e/srd_rider_text.py `breath_extra`',
-     'tests': [T + 'test_srd26_repulsion_breath_pushes_walkers_along_the_ground_and_flyers_through_the_air']},
+     'tests': [T + 'test_srd26_repulsion_breath_pushes_walkers_along_the_ground_and_flyers_through_the_air',
+               T + 'test_srd26_the_balors_whip_pulls_toward_it']},
     {'id': 'SRD-27',
      'rule': 'Weakened: "Weakening Breath. The dragon exhales gas in a 60-foot cone. Each creature in that area must '
              'succeed on a DC 21 Strength saving throw or have disadvantage on Strength-based attack rolls, Strength '

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from engine.rules import aerial
 from engine.rules.dnd5e import advantage, areas, conditions, damage, srd_air, srd_cast, srd_riders
-from engine.rules.dnd5e import srd_blight, srd_grapple
+from engine.rules.dnd5e import srd_blight, srd_grapple, srd_traits
 from engine.rules.dnd5e.srd_sheet import dice_parts
 from engine.rules.dnd5e.turns import TURN_END, TURN_START
 
@@ -31,17 +31,20 @@ def sleep_ends_on_damage(rs, session, t, dmg):
         srd_riders.wake(rs, session, t, "it takes damage")
 
 
-def repel(rs, session, a, t, metres: float, rule: str = "SRD-26") -> None:
-    """Pushed ``metres`` straight away from ``a`` (3D for a flyer, along the ground for a walker)."""
+def repel(rs, session, a, t, metres: float, rule: str = "SRD-26", toward: bool = False) -> None:
+    """Pushed ``metres`` straight away from ``a`` (3D for a flyer, along the ground for a walker); ``toward``: pulled
+    toward it, stopping before its body."""
     cell = session.world.cell_m
     o, p = srd_cast.body_centre(a, cell), srd_cast.body_centre(t, cell)
     d = areas.make({"shape": "line", "size_m": 1}, o, p).direction
+    if toward:
+        d = (-d[0], -d[1], -d[2])
     if not t.flying:
         h = (d[0] ** 2 + d[1] ** 2) ** 0.5 or 1.0
         d = (d[0] / h, d[1] / h, 0.0)
     start = srd_air.Push.slide(session, t, d, metres)
     session.emit({"type": "pushed", "who": t.id, "by": a.id, "from": list(start), "to": list(t.pos),
-                  "metres": metres, "rule": rule})
+                  "metres": metres, **({"toward": True} if toward else {}), "rule": rule})
     aerial.fall_if_unsupported(session, t, "AIR-12", "pushed off an edge")
 
 
@@ -115,3 +118,14 @@ def blight_damage(rs, session, a):
         n, s, bonus = dice_parts(e["dice"])
         amount = sum(session.roll("damage", s, n, who=b["by"], rule="SRD-29")) + bonus
         rs.apply_damage(session, a, amount, e["type"], b["by"], "SRD-29")
+
+
+def pull_rider(rs, session, a, t, w, saved: bool, dropped: bool) -> None:
+    """SRD-26 on a hit: "the target must succeed on a DC 20 Strength saving throw or be pulled up to 25 feet toward
+    the balor" -- the whole distance (its choice: as close as it gets), stopping before the balor's body or a wall."""
+    r = w["on_hit"]["rider"]
+    if r["kind"] == "pull" and not saved and not t.dead:
+        repel(rs, session, a, t, float(r["metres"]), toward=True)
+
+
+srd_traits.ON_HIT_RIDERS.append(pull_rider)

@@ -44,6 +44,10 @@ BLIGHT = re.compile(r"While poisoned in this way, the target can't regain hit po
                     r"(\w+) damage at the start of each of its turns)?\.")
 
 
+#: SRD-26 "the target must succeed on a DC 20 Strength saving throw or be pulled up to 25 feet toward the balor."
+PULLED = re.compile(r"or be pulled up to (\d+) feet toward the \w+\.")
+
+
 def read(text: str):
     """(the ``rider``, a test of the sentences it covers) of a hit's text after "Hit:", or (None, None)."""
     if POISON_AT_ZERO.search(text):
@@ -64,6 +68,9 @@ def read(text: str):
         if m.group(1):
             r["each_turn"] = {"dice": m.group(1), "type": m.group(2)}
         return r, lambda x: bool(BLIGHT.fullmatch(x))
+    m = PULLED.search(text)
+    if m:
+        return {"kind": "pull", "metres": round(int(m.group(1)) * 0.3, 2)}, lambda x: False
     if LASTS.search(text):
         return None, lambda x: bool(LASTS.fullmatch(x))
     return None, None

@@ -430,3 +430,17 @@ def test_srd12_a_line_written_in_feet_long_and_wide_and_a_spray_only_with_no_cre
     assert events(evs, "grapple", who="k", target="a")
     second = events(evs, "attack", who="k")[1]
     assert second["roll"] == 19 and second["hit"] and "SRD-28" in second["rules"]
+
+
+@pytest.mark.parametrize("save,pulled", [(1, True), (20, False)])
+def test_srd26_the_balors_whip_pulls_toward_it(tmp_path, capsys, save, pulled):
+    """Balor, "Whip. Melee Weapon Attack: +14 to hit, reach 30 ft., one target. Hit: 15 (2d6 + 8) slashing damage plus
+    10 (3d6) fire damage, and the target must succeed on a DC 20 Strength saving throw or be pulled up to 25 feet
+    toward the balor." The archer 7.5 m from its body fails: pulled 7.5 m (5 cells), to beside it; saving, it stays."""
+    balor = {"id": "b", "srd": "balor", "side": "red", "at": [2, 9, 0]}
+    evs = run_scene(tmp_path, capsys, [balor, {**ARCHER, "at": [10, 10, 0]}], [
+        {"actor": "b", "action": "attack", "target": "a", "weapon": "Whip",
+         "rolls": {"attack": 19, "damage": [1, 1], "extra_damage": [1, 1, 1], "save": save}}])
+    end = evs[-1]["characters"]["a"]["position"]
+    assert bool(events(evs, "pushed", who="a", toward=True, rule="SRD-26")) is pulled
+    assert end == ([5, 10, 0] if pulled else [10, 10, 0])
