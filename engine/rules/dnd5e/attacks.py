@@ -427,7 +427,7 @@ def _damage(rs, session, a: Actor, t: Actor, w, plan, ro: Roll) -> None:
     act, own, crit, sup, mods = ro.act, ro.own, ro.crit, ro.sup, ro.mods
     n, s = dice_spec(srd_alternative.damage_dice(rs, session, a, w, plan) if w.get("alternative") else w["damage"])
     if crit:
-        n *= 2
+        n *= int(w.get("crit_dice", 2))             # SRD-21: "it rolls damage dice three times, instead of twice"
     rolls = session.roll("damage", s, n, who=a.id, rule="DND-16") if n else []
     if w["type"] in a.data.get("elements", ()) and feats_data.has(a, "elemental_adept") \
             and (plan.get("kind") == "spell" or rs.opt("elemental_adept_ones") == "any_damage"):

@@ -29,7 +29,8 @@ RULES = [
      'rule': 'The alternative damage of an attack: "Hit: 4 (1d6 + 1) piercing damage or 5 (1d8 + 1) piercing damage if '
              'used with two hands to make a melee attack"; "9 (2d6 + 2) piercing damage in melee or 5 (1d6 + 2) '
              'piercing damage at range"; "7 (2d6) piercing damage, or 3 (1d6) piercing damage if the swarm has half '
-             'of its hit points or fewer".',
+             'of its hit points or fewer"; "If the balor scores a critical hit, it rolls damage dice three times, '
+             'instead of twice."',
      'status': 'built',
      'decision': 'a weapon key `alternative` {damage, when = two_hands | ranged | bloodied}: a hit rolls the '
                  'alternative dice when the case holds (an `alternative_damage` event): a ranged attack; the '
@@ -37,11 +38,13 @@ RULES = [
                  'another weapon this turn (that one is in its other hand). The blocks as kept do not say who carries '
                  'a shield: a scene that gives a guard its shield writes the spear\'s weapon table without '
                  '`alternative`. The alternatives the rules do not play (shillelagh, enlarged, another form) stay '
-                 'named in `features`',
+                 'named in `features`. The balor\'s critical hit: a weapon key `crit_dice = 3`, the weapon\'s dice '
+                 'and its added damage (SRD-02) rolled three times',
      'where': 'engine/rules/dnd5e/srd_alternative.py `damage_dice`, `applies`; 5e attacks `_damage`; '
-              'srd blocks `alternative`, `weapon`',
+              'srd blocks `alternative`, `weapon`; srd traits `extra_damage`',
      'tests': [T + 'test_srd21_two_hands_on_a_versatile_weapon_unless_the_other_hand_attacked',
-               T + 'test_srd21_at_range_and_a_swarm_at_half_its_hit_points']},
+               T + 'test_srd21_at_range_and_a_swarm_at_half_its_hit_points',
+               T + 'test_srd21_the_balors_critical_hit_rolls_its_dice_three_times']},
     {'id': 'SRD-22',
      'rule': 'Poison that drops its target: "the target must make a DC 11 Constitution saving throw, taking 10 (3d6) '
              'poison damage on a failed save ... If the poison damage reduces the target to 0 hit points, the target '

@@ -79,6 +79,8 @@ def weapon(f: dict, abilities: dict) -> dict:
     alt = alternative(f)
     if alt:
         w["alternative"] = alt            # SRD-21
+    if CRIT_THRICE.fullmatch((f.get("rider") or "").strip()):
+        w["crit_dice"] = 3                # SRD-21: "it rolls damage dice three times, instead of twice"
     extra = []
     for d in hit[1:]:
         xd, xb = _split(d["dice"])
@@ -88,6 +90,8 @@ def weapon(f: dict, abilities: dict) -> dict:
     return w
 
 
+#: SRD-21 "If the balor scores a critical hit, it rolls damage dice three times, instead of twice."
+CRIT_THRICE = re.compile(r"If the \w+ scores a critical hit, it rolls damage dice three times, instead of twice\.?")
 ALTERNATIVE_WHEN = (("two hands", "two_hands"), ("at range", "ranged"), ("half of its hit points", "bloodied"))
 
 
@@ -545,7 +549,8 @@ def feature_status(c: dict, section: str, f: dict) -> tuple[bool, str]:
             gr, why = grapple(f)
             if gr is None:
                 gaps.append(why)
-        if f.get("rider") and not gaps and not f.get("on_hit_save") and not f.get("grapple_escape_dc"):
+        if f.get("rider") and not gaps and not f.get("on_hit_save") and not f.get("grapple_escape_dc") \
+                and not CRIT_THRICE.fullmatch(f["rider"].strip()):
             gaps.append("what the text adds after the damage")
         if f.get("versatile") and alternative(f) is None:
             gaps.append(f"the alternative damage ({f['versatile']['when']})")

@@ -25,7 +25,7 @@ def extra_damage(rs, session, a, t, w: dict, crit: bool) -> None:
         if t.dead:
             return
         n, s = dice_spec(e["damage"])
-        n *= 2 if crit else 1
+        n *= int(w.get("crit_dice", 2)) if crit else 1          # SRD-21: three times on the balor's crit
         rolls = session.roll("extra_damage", s, n, who=a.id, rule="SRD-02") if n else []
         rs.apply_damage(session, t, max(0, sum(rolls) + int(e.get("bonus", 0))), e["type"], a.id, "SRD-02",
                         critical=crit, weapon=w)

@@ -444,3 +444,16 @@ def test_srd26_the_balors_whip_pulls_toward_it(tmp_path, capsys, save, pulled):
     end = evs[-1]["characters"]["a"]["position"]
     assert bool(events(evs, "pushed", who="a", toward=True, rule="SRD-26")) is pulled
     assert end == ([5, 10, 0] if pulled else [10, 10, 0])
+
+
+def test_srd21_the_balors_critical_hit_rolls_its_dice_three_times(tmp_path, capsys):
+    """Balor, "Longsword. ... Hit: 21 (3d8 + 8) slashing damage plus 13 (3d8) lightning damage. If the balor scores a
+    critical hit, it rolls damage dice three times, instead of twice." A natural 20: nine d8 slashing and nine d8
+    lightning (a 19 that hits: three and three)."""
+    balor = {"id": "b", "srd": "balor", "side": "red", "at": [2, 9, 0]}
+    for roll, n in ((20, 9), (19, 3)):
+        evs = run_scene(tmp_path, capsys, [balor, {**ARCHER, "at": [5, 10, 0]}], [
+            {"actor": "b", "action": "attack", "target": "a", "weapon": "Longsword",
+             "rolls": {"attack": roll, "damage": [1] * n, "extra_damage": [1] * n}}])
+        assert damage_dice(evs) == ["d8"] * n
+        assert [e["die"] for e in evs if e.get("type") == "roll" and e.get("name") == "extra_damage"] == ["d8"] * n
