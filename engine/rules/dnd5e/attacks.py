@@ -273,8 +273,8 @@ def use_attack(rs, session, a):
     if turn["attacks_left"] > 0:
         turn["attacks_left"] -= 1
     else:
-        turn["action"] = True
-        turn["attacks_left"] = a.data["attacks"] - 1
+        turn["action"] = True               # SRD-27 Slowing Breath: "can't make more than one attack on its turn"
+        turn["attacks_left"] = (1 if a.data.get("slowed_breath") else a.data["attacks"]) - 1
 
 
 def attack_sources(rs, session, a: Actor, t: Actor, plan) -> tuple[list, list]:

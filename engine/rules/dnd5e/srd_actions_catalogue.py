@@ -122,20 +122,30 @@ RULES = [
      'tests': [T + 'test_srd26_repulsion_breath_pushes_walkers_along_the_ground_and_flyers_through_the_air',
                T + 'test_srd26_the_balors_whip_pulls_toward_it']},
     {'id': 'SRD-27',
-     'rule': 'Weakened: "Weakening Breath. The dragon exhales gas in a 60-foot cone. Each creature in that area must '
-             'succeed on a DC 21 Strength saving throw or have disadvantage on Strength-based attack rolls, Strength '
-             'checks, and Strength saving throws for 1 minute. A creature can repeat the saving throw at the end of '
-             'each of its turns, ending the effect on itself on a success."',
+     'rule': 'A breath\'s lasting effect until an end-of-turn save: "Weakening Breath. ... Each creature in that area '
+             'must succeed on a DC 21 Strength saving throw or have disadvantage on Strength-based attack rolls, '
+             'Strength checks, and Strength saving throws for 1 minute. A creature can repeat the saving throw at '
+             'the end of each of its turns, ending the effect on itself on a success." and "Slowing Breath. ... On a '
+             'failed save, the creature can\'t use reactions, its speed is halved, and it can\'t make more than one '
+             'attack on its turn. In addition, the creature can use either an action or a bonus action on its turn, '
+             'but not both. These effects last for 1 minute. The creature can repeat the saving throw at the end of '
+             'each of its turns, ending the effect on itself with a successful save."',
      'status': 'built',
-     'decision': 'a failed save leaves `weakened` on the sheet (a `weakened` event); while it lasts: disadvantage on '
-                 'its attack rolls that use Strength (a melee or thrown weapon; a finesse one when its Strength is at '
-                 'least its Dexterity), on its Strength checks (every check goes through the same d20: a grapple, a '
-                 'shove, an escape) and its Strength saves; its Strength save at the end of each of its turns (with '
-                 'that disadvantage) ends it',
+     'decision': 'weakened (`weakened` on the sheet, a `weakened` event): disadvantage on its attack rolls that use '
+                 'Strength (a melee or thrown weapon; a finesse one when its Strength is at least its Dexterity), on '
+                 'its Strength checks (every check goes through the same d20: a grapple, a shove, an escape) and its '
+                 'Strength saves. Slowed (`slowed_breath`, a `slowed` event): its reaction is spent and does not come '
+                 'back at the start of its turns; its speed halved (on the ground and in the air); the Attack action '
+                 'gives one attack; after each of its steps the action or the bonus action it used spends the other '
+                 '(so a slowed flyer that takes an action has no bonus action for AIR-08 and falls at the end of its '
+                 'turn unless it lands: AIR-10). Each ends with the save at the end of its turns (Strength with its '
+                 'own disadvantage; Constitution)',
      'where': 'engine/rules/dnd5e/srd_breaths.py `weakened_attacker`, `weakness_repeat_save`, `weaken`, '
-              '`strength_attack`; engine/rules/dnd5e/srd_weakened.py `weakened`; 5e conditions `check_d20`, '
-              '`saving_throw`',
-     'tests': [T + 'test_srd27_weakening_breath_strength_attacks_checks_and_saves_at_disadvantage']},
+              '`strength_attack`, `slow`, `slowed_no_reaction_back`, `one_of_action_or_bonus`; '
+              'engine/rules/dnd5e/srd_weakened.py `weakened`, `slowed`; 5e conditions `check_d20`, `saving_throw`; '
+              '5e attacks `use_attack`; 5e `Dnd5e.movement_left`, `Dnd5e.apply`',
+     'tests': [T + 'test_srd27_weakening_breath_strength_attacks_checks_and_saves_at_disadvantage',
+               T + 'test_srd27_slowing_breath_one_attack_half_speed_no_reaction_and_an_action_or_a_bonus_action']},
     {'id': 'SRD-28',
      'rule': 'As many held as it has limbs: "the target is grappled (escape DC 11). The crab has two claws, each of '
              'which can grapple only one target."; "The kraken has ten tentacles, each of which can grapple one '

@@ -78,16 +78,45 @@ def weaken(rs, session, a, t, f: dict) -> None:
     session.emit({"type": "weakened", "who": t.id, "by": a.id, "feature": f["name"], "rule": "SRD-27"})
 
 
+def slow(rs, session, a, t, f: dict) -> None:
+    t.data["slowed_breath"] = {"by": a.id, "dc": int(f["dc"]), "feature": f["name"]}
+    t.data["reaction_used"] = True                  # "can't use reactions"
+    session.emit({"type": "slowed", "who": t.id, "by": a.id, "feature": f["name"], "rule": "SRD-27"})
+
+
+@TURN_START.rule("SRD-27")
+def slowed_no_reaction_back(rs, session, a):
+    """SRD-27 Slowing Breath: "the creature can't use reactions" (it does not come back at the start of its turn)."""
+    if a.data.get("slowed_breath"):
+        a.data["reaction_used"] = True
+
+
+def one_of_action_or_bonus(rs, session, a) -> None:
+    """SRD-27 Slowing Breath: "the creature can use either an action or a bonus action on its turn, but not both":
+    after each of its steps, the one it used spends the other (so a slowed flyer that took an action has no bonus
+    action left for AIR-08's upkeep, and falls at the end of its turn unless it lands)."""
+    turn = session.state.turn
+    if not a.data.get("slowed_breath") or turn.get("actor") != a.id:
+        return
+    if turn.get("action") and not turn.get("bonus"):
+        turn["bonus"] = True
+    elif turn.get("bonus") and not turn.get("action"):
+        turn["action"] = True
+        turn["attacks_left"] = 0
+
+
 @TURN_END.rule("SRD-27")
 def weakness_repeat_save(rs, session, a):
     """SRD-27 "A creature can repeat the saving throw at the end of each of its turns, ending the effect on itself on a
-    success." (a Strength save: with its own disadvantage)."""
-    w = a.data.get("weakened")
-    if not w or a.dead:
-        return
-    if conditions.saving_throw(rs, session, a, "str", w["dc"], None, "SRD-27", f"end of turn save against {w['feature']}"):
-        a.data.pop("weakened", None)
-        session.emit({"type": "weakened", "who": a.id, "ended": True, "rule": "SRD-27"})
+    success." (Weakening Breath: a Strength save, with its own disadvantage; Slowing Breath: its Constitution save)."""
+    for key, ability, ev in (("weakened", "str", "weakened"), ("slowed_breath", "con", "slowed")):
+        w = a.data.get(key)
+        if not w or a.dead:
+            continue
+        if conditions.saving_throw(rs, session, a, ability, w["dc"], None, "SRD-27",
+                                   f"end of turn save against {w['feature']}"):
+            a.data.pop(key, None)
+            session.emit({"type": ev, "who": a.id, "ended": True, "rule": "SRD-27"})
 
 
 def after_save(rs, session, a, t, f: dict, saved: bool) -> None:
@@ -101,6 +130,8 @@ def after_save(rs, session, a, t, f: dict, saved: bool) -> None:
         repel(rs, session, a, t, float(f["push_m"]))
     if f.get("weaken"):
         weaken(rs, session, a, t, f)
+    if f.get("slow"):
+        slow(rs, session, a, t, f)
 
 
 @TURN_START.rule("SRD-29")

@@ -93,11 +93,23 @@ WEAKEN_REPEAT = "A creature can repeat the saving throw at the end of each of it
                 "on a success."
 
 
+#: SRD-27 "On a failed save, the creature can't use reactions, its speed is halved, and it can't make more than one
+#: attack on its turn. In addition, the creature can use either an action or a bonus action on its turn, but not
+#: both. These effects last for 1 minute. The creature can repeat the saving throw at the end of each of its turns,
+#: ending the effect on itself with a successful save."
+SLOWING = ("On a failed save, the creature can't use reactions, its speed is halved, and it can't make more than one "
+           "attack on its turn.", "In addition, the creature can use either an action or a bonus action on its turn, "
+           "but not both.", "These effects last for 1 minute.", "The creature can repeat the saving throw at the end of "
+           "each of its turns, ending the effect on itself with a successful save.")
+
+
 def breath_extra(line: str):
     """(the keys a breath's ``creature_actions`` entry gains, a test of the sentences they cover) for a metallic
     dragon's breath whose failed save does more than damage or a condition; ({}, None) for the rest."""
     if SLEEP.search(line) and re.search(r"fall unconscious", line):
         return {"sleep": True}, lambda x: bool(SLEEP.fullmatch(x))
+    if all(x in _sentences(line) for x in SLOWING):
+        return {"slow": True}, lambda x: x in SLOWING
     if any(WEAKEN.match(x) for x in _sentences(line)) and WEAKEN_REPEAT in line:
         return {"weaken": True}, lambda x: x == WEAKEN_REPEAT
     m = PUSHED.search(line)

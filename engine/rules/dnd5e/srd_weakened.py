@@ -17,6 +17,11 @@ RULE = "SRD-27"
 WHY = "weakened by a Weakening Breath (SRD-27)"
 
 
+def slowed(a) -> bool:
+    """SRD-27's Slowing Breath on ``a`` (srd_breaths.py)."""
+    return bool(a.data.get("slowed_breath"))
+
+
 def weakened(a, ability: str) -> str | None:
     """The reason for disadvantage on ``a``'s ``ability`` check or save, or None."""
     return WHY if ability == "str" and a.data.get("weakened") else None

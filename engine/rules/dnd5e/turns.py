@@ -27,6 +27,7 @@ if TYPE_CHECKING:
 TURN_START = Hook("turn_start", "fn(rs, session, actor) when its turn starts", order=(
     "reaction_returns",
     "slowed_no_reaction",        # srd_marks.py (SPL-11)
+    "slowed_no_reaction_back",   # srd_breaths.py (SRD-27: Slowing Breath)
     "confused_behaviour",        # srd_marks.py (SPL-11)
     "compelled_moves",           # srd_marks.py (SPL-11)
     "dodge_ends",

@@ -457,3 +457,35 @@ def test_srd21_the_balors_critical_hit_rolls_its_dice_three_times(tmp_path, caps
              "rolls": {"attack": roll, "damage": [1] * n, "extra_damage": [1] * n}}])
         assert damage_dice(evs) == ["d8"] * n
         assert [e["die"] for e in evs if e.get("type") == "roll" and e.get("name") == "extra_damage"] == ["d8"] * n
+
+
+def test_srd27_slowing_breath_one_attack_half_speed_no_reaction_and_an_action_or_a_bonus_action(tmp_path, capsys):
+    """Young copper dragon, "Slowing Breath. The dragon exhales gas in a 30-foot cone. Each creature in that area must
+    succeed on a DC 14 Constitution saving throw. On a failed save, the creature can't use reactions, its speed is
+    halved, and it can't make more than one attack on its turn. In addition, the creature can use either an action or
+    a bonus action on its turn, but not both. ... The creature can repeat the saving throw at the end of each of its
+    turns". The veteran (Multiattack: two longsword attacks) makes one; its reaction does not come back; a save of 20
+    at the end of its turn ends it. The flying scout has 4.5 m of its 9 (a 6 m move is refused); after its bow shot
+    (its action) no bonus action is left to stay aloft (AIR-08): it falls (AIR-10)."""
+    dragon = {"id": "d", "srd": "young-copper-dragon", "side": "red", "at": [4, 9, 0]}
+    vet = {"id": "v", "srd": "veteran", "side": "blue", "at": [6, 10, 0], "max_hp": 300}
+    sword = {"actor": "v", "action": "attack", "target": "d", "weapon": "Longsword"}
+    evs = run_scene(tmp_path, capsys, [dragon, vet], [
+        {"actor": "d", "action": "creature_action", "feature": "Slowing Breath", "target": "v", "rolls": {"save": 1}},
+        {"actor": "d", "action": "end_turn"},
+        {**sword, "rolls": {"attack": 19, "damage": 1}},
+        {**sword, "illegal": "DND-16"},
+        {"actor": "v", "action": "end_turn", "rolls": {"save": 20}}])
+    assert events(evs, "slowed", who="v", by="d", rule="SRD-27") and events(evs, "slowed", who="v", ended=True)
+    assert len(events(evs, "attack", who="v")) == 1
+    assert evs[-1]["characters"]["v"]["data"]["reaction_used"] is True
+    scout = {"id": "s", "kind": "scout", "side": "blue", "at": [6, 10, 3], "max_hp": 300, "fly_speed_m": 9,
+             "flying": True}
+    evs = run_scene(tmp_path, capsys, [{**dragon, "at": [4, 9, 3], "flying": True}, scout], [
+        {"actor": "d", "action": "creature_action", "feature": "Slowing Breath", "target": "s", "rolls": {"save": 1}},
+        {"actor": "d", "action": "end_turn"},
+        {"actor": "s", "action": "move", "to": [10, 10, 3], "illegal": "AIR-09"},
+        {"actor": "s", "action": "attack", "target": "d", "weapon": "longbow", "rolls": {"attack": 19, "damage": 1}},
+        {"actor": "s", "action": "end_turn", "rolls": {"save": 1}}])
+    assert events(evs, "fall", who="s")
+    assert evs[-1]["characters"]["s"]["position"][2] == 0

@@ -189,7 +189,7 @@ class CreatureAction(Unit):
                 if f.get("repeat_save") and cond in t.conditions:
                     t.data.setdefault("repeat_saves", {})[cond] = {"save": f["ability"], "dc": f["dc"],
                                                                    "spell": f["name"], "rule": "SRD-12"}
-            if f.get("sleep") or f.get("push_m") or f.get("weaken"):
+            if f.get("sleep") or f.get("push_m") or f.get("weaken") or f.get("slow"):
                 srd_breaths.after_save(rs, session, a, t, f, ok)          # SRD-25..27
 
 
