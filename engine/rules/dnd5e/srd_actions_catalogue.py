@@ -8,7 +8,9 @@ RULES = [
     {'id': 'SRD-20',
      'rule': 'Wing Attack (Costs 2 Actions): "The dragon beats its wings. Each creature within 10 ft. of the dragon '
              'must succeed on a DC 22 Dexterity saving throw or take 15 (2d6 + 8) bludgeoning damage and be knocked '
-             'prone. The dragon can then fly up to half its flying speed."',
+             'prone. The dragon can then fly up to half its flying speed." (and the solar\'s burst around it: '
+             '"Searing Burst (Costs 2 Actions). The solar emits magical, divine energy. Each creature of its choice '
+             'in a 10-foot radius must make a DC 23 Dexterity saving throw ...")',
      'status': 'built',
      'decision': 'SRD-15\'s save around the creature (every creature in the 10 ft. sphere around its body in 3D, a '
                  'flyer above or below included; knocked prone, a flyer falls: AIR-10, AIR-12), then a flight of '
@@ -20,11 +22,13 @@ RULES = [
                  'foe it catches beats the average of the attacks the same points buy (three foes around an adult '
                  'red dragon, 45, beat two tail attacks, 34; two do not); it flies only when a foe still standing '
                  '(not prone, not incapacitated) holds it in melee reach, to the cell within the half farthest from '
-                 'the nearest such foe (a `wing_flight` event, then the move)',
+                 'the nearest such foe (a `wing_flight` event, then the move). The Searing Burst is the same save '
+                 'around it on the creatures of its choice: its foes (`foes_only`), its allies spared',
      'where': 'engine/rules/dnd5e/srd_wing.py `fly_after`, `destination`, `ordered`; srd legendary '
-              '`legendary_actions`; srd blocks `legendary_option`',
+              '`legendary_actions`, `_area_targets`; srd blocks `legendary_option`',
      'tests': [T + 'test_srd20_wing_attack_knocks_flyers_prone_they_fall_and_the_dragon_flies_off',
-               T + 'test_srd20_two_foes_get_the_tail_and_a_dragon_that_flattened_everyone_stays']},
+               T + 'test_srd20_two_foes_get_the_tail_and_a_dragon_that_flattened_everyone_stays',
+               T + 'test_srd20_the_solars_searing_burst_on_the_creatures_of_its_choice']},
     {'id': 'SRD-21',
      'rule': 'The alternative damage of an attack: "Hit: 4 (1d6 + 1) piercing damage or 5 (1d8 + 1) piercing damage if '
              'used with two hands to make a melee attack"; "9 (2d6 + 2) piercing damage in melee or 5 (1d6 + 2) '

@@ -408,18 +408,25 @@ def legendary_option(c: dict, f: dict) -> tuple[dict | None, str]:
         if w:
             return {"name": name, "cost": cost, "kind": "attack", "weapon": w}, ""
         return None, f"the attack it names ({m.group(1)}) is not one of its attacks"
-    if f.get("kind") == "save" and (f.get("area") or {}).get("shape") == "self":
+    burst = BURST.match(f["desc"].strip()) if (f.get("area") or {}).get("shape") == "sphere" else None
+    if f.get("kind") == "save" and ((f.get("area") or {}).get("shape") == "self" or burst):
         wing = WING.match(f["desc"].strip())             # SRD-20: the save, then its flight
-        entry, why = save_action({**f, "desc": wing.group("save") if wing else f["desc"]})
+        desc = wing.group("save") if wing else (burst.group("save") if burst else f["desc"])
+        entry, why = save_action({**f, "desc": desc})
         if entry is None:
             return None, why
         entry = {k: v for k, v in entry.items() if k not in ("recharge", "per_day", "range_m", "repeat_save")}
-        return {**entry, "name": name, "cost": cost, "kind": "save", **({"then_fly": True} if wing else {})}, why
+        return {**entry, "name": name, "cost": cost, "kind": "save", **({"then_fly": True} if wing else {}),
+                **({"foes_only": True} if burst else {})}, why
     return None, "a legendary action the rules do not play (its text is shown with the block)"
 
 
 #: SRD-20 "The dragon beats its wings. Each creature within 10 ft. ... The dragon can then fly up to half its flying speed."
 WING = re.compile(r"^The (\w+) beats its wings\. (?P<save>.+) The \1 can then fly up to half its flying speed\.$", re.S)
+#: SRD-20 "The solar emits magical, divine energy. Each creature of its choice in a 10-foot radius must make a DC 23
+#: Dexterity saving throw ..." -- a burst around it, on the creatures of its choice (its foes)
+BURST = re.compile(r"^The \w+ emits magical, divine energy\. (?P<save>Each creature of its choice in a \d+-foot radius "
+                   r"must .+)$", re.S)
 DIES = re.compile(r"^When the [\w ]+ dies, it explodes in a [\w ,]+\.\s*")
 
 

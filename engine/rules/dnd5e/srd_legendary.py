@@ -50,7 +50,10 @@ def _hostiles_in(rs, session, a, opt) -> int:
 
 
 def _area_targets(rs, session, a, opt):
-    return [tid for tid in attacks.area_targets(rs, session, a, {"area": opt["area"]}, a.pos, None) if tid != a.id]
+    out = [tid for tid in attacks.area_targets(rs, session, a, {"area": opt["area"]}, a.pos, None) if tid != a.id]
+    if opt.get("foes_only"):              # SRD-20: "Each creature of its choice": its foes
+        out = [tid for tid in out if conditions.hostile(rs, a, session.state.actors[tid])]
+    return out
 
 
 @TURN_END.rule("SRD-15")

@@ -489,3 +489,21 @@ def test_srd27_slowing_breath_one_attack_half_speed_no_reaction_and_an_action_or
         {"actor": "s", "action": "end_turn", "rolls": {"save": 1}}])
     assert events(evs, "fall", who="s")
     assert evs[-1]["characters"]["s"]["position"][2] == 0
+
+
+def test_srd20_the_solars_searing_burst_on_the_creatures_of_its_choice(tmp_path, capsys):
+    """Solar, "Searing Burst (Costs 2 Actions). The solar emits magical, divine energy. Each creature of its choice in
+    a 10-foot radius must make a DC 23 Dexterity saving throw, taking 14 (4d6) fire damage plus 14 (4d6) radiant
+    damage on a failed save, or half as much damage on a successful one." At the end of the archer's turn: the archer
+    beside it fails (8 fire + 8 radiant), its ally beside it is not chosen, the archer 5 cells off is out of reach."""
+    solar = {"id": "s", "srd": "solar", "side": "red", "at": [8, 9, 0]}
+    ally = {"id": "k", "kind": "guard", "side": "red", "at": [7, 9, 0], "max_hp": 300}
+    far = {**ARCHER, "id": "f", "at": [16, 16, 0]}
+    evs = run_scene(tmp_path, capsys, [solar, ARCHER, far, ally], [
+        {"actor": "s", "action": "end_turn"},
+        {"actor": "a", "action": "end_turn", "rolls": {"damage": [2] * 8, "save": 1}}])
+    la = events(evs, "legendary_action", who="s")
+    assert [(e["option"], e["cost"], e["targets"]) for e in la] == [("Searing Burst", 2, ["a"])]
+    hurt = sorted((e["who"], e["amount"], e["damage_type"]) for e in evs if e.get("type") == "damage"
+                  and e.get("rule") == "SRD-15")
+    assert hurt == [("a", 8, "fire"), ("a", 8, "radiant")]
