@@ -73,9 +73,15 @@ RULES = [
      'decision': 'on a failed save the target\'s max HP drops by the damage the hit dealt it (its damage events since '
                  'the attack, after resistances), its HP to at most the new maximum (a `max_hp_reduced` event); at a '
                  'maximum of 0 it dies; the long rest or greater restoration that ends it is beyond a fight. The '
-                 'wight\'s "A humanoid slain by this attack rises 24 hours later as a zombie" is named as left out',
-     'where': 'engine/rules/dnd5e/srd_riders.py `drain`, `rider`; srd traits `on_hit_save`',
-     'tests': [T + 'test_srd23_life_drain_reduces_the_hit_point_maximum_by_the_damage_taken']},
+                 'wight\'s "A humanoid slain by this attack rises 24 hours later as a zombie" is named as left out. '
+                 'On a save action alike: the succubus\' "Draining Kiss. The fiend kisses a creature charmed by it or '
+                 'a willing creature. ... The target\'s hit point maximum is reduced by an amount equal to the damage '
+                 'taken" -- its target charmed by it or willing (its own side; another is refused citing SRD-23), the '
+                 'maximum reduced by the damage the kiss dealt, saved or not',
+     'where': 'engine/rules/dnd5e/srd_riders.py `drain`, `rider`, `save_drain`; srd traits `on_hit_save`; '
+              'engine/rules/dnd5e/actions/srd.py `CreatureAction`',
+     'tests': [T + 'test_srd23_life_drain_reduces_the_hit_point_maximum_by_the_damage_taken',
+               T + 'test_srd23_the_draining_kiss_of_a_willing_creature']},
     {'id': 'SRD-24',
      'rule': 'A hit that slays: "Slaying Longbow. ... Hit: 15 (2d8 + 6) piercing damage plus 27 (6d8) radiant damage. '
              'If the target is a creature that has 190 hit points or fewer, it must succeed on a DC 15 Constitution '

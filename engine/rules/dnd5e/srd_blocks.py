@@ -294,6 +294,11 @@ def save_action(f: dict) -> tuple[dict | None, str]:
         entry["frightful"] = True
     if ln and "provided that it has no creature grappled" in text:
         entry["not_while_grappling"] = True          # the ankheg's Acid Spray
+    drains = bool(srd_rider_text.DRAIN.search(text))
+    if drains:
+        entry["drain"] = True                        # SRD-23: the succubus' Draining Kiss
+    if KISS.match(text):
+        entry["charmed_or_willing"] = True
     if cond:
         entry["condition"] = cond
         if re.search(r"repeat the saving throw at the end of each of its turns", text):
@@ -306,7 +311,8 @@ def save_action(f: dict) -> tuple[dict | None, str]:
             and not (entry.get("frightful") and FRIGHTFUL_COVERED.search(x))
             and not ((entry.get("area") or {}).get("shape") == "self" and AREA_SENTENCE.fullmatch(x))
             and not ((entry.get("area") or {}).get("shape") == "line" and (x == "wide." or LINE_PIECE.fullmatch(x)))
-            and not (entry.get("not_while_grappling") and x == "wide, provided that it has no creature grappled.")]
+            and not (entry.get("not_while_grappling") and x == "wide, provided that it has no creature grappled.")
+            and not (drains and srd_rider_text.DRAIN_MORE.match(x))]
     later = re.search(r"(?:at the start of each of its turns|at the end of each of its turns)[^.]*damage|damage at the "
                       r"start of each of its turns", text)
     if later and entry["damage"]:
@@ -317,6 +323,8 @@ def save_action(f: dict) -> tuple[dict | None, str]:
     return entry, ("left out: " + " ".join(left)[:200]) if left else ""
 
 
+#: SRD-23 "The fiend kisses a creature charmed by it or a willing creature."
+KISS = re.compile(r"^The \w+ kisses a creature charmed by it or a willing creature\.")
 #: "a line that is 30 ft. long and 5 ft. wide" (its sentence split at "ft.": "long and 5 ft.", "wide.")
 LINE_FT = re.compile(r"a line (?:of \w+ )?that is (\d+) ft\. long and (\d+) ft\. wide")
 LINE_PIECE = re.compile(r"long and \d+ ft\.")

@@ -21,13 +21,14 @@ from engine.rules.dnd5e import conditions, damage, srd_traits, text
 from engine.rules.dnd5e.data import CONDITION_RULE
 
 
-def _hit_damage(session, a, t) -> int:
-    """The damage the hit just dealt ``t``: its damage events since ``a``'s attack."""
+def _hit_damage(session, a, t, since: str = "attack", rules=("DND-16", "SRD-02")) -> int:
+    """The damage the hit (or the save action: ``since = "creature_action"``) just dealt ``t``: its damage events
+    since ``a``'s attack."""
     total = 0
     for e in reversed(getattr(session, "_sink", None) or []):
-        if e.get("type") == "attack" and e.get("who") == a.id:
+        if e.get("type") == since and e.get("who") == a.id:
             break
-        if e.get("type") == "damage" and e.get("who") == t.id and e.get("rule") in ("DND-16", "SRD-02"):
+        if e.get("type") == "damage" and e.get("who") == t.id and e.get("rule") in rules:
             total += int(e["amount"])
     return total
 
@@ -41,9 +42,9 @@ def poison_at_zero(rs, session, a, t) -> None:
             conditions.add_condition(rs, session, t, cond, CONDITION_RULE.get(cond, "SRD-22"), source=a.id)
 
 
-def drain(rs, session, a, t) -> None:
-    """SRD-23: the hit point maximum reduced by the damage taken; dead at 0."""
-    amount = _hit_damage(session, a, t)
+def drain(rs, session, a, t, amount: int | None = None) -> None:
+    """SRD-23: the hit point maximum reduced by the damage taken (the hit's, or ``amount``); dead at 0."""
+    amount = _hit_damage(session, a, t) if amount is None else amount
     if amount <= 0:
         return
     t.max_hp = max(0, t.max_hp - amount)
@@ -52,6 +53,13 @@ def drain(rs, session, a, t) -> None:
                   "rule": "SRD-23"})
     if t.max_hp == 0:
         damage.die(rs, session, t, "its hit point maximum is reduced to 0", "SRD-23")
+
+
+def save_drain(rs, session, a, t) -> None:
+    """SRD-23 on a save action: "The target's hit point maximum is reduced by an amount equal to the damage taken"
+    (the succubus' Draining Kiss: whether it saved or not, the damage it took)."""
+    if not t.dead:
+        drain(rs, session, a, t, _hit_damage(session, a, t, "creature_action", ("SRD-12",)))
 
 
 def put_to_sleep(rs, session, a, t, rule: str = "SRD-25", deep: bool = False) -> None:

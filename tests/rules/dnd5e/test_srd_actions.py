@@ -507,3 +507,20 @@ def test_srd20_the_solars_searing_burst_on_the_creatures_of_its_choice(tmp_path,
     hurt = sorted((e["who"], e["amount"], e["damage_type"]) for e in evs if e.get("type") == "damage"
                   and e.get("rule") == "SRD-15")
     assert hurt == [("a", 8, "fire"), ("a", 8, "radiant")]
+
+
+def test_srd23_the_draining_kiss_of_a_willing_creature(tmp_path, capsys):
+    """Succubus, "Draining Kiss. The fiend kisses a creature charmed by it or a willing creature. The target must make
+    a DC 15 Constitution saving throw against this magic, taking 32 (5d10 + 5) psychic damage on a failed save, or
+    half as much damage on a successful one. The target's hit point maximum is reduced by an amount equal to the
+    damage taken." The hostile archer (not charmed by it) is refused; its willing ally (its side) takes 10 and its
+    maximum drops from 50 to 40."""
+    fiend = {"id": "s", "srd": "succubus-incubus", "side": "red", "at": [9, 10, 0]}
+    ally = {"id": "w", "kind": "guard", "side": "red", "at": [9, 11, 0], "max_hp": 50}
+    kiss = {"actor": "s", "action": "creature_action", "feature": "Draining Kiss"}
+    evs = run_scene(tmp_path, capsys, [fiend, ARCHER, ally], [
+        {**kiss, "target": "a", "illegal": "SRD-23"},
+        {**kiss, "target": "w", "rolls": {"damage": [1] * 5, "save": 1}}])
+    red = events(evs, "max_hp_reduced", who="w", rule="SRD-23")
+    assert [(e["by"], e["max_hp"]) for e in red] == [(10, 40)]
+    assert (evs[-1]["characters"]["w"]["max_hp"], evs[-1]["characters"]["w"]["hp"]) == (40, 40)

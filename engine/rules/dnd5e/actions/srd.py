@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from engine.rules.actions import Param, Unit
 from engine.rules.core import Illegal
-from engine.rules.dnd5e import areas, attacks, common, conditions, srd_breaths, srd_cast, srd_presence
+from engine.rules.dnd5e import areas, attacks, common, conditions, srd_breaths, srd_cast, srd_presence, srd_riders
 from engine.rules.dnd5e.actions import action
 from engine.rules.dnd5e.data import CONDITION_RULE
 from engine.rules.dnd5e.srd_sheet import dice_parts
@@ -102,6 +102,10 @@ class CreatureAction(Unit):
                               "SRD-12", "target")
             if not rs.sees(session, a, t):
                 raise Illegal(f"{a.name} cannot see {t.name}", "SRD-12", "target")
+            if f.get("charmed_or_willing") and a.id not in t.conditions.get("charmed", []) \
+                    and conditions.hostile(rs, a, t):
+                raise Illegal(f"{f['name']}: \"a creature charmed by it or a willing creature\"; {t.name} is neither",
+                              "SRD-23", "target")
             plan["targets"] = [t.id]
             return plan
         if area["shape"] == "self":
@@ -189,6 +193,8 @@ class CreatureAction(Unit):
                 if f.get("repeat_save") and cond in t.conditions:
                     t.data.setdefault("repeat_saves", {})[cond] = {"save": f["ability"], "dc": f["dc"],
                                                                    "spell": f["name"], "rule": "SRD-12"}
+            if f.get("drain"):
+                srd_riders.save_drain(rs, session, a, t)               # SRD-23
             if f.get("sleep") or f.get("push_m") or f.get("weaken") or f.get("slow"):
                 srd_breaths.after_save(rs, session, a, t, f, ok)          # SRD-25..27
 
