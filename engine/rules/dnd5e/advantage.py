@@ -36,6 +36,8 @@ ATTACK_SOURCES = Hook("attack_sources", "fn(rs, session, attacker, target, plan,
     "pack_tactics",                  # srd_traits.py (SRD-09)
     "spell_marks",                   # srd_marks.py (SPL-11: Faerie Fire, Bestow Curse)
     "spell_wards",                   # srd_wards.py (SPL-15, SPL-17: Dispel Evil and Good, Magic Circle)
+    "weakened_attacker",             # srd_breaths.py (SRD-27: Weakening Breath)
+    "held_in_its_grapple",           # srd_breaths.py (SRD-28: the ankheg's bite)
 ))
 #: register an advantage/disadvantage source on the ATTACK_SOURCES hook, with its rule ID
 source = ATTACK_SOURCES.rule

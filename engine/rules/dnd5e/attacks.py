@@ -12,7 +12,7 @@ from engine.rules.choices import choose
 from engine.rules.core import Actor, Illegal
 from engine.rules.dnd5e.upcalls import FEAT, SPELL
 from engine.rules.dnd5e import advantage, conditions, feats_data, gear
-from engine.rules.dnd5e import srd_grapple, srd_traits
+from engine.rules.dnd5e import srd_alternative, srd_grapple, srd_traits
 from engine.rules.dnd5e.attack_roll import Roll, attack_event
 from engine.rules.dnd5e.common import dice_spec
 from engine.rules.dnd5e.figures import bonus_sources, damage_modifier, dmg_mod, mean_hit_damage  # noqa: F401  (an attack's figures)
@@ -273,8 +273,8 @@ def use_attack(rs, session, a):
     if turn["attacks_left"] > 0:
         turn["attacks_left"] -= 1
     else:
-        turn["action"] = True
-        turn["attacks_left"] = a.data["attacks"] - 1
+        turn["action"] = True               # SRD-27 Slowing Breath: "can't make more than one attack on its turn"
+        turn["attacks_left"] = (1 if a.data.get("slowed_breath") else a.data["attacks"]) - 1
 
 
 def attack_sources(rs, session, a: Actor, t: Actor, plan) -> tuple[list, list]:
@@ -425,9 +425,9 @@ def _damage(rs, session, a: Actor, t: Actor, w, plan, ro: Roll) -> None:
     """A hit's damage: the weapon's dice (doubled on a critical), Elemental Adept, Savage Attacker, the modifiers,
     Sneak Attack; then what follows a hit (feats, a manoeuvre, Sentinel, a flyer grounded or rolling to fall)."""
     act, own, crit, sup, mods = ro.act, ro.own, ro.crit, ro.sup, ro.mods
-    n, s = dice_spec(w["damage"])
+    n, s = dice_spec(srd_alternative.damage_dice(rs, session, a, w, plan) if w.get("alternative") else w["damage"])
     if crit:
-        n *= 2
+        n *= int(w.get("crit_dice", 2))             # SRD-21: "it rolls damage dice three times, instead of twice"
     rolls = session.roll("damage", s, n, who=a.id, rule="DND-16") if n else []
     if w["type"] in a.data.get("elements", ()) and feats_data.has(a, "elemental_adept") \
             and (plan.get("kind") == "spell" or rs.opt("elemental_adept_ones") == "any_damage"):

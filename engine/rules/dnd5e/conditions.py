@@ -10,7 +10,7 @@ from engine.rules import riding
 from engine.rules import aerial
 from engine.rules.core import Actor, Illegal
 from engine.rules.dnd5e import feats_data, gear
-from engine.rules.dnd5e import srd_sheet
+from engine.rules.dnd5e import srd_sheet, srd_weakened
 from engine.rules.dnd5e.common import SKILL_ABILITY, mod
 from engine.rules.dnd5e.data import (
     CONDITION_RULE,
@@ -169,6 +169,8 @@ def saving_throw(rs, session, a: Actor, ability: str, dc: int, source_actor, rul
         advs.append("Mage Slayer: a spell cast within 1.5 m (DND-F40)")
     if ability == "dex" and a.has("restrained"):
         diss.append("restrained (DND-52)")
+    if a.data.get("weakened") and srd_weakened.weakened(a, ability):
+        diss.append(srd_weakened.WHY)                 # SRD-27
     if advantage:
         advs.append(advantage)
         purpose = f"{purpose}; {advantage}"
@@ -291,6 +293,8 @@ def check_d20(rs, session, a: Actor, ability: str, name: str, rule: str, purpose
     ``advantage``: a reason the caller gives (Dungeon Delver looking for a secret door, DND-F05); ``what`` names
     the check in Lucky's question."""
     dis = a.has("poisoned") or (a.has("frightened") and fear_source_in_sight(rs, session, a))   # DND-53, DND-49
+    if not dis and a.data.get("weakened") and srd_weakened.weakened(a, ability):      # SRD-27
+        dis, purpose = True, f"{purpose}; {srd_weakened.WHY}"
     helped = task_help(session, a)                         # DND-18: help with a task
     if helped:
         advantage = f"{advantage}; {helped}" if advantage else helped

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 from engine.rules import aerial, riding
 from engine.rules.core import Actor
-from engine.rules.dnd5e import concentration, conditions, feats_data, gear, mounts
+from engine.rules.dnd5e import concentration, conditions, feats_data, gear, mounts, srd_blight
 from engine.rules.dnd5e.upcalls import FEAT
 from engine.rules.hooks import Hook
 
@@ -26,6 +26,7 @@ DAMAGE_MODIFIERS = Hook("damage_modifiers", "fn(rs, session, target, dmg) change
     "heavy_armor_master",
     "nonmagical_weapons",                          # SRD-03 (srd_traits.py)
     "immunity_resistance_vulnerability",           # DND-33: "po zastosowaniu wszystkich modyfikatorów": last
+    "sleep_ends_on_damage",                        # SRD-25 (srd_breaths.py): the damage that is dealt wakes it
 ))
 damage_modifier = DAMAGE_MODIFIERS.rule
 DEATH = Hook("death", "fn(rs, session, actor) after a creature dies (its death event)", order=(
@@ -203,6 +204,10 @@ def die(rs, session, a: Actor, why: str, rule: str) -> None:
 
 def heal(rs, session, a: Actor, amount: int, rule: str) -> None:
     if a.dead or amount <= 0:
+        return
+    if a.data.get("srd_blight") and srd_blight.blocks_healing(a):          # SRD-29
+        session.emit({"type": "heal_blocked", "who": a.id, "amount": amount, "why": srd_blight.blocks_healing(a),
+                      "rule": "SRD-29"})
         return
     was0 = a.hp == 0
     a.hp = min(a.max_hp, a.hp + amount)

@@ -28,6 +28,8 @@ from engine.rules.dnd5e import srd_legendary  # noqa: F401  (its turn hooks regi
 from engine.rules.dnd5e import srd_marks
 from engine.rules.dnd5e import srd_lasting
 from engine.rules.dnd5e import srd_burst  # noqa: F401  (its death hook registers)
+from engine.rules.dnd5e import srd_riders  # noqa: F401  (its on-hit riders register, SRD-22..24)
+from engine.rules.dnd5e import srd_breaths  # its damage modifier and turn hooks register (SRD-25..29)
 from engine.rules.dnd5e.text import EVENT_LINES
 from engine.rules.dnd5e.events import EVENTS as DND_EVENTS
 from engine.rules.dnd5e.options import SPECS as OPTION_SPECS
@@ -156,6 +158,8 @@ class Dnd5e(Ruleset):
             base = a.data["fly_speed_m"]
         if a.data.get("spell_marks"):
             base *= srd_marks.speed_factor(a)      # Slow (SPL-11)
+        if a.data.get("slowed_breath"):
+            base *= 0.5                            # SRD-27 Slowing Breath: "its speed is halved"
         t = session.state.turn
         if t.get("actor") != a.id:
             return base        # not its turn: what it will have when its turn starts (for overlays)
@@ -218,6 +222,8 @@ class Dnd5e(Ruleset):
         else:
             a = session.state.actors[act["actor"]]
             self.ACTIONS[name].apply(self, session, a, act, plan)
+            if a.data.get("slowed_breath"):
+                srd_breaths.one_of_action_or_bonus(self, session, a)      # SRD-27
         aerial.check_all_grounded(session)
         conditions.check_grapples(self, session)
         turns.check_over(self, session)

@@ -88,10 +88,15 @@ WEAPON = {
     "damage_bonus": lambda v: number(v, -50, 50, True),
     "on_hit": lambda v: isinstance(v, dict) and isinstance(v.get("dc"), int) and v.get("ability") in (
         "str", "dex", "con", "int", "wis", "cha") and isinstance(v.get("damage", []), list)
-        and set(v) <= {"dc", "ability", "damage", "half", "condition", "repeat_save"},
+        and set(v) <= {"dc", "ability", "damage", "half", "condition", "repeat_save", "rider"}
+        and (v.get("rider") is None or v["rider"].get("kind") in ("poison_at_zero", "drain", "slay", "sleep", "blight", "pull")),
     "grapple": lambda v: isinstance(v, dict) and isinstance(v.get("escape_dc"), int) and v.get("max_size") in (
         None, "tiny", "small", "medium", "large", "huge", "gargantuan")
-        and set(v) <= {"escape_dc", "max_size", "restrained", "one_target"},
+        and set(v) <= {"escape_dc", "max_size", "restrained", "one_target", "max_held", "each_turn",
+                         "advantage_held"},
+    "crit_dice": lambda v: number(v, 2, 4, True),                                      # SRD-21
+    "alternative": lambda v: isinstance(v, dict) and set(v) == {"damage", "when"} and dice_expr(v["damage"])
+        and v["when"] in ("two_hands", "ranged", "bloodied"),                       # SRD-21
     "extra": lambda v: isinstance(v, list) and len(v) <= 8 and all(
         isinstance(e, dict) and {"damage", "type"} <= set(e) <= {"damage", "type", "bonus"} and dice_expr(e["damage"])
         and isinstance(e["type"], str) and number(e.get("bonus", 0), -50, 50, True) for e in v),
@@ -103,6 +108,8 @@ WEAPON_HELP = {
     "type": "a damage type name", "name": "a name",
     "on_hit": "{dc, ability, damage = [{dice, type}], half, condition, repeat_save}: the save a hit forces (SRD-13)",
     "extra": "a list of {damage = \"1d6\", type = \"fire\", bonus = 0}: damage a hit adds (SRD-02)",
+    "crit_dice": "2..4: how many times a critical hit rolls the damage dice (SRD-21)",
+    "alternative": "{damage = \"1d8\", when = \"two_hands\" | \"ranged\" | \"bloodied\"}: the other dice (SRD-21)",
     "grapple": "{escape_dc, max_size, restrained, one_target}: a hit that grapples (SRD-19)",
 }
 

@@ -15,8 +15,10 @@ import re
 
 from engine.errors import AerieError
 from engine.resources import resource_dir
+from engine.rules.dnd5e import srd_rider_text
 from engine.rules.dnd5e.common import SKILL_ABILITY, mod
 from engine.rules.dnd5e.srd_spellbook import harms as spellbook_harms, keys as spellbook_keys, kind as spellbook_kind
+from engine.rules.dnd5e.srd_block_grapple import grapple
 from engine.rules.dnd5e.srd_spellbook import status as spellbook_status
 
 SRD_FILE = "srd/creatures.json"
@@ -77,6 +79,11 @@ def weapon(f: dict, abilities: dict) -> dict:
     gr = grapple(f)[0]
     if gr:
         w["grapple"] = gr
+    alt = alternative(f)
+    if alt:
+        w["alternative"] = alt            # SRD-21
+    if CRIT_THRICE.fullmatch((f.get("rider") or "").strip()):
+        w["crit_dice"] = 3                # SRD-21: "it rolls damage dice three times, instead of twice"
     extra = []
     for d in hit[1:]:
         xd, xb = _split(d["dice"])
@@ -84,6 +91,25 @@ def weapon(f: dict, abilities: dict) -> dict:
     if extra:
         w["extra"] = extra
     return w
+
+
+#: SRD-21 "If the balor scores a critical hit, it rolls damage dice three times, instead of twice."
+CRIT_THRICE = re.compile(r"If the \w+ scores a critical hit, it rolls damage dice three times, instead of twice\.?")
+ALTERNATIVE_WHEN = (("two hands", "two_hands"), ("at range", "ranged"), ("half of its hit points", "bloodied"))
+
+
+def alternative(f: dict) -> dict | None:
+    """The weapon's ``alternative`` (SRD-21) for "or 5 (1d8 + 1) piercing damage if used with two hands", "... at
+    range", "... if the swarm has half of its hit points or fewer"; None for the rest (shillelagh, enlarged, another
+    form: what the rules do not play) or when the bonus or the type differs."""
+    v = f.get("versatile")
+    if not v or not f.get("hit"):
+        return None
+    when = next((k for t, k in ALTERNATIVE_WHEN if t in v["when"]), None)
+    (d, b), b0 = _split(v["dice"]), _split(f["hit"][0]["dice"])[1]
+    if when is None or b != b0 or v["type"] != f["hit"][0]["type"] or (when == "ranged" and not f.get("range_m")):
+        return None
+    return {"damage": d, "when": when}
 
 
 MAGIC_WEAPONS = ("magic weapons", "angelic weapons")
@@ -99,58 +125,30 @@ def on_hit(f: dict) -> tuple[dict | None, str]:
     if not sv:
         return None, ""
     cond = sv.get("condition")
+    text = f["desc"].split("Hit:", 1)[-1]
+    rider, covered = srd_rider_text.read(text)          # SRD-22..24
+    if rider and rider["kind"] == "poison_at_zero":
+        cond = None                # "paralyzed while poisoned in this way": at 0 HP only, not on a failed save
+    if rider and rider.get("each_turn"):
+        sv = {**sv, "damage": []}          # SRD-29: "at the start of each of its turns", not on the failed save
     if cond and cond not in PLAYED_CONDITIONS:
         return None, f"the save it forces on a hit ({cond} is not tracked)"
     dmg = [{"dice": d["dice"], "type": d["type"]} for d in sv.get("damage", ()) if re.fullmatch(r"\d+d\d+([+-]\d+)?", d["dice"])]
-    if not cond and not dmg:
+    if not cond and not dmg and not rider:
         return None, "the save it forces on a hit (neither damage nor a condition the rules know)"
     entry: dict = {"dc": int(sv["dc"]), "ability": sv["ability"], "damage": dmg, "half": bool(sv.get("half"))}
     if cond:
         entry["condition"] = cond
-    text = f["desc"].split("Hit:", 1)[-1]
+    if rider:
+        entry["rider"] = rider
     if REPEAT.search(text):
         entry["repeat_save"] = True
     sentences = [x.strip() for x in re.split(r"(?<=\.)\s+", text) if x.strip()][1:]
-    left = [x for x in sentences if "saving throw" not in x or "start of each" in x or "hit point maximum" in x]
+    left = [x for x in sentences if ("saving throw" not in x or "start of each" in x or "hit point maximum" in x)
+            and not (covered and covered(x))]
     if "saving throw" not in re.split(r"(?<=\.)\s+", text)[0] and not any("saving throw" in x for x in sentences):
         return None, "the save it forces on a hit"
     return entry, ("left out: " + " ".join(left)[:200]) if left else ""
-
-
-GRAPPLED = re.compile(r"(?:,? and the target is grappled|\. (?:If the target is (?:a |an )?(?P<size>Tiny|Small|Medium|Large|"
-                      r"Huge)(?: or smaller)?(?: creature)?, it|If the target is a creature, it|The target) is grappled)"
-                      r" \(escape DC (?P<dc>\d+)\)(?P<restr> and restrained until the grapple ends)?\.")
-HELD = re.compile(r"^Until this grapple ends, (?:the (?:target|creature) is restrained(?:, and the [\w ]+ can't "
-                  r"(?:use its [\w ]+ on|\w+) another target)?|the [\w ]+ can't use its [\w ]+ on another target)\.?$")
-
-
-def grapple(f: dict) -> tuple[dict | None, str]:
-    """(the weapon's ``grapple``, what is left out) for an attack whose hit grapples (SRD-19): "and the target is
-    grappled (escape DC 19). Until this grapple ends, the target is restrained, and the roc can't use its talons on
-    another target."; (None, why) when its text says more than the rules play."""
-    if not f.get("grapple_escape_dc"):
-        return None, ""
-    hit = f["desc"].split("Hit:", 1)[-1].strip()
-    m = GRAPPLED.search(hit)
-    if not m:
-        return None, "the grapple on a hit (its condition as written is not read)"
-    rest = hit[m.end():].strip()
-    entry: dict = {"escape_dc": int(m.group("dc"))}
-    if m.group("size"):
-        entry["max_size"] = m.group("size").lower()
-    if m.group("restr"):
-        entry["restrained"] = True
-    if rest:
-        h = HELD.match(rest)
-        if not h:
-            return None, "the grapple on a hit; left out: " + rest[:200]
-        if "restrained" in rest:
-            entry["restrained"] = True
-        if "another target" in rest:
-            entry["one_target"] = True
-    if f.get("on_hit_save") or len(hit[:m.start()].split(". ")) > 1:
-        return None, "the grapple on a hit (with more in the text)"
-    return entry, ""
 
 
 def _split(dice: str) -> tuple[str, int]:
@@ -190,6 +188,9 @@ def save_action(f: dict) -> tuple[dict | None, str]:
         return None, "not a save action"
     text = f["desc"]
     area = dict(f["area"]) if f.get("area") else None
+    ln = LINE_FT.search(text)
+    if area is None and ln:                 # "a line that is 30 ft. long and 5 ft. wide" (the source reads no area)
+        area = {"shape": "line", "length_m": round(int(ln.group(1)) * 0.3, 2), "width_m": round(int(ln.group(2)) * 0.3, 2)}
     cond = f.get("condition")
     if not f.get("damage") and not cond:
         return None, "a save with neither damage nor a condition the rules know"
@@ -219,6 +220,13 @@ def save_action(f: dict) -> tuple[dict | None, str]:
         entry["range_m"] = round(int(rng.group(1)) * 0.3, 2) if rng else 1.5
     if FRIGHTFUL.match(f["name"]):
         entry["frightful"] = True
+    if ln and "provided that it has no creature grappled" in text:
+        entry["not_while_grappling"] = True          # the ankheg's Acid Spray
+    drains = bool(srd_rider_text.DRAIN.search(text))
+    if drains:
+        entry["drain"] = True                        # SRD-23: the succubus' Draining Kiss
+    if KISS.match(text):
+        entry["charmed_or_willing"] = True
     if cond:
         entry["condition"] = cond
         if re.search(r"repeat the saving throw at the end of each of its turns", text):
@@ -230,7 +238,9 @@ def save_action(f: dict) -> tuple[dict | None, str]:
     left = [x.strip() for x in re.split(r"(?<=\.)\s+", text) if x.strip() and not COVERED.search(x)
             and not (entry.get("frightful") and FRIGHTFUL_COVERED.search(x))
             and not ((entry.get("area") or {}).get("shape") == "self" and AREA_SENTENCE.fullmatch(x))
-            and not ((entry.get("area") or {}).get("shape") == "line" and x == "wide.")]      # "5 ft. wide."
+            and not ((entry.get("area") or {}).get("shape") == "line" and (x == "wide." or LINE_PIECE.fullmatch(x)))
+            and not (entry.get("not_while_grappling") and x == "wide, provided that it has no creature grappled.")
+            and not (drains and srd_rider_text.DRAIN_MORE.match(x))]
     later = re.search(r"(?:at the start of each of its turns|at the end of each of its turns)[^.]*damage|damage at the "
                       r"start of each of its turns", text)
     if later and entry["damage"]:
@@ -241,6 +251,11 @@ def save_action(f: dict) -> tuple[dict | None, str]:
     return entry, ("left out: " + " ".join(left)[:200]) if left else ""
 
 
+#: SRD-23 "The fiend kisses a creature charmed by it or a willing creature."
+KISS = re.compile(r"^The \w+ kisses a creature charmed by it or a willing creature\.")
+#: "a line that is 30 ft. long and 5 ft. wide" (its sentence split at "ft.": "long and 5 ft.", "wide.")
+LINE_FT = re.compile(r"a line (?:of \w+ )?that is (\d+) ft\. long and (\d+) ft\. wide")
+LINE_PIECE = re.compile(r"long and \d+ ft\.")
 #: "Each creature within 5 ft." -- a self area's sentence, cut at its "ft." (the area plays it)
 AREA_SENTENCE = re.compile(r"Each creature within \d+ ft\.")
 CHOICE_OF_BREATHS = re.compile(r"uses one of the following breath weapons", re.I)
@@ -279,15 +294,19 @@ def breath_options(f: dict) -> list[tuple[str, dict | None, str]]:
             area["width_m"] = round(int(ar.group(3) or 5) * 0.3, 2)
         dmg = [{"dice": d + (f"{sign}{b}" if b else ""), "type": t} for d, sign, b, t in SUB_DAMAGE.findall(line)]
         cond = next((c for c in PLAYED_CONDITIONS if re.search(rf"\b(?:be|fall) {c}\b", line)), None)
-        if not dmg and not cond:
+        more, covered = srd_rider_text.breath_extra(line)          # SRD-25 sleep, SRD-26 pushed away
+        if more.get("sleep"):
+            cond = None               # the sleep's unconsciousness (it ends when it takes damage), not the condition's
+        if not dmg and not cond and not more:
             out.append((name, None, "neither damage nor a condition the rules track"))
             continue
         entry: dict = {"name": name, "dc": int(sv.group(1)), "ability": ABILITY[sv.group(2)], "damage": dmg,
                        "half": "half as much damage" in line, "area": area, "recharge_group": "Breath Weapons"}
         if f.get("recharge"):
             entry["recharge"] = list(f["recharge"])
+        entry.update(more)
         sentences = [x.strip() for x in re.split(r"(?<=\.)\s+", line) if x.strip()]
-        left = [x for x in sentences[2:] if x != SUB_REPEAT]
+        left = [x for x in sentences[2:] if x != SUB_REPEAT and not (covered and covered(x))]
         if cond:
             entry["condition"] = cond
             if SUB_REPEAT in line:
@@ -334,15 +353,25 @@ def legendary_option(c: dict, f: dict) -> tuple[dict | None, str]:
         if w:
             return {"name": name, "cost": cost, "kind": "attack", "weapon": w}, ""
         return None, f"the attack it names ({m.group(1)}) is not one of its attacks"
-    if f.get("kind") == "save" and (f.get("area") or {}).get("shape") == "self":
-        entry, why = save_action({**f, "desc": f["desc"]})
+    burst = BURST.match(f["desc"].strip()) if (f.get("area") or {}).get("shape") == "sphere" else None
+    if f.get("kind") == "save" and ((f.get("area") or {}).get("shape") == "self" or burst):
+        wing = WING.match(f["desc"].strip())             # SRD-20: the save, then its flight
+        desc = wing.group("save") if wing else (burst.group("save") if burst else f["desc"])
+        entry, why = save_action({**f, "desc": desc})
         if entry is None:
             return None, why
         entry = {k: v for k, v in entry.items() if k not in ("recharge", "per_day", "range_m", "repeat_save")}
-        return {**entry, "name": name, "cost": cost, "kind": "save"}, why
+        return {**entry, "name": name, "cost": cost, "kind": "save", **({"then_fly": True} if wing else {}),
+                **({"foes_only": True} if burst else {})}, why
     return None, "a legendary action the rules do not play (its text is shown with the block)"
 
 
+#: SRD-20 "The dragon beats its wings. Each creature within 10 ft. ... The dragon can then fly up to half its flying speed."
+WING = re.compile(r"^The (\w+) beats its wings\. (?P<save>.+) The \1 can then fly up to half its flying speed\.$", re.S)
+#: SRD-20 "The solar emits magical, divine energy. Each creature of its choice in a 10-foot radius must make a DC 23
+#: Dexterity saving throw ..." -- a burst around it, on the creatures of its choice (its foes)
+BURST = re.compile(r"^The \w+ emits magical, divine energy\. (?P<save>Each creature of its choice in a \d+-foot radius "
+                   r"must .+)$", re.S)
 DIES = re.compile(r"^When the [\w ]+ dies, it explodes in a [\w ,]+\.\s*")
 
 
@@ -474,9 +503,10 @@ def feature_status(c: dict, section: str, f: dict) -> tuple[bool, str]:
             gr, why = grapple(f)
             if gr is None:
                 gaps.append(why)
-        if f.get("rider") and not gaps and not f.get("on_hit_save") and not f.get("grapple_escape_dc"):
+        if f.get("rider") and not gaps and not f.get("on_hit_save") and not f.get("grapple_escape_dc") \
+                and not CRIT_THRICE.fullmatch(f["rider"].strip()):
             gaps.append("what the text adds after the damage")
-        if f.get("versatile"):
+        if f.get("versatile") and alternative(f) is None:
             gaps.append(f"the alternative damage ({f['versatile']['when']})")
         if f.get("recharge") or f.get("per_day"):
             gaps.append("its recharge / uses per day")

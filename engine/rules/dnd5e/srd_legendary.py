@@ -14,7 +14,7 @@ choice at that moment (a choice point) is not offered yet.
 from __future__ import annotations
 
 from engine.rules.core import Illegal
-from engine.rules.dnd5e import attacks, conditions, srd_cast, srd_detect
+from engine.rules.dnd5e import attacks, conditions, srd_cast, srd_detect, srd_wing
 from engine.rules.dnd5e.data import CONDITION_RULE
 from engine.rules.dnd5e.srd_sheet import dice_parts
 from engine.rules.dnd5e.turns import TURN_END, TURN_START
@@ -45,8 +45,15 @@ def _attack_option(rs, session, a, opt):
     return None
 
 
+def _hostiles_in(rs, session, a, opt) -> int:
+    return sum(conditions.hostile(rs, a, session.state.actors[x]) for x in _area_targets(rs, session, a, opt))
+
+
 def _area_targets(rs, session, a, opt):
-    return [tid for tid in attacks.area_targets(rs, session, a, {"area": opt["area"]}, a.pos, None) if tid != a.id]
+    out = [tid for tid in attacks.area_targets(rs, session, a, {"area": opt["area"]}, a.pos, None) if tid != a.id]
+    if opt.get("foes_only"):              # SRD-20: "Each creature of its choice": its foes
+        out = [tid for tid in out if conditions.hostile(rs, a, session.state.actors[tid])]
+    return out
 
 
 @TURN_END.rule("SRD-15")
@@ -57,7 +64,8 @@ def legendary_actions(rs, session, ender):
         if not lg or a.id == ender.id or a.dead or a.hp == 0 or conditions.incapacitated(rs, a):
             continue
         points = int(a.data.get("legendary_points", 0))
-        for opt in lg["options"]:
+        for opt in srd_wing.ordered(rs, session, a, lg["options"], points,       # SRD-20: a Wing Attack first
+                                    lambda o, a=a: _hostiles_in(rs, session, a, o)):      # when it pays
             if opt["cost"] > points:
                 continue
             if opt["kind"] == "spell":
@@ -90,6 +98,8 @@ def legendary_actions(rs, session, ender):
             session.emit({"type": "legendary_action", "who": a.id, "option": opt["name"], "cost": opt["cost"],
                           "points_left": a.data["legendary_points"], "targets": targets, "rule": "SRD-15"})
             _save_option(rs, session, a, opt, targets)
+            if opt.get("then_fly"):
+                srd_wing.fly_after(rs, session, a, opt["name"])        # SRD-20
             break
 
 

@@ -2,8 +2,9 @@
 its alternatives ("Or the captain makes two ranged attacks with its daggers"). The sheet's ``multiattack`` is the
 list of combinations, each ``{attack name: count}`` (srd_blocks.character); the Attack action gives the largest
 number of attacks (``attacks``) and each attack must keep at least one combination possible: the attacks made
-this action, with this one, fit within it. ``legal_actions`` lists only those (its candidates are checked), so the
-preview and the policies follow the text too. A character without ``multiattack`` is not touched.
+this action, with this one, fit within it -- or it is the action's one attack with a weapon no combination names (an
+attack action of its own: "Rock. Ranged Weapon Attack" beside "The giant makes two greatclub attacks").
+``legal_actions`` lists only those (its candidates are checked), so the preview and the policies follow the text too. A character without ``multiattack`` is not touched.
 """
 
 from __future__ import annotations
@@ -23,6 +24,8 @@ def refusal(a, w: dict, turn: dict) -> Illegal | None:
     if not opts:
         return None
     used = dict(_used(a, turn))
+    if not used and not any(w["name"] in o for o in opts):
+        return None        # an attack action of its own, outside the Multiattack (the hill giant's Rock): one attack
     used[w["name"]] = used.get(w["name"], 0) + 1
     if any(all(o.get(k, 0) >= n for k, n in used.items()) for o in opts):
         return None

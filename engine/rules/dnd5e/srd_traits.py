@@ -25,10 +25,15 @@ def extra_damage(rs, session, a, t, w: dict, crit: bool) -> None:
         if t.dead:
             return
         n, s = dice_spec(e["damage"])
-        n *= 2 if crit else 1
+        n *= int(w.get("crit_dice", 2)) if crit else 1          # SRD-21: three times on the balor's crit
         rolls = session.roll("extra_damage", s, n, who=a.id, rule="SRD-02") if n else []
         rs.apply_damage(session, t, max(0, sum(rolls) + int(e.get("bonus", 0))), e["type"], a.id, "SRD-02",
                         critical=crit, weapon=w)
+
+
+#: what a hit's save does beyond damage and a condition: ``fn(rs, session, a, t, w, saved, dropped)`` after the save
+#: and its damage (``dropped``: that damage took it to 0 HP); engine/rules/dnd5e/srd_riders.py
+ON_HIT_RIDERS: list = []
 
 
 def on_hit_save(rs, session, a, t, w: dict) -> None:
@@ -40,6 +45,7 @@ def on_hit_save(rs, session, a, t, w: dict) -> None:
     if not oh or t.dead:
         return
     ok = conditions.saving_throw(rs, session, t, oh["ability"], oh["dc"], a, "SRD-13", w["name"])
+    up = t.hp > 0
     for d in oh.get("damage", ()):
         n, s = dice_spec(d["dice"].split("+")[0].split("-")[0])
         bonus = int(d["dice"][len(d["dice"].split("+")[0].split("-")[0]):] or 0)
@@ -47,12 +53,16 @@ def on_hit_save(rs, session, a, t, w: dict) -> None:
         amt = total if not ok else (total // 2 if oh.get("half") else 0)
         if amt and not t.dead:
             rs.apply_damage(session, t, amt, d["type"], a.id, "SRD-13")
+    dropped = up and t.hp == 0
     cond = oh.get("condition")
     if not ok and cond and not t.dead:
         conditions.add_condition(rs, session, t, cond, CONDITION_RULE.get(cond, "SRD-13"), source=a.id)
         if oh.get("repeat_save") and cond in t.conditions:
             t.data.setdefault("repeat_saves", {})[cond] = {"save": oh["ability"], "dc": oh["dc"], "spell": w["name"],
                                                            "rule": "SRD-13"}
+    if oh.get("rider"):
+        for fn in ON_HIT_RIDERS:          # srd_riders.py (SRD-22..25)
+            fn(rs, session, a, t, w, ok, dropped)
 
 
 @damage_modifier("SRD-03")

@@ -27,6 +27,7 @@ if TYPE_CHECKING:
 TURN_START = Hook("turn_start", "fn(rs, session, actor) when its turn starts", order=(
     "reaction_returns",
     "slowed_no_reaction",        # srd_marks.py (SPL-11)
+    "slowed_no_reaction_back",   # srd_breaths.py (SRD-27: Slowing Breath)
     "confused_behaviour",        # srd_marks.py (SPL-11)
     "compelled_moves",           # srd_marks.py (SPL-11)
     "dodge_ends",
@@ -40,12 +41,14 @@ TURN_START = Hook("turn_start", "fn(rs, session, actor) when its turn starts", o
     "long_cast_goes_on",         # srd_long.py (SPL-12)
     "lasting_areas",
     "recharge_roll",             # actions/srd.py (SRD-05)
+    "blight_damage",             # srd_breaths.py (SRD-29)
     "legendary_points_return",   # srd_legendary.py (SRD-15)
 ))
 TURN_END = Hook("turn_end", "fn(rs, session, actor) when its turn ends", order=(
     "stay_aloft",
     "repeat_saves",
     "mark_repeat_saves",         # srd_marks.py (SPL-11)
+    "weakness_repeat_save",      # srd_breaths.py (SRD-27)
     "legendary_actions",         # srd_legendary.py (SRD-15): another creature's turn ends
 ))
 FALL_TRIGGERS = Hook("fall_triggers", "fn(rs, session, actor) -> (reason, rule) or None: why a flyer falls", order=(

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from engine.rules.actions import Param, Unit
 from engine.rules.core import Illegal
-from engine.rules.dnd5e import areas, attacks, common, conditions, srd_cast, srd_presence
+from engine.rules.dnd5e import areas, attacks, common, conditions, srd_breaths, srd_cast, srd_presence, srd_riders
 from engine.rules.dnd5e.actions import action
 from engine.rules.dnd5e.data import CONDITION_RULE
 from engine.rules.dnd5e.srd_sheet import dice_parts
@@ -85,6 +85,10 @@ class CreatureAction(Unit):
         why = _usable(a, f)
         if why:
             raise Illegal(why, "SRD-05", "feature")
+        if f.get("not_while_grappling") and any(a.id in o.conditions.get("grappled", [])
+                                                for o in session.state.actors.values()):
+            raise Illegal(f"{a.name} has a creature grappled: {f['name']} only \"provided that it has no creature "
+                          "grappled\"", "SRD-12", "feature")
         area = f.get("area")
         cell = session.world.cell_m
         plan = {"feature": f["name"]}
@@ -98,6 +102,10 @@ class CreatureAction(Unit):
                               "SRD-12", "target")
             if not rs.sees(session, a, t):
                 raise Illegal(f"{a.name} cannot see {t.name}", "SRD-12", "target")
+            if f.get("charmed_or_willing") and a.id not in t.conditions.get("charmed", []) \
+                    and conditions.hostile(rs, a, t):
+                raise Illegal(f"{f['name']}: \"a creature charmed by it or a willing creature\"; {t.name} is neither",
+                              "SRD-23", "target")
             plan["targets"] = [t.id]
             return plan
         if area["shape"] == "self":
@@ -185,6 +193,10 @@ class CreatureAction(Unit):
                 if f.get("repeat_save") and cond in t.conditions:
                     t.data.setdefault("repeat_saves", {})[cond] = {"save": f["ability"], "dc": f["dc"],
                                                                    "spell": f["name"], "rule": "SRD-12"}
+            if f.get("drain"):
+                srd_riders.save_drain(rs, session, a, t)               # SRD-23
+            if f.get("sleep") or f.get("push_m") or f.get("weaken") or f.get("slow"):
+                srd_breaths.after_save(rs, session, a, t, f, ok)          # SRD-25..27
 
 
 def line_targets(rs, session, a, area: dict, act: dict) -> list[str]:

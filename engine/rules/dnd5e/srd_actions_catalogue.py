@@ -1,0 +1,194 @@
+"""The SRD 5.1 creatures' attack and save actions played whole (SRD-20..SRD-29; issue 44): what the stat blocks of
+assets/srd/creatures.json do beyond SRD-01..19, each with the text it implements (the SRD 5.1, CC-BY-4.0) and the
+decision taken. Fields and rendering: engine/rules/catalogue.py."""
+
+T = "tests/rules/dnd5e/test_srd_actions.py::"
+
+RULES = [
+    {'id': 'SRD-20',
+     'rule': 'Wing Attack (Costs 2 Actions): "The dragon beats its wings. Each creature within 10 ft. of the dragon '
+             'must succeed on a DC 22 Dexterity saving throw or take 15 (2d6 + 8) bludgeoning damage and be knocked '
+             'prone. The dragon can then fly up to half its flying speed." (and the solar\'s burst around it: '
+             '"Searing Burst (Costs 2 Actions). The solar emits magical, divine energy. Each creature of its choice '
+             'in a 10-foot radius must make a DC 23 Dexterity saving throw ...")',
+     'status': 'built',
+     'decision': 'SRD-15\'s save around the creature (every creature in the 10 ft. sphere around its body in 3D, a '
+                 'flyer above or below included; knocked prone, a flyer falls: AIR-10, AIR-12), then a flight of '
+                 'half its speed in the air as AIR-09 reads it (its ground speed; `air_speed = "fly_speed"`: its fly '
+                 'speed) at the aerial costs (AIR-06: a dragon on the ground spends the half on the take-off and '
+                 'rises no farther; AIR-07 layers), spending none of its own movement; the flight provokes '
+                 'opportunity attacks as any move (DND-28, AIR-05). Its policy (the GM\'s choice is not offered yet, '
+                 'as SRD-15\'s): a Wing Attack is taken before the block\'s order when its average damage on every '
+                 'foe it catches beats the average of the attacks the same points buy (three foes around an adult '
+                 'red dragon, 45, beat two tail attacks, 34; two do not); it flies only when a foe still standing '
+                 '(not prone, not incapacitated) holds it in melee reach, to the cell within the half farthest from '
+                 'the nearest such foe (a `wing_flight` event, then the move). The Searing Burst is the same save '
+                 'around it on the creatures of its choice: its foes (`foes_only`), its allies spared',
+     'where': 'engine/rules/dnd5e/srd_wing.py `fly_after`, `destination`, `ordered`; srd legendary '
+              '`legendary_actions`, `_area_targets`; srd blocks `legendary_option`',
+     'tests': [T + 'test_srd20_wing_attack_knocks_flyers_prone_they_fall_and_the_dragon_flies_off',
+               T + 'test_srd20_two_foes_get_the_tail_and_a_dragon_that_flattened_everyone_stays',
+               T + 'test_srd20_the_solars_searing_burst_on_the_creatures_of_its_choice']},
+    {'id': 'SRD-21',
+     'rule': 'The alternative damage of an attack: "Hit: 4 (1d6 + 1) piercing damage or 5 (1d8 + 1) piercing damage if '
+             'used with two hands to make a melee attack"; "9 (2d6 + 2) piercing damage in melee or 5 (1d6 + 2) '
+             'piercing damage at range"; "7 (2d6) piercing damage, or 3 (1d6) piercing damage if the swarm has half '
+             'of its hit points or fewer"; "If the balor scores a critical hit, it rolls damage dice three times, '
+             'instead of twice."',
+     'status': 'built',
+     'decision': 'a weapon key `alternative` {damage, when = two_hands | ranged | bloodied}: a hit rolls the '
+                 'alternative dice when the case holds (an `alternative_damage` event): a ranged attack; the '
+                 'attacker at half its hit points or fewer; both hands on a melee attack unless it attacked with '
+                 'another weapon this turn (that one is in its other hand). The blocks as kept do not say who carries '
+                 'a shield: a scene that gives a guard its shield writes the spear\'s weapon table without '
+                 '`alternative`. The alternatives the rules do not play (shillelagh, enlarged, another form) stay '
+                 'named in `features`. The balor\'s critical hit: a weapon key `crit_dice = 3`, the weapon\'s dice '
+                 'and its added damage (SRD-02) rolled three times',
+     'where': 'engine/rules/dnd5e/srd_alternative.py `damage_dice`, `applies`; 5e attacks `_damage`; '
+              'srd blocks `alternative`, `weapon`; srd traits `extra_damage`',
+     'tests': [T + 'test_srd21_two_hands_on_a_versatile_weapon_unless_the_other_hand_attacked',
+               T + 'test_srd21_at_range_and_a_swarm_at_half_its_hit_points',
+               T + 'test_srd21_the_balors_critical_hit_rolls_its_dice_three_times']},
+    {'id': 'SRD-22',
+     'rule': 'Poison that drops its target: "the target must make a DC 11 Constitution saving throw, taking 10 (3d6) '
+             'poison damage on a failed save ... If the poison damage reduces the target to 0 hit points, the target '
+             'is stable but poisoned for 1 hour, even after regaining hit points, and is paralyzed while poisoned in '
+             'this way."',
+     'status': 'built',
+     'decision': 'after SRD-13\'s save and its poison damage, a target that damage took to 0 HP and that is not dead '
+                 '(a monster under `monsters_die_at_0` is) is stable (no death saves: a `stable` event) and poisoned '
+                 'and paralyzed; healing wakes it (DND-02) and leaves both (an hour outlasts a fight, and the rules '
+                 'know no cure); a failed save alone does not paralyze (the block\'s text was read as a condition on '
+                 'the failure before). Likewise SRD-13\'s poison that "lasts until it is removed by the lesser '
+                 'restoration spell or similar magic" (the erinyes\' longbow) stays: nothing in a fight removes it',
+     'where': 'engine/rules/dnd5e/srd_riders.py `poison_at_zero`, `rider`; srd traits `on_hit_save`; '
+              'engine/rules/dnd5e/srd_rider_text.py `read`; srd blocks `on_hit`',
+     'tests': [T + 'test_srd22_poison_that_drops_the_target_leaves_it_stable_poisoned_and_paralyzed']},
+    {'id': 'SRD-23',
+     'rule': 'Life Drain: "Hit: 10 (3d6) necrotic damage. The target must succeed on a DC 10 Constitution saving throw '
+             'or its hit point maximum is reduced by an amount equal to the damage taken. This reduction lasts until '
+             'the creature finishes a long rest. The target dies if this effect reduces its hit point maximum to 0." '
+             '(the clay golem\'s Slam alike).',
+     'status': 'built',
+     'decision': 'on a failed save the target\'s max HP drops by the damage the hit dealt it (its damage events since '
+                 'the attack, after resistances), its HP to at most the new maximum (a `max_hp_reduced` event); at a '
+                 'maximum of 0 it dies; the long rest or greater restoration that ends it is beyond a fight. The '
+                 'wight\'s "A humanoid slain by this attack rises 24 hours later as a zombie" is named as left out. '
+                 'On a save action alike: the succubus\' "Draining Kiss. The fiend kisses a creature charmed by it or '
+                 'a willing creature. ... The target\'s hit point maximum is reduced by an amount equal to the damage '
+                 'taken" -- its target charmed by it or willing (its own side; another is refused citing SRD-23), the '
+                 'maximum reduced by the damage the kiss dealt, saved or not',
+     'where': 'engine/rules/dnd5e/srd_riders.py `drain`, `rider`, `save_drain`; srd traits `on_hit_save`; '
+              'engine/rules/dnd5e/actions/srd.py `CreatureAction`',
+     'tests': [T + 'test_srd23_life_drain_reduces_the_hit_point_maximum_by_the_damage_taken',
+               T + 'test_srd23_the_draining_kiss_of_a_willing_creature']},
+    {'id': 'SRD-24',
+     'rule': 'A hit that slays: "Slaying Longbow. ... Hit: 15 (2d8 + 6) piercing damage plus 27 (6d8) radiant damage. '
+             'If the target is a creature that has 190 hit points or fewer, it must succeed on a DC 15 Constitution '
+             'saving throw or die."',
+     'status': 'built',
+     'decision': 'after the hit\'s damage, SRD-13\'s save; a failure with the written number of HP or fewer left '
+                 'kills it (a `death` event naming SRD-24). With SRD-01 read as written, an attack action that its '
+                 'Multiattack does not name (this longbow beside "two greatsword attacks", a giant\'s Rock) is an '
+                 'Attack action\'s one attack (it was refused)',
+     'where': 'engine/rules/dnd5e/srd_riders.py `rider`; srd multiattack `refusal`',
+     'tests': [T + 'test_srd24_a_hit_that_slays_a_creature_with_few_enough_hit_points',
+               T + 'test_srd01_an_attack_action_outside_the_multiattack_is_the_actions_one_attack']},
+    {'id': 'SRD-25',
+     'rule': 'Sleep: "Sleep Breath. The dragon exhales sleep gas in a 30-foot cone. Each creature in that area must '
+             'succeed on a DC 14 Constitution saving throw or fall unconscious for 5 minutes. This effect ends for a '
+             'creature if the creature takes damage or someone uses an action to wake it."',
+     'status': 'built',
+     'decision': 'a failed save: unconscious (so prone; a flyer falls, AIR-10) and `asleep` on the sheet (an `asleep` '
+                 'event); damage still above 0 after every other modifier wakes it before it is dealt (a damage '
+                 'modifier, last); `wake` is the action of a creature within 1.5 m (AIR-04), offered for a friend '
+                 'asleep; a creature at 0 HP stays unconscious (dying is not sleep); the minutes outlast a fight. '
+                 'The same sleep on a hit\'s save (a `sleep` rider): the drow\'s bolt when the save fails by 5 or '
+                 'more ("the target is also unconscious while poisoned in this way. The target wakes up if it takes '
+                 'damage or if another creature takes an action to shake it awake", its margin read from the save), '
+                 'the couatl\'s bite ("Until this poison ends, the target is unconscious. Another creature can use an '
+                 'action to shake the target awake": damage does not wake it)',
+     'where': 'engine/rules/dnd5e/srd_riders.py `put_to_sleep`, `wake`, `rider`; '
+              'engine/rules/dnd5e/srd_breaths.py `sleep_ends_on_damage`, `after_save`; '
+              'engine/rules/dnd5e/actions/srd_wake.py `Wake`; engine/rules/dnd5e/actions/srd.py `CreatureAction`; '
+              'engine/rules/dnd5e/srd_rider_text.py `breath_extra`; srd blocks `breath_options`',
+     'tests': [T + 'test_srd25_sleep_breath_until_damage_or_a_friend_wakes_it',
+               T + 'test_srd25_a_poisoned_bolt_that_puts_to_sleep_when_the_save_fails_by_5',
+               T + 'test_srd25_the_couatls_poison_sleep_only_a_friends_action_ends']},
+    {'id': 'SRD-26',
+     'rule': 'Pushed away: "Repulsion Breath. The dragon exhales repulsion energy in a 30-foot cone. Each creature in '
+             'that area must succeed on a DC 15 Strength saving throw. On a failed save, the creature is pushed 40 '
+             'feet away from the dragon."',
+     'status': 'built',
+     'decision': 'straight away from the dragon\'s centre to the creature\'s in 3D: a flyer along that line (up when '
+                 'it is above the dragon\'s centre), a walker along the ground; half a metre at a time to the '
+                 'nearest cell and layer, stopping before a wall, the map\'s edge or a body (SPL-06\'s `slide`); a '
+                 'walker pushed off a roof falls (AIR-12); a `pushed` event naming SRD-26. Pulled alike on a hit\'s '
+                 'failed save: the balor\'s whip, "or be pulled up to 25 feet toward the balor" -- the whole '
+                 'distance along the same line toward it, stopping before its body',
+     'where': 'engine/rules/dnd5e/srd_breaths.py `repel`, `after_save`, `pull_rider`; '
+              'engine/rules/dnd5e/actions/srd.py `CreatureAction`; '
+              'engine/rules/dnd5e/srd_rider_text.py `breath_extra`',
+     'tests': [T + 'test_srd26_repulsion_breath_pushes_walkers_along_the_ground_and_flyers_through_the_air',
+               T + 'test_srd26_the_balors_whip_pulls_toward_it']},
+    {'id': 'SRD-27',
+     'rule': 'A breath\'s lasting effect until an end-of-turn save: "Weakening Breath. ... Each creature in that area '
+             'must succeed on a DC 21 Strength saving throw or have disadvantage on Strength-based attack rolls, '
+             'Strength checks, and Strength saving throws for 1 minute. A creature can repeat the saving throw at '
+             'the end of each of its turns, ending the effect on itself on a success." and "Slowing Breath. ... On a '
+             'failed save, the creature can\'t use reactions, its speed is halved, and it can\'t make more than one '
+             'attack on its turn. In addition, the creature can use either an action or a bonus action on its turn, '
+             'but not both. These effects last for 1 minute. The creature can repeat the saving throw at the end of '
+             'each of its turns, ending the effect on itself with a successful save."',
+     'status': 'built',
+     'decision': 'weakened (`weakened` on the sheet, a `weakened` event): disadvantage on its attack rolls that use '
+                 'Strength (a melee or thrown weapon; a finesse one when its Strength is at least its Dexterity), on '
+                 'its Strength checks (every check goes through the same d20: a grapple, a shove, an escape) and its '
+                 'Strength saves. Slowed (`slowed_breath`, a `slowed` event): its reaction is spent and does not come '
+                 'back at the start of its turns; its speed halved (on the ground and in the air); the Attack action '
+                 'gives one attack; after each of its steps the action or the bonus action it used spends the other '
+                 '(so a slowed flyer that takes an action has no bonus action for AIR-08 and falls at the end of its '
+                 'turn unless it lands: AIR-10). Each ends with the save at the end of its turns (Strength with its '
+                 'own disadvantage; Constitution)',
+     'where': 'engine/rules/dnd5e/srd_breaths.py `weakened_attacker`, `weakness_repeat_save`, `weaken`, '
+              '`strength_attack`, `slow`, `slowed_no_reaction_back`, `one_of_action_or_bonus`; '
+              'engine/rules/dnd5e/srd_weakened.py `weakened`, `slowed`; 5e conditions `check_d20`, `saving_throw`; '
+              '5e attacks `use_attack`; 5e `Dnd5e.movement_left`, `Dnd5e.apply`',
+     'tests': [T + 'test_srd27_weakening_breath_strength_attacks_checks_and_saves_at_disadvantage',
+               T + 'test_srd27_slowing_breath_one_attack_half_speed_no_reaction_and_an_action_or_a_bonus_action']},
+    {'id': 'SRD-28',
+     'rule': 'As many held as it has limbs: "the target is grappled (escape DC 11). The crab has two claws, each of '
+             'which can grapple only one target."; "The kraken has ten tentacles, each of which can grapple one '
+             'target."; "The target is grappled (escape DC 16) if the behir isn\'t already constricting a creature, '
+             'and the target is restrained until this grapple ends."; "if it is a Large or smaller creature and the '
+             'chuul doesn\'t have two other creatures grappled."',
+     'status': 'built',
+     'decision': 'SRD-19\'s grapple with `max_held` (2 claws, pincers or tentacles; 10 tentacles; 1 constrict; the '
+                 'chuul\'s two): a hit grapples only while fewer creatures than that are held with the weapon; the '
+                 'attack itself is not refused (a claw that holds one still strikes another, as the blocks do not '
+                 'forbid it) and its damage is dealt. The ankheg\'s "Until this grapple ends, the ankheg can bite '
+                 'only the grappled creature and has advantage on attack rolls to do so": SRD-19\'s one target and '
+                 'advantage on the bite at the creature it holds (an advantage source)',
+     'where': 'engine/rules/dnd5e/srd_grapple.py `limb_free`, `held_by`, `on_hit`; srd blocks `grapple`; '
+              'engine/rules/dnd5e/srd_breaths.py `held_in_its_grapple`',
+     'tests': [T + 'test_srd28_two_claws_hold_two_creatures_the_third_is_struck_not_held',
+               T + 'test_srd28_a_constrict_that_holds_one_creature_at_a_time',
+               T + 'test_srd12_a_line_written_in_feet_long_and_wide_and_a_spray_only_with_no_creature_grappled']},
+    {'id': 'SRD-29',
+     'rule': 'What lasts while a block\'s condition holds: "The target must succeed on a DC 21 Constitution saving '
+             'throw or become poisoned. While poisoned in this way, the target can\'t regain hit points, and it takes '
+             '21 (6d6) poison damage at the start of each of its turns."; "Until this grapple ends, the target is '
+             'restrained and takes 7 (2d6) piercing damage at the start of each of its turns."',
+     'status': 'built',
+     'decision': 'the sheet\'s `srd_blight` {by, while, no_heal, each_turn} from the failed save (poisoned) or the '
+                 'grapple (grappled), lasting while that condition from that creature holds (a repeated save, an '
+                 'escape end it; a `blight` event): healing is refused (`heal_blocked`, the dice rolled, nothing '
+                 'regained) and the damage is rolled at the start of each of its turns (not on the failed save: the '
+                 'pit fiend\'s 6d6 was dealt at once before); the chain devil\'s "if the devil isn\'t already '
+                 'grappling a creature" is SRD-28\'s one held',
+     'where': 'engine/rules/dnd5e/srd_blight.py `active`, `blocks_healing`; engine/rules/dnd5e/srd_breaths.py '
+              '`blight_damage`; engine/rules/dnd5e/srd_riders.py `blight`; 5e damage `heal`; '
+              'engine/rules/dnd5e/srd_grapple.py `on_hit`; engine/rules/dnd5e/srd_rider_text.py `read`',
+     'tests': [T + 'test_srd29_poisoned_in_this_way_no_healing_and_poison_at_the_start_of_each_turn',
+               T + 'test_srd29_a_chain_that_hurts_each_turn_until_the_grapple_ends']},
+]

@@ -1,0 +1,122 @@
+"""What a hit's save does beyond damage and a condition, read from the stat block's text (the rules:
+engine/rules/dnd5e/srd_riders.py, SRD-22..SRD-24). Data only: srd_blocks.on_hit gives the weapon's ``on_hit`` a
+``rider`` from here and leaves the sentences read here out of what ``features`` names as left out."""
+
+from __future__ import annotations
+
+import re
+
+#: SRD-22 "If the poison damage reduces the target to 0 hit points, the target is stable but poisoned for 1 hour,
+#: even after regaining hit points, and is paralyzed while poisoned in this way."
+POISON_AT_ZERO = re.compile(r"If the poison damage reduces the target to 0 hit points, the target is stable but "
+                            r"poisoned for 1 hour, even after regaining hit points, and is paralyzed while poisoned in "
+                            r"this way\.?")
+#: SRD-23 "The target must succeed on a DC 10 Constitution saving throw or its hit point maximum is reduced by an
+#: amount equal to the damage taken. This reduction lasts until the creature finishes a long rest. The target dies if
+#: this effect reduces its hit point maximum to 0."
+DRAIN = re.compile(r"hit point maximum (?:is )?reduced by an amount equal to the damage taken")
+DRAIN_MORE = re.compile(r"^(?:This reduction lasts until the (?:creature|target) finishes a long rest\.|The target "
+                        r"dies if this (?:effect|attack) reduces its hit point maximum to 0\.|The reduction lasts "
+                        r"until removed by the greater restoration spell or other magic\.)$")
+#: SRD-24 "If the target is a creature that has 190 hit points or fewer, it must succeed on a DC 15 Constitution
+#: saving throw or die."
+SLAY = re.compile(r"If the target is a creature that has (\d+) hit points or fewer, it must succeed on a DC \d+ "
+                  r"\w+ saving throw or die\.")
+
+
+#: SRD-25 on a hit: "If the saving throw fails by 5 or more, the target is also unconscious while poisoned in this way.
+#: The target wakes up if it takes damage or if another creature takes an action to shake it awake." (the drow) and
+#: "Until this poison ends, the target is unconscious. Another creature can use an action to shake the target awake."
+#: (the couatl: damage does not wake it)
+SLEEP_BY = re.compile(r"If the saving throw fails by (\d+) or more, the target is also unconscious while poisoned in "
+                      r"this way\.|The target wakes up if it takes damage or if another creature takes an action to "
+                      r"shake it awake\.")
+SLEEP_DEEP = re.compile(r"Until this poison ends, the target is unconscious\.|Another creature can use an action to "
+                        r"shake the target awake\.")
+#: SRD-13's condition, as lasting as written: "The poison lasts until it is removed by the lesser restoration spell or
+#: similar magic." (nothing in a fight removes it)
+LASTS = re.compile(r"The poison lasts until it is removed by the lesser restoration spell or similar magic\.")
+
+
+#: SRD-29 "While poisoned in this way, the target can't regain hit points, and it takes 21 (6d6) poison damage at the
+#: start of each of its turns."
+BLIGHT = re.compile(r"While poisoned in this way, the target can't regain hit points(?:, and it takes \d+ \((\d+d\d+)\) "
+                    r"(\w+) damage at the start of each of its turns)?\.")
+
+
+#: SRD-26 "the target must succeed on a DC 20 Strength saving throw or be pulled up to 25 feet toward the balor."
+PULLED = re.compile(r"or be pulled up to (\d+) feet toward the \w+\.")
+
+
+def read(text: str):
+    """(the ``rider``, a test of the sentences it covers) of a hit's text after "Hit:", or (None, None)."""
+    if POISON_AT_ZERO.search(text):
+        return {"kind": "poison_at_zero"}, lambda x: bool(POISON_AT_ZERO.search(x))
+    if DRAIN.search(text):
+        return {"kind": "drain"}, lambda x: bool(DRAIN.search(x) or DRAIN_MORE.match(x))
+    m = SLAY.search(text)
+    if m:
+        return {"kind": "slay", "max_hp": int(m.group(1))}, lambda x: bool(SLAY.search(x))
+    found = SLEEP_BY.findall(text)
+    if len(found) == 2 and found[0]:
+        return {"kind": "sleep", "margin": int(found[0]), "damage_wakes": True}, lambda x: bool(SLEEP_BY.fullmatch(x))
+    if len(SLEEP_DEEP.findall(text)) == 2:
+        return {"kind": "sleep", "margin": 0, "damage_wakes": False}, lambda x: bool(SLEEP_DEEP.fullmatch(x))
+    m = BLIGHT.search(text)
+    if m:
+        r: dict = {"kind": "blight"}
+        if m.group(1):
+            r["each_turn"] = {"dice": m.group(1), "type": m.group(2)}
+        return r, lambda x: bool(BLIGHT.fullmatch(x))
+    m = PULLED.search(text)
+    if m:
+        return {"kind": "pull", "metres": round(int(m.group(1)) * 0.3, 2)}, lambda x: False
+    if LASTS.search(text):
+        return None, lambda x: bool(LASTS.fullmatch(x))
+    return None, None
+
+
+#: SRD-25 "... or fall unconscious for 10 minutes. This effect ends for a creature if the creature takes damage or
+#: someone uses an action to wake it."
+SLEEP = re.compile(r"This effect ends for a creature if the creature takes damage or someone uses an action to wake "
+                   r"it\.")
+#: SRD-26 "On a failed save, the creature is pushed 60 feet away from the dragon."
+PUSHED = re.compile(r"On a failed save, the creature is pushed (\d+) feet away from the \w+\.")
+
+
+#: SRD-27 "... or have disadvantage on Strength-based attack rolls, Strength checks, and Strength saving throws for 1
+#: minute. A creature can repeat the saving throw at the end of each of its turns, ending the effect on itself on a
+#: success."
+WEAKEN = re.compile(r"^Each creature in that area must succeed on a DC \d+ Strength saving throw or have disadvantage "
+                    r"on Strength-based attack rolls, Strength checks, and Strength saving throws for 1 minute\.$")
+WEAKEN_REPEAT = "A creature can repeat the saving throw at the end of each of its turns, ending the effect on itself " \
+                "on a success."
+
+
+#: SRD-27 "On a failed save, the creature can't use reactions, its speed is halved, and it can't make more than one
+#: attack on its turn. In addition, the creature can use either an action or a bonus action on its turn, but not
+#: both. These effects last for 1 minute. The creature can repeat the saving throw at the end of each of its turns,
+#: ending the effect on itself with a successful save."
+SLOWING = ("On a failed save, the creature can't use reactions, its speed is halved, and it can't make more than one "
+           "attack on its turn.", "In addition, the creature can use either an action or a bonus action on its turn, "
+           "but not both.", "These effects last for 1 minute.", "The creature can repeat the saving throw at the end of "
+           "each of its turns, ending the effect on itself with a successful save.")
+
+
+def breath_extra(line: str):
+    """(the keys a breath's ``creature_actions`` entry gains, a test of the sentences they cover) for a metallic
+    dragon's breath whose failed save does more than damage or a condition; ({}, None) for the rest."""
+    if SLEEP.search(line) and re.search(r"fall unconscious", line):
+        return {"sleep": True}, lambda x: bool(SLEEP.fullmatch(x))
+    if all(x in _sentences(line) for x in SLOWING):
+        return {"slow": True}, lambda x: x in SLOWING
+    if any(WEAKEN.match(x) for x in _sentences(line)) and WEAKEN_REPEAT in line:
+        return {"weaken": True}, lambda x: x == WEAKEN_REPEAT
+    m = PUSHED.search(line)
+    if m:
+        return {"push_m": round(int(m.group(1)) * 0.3, 2)}, lambda x: bool(PUSHED.fullmatch(x))
+    return {}, None
+
+
+def _sentences(line: str) -> list[str]:
+    return [x.strip() for x in re.split(r"(?<=\.)\s+", line) if x.strip()]
