@@ -35,6 +35,7 @@ def window_state(win) -> dict:
     yn = win.modes.find(YesNo)
     return {
         "size": list(win.size_px), "frames": win.frames, "fps": win.fps,
+        "mouse": list(win.mouse),            # the last pointer position the window handled (top-left origin)
         "camera": {"position": list(cam.position), "look_at": list(cam.look_at), "fov": cam.fov,
                    "mode": win.camctl.mode},
         "overlays": view.on, "help": view.help, "busy": win.jobs.busy(), "animating": bool(win.anims),

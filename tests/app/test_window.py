@@ -148,9 +148,20 @@ class App:
         time.sleep(0.15)
         return before
 
-    def move(self, x, y):
-        self.xdo("mousemove", "--window", self.wid, str(int(round(x))), str(int(round(y))))
+    def move(self, x, y) -> bool:
+        """Move the pointer to window pixel (x, y) and wait until the window has handled it; False when it did not
+        get there (a point off the screen: X keeps the pointer on it) -- a state read then is another point's."""
+        to = [int(round(x)), int(round(y))]
+        self.xdo("mousemove", "--window", self.wid, str(to[0]), str(to[1]))
         time.sleep(0.15)
+        # within a pixel: the window turns pyglet's bottom-left y into top-left as height - y, one more than X's
+        t0 = time.time()
+        while time.time() - t0 < 3.0:
+            at = self.state()["window"].get("mouse")
+            if at is None or max(abs(a - b) for a, b in zip(at, to)) <= 1:
+                return True
+            time.sleep(0.1)
+        return False
 
     def click(self, x, y, button=1):
         self.move(x, y)

@@ -6,7 +6,6 @@ import json
 import contextlib
 import subprocess
 import sys
-import time
 
 import pytest
 
@@ -71,29 +70,23 @@ def test_sections_are_a_registry():
         assert args.compendium_run.__module__ == SECTIONS[name]
 
 
-def test_fast_enough():
-    """Loading and listing all 334 (--json, the larger output) in process, the best of three, under the issue's
-    0.5 s. Measured 0.08-0.12 s on the 2-core shared machine; the command as a whole is timed against `aerie --help`
-    (a ratio) in the slow test below."""
+def test_json_lists_all_334_in_process():
+    """Loading and listing all 334 (--json, the larger output): one JSON array, every creature once."""
     p = build_parser()
-    runs = []
-    for _ in range(3):
-        t = time.perf_counter()
-        with contextlib.redirect_stdout(io.StringIO()):
-            creatures.run(p.parse_args(["compendium", "creatures", "--json"]))
-        runs.append(time.perf_counter() - t)
-    assert min(runs) < 0.5, runs
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        creatures.run(p.parse_args(["compendium", "creatures", "--json"]))
+    ids = [c["id"] for c in json.loads(out.getvalue())]
+    assert len(ids) == len(set(ids)) == 334
 
 
-@pytest.mark.slow
-def test_fast_enough_as_a_command():
-    """`aerie compendium creatures --json` against `aerie --help`, each a fresh process, the best of three."""
-    def best(args):
-        ts = []
-        for _ in range(3):
-            t = time.perf_counter()
-            subprocess.run([sys.executable, "-m", "engine", *args], check=True, capture_output=True)
-            ts.append(time.perf_counter() - t)
-        return min(ts)
-    help_s, comp_s = best(["--help"]), best(["compendium", "creatures", "--json"])
-    assert comp_s - help_s < 0.5 and comp_s / help_s < 1.6, (comp_s, help_s)
+def test_the_creatures_command_reads_the_bestiary_and_no_rules():
+    """`aerie compendium creatures` stays a quick command because it reads assets/srd/creatures.json and imports no
+    rules module (the speed itself is a benchmark, not a test: `aerie bench srd`, docs/performance.md)."""
+    code = ("import sys; from engine.compendium import creatures as c; rows = c.select(c.load(), []); "
+            "print(len(rows), sorted({m.split('.')[2] for m in sys.modules if m.startswith('engine.rules.')}))")
+    r = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True)
+    n, rules = r.stdout.split(" ", 1)
+    assert int(n) == 334 and rules.strip() == "[]", r.stdout
+
+

@@ -3,7 +3,6 @@ breaking terrain (the world changes for everyone; walkers fall with AIR-12), rep
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 import numpy as np
@@ -310,13 +309,10 @@ def test_dnd40_one_broken_voxel_remeshes_only_its_chunk():
     objects.break_target(s, objects.resolve(s, None, pick, "DND-40"), None, "DND-40", "AIR-12", "test")
     s._sink = None
     lo, hi = s.state.broken[-1]
-    t0 = time.perf_counter()
-    keys = cm.update((tuple(lo), tuple(hi)))
-    dt = time.perf_counter() - t0
+    keys = cm.update((tuple(lo), tuple(hi)))          # one chunk rebuilt, not the map: the cost is local
     assert keys == [(pick[0] // CHUNK, pick[1] // CHUNK)], keys
     changed = [k for k, c in cm.chunks.items() if not np.array_equal(c.opaque[0], before[k])]
     assert changed == keys
-    assert dt < 5.0
 
 
 # -- baton: the same objects, and manipulating the battlefield (BAT-12, BAT-15) ------------------------------
