@@ -462,14 +462,19 @@ class Controller:
 
     # -- save / load -----------------------------------------------------------------------------------------------
     def save(self, path) -> Path:
+        p = self.write_save(path)
+        self.say(f"saved {len(self.session.actions)} action(s) to {p}")
+        return p
+
+    def write_save(self, path) -> Path:
+        """The whole game to ``path``, said to no one: the session's save and the fog-of-war memory (Ctrl+S and
+        the recovery file, engine/app/recovery.py, write the same)."""
         from engine.outputs import write_output      # atomic: a save cut off mid-write leaves the old one
 
         data = self.session.save()
         if self.fog.sightings:              # what each side has seen (fog of war with memory): the window's own key
             data["fog"] = self.fog.to_json()
-        p = write_output(path, json.dumps(data, indent=1, sort_keys=True).encode("utf-8"), "the save")
-        self.say(f"saved {len(self.session.actions)} action(s) to {p}")
-        return p
+        return write_output(path, json.dumps(data, indent=1, sort_keys=True).encode("utf-8"), "the save")
 
     def load(self, path) -> bool:
         from engine.rules import saves

@@ -1,6 +1,7 @@
 """No error in a frame ends the window (issue 23 item 1): the frame is dropped, the error is said in red, and the
-GM's work -- the session's actions -- is saved to a recovery file next to the save (``SCENE.recovery.save.json``),
-which the next start for the same scene offers to load (Y) or sets aside (N: renamed ``*.dropped``)."""
+GM's work -- the session's actions and the fog-of-war memory, as Ctrl+S saves them -- is saved to a recovery file
+next to the save (``SCENE.recovery.save.json``), which the next start for the same scene offers to load (Y) or sets
+aside (N: renamed ``*.dropped``)."""
 
 from __future__ import annotations
 
@@ -18,13 +19,12 @@ def recovery_path(scene) -> Path:
 
 def save_recovery(win) -> Path | None:
     """The session's actions to the recovery file (once per number of actions: an error in every frame does not
-    rewrite it every frame); None when there is no work to lose."""
+    rewrite it every frame); None when there is no work to lose. The file is what Ctrl+S writes: the fog-of-war
+    memory (engine/app/fog.py) goes with the actions, and a load of it gives it back."""
     n = len(win.ctl.session.actions)
     if n == 0 or win.recovered_at == n:
         return None
-    from engine.rules.saves import write_file     # atomic, like every save
-
-    p = write_file(win.ctl.session, recovery_path(win.scene))
+    p = win.ctl.write_save(recovery_path(win.scene))     # atomic, like every save
     win.recovered_at = n
     return Path(p)
 

@@ -317,6 +317,39 @@ def _settle(f: dict, a: dict, where: str, settled: list) -> None:
 
 def creature(m: dict, where: str = "monster") -> dict:
     """The creature record of one 5e-database monster; raises :class:`BadMonster` naming the key."""
+    size, ac_list, speed, cr = _checked_core(m, where)
+    abilities = _abilities(m, where)
+    saves, skills = _proficiencies(m, where)
+    senses = _senses(m)
+    feats, settled = _features(m, where)
+    ac0 = ac_list[0]
+    rec = {
+        "id": m["index"], "name": m["name"], "size": size, "type": str(m["type"]),
+        "subtype": m.get("subtype"), "alignment": m.get("alignment", ""),
+        "ac": int(ac0["value"]), "ac_type": str(ac0.get("type", "")),
+        "ac_notes": [f"{x.get('value')} {x.get('type')}" for x in ac_list[1:] if isinstance(x, dict)],
+        "hp": int(m["hit_points"]), "hp_formula": m.get("hit_points_roll") or m.get("hit_dice", ""),
+        "hit_dice": m.get("hit_dice", ""),
+        "speed_m": feet(speed.get("walk", "0 ft.")), "fly_speed_m": feet(speed.get("fly", "0 ft.")),
+        "hover": bool(speed.get("hover", False)), "climb_speed_m": feet(speed.get("climb", "0 ft.")),
+        "swim_speed_m": feet(speed.get("swim", "0 ft.")), "burrow_speed_m": feet(speed.get("burrow", "0 ft.")),
+        "abilities": abilities, "saves": saves, "skills": skills, "senses": senses,
+        "languages": m.get("languages", ""),
+        "damage_resistances": [str(x) for x in m.get("damage_resistances", []) or []],
+        "damage_immunities": [str(x) for x in m.get("damage_immunities", []) or []],
+        "damage_vulnerabilities": [str(x) for x in m.get("damage_vulnerabilities", []) or []],
+        "condition_immunities": [_cond(x) for x in m.get("condition_immunities", []) or []],
+        "cr": cr, "xp": m.get("xp", 0), "proficiency_bonus": int(m.get("proficiency_bonus") or _prof(cr)),
+        **feats,
+        "legendary_points": 3 if feats["legendary_actions"] else 0,
+        "source": SOURCE,
+        "settled": settled,
+    }
+    return rec
+
+
+def _checked_core(m, where: str) -> tuple[str, list, dict, int | float]:
+    """The keys every monster has, checked: (size, armor class list, speed table, challenge rating)."""
     if not isinstance(m, dict):
         raise BadMonster(where, "a monster is a JSON object")
     for k in ("index", "name", "size", "type", "armor_class", "hit_points", "speed", "challenge_rating"):
@@ -344,12 +377,22 @@ def creature(m: dict, where: str = "monster") -> dict:
     cr = m["challenge_rating"]
     if not isinstance(cr, (int, float)) or isinstance(cr, bool) or not 0 <= cr <= 30:
         raise BadMonster(f"{where}.challenge_rating", "a number 0..30")
+    return size, ac_list, speed, cr
+
+
+def _abilities(m: dict, where: str) -> dict[str, int]:
+    """The six ability scores by short name (10 where the monster leaves one out)."""
     abilities = {}
     for long, short in ABILITY_NAMES.items():
         v = m.get(long, 10)
         if not _int(v, 1, 30):
             raise BadMonster(f"{where}.{long}", "an ability score 1..30")
         abilities[short] = int(v)
+    return abilities
+
+
+def _proficiencies(m: dict, where: str) -> tuple[dict[str, int], dict[str, int]]:
+    """(saving throw bonuses by ability, skill bonuses by skill) from the monster's proficiencies."""
     saves, skills = {}, {}
     for j, p in enumerate(m.get("proficiencies", []) or []):
         try:
@@ -360,9 +403,19 @@ def creature(m: dict, where: str = "monster") -> dict:
             saves[idx.removeprefix("saving-throw-")] = val
         elif idx.startswith("skill-"):
             skills[idx.removeprefix("skill-").replace("-", "_")] = val
+    return saves, skills
+
+
+def _senses(m: dict) -> dict:
+    """The senses in metres (``darkvision_m``...), the passive Perception as it is."""
     senses = {}
     for k, v in (m.get("senses") or {}).items():
         senses[k if k == "passive_perception" else f"{k}_m"] = v if k == "passive_perception" else feet(v)
+    return senses
+
+
+def _features(m: dict, where: str) -> tuple[dict[str, list], list[dict]]:
+    """(each section's parsed features, every disagreement of the structured fields with the text, settled)."""
     settled: list[dict] = []
     feats: dict[str, list] = {}
     action_names = [a.get("name", "") for a in m.get("actions", []) or [] if isinstance(a, dict)]
@@ -374,30 +427,7 @@ def creature(m: dict, where: str = "monster") -> dict:
                        for j, a in enumerate(lst)]
     for s in settled:                       # where in the monster, not in the file that held it
         s["where"] = s["where"][len(where) + 1:]
-    ac0 = ac_list[0]
-    rec = {
-        "id": m["index"], "name": m["name"], "size": size, "type": str(m["type"]),
-        "subtype": m.get("subtype"), "alignment": m.get("alignment", ""),
-        "ac": int(ac0["value"]), "ac_type": str(ac0.get("type", "")),
-        "ac_notes": [f"{x.get('value')} {x.get('type')}" for x in ac_list[1:] if isinstance(x, dict)],
-        "hp": int(m["hit_points"]), "hp_formula": m.get("hit_points_roll") or m.get("hit_dice", ""),
-        "hit_dice": m.get("hit_dice", ""),
-        "speed_m": feet(speed.get("walk", "0 ft.")), "fly_speed_m": feet(speed.get("fly", "0 ft.")),
-        "hover": bool(speed.get("hover", False)), "climb_speed_m": feet(speed.get("climb", "0 ft.")),
-        "swim_speed_m": feet(speed.get("swim", "0 ft.")), "burrow_speed_m": feet(speed.get("burrow", "0 ft.")),
-        "abilities": abilities, "saves": saves, "skills": skills, "senses": senses,
-        "languages": m.get("languages", ""),
-        "damage_resistances": [str(x) for x in m.get("damage_resistances", []) or []],
-        "damage_immunities": [str(x) for x in m.get("damage_immunities", []) or []],
-        "damage_vulnerabilities": [str(x) for x in m.get("damage_vulnerabilities", []) or []],
-        "condition_immunities": [_cond(x) for x in m.get("condition_immunities", []) or []],
-        "cr": cr, "xp": m.get("xp", 0), "proficiency_bonus": int(m.get("proficiency_bonus") or _prof(cr)),
-        **feats,
-        "legendary_points": 3 if feats["legendary_actions"] else 0,
-        "source": SOURCE,
-        "settled": settled,
-    }
-    return rec
+    return feats, settled
 
 
 def _cond(x) -> str:

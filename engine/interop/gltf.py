@@ -136,35 +136,49 @@ def _model_matrix(c, mesh, cm: float, height: float | None = None) -> np.ndarray
 def build_gltf_scene(scene, step: int = 0, seed=None):
     """(trimesh.Scene in glTF axes, info dict)."""
     import trimesh
-    from trimesh.visual import TextureVisuals
 
-    from engine.render.state import RenderState, from_session
-
-    world = scene.world
-    state = RenderState.from_scene(scene)
-    if step:
-        from engine.rules.session import Session
-
-        acts = list(scene.spec.script)
-        if step > len(acts):
-            raise AerieError(f"{scene.path}: --step {step}: the script has only {len(acts)} step(s)")
-        session = Session(scene, seed=seed)
-        for i, a in enumerate(acts[:step]):
-            a = dict(a)
-            want_illegal = a.pop("illegal", None)      # a step the script expects to be refused changes nothing
-            try:
-                session.step(a)
-            except AerieError as e:
-                if want_illegal is None:
-                    raise AerieError(f"{scene.path}: script[{i}]: {e}") from None
-        world = session.world
-        state = from_session(scene, session)
+    world, state = _played(scene, step, seed)
     out = trimesh.Scene()
-    opaque, transl = terrain_quads(world)
     # the summary `aerie export` prints and writes: material names and counts (bounds and bytes added on writing)
     info: dict[str, Any] = {"materials": [], "terrain_triangles": 0, "triangles": 0, "characters": 0}
+    _add_terrain(out, world, info)
+    _add_characters(out, state, world.cell_m, info)
+    info["triangles"] += info["terrain_triangles"]
+    return out, info
+
+
+def _played(scene, step: int, seed):
+    """(world, render state) of the scene, or as its script's first ``step`` steps leave it."""
+    from engine.render.state import RenderState, from_session
+
+    if not step:
+        return scene.world, RenderState.from_scene(scene)
+    from engine.rules.session import Session
+
+    acts = list(scene.spec.script)
+    if step > len(acts):
+        raise AerieError(f"{scene.path}: --step {step}: the script has only {len(acts)} step(s)")
+    session = Session(scene, seed=seed)
+    for i, a in enumerate(acts[:step]):
+        a = dict(a)
+        want_illegal = a.pop("illegal", None)      # a step the script expects to be refused changes nothing
+        try:
+            session.step(a)
+        except AerieError as e:
+            if want_illegal is None:
+                raise AerieError(f"{scene.path}: script[{i}]: {e}") from None
+    return session.world, from_session(scene, session)
+
+
+def _add_terrain(out, world, info: dict) -> None:
+    """The terrain's faces, one mesh a material (opaque, then translucent), the ground's top textured with the
+    map's image where it has one."""
+    import trimesh
+    from trimesh.visual import TextureVisuals
+
     from engine.render.mesh import GROUND
 
+    opaque, transl = terrain_quads(world)
     tex = None
     if getattr(world, "ground_image", None) is not None:
         tex = _ground_texture(world.ground_image)
@@ -191,7 +205,11 @@ def build_gltf_scene(scene, step: int = 0, seed=None):
                 out.add_geometry(mesh, node_name=f"terrain_{name}", geom_name=f"terrain_{name}")
                 info["materials"].append(name)
                 info["terrain_triangles"] += len(faces)
-    cm = world.cell_m
+
+
+def _add_characters(out, state, cm: float, info: dict) -> None:
+    """Each character as the renderer draws it: an SRD creature its family's mesh at its size, else its model,
+    and a pair of wings on a flyer without its own."""
     for c in state.characters:
         lk = _look(c)
         if lk is not None:                  # an SRD creature: its family's mesh at its size, as the renderer draws it
@@ -212,8 +230,6 @@ def build_gltf_scene(scene, step: int = 0, seed=None):
             wings.apply_transform(TO_Y_UP @ mm @ np.diag([k, k, k, 1.0]))
             out.add_geometry(wings, node_name=f"character_{c.id}_wings", geom_name=f"character_{c.id}_wings")
             info["triangles"] += len(wings.faces)
-    info["triangles"] += info["terrain_triangles"]
-    return out, info
 
 
 def with_buffer_view_targets(glb: bytes) -> bytes:

@@ -15,7 +15,8 @@ import numpy as np
 from engine.errors import AerieError
 from engine.render.state import CharView, RenderState, side_colour
 from engine.rules.registry import cover_levels
-from engine.world.cover import cover_between, cover_map
+from engine.world.cover import cover_between
+from engine.world.volumes import cover_map
 from engine.world.geometry import Body, engaged, in_melee_reach, melee_cells, melee_layer_reach
 
 CLEAR = (60, 220, 90, 255)

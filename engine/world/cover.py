@@ -539,14 +539,3 @@ def _covers(world, pairs, levels, thresholds, full) -> list:
         out[slot] = CoverResult(frac, cover_level(frac, levels), bool(frac < 1.0),
                                 e[0], g.samples_t, tuple(b.tolist()))
     return out
-
-
-def cover_map(world, attacker: Body, layer: int, levels=None, target_template: Body | None = None):
-    """Blocked fraction for a standard body standing at every cell of one layer (for the cover overlay).
-
-    Returns float32 [Y, X]; NaN where a body could not stand (solid voxels). The same answer as
-    ``cover_between`` at every cell, the floors under both bodies' feet never counting (engine.world.volumes)."""
-    from engine.world.volumes import cover_counts_cpu, fraction
-
-    tpl = target_template or Body(0, 0, layer)
-    return fraction(cover_counts_cpu(world, attacker, [layer], tpl.moved(0, 0, 0)))[0]

@@ -287,6 +287,17 @@ def fraction(counts: np.ndarray, n_samples: int = N_SAMPLES) -> np.ndarray:
     return f
 
 
+def cover_map(world, attacker: Body, layer: int, levels=None, target_template: Body | None = None) -> np.ndarray:
+    """Blocked fraction for a standard body standing at every cell of one layer (for the cover overlay).
+
+    Returns float32 [Y, X]; NaN where a body could not stand (solid voxels). The same answer as
+    ``engine.world.cover.cover_between`` at every cell, the floors under both bodies' feet never counting: one
+    layer of the cover volume (:func:`cover_counts_cpu`). It lives here, not in cover.py, so that cover.py does
+    not import this module back."""
+    tpl = target_template or Body(0, 0, layer)
+    return fraction(cover_counts_cpu(world, attacker, [layer], tpl.moved(0, 0, 0)))[0]
+
+
 def level_table(levels=None, thresholds=None, n_samples: int = N_SAMPLES) -> list[str]:
     """The cover level of every count 0..36 (``cover_level`` of ``count / 36``; ``levels``: the ruleset's table)."""
     return [cover_level(k / n_samples, levels, thresholds) for k in range(n_samples + 1)]

@@ -22,7 +22,7 @@ from engine.app.picking import Picker, ray
 from engine.render.camera import Camera
 from engine.rules.core import dumps
 from engine.rules.session import Session
-from engine.world.cover import cover_map
+from engine.world.volumes import cover_map
 from engine.scene import load_scene
 
 from test_window import SCENE

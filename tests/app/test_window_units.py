@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from gl_render import headless, renderer_for
 from test_window import display  # noqa: F401  (the display fixture)
 from test_window_modes import FakeWin
 
@@ -90,22 +91,15 @@ def test_the_renderers_own_labels_and_hud_lines_are_shown_in_feet_as_view_data()
     """The 3D labels the renderer draws itself (``aerie render``'s overlays: "reach 1.5 m", the grid's layer, the
     movement column's "L3: 3 m") stayed in metres with the option on: the unit is now view data
     (``DrawOptions.units``) and the texts go through the HUD's one conversion (engine/units.py)."""
-    moderngl = pytest.importorskip("moderngl")
-    try:
-        moderngl.create_standalone_context(backend="egl", require=330).release()
-    except Exception as e:  # noqa: BLE001
-        pytest.skip(f"EGL is not available here: {e}")
     from engine.render import overlays as ov
     from engine.render.camera import Camera
-    from engine.render.context import RenderContext
-    from engine.render.renderer import DrawOptions, Renderer
+    from engine.render.renderer import DrawOptions
     from engine.render.state import RenderState
     from engine.scene import load_scene
 
     scene = load_scene(str(ROOT / "scenes" / "showcase.toml"))
-    rc = RenderContext.headless((320, 180))
-    try:
-        r = Renderer(rc, scene.world)
+    with headless((320, 180)) as rc:
+        r = renderer_for(rc, scene)
         drawn: list[str] = []
         real = r.atlas.quads
         r.atlas.quads = lambda text, *a, **k: (drawn.append(text), real(text, *a, **k))[1]
@@ -122,8 +116,6 @@ def test_the_renderers_own_labels_and_hud_lines_are_shown_in_feet_as_view_data()
             r.draw(cam, state, pr, DrawOptions(labels=False, hud=("cell 1.5 m",), units=units))
             assert sorted(drawn) == sorted(want), drawn
         assert pr.labels[0].text == "reach 1.5 m: 1 cell(s), 2 layers"      # the overlay itself stays metric
-    finally:
-        rc.release()
 
 
 # -- the scene's [view] units (a scene file's setting; --units overrides it) -------------------------------------

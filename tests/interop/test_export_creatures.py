@@ -4,49 +4,23 @@ dragon is its family's mesh, red, at its size; a scene's own model and a shipped
 import numpy as np
 import pytest
 
+from rules_helpers import make_scene
+
 pytestmark = pytest.mark.unit
 
-SCENE = """
-version = 1
-name = "export creatures"
-ruleset = "dnd5e"
-
-[map]
-size = [10, 10, 8]
-cell_m = 1.5
-
-[[characters]]
-id = "dragon"
-srd = "young-red-dragon"
-side = "enemies"
-flying = true
-at = [1, 1, 3]
-
-[[characters]]
-id = "stand_in"
-srd = "young-red-dragon"
-model = "generic"
-side = "enemies"
-flying = true
-at = [5, 5, 3]
-
-[[characters]]
-id = "archer"
-kind = "archer"
-side = "players"
-at = [8, 8, 0]
-max_hp = 11
-ac = 13
-abilities = { dex = 16 }
-weapons = ["longbow"]
-"""
+CHARS = [
+    {"id": "dragon", "srd": "young-red-dragon", "side": "enemies", "flying": True, "at": [1, 1, 3]},
+    {"id": "stand_in", "srd": "young-red-dragon", "model": "generic", "side": "enemies", "flying": True,
+     "at": [5, 5, 3]},
+    {"id": "archer", "kind": "archer", "side": "players", "at": [8, 8, 0], "max_hp": 11, "ac": 13,
+     "abilities": {"dex": 16}, "weapons": ["longbow"]},
+]
 
 
 def test_export_draws_the_srd_creature():
     from engine.interop.gltf import build_gltf_scene
-    from engine.scene import parse_scene
 
-    out, info = build_gltf_scene(parse_scene(SCENE, "export.toml"))
+    out, info = build_gltf_scene(make_scene(CHARS, "export.toml", size=(10, 10, 8)))
     assert info["characters"] == 3
     dragon, stand_in = out.geometry["character_dragon"], out.geometry["character_stand_in"]
     assert len(dragon.faces) > 2 * len(stand_in.faces)     # the dragon's mesh, not the generic cone with wings

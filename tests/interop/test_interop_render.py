@@ -5,17 +5,14 @@ import numpy as np
 import pytest
 from PIL import Image
 
+from gl_render import require_egl
+
 pytestmark = pytest.mark.gl
 
 
 @pytest.fixture(scope="module")
 def egl():
-    moderngl = pytest.importorskip("moderngl")
-    try:
-        ctx = moderngl.create_standalone_context(backend="egl", require=330)
-    except Exception as e:  # noqa: BLE001
-        pytest.skip(f"EGL is not available here: {e}")
-    ctx.release()
+    require_egl()
 
 
 def test_the_floor_shows_the_map_and_the_walls_stand_on_it(egl, aerie, tmp_path):

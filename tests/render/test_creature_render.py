@@ -4,75 +4,40 @@ scout is not the generic model's silhouette, and it is red."""
 import numpy as np
 import pytest
 
+from gl_render import frame, gl_fixture, renderer_for, state_of
+from rules_helpers import make_scene
+
 pytestmark = pytest.mark.gl
 
 SIZE = (160, 120)
-SCENE = """
-version = 1
-name = "families"
-ruleset = "dnd5e"
+DRAGON = {"id": "dragon", "srd": "young-red-dragon", "side": "enemies", "flying": True, "at": [2, 4, 4]}
+OTHERS = [{"id": "griffon", "srd": "griffon", "side": "enemies", "flying": True, "at": [9, 4, 4]},
+          {"id": "scout", "srd": "scout", "side": "players", "at": [12, 1, 0]}]
 
-[map]
-size = [18, 10, 10]
-cell_m = 1.5
-
-[[characters]]
-id = "dragon"
-srd = "young-red-dragon"
-side = "enemies"
-flying = true
-at = [2, 4, 4]
-{dragon_model}
-
-[[characters]]
-id = "griffon"
-srd = "griffon"
-side = "enemies"
-flying = true
-at = [9, 4, 4]
-
-[[characters]]
-id = "scout"
-srd = "scout"
-side = "players"
-at = [12, 1, 0]
-"""
+gl = gl_fixture(SIZE)
 
 
-@pytest.fixture(scope="module")
-def gl():
-    moderngl = pytest.importorskip("moderngl")
-    try:
-        ctx = moderngl.create_standalone_context(backend="egl", require=330)
-    except Exception as e:  # noqa: BLE001
-        pytest.skip(f"EGL is not available here: {e}")
-    ctx.release()
-    from engine.render.context import RenderContext
-
-    rc = RenderContext.headless(SIZE)
-    yield rc
-    rc.release()
+def _scene(**dragon):
+    return make_scene([{**DRAGON, **dragon}, *OTHERS], "families.toml", size=(18, 10, 10))
 
 
-def _render(rc, dragon_model: str):
+def _render(rc, **dragon):
     from engine.render.camera import Camera
-    from engine.render.renderer import DrawOptions, Renderer
-    from engine.render.state import RenderState
-    from engine.scene import parse_scene
+    from engine.render.renderer import DrawOptions
 
-    scene = parse_scene(SCENE.format(dragon_model=dragon_model), "families.toml")
-    st = RenderState.from_scene(scene)
-    r = Renderer(rc, scene.world)
+    scene = _scene(**dragon)
+    st = state_of(scene)
     cam = Camera((11.0, -5.0, 15.0), (11.0, 6.0, 3.0), fov=60)
     opts = DrawOptions(labels=False, drop_lines=False, rings=False, terrain=False)
-    return r.render(cam, st, None, opts)[..., :3].astype(int), r, st
+    img, r = frame(rc, scene, cam, st, opts=opts)
+    return img[..., :3].astype(int), r, st
 
 
 def test_a_dragon_is_drawn_as_a_red_dragon_not_the_generic_model(gl):
     from engine.render.renderer import SKY
 
-    img, r, st = _render(gl, "")
-    generic, _, _ = _render(gl, 'model = "generic"')
+    img, r, st = _render(gl)
+    generic, _, _ = _render(gl, model="generic")
     sky = np.array(SKY) * 255
     drawn = np.abs(img - sky).sum(axis=2) > 40
     drawn_generic = np.abs(generic - sky).sum(axis=2) > 40
@@ -93,11 +58,9 @@ def test_a_dragon_is_drawn_as_a_red_dragon_not_the_generic_model(gl):
 def test_which_characters_are_drawn_by_family(gl):
     """srd = a creature, or a stat block's kind naming one (giant_eagle, wyvern), is drawn by family; a kind with a
     shipped model (archer, harpy, and guard by alias) keeps it, and a scene's own model wins over the creature."""
-    from engine.render.renderer import Renderer
     from engine.render.state import CharView
-    from engine.scene import parse_scene
 
-    r = Renderer(gl, parse_scene(SCENE.format(dragon_model=""), "families.toml").world)
+    r = renderer_for(gl, _scene())
 
     def look(**kw):
         return r.look(CharView("x", "a", 0.0, 0.0, 0.0, **kw))

@@ -6,29 +6,17 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from gl_render import frame, gl_fixture
+
 pytestmark = pytest.mark.gl
 
 SIZE = (160, 120)
-
-
-@pytest.fixture(scope="module")
-def rc():
-    moderngl = pytest.importorskip("moderngl")
-    try:
-        ctx = moderngl.create_standalone_context(backend="egl", require=330)
-    except Exception as e:  # noqa: BLE001
-        pytest.skip(f"EGL is not available here: {e}")
-    ctx.release()
-    from engine.render.context import RenderContext
-
-    c = RenderContext.headless(SIZE)
-    yield c
-    c.release()
+rc = gl_fixture(SIZE, name="rc")
 
 
 def test_a_fog_cloud_is_drawn_translucent_over_the_terrain(rc):
     from engine.render.camera import Camera
-    from engine.render.renderer import DrawOptions, Renderer
+    from engine.render.renderer import DrawOptions
     from engine.world.grid import World
     from engine.world.materials import AIR, BUILTIN_MATERIALS
 
@@ -37,11 +25,11 @@ def test_a_fog_cloud_is_drawn_translucent_over_the_terrain(rc):
     w.voxels[1:8, 2:14, 12:14] = 2                       # a brick wall to the right of the fog
     cam = Camera((12.0, -14.0, 9.0), (12.0, 12.0, 5.0), 50.0)
     opts = DrawOptions(hud=())
-    plain = Renderer(rc, w, shadows=False).render(cam, None, None, opts)
+    plain, _ = frame(rc, w, cam, opts=opts, shadows=False)
     fog = np.zeros(w.voxels.shape, dtype=bool)
     fog[3:9, 5:11, 5:11] = True                           # a 6-voxel cube of fog in the air, before the wall
     w.set_obscured(fog)
-    foggy = Renderer(rc, w, shadows=False).render(cam, None, None, opts)
+    foggy, _ = frame(rc, w, cam, opts=opts, shadows=False)
     diff = np.abs(foggy[..., :3].astype(int) - plain[..., :3].astype(int)).sum(axis=2)
     changed = diff > 12
     assert 0.03 < changed.mean() < 0.6                    # the fog covers part of the view, not all of it

@@ -15,6 +15,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from gl_render import gl_fixture, renderer_for, state_of
+
 pytestmark = pytest.mark.gl
 
 HERE = Path(__file__).resolve().parent
@@ -71,19 +73,7 @@ conditions = ["prone"]
 """
 
 
-@pytest.fixture(scope="module")
-def gl():
-    moderngl = pytest.importorskip("moderngl")
-    try:
-        ctx = moderngl.create_standalone_context(backend="egl", require=330)
-    except Exception as e:  # noqa: BLE001
-        pytest.skip(f"EGL is not available here: {e}")
-    ctx.release()
-    from engine.render.context import RenderContext
-
-    rc = RenderContext.headless(SIZE)
-    yield rc
-    rc.release()
+gl = gl_fixture(SIZE)
 
 
 @pytest.fixture(scope="module")
@@ -91,19 +81,6 @@ def yard():
     from engine.scene import parse_scene
 
     return parse_scene(YARD, "test.toml")
-
-
-def renderer_for(rc, scene, size=SIZE):
-    from engine.render.renderer import Renderer
-
-    rc.resize(size)
-    return Renderer(rc, scene.world)
-
-
-def state_of(scene):
-    from engine.render.state import RenderState
-
-    return RenderState.from_scene(scene)
 
 
 # -- shaders ----------------------------------------------------------------------------------------------------
@@ -125,12 +102,10 @@ def test_every_shader_compiles(gl):
 
 def test_both_lighting_modes_draw(gl, yard):
     from engine.render.camera import default_camera
-    from engine.render.renderer import Renderer
 
     st = state_of(yard)
     cam = default_camera(yard.world, st.characters)
-    gl.resize(SIZE)
-    imgs = [Renderer(gl, yard.world, lighting=m).render(cam, st) for m in ("baked", "shadowmap")]
+    imgs = [renderer_for(gl, yard, SIZE, lighting=m).render(cam, st) for m in ("baked", "shadowmap")]
     for img in imgs:
         assert img.std() > 10
     # the same scene either way: mostly the same pixels, shading differs a little
@@ -163,7 +138,7 @@ def compare_golden(name: str, img: np.ndarray):
 def test_golden_yard_default_camera(gl, yard):
     from engine.render.camera import default_camera
 
-    r = renderer_for(gl, yard)
+    r = renderer_for(gl, yard, SIZE)
     st = state_of(yard)
     compare_golden("yard_default", r.render(default_camera(yard.world, st.characters), st))
 
@@ -172,7 +147,7 @@ def test_golden_yard_overlays(gl, yard):
     from engine.render.camera import orbit_camera
     from engine.render.overlays import build_overlays
 
-    r = renderer_for(gl, yard)
+    r = renderer_for(gl, yard, SIZE)
     st = state_of(yard)
     ov = build_overlays(yard, st, ["sightlines:archer:harpy", "grid:4", "engagement", "reach:knight"])
     compare_golden("yard_overlays", r.render(orbit_camera(yard.world, st.characters, 200.0), st, ov))
@@ -183,7 +158,7 @@ def test_golden_yard_cover_map(gl, yard):
     from engine.render.overlays import build_overlays
     from engine.render.renderer import DrawOptions
 
-    r = renderer_for(gl, yard)
+    r = renderer_for(gl, yard, SIZE)
     st = state_of(yard)
     ov = build_overlays(yard, st, ["cover:archer:0"])
     cam = Camera((15.0, 10.5, 40.0), (15.0, 10.6, 0.0), 50.0)
@@ -193,7 +168,7 @@ def test_golden_yard_cover_map(gl, yard):
 def test_render_is_deterministic(gl, yard):
     from engine.render.camera import default_camera
 
-    r = renderer_for(gl, yard)
+    r = renderer_for(gl, yard, SIZE)
     st = state_of(yard)
     cam = default_camera(yard.world, st.characters)
     assert np.array_equal(r.render(cam, st), r.render(cam, st))
@@ -230,7 +205,7 @@ def test_a_character_behind_a_wall_is_hidden_from_the_far_side_and_visible_from_
     from engine.render.renderer import DrawOptions
     from engine.render.state import CharView, RenderState
 
-    r = renderer_for(gl, yard)
+    r = renderer_for(gl, yard, SIZE)
     opts = DrawOptions(labels=False, drop_lines=False, rings=False)
     # the wall is x = 8 (metres 12..13.5), layers 0..3 (4 m high); the character stands east of it at x = 10
     who = RenderState([CharView("k", "red", 10, 7, 0, kind="knight")])
@@ -274,12 +249,10 @@ def test_the_drop_line_ends_on_the_surface_below(gl, yard):
 @pytest.mark.parametrize("lighting", ["baked", "shadowmap"])
 def test_world_change_remeshes_only_touched_chunks(gl, yard, lighting):
     from engine.render.camera import default_camera
-    from engine.render.renderer import Renderer
     from engine.scene import parse_scene
 
     scene = parse_scene(YARD, "test.toml")
-    gl.resize(SIZE)
-    r = Renderer(gl, scene.world, lighting=lighting)
+    r = renderer_for(gl, scene, SIZE, lighting=lighting)
     st = state_of(scene)
     cam = default_camera(scene.world, st.characters)
     before = r.render(cam, st)
@@ -294,7 +267,7 @@ def test_screen_layer_draws_text_over_a_frame(gl, yard):
     from engine.render.screen import ScreenLayer
     from engine.render.text import GlyphAtlas
 
-    r = renderer_for(gl, yard)
+    r = renderer_for(gl, yard, SIZE)
     cam = default_camera(yard.world, [])
     r.draw(cam)
     before = gl.read().copy()
@@ -315,8 +288,7 @@ def test_a_change_relights_only_nearby_chunks_and_matches_a_fresh_renderer(gl):
     from test_render_mesh import IDS, random_world
 
     w = random_world(5, size=(96, 64, 10))
-    gl.resize(SIZE)
-    r = Renderer(gl, w)
+    r = renderer_for(gl, w, SIZE)
     cam = orbit_camera(w, [], 30.0)
     r.render(cam)
     box = w.set_voxels((40, 20, 0), (42, 23, 8), IDS["brick"])
@@ -332,8 +304,7 @@ def test_a_view_drawn_small_and_shown_stretched_looks_like_the_full_view(gl, yar
     from engine.render.camera import default_camera
     from engine.render.renderer import DrawOptions
 
-    gl.resize(SIZE)
-    r = renderer_for(gl, yard)
+    r = renderer_for(gl, yard, SIZE)
     st = state_of(yard)
     cam = default_camera(yard.world, st.characters)
     opts = DrawOptions(labels=False)         # labels keep their pixel size, so they would differ
@@ -360,8 +331,7 @@ def test_character_markers_follow_the_state_even_when_it_is_changed_in_place(gl,
     from engine.render.camera import default_camera
     from engine.render.renderer import DrawOptions
 
-    gl.resize(SIZE)
-    r = renderer_for(gl, yard)
+    r = renderer_for(gl, yard, SIZE)
     st = state_of(yard)
     cam = default_camera(yard.world, st.characters)
     only_markers = DrawOptions(characters=False)       # the models are drawn from the state every frame anyway

@@ -43,9 +43,14 @@ def scene_text(chars, size=(12, 12, 10), fill=(), options=None, seed=1, extra=""
     return "\n".join(lines) + "\n" + extra
 
 
+def make_scene(chars, file: str = "<test>", **kw):
+    """The parsed scene of ``scene_text(chars, **kw)``."""
+    return parse_scene(scene_text(chars, **kw), file)
+
+
 def make(chars, **kw) -> Session:
     seed = kw.pop("session_seed", None)
-    return Session(parse_scene(scene_text(chars, **kw), "<test>"), seed)
+    return Session(make_scene(chars, **kw), seed)
 
 
 def step(s: Session, actor: str, action: str, **params):

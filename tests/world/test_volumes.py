@@ -9,13 +9,13 @@ import numpy as np
 import pytest
 from tiers import full, sample
 
-from engine.world.cover import _support_ignore, cover_between, cover_map, eye_point, sample_points
+from engine.world.cover import _support_ignore, cover_between, eye_point, sample_points
 from engine.world.geometry import Body, distance_m, in_melee_reach
 from engine.world.grid import World
 from engine.world.los import clamp_points, distance_field, quantize, trace_fixed
 from engine.world.materials import BUILTIN_MATERIALS
-from engine.world.volumes import (NO_ATTACK, NO_BODY, Weapons, cover_counts_cpu, fraction, free_cells, may_attack,
-                                  octant_fields, range_table, sample_offsets, threat_counts_cpu, trace_octant)
+from engine.world.volumes import (NO_ATTACK, NO_BODY, Weapons, cover_counts_cpu, cover_map, fraction, free_cells,
+                                  may_attack, octant_fields, range_table, sample_offsets, threat_counts_cpu, trace_octant)
 
 pytestmark = pytest.mark.unit
 ROOT = Path(__file__).resolve().parents[2]

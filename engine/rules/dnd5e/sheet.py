@@ -33,14 +33,7 @@ def make_actor(rs, session: Session, ch) -> Actor:
     base = STATBLOCKS.get(ch.kind, {}) if ch.kind is not None else {}     # a stat block's defaults (or none)
     raw = {f: getattr(st, f) for f in st.__struct_fields__}
     given = set(ch.raw)
-
-    def pick(f, default=None):
-        if f in given:
-            return raw[f]
-        if f in base:
-            return base[f]
-        return default if raw.get(f) in (None, [], {}) else raw[f]
-
+    pick = _picker(base, raw, given)
     abilities = _abilities(base, raw, file, key)
     level = int(pick("level", 1))
     if not 1 <= level <= 30:
@@ -50,10 +43,7 @@ def make_actor(rs, session: Session, ch) -> Actor:
         featdata = feats.setup(raw["feats"], raw["feat_choices"], raw["reactions"], abilities,
                                list(pick("spells", []) or []), file, key,
                                rulebook=rs.opt("feat_prerequisites") == "rulebook")
-    for f, lo in (("speed_m", 0), ("fly_speed_m", 0), ("swim_speed_m", 0), ("reach_m", 0.5), ("attacks", 1)):
-        v = raw.get(f)
-        if v is not None and (v < lo or v > 1000):
-            raise SceneError(file, f"{key}.{f}", f"must be between {lo} and 1000")
+    _check_limits(raw, file, key)
     max_hp, hp = _hit_points(pick("max_hp"), raw["hp"], abilities, level, featdata, file, key)
     speed = float(pick("speed_m", 9.0))
     fly = pick("fly_speed_m")
@@ -63,6 +53,45 @@ def make_actor(rs, session: Session, ch) -> Actor:
     spells = _spells(list(pick("spells", []) or []), file, key)
     conds = scene_conditions(raw["conditions"], CONDITIONS, file, key)
     _check_saves_and_skills(pick("saves", []) or [], pick("skills", {}) or {}, file, key)
+    data = _sheet_data(raw, pick, abilities, level, speed, fly, weapons, spells)
+    srd_sheet.setup(data, raw)                     # condition immunities, hover, the SRD traits (SRD-04, -07..11)
+    gear_public = _gear(rs, data, raw, given, featdata["feats"] if featdata else [], file, key)
+    if featdata:
+        _feat_effects(rs, data, featdata, weapons)
+    if gear_public:
+        data["public"] = data.get("public", []) + gear_public
+    if raw["invisible"]:
+        conds.setdefault("invisible", [])
+    a = Actor(ch.id, ch.side, ch.name, ch.kind, ch.size, ch.footprint, ch.height_layers, ch.eye_m,
+              ch.at[0], ch.at[1], ch.at[2], bool(ch.flying), fly is not None, int(hp), int(max_hp),
+              int(raw["temp_hp"]), conds, False, data)
+    _as_it_starts(rs, session, a, data, conds, hp)
+    return a
+
+
+def _picker(base: dict, raw: dict, given: set):
+    """``pick(field, default)``: the scene's value where the scene gives the key, else the stat block's, else the
+    default where the scene's value is empty."""
+    def pick(f, default=None):
+        if f in given:
+            return raw[f]
+        if f in base:
+            return base[f]
+        return default if raw.get(f) in (None, [], {}) else raw[f]
+    return pick
+
+
+def _check_limits(raw: dict, file, key: str) -> None:
+    """The speeds, the reach and the number of attacks a scene gives are within their limits."""
+    for f, lo in (("speed_m", 0), ("fly_speed_m", 0), ("swim_speed_m", 0), ("reach_m", 0.5), ("attacks", 1)):
+        v = raw.get(f)
+        if v is not None and (v < lo or v > 1000):
+            raise SceneError(file, f"{key}.{f}", f"must be between {lo} and 1000")
+
+
+def _sheet_data(raw: dict, pick, abilities: dict, level: int, speed: float, fly, weapons: list,
+                spells: list) -> dict:
+    """The actor's data: the sheet's figures and the state every fight starts from."""
     pc = pick("pc")
     if pc is None:
         pc = True
@@ -73,7 +102,7 @@ def make_actor(rs, session: Session, ch) -> Actor:
         slots = pick("slots")
     if slots is None and any(SPELLS[sp].get("srd") for sp in spells):
         slots = srd_spells.slots_for(level)            # SPL-01: a full caster's slots by its level
-    data = {
+    return {
         "abilities": abilities, "ac": int(pick("ac", 10 + mod(abilities["dex"]))), "speed_m": speed,
         "fly_speed_m": None if fly is None else float(fly), "swim_speed_m": pick("swim_speed_m"),
         "level": level, "prof": prof, "weapons": weapons, "attacks": int(pick("attacks", 1)),
@@ -88,17 +117,10 @@ def make_actor(rs, session: Session, ch) -> Actor:
         "stable": bool(raw["stable"]), "initiative": raw["initiative"], "readied": None,
         "sneak_round": -1, "mounted_on": None, "rider": None, "mount_at_start": raw["mount"],
     }
-    srd_sheet.setup(data, raw)                     # condition immunities, hover, the SRD traits (SRD-04, -07..11)
-    gear_public = _gear(rs, data, raw, given, featdata["feats"] if featdata else [], file, key)
-    if featdata:
-        _feat_effects(rs, data, featdata, weapons)
-    if gear_public:
-        data["public"] = data.get("public", []) + gear_public
-    if raw["invisible"]:
-        conds.setdefault("invisible", [])
-    a = Actor(ch.id, ch.side, ch.name, ch.kind, ch.size, ch.footprint, ch.height_layers, ch.eye_m,
-              ch.at[0], ch.at[1], ch.at[2], bool(ch.flying), fly is not None, int(hp), int(max_hp),
-              int(raw["temp_hp"]), conds, False, data)
+
+
+def _as_it_starts(rs, session: Session, a: Actor, data: dict, conds: dict, hp) -> None:
+    """The actor as it starts: landed when at rest on a surface, its passive scores, unconscious at 0 hit points."""
     if a.flying and aerial.is_supported(session, a):
         a.flying = False     # at rest on a surface: landed
     if "passive" in data:                            # DND-F29 Observant: shown in the state and the panel
@@ -106,7 +128,6 @@ def make_actor(rs, session: Session, ch) -> Actor:
     if hp == 0 and "unconscious" not in conds:
         conds["unconscious"] = []
         conds.setdefault("prone", [])
-    return a
 
 
 def _abilities(base: dict, raw: dict, file, key: str) -> dict:
