@@ -25,6 +25,7 @@ DAMAGE_MODIFIERS = Hook("damage_modifiers", "fn(rs, session, target, dmg) change
     "dungeon_delver",
     "heavy_armor_master",
     "nonmagical_weapons",                          # SRD-03 (srd_traits.py)
+    "regeneration_stopped",                        # SRD-32 (srd_traits2.py): notes the damage, changes nothing
     "immunity_resistance_vulnerability",           # DND-33: "po zastosowaniu wszystkich modyfikatorów": last
 ))
 damage_modifier = DAMAGE_MODIFIERS.rule

@@ -8,7 +8,7 @@ LAYERS: dict[str, dict[str, int]] = {"engine.rules.dnd5e": {
     "feats_catalogue": DATA, "feats_data": DATA, "upcalls": DATA, "events": DATA,
     # the SRD's data (issues 39, 44): the spells and the stat blocks as read from assets/srd, their catalogues
     "spells_catalogue": DATA, "srd_catalogue": DATA, "srd_spells": DATA, "srd_blocks": DATA, "srd_scene": DATA,
-    "srd_sheet": DATA,
+    "srd_sheet": DATA, "srd_features": DATA,
     "areas": DATA,
     "conditions": QUERIES, "advantage": QUERIES, "figures": QUERIES, "sight": QUERIES, "gear": QUERIES,
     "loading": QUERIES, "srd_multiattack": QUERIES,
@@ -17,8 +17,10 @@ LAYERS: dict[str, dict[str, int]] = {"engine.rules.dnd5e": {
     "turns": RULES, "feats": RULES, "feats_moments": RULES, "feats_sheet": RULES, "sheet": RULES,
     "srd_cast": RULES, "srd_lasting": RULES, "srd_air": RULES, "srd_marks": RULES, "srd_long": RULES,
     "srd_legendary": RULES, "srd_detect": RESOLUTION, "srd_burst": RULES,
+    "srd_carry": RULES, "srd_traits2": RULES,              # SRD-30..36 (issue 44: the flyers' traits)
     "attack_preview": ACTIONS, "listing": ACTIONS, "actions": ACTIONS, "actions.allies": ACTIONS,
     "actions.contact": ACTIONS, "actions.magic": ACTIONS, "actions.objects": ACTIONS,
     "actions.policy": ACTIONS, "actions.rest": ACTIONS, "actions.standard": ACTIONS, "actions.srd": ACTIONS,
+    "actions.traits": ACTIONS,
     "ruleset": RULESET,
 }}

@@ -27,6 +27,7 @@ from engine.rules.dnd5e import srd_traits
 from engine.rules.dnd5e import srd_legendary  # noqa: F401  (its turn hooks register)
 from engine.rules.dnd5e import srd_marks
 from engine.rules.dnd5e import srd_burst  # noqa: F401  (its death hook registers)
+from engine.rules.dnd5e import srd_carry, srd_traits2  # noqa: F401  (their hooks register: SRD-30..36)
 from engine.rules.dnd5e.text import EVENT_LINES
 from engine.rules.dnd5e.events import EVENTS as DND_EVENTS
 from engine.rules.dnd5e.options import SPECS as OPTION_SPECS

@@ -15,6 +15,7 @@ import re
 
 from engine.errors import AerieError
 from engine.resources import resource_dir
+from engine.rules.dnd5e import srd_features
 from engine.rules.dnd5e.common import SKILL_ABILITY, mod
 
 SRD_FILE = "srd/creatures.json"
@@ -418,6 +419,7 @@ def character(c: dict) -> dict:
         t["hover"] = True
     if c["swim_speed_m"]:
         t["swim_speed_m"] = float(c["swim_speed_m"])
+    t.update(srd_features.character_keys(c))        # SRD-30..49
     return t
 
 
@@ -443,6 +445,9 @@ def feature_status(c: dict, section: str, f: dict) -> tuple[bool, str]:
     """(modelled, why not): whether the rules play feature ``f`` of ``c`` as the SRD writes it."""
     kind = f.get("kind")
     name = f["name"].lower()
+    played = srd_features.status(c, section, f)           # SRD-30..49
+    if played is not None:
+        return played
     if section == "traits":
         if _trait(name) in TRAITS_PLAYED or _trait(name) in MAGIC_WEAPONS or _trait(name) == "legendary resistance":
             return True, ""

@@ -41,12 +41,15 @@ TURN_START = Hook("turn_start", "fn(rs, session, actor) when its turn starts", o
     "lasting_areas",
     "recharge_roll",             # actions/srd.py (SRD-05)
     "legendary_points_return",   # srd_legendary.py (SRD-15)
+    "regeneration",              # srd_traits2.py (SRD-32)
+    "fire_aura",                 # srd_traits2.py (SRD-36)
 ))
 TURN_END = Hook("turn_end", "fn(rs, session, actor) when its turn ends", order=(
     "stay_aloft",
     "repeat_saves",
     "mark_repeat_saves",         # srd_marks.py (SPL-11)
     "legendary_actions",         # srd_legendary.py (SRD-15): another creature's turn ends
+    "inside_an_object",          # srd_traits2.py (SRD-31)
 ))
 FALL_TRIGGERS = Hook("fall_triggers", "fn(rs, session, actor) -> (reason, rule) or None: why a flyer falls", order=(
     "dead",
