@@ -7,7 +7,7 @@ LAYERS: dict[str, dict[str, int]] = {"engine.rules.dnd5e": {
     "": DATA, "layers": DATA, "data": DATA, "common": DATA, "options": DATA, "schema": DATA, "text": DATA, "catalogue": DATA, "quotes": DATA,
     "feats_catalogue": DATA, "feats_data": DATA, "upcalls": DATA, "events": DATA,
     # the SRD's data (issues 39, 44): the spells and the stat blocks as read from assets/srd, their catalogues
-    "spells_catalogue": DATA, "srd_catalogue": DATA, "srd_spells": DATA, "srd_blocks": DATA, "srd_scene": DATA,
+    "spells_catalogue": DATA, "srd_catalogue": DATA, "srd_catalogue2": DATA, "srd_spells": DATA, "srd_blocks": DATA, "srd_scene": DATA,
     "srd_sheet": DATA, "srd_features": DATA,
     "areas": DATA,
     "conditions": QUERIES, "advantage": QUERIES, "figures": QUERIES, "sight": QUERIES, "gear": QUERIES,

@@ -96,9 +96,24 @@ def character_keys(c: dict) -> dict:
     return out
 
 
+#: what a played feature's text says that the rules leave out (the feature is then not counted as modelled)
+LEFT_OUT = {
+    "fire_aura": "played as SRD-36 (the aura each turn, a melee hit on it); left out: flammable objects igniting, and "
+                 "a creature touching it without a hit (a grapple)",
+}
+
+
 def status(c: dict, section: str, f: dict) -> tuple[bool, str] | None:
-    """(True, "") for a feature played here, or None (srd_blocks.feature_status decides)."""
-    return (True, "") if read(section, f) is not None else None
+    """(modelled, why) for a feature read here, or None (srd_blocks.feature_status decides)."""
+    got = read(section, f)
+    if got is None:
+        return None
+    key, entry = got
+    if key in LEFT_OUT:
+        return False, LEFT_OUT[key]
+    if entry.get("kind") == "invisibility" and "Consume Life" in f["desc"]:
+        return False, "played as SRD-34; left out: its use of Consume Life ending the invisibility"
+    return True, ""
 
 
 # -- the sheet key --------------------------------------------------------------------------------------------------

@@ -37,6 +37,7 @@ text.EVENT_LINES.update({
     "trait_action": text._did(lambda s, e: f"uses {e['feature']}"),
     "regeneration": text._did(lambda s, e: "regenerates" if not e.get("stopped") else
                               f"does not regenerate ({e['stopped']})"),
+    "curse_ends": text._did(lambda s, e: "is freed from its curse"),
     "fire_aura": text._did(lambda s, e: f"burns with its Fire Aura ({', '.join(e['targets']) or 'no one'})"),
 })
 
@@ -229,6 +230,10 @@ def apply(rs, session, a, plan) -> None:
         for c in ("poisoned", "blinded", "deafened"):     # "freed from any ... poison, blindness, or deafness"
             if c in t.conditions:
                 conditions.remove_condition(rs, session, t, c, "SRD-35")
+        marks = t.data.get("spell_marks") or []
+        if any(m["mark"] == "cursed" for m in marks):     # "freed from any curse": Bestow Curse's (SPL-11)
+            t.data["spell_marks"] = [m for m in marks if m["mark"] != "cursed"]
+            session.emit({"type": "curse_ends", "who": t.id, "by": a.id, "rule": "SRD-35"})
         return
     session.emit(ev)
     concentration.begin(rs, session, a, INVISIBILITY, [a.id])

@@ -102,3 +102,101 @@ def test_srd31_incorporeal_movement_through_a_creature(tmp_path, capsys):
         size=(20, 20, 8))
     mv = events(evs, "move", who="w")
     assert mv[0]["path"] == [[4, 10, 0], [5, 10, 0], [6, 10, 0], [7, 10, 0]] and mv[0]["cost_m"] == 6.0
+
+
+def test_srd32_regeneration_and_radiant_damage_stopping_it(tmp_path, capsys):
+    """Oni, "regains 10 hit points at the start of its turn if it has at least 1 hit point"; the vampire's
+    "If the vampire takes radiant damage ..., this trait doesn't function at the start of the vampire's next turn":
+    the oni hurt for 30 regains 10 when its next turn starts; the vampire hurt by radiant damage does not regenerate
+    at its next turn, and does (20) at the one after."""
+    oni = {"id": "o", "srd": "oni", "side": "red", "at": [4, 4, 0]}
+    vamp = {"id": "v", "srd": "vampire-bat", "side": "red", "at": [8, 4, 0]}
+    archer = {**ARCHER, "at": [15, 15, 0]}
+    gm = {"actor": "gm", "action": "damage"}
+    evs = run_scene(tmp_path, capsys, [oni, vamp, archer], [
+        {**gm, "target": "o", "amount": 30, "type": "slashing"},
+        {**gm, "target": "v", "amount": 30, "type": "radiant"},
+        {"actor": "o", "action": "end_turn"},            # the vampire's turn: stopped by the radiant damage
+        {"actor": "v", "action": "end_turn"}, {"actor": "a", "action": "end_turn"},     # the oni's turn: +10
+        {"actor": "o", "action": "end_turn"}])           # the vampire's next turn: +20
+    heals = [(e["who"], e["amount"]) for e in events(evs, "heal", rule="SRD-32")]
+    assert heals == [("o", 10), ("v", 20)]
+    assert events(evs, "regeneration", who="v", rule="SRD-32")[0]["stopped"] == "it took radiant damage"
+
+
+def test_srd33_teleport_to_a_space_it_can_see(tmp_path, capsys):
+    """Balor, "magically teleports ... up to 120 feet to an unoccupied space it can see": into the air 30 m away (it
+    flies there); a space 40 m away, one behind a wall and one in the archer's body are refused."""
+    balor = {"id": "b", "srd": "balor", "side": "red", "at": [2, 2, 0]}
+    archer = {**ARCHER, "at": [12, 2, 0]}
+    big = (40, 40, 16)
+    wall = [("stone", (16, 0, 0), (16, 39, 15))]
+    tp = {"actor": "b", "action": "trait_action", "feature": "Teleport"}
+    evs = run_scene(tmp_path, capsys, [balor, archer], [
+        {**tp, "at": [30, 2, 0], "illegal": "SRD-33"},
+        {**tp, "at": [20, 2, 0], "illegal": "SRD-33"},
+        {**tp, "at": [11, 2, 0], "illegal": "SRD-33"},
+        {**tp, "at": [2, 20, 6]}], size=big, fill=wall)
+    tpe = events(evs, "teleport", who="b", rule="SRD-33")
+    assert [(e["from"], e["to"]) for e in tpe] == [([2, 2, 0], [2, 20, 6])]
+    assert evs[-1]["characters"]["b"]["flying"] is True
+
+
+def test_srd34_invisibility_until_it_attacks(tmp_path, capsys):
+    """Imp, "magically turns invisible until it attacks, or until its concentration ends": invisible, its sting at
+    the archer has advantage (unseen attacker); after the attack it is visible again. The invisible stalker: "The
+    stalker is invisible." from the start."""
+    imp = {"id": "i", "srd": "imp", "side": "red", "at": [9, 10, 0]}
+    stalker = {"id": "s", "srd": "invisible-stalker", "side": "red", "at": [2, 2, 0]}
+    evs = run_scene(tmp_path, capsys, [imp, ARCHER, stalker], [
+        {"actor": "i", "action": "trait_action", "feature": "Invisibility"},
+        {"actor": "i", "action": "end_turn"}, {"actor": "a", "action": "end_turn"}, {"actor": "s", "action": "end_turn"},
+        {"actor": "i", "action": "attack", "target": "a", "weapon": "Sting (Bite in Beast Form)",
+         "rolls": {"attack": [3, 17]}}])
+    assert events(evs, "condition", who="i", condition="invisible")
+    att = events(evs, "attack", who="i")[0]
+    assert att["advantage"] and att["roll"] == 17
+    ends = events(evs, "concentration_ends", who="i", rule="SRD-34")
+    assert ends and "invisible" not in evs[-1]["characters"]["i"]["conditions"]
+    assert "invisible" in evs[-1]["characters"]["s"]["conditions"]
+
+
+def test_srd35_healing_touch(tmp_path, capsys):
+    """Deva, "touches another creature. The target magically regains 20 (4d8 + 2) hit points and is freed from any
+    curse, disease, poison, blindness, or deafness." (3/Day): the poisoned, hurt ally regains 4 x 3 + 2 = 14 and is
+    no longer poisoned; a creature 3 m away is out of touch; the fourth use of the day is refused."""
+    deva = {"id": "d", "srd": "deva", "side": "red", "at": [5, 5, 0]}
+    ally = {**ARCHER, "id": "x", "side": "red", "at": [6, 5, 0], "max_hp": 60, "hp": 20}
+    far = {**ARCHER, "id": "f", "side": "red", "at": [8, 5, 0]}
+    foe = {**ARCHER, "at": [15, 15, 0]}
+    ht = {"actor": "d", "action": "trait_action", "feature": "Healing Touch"}
+    nxt = [{"actor": "d", "action": "end_turn"}, {"actor": "x", "action": "end_turn"},
+           {"actor": "f", "action": "end_turn"}, {"actor": "a", "action": "end_turn"}]
+    evs = run_scene(tmp_path, capsys, [deva, ally, far, foe], [
+        {"actor": "gm", "action": "condition", "target": "x", "add": "poisoned"},
+        {**ht, "target": "f", "illegal": "SRD-35"},
+        {**ht, "target": "x", "rolls": {"heal": [3, 3, 3, 3]}}, *nxt,
+        {**ht, "target": "x", "rolls": {"heal": [1, 1, 1, 1]}}, *nxt,
+        {**ht, "target": "x", "rolls": {"heal": [1, 1, 1, 1]}}, *nxt,
+        {**ht, "target": "x", "illegal": "SRD-35"}])
+    heals = events(evs, "heal", who="x", rule="SRD-35")
+    assert [e["amount"] for e in heals] == [14, 6, 6]
+    assert "poisoned" not in evs[-1]["characters"]["x"]["conditions"]
+
+
+def test_srd36_fire_aura(tmp_path, capsys):
+    """Balor, "At the start of each of the balor's turns, each creature within 5 feet of it takes 10 (3d6) fire
+    damage ... A creature that ... hits it with a melee attack while within 5 feet of it takes 10 (3d6) fire
+    damage": the archer beside it burns for 2 + 3 + 4 when the balor's turn starts; its dagger hit burns it for
+    1 + 1 + 1; the archer 6 m away is not touched."""
+    balor = {"id": "b", "srd": "balor", "side": "red", "at": [5, 5, 0], "initiative": 1}
+    near = {**ARCHER, "at": [8, 6, 0], "max_hp": 100, "weapons": ["dagger"], "initiative": 20}
+    far = {**ARCHER, "id": "f", "at": [15, 15, 0], "initiative": 10}
+    evs = run_scene(tmp_path, capsys, [balor, near, far], [
+        {"actor": "a", "action": "attack", "target": "b", "weapon": "dagger",
+         "rolls": {"attack": 19, "damage": [2, 1, 1, 1]}},
+        {"actor": "a", "action": "end_turn"},
+        {"actor": "f", "action": "end_turn", "rolls": {"damage": [2, 3, 4]}}])
+    burns = [(e["amount"], e["damage_type"]) for e in events(evs, "damage", who="a", rule="SRD-36")]
+    assert burns == [(3, "fire"), (9, "fire")]
+    assert not events(evs, "damage", who="f")
