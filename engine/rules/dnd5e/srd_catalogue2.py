@@ -86,4 +86,20 @@ RULES = [
                  'by a creature within 1.5 m, that creature takes its own roll. The sandbox\'s objects do not burn',
      'where': 'srd traits2 `fire_aura`, srd traits2 `aura_burns_attacker`',
      'tests': [T + 'test_srd36_fire_aura']},
+    {'id': 'SRD-37',
+     'rule': 'Shapechanger, Change Shape by size: "The fiend can use its action to polymorph into a Small or Medium '
+             'humanoid, or back into its true form. Without wings, the fiend loses its flying speed. Other than its '
+             'size and speed, its statistics are the same in each form. ... It reverts to its true form if it dies."; '
+             'the oni\'s "polymorphs into a Small or Medium humanoid, into a Large giant, or back into its true form. '
+             'Other than its size, its statistics are the same in each form."',
+     'status': 'built',
+     'decision': '`trait_action` with `form` (a size it lists, or `true`): the body of that size where it stands (its '
+                 'corner cell kept, as Enlarge/Reduce, SPL-13), refused when it does not fit; the succubus\'s other '
+                 'forms have no fly speed, and aloft it falls (AIR-10, AIR-12\'s damage and Prone); its true form gives '
+                 'the fly speed back; a `shape` event. When it dies it takes its true form (the damage module\'s DEATH '
+                 'hook). Which humanoid it resembles changes nothing at the table. The forms that change more than '
+                 'size and speed (a dragon\'s, a deva\'s, the imp\'s climbing spider, the vampire\'s mist) are not '
+                 'played (`features` says so)',
+     'where': 'srd traits2 `_form`, srd traits2 `change_shape`, srd traits2 `true_form_on_death`',
+     'tests': [T + 'test_srd37_shapechanger_without_wings_falls_and_change_shape_reverts_at_death']},
 ]

@@ -9,7 +9,8 @@ them: engine/rules/dnd5e/srd_traits2.py, srd_carry.py, actions/traits.py. Metres
     fire_aura = {dice = "3d6", type = "fire"}           # SRD-36 Fire Aura
     actions = [{name = "Teleport", kind = "teleport", range_m = 36.0},          # SRD-33
                {name = "Invisibility", kind = "invisibility"},                  # SRD-34
-               {name = "Healing Touch", kind = "heal", dice = "4d8+2", per_day = 3}]   # SRD-35
+               {name = "Healing Touch", kind = "heal", dice = "4d8+2", per_day = 3},  # SRD-35
+               {name = "Shapechanger", kind = "shape", sizes = ["small", "medium"], wingless = true}]   # SRD-37
 """
 
 from __future__ import annotations
@@ -18,7 +19,8 @@ import re
 
 from engine.errors import SceneError
 
-RULES = {"teleport": "SRD-33", "invisibility": "SRD-34", "heal": "SRD-35"}
+RULES = {"teleport": "SRD-33", "invisibility": "SRD-34", "heal": "SRD-35", "shape": "SRD-37"}
+SIZE_NAMES = ("tiny", "small", "medium", "large", "huge", "gargantuan")
 DAMAGE_TYPES = ("acid", "bludgeoning", "cold", "fire", "force", "lightning", "necrotic", "piercing", "poison",
                 "psychic", "radiant", "slashing", "thunder")
 DICE = re.compile(r"\d+d\d+(?:[+-]\d+)?")
@@ -41,6 +43,15 @@ FIRE_AURA = re.compile(r"^At the start of each of the [\w' -]+'s turns, each cre
                        r"\((\d+d\d+)\) (\w+) damage, and flammable objects in the aura that aren't being worn or carried "
                        r"ignite\. A creature that touches the [\w' -]+ or hits it with a melee attack while within 5 "
                        r"feet of it takes \d+ \((\d+d\d+)\) \w+ damage\.$")
+SHAPECHANGER = re.compile(r"^The fiend can use its action to polymorph into a Small or Medium humanoid, or back into "
+                          r"its true form\. Without wings, the fiend loses its flying speed\. Other than its size and "
+                          r"speed, its statistics are the same in each form\. Any equipment it is wearing or carrying "
+                          r"isn't transformed\. It reverts to its true form if it dies\.$")
+ONI_SHAPE = re.compile(r"^The oni magically polymorphs into a Small or Medium humanoid, into a Large giant, or back into "
+                       r"its true form\. Other than its size, its statistics are the same in each form\. The only "
+                       r"equipment that is transformed is its glaive, which shrinks so that it can be wielded in "
+                       r"humanoid form\. If the oni dies, it reverts to its true form, and its glaive reverts to its "
+                       r"normal size\.$")
 ALWAYS_INVISIBLE = re.compile(r"^The [\w' -]+ is invisible\.$")
 
 
@@ -61,12 +72,16 @@ def read(section: str, f: dict) -> tuple[str, dict] | None:
             return "fire_aura", {"dice": m.group(1), "type": m.group(2).lower()}
         if name == "invisibility" and ALWAYS_INVISIBLE.match(text):
             return "invisible", {}
+        if name == "shapechanger" and SHAPECHANGER.match(text):      # "can use its action": an action
+            return "action", {"name": "Shapechanger", "kind": "shape", "sizes": ["small", "medium"], "wingless": True}
         return None
     if section == "actions" and f.get("kind") not in ("attack", "save", "multiattack"):
         if name == "teleport" and (m := TELEPORT.match(text)):
             return "action", {"name": "Teleport", "kind": "teleport", "range_m": round(int(m.group(1)) * 0.3, 2)}
         if name == "invisibility" and INVISIBILITY.match(text):
             return "action", {"name": "Invisibility", "kind": "invisibility"}
+        if name == "change shape" and ONI_SHAPE.match(text):
+            return "action", {"name": "Change Shape", "kind": "shape", "sizes": ["small", "medium", "large"]}
         if name == "healing touch" and (m := HEALING.match(text)):
             e = {"name": "Healing Touch", "kind": "heal", "dice": m.group(1).replace(" ", "")}
             if f.get("per_day"):
@@ -147,11 +162,13 @@ def check(raw: dict, file: str, key: str) -> None:
         ok = isinstance(e, dict) and isinstance(e.get("name"), str) and e.get("kind") in RULES
         if ok and e["kind"] == "teleport":
             ok = isinstance(e.get("range_m"), (int, float)) and 0 < e["range_m"] <= 1000
+        if ok and e["kind"] == "shape":
+            ok = isinstance(e.get("sizes"), list) and all(s in SIZE_NAMES for s in e["sizes"])
         if ok and e["kind"] == "heal":
             ok = _dice(e.get("dice")) and isinstance(e.get("per_day", 1), int)
         if not ok:
-            raise SceneError(file, f"{k}.actions[{j}]", "{name, kind = teleport|invisibility|heal, range_m (teleport),"
-                                                        " dice and per_day (heal)}")
+            raise SceneError(file, f"{k}.actions[{j}]", "{name, kind = teleport|invisibility|heal|shape, range_m "
+                                                        "(teleport), dice and per_day (heal), sizes (shape)}")
 
 
 def setup(data: dict, raw: dict) -> None:

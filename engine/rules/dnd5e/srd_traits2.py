@@ -1,4 +1,4 @@
-"""The SRD creatures' traits and non-attack actions of SRD-31..SRD-36, as the SRD 5.1 writes them (the sheet's
+"""The SRD creatures' traits and non-attack actions of SRD-31..SRD-37, as the SRD 5.1 writes them (the sheet's
 ``srd_features``, engine/rules/dnd5e/srd_features.py; the catalogue: srd_catalogue.py):
 
 * SRD-31 Incorporeal Movement: "The ghost can move through other creatures and objects as if they were difficult
@@ -16,6 +16,8 @@
 * SRD-36 Fire Aura: "At the start of each of the balor's turns, each creature within 5 feet of it takes 10 (3d6) fire
   damage ... A creature that touches the balor or hits it with a melee attack while within 5 feet of it takes 10
   (3d6) fire damage."
+* SRD-37 Shapechanger / Change Shape by size: "polymorph into a Small or Medium humanoid, or back into its true form.
+  Without wings, the fiend loses its flying speed. ... It reverts to its true form if it dies."
 """
 
 from __future__ import annotations
@@ -23,12 +25,13 @@ from __future__ import annotations
 from engine.rules import aerial
 from engine.rules.core import Illegal
 from engine.rules.dnd5e import attacks, concentration, conditions, damage, text
-from engine.rules.dnd5e.damage import damage_modifier
+from engine.rules.dnd5e.damage import DEATH, damage_modifier
 from engine.rules.dnd5e.srd_features import RULES
 from engine.rules.dnd5e.srd_sheet import dice_parts
 from engine.rules.dnd5e.turns import TURN_END, TURN_START
 from engine.rules.registry import cover_levels
 from engine.world.cover import sight_one
+from engine.world.scene import SIZES
 from engine.world.geometry import distance_m, engaged
 
 INVISIBILITY = "Invisibility (SRD-34)"        # the concentration's name: no spell of the spells' table
@@ -37,6 +40,7 @@ text.EVENT_LINES.update({
     "trait_action": text._did(lambda s, e: f"uses {e['feature']}"),
     "regeneration": text._did(lambda s, e: "regenerates" if not e.get("stopped") else
                               f"does not regenerate ({e['stopped']})"),
+    "shape": text._did(lambda s, e: f"takes its {e['form'] if e['form'] != 'true' else 'true'} form ({e['size']})"),
     "curse_ends": text._did(lambda s, e: "is freed from its curse"),
     "fire_aura": text._did(lambda s, e: f"burns with its Fire Aura ({', '.join(e['targets']) or 'no one'})"),
 })
@@ -180,6 +184,8 @@ def check(rs, session, a, f: dict, act: dict) -> dict:
         if not engaged(a.body(), t.body()):
             raise Illegal(f"{t.name} is out of {a.name}'s touch (within 1.5 m, AIR-04)", "SRD-35", "target")
         plan["target"] = t.id
+    elif f["kind"] == "shape":
+        plan["form"] = _form(session, a, f, act.get("form"))
     elif a.data.get("concentration") and a.data["concentration"]["spell"] == INVISIBILITY and a.has("invisible"):
         raise Illegal(f"{a.name} is already invisible", "SRD-34", "feature")
     return plan
@@ -206,9 +212,65 @@ def _teleport_to(session, a, f, at) -> list[int]:
     return [x, y, z]
 
 
+def _true_form(a) -> dict:
+    return a.data.get("true_form") or {"size": a.size, "fly_speed_m": a.data.get("fly_speed_m"), "can_fly": a.can_fly}
+
+
+def _form(session, a, f, form) -> str:
+    """"polymorph into a Small or Medium humanoid, or back into its true form": a size it lists, or ``true``; the
+    new body must fit where it stands (its corner cell kept, as Enlarge/Reduce's, SPL-13)."""
+    options = list(f["sizes"]) + ["true"]
+    if form not in options:
+        raise Illegal(f"{f['name']} takes a form: one of {', '.join(options)}", "SRD-37", "form")
+    size = _true_form(a)["size"] if form == "true" else form
+    if size == a.size and (form == "true") == (a.data.get("true_form") is None):
+        raise Illegal(f"{a.name} is already in that form", "SRD-37", "form")
+    old = (a.size, a.footprint, a.height_layers, a.eye_m)
+    a.size = size
+    a.footprint, a.height_layers, a.eye_m = SIZES[size]
+    fits = aerial.body_fits(session, a, a.x, a.y, a.layer) and aerial.body_in_the_way(session, a, a.pos) is None
+    a.size, a.footprint, a.height_layers, a.eye_m = old
+    if not fits:
+        raise Illegal(f"{a.name}'s {size} body does not fit where it stands", "SRD-37", "form")
+    return form
+
+
+def change_shape(rs, session, a, f: dict, form: str) -> None:
+    """Its size changes (and "Without wings, the fiend loses its flying speed"); its other statistics are the same.
+    Aloft without its wings, a walker falls (AIR-10: it lost its movement)."""
+    true = _true_form(a)
+    size = true["size"] if form == "true" else form
+    a.size = size
+    a.footprint, a.height_layers, a.eye_m = SIZES[size]
+    if form == "true":
+        a.data.pop("true_form", None)
+        a.data["fly_speed_m"], a.can_fly = true["fly_speed_m"], true["can_fly"]
+    else:
+        a.data["true_form"] = true
+        if f.get("wingless"):
+            a.data["fly_speed_m"], a.can_fly = None, False
+    session.emit({"type": "shape", "who": a.id, "form": form, "size": size, "can_fly": a.can_fly, "rule": "SRD-37"})
+    if a.flying and not a.can_fly and not a.dead:
+        session.emit({"type": "flight_lost", "who": a.id, "reason": f"{f['name']}: a form without wings",
+                      "rule": "AIR-10", "because": "SRD-37"})
+        aerial.fall(session, a, None, "AIR-10", "lost its wings")
+
+
+@DEATH.rule("SRD-37")
+def true_form_on_death(rs, session, a):
+    """"It reverts to its true form if it dies.\""""
+    if a.data.get("true_form"):
+        f = next((x for x in actions_of(a) if x["kind"] == "shape"), {"name": "its true form"})
+        change_shape(rs, session, a, f, "true")
+
+
 def apply(rs, session, a, plan) -> None:
     f = feature(a, plan["feature"])
     ev = {"type": "trait_action", "who": a.id, "feature": f["name"], "rule": f["rule"]}
+    if f["kind"] == "shape":
+        session.emit(ev)
+        change_shape(rs, session, a, f, plan["form"])
+        return
     if f["kind"] == "teleport":
         start = list(a.pos)
         session.emit(ev)

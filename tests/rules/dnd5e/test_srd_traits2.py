@@ -200,3 +200,28 @@ def test_srd36_fire_aura(tmp_path, capsys):
     burns = [(e["amount"], e["damage_type"]) for e in events(evs, "damage", who="a", rule="SRD-36")]
     assert burns == [(3, "fire"), (9, "fire")]
     assert not events(evs, "damage", who="f")
+
+
+def test_srd37_shapechanger_without_wings_falls_and_change_shape_reverts_at_death(tmp_path, capsys):
+    """Succubus, "polymorph into a Small or Medium humanoid, or back into its true form. Without wings, the fiend
+    loses its flying speed": aloft at layer 6 it becomes a Medium humanoid and falls (AIR-10, AIR-12); back in its
+    true form it flies again. Oni, "polymorphs into a Small or Medium humanoid, into a Large giant ... If the oni dies,
+    it reverts to its true form": Small (one cell, one layer), then Large again when it dies."""
+    succ = {"id": "s", "srd": "succubus-incubus", "side": "red", "at": [4, 4, 6], "flying": True}
+    oni = {"id": "o", "srd": "oni", "side": "red", "at": [10, 4, 0]}
+    archer = {**ARCHER, "at": [15, 15, 0]}
+    shape = {"actor": "s", "action": "trait_action", "feature": "Shapechanger"}
+    evs = run_scene(tmp_path, capsys, [succ, oni, archer], [
+        {**shape, "form": "huge", "illegal": "SRD-37"},
+        {**shape, "form": "medium"},
+        {"actor": "s", "action": "end_turn"},
+        {"actor": "o", "action": "trait_action", "feature": "Change Shape", "form": "small"},
+        {"actor": "gm", "action": "damage", "target": "o", "amount": 500, "type": "force"},
+        {"actor": "o", "action": "end_turn"}, {"actor": "a", "action": "end_turn"},
+        {**shape, "form": "true"}], options={"air_speed": "fly_speed"})
+    shapes = [(e["who"], e["form"], e["size"], e["can_fly"]) for e in events(evs, "shape", rule="SRD-37")]
+    assert shapes == [("s", "medium", "medium", False), ("o", "small", "small", True), ("o", "true", "large", True),
+                      ("s", "true", "medium", True)]
+    assert [(e["from"], e["to"]) for e in events(evs, "fall", who="s")] == [(6, 0)]
+    st = evs[-1]["characters"]
+    assert st["s"]["can_fly"] is True and st["o"]["footprint"] == 2

@@ -1,6 +1,6 @@
 """The SRD creatures' actions that are neither attacks nor saves (SRD-30..SRD-49; engine/rules/dnd5e/srd_carry.py,
 srd_traits2.py): ``let_go`` (a carrier releases what it holds, SRD-30) and ``trait_action`` (Teleport, Invisibility,
-Healing Touch as the stat block writes them). Offered only to a creature whose sheet has them."""
+Healing Touch, Shapechanger as the stat block writes them). Offered only to a creature whose sheet has them."""
 
 from __future__ import annotations
 
@@ -45,7 +45,9 @@ class TraitAction(Unit):
     PARAMS = {"feature": P("str", True, help="the stat block's action, as written (Teleport, Invisibility, Healing "
                                               "Touch)"),
               "target": P("id", help="the creature it touches (Healing Touch)"),
-              "at": P("pos", help="where it teleports [x, y, layer]")}
+              "at": P("pos", help="where it teleports [x, y, layer]"),
+              "form": P("str", help="the size it polymorphs into (small, medium, large), or true (Shapechanger, "
+                                    "Change Shape)")}
 
     @staticmethod
     def offered(rs, session, a) -> bool:
