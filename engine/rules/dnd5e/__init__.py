@@ -34,5 +34,6 @@ RULESET = RulesetInfo(
                      "srd blocks": "engine.rules.dnd5e.srd_blocks",
                      "srd multiattack": "engine.rules.dnd5e.srd_multiattack",
                      "srd legendary": "engine.rules.dnd5e.srd_legendary",
-                     "srd carry": "engine.rules.dnd5e.srd_carry", "srd traits2": "engine.rules.dnd5e.srd_traits2"}},
+                     "srd carry": "engine.rules.dnd5e.srd_carry", "srd traits2": "engine.rules.dnd5e.srd_traits2",
+                     "srd features": "engine.rules.dnd5e.srd_features"}},
 )

@@ -312,6 +312,9 @@ def legendary_option(c: dict, f: dict) -> tuple[dict | None, str]:
     """(the sheet's ``legendary`` option, what is left out) for a legendary action the rules play (SRD-15): "The
     dragon makes a tail attack." (one of its attacks) or a save around it ("Wing Attack (Costs 2 Actions)");
     (None, why) for the rest."""
+    own = srd_features.legendary(f)                  # Teleport, Move (SRD-33, SRD-38)
+    if own is not None:
+        return own, ""
     name = re.sub(r"\s*\(Costs \d+ Actions\)", "", f["name"]).strip()
     cost = int(f.get("cost", 1))
     if DETECT.fullmatch(f["desc"].strip()):

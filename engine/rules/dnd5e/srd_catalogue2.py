@@ -52,9 +52,15 @@ RULES = [
      'status': 'built',
      'decision': '`trait_action` with `feature = "Teleport"` and `at`: any layer within the range (36 m, measured in '
                  '3D), the body fits and no one is there, a clear sight line (AIR-15) to it; it flies where it arrives '
-                 'in the air. The legendary Teleport (sphinxes, solar) is not offered yet',
-     'where': 'srd traits2 `_teleport_to`, srd traits2 `apply`, engine/rules/dnd5e/actions/traits.py',
-     'tests': [T + 'test_srd33_teleport_to_a_space_it_can_see']},
+                 'in the air. The legendary Teleport (sphinxes, solar: "Teleport (Costs 2 Actions)") is a legendary '
+                 'option (SRD-15) with the same checks; its policy (the GM\'s choice point is not offered, as for '
+                 'every legendary option): at the end of another creature\'s turn, when a foe is within 1.5 m and the '
+                 'creature is at half its hit points or fewer, to the free space in range it can see farthest from '
+                 'the nearest foe (when that is farther than where it stands)',
+     'where': 'srd traits2 `_teleport_to`, srd traits2 `apply`, srd traits2 `escape_to`, srd traits2 `legendary_move`, '
+              'srd legendary `legendary_actions`, engine/rules/dnd5e/actions/traits.py',
+     'tests': [T + 'test_srd33_teleport_to_a_space_it_can_see',
+               T + 'test_srd33_srd38_legendary_teleport_and_move_get_away']},
     {'id': 'SRD-34',
      'rule': 'Invisibility: "The imp magically turns invisible until it attacks, or until its concentration ends (as if '
              'concentrating on a spell)." (the sprite\'s "or casts a spell", the will-o\'-wisp\'s "or uses its Consume '
@@ -102,4 +108,14 @@ RULES = [
                  'played (`features` says so)',
      'where': 'srd traits2 `_form`, srd traits2 `change_shape`, srd traits2 `true_form_on_death`',
      'tests': [T + 'test_srd37_shapechanger_without_wings_falls_and_change_shape_reverts_at_death']},
+    {'id': 'SRD-38',
+     'rule': 'The legendary Move: "Move. The vampire moves up to its speed without provoking opportunity attacks."',
+     'status': 'built',
+     'decision': 'a legendary option (SRD-15): its reach map at its speed (AIR-09: in the air at its ground speed '
+                 'unless `air_speed = "fly_speed"`), no opportunity attack on the way (a `move` event saying so); the '
+                 'policy is the legendary Teleport\'s (SRD-33): away from a foe within 1.5 m when at half its hit '
+                 'points or fewer, to the place farthest from the nearest foe',
+     'where': 'srd traits2 `escape_to`, srd traits2 `legendary_move`, srd legendary `legendary_actions`, '
+              'srd features `legendary`, srd blocks `legendary_option`',
+     'tests': [T + 'test_srd33_srd38_legendary_teleport_and_move_get_away']},
 ]

@@ -90,6 +90,21 @@ def read(section: str, f: dict) -> tuple[str, dict] | None:
     return None
 
 
+MOVE = re.compile(r"^The [\w' -]+ moves up to its speed without provoking opportunity attacks\.$")
+
+
+def legendary(f: dict) -> dict | None:
+    """The sheet's legendary option for "Teleport (Costs 2 Actions). The sphinx magically teleports ... up to 120
+    feet to an unoccupied space it can see." (SRD-33) and "Move. The vampire moves up to its speed without provoking
+    opportunity attacks." (SRD-38), or None."""
+    name, text, cost = _name(f["name"]), " ".join(f["desc"].split()), int(f.get("cost", 1))
+    if name == "teleport" and (m := TELEPORT.match(text)):
+        return {"name": "Teleport", "cost": cost, "kind": "teleport", "range_m": round(int(m.group(1)) * 0.3, 2)}
+    if name == "move" and MOVE.match(text):
+        return {"name": "Move", "cost": cost, "kind": "move"}
+    return None
+
+
 def character_keys(c: dict) -> dict:
     """The sheet keys these features give a creature record (merged into srd_blocks.character's)."""
     out: dict = {}
@@ -120,6 +135,8 @@ LEFT_OUT = {
 
 def status(c: dict, section: str, f: dict) -> tuple[bool, str] | None:
     """(modelled, why) for a feature read here, or None (srd_blocks.feature_status decides)."""
+    if section == "legendary_actions":
+        return (True, "") if legendary(f) is not None else None
     got = read(section, f)
     if got is None:
         return None

@@ -1,4 +1,4 @@
-"""The SRD creatures' traits and non-attack actions of SRD-31..SRD-37, as the SRD 5.1 writes them (the sheet's
+"""The SRD creatures' traits and non-attack actions of SRD-31..SRD-38, as the SRD 5.1 writes them (the sheet's
 ``srd_features``, engine/rules/dnd5e/srd_features.py; the catalogue: srd_catalogue.py):
 
 * SRD-31 Incorporeal Movement: "The ghost can move through other creatures and objects as if they were difficult
@@ -18,6 +18,8 @@
   (3d6) fire damage."
 * SRD-37 Shapechanger / Change Shape by size: "polymorph into a Small or Medium humanoid, or back into its true form.
   Without wings, the fiend loses its flying speed. ... It reverts to its true form if it dies."
+* SRD-38 the legendary Move: "The vampire moves up to its speed without provoking opportunity attacks." (and the
+  legendary Teleport, SRD-33): ``escape_to`` is their policy.
 """
 
 from __future__ import annotations
@@ -264,6 +266,18 @@ def true_form_on_death(rs, session, a):
         change_shape(rs, session, a, f, "true")
 
 
+def apply_teleport(session, a, to) -> None:
+    start = list(a.pos)
+    a.x, a.y, a.layer = to
+    session.emit({"type": "teleport", "who": a.id, "from": start, "to": list(to), "rule": "SRD-33"})
+    if aerial.is_supported(session, a):
+        a.flying = False
+    elif a.can_fly:
+        a.flying = True
+    else:
+        aerial.fall_if_unsupported(session, a, "AIR-12", "teleported into the air")
+
+
 def apply(rs, session, a, plan) -> None:
     f = feature(a, plan["feature"])
     ev = {"type": "trait_action", "who": a.id, "feature": f["name"], "rule": f["rule"]}
@@ -272,16 +286,8 @@ def apply(rs, session, a, plan) -> None:
         change_shape(rs, session, a, f, plan["form"])
         return
     if f["kind"] == "teleport":
-        start = list(a.pos)
         session.emit(ev)
-        a.x, a.y, a.layer = plan["to"]
-        session.emit({"type": "teleport", "who": a.id, "from": start, "to": plan["to"], "rule": "SRD-33"})
-        if aerial.is_supported(session, a):
-            a.flying = False
-        elif a.can_fly:
-            a.flying = True
-        else:
-            aerial.fall_if_unsupported(session, a, "AIR-12", "teleported into the air")
+        apply_teleport(session, a, plan["to"])
         return
     if f["kind"] == "heal":
         t = session.state.actors[plan["target"]]
@@ -322,3 +328,68 @@ def invisibility_ends_on_attack(rs, session, a, t, plan, hit) -> None:
 concentration.ON_END.append(_invisibility_ends)
 attacks.ATTACK_MADE.append(invisibility_ends_on_attack)
 attacks.ATTACK_MADE.append(aura_burns_attacker)
+
+
+# -- legendary Teleport (SRD-33) and Move (SRD-38): the policy gets away ---------------------------------------------
+
+def _engaging_foes(rs, session, a) -> list:
+    return [o for o in session.state.actors.values() if not o.dead and o.hp > 0 and conditions.hostile(rs, a, o)
+            and engaged(a.body(), o.body())]
+
+
+def _far(session, a, foes, at) -> float:
+    cell = session.world.cell_m
+    b = a.body().moved(*at)
+    return min(distance_m(b, o.body(), cell) for o in foes)
+
+
+def escape_to(rs, session, a, opt) -> dict | None:
+    """The legendary Teleport's or Move's policy (srd_legendary.py): taken when a foe is within 1.5 m (AIR-04) and
+    the creature is at half its hit points or fewer -- to the place in reach farthest from the nearest foe (a
+    teleport: a free space in range it can see; a move: its reach map at its speed, no opportunity attacks), when it
+    is farther than where it stands; None otherwise."""
+    if a.hp * 2 > a.max_hp:
+        return None
+    near = _engaging_foes(rs, session, a)
+    if not near:
+        return None
+    foes = [o for o in session.state.actors.values() if not o.dead and o.hp > 0 and conditions.hostile(rs, a, o)]
+    here = _far(session, a, foes, a.pos)
+    if opt["kind"] == "move":
+        if conditions.speed_zero(rs, a):
+            return None
+        r = aerial.reach(session, a, budget_m=rs.movement_left(session, a, a.can_fly), fly=a.can_fly)
+        cells = [tuple(c) for c in r.destination_cells().tolist()]
+        best = max(cells, key=lambda c: _far(session, a, foes, c), default=None)
+        if best is None or _far(session, a, foes, best) <= here:
+            return None
+        return {"to": list(best), "path": r.path(*best), "cost_m": r.cost_cm(*best) / 100.0}
+    X, Y, Z = session.world.size
+    cell = session.world.cell_m
+    rc = int(opt["range_m"] // cell)
+    spots = [(x, y, z) for x in range(max(0, a.x - rc), min(X, a.x + rc + 1))
+             for y in range(max(0, a.y - rc), min(Y, a.y + rc + 1)) for z in range(Z)
+             if aerial.body_fits(session, a, x, y, z) and (a.can_fly or aerial.is_supported(session, a, x, y, z))]
+    spots.sort(key=lambda c: -_far(session, a, foes, c))
+    f = dict(opt, name=opt["name"])
+    for at in spots[:200]:
+        if _far(session, a, foes, at) <= here:
+            return None
+        try:
+            return {"to": _teleport_to(session, a, f, at)}
+        except Illegal:
+            continue
+    return None
+
+
+def legendary_move(rs, session, a, opt, to: dict) -> None:
+    if opt["kind"] == "teleport":
+        apply_teleport(session, a, to["to"])
+        return
+    path = [tuple(p) for p in to["path"]]
+    a.x, a.y, a.layer = path[-1]
+    if a.can_fly:
+        a.flying = not aerial.is_supported(session, a)
+    attacks.emit_move(rs, session, a, path, to["cost_m"], 0.0, "legendary Move: no opportunity attacks (SRD-38)")
+    conditions.MOVED.run(rs, session, a)
+    conditions.check_grapples(rs, session)

@@ -225,3 +225,28 @@ def test_srd37_shapechanger_without_wings_falls_and_change_shape_reverts_at_deat
     assert [(e["from"], e["to"]) for e in events(evs, "fall", who="s")] == [(6, 0)]
     st = evs[-1]["characters"]
     assert st["s"]["can_fly"] is True and st["o"]["footprint"] == 2
+
+
+def test_srd33_srd38_legendary_teleport_and_move_get_away(tmp_path, capsys):
+    """Solar, legendary "Teleport. The solar magically teleports ... up to 120 ft. to an unoccupied space it can
+    see."; the vampire's "Move. The vampire moves up to its speed without provoking opportunity attacks.": hurt to half
+    their hit points with an archer beside each, at the end of the archers' turn they get away (the policy: the place
+    in reach farthest from the nearest foe), the vampire with no opportunity attack; unhurt, they stay."""
+    solar = {"id": "s", "srd": "solar", "side": "red", "at": [4, 4, 0]}
+    vamp = {"id": "v", "srd": "vampire-bat", "side": "red", "at": [14, 14, 0]}
+    a1 = {**ARCHER, "at": [6, 4, 0], "weapons": ["dagger"], "max_hp": 200}
+    a2 = {**ARCHER, "id": "b", "at": [15, 14, 0], "weapons": ["dagger"], "max_hp": 200}
+    evs = run_scene(tmp_path, capsys, [a1, a2, solar, vamp], [
+        {"actor": "a", "action": "end_turn"},                 # unhurt: no legendary escape
+        {"actor": "gm", "action": "damage", "target": "s", "amount": 130, "type": "force"},
+        {"actor": "gm", "action": "damage", "target": "v", "amount": 80, "type": "force"},
+        {"actor": "b", "action": "end_turn"}], size=(30, 30, 12))
+    leg = [(e["who"], e["option"]) for e in events(evs, "legendary_action")]
+    assert ("s", "Teleport") not in leg[:-2] and ("v", "Move") not in leg[:-2]      # unhurt: they fight
+    assert leg[-2:] == [("s", "Teleport"), ("v", "Move")]
+    tp = events(evs, "teleport", who="s", rule="SRD-33")[0]
+    assert tp["from"] == [4, 4, 0] and tp["to"] != [4, 4, 0]
+    mv = events(evs, "move", who="v")[0]
+    assert mv["from"] == [14, 14, 0] and not events(evs, "opportunity_attack")
+    st = evs[-1]["characters"]
+    assert st["s"]["position"] == tp["to"] and st["v"]["position"] == mv["to"]
