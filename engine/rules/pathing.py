@@ -301,10 +301,12 @@ def reach(session: Session, a: Actor, budget_m: float | None = None, fly: bool |
     supc = sup[z0:z1 + 1, y0:y1 + 1, x0:x1 + 1]
     spaces = _spaces(a, live, fitc.shape, (x0, y0, z0))
     if fly and rs.moves_through(session, a):
-        r = _through(a, (X, Y), fitc, supc, spaces, (x0, y0, z0), budget, (cell, diag, climb, descend, takeoff),
-                     4 * (R + fitc.shape[0]) + 8)
-        session.cache[key] = r
-        return r
+        through = _through(a, (X, Y), fitc, supc, spaces, (x0, y0, z0), budget, (cell, diag, climb, descend, takeoff),
+                           4 * (R + fitc.shape[0]) + 8)
+        if len(session.cache) > 4096:
+            session.cache.clear()
+        session.cache[key] = through
+        return through
     passable = fitc & supc if not fly else fitc.copy()
     endable = passable.copy()
     for (za, zb, ya, yb, xa, xb), hostile in spaces:

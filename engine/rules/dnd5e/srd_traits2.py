@@ -363,7 +363,7 @@ def escape_to(rs, session, a, opt) -> dict | None:
         best = max(cells, key=lambda c: _far(session, a, foes, c), default=None)
         if best is None or _far(session, a, foes, best) <= here:
             return None
-        return {"to": list(best), "path": r.path(*best), "cost_m": r.cost_cm(*best) / 100.0}
+        return {"to": list(best), "path": r.path(*best), "cost_m": (r.cost_cm(*best) or 0) / 100.0}
     X, Y, Z = session.world.size
     cell = session.world.cell_m
     rc = int(opt["range_m"] // cell)
