@@ -267,6 +267,11 @@ def _spaces(a: Actor, live: list, shape: tuple, box0: tuple) -> list:
     return spaces
 
 
+#: fn(session, actor, fit, sup, spaces, box0, budget_cm, costs, max_iter) -> a flyer's own reach map or None: a
+#: creature that moves through bodies and objects (a ruleset's rule registers it)
+THROUGH: list = []
+
+
 def reach(session: Session, a: Actor, budget_m: float | None = None, fly: bool | None = None) -> Reach:
     """The reach map of actor ``a`` now (cached by everything it depends on)."""
     rs = session.ruleset
@@ -300,13 +305,14 @@ def reach(session: Session, a: Actor, budget_m: float | None = None, fly: bool |
     fitc = fit[z0:z1 + 1, y0:y1 + 1, x0:x1 + 1]
     supc = sup[z0:z1 + 1, y0:y1 + 1, x0:x1 + 1]
     spaces = _spaces(a, live, fitc.shape, (x0, y0, z0))
-    if fly and rs.moves_through(session, a):
-        through = _through(a, (X, Y), fitc, supc, spaces, (x0, y0, z0), budget, (cell, diag, climb, descend, takeoff),
-                           4 * (R + fitc.shape[0]) + 8)
-        if len(session.cache) > 4096:
-            session.cache.clear()
-        session.cache[key] = through
-        return through
+    for fn in THROUGH if fly else ():
+        through = fn(session, a, fitc, supc, spaces, (x0, y0, z0), budget, (cell, diag, climb, descend, takeoff),
+                     4 * (R + fitc.shape[0]) + 8)
+        if through is not None:
+            if len(session.cache) > 4096:
+                session.cache.clear()
+            session.cache[key] = through
+            return through
     passable = fitc & supc if not fly else fitc.copy()
     endable = passable.copy()
     for (za, zb, ya, yb, xa, xb), hostile in spaces:
@@ -326,71 +332,6 @@ def reach(session: Session, a: Actor, budget_m: float | None = None, fly: bool |
         session.cache.clear()
     session.cache[key] = r
     return r
-
-
-class ThroughReach(Reach):
-    """The reach map of a flyer that moves through bodies and objects as if they were difficult terrain (SRD-31
-    Incorporeal Movement): every node of the map is passable; entering a ``rough`` node (a voxel of the body solid,
-    or another's body there) costs its step twice. A move may end inside an object, not in another's body."""
-
-    def __init__(self, *args, rough):
-        super().__init__(*args)
-        self.rough = rough
-
-    def edge_cm(self, p, q, diag_cm=None) -> int:
-        c = super().edge_cm(p, q, diag_cm)
-        if c >= INF:
-            return c
-        takeoff = self.costs[4] if self.fly and self.sup[p] and not self.sup[q] else 0
-        return c + (c - takeoff if self.rough[q] else 0)
-
-
-def _through(a: Actor, size, fitc, supc, spaces, box0, budget, costs, max_iter) -> ThroughReach:
-    """The path search of a creature with Incorporeal Movement (``Ruleset.moves_through``): Bellman-Ford over the 26
-    shifts on the box with each node's entry cost doubled where it is rough (``ThroughReach``)."""
-    X, Y = size
-    x0, y0, z0 = box0
-    Zb, Yb, Xb = fitc.shape
-    xs = np.arange(Xb) + x0
-    ys = np.arange(Yb) + y0
-    inb = np.broadcast_to(((ys[:, None] + a.footprint <= Y) & (xs[None, :] + a.footprint <= X))[None], fitc.shape)
-    passable = inb.copy()
-    rough = ~fitc
-    endable = passable.copy()
-    for (za, zb, ya, yb, xa, xb), _hostile in spaces:
-        rough[za:zb, ya:yb, xa:xb] = True
-        endable[za:zb, ya:yb, xa:xb] = False
-    lo = (a.layer - z0, a.y - y0, a.x - x0)
-    passable[lo] = True
-    cell, diag, climb, descend, takeoff = costs
-    pad = (Zb + 2, Yb + 2, Xb + 2)
-    P = np.zeros(pad, dtype=bool)
-    P[1:-1, 1:-1, 1:-1] = passable
-    S = np.zeros(pad, dtype=bool)
-    S[1:-1, 1:-1, 1:-1] = supc
-    Rg = np.zeros(pad, dtype=bool)
-    Rg[1:-1, 1:-1, 1:-1] = rough
-    inner = (slice(1, -1),) * 3
-    edges = []
-    for dz, dy, dx in _SHIFTS:
-        src = (slice(1 - dz, pad[0] - 1 - dz), slice(1 - dy, pad[1] - 1 - dy), slice(1 - dx, pad[2] - 1 - dx))
-        ok = P[src] & P[inner]
-        if dz and (dx or dy):
-            ok &= S[src] & S[inner]                 # stepping up or down while moving across: walking only
-        w = (0 if not (dx or dy) else (diag if dx and dy else cell)) + (climb if dz > 0 else (descend if dz < 0 else 0))
-        W = np.where(ok, np.int64(w) * (1 + Rg[inner]), INF) + np.where(S[src] & ~S[inner], np.int64(takeoff), 0)
-        edges.append((src, W))
-    dist = np.full(pad, INF, dtype=np.int64)
-    dist[lo[0] + 1, lo[1] + 1, lo[2] + 1] = 0
-    for _ in range(max_iter):
-        before = dist.copy()
-        for src, W in edges:
-            np.minimum(dist[inner], dist[src] + W, out=dist[inner])
-        if np.array_equal(before, dist):
-            break
-    d = np.minimum(dist[inner], INF)
-    d.flags.writeable = False
-    return ThroughReach((a.x, a.y, a.layer), box0, d, passable, endable, supc, budget, costs, True, None, rough=rough)
 
 
 def _searched(session: Session, dkey, passable, supc, lo, fly, costs, alternate: bool, max_iter: int):

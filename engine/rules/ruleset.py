@@ -190,11 +190,6 @@ class Ruleset:
         """The damage type of a fall (AIR-12), for resistances and immunities."""
         return self.fall_damage_type
 
-    def moves_through(self, session: Session, actor: Actor) -> bool:
-        """Whether the actor's flight passes through bodies and solid voxels as difficult terrain (an SRD creature's
-        Incorporeal Movement, SRD-31): the path search's ``through`` map."""
-        return False
-
     def fall_damage(self, session: Session, actor: Actor, layers: int) -> tuple[int, str] | None:
         """A fall of ``layers`` layers just reached the ground: (damage, rule) by the ruleset's own fall rule
         (it may roll), or None for AIR-12's percentage of max HP (the default)."""

@@ -35,5 +35,6 @@ RULESET = RulesetInfo(
                      "srd multiattack": "engine.rules.dnd5e.srd_multiattack",
                      "srd legendary": "engine.rules.dnd5e.srd_legendary",
                      "srd carry": "engine.rules.dnd5e.srd_carry", "srd traits2": "engine.rules.dnd5e.srd_traits2",
-                     "srd features": "engine.rules.dnd5e.srd_features"}},
+                     "srd features": "engine.rules.dnd5e.srd_features",
+                     "srd through": "engine.rules.dnd5e.srd_through"}},
 )

@@ -17,7 +17,7 @@ LAYERS: dict[str, dict[str, int]] = {"engine.rules.dnd5e": {
     "turns": RULES, "feats": RULES, "feats_moments": RULES, "feats_sheet": RULES, "sheet": RULES,
     "srd_cast": RULES, "srd_lasting": RULES, "srd_air": RULES, "srd_marks": RULES, "srd_long": RULES,
     "srd_legendary": RULES, "srd_detect": RESOLUTION, "srd_burst": RULES,
-    "srd_carry": RULES, "srd_traits2": RULES,              # SRD-30..36 (issue 44: the flyers' traits)
+    "srd_carry": RULES, "srd_traits2": RULES, "srd_through": RULES,              # SRD-30..36 (issue 44: the flyers' traits)
     "attack_preview": ACTIONS, "listing": ACTIONS, "actions": ACTIONS, "actions.allies": ACTIONS,
     "actions.contact": ACTIONS, "actions.magic": ACTIONS, "actions.objects": ACTIONS,
     "actions.policy": ACTIONS, "actions.rest": ACTIONS, "actions.standard": ACTIONS, "actions.srd": ACTIONS,

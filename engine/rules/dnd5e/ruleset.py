@@ -27,8 +27,7 @@ from engine.rules.dnd5e import srd_traits
 from engine.rules.dnd5e import srd_legendary  # noqa: F401  (its turn hooks register)
 from engine.rules.dnd5e import srd_marks
 from engine.rules.dnd5e import srd_burst  # noqa: F401  (its death hook registers)
-from engine.rules.dnd5e import srd_carry  # noqa: F401  (its hooks register: SRD-30)
-from engine.rules.dnd5e import srd_traits2                 # its hooks register too (SRD-31..36)
+from engine.rules.dnd5e import srd_carry, srd_through, srd_traits2  # noqa: F401  (their hooks register: SRD-30..38)
 from engine.rules.dnd5e.text import EVENT_LINES
 from engine.rules.dnd5e.events import EVENTS as DND_EVENTS
 from engine.rules.dnd5e.options import SPECS as OPTION_SPECS
@@ -177,9 +176,6 @@ class Dnd5e(Ruleset):
 
     def fall_type(self, session):
         return "bludgeoning" if self.opt("fall_damage_type") == "bludgeoning" else "falling"
-
-    def moves_through(self, session, a):
-        return srd_traits2.incorporeal(session, a)                  # SRD-31 Incorporeal Movement
 
     def fall_reason(self, session, a):
         if riding.rides(a):

@@ -27,13 +27,13 @@ RULES = [
      'rule': 'Incorporeal Movement: "The ghost can move through other creatures and objects as if they were difficult '
              'terrain. It takes 5 (1d10) force damage if it ends its turn inside an object."',
      'status': 'built',
-     'decision': 'its flight\'s path search (`Ruleset.moves_through`) passes every node of the map: a node where a '
+     'decision': 'its flight\'s path search (`pathing.THROUGH`, srd_through.py) passes every node of the map: a node where a '
                  'voxel of its body is solid, or another creature\'s body is, costs its step twice (SRD: difficult '
                  'terrain, "every foot of movement in difficult terrain costs 1 extra foot"); it may end a move inside '
                  'an object, not in another creature\'s space (DND-11). When its turn ends with a voxel of its body '
                  'solid, a d10 (`damage`) of force damage. Walking (a ghost has no walking speed) keeps the plain '
                  'search',
-     'where': 'engine/rules/pathing.py, srd traits2 `incorporeal`, srd traits2 `inside_an_object`',
+     'where': 'engine/rules/pathing.py, srd through `through_reach`, srd traits2 `incorporeal`, srd traits2 `inside_an_object`',
      'tests': [T + 'test_srd31_incorporeal_movement_through_a_wall_as_difficult_terrain',
                T + 'test_srd31_incorporeal_movement_through_a_creature']},
     {'id': 'SRD-32',

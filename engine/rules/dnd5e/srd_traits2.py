@@ -3,7 +3,7 @@
 
 * SRD-31 Incorporeal Movement: "The ghost can move through other creatures and objects as if they were difficult
   terrain. It takes 5 (1d10) force damage if it ends its turn inside an object." -- its path search
-  (engine/rules/pathing.py ``through``) passes solid voxels and bodies, each node entered there costing double;
+  (srd_through.py on engine/rules/pathing.py's ``THROUGH``) passes solid voxels and bodies, each node entered there costing double;
   when its turn ends with a voxel of its body solid, a d10 of force damage.
 * SRD-32 Regeneration: "The oni regains 10 hit points at the start of its turn if it has at least 1 hit point." (the
   vampire's: "... If the vampire takes radiant damage ..., this trait doesn't function at the start of the vampire's
@@ -60,7 +60,7 @@ def _roll(session, a, dice: str, rule: str, name: str = "damage") -> int:
 # -- SRD-31 Incorporeal Movement ------------------------------------------------------------------------------------
 
 def incorporeal(session, a) -> bool:
-    """Whether ``a`` moves through creatures and objects (the ruleset's ``moves_through``)."""
+    """Whether ``a`` moves through creatures and objects (its path search: srd_through.py)."""
     return "incorporeal" in features(a) and not a.dead
 
 

@@ -41,7 +41,6 @@ class LetGo(Unit):
 @action
 class TraitAction(Unit):
     name = "trait_action"
-    spends_action = True
     PARAMS = {"feature": P("str", True, help="the stat block's action, as written (Teleport, Invisibility, Healing "
                                               "Touch)"),
               "target": P("id", help="the creature it touches (Healing Touch)"),
