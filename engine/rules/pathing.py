@@ -267,6 +267,11 @@ def _spaces(a: Actor, live: list, shape: tuple, box0: tuple) -> list:
     return spaces
 
 
+#: fn(session, actor, fit, sup, spaces, box0, budget_cm, costs, max_iter) -> a flyer's own reach map or None: a
+#: creature that moves through bodies and objects (a ruleset's rule registers it)
+THROUGH: list = []
+
+
 def reach(session: Session, a: Actor, budget_m: float | None = None, fly: bool | None = None) -> Reach:
     """The reach map of actor ``a`` now (cached by everything it depends on)."""
     rs = session.ruleset
@@ -300,6 +305,14 @@ def reach(session: Session, a: Actor, budget_m: float | None = None, fly: bool |
     fitc = fit[z0:z1 + 1, y0:y1 + 1, x0:x1 + 1]
     supc = sup[z0:z1 + 1, y0:y1 + 1, x0:x1 + 1]
     spaces = _spaces(a, live, fitc.shape, (x0, y0, z0))
+    for fn in THROUGH if fly else ():
+        through = fn(session, a, fitc, supc, spaces, (x0, y0, z0), budget, (cell, diag, climb, descend, takeoff),
+                     4 * (R + fitc.shape[0]) + 8)
+        if through is not None:
+            if len(session.cache) > 4096:
+                session.cache.clear()
+            session.cache[key] = through
+            return through
     passable = fitc & supc if not fly else fitc.copy()
     endable = passable.copy()
     for (za, zb, ya, yb, xa, xb), hostile in spaces:

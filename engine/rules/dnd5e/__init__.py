@@ -19,7 +19,8 @@ RULESET = RulesetInfo(
            "areas": "engine.rules.dnd5e.areas",      # the area arithmetic (the window draws spell areas with it)
            "catalogue": ["engine.rules.dnd5e.catalogue", "engine.rules.dnd5e.feats_catalogue",
                          "engine.rules.dnd5e.spells_catalogue", "engine.rules.dnd5e.srd_catalogue",
-                         "engine.rules.dnd5e.srd_actions_catalogue"],
+                         "engine.rules.dnd5e.srd_actions_catalogue",
+                         "engine.rules.dnd5e.srd_catalogue2"],
            "quotes": "engine.rules.dnd5e.quotes",     # the document's words of each DND rule
            "where": {"5e": "engine.rules.dnd5e.ruleset", "5e data": "engine.rules.dnd5e.data", "data": "engine.rules.dnd5e.data",
                      "feats": "engine.rules.dnd5e.feats",
@@ -33,5 +34,8 @@ RULESET = RulesetInfo(
                      "srd burst": "engine.rules.dnd5e.srd_burst", "srd grapple": "engine.rules.dnd5e.srd_grapple",
                      "srd blocks": "engine.rules.dnd5e.srd_blocks",
                      "srd multiattack": "engine.rules.dnd5e.srd_multiattack",
-                     "srd legendary": "engine.rules.dnd5e.srd_legendary"}},
+                     "srd legendary": "engine.rules.dnd5e.srd_legendary",
+                     "srd carry": "engine.rules.dnd5e.srd_carry", "srd traits2": "engine.rules.dnd5e.srd_traits2",
+                     "srd features": "engine.rules.dnd5e.srd_features",
+                     "srd through": "engine.rules.dnd5e.srd_through"}},
 )

@@ -327,6 +327,9 @@ def attacker_choices(rs, session, a, t, w, plan, act, r, bonus, ac) -> dict:
 #: fn(rs, session, attacker, weapon, plan, amount) -> amount: a weapon hit's damage as a spell's mark on the attacker
 #: changes it (srd_marks.py)
 DEALT_DAMAGE: list = []
+#: fn(rs, session, attacker, target, plan, hit) after an attack was made (its damage dealt): an SRD creature's
+#: Invisibility ends, a Fire Aura burns a melee attacker (srd_traits2.py, SRD-34, SRD-36)
+ATTACK_MADE: list = []
 
 
 def resolve_attack(rs, session, a: Actor, t: Actor, plan, act) -> Actor | None:
@@ -352,8 +355,12 @@ def resolve_attack(rs, session, a: Actor, t: Actor, plan, act) -> Actor | None:
             break
     if not ro.hit:
         FEAT.after_attack(rs, session, a, t, plan, False, False, False)
+        for fn in ATTACK_MADE:
+            fn(rs, session, a, t, plan, False)
         return None
     _damage(rs, session, a, t, w, plan, ro)
+    for fn in ATTACK_MADE:
+        fn(rs, session, a, t, plan, True)
     return t
 
 

@@ -64,7 +64,7 @@ def end(rs, session, a, reason: str, rule: str) -> None:
         return
     for fn in ON_END:
         fn(rs, session, a, c)
-    cond = SPELLS[c["spell"]].get("condition")
+    cond = SPELLS.get(c["spell"], {}).get("condition")      # an SRD creature's own (SRD-34): none of the spells'
     if not cond:
         return
     for tid in c["targets"]:

@@ -9,6 +9,7 @@ from engine.rules.dnd5e.upcalls import CONCENTRATION, MOUNT
 from engine.rules import riding
 from engine.rules import aerial
 from engine.rules.core import Actor, Illegal
+from engine.rules.hooks import Hook
 from engine.rules.dnd5e import feats_data, gear
 from engine.rules.dnd5e import srd_sheet, srd_weakened
 from engine.rules.dnd5e.common import SKILL_ABILITY, mod
@@ -252,6 +253,16 @@ def skill_bonus(rs, a: Actor, name: str) -> int:
     return ab(rs, a, SKILL_ABILITY[name]) + a.data["prof"] * int(a.data["skills"].get(name, 0))
 
 
+#: after a grappler moved, before DND-47's reach check: what it holds comes along (srd_carry.py, SRD-30)
+MOVED = Hook("moved", "fn(rs, session, actor) after the actor moved", order=(
+    "carry_load",                # srd_carry.py (SRD-30)
+))
+#: after a grapple ended: a creature held aloft and let go falls (srd_carry.py, SRD-30)
+RELEASED = Hook("released", "fn(rs, session, target, grappler) after a grapple ended", order=(
+    "dropped_aloft",             # srd_carry.py (SRD-30)
+))
+
+
 def release(rs, session, target: Actor, grappler: Actor, rule: str, why: str) -> None:
     srcs = [s for s in target.conditions.get("grappled", []) if s != grappler.id]
     if "grappled" not in target.conditions or grappler.id not in target.conditions["grappled"]:
@@ -268,6 +279,7 @@ def release(rs, session, target: Actor, grappler: Actor, rule: str, why: str) ->
         if held.get("restrained"):
             remove_condition(rs, session, target, "restrained", "SRD-19")
     FEAT.unpin(rs, session, grappler, target)
+    RELEASED.run(rs, session, target, grappler)
 
 
 def check_grapples(rs, session) -> None:

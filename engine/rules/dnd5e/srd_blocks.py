@@ -16,6 +16,7 @@ import re
 from engine.errors import AerieError
 from engine.resources import resource_dir
 from engine.rules.dnd5e import srd_rider_text
+from engine.rules.dnd5e import srd_features
 from engine.rules.dnd5e.common import SKILL_ABILITY, mod
 from engine.rules.dnd5e.srd_spellbook import harms as spellbook_harms, keys as spellbook_keys, kind as spellbook_kind
 from engine.rules.dnd5e.srd_block_grapple import grapple
@@ -337,6 +338,9 @@ def legendary_option(c: dict, f: dict) -> tuple[dict | None, str]:
     """(the sheet's ``legendary`` option, what is left out) for a legendary action the rules play (SRD-15): "The
     dragon makes a tail attack." (one of its attacks) or a save around it ("Wing Attack (Costs 2 Actions)");
     (None, why) for the rest."""
+    own = srd_features.legendary(f)                  # Teleport, Move (SRD-33, SRD-38)
+    if own is not None:
+        return own, ""
     name = re.sub(r"\s*\(Costs \d+ Actions\)", "", f["name"]).strip()
     cost = int(f.get("cost", 1))
     if DETECT.fullmatch(f["desc"].strip()):
@@ -460,6 +464,7 @@ def character(c: dict) -> dict:
         t["swim_speed_m"] = float(c["swim_speed_m"])
     t["creature_type"] = c["type"]
     t.update(spellbook_keys(c))                 # SRD-50, -51, -53: its castable spells, slots, DC, uses
+    t.update(srd_features.character_keys(c))        # SRD-30..49
     return t
 
 
@@ -483,6 +488,9 @@ def feature_status(c: dict, section: str, f: dict) -> tuple[bool, str]:
     """(modelled, why not): whether the rules play feature ``f`` of ``c`` as the SRD writes it."""
     kind = f.get("kind")
     name = f["name"].lower()
+    played = srd_features.status(c, section, f)           # SRD-30..49
+    if played is not None:
+        return played
     if section == "traits":
         if _trait(name) in TRAITS_PLAYED or _trait(name) in MAGIC_WEAPONS or _trait(name) == "legendary resistance":
             return True, ""

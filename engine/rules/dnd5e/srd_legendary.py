@@ -14,7 +14,7 @@ choice at that moment (a choice point) is not offered yet.
 from __future__ import annotations
 
 from engine.rules.core import Illegal
-from engine.rules.dnd5e import attacks, conditions, srd_cast, srd_detect, srd_wing
+from engine.rules.dnd5e import attacks, conditions, srd_cast, srd_detect, srd_traits2, srd_wing
 from engine.rules.dnd5e.data import CONDITION_RULE
 from engine.rules.dnd5e.srd_sheet import dice_parts
 from engine.rules.dnd5e.turns import TURN_END, TURN_START
@@ -72,6 +72,15 @@ def legendary_actions(rs, session, ender):
                 if srd_cast.legendary_cast(rs, session, a, opt, points):       # SRD-52
                     break
                 continue
+            if opt["kind"] in ("teleport", "move"):       # SRD-33, SRD-38 (srd_traits2.py)
+                to = srd_traits2.escape_to(rs, session, a, opt)
+                if to is None:
+                    continue
+                a.data["legendary_points"] = points - opt["cost"]
+                session.emit({"type": "legendary_action", "who": a.id, "option": opt["name"], "cost": opt["cost"],
+                              "points_left": a.data["legendary_points"], "rule": "SRD-15"})
+                srd_traits2.legendary_move(rs, session, a, opt, to)
+                break
             if opt["kind"] == "detect":
                 if not srd_detect.worth_it(rs, session, a):
                     continue

@@ -43,6 +43,8 @@ TURN_START = Hook("turn_start", "fn(rs, session, actor) when its turn starts", o
     "recharge_roll",             # actions/srd.py (SRD-05)
     "blight_damage",             # srd_breaths.py (SRD-29)
     "legendary_points_return",   # srd_legendary.py (SRD-15)
+    "regeneration",              # srd_traits2.py (SRD-32)
+    "fire_aura",                 # srd_traits2.py (SRD-36)
 ))
 TURN_END = Hook("turn_end", "fn(rs, session, actor) when its turn ends", order=(
     "stay_aloft",
@@ -50,6 +52,7 @@ TURN_END = Hook("turn_end", "fn(rs, session, actor) when its turn ends", order=(
     "mark_repeat_saves",         # srd_marks.py (SPL-11)
     "weakness_repeat_save",      # srd_breaths.py (SRD-27)
     "legendary_actions",         # srd_legendary.py (SRD-15): another creature's turn ends
+    "inside_an_object",          # srd_traits2.py (SRD-31)
 ))
 FALL_TRIGGERS = Hook("fall_triggers", "fn(rs, session, actor) -> (reason, rule) or None: why a flyer falls", order=(
     "dead",

@@ -176,6 +176,7 @@ class Move(Unit):
             t["charge_line_m"] = feats.straight_line_m(session, path[:(stopped if stopped is not None else len(path) - 1) + 1])
         if a.data["hidden"] is not None:
             attacks.maybe_revealed(rs, session, a)
+        conditions.MOVED.run(rs, session, a)
         conditions.check_grapples(rs, session)
         attacks.readied_triggers(rs, session, a)
 
