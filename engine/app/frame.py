@@ -17,7 +17,7 @@ from engine.app import scene_prims as SP
 from engine.app.fog import fog_prims
 from engine.errors import AerieError
 from engine.app import spellarea
-from engine.app.sections.base import players_screen
+from engine.app.twowindows import players_screen
 from engine.render import overlays as ov
 from engine.render.events import effects, frame_state
 from engine.render.renderer import DrawOptions

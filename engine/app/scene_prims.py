@@ -210,7 +210,7 @@ def ghost_prims(win, rs) -> ov.Prims:
     """The cell cursor, the ghost at the destination layer with its drop line, and the previewed path."""
     from engine.app import pointing
 
-    from engine.app.sections.base import players_screen
+    from engine.app.twowindows import players_screen
 
     pr = ov.Prims()
     cm = win.scene.world.cell_m

@@ -4,6 +4,12 @@ focus: what either must do about the other. Kept out of engine/app/window.py, wh
 from __future__ import annotations
 
 
+def players_screen(win) -> bool:
+    """``win`` is the players' screen (F4's second window: ``win.gm`` is the GM's window). Here, below the sections
+    and the overlays' primitives that ask it, so that neither imports the other's package."""
+    return getattr(win, "gm", None) is not None
+
+
 def own_context(win) -> None:
     """With the players' screen open (F4) there are two GL contexts, and pyglet makes a window's current for its
     on_draw only: a handler or a tick that builds GL objects (another scene's renderer, a storey cut's meshes)
