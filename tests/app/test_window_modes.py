@@ -1,5 +1,7 @@
 """The window's input modes and HUD sections without a display (issue 23): the modes are plain objects over the
-controller, so a fake window (the attributes the modes read) drives them with the real rules core."""
+table (engine/app/table.py: the real controller, view state, camera and mode stack), so a stand-in for the window
+behind it -- what the intents' performer and the file and GM functions read -- drives them with the real rules
+core."""
 
 from __future__ import annotations
 
@@ -17,10 +19,12 @@ from engine.app.camera_control import CameraControl  # noqa: E402
 from engine.app.controller import Controller  # noqa: E402
 from engine.app.modes.base import PASS, POP, Mode, ModeStack  # noqa: E402
 from engine.app.modes.main import KEYMAP, LOOKUP, MainMode, help_rows  # noqa: E402
-from engine.app.modes.prompts import Chooser, YesNo, open_chooser  # noqa: E402
+from engine.app.modes.prompts import Chooser, YesNo  # noqa: E402
+from engine.app.perform import open_chooser, perform  # noqa: E402
 from engine.app.modes.question import Question, sync  # noqa: E402
 from engine.app.modes.text import TextEntry  # noqa: E402
 from engine.app.modes.tools import Ruler, Template  # noqa: E402
+from engine.app.table import Table, table_of  # noqa: E402
 from engine.app.viewstate import ViewState  # noqa: E402
 from engine.render.state import from_session  # noqa: E402
 from engine.scene import load_scene  # noqa: E402
@@ -30,7 +34,8 @@ pytestmark = pytest.mark.unit
 
 
 class FakeWin:
-    """What the modes use of the window, nothing drawn."""
+    """The window behind the table, nothing drawn: the modes get the real table of its real parts (``table``), and
+    what they ask is performed by the real performer (engine/app/perform.py) on this stand-in."""
 
     def __init__(self, scene_name="showcase.toml"):
         self.scene = load_scene(str(ROOT / "scenes" / scene_name))
@@ -42,12 +47,15 @@ class FakeWin:
         self.saved_actions: list = []
         self.said: list = []
         self.shot_pending = False
-        self.hotseat_prev = None
+
+    @property
+    def table(self) -> Table:
+        return table_of(self)
+
+    def perform(self, intent):
+        return perform(self, intent)
 
     def do(self, fn, *a):
-        return fn(*a)
-
-    def apply(self, fn, *a):
         return fn(*a)
 
     def say(self, text, kind="info", toast=True):
@@ -71,14 +79,14 @@ class FakeWin:
 
     def key(self, symbol, mods=0, text=None):
         """A key press as pyglet sends it: the press, then its character as text."""
-        self.modes.dispatch(self, "on_key", symbol, mods)
+        self.modes.dispatch(self.table, "on_key", symbol, mods)
         if text is not None:
-            self.modes.dispatch(self, "on_text", text)
-        sync(self)
+            self.modes.dispatch(self.table, "on_text", text)
+        sync(self.table)
 
     def type(self, s):
         for ch in s:
-            self.modes.dispatch(self, "on_text", ch)
+            self.modes.dispatch(self.table, "on_text", ch)
 
 
 @pytest.fixture
@@ -91,7 +99,7 @@ def test_r_opens_the_die_roll(win):
     win.key(key.R, text="r")                           # the R arrives as text too: not part of the line
     top = win.modes.top
     assert isinstance(top, TextEntry) and top.kind == "roll" and top.text == ""
-    assert win.modes.status(win)[0].startswith("die result for the next action")
+    assert win.modes.status(win.table)[0].startswith("die result for the next action")
 
 
 def test_a_typed_roll_reaches_the_controller(win):
@@ -223,10 +231,10 @@ def test_a_question_is_a_mode_while_the_controller_asks(win):
         options = ("a", "b")
 
     win.ctl.question = {"point": Q()}
-    sync(win)
+    sync(win.table)
     assert isinstance(win.modes.top, Question)
     win.ctl.question = None
-    sync(win)
+    sync(win.table)
     assert win.modes.find(Question) is None
 
 
@@ -236,7 +244,7 @@ def test_up_down_move_the_questions_pick_and_esc_puts_it_aside(win):
         key = "k"
 
     win.ctl.question = {"point": Q(), "pick": 0, "action": {}, "answered": {}}
-    sync(win)
+    sync(win.table)
     win.key(key.DOWN)
     assert win.ctl.question["pick"] == 1
     win.key(key.UP)
@@ -362,20 +370,20 @@ def test_item9_dragging_the_current_character_moves_it(win, monkeypatch):
     win.click = lambda x, y: clicks.append((x, y))
     win.mouse = (10, 10)
     other = next(c for c in ctl.state.actors if c != cur)
-    assert candidate(win, {"char": SimpleNamespace(char=other)}) is None       # only whose turn it is
-    m = candidate(win, {"char": SimpleNamespace(char=cur)})
+    assert candidate(win.table, {"char": SimpleNamespace(char=other)}) is None       # only whose turn it is
+    m = candidate(win.table, {"char": SimpleNamespace(char=cur)})
     assert isinstance(m, MoveDrag)
-    win.modes.push(win, m)
-    win.modes.dispatch(win, "on_release", {"moved": 0.0}, mouse.LEFT)           # no drag: a click
+    win.modes.push(win.table, m)
+    win.modes.dispatch(win.table, "on_release", {"moved": 0.0}, mouse.LEFT)           # no drag: a click
     assert clicks and ctl.pending is None and win.modes.find(MoveDrag) is None
-    win.modes.push(win, candidate(win, {"char": SimpleNamespace(char=cur)}))
-    win.modes.dispatch(win, "on_drag", 12.0, 0.0, mouse.LEFT)
+    win.modes.push(win.table, candidate(win.table, {"char": SimpleNamespace(char=cur)}))
+    win.modes.dispatch(win.table, "on_drag", 12.0, 0.0, mouse.LEFT)
     assert ctl.pending is not None and ctl.pending.name == "move"
     act = ctl.action()
     assert act is not None and list(act["to"]) == list(dest)
     pv = ctl.preview_of(act)                            # what the window draws while dragging: path and cost
     assert pv.get("ok") and (pv.get("preview") or {}).get("path")
-    win.modes.dispatch(win, "on_release", {"moved": 12.0}, mouse.LEFT)
+    win.modes.dispatch(win.table, "on_release", {"moved": 12.0}, mouse.LEFT)
     assert ctl.state.actors[cur].pos == dest and ctl.session.actions[-1]["action"] == "move"
 
 
@@ -388,7 +396,7 @@ def test_item8_a_template_is_pinned_by_a_click_and_says_its_radius(win):
     win.key(key.Y)
     win.ctl.hover = (20, 20, 0)
     assert SP.template_geometry(win)[2][:2] == (20.5 * 1.5, 20.5 * 1.5)
-    win.modes.dispatch(win, "on_click", {"cell": SimpleNamespace(cell=(10, 12, 0)), "char": None})
+    win.modes.dispatch(win.table, "on_click", {"cell": SimpleNamespace(cell=(10, 12, 0)), "char": None})
     win.ctl.hover = (30, 30, 0)                          # the cursor moves on: the pinned template stays
     assert SP.template_geometry(win)[2][:2] == (10.5 * 1.5, 12.5 * 1.5)
     win.key(key.Y)                                       # the next shape keeps the pin
