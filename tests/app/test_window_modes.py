@@ -442,3 +442,41 @@ def test_no_key_is_bound_twice_in_the_key_map():
     seen = Counter(k for b in KEYMAP for k in set(b.keys))     # (pyglet: ENTER and RETURN are one symbol)
     assert len(seen) > 30
     assert [k for k, n in seen.items() if n > 1] == []
+
+
+def test_the_table_is_frozen_and_the_keys_return_intents(win):
+    """Issue 40, the shape: a mode reads the table (it cannot swap the window's controller), and what only the
+    window can do comes back as an intent for the one place that performs it (engine/app/perform.py)."""
+    import dataclasses
+
+    from engine.app import intents as I
+
+    t = win.table
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        t.ctl = None
+    assert t.ctl is win.ctl and t.vstate is win.vstate and t.modes is win.modes
+
+    def run(symbol, ctrl=False, shift=False):
+        return LOOKUP[(symbol, ctrl)].run(t, symbol, shift)
+
+    assert run(key.S, ctrl=True) == I.Save() and run(key.O, ctrl=True) == I.OpenChooser()
+    assert run(key.Q, ctrl=True) == I.SaveFirst("quit", I.Quit())
+    assert run(key.F4) == I.ToggleMirror() and run(key.F12) == I.Screenshot() and run(key.F3) == I.NextPlayerView()
+    assert run(key.I) == I.Outlook(choose=False) and run(key.I, shift=True) == I.Outlook(choose=True)
+    assert run(key.ENTER) == I.Do(win.ctl.confirm)
+    undo = run(key.Z, ctrl=True)
+    assert isinstance(undo, tuple) and undo[0] == I.Do(win.ctl.undo) and isinstance(undo[1], I.Do)
+    assert not win.shot_pending
+    win.key(key.F12)                                      # through the stack: performed on the window
+    assert win.shot_pending
+
+
+def test_an_intent_nobody_performs_is_an_error(win):
+    from engine.app import intents as I
+    from engine.app.perform import perform
+
+    class Unknown(I.Intent):
+        pass
+
+    with pytest.raises(TypeError, match="no one performs"):
+        perform(win, Unknown())

@@ -110,5 +110,5 @@ def open_compendium(t: Table):
         return None
     sides = list(dict.fromkeys(a.side for a in t.ctl.state.actors.values()))
     t.say(f"Ctrl+B: the compendium, {len(items)} creatures - type to search (name, type, cr5, flies), "
-            "Enter adds at the cursor, Esc closes", toast=False)
+          "Enter adds at the cursor, Esc closes", toast=False)
     return Compendium(items, sorted(sides))

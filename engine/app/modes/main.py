@@ -88,7 +88,7 @@ def _fly(t: Table, sym, shift):
     c = t.camctl
     c.set_mode("orbit" if c.mode == "fly" else "fly")
     t.say("F: free fly - W A S D, Q down, E up, drag to look (F or Esc: back to orbit)"
-            if c.mode == "fly" else "F: orbit camera again")
+          if c.mode == "fly" else "F: orbit camera again")
 
 
 def _follow(t: Table, sym, shift):
@@ -147,7 +147,7 @@ def _volume(t: Table, sym, shift):
              "exposed": "every cell an enemy could attack", "safe": "every cell safe from every enemy"}
     then = {"reach": "every exposed cell", "exposed": "every safe cell", "safe": "off"}
     t.say("J: 3D threat view off" if not v.on["volume"] else
-            f"J: 3D threat view, {words[v.volume_mode]} (J: {then[v.volume_mode]})")
+          f"J: 3D threat view, {words[v.volume_mode]} (J: {then[v.volume_mode]})")
 
 
 def _statement(t: Table, sym, shift):
@@ -177,7 +177,7 @@ def _player_view(t: Table, sym, shift):
     v = t.vstate
     v.reveal_hp = not v.reveal_hp
     t.say("Shift+F3: the players see their enemies' exact health" if v.reveal_hp else
-            "Shift+F3: the players see their enemies as unhurt / hurt / bloodied / down")
+          "Shift+F3: the players see their enemies as unhurt / hurt / bloodied / down")
 
 
 def _outlook(t: Table, sym, shift):
@@ -204,7 +204,7 @@ def _storey(t: Table, sym, shift):
 def _units(t: Table, sym, shift):
     t.vstate.units = "m" if t.vstate.units == "ft" else "ft"
     t.say("Ctrl+U: distances in " + ("feet (a square is 5 ft)" if t.vstate.units == "ft" else "metres")
-            + " - display only, the rules stay metric")
+          + " - display only, the rules stay metric")
 
 
 def _compendium(t: Table, sym, shift):

@@ -35,7 +35,7 @@ class MoveDrag(Mode):
         ctl.set_layer(a.layer)
         self.started = True
         t.say(f"moving {t.name(self.cid)}: release on the destination (wheel: altitude; Esc: cancel)",
-                toast=False)
+              toast=False)
         return True
 
     def on_drag(self, t: Table, dx: float, dy: float, buttons: int):

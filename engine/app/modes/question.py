@@ -25,7 +25,9 @@ class Question(Mode):
         if modifiers & (key.MOD_CTRL | key.MOD_COMMAND):
             return PASS                      # Ctrl+Z and the others still work under a question
         ctl = t.ctl
-        n = len(ctl.question["point"].options)
+        q = ctl.question
+        assert q is not None, "the question mode is up only while the controller asks"
+        n = len(q["point"].options)
         d = ((symbol - key._1) if key._1 <= symbol <= key._9 else
              (symbol - key.NUM_1) if key.NUM_1 <= symbol <= key.NUM_9 else -1)
         if 0 <= d < n:

@@ -96,7 +96,7 @@ class Template(Mode):
             return PASS
         t.vstate.template = dict(t.vstate.template, at=cell)
         t.say(f"template pinned at {tuple(cell)}" + (f" on {t.name(a.id)}" if a is not None else "")
-                + " (a click moves it; Enter keeps it on the map; Y: next shape)", toast=False)
+              + " (a click moves it; Enter keeps it on the map; Y: next shape)", toast=False)
         return None
 
     def on_scroll(self, t: Table, scroll_y: float, ctrl: bool, shift: bool):
@@ -112,12 +112,13 @@ def keep_template(t: Table):
     from engine.app.scene_prims import template_geometry
 
     g = template_geometry(t)
-    if g is None:
+    tpl = t.vstate.template
+    if g is None or tpl is None:
         return PASS
     t.vstate.pinned = t.vstate.pinned + (g,)
-    t.vstate.template = {k: v for k, v in t.vstate.template.items() if k != "at"}
+    t.vstate.template = {k: v for k, v in tpl.items() if k != "at"}
     t.say(f"template kept on the map ({len(t.vstate.pinned)} kept; Delete removes the one nearest the cursor)",
-            toast=False)
+          toast=False)
     return None
 
 
@@ -140,8 +141,9 @@ def say_template(t: Table) -> None:
     from engine.app.scene_prims import template_size
 
     tpl = t.vstate.template
+    assert tpl is not None, "said once the template is on"
     t.say(f"Y: {template_size(tpl['shape'], tpl['size_m'])} template at the cursor (cone and line from the selected; "
-            "Ctrl+wheel: size; a click pins it, on a character its cell; Enter keeps it; Y: next shape)")
+          "Ctrl+wheel: size; a click pins it, on a character its cell; Enter keeps it; Y: next shape)")
 
 
 class GmDrag(Mode):
@@ -160,7 +162,7 @@ class GmDrag(Mode):
     def on_scroll(self, t: Table, scroll_y: float, ctrl: bool, shift: bool):
         t.ctl.change_layer(1 if scroll_y > 0 else -1)
         t.say(f"GM: drop {t.name(self.cid)} at layer {t.ctl.cursor_layer} (a flyer; a walker lands on the "
-                "surface)", toast=False)
+              "surface)", toast=False)
         return None
 
     def on_release(self, t: Table, drag, button: int):
