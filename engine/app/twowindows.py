@@ -5,8 +5,7 @@ from __future__ import annotations
 
 
 def players_screen(win) -> bool:
-    """``win`` is the players' screen (F4's second window: ``win.gm`` is the GM's window). Here, below the sections
-    and the overlays' primitives that ask it, so that neither imports the other's package."""
+    """``win`` is the players' screen (F4's second window: ``win.gm`` is the GM's window)."""
     return getattr(win, "gm", None) is not None
 
 

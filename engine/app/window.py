@@ -31,7 +31,7 @@ from engine.app import frame as F
 from engine.app import hud as H
 from engine.app import pointing
 from engine.app import recovery
-from engine.app import sections
+from engine.app import panels, sections
 from engine.app import storeys
 from engine.app import teststate
 from engine.app import token_layer
@@ -112,7 +112,7 @@ class PlayWindow(pyglet.window.Window):
         self.units_flag: str | None = None       # --units: overrides every scene's [view] units for the session
         self.vstate.units = scene_units(scene)   # the scene's [view] units, else its ruleset's (engine/units.py)
         self.modes = ModeStack(MirrorMode() if mirror_of else MainMode())
-        self.sections = sections.SectionManager(sections.default())
+        self.sections = panels.Panels(sections.default(), help_rows)      # given a table, never the window
         self.jobs = mirror_of.jobs if mirror_of else Workers()      # one session, one lock
         self.keys = key.KeyStateHandler()
         self.push_handlers(self.keys)

@@ -24,6 +24,7 @@ from engine.app.perform import open_chooser, perform  # noqa: E402
 from engine.app.modes.question import Question, sync  # noqa: E402
 from engine.app.modes.text import TextEntry  # noqa: E402
 from engine.app.modes.tools import Ruler, Template  # noqa: E402
+from engine.app.panels import table as panel_table  # noqa: E402
 from engine.app.table import Table, table_of  # noqa: E402
 from engine.app.viewstate import ViewState  # noqa: E402
 from engine.render.state import from_session  # noqa: E402
@@ -194,7 +195,7 @@ def test_the_help_panel_draws_the_key_maps_rows(win):
     from engine.app.sections.modals import HelpPanel
 
     win.hud = RecordingHud()
-    HelpPanel().build(win, Layout(1920, 1080, 18, False))
+    HelpPanel().build(panel_table(win, help_rows), Layout(1920, 1080, 18, False))
     drawn = win.hud.texts[1:]                           # after the panel's title
     want = []
     for k, d in help_rows():

@@ -15,6 +15,7 @@ from pyglet.window import key  # noqa: E402
 from engine.app import hud as H  # noqa: E402
 from engine.app import outlook as OL  # noqa: E402
 from engine.app.jobs import Workers  # noqa: E402
+from engine.app.panels import perform, table  # noqa: E402
 from engine.app.sections.base import Layout  # noqa: E402
 from engine.app.sections.outlook import HowDoesThisEnd  # noqa: E402
 from engine.sim.summary import summarise, wilson  # noqa: E402
@@ -70,11 +71,11 @@ def test_i_starts_the_run_and_the_panel_reads_the_finished_future(monkeypatch):
     fut.set_result(summarise(fight_rows, sides))
     assert win.jobs.collect()                                           # the frame's poll takes it in
     section = HowDoesThisEnd()
-    assert section.visible(win)
-    before = section.depends(win)
+    assert section.visible(table(win))
+    before = section.depends(table(win))
     win.hud = PanelHud()
     L = Layout(1280, 720, 18, False, rw=380, ry=40)
-    section.build(win, L)
+    section.build(table(win), L)
     lo, hi = wilson(3, 4)
     want = f"red wins 75.0% (95% {100 * lo:.1f}%..{100 * hi:.1f}%)"
     assert want in win.hud.texts
@@ -85,14 +86,14 @@ def test_i_starts_the_run_and_the_panel_reads_the_finished_future(monkeypatch):
     assert L.ry > 40 and ("outlook", None) in [r[4] for r in win.hud.rects]
     # an action taken: the answer stays, marked as the answer for the state it was asked at
     win.ctl.step({"actor": win.ctl.session.current, "action": "end_turn"})
-    assert section.depends(win) != before
+    assert section.depends(table(win)) != before
     assert OL.rows(win)[-1][0].startswith("for the state at action 0 (now 1): I asks again")
     # Shift+I: another policy; I asks again from the new state
     win.key(key.I, key.MOD_SHIFT)
     win.key(key.I)
     assert len(calls) == 2 and calls[1][0] == win.ctl.session.actions and set(calls[1][2].values()) == {"cautious"}
-    section.on_click(win, "outlook", None)
-    assert not section.visible(win)
+    perform(win, section.on_click(table(win), "outlook", None))
+    assert not section.visible(table(win))
     win.jobs.shutdown()
     assert win.outlook.pool is None
 
@@ -194,11 +195,11 @@ def test_the_gm_chooses_each_sides_policy_before_the_run(monkeypatch):
     sides = sorted({a.side for a in win.ctl.state.actors.values()})
     assert len(sides) == 2
     section = HowDoesThisEnd()
-    assert not section.visible(win)
+    assert not section.visible(table(win))
     win.key(key.I, key.MOD_SHIFT)                          # the panel, to choose (every side: cautious)
-    assert section.visible(win) and not calls
+    assert section.visible(table(win)) and not calls
     win.hud = PanelHud()
-    section.build(win, Layout(1280, 720, 18, False, rw=380, ry=40))
+    section.build(table(win), Layout(1280, 720, 18, False, rw=380, ry=40))
     side_rects = {r[4][1]: r for r in win.hud.rects if r[4][0] == "outlook_side"}
     assert set(side_rects) == set(sides)
     assert f"{sides[0]}: cautious  (click: next policy)" in win.hud.texts
@@ -206,9 +207,9 @@ def test_the_gm_chooses_each_sides_policy_before_the_run(monkeypatch):
     hit = next(ident for x0, y0, x1, y1, ident in reversed(win.hud.rects)
                if x0 <= (r[0] + r[2]) / 2 <= x1 and y0 <= (r[1] + r[3]) / 2 <= y1)
     assert hit == ("outlook_side", sides[0])
-    section.on_click(win, *hit)
+    perform(win, section.on_click(table(win), *hit))
     assert OL.outlook(win).choice(sides) == {sides[0]: "random", sides[1]: "cautious"}
-    section.on_click(win, *hit)                            # random -> the registered one (after the shipped three)
+    perform(win, section.on_click(table(win), *hit))       # random -> the registered one (after the shipped three)
     assert OL.outlook(win).choice(sides)[sides[0]] == "turtle" and "turtle" in OL.policy_names()
     win.key(key.I)
     assert calls == [{sides[0]: "turtle", sides[1]: "cautious"}]

@@ -118,16 +118,17 @@ for i in range(30):
     steps = len(ctl.session.actions)
     frame(2)
     every_side(f"step {i} animating")       # the caption of the step, while it plays
-    for _ in range(300):
+    for _ in range(300):                     # the rest of the animation, ticked, not drawn (drawing is the cost)
         if not win.anims:
             break
-        frame()
+        win.dispatch_events()
+        win.tick(1 / 30)
     every_side(f"step {i}", hover=i % 5 == 0)
 for side in sides:                           # the whole log, scrolled back to its first line
     win.vstate.player_side = side
     for k in range(0, 2000, 3):
         win.vstate.log_scroll = k
-        collect(side, "log scrolled")
+        collect(side, "log scrolled", drawn=False)     # the log is the HUD's: built, not drawn
         if win.log_view.get("scroll", 0) < k:
             break
 win.vstate.player_side = None

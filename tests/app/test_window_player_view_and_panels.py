@@ -13,6 +13,7 @@ from test_window_modes import FakeWin
 
 from engine.app import scene_prims as SP
 from engine.app.jobs import Workers
+from engine.app.panels import perform, table
 from engine.app.viewstate import player_filter
 from engine.render.state import from_session
 
@@ -196,20 +197,20 @@ def test_item5_players_see_enemies_as_unhurt_bloodied_down():
     L = Layout(1280, 720, 18, False, state=win.ctl.state, pw=300)
     win.vstate.player_side = side
     assert win.player_view().shows("harpy_low")
-    rows = {r[3]: r[2] for r in TurnOrder().rows(win, L)}
+    rows = {r[3]: r[2] for r in TurnOrder().rows(table(win), L)}
     assert rows["harpy_low"].startswith("bloodied"), rows["harpy_low"]
     assert "3/" not in rows["harpy_low"]
     own = next(a for a in win.ctl.state.actors.values() if a.side == side)
     assert f"{own.hp}/{own.max_hp}" in rows[own.id]                     # their own: the numbers
     win.ctl.select("harpy_low")
-    text = " ".join(t for t, _c in Selected().rows(win, win.ctl.state.actors["harpy_low"]))
+    text = " ".join(t for t, _c in Selected().rows(table(win), win.ctl.state.actors["harpy_low"]))
     assert "bloodied" in text and "3/" not in text, text
     win.vstate.player_side = None                                      # the GM: the numbers
-    rows = {r[3]: r[2] for r in TurnOrder().rows(win, L)}
+    rows = {r[3]: r[2] for r in TurnOrder().rows(table(win), L)}
     assert "3/" in rows["harpy_low"]
     win.vstate.player_side = side
     win.vstate.reveal_hp = True                                        # the GM reveals
-    rows = {r[3]: r[2] for r in TurnOrder().rows(win, L)}
+    rows = {r[3]: r[2] for r in TurnOrder().rows(table(win), L)}
     assert "3/" in rows["harpy_low"]
 
 
@@ -223,7 +224,7 @@ def test_the_player_view_shows_no_selected_panel_of_whom_it_cannot_see():
     win = _player_win()
     win.ctl.select("harpy_low")
     L = Layout(1280, 720, 18, False, state=win.ctl.state, pw=300)
-    Selected().build(win, L)
+    Selected().build(table(win), L)
     assert win.hud.panels and win.hud.panels[-1][0] == "Selected"           # the GM's view: the panel
     foe = win.ctl.state.actors["harpy_low"].side
     side = next(a.side for a in win.ctl.state.actors.values() if a.side != foe)
@@ -231,11 +232,11 @@ def test_the_player_view_shows_no_selected_panel_of_whom_it_cannot_see():
     win.vstate.hidden = frozenset({"harpy_low"})                           # hidden from the players (token HUD)
     assert not win.player_view().shows("harpy_low")
     win.hud.panels.clear()
-    Selected().build(win, L)
+    Selected().build(table(win), L)
     assert not win.hud.panels, win.hud.panels
     assert not any("harpy" in t.lower() for t in win.hud.texts), win.hud.texts
     win.vstate.hidden = frozenset()
-    Selected().build(win, L)                                              # seen again: the panel again
+    Selected().build(table(win), L)                                              # seen again: the panel again
     assert win.hud.panels and win.hud.panels[-1][0] == "Selected"
 
 
@@ -251,14 +252,14 @@ def test_the_player_view_names_no_unseen_character_whose_turn_it_is():
     cur = win.ctl.state.current
     name = win.name(cur)
     L = Layout(1280, 720, 18, False, state=win.ctl.state)
-    TopBar().build(win, L)
+    TopBar().build(table(win), L)
     assert any(f"{name}'s turn" in t for t in win.hud.texts), win.hud.texts        # the GM's view
     own = win.ctl.state.actors[cur].side
     win.vstate.player_side = next(a.side for a in win.ctl.state.actors.values() if a.side != own)
     win.vstate.hidden = frozenset({cur})
     assert not win.player_view().shows(cur)
     win.hud.texts.clear()
-    TopBar().build(win, L)
+    TopBar().build(table(win), L)
     assert not any(name in t for t in win.hud.texts), win.hud.texts
     assert any("unseen character's turn" in t for t in win.hud.texts), win.hud.texts
 
@@ -276,11 +277,11 @@ def test_item5_players_see_no_table_rolls_and_no_event_count():
     PlayWindow._rebuild_log(win)
     assert any("gust" in e[0] for e in win.log_lines)
     L = Layout(1280, 720, 18, False, state=win.ctl.state, rw=380, ry=40, by=600)
-    EventLog().build(win, L)
+    EventLog().build(table(win), L)
     title, rows = win.hud.panels[-1]
     assert "events" in title and any("gust" in r for r in rows)        # the GM's screen
     win.vstate.player_side = next(iter(win.ctl.state.actors.values())).side
-    EventLog().build(win, L)
+    EventLog().build(table(win), L)
     title, rows = win.hud.panels[-1]
     assert "events" not in title, title
     assert not any("gust" in r or "table roll" in r or r.startswith("GM") for r in rows), rows
@@ -345,7 +346,7 @@ def test_item7_the_picker_fits_a_720_high_window_and_names_the_scenes(monkeypatc
     for i in (0, len(ch.paths) - 1):                   # the first entry highlighted, then the last
         ch.i = i
         win.hud = BoxHud()
-        ChooserPanel().build(win, Layout(1280, 720, 18, False))
+        ChooserPanel().build(table(win), Layout(1280, 720, 18, False))
         assert win.hud.rects, "no rows"
         assert all(0 <= r[1] and r[3] <= 720 for r in win.hud.rects), "rows off the window"
         assert all(0 <= y and y + 18 <= 720 for _x, y, _t in win.hud.placed), "text off the window"
@@ -394,7 +395,7 @@ def test_item7_f1_help_is_not_cut(size):
     win = OverlayWin()
     win.hud = PrintHud()
     win.vstate.help = True
-    HelpPanel().build(win, Layout(size[0], size[1], 21, False))
+    HelpPanel().build(table(win, help_rows), Layout(size[0], size[1], 21, False))
     assert not win.hud.cut, f"cut: {win.hud.cut[:4]}"
     assert all(0 <= y and y + 18 <= size[1] for _x, y, _t in win.hud.placed), "text off the window"
     drawn = " ".join(t for _x, _y, t in win.hud.placed)
@@ -415,7 +416,7 @@ def test_item7_an_error_said_big_is_whole_and_clear_of_the_turn_order():
             "6 m of movement left for a climb of 8 m (AIR-07, DND-12)")
     win.toast = (text, 0.0, "error")
     L = Layout(1280, 720, 21, False, pw=300, rw=358, bar_h=26)
-    Toast().build(win, L)
+    Toast().build(table(win), L)
     placed = win.big.placed + win.hud.placed
     assert not win.big.cut and not win.hud.cut, (win.big.cut, win.hud.cut)
     assert " ".join(t for _x, _y, t in placed) == text                 # all of it, in order
@@ -436,8 +437,8 @@ def test_an_empty_message_said_big_draws_nothing_and_does_not_raise():
     L = Layout(1280, 720, 21, False, pw=300, rw=358, bar_h=26)
     for text in ("", "   "):
         win.toast = (text, 0.0, "info")
-        assert not Toast().visible(win)
-        Toast().build(win, L)
+        assert not Toast().visible(table(win))
+        Toast().build(table(win), L)
         assert not win.big.placed and not win.hud.placed
 
 
@@ -452,7 +453,7 @@ def test_item7_the_map_overlays_have_legends_saying_against_whom():
     win.ctl.select("harpy_low")
     win.vstate.set_overlay("cover", True)
     win.vstate.set_overlay("threat", True)
-    Legend().build(win, Layout(1280, 720, 21, False, rw=358, ry=40))
+    Legend().build(table(win), Layout(1280, 720, 21, False, rw=358, ry=40))
     drawn = " ".join(t for _x, _y, t in win.hud.placed)
     assert "against harpy_low" in drawn and "Cover map" in drawn        # the fake window names by id
     assert "Threat map" in drawn and "side blue" in drawn and "sight)" in drawn
@@ -488,27 +489,27 @@ def test_item9_a_right_click_opens_the_token_hud_hp_conditions_hide_remove():
     assert open_at(win.table, {"char": SimpleNamespace(char="wall_archer"), "cell": None})
     assert isinstance(win.modes.top, TokenHud)
     panel = TokenHudPanel()
-    assert panel.visible(win)
-    panel.build(win, Layout(1280, 720, 21, False, bar_h=26))
+    assert panel.visible(table(win))
+    panel.build(table(win), Layout(1280, 720, 21, False, bar_h=26))
     ids = [r[4] for r in win.hud.rects]
     assert ("tokhud", ("hp", -5)) in ids and ("tokhud", ("cond", "prone")) in ids
     assert all(0 <= r[0] and r[2] <= 1280 and 0 <= r[1] and r[3] <= 720 for r in win.hud.rects)
     brann = win.ctl.state.actors["wall_archer"]
-    panel.on_click(win, "tokhud", ("hp", -5))
+    perform(win, panel.on_click(table(win), "tokhud", ("hp", -5)))
     assert win.ctl.state.actors["wall_archer"].hp == brann.max_hp - 5
-    panel.on_click(win, "tokhud", ("cond", "prone"))
+    perform(win, panel.on_click(table(win), "tokhud", ("cond", "prone")))
     assert "prone" in win.ctl.state.actors["wall_archer"].conditions
-    panel.on_click(win, "tokhud", ("cond", "prone"))
+    perform(win, panel.on_click(table(win), "tokhud", ("cond", "prone")))
     assert "prone" not in win.ctl.state.actors["wall_archer"].conditions
     acts = [a["action"] for a in win.ctl.session.actions]
     assert acts == ["gm_set", "gm_condition", "gm_condition"]           # recorded, undoable, replayed
     other = next(a.side for a in win.ctl.state.actors.values() if a.side != brann.side)
     win.vstate.player_side = other
-    panel.on_click(win, "tokhud", ("hide", None))
+    perform(win, panel.on_click(table(win), "tokhud", ("hide", None)))
     assert not win.player_view().shows("wall_archer")
     win.vstate.player_side = brann.side                                # never hidden from its own side
     assert win.player_view().shows("wall_archer")
-    panel.on_click(win, "tokhud", ("remove", None))
+    perform(win, panel.on_click(table(win), "tokhud", ("remove", None)))
     assert "wall_archer" not in win.ctl.state.actors and win.modes.find(TokenHud) is None
 
 
@@ -527,9 +528,9 @@ def test_item7_folded_headers_are_whole():
     win.vstate.fold = True
     L = Layout(1280, 720, 21, True, state=win.ctl.state, rw=260, bar_h=26)
     L.ry = 32
-    TurnOrder().build(win, L)
+    TurnOrder().build(table(win), L)
     L.by = 680
-    EventLog().build(win, L)
+    EventLog().build(table(win), L)
     assert not win.hud.cut, win.hud.cut
     assert not any("…" in t for _x, _y, t in win.hud.placed)
 
@@ -537,13 +538,14 @@ def test_item7_folded_headers_are_whole():
 @pytest.mark.unit
 def test_item9_a_turn_order_row_dragged_onto_another_reorders_the_turns():
     """Issue 23 item 9: reorder the turn order by dragging (a recorded gm_order)."""
-    from engine.app.sections import SectionManager, default
+    from engine.app.panels import Panels
+    from engine.app.sections import default
 
     win = OverlayWin()
     order = list(win.ctl.state.order)
     cur = win.ctl.session.current
     a, b = [c for c in order if c != cur][-1], [c for c in order if c != cur][0]
-    mgr = SectionManager(default())
+    mgr = Panels(default())                  # the window's: the section's intent performed on it
     assert mgr.drop(win, ("select", a), ("select", b))             # the last row dropped on an earlier one
     new = list(win.ctl.state.order)
     assert new.index(a) == new.index(b) - 1, (order, new, win.ctl.message)

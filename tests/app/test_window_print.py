@@ -9,6 +9,8 @@ import pytest
 from test_window_player_view_and_panels import OverlayWin
 
 from engine.app import hud as H
+from engine.app.modes.main import help_rows
+from engine.app.panels import table
 from engine.render.text import GlyphAtlas
 
 pytestmark = pytest.mark.unit
@@ -46,5 +48,5 @@ def test_the_help_draws_at_native_prints_only(size):
     win = OverlayWin()
     win.hud = AtlasHud()
     win.vstate.help = True
-    HelpPanel().build(win, Layout(size[0], size[1], 21, False))
+    HelpPanel().build(table(win, help_rows), Layout(size[0], size[1], 21, False))
     assert win.hud.sizes and set(win.hud.sizes) <= set(win.hud.prints), set(win.hud.sizes)

@@ -11,6 +11,7 @@ from test_window_player_view_and_panels import OverlayWin, PrintHud
 from pathlib import Path
 
 from engine.app.logtext import namer
+from engine.app.panels import perform, table
 from engine.app.sections.base import Layout
 
 pytestmark = pytest.mark.unit
@@ -40,7 +41,7 @@ def test_item3_blocks_lists_every_block_by_its_own_name(size):
     win = _win()
     gm_line(win.ctl, "blocks")
     L = Layout(size[0], size[1], 21, False, pw=300, left_bottom=400, by=size[1] - 80, rw=358)
-    Status().build(win, L)
+    Status().build(table(win), L)
     drawn = [t for _x, _y, t in win.hud.placed]
     rows = about("dnd5e")
     assert len(rows) == 14
@@ -81,7 +82,7 @@ def test_item2_the_log_keeps_to_its_rectangle_and_wraps_at_word_boundaries(size)
     rw = int(min(380, W * 0.28))
     by = Hh - 2 * 32 - 6
     L = Layout(W, Hh, 21, False, pw=300, left_bottom=400, by=by, rw=rw, ry=120)
-    EventLog().build(win, L)
+    EventLog().build(table(win), L)
     texts = [(y, t) for _x, y, t in win.hud.placed]
     assert any("misses" in t for _y, t in texts)
     assert all(y + 18 <= by for y, _t in texts), [(y, t) for y, t in texts if y + 18 > by]   # above the buttons
@@ -127,7 +128,7 @@ def test_item5_no_raw_values_or_ids_on_screen():
     ctl.select(None)
     win.hud = PrintHud()
     win.ctl.buttons = lambda: []
-    Actions().build(win, Layout(1280, 720, 21, False, pw=300, left_bottom=400, by=700, rw=358, state=ctl.state))
+    Actions().build(table(win), Layout(1280, 720, 21, False, pw=300, left_bottom=400, by=700, rw=358, state=ctl.state))
     hints = [t for _x, _y, t in win.hud.placed]
     assert any(t.startswith("no character selected") for t in hints), hints
     assert not [t for t in hints if "nobody has" in t], hints
@@ -153,7 +154,7 @@ def test_item12_a_flyer_short_of_movement_is_told_air_speed_and_the_option():
     res = ctl.preview_of(ctl.action())
     win.jobs.result = lambda name, key: (True, res)
     win.hud = PanelHud()
-    Preview().build(win, Layout(1280, 720, 21, False, pw=300, left_bottom=400, by=650, rw=358, ry=40))
+    Preview().build(table(win), Layout(1280, 720, 21, False, pw=300, left_bottom=400, by=650, rw=358, ry=40))
     drawn = " ".join(t for _x, _y, t in win.hud.placed)
     assert "ILLEGAL" in drawn and "AIR-09" in drawn and '"fly_speed"' in drawn, drawn
     # a scene that flies at the fly speed already, or a refusal that is not for movement: no note
@@ -189,7 +190,7 @@ def test_item9_the_picker_filters_as_one_types_by_name_and_file(monkeypatch):
         win.modes.dispatch(win.table, "on_text", c)
     assert [Path(p).name for p in ch.paths] == ["air_fall_table.toml"], ch.paths
     win.hud = PanelHud()
-    ChooserPanel().build(win, Layout(1280, 720, 18, False))
+    ChooserPanel().build(table(win), Layout(1280, 720, 18, False))
     drawn = [t for _x, _y, t in win.hud.placed]
     assert any("fall tab" in t and f"1 of {n}" in t for t in drawn), drawn
     assert any("air_fall_table.toml" in t for t in drawn), drawn
@@ -296,14 +297,14 @@ def test_item8_the_token_hud_sets_an_exact_hp_and_applies_the_last_roll():
     roll = ctl.session.events[-1]["total"]
     assert open_at(win.table, {"char": SimpleNamespace(char="knight"), "cell": None})
     panel = TokenHudPanel()
-    panel.build(win, Layout(1280, 720, 21, False, bar_h=26))
+    panel.build(table(win), Layout(1280, 720, 21, False, bar_h=26))
     ids = [r[4] for r in win.hud.rects]
     assert ("tokhud", ("hp", -roll)) in ids and ("tokhud", ("hp", roll)) in ids, ids
     labels = [t for _x, _y, t in win.hud.placed]
     assert f"damage {roll}" in labels and f"heal {roll}" in labels
     assert all(0 <= r[0] and r[2] <= 1280 and 0 <= r[1] and r[3] <= 720 for r in win.hud.rects)
     knight = ctl.state.actors["knight"]
-    panel.on_click(win, "tokhud", ("hp", -roll))                     # the trap's damage
+    perform(win, panel.on_click(table(win), "tokhud", ("hp", -roll)))      # the trap's damage
     assert ctl.state.actors["knight"].hp == knight.max_hp - roll
     for ch in "23":                                                  # typed: 23, Enter
         win.modes.dispatch(win.table, "on_key", getattr(key, f"_{ch}"), 0)
@@ -346,7 +347,7 @@ def test_item7_add_at_the_cursor_or_the_nearest_free_cell_and_listed_before_star
     gm_line(empty, "add ogre")
     gm_line(empty, "add Rook harpy")
     assert len(empty.state.actors) == 2 and not empty.state.order
-    rows = TurnOrder().rows(win, Layout(1280, 720, 21, False, state=empty.state))
+    rows = TurnOrder().rows(table(win), Layout(1280, 720, 21, False, state=empty.state))
     assert [r[3] for r in rows] == list(empty.state.actors), rows          # both listed, before ;start
     assert all("not in the order yet" in r[2] for r in rows)
 

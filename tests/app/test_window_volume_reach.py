@@ -13,6 +13,7 @@ from test_window_player_view_and_panels import OverlayWin
 from test_window_volume import DUEL
 
 from engine.app import maps
+from engine.app.panels import table
 from engine.app.sections.legend import legends
 from engine.render import rules_bridge
 
@@ -68,7 +69,7 @@ def test_item10_j_shows_the_cells_in_reach_translucent_with_a_legend_and_the_rig
     assert (cubes[:, 7] < 0.6).all()                               # translucent: the scene is seen through them
     whole, _ = maps.volume_prims(win.scene, enemies, a.side, "exposed")
     assert len(whole.cell_array()) > len(cubes)                    # not the wall of cubes of every exposed cell
-    text, swatches = next(lg for lg in legends(win) if lg[0].startswith("3D threat view"))
+    text, swatches = next(lg for lg in legends(table(win)) if lg[0].startswith("3D threat view"))
     assert f"{safe} safe, {exposed} exposed" in text and a.name in text, text
     assert [s[0] for s in swatches] == ["safe", "1", "2", "3", "4+"]
     for mode in ("exposed", "safe"):                               # J, J: every exposed cell, every safe cell

@@ -1,12 +1,19 @@
 """Sections (arcade's ``Section`` / ``SectionManager``): each panel of the HUD is a section that lays itself out
 at any window size (from the :class:`Layout` the sections before it leave), builds its draw list, says what it
 depends on (the HUD's cache key is the sections' own) and takes the clicks on the hit ids it made (``kinds``).
-One :class:`SectionManager` builds them in order, the modal ones last, and hit-tests: no click ladder."""
+One :class:`SectionManager` builds them in order, the modal ones last, and hit-tests: no click ladder.
+
+A section is handed a :class:`~engine.app.sections.context.Table` (``t``), never the window; a click, a drop or
+the wheel returns an intent (:mod:`engine.app.sections.intents`) that the window performs
+(:mod:`engine.app.panels`)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Any
+
+from engine.app.sections.context import Table
+from engine.app.sections.intents import Intent
 
 
 @dataclass
@@ -35,30 +42,27 @@ class Section:
     players = True
     kinds: tuple[str, ...] = ()   # the hit ids (hud rects' first element) this section answers
 
-    def depends(self, win) -> tuple:
+    def depends(self, t: Table) -> tuple:
         """What this section's picture depends on beyond the controller's versions and the view state's."""
         return ()
 
-    def visible(self, win) -> bool:
+    def visible(self, t: Table) -> bool:
         return True
 
-    def build(self, win, L: Layout) -> None:
+    def build(self, t: Table, L: Layout) -> None:
         raise NotImplementedError
 
-    def on_click(self, win, kind: str, val) -> None:
-        """A click on one of its hit ids."""
+    def on_click(self, t: Table, kind: str, val) -> Intent | None:
+        """A click on one of its hit ids: what it asks for (None: nothing)."""
+        return None
 
-    def on_scroll(self, win, x: float, y: float, scroll_y: float) -> bool:
-        """The wheel over the HUD; True when this section took it."""
-        return False
+    def on_scroll(self, t: Table, x: float, y: float, scroll_y: float) -> Intent | None:
+        """The wheel over the HUD: what it asks for when this section takes it (None: not this section's)."""
+        return None
 
-    def on_drop(self, win, start, end) -> None:
+    def on_drop(self, t: Table, start, end) -> Intent | None:
         """A drag from one of its hit ids (``start``) released over ``end`` (another hit id, or None)."""
-
-
-def players_screen(win) -> bool:
-    """``win`` is the players' screen (F4's second window: ``win.gm`` is the GM's window)."""
-    return getattr(win, "gm", None) is not None
+        return None
 
 
 class SectionManager:
@@ -70,45 +74,41 @@ class SectionManager:
                 assert k not in self.by_kind, f"hit id {k!r} claimed by {self.by_kind[k].name} and {s.name}"
                 self.by_kind[k] = s
 
-    def key(self, win) -> tuple:
-        return tuple(s.depends(win) for s in self.sections)
+    def key(self, t: Table) -> tuple:
+        return tuple(s.depends(t) for s in self.sections)
 
-    def build(self, win, L: Layout) -> None:
-        table = players_screen(win)
+    def build(self, t: Table, L: Layout) -> None:
         for s in self.sections:
-            if (s.players or not table) and s.visible(win):
-                s.build(win, L)
+            if (s.players or not t.players_screen) and s.visible(t):
+                s.build(t, L)
 
-    def over(self, win, x: float, y: float):
-        return win.hud.over(x, y)
+    def over(self, t: Table, x: float, y: float):
+        return t.hud.over(x, y)
 
-    def click(self, win, x: float, y: float) -> bool:
-        """A click on the HUD goes to the section whose hit id it is; True when the HUD was under it (a panel's
-        background included: never the map under it)."""
-        ident = win.hud.over(x, y)
+    def click(self, t: Table, x: float, y: float) -> tuple[bool, Intent | None]:
+        """A click on the HUD goes to the section whose hit id it is: (the HUD was under it -- a panel's background
+        included: never the map under it --, what the section asks for)."""
+        ident = t.hud.over(x, y)
         if ident is None:
-            return False
-        if players_screen(win):        # it only shows: a click there changes nothing of the GM's
-            return True
+            return False, None
+        if t.players_screen:           # it only shows: a click there changes nothing of the GM's
+            return True, None
         kind, val = ident
         s = self.by_kind.get(kind)
-        if s is not None:
-            s.on_click(win, kind, val)
-        return True
+        return True, (s.on_click(t, kind, val) if s is not None else None)
 
-    def drop(self, win, start, end) -> bool:
+    def drop(self, t: Table, start, end) -> tuple[bool, Intent | None]:
         """A drag that began on a hit id of the HUD: the section owning that id takes it."""
         if not start or start[0] not in self.by_kind:
-            return False
-        if players_screen(win):        # a turn-order row dragged there reorders nothing
-            return True
-        self.by_kind[start[0]].on_drop(win, start, end)
-        return True
+            return False, None
+        if t.players_screen:           # a turn-order row dragged there reorders nothing
+            return True, None
+        return True, self.by_kind[start[0]].on_drop(t, start, end)
 
-    def scroll(self, win, x: float, y: float, scroll_y: float) -> bool:
-        if win.hud.over(x, y) is None:
-            return False
+    def scroll(self, t: Table, x: float, y: float, scroll_y: float) -> tuple[bool, Intent | None]:
+        if t.hud.over(x, y) is None:
+            return False, None
         for s in self.sections:
-            if s.on_scroll(win, x, y, scroll_y):
-                break
-        return True
+            if (got := s.on_scroll(t, x, y, scroll_y)) is not None:
+                return True, got
+        return True, None

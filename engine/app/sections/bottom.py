@@ -8,6 +8,8 @@ from engine.app import statement
 from engine.app.greyed import greyed, hover_greyed
 from engine.app.hovertext import cell_info
 from engine.app.sections.base import Layout, Section
+from engine.app.sections.context import Table
+from engine.app.sections.intents import Control, Intent, Say
 
 
 class Actions(Section):
@@ -15,26 +17,24 @@ class Actions(Section):
     players = False               # the GM's buttons: not on the players' screen
     kinds = ("action", "greyed", "confirm", "cancel")
 
-    def on_click(self, win, kind, val) -> None:
-        ctl = win.ctl
+    def on_click(self, t: Table, kind, val) -> Intent | None:
         if kind == "greyed":
-            g = next((g for g in greyed(win) if g["action"] == val), None)
-            win.say(f"{val.replace('_', ' ')}: not now - {g['reason'] if g else 'not possible now'}", "error")
-        elif kind == "action":
-            ctl.choose(val)
-        elif kind == "confirm":
-            win.do(ctl.confirm)
-        else:
-            ctl.cancel()
+            g = next((g for g in greyed(t) if g["action"] == val), None)
+            return Say(f"{val.replace('_', ' ')}: not now - {g['reason'] if g else 'not possible now'}", "error")
+        if kind == "action":
+            return Control("choose", (val,))
+        if kind == "confirm":
+            return Control("confirm", wait=True)
+        return Control("cancel")
 
-    def rows(self, win, L: Layout) -> list:
+    def rows(self, t: Table, L: Layout) -> list:
         """The buttons, wrapped onto more rows rather than run off the window."""
-        hud, ctl, small, W = win.hud, win.ctl, L.small, L.W
+        hud, ctl, small, W = t.hud, t.ctl, L.small, L.W
         items = [(b["label"], ("action", b["action"]), b["active"], True, b["hotkey"]) for b in ctl.buttons()]
         if not small:
-            items += [(g["label"], ("greyed", g["action"]), False, False, "") for g in greyed(win)]
+            items += [(g["label"], ("greyed", g["action"]), False, False, "") for g in greyed(t)]
         else:
-            greyed(win)                     # still worked out (the test state lists them)
+            greyed(t)                     # still worked out (the test state lists them)
         if ctl.pending is not None:
             cc = [("confirm", ("confirm", None), False, ctl.action() is not None, "Enter"),
                   ("cancel", ("cancel", None), False, True, "Esc")]
@@ -60,13 +60,14 @@ class Actions(Section):
             rows_b = rows_b[:max_rows]
         return rows_b
 
-    def build(self, win, L: Layout) -> None:
-        hud, ctl = win.hud, win.ctl
+    def build(self, t: Table, L: Layout) -> None:
+        hud, ctl = t.hud, t.ctl
         bh = hud.line + 10
-        rows_b = self.rows(win, L)
+        rows_b = self.rows(t, L)
         L.by = by = L.H - bh - 6 - (len(rows_b) - 1) * (bh + 4)
         for ri, row in enumerate(rows_b):
-            x, y = 10, by + ri * (bh + 4)
+            x: float = 10
+            y = by + ri * (bh + 4)
             for label, ident, on_, enabled, hk in row:
                 if ident[0] == "confirm":
                     x += 12
@@ -74,10 +75,10 @@ class Actions(Section):
             hud.block(8, y - 2, x, y + bh + 2, "actions")
         if not ctl.buttons():                         # a hint line, on a background of its own
             cur = L.state.current
-            pf = win.player_view()          # the player view names no one it cannot see
-            who = win.name(ctl.selected) if ctl.selected and pf.shows(ctl.selected) else None
+            pf = t.player_view()          # the player view names no one it cannot see
+            who = t.name(ctl.selected) if ctl.selected and pf.shows(ctl.selected) else None
             hint = (f"{who} has no action now" if who else "no character selected") + (
-                f" - it is {win.name(cur) if pf.shows(cur) else 'an unseen character'}'s turn (Space selects)"
+                f" - it is {t.name(cur) if pf.shows(cur) else 'an unseen character'}'s turn (Space selects)"
                 if cur else "")
             y = by - L.lh - 2
             w = min(hud.width(hint) + 12, L.W - 16)
@@ -91,11 +92,11 @@ class Status(Section):
     name = "status"
     players = False               # the GM's messages, the hovered cell, the cursor's altitude
 
-    def depends(self, win) -> tuple:
-        return (win.ctl.hover, hover_greyed(win), statement.prompt(win.ctl))
+    def depends(self, t: Table) -> tuple:
+        return (t.ctl.hover, hover_greyed(t), statement.prompt(t.ctl))
 
-    def lines(self, win, L, y2, text, colour, name, x_of, room, n) -> float:
-        hud, lh = win.hud, L.lh
+    def lines(self, t: Table, L, y2, text, colour, name, x_of, room, n) -> float:
+        hud, lh = t.hud, L.lh
         # a list (``;blocks``) says one item a line, its end clipped where the room ends (the name first, whole)
         wrapped = (text.split("\n") if "\n" in text else hud.wrap(text, room - 20))[:n]
         for line in reversed(wrapped):
@@ -107,15 +108,15 @@ class Status(Section):
             y2 -= lh + 6
         return y2 - 4
 
-    def build(self, win, L: Layout) -> None:
-        hud, ctl, lh, small = win.hud, win.ctl, L.lh, L.small
+    def build(self, t: Table, L: Layout) -> None:
+        hud, ctl, lh, small = t.hud, t.ctl, L.lh, L.small
         y2 = L.by - lh - 6 - (lh if not ctl.buttons() else 0)
-        text, kind = win.modes.status(win) or ctl.message
-        hov = hover_greyed(win)
+        text, kind = t.status() or ctl.message
+        hov = hover_greyed(t)
         if hov and not text:
             text, kind = hov, "info"
-        pf = win.player_view()        # nothing on the players' screen names whom they cannot see
-        if not pf.message_ok(win.named(text or "")):
+        pf = t.player_view()        # nothing on the players' screen names whom they cannot see
+        if not pf.message_ok(t.named(text or "")):
             text = ""
         room = L.W - L.rw - 30
         left_bottom, pw = L.left_bottom, L.pw
@@ -127,20 +128,20 @@ class Status(Section):
             room -= pw + 12
         room = max(room, 60)
         if text:               # a list is said as it is: its words are not characters' ids (";blocks": knight)
-            y2 = self.lines(win, L, y2, text if kind == "list" else win.named(text),
+            y2 = self.lines(t, L, y2, text if kind == "list" else t.named(text),
                             (90, 24, 20, 235) if kind == "error" else (20, 40, 30, 230), "message", lx,
                             # a long list climbs beside the left panels: wrapped to the room left of the log there
                             max(min(room, L.W - L.rw - 30 - L.pw - 12), 60) if kind == "list" else room,
                             40 if kind == "list" else 2 if small else 3)
-        info = win.named(cell_info(ctl, ctl.hover)) if not small else ""
+        info = t.named(cell_info(ctl, ctl.hover)) if not small else ""
         if not pf.message_ok(info):
             info = ""
         if info:
-            y2 = self.lines(win, L, y2, info, H.BG, "hover", lx, room, 2)
+            y2 = self.lines(t, L, y2, info, H.BG, "hover", lx, room, 2)
         if not small and y2 > left_bottom + 4:          # a hint line, on a background of its own (issue 23 item 7)
-            cut = win.vstate.cut_above
+            cut = t.vstate.cut_above
             hint = f"cursor altitude: layer {ctl.cursor_layer}   (PgUp/PgDn; wheel while placing)"
-            if cut is not None or win.scene.world.floor_images:    # a map with storeys, or a cut
+            if cut is not None or t.scene.world.floor_images:    # a map with storeys, or a cut
                 hint += f"   storey: {'all' if cut is None else f'cut above layer {cut}'} (, / .)"
             x0 = lx(y2)
             w = min(hud.width(hint) + 20, room)

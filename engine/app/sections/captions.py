@@ -5,16 +5,17 @@ from __future__ import annotations
 from engine.app import hud as H
 from engine.app import tokens as T
 from engine.app.sections.base import Layout, Section
+from engine.app.sections.context import Table
 
 
-def moving_boxes(win) -> list:
+def moving_boxes(anims, camctl, cell_m: float, size) -> list:
     """Screen boxes of the characters a step moves (from where they start to where they end, a fall's whole
-    column) and of their labels."""
-    if not win.anims:
+    column) and of their labels: the first of ``anims``, seen by ``camctl``'s camera in a frame of ``size``."""
+    if not anims:
         return []
-    anim = win.anims[0]
-    cam = win.camctl.camera()
-    cm = win.scene.world.cell_m
+    anim = anims[0]
+    cam = camctl.camera()
+    cm = cell_m
     out = []
     for a in anim.after.characters:
         try:
@@ -27,7 +28,7 @@ def moving_boxes(win) -> list:
         for c in (a, b):
             fx, fy = (c.x + c.footprint / 2) * cm, (c.y + c.footprint / 2) * cm
             pts += [(fx, fy, c.layer), (fx, fy, c.layer + c.height_layers + 1.5)]
-        pr = [p for p in cam.project(pts, win.size_px) if p[2] > 0]
+        pr = [p for p in cam.project(pts, size) if p[2] > 0]
         if pr:
             xs, ys = [p[0] for p in pr], [p[1] for p in pr]
             out.append((min(xs) - 50, min(ys) - 20, max(xs) + 50, max(ys) + 10))
@@ -41,16 +42,16 @@ class Banner(Section):
 
     name = "banner"
 
-    def depends(self, win) -> tuple:
-        return (win.anims[0].caption if win.anims else None, len(win.anims),
-                tuple(win.mouse) if win.anims else None, win.vstate.player_side)
+    def depends(self, t: Table) -> tuple:
+        return (t.anims[0].caption if t.anims else None, len(t.anims),
+                tuple(t.mouse) if t.anims else None, t.vstate.player_side)
 
-    def visible(self, win) -> bool:
+    def visible(self, t: Table) -> bool:
         # a GM action's step says nothing big in the player view (its log lines are the GM's too)
-        return bool(win.anims and win.anims[0].caption) and not (getattr(win.anims[0], "gm", False)
-                                                                and not win.player_view().gm)
+        return bool(t.anims and t.anims[0].caption) and not (getattr(t.anims[0], "gm", False)
+                                                            and not t.player_view().gm)
 
-    def place(self, win, layer, parts, movers, L):
+    def place(self, t: Table, layer, parts, movers, L):
         W, Hh, bar_h = L.W, L.H, L.bar_h
         cw = min(max(layer.width(p) for p in parts) + 40, W - 20)
         bh = len(parts) * (layer.line + 4) + 14
@@ -60,7 +61,7 @@ class Banner(Section):
             xs += [m[2] + 8, m[0] - 8 - cw]
             ys += [m[3] + 8, m[1] - 8 - bh]
         cands = [(x, y) for y in ys for x in xs if 0 <= x and x + cw <= W and bar_h <= y and y + bh <= Hh - 40]
-        panels = [b[:4] for b in win.hud.blocks if b[4] != "top bar"]
+        panels = [b[:4] for b in t.hud.blocks if b[4] != "top bar"]
         for avoid in (movers + panels, movers):      # over no panel if it can, over no mover ever
             got = next(((x, y) for x, y in cands
                         if not any(T._overlaps((x, y, x + cw, y + bh), m, 4.0) for m in avoid)), None)
@@ -68,21 +69,21 @@ class Banner(Section):
                 return got, cw, bh
         return None, cw, bh
 
-    def build(self, win, L: Layout) -> None:
-        caption = win.named(win.anims[0].caption)
-        pf = win.player_view()           # the player view: no part naming whom the side cannot see
+    def build(self, t: Table, L: Layout) -> None:
+        caption = t.named(t.anims[0].caption)
+        pf = t.player_view()           # the player view: no part naming whom the side cannot see
         parts = [p.strip() for p in caption.split(";") if p.strip() and pf.message_ok(p.strip())][:4]
         if not parts:
             return
-        movers = moving_boxes(win)
-        for layer in (win.big, win.hud):
-            got, cw, bh = self.place(win, layer, parts, movers, L)
+        movers = moving_boxes(t.anims, t.camctl, t.scene.world.cell_m, t.size)
+        for layer in (t.big, t.hud):
+            got, cw, bh = self.place(t, layer, parts, movers, L)
             if got is not None:
                 break
         if got is None:
             return                       # nowhere to put it without hiding the action: the log has it
         cx, cy = got
-        win.banner_box = [cx, cy, cx + cw, cy + bh]
+        t.drawn.banner_box = [cx, cy, cx + cw, cy + bh]
         layer.box(cx, cy, cx + cw, cy + bh, (12, 14, 20, 210))
         for i, part in enumerate(parts):
             layer.text(cx + 20, cy + 7 + i * (layer.line + 4), part, H.ACCENT if i == 0 else H.FG, max_w=cw - 40)
@@ -93,22 +94,23 @@ class Toast(Section):
 
     name = "toast"
 
-    def depends(self, win) -> tuple:
-        return (win.toast and win.toast[0],)
+    def depends(self, t: Table) -> tuple:
+        return (t.toast and t.toast[0],)
 
-    def visible(self, win) -> bool:
+    def visible(self, t: Table) -> bool:
         # an empty message (a key's effect cleared, "") has nothing to say big: no box (its wrap has no line)
-        return win.toast is not None and bool(str(win.toast[0]).strip()) and not (win.anims and win.anims[0].caption)
+        return t.toast is not None and bool(str(t.toast[0]).strip()) and not (t.anims and t.anims[0].caption)
 
-    def build(self, win, L: Layout) -> None:
+    def build(self, t: Table, L: Layout) -> None:
         """Between the left and right columns (issue 23 item 7: an error covered the turn order and was cut at
         1280): wrapped onto up to three lines, in the smaller print when the big one needs more."""
-        t, _until, kind = win.toast
+        assert t.toast is not None           # visible: a toast is up
+        txt, _until, kind = t.toast
         x0, x1 = L.pw + 16, L.W - L.rw - 16
         if x1 - x0 < 200:                     # a small window: the whole width
             x0, x1 = 10, L.W - 10
-        for layer in (win.big, win.hud):
-            lines = layer.wrap(t, x1 - x0 - 30)
+        for layer in (t.big, t.hud):
+            lines = layer.wrap(txt, x1 - x0 - 30)
             if len(lines) <= 3:
                 break
         lines = lines[:4]

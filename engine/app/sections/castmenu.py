@@ -11,6 +11,8 @@ import functools
 
 from engine.app import hud as H
 from engine.app.sections.base import Layout, Section
+from engine.app.sections.context import Table
+from engine.app.sections.intents import Intent, PickSpell
 
 
 @functools.cache
@@ -81,23 +83,22 @@ class CastMenu(Section):
     players = False
     kinds = ("cast_spell",)
 
-    def visible(self, win) -> bool:
-        return len(spells(win.ctl)) > 0
+    def visible(self, t: Table) -> bool:
+        return len(spells(t.ctl)) > 0
 
-    def depends(self, win) -> tuple:
-        return (tuple(spells(win.ctl)), current(win.ctl))
+    def depends(self, t: Table) -> tuple:
+        return (tuple(spells(t.ctl)), current(t.ctl))
 
-    def on_click(self, win, kind, val) -> None:
-        if pick(win.ctl, val):
-            win.say(f"cast: {val.replace('_', ' ')} - click a cell or a creature to aim it, Enter casts", toast=False)
+    def on_click(self, t: Table, kind, val) -> Intent | None:
+        return PickSpell(val)
 
-    def build(self, win, L: Layout) -> None:
-        hud, ctl = win.hud, win.ctl
+    def build(self, t: Table, L: Layout) -> None:
+        hud, ctl = t.hud, t.ctl
         names = spells(ctl)
         cur = current(ctl)
         lh = hud.line + 5
         rows = [(n, f"{n.replace('_', ' ')}" + (f"  ({facts(n)})" if facts(n) else "")) for n in names]
-        w = min(max(hud.width(t) for _n, t in rows) + 30, L.W * 0.45)
+        w = min(max(hud.width(txt) for _n, txt in rows) + 30, L.W * 0.45)
         fit = max(int((L.by - 8 - L.bar_h - 30) // lh), 3)
         shown = rows[:fit]
         h = (len(shown) + 1) * lh + 12
@@ -108,9 +109,9 @@ class CastMenu(Section):
         hud.block(x0, y0, x0 + w, y1, "cast menu")
         more = f" (+{len(rows) - len(shown)} more: Tab)" if len(rows) > len(shown) else ""
         hud.text(x0 + 10, y0 + 6, f"cast: {len(names)} spell(s) castable now{more}", H.ACCENT, max_w=w - 20)
-        for i, (n, t) in enumerate(shown):
+        for i, (n, txt) in enumerate(shown):
             yy = y0 + 6 + (i + 1) * lh
             if n == cur:
                 hud.box(x0 + 4, yy - 3, x0 + w - 4, yy + lh - 4, (60, 70, 100, 230))
-            hud.text(x0 + 10, yy, t, H.FG if n == cur else H.DIM, max_w=w - 20)
+            hud.text(x0 + 10, yy, txt, H.FG if n == cur else H.DIM, max_w=w - 20)
             hud.rects.append((x0, yy - 2, x0 + w, yy + lh - 4, ("cast_spell", n)))

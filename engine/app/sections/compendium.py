@@ -7,8 +7,9 @@ from __future__ import annotations
 
 from engine.app import compendium as C
 from engine.app import hud as H
-from engine.app.modes.compendium import Compendium
 from engine.app.sections.base import Layout, Section
+from engine.app.sections.context import Table
+from engine.app.sections.intents import CompendiumRow, Intent
 
 TONES = {"head": H.ACCENT, "fg": H.FG, "dim": H.DIM, "good": H.GOOD, "bad": H.BAD}
 
@@ -19,26 +20,21 @@ class CompendiumPanel(Section):
     players = False
     kinds = ("compendium",)
 
-    def visible(self, win) -> bool:
-        return win.modes.find(Compendium) is not None
+    def visible(self, t: Table) -> bool:
+        return t.compendium is not None
 
-    def depends(self, win) -> tuple:
-        m = win.modes.find(Compendium)
-        return () if m is None else m.key() + (tuple(win.ctl.hover or ()),)
+    def depends(self, t: Table) -> tuple:
+        m = t.compendium
+        return () if m is None else m.key() + (tuple(t.ctl.hover or ()),)
 
-    def on_click(self, win, kind, val) -> None:
-        m = win.modes.find(Compendium)
-        if m is None or not isinstance(val, int):
-            return
-        if val == m.i:
-            m.add(win)
-        else:
-            m.i = val
-        win.changed()
+    def on_click(self, t: Table, kind, val) -> Intent | None:
+        if t.compendium is None or not isinstance(val, int):
+            return None
+        return CompendiumRow(val)
 
-    def build(self, win, L: Layout) -> None:
-        m = win.modes.find(Compendium)
-        hud = win.hud
+    def build(self, t: Table, L: Layout) -> None:
+        m = t.compendium
+        hud = t.hud
         W, Hh = L.W, L.H
         lh = hud.line + 5
         x0, x1 = max(W * 0.40, 300), W - 8
@@ -46,7 +42,7 @@ class CompendiumPanel(Section):
         hud.box(x0 - 2, y0 - 2, x1 + 2, y1 + 2, (200, 170, 80, 255))
         hud.box(x0, y0, x1, y1, (10, 12, 18, 246))
         hud.block(x0, y0, x1, y1, "compendium")
-        cur = win.ctl.hover
+        cur = t.ctl.hover
         where = f"cursor {list(cur)}" if cur else "no cell under the cursor"
         hud.text(x0 + 12, y0 + 8, f"Compendium: {m.query}_   ({len(m.found)} of {len(m.all)};  {where};  side "
                  f"{m.side})", H.ACCENT, max_w=x1 - x0 - 24)

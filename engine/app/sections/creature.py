@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from engine.app import hud as H
 from engine.app.sections.base import Layout, Section
+from engine.app.sections.context import Table
 
 
 def rows(actor) -> list[tuple[str, bool]]:
@@ -33,28 +34,28 @@ class CreatureActions(Section):
     name = "creature actions"
     players = False               # the GM's numbers (a player sees the breath when it comes)
 
-    def _actor(self, win):
-        return win.ctl.state.actors.get(win.ctl.selected) if win.ctl.selected else None
+    def _actor(self, t: Table):
+        return t.ctl.state.actors.get(t.ctl.selected) if t.ctl.selected else None
 
-    def visible(self, win) -> bool:
-        a = self._actor(win)
+    def visible(self, t: Table) -> bool:
+        a = self._actor(t)
         return a is not None and bool(rows(a))
 
-    def depends(self, win) -> tuple:
-        a = self._actor(win)
+    def depends(self, t: Table) -> tuple:
+        a = self._actor(t)
         return (tuple(rows(a)),) if a is not None else ()
 
-    def build(self, win, L: Layout) -> None:
-        hud = win.hud
+    def build(self, t: Table, L: Layout) -> None:
+        hud = t.hud
         lh = hud.line + 5
         w = max(L.pw, 300)
-        lines = [(part, ok) for t, ok in rows(self._actor(win)) for part in hud.wrap(t, w - 20)]
+        lines = [(part, ok) for txt, ok in rows(self._actor(t)) for part in hud.wrap(txt, w - 20)]
         x0, y0 = 8, L.left_bottom + 6
         h = len(lines) * lh + 10
         if y0 + h > L.by - 4 * (lh + 6):          # no room under the left column: not drawn over the status lines
             return
         hud.box(x0, y0, x0 + w, y0 + h, H.BG)
         hud.block(x0, y0, x0 + w, y0 + h, "creature actions")
-        for i, (t, ok) in enumerate(lines):
-            hud.text(x0 + 10, y0 + 5 + i * lh, t, H.GOOD if ok else H.BAD, max_w=w - 20)
+        for i, (txt, ok) in enumerate(lines):
+            hud.text(x0 + 10, y0 + 5 + i * lh, txt, H.GOOD if ok else H.BAD, max_w=w - 20)
         L.left_bottom = y0 + h

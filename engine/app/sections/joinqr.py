@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from engine.app import hud as H
 from engine.app.sections.base import Layout, Section
+from engine.app.sections.context import Table
 
 QUIET = 4          # light modules around a code: the standard quiet zone
 
@@ -22,18 +23,21 @@ class JoinQR(Section):
     modal = True
     players = False              # the GM's window only (the links are secrets of each side)
 
-    def depends(self, win) -> tuple:
-        return (getattr(win, "serve_qr", False), tuple(getattr(win, "serve_lines", ())))
+    def __init__(self) -> None:
+        self.cache: tuple = (None, [])      # (the links, their codes' matrices): made once per set of links
 
-    def visible(self, win) -> bool:
-        return bool(getattr(win, "serve_qr", False) and getattr(win, "serve_lines", None))
+    def depends(self, t: Table) -> tuple:
+        return (t.serve_qr, tuple(t.serve_lines))
 
-    def build(self, win, L: Layout) -> None:
-        hud = win.hud
-        lines = list(win.serve_lines)
-        if not hasattr(win, "_qr_cache") or win._qr_cache[0] != lines:
-            win._qr_cache = (lines, [qr_matrix(ln.split(": ", 1)[1]) for ln in lines])
-        mats = win._qr_cache[1]
+    def visible(self, t: Table) -> bool:
+        return bool(t.serve_qr and t.serve_lines)
+
+    def build(self, t: Table, L: Layout) -> None:
+        hud = t.hud
+        lines = list(t.serve_lines)
+        if self.cache[0] != lines:
+            self.cache = (lines, [qr_matrix(ln.split(": ", 1)[1]) for ln in lines])
+        mats = self.cache[1]
         n = max(len(m) for m in mats) + 2 * QUIET
         cols = min(len(mats), 4)
         lh = hud.line + 3

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from engine.app import hud as H
 from engine.app import tokens as T
-from engine.app.sections.base import Layout, Section, players_screen
+from engine.app.sections.base import Layout, Section
+from engine.app.sections.context import Table
+from engine.app.sections.intents import Control, GmStep, Intent, ToggleHelp
 from engine.render.state import side_colour
 
 
@@ -14,28 +16,25 @@ class TopBar(Section):
     name = "top bar"
     kinds = ("undo", "redo", "help")
 
-    def depends(self, win) -> tuple:
-        return (win.camctl.mode,)
+    def depends(self, t: Table) -> tuple:
+        return (t.camctl.mode,)
 
-    def on_click(self, win, kind, val) -> None:
-        if kind == "undo":
-            win.do(win.ctl.undo)
-        elif kind == "redo":
-            win.do(win.ctl.redo)
-        else:
-            win.vstate.help = not win.vstate.help
+    def on_click(self, t: Table, kind, val) -> Intent | None:
+        if kind in ("undo", "redo"):
+            return Control(kind, wait=True)
+        return ToggleHelp()
 
-    def build(self, win, L: Layout) -> None:
-        hud, s, st, W = win.hud, win.ctl.session, L.state, L.W
+    def build(self, t: Table, L: Layout) -> None:
+        hud, s, st, W = t.hud, t.ctl.session, L.state, L.W
         L.bar_h = bar_h = L.lh + 8
         L.ry = bar_h + 6
         hud.box(0, 0, W, bar_h, (12, 14, 20, 230))
         hud.block(0, 0, W, bar_h, "top bar")
         cur = st.current
-        turn = f"round {st.round}, {win.name(cur)}'s turn" if cur in st.actors else ""
+        turn = f"round {st.round}, {t.name(cur)}'s turn" if cur in st.actors else ""
         if cur in st.actors and (said := s.ruleset.turn_caption(s)):
-            turn = win.named(said)                  # the ruleset's own words for its turns
-        if cur in st.actors and not win.player_view().shows(cur):
+            turn = t.named(said)                  # the ruleset's own words for its turns
+        if cur in st.actors and not t.player_view().shows(cur):
             turn = f"round {st.round}, an unseen character's turn"     # the player view names no one it cannot see
         if st.over:
             turn = f"fight over: {st.winner} won" if st.winner else "fight over"
@@ -43,30 +42,30 @@ class TopBar(Section):
         btns: tuple = (("help", "F1 help"), ("redo", "Ctrl+Y redo"), ("undo", "Ctrl+Z undo"))
         if W < 700:
             btns = (("help", "F1"), ("redo", "redo"), ("undo", "undo"))
-        if players_screen(win):           # the GM's buttons: the players' screen takes no clicks
+        if t.players_screen:           # the GM's buttons: the players' screen takes no clicks
             btns = ()
         for ident, label in btns:
             right -= hud.button_width(label)
             hud.button(right, 0, label, (ident, None))
             right -= 4
-        on = [n for n, v in win.vstate.on.items() if v]
-        pieces = [(f"camera: {win.camctl.describe()}", H.DIM), (turn, H.FG)]
-        if win.vstate.player_side is not None:
-            pieces.insert(0, (f"PLAYER VIEW: {win.vstate.player_side}", H.BAD))
-        x = 8
+        on = [n for n, v in t.vstate.on.items() if v]
+        pieces = [(f"camera: {t.camctl.describe()}", H.DIM), (turn, H.FG)]
+        if t.vstate.player_side is not None:
+            pieces.insert(0, (f"PLAYER VIEW: {t.vstate.player_side}", H.BAD))
+        x: float = 8
         room = right - 12
-        title = f"Aerie  {win.scene.name}"
-        need = sum(hud.width(t) + 16 for t, _c in pieces)
+        title = f"Aerie  {t.scene.name}"
+        need = sum(hud.width(txt) + 16 for txt, _c in pieces)
         if x + hud.width(title) + 16 + need <= room:
             x += hud.text(x, 4, title, H.ACCENT) + 16
-        for t, col in reversed(pieces):
-            if not t:
+        for txt, col in reversed(pieces):
+            if not txt:
                 continue
-            w = hud.width(t)
+            w = hud.width(txt)
             if x + w > room:
-                w = hud.text(x, 4, t, col, max_w=max(room - x, 10))
+                w = hud.text(x, 4, txt, col, max_w=max(room - x, 10))
             else:
-                hud.text(x, 4, t, col)
+                hud.text(x, 4, txt, col)
             x += w + 16
         if on and x + hud.width("overlays: " + ", ".join(on)) < room:
             hud.text(x, 4, "overlays: " + ", ".join(on), H.GOOD)
@@ -81,30 +80,28 @@ class TurnOrder(Section):
     def __init__(self) -> None:
         self.short_tails: dict = {}      # {id: the row's tail with the pools in short}, for a narrow panel
 
-    def depends(self, win) -> tuple:
-        return (id(win.hud_state()),)
+    def depends(self, t: Table) -> tuple:
+        return (id(t.hud_state),)
 
-    def on_click(self, win, kind, val) -> None:
-        win.ctl.select(val)
+    def on_click(self, t: Table, kind, val) -> Intent | None:
+        return Control("select", (val,))
 
-    def on_drop(self, win, start, end) -> None:
+    def on_drop(self, t: Table, start, end) -> Intent | None:
         """A row dragged onto another: the character moves before it (dropped on a row above) or after it (below)
         -- a recorded gm_order (issue 23 item 9)."""
-        from engine.app.gmtable import gm_step
-
         if end is None or end[0] != "select" or end[1] == start[1]:
-            return
-        order = list(win.ctl.state.order)
+            return None
+        order = list(t.ctl.state.order)
         if start[1] not in order or end[1] not in order:
-            return
+            return None
         rel = "before" if order.index(end[1]) < order.index(start[1]) else "after"
-        gm_step(win, {"actor": "gm", "action": "gm_order", "target": start[1], rel: end[1]})
+        return GmStep({"actor": "gm", "action": "gm_order", "target": start[1], rel: end[1]})
 
-    def rows(self, win, L: Layout) -> list:
-        s, st = win.ctl.session, L.state
+    def rows(self, t: Table, L: Layout) -> list:
+        s, st = t.ctl.session, L.state
         marks = s.ruleset.turn_marks(s)     # the ruleset's notes on the turn order (who has acted...)
         short = s.ruleset.TURN_MARKS_SHORT
-        pf = win.player_view()
+        pf = t.player_view()
         rows = []
         # the order, then whoever is on the table and not in it yet (added on an empty map before ;start: issue 40
         # item 7 -- they never showed)
@@ -130,9 +127,9 @@ class TurnOrder(Section):
             rows.append((f"{mark} {T.short_name(a)}", col, f"{hp} {where}", cid))
         return rows
 
-    def row(self, win, L: Layout, yy, text, col, tail, cid) -> None:
-        hud, pw, lh = win.hud, L.pw, L.lh
-        if cid == win.ctl.selected:
+    def row(self, t: Table, L: Layout, yy, text, col, tail, cid) -> None:
+        hud, pw, lh = t.hud, L.pw, L.lh
+        if cid == t.ctl.selected:
             hud.box(10, yy - 2, 6 + pw, yy + lh - 2, (70, 80, 110, 200))
         # the name keeps at least its own width up to 40% of the panel; a long tail (a ruleset's health figures,
         # life, a mark) is the one clipped, so a row never reads "> ." for its character
@@ -153,22 +150,22 @@ class TurnOrder(Section):
         hud.text(8 + pw - 8 - tw, yy, tail, H.FG, max_w=tw)
         hud.rects.append((8, yy - 2, 8 + pw, yy + lh - 2, ("select", cid)))
 
-    def build(self, win, L: Layout) -> None:
-        hud, s, st, W, lh = win.hud, win.ctl.session, L.state, L.W, L.lh
+    def build(self, t: Table, L: Layout) -> None:
+        hud, s, st, W, lh = t.hud, t.ctl.session, L.state, L.W, L.lh
         L.pw = pw = int(min(300, max(200, W * 0.22))) if not L.small else int(min(220, W * 0.45))
         y = L.bar_h + 6
-        rows = self.rows(win, L)
+        rows = self.rows(t, L)
         title = f"Turn order  (round {st.round})"
         if s.ruleset.turn_marks(s):
             title = s.ruleset.turn_title(s) or title      # a ruleset may title its own turn panel
         if L.small:      # folded: the title and whose turn it is, the panel as wide as they need (issue 23 item 7)
             rows = [r for r in rows if r[3] == st.current][:1]
             title = f"Turn {st.round}  (F2)"
-            need = max([hud.width(title) + 24] + [hud.width(t) + hud.width(tail) + 40 for t, _c, tail, _i in rows])
+            need = max([hud.width(title) + 24] + [hud.width(txt) + hud.width(tail) + 40 for txt, _c, tail, _i in rows])
             L.pw = pw = int(max(pw, min(need, W * 0.45)))
         if not L.small and rows:
             # as wide as its longest row needs (a ruleset's health figures can be long), up to a third of the window
-            need = max(hud.width(t) + hud.width(tail) for t, _c, tail, _id in rows) + 40
+            need = max(hud.width(txt) + hud.width(tail) for txt, _c, tail, _id in rows) + 40
             L.pw = pw = int(max(pw, min(need, W * 0.34)))
         ph = lh + 8 + len(rows) * lh + 6
         hud.box(8, y, 8 + pw, y + ph, H.BG)
@@ -177,10 +174,10 @@ class TurnOrder(Section):
         hud.text(16, y + 3, title, H.ACCENT, max_w=pw - 16)
         yy = y + lh + 8
         for text, col, tail, cid in rows:
-            self.row(win, L, yy, text, col, tail, cid)
+            self.row(t, L, yy, text, col, tail, cid)
             yy += lh
-        win.panels["turn"] = (8, y, 8 + pw, y + lh + 4, H.BG_TITLE)
-        win.panel_rows = {"turn": [(r[0] + " " + r[2]) for r in rows]}
+        t.drawn.panels["turn"] = (8, y, 8 + pw, y + lh + 4, H.BG_TITLE)
+        t.drawn.panel_rows = {"turn": [(r[0] + " " + r[2]) for r in rows]}
         L.left_bottom = yy + 8
 
 
@@ -190,17 +187,17 @@ class Selected(Section):
 
     name = "selected"
 
-    def depends(self, win) -> tuple:
-        return (id(win.hud_state()),)
+    def depends(self, t: Table) -> tuple:
+        return (id(t.hud_state),)
 
-    def visible(self, win) -> bool:
-        return not win.compact()
+    def visible(self, t: Table) -> bool:
+        return not t.compact
 
-    def rows(self, win, a) -> list:
-        s = win.ctl.session
+    def rows(self, t: Table, a) -> list:
+        s = t.ctl.session
         rs = s.ruleset
         rows = [(f"{a.name}", H.FG), (f"{a.side} - {a.kind or a.size}  (id: {a.id})", H.DIM)]
-        word = win.player_view().health(a)
+        word = t.player_view().health(a)
         if word:                                                  # the players' view of an enemy
             rows.append((f"health: {word}", H.FG))
         else:
@@ -237,15 +234,15 @@ class Selected(Section):
         rows.append(("conditions: " + (", ".join(conds) if conds else "none"), H.BAD if conds else H.DIM))
         if a.dead:
             rows.append(("DEAD", H.BAD))
-        rows.append((("it is their turn" if cur else f"waiting (it is {win.name(s.current)}'s turn)"),
+        rows.append((("it is their turn" if cur else f"waiting (it is {t.name(s.current)}'s turn)"),
                      H.GOOD if cur else H.DIM))
         return rows
 
-    def build(self, win, L: Layout) -> None:
+    def build(self, t: Table, L: Layout) -> None:
         st = L.state
-        sel = win.ctl.selected
-        if sel not in st.actors or not win.player_view().shows(sel):   # the player view: not whom they cannot see
+        sel = t.ctl.selected
+        if sel not in st.actors or not t.player_view().shows(sel):   # the player view: not whom they cannot see
             return
         x, y, w = 8, L.left_bottom, L.pw
-        win.panels["selected"] = (x, y, x + w, y + win.hud.line + 7, H.BG_TITLE)
-        L.left_bottom = win.hud.panel(x, y, w, "Selected", self.rows(win, st.actors[sel])) + 8
+        t.drawn.panels["selected"] = (x, y, x + w, y + t.hud.line + 7, H.BG_TITLE)
+        L.left_bottom = t.hud.panel(x, y, w, "Selected", self.rows(t, st.actors[sel])) + 8

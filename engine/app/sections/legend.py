@@ -6,11 +6,12 @@ from __future__ import annotations
 from engine.app import hud as H
 from engine.app.maps import COVER_COLOURS, THREAT_COLOURS
 from engine.app.sections.base import Layout, Section
+from engine.app.sections.context import Table
 
 
-def legends(win) -> list[tuple[str, list[tuple[str, tuple]]]]:
+def legends(t: Table) -> list[tuple[str, list[tuple[str, tuple]]]]:
     """[(what the map shows, [(label, colour), ...])] for the map overlays that are on."""
-    ctl, on = win.ctl, win.vstate.on
+    ctl, on = t.ctl, t.vstate.on
     sel = ctl.selected if ctl.selected in ctl.state.actors else None
     if sel is None:
         return []
@@ -20,23 +21,23 @@ def legends(win) -> list[tuple[str, list[tuple[str, tuple]]]]:
     if on["cover"]:
         sw = [(n, COVER_COLOURS[n]) for n in ("none", "half", "three-quarters")]
         out.append((f"Cover map (C), layer {layer}: the cover a body standing on each cell would have against "
-                    f"{win.name(sel)}'s attack", sw + [("total / not seen", COVER_COLOURS["total"])]))
+                    f"{t.name(sel)}'s attack", sw + [("total / not seen", COVER_COLOURS["total"])]))
     if on["threat"]:
         sw = [("safe", THREAT_COLOURS[0])] + [(f"{k}{'+' if k == 4 else ''}", THREAT_COLOURS[k]) for k in range(1, 5)]
         out.append((f"Threat map (B), layer {layer}: enemies that could attack a body of side {a.side} on each "
                     "cell (reach, range, sight)", sw))
     if on["volume"]:
-        out.append(volume_legend(win, sel, a.side))
+        out.append(volume_legend(t, sel, a.side))
     return out
 
 
-def volume_legend(win, sel, side) -> tuple[str, list[tuple[str, tuple]]]:
+def volume_legend(t: Table, sel, side) -> tuple[str, list[tuple[str, tuple]]]:
     """The 3D threat view's (J) legend: what its cubes are, their colours, and the cells it counted (the view's own
     figures, once the view of the present state and mode is drawn)."""
-    mode = win.vstate.volume_mode
-    info = win.volume_info or {}
-    fresh = info.get("key") == [win.ctl.state_version, sel, mode]
-    what = {"reach": f"the cells {win.name(sel)} could reach this turn",
+    mode = t.vstate.volume_mode
+    info = t.volume_info or {}
+    fresh = info.get("key") == [t.ctl.state_version, sel, mode]
+    what = {"reach": f"the cells {t.name(sel)} could reach this turn",
             "exposed": "every cell an enemy could attack", "safe": "every cell safe from every enemy"}[mode]
     counts = (f": {info.get('safe', 0)} safe, {info.get('exposed', 0)} exposed" if mode == "reach" else
               f": {info.get(mode, 0)} cells") if fresh else ": counting..."
@@ -49,15 +50,15 @@ def volume_legend(win, sel, side) -> tuple[str, list[tuple[str, tuple]]]:
 class Legend(Section):
     name = "legend"
 
-    def depends(self, win) -> tuple:
-        info = win.volume_info or {}
-        return (win.ctl.selected, win.ctl.cursor_layer, tuple(info.get("key") or ()), info.get("safe"))
+    def depends(self, t: Table) -> tuple:
+        info = t.volume_info or {}
+        return (t.ctl.selected, t.ctl.cursor_layer, tuple(info.get("key") or ()), info.get("safe"))
 
-    def build(self, win, L: Layout) -> None:
-        hud, lh, rw = win.hud, L.lh, L.rw
+    def build(self, t: Table, L: Layout) -> None:
+        hud, lh, rw = t.hud, L.lh, L.rw
         rx = L.W - rw - 8
-        for text, swatches in legends(win):
-            lines = hud.wrap(win.named(text), rw - 16)[:4]
+        for text, swatches in legends(t):
+            lines = hud.wrap(t.named(text), rw - 16)[:4]
             y0 = L.ry
             # the swatches wrap onto more rows rather than run out of the column
             rows: list[list] = [[]]

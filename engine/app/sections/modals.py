@@ -1,26 +1,26 @@
 """The panels drawn over everything: a player's question, the yes / no prompt, Ctrl+O's chooser and F1's help
-(generated from the main mode's key map)."""
+(generated from the main mode's key map, handed in the table)."""
 
 from __future__ import annotations
 
 from engine.app import hud as H
-from engine.app.modes.main import help_rows
-from engine.app.modes.prompts import Chooser, YesNo, open_chosen
 from engine.app.sections.base import Layout, Section
+from engine.app.sections.context import Table
+from engine.app.sections.intents import Control, Intent, OpenChosen
 
 
-def modal(win, lines, click=False, ids=None) -> None:
-    hud = win.hud
-    W, Hh = win.size_px
+def modal(t: Table, lines, click=False, ids=None) -> None:
+    hud = t.hud
+    W, Hh = t.size
     lh = hud.line + 6
-    w = min(max(hud.width(t) for t in lines) + 40, W - 20)
+    w = min(max(hud.width(txt) for txt in lines) + 40, W - 20)
     h = len(lines) * lh + 24
     x0, y0 = (W - w) / 2, max((Hh - h) / 2, 4)
     hud.box(x0, y0, x0 + w, y0 + h, (10, 12, 18, 248))
     hud.block(0, 0, W, Hh, "modal")
-    for i, t in enumerate(lines):
-        if t:
-            hud.text(x0 + 20, y0 + 12 + i * lh, t, H.ACCENT if i == 0 else H.FG, max_w=w - 40)
+    for i, txt in enumerate(lines):
+        if txt:
+            hud.text(x0 + 20, y0 + 12 + i * lh, txt, H.ACCENT if i == 0 else H.FG, max_w=w - 40)
         row = (ids[i] if ids is not None else i - 1) if i > 0 else None
         if click and row is not None:
             hud.rects.append((x0, y0 + 12 + i * lh - 2, x0 + w, y0 + 12 + (i + 1) * lh - 4, ("open", row)))
@@ -35,17 +35,16 @@ class QuestionPanel(Section):
     players = False               # asked of the GM's table (the chooser may be one the players cannot see)
     kinds = ("answer",)
 
-    def depends(self, win) -> tuple:
+    def depends(self, t: Table) -> tuple:
         import json
 
-        return (json.dumps(win.ctl.question_view(), default=str),)
+        return (json.dumps(t.ctl.question_view(), default=str),)
 
-    def visible(self, win) -> bool:
-        return win.ctl.question is not None
+    def visible(self, t: Table) -> bool:
+        return t.ctl.question is not None
 
-    def on_click(self, win, kind, val) -> None:
-        if win.ctl.question is not None:
-            win.do(win.ctl.answer, val)
+    def on_click(self, t: Table, kind, val) -> Intent | None:
+        return Control("answer", (val,), wait=True) if t.ctl.question is not None else None
 
     def lines(self, qv) -> tuple[list, int]:
         head = (f"{qv['label']} choose{'' if qv['table'] else 's'}" + (f"  (side {qv['side']})" if qv["side"] else "")
@@ -64,24 +63,25 @@ class QuestionPanel(Section):
                       + ("leave it as it stands" if qv["table"] else "put the action aside"), H.DIM))
         return lines, first
 
-    def build(self, win, L: Layout) -> None:
-        qv = win.ctl.question_view()
-        hud = win.hud
+    def build(self, t: Table, L: Layout) -> None:
+        qv = t.ctl.question_view()
+        assert qv is not None                # visible: a question is asked
+        hud = t.hud
         W, Hh = L.W, L.H
         lh = hud.line + 6
         lines, first = self.lines(qv)
-        w = min(max(hud.width(t) for t, _c in lines) + 40, W - 20)
+        w = min(max(hud.width(txt) for txt, _c in lines) + 40, W - 20)
         h = len(lines) * lh + 24
         x0, y0 = (W - w) / 2, max((Hh - h) / 2, 4)
         hud.box(x0 - 2, y0 - 2, x0 + w + 2, y0 + h + 2, (200, 170, 80, 255))
         hud.box(x0, y0, x0 + w, y0 + h, (10, 12, 18, 250))
         hud.block(x0, y0, x0 + w, y0 + h, "question")
-        win.panels["question"] = (x0, y0, x0 + w, y0 + h)
-        for i, (t, col) in enumerate(lines):
+        t.drawn.panels["question"] = (x0, y0, x0 + w, y0 + h)
+        for i, (txt, col) in enumerate(lines):
             yy = y0 + 12 + i * lh
             if i - first == qv["pick"] and 0 <= i - first < len(qv["options"]):
                 hud.box(x0 + 8, yy - 3, x0 + w - 8, yy + lh - 5, (60, 70, 100, 230))
-            hud.text(x0 + 20, yy, t, col, max_w=w - 40)
+            hud.text(x0 + 20, yy, txt, col, max_w=w - 40)
             if 0 <= i - first < len(qv["options"]):
                 hud.rects.append((x0, yy - 2, x0 + w, yy + lh - 4, ("answer", i - first)))
 
@@ -91,12 +91,12 @@ class YesNoPanel(Section):
     modal = True
     players = False
 
-    def visible(self, win) -> bool:
-        return win.modes.find(YesNo) is not None
+    def visible(self, t: Table) -> bool:
+        return t.yesno is not None
 
-    def build(self, win, L: Layout) -> None:
-        yn = win.modes.find(YesNo)
-        modal(win, [yn.text, yn.hint()])
+    def build(self, t: Table, L: Layout) -> None:
+        yn = t.yesno
+        modal(t, [yn.text, yn.hint()])
 
 
 class ChooserPanel(Section):
@@ -105,20 +105,17 @@ class ChooserPanel(Section):
     players = False
     kinds = ("open",)
 
-    def visible(self, win) -> bool:
-        return win.modes.find(Chooser) is not None
+    def visible(self, t: Table) -> bool:
+        return t.chooser is not None
 
-    def on_click(self, win, kind, val) -> None:
-        ch = win.modes.find(Chooser)
-        if ch is not None:
-            ch.i = val
-            open_chosen(win)
+    def on_click(self, t: Table, kind, val) -> Intent | None:
+        return OpenChosen(val) if t.chooser is not None else None
 
-    def build(self, win, L: Layout) -> None:
+    def build(self, t: Table, L: Layout) -> None:
         """The entries that fit the window's height (issue 23 item 7: the list ran off a 720-high window), the
         highlighted one always among them; a click on a row opens that entry."""
-        ch = win.modes.find(Chooser)
-        lh = win.hud.line + 6
+        ch = t.chooser
+        lh = t.hud.line + 6
         fit = max(int((L.H - 24 - 8) // lh) - 3, 3)
         n = len(ch.paths)
         first = min(max(ch.i - fit // 2, 0), max(n - fit, 0))
@@ -130,7 +127,7 @@ class ChooserPanel(Section):
         lines += [("> " if i == ch.i else "  ") + ch.labels[i] for i in shown]
         below = n - shown.stop
         lines.append(f"  ... {below} more below" if below else "")
-        modal(win, lines, click=True, ids=[None, None] + list(shown) + [None])
+        modal(t, lines, click=True, ids=[None, None] + list(shown) + [None])
 
 
 class HelpPanel(Section):
@@ -141,8 +138,8 @@ class HelpPanel(Section):
     modal = True
     players = False
 
-    def visible(self, win) -> bool:
-        return win.vstate.help
+    def visible(self, t: Table) -> bool:
+        return t.vstate.help
 
     def lay(self, hud, rows, cw, size):
         """(key column width, [(key, [description lines])], total lines) at this print size."""
@@ -150,10 +147,10 @@ class HelpPanel(Section):
         laid = [(k, hud.wrap(d, cw - kw - 4, size) if d else []) for k, d in rows]
         return kw, laid
 
-    def build(self, win, L: Layout) -> None:
-        hud = win.hud
+    def build(self, t: Table, L: Layout) -> None:
+        hud = t.hud
         W, Hh = L.W, L.H
-        rows = help_rows()
+        rows = t.help_rows()
         w = min(W - 40, 1160)
         cw = (w - 40) // 2
         size = hud.line
@@ -162,11 +159,11 @@ class HelpPanel(Section):
             heights = [max(len(d), 1) for _k, d in laid]
             half = sum(heights) / 2
             acc, cut = 0, len(laid)
-            for i, h in enumerate(heights):      # the second column starts at the group title nearest half-way
+            for i, rows_i in enumerate(heights):      # the second column starts at the group title nearest half-way
                 if acc >= half and not rows[i][1]:
                     cut = i
                     break
-                acc += h
+                acc += rows_i
             lh = size + 4
             tall = max(sum(heights[:cut]), sum(heights[cut:])) * lh + 50
             if tall <= Hh - 8:

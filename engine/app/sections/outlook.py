@@ -6,8 +6,10 @@ view (F3) and on the players' screen. A click on the rest of it hides it (I show
 from __future__ import annotations
 
 from engine.app import hud as H
-from engine.app.outlook import cycle_side, outlook, rows, side_rows
+from engine.app.outlook import rows, side_rows
 from engine.app.sections.base import Layout, Section
+from engine.app.sections.context import Table
+from engine.app.sections.intents import HideOutlook, Intent, OutlookSide
 from engine.render.state import side_colour
 
 COLOURS = {"dim": H.DIM, "fg": H.FG, "bad": H.BAD, "accent": H.ACCENT}
@@ -18,31 +20,26 @@ class HowDoesThisEnd(Section):
     players = False               # the odds are the GM's
     kinds = ("outlook", "outlook_side")
 
-    def visible(self, win) -> bool:
-        o = getattr(win, "outlook", None)
-        return o is not None and (o.future is not None or o.setup) and o.shown and win.vstate.player_side is None
+    def visible(self, t: Table) -> bool:
+        o = t.outlook
+        return o is not None and (o.future is not None or o.setup) and o.shown and t.vstate.player_side is None
 
-    def depends(self, win) -> tuple:
-        o = getattr(win, "outlook", None)
+    def depends(self, t: Table) -> tuple:
+        o = t.outlook
         if o is None or (o.future is None and not o.setup):
             return ()
         return (id(o.future), o.future is not None and o.future.done(), o.shown, o.setup,
-                tuple(sorted(o.sides.items())), o.policy, o.stale(win.ctl.session.actions), win.vstate.player_side)
+                tuple(sorted(o.sides.items())), o.policy, o.stale(t.ctl.session.actions), t.vstate.player_side)
 
-    def on_click(self, win, kind, val) -> None:
-        if kind == "outlook_side":
-            cycle_side(win, val)
-            return
-        outlook(win).shown = False
-        outlook(win).setup = False
-        win.say("how does this end? hidden (I shows it again)")
+    def on_click(self, t: Table, kind, val) -> Intent | None:
+        return OutlookSide(val) if kind == "outlook_side" else HideOutlook()
 
-    def build(self, win, L: Layout) -> None:
-        hud, w = win.hud, L.rw
+    def build(self, t: Table, L: Layout) -> None:
+        hud, w = t.hud, L.rw
         x, y = L.W - w - 8, L.ry
-        sides = side_rows(win)
+        sides = side_rows(t)
         drawn = [("next run (I):", H.DIM)] + [(text, (*side_colour(side), 255)) for text, side in sides]
-        for text, tag in rows(win):
+        for text, tag in rows(t):
             col = (*side_colour(tag[1]), 255) if isinstance(tag, tuple) else COLOURS[str(tag)]
             drawn.append((text, col))
         bottom = hud.panel(x, y, w, "How does this end? (I: run; click: hide)", drawn)
@@ -51,5 +48,5 @@ class HowDoesThisEnd(Section):
         top = y + lh + 8 + lh                       # the policy rows, each its own button (hud.panel's row pitch),
         for i, (_t, side) in enumerate(sides):      # after the panel's: a hit is looked up from the last rectangle
             hud.rects.append((x, top + i * lh, x + w, top + (i + 1) * lh, ("outlook_side", side)))
-        win.panels["outlook"] = (x, y, x + w, bottom, H.BG_TITLE)
+        t.drawn.panels["outlook"] = (x, y, x + w, bottom, H.BG_TITLE)
         L.ry = bottom + 6

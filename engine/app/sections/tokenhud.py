@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from engine.app import hud as H
-from engine.app.modes.tokenhud import TokenHud, act, last_roll
+from engine.app.modes.tokenhud import last_roll
 from engine.app.sections.base import Layout, Section
+from engine.app.sections.context import Table
+from engine.app.sections.intents import Intent, TokenHudAct
 
 
 class TokenHudPanel(Section):
@@ -13,26 +15,24 @@ class TokenHudPanel(Section):
     modal = True
     kinds = ("tokhud",)
 
-    def visible(self, win) -> bool:
-        m = win.modes.find(TokenHud)
-        return m is not None and m.cid in win.ctl.state.actors
+    def visible(self, t: Table) -> bool:
+        m = t.tokenhud
+        return m is not None and m.cid in t.ctl.state.actors
 
-    def depends(self, win) -> tuple:
-        return (tuple(win.token_boxes.get(m.cid, {}).get("anchor", ())) if (m := win.modes.find(TokenHud)) else None,)
+    def depends(self, t: Table) -> tuple:
+        return (tuple(t.token_boxes.get(m.cid, {}).get("anchor", ())) if (m := t.tokenhud) else None,)
 
-    def on_click(self, win, kind, val) -> None:
-        m = win.modes.find(TokenHud)
-        if m is not None and not act(win, m.cid, *val):
-            win.modes.remove(win, m)
+    def on_click(self, t: Table, kind, val) -> Intent | None:
+        return TokenHudAct(*val) if t.tokenhud is not None else None
 
-    def build(self, win, L: Layout) -> None:
-        hud = win.hud
-        m = win.modes.find(TokenHud)
-        a = win.ctl.state.actors[m.cid]
-        conds = list(win.ctl.session.ruleset.CONDITIONS)
+    def build(self, t: Table, L: Layout) -> None:
+        hud = t.hud
+        m = t.tokenhud
+        a = t.ctl.state.actors[m.cid]
+        conds = list(t.ctl.session.ruleset.CONDITIONS)
         lh = L.lh + 6
         w = min(360, L.W - 20)
-        anchor = win.token_boxes.get(m.cid, {}).get("anchor") or (L.W / 2, L.H / 2)
+        anchor = t.token_boxes.get(m.cid, {}).get("anchor") or (L.W / 2, L.H / 2)
         # the chips wrap: measure the rows first
         rows: list[list] = [[]]
         x = 8.0
@@ -49,16 +49,16 @@ class TokenHudPanel(Section):
         hud.box(x0 - 2, y0 - 2, x0 + w + 2, y0 + h + 2, (200, 170, 80, 255))
         hud.box(x0, y0, x0 + w, y0 + h, (10, 12, 18, 250))
         hud.block(x0, y0, x0 + w, y0 + h, "token hud")
-        win.panels["token hud"] = (x0, y0, x0 + w, y0 + h)
+        t.drawn.panels["token hud"] = (x0, y0, x0 + w, y0 + h)
         yy = y0 + 8
-        hidden = m.cid in win.vstate.hidden
-        hud.text(x0 + 10, yy, f"{win.name(m.cid)}: token HUD  (Esc closes)", H.ACCENT, max_w=w - 20)
+        hidden = m.cid in t.vstate.hidden
+        hud.text(x0 + 10, yy, f"{t.name(m.cid)}: token HUD  (Esc closes)", H.ACCENT, max_w=w - 20)
         yy += lh
         xx = x0 + 10 + hud.text(x0 + 10, yy + 5, f"HP {a.hp}/{a.max_hp}", H.FG) + 12
         for d in (-5, -1, 1, 5):
             xx = hud.button(xx, yy, f"{d:+d}", ("tokhud", ("hp", d))) + 4
         yy += lh + 4
-        roll = last_roll(win.ctl.session)      # the GM's last ;roll, as damage or healing; a number typed sets HP
+        roll = last_roll(t.ctl.session)      # the GM's last ;roll, as damage or healing; a number typed sets HP
         xx = x0 + 10
         if roll is not None:
             xx = hud.button(xx, yy, f"damage {roll}", ("tokhud", ("hp", -roll))) + 4

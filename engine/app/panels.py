@@ -1,0 +1,152 @@
+"""The window's side of its panels (engine/app/sections): the table each section is handed (:func:`table`), what
+the sections laid out kept on the window (:func:`absorb`), and the one place where what a click, a drop or the
+wheel on a panel asks for is done (:func:`perform`). :class:`Panels` is the window's ``sections``: the calls the
+window makes with itself, passed on to the sections with a table."""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from engine.app.gmtable import gm_step
+from engine.app.modes.compendium import Compendium
+from engine.app.modes.prompts import Chooser, YesNo, open_chosen
+from engine.app.modes.tokenhud import TokenHud, act
+from engine.app.outlook import cycle_side, outlook
+from engine.app.sections.base import Layout, Section, SectionManager
+from engine.app.sections.castmenu import pick
+from engine.app.sections.context import Drawn, Table
+from engine.app.sections import intents as I
+from engine.app.twowindows import players_screen
+
+
+def table(win, help_rows: Callable[[], list] = list) -> Table:
+    """The table of ``win`` as its panels see it now. A fake window (the tests') may leave out what the sections
+    it drives do not read: the big layer, the animations, the toast, the log, the serve links..."""
+    modes = win.modes
+
+    def part(name: str) -> Any:
+        return getattr(win, name, None)
+
+    return Table(
+        ctl=win.ctl, vstate=win.vstate, hud=part("hud"), big=part("big"), scene=win.scene,
+        camctl=part("camctl"), jobs=part("jobs"),
+        size=tuple(getattr(win, "size_px", (0, 0))), mouse=tuple(getattr(win, "mouse", (0, 0))),
+        player_view=part("player_view"), name=win.name, named=win.named,
+        status=lambda: modes.status(win.table), help_rows=help_rows,
+        hud_state=win.hud_state() if hasattr(win, "hud_state") else win.ctl.state,
+        compact=win.compact() if hasattr(win, "compact") else False,
+        players_screen=players_screen(win), anims=getattr(win, "anims", ()), toast=getattr(win, "toast", None),
+        log_lines=getattr(win, "log_lines", ()), log_view=getattr(win, "log_view", {}),
+        token_boxes=getattr(win, "token_boxes", {}), volume_info=part("volume_info"),
+        outlook=part("outlook"), serve_qr=bool(getattr(win, "serve_qr", False)),
+        serve_lines=tuple(getattr(win, "serve_lines", ())),
+        compendium=modes.find(Compendium), chooser=modes.find(Chooser), yesno=modes.find(YesNo),
+        tokenhud=modes.find(TokenHud))
+
+
+def absorb(win, drawn: Drawn) -> None:
+    """What the sections laid out, kept on the window (its test state reads them; the log's wheel its area)."""
+    if not hasattr(win, "panels"):
+        win.panels = {}
+    win.panels.update(drawn.panels)
+    for name in ("panel_rows", "log_view", "banner_box"):
+        if getattr(drawn, name) is not None:
+            setattr(win, name, getattr(drawn, name))
+    if drawn.log_scroll is not None:
+        win.vstate.log_scroll = drawn.log_scroll
+
+
+def perform(win, intent: I.Intent | None) -> None:
+    """What a panel asked for, done on the window (the only place a panel's click changes anything)."""
+    if intent is None:
+        return
+    if isinstance(intent, I.Say):
+        win.say(intent.text, intent.kind, toast=intent.toast)
+    elif isinstance(intent, I.Control):
+        fn = getattr(win.ctl, intent.call)
+        if intent.wait:
+            win.do(fn, *intent.args)
+        else:
+            fn(*intent.args)
+    elif isinstance(intent, I.ToggleHelp):
+        win.vstate.help = not win.vstate.help
+    elif isinstance(intent, I.ScrollLog):
+        win.vstate.log_scroll = max(0, win.vstate.log_scroll + intent.by)
+    elif isinstance(intent, I.GmStep):
+        gm_step(win, intent.action)
+    elif isinstance(intent, I.PickSpell):
+        if pick(win.ctl, intent.spell):
+            win.say(f"cast: {intent.spell.replace('_', ' ')} - click a cell or a creature to aim it, Enter casts",
+                    toast=False)
+    else:
+        _perform_mode(win, intent)
+
+
+def _perform_mode(win, intent: I.Intent) -> None:
+    """The intents of the panels of a mode (the compendium, the token HUD, Ctrl+O) and of the outlook."""
+    if isinstance(intent, I.CompendiumRow):
+        m = win.modes.find(Compendium)
+        if m is not None:
+            if intent.i == m.i:
+                m.add(win.table)
+            else:
+                m.i = intent.i
+            win.changed()
+    elif isinstance(intent, I.TokenHudAct):
+        m = win.modes.find(TokenHud)
+        if m is not None and not act(win.table, m.cid, intent.what, intent.value):
+            win.modes.remove(win.table, m)
+    elif isinstance(intent, I.OpenChosen):
+        ch = win.modes.find(Chooser)
+        if ch is not None:
+            ch.i = intent.i
+            open_chosen(win.table)
+    elif isinstance(intent, I.OutlookSide):
+        cycle_side(win, intent.side)
+    elif isinstance(intent, I.HideOutlook):
+        outlook(win).shown = False
+        outlook(win).setup = False
+        win.say("how does this end? hidden (I shows it again)")
+    else:
+        raise TypeError(f"no panel intent {intent!r}")
+
+
+class Panels:
+    """The window's panels: each call builds the table, the sections answer, the window does what they ask."""
+
+    def __init__(self, sections: list[Section], help_rows: Callable[[], list] = list) -> None:
+        self.manager = SectionManager(sections)
+        self.help_rows = help_rows
+
+    @property
+    def sections(self) -> list[Section]:
+        return self.manager.sections
+
+    def table(self, win) -> Table:
+        return table(win, self.help_rows)
+
+    def key(self, win) -> tuple:
+        return self.manager.key(self.table(win))
+
+    def build(self, win, L: Layout) -> None:
+        t = self.table(win)
+        self.manager.build(t, L)
+        absorb(win, t.drawn)
+
+    def over(self, win, x: float, y: float) -> Any:
+        return win.hud.over(x, y)
+
+    def click(self, win, x: float, y: float) -> bool:
+        took, intent = self.manager.click(self.table(win), x, y)
+        perform(win, intent)
+        return took
+
+    def drop(self, win, start, end) -> bool:
+        took, intent = self.manager.drop(self.table(win), start, end)
+        perform(win, intent)
+        return took
+
+    def scroll(self, win, x: float, y: float, scroll_y: float) -> bool:
+        took, intent = self.manager.scroll(self.table(win), x, y, scroll_y)
+        perform(win, intent)
+        return took
