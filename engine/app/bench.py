@@ -48,7 +48,7 @@ class _Bench:
                 next_target(win)
         ctl.hover = ctl.actor(ctl.selected).pos if ctl.selected else None
         ctl.set_layer(ctl.actor(ctl.selected).layer if ctl.selected else 0)
-        self.n = 40 if args.quick else 300
+        self.n = 15 if args.quick else 300
         # wait for the worker's first answers (cover map, movement, preview) so the frames measured draw everything
         t0 = time.perf_counter()
         while (win.jobs.busy() or win.jobs.jobs or not win.jobs.results) and time.perf_counter() - t0 < 60:
@@ -221,7 +221,7 @@ class _Bench:
         lat_v: list = []
         for with_volume in (False, True):     # the cover and threat maps alone, then with the 3D volume on too
             self.win.vstate.set_overlay("volume", with_volume)
-            for _ in range(3 if self.args.quick else 8):
+            for _ in range(2 if self.args.quick else 8):
                 self.one_action(with_volume, lat, lat_v, vol)
         self.win.vstate.set_overlay("volume", False)
         fr = sorted(f for _t, f, _a in lat)

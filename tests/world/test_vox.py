@@ -13,6 +13,7 @@ import pytest
 from engine.errors import VoxError
 from engine.world import vox
 from engine.world.vox import DEFAULT_PALETTE, VoxModel, read_vox, vox_bytes, write_vox
+from tiers import sample
 
 pytestmark = pytest.mark.unit
 
@@ -132,12 +133,14 @@ def test_round_trip_in_memory_default_palette():
 
 
 def test_round_trip_of_a_full_256_cube_is_linear():
-    """A full 256-cube (16.7 M voxels) reads back equal, in time linear in the voxels: against a 128-cube read in
-    the same run (8 times fewer voxels) it takes well under the 64 times a quadratic reader would (the best of
-    three each, a ratio and not a time: the machine is shared)."""
+    """A full 256-cube (16.7 M voxels, the format's largest model; a 128-cube in `make test`) reads back equal, in
+    time linear in the voxels: against a cube of half the side read in the same run (8 times fewer voxels) it takes
+    well under the 64 times a quadratic reader would (the best of three each, a ratio and not a time: the machine is
+    shared)."""
     rng = np.random.default_rng(3)
-    voxels = rng.integers(0, 256, (256, 256, 256), dtype=np.uint8)
-    small = voxels[:128, :128, :128].copy()
+    side = sample(128, 256)
+    voxels = rng.integers(0, 256, (side, side, side), dtype=np.uint8)
+    small = voxels[:side // 2, :side // 2, :side // 2].copy()
     big_data, small_data = vox_bytes(voxels), vox_bytes(small)
 
     def best(data):
@@ -472,15 +475,12 @@ def test_size_chunk_too_short():
 def test_huge_size_is_refused_quickly_without_allocating():
     data = vox_file(size(100_000, 100_000, 100_000), xyzi([(0, 0, 0, 1)]))
     tracemalloc.start()
-    start = time.perf_counter()
     try:
         assert_vox_error(data, "100000x100000x100000")
-        elapsed = time.perf_counter() - start
         _, peak = tracemalloc.get_traced_memory()
     finally:
         tracemalloc.stop()
-    assert elapsed < 0.5
-    assert peak < 1 << 20
+    assert peak < 1 << 20               # refused before any grid is allocated (a memory bound, not a time)
 
 
 def test_combined_grid_over_the_caps_is_refused_before_allocating():
@@ -504,15 +504,17 @@ def test_combined_grid_over_the_caps_is_refused_before_allocating():
     assert_vox_error(data, "combined grid 100x100x10", "voxels", max_voxels=50_000)
 
 
-def test_many_shapes_of_one_big_model_are_refused_before_placing():
+def test_many_shapes_of_one_big_model_are_refused_before_placing(monkeypatch):
     points = [(x, y, z, 1) for z in range(10) for y in range(10) for x in range(10)]
     shapes = 2_000
     chunks = [size(10, 10, 10), xyzi(points), ntrn(0, 1), ngrp(1, [2 * i + 2 for i in range(shapes)])]
     for i in range(shapes):
         chunks += [ntrn(2 * i + 2, 2 * i + 3, t=f"0 0 {i % 50}"), nshp(2 * i + 3, 0)]
-    start = time.perf_counter()
+    def no_grid(*a, **k):               # the refusal comes before any grid is allocated, let alone written
+        raise AssertionError("a grid was allocated before the placements were counted")
+
+    monkeypatch.setattr(vox.np, "zeros", no_grid)
     assert_vox_error(vox_file(*chunks), "places 2000000 voxels", max_voxels=100_000)
-    assert time.perf_counter() - start < 1.0
 
 
 def test_xyzi_without_size():
@@ -538,11 +540,9 @@ def test_deeply_nested_chunk_tree():
     nested = b""
     for _ in range(20_000):
         nested = chunk(b"DEEP", b"", nested)
-    start = time.perf_counter()
     assert_vox_error(vox_file(nested), "no models")
     model = read_vox(vox_file(nested, size(1, 1, 1), xyzi([(0, 0, 0, 1)]), nested))
-    assert model.voxels[0, 0, 0] == 1
-    assert time.perf_counter() - start < 1.0
+    assert model.voxels[0, 0, 0] == 1      # 20,000 levels deep: walked without recursion, no RecursionError
 
 
 def test_too_many_chunks(monkeypatch):
@@ -639,7 +639,6 @@ def _read_or_vox_error(data: bytes) -> None:
 
 def test_fuzz_truncations_and_mutations():
     base = scene_two_models()
-    start = time.perf_counter()
     for cut in range(len(base)):
         _read_or_vox_error(base[:cut])
     rng = random.Random(1234)
@@ -658,4 +657,3 @@ def test_fuzz_truncations_and_mutations():
         if rng.random() < 0.2:
             data = data[:rng.randrange(len(data))]
         _read_or_vox_error(bytes(data))
-    assert time.perf_counter() - start < 15.0
