@@ -42,11 +42,11 @@ def compendium(win):
     """Ctrl+B over the showcase, the cursor on a cell of the square; "dragon" typed, then Down to the adult red
     dragon (its stat block names what the rules leave out, and why)."""
     win.ctl.hover = (30, 30, 0)
-    win.modes.dispatch(win, "on_key", key.B, key.MOD_CTRL)
+    win.modes.dispatch(win.table, "on_key", key.B, key.MOD_CTRL)
     for ch in "dragon":
-        win.modes.dispatch(win, "on_text", ch)
+        win.modes.dispatch(win.table, "on_text", ch)
     for _ in range(8):
-        win.modes.dispatch(win, "on_key", key.DOWN, 0)
+        win.modes.dispatch(win.table, "on_key", key.DOWN, 0)
 
 
 def fireball(win):

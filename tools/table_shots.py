@@ -18,7 +18,8 @@ sys.path.insert(0, str(ROOT))
 from PIL import Image  # noqa: E402
 
 from engine.app.gmline import gm_line  # noqa: E402
-from engine.app.modes.prompts import Chooser, open_chooser  # noqa: E402
+from engine.app.modes.prompts import Chooser  # noqa: E402
+from engine.app.perform import open_chooser  # noqa: E402
 from engine.app.window import PlayWindow  # noqa: E402
 from engine.scene import load_scene  # noqa: E402
 
@@ -108,10 +109,10 @@ def templates(win):
 
     from pyglet.window import key
 
-    win.modes.dispatch(win, "on_key", key.Y, 0)
+    win.modes.dispatch(win.table, "on_key", key.Y, 0)
     for cid in ("wall_archer", "ground_archer"):
-        win.modes.dispatch(win, "on_click", {"cell": None, "char": SimpleNamespace(char=cid)})
-        win.modes.dispatch(win, "on_key", key.ENTER, 0)
+        win.modes.dispatch(win.table, "on_click", {"cell": None, "char": SimpleNamespace(char=cid)})
+        win.modes.dispatch(win.table, "on_key", key.ENTER, 0)
     win.ctl.hover = None
 
 

@@ -11,11 +11,28 @@ names a ruleset."""
 
 from __future__ import annotations
 
+import functools
 import json
 
 # the position parameters that are a point of origin (an attack's optional ``voxel`` is a block of terrain aimed
 # at, a dismount's ``to`` where it lands: a click on a cell does not set those)
 POINT_PARAMS = ("at",)
+
+
+@functools.cache
+def _srd() -> dict[str, dict]:
+    from engine.compendium.spells import select      # the SRD's 319 spells: read once, when a spell is aimed
+
+    try:
+        return {s["id"]: s for s in select()}
+    except Exception:   # noqa: BLE001 - the areas of the ruleset's own spells still show without the data
+        return {}
+
+
+def srd_spell(spell: str) -> dict | None:
+    """The SRD data of ``spell`` (ids there use -, the scenes' may use _), or None. Here, not in the cast menu's
+    section (engine/app/sections/castmenu.py), so that the spell areas' overlay does not import the sections."""
+    return _srd().get(spell) or _srd().get(spell.replace("_", "-"))
 
 
 def preview(win) -> dict | None:

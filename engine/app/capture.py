@@ -249,7 +249,8 @@ def _compose(a, ctl) -> None:
 
 def _table(a, win) -> None:
     """The GM's tools for a still: the cursor, the ruler, a template, the player view, folds, the picker."""
-    from engine.app.modes.prompts import open_chooser, open_chosen
+    from engine.app.modes.prompts import open_chosen
+    from engine.app.perform import open_chooser
     from engine.app.modes.tools import Ruler, Template
     from engine.app.scene_prims import ruler_info
 
@@ -265,12 +266,12 @@ def _table(a, win) -> None:
                 ends.append({"char": end, "cell": list(ctl.actor(end).pos)})
             else:
                 ends.append({"char": None, "cell": [int(v) for v in end.split(":")]})
-        win.modes.push(win, Ruler())
+        win.modes.push(win.table, Ruler())
         win.vstate.ruler = {"a": ends[0], "b": ends[1]}
         ruler_info(win)
     if a.template:
         shape, _, size = a.template.partition(":")
-        win.modes.push(win, Template(shape, float(size or 6.0)))
+        win.modes.push(win.table, Template(shape, float(size or 6.0)))
     if a.player:
         win.vstate.player_side = a.player
     if a.fold:
@@ -289,11 +290,11 @@ def _table(a, win) -> None:
 
         from engine.app.modes.tokenhud import open_at
 
-        open_at(win, {"char": SimpleNamespace(char=a.token_hud), "cell": None})
+        open_at(win.table, {"char": SimpleNamespace(char=a.token_hud), "cell": None})
     if a.picker:
         open_chooser(win)
         if a.picker == "choose":
-            open_chosen(win)
+            open_chosen(win.table)
 
 
 def _asides(a, shot) -> None:
@@ -309,9 +310,9 @@ def _asides(a, shot) -> None:
         recovery.save_recovery(win)
         recovery.offer(win)
     if a.save_first:
-        from engine.app.modes.prompts import save_first
+        from engine.app.intents import SaveFirst
 
-        save_first(win, "quit", lambda: None)
+        win.perform(SaveFirst("quit", lambda: None))
     if a.outlook:
         from engine.app import outlook as OL
 

@@ -58,7 +58,7 @@ def save_as(win, name: str) -> None:
     if theirs:                 # another game's save (or any .json): the GM says so before it is replaced
         from engine.app.modes.prompts import YesNo
 
-        win.modes.push(win, YesNo(f"{p} exists: replace it with this game? Y replaces it, N keeps it",
+        win.modes.push(win.table, YesNo(f"{p} exists: replace it with this game? Y replaces it, N keeps it",
                                   lambda: _save_as(win, p)))
         return
     _save_as(win, p)

@@ -35,9 +35,9 @@ def gm_command(win, text: str) -> None:
     PATH.toml`` (the table saved as a scene and played from round 1: the window opens that scene -- a new game,
     so unsaved work asks "save first?" before it is dropped)."""
     if text.split()[:1] and text.split()[0].lower() == "start":
-        from engine.app.modes.prompts import save_first
+        from engine.app.intents import Do, SaveFirst
 
-        save_first(win, "start a new game", lambda: win.do(_command_now, win, text))
+        win.perform(SaveFirst("start a new game", Do(_command_now, (win, text))))
         return
     win.do(_command_now, win, text)
 

@@ -183,3 +183,27 @@ class Hud:
 
     def draw(self, size):
         self.layer.draw(size)
+
+
+def hud_px(size) -> int:
+    return 15 if size[1] >= 650 and size[0] >= 1000 else (12 if size[1] >= 400 else 10)
+
+
+def text_px(size) -> tuple[int, int, int]:
+    """The font sizes of the HUD, the big captions and the labels over the models for a window of ``size``."""
+    return hud_px(size), (22 if size[1] >= 400 else 14), (12 if size[1] >= 400 else 10)
+
+
+def fit_text(win, fresh: bool = False) -> None:
+    """The text layers at the sizes the window's present size asks for (issue 23 item 7: after a resize, as a
+    window opened at that size has them); a layer whose size changed is made anew, and the labels laid out again.
+    ``fresh``: all made anew (a new renderer: the old layers were the old one's)."""
+    for name, px in zip(("hud", "big", "tok"), text_px(win.get_framebuffer_size())):
+        old = None if fresh else getattr(win, name)
+        if old is None or old.px != px:
+            if old is not None:
+                win.switch_to()          # its GL objects are this window's context's (the players' window has its own)
+                old.layer.release()
+            setattr(win, name, Hud(win.renderer, px=px))
+        getattr(win, name).view = win.vstate      # its texts' units (metres or feet) are the view state's
+    win.tok_key = None

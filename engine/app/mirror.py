@@ -8,44 +8,6 @@ leaves the GM's window as it was. F4 again in the GM's window closes it too."""
 from __future__ import annotations
 
 import pyglet
-from pyglet.window import key, mouse
-
-from engine.app.modes.base import Mode
-
-
-class MirrorMode(Mode):
-    """The players' window: the camera and F3; nothing that changes the game."""
-
-    name = "players' screen"
-
-    def on_key(self, win, symbol: int, modifiers: int):
-        if symbol == key.F4:               # F4 closes it from either window (the GM may have clicked into it)
-            toggle(win.gm)
-            return None
-        if symbol == key.F3:
-            sides = [s for s in dict.fromkeys(a.side for a in win.ctl.state.actors.values())]
-            cur = win.vstate.player_side
-            win.vstate.player_side = sides[(sides.index(cur) + 1) % len(sides)] if cur in sides else sides[0]
-            win.set_caption(f"Aerie - the players' screen: side {win.vstate.player_side}")
-        return None
-
-    def on_text(self, win, text: str):
-        return None
-
-    def on_click(self, win, hit):
-        return None
-
-    def on_drag(self, win, dx: float, dy: float, buttons: int):
-        if buttons & mouse.LEFT:
-            win.camctl.orbit(dx, dy)
-        elif buttons & (mouse.RIGHT | mouse.MIDDLE):
-            win.camctl.pan(dx, dy)
-        win.changed()
-        return None
-
-    def on_scroll(self, win, scroll_y: float, ctrl: bool, shift: bool):
-        win.camctl.zoom(scroll_y)
-        return None
 
 
 def toggle(gm) -> None:
@@ -61,12 +23,10 @@ def toggle(gm) -> None:
         pyglet.clock.schedule_once(lambda dt: forget_held_keys(gm), 0)
         gm.say("F4: the players' screen is closed")
         return
-    from engine.app.window import PlayWindow
-
     sides = list(dict.fromkeys(a.side for a in gm.ctl.state.actors.values()))
     side = gm.vstate.player_side or (sides[0] if sides else None)
     W, Hh = gm.get_size()
-    gm.mirror = PlayWindow(gm.scene, size=(W, Hh), mirror_of=gm, side=side)
+    gm.mirror = type(gm)(gm.scene, size=(W, Hh), mirror_of=gm, side=side)    # a window as the GM's: no import of it
     place(gm, gm.mirror)
     gm.switch_to()
     gm.activate()             # the keys stay with the GM's window: the players' screen only shows

@@ -32,7 +32,7 @@ def table(win, help_rows: Callable[[], list] = list) -> Table:
         camctl=part("camctl"), jobs=part("jobs"),
         size=tuple(getattr(win, "size_px", (0, 0))), mouse=tuple(getattr(win, "mouse", (0, 0))),
         player_view=part("player_view"), name=win.name, named=win.named,
-        status=lambda: modes.status(win), help_rows=help_rows,
+        status=lambda: modes.status(win.table), help_rows=help_rows,
         hud_state=win.hud_state() if hasattr(win, "hud_state") else win.ctl.state,
         compact=win.compact() if hasattr(win, "compact") else False,
         players_screen=players_screen(win), anims=getattr(win, "anims", ()), toast=getattr(win, "toast", None),
@@ -88,19 +88,19 @@ def _perform_mode(win, intent: I.Intent) -> None:
         m = win.modes.find(Compendium)
         if m is not None:
             if intent.i == m.i:
-                m.add(win)
+                m.add(win.table)
             else:
                 m.i = intent.i
             win.changed()
     elif isinstance(intent, I.TokenHudAct):
         m = win.modes.find(TokenHud)
-        if m is not None and not act(win, m.cid, intent.what, intent.value):
-            win.modes.remove(win, m)
+        if m is not None and not act(win.table, m.cid, intent.what, intent.value):
+            win.modes.remove(win.table, m)
     elif isinstance(intent, I.OpenChosen):
         ch = win.modes.find(Chooser)
         if ch is not None:
             ch.i = intent.i
-            open_chosen(win)
+            open_chosen(win.table)
     elif isinstance(intent, I.OutlookSide):
         cycle_side(win, intent.side)
     elif isinstance(intent, I.HideOutlook):

@@ -146,3 +146,48 @@ def map_click(win, hit) -> None:
         ctl.select(hit["char"].char)
         if win.camctl.mode == "follow":
             win.camctl.follow(centre(win, hit["char"].char))
+
+
+def pick_at(win, layer):
+    """The pick under the mouse with the cursor's plane at ``layer`` (None: the surface), as a GM's drag drops."""
+    rs = win.render_state()
+    return win.picker.pick(win.camctl.camera(), win.size_px, win.mouse[0], win.mouse[1], rs.characters, layer)
+
+
+class Pointer:
+    """The functions above bound to one window: what a mode is handed (``Table.point``) instead of the window."""
+
+    __slots__ = ("_win",)
+
+    def __init__(self, win) -> None:
+        self._win = win
+
+    def pick(self):
+        return pick(self._win)
+
+    def pick_at(self, layer):
+        return pick_at(self._win, layer)
+
+    def placing(self) -> bool:
+        return placing(self._win)
+
+    def hover(self) -> None:
+        hover(self._win)
+
+    def follow_hover(self) -> None:
+        follow_hover(self._win)
+
+    def layer(self, d) -> None:
+        layer(self._win, d)
+
+    def nudge(self, direction: str) -> None:
+        nudge_cursor(self._win, direction)
+
+    def next_target(self) -> None:
+        next_target(self._win)
+
+    def centre(self, cid):
+        return centre(self._win, cid)
+
+    def map_click(self, hit) -> None:
+        map_click(self._win, hit)

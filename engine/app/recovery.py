@@ -65,6 +65,6 @@ def offer(win) -> None:
     def no():
         p.replace(p.with_name(p.name + ".dropped"))
 
-    win.modes.push(win, YesNo(f"Recover the game saved when the window hit an error ({p.name})? Y loads it, "
+    win.modes.push(win.table, YesNo(f"Recover the game saved when the window hit an error ({p.name})? Y loads it, "
                               "N sets it aside", yes, no))
     win.say(f"a recovery save is here: {p} - Y loads it, N sets it aside", toast=False)

@@ -138,7 +138,7 @@ def from_data(win, act: dict) -> dict | None:
     cylinder at the aimed cell (``at``, else the target's cell), a cone or line from the caster toward it -- as
     ``areas.py`` places the SRD spells' own. None for a spell centred on its caster (its older rules are not the
     SRD's shape: nothing is drawn rather than a wrong volume)."""
-    from engine.app.sections.castmenu import srd_spell
+    from engine.app.areaspell import srd_spell
 
     sp = srd_spell(str(act["spell"]))
     if sp is None or not sp.get("area") or not sp.get("range_m"):

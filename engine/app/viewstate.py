@@ -35,7 +35,7 @@ class ViewState:
         self.reveal_hp = False                   # Shift+F3: the GM shows the players their enemies' exact health
         self.hidden: frozenset = frozenset()     # characters the GM hides from the players' view (token HUD)
         self.cut_above: int | None = None        # , and .: the storey cut (engine/app/storeys.py; None: everything)
-        self.campath = None                      # Ctrl+P: the camera path's lines (engine/app/modes/campath.py)
+        self.campath: Any = None                 # Ctrl+P: the camera path's lines (engine/app/modes/campath.py)
         self.units = "m"                         # Ctrl+U / --units ft: distances shown in feet (engine/units.py)
 
     def __setattr__(self, name: str, value: Any) -> None:

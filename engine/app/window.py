@@ -38,13 +38,18 @@ from engine.app import token_layer
 from engine.app.camera_control import CameraControl
 from engine.app.controller import Controller
 from engine.app.gmtable import gm_views
+from engine.app.hud import fit_text
+from engine.app.intents import Intent, SaveFirst
 from engine.app.jobs import Workers
+from engine.app.mirror import follow
 from engine.app.twowindows import HeldKeys, own_context
 from engine.app.modes.base import ModeStack
 from engine.app.modes.main import KEYMAP, OVERLAYS, MainMode, help_rows   # noqa: F401 - re-exported
-from engine.app.modes.prompts import save_first
+from engine.app.modes.mirror import MirrorMode
 from engine.app.modes.question import sync as sync_modes
+from engine.app.perform import perform
 from engine.app.picking import Picker
+from engine.app.table import Table, table_of
 from engine.app.viewstate import PlayerFilter, ViewState, player_filter
 from engine.render.events import build_step
 from engine.rules.events import Hurting
@@ -70,30 +75,6 @@ def _safe(fn):
             recovery.frame_error(self, fn.__name__, e)
             return pyglet.event.EVENT_HANDLED
     return run
-
-
-def hud_px(size) -> int:
-    return 15 if size[1] >= 650 and size[0] >= 1000 else (12 if size[1] >= 400 else 10)
-
-
-def text_px(size) -> tuple[int, int, int]:
-    """The font sizes of the HUD, the big captions and the labels over the models for a window of ``size``."""
-    return hud_px(size), (22 if size[1] >= 400 else 14), (12 if size[1] >= 400 else 10)
-
-
-def fit_text(win, fresh: bool = False) -> None:
-    """The text layers at the sizes the window's present size asks for (issue 23 item 7: after a resize, as a
-    window opened at that size has them); a layer whose size changed is made anew, and the labels laid out again.
-    ``fresh``: all made anew (a new renderer: the old layers were the old one's)."""
-    for name, px in zip(("hud", "big", "tok"), text_px(win.get_framebuffer_size())):
-        old = None if fresh else getattr(win, name)
-        if old is None or old.px != px:
-            if old is not None:
-                win.switch_to()          # its GL objects are this window's context's (the players' window has its own)
-                old.layer.release()
-            setattr(win, name, H.Hud(win.renderer, px=px))
-        getattr(win, name).view = win.vstate      # its texts' units (metres or feet) are the view state's
-    win.tok_key = None
 
 
 def _gl_config():
@@ -130,8 +111,6 @@ class PlayWindow(pyglet.window.Window):
         self.vstate = ViewState(overlays_on)
         self.units_flag: str | None = None       # --units: overrides every scene's [view] units for the session
         self.vstate.units = scene_units(scene)   # the scene's [view] units, else its ruleset's (engine/units.py)
-        from engine.app.mirror import MirrorMode
-
         self.modes = ModeStack(MirrorMode() if mirror_of else MainMode())
         self.sections = panels.Panels(sections.default(), help_rows)      # given a table, never the window
         self.jobs = mirror_of.jobs if mirror_of else Workers()      # one session, one lock
@@ -200,6 +179,15 @@ class PlayWindow(pyglet.window.Window):
         self.loop.scene_key = None
 
     # ================================================================================================ helpers
+    @property
+    def table(self) -> Table:
+        """What the modes are handed: the controller, view state, camera, ... (engine/app/table.py)."""
+        return table_of(self)
+
+    def perform(self, intent: Intent):
+        """What a mode asked of the window (engine/app/perform.py, the one place that performs it)."""
+        return perform(self, intent)
+
     @property
     def size_px(self):
         return self.get_framebuffer_size()
@@ -306,7 +294,7 @@ class PlayWindow(pyglet.window.Window):
                 self.mirror.changed()
             self._rebuild_log()
             self.jobs.results.clear()
-        sync_modes(self)
+        sync_modes(self.table)
         self.changed()
         return res
 
@@ -371,7 +359,7 @@ class PlayWindow(pyglet.window.Window):
         self.anims.clear()
         self.vstate.ruler = None
         self._rebuild_log()
-        sync_modes(self)
+        sync_modes(self.table)
         self.changed()
 
     # ================================================================================================ input
@@ -400,7 +388,7 @@ class PlayWindow(pyglet.window.Window):
         return pyglet.event.EVENT_HANDLED
 
     def _after_input(self):
-        sync_modes(self)
+        sync_modes(self.table)
         self.changed()
         self.write_state()
         return pyglet.event.EVENT_HANDLED
@@ -417,7 +405,7 @@ class PlayWindow(pyglet.window.Window):
         over = self.sections.over(self, *self.mouse) is not None
         self.drag = {"button": button, "start": self.mouse, "moved": 0.0, "hud": over,
                      "ident": self.hud.hit(*self.mouse) if over else None}
-        self.modes.dispatch(self, "on_press", button, modifiers, over)
+        self.modes.dispatch(self.table, "on_press", button, modifiers, over)
 
     @_safe
     def on_mouse_drag(self, x, y, dx, dy, buttons, modifiers):
@@ -426,7 +414,7 @@ class PlayWindow(pyglet.window.Window):
             self.drag["moved"] += abs(dx) + abs(dy)
         if self.drag is None or self.drag["moved"] < 4 or self.drag.get("hud"):
             return
-        self.modes.dispatch(self, "on_drag", dx, dy, buttons)
+        self.modes.dispatch(self.table, "on_drag", dx, dy, buttons)
 
     @_safe
     def on_mouse_release(self, x, y, button, modifiers):
@@ -436,13 +424,13 @@ class PlayWindow(pyglet.window.Window):
             if self.sections.drop(self, d["ident"], self.hud.hit(*self.mouse)):
                 self._after_input()
             return
-        self.modes.dispatch(self, "on_release", d, button)
+        self.modes.dispatch(self.table, "on_release", d, button)
 
     def click(self, px, py):
         """A left click: the HUD's section under it, else the top mode's map click."""
         if not self.sections.click(self, px, py):
             hit = pointing.pick(self)
-            self.modes.dispatch(self, "on_click", hit)
+            self.modes.dispatch(self.table, "on_click", hit)
         self._after_input()
 
     @_safe
@@ -451,16 +439,16 @@ class PlayWindow(pyglet.window.Window):
         if not self.sections.scroll(self, self.mouse[0], self.mouse[1], scroll_y):    # the panels' wheel first
             ctrl = bool(self.keys[key.LCTRL] or self.keys[key.RCTRL])
             shift = bool(self.keys[key.LSHIFT] or self.keys[key.RSHIFT])
-            self.modes.dispatch(self, "on_scroll", scroll_y, ctrl, shift)
+            self.modes.dispatch(self.table, "on_scroll", scroll_y, ctrl, shift)
         self._after_input()
 
     @_safe
     def on_text(self, text):
-        self.modes.dispatch(self, "on_text", text)
+        self.modes.dispatch(self.table, "on_text", text)
 
     @_safe
     def on_key_press(self, symbol, modifiers):
-        self.modes.dispatch(self, "on_key", symbol, modifiers)
+        self.modes.dispatch(self.table, "on_key", symbol, modifiers)
         if getattr(self, "_quitting", False):          # the key closed this window (F4 on the players' screen)
             return pyglet.event.EVENT_HANDLED
         return self._after_input()
@@ -469,8 +457,6 @@ class PlayWindow(pyglet.window.Window):
     @_safe
     def tick(self, dt):
         if self.gm is not None:                 # the players' screen: the GM's window runs the game
-            from engine.app.mirror import follow
-
             follow(self)
             self.camctl.update(dt)
             F.advance(self, dt)
@@ -593,7 +579,7 @@ class PlayWindow(pyglet.window.Window):
 
     def on_close(self):
         if self.gm is None:                     # the GM's window: unsaved work asks "save first?" (prompts.py)
-            save_first(self, "close the window", self.quit)
+            self.perform(SaveFirst("close the window", self.quit))
         else:
             self.quit()
         return pyglet.event.EVENT_HANDLED

@@ -94,7 +94,7 @@ def test_keys_from_the_view_edit_and_save(win, tmp_path):
     # N names it: typed on the bottom line (the N itself is not part of the name), saved beside the old one
     win.key(key.N, text="n")
     win.type("low pass")
-    assert m.status(win)[0].startswith("name of the camera path: low pass_")
+    assert m.status(win.table)[0].startswith("name of the camera path: low pass_")
     win.key(key.ENTER)
     assert m.path_name == "low pass" and not m.saved
     win.key(key.N, text="n")
@@ -145,7 +145,7 @@ def test_a_key_inside_a_wall_is_flagged(win):
     m.keys = [{"t": 0.0, "position": [(x + 0.5) * 1.5, (y + 0.5) * 1.5, z + 3.5], "look_at": [48.0, 48.0, 40.0],
                "fov": 50.0, "easing": "ease"}]
     m.sel = 0
-    assert m.inside_wall(win, m.keys[0]) and "INSIDE A WALL" in m.status(win)[0]
+    assert m.inside_wall(win.table, m.keys[0]) and "INSIDE A WALL" in m.status(win.table)[0]
 
 
 @pytest.mark.gl
@@ -174,7 +174,7 @@ def test_f6_renders_the_saved_path_in_the_background(win, tmp_path):
     assert job is not None and job["out"] == tmp_path / "showcase-window.mp4"
     t0 = time.time()
     while job["progress"] not in ("done", "failed") and time.time() - t0 < 240:
-        assert m.status(win)[0]                              # the table goes on meanwhile
+        assert m.status(win.table)[0]                              # the table goes on meanwhile
         time.sleep(0.2)
     assert job["progress"] == "done", job
     assert iio.imread(job["out"], index=None).shape == (15, 720, 1280, 3)      # 0.5 s at 30 fps

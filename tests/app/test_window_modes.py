@@ -1,5 +1,7 @@
 """The window's input modes and HUD sections without a display (issue 23): the modes are plain objects over the
-controller, so a fake window (the attributes the modes read) drives them with the real rules core."""
+table (engine/app/table.py: the real controller, view state, camera and mode stack), so a stand-in for the window
+behind it -- what the intents' performer and the file and GM functions read -- drives them with the real rules
+core."""
 
 from __future__ import annotations
 
@@ -17,11 +19,13 @@ from engine.app.camera_control import CameraControl  # noqa: E402
 from engine.app.controller import Controller  # noqa: E402
 from engine.app.modes.base import PASS, POP, Mode, ModeStack  # noqa: E402
 from engine.app.modes.main import KEYMAP, LOOKUP, MainMode, help_rows  # noqa: E402
-from engine.app.modes.prompts import Chooser, YesNo, open_chooser  # noqa: E402
+from engine.app.modes.prompts import Chooser, YesNo  # noqa: E402
+from engine.app.perform import open_chooser, perform  # noqa: E402
 from engine.app.modes.question import Question, sync  # noqa: E402
 from engine.app.modes.text import TextEntry  # noqa: E402
 from engine.app.modes.tools import Ruler, Template  # noqa: E402
-from engine.app.panels import table  # noqa: E402
+from engine.app.panels import table as panel_table  # noqa: E402
+from engine.app.table import Table, table_of  # noqa: E402
 from engine.app.viewstate import ViewState  # noqa: E402
 from engine.render.state import from_session  # noqa: E402
 from engine.scene import load_scene  # noqa: E402
@@ -31,7 +35,8 @@ pytestmark = pytest.mark.unit
 
 
 class FakeWin:
-    """What the modes use of the window, nothing drawn."""
+    """The window behind the table, nothing drawn: the modes get the real table of its real parts (``table``), and
+    what they ask is performed by the real performer (engine/app/perform.py) on this stand-in."""
 
     def __init__(self, scene_name="showcase.toml"):
         self.scene = load_scene(str(ROOT / "scenes" / scene_name))
@@ -43,12 +48,15 @@ class FakeWin:
         self.saved_actions: list = []
         self.said: list = []
         self.shot_pending = False
-        self.hotseat_prev = None
+
+    @property
+    def table(self) -> Table:
+        return table_of(self)
+
+    def perform(self, intent):
+        return perform(self, intent)
 
     def do(self, fn, *a):
-        return fn(*a)
-
-    def apply(self, fn, *a):
         return fn(*a)
 
     def say(self, text, kind="info", toast=True):
@@ -72,14 +80,14 @@ class FakeWin:
 
     def key(self, symbol, mods=0, text=None):
         """A key press as pyglet sends it: the press, then its character as text."""
-        self.modes.dispatch(self, "on_key", symbol, mods)
+        self.modes.dispatch(self.table, "on_key", symbol, mods)
         if text is not None:
-            self.modes.dispatch(self, "on_text", text)
-        sync(self)
+            self.modes.dispatch(self.table, "on_text", text)
+        sync(self.table)
 
     def type(self, s):
         for ch in s:
-            self.modes.dispatch(self, "on_text", ch)
+            self.modes.dispatch(self.table, "on_text", ch)
 
 
 @pytest.fixture
@@ -92,7 +100,7 @@ def test_r_opens_the_die_roll(win):
     win.key(key.R, text="r")                           # the R arrives as text too: not part of the line
     top = win.modes.top
     assert isinstance(top, TextEntry) and top.kind == "roll" and top.text == ""
-    assert win.modes.status(win)[0].startswith("die result for the next action")
+    assert win.modes.status(win.table)[0].startswith("die result for the next action")
 
 
 def test_a_typed_roll_reaches_the_controller(win):
@@ -187,7 +195,7 @@ def test_the_help_panel_draws_the_key_maps_rows(win):
     from engine.app.sections.modals import HelpPanel
 
     win.hud = RecordingHud()
-    HelpPanel().build(table(win, help_rows), Layout(1920, 1080, 18, False))
+    HelpPanel().build(panel_table(win, help_rows), Layout(1920, 1080, 18, False))
     drawn = win.hud.texts[1:]                           # after the panel's title
     want = []
     for k, d in help_rows():
@@ -224,10 +232,10 @@ def test_a_question_is_a_mode_while_the_controller_asks(win):
         options = ("a", "b")
 
     win.ctl.question = {"point": Q()}
-    sync(win)
+    sync(win.table)
     assert isinstance(win.modes.top, Question)
     win.ctl.question = None
-    sync(win)
+    sync(win.table)
     assert win.modes.find(Question) is None
 
 
@@ -237,7 +245,7 @@ def test_up_down_move_the_questions_pick_and_esc_puts_it_aside(win):
         key = "k"
 
     win.ctl.question = {"point": Q(), "pick": 0, "action": {}, "answered": {}}
-    sync(win)
+    sync(win.table)
     win.key(key.DOWN)
     assert win.ctl.question["pick"] == 1
     win.key(key.UP)
@@ -363,20 +371,20 @@ def test_item9_dragging_the_current_character_moves_it(win, monkeypatch):
     win.click = lambda x, y: clicks.append((x, y))
     win.mouse = (10, 10)
     other = next(c for c in ctl.state.actors if c != cur)
-    assert candidate(win, {"char": SimpleNamespace(char=other)}) is None       # only whose turn it is
-    m = candidate(win, {"char": SimpleNamespace(char=cur)})
+    assert candidate(win.table, {"char": SimpleNamespace(char=other)}) is None       # only whose turn it is
+    m = candidate(win.table, {"char": SimpleNamespace(char=cur)})
     assert isinstance(m, MoveDrag)
-    win.modes.push(win, m)
-    win.modes.dispatch(win, "on_release", {"moved": 0.0}, mouse.LEFT)           # no drag: a click
+    win.modes.push(win.table, m)
+    win.modes.dispatch(win.table, "on_release", {"moved": 0.0}, mouse.LEFT)           # no drag: a click
     assert clicks and ctl.pending is None and win.modes.find(MoveDrag) is None
-    win.modes.push(win, candidate(win, {"char": SimpleNamespace(char=cur)}))
-    win.modes.dispatch(win, "on_drag", 12.0, 0.0, mouse.LEFT)
+    win.modes.push(win.table, candidate(win.table, {"char": SimpleNamespace(char=cur)}))
+    win.modes.dispatch(win.table, "on_drag", 12.0, 0.0, mouse.LEFT)
     assert ctl.pending is not None and ctl.pending.name == "move"
     act = ctl.action()
     assert act is not None and list(act["to"]) == list(dest)
     pv = ctl.preview_of(act)                            # what the window draws while dragging: path and cost
     assert pv.get("ok") and (pv.get("preview") or {}).get("path")
-    win.modes.dispatch(win, "on_release", {"moved": 12.0}, mouse.LEFT)
+    win.modes.dispatch(win.table, "on_release", {"moved": 12.0}, mouse.LEFT)
     assert ctl.state.actors[cur].pos == dest and ctl.session.actions[-1]["action"] == "move"
 
 
@@ -389,7 +397,7 @@ def test_item8_a_template_is_pinned_by_a_click_and_says_its_radius(win):
     win.key(key.Y)
     win.ctl.hover = (20, 20, 0)
     assert SP.template_geometry(win)[2][:2] == (20.5 * 1.5, 20.5 * 1.5)
-    win.modes.dispatch(win, "on_click", {"cell": SimpleNamespace(cell=(10, 12, 0)), "char": None})
+    win.modes.dispatch(win.table, "on_click", {"cell": SimpleNamespace(cell=(10, 12, 0)), "char": None})
     win.ctl.hover = (30, 30, 0)                          # the cursor moves on: the pinned template stays
     assert SP.template_geometry(win)[2][:2] == (10.5 * 1.5, 12.5 * 1.5)
     win.key(key.Y)                                       # the next shape keeps the pin
@@ -435,3 +443,41 @@ def test_no_key_is_bound_twice_in_the_key_map():
     seen = Counter(k for b in KEYMAP for k in set(b.keys))     # (pyglet: ENTER and RETURN are one symbol)
     assert len(seen) > 30
     assert [k for k, n in seen.items() if n > 1] == []
+
+
+def test_the_table_is_frozen_and_the_keys_return_intents(win):
+    """Issue 40, the shape: a mode reads the table (it cannot swap the window's controller), and what only the
+    window can do comes back as an intent for the one place that performs it (engine/app/perform.py)."""
+    import dataclasses
+
+    from engine.app import intents as I
+
+    t = win.table
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        t.ctl = None
+    assert t.ctl is win.ctl and t.vstate is win.vstate and t.modes is win.modes
+
+    def run(symbol, ctrl=False, shift=False):
+        return LOOKUP[(symbol, ctrl)].run(t, symbol, shift)
+
+    assert run(key.S, ctrl=True) == I.Save() and run(key.O, ctrl=True) == I.OpenChooser()
+    assert run(key.Q, ctrl=True) == I.SaveFirst("quit", I.Quit())
+    assert run(key.F4) == I.ToggleMirror() and run(key.F12) == I.Screenshot() and run(key.F3) == I.NextPlayerView()
+    assert run(key.I) == I.Outlook(choose=False) and run(key.I, shift=True) == I.Outlook(choose=True)
+    assert run(key.ENTER) == I.Do(win.ctl.confirm)
+    undo = run(key.Z, ctrl=True)
+    assert isinstance(undo, tuple) and undo[0] == I.Do(win.ctl.undo) and isinstance(undo[1], I.Do)
+    assert not win.shot_pending
+    win.key(key.F12)                                      # through the stack: performed on the window
+    assert win.shot_pending
+
+
+def test_an_intent_nobody_performs_is_an_error(win):
+    from engine.app import intents as I
+    from engine.app.perform import perform
+
+    class Unknown(I.Intent):
+        pass
+
+    with pytest.raises(TypeError, match="no one performs"):
+        perform(win, Unknown())

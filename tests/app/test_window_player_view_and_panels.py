@@ -332,7 +332,8 @@ class BoxHud(FakeHud):
 @pytest.mark.unit
 def test_item7_the_picker_fits_a_720_high_window_and_names_the_scenes(monkeypatch):
     """Issue 23 item 7: Ctrl+O's picker ran off a 720-high window and listed bare paths."""
-    from engine.app.modes.prompts import Chooser, open_chooser
+    from engine.app.modes.prompts import Chooser
+    from engine.app.perform import open_chooser
     from engine.app.sections.base import Layout
     from engine.app.sections.modals import ChooserPanel
 
@@ -485,7 +486,7 @@ def test_item9_a_right_click_opens_the_token_hud_hp_conditions_hide_remove():
     win = OverlayWin()
     win.hud = ButtonHud()
     win.token_boxes, win.panels = {}, {}
-    assert open_at(win, {"char": SimpleNamespace(char="wall_archer"), "cell": None})
+    assert open_at(win.table, {"char": SimpleNamespace(char="wall_archer"), "cell": None})
     assert isinstance(win.modes.top, TokenHud)
     panel = TokenHudPanel()
     assert panel.visible(table(win))
@@ -586,7 +587,7 @@ frames()
 out["units_follow"] = m.vstate.units == gm.vstate.units == "ft"
 from engine.app.modes.tokenhud import act
 foe = next(c for c, a in gm.ctl.state.actors.items() if a.side != m.vstate.player_side and m.player_view().shows(c))
-act(gm, foe, "hide", None)                       # the GM hides a foe from the players, in the GM's window
+act(gm.table, foe, "hide", None)                       # the GM hides a foe from the players, in the GM's window
 gm.on_key_press(key.F3, key.MOD_SHIFT)           # and shows them their enemies' health
 frames()
 out["mirror_follows_hide"] = not m.player_view().shows(foe) and m.vstate.reveal_hp

@@ -112,7 +112,7 @@ def test_starting_a_new_game_on_the_gm_line_asks_save_first(tmp_path, monkeypatc
 
 
 def _ctrl_o(win):
-    from engine.app.modes.prompts import open_chooser
+    from engine.app.perform import open_chooser
 
     open_chooser(win)
     win.key(key.ENTER)                               # the picker's first entry

@@ -168,32 +168,33 @@ def test_item9_the_picker_filters_as_one_types_by_name_and_file(monkeypatch):
     """Ctrl+O listed 31 scenes with no search ("... 6 more below" at 720): typing filters by name and file."""
     from pyglet.window import key
 
-    from engine.app.modes.prompts import Chooser, open_chooser
+    from engine.app.modes.prompts import Chooser
+    from engine.app.perform import open_chooser
     from engine.app.sections.modals import ChooserPanel
 
     monkeypatch.chdir(ROOT)
     win = _win()
-    win.key = lambda symbol, mods=0: win.modes.dispatch(win, "on_key", symbol, mods)
+    win.key = lambda symbol, mods=0: win.modes.dispatch(win.table, "on_key", symbol, mods)
     open_chooser(win)
     ch = win.modes.find(Chooser)
     n = len(ch.paths)
     assert n > 25
     for c in "town":                                      # by name: the showcase is "Town square"
-        win.modes.dispatch(win, "on_text", c)
+        win.modes.dispatch(win.table, "on_text", c)
     assert ch.labels and all("town" in f"{lab} {Path(p).name}".lower() for lab, p in zip(ch.labels, ch.paths))
     assert any(p.endswith("showcase.toml") for p in ch.paths) and len(ch.paths) < n
     for _ in "town":
         win.key(key.BACKSPACE)
     assert len(ch.paths) == n and ch.query == ""
     for c in "fall tab":                                  # by file, every word: air_fall_table.toml
-        win.modes.dispatch(win, "on_text", c)
+        win.modes.dispatch(win.table, "on_text", c)
     assert [Path(p).name for p in ch.paths] == ["air_fall_table.toml"], ch.paths
     win.hud = PanelHud()
     ChooserPanel().build(table(win), Layout(1280, 720, 18, False))
     drawn = [t for _x, _y, t in win.hud.placed]
     assert any("fall tab" in t and f"1 of {n}" in t for t in drawn), drawn
     assert any("air_fall_table.toml" in t for t in drawn), drawn
-    win.modes.dispatch(win, "on_text", "zzzq")            # nothing matches: said, Enter does nothing
+    win.modes.dispatch(win.table, "on_text", "zzzq")            # nothing matches: said, Enter does nothing
     assert ch.paths == []
 
 
@@ -294,7 +295,7 @@ def test_item8_the_token_hud_sets_an_exact_hp_and_applies_the_last_roll():
     ctl = win.ctl
     ctl.step({"actor": "gm", "action": "gm_roll", "dice": "2d6+3", "label": "fire trap"})
     roll = ctl.session.events[-1]["total"]
-    assert open_at(win, {"char": SimpleNamespace(char="knight"), "cell": None})
+    assert open_at(win.table, {"char": SimpleNamespace(char="knight"), "cell": None})
     panel = TokenHudPanel()
     panel.build(table(win), Layout(1280, 720, 21, False, bar_h=26))
     ids = [r[4] for r in win.hud.rects]
@@ -306,11 +307,11 @@ def test_item8_the_token_hud_sets_an_exact_hp_and_applies_the_last_roll():
     perform(win, panel.on_click(table(win), "tokhud", ("hp", -roll)))      # the trap's damage
     assert ctl.state.actors["knight"].hp == knight.max_hp - roll
     for ch in "23":                                                  # typed: 23, Enter
-        win.modes.dispatch(win, "on_key", getattr(key, f"_{ch}"), 0)
-        win.modes.dispatch(win, "on_text", ch)
+        win.modes.dispatch(win.table, "on_key", getattr(key, f"_{ch}"), 0)
+        win.modes.dispatch(win.table, "on_text", ch)
     assert isinstance(win.modes.top, TokenHud) and win.modes.top.typed == "23"
     assert ctl.pending is None                                       # the digits chose no action under the HUD
-    win.modes.dispatch(win, "on_key", key.ENTER, 0)
+    win.modes.dispatch(win.table, "on_key", key.ENTER, 0)
     assert ctl.state.actors["knight"].hp == 23
     assert [a["action"] for a in ctl.session.actions] == ["gm_roll", "gm_set", "gm_set"]
 
@@ -392,19 +393,19 @@ def test_item6_templates_pin_on_a_character_several_kept_one_removed():
     from engine.app import scene_prims as SP
 
     win = _win()
-    win.key = lambda symbol, mods=0: win.modes.dispatch(win, "on_key", symbol, mods)
+    win.key = lambda symbol, mods=0: win.modes.dispatch(win.table, "on_key", symbol, mods)
     ctl = win.ctl
     sel = ctl.selected
     win.key(key.Y)                                            # a sphere at the cursor
     brann, vess = ctl.state.actors["wall_archer"], ctl.state.actors["ground_archer"]
     ctl.hover = (5, 5, 0)
-    win.modes.dispatch(win, "on_click", {"cell": SimpleNamespace(cell=(5, 5, 0)), "char": SimpleNamespace(char="wall_archer")})
+    win.modes.dispatch(win.table, "on_click", {"cell": SimpleNamespace(cell=(5, 5, 0)), "char": SimpleNamespace(char="wall_archer")})
     assert ctl.selected == sel                                # not selected: pinned on him
     assert win.vstate.template["at"] == [brann.x, brann.y, brann.layer]
     ctl.hover = (40, 40, 0)                                   # the cursor moves on: the sphere stays on Brann
     assert "wall_archer" in SP.template_inside(win)
     win.key(key.ENTER)                                        # kept on the map
-    win.modes.dispatch(win, "on_click", {"cell": None, "char": SimpleNamespace(char="ground_archer")})
+    win.modes.dispatch(win.table, "on_click", {"cell": None, "char": SimpleNamespace(char="ground_archer")})
     win.key(key.ENTER)
     assert len(win.vstate.pinned) == 2 and "at" not in win.vstate.template
     inside = [SP.template_inside(win, g) for g in win.vstate.pinned]

@@ -49,7 +49,7 @@ def test_item10_j_shows_the_cells_in_reach_translucent_with_a_legend_and_the_rig
     ctl = win.ctl
     sel = ctl.selected
     a = ctl.state.actors[sel]
-    win.modes.dispatch(win, "on_key", key.J, 0)
+    win.modes.dispatch(win.table, "on_key", key.J, 0)
     assert win.vstate.on["volume"] and win.vstate.volume_mode == "reach"      # J's first view: this turn's reach
     rs = win.render_state()
     reach = rules_bridge.movement_costs(win.scene, rs, next(c for c in rs.characters if c.id == sel), ctl.session)
@@ -73,8 +73,8 @@ def test_item10_j_shows_the_cells_in_reach_translucent_with_a_legend_and_the_rig
     assert f"{safe} safe, {exposed} exposed" in text and a.name in text, text
     assert [s[0] for s in swatches] == ["safe", "1", "2", "3", "4+"]
     for mode in ("exposed", "safe"):                               # J, J: every exposed cell, every safe cell
-        win.modes.dispatch(win, "on_key", key.J, 0)
+        win.modes.dispatch(win.table, "on_key", key.J, 0)
         assert win.vstate.volume_mode == mode
-    win.modes.dispatch(win, "on_key", key.J, 0)
+    win.modes.dispatch(win.table, "on_key", key.J, 0)
     assert not win.vstate.on["volume"]
     assert np.isfinite(cubes).all()

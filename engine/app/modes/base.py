@@ -1,10 +1,18 @@
 """Input modes (the tcod tutorial's event-handler states): the window hands each event to the top mode of a
-stack. A handler returns ``None`` (handled), a new :class:`Mode` (pushed on top), :data:`POP` (this mode leaves),
-:class:`Replace` (this one leaves, that one comes) or :data:`PASS` (not mine: the mode below gets it)."""
+stack, with the table (:class:`engine.app.table.Table`: the controller, view state, camera, ...), never the window
+itself. A handler returns ``None`` (handled), a new :class:`Mode` (pushed on top), :data:`POP` (this mode leaves),
+:class:`Replace` (this one leaves, that one comes), :data:`PASS` (not mine: the mode below gets it), an intent
+(:mod:`engine.app.intents`: what the window does, performed by the table's ``perform``), or a tuple of these,
+applied in order."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+from engine.app.intents import Intent
+
+if TYPE_CHECKING:
+    from engine.app.table import Table
 
 
 class _Pass:
@@ -32,35 +40,35 @@ class Mode:
     name = "mode"
     modal = False          # a map click under it does nothing (a question or a prompt is on screen)
 
-    def enter(self, win) -> None:
+    def enter(self, t: Table) -> None:
         """Called when pushed."""
 
-    def leave(self, win) -> None:
+    def leave(self, t: Table) -> None:
         """Called when removed."""
 
-    def on_key(self, win, symbol: int, modifiers: int) -> Any:
+    def on_key(self, t: Table, symbol: int, modifiers: int) -> Any:
         return PASS
 
-    def on_text(self, win, text: str) -> Any:
+    def on_text(self, t: Table, text: str) -> Any:
         return PASS
 
-    def on_click(self, win, hit) -> Any:
+    def on_click(self, t: Table, hit) -> Any:
         """A left click on the map (no panel under it); ``hit`` is the picker's answer."""
         return None if self.modal else PASS
 
-    def on_press(self, win, button: int, modifiers: int, over_hud: bool) -> Any:
+    def on_press(self, t: Table, button: int, modifiers: int, over_hud: bool) -> Any:
         return PASS
 
-    def on_drag(self, win, dx: float, dy: float, buttons: int) -> Any:
+    def on_drag(self, t: Table, dx: float, dy: float, buttons: int) -> Any:
         return PASS
 
-    def on_release(self, win, drag: dict | None, button: int) -> Any:
+    def on_release(self, t: Table, drag: dict | None, button: int) -> Any:
         return PASS
 
-    def on_scroll(self, win, scroll_y: float, ctrl: bool, shift: bool) -> Any:
+    def on_scroll(self, t: Table, scroll_y: float, ctrl: bool, shift: bool) -> Any:
         return PASS
 
-    def status(self, win) -> tuple[str, str] | None:
+    def status(self, t: Table) -> tuple[str, str] | None:
         """The message line while this mode is up (text, kind), or None."""
         return None
 
@@ -77,41 +85,47 @@ class ModeStack:
     def top(self) -> Mode:
         return self.modes[-1]
 
-    def push(self, win, mode: Mode) -> Mode:
+    def push(self, t: Table, mode: Mode) -> Mode:
         self.modes.append(mode)
-        mode.enter(win)
+        mode.enter(t)
         return mode
 
-    def remove(self, win, mode: Mode) -> None:
+    def remove(self, t: Table, mode: Mode) -> None:
         if mode in self.modes and mode is not self.modes[0]:
             self.modes.remove(mode)
-            mode.leave(win)
+            mode.leave(t)
 
     def find(self, cls) -> Any:
         return next((m for m in reversed(self.modes) if isinstance(m, cls)), None)
 
-    def apply(self, win, mode: Mode, r: Any) -> None:
-        if isinstance(r, Mode):
-            self.push(win, r)
+    def apply(self, t: Table, mode: Mode, r: Any) -> None:
+        """A handler's result: the stack changed, an intent performed (a tuple: each in order)."""
+        if isinstance(r, tuple):
+            for one in r:
+                self.apply(t, mode, one)
+        elif isinstance(r, Mode):
+            self.push(t, r)
         elif r is POP:
-            self.remove(win, mode)
+            self.remove(t, mode)
         elif isinstance(r, Replace):
-            self.remove(win, mode)
-            self.push(win, r.mode)
+            self.remove(t, mode)
+            self.push(t, r.mode)
+        elif isinstance(r, Intent):
+            t.perform(r)
 
-    def dispatch(self, win, event: str, *args) -> bool:
+    def dispatch(self, t: Table, event: str, *args) -> bool:
         """Hand an event to the top mode, down the stack while they pass it; True when one took it."""
         for mode in reversed(list(self.modes)):
-            r = getattr(mode, event)(win, *args)
+            r = getattr(mode, event)(t, *args)
             if r is PASS:
                 continue
-            self.apply(win, mode, r)
+            self.apply(t, mode, r)
             return True
         return False
 
-    def status(self, win) -> tuple[str, str] | None:
+    def status(self, t: Table) -> tuple[str, str] | None:
         for mode in reversed(self.modes):
-            s = mode.status(win)
+            s = mode.status(t)
             if s is not None:
                 return s
         return None

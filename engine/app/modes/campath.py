@@ -20,6 +20,7 @@ import subprocess
 import sys
 import threading
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 from pyglet.window import key
@@ -30,6 +31,9 @@ from engine.render import overlays as ov
 from engine.render.camera import Camera, Key, Path as CamPath, point3
 from engine.render.camerapath import keep_out
 from engine.scene.flypaths import EASINGS, PATH_NAME
+
+if TYPE_CHECKING:
+    from engine.app.table import Table
 
 STEP_S = 2.0                        # a new key comes this long after the selected one
 PREVIEW_SIZE = (640, 360)           # F9's still (the size `aerie flythrough --size 640x360` renders)
@@ -55,22 +59,22 @@ class CameraPath(Mode):
         self._skip = False
 
     # -- the mode's life ----------------------------------------------------------------------------------------
-    def enter(self, win) -> None:
-        keys = (getattr(win.scene, "flypaths", {}) or {}).get(self.path_name, ())
+    def enter(self, table: Table) -> None:
+        keys = (getattr(table.scene, "flypaths", {}) or {}).get(self.path_name, ())
         if keys and all(k.position is not None and not isinstance(k.look_at, str) for k in keys):
             self.keys = [{"t": float(k.t), "position": list(k.position), "look_at": list(k.look_at),
                           "fov": float(k.fov) if k.fov is not None else 50.0, "easing": k.easing} for k in keys]
             self.sel = len(self.keys) - 1
         elif keys:                      # that name holds follow / orbit keys: make a new path beside it
-            names = set(win.scene.flypaths)
+            names = set(table.scene.flypaths)
             self.path_name = next(f"window {i}" for i in range(2, 999) if f"window {i}" not in names)
-        self.show(win)
-        win.say(f"camera path {self.path_name!r}: fly the camera, Enter adds a key at the view (F1: keys)")
+        self.show(table)
+        table.say(f"camera path {self.path_name!r}: fly the camera, Enter adds a key at the view (F1: keys)")
 
-    def leave(self, win) -> None:
-        win.vstate.campath = None
-        if win.camctl.mode == "flythrough":
-            win.camctl.set_mode("orbit")
+    def leave(self, table: Table) -> None:
+        table.vstate.campath = None
+        if table.camctl.mode == "flythrough":
+            table.camctl.set_mode("orbit")
 
     # -- the path -----------------------------------------------------------------------------------------------
     def path(self, world=None) -> CamPath | None:
@@ -82,21 +86,21 @@ class CameraPath(Mode):
     def duration(self) -> float:
         return self.keys[-1]["t"] if self.keys else 0.0
 
-    def view_key(self, win) -> dict:
-        cam = win.camctl.camera()
+    def view_key(self, table: Table) -> dict:
+        cam = table.camctl.camera()
         return {"position": _r(cam.position), "look_at": _r(cam.look_at), "fov": round(float(cam.fov), 2)}
 
-    def inside_wall(self, win, k) -> bool:
-        return not np.allclose(keep_out(win.scene.world, k["position"], k["look_at"]), k["position"])
+    def inside_wall(self, table: Table, k) -> bool:
+        return not np.allclose(keep_out(table.scene.world, k["position"], k["look_at"]), k["position"])
 
-    def show(self, win) -> None:
+    def show(self, table: Table) -> None:
         """The path, its keys and the selected key's frustum as 3D lines (not while previewing: the view is then
         what the video shows)."""
-        if win.camctl.mode == "flythrough" or not self.keys:
-            win.vstate.campath = None
+        if table.camctl.mode == "flythrough" or not self.keys:
+            table.vstate.campath = None
             return
         pr = ov.Prims()
-        p = self.path(win.scene.world)
+        p = self.path(table.scene.world)
         if p is not None and len(self.keys) > 1:
             ts = np.linspace(0.0, p.duration, max(2, int(p.duration * 10) + 1))
             pts = [np.array(p.at(float(t)).position) for t in ts]
@@ -104,12 +108,12 @@ class CameraPath(Mode):
                 pr.line(a, b, PATH_COL)
         for i, k in enumerate(self.keys):
             e = np.array(k["position"], float)
-            col = WARN_COL if self.inside_wall(win, k) else SEL_COL if i == self.sel else KEY_COL
+            col = WARN_COL if self.inside_wall(table, k) else SEL_COL if i == self.sel else KEY_COL
             s = 1.2 if i == self.sel else 0.8          # metres: seen from a map-wide view too
             pr.box_wire(e - s, e + s, col)
             if i == self.sel:
                 self._frustum(pr, k)
-        win.vstate.campath = pr
+        table.vstate.campath = pr
 
     def _frustum(self, pr, k) -> None:
         cam = Camera(point3(k["position"]), point3(k["look_at"]), float(k["fov"]))
@@ -126,13 +130,13 @@ class CameraPath(Mode):
             pr.line(q, corners[(j + 1) % 4], SEL_COL)
         pr.line(eye, np.array(k["look_at"], float), (255, 120, 40, 110))
 
-    def changed(self, win, text: str) -> None:
+    def changed(self, table: Table, text: str) -> None:
         self.saved = False
-        self.show(win)
-        win.say(text, toast=False)
+        self.show(table)
+        table.say(text, toast=False)
 
     # -- keys ---------------------------------------------------------------------------------------------------
-    def on_text(self, win, text: str):
+    def on_text(self, table: Table, text: str):
         if self.naming is None:
             return PASS
         if self._skip:                   # the N that opened the line arrives as text too
@@ -143,33 +147,33 @@ class CameraPath(Mode):
             self.naming += text
         return None
 
-    def _name_key(self, win, symbol: int):
+    def _name_key(self, table: Table, symbol: int):
         if symbol in (key.ENTER, key.RETURN):
             name = self.naming.strip() if self.naming else ""
             if not re.fullmatch(PATH_NAME, name):
-                win.say(f"{name!r} is not a path name (letters, digits, spaces, _ and -)", "error")
+                table.say(f"{name!r} is not a path name (letters, digits, spaces, _ and -)", "error")
                 return None
             self.naming, self.path_name, self.saved = None, name, False
-            win.say(f"the path is now {name!r} (F5 saves it under that name)", toast=False)
+            table.say(f"the path is now {name!r} (F5 saves it under that name)", toast=False)
         elif symbol == key.ESCAPE:
             self.naming = None
         elif symbol == key.BACKSPACE and self.naming:
             self.naming = self.naming[:-1]
         return None
 
-    def on_key(self, win, symbol: int, modifiers: int):
+    def on_key(self, table: Table, symbol: int, modifiers: int):
         if self.naming is not None:
-            return self._name_key(win, symbol)
+            return self._name_key(table, symbol)
         ctrl = bool(modifiers & (key.MOD_CTRL | key.MOD_COMMAND))
         shift = bool(modifiers & key.MOD_SHIFT)
         if symbol == key.P and ctrl:
-            win.say(f"camera path mode off{'' if self.saved else ' (the path is not saved)'}")
+            table.say(f"camera path mode off{'' if self.saved else ' (the path is not saved)'}")
             return POP
         if ctrl:
             return PASS
-        if symbol == key.ESCAPE and win.camctl.mode == "flythrough":
-            win.camctl.set_mode("orbit")
-            self.show(win)
+        if symbol == key.ESCAPE and table.camctl.mode == "flythrough":
+            table.camctl.set_mode("orbit")
+            self.show(table)
             return None
         fn = {key.ENTER: self.add, key.RETURN: self.add, key.R: self.replace, key.DELETE: self.delete,
               key.BACKSPACE: self.delete, key.TAB: self.select, key.J: self.jump, key.BRACKETLEFT: self.reorder,
@@ -179,14 +183,14 @@ class CameraPath(Mode):
               key.F9: self.still, key.F5: self.save, key.F6: self.render, key.N: self.rename}.get(symbol)
         if fn is None:
             return PASS
-        fn(win, symbol, shift)
+        fn(table, symbol, shift)
         return None
 
-    def rename(self, win, symbol=None, shift=False) -> None:
+    def rename(self, table: Table, symbol=None, shift=False) -> None:
         self.naming, self._skip = "", True
 
-    def add(self, win, symbol=None, shift=False) -> None:
-        k = self.view_key(win)
+    def add(self, table: Table, symbol=None, shift=False) -> None:
+        k = self.view_key(table)
         if not self.keys:
             k.update(t=0.0, easing="ease")
             self.keys, self.sel = [k], 0
@@ -198,17 +202,17 @@ class CameraPath(Mode):
             k.update(t=t, easing="ease")
             self.keys.insert(i, k)
             self.sel = i
-        warn = "  (inside a wall: the camera will be pulled towards its look-at)" if self.inside_wall(win, k) else ""
-        self.changed(win, f"key {self.sel + 1}/{len(self.keys)} added at {k['t']:g} s{warn}")
+        warn = "  (inside a wall: the camera will be pulled towards its look-at)" if self.inside_wall(table, k) else ""
+        self.changed(table, f"key {self.sel + 1}/{len(self.keys)} added at {k['t']:g} s{warn}")
 
-    def replace(self, win, symbol=None, shift=False) -> None:
+    def replace(self, table: Table, symbol=None, shift=False) -> None:
         if self.sel < 0:
             return
         k = self.keys[self.sel]
-        k.update(self.view_key(win))
-        self.changed(win, f"key {self.sel + 1} replaced with the current view")
+        k.update(self.view_key(table))
+        self.changed(table, f"key {self.sel + 1} replaced with the current view")
 
-    def delete(self, win, symbol=None, shift=False) -> None:
+    def delete(self, table: Table, symbol=None, shift=False) -> None:
         if self.sel < 0:
             return
         self.keys.pop(self.sel)
@@ -217,24 +221,24 @@ class CameraPath(Mode):
             for k in self.keys:
                 k["t"] = round(k["t"] - t0, 3)
         self.sel = min(self.sel, len(self.keys) - 1)
-        self.changed(win, f"key deleted; {len(self.keys)} left")
+        self.changed(table, f"key deleted; {len(self.keys)} left")
 
-    def select(self, win, symbol=None, shift=False) -> None:
+    def select(self, table: Table, symbol=None, shift=False) -> None:
         if self.keys:
             self.sel = (self.sel + (-1 if shift else 1)) % len(self.keys)
-            self.show(win)
+            self.show(table)
             k = self.keys[self.sel]
-            win.say(f"key {self.sel + 1}/{len(self.keys)}: {k['t']:g} s, {k['easing']} (J: go there)", toast=False)
+            table.say(f"key {self.sel + 1}/{len(self.keys)}: {k['t']:g} s, {k['easing']} (J: go there)", toast=False)
 
-    def jump(self, win, symbol=None, shift=False) -> None:
+    def jump(self, table: Table, symbol=None, shift=False) -> None:
         if self.sel >= 0:
             k = self.keys[self.sel]
-            win.camctl.mode = "orbit"
-            win.camctl.goal = Pose.from_camera(Camera(point3(k["position"]), point3(k["look_at"]), float(k["fov"])))
+            table.camctl.mode = "orbit"
+            table.camctl.goal = Pose.from_camera(Camera(point3(k["position"]), point3(k["look_at"]), float(k["fov"])))
             self.t = k["t"]
-            self.show(win)
+            self.show(table)
 
-    def reorder(self, win, symbol=None, shift=False) -> None:
+    def reorder(self, table: Table, symbol=None, shift=False) -> None:
         j = self.sel + (-1 if symbol == key.BRACKETLEFT else 1)
         if self.sel < 0 or not 0 <= j < len(self.keys):
             return
@@ -243,56 +247,56 @@ class CameraPath(Mode):
         for f in views:
             a[f], b[f] = b[f], a[f]
         self.sel = j
-        self.changed(win, f"key moved to place {j + 1}")
+        self.changed(table, f"key moved to place {j + 1}")
 
-    def retime(self, win, symbol=None, shift=False) -> None:
+    def retime(self, table: Table, symbol=None, shift=False) -> None:
         if self.sel <= 0:
-            win.say("the first key is at 0 s; select a later key to change its time", toast=False)
+            table.say("the first key is at 0 s; select a later key to change its time", toast=False)
             return
         d = (0.1 if shift else 0.5) * (-1 if symbol == key.MINUS else 1)
         gap = self.keys[self.sel]["t"] - self.keys[self.sel - 1]["t"]
         d = max(d, 0.1 - gap)
         for k in self.keys[self.sel:]:
             k["t"] = round(k["t"] + d, 3)
-        self.changed(win, f"key {self.sel + 1} at {self.keys[self.sel]['t']:g} s")
+        self.changed(table, f"key {self.sel + 1} at {self.keys[self.sel]['t']:g} s")
 
-    def easing(self, win, symbol=None, shift=False) -> None:
+    def easing(self, table: Table, symbol=None, shift=False) -> None:
         if self.sel >= 0:
             k = self.keys[self.sel]
             k["easing"] = EASINGS[(EASINGS.index(k["easing"]) + 1) % len(EASINGS)]
-            self.changed(win, f"key {self.sel + 1}: easing {k['easing']} (the move into it)")
+            self.changed(table, f"key {self.sel + 1}: easing {k['easing']} (the move into it)")
 
-    def play(self, win, symbol=None, shift=False) -> None:
-        p = self.path(win.scene.world)
+    def play(self, table: Table, symbol=None, shift=False) -> None:
+        p = self.path(table.scene.world)
         if p is None:
-            win.say("no keys yet: Enter adds one at the current view", "error")
+            table.say("no keys yet: Enter adds one at the current view", "error")
             return
         start = self.t if 0 < self.t < p.duration else 0.0
-        win.camctl.play(p, start)
-        win.vstate.campath = None
-        win.say(f"playing {self.path_name!r} ({p.duration:g} s; Esc stops)", toast=False)
+        table.camctl.play(p, start)
+        table.vstate.campath = None
+        table.say(f"playing {self.path_name!r} ({p.duration:g} s; Esc stops)", toast=False)
 
-    def scrub(self, win, symbol=None, shift=False) -> None:
-        p = self.path(win.scene.world)
+    def scrub(self, table: Table, symbol=None, shift=False) -> None:
+        p = self.path(table.scene.world)
         if p is None:
             return
         big = shift or symbol in (key.LESS, key.GREATER)        # Shift+, arrives as < on some keyboards
         step = (1.0 if big else 0.25) * (-1 if symbol in (key.COMMA, key.LESS) else 1)
         self.t = float(min(max(self.t + step, 0.0), p.duration))
-        win.camctl.show_path_at(p, self.t)
-        win.vstate.campath = None
-        win.say(f"{self.path_name!r} at {self.t:g} / {p.duration:g} s", toast=False)
+        table.camctl.show_path_at(p, self.t)
+        table.vstate.campath = None
+        table.say(f"{self.path_name!r} at {self.t:g} / {p.duration:g} s", toast=False)
 
-    def set_time(self, win, t: float) -> None:
+    def set_time(self, table: Table, t: float) -> None:
         """Hold the preview at time t (scrubbing to a time)."""
-        p = self.path(win.scene.world)
+        p = self.path(table.scene.world)
         if p is not None:
             self.t = float(min(max(t, 0.0), p.duration))
-            win.camctl.show_path_at(p, self.t)
-            win.vstate.campath = None
+            table.camctl.show_path_at(p, self.t)
+            table.vstate.campath = None
 
     # -- outputs ------------------------------------------------------------------------------------------------
-    def preview_frame(self, win, t: float, size=PREVIEW_SIZE) -> np.ndarray:
+    def preview_frame(self, table: Table, t: float, size=PREVIEW_SIZE) -> np.ndarray:
         """The frame the video shows at time t: this path's camera, the scene as placed, the video's options,
         drawn by the window's renderer into an offscreen target."""
         from engine.render.camera import char_points
@@ -300,64 +304,59 @@ class CameraPath(Mode):
         from engine.render.state import RenderState
         from engine.units import scene_units
 
-        p = self.path(win.scene.world)
+        p = self.path(table.scene.world)
         assert p is not None, "a preview needs keys"
-        state = RenderState.from_scene(win.scene)
-        cam = p.at(t, char_points(win.scene.world, state.characters))
-        view = win.rc.target(size)
-        try:
-            with win.rc.drawing_into(view):
-                win.renderer.draw(cam, state, None, flythrough_options(win.scene, scene_units(win.scene)))
-            return win.rc.read_target(view)
-        finally:
-            view.release()
+        assert table.offscreen is not None, "a preview needs the window's renderer"
+        state = RenderState.from_scene(table.scene)
+        cam = p.at(t, char_points(table.scene.world, state.characters))
+        return table.offscreen(cam, state, flythrough_options(table.scene, scene_units(table.scene)), size)
 
-    def still(self, win, symbol=None, shift=False) -> None:
+    def still(self, table: Table, symbol=None, shift=False) -> None:
         from PIL import Image
 
         from engine.outputs import atomic_path
 
         if not self.keys:
             return
-        img = self.preview_frame(win, self.t)
-        win.shot_dir.mkdir(parents=True, exist_ok=True)
-        out = win.shot_dir / f"path-{_slug(self.path_name)}-{self.t:07.3f}s.png"
+        img = self.preview_frame(table, self.t)
+        table.shot_dir.mkdir(parents=True, exist_ok=True)
+        out = table.shot_dir / f"path-{_slug(self.path_name)}-{self.t:07.3f}s.png"
         with atomic_path(out, "the still") as tmp:
             Image.fromarray(img).save(tmp, format="PNG")
         self.last_still = str(out)
-        win.say(f"preview still at {self.t:g} s: {out}", toast=False)
+        table.say(f"preview still at {self.t:g} s: {out}", toast=False)
 
-    def save(self, win, symbol=None, shift=False) -> None:
+    def save(self, table: Table, symbol=None, shift=False) -> None:
         from engine.app.pathsave import save_path
         from engine.errors import AerieError
 
-        src = getattr(win.scene, "source", None)
+        src = getattr(table.scene, "source", None)
         if not src:
-            win.say("this scene has no file to save the path into", "error")
+            table.say("this scene has no file to save the path into", "error")
             return
         try:
             save_path(src, self.path_name, [dict(k) for k in self.keys])
         except AerieError as e:
-            win.say(str(e), "error")
+            table.say(str(e), "error")
             return
         self.saved = True
-        win.say(f"saved path {self.path_name!r} ({len(self.keys)} keys, {self.duration():g} s) into {src}")
+        table.say(f"saved path {self.path_name!r} ({len(self.keys)} keys, {self.duration():g} s) into {src}")
 
-    def render(self, win, symbol=None, shift=False) -> None:
+    def render(self, table: Table, symbol=None, shift=False) -> None:
         """The video of the saved path, made by ``aerie flythrough`` in a process of its own (the table stays
         usable), next to the scene; it refuses to replace any of the scene's inputs."""
         from engine.scene import scene_inputs
 
-        src = getattr(win.scene, "source", None)
+        src = getattr(table.scene, "source", None)
         if self.render_job is not None and self.render_job["proc"].poll() is None:
-            win.say(f"already rendering {self.render_job['out'].name} ({self.render_job['progress']})", toast=False)
+            table.say(f"already rendering {self.render_job['out'].name} ({self.render_job['progress']})", toast=False)
             return
         if not src or not self.saved or not self.keys:
-            win.say("save the path first (F5): the video is made from the scene file", "error")
+            table.say("save the path first (F5): the video is made from the scene file", "error")
             return
         out = Path(src).with_name(f"{Path(src).stem}-{_slug(self.path_name)}.mp4")
-        if out.resolve() in {Path(p).resolve() for p in scene_inputs(win.scene)}:
-            win.say(f"{out} is one of the scene's inputs: not overwritten", "error")
+        if out.resolve() in {Path(p).resolve() for p in scene_inputs(table.scene)}:
+            table.say(f"{out} is one of the scene's inputs: not overwritten", "error")
             return
         cmd = [sys.executable, "-m", "engine", "flythrough", src, "--path", self.path_name, "-o", str(out)]
         proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
@@ -379,21 +378,21 @@ class CameraPath(Mode):
                 job["error"] = lines[-1] if lines else f"exit status {proc.returncode}"
 
         threading.Thread(target=watch, daemon=True, name="aerie-path-render").start()
-        win.say(f"rendering {out.name} in the background (the table stays usable)", toast=False)
+        table.say(f"rendering {out.name} in the background (the table stays usable)", toast=False)
 
     # -- what shows ---------------------------------------------------------------------------------------------
-    def status(self, win):
+    def status(self, table: Table):
         if self.naming is not None:
             return f"name of the camera path: {self.naming}_   (Enter: use it, Esc: keep {self.path_name!r})", "info"
-        if self.keys and win.camctl.mode != "flythrough" and win.vstate.campath is None:
-            self.show(win)               # a play that ended: the path shows again
+        if self.keys and table.camctl.mode != "flythrough" and table.vstate.campath is None:
+            self.show(table)               # a play that ended: the path shows again
         n = len(self.keys)
         head = f"camera path {self.path_name!r}{'' if self.saved else '*'}: {n} key{'s' * (n != 1)}, " \
                f"{self.duration():g} s"
         if self.sel >= 0:
             k = self.keys[self.sel]
             head += f" · key {self.sel + 1} at {k['t']:g} s, {k['easing']}"
-            if self.inside_wall(win, k):
+            if self.inside_wall(table, k):
                 head += " · INSIDE A WALL (pulled towards its look-at)"
         if self.render_job is not None:
             j = self.render_job

@@ -5,10 +5,16 @@ Esc closes. The cell cursor follows the mouse meanwhile (the mode is not modal: 
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from pyglet.window import key
 
 from engine.app import compendium as C
+from engine.app import intents as I
 from engine.app.modes.base import PASS, POP, Mode
+
+if TYPE_CHECKING:
+    from engine.app.table import Table
 
 PAGE = 10
 
@@ -46,7 +52,7 @@ class Compendium(Mode):
         return {"query": self.query, "found": len(self.found), "of": len(self.all), "side": self.side,
                 "current": None if e is None else {"how": e.how, "ref": e.ref, "name": e.name}}
 
-    def on_key(self, win, symbol: int, modifiers: int):
+    def on_key(self, t: Table, symbol: int, modifiers: int):
         if modifiers & (key.MOD_CTRL | key.MOD_COMMAND):
             return POP if symbol == key.B else PASS     # Ctrl+Z undoes an add with the compendium still open
         n = max(len(self.found), 1)
@@ -58,32 +64,33 @@ class Compendium(Mode):
             self.type(self.query[:-1])
         elif symbol == key.TAB:
             self.side_i += 1
-            win.say(f"compendium: the new creature's side is {self.side}", toast=False)
+            t.say(f"compendium: the new creature's side is {self.side}", toast=False)
         elif symbol in (key.ENTER, key.RETURN):
-            self.add(win)
+            self.add(t)
         elif symbol == key.ESCAPE:
-            win.say("compendium closed", toast=False)
+            t.say("compendium closed", toast=False)
             return POP
         elif symbol in (key.LEFT, key.RIGHT):
             return PASS                          # the cell cursor moves
-        win.changed()
+        t.changed()
         return None
 
-    def add(self, win) -> None:
+    def add(self, t: Table) -> None:
         """The highlighted creature at the cursor (``Mode.enter`` is the push hook: not this)."""
         e = self.current
         if e is None:
-            win.say("compendium: nothing matches - Backspace takes a letter back", "error")
+            t.say("compendium: nothing matches - Backspace takes a letter back", "error")
             return
-        win.do(lambda: C.put(win.ctl, e, self.side))
+        ctl, side = t.ctl, self.side
+        t.perform(I.Do(lambda: C.put(ctl, e, side)))
 
-    def on_text(self, win, text: str):
+    def on_text(self, t: Table, text: str):
         if text and text.isprintable() and text not in ("\r", "\n", "\t"):
             self.type(self.query + text)
-            win.changed()
+            t.changed()
         return None
 
-    def status(self, win):
+    def status(self, t: Table):
         n = len(self.found)
         return (f"compendium: {self.query or '(type to search: name, type, cr5, flies)'}_  {n} of {len(self.all)}"
                 f" - Enter: add at the cursor as side {self.side} (Tab: side)  Esc: close", "info")
@@ -92,16 +99,16 @@ class Compendium(Mode):
         return (self.name, self.query, self.i, self.side_i, len(self.found))
 
 
-def open_compendium(win):
+def open_compendium(t: Table):
     """Ctrl+B: the compendium of the scene's ruleset (every library it has)."""
     from engine.errors import AerieError
 
     try:
-        items = C.entries(win.scene)
+        items = C.entries(t.scene)
     except AerieError as e:
-        win.say(f"compendium: {e}", "error")
+        t.say(f"compendium: {e}", "error")
         return None
-    sides = list(dict.fromkeys(a.side for a in win.ctl.state.actors.values()))
-    win.say(f"Ctrl+B: the compendium, {len(items)} creatures - type to search (name, type, cr5, flies), "
-            "Enter adds at the cursor, Esc closes", toast=False)
+    sides = list(dict.fromkeys(a.side for a in t.ctl.state.actors.values()))
+    t.say(f"Ctrl+B: the compendium, {len(items)} creatures - type to search (name, type, cr5, flies), "
+          "Enter adds at the cursor, Esc closes", toast=False)
     return Compendium(items, sorted(sides))

@@ -5,15 +5,18 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any, Callable, TYPE_CHECKING
 
 from pyglet.window import key, mouse
 
-from engine.app import pointing, statement
+from engine.app import intents as I
+from engine.app import statement
 from engine.app.modes.base import Mode
-from engine.app.modes.prompts import open_chooser
 from engine.app.modes.text import TextEntry
 from engine.app.modes.tools import GmDrag, Ruler, Template, say_template
+
+if TYPE_CHECKING:
+    from engine.app.table import Table
 
 OVERLAYS = (("grid", key.G, "layer grid at the cursor's altitude"),
             ("engagement", key.X, "engagement (AIR-04) and the selected character's reach (AIR-05)"),
@@ -24,7 +27,7 @@ OVERLAYS = (("grid", key.G, "layer grid at the cursor's altitude"),
             ("volume", key.J, "3D view of the threat volume: cubes in place at the cells enemies could attack the "
                               "selected character's side at (J again: the safe cells, then off)"))
 
-Run = Callable[[Any, int, bool], Any]      # (window, key symbol, shift held) -> a mode result
+Run = Callable[[Any, int, bool], Any]      # (table, key symbol, shift held) -> a mode result or an intent
 
 
 @dataclass(frozen=True)
@@ -36,114 +39,102 @@ class Binding:
     run: Run | None = None
 
 
-def _esc(win, sym, shift):
-    if win.vstate.help:
-        win.vstate.help = False
-    elif win.ctl.pending is not None:
-        win.ctl.cancel()
-    elif win.camctl.mode in ("fly", "flythrough", "follow"):
-        win.camctl.set_mode("orbit")
+def _esc(t: Table, sym, shift):
+    if t.vstate.help:
+        t.vstate.help = False
+    elif t.ctl.pending is not None:
+        t.ctl.cancel()
+    elif t.camctl.mode in ("fly", "flythrough", "follow"):
+        t.camctl.set_mode("orbit")
 
 
-def _enter(win, sym, shift):
-    win.do(win.ctl.confirm)
+def _enter(t: Table, sym, shift):
+    return I.Do(t.ctl.confirm)
 
 
-def _digit(win, sym, shift):
+def _digit(t: Table, sym, shift):
     d = str((sym - key._0) if sym <= key._9 else (sym - key.NUM_0))
-    ctl = win.ctl
+    ctl = t.ctl
     ctl.hotkey(d)
-    if pointing.placing(win):
+    if t.point.placing():
         # placing starts at the character itself, at its own altitude: PgUp twice = climb two layers
         a = ctl.state.actors.get(ctl.selected)
         if a is not None:
             ctl.hover = a.pos
             ctl.set_layer(a.layer)
-    pointing.follow_hover(win)
+    t.point.follow_hover()
 
 
-def _undo(win, sym, shift):
+def _undo(t: Table, sym, shift):
+    ctl = t.ctl
     if sym == key.Z and not shift:
-        win.do(win.ctl.undo)
-        win.do(lambda: win.say(f"Ctrl+Z: {win.named(win.ctl.message[0])} (Ctrl+Y redoes)"))
-    else:
-        win.do(win.ctl.redo)
-        win.do(lambda: win.say(f"Ctrl+Y: {win.named(win.ctl.message[0])} (Ctrl+Z undoes)"))
+        return I.Do(ctl.undo), I.Do(lambda: t.say(f"Ctrl+Z: {t.named(ctl.message[0])} (Ctrl+Y redoes)"))
+    return I.Do(ctl.redo), I.Do(lambda: t.say(f"Ctrl+Y: {t.named(ctl.message[0])} (Ctrl+Z undoes)"))
 
 
-def _save_open(win, sym, shift):
-    from engine.app import files
-
+def _save_open(t: Table, sym, shift):
     if sym == key.S and shift:
-        win.say("Ctrl+Shift+S: type a name for the save, Enter", toast=False)
+        t.say("Ctrl+Shift+S: type a name for the save, Enter", toast=False)
         return TextEntry("save as")
-    if sym == key.S:
-        from engine.errors import AerieError
-
-        try:
-            files.save(win)
-        except AerieError as e:      # refused (it would replace a file the game reads): said, the window goes on
-            win.say(f"not saved: {e}", "error")
-    else:
-        open_chooser(win)
+    return I.Save() if sym == key.S else I.OpenChooser()
 
 
-def _help(win, sym, shift):
+def _help(t: Table, sym, shift):
     if sym != key.SLASH or shift:
-        win.vstate.help = not win.vstate.help
+        t.vstate.help = not t.vstate.help
 
 
-def _fly(win, sym, shift):
-    c = win.camctl
+def _fly(t: Table, sym, shift):
+    c = t.camctl
     c.set_mode("orbit" if c.mode == "fly" else "fly")
-    win.say("F: free fly - W A S D, Q down, E up, drag to look (F or Esc: back to orbit)"
-            if c.mode == "fly" else "F: orbit camera again")
+    t.say("F: free fly - W A S D, Q down, E up, drag to look (F or Esc: back to orbit)"
+          if c.mode == "fly" else "F: orbit camera again")
 
 
-def _follow(win, sym, shift):
-    c = win.camctl
+def _follow(t: Table, sym, shift):
+    c = t.camctl
     if c.mode == "follow":
         c.set_mode("orbit")
-        win.say("V: follow off")
-    elif win.ctl.selected:
-        c.follow(pointing.centre(win, win.ctl.selected))
+        t.say("V: follow off")
+    elif t.ctl.selected:
+        c.follow(t.point.centre(t.ctl.selected))
         c.set_mode("follow")
-        win.say(f"V: the camera follows {win.name(win.ctl.selected)} (V: off)")
+        t.say(f"V: the camera follows {t.name(t.ctl.selected)} (V: off)")
 
 
-def _camera(win, sym, shift):
+def _camera(t: Table, sym, shift):
     if shift:
-        win.camctl.home_view()
-        win.say("Shift+K: home view")
+        t.camctl.home_view()
+        t.say("Shift+K: home view")
     else:
-        name = win.camctl.snap()
-        win.say(f"K - camera: {name} (K: next, Shift+K: home)")
+        name = t.camctl.snap()
+        t.say(f"K - camera: {name} (K: next, Shift+K: home)")
 
 
-def _top(win, sym, shift):
-    win.camctl.top_view()
-    win.say("O: top view, straight down over the map (K: the scene's cameras, Shift+K: home)")
+def _top(t: Table, sym, shift):
+    t.camctl.top_view()
+    t.say("O: top view, straight down over the map (K: the scene's cameras, Shift+K: home)")
 
 
-def _flythrough(win, sym, shift):
-    win.camctl.set_mode("flythrough")
-    win.say("P: the scene's fly-through (Esc stops it)")
+def _flythrough(t: Table, sym, shift):
+    t.camctl.set_mode("flythrough")
+    t.say("P: the scene's fly-through (Esc stops it)")
 
 
-def _campath(win, sym, shift):
+def _campath(t: Table, sym, shift):
     from engine.app.modes.campath import CameraPath
 
     return CameraPath()
 
 
-def _overlay(win, sym, shift):
+def _overlay(t: Table, sym, shift):
     name = next(n for n, k, _d in OVERLAYS if k == sym)
-    on = win.vstate.toggle(name)
-    win.say(f"{key.symbol_string(sym)}: {name} overlay {'on' if on else 'off'}")
+    on = t.vstate.toggle(name)
+    t.say(f"{key.symbol_string(sym)}: {name} overlay {'on' if on else 'off'}")
 
 
-def _volume(win, sym, shift):
-    v = win.vstate       # the 3D volume: the cells in reach this turn -> every exposed cell -> every safe cell -> off
+def _volume(t: Table, sym, shift):
+    v = t.vstate       # the 3D volume: the cells in reach this turn -> every exposed cell -> every safe cell -> off
     nxt = {"reach": "exposed", "exposed": "safe"}
     if not v.on["volume"]:
         v.set_overlay("volume", True)
@@ -155,90 +146,71 @@ def _volume(win, sym, shift):
     words = {"reach": "the cells the selected character could reach this turn, by threat",
              "exposed": "every cell an enemy could attack", "safe": "every cell safe from every enemy"}
     then = {"reach": "every exposed cell", "exposed": "every safe cell", "safe": "off"}
-    win.say("J: 3D threat view off" if not v.on["volume"] else
-            f"J: 3D threat view, {words[v.volume_mode]} (J: {then[v.volume_mode]})")
+    t.say("J: 3D threat view off" if not v.on["volume"] else
+          f"J: 3D threat view, {words[v.volume_mode]} (J: {then[v.volume_mode]})")
 
 
-def _statement(win, sym, shift):
-    if statement.begin(win.ctl):
+def _statement(t: Table, sym, shift):
+    if statement.begin(t.ctl):
         return TextEntry("statement")
     return None
 
 
-def _ruler(win, sym, shift):
-    win.say("U: ruler - click two points or characters (U: off)")
+def _ruler(t: Table, sym, shift):
+    t.say("U: ruler - click two points or characters (U: off)")
     return Ruler()
 
 
-def _template(win, sym, shift):
-    t = Template()
-    win.modes.push(win, t)
-    say_template(win)
+def _template(t: Table, sym, shift):
+    t.modes.push(t, Template())
+    say_template(t)
 
 
-def _fold(win, sym, shift):
-    win.vstate.fold = not win.vstate.fold
-    win.say("F2: panels folded (F2: unfold)" if win.vstate.fold else "F2: panels unfolded")
+def _fold(t: Table, sym, shift):
+    t.vstate.fold = not t.vstate.fold
+    t.say("F2: panels folded (F2: unfold)" if t.vstate.fold else "F2: panels unfolded")
 
 
-def _player_view(win, sym, shift):
+def _player_view(t: Table, sym, shift):
     if not shift:
-        win.cycle_player_view()
-        return
-    v = win.vstate
+        return I.NextPlayerView()
+    v = t.vstate
     v.reveal_hp = not v.reveal_hp
-    win.say("Shift+F3: the players see their enemies' exact health" if v.reveal_hp else
-            "Shift+F3: the players see their enemies as unhurt / hurt / bloodied / down")
+    t.say("Shift+F3: the players see their enemies' exact health" if v.reveal_hp else
+          "Shift+F3: the players see their enemies as unhurt / hurt / bloodied / down")
 
 
-def _mirror(win):
-    from engine.app.mirror import toggle
-
-    toggle(win)
+def _outlook(t: Table, sym, shift):
+    return I.Outlook(choose=shift)
 
 
-def _outlook(win, sym, shift):
-    from engine.app import outlook
-
-    if shift:
-        outlook.cycle_policy(win)
-    else:
-        outlook.start(win)
+def _quit(t: Table, sym, shift):
+    return I.SaveFirst("quit", I.Quit())      # unsaved work: "save first? (y)es / (n)o / (c)ancel"
 
 
-def _shot(win, sym, shift):
-    win.shot_pending = True
+def _arrows(t: Table, sym, shift):
+    t.point.nudge({key.UP: "up", key.DOWN: "down", key.LEFT: "left", key.RIGHT: "right"}[sym])
 
 
-def _quit(win, sym, shift):
-    from engine.app.modes.prompts import save_first
-
-    save_first(win, "quit", win.quit)      # unsaved work: "save first? (y)es / (n)o / (c)ancel"
-
-
-def _arrows(win, sym, shift):
-    pointing.nudge_cursor(win, {key.UP: "up", key.DOWN: "down", key.LEFT: "left", key.RIGHT: "right"}[sym])
-
-
-def _storey(win, sym, shift):
+def _storey(t: Table, sym, shift):
     from engine.app import storeys
 
-    w = win.scene.world
+    w = t.scene.world
     up = sym == key.PERIOD          # ',' a storey down, '.' back up (to everything): I is "how does this end?"
-    win.vstate.cut_above = storeys.step(w, win.vstate.cut_above, +1 if up else -1)
-    win.say(("." if up else ",") + ": " + storeys.label(w, win.vstate.cut_above))
+    t.vstate.cut_above = storeys.step(w, t.vstate.cut_above, +1 if up else -1)
+    t.say(("." if up else ",") + ": " + storeys.label(w, t.vstate.cut_above))
 
 
-def _units(win, sym, shift):
-    win.vstate.units = "m" if win.vstate.units == "ft" else "ft"
-    win.say("Ctrl+U: distances in " + ("feet (a square is 5 ft)" if win.vstate.units == "ft" else "metres")
-            + " - display only, the rules stay metric")
+def _units(t: Table, sym, shift):
+    t.vstate.units = "m" if t.vstate.units == "ft" else "ft"
+    t.say("Ctrl+U: distances in " + ("feet (a square is 5 ft)" if t.vstate.units == "ft" else "metres")
+          + " - display only, the rules stay metric")
 
 
-def _compendium(win, sym, shift):
+def _compendium(t: Table, sym, shift):
     from engine.app.modes.compendium import open_compendium
 
-    return open_compendium(win)
+    return open_compendium(t)
 
 
 def _k(*syms, ctrl=False):
@@ -259,11 +231,11 @@ KEYMAP: list[Binding] = [
             _k(key.ENTER, key.RETURN) + _k(key.ESCAPE) + _k(key.ESCAPE, ctrl=True),
             lambda w, s, sh: (_esc if s == key.ESCAPE else _enter)(w, s, sh)),
     Binding("Actions", "Tab", "next option (weapon, variant)", _k(key.TAB), lambda w, s, sh: w.ctl.next_variant()),
-    Binding("Actions", "T", "next possible target", _k(key.T), lambda w, s, sh: pointing.next_target(w)),
+    Binding("Actions", "T", "next possible target", _k(key.T), lambda w, s, sh: w.point.next_target()),
     Binding("Actions", "arrow keys", "move the cell cursor", _k(key.LEFT, key.RIGHT, key.UP, key.DOWN), _arrows),
     Binding("Actions", "PgUp / PgDn, ] [", "cursor altitude (the ghost's layer)",
             _k(key.PAGEUP, key.BRACKETRIGHT, key.PAGEDOWN, key.BRACKETLEFT),
-            lambda w, s, sh: pointing.layer(w, +1 if s in (key.PAGEUP, key.BRACKETRIGHT) else -1)),
+            lambda w, s, sh: w.point.layer(+1 if s in (key.PAGEUP, key.BRACKETRIGHT) else -1)),
     Binding("Actions", "Space", "select whose turn it is", _k(key.SPACE), lambda w, s, sh: w.ctl.select_current()),
     Binding("Actions", "N / Shift+N", "next / previous character", _k(key.N),
             lambda w, s, sh: w.ctl.cycle_selection(-1 if sh else 1)),
@@ -305,10 +277,10 @@ KEYMAP: list[Binding] = [
     Binding("Table", "F3 / Shift+F3", "player view: what each side sees (true 3D sight lines) / show its "
             "enemies' exact health", _k(key.F3), _player_view),
     Binding("Table", "F4", "the players' screen in a second window (F3 there: next side; F4: close it)", _k(key.F4),
-            lambda w, s, sh: _mirror(w)),
-    Binding("Table", "I / Shift+I", "how does this end? a batch of fights from here in the background, the win "
+            lambda w, s, sh: I.ToggleMirror()),
+    Binding("Table", "I / Shift+I", "how does this end? a batch of fights from here in the background, the t "
             "rates and their 95% intervals in a panel / choose the policies first (a click on a side's row: its own)", _k(key.I), _outlook),
-    Binding("Table", "F12", "screenshot (PNG)", _k(key.F12), _shot),
+    Binding("Table", "F12", "screenshot (PNG)", _k(key.F12), lambda w, s, sh: I.Screenshot()),
     Binding("Table", "F1 or H", "this help", _k(key.F1, key.H, key.SLASH), _help),
     Binding("Table", "Ctrl+Q", "quit (unsaved work: save first? y / n / c)", _k(key.Q, ctrl=True), _quit),
 ]
@@ -332,35 +304,35 @@ def help_rows() -> list[tuple[str, str]]:
 class MainMode(Mode):
     name = "main"
 
-    def on_key(self, win, symbol: int, modifiers: int):
+    def on_key(self, t: Table, symbol: int, modifiers: int):
         ctrl = bool(modifiers & (key.MOD_CTRL | key.MOD_COMMAND))
         shift = bool(modifiers & key.MOD_SHIFT)
-        if not ctrl and win.camctl.mode == "fly" and symbol in FLY_KEYS:
+        if not ctrl and t.camctl.mode == "fly" and symbol in FLY_KEYS:
             return None                                # held keys, read every frame
         b = LOOKUP.get((symbol, ctrl))
         if b is None or b.run is None:
             return None
-        return b.run(win, symbol, shift)
+        return b.run(t, symbol, shift)
 
-    def on_click(self, win, hit):
-        pointing.map_click(win, hit)
+    def on_click(self, t: Table, hit):
+        t.point.map_click(hit)
         return None
 
-    def on_press(self, win, button: int, modifiers: int, over_hud: bool):
+    def on_press(self, t: Table, button: int, modifiers: int, over_hud: bool):
         if button == mouse.LEFT and modifiers & key.MOD_ALT and not over_hud:
-            hit = pointing.pick(win)
+            hit = t.point.pick()
             if hit["char"] is not None:          # GM: Alt+drag a character to another cell
                 cid = hit["char"].char
-                win.say(f"GM: dragging {win.name(cid)} - release on a cell (wheel: layer)")
+                t.say(f"GM: dragging {t.name(cid)} - release on a cell (wheel: layer)")
                 return GmDrag(cid)
         elif button == mouse.LEFT and not over_hud:
             from engine.app.modes.movedrag import candidate
 
-            return candidate(win, pointing.pick(win))       # the current character: a drag moves it
+            return candidate(t, t.point.pick())       # the current character: a drag moves it
         return None
 
-    def on_drag(self, win, dx: float, dy: float, buttons: int):
-        c = win.camctl
+    def on_drag(self, t: Table, dx: float, dy: float, buttons: int):
+        c = t.camctl
         if buttons & mouse.LEFT:
             if c.mode == "fly":
                 c.look(dx, dy)
@@ -368,25 +340,25 @@ class MainMode(Mode):
                 c.orbit(dx, dy)
         elif buttons & (mouse.RIGHT | mouse.MIDDLE):
             c.pan(dx, dy)
-        win.changed()
+        t.changed()
         return None
 
-    def on_release(self, win, drag, button: int):
+    def on_release(self, t: Table, drag, button: int):
         if drag is not None and drag["moved"] < 4 and button == mouse.LEFT:
-            win.click(*win.mouse)
+            return I.Click()
         elif drag is not None and drag["moved"] < 4 and button == mouse.RIGHT and not drag.get("hud"):
             from engine.app.modes.tokenhud import open_at
 
-            open_at(win, pointing.pick(win))        # a right click on a character: its token HUD
+            open_at(t, t.point.pick())        # a right click on a character: its token HUD
         return None
 
-    def on_scroll(self, win, scroll_y: float, ctrl: bool, shift: bool):
-        placing = pointing.placing(win)
+    def on_scroll(self, t: Table, scroll_y: float, ctrl: bool, shift: bool):
+        placing = t.point.placing()
         if (placing or shift) and not ctrl:
-            win.ctl.change_layer(int(math.copysign(1, scroll_y)) if scroll_y else 0)
-            pointing.hover(win)
-            pointing.follow_hover(win)
+            t.ctl.change_layer(int(math.copysign(1, scroll_y)) if scroll_y else 0)
+            t.point.hover()
+            t.point.follow_hover()
         else:
-            win.camctl.zoom(scroll_y)
+            t.camctl.zoom(scroll_y)
         return None
 

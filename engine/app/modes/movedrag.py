@@ -5,10 +5,15 @@ it (when not, the move stays composed with the core's reason in red). A press wi
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from pyglet.window import mouse
 
-from engine.app import pointing
+from engine.app import intents as I
 from engine.app.modes.base import POP, Mode
+
+if TYPE_CHECKING:
+    from engine.app.table import Table
 
 
 class MoveDrag(Mode):
@@ -18,50 +23,49 @@ class MoveDrag(Mode):
         self.cid = cid
         self.started = False
 
-    def start(self, win) -> bool:
-        ctl = win.ctl
+    def start(self, t: Table) -> bool:
+        ctl = t.ctl
         ctl.select(self.cid)
         if not any(b["action"] == "move" for b in ctl.buttons()):
-            win.say(f"{win.name(self.cid)} cannot move now", "error")
+            t.say(f"{t.name(self.cid)} cannot move now", "error")
             return False
         ctl.choose("move")
         a = ctl.state.actors[self.cid]
         ctl.hover = a.pos
         ctl.set_layer(a.layer)
         self.started = True
-        win.say(f"moving {win.name(self.cid)}: release on the destination (wheel: altitude; Esc: cancel)",
-                toast=False)
+        t.say(f"moving {t.name(self.cid)}: release on the destination (wheel: altitude; Esc: cancel)",
+              toast=False)
         return True
 
-    def on_drag(self, win, dx: float, dy: float, buttons: int):
+    def on_drag(self, t: Table, dx: float, dy: float, buttons: int):
         if not buttons & mouse.LEFT:
             return None
-        if not self.started and not self.start(win):
+        if not self.started and not self.start(t):
             return POP
-        pointing.hover(win)              # the destination follows the cursor (a composed move's preview)
-        win.changed()
+        t.point.hover()              # the destination follows the cursor (a composed move's preview)
+        t.changed()
         return None
 
-    def on_scroll(self, win, scroll_y: float, ctrl: bool, shift: bool):
+    def on_scroll(self, t: Table, scroll_y: float, ctrl: bool, shift: bool):
         if not self.started:
             return POP
-        pointing.layer(win, 1 if scroll_y > 0 else -1)
+        t.point.layer(1 if scroll_y > 0 else -1)
         return None
 
-    def on_release(self, win, drag, button: int):
-        win.modes.remove(win, self)
+    def on_release(self, t: Table, drag, button: int):
         if not self.started:
             if drag is not None and button == mouse.LEFT:
-                win.click(*win.mouse)        # a press without a drag: an ordinary click
-            return None
-        if win.ctl.action() is not None:
-            win.do(win.ctl.confirm)          # refused by the core: the move stays composed, its reason in red
-        return None
+                return POP, I.Click()        # a press without a drag: an ordinary click
+            return POP
+        if t.ctl.action() is not None:
+            return POP, I.Do(t.ctl.confirm)    # refused by the core: the move stays composed, its reason in red
+        return POP
 
 
-def candidate(win, hit) -> MoveDrag | None:
+def candidate(t: Table, hit) -> MoveDrag | None:
     """A press on the character whose turn it is, nothing being composed: a move drag may start."""
-    ctl = win.ctl
+    ctl = t.ctl
     if hit["char"] is None or ctl.pending is not None:
         return None
     cid = hit["char"].char

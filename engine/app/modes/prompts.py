@@ -1,23 +1,28 @@
-"""The yes / no prompt and Ctrl+O's file chooser."""
+"""The yes / no prompt and Ctrl+O's file chooser. They ask; saving and opening are the window's (the intents
+:class:`~engine.app.intents.SaveThen` and :class:`~engine.app.intents.OpenPath`, engine/app/perform.py)."""
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Callable
+from typing import TYPE_CHECKING, Any
 
 from pyglet.window import key
 
-from engine.app import files
-from engine.app.modes.base import POP, Mode, Replace
+from engine.app import intents as I
+from engine.app.modes.base import POP, Mode
+
+if TYPE_CHECKING:
+    from engine.app.table import Table
 
 
 class YesNo(Mode):
-    """A question waiting for Y (Enter) or N (Esc); nothing else happens meanwhile."""
+    """A question waiting for Y (Enter) or N (Esc); nothing else happens meanwhile. ``yes`` / ``no``: an intent,
+    or a callable of the code outside the modes that asked."""
 
     name = "yes/no"
     modal = True
 
-    def __init__(self, text: str, yes: Callable[[], None], no: Callable[[], None] | None = None) -> None:
+    def __init__(self, text: str, yes: I.Then, no: I.Then | None = None) -> None:
         self.text = text
         self.yes = yes
         self.no = no
@@ -25,22 +30,25 @@ class YesNo(Mode):
     def hint(self) -> str:
         return "Y: yes      N or Esc: no"
 
-    def on_key(self, win, symbol: int, modifiers: int):
+    def on_key(self, t: Table, symbol: int, modifiers: int):
         if symbol in (key.Y, key.ENTER, key.RETURN):
-            win.modes.remove(win, self)
-            self.yes()
-        elif symbol in (key.N, key.ESCAPE):
-            win.modes.remove(win, self)
-            if self.no is not None:
-                self.no()
-            win.say("kept the game as it is")
+            return POP, _then(self.yes)
+        if symbol in (key.N, key.ESCAPE):
+            return POP, _then(self.no), I.Say("kept the game as it is")
         return None
 
-    def on_text(self, win, text: str):
+    def on_text(self, t: Table, text: str):
         return None
 
     def key(self) -> tuple:
         return (self.name, self.text)
+
+
+def _then(what: I.Then | None) -> Any:
+    """An answer's consequence as a handler's result: an intent as it is, a callable called in its turn."""
+    if what is None or isinstance(what, I.Intent):
+        return what
+    return I.Call(what)
 
 
 class SaveFirst(YesNo):
@@ -51,7 +59,7 @@ class SaveFirst(YesNo):
 
     name = "save first"
 
-    def __init__(self, what: str, lost: str, proceed: Callable[[], None], opens: Path | None = None) -> None:
+    def __init__(self, what: str, lost: str, proceed: I.Then, opens: Path | None = None) -> None:
         super().__init__(f"{what}: {lost} not saved. Save first? (y)es / (n)o / (c)ancel", proceed)
         self.what = what
         self.opens = opens
@@ -59,36 +67,14 @@ class SaveFirst(YesNo):
     def hint(self) -> str:
         return f"Y or S: save first, then {self.what}      N: {self.what} without saving      C or Esc: cancel"
 
-    def on_key(self, win, symbol: int, modifiers: int):
+    def on_key(self, t: Table, symbol: int, modifiers: int):
         if symbol in (key.Y, key.S, key.ENTER, key.RETURN):
-            win.modes.remove(win, self)
-            if self.opens is not None and Path(self.opens).resolve() == files.save_target(win).resolve():
-                win.say(f"not saved: saving would overwrite {Path(self.opens).name}, the game being opened")
-                self.yes()
-                return None
-            try:
-                files.save(win)
-            except Exception as e:   # noqa: BLE001 - a save refused keeps the window and says why
-                win.say(f"not saved, so not {self.what}: {e}", "error")
-                return None
-            self.yes()
-        elif symbol == key.N:
-            win.modes.remove(win, self)
-            self.yes()
-        elif symbol in (key.C, key.ESCAPE):
-            win.modes.remove(win, self)
-            win.say(f"{self.what}: cancelled, the game is as it was")
+            return POP, I.SaveThen(self.what, self.yes, self.opens)
+        if symbol == key.N:
+            return POP, _then(self.yes)
+        if symbol in (key.C, key.ESCAPE):
+            return POP, I.Say(f"{self.what}: cancelled, the game is as it was")
         return None
-
-
-def save_first(win, what: str, proceed: Callable[[], None]) -> None:
-    """``proceed`` at once when nothing would be lost, else after the save-first prompt."""
-    lost = files.unsaved(win)
-    if not lost or win.modes.find(SaveFirst) is not None:
-        proceed()
-        return
-    win.modes.push(win, SaveFirst(what, lost, proceed))
-    win.say(f"{what}: {lost} not saved - Y saves first, N drops it, C keeps the window", toast=False)
 
 
 class Chooser(Mode):
@@ -117,52 +103,36 @@ class Chooser(Mode):
         self.paths, self.labels = [p for p, _ in keep], [lab for _, lab in keep]
         self.i = 0
 
-    def on_key(self, win, symbol: int, modifiers: int):
+    def on_key(self, t: Table, symbol: int, modifiers: int):
         if symbol in (key.UP, key.DOWN):
             self.i = (self.i + (1 if symbol == key.DOWN else -1)) % max(len(self.paths), 1)
         elif symbol in (key.ENTER, key.RETURN):
-            return self.choose(win)
+            return self.choose(t)
         elif symbol == key.ESCAPE:
             return POP
         elif symbol == key.BACKSPACE and self.query:
             self.filter(self.query[:-1])
         return None
 
-    def on_text(self, win, text: str):
+    def on_text(self, t: Table, text: str):
         if text and text.isprintable():
             self.filter(self.query + text)
         return None
 
-    def choose(self, win):
+    def choose(self, t: Table):
         """The highlighted entry: opened, or -- when work would be lost -- the save-first prompt first."""
         if not self.paths:
             return POP
         path = Path(self.paths[self.i % len(self.paths)])
-        lost = files.unsaved(win)
-        if lost:
-            win.say(f"Ctrl+O: {lost} not saved - Y saves first, N opens {path.name} without saving, C keeps the game",
-                    toast=False)
-            return Replace(SaveFirst(f"open {path.name}", lost, lambda: files.open_path(win, path), opens=path))
-        win.modes.remove(win, self)
-        files.open_path(win, path)
-        return None
+        hint = f"Ctrl+O: {{lost}} not saved - Y saves first, N opens {path.name} without saving, C keeps the game"
+        return POP, I.SaveFirst(f"open {path.name}", I.OpenPath(path), opens=path, hint=hint)
 
     def key(self) -> tuple:
         return (self.name, tuple(self.paths), self.i, self.query)
 
 
-def open_chooser(win) -> None:
-    """Ctrl+O: a picker of the saves and scenes around (the default save first)."""
-    out = files.openable(win.scene)
-    if not out:
-        win.say("Ctrl+O: no scene or saved game here", "error")
-        return
-    win.modes.push(win, Chooser([str(p) for p in out], [files.label(p) for p in out]))
-    win.say("Ctrl+O: choose a scene or a saved game (type to filter; Up/Down, Enter; Esc: cancel)", toast=False)
-
-
-def open_chosen(win) -> None:
+def open_chosen(t: Table) -> None:
     """Choose the chooser's highlighted entry (a click on a row, or a script)."""
-    ch = win.modes.find(Chooser)
+    ch = t.modes.find(Chooser)
     if ch is not None:
-        win.modes.apply(win, ch, ch.choose(win))
+        t.modes.apply(t, ch, ch.choose(t))

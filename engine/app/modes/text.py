@@ -3,11 +3,17 @@ composed action (E, ``Controller.statement``)."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from pyglet.window import key
 
+from engine.app import intents as I
 from engine.app import statement
 from engine.app.gmtext import USAGE as GM_HELP     # the GM line's grammar, said where it is parsed
 from engine.app.modes.base import POP, Mode
+
+if TYPE_CHECKING:
+    from engine.app.table import Table
 
 
 class TextEntry(Mode):
@@ -23,55 +29,46 @@ class TextEntry(Mode):
         self.text = ""
         self.skip = True
 
-    def on_text(self, win, text: str):
+    def on_text(self, t: Table, text: str):
         if self.skip:
             self.skip = False
             if text.lower() == self.KINDS[self.kind]:
                 return None
         if text.isprintable() and text not in "\r\n":
             self.text += text
-            win.changed()
+            t.changed()
         return None
 
-    def on_key(self, win, symbol: int, modifiers: int):
+    def on_key(self, t: Table, symbol: int, modifiers: int):
         if symbol == key.F12:                 # a screenshot of the line being typed
-            win.shot_pending = True
-        elif symbol in (key.ENTER, key.RETURN):
-            return self.enter_line(win)
+            return I.Screenshot()
+        if symbol in (key.ENTER, key.RETURN):
+            return self.enter_line(t)
         elif symbol == key.ESCAPE:
             if self.kind == "statement":
-                win.ctl.statement = None
-                win.say("the GM's statement was put aside")
+                t.ctl.statement = None
+                t.say("the GM's statement was put aside")
             return POP
         elif symbol == key.BACKSPACE:
             self.text = self.text[:-1]
         return None
 
-    def enter_line(self, win):
+    def enter_line(self, t: Table):
         text, self.text = self.text, ""
         if self.kind == "roll":
-            win.ctl.enter_roll(text)
+            t.ctl.enter_roll(text)
             return POP
         if self.kind == "save as":
-            from engine.app import files
-
-            win.modes.remove(win, self)
-            files.save_as(win, text)
-            return None
+            return POP, I.SaveAs(text)
         if self.kind == "gm":
-            win.modes.remove(win, self)
-            from engine.app.gmtable import gm_command
+            return POP, I.GmCommand(text)
+        return I.Do(statement.enter, (t.ctl, text))    # the next open word, or done (the window's sync pops this)
 
-            gm_command(win, text)
-            return None
-        win.do(statement.enter, win.ctl, text)    # the next open word, or done (the window's sync pops this)
-        return None
-
-    def status(self, win):
+    def status(self, t: Table):
         if self.kind == "roll":
             return f"die result for the next action (e.g. attack 17; 'clear'): {self.text}_", "info"
         if self.kind == "statement":
-            return f"{statement.prompt(win.ctl)}: {self.text}_   (Enter: next, Esc: put it aside)", "info"
+            return f"{statement.prompt(t.ctl)}: {self.text}_   (Enter: next, Esc: put it aside)", "info"
         if self.kind == "save as":
             return f"save as (a name; .save.json is added): {self.text}_   (Enter: save, Esc: cancel)", "info"
         return f"GM: {self.text}_   ({GM_HELP})", "info"

@@ -6,9 +6,15 @@ choice (the view state), not a rule. Esc or a click on the map closes it."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from pyglet.window import key
 
+from engine.app import intents as I
 from engine.app.modes.base import PASS, POP, Mode
+
+if TYPE_CHECKING:
+    from engine.app.table import Table
 
 
 class TokenHud(Mode):
@@ -18,7 +24,7 @@ class TokenHud(Mode):
         self.cid = cid
         self.typed = ""                  # digits typed: the exact HP Enter sets
 
-    def on_key(self, win, symbol: int, modifiers: int):
+    def on_key(self, t: Table, symbol: int, modifiers: int):
         if symbol == key.ESCAPE:
             return POP
         if symbol == key.BACKSPACE and self.typed:
@@ -26,45 +32,43 @@ class TokenHud(Mode):
             return None
         if symbol in (key.ENTER, key.RETURN) and self.typed:
             value, self.typed = int(self.typed), ""
-            return None if act(win, self.cid, "set", value) else POP
+            return None if act(t, self.cid, "set", value) else POP
         if key._0 <= symbol <= key._9 or key.NUM_0 <= symbol <= key.NUM_9:
             return None                  # the digit comes as text (on_text): not the action hotkeys under it
         return PASS
 
-    def on_text(self, win, text: str):
+    def on_text(self, t: Table, text: str):
         if text.isdigit() and len(self.typed) < 4:
             self.typed += text
             return None
         return PASS
 
-    def on_click(self, win, hit):
+    def on_click(self, t: Table, hit):
         return POP                       # a click on the map closes it
 
     def key(self) -> tuple:
         return (self.name, self.cid, self.typed)
 
 
-def act(win, cid: str, what: str, val) -> bool:
+def act(t: Table, cid: str, what: str, val) -> bool:
     """One button of the HUD: False when the HUD should close (the character is gone)."""
-    from engine.app.gmtable import gm_step
-
-    a = win.ctl.state.actors.get(cid)
+    a = t.ctl.state.actors.get(cid)
     if a is None:
         return False
     if what in ("hp", "set"):       # a step (-5 .. +5, the last roll as damage or healing) or an exact value
         value = int(val) if what == "set" else a.hp + int(val)
-        gm_step(win, {"actor": "gm", "action": "gm_set", "target": cid, "key": "hp",
-                      "value": int(min(max(value, 0), a.max_hp))})
+        t.perform(I.GmStep({"actor": "gm", "action": "gm_set", "target": cid, "key": "hp",
+                              "value": int(min(max(value, 0), a.max_hp))}))
     elif what == "cond":
         op = "remove" if val in a.conditions else "add"
-        gm_step(win, {"actor": "gm", "action": "gm_condition", "target": cid, op: val})
+        t.perform(I.GmStep({"actor": "gm", "action": "gm_condition", "target": cid, op: val}))
     elif what == "hide":
-        hidden = set(win.vstate.hidden)
+        hidden = set(t.vstate.hidden)
         hidden ^= {cid}
-        win.vstate.hidden = frozenset(hidden)
-        win.say(f"{win.name(cid)} is {'hidden from' if cid in hidden else 'shown in'} the players' view")
+        t.vstate.hidden = frozenset(hidden)
+        t.say(f"{t.name(cid)} is {'hidden from' if cid in hidden else 'shown in'} the players' view")
     elif what == "remove":
-        gm_step(win, {"actor": "gm", "action": "gm_remove", "target": cid})
+        t.perform(I.GmStep({"actor": "gm", "action": "gm_remove", "target": cid}))
         return False
     return True
 
@@ -77,12 +81,12 @@ def last_roll(session) -> int | None:
     return None
 
 
-def open_at(win, hit) -> bool:
+def open_at(t: Table, hit) -> bool:
     """A right click without a drag: the HUD of the character under the cursor (True when there was one)."""
     if hit["char"] is None:
         return False
-    old = win.modes.find(TokenHud)
+    old = t.modes.find(TokenHud)
     if old is not None:
-        win.modes.remove(win, old)
-    win.modes.push(win, TokenHud(hit["char"].char))
+        t.modes.remove(t, old)
+    t.modes.push(t, TokenHud(hit["char"].char))
     return True

@@ -3,10 +3,15 @@ to another cell (Alt+drag). Keys they do not use pass to the main mode."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from pyglet.window import key
 
-from engine.app import pointing
+from engine.app import intents as I
 from engine.app.modes.base import PASS, POP, Mode
+
+if TYPE_CHECKING:
+    from engine.app.table import Table
 
 TEMPLATES = ("sphere", "cone", "line", "cube")
 
@@ -16,33 +21,33 @@ class Ruler(Mode):
 
     name = "ruler"
 
-    def enter(self, win) -> None:
-        win.vstate.ruler_mode = True
-        win.vstate.ruler = None
+    def enter(self, t: Table) -> None:
+        t.vstate.ruler_mode = True
+        t.vstate.ruler = None
 
-    def leave(self, win) -> None:
-        win.vstate.ruler_mode = False
-        win.vstate.ruler = None
+    def leave(self, t: Table) -> None:
+        t.vstate.ruler_mode = False
+        t.vstate.ruler = None
 
-    def on_key(self, win, symbol: int, modifiers: int):
+    def on_key(self, t: Table, symbol: int, modifiers: int):
         if symbol == key.U and not modifiers & (key.MOD_CTRL | key.MOD_COMMAND):
-            win.say("U: ruler off")
+            t.say("U: ruler off")
             return POP
         return PASS
 
-    def on_click(self, win, hit):
-        t = {"char": hit["char"].char if hit["char"] is not None else None,
-             "cell": list(hit["cell"].cell) if hit["cell"] is not None else None}
-        if t["cell"] is None and t["char"] is None:
+    def on_click(self, t: Table, hit):
+        end = {"char": hit["char"].char if hit["char"] is not None else None,
+               "cell": list(hit["cell"].cell) if hit["cell"] is not None else None}
+        if end["cell"] is None and end["char"] is None:
             return None
-        if t["cell"] is None:
-            t["cell"] = list(win.ctl.actor(t["char"]).pos)
-        r = win.vstate.ruler
+        if end["cell"] is None:
+            end["cell"] = list(t.ctl.actor(end["char"]).pos)
+        r = t.vstate.ruler
         if r is None or "b" in r:
-            win.vstate.ruler = {"a": t}
-            win.say("ruler: click the second point or character (U: ruler off)", toast=False)
+            t.vstate.ruler = {"a": end}
+            t.say("ruler: click the second point or character (U: ruler off)", toast=False)
         else:
-            win.vstate.set_ruler_end("b", t)
+            t.vstate.set_ruler_end("b", end)
         return None
 
 
@@ -55,88 +60,90 @@ class Template(Mode):
     def __init__(self, shape: str = "sphere", size_m: float = 6.0) -> None:
         self.shape, self.size_m = shape, size_m
 
-    def enter(self, win) -> None:
-        win.vstate.template = {"shape": self.shape, "size_m": self.size_m}
+    def enter(self, t: Table) -> None:
+        t.vstate.template = {"shape": self.shape, "size_m": self.size_m}
 
-    def leave(self, win) -> None:
-        win.vstate.template = None
+    def leave(self, t: Table) -> None:
+        t.vstate.template = None
 
-    def on_key(self, win, symbol: int, modifiers: int):
-        if symbol in (key.ENTER, key.RETURN) and (win.vstate.template or {}).get("at") is not None:
-            return keep_template(win)
-        if symbol in (key.DELETE, key.BACKSPACE) and win.vstate.pinned:
-            return drop_template(win)
+    def on_key(self, t: Table, symbol: int, modifiers: int):
+        if symbol in (key.ENTER, key.RETURN) and (t.vstate.template or {}).get("at") is not None:
+            return keep_template(t)
+        if symbol in (key.DELETE, key.BACKSPACE) and t.vstate.pinned:
+            return drop_template(t)
         if symbol != key.Y or modifiers & (key.MOD_CTRL | key.MOD_COMMAND):
             return PASS
-        t = win.vstate.template or {"shape": self.shape, "size_m": self.size_m}
-        i = TEMPLATES.index(t["shape"]) + 1 if t["shape"] in TEMPLATES else 0
+        tpl = t.vstate.template or {"shape": self.shape, "size_m": self.size_m}
+        i = TEMPLATES.index(tpl["shape"]) + 1 if tpl["shape"] in TEMPLATES else 0
         if i >= len(TEMPLATES):
-            win.say("Y: area template off")
+            t.say("Y: area template off")
             return POP
-        win.vstate.template = dict(t, shape=TEMPLATES[i])
-        say_template(win)
+        t.vstate.template = dict(tpl, shape=TEMPLATES[i])
+        say_template(t)
         return None
 
-    def on_click(self, win, hit):
+    def on_click(self, t: Table, hit):
         """A click on a cell pins the template there (issue 23 item 8: a template could not be pinned); a click
         elsewhere moves the pin."""
-        if win.vstate.template is None:
+        if t.vstate.template is None:
             return PASS
-        a = win.ctl.state.actors.get(hit["char"].char) if hit.get("char") is not None else None
+        a = t.ctl.state.actors.get(hit["char"].char) if hit.get("char") is not None else None
         if a is not None:                # a character: the template on its cell (issue 40 item 6: it kept following)
             cell = [a.x + a.footprint // 2, a.y + a.footprint // 2, a.layer]
         elif hit["cell"] is not None:
             cell = list(hit["cell"].cell)
         else:
             return PASS
-        win.vstate.template = dict(win.vstate.template, at=cell)
-        win.say(f"template pinned at {tuple(cell)}" + (f" on {win.name(a.id)}" if a is not None else "")
-                + " (a click moves it; Enter keeps it on the map; Y: next shape)", toast=False)
+        t.vstate.template = dict(t.vstate.template, at=cell)
+        t.say(f"template pinned at {tuple(cell)}" + (f" on {t.name(a.id)}" if a is not None else "")
+              + " (a click moves it; Enter keeps it on the map; Y: next shape)", toast=False)
         return None
 
-    def on_scroll(self, win, scroll_y: float, ctrl: bool, shift: bool):
-        if not ctrl or win.vstate.template is None:
+    def on_scroll(self, t: Table, scroll_y: float, ctrl: bool, shift: bool):
+        if not ctrl or t.vstate.template is None:
             return PASS
-        size = win.vstate.template["size_m"] + (1.5 if scroll_y > 0 else -1.5)
-        win.vstate.set_template_size(float(min(max(size, 1.5), 60.0)))
+        size = t.vstate.template["size_m"] + (1.5 if scroll_y > 0 else -1.5)
+        t.vstate.set_template_size(float(min(max(size, 1.5), 60.0)))
         return None
 
 
-def keep_template(win):
+def keep_template(t: Table):
     """Enter: the pinned template stays on the map as it is (several can), the live one follows the cursor again."""
     from engine.app.scene_prims import template_geometry
 
-    g = template_geometry(win)
-    if g is None:
+    g = template_geometry(t)
+    tpl = t.vstate.template
+    if g is None or tpl is None:
         return PASS
-    win.vstate.pinned = win.vstate.pinned + (g,)
-    win.vstate.template = {k: v for k, v in win.vstate.template.items() if k != "at"}
-    win.say(f"template kept on the map ({len(win.vstate.pinned)} kept; Delete removes the one nearest the cursor)",
-            toast=False)
+    t.vstate.pinned = t.vstate.pinned + (g,)
+    t.vstate.template = {k: v for k, v in tpl.items() if k != "at"}
+    t.say(f"template kept on the map ({len(t.vstate.pinned)} kept; Delete removes the one nearest the cursor)",
+          toast=False)
     return None
 
 
-def drop_template(win):
+def drop_template(t: Table):
     """Delete: the kept template nearest the cursor goes (the newest when the cursor is off the map)."""
-    pins = list(win.vstate.pinned)
-    cur = win.ctl.hover
+    pins = list(t.vstate.pinned)
+    cur = t.ctl.hover
     i = len(pins) - 1
     if cur is not None:
-        cm = win.scene.world.cell_m
+        cm = t.scene.world.cell_m
         at = ((cur[0] + 0.5) * cm, (cur[1] + 0.5) * cm, cur[2] + 0.5)
         i = min(range(len(pins)), key=lambda k: sum((p - q) ** 2 for p, q in zip(pins[k][2], at)))
     pins.pop(i)
-    win.vstate.pinned = tuple(pins)
-    win.say(f"kept template removed ({len(pins)} left)", toast=False)
+    t.vstate.pinned = tuple(pins)
+    t.say(f"kept template removed ({len(pins)} left)", toast=False)
     return None
 
 
-def say_template(win) -> None:
+def say_template(t: Table) -> None:
     from engine.app.scene_prims import template_size
 
-    t = win.vstate.template
-    win.say(f"Y: {template_size(t['shape'], t['size_m'])} template at the cursor (cone and line from the selected; "
-            "Ctrl+wheel: size; a click pins it, on a character its cell; Enter keeps it; Y: next shape)")
+    tpl = t.vstate.template
+    assert tpl is not None, "said once the template is on"
+    t.say(f"Y: {template_size(tpl['shape'], tpl['size_m'])} template at the cursor (cone and line from the selected; "
+          "Ctrl+wheel: size; a click pins it, on a character its cell; Enter keeps it; Y: next shape)")
 
 
 class GmDrag(Mode):
@@ -148,34 +155,29 @@ class GmDrag(Mode):
     def __init__(self, cid: str) -> None:
         self.cid = cid
 
-    def on_drag(self, win, dx: float, dy: float, buttons: int):
-        pointing.hover(win)
+    def on_drag(self, t: Table, dx: float, dy: float, buttons: int):
+        t.point.hover()
         return None
 
-    def on_scroll(self, win, scroll_y: float, ctrl: bool, shift: bool):
-        win.ctl.change_layer(1 if scroll_y > 0 else -1)
-        win.say(f"GM: drop {win.name(self.cid)} at layer {win.ctl.cursor_layer} (a flyer; a walker lands on the "
-                "surface)", toast=False)
+    def on_scroll(self, t: Table, scroll_y: float, ctrl: bool, shift: bool):
+        t.ctl.change_layer(1 if scroll_y > 0 else -1)
+        t.say(f"GM: drop {t.name(self.cid)} at layer {t.ctl.cursor_layer} (a flyer; a walker lands on the "
+              "surface)", toast=False)
         return None
 
-    def on_release(self, win, drag, button: int):
-        self.drop(win)
-        return POP
+    def on_release(self, t: Table, drag, button: int):
+        return self.drop(t), POP
 
-    def drop(self, win) -> None:
-        a = win.ctl.state.actors.get(self.cid)
+    def drop(self, t: Table) -> I.GmStep | None:
+        a = t.ctl.state.actors.get(self.cid)
         if a is None:
-            return
-        rs = win.render_state()
-        hit = win.picker.pick(win.camctl.camera(), win.size_px, win.mouse[0], win.mouse[1], rs.characters,
-                              win.ctl.cursor_layer if a.can_fly else None)
+            return None
+        hit = t.point.pick_at(t.ctl.cursor_layer if a.can_fly else None)
         if hit["cell"] is None:
-            win.say("GM: no cell under the cursor", "error")
-            return
+            t.say("GM: no cell under the cursor", "error")
+            return None
         x, y, layer = hit["cell"].cell
-        from engine.app.gmtable import gm_step
-
-        gm_step(win, {"actor": "gm", "action": "gm_place", "target": self.cid, "to": [x, y, layer]})
+        return I.GmStep({"actor": "gm", "action": "gm_place", "target": self.cid, "to": [x, y, layer]})
 
     def key(self) -> tuple:
         return (self.name, self.cid)
