@@ -25,6 +25,7 @@ DAMAGE_MODIFIERS = Hook("damage_modifiers", "fn(rs, session, target, dmg) change
     "dungeon_delver",
     "heavy_armor_master",
     "nonmagical_weapons",                          # SRD-03 (srd_traits.py)
+    "conferred_resistance",                        # SRD-40 (srd_auras.py): a rider's resistance from its mount
     "regeneration_stopped",                        # SRD-32 (srd_traits2.py): notes the damage, changes nothing
     "immunity_resistance_vulnerability",           # DND-33: "po zastosowaniu wszystkich modyfikatorów": last
     "sleep_ends_on_damage",                        # SRD-25 (srd_breaths.py): the damage that is dealt wakes it

@@ -3,6 +3,7 @@ assets/srd/creatures.json do at the table, each with the text it implements (the
 taken. Fields and rendering: engine/rules/catalogue.py."""
 
 T = "tests/rules/dnd5e/test_srd_traits2.py::"
+T3 = "tests/rules/dnd5e/test_srd_auras.py::"
 
 RULES = [
     {'id': 'SRD-30',
@@ -118,4 +119,24 @@ RULES = [
      'where': 'srd traits2 `escape_to`, srd traits2 `legendary_move`, srd legendary `legendary_actions`, '
               'srd features `legendary`, srd blocks `legendary_option`',
      'tests': [T + 'test_srd33_srd38_legendary_teleport_and_move_get_away']},
+    {'id': 'SRD-39',
+     'rule': 'Fear Aura: "Any creature hostile to the pit fiend that starts its turn within 20 feet of the pit fiend '
+             'must make a DC 21 Wisdom saving throw, unless the pit fiend is incapacitated. On a failed save, the '
+             'creature is frightened until the start of its next turn. If a creature\'s saving throw is successful, '
+             'the creature is immune to the pit fiend\'s Fear Aura for the next 24 hours."',
+     'status': 'built',
+     'decision': 'a turn-start rule of the creature whose turn starts: the fear an aura gave it ends first, then each '
+                 'hostile, not incapacitated aura within its radius (6 m from the aura\'s body: the centres\' '
+                 'distance, AIR-03, less half its footprint) asks a Wisdom save; a failure frightens it with the aura '
+                 'as the source (SRD conditions: no moving closer, disadvantage while it sees the source), a success '
+                 'makes it immune for the rest of the scene (24 hours outlast any fight)',
+     'where': 'srd auras `fear_aura`, srd features `read`',
+     'tests': [T3 + 'test_srd39_fear_aura']},
+    {'id': 'SRD-40',
+     'rule': 'Confer Fire Resistance: "The nightmare can grant resistance to fire damage to anyone riding it."',
+     'status': 'built',
+     'decision': 'a damage modifier: a rider seated on the nightmare (DND-36) resists fire damage while the mount '
+                 'lives; "can grant" is taken as always granted (the mount\'s choice, made for its rider)',
+     'where': 'srd auras `conferred_resistance`, srd features `read`',
+     'tests': [T3 + 'test_srd40_confer_fire_resistance']},
 ]
