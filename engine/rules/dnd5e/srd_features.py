@@ -156,7 +156,7 @@ def status(c: dict, section: str, f: dict) -> tuple[bool, str] | None:
     key, entry = got
     if key in LEFT_OUT:
         return False, LEFT_OUT[key]
-    if entry.get("kind") == "invisibility" and "Consume Life" in f["desc"]:
+    if isinstance(entry, dict) and entry.get("kind") == "invisibility" and "Consume Life" in f["desc"]:
         return False, "played as SRD-34; left out: its use of Consume Life ending the invisibility"
     return True, ""
 
