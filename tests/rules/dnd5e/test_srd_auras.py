@@ -54,3 +54,17 @@ def test_srd40_confer_fire_resistance(tmp_path, capsys):
         {**gm, "target": "r", "type": "cold"}])
     dmg = [(e["who"], e["damage_type"], e["amount"]) for e in events(evs, "damage")]
     assert dmg == [("r", "fire", 10), ("a", "fire", 20), ("r", "cold", 20)]
+
+
+def test_srd03_hellish_weapons_are_magical(tmp_path, capsys):
+    """Erinyes, "Hellish Weapons. The erinyes's weapon attacks are magical and deal an extra 13 (3d8) poison damage on
+    a hit (included in the attacks)": its longsword's slashing passes the vrock's resistance to nonmagical weapons
+    (4 + 4 = 8, not 4); the vrock is immune to the poison."""
+    eri = {"id": "e", "srd": "erinyes", "side": "blue", "at": [10, 10, 0]}
+    vrock = {"id": "v", "srd": "vrock", "side": "red", "at": [11, 10, 0]}
+    evs = run_scene(tmp_path, capsys, [eri, vrock], [
+        {"actor": "e", "action": "attack", "target": "v", "weapon": "Longsword",
+         "rolls": {"attack": 18, "damage": [4, 1, 1, 1]}}])
+    dmg = [(e["damage_type"], e["amount"]) for e in events(evs, "damage", who="v")]
+    assert dmg[0] == ("slashing", 8)
+    assert all(amount == 0 for t, amount in dmg if t == "poison")
