@@ -4,6 +4,7 @@ taken. Fields and rendering: engine/rules/catalogue.py."""
 
 T = "tests/rules/dnd5e/test_srd_traits2.py::"
 T3 = "tests/rules/dnd5e/test_srd_auras.py::"
+T4 = "tests/rules/dnd5e/test_srd_swarm.py::"
 
 RULES = [
     {'id': 'SRD-30',
@@ -139,4 +140,19 @@ RULES = [
                  'lives; "can grant" is taken as always granted (the mount\'s choice, made for its rider)',
      'where': 'srd auras `conferred_resistance`, srd features `read`',
      'tests': [T3 + 'test_srd40_confer_fire_resistance']},
+    {'id': 'SRD-41',
+     'rule': 'Swarm: "The swarm can occupy another creature\'s space and vice versa, and the swarm can move through any '
+             'opening large enough for a Tiny bat. The swarm can\'t regain hit points or gain temporary hit points."; '
+             'Air Form (Water Form alike): "The elemental can enter a hostile creature\'s space and stop there. It can '
+             'move through a space as narrow as 1 inch wide without squeezing."',
+     'status': 'built',
+     'decision': 'the path search (pathing `SHARES`, `SQUEEZES`) leaves out the bodies it may share: a swarm passes '
+                 'and stops in anyone\'s space and anyone in a swarm\'s; Air Form in a hostile creature\'s (an ally\'s '
+                 'it passes, as anyone, without stopping). The opening: at the voxel scale the smallest opening is one '
+                 'voxel, a Tiny body\'s, so its path passes every node where one voxel is free and ends only where its '
+                 'own body fits (a hole in a wall has the wall under it: passing it lands and takes off again, AIR-06). '
+                 'Healing and temporary hit points given to a swarm are refused (a `heal_blocked` event)',
+     'where': 'srd swarm `shares_space`, srd swarm `squeezes`, srd swarm `no_healing`, srd features `read`',
+     'tests': [T4 + 'test_srd41_swarm_and_air_form_pass_a_one_voxel_opening',
+               T4 + 'test_srd41_swarm_shares_a_space_and_vice_versa', T4 + 'test_srd41_swarm_cannot_regain_hit_points']},
 ]

@@ -9,6 +9,8 @@ them: engine/rules/dnd5e/srd_traits2.py, srd_carry.py, actions/traits.py. Metres
     fire_aura = {dice = "3d6", type = "fire"}           # SRD-36 Fire Aura
     fear_aura = {dc = 21, radius_m = 6.0}               # SRD-39 Fear Aura (srd_auras.py)
     confer_resistance = "fire"                           # SRD-40 Confer Fire Resistance (srd_auras.py)
+    swarm = true                                         # SRD-41 Swarm (srd_swarm.py)
+    air_form = true                                      # SRD-41 Air Form, Water Form (srd_swarm.py)
     actions = [{name = "Teleport", kind = "teleport", range_m = 36.0},          # SRD-33
                {name = "Invisibility", kind = "invisibility"},                  # SRD-34
                {name = "Healing Touch", kind = "heal", dice = "4d8+2", per_day = 3},  # SRD-35
@@ -25,7 +27,7 @@ RULES = {"teleport": "SRD-33", "invisibility": "SRD-34", "heal": "SRD-35", "shap
 SIZE_NAMES = ("tiny", "small", "medium", "large", "huge", "gargantuan")
 DAMAGE_TYPES = ("acid", "bludgeoning", "cold", "fire", "force", "lightning", "necrotic", "piercing", "poison",
                 "psychic", "radiant", "slashing", "thunder")
-KEYS = ("incorporeal", "regeneration", "fire_aura", "fear_aura", "confer_resistance", "actions")
+KEYS = ("incorporeal", "regeneration", "fire_aura", "fear_aura", "confer_resistance", "swarm", "air_form", "actions")
 DICE = re.compile(r"\d+d\d+(?:[+-]\d+)?")
 
 INCORPOREAL = re.compile(r"^The [\w' -]+ can move through other creatures and objects as if they were difficult "
@@ -61,6 +63,11 @@ FEAR_AURA = re.compile(r"^Any creature hostile to the [\w' -]+ that starts its t
                        r"throw is successful, the creature is immune to the [\w' -]+'s Fear Aura for the next 24 "
                        r"hours\.$")
 CONFER = re.compile(r"^The [\w' -]+ can grant resistance to (\w+) damage to anyone riding it\.$")
+SWARM = re.compile(r"^The swarm can occupy another creature's space and vice versa, and the swarm can move through any "
+                   r"opening large enough for a Tiny \w+\. The swarm can't regain hit points or gain temporary hit "
+                   r"points\.$")
+AIR_FORM = re.compile(r"^The elemental can enter a hostile creature's space and stop there\. It can move through a "
+                      r"space as narrow as 1 inch wide without squeezing\.$")
 ALWAYS_INVISIBLE = re.compile(r"^The [\w' -]+ is invisible\.$")
 
 
@@ -83,6 +90,10 @@ def read(section: str, f: dict) -> tuple[str, dict] | None:
             return "fear_aura", {"dc": int(m.group(2)), "radius_m": round(int(m.group(1)) * 0.3, 2)}
         if name.startswith("confer ") and (m := CONFER.match(text)) and m.group(1).lower() in DAMAGE_TYPES:
             return "confer_resistance", m.group(1).lower()
+        if name == "swarm" and SWARM.match(text):
+            return "swarm", True
+        if name in ("air form", "water form") and AIR_FORM.match(text):
+            return "air_form", True
         if name == "invisibility" and ALWAYS_INVISIBLE.match(text):
             return "invisible", {}
         if name == "shapechanger" and SHAPECHANGER.match(text):      # "can use its action": an action
@@ -195,6 +206,9 @@ def check(raw: dict, file: str, key: str) -> None:
         raise SceneError(file, f"{k}.fear_aura", "{dc = 1..40, radius_m = 0..1000}")
     if "confer_resistance" in sf and sf["confer_resistance"] not in DAMAGE_TYPES:
         raise SceneError(file, f"{k}.confer_resistance", "a damage type: " + ", ".join(DAMAGE_TYPES))
+    for b in ("swarm", "air_form"):
+        if b in sf and not isinstance(sf[b], bool):
+            raise SceneError(file, f"{k}.{b}", "true or false")
     for j, e in enumerate(sf.get("actions") or []):
         ok = isinstance(e, dict) and isinstance(e.get("name"), str) and e.get("kind") in RULES
         if ok and e["kind"] == "teleport":
