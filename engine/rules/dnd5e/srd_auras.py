@@ -6,12 +6,15 @@
   frightened until the start of its next turn. If a creature's saving throw is successful, the creature is immune to
   the pit fiend's Fear Aura for the next 24 hours."
 * SRD-40 Confer Fire Resistance: "The nightmare can grant resistance to fire damage to anyone riding it."
+* SRD-42 Tail Spike Regrowth: "The manticore has twenty-four tail spikes. Used spikes regrow when the manticore
+  finishes a long rest."
 """
 
 from __future__ import annotations
 
 from engine.rules import riding
-from engine.rules.dnd5e import conditions, text
+from engine.rules.core import Illegal
+from engine.rules.dnd5e import attacks, conditions, text
 from engine.rules.dnd5e.damage import damage_modifier
 from engine.rules.dnd5e.turns import TURN_START
 from engine.world.geometry import distance_m
@@ -83,3 +86,32 @@ def conferred_resistance(rs, session, t, dmg):
     if kind and not m.dead and dmg["type"] == kind and kind not in dmg["resist"]:
         dmg["resist"].add(kind)
         dmg["notes"].append(f"{m.name} grants resistance to {kind} damage (SRD-40)")
+
+
+# -- SRD-42 Tail Spike Regrowth -------------------------------------------------------------------------------------
+
+def spikes_left(a) -> int | None:
+    """The spikes it has left (None: it counts none): each attack with its Tail Spike uses one, hit or miss; a
+    fight has no long rest, so none regrows."""
+    sp = _features(a).get("spikes")
+    if sp is None:
+        return None
+    return int(sp["count"]) - int((a.data.get("creature_state") or {}).get(sp["weapon"], {}).get("used", 0))
+
+
+def spikes_check(rs, session, a, w) -> None:
+    sp = _features(a).get("spikes")
+    if sp and w["name"] == sp["weapon"] and (spikes_left(a) or 0) <= 0:
+        raise Illegal(f"{a.name} has no tail spikes left (all {sp['count']} used; they regrow after a long rest)",
+                      "SRD-42", "weapon")
+
+
+def spike_used(rs, session, a, t, plan, hit) -> None:
+    sp = _features(a).get("spikes")
+    if sp and plan["weapon"]["name"] == sp["weapon"]:
+        st = a.data.setdefault("creature_state", {}).setdefault(sp["weapon"], {})
+        st["used"] = int(st.get("used", 0)) + 1
+
+
+attacks.ATTACK_CHECKS.append(spikes_check)
+attacks.ATTACK_MADE.append(spike_used)

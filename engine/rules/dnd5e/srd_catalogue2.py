@@ -155,4 +155,13 @@ RULES = [
      'where': 'srd swarm `shares_space`, srd swarm `squeezes`, srd swarm `no_healing`, srd features `read`',
      'tests': [T4 + 'test_srd41_swarm_and_air_form_pass_a_one_voxel_opening',
                T4 + 'test_srd41_swarm_shares_a_space_and_vice_versa', T4 + 'test_srd41_swarm_cannot_regain_hit_points']},
+    {'id': 'SRD-42',
+     'rule': 'Tail Spike Regrowth: "The manticore has twenty-four tail spikes. Used spikes regrow when the manticore '
+             'finishes a long rest."',
+     'status': 'built',
+     'decision': 'each attack with its Tail Spike uses one spike, hit or miss (the multiattack\'s "three with its tail '
+                 'spikes" three); with none left the attack is refused (SRD-42), so the policies and `legal_actions` '
+                 'leave it out; a fight has no long rest: none regrows. The count is the sheet\'s `srd_features.spikes`',
+     'where': 'srd auras `spikes_check`, srd auras `spike_used`, srd features `read`',
+     'tests': [T3 + 'test_srd42_tail_spikes_run_out']},
 ]

@@ -9,6 +9,7 @@ them: engine/rules/dnd5e/srd_traits2.py, srd_carry.py, actions/traits.py. Metres
     fire_aura = {dice = "3d6", type = "fire"}           # SRD-36 Fire Aura
     fear_aura = {dc = 21, radius_m = 6.0}               # SRD-39 Fear Aura (srd_auras.py)
     confer_resistance = "fire"                           # SRD-40 Confer Fire Resistance (srd_auras.py)
+    spikes = {weapon = "Tail Spike", count = 24}       # SRD-42 Tail Spike Regrowth (srd_auras.py)
     swarm = true                                         # SRD-41 Swarm (srd_swarm.py)
     air_form = true                                      # SRD-41 Air Form, Water Form (srd_swarm.py)
     actions = [{name = "Teleport", kind = "teleport", range_m = 36.0},          # SRD-33
@@ -27,7 +28,8 @@ RULES = {"teleport": "SRD-33", "invisibility": "SRD-34", "heal": "SRD-35", "shap
 SIZE_NAMES = ("tiny", "small", "medium", "large", "huge", "gargantuan")
 DAMAGE_TYPES = ("acid", "bludgeoning", "cold", "fire", "force", "lightning", "necrotic", "piercing", "poison",
                 "psychic", "radiant", "slashing", "thunder")
-KEYS = ("incorporeal", "regeneration", "fire_aura", "fear_aura", "confer_resistance", "swarm", "air_form", "actions")
+KEYS = ("incorporeal", "regeneration", "fire_aura", "fear_aura", "confer_resistance", "swarm", "air_form", "spikes",
+        "actions")
 DICE = re.compile(r"\d+d\d+(?:[+-]\d+)?")
 
 INCORPOREAL = re.compile(r"^The [\w' -]+ can move through other creatures and objects as if they were difficult "
@@ -68,6 +70,9 @@ SWARM = re.compile(r"^The swarm can occupy another creature's space and vice ver
                    r"points\.$")
 AIR_FORM = re.compile(r"^The elemental can enter a hostile creature's space and stop there\. It can move through a "
                       r"space as narrow as 1 inch wide without squeezing\.$")
+SPIKES = re.compile(r"^The [\w' -]+ has ([\w-]+) tail spikes\. Used spikes regrow when the [\w' -]+ finishes a long "
+                    r"rest\.$")
+COUNTS = {"twelve": 12, "eighteen": 18, "twenty": 20, "twenty-four": 24, "thirty": 30}
 ALWAYS_INVISIBLE = re.compile(r"^The [\w' -]+ is invisible\.$")
 
 
@@ -90,6 +95,8 @@ def read(section: str, f: dict) -> tuple[str, dict] | None:
             return "fear_aura", {"dc": int(m.group(2)), "radius_m": round(int(m.group(1)) * 0.3, 2)}
         if name.startswith("confer ") and (m := CONFER.match(text)) and m.group(1).lower() in DAMAGE_TYPES:
             return "confer_resistance", m.group(1).lower()
+        if name == "tail spike regrowth" and (m := SPIKES.match(text)) and m.group(1).lower() in COUNTS:
+            return "spikes", {"weapon": "Tail Spike", "count": COUNTS[m.group(1).lower()]}
         if name == "swarm" and SWARM.match(text):
             return "swarm", True
         if name in ("air form", "water form") and AIR_FORM.match(text):
@@ -206,6 +213,11 @@ def check(raw: dict, file: str, key: str) -> None:
         raise SceneError(file, f"{k}.fear_aura", "{dc = 1..40, radius_m = 0..1000}")
     if "confer_resistance" in sf and sf["confer_resistance"] not in DAMAGE_TYPES:
         raise SceneError(file, f"{k}.confer_resistance", "a damage type: " + ", ".join(DAMAGE_TYPES))
+    sp = sf.get("spikes")
+    if sp is not None and not (isinstance(sp, dict) and isinstance(sp.get("weapon"), str)
+                               and isinstance(sp.get("count"), int) and not isinstance(sp["count"], bool)
+                               and 1 <= sp["count"] <= 1000):
+        raise SceneError(file, f"{k}.spikes", "{weapon = a weapon's name, count = 1..1000}")
     for b in ("swarm", "air_form"):
         if b in sf and not isinstance(sf[b], bool):
             raise SceneError(file, f"{k}.{b}", "true or false")

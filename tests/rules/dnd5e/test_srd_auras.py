@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import pytest
 
+from engine.compendium import creatures
+from engine.rules.dnd5e import srd_features
 from test_srd_traits2 import ARCHER, events, run_scene
 
 pytestmark = pytest.mark.unit
@@ -68,3 +70,18 @@ def test_srd03_hellish_weapons_are_magical(tmp_path, capsys):
     dmg = [(e["damage_type"], e["amount"]) for e in events(evs, "damage", who="v")]
     assert dmg[0] == ("slashing", 8)
     assert all(amount == 0 for t, amount in dmg if t == "poison")
+
+
+def test_srd42_tail_spikes_run_out(tmp_path, capsys):
+    """Manticore, "The manticore has twenty-four tail spikes": the block gives it 24; with 2 left (the scene's
+    count), its multiattack "three with its tail spikes" throws two and the third is refused (SRD-42)."""
+    rec = next(c for c in creatures.load() if c["id"] == "manticore")
+    assert srd_features.character_keys(rec)["srd_features"]["spikes"] == {"weapon": "Tail Spike", "count": 24}
+    man = {"id": "m", "srd": "manticore", "side": "red", "at": [2, 2, 0],
+           "srd_features": {"spikes": {"weapon": "Tail Spike", "count": 2}}}
+    far = {**ARCHER, "at": [12, 12, 0], "max_hp": 200}
+    throw = {"actor": "m", "action": "attack", "target": "a", "weapon": "Tail Spike"}
+    evs = run_scene(tmp_path, capsys, [man, far], [
+        {**throw, "rolls": {"attack": 18, "damage": [3]}}, {**throw, "rolls": {"attack": 2}},
+        {**throw, "illegal": "SRD-42"}])
+    assert len(events(evs, "attack", who="m")) == 2
