@@ -21,6 +21,7 @@ them: engine/rules/dnd5e/srd_traits2.py, srd_carry.py, actions/traits.py. Metres
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from engine.errors import SceneError
 
@@ -80,7 +81,7 @@ def _name(n: str) -> str:
     return re.sub(r"\s*\(.*\)$", "", n).strip().lower()
 
 
-def read(section: str, f: dict) -> tuple[str, dict] | None:
+def read(section: str, f: dict) -> tuple[str, Any] | None:
     """(key, entry) for a feature of SRD-30..49 whose text is the one the rules play, or None."""
     name, text = _name(f["name"]), " ".join(f["desc"].split())
     if section == "traits":
