@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from engine.rules import riding
 from engine.rules.core import Illegal
-from engine.rules.dnd5e import attacks, conditions, text
+from engine.rules.dnd5e import attacks, conditions, srd_traits, text
 from engine.rules.dnd5e.damage import damage_modifier
 from engine.rules.dnd5e.turns import TURN_START
 from engine.world.geometry import distance_m
@@ -113,5 +113,5 @@ def spike_used(rs, session, a, t, plan, hit) -> None:
         st["used"] = int(st.get("used", 0)) + 1
 
 
-attacks.ATTACK_CHECKS.append(spikes_check)
+srd_traits.ATTACK_CHECKS.append(spikes_check)
 attacks.ATTACK_MADE.append(spike_used)
