@@ -38,6 +38,7 @@ from engine.rules.pathing import (  # noqa: F401  (re-exported: the rulesets cal
     _scan_shift,
     _relax_flat,
     _rides,
+    SHARES,
     INF,
 )
 
@@ -100,7 +101,8 @@ def explain_unreachable(session: Session, a: Actor, to, r: Reach, fly: bool) -> 
     if not fly and not is_supported(session, a, x, y, z):
         return Illegal(f"{name} cannot fly; {list(to)} is in the air (nothing under the feet)", "AIR-01")
     for o in session.state.actors.values():
-        if o.id != a.id and not o.dead and not _rides(o) and _overlap(a, (x, y, z), o):
+        if o.id != a.id and not o.dead and not _rides(o) and _overlap(a, (x, y, z), o) \
+                and not (SHARES and shares(a, o)):
             return Illegal(f"{list(to)} is occupied by {o.name}", session.ruleset.occupied_rule)
     left = session.ruleset.movement_left(session, a, fly)
     free = reach(session, a, budget_m=left + 200.0, fly=fly)
@@ -162,10 +164,15 @@ def fall_if_unsupported(session: Session, t: Actor, rule: str, cause: str) -> No
 LANDING_RADIUS = 8
 
 
+def shares(a: Actor, o: Actor) -> bool:
+    """``a``'s body may be in ``o``'s space (pathing ``SHARES``: 5e's swarms and Air Form, SRD-41)."""
+    return any(fn(a, o) for fn in SHARES)
+
+
 def body_in_the_way(session: Session, a: Actor, at) -> Actor | None:
     """The living character whose body ``a`` would overlap at ``at`` (riders ride their mount's body: not them)."""
     for o in session.state.actors.values():
-        if o.id != a.id and not o.dead and not _rides(o) and _overlap(a, at, o):
+        if o.id != a.id and not o.dead and not _rides(o) and _overlap(a, at, o) and not (SHARES and shares(a, o)):
             return o
     return None
 

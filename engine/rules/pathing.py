@@ -270,6 +270,10 @@ def _spaces(a: Actor, live: list, shape: tuple, box0: tuple) -> list:
 #: fn(session, actor, fit, sup, spaces, box0, budget_cm, costs, max_iter) -> a flyer's own reach map or None: a
 #: creature that moves through bodies and objects (a ruleset's rule registers it)
 THROUGH: list = []
+#: fn(a, o) -> True where a may pass and stop in o's space; fn(a) -> True where a passes any opening one voxel wide,
+#: ending only where its own body fits (a ruleset's rules register them: 5e's swarms and Air Form, SRD-41)
+SHARES: list = []
+SQUEEZES: list = []
 
 
 def reach(session: Session, a: Actor, budget_m: float | None = None, fly: bool | None = None) -> Reach:
@@ -277,11 +281,13 @@ def reach(session: Session, a: Actor, budget_m: float | None = None, fly: bool |
     rs = session.ruleset
     fly = a.can_fly if fly is None else fly
     budget_m = rs.movement_left(session, a, fly) if budget_m is None else budget_m
-    live = [o for o in session.state.actors.values() if o.id != a.id and not o.dead and not _rides(o)]
+    live = [o for o in session.state.actors.values() if o.id != a.id and not o.dead and not _rides(o)
+            and not any(fn(a, o) for fn in SHARES)]
+    squeeze = bool(SQUEEZES) and any(fn(a) for fn in SQUEEZES)
     others = tuple(sorted((o.id, o.x, o.y, o.layer, o.side == a.side, o.footprint, o.height_layers) for o in live))
     climb = cm(climb_cost(session, a, fly))        # in the key: a spell (Jump) may change it where it stands
     key = ("reach", a.id, a.pos, a.flying, fly, round(budget_m, 4), others, rs.takeoff_cost(session, a), climb,
-           a.footprint, a.height_layers)            # Enlarge/Reduce changes a body where it stands
+           a.footprint, a.height_layers, squeeze)   # Enlarge/Reduce changes a body where it stands
     got = session.cache.get(key)
     if got is not None:
         return got
@@ -304,6 +310,9 @@ def reach(session: Session, a: Actor, budget_m: float | None = None, fly: bool |
     z1 = min(Z - 1, a.layer + (budget // climb if fly else budget // (min(cell, diag) + climb)) + 1)
     fitc = fit[z0:z1 + 1, y0:y1 + 1, x0:x1 + 1]
     supc = sup[z0:z1 + 1, y0:y1 + 1, x0:x1 + 1]
+    fits_end = fitc
+    if squeeze:                          # it passes where a one-voxel body fits, ends where its own body does
+        fitc = body_masks(session, 1, 1)[0][z0:z1 + 1, y0:y1 + 1, x0:x1 + 1]
     spaces = _spaces(a, live, fitc.shape, (x0, y0, z0))
     for fn in THROUGH if fly else ():
         through = fn(session, a, fitc, supc, spaces, (x0, y0, z0), budget, (cell, diag, climb, descend, takeoff),
@@ -314,7 +323,7 @@ def reach(session: Session, a: Actor, budget_m: float | None = None, fly: bool |
             session.cache[key] = through
             return through
     passable = fitc & supc if not fly else fitc.copy()
-    endable = passable.copy()
+    endable = passable & fits_end if squeeze else passable.copy()
     for (za, zb, ya, yb, xa, xb), hostile in spaces:
         endable[za:zb, ya:yb, xa:xb] = False
         if hostile:
@@ -324,7 +333,7 @@ def reach(session: Session, a: Actor, budget_m: float | None = None, fly: bool |
     costs = (cell, diag, climb, descend, takeoff)
     # the costs depend on the box, the costs and the passable nodes only: the same search is shared by every
     # reach map that differs only in where allies stand (or others outside the box)
-    dkey = ("reach_dist", a.pos, f, h, fly, mode, costs, budget, (x0, x1, y0, y1, z0, z1),
+    dkey = ("reach_dist", a.pos, f, h, fly, mode, costs, budget, (x0, x1, y0, y1, z0, z1), squeeze,
             tuple(sl for sl, hostile in spaces if hostile))
     dist, per = _searched(session, dkey, passable, supc, lo, fly, costs, mode == "5-10-5", 4 * (R + fitc.shape[0]) + 8)
     r = Reach(a.pos, (x0, y0, z0), dist, passable, endable, supc, budget, costs, fly, per)

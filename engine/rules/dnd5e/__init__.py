@@ -37,5 +37,6 @@ RULESET = RulesetInfo(
                      "srd legendary": "engine.rules.dnd5e.srd_legendary",
                      "srd carry": "engine.rules.dnd5e.srd_carry", "srd traits2": "engine.rules.dnd5e.srd_traits2",
                      "srd features": "engine.rules.dnd5e.srd_features",
-                     "srd through": "engine.rules.dnd5e.srd_through"}},
+                     "srd through": "engine.rules.dnd5e.srd_through",
+                     "srd auras": "engine.rules.dnd5e.srd_auras", "srd swarm": "engine.rules.dnd5e.srd_swarm"}},
 )

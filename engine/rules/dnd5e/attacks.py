@@ -227,6 +227,7 @@ def attack_plan(rs, session, a: Actor, t: Actor, w: dict, bonus: bool, reaction=
         raise Illegal(f"{a.name} cannot attack itself", "DND-16", "target")
     if t.id in a.conditions.get("charmed", []):
         raise Illegal(f"{a.name} is charmed by {t.name} and cannot attack it", "DND-54", "target")
+    srd_traits.attack_checks(rs, session, a, w)            # a weapon that cannot attack now (SRD-42)
     cell = session.world.cell_m
     ab, tb = geom(rs, session, a), geom(rs, session, t)
     dist = distance_m(ab, tb, cell)
@@ -327,8 +328,7 @@ def attacker_choices(rs, session, a, t, w, plan, act, r, bonus, ac) -> dict:
 #: fn(rs, session, attacker, weapon, plan, amount) -> amount: a weapon hit's damage as a spell's mark on the attacker
 #: changes it (srd_marks.py)
 DEALT_DAMAGE: list = []
-#: fn(rs, session, attacker, target, plan, hit) after an attack was made (its damage dealt): an SRD creature's
-#: Invisibility ends, a Fire Aura burns a melee attacker (srd_traits2.py, SRD-34, SRD-36)
+#: fn(rs, session, attacker, target, plan, hit) after an attack (its damage dealt): srd_traits2.py, srd_auras.py
 ATTACK_MADE: list = []
 
 

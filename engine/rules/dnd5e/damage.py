@@ -25,6 +25,7 @@ DAMAGE_MODIFIERS = Hook("damage_modifiers", "fn(rs, session, target, dmg) change
     "dungeon_delver",
     "heavy_armor_master",
     "nonmagical_weapons",                          # SRD-03 (srd_traits.py)
+    "conferred_resistance",                        # SRD-40 (srd_auras.py): a rider's resistance from its mount
     "regeneration_stopped",                        # SRD-32 (srd_traits2.py): notes the damage, changes nothing
     "immunity_resistance_vulnerability",           # DND-33: "po zastosowaniu wszystkich modyfikatorów": last
     "sleep_ends_on_damage",                        # SRD-25 (srd_breaths.py): the damage that is dealt wakes it
@@ -179,7 +180,21 @@ def apply_damage(rs, session, a: Actor, amount: int, dtype: str, source, rule: s
     return lost
 
 
+#: fn(a, what) -> (why, rule) or None: a creature that can't regain hit points (``what`` "heal") or gain temporary
+#: hit points ("temp_hp"): srd_swarm.py (SRD-41, a swarm)
+NO_HEALING: list = []
+
+
+def _healing_blocked(session, a: Actor, amount: int, what: str) -> bool:
+    why = next((w for w in (fn(a, what) for fn in NO_HEALING) if w), None)
+    if why:
+        session.emit({"type": "heal_blocked", "who": a.id, "amount": amount, "why": why[0], "rule": why[1]})
+    return bool(why)
+
+
 def give_temp_hp(rs, session, a: Actor, amount: int, rule: str) -> None:
+    if NO_HEALING and _healing_blocked(session, a, amount, "temp_hp"):
+        return
     if rs.opt("temp_hp") == "keep_higher" and amount <= a.temp_hp:
         session.emit({"type": "temp_hp_declined", "who": a.id, "offered": amount, "kept": a.temp_hp, "rule": "DND-35"})
         return
@@ -210,6 +225,8 @@ def heal(rs, session, a: Actor, amount: int, rule: str) -> None:
     if a.data.get("srd_blight") and srd_blight.blocks_healing(a):          # SRD-29
         session.emit({"type": "heal_blocked", "who": a.id, "amount": amount, "why": srd_blight.blocks_healing(a),
                       "rule": "SRD-29"})
+        return
+    if NO_HEALING and _healing_blocked(session, a, amount, "heal"):
         return
     was0 = a.hp == 0
     a.hp = min(a.max_hp, a.hp + amount)

@@ -113,7 +113,7 @@ def alternative(f: dict) -> dict | None:
     return {"damage": d, "when": when}
 
 
-MAGIC_WEAPONS = ("magic weapons", "angelic weapons")
+MAGIC_WEAPONS = ("magic weapons", "angelic weapons", "hellish weapons")
 REPEAT = re.compile(r"repeat the saving throw at the end of each of its turns, ending the effect on itself on a success",
                     re.I)
 

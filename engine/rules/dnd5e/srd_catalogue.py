@@ -30,12 +30,13 @@ RULES = [
      'status': 'built',
      'decision': 'the block\'s types as DND-33\'s; "from nonmagical weapons" is `nonmagical_<type>`: a weapon attack '
                  'whose weapon has no `magical` property (the sandbox\'s weapons are mundane unless a scene says so; '
-                 'a spell attack is magical; "Magic Weapons" / "Angelic Weapons": "The deva\'s weapon attacks are '
-                 'magical" gives its weapons the property) is resisted, or ignored for an immunity',
+                 'a spell attack is magical; "Magic Weapons" / "Angelic Weapons" / "Hellish Weapons": "The deva\'s weapon '
+                 'attacks are magical" gives its weapons the property) is resisted, or ignored for an immunity',
      'where': 'srd traits `nonmagical_weapons`, 5e damage `immunity_resistance_vulnerability`, srd blocks `character`',
      'tests': [T + 'test_srd03_resistance_to_nonmagical_weapons_and_immunity',
                T + 'test_srd03_immunity_and_vulnerability_from_the_block',
-               T + 'test_srd03_magic_weapons_bypass_nonmagical_resistance']},
+               T + 'test_srd03_magic_weapons_bypass_nonmagical_resistance',
+               'tests/rules/dnd5e/test_srd_auras.py::test_srd03_hellish_weapons_are_magical']},
     {'id': 'SRD-04',
      'rule': 'Condition immunities: "Condition Immunities poisoned" -- the condition is not applied.',
      'status': 'built',

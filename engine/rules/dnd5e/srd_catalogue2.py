@@ -3,6 +3,8 @@ assets/srd/creatures.json do at the table, each with the text it implements (the
 taken. Fields and rendering: engine/rules/catalogue.py."""
 
 T = "tests/rules/dnd5e/test_srd_traits2.py::"
+T3 = "tests/rules/dnd5e/test_srd_auras.py::"
+T4 = "tests/rules/dnd5e/test_srd_swarm.py::"
 
 RULES = [
     {'id': 'SRD-30',
@@ -118,4 +120,48 @@ RULES = [
      'where': 'srd traits2 `escape_to`, srd traits2 `legendary_move`, srd legendary `legendary_actions`, '
               'srd features `legendary`, srd blocks `legendary_option`',
      'tests': [T + 'test_srd33_srd38_legendary_teleport_and_move_get_away']},
+    {'id': 'SRD-39',
+     'rule': 'Fear Aura: "Any creature hostile to the pit fiend that starts its turn within 20 feet of the pit fiend '
+             'must make a DC 21 Wisdom saving throw, unless the pit fiend is incapacitated. On a failed save, the '
+             'creature is frightened until the start of its next turn. If a creature\'s saving throw is successful, '
+             'the creature is immune to the pit fiend\'s Fear Aura for the next 24 hours."',
+     'status': 'built',
+     'decision': 'a turn-start rule of the creature whose turn starts: the fear an aura gave it ends first, then each '
+                 'hostile, not incapacitated aura within its radius (6 m from the aura\'s body: the centres\' '
+                 'distance, AIR-03, less half its footprint) asks a Wisdom save; a failure frightens it with the aura '
+                 'as the source (SRD conditions: no moving closer, disadvantage while it sees the source), a success '
+                 'makes it immune for the rest of the scene (24 hours outlast any fight)',
+     'where': 'srd auras `fear_aura`, srd features `read`',
+     'tests': [T3 + 'test_srd39_fear_aura']},
+    {'id': 'SRD-40',
+     'rule': 'Confer Fire Resistance: "The nightmare can grant resistance to fire damage to anyone riding it."',
+     'status': 'built',
+     'decision': 'a damage modifier: a rider seated on the nightmare (DND-36) resists fire damage while the mount '
+                 'lives; "can grant" is taken as always granted (the mount\'s choice, made for its rider)',
+     'where': 'srd auras `conferred_resistance`, srd features `read`',
+     'tests': [T3 + 'test_srd40_confer_fire_resistance']},
+    {'id': 'SRD-41',
+     'rule': 'Swarm: "The swarm can occupy another creature\'s space and vice versa, and the swarm can move through any '
+             'opening large enough for a Tiny bat. The swarm can\'t regain hit points or gain temporary hit points."; '
+             'Air Form (Water Form alike): "The elemental can enter a hostile creature\'s space and stop there. It can '
+             'move through a space as narrow as 1 inch wide without squeezing."',
+     'status': 'built',
+     'decision': 'the path search (pathing `SHARES`, `SQUEEZES`) leaves out the bodies it may share: a swarm passes '
+                 'and stops in anyone\'s space and anyone in a swarm\'s; Air Form in a hostile creature\'s (an ally\'s '
+                 'it passes, as anyone, without stopping). The opening: at the voxel scale the smallest opening is one '
+                 'voxel, a Tiny body\'s, so its path passes every node where one voxel is free and ends only where its '
+                 'own body fits (a hole in a wall has the wall under it: passing it lands and takes off again, AIR-06). '
+                 'Healing and temporary hit points given to a swarm are refused (a `heal_blocked` event)',
+     'where': 'srd swarm `shares_space`, srd swarm `squeezes`, srd swarm `no_healing`, srd features `read`',
+     'tests': [T4 + 'test_srd41_swarm_and_air_form_pass_a_one_voxel_opening',
+               T4 + 'test_srd41_swarm_shares_a_space_and_vice_versa', T4 + 'test_srd41_swarm_cannot_regain_hit_points']},
+    {'id': 'SRD-42',
+     'rule': 'Tail Spike Regrowth: "The manticore has twenty-four tail spikes. Used spikes regrow when the manticore '
+             'finishes a long rest."',
+     'status': 'built',
+     'decision': 'each attack with its Tail Spike uses one spike, hit or miss (the multiattack\'s "three with its tail '
+                 'spikes" three); with none left the attack is refused (SRD-42), so the policies and `legal_actions` '
+                 'leave it out; a fight has no long rest: none regrows. The count is the sheet\'s `srd_features.spikes`',
+     'where': 'srd auras `spikes_check`, srd auras `spike_used`, srd features `read`',
+     'tests': [T3 + 'test_srd42_tail_spikes_run_out']},
 ]

@@ -7,6 +7,11 @@ them: engine/rules/dnd5e/srd_traits2.py, srd_carry.py, actions/traits.py. Metres
     incorporeal = {dice = "1d10"}                       # SRD-31 Incorporeal Movement
     regeneration = {hp = 20, stopped_by = ["radiant"]}  # SRD-32 Regeneration
     fire_aura = {dice = "3d6", type = "fire"}           # SRD-36 Fire Aura
+    fear_aura = {dc = 21, radius_m = 6.0}               # SRD-39 Fear Aura (srd_auras.py)
+    confer_resistance = "fire"                           # SRD-40 Confer Fire Resistance (srd_auras.py)
+    spikes = {weapon = "Tail Spike", count = 24}       # SRD-42 Tail Spike Regrowth (srd_auras.py)
+    swarm = true                                         # SRD-41 Swarm (srd_swarm.py)
+    air_form = true                                      # SRD-41 Air Form, Water Form (srd_swarm.py)
     actions = [{name = "Teleport", kind = "teleport", range_m = 36.0},          # SRD-33
                {name = "Invisibility", kind = "invisibility"},                  # SRD-34
                {name = "Healing Touch", kind = "heal", dice = "4d8+2", per_day = 3},  # SRD-35
@@ -16,6 +21,7 @@ them: engine/rules/dnd5e/srd_traits2.py, srd_carry.py, actions/traits.py. Metres
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from engine.errors import SceneError
 
@@ -23,6 +29,8 @@ RULES = {"teleport": "SRD-33", "invisibility": "SRD-34", "heal": "SRD-35", "shap
 SIZE_NAMES = ("tiny", "small", "medium", "large", "huge", "gargantuan")
 DAMAGE_TYPES = ("acid", "bludgeoning", "cold", "fire", "force", "lightning", "necrotic", "piercing", "poison",
                 "psychic", "radiant", "slashing", "thunder")
+KEYS = ("incorporeal", "regeneration", "fire_aura", "fear_aura", "confer_resistance", "swarm", "air_form", "spikes",
+        "actions")
 DICE = re.compile(r"\d+d\d+(?:[+-]\d+)?")
 
 INCORPOREAL = re.compile(r"^The [\w' -]+ can move through other creatures and objects as if they were difficult "
@@ -52,6 +60,20 @@ ONI_SHAPE = re.compile(r"^The oni magically polymorphs into a Small or Medium hu
                        r"equipment that is transformed is its glaive, which shrinks so that it can be wielded in "
                        r"humanoid form\. If the oni dies, it reverts to its true form, and its glaive reverts to its "
                        r"normal size\.$")
+FEAR_AURA = re.compile(r"^Any creature hostile to the [\w' -]+ that starts its turn within (\d+) feet of the [\w' -]+ "
+                       r"must make a DC (\d+) Wisdom saving throw, unless the [\w' -]+ is incapacitated\. On a failed "
+                       r"save, the creature is frightened until the start of its next turn\. If a creature's saving "
+                       r"throw is successful, the creature is immune to the [\w' -]+'s Fear Aura for the next 24 "
+                       r"hours\.$")
+CONFER = re.compile(r"^The [\w' -]+ can grant resistance to (\w+) damage to anyone riding it\.$")
+SWARM = re.compile(r"^The swarm can occupy another creature's space and vice versa, and the swarm can move through any "
+                   r"opening large enough for a Tiny \w+\. The swarm can't regain hit points or gain temporary hit "
+                   r"points\.$")
+AIR_FORM = re.compile(r"^The elemental can enter a hostile creature's space and stop there\. It can move through a "
+                      r"space as narrow as 1 inch wide without squeezing\.$")
+SPIKES = re.compile(r"^The [\w' -]+ has ([\w-]+) tail spikes\. Used spikes regrow when the [\w' -]+ finishes a long "
+                    r"rest\.$")
+COUNTS = {"twelve": 12, "eighteen": 18, "twenty": 20, "twenty-four": 24, "thirty": 30}
 ALWAYS_INVISIBLE = re.compile(r"^The [\w' -]+ is invisible\.$")
 
 
@@ -59,7 +81,7 @@ def _name(n: str) -> str:
     return re.sub(r"\s*\(.*\)$", "", n).strip().lower()
 
 
-def read(section: str, f: dict) -> tuple[str, dict] | None:
+def read(section: str, f: dict) -> tuple[str, Any] | None:
     """(key, entry) for a feature of SRD-30..49 whose text is the one the rules play, or None."""
     name, text = _name(f["name"]), " ".join(f["desc"].split())
     if section == "traits":
@@ -70,6 +92,16 @@ def read(section: str, f: dict) -> tuple[str, dict] | None:
             return "regeneration", {"hp": int(m.group(1)), "stopped_by": stop}
         if name == "fire aura" and (m := FIRE_AURA.match(text)):
             return "fire_aura", {"dice": m.group(1), "type": m.group(2).lower()}
+        if name == "fear aura" and (m := FEAR_AURA.match(text)):
+            return "fear_aura", {"dc": int(m.group(2)), "radius_m": round(int(m.group(1)) * 0.3, 2)}
+        if name.startswith("confer ") and (m := CONFER.match(text)) and m.group(1).lower() in DAMAGE_TYPES:
+            return "confer_resistance", m.group(1).lower()
+        if name == "tail spike regrowth" and (m := SPIKES.match(text)) and m.group(1).lower() in COUNTS:
+            return "spikes", {"weapon": "Tail Spike", "count": COUNTS[m.group(1).lower()]}
+        if name == "swarm" and SWARM.match(text):
+            return "swarm", True
+        if name in ("air form", "water form") and AIR_FORM.match(text):
+            return "air_form", True
         if name == "invisibility" and ALWAYS_INVISIBLE.match(text):
             return "invisible", {}
         if name == "shapechanger" and SHAPECHANGER.match(text):      # "can use its action": an action
@@ -143,7 +175,7 @@ def status(c: dict, section: str, f: dict) -> tuple[bool, str] | None:
     key, entry = got
     if key in LEFT_OUT:
         return False, LEFT_OUT[key]
-    if entry.get("kind") == "invisibility" and "Consume Life" in f["desc"]:
+    if isinstance(entry, dict) and entry.get("kind") == "invisibility" and "Consume Life" in f["desc"]:
         return False, "played as SRD-34; left out: its use of Consume Life ending the invisibility"
     return True, ""
 
@@ -160,10 +192,10 @@ def check(raw: dict, file: str, key: str) -> None:
         return
     k = f"{key}.srd_features"
     if not isinstance(sf, dict):
-        raise SceneError(file, k, "a table: incorporeal, regeneration, fire_aura, actions")
+        raise SceneError(file, k, "a table: " + ", ".join(KEYS))
     for name in sf:
-        if name not in ("incorporeal", "regeneration", "fire_aura", "actions"):
-            raise SceneError(file, f"{k}.{name}", "unknown; one of incorporeal, regeneration, fire_aura, actions")
+        if name not in KEYS:
+            raise SceneError(file, f"{k}.{name}", "unknown; one of " + ", ".join(KEYS))
     inc = sf.get("incorporeal")
     if inc is not None and not (isinstance(inc, dict) and _dice(inc.get("dice", "1d10"))):
         raise SceneError(file, f"{k}.incorporeal", "{dice = \"1d10\"}")
@@ -175,6 +207,21 @@ def check(raw: dict, file: str, key: str) -> None:
     fa = sf.get("fire_aura")
     if fa is not None and not (isinstance(fa, dict) and _dice(fa.get("dice")) and fa.get("type") in DAMAGE_TYPES):
         raise SceneError(file, f"{k}.fire_aura", "{dice = \"3d6\", type = a damage type}")
+    fe = sf.get("fear_aura")
+    if fe is not None and not (isinstance(fe, dict) and isinstance(fe.get("dc"), int) and not isinstance(fe["dc"], bool)
+                               and 1 <= fe["dc"] <= 40 and isinstance(fe.get("radius_m"), (int, float))
+                               and not isinstance(fe["radius_m"], bool) and 0 < fe["radius_m"] <= 1000):
+        raise SceneError(file, f"{k}.fear_aura", "{dc = 1..40, radius_m = 0..1000}")
+    if "confer_resistance" in sf and sf["confer_resistance"] not in DAMAGE_TYPES:
+        raise SceneError(file, f"{k}.confer_resistance", "a damage type: " + ", ".join(DAMAGE_TYPES))
+    sp = sf.get("spikes")
+    if sp is not None and not (isinstance(sp, dict) and isinstance(sp.get("weapon"), str)
+                               and isinstance(sp.get("count"), int) and not isinstance(sp["count"], bool)
+                               and 1 <= sp["count"] <= 1000):
+        raise SceneError(file, f"{k}.spikes", "{weapon = a weapon's name, count = 1..1000}")
+    for b in ("swarm", "air_form"):
+        if b in sf and not isinstance(sf[b], bool):
+            raise SceneError(file, f"{k}.{b}", "true or false")
     for j, e in enumerate(sf.get("actions") or []):
         ok = isinstance(e, dict) and isinstance(e.get("name"), str) and e.get("kind") in RULES
         if ok and e["kind"] == "teleport":
@@ -191,4 +238,5 @@ def check(raw: dict, file: str, key: str) -> None:
 def setup(data: dict, raw: dict) -> None:
     if raw.get("srd_features"):
         sf = raw["srd_features"]
-        data["srd_features"] = {k: (dict(v) if isinstance(v, dict) else [dict(x) for x in v]) for k, v in sf.items()}
+        data["srd_features"] = {k: (dict(v) if isinstance(v, dict) else [dict(x) for x in v] if isinstance(v, list)
+                                    else v) for k, v in sf.items()}

@@ -31,6 +31,15 @@ def extra_damage(rs, session, a, t, w: dict, crit: bool) -> None:
                         critical=crit, weapon=w)
 
 
+#: fn(rs, session, attacker, weapon) raising Illegal where the weapon cannot attack now (srd_auras.py: SRD-42's spikes)
+ATTACK_CHECKS: list = []
+
+
+def attack_checks(rs, session, a, w: dict) -> None:
+    for fn in ATTACK_CHECKS:
+        fn(rs, session, a, w)
+
+
 #: what a hit's save does beyond damage and a condition: ``fn(rs, session, a, t, w, saved, dropped)`` after the save
 #: and its damage (``dropped``: that damage took it to 0 HP); engine/rules/dnd5e/srd_riders.py
 ON_HIT_RIDERS: list = []

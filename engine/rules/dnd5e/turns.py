@@ -45,6 +45,7 @@ TURN_START = Hook("turn_start", "fn(rs, session, actor) when its turn starts", o
     "legendary_points_return",   # srd_legendary.py (SRD-15)
     "regeneration",              # srd_traits2.py (SRD-32)
     "fire_aura",                 # srd_traits2.py (SRD-36)
+    "fear_aura",                 # srd_auras.py (SRD-39)
 ))
 TURN_END = Hook("turn_end", "fn(rs, session, actor) when its turn ends", order=(
     "stay_aloft",
