@@ -451,8 +451,10 @@ def test_srd21_the_balors_critical_hit_rolls_its_dice_three_times(tmp_path, caps
     critical hit, it rolls damage dice three times, instead of twice." A natural 20: nine d8 slashing and nine d8
     lightning (a 19 that hits: three and three)."""
     balor = {"id": "b", "srd": "balor", "side": "red", "at": [2, 9, 0]}
+    # the archer a cell clear of it: in the longsword's 10 ft. reach, out of its Fire Aura's 5 ft. (SRD-36), whose
+    # 3d6 at the start of the balor's turn would take the forced damage dice
     for roll, n in ((20, 9), (19, 3)):
-        evs = run_scene(tmp_path, capsys, [balor, {**ARCHER, "at": [5, 10, 0]}], [
+        evs = run_scene(tmp_path, capsys, [balor, {**ARCHER, "at": [6, 10, 0]}], [
             {"actor": "b", "action": "attack", "target": "a", "weapon": "Longsword",
              "rolls": {"attack": roll, "damage": [1] * n, "extra_damage": [1] * n}}])
         assert damage_dice(evs) == ["d8"] * n
