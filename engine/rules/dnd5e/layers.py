@@ -14,7 +14,7 @@ LAYERS: dict[str, dict[str, int]] = {"engine.rules.dnd5e": {
     "conditions": QUERIES, "advantage": QUERIES, "figures": QUERIES, "sight": QUERIES, "gear": QUERIES,
     "loading": QUERIES, "srd_multiattack": QUERIES,
     "attack_roll": RESOLUTION, "attacks": RESOLUTION, "damage": RESOLUTION, "concentration": RESOLUTION,
-    "mounts": RESOLUTION, "srd_traits": RESOLUTION, "srd_presence": RESOLUTION, "srd_grapple": RESOLUTION, "srd_alternative": RESOLUTION, "srd_riders": RESOLUTION,
+    "mounts": RESOLUTION, "srd_traits": RESOLUTION, "srd_presence": RESOLUTION, "srd_grapple": RESOLUTION, "srd_alternative": RESOLUTION, "srd_riders": RESOLUTION, "srd_drink": RESOLUTION,
     "turns": RULES, "feats": RULES, "feats_moments": RULES, "feats_sheet": RULES, "sheet": RULES,
     "srd_cast": RULES, "srd_lasting": RULES, "srd_air": RULES, "srd_marks": RULES, "srd_long": RULES,
     "srd_legendary": RULES, "srd_wing": RULES, "srd_breaths": RULES, "srd_detect": RESOLUTION, "srd_burst": RULES,

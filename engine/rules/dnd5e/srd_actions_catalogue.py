@@ -191,4 +191,24 @@ RULES = [
               'engine/rules/dnd5e/srd_grapple.py `on_hit`; engine/rules/dnd5e/srd_rider_text.py `read`',
      'tests': [T + 'test_srd29_poisoned_in_this_way_no_healing_and_poison_at_the_start_of_each_turn',
                T + 'test_srd29_a_chain_that_hurts_each_turn_until_the_grapple_ends']},
+    {'id': 'SRD-48',
+     'rule': 'The vampire\'s Bite: "Melee Weapon Attack: +9 to hit, reach 5 ft., one willing creature, or a creature '
+             'that is grappled by the vampire, incapacitated, or restrained. Hit: 7 (1d6 + 4) piercing damage plus 10 '
+             '(3d6) necrotic damage. The target\'s hit point maximum is reduced by an amount equal to the necrotic '
+             'damage taken, and the vampire regains hit points equal to that amount. The reduction lasts until the '
+             'target finishes a long rest. The target dies if this effect reduces its hit point maximum to 0. A '
+             'humanoid slain in this way and then buried in the ground rises the following night as a vampire spawn '
+             'under the vampire\'s control." (the vampire spawn\'s Bite without the last sentence)',
+     'status': 'built',
+     'decision': 'the weapon key `drink` {rises_as}: an attack on a target that is not of its own side (willing, as '
+                 'SRD-23\'s kiss reads it), not grappled by the biter, not incapacitated and not restrained is refused '
+                 'citing SRD-48; after the hit\'s damage the target\'s maximum drops by the necrotic damage it took '
+                 '(SRD-23\'s `max_hp_reduced`, dead at 0) and the biter regains as much (a `heal` event); a humanoid '
+                 '(a character with no creature type counts as one) slain by it is recorded as rising (a `rises` event, '
+                 'the sheet\'s `rises_as`): the burial and the following night are beyond a fight. The long rest that '
+                 'ends the reduction is beyond a fight too',
+     'where': 'engine/rules/dnd5e/srd_drink.py `refusal`, `after_hit`; 5e attacks `_damage`; '
+              'engine/rules/dnd5e/srd_rider_text.py `drink`; srd blocks `weapon`',
+     'tests': [T + 'test_srd48_the_vampire_bites_a_grappled_foe_drains_its_maximum_and_heals',
+               T + 'test_srd48_the_vampire_bite_refuses_a_free_foe']},
 ]

@@ -120,3 +120,24 @@ def breath_extra(line: str):
 
 def _sentences(line: str) -> list[str]:
     return [x.strip() for x in re.split(r"(?<=\.)\s+", line) if x.strip()]
+
+
+#: SRD-48 "one willing creature, or a creature that is grappled by the vampire, incapacitated, or restrained. ... The
+#: target's hit point maximum is reduced by an amount equal to the necrotic damage taken, and the vampire regains hit
+#: points equal to that amount. The reduction lasts until the target finishes a long rest. The target dies if this
+#: effect reduces its hit point maximum to 0. A humanoid slain in this way and then buried in the ground rises the
+#: following night as a vampire spawn under the vampire's control."
+DRINK_TARGET = "one willing creature, or a creature that is grappled by the vampire, incapacitated, or restrained"
+DRINK = re.compile(r"Hit: [^.]*? plus \d+ \(\d+d\d+\) necrotic damage\. The target's hit point maximum is reduced by "
+                   r"an amount equal to the necrotic damage taken, and the vampire regains hit points equal to that "
+                   r"amount\. The reduction lasts until the target finishes a long rest\. The target dies if this effect "
+                   r"reduces its hit point maximum to 0\.(?: A humanoid slain in this way and then buried in the ground "
+                   r"rises the following night as an? ([\w ]+?) under the vampire's control\.)?$")
+
+
+def drink(f: dict) -> dict | None:
+    """The weapon's ``drink`` (SRD-48) for the vampire's Bite written whole, or None."""
+    if f.get("target") != DRINK_TARGET:
+        return None
+    m = DRINK.search(f["desc"])
+    return None if m is None else ({"rises_as": m.group(1)} if m.group(1) else {})

@@ -524,3 +524,41 @@ def test_srd23_the_draining_kiss_of_a_willing_creature(tmp_path, capsys):
     red = events(evs, "max_hp_reduced", who="w", rule="SRD-23")
     assert [(e["by"], e["max_hp"]) for e in red] == [(10, 40)]
     assert (evs[-1]["characters"]["w"]["max_hp"], evs[-1]["characters"]["w"]["hp"]) == (40, 40)
+
+
+@pytest.mark.parametrize("max_hp,dies", [(40, False), (6, True)])
+def test_srd48_the_vampire_bites_a_grappled_foe_drains_its_maximum_and_heals(tmp_path, capsys, max_hp, dies):
+    """Vampire, "Bite. ... one willing creature, or a creature that is grappled by the vampire, incapacitated, or
+    restrained. Hit: 7 (1d6 + 4) piercing damage plus 10 (3d6) necrotic damage. The target's hit point maximum is
+    reduced by an amount equal to the necrotic damage taken, and the vampire regains hit points equal to that amount.
+    ... A humanoid slain in this way and then buried in the ground rises the following night as a vampire spawn".
+    A restrained archer takes 1 + 4 piercing and 2 + 2 + 2 necrotic: its 40 maximum drops by 6 to 34 (29 HP left)
+    and the hurt vampire (100 of 144, 120 after its Regeneration at the start of its turn) regains 6; an archer of 6
+    maximum HP has its maximum taken to 0 by the drain and dies (SRD-23), and rises as a vampire spawn."""
+    vamp = {"id": "v", "srd": "vampire-vampire", "side": "red", "at": [9, 10, 0], "hp": 100}
+    archer = {**ARCHER, "max_hp": max_hp, "conditions": ["restrained"]}
+    ally = {**ARCHER, "id": "b", "at": [18, 18, 0]}           # the fight goes on
+    evs = run_scene(tmp_path, capsys, [vamp, archer, ally], [
+        {"actor": "v", "action": "attack", "target": "a", "weapon": "Bite",
+         "rolls": {"attack": 15, "damage": [1], "extra_damage": [2, 2, 2]}}])
+    st, v = evs[-1]["characters"]["a"], evs[-1]["characters"]["v"]
+    red = events(evs, "max_hp_reduced", who="a", rule="SRD-23")
+    assert [e["by"] for e in red] == [6]
+    assert events(evs, "heal", who="v", rule="SRD-48", amount=6) and v["hp"] == 126
+    if not dies:
+        assert (st["max_hp"], st["hp"]) == (34, 29) and not events(evs, "rises")
+    else:
+        assert st["dead"] and [(e["as"], e["under"]) for e in events(evs, "rises", who="a", rule="SRD-48")] == [
+            ("vampire spawn", "v")]
+
+
+def test_srd48_the_vampire_bite_refuses_a_free_foe(tmp_path, capsys):
+    """"one willing creature, or a creature that is grappled by the vampire, incapacitated, or restrained": an archer
+    standing free is not bitten (exit 2, SRD-48 named), nothing is rolled."""
+    vamp = {"id": "v", "srd": "vampire-spawn", "side": "red", "at": [9, 10, 0]}
+    p = tmp_path / "scene.toml"
+    p.write_text(scene_text([vamp, ARCHER], size=(20, 20, 12)) + tables("script", [
+        {"actor": "v", "action": "attack", "target": "a", "weapon": "Bite", "rolls": {"attack": 15}}]))
+    rc = main(["run", str(p)])
+    out = capsys.readouterr()
+    assert rc == 2 and "SRD-48" in out.err, out.err + out.out
