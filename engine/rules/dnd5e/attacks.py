@@ -12,7 +12,7 @@ from engine.rules.choices import choose
 from engine.rules.core import Actor, Illegal
 from engine.rules.dnd5e.upcalls import FEAT, SPELL
 from engine.rules.dnd5e import advantage, conditions, feats_data, gear
-from engine.rules.dnd5e import srd_alternative, srd_drink, srd_grapple, srd_traits
+from engine.rules.dnd5e import srd_alternative, srd_grapple, srd_traits
 from engine.rules.dnd5e.attack_roll import Roll, attack_event
 from engine.rules.dnd5e.common import dice_spec
 from engine.rules.dnd5e.figures import bonus_sources, damage_modifier, dmg_mod, mean_hit_damage  # noqa: F401  (an attack's figures)
@@ -469,9 +469,7 @@ def _damage(rs, session, a: Actor, t: Actor, w, plan, ro: Roll) -> None:
                       knock_out=bool(act.get("knock_out")) and (plan["melee"] or rs.opt("knock_out") == "any_attack"),
                       weapon=None if plan.get("kind") == "spell" else w)
     if w.get("extra"):
-        srd_traits.extra_damage(rs, session, a, t, w, crit)      # SRD-02: "plus 3 (1d6) fire damage"
-    if w.get("drink") is not None:
-        srd_drink.after_hit(rs, session, a, t, w)                # SRD-48: "reduced by ... the necrotic damage taken"
+        srd_traits.extra_damage(rs, session, a, t, w, crit)      # SRD-02 "plus 3 (1d6) fire damage"; SRD-48 after it
     if w.get("on_hit"):
         srd_traits.on_hit_save(rs, session, a, t, w)             # SRD-13: "must succeed on a DC 13 ... or be"
     if w.get("grapple"):

@@ -207,8 +207,27 @@ RULES = [
                  '(a character with no creature type counts as one) slain by it is recorded as rising (a `rises` event, '
                  'the sheet\'s `rises_as`): the burial and the following night are beyond a fight. The long rest that '
                  'ends the reduction is beyond a fight too',
-     'where': 'engine/rules/dnd5e/srd_drink.py `refusal`, `after_hit`; 5e attacks `_damage`; '
+     'where': 'engine/rules/dnd5e/srd_drink.py `refusal`, `after_hit`; srd traits `extra_damage`; '
               'engine/rules/dnd5e/srd_rider_text.py `drink`; srd blocks `weapon`',
      'tests': [T + 'test_srd48_the_vampire_bites_a_grappled_foe_drains_its_maximum_and_heals',
                T + 'test_srd48_the_vampire_bite_refuses_a_free_foe']},
+    {'id': 'SRD-49',
+     'rule': 'A hit\'s curse: "Bite. ... Hit: 6 (1d8 + 2) piercing damage. If the target is a humanoid, it must succeed '
+             'on a DC 12 Constitution saving throw or be cursed with werewolf lycanthropy." (every lycanthrope\'s bite '
+             'or tusks) and "Rotting Fist. ... If the target is a creature, it must succeed on a DC 12 Constitution '
+             'saving throw or be cursed with mummy rot. The cursed target can\'t regain hit points, and its hit point '
+             'maximum decreases by 10 (3d6) for every 24 hours that elapse. If the curse reduces the target\'s hit '
+             'point maximum to 0, the target dies, and its body turns to dust. The curse lasts until removed by the '
+             'remove curse spell or other magic."',
+     'status': 'built',
+     'decision': 'SRD-13\'s save with a `curse` rider: "If the target is a humanoid": no save is asked of a target of '
+                 'another creature type (a character that names none is a humanoid); a failed save adds the curse to '
+                 'the sheet\'s `curses` (a `cursed` event). Lycanthropy shows beyond the fight: recorded, no other '
+                 'effect. Mummy rot refuses every heal while it lasts (`heal_blocked` naming SRD-49, nothing '
+                 'regained); its loss every 24 hours is recorded (`each_day`), not dealt: a day is beyond a fight, and '
+                 'nothing castable here removes the curse',
+     'where': 'engine/rules/dnd5e/srd_curses.py `spared`, `blocks_healing`, `rider`; srd traits `on_hit_save`; '
+              '5e damage `heal`; engine/rules/dnd5e/srd_rider_text.py `curse`',
+     'tests': [T + 'test_srd49_a_lycanthropes_bite_curses_a_humanoid_that_fails_its_save',
+               T + 'test_srd49_mummy_rot_refuses_healing']},
 ]

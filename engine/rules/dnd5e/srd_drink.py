@@ -15,7 +15,7 @@ so is recorded as rising (``rises`` event, the sheet's ``rises_as``): the night 
 from __future__ import annotations
 
 from engine.rules.core import Illegal
-from engine.rules.dnd5e import conditions, damage, srd_riders
+from engine.rules.dnd5e import conditions, damage, srd_riders, srd_traits, text
 
 RULE = "SRD-48"
 
@@ -42,6 +42,8 @@ def _necrotic_taken(session, a, t) -> int:
 
 def after_hit(rs, session, a, t, w: dict) -> None:
     """The maximum reduced by the necrotic damage taken, the biter healed as much; a humanoid slain so rises."""
+    if w.get("drink") is None:
+        return
     amount = _necrotic_taken(session, a, t)
     if amount <= 0:
         return
@@ -55,3 +57,7 @@ def after_hit(rs, session, a, t, w: dict) -> None:
         t.data["rises_as"] = {"as": rises, "under": a.id}
         session.emit({"type": "rises", "who": t.id, "as": rises, "under": a.id,
                       "when": "the following night, once buried in the ground", "rule": RULE})
+
+
+srd_traits.AFTER_EXTRA.append(after_hit)          # SRD-48, after the Bite's necrotic damage
+text.EVENT_LINES.update({"rises": text._did(lambda s, e: f"will rise as a {e['as']} ({e['when']})")})

@@ -48,8 +48,40 @@ BLIGHT = re.compile(r"While poisoned in this way, the target can't regain hit po
 PULLED = re.compile(r"or be pulled up to (\d+) feet toward the \w+\.")
 
 
+#: SRD-49 "If the target is a humanoid, it must succeed on a DC 12 Constitution saving throw or be cursed with werewolf
+#: lycanthropy." and "If the target is a creature, it must succeed on a DC 12 Constitution saving throw or be cursed
+#: with mummy rot. The cursed target can't regain hit points, and its hit point maximum decreases by 10 (3d6) for every
+#: 24 hours that elapse. If the curse reduces the target's hit point maximum to 0, the target dies, and its body turns
+#: to dust. The curse lasts until removed by the remove curse spell or other magic."
+LYCANTHROPY = re.compile(r"If the target is a humanoid, it must succeed on a DC \d+ Constitution saving throw or be "
+                         r"cursed with (\w+ lycanthropy)\.$")
+ROT = re.compile(r"If the target is a creature, it must succeed on a DC \d+ Constitution saving throw or be cursed with "
+                 r"mummy rot\. The cursed target can't regain hit points, and its hit point maximum decreases by \d+ "
+                 r"\((\d+d\d+)\) for every 24 hours that elapse\. If the curse reduces the target's hit point maximum to "
+                 r"0, the target dies, and its body turns to dust\. The curse lasts until removed by the remove curse "
+                 r"spell or other magic\.$")
+ROT_MORE = ("The cursed target can't regain hit points, and its hit point maximum decreases by",
+            "If the curse reduces the target's hit point maximum to 0, the target dies, and its body turns to dust.",
+            "The curse lasts until removed by the remove curse spell or other magic.")
+
+
+def curse(text: str):
+    """SRD-49's (``rider``, test of the sentences it covers), or (None, None)."""
+    m = LYCANTHROPY.search(text.strip())
+    if m:
+        return {"kind": "curse", "curse": m.group(1), "only": "humanoid"}, lambda x: False
+    m = ROT.search(text.strip())
+    if m:
+        return ({"kind": "curse", "curse": "mummy rot", "no_heal": True, "each_day": m.group(1)},
+                lambda x: x.startswith(ROT_MORE))
+    return None, None
+
+
 def read(text: str):
     """(the ``rider``, a test of the sentences it covers) of a hit's text after "Hit:", or (None, None)."""
+    cursed = curse(text)
+    if cursed[0]:
+        return cursed
     if POISON_AT_ZERO.search(text):
         return {"kind": "poison_at_zero"}, lambda x: bool(POISON_AT_ZERO.search(x))
     if DRAIN.search(text):

@@ -1,4 +1,4 @@
-"""The SRD creatures' attack and save actions played whole (rule IDs SRD-20..SRD-29), each through ``aerie run``
+"""The SRD creatures' attack and save actions played whole (rule IDs SRD-20..SRD-29, SRD-48, SRD-49), each through ``aerie run``
 (``engine.cli.main``) with forced dice on a scene written here, the events read from ``--json``."""
 
 from __future__ import annotations
@@ -562,3 +562,37 @@ def test_srd48_the_vampire_bite_refuses_a_free_foe(tmp_path, capsys):
     rc = main(["run", str(p)])
     out = capsys.readouterr()
     assert rc == 2 and "SRD-48" in out.err, out.err + out.out
+
+
+@pytest.mark.parametrize("save,kind,cursed", [(1, None, True), (20, None, False), (1, "beast", False)])
+def test_srd49_a_lycanthropes_bite_curses_a_humanoid_that_fails_its_save(tmp_path, capsys, save, kind, cursed):
+    """Werewolf (wolf form), "Bite. ... Hit: 6 (1d8 + 2) piercing damage. If the target is a humanoid, it must succeed
+    on a DC 12 Constitution saving throw or be cursed with werewolf lycanthropy." The archer (no creature type: a
+    humanoid) fails and is cursed (recorded on its sheet: the curse shows beyond the fight); it saves and is not; a
+    beast is asked no save at all."""
+    wolf = {"id": "w", "srd": "werewolf-wolf", "side": "red", "at": [9, 10, 0]}
+    archer = {**ARCHER, **({"creature_type": kind} if kind else {})}
+    evs = run_scene(tmp_path, capsys, [wolf, archer], [
+        {"actor": "w", "action": "attack", "target": "a", "weapon": "Bite",
+         "rolls": {"attack": 19, "damage": [3], "save": save}}])
+    assert bool(events(evs, "save", who="a")) is (kind is None)
+    assert [(e["curse"], e["by"]) for e in events(evs, "cursed", who="a", rule="SRD-49")] == (
+        [("werewolf lycanthropy", "w")] if cursed else [])
+    assert evs[-1]["characters"]["a"]["hp"] == 300 - 5
+
+
+def test_srd49_mummy_rot_refuses_healing(tmp_path, capsys):
+    """Mummy, "Rotting Fist. ... If the target is a creature, it must succeed on a DC 12 Constitution saving throw or
+    be cursed with mummy rot. The cursed target can't regain hit points, and its hit point maximum decreases by 10
+    (3d6) for every 24 hours that elapse." The archer fails: cursed; its potion heals nothing (``heal_blocked``
+    naming SRD-49); the daily loss is recorded, not dealt (a day is beyond the fight)."""
+    mummy = {"id": "m", "srd": "mummy", "side": "red", "at": [9, 10, 0]}
+    archer = {**ARCHER, "items": ["potion_of_healing"]}
+    evs = run_scene(tmp_path, capsys, [mummy, archer], [
+        {"actor": "m", "action": "attack", "target": "a", "weapon": "Rotting Fist",
+         "rolls": {"attack": 19, "damage": [1, 1], "extra_damage": [1, 1, 1], "save": 1}},
+        {"actor": "m", "action": "end_turn"},
+        {"actor": "a", "action": "use", "object": "potion_of_healing", "rolls": {"heal": [4, 4]}}])
+    assert [(e["curse"], e["each_day"]) for e in events(evs, "cursed", who="a", rule="SRD-49")] == [("mummy rot", "3d6")]
+    assert events(evs, "heal_blocked", who="a", rule="SRD-49") and not events(evs, "heal", who="a")
+    assert evs[-1]["characters"]["a"]["hp"] == 300 - 8
