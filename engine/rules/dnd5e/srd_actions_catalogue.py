@@ -230,4 +230,22 @@ RULES = [
               '5e damage `heal`; engine/rules/dnd5e/srd_rider_text.py `curse`',
      'tests': [T + 'test_srd49_a_lycanthropes_bite_curses_a_humanoid_that_fails_its_save',
                T + 'test_srd49_mummy_rot_refuses_healing']},
+    {'id': 'SRD-54',
+     'rule': 'A condition until the end of a next turn: "Stunning Screech (1/Day). The vrock emits a horrific screech. '
+             'Each creature within 20 feet of it that can hear it and that isn\'t a demon must succeed on a DC 14 '
+             'Constitution saving throw or be stunned until the end of the vrock\'s next turn." and the mummy lord\'s '
+             '"Blinding Dust. Blinding dust and sand swirls magically around the mummy lord. Each creature within 5 '
+             'feet of the mummy lord must succeed on a DC 16 Constitution saving throw or be blinded until the end of '
+             'the creature\'s next turn."',
+     'status': 'built',
+     'decision': 'the save action\'s (or legendary option\'s) `until` = its | target: the condition a failed save gives '
+                 'is noted on the sheet\'s `brief` (a `brief_condition` event); the next start of that creature\'s turn '
+                 'arms it and the end of that turn removes the condition from that source (SRD-54; another source '
+                 'keeps it). "that can hear it": a deafened creature is not caught; "that isn\'t a demon": nor one of '
+                 'that creature type. The sentence that names what makes the area (the screech, the dust) is the area',
+     'where': 'engine/rules/dnd5e/srd_brief.py `caught`, `lasts`, `brief_condition_arms`, `brief_condition_ends`; '
+              'engine/rules/dnd5e/actions/srd.py `CreatureAction`; srd legendary `_save_option`; '
+              'engine/rules/dnd5e/srd_rider_text.py `brief`; srd blocks `save_action`',
+     'tests': [T + 'test_srd54_stunned_until_the_end_of_the_vrocks_next_turn',
+               T + 'test_srd54_blinded_until_the_end_of_the_creatures_next_turn']},
 ]

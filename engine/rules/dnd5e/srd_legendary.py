@@ -14,7 +14,7 @@ choice at that moment (a choice point) is not offered yet.
 from __future__ import annotations
 
 from engine.rules.core import Illegal
-from engine.rules.dnd5e import attacks, conditions, srd_cast, srd_detect, srd_traits2, srd_wing
+from engine.rules.dnd5e import attacks, conditions, srd_brief, srd_cast, srd_detect, srd_traits2, srd_wing
 from engine.rules.dnd5e.data import CONDITION_RULE
 from engine.rules.dnd5e.srd_sheet import dice_parts
 from engine.rules.dnd5e.turns import TURN_END, TURN_START
@@ -131,3 +131,4 @@ def _save_option(rs, session, a, opt, targets):
         cond = opt.get("condition")
         if not ok and cond in CONDITION_RULE and not t.dead:
             conditions.add_condition(rs, session, t, cond, CONDITION_RULE[cond], source=a.id)
+            srd_brief.lasts(session, a, t, cond, opt)          # SRD-54: "until the end of the creature's next turn"

@@ -173,3 +173,24 @@ def drink(f: dict) -> dict | None:
         return None
     m = DRINK.search(f["desc"])
     return None if m is None else ({"rises_as": m.group(1)} if m.group(1) else {})
+
+
+#: SRD-54 "... or be stunned until the end of the vrock's next turn" / "... or be blinded until the end of the
+#: creature's next turn"; "Each creature within 20 feet of it that can hear it and that isn't a demon"; the sentence
+#: that says what makes the area: "The vrock emits a horrific screech." / "Blinding dust and sand swirls magically around
+#: the mummy lord."
+BRIEF = re.compile(r"until the end of the (\w+)'s next turn")
+BRIEF_AREA = re.compile(r"The \w+ emits a horrific screech\.|Blinding dust and sand swirls magically around the [\w ]+\.")
+HEARING = re.compile(r"that can hear it and that isn't an? (\w+) must")
+
+
+def brief(text: str) -> dict:
+    """The save action's SRD-54 keys ({} when it writes no such duration)."""
+    m = BRIEF.search(text)
+    if not m:
+        return {}
+    out: dict = {"until": "target" if m.group(1) == "creature" else "its"}
+    h = HEARING.search(text)
+    if h:
+        out.update({"hearing": True, "not_type": h.group(1)})
+    return out

@@ -1,4 +1,4 @@
-"""The SRD creatures' attack and save actions played whole (rule IDs SRD-20..SRD-29, SRD-48, SRD-49), each through ``aerie run``
+"""The SRD creatures' attack and save actions played whole (rule IDs SRD-20..SRD-29, SRD-48, SRD-49, SRD-54), each through ``aerie run``
 (``engine.cli.main``) with forced dice on a scene written here, the events read from ``--json``."""
 
 from __future__ import annotations
@@ -596,3 +596,51 @@ def test_srd49_mummy_rot_refuses_healing(tmp_path, capsys):
     assert [(e["curse"], e["each_day"]) for e in events(evs, "cursed", who="a", rule="SRD-49")] == [("mummy rot", "3d6")]
     assert events(evs, "heal_blocked", who="a", rule="SRD-49") and not events(evs, "heal", who="a")
     assert evs[-1]["characters"]["a"]["hp"] == 300 - 8
+
+
+def test_srd54_stunned_until_the_end_of_the_vrocks_next_turn(tmp_path, capsys):
+    """Vrock, "Stunning Screech (1/Day). The vrock emits a horrific screech. Each creature within 20 feet of it that
+    can hear it and that isn't a demon must succeed on a DC 14 Constitution saving throw or be stunned until the end
+    of the vrock's next turn." Three archers within 20 feet: one deafened, one a demon, neither is caught; the third
+    fails: stunned through its own turn, still stunned as the vrock's next turn starts, no longer when it ends."""
+    vrock = {"id": "v", "srd": "vrock", "side": "red", "at": [8, 10, 0]}
+    deaf = {**ARCHER, "id": "b", "at": [8, 13, 0], "conditions": ["deafened"]}
+    demon = {**ARCHER, "id": "c", "at": [5, 10, 0], "creature_type": "demon"}
+    evs = run_scene(tmp_path, capsys, [vrock, ARCHER, deaf, demon], [
+        {"actor": "v", "action": "creature_action", "feature": "Stunning Screech", "rolls": {"save": 1}},
+        {"actor": "v", "action": "end_turn"},          # the stunned archer's turn passes (DND-43)
+        {"actor": "b", "action": "end_turn"},
+        {"actor": "c", "action": "end_turn"}])
+    act = events(evs, "creature_action", who="v")
+    assert act and act[0]["targets"] == ["a"]
+    assert "stunned" in evs[-1]["characters"]["a"]["conditions"]      # the vrock's next turn has begun
+    assert events(evs, "brief_condition", who="a", until_end_of="v", rule="SRD-54")
+    evs = run_scene(tmp_path, capsys, [vrock, ARCHER, deaf, demon], [
+        {"actor": "v", "action": "creature_action", "feature": "Stunning Screech", "rolls": {"save": 1}},
+        {"actor": "v", "action": "end_turn"},          # the stunned archer's turn passes (DND-43)
+        {"actor": "b", "action": "end_turn"},
+        {"actor": "c", "action": "end_turn"},
+        {"actor": "v", "action": "end_turn"}])
+    assert "stunned" not in evs[-1]["characters"]["a"]["conditions"]
+    assert events(evs, "condition", who="a", condition="stunned", added=False, rule="SRD-54")
+
+
+def test_srd54_blinded_until_the_end_of_the_creatures_next_turn(tmp_path, capsys):
+    """Mummy lord's legendary "Blinding Dust. Blinding dust and sand swirls magically around the mummy lord. Each
+    creature within 5 feet of the mummy lord must succeed on a DC 16 Constitution saving throw or be blinded until
+    the end of the creature's next turn." (its policy's pick, one foe beside it): at the end of the archer's turn it fails and
+    is blinded; blinded through the mummy lord's turn and its own next, not after that."""
+    lord = {"id": "m", "srd": "mummy-lord", "side": "red", "at": [9, 10, 0]}
+    evs = run_scene(tmp_path, capsys, [lord, ARCHER], [
+        {"actor": "m", "action": "end_turn"},
+        {"actor": "a", "action": "end_turn", "rolls": {"save": 1}},
+        {"actor": "m", "action": "end_turn"}])
+    assert [e["option"] for e in events(evs, "legendary_action", who="m")] == ["Blinding Dust"]
+    assert "blinded" in evs[-1]["characters"]["a"]["conditions"]
+    assert events(evs, "brief_condition", who="a", until_end_of="a", rule="SRD-54")
+    evs = run_scene(tmp_path, capsys, [lord, ARCHER], [
+        {"actor": "m", "action": "end_turn"},
+        {"actor": "a", "action": "end_turn", "rolls": {"save": 1}},
+        {"actor": "m", "action": "end_turn"},
+        {"actor": "a", "action": "end_turn", "rolls": {"save": 20}}])
+    assert "blinded" not in evs[-1]["characters"]["a"]["conditions"]
