@@ -248,4 +248,21 @@ RULES = [
               'engine/rules/dnd5e/srd_rider_text.py `brief`; srd blocks `save_action`',
      'tests': [T + 'test_srd54_stunned_until_the_end_of_the_vrocks_next_turn',
                T + 'test_srd54_blinded_until_the_end_of_the_creatures_next_turn']},
+    {'id': 'SRD-55',
+     'rule': 'A legendary save around the creature, on the living or the non-undead: "Disrupt Life (Costs 3 Actions). '
+             'Each living creature within 20 feet of the lich must make a DC 18 Constitution saving throw against this '
+             'magic, taking 21 (6d6) necrotic damage on a failed save, or half as much damage on a successful one." and '
+             '"Blasphemous Word (Costs 2 Actions). The mummy lord utters a blasphemous word. Each non-undead creature '
+             'within 10 feet of the mummy lord that can hear the magical utterance must succeed on a DC 16 '
+             'Constitution saving throw or be stunned until the end of the mummy lord\'s next turn."',
+     'status': 'built',
+     'decision': 'the distance written is the area around the creature (SRD-15\'s save option, as a Wing Attack\'s); '
+                 '"living": an undead or a construct is not caught, "non-undead": an undead is not; "that can hear": a '
+                 'deafened creature is not (the option\'s `not_types`, `hearing`; a character with no creature type is '
+                 'caught). The stun lasts as SRD-54 says. "against this magic": a creature with Magic Resistance (SRD-10) '
+                 'saves with advantage (the option\'s `magic`)',
+     'where': 'engine/rules/dnd5e/srd_rider_text.py `around`; srd blocks `legendary_option`; srd legendary '
+              '`_area_targets`; engine/rules/dnd5e/srd_brief.py `caught`',
+     'tests': [T + 'test_srd55_disrupt_life_spares_the_undead_and_constructs',
+               T + 'test_srd55_blasphemous_word_stuns_a_creature_that_hears_it']},
 ]

@@ -361,6 +361,7 @@ def legendary_option(c: dict, f: dict) -> tuple[dict | None, str]:
         if w:
             return {"name": name, "cost": cost, "kind": "attack", "weapon": w}, ""
         return None, f"the attack it names ({m.group(1)}) is not one of its attacks"
+    f, spared = srd_rider_text.around(f)             # SRD-55: "Each living creature within 20 feet of the lich"
     burst = BURST.match(f["desc"].strip()) if (f.get("area") or {}).get("shape") == "sphere" else None
     if f.get("kind") == "save" and ((f.get("area") or {}).get("shape") == "self" or burst):
         wing = WING.match(f["desc"].strip())             # SRD-20: the save, then its flight
@@ -369,7 +370,7 @@ def legendary_option(c: dict, f: dict) -> tuple[dict | None, str]:
         if entry is None:
             return None, why
         entry = {k: v for k, v in entry.items() if k not in ("recharge", "per_day", "range_m", "repeat_save")}
-        return {**entry, "name": name, "cost": cost, "kind": "save", **({"then_fly": True} if wing else {}),
+        return {**entry, **spared, "name": name, "cost": cost, "kind": "save", **({"then_fly": True} if wing else {}),
                 **({"foes_only": True} if burst else {})}, why
     return None, "a legendary action the rules do not play (its text is shown with the block)"
 

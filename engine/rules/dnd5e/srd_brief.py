@@ -8,7 +8,7 @@ The save action's (or legendary option's) ``until`` = "its" (the user's next tur
 a condition it gives is noted on the sheet's ``brief`` ({condition, by, until_end_of, armed}; a ``brief_condition``
 event); the next start of that creature's turn arms it and the end of that turn removes it (the condition from that
 source: another source keeps it). "that can hear it" (``hearing``): a deafened creature is not caught; "that isn't a
-demon" (``not_type``): nor a creature of that type.
+demon" (``not_types``): nor a creature of that type.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ def caught(session, f: dict, targets: list[str]) -> list[str]:
         t = session.state.actors[tid]
         if f.get("hearing") and t.has("deafened"):
             continue
-        if f.get("not_type") and t.data.get("creature_type") == f["not_type"]:
+        if t.data.get("creature_type") in (f.get("not_types") or ()):
             continue
         out.append(tid)
     return out

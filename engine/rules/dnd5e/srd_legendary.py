@@ -16,7 +16,7 @@ from __future__ import annotations
 from engine.rules.core import Illegal
 from engine.rules.dnd5e import attacks, conditions, srd_brief, srd_cast, srd_detect, srd_traits2, srd_wing
 from engine.rules.dnd5e.data import CONDITION_RULE
-from engine.rules.dnd5e.srd_sheet import dice_parts
+from engine.rules.dnd5e.srd_sheet import dice_parts, has
 from engine.rules.dnd5e.turns import TURN_END, TURN_START
 
 
@@ -53,6 +53,8 @@ def _area_targets(rs, session, a, opt):
     out = [tid for tid in attacks.area_targets(rs, session, a, {"area": opt["area"]}, a.pos, None) if tid != a.id]
     if opt.get("foes_only"):              # SRD-20: "Each creature of its choice": its foes
         out = [tid for tid in out if conditions.hostile(rs, a, session.state.actors[tid])]
+    if opt.get("hearing") or opt.get("not_types"):      # SRD-55: "Each living creature", "that can hear"
+        out = srd_brief.caught(session, opt, out)
     return out
 
 
@@ -122,8 +124,9 @@ def _save_option(rs, session, a, opt, targets):
         if t.dead:
             continue
         cov = attacks.cover(rs, session, a, t).level if opt["ability"] == "dex" else "none"
+        mr = "Magic Resistance (SRD-10)" if opt.get("magic") and has(t, "magic resistance") else None    # SRD-55
         ok = conditions.saving_throw(rs, session, t, opt["ability"], opt["dc"], a, "SRD-15", opt["name"],
-                                     cover_level=cov)
+                                     cover_level=cov, advantage=mr)
         for amount, dtype in rolled:
             amt = amount if not ok else (amount // 2 if opt.get("half") else 0)
             if amt and not t.dead:

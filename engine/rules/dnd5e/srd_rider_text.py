@@ -179,8 +179,9 @@ def drink(f: dict) -> dict | None:
 #: creature's next turn"; "Each creature within 20 feet of it that can hear it and that isn't a demon"; the sentence
 #: that says what makes the area: "The vrock emits a horrific screech." / "Blinding dust and sand swirls magically around
 #: the mummy lord."
-BRIEF = re.compile(r"until the end of the (\w+)'s next turn")
-BRIEF_AREA = re.compile(r"The \w+ emits a horrific screech\.|Blinding dust and sand swirls magically around the [\w ]+\.")
+BRIEF = re.compile(r"until the end of the ([\w ]+?)'s next turn")
+BRIEF_AREA = re.compile(r"The \w+ emits a horrific screech\.|Blinding dust and sand swirls magically around the [\w ]+\.|"
+                        r"The [\w ]+ utters a blasphemous word\.")
 HEARING = re.compile(r"that can hear it and that isn't an? (\w+) must")
 
 
@@ -192,5 +193,26 @@ def brief(text: str) -> dict:
     out: dict = {"until": "target" if m.group(1) == "creature" else "its"}
     h = HEARING.search(text)
     if h:
-        out.update({"hearing": True, "not_type": h.group(1)})
+        out.update({"hearing": True, "not_types": [h.group(1)]})
     return out
+
+
+#: SRD-55 "Disrupt Life (Costs 3 Actions). Each living creature within 20 feet of the lich must make a DC 18
+#: Constitution saving throw against this magic, taking 21 (6d6) necrotic damage on a failed save, or half as much
+#: damage on a successful one." / "Blasphemous Word (Costs 2 Actions). The mummy lord utters a blasphemous word. Each
+#: non-undead creature within 10 feet of the mummy lord that can hear the magical utterance must succeed on a DC 16
+#: Constitution saving throw or be stunned until the end of the mummy lord's next turn."
+AROUND = re.compile(r"(?:^|\. )Each (living|non-undead) creature within (\d+) feet of the [\w ]+?( that can hear the "
+                    r"magical utterance)? must")
+NOT_ALIVE = {"living": ["undead", "construct"], "non-undead": ["undead"]}
+
+
+def around(f: dict) -> tuple[dict, dict]:
+    """(the feature with its area around the creature, the SRD-55 keys: the creature types spared, hearing) for a
+    legendary save written "Each living creature within 20 feet of the lich"; (f, {}) for the rest."""
+    m = AROUND.search(f["desc"])
+    if f.get("kind") != "save" or f.get("area") or not m:
+        return f, {}
+    keys: dict = {"not_types": NOT_ALIVE[m.group(1)], **({"hearing": True} if m.group(3) else {}),
+                  **({"magic": True} if "saving throw against this magic" in f["desc"] else {})}
+    return {**f, "area": {"shape": "self", "radius_m": round(int(m.group(2)) * 0.3, 2)}}, keys

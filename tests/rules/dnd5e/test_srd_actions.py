@@ -1,4 +1,4 @@
-"""The SRD creatures' attack and save actions played whole (rule IDs SRD-20..SRD-29, SRD-48, SRD-49, SRD-54), each through ``aerie run``
+"""The SRD creatures' attack and save actions played whole (rule IDs SRD-20..SRD-29, SRD-48, SRD-49, SRD-54, SRD-55), each through ``aerie run``
 (``engine.cli.main``) with forced dice on a scene written here, the events read from ``--json``."""
 
 from __future__ import annotations
@@ -644,3 +644,42 @@ def test_srd54_blinded_until_the_end_of_the_creatures_next_turn(tmp_path, capsys
         {"actor": "m", "action": "end_turn"},
         {"actor": "a", "action": "end_turn", "rolls": {"save": 20}}])
     assert "blinded" not in evs[-1]["characters"]["a"]["conditions"]
+
+
+def test_srd55_disrupt_life_spares_the_undead_and_constructs(tmp_path, capsys):
+    """Lich, "Disrupt Life (Costs 3 Actions). Each living creature within 20 feet of the lich must make a DC 18
+    Constitution saving throw against this magic, taking 21 (6d6) necrotic damage on a failed save, or half as much
+    damage on a successful one." At the end of the archer's turn: the archer (a humanoid) fails and takes 6d6; the
+    undead and the construct beside it are not caught (no save, no damage); one with Magic Resistance saves "against
+    this magic" with advantage (20 of 1 and 20) and takes half."""
+    lich = {"id": "l", "srd": "lich", "side": "red", "at": [6, 10, 0]}
+    resists = {**ARCHER, "id": "r", "at": [6, 13, 0], "srd_traits": ["magic resistance"]}
+    undead = {**ARCHER, "id": "u", "at": [10, 12, 0], "creature_type": "undead"}
+    golem = {**ARCHER, "id": "g", "at": [8, 13, 0], "creature_type": "construct"}
+    evs = run_scene(tmp_path, capsys, [lich, ARCHER, undead, golem, resists], [
+        {"actor": "l", "action": "end_turn"},
+        {"actor": "a", "action": "end_turn", "rolls": {"damage": [2] * 6, "save": [1, 1, 20]}}])
+    la = events(evs, "legendary_action", who="l")
+    assert [(e["option"], sorted(e["targets"])) for e in la] == [("Disrupt Life", ["a", "r"])]
+    assert sorted((e["who"], e["amount"]) for e in events(evs, "damage", rule="SRD-15")) == [("a", 12), ("r", 6)]
+    assert not events(evs, "save", who="u") and not events(evs, "save", who="g")
+
+
+@pytest.mark.parametrize("deaf", [False, True])
+def test_srd55_blasphemous_word_stuns_a_creature_that_hears_it(tmp_path, capsys, deaf):
+    """Mummy lord, "Blasphemous Word (Costs 2 Actions). The mummy lord utters a blasphemous word. Each non-undead
+    creature within 10 feet of the mummy lord that can hear the magical utterance must succeed on a DC 16
+    Constitution saving throw or be stunned until the end of the mummy lord's next turn." The archer 10 feet off
+    (beyond the 5 feet of its Blinding Dust) fails and is stunned until the end of the mummy lord's next turn
+    (SRD-54); a deafened archer does not hear it and no option reaches it."""
+    lord = {"id": "m", "srd": "mummy-lord", "side": "red", "at": [8, 10, 0]}
+    archer = {**ARCHER, **({"conditions": ["deafened"]} if deaf else {})}
+    evs = run_scene(tmp_path, capsys, [lord, archer], [
+        {"actor": "m", "action": "end_turn"},
+        {"actor": "a", "action": "end_turn", "rolls": {"save": 1}}])
+    la = events(evs, "legendary_action", who="m")
+    if deaf:
+        assert not la and "stunned" not in evs[-1]["characters"]["a"]["conditions"]
+    else:
+        assert [(e["option"], e["targets"]) for e in la] == [("Blasphemous Word", ["a"])]
+        assert events(evs, "brief_condition", who="a", condition="stunned", until_end_of="m", rule="SRD-54")

@@ -113,7 +113,7 @@ class CreatureAction(Unit):
             plan["targets"] = attacks.area_targets(rs, session, a, {"area": area}, a.pos, None)
             if f.get("frightful"):          # SRD-16: the creatures of its choice, aware of it, not immune
                 plan["targets"] = srd_presence.affected(rs, session, a, plan["targets"])
-            if f.get("hearing") or f.get("not_type"):    # SRD-54: "that can hear it and that isn't a demon"
+            if f.get("hearing") or f.get("not_types"):    # SRD-54: "that can hear it and that isn't a demon"
                 plan["targets"] = srd_brief.caught(session, f, plan["targets"])
             return plan
         if area["shape"] == "line":
