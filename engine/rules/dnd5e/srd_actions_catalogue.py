@@ -265,4 +265,22 @@ RULES = [
               '`_area_targets`; engine/rules/dnd5e/srd_brief.py `caught`',
      'tests': [T + 'test_srd55_disrupt_life_spares_the_undead_and_constructs',
                T + 'test_srd55_blasphemous_word_stuns_a_creature_that_hears_it']},
+    {'id': 'SRD-56',
+     'rule': 'A touch that sets the target on fire: "Touch. Melee Weapon Attack: +6 to hit, reach 5 ft., one target. '
+             'Hit: 10 (2d6 + 3) fire damage. If the target is a creature or a flammable object, it ignites. Until a '
+             'creature takes an action to douse the fire, the target takes 5 (1d10) fire damage at the start of each '
+             'of its turns." (the fire elemental; the magmin\'s: "... the target takes 3 (1d6) fire damage at the end '
+             'of each of its turns.")',
+     'status': 'built',
+     'decision': 'the weapon key `ignite` {dice, when}: a creature hit burns (the sheet\'s `burning`, an `ignited` '
+                 'event; a burning creature hit again keeps its one fire); at the start (or end) of each of its turns '
+                 'the dice are rolled as fire damage from the one that lit it (resistance and immunity apply). The '
+                 'action `douse` (target: itself, or a creature within 1.5 m) spends the action and puts the fire out '
+                 '(a `doused` event); a creature not burning is refused. Objects do not burn (no flammable objects in '
+                 'the sandbox)',
+     'where': 'engine/rules/dnd5e/srd_burning.py `after_hit`, `burning_start`, `burning_end`, `douse`; '
+              'engine/rules/dnd5e/actions/srd_douse.py `Douse`; srd traits `extra_damage`; '
+              'engine/rules/dnd5e/srd_rider_text.py `ignite`; srd blocks `weapon`',
+     'tests': [T + 'test_srd56_a_fire_elementals_touch_burns_until_someone_douses_it',
+               T + 'test_srd56_douse_is_refused_on_a_creature_not_burning']},
 ]

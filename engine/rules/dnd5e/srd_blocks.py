@@ -83,6 +83,8 @@ def weapon(f: dict, abilities: dict) -> dict:
     alt = alternative(f)
     if alt:
         w["alternative"] = alt            # SRD-21
+    if srd_rider_text.ignite(f):
+        w["ignite"] = srd_rider_text.ignite(f)        # SRD-56: the fire elemental's Touch
     if srd_rider_text.drink(f) is not None:
         w["drink"] = srd_rider_text.drink(f)          # SRD-48: the vampire's Bite
     if CRIT_THRICE.fullmatch((f.get("rider") or "").strip()):
@@ -517,7 +519,8 @@ def feature_status(c: dict, section: str, f: dict) -> tuple[bool, str]:
             if gr is None:
                 gaps.append(why)
         if f.get("rider") and not gaps and not f.get("on_hit_save") and not f.get("grapple_escape_dc") \
-                and not CRIT_THRICE.fullmatch(f["rider"].strip()) and srd_rider_text.drink(f) is None:
+                and not CRIT_THRICE.fullmatch(f["rider"].strip()) and srd_rider_text.drink(f) is None \
+                and not srd_rider_text.ignite(f):
             gaps.append("what the text adds after the damage")
         if f.get("versatile") and alternative(f) is None:
             gaps.append(f"the alternative damage ({f['versatile']['when']})")

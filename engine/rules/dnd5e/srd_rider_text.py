@@ -216,3 +216,16 @@ def around(f: dict) -> tuple[dict, dict]:
     keys: dict = {"not_types": NOT_ALIVE[m.group(1)], **({"hearing": True} if m.group(3) else {}),
                   **({"magic": True} if "saving throw against this magic" in f["desc"] else {})}
     return {**f, "area": {"shape": "self", "radius_m": round(int(m.group(2)) * 0.3, 2)}}, keys
+
+
+#: SRD-56 "If the target is a creature or a flammable object, it ignites. Until a creature takes an action to douse the
+#: fire, the target takes 5 (1d10) fire damage at the start of each of its turns."
+IGNITE = re.compile(r"If the target is a creature or a flammable object, it ignites\. Until a (?:creature|target) takes "
+                    r"an action to douse the fire, the target takes \d+ \((\d+d\d+)\) fire damage at the (start|end) of "
+                    r"each of its turns\.$")
+
+
+def ignite(f: dict) -> dict | None:
+    """The weapon's ``ignite`` (SRD-56), or None."""
+    m = IGNITE.search(f.get("desc", "").strip())
+    return {"dice": m.group(1), "when": m.group(2)} if m else None

@@ -29,11 +29,11 @@ def extra_damage(rs, session, a, t, w: dict, crit: bool) -> None:
         rolls = session.roll("extra_damage", s, n, who=a.id, rule="SRD-02") if n else []
         rs.apply_damage(session, t, max(0, sum(rolls) + int(e.get("bonus", 0))), e["type"], a.id, "SRD-02",
                         critical=crit, weapon=w)
-    for fn in AFTER_EXTRA:              # SRD-48: "reduced by an amount equal to the necrotic damage taken"
+    for fn in AFTER_EXTRA:              # SRD-48 "reduced by ... the necrotic damage taken", SRD-56 "it ignites"
         fn(rs, session, a, t, w)
 
 
-#: what follows a hit's added damage: ``fn(rs, session, a, t, w)``; engine/rules/dnd5e/srd_drink.py
+#: what follows a hit's added damage: ``fn(rs, session, a, t, w)``; engine/rules/dnd5e/srd_drink.py, srd_burning.py
 AFTER_EXTRA: list = []
 
 

@@ -1,4 +1,4 @@
-"""The SRD creatures' attack and save actions played whole (rule IDs SRD-20..SRD-29, SRD-48, SRD-49, SRD-54, SRD-55), each through ``aerie run``
+"""The SRD creatures' attack and save actions played whole (rule IDs SRD-20..SRD-29, SRD-48, SRD-49, SRD-54..SRD-56), each through ``aerie run``
 (``engine.cli.main``) with forced dice on a scene written here, the events read from ``--json``."""
 
 from __future__ import annotations
@@ -683,3 +683,31 @@ def test_srd55_blasphemous_word_stuns_a_creature_that_hears_it(tmp_path, capsys,
     else:
         assert [(e["option"], e["targets"]) for e in la] == [("Blasphemous Word", ["a"])]
         assert events(evs, "brief_condition", who="a", condition="stunned", until_end_of="m", rule="SRD-54")
+
+
+def test_srd56_a_fire_elementals_touch_burns_until_someone_douses_it(tmp_path, capsys):
+    """Fire elemental, "Touch. ... Hit: 10 (2d6 + 3) fire damage. If the target is a creature or a flammable object,
+    it ignites. Until a creature takes an action to douse the fire, the target takes 5 (1d10) fire damage at the start
+    of each of its turns." The archer is hit (1 + 1 + 3 fire) and burns: 4 fire as its turn starts; it douses
+    itself (its action); its next turn starts without fire."""
+    elem = {"id": "e", "srd": "fire-elemental", "side": "red", "at": [8, 10, 0]}
+    evs = run_scene(tmp_path, capsys, [elem, ARCHER], [
+        {"actor": "e", "action": "attack", "target": "a", "weapon": "Touch", "rolls": {"attack": 19, "damage": [1, 1]}},
+        {"actor": "e", "action": "end_turn", "rolls": {"damage": [4]}},
+        {"actor": "a", "action": "douse", "target": "a"},
+        {"actor": "a", "action": "end_turn"},
+        {"actor": "e", "action": "end_turn"}])
+    assert events(evs, "ignited", who="a", by="e", rule="SRD-56") and events(evs, "doused", who="a", rule="SRD-56")
+    assert [(e["amount"], e["rule"]) for e in events(evs, "damage", who="a")] == [(5, "DND-16"), (4, "SRD-56")]
+    assert evs[-1]["characters"]["a"]["hp"] == 300 - 9
+
+
+def test_srd56_douse_is_refused_on_a_creature_not_burning(tmp_path, capsys):
+    """"a creature takes an action to douse the fire": dousing a creature that is not burning is refused (exit 2,
+    SRD-56 named)."""
+    p = tmp_path / "scene.toml"
+    far = {**ARCHER, "id": "b", "at": [15, 15, 0]}
+    p.write_text(scene_text([ARCHER, far], size=(20, 20, 12)) + tables("script", [
+        {"actor": "a", "action": "douse", "target": "a"}]))
+    assert main(["run", str(p)]) == 2
+    assert "SRD-56" in capsys.readouterr().err
