@@ -283,4 +283,23 @@ RULES = [
               'engine/rules/dnd5e/srd_rider_text.py `ignite`; srd blocks `weapon`',
      'tests': [T + 'test_srd56_a_fire_elementals_touch_burns_until_someone_douses_it',
                T + 'test_srd56_douse_is_refused_on_a_creature_not_burning']},
+    {'id': 'SRD-57',
+     'rule': 'Dreadful Glare: "The mummy targets one creature it can see within 60 ft. of it. If the target can see '
+             'the mummy, it must succeed on a DC 11 Wisdom saving throw against this magic or become frightened until '
+             'the end of the mummy\'s next turn. If the target fails the saving throw by 5 or more, it is also '
+             'paralyzed for the same duration. A target that succeeds on the saving throw is immune to the Dreadful '
+             'Glare of all mummies (but not mummy lords) for the next 24 hours." (the mummy lord\'s: "... immune to '
+             'the Dreadful Glare of all mummies and mummy lords ...")',
+     'status': 'built',
+     'decision': 'the save action\'s `glare` {by_kind, margin, also, immune_to}: a target that does not see the glaring '
+                 'creature (blinded, out of sight) or is immune to glares of its kind makes no save (a `glare_unseen` '
+                 'event saying why); a failure by the margin or more adds the second condition, lasting as the first '
+                 '(SRD-54\'s until the end of the mummy\'s next turn); a success makes it immune to the kinds written '
+                 '(the sheet\'s `glare_immune`, a `glare_immune` event: 24 hours outlast a fight). "against this '
+                 'magic": Magic Resistance (SRD-10) gives advantage',
+     'where': 'engine/rules/dnd5e/srd_glare.py `spared`, `advantage`, `after_save`; '
+              'engine/rules/dnd5e/actions/srd.py `CreatureAction`; engine/rules/dnd5e/srd_rider_text.py `glare`; '
+              'srd blocks `save_action`',
+     'tests': [T + 'test_srd57_dreadful_glare_frightens_paralyzes_by_five_or_makes_immune',
+               T + 'test_srd57_a_blinded_target_does_not_see_the_glare']},
 ]

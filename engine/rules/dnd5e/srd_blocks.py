@@ -241,13 +241,15 @@ def save_action(f: dict) -> tuple[dict | None, str]:
     if f.get("per_day"):
         entry["per_day"] = int(f["per_day"])
     entry.update(srd_rider_text.brief(text) if cond else {})          # SRD-54
+    entry.update(srd_rider_text.glare(text))                          # SRD-57
     left = [x.strip() for x in re.split(r"(?<=\.)\s+", text) if x.strip() and not COVERED.search(x)
             and not (entry.get("frightful") and FRIGHTFUL_COVERED.search(x))
             and not ((entry.get("area") or {}).get("shape") == "self" and AREA_SENTENCE.fullmatch(x))
             and not ((entry.get("area") or {}).get("shape") == "line" and (x == "wide." or LINE_PIECE.fullmatch(x)))
             and not (entry.get("not_while_grappling") and x == "wide, provided that it has no creature grappled.")
             and not (drains and srd_rider_text.DRAIN_MORE.match(x))
-            and not (entry.get("until") and srd_rider_text.BRIEF_AREA.fullmatch(x))]
+            and not (entry.get("until") and srd_rider_text.BRIEF_AREA.fullmatch(x))
+            and not (entry.get("glare") and srd_rider_text.GLARE_WHO.fullmatch(x))]
     later = re.search(r"(?:at the start of each of its turns|at the end of each of its turns)[^.]*damage|damage at the "
                       r"start of each of its turns", text)
     if later and entry["damage"]:

@@ -229,3 +229,23 @@ def ignite(f: dict) -> dict | None:
     """The weapon's ``ignite`` (SRD-56), or None."""
     m = IGNITE.search(f.get("desc", "").strip())
     return {"dice": m.group(1), "when": m.group(2)} if m else None
+
+
+#: SRD-57 "The mummy targets one creature it can see within 60 ft. of it. If the target can see the mummy, ... If the
+#: target fails the saving throw by 5 or more, it is also paralyzed for the same duration. A target that succeeds on
+#: the saving throw is immune to the Dreadful Glare of all mummies (but not mummy lords) for the next 24 hours."
+GLARE_WHO = re.compile(r"^The ([\w ]+?) targets one creature it can see within \d+ (?:feet of it\.|ft\.)$|^of it\.$")
+GLARE = re.compile(r"If the target can see the ([\w ]+?), it must succeed .*? If the target fails the saving throw by "
+                   r"(\d+) or more, it is also (\w+) for the same duration\. A target that succeeds on the saving throw "
+                   r"is immune to the Dreadful Glare of all (mummies \(but not mummy lords\)|mummies and mummy lords) "
+                   r"for the next 24 hours\.$")
+GLARE_KINDS = {"mummies (but not mummy lords)": ["mummy"], "mummies and mummy lords": ["mummy", "mummy lord"]}
+
+
+def glare(text: str) -> dict:
+    """The save action's SRD-57 ``glare`` keys ({} for the rest)."""
+    m = GLARE.search(text)
+    if not m:
+        return {}
+    return {"glare": {"by_kind": m.group(1), "margin": int(m.group(2)), "also": m.group(3),
+                      "immune_to": GLARE_KINDS[m.group(4)]}}

@@ -1,4 +1,4 @@
-"""The SRD creatures' attack and save actions played whole (rule IDs SRD-20..SRD-29, SRD-48, SRD-49, SRD-54..SRD-56), each through ``aerie run``
+"""The SRD creatures' attack and save actions played whole (rule IDs SRD-20..SRD-29, SRD-48, SRD-49, SRD-54..SRD-57), each through ``aerie run``
 (``engine.cli.main``) with forced dice on a scene written here, the events read from ``--json``."""
 
 from __future__ import annotations
@@ -711,3 +711,41 @@ def test_srd56_douse_is_refused_on_a_creature_not_burning(tmp_path, capsys):
         {"actor": "a", "action": "douse", "target": "a"}]))
     assert main(["run", str(p)]) == 2
     assert "SRD-56" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("save,paralyzed", [(5, True), (8, False), (20, False)])
+def test_srd57_dreadful_glare_frightens_paralyzes_by_five_or_makes_immune(tmp_path, capsys, save, paralyzed):
+    """Mummy, "Dreadful Glare. The mummy targets one creature it can see within 60 ft. of it. If the target can see
+    the mummy, it must succeed on a DC 11 Wisdom saving throw against this magic or become frightened until the end of
+    the mummy's next turn. If the target fails the saving throw by 5 or more, it is also paralyzed for the same
+    duration. A target that succeeds on the saving throw is immune to the Dreadful Glare of all mummies ..." The
+    archer (its save event's total against DC 11) fails by 5 or more: frightened and paralyzed, both
+    until the end of the mummy's next turn; fails by less: frightened only; succeeds: immune, and a second glare
+    asks no save."""
+    mummy = {"id": "m", "srd": "mummy", "side": "red", "at": [4, 10, 0]}
+    glare = {"actor": "m", "action": "creature_action", "feature": "Dreadful Glare", "target": "a",
+             "rolls": {"save": save}}
+    evs = run_scene(tmp_path, capsys, [mummy, ARCHER], [glare, {"actor": "m", "action": "end_turn"}])
+    sv = events(evs, "save", who="a")[0]
+    failed_by = 11 - sv["total"]
+    assert (failed_by >= 5) is paralyzed
+    conds = evs[-1]["characters"]["a"]["conditions"]
+    assert ("paralyzed" in conds) is paralyzed and ("frightened" in conds) is (save < 20)
+    if paralyzed:
+        assert {e["condition"] for e in events(evs, "brief_condition", who="a", until_end_of="m")} == {
+            "frightened", "paralyzed"}
+    if save == 20:
+        assert events(evs, "glare_immune", who="a", rule="SRD-57")
+        evs = run_scene(tmp_path, capsys, [mummy, ARCHER], [
+            glare, {"actor": "m", "action": "end_turn"}, {"actor": "a", "action": "end_turn"},
+            {**glare, "rolls": {}}])
+        assert len(events(evs, "save", who="a")) == 1 and events(evs, "glare_unseen", who="a", rule="SRD-57")
+
+
+def test_srd57_a_blinded_target_does_not_see_the_glare(tmp_path, capsys):
+    """"If the target can see the mummy": a blinded archer makes no save and is not frightened."""
+    mummy = {"id": "m", "srd": "mummy", "side": "red", "at": [4, 10, 0]}
+    evs = run_scene(tmp_path, capsys, [mummy, {**ARCHER, "conditions": ["blinded"]}], [
+        {"actor": "m", "action": "creature_action", "feature": "Dreadful Glare", "target": "a", "rolls": {"save": 1}}])
+    assert not events(evs, "save", who="a") and events(evs, "glare_unseen", who="a", rule="SRD-57")
+    assert "frightened" not in evs[-1]["characters"]["a"]["conditions"]
