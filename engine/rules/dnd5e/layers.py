@@ -19,7 +19,7 @@ LAYERS: dict[str, dict[str, int]] = {"engine.rules.dnd5e": {
     "srd_cast": RULES, "srd_lasting": RULES, "srd_air": RULES, "srd_marks": RULES, "srd_long": RULES,
     "srd_legendary": RULES, "srd_wing": RULES, "srd_breaths": RULES, "srd_detect": RESOLUTION, "srd_burst": RULES,
     "srd_casters": RESOLUTION,
-    "srd_wards": RULES, "srd_brief": RULES, "srd_burning": RULES, "srd_glare": RULES, "srd_polymorph": RULES,
+    "srd_wards": RULES, "srd_brief": RULES, "srd_burning": RULES, "srd_glare": RULES, "srd_gaze": RULES, "srd_polymorph": RULES,
     "srd_carry": RULES, "srd_traits2": RULES, "srd_through": RULES,              # SRD-30..38 (issue 44: the flyers' traits)
     "attack_preview": ACTIONS, "listing": ACTIONS, "actions": ACTIONS, "actions.allies": ACTIONS,
     "actions.contact": ACTIONS, "actions.magic": ACTIONS, "actions.objects": ACTIONS,

@@ -302,4 +302,25 @@ RULES = [
               'srd blocks `save_action`',
      'tests': [T + 'test_srd57_dreadful_glare_frightens_paralyzes_by_five_or_makes_immune',
                T + 'test_srd57_a_blinded_target_does_not_see_the_glare']},
+    {'id': 'SRD-58',
+     'rule': 'A legendary gaze on one creature: "Frightening Gaze (Costs 2 Actions). The lich fixes its gaze on one '
+             'creature it can see within 10 feet of it. The target must succeed on a DC 18 Wisdom saving throw against '
+             'this magic or become frightened for 1 minute. The frightened target can repeat the saving throw at the '
+             'end of each of its turns, ending the effect on itself on a success. If a target\'s saving throw is '
+             'successful or the effect ends for it, the target is immune to the lich\'s gaze for the next 24 hours." '
+             'and "Blinding Gaze (Costs 3 Actions). The solar targets one creature it can see within 30 ft. of it. If '
+             'the target can see it, the target must succeed on a DC 15 Constitution saving throw or be blinded until '
+             'magic such as the lesser restoration spell removes the blindness."',
+     'status': 'built',
+     'decision': 'the legendary option\'s `gaze` {range_m, sees_it, immune_after}: its target is the nearest foe it '
+                 'sees within the range (body to body), one that sees it where written, one not immune; SRD-15\'s '
+                 'save, the condition and its repeated save where written. The lich\'s: saved or not, it does not '
+                 'gaze at that creature again (the sheet\'s `gaze_immune`, a `gaze_immune` event: a success or the '
+                 'effect\'s end makes it immune; while still frightened a second gaze gains nothing). The solar\'s '
+                 'blindness lasts (lesser restoration is not castable here). "against this magic": Magic Resistance '
+                 '(SRD-10) gives advantage',
+     'where': 'engine/rules/dnd5e/srd_gaze.py `target`, `advantage`, `after_save`; srd legendary `_area_targets`, '
+              '`_save_option`; engine/rules/dnd5e/srd_rider_text.py `gaze`; srd blocks `legendary_option`',
+     'tests': [T + 'test_srd58_the_lichs_frightening_gaze_then_immune',
+               T + 'test_srd58_the_solars_blinding_gaze_needs_the_target_to_see_it']},
 ]

@@ -366,6 +366,14 @@ def legendary_option(c: dict, f: dict) -> tuple[dict | None, str]:
             return {"name": name, "cost": cost, "kind": "attack", "weapon": w}, ""
         return None, f"the attack it names ({m.group(1)}) is not one of its attacks"
     f, spared = srd_rider_text.around(f)             # SRD-55: "Each living creature within 20 feet of the lich"
+    said, gaze = srd_rider_text.gaze(f)              # SRD-58: "fixes its gaze on one creature it can see"
+    if gaze is not None:
+        entry, why = save_action({**f, "desc": said})
+        if entry is None:
+            return None, why
+        entry = {k: v for k, v in entry.items() if k not in ("recharge", "per_day", "range_m")}
+        return {**entry, "name": name, "cost": cost, "kind": "save", "gaze": gaze,
+                **({"magic": True} if "against this magic" in said else {})}, why
     burst = BURST.match(f["desc"].strip()) if (f.get("area") or {}).get("shape") == "sphere" else None
     if f.get("kind") == "save" and ((f.get("area") or {}).get("shape") == "self" or burst):
         wing = WING.match(f["desc"].strip())             # SRD-20: the save, then its flight

@@ -249,3 +249,22 @@ def glare(text: str) -> dict:
         return {}
     return {"glare": {"by_kind": m.group(1), "margin": int(m.group(2)), "also": m.group(3),
                       "immune_to": GLARE_KINDS[m.group(4)]}}
+
+
+#: SRD-58 "The lich fixes its gaze on one creature it can see within 10 feet of it. The target must succeed on ..." /
+#: "The solar targets one creature it can see within 30 ft. of it. If the target can see it, the target must ..." and
+#: "If a target's saving throw is successful or the effect ends for it, the target is immune to the lich's gaze for the
+#: next 24 hours."
+GAZE = re.compile(r"^The \w+ (?:fixes its gaze on|targets) one creature it can see within (\d+) (?:feet|ft\.) of it\. "
+                  r"(?P<save>(?P<sees>If the target can see it, the target)?.+)$", re.S)
+GAZE_IMMUNE = "If a target's saving throw is successful or the effect ends for it, the target is immune to the"
+
+
+def gaze(f: dict):
+    """(the feature's save text, the SRD-58 ``gaze`` keys) of a legendary gaze on one creature, or (None, None)."""
+    m = GAZE.match(f["desc"].strip()) if f.get("kind") == "save" and not f.get("area") else None
+    if not m:
+        return None, None
+    keys = {"range_m": round(int(m.group(1)) * 0.3, 2), **({"sees_it": True} if m.group("sees") else {}),
+            **({"immune_after": True} if GAZE_IMMUNE in f["desc"] else {})}
+    return m.group("save"), keys

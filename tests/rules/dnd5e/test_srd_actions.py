@@ -1,4 +1,4 @@
-"""The SRD creatures' attack and save actions played whole (rule IDs SRD-20..SRD-29, SRD-48, SRD-49, SRD-54..SRD-57), each through ``aerie run``
+"""The SRD creatures' attack and save actions played whole (rule IDs SRD-20..SRD-29, SRD-48, SRD-49, SRD-54..SRD-58), each through ``aerie run``
 (``engine.cli.main``) with forced dice on a scene written here, the events read from ``--json``."""
 
 from __future__ import annotations
@@ -749,3 +749,40 @@ def test_srd57_a_blinded_target_does_not_see_the_glare(tmp_path, capsys):
         {"actor": "m", "action": "creature_action", "feature": "Dreadful Glare", "target": "a", "rolls": {"save": 1}}])
     assert not events(evs, "save", who="a") and events(evs, "glare_unseen", who="a", rule="SRD-57")
     assert "frightened" not in evs[-1]["characters"]["a"]["conditions"]
+
+
+def test_srd58_the_lichs_frightening_gaze_then_immune(tmp_path, capsys):
+    """Lich, "Frightening Gaze (Costs 2 Actions). The lich fixes its gaze on one creature it can see within 10 feet of
+    it. The target must succeed on a DC 18 Wisdom saving throw against this magic or become frightened for 1 minute.
+    The frightened target can repeat the saving throw at the end of each of its turns ... If a target's saving throw
+    is successful or the effect ends for it, the target is immune to the lich's gaze for the next 24 hours." The
+    archer beside it fails: frightened, with its repeated save; immune after; at the end of its next turn (the save
+    of 20 ends the fear) the lich does not gaze at it again."""
+    lich = {"id": "l", "srd": "lich", "side": "red", "at": [8, 10, 0]}
+    evs = run_scene(tmp_path, capsys, [lich, ARCHER], [
+        {"actor": "l", "action": "end_turn"},
+        {"actor": "a", "action": "end_turn", "rolls": {"save": 1}},
+        {"actor": "l", "action": "end_turn"},
+        {"actor": "a", "action": "end_turn", "rolls": {"save": [20, 1, 1, 1, 1, 1, 1]}}])
+    la = [(e["option"], e["targets"]) for e in events(evs, "legendary_action", who="l")]
+    assert la[0] == ("Frightening Gaze", ["a"]) and ("Frightening Gaze", ["a"]) not in la[1:]
+    assert events(evs, "gaze_immune", who="a", by="l", rule="SRD-58")
+    fr = events(evs, "condition", who="a", condition="frightened")
+    assert [e["added"] for e in fr][:2] == [True, False]
+
+
+def test_srd58_the_solars_blinding_gaze_needs_the_target_to_see_it(tmp_path, capsys):
+    """Solar, "Blinding Gaze (Costs 3 Actions). The solar targets one creature it can see within 30 ft. of it. If the
+    target can see it, the target must succeed on a DC 15 Constitution saving throw or be blinded until magic such as
+    the lesser restoration spell removes the blindness." The archer 20 ft. off fails and is blinded (it lasts: no
+    lesser restoration is cast here); a blinded archer is not a target."""
+    solar = {"id": "s", "srd": "solar", "side": "red", "at": [5, 10, 0]}
+    for blind in (False, True):
+        archer = {**ARCHER, **({"conditions": ["blinded"]} if blind else {})}
+        evs = run_scene(tmp_path, capsys, [solar, archer], [
+            {"actor": "s", "action": "end_turn"},
+            {"actor": "a", "action": "end_turn", "rolls": {"save": 1}}])
+        la = [(e["option"], e["targets"]) for e in events(evs, "legendary_action", who="s")]
+        assert (("Blinding Gaze", ["a"]) in la) is (not blind)
+        if not blind:
+            assert "blinded" in evs[-1]["characters"]["a"]["conditions"]
