@@ -87,4 +87,5 @@ def test_the_shipped_hotkeys_and_spenders_come_from_the_units():
                                        "cast": "6", "help": "7", "hide": "8", "stand": "9", "end_turn": "0"}
     assert list(Baton.ACTIONS.hotkeys())[:3] == ["move", "attack", "pass"]
     assert {n for n, u in Dnd5e.ACTIONS.items() if u.spends_action} == {
-        "dash", "disengage", "dodge", "hide", "search", "ready", "help", "stabilize", "use", "escape", "wake"}
+        "dash", "disengage", "dodge", "hide", "search", "ready", "help", "stabilize", "use", "escape", "wake",
+        "douse"}

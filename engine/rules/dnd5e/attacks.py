@@ -468,8 +468,8 @@ def _damage(rs, session, a: Actor, t: Actor, w, plan, ro: Roll) -> None:
     rs.apply_damage(session, t, amount, w["type"], a.id, "DND-16", critical=crit,
                       knock_out=bool(act.get("knock_out")) and (plan["melee"] or rs.opt("knock_out") == "any_attack"),
                       weapon=None if plan.get("kind") == "spell" else w)
-    if w.get("extra"):
-        srd_traits.extra_damage(rs, session, a, t, w, crit)      # SRD-02: "plus 3 (1d6) fire damage"
+    if w.get("extra") or w.get("ignite"):
+        srd_traits.extra_damage(rs, session, a, t, w, crit)      # SRD-02 "plus 3 (1d6) fire damage"; SRD-48, -56 after
     if w.get("on_hit"):
         srd_traits.on_hit_save(rs, session, a, t, w)             # SRD-13: "must succeed on a DC 13 ... or be"
     if w.get("grapple"):

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 from engine.rules import aerial, riding
 from engine.rules.core import Actor
-from engine.rules.dnd5e import concentration, conditions, feats_data, gear, mounts, srd_blight
+from engine.rules.dnd5e import concentration, conditions, feats_data, gear, mounts, srd_blight, srd_curses
 from engine.rules.dnd5e.upcalls import FEAT
 from engine.rules.hooks import Hook
 
@@ -227,6 +227,10 @@ def heal(rs, session, a: Actor, amount: int, rule: str) -> None:
                       "rule": "SRD-29"})
         return
     if NO_HEALING and _healing_blocked(session, a, amount, "heal"):
+        return
+    if a.data.get("curses") and srd_curses.blocks_healing(a):          # SRD-49: mummy rot
+        session.emit({"type": "heal_blocked", "who": a.id, "amount": amount, "why": srd_curses.blocks_healing(a),
+                      "rule": "SRD-49"})
         return
     was0 = a.hp == 0
     a.hp = min(a.max_hp, a.hp + amount)

@@ -29,6 +29,7 @@ from engine.rules.dnd5e import srd_marks
 from engine.rules.dnd5e import srd_lasting
 from engine.rules.dnd5e import srd_burst  # noqa: F401  (its death hook registers)
 from engine.rules.dnd5e import srd_riders  # noqa: F401  (its on-hit riders register, SRD-22..24)
+from engine.rules.dnd5e import srd_burning, srd_drink  # noqa: F401  (their hit and turn hooks register, SRD-48, -56)
 from engine.rules.dnd5e import srd_breaths  # its damage modifier and turn hooks register (SRD-25..29)
 from engine.rules.dnd5e import srd_carry, srd_through, srd_traits2  # noqa: F401  (their hooks register: SRD-30..38)
 from engine.rules.dnd5e import srd_auras, srd_swarm  # noqa: F401  (their hooks register: SRD-39..41)

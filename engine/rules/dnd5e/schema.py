@@ -90,12 +90,16 @@ WEAPON = {
     "on_hit": lambda v: isinstance(v, dict) and isinstance(v.get("dc"), int) and v.get("ability") in (
         "str", "dex", "con", "int", "wis", "cha") and isinstance(v.get("damage", []), list)
         and set(v) <= {"dc", "ability", "damage", "half", "condition", "repeat_save", "rider"}
-        and (v.get("rider") is None or v["rider"].get("kind") in ("poison_at_zero", "drain", "slay", "sleep", "blight", "pull")),
+        and (v.get("rider") is None or v["rider"].get("kind") in ("poison_at_zero", "drain", "slay", "sleep", "blight", "pull", "curse")),
     "grapple": lambda v: isinstance(v, dict) and isinstance(v.get("escape_dc"), int) and v.get("max_size") in (
         None, "tiny", "small", "medium", "large", "huge", "gargantuan")
         and set(v) <= {"escape_dc", "max_size", "restrained", "one_target", "max_held", "each_turn",
                          "advantage_held"},
     "crit_dice": lambda v: number(v, 2, 4, True),                                      # SRD-21
+    "ignite": lambda v: isinstance(v, dict) and set(v) == {"dice", "when"} and dice_expr(v["dice"])
+        and v["when"] in ("start", "end"),                                           # SRD-56
+    "drink": lambda v: isinstance(v, dict) and set(v) <= {"rises_as"} and isinstance(v.get("rises_as", ""), str),
+    # SRD-48
     "alternative": lambda v: isinstance(v, dict) and set(v) == {"damage", "when"} and dice_expr(v["damage"])
         and v["when"] in ("two_hands", "ranged", "bloodied"),                       # SRD-21
     "extra": lambda v: isinstance(v, list) and len(v) <= 8 and all(
@@ -109,6 +113,8 @@ WEAPON_HELP = {
     "type": "a damage type name", "name": "a name",
     "on_hit": "{dc, ability, damage = [{dice, type}], half, condition, repeat_save}: the save a hit forces (SRD-13)",
     "extra": "a list of {damage = \"1d6\", type = \"fire\", bonus = 0}: damage a hit adds (SRD-02)",
+    "ignite": "{dice = \"1d10\", when = \"start\" | \"end\"}: a hit that sets the target burning (SRD-56)",
+    "drink": "{rises_as = \"vampire spawn\"}: the vampire's Bite, its targets and its drain (SRD-48)",
     "crit_dice": "2..4: how many times a critical hit rolls the damage dice (SRD-21)",
     "alternative": "{damage = \"1d8\", when = \"two_hands\" | \"ranged\" | \"bloodied\"}: the other dice (SRD-21)",
     "grapple": "{escape_dc, max_size, restrained, one_target}: a hit that grapples (SRD-19)",

@@ -232,7 +232,7 @@ def _weapon(rs, w, file, key) -> dict:
                                       "range": None, "versatile": None}))
         for k, v in w.items():
             if k not in ("name", "damage", "type", "properties", "range", "versatile", "reach_m", "to_hit", "damage_bonus",
-                         "extra", "on_hit", "grapple", "alternative", "crit_dice"):
+                         "extra", "on_hit", "grapple", "alternative", "crit_dice", "drink", "ignite"):
                 raise SceneError(file, f"{key}.{k}", "unknown weapon key")
             out[k] = v
         try:

@@ -191,4 +191,136 @@ RULES = [
               'engine/rules/dnd5e/srd_grapple.py `on_hit`; engine/rules/dnd5e/srd_rider_text.py `read`',
      'tests': [T + 'test_srd29_poisoned_in_this_way_no_healing_and_poison_at_the_start_of_each_turn',
                T + 'test_srd29_a_chain_that_hurts_each_turn_until_the_grapple_ends']},
+    {'id': 'SRD-48',
+     'rule': 'The vampire\'s Bite: "Melee Weapon Attack: +9 to hit, reach 5 ft., one willing creature, or a creature '
+             'that is grappled by the vampire, incapacitated, or restrained. Hit: 7 (1d6 + 4) piercing damage plus 10 '
+             '(3d6) necrotic damage. The target\'s hit point maximum is reduced by an amount equal to the necrotic '
+             'damage taken, and the vampire regains hit points equal to that amount. The reduction lasts until the '
+             'target finishes a long rest. The target dies if this effect reduces its hit point maximum to 0. A '
+             'humanoid slain in this way and then buried in the ground rises the following night as a vampire spawn '
+             'under the vampire\'s control." (the vampire spawn\'s Bite without the last sentence)',
+     'status': 'built',
+     'decision': 'the weapon key `drink` {rises_as}: an attack on a target that is not of its own side (willing, as '
+                 'SRD-23\'s kiss reads it), not grappled by the biter, not incapacitated and not restrained is refused '
+                 'citing SRD-48; after the hit\'s damage the target\'s maximum drops by the necrotic damage it took '
+                 '(SRD-23\'s `max_hp_reduced`, dead at 0) and the biter regains as much (a `heal` event); a humanoid '
+                 '(a character with no creature type counts as one) slain by it is recorded as rising (a `rises` event, '
+                 'the sheet\'s `rises_as`): the burial and the following night are beyond a fight. The long rest that '
+                 'ends the reduction is beyond a fight too',
+     'where': 'engine/rules/dnd5e/srd_drink.py `refusal`, `after_hit`; srd traits `extra_damage`; '
+              'engine/rules/dnd5e/srd_rider_text.py `drink`; srd blocks `weapon`',
+     'tests': [T + 'test_srd48_the_vampire_bites_a_grappled_foe_drains_its_maximum_and_heals',
+               T + 'test_srd48_the_vampire_bite_refuses_a_free_foe']},
+    {'id': 'SRD-49',
+     'rule': 'A hit\'s curse: "Bite. ... Hit: 6 (1d8 + 2) piercing damage. If the target is a humanoid, it must succeed '
+             'on a DC 12 Constitution saving throw or be cursed with werewolf lycanthropy." (every lycanthrope\'s bite '
+             'or tusks) and "Rotting Fist. ... If the target is a creature, it must succeed on a DC 12 Constitution '
+             'saving throw or be cursed with mummy rot. The cursed target can\'t regain hit points, and its hit point '
+             'maximum decreases by 10 (3d6) for every 24 hours that elapse. If the curse reduces the target\'s hit '
+             'point maximum to 0, the target dies, and its body turns to dust. The curse lasts until removed by the '
+             'remove curse spell or other magic."',
+     'status': 'built',
+     'decision': 'SRD-13\'s save with a `curse` rider: "If the target is a humanoid": no save is asked of a target of '
+                 'another creature type (a character that names none is a humanoid); a failed save adds the curse to '
+                 'the sheet\'s `curses` (a `cursed` event). Lycanthropy shows beyond the fight: recorded, no other '
+                 'effect. Mummy rot refuses every heal while it lasts (`heal_blocked` naming SRD-49, nothing '
+                 'regained); its loss every 24 hours is recorded (`each_day`), not dealt: a day is beyond a fight, and '
+                 'nothing castable here removes the curse',
+     'where': 'engine/rules/dnd5e/srd_curses.py `spared`, `blocks_healing`, `rider`; srd traits `on_hit_save`; '
+              '5e damage `heal`; engine/rules/dnd5e/srd_rider_text.py `curse`',
+     'tests': [T + 'test_srd49_a_lycanthropes_bite_curses_a_humanoid_that_fails_its_save',
+               T + 'test_srd49_mummy_rot_refuses_healing']},
+    {'id': 'SRD-54',
+     'rule': 'A condition until the end of a next turn: "Stunning Screech (1/Day). The vrock emits a horrific screech. '
+             'Each creature within 20 feet of it that can hear it and that isn\'t a demon must succeed on a DC 14 '
+             'Constitution saving throw or be stunned until the end of the vrock\'s next turn." and the mummy lord\'s '
+             '"Blinding Dust. Blinding dust and sand swirls magically around the mummy lord. Each creature within 5 '
+             'feet of the mummy lord must succeed on a DC 16 Constitution saving throw or be blinded until the end of '
+             'the creature\'s next turn."',
+     'status': 'built',
+     'decision': 'the save action\'s (or legendary option\'s) `until` = its | target: the condition a failed save gives '
+                 'is noted on the sheet\'s `brief` (a `brief_condition` event); the next start of that creature\'s turn '
+                 'arms it and the end of that turn removes the condition from that source (SRD-54; another source '
+                 'keeps it). "that can hear it": a deafened creature is not caught; "that isn\'t a demon": nor one of '
+                 'that creature type. The sentence that names what makes the area (the screech, the dust) is the area',
+     'where': 'engine/rules/dnd5e/srd_brief.py `caught`, `lasts`, `brief_condition_arms`, `brief_condition_ends`; '
+              'engine/rules/dnd5e/actions/srd.py `CreatureAction`; srd legendary `_save_option`; '
+              'engine/rules/dnd5e/srd_rider_text.py `brief`; srd blocks `save_action`',
+     'tests': [T + 'test_srd54_stunned_until_the_end_of_the_vrocks_next_turn',
+               T + 'test_srd54_blinded_until_the_end_of_the_creatures_next_turn']},
+    {'id': 'SRD-55',
+     'rule': 'A legendary save around the creature, on the living or the non-undead: "Disrupt Life (Costs 3 Actions). '
+             'Each living creature within 20 feet of the lich must make a DC 18 Constitution saving throw against this '
+             'magic, taking 21 (6d6) necrotic damage on a failed save, or half as much damage on a successful one." and '
+             '"Blasphemous Word (Costs 2 Actions). The mummy lord utters a blasphemous word. Each non-undead creature '
+             'within 10 feet of the mummy lord that can hear the magical utterance must succeed on a DC 16 '
+             'Constitution saving throw or be stunned until the end of the mummy lord\'s next turn."',
+     'status': 'built',
+     'decision': 'the distance written is the area around the creature (SRD-15\'s save option, as a Wing Attack\'s); '
+                 '"living": an undead or a construct is not caught, "non-undead": an undead is not; "that can hear": a '
+                 'deafened creature is not (the option\'s `not_types`, `hearing`; a character with no creature type is '
+                 'caught). The stun lasts as SRD-54 says. "against this magic": a creature with Magic Resistance (SRD-10) '
+                 'saves with advantage (the option\'s `magic`)',
+     'where': 'engine/rules/dnd5e/srd_rider_text.py `around`; srd blocks `legendary_option`; srd legendary '
+              '`_area_targets`; engine/rules/dnd5e/srd_brief.py `caught`',
+     'tests': [T + 'test_srd55_disrupt_life_spares_the_undead_and_constructs',
+               T + 'test_srd55_blasphemous_word_stuns_a_creature_that_hears_it']},
+    {'id': 'SRD-56',
+     'rule': 'A touch that sets the target on fire: "Touch. Melee Weapon Attack: +6 to hit, reach 5 ft., one target. '
+             'Hit: 10 (2d6 + 3) fire damage. If the target is a creature or a flammable object, it ignites. Until a '
+             'creature takes an action to douse the fire, the target takes 5 (1d10) fire damage at the start of each '
+             'of its turns." (the fire elemental; the magmin\'s: "... the target takes 3 (1d6) fire damage at the end '
+             'of each of its turns.")',
+     'status': 'built',
+     'decision': 'the weapon key `ignite` {dice, when}: a creature hit burns (the sheet\'s `burning`, an `ignited` '
+                 'event; a burning creature hit again keeps its one fire); at the start (or end) of each of its turns '
+                 'the dice are rolled as fire damage from the one that lit it (resistance and immunity apply). The '
+                 'action `douse` (target: itself, or a creature within 1.5 m) spends the action and puts the fire out '
+                 '(a `doused` event); a creature not burning is refused. Objects do not burn (no flammable objects in '
+                 'the sandbox)',
+     'where': 'engine/rules/dnd5e/srd_burning.py `after_hit`, `burning_start`, `burning_end`, `douse`; '
+              'engine/rules/dnd5e/actions/srd_douse.py `Douse`; srd traits `extra_damage`; '
+              'engine/rules/dnd5e/srd_rider_text.py `ignite`; srd blocks `weapon`',
+     'tests': [T + 'test_srd56_a_fire_elementals_touch_burns_until_someone_douses_it',
+               T + 'test_srd56_douse_is_refused_on_a_creature_not_burning']},
+    {'id': 'SRD-57',
+     'rule': 'Dreadful Glare: "The mummy targets one creature it can see within 60 ft. of it. If the target can see '
+             'the mummy, it must succeed on a DC 11 Wisdom saving throw against this magic or become frightened until '
+             'the end of the mummy\'s next turn. If the target fails the saving throw by 5 or more, it is also '
+             'paralyzed for the same duration. A target that succeeds on the saving throw is immune to the Dreadful '
+             'Glare of all mummies (but not mummy lords) for the next 24 hours." (the mummy lord\'s: "... immune to '
+             'the Dreadful Glare of all mummies and mummy lords ...")',
+     'status': 'built',
+     'decision': 'the save action\'s `glare` {by_kind, margin, also, immune_to}: a target that does not see the glaring '
+                 'creature (blinded, out of sight) or is immune to glares of its kind makes no save (a `glare_unseen` '
+                 'event saying why); a failure by the margin or more adds the second condition, lasting as the first '
+                 '(SRD-54\'s until the end of the mummy\'s next turn); a success makes it immune to the kinds written '
+                 '(the sheet\'s `glare_immune`, a `glare_immune` event: 24 hours outlast a fight). "against this '
+                 'magic": Magic Resistance (SRD-10) gives advantage',
+     'where': 'engine/rules/dnd5e/srd_glare.py `spared`, `advantage`, `after_save`; '
+              'engine/rules/dnd5e/actions/srd.py `CreatureAction`; engine/rules/dnd5e/srd_rider_text.py `glare`; '
+              'srd blocks `save_action`',
+     'tests': [T + 'test_srd57_dreadful_glare_frightens_paralyzes_by_five_or_makes_immune',
+               T + 'test_srd57_a_blinded_target_does_not_see_the_glare']},
+    {'id': 'SRD-58',
+     'rule': 'A legendary gaze on one creature: "Frightening Gaze (Costs 2 Actions). The lich fixes its gaze on one '
+             'creature it can see within 10 feet of it. The target must succeed on a DC 18 Wisdom saving throw against '
+             'this magic or become frightened for 1 minute. The frightened target can repeat the saving throw at the '
+             'end of each of its turns, ending the effect on itself on a success. If a target\'s saving throw is '
+             'successful or the effect ends for it, the target is immune to the lich\'s gaze for the next 24 hours." '
+             'and "Blinding Gaze (Costs 3 Actions). The solar targets one creature it can see within 30 ft. of it. If '
+             'the target can see it, the target must succeed on a DC 15 Constitution saving throw or be blinded until '
+             'magic such as the lesser restoration spell removes the blindness."',
+     'status': 'built',
+     'decision': 'the legendary option\'s `gaze` {range_m, sees_it, immune_after}: its target is the nearest foe it '
+                 'sees within the range (body to body), one that sees it where written, one not immune; SRD-15\'s '
+                 'save, the condition and its repeated save where written. The lich\'s: saved or not, it does not '
+                 'gaze at that creature again (the sheet\'s `gaze_immune`, a `gaze_immune` event: a success or the '
+                 'effect\'s end makes it immune; while still frightened a second gaze gains nothing). The solar\'s '
+                 'blindness lasts (lesser restoration is not castable here). "against this magic": Magic Resistance '
+                 '(SRD-10) gives advantage',
+     'where': 'engine/rules/dnd5e/srd_gaze.py `target`, `advantage`, `after_save`; srd legendary `_area_targets`, '
+              '`_save_option`; engine/rules/dnd5e/srd_rider_text.py `gaze`; srd blocks `legendary_option`',
+     'tests': [T + 'test_srd58_the_lichs_frightening_gaze_then_immune',
+               T + 'test_srd58_the_solars_blinding_gaze_needs_the_target_to_see_it']},
 ]

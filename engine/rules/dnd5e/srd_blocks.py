@@ -83,6 +83,10 @@ def weapon(f: dict, abilities: dict) -> dict:
     alt = alternative(f)
     if alt:
         w["alternative"] = alt            # SRD-21
+    if srd_rider_text.ignite(f):
+        w["ignite"] = srd_rider_text.ignite(f)        # SRD-56: the fire elemental's Touch
+    if srd_rider_text.drink(f) is not None:
+        w["drink"] = srd_rider_text.drink(f)          # SRD-48: the vampire's Bite
     if CRIT_THRICE.fullmatch((f.get("rider") or "").strip()):
         w["crit_dice"] = 3                # SRD-21: "it rolls damage dice three times, instead of twice"
     extra = []
@@ -236,12 +240,16 @@ def save_action(f: dict) -> tuple[dict | None, str]:
         entry["recharge"] = list(f["recharge"])
     if f.get("per_day"):
         entry["per_day"] = int(f["per_day"])
+    entry.update(srd_rider_text.brief(text) if cond else {})          # SRD-54
+    entry.update(srd_rider_text.glare(text))                          # SRD-57
     left = [x.strip() for x in re.split(r"(?<=\.)\s+", text) if x.strip() and not COVERED.search(x)
             and not (entry.get("frightful") and FRIGHTFUL_COVERED.search(x))
             and not ((entry.get("area") or {}).get("shape") == "self" and AREA_SENTENCE.fullmatch(x))
             and not ((entry.get("area") or {}).get("shape") == "line" and (x == "wide." or LINE_PIECE.fullmatch(x)))
             and not (entry.get("not_while_grappling") and x == "wide, provided that it has no creature grappled.")
-            and not (drains and srd_rider_text.DRAIN_MORE.match(x))]
+            and not (drains and srd_rider_text.DRAIN_MORE.match(x))
+            and not (entry.get("until") and srd_rider_text.BRIEF_AREA.fullmatch(x))
+            and not (entry.get("glare") and srd_rider_text.GLARE_WHO.fullmatch(x))]
     later = re.search(r"(?:at the start of each of its turns|at the end of each of its turns)[^.]*damage|damage at the "
                       r"start of each of its turns", text)
     if later and entry["damage"]:
@@ -357,6 +365,15 @@ def legendary_option(c: dict, f: dict) -> tuple[dict | None, str]:
         if w:
             return {"name": name, "cost": cost, "kind": "attack", "weapon": w}, ""
         return None, f"the attack it names ({m.group(1)}) is not one of its attacks"
+    f, spared = srd_rider_text.around(f)             # SRD-55: "Each living creature within 20 feet of the lich"
+    said, gaze = srd_rider_text.gaze(f)              # SRD-58: "fixes its gaze on one creature it can see"
+    if gaze is not None:
+        entry, why = save_action({**f, "desc": said})
+        if entry is None:
+            return None, why
+        entry = {k: v for k, v in entry.items() if k not in ("recharge", "per_day", "range_m")}
+        return {**entry, "name": name, "cost": cost, "kind": "save", "gaze": gaze,
+                **({"magic": True} if "against this magic" in said else {})}, why
     burst = BURST.match(f["desc"].strip()) if (f.get("area") or {}).get("shape") == "sphere" else None
     if f.get("kind") == "save" and ((f.get("area") or {}).get("shape") == "self" or burst):
         wing = WING.match(f["desc"].strip())             # SRD-20: the save, then its flight
@@ -365,7 +382,7 @@ def legendary_option(c: dict, f: dict) -> tuple[dict | None, str]:
         if entry is None:
             return None, why
         entry = {k: v for k, v in entry.items() if k not in ("recharge", "per_day", "range_m", "repeat_save")}
-        return {**entry, "name": name, "cost": cost, "kind": "save", **({"then_fly": True} if wing else {}),
+        return {**entry, **spared, "name": name, "cost": cost, "kind": "save", **({"then_fly": True} if wing else {}),
                 **({"foes_only": True} if burst else {})}, why
     return None, "a legendary action the rules do not play (its text is shown with the block)"
 
@@ -512,7 +529,8 @@ def feature_status(c: dict, section: str, f: dict) -> tuple[bool, str]:
             if gr is None:
                 gaps.append(why)
         if f.get("rider") and not gaps and not f.get("on_hit_save") and not f.get("grapple_escape_dc") \
-                and not CRIT_THRICE.fullmatch(f["rider"].strip()):
+                and not CRIT_THRICE.fullmatch(f["rider"].strip()) and srd_rider_text.drink(f) is None \
+                and not srd_rider_text.ignite(f):
             gaps.append("what the text adds after the damage")
         if f.get("versatile") and alternative(f) is None:
             gaps.append(f"the alternative damage ({f['versatile']['when']})")

@@ -14,7 +14,7 @@ choice at that moment (a choice point) is not offered yet.
 from __future__ import annotations
 
 from engine.rules.core import Illegal
-from engine.rules.dnd5e import attacks, conditions, srd_cast, srd_detect, srd_traits2, srd_wing
+from engine.rules.dnd5e import attacks, conditions, srd_brief, srd_cast, srd_detect, srd_gaze, srd_traits2, srd_wing
 from engine.rules.dnd5e.data import CONDITION_RULE
 from engine.rules.dnd5e.srd_sheet import dice_parts
 from engine.rules.dnd5e.turns import TURN_END, TURN_START
@@ -50,9 +50,13 @@ def _hostiles_in(rs, session, a, opt) -> int:
 
 
 def _area_targets(rs, session, a, opt):
+    if opt.get("gaze"):                   # SRD-58: "one creature it can see within 10 feet of it"
+        return srd_gaze.target(rs, session, a, opt)
     out = [tid for tid in attacks.area_targets(rs, session, a, {"area": opt["area"]}, a.pos, None) if tid != a.id]
     if opt.get("foes_only"):              # SRD-20: "Each creature of its choice": its foes
         out = [tid for tid in out if conditions.hostile(rs, a, session.state.actors[tid])]
+    if opt.get("hearing") or opt.get("not_types"):      # SRD-55: "Each living creature", "that can hear"
+        out = srd_brief.caught(session, opt, out)
     return out
 
 
@@ -122,8 +126,9 @@ def _save_option(rs, session, a, opt, targets):
         if t.dead:
             continue
         cov = attacks.cover(rs, session, a, t).level if opt["ability"] == "dex" else "none"
+        mr = srd_gaze.advantage(t, opt)                 # SRD-55, SRD-58: "against this magic"
         ok = conditions.saving_throw(rs, session, t, opt["ability"], opt["dc"], a, "SRD-15", opt["name"],
-                                     cover_level=cov)
+                                     cover_level=cov, advantage=mr)
         for amount, dtype in rolled:
             amt = amount if not ok else (amount // 2 if opt.get("half") else 0)
             if amt and not t.dead:
@@ -131,3 +136,9 @@ def _save_option(rs, session, a, opt, targets):
         cond = opt.get("condition")
         if not ok and cond in CONDITION_RULE and not t.dead:
             conditions.add_condition(rs, session, t, cond, CONDITION_RULE[cond], source=a.id)
+            srd_brief.lasts(session, a, t, cond, opt)          # SRD-54: "until the end of the creature's next turn"
+            if opt.get("repeat_save") and cond in t.conditions:        # SRD-58: the lich's gaze
+                t.data.setdefault("repeat_saves", {})[cond] = {"save": opt["ability"], "dc": opt["dc"],
+                                                               "spell": opt["name"], "rule": "SRD-15"}
+        if opt.get("gaze"):
+            srd_gaze.after_save(session, a, t, opt)

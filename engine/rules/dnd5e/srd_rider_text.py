@@ -48,8 +48,40 @@ BLIGHT = re.compile(r"While poisoned in this way, the target can't regain hit po
 PULLED = re.compile(r"or be pulled up to (\d+) feet toward the \w+\.")
 
 
+#: SRD-49 "If the target is a humanoid, it must succeed on a DC 12 Constitution saving throw or be cursed with werewolf
+#: lycanthropy." and "If the target is a creature, it must succeed on a DC 12 Constitution saving throw or be cursed
+#: with mummy rot. The cursed target can't regain hit points, and its hit point maximum decreases by 10 (3d6) for every
+#: 24 hours that elapse. If the curse reduces the target's hit point maximum to 0, the target dies, and its body turns
+#: to dust. The curse lasts until removed by the remove curse spell or other magic."
+LYCANTHROPY = re.compile(r"If the target is a humanoid, it must succeed on a DC \d+ Constitution saving throw or be "
+                         r"cursed with (\w+ lycanthropy)\.$")
+ROT = re.compile(r"If the target is a creature, it must succeed on a DC \d+ Constitution saving throw or be cursed with "
+                 r"mummy rot\. The cursed target can't regain hit points, and its hit point maximum decreases by \d+ "
+                 r"\((\d+d\d+)\) for every 24 hours that elapse\. If the curse reduces the target's hit point maximum to "
+                 r"0, the target dies, and its body turns to dust\. The curse lasts until removed by the remove curse "
+                 r"spell or other magic\.$")
+ROT_MORE = ("The cursed target can't regain hit points, and its hit point maximum decreases by",
+            "If the curse reduces the target's hit point maximum to 0, the target dies, and its body turns to dust.",
+            "The curse lasts until removed by the remove curse spell or other magic.")
+
+
+def curse(text: str):
+    """SRD-49's (``rider``, test of the sentences it covers), or (None, None)."""
+    m = LYCANTHROPY.search(text.strip())
+    if m:
+        return {"kind": "curse", "curse": m.group(1), "only": "humanoid"}, lambda x: False
+    m = ROT.search(text.strip())
+    if m:
+        return ({"kind": "curse", "curse": "mummy rot", "no_heal": True, "each_day": m.group(1)},
+                lambda x: x.startswith(ROT_MORE))
+    return None, None
+
+
 def read(text: str):
     """(the ``rider``, a test of the sentences it covers) of a hit's text after "Hit:", or (None, None)."""
+    cursed = curse(text)
+    if cursed[0]:
+        return cursed
     if POISON_AT_ZERO.search(text):
         return {"kind": "poison_at_zero"}, lambda x: bool(POISON_AT_ZERO.search(x))
     if DRAIN.search(text):
@@ -120,3 +152,119 @@ def breath_extra(line: str):
 
 def _sentences(line: str) -> list[str]:
     return [x.strip() for x in re.split(r"(?<=\.)\s+", line) if x.strip()]
+
+
+#: SRD-48 "one willing creature, or a creature that is grappled by the vampire, incapacitated, or restrained. ... The
+#: target's hit point maximum is reduced by an amount equal to the necrotic damage taken, and the vampire regains hit
+#: points equal to that amount. The reduction lasts until the target finishes a long rest. The target dies if this
+#: effect reduces its hit point maximum to 0. A humanoid slain in this way and then buried in the ground rises the
+#: following night as a vampire spawn under the vampire's control."
+DRINK_TARGET = "one willing creature, or a creature that is grappled by the vampire, incapacitated, or restrained"
+DRINK = re.compile(r"Hit: [^.]*? plus \d+ \(\d+d\d+\) necrotic damage\. The target's hit point maximum is reduced by "
+                   r"an amount equal to the necrotic damage taken, and the vampire regains hit points equal to that "
+                   r"amount\. The reduction lasts until the target finishes a long rest\. The target dies if this effect "
+                   r"reduces its hit point maximum to 0\.(?: A humanoid slain in this way and then buried in the ground "
+                   r"rises the following night as an? ([\w ]+?) under the vampire's control\.)?$")
+
+
+def drink(f: dict) -> dict | None:
+    """The weapon's ``drink`` (SRD-48) for the vampire's Bite written whole, or None."""
+    if f.get("target") != DRINK_TARGET:
+        return None
+    m = DRINK.search(f["desc"])
+    return None if m is None else ({"rises_as": m.group(1)} if m.group(1) else {})
+
+
+#: SRD-54 "... or be stunned until the end of the vrock's next turn" / "... or be blinded until the end of the
+#: creature's next turn"; "Each creature within 20 feet of it that can hear it and that isn't a demon"; the sentence
+#: that says what makes the area: "The vrock emits a horrific screech." / "Blinding dust and sand swirls magically around
+#: the mummy lord."
+BRIEF = re.compile(r"until the end of the ([\w ]+?)'s next turn")
+BRIEF_AREA = re.compile(r"The \w+ emits a horrific screech\.|Blinding dust and sand swirls magically around the [\w ]+\.|"
+                        r"The [\w ]+ utters a blasphemous word\.")
+HEARING = re.compile(r"that can hear it and that isn't an? (\w+) must")
+
+
+def brief(text: str) -> dict:
+    """The save action's SRD-54 keys ({} when it writes no such duration)."""
+    m = BRIEF.search(text)
+    if not m:
+        return {}
+    out: dict = {"until": "target" if m.group(1) == "creature" else "its"}
+    h = HEARING.search(text)
+    if h:
+        out.update({"hearing": True, "not_types": [h.group(1)]})
+    return out
+
+
+#: SRD-55 "Disrupt Life (Costs 3 Actions). Each living creature within 20 feet of the lich must make a DC 18
+#: Constitution saving throw against this magic, taking 21 (6d6) necrotic damage on a failed save, or half as much
+#: damage on a successful one." / "Blasphemous Word (Costs 2 Actions). The mummy lord utters a blasphemous word. Each
+#: non-undead creature within 10 feet of the mummy lord that can hear the magical utterance must succeed on a DC 16
+#: Constitution saving throw or be stunned until the end of the mummy lord's next turn."
+AROUND = re.compile(r"(?:^|\. )Each (living|non-undead) creature within (\d+) feet of the [\w ]+?( that can hear the "
+                    r"magical utterance)? must")
+NOT_ALIVE = {"living": ["undead", "construct"], "non-undead": ["undead"]}
+
+
+def around(f: dict) -> tuple[dict, dict]:
+    """(the feature with its area around the creature, the SRD-55 keys: the creature types spared, hearing) for a
+    legendary save written "Each living creature within 20 feet of the lich"; (f, {}) for the rest."""
+    m = AROUND.search(f["desc"])
+    if f.get("kind") != "save" or f.get("area") or not m:
+        return f, {}
+    keys: dict = {"not_types": NOT_ALIVE[m.group(1)], **({"hearing": True} if m.group(3) else {}),
+                  **({"magic": True} if "saving throw against this magic" in f["desc"] else {})}
+    return {**f, "area": {"shape": "self", "radius_m": round(int(m.group(2)) * 0.3, 2)}}, keys
+
+
+#: SRD-56 "If the target is a creature or a flammable object, it ignites. Until a creature takes an action to douse the
+#: fire, the target takes 5 (1d10) fire damage at the start of each of its turns."
+IGNITE = re.compile(r"If the target is a creature or a flammable object, it ignites\. Until a (?:creature|target) takes "
+                    r"an action to douse the fire, the target takes \d+ \((\d+d\d+)\) fire damage at the (start|end) of "
+                    r"each of its turns\.$")
+
+
+def ignite(f: dict) -> dict | None:
+    """The weapon's ``ignite`` (SRD-56), or None."""
+    m = IGNITE.search(f.get("desc", "").strip())
+    return {"dice": m.group(1), "when": m.group(2)} if m else None
+
+
+#: SRD-57 "The mummy targets one creature it can see within 60 ft. of it. If the target can see the mummy, ... If the
+#: target fails the saving throw by 5 or more, it is also paralyzed for the same duration. A target that succeeds on
+#: the saving throw is immune to the Dreadful Glare of all mummies (but not mummy lords) for the next 24 hours."
+GLARE_WHO = re.compile(r"^The ([\w ]+?) targets one creature it can see within \d+ (?:feet of it\.|ft\.)$|^of it\.$")
+GLARE = re.compile(r"If the target can see the ([\w ]+?), it must succeed .*? If the target fails the saving throw by "
+                   r"(\d+) or more, it is also (\w+) for the same duration\. A target that succeeds on the saving throw "
+                   r"is immune to the Dreadful Glare of all (mummies \(but not mummy lords\)|mummies and mummy lords) "
+                   r"for the next 24 hours\.$")
+GLARE_KINDS = {"mummies (but not mummy lords)": ["mummy"], "mummies and mummy lords": ["mummy", "mummy lord"]}
+
+
+def glare(text: str) -> dict:
+    """The save action's SRD-57 ``glare`` keys ({} for the rest)."""
+    m = GLARE.search(text)
+    if not m:
+        return {}
+    return {"glare": {"by_kind": m.group(1), "margin": int(m.group(2)), "also": m.group(3),
+                      "immune_to": GLARE_KINDS[m.group(4)]}}
+
+
+#: SRD-58 "The lich fixes its gaze on one creature it can see within 10 feet of it. The target must succeed on ..." /
+#: "The solar targets one creature it can see within 30 ft. of it. If the target can see it, the target must ..." and
+#: "If a target's saving throw is successful or the effect ends for it, the target is immune to the lich's gaze for the
+#: next 24 hours."
+GAZE = re.compile(r"^The \w+ (?:fixes its gaze on|targets) one creature it can see within (\d+) (?:feet|ft\.) of it\. "
+                  r"(?P<save>(?P<sees>If the target can see it, the target)?.+)$", re.S)
+GAZE_IMMUNE = "If a target's saving throw is successful or the effect ends for it, the target is immune to the"
+
+
+def gaze(f: dict):
+    """(the feature's save text, the SRD-58 ``gaze`` keys) of a legendary gaze on one creature, or (None, None)."""
+    m = GAZE.match(f["desc"].strip()) if f.get("kind") == "save" and not f.get("area") else None
+    if not m:
+        return None, None
+    keys = {"range_m": round(int(m.group(1)) * 0.3, 2), **({"sees_it": True} if m.group("sees") else {}),
+            **({"immune_after": True} if GAZE_IMMUNE in f["desc"] else {})}
+    return m.group("save"), keys

@@ -17,7 +17,7 @@ engine/rules/dnd5e/srd_rider_text.py), played after SRD-13's save and its damage
 
 from __future__ import annotations
 
-from engine.rules.dnd5e import conditions, damage, srd_traits, text
+from engine.rules.dnd5e import conditions, damage, srd_curses, srd_traits, text
 from engine.rules.dnd5e.data import CONDITION_RULE
 
 
@@ -119,6 +119,7 @@ def rider(rs, session, a, t, w, saved: bool, dropped: bool) -> None:
 
 
 srd_traits.ON_HIT_RIDERS.append(rider)          # SRD-22..25, as its rider says
+srd_traits.ON_HIT_RIDERS.append(srd_curses.rider)          # SRD-49: cursed on a failed save
 
 
 text.EVENT_LINES.update({

@@ -7,7 +7,7 @@ sheet's keys (srd_sheet: ``condition_immunities``, ``hover``, ``srd_traits``), s
 
 from __future__ import annotations
 
-from engine.rules.dnd5e import conditions
+from engine.rules.dnd5e import conditions, srd_curses
 from engine.rules.dnd5e.advantage import ADV, source
 from engine.rules.dnd5e.common import dice_spec
 from engine.rules.dnd5e.data import CONDITION_RULE
@@ -29,6 +29,12 @@ def extra_damage(rs, session, a, t, w: dict, crit: bool) -> None:
         rolls = session.roll("extra_damage", s, n, who=a.id, rule="SRD-02") if n else []
         rs.apply_damage(session, t, max(0, sum(rolls) + int(e.get("bonus", 0))), e["type"], a.id, "SRD-02",
                         critical=crit, weapon=w)
+    for fn in AFTER_EXTRA:              # SRD-48 "reduced by ... the necrotic damage taken", SRD-56 "it ignites"
+        fn(rs, session, a, t, w)
+
+
+#: what follows a hit's added damage: ``fn(rs, session, a, t, w)``; engine/rules/dnd5e/srd_drink.py, srd_burning.py
+AFTER_EXTRA: list = []
 
 
 #: fn(rs, session, attacker, weapon) raising Illegal where the weapon cannot attack now (srd_auras.py: SRD-42's spikes)
@@ -51,7 +57,7 @@ def on_hit_save(rs, session, a, t, w: dict) -> None:
     target saves against the block's DC; a failure takes the damage (half on a success where written) and the
     condition, with its repeated save where written."""
     oh = w.get("on_hit")
-    if not oh or t.dead:
+    if not oh or t.dead or srd_curses.spared(oh, t):          # SRD-49: "If the target is a humanoid"
         return
     ok = conditions.saving_throw(rs, session, t, oh["ability"], oh["dc"], a, "SRD-13", w["name"])
     up = t.hp > 0

@@ -1,4 +1,4 @@
-"""The SRD creatures' attack and save actions played whole (rule IDs SRD-20..SRD-29), each through ``aerie run``
+"""The SRD creatures' attack and save actions played whole (rule IDs SRD-20..SRD-29, SRD-48, SRD-49, SRD-54..SRD-58), each through ``aerie run``
 (``engine.cli.main``) with forced dice on a scene written here, the events read from ``--json``."""
 
 from __future__ import annotations
@@ -526,3 +526,265 @@ def test_srd23_the_draining_kiss_of_a_willing_creature(tmp_path, capsys):
     red = events(evs, "max_hp_reduced", who="w", rule="SRD-23")
     assert [(e["by"], e["max_hp"]) for e in red] == [(10, 40)]
     assert (evs[-1]["characters"]["w"]["max_hp"], evs[-1]["characters"]["w"]["hp"]) == (40, 40)
+
+
+@pytest.mark.parametrize("max_hp,dies", [(40, False), (6, True)])
+def test_srd48_the_vampire_bites_a_grappled_foe_drains_its_maximum_and_heals(tmp_path, capsys, max_hp, dies):
+    """Vampire, "Bite. ... one willing creature, or a creature that is grappled by the vampire, incapacitated, or
+    restrained. Hit: 7 (1d6 + 4) piercing damage plus 10 (3d6) necrotic damage. The target's hit point maximum is
+    reduced by an amount equal to the necrotic damage taken, and the vampire regains hit points equal to that amount.
+    ... A humanoid slain in this way and then buried in the ground rises the following night as a vampire spawn".
+    A restrained archer takes 1 + 4 piercing and 2 + 2 + 2 necrotic: its 40 maximum drops by 6 to 34 (29 HP left)
+    and the hurt vampire (100 of 144, 120 after its Regeneration at the start of its turn) regains 6; an archer of 6
+    maximum HP has its maximum taken to 0 by the drain and dies (SRD-23), and rises as a vampire spawn."""
+    vamp = {"id": "v", "srd": "vampire-vampire", "side": "red", "at": [9, 10, 0], "hp": 100}
+    archer = {**ARCHER, "max_hp": max_hp, "conditions": ["restrained"]}
+    ally = {**ARCHER, "id": "b", "at": [18, 18, 0]}           # the fight goes on
+    evs = run_scene(tmp_path, capsys, [vamp, archer, ally], [
+        {"actor": "v", "action": "attack", "target": "a", "weapon": "Bite",
+         "rolls": {"attack": 15, "damage": [1], "extra_damage": [2, 2, 2]}}])
+    st, v = evs[-1]["characters"]["a"], evs[-1]["characters"]["v"]
+    red = events(evs, "max_hp_reduced", who="a", rule="SRD-23")
+    assert [e["by"] for e in red] == [6]
+    assert events(evs, "heal", who="v", rule="SRD-48", amount=6) and v["hp"] == 126
+    if not dies:
+        assert (st["max_hp"], st["hp"]) == (34, 29) and not events(evs, "rises")
+    else:
+        assert st["dead"] and [(e["as"], e["under"]) for e in events(evs, "rises", who="a", rule="SRD-48")] == [
+            ("vampire spawn", "v")]
+
+
+def test_srd48_the_vampire_bite_refuses_a_free_foe(tmp_path, capsys):
+    """"one willing creature, or a creature that is grappled by the vampire, incapacitated, or restrained": an archer
+    standing free is not bitten (exit 2, SRD-48 named), nothing is rolled."""
+    vamp = {"id": "v", "srd": "vampire-spawn", "side": "red", "at": [9, 10, 0]}
+    p = tmp_path / "scene.toml"
+    p.write_text(scene_text([vamp, ARCHER], size=(20, 20, 12)) + tables("script", [
+        {"actor": "v", "action": "attack", "target": "a", "weapon": "Bite", "rolls": {"attack": 15}}]))
+    rc = main(["run", str(p)])
+    out = capsys.readouterr()
+    assert rc == 2 and "SRD-48" in out.err, out.err + out.out
+
+
+@pytest.mark.parametrize("save,kind,cursed", [(1, None, True), (20, None, False), (1, "beast", False)])
+def test_srd49_a_lycanthropes_bite_curses_a_humanoid_that_fails_its_save(tmp_path, capsys, save, kind, cursed):
+    """Werewolf (wolf form), "Bite. ... Hit: 6 (1d8 + 2) piercing damage. If the target is a humanoid, it must succeed
+    on a DC 12 Constitution saving throw or be cursed with werewolf lycanthropy." The archer (no creature type: a
+    humanoid) fails and is cursed (recorded on its sheet: the curse shows beyond the fight); it saves and is not; a
+    beast is asked no save at all."""
+    wolf = {"id": "w", "srd": "werewolf-wolf", "side": "red", "at": [9, 10, 0]}
+    archer = {**ARCHER, **({"creature_type": kind} if kind else {})}
+    evs = run_scene(tmp_path, capsys, [wolf, archer], [
+        {"actor": "w", "action": "attack", "target": "a", "weapon": "Bite",
+         "rolls": {"attack": 19, "damage": [3], "save": save}}])
+    assert bool(events(evs, "save", who="a")) is (kind is None)
+    assert [(e["curse"], e["by"]) for e in events(evs, "cursed", who="a", rule="SRD-49")] == (
+        [("werewolf lycanthropy", "w")] if cursed else [])
+    assert evs[-1]["characters"]["a"]["hp"] == 300 - 5
+
+
+def test_srd49_mummy_rot_refuses_healing(tmp_path, capsys):
+    """Mummy, "Rotting Fist. ... If the target is a creature, it must succeed on a DC 12 Constitution saving throw or
+    be cursed with mummy rot. The cursed target can't regain hit points, and its hit point maximum decreases by 10
+    (3d6) for every 24 hours that elapse." The archer fails: cursed; its potion heals nothing (``heal_blocked``
+    naming SRD-49); the daily loss is recorded, not dealt (a day is beyond the fight)."""
+    mummy = {"id": "m", "srd": "mummy", "side": "red", "at": [9, 10, 0]}
+    archer = {**ARCHER, "items": ["potion_of_healing"]}
+    evs = run_scene(tmp_path, capsys, [mummy, archer], [
+        {"actor": "m", "action": "attack", "target": "a", "weapon": "Rotting Fist",
+         "rolls": {"attack": 19, "damage": [1, 1], "extra_damage": [1, 1, 1], "save": 1}},
+        {"actor": "m", "action": "end_turn"},
+        {"actor": "a", "action": "use", "object": "potion_of_healing", "rolls": {"heal": [4, 4]}}])
+    assert [(e["curse"], e["each_day"]) for e in events(evs, "cursed", who="a", rule="SRD-49")] == [("mummy rot", "3d6")]
+    assert events(evs, "heal_blocked", who="a", rule="SRD-49") and not events(evs, "heal", who="a")
+    assert evs[-1]["characters"]["a"]["hp"] == 300 - 8
+
+
+def test_srd54_stunned_until_the_end_of_the_vrocks_next_turn(tmp_path, capsys):
+    """Vrock, "Stunning Screech (1/Day). The vrock emits a horrific screech. Each creature within 20 feet of it that
+    can hear it and that isn't a demon must succeed on a DC 14 Constitution saving throw or be stunned until the end
+    of the vrock's next turn." Three archers within 20 feet: one deafened, one a demon, neither is caught; the third
+    fails: stunned through its own turn, still stunned as the vrock's next turn starts, no longer when it ends."""
+    vrock = {"id": "v", "srd": "vrock", "side": "red", "at": [8, 10, 0]}
+    deaf = {**ARCHER, "id": "b", "at": [8, 13, 0], "conditions": ["deafened"]}
+    demon = {**ARCHER, "id": "c", "at": [5, 10, 0], "creature_type": "demon"}
+    evs = run_scene(tmp_path, capsys, [vrock, ARCHER, deaf, demon], [
+        {"actor": "v", "action": "creature_action", "feature": "Stunning Screech", "rolls": {"save": 1}},
+        {"actor": "v", "action": "end_turn"},          # the stunned archer's turn passes (DND-43)
+        {"actor": "b", "action": "end_turn"},
+        {"actor": "c", "action": "end_turn"}])
+    act = events(evs, "creature_action", who="v")
+    assert act and act[0]["targets"] == ["a"]
+    assert "stunned" in evs[-1]["characters"]["a"]["conditions"]      # the vrock's next turn has begun
+    assert events(evs, "brief_condition", who="a", until_end_of="v", rule="SRD-54")
+    evs = run_scene(tmp_path, capsys, [vrock, ARCHER, deaf, demon], [
+        {"actor": "v", "action": "creature_action", "feature": "Stunning Screech", "rolls": {"save": 1}},
+        {"actor": "v", "action": "end_turn"},          # the stunned archer's turn passes (DND-43)
+        {"actor": "b", "action": "end_turn"},
+        {"actor": "c", "action": "end_turn"},
+        {"actor": "v", "action": "end_turn"}])
+    assert "stunned" not in evs[-1]["characters"]["a"]["conditions"]
+    assert events(evs, "condition", who="a", condition="stunned", added=False, rule="SRD-54")
+
+
+def test_srd54_blinded_until_the_end_of_the_creatures_next_turn(tmp_path, capsys):
+    """Mummy lord's legendary "Blinding Dust. Blinding dust and sand swirls magically around the mummy lord. Each
+    creature within 5 feet of the mummy lord must succeed on a DC 16 Constitution saving throw or be blinded until
+    the end of the creature's next turn." (its policy's pick, one foe beside it): at the end of the archer's turn it fails and
+    is blinded; blinded through the mummy lord's turn and its own next, not after that."""
+    lord = {"id": "m", "srd": "mummy-lord", "side": "red", "at": [9, 10, 0]}
+    evs = run_scene(tmp_path, capsys, [lord, ARCHER], [
+        {"actor": "m", "action": "end_turn"},
+        {"actor": "a", "action": "end_turn", "rolls": {"save": 1}},
+        {"actor": "m", "action": "end_turn"}])
+    assert [e["option"] for e in events(evs, "legendary_action", who="m")] == ["Blinding Dust"]
+    assert "blinded" in evs[-1]["characters"]["a"]["conditions"]
+    assert events(evs, "brief_condition", who="a", until_end_of="a", rule="SRD-54")
+    evs = run_scene(tmp_path, capsys, [lord, ARCHER], [
+        {"actor": "m", "action": "end_turn"},
+        {"actor": "a", "action": "end_turn", "rolls": {"save": 1}},
+        {"actor": "m", "action": "end_turn"},
+        {"actor": "a", "action": "end_turn", "rolls": {"save": 20}}])
+    assert "blinded" not in evs[-1]["characters"]["a"]["conditions"]
+
+
+def test_srd55_disrupt_life_spares_the_undead_and_constructs(tmp_path, capsys):
+    """Lich, "Disrupt Life (Costs 3 Actions). Each living creature within 20 feet of the lich must make a DC 18
+    Constitution saving throw against this magic, taking 21 (6d6) necrotic damage on a failed save, or half as much
+    damage on a successful one." At the end of the archer's turn: the archer (a humanoid) fails and takes 6d6; the
+    undead and the construct beside it are not caught (no save, no damage); one with Magic Resistance saves "against
+    this magic" with advantage (20 of 1 and 20) and takes half."""
+    lich = {"id": "l", "srd": "lich", "side": "red", "at": [6, 10, 0]}
+    resists = {**ARCHER, "id": "r", "at": [6, 13, 0], "srd_traits": ["magic resistance"]}
+    undead = {**ARCHER, "id": "u", "at": [10, 12, 0], "creature_type": "undead"}
+    golem = {**ARCHER, "id": "g", "at": [8, 13, 0], "creature_type": "construct"}
+    evs = run_scene(tmp_path, capsys, [lich, ARCHER, undead, golem, resists], [
+        {"actor": "l", "action": "end_turn"},
+        {"actor": "a", "action": "end_turn", "rolls": {"damage": [2] * 6, "save": [1, 1, 20]}}])
+    la = events(evs, "legendary_action", who="l")
+    assert [(e["option"], sorted(e["targets"])) for e in la] == [("Disrupt Life", ["a", "r"])]
+    assert sorted((e["who"], e["amount"]) for e in events(evs, "damage", rule="SRD-15")) == [("a", 12), ("r", 6)]
+    assert not events(evs, "save", who="u") and not events(evs, "save", who="g")
+
+
+@pytest.mark.parametrize("deaf", [False, True])
+def test_srd55_blasphemous_word_stuns_a_creature_that_hears_it(tmp_path, capsys, deaf):
+    """Mummy lord, "Blasphemous Word (Costs 2 Actions). The mummy lord utters a blasphemous word. Each non-undead
+    creature within 10 feet of the mummy lord that can hear the magical utterance must succeed on a DC 16
+    Constitution saving throw or be stunned until the end of the mummy lord's next turn." The archer 10 feet off
+    (beyond the 5 feet of its Blinding Dust) fails and is stunned until the end of the mummy lord's next turn
+    (SRD-54); a deafened archer does not hear it and no option reaches it."""
+    lord = {"id": "m", "srd": "mummy-lord", "side": "red", "at": [8, 10, 0]}
+    archer = {**ARCHER, **({"conditions": ["deafened"]} if deaf else {})}
+    evs = run_scene(tmp_path, capsys, [lord, archer], [
+        {"actor": "m", "action": "end_turn"},
+        {"actor": "a", "action": "end_turn", "rolls": {"save": 1}}])
+    la = events(evs, "legendary_action", who="m")
+    if deaf:
+        assert not la and "stunned" not in evs[-1]["characters"]["a"]["conditions"]
+    else:
+        assert [(e["option"], e["targets"]) for e in la] == [("Blasphemous Word", ["a"])]
+        assert events(evs, "brief_condition", who="a", condition="stunned", until_end_of="m", rule="SRD-54")
+
+
+def test_srd56_a_fire_elementals_touch_burns_until_someone_douses_it(tmp_path, capsys):
+    """Fire elemental, "Touch. ... Hit: 10 (2d6 + 3) fire damage. If the target is a creature or a flammable object,
+    it ignites. Until a creature takes an action to douse the fire, the target takes 5 (1d10) fire damage at the start
+    of each of its turns." The archer is hit (1 + 1 + 3 fire) and burns: 4 fire as its turn starts; it douses
+    itself (its action); its next turn starts without fire."""
+    elem = {"id": "e", "srd": "fire-elemental", "side": "red", "at": [8, 10, 0]}
+    evs = run_scene(tmp_path, capsys, [elem, ARCHER], [
+        {"actor": "e", "action": "attack", "target": "a", "weapon": "Touch", "rolls": {"attack": 19, "damage": [1, 1]}},
+        {"actor": "e", "action": "end_turn", "rolls": {"damage": [4]}},
+        {"actor": "a", "action": "douse", "target": "a"},
+        {"actor": "a", "action": "end_turn"},
+        {"actor": "e", "action": "end_turn"}])
+    assert events(evs, "ignited", who="a", by="e", rule="SRD-56") and events(evs, "doused", who="a", rule="SRD-56")
+    assert [(e["amount"], e["rule"]) for e in events(evs, "damage", who="a")] == [(5, "DND-16"), (4, "SRD-56")]
+    assert evs[-1]["characters"]["a"]["hp"] == 300 - 9
+
+
+def test_srd56_douse_is_refused_on_a_creature_not_burning(tmp_path, capsys):
+    """"a creature takes an action to douse the fire": dousing a creature that is not burning is refused (exit 2,
+    SRD-56 named)."""
+    p = tmp_path / "scene.toml"
+    far = {**ARCHER, "id": "b", "at": [15, 15, 0]}
+    p.write_text(scene_text([ARCHER, far], size=(20, 20, 12)) + tables("script", [
+        {"actor": "a", "action": "douse", "target": "a"}]))
+    assert main(["run", str(p)]) == 2
+    assert "SRD-56" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("save,paralyzed", [(5, True), (8, False), (20, False)])
+def test_srd57_dreadful_glare_frightens_paralyzes_by_five_or_makes_immune(tmp_path, capsys, save, paralyzed):
+    """Mummy, "Dreadful Glare. The mummy targets one creature it can see within 60 ft. of it. If the target can see
+    the mummy, it must succeed on a DC 11 Wisdom saving throw against this magic or become frightened until the end of
+    the mummy's next turn. If the target fails the saving throw by 5 or more, it is also paralyzed for the same
+    duration. A target that succeeds on the saving throw is immune to the Dreadful Glare of all mummies ..." The
+    archer (its save event's total against DC 11) fails by 5 or more: frightened and paralyzed, both
+    until the end of the mummy's next turn; fails by less: frightened only; succeeds: immune, and a second glare
+    asks no save."""
+    mummy = {"id": "m", "srd": "mummy", "side": "red", "at": [4, 10, 0]}
+    glare = {"actor": "m", "action": "creature_action", "feature": "Dreadful Glare", "target": "a",
+             "rolls": {"save": save}}
+    evs = run_scene(tmp_path, capsys, [mummy, ARCHER], [glare, {"actor": "m", "action": "end_turn"}])
+    sv = events(evs, "save", who="a")[0]
+    failed_by = 11 - sv["total"]
+    assert (failed_by >= 5) is paralyzed
+    conds = evs[-1]["characters"]["a"]["conditions"]
+    assert ("paralyzed" in conds) is paralyzed and ("frightened" in conds) is (save < 20)
+    if paralyzed:
+        assert {e["condition"] for e in events(evs, "brief_condition", who="a", until_end_of="m")} == {
+            "frightened", "paralyzed"}
+    if save == 20:
+        assert events(evs, "glare_immune", who="a", rule="SRD-57")
+        evs = run_scene(tmp_path, capsys, [mummy, ARCHER], [
+            glare, {"actor": "m", "action": "end_turn"}, {"actor": "a", "action": "end_turn"},
+            {**glare, "rolls": {}}])
+        assert len(events(evs, "save", who="a")) == 1 and events(evs, "glare_unseen", who="a", rule="SRD-57")
+
+
+def test_srd57_a_blinded_target_does_not_see_the_glare(tmp_path, capsys):
+    """"If the target can see the mummy": a blinded archer makes no save and is not frightened."""
+    mummy = {"id": "m", "srd": "mummy", "side": "red", "at": [4, 10, 0]}
+    evs = run_scene(tmp_path, capsys, [mummy, {**ARCHER, "conditions": ["blinded"]}], [
+        {"actor": "m", "action": "creature_action", "feature": "Dreadful Glare", "target": "a", "rolls": {"save": 1}}])
+    assert not events(evs, "save", who="a") and events(evs, "glare_unseen", who="a", rule="SRD-57")
+    assert "frightened" not in evs[-1]["characters"]["a"]["conditions"]
+
+
+def test_srd58_the_lichs_frightening_gaze_then_immune(tmp_path, capsys):
+    """Lich, "Frightening Gaze (Costs 2 Actions). The lich fixes its gaze on one creature it can see within 10 feet of
+    it. The target must succeed on a DC 18 Wisdom saving throw against this magic or become frightened for 1 minute.
+    The frightened target can repeat the saving throw at the end of each of its turns ... If a target's saving throw
+    is successful or the effect ends for it, the target is immune to the lich's gaze for the next 24 hours." The
+    archer beside it fails: frightened, with its repeated save; immune after; at the end of its next turn (the save
+    of 20 ends the fear) the lich does not gaze at it again."""
+    lich = {"id": "l", "srd": "lich", "side": "red", "at": [8, 10, 0]}
+    evs = run_scene(tmp_path, capsys, [lich, ARCHER], [
+        {"actor": "l", "action": "end_turn"},
+        {"actor": "a", "action": "end_turn", "rolls": {"save": 1}},
+        {"actor": "l", "action": "end_turn"},
+        {"actor": "a", "action": "end_turn", "rolls": {"save": [20, 1, 1, 1, 1, 1, 1]}}])
+    la = [(e["option"], e["targets"]) for e in events(evs, "legendary_action", who="l")]
+    assert la[0] == ("Frightening Gaze", ["a"]) and ("Frightening Gaze", ["a"]) not in la[1:]
+    assert events(evs, "gaze_immune", who="a", by="l", rule="SRD-58")
+    fr = events(evs, "condition", who="a", condition="frightened")
+    assert [e["added"] for e in fr][:2] == [True, False]
+
+
+def test_srd58_the_solars_blinding_gaze_needs_the_target_to_see_it(tmp_path, capsys):
+    """Solar, "Blinding Gaze (Costs 3 Actions). The solar targets one creature it can see within 30 ft. of it. If the
+    target can see it, the target must succeed on a DC 15 Constitution saving throw or be blinded until magic such as
+    the lesser restoration spell removes the blindness." The archer 20 ft. off fails and is blinded (it lasts: no
+    lesser restoration is cast here); a blinded archer is not a target."""
+    solar = {"id": "s", "srd": "solar", "side": "red", "at": [5, 10, 0]}
+    for blind in (False, True):
+        archer = {**ARCHER, **({"conditions": ["blinded"]} if blind else {})}
+        evs = run_scene(tmp_path, capsys, [solar, archer], [
+            {"actor": "s", "action": "end_turn"},
+            {"actor": "a", "action": "end_turn", "rolls": {"save": 1}}])
+        la = [(e["option"], e["targets"]) for e in events(evs, "legendary_action", who="s")]
+        assert (("Blinding Gaze", ["a"]) in la) is (not blind)
+        if not blind:
+            assert "blinded" in evs[-1]["characters"]["a"]["conditions"]

@@ -15,7 +15,8 @@ from __future__ import annotations
 
 from engine.rules.actions import Param, Unit
 from engine.rules.core import Illegal
-from engine.rules.dnd5e import areas, attacks, common, conditions, srd_breaths, srd_cast, srd_presence, srd_riders
+from engine.rules.dnd5e import areas, attacks, common, conditions, srd_breaths, srd_brief, srd_cast, srd_presence
+from engine.rules.dnd5e import srd_glare, srd_riders
 from engine.rules.dnd5e.actions import action
 from engine.rules.dnd5e.data import CONDITION_RULE
 from engine.rules.dnd5e.srd_sheet import dice_parts
@@ -112,6 +113,8 @@ class CreatureAction(Unit):
             plan["targets"] = attacks.area_targets(rs, session, a, {"area": area}, a.pos, None)
             if f.get("frightful"):          # SRD-16: the creatures of its choice, aware of it, not immune
                 plan["targets"] = srd_presence.affected(rs, session, a, plan["targets"])
+            if f.get("hearing") or f.get("not_types"):    # SRD-54: "that can hear it and that isn't a demon"
+                plan["targets"] = srd_brief.caught(session, f, plan["targets"])
             return plan
         if area["shape"] == "line":
             if act.get("at") is None and not act.get("target"):
@@ -178,9 +181,12 @@ class CreatureAction(Unit):
             t = session.state.actors[tid]
             if t.dead:
                 continue
+            if f.get("glare") and srd_glare.spared(rs, session, a, t, f):      # SRD-57: "If the target can see"
+                continue
             cov = attacks.cover(rs, session, a, t).level if f["ability"] == "dex" else "none"
             ok = conditions.saving_throw(rs, session, t, f["ability"], f["dc"], a, "SRD-12", f["name"],
-                                         cover_level=cov, sole_target=len(plan["targets"]) == 1)
+                                         cover_level=cov, sole_target=len(plan["targets"]) == 1,
+                                         advantage=srd_glare.advantage(t, f))
             for amount, dtype in rolled:
                 amt = amount if not ok else (amount // 2 if f.get("half") else 0)
                 if amt and not t.dead:
@@ -190,11 +196,14 @@ class CreatureAction(Unit):
             cond = f.get("condition")
             if not ok and cond and cond in CONDITION_RULE and not t.dead:
                 conditions.add_condition(rs, session, t, cond, CONDITION_RULE[cond], source=a.id)
+                srd_brief.lasts(session, a, t, cond, f)            # SRD-54: "until the end of the vrock's next turn"
                 if f.get("repeat_save") and cond in t.conditions:
                     t.data.setdefault("repeat_saves", {})[cond] = {"save": f["ability"], "dc": f["dc"],
                                                                    "spell": f["name"], "rule": "SRD-12"}
             if f.get("drain"):
                 srd_riders.save_drain(rs, session, a, t)               # SRD-23
+            if f.get("glare"):
+                srd_glare.after_save(rs, session, a, t, f, ok, srd_riders._failed_by(session, t))     # SRD-57
             if f.get("sleep") or f.get("push_m") or f.get("weaken") or f.get("slow"):
                 srd_breaths.after_save(rs, session, a, t, f, ok)          # SRD-25..27
 

@@ -4,7 +4,7 @@ dispatched by ``Dnd5e.ACTIONS``. ``rs`` is the ruleset."""
 from __future__ import annotations
 
 from engine.rules.dnd5e import attacks, common, turns
-from engine.rules.dnd5e import srd_grapple, srd_multiattack
+from engine.rules.dnd5e import srd_drink, srd_grapple, srd_multiattack
 from engine.rules.dnd5e import conditions
 from engine.rules.dnd5e import damage
 from engine.rules import riding
@@ -269,6 +269,10 @@ class Attack(Unit):
                 raise refused
         if w.get("grapple"):
             refused = srd_grapple.refusal(session, a, w, t)       # SRD-19: "can't use its talons on another target"
+            if refused is not None:
+                raise refused
+        if w.get("drink") is not None:
+            refused = srd_drink.refusal(rs, a, w, t)              # SRD-48: "one willing creature, or ... grappled"
             if refused is not None:
                 raise refused
         if act.get("knock_out") and not rs.is_melee(w) and rs.opt("knock_out") == "melee":
