@@ -22,6 +22,11 @@ class Douse(Unit):
     PARAMS = {"target": P("id", True, help="a burning creature (itself, or one within 1.5 m)")}
 
     @staticmethod
+    def offered(rs, session, a) -> bool:
+        """Only while someone on the table burning (SRD-56): otherwise it is no one's action, not one greyed out on every sheet."""
+        return any(x.data.get("burning") for x in session.state.actors.values())
+
+    @staticmethod
     def candidates(rs, session, a, ctx, f):
         """A burning friend."""
         return [{"actor": a.id, "action": "douse", "target": f.id}] if f.data.get("burning") else []

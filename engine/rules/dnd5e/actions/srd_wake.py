@@ -22,6 +22,11 @@ class Wake(Unit):
     PARAMS = {"target": P("id", True, help="a creature asleep (Sleep Breath) within 1.5 m")}
 
     @staticmethod
+    def offered(rs, session, a) -> bool:
+        """Only while someone on the table asleep (Sleep Breath): otherwise it is no one's action, not one greyed out on every sheet."""
+        return any(x.data.get("asleep") for x in session.state.actors.values())
+
+    @staticmethod
     def candidates(rs, session, a, ctx, f):
         """A friend put to sleep."""
         return [{"actor": a.id, "action": "wake", "target": f.id}] if f.data.get("asleep") and f.hp > 0 else []
