@@ -130,7 +130,7 @@ def test_random_input_never_breaks_the_window_or_escapes_the_log(display, tmp_pa
     shipped = {p.name: p.read_bytes() for p in (ROOT / "scenes").iterdir()}
     app = App(display, work / "scene.toml", work, seed=3)
     monkey = Monkey(app, seed, work)
-    n = int(os.environ.get("AERIE_MONKEY_EVENTS", sample(120, 250)))      # make test: 120 events a scene; make slow: 250
+    n = int(os.environ.get("AERIE_MONKEY_EVENTS", sample(80, 250)))       # make test: 80 events a scene; make slow: 250
     try:
         for i in range(n):
             monkey.one()

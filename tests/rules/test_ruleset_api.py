@@ -23,7 +23,7 @@ from tiers import sample
 
 pytestmark = pytest.mark.unit
 
-GAMES, STEPS = sample(8, 16), 140          # random games per ruleset: half in `make test`, all in `make slow`
+GAMES, STEPS = sample(6, 16), 140          # random games per ruleset: 6 in `make test`, 16 in `make slow`
 
 
 def shared_invariants(s: Session) -> list[str]:
