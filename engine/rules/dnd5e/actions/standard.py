@@ -181,6 +181,19 @@ class Move(Unit):
         attacks.readied_triggers(rs, session, a)
 
 
+def _weapon_refusals(rs, session, a, w, t, turn, act):
+    """The weapon's own limits on this attack, in order, each a refusal or None (the first refusal is raised): its
+    loading, the stat block's Multiattack, a grappling weapon's one target, a drinking bite's target."""
+    if "loading" in w["properties"]:
+        yield loading.refusal(a, w, turn, "bonus" if act.get("bonus") else "action")
+    if not act.get("bonus") and a.data.get("multiattack"):
+        yield srd_multiattack.refusal(a, w, turn)          # SRD-01: the combination as written
+    if w.get("grapple"):
+        yield srd_grapple.refusal(session, a, w, t)        # SRD-19: "can't use its talons on another target"
+    if w.get("drink") is not None:
+        yield srd_drink.refusal(rs, a, w, t)               # SRD-48: "one willing creature, or ... grappled"
+
+
 @action
 class Attack(Unit):
     name = "attack"
@@ -259,22 +272,9 @@ class Attack(Unit):
             bonus_from = want or srcs[0]
         elif turn["attacks_left"] <= 0 and turn["action"]:
             raise Illegal(f"{a.name} has no attack left this turn (its action is used)", "DND-16")
-        if "loading" in w["properties"]:
-            refused = loading.refusal(a, w, turn, "bonus" if act.get("bonus") else "action")
-            if refused is not None:
-                raise refused
-        if not act.get("bonus") and a.data.get("multiattack"):
-            refused = srd_multiattack.refusal(a, w, turn)         # SRD-01: the combination as written
-            if refused is not None:
-                raise refused
-        if w.get("grapple"):
-            refused = srd_grapple.refusal(session, a, w, t)       # SRD-19: "can't use its talons on another target"
-            if refused is not None:
-                raise refused
-        if w.get("drink") is not None:
-            refused = srd_drink.refusal(rs, a, w, t)              # SRD-48: "one willing creature, or ... grappled"
-            if refused is not None:
-                raise refused
+        refused = next((r for r in _weapon_refusals(rs, session, a, w, t, turn, act) if r is not None), None)
+        if refused is not None:
+            raise refused
         if act.get("knock_out") and not rs.is_melee(w) and rs.opt("knock_out") == "melee":
             raise Illegal("only a melee attack can knock a creature out (option knock_out = \"melee\")", "DND-34", "knock_out")
         if act.get("power_attack") and not feats.power_attack_feat(rs, a, w, rs.is_melee(w)):
