@@ -7,27 +7,11 @@ takes that spell (Tab still steps through the variants one by one); its area is 
 
 from __future__ import annotations
 
-import functools
-
 from engine.app import hud as H
+from engine.app.areaspell import srd_spell      # the SRD spell data, read once for the menu and the areas
 from engine.app.sections.base import Layout, Section
 from engine.app.sections.context import Table
 from engine.app.sections.intents import Intent, PickSpell
-
-
-@functools.cache
-def _srd() -> dict[str, dict]:
-    from engine.compendium.spells import select
-
-    try:
-        return {s["id"]: s for s in select()}
-    except Exception:   # noqa: BLE001 - the menu still lists the spells by name without the data
-        return {}
-
-
-def srd_spell(spell: str) -> dict | None:
-    """The SRD data of ``spell`` (ids there use -, the scenes' may use _), or None."""
-    return _srd().get(spell) or _srd().get(spell.replace("_", "-"))
 
 
 def facts(spell: str) -> str:
