@@ -30,3 +30,8 @@ def living_target(rs, session, a: Actor, tid: str, key="target") -> Actor:
     if t.dead:
         raise Illegal(f"{t.name} is dead", "DND-01", key)
     return t
+
+
+#: the SRD's thirteen damage types (the stat blocks' and the scenes' words)
+DAMAGE_TYPES = ("acid", "bludgeoning", "cold", "fire", "force", "lightning", "necrotic", "piercing", "poison",
+                "psychic", "radiant", "slashing", "thunder")

@@ -17,14 +17,12 @@ from engine.errors import AerieError
 from engine.resources import resource_dir
 from engine.rules.dnd5e import srd_rider_text
 from engine.rules.dnd5e import srd_features
-from engine.rules.dnd5e.common import SKILL_ABILITY, mod
+from engine.rules.dnd5e.common import DAMAGE_TYPES, SKILL_ABILITY, mod
 from engine.rules.dnd5e.srd_spellbook import harms as spellbook_harms, keys as spellbook_keys, kind as spellbook_kind
 from engine.rules.dnd5e.srd_block_grapple import grapple
 from engine.rules.dnd5e.srd_spellbook import status as spellbook_status
 
 SRD_FILE = "srd/creatures.json"
-DAMAGE_TYPES = ("acid", "bludgeoning", "cold", "fire", "force", "lightning", "necrotic", "piercing", "poison",
-                "psychic", "radiant", "slashing", "thunder")
 #: traits the rules play (engine/rules/dnd5e/srd_traits.py), by the name the SRD writes, and their rule ID
 TRAITS_PLAYED = {"flyby": "SRD-07", "pack tactics": "SRD-09", "magic resistance": "SRD-10",
                  "keen sight": "SRD-11", "keen hearing and sight": "SRD-11", "keen sight and smell": "SRD-11",

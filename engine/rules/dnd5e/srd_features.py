@@ -24,11 +24,10 @@ import re
 from typing import Any
 
 from engine.errors import SceneError
+from engine.rules.dnd5e.common import DAMAGE_TYPES
 
 RULES = {"teleport": "SRD-33", "invisibility": "SRD-34", "heal": "SRD-35", "shape": "SRD-37"}
 SIZE_NAMES = ("tiny", "small", "medium", "large", "huge", "gargantuan")
-DAMAGE_TYPES = ("acid", "bludgeoning", "cold", "fire", "force", "lightning", "necrotic", "piercing", "poison",
-                "psychic", "radiant", "slashing", "thunder")
 KEYS = ("incorporeal", "regeneration", "fire_aura", "fear_aura", "confer_resistance", "swarm", "air_form", "spikes",
         "actions")
 DICE = re.compile(r"\d+d\d+(?:[+-]\d+)?")
