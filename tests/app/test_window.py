@@ -148,6 +148,14 @@ class App:
         time.sleep(0.15)
         return before
 
+    def show_side(self, side: str) -> None:
+        """F3 until the players' view shows ``side`` (it steps through the sides and back to the GM's view)."""
+        for _ in range(3):
+            if self.state()["window"]["player_side"] == side:
+                break
+            self.key("F3")
+        assert self.state()["window"]["player_side"] == side
+
     def move(self, x, y) -> bool:
         """Move the pointer to window pixel (x, y) and wait until the window has handled it; False when it did not
         get there (a point off the screen: X keeps the pointer on it) -- a state read then is another point's."""

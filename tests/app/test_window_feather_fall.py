@@ -61,11 +61,7 @@ def test_spl02_the_casters_player_is_asked_when_the_gm_drops_a_flyer(display, tm
     scene.write_text(SCENE)
     app = App(display, scene, tmp_path, seed=5)
     try:
-        for _ in range(3):                                      # the players' view shows the town's side
-            if app.state()["window"]["player_side"] == "town":
-                break
-            app.key("F3")
-        assert app.state()["window"]["player_side"] == "town"
+        app.show_side("town")                                   # the players' view shows the town's side
         app.key("semicolon")
         app.xdo("type", "--delay", "30", "hp Wren 0")
         app.key("Return")

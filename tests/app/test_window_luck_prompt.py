@@ -20,10 +20,7 @@ def test_dnd_f32_luck_cancels_asked_in_the_window(display, tmp_path):
     scene.write_text(FIVE.replace('flying = true\n', 'flying = true\npc = true\nfeats = ["lucky"]\n', 1))
     app = App(display, scene, tmp_path, seed=3)
     try:
-        for _ in range(3):
-            if app.state()["window"]["player_side"] == "sky":
-                break
-            app.key("F3")
+        app.show_side("sky")
         _attack(app)
         app.key("r")
         app.xdo("type", "--delay", "40", "attack 15")

@@ -116,11 +116,7 @@ def test_5e_reaction_prompt_for_the_defender_and_the_hot_seat(display, tmp_path)
     scene.write_text(FIVE)
     app = App(display, scene, tmp_path, seed=3)
     try:
-        for _ in range(3):                                           # the players' view of the harpy's side
-            if app.state()["window"]["player_side"] == "sky":
-                break
-            app.key("F3")
-        assert app.state()["window"]["player_side"] == "sky"
+        app.show_side("sky")                                         # the players' view of the harpy's side
         _attack(app)
         app.key("r")
         app.xdo("type", "--delay", "40", "attack 15")
