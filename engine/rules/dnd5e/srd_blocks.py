@@ -16,7 +16,7 @@ import re
 from engine.errors import AerieError
 from engine.resources import resource_dir
 from engine.rules.dnd5e import srd_rider_text
-from engine.rules.dnd5e import srd_features
+from engine.rules.dnd5e import srd_features, srd_status
 from engine.rules.dnd5e.common import DAMAGE_TYPES, SKILL_ABILITY, mod
 from engine.rules.dnd5e.srd_spellbook import harms as spellbook_harms, keys as spellbook_keys, kind as spellbook_kind
 from engine.rules.dnd5e.srd_block_grapple import grapple
@@ -479,7 +479,7 @@ def character(c: dict) -> dict:
         t["swim_speed_m"] = float(c["swim_speed_m"])
     t["creature_type"] = c["type"]
     t.update(spellbook_keys(c))                 # SRD-50, -51, -53: its castable spells, slots, DC, uses
-    t.update(srd_features.character_keys(c))        # SRD-30..49
+    t.update(srd_status.keys(c))                    # SRD-30..49 and each family of srd_status.KEYS
     return t
 
 
@@ -503,7 +503,7 @@ def feature_status(c: dict, section: str, f: dict) -> tuple[bool, str]:
     """(modelled, why not): whether the rules play feature ``f`` of ``c`` as the SRD writes it."""
     kind = f.get("kind")
     name = f["name"].lower()
-    played = srd_features.status(c, section, f)           # SRD-30..49
+    played = srd_status.status(c, section, f)             # SRD-30..49 and each family of srd_status.STATUS
     if played is not None:
         return played
     if section == "traits":
