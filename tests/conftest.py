@@ -25,11 +25,29 @@ os.environ["AERIE_RULESETS"] = ",".join(filter(None, [os.environ.get("AERIE_RULE
 os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [str(SUPPORT), os.environ.get("PYTHONPATH", "")]))
 
 
-def run_aerie(*args, cwd=None, timeout=300):
-    """Run the real CLI in a subprocess; returns CompletedProcess with text output."""
+def _starts_processes(args: list[str]) -> bool:
+    """Whether the command starts a window, a server, Ray or a pool of worker processes: those run in a fresh
+    interpreter (a fork server's child is no place to start Ray; tests/support/zygote.py)."""
+    cmd = args[0] if args else ""
+    if cmd in ("play", "serve", "window") or "--ray" in args:
+        return True
+    return cmd == "simulate" and not any(a == "--workers" and b == "1" for a, b in zip(args, args[1:]))
+
+
+def run_aerie(*args, cwd=None, timeout=300, fresh=False):
+    """Run the real CLI in a process of its own; returns CompletedProcess with text output. The process is forked from
+    a server that has the CLI's modules imported (tests/support/zygote.py) unless ``fresh`` (a fresh interpreter:
+    for two runs compared within one test, which must not share a hash seed), the command starts servers or worker
+    pools, or AERIE_TEST_FRESH=1."""
+    argv = [sys.executable, "-m", "engine", *map(str, args)]
     env = dict(os.environ)
-    return subprocess.run([sys.executable, "-m", "engine", *map(str, args)], cwd=cwd or ROOT, env=env,
-                          capture_output=True, text=True, timeout=timeout)
+    if not (fresh or env.get("AERIE_TEST_FRESH") == "1" or _starts_processes(argv[3:])):
+        from zygote_client import forked_run
+
+        r = forked_run(argv, cwd=str(cwd or ROOT), env=env, timeout=timeout)
+        if r is not None:
+            return r
+    return subprocess.run(argv, cwd=cwd or ROOT, env=env, capture_output=True, text=True, timeout=timeout)
 
 
 @pytest.fixture
