@@ -43,8 +43,12 @@ check: $(STAMP)
 test: $(STAMP)
 	$(BIN)/ruff check engine tests tools
 	$(BIN)/python -m compileall -q -j 0 engine tools
-	# mypy runs beside the tests: it fills the cores the last long tests leave idle; either failing fails make test
-	$(BIN)/mypy & pid=$$!; $(PYTEST) -n $(WORKERS); rc=$$?; wait $$pid || exit 1; exit $$rc
+	# mypy runs beside the tests: it fills the cores the last long tests leave idle; either failing fails make test.
+	# One collection first, beside mypy: it writes the test modules' assert-rewritten bytecode once, which the
+	# workers then read (on a fresh clone all six rewrote all of it at once: 46 s of CPU collecting, 22 s after one
+	# 11 s collection); its errors, if any, the run itself reports
+	$(BIN)/mypy & pid=$$!; $(PYTEST) --collect-only -q > /dev/null 2>&1; $(PYTEST) -n $(WORKERS); rc=$$?; \
+		wait $$pid || exit 1; exit $$rc
 
 # ruff and mypy over the package, the tests and the tools (the folders mypy checks are in pyproject.toml)
 lint: $(STAMP)

@@ -88,8 +88,13 @@ class FrameLoop:
         """pyglet's redraw: skipped when nothing on screen would change (the last frame stays up). on_draw is
         called directly, not queued as an event, so the flip always shows the frame just drawn."""
         win = self.win
+        still = not self.force and not win.shot_pending and self.frame_key() == self.drawn_key
         settled = self.view_scale in (1.0, "direct") and not self.recently_hovered() and not self.recently_resized()
-        if settled and not self.force and not win.shot_pending and self.frame_key() == self.drawn_key:
+        # while the pointer is still moving over the map, a frame with nothing new is the one already up: the still,
+        # full-resolution frame into the cache is drawn once the hovering stops, not at every tick until then (on
+        # llvmpipe a hover used to cost a dozen identical 3D redraws)
+        hovering = self.recently_hovered() and not self.recently_resized()
+        if still and (settled or hovering):
             self.skipped += 1
             return
         win.switch_to()

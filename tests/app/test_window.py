@@ -126,6 +126,9 @@ class App:
         self.state_file = tmp / "state.json"
         self.env = dict(os.environ, DISPLAY=display, AERIE_TEST_STATE=str(self.state_file),
                         AERIE_SCREENSHOT_DIR=str(tmp / "shots"), AERIE_SAVE=str(tmp / "game.save.json"))
+        # a step's animation lasts 0.3 s here, not the 1.2 s a table sees: the tests wait for it to end, and every
+        # frame of it is a llvmpipe frame (a test that looks at an animation sets AERIE_ANIM_S itself)
+        self.env.setdefault("AERIE_ANIM_S", "0.3")
         self.env.pop("WAYLAND_DISPLAY", None)
         self.log = open(tmp / "app.log", "w")
         self.proc = subprocess.Popen([sys.executable, "-m", "engine", "play", str(scene_path), "--seed", str(seed),
