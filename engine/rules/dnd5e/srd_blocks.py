@@ -463,6 +463,7 @@ def character(c: dict) -> dict:
     for f in c["actions"]:
         if f.get("kind") == "save" and CHOICE_OF_BREATHS.search(f["desc"]):
             saves += [e for _, e, _ in breath_options(f) if e is not None]          # SRD-12 with SRD-05
+    saves = srd_status.adjust(c, saves)             # each family of srd_status.ADJUST (SRD-74..77)
     if saves:
         t["creature_actions"] = saves
         for e in saves:                     # SRD-01 with SRD-16: "can use its Frightful Presence. It then makes ..."

@@ -16,7 +16,7 @@ from __future__ import annotations
 from engine.rules.actions import Param, Unit
 from engine.rules.core import Illegal
 from engine.rules.dnd5e import areas, attacks, common, conditions, srd_breaths, srd_brief, srd_cast, srd_presence
-from engine.rules.dnd5e import srd_glare, srd_riders
+from engine.rules.dnd5e import srd_glare, srd_lasting_actions, srd_riders
 from engine.rules.dnd5e.actions import action
 from engine.rules.dnd5e.data import CONDITION_RULE
 from engine.rules.dnd5e.srd_sheet import dice_parts
@@ -111,6 +111,7 @@ class CreatureAction(Unit):
             return plan
         if area["shape"] == "self":
             plan["targets"] = attacks.area_targets(rs, session, a, {"area": area}, a.pos, None)
+            plan["targets"] = srd_lasting_actions.caught(rs, session, a, f, plan["targets"])     # SRD-74, -76
             if f.get("frightful"):          # SRD-16: the creatures of its choice, aware of it, not immune
                 plan["targets"] = srd_presence.affected(rs, session, a, plan["targets"])
             if f.get("hearing") or f.get("not_types"):    # SRD-54: "that can hear it and that isn't a demon"
@@ -162,6 +163,7 @@ class CreatureAction(Unit):
     @staticmethod
     def apply(rs, session, a, act, plan):
         f = _feature(rs, a, plan["feature"])
+        f = srd_lasting_actions.stage(session, a, f)          # SRD-77: which roar
         turn = session.state.turn
         if f.get("in_multiattack"):
             turn["attacks_left"] = a.data["attacks"]      # SRD-01: "It then makes three attacks"
@@ -206,6 +208,7 @@ class CreatureAction(Unit):
                 srd_glare.after_save(rs, session, a, t, f, ok, srd_riders._failed_by(session, t))     # SRD-57
             if f.get("sleep") or f.get("push_m") or f.get("weaken") or f.get("slow"):
                 srd_breaths.after_save(rs, session, a, t, f, ok)          # SRD-25..27
+            srd_lasting_actions.after_save(rs, session, a, t, f, ok)      # SRD-74, -76, -77
 
 
 def line_targets(rs, session, a, area: dict, act: dict) -> list[str]:

@@ -1,0 +1,139 @@
+"""The SRD save actions' second effects (issue 44), played by ``creature_action`` (actions/srd.py) through the keys
+srd_lasting_text.py puts on a block's ``creature_actions`` entries:
+
+* SRD-74 Horror Nimbus: "Each creature within 15 feet of the nalfeshnee that can see the light" -- a creature that
+  does not see the nalfeshnee (blinded, behind an obscuring area) makes no save (``sees_it``); "If a creature's
+  saving throw is successful or the effect ends for it, the creature is immune ... for the next 24 hours": the rest of
+  the scene (``immune_after``, the record ``srd_immune``); "uses Horror Nimbus if it can. It then makes three
+  attacks" (``in_multiattack``: the Attack action's attacks are left to make).
+* SRD-75 Lightning Strike: a sphere at a point within 500 feet (srd_lasting_text ``extra``; SRD-12's area code).
+* SRD-76 Spores: "While poisoned in this way, a target takes 5 (1d10) poison damage at the start of each of its
+  turns" (``each_turn``: while the poisoned condition from that vrock lasts; the repeated save or anything ending
+  the condition ends it); "The spores spread around corners" (``around_corners``: every creature within the radius,
+  whatever cover stands between). The holy water is not played: the engine has no such object.
+* SRD-77 Roar: "Each time it roars before finishing a long rest, the roar is louder and the effect is different":
+  the roars used (the 3/Day uses counted on the sheet's ``creature_state``) pick the roar (``roars``); the second's
+  paralysis lasts while that fright does, its deafness 1 minute (10 rounds, ending as the sphinx's turn starts)."""
+
+from __future__ import annotations
+
+from engine.rules.dnd5e import conditions, text
+from engine.rules.dnd5e.data import CONDITION_RULE
+from engine.rules.dnd5e.srd_sheet import dice_parts
+from engine.rules.dnd5e.turns import TURN_END, TURN_START
+from engine.world.geometry import distance_m
+
+NIMBUS, STRIKE, SPORES, ROAR = "SRD-74", "SRD-75", "SRD-76", "SRD-77"
+
+text.EVENT_LINES.update({
+    "roar": text._did(lambda s, e: f"roars for the {('first', 'second', 'third')[e['roar'] - 1]} time"),
+})
+
+
+def _key(a, f: dict) -> str:
+    return f"{a.id}/{f['name']}"
+
+
+def immune(t, a, f: dict) -> bool:
+    """SRD-74: ``t`` saved against ``a``'s feature, or the condition it gave has ended."""
+    st = (t.data.get("srd_immune") or {}).get(_key(a, f))
+    return st == "immune" or (st is not None and st != "immune" and a.id not in t.conditions.get(st, ()))
+
+
+def caught(rs, session, a, f: dict, targets: list[str]) -> list[str]:
+    """The creatures a self-area save action reaches: around corners (SRD-76), seeing it, not immune (SRD-74)."""
+    if f.get("around_corners"):
+        cell = session.world.cell_m
+        targets = [o.id for o in session.state.actors.values() if o.id != a.id and not o.dead
+                   and distance_m(a.body(), o.body(), cell) <= f["area"]["radius_m"] + 1e-9]
+    out = []
+    for tid in targets:
+        t = session.state.actors[tid]
+        if f.get("sees_it") and not rs.sees(session, t, a):
+            continue
+        if f.get("immune_after") and immune(t, a, f):
+            continue
+        out.append(tid)
+    return out
+
+
+def stage(session, a, f: dict) -> dict:
+    """SRD-77: the roar this use is -- the first, second or third (the uses already spent)."""
+    if not f.get("roars"):
+        return f
+    used = ((a.data.get("creature_state") or {}).get(f.get("recharge_group") or f["name"]) or {}).get("used", 0)
+    n = min(int(used), len(f["roars"]) - 1)
+    r = f["roars"][n]
+    session.emit({"type": "roar", "who": a.id, "feature": f["name"], "roar": n + 1, "rule": ROAR})
+    return {**f, "ability": r["ability"], "dc": r["dc"], "damage": r["damage"], "half": r["half"], "condition": None,
+            "repeat_save": False, "roar": r}
+
+
+def after_save(rs, session, a, t, f: dict, ok: bool) -> None:
+    """What follows ``t``'s save against ``a``'s feature ``f`` (SRD-12 played the damage and the one condition)."""
+    if t.dead:
+        return
+    if f.get("immune_after"):
+        cond = f.get("condition")
+        t.data.setdefault("srd_immune", {})[_key(a, f)] = "immune" if ok or cond not in t.conditions else cond
+    if f.get("each_turn") and not ok and a.id in t.conditions.get(f.get("condition") or "", ()):
+        t.data.setdefault("each_turn_damage", []).append({"by": a.id, "feature": f["name"], "condition": f["condition"],
+                                                         **f["each_turn"]})
+    r = f.get("roar")
+    if r and not ok:
+        for c in r["conditions"]:
+            if c in CONDITION_RULE:
+                conditions.add_condition(rs, session, t, c, CONDITION_RULE[c], source=a.id)
+        if r.get("repeat_save") in t.conditions:
+            t.data.setdefault("repeat_saves", {})[r["repeat_save"]] = {"save": r["ability"], "dc": r["dc"],
+                                                                       "spell": f["name"], "rule": ROAR}
+        if r.get("paralyzed_while") and "paralyzed" in t.conditions:
+            t.data.setdefault("roar_paralysis", []).append({"by": a.id, "while": r["paralyzed_while"]})
+        if r.get("deafened_rounds") and "deafened" in t.conditions:
+            t.data.setdefault("roar_deafened", []).append({"by": a.id,
+                                                           "until_round": session.state.round + r["deafened_rounds"]})
+
+
+@TURN_START.rule(SPORES)
+def save_action_each_turn(rs, session, t):
+    """SRD-76: "While poisoned in this way, a target takes 5 (1d10) poison damage at the start of each of its
+    turns" -- while the condition from that creature lasts."""
+    kept = []
+    for e in t.data.get("each_turn_damage") or ():
+        if t.dead or e["by"] not in t.conditions.get(e["condition"], ()):
+            continue
+        kept.append(e)
+        n, s, b = dice_parts(e["dice"])
+        amount = sum(session.roll("damage", s, n, who=e["by"], rule=SPORES, purpose=f"{e['feature']}: each turn")) + b
+        if amount > 0:
+            rs.apply_damage(session, t, amount, e["type"], e["by"], SPORES)
+    if t.data.get("each_turn_damage") is not None:
+        t.data["each_turn_damage"] = kept
+
+
+@TURN_END.rule(ROAR)
+def roar_paralysis_ends(rs, session, t):
+    """SRD-77: "A frightened creature is paralyzed": when the second roar's fright ends (its repeated save), so
+    does the paralysis."""
+    kept = []
+    for p in t.data.get("roar_paralysis") or ():
+        if p["by"] in t.conditions.get(p["while"], ()):
+            kept.append(p)
+        elif "paralyzed" in t.conditions:
+            conditions.remove_condition(rs, session, t, "paralyzed", ROAR)
+    if t.data.get("roar_paralysis") is not None:
+        t.data["roar_paralysis"] = kept
+
+
+@TURN_START.rule(ROAR)
+def roar_deafness_ends(rs, session, x):
+    """SRD-77: the second roar's deafness, "for 1 minute": 10 rounds, ending as the roaring creature's turn starts."""
+    for o in session.state.actors.values():
+        recs = o.data.get("roar_deafened")
+        if not recs:
+            continue
+        over = [r for r in recs if r["by"] == x.id and session.state.round >= r["until_round"]]
+        if over:
+            o.data["roar_deafened"] = [r for r in recs if r not in over]
+            if "deafened" in o.conditions:
+                conditions.remove_condition(rs, session, o, "deafened", ROAR)
