@@ -1,0 +1,101 @@
+"""The SRD save actions' second effects (SRD-74..77, engine/rules/dnd5e/srd_lasting_actions.py), each played
+through ``aerie run`` with forced dice on a scene written here."""
+
+from __future__ import annotations
+
+import pytest
+
+from test_srd_mechanics import events, run_scene
+
+pytestmark = pytest.mark.unit
+
+FOE = {"id": "a", "kind": "archer", "side": "blue", "at": [12, 10, 0], "max_hp": 300}
+
+
+def _conds(evs, who):
+    return [(e["condition"], e["added"], e["rule"]) for e in events(evs, "condition", who=who)]
+
+
+def test_srd74_horror_nimbus_sees_the_light_immunity_and_multiattack(tmp_path, capsys):
+    """Nalfeshnee: "Each creature within 15 feet of the nalfeshnee that can see the light ... If a creature's saving
+    throw is successful or the effect ends for it, the creature is immune"; "uses Horror Nimbus if it can. It then
+    makes three attacks". The blinded archer is not caught; the bite follows the nimbus; the second nimbus (recharged
+    on a 6) catches no one: one saved, the other's fear ended with its repeated save."""
+    nalf = {"id": "n", "srd": "nalfeshnee", "side": "red", "at": [10, 10, 0]}
+    blind = {**FOE, "id": "b", "at": [10, 12, 0], "conditions": ["blinded"]}
+    other = {**FOE, "id": "c", "at": [8, 10, 0]}
+    nimbus = {"actor": "n", "action": "creature_action", "feature": "Horror Nimbus"}
+    evs = run_scene(tmp_path, capsys, [nalf, FOE, blind, other], [
+        {**nimbus, "rolls": {"save": [2, 20]}},
+        {"actor": "n", "action": "attack", "target": "a", "weapon": "Bite", "rolls": {"attack": 15, "damage": [1] * 5}},
+        {"actor": "n", "action": "end_turn"},
+        {"actor": "a", "action": "end_turn", "rolls": {"save": 20}},
+        {"actor": "b", "action": "end_turn"}, {"actor": "c", "action": "end_turn", "rolls": {"recharge": 6}},
+        nimbus])
+    acts = events(evs, "creature_action", who="n")
+    assert [e["targets"] for e in acts] == [["a", "c"], []]
+    assert [(c, ad) for c, ad, _ in _conds(evs, "a")] == [("frightened", True), ("frightened", False)]
+    assert not _conds(evs, "c")
+    assert [e["hit"] for e in evs if e.get("type") == "attack"] == [True]
+
+
+def test_srd75_lightning_strike_at_a_point_within_500_feet(tmp_path, capsys):
+    """Storm giant: "hurls a magical lightning bolt at a point it can see within 500 feet of it. Each creature within
+    10 feet of that point must make a DC 17 Dexterity saving throw": the two archers by the point, 18 m away, are
+    caught; the one beside the giant is not."""
+    giant = {"id": "g", "srd": "storm-giant", "side": "red", "at": [2, 2, 0]}
+    near = {**FOE, "id": "n", "at": [5, 2, 0]}
+    far1 = {**FOE, "id": "f1", "at": [15, 15, 0]}
+    far2 = {**FOE, "id": "f2", "at": [16, 15, 0]}
+    evs = run_scene(tmp_path, capsys, [giant, near, far1, far2], [
+        {"actor": "g", "action": "creature_action", "feature": "Lightning Strike", "at": [15, 15, 0],
+         "rolls": {"damage": [2] * 12, "save": [2, 2]}}])
+    act = events(evs, "creature_action", who="g")[0]
+    assert act["targets"] == ["f1", "f2"] and act["at"] == [15, 15, 0]
+    assert [(e["who"], e["amount"]) for e in events(evs, "damage")] == [("f1", 24), ("f2", 24)]
+
+
+def test_srd76_spores_damage_each_turn_while_poisoned_around_corners(tmp_path, capsys):
+    """Vrock: "The spores spread around corners. ... or become poisoned. While poisoned in this way, a target takes
+    5 (1d10) poison damage at the start of each of its turns. A target can repeat the saving throw": the archer
+    behind the wall is caught too; each takes its d10 at the start of its turn; the one whose repeated save
+    succeeds takes no more, the other's goes on."""
+    vrock = {"id": "v", "srd": "vrock", "side": "red", "at": [10, 10, 0]}
+    hidden = {**FOE, "id": "b", "at": [10, 13, 0]}
+    evs = run_scene(tmp_path, capsys, [vrock, FOE, hidden], [
+        {"actor": "v", "action": "creature_action", "feature": "Spores", "rolls": {"save": [2, 2]}},
+        {"actor": "v", "action": "end_turn", "rolls": {"damage": 7}},
+        {"actor": "a", "action": "end_turn", "rolls": {"save": 20, "damage": 4}},
+        {"actor": "b", "action": "end_turn", "rolls": {"save": 2}},
+        {"actor": "v", "action": "end_turn"},
+        {"actor": "a", "action": "end_turn", "rolls": {"damage": 3}}], fill=[("stone", (8, 12, 0), (13, 12, 6))])
+    assert events(evs, "creature_action", who="v")[0]["targets"] == ["a", "b"]
+    dmg = [(e["who"], e["amount"], e["damage_type"]) for e in events(evs, "damage") if e["rule"] == "SRD-76"]
+    assert dmg == [("a", 7, "poison"), ("b", 4, "poison"), ("b", 3, "poison")]
+
+
+def test_srd77_each_roar_louder_and_different(tmp_path, capsys):
+    """Androsphinx: the first roar frightens, the second deafens, frightens and paralyzes (the paralysis ends with
+    the fright), the third is a Constitution save against 8d10 thunder damage and prone; a deafened creature does
+    not hear the third; there is no fourth (3/Day)."""
+    sphinx = {"id": "s", "srd": "androsphinx", "side": "red", "at": [10, 10, 0],
+              "legendary": {"points": 3, "options": []}}          # no legendary claws between the roars
+    b = {**FOE, "id": "b", "at": [13, 13, 0]}
+    roar = {"actor": "s", "action": "creature_action", "feature": "Roar"}
+    ends = [{"actor": "s", "action": "end_turn"}, {"actor": "a", "action": "end_turn", "rolls": {"save": 20}},
+            {"actor": "b", "action": "end_turn"}]
+    paralyzed = [{"actor": "s", "action": "end_turn", "rolls": {"save": 20}},     # a's turn passes: its repeated save
+                 {"actor": "b", "action": "end_turn"}]
+    evs = run_scene(tmp_path, capsys, [sphinx, FOE, b], [
+        {**roar, "rolls": {"save": [2, 20]}}, *ends,
+        {**roar, "rolls": {"save": [2, 20]}}, *paralyzed,
+        {**roar, "rolls": {"save": [2], "damage": [1] * 8}}, *ends,
+        {**roar, "illegal": "SRD-05"}])
+    assert [e["roar"] for e in events(evs, "roar", who="s")] == [1, 2, 3]
+    assert [e["targets"] for e in events(evs, "creature_action", who="s")] == [["a", "b"], ["a", "b"], ["b"]]
+    assert [(c, ad) for c, ad, _ in _conds(evs, "a")] == [
+        ("frightened", True), ("frightened", False),
+        ("deafened", True), ("frightened", True), ("paralyzed", True), ("frightened", False), ("paralyzed", False)]
+    assert ("paralyzed", False, "SRD-77") in _conds(evs, "a")
+    assert [(e["who"], e["amount"], e["damage_type"]) for e in events(evs, "damage")] == [("b", 8, "thunder")]
+    assert [(c, ad) for c, ad, _ in _conds(evs, "b")] == [("prone", True)]
