@@ -1,0 +1,83 @@
+"""The SRD 5.1 save actions' second effects and the Parry reaction (SRD-73..SRD-77, issue 44): what the stat blocks
+of assets/srd/creatures.json do at the table, each with the text it implements (the SRD 5.1, CC-BY-4.0) and the
+decision taken. Fields and rendering: engine/rules/catalogue.py."""
+
+T = "tests/rules/dnd5e/test_srd_lasting_actions.py::"
+P = "tests/rules/dnd5e/test_srd_parry.py::"
+
+RULES = [
+    {'id': 'SRD-73',
+     'rule': 'Parry (bandit captain, erinyes, gladiator, knight, marilith, noble): "The knight adds 2 to its AC against '
+             'one melee attack that would hit it. To do so, the knight must see the attacker and be wielding a melee '
+             'weapon."',
+     'status': 'built',
+     'decision': 'the sheet\'s `parry` (the AC it adds, read from the block\'s reaction). A melee attack that would '
+                 'hit it -- not a critical hit, which hits whatever the AC -- and that the added AC turns into a miss '
+                 '(a table does not spend a reaction on a hit that stays one) is offered as a reaction: the choice '
+                 'point `("reactions", id, "parry")` asked of its player, `reactions = {parry = false}` declines, '
+                 'default take (the policies take it); only with its reaction left, not incapacitated, seeing the '
+                 'attacker, and carrying a melee weapon (a weapon without the `ranged` property, not its unarmed '
+                 'strike). A `reaction` event with the new AC',
+     'where': 'srd parry `parry`, 5e attacks `_to_hit`',
+     'tests': [P + 'test_srd73_parry_turns_a_melee_hit_into_a_miss',
+               P + 'test_srd73_parry_not_taken_when_it_cannot_turn_the_hit_or_is_declined']},
+    {'id': 'SRD-74',
+     'rule': 'Horror Nimbus: "The nalfeshnee magically emits scintillating, multicolored light. Each creature within '
+             '15 feet of the nalfeshnee that can see the light must succeed on a DC 15 Wisdom saving throw or be '
+             'frightened for 1 minute. ... If a creature\'s saving throw is successful or the effect ends for it, the '
+             'creature is immune to the nalfeshnee\'s Horror Nimbus for the next 24 hours." and its Multiattack: "The '
+             'nalfeshnee uses Horror Nimbus if it can. It then makes three attacks: one with its bite and two with its '
+             'claws."',
+     'status': 'built',
+     'decision': 'the save action (SRD-12) catches only the creatures in the radius that see the nalfeshnee (the '
+                 'rules\' sight: not blinded, a clear line, not in an obscured area; `sees_it`); a success, or the fear '
+                 'ending, makes the creature immune for the rest of the scene (24 hours outlast any fight; the record '
+                 '`srd_immune`); used as the action, it leaves the Multiattack\'s attacks to make (`in_multiattack`, '
+                 'as SRD-16\'s Frightful Presence); "if it can": when it is spent, the Attack action is made alone',
+     'where': 'srd lasting actions `caught`, srd lasting actions `immune`, srd lasting actions `after_save`, '
+              'srd lasting text `extra`, engine/rules/dnd5e/actions/srd.py',
+     'tests': [T + 'test_srd74_horror_nimbus_sees_the_light_immunity_and_multiattack']},
+    {'id': 'SRD-75',
+     'rule': 'Lightning Strike (storm giant): "The giant hurls a magical lightning bolt at a point it can see within '
+             '500 feet of it. Each creature within 10 feet of that point must make a DC 17 Dexterity saving throw, '
+             'taking 54 (12d8) lightning damage on a failed save, or half as much damage on a successful one."',
+     'status': 'built',
+     'decision': 'a sphere of 3 m at a point (`at`) within 150 m, as SRD-12 plays a sphere at a point (the area '
+                 'reaches what the point sees, a Dexterity save with the cover); not a radius around the giant (the '
+                 'record reads "within 10 feet of that point" as one)',
+     'where': 'srd lasting text `extra`, srd lasting text `adjust`, engine/rules/dnd5e/actions/srd.py',
+     'tests': [T + 'test_srd75_lightning_strike_at_a_point_within_500_feet']},
+    {'id': 'SRD-76',
+     'rule': 'Spores (vrock): "A 15-foot-radius cloud of toxic spores extends out from the vrock. The spores spread '
+             'around corners. Each creature in that area must succeed on a DC 14 Constitution saving throw or become '
+             'poisoned. While poisoned in this way, a target takes 5 (1d10) poison damage at the start of each of its '
+             'turns. A target can repeat the saving throw at the end of each of its turns, ending the effect on itself '
+             'on a success. Emptying a vial of holy water on the target also ends the effect on it."',
+     'status': 'built',
+     'decision': 'every creature within the radius is caught, whatever cover stands between (the spores spread around '
+                 'corners; the spread is not traced voxel by voxel); a failed save poisons; at the start of each of its '
+                 'turns while the poisoned condition from that vrock lasts, the d10 of poison damage (a `damage` die, '
+                 'SRD-76); its repeated save (SRD-12) or anything ending the condition (lesser restoration, a GM '
+                 'removing it) ends the damage. The engine has no holy water object, so that ending never arises',
+     'where': 'srd lasting actions `caught`, srd lasting actions `after_save`, srd lasting actions '
+              '`save_action_each_turn`',
+     'tests': [T + 'test_srd76_spores_damage_each_turn_while_poisoned_around_corners']},
+    {'id': 'SRD-77',
+     'rule': 'Roar (androsphinx, 3/Day): "Each time it roars before finishing a long rest, the roar is louder and the '
+             'effect is different ... First Roar. Each creature that fails a DC 18 Wisdom saving throw is frightened '
+             'for 1 minute. ... Second Roar. Each creature that fails a DC 18 Wisdom saving throw is deafened and '
+             'frightened for 1 minute. A frightened creature is paralyzed and can repeat the saving throw ... Third '
+             'Roar. Each creature makes a DC 18 Constitution saving throw. On a failed save, a creature takes 44 '
+             '(8d10) thunder damage and is knocked prone. On a successful save, the creature takes half as much '
+             'damage and isn\'t knocked prone."',
+     'status': 'built',
+     'decision': 'the roars used (its 3/Day uses on the sheet\'s `creature_state`) pick the roar: a `roar` event (1, 2, '
+                 '3) before the save. Each creature within 150 m that can hear (not deafened, SRD-54\'s `hearing`). '
+                 'First: frightened, the repeated Wisdom save. Second: deafened, frightened and paralyzed; the '
+                 'paralysis ends with that fright (its repeated save at the end of its turn, `roar_paralysis_ends`); '
+                 'the deafness lasts 1 minute: 10 rounds, ending as the sphinx\'s turn starts. Third: a Constitution '
+                 'save, 8d10 thunder and prone on a failure, half and no prone on a success; no fourth (3/Day, SRD-05)',
+     'where': 'srd lasting actions `stage`, srd lasting actions `after_save`, srd lasting actions '
+              '`roar_paralysis_ends`, srd lasting actions `roar_deafness_ends`',
+     'tests': [T + 'test_srd77_each_roar_louder_and_different']},
+]
