@@ -1,4 +1,4 @@
-"""The SRD 5.1 save actions' second effects and the Parry reaction (SRD-73..SRD-77, issue 44): what the stat blocks
+"""The SRD 5.1 save actions' second effects and the Parry reaction (SRD-73..SRD-78, issue 44): what the stat blocks
 of assets/srd/creatures.json do at the table, each with the text it implements (the SRD 5.1, CC-BY-4.0) and the
 decision taken. Fields and rendering: engine/rules/catalogue.py."""
 
@@ -80,4 +80,18 @@ RULES = [
      'where': 'srd lasting actions `stage`, srd lasting actions `after_save`, srd lasting actions '
               '`roar_paralysis_ends`, srd lasting actions `roar_deafness_ends`',
      'tests': [T + 'test_srd77_each_roar_louder_and_different']},
+    {'id': 'SRD-78',
+     'rule': 'Lightning Storm (kraken): "The kraken magically creates three bolts of lightning, each of which can '
+             'strike a target the kraken can see within 120 feet of it. A target must make a DC 23 Dexterity saving '
+             'throw, taking 22 (4d10) lightning damage on a failed save, or half as much damage on a successful one."',
+     'status': 'built',
+     'decision': '`creature_action` with its `target` and up to two other `targets`, a bolt each: every one a '
+                 'different creature (the bolts are not doubled up), each within 36 m and seen (SRD-12\'s checks, '
+                 'refused with SRD-12), each bolt its own 4d10 (the first SRD-12\'s roll, the others SRD-78\'s) and its '
+                 'target its own save with the cover; more targets than bolts, the same target twice, or `targets` '
+                 'on a save action without bolts are refused (SRD-78). Its policy aims the other bolts at the nearest '
+                 'other foes it sees in range',
+     'where': 'srd lasting actions `bolt_ids`, srd lasting actions `more_bolts`, srd lasting text `extra`, '
+              'engine/rules/dnd5e/actions/srd.py',
+     'tests': [T + 'test_srd78_lightning_storm_three_bolts_three_targets']},
 ]

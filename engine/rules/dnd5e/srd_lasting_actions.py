@@ -13,17 +13,20 @@ srd_lasting_text.py puts on a block's ``creature_actions`` entries:
   whatever cover stands between). The holy water is not played: the engine has no such object.
 * SRD-77 Roar: "Each time it roars before finishing a long rest, the roar is louder and the effect is different":
   the roars used (the 3/Day uses counted on the sheet's ``creature_state``) pick the roar (``roars``); the second's
-  paralysis lasts while that fright does, its deafness 1 minute (10 rounds, ending as the sphinx's turn starts)."""
+  paralysis lasts while that fright does, its deafness 1 minute (10 rounds, ending as the sphinx's turn starts).
+* SRD-78 Lightning Storm: "three bolts of lightning, each of which can strike a target the kraken can see within 120
+  feet of it": the action's ``target`` and ``targets``, a different creature each, each bolt its own damage roll."""
 
 from __future__ import annotations
 
+from engine.rules.core import Illegal
 from engine.rules.dnd5e import conditions, text
 from engine.rules.dnd5e.data import CONDITION_RULE
 from engine.rules.dnd5e.srd_sheet import dice_parts
 from engine.rules.dnd5e.turns import TURN_END, TURN_START
 from engine.world.geometry import distance_m
 
-NIMBUS, STRIKE, SPORES, ROAR = "SRD-74", "SRD-75", "SRD-76", "SRD-77"
+NIMBUS, STRIKE, SPORES, ROAR, BOLTS = "SRD-74", "SRD-75", "SRD-76", "SRD-77", "SRD-78"
 
 text.EVENT_LINES.update({
     "roar": text._did(lambda s, e: f"roars for the {('first', 'second', 'third')[e['roar'] - 1]} time"),
@@ -137,3 +140,27 @@ def roar_deafness_ends(rs, session, x):
             o.data["roar_deafened"] = [r for r in recs if r not in over]
             if "deafened" in o.conditions:
                 conditions.remove_condition(rs, session, o, "deafened", ROAR)
+
+
+def bolt_ids(f: dict, act: dict) -> list[str]:
+    """SRD-78 "creates three bolts of lightning, each of which can strike a target": the action's ``target`` and its
+    other ``targets``, one bolt each (a creature struck once), at most the bolts written."""
+    more = list(act.get("targets") or ())
+    if more and not f.get("bolts"):
+        raise Illegal(f"{f['name']} strikes one target: `targets` is for bolts (Lightning Storm)", BOLTS, "targets")
+    ids = [act["target"], *more]
+    if len(set(ids)) != len(ids) or len(ids) > int(f.get("bolts") or 1):
+        raise Illegal(f"{f['name']}: {f.get('bolts')} bolts, each at a different target; got {', '.join(ids)}", BOLTS,
+                      "targets")
+    return ids
+
+
+def more_bolts(rs, session, a, f: dict, t, foes) -> dict:
+    """The policy's other targets for SRD-78's bolts: the nearest other foes it sees within the range."""
+    if not f.get("bolts"):
+        return {}
+    cell = session.world.cell_m
+    near = sorted((distance_m(a.body(), o.body(), cell), o.id) for o in foes if o.id != t.id and not o.dead
+                  and distance_m(a.body(), o.body(), cell) <= f.get("range_m", 1.5) + 1e-9 and rs.sees(session, a, o))
+    ids = [i for _, i in near[:int(f["bolts"]) - 1]]
+    return {"targets": ids} if ids else {}

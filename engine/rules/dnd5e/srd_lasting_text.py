@@ -1,7 +1,7 @@
 """The SRD save actions with a second effect, and the Parry reaction, as read from a creature record's text
 (assets/srd/creatures.json): what they add to the sheet (``adjust``: keys on the ``creature_actions`` entries the
 block's save actions make; ``character_keys``: ``parry``) and whether each is played whole (``status``). The rules
-that play them: engine/rules/dnd5e/srd_lasting_actions.py (SRD-74..77) and srd_parry.py (SRD-73).
+that play them: engine/rules/dnd5e/srd_lasting_actions.py (SRD-74..78) and srd_parry.py (SRD-73).
 
 Entry keys added (any 5e character's ``creature_actions`` entry may carry them)::
 
@@ -10,6 +10,7 @@ Entry keys added (any 5e character's ``creature_actions`` entry may carry them):
     area = {shape = "sphere", ...}, range_m # SRD-75 Lightning Strike: "at a point ... within 500 feet of it"
     each_turn = {dice = "1d10", type = "poison"}, around_corners = true    # SRD-76 Spores
     roars = [{ability, dc, damage, half, conditions, repeat_save}, ...]     # SRD-77 Roar, one per roar used
+    bolts = 3                               # SRD-78 Lightning Storm: a target each, its own damage roll
 """
 
 from __future__ import annotations
@@ -34,6 +35,10 @@ SPORES = re.compile(r"^A (\d+)-foot-radius cloud of toxic spores extends out fro
                     r"of each of its turns\. A target can repeat the saving throw at the end of each of its turns, "
                     r"ending the effect on itself on a success\. Emptying a vial of holy water on the target also ends "
                     r"the effect on it\.$")
+NUMBERS = {"two": 2, "three": 3, "four": 4, "five": 5}
+BOLTS = re.compile(r"^The (\w+) magically creates (\w+) bolts of lightning, each of which can strike a target the \1 "
+                   r"can see within \d+ feet of it\. A target must make a DC \d+ Dexterity saving throw, taking \d+ "
+                   r"\(\d+d\d+\) lightning damage on a failed save, or half as much damage on a successful one\.$")
 ROAR = re.compile(r"^The (\w+) emits a magical roar\. Each time it roars before finishing a long rest, the roar is "
                   r"louder and the effect is different, as detailed below\. Each creature within \d+ feet of the \1 "
                   r"and able to hear the roar must make a saving throw\. "
@@ -82,7 +87,7 @@ def roars(m: re.Match) -> list[dict]:
 
 
 def extra(c: dict, f: dict) -> dict | None:
-    """The keys SRD-74..77 add to the ``creature_actions`` entry of save action ``f``, or None."""
+    """The keys SRD-74..78 add to the ``creature_actions`` entry of save action ``f``, or None."""
     text = _text(f)
     if NIMBUS.match(text):
         out: dict = {"sees_it": True, "immune_after": True}
@@ -99,6 +104,9 @@ def extra(c: dict, f: dict) -> dict | None:
     if m:
         return {"each_turn": {"dice": m.group(3), "type": m.group(4).lower()}, "around_corners": True,
                 "area": {"shape": "self", "radius_m": round(int(m.group(1)) * 0.3, 2)}}
+    m = BOLTS.match(text)
+    if m and m.group(2) in NUMBERS:
+        return {"bolts": NUMBERS[m.group(2)]}
     m = ROAR.match(text)
     if m:
         return {"roars": roars(m), "hearing": True}
@@ -106,7 +114,7 @@ def extra(c: dict, f: dict) -> dict | None:
 
 
 def adjust(c: dict, saves: list[dict]) -> list[dict]:
-    """The block's ``creature_actions`` entries with the keys SRD-74..77 add."""
+    """The block's ``creature_actions`` entries with the keys SRD-74..78 add."""
     by_name = {_base(f["name"]): f for f in c["actions"] if f.get("kind") == "save"}
     out = []
     for e in saves:

@@ -99,3 +99,18 @@ def test_srd77_each_roar_louder_and_different(tmp_path, capsys):
     assert ("paralyzed", False, "SRD-77") in _conds(evs, "a")
     assert [(e["who"], e["amount"], e["damage_type"]) for e in events(evs, "damage")] == [("b", 8, "thunder")]
     assert [(c, ad) for c, ad, _ in _conds(evs, "b")] == [("prone", True)]
+
+
+def test_srd78_lightning_storm_three_bolts_three_targets(tmp_path, capsys):
+    """Kraken: "three bolts of lightning, each of which can strike a target the kraken can see within 120 feet of it.
+    A target must make a DC 23 Dexterity saving throw, taking 22 (4d10) lightning damage": three archers, each its
+    own 4d10 and save; a fourth target, or the same one twice, is refused."""
+    kraken = {"id": "k", "srd": "kraken", "side": "red", "at": [2, 2, 0], "legendary": {"points": 3, "options": []}}
+    foes = [{**FOE, "id": i, "at": [x, 15, 0]} for i, x in (("a", 10), ("b", 13), ("c", 16), ("d", 18))]
+    storm = {"actor": "k", "action": "creature_action", "feature": "Lightning Storm", "target": "a"}
+    evs = run_scene(tmp_path, capsys, [kraken, *foes], [
+        {**storm, "targets": ["b", "c", "d"], "illegal": "SRD-78"},
+        {**storm, "targets": ["a"], "illegal": "SRD-78"},
+        {**storm, "targets": ["b", "c"], "rolls": {"damage": [1] * 4 + [2] * 4 + [3] * 4, "save": [2, 2, 20]}}])
+    assert events(evs, "creature_action", who="k")[0]["targets"] == ["a", "b", "c"]
+    assert [(e["who"], e["amount"]) for e in events(evs, "damage")] == [("a", 4), ("b", 8), ("c", 6)]
