@@ -1,4 +1,4 @@
-"""The SRD 5.1 save actions' second effects and the Parry reaction (SRD-73..SRD-78, issue 44): what the stat blocks
+"""The SRD 5.1 save actions' second effects and the Parry reaction (SRD-73..SRD-79, issue 44): what the stat blocks
 of assets/srd/creatures.json do at the table, each with the text it implements (the SRD 5.1, CC-BY-4.0) and the
 decision taken. Fields and rendering: engine/rules/catalogue.py."""
 
@@ -94,4 +94,22 @@ RULES = [
      'where': 'srd lasting actions `bolt_ids`, srd lasting actions `more_bolts`, srd lasting text `extra`, '
               'engine/rules/dnd5e/actions/srd.py',
      'tests': [T + 'test_srd78_lightning_storm_three_bolts_three_targets']},
+    {'id': 'SRD-79',
+     'rule': 'Fetid Cloud (dretch, 1/Day): "A 10-foot radius of disgusting green gas extends out from the dretch. The '
+             'gas spreads around corners, and its area is lightly obscured. It lasts for 1 minute or until a strong '
+             'wind disperses it. Any creature that starts its turn in that area must succeed on a DC 11 Constitution '
+             'saving throw or be poisoned until the start of its next turn. While poisoned in this way, the target can '
+             'take either an action or a bonus action on its turn, not both, and can\'t take reactions."',
+     'status': 'built',
+     'decision': 'the action makes no save as the cloud forms (a `cloud` event): the cloud stays where the dretch '
+                 'stood, 3 m around that space, for 10 rounds (it ends as the dretch\'s turn starts then; the '
+                 'dretch\'s death does not end it). A creature whose turn starts in it -- any creature, a wall between '
+                 'or not (the gas spreads around corners), not one immune to the poisoned condition -- makes the '
+                 'Constitution save (SRD-79); on a failure it is poisoned until the start of its next turn (where it '
+                 'saves again if still inside), spends its reaction, and after each of its steps the one of action or '
+                 'bonus action it used spends the other (SRD-27\'s). Not played, and named in its `features`: the area '
+                 'being lightly obscured (the rules have no lightly obscured areas) and a strong wind dispersing it',
+     'where': 'srd lasting actions `begin_cloud`, srd lasting actions `fetid_cloud`, srd lasting actions `caught`, '
+              'srd breaths `one_of_action_or_bonus`',
+     'tests': [T + 'test_srd79_fetid_cloud_lasts_and_poisons_each_turn_start']},
 ]

@@ -15,7 +15,14 @@ srd_lasting_text.py puts on a block's ``creature_actions`` entries:
   the roars used (the 3/Day uses counted on the sheet's ``creature_state``) pick the roar (``roars``); the second's
   paralysis lasts while that fright does, its deafness 1 minute (10 rounds, ending as the sphinx's turn starts).
 * SRD-78 Lightning Storm: "three bolts of lightning, each of which can strike a target the kraken can see within 120
-  feet of it": the action's ``target`` and ``targets``, a different creature each, each bolt its own damage roll."""
+  feet of it": the action's ``target`` and ``targets``, a different creature each, each bolt its own damage roll.
+* SRD-79 Fetid Cloud: "A 10-foot radius of disgusting green gas extends out from the dretch ... It lasts for 1
+  minute": the cloud stays where it formed (the dretch's space then) 10 rounds, ending as the dretch's turn starts
+  (its death does not end it); "Any creature that starts its turn in that area must succeed on a DC 11 Constitution
+  saving throw or be poisoned until the start of its next turn. While poisoned in this way, the target can take
+  either an action or a bonus action on its turn, not both, and can't take reactions" (SRD-27's one of action or
+  bonus action; the reaction spent). The gas spreads around corners: a wall between does not stop it. A creature
+  immune to the poisoned condition makes no save."""
 
 from __future__ import annotations
 
@@ -24,12 +31,14 @@ from engine.rules.dnd5e import conditions, text
 from engine.rules.dnd5e.data import CONDITION_RULE
 from engine.rules.dnd5e.srd_sheet import dice_parts
 from engine.rules.dnd5e.turns import TURN_END, TURN_START
-from engine.world.geometry import distance_m
+from engine.world.geometry import Body, distance_m
 
-NIMBUS, STRIKE, SPORES, ROAR, BOLTS = "SRD-74", "SRD-75", "SRD-76", "SRD-77", "SRD-78"
+NIMBUS, STRIKE, SPORES, ROAR, BOLTS, CLOUD = "SRD-74", "SRD-75", "SRD-76", "SRD-77", "SRD-78", "SRD-79"
 
 text.EVENT_LINES.update({
     "roar": text._did(lambda s, e: f"roars for the {('first', 'second', 'third')[e['roar'] - 1]} time"),
+    "cloud": text._did(lambda s, e: f"'s {e['feature']} is gone" if e.get("ended") else
+                       f"fills {e['radius_m']:g} m around it with its {e['feature']}"),
 })
 
 
@@ -45,6 +54,8 @@ def immune(t, a, f: dict) -> bool:
 
 def caught(rs, session, a, f: dict, targets: list[str]) -> list[str]:
     """The creatures a self-area save action reaches: around corners (SRD-76), seeing it, not immune (SRD-74)."""
+    if f.get("cloud"):
+        return []                       # SRD-79: no save as the cloud forms; a turn starting in it makes one
     if f.get("around_corners"):
         cell = session.world.cell_m
         targets = [o.id for o in session.state.actors.values() if o.id != a.id and not o.dead
@@ -164,3 +175,56 @@ def more_bolts(rs, session, a, f: dict, t, foes) -> dict:
                   and distance_m(a.body(), o.body(), cell) <= f.get("range_m", 1.5) + 1e-9 and rs.sees(session, a, o))
     ids = [i for _, i in near[:int(f["bolts"]) - 1]]
     return {"targets": ids} if ids else {}
+
+
+def begin_cloud(session, a, f: dict) -> None:
+    """SRD-79: the cloud forms around ``a`` where it stands, for the rounds written."""
+    if not f.get("cloud"):
+        return
+    b = a.body()
+    a.data.setdefault("clouds", []).append({
+        "feature": f["name"], "at": [b.x, b.y, b.layer], "footprint": b.footprint, "height": b.height_layers,
+        "radius_m": f["cloud"]["radius_m"], "until_round": session.state.round + int(f["cloud"]["rounds"]),
+        "dc": f["dc"], "ability": f["ability"], "condition": f.get("condition") or "poisoned"})
+    session.emit({"type": "cloud", "who": a.id, "feature": f["name"], "at": [b.x, b.y, b.layer],
+                  "radius_m": f["cloud"]["radius_m"], "rule": CLOUD})
+
+
+def _in_cloud(session, c: dict, t) -> bool:
+    x, y, z = c["at"]
+    return distance_m(Body(x, y, z, c["footprint"], c["height"]), t.body(), session.world.cell_m) <= c["radius_m"] + 1e-9
+
+
+@TURN_START.rule(CLOUD)
+def fetid_cloud(rs, session, t):
+    """SRD-79: ``t``'s poisoning from a cloud ends as its turn starts; the clouds of ``t`` that are over end; a cloud
+    ``t`` starts its turn in makes it save."""
+    was = t.data.pop("fetid", None)
+    if was is not None:
+        t.data.pop("one_action_only", None)
+        if was["by"] in t.conditions.get(was["condition"], ()):
+            srcs = [s for s in t.conditions[was["condition"]] if s != was["by"]]
+            if srcs:
+                t.conditions[was["condition"]] = srcs
+            else:
+                conditions.remove_condition(rs, session, t, was["condition"], CLOUD)
+    if t.data.get("clouds"):
+        gone = [c for c in t.data["clouds"] if session.state.round >= c["until_round"]]
+        t.data["clouds"] = [c for c in t.data["clouds"] if c not in gone]
+        for c in gone:
+            session.emit({"type": "cloud", "who": t.id, "feature": c["feature"], "ended": True, "rule": CLOUD})
+    if t.dead:
+        return
+    for o in list(session.state.actors.values()):
+        for c in o.data.get("clouds") or ():
+            if not _in_cloud(session, c, t) or conditions.condition_immunity(rs, t, c["condition"]) is not None:
+                continue
+            ok = conditions.saving_throw(rs, session, t, c["ability"], c["dc"], o, CLOUD, c["feature"])
+            if ok or t.dead:
+                continue
+            conditions.add_condition(rs, session, t, c["condition"], CONDITION_RULE[c["condition"]], source=o.id)
+            if o.id in t.conditions.get(c["condition"], ()):
+                t.data["fetid"] = {"by": o.id, "condition": c["condition"]}
+                t.data["one_action_only"] = True
+                t.data["reaction_used"] = True          # "can't take reactions"
+                return

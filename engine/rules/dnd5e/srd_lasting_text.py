@@ -1,7 +1,7 @@
 """The SRD save actions with a second effect, and the Parry reaction, as read from a creature record's text
 (assets/srd/creatures.json): what they add to the sheet (``adjust``: keys on the ``creature_actions`` entries the
 block's save actions make; ``character_keys``: ``parry``) and whether each is played whole (``status``). The rules
-that play them: engine/rules/dnd5e/srd_lasting_actions.py (SRD-74..78) and srd_parry.py (SRD-73).
+that play them: engine/rules/dnd5e/srd_lasting_actions.py (SRD-74..79) and srd_parry.py (SRD-73).
 
 Entry keys added (any 5e character's ``creature_actions`` entry may carry them)::
 
@@ -11,6 +11,7 @@ Entry keys added (any 5e character's ``creature_actions`` entry may carry them):
     each_turn = {dice = "1d10", type = "poison"}, around_corners = true    # SRD-76 Spores
     roars = [{ability, dc, damage, half, conditions, repeat_save}, ...]     # SRD-77 Roar, one per roar used
     bolts = 3                               # SRD-78 Lightning Storm: a target each, its own damage roll
+    cloud = {radius_m = 3.0, rounds = 10}   # SRD-79 Fetid Cloud: a lasting cloud, a save as a turn starts in it
 """
 
 from __future__ import annotations
@@ -39,6 +40,11 @@ NUMBERS = {"two": 2, "three": 3, "four": 4, "five": 5}
 BOLTS = re.compile(r"^The (\w+) magically creates (\w+) bolts of lightning, each of which can strike a target the \1 "
                    r"can see within \d+ feet of it\. A target must make a DC \d+ Dexterity saving throw, taking \d+ "
                    r"\(\d+d\d+\) lightning damage on a failed save, or half as much damage on a successful one\.$")
+FETID = re.compile(r"^A (\d+)-foot radius of disgusting green gas extends out from the (\w+)\. The gas spreads around "
+                   r"corners, and its area is lightly obscured\. It lasts for 1 minute or until a strong wind disperses "
+                   r"it\. Any creature that starts its turn in that area must succeed on a DC \d+ Constitution saving "
+                   r"throw or be poisoned until the start of its next turn\. While poisoned in this way, the target can "
+                   r"take either an action or a bonus action on its turn, not both, and can't take reactions\.$")
 ROAR = re.compile(r"^The (\w+) emits a magical roar\. Each time it roars before finishing a long rest, the roar is "
                   r"louder and the effect is different, as detailed below\. Each creature within \d+ feet of the \1 "
                   r"and able to hear the roar must make a saving throw\. "
@@ -87,7 +93,7 @@ def roars(m: re.Match) -> list[dict]:
 
 
 def extra(c: dict, f: dict) -> dict | None:
-    """The keys SRD-74..78 add to the ``creature_actions`` entry of save action ``f``, or None."""
+    """The keys SRD-74..79 add to the ``creature_actions`` entry of save action ``f``, or None."""
     text = _text(f)
     if NIMBUS.match(text):
         out: dict = {"sees_it": True, "immune_after": True}
@@ -104,6 +110,10 @@ def extra(c: dict, f: dict) -> dict | None:
     if m:
         return {"each_turn": {"dice": m.group(3), "type": m.group(4).lower()}, "around_corners": True,
                 "area": {"shape": "self", "radius_m": round(int(m.group(1)) * 0.3, 2)}}
+    m = FETID.match(text)
+    if m:
+        return {"cloud": {"radius_m": round(int(m.group(1)) * 0.3, 2), "rounds": 10}, "around_corners": True,
+                "area": {"shape": "self", "radius_m": round(int(m.group(1)) * 0.3, 2)}}
     m = BOLTS.match(text)
     if m and m.group(2) in NUMBERS:
         return {"bolts": NUMBERS[m.group(2)]}
@@ -114,7 +124,7 @@ def extra(c: dict, f: dict) -> dict | None:
 
 
 def adjust(c: dict, saves: list[dict]) -> list[dict]:
-    """The block's ``creature_actions`` entries with the keys SRD-74..78 add."""
+    """The block's ``creature_actions`` entries with the keys SRD-74..79 add."""
     by_name = {_base(f["name"]): f for f in c["actions"] if f.get("kind") == "save"}
     out = []
     for e in saves:
@@ -124,14 +134,21 @@ def adjust(c: dict, saves: list[dict]) -> list[dict]:
     return out
 
 
+#: what SRD-79 leaves out of Fetid Cloud (the feature is then not counted as modelled)
+LEFT_OUT = ("played as SRD-79 (the lasting cloud, its save as a turn starts in it, the poison until the start of the "
+            "next turn with one of action or bonus action and no reactions); left out: its area being lightly obscured "
+            "(the rules have no lightly obscured areas) and a strong wind (Gust of Wind) dispersing it")
+
+
 def status(c: dict, section: str, f: dict) -> tuple[bool, str] | None:
     """(modelled, why) for the features played here, or None."""
     if section == "reactions":
         return (True, "") if _base(f["name"]) == "Parry" and PARRY.match(_text(f)) else None
     if section != "actions":
         return None
-    if f.get("kind") == "save" and extra(c, f) is not None:
-        return True, ""
+    more = extra(c, f) if f.get("kind") == "save" else None
+    if more is not None:
+        return (False, LEFT_OUT) if more.get("cloud") else (True, "")
     if f.get("kind") == "multiattack":
         um = USES_FIRST.match(_text(f))
         if not um:

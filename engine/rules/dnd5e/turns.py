@@ -50,6 +50,7 @@ TURN_START = Hook("turn_start", "fn(rs, session, actor) when its turn starts", o
     "burning_start",             # srd_burning.py (SRD-56)
     "save_action_each_turn",     # srd_lasting_actions.py (SRD-76)
     "roar_deafness_ends",        # srd_lasting_actions.py (SRD-77)
+    "fetid_cloud",               # srd_lasting_actions.py (SRD-79)
 ))
 TURN_END = Hook("turn_end", "fn(rs, session, actor) when its turn ends", order=(
     "stay_aloft",

@@ -114,3 +114,34 @@ def test_srd78_lightning_storm_three_bolts_three_targets(tmp_path, capsys):
         {**storm, "targets": ["b", "c"], "rolls": {"damage": [1] * 4 + [2] * 4 + [3] * 4, "save": [2, 2, 20]}}])
     assert events(evs, "creature_action", who="k")[0]["targets"] == ["a", "b", "c"]
     assert [(e["who"], e["amount"]) for e in events(evs, "damage")] == [("a", 4), ("b", 8), ("c", 6)]
+
+
+def test_srd79_fetid_cloud_lasts_and_poisons_each_turn_start(tmp_path, capsys):
+    """Dretch: "A 10-foot radius of disgusting green gas extends out from the dretch. The gas spreads around corners
+    ... Any creature that starts its turn in that area must succeed on a DC 11 Constitution saving throw or be
+    poisoned until the start of its next turn. While poisoned in this way, the target ... can't take reactions." No
+    save as it forms; the archer beside it and the one behind the wall save as their turns start, the far one does
+    not; the poisoned archer makes no opportunity attack as the dretch walks off; its poison ends as its next turn
+    starts, where it saves again."""
+    dretch = {"id": "d", "srd": "dretch", "side": "red", "at": [10, 10, 0]}
+    behind = {**FOE, "id": "b", "at": [10, 12, 0]}
+    far = {**FOE, "id": "c", "at": [17, 10, 0]}
+
+    def play(first_save):
+        return run_scene(tmp_path, capsys, [dretch, {**FOE, "at": [11, 10, 0]}, behind, far], [
+            {"actor": "d", "action": "creature_action", "feature": "Fetid Cloud"},
+            {"actor": "d", "action": "end_turn", "rolls": {"save": first_save}},
+            {"actor": "a", "action": "end_turn", "rolls": {"save": 2}},
+            {"actor": "b", "action": "end_turn"}, {"actor": "c", "action": "end_turn"},
+            {"actor": "d", "action": "move", "to": [7, 7, 0], "rolls": {"attack": 2}},
+            {"actor": "d", "action": "end_turn", "rolls": {"save": 20}}], fill=[("stone", (9, 11, 0), (11, 11, 6))])
+
+    saved = play(20)                 # a saves: it makes its opportunity attack as the dretch walks off
+    assert [e for e in saved if e.get("type") == "attack" and e.get("who") == "a"]
+    evs = play(2)
+    assert events(evs, "creature_action", who="d")[0]["targets"] == []
+    assert [(e["who"], e["success"]) for e in events(evs, "save") if e["rule"] == "SRD-79"] == [
+        ("a", False), ("b", False), ("a", True)]
+    assert [(c, ad) for c, ad, _ in _conds(evs, "a")] == [("poisoned", True), ("poisoned", False)]
+    assert _conds(evs, "a")[1][2] == "SRD-79"
+    assert not [e for e in evs if e.get("type") == "attack" and e.get("who") == "a"]

@@ -115,7 +115,7 @@ class CreatureAction(Unit):
             return plan
         if area["shape"] == "self":
             plan["targets"] = attacks.area_targets(rs, session, a, {"area": area}, a.pos, None)
-            plan["targets"] = srd_lasting_actions.caught(rs, session, a, f, plan["targets"])     # SRD-74, -76
+            plan["targets"] = srd_lasting_actions.caught(rs, session, a, f, plan["targets"])     # SRD-74, -76, -79
             if f.get("frightful"):          # SRD-16: the creatures of its choice, aware of it, not immune
                 plan["targets"] = srd_presence.affected(rs, session, a, plan["targets"])
             if f.get("hearing") or f.get("not_types"):    # SRD-54: "that can hear it and that isn't a demon"
@@ -179,6 +179,7 @@ class CreatureAction(Unit):
             st["used"] = st.get("used", 0) + 1
         session.emit({"type": "creature_action", "who": a.id, "feature": f["name"], "targets": plan["targets"],
                       **({"at": plan["point"]} if "point" in plan else {}), "rule": "SRD-12"})
+        srd_lasting_actions.begin_cloud(session, a, f)        # SRD-79: a lasting cloud (no save as it forms)
         rolled = _roll(session, a, f)
         for i, tid in enumerate(plan["targets"]):
             t = session.state.actors[tid]
