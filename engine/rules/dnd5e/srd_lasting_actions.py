@@ -71,16 +71,24 @@ def caught(rs, session, a, f: dict, targets: list[str]) -> list[str]:
     return out
 
 
-def stage(session, a, f: dict) -> dict:
-    """SRD-77: the roar this use is -- the first, second or third (the uses already spent)."""
+def current(a, f: dict) -> dict:
+    """SRD-77: the roar the next use is -- the first, second or third (the uses already spent); what the preview and
+    the policies weigh."""
     if not f.get("roars"):
         return f
     used = ((a.data.get("creature_state") or {}).get(f.get("recharge_group") or f["name"]) or {}).get("used", 0)
     n = min(int(used), len(f["roars"]) - 1)
     r = f["roars"][n]
-    session.emit({"type": "roar", "who": a.id, "feature": f["name"], "roar": n + 1, "rule": ROAR})
     return {**f, "ability": r["ability"], "dc": r["dc"], "damage": r["damage"], "half": r["half"], "condition": None,
-            "repeat_save": False, "roar": r}
+            "repeat_save": False, "roar": r, "roar_number": n + 1}
+
+
+def stage(session, a, f: dict) -> dict:
+    """SRD-77: the roar this use is, announced (a ``roar`` event)."""
+    f = current(a, f)
+    if f.get("roar"):
+        session.emit({"type": "roar", "who": a.id, "feature": f["name"], "roar": f["roar_number"], "rule": ROAR})
+    return f
 
 
 def after_save(rs, session, a, t, f: dict, ok: bool) -> None:

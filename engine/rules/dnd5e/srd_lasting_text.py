@@ -119,7 +119,9 @@ def extra(c: dict, f: dict) -> dict | None:
         return {"bolts": NUMBERS[m.group(2)]}
     m = ROAR.match(text)
     if m:
-        return {"roars": roars(m), "hearing": True}
+        first = roars(m)[0]           # the entry as listed: the first roar (the record reads the third's damage)
+        return {"roars": roars(m), "hearing": True, "ability": first["ability"], "dc": first["dc"], "damage": [],
+                "half": False, "condition": "frightened", "repeat_save": True}
     return None
 
 

@@ -141,7 +141,7 @@ class CreatureAction(Unit):
         """The save each target makes, and ``hit_chance`` for the policies: the damage a foe takes on average (a
         failed save whole, a success half where written) over one attack of its Attack action, so a breath is
         chosen when it beats the Multiattack; 0 when it would catch an ally."""
-        f = _feature(rs, a, plan["feature"])
+        f = srd_lasting_actions.current(a, _feature(rs, a, plan["feature"]))      # SRD-77: the next roar
         share = []
         for tid in plan["targets"]:
             t = session.state.actors[tid]
@@ -159,7 +159,7 @@ class CreatureAction(Unit):
     @staticmethod
     def damage_on_hit(rs, session, a, act, plan):
         """What a policy weighs: the mean damage on a failed save, times the creatures caught."""
-        f = _feature(rs, a, plan["feature"])
+        f = srd_lasting_actions.current(a, _feature(rs, a, plan["feature"]))      # SRD-77: the next roar
         each = sum(_mean(d["dice"]) for d in f.get("damage", ()))
         foes = sum(1 for t in plan["targets"] if session.state.actors[t].side != a.side)
         return each * max(foes, 1)
