@@ -448,6 +448,7 @@ def character(c: dict) -> dict:
         "srd_traits": sorted({_trait(f["name"]) for f in c["traits"] if _trait(f["name"]) in TRAITS_PLAYED}),
     }
     options = [o for o, _ in (legendary_option(c, f) for f in c["legendary_actions"]) if o is not None]
+    options += srd_status.legendary(c)             # each family of srd_status.LEGENDARY (SRD-80)
     if options:
         t["legendary"] = {"points": int(c.get("legendary_points") or 3), "options": options}
     lr = next((f for f in c["traits"] if _trait(f["name"]) == "legendary resistance"), None)

@@ -1,4 +1,4 @@
-"""The SRD 5.1 save actions' second effects and the Parry reaction (SRD-73..SRD-79, issue 44): what the stat blocks
+"""The SRD 5.1 save actions' second effects and the Parry reaction (SRD-73..SRD-80, issue 44): what the stat blocks
 of assets/srd/creatures.json do at the table, each with the text it implements (the SRD 5.1, CC-BY-4.0) and the
 decision taken. Fields and rendering: engine/rules/catalogue.py."""
 
@@ -112,4 +112,15 @@ RULES = [
      'where': 'srd lasting actions `begin_cloud`, srd lasting actions `fetid_cloud`, srd lasting actions `caught`, '
               'srd breaths `one_of_action_or_bonus`',
      'tests': [T + 'test_srd79_fetid_cloud_lasts_and_poisons_each_turn_start']},
+    {'id': 'SRD-80',
+     'rule': 'The kraken\'s legendary action "Lightning Storm (Costs 2 Actions). The kraken uses Lightning Storm."',
+     'status': 'built',
+     'decision': 'a legendary option (SRD-15, kind `bolts`) of a save action with bolts (SRD-78): at the end of another '
+                 'creature\'s turn, with 2 points left, its bolts strike the nearest foes it sees within the range (36 '
+                 'm), a different foe each, each bolt its own 4d10 and its target its own Dexterity save with the '
+                 'cover (SRD-80); with no foe in range it is not taken and nothing is spent. The block\'s other '
+                 'legendary actions ("Tentacle Attack or Fling", "Ink Cloud") are not played and `features` says so',
+     'where': 'srd lasting actions `legendary_bolts`, srd lasting text `legendary_uses`, srd legendary '
+              '`legendary_actions`',
+     'tests': [T + 'test_srd80_legendary_lightning_storm']},
 ]

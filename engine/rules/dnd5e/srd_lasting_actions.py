@@ -22,18 +22,21 @@ srd_lasting_text.py puts on a block's ``creature_actions`` entries:
   saving throw or be poisoned until the start of its next turn. While poisoned in this way, the target can take
   either an action or a bonus action on its turn, not both, and can't take reactions" (SRD-27's one of action or
   bonus action; the reaction spent). The gas spreads around corners: a wall between does not stop it. A creature
-  immune to the poisoned condition makes no save."""
+  immune to the poisoned condition makes no save.
+* SRD-80 the legendary "Lightning Storm (Costs 2 Actions). The kraken uses Lightning Storm.": its bolts at the end of
+  another creature's turn (SRD-15), at the nearest foes it sees in range (``legendary_bolts``)."""
 
 from __future__ import annotations
 
 from engine.rules.core import Illegal
-from engine.rules.dnd5e import conditions, text
+from engine.rules.dnd5e import attacks, conditions, text
 from engine.rules.dnd5e.data import CONDITION_RULE
 from engine.rules.dnd5e.srd_sheet import dice_parts
 from engine.rules.dnd5e.turns import TURN_END, TURN_START
 from engine.world.geometry import Body, distance_m
 
 NIMBUS, STRIKE, SPORES, ROAR, BOLTS, CLOUD = "SRD-74", "SRD-75", "SRD-76", "SRD-77", "SRD-78", "SRD-79"
+LEGENDARY_BOLTS = "SRD-80"
 
 text.EVENT_LINES.update({
     "roar": text._did(lambda s, e: f"roars for the {('first', 'second', 'third')[e['roar'] - 1]} time"),
@@ -236,3 +239,37 @@ def fetid_cloud(rs, session, t):
                 t.data["one_action_only"] = True
                 t.data["reaction_used"] = True          # "can't take reactions"
                 return
+
+
+def legendary_bolts(rs, session, a, opt: dict, points: int) -> bool:
+    """SRD-80 "Lightning Storm (Costs 2 Actions). The kraken uses Lightning Storm.": its bolts (SRD-78) at the nearest
+    foes it sees within the range, one each, each its own damage roll and save; False (nothing spent) with no foe."""
+    f = next((e for e in a.data.get("creature_actions") or () if e["name"] == opt["feature"]), None)
+    if f is None:
+        return False
+    cell = session.world.cell_m
+    foes = sorted((distance_m(a.body(), o.body(), cell), o.id) for o in session.state.actors.values()
+                  if not o.dead and o.hp > 0 and conditions.hostile(rs, a, o)
+                  and distance_m(a.body(), o.body(), cell) <= f.get("range_m", 1.5) + 1e-9 and rs.sees(session, a, o))
+    targets = [i for _, i in foes[:int(f.get("bolts") or 1)]]
+    if not targets:
+        return False
+    a.data["legendary_points"] = points - opt["cost"]
+    session.emit({"type": "legendary_action", "who": a.id, "option": opt["name"], "cost": opt["cost"],
+                  "points_left": a.data["legendary_points"], "targets": targets, "rule": "SRD-15"})
+    for tid in targets:
+        t = session.state.actors[tid]
+        rolled = []
+        for d in f.get("damage", ()):
+            n, s, b = dice_parts(d["dice"])
+            rolled.append((sum(session.roll("damage", s, n, who=a.id, rule=LEGENDARY_BOLTS)) + b if n else b, d["type"]))
+        if t.dead:
+            continue
+        cov = attacks.cover(rs, session, a, t).level if f["ability"] == "dex" else "none"
+        ok = conditions.saving_throw(rs, session, t, f["ability"], f["dc"], a, LEGENDARY_BOLTS, opt["name"],
+                                     cover_level=cov, sole_target=len(targets) == 1)
+        for amount, dtype in rolled:
+            amt = amount if not ok else (amount // 2 if f.get("half") else 0)
+            if amt and not t.dead:
+                rs.apply_damage(session, t, amt, dtype, a.id, LEGENDARY_BOLTS)
+    return True

@@ -12,6 +12,8 @@ Entry keys added (any 5e character's ``creature_actions`` entry may carry them):
     roars = [{ability, dc, damage, half, conditions, repeat_save}, ...]     # SRD-77 Roar, one per roar used
     bolts = 3                               # SRD-78 Lightning Storm: a target each, its own damage roll
     cloud = {radius_m = 3.0, rounds = 10}   # SRD-79 Fetid Cloud: a lasting cloud, a save as a turn starts in it
+
+and a legendary option ``{name, cost, kind = "bolts", feature}`` (SRD-80: "The kraken uses Lightning Storm.").
 """
 
 from __future__ import annotations
@@ -125,6 +127,23 @@ def extra(c: dict, f: dict) -> dict | None:
     return None
 
 
+USES = re.compile(r"^The (\w+) uses ([\w ]+)\.$")
+
+
+def legendary_uses(c: dict, f: dict) -> dict | None:
+    """SRD-80 "Lightning Storm (Costs 2 Actions). The kraken uses Lightning Storm.": the legendary option that uses
+    one of its save actions with bolts (SRD-78), or None."""
+    m = USES.match(_text(f))
+    used = next((g for g in c["actions"] if m and g.get("kind") == "save" and _base(g["name"]) == m.group(2)), None)
+    if used is None or not (extra(c, used) or {}).get("bolts"):
+        return None
+    return {"name": _base(f["name"]), "cost": int(f.get("cost", 1)), "kind": "bolts", "feature": _base(used["name"])}
+
+
+def legendary(c: dict) -> list[dict]:
+    return [o for o in (legendary_uses(c, f) for f in c.get("legendary_actions") or ()) if o is not None]
+
+
 def adjust(c: dict, saves: list[dict]) -> list[dict]:
     """The block's ``creature_actions`` entries with the keys SRD-74..79 add."""
     by_name = {_base(f["name"]): f for f in c["actions"] if f.get("kind") == "save"}
@@ -144,6 +163,8 @@ LEFT_OUT = ("played as SRD-79 (the lasting cloud, its save as a turn starts in i
 
 def status(c: dict, section: str, f: dict) -> tuple[bool, str] | None:
     """(modelled, why) for the features played here, or None."""
+    if section == "legendary_actions":
+        return (True, "") if legendary_uses(c, f) is not None else None
     if section == "reactions":
         return (True, "") if _base(f["name"]) == "Parry" and PARRY.match(_text(f)) else None
     if section != "actions":

@@ -34,9 +34,9 @@ def check(raw: dict, file: str, key: str) -> None:
     if lg is not None and not (isinstance(lg, dict) and isinstance(lg.get("points", 3), int)
                                and isinstance(lg.get("options", []), list)
                                and all(isinstance(o, dict) and o.get("kind") in ("attack", "save", "detect", "spell",
-                                                                "teleport", "move")
+                                                                "teleport", "move", "bolts")
                                        and isinstance(o.get("cost", 1), int) for o in lg.get("options", []))):
-        raise SceneError(file, f"{key}.legendary", "{points, options = [{name, cost, kind = attack|save|detect|spell|teleport|move, ...}]}")
+        raise SceneError(file, f"{key}.legendary", "{points, options = [{name, cost, kind = attack|save|detect|spell|teleport|move|bolts, ...}]}")
     lr = raw.get("legendary_resistance")
     if lr is not None and (isinstance(lr, bool) or not isinstance(lr, int) or not 0 <= lr <= 10):
         raise SceneError(file, f"{key}.legendary_resistance", "uses per day: an integer 0..10")

@@ -13,7 +13,7 @@ from typing import Any, Callable
 from engine.rules.dnd5e import srd_features, srd_lasting_text
 
 Status = Callable[[dict, str, dict], "tuple[bool, str] | None"]
-Keys = Callable[[dict], "dict[str, Any]"]
+Keys = Callable[[dict], Any]
 
 #: families of features, asked in this order (SRD-30..49 first)
 STATUS: tuple[Status, ...] = (
@@ -29,7 +29,11 @@ KEYS: tuple[Keys, ...] = (
 Adjust = Callable[[dict, "list[dict]"], "list[dict]"]
 #: what each family adds to the block's ``creature_actions`` entries (the save actions' second effects)
 ADJUST: tuple[Adjust, ...] = (
-    srd_lasting_text.adjust,            # SRD-74..77
+    srd_lasting_text.adjust,            # SRD-74..79
+)
+#: the legendary options each family adds to the block's (srd_blocks.legendary_option's)
+LEGENDARY: tuple[Keys, ...] = (
+    srd_lasting_text.legendary,         # SRD-80
 )
 
 
@@ -45,6 +49,13 @@ def keys(c: dict) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for give in KEYS:
         out.update(give(c))
+    return out
+
+
+def legendary(c: dict) -> list[dict]:
+    out: list[dict] = []
+    for more in LEGENDARY:
+        out += more(c)
     return out
 
 

@@ -145,3 +145,20 @@ def test_srd79_fetid_cloud_lasts_and_poisons_each_turn_start(tmp_path, capsys):
     assert [(c, ad) for c, ad, _ in _conds(evs, "a")] == [("poisoned", True), ("poisoned", False)]
     assert _conds(evs, "a")[1][2] == "SRD-79"
     assert not [e for e in evs if e.get("type") == "attack" and e.get("who") == "a"]
+
+
+def test_srd80_legendary_lightning_storm(tmp_path, capsys):
+    """Kraken: "Lightning Storm (Costs 2 Actions). The kraken uses Lightning Storm." -- at the end of the archer's
+    turn its three bolts strike the three nearest foes, each its own 4d10 and save; with 1 point left it takes no
+    second one at the end of the next turn."""
+    kraken = {"id": "k", "srd": "kraken", "side": "red", "at": [2, 2, 0]}
+    foes = [{**FOE, "id": i, "at": [x, 15, 0]} for i, x in (("a", 10), ("b", 13), ("c", 16), ("d", 19))]
+    evs = run_scene(tmp_path, capsys, [kraken, *foes], [
+        {"actor": "k", "action": "end_turn"},
+        {"actor": "a", "action": "end_turn", "rolls": {"damage": [1] * 4 + [2] * 4 + [3] * 4, "save": [2, 2, 20]}},
+        {"actor": "b", "action": "end_turn"}])
+    leg = events(evs, "legendary_action", who="k")
+    assert [(e["option"], e["cost"], e["points_left"], e["targets"]) for e in leg] == [
+        ("Lightning Storm", 2, 1, ["a", "b", "c"])]
+    assert [(e["who"], e["amount"], e["rule"]) for e in events(evs, "damage")] == [
+        ("a", 4, "SRD-80"), ("b", 8, "SRD-80"), ("c", 6, "SRD-80")]
