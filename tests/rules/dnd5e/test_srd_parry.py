@@ -47,3 +47,16 @@ def test_srd73_parry_not_taken_when_it_cannot_turn_the_hit_or_is_declined(tmp_pa
                          ({**KNIGHT, "conditions": ["blinded"]}, 18 - bonus)):
         evs = run_scene(tmp_path, capsys, [FIGHTER, knight], _attack(roll))
         assert not events(evs, "reaction", who="k") and _hit_total(evs)["hit"], knight
+
+
+def test_srd73_a_bad_parry_key_is_one_clear_line(tmp_path, capsys):
+    """``parry = 40`` or ``"two"`` on a character: exit 2, one line naming the key (and SRD-73's range)."""
+    from engine.cli import main
+    from rules_helpers import scene_text
+
+    p = tmp_path / "scene.toml"
+    for bad, said in ((40, "0..10 (SRD-73)"), ("two", "Expected int")):
+        p.write_text(scene_text([{**KNIGHT, "parry": bad}, FIGHTER]))
+        assert main(["check", str(p)]) == 2
+        err = capsys.readouterr().err.strip()
+        assert "characters[0].parry" in err and said in err and len(err.splitlines()) == 1, err
