@@ -415,14 +415,7 @@ def _to_hit(rs, session, a: Actor, t: Actor, w, plan, act) -> Roll:
             total = r + bonus
             crit = r == 20
             hit = crit or (r != 1 and total >= ac)
-    if hit and t.data.get("feats"):
-        dd_ac = FEAT.defensive_duelist(rs, session, a, t, plan, r, total, ac, hit, crit)
-        if dd_ac is not None:
-            ac, hit = dd_ac, False
-    if hit and t.data.get("parry"):
-        p_ac = srd_parry.parry(rs, session, a, t, plan, total, ac, crit)       # SRD-73 Parry
-        if p_ac is not None:
-            ac, hit = p_ac, False
+    ac, hit = srd_parry.ac_reactions(rs, session, a, t, plan, r, total, ac, hit, crit)    # DND-F21, SRD-73
     near = engaged(a.body(), t.body())
     if hit and near and (t.has("unconscious") or t.has("paralyzed")):
         crit = True                           # DND-41 / DND-51

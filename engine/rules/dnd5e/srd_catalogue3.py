@@ -18,7 +18,7 @@ RULES = [
                  'default take (the policies take it); only with its reaction left, not incapacitated, seeing the '
                  'attacker, and carrying a melee weapon (a weapon without the `ranged` property, not its unarmed '
                  'strike). A `reaction` event with the new AC',
-     'where': 'srd parry `parry`, 5e attacks `_to_hit`',
+     'where': 'srd parry `parry`, srd parry `ac_reactions`, 5e attacks `_to_hit`',
      'tests': [P + 'test_srd73_parry_turns_a_melee_hit_into_a_miss',
                P + 'test_srd73_parry_not_taken_when_it_cannot_turn_the_hit_or_is_declined']},
     {'id': 'SRD-74',

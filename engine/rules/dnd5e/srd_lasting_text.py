@@ -61,8 +61,12 @@ ROAR = re.compile(r"^The (\w+) emits a magical roar\. Each time it roars before 
                   r"half as much damage and isn't knocked prone\.$")
 
 
+#: what a Foundry import adds after the text ("... also ends the effect on it. (in a 15-foot sphere)")
+IMPORTED_AREA = re.compile(r"\s*\(in an? [\w -]+\)$")
+
+
 def _text(f: dict) -> str:
-    return " ".join(f["desc"].split())
+    return IMPORTED_AREA.sub("", " ".join(f["desc"].split()))
 
 
 def _base(name: str) -> str:

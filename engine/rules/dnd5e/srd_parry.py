@@ -11,6 +11,7 @@ has its reaction, is not incapacitated, sees the attacker and carries a melee we
 from __future__ import annotations
 
 from engine.rules.dnd5e import conditions, feats_data
+from engine.rules.dnd5e.upcalls import FEAT
 
 RULE = "SRD-73"
 TEXTS = ("+{n} AC: the hit becomes a miss (Parry)", "take the hit")
@@ -38,3 +39,17 @@ def parry(rs, session, a, t, plan: dict, total: int, ac: int, crit: bool) -> int
     session.emit({"type": "reaction", "who": t.id, "feat": "parry", "against": a.id, "ac": ac + n, "rule": RULE,
                   "text": f"+{n} AC (Parry): the hit becomes a miss"})
     return ac + n
+
+
+def ac_reactions(rs, session, a, t, plan: dict, roll: int, total: int, ac: int, hit: bool, crit: bool) -> tuple[int, bool]:
+    """(AC, hit) after the target's reactions that raise its AC against a hit: Defensive Duelist (DND-F21, feats.py)
+    first, then Parry (SRD-73)."""
+    if hit and t.data.get("feats"):
+        dd_ac = FEAT.defensive_duelist(rs, session, a, t, plan, roll, total, ac, hit, crit)
+        if dd_ac is not None:
+            ac, hit = dd_ac, False
+    if hit and t.data.get("parry"):
+        p_ac = parry(rs, session, a, t, plan, total, ac, crit)
+        if p_ac is not None:
+            ac, hit = p_ac, False
+    return ac, hit
