@@ -12,7 +12,7 @@ from engine.rules.choices import choose
 from engine.rules.core import Actor, Illegal
 from engine.rules.dnd5e.upcalls import FEAT, SPELL
 from engine.rules.dnd5e import advantage, conditions, feats_data, gear
-from engine.rules.dnd5e import srd_alternative, srd_grapple, srd_traits
+from engine.rules.dnd5e import srd_alternative, srd_grapple, srd_parry, srd_traits
 from engine.rules.dnd5e.attack_roll import Roll, attack_event
 from engine.rules.dnd5e.common import dice_spec
 from engine.rules.dnd5e.figures import bonus_sources, damage_modifier, dmg_mod, mean_hit_damage  # noqa: F401  (an attack's figures)
@@ -415,10 +415,7 @@ def _to_hit(rs, session, a: Actor, t: Actor, w, plan, act) -> Roll:
             total = r + bonus
             crit = r == 20
             hit = crit or (r != 1 and total >= ac)
-    if hit and t.data.get("feats"):
-        dd_ac = FEAT.defensive_duelist(rs, session, a, t, plan, r, total, ac, hit, crit)
-        if dd_ac is not None:
-            ac, hit = dd_ac, False
+    ac, hit = srd_parry.ac_reactions(rs, session, a, t, plan, r, total, ac, hit, crit)    # DND-F21, SRD-73
     near = engaged(a.body(), t.body())
     if hit and near and (t.has("unconscious") or t.has("paralyzed")):
         crit = True                           # DND-41 / DND-51

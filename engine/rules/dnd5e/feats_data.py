@@ -87,7 +87,7 @@ BUTT_END_POLEARMS = ("glaive", "halberd", "quarterstaff", "spear")
 POLEARMS = (*BUTT_END_POLEARMS, "pike")
 #: the reactions a character may take or decline (``reactions = {name = false}`` on the character, default take)
 REACTIONS = ("opportunity_attack", "sentinel", "mage_slayer", "defensive_duelist", "shield_master", "polearm_master",
-             "lucky", "war_caster", "mounted_combatant", "readied_action", "feather_fall")
+             "lucky", "war_caster", "mounted_combatant", "readied_action", "feather_fall", "parry")
 #: choices whose default is decline (they spend a limited resource): Lucky's points against attacks and on saves
 DEFAULT_DECLINE = ("lucky", "war_caster")
 

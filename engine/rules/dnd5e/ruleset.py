@@ -225,8 +225,8 @@ class Dnd5e(Ruleset):
         else:
             a = session.state.actors[act["actor"]]
             self.ACTIONS[name].apply(self, session, a, act, plan)
-            if a.data.get("slowed_breath"):
-                srd_breaths.one_of_action_or_bonus(self, session, a)      # SRD-27
+            if a.data.get("slowed_breath") or a.data.get("one_action_only"):
+                srd_breaths.one_of_action_or_bonus(self, session, a)      # SRD-27, SRD-79 (srd_lasting_actions)
         aerial.check_all_grounded(session)
         conditions.check_grapples(self, session)
         turns.check_over(self, session)

@@ -73,6 +73,7 @@ class Dnd5eStats(_Strict, frozen=True):
     srd_spellcasting: dict[str, Any] | None = None
     creature_type: str | None = None        # the SRD's type (fiend, beast...): Dispel Evil and Good, Polymorph (SPL-15..)
     srd_features: dict[str, Any] | None = None                 # SRD-30..49: srd_features.py (its docstring)
+    parry: int = 0                                  # SRD-73: the AC its Parry reaction adds (srd_parry.py)
 
 
 # -- what the types cannot say: the weapon shape's values, hit dice and spell slots (checked when the scene loads)

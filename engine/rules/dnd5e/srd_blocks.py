@@ -448,6 +448,7 @@ def character(c: dict) -> dict:
         "srd_traits": sorted({_trait(f["name"]) for f in c["traits"] if _trait(f["name"]) in TRAITS_PLAYED}),
     }
     options = [o for o, _ in (legendary_option(c, f) for f in c["legendary_actions"]) if o is not None]
+    options += srd_status.legendary(c)             # each family of srd_status.LEGENDARY (SRD-80)
     if options:
         t["legendary"] = {"points": int(c.get("legendary_points") or 3), "options": options}
     lr = next((f for f in c["traits"] if _trait(f["name"]) == "legendary resistance"), None)
@@ -463,6 +464,7 @@ def character(c: dict) -> dict:
     for f in c["actions"]:
         if f.get("kind") == "save" and CHOICE_OF_BREATHS.search(f["desc"]):
             saves += [e for _, e, _ in breath_options(f) if e is not None]          # SRD-12 with SRD-05
+    saves = srd_status.adjust(c, saves)             # each family of srd_status.ADJUST (SRD-74..77)
     if saves:
         t["creature_actions"] = saves
         for e in saves:                     # SRD-01 with SRD-16: "can use its Frightful Presence. It then makes ..."

@@ -96,7 +96,7 @@ def one_of_action_or_bonus(rs, session, a) -> None:
     after each of its steps, the one it used spends the other (so a slowed flyer that took an action has no bonus
     action left for AIR-08's upkeep, and falls at the end of its turn unless it lands)."""
     turn = session.state.turn
-    if not a.data.get("slowed_breath") or turn.get("actor") != a.id:
+    if not (a.data.get("slowed_breath") or a.data.get("one_action_only")) or turn.get("actor") != a.id:
         return
     if turn.get("action") and not turn.get("bonus"):
         turn["bonus"] = True

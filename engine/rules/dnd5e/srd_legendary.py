@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from engine.rules.core import Illegal
 from engine.rules.dnd5e import attacks, conditions, srd_brief, srd_cast, srd_detect, srd_gaze, srd_traits2, srd_wing
+from engine.rules.dnd5e import srd_lasting_actions
 from engine.rules.dnd5e.data import CONDITION_RULE
 from engine.rules.dnd5e.srd_sheet import dice_parts
 from engine.rules.dnd5e.turns import TURN_END, TURN_START
@@ -74,6 +75,10 @@ def legendary_actions(rs, session, ender):
                 continue
             if opt["kind"] == "spell":
                 if srd_cast.legendary_cast(rs, session, a, opt, points):       # SRD-52
+                    break
+                continue
+            if opt["kind"] == "bolts":                    # SRD-80: "The kraken uses Lightning Storm."
+                if srd_lasting_actions.legendary_bolts(rs, session, a, opt, points):
                     break
                 continue
             if opt["kind"] in ("teleport", "move"):       # SRD-33, SRD-38 (srd_traits2.py)

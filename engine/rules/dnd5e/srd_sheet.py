@@ -34,9 +34,9 @@ def check(raw: dict, file: str, key: str) -> None:
     if lg is not None and not (isinstance(lg, dict) and isinstance(lg.get("points", 3), int)
                                and isinstance(lg.get("options", []), list)
                                and all(isinstance(o, dict) and o.get("kind") in ("attack", "save", "detect", "spell",
-                                                                "teleport", "move")
+                                                                "teleport", "move", "bolts")
                                        and isinstance(o.get("cost", 1), int) for o in lg.get("options", []))):
-        raise SceneError(file, f"{key}.legendary", "{points, options = [{name, cost, kind = attack|save|detect|spell|teleport|move, ...}]}")
+        raise SceneError(file, f"{key}.legendary", "{points, options = [{name, cost, kind = attack|save|detect|spell|teleport|move|bolts, ...}]}")
     lr = raw.get("legendary_resistance")
     if lr is not None and (isinstance(lr, bool) or not isinstance(lr, int) or not 0 <= lr <= 10):
         raise SceneError(file, f"{key}.legendary_resistance", "uses per day: an integer 0..10")
@@ -52,6 +52,9 @@ def check(raw: dict, file: str, key: str) -> None:
     for s in (sc or {}).get("innate", {}) if isinstance(sc, dict) else ():
         if s not in (raw.get("spells") or []):
             raise SceneError(file, f"{key}.srd_spellcasting.innate.{s}", "an innate spell is one of its `spells` (SRD-51)")
+    pa = raw.get("parry")
+    if pa is not None and (isinstance(pa, bool) or not isinstance(pa, int) or not 0 <= pa <= 10):
+        raise SceneError(file, f"{key}.parry", "the AC its Parry adds: an integer 0..10 (SRD-73)")
     for j, c in enumerate(raw.get("condition_immunities") or []):
         if c not in IMMUNE_CONDITIONS:
             raise SceneError(file, f"{key}.condition_immunities[{j}]",
@@ -81,6 +84,8 @@ def setup(data: dict, raw: dict) -> None:
         data["creature_actions"] = [dict(f) for f in raw["creature_actions"]]
     if raw.get("death_burst"):
         data["death_burst"] = dict(raw["death_burst"])
+    if raw.get("parry"):
+        data["parry"] = int(raw["parry"])            # SRD-73 (srd_parry.py)
     if raw.get("creature_type"):
         data["creature_type"] = str(raw["creature_type"])
     if raw.get("srd_spellcasting"):                 # SRD-50, -51, -53 (srd_casters.py reads it)

@@ -10,19 +10,30 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from engine.rules.dnd5e import srd_features
+from engine.rules.dnd5e import srd_features, srd_lasting_text
 
 Status = Callable[[dict, str, dict], "tuple[bool, str] | None"]
-Keys = Callable[[dict], "dict[str, Any]"]
+Keys = Callable[[dict], Any]
 
 #: families of features, asked in this order (SRD-30..49 first)
 STATUS: tuple[Status, ...] = (
     srd_features.status,
+    srd_lasting_text.status,            # SRD-73..77: Parry, Horror Nimbus, Lightning Strike, Spores, Roar
 )
 
 #: the sheet keys each family adds to a creature's character table
 KEYS: tuple[Keys, ...] = (
     srd_features.character_keys,
+    srd_lasting_text.character_keys,    # SRD-73 parry
+)
+Adjust = Callable[[dict, "list[dict]"], "list[dict]"]
+#: what each family adds to the block's ``creature_actions`` entries (the save actions' second effects)
+ADJUST: tuple[Adjust, ...] = (
+    srd_lasting_text.adjust,            # SRD-74..79
+)
+#: the legendary options each family adds to the block's (srd_blocks.legendary_option's)
+LEGENDARY: tuple[Keys, ...] = (
+    srd_lasting_text.legendary,         # SRD-80
 )
 
 
@@ -39,3 +50,16 @@ def keys(c: dict) -> dict[str, Any]:
     for give in KEYS:
         out.update(give(c))
     return out
+
+
+def legendary(c: dict) -> list[dict]:
+    out: list[dict] = []
+    for more in LEGENDARY:
+        out += more(c)
+    return out
+
+
+def adjust(c: dict, saves: list[dict]) -> list[dict]:
+    for fix in ADJUST:
+        saves = fix(c, saves)
+    return saves

@@ -48,6 +48,9 @@ TURN_START = Hook("turn_start", "fn(rs, session, actor) when its turn starts", o
     "fear_aura",                 # srd_auras.py (SRD-39)
     "brief_condition_arms",      # srd_brief.py (SRD-54)
     "burning_start",             # srd_burning.py (SRD-56)
+    "save_action_each_turn",     # srd_lasting_actions.py (SRD-76)
+    "roar_deafness_ends",        # srd_lasting_actions.py (SRD-77)
+    "fetid_cloud",               # srd_lasting_actions.py (SRD-79)
 ))
 TURN_END = Hook("turn_end", "fn(rs, session, actor) when its turn ends", order=(
     "stay_aloft",
@@ -55,6 +58,7 @@ TURN_END = Hook("turn_end", "fn(rs, session, actor) when its turn ends", order=(
     "mark_repeat_saves",         # srd_marks.py (SPL-11)
     "weakness_repeat_save",      # srd_breaths.py (SRD-27)
     "brief_condition_ends",      # srd_brief.py (SRD-54)
+    "roar_paralysis_ends",       # srd_lasting_actions.py (SRD-77)
     "burning_end",               # srd_burning.py (SRD-56)
     "legendary_actions",         # srd_legendary.py (SRD-15): another creature's turn ends
     "inside_an_object",          # srd_traits2.py (SRD-31)

@@ -16,7 +16,7 @@ from __future__ import annotations
 from engine.rules.actions import Param, Unit
 from engine.rules.core import Illegal
 from engine.rules.dnd5e import areas, attacks, common, conditions, srd_breaths, srd_brief, srd_cast, srd_presence
-from engine.rules.dnd5e import srd_glare, srd_riders
+from engine.rules.dnd5e import srd_glare, srd_lasting_actions, srd_riders
 from engine.rules.dnd5e.actions import action
 from engine.rules.dnd5e.data import CONDITION_RULE
 from engine.rules.dnd5e.srd_sheet import dice_parts
@@ -59,7 +59,8 @@ class CreatureAction(Unit):
     place = 14          # after cast, before grapple (the spec table's order, the window's buttons)
     PARAMS = {"feature": P("str", True, help="the stat block's action, as written (Fire Breath)"),
               "target": P("id", help="a creature the cone points at, or the one creature it targets"),
-              "at": P("pos", help="a point [x, y, layer] the cone points at, or the area's centre")}
+              "at": P("pos", help="a point [x, y, layer] the cone points at, or the area's centre"),
+              "targets": P("ids", help="the other creatures its bolts strike, one each (Lightning Storm, SRD-78)")}
 
     @staticmethod
     def offered(rs, session, a) -> bool:
@@ -75,7 +76,8 @@ class CreatureAction(Unit):
             if shape == "self":
                 out.append({"actor": a.id, "action": "creature_action", "feature": f["name"]})
             else:
-                out += [{"actor": a.id, "action": "creature_action", "feature": f["name"], "target": t.id}
+                out += [{"actor": a.id, "action": "creature_action", "feature": f["name"], "target": t.id,
+                         **srd_lasting_actions.more_bolts(rs, session, a, f, t, ctx.foes)}      # SRD-78
                         for t in ctx.foes]
         return out
 
@@ -96,21 +98,24 @@ class CreatureAction(Unit):
         if area is None:
             if not act.get("target"):
                 raise Illegal(f"{f['name']} needs a target", "SRD-12", "target")
-            t = common.living_target(rs, session, a, act["target"])
-            d = distance_m(a.body(), t.body(), cell)
-            if d > f.get("range_m", 1.5) + 1e-9:
-                raise Illegal(f"{t.name} is {d:.1f} m away; {f['name']} reaches {f.get('range_m', 1.5):g} m",
-                              "SRD-12", "target")
-            if not rs.sees(session, a, t):
-                raise Illegal(f"{a.name} cannot see {t.name}", "SRD-12", "target")
-            if f.get("charmed_or_willing") and a.id not in t.conditions.get("charmed", []) \
-                    and conditions.hostile(rs, a, t):
-                raise Illegal(f"{f['name']}: \"a creature charmed by it or a willing creature\"; {t.name} is neither",
-                              "SRD-23", "target")
-            plan["targets"] = [t.id]
+            plan["targets"] = []
+            for tid in srd_lasting_actions.bolt_ids(f, act):          # SRD-78: a target per bolt
+                t = common.living_target(rs, session, a, tid)
+                d = distance_m(a.body(), t.body(), cell)
+                if d > f.get("range_m", 1.5) + 1e-9:
+                    raise Illegal(f"{t.name} is {d:.1f} m away; {f['name']} reaches {f.get('range_m', 1.5):g} m",
+                                  "SRD-12", "target")
+                if not rs.sees(session, a, t):
+                    raise Illegal(f"{a.name} cannot see {t.name}", "SRD-12", "target")
+                if f.get("charmed_or_willing") and a.id not in t.conditions.get("charmed", []) \
+                        and conditions.hostile(rs, a, t):
+                    raise Illegal(f"{f['name']}: \"a creature charmed by it or a willing creature\"; {t.name} is "
+                                  "neither", "SRD-23", "target")
+                plan["targets"].append(t.id)
             return plan
         if area["shape"] == "self":
             plan["targets"] = attacks.area_targets(rs, session, a, {"area": area}, a.pos, None)
+            plan["targets"] = srd_lasting_actions.caught(rs, session, a, f, plan["targets"])     # SRD-74, -76, -79
             if f.get("frightful"):          # SRD-16: the creatures of its choice, aware of it, not immune
                 plan["targets"] = srd_presence.affected(rs, session, a, plan["targets"])
             if f.get("hearing") or f.get("not_types"):    # SRD-54: "that can hear it and that isn't a demon"
@@ -136,7 +141,7 @@ class CreatureAction(Unit):
         """The save each target makes, and ``hit_chance`` for the policies: the damage a foe takes on average (a
         failed save whole, a success half where written) over one attack of its Attack action, so a breath is
         chosen when it beats the Multiattack; 0 when it would catch an ally."""
-        f = _feature(rs, a, plan["feature"])
+        f = srd_lasting_actions.current(a, _feature(rs, a, plan["feature"]))      # SRD-77: the next roar
         share = []
         for tid in plan["targets"]:
             t = session.state.actors[tid]
@@ -154,7 +159,7 @@ class CreatureAction(Unit):
     @staticmethod
     def damage_on_hit(rs, session, a, act, plan):
         """What a policy weighs: the mean damage on a failed save, times the creatures caught."""
-        f = _feature(rs, a, plan["feature"])
+        f = srd_lasting_actions.current(a, _feature(rs, a, plan["feature"]))      # SRD-77: the next roar
         each = sum(_mean(d["dice"]) for d in f.get("damage", ()))
         foes = sum(1 for t in plan["targets"] if session.state.actors[t].side != a.side)
         return each * max(foes, 1)
@@ -162,6 +167,7 @@ class CreatureAction(Unit):
     @staticmethod
     def apply(rs, session, a, act, plan):
         f = _feature(rs, a, plan["feature"])
+        f = srd_lasting_actions.stage(session, a, f)          # SRD-77: which roar
         turn = session.state.turn
         if f.get("in_multiattack"):
             turn["attacks_left"] = a.data["attacks"]      # SRD-01: "It then makes three attacks"
@@ -173,12 +179,12 @@ class CreatureAction(Unit):
             st["used"] = st.get("used", 0) + 1
         session.emit({"type": "creature_action", "who": a.id, "feature": f["name"], "targets": plan["targets"],
                       **({"at": plan["point"]} if "point" in plan else {}), "rule": "SRD-12"})
-        rolled = []
-        for d in f.get("damage", ()):
-            n, s, b = dice_parts(d["dice"])
-            rolled.append((sum(session.roll("damage", s, n, who=a.id, rule="SRD-12")) + b if n else b, d["type"]))
-        for tid in plan["targets"]:
+        srd_lasting_actions.begin_cloud(session, a, f)        # SRD-79: a lasting cloud (no save as it forms)
+        rolled = _roll(session, a, f)
+        for i, tid in enumerate(plan["targets"]):
             t = session.state.actors[tid]
+            if f.get("bolts") and i:
+                rolled = _roll(session, a, f, "SRD-78")              # each bolt its own damage
             if t.dead:
                 continue
             if f.get("glare") and srd_glare.spared(rs, session, a, t, f):      # SRD-57: "If the target can see"
@@ -206,6 +212,15 @@ class CreatureAction(Unit):
                 srd_glare.after_save(rs, session, a, t, f, ok, srd_riders._failed_by(session, t))     # SRD-57
             if f.get("sleep") or f.get("push_m") or f.get("weaken") or f.get("slow"):
                 srd_breaths.after_save(rs, session, a, t, f, ok)          # SRD-25..27
+            srd_lasting_actions.after_save(rs, session, a, t, f, ok)      # SRD-74, -76, -77
+
+
+def _roll(session, a, f: dict, rule: str = "SRD-12") -> list[tuple[int, str]]:
+    out = []
+    for d in f.get("damage", ()):
+        n, s, b = dice_parts(d["dice"])
+        out.append((sum(session.roll("damage", s, n, who=a.id, rule=rule)) + b if n else b, d["type"]))
+    return out
 
 
 def line_targets(rs, session, a, area: dict, act: dict) -> list[str]:
