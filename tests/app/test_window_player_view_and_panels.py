@@ -13,7 +13,8 @@ from test_window_modes import FakeWin
 
 from engine.app import scene_prims as SP
 from engine.app.jobs import Workers
-from engine.app.panels import perform, table
+from engine.app.panels import table
+from engine.app.perform import perform
 from engine.app.viewstate import player_filter
 from engine.render.state import from_session
 
