@@ -58,7 +58,7 @@ class Screenshot(Intent):
 
 @dataclass(frozen=True)
 class Hotseat(Intent):
-    """The players' view passes to the side a question is for, or back (``PlayWindow.hotseat``)."""
+    """The players' view passes to the side a question is for, or back (``Seats.hotseat``, engine/app/seats.py)."""
 
 
 @dataclass(frozen=True)

@@ -31,6 +31,7 @@ from engine.app import frame as F
 from engine.app import hud as H
 from engine.app import pointing
 from engine.app import recovery
+from engine.app.seats import Seats
 from engine.app import panels, sections
 from engine.app import storeys
 from engine.app import teststate
@@ -50,7 +51,7 @@ from engine.app.modes.question import sync as sync_modes
 from engine.app.perform import perform
 from engine.app.picking import Picker
 from engine.app.table import Table, table_of
-from engine.app.viewstate import PlayerFilter, ViewState, player_filter
+from engine.app.viewstate import PlayerFilter, ViewState
 from engine.render.events import build_step
 from engine.rules.events import Hurting
 from engine.render.renderer import Renderer
@@ -118,7 +119,7 @@ class PlayWindow(pyglet.window.Window):
         self.push_handlers(self.keys)
         self.push_handlers(HeldKeys(self))       # a frame of its own: one frame keeps one handler per event
         self._reset_world()
-        self.hotseat_prev = None                 # F3 view to return to once a question for another side is answered
+        self.seats = Seats(self.vstate)          # whose view is up (F3), its player filter, the hotseat
         self.token_boxes: dict = {}
         self.tok_key = None
         self.table_tags: list = []
@@ -134,7 +135,6 @@ class PlayWindow(pyglet.window.Window):
         self.drawn_maps: dict = {}               # overlay name -> the job key of the map last drawn
         self.volume_info = None
         self.maps_world_cache: tuple = (None, None)
-        self.pf_cache: dict = {}
         self.mouse = (0, 0)                      # top-left origin pixels
         self.drag = None
         self.hover_t = 0.0
@@ -220,9 +220,8 @@ class PlayWindow(pyglet.window.Window):
         self.changed()
 
     def player_view(self) -> PlayerFilter:
-        """The one filter of what the side on screen may see (the GM: everything)."""
-        return player_filter(self.ctl.session, self.vstate.player_side, self.ctl.state_version, self.pf_cache,
-                             self.vstate.reveal_hp, self.vstate.hidden)
+        """The one filter of what the side on screen may see (the GM: everything; engine/app/seats.py)."""
+        return self.seats.view(self.ctl)
 
     def hud_state(self):
         """The rules state the panels show: while a step animates, the state before it (the turn order and the
@@ -270,7 +269,7 @@ class PlayWindow(pyglet.window.Window):
         s_before, sv, last = self.ctl.session, self.ctl.state_version, self.ctl.last_step
         before = self.render_state()
         res = fn(*a)
-        self.hotseat()
+        self.seats.hotseat(self.ctl, self.say)
         if self.ctl.session is not s_before or self.ctl.state_version != sv:
             fog.update(self.ctl, self.vstate.hidden)      # what each side has seen, remembered
             after = self.render_state()
@@ -301,34 +300,6 @@ class PlayWindow(pyglet.window.Window):
     def changed(self):
         self.hud_key = None
         self.loop.force = True
-
-    def hotseat(self):
-        """A question for a character of another side while the players' view (F3) shows one side: the screen
-        passes to the chooser's side for the answer, and back afterwards."""
-        qv = self.ctl.question_view()
-        if qv is not None and self.vstate.player_side is not None and qv["side"] != self.vstate.player_side:
-            if self.hotseat_prev is None:
-                self.hotseat_prev = self.vstate.player_side
-            self.vstate.player_side = qv["side"]
-            self.say(f"pass the screen to side {qv['side']}: {qv['label']} chooses", toast=False)
-        elif qv is None and self.hotseat_prev is not None:
-            self.vstate.player_side, self.hotseat_prev = self.hotseat_prev, None
-
-    def cycle_player_view(self):
-        sides = list(dict.fromkeys(a.side for a in self.ctl.state.actors.values()))
-        side = self.vstate.player_side
-        if side is None:
-            side = sides[0] if sides else None
-        else:
-            i = sides.index(side) if side in sides else -1
-            side = sides[i + 1] if i + 1 < len(sides) else None
-        self.vstate.player_side = side
-        if side is None:
-            self.say("F3: game master's view (everything)")
-        else:
-            n = len(self.player_view().seen or ())
-            self.say(f"F3: player view of side {side}: {n} of {len(self.ctl.state.actors)} characters "
-                     f"seen by true 3D sight lines (F3: next side)")
 
     def set_controller(self, ctl):
         """Another scene: its world, renderer, camera and picker."""
