@@ -66,6 +66,7 @@ class Panels:
     def __init__(self, sections: list[Section], help_rows: Callable[[], list] = list) -> None:
         self.manager = SectionManager(sections)
         self.help_rows = help_rows
+        self.hud_key: tuple | None = None      # what the HUD was last built from (None: build it at the next draw)
 
     @property
     def sections(self) -> list[Section]:
@@ -81,6 +82,32 @@ class Panels:
         t = self.table(win)
         self.manager.build(t, L)
         absorb(win, t.drawn)
+
+    def draw(self, win) -> None:
+        """The window's HUD drawn, rebuilt first only when what its sections depend on changed."""
+        ctl = win.ctl
+        k = (ctl.version, ctl.msg_version, ctl.state_version, win.size_px, win.vstate.version, win.modes.key(),
+             tuple(win.notes), win.jobs.key(), self.key(win))
+        if k != self.hud_key or win.camctl.mode == "flythrough":
+            self.hud_key = k
+            self.rebuild(win)
+        win.hud.draw(win.size_px)
+        win.big.draw(win.size_px)
+
+    def rebuild(self, win) -> None:
+        """The HUD's layers built anew from the sections, at the window's size."""
+        win.hud.begin()
+        win.big.begin()
+        pf = win.player_view()          # the player view: every text drawn passes its one filter
+        win.hud.filter = win.big.filter = None if pf.gm else pf.shown
+        win.panels = {}
+        W, Hh = win.size_px
+        small = win.compact()
+        L = Layout(W, Hh, win.hud.line + 3, small, notes=list(win.notes), state=win.hud_state(),
+                   rw=int(min(380, W * 0.28)) if not small else int(min(260, W * 0.4)), by=Hh)
+        self.build(win, L)
+        win.hud.upload()
+        win.big.upload()
 
     def over(self, win, x: float, y: float) -> Any:
         return win.hud.over(x, y)

@@ -102,9 +102,8 @@ class PlayWindow(pyglet.window.Window):
         self.scene = scene
         self.set_location(0, 0)
         self.rc = RenderContext.from_current(self.get_framebuffer_size())
-        self.target = None
         self.loop = F.FrameLoop(self)
-        self._make_target()
+        self.loop.fit_target()
         self.gm = mirror_of                      # the GM's window when this one is the players' screen (F4)
         self.mirror = None                       # the players' screen of this GM's window
         self.ctl = mirror_of.ctl if mirror_of else Controller(scene, seed)
@@ -147,7 +146,6 @@ class PlayWindow(pyglet.window.Window):
         self.fps = 0.0
         self._last = time.perf_counter()
         self.deferred: list = []                 # actions waiting for the worker to finish
-        self.hud_key = None
         self.test_state = teststate.state_path(mirror_of)
         self.shot_dir = Path(os.environ.get("AERIE_SCREENSHOT_DIR", "."))
         self.last_shot = None
@@ -298,7 +296,7 @@ class PlayWindow(pyglet.window.Window):
         return res
 
     def changed(self):
-        self.hud_key = None
+        self.sections.hud_key = None
         self.loop.force = True
 
     def set_controller(self, ctl):
@@ -334,18 +332,6 @@ class PlayWindow(pyglet.window.Window):
         self.changed()
 
     # ================================================================================================ input
-    def _make_target(self):
-        """The 3D view is drawn into an offscreen target and copied to the window; when nothing in the 3D view
-        changed since the last frame (camera, state, overlays, cursor) the copy is all a frame costs."""
-        size = tuple(self.get_framebuffer_size())
-        if self.target is not None:
-            if self.target.size == size:
-                return
-            self.target.release()
-        self.target = self.rc.target(size)
-        self.rc.size = size
-        self.loop.scene_key = None
-
     @_safe
     def on_expose(self):
         self.loop.force = True
@@ -353,7 +339,7 @@ class PlayWindow(pyglet.window.Window):
     @_safe
     def on_resize(self, width, height):
         self.resized_t = time.perf_counter()     # frames are drawn for a moment after (FrameLoop.recently_resized)
-        self._make_target()
+        self.loop.fit_target()
         fit_text(self)
         self.changed()
         return pyglet.event.EVENT_HANDLED
@@ -455,7 +441,7 @@ class PlayWindow(pyglet.window.Window):
         self.loop.draw_view(cam, rs, fx)
         self.rc.use_screen(self.size_px)
         token_layer.draw_tokens(self, cam, rs)
-        self.draw_hud()
+        self.sections.draw(self)
         if self.shot_pending:
             self.shot_pending = False
             self.screenshot()
@@ -474,31 +460,6 @@ class PlayWindow(pyglet.window.Window):
             self._last = now
             self.fps = 15 / dt if dt > 0 else 0.0
             self.write_state()
-
-    def draw_hud(self):
-        """The HUD, rebuilt only when what its sections depend on changed."""
-        ctl = self.ctl
-        k = (ctl.version, ctl.msg_version, ctl.state_version, self.size_px, self.vstate.version, self.modes.key(),
-             tuple(self.notes), self.jobs.key(), self.sections.key(self))
-        if k != self.hud_key or self.camctl.mode == "flythrough":
-            self.hud_key = k
-            self.build_hud()
-        self.hud.draw(self.size_px)
-        self.big.draw(self.size_px)
-
-    def build_hud(self):
-        self.hud.begin()
-        self.big.begin()
-        pf = self.player_view()          # the player view: every text drawn passes its one filter
-        self.hud.filter = self.big.filter = None if pf.gm else pf.shown
-        self.panels = {}
-        W, Hh = self.size_px
-        small = self.compact()
-        L = sections.Layout(W, Hh, self.hud.line + 3, small, notes=list(self.notes), state=self.hud_state(),
-                            rw=int(min(380, W * 0.28)) if not small else int(min(260, W * 0.4)), by=Hh)
-        self.sections.build(self, L)
-        self.hud.upload()
-        self.big.upload()
 
     # ================================================================================================ output
     def grab(self) -> np.ndarray:
