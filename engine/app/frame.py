@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import os
 import time
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -22,6 +23,9 @@ from engine.render import overlays as ov
 from engine.render.events import effects, frame_state
 from engine.render.renderer import DrawOptions
 
+if TYPE_CHECKING:
+    from engine.render.context import ViewTarget
+
 ANIM_S = float(os.environ.get("AERIE_ANIM_S", "1.2"))
 
 
@@ -33,7 +37,7 @@ class FrameLoop:
         self.skipped = 0
         self.adaptive = os.environ.get("AERIE_FULL_RES", "") not in ("1", "yes", "true")
         self.motion_scale = 0.7
-        self.target = None                   # the 3D view's offscreen target, at the framebuffer's size
+        self.target: ViewTarget | None = None   # the 3D view's offscreen target, at the framebuffer's size
         self.small_target = None
         self.view_scale: float | str = 1.0
         self.last_cam = None
@@ -169,6 +173,7 @@ class FrameLoop:
     def draw_view(self, cam, rs, fx) -> None:
         """The 3D view into the cache (or straight to the window while the camera moves at full resolution)."""
         win = self.win
+        assert self.target is not None            # made with the window (fit_target)
         moving = (self.last_cam is not None and cam != self.last_cam) or self.recently_hovered()
         self.last_cam = cam
         scale = self.motion_scale if (moving and self.adaptive and self.full_slow()) else 1.0
