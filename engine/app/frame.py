@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import os
 import time
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -22,6 +23,9 @@ from engine.render import overlays as ov
 from engine.render.events import effects, frame_state
 from engine.render.renderer import DrawOptions
 
+if TYPE_CHECKING:
+    from engine.render.context import ViewTarget
+
 ANIM_S = float(os.environ.get("AERIE_ANIM_S", "1.2"))
 
 
@@ -33,6 +37,7 @@ class FrameLoop:
         self.skipped = 0
         self.adaptive = os.environ.get("AERIE_FULL_RES", "") not in ("1", "yes", "true")
         self.motion_scale = 0.7
+        self.target: ViewTarget | None = None   # the 3D view's offscreen target, at the framebuffer's size
         self.small_target = None
         self.view_scale: float | str = 1.0
         self.last_cam = None
@@ -44,10 +49,24 @@ class FrameLoop:
         self.prims_key: tuple | None = None
         self.prims: tuple | None = None      # (overlays as ov.BakedPrims, notes, the tags for the token layer)
 
+    def fit_target(self) -> None:
+        """The 3D view is drawn into an offscreen target and copied to the window; when nothing in the 3D view
+        changed since the last frame (camera, state, overlays, cursor) the copy is all a frame costs. Made anew
+        when the framebuffer's size changed."""
+        win = self.win
+        size = tuple(win.get_framebuffer_size())
+        if self.target is not None:
+            if self.target.size == size:
+                return
+            self.target.release()
+        self.target = win.rc.target(size)
+        win.rc.size = size
+        self.scene_key = None
+
     # -- adaptive resolution while the camera moves ---------------------------------------------------------------
     def small(self, scale):
         """The reduced-resolution target for frames drawn while the camera moves (shown stretched)."""
-        W, Hh = self.win.target.size
+        W, Hh = self.target.size
         size = (max(int(W * scale), 16), max(int(Hh * scale), 16))
         if self.small_target is None or self.small_target.size != size:
             if self.small_target is not None:
@@ -159,6 +178,7 @@ class FrameLoop:
     def draw_view(self, cam, rs, fx) -> None:
         """The 3D view into the cache (or straight to the window while the camera moves at full resolution)."""
         win = self.win
+        assert self.target is not None            # made with the window (fit_target)
         moving = (self.last_cam is not None and cam != self.last_cam) or self.recently_hovered()
         self.last_cam = cam
         scale = self.motion_scale if (moving and self.adaptive and self.full_slow()) else 1.0
@@ -168,8 +188,8 @@ class FrameLoop:
             # a moving frame at full resolution goes straight to the window (no copy; the next still frame redraws
             # into the cache), a reduced one into the small buffer, a still one into the cache
             direct = moving and scale == 1.0
-            into = None if direct else self.small(scale) if scale != 1.0 else win.target
-            with win.rc.drawing_into(into, win.target.size):
+            into = None if direct else self.small(scale) if scale != 1.0 else self.target
+            with win.rc.drawing_into(into, self.target.size):
                 win.renderer.draw(cam, rs, prims, DrawOptions(labels=False, units=win.vstate.units))
             self.scene_key = ("direct",) if direct else key3d
             self.view_scale = "direct" if direct else scale
@@ -180,9 +200,9 @@ class FrameLoop:
         else:
             self.track(None)
         if self.view_scale == 1.0:
-            win.rc.show(win.target, win.target.size)
+            win.rc.show(self.target, self.target.size)
         elif self.view_scale != "direct":
-            win.rc.show(self.small(self.view_scale), win.target.size)
+            win.rc.show(self.small(self.view_scale), self.target.size)
 
 
 def _kept(rs, keep):
@@ -204,7 +224,7 @@ def tick(win, dt) -> None:
     from pyglet.window import key
 
     if win.jobs.collect():
-        win.hud_key = None
+        win.sections.hud_key = None
     if win.deferred and not win.jobs.busy():
         todo, win.deferred = win.deferred, []
         for fn, a in todo:
@@ -267,7 +287,7 @@ def schedule_jobs(win) -> None:
             if cv is not None:
                 jobs.submit("movement", (sv, sel), lambda c=cv, rs=rs, s=sess: movement_costs(win, rs, c, s))
     if jobs.wait_maps():
-        win.hud_key = None
+        win.sections.hud_key = None
 
 
 def maps_world(win):

@@ -21,7 +21,7 @@ def _said(win, before: int) -> None:
     if len(win.ctl.session.actions) > before:
         win.say(win.named(win.ctl.message[0]) + "  (Ctrl+Z undoes)")
     elif win.ctl.question is not None:        # a player's choice the GM's action met: asked first
-        win.hotseat()
+        win.seats.hotseat(win.ctl, win.say)
         win.say(win.ctl.message[0])
     else:
         win.say(win.ctl.message[0], "error")

@@ -1,7 +1,8 @@
-"""What a mode asks of the window (issue 40, the shape): a handler returns one of these -- or a tuple of them and
-of the mode stack's own results (:mod:`engine.app.modes.base`) -- and one place performs it
-(:func:`engine.app.perform.perform`), as the tcod tutorial's handlers return actions. Plain frozen data: a mode
-imports nothing that reaches the window.
+"""What a mode or a HUD section asks of the window (issue 40, the shape): a mode's handler returns one of these --
+or a tuple of them and of the mode stack's own results (:mod:`engine.app.modes.base`) --, a click, a drop or the
+wheel on a section returns one or None (:mod:`engine.app.sections.base`), and one place performs every one
+(:func:`engine.app.perform.perform`), as the tcod tutorial's handlers return actions. Plain frozen data: neither a
+mode nor a section imports anything that reaches the window, and neither changes the window itself.
 
 ``then`` (what follows a save-first prompt) is another intent, or a plain callable from code outside the modes
 (the window's own quit, a GM line's ``start``)."""
@@ -10,11 +11,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Union
+from typing import Any, Callable, Literal, Union
 
 
 class Intent:
-    """The base of every intent (what :meth:`ModeStack.apply` hands to the table's ``perform``)."""
+    """The base of every intent (what :meth:`ModeStack.apply` hands to the table's ``perform``, and what a
+    section's click, drop or wheel returns to :class:`engine.app.panels.Panels`)."""
 
 
 Then = Union[Intent, Callable[[], Any]]
@@ -56,7 +58,7 @@ class Screenshot(Intent):
 
 @dataclass(frozen=True)
 class Hotseat(Intent):
-    """The players' view passes to the side a question is for, or back (``PlayWindow.hotseat``)."""
+    """The players' view passes to the side a question is for, or back (``Seats.hotseat``, engine/app/seats.py)."""
 
 
 @dataclass(frozen=True)
@@ -131,7 +133,8 @@ class SaveThen(Intent):
 
 @dataclass(frozen=True)
 class GmStep(Intent):
-    """A GM action (``gm_set``, ``gm_place``, ...) sent to the core and said on screen."""
+    """A GM action (``gm_set``, ``gm_place``, a turn-order row dragged onto another: ``gm_order``, ...) sent to the
+    core and said on screen."""
 
     action: dict = field(compare=False)
 
@@ -141,3 +144,67 @@ class GmCommand(Intent):
     """The ``;`` line."""
 
     text: str
+
+
+# ---------------------------------------------------------------------------------------- what the sections ask
+@dataclass(frozen=True)
+class Control(Intent):
+    """A controller call. ``wait``: one that changes the session, run once no worker reads it (the window's
+    ``do``)."""
+
+    call: Literal["choose", "cancel", "select", "confirm", "undo", "redo", "answer"]
+    args: tuple = ()
+    wait: bool = False
+
+
+@dataclass(frozen=True)
+class ToggleHelp(Intent):
+    """F1's help shown or hidden."""
+
+
+@dataclass(frozen=True)
+class ScrollLog(Intent):
+    """The event log scrolled ``by`` lines (older: more)."""
+
+    by: int
+
+
+@dataclass(frozen=True)
+class PickSpell(Intent):
+    """The cast menu's row: that spell becomes the composed cast's."""
+
+    spell: str
+
+
+@dataclass(frozen=True)
+class CompendiumRow(Intent):
+    """The compendium's row ``i`` clicked: highlighted, or added when it was already."""
+
+    i: int
+
+
+@dataclass(frozen=True)
+class OutlookSide(Intent):
+    """How does this end?: the side's next policy."""
+
+    side: str
+
+
+@dataclass(frozen=True)
+class HideOutlook(Intent):
+    """How does this end? hidden (I shows it again)."""
+
+
+@dataclass(frozen=True)
+class TokenHudAct(Intent):
+    """A token HUD button: (what, value), e.g. ("hp", -5), ("cond", "prone"), ("hide", None)."""
+
+    what: str
+    value: Any = None
+
+
+@dataclass(frozen=True)
+class OpenChosen(Intent):
+    """Ctrl+O's entry ``i`` opened."""
+
+    i: int

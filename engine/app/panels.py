@@ -1,21 +1,19 @@
 """The window's side of its panels (engine/app/sections): the table each section is handed (:func:`table`), what
-the sections laid out kept on the window (:func:`absorb`), and the one place where what a click, a drop or the
-wheel on a panel asks for is done (:func:`perform`). :class:`Panels` is the window's ``sections``: the calls the
-window makes with itself, passed on to the sections with a table."""
+the sections laid out kept on the window (:func:`absorb`); what a click, a drop or the wheel on a panel asks for
+is done where every intent is (:func:`engine.app.perform.perform`). :class:`Panels` is the window's ``sections``:
+the calls the window makes with itself, passed on to the sections with a table."""
 
 from __future__ import annotations
 
 from typing import Any, Callable
 
-from engine.app.gmtable import gm_step
+from engine.app.intents import Intent
 from engine.app.modes.compendium import Compendium
-from engine.app.modes.prompts import Chooser, YesNo, open_chosen
-from engine.app.modes.tokenhud import TokenHud, act
-from engine.app.outlook import cycle_side, outlook
+from engine.app.modes.prompts import Chooser, YesNo
+from engine.app.modes.tokenhud import TokenHud
+from engine.app.perform import perform
 from engine.app.sections.base import Layout, Section, SectionManager
-from engine.app.sections.castmenu import pick
 from engine.app.sections.context import Drawn, Table
-from engine.app.sections import intents as I
 from engine.app.twowindows import players_screen
 
 
@@ -56,59 +54,10 @@ def absorb(win, drawn: Drawn) -> None:
         win.vstate.log_scroll = drawn.log_scroll
 
 
-def perform(win, intent: I.Intent | None) -> None:
-    """What a panel asked for, done on the window (the only place a panel's click changes anything)."""
-    if intent is None:
-        return
-    if isinstance(intent, I.Say):
-        win.say(intent.text, intent.kind, toast=intent.toast)
-    elif isinstance(intent, I.Control):
-        fn = getattr(win.ctl, intent.call)
-        if intent.wait:
-            win.do(fn, *intent.args)
-        else:
-            fn(*intent.args)
-    elif isinstance(intent, I.ToggleHelp):
-        win.vstate.help = not win.vstate.help
-    elif isinstance(intent, I.ScrollLog):
-        win.vstate.log_scroll = max(0, win.vstate.log_scroll + intent.by)
-    elif isinstance(intent, I.GmStep):
-        gm_step(win, intent.action)
-    elif isinstance(intent, I.PickSpell):
-        if pick(win.ctl, intent.spell):
-            win.say(f"cast: {intent.spell.replace('_', ' ')} - click a cell or a creature to aim it, Enter casts",
-                    toast=False)
-    else:
-        _perform_mode(win, intent)
-
-
-def _perform_mode(win, intent: I.Intent) -> None:
-    """The intents of the panels of a mode (the compendium, the token HUD, Ctrl+O) and of the outlook."""
-    if isinstance(intent, I.CompendiumRow):
-        m = win.modes.find(Compendium)
-        if m is not None:
-            if intent.i == m.i:
-                m.add(win.table)
-            else:
-                m.i = intent.i
-            win.changed()
-    elif isinstance(intent, I.TokenHudAct):
-        m = win.modes.find(TokenHud)
-        if m is not None and not act(win.table, m.cid, intent.what, intent.value):
-            win.modes.remove(win.table, m)
-    elif isinstance(intent, I.OpenChosen):
-        ch = win.modes.find(Chooser)
-        if ch is not None:
-            ch.i = intent.i
-            open_chosen(win.table)
-    elif isinstance(intent, I.OutlookSide):
-        cycle_side(win, intent.side)
-    elif isinstance(intent, I.HideOutlook):
-        outlook(win).shown = False
-        outlook(win).setup = False
-        win.say("how does this end? hidden (I shows it again)")
-    else:
-        raise TypeError(f"no panel intent {intent!r}")
+def _perform(win, intent: Intent | None) -> None:
+    """What a panel asked for (None: nothing), done by the one performer of every intent."""
+    if intent is not None:
+        perform(win, intent)
 
 
 class Panels:
@@ -117,6 +66,7 @@ class Panels:
     def __init__(self, sections: list[Section], help_rows: Callable[[], list] = list) -> None:
         self.manager = SectionManager(sections)
         self.help_rows = help_rows
+        self.hud_key: tuple | None = None      # what the HUD was last built from (None: build it at the next draw)
 
     @property
     def sections(self) -> list[Section]:
@@ -133,20 +83,46 @@ class Panels:
         self.manager.build(t, L)
         absorb(win, t.drawn)
 
+    def draw(self, win) -> None:
+        """The window's HUD drawn, rebuilt first only when what its sections depend on changed."""
+        ctl = win.ctl
+        k = (ctl.version, ctl.msg_version, ctl.state_version, win.size_px, win.vstate.version, win.modes.key(),
+             tuple(win.notes), win.jobs.key(), self.key(win))
+        if k != self.hud_key or win.camctl.mode == "flythrough":
+            self.hud_key = k
+            self.rebuild(win)
+        win.hud.draw(win.size_px)
+        win.big.draw(win.size_px)
+
+    def rebuild(self, win) -> None:
+        """The HUD's layers built anew from the sections, at the window's size."""
+        win.hud.begin()
+        win.big.begin()
+        pf = win.player_view()          # the player view: every text drawn passes its one filter
+        win.hud.filter = win.big.filter = None if pf.gm else pf.shown
+        win.panels = {}
+        W, Hh = win.size_px
+        small = win.compact()
+        L = Layout(W, Hh, win.hud.line + 3, small, notes=list(win.notes), state=win.hud_state(),
+                   rw=int(min(380, W * 0.28)) if not small else int(min(260, W * 0.4)), by=Hh)
+        self.build(win, L)
+        win.hud.upload()
+        win.big.upload()
+
     def over(self, win, x: float, y: float) -> Any:
         return win.hud.over(x, y)
 
     def click(self, win, x: float, y: float) -> bool:
         took, intent = self.manager.click(self.table(win), x, y)
-        perform(win, intent)
+        _perform(win, intent)
         return took
 
     def drop(self, win, start, end) -> bool:
         took, intent = self.manager.drop(self.table(win), start, end)
-        perform(win, intent)
+        _perform(win, intent)
         return took
 
     def scroll(self, win, x: float, y: float, scroll_y: float) -> bool:
         took, intent = self.manager.scroll(self.table(win), x, y, scroll_y)
-        perform(win, intent)
+        _perform(win, intent)
         return took

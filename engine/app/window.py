@@ -31,6 +31,7 @@ from engine.app import frame as F
 from engine.app import hud as H
 from engine.app import pointing
 from engine.app import recovery
+from engine.app.seats import Seats
 from engine.app import panels, sections
 from engine.app import storeys
 from engine.app import teststate
@@ -50,7 +51,7 @@ from engine.app.modes.question import sync as sync_modes
 from engine.app.perform import perform
 from engine.app.picking import Picker
 from engine.app.table import Table, table_of
-from engine.app.viewstate import PlayerFilter, ViewState, player_filter
+from engine.app.viewstate import PlayerFilter, ViewState
 from engine.render.events import build_step
 from engine.rules.events import Hurting
 from engine.render.renderer import Renderer
@@ -101,9 +102,8 @@ class PlayWindow(pyglet.window.Window):
         self.scene = scene
         self.set_location(0, 0)
         self.rc = RenderContext.from_current(self.get_framebuffer_size())
-        self.target = None
         self.loop = F.FrameLoop(self)
-        self._make_target()
+        self.loop.fit_target()
         self.gm = mirror_of                      # the GM's window when this one is the players' screen (F4)
         self.mirror = None                       # the players' screen of this GM's window
         self.ctl = mirror_of.ctl if mirror_of else Controller(scene, seed)
@@ -118,7 +118,7 @@ class PlayWindow(pyglet.window.Window):
         self.push_handlers(self.keys)
         self.push_handlers(HeldKeys(self))       # a frame of its own: one frame keeps one handler per event
         self._reset_world()
-        self.hotseat_prev = None                 # F3 view to return to once a question for another side is answered
+        self.seats = Seats(self.vstate)          # whose view is up (F3), its player filter, the hotseat
         self.token_boxes: dict = {}
         self.tok_key = None
         self.table_tags: list = []
@@ -134,7 +134,6 @@ class PlayWindow(pyglet.window.Window):
         self.drawn_maps: dict = {}               # overlay name -> the job key of the map last drawn
         self.volume_info = None
         self.maps_world_cache: tuple = (None, None)
-        self.pf_cache: dict = {}
         self.mouse = (0, 0)                      # top-left origin pixels
         self.drag = None
         self.hover_t = 0.0
@@ -147,7 +146,6 @@ class PlayWindow(pyglet.window.Window):
         self.fps = 0.0
         self._last = time.perf_counter()
         self.deferred: list = []                 # actions waiting for the worker to finish
-        self.hud_key = None
         self.test_state = teststate.state_path(mirror_of)
         self.shot_dir = Path(os.environ.get("AERIE_SCREENSHOT_DIR", "."))
         self.last_shot = None
@@ -220,9 +218,8 @@ class PlayWindow(pyglet.window.Window):
         self.changed()
 
     def player_view(self) -> PlayerFilter:
-        """The one filter of what the side on screen may see (the GM: everything)."""
-        return player_filter(self.ctl.session, self.vstate.player_side, self.ctl.state_version, self.pf_cache,
-                             self.vstate.reveal_hp, self.vstate.hidden)
+        """The one filter of what the side on screen may see (the GM: everything; engine/app/seats.py)."""
+        return self.seats.view(self.ctl)
 
     def hud_state(self):
         """The rules state the panels show: while a step animates, the state before it (the turn order and the
@@ -270,7 +267,7 @@ class PlayWindow(pyglet.window.Window):
         s_before, sv, last = self.ctl.session, self.ctl.state_version, self.ctl.last_step
         before = self.render_state()
         res = fn(*a)
-        self.hotseat()
+        self.seats.hotseat(self.ctl, self.say)
         if self.ctl.session is not s_before or self.ctl.state_version != sv:
             fog.update(self.ctl, self.vstate.hidden)      # what each side has seen, remembered
             after = self.render_state()
@@ -299,36 +296,8 @@ class PlayWindow(pyglet.window.Window):
         return res
 
     def changed(self):
-        self.hud_key = None
+        self.sections.hud_key = None
         self.loop.force = True
-
-    def hotseat(self):
-        """A question for a character of another side while the players' view (F3) shows one side: the screen
-        passes to the chooser's side for the answer, and back afterwards."""
-        qv = self.ctl.question_view()
-        if qv is not None and self.vstate.player_side is not None and qv["side"] != self.vstate.player_side:
-            if self.hotseat_prev is None:
-                self.hotseat_prev = self.vstate.player_side
-            self.vstate.player_side = qv["side"]
-            self.say(f"pass the screen to side {qv['side']}: {qv['label']} chooses", toast=False)
-        elif qv is None and self.hotseat_prev is not None:
-            self.vstate.player_side, self.hotseat_prev = self.hotseat_prev, None
-
-    def cycle_player_view(self):
-        sides = list(dict.fromkeys(a.side for a in self.ctl.state.actors.values()))
-        side = self.vstate.player_side
-        if side is None:
-            side = sides[0] if sides else None
-        else:
-            i = sides.index(side) if side in sides else -1
-            side = sides[i + 1] if i + 1 < len(sides) else None
-        self.vstate.player_side = side
-        if side is None:
-            self.say("F3: game master's view (everything)")
-        else:
-            n = len(self.player_view().seen or ())
-            self.say(f"F3: player view of side {side}: {n} of {len(self.ctl.state.actors)} characters "
-                     f"seen by true 3D sight lines (F3: next side)")
 
     def set_controller(self, ctl):
         """Another scene: its world, renderer, camera and picker."""
@@ -363,18 +332,6 @@ class PlayWindow(pyglet.window.Window):
         self.changed()
 
     # ================================================================================================ input
-    def _make_target(self):
-        """The 3D view is drawn into an offscreen target and copied to the window; when nothing in the 3D view
-        changed since the last frame (camera, state, overlays, cursor) the copy is all a frame costs."""
-        size = tuple(self.get_framebuffer_size())
-        if self.target is not None:
-            if self.target.size == size:
-                return
-            self.target.release()
-        self.target = self.rc.target(size)
-        self.rc.size = size
-        self.loop.scene_key = None
-
     @_safe
     def on_expose(self):
         self.loop.force = True
@@ -382,7 +339,7 @@ class PlayWindow(pyglet.window.Window):
     @_safe
     def on_resize(self, width, height):
         self.resized_t = time.perf_counter()     # frames are drawn for a moment after (FrameLoop.recently_resized)
-        self._make_target()
+        self.loop.fit_target()
         fit_text(self)
         self.changed()
         return pyglet.event.EVENT_HANDLED
@@ -484,7 +441,7 @@ class PlayWindow(pyglet.window.Window):
         self.loop.draw_view(cam, rs, fx)
         self.rc.use_screen(self.size_px)
         token_layer.draw_tokens(self, cam, rs)
-        self.draw_hud()
+        self.sections.draw(self)
         if self.shot_pending:
             self.shot_pending = False
             self.screenshot()
@@ -503,31 +460,6 @@ class PlayWindow(pyglet.window.Window):
             self._last = now
             self.fps = 15 / dt if dt > 0 else 0.0
             self.write_state()
-
-    def draw_hud(self):
-        """The HUD, rebuilt only when what its sections depend on changed."""
-        ctl = self.ctl
-        k = (ctl.version, ctl.msg_version, ctl.state_version, self.size_px, self.vstate.version, self.modes.key(),
-             tuple(self.notes), self.jobs.key(), self.sections.key(self))
-        if k != self.hud_key or self.camctl.mode == "flythrough":
-            self.hud_key = k
-            self.build_hud()
-        self.hud.draw(self.size_px)
-        self.big.draw(self.size_px)
-
-    def build_hud(self):
-        self.hud.begin()
-        self.big.begin()
-        pf = self.player_view()          # the player view: every text drawn passes its one filter
-        self.hud.filter = self.big.filter = None if pf.gm else pf.shown
-        self.panels = {}
-        W, Hh = self.size_px
-        small = self.compact()
-        L = sections.Layout(W, Hh, self.hud.line + 3, small, notes=list(self.notes), state=self.hud_state(),
-                            rw=int(min(380, W * 0.28)) if not small else int(min(260, W * 0.4)), by=Hh)
-        self.sections.build(self, L)
-        self.hud.upload()
-        self.big.upload()
 
     # ================================================================================================ output
     def grab(self) -> np.ndarray:

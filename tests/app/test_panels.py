@@ -4,7 +4,9 @@ lays out comes back through the table's ``drawn`` record; the players' screen pe
 
 from __future__ import annotations
 
+import ast
 import dataclasses
+from pathlib import Path
 
 import pytest
 
@@ -12,15 +14,19 @@ from test_window_player_view_and_panels import OverlayWin
 from test_window_table_round3 import PanelHud
 
 from engine.app import hud as H
-from engine.app.panels import Panels, absorb, perform, table
+from engine.app import intents as I
+from engine.app import perform as P
+from engine.app.panels import Panels, absorb, table
+from engine.app.perform import perform
 from engine.app.sections import default
-from engine.app.sections import intents as I
 from engine.app.sections.base import Layout
 from engine.app.sections.bottom import Actions
 from engine.app.sections.left import TopBar, TurnOrder
 from engine.app.sections.right import EventLog
 
 pytestmark = pytest.mark.unit
+
+SECTIONS = Path(__file__).resolve().parents[2] / "engine" / "app" / "sections"
 
 
 def _win():
@@ -90,9 +96,19 @@ def test_the_log_scrolls_by_intent_and_its_layout_comes_back_through_drawn():
     assert win.vstate.log_scroll == t.drawn.log_scroll == win.log_view["scroll"]
 
 
-def test_every_intent_is_performed_somewhere():
-    """perform() knows every intent the sections may return (an unknown one is an error, not silence)."""
-    names = [n for n, v in vars(I).items() if dataclasses.is_dataclass(v) and v.__module__ == I.__name__]
-    assert len(names) == 11 and set(I.Intent.__args__) == {getattr(I, n) for n in names}
+def test_every_intent_a_section_returns_is_the_modes_and_is_performed():
+    """The sections' intents come from the one intents module the modes use (engine/app/intents.py; no second one
+    in engine/app/sections), and the one performer knows each (an unknown one is an error, not silence)."""
+    used: set[str] = set()
+    for f in sorted(SECTIONS.glob("*.py")):
+        for n in ast.walk(ast.parse(f.read_text(encoding="utf-8"))):
+            if isinstance(n, ast.ImportFrom) and n.module and n.module.endswith("intents"):
+                assert n.module == "engine.app.intents", (f.name, n.module)
+                used |= {a.name for a in n.names}
+    kinds = {getattr(I, n) for n in used} - {I.Intent}
+    assert kinds == {I.Say, I.Control, I.GmStep, I.ToggleHelp, I.ScrollLog, I.PickSpell, I.CompendiumRow,
+                     I.OutlookSide, I.HideOutlook, I.TokenHudAct, I.OpenChosen}
+    assert all(issubclass(k, I.Intent) for k in kinds) and kinds <= set(P._BY_TYPE)
+    assert not (SECTIONS / "intents.py").exists()
     with pytest.raises(TypeError):
         perform(_win(), object())

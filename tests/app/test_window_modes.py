@@ -26,6 +26,7 @@ from engine.app.modes.text import TextEntry  # noqa: E402
 from engine.app.modes.tools import Ruler, Template  # noqa: E402
 from engine.app.panels import table as panel_table  # noqa: E402
 from engine.app.table import Table, table_of  # noqa: E402
+from engine.app.seats import Seats  # noqa: E402
 from engine.app.viewstate import ViewState  # noqa: E402
 from engine.render.state import from_session  # noqa: E402
 from engine.scene import load_scene  # noqa: E402
@@ -48,6 +49,7 @@ class FakeWin:
         self.saved_actions: list = []
         self.said: list = []
         self.shot_pending = False
+        self.seats = Seats(self.vstate)
 
     @property
     def table(self) -> Table:
@@ -64,9 +66,6 @@ class FakeWin:
         self.ctl.say(text, kind)
 
     def changed(self):
-        pass
-
-    def hotseat(self):
         pass
 
     def set_controller(self, ctl):

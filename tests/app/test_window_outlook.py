@@ -15,7 +15,8 @@ from pyglet.window import key  # noqa: E402
 from engine.app import hud as H  # noqa: E402
 from engine.app import outlook as OL  # noqa: E402
 from engine.app.jobs import Workers  # noqa: E402
-from engine.app.panels import perform, table  # noqa: E402
+from engine.app.panels import table  # noqa: E402
+from engine.app.perform import perform  # noqa: E402
 from engine.app.sections.base import Layout  # noqa: E402
 from engine.app.sections.outlook import HowDoesThisEnd  # noqa: E402
 from engine.sim.summary import summarise, wilson  # noqa: E402

@@ -58,7 +58,7 @@ def collect(side, where, drawn=True):
     if drawn:
         frame()                                # the frame as drawn: the HUD, the tokens, the floating numbers
     else:
-        win.build_hud()                        # the HUD's texts only (a hover line)
+        win.sections.rebuild(win)              # the HUD's texts only (a hover line)
     out = texts[side]
     for layer in (win.hud, win.big):
         out += [[where + " in " + str(block_of(layer, t[0] + 1, t[1] + 1)), t[4]] for t in layer.texts]

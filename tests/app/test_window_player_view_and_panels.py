@@ -13,8 +13,8 @@ from test_window_modes import FakeWin
 
 from engine.app import scene_prims as SP
 from engine.app.jobs import Workers
-from engine.app.panels import perform, table
-from engine.app.viewstate import player_filter
+from engine.app.panels import table
+from engine.app.perform import perform
 from engine.render.state import from_session
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -29,11 +29,9 @@ class OverlayWin(FakeWin):
         self.ov_cache: dict = {}
         self.drawn_maps: dict = {}
         self.table_tags: list = []
-        self.pf_cache: dict = {}
 
     def player_view(self):
-        return player_filter(self.ctl.session, self.vstate.player_side, self.ctl.state_version, self.pf_cache,
-                             self.vstate.reveal_hp, self.vstate.hidden)
+        return self.seats.view(self.ctl)           # the window's own (engine/app/seats.py)
 
     def render_state(self):
         return from_session(self.scene, self.ctl.session)

@@ -11,7 +11,8 @@ from test_window_player_view_and_panels import OverlayWin, PrintHud
 from pathlib import Path
 
 from engine.app.logtext import namer
-from engine.app.panels import perform, table
+from engine.app.panels import table
+from engine.app.perform import perform
 from engine.app.sections.base import Layout
 
 pytestmark = pytest.mark.unit

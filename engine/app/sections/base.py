@@ -4,8 +4,8 @@ depends on (the HUD's cache key is the sections' own) and takes the clicks on th
 One :class:`SectionManager` builds them in order, the modal ones last, and hit-tests: no click ladder.
 
 A section is handed a :class:`~engine.app.sections.context.Table` (``t``), never the window; a click, a drop or
-the wheel returns an intent (:mod:`engine.app.sections.intents`) that the window performs
-(:mod:`engine.app.panels`)."""
+the wheel returns an intent (:mod:`engine.app.intents`, the modes' own) that the window performs in the one place
+that performs every intent (:func:`engine.app.perform.perform`)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.app.sections.context import Table
-from engine.app.sections.intents import Intent
+from engine.app.intents import Intent
 
 
 @dataclass

@@ -9,7 +9,7 @@ from engine.app.greyed import greyed, hover_greyed
 from engine.app.hovertext import cell_info
 from engine.app.sections.base import Layout, Section
 from engine.app.sections.context import Table
-from engine.app.sections.intents import Control, Intent, Say
+from engine.app.intents import Control, Intent, Say
 
 
 class Actions(Section):

@@ -11,7 +11,7 @@ from engine.app import hud as H
 from engine.app.areaspell import srd_spell      # the SRD spell data, read once for the menu and the areas
 from engine.app.sections.base import Layout, Section
 from engine.app.sections.context import Table
-from engine.app.sections.intents import Intent, PickSpell
+from engine.app.intents import Intent, PickSpell
 
 
 def facts(spell: str) -> str:

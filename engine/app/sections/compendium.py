@@ -9,7 +9,7 @@ from engine.app import compendium as C
 from engine.app import hud as H
 from engine.app.sections.base import Layout, Section
 from engine.app.sections.context import Table
-from engine.app.sections.intents import CompendiumRow, Intent
+from engine.app.intents import CompendiumRow, Intent
 
 TONES = {"head": H.ACCENT, "fg": H.FG, "dim": H.DIM, "good": H.GOOD, "bad": H.BAD}
 

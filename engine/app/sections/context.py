@@ -4,9 +4,9 @@ camera, the workers, the frame's size, the modes whose panels are drawn -- and o
 section leaves what it laid out (the panels' title bars, the log's rows) for the window to keep.
 
 A click, a drop or the wheel on a section changes nothing itself: the handler returns an intent
-(:mod:`engine.app.sections.intents`) and the window performs it (:mod:`engine.app.panels`, the one place). The
-table is made by :func:`engine.app.panels.table` for each call; nothing here imports the window, the mirror or a
-mode."""
+(:mod:`engine.app.intents`, the modes' own) and the window performs it (:func:`engine.app.perform.perform`, the
+one place). The table is made by :func:`engine.app.panels.table` for each call; nothing here imports the window,
+the mirror or a mode."""
 
 from __future__ import annotations
 

@@ -6,7 +6,7 @@ from engine.app import hud as H
 from engine.app import tokens as T
 from engine.app.sections.base import Layout, Section
 from engine.app.sections.context import Table
-from engine.app.sections.intents import Control, GmStep, Intent, ToggleHelp
+from engine.app.intents import Control, GmStep, Intent, ToggleHelp
 from engine.render.state import side_colour
 
 

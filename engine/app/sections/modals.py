@@ -6,7 +6,7 @@ from __future__ import annotations
 from engine.app import hud as H
 from engine.app.sections.base import Layout, Section
 from engine.app.sections.context import Table
-from engine.app.sections.intents import Control, Intent, OpenChosen
+from engine.app.intents import Control, Intent, OpenChosen
 
 
 def modal(t: Table, lines, click=False, ids=None) -> None:

@@ -9,7 +9,7 @@ from engine.app import hud as H
 from engine.app.outlook import rows, side_rows
 from engine.app.sections.base import Layout, Section
 from engine.app.sections.context import Table
-from engine.app.sections.intents import HideOutlook, Intent, OutlookSide
+from engine.app.intents import HideOutlook, Intent, OutlookSide
 from engine.render.state import side_colour
 
 COLOURS = {"dim": H.DIM, "fg": H.FG, "bad": H.BAD, "accent": H.ACCENT}

@@ -14,7 +14,7 @@ from engine.app.controller import preview_lines
 from engine.app.questions import choice_lines
 from engine.app.sections.base import Layout, Section
 from engine.app.sections.context import Table
-from engine.app.sections.intents import Intent, ScrollLog
+from engine.app.intents import Intent, ScrollLog
 
 
 class Preview(Section):

@@ -6,7 +6,7 @@ from engine.app import hud as H
 from engine.app.modes.tokenhud import last_roll
 from engine.app.sections.base import Layout, Section
 from engine.app.sections.context import Table
-from engine.app.sections.intents import Intent, TokenHudAct
+from engine.app.intents import Intent, TokenHudAct
 
 
 class TokenHudPanel(Section):
