@@ -25,7 +25,7 @@ import socket
 import sys
 
 
-def _child(req: dict, fds: list[int]) -> int:
+def _child(req: dict, fds: list[int]) -> int | str | None:
     for i, fd in enumerate(fds):
         os.dup2(fd, i)
         os.close(fd)
@@ -40,10 +40,9 @@ def _child(req: dict, fds: list[int]) -> int:
     from engine.cli import main
 
     try:
-        code = main()                 # as engine/__main__.py calls it: the arguments from sys.argv
-    except SystemExit as e:           # argparse's usage errors and --help
-        code = e.code
-    return code
+        return main()                 # as engine/__main__.py calls it: the arguments from sys.argv
+    except SystemExit as e:           # argparse's usage errors and --help: SystemExit's code, as the interpreter takes it
+        return e.code
 
 
 def serve(sock: socket.socket) -> None:
