@@ -16,7 +16,7 @@ import re
 from engine.errors import AerieError
 from engine.resources import resource_dir
 from engine.rules.dnd5e import srd_rider_text
-from engine.rules.dnd5e import srd_features, srd_status
+from engine.rules.dnd5e import srd_features, srd_status, srd_swallow_text
 from engine.rules.dnd5e.common import DAMAGE_TYPES, SKILL_ABILITY, mod
 from engine.rules.dnd5e.srd_spellbook import harms as spellbook_harms, keys as spellbook_keys, kind as spellbook_kind
 from engine.rules.dnd5e.srd_block_grapple import grapple
@@ -72,7 +72,7 @@ def weapon(f: dict, abilities: dict) -> dict:
             w["properties"] = ["thrown"]
     if f.get("spell"):
         w["properties"] = w["properties"] + ["magical"]
-    oh = on_hit(f)[0]
+    oh = None if srd_swallow_text.bite_swallows(f) else on_hit(f)[0]       # SRD-43: the worm's swallowing bite
     if oh:
         w["on_hit"] = oh
     gr = grapple(f)[0]
@@ -459,7 +459,7 @@ def character(c: dict) -> dict:
                 w["properties"] = w["properties"] + ["magical"]
     if combos and (len(combos) > 1 or len(weapons) > 1):
         t["multiattack"] = combos             # SRD-01: the combinations as written
-    saves = [e for e, _ in (save_action(f) for f in c["actions"]) if e is not None]
+    saves = [e for e, _ in (save_action(f) for f in c["actions"] if not srd_swallow_text.takes(c, f)) if e is not None]
     for f in c["actions"]:
         if f.get("kind") == "save" and CHOICE_OF_BREATHS.search(f["desc"]):
             saves += [e for _, e, _ in breath_options(f) if e is not None]          # SRD-12 with SRD-05

@@ -48,6 +48,7 @@ TURN_START = Hook("turn_start", "fn(rs, session, actor) when its turn starts", o
     "fear_aura",                 # srd_auras.py (SRD-39)
     "brief_condition_arms",      # srd_brief.py (SRD-54)
     "burning_start",             # srd_burning.py (SRD-56)
+    "swallowed_acid",            # srd_swallow.py (SRD-43)
 ))
 TURN_END = Hook("turn_end", "fn(rs, session, actor) when its turn ends", order=(
     "stay_aloft",
@@ -58,6 +59,7 @@ TURN_END = Hook("turn_end", "fn(rs, session, actor) when its turn ends", order=(
     "burning_end",               # srd_burning.py (SRD-56)
     "legendary_actions",         # srd_legendary.py (SRD-15): another creature's turn ends
     "inside_an_object",          # srd_traits2.py (SRD-31)
+    "regurgitate_check",         # srd_swallow.py (SRD-43)
 ))
 FALL_TRIGGERS = Hook("fall_triggers", "fn(rs, session, actor) -> (reason, rule) or None: why a flyer falls", order=(
     "dead",

@@ -1,0 +1,147 @@
+"""How the SRD's swallowing actions read (SRD-43): the behir's, the remorhaz's and the tarrasque's Swallow and the purple
+worm's Bite, made into the sheet key ``srd_swallow``, and whether each is played (``status``, srd_status.STATUS).
+The rules that play them: engine/rules/dnd5e/srd_swallow.py, engine/rules/dnd5e/actions/srd_swallow.py.
+
+``srd_swallow`` (any 5e character may carry it; a scene without it plays as before)::
+
+    srd_swallow = {weapon = "Bite", action = true, max_size = "medium", dice = "6d6", type = "acid",
+                   threshold = 30, dc = 14, escape_m = 4.5, one = true, in_multiattack = false}
+    # the purple worm's Bite: no action; its hit asks a save: save = {dc = 19, ability = "dex"}
+"""
+
+from __future__ import annotations
+
+import re
+
+from engine.errors import SceneError
+from engine.rules.dnd5e.common import DAMAGE_TYPES
+
+RULE = "SRD-43"
+SIZE_NAMES = ("tiny", "small", "medium", "large", "huge", "gargantuan")
+_N = r"[\w' -]+"
+
+#: "The behir makes one bite attack against a Medium or smaller target it is grappling. If the attack hits, the
+#: target is also swallowed, and the grapple ends." (the remorhaz's and the tarrasque's in their words)
+ACTION = re.compile(r"^The \w+ makes one bite attack against an? (?P<size>Tiny|Small|Medium|Large|Huge) or smaller "
+                    r"(?:target|creature) it is grappling\. If the attack hits, (?:the target is also swallowed|that "
+                    r"creature takes the bite's damage and is swallowed|the target takes the bite's damage, the target "
+                    r"is swallowed), and the grapple ends\. While swallowed, the (?:target|creature) is blinded and "
+                    r"restrained, ")
+#: the purple worm's Bite, after its damage
+BITE = re.compile(r"^If the target is an? (?P<size>Tiny|Small|Medium|Large|Huge) or smaller creature, it must succeed "
+                  r"on a DC (?P<sdc>\d+) Dexterity saving throw or be swallowed by the \w+\. A swallowed creature is "
+                  r"blinded and restrained, ")
+#: what both say after "blinded and restrained, "
+INSIDE = re.compile(r"it has total cover against attacks and other effects outside the \w+, and it takes \d+ "
+                    r"\((?P<dice>\d+d\d+)\) (?P<type>\w+) damage at the start of each of the \w+'s turns\.(?P<one> An? "
+                    r"\w+ can have only one creature swallowed at a time\.)? If the \w+ takes (?P<n>\d+) damage or "
+                    r"more on a single turn from (?:the swallowed creature|a creature inside it), the \w+ must succeed "
+                    r"on a DC (?P<dc>\d+) Constitution saving throw at the end of that turn or regurgitate (?:the "
+                    r"creature|all swallowed creatures), which falls? prone in a space within 10 (?:ft\.|feet) of the "
+                    r"\w+\. If the \w+ dies, a swallowed creature is no longer restrained by it and can escape from the "
+                    r"corpse (?:by )?using (?P<ft>\d+) (?:ft\.|feet) of movement, exiting prone\.$")
+#: the tarrasque's Multiattack: "It can use its Swallow instead of its bite."
+INSTEAD = "It can use its Swallow instead of its bite."
+
+
+def _text(f: dict) -> str:
+    return " ".join(f["desc"].split())
+
+
+def read(c: dict, f: dict) -> dict | None:
+    """The sheet's ``srd_swallow`` for a feature of ``c`` as the SRD writes it, or None."""
+    text = _text(f)
+    if f.get("kind") == "attack":
+        after = text.split("Hit:", 1)[-1].split(". ", 1)[-1]
+        m = BITE.match(after)
+        entry: dict = {"weapon": f["name"], "action": False}
+        rest = after[m.end():] if m else ""
+        if m:
+            entry["save"] = {"dc": int(m.group("sdc")), "ability": "dex"}
+    elif f.get("kind") == "save" and f["name"] == "Swallow":
+        m = ACTION.match(text)
+        entry = {"weapon": "Bite", "action": True}
+        rest = text[m.end():] if m else ""
+    else:
+        return None
+    i = INSIDE.match(rest) if m else None
+    if not m or not i or i.group("type").lower() not in DAMAGE_TYPES:
+        return None
+    if entry["action"] and not any(g.get("kind") == "attack" and g["name"] == "Bite" for g in c["actions"]):
+        return None
+    ma = next((g for g in c["actions"] if g.get("kind") == "multiattack"), None)
+    entry.update({"max_size": m.group("size").lower(), "dice": i.group("dice"), "type": i.group("type").lower(),
+                  "threshold": int(i.group("n")), "dc": int(i.group("dc")),
+                  "escape_m": round(int(i.group("ft")) * 0.3, 2), "one": bool(i.group("one")),
+                  "in_multiattack": bool(entry["action"] and ma and INSTEAD in _text(ma))})
+    return entry
+
+
+def takes(c: dict, f: dict) -> bool:
+    """The feature is played by SRD-43 (not as a save action, SRD-12, nor its hit's save, SRD-13)."""
+    return f.get("kind") in ("attack", "save") and read(c, f) is not None
+
+
+def bite_swallows(f: dict) -> bool:
+    """An attack whose hit swallows (the purple worm's Bite): its save is SRD-43's, not SRD-13's ``on_hit``."""
+    return f.get("kind") == "attack" and read({"actions": []}, f) is not None
+
+
+def character_keys(c: dict) -> dict:
+    for f in c["actions"]:
+        e = read(c, f)
+        if e is not None:
+            return {"srd_swallow": e}
+    return {}
+
+
+def status(c: dict, section: str, f: dict) -> tuple[bool, str] | None:
+    """(True, "") for a swallowing feature played as written; the tarrasque's Multiattack with its Swallow."""
+    if section != "actions":
+        return None
+    if takes(c, f):
+        return True, ""
+    if f.get("kind") == "multiattack" and INSTEAD in _text(f) and "srd_swallow" in character_keys(c):
+        names = {g["name"] for g in c["actions"] if g.get("kind") == "attack"} | {"Swallow", "Frightful Presence"}
+        if all(x["action"] in names for o in f["options"] for x in o):
+            return True, ""
+    return None
+
+
+# -- the sheet key --------------------------------------------------------------------------------------------------
+
+KEYS = {"weapon": str, "action": bool, "max_size": str, "dice": str, "type": str, "threshold": int, "dc": int,
+        "escape_m": (int, float), "one": bool, "in_multiattack": bool, "save": dict}
+
+
+def check(raw: dict, file: str, key: str) -> None:
+    sw = raw.get("srd_swallow")
+    if sw is None:
+        return
+    k = f"{key}.srd_swallow"
+    ok = isinstance(sw, dict) and set(sw) <= set(KEYS) and all(isinstance(sw[n], KEYS[n]) for n in sw) \
+        and isinstance(sw.get("weapon"), str) and sw.get("max_size", "huge") in SIZE_NAMES \
+        and re.fullmatch(r"\d+d\d+", sw.get("dice", "")) is not None and sw.get("type") in DAMAGE_TYPES \
+        and 1 <= sw.get("threshold", 0) <= 1000 and 1 <= sw.get("dc", 0) <= 40 \
+        and 0 <= sw.get("escape_m", 0) <= 100
+    sv = sw.get("save") if isinstance(sw, dict) else None
+    if ok and sv is not None:
+        ok = set(sv) == {"dc", "ability"} and isinstance(sv["dc"], int) and sv["ability"] in (
+            "str", "dex", "con", "int", "wis", "cha")
+    if not ok:
+        raise SceneError(file, k, "{weapon, action, max_size, dice = \"6d6\", type, threshold, dc, escape_m, one, "
+                                  "in_multiattack, save = {dc, ability}} (SRD-43)")
+    names = [w if isinstance(w, str) else w.get("name") for w in raw.get("weapons") or ()]
+    if raw.get("weapons") is not None and sw["weapon"] not in names:
+        raise SceneError(file, f"{k}.weapon", f"the weapon that swallows: one of {', '.join(map(str, names))}")
+
+
+def setup(data: dict, raw: dict) -> None:
+    if raw.get("srd_swallow"):
+        sw = dict(raw["srd_swallow"])
+        sw.setdefault("action", True)
+        sw.setdefault("one", False)
+        sw.setdefault("in_multiattack", False)
+        sw.setdefault("max_size", "huge")
+        sw.setdefault("escape_m", 4.5)
+        data["srd_swallow"] = sw

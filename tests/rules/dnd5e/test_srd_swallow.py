@@ -1,0 +1,126 @@
+"""SRD-43 Swallow (the behir's, the remorhaz's, the tarrasque's Swallow; the purple worm's Bite), played through ``aerie
+run`` with forced dice on scenes written here (the events read from ``--json``), and on sessions for what the listing
+offers (tests/support/rules_helpers.py)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from engine.cli import main
+from engine.rules.core import Illegal
+from rules_helpers import make, scene_text, step
+from test_srd_mechanics import events, tables
+
+pytestmark = pytest.mark.unit
+
+#: a Medium fighter with a heavy maul (to deal 30 damage from inside in one hit) and many hit points
+MAUL = {"name": "maul", "damage": "10d10", "type": "bludgeoning", "properties": [], "to_hit": 10}
+KNIGHT = {"id": "k", "kind": "archer", "side": "blue", "at": [8, 6, 0], "max_hp": 200, "hp": 200, "weapons": [MAUL]}
+ARCHER = {"id": "a", "kind": "archer", "side": "blue", "at": [12, 12, 0]}
+
+
+def run_scene(tmp_path, capsys, chars, script) -> list[dict]:
+    p = tmp_path / "scene.toml"
+    p.write_text(scene_text(chars, size=(20, 20, 12)) + tables("script", script))
+    rc = main(["run", str(p), "--json"])
+    out = capsys.readouterr()
+    assert rc == 0, out.err + out.out
+    return [json.loads(ln) for ln in out.out.strip().splitlines()]
+
+
+def _cond(evs, who, name):
+    """Whether ``who`` has condition ``name`` after the events (the last condition event of it)."""
+    ce = events(evs, "condition", who=who, condition=name)
+    return bool(ce) and ce[-1]["added"]
+
+
+def test_srd43_the_behir_swallows_what_it_constricts_digests_it_and_regurgitates_it(tmp_path, capsys):
+    """"The behir makes one bite attack against a Medium or smaller target it is grappling. If the attack hits, the
+    target is also swallowed, and the grapple ends. While swallowed, the target is blinded and restrained, ... and it
+    takes 21 (6d6) acid damage at the start of each of the behir's turns. ... If the behir takes 30 damage or more on
+    a single turn from the swallowed creature, the behir must succeed on a DC 14 Constitution saving throw at the end
+    of that turn or regurgitate the creature, which falls prone in a space within 10 ft. of the behir.\""""
+    behir = {"id": "b", "srd": "behir", "side": "red", "at": [5, 5, 0]}
+    evs = run_scene(tmp_path, capsys, [behir, KNIGHT], [
+        {"actor": "b", "action": "attack", "target": "k", "weapon": "Constrict",
+         "rolls": {"attack": 15, "damage": [1, 1], "extra_damage": [1, 1]}},
+        {"actor": "b", "action": "end_turn"},
+        {"actor": "k", "action": "end_turn", "rolls": {"check": 1, "d20": 1}},
+        {"actor": "b", "action": "swallow", "target": "k", "rolls": {"attack": 15, "damage": [2, 2, 2]}},
+        {"actor": "b", "action": "end_turn"},
+        {"actor": "k", "action": "end_turn", "rolls": {"damage": [1, 2, 3, 4, 5, 6]}},      # the behir's turn: 21 acid
+        {"actor": "b", "action": "end_turn"},
+        {"actor": "k", "action": "attack", "target": "b", "weapon": "maul",
+         "rolls": {"attack": 15, "damage": [4, 4, 4, 4, 4, 4, 4, 4, 4, 4]}},
+        {"actor": "k", "action": "end_turn", "rolls": {"save": 2}}])
+    sw = events(evs, "swallowed", who="k", by="b")
+    assert len(sw) == 1 and sw[0]["rule"] == "SRD-43"
+    assert events(evs, "grapple_ends", who="k", rule="SRD-43")             # "and the grapple ends"
+    acid = events(evs, "damage", who="k", damage_type="acid")
+    assert [(e["amount"], e["rule"]) for e in acid] == [(21, "SRD-43")]
+    save = events(evs, "save", who="b", rule="SRD-43")
+    assert len(save) == 1 and save[0]["dc"] == 14 and save[0]["ability"] == "con" and not save[0]["success"]
+    out = events(evs, "regurgitated", who="k", by="b")
+    assert len(out) == 1
+    x, y, z = out[0]["to"]
+    assert z == 0 and max(5 - x - 1, x - 8, 5 - y - 1, y - 8) <= 1      # beside the behir's 3 x 3 footprint, 10 ft
+    assert _cond(evs, "k", "prone") and not _cond(evs, "k", "blinded") and not _cond(evs, "k", "restrained")
+
+
+def test_srd43_the_purple_worms_bite_swallows_and_its_corpse_lets_the_creature_out(tmp_path, capsys):
+    """"If the target is a Large or smaller creature, it must succeed on a DC 19 Dexterity saving throw or be
+    swallowed by the worm." and "If the worm dies, a swallowed creature is no longer restrained by it and can escape
+    from the corpse by using 20 feet of movement, exiting prone." The bite's save is not SRD-13's (no acid on it)."""
+    worm = {"id": "w", "srd": "purple-worm", "side": "red", "at": [4, 4, 0], "hp": 20}
+    foe = {**ARCHER, "id": "f", "side": "red", "at": [18, 18, 0]}          # the fight goes on when the worm dies
+    evs = run_scene(tmp_path, capsys, [worm, KNIGHT, foe], [
+        {"actor": "w", "action": "attack", "target": "k", "weapon": "Bite",
+         "rolls": {"attack": 15, "damage": [1, 1, 1], "save": 3}},
+        {"actor": "w", "action": "end_turn"},
+        {"actor": "k", "action": "attack", "target": "w", "weapon": "maul",
+         "rolls": {"attack": 15, "damage": [3, 3, 3, 3, 3, 3, 3, 3, 3, 3]}},
+        {"actor": "k", "action": "escape_corpse"}])
+    save = events(evs, "save", who="k")
+    assert save[0]["dc"] == 19 and save[0]["ability"] == "dex" and save[0]["rule"] == "SRD-43"
+    assert events(evs, "swallowed", who="k", by="w")
+    assert not events(evs, "damage", who="k", damage_type="acid")
+    assert events(evs, "death", who="w")
+    out = events(evs, "escapes_corpse", who="k", by="w")
+    assert len(out) == 1 and _cond(evs, "k", "prone")
+    assert not _cond(evs, "k", "restrained") and not _cond(evs, "k", "blinded")
+
+
+def test_srd43_a_swallowed_creature_reaches_only_its_swallower_and_moves_with_it():
+    """"it has total cover against attacks and other effects outside the behir": an archer outside may not shoot it,
+    the behir's own attacks do not reach it, and from inside it attacks only the behir; it moves with the behir. Swallow
+    needs a creature it is grappling; the tarrasque's "can use its Swallow instead of its bite" is one of its five
+    attacks."""
+    behir = {"id": "b", "srd": "behir", "side": "red", "at": [5, 5, 0]}
+    s = make([behir, KNIGHT, ARCHER], size=(20, 20, 12))
+    with pytest.raises(Illegal) as e:
+        step(s, "b", "swallow", target="k")
+    assert e.value.rule == "SRD-43"
+    s.state.actors["k"].conditions["grappled"] = ["b"]
+    s.state.actors["k"].data["srd_grapple"] = {"by": "b", "weapon": "Constrict", "escape_dc": 16, "restrained": False}
+    step(s, "b", "swallow", target="k", rolls={"attack": 15})
+    k = s.state.actors["k"]
+    assert k.data["inside"] == "b" and k.has("blinded") and k.has("restrained")
+    step(s, "b", "move", to=[5, 9, 0])
+    assert k.pos == (6, 10, 0)
+    assert not [x for x in s.legal_actions("b") if x.get("target") == "k" and x["action"] in ("attack", "grapple")]
+    step(s, "b", "end_turn")
+    assert {(x["action"], x["target"]) for x in s.legal_actions("k")
+            if x["action"] in ("attack", "grapple", "shove", "creature_action")} == {("attack", "b")}
+    step(s, "k", "end_turn")
+    with pytest.raises(Illegal) as e:
+        step(s, "a", "attack", target="k", weapon="longbow")
+    assert e.value.rule == "DND-32"
+    tq = {"id": "t", "srd": "tarrasque", "side": "red", "at": [3, 3, 0]}
+    s = make([tq, KNIGHT], size=(20, 20, 12))
+    step(s, "t", "attack", target="k", weapon="Bite", rolls={"attack": 15})    # "it is grappled (escape DC 20)"
+    step(s, "t", "end_turn")
+    step(s, "k", "end_turn")
+    step(s, "t", "swallow", target="k", rolls={"attack": 15})       # instead of its bite: the claws still follow
+    assert s.state.actors["k"].data["inside"] == "t" and s.state.turn["attacks_left"] == 4
