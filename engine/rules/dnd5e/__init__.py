@@ -40,5 +40,7 @@ RULESET = RulesetInfo(
                      "srd through": "engine.rules.dnd5e.srd_through",
                      "srd auras": "engine.rules.dnd5e.srd_auras", "srd swarm": "engine.rules.dnd5e.srd_swarm",
                      "srd swallow": "engine.rules.dnd5e.srd_swallow", "srd swallow text": "engine.rules.dnd5e.srd_swallow_text",
-                     "srd swallow actions": "engine.rules.dnd5e.actions.srd_swallow", "5e sight": "engine.rules.dnd5e.sight"}},
+                     "srd swallow actions": "engine.rules.dnd5e.actions.srd_swallow", "5e sight": "engine.rules.dnd5e.sight",
+                     "srd engulf": "engine.rules.dnd5e.srd_engulf",
+                     "srd engulf actions": "engine.rules.dnd5e.actions.srd_engulf"}},
 )

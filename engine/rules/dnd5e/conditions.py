@@ -261,6 +261,7 @@ MOVED = Hook("moved", "fn(rs, session, actor) after the actor moved", order=(
 #: after a grapple ended: a creature held aloft and let go falls (srd_carry.py, SRD-30)
 RELEASED = Hook("released", "fn(rs, session, target, grappler) after a grapple ended", order=(
     "dropped_aloft",             # srd_carry.py (SRD-30)
+    "engulf_ends",               # srd_engulf.py (SRD-44, SRD-45)
 ))
 
 

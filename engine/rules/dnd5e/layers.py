@@ -20,10 +20,10 @@ LAYERS: dict[str, dict[str, int]] = {"engine.rules.dnd5e": {
     "srd_legendary": RULES, "srd_wing": RULES, "srd_breaths": RULES, "srd_detect": RESOLUTION, "srd_burst": RULES,
     "srd_casters": RESOLUTION,
     "srd_wards": RULES, "srd_brief": RULES, "srd_burning": RULES, "srd_glare": RULES, "srd_gaze": RULES, "srd_polymorph": RULES,
-    "srd_carry": RULES, "srd_traits2": RULES, "srd_through": RULES, "srd_auras": RULES, "srd_swarm": RULES, "srd_swallow": RULES,              # SRD-30..38 (issue 44: the flyers' traits)
+    "srd_carry": RULES, "srd_traits2": RULES, "srd_through": RULES, "srd_auras": RULES, "srd_swarm": RULES, "srd_swallow": RULES, "srd_engulf": RULES,              # SRD-30..38 (issue 44: the flyers' traits)
     "attack_preview": ACTIONS, "listing": ACTIONS, "actions": ACTIONS, "actions.allies": ACTIONS,
     "actions.contact": ACTIONS, "actions.magic": ACTIONS, "actions.objects": ACTIONS,
-    "actions.policy": ACTIONS, "actions.rest": ACTIONS, "actions.standard": ACTIONS, "actions.srd": ACTIONS, "actions.srd_wake": ACTIONS, "actions.srd_douse": ACTIONS, "actions.srd_swallow": ACTIONS,
+    "actions.policy": ACTIONS, "actions.rest": ACTIONS, "actions.standard": ACTIONS, "actions.srd": ACTIONS, "actions.srd_wake": ACTIONS, "actions.srd_douse": ACTIONS, "actions.srd_swallow": ACTIONS, "actions.srd_engulf": ACTIONS,
     "actions.traits": ACTIONS,
     "ruleset": RULESET,
 }}

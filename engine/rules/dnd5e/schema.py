@@ -74,6 +74,7 @@ class Dnd5eStats(_Strict, frozen=True):
     creature_type: str | None = None        # the SRD's type (fiend, beast...): Dispel Evil and Good, Polymorph (SPL-15..)
     srd_features: dict[str, Any] | None = None                 # SRD-30..49: srd_features.py (its docstring)
     srd_swallow: dict[str, Any] | None = None                  # SRD-43: srd_swallow_text.py (its docstring)
+    srd_engulf: dict[str, Any] | None = None                   # SRD-44, -45: srd_swallow_text.py (its docstring)
 
 
 # -- what the types cannot say: the weapon shape's values, hit dice and spell slots (checked when the scene loads)

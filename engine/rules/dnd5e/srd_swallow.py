@@ -214,7 +214,8 @@ def swallower_dies(rs, session, a):
 def moved_inside(rs, session, a):
     """After ``a`` moved: each creature inside it is where it is ("When the cube moves, the engulfed creature moves
     with it"; a swallowed one alike), aloft too."""
-    for t in inside(session, a):
+    held = sorted((o for o in session.state.actors.values() if o.data.get("held_in") == a.id), key=lambda o: o.id)
+    for t in inside(session, a) + held:                 # swallowed (SRD-43), engulfed (SRD-44, -45)
         at = _spot(a, t)
         if at != t.pos:
             t.x, t.y, t.layer = at

@@ -42,4 +42,54 @@ RULES = [
      'tests': [T + 'test_srd43_the_behir_swallows_what_it_constricts_digests_it_and_regurgitates_it',
                T + 'test_srd43_the_purple_worms_bite_swallows_and_its_corpse_lets_the_creature_out',
                T + 'test_srd43_a_swallowed_creature_reaches_only_its_swallower_and_moves_with_it']},
+    {'id': 'SRD-44',
+     'rule': 'Engulf: "Multiattack. The shambling mound makes two slam attacks. If both attacks hit a Medium or smaller '
+             'target, the target is grappled (escape DC 14), and the shambling mound uses its Engulf on it." and '
+             '"Engulf. The shambling mound engulfs a Medium or smaller creature grappled by it. The engulfed target is '
+             'blinded, restrained, and unable to breathe, and it must succeed on a DC 14 Constitution saving throw at '
+             'the start of each of the mound\'s turns or take 13 (2d8 + 4) bludgeoning damage. If the mound moves, the '
+             'engulfed target moves with it. The mound can have only one creature engulfed at a time." The SRD\'s '
+             'Suffocating: "A creature can hold its breath for a number of minutes equal to 1 + its Constitution '
+             'modifier (minimum of 30 seconds). When a creature runs out of breath or is choking, it can survive for a '
+             'number of rounds equal to its Constitution modifier (minimum of 1 round). At the start of its next turn, '
+             'it drops to 0 hit points and is dying"',
+     'status': 'built',
+     'decision': 'the sheet key `srd_engulf` (kind "mound", read from the text). The second hit of its Slam on the same '
+                 'Medium or smaller creature within one Attack action grapples it (SRD-19\'s `srd_grapple`, escape DC '
+                 '14) and engulfs it when it holds no one (an `engulfed` event; else it is only grappled): restrained '
+                 'while the grapple lasts, blinded by it, in its space (the sheet\'s `held_in`: the path search lets '
+                 'the bodies share it) and moved with it (SRD-43\'s `moved_inside`). At the start of each of the '
+                 'mound\'s turns the Constitution save, and on a failure the damage rolled. The Escape action\'s check '
+                 'against DC 14 ends it, as the mound\'s death does (DND-47): the creature leaves for a free place beside '
+                 'it, sees and breathes again (an `engulf_ends` event). "Unable to breathe": the sheet\'s `no_breath` '
+                 'counts the rounds from the start of each of its turns; past 10 x (1 + Con modifier) rounds (at least '
+                 '5) and then its Con modifier rounds (at least 1) it drops to 0 hit points, dying (a `suffocates` '
+                 'event). The gelatinous cube\'s Engulf (a move through creatures\' spaces) is not played yet',
+     'where': 'srd engulf `engulf`, srd engulf `_slam_hit`, srd engulf `engulfed_damage`, srd engulf `holding_breath`, '
+              'srd engulf `engulf_ends`, srd engulf `room_for`, srd swallow `moved_inside`, srd swallow text `engulf`',
+     'tests': [T + 'test_srd44_the_shambling_mound_engulfs_what_both_slams_hit']},
+    {'id': 'SRD-45',
+     'rule': 'Whelm: "Whelm (Recharge 4-6). Each creature in the elemental\'s space must make a DC 15 Strength saving '
+             'throw. On a failure, a target takes 13 (2d8 + 4) bludgeoning damage. If it is Large or smaller, it is '
+             'also grappled (escape DC 14). Until this grapple ends, the target is restrained and unable to breathe '
+             'unless it can breathe water. If the saving throw is successful, the target is pushed out of the '
+             'elemental\'s space. The elemental can grapple one Large creature or up to two Medium or smaller creatures '
+             'at one time. At the start of each of the elemental\'s turns, each target grappled by it takes 13 (2d8 + '
+             '4) bludgeoning damage. A creature within 5 feet of the elemental can pull a creature or object out of it '
+             'by taking an action to make a DC 14 Strength and succeeding."',
+     'status': 'built',
+     'decision': 'the sheet key `srd_engulf` (kind "whelm"); the action `whelm` (refused with no creature in its space '
+                 'or while spent: its recharge is rolled at the start of its turn, SRD-05) asks each creature whose body '
+                 'is in its space (Water Form lets it enter a hostile creature\'s, SRD-41) for the save; the damage is '
+                 'rolled for each that fails, and one that fits (one Large, or two Medium or smaller) is held as '
+                 'SRD-44 holds (grappled, escape DC 14, restrained, in its space, moved with it; not blinded); one '
+                 'that saves is pushed to the nearest free place beside it (a `pushed` event). "unless it can breathe '
+                 'water": a creature whose SRD block (found by its name) has Amphibious or Water Breathing, or that has '
+                 'Water Form and a swimming speed, breathes; any other holds its breath (SRD-44). The damage each of its '
+                 'turns is rolled for each creature held. The action `pull_out` (a creature within 1.5 m of the '
+                 'elemental, outside it): a Strength check against DC 14; on a success the grapple ends',
+     'where': 'srd engulf `whelm`, srd engulf `in_space`, srd engulf `pull_out`, srd engulf `breathes_water`, srd '
+              'engulf actions `Whelm`, srd engulf actions `PullOut`, srd engulf `engulfed_damage`, srd swallow text '
+              '`engulf`',
+     'tests': [T + 'test_srd45_whelm_holds_the_failed_pushes_out_the_saved_and_is_pulled_out']},
 ]

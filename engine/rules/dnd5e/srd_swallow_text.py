@@ -44,6 +44,54 @@ INSIDE = re.compile(r"it has total cover against attacks and other effects outsi
 INSTEAD = "It can use its Swallow instead of its bite."
 
 
+#: SRD-44 the shambling mound's Engulf (its Multiattack gives the grapple: "If both attacks hit a Medium or smaller
+#: target, the target is grappled (escape DC 14), and the shambling mound uses its Engulf on it.")
+MOUND = re.compile(r"^The shambling mound engulfs a (?P<size>Medium|Small|Large) or smaller creature grappled by it\. "
+                   r"The engulfed target is blinded, restrained, and unable to breathe, and it must succeed on a DC "
+                   r"(?P<dc>\d+) Constitution saving throw at the start of each of the mound's turns or take \d+ "
+                   r"\((?P<dice>\d+d\d+ ?\+ ?\d+)\) (?P<type>\w+) damage\. If the mound moves, the engulfed target "
+                   r"moves with it\. The mound can have only one creature engulfed at a time\.$")
+MOUND_MULTI = re.compile(r"^The shambling mound makes two (?P<w>\w+) attacks\. If both attacks hit a (?:Medium) or "
+                         r"smaller target, the target is grappled \(escape DC (?P<esc>\d+)\), and the shambling mound "
+                         r"uses its Engulf on it\.$")
+#: SRD-45 the water elemental's Whelm
+WHELM = re.compile(r"^Each creature in the elemental's space must make a DC (?P<dc>\d+) Strength saving throw\. On a "
+                   r"failure, a target takes \d+ \((?P<dice>\d+d\d+ ?\+ ?\d+)\) (?P<type>\w+) damage\. If it is "
+                   r"(?P<size>Large) or smaller, it is also grappled \(escape DC (?P<esc>\d+)\)\. Until this grapple "
+                   r"ends, the target is restrained and unable to breathe unless it can breathe water\. If the saving "
+                   r"throw is successful, the target is pushed out of the elemental's space\. The elemental can grapple "
+                   r"one Large creature or up to (?P<n>two) Medium or smaller creatures at one time\. At the start of "
+                   r"each of the elemental's turns, each target grappled by it takes \d+ \((?P<turn>\d+d\d+ ?\+ ?\d+)\) "
+                   r"(?P<ttype>\w+) damage\. A creature within 5 feet of the elemental can pull a creature or object "
+                   r"out of it by taking an action to make a DC (?P<pull>\d+) Strength and succeeding\.$")
+
+
+def engulf(c: dict, f: dict) -> dict | None:
+    """The sheet's ``srd_engulf`` for the shambling mound's Engulf (SRD-44) or the water elemental's Whelm (SRD-45)
+    as the SRD writes them, or None."""
+    if f.get("kind") != "save":
+        return None
+    text = _text(f)
+    if f["name"] == "Engulf" and (m := MOUND.match(text)):
+        ma = next((g for g in c["actions"] if g.get("kind") == "multiattack"), None)
+        mm = MOUND_MULTI.match(_text(ma)) if ma else None
+        if not mm or not any(g.get("kind") == "attack" and g["name"].lower() == mm.group("w") for g in c["actions"]):
+            return None
+        w = next(g["name"] for g in c["actions"] if g.get("kind") == "attack" and g["name"].lower() == mm.group("w"))
+        return {"kind": "mound", "name": "Engulf", "weapon": w, "escape_dc": int(mm.group("esc")),
+                "max_size": m.group("size").lower(), "hold": {"medium": 1}, "blinded": True,
+                "each_turn": {"dice": m.group("dice").replace(" ", ""), "type": m.group("type"),
+                              "save": {"dc": int(m.group("dc")), "ability": "con"}}}
+    if re.sub(r"\s*\(.*\)$", "", f["name"]) == "Whelm" and (m := WHELM.match(text)):
+        return {"kind": "whelm", "name": "Whelm", "dc": int(m.group("dc")), "ability": "str",
+                "dice": m.group("dice").replace(" ", ""), "type": m.group("type"), "max_size": "large",
+                "escape_dc": int(m.group("esc")), "hold": {"large": 1, "medium": 2},
+                "each_turn": {"dice": m.group("turn").replace(" ", ""), "type": m.group("ttype")},
+                "pull_dc": int(m.group("pull")), "water": True, **({"recharge": list(f["recharge"])}
+                                                                  if f.get("recharge") else {})}
+    return None
+
+
 def _text(f: dict) -> str:
     return " ".join(f["desc"].split())
 
@@ -78,8 +126,8 @@ def read(c: dict, f: dict) -> dict | None:
 
 
 def takes(c: dict, f: dict) -> bool:
-    """The feature is played by SRD-43 (not as a save action, SRD-12, nor its hit's save, SRD-13)."""
-    return f.get("kind") in ("attack", "save") and read(c, f) is not None
+    """The feature is played by SRD-43..45 (not as a save action, SRD-12, nor its hit's save, SRD-13)."""
+    return f.get("kind") in ("attack", "save") and (read(c, f) is not None or engulf(c, f) is not None)
 
 
 def bite_swallows(f: dict) -> bool:
@@ -88,11 +136,15 @@ def bite_swallows(f: dict) -> bool:
 
 
 def character_keys(c: dict) -> dict:
+    out: dict = {}
     for f in c["actions"]:
         e = read(c, f)
         if e is not None:
-            return {"srd_swallow": e}
-    return {}
+            out["srd_swallow"] = e
+        g = engulf(c, f)
+        if g is not None:
+            out["srd_engulf"] = g
+    return out
 
 
 def status(c: dict, section: str, f: dict) -> tuple[bool, str] | None:
@@ -101,6 +153,8 @@ def status(c: dict, section: str, f: dict) -> tuple[bool, str] | None:
         return None
     if takes(c, f):
         return True, ""
+    if f.get("kind") == "multiattack" and MOUND_MULTI.match(_text(f)) and "srd_engulf" in character_keys(c):
+        return True, ""              # SRD-44: "and the shambling mound uses its Engulf on it"
     if f.get("kind") == "multiattack" and INSTEAD in _text(f) and "srd_swallow" in character_keys(c):
         names = {g["name"] for g in c["actions"] if g.get("kind") == "attack"} | {"Swallow", "Frightful Presence"}
         if all(x["action"] in names for o in f["options"] for x in o):
@@ -115,6 +169,7 @@ KEYS = {"weapon": str, "action": bool, "max_size": str, "dice": str, "type": str
 
 
 def check(raw: dict, file: str, key: str) -> None:
+    check_engulf(raw, file, key)
     sw = raw.get("srd_swallow")
     if sw is None:
         return
@@ -136,7 +191,36 @@ def check(raw: dict, file: str, key: str) -> None:
         raise SceneError(file, f"{k}.weapon", f"the weapon that swallows: one of {', '.join(map(str, names))}")
 
 
+def _dice(v) -> bool:
+    return isinstance(v, str) and re.fullmatch(r"\d+d\d+(?:[+-]\d+)?", v) is not None
+
+
+def check_engulf(raw: dict, file: str, key: str) -> None:
+    """``srd_engulf`` (SRD-44, -45): {kind = "mound" | "whelm", name, escape_dc, max_size, hold = {large = 1, medium =
+    2}, each_turn = {dice, type, save = {dc, ability}}; the mound's weapon and blinded; the whelm's dc, ability, dice,
+    type, pull_dc, water, recharge}."""
+    e = raw.get("srd_engulf")
+    if e is None:
+        return
+    each = e.get("each_turn") if isinstance(e, dict) else None
+    ok = isinstance(e, dict) and e.get("kind") in ("mound", "whelm") and isinstance(e.get("name"), str) \
+        and isinstance(e.get("escape_dc"), int) and e.get("max_size") in SIZE_NAMES \
+        and isinstance(e.get("hold"), dict) and all(k in ("large", "medium") and isinstance(v, int)
+                                                    for k, v in e["hold"].items()) \
+        and isinstance(each, dict) and _dice(each.get("dice")) and each.get("type") in DAMAGE_TYPES
+    if ok and e["kind"] == "mound":
+        ok = isinstance(e.get("weapon"), str)
+    if ok and e["kind"] == "whelm":
+        ok = isinstance(e.get("dc"), int) and e.get("ability") in ("str", "dex", "con") and _dice(e.get("dice")) \
+            and e.get("type") in DAMAGE_TYPES and isinstance(e.get("pull_dc"), int)
+    if not ok:
+        raise SceneError(file, f"{key}.srd_engulf", "{kind = \"mound\" | \"whelm\", name, escape_dc, max_size, hold, "
+                                                   "each_turn = {dice, type}, ...} (SRD-44, SRD-45)")
+
+
 def setup(data: dict, raw: dict) -> None:
+    if raw.get("srd_engulf"):
+        data["srd_engulf"] = {k: (dict(v) if isinstance(v, dict) else v) for k, v in raw["srd_engulf"].items()}
     if raw.get("srd_swallow"):
         sw = dict(raw["srd_swallow"])
         sw.setdefault("action", True)

@@ -49,6 +49,8 @@ TURN_START = Hook("turn_start", "fn(rs, session, actor) when its turn starts", o
     "brief_condition_arms",      # srd_brief.py (SRD-54)
     "burning_start",             # srd_burning.py (SRD-56)
     "swallowed_acid",            # srd_swallow.py (SRD-43)
+    "engulfed_damage",           # srd_engulf.py (SRD-44, SRD-45)
+    "holding_breath",            # srd_engulf.py (SRD-44, SRD-45: unable to breathe)
 ))
 TURN_END = Hook("turn_end", "fn(rs, session, actor) when its turn ends", order=(
     "stay_aloft",

@@ -124,3 +124,70 @@ def test_srd43_a_swallowed_creature_reaches_only_its_swallower_and_moves_with_it
     step(s, "k", "end_turn")
     step(s, "t", "swallow", target="k", rolls={"attack": 15})       # instead of its bite: the claws still follow
     assert s.state.actors["k"].data["inside"] == "t" and s.state.turn["attacks_left"] == 4
+
+
+def test_srd44_the_shambling_mound_engulfs_what_both_slams_hit(tmp_path, capsys):
+    """"If both attacks hit a Medium or smaller target, the target is grappled (escape DC 14), and the shambling mound
+    uses its Engulf on it." / "The engulfed target is blinded, restrained, and unable to breathe, and it must succeed
+    on a DC 14 Constitution saving throw at the start of each of the mound's turns or take 13 (2d8 + 4) bludgeoning
+    damage. If the mound moves, the engulfed target moves with it." The Escape action's check against DC 14 ends it. One
+    hit and one miss engulf nothing."""
+    mound = {"id": "m", "srd": "shambling-mound", "side": "red", "at": [6, 5, 0]}
+    evs = run_scene(tmp_path, capsys, [mound, KNIGHT], [
+        {"actor": "m", "action": "attack", "target": "k", "weapon": "Slam", "rolls": {"attack": 15, "damage": [1, 1]}},
+        {"actor": "m", "action": "attack", "target": "k", "weapon": "Slam", "rolls": {"attack": 1}},    # one hit
+        {"actor": "m", "action": "end_turn"},
+        {"actor": "k", "action": "end_turn"},
+        {"actor": "m", "action": "attack", "target": "k", "weapon": "Slam", "rolls": {"attack": 15, "damage": [1, 1]}},
+        {"actor": "m", "action": "attack", "target": "k", "weapon": "Slam", "rolls": {"attack": 15, "damage": [1, 1]}},
+        {"actor": "m", "action": "move", "to": [6, 9, 0]},
+        {"actor": "m", "action": "end_turn"},
+        {"actor": "k", "action": "end_turn"},
+        {"actor": "m", "action": "end_turn", "rolls": {}},
+        {"actor": "k", "action": "escape", "rolls": {"check": 20}}])
+    eng = events(evs, "engulfed", who="k", by="m")
+    assert len(eng) == 1 and eng[0]["rule"] == "SRD-44"
+    assert evs.index(eng[0]) > evs.index(events(evs, "turn", who="m", round=2)[0])     # not after one hit
+    assert events(evs, "moved_inside", who="k", by="m")[0]["to"] == [6, 9, 0]
+    assert [e["condition"] for e in events(evs, "condition", who="k", added=True)] == ["grappled", "restrained",
+                                                                                      "blinded"]
+    save = events(evs, "save", who="k", rule="SRD-44")
+    assert len(save) == 1 and save[0]["dc"] == 14 and save[0]["ability"] == "con"
+    hurt = events(evs, "damage", who="k", rule="SRD-44")
+    assert len(hurt) == (0 if save[0]["success"] else 1)
+    esc = events(evs, "escape", who="k")
+    assert esc[-1]["success"] and esc[-1]["against"] == 14
+    assert events(evs, "engulf_ends", who="k", by="m")
+    assert not _cond(evs, "k", "blinded") and not _cond(evs, "k", "restrained") and not _cond(evs, "k", "grappled")
+
+
+def test_srd45_whelm_holds_the_failed_pushes_out_the_saved_and_is_pulled_out(tmp_path, capsys):
+    """"Each creature in the elemental's space must make a DC 15 Strength saving throw. On a failure, a target takes
+    13 (2d8 + 4) bludgeoning damage. If it is Large or smaller, it is also grappled (escape DC 14). Until this grapple
+    ends, the target is restrained ... If the saving throw is successful, the target is pushed out of the elemental's
+    space. ... At the start of each of the elemental's turns, each target grappled by it takes 13 (2d8 + 4)
+    bludgeoning damage. A creature within 5 feet of the elemental can pull a creature or object out of it by taking an
+    action to make a DC 14 Strength and succeeding.\""""
+    elem = {"id": "w", "srd": "water-elemental", "side": "red", "at": [5, 5, 0]}
+    other = {**ARCHER, "id": "o", "at": [8, 5, 0]}
+    evs = run_scene(tmp_path, capsys, [elem, KNIGHT, other, ARCHER], [
+        {"actor": "w", "action": "move", "to": [7, 5, 0]},                 # Water Form: into their spaces
+        {"actor": "w", "action": "whelm", "rolls": {"save": [2, 20], "damage": [3, 3]}},
+        {"actor": "w", "action": "end_turn"},
+        {"actor": "k", "action": "end_turn"},
+        {"actor": "o", "action": "end_turn"},
+        {"actor": "a", "action": "end_turn", "rolls": {"damage": [4, 4], "recharge": 1}},
+        {"actor": "w", "action": "end_turn"},
+        {"actor": "k", "action": "end_turn"},
+        {"actor": "o", "action": "pull_out", "target": "k", "rolls": {"check": 18}}])
+    saves = events(evs, "save", rule="SRD-45")
+    assert [(e["who"], e["dc"], e["ability"], e["success"]) for e in saves] == [("k", 15, "str", False),
+                                                                                ("o", 15, "str", True)]
+    assert [(e["amount"], e["rule"]) for e in events(evs, "damage", who="k")] == [(10, "SRD-45"), (12, "SRD-45")]
+    assert events(evs, "engulfed", who="k", by="w") and not events(evs, "engulfed", who="o")
+    pushed = events(evs, "pushed", who="o", by="w")
+    assert len(pushed) == 1 and not (7 <= pushed[0]["to"][0] <= 8 and 5 <= pushed[0]["to"][1] <= 6)
+    pull = events(evs, "pull_out", who="o", target="k")
+    assert pull[0]["success"] and pull[0]["dc"] == 14
+    assert events(evs, "engulf_ends", who="k", by="w") and not _cond(evs, "k", "grappled")
+    assert not _cond(evs, "k", "restrained")
