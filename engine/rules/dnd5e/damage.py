@@ -36,6 +36,7 @@ DEATH = Hook("death", "fn(rs, session, actor) after a creature dies (its death e
     "death_burst",                                 # SRD-18 (srd_burst.py)
     "true_form_on_death",                          # SRD-37 (srd_traits2.py)
     "swallower_dies",                              # SRD-43 (srd_swallow.py)
+    "cube_dies",                                   # SRD-44 (srd_engulf.py)
 ))
 
 

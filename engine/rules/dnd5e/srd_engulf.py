@@ -27,6 +27,7 @@ from __future__ import annotations
 from engine.rules import pathing
 from engine.rules.dnd5e import attacks, conditions, srd_blocks, srd_swallow
 from engine.rules.dnd5e.conditions import RELEASED
+from engine.rules.dnd5e.damage import DEATH
 from engine.rules.dnd5e.data import SIZES
 from engine.rules.dnd5e.srd_sheet import dice_parts
 from engine.rules.dnd5e.turns import TURN_START
@@ -39,9 +40,11 @@ def rule_of(e: dict) -> str:
 
 
 def held(session, a) -> list:
-    """The creatures ``a`` holds engulfed (SRD-44, -45), in id order."""
+    """The creatures ``a`` holds engulfed (SRD-44, -45: grappled in its space; the cube's: inside it), in id order."""
+    cube = (a.data.get("srd_engulf") or {}).get("kind") == "cube"
     return sorted((o for o in session.state.actors.values() if o.data.get("held_in") == a.id
-                   and a.id in o.conditions.get("grappled", [])), key=lambda o: o.id)
+                   and a.id in o.conditions.get("grappled", []) or cube and o.data.get("inside") == a.id),
+                  key=lambda o: o.id)
 
 
 def shares_held(a, o) -> bool:
@@ -220,17 +223,102 @@ def in_space(session, a) -> list:
                   key=lambda o: o.id)
 
 
+def holder(session, t):
+    """The creature holding ``t`` engulfed (SRD-44, -45), or None."""
+    h = session.state.actors.get(t.data.get("held_in") or t.data.get("inside") or "")
+    return h if h is not None and t in held(session, h) else None
+
+
 def pull_out(rs, session, puller, t) -> bool:
     """"A creature within 5 feet of the elemental can pull a creature or object out of it by taking an action to make
-    a DC 14 Strength and succeeding.\""""
-    h = session.state.actors[t.data["held_in"]]
+    a DC 14 Strength and succeeding." The cube's (Ooze Cube): "Doing so requires a successful DC 12 Strength check, and
+    the creature making the attempt takes 10 (3d6) acid damage"."""
+    h = holder(session, t)
     e = h.data["srd_engulf"]
+    if e.get("pull_damage"):
+        pd = e["pull_damage"]
+        rs.apply_damage(session, puller, _roll(session, h, pd["dice"], ENGULF, f"pulling {t.name} out"), pd["type"],
+                        h.id, ENGULF)
     r = conditions.check_d20(rs, session, puller, "str", "check", rule_of(e), f"pull {t.name} out of {h.name}",
                              "Strength")
     total = r + conditions.ab(rs, puller, "str")
     ok = total >= int(e["pull_dc"])
     session.emit({"type": "pull_out", "who": puller.id, "target": t.id, "from": h.id, "total": total,
                   "dc": int(e["pull_dc"]), "success": ok, "rule": rule_of(e)})
-    if ok:
+    if ok and e["kind"] == "cube":
+        leave_cube(rs, session, h, t)
+    elif ok:
         conditions.release(rs, session, t, h, rule_of(e), f"pulled out by {puller.name}")
     return ok
+
+
+# -- the gelatinous cube's Engulf (SRD-44) --------------------------------------------------------------------------
+
+def cube_engulf(rs, session, a, t) -> None:
+    """"the creature ... is engulfed. The engulfed creature can't breathe, is restrained": inside the cube (the Ooze
+    Cube's "Creatures inside the cube can be seen but have total cover": SRD-43's ``inside``)."""
+    t.data["inside"] = a.id
+    t.x, t.y, t.layer = srd_swallow._spot(a, t)
+    t.flying = False
+    session.emit({"type": "engulfed", "who": t.id, "by": a.id, "at": [t.x, t.y, t.layer], "breathes": False,
+                  "rule": ENGULF})
+    conditions.add_condition(rs, session, t, "restrained", ENGULF, source=a.id)
+    t.data["no_breath"] = {"by": a.id, "rounds": 0}
+
+
+def leave_cube(rs, session, a, t) -> None:
+    """"the creature escapes and enters a space of its choice within 5 feet of the cube" (the nearest free one)."""
+    t.data.pop("inside", None)
+    if (t.data.get("no_breath") or {}).get("by") == a.id:
+        t.data.pop("no_breath")
+    at = srd_swallow.free_place(session, a, t, 1)
+    if at is not None:
+        t.x, t.y, t.layer = at
+    session.emit({"type": "engulf_ends", "who": t.id, "by": a.id, "to": list(t.pos), "rule": ENGULF})
+    srd_swallow._drop(rs, session, t, "restrained", a.id)
+    srd_swallow.aerial.fall_if_unsupported(session, t, "AIR-12", f"out of {a.name} aloft")
+
+
+def escape_cube(rs, session, t) -> bool:
+    """"An engulfed creature can try to escape by taking an action to make a DC 12 Strength check"."""
+    a = holder(session, t)
+    e = a.data["srd_engulf"]
+    r = conditions.check_d20(rs, session, t, "str", "check", ENGULF, f"escape from {a.name}", "Strength")
+    total = r + conditions.ab(rs, t, "str")
+    ok = total >= int(e["escape_dc"])
+    session.emit({"type": "escape", "who": t.id, "from": a.id, "total": total, "against": int(e["escape_dc"]),
+                  "success": ok, "rule": ENGULF})
+    if ok:
+        leave_cube(rs, session, a, t)
+    return ok
+
+
+def cube_enters(rs, session, a, t, final) -> None:
+    """"Whenever the cube enters a creature's space, the creature must make a DC 12 Dexterity saving throw. On a
+    successful save, the creature can choose to be pushed 5 feet back or to the side of the cube. ... On a failed save,
+    the cube enters the creature's space, and the creature takes 10 (3d6) acid damage and is engulfed." It always
+    chooses the push, to the nearest free place beside the cube's body where its move ends; with none, or the cube
+    full, the failure's damage without the engulfing and the push."""
+    e = a.data["srd_engulf"]
+    ok = conditions.saving_throw(rs, session, t, e["ability"], int(e["dc"]), a, ENGULF, e["name"], sole_target=True)
+    here = a.x, a.y
+    a.x, a.y = final[0], final[1]
+    at = srd_swallow.free_place(session, a, t, 1)
+    a.x, a.y = here
+    if not ok or at is None:
+        rs.apply_damage(session, t, _roll(session, a, e["dice"], ENGULF, f"{e['name']}: {t.name}"), e["type"], a.id,
+                        ENGULF)
+        if not t.dead and room_for(session, a, t):
+            cube_engulf(rs, session, a, t)
+            return
+    if at is not None and not t.dead:
+        t.x, t.y, t.layer = at
+        session.emit({"type": "pushed", "who": t.id, "by": a.id, "to": list(at), "rule": ENGULF})
+
+
+@DEATH.rule(ENGULF)
+def cube_dies(rs, session, a):
+    """A dead cube holds no one: each creature inside leaves for a free place beside it (the text is silent)."""
+    if (a.data.get("srd_engulf") or {}).get("kind") == "cube":
+        for t in held(session, a):
+            leave_cube(rs, session, a, t)

@@ -43,7 +43,19 @@ RULES = [
                T + 'test_srd43_the_purple_worms_bite_swallows_and_its_corpse_lets_the_creature_out',
                T + 'test_srd43_a_swallowed_creature_reaches_only_its_swallower_and_moves_with_it']},
     {'id': 'SRD-44',
-     'rule': 'Engulf: "Multiattack. The shambling mound makes two slam attacks. If both attacks hit a Medium or smaller '
+     'rule': 'Engulf: the gelatinous cube\'s "The cube moves up to its speed. While doing so, it can enter Large or '
+             'smaller creatures\' spaces. Whenever the cube enters a creature\'s space, the creature must make a DC 12 '
+             'Dexterity saving throw. On a successful save, the creature can choose to be pushed 5 feet back or to the '
+             'side of the cube. A creature that chooses not to be pushed suffers the consequences of a failed saving '
+             'throw. On a failed save, the cube enters the creature\'s space, and the creature takes 10 (3d6) acid '
+             'damage and is engulfed. The engulfed creature can\'t breathe, is restrained, and takes 21 (6d6) acid '
+             'damage at the start of each of the cube\'s turns. When the cube moves, the engulfed creature moves with '
+             'it. An engulfed creature can try to escape by taking an action to make a DC 12 Strength check. On a '
+             'success, the creature escapes and enters a space of its choice within 5 feet of the cube." (with its Ooze '
+             'Cube\'s "A creature within 5 feet of the cube can take an action to pull a creature or object out of the '
+             'cube. Doing so requires a successful DC 12 Strength check, and the creature making the attempt takes 10 '
+             '(3d6) acid damage. The cube can hold only one Large creature or up to four Medium or smaller creatures '
+             'inside it at a time."); the shambling mound\'s "Multiattack. The shambling mound makes two slam attacks. If both attacks hit a Medium or smaller '
              'target, the target is grappled (escape DC 14), and the shambling mound uses its Engulf on it." and '
              '"Engulf. The shambling mound engulfs a Medium or smaller creature grappled by it. The engulfed target is '
              'blinded, restrained, and unable to breathe, and it must succeed on a DC 14 Constitution saving throw at '
@@ -64,10 +76,26 @@ RULES = [
                  'it, sees and breathes again (an `engulf_ends` event). "Unable to breathe": the sheet\'s `no_breath` '
                  'counts the rounds from the start of each of its turns; past 10 x (1 + Con modifier) rounds (at least '
                  '5) and then its Con modifier rounds (at least 1) it drops to 0 hit points, dying (a `suffocates` '
-                 'event). The gelatinous cube\'s Engulf (a move through creatures\' spaces) is not played yet',
-     'where': 'srd engulf `engulf`, srd engulf `_slam_hit`, srd engulf `engulfed_damage`, srd engulf `holding_breath`, '
+                 'event). The gelatinous cube\'s Engulf (kind "cube"; its Ooze Cube trait gives the holding and the pull): the action '
+                 '`engulf` (to: where it ends, on its layer) moves it cell by cell in a line, within its movement (no '
+                 'opportunity attack is asked on the way), through the spaces of Large or smaller creatures (a larger '
+                 'one refuses it); each creature whose space it enters makes the Dexterity save once: on a success it '
+                 'is pushed (it always chooses the push) to the nearest free place beside the cube where its move ends; '
+                 'on a failure, or with no place to be pushed to, the damage is rolled and it is engulfed while the '
+                 'cube has room (one Large or four Medium or smaller; full, it is pushed): inside it (SRD-43\'s '
+                 '`inside`: total cover, "Creatures inside the cube can be seen but have total cover"), restrained, '
+                 'unable to breathe, moved with it, its damage at the start of each of the cube\'s turns. The action '
+                 '`escape_engulf` (its Strength check against DC 12) or `pull_out` (a creature within 1.5 m: DC 12, '
+                 'and it takes the 3d6 acid) sets it in the nearest free place beside the cube; a dead cube lets '
+                 'everyone out. The Ooze Cube\'s "Other creatures can enter the space ... disadvantage on the saving '
+                 'throw" is not played (its trait is not counted)',
+     'where': 'srd engulf `cube_enters`, srd engulf `cube_engulf`, srd engulf `escape_cube`, srd engulf `leave_cube`, '
+              'srd engulf `cube_dies`, srd engulf actions `Engulf`, srd engulf actions `EscapeEngulf`, srd engulf '
+              '`pull_out`, srd engulf `engulf`, srd engulf `_slam_hit`, srd engulf `engulfed_damage`, srd engulf `holding_breath`, '
               'srd engulf `engulf_ends`, srd engulf `room_for`, srd swallow `moved_inside`, srd swallow text `engulf`',
-     'tests': [T + 'test_srd44_the_shambling_mound_engulfs_what_both_slams_hit']},
+     'tests': [T + 'test_srd44_the_shambling_mound_engulfs_what_both_slams_hit',
+               T + 'test_srd44_the_gelatinous_cube_engulfs_as_it_moves',
+               T + 'test_srd44_inside_the_cube_total_cover_and_a_pull_out']},
     {'id': 'SRD-45',
      'rule': 'Whelm: "Whelm (Recharge 4-6). Each creature in the elemental\'s space must make a DC 15 Strength saving '
              'throw. On a failure, a target takes 13 (2d8 + 4) bludgeoning damage. If it is Large or smaller, it is '

@@ -54,6 +54,21 @@ MOUND = re.compile(r"^The shambling mound engulfs a (?P<size>Medium|Small|Large)
 MOUND_MULTI = re.compile(r"^The shambling mound makes two (?P<w>\w+) attacks\. If both attacks hit a (?:Medium) or "
                          r"smaller target, the target is grappled \(escape DC (?P<esc>\d+)\), and the shambling mound "
                          r"uses its Engulf on it\.$")
+#: SRD-44 the gelatinous cube's Engulf (its Ooze Cube trait gives what it holds and the pull out)
+CUBE = re.compile(r"^The cube moves up to its speed\. While doing so, it can enter (?P<size>Large) or smaller creatures' "
+                  r"spaces\. Whenever the cube enters a creature's space, the creature must make a DC (?P<dc>\d+) "
+                  r"Dexterity saving throw\. On a successful save, the creature can choose to be pushed 5 feet back or "
+                  r"to the side of the cube\. A creature that chooses not to be pushed suffers the consequences of a "
+                  r"failed saving throw\. On a failed save, the cube enters the creature's space, and the creature "
+                  r"takes \d+ \((?P<dice>\d+d\d+)\) (?P<type>\w+) damage and is engulfed\. The engulfed creature "
+                  r"can't breathe, is restrained, and takes \d+ \((?P<turn>\d+d\d+)\) (?P<ttype>\w+) damage at the "
+                  r"start of each of the cube's turns\. When the cube moves, the engulfed creature moves with it\. An "
+                  r"engulfed creature can try to escape by taking an action to make a DC (?P<esc>\d+) Strength check\. "
+                  r"On a success, the creature escapes and enters a space of its choice within 5 feet of the cube\.$")
+OOZE_CUBE = re.compile(r"A creature within 5 feet of the cube can take an action to pull a creature or object out of "
+                       r"the cube\. Doing so requires a successful DC (?P<pull>\d+) Strength check, and the creature "
+                       r"making the attempt takes \d+ \((?P<dice>\d+d\d+)\) (?P<type>\w+) damage\. The cube can hold "
+                       r"only one Large creature or up to (?P<n>four) Medium or smaller creatures inside it at a time\.")
 #: SRD-45 the water elemental's Whelm
 WHELM = re.compile(r"^Each creature in the elemental's space must make a DC (?P<dc>\d+) Strength saving throw\. On a "
                    r"failure, a target takes \d+ \((?P<dice>\d+d\d+ ?\+ ?\d+)\) (?P<type>\w+) damage\. If it is "
@@ -82,6 +97,13 @@ def engulf(c: dict, f: dict) -> dict | None:
                 "max_size": m.group("size").lower(), "hold": {"medium": 1}, "blinded": True,
                 "each_turn": {"dice": m.group("dice").replace(" ", ""), "type": m.group("type"),
                               "save": {"dc": int(m.group("dc")), "ability": "con"}}}
+    ooze = next((g for g in c["traits"] if g["name"] == "Ooze Cube"), None)
+    o = OOZE_CUBE.search(_text(ooze)) if ooze else None
+    if f["name"] == "Engulf" and o and (m := CUBE.match(text)):
+        return {"kind": "cube", "name": "Engulf", "dc": int(m.group("dc")), "ability": "dex", "dice": m.group("dice"),
+                "type": m.group("type"), "max_size": "large", "escape_dc": int(m.group("esc")),
+                "hold": {"large": 1, "medium": 4}, "each_turn": {"dice": m.group("turn"), "type": m.group("ttype")},
+                "pull_dc": int(o.group("pull")), "pull_damage": {"dice": o.group("dice"), "type": o.group("type")}}
     if re.sub(r"\s*\(.*\)$", "", f["name"]) == "Whelm" and (m := WHELM.match(text)):
         return {"kind": "whelm", "name": "Whelm", "dc": int(m.group("dc")), "ability": "str",
                 "dice": m.group("dice").replace(" ", ""), "type": m.group("type"), "max_size": "large",
@@ -203,14 +225,14 @@ def check_engulf(raw: dict, file: str, key: str) -> None:
     if e is None:
         return
     each = e.get("each_turn") if isinstance(e, dict) else None
-    ok = isinstance(e, dict) and e.get("kind") in ("mound", "whelm") and isinstance(e.get("name"), str) \
+    ok = isinstance(e, dict) and e.get("kind") in ("mound", "whelm", "cube") and isinstance(e.get("name"), str) \
         and isinstance(e.get("escape_dc"), int) and e.get("max_size") in SIZE_NAMES \
         and isinstance(e.get("hold"), dict) and all(k in ("large", "medium") and isinstance(v, int)
                                                     for k, v in e["hold"].items()) \
         and isinstance(each, dict) and _dice(each.get("dice")) and each.get("type") in DAMAGE_TYPES
     if ok and e["kind"] == "mound":
         ok = isinstance(e.get("weapon"), str)
-    if ok and e["kind"] == "whelm":
+    if ok and e["kind"] in ("whelm", "cube"):
         ok = isinstance(e.get("dc"), int) and e.get("ability") in ("str", "dex", "con") and _dice(e.get("dice")) \
             and e.get("type") in DAMAGE_TYPES and isinstance(e.get("pull_dc"), int)
     if not ok:

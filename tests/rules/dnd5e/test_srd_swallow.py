@@ -191,3 +191,53 @@ def test_srd45_whelm_holds_the_failed_pushes_out_the_saved_and_is_pulled_out(tmp
     assert pull[0]["success"] and pull[0]["dc"] == 14
     assert events(evs, "engulf_ends", who="k", by="w") and not _cond(evs, "k", "grappled")
     assert not _cond(evs, "k", "restrained")
+
+
+def test_srd44_the_gelatinous_cube_engulfs_as_it_moves(tmp_path, capsys):
+    """"The cube moves up to its speed. While doing so, it can enter Large or smaller creatures' spaces. Whenever the
+    cube enters a creature's space, the creature must make a DC 12 Dexterity saving throw. On a successful save, the
+    creature can choose to be pushed 5 feet back or to the side of the cube. ... On a failed save, the cube enters the
+    creature's space, and the creature takes 10 (3d6) acid damage and is engulfed. The engulfed creature can't
+    breathe, is restrained, and takes 21 (6d6) acid damage at the start of each of the cube's turns. When the cube
+    moves, the engulfed creature moves with it. An engulfed creature can try to escape by taking an action to make a DC
+    12 Strength check." The Ooze Cube: inside, total cover; pulled out by a DC 12 Strength check for 10 (3d6) acid."""
+    cube = {"id": "c", "srd": "gelatinous-cube", "side": "red", "at": [3, 5, 0]}
+    other = {**ARCHER, "id": "o", "at": [7, 6, 0]}
+    evs = run_scene(tmp_path, capsys, [cube, {**KNIGHT, "at": [7, 5, 0]}, other, ARCHER], [
+        {"actor": "c", "action": "engulf", "to": [6, 5, 0], "rolls": {"save": [2, 19], "damage": [1, 2, 3]}},
+        {"actor": "c", "action": "end_turn"},
+        {"actor": "k", "action": "escape_engulf", "rolls": {"check": 2}},
+        {"actor": "k", "action": "end_turn"},
+        {"actor": "o", "action": "end_turn"},
+        {"actor": "a", "action": "end_turn", "rolls": {"damage": [1, 1, 1, 1, 1, 1]}},
+        {"actor": "c", "action": "end_turn"},
+        {"actor": "k", "action": "escape_engulf", "rolls": {"check": 18}}])
+    saves = events(evs, "save", rule="SRD-44")
+    assert [(e["who"], e["dc"], e["ability"], e["success"]) for e in saves] == [("k", 12, "dex", False),
+                                                                                ("o", 12, "dex", True)]
+    assert [(e["amount"], e["damage_type"]) for e in events(evs, "damage", who="k")] == [(6, "acid"), (6, "acid")]
+    assert events(evs, "engulfed", who="k", by="c") and not events(evs, "engulfed", who="o")
+    x, y, _ = events(evs, "pushed", who="o", by="c")[0]["to"]
+    assert not (6 <= x <= 7 and 5 <= y <= 6)
+    esc = events(evs, "escape", who="k", rule="SRD-44")
+    assert [(e["against"], e["success"]) for e in esc] == [(12, False), (12, True)]
+    assert events(evs, "engulf_ends", who="k", by="c") and not _cond(evs, "k", "restrained")
+
+
+def test_srd44_inside_the_cube_total_cover_and_a_pull_out():
+    """"Creatures inside the cube can be seen but have total cover." and "A creature within 5 feet of the cube can take
+    an action to pull a creature or object out of the cube. Doing so requires a successful DC 12 Strength check, and
+    the creature making the attempt takes 10 (3d6) acid damage.\""""
+    cube = {"id": "c", "srd": "gelatinous-cube", "side": "red", "at": [3, 5, 0]}
+    helper = {**ARCHER, "id": "h", "at": [8, 5, 0]}
+    s = make([cube, {**KNIGHT, "at": [7, 5, 0]}, helper], size=(20, 20, 12))
+    step(s, "c", "engulf", to=[6, 5, 0], rolls={"save": 1})
+    assert s.state.actors["k"].data["inside"] == "c"
+    step(s, "c", "end_turn")
+    step(s, "k", "end_turn")
+    with pytest.raises(Illegal) as e:
+        step(s, "h", "attack", target="k", weapon="longbow")
+    assert e.value.rule == "DND-32"
+    log = step(s, "h", "pull_out", target="k", rolls={"damage": [2, 2, 2], "check": 17})
+    assert any(ev["type"] == "damage" and ev["who"] == "h" and ev["amount"] == 6 for ev in log)
+    assert "inside" not in s.state.actors["k"].data and not s.state.actors["k"].has("restrained")
