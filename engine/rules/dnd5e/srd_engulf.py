@@ -25,7 +25,7 @@ rounds a minute), then survives its Constitution modifier rounds (at least 1), t
 from __future__ import annotations
 
 from engine.rules import pathing
-from engine.rules.dnd5e import attacks, conditions, srd_blocks, srd_swallow
+from engine.rules.dnd5e import attacks, conditions, srd_blocks, srd_swallow, text
 from engine.rules.dnd5e.conditions import RELEASED
 from engine.rules.dnd5e.damage import DEATH
 from engine.rules.dnd5e.data import SIZES
@@ -33,6 +33,16 @@ from engine.rules.dnd5e.srd_sheet import dice_parts
 from engine.rules.dnd5e.turns import TURN_START
 
 ENGULF, WHELM = "SRD-44", "SRD-45"
+
+text.EVENT_LINES.update({
+    "engulfed": text._did(lambda s, e: f"is engulfed by {text._name(s, e['by'])}" + ("" if e["breathes"] else ", unable to breathe")),
+    "engulf_ends": text._did(lambda s, e: f"is out of {text._name(s, e['by'])}, at {e['to']}"),
+    "whelm": text._did(lambda s, e: "whelms " + (", ".join(text._name(s, i) for i in e["targets"]) or "no one")),
+    "pushed_out": text._did(lambda s, e: f"is pushed out of {text._name(s, e['by'])} to {e['to']}"),
+    "pull_out": text._did(lambda s, e: f"pulls {text._name(s, e['target'])} out of {text._name(s, e['from'])}: {e['total']} vs DC {e['dc']}, "
+                          + ("success" if e["success"] else "failure")),
+    "suffocates": text._did(lambda s, e: f"runs out of breath after {e['rounds']} rounds"),
+})
 
 
 def rule_of(e: dict) -> str:
@@ -208,7 +218,7 @@ def whelm(rs, session, a) -> None:
             at = srd_swallow.free_place(session, a, t, 1)
             if at is not None:
                 t.x, t.y, t.layer = at
-                session.emit({"type": "pushed", "who": t.id, "by": a.id, "to": list(at), "rule": WHELM})
+                session.emit({"type": "pushed_out", "who": t.id, "by": a.id, "to": list(at), "rule": WHELM})
             continue
         rs.apply_damage(session, t, _roll(session, a, e["dice"], WHELM, f"{e['name']}: {t.name}"), e["type"], a.id,
                         WHELM)
@@ -313,7 +323,7 @@ def cube_enters(rs, session, a, t, final) -> None:
             return
     if at is not None and not t.dead:
         t.x, t.y, t.layer = at
-        session.emit({"type": "pushed", "who": t.id, "by": a.id, "to": list(at), "rule": ENGULF})
+        session.emit({"type": "pushed_out", "who": t.id, "by": a.id, "to": list(at), "rule": ENGULF})
 
 
 @DEATH.rule(ENGULF)

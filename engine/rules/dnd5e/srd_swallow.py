@@ -30,9 +30,10 @@ from engine.rules.dnd5e.turns import TURN_END, TURN_START
 RULE = "SRD-43"
 
 text.EVENT_LINES.update({
-    "swallowed": text._did(lambda s, e: f"is swallowed by {e['by']}"),
-    "regurgitated": text._did(lambda s, e: f"is regurgitated by {e['by']} at {e['to']}"),
-    "escapes_corpse": text._did(lambda s, e: f"escapes from the corpse of {e['by']} to {e['to']}"),
+    "swallowed": text._did(lambda s, e: f"is swallowed by {text._name(s, e['by'])}"),
+    "regurgitated": text._did(lambda s, e: f"is regurgitated by {text._name(s, e['by'])} at {e['to']}"),
+    "escapes_corpse": text._did(lambda s, e: f"escapes from the corpse of {text._name(s, e['by'])} to {e['to']}"),
+    "moved_inside": text._did(lambda s, e: f"moves inside {text._name(s, e['by'])} to {e['to']}"),
 })
 
 

@@ -111,7 +111,7 @@ RULES = [
                  'is in its space (Water Form lets it enter a hostile creature\'s, SRD-41) for the save; the damage is '
                  'rolled for each that fails, and one that fits (one Large, or two Medium or smaller) is held as '
                  'SRD-44 holds (grappled, escape DC 14, restrained, in its space, moved with it; not blinded); one '
-                 'that saves is pushed to the nearest free place beside it (a `pushed` event). "unless it can breathe '
+                 'that saves is pushed to the nearest free place beside it (a `pushed_out` event). "unless it can breathe '
                  'water": a creature whose SRD block (found by its name) has Amphibious or Water Breathing, or that has '
                  'Water Form and a swimming speed, breathes; any other holds its breath (SRD-44). The damage each of its '
                  'turns is rolled for each creature held. The action `pull_out` (a creature within 1.5 m of the '

@@ -185,7 +185,7 @@ def test_srd45_whelm_holds_the_failed_pushes_out_the_saved_and_is_pulled_out(tmp
                                                                                 ("o", 15, "str", True)]
     assert [(e["amount"], e["rule"]) for e in events(evs, "damage", who="k")] == [(10, "SRD-45"), (12, "SRD-45")]
     assert events(evs, "engulfed", who="k", by="w") and not events(evs, "engulfed", who="o")
-    pushed = events(evs, "pushed", who="o", by="w")
+    pushed = events(evs, "pushed_out", who="o", by="w")
     assert len(pushed) == 1 and not (7 <= pushed[0]["to"][0] <= 8 and 5 <= pushed[0]["to"][1] <= 6)
     pull = events(evs, "pull_out", who="o", target="k")
     assert pull[0]["success"] and pull[0]["dc"] == 14
@@ -217,7 +217,7 @@ def test_srd44_the_gelatinous_cube_engulfs_as_it_moves(tmp_path, capsys):
                                                                                 ("o", 12, "dex", True)]
     assert [(e["amount"], e["damage_type"]) for e in events(evs, "damage", who="k")] == [(6, "acid"), (6, "acid")]
     assert events(evs, "engulfed", who="k", by="c") and not events(evs, "engulfed", who="o")
-    x, y, _ = events(evs, "pushed", who="o", by="c")[0]["to"]
+    x, y, _ = events(evs, "pushed_out", who="o", by="c")[0]["to"]
     assert not (6 <= x <= 7 and 5 <= y <= 6)
     esc = events(evs, "escape", who="k", rule="SRD-44")
     assert [(e["against"], e["success"]) for e in esc] == [(12, False), (12, True)]
