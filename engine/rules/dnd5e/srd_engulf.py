@@ -82,8 +82,10 @@ def breathes_water(t) -> bool:
     if (t.data.get("srd_features") or {}).get("air_form") and t.data.get("swim_speed_m"):
         return True
     block = next((c for c in srd_blocks.bestiary().values() if c["name"].lower() == t.name.lower()), None)
-    return bool(block) and any(f["name"].split(" (")[0].lower() in ("amphibious", "water breathing",
-                                                                  "limited amphibiousness") for f in block["traits"])
+    if block is None:
+        return False
+    return any(f["name"].split(" (")[0].lower() in ("amphibious", "water breathing", "limited amphibiousness")
+               for f in block["traits"])
 
 
 def engulf(rs, session, a, t) -> None:

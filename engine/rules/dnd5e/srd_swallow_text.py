@@ -186,7 +186,7 @@ def status(c: dict, section: str, f: dict) -> tuple[bool, str] | None:
 
 # -- the sheet key --------------------------------------------------------------------------------------------------
 
-KEYS = {"weapon": str, "action": bool, "max_size": str, "dice": str, "type": str, "threshold": int, "dc": int,
+KEYS: dict[str, type | tuple[type, ...]] = {"weapon": str, "action": bool, "max_size": str, "dice": str, "type": str, "threshold": int, "dc": int,
         "escape_m": (int, float), "one": bool, "in_multiattack": bool, "save": dict}
 
 
