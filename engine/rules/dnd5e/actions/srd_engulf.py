@@ -38,10 +38,10 @@ class Whelm(Unit):
 
     @staticmethod
     def check(rs, session, a, act):
+        common.need_action(rs, a, session, "Whelm", srd_engulf.WHELM)
         e = a.data.get("srd_engulf")
         if not e or e["kind"] != "whelm":
             raise Illegal(f"{a.name} has no Whelm", srd_engulf.WHELM, "action")
-        common.need_action(rs, a, session, e["name"], srd_engulf.WHELM)
         if e.get("recharge") and (a.data.get("creature_state") or {}).get(e["name"], {}).get("spent"):
             lo = e["recharge"][0]
             raise Illegal(f"{e['name']} is spent: it recharges on a {lo}-6 of a d6 at the start of {a.name}'s turn",
@@ -135,11 +135,11 @@ class Engulf(Unit):
 
     @staticmethod
     def check(rs, session, a, act):
+        common.need_action(rs, a, session, "Engulf", srd_engulf.ENGULF)
         e = a.data.get("srd_engulf")
         rule = srd_engulf.ENGULF
         if not e or e["kind"] != "cube":
             raise Illegal(f"{a.name} has no Engulf that moves", rule, "action")
-        common.need_action(rs, a, session, e["name"], rule)
         sz = conditions.speed_zero(rs, a)
         if sz:
             raise Illegal(f"{a.name} is {sz[0]}: its speed is 0", sz[1], "to")
