@@ -212,6 +212,8 @@ def save_action(f: dict) -> tuple[dict | None, str]:
     if area is not None:
         if area["shape"] in ("cube", "cylinder"):
             return None, f"a {area['shape']} area: it comes with the spells' area code (engine/rules/dnd5e/areas.py)"
+        if area["shape"] == "self" and srd_swallow_text.AT_A_POINT.search(text):    # the source's "self": a point
+            area = {"shape": "sphere", "radius_m": area["radius_m"]}
         if area["shape"] == "sphere" and not re.search(r"point|centered", text):
             area = {"shape": "self", "radius_m": area["radius_m"]}
         entry["area"] = area

@@ -40,6 +40,13 @@ INSIDE = re.compile(r"it has total cover against attacks and other effects outsi
                     r"creature|all swallowed creatures), which falls? prone in a space within 10 (?:ft\.|feet) of the "
                     r"\w+\. If the \w+ dies, a swallowed creature is no longer restrained by it and can escape from the "
                     r"corpse (?:by )?using (?P<ft>\d+) (?:ft\.|feet) of movement, exiting prone\.$")
+#: SRD-12's save at a point (the gibbering mouther's Blinding Spittle, the storm giant's Lightning Strike): "The mouther
+#: spits a chemical glob at a point it can see within 15 feet of it. The glob explodes in a blinding flash of light on
+#: impact. Each creature within 5 feet of the flash must succeed on a DC 13 Dexterity saving throw" -- the source
+#: reads its area as around the creature; the sentences that name the point and what bursts there are the area's
+AT_A_POINT = re.compile(r"^The \w+ (?:spits|hurls) an? [\w ]+ at a point it can see within \d+ (?:feet|ft\.) of it\.")
+POINT_SENTENCES = re.compile(r"^(?:The \w+ (?:spits|hurls) an? [\w ]+ at a point it can see within \d+ (?:feet|ft\.) of "
+                             r"it\.|The glob explodes in a blinding flash of light on impact\.)$")
 #: the tarrasque's Multiattack: "It can use its Swallow instead of its bite."
 INSTEAD = "It can use its Swallow instead of its bite."
 
@@ -169,10 +176,28 @@ def character_keys(c: dict) -> dict:
     return out
 
 
+def at_a_point(f: dict) -> tuple[bool, str] | None:
+    """SRD-12 at a point: (True, "") when the save action plays as a sphere at the point with nothing else left out."""
+    from engine.rules.dnd5e import srd_blocks     # srd_blocks reads the families (srd_status) at its import: a cycle
+    if f.get("kind") != "save" or not AT_A_POINT.search(_text(f)):
+        return None
+    entry, why = srd_blocks.save_action(f)
+    if entry is None or (entry.get("area") or {}).get("shape") != "sphere":
+        return None
+    left = why.removeprefix("left out: ")
+    for x in re.split(r"(?<=\.)\s+", left):
+        if x and not POINT_SENTENCES.match(x):
+            return False, "played as a save action at a point (SRD-12); " + why
+    return True, ""
+
+
 def status(c: dict, section: str, f: dict) -> tuple[bool, str] | None:
     """(True, "") for a swallowing feature played as written; the tarrasque's Multiattack with its Swallow."""
     if section != "actions":
         return None
+    point = at_a_point(f)
+    if point is not None:
+        return point
     if takes(c, f):
         return True, ""
     if f.get("kind") == "multiattack" and MOUND_MULTI.match(_text(f)) and "srd_engulf" in character_keys(c):

@@ -241,3 +241,18 @@ def test_srd44_inside_the_cube_total_cover_and_a_pull_out():
     log = step(s, "h", "pull_out", target="k", rolls={"damage": [2, 2, 2], "check": 17})
     assert any(ev["type"] == "damage" and ev["who"] == "h" and ev["amount"] == 6 for ev in log)
     assert "inside" not in s.state.actors["k"].data and not s.state.actors["k"].has("restrained")
+
+
+def test_srd12_blinding_spittle_bursts_at_a_point_not_around_the_mouther(tmp_path, capsys):
+    """SRD-12 at a point: "The mouther spits a chemical glob at a point it can see within 15 feet of it. The glob
+    explodes in a blinding flash of light on impact. Each creature within 5 feet of the flash must succeed on a DC 13
+    Dexterity saving throw or be blinded until the end of the mouther's next turn." (the source reads its area as 5
+    feet around the mouther): the knight 4.5 m away at the point saves; the archer beside the mouther does not."""
+    mouther = {"id": "g", "srd": "gibbering-mouther", "side": "red", "at": [5, 5, 0]}
+    near = {**ARCHER, "at": [6, 5, 0]}
+    evs = run_scene(tmp_path, capsys, [mouther, {**KNIGHT, "at": [8, 5, 0]}, near], [
+        {"actor": "g", "action": "creature_action", "feature": "Blinding Spittle", "at": [8, 5, 0],
+         "rolls": {"save": 2}}])
+    saves = events(evs, "save", rule="SRD-12")
+    assert [(e["who"], e["dc"], e["ability"], e["success"]) for e in saves] == [("k", 13, "dex", False)]
+    assert _cond(evs, "k", "blinded") and not _cond(evs, "a", "blinded")
