@@ -34,6 +34,7 @@ text.EVENT_LINES.update({
     "regurgitated": text._did(lambda s, e: f"is regurgitated by {text._name(s, e['by'])} at {e['to']}"),
     "escapes_corpse": text._did(lambda s, e: f"escapes from the corpse of {text._name(s, e['by'])} to {e['to']}"),
     "moved_inside": text._did(lambda s, e: f"moves inside {text._name(s, e['by'])} to {e['to']}"),
+    "absorbed": text._did(lambda s, e: f"is absorbed into {text._name(s, e['by'])}"),
 })
 
 
@@ -110,7 +111,21 @@ def _worm_bite(rs, session, a, t, plan, hit) -> None:
         swallow(rs, session, a, t)
 
 
+def _absorbed(rs, session, a, t, plan, hit) -> None:
+    """The gibbering mouther's Bites: "If the target is killed by this damage, it is absorbed into the mouther." (a
+    dead creature is no target: one dead after the hit died of it) -- its body is set inside the mouther."""
+    sw = a.data.get("srd_swallow")
+    if not hit or not sw or not sw.get("absorb") or plan.get("weapon", {}).get("name") != sw["weapon"] or not t.dead \
+            or t.data.get("inside"):
+        return
+    t.data["inside"] = a.id
+    t.x, t.y, t.layer = _spot(a, t)
+    t.flying = False
+    session.emit({"type": "absorbed", "who": t.id, "by": a.id, "rule": RULE})
+
+
 attacks.ATTACK_MADE.append(_worm_bite)
+attacks.ATTACK_MADE.append(_absorbed)
 
 
 @TURN_START.rule(RULE)
@@ -118,7 +133,7 @@ def swallowed_acid(rs, session, a):
     """"it takes 21 (6d6) acid damage at the start of each of the behir's turns": one roll for each swallowed
     creature, recorded as dice."""
     sw = a.data.get("srd_swallow")
-    if not sw or a.dead:
+    if not sw or a.dead or sw.get("absorb"):
         return
     n, s, b = dice_parts(sw["dice"])
     for t in inside(session, a):

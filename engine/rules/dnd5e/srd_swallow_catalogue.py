@@ -16,7 +16,8 @@ RULES = [
              'creature is no longer restrained by it and can escape from the corpse by using 15 ft. of movement, '
              'exiting prone." (the remorhaz\'s and the tarrasque\'s Swallow alike; the purple worm\'s Bite: "If the '
              'target is a Large or smaller creature, it must succeed on a DC 19 Dexterity saving throw or be swallowed '
-             'by the worm.")',
+             'by the worm."; the gibbering mouther\'s Bites: "If the target is killed by this damage, it is absorbed '
+             'into the mouther.")',
      'status': 'built',
      'decision': 'the sheet key `srd_swallow` (read from the text). The action `swallow` (target: a creature it is '
                  'grappling, of the size written, none already inside where "only one") is one attack with its Bite '
@@ -34,14 +35,17 @@ RULES = [
                  'leaves for the nearest free place beside it (within 10 ft.), prone (a `regurgitated` event); one '
                  'left in the air falls by AIR-12. When the swallower dies, the restraint it gave ends; the action '
                  '`escape_corpse` uses the movement written (refused with less left) and sets the creature beside the '
-                 'corpse, prone, no longer blinded (an `escapes_corpse` event)',
-     'where': 'srd swallow `swallow`, srd swallow `swallowed_acid`, srd swallow `hurt_from_inside`, srd swallow '
+                 'corpse, prone, no longer blinded (an `escapes_corpse` event). The mouther\'s Bites (`srd_swallow` = '
+                 '{weapon, absorb}): a creature dead after its hit (a dead creature is no target: the hit killed it) '
+                 'is absorbed, its body set inside the mouther (an `absorbed` event); its prone save is SRD-13\'s',
+     'where': 'srd swallow `swallow`, srd swallow `_absorbed`, srd swallow `swallowed_acid`, srd swallow `hurt_from_inside`, srd swallow '
               '`regurgitate_check`, srd swallow `regurgitate`, srd swallow `swallower_dies`, srd swallow '
               '`moved_inside`, srd swallow actions `Swallow`, srd swallow actions `EscapeCorpse`, 5e sight `sealed`, '
               'srd swallow text `read`',
      'tests': [T + 'test_srd43_the_behir_swallows_what_it_constricts_digests_it_and_regurgitates_it',
                T + 'test_srd43_the_purple_worms_bite_swallows_and_its_corpse_lets_the_creature_out',
-               T + 'test_srd43_a_swallowed_creature_reaches_only_its_swallower_and_moves_with_it']},
+               T + 'test_srd43_a_swallowed_creature_reaches_only_its_swallower_and_moves_with_it',
+               T + 'test_srd43_the_gibbering_mouther_absorbs_what_its_bites_kill']},
     {'id': 'SRD-44',
      'rule': 'Engulf: the gelatinous cube\'s "The cube moves up to its speed. While doing so, it can enter Large or '
              'smaller creatures\' spaces. Whenever the cube enters a creature\'s space, the creature must make a DC 12 '

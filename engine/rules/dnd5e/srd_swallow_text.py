@@ -7,6 +7,7 @@ The rules that play them: engine/rules/dnd5e/srd_swallow.py, engine/rules/dnd5e/
     srd_swallow = {weapon = "Bite", action = true, max_size = "medium", dice = "6d6", type = "acid",
                    threshold = 30, dc = 14, escape_m = 4.5, one = true, in_multiattack = false}
     # the purple worm's Bite: no action; its hit asks a save: save = {dc = 19, ability = "dex"}
+    # the gibbering mouther's Bites: srd_swallow = {weapon = "Bites", absorb = true}
 """
 
 from __future__ import annotations
@@ -47,6 +48,8 @@ INSIDE = re.compile(r"it has total cover against attacks and other effects outsi
 AT_A_POINT = re.compile(r"^The \w+ (?:spits|hurls) an? [\w ]+ at a point it can see within \d+ (?:feet|ft\.) of it\.")
 POINT_SENTENCES = re.compile(r"^(?:The \w+ (?:spits|hurls) an? [\w ]+ at a point it can see within \d+ (?:feet|ft\.) of "
                              r"it\.|The glob explodes in a blinding flash of light on impact\.)$")
+#: SRD-43 the gibbering mouther's Bites: "If the target is killed by this damage, it is absorbed into the mouther."
+ABSORB = "If the target is killed by this damage, it is absorbed into the mouther."
 #: the tarrasque's Multiattack: "It can use its Swallow instead of its bite."
 INSTEAD = "It can use its Swallow instead of its bite."
 
@@ -164,9 +167,20 @@ def bite_swallows(f: dict) -> bool:
     return f.get("kind") == "attack" and read({"actions": []}, f) is not None
 
 
+def absorbs(f: dict) -> bool:
+    """An attack whose kill is absorbed (the gibbering mouther's Bites), its other rider played (SRD-13)."""
+    from engine.rules.dnd5e import srd_blocks     # srd_blocks reads the families (srd_status) at its import: a cycle
+    if f.get("kind") != "attack" or not _text(f).endswith(ABSORB) or f.get("grapple_escape_dc"):
+        return False
+    entry, why = srd_blocks.on_hit(f)
+    return entry is not None and why == "left out: " + ABSORB
+
+
 def character_keys(c: dict) -> dict:
     out: dict = {}
     for f in c["actions"]:
+        if absorbs(f):
+            out["srd_swallow"] = {"weapon": f["name"], "absorb": True}
         e = read(c, f)
         if e is not None:
             out["srd_swallow"] = e
@@ -198,6 +212,8 @@ def status(c: dict, section: str, f: dict) -> tuple[bool, str] | None:
     point = at_a_point(f)
     if point is not None:
         return point
+    if absorbs(f):
+        return True, ""
     if takes(c, f):
         return True, ""
     if f.get("kind") == "multiattack" and MOUND_MULTI.match(_text(f)) and "srd_engulf" in character_keys(c):
@@ -211,7 +227,7 @@ def status(c: dict, section: str, f: dict) -> tuple[bool, str] | None:
 
 # -- the sheet key --------------------------------------------------------------------------------------------------
 
-KEYS: dict[str, type | tuple[type, ...]] = {"weapon": str, "action": bool, "max_size": str, "dice": str, "type": str, "threshold": int, "dc": int,
+KEYS: dict[str, type | tuple[type, ...]] = {"absorb": bool, "weapon": str, "action": bool, "max_size": str, "dice": str, "type": str, "threshold": int, "dc": int,
         "escape_m": (int, float), "one": bool, "in_multiattack": bool, "save": dict}
 
 
@@ -221,6 +237,9 @@ def check(raw: dict, file: str, key: str) -> None:
     if sw is None:
         return
     k = f"{key}.srd_swallow"
+    if isinstance(sw, dict) and sw.get("absorb") is True and set(sw) == {"weapon", "absorb"} \
+            and isinstance(sw["weapon"], str):
+        return                                       # the gibbering mouther's Bites
     ok = isinstance(sw, dict) and set(sw) <= set(KEYS) and all(isinstance(sw[n], KEYS[n]) for n in sw) \
         and isinstance(sw.get("weapon"), str) and sw.get("max_size", "huge") in SIZE_NAMES \
         and re.fullmatch(r"\d+d\d+", sw.get("dice", "")) is not None and sw.get("type") in DAMAGE_TYPES \
@@ -268,7 +287,9 @@ def check_engulf(raw: dict, file: str, key: str) -> None:
 def setup(data: dict, raw: dict) -> None:
     if raw.get("srd_engulf"):
         data["srd_engulf"] = {k: (dict(v) if isinstance(v, dict) else v) for k, v in raw["srd_engulf"].items()}
-    if raw.get("srd_swallow"):
+    if (raw.get("srd_swallow") or {}).get("absorb"):
+        data["srd_swallow"] = dict(raw["srd_swallow"])
+    elif raw.get("srd_swallow"):
         sw = dict(raw["srd_swallow"])
         sw.setdefault("action", True)
         sw.setdefault("one", False)

@@ -256,3 +256,25 @@ def test_srd12_blinding_spittle_bursts_at_a_point_not_around_the_mouther(tmp_pat
     saves = events(evs, "save", rule="SRD-12")
     assert [(e["who"], e["dc"], e["ability"], e["success"]) for e in saves] == [("k", 13, "dex", False)]
     assert _cond(evs, "k", "blinded") and not _cond(evs, "a", "blinded")
+
+
+def test_srd43_the_gibbering_mouther_absorbs_what_its_bites_kill(tmp_path, capsys):
+    """"Bites. ... Hit: 17 (5d6) piercing damage. If the target is Medium or smaller, it must succeed on a DC 10
+    Strength saving throw or be knocked prone. If the target is killed by this damage, it is absorbed into the
+    mouther.": the first bite leaves the archer alive (no absorbing), the second kills it and its body is inside."""
+    mouther = {"id": "g", "srd": "gibbering-mouther", "side": "red", "at": [5, 5, 0]}
+    victim = {**ARCHER, "id": "v", "at": [6, 5, 0], "hp": 12, "pc": False}
+    evs = run_scene(tmp_path, capsys, [mouther, victim, KNIGHT], [
+        {"actor": "g", "action": "attack", "target": "v", "weapon": "Bites",
+         "rolls": {"attack": 15, "damage": [1, 1, 1, 1, 1], "save": 20}},
+        {"actor": "g", "action": "end_turn"},
+        {"actor": "v", "action": "end_turn"},
+        {"actor": "k", "action": "end_turn"},
+        {"actor": "g", "action": "attack", "target": "v", "weapon": "Bites",
+         "rolls": {"attack": 15, "damage": [6, 6, 6, 6, 6], "save": 20}},
+        {"actor": "g", "action": "end_turn"}])
+    assert events(evs, "death", who="v")
+    ab = events(evs, "absorbed", who="v", by="g")
+    assert len(ab) == 1 and ab[0]["rule"] == "SRD-43"
+    assert evs.index(ab[0]) > evs.index(events(evs, "death", who="v")[0])
+    assert evs[-1]["characters"]["v"]["position"] == evs[-1]["characters"]["g"]["position"]

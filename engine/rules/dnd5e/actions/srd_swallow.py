@@ -102,8 +102,8 @@ class EscapeCorpse(Unit):
     @staticmethod
     def check(rs, session, a, act):
         h = srd_swallow.holder(session, a)
-        if h is None:
-            raise Illegal(f"{a.name} is not inside a creature", RULE, "action")
+        if h is None or "escape_m" not in (h.data.get("srd_swallow") or {}):
+            raise Illegal(f"{a.name} is not swallowed by a creature", RULE, "action")
         if not h.dead:
             raise Illegal(f"{a.name} is swallowed by {h.name}, alive: only its death lets it out", RULE, "action")
         need = float(h.data["srd_swallow"]["escape_m"])
