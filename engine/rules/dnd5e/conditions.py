@@ -361,7 +361,8 @@ def contest_target(rs, session, a, act, rule):
     if t.id in a.conditions.get("charmed", []):      # DND-54 "ani w żaden inny sposób zaszkodzić"
         raise Illegal(f"{a.name} is charmed by {t.name} and cannot {act['action']} it", "DND-54", "target")
     if sealed(a, t):                                # SRD-43: swallowed, "total cover against ... effects outside"
-        raise Illegal(f"{t.name if t.data.get('inside') else a.name} is swallowed: total cover", "SRD-43", "target")
+        raise Illegal(f"{t.name if t.data.get('inside') else a.name} is inside another creature: total cover", "SRD-43",
+                      "target")
     turn = session.state.turn
     if act.get("bonus"):
         src = FEAT.bonus_contest_source(rs, session, a, act["action"])      # DND-F20, F31, F39
