@@ -148,7 +148,7 @@ def on_hit(f: dict) -> tuple[dict | None, str]:
         entry["repeat_save"] = True
     sentences = [x.strip() for x in re.split(r"(?<=\.)\s+", text) if x.strip()][1:]
     left = [x for x in sentences if ("saving throw" not in x or "start of each" in x or "hit point maximum" in x)
-            and not (covered and covered(x))]
+            and not (covered and covered(x)) and x != srd_swallow_text.ABSORB]     # SRD-43 plays the absorbing
     if "saving throw" not in re.split(r"(?<=\.)\s+", text)[0] and not any("saving throw" in x for x in sentences):
         return None, "the save it forces on a hit"
     return entry, ("left out: " + " ".join(left)[:200]) if left else ""
@@ -249,7 +249,8 @@ def save_action(f: dict) -> tuple[dict | None, str]:
             and not (entry.get("not_while_grappling") and x == "wide, provided that it has no creature grappled.")
             and not (drains and srd_rider_text.DRAIN_MORE.match(x))
             and not (entry.get("until") and srd_rider_text.BRIEF_AREA.fullmatch(x))
-            and not (entry.get("glare") and srd_rider_text.GLARE_WHO.fullmatch(x))]
+            and not (entry.get("glare") and srd_rider_text.GLARE_WHO.fullmatch(x))
+            and not ((entry.get("area") or {}).get("shape") == "sphere" and srd_swallow_text.POINT_SENTENCES.match(x))]
     later = re.search(r"(?:at the start of each of its turns|at the end of each of its turns)[^.]*damage|damage at the "
                       r"start of each of its turns", text)
     if later and entry["damage"]:

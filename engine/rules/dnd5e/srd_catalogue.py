@@ -119,7 +119,7 @@ RULES = [
                  '5e-database reads as around the creature) is a sphere of the radius written at that point, its range '
                  'the distance written',
      'where': 'actions/srd.py `CreatureAction`, actions/srd.py `line_targets`, srd blocks `save_action`, '
-              'srd blocks `breath_options`, srd swallow text `at_a_point`',
+              'srd blocks `breath_options`',
      'tests': [T + 'test_srd12_breath_cone_catches_a_flyer_two_layers_below_and_a_walker_behind_half_cover',
                T + 'test_srd12_a_line_breath_catches_each_creature_on_the_line',
                T + 'test_srd12_the_metallic_breath_weapons_share_one_recharge',

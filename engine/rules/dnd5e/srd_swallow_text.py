@@ -45,6 +45,7 @@ INSIDE = re.compile(r"it has total cover against attacks and other effects outsi
 #: spits a chemical glob at a point it can see within 15 feet of it. The glob explodes in a blinding flash of light on
 #: impact. Each creature within 5 feet of the flash must succeed on a DC 13 Dexterity saving throw" -- the source
 #: reads its area as around the creature; the sentences that name the point and what bursts there are the area's
+#: (srd_blocks.save_action reads both)
 AT_A_POINT = re.compile(r"^The \w+ (?:spits|hurls) an? [\w ]+ at a point it can see within \d+ (?:feet|ft\.) of it\.")
 POINT_SENTENCES = re.compile(r"^(?:The \w+ (?:spits|hurls) an? [\w ]+ at a point it can see within \d+ (?:feet|ft\.) of "
                              r"it\.|The glob explodes in a blinding flash of light on impact\.)$")
@@ -168,12 +169,9 @@ def bite_swallows(f: dict) -> bool:
 
 
 def absorbs(f: dict) -> bool:
-    """An attack whose kill is absorbed (the gibbering mouther's Bites), its other rider played (SRD-13)."""
-    from engine.rules.dnd5e import srd_blocks     # srd_blocks reads the families (srd_status) at its import: a cycle
-    if f.get("kind") != "attack" or not _text(f).endswith(ABSORB) or f.get("grapple_escape_dc"):
-        return False
-    entry, why = srd_blocks.on_hit(f)
-    return entry is not None and why == "left out: " + ABSORB
+    """An attack whose kill is absorbed (the gibbering mouther's Bites); srd_blocks.on_hit leaves the sentence to
+    SRD-43 (its other rider is SRD-13's)."""
+    return f.get("kind") == "attack" and _text(f).endswith(ABSORB)
 
 
 def character_keys(c: dict) -> dict:
@@ -190,30 +188,10 @@ def character_keys(c: dict) -> dict:
     return out
 
 
-def at_a_point(f: dict) -> tuple[bool, str] | None:
-    """SRD-12 at a point: (True, "") when the save action plays as a sphere at the point with nothing else left out."""
-    from engine.rules.dnd5e import srd_blocks     # srd_blocks reads the families (srd_status) at its import: a cycle
-    if f.get("kind") != "save" or not AT_A_POINT.search(_text(f)):
-        return None
-    entry, why = srd_blocks.save_action(f)
-    if entry is None or (entry.get("area") or {}).get("shape") != "sphere":
-        return None
-    left = why.removeprefix("left out: ")
-    for x in re.split(r"(?<=\.)\s+", left):
-        if x and not POINT_SENTENCES.match(x):
-            return False, "played as a save action at a point (SRD-12); " + why
-    return True, ""
-
-
 def status(c: dict, section: str, f: dict) -> tuple[bool, str] | None:
     """(True, "") for a swallowing feature played as written; the tarrasque's Multiattack with its Swallow."""
     if section != "actions":
         return None
-    point = at_a_point(f)
-    if point is not None:
-        return point
-    if absorbs(f):
-        return True, ""
     if takes(c, f):
         return True, ""
     if f.get("kind") == "multiattack" and MOUND_MULTI.match(_text(f)) and "srd_engulf" in character_keys(c):
