@@ -1,13 +1,19 @@
-"""How the SRD's swallowing actions read (SRD-43): the behir's, the remorhaz's and the tarrasque's Swallow and the purple
-worm's Bite, made into the sheet key ``srd_swallow``, and whether each is played (``status``, srd_status.STATUS).
-The rules that play them: engine/rules/dnd5e/srd_swallow.py, engine/rules/dnd5e/actions/srd_swallow.py.
+"""How the SRD's swallowing and engulfing actions read (SRD-43..45): the behir's, the remorhaz's and the tarrasque's
+Swallow, the purple worm's Bite and the gibbering mouther's Bites (the sheet key ``srd_swallow``); the gelatinous
+cube's and the shambling mound's Engulf and the water elemental's Whelm (``srd_engulf``); whether each is played
+(``status``, srd_status.STATUS); and the sentences srd_blocks leaves to these rules (the absorbing bite, SRD-12's save
+thrown at a point). The rules that play them: engine/rules/dnd5e/srd_swallow.py, srd_engulf.py and their actions.
 
-``srd_swallow`` (any 5e character may carry it; a scene without it plays as before)::
+``srd_swallow`` and ``srd_engulf`` (any 5e character may carry them; a scene without them plays as before)::
 
     srd_swallow = {weapon = "Bite", action = true, max_size = "medium", dice = "6d6", type = "acid",
                    threshold = 30, dc = 14, escape_m = 4.5, one = true, in_multiattack = false}
     # the purple worm's Bite: no action; its hit asks a save: save = {dc = 19, ability = "dex"}
     # the gibbering mouther's Bites: srd_swallow = {weapon = "Bites", absorb = true}
+    srd_engulf = {kind = "whelm", name = "Whelm", dc = 15, ability = "str", dice = "2d8+4", type = "bludgeoning",
+                  max_size = "large", escape_dc = 14, hold = {large = 1, medium = 2},
+                  each_turn = {dice = "2d8+4", type = "bludgeoning"}, pull_dc = 14, water = true, recharge = [4, 6]}
+    # kind = "mound": weapon, blinded, each_turn.save; kind = "cube": pull_damage, no grapple (inside it)
 """
 
 from __future__ import annotations
