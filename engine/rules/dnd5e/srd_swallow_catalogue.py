@@ -45,7 +45,8 @@ RULES = [
      'tests': [T + 'test_srd43_the_behir_swallows_what_it_constricts_digests_it_and_regurgitates_it',
                T + 'test_srd43_the_purple_worms_bite_swallows_and_its_corpse_lets_the_creature_out',
                T + 'test_srd43_a_swallowed_creature_reaches_only_its_swallower_and_moves_with_it',
-               T + 'test_srd43_the_gibbering_mouther_absorbs_what_its_bites_kill']},
+               T + 'test_srd43_the_gibbering_mouther_absorbs_what_its_bites_kill',
+               T + 'test_srd43_a_swallower_aloft_carries_its_prey_and_what_it_regurgitates_falls']},
     {'id': 'SRD-44',
      'rule': 'Engulf: the gelatinous cube\'s "The cube moves up to its speed. While doing so, it can enter Large or '
              'smaller creatures\' spaces. Whenever the cube enters a creature\'s space, the creature must make a DC 12 '

@@ -278,3 +278,26 @@ def test_srd43_the_gibbering_mouther_absorbs_what_its_bites_kill(tmp_path, capsy
     assert len(ab) == 1 and ab[0]["rule"] == "SRD-43"
     assert evs.index(ab[0]) > evs.index(events(evs, "death", who="v")[0])
     assert evs[-1]["characters"]["v"]["position"] == evs[-1]["characters"]["g"]["position"]
+
+
+def test_srd43_a_swallower_aloft_carries_its_prey_and_what_it_regurgitates_falls():
+    """A behir given wings: what it swallowed moves with it in the air (inside it, not flying, not falling); when it
+    regurgitates it there, "which falls prone in a space within 10 ft." -- and by AIR-12 falls to the ground."""
+    behir = {"id": "b", "srd": "behir", "side": "red", "at": [5, 5, 4], "flying": True, "fly_speed_m": 12.0}
+    flyer = {**KNIGHT, "at": [8, 6, 4], "flying": True, "fly_speed_m": 9.0}
+    s = make([behir, flyer], size=(20, 20, 12), options={"air_speed": "fly_speed"})
+    k = s.state.actors["k"]
+    k.conditions["grappled"] = ["b"]
+    k.data["srd_grapple"] = {"by": "b", "weapon": "Constrict", "escape_dc": 16, "restrained": False}
+    step(s, "b", "swallow", target="k", rolls={"attack": 15})
+    step(s, "b", "move", to=[5, 8, 5])
+    assert k.pos == (6, 9, 5) and not k.flying
+    step(s, "b", "end_turn")
+    step(s, "k", "attack", target="b", weapon="maul", rolls={"attack": 15, "damage": [4] * 10})
+    hp = k.hp
+    log = step(s, "k", "end_turn", rolls={"save": 2})
+    out = next(e for e in log if e["type"] == "regurgitated")
+    assert out["to"][2] == 5
+    fall = next(e for e in log if e["type"] == "fall")
+    assert fall["who"] == "k" and fall["rule"] == "AIR-12" and fall["from"] == 5 and fall["to"] == 0
+    assert k.pos[2] == 0 and k.has("prone") and k.hp == hp - fall["damage"] and fall["damage"] > 0
