@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from engine.rules.dnd5e.upcalls import FEAT
 from engine.rules.dnd5e import common
-from engine.rules.dnd5e.sight import sight as line_of_sight
+from engine.rules.dnd5e.sight import sealed, sight as line_of_sight
 from engine.rules.dnd5e.upcalls import CONCENTRATION, MOUNT
 from engine.rules import riding
 from engine.rules import aerial
@@ -256,10 +256,12 @@ def skill_bonus(rs, a: Actor, name: str) -> int:
 #: after a grappler moved, before DND-47's reach check: what it holds comes along (srd_carry.py, SRD-30)
 MOVED = Hook("moved", "fn(rs, session, actor) after the actor moved", order=(
     "carry_load",                # srd_carry.py (SRD-30)
+    "moved_inside",              # srd_swallow.py (SRD-43)
 ))
 #: after a grapple ended: a creature held aloft and let go falls (srd_carry.py, SRD-30)
 RELEASED = Hook("released", "fn(rs, session, target, grappler) after a grapple ended", order=(
     "dropped_aloft",             # srd_carry.py (SRD-30)
+    "engulf_ends",               # srd_engulf.py (SRD-44, SRD-45)
 ))
 
 
@@ -358,6 +360,9 @@ def contest_target(rs, session, a, act, rule):
         raise Illegal(f"{a.name} cannot {act['action']} itself", rule, "target")
     if t.id in a.conditions.get("charmed", []):      # DND-54 "ani w żaden inny sposób zaszkodzić"
         raise Illegal(f"{a.name} is charmed by {t.name} and cannot {act['action']} it", "DND-54", "target")
+    if sealed(a, t):                                # SRD-43: swallowed, "total cover against ... effects outside"
+        raise Illegal(f"{t.name if t.data.get('inside') else a.name} is inside another creature: total cover", "SRD-43",
+                      "target")
     turn = session.state.turn
     if act.get("bonus"):
         src = FEAT.bonus_contest_source(rs, session, a, act["action"])      # DND-F20, F31, F39

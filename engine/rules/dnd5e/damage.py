@@ -29,11 +29,14 @@ DAMAGE_MODIFIERS = Hook("damage_modifiers", "fn(rs, session, target, dmg) change
     "regeneration_stopped",                        # SRD-32 (srd_traits2.py): notes the damage, changes nothing
     "immunity_resistance_vulnerability",           # DND-33: "po zastosowaniu wszystkich modyfikatorów": last
     "sleep_ends_on_damage",                        # SRD-25 (srd_breaths.py): the damage that is dealt wakes it
+    "hurt_from_inside",                            # SRD-43 (srd_swallow.py): counts it, changes nothing
 ))
 damage_modifier = DAMAGE_MODIFIERS.rule
 DEATH = Hook("death", "fn(rs, session, actor) after a creature dies (its death event)", order=(
     "death_burst",                                 # SRD-18 (srd_burst.py)
     "true_form_on_death",                          # SRD-37 (srd_traits2.py)
+    "swallower_dies",                              # SRD-43 (srd_swallow.py)
+    "cube_dies",                                   # SRD-44 (srd_engulf.py)
 ))
 
 

@@ -55,9 +55,20 @@ def _marks(table, level: str) -> list[bool]:
     return [cover_level(k / N_SAMPLES, table) == level for k in range(N_SAMPLES + 1)]
 
 
+def sealed(a: Actor, b: Actor) -> bool:
+    """SRD-43: ``b`` is inside a creature ``a`` is not inside (its holder included), or ``a`` is inside one that is
+    not ``b``: nothing passes between them."""
+    ia, ib = a.data.get("inside"), b.data.get("inside")
+    return (ia is not None or ib is not None) and ia != ib and ia != b.id
+
+
 def total_cover(rs, session: Session, a: Actor, b: Actor, eye=None) -> bool:
     """``cover(...).level == "total"`` (DND-32: no target): the sight test alone where the scene's levels make
-    total cover exactly "every line blocked" (the ruleset's own, and most thresholds), else the level itself."""
+    total cover exactly "every line blocked" (the ruleset's own, and most thresholds), else the level itself. A
+    creature inside another (SRD-43: swallowed, its sheet's ``inside``) "has total cover against attacks and other
+    effects outside" it, its holder's own included; from inside it reaches its holder (and another inside it) only."""
+    if sealed(a, b):
+        return True
     table = _levels(session)
     mode = _TOTAL_MODE.get(table)
     if mode is None:

@@ -16,7 +16,7 @@ import re
 from engine.errors import AerieError
 from engine.resources import resource_dir
 from engine.rules.dnd5e import srd_rider_text
-from engine.rules.dnd5e import srd_features, srd_status
+from engine.rules.dnd5e import srd_features, srd_status, srd_swallow_text
 from engine.rules.dnd5e.common import DAMAGE_TYPES, SKILL_ABILITY, mod
 from engine.rules.dnd5e.srd_spellbook import harms as spellbook_harms, keys as spellbook_keys, kind as spellbook_kind
 from engine.rules.dnd5e.srd_block_grapple import grapple
@@ -72,7 +72,7 @@ def weapon(f: dict, abilities: dict) -> dict:
             w["properties"] = ["thrown"]
     if f.get("spell"):
         w["properties"] = w["properties"] + ["magical"]
-    oh = on_hit(f)[0]
+    oh = None if srd_swallow_text.bite_swallows(f) else on_hit(f)[0]       # SRD-43: the worm's swallowing bite
     if oh:
         w["on_hit"] = oh
     gr = grapple(f)[0]
@@ -148,7 +148,7 @@ def on_hit(f: dict) -> tuple[dict | None, str]:
         entry["repeat_save"] = True
     sentences = [x.strip() for x in re.split(r"(?<=\.)\s+", text) if x.strip()][1:]
     left = [x for x in sentences if ("saving throw" not in x or "start of each" in x or "hit point maximum" in x)
-            and not (covered and covered(x))]
+            and not (covered and covered(x)) and x != srd_swallow_text.ABSORB]     # SRD-43 plays the absorbing
     if "saving throw" not in re.split(r"(?<=\.)\s+", text)[0] and not any("saving throw" in x for x in sentences):
         return None, "the save it forces on a hit"
     return entry, ("left out: " + " ".join(left)[:200]) if left else ""
@@ -212,6 +212,8 @@ def save_action(f: dict) -> tuple[dict | None, str]:
     if area is not None:
         if area["shape"] in ("cube", "cylinder"):
             return None, f"a {area['shape']} area: it comes with the spells' area code (engine/rules/dnd5e/areas.py)"
+        if area["shape"] == "self" and srd_swallow_text.AT_A_POINT.search(text):    # the source's "self": a point
+            area = {"shape": "sphere", "radius_m": area["radius_m"]}
         if area["shape"] == "sphere" and not re.search(r"point|centered", text):
             area = {"shape": "self", "radius_m": area["radius_m"]}
         entry["area"] = area
@@ -247,7 +249,8 @@ def save_action(f: dict) -> tuple[dict | None, str]:
             and not (entry.get("not_while_grappling") and x == "wide, provided that it has no creature grappled.")
             and not (drains and srd_rider_text.DRAIN_MORE.match(x))
             and not (entry.get("until") and srd_rider_text.BRIEF_AREA.fullmatch(x))
-            and not (entry.get("glare") and srd_rider_text.GLARE_WHO.fullmatch(x))]
+            and not (entry.get("glare") and srd_rider_text.GLARE_WHO.fullmatch(x))
+            and not ((entry.get("area") or {}).get("shape") == "sphere" and srd_swallow_text.POINT_SENTENCES.match(x))]
     later = re.search(r"(?:at the start of each of its turns|at the end of each of its turns)[^.]*damage|damage at the "
                       r"start of each of its turns", text)
     if later and entry["damage"]:
@@ -460,7 +463,7 @@ def character(c: dict) -> dict:
                 w["properties"] = w["properties"] + ["magical"]
     if combos and (len(combos) > 1 or len(weapons) > 1):
         t["multiattack"] = combos             # SRD-01: the combinations as written
-    saves = [e for e, _ in (save_action(f) for f in c["actions"]) if e is not None]
+    saves = [e for e, _ in (save_action(f) for f in c["actions"] if not srd_swallow_text.takes(c, f)) if e is not None]
     for f in c["actions"]:
         if f.get("kind") == "save" and CHOICE_OF_BREATHS.search(f["desc"]):
             saves += [e for _, e, _ in breath_options(f) if e is not None]          # SRD-12 with SRD-05

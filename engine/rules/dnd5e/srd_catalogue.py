@@ -114,12 +114,17 @@ RULES = [
                  'are not played (`features` says so); the metallic dragons\' "Breath Weapons (Recharge 5-6). The '
                  'dragon uses one of the following breath weapons": each breath its own action, the two sharing one '
                  'recharge (one d6 for both, SRD-05); a breath whose effect the rules do not track (pushed, slowed, '
-                 'weakened) is not offered and `features` names it',
+                 'weakened) is not offered and `features` names it; a save thrown "at a point it can see within 15 '
+                 'feet of it" (the gibbering mouther\'s Blinding Spittle, the storm giant\'s Lightning Strike, which '
+                 '5e-database reads as around the creature) is a sphere of the radius written at that point, its range '
+                 'the distance written',
      'where': 'actions/srd.py `CreatureAction`, actions/srd.py `line_targets`, srd blocks `save_action`, '
               'srd blocks `breath_options`',
      'tests': [T + 'test_srd12_breath_cone_catches_a_flyer_two_layers_below_and_a_walker_behind_half_cover',
                T + 'test_srd12_a_line_breath_catches_each_creature_on_the_line',
-               T + 'test_srd12_the_metallic_breath_weapons_share_one_recharge']},
+               T + 'test_srd12_the_metallic_breath_weapons_share_one_recharge',
+               'tests/rules/dnd5e/test_srd_swallow.py::test_srd12_blinding_spittle_bursts_at_a_point_not_around_the_'
+               'mouther']},
     {'id': 'SRD-13',
      'rule': 'A hit that forces a save: "Hit: ... and the target must succeed on a DC 14 Constitution saving throw or '
              'become poisoned for 1 minute. The target can repeat the saving throw at the end of each of its turns, '

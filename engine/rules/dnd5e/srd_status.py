@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from engine.rules.dnd5e import srd_features, srd_lasting_text
+from engine.rules.dnd5e import srd_features, srd_lasting_text, srd_swallow_text
 
 Status = Callable[[dict, str, dict], "tuple[bool, str] | None"]
 Keys = Callable[[dict], Any]
@@ -19,12 +19,14 @@ Keys = Callable[[dict], Any]
 STATUS: tuple[Status, ...] = (
     srd_features.status,
     srd_lasting_text.status,            # SRD-73..77: Parry, Horror Nimbus, Lightning Strike, Spores, Roar
+    srd_swallow_text.status,         # SRD-43 swallowing
 )
 
 #: the sheet keys each family adds to a creature's character table
 KEYS: tuple[Keys, ...] = (
     srd_features.character_keys,
     srd_lasting_text.character_keys,    # SRD-73 parry
+    srd_swallow_text.character_keys,     # SRD-43 srd_swallow
 )
 Adjust = Callable[[dict, "list[dict]"], "list[dict]"]
 #: what each family adds to the block's ``creature_actions`` entries (the save actions' second effects)

@@ -51,6 +51,9 @@ TURN_START = Hook("turn_start", "fn(rs, session, actor) when its turn starts", o
     "save_action_each_turn",     # srd_lasting_actions.py (SRD-76)
     "roar_deafness_ends",        # srd_lasting_actions.py (SRD-77)
     "fetid_cloud",               # srd_lasting_actions.py (SRD-79)
+    "swallowed_acid",            # srd_swallow.py (SRD-43)
+    "engulfed_damage",           # srd_engulf.py (SRD-44, SRD-45)
+    "holding_breath",            # srd_engulf.py (SRD-44, SRD-45: unable to breathe)
 ))
 TURN_END = Hook("turn_end", "fn(rs, session, actor) when its turn ends", order=(
     "stay_aloft",
@@ -62,6 +65,7 @@ TURN_END = Hook("turn_end", "fn(rs, session, actor) when its turn ends", order=(
     "burning_end",               # srd_burning.py (SRD-56)
     "legendary_actions",         # srd_legendary.py (SRD-15): another creature's turn ends
     "inside_an_object",          # srd_traits2.py (SRD-31)
+    "regurgitate_check",         # srd_swallow.py (SRD-43)
 ))
 FALL_TRIGGERS = Hook("fall_triggers", "fn(rs, session, actor) -> (reason, rule) or None: why a flyer falls", order=(
     "dead",
