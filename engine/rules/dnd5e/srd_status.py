@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from engine.rules.dnd5e import srd_features
+from engine.rules.dnd5e import srd_charm_text, srd_features
 
 Status = Callable[[dict, str, dict], "tuple[bool, str] | None"]
 Keys = Callable[[dict], "dict[str, Any]"]
@@ -18,12 +18,28 @@ Keys = Callable[[dict], "dict[str, Any]"]
 #: families of features, asked in this order (SRD-30..49 first)
 STATUS: tuple[Status, ...] = (
     srd_features.status,
+    srd_charm_text.status,              # SRD-65..72: charms, fears, possession (before srd_blocks' save actions)
 )
 
 #: the sheet keys each family adds to a creature's character table
 KEYS: tuple[Keys, ...] = (
     srd_features.character_keys,
 )
+
+
+#: each family's own save actions: (creature record, feature) -> the sheet's ``creature_actions`` entry or None;
+#: srd_blocks.character asks them before its own ``save_action``
+ACTIONS: tuple[Callable[[dict, dict], "dict | None"], ...] = (
+    srd_charm_text.entry,               # SRD-65..72
+)
+
+
+def action(c: dict, f: dict) -> dict | None:
+    for ask in ACTIONS:
+        e = ask(c, f)
+        if e is not None:
+            return e
+    return None
 
 
 def status(c: dict, section: str, f: dict) -> tuple[bool, str] | None:

@@ -48,6 +48,7 @@ TURN_START = Hook("turn_start", "fn(rs, session, actor) when its turn starts", o
     "fear_aura",                 # srd_auras.py (SRD-39)
     "brief_condition_arms",      # srd_brief.py (SRD-54)
     "burning_start",             # srd_burning.py (SRD-56)
+    "charm_turn_start",          # srd_charms.py (SRD-66, -71, -72)
 ))
 TURN_END = Hook("turn_end", "fn(rs, session, actor) when its turn ends", order=(
     "stay_aloft",
@@ -56,6 +57,7 @@ TURN_END = Hook("turn_end", "fn(rs, session, actor) when its turn ends", order=(
     "weakness_repeat_save",      # srd_breaths.py (SRD-27)
     "brief_condition_ends",      # srd_brief.py (SRD-54)
     "burning_end",               # srd_burning.py (SRD-56)
+    "charm_repeat_save",         # srd_charms.py (SRD-70, -72)
     "legendary_actions",         # srd_legendary.py (SRD-15): another creature's turn ends
     "inside_an_object",          # srd_traits2.py (SRD-31)
 ))

@@ -16,7 +16,7 @@ from __future__ import annotations
 from engine.rules.actions import Param, Unit
 from engine.rules.core import Illegal
 from engine.rules.dnd5e import areas, attacks, common, conditions, srd_breaths, srd_brief, srd_cast, srd_presence
-from engine.rules.dnd5e import srd_glare, srd_riders
+from engine.rules.dnd5e import srd_charms, srd_glare, srd_riders
 from engine.rules.dnd5e.actions import action
 from engine.rules.dnd5e.data import CONDITION_RULE
 from engine.rules.dnd5e.srd_sheet import dice_parts
@@ -103,6 +103,9 @@ class CreatureAction(Unit):
                               "SRD-12", "target")
             if not rs.sees(session, a, t):
                 raise Illegal(f"{a.name} cannot see {t.name}", "SRD-12", "target")
+            refused = srd_charms.refusal(rs, session, a, t, f)          # DND-54, SRD-65..72
+            if refused is not None:
+                raise refused
             if f.get("charmed_or_willing") and a.id not in t.conditions.get("charmed", []) \
                     and conditions.hostile(rs, a, t):
                 raise Illegal(f"{f['name']}: \"a creature charmed by it or a willing creature\"; {t.name} is neither",
@@ -115,6 +118,8 @@ class CreatureAction(Unit):
                 plan["targets"] = srd_presence.affected(rs, session, a, plan["targets"])
             if f.get("hearing") or f.get("not_types"):    # SRD-54: "that can hear it and that isn't a demon"
                 plan["targets"] = srd_brief.caught(session, f, plan["targets"])
+            if f.get("charm"):                            # SRD-68, -70, -72: the foes it sees, its types
+                plan["targets"] = srd_charms.caught(rs, session, a, f, plan["targets"])
             return plan
         if area["shape"] == "line":
             if act.get("at") is None and not act.get("target"):
@@ -183,10 +188,12 @@ class CreatureAction(Unit):
                 continue
             if f.get("glare") and srd_glare.spared(rs, session, a, t, f):      # SRD-57: "If the target can see"
                 continue
+            if f.get("charm") and srd_charms.spared(rs, session, a, t, f):     # SRD-65..72: immune, unseen
+                continue
             cov = attacks.cover(rs, session, a, t).level if f["ability"] == "dex" else "none"
             ok = conditions.saving_throw(rs, session, t, f["ability"], f["dc"], a, "SRD-12", f["name"],
                                          cover_level=cov, sole_target=len(plan["targets"]) == 1,
-                                         advantage=srd_glare.advantage(t, f))
+                                         advantage=srd_glare.advantage(t, f) or srd_charms.advantage(t, f))
             for amount, dtype in rolled:
                 amt = amount if not ok else (amount // 2 if f.get("half") else 0)
                 if amt and not t.dead:
@@ -206,6 +213,8 @@ class CreatureAction(Unit):
                 srd_glare.after_save(rs, session, a, t, f, ok, srd_riders._failed_by(session, t))     # SRD-57
             if f.get("sleep") or f.get("push_m") or f.get("weaken") or f.get("slow"):
                 srd_breaths.after_save(rs, session, a, t, f, ok)          # SRD-25..27
+            if f.get("charm"):
+                srd_charms.after_save(rs, session, a, t, f, ok)           # SRD-65..72
 
 
 def line_targets(rs, session, a, area: dict, act: dict) -> list[str]:
