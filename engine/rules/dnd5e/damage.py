@@ -35,6 +35,7 @@ damage_modifier = DAMAGE_MODIFIERS.rule
 DEATH = Hook("death", "fn(rs, session, actor) after a creature dies (its death event)", order=(
     "death_burst",                                 # SRD-18 (srd_burst.py)
     "true_form_on_death",                          # SRD-37 (srd_traits2.py)
+    "charmer_dies",                                # SRD-65, -66, -72 (srd_charms.py)
 ))
 
 

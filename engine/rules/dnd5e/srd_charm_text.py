@@ -56,7 +56,7 @@ FEATURES: dict[tuple[str, str], tuple[dict, dict, str]] = {
         {"rule": "SRD-67", "needs": "frightened", "sees": True, "magic": True, "to_zero": True}, {}, ""),
     ("Slow", "The golem targets one or more creatures"): (
         {"rule": "SRD-68", "choose": True, "magic": True}, {"slow": True},
-        "its 1 minute outlasts a fight"),
+        "its 1 minute is not counted: the effect lasts until a save ends it (as SRD-27's Slowing Breath)"),
     ("Horrifying Visage", "Each non-undead creature within"): (
         {"rule": "SRD-70", "sees": True, "immune": True, "repeat": "end_turn"},
         {"condition": "frightened", "not_types": ["undead"]},
@@ -84,6 +84,15 @@ NOT_PLAYED = {
     ("Antennae", "The rust monster corrodes a nonmagical ferrous metal object"): (
         "not played: the sheets do not say which weapons, armour or shields are of ferrous metal, so the corrosion "
         "(-1 AC cumulative, a weapon rusting as Rust Metal says) has nothing to act on"),
+}
+
+
+#: what a played feature's text says that the rules leave out (the feature is then not counted as modelled)
+LEFT_OUT = {
+    ("Possession", "One humanoid that the ghost can see"): (
+        "\"The ghost can't be targeted by any attack, spell, or other effect\": the ghost stays where it stood, its "
+        "turns spent, and may still be targeted; \"reappears in an unoccupied space within 5 ft. of the body\": it "
+        "reappears where it stood"),
 }
 
 
@@ -126,4 +135,6 @@ def status(c: dict, section: str, f: dict) -> tuple[bool, str] | None:
     if k is None:
         return None
     rule, none = FEATURES[k][0]["rule"], FEATURES[k][2]
+    if k in LEFT_OUT:
+        return False, f"played as {rule}; left out: {LEFT_OUT[k]}"
     return True, (f"played as {rule}; no effect in a fight: {none}" if none else "")

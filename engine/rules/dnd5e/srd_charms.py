@@ -213,6 +213,16 @@ def harm_repeats_charm(rs, session, t, dmg):
             _repeat(rs, session, t, held, "harmed: a save")
 
 
+@damage.DEATH.rule("SRD-65")
+def charmer_dies(rs, session, a):
+    """SRD-65, -66, -72: "until the dryad dies", "until the vampire is destroyed", "until the aboleth dies", "The
+    song ends if the harpy is incapacitated": the charms a creature holds end with it (a fear outlives it)."""
+    for o in session.state.actors.values():
+        for held in [h for h in o.data.get("srd_charms") or () if h["by"] == a.id and h["condition"] == "charmed"]:
+            end(rs, session, o, held, f"{a.name} died")
+    a.data.pop("singing", None)
+
+
 @TURN_END.rule("SRD-70")
 def charm_repeat_save(rs, session, a):
     """SRD-70 "The target can repeat the saving throw at the end of each of its turns, with disadvantage if the

@@ -203,3 +203,22 @@ def test_features_named_with_why():
     assert not st[("sprite", "Heart Sight")]["modelled"] and "alignment" in st[("sprite", "Heart Sight")]["why"]
     assert not st[("rust-monster", "Antennae")]["modelled"]
     assert st[("dryad", "Fey Charm")]["modelled"]
+
+
+def test_srd65_the_fey_charm_ends_when_the_dryad_dies_and_takes_no_creature_that_does_not_see_her(tmp_path, capsys):
+    """Dryad, "Fey Charm. The dryad targets one humanoid or beast that she can see within 30 feet of her. If the
+    target can see the dryad, it must succeed on a DC 14 Wisdom saving throw or be magically charmed ... the effect
+    lasts 24 hours or until the dryad dies". A blinded archer makes no save; the other, charmed, is free when the
+    GM's 100 damage kills the dryad."""
+    dryad = {"id": "d", "srd": "dryad", "side": "red", "at": [10, 14, 0]}
+    blind = {**ARCHER, "id": "b", "at": [14, 10, 0], "conditions": ["blinded"]}
+    charm = {"actor": "d", "action": "creature_action", "feature": "Fey Charm"}
+    evs = run_scene(tmp_path, capsys, [dryad, ARCHER, blind], [
+        {**charm, "target": "b", "rolls": {"save": 1}}, {"actor": "d", "action": "end_turn"},
+        {"actor": "a", "action": "end_turn"}, {"actor": "b", "action": "end_turn"},
+        {**charm, "target": "a", "rolls": {"save": 1}},
+        {"actor": "gm", "action": "damage", "target": "d", "amount": 100}])
+    assert events(evs, "charm_spared", who="b", by="d", rule="SRD-65") and not events(evs, "save", who="b")
+    assert events(evs, "condition", who="a", condition="charmed", added=True)
+    assert events(evs, "charm_ended", who="a", by="d", why="Dryad died")
+    assert "charmed" not in evs[-1]["characters"]["a"]["conditions"]
