@@ -9,7 +9,7 @@ LAYERS: dict[str, dict[str, int]] = {"engine.rules.dnd5e": {
     # the SRD's data (issues 39, 44): the spells and the stat blocks as read from assets/srd, their catalogues
     "spells_catalogue": DATA, "srd_catalogue": DATA, "srd_catalogue2": DATA, "srd_spells": DATA, "srd_blocks": DATA, "srd_scene": DATA,
     "srd_sheet": DATA, "srd_spellbook": DATA, "srd_block_grapple": DATA, "srd_actions_catalogue": DATA, "srd_rider_text": DATA, "srd_weakened": DATA,
-    "srd_blight": DATA, "srd_curses": DATA, "srd_features": DATA, "srd_status": DATA, "srd_charm_text": DATA,
+    "srd_blight": DATA, "srd_curses": DATA, "srd_features": DATA, "srd_status": DATA, "srd_charm_text": DATA, "srd_charms_catalogue": DATA,
     "areas": DATA,
     "conditions": QUERIES, "advantage": QUERIES, "figures": QUERIES, "sight": QUERIES, "gear": QUERIES,
     "loading": QUERIES, "srd_multiattack": QUERIES,

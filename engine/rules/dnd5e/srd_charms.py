@@ -71,14 +71,14 @@ def caught(rs, session, a, f: dict, targets: list[str]) -> list[str]:
 def spared(rs, session, a, t, f: dict) -> bool:
     """Whether ``t`` makes no save at all: it is immune, or it does not see ``a`` where the text says it must."""
     ch = f.get("charm") or {}
-    why = None
+    why, rule = None, ch["rule"]
     if f"{a.id}:{f['name']}" in (t.data.get("charm_immune") or ()):
-        why = f"immune to {a.name}'s {f['name']}"
+        why, rule = f"immune to {a.name}'s {f['name']}", "SRD-69"
     elif ch.get("sees") and not attacks.sees(rs, session, t, a):
         why = f"it cannot see {a.name}"
     if why:
         session.emit({"type": "charm_spared", "who": t.id, "by": a.id, "feature": f["name"], "why": why,
-                      "rule": ch["rule"]})
+                      "rule": rule})
     return why is not None
 
 
@@ -90,7 +90,7 @@ def after_save(rs, session, a, t, f: dict, ok: bool) -> None:
     ch = f["charm"]
     if ok:
         if ch.get("immune"):
-            _immune(session, a, t, f["name"], ch["rule"])
+            _immune(session, a, t, f["name"])
         return
     if t.dead:
         return
@@ -122,11 +122,13 @@ def drop_to_zero(rs, session, a, t, name: str, rule: str) -> None:
     damage.check_over(rs, session)
 
 
-def _immune(session, a, t, name: str, rule: str) -> None:
+def _immune(session, a, t, name: str) -> None:
+    """SRD-69 "the target is immune to this ghost's Horrifying Visage for the next 24 hours" (24 hours outlast the
+    fight): the sheet's ``charm_immune`` ("<creature id>:<feature>")."""
     key = f"{a.id}:{name}"
     if key not in (t.data.get("charm_immune") or ()):
         t.data["charm_immune"] = sorted(set(t.data.get("charm_immune") or ()) | {key})
-        session.emit({"type": "charm_immune", "who": t.id, "by": a.id, "feature": name, "rule": rule})
+        session.emit({"type": "charm_immune", "who": t.id, "by": a.id, "feature": name, "rule": "SRD-69"})
 
 
 def _hold(rs, session, a, t, f: dict) -> None:
@@ -183,7 +185,7 @@ def end(rs, session, t, held: dict, why: str) -> None:
     if held.get("immune"):
         by = session.state.actors.get(held["by"])
         if by is not None:
-            _immune(session, by, t, held["feature"], held["rule"])
+            _immune(session, by, t, held["feature"])
 
 
 def _repeat(rs, session, t, held: dict, purpose: str, disadvantage: str | None = None) -> None:
@@ -315,4 +317,4 @@ def _possession_at_zero(rs, session, t, dmg) -> None:
     ghost.data.pop("possessing", None)
     session.emit({"type": "possession_ended", "who": t.id, "by": ghost.id, "why": "the body drops to 0 hit points",
                   "rule": "SRD-71"})
-    _immune(session, ghost, t, "Possession", "SRD-71")
+    _immune(session, ghost, t, "Possession")

@@ -128,8 +128,8 @@ def test_srd70_quasit_scare_repeats_with_disadvantage_in_sight_and_the_visage_sp
     """Quasit, "Scare (1/Day). ... frightened for 1 minute. The target can repeat the saving throw at the end of each
     of its turns, with disadvantage if the quasit is within line of sight"; ghost, "Horrifying Visage. Each non-undead
     creature within 60 ft. of the ghost that can see it ... If a target's saving throw is successful or the effect
-    ends for it, the target is immune to this ghost's Horrifying Visage". The archer's end-of-turn save rolls two
-    dice (20 and 1: the 1 counts); the skeleton beside the ghost makes no save; an archer that saved is immune."""
+    ends for it ...". The archer's end-of-turn save rolls two dice (20 and 1: the 1 counts); the skeleton (undead)
+    near the ghost makes no save, the archer is frightened."""
     q = {"id": "q", "srd": "quasit", "side": "red", "at": [10, 13, 0]}
     evs = run_scene(tmp_path, capsys, [q, ARCHER], [
         {"actor": "q", "action": "creature_action", "feature": "Scare", "target": "a", "rolls": {"save": 1}},
@@ -140,14 +140,37 @@ def test_srd70_quasit_scare_repeats_with_disadvantage_in_sight_and_the_visage_sp
     assert end["roll"] == 1 and end["disadvantage"] == ["Quasit is within line of sight"]
     ghost = {"id": "h", "srd": "ghost", "side": "red", "at": [10, 14, 0]}
     skel = {"id": "k", "srd": "skeleton", "side": "blue", "at": [12, 10, 0]}
-    visage = {"actor": "h", "action": "creature_action", "feature": "Horrifying Visage"}
     evs = run_scene(tmp_path, capsys, [ghost, ARCHER, skel], [
-        {**visage, "rolls": {"save": 20}}, {"actor": "h", "action": "end_turn"},
-        {"actor": "a", "action": "end_turn"}, {"actor": "k", "action": "end_turn"}, visage])
+        {"actor": "h", "action": "creature_action", "feature": "Horrifying Visage", "rolls": {"save": 1}}])
     assert events(evs, "creature_action", who="h")[0]["targets"] == ["a"]
-    assert events(evs, "charm_immune", who="a", by="h", rule="SRD-70")
-    assert events(evs, "charm_spared", who="a", by="h", rule="SRD-70")
+    assert events(evs, "condition", who="a", condition="frightened", added=True)
+
+
+def test_srd69_a_success_or_the_end_of_the_effect_makes_it_immune(tmp_path, capsys):
+    """Ghost, "If a target's saving throw is successful or the effect ends for it, the target is immune to this
+    ghost's Horrifying Visage for the next 24 hours"; succubus, "If the target successfully saves against the effect,
+    or if the effect on it ends, the target is immune to this fiend's Charm for the next 24 hours." The archer that
+    saved (20) makes no save against the second Visage; the one whose charm a hit ended (its save 20) is immune."""
+    ghost = {"id": "h", "srd": "ghost", "side": "red", "at": [10, 14, 0]}
+    visage = {"actor": "h", "action": "creature_action", "feature": "Horrifying Visage"}
+    evs = run_scene(tmp_path, capsys, [ghost, ARCHER], [
+        {**visage, "rolls": {"save": 20}}, {"actor": "h", "action": "end_turn"},
+        {"actor": "a", "action": "end_turn"}, visage])
+    assert events(evs, "charm_immune", who="a", by="h", rule="SRD-69")
+    assert events(evs, "charm_spared", who="a", by="h", rule="SRD-69")
     assert len(events(evs, "save", who="a")) == 1
+    fiend = {"id": "f", "srd": "succubus-incubus", "side": "red", "at": [10, 14, 0]}
+    charm = {"actor": "f", "action": "creature_action", "feature": "Charm", "target": "a"}
+    friend = {**ARCHER, "id": "b", "at": [14, 10, 0]}
+    evs = run_scene(tmp_path, capsys, [fiend, ARCHER, friend], [
+        {**charm, "rolls": {"save": 1}}, {"actor": "f", "action": "end_turn"},
+        {"actor": "a", "action": "end_turn"},
+        {"actor": "b", "action": "attack", "target": "a", "weapon": "longbow",
+         "rolls": {"attack": 18, "damage": 3, "save": 20}},
+        {"actor": "b", "action": "end_turn"}, charm])
+    assert events(evs, "charm_ended", who="a", by="f", rule="SRD-66")
+    assert events(evs, "charm_immune", who="a", by="f", rule="SRD-69")
+    assert events(evs, "charm_spared", who="a", by="f", rule="SRD-69")
 
 
 def test_srd71_possession_plays_the_body_on_the_ghosts_side_until_it_drops_to_zero(tmp_path, capsys):
