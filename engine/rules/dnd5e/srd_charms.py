@@ -30,7 +30,7 @@ import math
 
 from engine.rules import aerial
 from engine.rules.core import Illegal
-from engine.rules.dnd5e import attacks, conditions, damage
+from engine.rules.dnd5e import attacks, conditions, damage, text
 from engine.rules.dnd5e.srd_air import Push
 from engine.rules.dnd5e.srd_sheet import has
 from engine.rules.dnd5e.turns import TURN_END, TURN_START
@@ -247,6 +247,9 @@ def charm_turn_start(rs, session, a):
     for held in a.data.get("srd_charms") or ():
         if held.get("no_reactions"):
             a.data["reaction_used"] = True
+    if a.data.get("singing") and not any(h.get("lure") and h["by"] == a.id for o in session.state.actors.values()
+                                         for h in o.data.get("srd_charms") or ()):
+        a.data.pop("singing")                       # no one is charmed by the song: it need not go on
     if a.data.get("singing"):
         if conditions.incapacitated(rs, a):
             _song_ends(rs, session, a, f"{a.name} is incapacitated")
@@ -318,3 +321,21 @@ def _possession_at_zero(rs, session, t, dmg) -> None:
     session.emit({"type": "possession_ended", "who": t.id, "by": ghost.id, "why": "the body drops to 0 hit points",
                   "rule": "SRD-71"})
     _immune(session, ghost, t, "Possession")
+
+
+def _by(s, e) -> str:
+    return getattr(s.state.actors.get(e.get("by")), "name", e.get("by"))
+
+
+text.EVENT_LINES.update({
+    "charm_spared": text._did(lambda s, e: f"makes no save against {_by(s, e)}'s {e['feature']}: {e['why']}"),
+    "charm_immune": text._did(lambda s, e: f"is immune to {_by(s, e)}'s {e['feature']} (24 hours)"),
+    "charm_ended": text._did(lambda s, e: f"is free of {_by(s, e)}'s {e['feature']} ({e['why']})"),
+    "controlled": text._did(lambda s, e: f"is under {_by(s, e)}'s control (side {e['side']})"),
+    "drop_to_zero": text._did(lambda s, e: f"drops to 0 hit points ({_by(s, e)}'s {e['feature']})"),
+    "possessed": text._did(lambda s, e: f"is possessed by {_by(s, e)} (side {e['side']})"),
+    "possession_ended": text._did(lambda s, e: f"is no longer possessed by {_by(s, e)} ({e['why']})"),
+    "possessing": text._did(lambda s, e: "is inside its possessed body: its turn passes"),
+    "song": text._did(lambda s, e: "sings on (its bonus action)"),
+    "lured": text._did(lambda s, e: f"is lured toward {_by(s, e)}: {e['from']} -> {e['to']}"),
+})

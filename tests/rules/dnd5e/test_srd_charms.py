@@ -211,6 +211,7 @@ def test_srd72_luring_song_draws_the_charmed_target_to_the_harpy(tmp_path, capsy
     evs = run_scene(tmp_path, capsys, [harpy, ARCHER], [
         {"actor": "h", "action": "creature_action", "feature": "Luring Song", "rolls": {"save": 1}},
         {"actor": "h", "action": "end_turn", "rolls": {"save": 20}}])     # the archer's turn passes, then its save
+    assert not events(evs, "song")          # round 2: no one is charmed, the harpy need not sing on
     assert events(evs, "condition", who="a", condition="incapacitated", added=True)
     lured = events(evs, "lured", who="a", by="h", rule="SRD-72")
     assert lured and lured[0]["to"][1] > 10
