@@ -68,11 +68,16 @@ def caught(rs, session, a, f: dict, targets: list[str]) -> list[str]:
     return out
 
 
+def immune(a, t, f: dict) -> bool:
+    """SRD-69: ``t`` is immune to ``a``'s ``f`` (a success or the effect's end, earlier in the fight)."""
+    return f"{a.id}:{f['name']}" in (t.data.get("charm_immune") or ())
+
+
 def spared(rs, session, a, t, f: dict) -> bool:
     """Whether ``t`` makes no save at all: it is immune, or it does not see ``a`` where the text says it must."""
     ch = f.get("charm") or {}
     why, rule = None, ch["rule"]
-    if f"{a.id}:{f['name']}" in (t.data.get("charm_immune") or ()):
+    if immune(a, t, f):
         why, rule = f"immune to {a.name}'s {f['name']}", "SRD-69"
     elif ch.get("sees") and not attacks.sees(rs, session, t, a):
         why = f"it cannot see {a.name}"

@@ -246,3 +246,20 @@ def test_srd65_the_fey_charm_ends_when_the_dryad_dies_and_takes_no_creature_that
     assert events(evs, "condition", who="a", condition="charmed", added=True)
     assert events(evs, "charm_ended", who="a", by="d", why="Dryad died")
     assert "charmed" not in evs[-1]["characters"]["a"]["conditions"]
+
+
+@pytest.mark.parametrize("policy", ["random", "aggressive", "cautious"])
+def test_the_policies_play_the_charms_without_raising(tmp_path, capsys, policy):
+    """Every creature of SRD-65..72 against two archers and a guard, three rounds with each shipped policy: no
+    fight raises (``aerie simulate`` exits 1 when one does)."""
+    reds = ["vampire-vampire", "dryad", "succubus-incubus", "aboleth", "sea-hag", "stone-golem", "ghost", "harpy",
+            "quasit"]
+    chars = [{"id": f"r{i}", "srd": r, "side": "red", "at": [3 + 4 * i, 22, 0]} for i, r in enumerate(reds)]
+    chars += [{"id": f"b{i}", "kind": k, "side": "blue", "at": [6 + 8 * i, 16, 0]}
+              for i, k in enumerate(("archer", "guard", "archer"))]
+    p = tmp_path / "s.toml"
+    p.write_text(scene_text(chars, size=(40, 40, 12)))
+    rc = main(["simulate", str(p), "--runs", "2", "--workers", "1", "--max-rounds", "3", "--policy", f"red={policy}",
+               "--policy", f"blue={policy}", "-q"])
+    out = capsys.readouterr()
+    assert rc == 0, out.out + out.err

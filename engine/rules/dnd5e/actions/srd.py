@@ -148,6 +148,9 @@ class CreatureAction(Unit):
             if t.side == a.side:
                 share = []
                 break
+            if f.get("charm") and srd_charms.immune(a, t, f):     # SRD-69: no save, nothing happens
+                share.append(0.0)
+                continue
             bonus = conditions.ab(rs, t, f["ability"]) + (t.data["prof"] if f["ability"] in t.data["saves"] else 0)
             fail = min(1.0, max(0.05, (f["dc"] - bonus - 1) / 20))
             share.append(fail + (1 - fail) * (0.5 if f.get("half") else 0.0))
@@ -160,6 +163,10 @@ class CreatureAction(Unit):
     def damage_on_hit(rs, session, a, act, plan):
         """What a policy weighs: the mean damage on a failed save, times the creatures caught."""
         f = _feature(rs, a, plan["feature"])
+        if f.get("charm") and not any(session.state.actors[t].side != a.side
+                                      and not srd_charms.immune(a, session.state.actors[t], f)
+                                      for t in plan["targets"]):
+            return None             # SRD-69: every foe it would catch is immune (or none is caught): nothing to weigh
         each = sum(_mean(d["dice"]) for d in f.get("damage", ()))
         foes = sum(1 for t in plan["targets"] if session.state.actors[t].side != a.side)
         return each * max(foes, 1)
