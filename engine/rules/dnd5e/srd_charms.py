@@ -145,8 +145,9 @@ def _hold(rs, session, a, t, f: dict) -> None:
     for k in ("immune", "dis_seen", "lure", "no_reactions", "control"):
         if ch.get(k):
             held[k] = True
-    for kind, most in (ch.get("limit") or {}).items():
-        _free_oldest(rs, session, a, f["name"], kind, most - 1)
+    for kind, most in (ch.get("limit") or {}).items():       # "no more than one humanoid and up to three beasts"
+        if kind in ("any", _type(t)):
+            _free_oldest(rs, session, a, f["name"], kind, most - 1)
     t.data.setdefault("srd_charms", []).append(held)
     if ch.get("lure"):
         conditions.add_condition(rs, session, t, "incapacitated", ch["rule"], source=a.id)

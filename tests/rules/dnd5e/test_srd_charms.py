@@ -263,3 +263,23 @@ def test_the_policies_play_the_charms_without_raising(tmp_path, capsys, policy):
                "--policy", f"blue={policy}", "-q"])
     out = capsys.readouterr()
     assert rc == 0, out.out + out.err
+
+
+def test_srd65_the_dryad_holds_one_humanoid_and_up_to_three_beasts():
+    """Dryad, "The dryad can have no more than one humanoid and up to three beasts charmed at a time.": a second
+    humanoid frees the first; a beast charmed beside it frees no one."""
+    dryad = {"id": "d", "srd": "dryad", "side": "red", "at": [10, 14, 0]}
+    b = {**ARCHER, "id": "b", "at": [14, 10, 0]}
+    wolf = {"id": "w", "srd": "wolf", "side": "blue", "at": [6, 10, 0]}
+    s = make([dryad, ARCHER, b, wolf], size=(40, 40, 12))
+    charm = {"actor": "d", "action": "creature_action", "feature": "Fey Charm", "rolls": {"save": 1}}
+    s.step({**charm, "target": "a"})
+    for who in ("d", "a", "b", "w"):
+        s.step({"actor": who, "action": "end_turn"})
+    s.step({**charm, "target": "w"})
+    assert s.state.actors["a"].has("charmed") and s.state.actors["w"].has("charmed")
+    for who in ("d", "a", "b", "w"):
+        s.step({"actor": who, "action": "end_turn"})
+    s.step({**charm, "target": "b"})
+    a, bb, w = (s.state.actors[x] for x in "abw")
+    assert not a.has("charmed") and bb.has("charmed") and w.has("charmed")
