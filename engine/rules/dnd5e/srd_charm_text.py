@@ -108,12 +108,12 @@ def entry(c: dict, f: dict) -> dict | None:
         return None
     charm, other, _ = FEATURES[k]
     rng = RANGE.search(f["desc"])
+    metres = round(int(rng.group(1)) * 0.3, 2) if rng else 1.5
     e: dict = {"name": f["name"], "dc": int(f["dc"]), "ability": f["ability"], "damage": [], "half": False}
-    if "area" not in other:
-        e["range_m"] = round(int(rng.group(1)) * 0.3, 2) if rng else 1.5
-    if charm.get("choose") or k[0] == "Horrifying Visage":
-        e["area"] = {"shape": "self", "radius_m": round(int(rng.group(1)) * 0.3, 2)}
-        e.pop("range_m", None)
+    if charm.get("choose") or k[0] == "Horrifying Visage":      # "Each ... within 60 ft.": an area around it
+        e["area"] = {"shape": "self", "radius_m": metres}
+    elif "area" not in other:
+        e["range_m"] = metres
     e.update({x: (dict(v) if isinstance(v, dict) else list(v) if isinstance(v, list) else v) for x, v in other.items()})
     if f.get("recharge"):
         e["recharge"] = list(f["recharge"])
