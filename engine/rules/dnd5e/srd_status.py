@@ -2,8 +2,10 @@
 
 Each entry of ``STATUS`` takes (creature record, section, feature) and answers ``(modelled, why)`` or ``None`` when
 the feature is not of its family; the first answer wins. Each entry of ``KEYS`` takes a creature record and returns
-the sheet keys its family adds (an empty dict when none). srd_blocks reads both lists: a new family of features adds
-one line to each, never a branch to srd_blocks' ``feature_status``.
+the sheet keys its family adds (an empty dict when none). Each entry of ``ACTIONS`` takes a creature record and one
+of its actions and answers the sheet's ``creature_actions`` entry it plays, or None (srd_blocks.character asks them
+before its own ``save_action``). srd_blocks reads the lists: a new family of features adds one line to each, never a
+branch to srd_blocks' ``feature_status``.
 """
 
 from __future__ import annotations
