@@ -30,6 +30,7 @@ DAMAGE_MODIFIERS = Hook("damage_modifiers", "fn(rs, session, target, dmg) change
     "immunity_resistance_vulnerability",           # DND-33: "po zastosowaniu wszystkich modyfikatorów": last
     "sleep_ends_on_damage",                        # SRD-25 (srd_breaths.py): the damage that is dealt wakes it
     "hurt_from_inside",                            # SRD-43 (srd_swallow.py): counts it, changes nothing
+    "harm_repeats_charm",                          # SRD-65, -66, -71, -72 (srd_charms.py)
 ))
 damage_modifier = DAMAGE_MODIFIERS.rule
 DEATH = Hook("death", "fn(rs, session, actor) after a creature dies (its death event)", order=(
@@ -37,6 +38,7 @@ DEATH = Hook("death", "fn(rs, session, actor) after a creature dies (its death e
     "true_form_on_death",                          # SRD-37 (srd_traits2.py)
     "swallower_dies",                              # SRD-43 (srd_swallow.py)
     "cube_dies",                                   # SRD-44 (srd_engulf.py)
+    "charmer_dies",                                # SRD-65, -66, -72 (srd_charms.py)
 ))
 
 

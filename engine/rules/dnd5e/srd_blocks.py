@@ -463,7 +463,8 @@ def character(c: dict) -> dict:
                 w["properties"] = w["properties"] + ["magical"]
     if combos and (len(combos) > 1 or len(weapons) > 1):
         t["multiattack"] = combos             # SRD-01: the combinations as written
-    saves = [e for e, _ in (save_action(f) for f in c["actions"] if not srd_swallow_text.takes(c, f)) if e is not None]
+    saves = [e for e in (srd_status.action(c, f) or save_action(f)[0] for f in c["actions"]
+             if not srd_swallow_text.takes(c, f)) if e is not None]
     for f in c["actions"]:
         if f.get("kind") == "save" and CHOICE_OF_BREATHS.search(f["desc"]):
             saves += [e for _, e, _ in breath_options(f) if e is not None]          # SRD-12 with SRD-05

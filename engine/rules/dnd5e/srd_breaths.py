@@ -79,7 +79,8 @@ def weaken(rs, session, a, t, f: dict) -> None:
 
 
 def slow(rs, session, a, t, f: dict) -> None:
-    t.data["slowed_breath"] = {"by": a.id, "dc": int(f["dc"]), "feature": f["name"]}
+    t.data["slowed_breath"] = {"by": a.id, "dc": int(f["dc"]), "feature": f["name"],
+                               **({"ability": f["ability"]} if f["ability"] != "con" else {})}   # SRD-68: Wisdom
     t.data["reaction_used"] = True                  # "can't use reactions"
     session.emit({"type": "slowed", "who": t.id, "by": a.id, "feature": f["name"], "rule": "SRD-27"})
 
@@ -113,7 +114,7 @@ def weakness_repeat_save(rs, session, a):
         w = a.data.get(key)
         if not w or a.dead:
             continue
-        if conditions.saving_throw(rs, session, a, ability, w["dc"], None, "SRD-27",
+        if conditions.saving_throw(rs, session, a, w.get("ability", ability), w["dc"], None, "SRD-27",
                                    f"end of turn save against {w['feature']}"):
             a.data.pop(key, None)
             session.emit({"type": ev, "who": a.id, "ended": True, "rule": "SRD-27"})

@@ -50,11 +50,11 @@ def innate_slot(a, sp: dict, act: dict, name: str) -> bool:
     if innate_uses(a, name) is None:
         return False
     if act.get("slot") not in (None, 0, sp["level"]):
-        raise Illegal(f"{sp['name']} is innate to {a.name}: it is cast at its own level, without a slot", "SRD-51",
+        raise Illegal(f"{sp.get('name', name)} is innate to {a.name}: it is cast at its own level, without a slot", "SRD-51",
                       "slot")
     left = innate_left(a, name)
     if left is not None and left <= 0:
-        raise Illegal(f"{a.name} has cast {sp['name']} {innate_uses(a, name)}/day already today", "SRD-51", "spell")
+        raise Illegal(f"{a.name} has cast {sp.get('name', name)} {innate_uses(a, name)}/day already today", "SRD-51", "spell")
     return True
 
 

@@ -23,11 +23,16 @@ RULE = "SRD-48"
 def refusal(rs, a, w: dict, t) -> Illegal | None:
     """Why ``a`` may not bite ``t`` with ``w`` ("one willing creature, or a creature that is grappled by the vampire,
     incapacitated, or restrained"), or None."""
-    if t.side == a.side or a.id in t.conditions.get("grappled", []) or t.has("restrained") \
+    if t.side == a.side or a.id in t.conditions.get("grappled", []) or t.has("restrained") or _charmed(a, t) \
             or conditions.incapacitated(rs, t):
         return None
     return Illegal(f"{a.name}'s {w['name']} takes one willing creature, or a creature that is grappled by it, "
                    f"incapacitated, or restrained: {t.name} is none of these", RULE, "target")
+
+
+def _charmed(a, t) -> bool:
+    """SRD-65: the vampire's Charm: "it is a willing target for the vampire's bite attack"."""
+    return any(h["by"] == a.id and h["feature"] == "Charm" for h in t.data.get("srd_charms") or ())
 
 
 def _necrotic_taken(session, a, t) -> int:

@@ -2,15 +2,17 @@
 
 Each entry of ``STATUS`` takes (creature record, section, feature) and answers ``(modelled, why)`` or ``None`` when
 the feature is not of its family; the first answer wins. Each entry of ``KEYS`` takes a creature record and returns
-the sheet keys its family adds (an empty dict when none). srd_blocks reads both lists: a new family of features adds
-one line to each, never a branch to srd_blocks' ``feature_status``.
+the sheet keys its family adds (an empty dict when none). Each entry of ``ACTIONS`` takes a creature record and one
+of its actions and answers the sheet's ``creature_actions`` entry it plays, or None (srd_blocks.character asks them
+before its own ``save_action``). srd_blocks reads the lists: a new family of features adds one line to each, never a
+branch to srd_blocks' ``feature_status``.
 """
 
 from __future__ import annotations
 
 from typing import Any, Callable
 
-from engine.rules.dnd5e import srd_features, srd_lasting_text, srd_swallow_text
+from engine.rules.dnd5e import srd_charm_text, srd_features, srd_lasting_text, srd_swallow_text
 
 Status = Callable[[dict, str, dict], "tuple[bool, str] | None"]
 Keys = Callable[[dict], Any]
@@ -20,6 +22,7 @@ STATUS: tuple[Status, ...] = (
     srd_features.status,
     srd_lasting_text.status,            # SRD-73..77: Parry, Horror Nimbus, Lightning Strike, Spores, Roar
     srd_swallow_text.status,         # SRD-43 swallowing
+    srd_charm_text.status,              # SRD-65..72: charms, fears, possession (before srd_blocks' save actions)
 )
 
 #: the sheet keys each family adds to a creature's character table
@@ -37,6 +40,21 @@ ADJUST: tuple[Adjust, ...] = (
 LEGENDARY: tuple[Keys, ...] = (
     srd_lasting_text.legendary,         # SRD-80
 )
+
+
+#: each family's own save actions: (creature record, feature) -> the sheet's ``creature_actions`` entry or None;
+#: srd_blocks.character asks them before its own ``save_action``
+ACTIONS: tuple[Callable[[dict, dict], "dict | None"], ...] = (
+    srd_charm_text.entry,               # SRD-65..72
+)
+
+
+def action(c: dict, f: dict) -> dict | None:
+    for ask in ACTIONS:
+        e = ask(c, f)
+        if e is not None:
+            return e
+    return None
 
 
 def status(c: dict, section: str, f: dict) -> tuple[bool, str] | None:

@@ -54,6 +54,7 @@ TURN_START = Hook("turn_start", "fn(rs, session, actor) when its turn starts", o
     "swallowed_acid",            # srd_swallow.py (SRD-43)
     "engulfed_damage",           # srd_engulf.py (SRD-44, SRD-45)
     "holding_breath",            # srd_engulf.py (SRD-44, SRD-45: unable to breathe)
+    "charm_turn_start",          # srd_charms.py (SRD-66, -71, -72)
 ))
 TURN_END = Hook("turn_end", "fn(rs, session, actor) when its turn ends", order=(
     "stay_aloft",
@@ -63,6 +64,7 @@ TURN_END = Hook("turn_end", "fn(rs, session, actor) when its turn ends", order=(
     "brief_condition_ends",      # srd_brief.py (SRD-54)
     "roar_paralysis_ends",       # srd_lasting_actions.py (SRD-77)
     "burning_end",               # srd_burning.py (SRD-56)
+    "charm_repeat_save",         # srd_charms.py (SRD-70, -72)
     "legendary_actions",         # srd_legendary.py (SRD-15): another creature's turn ends
     "inside_an_object",          # srd_traits2.py (SRD-31)
     "regurgitate_check",         # srd_swallow.py (SRD-43)

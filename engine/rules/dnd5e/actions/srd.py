@@ -16,7 +16,7 @@ from __future__ import annotations
 from engine.rules.actions import Param, Unit
 from engine.rules.core import Illegal
 from engine.rules.dnd5e import areas, attacks, common, conditions, srd_breaths, srd_brief, srd_cast, srd_presence
-from engine.rules.dnd5e import srd_glare, srd_lasting_actions, srd_riders
+from engine.rules.dnd5e import srd_charms, srd_glare, srd_lasting_actions, srd_riders
 from engine.rules.dnd5e.actions import action
 from engine.rules.dnd5e.data import CONDITION_RULE
 from engine.rules.dnd5e.srd_sheet import dice_parts
@@ -107,6 +107,9 @@ class CreatureAction(Unit):
                                   "SRD-12", "target")
                 if not rs.sees(session, a, t):
                     raise Illegal(f"{a.name} cannot see {t.name}", "SRD-12", "target")
+                refused = srd_charms.refusal(rs, session, a, t, f)          # DND-54, SRD-65..72
+                if refused is not None:
+                    raise refused
                 if f.get("charmed_or_willing") and a.id not in t.conditions.get("charmed", []) \
                         and conditions.hostile(rs, a, t):
                     raise Illegal(f"{f['name']}: \"a creature charmed by it or a willing creature\"; {t.name} is "
@@ -120,6 +123,8 @@ class CreatureAction(Unit):
                 plan["targets"] = srd_presence.affected(rs, session, a, plan["targets"])
             if f.get("hearing") or f.get("not_types"):    # SRD-54: "that can hear it and that isn't a demon"
                 plan["targets"] = srd_brief.caught(session, f, plan["targets"])
+            if f.get("charm"):                            # SRD-68, -70, -72: the foes it sees, its types
+                plan["targets"] = srd_charms.caught(rs, session, a, f, plan["targets"])
             return plan
         if area["shape"] == "line":
             if act.get("at") is None and not act.get("target"):
@@ -148,6 +153,9 @@ class CreatureAction(Unit):
             if t.side == a.side:
                 share = []
                 break
+            if f.get("charm") and srd_charms.immune(a, t, f):     # SRD-69: no save, nothing happens
+                share.append(0.0)
+                continue
             bonus = conditions.ab(rs, t, f["ability"]) + (t.data["prof"] if f["ability"] in t.data["saves"] else 0)
             fail = min(1.0, max(0.05, (f["dc"] - bonus - 1) / 20))
             share.append(fail + (1 - fail) * (0.5 if f.get("half") else 0.0))
@@ -160,6 +168,10 @@ class CreatureAction(Unit):
     def damage_on_hit(rs, session, a, act, plan):
         """What a policy weighs: the mean damage on a failed save, times the creatures caught."""
         f = srd_lasting_actions.current(a, _feature(rs, a, plan["feature"]))      # SRD-77: the next roar
+        if f.get("charm") and not any(session.state.actors[t].side != a.side
+                                      and not srd_charms.immune(a, session.state.actors[t], f)
+                                      for t in plan["targets"]):
+            return None             # SRD-69: every foe it would catch is immune (or none is caught): nothing to weigh
         each = sum(_mean(d["dice"]) for d in f.get("damage", ()))
         foes = sum(1 for t in plan["targets"] if session.state.actors[t].side != a.side)
         return each * max(foes, 1)
@@ -189,10 +201,12 @@ class CreatureAction(Unit):
                 continue
             if f.get("glare") and srd_glare.spared(rs, session, a, t, f):      # SRD-57: "If the target can see"
                 continue
+            if f.get("charm") and srd_charms.spared(rs, session, a, t, f):     # SRD-65..72: immune, unseen
+                continue
             cov = attacks.cover(rs, session, a, t).level if f["ability"] == "dex" else "none"
             ok = conditions.saving_throw(rs, session, t, f["ability"], f["dc"], a, "SRD-12", f["name"],
                                          cover_level=cov, sole_target=len(plan["targets"]) == 1,
-                                         advantage=srd_glare.advantage(t, f))
+                                         advantage=srd_glare.advantage(t, f) or srd_charms.advantage(t, f))
             for amount, dtype in rolled:
                 amt = amount if not ok else (amount // 2 if f.get("half") else 0)
                 if amt and not t.dead:
@@ -213,6 +227,8 @@ class CreatureAction(Unit):
             if f.get("sleep") or f.get("push_m") or f.get("weaken") or f.get("slow"):
                 srd_breaths.after_save(rs, session, a, t, f, ok)          # SRD-25..27
             srd_lasting_actions.after_save(rs, session, a, t, f, ok)      # SRD-74, -76, -77
+            if f.get("charm"):
+                srd_charms.after_save(rs, session, a, t, f, ok)           # SRD-65..72
 
 
 def _roll(session, a, f: dict, rule: str = "SRD-12") -> list[tuple[int, str]]:
