@@ -59,4 +59,10 @@ SPECS = {
     "elemental_adept_ones": choice("spells", "any_damage",
                                    help="DND-F02: 1s count as 2 on its spells' damage dice or on any damage of the "
                                         "element it deals"),
+    # issue 44: the flyers' traits about breathing and light (srd_breath.py)
+    "suffocation": OptionSpec("bool", True, help="SRD-81: a creature underwater that breathes air holds its breath, "
+                                                 "then suffocates (false: no one suffocates)"),
+    "light": choice("unstated", "bright", "sunlight",
+                    help="SRD-83: the scene's light: unstated (no trait reads it), bright light everywhere, or "
+                         "sunlight (bright light; in sunlight where the open sky is above a creature)"),
 }

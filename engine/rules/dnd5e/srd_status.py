@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from engine.rules.dnd5e import srd_features
+from engine.rules.dnd5e import srd_exposure, srd_features
 
 Status = Callable[[dict, str, dict], "tuple[bool, str] | None"]
 Keys = Callable[[dict], "dict[str, Any]"]
@@ -18,11 +18,13 @@ Keys = Callable[[dict], "dict[str, Any]"]
 #: families of features, asked in this order (SRD-30..49 first)
 STATUS: tuple[Status, ...] = (
     srd_features.status,
+    srd_exposure.status,            # SRD-81..86: breathing and light (srd_breath.py)
 )
 
 #: the sheet keys each family adds to a creature's character table
 KEYS: tuple[Keys, ...] = (
     srd_features.character_keys,
+    srd_exposure.character_keys,    # srd_exposure (SRD-81..86)
 )
 
 

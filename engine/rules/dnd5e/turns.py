@@ -48,6 +48,8 @@ TURN_START = Hook("turn_start", "fn(rs, session, actor) when its turn starts", o
     "fear_aura",                 # srd_auras.py (SRD-39)
     "brief_condition_arms",      # srd_brief.py (SRD-54)
     "burning_start",             # srd_burning.py (SRD-56)
+    "suffocation",               # srd_breath.py (SRD-81)
+    "sunlight_burns",            # srd_breath.py (SRD-85)
 ))
 TURN_END = Hook("turn_end", "fn(rs, session, actor) when its turn ends", order=(
     "stay_aloft",
@@ -58,6 +60,7 @@ TURN_END = Hook("turn_end", "fn(rs, session, actor) when its turn ends", order=(
     "burning_end",               # srd_burning.py (SRD-56)
     "legendary_actions",         # srd_legendary.py (SRD-15): another creature's turn ends
     "inside_an_object",          # srd_traits2.py (SRD-31)
+    "running_water",             # srd_breath.py (SRD-86)
 ))
 FALL_TRIGGERS = Hook("fall_triggers", "fn(rs, session, actor) -> (reason, rule) or None: why a flyer falls", order=(
     "dead",
