@@ -79,8 +79,21 @@ LEFT_OUT = {
 }
 
 
+#: the surfaces' traits, not played, and why (issue 44: they need the path search's support, not a rule here)
+NOT_PLAYED = {
+    "spider climb": "not played: a body here stands only on a solid voxel under its feet (AIR-06's support); climbing "
+                    "a wall or clinging upside down to a ceiling (support beside or above it) is not in the path "
+                    "search (engine/rules/pathing.py), so there is no climb for it to make without a check",
+    "ice walk": "not played: the 5e rules here have no difficult terrain and no climbing check (the materials ice and "
+                "snow are difficult terrain for the baton ruleset only, BAT-46; a 5e walker steps up a layer at "
+                "AIR-07's cost on any material), so there is nothing for it to ignore",
+}
+
+
 def status(c: dict, section: str, f: dict) -> tuple[bool, str] | None:
     """(modelled, why) for a trait read here, or None (another family decides)."""
+    if section == "traits" and _name(f["name"]) in NOT_PLAYED:
+        return False, NOT_PLAYED[_name(f["name"])]
     if section != "traits" or read(f) is None:
         return None
     name = _name(f["name"])
