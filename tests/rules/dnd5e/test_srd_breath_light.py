@@ -140,3 +140,19 @@ def test_srd86_running_water_harms_the_vampire(tmp_path, capsys):
                      fill=[("water", (9, 9, 0), (10, 10, 0))])
     assert [(e["amount"], e["damage_type"]) for e in events(stream, "damage", who="v", rule="SRD-86")] == [(20, "acid")]
     assert not events(pond, "damage", who="v")
+
+
+@pytest.mark.parametrize("bad, where", [
+    ({"srd_exposure": {"gills": True}}, "characters[0].srd_exposure.gills"),
+    ({"srd_exposure": {"hold_breath_min": 0}}, "characters[0].srd_exposure.hold_breath_min"),
+    ({"srd_exposure": {"running_water": "lots"}}, "characters[0].srd_exposure.running_water"),
+])
+def test_srd82_a_bad_srd_exposure_key_is_one_line(tmp_path, capsys, bad, where):
+    """A wrong ``srd_exposure`` key is one line naming it, exit 2, no traceback."""
+    from engine.cli import main
+    from rules_helpers import scene_text
+    p = tmp_path / "scene.toml"
+    p.write_text(scene_text([{**DIVER, **bad}, FOE], size=(20, 20, 12)))
+    assert main(["run", str(p)]) == 2
+    err = capsys.readouterr().err
+    assert where in err and "Traceback" not in err and len(err.strip().splitlines()) == 1
