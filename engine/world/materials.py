@@ -82,8 +82,6 @@ BUILTIN_MATERIALS: dict[str, Material] = {
         Material("plaster", (222, 212, 190), ac=13, hp=4, vulnerabilities=("bludgeoning",)),
         Material("slate", (80, 86, 98), **_STONE),
         Material("rope", (170, 140, 90), ac=11, hp=4, resistances=("bludgeoning",), vulnerabilities=("fire", "slashing")),
-        # water that flows (a river, a stream): the SRD's "running water" (a vampire's weakness, SRD-86)
-        Material("running_water", (70, 125, 190), blocks_sight=False, solid=False, translucent=True, **_GROUND),
     )
 }
 

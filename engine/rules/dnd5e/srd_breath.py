@@ -27,8 +27,6 @@ from engine.rules.dnd5e.srd_exposure import BREATHLESS_TYPES, exposure, in_brigh
 from engine.rules.dnd5e.turns import TURN_END, TURN_START
 
 ROUND_S = 6                      # a round is 6 seconds (SRD, "Combat")
-WATER = ("water", "running_water")
-RUNNING = ("running_water",)
 
 text.EVENT_LINES.update({
     "holds_breath": text._did(lambda s, e: f"holds its breath underwater ({e['rounds']} rounds)"),
@@ -39,8 +37,9 @@ text.EVENT_LINES.update({
 
 # -- SRD-81, SRD-82 breathing ----------------------------------------------------------------------------------------
 
-def underwater(session, a) -> bool:
-    """DND-37's ``underwater = true``, or the body's top layer all in water (a voxel of water or running water)."""
+def underwater(rs, session, a) -> bool:
+    """DND-37's ``underwater = true``, or the body's top layer all in water (a voxel of the material water or of a
+    running water's, option ``running_water``)."""
     if a.data.get("underwater"):
         return True
     w = session.world
@@ -48,7 +47,8 @@ def underwater(session, a) -> bool:
     top = a.layer + a.height_layers - 1
     if not 0 <= top < Z:
         return False
-    ids = {i for i, m in enumerate(w.materials) if m.name in WATER}
+    water = ("water", *rs.opt("running_water"))
+    ids = {i for i, m in enumerate(w.materials) if m.name in water}
     return bool(ids) and all(0 <= a.x + i < X and 0 <= a.y + j < Y and int(w.voxels[top, a.y + j, a.x + i]) in ids
                              for i in range(a.footprint) for j in range(a.footprint))
 
@@ -98,7 +98,7 @@ def suffocation(rs, session, a):
     ``suffocation = false``: no one suffocates."""
     if a.dead or not rs.opt("suffocation"):
         return
-    if not underwater(session, a):
+    if not underwater(rs, session, a):
         a.data.pop("breath", None)
         return
     if a.hp <= 0 or breathes_underwater(a):
@@ -172,14 +172,14 @@ def sunlight_burns(rs, session, a):
 
 # -- SRD-86 running water --------------------------------------------------------------------------------------------
 
-def in_running_water(session, a) -> bool:
-    return in_material(session, a, RUNNING)
+def in_running_water(rs, session, a) -> bool:
+    return in_material(session, a, tuple(rs.opt("running_water")))
 
 
 @TURN_END.rule("SRD-86")
 def running_water(rs, session, a):
     """"The vampire takes 20 acid damage if it ends its turn in running water" (a voxel of its body is of the
-    material ``running_water``)."""
+    materials the option ``running_water`` names)."""
     n = exposure(a).get("running_water")
-    if n and not a.dead and in_running_water(session, a):
+    if n and not a.dead and in_running_water(rs, session, a):
         rs.apply_damage(session, a, int(n), "acid", None, "SRD-86")

@@ -17,7 +17,7 @@ RULES = [
              'for 15 minutes."',
      'status': 'built',
      'decision': 'underwater is DND-37\'s `underwater = true`, or the top layer of the body all in water (a voxel of '
-                 'the material water or running_water). Each turn a creature that breathes air starts underwater counts '
+                 'the material water or of one the option `running_water` names). Each turn a creature that breathes air starts underwater counts '
                  'a round of held breath (a round is 6 seconds: 1 + Con modifier minutes is 10 rounds a minute, at '
                  'least 5; Hold Breath\'s minutes instead, the sheet\'s `srd_exposure.hold_breath_min`): a '
                  '`holds_breath` event on the first; the round after the last a `suffocating` event (it survives Con '
@@ -76,8 +76,8 @@ RULES = [
      'rule': 'Harmed by Running Water (Vampire Weaknesses): "The vampire takes 20 acid damage if it ends its turn in '
              'running water."',
      'status': 'built',
-     'decision': 'running water is the built-in material `running_water` (water that flows; the material `water` '
-                 'is still water): at the end of its turn with a voxel of its body in it, the sheet\'s '
+     'decision': 'running water is a scene material the option `running_water` names (`running_water = '
+                 '["river"]`, none by default: the material `water` is still water): at the end of its turn with a voxel of its body in it, the sheet\'s '
                  '`srd_exposure.running_water` acid damage. Forbiddance and Stake to the Heart (a residence, a resting '
                  'place) are not played: no fight here has them',
      'where': 'srd breath `running_water`, srd breath `in_running_water`',

@@ -93,7 +93,7 @@ def regeneration_stopped(rs, session, a, dmg):
 @TURN_START.rule("SRD-32")
 def regeneration(rs, session, a):
     """"regains 20 hit points at the start of its turn if it has at least 1 hit point" ; the vampire's "and isn't in
-    sunlight or running water" (SRD-85: the scene's light, the material running_water)."""
+    sunlight or running water" (SRD-85: the scene's light, option running_water)."""
     rg = features(a).get("regeneration")
     if rg is None or a.dead:
         return
@@ -105,7 +105,7 @@ def regeneration(rs, session, a):
         return
     if rg.get("sunlight"):          # SRD-85: "if it ... isn't in sunlight or running water"
         where = "sunlight" if srd_exposure.in_sunlight(rs, session, a) else (
-            "running water" if srd_exposure.in_material(session, a, ("running_water",)) else None)
+            "running water" if srd_exposure.in_material(session, a, tuple(rs.opt("running_water"))) else None)
         if where:
             session.emit({"type": "regeneration", "who": a.id, "stopped": f"it is in {where}", "rule": "SRD-85"})
             return

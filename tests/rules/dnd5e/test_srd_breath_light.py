@@ -132,12 +132,13 @@ def test_srd85_sunlight_hypersensitivity_burns_and_stops_regeneration(tmp_path, 
 
 
 def test_srd86_running_water_harms_the_vampire(tmp_path, capsys):
-    """"The vampire takes 20 acid damage when it ends its turn in running water." -- standing in a stream
-    (material running_water), not in still water."""
+    """"The vampire takes 20 acid damage when it ends its turn in running water." -- standing in a stream (a scene
+    material the option ``running_water`` names), not in still water (the material water)."""
+    river = '[materials.river]\ncolor = [70, 125, 190]\nsolid = false\nblocks_sight = false\ntranslucent = true\n'
     stream = run_scene(tmp_path, capsys, [SPAWN, TARGET], [{"actor": "v", "action": "end_turn"}],
-                       fill=[("running_water", (9, 9, 0), (10, 10, 0))])
+                       fill=[("river", (9, 9, 0), (10, 10, 0))], options={"running_water": ["river"]}, extra=river)
     pond = run_scene(tmp_path, capsys, [SPAWN, TARGET], [{"actor": "v", "action": "end_turn"}],
-                     fill=[("water", (9, 9, 0), (10, 10, 0))])
+                     fill=[("water", (9, 9, 0), (10, 10, 0))], options={"running_water": ["river"]})
     assert [(e["amount"], e["damage_type"]) for e in events(stream, "damage", who="v", rule="SRD-86")] == [(20, "acid")]
     assert not events(pond, "damage", who="v")
 
