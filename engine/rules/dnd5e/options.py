@@ -8,7 +8,7 @@ from engine.rules.options import AERIAL, OptionSpec, choice
 def _material_names(value, path):
     if not (isinstance(value, list) and len(value) <= 255 and all(isinstance(v, str) and v for v in value)):
         raise AerieError(f"{path}: a list of material names, e.g. [\"river\"], got {value!r}")
-    return tuple(value)
+    return list(value)
 
 
 SPECS = {
@@ -69,7 +69,7 @@ SPECS = {
     # issue 44: the flyers' traits about breathing and light (srd_breath.py)
     "suffocation": OptionSpec("bool", True, help="SRD-81: a creature underwater that breathes air holds its breath, "
                                                  "then suffocates (false: no one suffocates)"),
-    "running_water": OptionSpec("custom", (), check=_material_names,
+    "running_water": OptionSpec("custom", [], check=_material_names,
                                 help="SRD-86: the names of the scene's materials that are running water (a river's, a "
                                      "stream's: a vampire's weakness; a body in them is in water too, SRD-81)"),
     "light": choice("unstated", "bright", "sunlight",
