@@ -36,7 +36,8 @@ RULES = [
              'underwater."',
      'status': 'built',
      'decision': 'the sheet\'s `srd_exposure.breathes_water`: the creature never suffocates underwater (SRD-81). '
-                 'Water Breathing\'s "only" (suffocating out of the water) is not played: no SRD flyer has it',
+                 'Water Breathing\'s "only" (suffocating out of the water) is not played (no SRD flyer has it), so '
+                 'Water Breathing is counted as not modelled',
      'where': 'srd breath `breathes_underwater`, srd exposure `read`',
      'tests': [T + 'test_srd82_amphibious_breathes_underwater']},
     {'id': 'SRD-83',

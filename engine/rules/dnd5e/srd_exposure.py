@@ -73,6 +73,8 @@ def character_keys(c: dict) -> dict:
 
 #: what a played trait's text says that no fight here can act on (the trait is then not counted as modelled)
 LEFT_OUT = {
+    "water breathing": "played: it breathes underwater (SRD-82); left out: \"only\" -- it does not suffocate out of "
+                       "the water",
     "vampire weaknesses": "played: Harmed by Running Water (SRD-86) and Sunlight Hypersensitivity (SRD-85); left "
                           "out: Forbiddance (no residence or invitation in a fight) and Stake to the Heart (no "
                           "resting place)",
