@@ -21,7 +21,7 @@ RULESET = RulesetInfo(
                          "engine.rules.dnd5e.spells_catalogue", "engine.rules.dnd5e.srd_catalogue",
                          "engine.rules.dnd5e.srd_actions_catalogue",
                          "engine.rules.dnd5e.srd_catalogue2", "engine.rules.dnd5e.srd_catalogue3", "engine.rules.dnd5e.srd_swallow_catalogue",
-                         "engine.rules.dnd5e.srd_charms_catalogue"],
+                         "engine.rules.dnd5e.srd_charms_catalogue", "engine.rules.dnd5e.srd_catalogue_breath"],
            "quotes": "engine.rules.dnd5e.quotes",     # the document's words of each DND rule
            "where": {"5e": "engine.rules.dnd5e.ruleset", "5e data": "engine.rules.dnd5e.data", "data": "engine.rules.dnd5e.data",
                      "feats": "engine.rules.dnd5e.feats",
@@ -47,5 +47,6 @@ RULESET = RulesetInfo(
                      "srd swallow actions": "engine.rules.dnd5e.actions.srd_swallow", "5e sight": "engine.rules.dnd5e.sight",
                      "srd engulf": "engine.rules.dnd5e.srd_engulf",
                      "srd engulf actions": "engine.rules.dnd5e.actions.srd_engulf",
-                     "srd status": "engine.rules.dnd5e.srd_status"}},
+                     "srd status": "engine.rules.dnd5e.srd_status",
+                     "srd breath": "engine.rules.dnd5e.srd_breath", "srd exposure": "engine.rules.dnd5e.srd_exposure"}},
 )

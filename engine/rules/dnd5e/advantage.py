@@ -38,6 +38,7 @@ ATTACK_SOURCES = Hook("attack_sources", "fn(rs, session, attacker, target, plan,
     "spell_wards",                   # srd_wards.py (SPL-15, SPL-17: Dispel Evil and Good, Magic Circle)
     "weakened_attacker",             # srd_breaths.py (SRD-27: Weakening Breath)
     "held_in_its_grapple",           # srd_breaths.py (SRD-28: the ankheg's bite)
+    "light_sensitivity",             # srd_breath.py (SRD-84, SRD-85: sunlight, bright light)
 ))
 #: register an advantage/disadvantage source on the ATTACK_SOURCES hook, with its rule ID
 source = ATTACK_SOURCES.rule

@@ -298,6 +298,11 @@ def check_grapples(rs, session) -> None:
                 release(rs, session, t, g, "DND-47", f"{t.name} is out of {g.name}'s reach")
 
 
+#: fn(rs, session, a, ability, what) -> reason or None: disadvantage on an ability check of ``a`` (srd_breath.py:
+#: SRD-84, SRD-85, a creature in sunlight or bright light)
+CHECK_DISADVANTAGE: list = []
+
+
 def check_d20(rs, session, a: Actor, ability: str, name: str, rule: str, purpose: str, what: str,
               advantage: str | None = None, stealth: bool = False) -> int:
     """The d20 of an ability check by ``a``, whatever asks for it (a skill check, either side of a contest, the
@@ -309,6 +314,11 @@ def check_d20(rs, session, a: Actor, ability: str, name: str, rule: str, purpose
     dis = a.has("poisoned") or (a.has("frightened") and fear_source_in_sight(rs, session, a))   # DND-53, DND-49
     if not dis and a.data.get("weakened") and srd_weakened.weakened(a, ability):      # SRD-27
         dis, purpose = True, f"{purpose}; {srd_weakened.WHY}"
+    for fn in CHECK_DISADVANTAGE if not dis else ():              # srd_breath.py (SRD-84, SRD-85: the light)
+        why = fn(rs, session, a, ability, what)
+        if why:
+            dis, purpose = True, f"{purpose}; {why}"
+            break
     helped = task_help(session, a)                         # DND-18: help with a task
     if helped:
         advantage = f"{advantage}; {helped}" if advantage else helped

@@ -10,6 +10,7 @@ LAYERS: dict[str, dict[str, int]] = {"engine.rules.dnd5e": {
     "spells_catalogue": DATA, "srd_catalogue": DATA, "srd_catalogue2": DATA, "srd_spells": DATA, "srd_blocks": DATA, "srd_scene": DATA,
     "srd_sheet": DATA, "srd_spellbook": DATA, "srd_block_grapple": DATA, "srd_actions_catalogue": DATA, "srd_rider_text": DATA, "srd_weakened": DATA,
     "srd_blight": DATA, "srd_curses": DATA, "srd_features": DATA, "srd_status": DATA, "srd_lasting_text": DATA, "srd_catalogue3": DATA, "srd_swallow_text": DATA, "srd_swallow_catalogue": DATA, "srd_charm_text": DATA, "srd_charms_catalogue": DATA,
+    "srd_exposure": DATA, "srd_catalogue_breath": DATA,
     "areas": DATA,
     "conditions": QUERIES, "advantage": QUERIES, "figures": QUERIES, "sight": QUERIES, "gear": QUERIES,
     "loading": QUERIES, "srd_multiattack": QUERIES,
@@ -19,6 +20,7 @@ LAYERS: dict[str, dict[str, int]] = {"engine.rules.dnd5e": {
     "srd_cast": RULES, "srd_lasting": RULES, "srd_air": RULES, "srd_marks": RULES, "srd_long": RULES,
     "srd_legendary": RULES, "srd_wing": RULES, "srd_breaths": RULES, "srd_detect": RESOLUTION, "srd_burst": RULES,
     "srd_casters": RESOLUTION,
+    "srd_breath": RULES,                                                    # SRD-81..86 (issue 44: breathing, light)
     "srd_wards": RULES, "srd_brief": RULES, "srd_burning": RULES, "srd_glare": RULES, "srd_gaze": RULES, "srd_polymorph": RULES,
     "srd_lasting_actions": RULES, "srd_carry": RULES, "srd_traits2": RULES, "srd_through": RULES, "srd_auras": RULES, "srd_swarm": RULES, "srd_swallow": RULES, "srd_engulf": RULES, "srd_charms": RULES,              # SRD-30..38 (issue 44: the flyers' traits)
     "attack_preview": ACTIONS, "listing": ACTIONS, "actions": ACTIONS, "actions.allies": ACTIONS,

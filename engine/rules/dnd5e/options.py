@@ -2,7 +2,14 @@
 
 from __future__ import annotations
 
+from engine.errors import AerieError
 from engine.rules.options import AERIAL, OptionSpec, choice
+
+def _material_names(value, path):
+    if not (isinstance(value, list) and len(value) <= 255 and all(isinstance(v, str) and v for v in value)):
+        raise AerieError(f"{path}: a list of material names, e.g. [\"river\"], got {value!r}")
+    return list(value)
+
 
 SPECS = {
     **AERIAL,
@@ -59,4 +66,13 @@ SPECS = {
     "elemental_adept_ones": choice("spells", "any_damage",
                                    help="DND-F02: 1s count as 2 on its spells' damage dice or on any damage of the "
                                         "element it deals"),
+    # issue 44: the flyers' traits about breathing and light (srd_breath.py)
+    "suffocation": OptionSpec("bool", True, help="SRD-81: a creature underwater that breathes air holds its breath, "
+                                                 "then suffocates (false: no one suffocates)"),
+    "running_water": OptionSpec("custom", [], check=_material_names,
+                                help="SRD-86: the names of the scene's materials that are running water (a river's, a "
+                                     "stream's: a vampire's weakness; a body in them is in water too, SRD-81)"),
+    "light": choice("unstated", "bright", "sunlight",
+                    help="SRD-83: the scene's light: unstated (no trait reads it), bright light everywhere, or "
+                         "sunlight (bright light; in sunlight where the open sky is above a creature)"),
 }

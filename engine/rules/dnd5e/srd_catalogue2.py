@@ -45,7 +45,7 @@ RULES = [
      'status': 'built',
      'decision': 'a turn-start rule: at 1 HP or more it heals the number written (a `heal` event, SRD-32); the damage '
                  'types that stop it (radiant) are noted when dealt and skip the next turn start (a `regeneration` '
-                 'event saying why). The sandbox has no sunlight, running water nor holy water: never in them',
+                 'event saying why). Sunlight and running water stop the vampire\'s (SRD-85); the sandbox has no holy water',
      'where': 'srd traits2 `regeneration`, srd traits2 `regeneration_stopped`',
      'tests': [T + 'test_srd32_regeneration_and_radiant_damage_stopping_it']},
     {'id': 'SRD-33',

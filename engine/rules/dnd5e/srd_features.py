@@ -88,7 +88,8 @@ def read(section: str, f: dict) -> tuple[str, Any] | None:
             return "incorporeal", {"dice": m.group(1)}
         if name == "regeneration" and (m := REGENERATION.match(text)):
             stop = [m.group("stop").lower()] if m.group("stop") else []
-            return "regeneration", {"hp": int(m.group(1)), "stopped_by": stop}
+            sun = {"sunlight": True} if m.group("sun") else {}        # SRD-85: "and isn't in sunlight or running water"
+            return "regeneration", {"hp": int(m.group(1)), "stopped_by": stop, **sun}
         if name == "fire aura" and (m := FIRE_AURA.match(text)):
             return "fire_aura", {"dice": m.group(1), "type": m.group(2).lower()}
         if name == "fear aura" and (m := FEAR_AURA.match(text)):

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from engine.rules import aerial
 from engine.rules.core import Illegal
-from engine.rules.dnd5e import attacks, concentration, conditions, damage, text
+from engine.rules.dnd5e import attacks, concentration, conditions, damage, srd_exposure, text
 from engine.rules.dnd5e.damage import DEATH, damage_modifier
 from engine.rules.dnd5e.srd_features import RULES
 from engine.rules.dnd5e.srd_sheet import dice_parts
@@ -92,8 +92,8 @@ def regeneration_stopped(rs, session, a, dmg):
 
 @TURN_START.rule("SRD-32")
 def regeneration(rs, session, a):
-    """"regains 20 hit points at the start of its turn if it has at least 1 hit point" (the sandbox has no sunlight
-    nor running water: never in them)."""
+    """"regains 20 hit points at the start of its turn if it has at least 1 hit point" ; the vampire's "and isn't in
+    sunlight or running water" (SRD-85: the scene's light, option running_water)."""
     rg = features(a).get("regeneration")
     if rg is None or a.dead:
         return
@@ -103,6 +103,12 @@ def regeneration(rs, session, a):
     if stopped:
         session.emit({"type": "regeneration", "who": a.id, "stopped": f"it took {stopped} damage", "rule": "SRD-32"})
         return
+    if rg.get("sunlight"):          # SRD-85: "if it ... isn't in sunlight or running water"
+        where = "sunlight" if srd_exposure.in_sunlight(rs, session, a) else (
+            "running water" if srd_exposure.in_material(session, a, tuple(rs.opt("running_water"))) else None)
+        if where:
+            session.emit({"type": "regeneration", "who": a.id, "stopped": f"it is in {where}", "rule": "SRD-85"})
+            return
     if a.hp < a.max_hp:
         damage.heal(rs, session, a, int(rg["hp"]), "SRD-32")
 

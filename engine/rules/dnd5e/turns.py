@@ -55,6 +55,8 @@ TURN_START = Hook("turn_start", "fn(rs, session, actor) when its turn starts", o
     "engulfed_damage",           # srd_engulf.py (SRD-44, SRD-45)
     "holding_breath",            # srd_engulf.py (SRD-44, SRD-45: unable to breathe)
     "charm_turn_start",          # srd_charms.py (SRD-66, -71, -72)
+    "suffocation",               # srd_breath.py (SRD-81)
+    "sunlight_burns",            # srd_breath.py (SRD-85)
 ))
 TURN_END = Hook("turn_end", "fn(rs, session, actor) when its turn ends", order=(
     "stay_aloft",
@@ -68,6 +70,7 @@ TURN_END = Hook("turn_end", "fn(rs, session, actor) when its turn ends", order=(
     "legendary_actions",         # srd_legendary.py (SRD-15): another creature's turn ends
     "inside_an_object",          # srd_traits2.py (SRD-31)
     "regurgitate_check",         # srd_swallow.py (SRD-43)
+    "running_water",             # srd_breath.py (SRD-86)
 ))
 FALL_TRIGGERS = Hook("fall_triggers", "fn(rs, session, actor) -> (reason, rule) or None: why a flyer falls", order=(
     "dead",
