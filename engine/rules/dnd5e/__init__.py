@@ -20,7 +20,7 @@ RULESET = RulesetInfo(
            "catalogue": ["engine.rules.dnd5e.catalogue", "engine.rules.dnd5e.feats_catalogue",
                          "engine.rules.dnd5e.spells_catalogue", "engine.rules.dnd5e.srd_catalogue",
                          "engine.rules.dnd5e.srd_actions_catalogue",
-                         "engine.rules.dnd5e.srd_catalogue2"],
+                         "engine.rules.dnd5e.srd_catalogue2", "engine.rules.dnd5e.srd_catalogue3"],
            "quotes": "engine.rules.dnd5e.quotes",     # the document's words of each DND rule
            "where": {"5e": "engine.rules.dnd5e.ruleset", "5e data": "engine.rules.dnd5e.data", "data": "engine.rules.dnd5e.data",
                      "feats": "engine.rules.dnd5e.feats",
@@ -38,5 +38,7 @@ RULESET = RulesetInfo(
                      "srd carry": "engine.rules.dnd5e.srd_carry", "srd traits2": "engine.rules.dnd5e.srd_traits2",
                      "srd features": "engine.rules.dnd5e.srd_features",
                      "srd through": "engine.rules.dnd5e.srd_through",
-                     "srd auras": "engine.rules.dnd5e.srd_auras", "srd swarm": "engine.rules.dnd5e.srd_swarm"}},
+                     "srd auras": "engine.rules.dnd5e.srd_auras", "srd swarm": "engine.rules.dnd5e.srd_swarm",
+                     "srd shapes": "engine.rules.dnd5e.srd_shapes", "srd shape data": "engine.rules.dnd5e.srd_shape_data",
+                     "srd planes": "engine.rules.dnd5e.srd_planes"}},
 )

@@ -10,6 +10,7 @@ LAYERS: dict[str, dict[str, int]] = {"engine.rules.dnd5e": {
     "spells_catalogue": DATA, "srd_catalogue": DATA, "srd_catalogue2": DATA, "srd_spells": DATA, "srd_blocks": DATA, "srd_scene": DATA,
     "srd_sheet": DATA, "srd_spellbook": DATA, "srd_block_grapple": DATA, "srd_actions_catalogue": DATA, "srd_rider_text": DATA, "srd_weakened": DATA,
     "srd_blight": DATA, "srd_curses": DATA, "srd_features": DATA, "srd_status": DATA,
+    "srd_shape_data": DATA, "srd_catalogue3": DATA,                # SRD-89..96 (issue 44: shapes and planes)
     "areas": DATA,
     "conditions": QUERIES, "advantage": QUERIES, "figures": QUERIES, "sight": QUERIES, "gear": QUERIES,
     "loading": QUERIES, "srd_multiattack": QUERIES,
@@ -20,10 +21,11 @@ LAYERS: dict[str, dict[str, int]] = {"engine.rules.dnd5e": {
     "srd_legendary": RULES, "srd_wing": RULES, "srd_breaths": RULES, "srd_detect": RESOLUTION, "srd_burst": RULES,
     "srd_casters": RESOLUTION,
     "srd_wards": RULES, "srd_brief": RULES, "srd_burning": RULES, "srd_glare": RULES, "srd_gaze": RULES, "srd_polymorph": RULES,
-    "srd_carry": RULES, "srd_traits2": RULES, "srd_through": RULES, "srd_auras": RULES, "srd_swarm": RULES,              # SRD-30..38 (issue 44: the flyers' traits)
+    "srd_carry": RULES, "srd_traits2": RULES, "srd_through": RULES, "srd_auras": RULES, "srd_swarm": RULES,
+    "srd_shapes": RULES, "srd_planes": RULES,              # SRD-30..38 (issue 44: the flyers' traits)
     "attack_preview": ACTIONS, "listing": ACTIONS, "actions": ACTIONS, "actions.allies": ACTIONS,
     "actions.contact": ACTIONS, "actions.magic": ACTIONS, "actions.objects": ACTIONS,
     "actions.policy": ACTIONS, "actions.rest": ACTIONS, "actions.standard": ACTIONS, "actions.srd": ACTIONS, "actions.srd_wake": ACTIONS, "actions.srd_douse": ACTIONS,
-    "actions.traits": ACTIONS,
+    "actions.traits": ACTIONS, "actions.srd_shape": ACTIONS,
     "ruleset": RULESET,
 }}

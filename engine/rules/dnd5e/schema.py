@@ -8,7 +8,7 @@ import msgspec
 
 from engine.errors import SceneError
 from engine.rules.schemas import _Strict
-from engine.rules.dnd5e import srd_features, srd_sheet
+from engine.rules.dnd5e import srd_features, srd_shape_data, srd_sheet
 from engine.rules.validate import DICE_MAX, SIDES_MAX, check_weapons, dice_expr, number
 
 
@@ -73,6 +73,7 @@ class Dnd5eStats(_Strict, frozen=True):
     srd_spellcasting: dict[str, Any] | None = None
     creature_type: str | None = None        # the SRD's type (fiend, beast...): Dispel Evil and Good, Polymorph (SPL-15..)
     srd_features: dict[str, Any] | None = None                 # SRD-30..49: srd_features.py (its docstring)
+    srd_shapes: dict[str, Any] | None = None                   # SRD-89..96: srd_shape_data.py (its docstring)
 
 
 # -- what the types cannot say: the weapon shape's values, hit dice and spell slots (checked when the scene loads)
@@ -126,6 +127,7 @@ def check_character(raw: dict, file: str, key: str) -> None:
     check_weapons(raw.get("weapons"), WEAPON, WEAPON_HELP, file, key)
     srd_sheet.check(raw, file, key)
     srd_features.check(raw, file, key)
+    srd_shape_data.check(raw, file, key)
     if raw.get("hit_dice") is not None and not number(raw["hit_dice"], 0, 30, True):
         raise SceneError(file, f"{key}.hit_dice", f"hit dice left: an integer 0..30, got {raw['hit_dice']!r}")
     for name in ("spell_slots", "slots"):

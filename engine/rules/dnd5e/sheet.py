@@ -11,7 +11,7 @@ from engine.errors import SceneError
 from engine.rules import aerial
 from engine.rules.core import Actor
 from engine.rules.dnd5e.common import ABILITIES, OBJECTS, SKILL_ABILITY, dice_spec, mod  # noqa: F401
-from engine.rules.dnd5e import conditions, feats, gear, srd_features, srd_sheet, srd_spells
+from engine.rules.dnd5e import conditions, feats, gear, srd_features, srd_shape_data, srd_sheet, srd_spells
 from engine.rules.dnd5e.data import (
     CONDITIONS,
     SPELLS,
@@ -56,6 +56,7 @@ def make_actor(rs, session: Session, ch) -> Actor:
     data = _sheet_data(raw, pick, abilities, level, speed, fly, weapons, spells)
     srd_sheet.setup(data, raw)                     # condition immunities, hover, the SRD traits (SRD-04, -07..11)
     srd_features.setup(data, raw)                  # SRD-30..49 (srd_traits2.py)
+    srd_shape_data.setup(data, raw)                # SRD-89..96 (srd_shapes.py, srd_planes.py)
     gear_public = _gear(rs, data, raw, given, featdata["feats"] if featdata else [], file, key)
     if featdata:
         _feat_effects(rs, data, featdata, weapons)

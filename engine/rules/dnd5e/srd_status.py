@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from engine.rules.dnd5e import srd_features
+from engine.rules.dnd5e import srd_features, srd_shape_data
 
 Status = Callable[[dict, str, dict], "tuple[bool, str] | None"]
 Keys = Callable[[dict], "dict[str, Any]"]
@@ -18,11 +18,13 @@ Keys = Callable[[dict], "dict[str, Any]"]
 #: families of features, asked in this order (SRD-30..49 first)
 STATUS: tuple[Status, ...] = (
     srd_features.status,
+    srd_shape_data.status,                      # SRD-89..96: shapes and planes
 )
 
 #: the sheet keys each family adds to a creature's character table
 KEYS: tuple[Keys, ...] = (
     srd_features.character_keys,
+    srd_shape_data.character_keys,              # SRD-89..96: srd_shapes
 )
 
 
