@@ -151,7 +151,10 @@ def _change_sheet(a, keeps: str, new: dict) -> dict:
     mine = a.data
     if keeps == "dragon":
         ab = {**new["abilities"], **{k: mine["abilities"][k] for k in ("int", "wis", "cha") if k in mine["abilities"]}}
-        return {**new, "abilities": ab, "prof": mine["prof"], "saves": list(mine["saves"]),
+        shift = int(mine["prof"]) - int(new["prof"])         # "retains ... proficiencies": its bonus, not the form's
+        weapons = [{**w, "to_hit": w["to_hit"] + shift} if isinstance(w.get("to_hit"), int) else w
+                   for w in new["weapons"]]
+        return {**new, "abilities": ab, "weapons": weapons, "prof": mine["prof"], "saves": list(mine["saves"]),
                 "skills": dict(mine.get("skills") or {}), "legendary_resistance": mine.get("legendary_resistance"),
                 "legendary": None}
     out = {k: copy.deepcopy(mine.get(k)) for k in SHEET_KEYS}
