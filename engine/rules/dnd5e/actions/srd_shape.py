@@ -5,6 +5,7 @@ only to a creature whose sheet has them (``srd_shapes``)."""
 from __future__ import annotations
 
 from engine.rules.actions import Param, Unit
+from engine.rules.core import Illegal
 from engine.rules.dnd5e import common, srd_planes, srd_shapes
 from engine.rules.dnd5e.actions import action
 
@@ -33,6 +34,8 @@ class ChangeShape(Unit):
     @staticmethod
     def check(rs, session, a, act):
         ss = srd_shapes.shapes(a)
+        if not ChangeShape.offered(rs, session, a):
+            raise Illegal(f"{a.name} has no Change Shape nor Shapechanger", "SRD-89", "action")
         rule = "SRD-89" if "change_shape" in ss else "SRD-90" if "speed_forms" in ss else "SRD-91"
         common.need_action(rs, a, session, "changing shape", rule)
         return {"form": srd_shapes.check(rs, session, a, act.get("form"))}
@@ -60,6 +63,8 @@ class Etherealness(Unit):
 
     @staticmethod
     def check(rs, session, a, act):
+        if not Etherealness.offered(rs, session, a):
+            raise Illegal(f"{a.name} has no Etherealness nor Ethereal Stride", srd_planes.RULE, "action")
         common.need_action(rs, a, session, "crossing to the other plane", srd_planes.RULE)
         return {"with": srd_planes.check(rs, session, a, act.get("with") or [])}
 
