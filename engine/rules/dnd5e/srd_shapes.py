@@ -77,11 +77,10 @@ def options(a) -> list[str]:
     now = current(a)
     out = [] if now == "true" else ["true"]
     if "change_shape" in ss:
-        key = (lambda c: (c["cr"], c["hp"], c["id"]))
         fs = change_forms(a)
         for group in ([c for c in fs if c["fly_speed_m"]], [c for c in fs if not c["fly_speed_m"]]):
             if group:
-                out.append(max(group, key=key)["id"])
+                out.append(max(group, key=lambda c: (c["cr"], c["hp"], c["id"]))["id"])
     elif "speed_forms" in ss:
         out += sorted(ss["speed_forms"])
     elif "vampire" in ss:

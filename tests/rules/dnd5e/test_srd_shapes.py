@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import pytest
 
+from engine.cli import main
+from rules_helpers import scene_text
 from test_srd_mechanics import events, run_scene
 
 pytestmark = pytest.mark.unit
@@ -164,3 +166,16 @@ def test_srd95_ethereal_stride_takes_willing_creatures_along(tmp_path, capsys):
     assert [(e["who"], e["plane"], e["rule"]) for e in events(evs, "plane")] == [("n", "Ethereal", "SRD-95"),
                                                                                  ("k", "Ethereal", "SRD-95")]
     assert evs[-1]["characters"]["a"]["conditions"] == []
+
+
+@pytest.mark.parametrize("bad, path", [
+    ({"vampire": {"form": "wolf"}}, "characters[0].srd_shapes.vampire"),
+    ({"change_shape": {"cr": 99, "keeps": "dragon"}}, "characters[0].srd_shapes.change_shape"),
+    ({"wings": True}, "characters[0].srd_shapes.wings")])
+def test_srd_shapes_sheet_key_refused_in_one_line(tmp_path, capsys, bad, path):
+    """A scene's ``srd_shapes`` that is not what the rules play: one line naming the key, exit 2."""
+    p = tmp_path / "scene.toml"
+    p.write_text(scene_text([{"id": "i", "srd": "imp", "side": "red", "at": [4, 4, 0], "srd_shapes": bad}, ARCHER]))
+    assert main(["run", str(p)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and path in err[0]
