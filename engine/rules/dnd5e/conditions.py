@@ -168,8 +168,9 @@ def saving_throw(rs, session, a: Actor, ability: str, dc: int, source_actor, rul
         advs.append(mr)
     if feat_adv:
         advs.append("Mage Slayer: a spell cast within 1.5 m (DND-F40)")
-    if a.data.get("srd_shapes") and srd_shape_data.mist_save_advantage(a, ability):
-        advs.append(srd_shape_data.mist_save_advantage(a, ability))        # SRD-91: the vampire's mist
+    mist = srd_shape_data.mist_save_advantage(a, ability) if a.data.get("srd_shapes") else None
+    if mist:
+        advs.append(mist)                     # SRD-91: the vampire's mist
     if ability == "dex" and a.has("restrained"):
         diss.append("restrained (DND-52)")
     if a.data.get("weakened") and srd_weakened.weakened(a, ability):

@@ -139,8 +139,8 @@ def _falls(session, a, rule: str) -> None:
 def _gains(mine: dict, new: dict) -> dict:
     """The couatl's and the deva's "gains any statistics and capabilities ... that the new form has but that it
     lacks": resistances, immunities, traits, saving throw and skill proficiencies added to its own."""
-    out = {k: sorted(set(mine.get(k) or ()) | set(new.get(k) or ()))
-           for k in ("resist", "immune", "condition_immunities", "srd_traits", "saves")}
+    out: dict = {k: sorted(set(mine.get(k) or ()) | set(new.get(k) or ()))
+                 for k in ("resist", "immune", "condition_immunities", "srd_traits", "saves")}
     out["skills"] = {**(new.get("skills") or {}), **(mine.get("skills") or {})}
     return out
 
