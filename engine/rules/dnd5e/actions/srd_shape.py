@@ -15,7 +15,6 @@ P = Param
 @action
 class ChangeShape(Unit):
     name = "change_shape"
-    spends_action = True
     PARAMS = {"form": P("str", True, help="the new form: an SRD humanoid or beast id (Change Shape), a form the trait "
                                          "names (rat, raven, bat, mist...), or true")}
 
@@ -49,7 +48,6 @@ class ChangeShape(Unit):
 @action
 class Etherealness(Unit):
     name = "etherealness"
-    spends_action = True
     PARAMS = {"with": P("ids", help="up to its number of willing creatures within 1.5 m that go with it (Ethereal "
                                     "Stride: up to three)")}
 
