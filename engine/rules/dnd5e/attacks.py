@@ -227,7 +227,7 @@ def attack_plan(rs, session, a: Actor, t: Actor, w: dict, bonus: bool, reaction=
         raise Illegal(f"{a.name} cannot attack itself", "DND-16", "target")
     if t.id in a.conditions.get("charmed", []):
         raise Illegal(f"{a.name} is charmed by {t.name} and cannot attack it", "DND-54", "target")
-    srd_traits.attack_checks(rs, session, a, w)            # a weapon that cannot attack now (SRD-42)
+    srd_traits.attack_checks(rs, session, a, w, t)         # a weapon that cannot attack now (SRD-42), a plane (SRD-94)
     cell = session.world.cell_m
     ab, tb = geom(rs, session, a), geom(rs, session, t)
     dist = distance_m(ab, tb, cell)

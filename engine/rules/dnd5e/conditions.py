@@ -11,7 +11,7 @@ from engine.rules import aerial
 from engine.rules.core import Actor, Illegal
 from engine.rules.hooks import Hook
 from engine.rules.dnd5e import feats_data, gear
-from engine.rules.dnd5e import srd_sheet, srd_weakened
+from engine.rules.dnd5e import srd_shape_data, srd_sheet, srd_weakened
 from engine.rules.dnd5e.common import SKILL_ABILITY, mod
 from engine.rules.dnd5e.data import (
     CONDITION_RULE,
@@ -168,6 +168,9 @@ def saving_throw(rs, session, a: Actor, ability: str, dc: int, source_actor, rul
         advs.append(mr)
     if feat_adv:
         advs.append("Mage Slayer: a spell cast within 1.5 m (DND-F40)")
+    mist = srd_shape_data.mist_save_advantage(a, ability) if a.data.get("srd_shapes") else None
+    if mist:
+        advs.append(mist)                     # SRD-91: the vampire's mist
     if ability == "dex" and a.has("restrained"):
         diss.append("restrained (DND-52)")
     if a.data.get("weakened") and srd_weakened.weakened(a, ability):

@@ -18,6 +18,7 @@ if TYPE_CHECKING:
 #: ``notes``, ``source``, ``critical``). A feat that reduces damage adds a function here.
 DAMAGE_MODIFIERS = Hook("damage_modifiers", "fn(rs, session, target, dmg) changes dmg before it is dealt", order=(
     "resilient_sphere",                            # SPL-11 (srd_marks.py): nothing passes its wall
+    "across_the_planes",                           # SRD-94 (srd_planes.py): nothing passes between the planes
     "petrified_immune_to_poison",
     "petrified_resists_everything",
     "underwater_resists_fire",
@@ -25,6 +26,7 @@ DAMAGE_MODIFIERS = Hook("damage_modifiers", "fn(rs, session, target, dmg) change
     "dungeon_delver",
     "heavy_armor_master",
     "nonmagical_weapons",                          # SRD-03 (srd_traits.py)
+    "mist_immune_to_nonmagical",                   # SRD-91 (srd_shapes.py): the vampire's mist
     "conferred_resistance",                        # SRD-40 (srd_auras.py): a rider's resistance from its mount
     "regeneration_stopped",                        # SRD-32 (srd_traits2.py): notes the damage, changes nothing
     "immunity_resistance_vulnerability",           # DND-33: "po zastosowaniu wszystkich modyfikatorów": last
@@ -39,6 +41,7 @@ DEATH = Hook("death", "fn(rs, session, actor) after a creature dies (its death e
     "swallower_dies",                              # SRD-43 (srd_swallow.py)
     "cube_dies",                                   # SRD-44 (srd_engulf.py)
     "charmer_dies",                                # SRD-65, -66, -72 (srd_charms.py)
+    "true_shape_on_death",                         # SRD-89..91 (srd_shapes.py)
 ))
 
 
@@ -109,7 +112,7 @@ def heavy_armor_master(rs, session, a, dmg):
 
 # ------------------------------------------------------------------------------------------ damage and dying
 #: fn(rs, session, a, excess, dtype, source, rule) -> bool: damage is about to drop ``a`` to 0 HP; True when the
-#: function dealt with it (srd_polymorph.py: a polymorphed creature reverts, SPL-20)
+#: function dealt with it (srd_polymorph.py: a polymorphed creature reverts, SPL-20; srd_shapes.py: Misty Escape, SRD-92)
 AT_ZERO: list = []
 
 
@@ -157,8 +160,8 @@ def apply_damage(rs, session, a: Actor, amount: int, dtype: str, source, rule: s
         a.temp_hp -= used
         amount -= used
         session.emit({"type": "temp_hp_lost", "who": a.id, "amount": used, "left": a.temp_hp, "rule": "DND-35"})
-    if amount >= a.hp and AT_ZERO and d.get("polymorph"):
-        for fn in AT_ZERO:              # SPL-20: a polymorphed creature reverts; the excess carries over
+    if amount >= a.hp and AT_ZERO and (d.get("polymorph") or d.get("srd_shapes")):
+        for fn in AT_ZERO:              # SPL-20: a polymorphed creature reverts; SRD-92: the vampire's Misty Escape
             if fn(rs, session, a, amount - a.hp, dtype, source, rule):
                 return amount
     lost = min(a.hp, amount)

@@ -14,7 +14,7 @@ choice at that moment (a choice point) is not offered yet.
 from __future__ import annotations
 
 from engine.rules.core import Illegal
-from engine.rules.dnd5e import attacks, conditions, srd_brief, srd_cast, srd_detect, srd_gaze, srd_traits2, srd_wing
+from engine.rules.dnd5e import attacks, conditions, srd_brief, srd_cast, srd_detect, srd_drink, srd_gaze, srd_traits2, srd_wing
 from engine.rules.dnd5e import srd_lasting_actions
 from engine.rules.dnd5e.data import CONDITION_RULE
 from engine.rules.dnd5e.srd_sheet import dice_parts
@@ -38,6 +38,8 @@ def _attack_option(rs, session, a, opt):
     if w is None:
         return None
     for t in _foes(rs, session, a):
+        if w.get("drink") is not None and srd_drink.refusal(rs, a, w, t) is not None:
+            continue                      # SRD-48: "one willing creature, or a creature that is grappled ..."
         try:
             plan = attacks.attack_plan(rs, session, a, t, w, False, reaction=True)
         except Illegal:

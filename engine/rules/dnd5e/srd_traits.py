@@ -39,11 +39,16 @@ AFTER_EXTRA: list = []
 
 #: fn(rs, session, attacker, weapon) raising Illegal where the weapon cannot attack now (srd_auras.py: SRD-42's spikes)
 ATTACK_CHECKS: list = []
+#: fn(rs, session, attacker, target) raising Illegal where the attacker cannot attack that target (srd_planes.py: SRD-94)
+TARGET_CHECKS: list = []
 
 
-def attack_checks(rs, session, a, w: dict) -> None:
+def attack_checks(rs, session, a, w: dict, t=None) -> None:
     for fn in ATTACK_CHECKS:
         fn(rs, session, a, w)
+    if t is not None:
+        for fn in TARGET_CHECKS:
+            fn(rs, session, a, t)
 
 
 #: what a hit's save does beyond damage and a condition: ``fn(rs, session, a, t, w, saved, dropped)`` after the save

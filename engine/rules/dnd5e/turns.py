@@ -179,7 +179,7 @@ def grounding_condition(rs, session, a):
 
 @FALL_TRIGGERS.rule("DND-02")
 def dying(rs, session, a):
-    return (f"{a.name} is dying", "DND-02") if a.hp == 0 else None
+    return (f"{a.name} is dying", "DND-02") if a.hp == 0 and not a.data.get("misty_zero") else None   # SRD-92: mist
 
 
 @FALL_TRIGGERS.rule("AIR-10")
