@@ -16,6 +16,7 @@ import time
 from pathlib import Path
 
 import numpy as np
+from zygote_client import popen_window
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -131,8 +132,9 @@ class App:
         self.env.setdefault("AERIE_ANIM_S", "0.3")
         self.env.pop("WAYLAND_DISPLAY", None)
         self.log = open(tmp / "app.log", "w")
-        self.proc = subprocess.Popen([sys.executable, "-m", "engine", "play", str(scene_path), "--seed", str(seed),
-                                      "--size", size], cwd=tmp, env=self.env, stdout=self.log, stderr=subprocess.STDOUT)
+        # forked from a server with the libraries imported (tests/support/zygote.py), or a fresh interpreter
+        self.proc = popen_window([sys.executable, "-m", "engine", "play", str(scene_path), "--seed", str(seed),
+                                  "--size", size], cwd=str(tmp), env=self.env, out_fd=self.log.fileno())
         self.wait(lambda s: s["window"]["frames"] >= 1, 90, "the window to draw")
         out = self.xdo("search", "--sync", "--onlyvisible", "--name", "Aerie")
         self.wid = out.split()[0]

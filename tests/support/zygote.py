@@ -77,5 +77,61 @@ def serve(sock: socket.socket) -> None:
         sock.sendall(json.dumps({"status": os.waitstatus_to_exitcode(status)}).encode() + b"\n")
 
 
+def serve_windows(sock: socket.socket) -> None:
+    """The windows' server (``aerie play`` for the window tests): children run side by side and end when they end;
+    the server answers ``{"pid": N}`` for each request and ``{"exit": N, "status": S}`` once it has reaped N."""
+    import selectors
+
+    import pyglet
+
+    pyglet.options["shadow_window"] = False       # as cmd_play sets them before its import: no GL context, no
+    pyglet.options["debug_gl"] = False            # display opened before a fork
+    # the libraries and the CLI, not engine.app (a twentieth of the imports' time): it reads settings from the
+    # environment as it loads (AERIE_ANIM_S, AERIE_OUTLOOK_RUNS), which each test's window gives its own
+    import moderngl  # noqa: F401
+    import numpy  # noqa: F401
+    import pyglet.gl  # noqa: F401
+    import pyglet.window  # noqa: F401
+    import trimesh  # noqa: F401
+    from PIL import Image, ImageDraw, ImageFont  # noqa: F401
+
+    import engine.cli
+    import engine.scene.load  # noqa: F401
+    from engine.rules import registry
+
+    engine.cli.build_parser()
+    registry.names()
+    assert not any(m.startswith("engine.app") for m in sys.modules), "engine.app imported before the fork"
+    sel = selectors.DefaultSelector()
+    sel.register(sock, selectors.EVENT_READ)
+    children: set[int] = set()
+    while True:
+        for pid in list(children):
+            done, status = os.waitpid(pid, os.WNOHANG)
+            if done:
+                children.discard(pid)
+                sock.sendall(json.dumps({"exit": pid, "status": os.waitstatus_to_exitcode(status)}).encode() + b"\n")
+        if not sel.select(0.05):
+            continue
+        try:
+            msg, fds, _flags, _addr = socket.recv_fds(sock, 1 << 20, 3)
+        except OSError:
+            return
+        if not msg:
+            return
+        req = json.loads(msg)
+        sys.stdout.flush()
+        sys.stderr.flush()
+        pid = os.fork()
+        if pid == 0:
+            sel.close()
+            sock.close()
+            raise SystemExit(_child(req, fds))
+        for fd in fds:
+            os.close(fd)
+        children.add(pid)
+        sock.sendall(json.dumps({"pid": pid}).encode() + b"\n")
+
+
 if __name__ == "__main__":
-    serve(socket.socket(fileno=int(sys.argv[1])))
+    (serve_windows if sys.argv[2:] == ["windows"] else serve)(socket.socket(fileno=int(sys.argv[1])))

@@ -96,3 +96,101 @@ def forked_run(argv: list[str], cwd: str, env: dict, timeout: float) -> subproce
         os.close(err_r)
     status = json.loads(server.lines.readline())["status"]
     return subprocess.CompletedProcess(argv, status, _text(bytes(got[out_r])), _text(bytes(got[err_r])))
+
+
+# -- the windows' server: ``aerie play`` processes that run beside the test --------------------------------------
+class ForkedProcess:
+    """What the window tests use of subprocess.Popen, for a child of the windows' server."""
+
+    def __init__(self, server: "_WindowServer", pid: int, args: list[str]):
+        self.server, self.pid, self.args = server, pid, args
+
+    @property
+    def returncode(self) -> int | None:
+        self.server.drain()
+        return self.server.exits.get(self.pid)
+
+    def poll(self) -> int | None:
+        return self.returncode
+
+    def wait(self, timeout: float | None = None) -> int:
+        end = None if timeout is None else time.monotonic() + timeout
+        while (rc := self.poll()) is None:
+            if end is not None and time.monotonic() > end:
+                raise subprocess.TimeoutExpired(self.args, timeout)
+            time.sleep(0.02)
+        return rc
+
+    def send_signal(self, sig: int) -> None:
+        if self.poll() is None:
+            try:
+                os.kill(self.pid, sig)
+            except ProcessLookupError:
+                pass
+
+    def terminate(self) -> None:
+        self.send_signal(signal.SIGTERM)
+
+    def kill(self) -> None:
+        self.send_signal(signal.SIGKILL)
+
+
+class _WindowServer(_Server):
+    def __init__(self, cwd: str, env: dict):
+        self.env = {k: v for k, v in env.items() if k not in _IGNORED}
+        mine, theirs = socket.socketpair()
+        self.proc = subprocess.Popen([sys.executable, str(Path(__file__).with_name("zygote.py")), str(theirs.fileno()),
+                                      "windows"], pass_fds=(theirs.fileno(),), cwd=cwd, env=env,
+                                     stdin=subprocess.DEVNULL)
+        theirs.close()
+        self.sock = mine
+        self.buf = b""
+        self.exits: dict[int, int] = {}
+        self.pids: list[int] = []
+
+    def drain(self, block: bool = False) -> None:
+        self.sock.setblocking(block)
+        try:
+            chunk = self.sock.recv(1 << 16)
+        except BlockingIOError:
+            chunk = b""
+        finally:
+            self.sock.setblocking(True)
+        if block and not chunk:
+            raise OSError("the windows' server ended")
+        self.buf += chunk
+        while b"\n" in self.buf:
+            line, self.buf = self.buf.split(b"\n", 1)
+            m = json.loads(line)
+            if "exit" in m:
+                self.exits[m["exit"]] = m["status"]
+            else:
+                self.pids.append(m["pid"])
+
+    def start(self, argv: list[str], cwd: str, env: dict, out_fd: int) -> ForkedProcess:
+        null = os.open(os.devnull, os.O_RDONLY)
+        try:
+            socket.send_fds(self.sock, [json.dumps({"args": argv[3:], "cwd": cwd, "env": env,
+                                                    "argv0": argv[0]}).encode()], [null, out_fd, out_fd])
+        finally:
+            os.close(null)
+        while not self.pids:
+            self.drain(block=True)
+        return ForkedProcess(self, self.pids.pop(0), argv)
+
+
+_windows: _WindowServer | None = None
+
+
+def popen_window(argv: list[str], cwd: str, env: dict, out_fd: int) -> ForkedProcess | subprocess.Popen:
+    """``aerie play`` forked from the windows' server (its imports done: pyglet, moderngl, the window, the rules),
+    or a fresh interpreter where the server cannot run it (AERIE_TEST_FRESH=1, another environment)."""
+    global _windows
+    base = {k: v for k, v in os.environ.items() if k not in _IGNORED}
+    if os.environ.get("AERIE_TEST_FRESH") != "1":
+        if _windows is None:
+            _windows = _WindowServer(str(Path(__file__).resolve().parents[2]), dict(os.environ))
+            atexit.register(_windows.close)
+        if _windows.env == base and _windows.proc.poll() is None:
+            return _windows.start(argv, cwd, env, out_fd)
+    return subprocess.Popen(argv, cwd=cwd, env=env, stdout=out_fd, stderr=subprocess.STDOUT)
