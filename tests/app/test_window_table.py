@@ -274,7 +274,11 @@ def test_fall_is_watchable_belfry_picking_and_dense_labels(display, tmp_path, mo
         world = load_scene(str(scene)).world
         st = app.idle()
         # the open belfry: every cell picked through its arches is a cell one can stand on (its floor), none mid-air
+        before = st["window"]["camera"]
         app.key("k")                                       # scene camera "square"
+        # idle() alone can return before a loaded window has handled the key (the old camera, still for 0.3 s):
+        # the points would then be projected through a camera that is about to fly away
+        app.wait(lambda s: s["window"]["camera"] != before, 15, "the scene camera to start")
         st = app.idle()
         cm = world.cell_m
         cx, cy = app.project(((38 + 0.5) * cm, (24 + 0.5) * cm, 17.0))
