@@ -64,4 +64,18 @@ RULES = [
                  'SRD-56\'s fire, which sets creatures only alight), so the explosion changes no object',
      'where': 'srd burst `death_throes`, srd burst `explode`, srd misc text `throes`, 5e damage `die`',
      'tests': [T + 'test_srd108_the_balors_death_throes']},
+    {'id': 'SRD-109',
+     'rule': 'The balor\'s Fire Aura touched: "At the start of each of the balor\'s turns, each creature within 5 feet of '
+             'it takes 10 (3d6) fire damage, and flammable objects in the aura that aren\'t being worn or carried '
+             'ignite. A creature that touches the balor or hits it with a melee attack while within 5 feet of it '
+             'takes 10 (3d6) fire damage."',
+     'status': 'built',
+     'decision': 'the touch: a creature whose grapple (DND-30) or shove (DND-31) of the balor succeeds has laid hands on '
+                 'it and takes the aura\'s 3d6 fire damage from the balor (its own roll, an `aura_touch` event); a '
+                 'contest it loses is no touch; holding it grappled afterwards does not burn again (the text burns a '
+                 'touch, not a hold). The turn-start aura and the melee hit are SRD-36\'s. Flammable objects: no object '
+                 'in the sandbox burns (as SRD-56\'s fire), so none ignites',
+     'where': 'srd misc `touch_burns`, engine/rules/dnd5e/actions/contact.py `Grapple`, '
+              'engine/rules/dnd5e/actions/contact.py `Shove`, srd traits2 `fire_aura`',
+     'tests': [T + 'test_srd109_a_creature_that_touches_the_balor_burns']},
 ]

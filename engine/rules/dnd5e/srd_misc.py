@@ -10,6 +10,9 @@ srd_catalogue_misc.py):
   (``creature_action``, its recharge SRD-05) is one of the Attack action's attacks: first (it takes the action, two
   attacks are left) or after an attack, as long as a combination with the breath still fits (the block's own:
   breath, horns, claws or bite, breath, claws).
+* SRD-109 the balor's Fire Aura touched: "A creature that touches the balor ... takes 10 (3d6) fire damage." -- a
+  creature whose grapple or shove of it succeeds (its hands on it) takes the aura's dice as fire damage from the
+  balor (a melee hit on it is SRD-36's).
 """
 
 from __future__ import annotations
@@ -17,10 +20,12 @@ from __future__ import annotations
 from engine.rules.core import Illegal
 from engine.rules.dnd5e import attacks, srd_multiattack, text
 from engine.rules.dnd5e.srd_misc_text import FORM_ONLY
+from engine.rules.dnd5e.srd_sheet import dice_parts
 
-FORM_ONLY_RULE, IN_PLACE_RULE = "SRD-105", "SRD-107"
+FORM_ONLY_RULE, IN_PLACE_RULE, TOUCH_RULE = "SRD-105", "SRD-107", "SRD-109"
 
 text.EVENT_LINES.update({
+    "aura_touch": text._did(lambda s, e: f"touches {e['target']} ({e['how']}): its Fire Aura burns"),
     "in_place_of": text._did(lambda s, e: f"uses {e['feature']} in place of its {' or '.join(e['replaces'])} "
                                           f"({e['attacks_left']} attack(s) left)"),
 })
@@ -57,3 +62,15 @@ def spend_in_place(rs, session, a, f: dict) -> None:
     srd_multiattack.made(a, {"name": f["name"]}, session.state.turn)
     session.emit({"type": "in_place_of", "who": a.id, "feature": f["name"], "replaces": list(f["in_place_of"]),
                   "attacks_left": session.state.turn["attacks_left"], "rule": IN_PLACE_RULE})
+
+
+def touch_burns(rs, session, a, t, how: str) -> None:
+    """SRD-109: ``a`` laid hands on ``t`` (``how``: its grapple or shove succeeded); a ``t`` with a Fire Aura (SRD-36's
+    ``fire_aura``) burns it: the aura's dice, rolled for this touch, as fire damage from ``t``."""
+    fa = (t.data.get("srd_features") or {}).get("fire_aura")
+    if fa is None or a.dead or t.dead:
+        return
+    session.emit({"type": "aura_touch", "who": a.id, "target": t.id, "how": how, "rule": TOUCH_RULE})
+    n, s, b = dice_parts(fa["dice"])
+    amount = (sum(session.roll("damage", s, n, who=t.id, rule=TOUCH_RULE)) if n else 0) + b
+    rs.apply_damage(session, a, amount, fa["type"], t.id, TOUCH_RULE)

@@ -91,7 +91,8 @@ def _combos(c: dict, breath: str) -> list[dict]:
     """The block's combinations as parsed (the breath in place of each), names of its attacks and the breath only."""
     names = {g["name"] for g in c["actions"] if g.get("kind") == "attack"} | {breath}
     out: list[dict] = []
-    for o in _multiattack(c)["options"]:          # type: ignore[index]   (in_place found it)
+    ma = _multiattack(c) or {"options": []}          # in_place found it
+    for o in ma["options"]:
         combo: dict = {}
         for x in o:
             if x["action"] in names:

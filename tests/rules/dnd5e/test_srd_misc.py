@@ -126,3 +126,23 @@ def test_srd108_the_balors_death_throes(tmp_path, capsys):
     gone = events(evs, "weapons_destroyed", who="z")
     assert [(e["weapons"], e["rule"]) for e in gone] == [(["Longsword", "Whip"], "SRD-108")]
     assert [w["name"] for w in evs[-1]["characters"]["z"]["data"]["weapons"]] == ["unarmed"]
+
+
+def test_srd109_a_creature_that_touches_the_balor_burns(tmp_path, capsys):
+    """Balor's Fire Aura, "A creature that touches the balor or hits it with a melee attack while within 5 feet of it
+    takes 10 (3d6) fire damage": a Large knight's grapple that succeeds burns it (3 x 4 = 12, an ``aura_touch``
+    event); one that fails does not touch it; a shove that succeeds burns again."""
+    balor = {"id": "z", "srd": "balor", "side": "red", "at": [8, 8, 0]}
+    knight = {"id": "k", "kind": "knight", "side": "blue", "at": [11, 8, 0], "size": "large", "max_hp": 300}
+    evs = run_scene(tmp_path, capsys, [knight, balor], [
+        {"actor": "k", "action": "grapple", "target": "z", "rolls": {"check": 2, "contest": 18}},
+        {"actor": "k", "action": "end_turn", "rolls": {"damage": [1, 1, 1]}},          # the aura as its turn starts
+        {"actor": "z", "action": "end_turn"},
+        {"actor": "k", "action": "grapple", "target": "z", "rolls": {"check": 18, "contest": 2, "damage": [4, 4, 4]}},
+        {"actor": "k", "action": "end_turn", "rolls": {"damage": [1, 1, 1]}},          # the aura as its turn starts
+        {"actor": "z", "action": "end_turn"},
+        {"actor": "k", "action": "shove", "target": "z", "rolls": {"check": 18, "contest": 2, "damage": [5, 5, 5]}}])
+    touches = [(e["how"], e["rule"]) for e in events(evs, "aura_touch", who="k")]
+    assert touches == [("grapple", "SRD-109"), ("shove", "SRD-109")]
+    burnt = [e["amount"] for e in events(evs, "damage", who="k") if e.get("rule") == "SRD-109"]
+    assert burnt == [12, 15]
