@@ -37,6 +37,7 @@ DAMAGE_MODIFIERS = Hook("damage_modifiers", "fn(rs, session, target, dmg) change
 damage_modifier = DAMAGE_MODIFIERS.rule
 DEATH = Hook("death", "fn(rs, session, actor) after a creature dies (its death event)", order=(
     "death_burst",                                 # SRD-18 (srd_burst.py)
+    "death_throes",                                # SRD-108 (srd_burst.py): the balor's explosion, its weapons
     "true_form_on_death",                          # SRD-37 (srd_traits2.py)
     "swallower_dies",                              # SRD-43 (srd_swallow.py)
     "cube_dies",                                   # SRD-44 (srd_engulf.py)

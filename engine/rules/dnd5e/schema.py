@@ -106,7 +106,7 @@ WEAPON = {
     "drink": lambda v: isinstance(v, dict) and set(v) <= {"rises_as"} and isinstance(v.get("rises_as", ""), str),
     # SRD-48
     "alternative": lambda v: isinstance(v, dict) and set(v) == {"damage", "when"} and dice_expr(v["damage"])
-        and v["when"] in ("two_hands", "ranged", "bloodied"),                       # SRD-21
+        and v["when"] in ("two_hands", "ranged", "bloodied", "small_form"),         # SRD-21, SRD-106
     "extra": lambda v: isinstance(v, list) and len(v) <= 8 and all(
         isinstance(e, dict) and {"damage", "type"} <= set(e) <= {"damage", "type", "bonus"} and dice_expr(e["damage"])
         and isinstance(e["type"], str) and number(e.get("bonus", 0), -50, 50, True) for e in v),
@@ -121,7 +121,8 @@ WEAPON_HELP = {
     "ignite": "{dice = \"1d10\", when = \"start\" | \"end\"}: a hit that sets the target burning (SRD-56)",
     "drink": "{rises_as = \"vampire spawn\"}: the vampire's Bite, its targets and its drain (SRD-48)",
     "crit_dice": "2..4: how many times a critical hit rolls the damage dice (SRD-21)",
-    "alternative": "{damage = \"1d8\", when = \"two_hands\" | \"ranged\" | \"bloodied\"}: the other dice (SRD-21)",
+    "alternative": "{damage = \"1d8\", when = \"two_hands\" | \"ranged\" | \"bloodied\" | \"small_form\"}: the other "
+                   "dice (SRD-21, SRD-106)",
     "grapple": "{escape_dc, max_size, restrained, one_target}: a hit that grapples (SRD-19)",
 }
 

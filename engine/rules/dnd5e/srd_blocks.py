@@ -98,7 +98,8 @@ def weapon(f: dict, abilities: dict) -> dict:
 
 #: SRD-21 "If the balor scores a critical hit, it rolls damage dice three times, instead of twice."
 CRIT_THRICE = re.compile(r"If the \w+ scores a critical hit, it rolls damage dice three times, instead of twice\.?")
-ALTERNATIVE_WHEN = (("two hands", "two_hands"), ("at range", "ranged"), ("half of its hit points", "bloodied"))
+ALTERNATIVE_WHEN = (("two hands", "two_hands"), ("at range", "ranged"), ("half of its hit points", "bloodied"),
+                    ("in Small", "small_form"))         # SRD-106: the oni's glaive "in Small or Medium form"
 
 
 def alternative(f: dict) -> dict | None:

@@ -91,7 +91,8 @@ RULES = [
              'touches the balor or hits it with a melee attack while within 5 feet of it takes 10 (3d6) fire damage."',
      'status': 'built',
      'decision': 'a turn-start rule: one roll for every creature within 1.5 m (engaged, AIR-04); after a melee hit on it '
-                 'by a creature within 1.5 m, that creature takes its own roll. The sandbox\'s objects do not burn',
+                 'by a creature within 1.5 m, that creature takes its own roll; a touch (a grapple or shove) is SRD-109\'s. The '
+                 'sandbox\'s objects do not burn (as SRD-56\'s fire: nothing but a creature is set alight)',
      'where': 'srd traits2 `fire_aura`, srd traits2 `aura_burns_attacker`',
      'tests': [T + 'test_srd36_fire_aura']},
     {'id': 'SRD-37',

@@ -159,10 +159,7 @@ def character_keys(c: dict) -> dict:
 
 
 #: what a played feature's text says that the rules leave out (the feature is then not counted as modelled)
-LEFT_OUT = {
-    "fire_aura": "played as SRD-36 (the aura each turn, a melee hit on it); left out: flammable objects igniting, and "
-                 "a creature touching it without a hit (a grapple)",
-}
+LEFT_OUT: dict[str, str] = {}         # none now: Fire Aura's touch is SRD-109's (srd_misc.py), its objects do not burn
 
 
 def status(c: dict, section: str, f: dict) -> tuple[bool, str] | None:

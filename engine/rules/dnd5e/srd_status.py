@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from engine.rules.dnd5e import srd_charm_text, srd_exposure, srd_features, srd_lasting_text, srd_shape_data, srd_swallow_text
+from engine.rules.dnd5e import srd_charm_text, srd_exposure, srd_features, srd_lasting_text, srd_misc_text, srd_shape_data
+from engine.rules.dnd5e import srd_swallow_text
 
 Status = Callable[[dict, str, dict], "tuple[bool, str] | None"]
 Keys = Callable[[dict], Any]
@@ -25,6 +26,7 @@ STATUS: tuple[Status, ...] = (
     srd_charm_text.status,              # SRD-65..72: charms, fears, possession (before srd_blocks' save actions)
     srd_exposure.status,            # SRD-81..86: breathing and light (srd_breath.py)
     srd_shape_data.status,                      # SRD-89..96: shapes and planes
+    srd_misc_text.status,                       # SRD-105..108: the oni, the chimera, the balor
 )
 
 #: the sheet keys each family adds to a creature's character table
@@ -34,11 +36,13 @@ KEYS: tuple[Keys, ...] = (
     srd_swallow_text.character_keys,     # SRD-43 srd_swallow
     srd_exposure.character_keys,    # srd_exposure (SRD-81..86)
     srd_shape_data.character_keys,              # SRD-89..96: srd_shapes
+    srd_misc_text.character_keys,               # SRD-105, -107, -108: multiattack, death_burst
 )
 Adjust = Callable[[dict, "list[dict]"], "list[dict]"]
 #: what each family adds to the block's ``creature_actions`` entries (the save actions' second effects)
 ADJUST: tuple[Adjust, ...] = (
     srd_lasting_text.adjust,            # SRD-74..79
+    srd_misc_text.adjust,               # SRD-107: the breath in place of an attack
 )
 #: the legendary options each family adds to the block's (srd_blocks.legendary_option's)
 LEGENDARY: tuple[Keys, ...] = (

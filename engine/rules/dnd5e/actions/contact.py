@@ -4,7 +4,7 @@ dispatched by ``Dnd5e.ACTIONS``. ``rs`` is the ruleset."""
 from __future__ import annotations
 
 from engine.rules.dnd5e import common, conditions
-from engine.rules.dnd5e import mounts, srd_grapple
+from engine.rules.dnd5e import mounts, srd_grapple, srd_misc
 from engine.rules import riding
 from engine.rules import aerial
 from engine.rules.actions import Param, Unit
@@ -70,6 +70,7 @@ class Grapple(Unit):
         if conditions.contest(rs, session, a, t, "DND-30"):
             conditions.add_condition(rs, session, t, "grappled", "DND-30", source=a.id)
             session.emit({"type": "grapple", "who": a.id, "target": t.id, "rule": "DND-30"})
+            srd_misc.touch_burns(rs, session, a, t, "grapple")        # SRD-109: "A creature that touches the balor"
 
 
 @action
@@ -140,6 +141,9 @@ class Shove(Unit):
         feats.spend_contest(rs, session, a, plan)
         t = session.state.actors[plan["target"]]
         if not conditions.contest(rs, session, a, t, "DND-31"):
+            return
+        srd_misc.touch_burns(rs, session, a, t, "shove")              # SRD-109: its hands on the balor
+        if a.dead:
             return
         if plan.get("bonus_from") == "charger" and plan["mode"] == "push" and session.state.turn.get("charge_line_m", 0) >= 3 - 1e-9:
             session.emit({"type": "shove", "who": a.id, "target": t.id, "mode": "push", "moved": True, "cells": 2,

@@ -16,7 +16,7 @@ from __future__ import annotations
 from engine.rules.actions import Param, Unit
 from engine.rules.core import Illegal
 from engine.rules.dnd5e import areas, attacks, common, conditions, srd_breaths, srd_brief, srd_cast, srd_presence
-from engine.rules.dnd5e import srd_charms, srd_glare, srd_lasting_actions, srd_riders
+from engine.rules.dnd5e import srd_charms, srd_glare, srd_lasting_actions, srd_misc, srd_riders
 from engine.rules.dnd5e.actions import action
 from engine.rules.dnd5e.data import CONDITION_RULE
 from engine.rules.dnd5e.srd_sheet import dice_parts
@@ -84,10 +84,15 @@ class CreatureAction(Unit):
     @staticmethod
     def check(rs, session, a, act):
         f = _feature(rs, a, act["feature"])
-        common.need_action(rs, a, session, f["name"], "SRD-12")
+        if not f.get("in_place_of"):
+            common.need_action(rs, a, session, f["name"], "SRD-12")
         why = _usable(a, f)
         if why:
             raise Illegal(why, "SRD-05", "feature")
+        if f.get("in_place_of"):                # SRD-107: "use the breath in place of its bite or horns"
+            refused = srd_misc.in_place_refusal(rs, session, a, f)
+            if refused is not None:
+                raise refused
         if f.get("not_while_grappling") and any(a.id in o.conditions.get("grappled", [])
                                                 for o in session.state.actors.values()):
             raise Illegal(f"{a.name} has a creature grappled: {f['name']} only \"provided that it has no creature "
@@ -159,7 +164,10 @@ class CreatureAction(Unit):
             bonus = conditions.ab(rs, t, f["ability"]) + (t.data["prof"] if f["ability"] in t.data["saves"] else 0)
             fail = min(1.0, max(0.05, (f["dc"] - bonus - 1) / 20))
             share.append(fail + (1 - fail) * (0.5 if f.get("half") else 0.0))
-        chance = sum(share) / len(share) / max(1, a.data["attacks"]) if share else 0.0
+        # one attack's worth of the Attack action (a breath that takes the action counts as all its attacks; one in
+        # place of an attack, SRD-107, as that one attack)
+        per = 1 if f.get("in_place_of") else max(1, a.data["attacks"])
+        chance = sum(share) / len(share) / per if share else 0.0
         return {"feature": f["name"], "targets": plan["targets"], "dc": f["dc"], "save": f["ability"],
                 "damage": " + ".join(f"{d['dice']} {d['type']}" for d in f.get("damage", ())), "half": f.get("half"),
                 "hit_chance": round(chance, 4)}
@@ -183,7 +191,10 @@ class CreatureAction(Unit):
         turn = session.state.turn
         if f.get("in_multiattack"):
             turn["attacks_left"] = a.data["attacks"]      # SRD-01: "It then makes three attacks"
-        turn["action"] = True
+        if f.get("in_place_of"):
+            srd_misc.spend_in_place(rs, session, a, f)          # SRD-107: one attack of the Attack action
+        else:
+            turn["action"] = True
         st = a.data.setdefault("creature_state", {}).setdefault(_key(f), {})
         if f.get("recharge"):
             st["spent"] = True

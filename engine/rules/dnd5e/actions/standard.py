@@ -4,7 +4,7 @@ dispatched by ``Dnd5e.ACTIONS``. ``rs`` is the ruleset."""
 from __future__ import annotations
 
 from engine.rules.dnd5e import attacks, common, turns
-from engine.rules.dnd5e import srd_drink, srd_grapple, srd_multiattack
+from engine.rules.dnd5e import srd_drink, srd_grapple, srd_misc, srd_multiattack
 from engine.rules.dnd5e import conditions
 from engine.rules.dnd5e import damage
 from engine.rules import riding
@@ -183,9 +183,10 @@ class Move(Unit):
 
 def _weapon_refusals(rs, session, a, w, t, turn, act):
     """The weapon's own limits on this attack, in order, each a refusal or None (the first refusal is raised): its
-    loading, the stat block's Multiattack, a grappling weapon's one target, a drinking bite's target."""
+    loading, its form (SRD-105), the stat block's Multiattack, a grappling weapon's one target, a drinking bite's target."""
     if "loading" in w["properties"]:
         yield loading.refusal(a, w, turn, "bonus" if act.get("bonus") else "action")
+    yield srd_misc.form_only_refusal(a, w)                 # SRD-105: "Claw (Oni Form Only)"
     if not act.get("bonus") and a.data.get("multiattack"):
         yield srd_multiattack.refusal(a, w, turn)          # SRD-01: the combination as written
     if w.get("grapple"):
