@@ -22,7 +22,7 @@ RULESET = RulesetInfo(
                          "engine.rules.dnd5e.srd_actions_catalogue",
                          "engine.rules.dnd5e.srd_catalogue2", "engine.rules.dnd5e.srd_catalogue3", "engine.rules.dnd5e.srd_swallow_catalogue",
                          "engine.rules.dnd5e.srd_charms_catalogue", "engine.rules.dnd5e.srd_catalogue_breath",
-                         "engine.rules.dnd5e.srd_catalogue_shapes"],
+                         "engine.rules.dnd5e.srd_catalogue_shapes", "engine.rules.dnd5e.srd_catalogue_riders"],
            "quotes": "engine.rules.dnd5e.quotes",     # the document's words of each DND rule
            "where": {"5e": "engine.rules.dnd5e.ruleset", "5e data": "engine.rules.dnd5e.data", "data": "engine.rules.dnd5e.data",
                      "feats": "engine.rules.dnd5e.feats",
