@@ -51,5 +51,7 @@ RULESET = RulesetInfo(
                      "srd status": "engine.rules.dnd5e.srd_status",
                      "srd breath": "engine.rules.dnd5e.srd_breath", "srd exposure": "engine.rules.dnd5e.srd_exposure",
                      "srd shapes": "engine.rules.dnd5e.srd_shapes", "srd shape data": "engine.rules.dnd5e.srd_shape_data",
-                     "srd planes": "engine.rules.dnd5e.srd_planes"}},
+                     "srd planes": "engine.rules.dnd5e.srd_planes",
+                     "srd wound": "engine.rules.dnd5e.srd_wound", "srd hits text": "engine.rules.dnd5e.srd_hits_text",
+                     "srd consume": "engine.rules.dnd5e.srd_consume"}},
 )

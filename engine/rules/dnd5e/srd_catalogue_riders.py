@@ -38,4 +38,26 @@ RULES = [
                  'that replaces it. The first save is SRD-13\'s, which gives Magic Resistance no advantage',
      'where': 'srd wound `rider`, `petrification_arms`, `petrification_save`; srd hits text `read`',
      'tests': [T + 'test_srd47_the_cockatrices_bite_turns_to_stone']},
+    {'id': 'SRD-59',
+     'rule': 'Consume Life (the will-o\'-wisp): "As a bonus action, the will-o\'-wisp can target one creature it can '
+             'see within 5 ft. of it that has 0 hit points and is still alive. The target must succeed on a DC 10 '
+             'Constitution saving throw against this magic or die. If the target dies, the will-o\'-wisp regains 10 '
+             '(3d6) hit points."',
+     'status': 'built',
+     'decision': 'the sheet\'s `srd_hits.consume_life` {dc, dice, range_m}; the action `consume_life` spends the '
+                 'bonus action on a creature it sees within range at 0 HP and not dead (dying or stable); Magic '
+                 'Resistance gives the save advantage ("against this magic"); a failure kills it (a `death` event '
+                 'naming SRD-59) and the wisp regains the dice\'s hit points. Refused (SRD-59 named): no Consume '
+                 'Life, the bonus action used, a target with hit points or dead, out of range or unseen',
+     'where': 'srd consume `refusal`, `consume`; engine/rules/dnd5e/actions/srd_consume.py `ConsumeLife`; srd hits '
+              'text `trait`',
+     'tests': [T + 'test_srd59_consume_life_kills_a_dying_creature_and_heals_the_wisp']},
+    {'id': 'SRD-60',
+     'rule': 'Invisibility (the will-o\'-wisp): "The will-o\'-wisp and its light magically become invisible until it '
+             'attacks or uses its Consume Life, or until its concentration ends (as if concentrating on a spell)."',
+     'status': 'built',
+     'decision': 'SRD-34 plays the invisibility and its end on an attack or a lost concentration; using Consume Life '
+                 '(SRD-59), whatever the save, ends its concentration and so the invisibility',
+     'where': 'srd consume `consume`; srd traits2 `invisibility_ends_on_attack`',
+     'tests': [T + 'test_srd60_consume_life_ends_the_wisps_invisibility']},
 ]

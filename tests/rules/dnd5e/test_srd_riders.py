@@ -118,3 +118,33 @@ def test_srd47_the_cockatrices_bite_turns_to_stone(tmp_path, capsys, second, pet
     assert [e["rule"] for e in events(evs, "save", who="a")] == ["SRD-13", "SRD-47"]
     conds = evs[-1]["characters"]["a"]["conditions"]
     assert ("petrified" in conds) is petrified and "restrained" not in conds
+
+
+def test_srd59_consume_life_kills_a_dying_creature_and_heals_the_wisp(tmp_path, capsys):
+    """Will-o'-wisp, "Consume Life. As a bonus action, the will-o'-wisp can target one creature it can see within 5
+    ft. of it that has 0 hit points and is still alive. The target must succeed on a DC 10 Constitution saving throw
+    against this magic or die. If the target dies, the will-o'-wisp regains 10 (3d6) hit points." The archer lies
+    dying at 0 HP beside the hurt wisp: it fails the save and dies, the wisp regains 3d6 (2 each); the archer standing
+    at full hit points is refused (SRD-59 named)."""
+    wisp = {"id": "w", "srd": "will-o-wisp", "side": "red", "at": [9, 10, 0], "hp": 10}
+    dying = {**ARCHER, "hp": 0, "max_hp": 22}
+    evs = run_scene(tmp_path, capsys, [wisp, dying], [
+        {"actor": "w", "action": "consume_life", "target": "a", "rolls": {"save": 1, "heal": [2, 2, 2]}}])
+    assert events(evs, "consume_life", who="w", target="a", rule="SRD-59")
+    assert events(evs, "death", who="a", rule="SRD-59") and events(evs, "heal", who="w", amount=6, rule="SRD-59")
+    assert evs[-1]["characters"]["w"]["hp"] == 16
+    assert "SRD-59" in refused(tmp_path, capsys, [wisp, ARCHER], [{"actor": "w", "action": "consume_life",
+                                                                   "target": "a"}])
+
+
+def test_srd60_consume_life_ends_the_wisps_invisibility(tmp_path, capsys):
+    """"The will-o'-wisp and its light magically become invisible until it attacks or uses its Consume Life": the wisp
+    turns invisible (SRD-34), then consumes a dying archer's life; the archer saves, yet the invisibility ends."""
+    wisp = {"id": "w", "srd": "will-o-wisp", "side": "red", "at": [9, 10, 0]}
+    dying = {**ARCHER, "hp": 0, "max_hp": 22}
+    evs = run_scene(tmp_path, capsys, [wisp, dying, {**CLERIC, "at": [15, 15, 0]}], [
+        {"actor": "w", "action": "trait_action", "feature": "Invisibility"},
+        {"actor": "w", "action": "consume_life", "target": "a", "rolls": {"save": 20}}])
+    assert not events(evs, "death", who="a")
+    assert events(evs, "condition", who="w", condition="invisible", added=False)
+    assert "invisible" not in evs[-1]["characters"]["w"]["conditions"]
