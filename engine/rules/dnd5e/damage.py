@@ -194,6 +194,10 @@ def apply_damage(rs, session, a: Actor, amount: int, dtype: str, source, rule: s
 NO_HEALING: list = []
 
 
+#: fn(rs, session, a, rule) after ``a`` regained hit points by ``rule``: srd_wound.py (SRD-46)
+HEALED: list = []
+
+
 def _healing_blocked(session, a: Actor, amount: int, what: str) -> bool:
     why = next((w for w in (fn(a, what) for fn in NO_HEALING) if w), None)
     if why:
@@ -244,6 +248,8 @@ def heal(rs, session, a: Actor, amount: int, rule: str) -> None:
     was0 = a.hp == 0
     a.hp = min(a.max_hp, a.hp + amount)
     session.emit({"type": "heal", "who": a.id, "amount": amount, "hp": a.hp, "rule": rule})
+    for fn in HEALED:                            # srd_wound.py (SRD-46): magical healing closes an infernal wound
+        fn(rs, session, a, rule)
     if was0:                                     # DND-02: regaining any HP ends unconsciousness
         a.data["death"] = {"successes": 0, "failures": 0}
         a.data["stable"] = False

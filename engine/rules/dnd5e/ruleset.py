@@ -35,6 +35,7 @@ from engine.rules.dnd5e import srd_carry, srd_through, srd_traits2  # noqa: F401
 from engine.rules.dnd5e import srd_auras, srd_swarm  # noqa: F401  (their hooks register: SRD-39..41)
 from engine.rules.dnd5e import srd_engulf, srd_swallow  # noqa: F401  (their hooks register: SRD-43..45)
 from engine.rules.dnd5e import srd_breath  # noqa: F401  (its hooks register: SRD-81..86)
+from engine.rules.dnd5e import srd_consume, srd_wound  # noqa: F401  (their hooks register: SRD-46, -47, -59)
 from engine.rules.dnd5e import srd_planes, srd_shapes  # noqa: F401  (their hooks register: SRD-89..96)
 from engine.rules.dnd5e.text import EVENT_LINES
 from engine.rules.dnd5e.events import EVENTS as DND_EVENTS

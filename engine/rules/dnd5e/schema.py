@@ -8,7 +8,7 @@ import msgspec
 
 from engine.errors import SceneError
 from engine.rules.schemas import _Strict
-from engine.rules.dnd5e import srd_exposure, srd_features, srd_shape_data, srd_sheet, srd_swallow_text
+from engine.rules.dnd5e import srd_exposure, srd_hits_text, srd_features, srd_shape_data, srd_sheet, srd_swallow_text
 from engine.rules.validate import DICE_MAX, SIDES_MAX, check_weapons, dice_expr, number
 
 
@@ -78,6 +78,7 @@ class Dnd5eStats(_Strict, frozen=True):
     srd_engulf: dict[str, Any] | None = None                   # SRD-44, -45: srd_swallow_text.py (its docstring)
     srd_exposure: dict[str, Any] | None = None                 # SRD-81..86: srd_exposure.py (its docstring)
     srd_shapes: dict[str, Any] | None = None                   # SRD-89..96: srd_shape_data.py (its docstring)
+    srd_hits: dict[str, Any] | None = None                     # SRD-59, -64: srd_hits_text.py (its sheet key)
 
 
 # -- what the types cannot say: the weapon shape's values, hit dice and spell slots (checked when the scene loads)
@@ -95,7 +96,8 @@ WEAPON = {
     "on_hit": lambda v: isinstance(v, dict) and isinstance(v.get("dc"), int) and v.get("ability") in (
         "str", "dex", "con", "int", "wis", "cha") and isinstance(v.get("damage", []), list)
         and set(v) <= {"dc", "ability", "damage", "half", "condition", "repeat_save", "rider"}
-        and (v.get("rider") is None or v["rider"].get("kind") in ("poison_at_zero", "drain", "slay", "sleep", "blight", "pull", "curse")),
+        and (v.get("rider") is None or v["rider"].get("kind") in ("poison_at_zero", "drain", "slay", "sleep", "blight", "pull", "curse", "wound",
+                                                       "petrify")),
     "grapple": lambda v: isinstance(v, dict) and isinstance(v.get("escape_dc"), int) and v.get("max_size") in (
         None, "tiny", "small", "medium", "large", "huge", "gargantuan")
         and set(v) <= {"escape_dc", "max_size", "restrained", "one_target", "max_held", "each_turn",
@@ -135,6 +137,7 @@ def check_character(raw: dict, file: str, key: str) -> None:
     srd_swallow_text.check(raw, file, key)
     srd_exposure.check(raw, file, key)
     srd_shape_data.check(raw, file, key)
+    srd_hits_text.check(raw, file, key)
     if raw.get("hit_dice") is not None and not number(raw["hit_dice"], 0, 30, True):
         raise SceneError(file, f"{key}.hit_dice", f"hit dice left: an integer 0..30, got {raw['hit_dice']!r}")
     for name in ("spell_slots", "slots"):

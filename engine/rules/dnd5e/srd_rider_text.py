@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import re
 
+from engine.rules.dnd5e import srd_hits_text
+
 #: SRD-22 "If the poison damage reduces the target to 0 hit points, the target is stable but poisoned for 1 hour,
 #: even after regaining hit points, and is paralyzed while poisoned in this way."
 POISON_AT_ZERO = re.compile(r"If the poison damage reduces the target to 0 hit points, the target is stable but "
@@ -82,6 +84,9 @@ def read(text: str):
     cursed = curse(text)
     if cursed[0]:
         return cursed
+    hit = srd_hits_text.read(text)              # SRD-46 the infernal wound, SRD-47 petrification
+    if hit[0]:
+        return hit
     if POISON_AT_ZERO.search(text):
         return {"kind": "poison_at_zero"}, lambda x: bool(POISON_AT_ZERO.search(x))
     if DRAIN.search(text):

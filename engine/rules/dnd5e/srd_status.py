@@ -12,14 +12,15 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from engine.rules.dnd5e import srd_charm_text, srd_exposure, srd_features, srd_lasting_text, srd_misc_text, srd_shape_data
-from engine.rules.dnd5e import srd_swallow_text
+from engine.rules.dnd5e import (srd_charm_text, srd_exposure, srd_features, srd_hits_text, srd_lasting_text, srd_misc_text,
+                                srd_shape_data, srd_swallow_text)
 
 Status = Callable[[dict, str, dict], "tuple[bool, str] | None"]
 Keys = Callable[[dict], Any]
 
 #: families of features, asked in this order (SRD-30..49 first)
 STATUS: tuple[Status, ...] = (
+    srd_hits_text.status,               # SRD-59..64: Consume Life (before SRD-34's Invisibility), Damage Transfer
     srd_features.status,
     srd_lasting_text.status,            # SRD-73..77: Parry, Horror Nimbus, Lightning Strike, Spores, Roar
     srd_swallow_text.status,         # SRD-43 swallowing
@@ -37,6 +38,7 @@ KEYS: tuple[Keys, ...] = (
     srd_exposure.character_keys,    # srd_exposure (SRD-81..86)
     srd_shape_data.character_keys,              # SRD-89..96: srd_shapes
     srd_misc_text.character_keys,               # SRD-105, -107, -108: multiattack, death_burst
+    srd_hits_text.character_keys,               # SRD-59, -64: srd_hits
 )
 Adjust = Callable[[dict, "list[dict]"], "list[dict]"]
 #: what each family adds to the block's ``creature_actions`` entries (the save actions' second effects)

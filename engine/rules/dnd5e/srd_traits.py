@@ -54,6 +54,9 @@ def attack_checks(rs, session, a, w: dict, t=None) -> None:
 #: what a hit's save does beyond damage and a condition: ``fn(rs, session, a, t, w, saved, dropped)`` after the save
 #: and its damage (``dropped``: that damage took it to 0 HP); engine/rules/dnd5e/srd_riders.py
 ON_HIT_RIDERS: list = []
+#: before a hit's save: ``fn(rs, session, a, t, w) -> True`` where the hit asks no save (srd_wound.py, SRD-46: a wound
+#: already open grows instead, an undead is spared)
+BEFORE_SAVE: list = []
 
 
 def on_hit_save(rs, session, a, t, w: dict) -> None:
@@ -63,6 +66,8 @@ def on_hit_save(rs, session, a, t, w: dict) -> None:
     condition, with its repeated save where written."""
     oh = w.get("on_hit")
     if not oh or t.dead or srd_curses.spared(oh, t):          # SRD-49: "If the target is a humanoid"
+        return
+    if oh.get("rider") and any(fn(rs, session, a, t, w) for fn in BEFORE_SAVE):
         return
     ok = conditions.saving_throw(rs, session, t, oh["ability"], oh["dc"], a, "SRD-13", w["name"])
     up = t.hp > 0
