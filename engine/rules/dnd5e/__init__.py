@@ -22,7 +22,7 @@ RULESET = RulesetInfo(
                          "engine.rules.dnd5e.srd_actions_catalogue",
                          "engine.rules.dnd5e.srd_catalogue2", "engine.rules.dnd5e.srd_catalogue3", "engine.rules.dnd5e.srd_swallow_catalogue",
                          "engine.rules.dnd5e.srd_charms_catalogue", "engine.rules.dnd5e.srd_catalogue_breath",
-                         "engine.rules.dnd5e.srd_catalogue_shapes"],
+                         "engine.rules.dnd5e.srd_catalogue_shapes", "engine.rules.dnd5e.srd_catalogue_sight"],
            "quotes": "engine.rules.dnd5e.quotes",     # the document's words of each DND rule
            "where": {"5e": "engine.rules.dnd5e.ruleset", "5e data": "engine.rules.dnd5e.data", "data": "engine.rules.dnd5e.data",
                      "feats": "engine.rules.dnd5e.feats",
@@ -51,5 +51,6 @@ RULESET = RulesetInfo(
                      "srd status": "engine.rules.dnd5e.srd_status",
                      "srd breath": "engine.rules.dnd5e.srd_breath", "srd exposure": "engine.rules.dnd5e.srd_exposure",
                      "srd shapes": "engine.rules.dnd5e.srd_shapes", "srd shape data": "engine.rules.dnd5e.srd_shape_data",
-                     "srd planes": "engine.rules.dnd5e.srd_planes"}},
+                     "srd planes": "engine.rules.dnd5e.srd_planes",
+                     "srd sight": "engine.rules.dnd5e.srd_sight", "srd senses": "engine.rules.dnd5e.srd_senses"}},
 )

@@ -12,6 +12,7 @@ LAYERS: dict[str, dict[str, int]] = {"engine.rules.dnd5e": {
     "srd_blight": DATA, "srd_curses": DATA, "srd_features": DATA, "srd_status": DATA, "srd_lasting_text": DATA, "srd_catalogue3": DATA, "srd_swallow_text": DATA, "srd_swallow_catalogue": DATA, "srd_charm_text": DATA, "srd_charms_catalogue": DATA,
     "srd_exposure": DATA, "srd_catalogue_breath": DATA,
     "srd_shape_data": DATA, "srd_catalogue_shapes": DATA,                # SRD-89..96 (issue 44: shapes and planes)
+    "srd_senses": DATA, "srd_catalogue_sight": DATA,                     # SRD-97..101 (issue 44: senses, darkness)
     "areas": DATA,
     "conditions": QUERIES, "advantage": QUERIES, "figures": QUERIES, "sight": QUERIES, "gear": QUERIES,
     "loading": QUERIES, "srd_multiattack": QUERIES,
@@ -23,7 +24,7 @@ LAYERS: dict[str, dict[str, int]] = {"engine.rules.dnd5e": {
     "srd_casters": RESOLUTION,
     "srd_breath": RULES,                                                    # SRD-81..86 (issue 44: breathing, light)
     "srd_wards": RULES, "srd_brief": RULES, "srd_burning": RULES, "srd_glare": RULES, "srd_gaze": RULES, "srd_polymorph": RULES,
-    "srd_lasting_actions": RULES, "srd_carry": RULES, "srd_traits2": RULES, "srd_through": RULES, "srd_auras": RULES, "srd_swarm": RULES, "srd_swallow": RULES, "srd_engulf": RULES, "srd_charms": RULES, "srd_shapes": RULES, "srd_planes": RULES,              # SRD-30..38 (issue 44: the flyers' traits)
+    "srd_lasting_actions": RULES, "srd_carry": RULES, "srd_traits2": RULES, "srd_through": RULES, "srd_auras": RULES, "srd_swarm": RULES, "srd_swallow": RULES, "srd_engulf": RULES, "srd_charms": RULES, "srd_shapes": RULES, "srd_planes": RULES, "srd_sight": RULES,              # SRD-30..38 (issue 44: the flyers' traits)
     "attack_preview": ACTIONS, "listing": ACTIONS, "actions": ACTIONS, "actions.allies": ACTIONS,
     "actions.contact": ACTIONS, "actions.magic": ACTIONS, "actions.objects": ACTIONS,
     "actions.policy": ACTIONS, "actions.rest": ACTIONS, "actions.standard": ACTIONS, "actions.srd": ACTIONS, "actions.srd_wake": ACTIONS, "actions.srd_douse": ACTIONS, "actions.srd_swallow": ACTIONS, "actions.srd_engulf": ACTIONS,

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from engine.rules.dnd5e import srd_charm_text, srd_exposure, srd_features, srd_lasting_text, srd_shape_data, srd_swallow_text
+from engine.rules.dnd5e import (srd_charm_text, srd_exposure, srd_features, srd_lasting_text, srd_senses, srd_shape_data,
+                                srd_swallow_text)
 
 Status = Callable[[dict, str, dict], "tuple[bool, str] | None"]
 Keys = Callable[[dict], Any]
@@ -25,6 +26,7 @@ STATUS: tuple[Status, ...] = (
     srd_charm_text.status,              # SRD-65..72: charms, fears, possession (before srd_blocks' save actions)
     srd_exposure.status,            # SRD-81..86: breathing and light (srd_breath.py)
     srd_shape_data.status,                      # SRD-89..96: shapes and planes
+    srd_senses.status,                          # SRD-97..101: senses, darkness, False Appearance (srd_sight.py)
 )
 
 #: the sheet keys each family adds to a creature's character table
@@ -34,6 +36,7 @@ KEYS: tuple[Keys, ...] = (
     srd_swallow_text.character_keys,     # SRD-43 srd_swallow
     srd_exposure.character_keys,    # srd_exposure (SRD-81..86)
     srd_shape_data.character_keys,              # SRD-89..96: srd_shapes
+    srd_senses.character_keys,                  # SRD-97..101: srd_senses
 )
 Adjust = Callable[[dict, "list[dict]"], "list[dict]"]
 #: what each family adds to the block's ``creature_actions`` entries (the save actions' second effects)
