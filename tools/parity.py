@@ -240,7 +240,7 @@ ADDED_ACTIONS = {"pick_lock", "force_lock", "manipulate", "short_rest", "trap", 
                  "open_door", "creature_action", "wake", "let_go",
                  "trait_action", "douse",
                  "swallow", "escape_corpse", "whelm", "pull_out", "engulf", "escape_engulf",
-                 "change_shape", "etherealness"}   # + issue 12's GM tools, issue 27's doors, issue 44's SRD
+                 "change_shape", "etherealness", "darkness_aura"}   # + issue 12's GM tools, issue 27's doors, issue 44's SRD
 #                                                             actions (wake: a sleeper, SRD-25; let_go SRD-30; trait_action SRD-32..37;
 #                                                             douse: a fire, SRD-56; swallow, escape_corpse SRD-43; whelm,
 #                                                             pull_out, engulf, escape_engulf SRD-44, SRD-45; change_shape

@@ -50,4 +50,21 @@ RULES = [
               '`false_appearance_holds`, 5e turns `target_refusal`',
      'tests': [T + 'test_srd100_false_appearance_no_target_until_it_acts',
                T + 'test_srd100_the_player_view_and_listing_leave_it_out']},
+    {'id': 'SRD-101',
+     'rule': 'Darkness Aura (1/Day): "A 15-foot radius of magical darkness extends out from the darkmantle, moves '
+             'with it, and spreads around corners. The darkness lasts as long as the darkmantle maintains '
+             'concentration, up to 10 minutes (as if concentrating on a spell). Darkvision can\'t penetrate this '
+             'darkness, and no natural light can illuminate it. If any of the darkness overlaps with an area of '
+             'light created by a spell of 2nd level or lower, the spell creating the light is dispelled."',
+     'status': 'built',
+     'decision': 'action `darkness_aura` (its action; the sheet\'s `srd_senses.darkness_aura` {radius_m, per_day}, '
+                 'a use counted in its `creature_state`): the Darkness spell\'s lasting area (SPL-10, magical '
+                 'darkness) as a 4.5 m sphere centred on it, held by its concentration on "darkness" (damage, '
+                 'incapacitation or another concentration end it; the 10 minutes outlast a fight). "moves with it": '
+                 'the obscured voxels are set anew at the end of each of its moves (a push or a fall moves it at its '
+                 'next move). "spreads around corners": the sphere\'s voxels, walls or not. Darkvision does not see '
+                 'through it (none does here), Devil\'s Sight (SRD-97) and blindsight (SRD-98, its own Echolocation) '
+                 'do. Left out: dispelling spells of light (light is not modelled); a policy does not use it yet',
+     'where': 'srd sight `aura_check`, srd sight `aura_apply`, srd sight `darkness_follows`, srd senses `read`',
+     'tests': [T + 'test_srd101_darkness_aura_moves_with_the_darkmantle']},
 ]

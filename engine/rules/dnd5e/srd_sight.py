@@ -18,7 +18,7 @@ from __future__ import annotations
 import numpy as np
 
 from engine.rules.core import Illegal
-from engine.rules.dnd5e import attacks, conditions, sight, srd_lasting, text, turns
+from engine.rules.dnd5e import attacks, concentration, conditions, sight, srd_cast, srd_lasting, text, turns
 from engine.rules.dnd5e.srd_senses import senses
 from engine.world.geometry import distance_m
 from engine.world.grid import World
@@ -163,3 +163,45 @@ def false_appearance_holds(rs, session, t):
     for a in session.state.actors.values():
         if disguised(rs, session, a):
             session.emit({"type": "false_appearance", "who": a.id, "rule": "SRD-100"})
+
+
+# -- SRD-101 Darkness Aura --------------------------------------------------------------------------------------------
+
+AURA = "SRD-101"
+
+
+def _aura_uses(a) -> int:
+    return int(a.data.setdefault("creature_state", {}).get("Darkness Aura", {}).get("used", 0))
+
+
+def aura_check(rs, session, a) -> dict:
+    """"1/Day": a use left, and its action (``common.need_action``, by the action unit)."""
+    aura = senses(a).get("darkness_aura")
+    if not aura:
+        raise Illegal(f"{a.name} has no Darkness Aura", AURA, "action")
+    per_day = int(aura.get("per_day", 1))
+    if _aura_uses(a) >= per_day:
+        raise Illegal(f"Darkness Aura is used up ({per_day}/day)", AURA, "action")
+    return {"radius_m": float(aura.get("radius_m", 4.5))}
+
+
+def aura_apply(rs, session, a, plan) -> None:
+    """"A 15-foot radius of magical darkness extends out from the darkmantle, moves with it ... as long as the
+    darkmantle maintains concentration": the Darkness spell's lasting area (SPL-10, ``magical_darkness``) centred on
+    it, following it (``follows``), held by its concentration on "darkness" (its end takes the area away)."""
+    st = a.data.setdefault("creature_state", {}).setdefault("Darkness Aura", {})
+    st["used"] = int(st.get("used", 0)) + 1
+    concentration.begin(rs, session, a, "darkness", [])
+    centre = srd_cast.body_centre(a, session.world.cell_m)
+    area = {"shape": "sphere", "size_m": plan["radius_m"], "origin": [round(c, 3) for c in centre]}
+    a.data.setdefault("lasting", []).append({"spell": "darkness", "area": area, "eye": None, "dc": 0, "slot": None,
+                                             "follows": True, "feature": "Darkness Aura"})
+    session.emit({"type": "lasting_area", "who": a.id, "spell": "darkness", "area": area, "rule": AURA})
+    srd_lasting.sync_obscured(session)
+
+
+@conditions.MOVED.rule(AURA)
+def darkness_follows(rs, session, a):
+    """"moves with it": its moved area's voxels are obscured anew at the end of each of its moves."""
+    if any(e.get("follows") and e["spell"] == "darkness" for e in a.data.get("lasting") or ()):
+        srd_lasting.sync_obscured(session)

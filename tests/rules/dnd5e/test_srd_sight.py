@@ -98,3 +98,26 @@ def test_srd100_the_player_view_and_listing_leave_it_out():
     step(s, "q", "move", to=[3, 3, 0])
     assert finds(s.events, "false_appearance_ends", who="q", why="moves")
     assert "q" in visible_ids(s, "b")
+
+
+def test_srd101_darkness_aura_moves_with_the_darkmantle():
+    """"A 15-foot radius of magical darkness extends out from the darkmantle, moves with it ... as long as the
+    darkmantle maintains concentration": a guard beside it finds no target, its blindsight crushes the guard with no
+    disadvantage; the darkness goes where it moves; 1/Day; it ends with the concentration."""
+    mantle = {"id": "d", "srd": "darkmantle", "side": "r", "at": [3, 2, 0], "initiative": 20}
+    s = make([mantle, GUARD], size=(16, 16, 24))
+    step(s, "d", "darkness_aura")
+    assert finds(s.events, "lasting_area", who="d", rule="SRD-101")
+    assert s.world.obscured is not None and s.world.obscured[0, 2, 3] and not s.world.obscured[0, 6, 3]
+    step(s, "d", "end_turn")
+    with pytest.raises(Exception, match="total cover"):
+        step(s, "g", "attack", target="d", weapon="spear", rolls={"attack": [12, 12]})
+    step(s, "g", "end_turn")
+    step(s, "d", "attack", target="g", weapon="Crush", rolls={"attack": [12, 12], "damage": [1]})
+    assert not finds(s.events, "attack", who="d")[0]["disadvantage"]
+    step(s, "d", "move", to=[3, 4, 0])
+    assert s.world.obscured[0, 6, 3]
+    with pytest.raises(Exception, match="used up"):
+        step(s, "d", "darkness_aura")
+    step(s, "gm", "damage", target="d", amount=5, rolls={"save": 1})
+    assert s.world.obscured is None
