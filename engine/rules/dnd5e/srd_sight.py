@@ -127,8 +127,11 @@ turns.TARGET_REFUSALS.append(not_a_target)
 
 
 def drop_appearance(rs, session, a, why: str) -> None:
-    if disguised(rs, session, a):
-        a.data["appearance_dropped"] = True
+    if not senses(a).get("false_appearance") or a.data.get("appearance_dropped"):
+        return
+    was = disguised(rs, session, a)
+    a.data["appearance_dropped"] = True         # moved or acted (aloft too): not motionless since the fight began
+    if was:
         session.emit({"type": "false_appearance_ends", "who": a.id, "why": why, "rule": "SRD-100"})
 
 
@@ -159,10 +162,11 @@ def false_appearance_holds(rs, session, t):
     """As the fight's first turn starts, each creature whose False Appearance holds says so in the log."""
     if session.state.data.get("false_appearance_said"):
         return
-    session.state.data["false_appearance_said"] = True
-    for a in session.state.actors.values():
-        if disguised(rs, session, a):
-            session.emit({"type": "false_appearance", "who": a.id, "rule": "SRD-100"})
+    still = [a for a in session.state.actors.values() if disguised(rs, session, a)]
+    if still:                           # the state gains the mark only in a fight that has one (replays stay the same)
+        session.state.data["false_appearance_said"] = True
+    for a in still:
+        session.emit({"type": "false_appearance", "who": a.id, "rule": "SRD-100"})
 
 
 # -- SRD-101 Darkness Aura --------------------------------------------------------------------------------------------
