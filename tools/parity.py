@@ -240,12 +240,13 @@ ADDED_ACTIONS = {"pick_lock", "force_lock", "manipulate", "short_rest", "trap", 
                  "open_door", "creature_action", "wake", "let_go",
                  "trait_action", "douse",
                  "swallow", "escape_corpse", "whelm", "pull_out", "engulf", "escape_engulf",
-                 "change_shape", "etherealness", "stanch", "consume_life"}   # + issue 12's GM tools, issue 27's doors, issue 44's SRD
+                 "change_shape", "etherealness", "stanch", "consume_life",
+                 "darkness_aura"}   # + issue 12's GM tools, issue 27's doors, issue 44's SRD
 #                                                             actions (wake: a sleeper, SRD-25; let_go SRD-30; trait_action SRD-32..37;
 #                                                             douse: a fire, SRD-56; swallow, escape_corpse SRD-43; whelm,
 #                                                             pull_out, engulf, escape_engulf SRD-44, SRD-45; change_shape
 #                                                             SRD-89..91, etherealness SRD-94, SRD-95; stanch SRD-46,
-#                                                             consume_life SRD-59)
+#                                                             consume_life SRD-59, darkness_aura SRD-101)
 
 
 def _baseline_text(e) -> str:

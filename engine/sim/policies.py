@@ -106,7 +106,12 @@ def move_cells(moves) -> np.ndarray:
 
 
 def enemies_of(session, actor) -> list:
-    return [a for a in session.state.actors.values() if a.side != actor.side and not down(a)]
+    """Its foes still in the fight that it knows for creatures (``SIM_AIDS['unnoticed']``: one taken for an object,
+    False Appearance, is left alone)."""
+    rs = session.ruleset
+    unnoticed = getattr(rs, "SIM_AIDS", {}).get("unnoticed")
+    return [a for a in session.state.actors.values() if a.side != actor.side and not down(a)
+            and not (unnoticed is not None and unnoticed(rs, session, actor, a))]
 
 
 def down(a) -> bool:

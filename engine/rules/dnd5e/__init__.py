@@ -23,7 +23,7 @@ RULESET = RulesetInfo(
                          "engine.rules.dnd5e.srd_catalogue2", "engine.rules.dnd5e.srd_catalogue3", "engine.rules.dnd5e.srd_swallow_catalogue",
                          "engine.rules.dnd5e.srd_charms_catalogue", "engine.rules.dnd5e.srd_catalogue_breath",
                          "engine.rules.dnd5e.srd_catalogue_shapes", "engine.rules.dnd5e.srd_catalogue_misc",
-                         "engine.rules.dnd5e.srd_catalogue_riders"],
+                         "engine.rules.dnd5e.srd_catalogue_riders", "engine.rules.dnd5e.srd_catalogue_sight"],
            "quotes": "engine.rules.dnd5e.quotes",     # the document's words of each DND rule
            "where": {"5e": "engine.rules.dnd5e.ruleset", "5e data": "engine.rules.dnd5e.data", "data": "engine.rules.dnd5e.data",
                      "feats": "engine.rules.dnd5e.feats",
@@ -55,5 +55,7 @@ RULESET = RulesetInfo(
                      "srd planes": "engine.rules.dnd5e.srd_planes",
                      "srd misc": "engine.rules.dnd5e.srd_misc", "srd misc text": "engine.rules.dnd5e.srd_misc_text",
                      "srd wound": "engine.rules.dnd5e.srd_wound", "srd hits text": "engine.rules.dnd5e.srd_hits_text",
-                     "srd consume": "engine.rules.dnd5e.srd_consume"}},
+                     "srd consume": "engine.rules.dnd5e.srd_consume",
+
+                     "srd sight": "engine.rules.dnd5e.srd_sight", "srd senses": "engine.rules.dnd5e.srd_senses"}},
 )

@@ -10,6 +10,7 @@ source may need once: ``ranged``, ``near`` (engaged in the AIR-04 sense).
 from __future__ import annotations
 
 from engine.rules.dnd5e import conditions, gear
+from engine.rules.dnd5e.sight import perceives_without_sight
 from engine.rules.hooks import Hook
 from engine.rules.dnd5e.data import (
     CONDITION_RULE,
@@ -63,7 +64,13 @@ def unseen_attacker(rs, session, a, t, plan, ctx):
         yield DIS, "the attacker cannot see the target"
 
 
-invisible = _condition_source("DND-42", "invisible", "invisible", ("attacker", ADV), ("target", DIS))
+@source("DND-42")
+def invisible(rs, session, a, t, plan, ctx):
+    """Invisible attacker or target -- unless the other perceives it without sight (blindsight, SRD-98)."""
+    if a.has("invisible") and not perceives_without_sight(rs, session, t, a):
+        yield ADV, "the attacker is invisible"
+    if t.has("invisible") and not perceives_without_sight(rs, session, a, t):
+        yield DIS, "the target is invisible"
 
 
 @source("DND-27")
@@ -99,7 +106,13 @@ def attacked_with_advantage(rs, session, a, t, plan, ctx):
             yield ADV, f"the target is {c}", CONDITION_RULE[c]
 
 
-blinded = _condition_source("DND-46", "blinded", "blinded", ("target", ADV), ("attacker", DIS))
+@source("DND-46")
+def blinded(rs, session, a, t, plan, ctx):
+    """A blinded target or attacker -- unless that one perceives the other without sight (blindsight, SRD-98)."""
+    if t.has("blinded") and not perceives_without_sight(rs, session, t, a):
+        yield ADV, "the target is blinded"
+    if a.has("blinded") and not perceives_without_sight(rs, session, a, t):
+        yield DIS, "the attacker is blinded"
 restrained_attacker = _condition_source("DND-52", "restrained_attacker", "restrained", ("attacker", DIS))
 poisoned_attacker = _condition_source("DND-53", "poisoned_attacker", "poisoned", ("attacker", DIS))
 

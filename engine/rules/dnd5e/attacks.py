@@ -16,7 +16,7 @@ from engine.rules.dnd5e import srd_alternative, srd_grapple, srd_parry, srd_trai
 from engine.rules.dnd5e.attack_roll import Roll, attack_event
 from engine.rules.dnd5e.common import dice_spec
 from engine.rules.dnd5e.figures import bonus_sources, damage_modifier, dmg_mod, mean_hit_damage  # noqa: F401  (an attack's figures)
-from engine.rules.dnd5e.sight import cover, in_plain_sight, prefetch_cover, sight, total_cover  # noqa: F401  (the attack's sight)
+from engine.rules.dnd5e.sight import PERCEIVES, cover, in_plain_sight, prefetch_cover, sight, total_cover  # noqa: F401  (the attack's sight)
 from engine.world.geometry import Body, distance_m, engaged, in_melee_reach
 
 if TYPE_CHECKING:
@@ -24,7 +24,10 @@ if TYPE_CHECKING:
 
 
 def sees(rs, session: Session, a: Actor, b: Actor) -> bool:
-    """a can see b: not blinded, b not invisible nor hidden from a, some line of sight (AIR-15)."""
+    """a can see b: what a sense says first (``sight.PERCEIVES``: blindsight, SRD-98; False Appearance, SRD-100),
+    else not blinded, b not invisible nor hidden from a, some line of sight (AIR-15)."""
+    if (got := next((g for g in (fn(rs, session, a, b) for fn in PERCEIVES) if g is not None), None)) is not None:
+        return got
     if a.has("blinded") or b.has("invisible") or conditions.incapacitated(rs, a) and a.has("unconscious"):
         return False
     if b.data["hidden"] is not None and conditions.hostile(rs, a, b):

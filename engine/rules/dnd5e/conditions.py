@@ -260,6 +260,7 @@ def skill_bonus(rs, a: Actor, name: str) -> int:
 MOVED = Hook("moved", "fn(rs, session, actor) after the actor moved", order=(
     "carry_load",                # srd_carry.py (SRD-30)
     "moved_inside",              # srd_swallow.py (SRD-43)
+    "darkness_follows",          # srd_sight.py (SRD-101: the Darkness Aura moves with it)
 ))
 #: after a grapple ended: a creature held aloft and let go falls (srd_carry.py, SRD-30)
 RELEASED = Hook("released", "fn(rs, session, target, grappler) after a grapple ended", order=(

@@ -97,6 +97,7 @@ CONDITION_TAGS = {
     "attacked_with_advantage": ("unconscious", "stunned", "paralyzed", "petrified", "restrained", "blinded"),
     "grounds_flyer": ("prone", "unconscious", "stunned", "paralyzed", "petrified", "restrained", "frozen"),   # AIR-10
     "other_plane": ("ethereal",),        # SRD-94: on the Ethereal Plane (srd_planes.py), not one of CONDITIONS
+    "cannot_hear": ("deafened",),        # DND-44; Echolocation (SRD-99) switches blindsight off with it
 }
 #: why a condition grounds a flyer (AIR-10), for the fall's reason
 GROUNDING_TEXT = {"prone": "is Prone", "unconscious": "is unconscious", "stunned": "is stunned",

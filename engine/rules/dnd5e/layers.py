@@ -14,6 +14,7 @@ LAYERS: dict[str, dict[str, int]] = {"engine.rules.dnd5e": {
     "srd_shape_data": DATA, "srd_catalogue_shapes": DATA,                # SRD-89..96 (issue 44: shapes and planes)
     "srd_misc_text": DATA, "srd_catalogue_misc": DATA,                   # SRD-105..112 (issue 44: the oni, chimera, balor)
     "srd_hits_text": DATA, "srd_catalogue_riders": DATA,                # SRD-46, -47, -59..64, -87, -88 (issue 44: riders)
+    "srd_senses": DATA, "srd_catalogue_sight": DATA,                     # SRD-97..101 (issue 44: senses, darkness)
     "areas": DATA,
     "conditions": QUERIES, "advantage": QUERIES, "figures": QUERIES, "sight": QUERIES, "gear": QUERIES,
     "loading": QUERIES, "srd_multiattack": QUERIES,
@@ -26,11 +27,11 @@ LAYERS: dict[str, dict[str, int]] = {"engine.rules.dnd5e": {
     "srd_wound": RULES, "srd_consume": RULES,         # SRD-46, -47, -59..64 (issue 44: riders)
     "srd_breath": RULES,                                                    # SRD-81..86 (issue 44: breathing, light)
     "srd_wards": RULES, "srd_brief": RULES, "srd_burning": RULES, "srd_glare": RULES, "srd_gaze": RULES, "srd_polymorph": RULES,
-    "srd_lasting_actions": RULES, "srd_carry": RULES, "srd_traits2": RULES, "srd_through": RULES, "srd_auras": RULES, "srd_swarm": RULES, "srd_swallow": RULES, "srd_engulf": RULES, "srd_charms": RULES, "srd_shapes": RULES, "srd_planes": RULES, "srd_misc": RULES,              # SRD-30..38 (issue 44: the flyers' traits)
+    "srd_lasting_actions": RULES, "srd_carry": RULES, "srd_traits2": RULES, "srd_through": RULES, "srd_auras": RULES, "srd_swarm": RULES, "srd_swallow": RULES, "srd_engulf": RULES, "srd_charms": RULES, "srd_shapes": RULES, "srd_planes": RULES, "srd_misc": RULES, "srd_sight": RULES,              # SRD-30..38 (issue 44: the flyers' traits)
     "attack_preview": ACTIONS, "listing": ACTIONS, "actions": ACTIONS, "actions.allies": ACTIONS,
     "actions.contact": ACTIONS, "actions.magic": ACTIONS, "actions.objects": ACTIONS,
     "actions.policy": ACTIONS, "actions.rest": ACTIONS, "actions.standard": ACTIONS, "actions.srd": ACTIONS, "actions.srd_wake": ACTIONS, "actions.srd_douse": ACTIONS, "actions.srd_swallow": ACTIONS, "actions.srd_engulf": ACTIONS,
     "actions.traits": ACTIONS, "actions.srd_shape": ACTIONS,
-    "actions.srd_stanch": ACTIONS, "actions.srd_consume": ACTIONS,
+    "actions.srd_stanch": ACTIONS, "actions.srd_consume": ACTIONS, "actions.srd_sight": ACTIONS,
     "ruleset": RULESET,
 }}

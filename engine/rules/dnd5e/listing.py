@@ -125,6 +125,10 @@ def checker(rs, session, a: Actor):
             refusals[name] = turns.actor_refusal(rs, a, name)
         if refusals[name] is not None:
             raise refusals[name]
+        if turns.TARGET_REFUSALS:
+            refused = turns.target_refusal(rs, session, a, c)
+            if refused is not None:
+                raise refused
         return actions[name].check(rs, session, a, c)
 
     return check

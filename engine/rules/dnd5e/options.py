@@ -75,4 +75,9 @@ SPECS = {
     "light": choice("unstated", "bright", "sunlight",
                     help="SRD-83: the scene's light: unstated (no trait reads it), bright light everywhere, or "
                          "sunlight (bright light; in sunlight where the open sky is above a creature)"),
+    # issue 44: senses and being perceived (srd_sight.py)
+    "false_appearance": OptionSpec("bool", True, help="SRD-100: a creature with False Appearance, motionless since "
+                                                      "the fight began, is taken for an object by its foes (no "
+                                                      "target, unseen) until it moves or acts; false: the other "
+                                                      "reading (no surprise here, so the trait does nothing)"),
 }

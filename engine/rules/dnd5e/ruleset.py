@@ -37,6 +37,7 @@ from engine.rules.dnd5e import srd_engulf, srd_swallow  # noqa: F401  (their hoo
 from engine.rules.dnd5e import srd_breath  # noqa: F401  (its hooks register: SRD-81..86)
 from engine.rules.dnd5e import srd_consume, srd_wound  # noqa: F401  (their hooks register: SRD-46, -47, -59)
 from engine.rules.dnd5e import srd_planes, srd_shapes  # noqa: F401  (their hooks register: SRD-89..96)
+from engine.rules.dnd5e import srd_sight  # its hooks register: SRD-97..100
 from engine.rules.dnd5e.text import EVENT_LINES
 from engine.rules.dnd5e.events import EVENTS as DND_EVENTS
 from engine.rules.dnd5e.options import SPECS as OPTION_SPECS
@@ -70,7 +71,8 @@ class Dnd5e(Ruleset):
     CONDITIONS = CONDITIONS
     GM_ACTIONS = ("condition", "damage", "heal", "temp_hp", "inspire", "short_rest", "trap", "secret_door")
     # Fog Cloud / Darkness to aim, lasting areas to keep out of (engine/sim/policies.py; srd_lasting.py)
-    SIM_AIDS = {"obscuring_casts": srd_lasting.obscuring_casts, "harmful_cells": srd_lasting.harmful_cells}
+    SIM_AIDS = {"obscuring_casts": srd_lasting.obscuring_casts, "harmful_cells": srd_lasting.harmful_cells,
+                "unnoticed": srd_sight.unnoticed}          # a foe taken for an object (SRD-100): no one's target
     REACTIONS = feats.REACTIONS      # the names an action's ``reactions`` table may answer (engine/rules/choices.py)
     CONTROLLED_MOUNT_ACTIONS = ("move", "dash", "disengage", "dodge", "end_turn")
 
@@ -217,7 +219,7 @@ class Dnd5e(Ruleset):
         cur = cast(str, session.current)
         if aid != cur:
             raise Illegal(f"it is {session.state.actors[cur].name}'s turn, not {a.name}'s", "DND-10", "actor")
-        refused = turns.actor_refusal(self, a, name)
+        refused = turns.actor_refusal(self, a, name) or turns.target_refusal(self, session, a, act)
         if refused is not None:
             raise refused
         return self.ACTIONS[name].check(self, session, a, act)
@@ -228,6 +230,8 @@ class Dnd5e(Ruleset):
             self.ACTIONS[name].apply(self, session, act, plan)
         else:
             a = session.state.actors[act["actor"]]
+            for fn in turns.BEFORE_ACTION:
+                fn(self, session, a, act)
             self.ACTIONS[name].apply(self, session, a, act, plan)
             if a.data.get("slowed_breath") or a.data.get("one_action_only"):
                 srd_breaths.one_of_action_or_bonus(self, session, a)      # SRD-27, SRD-79 (srd_lasting_actions)

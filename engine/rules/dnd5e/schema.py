@@ -8,7 +8,7 @@ import msgspec
 
 from engine.errors import SceneError
 from engine.rules.schemas import _Strict
-from engine.rules.dnd5e import srd_exposure, srd_hits_text, srd_features, srd_shape_data, srd_sheet, srd_swallow_text
+from engine.rules.dnd5e import srd_exposure, srd_features, srd_hits_text, srd_senses, srd_shape_data, srd_sheet, srd_swallow_text
 from engine.rules.validate import DICE_MAX, SIDES_MAX, check_weapons, dice_expr, number
 
 
@@ -79,6 +79,7 @@ class Dnd5eStats(_Strict, frozen=True):
     srd_exposure: dict[str, Any] | None = None                 # SRD-81..86: srd_exposure.py (its docstring)
     srd_shapes: dict[str, Any] | None = None                   # SRD-89..96: srd_shape_data.py (its docstring)
     srd_hits: dict[str, Any] | None = None                     # SRD-59, -64: srd_hits_text.py (its sheet key)
+    srd_senses: dict[str, Any] | None = None                   # SRD-97..101: srd_senses.py (its docstring)
 
 
 # -- what the types cannot say: the weapon shape's values, hit dice and spell slots (checked when the scene loads)
@@ -138,6 +139,7 @@ def check_character(raw: dict, file: str, key: str) -> None:
     srd_exposure.check(raw, file, key)
     srd_shape_data.check(raw, file, key)
     srd_hits_text.check(raw, file, key)
+    srd_senses.check(raw, file, key)
     if raw.get("hit_dice") is not None and not number(raw["hit_dice"], 0, 30, True):
         raise SceneError(file, f"{key}.hit_dice", f"hit dice left: an integer 0..30, got {raw['hit_dice']!r}")
     for name in ("spell_slots", "slots"):

@@ -11,7 +11,7 @@ from engine.errors import SceneError
 from engine.rules import aerial
 from engine.rules.core import Actor
 from engine.rules.dnd5e.common import ABILITIES, OBJECTS, SKILL_ABILITY, dice_spec, mod  # noqa: F401
-from engine.rules.dnd5e import (conditions, feats, gear, srd_exposure, srd_hits_text, srd_features, srd_shape_data, srd_sheet,
+from engine.rules.dnd5e import (conditions, feats, gear, srd_exposure, srd_features, srd_hits_text, srd_senses, srd_shape_data, srd_sheet,
                                srd_spells, srd_swallow_text)
 from engine.rules.dnd5e.data import (
     CONDITIONS,
@@ -61,6 +61,7 @@ def make_actor(rs, session: Session, ch) -> Actor:
     srd_exposure.setup(data, raw)                  # SRD-81..86 (srd_breath.py)
     srd_shape_data.setup(data, raw)                # SRD-89..96 (srd_shapes.py, srd_planes.py)
     srd_hits_text.setup(data, raw)                 # SRD-59, -64 (srd_consume.py, srd_attach.py)
+    srd_senses.setup(data, raw)                    # SRD-97..101 (srd_sight.py)
     gear_public = _gear(rs, data, raw, given, featdata["feats"] if featdata else [], file, key)
     if featdata:
         _feat_effects(rs, data, featdata, weapons)

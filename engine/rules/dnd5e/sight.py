@@ -16,16 +16,48 @@ if TYPE_CHECKING:
     from engine.rules.session import Session
 
 
-def _key(a: Actor, b: Actor, eye) -> tuple:
+def _key(a: Actor, b: Actor, eye, lens=None) -> tuple:
     return ("cover", a.x, a.y, a.layer, a.footprint, a.height_layers, a.eye_m, b.x, b.y, b.layer, b.footprint,
-            b.height_layers, eye)
+            b.height_layers, eye) + ((lens,) if lens else ())
+
+
+#: fn(rs, session, a, b) -> a lens or None: which heavily obscured voxels ``a``'s sight of ``b`` passes through
+#: ("darkness": the magical darkness, Devil's Sight SRD-97; "all": every one, blindsight SRD-98); the first answer
+#: wins. Asked only while the world has obscured voxels (srd_sight.py registers them)
+LENSES: list = []
+#: fn(session, lens) -> the world as that lens sees it: the same voxels, fewer obscured ones (srd_sight.py)
+LENS_WORLD: list = []
+#: fn(rs, session, a, b) -> True / False / None: ``a`` perceives ``b`` (or not) whatever its eyes say -- blindsight
+#: (SRD-98), False Appearance (SRD-100); None: the sight test decides (srd_sight.py)
+PERCEIVES: list = []
+#: fn(rs, session, a, b) -> bool: ``a`` perceives ``b`` without sight (blindsight within its radius, SRD-98): an
+#: invisible ``b`` or a blinded ``a`` changes nothing between them (advantage.py's DND-42, DND-46 sources ask it)
+WITHOUT_SIGHT: list = []
+
+
+def lens_of(rs, session: Session, a: Actor, b: Actor):
+    """(the world ``a`` sees ``b`` in, its lens or None): the session's world unless a sense of ``a`` passes some of
+    its heavily obscured voxels (SPL-10) on the way to ``b``."""
+    w = session.world
+    if w.obscured is None:
+        return w, None
+    for fn in LENSES:
+        lens = fn(rs, session, a, b)
+        if lens:
+            return LENS_WORLD[0](session, lens), lens
+    return w, None
+
+
+def perceives_without_sight(rs, session: Session, a: Actor, b: Actor) -> bool:
+    return any(fn(rs, session, a, b) for fn in WITHOUT_SIGHT)
 
 
 def cover(rs, session: Session, a: Actor, b: Actor, eye=None):
-    key = _key(a, b, eye)
+    w, lens = lens_of(rs, session, a, b)
+    key = _key(a, b, eye, lens)
     c = session.cache.get(key)
     if c is None:
-        c = cover_between(session.world, a.body(), b.body(), cover_levels("dnd5e"), session.options.get("cover_thresholds"), eye=eye)
+        c = cover_between(w, a.body(), b.body(), cover_levels("dnd5e"), session.options.get("cover_thresholds"), eye=eye)
         session.cache[key] = c
     return c
 
@@ -33,12 +65,13 @@ def cover(rs, session: Session, a: Actor, b: Actor, eye=None):
 def sight(rs, session: Session, a: Actor, b: Actor, eye=None) -> bool:
     """Some sight line from a (or ``eye``) to b is clear: ``cover(...).visible``, without the blocked fraction where a
     clear line settles it (``engine.world.cover.sight_one``); kept as the covers are."""
-    key = _key(a, b, eye)
+    w, lens = lens_of(rs, session, a, b)
+    key = _key(a, b, eye, lens)
     c = session.cache.get(key)
     if c is None:
         c = session.cache.get(("sight",) + key)
         if c is None:
-            c = sight_one(session.world, a.body(), b.body(), cover_levels("dnd5e"),
+            c = sight_one(w, a.body(), b.body(), cover_levels("dnd5e"),
                           session.options.get("cover_thresholds"), eye)
             session.cache[key if c is not True else ("sight",) + key] = c
     return True if c is True else c.visible
@@ -91,7 +124,10 @@ def prefetch_cover(rs, session: Session, pairs) -> None:
     as ``cover`` and ``sight`` one by one). Hide's last watchers use it (``in_plain_sight``)."""
     todo: dict = {}
     cache = session.cache
+    lensed = session.world.obscured is not None and LENSES
     for a, b, eye, full in pairs:
+        if lensed and lens_of(rs, session, a, b)[1]:
+            continue                    # seen through a lens (SRD-97, SRD-98): worked out one by one when asked
         key = _key(a, b, eye)
         if key in cache or (not full and ("sight",) + key in cache):
             continue
@@ -114,6 +150,14 @@ def in_plain_sight(rs, session: Session, watchers, a: Actor) -> Actor | None:
     if none of them settles it."""
     if not session.probing:
         return next((o for o in watchers if cover(rs, session, o, a).level == "none"), None)
+    if session.world.obscured is not None and LENSES:
+        plain = []
+        for o in watchers:              # a watcher seeing through a lens (SRD-97, SRD-98): asked one by one
+            if not lens_of(rs, session, o, a)[1]:
+                plain.append(o)
+            elif cover(rs, session, o, a).level == "none":
+                return o
+        watchers = plain
     cache = session.cache
     levels, thresholds = cover_levels("dnd5e"), session.options.get("cover_thresholds")
     asked = []

@@ -119,14 +119,16 @@ concentration.ON_END.append(ends)
 
 
 # -- heavily obscured areas (SPL-10) --------------------------------------------------------------------------------
-def obscured_mask(session) -> np.ndarray | None:
-    """bool [Z, Y, X]: the voxels inside a lasting Fog Cloud or Darkness (their centres inside its area), or None."""
+def obscured_mask(session, darkness: bool = True) -> np.ndarray | None:
+    """bool [Z, Y, X]: the voxels inside a lasting Fog Cloud or Darkness (their centres inside its area), or None.
+    ``darkness = False``: the magical darkness left out (what Devil's Sight sees, SRD-97)."""
     w = session.world
     X, Y, Z = w.size
     mask = None
     for caster in session.state.actors.values():
         for entry in caster.data.get("lasting") or ():
-            if not spell(session, entry["spell"])["fx"].get("obscures"):
+            fx = spell(session, entry["spell"])["fx"]
+            if not fx.get("obscures") or (not darkness and fx.get("magical_darkness")):
                 continue
             got = areas.cells(area_now(session, caster, entry), w.size, w.cell_m)
             if not got:

@@ -80,9 +80,9 @@ EFFECTS: dict[str, dict] = {
     # heavily obscured volumes (SPL-10, srd_lasting.py): sight lines, the GPU grid and the renderer see them
     "fog-cloud": {"effect": "obscure", "lasting": True, "obscures": True, "radius_per_slot_m": 6.0,
                   "omits": "a wind of moderate or greater speed dispersing it"},
-    "darkness": {"effect": "obscure", "lasting": True, "obscures": True,
+    "darkness": {"effect": "obscure", "lasting": True, "obscures": True, "magical_darkness": True,
                  "omits": "darkness on an object that moves with it; dispelling light spells; darkvision is not "
-                          "modelled (none sees through it)"},
+                          "modelled (none sees through it but Devil's Sight, SRD-97, and blindsight, SRD-98)"},
     "call-lightning": {"omits": "the storm's later bolts"},
     "flaming-sphere": {"omits": "the sphere that lasts and rams"},
     "spiritual-weapon": {"omits": "its later bonus-action attacks"},

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from engine.rules.dnd5e import (srd_charm_text, srd_exposure, srd_features, srd_hits_text, srd_lasting_text, srd_misc_text,
-                                srd_shape_data, srd_swallow_text)
+                                srd_senses, srd_shape_data, srd_swallow_text)
 
 Status = Callable[[dict, str, dict], "tuple[bool, str] | None"]
 Keys = Callable[[dict], Any]
@@ -28,6 +28,7 @@ STATUS: tuple[Status, ...] = (
     srd_exposure.status,            # SRD-81..86: breathing and light (srd_breath.py)
     srd_shape_data.status,                      # SRD-89..96: shapes and planes
     srd_misc_text.status,                       # SRD-105..108: the oni, the chimera, the balor
+    srd_senses.status,                          # SRD-97..101: senses, darkness, False Appearance (srd_sight.py)
 )
 
 #: the sheet keys each family adds to a creature's character table
@@ -39,6 +40,7 @@ KEYS: tuple[Keys, ...] = (
     srd_shape_data.character_keys,              # SRD-89..96: srd_shapes
     srd_misc_text.character_keys,               # SRD-105, -107, -108: multiattack, death_burst
     srd_hits_text.character_keys,               # SRD-59, -64: srd_hits
+    srd_senses.character_keys,                  # SRD-97..101: srd_senses
 )
 Adjust = Callable[[dict, "list[dict]"], "list[dict]"]
 #: what each family adds to the block's ``creature_actions`` entries (the save actions' second effects)

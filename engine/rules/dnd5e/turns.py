@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from engine.rules.session import Session
 
 TURN_START = Hook("turn_start", "fn(rs, session, actor) when its turn starts", order=(
+    "false_appearance_holds",    # srd_sight.py (SRD-100): said once, as the fight's first turn starts
     "reaction_returns",
     "slowed_no_reaction",        # srd_marks.py (SPL-11)
     "slowed_no_reaction_back",   # srd_breaths.py (SRD-27: Slowing Breath)
@@ -86,6 +87,22 @@ FALL_TRIGGERS = Hook("fall_triggers", "fn(rs, session, actor) -> (reason, rule) 
 
 
 # -- what the actor alone refuses ------------------------------------------------------------------------------
+#: fn(rs, session, a, act) -> Illegal or None: why ``a`` may not name the creature(s) the action targets
+#: (``target``, ``targets``) -- srd_sight.py: one a foe takes for an object (False Appearance, SRD-100)
+TARGET_REFUSALS: list = []
+#: fn(rs, session, a, act) before ``a``'s action is applied (srd_sight.py: acting ends False Appearance, SRD-100)
+BEFORE_ACTION: list = []
+
+
+def target_refusal(rs, session, a: Actor, act: dict) -> Illegal | None:
+    """The first of ``TARGET_REFUSALS``' answers, or None (``Dnd5e.check`` and the listing's checker ask it)."""
+    for fn in TARGET_REFUSALS:
+        got = fn(rs, session, a, act)
+        if got is not None:
+            return got
+    return None
+
+
 def actor_refusal(rs, a: Actor, name: str) -> Illegal | None:
     """Why ``a``, on its turn, may take no ``name`` action whatever its parameters (``Dnd5e.check``'s tests of the
     actor alone, which the legal-action listing makes once an action name): a controlled mount's few actions

@@ -388,7 +388,8 @@ def test_srd18_death_burst_when_the_mephit_dies(tmp_path, capsys):
     far = {**ARCHER, "id": "f", "at": [10, 17, 0], "max_hp": 300}
     evs = run_scene(tmp_path, capsys, [near, side, far, mephit], [
         {"actor": "a", "action": "attack", "target": "m", "weapon": "shortsword",
-         "rolls": {"attack": 18, "damage": [4, 6], "save": [1, 20]}}])
+         "rolls": {"attack": 18, "damage": [4, 6], "save": [1, 20]}}],
+        options={"false_appearance": False})        # its False Appearance (SRD-100) would keep it from the archer
     assert events(evs, "death", who="m")
     burst = events(evs, "death_burst", who="m")[0]
     assert sorted(burst["targets"]) == ["a", "n"] and burst["rule"] == "SRD-18"
