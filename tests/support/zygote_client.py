@@ -116,7 +116,7 @@ class ForkedProcess:
     def wait(self, timeout: float | None = None) -> int:
         end = None if timeout is None else time.monotonic() + timeout
         while (rc := self.poll()) is None:
-            if end is not None and time.monotonic() > end:
+            if end is not None and timeout is not None and time.monotonic() > end:
                 raise subprocess.TimeoutExpired(self.args, timeout)
             time.sleep(0.02)
         return rc

@@ -45,7 +45,7 @@ def refusal(rs, session, a, t) -> Illegal | None:
 
 def consume(rs, session, a, t) -> None:
     """The save or die; the hit points regained; the invisibility it ends."""
-    cl = consume_life(a)
+    cl = consume_life(a) or {}          # the check has refused a creature without it
     session.state.turn["bonus"] = True
     session.emit({"type": "consume_life", "who": a.id, "target": t.id, "rule": RULE})
     ok = conditions.saving_throw(rs, session, t, "con", int(cl.get("dc", 10)), a, RULE, "Consume Life",
