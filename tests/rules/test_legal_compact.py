@@ -144,7 +144,7 @@ def test_the_listing_prefilter_matches_the_checks():
     opens = ("common.need_action(rs, ", "rs._need_action(")
     assert first_line(standard._action_on).startswith(opens)
     spenders = [n for n, u in Dnd5e.ACTIONS.items() if u.spends_action]
-    assert len(spenders) == 16                 # wake (SRD-25), douse (SRD-56) open with _action_on too; whelm,
+    assert len(spenders) == 17                 # wake (SRD-25), douse (SRD-56), stanch (SRD-46) open with _action_on too; whelm,
     #                                            pull_out, engulf, escape_engulf (SRD-44, -45) with need_action
     for name in spenders:
         line = first_line(Dnd5e.ACTIONS[name].check)

@@ -88,4 +88,4 @@ def test_the_shipped_hotkeys_and_spenders_come_from_the_units():
     assert list(Baton.ACTIONS.hotkeys())[:3] == ["move", "attack", "pass"]
     assert {n for n, u in Dnd5e.ACTIONS.items() if u.spends_action} == {
         "dash", "disengage", "dodge", "hide", "search", "ready", "help", "stabilize", "use", "escape", "wake",
-        "douse", "whelm", "pull_out", "engulf", "escape_engulf"}
+        "douse", "whelm", "pull_out", "engulf", "escape_engulf", "stanch"}
