@@ -62,6 +62,17 @@ say "aerie run on a demo scene"
 tail -7 run.txt
 "$A" run baton_skyfall --seed 3 >/dev/null
 
+say "the SRD bestiary from the wheel: all 334 creatures, and a scene that names them by srd id"
+"$A" compendium creatures --json >creatures.json
+"$T/venv/bin/python" -c "
+import json; c = json.load(open('creatures.json'))
+assert len(c) == 334 and len({x['id'] for x in c}) == 334, len(c)
+red = next(x for x in c if x['id'] == 'young-red-dragon'); assert red['hp'] == 178 and red['ac'] == 18, red
+print(len(c), 'creatures;', sum(x['fly_speed_m'] > 0 for x in c), 'fly')"
+"$A" compendium creatures dragon --fly >dragons.txt && head -3 dragons.txt
+"$A" check srd_flyers
+"$A" run dragon_roofs --seed 1 >/dev/null
+
 say "aerie simulate on the shipped showcase (one row per fight, the picture)"
 "$A" simulate showcase --runs 2 --workers 2 --policy red=aggressive -o fights.csv --report report.png
 [ "$(wc -l <fights.csv)" -eq 3 ] && [ -s report.png ]
