@@ -32,6 +32,6 @@ LAYERS: dict[str, dict[str, int]] = {"engine.rules.dnd5e": {
     "actions.contact": ACTIONS, "actions.magic": ACTIONS, "actions.objects": ACTIONS,
     "actions.policy": ACTIONS, "actions.rest": ACTIONS, "actions.standard": ACTIONS, "actions.srd": ACTIONS, "actions.srd_wake": ACTIONS, "actions.srd_douse": ACTIONS, "actions.srd_swallow": ACTIONS, "actions.srd_engulf": ACTIONS,
     "actions.traits": ACTIONS, "actions.srd_shape": ACTIONS,
-    "actions.srd_stanch": ACTIONS, "actions.srd_consume": ACTIONS, "actions.srd_sight": ACTIONS,
+    "actions.srd_stanch": ACTIONS, "actions.near_one": ACTIONS, "actions.srd_consume": ACTIONS, "actions.srd_sight": ACTIONS,
     "ruleset": RULESET,
 }}
