@@ -67,3 +67,32 @@ def find(events, type_, **fields):
         if e["type"] == type_ and all(e.get(k) == v for k, v in fields.items()):
             return e
     return None
+
+
+def events(evs, type_, **fields) -> list[dict]:
+    """Every event of ``type_`` whose ``fields`` have these values (``find`` gives the first)."""
+    return [e for e in evs if e.get("type") == type_ and all(e.get(k) == v for k, v in fields.items())]
+
+
+def tables(name, rows) -> str:
+    """``rows`` as a TOML array of tables ``[[name]]`` (a scene's script or expectations)."""
+    out = []
+    for r in rows:
+        out.append(f"[[{name}]]")
+        out += [f"{k} = {_toml(v)}" for k, v in r.items()]
+    return "\n".join(out) + "\n"
+
+
+def run_scene(tmp_path, capsys, chars, script, expects=(), size=(20, 20, 12), **kw) -> list[dict]:
+    """The scene (``scene_text`` of ``chars``, the ``script``, the ``expects``) through ``aerie run``, which must pass
+    (its expectations held), then again with ``--json``: its events."""
+    from engine.cli import main
+
+    p = tmp_path / "scene.toml"
+    p.write_text(scene_text(chars, size=size, **kw) + tables("script", script)
+                 + (tables("expect", expects) if expects else ""))
+    rc = main(["run", str(p)])
+    out = capsys.readouterr()
+    assert rc == 0, out.err + out.out
+    main(["run", str(p), "--json"])
+    return [json.loads(ln) for ln in capsys.readouterr().out.strip().splitlines()]

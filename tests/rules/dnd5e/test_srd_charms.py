@@ -3,39 +3,25 @@ through ``aerie run`` with forced dice on a scene written here, the events read 
 
 from __future__ import annotations
 
-import json
 
 import pytest
 
 from engine.cli import main
 from engine.rules.dnd5e import srd_blocks
-from rules_helpers import _toml, make, scene_text
+import rules_helpers
+from rules_helpers import events, make, scene_text
 
 pytestmark = pytest.mark.unit
 
 ARCHER = {"id": "a", "kind": "archer", "side": "blue", "at": [10, 10, 0], "max_hp": 200}
 
 
-def tables(name, rows) -> str:
-    out = []
-    for r in rows:
-        out.append(f"[[{name}]]")
-        out += [f"{k} = {_toml(v)}" for k, v in r.items()]
-    return "\n".join(out) + "\n"
+
 
 
 def run_scene(tmp_path, capsys, chars, script, **kw) -> list[dict]:
-    p = tmp_path / "scene.toml"
-    p.write_text(scene_text(chars, size=(40, 40, 12), **kw) + tables("script", script))
-    rc = main(["run", str(p)])
-    out = capsys.readouterr()
-    assert rc == 0, out.err + out.out
-    main(["run", str(p), "--json"])
-    return [json.loads(ln) for ln in capsys.readouterr().out.strip().splitlines()]
-
-
-def events(evs, type_, **fields):
-    return [e for e in evs if e.get("type") == type_ and all(e.get(k) == v for k, v in fields.items())]
+    """rules_helpers.run_scene on a 40 x 40 map (the charms' and fears' ranges)."""
+    return rules_helpers.run_scene(tmp_path, capsys, chars, script, size=(40, 40, 12), **kw)
 
 
 def test_srd65_vampire_charm_refuses_attacks_on_it_makes_the_bite_willing_and_harm_repeats_the_save(tmp_path,

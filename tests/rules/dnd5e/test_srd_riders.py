@@ -4,32 +4,15 @@ played through ``aerie run`` (``engine.cli.main``) with forced dice on a scene w
 
 from __future__ import annotations
 
-import json
 
 import pytest
 
 from engine.cli import main
-from rules_helpers import _toml, scene_text
+from rules_helpers import events, run_scene, scene_text, tables
 
 pytestmark = pytest.mark.unit
 
 
-def tables(name, rows) -> str:
-    out = []
-    for r in rows:
-        out.append(f"[[{name}]]")
-        out += [f"{k} = {_toml(v)}" for k, v in r.items()]
-    return "\n".join(out) + "\n"
-
-
-def run_scene(tmp_path, capsys, chars, script, **kw) -> list[dict]:
-    p = tmp_path / "scene.toml"
-    p.write_text(scene_text(chars, size=(20, 20, 12), **kw) + tables("script", script))
-    rc = main(["run", str(p)])
-    out = capsys.readouterr()
-    assert rc == 0, out.err + out.out
-    main(["run", str(p), "--json"])
-    return [json.loads(ln) for ln in capsys.readouterr().out.strip().splitlines()]
 
 
 def refused(tmp_path, capsys, chars, script) -> str:
@@ -38,9 +21,6 @@ def refused(tmp_path, capsys, chars, script) -> str:
     assert main(["run", str(p)]) == 2
     return capsys.readouterr().err
 
-
-def events(evs, type_, **fields):
-    return [e for e in evs if e.get("type") == type_ and all(e.get(k) == v for k, v in fields.items())]
 
 
 ARCHER = {"id": "a", "kind": "archer", "side": "blue", "at": [10, 10, 0], "max_hp": 300}

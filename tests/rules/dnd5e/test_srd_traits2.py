@@ -3,36 +3,21 @@
 
 from __future__ import annotations
 
-import json
 
 import pytest
 
 from engine.cli import main
-from rules_helpers import _toml, scene_text
+import rules_helpers
+from rules_helpers import events, scene_text, tables
 
 pytestmark = pytest.mark.unit
 
 
-def tables(name, rows) -> str:
-    out = []
-    for r in rows:
-        out.append(f"[[{name}]]")
-        out += [f"{k} = {_toml(v)}" for k, v in r.items()]
-    return "\n".join(out) + "\n"
 
 
 def run_scene(tmp_path, capsys, chars, script, size=(20, 20, 16), **kw) -> list[dict]:
-    p = tmp_path / "scene.toml"
-    p.write_text(scene_text(chars, size=size, **kw) + tables("script", script))
-    rc = main(["run", str(p)])
-    out = capsys.readouterr()
-    assert rc == 0, out.err + out.out
-    main(["run", str(p), "--json"])
-    return [json.loads(ln) for ln in capsys.readouterr().out.strip().splitlines()]
-
-
-def events(evs, type_, **fields):
-    return [e for e in evs if e.get("type") == type_ and all(e.get(k) == v for k, v in fields.items())]
+    """rules_helpers.run_scene on a map 16 layers high (the roc climbs to layer 8 and higher)."""
+    return rules_helpers.run_scene(tmp_path, capsys, chars, script, size=size, **kw)
 
 
 ARCHER = {"id": "a", "kind": "archer", "side": "blue", "at": [10, 10, 0]}
