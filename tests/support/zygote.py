@@ -45,6 +45,33 @@ def _child(req: dict, fds: list[int]) -> int | str | None:
         return e.code
 
 
+def _fork_request(sock: socket.socket, *closing) -> int | None:
+    """Read one request (its arguments, environment and the caller's stdio as fds) and fork a child that runs it;
+    answer ``{"pid": N}`` and return N, or None once the socket is closed. The child closes the server's ``sock``
+    and ``closing`` and never returns."""
+    try:
+        msg, fds, _flags, _addr = socket.recv_fds(sock, 1 << 20, 3)
+    except OSError:
+        return None
+    if not msg:
+        return None
+    req = json.loads(msg)
+    sys.stdout.flush()
+    sys.stderr.flush()
+    pid = os.fork()
+    if pid == 0:
+        for c in closing:
+            c.close()
+        sock.close()
+        # the exit goes through the interpreter's own shutdown (atexit handlers, buffered output flushed), as
+        # `raise SystemExit(main())` does in engine/__main__.py
+        raise SystemExit(_child(req, fds))
+    for fd in fds:
+        os.close(fd)
+    sock.sendall(json.dumps({"pid": pid}).encode() + b"\n")
+    return pid
+
+
 def serve(sock: socket.socket) -> None:
     # what `python -m engine` imports for most commands, once (no GL: a context must not cross a fork)
     import numpy  # noqa: F401
@@ -55,24 +82,9 @@ def serve(sock: socket.socket) -> None:
 
     registry.names()                  # every ruleset package (and AERIE_RULESETS' test rulesets) imported
     while True:
-        try:
-            msg, fds, _flags, _addr = socket.recv_fds(sock, 1 << 20, 3)
-        except OSError:
+        pid = _fork_request(sock)
+        if pid is None:
             return
-        if not msg:
-            return
-        req = json.loads(msg)
-        sys.stdout.flush()
-        sys.stderr.flush()
-        pid = os.fork()
-        if pid == 0:
-            sock.close()
-            # the exit goes through the interpreter's own shutdown (atexit handlers, buffered output flushed), as
-            # `raise SystemExit(main())` does in engine/__main__.py
-            raise SystemExit(_child(req, fds))
-        for fd in fds:
-            os.close(fd)
-        sock.sendall(json.dumps({"pid": pid}).encode() + b"\n")
         _, status = os.waitpid(pid, 0)
         sock.sendall(json.dumps({"status": os.waitstatus_to_exitcode(status)}).encode() + b"\n")
 
@@ -113,24 +125,10 @@ def serve_windows(sock: socket.socket) -> None:
                 sock.sendall(json.dumps({"exit": pid, "status": os.waitstatus_to_exitcode(status)}).encode() + b"\n")
         if not sel.select(0.05):
             continue
-        try:
-            msg, fds, _flags, _addr = socket.recv_fds(sock, 1 << 20, 3)
-        except OSError:
+        pid = _fork_request(sock, sel)
+        if pid is None:
             return
-        if not msg:
-            return
-        req = json.loads(msg)
-        sys.stdout.flush()
-        sys.stderr.flush()
-        pid = os.fork()
-        if pid == 0:
-            sel.close()
-            sock.close()
-            raise SystemExit(_child(req, fds))
-        for fd in fds:
-            os.close(fd)
         children.add(pid)
-        sock.sendall(json.dumps({"pid": pid}).encode() + b"\n")
 
 
 if __name__ == "__main__":
