@@ -10,18 +10,10 @@ from pathlib import Path
 import pytest
 
 from engine.cli import main
-from rules_helpers import _toml, find, make, scene_text, step
+from rules_helpers import find, make, scene_text, step, tables
 
 pytestmark = pytest.mark.unit
 ROOT = Path(__file__).resolve().parents[3]
-
-
-def tables(name, rows) -> str:
-    out = []
-    for r in rows:
-        out.append(f"[[{name}]]")
-        out += [f"{k} = {_toml(v)}" for k, v in r.items()]
-    return "\n".join(out) + "\n"
 
 
 def run_scene(tmp_path, chars, script, expects, capsys, **kw) -> tuple[int, list[dict]]:

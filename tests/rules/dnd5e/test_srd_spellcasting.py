@@ -12,13 +12,9 @@ from engine.cli import main
 from engine.rules.dnd5e.srd_blocks import bestiary, character, feature_status
 from engine.rules.dnd5e.srd_spellbook import book
 from engine.sim.policies import resolve
-from rules_helpers import _toml, make, scene_text
+from rules_helpers import make, scene_text, tables
 
 pytestmark = pytest.mark.unit
-
-
-def tables(name, rows) -> str:
-    return "".join(f"[[{name}]]\n" + "".join(f"{k} = {_toml(v)}\n" for k, v in r.items()) for r in rows)
 
 
 def run(tmp_path, capsys, chars, script, ok=True):
