@@ -125,10 +125,10 @@ def serve_windows(sock: socket.socket) -> None:
                 sock.sendall(json.dumps({"exit": pid, "status": os.waitstatus_to_exitcode(status)}).encode() + b"\n")
         if not sel.select(0.05):
             continue
-        pid = _fork_request(sock, sel)
-        if pid is None:
+        child = _fork_request(sock, sel)
+        if child is None:
             return
-        children.add(pid)
+        children.add(child)
 
 
 if __name__ == "__main__":
