@@ -98,7 +98,9 @@ EFFECTS: dict[str, dict] = {
     "branding-smite": {"omits": "the smite rides the next weapon hit: struck at once here"},
     "divine-favor": {"omits": "rides each weapon hit for a minute: struck at once here"},
     "flame-blade": {"omits": "the blade itself: one strike"},
-    "produce-flame": {"omits": "the light"},
+    # range Self, but the attack is thrown: "you can hurl the flame at a creature within 9 m of you" (its reach,
+    # not the 1.5 m of a self-range spell: at 1.5 m a Large foe touching the caster was out of the attack's range)
+    "produce-flame": {"omits": "the light", "range_m": 9.0},
     "fire-shield": {"omits": "the shield's answer to melee hits: one strike"},
     "faithful-hound": {"omits": "the hound that lasts"},
     "aid": {"omits": "the raised maximum; treated as healing"},
@@ -225,7 +227,8 @@ def internal(e: dict) -> dict:
         kind = "heal"
     sp = {"srd": True, "id": e["id"], "name": e["name"], "level": e["level"],
           "time": TIMES.get(e["casting_time"], "long"), "rounds": rounds_of(e["casting_time"]),
-          "range_m": _range(e), "self_range": e["range"].lower().startswith("self"), "kind": kind,
+          "range_m": fx.get("range_m", _range(e)),
+          "self_range": e["range"].lower().startswith("self") and "range_m" not in fx, "kind": kind,
           "area": area, "concentration": e["concentration"], "duration": e["duration"],
           "damage": e.get("damage") or fx.get("damage"), "type": (e.get("damage") or fx.get("damage") or {}).get("type"),
           "heal": e.get("heal"),

@@ -705,3 +705,20 @@ def test_spl01_bad_input_through_aerie_run(tmp_path, capsys, act, rule, words):
     rc, ev, err = run(tmp_path, capsys, chars, [{"actor": "m", "action": "cast", **act}], size=(40, 40, 10))
     assert rc == 2 and len(err.strip().splitlines()) == 1 and f"({rule})" in err and words in err, err
     assert "Traceback" not in err and not [e for e in ev if e["type"] in ("cast", "damage", "save")]
+
+
+def test_spl01_produce_flame_is_hurled_within_9_m(tmp_path, capsys):
+    """Produce Flame's range is Self, but "you can hurl the flame at a creature within 9 m of you. Make a ranged spell
+    attack": a guard 7.5 m away is hit, one at 10.5 m is out of range, and a Large ogre touching the caster is hit
+    too (its centre 2.4 m away: the thrown flame once had a self-range spell's 1.5 m, which the target check let
+    through for a creature it touches and the attack then refused in the middle of the cast)."""
+    chars = [mage(["produce-flame"], level=5), foe("g", (7, 2, 0), max_hp=60), foe("far", (2, 9, 0)),
+             {"id": "o", "srd": "ogre", "side": "b", "at": [3, 3, 0], "max_hp": 90}]
+    ev = ok(run(tmp_path, capsys, chars, [
+        {"actor": "m", "action": "cast", "spell": "produce-flame", "target": "g", "rolls": {"attack": 18, "damage": 3}},
+        END, {"actor": "g", "action": "end_turn"}, {"actor": "far", "action": "end_turn"},
+        {"actor": "o", "action": "end_turn"},
+        {"actor": "m", "action": "cast", "spell": "produce-flame", "target": "far", "illegal": "DND-21"},
+        {"actor": "m", "action": "cast", "spell": "produce-flame", "target": "o", "rolls": {"attack": 18, "damage": 4}}]))
+    assert [e["amount"] for e in finds(ev, "damage", who="g")] == [6]      # 2d8 at character level 5, each die 3
+    assert [e["amount"] for e in finds(ev, "damage", who="o")] == [8]
