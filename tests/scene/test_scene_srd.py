@@ -65,6 +65,13 @@ def test_kind_naming_no_block_is_one_line(tmp_path, capsys):
     assert rc == 2 and "archer" in out.err                                  # the closest block named
 
 
+@pytest.mark.parametrize("value", ["[]", "3", "{ a = 1 }", '["archer"]'])
+def test_a_kind_that_is_no_name_is_one_line(tmp_path, capsys, value):
+    """`make fuzz` found `kind = []` raising TypeError (a list looked up among the blocks) instead of a refusal."""
+    rc, out = _check(tmp_path, scene(ARCHER.replace('"archer"', value)), capsys)
+    assert rc == 2 and out.err.count("\n") == 1 and "characters[0].kind" in out.err and "Traceback" not in out.err
+
+
 def test_a_kind_with_every_number_given_is_a_label_with_a_warning(tmp_path, capsys):
     own = ARCHER.replace('"archer"', '"bandit_boss"') + 'max_hp = 30\nac = 15\nabilities = { str = 14 }\nweapons = ["scimitar"]\n'
     rc, out = _check(tmp_path, scene(own), capsys)

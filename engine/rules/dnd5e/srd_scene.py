@@ -31,7 +31,11 @@ def expand(raw: dict, file: str, key: str, libraries: dict[str, dict]) -> dict:
                 f"; closest: {', '.join(near)}" if near else "") + " (`aerie compendium creatures TEXT` lists them)")
         table = {**character(creatures[sid]), **table}
     kind = table.get("kind")
-    if kind is None or kind in STATBLOCKS:
+    if kind is None:
+        return table
+    if not isinstance(kind, str):        # looked up before the character's own validation: a list is unhashable
+        raise SceneError(file, f"{key}.kind", f"a stat block's name (a string), not {kind!r}")
+    if kind in STATBLOCKS:
         return table
     if kind in libraries:
         block = {k: v for k, v in libraries[kind].items() if k != "about"}
