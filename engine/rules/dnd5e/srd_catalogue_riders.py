@@ -1,4 +1,4 @@
-"""The SRD 5.1 flyers' riders (SRD-46, SRD-47, SRD-59..SRD-64, SRD-87, issue 44): what the stat blocks of
+"""The SRD 5.1 flyers' riders (SRD-46, SRD-47, SRD-59, SRD-60, issue 44): what the stat blocks of
 assets/srd/creatures.json add after a hit's damage, and the traits that go with them, each with the text it
 implements (the SRD 5.1, CC-BY-4.0) and the decision taken. Fields and rendering: engine/rules/catalogue.py."""
 

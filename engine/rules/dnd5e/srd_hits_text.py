@@ -46,9 +46,8 @@ def read(text: str):
 # -- the sheet key ``srd_hits`` (any 5e character may carry it; a scene without it plays as before) ----------------
 #
 #     consume_life = {dc = 10, dice = "3d6", range_m = 1.5}    # SRD-59 the will-o'-wisp's Consume Life
-#     damage_transfer = true                                   # SRD-64 the cloaker's Damage Transfer
 
-KEYS = ("consume_life", "damage_transfer")
+KEYS = ("consume_life",)
 
 #: SRD-59 "As a bonus action, the will-o'-wisp can target one creature it can see within 5 ft. of it that has 0 hit
 #: points and is still alive. The target must succeed on a DC 10 Constitution saving throw against this magic or die.
@@ -109,8 +108,6 @@ def check(raw: dict, file: str, key: str) -> None:
                                and number(cl.get("dc", 10), 1, 40, True) and dice_expr(cl.get("dice", "3d6"))
                                and number(cl.get("range_m", 1.5), 0.5, 100)):
         raise SceneError(file, f"{k}.consume_life", "{dc = 10, dice = \"3d6\", range_m = 1.5}")
-    if not isinstance(h.get("damage_transfer", False), bool):
-        raise SceneError(file, f"{k}.damage_transfer", "true or false")
 
 
 def setup(data: dict, raw: dict) -> None:

@@ -1,4 +1,4 @@
-"""What the SRD flyers' hits add after the damage (rule IDs SRD-46, SRD-47, SRD-59..SRD-64, SRD-87, issue 44), each
+"""What the SRD flyers' hits add after the damage (rule IDs SRD-46, SRD-47, SRD-59, SRD-60, issue 44), each
 played through ``aerie run`` (``engine.cli.main``) with forced dice on a scene written here, the events read from
 ``--json``."""
 
