@@ -72,6 +72,13 @@ def test_a_kind_that_is_no_name_is_one_line(tmp_path, capsys, value):
     assert rc == 2 and out.err.count("\n") == 1 and "characters[0].kind" in out.err and "Traceback" not in out.err
 
 
+@pytest.mark.parametrize("value", ["[[]]", "[{ a = 1 }]", '["fire-bolt", 3]'])
+def test_a_spell_that_is_no_name_is_one_line(tmp_path, capsys, value):
+    """`make fuzz` (seed 7) found `spells = [[]]` raising TypeError (a list looked up among the spells)."""
+    rc, out = _check(tmp_path, scene(ARCHER.replace('side = "blue"', f'side = "blue"\nspells = {value}')), capsys)
+    assert rc == 2 and out.err.count("\n") == 1 and "characters[0].spells[" in out.err and "Traceback" not in out.err
+
+
 def test_a_kind_with_every_number_given_is_a_label_with_a_warning(tmp_path, capsys):
     own = ARCHER.replace('"archer"', '"bandit_boss"') + 'max_hp = 30\nac = 15\nabilities = { str = 14 }\nweapons = ["scimitar"]\n'
     rc, out = _check(tmp_path, scene(own), capsys)

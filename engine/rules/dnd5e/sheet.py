@@ -39,10 +39,10 @@ def make_actor(rs, session: Session, ch) -> Actor:
     level = int(pick("level", 1))
     if not 1 <= level <= 30:
         raise SceneError(file, f"{key}.level", "a level is 1..30")
+    spells = _spells(list(pick("spells", []) or []), file, key)
     featdata = None
     if raw["feats"] or raw["feat_choices"] or raw["reactions"]:     # DND-F00: increases before anything derived
-        featdata = feats.setup(raw["feats"], raw["feat_choices"], raw["reactions"], abilities,
-                               list(pick("spells", []) or []), file, key,
+        featdata = feats.setup(raw["feats"], raw["feat_choices"], raw["reactions"], abilities, spells, file, key,
                                rulebook=rs.opt("feat_prerequisites") == "rulebook")
     _check_limits(raw, file, key)
     max_hp, hp = _hit_points(pick("max_hp"), raw["hp"], abilities, level, featdata, file, key)
@@ -51,7 +51,6 @@ def make_actor(rs, session: Session, ch) -> Actor:
     if ch.flying and fly is None:
         fly = speed        # AIR-09: placed in the air without a fly speed: it flies at its ground speed
     weapons = [_weapon(rs, w, file, f"{key}.weapons[{j}]") for j, w in enumerate(pick("weapons", []) or ["unarmed"])]
-    spells = _spells(list(pick("spells", []) or []), file, key)
     conds = scene_conditions(raw["conditions"], CONDITIONS, file, key)
     _check_saves_and_skills(pick("saves", []) or [], pick("skills", {}) or {}, file, key)
     data = _sheet_data(raw, pick, abilities, level, speed, fly, weapons, spells)
@@ -167,6 +166,8 @@ def _hit_points(max_hp, hp, abilities: dict, level: int, featdata, file, key: st
 
 def _spells(spells: list, file, key: str) -> list:
     for j, sp in enumerate(spells):
+        if not isinstance(sp, str):           # looked up by name below: a list there is unhashable
+            raise SceneError(file, f"{key}.spells[{j}]", f"a spell's name (a string), not {sp!r}")
         if sp not in SPELLS and sp in srd_spells.catalogue():
             raise SceneError(file, f"{key}.spells[{j}]", f"{sp} is not castable in Aerie (SPL-01): "
                              f"{srd_spells.catalogue()[sp]['why']}")
