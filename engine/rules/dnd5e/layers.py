@@ -13,8 +13,8 @@ LAYERS: dict[str, dict[str, int]] = {"engine.rules.dnd5e": {
     "srd_exposure": DATA, "srd_catalogue_breath": DATA,
     "srd_shape_data": DATA, "srd_catalogue_shapes": DATA,                # SRD-89..96 (issue 44: shapes and planes)
     "srd_misc_text": DATA, "srd_catalogue_misc": DATA,                   # SRD-105..112 (issue 44: the oni, chimera, balor)
-    "srd_hits_text": DATA, "srd_catalogue_riders": DATA,                # SRD-46, -47, -59..64, -87, -88 (issue 44: riders)
-    "srd_senses": DATA, "srd_catalogue_sight": DATA,                     # SRD-97..101 (issue 44: senses, darkness)
+    "srd_hits_text": DATA, "srd_catalogue_riders": DATA,                # SRD-46, -47, -59, -60 (issue 44: riders)
+    "srd_senses": DATA, "srd_catalogue_sight": DATA, "srd_action_check": DATA,                     # SRD-97..101 (issue 44: senses, darkness)
     "areas": DATA,
     "conditions": QUERIES, "advantage": QUERIES, "figures": QUERIES, "sight": QUERIES, "gear": QUERIES,
     "loading": QUERIES, "srd_multiattack": QUERIES,
@@ -24,7 +24,7 @@ LAYERS: dict[str, dict[str, int]] = {"engine.rules.dnd5e": {
     "srd_cast": RULES, "srd_lasting": RULES, "srd_air": RULES, "srd_marks": RULES, "srd_long": RULES,
     "srd_legendary": RULES, "srd_wing": RULES, "srd_breaths": RULES, "srd_detect": RESOLUTION, "srd_burst": RULES,
     "srd_casters": RESOLUTION,
-    "srd_wound": RULES, "srd_consume": RULES,         # SRD-46, -47, -59..64 (issue 44: riders)
+    "srd_wound": RULES, "srd_consume": RULES,         # SRD-46, -47, -59, -60 (issue 44: riders)
     "srd_breath": RULES,                                                    # SRD-81..86 (issue 44: breathing, light)
     "srd_wards": RULES, "srd_brief": RULES, "srd_burning": RULES, "srd_glare": RULES, "srd_gaze": RULES, "srd_polymorph": RULES,
     "srd_lasting_actions": RULES, "srd_carry": RULES, "srd_traits2": RULES, "srd_through": RULES, "srd_auras": RULES, "srd_swarm": RULES, "srd_swallow": RULES, "srd_engulf": RULES, "srd_charms": RULES, "srd_shapes": RULES, "srd_planes": RULES, "srd_misc": RULES, "srd_sight": RULES,              # SRD-30..38 (issue 44: the flyers' traits)

@@ -8,7 +8,7 @@ import msgspec
 
 from engine.errors import SceneError
 from engine.rules.schemas import _Strict
-from engine.rules.dnd5e import srd_exposure, srd_features, srd_hits_text, srd_senses, srd_shape_data, srd_sheet, srd_swallow_text
+from engine.rules.dnd5e import srd_action_check, srd_exposure, srd_features, srd_hits_text, srd_senses, srd_shape_data, srd_sheet, srd_swallow_text
 from engine.rules.validate import DICE_MAX, SIDES_MAX, check_weapons, dice_expr, number
 
 
@@ -140,6 +140,7 @@ def check_character(raw: dict, file: str, key: str) -> None:
     srd_shape_data.check(raw, file, key)
     srd_hits_text.check(raw, file, key)
     srd_senses.check(raw, file, key)
+    srd_action_check.check(raw, file, key)
     if raw.get("hit_dice") is not None and not number(raw["hit_dice"], 0, 30, True):
         raise SceneError(file, f"{key}.hit_dice", f"hit dice left: an integer 0..30, got {raw['hit_dice']!r}")
     for name in ("spell_slots", "slots"):

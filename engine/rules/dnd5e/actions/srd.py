@@ -24,7 +24,6 @@ from engine.rules.dnd5e.turns import TURN_START
 from engine.world.geometry import distance_m
 
 P = Param
-SHAPES = ("cone", "self", "sphere", "line")
 
 
 def _feature(rs, a, name: str) -> dict:
