@@ -18,22 +18,24 @@ from engine.rules.validate import dice_expr
 #: sphere at a point, or ``self``, a radius around it
 SHAPES = ("cone", "self", "sphere", "line")
 
-# a value's kind: "bool", "int", "metres" (a finite number >= 0), "str", "dice", a tuple of the strings allowed, a
-# dict (a table of these kinds), or a one-item list (a list of that kind)
-DAMAGE = {"dice": "dice", "type": DAMAGE_TYPES}
-CHARM = {"rule": ("SRD-65", "SRD-66", "SRD-67", "SRD-68", "SRD-70", "SRD-71", "SRD-72"),
+# a value's kind: "bool", "int", "signed", "metres" (a finite number >= 0), "str", "dice", a tuple of the strings
+# allowed, a dict (a table of these kinds; its REQ entry: the keys it must have), or a one-item list (a list of that
+# kind)
+REQ = "__required__"
+DAMAGE = {"dice": "dice", "type": DAMAGE_TYPES, REQ: ("dice", "type")}
+CHARM = {REQ: ("rule",), "rule": ("SRD-65", "SRD-66", "SRD-67", "SRD-68", "SRD-70", "SRD-71", "SRD-72"),
          "repeat": ("end_turn", "lure", "harm_by_side", "damage"), "types": ["str"], "limit": "counts",
          "needs": "str", **{k: "bool" for k in ("bite", "choose", "control", "dis_seen", "immune", "lure", "magic",
                                                 "no_reactions", "possess", "sees", "to_zero")}}
-ROAR = {"ability": ABILITIES, "dc": "dc", "damage": [DAMAGE], "half": "bool", "conditions": [tuple(CONDITIONS)],
+ROAR = {REQ: ("ability", "dc"), "ability": ABILITIES, "dc": "dc", "damage": [DAMAGE], "half": "bool", "conditions": [tuple(CONDITIONS)],
         "repeat_save": tuple(CONDITIONS), "paralyzed_while": tuple(CONDITIONS), "deafened_rounds": "int"}
 ENTRY = {
     "name": "str", "dc": "dc", "ability": ABILITIES, "damage": [DAMAGE], "half": "bool",
     "area": {"shape": SHAPES, "length_m": "metres", "width_m": "metres", "radius_m": "metres"},
     "recharge": "recharge", "recharge_group": "str", "per_day": "int", "condition": tuple(CONDITIONS),
     "range_m": "metres", "push_m": "metres", "until": ("its", "target"), "bolts": "int",
-    "not_types": ["str"], "in_place_of": ["str"], "each_turn": DAMAGE, "cloud": {"radius_m": "metres", "rounds": "int"},
-    "glare": {"by_kind": "str", "margin": "int", "also": tuple(CONDITIONS), "immune_to": ["str"]},
+    "not_types": ["str"], "in_place_of": ["str"], "each_turn": DAMAGE, "cloud": {"radius_m": "metres", "rounds": "int", REQ: ("radius_m", "rounds")},
+    "glare": {REQ: ("by_kind", "margin"), "by_kind": "str", "margin": "int", "also": tuple(CONDITIONS), "immune_to": ["str"]},
     "charm": CHARM, "roars": [ROAR],
     **{k: "bool" for k in ("repeat_save", "in_multiattack", "frightful", "slow", "sleep", "weaken", "hearing",
                            "around_corners", "not_while_grappling", "sees_it", "immune_after", "drain",
@@ -53,6 +55,28 @@ OPTION = {
     "area": {"shape": ("self",), "radius_m": "metres"}, "condition": tuple(CONDITIONS), "range_m": "metres",
     "until": ("its", "target"), "not_types": ["str"], "gaze": {"immune_after": "bool", "range_m": "metres", "sees_it": "bool"},
     **{k: "bool" for k in ("foes_only", "hearing", "magic", "repeat_save", "then_fly")},
+}
+#: a weapon table's keys beyond its name and damage (sheet._weapon), as srd_blocks.weapon writes them for the SRD's
+#: attacks: what a hit adds (``on_hit``: a save and its rider), a grapple, an alternative damage, a drink, a fire
+RIDER = {REQ: ("kind",), "kind": ("blight", "curse", "drain", "petrify", "poison_at_zero", "pull", "slay", "sleep",
+                                  "wound"),
+         "curse": "str", "damage_wakes": "bool", "dice": "dice", "each_day": "dice", "each_turn": DAMAGE,
+         "hours": "int", "margin": "int", "max_hp": "int", "metres": "metres", "more": "dice", "no_heal": "bool",
+         "only": "str", "spares": ["str"], "stanch_dc": "dc"}
+WEAPON = {
+    "name": "str", "damage": "dice", "type": DAMAGE_TYPES, "range": "range", "versatile": "dice",
+    "properties": [("ammunition", "finesse", "heavy", "light", "loading", "ranged", "reach", "special", "thrown",
+                    "two-handed", "versatile", "magical")],
+    "reach_m": "metres", "to_hit": "signed", "damage_bonus": "signed", "crit_dice": "int",
+    "extra": [{REQ: ("damage", "type"), "damage": "dice", "type": DAMAGE_TYPES, "bonus": "signed"}],
+    "on_hit": {"ability": ABILITIES, "condition": tuple(CONDITIONS), "damage": [DAMAGE], "dc": "dc", "half": "bool",
+               "repeat_save": "bool", "rider": RIDER},
+    "grapple": {"advantage_held": "bool", "each_turn": DAMAGE, "escape_dc": "dc", "max_held": "int",
+                "max_size": ("tiny", "small", "medium", "large", "huge", "gargantuan"), "one_target": "bool",
+                "restrained": "bool"},
+    "alternative": {REQ: ("damage", "when"), "damage": "dice",
+                    "when": ("bloodied", "ranged", "small_form", "two_hands")},
+    "drink": {"rises_as": "str"}, "ignite": {REQ: ("dice", "when"), "dice": "dice", "when": ("end", "start")},
 }
 OPTION_NEEDS = {"attack": ("weapon",), "save": ("dc", "ability"), "bolts": ("feature",)}
 
@@ -80,15 +104,18 @@ def _fits(kind, v) -> str | None:
     if isinstance(kind, tuple):
         return None if isinstance(v, str) and v in kind else "one of " + ", ".join(kind)
     ok = {"bool": isinstance(v, bool), "str": isinstance(v, str) and v.strip() != "",
-          "int": _int(v) and 0 <= v <= 1000, "dc": _int(v) and 1 <= v <= 40, "cost": _int(v) and 1 <= v <= 10,
+          "int": _int(v) and 0 <= v <= 1000, "signed": _int(v) and -100 <= v <= 100, "dc": _int(v) and 1 <= v <= 40, "cost": _int(v) and 1 <= v <= 10,
           "metres": isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) and 0 <= v <= 10_000,
           "dice": _dice(v),
           "recharge": isinstance(v, list) and len(v) == 2 and all(_int(x) for x in v) and 1 <= v[0] <= v[1] <= 6,
-          "counts": isinstance(v, dict) and all(_int(x) and 0 <= x <= 100 for x in v.values())}[kind]
-    return None if ok else {"bool": "true or false", "str": "a name", "int": "an integer 0..1000",
+          "counts": isinstance(v, dict) and all(_int(x) and 0 <= x <= 100 for x in v.values()),
+          "range": isinstance(v, list) and len(v) == 2 and all(isinstance(x, (int, float)) and not isinstance(x, bool)
+                                                                and math.isfinite(x) for x in v) and 0 < v[0] <= v[1] <= 10_000}[kind]
+    return None if ok else {"bool": "true or false", "str": "a name", "int": "an integer 0..1000", "signed": "an integer -100..100",
                             "dc": "an integer 1..40", "cost": "an integer 1..10", "metres": "metres, a number 0..10000",
                             "dice": "dice such as \"2d6+3\"", "recharge": "[low, high] of a d6, 1 <= low <= high <= 6",
-                            "counts": "a table of integers 0..100"}[kind]
+                            "counts": "a table of integers 0..100",
+                            "range": "[normal, long] in metres, 0 < normal <= long"}[kind]
 
 
 def _check(spec, v, file: str, key: str) -> None:
@@ -97,9 +124,12 @@ def _check(spec, v, file: str, key: str) -> None:
         raise SceneError(file, key, f"{why}, not {v!r}")
     if isinstance(spec, dict):
         for k, x in v.items():
-            if k not in spec:
-                raise SceneError(file, f"{key}.{k}", "unknown; one of " + ", ".join(spec))
+            if k not in spec or k == REQ:
+                raise SceneError(file, f"{key}.{k}", "unknown; one of " + ", ".join(n for n in spec if n != REQ))
             _check(spec[k], x, file, f"{key}.{k}")
+        for k in spec.get(REQ, ()):
+            if k not in v:
+                raise SceneError(file, f"{key}.{k}", "required")
     elif isinstance(spec, list):
         for j, x in enumerate(v):
             _check(spec[0], x, file, f"{key}[{j}]")
@@ -112,6 +142,14 @@ def _area(e: dict, file: str, k: str) -> None:
             raise SceneError(file, f"{k}.area.shape", "required: one of " + ", ".join(SHAPES))
         if SIZE[area["shape"]] not in area:
             raise SceneError(file, f"{k}.area.{SIZE[area['shape']]}", f"required: a {area['shape']} is measured by it")
+
+
+def check_weapon(w: dict, file: str, key: str) -> None:
+    """A weapon table as a scene gives it (sheet._weapon has read its name and damage)."""
+    _check(WEAPON, w, file, key)
+    oh = w.get("on_hit") or {}
+    if ("dc" in oh) != ("ability" in oh):
+        raise SceneError(file, f"{key}.on_hit.{'ability' if 'dc' in oh else 'dc'}", "a save on a hit has a DC and an ability")
 
 
 def check(raw: dict, file: str, key: str) -> None:

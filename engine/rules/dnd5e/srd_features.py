@@ -219,6 +219,8 @@ def check(raw: dict, file: str, key: str) -> None:
     for b in ("swarm", "air_form"):
         if b in sf and not isinstance(sf[b], bool):
             raise SceneError(file, f"{k}.{b}", "true or false")
+    if not isinstance(sf.get("actions") or [], list):
+        raise SceneError(file, f"{k}.actions", "a list of {name, kind, ...}")
     for j, e in enumerate(sf.get("actions") or []):
         ok = isinstance(e, dict) and isinstance(e.get("name"), str) and e.get("kind") in RULES
         if ok and e["kind"] == "teleport":
