@@ -97,7 +97,7 @@ WEAPON = {
     "on_hit": lambda v: isinstance(v, dict) and isinstance(v.get("dc"), int) and v.get("ability") in (
         "str", "dex", "con", "int", "wis", "cha") and isinstance(v.get("damage", []), list)
         and set(v) <= {"dc", "ability", "damage", "half", "condition", "repeat_save", "rider"}
-        and (v.get("rider") is None or v["rider"].get("kind") in ("poison_at_zero", "drain", "slay", "sleep", "blight", "pull", "curse", "wound",
+        and (v.get("rider") is None or isinstance(v["rider"], dict) and v["rider"].get("kind") in ("poison_at_zero", "drain", "slay", "sleep", "blight", "pull", "curse", "wound",
                                                        "petrify")),
     "grapple": lambda v: isinstance(v, dict) and isinstance(v.get("escape_dc"), int) and v.get("max_size") in (
         None, "tiny", "small", "medium", "large", "huge", "gargantuan")

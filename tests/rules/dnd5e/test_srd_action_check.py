@@ -112,6 +112,7 @@ def test_every_srd_creatures_weapons_pass():
     ('{ name = "Tail", damage = "1d4", range = [18, 6] }', "weapons[0].range"),
     ('{ name = "Tail", damage = "1d4", extra = [{ damage = "1d6", type = "ice" }] }', "weapons[0].extra[0].type"),
     ('{ name = "Tail", damage = [] }', "weapons[0].damage"),
+    ('{ name = "Tusks", damage = "2d6", on_hit = { dc = 11, ability = "con", rider = "" } }', "weapons[0].on_hit"),
 ])
 def test_a_wrong_weapon_table_is_one_line(tmp_path, capsys, weapon, where):
     """Weapon tables whose keys past the name and damage were copied unchecked: a hit's save with a damage that is
