@@ -222,7 +222,7 @@ def check(raw: dict, file: str, key: str) -> None:
     if not isinstance(sf.get("actions") or [], list):
         raise SceneError(file, f"{k}.actions", "a list of {name, kind, ...}")
     for j, e in enumerate(sf.get("actions") or []):
-        ok = isinstance(e, dict) and isinstance(e.get("name"), str) and e.get("kind") in RULES
+        ok = isinstance(e, dict) and isinstance(e.get("name"), str) and isinstance(e.get("kind"), str) and e["kind"] in RULES
         if ok and e["kind"] == "teleport":
             ok = isinstance(e.get("range_m"), (int, float)) and 0 < e["range_m"] <= 1000
         if ok and e["kind"] == "shape":

@@ -125,9 +125,11 @@ def test_a_wrong_weapon_table_is_one_line(tmp_path, capsys, weapon, where):
     assert err.count("\n") == 1 and where in err and "Traceback" not in err, err
 
 
-def test_srd_features_actions_must_be_a_list(tmp_path, capsys):
+@pytest.mark.parametrize("value", ["true", '[{ name = "Teleport", kind = [1, "a"] }]'])
+def test_srd_features_actions_must_be_a_list_of_known_kinds(tmp_path, capsys, value):
     p = tmp_path / "s.toml"
     p.write_text('name = "x"\nruleset = "dnd5e"\n[map]\nsize = [16, 16, 8]\n[[characters]]\nid = "w"\nkind = "guard"\n'
-                 'at = [1, 1, 0]\nside = "a"\nsrd_features = { actions = true }\n')
+                 f'at = [1, 1, 0]\nside = "a"\nsrd_features = {{ actions = {value} }}\n')
     assert main(["check", str(p)]) == 2
-    assert "srd_features.actions" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "srd_features.actions" in err and err.count("\n") == 1
