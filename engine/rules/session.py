@@ -192,6 +192,9 @@ class Session:
         if gm.handles(action):                       # the GM's table actions (engine/rules/gm.py)
             return gm.preview(self, action)
         act = self._normalise(action)
+        if self.state.over and act.get("actor") != "gm":     # as check refuses it: nobody's turn is left to ask about
+            return {"action": act["action"], "legal": False, "rule": "",
+                    "reason": "the fight is over" + (f": {self.state.winner} won" if self.state.winner else "")}
         return self.ruleset.preview(self, act)
 
     # -- stepping -------------------------------------------------------------------------------------------

@@ -1,0 +1,41 @@
+"""A preview asked once the fight is over is refused as a step is ("the fight is over"), never an error: the 5e
+check named the character whose turn it was, and at the end there is none (`make fuzz`, seed 13: a KeyError)."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.rules.session import Session
+from engine.scene import parse_scene
+
+pytestmark = pytest.mark.unit
+
+DUEL = '''name = "the end"
+ruleset = "dnd5e"
+seed = 1
+[map]
+size = [8, 8, 4]
+[[characters]]
+id = "a"
+kind = "guard"
+side = "red"
+at = [1, 1, 0]
+initiative = 20
+[[characters]]
+id = "b"
+kind = "guard"
+side = "blue"
+at = [2, 1, 0]
+hp = 1
+initiative = 1
+'''
+
+
+def test_a_preview_after_the_end_is_a_refusal():
+    s = Session(parse_scene(DUEL, "<duel>"), 1)
+    s.step({"actor": "a", "action": "attack", "target": "b", "rolls": {"attack": 19, "damage": 6}})
+    assert s.state.over and s.current is None
+    for act in ({"actor": "a", "action": "attack"}, {"actor": "b", "action": "end_turn"},
+                {"actor": "a", "action": "attack", "target": "b"}):
+        p = s.preview(act)
+        assert p["legal"] is False and "the fight is over" in p["reason"], p
