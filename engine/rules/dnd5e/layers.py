@@ -14,7 +14,8 @@ LAYERS: dict[str, dict[str, int]] = {"engine.rules.dnd5e": {
     "srd_shape_data": DATA, "srd_catalogue_shapes": DATA,                # SRD-89..96 (issue 44: shapes and planes)
     "srd_misc_text": DATA, "srd_catalogue_misc": DATA,                   # SRD-105..112 (issue 44: the oni, chimera, balor)
     "srd_hits_text": DATA, "srd_catalogue_riders": DATA,                # SRD-46, -47, -59, -60 (issue 44: riders)
-    "srd_senses": DATA, "srd_catalogue_sight": DATA, "srd_action_check": DATA,                     # SRD-97..101 (issue 44: senses, darkness)
+    "srd_senses": DATA, "srd_catalogue_sight": DATA,                     # SRD-97..101 (issue 44: senses, darkness)
+    "srd_action_check": DATA,                                            # a scene's save actions, legendary options, weapons
     "areas": DATA,
     "conditions": QUERIES, "advantage": QUERIES, "figures": QUERIES, "sight": QUERIES, "gear": QUERIES,
     "loading": QUERIES, "srd_multiattack": QUERIES,

@@ -11,7 +11,7 @@ from engine.errors import SceneError
 from engine.rules import aerial
 from engine.rules.core import Actor
 from engine.rules.dnd5e.common import ABILITIES, OBJECTS, SKILL_ABILITY, dice_spec, mod  # noqa: F401
-from engine.rules.dnd5e import (conditions, feats, gear, srd_action_check, srd_exposure, srd_features, srd_hits_text, srd_senses, srd_shape_data, srd_sheet,
+from engine.rules.dnd5e import (conditions, feats, gear, srd_exposure, srd_features, srd_hits_text, srd_senses, srd_shape_data, srd_sheet,
                                srd_spells, srd_swallow_text)
 from engine.rules.dnd5e.data import (
     CONDITIONS,
@@ -244,9 +244,8 @@ def _weapon(rs, w, file, key) -> dict:
             out[k] = v
         try:
             dice_spec(out["damage"])
-        except (ValueError, TypeError, AttributeError):
+        except ValueError:
             raise SceneError(file, f"{key}.damage", f"damage {out['damage']!r} is not like 2d6") from None
-        srd_action_check.check_weapon(w, file, key)      # the rest of the table, down to a hit's rider
         return out
     raise SceneError(file, key, "a weapon is a name or a table")
 

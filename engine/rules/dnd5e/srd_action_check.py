@@ -56,27 +56,21 @@ OPTION = {
     "until": ("its", "target"), "not_types": ["str"], "gaze": {"immune_after": "bool", "range_m": "metres", "sees_it": "bool"},
     **{k: "bool" for k in ("foes_only", "hearing", "magic", "repeat_save", "then_fly")},
 }
-#: a weapon table's keys beyond its name and damage (sheet._weapon), as srd_blocks.weapon writes them for the SRD's
-#: attacks: what a hit adds (``on_hit``: a save and its rider), a grapple, an alternative damage, a drink, a fire
+#: what schema.WEAPON's checks of a weapon table look at only on the surface, checked to the leaf: what a hit adds
+#: (``on_hit``: a save, its damage and its rider), a grapple's damage each turn, the damage a hit adds (``extra``),
+#: as srd_blocks.weapon writes them for the SRD's attacks. The table's other keys are schema.WEAPON's alone.
 RIDER = {REQ: ("kind",), "kind": ("blight", "curse", "drain", "petrify", "poison_at_zero", "pull", "slay", "sleep",
                                   "wound"),
          "curse": "str", "damage_wakes": "bool", "dice": "dice", "each_day": "dice", "each_turn": DAMAGE,
          "hours": "int", "margin": "int", "max_hp": "int", "metres": "metres", "more": "dice", "no_heal": "bool",
          "only": "str", "spares": ["str"], "stanch_dc": "dc"}
-WEAPON = {
-    "name": "str", "damage": "dice", "type": DAMAGE_TYPES, "range": "range", "versatile": "dice",
-    "properties": [("ammunition", "finesse", "heavy", "light", "loading", "ranged", "reach", "special", "thrown",
-                    "two-handed", "versatile", "magical")],
-    "reach_m": "metres", "to_hit": "signed", "damage_bonus": "signed", "crit_dice": "int",
-    "extra": [{REQ: ("damage", "type"), "damage": "dice", "type": DAMAGE_TYPES, "bonus": "signed"}],
+WEAPON_PARTS = {
     "on_hit": {"ability": ABILITIES, "condition": tuple(CONDITIONS), "damage": [DAMAGE], "dc": "dc", "half": "bool",
                "repeat_save": "bool", "rider": RIDER},
     "grapple": {"advantage_held": "bool", "each_turn": DAMAGE, "escape_dc": "dc", "max_held": "int",
                 "max_size": ("tiny", "small", "medium", "large", "huge", "gargantuan"), "one_target": "bool",
                 "restrained": "bool"},
-    "alternative": {REQ: ("damage", "when"), "damage": "dice",
-                    "when": ("bloodied", "ranged", "small_form", "two_hands")},
-    "drink": {"rises_as": "str"}, "ignite": {REQ: ("dice", "when"), "dice": "dice", "when": ("end", "start")},
+    "extra": [{REQ: ("damage", "type"), "damage": "dice", "type": DAMAGE_TYPES, "bonus": "signed"}],
 }
 OPTION_NEEDS = {"attack": ("weapon",), "save": ("dc", "ability"), "bolts": ("feature",)}
 
@@ -145,14 +139,19 @@ def _area(e: dict, file: str, k: str) -> None:
 
 
 def check_weapon(w: dict, file: str, key: str) -> None:
-    """A weapon table as a scene gives it (sheet._weapon has read its name and damage)."""
-    _check(WEAPON, w, file, key)
-    oh = w.get("on_hit") or {}
-    if ("dc" in oh) != ("ability" in oh):
-        raise SceneError(file, f"{key}.on_hit.{'ability' if 'dc' in oh else 'dc'}", "a save on a hit has a DC and an ability")
+    """A weapon table's nested parts (WEAPON_PARTS), once schema.WEAPON's checks have passed it."""
+    for k, spec in WEAPON_PARTS.items():
+        if k in w:
+            _check(spec, w[k], file, f"{key}.{k}")
 
 
 def check(raw: dict, file: str, key: str) -> None:
+    """A character's save actions, legendary options and weapon tables (schema.check_character calls it after its
+    own checks)."""
+    weapons = raw.get("weapons")
+    for j, w in enumerate(weapons if isinstance(weapons, list) else ()):
+        if isinstance(w, dict):
+            check_weapon(w, file, f"{key}.weapons[{j}]")
     names = set()
     for j, e in enumerate(raw.get("creature_actions") or ()):
         k = f"{key}.creature_actions[{j}]"
