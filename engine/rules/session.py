@@ -193,8 +193,7 @@ class Session:
             return gm.preview(self, action)
         act = self._normalise(action)
         if self.state.over and act.get("actor") != "gm":     # as check refuses it: nobody's turn is left to ask about
-            return {"action": act["action"], "legal": False, "rule": "",
-                    "reason": "the fight is over" + (f": {self.state.winner} won" if self.state.winner else "")}
+            return {"action": act["action"], "legal": False, "rule": "", "reason": self._over()}
         return self.ruleset.preview(self, act)
 
     # -- stepping -------------------------------------------------------------------------------------------
@@ -240,6 +239,10 @@ class Session:
                 raise Illegal(f"{list(v)} is outside the map ({X} x {Y} cells, {Z} layers)", "AIR-02", k)
         return act
 
+    def _over(self) -> str:
+        """What a step or a preview after the end of the fight is told."""
+        return "the fight is over" + (f": {self.state.winner} won" if self.state.winner else "")
+
     def check(self, action) -> Any:
         """Validate without changing anything; returns the ruleset's plan. Raises Illegal."""
         self.sync_world()
@@ -247,7 +250,7 @@ class Session:
             return gm.check(self, action)
         act = self._normalise(action)
         if self.state.over and act.get("actor") != "gm":
-            raise Illegal("the fight is over" + (f": {self.state.winner} won" if self.state.winner else ""), "")
+            raise Illegal(self._over(), "")
         return act, self.ruleset.check(self, act)
 
     def check_listed(self, action: dict) -> Any:
@@ -262,7 +265,7 @@ class Session:
             return self.check(action)
         self.sync_world()
         if self.state.over:
-            raise Illegal("the fight is over" + (f": {self.state.winner} won" if self.state.winner else ""), "")
+            raise Illegal(self._over(), "")
         return act, self.ruleset.check(self, act)
 
     def _plain_normalise(self, action) -> dict | None:

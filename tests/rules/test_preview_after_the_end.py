@@ -5,34 +5,14 @@ from __future__ import annotations
 
 import pytest
 
-from engine.rules.session import Session
-from engine.scene import parse_scene
+from rules_helpers import make
 
 pytestmark = pytest.mark.unit
 
-DUEL = '''name = "the end"
-ruleset = "dnd5e"
-seed = 1
-[map]
-size = [8, 8, 4]
-[[characters]]
-id = "a"
-kind = "guard"
-side = "red"
-at = [1, 1, 0]
-initiative = 20
-[[characters]]
-id = "b"
-kind = "guard"
-side = "blue"
-at = [2, 1, 0]
-hp = 1
-initiative = 1
-'''
-
 
 def test_a_preview_after_the_end_is_a_refusal():
-    s = Session(parse_scene(DUEL, "<duel>"), 1)
+    s = make([{"id": "a", "kind": "guard", "side": "red", "at": [1, 1, 0]},
+              {"id": "b", "kind": "guard", "side": "blue", "at": [2, 1, 0], "hp": 1}], size=(8, 8, 4), session_seed=1)
     s.step({"actor": "a", "action": "attack", "target": "b", "rolls": {"attack": 19, "damage": 6}})
     assert s.state.over and s.current is None
     for act in ({"actor": "a", "action": "attack"}, {"actor": "b", "action": "end_turn"},
